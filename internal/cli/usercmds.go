@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/usercmd"
+)
+
+// The commands a user can type into the Claude Code prompt are CLI
+// subcommands too, backed by the same code (internal/usercmd).
+func init() {
+	for _, name := range []string{"status", "on", "off"} {
+		register(userCmd(name))
+	}
+	register(paceMakerCmd)
+}
+
+func userCmd(name string) func() *cobra.Command {
+	return func() *cobra.Command {
+		c, _ := usercmd.Lookup(name)
+		return &cobra.Command{
+			Use:   name,
+			Short: c.Help,
+			Args:  cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return runUserCmd(cmd, name, args)
+			},
+		}
+	}
+}
+
+// paceMakerCmd accepts `warden pace-maker status|on|off` for users migrating
+// from claude-pace-maker.
+func paceMakerCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:       "pace-maker {status|on|off}",
+		Short:     "Alias of status, on and off for users of claude-pace-maker",
+		Args:      cobra.ExactArgs(1),
+		ValidArgs: []string{"status", "on", "off"},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch args[0] {
+			case "status", "on", "off":
+				return runUserCmd(cmd, args[0], nil)
+			}
+			return fmt.Errorf("unknown pace-maker command %q; use status, on or off", args[0])
+		},
+	}
+}
+
+func runUserCmd(cmd *cobra.Command, name string, args []string) error {
+	ctx := context.Background()
+	c, ok := usercmd.Lookup(name)
+	if !ok {
+		return fmt.Errorf("unknown command %q", name)
+	}
+	cwd, _ := os.Getwd()
+	env := &usercmd.Env{StorePath: paths.DB()}
+	_, env.ConfigProblems = config.Load(paths.UserConfig(), cwd)
+	st, err := sqlite.Open(ctx, paths.DB())
+	if err != nil {
+		env.StoreErr = err
+	} else {
+		defer st.Close()
+		env.Store = st
+	}
+	out, err := c.Run(ctx, env, args)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(cmd.OutOrStdout(), out)
+	return nil
+}

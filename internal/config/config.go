@@ -1,0 +1,83 @@
+// Package config loads warden's configuration: the user file
+// ($WARDEN_HOME/config.toml) and the project file
+// (<project>/.warden/config.toml), both TOML.
+//
+// Every key is a row of the registry in keys.go with a type, a default, a
+// range or allowed values, a doc line and a project policy (see Policy: a
+// project file may only tighten guards, never loosen them).
+//
+// Load never fails: it runs in every hook process, and a broken config must
+// not break Claude Code. Whatever it cannot use (a file that does not parse,
+// a value of the wrong type or out of range, an unknown key, a project value
+// that would loosen a guard) is left out, the default or the user's value
+// stands, and the reason comes back as a Problem with file and line.
+package config
+
+import "slices"
+
+// Config is the effective configuration. Its fields are filled from the
+// registry; add a field together with its row in keys.go.
+type Config struct {
+	// RetentionDays is how many days of events the store keeps.
+	RetentionDays int
+	// Capture stores raw hook inputs (secrets redacted) for replay.
+	Capture bool
+	// DisabledHandlers names hook handlers switched off.
+	DisabledHandlers []string
+	Context          struct {
+		// Threshold is the context-window use, in percent, that triggers
+		// carrying context over.
+		Threshold int
+	}
+	Hook struct {
+		// ReadTimeoutMS is the stdin read deadline of `warden hook`.
+		ReadTimeoutMS int
+	}
+}
+
+// Defaults returns a new Config holding every key's default.
+func Defaults() *Config { return defaultsFrom(keys) }
+
+// HandlerEnabled reports whether the hook handler name is not switched off
+// by disabled_handlers.
+func (c *Config) HandlerEnabled(name string) bool {
+	return !slices.Contains(c.DisabledHandlers, name)
+}
+
+// Load reads the user file and the project file of projectDir ("" for no
+// project). It always returns a usable config: a file that does not parse
+// contributes nothing (defaults stand), an invalid value is replaced by the
+// default (in the project file: by the user's value), and a project value
+// that would loosen a guard is ignored. Each of these is returned as a
+// Problem, user file first, in line order. Missing files are not problems.
+func Load(userFile, projectDir string) (*Config, []Problem) {
+	r := resolve(keys, userFile, projectDir)
+	return r.cfg, r.problems
+}
+
+// Check returns every problem in both files: the same list Load returns.
+// It is what `warden config check` prints.
+func Check(userFile, projectDir string) []Problem {
+	_, problems := Load(userFile, projectDir)
+	return problems
+}
+
+// Setting is one key's effective value and where it came from, for
+// `warden config show`.
+type Setting struct {
+	Key   string `json:"key"`
+	Value any    `json:"value"`
+	// Source is "default", "user", "project", or for union-only lists
+	// "user+project" / "default+project".
+	Source string `json:"source"`
+	// File and Line say where the value was set (empty for a default).
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+}
+
+// Effective returns every key's effective value, in registry order, and the
+// problems Load would return.
+func Effective(userFile, projectDir string) ([]Setting, []Problem) {
+	r := resolve(keys, userFile, projectDir)
+	return r.settings(keys), r.problems
+}

@@ -1,0 +1,36 @@
+package handlers
+
+import (
+	"context"
+
+	"github.com/warden-dev/warden/internal/event"
+	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/pipeline"
+	"github.com/warden-dev/warden/internal/usercmd"
+)
+
+// A prompt that is a warden command ("warden status") is answered to the
+// user and never reaches the model. It runs even when warden is off, so
+// `warden on` can be typed.
+func init() {
+	pipeline.Register(pipeline.Handler{
+		Name:     "usercmd",
+		Events:   []event.Name{event.UserPromptSubmit},
+		AlwaysOn: true,
+		Run: func(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
+			cmd, args, ok := usercmd.Parse(c.Input.Prompt)
+			if !ok {
+				return event.Decision{}, nil
+			}
+			env := &usercmd.Env{
+				Store: c.Store, StorePath: paths.DB(), SessionID: c.Input.SessionID,
+				State: c.State, ConfigProblems: c.ConfigProblems,
+			}
+			reply := usercmd.Run(ctx, cmd, env, args)
+			return event.Decision{
+				Verdict: event.Deny, RuleID: "usercmd:" + cmd.Name, Mode: "deny",
+				Reason: "answered warden command", UserReply: reply,
+			}, nil
+		},
+	})
+}

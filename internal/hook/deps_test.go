@@ -1,0 +1,50 @@
+package hook
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// forbidden are packages whose init cost or weight must stay off the hook
+// hot path (claude-code-hooks.md §8, go-deps.md §4): the daemon, web, MCP and
+// orchestrator code, LLM SDKs, and the network stack.
+var forbidden = []string{
+	"github.com/warden-dev/warden/internal/cli",
+	"github.com/warden-dev/warden/internal/install",
+	"github.com/warden-dev/warden/internal/server",
+	"github.com/warden-dev/warden/internal/daemon",
+	"github.com/warden-dev/warden/internal/web",
+	"github.com/warden-dev/warden/internal/mcp",
+	"github.com/warden-dev/warden/internal/orchestrator",
+	"github.com/spf13/cobra",
+	"github.com/anthropics/anthropic-sdk-go",
+	"github.com/modelcontextprotocol/go-sdk",
+	"github.com/mark3labs/mcp-go",
+	"github.com/prometheus/client_golang",
+	"cel.dev/cel-go",
+	"github.com/google/cel-go",
+	"github.com/go-git/go-git",
+	"github.com/bytedance/sonic",
+	"github.com/chromedp/chromedp",
+	"net/http",
+	"crypto/tls",
+}
+
+func TestHookPackageStaysSmall(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go tool not on PATH")
+	}
+	out, err := exec.Command("go", "list", "-deps", "github.com/warden-dev/warden/internal/hook").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	for _, d := range deps {
+		for _, f := range forbidden {
+			if d == f || strings.HasPrefix(d, f+"/") {
+				t.Errorf("internal/hook depends on %s; keep it off the hot path", d)
+			}
+		}
+	}
+}

@@ -1,0 +1,301 @@
+// Package hook is the hot path: `warden hook` reads one Claude Code hook
+// payload, runs the handlers for its event, writes the output Claude Code
+// expects and records the event.
+//
+// It fails open: malformed input, an unusable store, a broken config, a
+// panicking handler or a blown deadline all end in exit 0 with one line on
+// stderr and (where the store works) a record of what went wrong. It never
+// imports the daemon, web, MCP or orchestrator code (a test checks), so a
+// hook process pays only for what it uses.
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/event"
+	_ "github.com/warden-dev/warden/internal/handlers" // registers the handlers
+	"github.com/warden-dev/warden/internal/hookio"
+	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/pipeline"
+	"github.com/warden-dev/warden/internal/redact"
+	"github.com/warden-dev/warden/internal/session"
+	"github.com/warden-dev/warden/internal/store"
+	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/usercmd"
+)
+
+// recordReserve is kept back from the event's budget for writing the record
+// after the handlers are done.
+const recordReserve = 400 * time.Millisecond
+
+// Main runs one hook and returns the exit code (0, or 2 for a block).
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	start := time.Now()
+	r := &run{start: start, stderr: stderr}
+	defer func() {
+		if p := recover(); p != nil { // fail open, whatever happened
+			fmt.Fprintf(stderr, "warden: internal error, allowing: %v\n", p)
+			code = 0
+		}
+	}()
+	if err := r.parseArgs(args); err != nil {
+		fmt.Fprintf(stderr, "warden hook: %v; allowing\n", err)
+		return 0
+	}
+	out := r.execute(stdin)
+	if len(out.Stdout) > 0 {
+		stdout.Write(out.Stdout)
+	}
+	if out.Stderr != "" {
+		fmt.Fprintln(stderr, out.Stderr)
+	}
+	r.record(out)
+	return out.Exit
+}
+
+// run is the state of one hook invocation.
+type run struct {
+	start   time.Time
+	stderr  io.Writer
+	harness string
+	argEv   event.Name
+
+	ev       event.Name
+	in       *event.Input
+	cfg      *config.Config
+	problems []config.Problem
+	st       *sqlite.Store
+	stErr    error
+	state    *session.State
+	decision event.Decision
+	failure  []string // why warden failed open, for the record
+	deadline time.Time
+}
+
+func (r *run) parseArgs(args []string) error {
+	r.harness = "claude"
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--harness" && i+1 < len(args):
+			r.harness = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--harness="):
+			r.harness = strings.TrimPrefix(a, "--harness=")
+		case strings.HasPrefix(a, "-"):
+			return fmt.Errorf("unknown flag %s", a)
+		case r.argEv == "":
+			r.argEv = event.Name(a)
+		default:
+			return fmt.Errorf("unexpected argument %q", a)
+		}
+	}
+	if r.harness != "claude" {
+		return fmt.Errorf("harness %q is not supported yet (only claude)", r.harness)
+	}
+	return nil
+}
+
+// fail notes a fail-open reason and says it once on stderr.
+func (r *run) fail(format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
+	r.failure = append(r.failure, msg)
+	fmt.Fprintf(r.stderr, "warden: %s; allowing\n", msg)
+}
+
+func (r *run) execute(stdin io.Reader) hookio.Output {
+	cwd, _ := os.Getwd()
+	r.cfg, r.problems = config.Load(paths.UserConfig(), paths.ProjectDir(cwd))
+
+	raw, err := readInput(stdin, time.Duration(r.cfg.Hook.ReadTimeoutMS)*time.Millisecond)
+	if err != nil {
+		r.ev = r.argEv
+		r.fail("%v", err)
+		return hookio.Output{}
+	}
+	r.in, err = event.Decode(raw)
+	if err != nil {
+		r.ev = r.argEv
+		r.in = &event.Input{Raw: raw}
+		r.fail("malformed hook input: %v", err)
+		return hookio.Output{}
+	}
+	r.ev = r.argEv
+	if r.ev == "" {
+		r.ev = r.in.HookEventName
+	}
+	if r.ev == "" {
+		r.fail("no event: hook_event_name missing and no EVENT argument")
+		return hookio.Output{}
+	}
+	if r.in.Cwd != "" && r.in.Cwd != cwd && os.Getenv("CLAUDE_PROJECT_DIR") == "" {
+		// The payload knows the session's directory better than our cwd.
+		r.cfg, r.problems = config.Load(paths.UserConfig(), r.in.Cwd)
+	}
+
+	spec := hookio.SpecFor(r.ev)
+	r.deadline = r.start.Add(spec.Budget())
+	ctx, cancel := context.WithDeadline(context.Background(), r.deadline.Add(-recordReserve))
+	defer cancel()
+
+	r.openStore(ctx)
+	r.state = r.loadState(ctx)
+
+	call := &pipeline.Call{
+		Event: r.ev, Input: r.in, State: r.state, Config: r.cfg, ConfigProblems: r.problems,
+		ProjectDir: paths.ProjectDir(r.in.Cwd), Enabled: usercmd.Enabled(ctx, r.storeOrNil()), Now: r.start,
+	}
+	if s := r.storeOrNil(); s != nil {
+		call.Store = s
+	}
+	if !event.Known(r.ev) {
+		// Newer than this warden: record and allow.
+		return hookio.Output{}
+	}
+
+	type result struct {
+		d   event.Decision
+		res []pipeline.Result
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{}
+			}
+		}()
+		d, res := pipeline.Run(ctx, call)
+		done <- result{d, res}
+	}()
+	select {
+	case res := <-done:
+		r.decision = res.d
+		for _, hr := range res.res {
+			if hr.Err != nil {
+				r.fail("handler %s: %v", hr.Handler, hr.Err)
+			}
+		}
+	case <-ctx.Done():
+		r.fail("handlers did not finish within the %v budget for %s", spec.Budget()-recordReserve, r.ev)
+		return hookio.Output{}
+	}
+	return hookio.Render(r.ev, r.decision)
+}
+
+func (r *run) openStore(ctx context.Context) {
+	st, err := sqlite.Open(ctx, paths.DB())
+	if err != nil {
+		r.stErr = err
+		r.fail("store unusable: %v", err)
+		return
+	}
+	r.st = st
+}
+
+// storeOrNil avoids handing a typed nil pointer to an interface.
+func (r *run) storeOrNil() store.Store {
+	if r.st == nil {
+		return nil
+	}
+	return r.st
+}
+
+func (r *run) loadState(ctx context.Context) *session.State {
+	st := &session.State{}
+	if r.st == nil || r.in == nil || r.in.SessionID == "" {
+		return st
+	}
+	sess, err := r.st.Session(ctx, r.in.SessionID)
+	if err != nil {
+		r.fail("load session state: %v", err)
+		return st
+	}
+	if sess != nil && len(sess.State) > 0 {
+		if err := json.Unmarshal(sess.State, st); err != nil {
+			r.fail("session state unreadable, starting fresh: %v", err)
+			return &session.State{}
+		}
+	}
+	return st
+}
+
+// record writes the event row (and session state) after the output is out,
+// within what is left of the budget. A store that cannot be written loses
+// the row, never the decision.
+func (r *run) record(out hookio.Output) {
+	deadline := r.deadline
+	if deadline.IsZero() {
+		deadline = r.start.Add(hookio.SpecFor(r.ev).Budget())
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	if r.st == nil && r.stErr == nil {
+		// Failed before the store was opened (bad input): record that too.
+		r.openStore(ctx)
+	}
+	if r.st == nil {
+		return
+	}
+	defer r.st.Close()
+
+	ev := r.eventRow(out)
+	var sess *store.Session
+	if r.in != nil && r.in.SessionID != "" && r.state != nil {
+		b, err := json.Marshal(r.state)
+		if err == nil {
+			sess = &store.Session{ID: r.in.SessionID, Cwd: r.in.Cwd, State: b}
+		}
+	}
+	if err := r.st.RecordHook(ctx, ev, sess); err != nil {
+		fmt.Fprintf(r.stderr, "warden: could not record the event: %v\n", err)
+		return
+	}
+	if r.ev == event.SessionStart {
+		prune(ctx, r.st, r.cfg.RetentionDays, r.start)
+	}
+}
+
+func (r *run) eventRow(out hookio.Output) *store.Event {
+	ev := &store.Event{
+		Time: r.start, Event: string(r.ev), Harness: r.harness,
+		Decision: string(event.Allow), Error: strings.Join(r.failure, "; "),
+	}
+	if r.in != nil {
+		in := r.in
+		ev.SessionID, ev.Tool, ev.ToolUseID, ev.AgentID, ev.Cwd = in.SessionID, in.ToolName, in.ToolUseID, in.AgentID, in.Cwd
+		ev.DurationMS = in.DurationMS
+		ev.Path = filePath(in)
+		if r.cfg != nil && r.cfg.Capture && len(in.Raw) > 0 {
+			ev.Raw = json.RawMessage(redact.String(string(in.Raw)))
+		}
+	}
+	if len(r.failure) == 0 {
+		d := r.decision
+		if d.Verdict != "" {
+			ev.Decision = string(d.Verdict)
+		}
+		ev.Rule, ev.Mode, ev.Reason = d.RuleID, d.Mode, d.Reason
+	}
+	if out.Exit == 2 {
+		ev.Decision = string(event.Deny)
+	}
+	ev.LatencyUS = time.Since(r.start).Microseconds()
+	return ev
+}
+
+// filePath is the file a file tool works on, for the record.
+func filePath(in *event.Input) string {
+	for _, k := range []string{"file_path", "notebook_path"} {
+		if p := in.ToolString(k); p != "" {
+			return p
+		}
+	}
+	return ""
+}

@@ -1,0 +1,105 @@
+package hook
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/warden-dev/warden/internal/store"
+	"github.com/warden-dev/warden/internal/store/sqlite"
+)
+
+// buildWarden builds the real binary once per test binary run.
+var buildOnce = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "warden-bin-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "warden")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/warden-dev/warden/cmd/warden").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// TestConcurrentHookProcesses runs 16 `warden hook` processes at a time,
+// 200 events each, into one store that does not exist yet (the fresh-file
+// WAL race included): exactly 3200 rows, every process exit 0 and silent.
+func TestConcurrentHookProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns 3200 processes")
+	}
+	bin, err := buildOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	const workers, perWorker = 16, 200
+	var wg sync.WaitGroup
+	errs := make(chan string, workers*perWorker)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < perWorker; i++ {
+				cmd := exec.Command(bin, "hook", "--harness", "claude")
+				cmd.Env = append(os.Environ(), "WARDEN_HOME="+home)
+				cmd.Stdin = strings.NewReader(fmt.Sprintf(
+					`{"session_id":"w%d","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"t%d-%d","tool_input":{"command":"echo %d"}}`,
+					w, w, i, i))
+				var stdout, stderr strings.Builder
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				if err := cmd.Run(); err != nil || stdout.Len() > 0 || stderr.Len() > 0 {
+					errs <- fmt.Sprintf("worker %d event %d: err=%v stdout=%q stderr=%q", w, i, err, stdout.String(), stderr.String())
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	n := 0
+	for e := range errs {
+		if n < 10 {
+			t.Error(e)
+		}
+		n++
+	}
+	if n > 0 {
+		t.Errorf("%d of %d hook processes surfaced an error to Claude Code", n, workers*perWorker)
+	}
+
+	st, err := sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	evs, err := st.Events(context.Background(), store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != workers*perWorker {
+		t.Fatalf("want exactly %d rows, got %d", workers*perWorker, len(evs))
+	}
+	seen := map[string]bool{}
+	for _, e := range evs {
+		if seen[e.ToolUseID] {
+			t.Fatalf("duplicated row %s", e.ToolUseID)
+		}
+		seen[e.ToolUseID] = true
+		if e.Error != "" {
+			t.Errorf("row with error: %+v", e)
+		}
+	}
+	for w := 0; w < workers; w++ {
+		sess, err := st.Session(context.Background(), fmt.Sprintf("w%d", w))
+		if err != nil || sess == nil || !strings.Contains(string(sess.State), fmt.Sprintf(`"tool_count":%d`, perWorker)) {
+			t.Errorf("session w%d state: %v %v", w, sess, err)
+		}
+	}
+}

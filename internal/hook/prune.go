@@ -1,0 +1,29 @@
+package hook
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/warden-dev/warden/internal/store"
+)
+
+// prune deletes rows older than retention_days, at most once a day: it runs
+// at SessionStart (not on every tool call) and remembers when it last did.
+func prune(ctx context.Context, s store.Store, retentionDays int, now time.Time) {
+	if retentionDays <= 0 {
+		return
+	}
+	if v, ok, err := s.Setting(ctx, store.SettingLastPrune); err != nil {
+		return
+	} else if ok {
+		if last, err := strconv.ParseInt(v, 10, 64); err == nil && now.Sub(time.Unix(last, 0)) < 24*time.Hour {
+			return
+		}
+	}
+	before := now.Add(-time.Duration(retentionDays) * 24 * time.Hour)
+	if _, _, err := s.Prune(ctx, before); err != nil {
+		return
+	}
+	_ = s.SetSetting(ctx, store.SettingLastPrune, strconv.FormatInt(now.Unix(), 10))
+}

@@ -1,0 +1,61 @@
+// Package paths is the one place that knows where warden and Claude Code keep
+// their files, so every command and test agrees (and tests can move them all
+// with HOME, WARDEN_HOME and CLAUDE_CONFIG_DIR).
+package paths
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Home is warden's own directory: $WARDEN_HOME, else ~/.warden.
+func Home() string {
+	if h := os.Getenv("WARDEN_HOME"); h != "" {
+		return h
+	}
+	return filepath.Join(userHome(), ".warden")
+}
+
+// DB is the SQLite event store.
+func DB() string { return filepath.Join(Home(), "warden.db") }
+
+// UserConfig is the user's config file.
+func UserConfig() string { return filepath.Join(Home(), "config.toml") }
+
+// Bin is where `warden install` copies the binary so settings.json can name
+// a path that does not move when the source tree does.
+func Bin() string { return filepath.Join(Home(), "bin", "warden") }
+
+// ProjectDir is the directory of the project a hook runs for: the
+// CLAUDE_PROJECT_DIR Claude Code sets, else the payload's cwd.
+func ProjectDir(cwd string) string {
+	if d := os.Getenv("CLAUDE_PROJECT_DIR"); d != "" {
+		return d
+	}
+	return cwd
+}
+
+// ProjectConfig is <project>/.warden/config.toml.
+func ProjectConfig(projectDir string) string {
+	return filepath.Join(projectDir, ".warden", "config.toml")
+}
+
+// ClaudeDir is Claude Code's config root: the first entry of
+// CLAUDE_CONFIG_DIR (which may be a comma-separated list), else ~/.claude.
+func ClaudeDir() string {
+	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		first, _, _ := strings.Cut(d, ",")
+		if first = strings.TrimSpace(first); first != "" {
+			return first
+		}
+	}
+	return filepath.Join(userHome(), ".claude")
+}
+
+func userHome() string {
+	if h, err := os.UserHomeDir(); err == nil && h != "" {
+		return h
+	}
+	return "/"
+}

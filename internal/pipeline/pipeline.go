@@ -1,0 +1,141 @@
+// Package pipeline is the extension point of the hook runtime: every
+// capability (pacing, policy, gates, judges, lifecycle…) is a Handler that
+// gets the decoded input and the session state and returns a decision.
+// Decisions combine with precedence deny > ask > warn > allow
+// (event.Resolve). Adding a handler is one file in internal/handlers that
+// calls Register from init.
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/event"
+	"github.com/warden-dev/warden/internal/session"
+	"github.com/warden-dev/warden/internal/store"
+)
+
+// Call is everything a handler may look at for one hook event.
+type Call struct {
+	Event event.Name
+	Input *event.Input
+	// State is this session's state; handlers may change it and the runtime
+	// saves it with the event.
+	State *session.State
+	// Config is the effective config (defaults where the files are broken).
+	Config *config.Config
+	// ConfigProblems lists what was wrong with the config files.
+	ConfigProblems []config.Problem
+	// Store is nil when the store could not be opened (hooks still run).
+	Store store.Store
+	// ProjectDir is CLAUDE_PROJECT_DIR, else the payload's cwd.
+	ProjectDir string
+	// Enabled is false after `warden off`: only AlwaysOn handlers run.
+	Enabled bool
+	Now     time.Time
+}
+
+// Handler is one capability plugged into the hook runtime.
+type Handler struct {
+	// Name identifies the handler in config (disabled_handlers) and records.
+	Name string
+	// Events the handler runs on; empty means every event.
+	Events []event.Name
+	// AlwaysOn handlers run even after `warden off` (the user must be able
+	// to type `warden on` again).
+	AlwaysOn bool
+	// FailClosed turns an error from Run into a deny instead of an allow.
+	FailClosed bool
+	// Run decides. It must respect ctx's deadline.
+	Run func(ctx context.Context, c *Call) (event.Decision, error)
+}
+
+// Result is one handler's outcome, kept for the record.
+type Result struct {
+	Handler  string
+	Decision event.Decision
+	Err      error
+	Elapsed  time.Duration
+}
+
+var registry []Handler
+
+// Register adds a handler; call it from an init function.
+func Register(h Handler) {
+	if h.Name == "" || h.Run == nil {
+		panic("pipeline.Register: handler needs a name and a Run function")
+	}
+	registry = append(registry, h)
+}
+
+// Handlers lists the registered handlers in registration order.
+func Handlers() []Handler { return append([]Handler(nil), registry...) }
+
+// For lists the handlers that run for c: matching the event, enabled in
+// config, and AlwaysOn when warden is off.
+func For(c *Call) []Handler {
+	var out []Handler
+	for _, h := range registry {
+		if !runsOn(h, c.Event) {
+			continue
+		}
+		if !c.Enabled && !h.AlwaysOn {
+			continue
+		}
+		if c.Config != nil && !c.Config.HandlerEnabled(h.Name) && !h.AlwaysOn {
+			continue
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+func runsOn(h Handler, ev event.Name) bool {
+	if len(h.Events) == 0 {
+		return true
+	}
+	for _, e := range h.Events {
+		if e == ev {
+			return true
+		}
+	}
+	return false
+}
+
+// Run runs every handler for c in order and combines their decisions. A
+// handler that fails or panics is allowed past (fail open) unless it is
+// FailClosed; either way the error is in its Result.
+func Run(ctx context.Context, c *Call) (event.Decision, []Result) {
+	hs := For(c)
+	results := make([]Result, 0, len(hs))
+	decisions := make([]event.Decision, 0, len(hs))
+	for _, h := range hs {
+		if ctx.Err() != nil {
+			results = append(results, Result{Handler: h.Name, Err: ctx.Err()})
+			break
+		}
+		start := time.Now()
+		d, err := safeRun(ctx, h, c)
+		if err != nil {
+			d = event.Decision{}
+			if h.FailClosed {
+				d = event.Decision{Verdict: event.Deny, RuleID: h.Name, Mode: "deny",
+					Reason: fmt.Sprintf("%s failed and is set to fail closed: %v", h.Name, err)}
+			}
+		}
+		results = append(results, Result{Handler: h.Name, Decision: d, Err: err, Elapsed: time.Since(start)})
+		decisions = append(decisions, d)
+	}
+	return event.Resolve(decisions), results
+}
+
+func safeRun(ctx context.Context, h Handler, c *Call) (d event.Decision, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("handler %s panicked: %v", h.Name, r)
+		}
+	}()
+	return h.Run(ctx, c)
+}

@@ -1,0 +1,89 @@
+// Package sqlite is the embedded event store: one SQLite file in WAL mode
+// (modernc.org/sqlite, pure Go, no cgo).
+//
+// Hooks are short-lived processes that all write to the same file, so the
+// connection is set up for that: busy_timeout for ordinary lock waits,
+// synchronous=NORMAL (durable across process crashes, one fsync per
+// checkpoint instead of per commit), and a bounded retry around the first
+// statements, because SQLite may answer "database is locked" without calling
+// the busy handler while a fresh file switches to WAL.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Store is the SQLite implementation of store.Store.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// openRetryBudget bounds the retry on "database is locked" at open.
+const openRetryBudget = 2 * time.Second
+
+// Open opens (creating if needed) the store at path, applies any pending
+// migrations and makes sure the file is in WAL mode.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("create store directory: %w", err)
+	}
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
+		"?_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	// One connection: a hook does a handful of statements in sequence, and a
+	// single writer per process keeps lock handling simple.
+	db.SetMaxOpenConns(1)
+	s := &Store{db: db, path: path}
+	if err := retryLocked(ctx, func() error { return s.migrate(ctx) }); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// DB exposes the handle for packages that add their own tables through
+// migrations here (usage cache, pacing snapshots, …).
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// retryLocked runs f until it succeeds, fails with something other than a
+// lock error, or the budget is spent, backing off 1, 2, 3 … ms.
+func retryLocked(ctx context.Context, f func() error) error {
+	deadline := time.Now().Add(openRetryBudget)
+	for i := 1; ; i++ {
+		err := f()
+		if err == nil || !isLocked(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return errors.Join(err, ctx.Err())
+		case <-time.After(time.Duration(i) * time.Millisecond):
+		}
+	}
+}
+
+func isLocked(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "database is locked") || strings.Contains(msg, "SQLITE_BUSY") ||
+		strings.Contains(msg, "database table is locked")
+}

@@ -1,0 +1,81 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/warden-dev/warden/internal/store"
+)
+
+// Session implements store.Store.
+func (s *Store) Session(ctx context.Context, id string) (*store.Session, error) {
+	var sess store.Session
+	var started, updated int64
+	var state string
+	err := s.db.QueryRowContext(ctx, "SELECT id, cwd, started_us, updated_us, state FROM sessions WHERE id = ?", id).
+		Scan(&sess.ID, &sess.Cwd, &started, &updated, &state)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load session %s: %w", id, err)
+	}
+	sess.Started, sess.Updated = time.UnixMicro(started).UTC(), time.UnixMicro(updated).UTC()
+	sess.State = []byte(state)
+	return &sess, nil
+}
+
+// Setting implements store.Store.
+func (s *Store) Setting(ctx context.Context, key string) (string, bool, error) {
+	var v string
+	err := s.db.QueryRowContext(ctx, "SELECT value FROM settings WHERE key = ?", key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("read setting %s: %w", key, err)
+	}
+	return v, true, nil
+}
+
+// SetSetting implements store.Store.
+func (s *Store) SetSetting(ctx context.Context, key, value string) error {
+	return retryLocked(ctx, func() error {
+		_, err := s.db.ExecContext(ctx,
+			"INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+			key, value)
+		return err
+	})
+}
+
+// Check implements store.Store: a quick integrity check and the schema
+// version this binary expects.
+func (s *Store) Check(ctx context.Context) error {
+	var res string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA quick_check").Scan(&res); err != nil {
+		return fmt.Errorf("integrity check of %s: %w", s.path, err)
+	}
+	if res != "ok" {
+		return fmt.Errorf("integrity check of %s failed: %s; move the file aside and run warden install to start a new store", s.path, res)
+	}
+	v, err := s.SchemaVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if want := LatestVersion(); v != want {
+		return fmt.Errorf("store %s has schema version %d, this warden expects %d", s.path, v, want)
+	}
+	var mode string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return err
+	}
+	if mode != "wal" {
+		return fmt.Errorf("store %s is in %s journal mode, expected wal", s.path, mode)
+	}
+	return nil
+}
+
+var _ store.Store = (*Store)(nil)

@@ -1,0 +1,86 @@
+// Package store defines warden's event store: the record of every hook event
+// and decision, per-session state and settings. The interface is what callers
+// use; internal/store/sqlite is the embedded implementation, and a PostgreSQL
+// one can follow without touching callers.
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Event is one hook invocation as recorded.
+type Event struct {
+	ID         int64     `json:"id"`
+	Time       time.Time `json:"time"`
+	SessionID  string    `json:"session_id"`
+	Event      string    `json:"event"`
+	Harness    string    `json:"harness"`
+	Tool       string    `json:"tool,omitempty"`
+	ToolUseID  string    `json:"tool_use_id,omitempty"`
+	AgentID    string    `json:"agent_id,omitempty"`
+	Cwd        string    `json:"cwd,omitempty"`
+	Path       string    `json:"path,omitempty"`
+	Decision   string    `json:"decision"`
+	Rule       string    `json:"rule,omitempty"`
+	Mode       string    `json:"mode,omitempty"`
+	Reason     string    `json:"reason,omitempty"`
+	Error      string    `json:"error,omitempty"`
+	LatencyUS  int64     `json:"latency_us"`
+	DurationMS *int64    `json:"duration_ms,omitempty"`
+	// Raw is the hook input, kept only with capture = true (redacted).
+	Raw json.RawMessage `json:"raw,omitempty"`
+}
+
+// Session is one Claude Code session's saved state.
+type Session struct {
+	ID      string          `json:"id"`
+	Cwd     string          `json:"cwd"`
+	Started time.Time       `json:"started"`
+	Updated time.Time       `json:"updated"`
+	State   json.RawMessage `json:"state"`
+}
+
+// Filter selects events; zero fields match everything.
+type Filter struct {
+	SessionID string
+	Event     string
+	Since     time.Time
+	// AfterID returns only events with a larger id (for following).
+	AfterID int64
+	// Limit caps the result; the newest Limit events are returned, oldest
+	// first. 0 means no limit.
+	Limit int
+}
+
+// Store is the event store.
+type Store interface {
+	// RecordHook saves one hook run: the event row, and the session's state
+	// when sess is not nil, in one transaction.
+	RecordHook(ctx context.Context, ev *Event, sess *Session) error
+	// Session loads a session; nil and no error when it is unknown.
+	Session(ctx context.Context, id string) (*Session, error)
+	// Events lists events matching f, oldest first.
+	Events(ctx context.Context, f Filter) ([]Event, error)
+	// DecisionCounts counts events since a time, by decision.
+	DecisionCounts(ctx context.Context, since time.Time) (map[string]int, error)
+	// Setting reads a setting; ok is false when it is not set.
+	Setting(ctx context.Context, key string) (value string, ok bool, err error)
+	// SetSetting writes a setting.
+	SetSetting(ctx context.Context, key, value string) error
+	// Prune deletes events and sessions older than before.
+	Prune(ctx context.Context, before time.Time) (events, sessions int64, err error)
+	// Check verifies the store is usable: integrity and schema version.
+	Check(ctx context.Context) error
+	// Close releases the store.
+	Close() error
+}
+
+// Settings keys shared by the CLI and the hook runtime.
+const (
+	// SettingEnabled is "false" when `warden off` switched every handler off.
+	SettingEnabled = "enabled"
+	// SettingLastPrune is the unix time of the last retention cleanup.
+	SettingLastPrune = "last_prune"
+)
