@@ -1,0 +1,42 @@
+# warden — build, install and test.
+#
+#   make install   build, copy to $WARDEN_HOME/bin and register with Claude Code
+#   make test      install missing test dependencies (apt, as root), then run
+#                  vet, every Go test (unit, process, e2e with the real Claude
+#                  Code CLI) and the hook start-up check
+#   make bench     hook latency against /bin/true and a bare Go binary
+
+GO      ?= go
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS := -s -w -X github.com/warden-dev/warden/internal/version.Version=$(VERSION) \
+           -X github.com/warden-dev/warden/internal/version.Commit=$(COMMIT)
+
+.PHONY: build install test test-deps vet unit bench bench-check clean
+
+build:
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden ./cmd/warden
+
+install: build
+	./bin/warden install
+
+test: test-deps vet unit bench-check
+
+test-deps:
+	@./scripts/test-deps.sh
+
+vet:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
+	$(GO) vet ./...
+
+unit:
+	$(GO) test -count=1 -timeout 15m ./...
+
+bench:
+	./bench/hook-latency/run.sh
+
+bench-check:
+	./bench/hook-latency/run.sh --check
+
+clean:
+	rm -rf bin

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs when it is missing: with apt-get when
+# run as root (CI, fresh machines), otherwise it prints what to install.
+# Idempotent and quiet when everything is there.
+set -euo pipefail
+
+# command -> Debian package
+declare -A need=(
+  [git]=git
+  [node]=nodejs
+  [npm]=npm
+  [sqlite3]=sqlite3
+)
+
+missing=()
+for cmd in "${!need[@]}"; do
+  command -v "$cmd" >/dev/null 2>&1 || missing+=("${need[$cmd]}")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "test-deps: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  echo "test-deps: missing ${missing[*]}; install them (e.g. sudo apt-get install ${missing[*]})" >&2
+  # Tests that need them skip locally and fail under CI=true.
+fi
