@@ -78,7 +78,7 @@ read_timeout_ms = 500
 				{"project", 2, "retention_days", "retention_days is user-only: a project config may not set it"},
 				{"project", 3, "disabled_handlers", "disabled_handlers is user-only"},
 				{"project", 6, "hook.read_timeout_ms", "hook.read_timeout_ms is user-only"},
-				{"project", 7, "hook.capture", "unknown key hook.capture; did you mean capture?"},
+				{"project", 7, "hook.capture", "unknown key hook.capture; did you mean capture? Keys below a [table] header belong to that table"},
 			},
 		},
 		{
@@ -107,7 +107,7 @@ read_timeout_ms = 500
 			},
 			problems: []want{
 				{"user", 1, "retention_day", "unknown key retention_day; did you mean retention_days?"},
-				{"user", 2, "threshold", "did you mean context.threshold?"},
+				{"user", 2, "threshold", "did you mean context.threshold? Move it into the [context] table."},
 				{"user", 5, "context.treshold", "did you mean context.threshold?"},
 				{"user", 7, "pacing", "unknown table pacing; delete it"},
 			},

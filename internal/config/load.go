@@ -197,7 +197,7 @@ func unknownKeys(reg []Key, f *file, m map[string]any, prefix string) []Problem 
 			}
 			msg := fmt.Sprintf("unknown %s %s", what, full)
 			if s := closest(full, names); s != "" {
-				msg += "; did you mean " + s + "?"
+				msg += "; did you mean " + s + "?" + movedHint(full, s)
 			} else {
 				msg += "; delete it (`warden config show --defaults` lists every key)"
 			}
@@ -205,6 +205,19 @@ func unknownKeys(reg []Key, f *file, m map[string]any, prefix string) []Problem 
 		}
 	}
 	return ps
+}
+
+// movedHint explains a key written in the wrong table, the usual cause
+// being a key placed below a [table] header it does not belong to.
+func movedHint(name, suggestion string) string {
+	if lastPart(name) != lastPart(suggestion) || name == suggestion {
+		return ""
+	}
+	i := strings.LastIndexByte(suggestion, '.')
+	if i < 0 {
+		return " Keys below a [table] header belong to that table: move it above the first header."
+	}
+	return " Move it into the [" + suggestion[:i] + "] table."
 }
 
 func isKey(reg []Key, name string) bool {
