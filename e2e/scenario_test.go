@@ -1,0 +1,419 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	_ "modernc.org/sqlite" // the "sqlite" driver, to read warden's store
+)
+
+// wardenBin is the warden binary built once by TestMain (wardenErr says why
+// not).
+var (
+	wardenBin string
+	wardenErr error
+	skipAll   string // reason every test skips (e.g. -short)
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		skipAll = "end-to-end suite skipped with -short"
+		os.Exit(m.Run())
+	}
+	tmp, err := os.MkdirTemp("", "warden-e2e-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.Exit(2)
+	}
+	// Build warden and install Claude Code side by side: both take seconds.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		wardenBin, wardenErr = buildWarden(tmp)
+	}()
+	claudeOnce.Do(func() { claudeBin, claudeErr = ensureClaude() })
+	<-done
+	code := m.Run()
+	os.RemoveAll(tmp)
+	os.Exit(code)
+}
+
+// buildWarden runs `go build -o DIR/warden ./cmd/warden` in the module root.
+func buildWarden(dir string) (string, error) {
+	root, err := moduleRoot()
+	if err != nil {
+		return "", err
+	}
+	// go test puts $GOROOT/bin first on the test binary's PATH.
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return "", errors.New("go not found on PATH")
+	}
+	out := filepath.Join(dir, "warden")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, goBin, "build", "-o", out, "./cmd/warden")
+	cmd.Dir = root
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./cmd/warden: %v\n%s", err, b)
+	}
+	return out, nil
+}
+
+// moduleRoot walks up from the working directory to the go.mod.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("go.mod not found above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// Scenario is one end-to-end run: a prompt, what the fake model answers, and
+// the checks. Scenarios are rows of a table (basic_test.go).
+type Scenario struct {
+	Name   string
+	Prompt string
+	Script Script
+	// Files are created in the project before the run (relative paths).
+	Files map[string]string
+	// Env adds KEY=VALUE entries to claude's environment.
+	Env []string
+	// NoWarden runs claude without warden: a settings.json of Settings (or
+	// {}) is written instead of running `warden install`. It is the control
+	// that proves the harness, the fake API and the CLI work on their own.
+	NoWarden bool
+	Settings map[string]any
+	// Timeout bounds the claude run (default 90 s).
+	Timeout time.Duration
+	Check   func(t *testing.T, r *Run)
+}
+
+// Run is the outcome of a scenario.
+type Run struct {
+	Dir, Home, Proj string
+	API             *fakeAPI
+	InstallOutput   string
+	Stdout, Stderr  []byte
+	ExitCode        int
+	Elapsed         time.Duration
+	// Lines is claude's --output-format stream-json output, decoded.
+	Lines []map[string]any
+}
+
+// runScenario sets up a throw-away HOME and project, installs warden with
+// its own installer, starts the fake API and runs `claude -p`.
+func runScenario(t *testing.T, sc Scenario) *Run {
+	t.Helper()
+	if skipAll != "" {
+		t.Skip(skipAll)
+	}
+	claude := requireClaude(t)
+	if !sc.NoWarden && wardenErr != nil {
+		t.Fatalf("cannot build warden: %v", wardenErr)
+	}
+
+	dir := t.TempDir()
+	if os.Getenv("WARDEN_E2E_KEEP") != "" {
+		var err error
+		if dir, err = os.MkdirTemp("", "warden-e2e-"+sc.Name+"-"); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("run directory (kept): %s", dir)
+	}
+	r := &Run{Dir: dir, Home: filepath.Join(dir, "home"), Proj: filepath.Join(dir, "proj")}
+	for _, d := range []string{filepath.Join(r.Home, ".claude"), r.Proj, filepath.Join(dir, "tmp"),
+		filepath.Join(dir, "shim"), filepath.Join(dir, "markers")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, content := range sc.Files {
+		p := filepath.Join(r.Proj, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := writeRmShim(t, dir, r.Home)
+	env := []string{
+		"PATH=" + path,
+		"HOME=" + r.Home,
+		"TERM=" + envOr("TERM", "xterm"),
+		"LANG=" + envOr("LANG", "C.UTF-8"),
+		"TMPDIR=" + filepath.Join(dir, "tmp"),
+		"WARDEN_HOME=" + filepath.Join(r.Home, ".warden"),
+	}
+
+	if sc.NoWarden {
+		settings := sc.Settings
+		if settings == nil {
+			settings = map[string]any{}
+		}
+		b, _ := json.MarshalIndent(settings, "", "  ")
+		if err := os.WriteFile(filepath.Join(r.Home, ".claude", "settings.json"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, wardenBin, "install", "--scope", "user", "--yes")
+		cmd.Dir = r.Proj
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		cancel()
+		r.InstallOutput = string(out)
+		if err != nil {
+			t.Fatalf("warden install --scope user --yes: %v\n%s", err, out)
+		}
+		if _, err := os.Stat(filepath.Join(r.Home, ".claude", "settings.json")); err != nil {
+			t.Fatalf("warden install wrote no %s/.claude/settings.json: %v\n%s", r.Home, err, out)
+		}
+	}
+
+	r.API = newFakeAPI(sc.Script, map[string]string{"CWD": r.Proj, "HOME": r.Home, "RUN": dir})
+	t.Cleanup(r.API.Close)
+
+	env = append(env,
+		"ANTHROPIC_BASE_URL="+r.API.URL(),
+		"ANTHROPIC_API_KEY=sk-ant-e2e-fake-key-0000000000000000",
+		"DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_BUG_COMMAND=1",
+	)
+	// Claude Code refuses bypassPermissions as root unless told it is sandboxed.
+	if os.Geteuid() == 0 {
+		env = append(env, "IS_SANDBOX=1")
+	}
+	env = append(env, sc.Env...)
+
+	timeout := sc.Timeout
+	if timeout == 0 {
+		timeout = 90 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, claude, "-p", sc.Prompt, "--output-format", "stream-json",
+		"--verbose", "--permission-mode", "bypassPermissions")
+	cmd.Dir = r.Proj
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr // stdin: /dev/null
+	killGroupOnCancel(cmd)
+	cmd.WaitDelay = 5 * time.Second
+	start := time.Now()
+	err := cmd.Run()
+	r.Elapsed = time.Since(start)
+	r.Stdout, r.Stderr = stdout.Bytes(), stderr.Bytes()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		r.ExitCode = ee.ExitCode()
+	default:
+		t.Fatalf("run claude: %v", err)
+	}
+	if ctx.Err() != nil {
+		r.dump(t)
+		t.Fatalf("claude did not finish within %s", timeout)
+	}
+	sc2 := bufio.NewScanner(bytes.NewReader(r.Stdout))
+	sc2.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc2.Scan() {
+		var m map[string]any
+		if json.Unmarshal(sc2.Bytes(), &m) == nil {
+			r.Lines = append(r.Lines, m)
+		}
+	}
+	r.save()
+	t.Logf("scenario %s: claude ran %.1fs, exit %d, %d API requests", sc.Name, r.Elapsed.Seconds(), r.ExitCode, len(r.API.Requests()))
+	t.Cleanup(func() {
+		if t.Failed() {
+			r.dump(t)
+		}
+	})
+	return r
+}
+
+// writeRmShim puts an `rm` first on PATH that refuses (and records) rm of
+// "/", a top-level directory or HOME: a safety net, since the suite runs as
+// root, for scenarios where a guard under test fails to block.
+func writeRmShim(t *testing.T, dir, home string) string {
+	t.Helper()
+	realPath := os.Getenv("PATH")
+	script := fmt.Sprintf(`#!/bin/sh
+for a in "$@"; do
+  case "$a" in
+  -*) continue ;;
+  /|/.|/..|'/*'|~|%[1]q|%[1]q/|%[1]q/*) bad=1 ;;
+  /*) case "${a#/}" in */*) ;; *) bad=1 ;; esac ;;
+  esac
+done
+if [ -n "${bad:-}" ]; then
+  echo "rm $*" >> %[2]q
+  echo "rm: refused by e2e shim" >&2
+  exit 1
+fi
+PATH=%[3]q exec rm "$@"
+`, home, filepath.Join(dir, "markers", "rm"), realPath)
+	if err := os.WriteFile(filepath.Join(dir, "shim", "rm"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, "shim") + string(os.PathListSeparator) + realPath
+}
+
+// save writes the run's artefacts into its directory (kept with
+// WARDEN_E2E_KEEP=1): requests.jsonl (every API request, decoded, with the
+// reply), claude.stdout.jsonl and claude.stderr.
+func (r *Run) save() {
+	os.WriteFile(filepath.Join(r.Dir, "claude.stdout.jsonl"), r.Stdout, 0o644)
+	os.WriteFile(filepath.Join(r.Dir, "claude.stderr"), r.Stderr, 0o644)
+	var sb bytes.Buffer
+	for _, q := range r.API.Requests() {
+		b, _ := json.Marshal(map[string]any{"seq": q.Seq, "time": q.Time, "method": q.Method, "path": q.Path,
+			"query": q.Query, "header": q.Header, "route": q.Route, "step": q.Step, "body": q.Body, "reply": q.Reply})
+		sb.Write(append(b, '\n'))
+	}
+	os.WriteFile(filepath.Join(r.Dir, "requests.jsonl"), sb.Bytes(), 0o644)
+}
+
+// ShimRefused reports whether the rm shim refused a dangerous rm.
+func (r *Run) ShimRefused() bool {
+	_, err := os.Stat(filepath.Join(r.Dir, "markers", "rm"))
+	return err == nil
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}
+
+// SessionID is the session id claude reported in its stream-json output.
+func (r *Run) SessionID() string {
+	for _, l := range r.Lines {
+		if s, ok := l["session_id"].(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// Result is claude's final stream-json "result" line (nil if none).
+func (r *Run) Result() map[string]any {
+	for i := len(r.Lines) - 1; i >= 0; i-- {
+		if r.Lines[i]["type"] == "result" {
+			return r.Lines[i]
+		}
+	}
+	return nil
+}
+
+// EventRow is one row of warden's events table.
+type EventRow struct {
+	ID                                     int64
+	TsUS                                   int64
+	SessionID, Event, Harness, Tool        string
+	ToolUseID, AgentID, Cwd, Path          string
+	Decision, Rule, Mode, Reason, ErrorMsg string
+	LatencyUS                              int64
+	DurationMS                             sql.NullInt64
+	Raw                                    sql.NullString
+}
+
+func (e EventRow) String() string {
+	s := fmt.Sprintf("#%d %s session=%s", e.ID, e.Event, e.SessionID)
+	for _, kv := range [][2]string{{"tool", e.Tool}, {"tool_use_id", e.ToolUseID}, {"decision", e.Decision},
+		{"rule", e.Rule}, {"mode", e.Mode}, {"reason", clip(e.Reason, 80)}, {"error", e.ErrorMsg}} {
+		if kv[1] != "" {
+			s += fmt.Sprintf(" %s=%q", kv[0], kv[1])
+		}
+	}
+	return s + fmt.Sprintf(" latency=%dµs", e.LatencyUS)
+}
+
+// DBPath is warden's store for this run.
+func (r *Run) DBPath() string { return filepath.Join(r.Home, ".warden", "warden.db") }
+
+// Events reads every row of warden's events table, oldest first.
+func (r *Run) Events(t *testing.T) []EventRow {
+	t.Helper()
+	rows, err := r.readEvents()
+	if err != nil {
+		t.Fatalf("read warden's store: %v", err)
+	}
+	return rows
+}
+
+func (r *Run) readEvents() ([]EventRow, error) {
+	if _, err := os.Stat(r.DBPath()); err != nil {
+		return nil, fmt.Errorf("no store: %w", err)
+	}
+	db, err := sql.Open("sqlite", "file:"+r.DBPath()+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT id, ts_us, session_id, event, harness, tool, tool_use_id, agent_id,
+		cwd, path, decision, rule, mode, reason, error, latency_us, duration_ms, raw FROM events ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []EventRow
+	for rows.Next() {
+		var e EventRow
+		if err := rows.Scan(&e.ID, &e.TsUS, &e.SessionID, &e.Event, &e.Harness, &e.Tool, &e.ToolUseID,
+			&e.AgentID, &e.Cwd, &e.Path, &e.Decision, &e.Rule, &e.Mode, &e.Reason, &e.ErrorMsg,
+			&e.LatencyUS, &e.DurationMS, &e.Raw); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// dump logs what a failing scenario saw.
+func (r *Run) dump(t *testing.T) {
+	t.Helper()
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "run dir: %s\nclaude exit %d after %.1fs\n", r.Dir, r.ExitCode, r.Elapsed.Seconds())
+	if r.InstallOutput != "" {
+		fmt.Fprintf(&sb, "warden install:\n%s\n", clip(r.InstallOutput, 1500))
+	}
+	fmt.Fprintf(&sb, "claude stdout (tail):\n%s\n", tail(r.Stdout, 4000))
+	fmt.Fprintf(&sb, "claude stderr (tail):\n%s\n", tail(r.Stderr, 2000))
+	if r.API != nil {
+		fmt.Fprintf(&sb, "API requests:\n%s", r.API.Summary())
+	}
+	if evs, err := r.readEvents(); err != nil {
+		fmt.Fprintf(&sb, "store: %v\n", err)
+	} else {
+		sb.WriteString("store events:\n")
+		for _, e := range evs {
+			sb.WriteString("  " + e.String() + "\n")
+		}
+	}
+	t.Log(sb.String())
+}
