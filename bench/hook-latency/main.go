@@ -1,0 +1,432 @@
+// Command hook-latency measures what one `warden hook` process costs Claude
+// Code, from outside: spawn, runtime start-up, the hook's work (config,
+// store open, handlers, the event row) and exit.
+//
+// Absolute times depend on the machine (process spawn alone can cost
+// several ms in a VM), so every figure is set against two baselines measured
+// in the same run: /bin/true (the cost of any process) and a bare Go binary
+// (the cost of any Go process). The ratio warden/bare-go is what regresses
+// when the hook path links or initialises more than it should.
+//
+// The variants run in turn within each round, with the starting variant
+// rotated per round, so drift (other load, CPU frequency, page cache) and
+// any effect one process has on the next land on all variants alike.
+//
+// It is run by run.sh, which builds the binaries; see README there.
+package main
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // only to count rows and to hold the DB open
+)
+
+// Exit codes: exitSlow is the regression check failing, exitBroken a run
+// whose measurement cannot be trusted (a process failed, rows are missing).
+const (
+	exitSlow   = 1
+	exitBroken = 2
+)
+
+// payloadSize matches the 1,983-byte PreToolUse Bash event the reference
+// start-up measurements used (shared/reference/go-deps.md §2).
+const payloadSize = 2000
+
+func main() {
+	var o options
+	flag.StringVar(&o.warden, "warden", "", "warden binary (required)")
+	flag.StringVar(&o.bare, "bare", "", "bare Go binary, empty main (required)")
+	flag.StringVar(&o.trueBin, "true", "/bin/true", "the no-op process baseline")
+	flag.IntVar(&o.rounds, "rounds", 300, "measured rounds; each runs every variant once")
+	flag.IntVar(&o.warmup, "warmup", 10, "rounds run and discarded first")
+	flag.BoolVar(&o.held, "held", true, "also measure warden while this process holds the DB open")
+	flag.BoolVar(&o.json, "json", false, "print JSON instead of a table")
+	flag.Float64Var(&o.maxRatio, "max-ratio-bare", 0, "exit 1 if the warden/bare-go median ratio (store alone) exceeds this; 0 = no check")
+	flag.Parse()
+	if o.warden == "" || o.bare == "" || o.rounds < 1 || o.warmup < 0 {
+		flag.Usage()
+		os.Exit(exitBroken)
+	}
+	res, err := run(o)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hook-latency: %v\n", err)
+		os.Exit(exitBroken)
+	}
+	if o.json {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(res)
+	} else {
+		printTable(os.Stdout, res)
+	}
+	if res.Check != nil && !res.Check.Pass {
+		os.Exit(exitSlow)
+	}
+}
+
+type options struct {
+	warden, bare, trueBin string
+	rounds, warmup        int
+	held, json            bool
+	maxRatio              float64
+}
+
+// Result is the whole run, as --json prints it. Times are milliseconds.
+type Result struct {
+	Rounds       int     `json:"rounds"`
+	Warmup       int     `json:"warmup"`
+	PayloadBytes int     `json:"payload_bytes"`
+	WardenMB     float64 `json:"warden_mb"`
+	Phases       []Phase `json:"phases"`
+	Check        *Check  `json:"check,omitempty"`
+}
+
+// Phase is one measurement: the store alone, or held open by another process.
+type Phase struct {
+	Name       string    `json:"name"`
+	Variants   []Summary `json:"variants"` // warden, true, bare-go
+	RatioTrue  float64   `json:"ratio_warden_true"`
+	RatioBare  float64   `json:"ratio_warden_bare_go"`
+	WardenRuns int       `json:"warden_runs"` // warm-up included
+	RowsAdded  int       `json:"rows_added"`
+}
+
+// Summary is one variant's distribution.
+type Summary struct {
+	Name   string  `json:"name"`
+	Median float64 `json:"median_ms"`
+	P90    float64 `json:"p90_ms"`
+	P99    float64 `json:"p99_ms"`
+}
+
+// Check is the start-up regression check on the store-alone phase.
+type Check struct {
+	RatioBare float64 `json:"ratio_warden_bare_go"`
+	Max       float64 `json:"max"`
+	Pass      bool    `json:"pass"`
+}
+
+// bench holds what every spawn shares.
+type bench struct {
+	env    []string
+	dir    string   // the processes' cwd, also the payload's cwd
+	db     string   // $WARDEN_HOME/warden.db
+	stdin  *os.File // the payload, rewritten before each warden run
+	stdout *os.File // /dev/null
+	stderr *os.File // a file, so a complaint can be shown afterwards
+	seq    int      // warden runs so far, for unique tool_use_ids
+	desc   string   // description padding that brings the payload to size
+}
+
+type variant struct {
+	name   string
+	path   string
+	args   []string
+	warden bool
+}
+
+func run(o options) (*Result, error) {
+	tmp, err := os.MkdirTemp("", "hook-latency-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	b, err := setup(tmp)
+	if err != nil {
+		return nil, err
+	}
+	defer b.stdin.Close()
+	defer b.stdout.Close()
+	defer b.stderr.Close()
+
+	vs := []variant{
+		{name: "warden hook", path: o.warden, args: []string{"hook", "--harness", "claude"}, warden: true},
+		{name: "/bin/true", path: o.trueBin},
+		{name: "bare Go", path: o.bare},
+	}
+	if o.trueBin != "/bin/true" {
+		vs[1].name = o.trueBin
+	}
+	// The first hook creates the store (schema, WAL switch), which is a
+	// once-per-machine cost and not what we measure.
+	if _, err := b.spawn(vs[0]); err != nil || b.stderrEmpty() != nil {
+		return nil, errors.Join(errors.New("creating the store"), err, b.stderrEmpty())
+	}
+	if _, err := os.Stat(b.db); err != nil {
+		return nil, fmt.Errorf("the first hook run left no store: %w", err)
+	}
+
+	res := &Result{Rounds: o.rounds, Warmup: o.warmup}
+	if fi, err := os.Stat(o.warden); err == nil {
+		res.WardenMB = float64(fi.Size()) / 1e6
+	}
+	res.PayloadBytes = len(b.payload())
+
+	// Store alone: every hook opens, writes, and as the last connection
+	// closes the file (checkpoint, WAL removed), as when no daemon runs.
+	alone, err := b.phase("store alone", vs, o, nil)
+	if err != nil {
+		return nil, err
+	}
+	res.Phases = append(res.Phases, *alone)
+
+	// Held open: with another connection on the file (as a daemon would
+	// keep), a hook's close no longer checkpoints and the WAL stays.
+	if o.held {
+		db, conn, err := openDB(b.db)
+		if err != nil {
+			return nil, err
+		}
+		held, err := b.phase("store held open by another process", vs, o, conn)
+		conn.Close()
+		db.Close()
+		if err != nil {
+			return nil, err
+		}
+		res.Phases = append(res.Phases, *held)
+	}
+
+	if o.maxRatio > 0 {
+		r := alone.RatioBare
+		res.Check = &Check{RatioBare: r, Max: o.maxRatio, Pass: r <= o.maxRatio}
+	}
+	return res, nil
+}
+
+// setup makes an isolated HOME, WARDEN_HOME and project directory, so no
+// user or project config and no existing store shape the result.
+func setup(tmp string) (*bench, error) {
+	home, proj := filepath.Join(tmp, "home"), filepath.Join(tmp, "project")
+	for _, d := range []string{home, proj} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return nil, err
+		}
+	}
+	b := &bench{
+		env: []string{
+			"PATH=" + os.Getenv("PATH"),
+			"HOME=" + home,
+			"WARDEN_HOME=" + filepath.Join(home, ".warden"),
+			"CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude"),
+		},
+		dir: proj,
+		db:  filepath.Join(home, ".warden", "warden.db"),
+	}
+	// Pad the description so the whole payload is payloadSize bytes.
+	if n := payloadSize - len(b.payload()); n > 0 {
+		b.desc = strings.Repeat("List every file in the working directory, hidden ones included, with permissions, owner, size and modification time. ", n/100+1)[:n]
+	}
+	var err error
+	if b.stdin, err = os.Create(filepath.Join(tmp, "payload.json")); err != nil {
+		return nil, err
+	}
+	if b.stdout, err = os.OpenFile(os.DevNull, os.O_WRONLY, 0); err != nil {
+		return nil, err
+	}
+	if b.stderr, err = os.Create(filepath.Join(tmp, "stderr")); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// payload is a realistic PreToolUse Bash event for an allowed command. The
+// tool_use_id is fixed-width, so every run's payload has the same size.
+func (b *bench) payload() []byte {
+	type toolInput struct {
+		Command     string `json:"command"`
+		Description string `json:"description"`
+		Timeout     int    `json:"timeout"`
+	}
+	p, _ := json.Marshal(struct {
+		SessionID      string    `json:"session_id"`
+		TranscriptPath string    `json:"transcript_path"`
+		Cwd            string    `json:"cwd"`
+		PermissionMode string    `json:"permission_mode"`
+		HookEventName  string    `json:"hook_event_name"`
+		ToolName       string    `json:"tool_name"`
+		ToolInput      toolInput `json:"tool_input"`
+		ToolUseID      string    `json:"tool_use_id"`
+		PromptID       string    `json:"prompt_id"`
+		AgentType      string    `json:"agent_type"`
+		Effort         string    `json:"effort"`
+	}{
+		SessionID:      "7f3c2a1e-5b9d-4e8f-a6c0-2d1b3e4f5a6b",
+		TranscriptPath: "/home/dev/.claude/projects/-home-dev-src-app/7f3c2a1e-5b9d-4e8f-a6c0-2d1b3e4f5a6b.jsonl",
+		Cwd:            b.dir,
+		PermissionMode: "default",
+		HookEventName:  "PreToolUse",
+		ToolName:       "Bash",
+		ToolInput:      toolInput{Command: "ls -la", Description: b.desc, Timeout: 120000},
+		ToolUseID:      fmt.Sprintf("toolu_bench_%08d", b.seq),
+		PromptID:       "c4e5f6a7-b8c9-4d0e-9f1a-2b3c4d5e6f70",
+		AgentType:      "main",
+		Effort:         "high",
+	})
+	return p
+}
+
+// phase runs warm-up and measured rounds of every variant and checks that
+// each warden run left exactly one clean row. conn, when set, is the held
+// connection (used for counting too, so it is never closed mid-phase).
+func (b *bench) phase(name string, vs []variant, o options, conn *sql.Conn) (*Phase, error) {
+	before, _, err := b.countRows(conn)
+	if err != nil {
+		return nil, err
+	}
+	samples := make([][]float64, len(vs))
+	runs := 0
+	for r := 0; r < o.warmup+o.rounds; r++ {
+		for i := range vs {
+			k := (r + i) % len(vs) // rotate who goes first
+			d, err := b.spawn(vs[k])
+			if err != nil {
+				return nil, errors.Join(fmt.Errorf("%s: %s: %w", name, vs[k].name, err), b.stderrEmpty())
+			}
+			if vs[k].warden {
+				runs++
+			}
+			if r >= o.warmup {
+				samples[k] = append(samples[k], float64(d.Microseconds())/1000)
+			}
+		}
+	}
+	if err := b.stderrEmpty(); err != nil {
+		return nil, err
+	}
+	after, bad, err := b.countRows(conn)
+	if err != nil {
+		return nil, err
+	}
+	p := &Phase{Name: name, WardenRuns: runs, RowsAdded: after - before}
+	if p.RowsAdded != runs {
+		return nil, fmt.Errorf("%s: %d warden runs added %d rows", name, runs, p.RowsAdded)
+	}
+	if bad > 0 {
+		return nil, fmt.Errorf("%s: %d rows are not a clean allow (fail-open or block)", name, bad)
+	}
+	for i, v := range vs {
+		p.Variants = append(p.Variants, summarize(v.name, samples[i]))
+	}
+	p.RatioTrue = p.Variants[0].Median / p.Variants[1].Median
+	p.RatioBare = p.Variants[0].Median / p.Variants[2].Median
+	return p, nil
+}
+
+// spawn runs one process and returns its wall time. Stdin, stdout and
+// stderr are files, so os/exec hands them over as they are: no pipes and no
+// copying goroutines in this process to time along with the child.
+func (b *bench) spawn(v variant) (time.Duration, error) {
+	if v.warden {
+		b.seq++
+		p := b.payload()
+		if _, err := b.stdin.WriteAt(p, 0); err != nil {
+			return 0, err
+		}
+		if err := b.stdin.Truncate(int64(len(p))); err != nil {
+			return 0, err
+		}
+	}
+	// The child shares the file offset, so rewind for each run.
+	if _, err := b.stdin.Seek(0, io.SeekStart); err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(v.path, v.args...)
+	cmd.Env, cmd.Dir = b.env, b.dir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = b.stdin, b.stdout, b.stderr
+	start := time.Now()
+	err := cmd.Run()
+	return time.Since(start), err
+}
+
+// stderrEmpty fails when any process complained: warden fails open with a
+// line on stderr, and a fail-open run does not measure the real path.
+func (b *bench) stderrEmpty() error {
+	out, err := os.ReadFile(b.stderr.Name())
+	if err != nil {
+		return err
+	}
+	if len(out) > 0 {
+		return fmt.Errorf("a process wrote to stderr:\n%s", out)
+	}
+	return nil
+}
+
+// countRows counts all events and those that are not a clean allow. Without
+// a held conn it opens and closes its own, outside any timed run.
+func (b *bench) countRows(conn *sql.Conn) (total, bad int, err error) {
+	if conn == nil {
+		db, c, err := openDB(b.db)
+		if err != nil {
+			return 0, 0, err
+		}
+		defer db.Close()
+		defer c.Close()
+		conn = c
+	}
+	err = conn.QueryRowContext(context.Background(),
+		`SELECT count(*), coalesce(sum(decision <> 'allow' OR error <> ''), 0) FROM events`).Scan(&total, &bad)
+	return total, bad, err
+}
+
+// openDB opens one real connection (database/sql alone opens lazily).
+func openDB(path string) (*sql.DB, *sql.Conn, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		return nil, nil, err
+	}
+	conn, err := db.Conn(context.Background())
+	if err == nil {
+		err = conn.PingContext(context.Background())
+	}
+	if err != nil {
+		db.Close()
+		return nil, nil, errors.Join(errors.New("open store"), err)
+	}
+	return db, conn, nil
+}
+
+func summarize(name string, ms []float64) Summary {
+	s := slices.Clone(ms)
+	slices.Sort(s)
+	return Summary{Name: name, Median: quantile(s, 0.5), P90: quantile(s, 0.9), P99: quantile(s, 0.99)}
+}
+
+// quantile is the nearest-rank quantile of sorted s.
+func quantile(s []float64, q float64) float64 {
+	i := int(q*float64(len(s))+0.5) - 1
+	return s[max(0, min(i, len(s)-1))]
+}
+
+func printTable(w io.Writer, r *Result) {
+	fmt.Fprintf(w, "hook latency: %d rounds after %d warm-up, order rotated per round\n", r.Rounds, r.Warmup)
+	fmt.Fprintf(w, "payload: %d-byte PreToolUse Bash (ls -la, allowed); warden binary %.1f MB\n", r.PayloadBytes, r.WardenMB)
+	for _, p := range r.Phases {
+		fmt.Fprintf(w, "\n%s\n", p.Name)
+		fmt.Fprintf(w, "  %-14s %9s %9s %9s\n", "ms", "median", "p90", "p99")
+		for _, v := range p.Variants {
+			fmt.Fprintf(w, "  %-14s %9.2f %9.2f %9.2f\n", v.Name, v.Median, v.P90, v.P99)
+		}
+		fmt.Fprintf(w, "  warden / true    %.2f×   (medians)\n", p.RatioTrue)
+		fmt.Fprintf(w, "  warden / bare Go %.2f×   (medians)\n", p.RatioBare)
+		fmt.Fprintf(w, "  rows added: %d = %d warden runs (warm-up included), all clean allows\n", p.RowsAdded, p.WardenRuns)
+	}
+	if c := r.Check; c != nil {
+		verdict := "ok"
+		if !c.Pass {
+			verdict = "FAIL: start-up regression?"
+		}
+		fmt.Fprintf(w, "\ncheck: warden / bare Go %.2f× against max %.2f×: %s\n", c.RatioBare, c.Max, verdict)
+	}
+}

@@ -1,0 +1,68 @@
+#!/bin/sh
+# Hook latency: `warden hook` against /bin/true and a bare Go binary, all
+# built and measured in this run (see main.go for how).
+#
+#   bench/hook-latency/run.sh [flags]   full run, 300 rounds (flags go to main.go:
+#                                       -rounds N, -json, -held=false, -max-ratio-bare F)
+#   bench/hook-latency/run.sh --check   CI check: 60 rounds, fails when the
+#                                       warden/bare-go median ratio is over
+#                                       MAX_RATIO_BARE
+set -eu
+
+# MAX_RATIO_BARE is the start-up regression threshold for --check. It is a
+# ratio to a bare Go process measured in the same run, because absolute times
+# here swing 3-5x with load while the ratio stayed within 3.4-4.7 (2-vCPU
+# Firecracker VM, Nov 2026: 9 full runs and 15 checks, some beside 3 CPU hogs
+# and an fsync loop; typical 4.0-4.3, with bare Go ~5 ms and warden ~20 ms).
+#
+# 6.0 is ~1.4x the typical ratio and ~1.3x the worst pass seen, so a noisy
+# pass does not fail `make test` (and a failing pass is measured once more).
+# It still catches what shared/reference/go-deps.md warns about: on that
+# reference machine sonic's init (+4.5 ms), mcp-go's jsonschema (+6 ms) or
+# CEL compiled per run (+3.9 ms) each add 2.7-4.2 bare-Go units, over the
+# ~1.7 of headroom. Small creep (a light package, 0.1-0.3 units) is not its
+# job; the full run's figures are for that. Raise it only with a measurement
+# that says why, and measure again when the machine kind changes: the ratio
+# depends on fsync and page-fault costs, so it differs between machines.
+: "${MAX_RATIO_BARE:=6.0}"
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+cd "$root"
+go build -trimpath -ldflags "-s -w" -o "$tmp/warden" ./cmd/warden
+go build -o "$tmp/hook-latency" ./bench/hook-latency
+
+# The bare baseline is built from its own module, so nothing of warden's
+# (not even a blank import) can make the baseline slower too.
+mkdir "$tmp/bare"
+printf 'package main\n\nfunc main() {}\n' >"$tmp/bare/main.go"
+(
+	cd "$tmp/bare"
+	GOWORK=off go mod init bare >/dev/null 2>&1
+	GOWORK=off go build -trimpath -ldflags "-s -w" -o "$tmp/bare-go" .
+)
+
+measure() {
+	"$tmp/hook-latency" -warden "$tmp/warden" -bare "$tmp/bare-go" "$@"
+}
+
+if [ "${1:-}" != "--check" ]; then
+	measure "$@"
+	exit
+fi
+shift
+# The held-open phase is reported by the full run; the check is about
+# start-up, so it measures the store-alone case only.
+set -- -rounds 60 -held=false -max-ratio-bare "$MAX_RATIO_BARE" "$@"
+rc=0
+measure "$@" || rc=$?
+if [ "$rc" -eq 1 ]; then
+	# Over the threshold once can be a burst of load from elsewhere; a real
+	# regression is over it twice in a row.
+	echo "hook-latency: ratio over $MAX_RATIO_BARE; measuring again to rule out noise" >&2
+	rc=0
+	measure "$@" || rc=$?
+fi
+exit "$rc"

@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/warden-dev/warden/internal/install"
+)
+
+func init() {
+	register(newInstallCmd)
+	register(newUninstallCmd)
+	register(newDoctorCmd)
+}
+
+// installFlags are shared by install and uninstall.
+type installFlags struct {
+	scope  string
+	dryRun bool
+	yes    bool
+}
+
+func (f *installFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.scope, "scope", "user", "settings file to edit: user (~/.claude/settings.json), project (.claude/settings.json) or local (.claude/settings.local.json)")
+	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the diff and change nothing")
+	cmd.Flags().BoolVarP(&f.yes, "yes", "y", false, "do not ask before applying")
+}
+
+func (f *installFlags) options(cmd *cobra.Command) (install.Options, error) {
+	sc, err := install.ParseScope(f.scope)
+	if err != nil {
+		return install.Options{}, err
+	}
+	return install.Options{
+		Scope:       sc,
+		DryRun:      f.dryRun,
+		Yes:         f.yes,
+		Interactive: stdinIsTTY(),
+		Stdin:       cmd.InOrStdin(),
+		Stdout:      cmd.OutOrStdout(),
+	}, nil
+}
+
+// stdinIsTTY is a real terminal test: /dev/null is a character device
+// too, and Claude Code or CI running "warden install" with stdin on
+// /dev/null must proceed, not wait for an answer that never comes.
+func stdinIsTTY() bool { return term.IsTerminal(int(os.Stdin.Fd())) }
+
+// aborted turns "the user said no" into exit 1 without another message.
+func aborted(cmd *cobra.Command, err error) error {
+	if errors.Is(err, install.ErrAborted) {
+		fmt.Fprintln(cmd.OutOrStdout(), install.ErrAborted)
+		return ExitError{Code: 1}
+	}
+	return err
+}
+
+func newInstallCmd() *cobra.Command {
+	var f installFlags
+	var noStatusLine bool
+	cmd := &cobra.Command{
+		Use:   "install [--scope user|project|local] [--dry-run] [--no-statusline] [--yes]",
+		Short: "Register warden's hooks and status line with Claude Code",
+		Long: `Copy this binary to ~/.warden/bin/warden, create the event store, and merge
+warden's hook registrations (with an explicit timeout per event) and its status
+line into a Claude Code settings file. Every other key and every other tool's
+hooks are kept; an existing status line is wrapped, not replaced. The old file
+is backed up next to itself and the new one written atomically; a malformed
+file is refused, never overwritten. The change is printed as a diff first.
+Running it again changes nothing.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o, err := f.options(cmd)
+			if err != nil {
+				return err
+			}
+			o.NoStatusLine = noStatusLine
+			_, err = install.Install(cmd.Context(), o)
+			return aborted(cmd, err)
+		},
+	}
+	f.add(cmd)
+	cmd.Flags().BoolVar(&noStatusLine, "no-statusline", false, "leave the status line alone")
+	return cmd
+}
+
+func newUninstallCmd() *cobra.Command {
+	var f installFlags
+	cmd := &cobra.Command{
+		Use:   "uninstall [--scope user|project|local] [--dry-run] [--yes]",
+		Short: "Remove warden's hooks and status line from Claude Code settings",
+		Long: `Remove exactly what "warden install" added to a settings file: warden's hook
+handlers and its status line (a status line warden wrapped gets its original
+command back). Backup, atomic write and diff as for install. The binary, the
+store and the config stay; the output says how to delete them.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o, err := f.options(cmd)
+			if err != nil {
+				return err
+			}
+			_, err = install.Uninstall(cmd.Context(), o)
+			return aborted(cmd, err)
+		},
+	}
+	f.add(cmd)
+	return cmd
+}
+
+func newDoctorCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "doctor [--json]",
+		Short: "Check the installation and print a fix for each problem",
+		Long: `Check the installed binary, warden's registration in every settings scope
+(user, project, local: missing events, timeouts), hook commands in any scope
+whose program does not exist, malformed settings files, the Claude Code
+version, the event store and the config. Prints one line per check and a fix
+under each problem; exits 1 when anything is wrong.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			r := install.Doctor(cmd.Context(), install.DoctorOptions{})
+			if asJSON {
+				if err := r.WriteJSON(cmd.OutOrStdout()); err != nil {
+					return err
+				}
+			} else {
+				r.WriteText(cmd.OutOrStdout())
+			}
+			if !r.OK {
+				return ExitError{Code: 1}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"ok":…,"checks":[{"name","ok","detail","fix"}]}`)
+	return cmd
+}

@@ -1,0 +1,129 @@
+package install
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Check is one line of `warden doctor`: a problem carries one fix; a
+// passing check may still carry a note in Detail.
+type Check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix"`
+}
+
+// Report is the whole doctor run.
+type Report struct {
+	OK     bool    `json:"ok"`
+	Checks []Check `json:"checks"`
+}
+
+// DoctorOptions make doctor's environment explicit for tests.
+type DoctorOptions struct {
+	// Cwd is the project directory (project and local scopes, project
+	// config, CLAUDE_PROJECT_DIR); empty means the current directory.
+	Cwd string
+	// Getenv resolves variables in hook commands; nil means os.LookupEnv.
+	Getenv func(string) (string, bool)
+	// ClaudeVersion returns `claude --version`, or ErrClaudeNotFound; nil
+	// runs the real command.
+	ClaudeVersion func(ctx context.Context) (string, error)
+}
+
+// Doctor runs every check. It changes nothing (except that opening an
+// existing store applies pending migrations, as the next hook would).
+func Doctor(ctx context.Context, o DoctorOptions) Report {
+	if o.Cwd == "" {
+		o.Cwd, _ = os.Getwd()
+	}
+	if o.ClaudeVersion == nil {
+		o.ClaudeVersion = claudeVersion
+	}
+	d := &doctor{opts: o, env: Env{Cwd: o.Cwd, Getenv: o.Getenv}}
+	d.binary()
+	d.settings()
+	d.claude(ctx)
+	d.store(ctx)
+	d.config()
+	d.tools()
+	r := Report{OK: true, Checks: d.checks}
+	for _, c := range d.checks {
+		r.OK = r.OK && c.OK
+	}
+	return r
+}
+
+type doctor struct {
+	opts   DoctorOptions
+	env    Env
+	checks []Check
+}
+
+func (d *doctor) ok(name, detail string) {
+	d.checks = append(d.checks, Check{Name: name, OK: true, Detail: detail})
+}
+
+func (d *doctor) problem(name, detail, fix string) {
+	d.checks = append(d.checks, Check{Name: name, Detail: detail, Fix: fix})
+}
+
+// WriteText prints one line per check and the fix under each problem.
+func (r Report) WriteText(w io.Writer) {
+	problems := 0
+	for _, c := range r.Checks {
+		mark := "ok "
+		if !c.OK {
+			mark = "ERR"
+			problems++
+		}
+		fmt.Fprintf(w, "%s  %-16s %s\n", mark, c.Name, c.Detail)
+		if !c.OK && c.Fix != "" {
+			fmt.Fprintf(w, "     %-16s fix: %s\n", "", c.Fix)
+		}
+	}
+	switch problems {
+	case 0:
+		fmt.Fprintln(w, "All good.")
+	case 1:
+		fmt.Fprintln(w, "1 problem found.")
+	default:
+		fmt.Fprintf(w, "%d problems found.\n", problems)
+	}
+}
+
+// WriteJSON prints the report as one JSON object.
+func (r Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}
+
+// describe renders an error for a check line, split into detail and fix
+// when the error knows its fix.
+func describe(err error) (detail, fix string) {
+	var pe *ParseError
+	var fe *FSError
+	switch {
+	case errors.As(err, &pe):
+		return pe.Where() + ": " + pe.Msg, pe.Fix()
+	case errors.As(err, &fe):
+		return fmt.Sprintf("cannot %s %s: %v", fe.Op, fe.Path, fe.Err), fe.Fix()
+	}
+	return err.Error(), ""
+}
+
+// joinLimit joins items with sep, eliding the tail of long lists.
+func joinLimit(items []string, max int, sep string) string {
+	if len(items) > max {
+		items = append(items[:max:max], fmt.Sprintf("… (%d more)", len(items)-max))
+	}
+	return strings.Join(items, sep)
+}

@@ -1,0 +1,258 @@
+package install
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/hookio"
+	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/store/sqlite"
+)
+
+func (d *doctor) binary() {
+	bin := paths.Bin()
+	fi, err := os.Stat(bin)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		d.problem("binary", bin+" does not exist", "run `warden install`")
+	case err != nil:
+		detail, fix := describe(fsError("read", bin, err))
+		d.problem("binary", detail, fix)
+	case fi.IsDir() || fi.Mode().Perm()&0o111 == 0:
+		d.problem("binary", bin+" is not an executable file", "run `warden install` to copy the binary there again")
+	default:
+		d.ok("binary", bin)
+	}
+}
+
+// settings checks every scope: parse, registration, timeouts, malformed
+// entries, and commands whose program is missing.
+func (d *doctor) settings() {
+	var registeredIn []string
+	runs := commandScopes{}
+	commands, files := 0, 0
+	var bad []BadCommand
+	seen := map[string]bool{}
+	for _, sc := range Scopes {
+		path := SettingsPath(sc, d.opts.Cwd)
+		if seen[path] { // the project is the home directory
+			continue
+		}
+		seen[path] = true
+		name := "settings " + string(sc)
+		s, err := ReadSettings(path)
+		if err != nil {
+			detail, fix := describe(err)
+			d.problem(name, detail, fix)
+			continue
+		}
+		if !s.Exists {
+			d.ok(name, path+": no file")
+			continue
+		}
+		files++
+		if reg := d.registration(sc, name, s); len(reg) > 0 {
+			registeredIn = append(registeredIn, string(sc))
+			for ev, hs := range reg {
+				for _, h := range hs {
+					runs.add(ev, h.Command)
+				}
+			}
+		}
+		d.malformed(name, s)
+		_ = s.Visit(func(Location, *Object) { commands++ }, nil)
+		bad = append(bad, CheckCommands(s, d.env)...)
+	}
+
+	if len(registeredIn) == 0 {
+		d.problem("registration", "warden is not registered in any settings file, so Claude Code never runs it",
+			"run `warden install` (user scope) or `warden install --scope project`")
+	} else if twice := runs.twice(); len(twice) > 0 {
+		d.problem("registration", fmt.Sprintf("registered in %s settings with different commands, so warden runs twice for %s",
+			strings.Join(registeredIn, " and "), joinLimit(twice, 4, ", ")),
+			fmt.Sprintf("keep one: run `warden uninstall --scope %s`", registeredIn[len(registeredIn)-1]))
+	} else {
+		d.ok("registration", "registered in "+strings.Join(registeredIn, ", ")+" settings")
+	}
+
+	problems := 0
+	for _, b := range bad {
+		detail := fmt.Sprintf("%s: %s: %q: %s", b.File, b.Where, b.Command, b.Reason)
+		if b.Unsure {
+			d.ok("hook command", detail+" (uses variables not set here; may work inside Claude Code)")
+			continue
+		}
+		problems++
+		effect := "; this hook fails every time and its guard is silently off"
+		if strings.HasPrefix(b.Where, "statusLine") {
+			effect = "; the status line shows nothing from it"
+		}
+		d.problem("hook command", detail+effect, "correct the path in "+b.File+" at "+b.Where+", or remove that entry")
+	}
+	if problems == 0 {
+		d.ok("hook commands", fmt.Sprintf("every program found (%d handlers in %d files)", commands, files))
+	}
+}
+
+// commandScopes records, per event, the distinct warden commands the
+// scopes register. Claude Code runs identical handlers from several files
+// once, but different ones (another path, another prefix) each time.
+type commandScopes map[string]map[string]bool
+
+func (c commandScopes) add(ev, cmd string) {
+	if c[ev] == nil {
+		c[ev] = map[string]bool{}
+	}
+	c[ev][cmd] = true
+}
+
+// twice lists the events that would run warden more than once, in
+// catalogue order.
+func (c commandScopes) twice() []string {
+	var out []string
+	for _, ev := range hookio.Installed() {
+		if len(c[string(ev)]) > 1 {
+			out = append(out, string(ev))
+		}
+	}
+	return out
+}
+
+// registration reports on warden's registration in one file and returns
+// warden's handlers there.
+func (d *doctor) registration(sc Scope, name string, s *Settings) map[string][]WardenHook {
+	reg := Registered(s)
+	if len(reg) == 0 {
+		d.ok(name, s.Path+": warden not registered")
+		return nil
+	}
+	var issues []string
+	if missing := Missing(reg); len(missing) > 0 {
+		names := make([]string, len(missing))
+		for i, ev := range missing {
+			names[i] = string(ev)
+		}
+		issues = append(issues, "not registered for "+joinLimit(names, 6, ", "))
+	}
+	for _, ev := range hookio.Installed() {
+		hs := reg[string(ev)]
+		if len(hs) > 1 {
+			issues = append(issues, fmt.Sprintf("%s registered %d times (warden would run twice)", ev, len(hs)))
+		}
+		for _, h := range hs {
+			if p := timeoutProblem(string(ev), h.Timeout); p != "" {
+				issues = append(issues, p)
+			}
+		}
+	}
+	if len(issues) > 0 {
+		d.problem(name, s.Path+": "+strings.Join(issues, "; "),
+			fmt.Sprintf("run `warden install --scope %s` (it adds missing events and resets timeouts)", sc))
+		return reg
+	}
+	d.ok(name, fmt.Sprintf("%s: warden registered for all %d events", s.Path, len(hookio.Installed())))
+	return reg
+}
+
+// malformed reports entries Claude Code skips (and, for PreToolUse, that
+// make it withhold the permissions next to them).
+func (d *doctor) malformed(name string, s *Settings) {
+	var msgs []string
+	_ = s.Visit(func(Location, *Object) {}, func(loc Location, msg string) {
+		msgs = append(msgs, loc.String()+" "+msg)
+	})
+	if len(msgs) > 0 {
+		d.problem(name, s.Path+": "+joinLimit(msgs, 3, "; "),
+			"fix or remove those entries in "+s.Path+" (Claude Code ignores them)")
+	}
+}
+
+// ErrClaudeNotFound: `claude` is not on PATH.
+var ErrClaudeNotFound = errors.New("claude is not on PATH")
+
+// claudeVersion runs `claude --version`, bounded to 3 s so a broken
+// install cannot hang doctor.
+func claudeVersion(ctx context.Context) (string, error) {
+	bin, err := exec.LookPath("claude")
+	if err != nil {
+		return "", ErrClaudeNotFound
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--version")
+	cmd.WaitDelay = 500 * time.Millisecond
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("%s --version did not answer within 3 s", bin)
+		}
+		return "", fmt.Errorf("%s --version: %w", bin, err)
+	}
+	return strings.TrimSpace(out.String()), nil
+}
+
+func (d *doctor) claude(ctx context.Context) {
+	v, err := d.opts.ClaudeVersion(ctx)
+	switch {
+	case errors.Is(err, ErrClaudeNotFound):
+		d.ok("claude", "not found on PATH (fine if Claude Code runs from elsewhere; version not checked)")
+	case err != nil:
+		d.problem("claude", err.Error(), "reinstall Claude Code (https://docs.claude.com/claude-code) or fix its PATH entry")
+	default:
+		d.ok("claude", v)
+	}
+}
+
+func (d *doctor) store(ctx context.Context) {
+	db := paths.DB()
+	if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
+		d.problem("store", "no event store at "+db, "run `warden install`")
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	st, err := sqlite.Open(ctx, db)
+	if err == nil {
+		err = st.Check(ctx)
+		st.Close()
+	}
+	if err != nil {
+		d.problem("store", err.Error(),
+			"move "+db+" aside (keeping its events) and run `warden install` to start a new store")
+		return
+	}
+	d.ok("store", db+" (integrity ok, schema current, WAL)")
+}
+
+func (d *doctor) config() {
+	problems := config.Check(paths.UserConfig(), d.opts.Cwd)
+	for _, p := range problems {
+		d.problem("config", p.String(), "edit "+p.File+"; `warden config check` lists every problem")
+	}
+	if len(problems) == 0 {
+		d.ok("config", "no problems in "+paths.UserConfig()+" or "+paths.ProjectConfig(d.opts.Cwd))
+	}
+}
+
+// tools notes what optional features need; a missing one is not an error.
+func (d *doctor) tools() {
+	for _, t := range []struct{ name, use string }{
+		{"git", "worktree features"},
+		{"tmux", "multi-agent orchestration"},
+	} {
+		if p, err := exec.LookPath(t.name); err == nil {
+			d.ok(t.name, p)
+		} else {
+			d.ok(t.name, "not found on PATH (only needed for "+t.use+")")
+		}
+	}
+}

@@ -1,0 +1,154 @@
+package install
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/warden-dev/warden/internal/hookio"
+	"github.com/warden-dev/warden/internal/paths"
+)
+
+// Result says what a run did (or, on a dry run, would do).
+type Result struct {
+	// Settings is the settings file of the scope.
+	Settings string
+	// Changed: the settings file needed a change.
+	Changed bool
+	// Diff is the unified diff of that change.
+	Diff string
+	// Backup is the copy of the old file ("" when none was made).
+	Backup string
+	// BinaryCopied: the binary needed copying to paths.Bin().
+	BinaryCopied bool
+	// StoreCreated: the event store did not exist yet.
+	StoreCreated bool
+}
+
+// Install copies the binary to paths.Bin(), creates the event store and
+// merges warden's hooks and status line into the scope's settings file.
+// Nothing is touched when the settings file cannot be parsed, on a dry run,
+// or when the user says no; a second run finds nothing to do.
+func Install(ctx context.Context, o Options) (*Result, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Settings: SettingsPath(o.Scope, o.Cwd)}
+	s, err := ReadSettings(res.Settings)
+	if err != nil {
+		return nil, err
+	}
+	bin, err := filepath.Abs(paths.Bin())
+	if err != nil {
+		return nil, err
+	}
+	src := o.Source
+	if src == "" {
+		if src, err = sourceBinary(); err != nil {
+			return nil, fmt.Errorf("find the running binary: %w", err)
+		}
+	}
+	act, err := planBinary(src, bin)
+	if err != nil {
+		return nil, err
+	}
+	res.BinaryCopied = act == binaryCopy
+	db := paths.DB()
+	if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
+		res.StoreCreated = true
+	}
+
+	res.Changed, err = Merge(s, Registration{Bin: bin, Events: hookio.Installed(), StatusLine: !o.NoStatusLine})
+	if err != nil {
+		return nil, err
+	}
+	var data []byte
+	if res.Changed {
+		data = s.Encode()
+		res.Diff = Diff(s.Path, s.Exists, s.Raw, data)
+	}
+
+	w := o.Stdout
+	fmt.Fprintf(w, "warden install, scope %s: %s\n", o.Scope, res.Settings)
+	if !res.Changed && !res.BinaryCopied && !res.StoreCreated {
+		fmt.Fprintln(w, "already installed, nothing to change")
+		return res, nil
+	}
+	if res.Changed {
+		fmt.Fprint(w, res.Diff)
+	} else {
+		fmt.Fprintln(w, "settings: already up to date")
+	}
+	if res.BinaryCopied {
+		fmt.Fprintf(w, "binary: copy %s to %s\n", src, bin)
+	}
+	if res.StoreCreated {
+		fmt.Fprintf(w, "store: create %s\n", db)
+	}
+	if o.DryRun {
+		fmt.Fprintln(w, "dry run: nothing was changed")
+		return res, nil
+	}
+	if err := o.confirm(); err != nil {
+		return res, err
+	}
+
+	// Check the settings file can be written before installing anything,
+	// and install the binary before the settings name it, so Claude Code
+	// never runs a hook whose program is not there yet.
+	if res.Changed {
+		if err := checkWritable(s); err != nil {
+			return res, fmt.Errorf("%w; nothing was changed", err)
+		}
+	}
+	if res.BinaryCopied {
+		if err := copyBinary(src, bin); err != nil {
+			return res, err
+		}
+		fmt.Fprintf(w, "✓ installed the binary at %s\n", bin)
+	}
+	if err := o.OpenStore(ctx, db); err != nil {
+		return res, fmt.Errorf("prepare the event store %s: %w", db, err)
+	}
+	fmt.Fprintf(w, "✓ event store ready at %s\n", db)
+	if res.Changed {
+		if res.Backup, err = apply(s, data, o); err != nil {
+			return res, err
+		}
+		if res.Backup != "" {
+			fmt.Fprintf(w, "✓ backed up the old settings to %s\n", res.Backup)
+		}
+		fmt.Fprintf(w, "✓ registered %d hook events", len(hookio.Installed()))
+		if !o.NoStatusLine {
+			fmt.Fprint(w, " and the status line")
+		}
+		fmt.Fprintf(w, " in %s\n", res.Settings)
+	}
+	fmt.Fprintln(w, "Next: restart Claude Code (running sessions keep the hooks they started with), then run `warden doctor`.")
+	return res, nil
+}
+
+// apply backs up the existing file (when there is one) and writes data.
+// It first makes sure the file is still what was read: Claude Code or an
+// editor may have written it while the user read the diff, and that edit
+// must not be lost.
+func apply(s *Settings, data []byte, o Options) (backupPath string, err error) {
+	cur, err := os.ReadFile(s.Path)
+	if exists := err == nil; exists != s.Exists || !bytes.Equal(cur, s.Raw) {
+		return "", fmt.Errorf("%s changed while warden was preparing its edit (Claude Code or an editor wrote it); the settings were not changed, run the command again", s.Path)
+	}
+	if s.Exists {
+		if backupPath, err = backup(s, o.Now()); err != nil {
+			return "", err
+		}
+	}
+	if err := writeSettings(s, data); err != nil {
+		return backupPath, err
+	}
+	return backupPath, nil
+}

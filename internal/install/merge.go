@@ -1,0 +1,191 @@
+package install
+
+import (
+	"encoding/json"
+
+	"github.com/warden-dev/warden/internal/event"
+	"github.com/warden-dev/warden/internal/hookio"
+)
+
+// Registration is what install puts into a settings file.
+type Registration struct {
+	// Bin is the absolute path of the installed binary.
+	Bin string
+	// Events are registered with their hookio timeouts.
+	Events []event.Name
+	// StatusLine: set (or wrap) the status line too.
+	StatusLine bool
+}
+
+// Merge adds the registration to s.Root and reports whether anything
+// changed. Other tools' hooks and every other key stay as they were; a
+// warden handler already present for an event is updated in place (and a
+// second one dropped) rather than added again, so running it twice is a
+// no-op.
+func Merge(s *Settings, r Registration) (changed bool, err error) {
+	hooks, err := s.hooksObject()
+	if err != nil {
+		return false, err
+	}
+	// Check every event's shape first so a refusal leaves Root untouched.
+	for _, ev := range r.Events {
+		if _, _, err := s.eventGroups(hooks, string(ev)); err != nil {
+			return false, err
+		}
+	}
+	if r.StatusLine {
+		if raw, ok := s.Root.Get("statusLine"); ok && kindOf(raw) != "an object" && kindOf(raw) != "null" {
+			return false, s.shapeError("statusLine", "an object", raw)
+		}
+	}
+
+	cmd := HookCommand(r.Bin)
+	for _, ev := range r.Events {
+		ch, err := mergeEvent(s, hooks, ev, cmd, hookio.SpecFor(ev).Timeout)
+		if err != nil {
+			return false, err
+		}
+		changed = changed || ch
+	}
+	if changed {
+		s.Root.Set("hooks", hooks)
+	}
+	if r.StatusLine {
+		ch, err := wrapStatusLine(s, r.Bin)
+		if err != nil {
+			return false, err
+		}
+		changed = changed || ch
+	}
+	return changed, nil
+}
+
+// mergeEvent makes hooks.<ev> hold exactly one warden handler.
+func mergeEvent(s *Settings, hooks *Object, ev event.Name, cmd string, timeout int) (bool, error) {
+	raw, ok, err := s.eventGroups(hooks, string(ev))
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		hooks.Set(string(ev), array{newGroup(cmd, timeout)})
+		return true, nil
+	}
+	found := false
+	out, changed, err := editGroups(string(ev), raw, func(_ Location, h *Object) (bool, bool) {
+		if !isWardenHook(h) {
+			return true, false
+		}
+		if found { // a duplicate would run warden twice per event
+			return false, true
+		}
+		found = true
+		return true, updateHandler(h, cmd, timeout)
+	}, nil)
+	if err != nil {
+		return false, err
+	}
+	if !found {
+		if out == nil { // unchanged so far: start from the groups as read
+			groups, err := parseArray(raw)
+			if err != nil {
+				return false, err
+			}
+			for _, g := range groups {
+				out = append(out, g)
+			}
+		}
+		out, changed = append(out, newGroup(cmd, timeout)), true
+	}
+	if changed {
+		hooks.Set(string(ev), out)
+	}
+	return changed, nil
+}
+
+// newGroup is a matcher group without a matcher (all values) holding one
+// warden handler.
+func newGroup(cmd string, timeout int) *Object {
+	h := &Object{}
+	h.Set("type", rawJSON("command"))
+	h.Set("command", rawJSON(cmd))
+	h.Set("timeout", rawJSON(timeout))
+	g := &Object{}
+	g.Set("hooks", array{h})
+	return g
+}
+
+// updateHandler brings an existing warden handler up to date, keeping any
+// NAME=value prefix and any extra fields (statusMessage, …) the user added.
+func updateHandler(h *Object, cmd string, timeout int) (changed bool) {
+	set := func(key string, val json.RawMessage) {
+		if old, ok := h.Get(key); !ok || !sameJSON(old, val) {
+			h.Set(key, val)
+			changed = true
+		}
+	}
+	set("type", rawJSON("command"))
+	oldCmd, _ := h.Get("command")
+	line, _ := stringValue(oldCmd)
+	if h.Delete("args") { // exec form: replaced by warden's shell form
+		line, changed = "", true
+	}
+	if inv, ok := parseWarden(line); ok {
+		cmd = withoutHomeAssignment(line[:inv.progStart]) + cmd
+	}
+	set("command", rawJSON(cmd))
+	set("timeout", rawJSON(timeout))
+	return changed
+}
+
+// sameJSON compares two values by meaning (1 == 1.0, key order aside).
+func sameJSON(a, b json.RawMessage) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return string(xa) == string(ya)
+}
+
+// Unmerge removes what Merge added: every warden hook handler (then any
+// matcher group, event key and "hooks" object left empty by that) and
+// warden's status line (restoring a wrapped command).
+func Unmerge(s *Settings) (changed bool, err error) {
+	hooks, err := s.hooksObject()
+	if err != nil {
+		return false, err
+	}
+	for _, ev := range hooks.Keys() {
+		raw, _, err := s.eventGroups(hooks, ev)
+		if err != nil {
+			continue // not warden's to fix: leave it exactly as it is
+		}
+		out, ch, err := editGroups(ev, raw, func(_ Location, h *Object) (bool, bool) {
+			return !isWardenHook(h), false
+		}, nil)
+		if err != nil {
+			return false, err
+		}
+		if !ch {
+			continue
+		}
+		changed = true
+		if len(out) == 0 {
+			hooks.Delete(ev)
+		} else {
+			hooks.Set(ev, out)
+		}
+	}
+	if changed {
+		if hooks.Len() == 0 {
+			s.Root.Delete("hooks")
+		} else {
+			s.Root.Set("hooks", hooks)
+		}
+	}
+	if unwrapStatusLine(s) {
+		changed = true
+	}
+	return changed, nil
+}

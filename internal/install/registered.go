@@ -1,0 +1,67 @@
+package install
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/warden-dev/warden/internal/event"
+	"github.com/warden-dev/warden/internal/hookio"
+)
+
+// WardenHook is one warden handler found in a settings file.
+type WardenHook struct {
+	Loc     Location
+	Command string
+	// Timeout is the registered timeout in seconds; 0 when absent or not a
+	// number (Claude Code then applies its 600 s default).
+	Timeout float64
+}
+
+// Registered returns warden's hook handlers by event name.
+func Registered(s *Settings) map[string][]WardenHook {
+	out := map[string][]WardenHook{}
+	_ = s.Visit(func(loc Location, h *Object) {
+		if !isWardenHook(h) {
+			return
+		}
+		wh := WardenHook{Loc: loc}
+		if raw, ok := h.Get("command"); ok {
+			wh.Command, _ = stringValue(raw)
+		}
+		if raw, ok := h.Get("timeout"); ok {
+			_ = json.Unmarshal(raw, &wh.Timeout)
+		}
+		out[loc.Event] = append(out[loc.Event], wh)
+	}, nil)
+	return out
+}
+
+// Missing lists the events install registers that s does not.
+func Missing(reg map[string][]WardenHook) []event.Name {
+	var out []event.Name
+	for _, ev := range hookio.Installed() {
+		if len(reg[string(ev)]) == 0 {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// timeoutProblem says what is wrong with a registered timeout, or "".
+// warden sizes its own deadline from hookio's timeout, so a shorter one
+// lets Claude Code kill it mid-decision (which fails open silently); a
+// value in milliseconds leaves the hook effectively uncapped.
+func timeoutProblem(ev string, t float64) string {
+	want := hookio.SpecFor(event.Name(ev)).Timeout
+	switch {
+	case t == 0:
+		return fmt.Sprintf("%s has no timeout (Claude Code would wait up to 600 s; warden expects %d)", ev, want)
+	case t < 0:
+		return fmt.Sprintf("%s has a negative timeout %g", ev, t)
+	case t >= 1000:
+		return fmt.Sprintf("%s timeout %g looks like milliseconds (Claude Code reads seconds; warden expects %d)", ev, t, want)
+	case t < float64(want):
+		return fmt.Sprintf("%s timeout %g s is shorter than warden's budget of %d s (Claude Code would cut decisions off)", ev, t, want)
+	}
+	return ""
+}
