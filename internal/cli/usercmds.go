@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -27,7 +28,7 @@ func userCmd(name string) func() *cobra.Command {
 		c, _ := usercmd.Lookup(name)
 		return &cobra.Command{
 			Use:   name,
-			Short: c.Help,
+			Short: strings.ToUpper(c.Help[:1]) + c.Help[1:],
 			Args:  cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
 				return runUserCmd(cmd, name, args)
