@@ -34,12 +34,7 @@ type Result struct {
 // Nothing is touched when the settings file cannot be parsed, on a dry run,
 // or when the user says no; a second run finds nothing to do.
 func Install(ctx context.Context, o Options) (*Result, error) {
-	o, err := o.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{Settings: SettingsPath(o.Scope, o.Cwd)}
-	s, err := ReadSettings(res.Settings)
+	o, res, s, err := prepare(o)
 	if err != nil {
 		return nil, err
 	}
@@ -151,4 +146,19 @@ func apply(s *Settings, data []byte, o Options) (backupPath string, err error) {
 		return backupPath, err
 	}
 	return backupPath, nil
+}
+
+// prepare fills in the options' defaults and reads the scope's settings
+// file: the common start of Install and Uninstall.
+func prepare(o Options) (Options, *Result, *Settings, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return o, nil, nil, err
+	}
+	res := &Result{Settings: SettingsPath(o.Scope, o.Cwd)}
+	s, err := ReadSettings(res.Settings)
+	if err != nil {
+		return o, nil, nil, err
+	}
+	return o, res, s, nil
 }

@@ -13,12 +13,7 @@ import (
 // restored). The binary and the store stay; the output says how to delete
 // them.
 func Uninstall(_ context.Context, o Options) (*Result, error) {
-	o, err := o.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{Settings: SettingsPath(o.Scope, o.Cwd)}
-	s, err := ReadSettings(res.Settings)
+	o, res, s, err := prepare(o)
 	if err != nil {
 		return nil, err
 	}
