@@ -11,10 +11,12 @@ import (
 	"time"
 )
 
-// Migrations are numbered SQL files, applied in order, each once. The
-// database's PRAGMA user_version is the number of the last one applied (a
-// single cheap read tells a hook whether anything is pending), and
-// schema_migrations keeps the history.
+// Migrations are numbered SQL files (NNNN_name.sql), applied in number
+// order, each once. schema_migrations records which ones ran; PRAGMA
+// user_version holds how many, so a hook tells with one cheap read that
+// nothing is pending. Numbers must be unique but may have gaps, so features
+// developed side by side can each claim a number; a migration that lands
+// after a higher-numbered one is still applied.
 //
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
@@ -44,9 +46,9 @@ func loadMigrations() ([]migration, error) {
 		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	for i, m := range ms {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("migration %s: expected number %d", m.name, i+1)
+	for i := 1; i < len(ms); i++ {
+		if ms[i].version == ms[i-1].version {
+			return nil, fmt.Errorf("migrations %s and %s share a number", ms[i-1].name, ms[i].name)
 		}
 	}
 	return ms, nil
@@ -92,15 +94,30 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	defer tx.Rollback()
-	// Another process may have migrated while we waited for the lock.
-	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
-		return err
-	}
 	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_us INTEGER NOT NULL)`); err != nil {
 		return err
 	}
-	for _, m := range ms[v:] {
+	// Read what ran inside the write lock: another process may have
+	// migrated while we waited for it.
+	applied := map[int]bool{}
+	rows, err := tx.QueryContext(ctx, "SELECT version FROM schema_migrations")
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var n int
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return err
+		}
+		applied[n] = true
+	}
+	rows.Close()
+	for _, m := range ms {
+		if applied[m.version] {
+			continue
+		}
 		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 			return fmt.Errorf("migration %s: %w", m.name, err)
 		}
