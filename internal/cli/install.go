@@ -112,17 +112,37 @@ store and the config stay; the output says how to delete them.`,
 }
 
 func newDoctorCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, fix bool
+	var f installFlags
 	cmd := &cobra.Command{
-		Use:   "doctor [--json]",
+		Use:   "doctor [--json] [--fix [--dry-run] [--yes]]",
 		Short: "Check the installation and print a fix for each problem",
 		Long: `Check the installed binary, warden's registration in every settings scope
 (user, project, local: missing events, timeouts), hook commands in any scope
 whose program does not exist, malformed settings files, the Claude Code
 version, the event store and the config. Prints one line per check and a fix
-under each problem; exits 1 when anything is wrong.`,
+under each problem; exits 1 when anything is wrong.
+
+With --fix, hook commands whose program does not exist (a typo in a path
+silently disables that guard) are removed from every settings scope first:
+the diff is shown and confirmed, the old file backed up, the new one written
+atomically, as install does.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if fix {
+				o, err := f.options(cmd)
+				if err != nil {
+					return err
+				}
+				n, err := install.FixBroken(cmd.Context(), o)
+				if err := aborted(cmd, err); err != nil {
+					return err
+				}
+				if n == 0 && !f.dryRun {
+					fmt.Fprintln(cmd.OutOrStdout(), "no hook command with a missing program: nothing to fix")
+				}
+				fmt.Fprintln(cmd.OutOrStdout())
+			}
 			r := install.Doctor(cmd.Context(), install.DoctorOptions{})
 			if asJSON {
 				if err := r.WriteJSON(cmd.OutOrStdout()); err != nil {
@@ -138,5 +158,8 @@ under each problem; exits 1 when anything is wrong.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"ok":…,"checks":[{"name","ok","detail","fix"}]}`)
+	cmd.Flags().BoolVar(&fix, "fix", false, "first remove hook commands whose program does not exist (diff, confirm, backup)")
+	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "with --fix: print the diff and change nothing")
+	cmd.Flags().BoolVarP(&f.yes, "yes", "y", false, "with --fix: do not ask before applying")
 	return cmd
 }

@@ -50,32 +50,7 @@ func CheckCommands(s *Settings, env Env) []BadCommand {
 		out = append(out, BadCommand{File: s.Path, Where: where, Command: cmd, Reason: reason, Unsure: unsure})
 	}
 	_ = s.Visit(func(loc Location, h *Object) {
-		if t, ok := h.Get("type"); ok {
-			if v, _ := stringValue(t); v != "command" {
-				return // http, mcp_tool, prompt, agent: nothing to execute
-			}
-		}
-		if sh, ok := h.Get("shell"); ok {
-			if v, _ := stringValue(sh); v == "powershell" {
-				return // not a POSIX command line
-			}
-		}
-		raw, _ := h.Get("command")
-		cmd, _ := stringValue(raw)
-		if _, exec := h.Get("args"); exec {
-			// Exec form: command is the program itself, placeholders substituted.
-			var unset bool
-			prog := os.Expand(cmd, func(n string) string {
-				v, ok := env.lookup(n)
-				unset = unset || !ok || v == ""
-				return v
-			})
-			if reason := env.findProgram(prog); reason != "" {
-				report(loc.String(), cmd, reason, unset)
-			}
-			return
-		}
-		if reason, unsure := env.checkLine(cmd); reason != "" {
+		if cmd, reason, unsure := env.checkHandler(h); reason != "" {
 			report(loc.String(), cmd, reason, unsure)
 		}
 	}, nil)
@@ -99,6 +74,36 @@ func CheckCommands(s *Settings, env Env) []BadCommand {
 		}
 	}
 	return out
+}
+
+// checkHandler returns why a hook handler's program cannot run ("" when it
+// can, or when the handler executes nothing: http, mcp_tool, prompt, agent,
+// PowerShell).
+func (e Env) checkHandler(h *Object) (cmd, reason string, unsure bool) {
+	if t, ok := h.Get("type"); ok {
+		if v, _ := stringValue(t); v != "command" {
+			return "", "", false
+		}
+	}
+	if sh, ok := h.Get("shell"); ok {
+		if v, _ := stringValue(sh); v == "powershell" {
+			return "", "", false // not a POSIX command line
+		}
+	}
+	raw, _ := h.Get("command")
+	cmd, _ = stringValue(raw)
+	if _, exec := h.Get("args"); exec {
+		// Exec form: command is the program itself, placeholders substituted.
+		var unset bool
+		prog := os.Expand(cmd, func(n string) string {
+			v, ok := e.lookup(n)
+			unset = unset || !ok || v == ""
+			return v
+		})
+		return cmd, e.findProgram(prog), unset
+	}
+	reason, unsure = e.checkLine(cmd)
+	return cmd, reason, unsure
 }
 
 // shellBuiltins run without a file: nothing to check.
