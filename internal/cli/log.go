@@ -14,9 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store"
-	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 func init() { register(newLogCmd) }
@@ -60,12 +58,9 @@ func runLog(cmd *cobra.Command, o logOptions) error {
 		}
 		filter.Since = t
 	}
-	if _, err := os.Stat(paths.DB()); err != nil {
-		return fmt.Errorf("no store at %s: run `warden install` first (or set WARDEN_HOME)", paths.DB())
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	st, err := sqlite.Open(ctx, paths.DB())
+	st, err := openExistingStore(ctx)
 	if err != nil {
 		return err
 	}

@@ -73,6 +73,7 @@ type run struct {
 	problems []config.Problem
 	st       *sqlite.Store
 	stErr    error
+	key      []byte // signs session state; nil when unusable
 	state    *session.State
 	decision event.Decision
 	failure  []string // why warden failed open, for the record
@@ -212,18 +213,40 @@ func (r *run) loadState(ctx context.Context) *session.State {
 	if r.st == nil || r.in == nil || r.in.SessionID == "" {
 		return st
 	}
+	key, err := session.LoadKey(paths.StateKey())
+	if err != nil {
+		r.fail("session state key: %v", err)
+	}
+	r.key = key
 	sess, err := r.st.Session(ctx, r.in.SessionID)
 	if err != nil {
 		r.fail("load session state: %v", err)
 		return st
 	}
-	if sess != nil && len(sess.State) > 0 {
-		if err := json.Unmarshal(sess.State, st); err != nil {
-			r.fail("session state unreadable, starting fresh: %v", err)
-			return &session.State{}
-		}
+	if sess == nil || len(sess.State) == 0 {
+		return st
+	}
+	if r.key == nil || !session.Verify(r.key, sess.ID, sess.State, sess.Sig) {
+		r.tampered(ctx, fmt.Sprintf("session %s: its saved state does not match its signature (edited outside warden, or the key %s was replaced); the state was reset",
+			sess.ID, paths.StateKey()))
+		return st
+	}
+	if err := json.Unmarshal(sess.State, st); err != nil {
+		r.fail("session state unreadable, starting fresh: %v", err)
+		return &session.State{}
 	}
 	return st
+}
+
+// tampered records detected tampering: in this event's record, and as a
+// pending notice the next SessionStart shows the user.
+func (r *run) tampered(ctx context.Context, what string) {
+	r.fail("tamper: %s", what)
+	prev, _, _ := r.st.Setting(ctx, store.SettingTamper)
+	if prev != "" {
+		what = prev + "\n" + what
+	}
+	_ = r.st.SetSetting(ctx, store.SettingTamper, what)
 }
 
 // record writes the event row (and session state) after the output is out,
@@ -251,6 +274,9 @@ func (r *run) record(out hookio.Output) {
 		b, err := json.Marshal(r.state)
 		if err == nil {
 			sess = &store.Session{ID: r.in.SessionID, Cwd: r.in.Cwd, State: b}
+			if r.key != nil {
+				sess.Sig = session.Sign(r.key, sess.ID, b)
+			}
 		}
 	}
 	if err := r.st.RecordHook(ctx, ev, sess); err != nil {

@@ -96,6 +96,9 @@ func TestConcurrentHookProcesses(t *testing.T) {
 			t.Errorf("row with error: %+v", e)
 		}
 	}
+	if n, brk, err := st.VerifyChain(context.Background()); err != nil || brk != nil || n != workers*perWorker {
+		t.Errorf("audit chain after concurrent writers: %d rows, break %+v, %v", n, brk, err)
+	}
 	for w := 0; w < workers; w++ {
 		sess, err := st.Session(context.Background(), fmt.Sprintf("w%d", w))
 		if err != nil || sess == nil || !strings.Contains(string(sess.State), fmt.Sprintf(`"tool_count":%d`, perWorker)) {

@@ -59,3 +59,7 @@ func userHome() string {
 	}
 	return "/"
 }
+
+// StateKey is the HMAC key that signs session state (0600, outside any
+// project, created on first use).
+func StateKey() string { return filepath.Join(Home(), "keys", "state.key") }

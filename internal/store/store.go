@@ -31,6 +31,9 @@ type Event struct {
 	DurationMS *int64    `json:"duration_ms,omitempty"`
 	// Raw is the hook input, kept only with capture = true (redacted).
 	Raw json.RawMessage `json:"raw,omitempty"`
+	// PrevHash and Hash link the row into the audit chain (ChainHash).
+	PrevHash string `json:"prev_hash,omitempty"`
+	Hash     string `json:"hash,omitempty"`
 }
 
 // Session is one Claude Code session's saved state.
@@ -40,6 +43,8 @@ type Session struct {
 	Started time.Time       `json:"started"`
 	Updated time.Time       `json:"updated"`
 	State   json.RawMessage `json:"state"`
+	// Sig is the HMAC of the state (internal/session), checked on load.
+	Sig string `json:"sig,omitempty"`
 }
 
 // Filter selects events; zero fields match everything.
@@ -71,6 +76,9 @@ type Store interface {
 	SetSetting(ctx context.Context, key, value string) error
 	// Prune deletes events and sessions older than before.
 	Prune(ctx context.Context, before time.Time) (events, sessions int64, err error)
+	// VerifyChain walks the audit chain from the oldest row and returns how
+	// many rows it checked and the first break, if any.
+	VerifyChain(ctx context.Context) (checked int64, brk *ChainBreak, err error)
 	// Check verifies the store is usable: integrity and schema version.
 	Check(ctx context.Context) error
 	// Close releases the store.
@@ -83,4 +91,10 @@ const (
 	SettingEnabled = "enabled"
 	// SettingLastPrune is the unix time of the last retention cleanup.
 	SettingLastPrune = "last_prune"
+	// SettingChainAnchor is "<id> <hash>" of the newest row retention
+	// deleted: where the audit chain of the remaining rows starts.
+	SettingChainAnchor = "audit_anchor"
+	// SettingTamper holds tampering warden detected (a session state whose
+	// signature failed) until the next SessionStart shows it.
+	SettingTamper = "tamper_pending"
 )

@@ -3,7 +3,9 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -11,14 +13,41 @@ import (
 )
 
 const insertEvent = `INSERT INTO events
-	(ts_us, session_id, event, harness, tool, tool_use_id, agent_id, cwd, path,
-	 decision, rule, mode, reason, error, latency_us, duration_ms, raw)
-	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	(id, ts_us, session_id, event, harness, tool, tool_use_id, agent_id, cwd, path,
+	 decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 
-const upsertSession = `INSERT INTO sessions (id, cwd, started_us, updated_us, state)
-	VALUES (?,?,?,?,?)
+const upsertSession = `INSERT INTO sessions (id, cwd, started_us, updated_us, state, sig)
+	VALUES (?,?,?,?,?,?)
 	ON CONFLICT(id) DO UPDATE SET updated_us = excluded.updated_us, state = excluded.state,
-	cwd = CASE WHEN excluded.cwd != '' THEN excluded.cwd ELSE sessions.cwd END`
+	sig = excluded.sig, cwd = CASE WHEN excluded.cwd != '' THEN excluded.cwd ELSE sessions.cwd END`
+
+// chainTip is the id and hash the next row links to: the newest row, or
+// the anchor retention left when it deleted every row.
+func chainTip(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (int64, string, error) {
+	var id int64
+	var hash string
+	err := q.QueryRowContext(ctx, "SELECT id, hash FROM events ORDER BY id DESC LIMIT 1").Scan(&id, &hash)
+	if err == nil {
+		return id, hash, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return 0, "", err
+	}
+	var anchor string
+	err = q.QueryRowContext(ctx, "SELECT value FROM settings WHERE key = ?", store.SettingChainAnchor).Scan(&anchor)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, "", nil
+	}
+	if err != nil {
+		return 0, "", err
+	}
+	idStr, hash, _ := strings.Cut(anchor, " ")
+	id, _ = strconv.ParseInt(idStr, 10, 64)
+	return id, hash, nil
+}
 
 // RecordHook implements store.Store.
 func (s *Store) RecordHook(ctx context.Context, ev *store.Event, sess *store.Session) error {
@@ -39,14 +68,22 @@ func (s *Store) RecordHook(ctx context.Context, ev *store.Event, sess *store.Ses
 		if harness == "" {
 			harness = "claude"
 		}
-		decision := ev.Decision
-		if decision == "" {
-			decision = "allow"
+		if ev.Decision == "" {
+			ev.Decision = "allow"
 		}
-		res, err := tx.ExecContext(ctx, insertEvent, ev.Time.UnixMicro(), ev.SessionID, ev.Event, harness,
-			ev.Tool, ev.ToolUseID, ev.AgentID, ev.Cwd, ev.Path, decision, ev.Rule, ev.Mode, ev.Reason,
-			ev.Error, ev.LatencyUS, ev.DurationMS, raw)
+		ev.Harness = harness
+		// The write lock is held (immediate transaction), so the tip cannot
+		// move under us: rows are chained in id order.
+		lastID, prev, err := chainTip(ctx, tx)
 		if err != nil {
+			return fmt.Errorf("record event: read chain tip: %w", err)
+		}
+		ev.ID = lastID + 1
+		ev.Time = time.UnixMicro(ev.Time.UnixMicro()).UTC() // the precision stored
+		ev.PrevHash, ev.Hash = prev, store.ChainHash(prev, ev)
+		if _, err := tx.ExecContext(ctx, insertEvent, ev.ID, ev.Time.UnixMicro(), ev.SessionID, ev.Event, harness,
+			ev.Tool, ev.ToolUseID, ev.AgentID, ev.Cwd, ev.Path, ev.Decision, ev.Rule, ev.Mode, ev.Reason,
+			ev.Error, ev.LatencyUS, ev.DurationMS, raw, ev.PrevHash, ev.Hash); err != nil {
 			return fmt.Errorf("record event: %w", err)
 		}
 		if sess != nil && sess.ID != "" {
@@ -55,15 +92,11 @@ func (s *Store) RecordHook(ctx context.Context, ev *store.Event, sess *store.Ses
 				state = "{}"
 			}
 			now := time.Now().UnixMicro()
-			if _, err := tx.ExecContext(ctx, upsertSession, sess.ID, sess.Cwd, now, now, state); err != nil {
+			if _, err := tx.ExecContext(ctx, upsertSession, sess.ID, sess.Cwd, now, now, state, sess.Sig); err != nil {
 				return fmt.Errorf("save session: %w", err)
 			}
 		}
-		if err := tx.Commit(); err != nil {
-			return err
-		}
-		ev.ID, _ = res.LastInsertId()
-		return nil
+		return tx.Commit()
 	})
 }
 
@@ -88,7 +121,7 @@ func (s *Store) Events(ctx context.Context, f store.Filter) ([]store.Event, erro
 		args = append(args, f.AfterID)
 	}
 	q := `SELECT id, ts_us, session_id, event, harness, tool, tool_use_id, agent_id, cwd, path,
-		decision, rule, mode, reason, error, latency_us, duration_ms, raw FROM events`
+		decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash FROM events`
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -109,10 +142,10 @@ func (s *Store) Events(ctx context.Context, f store.Filter) ([]store.Event, erro
 		var raw sql.NullString
 		if err := rows.Scan(&e.ID, &ts, &e.SessionID, &e.Event, &e.Harness, &e.Tool, &e.ToolUseID,
 			&e.AgentID, &e.Cwd, &e.Path, &e.Decision, &e.Rule, &e.Mode, &e.Reason, &e.Error,
-			&e.LatencyUS, &dur, &raw); err != nil {
+			&e.LatencyUS, &dur, &raw, &e.PrevHash, &e.Hash); err != nil {
 			return nil, err
 		}
-		e.Time = time.UnixMicro(ts).UTC()
+		e.Time = timeFromMicros(ts)
 		if dur.Valid {
 			d := dur.Int64
 			e.DurationMS = &d
@@ -132,20 +165,47 @@ func (s *Store) Events(ctx context.Context, f store.Filter) ([]store.Event, erro
 	return out, nil
 }
 
-// Prune implements store.Store.
+// Prune implements store.Store. Before deleting, it records the newest
+// deleted row as the chain's anchor, so verification of what remains still
+// knows where the chain must continue from.
 func (s *Store) Prune(ctx context.Context, before time.Time) (int64, int64, error) {
 	var ne, ns int64
 	err := retryLocked(ctx, func() error {
-		r, err := s.db.ExecContext(ctx, "DELETE FROM events WHERE ts_us < ?", before.UnixMicro())
+		tx, err := s.db.BeginTx(ctx, nil)
 		if err != nil {
 			return err
 		}
-		ne, _ = r.RowsAffected()
-		r, err = s.db.ExecContext(ctx, "DELETE FROM sessions WHERE updated_us < ?", before.UnixMicro())
+		defer tx.Rollback()
+		var id int64
+		var hash string
+		err = tx.QueryRowContext(ctx, "SELECT id, hash FROM events WHERE ts_us < ? ORDER BY id DESC LIMIT 1",
+			before.UnixMicro()).Scan(&id, &hash)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return err
+		default:
+			// Delete a prefix of the chain (by id), so what remains is
+			// still one unbroken chain from the anchor.
+			r, err := tx.ExecContext(ctx, "DELETE FROM events WHERE id <= ?", id)
+			if err != nil {
+				return err
+			}
+			ne, _ = r.RowsAffected()
+			if _, err := tx.ExecContext(ctx,
+				"INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+				store.SettingChainAnchor, fmt.Sprintf("%d %s", id, hash)); err != nil {
+				return err
+			}
+		}
+		r, err := tx.ExecContext(ctx, "DELETE FROM sessions WHERE updated_us < ?", before.UnixMicro())
 		if err != nil {
 			return err
 		}
 		ns, _ = r.RowsAffected()
+		if err := tx.Commit(); err != nil {
+			return err
+		}
 		return nil
 	})
 	return ne, ns, err
@@ -169,3 +229,6 @@ func (s *Store) DecisionCounts(ctx context.Context, since time.Time) (map[string
 	}
 	return out, rows.Err()
 }
+
+// timeFromMicros turns a stored ts_us back into a UTC time.
+func timeFromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }

@@ -15,8 +15,8 @@ func (s *Store) Session(ctx context.Context, id string) (*store.Session, error) 
 	var sess store.Session
 	var started, updated int64
 	var state string
-	err := s.db.QueryRowContext(ctx, "SELECT id, cwd, started_us, updated_us, state FROM sessions WHERE id = ?", id).
-		Scan(&sess.ID, &sess.Cwd, &started, &updated, &state)
+	err := s.db.QueryRowContext(ctx, "SELECT id, cwd, started_us, updated_us, state, sig FROM sessions WHERE id = ?", id).
+		Scan(&sess.ID, &sess.Cwd, &started, &updated, &state, &sess.Sig)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}

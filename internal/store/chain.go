@@ -1,0 +1,41 @@
+package store
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+)
+
+// ChainHash is the hash of one event row in the audit chain: SHA-256 over
+// the previous row's hash and every recorded field, so changing, deleting or
+// reordering a row breaks the link to the next one. Every Store
+// implementation computes it the same way when it inserts a row.
+func ChainHash(prev string, e *Event) string {
+	h := sha256.New()
+	field := func(s string) {
+		h.Write([]byte(strconv.Itoa(len(s))))
+		h.Write([]byte{':'})
+		h.Write([]byte(s))
+	}
+	field(prev)
+	field(strconv.FormatInt(e.ID, 10))
+	field(strconv.FormatInt(e.Time.UnixMicro(), 10))
+	for _, s := range []string{e.SessionID, e.Event, e.Harness, e.Tool, e.ToolUseID, e.AgentID, e.Cwd,
+		e.Path, e.Decision, e.Rule, e.Mode, e.Reason, e.Error} {
+		field(s)
+	}
+	field(strconv.FormatInt(e.LatencyUS, 10))
+	if e.DurationMS != nil {
+		field(strconv.FormatInt(*e.DurationMS, 10))
+	} else {
+		field("null")
+	}
+	field(string(e.Raw))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ChainBreak describes the first place the audit chain does not hold.
+type ChainBreak struct {
+	ID     int64  `json:"id"`
+	Reason string `json:"reason"`
+}
