@@ -51,6 +51,7 @@ func Doctor(ctx context.Context, o DoctorOptions) Report {
 	d.settings()
 	d.claude(ctx)
 	d.store(ctx)
+	d.stateKey()
 	d.config()
 	d.tools()
 	r := Report{OK: true, Checks: d.checks}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -231,6 +232,45 @@ func (d *doctor) store(ctx context.Context) {
 		return
 	}
 	d.ok("store", db+" (integrity ok, schema current, WAL)")
+	d.auditChain(ctx, db)
+}
+
+// auditChain verifies the hash chain of the event log: a break means rows
+// were deleted or changed outside warden.
+func (d *doctor) auditChain(ctx context.Context, db string) {
+	st, err := sqlite.Open(ctx, db)
+	if err != nil {
+		return // reported by the store check
+	}
+	defer st.Close()
+	n, brk, err := st.VerifyChain(ctx)
+	switch {
+	case err != nil:
+		d.problem("audit chain", err.Error(), "run `warden audit verify` for details")
+	case brk != nil:
+		d.problem("audit chain", fmt.Sprintf("broken at row %d: %s", brk.ID, brk.Reason),
+			"find out who edited "+db+" (`warden audit export`); the chain cannot be repaired, only explained")
+	default:
+		d.ok("audit chain", fmt.Sprintf("intact (%d rows)", n))
+	}
+}
+
+// stateKey checks the key that signs session state: private, or absent
+// (created on first use).
+func (d *doctor) stateKey() {
+	path := paths.StateKey()
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		d.ok("state key", path+" not created yet (the first hook creates it)")
+	case err != nil:
+		d.problem("state key", err.Error(), "check the permissions of "+filepath.Dir(path))
+	case fi.Mode().Perm()&0o077 != 0:
+		d.problem("state key", fmt.Sprintf("%s has mode %#o, so hooks refuse it and session state is never trusted", path, fi.Mode().Perm()),
+			"chmod 600 "+path)
+	default:
+		d.ok("state key", path+" (private)")
+	}
 }
 
 func (d *doctor) config() {

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warden-dev/warden/internal/store"
+	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 func (e *testEnv) doctor(t *testing.T) Report {
@@ -160,5 +163,39 @@ func TestDoctorWardenTwice(t *testing.T) {
 	got := find(r, "registration", "warden runs twice for PreToolUse")
 	if r.OK || len(got) != 1 || !strings.Contains(got[0].Fix, "warden uninstall --scope local") {
 		t.Errorf("double registration not reported:\n%s", reportText(r))
+	}
+}
+
+func TestDoctorReportsBrokenChainAndLooseKey(t *testing.T) {
+	e := newEnv(t)
+	e.install(t, e.opts())
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(e.wardenHome, "warden.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		st.RecordHook(ctx, &store.Event{Event: "Stop", SessionID: "s"}, nil)
+	}
+	st.DB().Exec("DELETE FROM events WHERE id = 2")
+	st.Close()
+	key := filepath.Join(e.wardenHome, "keys", "state.key")
+	writeFile(t, key, "00")
+	os.Chmod(key, 0o644)
+	r := Doctor(ctx, DoctorOptions{Cwd: e.project, ClaudeVersion: func(context.Context) (string, error) { return "", ErrClaudeNotFound }})
+	var chain, keyCheck *Check
+	for i := range r.Checks {
+		switch r.Checks[i].Name {
+		case "audit chain":
+			chain = &r.Checks[i]
+		case "state key":
+			keyCheck = &r.Checks[i]
+		}
+	}
+	if r.OK || chain == nil || chain.OK || !strings.Contains(chain.Detail, "row 3") {
+		t.Errorf("audit chain check: %+v", chain)
+	}
+	if keyCheck == nil || keyCheck.OK || !strings.Contains(keyCheck.Fix, "chmod 600") {
+		t.Errorf("state key check: %+v", keyCheck)
 	}
 }
