@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/warden-dev/warden/internal/config"
@@ -39,6 +40,11 @@ const recordReserve = 400 * time.Millisecond
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	start := time.Now()
 	r := &run{start: start, stderr: stderr}
+	defer func() {
+		if r.unlock != nil {
+			r.unlock()
+		}
+	}()
 	defer func() {
 		if p := recover(); p != nil { // fail open, whatever happened
 			fmt.Fprintf(stderr, "warden: internal error, allowing: %v\n", p)
@@ -74,6 +80,7 @@ type run struct {
 	st       *sqlite.Store
 	stErr    error
 	key      []byte // signs session state; nil when unusable
+	unlock   func() // releases the session lock once the state is saved
 	state    *session.State
 	decision event.Decision
 	failure  []string // why warden failed open, for the record
@@ -147,6 +154,13 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 	defer cancel()
 
 	r.openStore(ctx)
+	if r.in.SessionID != "" && r.st != nil {
+		unlock, err := lockSession(ctx, paths.Home(), r.in.SessionID)
+		if err != nil {
+			r.fail("session lock: %v", err)
+		}
+		r.unlock = sync.OnceFunc(unlock)
+	}
 	r.state = r.loadState(ctx)
 
 	call := &pipeline.Call{
@@ -279,7 +293,11 @@ func (r *run) record(out hookio.Output) {
 			}
 		}
 	}
-	if err := r.st.RecordHook(ctx, ev, sess); err != nil {
+	err := r.st.RecordHook(ctx, ev, sess)
+	if r.unlock != nil {
+		r.unlock()
+	}
+	if err != nil {
 		fmt.Fprintf(r.stderr, "warden: could not record the event: %v\n", err)
 		return
 	}

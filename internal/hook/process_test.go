@@ -106,3 +106,49 @@ func TestConcurrentHookProcesses(t *testing.T) {
 		}
 	}
 }
+
+// TestParallelHooksOfOneSessionKeepEveryUpdate fires PreToolUse hooks of one
+// session in parallel, as Claude Code does for parallel tool calls: every
+// process's state update must survive (the session lock), so the tool
+// counter ends at exactly the number of hooks.
+func TestParallelHooksOfOneSessionKeepEveryUpdate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns 160 processes")
+	}
+	bin, err := buildOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	const workers, perWorker = 8, 20
+	var wg sync.WaitGroup
+	var failed sync.Map
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < perWorker; i++ {
+				cmd := exec.Command(bin, "hook")
+				cmd.Env = append(os.Environ(), "WARDEN_HOME="+home)
+				cmd.Stdin = strings.NewReader(`{"session_id":"same","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/tmp/x"}}`)
+				if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
+					failed.Store(fmt.Sprintf("%d/%d", w, i), fmt.Sprintf("%v %s", err, out))
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	failed.Range(func(k, v any) bool { t.Errorf("hook %s: %s", k, v); return true })
+	st, err := sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	sess, err := st.Session(context.Background(), "same")
+	if err != nil || sess == nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf(`"tool_count":%d`, workers*perWorker); !strings.Contains(string(sess.State), want) {
+		t.Errorf("lost updates: state %s, want %s", sess.State, want)
+	}
+}

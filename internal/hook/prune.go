@@ -2,9 +2,12 @@ package hook
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
+	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store"
 )
 
@@ -25,5 +28,21 @@ func prune(ctx context.Context, s store.Store, retentionDays int, now time.Time)
 	if _, _, err := s.Prune(ctx, before); err != nil {
 		return
 	}
+	pruneLocks(filepath.Join(paths.Home(), "locks"), now.Add(-7*24*time.Hour))
 	_ = s.SetSetting(ctx, store.SettingLastPrune, strconv.FormatInt(now.Unix(), 10))
+}
+
+// pruneLocks removes session lock files untouched for a week: a session
+// that old is over, and a hook that still wanted the lock would create the
+// file again.
+func pruneLocks(dir string, before time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(before) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }

@@ -1,0 +1,52 @@
+//go:build unix
+
+package hook
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// lockSession serialises the hooks of one session: Claude Code fires hooks
+// for parallel tool calls in parallel, and each loads the session state,
+// changes it and saves it, so without the lock one process's update would
+// overwrite another's. Hooks of other sessions are not affected. The lock is
+// an flock on a file under $WARDEN_HOME/locks, released by unlock or when
+// the process exits, whatever happens. If it cannot be had before ctx ends,
+// the hook goes on without it (fail open) and says so.
+func lockSession(ctx context.Context, home, sessionID string) (unlock func(), err error) {
+	sum := sha256.Sum256([]byte(sessionID))
+	dir := filepath.Join(home, "locks")
+	path := filepath.Join(dir, hex.EncodeToString(sum[:8])+".lock")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if errors.Is(err, os.ErrNotExist) {
+		if err = os.MkdirAll(dir, 0o700); err == nil {
+			f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+		}
+	}
+	if err != nil {
+		return func() {}, err
+	}
+	for wait := time.Millisecond; ; wait = min(wait*2, 20*time.Millisecond) {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { f.Close() }, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+			f.Close()
+			return func() {}, err
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return func() {}, errors.New("another hook of this session held its lock past the deadline")
+		case <-time.After(wait):
+		}
+	}
+}
