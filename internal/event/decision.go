@@ -1,6 +1,9 @@
 package event
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // Verdict is what a handler wants Claude Code to do. Closed set, persisted as
 // text (never as an iota).
@@ -53,12 +56,17 @@ type Decision struct {
 	// UserReply, at UserPromptSubmit, answers a typed warden command: the
 	// prompt is blocked from the model and the text is shown to the user.
 	UserReply string `json:"user_reply,omitempty"`
+	// Sleep asks the runtime to wait before exiting (pacing throttles a
+	// session this way in PostToolUse). The runtime sleeps after the session
+	// state is saved and its lock released, never past the event's budget,
+	// and wakes early on SIGTERM.
+	Sleep time.Duration `json:"sleep,omitempty"`
 }
 
 // IsZero reports whether the decision says nothing at all.
 func (d Decision) IsZero() bool {
 	return (d.Verdict == "" || d.Verdict == Allow) && d.Context == "" &&
-		d.SystemMessage == "" && d.UserReply == "" && d.RuleID == ""
+		d.SystemMessage == "" && d.UserReply == "" && d.RuleID == "" && d.Sleep == 0
 }
 
 // Resolve combines decisions with precedence deny > ask > warn > audit >
@@ -77,6 +85,7 @@ func Resolve(ds []Decision) Decision {
 		if v.rank() > out.Verdict.rank() || (out.RuleID == "" && d.RuleID != "" && v.rank() == out.Verdict.rank()) {
 			out.Verdict, out.RuleID, out.Mode, out.Reason = v, d.RuleID, d.Mode, d.Reason
 		}
+		out.Sleep = max(out.Sleep, d.Sleep)
 		ctx = appendNonEmpty(ctx, d.Context)
 		sys = appendNonEmpty(sys, d.SystemMessage)
 		reply = appendNonEmpty(reply, d.UserReply)

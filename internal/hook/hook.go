@@ -39,12 +39,8 @@ const recordReserve = 400 * time.Millisecond
 // Main runs one hook and returns the exit code (0, or 2 for a block).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	start := time.Now()
-	r := &run{start: start, stderr: stderr}
-	defer func() {
-		if r.unlock != nil {
-			r.unlock()
-		}
-	}()
+	r := &run{start: start, stderr: stderr, unlock: func() {}}
+	defer func() { r.unlock() }()
 	defer func() {
 		if p := recover(); p != nil { // fail open, whatever happened
 			fmt.Fprintf(stderr, "warden: internal error, allowing: %v\n", p)
@@ -80,7 +76,7 @@ type run struct {
 	st       *sqlite.Store
 	stErr    error
 	key      []byte // signs session state; nil when unusable
-	unlock   func() // releases the session lock once the state is saved
+	unlock   func() // releases the session lock once the state is saved (no-op without one)
 	state    *session.State
 	decision event.Decision
 	failure  []string // why warden failed open, for the record
@@ -282,19 +278,23 @@ func (r *run) record(out hookio.Output) {
 	}
 	defer r.st.Close()
 
-	ev := r.eventRow(out)
-	var sess *store.Session
-	if r.in != nil && r.in.SessionID != "" && r.state != nil {
-		b, err := json.Marshal(r.state)
-		if err == nil {
-			sess = &store.Session{ID: r.in.SessionID, Cwd: r.in.Cwd, State: b}
-			if r.key != nil {
-				sess.Sig = session.Sign(r.key, sess.ID, b)
-			}
+	sess := r.sessionRow()
+	var ev *store.Event
+	var err error
+	if d := r.decision.Sleep; d > 0 && len(r.failure) == 0 {
+		// Save the state and release the session before sleeping, so the
+		// hooks of parallel tool calls sleep side by side, not in a queue.
+		if err := r.st.SaveSession(ctx, sess); err != nil {
+			r.fail("save session state: %v", err)
 		}
-	}
-	err := r.st.RecordHook(ctx, ev, sess)
-	if r.unlock != nil {
+		r.unlock()
+		slept := sleepFor(d, time.Until(deadline)-recordReserve)
+		ev = r.eventRow(out)
+		ev.SleptMS = slept.Milliseconds()
+		err = r.st.RecordHook(ctx, ev, nil)
+	} else {
+		ev = r.eventRow(out)
+		err = r.st.RecordHook(ctx, ev, sess)
 		r.unlock()
 	}
 	if err != nil {
@@ -304,6 +304,23 @@ func (r *run) record(out hookio.Output) {
 	if r.ev == event.SessionStart {
 		prune(ctx, r.st, r.cfg.RetentionDays, r.start)
 	}
+}
+
+// sessionRow is the session's state as saved, signed; nil without a
+// session.
+func (r *run) sessionRow() *store.Session {
+	if r.in == nil || r.in.SessionID == "" || r.state == nil {
+		return nil
+	}
+	b, err := json.Marshal(r.state)
+	if err != nil {
+		return nil
+	}
+	sess := &store.Session{ID: r.in.SessionID, Cwd: r.in.Cwd, State: b}
+	if r.key != nil {
+		sess.Sig = session.Sign(r.key, sess.ID, b)
+	}
+	return sess
 }
 
 func (r *run) eventRow(out hookio.Output) *store.Event {

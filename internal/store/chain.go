@@ -25,6 +25,7 @@ func ChainHash(prev string, e *Event) string {
 		field(s)
 	}
 	field(strconv.FormatInt(e.LatencyUS, 10))
+	field(strconv.FormatInt(e.SleptMS, 10))
 	if e.DurationMS != nil {
 		field(strconv.FormatInt(*e.DurationMS, 10))
 	} else {

@@ -12,23 +12,26 @@ import (
 
 // Event is one hook invocation as recorded.
 type Event struct {
-	ID         int64     `json:"id"`
-	Time       time.Time `json:"time"`
-	SessionID  string    `json:"session_id"`
-	Event      string    `json:"event"`
-	Harness    string    `json:"harness"`
-	Tool       string    `json:"tool,omitempty"`
-	ToolUseID  string    `json:"tool_use_id,omitempty"`
-	AgentID    string    `json:"agent_id,omitempty"`
-	Cwd        string    `json:"cwd,omitempty"`
-	Path       string    `json:"path,omitempty"`
-	Decision   string    `json:"decision"`
-	Rule       string    `json:"rule,omitempty"`
-	Mode       string    `json:"mode,omitempty"`
-	Reason     string    `json:"reason,omitempty"`
-	Error      string    `json:"error,omitempty"`
-	LatencyUS  int64     `json:"latency_us"`
-	DurationMS *int64    `json:"duration_ms,omitempty"`
+	ID        int64     `json:"id"`
+	Time      time.Time `json:"time"`
+	SessionID string    `json:"session_id"`
+	Event     string    `json:"event"`
+	Harness   string    `json:"harness"`
+	Tool      string    `json:"tool,omitempty"`
+	ToolUseID string    `json:"tool_use_id,omitempty"`
+	AgentID   string    `json:"agent_id,omitempty"`
+	Cwd       string    `json:"cwd,omitempty"`
+	Path      string    `json:"path,omitempty"`
+	Decision  string    `json:"decision"`
+	Rule      string    `json:"rule,omitempty"`
+	Mode      string    `json:"mode,omitempty"`
+	Reason    string    `json:"reason,omitempty"`
+	Error     string    `json:"error,omitempty"`
+	LatencyUS int64     `json:"latency_us"`
+	// SleptMS is how long the hook slept on purpose (pacing); LatencyUS
+	// includes it.
+	SleptMS    int64  `json:"slept_ms,omitempty"`
+	DurationMS *int64 `json:"duration_ms,omitempty"`
 	// Raw is the hook input, kept only with capture = true (redacted).
 	Raw json.RawMessage `json:"raw,omitempty"`
 	// PrevHash and Hash link the row into the audit chain (ChainHash).
@@ -64,6 +67,9 @@ type Store interface {
 	// RecordHook saves one hook run: the event row, and the session's state
 	// when sess is not nil, in one transaction.
 	RecordHook(ctx context.Context, ev *Event, sess *Session) error
+	// SaveSession saves a session's state alone (a hook that sleeps saves
+	// its state first, so it can release the session before sleeping).
+	SaveSession(ctx context.Context, sess *Session) error
 	// Session loads a session; nil and no error when it is unknown.
 	Session(ctx context.Context, id string) (*Session, error)
 	// Events lists events matching f, oldest first.

@@ -27,7 +27,7 @@ func (s *Store) VerifyChain(ctx context.Context) (int64, *store.ChainBreak, erro
 		prevHash = h
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT id, ts_us, session_id, event, harness, tool, tool_use_id,
-		agent_id, cwd, path, decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash
+		agent_id, cwd, path, decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms
 		FROM events ORDER BY id`)
 	if err != nil {
 		return 0, nil, fmt.Errorf("read events: %w", err)
@@ -41,7 +41,7 @@ func (s *Store) VerifyChain(ctx context.Context) (int64, *store.ChainBreak, erro
 		var raw sql.NullString
 		if err := rows.Scan(&e.ID, &ts, &e.SessionID, &e.Event, &e.Harness, &e.Tool, &e.ToolUseID, &e.AgentID,
 			&e.Cwd, &e.Path, &e.Decision, &e.Rule, &e.Mode, &e.Reason, &e.Error, &e.LatencyUS, &dur, &raw,
-			&e.PrevHash, &e.Hash); err != nil {
+			&e.PrevHash, &e.Hash, &e.SleptMS); err != nil {
 			return n, nil, err
 		}
 		e.Time = timeFromMicros(ts)

@@ -14,8 +14,8 @@ import (
 
 const insertEvent = `INSERT INTO events
 	(id, ts_us, session_id, event, harness, tool, tool_use_id, agent_id, cwd, path,
-	 decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash)
-	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	 decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 
 const upsertSession = `INSERT INTO sessions (id, cwd, started_us, updated_us, state, sig)
 	VALUES (?,?,?,?,?,?)
@@ -83,21 +83,36 @@ func (s *Store) RecordHook(ctx context.Context, ev *store.Event, sess *store.Ses
 		ev.PrevHash, ev.Hash = prev, store.ChainHash(prev, ev)
 		if _, err := tx.ExecContext(ctx, insertEvent, ev.ID, ev.Time.UnixMicro(), ev.SessionID, ev.Event, harness,
 			ev.Tool, ev.ToolUseID, ev.AgentID, ev.Cwd, ev.Path, ev.Decision, ev.Rule, ev.Mode, ev.Reason,
-			ev.Error, ev.LatencyUS, ev.DurationMS, raw, ev.PrevHash, ev.Hash); err != nil {
+			ev.Error, ev.LatencyUS, ev.DurationMS, raw, ev.PrevHash, ev.Hash, ev.SleptMS); err != nil {
 			return fmt.Errorf("record event: %w", err)
 		}
-		if sess != nil && sess.ID != "" {
-			state := string(sess.State)
-			if state == "" {
-				state = "{}"
-			}
-			now := time.Now().UnixMicro()
-			if _, err := tx.ExecContext(ctx, upsertSession, sess.ID, sess.Cwd, now, now, state, sess.Sig); err != nil {
-				return fmt.Errorf("save session: %w", err)
-			}
+		if err := saveSession(ctx, tx, sess); err != nil {
+			return err
 		}
 		return tx.Commit()
 	})
+}
+
+// SaveSession implements store.Store.
+func (s *Store) SaveSession(ctx context.Context, sess *store.Session) error {
+	return retryLocked(ctx, func() error { return saveSession(ctx, s.db, sess) })
+}
+
+func saveSession(ctx context.Context, db interface {
+	ExecContext(context.Context, string, ...any) (sql.Result, error)
+}, sess *store.Session) error {
+	if sess == nil || sess.ID == "" {
+		return nil
+	}
+	state := string(sess.State)
+	if state == "" {
+		state = "{}"
+	}
+	now := time.Now().UnixMicro()
+	if _, err := db.ExecContext(ctx, upsertSession, sess.ID, sess.Cwd, now, now, state, sess.Sig); err != nil {
+		return fmt.Errorf("save session: %w", err)
+	}
+	return nil
 }
 
 // Events implements store.Store.
@@ -121,7 +136,7 @@ func (s *Store) Events(ctx context.Context, f store.Filter) ([]store.Event, erro
 		args = append(args, f.AfterID)
 	}
 	q := `SELECT id, ts_us, session_id, event, harness, tool, tool_use_id, agent_id, cwd, path,
-		decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash FROM events`
+		decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms FROM events`
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -142,7 +157,7 @@ func (s *Store) Events(ctx context.Context, f store.Filter) ([]store.Event, erro
 		var raw sql.NullString
 		if err := rows.Scan(&e.ID, &ts, &e.SessionID, &e.Event, &e.Harness, &e.Tool, &e.ToolUseID,
 			&e.AgentID, &e.Cwd, &e.Path, &e.Decision, &e.Rule, &e.Mode, &e.Reason, &e.Error,
-			&e.LatencyUS, &dur, &raw, &e.PrevHash, &e.Hash); err != nil {
+			&e.LatencyUS, &dur, &raw, &e.PrevHash, &e.Hash, &e.SleptMS); err != nil {
 			return nil, err
 		}
 		e.Time = timeFromMicros(ts)
