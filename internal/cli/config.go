@@ -172,7 +172,9 @@ func showEffective(out, errOut io.Writer, projectDir string, asJSON bool) error 
 		if s.Line > 0 {
 			src += ":" + strconv.Itoa(s.Line)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Key, config.FormatValue(s.Value), src)
+		// Long values (pattern lists, texts) are cut so the source column
+		// stays on screen; --json has them whole.
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Key, clipCell(config.FormatValue(s.Value), 40), src)
 	}
 	tw.Flush()
 	writeClipped(out, buf.String())
@@ -222,8 +224,15 @@ func showDefaults(out io.Writer, asJSON bool) error {
 	var rows bytes.Buffer
 	tw := tabwriter.NewWriter(&rows, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "KEY\tTYPE\tDEFAULT\tRANGE\tPROJECT")
+	// A long default (a list of patterns, a reminder text) would make the
+	// column as wide as itself: it goes under the row instead.
+	const maxDefaultCell = 24
 	for _, k := range keys {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.Name, k.Kind, k.DefaultString(), cfgRange(k), k.Policy)
+		def := k.DefaultString()
+		if len(def) > maxDefaultCell {
+			def = "(below)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.Name, k.Kind, def, cfgRange(k), k.Policy)
 	}
 	tw.Flush()
 	lines := strings.Split(strings.TrimRight(rows.String(), "\n"), "\n")
@@ -246,6 +255,11 @@ func showDefaults(out io.Writer, asJSON bool) error {
 		}
 		for _, line := range cfgWrap(k.Doc, width-4) {
 			buf.WriteString("    " + line + "\n")
+		}
+		if def := k.DefaultString(); !stacked && len(def) > maxDefaultCell {
+			for _, line := range cfgWrap("default: "+def, width-4) {
+				buf.WriteString("    " + line + "\n")
+			}
 		}
 	}
 	writeClipped(out, buf.String())
@@ -306,6 +320,14 @@ func writeConfigJSON(out io.Writer, v any) {
 func nonNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}
+	}
+	return s
+}
+
+// clipCell cuts a table cell to n runes.
+func clipCell(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
 	}
 	return s
 }

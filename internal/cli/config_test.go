@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -163,8 +164,8 @@ func TestConfigShow(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"retention_days        30     user:1", "context.threshold     55     project:2", "capture               false  default"} {
-		if !strings.Contains(out, want) {
+	for _, want := range []string{`retention_days\s+30\s+user:1\n`, `context.threshold\s+55\s+project:2\n`, `capture\s+false\s+default\n`} {
+		if !regexp.MustCompile(want).MatchString(out) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}

@@ -33,6 +33,26 @@ type Config struct {
 		// ReadTimeoutMS is the stdin read deadline of `warden hook`.
 		ReadTimeoutMS int
 	}
+	// Briefing switches each piece of the SessionStart briefing.
+	Briefing struct {
+		LastSession, Learn, Handoff, PreCompact bool
+	}
+	// Reminders are periodic nudges added as additionalContext.
+	Reminders struct {
+		// SubagentEvery: every this many main-context tool calls (0: off).
+		SubagentEvery int
+		SubagentText  string
+	}
+	Gates struct {
+		Breaker            bool
+		BreakerThreshold   int
+		Research           bool
+		ResearchCategories []string
+		DocsServers        []string
+		StartupSteps       []string
+		VerifyBeforeStop   bool
+		TestCommands       []string
+	}
 }
 
 // Defaults returns a new Config holding every key's default.
