@@ -17,9 +17,11 @@ import (
 // The commands a user can type into the Claude Code prompt are CLI
 // subcommands too, backed by the same code (internal/usercmd).
 func init() {
-	for _, name := range []string{"status", "on", "off"} {
+	for _, name := range []string{"status", "on", "off", "research"} {
 		register(userCmd(name))
 	}
+	register(userCmdArgs("safemode", "safemode {on|off|status}", []string{"on", "off", "status"}))
+	register(userCmdArgs("breaker", "breaker {status|reset}", []string{"status", "reset"}))
 	register(paceMakerCmd)
 }
 
@@ -30,6 +32,22 @@ func userCmd(name string) func() *cobra.Command {
 			Use:   name,
 			Short: strings.ToUpper(c.Help[:1]) + c.Help[1:],
 			Args:  cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return runUserCmd(cmd, name, args)
+			},
+		}
+	}
+}
+
+// userCmdArgs is a user command that takes one of a few words.
+func userCmdArgs(name, use string, valid []string) func() *cobra.Command {
+	return func() *cobra.Command {
+		c, _ := usercmd.Lookup(name)
+		return &cobra.Command{
+			Use:       use,
+			Short:     strings.ToUpper(c.Help[:1]) + c.Help[1:],
+			Args:      cobra.MaximumNArgs(1),
+			ValidArgs: valid,
 			RunE: func(cmd *cobra.Command, args []string) error {
 				return runUserCmd(cmd, name, args)
 			},
@@ -62,8 +80,8 @@ func runUserCmd(cmd *cobra.Command, name string, args []string) error {
 		return fmt.Errorf("unknown command %q", name)
 	}
 	cwd, _ := os.Getwd()
-	env := &usercmd.Env{StorePath: paths.DB()}
-	_, env.ConfigProblems = config.Load(paths.UserConfig(), cwd)
+	env := &usercmd.Env{StorePath: paths.DB(), ProjectDir: cwd}
+	env.Config, env.ConfigProblems = config.Load(paths.UserConfig(), cwd)
 	st, err := sqlite.Open(ctx, paths.DB())
 	if err != nil {
 		env.StoreErr = err

@@ -24,7 +24,7 @@ func init() {
 			}
 			env := &usercmd.Env{
 				Store: c.Store, StorePath: paths.DB(), SessionID: c.Input.SessionID,
-				State: c.State, ConfigProblems: c.ConfigProblems,
+				State: c.State, ConfigProblems: c.ConfigProblems, Config: c.Config, ProjectDir: c.ProjectDir,
 			}
 			reply := usercmd.Run(ctx, cmd, env, args)
 			return event.Decision{

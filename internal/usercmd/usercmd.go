@@ -24,6 +24,19 @@ type Env struct {
 	SessionID      string
 	State          *session.State
 	ConfigProblems []config.Problem
+	// Config is the effective config (nil: defaults).
+	Config *config.Config
+	// ProjectDir is the project the command is about (the session's, or
+	// the CLI's working directory).
+	ProjectDir string
+}
+
+// config returns the effective config or the defaults.
+func (e *Env) config() *config.Config {
+	if e.Config == nil {
+		return config.Defaults()
+	}
+	return e.Config
 }
 
 // Command is one user command.
@@ -51,10 +64,22 @@ func Lookup(name string) (Command, bool) {
 // migrating from claude-pace-maker.
 var prefixes = []string{"warden", "pace-maker"}
 
+// aliases are short prompts users type often (kept from the tools warden
+// replaces): s+ s- s? for safemode, rb- rb? for the breaker.
+var aliases = map[string][]string{
+	"s+": {"safemode", "on"}, "s-": {"safemode", "off"}, "s?": {"safemode", "status"},
+	"rb-": {"breaker", "reset"}, "rb?": {"breaker", "status"}, "reset breaker": {"breaker", "reset"},
+}
+
 // Parse recognises a typed command: the whole prompt is a prefix followed by
-// a known command name and at most a few arguments. Anything else ("warden
-// should refactor X") is an ordinary prompt and goes to the model.
+// a known command name and at most a few arguments, or one of the short
+// aliases. Anything else ("warden should refactor X") is an ordinary prompt
+// and goes to the model.
 func Parse(prompt string) (Command, []string, bool) {
+	if a, ok := aliases[strings.ToLower(strings.Join(strings.Fields(prompt), " "))]; ok {
+		c, ok := commands[a[0]]
+		return c, a[1:], ok
+	}
 	fields := strings.Fields(strings.TrimSpace(prompt))
 	if len(fields) == 0 || len(fields) > 4 {
 		return Command{}, nil, false
@@ -105,6 +130,7 @@ func runHelp(_ context.Context, _ *Env, _ []string) (string, error) {
 	for _, n := range names {
 		fmt.Fprintf(&b, "  warden %-8s %s\n", n, commands[n].Help)
 	}
+	b.WriteString("Short forms: s+ s- s? (safemode on, off, status), rb- rb? (breaker reset, status).\n")
 	b.WriteString("`pace-maker <command>` works too. Every command is also a CLI subcommand: warden <command>.")
 	return b.String(), nil
 }

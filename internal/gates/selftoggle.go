@@ -1,0 +1,76 @@
+package gates
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// userOnly are warden commands only the user may run: a model that could
+// run them would switch its own guards off.
+var userOnly = map[string]bool{
+	"off": true, "on": true, "safemode": true, "breaker": true, "uninstall": true, "tempo": true,
+}
+
+// SelfToggle reports whether a shell command runs a user-only warden
+// command (`warden breaker reset`, `warden safemode off`, `warden off`…),
+// wherever it hides in the command line (pipelines, subshells, bash -c).
+func SelfToggle(cmd string) (string, bool) {
+	return selfToggle(cmd, 0)
+}
+
+func selfToggle(cmd string, depth int) (string, bool) {
+	if depth > maxDepth {
+		return "", false
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(cmd), "")
+	if err != nil {
+		// Unparseable: fall back to text, conservatively.
+		low := strings.ToLower(cmd)
+		for sub := range userOnly {
+			if strings.Contains(low, "warden "+sub) || strings.Contains(low, "pace-maker "+sub) {
+				return "warden " + sub, true
+			}
+		}
+		return "", false
+	}
+	var found string
+	syntax.Walk(f, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.CallExpr)
+		if !ok || found != "" {
+			return found == ""
+		}
+		args := make([]string, 0, len(c.Args))
+		for _, a := range c.Args {
+			args = append(args, wordText(a))
+		}
+		for len(args) > 0 && wrappers[path.Base(args[0])] {
+			args = skipWrapperArgs(path.Base(args[0]), args[1:])
+		}
+		if len(args) == 0 {
+			return true
+		}
+		name := path.Base(args[0])
+		switch {
+		case name == "warden" || name == "pace-maker":
+			if sub := firstOperand(args[1:]); userOnly[sub] {
+				found = name + " " + sub
+			}
+		case shells[name]:
+			for i, a := range args[1:] {
+				if a == "-c" && i+2 < len(args) {
+					if s, ok := selfToggle(args[i+2], depth+1); ok {
+						found = s
+					}
+				}
+			}
+		case name == "eval":
+			if s, ok := selfToggle(strings.Join(args[1:], " "), depth+1); ok {
+				found = s
+			}
+		}
+		return found == ""
+	})
+	return found, found != ""
+}
