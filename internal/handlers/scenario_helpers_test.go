@@ -112,7 +112,9 @@ func (s *sim) hook(ev string, fields map[string]any) result {
 	return r
 }
 
-func (s *sim) prompt(text string) result { return s.hook("UserPromptSubmit", map[string]any{"prompt": text}) }
+func (s *sim) prompt(text string) result {
+	return s.hook("UserPromptSubmit", map[string]any{"prompt": text})
+}
 
 func (s *sim) pre(tool string, input map[string]any) result {
 	s.n++
@@ -133,7 +135,9 @@ func (s *sim) write(name string) map[string]any {
 	return map[string]any{"file_path": filepath.Join(s.project, name), "content": "x\n"}
 }
 
-func okBash() map[string]any { return map[string]any{"stdout": "ok", "stderr": "", "interrupted": false} }
+func okBash() map[string]any {
+	return map[string]any{"stdout": "ok", "stderr": "", "interrupted": false}
+}
 
 func (s *sim) wantDecision(r result, want, ctx string) {
 	s.t.Helper()
