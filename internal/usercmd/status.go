@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/warden-dev/warden/internal/gates"
 	"github.com/warden-dev/warden/internal/version"
 )
 
@@ -37,6 +38,22 @@ func runStatus(ctx context.Context, env *Env, _ []string) (string, error) {
 		}
 		fmt.Fprintf(&b, "store: %s — %d events in the last 24 h, %d denied, %d asked\n",
 			env.StorePath, total, counts["deny"], counts["ask"])
+	}
+
+	if env.Store != nil {
+		mode := "off"
+		if gates.Safemode(ctx, env.Store) {
+			mode = "ON (type `s-`)"
+		}
+		fmt.Fprintf(&b, "safemode: %s\n", mode)
+		if br, err := gates.LoadBreaker(ctx, env.Store, env.ProjectDir); err == nil {
+			fmt.Fprintf(&b, "%s\n", br.Status(env.config().Gates.BreakerThreshold))
+		}
+	}
+	if steps := env.config().Gates.StartupSteps; len(steps) > 0 && env.State != nil {
+		parsed, _ := gates.ParseSteps(steps, env.ProjectDir)
+		missing := gates.MissingSteps(parsed, gates.Load(env.State).Startup)
+		fmt.Fprintf(&b, "startup gate: %d of %d steps done%s\n", len(parsed)-len(missing), len(parsed), gates.StepsText(missing))
 	}
 
 	if env.SessionID != "" && env.State != nil {
