@@ -177,6 +177,25 @@ func callMutation(c *syntax.CallExpr, depth int) string {
 			return name
 		case inlineInterpreter(name, args[1:]):
 			return name + " with inline code, which may change files"
+		case name == "alias":
+			for _, a := range args[1:] {
+				if _, target, ok := strings.Cut(a, "="); ok {
+					if m, why := bashMutation(target, depth+1); m {
+						return "alias for " + why
+					}
+				}
+			}
+			return ""
+		case sqlClients[name]:
+			if sqlWrite().MatchString(strings.Join(args[1:], " ")) {
+				return name + " with a statement that writes"
+			}
+			return ""
+		case name == "curl" || name == "wget":
+			if downloads(name, args[1:]) {
+				return name + " writing a file"
+			}
+			return ""
 		}
 		if subs, ok := mutatingSub[name]; ok {
 			if sub := firstOperand(args[1:]); subs[sub] {
@@ -198,6 +217,33 @@ func callMutation(c *syntax.CallExpr, depth int) string {
 	return ""
 }
 
+// sqlClients run SQL from their arguments.
+var sqlClients = map[string]bool{"sqlite3": true, "psql": true, "mysql": true, "mariadb": true, "duckdb": true}
+
+// sqlWrite matches SQL that changes a database (compiled on first use).
+var sqlWrite = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(insert|update|delete|drop|create|alter|replace|truncate|vacuum|attach|pragma\s+\w+\s*=)\b|\.(import|restore)\b`)
+})
+
+// downloads: curl -o/-O/--output, wget unless it writes to stdout.
+func downloads(name string, args []string) bool {
+	for i, a := range args {
+		switch name {
+		case "curl":
+			if a == "-o" || a == "-O" || a == "--output" || a == "--remote-name" || strings.HasPrefix(a, "--output=") ||
+				(strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "oO")) {
+				return true
+			}
+		case "wget":
+			if (a == "-O" || a == "--output-document") && i+1 < len(args) && args[i+1] == "-" ||
+				a == "--output-document=-" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.HasSuffix(a, "O-") {
+				return false
+			}
+		}
+	}
+	return name == "wget"
+}
+
 // inlineInterpreter: `python -c`, `node -e`, `ruby -e`, `perl -e`, `php -r`
 // run code warden cannot see into cheaply; a gate treats it as a change.
 func inlineInterpreter(name string, args []string) bool {
@@ -214,16 +260,29 @@ func inlineInterpreter(name string, args []string) bool {
 	return false
 }
 
-// skipWrapperArgs drops a wrapper's own options (and, for env, VAR=value
-// words; for timeout and nice, their number).
+// wrapperValueFlags are the wrapper options that take a value.
+var wrapperValueFlags = map[string]map[string]bool{
+	"sudo":    {"-u": true, "-g": true, "-C": true, "-D": true, "-h": true, "-p": true, "-r": true, "-t": true, "-U": true},
+	"doas":    {"-u": true, "-C": true},
+	"nice":    {"-n": true},
+	"timeout": {"-s": true, "-k": true},
+	"env":     {"-u": true, "-C": true, "-S": true},
+	"xargs":   {"-I": true, "-n": true, "-P": true, "-L": true, "-s": true, "-d": true, "-E": true, "-a": true},
+	"ionice":  {"-c": true, "-n": true, "-p": true},
+	"stdbuf":  {"-i": true, "-o": true, "-e": true},
+}
+
+// skipWrapperArgs drops a wrapper's own options (with their values), and
+// for env its VAR=value words, for timeout its duration.
 func skipWrapperArgs(name string, args []string) []string {
 	for len(args) > 0 {
 		a := args[0]
 		switch {
+		case a == "--":
+			return args[1:]
 		case strings.HasPrefix(a, "-"):
 			args = args[1:]
-			if (name == "timeout" || name == "nice" || name == "sudo") && len(args) > 0 &&
-				(a == "-n" || a == "-u" || a == "-s" || a == "-k" || a == "-g") {
+			if wrapperValueFlags[name][a] && len(args) > 0 {
 				args = args[1:]
 			}
 		case name == "env" && strings.Contains(a, "="):
@@ -262,8 +321,8 @@ func quoteAll(args []string) []string {
 	return out
 }
 
-// wordText is the literal text of a word with quotes removed; expansions
-// keep their source form ($HOME stays "$HOME").
+// wordText is the text of a word as the shell would pass it: quotes and
+// escapes removed; expansions keep their source form ($HOME stays "$HOME").
 func wordText(w *syntax.Word) string {
 	if w == nil {
 		return ""
@@ -272,13 +331,13 @@ func wordText(w *syntax.Word) string {
 	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			b.WriteString(p.Value)
+			b.WriteString(unescape(p.Value, ""))
 		case *syntax.SglQuoted:
 			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
 			for _, q := range p.Parts {
 				if l, ok := q.(*syntax.Lit); ok {
-					b.WriteString(l.Value)
+					b.WriteString(unescape(l.Value, "$`\"\\\n"))
 				} else {
 					b.WriteString(nodeSource(q))
 				}
@@ -286,6 +345,23 @@ func wordText(w *syntax.Word) string {
 		default:
 			b.WriteString(nodeSource(p))
 		}
+	}
+	return b.String()
+}
+
+// unescape removes backslashes: before any character outside quotes
+// (only == ""), or only before the characters in only (inside double
+// quotes, where \$ \` \" \\ and a newline are the escapes).
+func unescape(s, only string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && (only == "" || strings.IndexByte(only, s[i+1]) >= 0) {
+			i++
+		}
+		b.WriteByte(s[i])
 	}
 	return b.String()
 }

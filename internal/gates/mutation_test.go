@@ -40,6 +40,13 @@ func TestBashMutation(t *testing.T) {
 		`python3 -c 'open("x","w").write("y")'`,
 		`node -e 'require("fs").writeFileSync("x","y")'`,
 		`perl -e 'unlink "x"'`,
+		`sqlite3 ~/.warden/warden.db "UPDATE settings SET value='' WHERE key='safemode'"`,
+		`psql -c 'DROP TABLE users'`,
+		"alias x='rm -f'",
+		"curl -o out.bin https://example.com/x",
+		"curl -sSLO https://example.com/x.tgz",
+		"wget https://example.com/x.tgz",
+		`f() { rm "$1"; }; f x`,
 	}
 	benign := []string{
 		"ls -la",
@@ -66,6 +73,10 @@ func TestBashMutation(t *testing.T) {
 		"git -C sub status",
 		"npm run build",
 		"python3 --version",
+		`sqlite3 data.db "SELECT count(*) FROM t"`,
+		"curl -s https://example.com/api | jq .",
+		"wget -qO- https://example.com",
+		"alias ll='ls -la'",
 		"node script-that-reads.js --dry-run",
 	}
 	for _, c := range mutating {
