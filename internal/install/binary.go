@@ -96,3 +96,33 @@ func sourceBinary() (string, error) {
 	}
 	return exe, nil
 }
+
+// Helpers are binaries that ship beside warden and are installed with it
+// when present next to the source binary: warden-judge carries the LLM
+// SDK, which the hook binary must not link (its init would run on every
+// event).
+var Helpers = []string{"warden-judge"}
+
+type helperCopy struct{ src, dst string }
+
+// planHelpers lists the helper binaries next to src that need copying next
+// to bin. A helper that is not there is skipped: `go run ./cmd/warden
+// install` has none, and warden works without it (judges off).
+func planHelpers(src, bin string) ([]helperCopy, error) {
+	var out []helperCopy
+	for _, name := range Helpers {
+		hs := filepath.Join(filepath.Dir(src), name)
+		if _, err := os.Stat(hs); err != nil {
+			continue
+		}
+		hd := filepath.Join(filepath.Dir(bin), name)
+		act, err := planBinary(hs, hd)
+		if err != nil {
+			return nil, err
+		}
+		if act == binaryCopy {
+			out = append(out, helperCopy{hs, hd})
+		}
+	}
+	return out, nil
+}

@@ -25,6 +25,8 @@ type Result struct {
 	Backup string
 	// BinaryCopied: the binary needed copying to paths.Bin().
 	BinaryCopied bool
+	// HelpersCopied: a helper binary (warden-judge) was installed beside it.
+	HelpersCopied bool
 	// StoreCreated: the event store did not exist yet.
 	StoreCreated bool
 }
@@ -53,6 +55,11 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	res.BinaryCopied = act == binaryCopy
+	helpers, err := planHelpers(src, bin)
+	if err != nil {
+		return nil, err
+	}
+	res.HelpersCopied = len(helpers) > 0
 	db := paths.DB()
 	if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
 		res.StoreCreated = true
@@ -70,7 +77,7 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 
 	w := o.Stdout
 	fmt.Fprintf(w, "warden install, scope %s: %s\n", o.Scope, res.Settings)
-	if !res.Changed && !res.BinaryCopied && !res.StoreCreated {
+	if !res.Changed && !res.BinaryCopied && !res.HelpersCopied && !res.StoreCreated {
 		fmt.Fprintln(w, "already installed, nothing to change")
 		return res, nil
 	}
@@ -81,6 +88,9 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 	}
 	if res.BinaryCopied {
 		fmt.Fprintf(w, "binary: copy %s to %s\n", src, bin)
+	}
+	for _, h := range helpers {
+		fmt.Fprintf(w, "helper: copy %s to %s\n", h.src, h.dst)
 	}
 	if res.StoreCreated {
 		fmt.Fprintf(w, "store: create %s\n", db)
@@ -106,6 +116,12 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 			return res, err
 		}
 		fmt.Fprintf(w, "✓ installed the binary at %s\n", bin)
+	}
+	for _, h := range helpers {
+		if err := copyBinary(h.src, h.dst); err != nil {
+			return res, err
+		}
+		fmt.Fprintf(w, "✓ installed %s\n", h.dst)
 	}
 	if err := o.OpenStore(ctx, db); err != nil {
 		return res, fmt.Errorf("prepare the event store %s: %w", db, err)

@@ -454,3 +454,22 @@ func TestDefaultWardenHomeIsNotPinned(t *testing.T) {
 		t.Errorf("default home pinned needlessly:\n%s", b)
 	}
 }
+
+func TestHelperBinaryInstalledBeside(t *testing.T) {
+	e := newEnv(t)
+	helper := filepath.Join(filepath.Dir(e.source), "warden-judge")
+	writeFile(t, helper, "#!/bin/sh\necho judge\n")
+	os.Chmod(helper, 0o755)
+	res := e.install(t, e.opts())
+	if !res.HelpersCopied {
+		t.Fatal("helper not copied")
+	}
+	got, err := os.ReadFile(filepath.Join(e.wardenHome, "bin", "warden-judge"))
+	if err != nil || string(got) != "#!/bin/sh\necho judge\n" {
+		t.Fatalf("installed helper: %q %v", got, err)
+	}
+	e.out.Reset()
+	if res := e.install(t, e.opts()); res.HelpersCopied || res.Changed {
+		t.Errorf("second install copied again:\n%s", e.out)
+	}
+}
