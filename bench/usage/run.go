@@ -1,0 +1,203 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/warden-dev/warden/internal/usage"
+	"github.com/warden-dev/warden/internal/usage/corpus"
+)
+
+type sample struct {
+	wall, cpu time.Duration
+	maxRSSKB  int64
+}
+
+type series struct {
+	name    string
+	samples []sample
+}
+
+func (s *series) median(f func(sample) float64) float64 {
+	v := make([]float64, len(s.samples))
+	for i, x := range s.samples {
+		v[i] = f(x)
+	}
+	sort.Float64s(v)
+	if len(v) == 0 {
+		return 0
+	}
+	if len(v)%2 == 1 {
+		return v[len(v)/2]
+	}
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
+}
+
+func (s *series) peakKB() int64 {
+	var m int64
+	for _, x := range s.samples {
+		m = max(m, x.maxRSSKB)
+	}
+	return m
+}
+
+// measure runs argv with env, stdout to /dev/null, and returns wall, CPU
+// (user+system of the process and the descendants it waited for) and the
+// process's peak RSS.
+func measure(env []string, argv ...string) (sample, error) {
+	var before, after syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &before)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	devnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	defer devnull.Close()
+	cmd.Stdout = devnull
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		return sample{}, fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, stderr.String())
+	}
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &after)
+	tv := func(t syscall.Timeval) time.Duration {
+		return time.Duration(t.Sec)*time.Second + time.Duration(t.Usec)*time.Microsecond
+	}
+	cpu := tv(after.Utime) - tv(before.Utime) + tv(after.Stime) - tv(before.Stime)
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss
+	}
+	return sample{wall: wall, cpu: cpu, maxRSSKB: rss}, nil
+}
+
+func runMain(args []string) {
+	fs := flag.NewFlagSet("run", flag.ExitOnError)
+	dir := fs.String("corpus", "", "config dir holding projects/ (generated when missing)")
+	mb := fs.Int64("mb", 500, "corpus size to generate when -corpus is missing")
+	warden := fs.String("warden", "", "warden binary")
+	ccusage := fs.String("ccusage", "", "ccusage launcher (empty = skip ccusage)")
+	rounds := fs.Int("rounds", 5, "interleaved rounds")
+	check := fs.Bool("check", false, "exit 1 when a target is missed")
+	fs.Parse(args)
+	if *dir == "" || *warden == "" {
+		fmt.Fprintln(os.Stderr, "run: -corpus and -warden are required")
+		os.Exit(2)
+	}
+	if _, err := os.Stat(filepath.Join(*dir, "projects")); err != nil {
+		fmt.Printf("generating a %d MB corpus in %s …\n", *mb, *dir)
+		st, err := corpus.Generate(*dir, corpus.Config{Seed: 42, Projects: 8, Sessions: 10, Turns: 200, Pad: 400, TargetBytes: *mb << 20})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Printf("%d files, %d lines, %.1f MB\n", st.Files, st.Lines, float64(st.Bytes)/(1<<20))
+	}
+	files, err := usage.Discover([]string{*dir})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	var total int64
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+		total += f.Size
+	}
+	fmt.Printf("corpus: %d files, %.1f MB\n", len(files), float64(total)/(1<<20))
+
+	tmp, err := os.MkdirTemp("", "usage-bench-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	defer os.RemoveAll(tmp)
+	base := append(os.Environ(), "TZ=UTC", "CLAUDE_CONFIG_DIR="+*dir, "NO_COLOR=1")
+	coldHome := filepath.Join(tmp, "cold")
+	warmHome := filepath.Join(tmp, "warm")
+	coldEnv := append(append([]string(nil), base...), "WARDEN_HOME="+coldHome)
+	warmEnv := append(append([]string(nil), base...), "WARDEN_HOME="+warmHome)
+
+	// Warm the page cache and the warm store.
+	exec.Command("cat", paths...).Run()
+	if _, err := measure(warmEnv, *warden, "usage", "blocks", "--json"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+
+	type runner struct {
+		s   *series
+		run func() (sample, error)
+	}
+	cold := &series{name: "warden cold (empty cache)"}
+	warm := &series{name: "warden warm (cached)"}
+	cat := &series{name: "cat > /dev/null"}
+	cc := &series{name: "ccusage 20.0.24 --offline"}
+	runners := []runner{
+		{cold, func() (sample, error) {
+			os.RemoveAll(coldHome)
+			return measure(coldEnv, *warden, "usage", "blocks", "--json")
+		}},
+		{cat, func() (sample, error) { return measure(base, append([]string{"cat"}, paths...)...) }},
+		{warm, func() (sample, error) { return measure(warmEnv, *warden, "usage", "blocks", "--json") }},
+	}
+	if *ccusage != "" {
+		runners = append(runners, runner{cc, func() (sample, error) {
+			return measure(base, *ccusage, "claude", "blocks", "--json", "--offline")
+		}})
+	}
+	for r := 0; r < *rounds; r++ {
+		for k := range runners {
+			x := runners[(k+r)%len(runners)] // rotate the order each round
+			s, err := x.run()
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			x.s.samples = append(x.s.samples, s)
+		}
+	}
+	wall := func(s sample) float64 { return s.wall.Seconds() }
+	cpu := func(s sample) float64 { return s.cpu.Seconds() }
+	fmt.Printf("\n%-28s %10s %10s %12s\n", "median of "+fmt.Sprint(*rounds), "wall s", "CPU s", "peak RSS MB")
+	all := []*series{cold, warm, cat}
+	if *ccusage != "" {
+		all = append(all, cc)
+	}
+	for _, s := range all {
+		fmt.Printf("%-28s %10.3f %10.3f %12.1f\n", s.name, s.median(wall), s.median(cpu), float64(s.peakKB())/1024)
+	}
+	ok := true
+	target := func(name string, pass bool, format string, a ...any) {
+		status := "ok"
+		if !pass {
+			status = "MISSED"
+			ok = false
+		}
+		fmt.Printf("%-44s %-24s %s\n", name, fmt.Sprintf(format, a...), status)
+	}
+	fmt.Println()
+	cw := cold.median(wall)
+	if *ccusage != "" {
+		r := cc.median(wall) / cw
+		target("ccusage / warden cold (wall) ≥ 3", r >= 3, "%.2f×", r)
+		fmt.Printf("%-44s %.2f×\n", "ccusage / warden cold (CPU)", cc.median(cpu)/cold.median(cpu))
+	}
+	r := cw / cat.median(wall)
+	target("warden cold / cat (wall) ≤ 2.5", r <= 2.5, "%.2f×", r)
+	w := warm.median(wall) * 1000
+	target("warden warm < 50 ms", w < 50, "%.1f ms", w)
+	peak := float64(max(cold.peakKB(), warm.peakKB())) / 1024
+	target("warden peak memory < 150 MB", peak < 150, "%.1f MB", peak)
+	if *check && !ok {
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,307 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/usage"
+)
+
+func init() { register(newUsageCmd) }
+
+type usageOptions struct {
+	json, breakdown, offline, noCache bool
+	since, until, project, timezone   string
+	startOfWeek                       string
+	// blocks
+	tokenLimit    string
+	active        bool
+	recent        bool
+	sessionLength float64
+}
+
+func newUsageCmd() *cobra.Command {
+	var o usageOptions
+	cmd := &cobra.Command{
+		Use:   "usage daily|weekly|monthly|session|blocks [flags]",
+		Short: "Token and cost reports from Claude Code transcripts (ccusage-compatible)",
+		Long: `Token and cost reports from the Claude Code transcripts under
+$CLAUDE_CONFIG_DIR (a comma-separated list is allowed) or ~/.claude and
+~/.config/claude (projects/**/*.jsonl, subagent transcripts included).
+
+Each API response is counted once, by ccusage's rules: session and blocks
+give ccusage's figures on the same files, and daily, weekly and monthly use
+the same entries, so every report adds up to the same total (ccusage's own
+daily can differ from its session report). Costs come from a price table
+embedded in warden (no network); models it does not know cost 0 and are
+named in a warning. --json prints ccusage's JSON shapes.
+
+Parsed entries are cached per file in warden's store, so a later run reads
+only what was appended (--no-cache reads everything).`,
+		Args: cobra.NoArgs,
+	}
+	pf := cmd.PersistentFlags()
+	pf.BoolVarP(&o.json, "json", "j", false, "JSON output (ccusage's field names and nesting)")
+	pf.StringVarP(&o.since, "since", "s", "", "from this date (YYYYMMDD or YYYY-MM-DD), inclusive")
+	pf.StringVarP(&o.until, "until", "u", "", "until this date (YYYYMMDD or YYYY-MM-DD), inclusive")
+	pf.StringVarP(&o.project, "project", "p", "", "only this project (directory name under projects/)")
+	pf.BoolVarP(&o.breakdown, "breakdown", "b", false, "per-model rows in tables")
+	pf.StringVarP(&o.timezone, "timezone", "z", "", "time zone for dates (default: local)")
+	pf.BoolVarP(&o.offline, "offline", "O", true, "use the embedded price table (always; accepted for ccusage compatibility)")
+	pf.BoolVar(&o.noCache, "no-cache", false, "read every file, ignore and do not update the cache")
+
+	for _, kind := range []string{usage.Daily, usage.Weekly, usage.Monthly} {
+		kind := kind
+		c := &cobra.Command{
+			Use:   kind,
+			Short: "Usage per " + map[string]string{usage.Daily: "day", usage.Weekly: "week", usage.Monthly: "month"}[kind],
+			Args:  cobra.NoArgs,
+			RunE:  func(cmd *cobra.Command, _ []string) error { return runUsage(cmd, kind, o) },
+		}
+		if kind == usage.Weekly {
+			c.Flags().StringVarP(&o.startOfWeek, "start-of-week", "w", "sunday", "first day of a week")
+		}
+		cmd.AddCommand(c)
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "session",
+		Short: "Usage per session (transcript file; subagent files count for their session)",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runUsage(cmd, "session", o) },
+	})
+	blocks := &cobra.Command{
+		Use:   "blocks",
+		Short: "Usage per 5-hour billing block, with burn rate and projection for the active one",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runUsage(cmd, "blocks", o) },
+	}
+	bf := blocks.Flags()
+	bf.StringVarP(&o.tokenLimit, "token-limit", "t", "", `token limit for the active block's status (N or "max")`)
+	bf.BoolVarP(&o.active, "active", "a", false, "only the active block")
+	bf.BoolVarP(&o.recent, "recent", "r", false, "blocks of the last 3 days (and the active one)")
+	bf.Float64VarP(&o.sessionLength, "session-length", "n", 5, "block length in hours")
+	cmd.AddCommand(blocks)
+	return cmd
+}
+
+// usageCache adapts the store to usage.Cache.
+type usageCache struct{ st *sqlite.Store }
+
+func (c usageCache) LoadUsageCache(ctx context.Context) (map[string]usage.CachedFile, error) {
+	rows, err := c.st.UsageFiles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]usage.CachedFile, len(rows))
+	for _, r := range rows {
+		m[r.Path] = usage.CachedFile{Path: r.Path, Size: r.Size, MtimeNs: r.MtimeNs, Offset: r.Offset, Data: r.Data}
+	}
+	return m, nil
+}
+
+func (c usageCache) SaveUsageCache(ctx context.Context, upd []usage.CachedFile, remove []string) error {
+	rows := make([]sqlite.UsageFile, len(upd))
+	for i, u := range upd {
+		rows[i] = sqlite.UsageFile{Path: u.Path, Size: u.Size, MtimeNs: u.MtimeNs, Offset: u.Offset, Data: u.Data}
+	}
+	return c.st.SaveUsageFiles(ctx, rows, remove)
+}
+
+func normDate(s, flag string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	d := strings.ReplaceAll(s, "-", "")
+	if _, err := time.Parse("20060102", d); err != nil {
+		return "", fmt.Errorf("--%s %q: want YYYYMMDD or YYYY-MM-DD", flag, s)
+	}
+	return d, nil
+}
+
+func runUsage(cmd *cobra.Command, report string, o usageOptions) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var f usage.Filter
+	var err error
+	if f.Since, err = normDate(o.since, "since"); err != nil {
+		return err
+	}
+	if f.Until, err = normDate(o.until, "until"); err != nil {
+		return err
+	}
+	f.Project = o.project
+	f.Loc = time.Local
+	if o.timezone != "" {
+		if f.Loc, err = time.LoadLocation(o.timezone); err != nil {
+			return fmt.Errorf("--timezone %q: %v", o.timezone, err)
+		}
+	}
+	var bopt usage.BlockOptions
+	if report == "blocks" {
+		if o.sessionLength <= 0 {
+			return fmt.Errorf("--session-length must be positive")
+		}
+		bopt = usage.BlockOptions{Length: time.Duration(o.sessionLength * float64(time.Hour)), Active: o.active, Recent: o.recent}
+		switch strings.ToLower(o.tokenLimit) {
+		case "":
+		case "max":
+			bopt.LimitMax = true
+		default:
+			n, err := strconv.ParseInt(o.tokenLimit, 10, 64)
+			if err != nil || n <= 0 {
+				return fmt.Errorf("--token-limit %q: want a positive number or max", o.tokenLimit)
+			}
+			bopt.TokenLimit = n
+		}
+	}
+	week := time.Sunday
+	if report == usage.Weekly {
+		days := map[string]time.Weekday{"sunday": time.Sunday, "monday": time.Monday, "tuesday": time.Tuesday,
+			"wednesday": time.Wednesday, "thursday": time.Thursday, "friday": time.Friday, "saturday": time.Saturday}
+		w, ok := days[strings.ToLower(o.startOfWeek)]
+		if !ok {
+			return fmt.Errorf("--start-of-week %q: want a day name", o.startOfWeek)
+		}
+		week = w
+	}
+
+	opt := usage.Options{}
+	var st *sqlite.Store
+	if !o.noCache {
+		if st, err = sqlite.Open(ctx, paths.DB()); err == nil {
+			defer st.Close()
+			opt.Cache = usageCache{st}
+		} else {
+			st = nil
+		}
+	}
+	if opt.Files, err = usage.Discover(usage.ConfigDirs()); err != nil {
+		return err
+	}
+	// The unfiltered blocks list is kept as a snapshot: an unchanged tree
+	// is answered from it without reading entries (status line, pacing).
+	if report == "blocks" && st != nil && f.Since == "" && f.Until == "" && f.Project == "" {
+		name := fmt.Sprintf("blocks:%d", bopt.Length.Milliseconds())
+		fp := usage.Fingerprint(opt.Files)
+		if sfp, data, ok, _ := st.UsageSnapshot(ctx, name); ok && usage.SameFingerprint(fp, sfp) {
+			if aggs, err := usage.DecodeBlockAggs(data); err == nil {
+				return printBlocks(cmd, usage.FinishBlocks(aggs, bopt), o.json)
+			}
+		}
+		stopProgress := startProgress(cmd.ErrOrStderr(), &opt)
+		d, err := usage.Load(ctx, opt)
+		stopProgress()
+		if err != nil {
+			return err
+		}
+		aggs := usage.BuildBlocks(d, d.Select(f), bopt.Length)
+		_ = st.SaveUsageSnapshot(ctx, name, fp, usage.EncodeBlockAggs(aggs))
+		return printBlocks(cmd, usage.FinishBlocks(aggs, bopt), o.json)
+	}
+	stopProgress := startProgress(cmd.ErrOrStderr(), &opt)
+	d, err := usage.Load(ctx, opt)
+	stopProgress()
+	if err != nil {
+		return err
+	}
+	es := d.Select(f)
+	out := cmd.OutOrStdout()
+	width := terminalWidth()
+	var unpriced []string
+	switch report {
+	case "session":
+		r := usage.Sessions(d, es)
+		unpriced = r.Totals.UnpricedModels
+		if o.json {
+			return writeJSON(out, r)
+		}
+		io.WriteString(out, usage.SessionTable(r, o.breakdown, width))
+	case "blocks":
+		return printBlocks(cmd, usage.Blocks(d, es, bopt), o.json)
+	default:
+		rows, t := usage.Periods(d, es, report, f.Loc, week)
+		unpriced = t.UnpricedModels
+		if o.json {
+			return writeJSON(out, usage.PeriodJSON(report, rows, t))
+		}
+		io.WriteString(out, usage.PeriodTable(report, rows, t, o.breakdown, width))
+	}
+	if len(unpriced) > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "warning: no price for %s: counted at $0\n", strings.Join(unpriced, ", "))
+	}
+	return nil
+}
+
+func printBlocks(cmd *cobra.Command, r usage.BlocksReport, asJSON bool) error {
+	if asJSON {
+		return writeJSON(cmd.OutOrStdout(), r)
+	}
+	io.WriteString(cmd.OutOrStdout(), usage.BlocksTable(r, terminalWidth(), time.Now()))
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// startProgress shows a progress line on stderr when the scan takes more
+// than half a second and stderr is a terminal; nothing otherwise.
+func startProgress(w io.Writer, opt *usage.Options) (stop func()) {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return func() {}
+	}
+	var done, total atomic.Int64
+	opt.Progress = func(d, t int64) { done.Store(d); total.Store(t) }
+	quit := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		start := time.Now()
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		shown := false
+		for {
+			select {
+			case <-quit:
+				if shown {
+					fmt.Fprint(f, "\r\033[K")
+				}
+				return
+			case <-tick.C:
+				if time.Since(start) < 500*time.Millisecond {
+					continue
+				}
+				t := total.Load()
+				if t <= 0 {
+					continue
+				}
+				shown = true
+				d := done.Load()
+				const barW = 30
+				n := int(float64(barW) * float64(d) / float64(t))
+				if n > barW {
+					n = barW
+				}
+				fmt.Fprintf(f, "\rscanning transcripts [%s%s] %3.0f%% %d/%d MB", strings.Repeat("#", n), strings.Repeat(".", barW-n),
+					100*float64(d)/float64(t), d>>20, t>>20)
+			}
+		}
+	}()
+	return func() { close(quit); <-finished }
+}

@@ -1,0 +1,187 @@
+package usage
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math"
+)
+
+func bytesContains(b, sub []byte) bool { return bytes.Contains(b, sub) }
+
+// scanRegion calls add for every complete line of region (which ends with a
+// newline) that contains the usage marker; other lines are never looked at
+// byte by byte.
+func scanRegion(region []byte, add func([]byte)) {
+	pos := 0
+	for pos < len(region) {
+		j := bytes.Index(region[pos:], usageMarker)
+		if j < 0 {
+			return
+		}
+		hit := pos + j
+		start := bytes.LastIndexByte(region[pos:hit], '\n') + 1 + pos
+		if start < pos {
+			start = pos
+		}
+		end := bytes.IndexByte(region[hit:], '\n')
+		if end < 0 {
+			end = len(region)
+		} else {
+			end += hit
+		}
+		add(region[start:end])
+		pos = end + 1
+	}
+}
+
+// hashKey is the 128-bit dedupe key of (message.id, requestId) or, without
+// a requestId, (message.id, sessionId).
+func hashKey(msg, second []byte, bySession bool) (uint64, uint64) {
+	const (
+		off64  = 14695981039346656037
+		prime  = 1099511628211
+		mulB   = 0x9E3779B97F4A7C15
+		seedB  = 0x2545F4914F6CDD1D
+		sepReq = 0x01
+		sepSes = 0x02
+	)
+	a := uint64(off64)
+	b := uint64(seedB)
+	mix := func(c byte) {
+		a ^= uint64(c)
+		a *= prime
+		b = (b ^ uint64(c)) * mulB
+		b ^= b >> 29
+	}
+	for _, c := range msg {
+		mix(c)
+	}
+	if bySession {
+		mix(sepSes)
+	} else {
+		mix(sepReq)
+	}
+	for _, c := range second {
+		mix(c)
+	}
+	b ^= b >> 32
+	return a, b
+}
+
+const codecVersion = 1
+
+// encodeFileEntries packs a file's entries for the cache.
+func encodeFileEntries(fe *fileEntries) []byte {
+	out := make([]byte, 0, 16+len(fe.Entries)*48)
+	out = append(out, codecVersion)
+	out = binary.AppendUvarint(out, uint64(len(fe.Models)))
+	for _, m := range fe.Models {
+		out = binary.AppendUvarint(out, uint64(len(m)))
+		out = append(out, m...)
+	}
+	out = binary.AppendUvarint(out, uint64(len(fe.Entries)))
+	var prev int64
+	for i := range fe.Entries {
+		e := &fe.Entries[i]
+		out = binary.AppendVarint(out, e.TS-prev)
+		prev = e.TS
+		flags := e.Flags
+		out = append(out, flags)
+		if flags&flagKey != 0 {
+			out = binary.LittleEndian.AppendUint64(out, e.K0)
+			out = binary.LittleEndian.AppendUint64(out, e.K1)
+		}
+		out = binary.AppendVarint(out, int64(e.Model))
+		out = binary.AppendUvarint(out, uint64(e.In))
+		out = binary.AppendUvarint(out, uint64(e.Out))
+		out = binary.AppendUvarint(out, uint64(e.Cache5m))
+		out = binary.AppendUvarint(out, uint64(e.Cache1h))
+		out = binary.AppendUvarint(out, uint64(e.CacheRead))
+		out = binary.AppendUvarint(out, uint64(e.Reset))
+		if flags&flagCost != 0 {
+			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(e.CostUSD))
+		}
+	}
+	return out
+}
+
+var errCodec = errors.New("usage cache: bad record")
+
+func decodeFileEntries(b []byte) (*fileEntries, error) {
+	if len(b) == 0 || b[0] != codecVersion {
+		return nil, errCodec
+	}
+	i := 1
+	uv := func() uint64 {
+		v, n := binary.Uvarint(b[i:])
+		if n <= 0 {
+			i = len(b) + 1
+			return 0
+		}
+		i += n
+		return v
+	}
+	sv := func() int64 {
+		v, n := binary.Varint(b[i:])
+		if n <= 0 {
+			i = len(b) + 1
+			return 0
+		}
+		i += n
+		return v
+	}
+	fe := &fileEntries{}
+	nm := uv()
+	for k := uint64(0); k < nm && i <= len(b); k++ {
+		l := int(uv())
+		if i+l > len(b) {
+			return nil, errCodec
+		}
+		fe.Models = append(fe.Models, string(b[i:i+l]))
+		i += l
+	}
+	ne := uv()
+	if i > len(b) || ne > uint64(len(b)) {
+		return nil, errCodec
+	}
+	fe.Entries = make([]Entry, 0, ne)
+	var prev int64
+	for k := uint64(0); k < ne; k++ {
+		var e Entry
+		e.TS = prev + sv()
+		prev = e.TS
+		if i >= len(b) {
+			return nil, errCodec
+		}
+		e.Flags = b[i]
+		i++
+		if e.Flags&flagKey != 0 {
+			if i+16 > len(b) {
+				return nil, errCodec
+			}
+			e.K0 = binary.LittleEndian.Uint64(b[i:])
+			e.K1 = binary.LittleEndian.Uint64(b[i+8:])
+			i += 16
+		}
+		e.Model = int32(sv())
+		e.In = int64(uv())
+		e.Out = int64(uv())
+		e.Cache5m = int64(uv())
+		e.Cache1h = int64(uv())
+		e.CacheRead = int64(uv())
+		e.Reset = int64(uv())
+		if e.Flags&flagCost != 0 {
+			if i+8 > len(b) {
+				return nil, errCodec
+			}
+			e.CostUSD = math.Float64frombits(binary.LittleEndian.Uint64(b[i:]))
+			i += 8
+		}
+		if i > len(b) || e.Model >= int32(len(fe.Models)) {
+			return nil, errCodec
+		}
+		fe.Entries = append(fe.Entries, e)
+	}
+	return fe, nil
+}

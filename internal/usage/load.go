@@ -1,0 +1,674 @@
+package usage
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// File is one transcript file.
+type File struct {
+	Path    string
+	Project string // first directory under projects/
+	Session string // file stem; for <session>/subagents/*.jsonl the session directory
+	Size    int64
+	MtimeNs int64
+}
+
+// ConfigDirs are the Claude Code config directories to read:
+// CLAUDE_CONFIG_DIR (comma-separated) when set, else ~/.claude and
+// $XDG_CONFIG_HOME/claude (~/.config/claude).
+func ConfigDirs() []string {
+	var dirs []string
+	if v := os.Getenv("CLAUDE_CONFIG_DIR"); strings.TrimSpace(v) != "" {
+		for _, d := range strings.Split(v, ",") {
+			if d = strings.TrimSpace(d); d != "" {
+				dirs = append(dirs, d)
+			}
+		}
+		return dirs
+	}
+	home, _ := os.UserHomeDir()
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	return []string{filepath.Join(home, ".claude"), filepath.Join(xdg, "claude")}
+}
+
+// Discover lists every *.jsonl under <dir>/projects for each dir, sorted by
+// path (the order duplicates are resolved in). Project directories are
+// walked in parallel (a stat per file dominates).
+func Discover(dirs []string) ([]File, error) {
+	seen := map[string]bool{}
+	type unit struct{ root, project string }
+	var units []unit
+	var files []File
+	for _, d := range dirs {
+		root := filepath.Join(d, "projects")
+		if abs, err := filepath.Abs(root); err == nil {
+			root = abs
+		}
+		if seen[root] {
+			continue
+		}
+		seen[root] = true
+		ents, err := os.ReadDir(root)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+				continue
+			}
+			return nil, err
+		}
+		for _, de := range ents {
+			switch {
+			case de.IsDir():
+				units = append(units, unit{root, de.Name()})
+			case strings.HasSuffix(de.Name(), ".jsonl"):
+				if info, err := de.Info(); err == nil && info.Mode().IsRegular() {
+					files = append(files, File{Path: filepath.Join(root, de.Name()), Size: info.Size(), MtimeNs: info.ModTime().UnixNano(),
+						Session: strings.TrimSuffix(de.Name(), ".jsonl")})
+				}
+			}
+		}
+	}
+	per := make([][]File, len(units))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < 8 && w < len(units); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(units) {
+					return
+				}
+				per[i] = walkProject(units[i].root, units[i].project)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, p := range per {
+		files = append(files, p...)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, nil
+}
+
+func walkProject(root, project string) []File {
+	var files []File
+	filepath.WalkDir(filepath.Join(root, project), func(path string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable: skip
+		}
+		if de.IsDir() || !strings.HasSuffix(path, ".jsonl") {
+			return nil
+		}
+		info, err := de.Info()
+		if err != nil || !info.Mode().IsRegular() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		f := File{Path: path, Size: info.Size(), MtimeNs: info.ModTime().UnixNano(), Project: project}
+		f.Session = strings.TrimSuffix(parts[len(parts)-1], ".jsonl")
+		if n := len(parts); n >= 4 && parts[n-2] == "subagents" {
+			f.Session = parts[n-3]
+		}
+		files = append(files, f)
+		return nil
+	})
+	return files
+}
+
+// Entry flags.
+const (
+	flagKey       = 1 << iota // has a dedupe key (message.id present)
+	flagSidechain             // isSidechain
+	flagSpeed                 // usage.speed present
+	flagFast                  // speed == "fast"
+	flagCost                  // costUSD given
+)
+
+// Entry is one counted API response.
+type Entry struct {
+	TS              int64 // unix ms
+	K0, K1          uint64
+	In, Out         int64
+	Cache5m         int64
+	Cache1h         int64
+	CacheRead       int64
+	CostUSD         float64
+	Reset           int64 // usage-limit reset (unix s), 0 = none
+	File            int32 // index into Data.Files
+	Model           int32 // index into Data.Models, -1 = none
+	Flags           uint8
+	seq             int64
+	cost            float64
+	priced          bool
+	modelForDisplay int32
+}
+
+// CacheCreation is the cache-write token count.
+func (e *Entry) CacheCreation() int64 { return e.Cache5m + e.Cache1h }
+
+// Total is every token of the entry.
+func (e *Entry) Total() int64 { return e.In + e.Out + e.Cache5m + e.Cache1h + e.CacheRead }
+
+// Cost is the entry's cost in USD.
+func (e *Entry) Cost() float64 { return e.cost }
+
+// fileEntries is one file's parsed lines (before duplicates are resolved):
+// the cacheable unit.
+type fileEntries struct {
+	Models  []string
+	Entries []Entry // Model indexes Models
+}
+
+// CachedFile is the cache's record of one file.
+type CachedFile struct {
+	Path    string
+	Size    int64
+	MtimeNs int64
+	Offset  int64 // bytes parsed (end of the last complete line)
+	Data    []byte
+}
+
+// Cache stores parsed entries per file so a later run reads only what was
+// appended.
+type Cache interface {
+	LoadUsageCache(ctx context.Context) (map[string]CachedFile, error)
+	SaveUsageCache(ctx context.Context, upd []CachedFile, remove []string) error
+}
+
+// Options for Load.
+type Options struct {
+	Dirs     []string // config dirs; nil = ConfigDirs()
+	Files    []File   // the files, when already discovered (Dirs is then ignored)
+	Cache    Cache    // nil = no cache
+	Workers  int      // 0 = GOMAXPROCS
+	Progress func(done, total int64)
+}
+
+// Data is every counted entry, duplicates resolved, sorted by time.
+type Data struct {
+	Files   []File
+	Models  []string
+	Entries []Entry
+	Stats   Stats
+}
+
+// Stats says what a load read.
+type Stats struct {
+	Files, FilesParsed int
+	BytesRead          int64
+	Lines              int64 // parsed entries before dedupe
+}
+
+type job struct {
+	idx    int
+	from   int64
+	cached *fileEntries // entries already known before from
+	save   bool
+}
+
+// Load reads the transcripts (through the cache when given).
+func Load(ctx context.Context, opt Options) (*Data, error) {
+	dirs := opt.Dirs
+	if dirs == nil {
+		dirs = ConfigDirs()
+	}
+	files := opt.Files
+	if files == nil {
+		var err error
+		if files, err = Discover(dirs); err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	var cached map[string]CachedFile
+	if opt.Cache != nil {
+		if cached, err = opt.Cache.LoadUsageCache(ctx); err != nil {
+			cached = nil // a broken cache is only slower
+		}
+	}
+	results := make([]*fileEntries, len(files))
+	decoded := decodeAll(files, cached, opt.Workers)
+	var jobs []job
+	var total int64
+	for i, f := range files {
+		c, ok := cached[f.Path]
+		if ok {
+			fe := decoded[i]
+			derr := error(nil)
+			if fe == nil {
+				derr = errCodec
+			}
+			if derr == nil && c.Size == f.Size && c.MtimeNs == f.MtimeNs && c.Offset <= f.Size {
+				results[i] = fe
+				if c.Offset < f.Size { // unterminated last line: read it, do not cache it
+					jobs = append(jobs, job{idx: i, from: c.Offset, cached: fe})
+					total += f.Size - c.Offset
+				}
+				continue
+			}
+			if derr == nil && f.Size > c.Size && c.Offset <= c.Size {
+				jobs = append(jobs, job{idx: i, from: c.Offset, cached: fe, save: true})
+				total += f.Size - c.Offset
+				continue
+			}
+		}
+		jobs = append(jobs, job{idx: i, save: opt.Cache != nil})
+		total += f.Size
+	}
+	// Largest first so one big file does not finish last.
+	sort.SliceStable(jobs, func(a, b int) bool {
+		return files[jobs[a].idx].Size-jobs[a].from > files[jobs[b].idx].Size-jobs[b].from
+	})
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var (
+		done    atomic.Int64
+		next    atomic.Int64
+		mu      sync.Mutex
+		updates []CachedFile
+		firstEr error
+		wg      sync.WaitGroup
+		stats   Stats
+	)
+	for w := 0; w < workers && w < len(jobs); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := newScanner()
+			for {
+				n := int(next.Add(1)) - 1
+				if n >= len(jobs) || ctx.Err() != nil {
+					return
+				}
+				j := jobs[n]
+				f := files[j.idx]
+				fe, off, err := sc.scanFile(f.Path, j.from, func(b int64) {
+					if opt.Progress != nil {
+						opt.Progress(done.Add(b), total)
+					}
+				})
+				if err != nil {
+					mu.Lock()
+					if firstEr == nil && !errors.Is(err, fs.ErrNotExist) {
+						firstEr = err
+					}
+					mu.Unlock()
+					continue
+				}
+				// Reduce the newline-terminated part only: it is what the
+				// cache keeps; an unterminated last line stays as read.
+				if n := len(fe.Entries) - sc.tailEntries; n > 0 {
+					tail := append([]Entry(nil), fe.Entries[n:]...)
+					fe.Entries = append(reduceEntries(fe.Entries[:n]), tail...)
+				}
+				var merged *fileEntries
+				if j.cached != nil {
+					merged = appendFileEntries(j.cached, fe)
+				} else {
+					merged = fe
+				}
+				mu.Lock()
+				stats.FilesParsed++
+				stats.BytesRead += f.Size - j.from
+				if j.save {
+					// Only the newline-terminated part is cached.
+					keep := merged
+					if off < f.Size {
+						keep = &fileEntries{Models: merged.Models, Entries: merged.Entries[:len(merged.Entries)-sc.tailEntries]}
+					}
+					updates = append(updates, CachedFile{Path: f.Path, Size: f.Size, MtimeNs: f.MtimeNs, Offset: off, Data: encodeFileEntries(keep)})
+				}
+				results[j.idx] = merged
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if firstEr != nil {
+		return nil, firstEr
+	}
+	if opt.Cache != nil {
+		var remove []string
+		present := make(map[string]bool, len(files))
+		for _, f := range files {
+			present[f.Path] = true
+		}
+		for p := range cached {
+			if !present[p] {
+				remove = append(remove, p)
+			}
+		}
+		if len(updates) > 0 || len(remove) > 0 {
+			_ = opt.Cache.SaveUsageCache(ctx, updates, remove) // a cache that cannot be written is only slower
+		}
+	}
+	d := merge(files, results)
+	stats.Files = len(files)
+	for _, r := range results {
+		if r != nil {
+			stats.Lines += int64(len(r.Entries))
+		}
+	}
+	d.Stats = stats
+	return d, nil
+}
+
+func appendFileEntries(a, b *fileEntries) *fileEntries {
+	out := &fileEntries{Models: append([]string(nil), a.Models...), Entries: make([]Entry, 0, len(a.Entries)+len(b.Entries))}
+	out.Entries = append(out.Entries, a.Entries...)
+	idx := map[string]int32{}
+	for i, m := range out.Models {
+		idx[m] = int32(i)
+	}
+	for _, e := range b.Entries {
+		if e.Model >= 0 {
+			name := b.Models[e.Model]
+			k, ok := idx[name]
+			if !ok {
+				k = int32(len(out.Models))
+				out.Models = append(out.Models, name)
+				idx[name] = k
+			}
+			e.Model = k
+		}
+		out.Entries = append(out.Entries, e)
+	}
+	return out
+}
+
+// merge resolves duplicates across all files (in path order) and sorts the
+// winners by time.
+func merge(files []File, results []*fileEntries) *Data {
+	d := &Data{Files: files}
+	modelIdx := map[string]int32{}
+	n := 0
+	for _, r := range results {
+		if r != nil {
+			n += len(r.Entries)
+		}
+	}
+	entries := make([]Entry, 0, n)
+	type key struct{ a, b uint64 }
+	byKey := make(map[key]int, n)
+	var seq int64
+	for fi, r := range results {
+		if r == nil {
+			continue
+		}
+		remap := make([]int32, len(r.Models))
+		for i, m := range r.Models {
+			k, ok := modelIdx[m]
+			if !ok {
+				k = int32(len(d.Models))
+				d.Models = append(d.Models, m)
+				modelIdx[m] = k
+			}
+			remap[i] = k
+		}
+		for _, e := range r.Entries {
+			e.File = int32(fi)
+			if e.Model >= 0 {
+				e.Model = remap[e.Model]
+			}
+			e.seq = seq
+			seq++
+			if e.Flags&flagKey == 0 {
+				entries = append(entries, e)
+				continue
+			}
+			k := key{e.K0, e.K1}
+			if at, ok := byKey[k]; ok {
+				if replaces(&e, &entries[at]) {
+					entries[at] = e
+				}
+				continue
+			}
+			byKey[k] = len(entries)
+			entries = append(entries, e)
+		}
+	}
+	sort.Slice(entries, func(i, j int) bool {
+		if entries[i].TS != entries[j].TS {
+			return entries[i].TS < entries[j].TS
+		}
+		return entries[i].seq < entries[j].seq
+	})
+	for i := range entries {
+		e := &entries[i]
+		model := ""
+		if e.Model >= 0 {
+			model = d.Models[e.Model]
+		}
+		if e.Flags&flagCost != 0 {
+			e.cost, e.priced = e.CostUSD, true
+		} else {
+			e.cost, e.priced = Cost(model, e.In, e.Out, e.Cache5m, e.Cache1h, e.CacheRead, e.Flags&flagFast != 0)
+		}
+	}
+	d.Entries = entries
+	return d
+}
+
+// replaces: of two copies of one response, a non-sidechain copy beats a
+// sidechain copy, then the larger token total wins, then the one with speed.
+func replaces(n, old *Entry) bool {
+	ns, os := n.Flags&flagSidechain != 0, old.Flags&flagSidechain != 0
+	if ns != os {
+		return os
+	}
+	if nt, ot := n.Total(), old.Total(); nt != ot {
+		return nt > ot
+	}
+	return n.Flags&flagSpeed != 0 && old.Flags&flagSpeed == 0
+}
+
+// ModelName is the name reports show for an entry ("" = none): fast-mode
+// responses get a "-fast" suffix.
+func (d *Data) ModelName(e *Entry) string {
+	if e.Model < 0 {
+		return ""
+	}
+	m := d.Models[e.Model]
+	if m == "<synthetic>" {
+		return ""
+	}
+	if e.Flags&flagFast != 0 {
+		return m + "-fast"
+	}
+	return m
+}
+
+// scanner reads files with one reusable buffer.
+type scanner struct {
+	buf         []byte
+	tailEntries int // entries of the last scan that came from an unterminated last line
+}
+
+func newScanner() *scanner { return &scanner{buf: make([]byte, 1<<20)} }
+
+// scanFile parses path from byte offset from. off is the end of the last
+// newline-terminated line (what a later run may skip).
+func (s *scanner) scanFile(path string, from int64, progress func(int64)) (*fileEntries, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	if from > 0 {
+		if _, err := f.Seek(from, io.SeekStart); err != nil {
+			return nil, 0, err
+		}
+	}
+	fe := &fileEntries{}
+	models := map[string]int32{}
+	s.tailEntries = 0
+	var raw rawEntry
+	add := func(line []byte) {
+		if !parseLine(line, &raw) {
+			return
+		}
+		e := Entry{TS: raw.TS, In: raw.In, Out: raw.Out, Cache5m: raw.Cache5m, Cache1h: raw.Cache1h,
+			CacheRead: raw.CacheRead, CostUSD: raw.CostUSD, Reset: raw.Reset, Model: -1}
+		if raw.MsgID != nil {
+			e.Flags |= flagKey
+			second := raw.ReqID
+			if second == nil {
+				second = raw.SessID
+			}
+			e.K0, e.K1 = hashKey(raw.MsgID, second, raw.ReqID == nil)
+		}
+		if raw.Sidechain {
+			e.Flags |= flagSidechain
+		}
+		if raw.HasSpeed {
+			e.Flags |= flagSpeed
+		}
+		if raw.Fast {
+			e.Flags |= flagFast
+		}
+		if raw.HasCost {
+			e.Flags |= flagCost
+		}
+		if raw.Model != nil {
+			k, ok := models[string(raw.Model)]
+			if !ok {
+				k = int32(len(fe.Models))
+				fe.Models = append(fe.Models, string(raw.Model))
+				models[string(raw.Model)] = k
+			}
+			e.Model = k
+		}
+		fe.Entries = append(fe.Entries, e)
+	}
+	buf := s.buf
+	n := 0 // valid bytes in buf
+	off := from
+	for {
+		r, rerr := f.Read(buf[n:])
+		n += r
+		if r > 0 && progress != nil {
+			progress(int64(r))
+		}
+		if rerr != nil && rerr != io.EOF {
+			return nil, 0, rerr
+		}
+		eof := rerr == io.EOF
+		last := lastNL(buf[:n])
+		if last < 0 && !eof {
+			if n == len(buf) { // a line longer than the buffer
+				nb := make([]byte, 2*len(buf))
+				copy(nb, buf[:n])
+				buf = nb
+				s.buf = buf
+			}
+			continue
+		}
+		region := buf[:last+1]
+		scanRegion(region, add)
+		off += int64(last + 1)
+		rest := copy(buf, buf[last+1:n])
+		n = rest
+		if eof {
+			if n > 0 && bytesContains(buf[:n], usageMarker) {
+				before := len(fe.Entries)
+				add(buf[:n])
+				s.tailEntries = len(fe.Entries) - before
+			}
+			return fe, off, nil
+		}
+	}
+}
+
+func lastNL(b []byte) int { return bytes.LastIndexByte(b, '\n') }
+
+// decodeAll unpacks the cached entries of every file, in parallel.
+func decodeAll(files []File, cached map[string]CachedFile, workers int) []*fileEntries {
+	out := make([]*fileEntries, len(files))
+	if len(cached) == 0 {
+		return out
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(files) {
+					return
+				}
+				if c, ok := cached[files[i].Path]; ok {
+					if fe, err := decodeFileEntries(c.Data); err == nil {
+						out[i] = fe
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// reduceEntries resolves duplicates inside one file's entries, keeping each
+// winner at its own position (the reduction is a maximum by the order of
+// replaces, so doing it per file first and across files later gives the
+// same winners).
+func reduceEntries(es []Entry) []Entry {
+	type key struct{ a, b uint64 }
+	at := make(map[key]int, len(es))
+	dead := make([]bool, len(es))
+	found := false
+	for i := range es {
+		e := &es[i]
+		if e.Flags&flagKey == 0 {
+			continue
+		}
+		k := key{e.K0, e.K1}
+		if j, ok := at[k]; ok {
+			found = true
+			if replaces(e, &es[j]) {
+				dead[j] = true
+				at[k] = i
+			} else {
+				dead[i] = true
+			}
+			continue
+		}
+		at[k] = i
+	}
+	if !found {
+		return es
+	}
+	out := es[:0]
+	for i, e := range es {
+		if !dead[i] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
