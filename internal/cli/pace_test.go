@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -209,7 +211,7 @@ func TestPaceErrors(t *testing.T) {
 		args []string
 		want []string // all in stderr
 	}{
-		{"no figures", []string{"pace"}, []string{"no stored usage figures", "--five-hour-util", "--seven-day-resets-at"}},
+		{"json without figures", []string{"pace", "--json"}, []string{"need the usage figures", "--five-hour-util", "--seven-day-resets-at"}},
 		{"some figures", []string{"pace", "--five-hour-util", "3"}, []string{"missing --five-hour-resets-at, --seven-day-util, --seven-day-resets-at"}},
 		{"util above 100", append(ok, "--five-hour-util", "150"), []string{"--five-hour-util is 150", "0 to 100"}},
 		{"negative util", append(ok, "--seven-day-util", "-1"), []string{"--seven-day-util is -1", "0 to 100"}},
@@ -238,5 +240,27 @@ func TestPaceErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestPaceSimulateWritesChart(t *testing.T) {
+	t.Setenv("WARDEN_HOME", t.TempDir())
+	out := filepath.Join(t.TempDir(), "c.svg")
+	stdout, stderr, code := runPace(t, "pace", "simulate", "--steady", "60", "--start", "2025-11-03T00:00:00Z", "--out", out, "--png")
+	if code != 0 || !strings.Contains(stdout, "Total delay added") {
+		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+	}
+	for _, f := range []string{out, strings.TrimSuffix(out, ".svg") + ".png"} {
+		if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+func TestPaceWithoutFiguresUsesTheStore(t *testing.T) {
+	t.Setenv("WARDEN_HOME", t.TempDir())
+	stdout, stderr, code := runPace(t, "pace")
+	if code != 0 || !strings.Contains(stdout, "no subscription limits known") {
+		t.Fatalf("exit %d: %q %q", code, stdout, stderr)
 	}
 }

@@ -26,4 +26,15 @@
 // PostToolUse timeout), and ThresholdPercent is honoured as a tolerance
 // above the safe allowance. Fair sharing across sessions, quota sources and
 // sleeping are separate layers applied to a Decision after Decide.
+//
+// The live layer sits on top, in its own files, and is the only part that
+// touches the outside: live.go (the cached decision every PostToolUse
+// applies, pace.Current; fair sharing is fairshare.go), statusline.go
+// (RecordStatusline, StatuslineSegment), report.go (StatusLines for
+// `warden status`, Report for `warden pace`, the 80/95 % Notices),
+// poll.go and credentials.go (when to start the detached `warden pace
+// poll`; the OAuth token is read, never refreshed). It reads and writes
+// the store through quota.Store and never the network: the HTTP client is
+// internal/pace/oauth, linked only into the CLI. internal/pace/simulate
+// replays usage profiles and draws charts.
 package pace

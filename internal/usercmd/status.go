@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/gates"
+	"github.com/warden-dev/warden/internal/pace"
 	"github.com/warden-dev/warden/internal/version"
 )
 
@@ -49,6 +50,9 @@ func runStatus(ctx context.Context, env *Env, _ []string) (string, error) {
 		if br, err := gates.LoadBreaker(ctx, env.Store, env.ProjectDir); err == nil {
 			fmt.Fprintf(&b, "%s\n", br.Status(env.config().Gates.BreakerThreshold))
 		}
+	}
+	for _, l := range pace.StatusLines(ctx, env.Store) {
+		b.WriteString(l + "\n")
 	}
 	if steps := env.config().Gates.StartupSteps; len(steps) > 0 && env.State != nil {
 		parsed, _ := gates.ParseSteps(steps, env.ProjectDir)

@@ -1,0 +1,57 @@
+package pace
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/warden-dev/warden/internal/pace/quota"
+)
+
+// LeaseOAuth names the poll lease of the OAuth usage endpoint.
+const LeaseOAuth = "oauth"
+
+// PollDue reports whether the OAuth endpoint should be polled at now: the
+// status line's figures are missing or older than the poll interval, and
+// the lease allows a poll (interval, backoff and Retry-After all passed).
+func PollDue(statusline *quota.Snapshot, lease quota.Lease, now time.Time, interval time.Duration) bool {
+	if statusline != nil && statusline.Age(now) <= interval {
+		return false
+	}
+	return !lease.Next.After(now)
+}
+
+// Spawn starts a detached process of this binary with the given arguments
+// (Setsid, stdio on /dev/null, never waited on); tests replace it.
+var Spawn = spawnDetached
+
+// MaybePoll starts `warden pace poll --holder H` when a poll is due and a
+// token may exist, after taking the lease itself, so of all the sessions on
+// the machine exactly one starts a poller per interval. It never does
+// network I/O. It reports whether it started one.
+func MaybePoll(ctx context.Context, st quota.Store, s Settings, now time.Time) (bool, error) {
+	sl, err := st.LatestSnapshot(ctx, quota.SourceStatusline)
+	if err != nil {
+		return false, err
+	}
+	if sl != nil && sl.Age(now) <= s.PollInterval {
+		return false, nil
+	}
+	lease, err := st.LeaseState(ctx, LeaseOAuth)
+	if err != nil {
+		return false, err
+	}
+	if !PollDue(sl, lease, now, s.PollInterval) || !HasToken(os.Getenv) {
+		return false, nil
+	}
+	holder := "hook-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(now.UnixNano(), 36)
+	got, err := st.TryLease(ctx, LeaseOAuth, holder, now, s.PollInterval)
+	if err != nil || !got {
+		return false, err
+	}
+	if err := Spawn([]string{"pace", "poll", "--holder", holder}); err != nil {
+		return false, err
+	}
+	return true, nil
+}

@@ -1,0 +1,21 @@
+package usercmd
+
+import (
+	"context"
+	"time"
+
+	"github.com/warden-dev/warden/internal/pace"
+)
+
+// `warden pace` typed in the prompt (and on the CLI without figures): the
+// pacing decision in force, from the stored figures, with its reasoning.
+func init() {
+	Register(Command{Name: "pace", Help: "show the pacing decision now and why (figures, allowance, delay)", Run: runPace})
+}
+
+func runPace(ctx context.Context, env *Env, _ []string) (string, error) {
+	if env.Store == nil {
+		return "", storeUnavailable(env)
+	}
+	return pace.Report(ctx, env.Store, pace.SettingsFrom(env.config()), time.Now().UTC())
+}
