@@ -43,6 +43,15 @@ type Config struct {
 		SubagentEvery int
 		SubagentText  string
 	}
+	// Policy configures the guard engine (internal/policy).
+	Policy struct {
+		Disabled          []string
+		Modes             []string
+		Raise             []string
+		ProtectedBranches []string
+		MaxLinesWarn      int
+		MaxLinesDeny      int
+	}
 	Gates struct {
 		Breaker            bool
 		BreakerThreshold   int
@@ -52,6 +61,55 @@ type Config struct {
 		StartupSteps       []string
 		VerifyBeforeStop   bool
 		TestCommands       []string
+	}
+	// Pacing throttles tool calls against the subscription's 5-hour and
+	// 7-day limits (internal/pace; reference/pacing.md).
+	Pacing struct {
+		Enabled          bool
+		PreloadHours     float64
+		SafetyBufferPct  float64
+		BaseDelay        int
+		MaxDelay         int
+		ThresholdPercent float64
+		WeeklyLimit      bool
+		FiveHourLimit    bool
+		// PollInterval (seconds) between polls of the OAuth usage endpoint.
+		PollInterval int
+		// ActiveWindow (minutes): sessions with an event this recent share
+		// the account's budget.
+		ActiveWindow int
+		FairShare    bool
+		Notify       bool
+	}
+	// LLM is the judges' provider layer (internal/judge, cmd/warden-judge).
+	LLM struct {
+		// Provider: auto, anthropic, claude-cli or none.
+		Provider                           string
+		ModelHaiku, ModelSonnet, ModelOpus string
+		// TimeoutMS bounds one judge call; ReviewTimeoutMS the stage-2 review.
+		TimeoutMS, ReviewTimeoutMS int
+		FormatRetries              int
+	}
+	// Tempo is the Stop completion judge.
+	Tempo struct {
+		Enabled   bool
+		MaxBlocks int
+		Subagent  bool
+		Tier      string
+	}
+	// Validation switches the pre-tool judges.
+	Validation struct {
+		Intent           bool
+		IntentReview     bool
+		SourceExtensions []string
+		CorePaths        []string
+		ToolApprove      bool
+		LowRiskTools     []string
+		Lazy             bool
+		ErrorAck         bool
+		PlanDrift        bool
+		StyleDrift       bool
+		ClaudeMD         bool
 	}
 }
 

@@ -101,7 +101,7 @@ read_timeout_ms = 500
 		},
 		{
 			name: "unknown keys and tables, with suggestions",
-			user: "retention_day = 5\nthreshold = 50\n\n[context]\ntreshold = 50\n\n[pacing]\nbase_delay = 5\n",
+			user: "retention_day = 5\nthreshold = 50\n\n[context]\ntreshold = 50\n\n[quux]\nbase_delay = 5\n",
 			check: func(c *Config) bool {
 				return c.RetentionDays == 60 && c.Context.Threshold == 70
 			},
@@ -109,7 +109,7 @@ read_timeout_ms = 500
 				{"user", 1, "retention_day", "unknown key retention_day; did you mean retention_days?"},
 				{"user", 2, "threshold", "did you mean context.threshold? Move it into the [context] table."},
 				{"user", 5, "context.treshold", "did you mean context.threshold?"},
-				{"user", 7, "pacing", "unknown table pacing; delete it"},
+				{"user", 7, "quux", "unknown table quux; delete it"},
 			},
 		},
 		{
