@@ -13,13 +13,20 @@ func newStatuslineCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "statusline [--wrap CMD]",
 		Short: "Render the Claude Code status line (reads the status JSON on stdin)",
-		Long: `Render warden's status line segment from the JSON Claude Code pipes to
-its statusLine command. With --wrap, the previous status line command runs
-first with the same input and warden's segment is appended to its output.
-Never fails: always exit 0, nothing on stderr.`,
+		Long: `Render warden's status line from the JSON Claude Code pipes to its
+statusLine command: model, context use, session cost, git branch, badges and
+pacing, on one line or two when COLUMNS is narrow. Colours unless NO_COLOR
+is set or TERM is dumb (WARDEN_COLOR=0|1 overrides).
+
+When context_window.used_percentage reaches context.threshold (default 70)
+the context shows as "⚠ CTX 74%" and, once per session, a detached
+"warden handoff auto" writes a handoff for the next session.
+
+With --wrap, the previous status line command runs first with the same input
+and its output comes first. Never fails: always exit 0, nothing on stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			statusline.Run(cmd.InOrStdin(), cmd.OutOrStdout(), opts)
+			statusline.Run(cmd.InOrStdin(), cmd.OutOrStdout(), statusline.Live(opts))
 			return nil
 		},
 	}

@@ -1,7 +1,14 @@
-// Package statusline renders warden's status line segment from the JSON
-// Claude Code pipes to the statusLine command (claude-code-hooks.md §4). It
-// never fails: whatever goes wrong, it prints what it can and exits 0, with
-// nothing on stderr (a non-zero exit blanks the line).
+// Package statusline renders warden's status line from the JSON Claude Code
+// pipes to the statusLine command (claude-code-hooks.md §4): model, context
+// use (with the context-threshold warning), session cost, git branch,
+// badges and the pacing slot, in one line or two when COLUMNS is too
+// narrow.
+//
+// It never fails: whatever goes wrong, it prints what it can and exits 0,
+// with nothing on stderr (a non-zero exit blanks the line). The render path
+// does not shell out: the branch is read from .git/HEAD, and the only
+// process started is the detached `warden handoff auto` when the context
+// threshold is first crossed in a session.
 package statusline
 
 import (
@@ -12,20 +19,93 @@ import (
 	"io"
 	"math"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
-// Input is the part of the status line payload warden reads.
+// Input is the part of the status line payload warden reads. It is decoded
+// field by field, so one field of an unexpected type loses only itself.
 type Input struct {
-	SessionID string `json:"session_id"`
-	Model     struct {
-		ID          string `json:"id"`
-		DisplayName string `json:"display_name"`
-	} `json:"model"`
-	ContextWindow struct {
-		UsedPercentage *float64 `json:"used_percentage"`
-	} `json:"context_window"`
+	SessionID      string
+	TranscriptPath string
+	Cwd            string
+	ProjectDir     string
+	Model          string
+	// ContextPercent is nil before the first response.
+	ContextPercent *float64
+	CostUSD        *float64
+}
+
+// Decode reads a status line payload leniently.
+func Decode(raw []byte) (Input, bool) {
+	var in Input
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil || obj == nil {
+		return in, false
+	}
+	str := func(m map[string]json.RawMessage, k string) string {
+		var s string
+		if json.Unmarshal(m[k], &s) != nil {
+			return ""
+		}
+		return s
+	}
+	sub := func(k string) map[string]json.RawMessage {
+		var m map[string]json.RawMessage
+		json.Unmarshal(obj[k], &m)
+		return m
+	}
+	num := func(m map[string]json.RawMessage, k string) *float64 {
+		v := bytes.TrimSpace(m[k])
+		if len(v) == 0 || string(v) == "null" {
+			return nil
+		}
+		var f float64
+		if err := json.Unmarshal(v, &f); err == nil {
+			return &f
+		}
+		var s string // "74", "74%"
+		if json.Unmarshal(m[k], &s) == nil {
+			if f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64); err == nil {
+				return &f
+			}
+		}
+		return nil
+	}
+	in.SessionID = str(obj, "session_id")
+	in.TranscriptPath = str(obj, "transcript_path")
+	in.Cwd = str(obj, "cwd")
+	if ws := sub("workspace"); ws != nil {
+		in.ProjectDir = str(ws, "project_dir")
+		if in.Cwd == "" {
+			in.Cwd = str(ws, "current_dir")
+		}
+	}
+	if m := sub("model"); m != nil {
+		in.Model = str(m, "display_name")
+		if in.Model == "" {
+			in.Model = str(m, "id")
+		}
+	} else if s := str(obj, "model"); s != "" {
+		in.Model = s
+	}
+	if cw := sub("context_window"); cw != nil {
+		in.ContextPercent = num(cw, "used_percentage")
+	}
+	if c := sub("cost"); c != nil {
+		in.CostUSD = num(c, "total_cost_usd")
+	}
+	return in, true
+}
+
+// Project is the directory the session works in.
+func (in Input) Project() string {
+	if in.ProjectDir != "" {
+		return in.ProjectDir
+	}
+	return in.Cwd
 }
 
 // Options control one render.
@@ -35,55 +115,274 @@ type Options struct {
 	Wrap string
 	// WrapTimeout bounds the wrapped command.
 	WrapTimeout time.Duration
+	// Columns is the terminal width (COLUMNS); 0 means unlimited.
+	Columns int
+	// Color enables ANSI colours.
+	Color bool
+	// Threshold is context.threshold in percent (0: no threshold).
+	Threshold func(project string) int
+	// Fire is called when the context crosses the threshold; it returns
+	// true when this render is the one that claimed the session's mark
+	// (and spawned the handoff). The warning shows either way.
+	Fire func(in Input, pct int)
+	// Fired reports whether the session's threshold handoff was already
+	// spawned: the warning then stays on even if the percentage dips.
+	Fired func(in Input) bool
+	// Branch returns the project's git branch ("" for none).
+	Branch func(dir string) string
+	// OpenStore is handed to badges and pacing through Env.
+	OpenStore func() (StoreReader, bool)
+	// Done runs after the render (closes what OpenStore opened).
+	Done func()
 }
 
 // maxInput bounds the payload read from stdin.
 const maxInput = 1 << 20
 
-// Run reads the payload from stdin and writes the line to stdout.
+// Run reads the payload from stdin and writes the line(s) to stdout.
 func Run(stdin io.Reader, stdout io.Writer, opts Options) {
+	defer func() { recover() }() // never fail, never print a trace
+	if opts.Done != nil {
+		defer opts.Done()
+	}
 	raw, _ := io.ReadAll(io.LimitReader(stdin, maxInput))
 	var prefix string
 	if opts.Wrap != "" {
 		prefix = runWrapped(opts, raw)
 	}
-	seg := Render(raw)
+	in, ok := Decode(raw)
+	var lines []string
+	if ok {
+		env := &Env{In: in, Raw: raw, OpenStore: opts.OpenStore}
+		lines = Layout(Segments(env, opts), opts.Columns, opts.Color)
+	}
+	if len(lines) == 0 {
+		lines = []string{"warden"}
+	}
+	out := strings.Join(lines, "\n")
 	switch {
-	case prefix != "" && seg != "":
-		fmt.Fprintf(stdout, "%s │ %s\n", prefix, seg)
+	case prefix != "" && len(lines) == 1 && !strings.Contains(prefix, "\n") &&
+		(opts.Columns <= 0 || visibleLen(prefix)+3+visibleLen(lines[0]) <= opts.Columns):
+		fmt.Fprintf(stdout, "%s │ %s\n", prefix, out)
 	case prefix != "":
-		fmt.Fprintln(stdout, prefix)
+		fmt.Fprintf(stdout, "%s\n%s\n", prefix, out)
 	default:
-		fmt.Fprintln(stdout, seg)
+		fmt.Fprintln(stdout, out)
 	}
 }
 
-// Render builds warden's segment: model and context use.
+// Render is the plain one-line segment for raw (no colours, no width, no
+// side effects): model and context use.
 func Render(raw []byte) string {
-	var in Input
-	if err := json.Unmarshal(raw, &in); err != nil {
+	in, ok := Decode(raw)
+	if !ok {
 		return "warden"
 	}
-	var parts []string
-	if m := in.Model.DisplayName; m != "" {
-		parts = append(parts, "["+m+"]")
-	} else if in.Model.ID != "" {
-		parts = append(parts, "["+in.Model.ID+"]")
-	}
-	if p, ok := ContextPercent(in.ContextWindow.UsedPercentage); ok {
-		parts = append(parts, fmt.Sprintf("ctx %d%%", p))
-	}
-	if len(parts) == 0 {
+	lines := Layout(Segments(&Env{In: in, Raw: raw}, Options{}), 0, false)
+	if len(lines) == 0 {
 		return "warden"
 	}
-	return strings.Join(parts, " ")
+	return lines[0]
+}
+
+// Segment is one piece of the line. Line 2 holds the pieces that move to a
+// second line when one line does not fit.
+type Segment struct {
+	Text  string
+	Color string // ANSI SGR parameters, e.g. "33" or "1;31"
+	Line2 bool
+}
+
+// Extra segment sources other features plug in (safemode, breaker and tempo
+// badges; pacing). Set them from an init function; they must be cheap and
+// must not do I/O beyond reading a small cached file.
+var (
+	Badges []func(e *Env) Segment
+	Pacing func(e *Env) Segment
+)
+
+// Env is what a badge or the pacing segment sees: the decoded input, the
+// raw payload (rate_limits and the rest) and, on demand, the store.
+type Env struct {
+	In  Input
+	Raw []byte
+	// OpenStore opens the event store once per render (bounded by a short
+	// deadline); nil in tests and when there is none. Opening it costs a
+	// few milliseconds per render: prefer a cached file where possible.
+	OpenStore func() (StoreReader, bool)
+}
+
+// StoreReader is the read side of the store a segment may use.
+type StoreReader interface {
+	Setting(ctx context.Context, key string) (string, bool, error)
+}
+
+// Segments builds every segment for in.
+func Segments(env *Env, opts Options) []Segment {
+	in := env.In
+	var segs []Segment
+	if in.Model != "" {
+		segs = append(segs, Segment{Text: "[" + clean(in.Model, 40) + "]", Color: "36"})
+	}
+	if p, ok := ContextPercent(in.ContextPercent); ok {
+		th := 0
+		if opts.Threshold != nil {
+			th = opts.Threshold(in.Project())
+		}
+		if th > 0 && (p >= th || (opts.Fired != nil && opts.Fired(in))) {
+			if opts.Fire != nil {
+				opts.Fire(in, p)
+			}
+			segs = append(segs, Segment{Text: fmt.Sprintf("⚠ CTX %d%%", p), Color: "1;33"})
+		} else {
+			color := "32"
+			if th > 0 && p >= th*85/100 {
+				color = "33"
+			}
+			segs = append(segs, Segment{Text: fmt.Sprintf("ctx %d%%", p), Color: color})
+		}
+	}
+	if c := in.CostUSD; c != nil && !math.IsNaN(*c) && !math.IsInf(*c, 0) && *c > 0 && *c < 1e9 {
+		segs = append(segs, Segment{Text: fmt.Sprintf("$%.2f", *c), Color: "35"})
+	}
+	if opts.Branch != nil {
+		dir := in.Project()
+		if in.Cwd != "" {
+			dir = in.Cwd
+		}
+		if b := opts.Branch(dir); b != "" {
+			segs = append(segs, Segment{Text: "⎇ " + clean(b, 40), Color: "34", Line2: true})
+		}
+	}
+	for _, f := range Badges {
+		if s := safeSeg(f, env); s.Text != "" {
+			s.Line2 = true
+			segs = append(segs, s)
+		}
+	}
+	if Pacing != nil {
+		if s := safeSeg(Pacing, env); s.Text != "" {
+			s.Line2 = true
+			segs = append(segs, s)
+		}
+	}
+	return segs
+}
+
+func safeSeg(f func(*Env) Segment, env *Env) (s Segment) {
+	defer func() {
+		if recover() != nil {
+			s = Segment{}
+		}
+	}()
+	return f(env)
+}
+
+// Layout joins segments into one line, or two (the Line2 segments below)
+// when one does not fit in columns; each line is cut to columns.
+func Layout(segs []Segment, columns int, color bool) []string {
+	if len(segs) == 0 {
+		return nil
+	}
+	join := func(ss []Segment) (string, int) {
+		var b strings.Builder
+		w := 0
+		for i, s := range ss {
+			if i > 0 {
+				b.WriteByte(' ')
+				w++
+			}
+			t := s.Text
+			if columns > 0 && w+utf8.RuneCountInString(t) > columns {
+				t = cut(t, columns-w)
+			}
+			w += utf8.RuneCountInString(t)
+			if color && s.Color != "" {
+				b.WriteString("\x1b[" + s.Color + "m" + t + "\x1b[0m")
+			} else {
+				b.WriteString(t)
+			}
+			if columns > 0 && w >= columns {
+				break
+			}
+		}
+		return b.String(), w
+	}
+	width := -1
+	for _, s := range segs {
+		width += 1 + utf8.RuneCountInString(s.Text)
+	}
+	if columns <= 0 || width <= columns {
+		l, _ := join(segs)
+		return []string{l}
+	}
+	var one, two []Segment
+	for _, s := range segs {
+		if s.Line2 {
+			two = append(two, s)
+		} else {
+			one = append(one, s)
+		}
+	}
+	var out []string
+	for _, part := range [][]Segment{one, two} {
+		if len(part) > 0 {
+			l, _ := join(part)
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func cut(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if n == 1 {
+		return "…"
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// clean removes control characters (a model name or branch must not carry
+// escape sequences into the terminal) and bounds the length.
+func clean(s string, n int) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return -1
+		}
+		return r
+	}, s)
+	return cut(s, n)
+}
+
+// visibleLen counts runes outside ANSI escape sequences.
+func visibleLen(s string) int {
+	n, esc := 0, false
+	for _, r := range s {
+		switch {
+		case esc:
+			if (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') {
+				esc = false
+			}
+		case r == 0x1b:
+			esc = true
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 // ContextPercent normalises used_percentage, which arrives as a whole
 // percentage (74) or, from some builds and wrappers, as a fraction (0.74);
 // it is null before the first response.
 func ContextPercent(v *float64) (int, bool) {
-	if v == nil || math.IsNaN(*v) || *v < 0 {
+	if v == nil || math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 {
 		return 0, false
 	}
 	p := *v
@@ -94,6 +393,32 @@ func ContextPercent(v *float64) (int, bool) {
 		p = 100
 	}
 	return int(math.Round(p)), true
+}
+
+// ColorFromEnv decides whether the terminal setting takes ANSI colours:
+// not with NO_COLOR, not with TERM unset or "dumb"; WARDEN_COLOR=0/1
+// overrides.
+func ColorFromEnv(getenv func(string) string) bool {
+	switch getenv("WARDEN_COLOR") {
+	case "0", "false", "never":
+		return false
+	case "1", "true", "always":
+		return true
+	}
+	if getenv("NO_COLOR") != "" {
+		return false
+	}
+	t := getenv("TERM")
+	return t != "" && t != "dumb"
+}
+
+// ColumnsFromEnv reads COLUMNS (0 when unset or invalid).
+func ColumnsFromEnv(getenv func(string) string) int {
+	n, err := strconv.Atoi(strings.TrimSpace(getenv("COLUMNS")))
+	if err != nil || n <= 0 || n > 10000 {
+		return 0
+	}
+	return n
 }
 
 // runWrapped runs the previous status line command with the same payload
@@ -107,6 +432,7 @@ func runWrapped(opts Options, raw []byte) string {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", opts.Wrap)
 	cmd.Stdin = bytes.NewReader(raw)
+	cmd.Stderr = nil
 	cmd.WaitDelay = 100 * time.Millisecond
 	out, err := cmd.Output()
 	if err != nil {

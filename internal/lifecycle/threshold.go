@@ -1,0 +1,110 @@
+package lifecycle
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/store"
+)
+
+// markerPath is a file that mirrors the store mark, so the status line's
+// renders after the first one above the threshold answer with one stat()
+// instead of opening the store. The store stays the authority: a missing
+// marker falls back to it.
+func markerPath(sessionID string) string {
+	safe := make([]byte, 0, len(sessionID))
+	for i := 0; i < len(sessionID) && i < 128; i++ {
+		c := sessionID[i]
+		if (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' {
+			safe = append(safe, c)
+		} else {
+			safe = append(safe, '_')
+		}
+	}
+	return filepath.Join(paths.Home(), "state", "ctx-threshold", string(safe))
+}
+
+// MarkerFired reports whether this session's mark is cached on disk.
+func MarkerFired(sessionID string) bool {
+	if sessionID == "" {
+		return false
+	}
+	_, err := os.Stat(markerPath(sessionID))
+	return err == nil
+}
+
+// SetMarker caches the mark on disk (best effort).
+func SetMarker(sessionID string) {
+	if sessionID == "" {
+		return
+	}
+	p := markerPath(sessionID)
+	if os.MkdirAll(filepath.Dir(p), 0o700) == nil {
+		os.WriteFile(p, nil, 0o600)
+	}
+}
+
+// thresholdKey is the store setting that marks a session whose context
+// crossed context.threshold: the handoff was spawned; it is not spawned
+// again until SessionStart clears the mark (a compaction, a resume).
+func thresholdKey(sessionID string) string { return "lifecycle.ctx_threshold:" + sessionID }
+
+type dbStore interface{ DB() *sql.DB }
+
+// ClaimThreshold marks sessionID as past the threshold. It returns true
+// only for the one caller that set the mark (two status line renders racing
+// each other spawn one handoff).
+func ClaimThreshold(ctx context.Context, st store.Store, sessionID string, pct int, now time.Time) (bool, error) {
+	if st == nil || sessionID == "" {
+		return false, nil
+	}
+	val := strconv.Itoa(pct) + " " + Timestamp(now)
+	if d, ok := st.(dbStore); ok {
+		res, err := d.DB().ExecContext(ctx,
+			"INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value WHERE settings.value = ''",
+			thresholdKey(sessionID), val)
+		if err != nil {
+			return false, err
+		}
+		n, err := res.RowsAffected()
+		return n == 1, err
+	}
+	// Another store: read then write (not atomic, good enough there).
+	if v, ok, err := st.Setting(ctx, thresholdKey(sessionID)); err != nil || (ok && v != "") {
+		return false, err
+	}
+	return true, st.SetSetting(ctx, thresholdKey(sessionID), val)
+}
+
+// ThresholdFired reports whether the mark is set for sessionID.
+func ThresholdFired(ctx context.Context, st store.Store, sessionID string) bool {
+	if st == nil || sessionID == "" {
+		return false
+	}
+	v, ok, err := st.Setting(ctx, thresholdKey(sessionID))
+	return err == nil && ok && v != ""
+}
+
+// ClearThreshold removes the mark (SessionStart, SessionEnd).
+func ClearThreshold(ctx context.Context, st store.Store, sessionID string) error {
+	if sessionID == "" {
+		return nil
+	}
+	os.Remove(markerPath(sessionID))
+	if st == nil {
+		return nil
+	}
+	if d, ok := st.(dbStore); ok {
+		_, err := d.DB().ExecContext(ctx, "DELETE FROM settings WHERE key = ?", thresholdKey(sessionID))
+		return err
+	}
+	if _, ok, err := st.Setting(ctx, thresholdKey(sessionID)); err != nil || !ok {
+		return err
+	}
+	return st.SetSetting(ctx, thresholdKey(sessionID), "")
+}
