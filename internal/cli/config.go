@@ -226,13 +226,16 @@ func showDefaults(out io.Writer, asJSON bool) error {
 	fmt.Fprintln(tw, "KEY\tTYPE\tDEFAULT\tRANGE\tPROJECT")
 	// A long default (a list of patterns, a reminder text) would make the
 	// column as wide as itself: it goes under the row instead.
-	const maxDefaultCell = 24
+	const maxDefaultCell = 16
 	for _, k := range keys {
-		def := k.DefaultString()
+		def, rng := k.DefaultString(), cfgRange(k)
 		if len(def) > maxDefaultCell {
 			def = "(below)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.Name, k.Kind, def, cfgRange(k), k.Policy)
+		if len(rng) > maxDefaultCell {
+			rng = "(below)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.Name, k.Kind, def, rng, k.Policy)
 	}
 	tw.Flush()
 	lines := strings.Split(strings.TrimRight(rows.String(), "\n"), "\n")
@@ -258,6 +261,11 @@ func showDefaults(out io.Writer, asJSON bool) error {
 		}
 		if def := k.DefaultString(); !stacked && len(def) > maxDefaultCell {
 			for _, line := range cfgWrap("default: "+def, width-4) {
+				buf.WriteString("    " + line + "\n")
+			}
+		}
+		if rng := cfgRange(k); !stacked && len(rng) > maxDefaultCell {
+			for _, line := range cfgWrap("range: "+rng, width-4) {
 				buf.WriteString("    " + line + "\n")
 			}
 		}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -243,17 +241,12 @@ func TestPaceErrors(t *testing.T) {
 	}
 }
 
-func TestPaceSimulateWritesChart(t *testing.T) {
+func TestPaceSimulateNeedsTheHelper(t *testing.T) {
 	t.Setenv("WARDEN_HOME", t.TempDir())
-	out := filepath.Join(t.TempDir(), "c.svg")
-	stdout, stderr, code := runPace(t, "pace", "simulate", "--steady", "60", "--start", "2025-11-03T00:00:00Z", "--out", out, "--png")
-	if code != 0 || !strings.Contains(stdout, "Total delay added") {
-		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
-	}
-	for _, f := range []string{out, strings.TrimSuffix(out, ".svg") + ".png"} {
-		if st, err := os.Stat(f); err != nil || st.Size() == 0 {
-			t.Errorf("%s: %v", f, err)
-		}
+	t.Setenv("PATH", t.TempDir()) // no warden-helper anywhere
+	_, stderr, code := runPace(t, "pace", "simulate", "--steady", "60")
+	if code == 0 || !strings.Contains(stderr, "warden-helper") || !strings.Contains(stderr, "make install") {
+		t.Errorf("exit %d, stderr %q: a missing helper must be named with the fix", code, stderr)
 	}
 }
 

@@ -1,0 +1,225 @@
+// Package cmds holds the commands warden-helper runs: the rare, heavy ones
+// whose packages (net/http, image encoding, LLM SDKs) must not be linked
+// into the binary that runs every hook. `warden` hands these commands over
+// to warden-helper (internal/helper); users still type `warden …`.
+package cmds
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/pace"
+	"github.com/warden-dev/warden/internal/pace/oauth"
+	"github.com/warden-dev/warden/internal/pace/simulate"
+	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/store/sqlite"
+)
+
+// NewRoot builds warden-helper's command tree.
+func NewRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "warden-helper",
+		Short:         "Heavy commands of warden (run through warden, not directly)",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	paceCmd := &cobra.Command{Use: "pace", Short: "Pacing commands that need the network or image encoding"}
+	paceCmd.AddCommand(newPacePollCmd(), newPaceSimulateCmd())
+	root.AddCommand(paceCmd)
+	return root
+}
+
+// Main runs the tree and returns the exit code.
+func Main(args []string) int {
+	root := NewRoot()
+	root.SetArgs(args)
+	if err := root.Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "warden:", err)
+		return 1
+	}
+	return 0
+}
+
+// timeFlag is an RFC 3339 time flag that knows whether it was set.
+type timeFlag struct {
+	t   time.Time
+	set bool
+}
+
+func (f *timeFlag) String() string {
+	if !f.set {
+		return ""
+	}
+	return f.t.Format(time.RFC3339)
+}
+func (f *timeFlag) Type() string { return "RFC3339" }
+func (f *timeFlag) Set(s string) error {
+	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(s))
+	if err != nil {
+		return errors.New("not an RFC 3339 time; write it like 2025-11-06T14:30:00Z")
+	}
+	f.t, f.set = t.UTC(), true
+	return nil
+}
+
+// newPacePollCmd is `warden pace poll`: one poll of the OAuth usage
+// endpoint if it is due (the lease in the store allows one poll per
+// pacing.poll_interval across the machine). The hook starts it detached
+// with --holder (it took the lease already); run by hand it takes the
+// lease itself.
+func newPacePollCmd() *cobra.Command {
+	var holder string
+	cmd := &cobra.Command{
+		Use:   "poll",
+		Short: "Poll the OAuth usage endpoint once, if no other process did within the poll interval",
+		Long: `Poll GET /api/oauth/usage once with Claude Code's OAuth token (read from
+$CLAUDE_CONFIG_DIR/.credentials.json or ~/.claude/.credentials.json, never
+refreshed) and store the figures. A lease in the store makes it a no-op when
+another process polled within pacing.poll_interval, after a 429 until its
+Retry-After, and during the exponential backoff after failures. The hook
+starts it in the background when the status line's figures are older than
+the poll interval. WARDEN_OAUTH_BASE_URL overrides the API host.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			cwd, _ := os.Getwd()
+			cfg, _ := config.Load(paths.UserConfig(), cwd)
+			s := pace.SettingsFrom(cfg)
+			st, err := sqlite.Open(ctx, paths.DB())
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			now := time.Now().UTC()
+			r := oauth.PollIfDue(ctx, st, oauth.Options{Interval: s.PollInterval, Getenv: os.Getenv, Holder: holder}, now)
+			// Housekeeping while in the background: keep the pacing tables
+			// to the retention period.
+			st.PrunePacing(ctx, now.AddDate(0, 0, -cfg.RetentionDays))
+			out := cmd.OutOrStdout()
+			switch {
+			case r.Err != nil:
+				return fmt.Errorf("usage poll: %s (next poll not before %s)", r.Status, r.Next.Format(time.RFC3339))
+			case !r.Polled:
+				fmt.Fprintf(out, "not polled: %s\n", r.Status)
+			default:
+				fmt.Fprintf(out, "polled: %s; next poll not before %s\n", pace.SourceText(r.Snapshot, now), r.Next.Format(time.RFC3339))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&holder, "holder", "", "lease already taken by the caller (the hook)")
+	cmd.Flags().Lookup("holder").Hidden = true
+	return cmd
+}
+
+// newPaceSimulateCmd is `warden pace simulate`.
+func newPaceSimulateCmd() *cobra.Command {
+	var (
+		profile, out string
+		steady       float64
+		days         int
+		start        timeFlag
+		asPNG        bool
+		sessions     int
+	)
+	cmd := &cobra.Command{
+		Use:   "simulate [--profile FILE | --steady CALLS_PER_HOUR] [--days 7] [--start RFC3339] [--out chart.svg] [--png]",
+		Short: "Replay a usage profile through pacing and draw utilisation against the allowance",
+		Long: `Replay a usage profile through the pacing algorithm, once without throttling and
+once with warden's delays, over a 7-day window (from --start, default the
+coming Monday 00:00 UTC), and draw the 7-day utilisation of both runs, the
+allowance and the safe allowance (weekends shaded) as SVG, and with --png
+also as PNG (same path, .png; lines and shading only, no text). Prints
+whether and when 100 % was hit and the total delay added.
+
+The profile is JSON; every key is optional:
+  {"calls_per_hour": 120, "cost_per_call": 0.012, "five_hour_cost_per_call": 0.12,
+   "start_hour": 9, "end_hour": 18, "weekends": false, "sessions": 1}
+costs are utilisation points per tool call of the 7-day and 5-hour windows;
+hours are UTC. --steady N is N calls an hour around the clock, every day.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var p simulate.Profile
+			switch {
+			case profile != "" && cmd.Flags().Changed("steady"):
+				return errors.New("pass --profile or --steady, not both")
+			case profile != "":
+				var err error
+				if p, err = simulate.LoadProfile(profile); err != nil {
+					return err
+				}
+			case cmd.Flags().Changed("steady"):
+				p = simulate.Steady(steady)
+			default:
+				p = simulate.DefaultProfile()
+			}
+			if cmd.Flags().Changed("sessions") {
+				p.Sessions = sessions
+			}
+			if err := p.Validate(); err != nil {
+				return err
+			}
+			if days < 1 || days > 28 {
+				return fmt.Errorf("--days is %d; use 1 to 28", days)
+			}
+			t0 := start.t
+			if !start.set {
+				now := time.Now().UTC()
+				t0 = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+				for t0.Weekday() != time.Monday || !t0.After(now) {
+					t0 = t0.Add(24 * time.Hour)
+				}
+			}
+			cwd, _ := os.Getwd()
+			cfg, _ := config.Load(paths.UserConfig(), cwd)
+			res := simulate.Run(p, pace.SettingsFrom(cfg).Params, t0, days)
+			f, err := os.Create(out)
+			if err != nil {
+				return err
+			}
+			if err := res.SVG(f); err != nil {
+				f.Close()
+				return err
+			}
+			if err := f.Close(); err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintln(w, res.Summary())
+			fmt.Fprintf(w, "Chart: %s\n", out)
+			if asPNG {
+				pngPath := strings.TrimSuffix(out, ".svg") + ".png"
+				f, err := os.Create(pngPath)
+				if err != nil {
+					return err
+				}
+				if err := res.PNG(f); err != nil {
+					f.Close()
+					return err
+				}
+				if err := f.Close(); err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "PNG:   %s\n", pngPath)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&profile, "profile", "", "usage profile (JSON)")
+	f.Float64Var(&steady, "steady", 120, "steady load: tool calls per hour, around the clock")
+	f.IntVar(&days, "days", 7, "days to simulate")
+	f.Var(&start, "start", "start of the 7-day window, RFC 3339 (default: next Monday 00:00 UTC)")
+	f.StringVar(&out, "out", "pace-simulation.svg", "SVG file to write")
+	f.BoolVar(&asPNG, "png", false, "also write a PNG next to the SVG")
+	f.IntVar(&sessions, "sessions", 1, "parallel sessions sharing the account (fair sharing)")
+	return cmd
+}
