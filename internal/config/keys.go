@@ -216,9 +216,9 @@ var keys = []Key{
 		Field:  func(c *Config) any { return &c.Policy.Raise },
 	},
 	{
-		Name: "policy.protected_branches", Kind: Strings, Default: []string{"main", "master"},
+		Name: "policy.protected_branches", Kind: Strings, Default: []string{},
 		Policy: UnionOnly,
-		Doc:    "Branches that may not be force-pushed or deleted (core.git:push-force).",
+		Doc:    "Branches, besides main and master (always protected), that may not be force-pushed or deleted (core.git:push-force).",
 		Field:  func(c *Config) any { return &c.Policy.ProtectedBranches },
 	},
 	{

@@ -1,0 +1,346 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/policy"
+)
+
+func init() { register(newPolicyCmd) }
+
+func newPolicyCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "policy",
+		Short: "Guards: explain a decision, list, test and lint rules",
+		Long: `warden's guard engine evaluates tool calls against rule packs (built in) and
+your rule files ($WARDEN_HOME/rules/*.toml, <project>/.warden/rules/*.toml).
+Modes: deny > ask > warn > audit. Configure with policy.disabled,
+policy.modes ("id=mode"), policy.raise, policy.protected_branches,
+policy.max_lines_warn and policy.max_lines_deny.`,
+	}
+	cmd.AddCommand(newPolicyExplainCmd(), newPolicyListCmd(), newPolicyTestCmd(), newPolicyLintCmd())
+	return cmd
+}
+
+// policyEnv is the engine as a hook in the current directory would build it.
+type policyEnv struct {
+	cfg     *config.Config
+	cwd     string
+	home    string
+	project string
+	user    []policy.Rule
+	cases   []policy.TestCase
+	probs   []policy.Problem
+}
+
+func loadPolicyEnv(extra []string) (*policyEnv, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	home, _ := os.UserHomeDir()
+	project := paths.ProjectDir(cwd)
+	cfg, _ := config.Load(paths.UserConfig(), project)
+	e := &policyEnv{cfg: cfg, cwd: cwd, home: home, project: project}
+	if len(extra) == 0 {
+		e.user, e.cases, e.probs = policy.LoadUserRules(policy.RuleDirs(paths.Home(), project))
+		return e, nil
+	}
+	for _, f := range extra {
+		r, c, p := policy.LoadRuleFile(f)
+		e.user, e.cases, e.probs = append(e.user, r...), append(e.cases, c...), append(e.probs, p...)
+	}
+	return e, nil
+}
+
+func (e *policyEnv) engine() *policy.Engine {
+	return policy.New(policy.Builtin(), e.user, policy.OptionsFrom(e.cfg, paths.Home()))
+}
+
+type explainOptions struct {
+	json bool
+	call string
+}
+
+func newPolicyExplainCmd() *cobra.Command {
+	var o explainOptions
+	cmd := &cobra.Command{
+		Use:   "explain [--json] (-- '<shell command>' | --call '<PreToolUse JSON>')",
+		Short: "Show the decision for a command or a tool call, the rules that fired and the parsed facts",
+		Example: `  warden policy explain -- 'git push --force origin main'
+  warden policy explain --json --call '{"tool_name":"Write","tool_input":{"file_path":"~/.ssh/config","content":"x"}}'`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runPolicyExplain(cmd.Context(), cmd.OutOrStdout(), o, args)
+		},
+	}
+	cmd.Flags().BoolVar(&o.json, "json", false, `print {"decision","rules","facts"} as JSON`)
+	cmd.Flags().StringVar(&o.call, "call", "", "a PreToolUse payload (tool_name, tool_input, optional cwd) instead of a command")
+	return cmd
+}
+
+type explainJSON struct {
+	Decision string         `json:"decision"`
+	Rules    []policy.Hit   `json:"rules"`
+	Facts    *policy.Facts  `json:"facts"`
+	Input    map[string]any `json:"input,omitempty"`
+}
+
+func runPolicyExplain(ctx context.Context, w io.Writer, o explainOptions, args []string) error {
+	if (o.call == "") == (len(args) == 0) {
+		return errors.New("give a shell command after -- or a payload with --call, not both")
+	}
+	env, err := loadPolicyEnv(nil)
+	if err != nil {
+		return err
+	}
+	var call policy.Call
+	if o.call != "" {
+		if call, err = policy.CaseCall(o.call, env.home, env.project); err != nil {
+			return err
+		}
+		if call.Cwd == env.project {
+			call.Cwd = env.cwd
+		}
+	} else {
+		b, _ := json.Marshal(map[string]string{"command": strings.Join(args, " ")})
+		call = policy.Call{Event: "PreToolUse", Tool: "Bash", Input: b, Cwd: env.cwd, Home: env.home, Project: env.project}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	f := policy.Normalize(call)
+	res := env.engine().Evaluate(ctx, f)
+	dec := string(res.Decision)
+	if dec == "" {
+		dec = "allow"
+	}
+	if o.json {
+		out := explainJSON{Decision: dec, Rules: res.Hits, Facts: f}
+		if out.Rules == nil {
+			out.Rules = []policy.Hit{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	fmt.Fprintf(w, "decision: %s\n", dec)
+	if len(res.Hits) == 0 {
+		fmt.Fprintln(w, "rules:    none fired")
+	} else {
+		fmt.Fprintln(w, "rules:")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, h := range res.Hits {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", h.Mode, h.ID, h.Reason)
+		}
+		tw.Flush()
+	}
+	printFacts(w, f)
+	return nil
+}
+
+func printFacts(w io.Writer, f *policy.Facts) {
+	fmt.Fprintln(w, "facts:")
+	fmt.Fprintf(w, "  tool: %s   cwd: %s\n", f.Tool, f.Cwd)
+	if f.ParseError != "" {
+		fmt.Fprintf(w, "  parse error: %s (matched on words conservatively)\n", f.ParseError)
+	}
+	if f.FilePath != "" {
+		fmt.Fprintf(w, "  file: %s", f.FilePath)
+		if f.Lines > 0 {
+			fmt.Fprintf(w, " (%d lines)", f.Lines)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, c := range f.Commands {
+		fmt.Fprintf(w, "  command: %s", c.String())
+		var notes []string
+		if c.Depth > 0 {
+			notes = append(notes, fmt.Sprintf("depth %d", c.Depth))
+		}
+		if len(c.Wrappers) > 0 {
+			notes = append(notes, "via "+strings.Join(c.Wrappers, " > "))
+		}
+		if len(c.Upstream) > 0 {
+			notes = append(notes, "piped from "+strings.Join(c.Upstream, ", "))
+		}
+		if len(c.Flags) > 0 {
+			notes = append(notes, "flags "+strings.Join(c.Flags, " "))
+		}
+		if c.Escaped {
+			notes = append(notes, "alias bypass")
+		}
+		if c.Payload != "" {
+			notes = append(notes, fmt.Sprintf("payload %q", c.Payload))
+		}
+		if len(notes) > 0 {
+			fmt.Fprintf(w, "   [%s]", strings.Join(notes, "; "))
+		}
+		fmt.Fprintln(w)
+	}
+	for _, r := range f.Redirects {
+		fmt.Fprintf(w, "  redirect: %s %s (%s)\n", r.Op, r.Target, r.Cmd)
+	}
+	for _, p := range f.Paths {
+		fmt.Fprintf(w, "  path: %s (%s by %s)\n", p.Path, p.Op, p.Via)
+	}
+}
+
+func newPolicyListCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list [--json]",
+		Short: "List every rule: id, pack, effective mode (off when disabled), description",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			env, err := loadPolicyEnv(nil)
+			if err != nil {
+				return err
+			}
+			opts := policy.OptionsFrom(env.cfg, paths.Home())
+			type row struct {
+				policy.RuleInfo
+				On bool `json:"on"`
+			}
+			var rows []row
+			for _, p := range policy.Builtin() {
+				for i := range p.Rules {
+					r := &p.Rules[i]
+					m := policy.ResolveMode(r, &opts)
+					rows = append(rows, row{policy.RuleInfo{ID: r.ID, Pack: p.Name, Mode: m, Desc: r.Desc, Source: "built-in"}, m != policy.Off})
+				}
+			}
+			for i := range env.user {
+				r := &env.user[i]
+				m := policy.ResolveMode(r, &opts)
+				rows = append(rows, row{policy.RuleInfo{ID: r.ID, Pack: r.Pack(), Mode: m, Desc: r.Desc, Source: r.Source}, m != policy.Off})
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(w)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rows)
+			}
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "RULE\tPACK\tMODE\tON\tDESCRIPTION")
+			for _, r := range rows {
+				on := "on"
+				if !r.On {
+					on = "off"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Pack, r.Mode, on, r.Desc)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "JSON output")
+	return cmd
+}
+
+func newPolicyTestCmd() *cobra.Command {
+	var verbose, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "test [FILES…]",
+		Short: "Run rule tests: the built-in packs' own cases and the [[case]] entries of rule files",
+		Long: `Run rule tests. Without FILES: every built-in rule's own cases (inputs it
+must catch and near-misses it must allow) and the [[case]] entries of your
+rule files. With FILES: those rule files' rules and cases (built-in rules
+active too). A case is
+  [[case]]
+  command = "git push --force origin main"   # or call = '{"tool_name":…}'
+  expect = "deny"                            # deny, ask, warn, audit, allow
+  rule = "core.git:push-force"               # optional
+Tests run in a fixed environment: home /home/dev, project /home/dev/proj,
+a dirty git tree on main. Exit status 1 when a case fails.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env, err := loadPolicyEnv(args)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			for _, p := range env.probs {
+				fmt.Fprintln(cmd.ErrOrStderr(), "warden: "+p.String())
+			}
+			var results []policy.CaseResult
+			if len(args) == 0 {
+				results = policy.RunRuleCases(policy.Builtin())
+			}
+			eng := policy.TestEngine(policy.Builtin(), env.user, policy.OptionsFrom(env.cfg, filepath.Join(policy.TestHome, ".warden")))
+			results = append(results, policy.RunCases(eng, env.cases)...)
+			failed := 0
+			for _, r := range results {
+				if !r.OK {
+					failed++
+				}
+			}
+			if asJSON {
+				enc := json.NewEncoder(w)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(results); err != nil {
+					return err
+				}
+			} else {
+				for _, r := range results {
+					if verbose || !r.OK {
+						fmt.Fprintln(w, r.String())
+					}
+				}
+				fmt.Fprintf(w, "%d cases, %d passed, %d failed\n", len(results), len(results)-failed, failed)
+			}
+			if failed > 0 || len(env.probs) > 0 {
+				return ExitError{Code: 1}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print every case, not only failures")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "JSON output")
+	return cmd
+}
+
+func newPolicyLintCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "lint [FILES…]",
+		Short: "Check rule files: expression and regexp errors with file:line, unknown fields, tools and events, rules that can never fire",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env, err := loadPolicyEnv(args)
+			if err != nil {
+				return err
+			}
+			opts := policy.OptionsFrom(env.cfg, paths.Home())
+			var lines []string
+			for _, p := range env.probs {
+				lines = append(lines, p.String())
+			}
+			for _, p := range policy.Lint(env.user, opts) {
+				lines = append(lines, p.String())
+			}
+			for _, s := range policy.LintOptions(env.user, policy.Builtin(), opts) {
+				lines = append(lines, "config: "+s)
+			}
+			w := cmd.OutOrStdout()
+			for _, l := range lines {
+				fmt.Fprintln(w, l)
+			}
+			if len(lines) > 0 {
+				return ExitError{Code: 1}
+			}
+			fmt.Fprintf(w, "%d user rules, no problems\n", len(env.user))
+			return nil
+		},
+	}
+}

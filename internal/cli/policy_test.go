@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestPolicyExplainJSON(t *testing.T) {
+	t.Setenv("WARDEN_HOME", t.TempDir())
+	out, stderr, code := runCLI(t, "policy", "explain", "--json", "--", `bash -c "rm -rf ~"`)
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+	var got struct {
+		Decision string `json:"decision"`
+		Rules    []struct {
+			ID, Mode, Reason string
+		} `json:"rules"`
+		Facts struct {
+			Commands []struct {
+				Name     string   `json:"name"`
+				Depth    int      `json:"depth"`
+				Wrappers []string `json:"wrappers"`
+			} `json:"commands"`
+		} `json:"facts"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if got.Decision != "deny" || len(got.Rules) == 0 || got.Rules[0].ID != "core.shell:rm-root" || got.Rules[0].Mode != "deny" {
+		t.Errorf("decision/rules: %+v", got)
+	}
+	if n := len(got.Facts.Commands); n != 2 || got.Facts.Commands[1].Name != "rm" || got.Facts.Commands[1].Depth != 1 {
+		t.Errorf("facts: %+v", got.Facts)
+	}
+
+	out, _, _ = runCLI(t, "policy", "explain", "--json", "--call", `{"tool_name":"Write","tool_input":{"file_path":"~/.ssh/config","content":"x"}}`)
+	if !strings.Contains(out, `"decision": "deny"`) || !strings.Contains(out, "core.paths:ssh") {
+		t.Errorf("--call: %s", out)
+	}
+	out, _, _ = runCLI(t, "policy", "explain", "--", "git push origin feature/x")
+	if !strings.HasPrefix(out, "decision: allow") || !strings.Contains(out, "command: git push origin feature/x") {
+		t.Errorf("text explain: %s", out)
+	}
+	if _, _, code := runCLI(t, "policy", "explain"); code == 0 {
+		t.Errorf("explain without input must fail")
+	}
+}
+
+func TestPolicyListTestLint(t *testing.T) {
+	t.Setenv("WARDEN_HOME", t.TempDir())
+	out, _, code := runCLI(t, "policy", "list")
+	if code != 0 || !strings.Contains(out, "core.git:push-force") || !strings.Contains(out, "risky.routine:kill") {
+		t.Errorf("list (%d): %s", code, out)
+	}
+	out, _, code = runCLI(t, "policy", "test")
+	if code != 0 || !strings.Contains(out, " 0 failed") {
+		t.Errorf("test (%d): %s", code, out)
+	}
+	out, _, code = runCLI(t, "policy", "test", "../policy/testdata/rules/example.toml")
+	if code != 0 || !strings.Contains(out, "7 cases, 7 passed") {
+		t.Errorf("test FILE (%d): %s", code, out)
+	}
+	out, _, code = runCLI(t, "policy", "lint", "../policy/testdata/rules/broken.toml")
+	if code != 1 || !strings.Contains(out, "broken.toml:4:") || !strings.Contains(out, "can never fire") {
+		t.Errorf("lint (%d): %s", code, out)
+	}
+}

@@ -1,0 +1,478 @@
+package policy
+
+import (
+	"path"
+	"strings"
+)
+
+// shells run their -c payload as shell code.
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true,
+	"ash": true, "fish": true, "mksh": true, "busybox-sh": true, "rbash": true}
+
+// interpreters and the flag that takes a one-liner.
+var interpreters = map[string][]string{
+	"python": {"-c"}, "python2": {"-c"}, "python3": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
+	"ruby": {"-e"}, "node": {"-e", "--eval", "-p", "--print"}, "nodejs": {"-e", "--eval", "-p", "--print"},
+	"perl": {"-e", "-E"}, "php": {"-r"}, "lua": {"-e"}, "deno": {"eval"}, "bun": {"-e", "--eval"},
+	"osascript": {"-e"}, "Rscript": {"-e"},
+}
+
+// command records argv (and, through wrappers, the commands it runs).
+func (n *normalizer) command(argv []string, escaped bool, heredoc string, depth int, wrappers, upstream []string) {
+	for len(argv) > 0 && len(n.f.Commands) < maxCmds {
+		raw := argv[0]
+		name := cmdName(raw)
+		if name == "" {
+			return
+		}
+		c := Cmd{Name: name, Raw: raw, Args: argv[1:], Depth: depth, Escaped: escaped,
+			Wrappers: wrappers, Upstream: upstream, Heredoc: heredoc, Dir: n.cwd}
+		if name == "git" {
+			c.Args = gitArgs(c.Args)
+		}
+		splitFlags(&c)
+		inner, innerName, payload := unwrap(name, c.Args)
+		if isInterpreter(name) {
+			payload = interpPayload(name, c.Args)
+			if payload == "" && heredoc != "" && len(c.Pos) == 0 {
+				payload = heredoc
+			}
+		}
+		c.Payload = payload
+		n.f.Commands = append(n.f.Commands, c)
+		n.f.names[name] = true
+		if name == "cd" || name == "pushd" {
+			// Later commands run there (a subshell's cd leaks: conservative).
+			switch {
+			case len(c.Pos) == 0:
+				n.cwd = n.home
+			case c.Pos[0] != "-" && !strings.HasPrefix(c.Pos[0], "$("):
+				n.cwd = NormPath(c.Pos[0], n.cwd, n.home)
+			}
+		}
+		n.paths(&c)
+
+		w := append(append([]string(nil), wrappers...), innerName)
+		switch {
+		case shells[name] || name == "eval" || (name == "env" && payload != "") || name == "watch" || name == "su" || name == "ssh":
+			if payload == "" && shells[name] && heredoc != "" && len(c.Pos) == 0 {
+				payload = heredoc // bash <<EOF … EOF
+			}
+			if payload != "" {
+				n.shell(payload, depth+1, w, nil)
+			}
+		case isInterpreter(name) && payload != "":
+			n.interp(name, payload, depth+1, w)
+		case name == "find":
+			for _, ex := range findExecs(c.Args) {
+				n.command(ex, false, "", depth, w, upstream)
+			}
+		}
+		if inner == nil {
+			return
+		}
+		argv, escaped, wrappers, heredoc = inner, name == "command", w, ""
+	}
+}
+
+// cmdName is the program of argv[0]: its base name, with Windows .exe
+// dropped.
+func cmdName(raw string) string {
+	if raw == "" || strings.HasPrefix(raw, "$(") {
+		return raw
+	}
+	n := path.Base(strings.ReplaceAll(raw, "\\", "/"))
+	n = strings.TrimSuffix(strings.TrimSuffix(n, ".exe"), ".EXE")
+	return n
+}
+
+func isInterpreter(name string) bool {
+	if _, ok := interpreters[name]; ok {
+		return true
+	}
+	// python3.12, ruby3.2, perl5.36
+	for _, p := range []string{"python", "ruby", "perl", "node", "php"} {
+		if strings.HasPrefix(name, p) && len(name) > len(p) && (name[len(p)] >= '0' && name[len(p)] <= '9') {
+			return true
+		}
+	}
+	return false
+}
+
+func interpFlags(name string) []string {
+	if f, ok := interpreters[name]; ok {
+		return f
+	}
+	for _, p := range []string{"python", "ruby", "perl", "node", "php"} {
+		if strings.HasPrefix(name, p) {
+			return interpreters[p]
+		}
+	}
+	return nil
+}
+
+// interpPayload finds the one-liner after -c/-e (also clustered: perl -pe,
+// python3 -Bc).
+func interpPayload(name string, args []string) string {
+	flags := interpFlags(name)
+	for i, a := range args {
+		for _, f := range flags {
+			if a == f && i+1 < len(args) {
+				return args[i+1]
+			}
+			if strings.HasPrefix(f, "--") && strings.HasPrefix(a, f+"=") {
+				return a[len(f)+1:]
+			}
+			// clustered short flags ending in the payload flag: -pe, -Bc
+			if len(f) == 2 && len(a) > 2 && a[0] == '-' && a[1] != '-' && a[len(a)-1] == f[1] && i+1 < len(args) {
+				return args[i+1]
+			}
+		}
+		if a == "--" {
+			break
+		}
+	}
+	return ""
+}
+
+// splitFlags fills Flags and Pos from Args: "-rf" gives -r -f, "--x=y"
+// gives --x, and everything after "--" is positional.
+func splitFlags(c *Cmd) {
+	c.Flags, c.Pos = nil, nil
+	rest := false
+	for _, a := range c.Args {
+		switch {
+		case rest || len(a) < 2 || a[0] != '-':
+			c.Pos = append(c.Pos, a)
+		case a == "--":
+			rest = true
+		case strings.HasPrefix(a, "--"):
+			if i := strings.IndexByte(a, '='); i > 0 {
+				a = a[:i]
+			}
+			c.Flags = append(c.Flags, a)
+		default:
+			c.Flags = append(c.Flags, a) // keep the cluster (find -delete, dd-like)
+			if len(a) > 2 {
+				for _, r := range a[1:] {
+					if r == '=' {
+						break
+					}
+					c.Flags = append(c.Flags, "-"+string(r))
+				}
+			}
+		}
+	}
+}
+
+// gitArgs drops git's global options so Args[0] is the subcommand.
+func gitArgs(args []string) []string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace":
+			i++
+		case strings.HasPrefix(a, "--git-dir=") || strings.HasPrefix(a, "--work-tree=") ||
+			a == "--no-pager" || a == "-p" || a == "--paginate" || a == "--bare" || a == "--no-replace-objects" ||
+			strings.HasPrefix(a, "-c") && len(a) > 2:
+		default:
+			return args[i:]
+		}
+	}
+	return nil
+}
+
+// unwrap returns the command a wrapper runs (nil if name is no wrapper),
+// the wrapper's label for Cmd.Wrappers, and a shell payload (bash -c,
+// eval, env -S, watch).
+func unwrap(name string, args []string) (inner []string, label, payload string) {
+	label = name
+	skip := func(withArg string) []string {
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			if a == "--" {
+				return args[i+1:]
+			}
+			if !strings.HasPrefix(a, "-") || a == "-" {
+				return args[i:]
+			}
+			if len(a) == 2 && strings.ContainsRune(withArg, rune(a[1])) {
+				i++
+			}
+		}
+		return nil
+	}
+	switch name {
+	case "sudo", "doas":
+		inner = skip("ugpChrtUD")
+	case "nohup", "exec", "time", "builtin", "setsid", "caffeinate", "unbuffer", "torsocks", "proxychains", "proxychains4", "catchsegv", "strace", "ltrace", "chronic", "sg":
+		inner = skip("oeEp")
+	case "command":
+		for _, a := range args {
+			if a == "-v" || a == "-V" {
+				return nil, label, ""
+			}
+		}
+		inner = skip("")
+	case "nice":
+		inner = skip("n")
+	case "ionice":
+		inner = skip("cnp")
+	case "stdbuf":
+		inner = skip("ioe")
+	case "flock":
+		if r := skip("wEs"); len(r) > 1 {
+			inner = r[1:]
+		}
+	case "timeout":
+		if r := skip("sk"); len(r) > 1 {
+			inner = r[1:] // drop the duration
+		}
+	case "env":
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case a == "-S" || a == "--split-string":
+				if i+1 < len(args) {
+					return nil, "env -S", strings.Join(args[i+1:], " ")
+				}
+			case a == "-u" || a == "-C" || a == "--unset" || a == "--chdir":
+				i++
+			case strings.HasPrefix(a, "-"):
+			case strings.Contains(a, "="):
+			default:
+				return args[i:], label, ""
+			}
+		}
+	case "xargs":
+		inner = skip("IinLPdEsa")
+		label = "xargs"
+	case "eval":
+		return nil, "eval", strings.Join(args, " ")
+	case "watch":
+		if r := skip("nd"); len(r) > 0 {
+			return nil, "watch", strings.Join(r, " ")
+		}
+	case "ssh":
+		// ssh [options] host command…: the remote command is shell code
+		// (rm -rf / there is as bad as here).
+		if r := skip("ipl oFJLRDbcEemOQSWwB"); len(r) > 1 {
+			return nil, "ssh", strings.Join(r[1:], " ")
+		}
+	case "su":
+		for i, a := range args {
+			if (a == "-c" || a == "--command") && i+1 < len(args) {
+				return nil, "su -c", args[i+1]
+			}
+		}
+	default:
+		if shells[name] {
+			for i, a := range args {
+				if a == "--" {
+					break
+				}
+				if len(a) >= 2 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'c') && i+1 < len(args) {
+					return nil, name + " -c", args[i+1]
+				}
+				if !strings.HasPrefix(a, "-") {
+					break
+				}
+			}
+		}
+		if isInterpreter(name) {
+			label = name + " " + strings.Join(interpFlags(name)[:1], "")
+		}
+	}
+	if len(inner) == 0 {
+		inner = nil
+	}
+	return inner, label, payload
+}
+
+// findExecs returns the commands of find's -exec/-execdir/-ok actions with
+// {} replaced by find's starting points, so `find / -exec rm -rf {} +` is
+// seen as rm -rf on /.
+func findExecs(args []string) [][]string {
+	var starts []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		starts = append(starts, a)
+	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	var out [][]string
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			var cmd []string
+			j := i + 1
+			for ; j < len(args) && args[j] != ";" && args[j] != "+"; j++ {
+				if args[j] == "{}" {
+					cmd = append(cmd, starts...)
+					continue
+				}
+				cmd = append(cmd, args[j])
+			}
+			if len(cmd) > 0 {
+				out = append(out, cmd)
+			}
+			i = j
+		}
+	}
+	return out
+}
+
+// pathOps says what a command does to its positional arguments.
+var pathOps = map[string]string{
+	"rm": OpDelete, "rmdir": OpDelete, "unlink": OpDelete, "shred": OpDelete, "srm": OpDelete,
+	"trash": OpDelete, "trash-put": OpDelete, "rimraf": OpDelete, "del": OpDelete,
+	"touch": OpWrite, "tee": OpWrite, "mkdir": OpWrite, "truncate": OpWrite, "chmod": OpWrite,
+	"chown": OpWrite, "chgrp": OpWrite, "chattr": OpWrite, "setfacl": OpWrite, "vi": OpWrite, "vim": OpWrite,
+	"nvim": OpWrite, "nano": OpWrite, "emacs": OpWrite, "ed": OpWrite,
+	"cat": OpRead, "less": OpRead, "more": OpRead, "head": OpRead, "tail": OpRead, "bat": OpRead,
+	"base64": OpRead, "xxd": OpRead, "hexdump": OpRead, "od": OpRead, "strings": OpRead, "source": OpRead,
+	".": OpRead, "grep": OpRead, "rg": OpRead, "egrep": OpRead, "diff": OpRead, "wc": OpRead,
+	"scp": OpRead, "rsync": OpRead, "tar": OpRead, "zip": OpRead, "gpg": OpRead, "openssl": OpRead,
+	"cp": OpRead, "mv": OpRead, "ln": OpRead, "install": OpRead, "sort": OpRead, "awk": OpRead, "jq": OpRead,
+}
+
+// paths adds the files a command names to Facts.Paths.
+func (n *normalizer) paths(c *Cmd) {
+	op, known := pathOps[c.Name]
+	pos := c.Pos
+	switch c.Name {
+	case "echo", "printf", "true", ":", "test", "[":
+		return // they name no file they touch
+	case "chmod", "chown", "chgrp":
+		if len(pos) > 0 && !(c.Name == "chmod" && chmodFlagMode(c)) {
+			pos = pos[1:] // mode / owner
+		}
+	case "grep", "rg", "egrep", "awk", "jq":
+		if len(pos) > 0 {
+			pos = pos[1:] // pattern / program
+		}
+	case "sed":
+		if c.Has("-i", "--in-place") || hasPrefixFlag(c, "-i") {
+			op, known = OpWrite, true
+			if len(pos) > 0 {
+				pos = pos[1:]
+			}
+		}
+	case "dd":
+		for _, a := range c.Args {
+			if v, ok := strings.CutPrefix(a, "of="); ok {
+				n.addPath(v, OpWrite, "dd")
+			} else if v, ok := strings.CutPrefix(a, "if="); ok {
+				n.addPath(v, OpRead, "dd")
+			}
+		}
+		return
+	case "cp", "mv", "ln", "install", "rsync", "scp":
+		if len(pos) > 1 {
+			n.addPath(pos[len(pos)-1], OpWrite, c.Name)
+			if c.Name == "mv" {
+				op = OpDelete // the source goes away
+			}
+			pos = pos[:len(pos)-1]
+		}
+	}
+	for _, a := range pos {
+		if known || pathLike(a) {
+			o := op
+			if !known {
+				o = OpArg
+			}
+			n.addPath(a, o, c.Name)
+		}
+	}
+}
+
+// chmodFlagMode reports whether chmod's mode was written like a flag
+// (chmod -x file), so the first positional is already a file.
+func chmodFlagMode(c *Cmd) bool {
+	for _, a := range c.Args {
+		if len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "rwxXst") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPrefixFlag(c *Cmd, p string) bool {
+	for _, f := range c.Args {
+		if strings.HasPrefix(f, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (n *normalizer) addPath(p, op, via string) {
+	if p == "" || strings.HasPrefix(p, "$(") || strings.Contains(p, "://") || strings.Contains(p, "@") && strings.Contains(p, ":") {
+		return
+	}
+	n.f.Paths = append(n.f.Paths, PathRef{Path: NormPath(p, n.cwd, n.home), Op: op, Via: via})
+}
+
+// text is the conservative fallback for a command that does not parse:
+// split on shell operators outside quotes, split words on blanks, and
+// record what that gives. Rules still match; reasons say the parse failed.
+func (n *normalizer) text(src string, depth int, wrappers, upstream []string) {
+	var seg []string
+	var cur strings.Builder
+	var quote byte
+	up := upstream
+	var prev []string
+	flush := func(pipe bool) {
+		if cur.Len() > 0 {
+			seg = append(seg, cur.String())
+			cur.Reset()
+		}
+		if len(seg) > 0 {
+			n.command(seg, false, "", depth, wrappers, up)
+			prev = append(prev, cmdName(seg[0]))
+		}
+		seg = nil
+		if pipe {
+			up = append(append([]string(nil), upstream...), prev...)
+		} else {
+			up, prev = upstream, nil
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		ch := src[i]
+		switch {
+		case quote != 0:
+			if ch == quote {
+				quote = 0
+			} else {
+				cur.WriteByte(ch)
+			}
+		case ch == '\'' || ch == '"':
+			quote = ch
+		case ch == ' ' || ch == '\t':
+			if cur.Len() > 0 {
+				seg = append(seg, cur.String())
+				cur.Reset()
+			}
+		case ch == '|':
+			if i+1 < len(src) && src[i+1] == '|' {
+				i++
+				flush(false)
+			} else {
+				flush(true)
+			}
+		case ch == ';' || ch == '&' || ch == '\n' || ch == '(' || ch == ')' || ch == '`' || ch == '{' || ch == '}':
+			flush(false)
+		case ch == '$' && i+1 < len(src) && src[i+1] == '(':
+			i++
+			flush(false)
+		default:
+			cur.WriteByte(ch)
+		}
+	}
+	flush(false)
+}

@@ -1,0 +1,300 @@
+package policy
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options are the config-derived settings of an engine.
+type Options struct {
+	// Disabled lists pack or rule ids switched off (policy.disabled).
+	Disabled []string
+	// Modes ("id=mode", id a rule, pack or category) set modes freely:
+	// user config only (policy.modes).
+	Modes []string
+	// Raise entries only ever make a mode stricter; a project may add them
+	// (policy.raise).
+	Raise []string
+	// ProtectedBranches may not be force-pushed, besides main and master.
+	ProtectedBranches []string
+	// MaxLinesWarn / MaxLinesDeny bound the lines of a written file.
+	MaxLinesWarn, MaxLinesDeny int
+	// SelfPaths are warden's own files (config, store, binary, keys).
+	WardenHome string
+}
+
+// Env is what a rule's Match sees.
+type Env struct {
+	F    *Facts
+	Opts *Options
+	ctx  context.Context
+	// git reports whether the work tree at dir has uncommitted changes.
+	git       func(ctx context.Context, dir string) (bool, error)
+	gitBranch func(ctx context.Context, dir string) string
+	branch    *string
+	// OnceKey is set by a Once rule to what it asked about.
+	OnceKey string
+	// Err is set by a rule whose evaluation failed.
+	Err error
+}
+
+// Dirty reports whether the project has uncommitted changes. Called only by
+// rules whose command already matched: it runs git. When git cannot say,
+// the answer is true (the rule then asks rather than silently allowing).
+func (e *Env) Dirty() (bool, string) {
+	dir := e.F.Cwd
+	if dir == "" {
+		dir = e.F.Project
+	}
+	dirty, err := e.git(e.ctx, dir)
+	if err != nil {
+		return true, "could not check for uncommitted changes (" + err.Error() + ")"
+	}
+	if dirty {
+		return true, "there are uncommitted changes"
+	}
+	return false, ""
+}
+
+// gitDirty runs git status --porcelain with a short deadline.
+func gitDirty(ctx context.Context, dir string) (bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, 1500*time.Millisecond)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "-C", dir, "status", "--porcelain", "--untracked-files=normal")
+	out, err := cmd.Output()
+	if err != nil {
+		return false, fmt.Errorf("git status: %v", err)
+	}
+	return len(strings.TrimSpace(string(out))) > 0, nil
+}
+
+// gitCurrentBranch names the checked-out branch ("" when git cannot say).
+func gitCurrentBranch(ctx context.Context, dir string) string {
+	ctx, cancel := context.WithTimeout(ctx, 1500*time.Millisecond)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "--abbrev-ref", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// Hit is a rule that fired.
+type Hit struct {
+	ID     string `json:"id"`
+	Mode   Mode   `json:"mode"`
+	Reason string `json:"reason"`
+	// OnceKey is set for rules that ask once per session per key.
+	OnceKey string `json:"once_key,omitempty"`
+	// Err is set when the rule failed (it fires only if fail = "closed").
+	Err string `json:"error,omitempty"`
+}
+
+// Result is the outcome of evaluating every rule.
+type Result struct {
+	Decision Mode   `json:"decision"` // deny, ask, warn, audit or "" (allow)
+	Hits     []Hit  `json:"rules"`
+	Facts    *Facts `json:"facts"`
+}
+
+// Top returns the hit that decides: highest mode, first in rule order.
+func (r *Result) Top() *Hit {
+	var top *Hit
+	for i := range r.Hits {
+		if top == nil || r.Hits[i].Mode.Rank() > top.Mode.Rank() {
+			top = &r.Hits[i]
+		}
+	}
+	return top
+}
+
+// Engine holds prepared rules. Build it once, evaluate many calls.
+type Engine struct {
+	rules []*prepared
+	opts  Options
+	// Git and GitBranch are replaceable for tests.
+	Git       func(ctx context.Context, dir string) (bool, error)
+	GitBranch func(ctx context.Context, dir string) string
+
+	once   sync.Once
+	byCmd  map[string][]*prepared // shell rules with a command prefilter
+	always []*prepared            // every other rule
+}
+
+type prepared struct {
+	*Rule
+	mode Mode
+	idx  int // position in Engine.rules
+}
+
+// New prepares packs and user rules under opts: modes resolved, disabled
+// rules dropped. Nothing is compiled here; expressions and regexps compile
+// on first use.
+func New(packs []Pack, user []Rule, opts Options) *Engine {
+	e := &Engine{opts: opts, Git: gitDirty, GitBranch: gitCurrentBranch}
+	add := func(r *Rule) {
+		m := ResolveMode(r, &opts)
+		if m == Off {
+			return
+		}
+		e.rules = append(e.rules, &prepared{Rule: r, mode: m, idx: len(e.rules)})
+	}
+	for pi := range packs {
+		for ri := range packs[pi].Rules {
+			add(&packs[pi].Rules[ri])
+		}
+	}
+	for i := range user {
+		add(&user[i])
+	}
+	return e
+}
+
+// ResolveMode is a rule's effective mode: the most specific policy.modes
+// entry (rule, then pack, then category) or the default, then raised by
+// any policy.raise entry, never lowered by it. Disabled rules are Off.
+func ResolveMode(r *Rule, o *Options) Mode {
+	ids := []string{r.ID, packOf(r.ID), categoryOf(r.ID)}
+	for _, d := range o.Disabled {
+		if slices.Contains(ids, strings.TrimSpace(d)) {
+			return Off
+		}
+	}
+	m := r.Mode
+	for _, id := range slices.Backward(ids) { // least specific first, so specific wins
+		if v, ok := modeEntry(o.Modes, id); ok {
+			m = v
+		}
+	}
+	if m == Off {
+		return Off
+	}
+	for _, id := range ids {
+		if v, ok := modeEntry(o.Raise, id); ok && v.Rank() > m.Rank() {
+			m = v
+		}
+	}
+	return m
+}
+
+func modeEntry(entries []string, id string) (Mode, bool) {
+	var out Mode
+	found := false
+	for _, e := range entries {
+		k, v, ok := strings.Cut(e, "=")
+		if !ok || strings.TrimSpace(k) != id {
+			continue
+		}
+		if m, ok := ParseMode(v); ok {
+			out, found = m, true
+		}
+	}
+	return out, found
+}
+
+func (e *Engine) index() {
+	e.byCmd = map[string][]*prepared{}
+	for _, r := range e.rules {
+		if len(r.Cmds) > 0 && isShellOnly(r.Rule) {
+			for _, c := range r.Cmds {
+				e.byCmd[c] = append(e.byCmd[c], r)
+			}
+			continue
+		}
+		e.always = append(e.always, r)
+	}
+}
+
+func isShellOnly(r *Rule) bool {
+	if len(r.Tools) == 0 {
+		return false
+	}
+	for _, t := range r.Tools {
+		if t != "Bash" && t != "PowerShell" {
+			return false
+		}
+	}
+	return true
+}
+
+// Rules lists the prepared rules with their effective modes.
+func (e *Engine) Rules() []RuleInfo {
+	out := make([]RuleInfo, 0, len(e.rules))
+	for _, r := range e.rules {
+		out = append(out, RuleInfo{ID: r.ID, Pack: r.Pack(), Mode: r.mode, Desc: r.Desc, Source: r.Source})
+	}
+	return out
+}
+
+// RuleInfo describes a rule for `warden policy list`.
+type RuleInfo struct {
+	ID     string `json:"id"`
+	Pack   string `json:"pack"`
+	Mode   Mode   `json:"mode"`
+	Desc   string `json:"description"`
+	Source string `json:"source,omitempty"`
+}
+
+// Evaluate runs every rule that can match f. ctx bounds the few rules that
+// run a process (git status).
+func (e *Engine) Evaluate(ctx context.Context, f *Facts) *Result {
+	e.once.Do(e.index)
+	res := &Result{Facts: f}
+	env := &Env{F: f, Opts: &e.opts, ctx: ctx, git: e.Git, gitBranch: e.GitBranch}
+	seen := make([]bool, len(e.rules))
+	run := func(r *prepared) {
+		if seen[r.idx] || !r.runsOn(f.Event) || !r.forTool(f.Tool) {
+			return
+		}
+		seen[r.idx] = true
+		env.OnceKey, env.Err = "", nil
+		reason := e.match(r, env)
+		if env.Err != nil {
+			if !r.FailClosed {
+				return
+			}
+			res.Hits = append(res.Hits, Hit{ID: r.ID, Mode: Deny, Err: env.Err.Error(),
+				Reason: fmt.Sprintf("rule failed and is set to fail closed: %v", env.Err)})
+			return
+		}
+		if reason == "" {
+			return
+		}
+		if f.ParseError != "" && len(f.Commands) > 0 && f.Command != "" {
+			reason += " (the command did not parse as shell; matched on its words conservatively)"
+		}
+		res.Hits = append(res.Hits, Hit{ID: r.ID, Mode: r.mode, Reason: reason, OnceKey: env.OnceKey})
+	}
+	if f.Tool == "Bash" || f.Tool == "PowerShell" {
+		for i := range f.Commands {
+			for _, r := range e.byCmd[f.Commands[i].Name] {
+				run(r)
+			}
+		}
+	}
+	for _, r := range e.always {
+		run(r)
+	}
+	if top := res.Top(); top != nil {
+		res.Decision = top.Mode
+	}
+	return res
+}
+
+func (e *Engine) match(r *prepared, env *Env) (reason string) {
+	defer func() {
+		if p := recover(); p != nil {
+			env.Err = fmt.Errorf("rule %s panicked: %v", r.ID, p)
+			reason = ""
+		}
+	}()
+	if r.Match != nil {
+		return r.Match(env)
+	}
+	return r.matchUser(env)
+}

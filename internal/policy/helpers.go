@@ -1,0 +1,76 @@
+package policy
+
+import "strings"
+
+// Helpers the built-in packs share.
+
+func recursive(c *Cmd) bool { return c.Has("-r", "-R", "--recursive") }
+
+// abs normalizes a command's argument against the directory it runs in.
+func (e *Env) abs(c *Cmd, a string) string {
+	dir := c.Dir
+	if dir == "" {
+		dir = e.F.Cwd
+	}
+	return NormPath(a, dir, e.F.Home)
+}
+
+// critArg returns the first positional of c that is a critical path and why.
+func critArg(e *Env, c *Cmd) (string, string) {
+	for _, a := range c.Pos {
+		p := e.abs(c, a)
+		if why := critical(p, e.F.Home); why != "" {
+			return a, why
+		}
+	}
+	return "", ""
+}
+
+// writes returns the paths the call writes or deletes.
+func writes(f *Facts) []PathRef {
+	var out []PathRef
+	for _, p := range f.Paths {
+		if p.Op == OpWrite || p.Op == OpDelete {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// homeRel returns p relative to home ("~/.ssh/x") for reasons, or p.
+func homeRel(p, home string) string {
+	if home != "" && under(p, home) {
+		return "~" + p[len(home):]
+	}
+	return p
+}
+
+func sub(c *Cmd) string { return c.Sub(0) }
+
+func anyPos(c *Cmd, vals ...string) bool {
+	for _, p := range c.Pos {
+		for _, v := range vals {
+			if p == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func lowerArgs(c *Cmd) string { return strings.ToLower(strings.Join(c.Args, " ")) }
+
+// first returns the first non-empty reason produced by fn over cmds.
+func first(cmds []*Cmd, fn func(c *Cmd) string) string {
+	for _, c := range cmds {
+		if r := fn(c); r != "" {
+			return r
+		}
+	}
+	return ""
+}
+
+// onlyHelp reports whether c only asks for help or a version.
+func onlyHelp(c *Cmd) bool {
+	return len(c.Pos) == 0 && (c.Has("--help", "-h", "--version", "-V"))
+}

@@ -1,0 +1,111 @@
+package policy
+
+import "strings"
+
+// execFuncs are the calls through which an interpreter one-liner runs a
+// shell command: their string arguments are parsed as shell.
+var execFuncs = []string{"system", "popen", "run", "call", "check_call", "check_output", "Popen",
+	"getoutput", "getstatusoutput", "spawn", "spawnSync", "exec", "execSync", "execFile", "execFileSync",
+	"shell_exec", "passthru", "proc_open", "Command", "capture2", "capture3", "%x"}
+
+// interp records what an interpreter one-liner does: the shell commands it
+// runs (os.system("…"), subprocess.run([...]), execSync("…"), `…`) are
+// parsed as shell; string literals that look like paths become path facts.
+func (n *normalizer) interp(name, payload string, depth int, wrappers []string) {
+	if depth > maxDepth {
+		return
+	}
+	for _, s := range shellStrings(payload) {
+		n.shell(s, depth, wrappers, nil)
+	}
+	for _, lit := range Literals(payload) {
+		if pathLike(lit) && !strings.ContainsAny(lit, " \n") {
+			n.addPath(lit, OpArg, name)
+		}
+	}
+}
+
+// shellStrings finds the shell code a payload hands to exec-like calls:
+// the literals inside f( … ) for f in execFuncs (a list literal is joined
+// with spaces), and backtick strings (Ruby, Perl, PHP).
+func shellStrings(code string) []string {
+	var out []string
+	for _, fn := range execFuncs {
+		for i := 0; ; {
+			j := strings.Index(code[i:], fn+"(")
+			if j < 0 {
+				break
+			}
+			start := i + j + len(fn) + 1
+			end := matchParen(code, start)
+			args := code[start:end]
+			if lits := Literals(args); len(lits) > 0 {
+				if strings.Contains(args, "[") {
+					out = append(out, strings.Join(lits, " "))
+				} else {
+					out = append(out, lits[0])
+				}
+			}
+			i = start
+		}
+	}
+	// `cmd` in Ruby, Perl, PHP; ignored when it looks like a JS template.
+	if strings.Count(code, "`") >= 2 && !strings.Contains(code, "${") {
+		parts := strings.Split(code, "`")
+		for i := 1; i < len(parts); i += 2 {
+			out = append(out, parts[i])
+		}
+	}
+	return out
+}
+
+// matchParen returns the index of the ) closing the ( before start, or
+// len(s).
+func matchParen(s string, start int) int {
+	depth := 1
+	var q byte
+	for i := start; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q != 0:
+			if c == '\\' {
+				i++
+			} else if c == q {
+				q = 0
+			}
+		case c == '\'' || c == '"':
+			q = c
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return len(s)
+}
+
+// Literals returns the quoted string literals of code ('…', "…"), with
+// simple backslash escapes resolved.
+func Literals(code string) []string {
+	var out []string
+	for i := 0; i < len(code); i++ {
+		q := code[i]
+		if q != '\'' && q != '"' {
+			continue
+		}
+		var b strings.Builder
+		j := i + 1
+		for ; j < len(code) && code[j] != q; j++ {
+			if code[j] == '\\' && j+1 < len(code) {
+				j++
+			}
+			b.WriteByte(code[j])
+		}
+		out = append(out, b.String())
+		i = j
+	}
+	return out
+}

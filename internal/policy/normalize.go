@@ -1,0 +1,134 @@
+package policy
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Call is the raw material of Facts: one hook event's relevant fields.
+type Call struct {
+	Event   string
+	Tool    string
+	Input   json.RawMessage // tool_input
+	Prompt  string
+	Cwd     string
+	Home    string
+	Project string
+}
+
+// Normalize builds the facts of a call. It never fails: what cannot be
+// decoded or parsed is left out, and a command that does not parse is
+// split conservatively (Facts.ParseError says so).
+func Normalize(c Call) *Facts {
+	f := &Facts{Event: c.Event, Tool: c.Tool, Prompt: c.Prompt, Cwd: c.Cwd, Home: c.Home,
+		Project: c.Project, names: map[string]bool{}}
+	if f.Project == "" {
+		f.Project = c.Cwd
+	}
+	if len(c.Input) > 0 {
+		_ = json.Unmarshal(c.Input, &f.Input)
+	}
+	n := &normalizer{f: f, cwd: c.Cwd, home: c.Home}
+	str := func(k string) string {
+		s, _ := f.Input[k].(string)
+		return s
+	}
+	switch c.Tool {
+	case "Bash":
+		f.Command = str("command")
+		n.shell(f.Command, 0, nil, nil)
+	case "PowerShell":
+		f.Command = str("command")
+		n.powershell(f.Command)
+	case "Write":
+		f.FilePath = n.file(str("file_path"), OpWrite)
+		f.Content = str("content")
+		f.Lines = countLines(f.Content)
+	case "Edit":
+		f.FilePath = n.file(str("file_path"), OpWrite)
+		f.Content = str("new_string")
+	case "MultiEdit":
+		f.FilePath = n.file(str("file_path"), OpWrite)
+		if edits, ok := f.Input["edits"].([]any); ok {
+			var b strings.Builder
+			for _, e := range edits {
+				if m, ok := e.(map[string]any); ok {
+					s, _ := m["new_string"].(string)
+					b.WriteString(s)
+					b.WriteByte('\n')
+				}
+			}
+			f.Content = b.String()
+		}
+	case "NotebookEdit":
+		f.FilePath = n.file(str("notebook_path"), OpWrite)
+		f.Content = str("new_source")
+	case "Read":
+		f.FilePath = n.file(str("file_path"), OpRead)
+	case "Grep", "Glob", "LS":
+		if p := str("path"); p != "" {
+			f.FilePath = n.file(p, OpRead)
+		}
+	}
+	return f
+}
+
+func (n *normalizer) file(p, op string) string {
+	if p == "" {
+		return ""
+	}
+	np := NormPath(p, n.cwd, n.home)
+	n.f.Paths = append(n.f.Paths, PathRef{Path: np, Op: op, Via: n.f.Tool})
+	return np
+}
+
+func countLines(s string) int {
+	if s == "" {
+		return 0
+	}
+	n := strings.Count(s, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
+
+// psAliases maps PowerShell cmdlets and aliases to the POSIX command the
+// rules know, and psFlags their switches to POSIX flags.
+var psAliases = map[string]string{
+	"remove-item": "rm", "ri": "rm", "del": "rm", "erase": "rm", "rd": "rm", "rmdir": "rm",
+	"format-volume": "mkfs", "clear-disk": "mkfs", "stop-process": "kill", "set-content": "tee",
+	"out-file": "tee", "add-content": "tee", "get-content": "cat", "gc": "cat", "type": "cat",
+	"invoke-expression": "eval", "iex": "eval", "copy-item": "cp", "move-item": "mv",
+	"invoke-webrequest": "curl", "iwr": "curl", "invoke-restmethod": "curl", "irm": "curl",
+	"start-process": "exec",
+}
+
+var psFlags = map[string]string{"-recurse": "-r", "-force": "-f", "-r": "-r", "-fo": "-f"}
+
+// powershell normalizes a PowerShell command: the word-splitting fallback
+// with cmdlets mapped to their POSIX counterparts (Remove-Item -Recurse
+// -Force C:\ is rm -r -f /c).
+func (n *normalizer) powershell(src string) {
+	start := len(n.f.Commands)
+	n.text(src, 0, nil, nil)
+	for i := start; i < len(n.f.Commands); i++ {
+		c := &n.f.Commands[i]
+		if m, ok := psAliases[strings.ToLower(c.Name)]; ok {
+			c.Name = m
+			n.f.names[m] = true
+		}
+		var flags []string
+		for _, fl := range c.Flags {
+			if m, ok := psFlags[strings.ToLower(fl)]; ok {
+				flags = append(flags, m)
+			} else {
+				flags = append(flags, strings.ToLower(fl))
+			}
+		}
+		c.Flags = flags
+		if pathOps[c.Name] != "" {
+			n.paths(c)
+		}
+	}
+}

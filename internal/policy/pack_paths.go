@@ -1,0 +1,313 @@
+package policy
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"strings"
+)
+
+// homeDirRule denies any access (read or write) to paths under one of dirs
+// (relative to the home directory).
+func homeDirRule(id, desc string, dirs []string, catch, allow []string) Rule {
+	return Rule{ID: id, Mode: Deny, Desc: desc, Catch: catch, Allow: allow,
+		Match: func(e *Env) string {
+			for _, p := range e.F.Paths {
+				for _, d := range dirs {
+					if under(p.Path, path.Join(e.F.Home, d)) {
+						return fmt.Sprintf("%s %s %s, which holds credentials", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
+					}
+				}
+			}
+			return ""
+		}}
+}
+
+func opVerb(op string) string {
+	switch op {
+	case OpRead:
+		return "reads"
+	case OpWrite:
+		return "writes"
+	case OpDelete:
+		return "deletes"
+	}
+	return "touches"
+}
+
+// credentialFiles are base names that hold secrets wherever they are.
+var credentialFiles = map[string]bool{".netrc": true, "_netrc": true, ".git-credentials": true, ".pypirc": true,
+	"credentials.json": true, "client_secret.json": true, "service-account.json": true, ".pgpass": true,
+	"id_rsa": true, "id_ed25519": true, "id_ecdsa": true, "id_dsa": true, ".htpasswd": true, "secrets.yml": true,
+	"master.key": true, "credentials.yml.enc": true, ".vault-token": true}
+
+var etcSecret = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private", "/etc/security/opasswd"}
+
+func pathsPack() Pack {
+	return Pack{Name: "core.paths", Desc: "Blocked paths: ~/.ssh, ~/.aws, ~/.gnupg, cloud CLIs' credentials, /etc, credentials files, .env writes", Rules: []Rule{
+		homeDirRule("core.paths:ssh", "Reads and writes of ~/.ssh", []string{".ssh"},
+			[]string{"cat ~/.ssh/id_rsa", `{"tool_name":"Write","tool_input":{"file_path":"~/.ssh/config","content":"Host x"}}`, `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.ssh/id_ed25519"}}`, "echo key >> $HOME/.ssh/authorized_keys", "cp id.pub ~/.ssh/", "python3 -c \"open('/home/dev/.ssh/id_rsa').read()\""},
+			[]string{"ssh user@host", "cat ./ssh/config", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/docs/ssh.md"}}`, "git clone git@github.com:a/b.git", "echo ~/.ssh"}),
+		homeDirRule("core.paths:cloud-credentials", "Reads and writes of cloud CLI credentials (~/.aws, ~/.config/gcloud, ~/.azure, ~/.kube, ~/.docker/config.json)",
+			[]string{".aws", ".config/gcloud", ".azure", ".kube/config", ".docker/config.json", ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json", ".config/doctl"},
+			[]string{"cat ~/.aws/credentials", `{"tool_name":"Read","tool_input":{"file_path":"~/.config/gcloud/application_default_credentials.json"}}`, "cp creds ~/.aws/config", "less $HOME/.kube/config", `{"tool_name":"Edit","tool_input":{"file_path":"/home/dev/.azure/config","old_string":"a","new_string":"b"}}`},
+			[]string{"aws s3 ls", "gcloud config list", "kubectl get pods", "cat ./aws/notes.md"}),
+		homeDirRule("core.paths:gnupg", "Reads and writes of ~/.gnupg", []string{".gnupg"},
+			[]string{"ls ~/.gnupg", "cat ~/.gnupg/private-keys-v1.d/x.key", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.gnupg/pubring.kbx"}}`, "rm -rf ~/.gnupg"},
+			[]string{"gpg --verify file.sig", "echo gnupg", "cat docs/gnupg.md"}),
+		{
+			ID: "core.paths:etc", Mode: Deny,
+			Desc: "Writes under /etc, and reads of its secrets (shadow, sudoers, ssh host keys, ssl private keys)",
+			Match: func(e *Env) string {
+				for _, p := range e.F.Paths {
+					if !under(p.Path, "/etc") && !under(p.Path, "/private/etc") {
+						continue
+					}
+					if p.Op == OpWrite || p.Op == OpDelete {
+						return fmt.Sprintf("%s %s %s (system configuration)", p.Via, opVerb(p.Op), p.Path)
+					}
+					for _, s := range etcSecret {
+						if under(p.Path, s) {
+							return fmt.Sprintf("%s %s %s (system secrets)", p.Via, opVerb(p.Op), p.Path)
+						}
+					}
+				}
+				return ""
+			},
+			Catch: []string{"echo '1.2.3.4 x' >> /etc/hosts", "sudo tee /etc/resolv.conf < r", "cat /etc/shadow", `{"tool_name":"Write","tool_input":{"file_path":"/etc/profile","content":"x"}}`, "sed -i 's/a/b/' /etc/ssh/sshd_config", "rm /etc/passwd"},
+			Allow: []string{"cat /etc/os-release", "cat /etc/hosts", `{"tool_name":"Read","tool_input":{"file_path":"/etc/nginx/nginx.conf"}}`, "ls /etc", "grep -r foo ./etc"},
+		},
+		{
+			ID: "core.paths:credentials-files", Mode: Deny,
+			Desc: "Reads and writes of credentials files (.netrc, .git-credentials, .pypirc, .pgpass, private keys, service-account JSON)",
+			Match: func(e *Env) string {
+				for _, p := range e.F.Paths {
+					b := path.Base(p.Path)
+					if credentialFiles[b] || b == ".npmrc" && under(p.Path, e.F.Home) && path.Dir(p.Path) == e.F.Home {
+						return fmt.Sprintf("%s %s %s, a credentials file", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
+					}
+				}
+				return ""
+			},
+			Catch: []string{"cat ~/.netrc", "cat ~/.git-credentials", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/config/credentials.json"}}`, "cat ~/.npmrc", "cat deploy/id_rsa", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/.pgpass","content":"x"}}`},
+			Allow: []string{"cat .npmrc", "cat README.md", "git config credential.helper", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/credentials.go"}}`},
+		},
+		{
+			ID: "core.paths:env-write", Mode: Deny,
+			Desc: "Writes to .env files (.env, .env.local, .env.production…; .env.example and templates are fine)",
+			Match: func(e *Env) string {
+				for _, p := range writes(e.F) {
+					if envFile(path.Base(p.Path)) {
+						return fmt.Sprintf("%s %s %s, which holds environment secrets", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
+					}
+				}
+				return ""
+			},
+			Catch: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env","content":"A=1"}}`, "echo 'KEY=x' >> .env.local", `{"tool_name":"Edit","tool_input":{"file_path":".env.production","old_string":"a","new_string":"b"}}`, "cp secrets .env", "rm .env"},
+			Allow: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env.example","content":"A="}}`, "cat .env", `{"tool_name":"Read","tool_input":{"file_path":".env"}}`, "cp .env.example .env.sample", "grep API .env"},
+		},
+	}}
+}
+
+func envFile(b string) bool {
+	if b != ".env" && !strings.HasPrefix(b, ".env.") {
+		return false
+	}
+	for _, ok := range []string{".example", ".sample", ".template", ".dist", ".defaults", ".schema"} {
+		if strings.HasSuffix(b, ok) {
+			return false
+		}
+	}
+	return true
+}
+
+// sensitiveKind says why a project file needs a confirmation, or "".
+func sensitiveKind(p, project string) string {
+	b := path.Base(p)
+	rel := p
+	if project != "" && under(p, project) {
+		rel = strings.TrimPrefix(p[len(project):], "/")
+	}
+	switch {
+	case strings.HasPrefix(rel, ".github/workflows/") || strings.HasPrefix(rel, ".circleci/") || strings.HasPrefix(rel, ".buildkite/") ||
+		b == ".gitlab-ci.yml" || b == "Jenkinsfile" || b == "azure-pipelines.yml" || b == ".travis.yml" || b == "bitbucket-pipelines.yml" ||
+		strings.HasPrefix(rel, ".ci/") || b == "cloudbuild.yaml" || b == ".drone.yml":
+		return "CI configuration"
+	case lockfiles[b]:
+		return "a lockfile"
+	case strings.HasSuffix(b, ".entitlements") || strings.HasSuffix(b, ".mobileprovision") || strings.HasSuffix(b, ".provisionprofile"):
+		return "an entitlements/provisioning file"
+	}
+	return ""
+}
+
+var lockfiles = map[string]bool{"package-lock.json": true, "yarn.lock": true, "pnpm-lock.yaml": true, "bun.lockb": true, "bun.lock": true,
+	"go.sum": true, "Cargo.lock": true, "poetry.lock": true, "Pipfile.lock": true, "uv.lock": true, "Gemfile.lock": true,
+	"composer.lock": true, "mix.lock": true, "flake.lock": true, "Podfile.lock": true, "packages.lock.json": true, "gradle.lockfile": true}
+
+func sensitivePack() Pack {
+	return Pack{Name: "core.sensitive", Desc: "Sensitive project files (CI config, lockfiles, entitlements): ask once per session per file", Rules: []Rule{
+		{
+			ID: "core.sensitive:project-file", Mode: Ask, Once: true,
+			Desc: "Edits to CI configuration, lockfiles and entitlements need a confirmation (once per session per file)",
+			Match: func(e *Env) string {
+				for _, p := range writes(e.F) {
+					if k := sensitiveKind(p.Path, e.F.Project); k != "" {
+						e.OnceKey = p.Path
+						return fmt.Sprintf("%s %s %s, %s", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home), k)
+					}
+				}
+				return ""
+			},
+			Catch: []string{`{"tool_name":"Edit","tool_input":{"file_path":".github/workflows/ci.yml","old_string":"a","new_string":"b"}}`, `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/package-lock.json","content":"{}"}}`, "echo x >> go.sum", `{"tool_name":"Write","tool_input":{"file_path":"App/App.entitlements","content":"x"}}`, "rm yarn.lock", "sed -i 's/a/b/' .gitlab-ci.yml"},
+			Allow: []string{"cat go.sum", `{"tool_name":"Read","tool_input":{"file_path":".github/workflows/ci.yml"}}`, "npm install", `{"tool_name":"Write","tool_input":{"file_path":"docs/ci.md","content":"x"}}`, "go mod tidy"},
+		},
+	}}
+}
+
+// claudeSettings reports whether p is a Claude Code settings file.
+func claudeSettings(p string) bool {
+	b := path.Base(p)
+	d := path.Base(path.Dir(p))
+	if b == "managed-settings.json" {
+		return true
+	}
+	return (b == "settings.json" || b == "settings.local.json") && (d == ".claude" || strings.Contains(p, "/ClaudeCode/") || os.Getenv("CLAUDE_CONFIG_DIR") != "" && path.Dir(p) == path.Clean(os.Getenv("CLAUDE_CONFIG_DIR")))
+}
+
+func hookScript(p string) bool { return strings.Contains(p, "/.claude/hooks/") }
+
+// readOnlyCmds do not change the files they name.
+var readOnlyCmds = map[string]bool{"ls": true, "cat": true, "stat": true, "du": true, "file": true, "head": true, "tail": true,
+	"less": true, "more": true, "wc": true, "grep": true, "rg": true, "diff": true, "find": true, "tree": true, "bat": true, "jq": true, "Read": true, "Grep": true, "Glob": true, "LS": true}
+
+func settingsHooks(content string) (any, any, bool) {
+	var m map[string]any
+	if json.Unmarshal([]byte(content), &m) != nil {
+		return nil, nil, false
+	}
+	return m["hooks"], m["disableAllHooks"], true
+}
+
+func selfPack() Pack {
+	return Pack{Name: "core.self", Desc: "Self-protection: Claude Code hook settings, warden's config, store, binary and keys, hook scripts, warden off typed by the model", Rules: []Rule{
+		{
+			ID: "core.self:settings-hooks", Mode: Deny,
+			Desc: "Changes to the hooks or disableAllHooks of any Claude Code settings file",
+			Match: func(e *Env) string {
+				if e.F.Tool == "Bash" || e.F.Tool == "PowerShell" {
+					for _, p := range writes(e.F) {
+						if claudeSettings(p.Path) {
+							return fmt.Sprintf("%s %s the Claude Code settings file %s from the shell (hooks could be changed)", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
+						}
+					}
+					return ""
+				}
+				if e.F.FilePath == "" || !claudeSettings(e.F.FilePath) {
+					return ""
+				}
+				where := homeRel(e.F.FilePath, e.F.Home)
+				switch e.F.Tool {
+				case "Write":
+					nh, nd, ok := settingsHooks(e.F.Content)
+					if !ok {
+						return "the new " + where + " is not valid JSON; its hooks could not be checked"
+					}
+					old, _ := os.ReadFile(e.F.FilePath)
+					oh, od, _ := settingsHooks(string(old))
+					if len(old) == 0 {
+						oh, od = nil, nil
+					}
+					if !jsonEqual(nh, oh) || !jsonEqual(nd, od) {
+						return "the write changes hooks or disableAllHooks in " + where
+					}
+				case "Edit", "MultiEdit":
+					old, _ := e.F.Input["old_string"].(string)
+					if strings.Contains(e.F.Content, "hooks") || strings.Contains(old, "hooks") || strings.Contains(e.F.Content, "disableAllHooks") || strings.Contains(e.F.Content, "warden") || strings.Contains(old, "warden") {
+						return "the edit touches hooks in " + where
+					}
+				}
+				return ""
+			},
+			Catch: []string{`{"tool_name":"Write","tool_input":{"file_path":"~/.claude/settings.json","content":"{\"disableAllHooks\":true}"}}`, `{"tool_name":"Edit","tool_input":{"file_path":"/home/dev/proj/.claude/settings.local.json","old_string":"\"hooks\": {","new_string":"\"hooks_off\": {"}}`, "echo '{}' > ~/.claude/settings.json", "sed -i 's/warden/true/' .claude/settings.json", "rm ~/.claude/settings.json"},
+			Allow: []string{`{"tool_name":"Write","tool_input":{"file_path":"~/.claude/settings.json","content":"{\"model\":\"opus\"}"}}`, "cat ~/.claude/settings.json", `{"tool_name":"Edit","tool_input":{"file_path":"/home/dev/proj/.claude/settings.json","old_string":"\"model\": \"a\"","new_string":"\"model\": \"b\""}}`, `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/settings.json","content":"{\"hooks\":{}}"}}`},
+		},
+		{
+			ID: "core.self:warden-files", Mode: Deny,
+			Desc: "Changes to warden's own files: config, rules, store, binary, keys (WARDEN_HOME, <project>/.warden/config.toml and rules/)",
+			Match: func(e *Env) string {
+				home := e.Opts.WardenHome
+				if home == "" && e.F.Home != "" {
+					home = path.Join(e.F.Home, ".warden")
+				}
+				for _, p := range e.F.Paths {
+					if p.Op == OpRead || readOnlyCmds[p.Via] {
+						continue
+					}
+					proj := e.F.Project != "" && (p.Path == path.Join(e.F.Project, ".warden", "config.toml") || under(p.Path, path.Join(e.F.Project, ".warden", "rules")))
+					if under(p.Path, home) && !under(p.Path, path.Join(home, "tmp")) || proj {
+						return fmt.Sprintf("%s %s %s, which belongs to warden", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
+					}
+				}
+				return ""
+			},
+			Catch: []string{`{"tool_name":"Write","tool_input":{"file_path":"~/.warden/config.toml","content":"x"}}`, "rm -rf ~/.warden", "sqlite3 ~/.warden/warden.db 'delete from events'", "echo 'x' > .warden/config.toml", "cp /tmp/w ~/.warden/bin/warden", "chmod 777 ~/.warden/state.key"},
+			Allow: []string{"cat ~/.warden/config.toml", "ls ~/.warden", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.warden/config.toml"}}`, "warden log -n 5", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.warden/state/notes.json","content":"{}"}}`},
+		},
+		{
+			ID: "core.self:hook-scripts", Mode: Deny,
+			Desc: "Removing, rewriting or chmod -x of Claude Code hook scripts (.claude/hooks/)",
+			Match: func(e *Env) string {
+				for _, c := range e.F.Cmds("chmod") {
+					files := c.Pos
+					switch {
+					case chmodFlagMode(c) && c.Has("-x"):
+					case len(c.Pos) > 1 && (strings.Contains(c.Pos[0], "-x") || c.Pos[0] == "000" || c.Pos[0] == "644" || c.Pos[0] == "600"):
+						files = c.Pos[1:]
+					default:
+						files = nil
+					}
+					{
+						for _, a := range files {
+							if hookScript(e.abs(c, a)) {
+								return "chmod makes the hook script " + a + " non-executable"
+							}
+						}
+					}
+				}
+				for _, p := range writes(e.F) {
+					if hookScript(p.Path) && p.Via != "chmod" {
+						return fmt.Sprintf("%s %s the hook script %s", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
+					}
+				}
+				return ""
+			},
+			Catch: []string{"chmod -x ~/.claude/hooks/guard.sh", "rm .claude/hooks/pre.py", "chmod a-x /home/dev/proj/.claude/hooks/x.sh", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/.claude/hooks/guard.sh","content":"exit 0"}}`, "mv ~/.claude/hooks/a.sh /tmp/"},
+			Allow: []string{"cat ~/.claude/hooks/guard.sh", "chmod +x ~/.claude/hooks/guard.sh", "chmod -x ./scripts/build.sh", "ls .claude/hooks"},
+		},
+		{
+			ID: "core.self:warden-off", Mode: Deny, Tools: shellTools, Cmds: []string{"warden", "pace-maker"},
+			Desc: "The model switching warden off (warden off, uninstall, safemode off, breaker reset): only the user may",
+			Match: func(e *Env) string {
+				return first(e.F.Cmds("warden", "pace-maker"), func(c *Cmd) string {
+					a := strings.Join(c.Pos, " ")
+					for _, bad := range []string{"off", "uninstall", "safemode off", "breaker reset", "tempo off", "s-", "rb-"} {
+						if a == bad || strings.HasPrefix(a, bad+" ") {
+							return "`" + c.Name + " " + a + "` may only be typed by the user"
+						}
+					}
+					return ""
+				})
+			},
+			Catch: []string{"warden off", "~/.warden/bin/warden off", "warden uninstall --scope user", "bash -c 'warden safemode off'", "warden breaker reset"},
+			Allow: []string{"warden status", "warden log -n 20", "echo 'warden off'", "warden policy explain -- ls"},
+		},
+	}}
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}

@@ -1,0 +1,233 @@
+package policy
+
+import (
+	"fmt"
+	"strings"
+)
+
+// cmdRule is a rule over commands with given names: fires when match
+// returns a reason for one of them.
+func cmdRule(id string, mode Mode, desc string, names []string, match func(e *Env, c *Cmd) string, catch, allow []string) Rule {
+	return Rule{ID: id, Mode: mode, Desc: desc, Tools: shellTools, Cmds: names, Catch: catch, Allow: allow,
+		Match: func(e *Env) string {
+			return first(e.F.Cmds(names...), func(c *Cmd) string { return match(e, c) })
+		}}
+}
+
+// riskyPack: routine but risky commands, recorded (audit) by default; a
+// user or project may raise the pack to warn or ask (policy.raise).
+func riskyPack() Pack {
+	return Pack{Name: "risky.routine", Desc: "Risky but routine: recursive/forced/glob deletes in the project or /tmp, rm alias bypasses, kill, chmod 777/000, git branch -D, discarding changes, docker rm/prune, make/bazel clean", Rules: []Rule{
+		cmdRule("risky.routine:rm-recursive", Audit, "Recursive, forced or glob deletes (outside the critical paths the core pack denies)", []string{"rm", "rimraf"},
+			func(e *Env, c *Cmd) string {
+				glob := false
+				for _, p := range c.Pos {
+					if strings.ContainsAny(p, "*?[") {
+						glob = true
+					}
+				}
+				if recursive(c) || c.Has("-f", "--force") || glob || c.Name == "rimraf" {
+					return "delete: " + c.String()
+				}
+				return ""
+			},
+			[]string{"rm -rf ./build", "rm -r node_modules", "rm -f *.o", "rm /tmp/*.log"},
+			[]string{"rm file.txt", "echo rm -rf x", "ls -rf", "rmdir empty"}),
+		cmdRule("risky.routine:rm-alias-bypass", Audit, "rm run past aliases (\\rm, command rm, /bin/rm)", []string{"rm"},
+			func(e *Env, c *Cmd) string {
+				if c.Escaped || strings.Contains(c.Raw, "/") {
+					return "rm bypasses shell aliases (" + c.Raw + ")"
+				}
+				return ""
+			},
+			[]string{"\\rm -r x", "command rm x", "/bin/rm -f x", "'rm' old.txt"},
+			[]string{"rm x", "command -v rm", "echo \\rm", "alias rm='rm -i'"}),
+		cmdRule("risky.routine:kill", Audit, "kill, pkill, killall", []string{"kill", "pkill", "killall", "skill", "kill-port", "fuser"},
+			func(e *Env, c *Cmd) string {
+				if c.Name == "kill" && c.Has("-l", "-L") || c.Name == "fuser" && !c.Has("-k") {
+					return ""
+				}
+				return "ends processes: " + c.String()
+			},
+			[]string{"kill -9 1234", "pkill -f node", "killall python3", "fuser -k 8080/tcp"},
+			[]string{"kill -l", "ps aux | grep node", "echo kill", "pgrep node"}),
+		cmdRule("risky.routine:chmod-perm", Audit, "chmod 777/666/000 or a+rwx", []string{"chmod"},
+			func(e *Env, c *Cmd) string {
+				if len(c.Pos) == 0 {
+					return ""
+				}
+				m := c.Pos[0]
+				if strings.HasSuffix(m, "777") || strings.HasSuffix(m, "666") || m == "000" || m == "0000" || strings.Contains(m, "a+rwx") || m == "o+w" || m == "ugo+rwx" {
+					return "world-writable or no permissions: chmod " + strings.Join(c.Args, " ")
+				}
+				return ""
+			},
+			[]string{"chmod 777 run.sh", "chmod -R 777 ./public", "chmod 000 secret.txt", "chmod a+rwx data"},
+			[]string{"chmod 755 bin/tool", "chmod +x run.sh", "chmod 644 README.md", "chmod u+w f"}),
+		cmdRule("risky.routine:branch-delete", Audit, "git branch -D and remote branch deletion", []string{"git"},
+			func(e *Env, c *Cmd) string {
+				switch sub(c) {
+				case "branch":
+					if c.Has("-D") || c.Has("--delete") && c.Has("--force", "-f") {
+						return "force-deletes a branch: git " + strings.Join(c.Args, " ")
+					}
+				case "push":
+					if c.Has("--delete", "-d") {
+						return "deletes a remote branch: git " + strings.Join(c.Args, " ")
+					}
+					for _, p := range c.Pos[1:] {
+						if strings.HasPrefix(p, ":") && len(p) > 1 {
+							return "deletes a remote branch: git " + strings.Join(c.Args, " ")
+						}
+					}
+				}
+				return ""
+			},
+			[]string{"git branch -D feature/x", "git branch --delete --force old", "git push origin --delete feature/x", "git push origin :old-branch"},
+			[]string{"git branch -d merged", "git branch", "git branch -a", "git push origin feature/x"}),
+		cmdRule("risky.routine:discard-changes", Audit, "git checkout/restore of files, git switch --discard-changes: uncommitted edits are lost", []string{"git"},
+			func(e *Env, c *Cmd) string {
+				s := sub(c)
+				switch {
+				case s == "restore" && !(c.Has("--staged", "-S") && !c.Has("--worktree", "-W")) && len(c.Pos) > 1:
+					return "discards changes: git " + strings.Join(c.Args, " ")
+				case s == "checkout" && strings.Contains(" "+strings.Join(c.Args, " ")+" ", " -- ") && len(c.Pos) > 1:
+					return "discards changes: git " + strings.Join(c.Args, " ")
+				case (s == "checkout" || s == "switch") && c.Has("-f", "--force", "--discard-changes"):
+					return "discards changes: git " + strings.Join(c.Args, " ")
+				}
+				return ""
+			},
+			[]string{"git checkout -- src/main.go", "git restore README.md", "git switch --discard-changes main", "git checkout -f dev"},
+			[]string{"git checkout feature", "git restore --staged f.go", "git checkout -b new", "git switch main"}),
+		cmdRule("risky.routine:container-rm", Audit, "docker/podman rm, rmi, prune, volume rm, compose down -v", []string{"docker", "podman", "nerdctl", "docker-compose"},
+			func(e *Env, c *Cmd) string {
+				a := " " + strings.Join(c.Pos, " ") + " "
+				for _, s := range []string{" rm ", " rmi ", " prune ", " kill "} {
+					if strings.Contains(a, s) || strings.HasSuffix(strings.TrimSpace(a), strings.TrimSpace(s)) {
+						return "removes containers, images or volumes: " + c.String()
+					}
+				}
+				if strings.Contains(a, " down ") && c.Has("-v", "--volumes", "--rmi") {
+					return "removes containers and volumes: " + c.String()
+				}
+				return ""
+			},
+			[]string{"docker rm -f web", "docker rmi app:old", "docker system prune -af", "podman volume rm data", "docker compose down -v"},
+			[]string{"docker ps", "docker run --rm alpine echo hi", "docker build -t app .", "docker compose up -d"}),
+		cmdRule("risky.routine:clean-target", Audit, "make clean/distclean, bazel clean, cargo clean, gradle/mvn clean", []string{"make", "gmake", "bazel", "bazelisk", "cargo", "gradle", "gradlew", "mvn", "go", "ninja"},
+			func(e *Env, c *Cmd) string {
+				for _, p := range c.Pos {
+					if p == "clean" || p == "distclean" || p == "clobber" || p == "mrproper" || p == "realclean" || c.Name == "bazel" && p == "--expunge" {
+						if c.Name == "go" && !c.Has("-cache", "-modcache", "-testcache") {
+							return ""
+						}
+						return "cleans build outputs: " + c.String()
+					}
+				}
+				if c.Name == "bazel" && c.Has("--expunge") {
+					return "cleans build outputs: " + c.String()
+				}
+				return ""
+			},
+			[]string{"make clean", "bazel clean --expunge", "cargo clean", "./gradlew clean build"},
+			[]string{"make", "make test", "bazel build //...", "cargo build --release"}),
+	}}
+}
+
+// externalPack: destroying things outside the machine needs the user.
+func externalPack() Pack {
+	return Pack{Name: "external.systems", Desc: "External systems: cloud deletes, terraform destroy, kubectl delete, helm uninstall, npm unpublish, crontab -r, redis FLUSHALL, iptables -F, systemctl stop/disable", Rules: []Rule{
+		cmdRule("external.systems:cloud-delete", Ask, "Deleting cloud resources (aws/gcloud/az/doctl … delete, aws s3 rm/rb)", []string{"aws", "gcloud", "az", "doctl", "gsutil", "linode-cli", "hcloud", "flyctl", "fly", "vercel", "heroku", "oci", "ibmcloud"},
+			func(e *Env, c *Cmd) string {
+				for _, p := range c.Pos {
+					l := strings.ToLower(p)
+					if strings.HasPrefix(l, "delete") || strings.HasPrefix(l, "terminate") || strings.HasPrefix(l, "destroy") || l == "remove" || l == "rb" ||
+						(l == "rm" && (c.Name == "aws" || c.Name == "gsutil" || c.Name == "vercel")) || strings.HasPrefix(l, "deregister") || l == "purge" {
+						return fmt.Sprintf("%s deletes cloud resources: %s", c.Name, c.String())
+					}
+				}
+				return ""
+			},
+			[]string{"aws ec2 terminate-instances --instance-ids i-1", "gcloud compute instances delete vm1", "az group delete -n rg", "aws s3 rb s3://bucket --force", "aws s3 rm s3://b/ --recursive", "doctl compute droplet delete 1"},
+			[]string{"aws s3 ls", "gcloud config list", "az account show", "aws ec2 describe-instances"}),
+		cmdRule("external.systems:terraform-destroy", Ask, "terraform/tofu destroy, apply -destroy, pulumi/cdk destroy", []string{"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls"},
+			func(e *Env, c *Cmd) string {
+				if sub(c) == "destroy" || sub(c) == "remove" && (c.Name == "serverless" || c.Name == "sls") || sub(c) == "apply" && c.Has("-destroy", "--destroy") || sub(c) == "run-all" && c.Sub(1) == "destroy" {
+					return c.Name + " destroys infrastructure: " + c.String()
+				}
+				return ""
+			},
+			[]string{"terraform destroy", "terraform apply -destroy -auto-approve", "tofu destroy", "pulumi destroy --yes"},
+			[]string{"terraform plan", "terraform init", "terraform fmt", "pulumi preview"}),
+		cmdRule("external.systems:kubectl-delete", Ask, "kubectl/oc delete, drain", []string{"kubectl", "oc", "k"},
+			func(e *Env, c *Cmd) string {
+				if s := sub(c); s == "delete" || s == "drain" || s == "replace" && c.Has("--force") {
+					return c.Name + " deletes cluster resources: " + c.String()
+				}
+				return ""
+			},
+			[]string{"kubectl delete pod web-1", "kubectl delete ns prod", "oc delete project x", "kubectl drain node-1"},
+			[]string{"kubectl get pods", "kubectl describe pod x", "kubectl logs web-1", "kubectl apply -f k8s/"}),
+		cmdRule("external.systems:helm-uninstall", Ask, "helm uninstall/delete", []string{"helm"},
+			func(e *Env, c *Cmd) string {
+				if s := sub(c); s == "uninstall" || s == "delete" || s == "del" || s == "un" {
+					return "helm removes a release: " + c.String()
+				}
+				return ""
+			},
+			[]string{"helm uninstall web", "helm delete web --purge", "helm uninstall -n prod api"},
+			[]string{"helm list", "helm install web ./chart", "helm upgrade web ./chart", "helm template ./chart"}),
+		cmdRule("external.systems:npm-unpublish", Ask, "npm/yarn/pnpm unpublish", []string{"npm", "yarn", "pnpm"},
+			func(e *Env, c *Cmd) string {
+				if anyPos(c, "unpublish") {
+					return "removes a published package: " + c.String()
+				}
+				return ""
+			},
+			[]string{"npm unpublish mypkg@1.0.0", "npm unpublish --force", "pnpm unpublish pkg", "yarn npm unpublish"},
+			[]string{"npm publish --dry-run", "npm install", "npm test", "yarn build"}),
+		cmdRule("external.systems:crontab-remove", Ask, "crontab -r (removes every cron job)", []string{"crontab"},
+			func(e *Env, c *Cmd) string {
+				if c.Has("-r", "-ir", "-ri") {
+					return "crontab -r removes every cron job"
+				}
+				return ""
+			},
+			[]string{"crontab -r", "crontab -u root -r", "sudo crontab -r", "bash -c 'crontab -r'"},
+			[]string{"crontab -l", "crontab -e", "echo crontab -r", "crontab mycron"}),
+		cmdRule("external.systems:redis-flush", Ask, "redis-cli FLUSHALL/FLUSHDB", []string{"redis-cli", "valkey-cli", "keydb-cli"},
+			func(e *Env, c *Cmd) string {
+				if a := lowerArgs(c); strings.Contains(a, "flushall") || strings.Contains(a, "flushdb") {
+					return c.Name + " empties the database"
+				}
+				return ""
+			},
+			[]string{"redis-cli FLUSHALL", "redis-cli -h prod flushdb", "redis-cli -n 2 FLUSHDB ASYNC", "bash -c 'redis-cli flushall'"},
+			[]string{"redis-cli ping", "redis-cli get k", "redis-cli info", "echo FLUSHALL"}),
+		cmdRule("external.systems:iptables-flush", Ask, "iptables/nft flush", []string{"iptables", "ip6tables", "nft", "ufw"},
+			func(e *Env, c *Cmd) string {
+				if c.Has("-F", "--flush", "-X") || c.Name == "nft" && anyPos(c, "flush") || c.Name == "ufw" && (anyPos(c, "reset") || anyPos(c, "disable")) {
+					return c.Name + " drops firewall rules: " + c.String()
+				}
+				return ""
+			},
+			[]string{"iptables -F", "sudo iptables --flush INPUT", "nft flush ruleset", "ufw disable"},
+			[]string{"iptables -L", "nft list ruleset", "ufw status", "iptables -S"}),
+		cmdRule("external.systems:systemctl-stop", Ask, "systemctl stop/disable/mask of system services", []string{"systemctl", "service"},
+			func(e *Env, c *Cmd) string {
+				if c.Has("--user") {
+					return ""
+				}
+				if c.Name == "service" && len(c.Pos) > 1 && (c.Pos[1] == "stop") {
+					return "stops a system service: " + c.String()
+				}
+				if s := sub(c); c.Name == "systemctl" && (s == "stop" || s == "disable" || s == "mask" || s == "kill" || s == "poweroff" || s == "reboot" || s == "halt") {
+					return "systemctl " + s + " of a system service: " + c.String()
+				}
+				return ""
+			},
+			[]string{"systemctl stop nginx", "sudo systemctl disable sshd", "systemctl mask docker", "service postgresql stop"},
+			[]string{"systemctl status nginx", "systemctl --user stop app", "systemctl list-units", "service nginx status"}),
+	}}
+}

@@ -1,0 +1,144 @@
+package policy
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Mode is what a rule does when it fires.
+type Mode string
+
+const (
+	Off   Mode = "off"
+	Audit Mode = "audit"
+	Warn  Mode = "warn"
+	Ask   Mode = "ask"
+	Deny  Mode = "deny"
+)
+
+// Rank orders modes: deny > ask > warn > audit > off.
+func (m Mode) Rank() int {
+	switch m {
+	case Deny:
+		return 4
+	case Ask:
+		return 3
+	case Warn:
+		return 2
+	case Audit:
+		return 1
+	}
+	return 0
+}
+
+// ParseMode accepts the mode names of config files.
+func ParseMode(s string) (Mode, bool) {
+	switch m := Mode(strings.ToLower(strings.TrimSpace(s))); m {
+	case Off, Audit, Warn, Ask, Deny:
+		return m, true
+	}
+	return "", false
+}
+
+// Rule is one guard. Built-in rules match with a Go function over the
+// facts; user rules with a declarative Matcher and/or an expression.
+type Rule struct {
+	// ID is "<category>.<pack>:<rule>", kebab-case: core.git:push-force.
+	ID   string
+	Desc string
+	// Mode is the default mode; config may change it per rule or pack.
+	Mode Mode
+	// FailClosed makes an error while evaluating the rule a deny.
+	FailClosed bool
+	// Events the rule runs on; empty means PreToolUse and PermissionRequest.
+	Events []string
+	// Tools the rule looks at; empty means any tool.
+	Tools []string
+	// Cmds, when set, is the prefilter for shell tools: the rule is only
+	// evaluated when one of these commands is in the call.
+	Cmds []string
+	// Once asks only once per session for each key the rule reports
+	// (sensitive project files).
+	Once bool
+	// Match returns why the rule fires ("" when it does not). It may set
+	// e.OnceKey.
+	Match func(e *Env) string
+
+	// Catch and Allow are the rule's own tests (shipped in the binary, run
+	// by `warden policy test`): inputs it must fire on and near-misses it
+	// must leave alone. An input is a Bash command, or a JSON payload
+	// {"tool_name":…,"tool_input":…} for other tools.
+	Catch, Allow []string
+
+	// User rules.
+	Source string // file:line
+	decl   *declRule
+	expr   *exprRule
+}
+
+// Pack returns the pack of a rule id: "core.git" for "core.git:push-force".
+func (r *Rule) Pack() string { return packOf(r.ID) }
+
+func packOf(id string) string {
+	if i := strings.IndexByte(id, ':'); i > 0 {
+		return id[:i]
+	}
+	return id
+}
+
+func categoryOf(id string) string {
+	if i := strings.IndexByte(id, '.'); i > 0 {
+		return id[:i]
+	}
+	return packOf(id)
+}
+
+// Pack is a named set of rules that is switched on and off together.
+type Pack struct {
+	Name  string // "core.git"
+	Desc  string
+	Rules []Rule
+}
+
+func (r *Rule) runsOn(event string) bool {
+	if len(r.Events) == 0 {
+		return event == "PreToolUse" || event == "PermissionRequest" || event == ""
+	}
+	for _, e := range r.Events {
+		if e == event {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Rule) forTool(tool string) bool {
+	if len(r.Tools) == 0 {
+		return true
+	}
+	for _, t := range r.Tools {
+		if t == tool {
+			return true
+		}
+	}
+	return false
+}
+
+// lazyRE compiles its pattern on first use, so no hook pays for regexps of
+// rules that never run.
+type lazyRE struct {
+	pat  string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+func re(p string) *lazyRE { return &lazyRE{pat: p} }
+
+func (l *lazyRE) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.pat) })
+	return l.re
+}
+
+func (l *lazyRE) MatchString(s string) bool  { return l.get().MatchString(s) }
+func (l *lazyRE) FindString(s string) string { return l.get().FindString(s) }

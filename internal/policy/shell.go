@@ -1,0 +1,229 @@
+package policy
+
+import (
+	"path"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+const (
+	// maxDepth bounds bash -c / eval / interpreter recursion (the spec asks
+	// for at least 5).
+	maxDepth = 8
+	// maxCmds bounds the facts of one call: a pathological command must not
+	// make the hook slow.
+	maxCmds = 400
+)
+
+// parsers are reused: a new Parser costs more than parsing a short command.
+var parsers = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash))
+}}
+
+// normalizer turns shell text into Facts.
+type normalizer struct {
+	f         *Facts
+	cwd, home string
+}
+
+// shell parses src and adds what it finds. Depth counts nested payloads;
+// wrappers and upstream are inherited from the command that carries src.
+func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
+	if depth > maxDepth || len(n.f.Commands) >= maxCmds || strings.TrimSpace(src) == "" {
+		return
+	}
+	p := parsers.Get().(*syntax.Parser)
+	file, err := p.Parse(strings.NewReader(src), "")
+	parsers.Put(p) // the tree does not borrow from the parser
+	if err != nil {
+		if n.f.ParseError == "" {
+			n.f.ParseError = err.Error()
+		}
+		n.text(src, depth, wrappers, upstream)
+		return
+	}
+	up := map[*syntax.Stmt][]string{}
+	stmtOf := map[*syntax.CallExpr]*syntax.Stmt{}
+	seenPipe := map[*syntax.BinaryCmd]bool{}
+	syntax.Walk(file, func(node syntax.Node) bool {
+		switch x := node.(type) {
+		case *syntax.BinaryCmd:
+			if (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && !seenPipe[x] {
+				stmts := n.flattenPipe(x, seenPipe)
+				var names []string
+				for _, s := range stmts {
+					up[s] = append(append([]string(nil), upstream...), names...)
+					names = append(names, stmtNames(s)...)
+				}
+			}
+		case *syntax.Stmt:
+			if call, ok := x.Cmd.(*syntax.CallExpr); ok {
+				stmtOf[call] = x
+			}
+			for _, r := range x.Redirs {
+				n.redirect(x, r)
+			}
+		case *syntax.CallExpr:
+			if len(x.Args) == 0 {
+				return true
+			}
+			argv := make([]string, len(x.Args))
+			for i, w := range x.Args {
+				argv[i] = wordValue(w)
+			}
+			u := upstream
+			heredoc := ""
+			if st := stmtOf[x]; st != nil {
+				if v, ok := up[st]; ok {
+					u = v
+				}
+				heredoc = stmtHeredoc(st)
+			}
+			n.command(argv, escapedWord(x.Args[0]), heredoc, depth, wrappers, u)
+		}
+		return true
+	})
+}
+
+// flattenPipe lists the statements of a pipeline left to right.
+func (n *normalizer) flattenPipe(b *syntax.BinaryCmd, seen map[*syntax.BinaryCmd]bool) []*syntax.Stmt {
+	seen[b] = true
+	var out []*syntax.Stmt
+	for _, s := range []*syntax.Stmt{b.X, b.Y} {
+		if inner, ok := s.Cmd.(*syntax.BinaryCmd); ok && (inner.Op == syntax.Pipe || inner.Op == syntax.PipeAll) {
+			out = append(out, n.flattenPipe(inner, seen)...)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// stmtNames are the program names a statement runs (for pipeline upstream).
+func stmtNames(s *syntax.Stmt) []string {
+	var names []string
+	syntax.Walk(s, func(node syntax.Node) bool {
+		if c, ok := node.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+			names = append(names, path.Base(wordValue(c.Args[0])))
+		}
+		return true
+	})
+	return names
+}
+
+func stmtHeredoc(s *syntax.Stmt) string {
+	for _, r := range s.Redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			if r.Hdoc != nil {
+				return wordValue(r.Hdoc)
+			}
+		case syntax.WordHdoc:
+			if r.Word != nil {
+				return wordValue(r.Word)
+			}
+		}
+	}
+	return ""
+}
+
+func (n *normalizer) redirect(s *syntax.Stmt, r *syntax.Redirect) {
+	if r.Word == nil || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc {
+		return
+	}
+	target := wordValue(r.Word)
+	cmd := ""
+	if c, ok := s.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+		cmd = path.Base(wordValue(c.Args[0]))
+	}
+	op := r.Op.String()
+	if r.Op == syntax.DplOut || r.Op == syntax.DplIn || target == "/dev/null" || target == "-" {
+		n.f.Redirects = append(n.f.Redirects, Redirect{Op: op, Target: target, Cmd: cmd})
+		return
+	}
+	t := NormPath(target, n.cwd, n.home)
+	n.f.Redirects = append(n.f.Redirects, Redirect{Op: op, Target: t, Cmd: cmd})
+	kind := OpWrite
+	if r.Op == syntax.RdrIn {
+		kind = OpRead
+	}
+	n.f.Paths = append(n.f.Paths, PathRef{Path: t, Op: kind, Via: op})
+}
+
+// wordValue is a word as the shell would pass it, without expansion:
+// quotes removed, escapes resolved, parameters kept as $NAME, command
+// substitutions as $(…) (their commands are walked separately).
+func wordValue(w *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		partValue(&b, p, false)
+	}
+	return b.String()
+}
+
+func partValue(b *strings.Builder, p syntax.WordPart, inDQ bool) {
+	switch x := p.(type) {
+	case *syntax.Lit:
+		b.WriteString(unescape(x.Value, inDQ))
+	case *syntax.SglQuoted:
+		b.WriteString(x.Value)
+	case *syntax.DblQuoted:
+		for _, q := range x.Parts {
+			partValue(b, q, true)
+		}
+	case *syntax.ParamExp:
+		if x.Param != nil {
+			b.WriteString("$" + x.Param.Value)
+		} else {
+			b.WriteString("$?")
+		}
+	case *syntax.CmdSubst:
+		b.WriteString("$(…)")
+	case *syntax.ArithmExp:
+		b.WriteString("$((…))")
+	case *syntax.ProcSubst:
+		b.WriteString("<(…)")
+	case *syntax.ExtGlob:
+		b.WriteString(x.Op.String() + x.Pattern.Value + ")")
+	}
+}
+
+// unescape resolves backslashes as the shell does (inside double quotes
+// only before $ ` " \ and newline).
+func unescape(s string, inDQ bool) string {
+	if !strings.ContainsRune(s, '\\') {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			nx := s[i+1]
+			if !inDQ || strings.IndexByte("$`\"\\\n", nx) >= 0 {
+				if nx != '\n' {
+					b.WriteByte(nx)
+				}
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// escapedWord reports whether argv[0] was written to dodge an alias: \rm,
+// 'rm' or "rm".
+func escapedWord(w *syntax.Word) bool {
+	if len(w.Parts) == 0 {
+		return false
+	}
+	switch x := w.Parts[0].(type) {
+	case *syntax.Lit:
+		return strings.HasPrefix(x.Value, "\\")
+	case *syntax.SglQuoted, *syntax.DblQuoted:
+		return true
+	}
+	return false
+}
