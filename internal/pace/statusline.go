@@ -185,3 +185,19 @@ func shortDuration(d time.Duration) string {
 	}
 	return fmt.Sprintf("%dd%dh", int(d.Hours())/24, int(d.Hours())%24)
 }
+
+// SegmentFromPayload is the status line's pace segment computed from the
+// payload's own rate_limits: no store, no network, a few microseconds. ""
+// when the payload has no limits (API-key users, before the first reply).
+func SegmentFromPayload(raw []byte, s Settings, now time.Time) string {
+	five, seven, ok := ParseRateLimits(raw)
+	if !ok {
+		return ""
+	}
+	figures := &quota.Snapshot{Time: now.UTC(), Source: quota.SourceStatusline, FiveHour: five, SevenDay: seven}
+	rec := Compute(figures, s, 1, now)
+	if rec.Note != "" {
+		return ""
+	}
+	return segmentText(rec, nil, now, s.PollInterval)
+}
