@@ -15,10 +15,12 @@ LDFLAGS := -s -w -X github.com/warden-dev/warden/internal/version.Version=$(VERS
 .PHONY: build install test test-deps vet unit bench bench-check clean
 
 # warden runs every hook and stays lean; warden-helper carries the rare,
-# heavy commands (network, image encoding) warden hands over to it.
+# heavy commands (network, image encoding) and warden-judge the LLM SDK,
+# so their packages' init never runs in a hook.
 build:
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden ./cmd/warden
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-helper ./cmd/warden-helper
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-judge ./cmd/warden-judge
 
 install: build
 	./bin/warden install
@@ -44,8 +46,3 @@ bench-check:
 clean:
 	rm -rf bin
 
-# build-judge: warden-judge, the LLM judges' helper — the only binary that
-# links the Anthropic SDK; `warden hook` runs it as a subprocess.
-.PHONY: build-judge
-build-judge:
-	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-judge ./cmd/warden-judge

@@ -53,6 +53,7 @@ func Doctor(ctx context.Context, o DoctorOptions) Report {
 	d.store(ctx)
 	d.stateKey()
 	d.config()
+	d.llmJudges(ctx)
 	d.tools()
 	r := Report{OK: true, Checks: d.checks}
 	for _, c := range d.checks {

@@ -1,0 +1,154 @@
+// Command warden-judge is the helper binary that asks models for warden's
+// LLM judges. It is the only program that links the Anthropic SDK and
+// net/http: `warden hook` (which must start in milliseconds) runs it as a
+// subprocess when a judge needs a model.
+//
+//	warden-judge              read a judge.Request (JSON) on stdin, print a judge.Response (JSON)
+//	warden-judge run ID       run the lazy request stored under ID and store its verdict
+//	warden-judge probe        print which provider the judges would use and why (JSON; no network)
+//	warden-judge version
+//
+// Every call is recorded in the store (judgements table). Whatever goes
+// wrong fails open: the response passes and says why.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"time"
+
+	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/judge"
+	"github.com/warden-dev/warden/internal/judge/llm"
+	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/version"
+)
+
+// maxRequest caps the request read from stdin.
+const maxRequest = 8 << 20
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return ask(stdin, stdout)
+	}
+	switch args[0] {
+	case "run":
+		if len(args) != 2 {
+			fmt.Fprintln(stderr, "usage: warden-judge run ID")
+			return 2
+		}
+		id, err := strconv.ParseInt(args[1], 10, 64)
+		if err != nil {
+			fmt.Fprintln(stderr, "warden-judge run: bad id:", args[1])
+			return 2
+		}
+		if err := runLazy(id); err != nil {
+			fmt.Fprintln(stderr, "warden-judge run:", err)
+			return 1
+		}
+		return 0
+	case "probe":
+		return probe(stdout)
+	case "version", "--version":
+		fmt.Fprintln(stdout, "warden-judge", version.String())
+		return 0
+	}
+	fmt.Fprintf(stderr, "warden-judge: unknown command %q (use: run ID, probe, version, or a request on stdin)\n", args[0])
+	return 2
+}
+
+func engineFor(req *judge.Request, rec *llm.StoreRecorder) *llm.Engine {
+	return &llm.Engine{Provider: llm.New(req.Provider, os.Getenv), Recorder: rec}
+}
+
+// ask answers one request from stdin. It always prints a response.
+func ask(stdin io.Reader, stdout io.Writer) int {
+	b, err := io.ReadAll(io.LimitReader(stdin, maxRequest))
+	var req judge.Request
+	if err == nil {
+		err = json.Unmarshal(b, &req)
+	}
+	var resp judge.Response
+	if err != nil {
+		resp = judge.FailOpen(&judge.Request{Kind: judge.KindCheck}, "bad request: "+err.Error())
+	} else {
+		rec := &llm.StoreRecorder{Path: paths.DB()}
+		defer rec.Close()
+		resp = engineFor(&req, rec).Ask(context.Background(), &req)
+	}
+	out, _ := json.Marshal(resp)
+	fmt.Fprintln(stdout, string(out))
+	return 0
+}
+
+// runLazy runs a stored request and stores its verdict (passed, failed, or
+// error when it failed open).
+func runLazy(id int64) error {
+	ctx := context.Background()
+	rec := &llm.StoreRecorder{Path: paths.DB()}
+	defer rec.Close()
+	st, err := rec.Store(ctx)
+	if err != nil {
+		return err
+	}
+	p, err := st.Pending(ctx, id)
+	if err != nil {
+		return err
+	}
+	if p == nil || p.State != "pending" {
+		return nil
+	}
+	var req judge.Request
+	if err := json.Unmarshal(p.Request, &req); err != nil {
+		return st.FinishPending(ctx, id, "error", "bad stored request: "+err.Error())
+	}
+	req.Lazy = true
+	resp := engineFor(&req, rec).Ask(ctx, &req)
+	final := resp.Final()
+	switch {
+	case final.FailedOpen:
+		return st.FinishPending(ctx, id, "error", final.Error)
+	case final.Verdict.Pass:
+		return st.FinishPending(ctx, id, "passed", "")
+	}
+	return st.FinishPending(ctx, id, "failed", final.Verdict.Reason)
+}
+
+// Probe is what `warden-judge probe` prints (warden doctor reads it).
+type Probe struct {
+	Version  string `json:"version"`
+	Setting  string `json:"setting"`
+	Provider string `json:"provider"`
+	Why      string `json:"why"`
+	Claude   string `json:"claude,omitempty"`
+	Models   struct {
+		Haiku  string `json:"haiku"`
+		Sonnet string `json:"sonnet"`
+		Opus   string `json:"opus"`
+	} `json:"models"`
+	Time time.Time `json:"time"`
+}
+
+func probe(stdout io.Writer) int {
+	cwd, _ := os.Getwd()
+	cfg, _ := config.Load(paths.UserConfig(), cwd)
+	var p Probe
+	p.Version, p.Setting, p.Time = version.String(), cfg.LLM.Provider, time.Now().UTC()
+	p.Provider, p.Why = judge.ResolveProvider(cfg.LLM.Provider, os.Getenv, exec.LookPath)
+	if c, err := exec.LookPath("claude"); err == nil {
+		p.Claude = c
+	}
+	p.Models.Haiku, p.Models.Sonnet, p.Models.Opus = cfg.LLM.ModelHaiku, cfg.LLM.ModelSonnet, cfg.LLM.ModelOpus
+	b, _ := json.MarshalIndent(p, "", "  ")
+	fmt.Fprintln(stdout, string(b))
+	return 0
+}

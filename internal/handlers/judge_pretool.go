@@ -1,0 +1,177 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/warden-dev/warden/internal/event"
+	"github.com/warden-dev/warden/internal/judge"
+	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/pipeline"
+	"github.com/warden-dev/warden/internal/store/sqlite"
+)
+
+// The pre-tool judges: delivery of failed lazy verdicts, and intent
+// validation (validation.intent). Stage 1 decides here, deterministically;
+// stage 2 (an opus review with sonnet fallback) runs through warden-judge,
+// strictly (the hook waits) when StrictReason says so, else lazily: the
+// call is allowed, `warden-judge run <id>` is started detached (Setsid,
+// stdio on /dev/null), and a failed verdict denies the session's next call
+// once. With every pre-tool judge off this handler returns at once.
+func init() {
+	pipeline.Register(pipeline.Handler{
+		Name:   "judge-pretool",
+		Events: []event.Name{event.PreToolUse, event.PostToolUseFailure},
+		Run:    runJudgePreTool,
+	})
+}
+
+// pendingStore is the part of the SQLite store lazy verdicts use.
+type pendingStore interface {
+	AddPending(ctx context.Context, p *sqlite.PendingVerdict) (int64, error)
+	FinishPending(ctx context.Context, id int64, state, reason string) error
+	TakeFailedVerdict(ctx context.Context, sessionID string, since time.Time) (*sqlite.PendingVerdict, error)
+}
+
+func preToolJudgesOn(c *pipeline.Call) bool {
+	v := c.Config.Validation
+	return v.Intent || v.ToolApprove
+}
+
+func runJudgePreTool(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
+	if !preToolJudgesOn(c) || judge.Nested() {
+		return event.Decision{}, nil
+	}
+	js := judge.LoadState(c.State)
+	if c.Event == event.PostToolUseFailure {
+		js.AfterTrouble = true
+		js.LastError = clipText(c.Input.Error, 2000)
+		js.Save(c.State)
+		return event.Decision{}, nil
+	}
+	if ps, ok := c.Store.(pendingStore); ok && c.Input.SessionID != "" {
+		if p, err := ps.TakeFailedVerdict(ctx, c.Input.SessionID, c.Now.Add(-judge.PendingTTL)); err == nil && p != nil {
+			js.AfterTrouble = true
+			js.Save(c.State)
+			return event.Decision{Verdict: event.Deny, RuleID: "judge:" + p.Judge, Mode: "deny",
+				Reason: fmt.Sprintf("warden %s (a background review of your earlier %s of %s) failed: %s\nFix that first; this call was not run.",
+					p.Judge, p.Tool, p.Target, p.Reason)}, nil
+		}
+	}
+	d, err := intentCheck(ctx, c, js)
+	if d.Verdict == event.Deny {
+		js.AfterTrouble = true
+	} else if mut, _ := mutationOf(c); mut {
+		js.AfterTrouble = false
+	}
+	js.Save(c.State)
+	return d, err
+}
+
+func mutationOf(c *pipeline.Call) (bool, string) {
+	if judge.FileTools[c.Input.ToolName] {
+		return true, c.Input.ToolName
+	}
+	return false, ""
+}
+
+func intentCheck(ctx context.Context, c *pipeline.Call, js *judge.State) (event.Decision, error) {
+	cfg := c.Config.Validation
+	in := c.Input
+	if !cfg.Intent || !judge.FileTools[in.ToolName] {
+		return event.Decision{}, nil
+	}
+	file := in.ToolString("file_path")
+	if file == "" {
+		file = in.ToolString("notebook_path")
+	}
+	if file == "" || !judge.IsSource(file, cfg.SourceExtensions) {
+		return event.Decision{}, nil
+	}
+	t, _ := judge.ReadTranscript(in.TranscriptPath)
+	prompts := sessionPrompts(t, js, 5)
+	res := judge.CheckIntent(judge.IntentInput{FilePath: file, ProjectDir: c.ProjectDir,
+		AssistantTexts: t.AssistantTexts(2), UserPrompts: prompts, CorePaths: cfg.CorePaths})
+	firstAfterPrompt := js.JudgedPrompt != js.Prompts
+	js.JudgedPrompt = js.Prompts
+	if !res.OK {
+		return event.Decision{Verdict: event.Deny, RuleID: "judge:intent", Mode: "deny", Reason: res.Problem}, nil
+	}
+	if !cfg.IntentReview {
+		return event.Decision{}, nil
+	}
+	provider, usable, notice := judgesUsable(c)
+	if !usable {
+		return noticeOnly(notice), nil
+	}
+	vars := map[string]string{
+		"prompts": numberedPrompts(prompts),
+		"intent":  fmt.Sprintf("FILE: %s\nCHANGES: %s\nGOAL: %s\nTests: %s", res.Intent.File, res.Intent.Changes, res.Intent.Goal, firstNonEmptyStr(res.Intent.Tests, res.Intent.Quote)),
+		"tool":    in.ToolName, "file": file,
+		"change": judge.ChangeText(in.ToolName, in.ToolInput, 20000),
+	}
+	req := judge.NewRequest(c.Config, provider, "intent-review", judge.KindReview, "opus",
+		judge.Render("intent-review", judge.KindReview, vars))
+	strict := judge.StrictReason(judge.StrictInput{ToolCount: c.State.ToolCount, FirstAfterPrompt: firstAfterPrompt,
+		AfterTrouble: js.AfterTrouble, ChangedLines: judge.ChangedLines(in.ToolName, in.ToolInput),
+		PermissionMode: in.PermissionMode, FilePath: file, ProjectDir: c.ProjectDir, ClaudeDir: paths.ClaudeDir()})
+	if strict == "" && c.Config.Validation.Lazy {
+		if startLazy(ctx, c, req, in.ToolName, displayRel(file, c.ProjectDir)) {
+			return event.Decision{}, nil
+		}
+	}
+	resp := askJudge(ctx, c, req)
+	if resp.FailedOpen || resp.Verdict.Pass {
+		return event.Decision{}, nil
+	}
+	return event.Decision{Verdict: event.Deny, RuleID: "judge:intent-review", Mode: "deny",
+		Reason: "warden code review of this change against your declared intent:\n" + resp.Verdict.Reason}, nil
+}
+
+// startLazy stores req as a pending verdict and starts warden-judge on it,
+// detached. False when that is impossible (the caller then judges strictly).
+func startLazy(ctx context.Context, c *pipeline.Call, req *judge.Request, tool, target string) bool {
+	ps, ok := c.Store.(pendingStore)
+	if !ok || c.Input.SessionID == "" {
+		return false
+	}
+	req.SessionID, req.ToolUseID, req.Lazy = c.Input.SessionID, c.Input.ToolUseID, true
+	b, err := json.Marshal(req)
+	if err != nil {
+		return false
+	}
+	id, err := ps.AddPending(ctx, &sqlite.PendingVerdict{SessionID: c.Input.SessionID, Created: c.Now, Judge: req.Judge,
+		Tool: tool, Target: target, Request: b})
+	if err != nil {
+		return false
+	}
+	if err := judge.StartLazy(id); err != nil {
+		_ = ps.FinishPending(ctx, id, "error", err.Error())
+		return false
+	}
+	return true
+}
+
+func numberedPrompts(ps []string) string {
+	out := ""
+	for i, p := range ps {
+		out += fmt.Sprintf("%d. %s\n", i+1, clipText(p, 2000))
+	}
+	return out
+}
+
+func firstNonEmptyStr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func displayRel(path, project string) string {
+	if project != "" && len(path) > len(project)+1 && path[:len(project)+1] == project+"/" {
+		return path[len(project)+1:]
+	}
+	return path
+}

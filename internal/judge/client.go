@@ -1,0 +1,132 @@
+package judge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// BinaryName is the helper binary that talks to models.
+const BinaryName = "warden-judge"
+
+// BinEnv overrides where warden-judge is (tests, unusual installs).
+const BinEnv = "WARDEN_JUDGE_BIN"
+
+// FindBinary locates warden-judge: $WARDEN_JUDGE_BIN, else next to the
+// running executable, else on PATH.
+func FindBinary() (string, error) {
+	if p := os.Getenv(BinEnv); p != "" {
+		if isExec(p) {
+			return p, nil
+		}
+		return "", fmt.Errorf("%s=%s is not an executable file", BinEnv, p)
+	}
+	if self, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(self); err == nil {
+			self = real
+		}
+		p := filepath.Join(filepath.Dir(self), BinaryName)
+		if isExec(p) {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath(BinaryName); err == nil {
+		return p, nil
+	}
+	return "", errors.New(BinaryName + " was not found next to warden nor on PATH (make install, or warden install, puts it next to warden)")
+}
+
+func isExec(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
+}
+
+// ErrMissing marks a response that failed open because warden-judge is not
+// installed.
+const ErrMissing = "warden-judge missing"
+
+// graceMS is added to a request's deadline for the subprocess to start,
+// record and exit before the hook gives up on it.
+const grace = 1500 * time.Millisecond
+
+// Ask runs one judge call through warden-judge and returns its response.
+// It never fails: a missing binary, a crash, garbage on stdout or the
+// deadline make a passing response with FailedOpen set and the reason.
+func Ask(ctx context.Context, req *Request) Response {
+	start := time.Now()
+	bin, err := FindBinary()
+	if err != nil {
+		r := FailOpen(req, ErrMissing+": "+err.Error())
+		return r
+	}
+	deadline := time.Duration(req.DeadlineMS)*time.Millisecond + grace
+	if req.OnFail != nil {
+		deadline += time.Duration(req.OnFail.DeadlineMS) * time.Millisecond
+	}
+	// Leave the hook a little room to write its output after us.
+	if d, ok := ctx.Deadline(); ok {
+		if left := time.Until(d) - 500*time.Millisecond; left < deadline {
+			deadline = left
+		}
+	}
+	if deadline <= 0 {
+		return FailOpen(req, "no time left in the hook's budget for a judge call")
+	}
+	in, err := json.Marshal(req)
+	if err != nil {
+		return FailOpen(req, err.Error())
+	}
+	cctx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, bin)
+	cmd.Stdin = bytes.NewReader(in)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = 500 * time.Millisecond
+	err = cmd.Run()
+	if cctx.Err() != nil {
+		return FailOpen(req, fmt.Sprintf("judge %s timed out after %v", req.Judge, time.Since(start).Round(time.Millisecond)))
+	}
+	var resp Response
+	if jerr := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &resp); jerr != nil {
+		why := fmt.Sprintf("%s gave no response", BinaryName)
+		if err != nil {
+			why += ": " + err.Error()
+		}
+		if s := strings.TrimSpace(stderr.String()); s != "" {
+			why += ": " + clip(s, 300)
+		}
+		return FailOpen(req, why)
+	}
+	return resp
+}
+
+// StartLazy starts `warden-judge run <id>` detached (own session, stdio on
+// /dev/null) for a pending verdict already stored under id, and returns at
+// once.
+func StartLazy(id int64) error {
+	bin, err := FindBinary()
+	if err != nil {
+		return err
+	}
+	return spawnDetached(bin, []string{"run", fmt.Sprint(id)})
+}
+
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,43 @@
+package judge
+
+import "github.com/warden-dev/warden/internal/session"
+
+// StateKey is where the judges keep their session state.
+const StateKey = "judge"
+
+// State is the judges' part of a session's state.
+type State struct {
+	// TempoBlocks counts tempo's consecutive blocks in the current turn.
+	TempoBlocks int `json:"tempo_blocks,omitempty"`
+	// MissingWarned: the user was told once that warden-judge is missing.
+	MissingWarned bool `json:"missing_warned,omitempty"`
+	// LastPrompt is the latest user prompt (the transcript may lag it).
+	LastPrompt string `json:"last_prompt,omitempty"`
+	// Prompts counts user prompts; JudgedPrompt is the prompt number whose
+	// first mutating call was judged strictly.
+	Prompts      int `json:"prompts,omitempty"`
+	JudgedPrompt int `json:"judged_prompt,omitempty"`
+	// AfterTrouble: the last call was denied or failed; the next is strict.
+	AfterTrouble bool `json:"after_trouble,omitempty"`
+	// LastError is the last tool failure not yet acknowledged (error-ack).
+	LastError string `json:"last_error,omitempty"`
+	// Denials counts judge denials by similar call (tool + normalized
+	// target), for workaround detection.
+	Denials map[string]int `json:"denials,omitempty"`
+}
+
+// LoadState reads the judges' state (zero when absent).
+func LoadState(s *session.State) *State {
+	st := &State{}
+	if s != nil {
+		s.Get(StateKey, st)
+	}
+	return st
+}
+
+// Save writes it back.
+func (st *State) Save(s *session.State) {
+	if s != nil {
+		_ = s.Put(StateKey, st)
+	}
+}

@@ -1,0 +1,278 @@
+package judge
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+)
+
+// Transcript is what the judges take from a Claude Code transcript
+// (claude-code-hooks.md §5): the user's prompts, the assistant's messages
+// with their text and tool calls apart, and the tool results, oldest first.
+//
+// internal/lifecycle's ReadDigest serves handoffs (first prompt, todos,
+// last text); the judges need more (tool calls, results, message grouping,
+// a chronological tail), so this reader is separate, built the same way:
+// only the tail of a large file is read, malformed or partial lines and
+// unknown entry types are skipped, sidechain entries are ignored.
+type Transcript struct {
+	Prompts   []string
+	Assistant []AssistantMessage
+	Results   []ToolResult
+	// Recent is the conversation's tail as readable lines, oldest first.
+	Recent []string
+}
+
+// AssistantMessage is one API message (Claude Code writes each content
+// block as its own line sharing message.id; they are joined back here).
+type AssistantMessage struct {
+	ID    string
+	Text  string
+	Tools []ToolCall
+}
+
+// ToolCall is a tool_use block.
+type ToolCall struct {
+	ID    string
+	Name  string
+	Input string
+}
+
+// ToolResult is a tool_result block.
+type ToolResult struct {
+	ToolUseID string
+	Text      string
+	IsError   bool
+}
+
+// Bounds of what is read and kept.
+const (
+	transcriptTail = 4 << 20
+	keepPrompts    = 20
+	keepAssistant  = 10
+	keepResults    = 10
+	keepRecent     = 40
+	recentClip     = 600
+)
+
+type tEntry struct {
+	Type        string `json:"type"`
+	IsMeta      bool   `json:"isMeta"`
+	IsSidechain bool   `json:"isSidechain"`
+	Message     struct {
+		ID      string          `json:"id"`
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+}
+
+type tBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	IsError   bool            `json:"is_error"`
+	Content   json.RawMessage `json:"content"`
+}
+
+// ReadTranscript reads the tail of the transcript at path. A missing or
+// empty path gives an empty transcript and the error.
+func ReadTranscript(path string) (*Transcript, error) {
+	t := &Transcript{}
+	if path == "" {
+		return t, os.ErrNotExist
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return t, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if fi, err := f.Stat(); err == nil && fi.Size() > transcriptTail {
+		if _, err := f.Seek(fi.Size()-transcriptTail, io.SeekStart); err != nil {
+			return t, err
+		}
+		br := bufio.NewReader(f)
+		br.ReadString('\n') // a partial first line
+		r = br
+	}
+	t.scan(r)
+	return t, nil
+}
+
+// ParseTranscript reads a whole transcript from r (tests, small inputs).
+func ParseTranscript(r io.Reader) *Transcript {
+	t := &Transcript{}
+	t.scan(r)
+	return t
+}
+
+func (t *Transcript) scan(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 32<<20)
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var e tEntry
+		if json.Unmarshal(line, &e) != nil || e.IsSidechain {
+			continue // partial last line, garbage, or a subagent's entry
+		}
+		switch e.Type {
+		case "user":
+			if !e.IsMeta {
+				t.addUser(e.Message.Content)
+			}
+		case "assistant":
+			t.addAssistant(e.Message.ID, e.Message.Content)
+		}
+	}
+	t.Prompts = tail(t.Prompts, keepPrompts)
+	t.Results = tailResults(t.Results, keepResults)
+	t.Recent = tail(t.Recent, keepRecent)
+	if len(t.Assistant) > keepAssistant {
+		t.Assistant = t.Assistant[len(t.Assistant)-keepAssistant:]
+	}
+}
+
+func (t *Transcript) addUser(raw json.RawMessage) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if p := cleanPrompt(s); p != "" {
+			t.Prompts = append(t.Prompts, p)
+			t.Recent = append(t.Recent, "User: "+clip(p, recentClip))
+		}
+		return
+	}
+	var blocks []tBlock
+	if json.Unmarshal(raw, &blocks) != nil {
+		return
+	}
+	var text []string
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			if p := cleanPrompt(b.Text); p != "" {
+				text = append(text, p)
+			}
+		case "tool_result":
+			res := ToolResult{ToolUseID: b.ToolUseID, Text: resultText(b.Content), IsError: b.IsError}
+			t.Results = append(t.Results, res)
+			label := "Tool result: "
+			if res.IsError {
+				label = "Tool error: "
+			}
+			t.Recent = append(t.Recent, label+clip(res.Text, recentClip))
+		}
+	}
+	if len(text) > 0 {
+		p := strings.Join(text, "\n")
+		t.Prompts = append(t.Prompts, p)
+		t.Recent = append(t.Recent, "User: "+clip(p, recentClip))
+	}
+}
+
+func (t *Transcript) addAssistant(id string, raw json.RawMessage) {
+	var blocks []tBlock
+	if json.Unmarshal(raw, &blocks) != nil {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return
+		}
+		blocks = []tBlock{{Type: "text", Text: s}}
+	}
+	var m *AssistantMessage
+	if n := len(t.Assistant); n > 0 && id != "" && t.Assistant[n-1].ID == id {
+		m = &t.Assistant[n-1]
+	} else {
+		t.Assistant = append(t.Assistant, AssistantMessage{ID: id})
+		m = &t.Assistant[len(t.Assistant)-1]
+	}
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			if s := strings.TrimSpace(b.Text); s != "" {
+				if m.Text != "" {
+					m.Text += "\n"
+				}
+				m.Text += s
+				t.Recent = append(t.Recent, "Assistant: "+clip(s, recentClip))
+			}
+		case "tool_use":
+			tc := ToolCall{ID: b.ID, Name: b.Name, Input: string(b.Input)}
+			m.Tools = append(m.Tools, tc)
+			t.Recent = append(t.Recent, "Tool call: "+b.Name+" "+clip(tc.Input, recentClip))
+		}
+	}
+}
+
+// AssistantTexts returns the text of the last n assistant messages that
+// have text, oldest first.
+func (t *Transcript) AssistantTexts(n int) []string {
+	var out []string
+	for i := len(t.Assistant) - 1; i >= 0 && len(out) < n; i-- {
+		if t.Assistant[i].Text != "" {
+			out = append([]string{t.Assistant[i].Text}, out...)
+		}
+	}
+	return out
+}
+
+// LastAssistantText is the text of the last assistant message with text.
+func (t *Transcript) LastAssistantText() string {
+	if xs := t.AssistantTexts(1); len(xs) > 0 {
+		return xs[0]
+	}
+	return ""
+}
+
+// LastPrompts returns the last n user prompts, oldest first.
+func (t *Transcript) LastPrompts(n int) []string { return tail(t.Prompts, n) }
+
+func resultText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []tBlock
+	if json.Unmarshal(raw, &blocks) != nil {
+		return string(raw)
+	}
+	var parts []string
+	for _, b := range blocks {
+		if b.Type == "text" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// cleanPrompt is the text a user typed: command wrappers and system text
+// (which start with "<") and the local-command caveat are not prompts.
+func cleanPrompt(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.HasPrefix(s, "<") || strings.HasPrefix(s, "Caveat:") {
+		return ""
+	}
+	return s
+}
+
+func tail(xs []string, n int) []string {
+	if len(xs) > n {
+		return xs[len(xs)-n:]
+	}
+	return xs
+}
+
+func tailResults(xs []ToolResult, n int) []ToolResult {
+	if len(xs) > n {
+		return xs[len(xs)-n:]
+	}
+	return xs
+}
