@@ -24,7 +24,11 @@ set -eu
 # job; the full run's figures are for that. Raise it only with a measurement
 # that says why, and measure again when the machine kind changes: the ratio
 # depends on fsync and page-fault costs, so it differs between machines.
-: "${MAX_RATIO_BARE:=6.0}"
+# Raised to 7.5 on 2026-11-22 when the policy engine (expr, mvdan.cc/sh),
+# gates, lifecycle, pacing and judge handlers landed: a quiet full run then
+# measured 5.0x (binary 12.4 MB, package inits ~6.5 ms here, in-process hook
+# work unchanged at ~2.8 ms). 7.5 is again ~1.5x the typical ratio.
+: "${MAX_RATIO_BARE:=7.5}"
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
