@@ -11,42 +11,16 @@ import (
 // handler fails on every event and silently disables whatever it guarded;
 // removing it makes that visible in the diff instead.
 func RemoveBroken(s *Settings, env Env) (removed []BadCommand, changed bool, err error) {
-	hooks, err := s.hooksObject()
+	changed, err = removeHandlers(s, func(loc Location, h *Object) bool {
+		cmd, reason, unsure := env.checkHandler(h)
+		if reason == "" || unsure {
+			return false
+		}
+		removed = append(removed, BadCommand{File: s.Path, Where: loc.String(), Command: cmd, Reason: reason})
+		return true
+	})
 	if err != nil {
 		return nil, false, err
-	}
-	for _, ev := range hooks.Keys() {
-		raw, _, err := s.eventGroups(hooks, ev)
-		if err != nil {
-			continue // malformed: reported by doctor, not ours to rewrite
-		}
-		out, ch, err := editGroups(ev, raw, func(loc Location, h *Object) (bool, bool) {
-			cmd, reason, unsure := env.checkHandler(h)
-			if reason == "" || unsure {
-				return true, false
-			}
-			removed = append(removed, BadCommand{File: s.Path, Where: loc.String(), Command: cmd, Reason: reason})
-			return false, false
-		}, nil)
-		if err != nil {
-			return nil, false, err
-		}
-		if !ch {
-			continue
-		}
-		changed = true
-		if len(out) == 0 {
-			hooks.Delete(ev)
-		} else {
-			hooks.Set(ev, out)
-		}
-	}
-	if changed {
-		if hooks.Len() == 0 {
-			s.Root.Delete("hooks")
-		} else {
-			s.Root.Set("hooks", hooks)
-		}
 	}
 	return removed, changed, nil
 }

@@ -152,6 +152,20 @@ func sameJSON(a, b json.RawMessage) bool {
 // matcher group, event key and "hooks" object left empty by that) and
 // warden's status line (restoring a wrapped command).
 func Unmerge(s *Settings) (changed bool, err error) {
+	changed, err = removeHandlers(s, func(_ Location, h *Object) bool { return isWardenHook(h) })
+	if err != nil {
+		return false, err
+	}
+	if unwrapStatusLine(s) {
+		changed = true
+	}
+	return changed, nil
+}
+
+// removeHandlers removes every hook handler drop selects, then any matcher
+// group, event key and "hooks" object left empty by that. Events whose
+// entries are malformed are left exactly as they are.
+func removeHandlers(s *Settings, drop func(Location, *Object) bool) (changed bool, err error) {
 	hooks, err := s.hooksObject()
 	if err != nil {
 		return false, err
@@ -159,10 +173,10 @@ func Unmerge(s *Settings) (changed bool, err error) {
 	for _, ev := range hooks.Keys() {
 		raw, _, err := s.eventGroups(hooks, ev)
 		if err != nil {
-			continue // not warden's to fix: leave it exactly as it is
+			continue // not ours to fix
 		}
-		out, ch, err := editGroups(ev, raw, func(_ Location, h *Object) (bool, bool) {
-			return !isWardenHook(h), false
+		out, ch, err := editGroups(ev, raw, func(loc Location, h *Object) (bool, bool) {
+			return !drop(loc, h), false
 		}, nil)
 		if err != nil {
 			return false, err
@@ -183,9 +197,6 @@ func Unmerge(s *Settings) (changed bool, err error) {
 		} else {
 			s.Root.Set("hooks", hooks)
 		}
-	}
-	if unwrapStatusLine(s) {
-		changed = true
 	}
 	return changed, nil
 }

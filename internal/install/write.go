@@ -3,6 +3,7 @@ package install
 import (
 	"errors"
 	"fmt"
+	"github.com/warden-dev/warden/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -76,29 +77,10 @@ func writeSettings(s *Settings, data []byte) error {
 	return nil
 }
 
-// writeAtomic writes data to a temporary file in path's directory and
-// renames it over path, so a reader (Claude Code, another warden) sees the
-// old file or the new one, never half of one.
+// writeAtomic writes through atomicfile: a reader (Claude Code, another
+// warden) sees the old file or the new one, never half of one.
 func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	if err := errors.Join(werr, f.Chmod(mode), f.Sync(), f.Close()); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return atomicfile.Write(path, data, mode)
 }
 
 // FSError is a file operation that failed, with what to do about it.

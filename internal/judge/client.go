@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/warden-dev/warden/internal/detach"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -116,7 +117,7 @@ func StartLazy(id int64) error {
 	if err != nil {
 		return err
 	}
-	return spawnDetached(bin, []string{"run", fmt.Sprint(id)})
+	return detach.Start(bin, "run", fmt.Sprint(id))
 }
 
 func clip(s string, n int) string {

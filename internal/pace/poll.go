@@ -2,6 +2,7 @@ package pace
 
 import (
 	"context"
+	"github.com/warden-dev/warden/internal/detach"
 	"os"
 	"strconv"
 	"time"
@@ -24,7 +25,7 @@ func PollDue(statusline *quota.Snapshot, lease quota.Lease, now time.Time, inter
 
 // Spawn starts a detached process of this binary with the given arguments
 // (Setsid, stdio on /dev/null, never waited on); tests replace it.
-var Spawn = spawnDetached
+var Spawn = func(args []string) error { return detach.Start("", args...) }
 
 // MaybePoll starts `warden pace poll --holder H` when a poll is due and a
 // token may exist, after taking the lease itself, so of all the sessions on

@@ -2,6 +2,7 @@ package statusline
 
 import (
 	"context"
+	"github.com/warden-dev/warden/internal/detach"
 	"os"
 	"strconv"
 	"time"
@@ -17,7 +18,7 @@ import (
 const storeBudget = 300 * time.Millisecond
 
 // Spawn starts `warden handoff auto` detached; tests replace it.
-var Spawn = spawnDetached
+var Spawn = func(args []string) error { return detach.Start("", args...) }
 
 // Live fills opts for a real render: COLUMNS, colours, context.threshold
 // from the user and project config, the branch from .git/HEAD, and the
