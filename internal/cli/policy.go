@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/gates"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/policy"
 )
@@ -229,13 +231,19 @@ func newPolicyListCmd() *cobra.Command {
 				m := policy.ResolveMode(r, &opts)
 				rows = append(rows, row{policy.RuleInfo{ID: r.ID, Pack: r.Pack(), Mode: m, Desc: r.Desc, Source: r.Source}, m != policy.Off})
 			}
+			// Gates deny like rules do: they are listed with them.
+			for _, g := range gates.Rules(env.cfg) {
+				rows = append(rows, row{policy.RuleInfo{ID: g.ID, Pack: "gates", Mode: policy.Deny, Desc: g.Desc, Source: "built-in"}, g.On})
+			}
 			w := cmd.OutOrStdout()
 			if asJSON {
 				enc := json.NewEncoder(w)
 				enc.SetIndent("", "  ")
 				return enc.Encode(rows)
 			}
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			var buf bytes.Buffer
+			defer func() { writeClipped(w, buf.String()) }()
+			tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "RULE\tPACK\tMODE\tON\tDESCRIPTION")
 			for _, r := range rows {
 				on := "on"

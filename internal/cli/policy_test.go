@@ -67,3 +67,28 @@ func TestPolicyListTestLint(t *testing.T) {
 		t.Errorf("lint (%d): %s", code, out)
 	}
 }
+
+func TestPolicyListShowsGates(t *testing.T) {
+	t.Setenv("WARDEN_HOME", t.TempDir())
+	t.Chdir(t.TempDir())
+	out, _, code := runCLI(t, "policy", "list", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var rows []struct {
+		ID, Pack string
+		On       bool
+	}
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	on := map[string]bool{}
+	for _, r := range rows {
+		if r.Pack == "gates" {
+			on[r.ID] = r.On
+		}
+	}
+	if len(on) != 6 || !on["gates:breaker"] || on["gates:research"] || !on["gates:safemode"] {
+		t.Errorf("gates in policy list: %v", on)
+	}
+}
