@@ -21,6 +21,20 @@ type State struct {
 	AfterTrouble bool `json:"after_trouble,omitempty"`
 	// LastError is the last tool failure not yet acknowledged (error-ack).
 	LastError string `json:"last_error,omitempty"`
+	// ErrorTool, ErrorTarget (its command or file) and ErrorToolUseID name
+	// the failed call error-ack waits on ("" ErrorTool: none pending);
+	// ErrorPrompt is the prompt number it failed under.
+	ErrorTool      string `json:"error_tool,omitempty"`
+	ErrorTarget    string `json:"error_target,omitempty"`
+	ErrorToolUseID string `json:"error_tool_use_id,omitempty"`
+	ErrorPrompt    int    `json:"error_prompt,omitempty"`
+	// CheckDenied: the drift or error-ack judges denied the last call they
+	// judged, so their next judgement is strict. (AfterTrouble is reset by
+	// judge-pretool, which runs after them on the same call.)
+	CheckDenied bool `json:"check_denied,omitempty"`
+	// DriftPrompt is the prompt number of the last file change the drift
+	// judges saw: a change under a newer prompt is judged strictly.
+	DriftPrompt int `json:"drift_prompt,omitempty"`
 	// Denials counts judge denials by similar call (tool + normalized
 	// target), for workaround detection.
 	Denials map[string]int `json:"denials,omitempty"`
