@@ -13,8 +13,13 @@ import (
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
-// The pre-tool judges: delivery of failed lazy verdicts, and intent
-// validation (validation.intent). Stage 1 decides here, deterministically;
+// The pre-tool judges: workaround detection and tool approval
+// (validation.tool_approve, judge_approve.go), delivery of failed lazy
+// verdicts, and intent validation (validation.intent). The handler runs
+// after the deterministic ones (pipeline.OrderJudge): a call they denied
+// costs no model call and keeps a pending verdict for the next call
+// (behind their denial its reason would be lost), but the denial counts
+// toward workaround detection. Intent stage 1 decides here, deterministically;
 // stage 2 (an opus review with sonnet fallback) runs through warden-judge,
 // strictly (the hook waits) when StrictReason says so, else lazily: the
 // call is allowed, `warden-judge run <id>` is started detached (Setsid,
@@ -24,6 +29,7 @@ func init() {
 	pipeline.Register(pipeline.Handler{
 		Name:   "judge-pretool",
 		Events: []event.Name{event.PreToolUse, event.PostToolUseFailure},
+		Order:  pipeline.OrderJudge,
 		Run:    runJudgePreTool,
 	})
 }
@@ -51,6 +57,21 @@ func runJudgePreTool(ctx context.Context, c *pipeline.Call) (event.Decision, err
 		js.Save(c.State)
 		return event.Decision{}, nil
 	}
+	prior := c.PriorDecision()
+	ap := newApproval(c)
+	defer ap.save(c)
+	if d, ok := ap.workaround(js, prior); ok {
+		ap.denied()
+		js.AfterTrouble = true
+		js.Save(c.State)
+		return d, nil
+	}
+	if prior.Verdict == event.Deny {
+		ap.denied()
+		js.AfterTrouble = true
+		js.Save(c.State)
+		return event.Decision{}, nil
+	}
 	if ps, ok := c.Store.(pendingStore); ok && c.Input.SessionID != "" {
 		if p, err := ps.TakeFailedVerdict(ctx, c.Input.SessionID, c.Now.Add(-judge.PendingTTL)); err == nil && p != nil {
 			js.AfterTrouble = true
@@ -61,9 +82,16 @@ func runJudgePreTool(ctx context.Context, c *pipeline.Call) (event.Decision, err
 		}
 	}
 	d, err := intentCheck(ctx, c, js)
+	judged := false
+	if d.Verdict != event.Deny {
+		var ta event.Decision
+		ta, judged = toolApprove(ctx, c, js, ap, prior)
+		d = event.Resolve([]event.Decision{d, ta})
+	}
 	if d.Verdict == event.Deny {
+		ap.denied()
 		js.AfterTrouble = true
-	} else if mut, _ := mutationOf(c); mut {
+	} else if mut, _ := mutationOf(c); mut || judged {
 		js.AfterTrouble = false
 	}
 	js.Save(c.State)

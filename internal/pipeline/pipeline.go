@@ -9,6 +9,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/warden-dev/warden/internal/config"
@@ -35,7 +36,30 @@ type Call struct {
 	// Enabled is false after `warden off`: only AlwaysOn handlers run.
 	Enabled bool
 	Now     time.Time
+	// Prior are the results of the handlers that already ran for this
+	// event, in run order (Run sets it before each handler). A late handler
+	// (an LLM judge) reads it to leave alone what an earlier one decided.
+	Prior []Result
 }
+
+// PriorDecision combines the decisions of the handlers that ran before
+// the current one (allow when none did).
+func (c *Call) PriorDecision() event.Decision {
+	ds := make([]event.Decision, 0, len(c.Prior))
+	for _, r := range c.Prior {
+		ds = append(ds, r.Decision)
+	}
+	return event.Resolve(ds)
+}
+
+// Orders of handlers. Deterministic handlers keep the default; the LLM
+// judges run after all of them, so that a call a rule or a gate already
+// decided never costs a model call, and so that a judge can count the
+// denials of the others (workaround detection).
+const (
+	OrderDefault = 0
+	OrderJudge   = 100
+)
 
 // Handler is one capability plugged into the hook runtime.
 type Handler struct {
@@ -48,6 +72,9 @@ type Handler struct {
 	AlwaysOn bool
 	// FailClosed turns an error from Run into a deny instead of an allow.
 	FailClosed bool
+	// Order places the handler in the run: lower orders run first,
+	// registration order within one order (OrderDefault, OrderJudge).
+	Order int
 	// Run decides. It must respect ctx's deadline.
 	Run func(ctx context.Context, c *Call) (event.Decision, error)
 }
@@ -70,11 +97,12 @@ func Register(h Handler) {
 	registry = append(registry, h)
 }
 
-// Handlers lists the registered handlers in registration order.
+// Handlers lists the registered handlers in registration order (For gives
+// the run order).
 func Handlers() []Handler { return append([]Handler(nil), registry...) }
 
-// For lists the handlers that run for c: matching the event, enabled in
-// config, and AlwaysOn when warden is off.
+// For lists the handlers that run for c, in run order: matching the
+// event, enabled in config, and AlwaysOn when warden is off.
 func For(c *Call) []Handler {
 	var out []Handler
 	for _, h := range registry {
@@ -89,6 +117,7 @@ func For(c *Call) []Handler {
 		}
 		out = append(out, h)
 	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Order < out[j].Order })
 	return out
 }
 
@@ -116,6 +145,7 @@ func Run(ctx context.Context, c *Call) (event.Decision, []Result) {
 			results = append(results, Result{Handler: h.Name, Err: ctx.Err()})
 			break
 		}
+		c.Prior = results[:len(results):len(results)] // capped: a handler cannot write into the run's results
 		start := time.Now()
 		d, err := safeRun(ctx, h, c)
 		if err != nil {

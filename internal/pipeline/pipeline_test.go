@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/warden-dev/warden/internal/config"
@@ -83,5 +84,35 @@ func TestExpiredDeadlineStopsTheRun(t *testing.T) {
 	d, res := Run(ctx, call(event.PreToolUse))
 	if d.Verdict != event.Allow || len(res) != 1 || res[0].Err == nil {
 		t.Errorf("got %+v %+v", d, res)
+	}
+}
+
+func TestOrderAndPriorDecisions(t *testing.T) {
+	var seen []string
+	var prior event.Decision
+	var priorN int
+	late := func(_ context.Context, c *Call) (event.Decision, error) {
+		seen = append(seen, "late")
+		prior, priorN = c.PriorDecision(), len(c.Prior)
+		return event.Decision{}, nil
+	}
+	early := func(name string, v event.Verdict) func(context.Context, *Call) (event.Decision, error) {
+		return func(context.Context, *Call) (event.Decision, error) {
+			seen = append(seen, name)
+			return event.Decision{Verdict: v, RuleID: name}, nil
+		}
+	}
+	// The late handler is registered first but runs after the others.
+	withRegistry(t,
+		Handler{Name: "late", Order: OrderJudge, Run: late},
+		Handler{Name: "a", Run: early("a", event.Warn)},
+		Handler{Name: "b", Run: early("b", event.Deny)},
+	)
+	Run(context.Background(), call(event.PreToolUse))
+	if got := fmt.Sprint(seen); got != "[a b late]" {
+		t.Errorf("run order %s, want [a b late]", got)
+	}
+	if priorN != 2 || prior.Verdict != event.Deny || prior.RuleID != "b" {
+		t.Errorf("the late handler saw %d prior results, combined %+v; want 2 and b's deny", priorN, prior)
 	}
 }

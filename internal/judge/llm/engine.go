@@ -34,6 +34,8 @@ func (e *Engine) Ask(ctx context.Context, req *judge.Request) judge.Response {
 	if req.OnFail != nil && !resp.Verdict.Pass && !resp.FailedOpen {
 		follow := *req.OnFail
 		follow.SessionID, follow.ToolUseID, follow.Lazy, follow.Record = req.SessionID, req.ToolUseID, req.Lazy, req.Record
+		// The follow-up (an appeal) hears what it is appealing against.
+		follow.Prompt = judge.FillDenial(follow.Prompt, resp.Verdict.Reason)
 		ap := e.askOne(ctx, &follow)
 		if ap.FailedOpen {
 			// An appeal that cannot be heard leaves the first verdict.
