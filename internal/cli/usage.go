@@ -97,29 +97,6 @@ only what was appended (--no-cache reads everything).`,
 	return cmd
 }
 
-// usageCache adapts the store to usage.Cache.
-type usageCache struct{ st *sqlite.Store }
-
-func (c usageCache) LoadUsageCache(ctx context.Context) (map[string]usage.CachedFile, error) {
-	rows, err := c.st.UsageFiles(ctx)
-	if err != nil {
-		return nil, err
-	}
-	m := make(map[string]usage.CachedFile, len(rows))
-	for _, r := range rows {
-		m[r.Path] = usage.CachedFile{Path: r.Path, Size: r.Size, MtimeNs: r.MtimeNs, Offset: r.Offset, Data: r.Data}
-	}
-	return m, nil
-}
-
-func (c usageCache) SaveUsageCache(ctx context.Context, upd []usage.CachedFile, remove []string) error {
-	rows := make([]sqlite.UsageFile, len(upd))
-	for i, u := range upd {
-		rows[i] = sqlite.UsageFile{Path: u.Path, Size: u.Size, MtimeNs: u.MtimeNs, Offset: u.Offset, Data: u.Data}
-	}
-	return c.st.SaveUsageFiles(ctx, rows, remove)
-}
-
 func normDate(s, flag string) (string, error) {
 	if s == "" {
 		return "", nil
@@ -183,7 +160,7 @@ func runUsage(cmd *cobra.Command, report string, o usageOptions) error {
 	if !o.noCache {
 		if st, err = sqlite.Open(ctx, paths.DB()); err == nil {
 			defer st.Close()
-			opt.Cache = usageCache{st}
+			opt.Cache = usage.StoreCache{St: st}
 		} else {
 			st = nil
 		}
@@ -191,24 +168,16 @@ func runUsage(cmd *cobra.Command, report string, o usageOptions) error {
 	if opt.Files, err = usage.Discover(usage.ConfigDirs()); err != nil {
 		return err
 	}
-	// The unfiltered blocks list is kept as a snapshot: an unchanged tree
-	// is answered from it without reading entries (status line, pacing).
+	// The unfiltered blocks are kept in the store: an unchanged tree is
+	// answered from a snapshot and appended lines are added to the last
+	// block without reading every file's entries (status line, pacing).
 	if report == "blocks" && st != nil && f.Since == "" && f.Until == "" && f.Project == "" {
-		name := fmt.Sprintf("blocks:%d", bopt.Length.Milliseconds())
-		fp := usage.Fingerprint(opt.Files)
-		if sfp, data, ok, _ := st.UsageSnapshot(ctx, name); ok && usage.SameFingerprint(fp, sfp) {
-			if aggs, err := usage.DecodeBlockAggs(data); err == nil {
-				return printBlocks(cmd, usage.FinishBlocks(aggs, bopt), o.json)
-			}
-		}
 		stopProgress := startProgress(cmd.ErrOrStderr(), &opt)
-		d, err := usage.Load(ctx, opt)
+		aggs, _, err := usage.LoadBlocks(ctx, st, opt, bopt.Length)
 		stopProgress()
 		if err != nil {
 			return err
 		}
-		aggs := usage.BuildBlocks(d, d.Select(f), bopt.Length)
-		_ = st.SaveUsageSnapshot(ctx, name, fp, usage.EncodeBlockAggs(aggs))
 		return printBlocks(cmd, usage.FinishBlocks(aggs, bopt), o.json)
 	}
 	stopProgress := startProgress(cmd.ErrOrStderr(), &opt)

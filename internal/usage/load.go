@@ -3,7 +3,10 @@ package usage
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
@@ -180,7 +183,8 @@ type CachedFile struct {
 	Path    string
 	Size    int64
 	MtimeNs int64
-	Offset  int64 // bytes parsed (end of the last complete line)
+	Offset  int64  // bytes parsed (end of the last complete line)
+	Prefix  []byte // PrefixPrint of the first Offset bytes; empty = unknown
 	Data    []byte
 }
 
@@ -213,17 +217,48 @@ type Stats struct {
 	Files, FilesParsed int
 	BytesRead          int64
 	Lines              int64 // parsed entries before dedupe
+	Reparsed           int   // files whose cached prefix no longer matched (rewritten) and were read again in full
+	Incremental        bool  // LoadBlocks: answered from the blocks state without reading every file's entries
+	Snapshot           bool  // LoadBlocks: answered from the snapshot of an unchanged tree
 }
 
 type job struct {
 	idx    int
 	from   int64
 	cached *fileEntries // entries already known before from
+	verify []byte       // expected PrefixPrint of the first from bytes; nil = trusted
 	save   bool
+}
+
+// loaded is what loadFiles read: per file, the entries (the last tails[i]
+// of them from an unterminated last line, which the cache does not keep),
+// the offset and prefix print the entries before the tail cover.
+type loaded struct {
+	files   []File
+	results []*fileEntries
+	tails   []int
+	offs    []int64
+	prints  [][]byte
+	updates []CachedFile
+	remove  []string
+	stats   Stats
 }
 
 // Load reads the transcripts (through the cache when given).
 func Load(ctx context.Context, opt Options) (*Data, error) {
+	l, err := loadFiles(ctx, opt)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Cache != nil && (len(l.updates) > 0 || len(l.remove) > 0) {
+		_ = opt.Cache.SaveUsageCache(ctx, l.updates, l.remove) // a cache that cannot be written is only slower
+	}
+	d := merge(l.files, l.results)
+	d.Stats = l.stats
+	return d, nil
+}
+
+func loadFiles(ctx context.Context, opt Options) (*loaded, error) {
 	dirs := opt.Dirs
 	if dirs == nil {
 		dirs = ConfigDirs()
@@ -242,28 +277,53 @@ func Load(ctx context.Context, opt Options) (*Data, error) {
 			cached = nil // a broken cache is only slower
 		}
 	}
-	results := make([]*fileEntries, len(files))
-	decoded := decodeAll(files, cached, opt.Workers)
+	present := make(map[string]bool, len(files))
+	for _, f := range files {
+		present[f.Path] = true
+	}
+	// Rows of paths that are gone: a file with the same mtime may be one of
+	// them renamed (its entries do not depend on its path).
+	gone := map[int64][]string{}
+	for p, c := range cached {
+		if !present[p] {
+			gone[c.MtimeNs] = append(gone[c.MtimeNs], p)
+		}
+	}
+	l := &loaded{files: files, results: make([]*fileEntries, len(files)), tails: make([]int, len(files)),
+		offs: make([]int64, len(files)), prints: make([][]byte, len(files))}
+	cachedFor := make([]CachedFile, len(files))
+	hasCache := make([]bool, len(files))
+	for i, f := range files {
+		if c, ok := cached[f.Path]; ok {
+			cachedFor[i], hasCache[i] = c, true
+			continue
+		}
+		for k, p := range gone[f.MtimeNs] {
+			if c := cached[p]; c.Offset <= f.Size && len(c.Prefix) > 0 {
+				cachedFor[i], hasCache[i] = c, true
+				gone[f.MtimeNs] = append(gone[f.MtimeNs][:k:k], gone[f.MtimeNs][k+1:]...)
+				break
+			}
+		}
+	}
+	decoded := decodeAll(cachedFor, hasCache, opt.Workers)
 	var jobs []job
 	var total int64
 	for i, f := range files {
-		c, ok := cached[f.Path]
-		if ok {
-			fe := decoded[i]
-			derr := error(nil)
-			if fe == nil {
-				derr = errCodec
-			}
-			if derr == nil && c.Size == f.Size && c.MtimeNs == f.MtimeNs && c.Offset <= f.Size {
-				results[i] = fe
+		if fe := decoded[i]; fe != nil {
+			c := cachedFor[i]
+			if c.Path == f.Path && c.Size == f.Size && c.MtimeNs == f.MtimeNs && c.Offset <= f.Size {
+				l.results[i], l.offs[i], l.prints[i] = fe, c.Offset, c.Prefix
 				if c.Offset < f.Size { // unterminated last line: read it, do not cache it
 					jobs = append(jobs, job{idx: i, from: c.Offset, cached: fe})
 					total += f.Size - c.Offset
 				}
 				continue
 			}
-			if derr == nil && f.Size > c.Size && c.Offset <= c.Size {
-				jobs = append(jobs, job{idx: i, from: c.Offset, cached: fe, save: true})
+			// Grown, touched, partly rewritten or renamed: the cached
+			// entries stand if the prefix they came from is unchanged.
+			if c.Offset <= f.Size && len(c.Prefix) > 0 {
+				jobs = append(jobs, job{idx: i, from: c.Offset, cached: fe, verify: c.Prefix, save: opt.Cache != nil})
 				total += f.Size - c.Offset
 				continue
 			}
@@ -283,10 +343,8 @@ func Load(ctx context.Context, opt Options) (*Data, error) {
 		done    atomic.Int64
 		next    atomic.Int64
 		mu      sync.Mutex
-		updates []CachedFile
 		firstEr error
 		wg      sync.WaitGroup
-		stats   Stats
 	)
 	for w := 0; w < workers && w < len(jobs); w++ {
 		wg.Add(1)
@@ -300,7 +358,7 @@ func Load(ctx context.Context, opt Options) (*Data, error) {
 				}
 				j := jobs[n]
 				f := files[j.idx]
-				fe, off, err := sc.scanFile(f.Path, j.from, func(b int64) {
+				fe, off, print, reparsed, err := sc.scanJob(f.Path, j, func(b int64) {
 					if opt.Progress != nil {
 						opt.Progress(done.Add(b), total)
 					}
@@ -313,30 +371,35 @@ func Load(ctx context.Context, opt Options) (*Data, error) {
 					mu.Unlock()
 					continue
 				}
+				if reparsed {
+					j.cached, j.from = nil, 0
+				}
 				// Reduce the newline-terminated part only: it is what the
 				// cache keeps; an unterminated last line stays as read.
 				if n := len(fe.Entries) - sc.tailEntries; n > 0 {
 					tail := append([]Entry(nil), fe.Entries[n:]...)
 					fe.Entries = append(reduceEntries(fe.Entries[:n]), tail...)
 				}
-				var merged *fileEntries
+				merged := fe
 				if j.cached != nil {
 					merged = appendFileEntries(j.cached, fe)
-				} else {
-					merged = fe
 				}
 				mu.Lock()
-				stats.FilesParsed++
-				stats.BytesRead += f.Size - j.from
-				if j.save {
-					// Only the newline-terminated part is cached.
-					keep := merged
-					if off < f.Size {
-						keep = &fileEntries{Models: merged.Models, Entries: merged.Entries[:len(merged.Entries)-sc.tailEntries]}
-					}
-					updates = append(updates, CachedFile{Path: f.Path, Size: f.Size, MtimeNs: f.MtimeNs, Offset: off, Data: encodeFileEntries(keep)})
+				l.stats.FilesParsed++
+				l.stats.BytesRead += f.Size - j.from
+				if reparsed {
+					l.stats.Reparsed++
 				}
-				results[j.idx] = merged
+				if j.save || reparsed {
+					// Only the newline-terminated part is cached.
+					keep := &fileEntries{Models: merged.Models, Entries: merged.Entries[:len(merged.Entries)-sc.tailEntries]}
+					l.offs[j.idx], l.prints[j.idx] = off, print
+					if opt.Cache != nil {
+						l.updates = append(l.updates, CachedFile{Path: f.Path, Size: f.Size, MtimeNs: f.MtimeNs, Offset: off, Prefix: print, Data: encodeFileEntries(keep)})
+					}
+				}
+				l.results[j.idx] = merged
+				l.tails[j.idx] = sc.tailEntries
 				mu.Unlock()
 			}
 		}()
@@ -348,30 +411,19 @@ func Load(ctx context.Context, opt Options) (*Data, error) {
 	if firstEr != nil {
 		return nil, firstEr
 	}
-	if opt.Cache != nil {
-		var remove []string
-		present := make(map[string]bool, len(files))
-		for _, f := range files {
-			present[f.Path] = true
-		}
-		for p := range cached {
-			if !present[p] {
-				remove = append(remove, p)
-			}
-		}
-		if len(updates) > 0 || len(remove) > 0 {
-			_ = opt.Cache.SaveUsageCache(ctx, updates, remove) // a cache that cannot be written is only slower
+	for p := range cached {
+		if !present[p] {
+			l.remove = append(l.remove, p)
 		}
 	}
-	d := merge(files, results)
-	stats.Files = len(files)
-	for _, r := range results {
+	sort.Strings(l.remove)
+	l.stats.Files = len(files)
+	for _, r := range l.results {
 		if r != nil {
-			stats.Lines += int64(len(r.Entries))
+			l.stats.Lines += int64(len(r.Entries))
 		}
 	}
-	d.Stats = stats
-	return d, nil
+	return l, nil
 }
 
 func appendFileEntries(a, b *fileEntries) *fileEntries {
@@ -454,8 +506,15 @@ func merge(files []File, results []*fileEntries) *Data {
 		}
 		return entries[i].seq < entries[j].seq
 	})
-	for i := range entries {
-		e := &entries[i]
+	d.Entries = entries
+	d.price()
+	return d
+}
+
+// price sets every entry's cost.
+func (d *Data) price() {
+	for i := range d.Entries {
+		e := &d.Entries[i]
 		model := ""
 		if e.Model >= 0 {
 			model = d.Models[e.Model]
@@ -466,8 +525,6 @@ func merge(files []File, results []*fileEntries) *Data {
 			e.cost, e.priced = Cost(model, e.In, e.Out, e.Cache5m, e.Cache1h, e.CacheRead, e.Flags&flagFast != 0)
 		}
 	}
-	d.Entries = entries
-	return d
 }
 
 // replaces: of two copies of one response, a non-sidechain copy beats a
@@ -507,18 +564,70 @@ type scanner struct {
 
 func newScanner() *scanner { return &scanner{buf: make([]byte, 1<<20)} }
 
-// scanFile parses path from byte offset from. off is the end of the last
-// newline-terminated line (what a later run may skip).
-func (s *scanner) scanFile(path string, from int64, progress func(int64)) (*fileEntries, int64, error) {
+// scanJob opens path and parses it from j.from, first checking that the
+// bytes before j.from still have the print j.verify (when set); when they
+// do not, the file was rewritten and is parsed from the start (reparsed).
+// off is the end of the last newline-terminated line (what a later run may
+// skip) and print the PrefixPrint of the bytes before it.
+func (s *scanner) scanJob(path string, j job, progress func(int64)) (fe *fileEntries, off int64, print []byte, reparsed bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, false, err
 	}
 	defer f.Close()
-	if from > 0 {
-		if _, err := f.Seek(from, io.SeekStart); err != nil {
-			return nil, 0, err
+	from := j.from
+	if j.verify != nil {
+		p, err := PrefixPrint(f, from)
+		if err != nil {
+			return nil, 0, nil, false, err
 		}
+		if !bytes.Equal(p, j.verify) {
+			from, reparsed = 0, true
+		}
+	}
+	fe, off, err = s.scanFile(f, from, progress)
+	if err != nil {
+		return nil, 0, nil, false, err
+	}
+	if j.save || reparsed {
+		if print, err = PrefixPrint(f, off); err != nil {
+			return nil, 0, nil, false, err
+		}
+	}
+	return fe, off, print, reparsed, nil
+}
+
+// PrefixPrint is the fingerprint the cache keeps of a file's first n bytes
+// (the part already parsed): a hash of n and of the first and the last 4
+// KiB before n. A file rewritten in place with other content is caught
+// unless both ends of its old prefix come back byte for byte.
+func PrefixPrint(f io.ReaderAt, n int64) ([]byte, error) {
+	const span = 4096
+	h := fnv.New128a()
+	var nb [8]byte
+	binary.LittleEndian.PutUint64(nb[:], uint64(n))
+	h.Write(nb[:])
+	buf := make([]byte, 2*span)
+	head := min(n, span)
+	if _, err := f.ReadAt(buf[:head], 0); err != nil {
+		return nil, fmt.Errorf("fingerprint: %w", err)
+	}
+	h.Write(buf[:head])
+	if n > span {
+		tail := min(n-span, span)
+		if _, err := f.ReadAt(buf[:tail], n-tail); err != nil {
+			return nil, fmt.Errorf("fingerprint: %w", err)
+		}
+		h.Write(buf[:tail])
+	}
+	return h.Sum(nil), nil
+}
+
+// scanFile parses f from byte offset from. off is the end of the last
+// newline-terminated line (what a later run may skip).
+func (s *scanner) scanFile(f *os.File, from int64, progress func(int64)) (*fileEntries, int64, error) {
+	if _, err := f.Seek(from, io.SeekStart); err != nil {
+		return nil, 0, err
 	}
 	fe := &fileEntries{}
 	models := map[string]int32{}
@@ -603,11 +712,8 @@ func (s *scanner) scanFile(path string, from int64, progress func(int64)) (*file
 func lastNL(b []byte) int { return bytes.LastIndexByte(b, '\n') }
 
 // decodeAll unpacks the cached entries of every file, in parallel.
-func decodeAll(files []File, cached map[string]CachedFile, workers int) []*fileEntries {
-	out := make([]*fileEntries, len(files))
-	if len(cached) == 0 {
-		return out
-	}
+func decodeAll(cached []CachedFile, has []bool, workers int) []*fileEntries {
+	out := make([]*fileEntries, len(cached))
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -619,11 +725,11 @@ func decodeAll(files []File, cached map[string]CachedFile, workers int) []*fileE
 			defer wg.Done()
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(files) {
+				if i >= len(cached) {
 					return
 				}
-				if c, ok := cached[files[i].Path]; ok {
-					if fe, err := decodeFileEntries(c.Data); err == nil {
+				if has[i] {
+					if fe, err := decodeFileEntries(cached[i].Data); err == nil {
 						out[i] = fe
 					}
 				}

@@ -384,8 +384,21 @@ func BuildBlocks(d *Data, es []*Entry, length time.Duration) []BlockAgg {
 	if length <= 0 {
 		length = 5 * time.Hour
 	}
-	D := length.Milliseconds()
-	var blocks []BlockAgg
+	return sortBlocks(buildBlocksGen(d, es, length.Milliseconds(), nil))
+}
+
+// sortBlocks orders blocks in generation order by start (stable: a gap
+// block can come after the block that follows it).
+func sortBlocks(blocks []BlockAgg) []BlockAgg {
+	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].Start < blocks[j].Start })
+	return blocks
+}
+
+// buildBlocksGen appends to blocks the blocks of es (in time order) in the
+// order they are made: a gap block right before the block after it, so
+// blocks of a prefix of the entries, less the last one, are a prefix of
+// the blocks of all of them.
+func buildBlocksGen(d *Data, es []*Entry, D int64, blocks []BlockAgg) []BlockAgg {
 	var cur *agg
 	var curStart, reset int64
 	closeBlock := func() {
@@ -417,7 +430,6 @@ func BuildBlocks(d *Data, es []*Entry, length time.Duration) []BlockAgg {
 		prevTS = e.TS
 	}
 	closeBlock()
-	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].Start < blocks[j].Start })
 	return blocks
 }
 

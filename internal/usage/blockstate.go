@@ -1,0 +1,819 @@
+package usage
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"math"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/warden-dev/warden/internal/store/sqlite"
+)
+
+// StoreCache adapts warden's store to Cache.
+type StoreCache struct{ St *sqlite.Store }
+
+// LoadUsageCache implements Cache.
+func (c StoreCache) LoadUsageCache(ctx context.Context) (map[string]CachedFile, error) {
+	rows, err := c.St.UsageFiles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]CachedFile, len(rows))
+	for _, r := range rows {
+		m[r.Path] = CachedFile(r)
+	}
+	return m, nil
+}
+
+// SaveUsageCache implements Cache.
+func (c StoreCache) SaveUsageCache(ctx context.Context, upd []CachedFile, remove []string) error {
+	return c.St.SaveUsage(ctx, toRows(upd), remove, nil)
+}
+
+func toRows(upd []CachedFile) []sqlite.UsageFile {
+	rows := make([]sqlite.UsageFile, len(upd))
+	for i, u := range upd {
+		rows[i] = sqlite.UsageFile(u)
+	}
+	return rows
+}
+
+// The unfiltered blocks are kept in three store rows per block length:
+//
+//   - blocks:<ms>: the finished list (JSON []BlockAgg) for a Fingerprint of
+//     the tree, so an unchanged tree is answered by one read (the pacing
+//     estimate reads and writes the same row);
+//   - blocks-state:<ms>: what a run needs to add appended lines without
+//     reading every file's entries again: each file's size, mtime, offset
+//     and prefix print as last read, the blocks before the last one (in
+//     the order they are made), and the entries of the last block
+//     (duplicates resolved) — everything later lines can change;
+//   - blocks-keys:<ms>: the sorted first halves of the dedupe keys of every
+//     entry before the last block, so a new line that repeats an older
+//     response is noticed (and the blocks are then rebuilt from every
+//     file's cached entries).
+//
+// A run after an append reads the appended bytes, resolves them against
+// the last block's entries and rebuilds that block and the ones after it.
+// Anything else — a file deleted, shrunk or rewritten, a line older than
+// the last block's first entry, a repeat of an older response — falls back
+// to Load and writes the three rows again.
+
+const stateVersion = 1
+
+type stateFile struct {
+	Path      string
+	Size      int64
+	MtimeNs   int64
+	Off       int64
+	Print     []byte
+	TailEmpty bool // the bytes after Off (an unterminated line) hold no entry
+}
+
+type tailEntry struct {
+	Entry
+	path int32 // index into blockState.Paths
+}
+
+type blockState struct {
+	D      int64
+	Files  []stateFile // by path
+	Models []string
+	Paths  []string    // paths of tail entries
+	Tail   []tailEntry // the last block's entries, in time order
+	Prefix []BlockAgg  // blocks before the last one, in the order made
+	KeysID uint64      // which blocks-keys row goes with this state
+}
+
+func blocksName(D int64) string { return fmt.Sprintf("blocks:%d", D) }
+func stateName(D int64) string  { return fmt.Sprintf("blocks-state:%d", D) }
+func keysName(D int64) string   { return fmt.Sprintf("blocks-keys:%d", D) }
+
+// LoadBlocks returns the blocks of every entry (BuildBlocks with no
+// filter) of opt's files, through the store: from the snapshot when no
+// file changed, incrementally after appends, else through Load.
+func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.Duration) ([]BlockAgg, Stats, error) {
+	if length <= 0 {
+		length = 5 * time.Hour
+	}
+	D := length.Milliseconds()
+	files := opt.Files
+	if files == nil {
+		dirs := opt.Dirs
+		if dirs == nil {
+			dirs = ConfigDirs()
+		}
+		var err error
+		if files, err = Discover(dirs); err != nil {
+			return nil, Stats{}, err
+		}
+	}
+	fp := Fingerprint(files)
+	if sfp, data, ok, _ := st.UsageSnapshot(ctx, blocksName(D)); ok && SameFingerprint(fp, sfp) {
+		if aggs, err := DecodeBlockAggs(data); err == nil {
+			return aggs, Stats{Files: len(files), Snapshot: true}, nil
+		}
+	}
+	if _, data, ok, _ := st.UsageSnapshot(ctx, stateName(D)); ok {
+		if s, err := decodeState(data); err == nil && s.D == D {
+			out, stats, err := incremental(ctx, st, s, files, fp, opt.Workers)
+			if err == nil {
+				return out, stats, nil
+			}
+			if !errors.Is(err, errFallback) {
+				return nil, stats, err
+			}
+		}
+	}
+	opt.Files = files
+	opt.Cache = StoreCache{st}
+	l, err := loadFiles(ctx, opt)
+	if err != nil {
+		return nil, Stats{}, err
+	}
+	d := merge(l.files, l.results)
+	all := entryPtrs(d.Entries)
+	out := sortBlocks(buildBlocksGen(d, all, D, nil))
+	// The state leaves out entries of unterminated last lines (read again
+	// each run); when there are some, resolve duplicates without them.
+	sd := d
+	if slices.ContainsFunc(l.tails, func(n int) bool { return n > 0 }) {
+		res := make([]*fileEntries, len(l.results))
+		for k, r := range l.results {
+			if r != nil {
+				res[k] = &fileEntries{Models: r.Models, Entries: r.Entries[:len(r.Entries)-l.tails[k]]}
+			}
+		}
+		sd = merge(l.files, res)
+	}
+	s := &blockState{D: D, Models: sd.Models, Files: make([]stateFile, len(files))}
+	for i, f := range files {
+		s.Files[i] = stateFile{Path: f.Path, Size: f.Size, MtimeNs: f.MtimeNs, Off: l.offs[i], Print: l.prints[i],
+			TailEmpty: l.offs[i] < f.Size && l.tails[i] == 0}
+	}
+	sent := entryPtrs(sd.Entries)
+	gen := buildBlocksGen(sd, sent, D, nil)
+	var keys []uint64
+	if len(gen) > 0 {
+		first := gen[len(gen)-1].First
+		s.Prefix = gen[:len(gen)-1]
+		k := sort.Search(len(sent), func(i int) bool { return sent[i].TS >= first })
+		pathIdx := map[int32]int32{}
+		for _, e := range sent[k:] {
+			pi, ok := pathIdx[e.File]
+			if !ok {
+				pi = int32(len(s.Paths))
+				s.Paths = append(s.Paths, files[e.File].Path)
+				pathIdx[e.File] = pi
+			}
+			s.Tail = append(s.Tail, tailEntry{Entry: *e, path: pi})
+		}
+		for _, e := range sent[:k] {
+			if e.Flags&flagKey != 0 {
+				keys = append(keys, e.K0)
+			}
+		}
+		slices.Sort(keys)
+	}
+	keyBytes := encodeKeys(keys)
+	s.KeysID = keysID(keyBytes)
+	snaps := []sqlite.UsageSnapshot{
+		{Name: blocksName(D), Fingerprint: fp, Data: EncodeBlockAggs(out)},
+		{Name: stateName(D), Fingerprint: []byte{stateVersion}, Data: encodeState(s)},
+		{Name: keysName(D), Fingerprint: binary.LittleEndian.AppendUint64(nil, s.KeysID), Data: keyBytes},
+	}
+	_ = st.SaveUsage(ctx, toRows(l.updates), l.remove, snaps) // a cache that cannot be written is only slower
+	return out, l.stats, nil
+}
+
+func entryPtrs(es []Entry) []*Entry {
+	out := make([]*Entry, len(es))
+	for i := range es {
+		out[i] = &es[i]
+	}
+	return out
+}
+
+var errFallback = errors.New("usage: blocks state does not apply")
+
+// cand is an entry read by an incremental run.
+type cand struct {
+	e     Entry
+	model string
+	path  string
+	ord   int  // position in its file's new entries
+	eph   bool // from an unterminated last line: counted, not kept
+}
+
+type readJob struct {
+	file    File
+	sf      *stateFile // nil = new file
+	from    int64
+	persist bool // the bytes up to the last newline join the state
+}
+
+type readResult struct {
+	fe      *fileEntries
+	tail    int
+	off     int64
+	print   []byte
+	changed bool // the prefix print no longer matches
+}
+
+// incremental applies what was appended since s to s; errFallback when it
+// cannot.
+func incremental(ctx context.Context, st *sqlite.Store, s *blockState, files []File, fp []byte, workers int) ([]BlockAgg, Stats, error) {
+	stats := Stats{Files: len(files), Incremental: true}
+	byPath := make(map[string]int, len(s.Files))
+	for i := range s.Files {
+		byPath[s.Files[i].Path] = i
+	}
+	seen := 0
+	var jobs []readJob
+	for _, f := range files {
+		i, ok := byPath[f.Path]
+		if !ok {
+			jobs = append(jobs, readJob{file: f, persist: true})
+			continue
+		}
+		seen++
+		sf := &s.Files[i]
+		switch {
+		case sf.Size == f.Size && sf.MtimeNs == f.MtimeNs:
+			if sf.Off < f.Size && !sf.TailEmpty {
+				jobs = append(jobs, readJob{file: f, sf: sf, from: sf.Off})
+			}
+		case f.Size >= sf.Off && len(sf.Print) > 0:
+			jobs = append(jobs, readJob{file: f, sf: sf, from: sf.Off, persist: true})
+		default:
+			return nil, stats, errFallback // shrunk below what was read
+		}
+	}
+	if seen != len(s.Files) {
+		return nil, stats, errFallback // a file was deleted or renamed
+	}
+	results := make([]readResult, len(jobs))
+	if err := runReads(ctx, jobs, results, workers); err != nil {
+		return nil, stats, err
+	}
+	var cands []cand
+	for k, j := range jobs {
+		r := results[k]
+		if r.changed {
+			return nil, stats, errFallback // rewritten
+		}
+		stats.FilesParsed++
+		stats.BytesRead += j.file.Size - j.from
+		n := len(r.fe.Entries)
+		for i, e := range r.fe.Entries {
+			m := ""
+			if e.Model >= 0 {
+				m = r.fe.Models[e.Model]
+			}
+			cands = append(cands, cand{e: e, model: m, path: j.file.Path, ord: i, eph: !j.persist || i >= n-r.tail})
+		}
+	}
+	stats.Lines = int64(len(cands))
+	// The new entries in the order Load would meet them: by path, then
+	// position.
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].path < cands[b].path })
+
+	var keys []byte
+	if len(cands) > 0 {
+		kid, data, ok, err := st.UsageSnapshot(ctx, keysName(s.D))
+		if err != nil || !ok || len(kid) != 8 || binary.LittleEndian.Uint64(kid) != s.KeysID || len(data)%8 != 0 {
+			return nil, stats, errFallback
+		}
+		keys = data
+	}
+	var kept []cand
+	for _, c := range cands {
+		if !c.eph {
+			kept = append(kept, c)
+		}
+	}
+	// What the state becomes (appended complete lines), and what is shown
+	// (with unterminated last lines too).
+	saved, err := s.apply(kept, keys)
+	if err != nil {
+		return nil, stats, err
+	}
+	shown := saved
+	if len(kept) != len(cands) {
+		if shown, err = s.apply(cands, keys); err != nil {
+			return nil, stats, err
+		}
+	}
+	out := sortBlocks(append(slices.Clone(s.Prefix), shown.blocks...))
+
+	// The new state.
+	ns := &blockState{D: s.D, Models: saved.d.Models, Prefix: s.Prefix, KeysID: s.KeysID}
+	var moved []uint64
+	gen := saved.blocks
+	if len(gen) > 0 {
+		first := gen[len(gen)-1].First
+		ns.Prefix = append(slices.Clone(s.Prefix), gen[:len(gen)-1]...)
+		pathIdx := map[string]int32{}
+		for i := range saved.d.Entries {
+			e := &saved.d.Entries[i]
+			p := saved.paths[i]
+			if e.TS < first {
+				if e.Flags&flagKey != 0 {
+					moved = append(moved, e.K0)
+				}
+				continue
+			}
+			pi, ok := pathIdx[p]
+			if !ok {
+				pi = int32(len(ns.Paths))
+				ns.Paths = append(ns.Paths, p)
+				pathIdx[p] = pi
+			}
+			ns.Tail = append(ns.Tail, tailEntry{Entry: *e, path: pi})
+		}
+	}
+	snaps := []sqlite.UsageSnapshot{{Name: blocksName(s.D), Fingerprint: fp, Data: EncodeBlockAggs(out)}}
+	if len(moved) > 0 {
+		all := make([]uint64, 0, len(keys)/8+len(moved))
+		for i := 0; i < len(keys); i += 8 {
+			all = append(all, binary.LittleEndian.Uint64(keys[i:]))
+		}
+		all = append(all, moved...)
+		slices.Sort(all)
+		kb := encodeKeys(all)
+		ns.KeysID = keysID(kb)
+		snaps = append(snaps, sqlite.UsageSnapshot{Name: keysName(s.D), Fingerprint: binary.LittleEndian.AppendUint64(nil, ns.KeysID), Data: kb})
+	}
+
+	// Files: the new offsets and prints, and the per-file cache rows of
+	// appended files (when they are where the state left them).
+	ns.Files = make([]stateFile, 0, len(files))
+	upd := map[string]stateFile{}
+	var appended []string
+	for k, j := range jobs {
+		r := results[k]
+		sf := stateFile{Path: j.file.Path, Size: j.file.Size, MtimeNs: j.file.MtimeNs, Off: r.off, Print: r.print, TailEmpty: r.off < j.file.Size && r.tail == 0}
+		if !j.persist {
+			sf.Off, sf.Print = j.sf.Off, j.sf.Print
+		}
+		upd[j.file.Path] = sf
+		if j.persist {
+			appended = append(appended, j.file.Path)
+		}
+	}
+	for _, f := range files {
+		if sf, ok := upd[f.Path]; ok {
+			ns.Files = append(ns.Files, sf)
+		} else {
+			ns.Files = append(ns.Files, s.Files[byPath[f.Path]])
+		}
+	}
+	snaps = append(snaps, sqlite.UsageSnapshot{Name: stateName(s.D), Fingerprint: []byte{stateVersion}, Data: encodeState(ns)})
+	rows := fileRowUpdates(ctx, st, s, byPath, jobs, results, appended)
+	_ = st.SaveUsage(ctx, rows, nil, snaps) // a cache that cannot be written is only slower
+	return out, stats, nil
+}
+
+// fileRowUpdates extends the per-file cache rows of appended files with
+// the entries read, when a row is where the state left it (else the row
+// stays and Load brings it up to date when it next needs it).
+func fileRowUpdates(ctx context.Context, st *sqlite.Store, s *blockState, byPath map[string]int, jobs []readJob, results []readResult, appended []string) []sqlite.UsageFile {
+	if len(appended) == 0 {
+		return nil
+	}
+	rows, err := st.UsageFilesByPath(ctx, appended)
+	if err != nil {
+		return nil
+	}
+	have := make(map[string]sqlite.UsageFile, len(rows))
+	for _, r := range rows {
+		have[r.Path] = r
+	}
+	var out []sqlite.UsageFile
+	for k, j := range jobs {
+		if !j.persist {
+			continue
+		}
+		r := results[k]
+		chunk := &fileEntries{Models: r.fe.Models, Entries: r.fe.Entries[:len(r.fe.Entries)-r.tail]}
+		var data *fileEntries
+		if j.sf == nil {
+			if _, ok := have[j.file.Path]; ok {
+				continue // a row the state does not know: leave it to Load
+			}
+			data = chunk
+		} else {
+			row, ok := have[j.file.Path]
+			if !ok || row.Offset != j.sf.Off || !bytes.Equal(row.Prefix, j.sf.Print) {
+				continue
+			}
+			old, err := decodeFileEntries(row.Data)
+			if err != nil {
+				continue
+			}
+			data = appendFileEntries(old, chunk)
+		}
+		out = append(out, sqlite.UsageFile{Path: j.file.Path, Size: j.file.Size, MtimeNs: j.file.MtimeNs, Offset: r.off, Prefix: r.print, Data: encodeFileEntries(data)})
+	}
+	return out
+}
+
+func runReads(ctx context.Context, jobs []readJob, results []readResult, workers int) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	for w := 0; w < workers && w < len(jobs); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := &scanner{buf: make([]byte, 64<<10)}
+			for {
+				n := int(next.Add(1)) - 1
+				if n >= len(jobs) || ctx.Err() != nil {
+					return
+				}
+				j := jobs[n]
+				var verify []byte
+				if j.sf != nil && j.persist {
+					verify = j.sf.Print
+				}
+				fe, off, print, changed, err := sc.scanJob(j.file.Path, job{from: j.from, verify: verify, save: j.persist}, nil)
+				if err != nil {
+					if errors.Is(err, fs.ErrNotExist) {
+						err = errFallback // deleted since Discover
+					}
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					continue
+				}
+				if k := len(fe.Entries) - sc.tailEntries; k > 0 {
+					tail := append([]Entry(nil), fe.Entries[k:]...)
+					fe.Entries = append(reduceEntries(fe.Entries[:k]), tail...)
+				}
+				results[n] = readResult{fe: fe, tail: sc.tailEntries, off: off, print: print, changed: changed}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return firstErr
+}
+
+// applied is the state's last block with new entries: the entries (time
+// order, costs set) with their paths, and the blocks they make, in the
+// order made.
+type applied struct {
+	d      *Data
+	paths  []string
+	blocks []BlockAgg
+}
+
+// seqLess is the order Load meets entries in: by path, and in a file the
+// state's entries before the new ones, then by position.
+type member struct {
+	e    Entry
+	path string
+	tail bool
+	ord  int
+}
+
+func (a *member) before(b *member) bool {
+	if a.path != b.path {
+		return a.path < b.path
+	}
+	if a.tail != b.tail {
+		return a.tail
+	}
+	return a.ord < b.ord
+}
+
+// apply adds new entries (in Load's order) to the state's last block and
+// builds the blocks from that block on; errFallback when an entry repeats
+// a response before the last block or lands before its first entry.
+func (s *blockState) apply(cands []cand, keys []byte) (*applied, error) {
+	ms := make([]member, 0, len(s.Tail)+len(cands))
+	type key struct{ a, b uint64 }
+	at := make(map[key]int, len(s.Tail)+len(cands))
+	for i := range s.Tail {
+		t := &s.Tail[i]
+		ms = append(ms, member{e: t.Entry, path: s.Paths[t.path], tail: true, ord: i})
+		if t.Flags&flagKey != 0 {
+			at[key{t.K0, t.K1}] = len(ms) - 1
+		}
+	}
+	var first int64 = math.MinInt64
+	if len(s.Tail) > 0 {
+		first = s.Tail[0].TS
+	}
+	models := slices.Clone(s.Models)
+	modelIdx := make(map[string]int32, len(models))
+	for i, m := range models {
+		modelIdx[m] = int32(i)
+	}
+	dead := map[int]bool{}
+	for _, c := range cands {
+		if c.e.TS < first {
+			return nil, errFallback
+		}
+		e := c.e
+		e.Model = -1
+		if c.model != "" {
+			k, ok := modelIdx[c.model]
+			if !ok {
+				k = int32(len(models))
+				models = append(models, c.model)
+				modelIdx[c.model] = k
+			}
+			e.Model = k
+		}
+		m := member{e: e, path: c.path, ord: c.ord}
+		if e.Flags&flagKey == 0 {
+			ms = append(ms, m)
+			continue
+		}
+		k := key{e.K0, e.K1}
+		if j, ok := at[k]; ok {
+			w := &ms[j]
+			// The first of the copies that no other copy replaces wins.
+			if replaces(&m.e, &w.e) || (!replaces(&w.e, &m.e) && m.before(w)) {
+				dead[j] = true
+				ms = append(ms, m)
+				at[k] = len(ms) - 1
+			}
+			continue
+		}
+		if hasKey(keys, e.K0) {
+			return nil, errFallback // repeats a response before the last block
+		}
+		ms = append(ms, m)
+		at[k] = len(ms) - 1
+	}
+	live := ms[:0]
+	for i := range ms {
+		if !dead[i] {
+			live = append(live, ms[i])
+		}
+	}
+	sort.SliceStable(live, func(i, j int) bool {
+		if live[i].e.TS != live[j].e.TS {
+			return live[i].e.TS < live[j].e.TS
+		}
+		return live[i].before(&live[j])
+	})
+	if len(s.Tail) > 0 && (len(live) == 0 || live[0].e.TS != first) {
+		return nil, errFallback // the last block's first entry was replaced by a later copy
+	}
+	d := &Data{Models: models, Entries: make([]Entry, len(live))}
+	paths := make([]string, len(live))
+	for i := range live {
+		d.Entries[i] = live[i].e
+		paths[i] = live[i].path
+	}
+	d.price()
+	return &applied{d: d, paths: paths, blocks: buildBlocksGen(d, entryPtrs(d.Entries), s.D, nil)}, nil
+}
+
+func hasKey(keys []byte, k uint64) bool {
+	n := len(keys) / 8
+	i := sort.Search(n, func(i int) bool { return binary.LittleEndian.Uint64(keys[8*i:]) >= k })
+	return i < n && binary.LittleEndian.Uint64(keys[8*i:]) == k
+}
+
+func encodeKeys(keys []uint64) []byte {
+	out := make([]byte, 0, 8*len(keys))
+	for _, k := range keys {
+		out = binary.LittleEndian.AppendUint64(out, k)
+	}
+	return out
+}
+
+func keysID(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	h ^= uint64(len(b))
+	for i := 0; i+8 <= len(b); i += 8 {
+		h ^= binary.LittleEndian.Uint64(b[i:])
+		h *= 1099511628211
+		h ^= h >> 31
+	}
+	return h
+}
+
+// State codec: varints, strings with a length.
+
+type wbuf struct{ b []byte }
+
+func (w *wbuf) u(v uint64)  { w.b = binary.AppendUvarint(w.b, v) }
+func (w *wbuf) i(v int64)   { w.b = binary.AppendVarint(w.b, v) }
+func (w *wbuf) s(v string)  { w.u(uint64(len(v))); w.b = append(w.b, v...) }
+func (w *wbuf) by(v []byte) { w.u(uint64(len(v))); w.b = append(w.b, v...) }
+func (w *wbuf) f(v float64) { w.b = binary.LittleEndian.AppendUint64(w.b, math.Float64bits(v)) }
+func (w *wbuf) bool(v bool) {
+	b := byte(0)
+	if v {
+		b = 1
+	}
+	w.b = append(w.b, b)
+}
+func (w *wbuf) k(v uint64) { w.b = binary.LittleEndian.AppendUint64(w.b, v) }
+func (w *wbuf) entry(e *Entry, prev int64) {
+	w.i(e.TS - prev)
+	w.b = append(w.b, e.Flags)
+	if e.Flags&flagKey != 0 {
+		w.k(e.K0)
+		w.k(e.K1)
+	}
+	w.i(int64(e.Model))
+	w.u(uint64(e.In))
+	w.u(uint64(e.Out))
+	w.u(uint64(e.Cache5m))
+	w.u(uint64(e.Cache1h))
+	w.u(uint64(e.CacheRead))
+	w.i(e.Reset)
+	if e.Flags&flagCost != 0 {
+		w.f(e.CostUSD)
+	}
+}
+
+type rbuf struct {
+	b   []byte
+	err bool
+}
+
+func (r *rbuf) u() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *rbuf) i() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *rbuf) take(n uint64) []byte {
+	if n > uint64(len(r.b)) {
+		r.err, r.b = true, nil
+		return nil
+	}
+	v := r.b[:n]
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *rbuf) s() string  { return string(r.take(r.u())) }
+func (r *rbuf) by() []byte { return bytes.Clone(r.take(r.u())) }
+func (r *rbuf) k() uint64 {
+	b := r.take(8)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+func (r *rbuf) f() float64 { return math.Float64frombits(r.k()) }
+func (r *rbuf) bool() bool { b := r.take(1); return b != nil && b[0] == 1 }
+func (r *rbuf) entry(prev int64) Entry {
+	var e Entry
+	e.TS = prev + r.i()
+	if b := r.take(1); b != nil {
+		e.Flags = b[0]
+	}
+	if e.Flags&flagKey != 0 {
+		e.K0, e.K1 = r.k(), r.k()
+	}
+	e.Model = int32(r.i())
+	e.In, e.Out = int64(r.u()), int64(r.u())
+	e.Cache5m, e.Cache1h, e.CacheRead = int64(r.u()), int64(r.u()), int64(r.u())
+	e.Reset = r.i()
+	if e.Flags&flagCost != 0 {
+		e.CostUSD = r.f()
+	}
+	return e
+}
+
+func encodeState(s *blockState) []byte {
+	w := &wbuf{b: make([]byte, 0, 64*len(s.Files)+64*len(s.Tail)+256)}
+	w.b = append(w.b, stateVersion, codecVersion, snapshotVersion)
+	w.b = append(w.b, pricesPrint()...)
+	w.i(s.D)
+	w.k(s.KeysID)
+	w.u(uint64(len(s.Files)))
+	for _, f := range s.Files {
+		w.s(f.Path)
+		w.i(f.Size)
+		w.i(f.MtimeNs)
+		w.i(f.Off)
+		w.by(f.Print)
+		w.bool(f.TailEmpty)
+	}
+	w.u(uint64(len(s.Models)))
+	for _, m := range s.Models {
+		w.s(m)
+	}
+	w.u(uint64(len(s.Paths)))
+	for _, p := range s.Paths {
+		w.s(p)
+	}
+	w.u(uint64(len(s.Tail)))
+	var prev int64
+	for i := range s.Tail {
+		w.u(uint64(s.Tail[i].path))
+		w.entry(&s.Tail[i].Entry, prev)
+		prev = s.Tail[i].TS
+	}
+	w.by(EncodeBlockAggs(s.Prefix))
+	return w.b
+}
+
+var errState = errors.New("usage: bad blocks state")
+
+func decodeState(b []byte) (*blockState, error) {
+	pp := pricesPrint()
+	if len(b) < 3+len(pp) || b[0] != stateVersion || b[1] != codecVersion || b[2] != snapshotVersion || !bytes.Equal(b[3:3+len(pp)], pp) {
+		return nil, errState // another format or price table: rebuild
+	}
+	r := &rbuf{b: b[3+len(pp):]}
+	s := &blockState{D: r.i(), KeysID: r.k()}
+	n := r.u()
+	if n > uint64(len(b)) {
+		return nil, errState
+	}
+	s.Files = make([]stateFile, 0, n)
+	for k := uint64(0); k < n && !r.err; k++ {
+		s.Files = append(s.Files, stateFile{Path: r.s(), Size: r.i(), MtimeNs: r.i(), Off: r.i(), Print: r.by(), TailEmpty: r.bool()})
+	}
+	n = r.u()
+	for k := uint64(0); k < n && !r.err; k++ {
+		s.Models = append(s.Models, r.s())
+	}
+	n = r.u()
+	for k := uint64(0); k < n && !r.err; k++ {
+		s.Paths = append(s.Paths, r.s())
+	}
+	n = r.u()
+	if n > uint64(len(b)) {
+		return nil, errState
+	}
+	var prev int64
+	for k := uint64(0); k < n && !r.err; k++ {
+		p := r.u()
+		e := r.entry(prev)
+		prev = e.TS
+		if p >= uint64(len(s.Paths)) || e.Model >= int32(len(s.Models)) {
+			return nil, errState
+		}
+		s.Tail = append(s.Tail, tailEntry{Entry: e, path: int32(p)})
+	}
+	prefix := r.by()
+	if r.err {
+		return nil, errState
+	}
+	var err error
+	if s.Prefix, err = DecodeBlockAggs(prefix); err != nil {
+		return nil, errState
+	}
+	return s, nil
+}
+
+var (
+	pricesPrintOnce sync.Once
+	pricesPrintV    []byte
+)
+
+// pricesPrint identifies the price table (a state priced with another one
+// is rebuilt).
+func pricesPrint() []byte {
+	pricesPrintOnce.Do(func() {
+		h := fnv.New64a()
+		h.Write(pricesJSON)
+		pricesPrintV = h.Sum(nil)
+	})
+	return pricesPrintV
+}
