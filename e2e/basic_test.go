@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warden-dev/warden/internal/store/keeper"
 )
 
 // basicScript: Bash echo, then Write hello.txt in the project, then text.
@@ -37,6 +39,9 @@ var scenarios = []Scenario{
 		Check: func(t *testing.T, r *Run) {
 			checkBasicRan(t, r)
 			checkNoHookFeedback(t, r)
+			if running, err := keeper.Running(r.KeeperLock()); err != nil || !running {
+				t.Errorf("no store keeper holds the store after the session (running=%v, err=%v)", running, err)
+			}
 			sid := r.SessionID()
 			evs := r.Events(t)
 			seen := map[string]int{}

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" driver, to read warden's store
+
+	"github.com/warden-dev/warden/internal/store/keeper"
 )
 
 // wardenBin is the warden binary built once by TestMain (wardenErr says why
@@ -144,6 +146,9 @@ func runScenario(t *testing.T, sc Scenario) *Run {
 		t.Logf("run directory (kept): %s", dir)
 	}
 	r := &Run{Dir: dir, Home: filepath.Join(dir, "home"), Proj: filepath.Join(dir, "proj")}
+	// The hooks start a store keeper (internal/store/keeper), as they do
+	// for users; it must be gone before the run directory is removed.
+	t.Cleanup(func() { _ = keeper.Stop(r.KeeperLock(), 10*time.Second) })
 	for _, d := range []string{filepath.Join(r.Home, ".claude"), r.Proj, filepath.Join(dir, "tmp"),
 		filepath.Join(dir, "shim"), filepath.Join(dir, "markers")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -354,6 +359,9 @@ func (e EventRow) String() string {
 }
 
 // DBPath is warden's store for this run.
+// KeeperLock is the lock file of the run's store keeper.
+func (r *Run) KeeperLock() string { return filepath.Join(r.Home, ".warden", "locks", "keeper.lock") }
+
 func (r *Run) DBPath() string { return filepath.Join(r.Home, ".warden", "warden.db") }
 
 // Events reads every row of warden's events table, oldest first.

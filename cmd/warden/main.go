@@ -14,6 +14,7 @@ import (
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "hook" {
+		hook.SpawnKeeper = true
 		os.Exit(hook.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))

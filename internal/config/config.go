@@ -32,6 +32,9 @@ type Config struct {
 	Hook struct {
 		// ReadTimeoutMS is the stdin read deadline of `warden hook`.
 		ReadTimeoutMS int
+		// Keeper lets hooks start the process that keeps the store open
+		// (internal/store/keeper).
+		Keeper bool
 	}
 	// Briefing switches each piece of the SessionStart briefing.
 	Briefing struct {

@@ -40,6 +40,12 @@ var keys = []Key{
 		Field:  func(c *Config) any { return &c.Hook.ReadTimeoutMS },
 	},
 	{
+		Name: "hook.keeper", Kind: Bool, Default: true,
+		Policy: UserOnly,
+		Doc:    "Let hooks start one background process that keeps the store open, so each hook skips SQLite's open and close costs (~2 ms); it exits after 30 idle minutes. WARDEN_KEEPER=off does the same as false.",
+		Field:  func(c *Config) any { return &c.Hook.Keeper },
+	},
+	{
 		Name: "briefing.last_session", Kind: Bool, Default: true,
 		Policy: Free,
 		Doc:    "SessionStart briefing: say when the last session ended, on which branch, with how many uncommitted changes.",

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/detach"
 	"github.com/warden-dev/warden/internal/event"
 	_ "github.com/warden-dev/warden/internal/handlers" // registers the handlers
 	"github.com/warden-dev/warden/internal/hookio"
@@ -28,6 +29,7 @@ import (
 	"github.com/warden-dev/warden/internal/redact"
 	"github.com/warden-dev/warden/internal/session"
 	"github.com/warden-dev/warden/internal/store"
+	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 	"github.com/warden-dev/warden/internal/usercmd"
 )
@@ -59,7 +61,23 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintln(stderr, out.Stderr)
 	}
 	r.record(out)
+	r.ensureKeeper()
 	return out.Exit
+}
+
+// SpawnKeeper is set by cmd/warden: only the real binary can start a
+// keeper (`warden keeper`); a test binary calling Main must not start
+// itself.
+var SpawnKeeper bool
+
+// ensureKeeper starts the store keeper when none runs (see
+// internal/store/keeper): after the record, so a hook that starts one pays
+// the process start once, and hooks that find one pay a flock.
+func (r *run) ensureKeeper() {
+	if !SpawnKeeper || r.st == nil || r.cfg == nil || !r.cfg.Hook.Keeper || keeper.Disabled() {
+		return
+	}
+	_, _ = keeper.Ensure(paths.KeeperLock(), func() error { return detach.Start("", "keeper") })
 }
 
 // run is the state of one hook invocation.
@@ -145,7 +163,7 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 	}
 
 	spec := hookio.SpecFor(r.ev)
-	r.deadline = r.start.Add(spec.Budget())
+	r.deadline = r.start.Add(budget(spec))
 	ctx, cancel := context.WithDeadline(context.Background(), r.deadline.Add(-recordReserve))
 	defer cancel()
 
@@ -194,7 +212,7 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 			}
 		}
 	case <-ctx.Done():
-		r.fail("handlers did not finish within the %v budget for %s", spec.Budget()-recordReserve, r.ev)
+		r.fail("handlers did not finish within the %v budget for %s", budget(spec)-recordReserve, r.ev)
 		return hookio.Output{}
 	}
 	return hookio.Render(r.ev, r.decision)

@@ -20,6 +20,10 @@ func Home() string {
 // DB is the SQLite event store.
 func DB() string { return filepath.Join(Home(), "warden.db") }
 
+// KeeperLock is held by the process keeping the store open (see
+// internal/store/keeper).
+func KeeperLock() string { return filepath.Join(Home(), "locks", "keeper.lock") }
+
 // UserConfig is the user's config file.
 func UserConfig() string { return filepath.Join(Home(), "config.toml") }
 

@@ -1,0 +1,126 @@
+//go:build unix
+
+package hook
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/warden-dev/warden/internal/store/keeper"
+)
+
+// envWithout is the test's environment minus the named variables.
+func envWithout(names ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		keep := true
+		for _, n := range names {
+			if strings.HasPrefix(kv, n+"=") {
+				keep = false
+			}
+		}
+		if keep {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+func runBinaryHook(t *testing.T, bin string, env []string) {
+	t.Helper()
+	cmd := exec.Command(bin, "hook")
+	cmd.Env = env
+	cmd.Stdin = strings.NewReader(`{"session_id":"k1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`)
+	if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
+		t.Fatalf("hook: err=%v output=%q", err, out)
+	}
+}
+
+// lockHeld polls until a keeper holds lock (want true) or none does, or
+// 10 s pass.
+func lockHeld(lock string, want bool) bool {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if running, err := keeper.Running(lock); err == nil && running == want {
+			return true
+		}
+	}
+	return false
+}
+
+// TestHookStartsOneKeeperThatStops: the real binary's first hook starts
+// `warden keeper` detached; it holds the store lock with its pid, and
+// Stop ends it.
+func TestHookStartsOneKeeperThatStops(t *testing.T) {
+	bin, err := buildOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	lock := filepath.Join(home, "locks", "keeper.lock")
+	env := append(envWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home)
+	t.Cleanup(func() { _ = keeper.Stop(lock, 10*time.Second) })
+
+	runBinaryHook(t, bin, env)
+	if !lockHeld(lock, true) {
+		t.Fatal("no keeper holds the store after the first hook")
+	}
+	var pid string
+	for deadline := time.Now().Add(5 * time.Second); pid == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		b, _ := os.ReadFile(lock) // written just after the lock is taken
+		pid = strings.TrimSpace(string(b))
+	}
+	if pid == "" {
+		t.Fatal("the keeper wrote no pid into its lock file")
+	}
+	cmdline, err := os.ReadFile("/proc/" + pid + "/cmdline")
+	if err == nil && !strings.Contains(string(cmdline), "keeper") {
+		t.Fatalf("pid %s in the lock is not a keeper: %q", pid, cmdline)
+	}
+	for i := 0; i < 5; i++ { // more hooks: same keeper
+		runBinaryHook(t, bin, env)
+	}
+	if b2, _ := os.ReadFile(lock); strings.TrimSpace(string(b2)) != pid {
+		t.Fatalf("keeper changed from %s to %s while one was running", pid, b2)
+	}
+	if err := keeper.Stop(lock, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(home, "warden.db-wal")); !os.IsNotExist(err) {
+		t.Fatalf("the keeper exited as the last connection but left the WAL: %v", err)
+	}
+}
+
+// TestNoKeeperWhenSwitchedOff: WARDEN_KEEPER=off and hook.keeper = false
+// each keep hooks from starting one.
+func TestNoKeeperWhenSwitchedOff(t *testing.T) {
+	bin, err := buildOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, setup := range map[string]func(home string) []string{
+		"env": func(home string) []string {
+			return append(envWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home, "WARDEN_KEEPER=off")
+		},
+		"config": func(home string) []string {
+			if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("[hook]\nkeeper = false\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return append(envWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			home := t.TempDir()
+			lock := filepath.Join(home, "locks", "keeper.lock")
+			t.Cleanup(func() { _ = keeper.Stop(lock, 10*time.Second) })
+			runBinaryHook(t, bin, setup(home))
+			time.Sleep(300 * time.Millisecond) // a detached start would have taken the lock by now
+			if _, err := os.Stat(filepath.Join(home, "locks", "keeper.started")); !os.IsNotExist(err) {
+				t.Fatalf("a keeper start was attempted: %v", err)
+			}
+		})
+	}
+}

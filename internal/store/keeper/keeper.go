@@ -1,0 +1,108 @@
+package keeper
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/warden-dev/warden/internal/store/sqlite"
+)
+
+// ErrRunning is returned by Run when another keeper holds the store.
+var ErrRunning = errors.New("a keeper already holds this store")
+
+// Options configure Run; zero durations take the defaults.
+type Options struct {
+	DBPath   string
+	LockPath string
+	// Idle: exit after this long without a commit (default 30 min).
+	Idle time.Duration
+	// Poll: how often to look at the store (default 2 s).
+	Poll time.Duration
+	// Quiet: checkpoint once writes have stopped for this long (default 5 s).
+	Quiet time.Duration
+}
+
+func (o *Options) defaults() {
+	if o.Idle <= 0 {
+		o.Idle = 30 * time.Minute
+	}
+	if o.Poll <= 0 {
+		o.Poll = 2 * time.Second
+	}
+	if o.Quiet <= 0 {
+		o.Quiet = 5 * time.Second
+	}
+}
+
+// Run holds the store open until ctx ends, the store goes idle, or its file
+// is removed or replaced. It returns ErrRunning at once when another keeper
+// has the lock, and an error when the store does not exist (a keeper never
+// creates one).
+func Run(ctx context.Context, o Options) error {
+	o.defaults()
+	unlock, err := tryLock(o.LockPath)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	before, err := os.Stat(o.DBPath)
+	if err != nil {
+		return fmt.Errorf("keeper: no store to keep: %w", err)
+	}
+	st, err := sqlite.Open(ctx, o.DBPath)
+	if err != nil {
+		return fmt.Errorf("keeper: %w", err)
+	}
+	defer st.Close()
+	// One pinned connection: data_version is only meaningful on the same
+	// connection, and holding it is the keeper's whole point.
+	conn, err := st.DB().Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("keeper: %w", err)
+	}
+	defer conn.Close()
+	version := func() (int64, error) {
+		var v int64
+		err := conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v)
+		return v, err
+	}
+	last, err := version()
+	if err != nil {
+		return fmt.Errorf("keeper: %w", err)
+	}
+	lastChange, dirty := time.Now(), false
+	tick := time.NewTicker(o.Poll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+		now, err := os.Stat(o.DBPath)
+		if err != nil || !os.SameFile(before, now) {
+			return nil // removed or replaced: this connection keeps nothing useful
+		}
+		v, err := version()
+		if err != nil {
+			return fmt.Errorf("keeper: %w", err)
+		}
+		if v != last {
+			last, lastChange, dirty = v, time.Now(), true
+			continue
+		}
+		quiet := time.Since(lastChange)
+		if dirty && quiet >= o.Quiet {
+			// PASSIVE never waits for or blocks a writer; a hook that
+			// commits meanwhile just leaves the rest for next time.
+			_, _ = conn.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
+			dirty = false
+		}
+		if quiet >= o.Idle {
+			return nil
+		}
+	}
+}

@@ -1,0 +1,203 @@
+//go:build unix
+
+package keeper
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/warden-dev/warden/internal/store"
+	"github.com/warden-dev/warden/internal/store/sqlite"
+)
+
+// newStore makes a real store file with one event, as a hook would leave it.
+func newStore(t *testing.T) (db, lock string) {
+	t.Helper()
+	dir := t.TempDir()
+	db, lock = filepath.Join(dir, "warden.db"), filepath.Join(dir, "locks", "keeper.lock")
+	st, err := sqlite.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.RecordHook(context.Background(), &store.Event{Event: "SessionStart", SessionID: "s"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return db, lock
+}
+
+// runAsync starts Run and returns a channel with its result.
+func runAsync(ctx context.Context, o Options) <-chan error {
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, o) }()
+	return done
+}
+
+func waitHeld(t *testing.T, lock string, want bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if got, err := Running(lock); err == nil && got == want {
+			return
+		}
+	}
+	t.Fatalf("lock %s held = %v never came", lock, want)
+}
+
+func wait(t *testing.T, done <-chan error) error {
+	t.Helper()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(20 * time.Second):
+		t.Fatal("keeper did not return")
+		return nil
+	}
+}
+
+func TestKeeperHoldsTheStoreAndIsAlone(t *testing.T) {
+	db, lock := newStore(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := runAsync(ctx, Options{DBPath: db, LockPath: lock, Poll: 20 * time.Millisecond})
+	waitHeld(t, lock, true)
+
+	// While it holds the store, the WAL stays: a hook closing its
+	// connection is no longer the last one, so it does not checkpoint.
+	st, err := sqlite.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.RecordHook(ctx, &store.Event{Event: "PreToolUse", SessionID: "s"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if _, err := os.Stat(db + "-wal"); err != nil {
+		t.Fatalf("WAL gone after a hook's close while the keeper holds the store: %v", err)
+	}
+
+	if err := Run(ctx, Options{DBPath: db, LockPath: lock}); !errors.Is(err, ErrRunning) {
+		t.Fatalf("second keeper: got %v, want ErrRunning", err)
+	}
+	cancel()
+	if err := wait(t, done); err != nil {
+		t.Fatalf("keeper: %v", err)
+	}
+	waitHeld(t, lock, false)
+	// The keeper was the last connection: closing it checkpointed and
+	// removed the WAL, and the event is in the database file.
+	if _, err := os.Stat(db + "-wal"); !os.IsNotExist(err) {
+		t.Fatalf("WAL left after the keeper exited: %v", err)
+	}
+}
+
+func TestKeeperExitsWhenIdle(t *testing.T) {
+	db, lock := newStore(t)
+	err := wait(t, runAsync(context.Background(), Options{DBPath: db, LockPath: lock,
+		Poll: 10 * time.Millisecond, Idle: 200 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestKeeperStaysWhileWritesCome(t *testing.T) {
+	db, lock := newStore(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := runAsync(ctx, Options{DBPath: db, LockPath: lock, Poll: 10 * time.Millisecond,
+		Idle: 300 * time.Millisecond, Quiet: 20 * time.Millisecond})
+	waitHeld(t, lock, true)
+	st, err := sqlite.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	// Write for three idle periods; the keeper must still be there.
+	for end := time.Now().Add(900 * time.Millisecond); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if err := st.RecordHook(ctx, &store.Event{Event: "PostToolUse", SessionID: "s"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("keeper left while events kept coming (%v)", err)
+		default:
+		}
+	}
+	if err := wait(t, done); err != nil { // and leaves once they stop
+		t.Fatal(err)
+	}
+}
+
+func TestKeeperLeavesWhenTheStoreIsRemoved(t *testing.T) {
+	db, lock := newStore(t)
+	done := runAsync(context.Background(), Options{DBPath: db, LockPath: lock, Poll: 10 * time.Millisecond})
+	waitHeld(t, lock, true)
+	for _, p := range []string{db, db + "-wal", db + "-shm"} {
+		os.Remove(p)
+	}
+	if err := wait(t, done); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Fatalf("keeper recreated the removed store: %v", err)
+	}
+}
+
+func TestKeeperNeverCreatesAStore(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "warden.db")
+	err := Run(context.Background(), Options{DBPath: db, LockPath: filepath.Join(dir, "keeper.lock")})
+	if err == nil {
+		t.Fatal("keeper ran without a store")
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Fatalf("keeper created %s", db)
+	}
+}
+
+func TestEnsureStartsOnceAndNotBesideAKeeper(t *testing.T) {
+	db, lock := newStore(t)
+	starts := 0
+	start := func() error { starts++; return nil }
+	if ok, err := Ensure(lock, start); err != nil || !ok || starts != 1 {
+		t.Fatalf("first Ensure: started=%v err=%v starts=%d", ok, err, starts)
+	}
+	// The start "failed" (nothing took the lock): no new start within
+	// respawnAfter, so a broken keeper cannot cost every hook a process.
+	if ok, _ := Ensure(lock, start); ok || starts != 1 {
+		t.Fatalf("second Ensure within %v started again", respawnAfter)
+	}
+	os.Remove(filepath.Join(filepath.Dir(lock), "keeper.started"))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := runAsync(ctx, Options{DBPath: db, LockPath: lock, Poll: 10 * time.Millisecond})
+	waitHeld(t, lock, true)
+	if ok, err := Ensure(lock, start); ok || err != nil || starts != 1 {
+		t.Fatalf("Ensure beside a running keeper: started=%v err=%v", ok, err)
+	}
+	cancel()
+	wait(t, done)
+}
+
+func TestStopEndsTheKeeperProcess(t *testing.T) {
+	db, lock := newStore(t)
+	done := runAsync(context.Background(), Options{DBPath: db, LockPath: lock, Poll: 10 * time.Millisecond})
+	waitHeld(t, lock, true)
+	b, _ := os.ReadFile(lock)
+	if len(b) == 0 {
+		t.Fatal("keeper wrote no pid into its lock file")
+	}
+	// Stop signals the pid in the file; here that is this test process, so
+	// catch SIGTERM instead of dying and check it came.
+	sig := notifyTerm(t)
+	go func() { _ = Stop(lock, 2*time.Second) }()
+	select {
+	case <-sig:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Stop sent no SIGTERM to the pid in the lock file")
+	}
+	os.Remove(db) // let the in-process keeper go
+	wait(t, done)
+}
