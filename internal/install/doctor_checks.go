@@ -15,6 +15,7 @@ import (
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/hookio"
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
@@ -233,6 +234,23 @@ func (d *doctor) store(ctx context.Context) {
 	}
 	d.ok("store", db+" (integrity ok, schema current, WAL)")
 	d.auditChain(ctx, db)
+	d.keeper()
+}
+
+// keeper says whether the store keeper runs. Not running is fine (the next
+// hook starts it); it is only information about hook speed.
+func (d *doctor) keeper() {
+	cfg, _ := config.Load(paths.UserConfig(), "")
+	switch running, err := keeper.Running(paths.KeeperLock()); {
+	case keeper.Disabled() || !cfg.Hook.Keeper:
+		d.ok("store keeper", "off (hook.keeper = false or WARDEN_KEEPER=off): each hook opens and closes the store itself, ~2 ms slower")
+	case err != nil:
+		d.ok("store keeper", "unknown: "+err.Error())
+	case running:
+		d.ok("store keeper", "running: hooks skip the store's open and close costs")
+	default:
+		d.ok("store keeper", "not running; the next hook starts it (it leaves after 30 idle minutes)")
+	}
 }
 
 // auditChain verifies the hash chain of the event log: a break means rows
