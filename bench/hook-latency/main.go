@@ -31,6 +31,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // only to count rows and to hold the DB open
+
+	"github.com/warden-dev/warden/internal/store/keeper"
 )
 
 // Exit codes: exitSlow is the regression check failing, exitBroken a run
@@ -51,9 +53,10 @@ func main() {
 	flag.StringVar(&o.trueBin, "true", "/bin/true", "the no-op process baseline")
 	flag.IntVar(&o.rounds, "rounds", 300, "measured rounds; each runs every variant once")
 	flag.IntVar(&o.warmup, "warmup", 10, "rounds run and discarded first")
-	flag.BoolVar(&o.held, "held", true, "also measure warden while this process holds the DB open")
+	flag.BoolVar(&o.alone, "alone", true, "measure warden with no store keeper (WARDEN_KEEPER=off): each hook opens and, as the last connection, closes the store")
+	flag.BoolVar(&o.held, "held", false, "also measure warden while this process (not warden's keeper) holds the DB open")
 	flag.BoolVar(&o.json, "json", false, "print JSON instead of a table")
-	flag.Float64Var(&o.maxRatio, "max-ratio-bare", 0, "exit 1 if the warden/bare-go median ratio (store alone) exceeds this; 0 = no check")
+	flag.Float64Var(&o.maxRatio, "max-ratio-bare", 0, "exit 1 if the warden/bare-go median ratio with the store keeper (the default path) exceeds this; 0 = no check")
 	flag.Parse()
 	if o.warden == "" || o.bare == "" || o.rounds < 1 || o.warmup < 0 {
 		flag.Usage()
@@ -79,7 +82,7 @@ func main() {
 type options struct {
 	warden, bare, trueBin string
 	rounds, warmup        int
-	held, json            bool
+	alone, held, json     bool
 	maxRatio              float64
 }
 
@@ -93,7 +96,8 @@ type Result struct {
 	Check        *Check  `json:"check,omitempty"`
 }
 
-// Phase is one measurement: the store alone, or held open by another process.
+// Phase is one measurement: with warden's store keeper (the default), with
+// none, or with the store held open by this process.
 type Phase struct {
 	Name       string    `json:"name"`
 	Variants   []Summary `json:"variants"` // warden, true, bare-go
@@ -111,7 +115,7 @@ type Summary struct {
 	P99    float64 `json:"p99_ms"`
 }
 
-// Check is the start-up regression check on the store-alone phase.
+// Check is the start-up regression check on the keeper phase.
 type Check struct {
 	RatioBare float64 `json:"ratio_warden_bare_go"`
 	Max       float64 `json:"max"`
@@ -174,24 +178,39 @@ func run(o options) (*Result, error) {
 	}
 	res.PayloadBytes = len(b.payload())
 
-	// Store alone: every hook opens, writes, and as the last connection
-	// closes the file (checkpoint, WAL removed), as when no daemon runs.
-	alone, err := b.phase("store alone", vs, o, nil)
+	// The default path: the first hook starts warden's store keeper, which
+	// holds the store open, so a hook is never the last connection (no
+	// checkpoint at close, no WAL recovery at open).
+	kept, err := b.keeperPhase(vs, o)
 	if err != nil {
 		return nil, err
 	}
-	res.Phases = append(res.Phases, *alone)
+	res.Phases = append(res.Phases, *kept)
 
-	// Held open: with another connection on the file (as a daemon would
-	// keep), a hook's close no longer checkpoints and the WAL stays.
+	// No keeper: every hook opens, writes, and as the last connection
+	// closes the file (checkpoint, WAL removed).
+	if o.alone {
+		b.env = append(b.env, "WARDEN_KEEPER=off")
+		alone, err := b.phase("no store keeper (WARDEN_KEEPER=off)", vs, o, nil)
+		b.env = b.env[:len(b.env)-1]
+		if err != nil {
+			return nil, err
+		}
+		res.Phases = append(res.Phases, *alone)
+	}
+
+	// Held open by this process instead of the keeper: the same effect,
+	// to tell the keeper's own cost apart.
 	if o.held {
+		b.env = append(b.env, "WARDEN_KEEPER=off")
 		db, conn, err := openDB(b.db)
 		if err != nil {
 			return nil, err
 		}
-		held, err := b.phase("store held open by another process", vs, o, conn)
+		held, err := b.phase("store held open by the bench, no keeper", vs, o, conn)
 		conn.Close()
 		db.Close()
+		b.env = b.env[:len(b.env)-1]
 		if err != nil {
 			return nil, err
 		}
@@ -199,7 +218,7 @@ func run(o options) (*Result, error) {
 	}
 
 	if o.maxRatio > 0 {
-		r := alone.RatioBare
+		r := kept.RatioBare
 		res.Check = &Check{RatioBare: r, Max: o.maxRatio, Pass: r <= o.maxRatio}
 	}
 	return res, nil
@@ -275,6 +294,26 @@ func (b *bench) payload() []byte {
 		Effort:         "high",
 	})
 	return p
+}
+
+// keeperPhase lets a hook start the keeper, waits until it holds the store,
+// measures, and stops it. A keeper that does not come is an error: hooks
+// would then all pay the slow path.
+func (b *bench) keeperPhase(vs []variant, o options) (*Phase, error) {
+	lock := filepath.Join(filepath.Dir(b.db), "locks", "keeper.lock")
+	defer keeper.Stop(lock, 10*time.Second)
+	if _, err := b.spawn(vs[0]); err != nil {
+		return nil, err
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if running, _ := keeper.Running(lock); running {
+			break
+		}
+		if time.Now().After(deadline) {
+			return nil, errors.New("no store keeper came up after a hook (see internal/store/keeper)")
+		}
+	}
+	return b.phase("with the store keeper (default)", vs, o, nil)
 }
 
 // phase runs warm-up and measured rounds of every variant and checks that

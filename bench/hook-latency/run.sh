@@ -3,10 +3,11 @@
 # built and measured in this run (see main.go for how).
 #
 #   bench/hook-latency/run.sh [flags]   full run, 300 rounds (flags go to main.go:
-#                                       -rounds N, -json, -held=false, -max-ratio-bare F)
-#   bench/hook-latency/run.sh --check   CI check: 60 rounds, fails when the
-#                                       warden/bare-go median ratio is over
-#                                       MAX_RATIO_BARE
+#                                       -rounds N, -json, -alone=false, -held, -max-ratio-bare F)
+#   bench/hook-latency/run.sh --check   CI check: 60 rounds with the store
+#                                       keeper (the default path), fails when
+#                                       the warden/bare-go median ratio is
+#                                       over MAX_RATIO_BARE
 set -eu
 
 # MAX_RATIO_BARE is the start-up regression threshold for --check. It is a
@@ -28,7 +29,13 @@ set -eu
 # gates, lifecycle, pacing and judge handlers landed: a quiet full run then
 # measured 5.0x (binary 12.4 MB, package inits ~6.5 ms here, in-process hook
 # work unchanged at ~2.8 ms). 7.5 is again ~1.5x the typical ratio.
-: "${MAX_RATIO_BARE:=7.5}"
+# Lowered to 6.5 on 2026-11-24 when the check moved to the keeper path (the
+# default since the store keeper landed): full runs there measured 4.4x
+# (6.1 ms vs bare Go 1.4 ms, with 4 test suites running beside it) and
+# checks 4.3-4.6x (4.8-5.2 ms), while the same run without the keeper
+# measured 8.0x (11.8 ms). 6.5 is ~1.45x the typical ratio and catches a
+# package costing 2+ bare-Go units again.
+: "${MAX_RATIO_BARE:=6.5}"
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -57,9 +64,10 @@ if [ "${1:-}" != "--check" ]; then
 	exit
 fi
 shift
-# The held-open phase is reported by the full run; the check is about
-# start-up, so it measures the store-alone case only.
-set -- -rounds 60 -held=false -max-ratio-bare "$MAX_RATIO_BARE" "$@"
+# The no-keeper phase is reported by the full run; the check measures the
+# path users get, with the store keeper (a keeper that fails to start makes
+# the run fail too: every hook would pay ~2 ms more).
+set -- -rounds 60 -alone=false -max-ratio-bare "$MAX_RATIO_BARE" "$@"
 rc=0
 measure "$@" || rc=$?
 if [ "$rc" -eq 1 ]; then
