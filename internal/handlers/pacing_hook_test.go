@@ -18,17 +18,26 @@ import (
 )
 
 // figuresFor finds a 5-hour utilisation that gives the wanted delay at now
-// with the default parameters (4 h before the reset: multiplier 20). On a
-// weekend any overage is an emergency (max_delay), so it reports false.
+// with the default parameters (4 h before the reset: multiplier 20): the
+// middle of the range that gives it, so the seconds until the hook decides
+// do not change the delay. On a weekend any overage is an emergency
+// (max_delay), so it reports false.
 func figuresFor(want int, now time.Time) (util float64, reset time.Time, ok bool) {
 	reset = now.Add(4 * time.Hour).Truncate(time.Second)
+	lo, hi := -1.0, -1.0
 	for u := 15.0; u < 40; u += 0.01 {
 		in := pace.Input{Now: now, FiveHour: pace.Window{Utilization: u, ResetsAt: &reset}}
 		if d := pace.Decide(in, pace.DefaultParams()); d.DelaySeconds == want {
-			return u, reset, true
+			if lo < 0 {
+				lo = u
+			}
+			hi = u
 		}
 	}
-	return 0, reset, false
+	if lo < 0 {
+		return 0, reset, false
+	}
+	return (lo + hi) / 2, reset, true
 }
 
 func pacingEnv(t *testing.T, config string) (home string, st *sqlite.Store) {

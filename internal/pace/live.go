@@ -141,32 +141,31 @@ func Compute(figures *quota.Snapshot, s Settings, sessions int, now time.Time) *
 	return r
 }
 
-// TODO(pacing, source 3): nothing writes SourceEstimate snapshots yet. The
-// plan: `warden pace poll`, when it has no OAuth token and no status-line
-// figures exist, loads the current 5-hour block with internal/usage
-// (Load + Blocks, claude-code-hooks.md §5.4) and records its tokens as a
-// percentage of the largest past block, marked estimated.
-
 // ChooseFigures picks the snapshot pacing uses, best source first: the
 // status line's when it is at most pollInterval old; otherwise the newer
 // of the status line's and the OAuth endpoint's; the transcript estimate
-// only when neither exists.
+// (source 3, estimate.go) when neither exists, or when both are older than
+// EstimateAfter and the estimate is newer.
 func ChooseFigures(statusline, oauth, estimate *quota.Snapshot, now time.Time, pollInterval time.Duration) *quota.Snapshot {
 	if statusline != nil && statusline.Age(now) <= pollInterval {
 		return statusline
 	}
+	var real *quota.Snapshot
 	switch {
 	case statusline != nil && oauth != nil:
+		real = statusline
 		if oauth.Time.After(statusline.Time) {
-			return oauth
+			real = oauth
 		}
-		return statusline
 	case statusline != nil:
-		return statusline
+		real = statusline
 	case oauth != nil:
-		return oauth
+		real = oauth
 	}
-	return estimate
+	if real == nil || (estimate != nil && real.Age(now) > EstimateAfter && estimate.Time.After(real.Time)) {
+		return estimate
+	}
+	return real
 }
 
 // LatestFigures reads the newest snapshot of each source and chooses.

@@ -99,6 +99,13 @@ func TestFairShareWithActiveSessions(t *testing.T) {
 	}
 }
 
+// old is a copy of s observed age before thuNoon.
+func old(s *quota.Snapshot, age time.Duration) *quota.Snapshot {
+	c := *s
+	c.Time = thuNoon.Add(-age)
+	return &c
+}
+
 func TestChooseFigures(t *testing.T) {
 	now := thuNoon
 	sl := &quota.Snapshot{ID: 1, Time: now.Add(-time.Minute), Source: quota.SourceStatusline}
@@ -115,6 +122,11 @@ func TestChooseFigures(t *testing.T) {
 		{oldSL, nil, est, 2},
 		{nil, nil, est, 4},
 		{nil, nil, nil, 0},
+		// Real figures older than EstimateAfter give way to a newer estimate,
+		// not to an older one.
+		{old(sl, 6*time.Hour), old(oa, 5*time.Hour+time.Second), est, 4},
+		{old(sl, 6*time.Hour), nil, old(est, 7*time.Hour), 1},
+		{nil, old(oa, 4*time.Hour), est, 3},
 	} {
 		got := ChooseFigures(tt.sl, tt.oa, tt.est, now, iv)
 		if (got == nil && tt.want != 0) || (got != nil && got.ID != tt.want) {

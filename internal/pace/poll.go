@@ -2,11 +2,11 @@ package pace
 
 import (
 	"context"
-	"github.com/warden-dev/warden/internal/detach"
 	"os"
 	"strconv"
 	"time"
 
+	"github.com/warden-dev/warden/internal/detach"
 	"github.com/warden-dev/warden/internal/pace/quota"
 )
 
@@ -27,10 +27,20 @@ func PollDue(statusline *quota.Snapshot, lease quota.Lease, now time.Time, inter
 // (Setsid, stdio on /dev/null, never waited on); tests replace it.
 var Spawn = func(args []string) error { return detach.Start("", args...) }
 
-// MaybePoll starts `warden pace poll --holder H` when a poll is due and a
-// token may exist, after taking the lease itself, so of all the sessions on
-// the machine exactly one starts a poller per interval. It never does
-// network I/O. It reports whether it started one.
+// MaybePoll starts `warden pace poll` in the background when a poll or an
+// estimate is due and a subscription token may exist (HasToken, a stat),
+// after taking the lease itself, so of all the sessions on the machine
+// exactly one starts a poller per interval:
+//
+//   - the OAuth lease allows a poll (interval, backoff, Retry-After):
+//     `pace poll --holder H` (which falls back to the estimate when the
+//     poll gives no figures and NeedsEstimate);
+//   - otherwise, while the OAuth poll backs off, when NeedsEstimate and the
+//     estimate lease allows: `pace poll --estimate-holder H` (the
+//     transcript estimate alone).
+//
+// It never does network I/O or reads transcripts. It reports whether it
+// started one.
 func MaybePoll(ctx context.Context, st quota.Store, s Settings, now time.Time) (bool, error) {
 	sl, err := st.LatestSnapshot(ctx, quota.SourceStatusline)
 	if err != nil {
@@ -39,19 +49,36 @@ func MaybePoll(ctx context.Context, st quota.Store, s Settings, now time.Time) (
 	if sl != nil && sl.Age(now) <= s.PollInterval {
 		return false, nil
 	}
+	if !HasToken(os.Getenv) {
+		return false, nil
+	}
 	lease, err := st.LeaseState(ctx, LeaseOAuth)
 	if err != nil {
 		return false, err
 	}
-	if !PollDue(sl, lease, now, s.PollInterval) || !HasToken(os.Getenv) {
+	holder := "hook-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(now.UnixNano(), 36)
+	if PollDue(sl, lease, now, s.PollInterval) {
+		got, err := st.TryLease(ctx, LeaseOAuth, holder, now, s.PollInterval)
+		if err != nil || !got {
+			return false, err
+		}
+		if err := Spawn([]string{"pace", "poll", "--holder", holder}); err != nil {
+			return false, err
+		}
+		return true, nil
+	}
+	oa, err := st.LatestSnapshot(ctx, quota.SourceOAuth)
+	if err != nil {
+		return false, err
+	}
+	if !NeedsEstimate(sl, oa, now) {
 		return false, nil
 	}
-	holder := "hook-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(now.UnixNano(), 36)
-	got, err := st.TryLease(ctx, LeaseOAuth, holder, now, s.PollInterval)
+	got, err := st.TryLease(ctx, LeaseEstimate, holder, now, s.PollInterval)
 	if err != nil || !got {
 		return false, err
 	}
-	if err := Spawn([]string{"pace", "poll", "--holder", holder}); err != nil {
+	if err := Spawn([]string{"pace", "poll", "--estimate-holder", holder}); err != nil {
 		return false, err
 	}
 	return true, nil

@@ -77,13 +77,22 @@ func StatusLines(ctx context.Context, st store.Store) []string {
 	}
 	rec := Compute(figures, s, sessions, now)
 	if rec.Note != "" {
-		return []string{"pacing: " + rec.Note}
+		out := []string{"pacing: " + rec.Note}
+		if l, err := qs.LeaseState(ctx, LeaseEstimate); err == nil && l.LastStatus != "" {
+			out = append(out, "pacing estimate: none ("+l.LastStatus+")")
+		}
+		return out
 	}
 	in := rec.Input()
 	lines := []string{
 		"pacing " + WindowLine("5-hour", in.FiveHour, rec.Decision.FiveHour, rec.Params, now),
 		"pacing " + WindowLine("7-day", in.SevenDay, rec.Decision.SevenDay, rec.Params, now),
 		"pacing figures: " + SourceText(figures, now),
+	}
+	if figures.Source == quota.SourceEstimate {
+		lines[0] = "pacing " + WindowLine("5-hour (ESTIMATED)", in.FiveHour, rec.Decision.FiveHour, rec.Params, now)
+		lines[1] = "pacing 7-day: unknown (the transcript estimate covers the 5-hour window only)"
+		lines = append(lines, "pacing estimate: "+estimateText(ctx, st))
 	}
 	delay := fmt.Sprintf("pacing delay: %d s per tool call", rec.DelaySeconds)
 	if rec.DelaySeconds > 0 {
@@ -124,12 +133,32 @@ func Report(ctx context.Context, st store.Store, s Settings, now time.Time) (str
 		if lease, err := qs.LeaseState(ctx, LeaseOAuth); err == nil && lease.LastStatus != "" {
 			fmt.Fprintf(&b, "Last OAuth poll %s: %s.\n", lease.Last.Format(time.RFC3339), lease.LastStatus)
 		}
+		if lease, err := qs.LeaseState(ctx, LeaseEstimate); err == nil && lease.LastStatus != "" {
+			fmt.Fprintf(&b, "Last transcript estimate %s: %s.\n", lease.Last.Format(time.RFC3339), lease.LastStatus)
+		}
 		return strings.TrimRight(b.String(), "\n"), nil
 	}
 	in := rec.Input()
 	d := Decide(in, rec.Params) // with its working (Trace), which is not stored
-	b.WriteString(Summary(in, d))
+	if rec.Figures.Source == quota.SourceEstimate {
+		b.WriteString("These figures are ESTIMATED from local transcripts, not measured by Anthropic.\n")
+	}
+	sum := Summary(in, d)
+	if rec.Figures.Source == quota.SourceEstimate && rec.Figures.SevenDay.Util == nil {
+		lines := strings.Split(sum, "\n")
+		for i, l := range lines {
+			if strings.HasPrefix(l, "  7-day ") {
+				lines[i] = "  7-day   unknown (the transcript estimate covers the 5-hour window only)"
+			}
+		}
+		sum = strings.Join(lines, "\n")
+	}
+	b.WriteString(sum)
 	fmt.Fprintf(&b, "Figures: %s.\n", SourceText(rec.Figures, now))
+	if rec.Figures.Source == quota.SourceEstimate {
+		fmt.Fprintf(&b, "Estimate: %s.\n", estimateText(ctx, st))
+		b.WriteString("The estimate is used because a subscription token exists but neither the status line nor the OAuth endpoint gave figures in the last 5 hours; `warden install` (status line) or reopening Claude Code (token refresh) gives real ones.\n")
+	}
 	if rec.Figures.Source == quota.SourceStatusline && rec.Figures.Age(now) > s.PollInterval {
 		fmt.Fprintf(&b, "The status line's figures are older than the poll interval (%s); the OAuth endpoint is polled in the background when a token is available.\n", shortDuration(s.PollInterval))
 	}
@@ -197,4 +226,12 @@ func Notices(ctx context.Context, st quota.Store, figures *quota.Snapshot, now t
 		}
 	}
 	return out, nil
+}
+
+// estimateText is the newest estimate's basis in words.
+func estimateText(ctx context.Context, st store.Store) string {
+	if b := LoadEstimateBasis(ctx, st); b != nil {
+		return b.Text()
+	}
+	return "5-hour ≈ current transcript block / largest completed block; 7-day unknown"
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/pace"
+	"github.com/warden-dev/warden/internal/pace/estimate"
 	"github.com/warden-dev/warden/internal/pace/oauth"
 	"github.com/warden-dev/warden/internal/pace/simulate"
 	"github.com/warden-dev/warden/internal/paths"
@@ -71,11 +72,13 @@ func (f *timeFlag) Set(s string) error {
 
 // newPacePollCmd is `warden pace poll`: one poll of the OAuth usage
 // endpoint if it is due (the lease in the store allows one poll per
-// pacing.poll_interval across the machine). The hook starts it detached
-// with --holder (it took the lease already); run by hand it takes the
-// lease itself.
+// pacing.poll_interval across the machine), then, when that gave no
+// figures, the transcript estimate if it applies (quota source 3,
+// internal/pace/estimate). The hook starts it detached with --holder (it
+// took the OAuth lease already) or --estimate-holder (only the estimate
+// is due); run by hand it takes the leases itself.
 func newPacePollCmd() *cobra.Command {
-	var holder string
+	var holder, estimateHolder string
 	cmd := &cobra.Command{
 		Use:   "poll",
 		Short: "Poll the OAuth usage endpoint once, if no other process did within the poll interval",
@@ -85,7 +88,15 @@ refreshed) and store the figures. A lease in the store makes it a no-op when
 another process polled within pacing.poll_interval, after a 429 until its
 Retry-After, and during the exponential backoff after failures. The hook
 starts it in the background when the status line's figures are older than
-the poll interval. WARDEN_OAUTH_BASE_URL overrides the API host.`,
+the poll interval. WARDEN_OAUTH_BASE_URL overrides the API host.
+
+When the poll gives no figures (token expired or refused, endpoint
+unreachable, backing off) and neither the status line nor the endpoint gave
+any in the last 5 hours, it estimates the 5-hour utilisation from the local
+transcripts instead: the current 5-hour block's cost against the largest
+completed block's of the last 30 days (at least 3 needed), stored marked
+estimated; the 7-day window stays unknown. Only when a subscription token
+exists: API-key users get no estimate.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -99,24 +110,46 @@ the poll interval. WARDEN_OAUTH_BASE_URL overrides the API host.`,
 			}
 			defer st.Close()
 			now := time.Now().UTC()
-			r := oauth.PollIfDue(ctx, st, oauth.Options{Interval: s.PollInterval, Getenv: os.Getenv, Holder: holder}, now)
+			out := cmd.OutOrStdout()
+			var pollErr error
+			if estimateHolder == "" {
+				r := oauth.PollIfDue(ctx, st, oauth.Options{Interval: s.PollInterval, Getenv: os.Getenv, Holder: holder}, now)
+				switch {
+				case r.Err != nil:
+					pollErr = fmt.Errorf("usage poll: %s (next poll not before %s)", r.Status, r.Next.Format(time.RFC3339))
+				case !r.Polled:
+					fmt.Fprintf(out, "not polled: %s\n", r.Status)
+				default:
+					fmt.Fprintf(out, "polled: %s; next poll not before %s\n", pace.SourceText(r.Snapshot, now), r.Next.Format(time.RFC3339))
+				}
+				if r.Snapshot != nil {
+					estimateHolder = "-"
+				}
+			}
+			if estimateHolder != "-" {
+				h := estimateHolder
+				e := estimate.IfDue(ctx, st, s.PollInterval, h, os.Getenv, nil, now)
+				switch {
+				case e.Snapshot != nil:
+					fmt.Fprintf(out, "estimated: %s\n", e.Basis.Text())
+				case e.Err != nil && pollErr == nil:
+					pollErr = fmt.Errorf("transcript estimate: %s", e.Status)
+				case e.Err != nil:
+					fmt.Fprintf(cmd.ErrOrStderr(), "warden: transcript estimate: %s\n", e.Status)
+				default:
+					fmt.Fprintf(out, "no estimate: %s\n", e.Status)
+				}
+			}
 			// Housekeeping while in the background: keep the pacing tables
 			// to the retention period.
 			st.PrunePacing(ctx, now.AddDate(0, 0, -cfg.RetentionDays))
-			out := cmd.OutOrStdout()
-			switch {
-			case r.Err != nil:
-				return fmt.Errorf("usage poll: %s (next poll not before %s)", r.Status, r.Next.Format(time.RFC3339))
-			case !r.Polled:
-				fmt.Fprintf(out, "not polled: %s\n", r.Status)
-			default:
-				fmt.Fprintf(out, "polled: %s; next poll not before %s\n", pace.SourceText(r.Snapshot, now), r.Next.Format(time.RFC3339))
-			}
-			return nil
+			return pollErr
 		},
 	}
-	cmd.Flags().StringVar(&holder, "holder", "", "lease already taken by the caller (the hook)")
+	cmd.Flags().StringVar(&holder, "holder", "", "OAuth lease already taken by the caller (the hook)")
 	cmd.Flags().Lookup("holder").Hidden = true
+	cmd.Flags().StringVar(&estimateHolder, "estimate-holder", "", "estimate lease already taken by the caller (the hook): estimate only")
+	cmd.Flags().Lookup("estimate-holder").Hidden = true
 	return cmd
 }
 
