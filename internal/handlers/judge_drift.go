@@ -26,10 +26,16 @@ import (
 // style judge. CLAUDE.md and plan files are always strict (StrictReason);
 // a style judgement may run lazily. With the three switches off this
 // handler returns before reading anything.
+//
+// It runs with the judges (pipeline.OrderJudge), after the deterministic
+// handlers — a call they denied costs no model call — and before
+// judge-pretool, which counts a denial of ours as trouble (the next
+// judgement is strict) and delivers our lazy verdicts.
 func init() {
 	pipeline.Register(pipeline.Handler{
 		Name:   "judge-drift",
 		Events: []event.Name{event.PreToolUse},
+		Order:  pipeline.OrderJudge,
 		Run:    runJudgeDrift,
 	})
 }
@@ -60,13 +66,12 @@ func runJudgeDrift(ctx context.Context, c *pipeline.Call) (event.Decision, error
 	case v.StyleDrift && in.ToolName != "Write":
 		check = styleDriftCheck
 	}
-	if check == nil {
+	if check == nil || c.PriorDecision().Verdict == event.Deny {
 		return event.Decision{}, nil
 	}
 	js := judge.LoadState(c.State)
 	d := check(ctx, c, js, file)
 	js.DriftPrompt = js.Prompts
-	js.CheckDenied = d.Verdict == event.Deny
 	js.Save(c.State)
 	return d, nil
 }

@@ -46,6 +46,6 @@ func runCheckJudge(ctx context.Context, c *pipeline.Call, req *judge.Request, st
 func driftStrict(c *pipeline.Call, js *judge.State, file string) judge.StrictInput {
 	in := c.Input
 	return judge.StrictInput{ToolCount: c.State.ToolCount, FirstAfterPrompt: js.DriftPrompt != js.Prompts,
-		AfterTrouble: js.AfterTrouble || js.CheckDenied, ChangedLines: judge.ChangedLines(in.ToolName, in.ToolInput),
+		AfterTrouble: js.AfterTrouble, ChangedLines: judge.ChangedLines(in.ToolName, in.ToolInput),
 		PermissionMode: in.PermissionMode, FilePath: file, ProjectDir: c.ProjectDir, ClaudeDir: paths.ClaudeDir()}
 }

@@ -25,12 +25,16 @@ import (
 // (they have seen it and spoken) or when the same call later succeeds
 // (the failure went away). A call in the same message as the failed one
 // (parallel tool calls) is not checked: Claude has not seen the failure
-// yet. The check always follows a failure, so StrictReason always makes it
-// strict: the hook waits for the judge.
+// yet, nor is one an earlier handler already denied (it will not run).
+// The check always follows a failure, so StrictReason always makes it
+// strict: the hook waits for the judge. It runs with the judges
+// (pipeline.OrderJudge), before judge-pretool, which counts its denial as
+// trouble.
 func init() {
 	pipeline.Register(pipeline.Handler{
 		Name:   "judge-errorack",
 		Events: []event.Name{event.PreToolUse, event.PostToolUse, event.PostToolUseFailure},
+		Order:  pipeline.OrderJudge,
 		Run:    runJudgeErrorAck,
 	})
 }
@@ -52,7 +56,7 @@ func runJudgeErrorAck(ctx context.Context, c *pipeline.Call) (event.Decision, er
 		js.Save(c.State)
 		return event.Decision{}, nil
 	}
-	if mut, _ := gates.MutationOnce(c.Input); !mut {
+	if mut, _ := gates.MutationOnce(c.Input); !mut || c.PriorDecision().Verdict == event.Deny {
 		return event.Decision{}, nil
 	}
 	d, checked := ackCheck(ctx, c, js)
@@ -60,7 +64,6 @@ func runJudgeErrorAck(ctx context.Context, c *pipeline.Call) (event.Decision, er
 		return d, nil
 	}
 	clearFailure(js)
-	js.CheckDenied = d.Verdict == event.Deny
 	js.Save(c.State)
 	return d, nil
 }

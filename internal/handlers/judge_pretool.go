@@ -41,9 +41,12 @@ type pendingStore interface {
 	TakeFailedVerdict(ctx context.Context, sessionID string, since time.Time) (*sqlite.PendingVerdict, error)
 }
 
+// preToolJudgesOn: a judge that needs this handler is on. The drift and
+// error-ack judges (judge-drift, judge-errorack) need it to deliver their
+// lazy verdicts, and error-ack for failures to make the next call strict.
 func preToolJudgesOn(c *pipeline.Call) bool {
 	v := c.Config.Validation
-	return v.Intent || v.ToolApprove
+	return v.Intent || v.ToolApprove || v.ErrorAck || v.PlanDrift || v.StyleDrift || v.ClaudeMD
 }
 
 func runJudgePreTool(ctx context.Context, c *pipeline.Call) (event.Decision, error) {

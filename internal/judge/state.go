@@ -28,10 +28,6 @@ type State struct {
 	ErrorTarget    string `json:"error_target,omitempty"`
 	ErrorToolUseID string `json:"error_tool_use_id,omitempty"`
 	ErrorPrompt    int    `json:"error_prompt,omitempty"`
-	// CheckDenied: the drift or error-ack judges denied the last call they
-	// judged, so their next judgement is strict. (AfterTrouble is reset by
-	// judge-pretool, which runs after them on the same call.)
-	CheckDenied bool `json:"check_denied,omitempty"`
 	// DriftPrompt is the prompt number of the last file change the drift
 	// judges saw: a change under a newer prompt is judged strictly.
 	DriftPrompt int `json:"drift_prompt,omitempty"`
