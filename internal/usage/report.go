@@ -2,6 +2,7 @@ package usage
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"time"
 )
@@ -261,10 +262,17 @@ func Periods(d *Data, es []*Entry, kind string, loc *time.Location, startOfWeek 
 	if loc == nil {
 		loc = time.UTC
 	}
+	// ccusage lists a day's models in the order the files name them, and a
+	// week's or month's as the union of its days' lists, oldest day first.
+	es = append([]*Entry(nil), es...)
+	sort.Slice(es, func(i, j int) bool { return es[i].seq < es[j].seq })
 	aggs := map[string]*agg{}
+	dayModels := map[string]*agg{} // only models, in file order
+	periodDays := map[string][]string{}
 	var keys []string
 	for _, e := range es {
 		t := time.UnixMilli(e.TS).In(loc)
+		day := t.Format("2006-01-02")
 		var k string
 		switch kind {
 		case Monthly:
@@ -274,7 +282,7 @@ func Periods(d *Data, es []*Entry, kind string, loc *time.Location, startOfWeek 
 			y, m, dd := t.Date()
 			k = time.Date(y, m, dd-back, 12, 0, 0, 0, time.UTC).Format("2006-01-02")
 		default:
-			k = t.Format("2006-01-02")
+			k = day
 		}
 		a := aggs[k]
 		if a == nil {
@@ -283,13 +291,32 @@ func Periods(d *Data, es []*Entry, kind string, loc *time.Location, startOfWeek 
 			keys = append(keys, k)
 		}
 		a.add(d, e)
+		dm := dayModels[day]
+		if dm == nil {
+			dm = &agg{}
+			dayModels[day] = dm
+			periodDays[k] = append(periodDays[k], day)
+		}
+		if m := d.ModelName(e); m != "" && !slices.Contains(dm.models, m) {
+			dm.models = append(dm.models, m)
+		}
 	}
 	sort.Strings(keys)
 	rows := make([]PeriodRow, 0, len(keys))
 	for _, k := range keys {
 		a := aggs[k]
+		days := periodDays[k]
+		sort.Strings(days)
+		var models []string
+		for _, day := range days {
+			for _, m := range dayModels[day].models {
+				if !slices.Contains(models, m) {
+					models = append(models, m)
+				}
+			}
+		}
 		rows = append(rows, PeriodRow{Period: k, CacheCreationTokens: a.cc, CacheReadTokens: a.cr,
-			InputTokens: a.in, OutputTokens: a.out, ModelBreakdowns: a.breakdowns(), ModelsUsed: modelsOrEmpty(a.models),
+			InputTokens: a.in, OutputTokens: a.out, ModelBreakdowns: a.breakdowns(), ModelsUsed: modelsOrEmpty(models),
 			TotalCost: a.cost, TotalTokens: a.total()})
 	}
 	return rows, totals(d, es)
