@@ -12,6 +12,15 @@
 // rotated per round, so drift (other load, CPU frequency, page cache) and
 // any effect one process has on the next land on all variants alike.
 //
+// With -post (the default) a fourth variant runs beside them: `warden hook`
+// on a PostToolUse payload of the same size, with pacing figures stored
+// that call for no throttle, so every run reads the cached pacing decision
+// (one per DecisionTTL recomputes it) without sleeping and without network.
+// Beside the process times, each warden variant's in-process hook work
+// (the latency_us its row records: config, store, handlers, up to the
+// record) is summarised; the pacing target is PostToolUse under 5 ms
+// median with no throttle.
+//
 // It is run by run.sh, which builds the binaries; see README there.
 package main
 
@@ -55,6 +64,7 @@ func main() {
 	flag.IntVar(&o.warmup, "warmup", 10, "rounds run and discarded first")
 	flag.BoolVar(&o.alone, "alone", true, "measure warden with no store keeper (WARDEN_KEEPER=off): each hook opens and, as the last connection, closes the store")
 	flag.BoolVar(&o.held, "held", false, "also measure warden while this process (not warden's keeper) holds the DB open")
+	flag.BoolVar(&o.post, "post", true, "also measure a PostToolUse hook reading the cached pacing decision (figures stored, no throttle)")
 	flag.BoolVar(&o.json, "json", false, "print JSON instead of a table")
 	flag.Float64Var(&o.maxRatio, "max-ratio-bare", 0, "exit 1 if the warden/bare-go median ratio with the store keeper (the default path) exceeds this; 0 = no check")
 	flag.Parse()
@@ -83,6 +93,7 @@ type options struct {
 	warden, bare, trueBin string
 	rounds, warmup        int
 	alone, held, json     bool
+	post                  bool
 	maxRatio              float64
 }
 
@@ -105,6 +116,9 @@ type Phase struct {
 	RatioBare  float64   `json:"ratio_warden_bare_go"`
 	WardenRuns int       `json:"warden_runs"` // warm-up included
 	RowsAdded  int       `json:"rows_added"`
+	// HookWork is each warden variant's in-process time (the rows'
+	// latency_us, measured rounds only), by event.
+	HookWork []Summary `json:"hook_work"`
 }
 
 // Summary is one variant's distribution.
@@ -132,6 +146,7 @@ type bench struct {
 	stderr *os.File // a file, so a complaint can be shown afterwards
 	seq    int      // warden runs so far, for unique tool_use_ids
 	desc   string   // description padding that brings the payload to size
+	pdesc  string   // the same for the PostToolUse payload
 }
 
 type variant struct {
@@ -139,6 +154,7 @@ type variant struct {
 	path   string
 	args   []string
 	warden bool
+	event  string // warden variants: the payload's hook_event_name
 }
 
 func run(o options) (*Result, error) {
@@ -156,9 +172,13 @@ func run(o options) (*Result, error) {
 	defer b.stderr.Close()
 
 	vs := []variant{
-		{name: "warden hook", path: o.warden, args: []string{"hook", "--harness", "claude"}, warden: true},
+		{name: "warden hook", path: o.warden, args: []string{"hook", "--harness", "claude"}, warden: true, event: preToolUse},
 		{name: "/bin/true", path: o.trueBin},
 		{name: "bare Go", path: o.bare},
+	}
+	if o.post {
+		// After the three the ratios are computed from.
+		vs = append(vs, variant{name: "warden PostToolUse", path: o.warden, args: vs[0].args, warden: true, event: postToolUse})
 	}
 	if o.trueBin != "/bin/true" {
 		vs[1].name = o.trueBin
@@ -176,7 +196,7 @@ func run(o options) (*Result, error) {
 	if fi, err := os.Stat(o.warden); err == nil {
 		res.WardenMB = float64(fi.Size()) / 1e6
 	}
-	res.PayloadBytes = len(b.payload())
+	res.PayloadBytes = len(b.payload(preToolUse))
 
 	// The default path: the first hook starts warden's store keeper, which
 	// holds the store open, so a hook is never the last connection (no
@@ -244,8 +264,12 @@ func setup(tmp string) (*bench, error) {
 		db:  filepath.Join(home, ".warden", "warden.db"),
 	}
 	// Pad the description so the whole payload is payloadSize bytes.
-	if n := payloadSize - len(b.payload()); n > 0 {
-		b.desc = strings.Repeat("List every file in the working directory, hidden ones included, with permissions, owner, size and modification time. ", n/100+1)[:n]
+	pad := strings.Repeat("List every file in the working directory, hidden ones included, with permissions, owner, size and modification time. ", payloadSize/100+1)
+	if n := payloadSize - len(b.payload(preToolUse)); n > 0 {
+		b.desc = pad[:n]
+	}
+	if n := payloadSize - len(b.payload(postToolUse)); n > 0 {
+		b.pdesc = pad[:n]
 	}
 	var err error
 	if b.stdin, err = os.Create(filepath.Join(tmp, "payload.json")); err != nil {
@@ -260,40 +284,84 @@ func setup(tmp string) (*bench, error) {
 	return b, nil
 }
 
-// payload is a realistic PreToolUse Bash event for an allowed command. The
-// tool_use_id is fixed-width, so every run's payload has the same size.
-func (b *bench) payload() []byte {
+const (
+	preToolUse  = "PreToolUse"
+	postToolUse = "PostToolUse"
+)
+
+// payload is a realistic Bash event for an allowed command: PreToolUse, or
+// PostToolUse with the tool's response (each padded to payloadSize bytes).
+// The tool_use_id is fixed-width, so every run's payload has the same size.
+func (b *bench) payload(ev string) []byte {
 	type toolInput struct {
 		Command     string `json:"command"`
 		Description string `json:"description"`
 		Timeout     int    `json:"timeout"`
 	}
+	type toolResponse struct {
+		Stdout      string `json:"stdout"`
+		Stderr      string `json:"stderr"`
+		Interrupted bool   `json:"interrupted"`
+		IsImage     bool   `json:"isImage"`
+	}
+	desc := b.desc
+	var resp *toolResponse
+	if ev == postToolUse {
+		desc = b.pdesc
+		resp = &toolResponse{Stdout: "total 8\ndrwxr-xr-x 2 dev dev 4096 Nov 24 09:00 .\ndrwxr-xr-x 9 dev dev 4096 Nov 24 09:00 ..\n"}
+	}
 	p, _ := json.Marshal(struct {
-		SessionID      string    `json:"session_id"`
-		TranscriptPath string    `json:"transcript_path"`
-		Cwd            string    `json:"cwd"`
-		PermissionMode string    `json:"permission_mode"`
-		HookEventName  string    `json:"hook_event_name"`
-		ToolName       string    `json:"tool_name"`
-		ToolInput      toolInput `json:"tool_input"`
-		ToolUseID      string    `json:"tool_use_id"`
-		PromptID       string    `json:"prompt_id"`
-		AgentType      string    `json:"agent_type"`
-		Effort         string    `json:"effort"`
+		SessionID      string        `json:"session_id"`
+		TranscriptPath string        `json:"transcript_path"`
+		Cwd            string        `json:"cwd"`
+		PermissionMode string        `json:"permission_mode"`
+		HookEventName  string        `json:"hook_event_name"`
+		ToolName       string        `json:"tool_name"`
+		ToolInput      toolInput     `json:"tool_input"`
+		ToolResponse   *toolResponse `json:"tool_response,omitempty"`
+		ToolUseID      string        `json:"tool_use_id"`
+		PromptID       string        `json:"prompt_id"`
+		AgentType      string        `json:"agent_type"`
+		Effort         string        `json:"effort"`
 	}{
 		SessionID:      "7f3c2a1e-5b9d-4e8f-a6c0-2d1b3e4f5a6b",
 		TranscriptPath: "/home/dev/.claude/projects/-home-dev-src-app/7f3c2a1e-5b9d-4e8f-a6c0-2d1b3e4f5a6b.jsonl",
 		Cwd:            b.dir,
 		PermissionMode: "default",
-		HookEventName:  "PreToolUse",
+		HookEventName:  ev,
 		ToolName:       "Bash",
-		ToolInput:      toolInput{Command: "ls -la", Description: b.desc, Timeout: 120000},
+		ToolInput:      toolInput{Command: "ls -la", Description: desc, Timeout: 120000},
+		ToolResponse:   resp,
 		ToolUseID:      fmt.Sprintf("toolu_bench_%08d", b.seq),
 		PromptID:       "c4e5f6a7-b8c9-4d0e-9f1a-2b3c4d5e6f70",
 		AgentType:      "main",
 		Effort:         "high",
 	})
 	return p
+}
+
+// paceFigures stores usage figures as `warden statusline` does on every
+// render: 5-hour 10 % with 4 h to its reset, 7-day 10 % with 3 days to go,
+// both far below their allowance, so pacing decides no delay. It runs
+// before each phase, so the figures stay fresh (no poll is considered).
+func (b *bench) paceFigures(conn *sql.Conn) error {
+	if conn == nil {
+		db, c, err := openDB(b.db)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		defer c.Close()
+		conn = c
+	}
+	now := time.Now().UTC()
+	_, err := conn.ExecContext(context.Background(), `INSERT INTO usage_snapshots
+		(ts_us, source, session_id, five_util, five_reset, seven_util, seven_reset) VALUES (?, 'statusline', '', 10, ?, 10, ?)`,
+		now.UnixMicro(), now.Add(4*time.Hour).Unix(), now.Add(72*time.Hour).Unix())
+	if err != nil {
+		return fmt.Errorf("store pacing figures: %w", err)
+	}
+	return nil
 }
 
 // keeperPhase lets a hook start the keeper, waits until it holds the store,
@@ -324,9 +392,18 @@ func (b *bench) phase(name string, vs []variant, o options, conn *sql.Conn) (*Ph
 	if err != nil {
 		return nil, err
 	}
+	if len(vs) > 3 {
+		if err := b.paceFigures(conn); err != nil {
+			return nil, err
+		}
+	}
 	samples := make([][]float64, len(vs))
 	runs := 0
+	firstMeasured := 0 // the seq of the first measured warden run
 	for r := 0; r < o.warmup+o.rounds; r++ {
+		if r == o.warmup {
+			firstMeasured = b.seq + 1
+		}
 		for i := range vs {
 			k := (r + i) % len(vs) // rotate who goes first
 			d, err := b.spawn(vs[k])
@@ -353,10 +430,24 @@ func (b *bench) phase(name string, vs []variant, o options, conn *sql.Conn) (*Ph
 		return nil, fmt.Errorf("%s: %d warden runs added %d rows", name, runs, p.RowsAdded)
 	}
 	if bad > 0 {
-		return nil, fmt.Errorf("%s: %d rows are not a clean allow (fail-open or block)", name, bad)
+		return nil, fmt.Errorf("%s: %d rows are not a clean allow (fail-open, block or a pacing sleep)", name, bad)
 	}
 	for i, v := range vs {
 		p.Variants = append(p.Variants, summarize(v.name, samples[i]))
+	}
+	if len(vs) > 3 {
+		if err := b.pacedOnFigures(conn); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	for _, v := range vs {
+		if v.warden {
+			ms, err := b.hookWork(conn, v.event, firstMeasured)
+			if err != nil {
+				return nil, err
+			}
+			p.HookWork = append(p.HookWork, summarize(v.event+" in-process", ms))
+		}
 	}
 	p.RatioTrue = p.Variants[0].Median / p.Variants[1].Median
 	p.RatioBare = p.Variants[0].Median / p.Variants[2].Median
@@ -369,7 +460,7 @@ func (b *bench) phase(name string, vs []variant, o options, conn *sql.Conn) (*Ph
 func (b *bench) spawn(v variant) (time.Duration, error) {
 	if v.warden {
 		b.seq++
-		p := b.payload()
+		p := b.payload(v.event)
 		if _, err := b.stdin.WriteAt(p, 0); err != nil {
 			return 0, err
 		}
@@ -402,8 +493,71 @@ func (b *bench) stderrEmpty() error {
 	return nil
 }
 
-// countRows counts all events and those that are not a clean allow. Without
-// a held conn it opens and closes its own, outside any timed run.
+// pacedOnFigures checks that the PostToolUse runs decided from the stored
+// figures (a decision tied to a snapshot, no delay): otherwise the variant
+// measured "no subscription limits known", not the cached decision.
+func (b *bench) pacedOnFigures(conn *sql.Conn) error {
+	if conn == nil {
+		db, c, err := openDB(b.db)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		defer c.Close()
+		conn = c
+	}
+	var n, delayed int
+	err := conn.QueryRowContext(context.Background(),
+		`SELECT count(*), coalesce(sum(delay_s > 0), 0) FROM pace_decisions WHERE snapshot_id > 0`).Scan(&n, &delayed)
+	switch {
+	case err != nil:
+		return err
+	case n == 0:
+		return errors.New("no pacing decision was made from the stored figures")
+	case delayed > 0:
+		return fmt.Errorf("%d pacing decisions throttle; the figures should not", delayed)
+	}
+	return nil
+}
+
+// hookWork lists the in-process times (ms) of one event's measured runs,
+// from the rows' latency_us.
+func (b *bench) hookWork(conn *sql.Conn, ev string, firstSeq int) ([]float64, error) {
+	if conn == nil {
+		db, c, err := openDB(b.db)
+		if err != nil {
+			return nil, err
+		}
+		defer db.Close()
+		defer c.Close()
+		conn = c
+	}
+	rows, err := conn.QueryContext(context.Background(), `SELECT latency_us FROM events WHERE event = ? AND tool_use_id >= ?`,
+		ev, fmt.Sprintf("toolu_bench_%08d", firstSeq))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []float64
+	for rows.Next() {
+		var us int64
+		if err := rows.Scan(&us); err != nil {
+			return nil, err
+		}
+		out = append(out, float64(us)/1000)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no %s rows to read the in-process time from", ev)
+	}
+	return out, nil
+}
+
+// countRows counts all events and those that are not a clean allow (a
+// pacing sleep included). Without a held conn it opens and closes its own,
+// outside any timed run.
 func (b *bench) countRows(conn *sql.Conn) (total, bad int, err error) {
 	if conn == nil {
 		db, c, err := openDB(b.db)
@@ -415,7 +569,7 @@ func (b *bench) countRows(conn *sql.Conn) (total, bad int, err error) {
 		conn = c
 	}
 	err = conn.QueryRowContext(context.Background(),
-		`SELECT count(*), coalesce(sum(decision <> 'allow' OR error <> ''), 0) FROM events`).Scan(&total, &bad)
+		`SELECT count(*), coalesce(sum(decision <> 'allow' OR error <> '' OR slept_ms > 0), 0) FROM events`).Scan(&total, &bad)
 	return total, bad, err
 }
 
@@ -451,14 +605,29 @@ func quantile(s []float64, q float64) float64 {
 func printTable(w io.Writer, r *Result) {
 	fmt.Fprintf(w, "hook latency: %d rounds after %d warm-up, order rotated per round\n", r.Rounds, r.Warmup)
 	fmt.Fprintf(w, "payload: %d-byte PreToolUse Bash (ls -la, allowed); warden binary %.1f MB\n", r.PayloadBytes, r.WardenMB)
+	if len(r.Phases) > 0 && len(r.Phases[0].Variants) > 3 {
+		fmt.Fprintf(w, "warden PostToolUse: the same Bash call's %d-byte PostToolUse, pacing figures stored (5h 10%%, 7d 10%%): cached decision, no throttle\n", r.PayloadBytes)
+	}
 	for _, p := range r.Phases {
 		fmt.Fprintf(w, "\n%s\n", p.Name)
-		fmt.Fprintf(w, "  %-14s %9s %9s %9s\n", "ms", "median", "p90", "p99")
+		fmt.Fprintf(w, "  %-26s %9s %9s %9s\n", "ms", "median", "p90", "p99")
 		for _, v := range p.Variants {
-			fmt.Fprintf(w, "  %-14s %9.2f %9.2f %9.2f\n", v.Name, v.Median, v.P90, v.P99)
+			fmt.Fprintf(w, "  %-26s %9.2f %9.2f %9.2f\n", v.Name, v.Median, v.P90, v.P99)
+		}
+		for _, h := range p.HookWork {
+			fmt.Fprintf(w, "  %-26s %9.2f %9.2f %9.2f\n", h.Name, h.Median, h.P90, h.P99)
 		}
 		fmt.Fprintf(w, "  warden / true    %.2f×   (medians)\n", p.RatioTrue)
 		fmt.Fprintf(w, "  warden / bare Go %.2f×   (medians)\n", p.RatioBare)
+		for _, h := range p.HookWork {
+			if h.Name == postToolUse+" in-process" {
+				verdict := "under"
+				if h.Median >= 5 {
+					verdict = "OVER"
+				}
+				fmt.Fprintf(w, "  PostToolUse hook work, median %.2f ms: %s the 5 ms pacing target\n", h.Median, verdict)
+			}
+		}
 		fmt.Fprintf(w, "  rows added: %d = %d warden runs (warm-up included), all clean allows\n", p.RowsAdded, p.WardenRuns)
 	}
 	if c := r.Check; c != nil {
