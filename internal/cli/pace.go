@@ -48,7 +48,8 @@ warden waits after each tool call. The maths is Claude Pace Maker's (see
 reference/pacing.md), so the figures match it.
 
 Without figures it shows the decision in force, from the stored figures (the
-status line's rate_limits, else the OAuth usage endpoint), with the reasoning
+status line's rate_limits, else the OAuth usage endpoint, else a 5-hour
+estimate from the local transcripts, marked ESTIMATED), with the reasoning
 (--explain is implied). With figures as flags it is a what-if. Utilisations are percentages from 0 to 100; reset times are
 RFC 3339 (2025-11-06T14:30:00Z) or "none" for a window with no active reset.
 --at sets the moment to decide at (default now). The other flags override
@@ -263,7 +264,7 @@ func parseRFC3339(s string) (time.Time, error) {
 // network stack and image encoding, which must stay out of the binary that
 // runs every hook.
 func newPacePollCmd() *cobra.Command {
-	return helperCmd("poll", "Poll the OAuth usage endpoint once, if no other process did within the poll interval", "pace", "poll")
+	return helperCmd("poll", "Poll the OAuth usage endpoint once if due; without figures from it, estimate the 5-hour window from transcripts", "pace", "poll")
 }
 
 func newPaceSimulateCmd() *cobra.Command {

@@ -33,7 +33,9 @@
 // (RecordStatusline, StatuslineSegment), report.go (StatusLines for
 // `warden status`, Report for `warden pace`, the 80/95 % Notices),
 // poll.go and credentials.go (when to start the detached `warden pace
-// poll`; the OAuth token is read, never refreshed). It reads and writes
+// poll`; the OAuth token is read, never refreshed), estimate.go (when the
+// transcript estimate, quota source 3, applies; internal/pace/estimate
+// computes it in warden-helper). It reads and writes
 // the store through quota.Store and never the network: the HTTP client is
 // internal/pace/oauth, linked only into the CLI. internal/pace/simulate
 // replays usage profiles and draws charts.

@@ -142,3 +142,15 @@ func TestReportsSayEstimated(t *testing.T) {
 		t.Errorf("report shows a 7-day figure:\n%s", rep)
 	}
 }
+
+// An estimated window's notice says it is estimated.
+func TestNoticeOfAnEstimate(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	reset := thuNoon.Add(2 * time.Hour)
+	snap := &quota.Snapshot{Time: thuNoon, Source: quota.SourceEstimate, FiveHour: quota.Window{Util: fptr(96), ResetsAt: &reset}}
+	msgs, err := Notices(ctx, st, snap, thuNoon)
+	if err != nil || len(msgs) != 1 || !strings.Contains(msgs[0], "5-hour usage window is at 96%") || !strings.Contains(msgs[0], "ESTIMATED") {
+		t.Errorf("notices %q %v", msgs, err)
+	}
+}

@@ -219,6 +219,9 @@ func Notices(ctx context.Context, st quota.Store, figures *quota.Snapshot, now t
 			if got {
 				msg = fmt.Sprintf("warden: the %s usage window is at %.0f%% of its limit (passed %d%%); it resets in %s.",
 					w.name, u, level, shortDuration(w.win.ResetsAt.Sub(now)))
+				if figures.Source == quota.SourceEstimate {
+					msg = strings.TrimSuffix(msg, ".") + " (ESTIMATED from local transcripts; see `warden pace`)."
+				}
 			}
 		}
 		if msg != "" {

@@ -81,7 +81,7 @@ func newPacePollCmd() *cobra.Command {
 	var holder, estimateHolder string
 	cmd := &cobra.Command{
 		Use:   "poll",
-		Short: "Poll the OAuth usage endpoint once, if no other process did within the poll interval",
+		Short: "Poll the OAuth usage endpoint once if due; without figures from it, estimate the 5-hour window from transcripts",
 		Long: `Poll GET /api/oauth/usage once with Claude Code's OAuth token (read from
 $CLAUDE_CONFIG_DIR/.credentials.json or ~/.claude/.credentials.json, never
 refreshed) and store the figures. A lease in the store makes it a no-op when
