@@ -21,15 +21,16 @@ import (
 // the call once, saying to acknowledge the failure first; once checked the
 // failure is cleared, so the next attempt passes.
 //
-// The failure is forgotten without a check when the user prompts again
-// (they have seen it and spoken) or when the same call later succeeds
-// (the failure went away). A call in the same message as the failed one
-// (parallel tool calls) is not checked: Claude has not seen the failure
-// yet, nor is one an earlier handler already denied (it will not run).
-// The check always follows a failure, so StrictReason always makes it
-// strict: the hook waits for the judge. It runs with the judges
-// (pipeline.OrderJudge), before judge-pretool, which counts its denial as
-// trouble.
+// A grep that found nothing (exit code 1, no output) is an answer, not a
+// failure. A failure is forgotten without a check when the user prompts
+// again (they have seen it and spoken) or when the same call later
+// succeeds (it went away). Not checked, the failure staying pending: a
+// call in the same message as the failed one (parallel tool calls; Claude
+// has not seen the failure yet), and a call an earlier handler already
+// denied (it will not run). The check always follows a failure, so
+// StrictReason always makes it strict: the hook waits for the judge. It
+// runs with the judges (pipeline.OrderJudge), before judge-pretool, which
+// counts its denial as trouble.
 func init() {
 	pipeline.Register(pipeline.Handler{
 		Name:   "judge-errorack",
@@ -73,8 +74,11 @@ func runJudgeErrorAck(ctx context.Context, c *pipeline.Call) (event.Decision, er
 func trackFailure(c *pipeline.Call) {
 	in := c.Input
 	failed, msg := gates.FailureOf(in)
-	js := judge.LoadState(c.State)
 	target := callTarget(in)
+	if failed && judge.AnswerNotFailure(in.ToolName, target, msg) {
+		failed = false
+	}
+	js := judge.LoadState(c.State)
 	if !failed {
 		if js.ErrorTool != "" && js.ErrorTool == in.ToolName && js.ErrorTarget == target {
 			clearFailure(js)
@@ -83,12 +87,12 @@ func trackFailure(c *pipeline.Call) {
 		return
 	}
 	js.ErrorTool, js.ErrorTarget, js.ErrorToolUseID = in.ToolName, target, in.ToolUseID
-	js.ErrorPrompt, js.LastError, js.AfterTrouble = js.Prompts, clipText(msg, 2000), true
+	js.ErrorPrompt, js.ErrorMessage, js.AfterTrouble = js.Prompts, clipText(msg, 2000), true
 	js.Save(c.State)
 }
 
 func clearFailure(js *judge.State) {
-	js.ErrorTool, js.ErrorTarget, js.ErrorToolUseID, js.LastError = "", "", "", ""
+	js.ErrorTool, js.ErrorTarget, js.ErrorToolUseID, js.ErrorMessage = "", "", "", ""
 }
 
 // callTarget is what a call acts on: its command, file, URL or pattern.
@@ -111,7 +115,7 @@ func ackCheck(ctx context.Context, c *pipeline.Call, js *judge.State) (d event.D
 	if w.SameMessage {
 		return event.Decision{}, false
 	}
-	ack := judge.AckInput{Error: js.LastError, Tool: js.ErrorTool, Target: js.ErrorTarget, Texts: w.Texts}
+	ack := judge.AckInput{Error: js.ErrorMessage, Tool: js.ErrorTool, Target: js.ErrorTarget, Texts: w.Texts}
 	res, _ := judge.CheckAck(ack)
 	switch {
 	case res == judge.AckFound:
@@ -146,8 +150,8 @@ func failureLines(js *judge.State) string {
 	if js.ErrorTarget != "" {
 		s += " " + fmt.Sprintf("%q", clipText(js.ErrorTarget, 200))
 	}
-	if js.LastError != "" {
-		s += "\n  Error: " + clipText(js.LastError, 600)
+	if js.ErrorMessage != "" {
+		s += "\n  Error: " + clipText(js.ErrorMessage, 600)
 	}
 	return s
 }

@@ -58,7 +58,7 @@ func TestErrorAckUnacknowledgedFailureDeniedOnce(t *testing.T) {
 	tr := newTranscript(t)
 	failTests(t, e, tr)
 	if js := judge.LoadState(e.state); js.ErrorTool != "Bash" || js.ErrorTarget != "go test ./parser/..." || !js.AfterTrouble ||
-		!strings.Contains(js.LastError, "TestParseEmpty") {
+		!strings.Contains(js.ErrorMessage, "TestParseEmpty") {
 		t.Fatalf("failure not tracked: %+v", js)
 	}
 	d := editAfter(t, e, tr, "Next, the empty-input branch.", "tu_edit1")
@@ -119,7 +119,7 @@ func TestErrorAckPostToolUseFailureInResult(t *testing.T) {
 	mk := map[string]any{"command": "make build"}
 	failed := toolInput(map[string]any{"exit_code": 2, "stdout": "", "stderr": "main.c:12:5: error: implicit declaration of function 'frobnicate'"})
 	post(t, e, event.PostToolUse, event.Input{ToolName: "Bash", ToolUseID: "tu_mk", ToolInput: toolInput(mk), ToolResponse: failed})
-	if js := judge.LoadState(e.state); js.ErrorTool != "Bash" || !strings.Contains(js.LastError, "frobnicate") {
+	if js := judge.LoadState(e.state); js.ErrorTool != "Bash" || !strings.Contains(js.ErrorMessage, "frobnicate") {
 		t.Fatalf("a PostToolUse with exit code 2 was not tracked: %+v", js)
 	}
 	// Output that merely mentions "error" is no failure.
@@ -127,6 +127,12 @@ func TestErrorAckPostToolUseFailureInResult(t *testing.T) {
 		ToolResponse: toolInput(map[string]any{"stdout": "log.go: error handling", "exit_code": 0})})
 	if js := judge.LoadState(e.state); js.ErrorTarget != "make build" {
 		t.Fatalf("output text replaced the failure: %+v", js)
+	}
+	// A grep that finds nothing answers "no"; it is no failure.
+	post(t, e, event.PostToolUseFailure, event.Input{ToolName: "Bash", ToolInput: toolInput(map[string]any{"command": "grep -rn frobnicate include/"}),
+		Error: "Exit code 1"})
+	if js := judge.LoadState(e.state); js.ErrorTarget != "make build" || !strings.Contains(js.ErrorMessage, "frobnicate") {
+		t.Fatalf("a grep without match replaced the failure: %+v", js)
 	}
 	// The same call succeeding later: the failure went away.
 	post(t, e, event.PostToolUse, event.Input{ToolName: "Bash", ToolInput: toolInput(mk), ToolResponse: toolInput(map[string]any{"exit_code": 0})})

@@ -68,6 +68,7 @@ func EditPairs(tool string, input json.RawMessage) []EditPair {
 // replaces: a Write's old content (so removed lines are visible, which is
 // what a CLAUDE.md judge most needs), an edit's result as a whole file.
 func DriftChange(tool string, input json.RawMessage, current string, exists bool, limit int) string {
+	limit = max(limit, 1000)
 	half := limit / 2
 	if tool == "Write" {
 		var in struct {
@@ -88,7 +89,8 @@ func DriftChange(tool string, input json.RawMessage, current string, exists bool
 	if !ok {
 		return change
 	}
-	return clip(change+"\n\nThe whole file after the change:\n```\n"+clip(after, limit-len(change)-60)+"\n```", limit)
+	room := max(limit-len(change)-60, 200)
+	return clip(change+"\n\nThe whole file after the change:\n```\n"+clip(after, room)+"\n```", limit)
 }
 
 // applyEdits applies replacements as the Edit tool does; false when one

@@ -214,3 +214,25 @@ func (t *Transcript) messageOf(id string) int {
 	}
 	return -1
 }
+
+// answerCommands exit 1 to answer "no": no match (grep, rg), a difference
+// (diff, cmp), a false test.
+var answerCommands = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true,
+	"diff": true, "cmp": true, "test": true, "[": true, "[[": true}
+
+// AnswerNotFailure: a Bash "failure" that is an answer — exit code 1 with
+// no output from a command whose last program answers by its exit code
+// (`grep -r TODO src` finding nothing). It is no failure to acknowledge.
+func AnswerNotFailure(tool, command, errText string) bool {
+	if tool != "Bash" || strings.TrimSpace(errText) != "Exit code 1" {
+		return false
+	}
+	last := command
+	for _, sep := range []string{"|", "&&", ";"} {
+		if i := strings.LastIndex(last, sep); i >= 0 {
+			last = last[i+len(sep):]
+		}
+	}
+	f := strings.Fields(last)
+	return len(f) > 0 && answerCommands[filepath.Base(f[0])]
+}

@@ -101,3 +101,26 @@ func TestAckWindowOf(t *testing.T) {
 		})
 	}
 }
+
+func TestAnswerNotFailure(t *testing.T) {
+	cases := []struct {
+		cmd, err string
+		want     bool
+	}{
+		{"grep -rn TODO internal/", "Exit code 1", true},
+		{"cd web && rg 'useEffect' src", "Exit code 1", true},
+		{"diff -u old.txt new.txt", "Exit code 1", true},
+		{"go vet ./... | grep shadow", "Exit code 1", true},
+		{"grep -rn TODO internal/", "Exit code 2\ngrep: internal/: No such file or directory", false},
+		{"go test ./...", "Exit code 1", false},
+		{"grep -c x f && make", "Exit code 1", false},
+	}
+	for _, c := range cases {
+		if got := AnswerNotFailure("Bash", c.cmd, c.err); got != c.want {
+			t.Errorf("AnswerNotFailure(%q, %q) = %v, want %v", c.cmd, c.err, got, c.want)
+		}
+	}
+	if AnswerNotFailure("Read", "grep", "Exit code 1") {
+		t.Error("only Bash answers by exit code")
+	}
+}

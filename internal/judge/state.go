@@ -21,12 +21,14 @@ type State struct {
 	AfterTrouble bool `json:"after_trouble,omitempty"`
 	// LastError is the last tool failure not yet acknowledged (error-ack).
 	LastError string `json:"last_error,omitempty"`
-	// ErrorTool, ErrorTarget (its command or file) and ErrorToolUseID name
-	// the failed call error-ack waits on ("" ErrorTool: none pending);
-	// ErrorPrompt is the prompt number it failed under.
+	// ErrorTool, ErrorTarget (its command or file), ErrorToolUseID and
+	// ErrorMessage are the failed call error-ack waits on ("" ErrorTool:
+	// none pending); ErrorPrompt is the prompt number it failed under.
+	// (LastError is judge-pretool's: every failure, never cleared.)
 	ErrorTool      string `json:"error_tool,omitempty"`
 	ErrorTarget    string `json:"error_target,omitempty"`
 	ErrorToolUseID string `json:"error_tool_use_id,omitempty"`
+	ErrorMessage   string `json:"error_message,omitempty"`
 	ErrorPrompt    int    `json:"error_prompt,omitempty"`
 	// DriftPrompt is the prompt number of the last file change the drift
 	// judges saw: a change under a newer prompt is judged strictly.
