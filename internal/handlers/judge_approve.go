@@ -96,7 +96,7 @@ func toolApprove(ctx context.Context, c *pipeline.Call, js *judge.State, a *appr
 	req.OnFail = judge.NewRequest(c.Config, provider, "appeal", judge.KindAppeal, "sonnet",
 		judge.Render("appeal", judge.KindAppeal, map[string]string{
 			"denial": judge.DenialSlot, "tool": in.ToolName, "input": input,
-			"transcript": strings.Join(approveTail(t.Recent, 30), "\n"),
+			"transcript": recentConversation(t, js, 30),
 		}))
 
 	file := firstNonEmptyStr(in.ToolString("file_path"), in.ToolString("notebook_path"))
@@ -149,9 +149,27 @@ func approveTarget(c *pipeline.Call) string {
 	return clipText(string(in.ToolInput), 120)
 }
 
-func approveTail(xs []string, n int) []string {
-	if len(xs) > n {
-		return xs[len(xs)-n:]
+// recentConversation is the transcript's tail for an appeal. At the first
+// calls of a turn the transcript can lag the user's prompt (Claude Code
+// writes it late), so the last prompt warden saw is added when missing.
+func recentConversation(t *judge.Transcript, js *judge.State, n int) string {
+	lines := t.Recent
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
 	}
-	return xs
+	lp := strings.TrimSpace(js.LastPrompt)
+	if lp == "" {
+		return strings.Join(lines, "\n")
+	}
+	last := ""
+	for _, l := range t.Recent {
+		if u, ok := strings.CutPrefix(l, "User: "); ok {
+			last = u
+		}
+	}
+	clipped, isClipped := strings.CutSuffix(last, "…")
+	if last != lp && !(isClipped && strings.HasPrefix(lp, clipped)) {
+		lines = append(lines, "User: "+clipText(lp, 600))
+	}
+	return strings.Join(lines, "\n")
 }

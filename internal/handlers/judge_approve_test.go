@@ -415,3 +415,19 @@ func TestToolApproveOffNeverAsks(t *testing.T) {
 		t.Error("tool approval off still wrote its state")
 	}
 }
+
+func TestRecentConversationAddsTheLaggingPrompt(t *testing.T) {
+	tr := judge.ParseTranscript(strings.NewReader(`{"type":"user","message":{"role":"user","content":"Build it."}}
+{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Building."}]}}
+`))
+	cases := []struct{ last, want string }{
+		{"Build it.", "User: Build it.\nAssistant: Building."},                            // transcript up to date
+		{"Now deploy it.", "User: Build it.\nAssistant: Building.\nUser: Now deploy it."}, // transcript lags
+		{"", "User: Build it.\nAssistant: Building."},
+	}
+	for _, c := range cases {
+		if got := recentConversation(tr, &judge.State{LastPrompt: c.last}, 30); got != c.want {
+			t.Errorf("last prompt %q: %q, want %q", c.last, got, c.want)
+		}
+	}
+}
