@@ -33,9 +33,8 @@ type State struct {
 	// DriftPrompt is the prompt number of the last file change the drift
 	// judges saw: a change under a newer prompt is judged strictly.
 	DriftPrompt int `json:"drift_prompt,omitempty"`
-	// Denials counts judge denials by similar call (tool + normalized
-	// target), for workaround detection.
-	Denials map[string]int `json:"denials,omitempty"`
+	// Workaround detection's denial counts are in ApproveState
+	// (approve.go): they count denials from every handler.
 }
 
 // LoadState reads the judges' state (zero when absent).
