@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -108,9 +109,17 @@ func normDate(s, flag string) (string, error) {
 	return d, nil
 }
 
+// usageMemoryLimit is the soft heap limit of a usage run (unless GOMEMLIMIT
+// says otherwise): a cold scan of a large tree then collects garbage more
+// often instead of growing past ~150 MB of resident memory.
+const usageMemoryLimit = 100 << 20
+
 func runUsage(cmd *cobra.Command, report string, o usageOptions) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(usageMemoryLimit))
+	}
 	var f usage.Filter
 	var err error
 	if f.Since, err = normDate(o.since, "since"); err != nil {
@@ -165,7 +174,12 @@ func runUsage(cmd *cobra.Command, report string, o usageOptions) error {
 			st = nil
 		}
 	}
-	if opt.Files, err = usage.Discover(usage.ConfigDirs()); err != nil {
+	if st != nil {
+		opt.Files, err = usage.DiscoverStore(ctx, st, usage.ConfigDirs())
+	} else {
+		opt.Files, err = usage.Discover(usage.ConfigDirs())
+	}
+	if err != nil {
 		return err
 	}
 	// The unfiltered blocks are kept in the store: an unchanged tree is

@@ -69,7 +69,7 @@ func toRows(upd []CachedFile) []sqlite.UsageFile {
 // the last block's first entry, a repeat of an older response — falls back
 // to Load and writes the three rows again.
 
-const stateVersion = 1
+const stateVersion = 2
 
 type stateFile struct {
 	Path      string
@@ -92,12 +92,20 @@ type blockState struct {
 	Paths  []string    // paths of tail entries
 	Tail   []tailEntry // the last block's entries, in time order
 	Prefix []BlockAgg  // blocks before the last one, in the order made
-	KeysID uint64      // which blocks-keys row goes with this state
+	// Hashes of the blocks-keys rows that go with this state, one row per
+	// top byte of the key, so a run reads only the rows of its new keys.
+	KeyHashes [keyBuckets]uint64
 }
 
 func blocksName(D int64) string { return fmt.Sprintf("blocks:%d", D) }
 func stateName(D int64) string  { return fmt.Sprintf("blocks-state:%d", D) }
-func keysName(D int64) string   { return fmt.Sprintf("blocks-keys:%d", D) }
+func keysName(D int64, b int) string {
+	return fmt.Sprintf("blocks-keys:%d:%02x", D, b)
+}
+
+const keyBuckets = 256
+
+func keyBucket(k uint64) int { return int(k >> 56) }
 
 // LoadBlocks returns the blocks of every entry (BuildBlocks with no
 // filter) of opt's files, through the store: from the snapshot when no
@@ -114,7 +122,7 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 			dirs = ConfigDirs()
 		}
 		var err error
-		if files, err = Discover(dirs); err != nil {
+		if files, err = DiscoverStore(ctx, st, dirs); err != nil {
 			return nil, Stats{}, err
 		}
 	}
@@ -185,13 +193,15 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 		}
 		slices.Sort(keys)
 	}
-	keyBytes := encodeKeys(keys)
-	s.KeysID = keysID(keyBytes)
-	snaps := []sqlite.UsageSnapshot{
-		{Name: blocksName(D), Fingerprint: fp, Data: EncodeBlockAggs(out)},
-		{Name: stateName(D), Fingerprint: []byte{stateVersion}, Data: encodeState(s)},
-		{Name: keysName(D), Fingerprint: binary.LittleEndian.AppendUint64(nil, s.KeysID), Data: keyBytes},
+	snaps := []sqlite.UsageSnapshot{{Name: blocksName(D), Fingerprint: fp, Data: EncodeBlockAggs(out)}}
+	for b := 0; b < keyBuckets; b++ {
+		lo := sort.Search(len(keys), func(i int) bool { return keyBucket(keys[i]) >= b })
+		hi := sort.Search(len(keys), func(i int) bool { return keyBucket(keys[i]) > b })
+		kb := encodeKeys(keys[lo:hi])
+		s.KeyHashes[b] = keysID(kb)
+		snaps = append(snaps, sqlite.UsageSnapshot{Name: keysName(D, b), Fingerprint: []byte{stateVersion}, Data: kb})
 	}
+	snaps = append(snaps, sqlite.UsageSnapshot{Name: stateName(D), Fingerprint: []byte{stateVersion}, Data: encodeState(s)})
 	_ = st.SaveUsage(ctx, toRows(l.updates), l.remove, snaps) // a cache that cannot be written is only slower
 	return out, l.stats, nil
 }
@@ -288,13 +298,25 @@ func incremental(ctx context.Context, st *sqlite.Store, s *blockState, files []F
 	// position.
 	sort.SliceStable(cands, func(a, b int) bool { return cands[a].path < cands[b].path })
 
-	var keys []byte
-	if len(cands) > 0 {
-		kid, data, ok, err := st.UsageSnapshot(ctx, keysName(s.D))
-		if err != nil || !ok || len(kid) != 8 || binary.LittleEndian.Uint64(kid) != s.KeysID || len(data)%8 != 0 {
-			return nil, stats, errFallback
+	// The key rows of the new entries' buckets.
+	keys := map[int][]byte{}
+	readBucket := func(b int) ([]byte, error) {
+		if kb, ok := keys[b]; ok {
+			return kb, nil
 		}
-		keys = data
+		_, data, ok, err := st.UsageSnapshot(ctx, keysName(s.D, b))
+		if err != nil || !ok || len(data)%8 != 0 || keysID(data) != s.KeyHashes[b] {
+			return nil, errFallback
+		}
+		keys[b] = data
+		return data, nil
+	}
+	for _, c := range cands {
+		if c.e.Flags&flagKey != 0 {
+			if _, err := readBucket(keyBucket(c.e.K0)); err != nil {
+				return nil, stats, err
+			}
+		}
 	}
 	var kept []cand
 	for _, c := range cands {
@@ -317,7 +339,7 @@ func incremental(ctx context.Context, st *sqlite.Store, s *blockState, files []F
 	out := sortBlocks(append(slices.Clone(s.Prefix), shown.blocks...))
 
 	// The new state.
-	ns := &blockState{D: s.D, Models: saved.d.Models, Prefix: s.Prefix, KeysID: s.KeysID}
+	ns := &blockState{D: s.D, Models: saved.d.Models, Prefix: s.Prefix, KeyHashes: s.KeyHashes}
 	var moved []uint64
 	gen := saved.blocks
 	if len(gen) > 0 {
@@ -343,16 +365,25 @@ func incremental(ctx context.Context, st *sqlite.Store, s *blockState, files []F
 		}
 	}
 	snaps := []sqlite.UsageSnapshot{{Name: blocksName(s.D), Fingerprint: fp, Data: EncodeBlockAggs(out)}}
-	if len(moved) > 0 {
-		all := make([]uint64, 0, len(keys)/8+len(moved))
-		for i := 0; i < len(keys); i += 8 {
-			all = append(all, binary.LittleEndian.Uint64(keys[i:]))
+	// Keys of entries that left the last block join their buckets.
+	byBucket := map[int][]uint64{}
+	for _, k := range moved {
+		byBucket[keyBucket(k)] = append(byBucket[keyBucket(k)], k)
+	}
+	for b, add := range byBucket {
+		old, err := readBucket(b)
+		if err != nil {
+			return nil, stats, err
 		}
-		all = append(all, moved...)
+		all := make([]uint64, 0, len(old)/8+len(add))
+		for i := 0; i < len(old); i += 8 {
+			all = append(all, binary.LittleEndian.Uint64(old[i:]))
+		}
+		all = append(all, add...)
 		slices.Sort(all)
 		kb := encodeKeys(all)
-		ns.KeysID = keysID(kb)
-		snaps = append(snaps, sqlite.UsageSnapshot{Name: keysName(s.D), Fingerprint: binary.LittleEndian.AppendUint64(nil, ns.KeysID), Data: kb})
+		ns.KeyHashes[b] = keysID(kb)
+		snaps = append(snaps, sqlite.UsageSnapshot{Name: keysName(s.D, b), Fingerprint: []byte{stateVersion}, Data: kb})
 	}
 
 	// Files: the new offsets and prints, and the per-file cache rows of
@@ -509,7 +540,7 @@ func (a *member) before(b *member) bool {
 // apply adds new entries (in Load's order) to the state's last block and
 // builds the blocks from that block on; errFallback when an entry repeats
 // a response before the last block or lands before its first entry.
-func (s *blockState) apply(cands []cand, keys []byte) (*applied, error) {
+func (s *blockState) apply(cands []cand, keys map[int][]byte) (*applied, error) {
 	ms := make([]member, 0, len(s.Tail)+len(cands))
 	type key struct{ a, b uint64 }
 	at := make(map[key]int, len(s.Tail)+len(cands))
@@ -561,7 +592,7 @@ func (s *blockState) apply(cands []cand, keys []byte) (*applied, error) {
 			}
 			continue
 		}
-		if hasKey(keys, e.K0) {
+		if hasKey(keys[keyBucket(e.K0)], e.K0) {
 			return nil, errFallback // repeats a response before the last block
 		}
 		ms = append(ms, m)
@@ -723,7 +754,9 @@ func encodeState(s *blockState) []byte {
 	w.b = append(w.b, stateVersion, codecVersion, snapshotVersion)
 	w.b = append(w.b, pricesPrint()...)
 	w.i(s.D)
-	w.k(s.KeysID)
+	for _, h := range s.KeyHashes {
+		w.k(h)
+	}
 	w.u(uint64(len(s.Files)))
 	for _, f := range s.Files {
 		w.s(f.Path)
@@ -760,7 +793,10 @@ func decodeState(b []byte) (*blockState, error) {
 		return nil, errState // another format or price table: rebuild
 	}
 	r := &rbuf{b: b[3+len(pp):]}
-	s := &blockState{D: r.i(), KeysID: r.k()}
+	s := &blockState{D: r.i()}
+	for b := range s.KeyHashes {
+		s.KeyHashes[b] = r.k()
+	}
 	n := r.u()
 	if n > uint64(len(b)) {
 		return nil, errState

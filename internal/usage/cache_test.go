@@ -443,3 +443,71 @@ func oldCopy(t *testing.T, dir string, r *rand.Rand) string {
 	t.Fatal("no old response found")
 	return ""
 }
+
+// TestDiscoverStore: the directory cache finds what a plain walk finds
+// after files and session directories come and go, and does not trust a
+// listing made in the same moment as the directory's last change.
+func TestDiscoverStore(t *testing.T) {
+	dir := genCorpus(t, 31)
+	st := openStore(t)
+	ctx := context.Background()
+	check := func(what string) {
+		t.Helper()
+		got, err := usage.DiscoverStore(ctx, st, []string{dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := usage.Discover([]string{dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := mustJSON(t, got), mustJSON(t, want); !bytes.Equal(g, w) {
+			t.Fatalf("%s: cached discovery differs:\n%s", what, firstDiff(g, w))
+		}
+	}
+	// Age every directory so its listing is trusted.
+	old := time.Now().Add(-time.Hour)
+	age := func() {
+		filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
+			if err == nil && de.IsDir() {
+				os.Chtimes(p, old, old)
+			}
+			return nil
+		})
+	}
+	age()
+	check("first")
+	check("unchanged")
+	files := bySize(t, dir)
+	proj := filepath.Dir(files[0].Path)
+	appendFile(t, filepath.Join(proj, "new-session.jsonl"), response("n", "n1", old, 1, 1))
+	check("new file")
+	if err := os.MkdirAll(filepath.Join(proj, "new-session", "subagents"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, filepath.Join(proj, "new-session", "subagents", "agent-1.jsonl"), response("n", "n2", old, 1, 1))
+	check("new subagent directory")
+	if err := os.Remove(files[len(files)-1].Path); err != nil {
+		t.Fatal(err)
+	}
+	check("deleted file")
+	if err := os.RemoveAll(filepath.Join(proj, "new-session")); err != nil {
+		t.Fatal(err)
+	}
+	check("deleted directory")
+	// A file added within the same mtime tick as a listing leaves the
+	// directory's mtime as listed: the listing was made right after the
+	// change, so it is not trusted and the file is found.
+	age()
+	check("aged")
+	info, err := os.Stat(proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, filepath.Join(proj, "tick-a.jsonl"), response("n", "t1", old, 1, 1))
+	check("listing right after a change")
+	mt, _ := os.Stat(proj)
+	appendFile(t, filepath.Join(proj, "tick-b.jsonl"), response("n", "t2", old, 1, 1))
+	os.Chtimes(proj, info.ModTime(), mt.ModTime()) // as if in the same tick
+	check("same tick")
+}

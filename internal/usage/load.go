@@ -51,88 +51,7 @@ func ConfigDirs() []string {
 // Discover lists every *.jsonl under <dir>/projects for each dir, sorted by
 // path (the order duplicates are resolved in). Project directories are
 // walked in parallel (a stat per file dominates).
-func Discover(dirs []string) ([]File, error) {
-	seen := map[string]bool{}
-	type unit struct{ root, project string }
-	var units []unit
-	var files []File
-	for _, d := range dirs {
-		root := filepath.Join(d, "projects")
-		if abs, err := filepath.Abs(root); err == nil {
-			root = abs
-		}
-		if seen[root] {
-			continue
-		}
-		seen[root] = true
-		ents, err := os.ReadDir(root)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
-				continue
-			}
-			return nil, err
-		}
-		for _, de := range ents {
-			switch {
-			case de.IsDir():
-				units = append(units, unit{root, de.Name()})
-			case strings.HasSuffix(de.Name(), ".jsonl"):
-				if info, err := de.Info(); err == nil && info.Mode().IsRegular() {
-					files = append(files, File{Path: filepath.Join(root, de.Name()), Size: info.Size(), MtimeNs: info.ModTime().UnixNano(),
-						Session: strings.TrimSuffix(de.Name(), ".jsonl")})
-				}
-			}
-		}
-	}
-	per := make([][]File, len(units))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < 8 && w < len(units); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(units) {
-					return
-				}
-				per[i] = walkProject(units[i].root, units[i].project)
-			}
-		}()
-	}
-	wg.Wait()
-	for _, p := range per {
-		files = append(files, p...)
-	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	return files, nil
-}
-
-func walkProject(root, project string) []File {
-	var files []File
-	filepath.WalkDir(filepath.Join(root, project), func(path string, de fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // unreadable: skip
-		}
-		if de.IsDir() || !strings.HasSuffix(path, ".jsonl") {
-			return nil
-		}
-		info, err := de.Info()
-		if err != nil || !info.Mode().IsRegular() {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, path)
-		parts := strings.Split(filepath.ToSlash(rel), "/")
-		f := File{Path: path, Size: info.Size(), MtimeNs: info.ModTime().UnixNano(), Project: project}
-		f.Session = strings.TrimSuffix(parts[len(parts)-1], ".jsonl")
-		if n := len(parts); n >= 4 && parts[n-2] == "subagents" {
-			f.Session = parts[n-3]
-		}
-		files = append(files, f)
-		return nil
-	})
-	return files
-}
+func Discover(dirs []string) ([]File, error) { return DiscoverCached(dirs, nil) }
 
 // Entry flags.
 const (
@@ -145,21 +64,20 @@ const (
 
 // Entry is one counted API response.
 type Entry struct {
-	TS              int64 // unix ms
-	K0, K1          uint64
-	In, Out         int64
-	Cache5m         int64
-	Cache1h         int64
-	CacheRead       int64
-	CostUSD         float64
-	Reset           int64 // usage-limit reset (unix s), 0 = none
-	File            int32 // index into Data.Files
-	Model           int32 // index into Data.Models, -1 = none
-	Flags           uint8
-	seq             int64
-	cost            float64
-	priced          bool
-	modelForDisplay int32
+	TS        int64 // unix ms
+	K0, K1    uint64
+	In, Out   int64
+	Cache5m   int64
+	Cache1h   int64
+	CacheRead int64
+	CostUSD   float64
+	Reset     int64 // usage-limit reset (unix s), 0 = none
+	File      int32 // index into Data.Files
+	Model     int32 // index into Data.Models, -1 = none
+	Flags     uint8
+	seq       int64
+	cost      float64
+	priced    bool
 }
 
 // CacheCreation is the cache-write token count.
