@@ -352,7 +352,7 @@ var keys = []Key{
 	{
 		Name: "validation.error_ack", Kind: Bool, Default: false,
 		Policy: EnableOnly,
-		Doc:    "Error acknowledgement judge: after a failed tool call, the next call must acknowledge the failure.",
+		Doc:    "Error acknowledgement judge: after a failed tool call, the next mutating call must come after Claude acknowledged the failure.",
 		Field:  func(c *Config) any { return &c.Validation.ErrorAck },
 	},
 	{

@@ -60,9 +60,13 @@ func styleDriftCheck(ctx context.Context, c *pipeline.Call, js *judge.State, fil
 	}
 	t, _ := judge.ReadTranscript(in.TranscriptPath)
 	prompts := sessionPrompts(t, js, driftPrompts)
-	// A formatting request, or a failure of a formatter or linter, makes
-	// formatting part of the task.
-	if judge.FormattingAsked(append(prompts, js.LastError)...) {
+	// A formatting request, or a failure of a formatter or linter in this
+	// turn, makes formatting part of the task.
+	asked := prompts
+	if js.LastErrorPrompt == js.Prompts {
+		asked = append(asked, js.LastError)
+	}
+	if judge.FormattingAsked(asked...) {
 		return event.Decision{}
 	}
 	shown := displayRel(file, c.ProjectDir)

@@ -261,3 +261,28 @@ func TestClaudeMDAndPlanFilesAreStrict(t *testing.T) {
 		t.Errorf("%d requests, want 2", n)
 	}
 }
+
+// A formatter's failure makes re-formatting part of the task in its own
+// turn only: one failed gofmt must not switch style checks off for the rest
+// of the session.
+func TestStyleDriftFormatterFailureCountsOnlyInItsTurn(t *testing.T) {
+	e, _ := newModelEnv(t, "OK")
+	e.cfg.Validation.StyleDrift = true
+	tr := newTranscript(t)
+	tr.user("Add a Close method to the store.")
+	old := "func load(p string) error {\n\tf, err := os.Open(p)\n\tif err != nil {\n\t\treturn err\n\t}\n\tdefer f.Close()\n\treturn decode(f)\n}"
+	in := event.Input{TranscriptPath: tr.path, ToolName: "Edit", ToolInput: toolInput(map[string]any{
+		"file_path": "/p/store/load.go", "old_string": old, "new_string": strings.ReplaceAll(old, "\t", "    ")})}
+	js := judge.LoadState(e.state)
+	js.Prompts, js.LastError, js.LastErrorPrompt = 2, "gofmt -l: store/load.go is not formatted", 2
+	js.Save(e.state)
+	if d := pre(t, e, runJudgeDrift, in); !d.IsZero() {
+		t.Fatalf("re-format right after a gofmt failure in this turn: %+v, want allowed", d)
+	}
+	js = judge.LoadState(e.state)
+	js.Prompts++ // the user's next prompt
+	js.Save(e.state)
+	if d := pre(t, e, runJudgeDrift, in); d.Verdict != event.Deny || d.RuleID != "judge:style-drift" {
+		t.Fatalf("re-format a turn after the gofmt failure: %+v, want the style-drift denial", d)
+	}
+}

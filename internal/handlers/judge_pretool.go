@@ -56,7 +56,7 @@ func runJudgePreTool(ctx context.Context, c *pipeline.Call) (event.Decision, err
 	js := judge.LoadState(c.State)
 	if c.Event == event.PostToolUseFailure {
 		js.AfterTrouble = true
-		js.LastError = clipText(c.Input.Error, 2000)
+		js.LastError, js.LastErrorPrompt = clipText(c.Input.Error, 2000), js.Prompts
 		js.Save(c.State)
 		return event.Decision{}, nil
 	}

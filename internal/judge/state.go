@@ -19,12 +19,16 @@ type State struct {
 	JudgedPrompt int `json:"judged_prompt,omitempty"`
 	// AfterTrouble: the last call was denied or failed; the next is strict.
 	AfterTrouble bool `json:"after_trouble,omitempty"`
-	// LastError is the last tool failure not yet acknowledged (error-ack).
-	LastError string `json:"last_error,omitempty"`
+	// LastError is the session's last tool failure and LastErrorPrompt the
+	// prompt number it came under: style drift reads a formatter's failure
+	// in the current turn as a request to re-format, not one from an
+	// earlier turn.
+	LastError       string `json:"last_error,omitempty"`
+	LastErrorPrompt int    `json:"last_error_prompt,omitempty"`
 	// ErrorTool, ErrorTarget (its command or file), ErrorToolUseID and
 	// ErrorMessage are the failed call error-ack waits on ("" ErrorTool:
 	// none pending); ErrorPrompt is the prompt number it failed under.
-	// (LastError is judge-pretool's: every failure, never cleared.)
+	// (LastError is judge-pretool's: every failure.)
 	ErrorTool      string `json:"error_tool,omitempty"`
 	ErrorTarget    string `json:"error_target,omitempty"`
 	ErrorToolUseID string `json:"error_tool_use_id,omitempty"`
