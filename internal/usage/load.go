@@ -2,6 +2,7 @@ package usage
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -418,12 +420,7 @@ func merge(files []File, results []*fileEntries) *Data {
 			entries = append(entries, e)
 		}
 	}
-	sort.Slice(entries, func(i, j int) bool {
-		if entries[i].TS != entries[j].TS {
-			return entries[i].TS < entries[j].TS
-		}
-		return entries[i].seq < entries[j].seq
-	})
+	sortEntries(entries)
 	d.Entries = entries
 	d.price()
 	return d
@@ -443,6 +440,81 @@ func (d *Data) price() {
 			e.cost, e.priced = Cost(model, e.In, e.Out, e.Cache5m, e.Cache1h, e.CacheRead, e.Flags&flagFast != 0)
 		}
 	}
+}
+
+// sortEntries orders entries by time, then by seq: it sorts small keys and
+// moves each entry once (entries are large).
+func sortEntries(entries []Entry) {
+	type key struct {
+		ts, seq int64
+		i       int32
+	}
+	keys := make([]key, len(entries))
+	sorted := true
+	for i := range entries {
+		keys[i] = key{entries[i].TS, entries[i].seq, int32(i)}
+		if i > 0 && (keys[i].ts < keys[i-1].ts || (keys[i].ts == keys[i-1].ts && keys[i].seq < keys[i-1].seq)) {
+			sorted = false
+		}
+	}
+	if sorted {
+		return
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if c := cmp.Compare(a.ts, b.ts); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	// Apply the permutation in place, cycle by cycle: position p takes
+	// the entry at keys[p].i.
+	for start := range keys {
+		if keys[start].i < 0 {
+			continue
+		}
+		if int(keys[start].i) == start {
+			keys[start].i = -1
+			continue
+		}
+		tmp := entries[start]
+		p := start
+		for {
+			src := int(keys[p].i)
+			keys[p].i = -1
+			if src == start {
+				entries[p] = tmp
+				break
+			}
+			entries[p] = entries[src]
+			p = src
+		}
+	}
+}
+
+// bySeq returns es in seq order (the order Load met them: by path, then
+// position). seqs are distinct and below the number of parsed lines, so the
+// entries are placed rather than sorted.
+func bySeq(es []*Entry) []*Entry {
+	var top int64 = -1
+	for _, e := range es {
+		top = max(top, e.seq)
+	}
+	if top >= int64(4*len(es)+1024) {
+		out := slices.Clone(es)
+		slices.SortFunc(out, func(a, b *Entry) int { return cmp.Compare(a.seq, b.seq) })
+		return out
+	}
+	slots := make([]*Entry, top+1)
+	for _, e := range es {
+		slots[e.seq] = e
+	}
+	out := make([]*Entry, 0, len(es))
+	for _, e := range slots {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // replaces: of two copies of one response, a non-sidechain copy beats a

@@ -189,8 +189,7 @@ func ISO(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02T1
 func Sessions(d *Data, es []*Entry) SessionReport {
 	// In file order (as ccusage reads them), so modelsUsed lists models in
 	// the order the files name them.
-	es = append([]*Entry(nil), es...)
-	sort.Slice(es, func(i, j int) bool { return es[i].seq < es[j].seq })
+	es = bySeq(es)
 	type sk struct{ project, session string }
 	aggs := map[sk]*agg{}
 	var order []sk
@@ -264,8 +263,7 @@ func Periods(d *Data, es []*Entry, kind string, loc *time.Location, startOfWeek 
 	}
 	// ccusage lists a day's models in the order the files name them, and a
 	// week's or month's as the union of its days' lists, oldest day first.
-	es = append([]*Entry(nil), es...)
-	sort.Slice(es, func(i, j int) bool { return es[i].seq < es[j].seq })
+	es = bySeq(es)
 	aggs := map[string]*agg{}
 	dayModels := map[string]*agg{} // only models, in file order
 	periodDays := map[string][]string{}
