@@ -2,8 +2,10 @@
 # Usage-report bench (issue #6): on a generated ~500 MB transcript corpus
 # (warm page cache), interleaved runs of `warden usage blocks --json` with an
 # empty cache, the pinned ccusage (`ccusage claude blocks --json --offline`),
-# `cat` of every file to /dev/null, and warden's warm (cached) run; medians
-# of wall and CPU seconds, peak memory, ratios against the targets.
+# `cat` of every file to /dev/null, and warden's warm (cached) runs with
+# nothing new and after one response is appended to a session (its own
+# directory in the corpus, removed afterwards); medians of wall and CPU
+# seconds, peak memory, ratios against the targets.
 #
 #   bench/usage/run.sh [-mb 500] [-rounds 5] [-corpus DIR] [-check]
 #   bench/usage/run.sh -smoke        # 20 MB corpus, 1 round, no ccusage
