@@ -2,8 +2,12 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/warden-dev/warden/internal/usage/corpus"
 )
@@ -64,4 +68,52 @@ func TestUsageCommands(t *testing.T) {
 	if _, errOut, code := runCLI(t, "usage", "daily", "--since", "2026-13-01"); code == 0 || !strings.Contains(errOut, "--since") {
 		t.Errorf("bad --since: exit %d %q", code, errOut)
 	}
+}
+
+// TestUsageBlocksAfterAppend: `usage blocks` after lines are appended to a
+// transcript (read incrementally through the store) and after a transcript
+// is rewritten prints what a run without the cache prints.
+func TestUsageBlocksAfterAppend(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := corpus.Generate(dir, corpus.Config{Seed: 9, Projects: 2, Sessions: 2, Turns: 15}); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("WARDEN_HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", dir)
+	t.Setenv("TZ", "UTC")
+	session := filepath.Join(dir, "projects", "-home-dev-live", "live.jsonl")
+	if err := os.MkdirAll(filepath.Dir(session), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	same := func(what string) {
+		t.Helper()
+		cached, errOut, code := runCLI(t, "usage", "blocks", "--json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", what, code, errOut)
+		}
+		fresh, _, _ := runCLI(t, "usage", "blocks", "--json", "--no-cache")
+		if cached != fresh {
+			t.Fatalf("%s: cached blocks differ from a run without cache:\n%s\n---\n%s", what, cached, fresh)
+		}
+	}
+	line := func(id string, at time.Time, out int) string {
+		return fmt.Sprintf(`{"type":"assistant","sessionId":"live","requestId":"req_%s","timestamp":%q,"version":"2.1.330","message":{"id":"msg_%s","model":"claude-sonnet-4-5-20250929","usage":{"input_tokens":3,"output_tokens":%d,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}`+"\n",
+			id, at.UTC().Format("2006-01-02T15:04:05.000Z"), id, out)
+	}
+	at := time.Date(2026, 3, 20, 10, 0, 0, 0, time.UTC)
+	if err := os.WriteFile(session, []byte(line("a", at, 5)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	same("first")
+	f, err := os.OpenFile(session, os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprint(f, line("a", at.Add(time.Second), 50)+line("b", at.Add(time.Minute), 7))
+	f.Close()
+	same("after an append")
+	if err := os.WriteFile(session, []byte(line("c", at.Add(-time.Hour), 9)+line("d", at, 9)+line("e", at, 9)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	same("after a rewrite")
 }
