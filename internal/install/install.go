@@ -8,9 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/warden-dev/warden/internal/hookio"
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/store/keeper"
 )
 
 // Result says what a run did (or, on a dry run, would do).
@@ -116,6 +118,11 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 			return res, err
 		}
 		fmt.Fprintf(w, "✓ installed the binary at %s\n", bin)
+		// A keeper still running the old binary keeps working, but the
+		// next hook should start one of the new version.
+		if err := keeper.Stop(paths.KeeperLock(), 5*time.Second); err != nil {
+			fmt.Fprintf(w, "  (the store keeper of the old binary did not stop: %v; it leaves by itself when idle)\n", err)
+		}
 	}
 	for _, h := range helpers {
 		if err := copyBinary(h.src, h.dst); err != nil {
