@@ -1,27 +1,18 @@
 package e2e
 
 import (
-	"context"
 	"database/sql"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // The LLM judges end to end: the real Claude Code CLI, warden installed by
 // its installer, warden-judge (built here, found through WARDEN_JUDGE_BIN)
 // using the anthropic provider pointed at the same fake Messages API, which
 // answers the judge's requests through SideRules.
-
-var (
-	judgeOnce sync.Once
-	judgeBin  string
-	judgeErr  error
-)
 
 // buildJudge builds cmd/warden-judge into its own directory (not next to
 // warden, so the other scenarios keep running without judges).
@@ -30,31 +21,7 @@ func buildJudge(t *testing.T) string {
 	if skipAll != "" {
 		t.Skip(skipAll)
 	}
-	judgeOnce.Do(func() {
-		root, err := moduleRoot()
-		if err != nil {
-			judgeErr = err
-			return
-		}
-		dir, err := os.MkdirTemp("", "warden-e2e-judge-")
-		if err != nil {
-			judgeErr = err
-			return
-		}
-		judgeBin = filepath.Join(dir, "warden-judge")
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", judgeBin, "./cmd/warden-judge")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			judgeErr = err
-			judgeBin = string(out)
-		}
-	})
-	if judgeErr != nil {
-		t.Fatalf("go build ./cmd/warden-judge: %v\n%s", judgeErr, judgeBin)
-	}
-	return judgeBin
+	return testenv.Binary(t, "warden-judge")
 }
 
 func TestTempoEndToEnd(t *testing.T) {

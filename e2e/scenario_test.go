@@ -19,6 +19,7 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" driver, to read warden's store
 
 	"github.com/warden-dev/warden/internal/store/keeper"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // wardenBin is the warden binary built once by TestMain (wardenErr says why
@@ -35,62 +36,20 @@ func TestMain(m *testing.M) {
 		skipAll = "end-to-end suite skipped with -short"
 		os.Exit(m.Run())
 	}
-	tmp, err := os.MkdirTemp("", "warden-e2e-bin-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "e2e:", err)
-		os.Exit(2)
-	}
 	// Build warden and install Claude Code side by side: both take seconds.
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		wardenBin, wardenErr = buildWarden(tmp)
+		var dir string
+		if dir, wardenErr = testenv.Build("warden"); wardenErr == nil {
+			wardenBin = filepath.Join(dir, "warden")
+		}
 	}()
-	claudeOnce.Do(func() { claudeBin, claudeErr = ensureClaude() })
+	claudeCode.Install()
 	<-done
 	code := m.Run()
-	os.RemoveAll(tmp)
+	testenv.Cleanup()
 	os.Exit(code)
-}
-
-// buildWarden runs `go build -o DIR/warden ./cmd/warden` in the module root.
-func buildWarden(dir string) (string, error) {
-	root, err := moduleRoot()
-	if err != nil {
-		return "", err
-	}
-	// go test puts $GOROOT/bin first on the test binary's PATH.
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		return "", errors.New("go not found on PATH")
-	}
-	out := filepath.Join(dir, "warden")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, goBin, "build", "-o", out, "./cmd/warden")
-	cmd.Dir = root
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build ./cmd/warden: %v\n%s", err, b)
-	}
-	return out, nil
-}
-
-// moduleRoot walks up from the working directory to the go.mod.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("go.mod not found above the working directory")
-		}
-		dir = parent
-	}
 }
 
 // Scenario is one end-to-end run: a prompt, what the fake model answers, and
@@ -410,8 +369,8 @@ func (r *Run) dump(t *testing.T) {
 	if r.InstallOutput != "" {
 		fmt.Fprintf(&sb, "warden install:\n%s\n", clip(r.InstallOutput, 1500))
 	}
-	fmt.Fprintf(&sb, "claude stdout (tail):\n%s\n", tail(r.Stdout, 4000))
-	fmt.Fprintf(&sb, "claude stderr (tail):\n%s\n", tail(r.Stderr, 2000))
+	fmt.Fprintf(&sb, "claude stdout (tail):\n%s\n", testenv.Tail(r.Stdout, 4000))
+	fmt.Fprintf(&sb, "claude stderr (tail):\n%s\n", testenv.Tail(r.Stderr, 2000))
 	if r.API != nil {
 		fmt.Fprintf(&sb, "API requests:\n%s", r.API.Summary())
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/warden-dev/warden/internal/pace/quota"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // The second half of the hook test, on the built binary: with the
@@ -24,10 +25,7 @@ func TestPostToolUseSleepStopsAtTheDeadline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and sleeps 3 s")
 	}
-	bin, err := buildOnce()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := testenv.Binary(t, "warden")
 	now := time.Now().UTC()
 	util, reset, ok := figuresFor(7, now)
 	home := t.TempDir()

@@ -7,25 +7,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // These tests drive the real `warden hook` binary as Claude Code does: one
 // process per event, the same session id, a temp WARDEN_HOME and project.
-
-var buildOnce = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "warden-gates-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "warden")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/warden-dev/warden/cmd/warden").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
-	}
-	return bin, nil
-})
 
 type sim struct {
 	t       *testing.T
@@ -41,10 +29,7 @@ func newSim(t *testing.T, config string) *sim {
 	if testing.Short() {
 		t.Skip("builds and runs the warden binary")
 	}
-	bin, err := buildOnce()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := testenv.Binary(t, "warden")
 	s := &sim{t: t, bin: bin, home: t.TempDir(), project: t.TempDir(), session: "sess-" + t.Name()}
 	if config != "" {
 		if err := os.WriteFile(filepath.Join(s.home, "config.toml"), []byte(config), 0o644); err != nil {

@@ -8,24 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-)
 
-var buildBoth = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "warden-helper-")
-	if err != nil {
-		return "", err
-	}
-	for _, b := range []string{"warden", "warden-helper"} {
-		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, b), "github.com/warden-dev/warden/cmd/"+b).CombinedOutput()
-		if err != nil {
-			return "", fmt.Errorf("build %s: %v\n%s", b, err, out)
-		}
-	}
-	return dir, nil
-})
+	"github.com/warden-dev/warden/internal/testenv"
+)
 
 // writeTranscript writes a session with entries every 10 minutes in blocks
 // (start hours after base, length in hours, cost per entry).
@@ -61,10 +48,7 @@ func TestEstimateWhenTheTokenIsRefused(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two binaries")
 	}
-	dir, err := buildBoth()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := testenv.Binaries(t, "warden", "warden-helper")
 	var hits int
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits++

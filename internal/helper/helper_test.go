@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // TestWardenHandsOverToTheHelper builds both binaries side by side, as
@@ -15,13 +17,7 @@ func TestWardenHandsOverToTheHelper(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two binaries")
 	}
-	dir := t.TempDir()
-	for _, b := range []string{"warden", "warden-helper"} {
-		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, b), "github.com/warden-dev/warden/cmd/"+b).CombinedOutput()
-		if err != nil {
-			t.Fatalf("build %s: %v\n%s", b, err, out)
-		}
-	}
+	dir := testenv.Binaries(t, "warden", "warden-helper")
 	chart := filepath.Join(t.TempDir(), "c.svg")
 	cmd := exec.Command(filepath.Join(dir, "warden"), "pace", "simulate", "--steady", "60", "--start", "2025-11-03T00:00:00Z", "--out", chart, "--png")
 	cmd.Env = append(os.Environ(), "WARDEN_HOME="+t.TempDir(), "PATH=/usr/bin:/bin")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/store/keeper"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // envWithout is the test's environment minus the named variables.
@@ -55,10 +56,7 @@ func lockHeld(lock string, want bool) bool {
 // `warden keeper` detached; it holds the store lock with its pid, and
 // Stop ends it.
 func TestHookStartsOneKeeperThatStops(t *testing.T) {
-	bin, err := buildOnce()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := testenv.Binary(t, "warden")
 	home := t.TempDir()
 	lock := filepath.Join(home, "locks", "keeper.lock")
 	env := append(envWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home)
@@ -97,10 +95,7 @@ func TestHookStartsOneKeeperThatStops(t *testing.T) {
 // TestNoKeeperWhenSwitchedOff: WARDEN_KEEPER=off and hook.keeper = false
 // each keep hooks from starting one.
 func TestNoKeeperWhenSwitchedOff(t *testing.T) {
-	bin, err := buildOnce()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := testenv.Binary(t, "warden")
 	for name, setup := range map[string]func(home string) []string{
 		"env": func(home string) []string {
 			return append(envWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home, "WARDEN_KEEPER=off")

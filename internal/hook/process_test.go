@@ -12,21 +12,8 @@ import (
 
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/testenv"
 )
-
-// buildWarden builds the real binary once per test binary run.
-var buildOnce = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "warden-bin-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "warden")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/warden-dev/warden/cmd/warden").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
-	}
-	return bin, nil
-})
 
 // TestConcurrentHookProcesses runs 16 `warden hook` processes at a time,
 // 200 events each, into one store that does not exist yet (the fresh-file
@@ -35,10 +22,7 @@ func TestConcurrentHookProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns 3200 processes")
 	}
-	bin, err := buildOnce()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := testenv.Binary(t, "warden")
 	home := t.TempDir()
 	const workers, perWorker = 16, 200
 	var wg sync.WaitGroup
@@ -115,10 +99,7 @@ func TestParallelHooksOfOneSessionKeepEveryUpdate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns 160 processes")
 	}
-	bin, err := buildOnce()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := testenv.Binary(t, "warden")
 	home := t.TempDir()
 	const workers, perWorker = 8, 20
 	var wg sync.WaitGroup

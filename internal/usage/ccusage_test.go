@@ -12,11 +12,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/warden-dev/warden/internal/testenv"
 	"github.com/warden-dev/warden/internal/usage"
 	"github.com/warden-dev/warden/internal/usage/corpus"
 )
@@ -25,44 +24,22 @@ import (
 // must agree with (shared/reference/usage-counting.md).
 const ccusageVersion = "20.0.24"
 
-var (
-	ccOnce sync.Once
-	ccBin  string
-	ccErr  error
-)
-
-func inCI() bool {
-	v := strings.ToLower(os.Getenv("CI"))
-	return v == "true" || v == "1"
+// ccusage is the pinned ccusage, installed from npm into
+// <cache>/ccusage-<version> (testenv.CacheRoot: ~/.cache/warden-e2e).
+var ccusage = testenv.NPMTool{
+	Name:    "ccusage",
+	Package: "ccusage",
+	Version: ccusageVersion,
+	Dir:     "ccusage",
+	Bin:     "ccusage",
+	Works:   ccusageWorks,
 }
 
-func cacheRoot() (string, error) {
-	if d := os.Getenv("WARDEN_E2E_CACHE"); d != "" {
-		return d, nil
-	}
-	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
-		return filepath.Join(d, "warden-e2e"), nil
-	}
-	h, err := os.UserHomeDir()
-	if err != nil || h == "" {
-		return "", fmt.Errorf("no cache directory: set WARDEN_E2E_CACHE (home: %v)", err)
-	}
-	return filepath.Join(h, ".cache", "warden-e2e"), nil
-}
-
-// requireCcusage returns the pinned ccusage launcher, installing it from npm
-// into <cache>/ccusage-<version> on first use (under a file lock). Without
-// node/npm the test is skipped, or failed under CI=true.
+// requireCcusage returns the pinned ccusage launcher, installing it on
+// first use. Without node/npm the test is skipped, or failed under CI=true.
 func requireCcusage(t *testing.T) string {
 	t.Helper()
-	ccOnce.Do(func() { ccBin, ccErr = ensureCcusage() })
-	if ccErr != nil {
-		if inCI() {
-			t.Fatalf("ccusage %s is required in CI: %v", ccusageVersion, ccErr)
-		}
-		t.Skipf("ccusage %s not available: %v", ccusageVersion, ccErr)
-	}
-	return ccBin
+	return ccusage.Require(t)
 }
 
 func ccusageWorks(bin string) error {
@@ -76,55 +53,6 @@ func ccusageWorks(bin string) error {
 		return fmt.Errorf("%s --version printed %q, want %s", bin, strings.TrimSpace(string(out)), ccusageVersion)
 	}
 	return nil
-}
-
-func ensureCcusage() (string, error) {
-	root, err := cacheRoot()
-	if err != nil {
-		return "", err
-	}
-	prefix := filepath.Join(root, "ccusage-"+ccusageVersion)
-	bin := filepath.Join(prefix, "node_modules", ".bin", "ccusage")
-	if ccusageWorks(bin) == nil {
-		return bin, nil
-	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return "", err
-	}
-	lf, err := os.OpenFile(filepath.Join(root, "ccusage-"+ccusageVersion+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return "", err
-	}
-	defer lf.Close()
-	for {
-		if err = syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		return "", fmt.Errorf("lock the cache: %w", err)
-	}
-	defer syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
-	if ccusageWorks(bin) == nil {
-		return bin, nil
-	}
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			return "", fmt.Errorf("%s not on PATH; install Node.js 20+ with npm, or put ccusage@%s into %s", tool, ccusageVersion, prefix)
-		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--prefix", prefix, "ccusage@"+ccusageVersion)
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("npm install ccusage@%s: %v: %s", ccusageVersion, err, out)
-	}
-	// The launcher runs a native binary from an optional platform package.
-	if err := ccusageWorks(bin); err != nil {
-		return "", fmt.Errorf("installed ccusage@%s but it does not run (do not omit optional dependencies): %v", ccusageVersion, err)
-	}
-	return bin, nil
 }
 
 func runCcusage(t *testing.T, bin, configDir string, args ...string) []byte {

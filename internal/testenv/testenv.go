@@ -1,0 +1,89 @@
+// Package testenv is what warden's tests share to run the real programs:
+// warden's own binaries, built once per test process, and pinned npm tools
+// (Claude Code, ccusage) installed once into a cache. Like Go's own
+// internal/testenv it is imported only by _test.go files, never by a
+// command, which is why it may import package testing.
+package testenv
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Module is warden's module path; Build takes the names of its cmd/ packages.
+const Module = "github.com/warden-dev/warden"
+
+var (
+	buildMu  sync.Mutex
+	builds   = map[string]func() (string, error){}
+	builtDir []string // every directory Build made, for Cleanup
+)
+
+// Build builds Module/cmd/<name> for each name into one new temp directory,
+// side by side, and returns the directory (warden finds warden-helper and
+// warden-judge next to itself). Each set of names is built once per process
+// (a failure too is kept); sets are never mixed, so a lone warden has no
+// helper next to it. The error carries go build's output.
+func Build(names ...string) (string, error) {
+	key := strings.Join(names, " ")
+	buildMu.Lock()
+	f, ok := builds[key]
+	if !ok {
+		f = sync.OnceValues(func() (string, error) { return build(names) })
+		builds[key] = f
+	}
+	buildMu.Unlock()
+	return f()
+}
+
+func build(names []string) (string, error) {
+	dir, err := os.MkdirTemp("", "warden-test-bin-")
+	if err != nil {
+		return "", err
+	}
+	buildMu.Lock()
+	builtDir = append(builtDir, dir)
+	buildMu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	for _, name := range names {
+		out, err := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(dir, name), Module+"/cmd/"+name).CombinedOutput()
+		if err != nil {
+			return "", fmt.Errorf("go build ./cmd/%s: %v\n%s", name, err, out)
+		}
+	}
+	return dir, nil
+}
+
+// Binaries is Build for a test: it fails the test when the build fails.
+func Binaries(t testing.TB, names ...string) string {
+	t.Helper()
+	dir, err := Build(names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// Binary returns the path of cmd/<name> built alone in its directory.
+func Binary(t testing.TB, name string) string {
+	t.Helper()
+	return filepath.Join(Binaries(t, name), name)
+}
+
+// Cleanup removes what Build built; a TestMain may call it after m.Run.
+func Cleanup() {
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	for _, d := range builtDir {
+		os.RemoveAll(d)
+	}
+	builtDir = nil
+}
