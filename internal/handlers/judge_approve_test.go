@@ -4,14 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,7 +14,6 @@ import (
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/hookio"
 	"github.com/warden-dev/warden/internal/judge"
-	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/pipeline"
 	"github.com/warden-dev/warden/internal/session"
 	"github.com/warden-dev/warden/internal/store/sqlite"
@@ -30,102 +24,11 @@ import (
 // warden-judge binary, and an httptest server speaking the Messages API
 // in place of the model.
 
-var approveJudgeBin = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "warden-approve-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, judge.BinaryName)
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/warden-dev/warden/cmd/warden-judge").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build warden-judge: %v\n%s", err, out)
-	}
-	return bin, nil
-})
-
 // Model ids the fake API scripts by.
 const (
 	approveHaiku  = "haiku-test"
 	approveSonnet = "sonnet-test"
 )
-
-// approveReply is one scripted answer; a model's replies go in order and the
-// last one repeats.
-type approveReply struct {
-	text  string
-	delay time.Duration
-}
-
-type approveAPI struct {
-	srv    *httptest.Server
-	mu     sync.Mutex
-	script map[string][]approveReply
-	seen   map[string]int
-	asked  []approveReq
-}
-
-// approveReq is one request the fake received: the model and the prompt.
-type approveReq struct{ model, prompt string }
-
-func newApproveAPI(t *testing.T, script map[string][]approveReply) *approveAPI {
-	f := &approveAPI{script: script, seen: map[string]int{}}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
-	return f
-}
-
-func (f *approveAPI) serve(w http.ResponseWriter, r *http.Request) {
-	var q struct {
-		Model    string `json:"model"`
-		Messages []struct {
-			Content json.RawMessage `json:"content"`
-		} `json:"messages"`
-	}
-	body, _ := io.ReadAll(r.Body)
-	json.Unmarshal(body, &q)
-	prompt := ""
-	if len(q.Messages) > 0 {
-		var blocks []struct {
-			Text string `json:"text"`
-		}
-		if json.Unmarshal(q.Messages[0].Content, &blocks) == nil && len(blocks) > 0 {
-			prompt = blocks[0].Text
-		} else {
-			json.Unmarshal(q.Messages[0].Content, &prompt)
-		}
-	}
-	f.mu.Lock()
-	f.asked = append(f.asked, approveReq{q.Model, prompt})
-	rs, n := f.script[q.Model], f.seen[q.Model]
-	f.seen[q.Model]++
-	f.mu.Unlock()
-	if len(rs) == 0 {
-		w.WriteHeader(404)
-		io.WriteString(w, `{"type":"error","error":{"type":"not_found_error","message":"unknown model"}}`)
-		return
-	}
-	rp := rs[min(n, len(rs)-1)]
-	if rp.delay > 0 {
-		select {
-		case <-time.After(rp.delay):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]any{
-		"id": "msg_test", "type": "message", "role": "assistant", "model": q.Model,
-		"content":     []any{map[string]any{"type": "text", "text": rp.text}},
-		"stop_reason": "end_turn", "stop_sequence": nil,
-		"usage": map[string]any{"input_tokens": 500, "output_tokens": 12},
-	})
-}
-
-func (f *approveAPI) calls() []approveReq {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]approveReq(nil), f.asked...)
-}
 
 // approveEnv: WARDEN_HOME with the store where warden-judge records (and
 // finishes lazy verdicts), the anthropic provider pointed at the fake, and
@@ -133,7 +36,7 @@ func (f *approveAPI) calls() []approveReq {
 // turns lazy on.
 type approveEnv struct {
 	t          *testing.T
-	api        *approveAPI
+	api        *messagesAPI
 	st         *sqlite.Store
 	cfg        *config.Config
 	state      *session.State
@@ -141,29 +44,15 @@ type approveEnv struct {
 	transcript string
 }
 
-func newApproveEnv(t *testing.T, script map[string][]approveReply) *approveEnv {
-	if testing.Short() {
-		t.Skip("builds and runs warden-judge")
-	}
-	bin, err := approveJudgeBin()
-	if err != nil {
-		t.Fatal(err)
-	}
+func newApproveEnv(t *testing.T, script map[string][]apiReply) *approveEnv {
+	api := newMessagesAPI(t, script)
 	dir := t.TempDir()
-	api := newApproveAPI(t, script)
 	t.Setenv("WARDEN_HOME", filepath.Join(dir, "home"))
 	t.Setenv("HOME", filepath.Join(dir, "userhome"))
 	t.Setenv("ANTHROPIC_API_KEY", "sk-test")
 	t.Setenv("ANTHROPIC_AUTH_TOKEN", "")
-	t.Setenv("ANTHROPIC_BASE_URL", api.srv.URL)
 	t.Setenv(judge.NestedEnv, "")
-	t.Setenv(judge.BinEnv, bin)
-	os.MkdirAll(paths.Home(), 0o700)
-	st, err := sqlite.Open(context.Background(), paths.DB())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := openHomeStore(t)
 	cfg := config.Defaults()
 	cfg.LLM.Provider = "anthropic"
 	cfg.LLM.ModelHaiku, cfg.LLM.ModelSonnet, cfg.LLM.ModelOpus = approveHaiku, approveSonnet, approveSonnet
@@ -205,7 +94,7 @@ func (e *approveEnv) prompt(text string) {
 		Config: e.cfg, Store: e.st, ProjectDir: e.project, Enabled: true, Now: time.Now()})
 }
 
-func (e *approveEnv) wantCalls(n int) []approveReq {
+func (e *approveEnv) wantCalls(n int) []apiCall {
 	e.t.Helper()
 	cs := e.api.calls()
 	if len(cs) != n {
@@ -217,21 +106,21 @@ func (e *approveEnv) wantCalls(n int) []approveReq {
 const approveDeployCmd = "./scripts/deploy.sh --env staging"
 
 func TestToolApproveApproveAllows(t *testing.T) {
-	e := newApproveEnv(t, map[string][]approveReply{approveHaiku: {{text: "APPROVE"}}})
+	e := newApproveEnv(t, map[string][]apiReply{approveHaiku: {{text: "APPROVE"}}})
 	d, out := e.bash(approveDeployCmd)
 	if d.Verdict == event.Deny || len(out.Stdout) != 0 {
 		t.Fatalf("approved call: %+v %s, want silence", d, out.Stdout)
 	}
 	cs := e.wantCalls(1)
-	if cs[0].model != approveHaiku || !strings.Contains(cs[0].prompt, approveDeployCmd) ||
-		!strings.Contains(cs[0].prompt, "Ship the release") || !strings.Contains(cs[0].prompt, "STAGING-ONLY") ||
-		!strings.Contains(cs[0].prompt, "DENY: <") {
+	if cs[0].Model != approveHaiku || !strings.Contains(cs[0].Prompt, approveDeployCmd) ||
+		!strings.Contains(cs[0].Prompt, "Ship the release") || !strings.Contains(cs[0].Prompt, "STAGING-ONLY") ||
+		!strings.Contains(cs[0].Prompt, "DENY: <") {
 		t.Errorf("tool-approve request %+v", cs[0])
 	}
 }
 
 func TestToolApproveDenyThenOverturnAllows(t *testing.T) {
-	e := newApproveEnv(t, map[string][]approveReply{
+	e := newApproveEnv(t, map[string][]apiReply{
 		approveHaiku:  {{text: "DENY: deploys without being asked"}},
 		approveSonnet: {{text: "**OVERTURN**"}},
 	})
@@ -240,15 +129,15 @@ func TestToolApproveDenyThenOverturnAllows(t *testing.T) {
 	}
 	cs := e.wantCalls(2)
 	appeal := cs[1]
-	if appeal.model != approveSonnet || !strings.Contains(appeal.prompt, "deploys without being asked") ||
-		!strings.Contains(appeal.prompt, "User: Ship the release") || !strings.Contains(appeal.prompt, approveDeployCmd) ||
-		strings.Contains(appeal.prompt, judge.DenialSlot) {
+	if appeal.Model != approveSonnet || !strings.Contains(appeal.Prompt, "deploys without being asked") ||
+		!strings.Contains(appeal.Prompt, "User: Ship the release") || !strings.Contains(appeal.Prompt, approveDeployCmd) ||
+		strings.Contains(appeal.Prompt, judge.DenialSlot) {
 		t.Errorf("appeal request does not carry the denial and the conversation: %+v", appeal)
 	}
 }
 
 func TestToolApproveDenyThenUpholdDenies(t *testing.T) {
-	e := newApproveEnv(t, map[string][]approveReply{
+	e := newApproveEnv(t, map[string][]apiReply{
 		approveHaiku:  {{text: "DENY: deploys without being asked"}},
 		approveSonnet: {{text: "UPHOLD: the user asked for staging, the script targets production"}},
 	})
@@ -275,7 +164,7 @@ func TestToolApproveDenyThenUpholdDenies(t *testing.T) {
 }
 
 func TestToolApproveLowRiskNeverAsks(t *testing.T) {
-	e := newApproveEnv(t, map[string][]approveReply{approveHaiku: {{text: "DENY: no"}}})
+	e := newApproveEnv(t, map[string][]apiReply{approveHaiku: {{text: "DENY: no"}}})
 	for tool, input := range map[string]map[string]any{
 		"Read":                   {"file_path": filepath.Join(e.project, "main.go")},
 		"Grep":                   {"pattern": "TODO"},
@@ -290,7 +179,7 @@ func TestToolApproveLowRiskNeverAsks(t *testing.T) {
 }
 
 func TestToolApprovePolicyDecidedNeverAsksButCounts(t *testing.T) {
-	e := newApproveEnv(t, map[string][]approveReply{approveHaiku: {{text: "APPROVE"}}})
+	e := newApproveEnv(t, map[string][]apiReply{approveHaiku: {{text: "APPROVE"}}})
 	variants := []string{"git push --force origin main", "git push origin main --force", "cd . && git push --force origin main"}
 	for _, cmd := range variants {
 		d, _ := e.bash(cmd)
@@ -314,7 +203,7 @@ func TestToolApprovePolicyDecidedNeverAsksButCounts(t *testing.T) {
 }
 
 func TestToolApproveTimeoutFailsOpen(t *testing.T) {
-	e := newApproveEnv(t, map[string][]approveReply{approveHaiku: {{text: "DENY: too slow to matter", delay: 5 * time.Second}}})
+	e := newApproveEnv(t, map[string][]apiReply{approveHaiku: {{text: "DENY: too slow to matter", delay: 5 * time.Second}}})
 	e.cfg.LLM.TimeoutMS = 300
 	start := time.Now()
 	d, _ := e.bash(approveDeployCmd)
@@ -327,7 +216,7 @@ func TestToolApproveTimeoutFailsOpen(t *testing.T) {
 }
 
 func TestToolApproveLazyVerdictDeniesNextCallOnce(t *testing.T) {
-	e := newApproveEnv(t, map[string][]approveReply{
+	e := newApproveEnv(t, map[string][]apiReply{
 		approveHaiku:  {{text: "APPROVE"}, {text: "DENY: deletes the release artifacts"}, {text: "APPROVE"}},
 		approveSonnet: {{text: "UPHOLD: the user never asked to delete artifacts"}},
 	})
@@ -375,7 +264,7 @@ func waitApprovePending(t *testing.T, st *sqlite.Store, state string) {
 }
 
 func TestWorkaroundEscalatesAfterThreeJudgeDenials(t *testing.T) {
-	e := newApproveEnv(t, map[string][]approveReply{
+	e := newApproveEnv(t, map[string][]apiReply{
 		approveHaiku:  {{text: "DENY: wipes the staging database"}},
 		approveSonnet: {{text: "UPHOLD: wipes the staging database"}},
 	})
@@ -405,7 +294,7 @@ func TestWorkaroundEscalatesAfterThreeJudgeDenials(t *testing.T) {
 }
 
 func TestToolApproveOffNeverAsks(t *testing.T) {
-	e := newApproveEnv(t, map[string][]approveReply{approveHaiku: {{text: "DENY: no"}}})
+	e := newApproveEnv(t, map[string][]apiReply{approveHaiku: {{text: "DENY: no"}}})
 	e.cfg.Validation.ToolApprove = false
 	if d, _ := e.bash(approveDeployCmd); d.Verdict == event.Deny {
 		t.Fatalf("tool approval off: %+v", d)
