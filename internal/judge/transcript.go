@@ -1,12 +1,12 @@
 package judge
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/transcript"
 )
 
 // Transcript is what the judges take from a Claude Code transcript
@@ -15,9 +15,10 @@ import (
 //
 // internal/lifecycle's ReadDigest serves handoffs (first prompt, todos,
 // last text); the judges need more (tool calls, results, message grouping,
-// a chronological tail), so this reader is separate, built the same way:
-// only the tail of a large file is read, malformed or partial lines and
-// unknown entry types are skipped, sidechain entries are ignored.
+// a chronological tail), so what is kept is separate; the lines are read
+// the same way (internal/transcript): only the tail of a large file,
+// malformed or partial lines and unknown entry types skipped, sidechain
+// entries ignored.
 type Transcript struct {
 	Prompts   []string
 	Assistant []AssistantMessage
@@ -58,28 +59,6 @@ const (
 	recentClip     = 600
 )
 
-type tEntry struct {
-	Type        string `json:"type"`
-	IsMeta      bool   `json:"isMeta"`
-	IsSidechain bool   `json:"isSidechain"`
-	Message     struct {
-		ID      string          `json:"id"`
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	} `json:"message"`
-}
-
-type tBlock struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	IsError   bool            `json:"is_error"`
-	Content   json.RawMessage `json:"content"`
-}
-
 // ReadTranscript reads the tail of the transcript at path. A missing or
 // empty path gives an empty transcript and the error.
 func ReadTranscript(path string) (*Transcript, error) {
@@ -94,12 +73,9 @@ func ReadTranscript(path string) (*Transcript, error) {
 	defer f.Close()
 	var r io.Reader = f
 	if fi, err := f.Stat(); err == nil && fi.Size() > transcriptTail {
-		if _, err := f.Seek(fi.Size()-transcriptTail, io.SeekStart); err != nil {
+		if r, err = transcript.From(f, fi.Size()-transcriptTail); err != nil {
 			return t, err
 		}
-		br := bufio.NewReader(f)
-		br.ReadString('\n') // a partial first line
-		r = br
 	}
 	t.scan(r)
 	return t, nil
@@ -113,17 +89,7 @@ func ParseTranscript(r io.Reader) *Transcript {
 }
 
 func (t *Transcript) scan(r io.Reader) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 32<<20)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		var e tEntry
-		if json.Unmarshal(line, &e) != nil || e.IsSidechain {
-			continue // partial last line, garbage, or a subagent's entry
-		}
+	transcript.Each(r, func(e *transcript.Entry) {
 		switch e.Type {
 		case "user":
 			if !e.IsMeta {
@@ -132,7 +98,7 @@ func (t *Transcript) scan(r io.Reader) {
 		case "assistant":
 			t.addAssistant(e.Message.ID, e.Message.Content)
 		}
-	}
+	})
 	t.Prompts = tail(t.Prompts, keepPrompts)
 	t.Results = tailResults(t.Results, keepResults)
 	t.Recent = tail(t.Recent, keepRecent)
@@ -144,24 +110,15 @@ func (t *Transcript) scan(r io.Reader) {
 func (t *Transcript) addUser(raw json.RawMessage) {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		if p := cleanPrompt(s); p != "" {
-			t.Prompts = append(t.Prompts, p)
-			t.Recent = append(t.Recent, "User: "+clip(p, recentClip))
-		}
+		t.addPrompt(transcript.CleanPrompt(s))
 		return
 	}
-	var blocks []tBlock
-	if json.Unmarshal(raw, &blocks) != nil {
+	blocks, ok := transcript.Blocks(raw)
+	if !ok {
 		return
 	}
-	var text []string
 	for _, b := range blocks {
-		switch b.Type {
-		case "text":
-			if p := cleanPrompt(b.Text); p != "" {
-				text = append(text, p)
-			}
-		case "tool_result":
+		if b.Type == "tool_result" {
 			res := ToolResult{ToolUseID: b.ToolUseID, Text: resultText(b.Content), IsError: b.IsError}
 			t.Results = append(t.Results, res)
 			label := "Tool result: "
@@ -171,21 +128,24 @@ func (t *Transcript) addUser(raw json.RawMessage) {
 			t.Recent = append(t.Recent, label+clip(res.Text, recentClip))
 		}
 	}
-	if len(text) > 0 {
-		p := strings.Join(text, "\n")
+	t.addPrompt(transcript.BlocksPrompt(blocks))
+}
+
+func (t *Transcript) addPrompt(p string) {
+	if p != "" {
 		t.Prompts = append(t.Prompts, p)
 		t.Recent = append(t.Recent, "User: "+clip(p, recentClip))
 	}
 }
 
 func (t *Transcript) addAssistant(id string, raw json.RawMessage) {
-	var blocks []tBlock
-	if json.Unmarshal(raw, &blocks) != nil {
+	blocks, ok := transcript.Blocks(raw)
+	if !ok {
 		var s string
 		if json.Unmarshal(raw, &s) != nil {
 			return
 		}
-		blocks = []tBlock{{Type: "text", Text: s}}
+		blocks = []transcript.Block{{Type: "text", Text: s}}
 	}
 	var m *AssistantMessage
 	if n := len(t.Assistant); n > 0 && id != "" && t.Assistant[n-1].ID == id {
@@ -240,8 +200,8 @@ func resultText(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &s) == nil {
 		return s
 	}
-	var blocks []tBlock
-	if json.Unmarshal(raw, &blocks) != nil {
+	blocks, ok := transcript.Blocks(raw)
+	if !ok {
 		return string(raw)
 	}
 	var parts []string
@@ -251,16 +211,6 @@ func resultText(raw json.RawMessage) string {
 		}
 	}
 	return strings.Join(parts, "\n")
-}
-
-// cleanPrompt is the text a user typed: command wrappers and system text
-// (which start with "<") and the local-command caveat are not prompts.
-func cleanPrompt(s string) string {
-	s = strings.TrimSpace(s)
-	if s == "" || strings.HasPrefix(s, "<") || strings.HasPrefix(s, "Caveat:") {
-		return ""
-	}
-	return s
 }
 
 func tail(xs []string, n int) []string {

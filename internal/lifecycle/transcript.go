@@ -1,12 +1,12 @@
 package lifecycle
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/transcript"
 )
 
 // Todo is one item of a TodoWrite call.
@@ -35,23 +35,6 @@ const (
 	keepPrompts = 5
 )
 
-type tLine struct {
-	Type        string `json:"type"`
-	IsMeta      bool   `json:"isMeta"`
-	IsSidechain bool   `json:"isSidechain"`
-	Message     struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	} `json:"message"`
-}
-
-type tBlock struct {
-	Type  string          `json:"type"`
-	Text  string          `json:"text"`
-	Name  string          `json:"name"`
-	Input json.RawMessage `json:"input"`
-}
-
 // ReadDigest reads a Claude Code transcript (JSONL, claude-code-hooks.md
 // §5). Unknown entry types and malformed lines are skipped.
 func ReadDigest(path string) (Digest, error) {
@@ -73,12 +56,11 @@ func ReadDigest(path string) (Digest, error) {
 	scanDigest(io.LimitReader(f, headBytes), &d, true)
 	first := d.FirstPrompt
 	d = Digest{FirstPrompt: first}
-	if _, err := f.Seek(size-tailBytes, io.SeekStart); err != nil {
+	r, err := transcript.From(f, size-tailBytes)
+	if err != nil {
 		return d, err
 	}
-	br := bufio.NewReader(f)
-	br.ReadString('\n') // drop the partial first line
-	scanDigest(br, &d, first == "")
+	scanDigest(r, &d, first == "")
 	if d.FirstPrompt == "" {
 		d.FirstPrompt = first
 	}
@@ -86,25 +68,15 @@ func ReadDigest(path string) (Digest, error) {
 }
 
 func scanDigest(r io.Reader, d *Digest, wantFirst bool) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 32<<20)
-	for sc.Scan() {
-		line := sc.Bytes()
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		var l tLine
-		if json.Unmarshal(line, &l) != nil || l.IsSidechain {
-			continue
-		}
+	transcript.Each(r, func(l *transcript.Entry) {
 		switch l.Type {
 		case "user":
 			if l.IsMeta {
-				continue
+				return
 			}
-			p := promptText(l.Message.Content)
+			p := transcript.Prompt(l.Message.Content)
 			if p == "" {
-				continue
+				return
 			}
 			if wantFirst && d.FirstPrompt == "" {
 				d.FirstPrompt = p
@@ -114,9 +86,9 @@ func scanDigest(r io.Reader, d *Digest, wantFirst bool) {
 				d.Prompts = d.Prompts[len(d.Prompts)-keepPrompts:]
 			}
 		case "assistant":
-			var blocks []tBlock
-			if json.Unmarshal(l.Message.Content, &blocks) != nil {
-				continue
+			blocks, ok := transcript.Blocks(l.Message.Content)
+			if !ok {
+				return
 			}
 			var text []string
 			for _, b := range blocks {
@@ -140,36 +112,5 @@ func scanDigest(r io.Reader, d *Digest, wantFirst bool) {
 				d.LastAssistant = strings.Join(text, "\n")
 			}
 		}
-	}
-}
-
-// promptText is the text a user typed: a string, or the text blocks of a
-// content array (tool results are not prompts). Command wrappers and
-// system-injected text (which start with "<") are skipped.
-func promptText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return cleanPrompt(s)
-	}
-	var blocks []tBlock
-	if json.Unmarshal(raw, &blocks) != nil {
-		return ""
-	}
-	var parts []string
-	for _, b := range blocks {
-		if b.Type == "text" {
-			if t := cleanPrompt(b.Text); t != "" {
-				parts = append(parts, t)
-			}
-		}
-	}
-	return strings.Join(parts, "\n")
-}
-
-func cleanPrompt(s string) string {
-	s = strings.TrimSpace(s)
-	if s == "" || strings.HasPrefix(s, "<") || strings.HasPrefix(s, "Caveat:") {
-		return ""
-	}
-	return s
+	})
 }
