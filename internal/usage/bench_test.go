@@ -70,3 +70,44 @@ func BenchmarkWarmBlocks(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkColdBlocks is `warden usage blocks` with an empty cache:
+// "nocache" parses every file and builds the blocks without a store,
+// "store" is the whole store path with an empty store (parse, blocks,
+// writing the per-file cache and the blocks state).
+func BenchmarkColdBlocks(b *testing.B) {
+	dir := benchCorpus(b)
+	ctx := context.Background()
+	files, err := usage.Discover([]string{dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var size int64
+	for _, f := range files {
+		size += f.Size
+	}
+	b.Run("nocache", func(b *testing.B) {
+		b.SetBytes(size)
+		for b.Loop() {
+			d, err := usage.Load(ctx, usage.Options{Files: files})
+			if err != nil {
+				b.Fatal(err)
+			}
+			usage.Blocks(d, d.Select(usage.Filter{}), usage.BlockOptions{})
+		}
+	})
+	b.Run("store", func(b *testing.B) {
+		b.SetBytes(size)
+		for b.Loop() {
+			b.StopTimer()
+			st := openStore(b)
+			b.StartTimer()
+			if _, stats, err := usage.LoadBlocks(ctx, st, usage.Options{Files: files}, 0); err != nil || stats.Incremental || stats.Snapshot {
+				b.Fatalf("%v %+v", err, stats)
+			}
+			b.StopTimer()
+			st.Close()
+			b.StartTimer()
+		}
+	})
+}

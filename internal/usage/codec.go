@@ -7,31 +7,18 @@ import (
 	"math"
 )
 
-func bytesContains(b, sub []byte) bool { return bytes.Contains(b, sub) }
-
 // scanRegion calls add for every complete line of region (which ends with a
-// newline) that contains the usage marker; other lines are never looked at
-// byte by byte.
+// newline). Every line is parsed: the parser itself notices whether a line
+// holds the usage marker, in the same pass that reads it.
 func scanRegion(region []byte, add func([]byte)) {
-	pos := 0
-	for pos < len(region) {
-		j := bytes.Index(region[pos:], usageMarker)
+	for len(region) > 0 {
+		j := bytes.IndexByte(region, '\n')
 		if j < 0 {
+			add(region)
 			return
 		}
-		hit := pos + j
-		start := bytes.LastIndexByte(region[pos:hit], '\n') + 1 + pos
-		if start < pos {
-			start = pos
-		}
-		end := bytes.IndexByte(region[hit:], '\n')
-		if end < 0 {
-			end = len(region)
-		} else {
-			end += hit
-		}
-		add(region[start:end])
-		pos = end + 1
+		add(region[:j])
+		region = region[j+1:]
 	}
 }
 

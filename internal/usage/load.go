@@ -689,7 +689,7 @@ func (s *scanner) scanFile(f *os.File, from int64, progress func(int64)) (*fileE
 		rest := copy(buf, buf[last+1:n])
 		n = rest
 		if eof {
-			if n > 0 && bytesContains(buf[:n], usageMarker) {
+			if n > 0 {
 				before := len(fe.Entries)
 				add(buf[:n])
 				s.tailEntries = len(fe.Entries) - before
