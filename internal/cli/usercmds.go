@@ -74,13 +74,20 @@ func paceMakerCmd() *cobra.Command {
 }
 
 func runUserCmd(cmd *cobra.Command, name string, args []string) error {
+	return runUserCmdIn(cmd, name, "", args)
+}
+
+// runUserCmdIn runs the prompt command name as typed in session sessionID
+// ("": the latest session of this directory, where the command needs one)
+// and prints its answer.
+func runUserCmdIn(cmd *cobra.Command, name, sessionID string, args []string) error {
 	ctx := context.Background()
 	c, ok := usercmd.Lookup(name)
 	if !ok {
 		return fmt.Errorf("unknown command %q", name)
 	}
 	cwd, _ := os.Getwd()
-	env := &usercmd.Env{StorePath: paths.DB(), ProjectDir: cwd}
+	env := &usercmd.Env{StorePath: paths.DB(), ProjectDir: cwd, SessionID: sessionID}
 	env.Config, env.ConfigProblems = config.Load(paths.UserConfig(), cwd)
 	st, err := sqlite.Open(ctx, paths.DB())
 	if err != nil {
