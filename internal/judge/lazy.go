@@ -84,19 +84,23 @@ func Untrusted(path, projectDir, claudeDir string) bool {
 	return true
 }
 
+// fileChange is the input of a file tool (Write, Edit, MultiEdit,
+// NotebookEdit).
+type fileChange struct {
+	Content   string `json:"content"`
+	OldString string `json:"old_string"`
+	NewString string `json:"new_string"`
+	NewSource string `json:"new_source"`
+	Edits     []struct {
+		OldString string `json:"old_string"`
+		NewString string `json:"new_string"`
+	} `json:"edits"`
+}
+
 // ChangedLines estimates the lines a file tool changes: a Write's content,
 // an Edit's larger side, the sum over a MultiEdit's edits.
 func ChangedLines(tool string, input json.RawMessage) int {
-	var in struct {
-		Content   string `json:"content"`
-		OldString string `json:"old_string"`
-		NewString string `json:"new_string"`
-		NewSource string `json:"new_source"`
-		Edits     []struct {
-			OldString string `json:"old_string"`
-			NewString string `json:"new_string"`
-		} `json:"edits"`
-	}
+	var in fileChange
 	if json.Unmarshal(input, &in) != nil {
 		return 0
 	}
@@ -129,16 +133,7 @@ var FileTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, 
 
 // ChangeText renders a file tool's change for a reviewer prompt.
 func ChangeText(tool string, input json.RawMessage, limit int) string {
-	var in struct {
-		Content   string `json:"content"`
-		OldString string `json:"old_string"`
-		NewString string `json:"new_string"`
-		NewSource string `json:"new_source"`
-		Edits     []struct {
-			OldString string `json:"old_string"`
-			NewString string `json:"new_string"`
-		} `json:"edits"`
-	}
+	var in fileChange
 	json.Unmarshal(input, &in)
 	var b strings.Builder
 	switch tool {
