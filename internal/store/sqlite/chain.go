@@ -26,31 +26,16 @@ func (s *Store) VerifyChain(ctx context.Context) (int64, *store.ChainBreak, erro
 		prevID, _ = strconv.ParseInt(idStr, 10, 64)
 		prevHash = h
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, ts_us, session_id, event, harness, tool, tool_use_id,
-		agent_id, cwd, path, decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms
-		FROM events ORDER BY id`)
+	rows, err := s.db.QueryContext(ctx, "SELECT "+eventCols+" FROM events ORDER BY id")
 	if err != nil {
 		return 0, nil, fmt.Errorf("read events: %w", err)
 	}
 	defer rows.Close()
 	var n int64
 	for rows.Next() {
-		var e store.Event
-		var ts int64
-		var dur sql.NullInt64
-		var raw sql.NullString
-		if err := rows.Scan(&e.ID, &ts, &e.SessionID, &e.Event, &e.Harness, &e.Tool, &e.ToolUseID, &e.AgentID,
-			&e.Cwd, &e.Path, &e.Decision, &e.Rule, &e.Mode, &e.Reason, &e.Error, &e.LatencyUS, &dur, &raw,
-			&e.PrevHash, &e.Hash, &e.SleptMS); err != nil {
+		e, err := scanEvent(rows)
+		if err != nil {
 			return n, nil, err
-		}
-		e.Time = timeFromMicros(ts)
-		if dur.Valid {
-			d := dur.Int64
-			e.DurationMS = &d
-		}
-		if raw.Valid {
-			e.Raw = []byte(raw.String)
 		}
 		n++
 		switch {

@@ -135,8 +135,7 @@ func (s *Store) Events(ctx context.Context, f store.Filter) ([]store.Event, erro
 		where = append(where, "id > ?")
 		args = append(args, f.AfterID)
 	}
-	q := `SELECT id, ts_us, session_id, event, harness, tool, tool_use_id, agent_id, cwd, path,
-		decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms FROM events`
+	q := "SELECT " + eventCols + " FROM events"
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -151,22 +150,9 @@ func (s *Store) Events(ctx context.Context, f store.Filter) ([]store.Event, erro
 	defer rows.Close()
 	var out []store.Event
 	for rows.Next() {
-		var e store.Event
-		var ts int64
-		var dur sql.NullInt64
-		var raw sql.NullString
-		if err := rows.Scan(&e.ID, &ts, &e.SessionID, &e.Event, &e.Harness, &e.Tool, &e.ToolUseID,
-			&e.AgentID, &e.Cwd, &e.Path, &e.Decision, &e.Rule, &e.Mode, &e.Reason, &e.Error,
-			&e.LatencyUS, &dur, &raw, &e.PrevHash, &e.Hash, &e.SleptMS); err != nil {
+		e, err := scanEvent(rows)
+		if err != nil {
 			return nil, err
-		}
-		e.Time = timeFromMicros(ts)
-		if dur.Valid {
-			d := dur.Int64
-			e.DurationMS = &d
-		}
-		if raw.Valid {
-			e.Raw = []byte(raw.String)
 		}
 		out = append(out, e)
 	}
@@ -247,3 +233,29 @@ func (s *Store) DecisionCounts(ctx context.Context, since time.Time) (map[string
 
 // timeFromMicros turns a stored ts_us back into a UTC time.
 func timeFromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+// eventCols are the events columns scanEvent reads, in its order.
+const eventCols = `id, ts_us, session_id, event, harness, tool, tool_use_id, agent_id, cwd, path,
+	decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms`
+
+// scanEvent reads one row of eventCols.
+func scanEvent(sc interface{ Scan(...any) error }) (store.Event, error) {
+	var e store.Event
+	var ts int64
+	var dur sql.NullInt64
+	var raw sql.NullString
+	if err := sc.Scan(&e.ID, &ts, &e.SessionID, &e.Event, &e.Harness, &e.Tool, &e.ToolUseID,
+		&e.AgentID, &e.Cwd, &e.Path, &e.Decision, &e.Rule, &e.Mode, &e.Reason, &e.Error,
+		&e.LatencyUS, &dur, &raw, &e.PrevHash, &e.Hash, &e.SleptMS); err != nil {
+		return e, err
+	}
+	e.Time = timeFromMicros(ts)
+	if dur.Valid {
+		d := dur.Int64
+		e.DurationMS = &d
+	}
+	if raw.Valid {
+		e.Raw = []byte(raw.String)
+	}
+	return e, nil
+}

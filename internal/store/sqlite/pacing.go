@@ -15,24 +15,36 @@ var _ quota.Store = (*Store)(nil)
 
 // AddSnapshot implements quota.Store.
 func (s *Store) AddSnapshot(ctx context.Context, snap *quota.Snapshot) (int64, error) {
-	var id int64
-	err := retryLocked(ctx, func() error {
-		res, err := s.db.ExecContext(ctx, `INSERT INTO usage_snapshots
-			(ts_us, source, session_id, five_util, five_reset, seven_util, seven_reset) VALUES (?,?,?,?,?,?,?)`,
-			snap.Time.UnixMicro(), snap.Source, snap.SessionID,
-			nullFloat(snap.FiveHour.Util), nullUnix(snap.FiveHour.ResetsAt),
-			nullFloat(snap.SevenDay.Util), nullUnix(snap.SevenDay.ResetsAt))
-		if err != nil {
-			return err
-		}
-		id, err = res.LastInsertId()
-		return err
-	})
+	id, err := s.insertRetry(ctx, `INSERT INTO usage_snapshots
+		(ts_us, source, session_id, five_util, five_reset, seven_util, seven_reset) VALUES (?,?,?,?,?,?,?)`,
+		snap.Time.UnixMicro(), snap.Source, snap.SessionID,
+		nullFloat(snap.FiveHour.Util), nullUnix(snap.FiveHour.ResetsAt),
+		nullFloat(snap.SevenDay.Util), nullUnix(snap.SevenDay.ResetsAt))
 	if err != nil {
 		return 0, fmt.Errorf("record usage snapshot: %w", err)
 	}
 	snap.ID = id
 	return id, nil
+}
+
+// insertRetry is execRetry for an INSERT: it returns the new row's id.
+func (s *Store) insertRetry(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := s.execRetry(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
+}
+
+// claimRetry is execRetry for a statement that changes one row or none: it
+// reports whether it changed one.
+func (s *Store) claimRetry(ctx context.Context, query string, args ...any) (bool, error) {
+	res, err := s.execRetry(ctx, query, args...)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 const snapshotCols = "id, ts_us, source, session_id, five_util, five_reset, seven_util, seven_reset"
@@ -94,17 +106,9 @@ func (s *Store) SaveDecision(ctx context.Context, d *quota.Decision) (int64, err
 	if detail == "" {
 		detail = "{}"
 	}
-	var id int64
-	err := retryLocked(ctx, func() error {
-		res, err := s.db.ExecContext(ctx, `INSERT INTO pace_decisions
-			(ts_us, snapshot_id, sessions, delay_s, algo_delay_s, window, strategy, detail) VALUES (?,?,?,?,?,?,?,?)`,
-			d.Time.UnixMicro(), d.SnapshotID, d.Sessions, d.DelaySeconds, d.AlgorithmDelay, d.Window, d.Strategy, detail)
-		if err != nil {
-			return err
-		}
-		id, err = res.LastInsertId()
-		return err
-	})
+	id, err := s.insertRetry(ctx, `INSERT INTO pace_decisions
+		(ts_us, snapshot_id, sessions, delay_s, algo_delay_s, window, strategy, detail) VALUES (?,?,?,?,?,?,?,?)`,
+		d.Time.UnixMicro(), d.SnapshotID, d.Sessions, d.DelaySeconds, d.AlgorithmDelay, d.Window, d.Strategy, detail)
 	if err != nil {
 		return 0, fmt.Errorf("record pacing decision: %w", err)
 	}
@@ -153,20 +157,11 @@ func (s *Store) ActiveSessions(ctx context.Context, since time.Time) ([]string, 
 // write lock: the conflict branch only updates when next_us has passed, so
 // of any number of concurrent callers exactly one changes a row.
 func (s *Store) TryLease(ctx context.Context, name, holder string, now time.Time, hold time.Duration) (bool, error) {
-	var got bool
-	err := retryLocked(ctx, func() error {
-		res, err := s.db.ExecContext(ctx, `INSERT INTO pace_leases (name, holder, next_us, last_us, polls) VALUES (?1, ?2, ?3, ?4, 1)
-			ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, next_us = excluded.next_us,
-				last_us = excluded.last_us, polls = pace_leases.polls + 1
-			WHERE pace_leases.next_us <= ?4`,
-			name, holder, now.Add(hold).UnixMicro(), now.UnixMicro())
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		got = n == 1
-		return err
-	})
+	got, err := s.claimRetry(ctx, `INSERT INTO pace_leases (name, holder, next_us, last_us, polls) VALUES (?1, ?2, ?3, ?4, 1)
+		ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, next_us = excluded.next_us,
+			last_us = excluded.last_us, polls = pace_leases.polls + 1
+		WHERE pace_leases.next_us <= ?4`,
+		name, holder, now.Add(hold).UnixMicro(), now.UnixMicro())
 	if err != nil {
 		return false, fmt.Errorf("take lease %s: %w", name, err)
 	}
@@ -176,11 +171,9 @@ func (s *Store) TryLease(ctx context.Context, name, holder string, now time.Time
 // FinishLease implements quota.Store. It changes nothing when holder no
 // longer holds the lease.
 func (s *Store) FinishLease(ctx context.Context, name, holder string, now, next time.Time, failures int, status string) error {
-	return retryLocked(ctx, func() error {
-		_, err := s.db.ExecContext(ctx, `UPDATE pace_leases SET next_us = ?, failures = ?, last_status = ?, last_us = ?
-			WHERE name = ? AND holder = ?`, next.UnixMicro(), failures, status, now.UnixMicro(), name, holder)
-		return err
-	})
+	_, err := s.execRetry(ctx, `UPDATE pace_leases SET next_us = ?, failures = ?, last_status = ?, last_us = ?
+		WHERE name = ? AND holder = ?`, next.UnixMicro(), failures, status, now.UnixMicro(), name, holder)
+	return err
 }
 
 // LeaseState implements quota.Store.
@@ -208,17 +201,8 @@ func (s *Store) LeaseState(ctx context.Context, name string) (quota.Lease, error
 // minutes: sources report the same reset a few seconds apart.
 func (s *Store) ClaimNotice(ctx context.Context, window string, reset time.Time, level int, now time.Time) (bool, error) {
 	key := reset.Round(10 * time.Minute).Unix()
-	var got bool
-	err := retryLocked(ctx, func() error {
-		res, err := s.db.ExecContext(ctx, `INSERT OR IGNORE INTO pace_notices (window, reset_s, level, ts_us) VALUES (?,?,?,?)`,
-			window, key, level, now.UnixMicro())
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		got = n == 1
-		return err
-	})
+	got, err := s.claimRetry(ctx, `INSERT OR IGNORE INTO pace_notices (window, reset_s, level, ts_us) VALUES (?,?,?,?)`,
+		window, key, level, now.UnixMicro())
 	if err != nil {
 		return false, fmt.Errorf("record pacing notice: %w", err)
 	}

@@ -82,6 +82,16 @@ func retryLocked(ctx context.Context, f func() error) error {
 	}
 }
 
+// execRetry runs a statement, retrying while the database is locked.
+func (s *Store) execRetry(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	var res sql.Result
+	err := retryLocked(ctx, func() (err error) {
+		res, err = s.db.ExecContext(ctx, query, args...)
+		return err
+	})
+	return res, err
+}
+
 func isLocked(err error) bool {
 	msg := err.Error()
 	return strings.Contains(msg, "database is locked") || strings.Contains(msg, "SQLITE_BUSY") ||

@@ -43,12 +43,10 @@ func (s *Store) Setting(ctx context.Context, key string) (string, bool, error) {
 
 // SetSetting implements store.Store.
 func (s *Store) SetSetting(ctx context.Context, key, value string) error {
-	return retryLocked(ctx, func() error {
-		_, err := s.db.ExecContext(ctx,
-			"INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-			key, value)
-		return err
-	})
+	_, err := s.execRetry(ctx,
+		"INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+		key, value)
+	return err
 }
 
 // Check implements store.Store: a quick integrity check and the schema
