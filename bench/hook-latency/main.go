@@ -345,17 +345,13 @@ func (b *bench) payload(ev string) []byte {
 // both far below their allowance, so pacing decides no delay. It runs
 // before each phase, so the figures stay fresh (no poll is considered).
 func (b *bench) paceFigures(conn *sql.Conn) error {
-	if conn == nil {
-		db, c, err := openDB(b.db)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		defer c.Close()
-		conn = c
+	conn, done, err := b.useConn(conn)
+	if err != nil {
+		return err
 	}
+	defer done()
 	now := time.Now().UTC()
-	_, err := conn.ExecContext(context.Background(), `INSERT INTO usage_snapshots
+	_, err = conn.ExecContext(context.Background(), `INSERT INTO usage_snapshots
 		(ts_us, source, session_id, five_util, five_reset, seven_util, seven_reset) VALUES (?, 'statusline', '', 10, ?, 10, ?)`,
 		now.UnixMicro(), now.Add(4*time.Hour).Unix(), now.Add(72*time.Hour).Unix())
 	if err != nil {
@@ -497,17 +493,13 @@ func (b *bench) stderrEmpty() error {
 // figures (a decision tied to a snapshot, no delay): otherwise the variant
 // measured "no subscription limits known", not the cached decision.
 func (b *bench) pacedOnFigures(conn *sql.Conn) error {
-	if conn == nil {
-		db, c, err := openDB(b.db)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		defer c.Close()
-		conn = c
+	conn, done, err := b.useConn(conn)
+	if err != nil {
+		return err
 	}
+	defer done()
 	var n, delayed int
-	err := conn.QueryRowContext(context.Background(),
+	err = conn.QueryRowContext(context.Background(),
 		`SELECT count(*), coalesce(sum(delay_s > 0), 0) FROM pace_decisions WHERE snapshot_id > 0`).Scan(&n, &delayed)
 	switch {
 	case err != nil:
@@ -523,15 +515,11 @@ func (b *bench) pacedOnFigures(conn *sql.Conn) error {
 // hookWork lists the in-process times (ms) of one event's measured runs,
 // from the rows' latency_us.
 func (b *bench) hookWork(conn *sql.Conn, ev string, firstSeq int) ([]float64, error) {
-	if conn == nil {
-		db, c, err := openDB(b.db)
-		if err != nil {
-			return nil, err
-		}
-		defer db.Close()
-		defer c.Close()
-		conn = c
+	conn, done, err := b.useConn(conn)
+	if err != nil {
+		return nil, err
 	}
+	defer done()
 	rows, err := conn.QueryContext(context.Background(), `SELECT latency_us FROM events WHERE event = ? AND tool_use_id >= ?`,
 		ev, fmt.Sprintf("toolu_bench_%08d", firstSeq))
 	if err != nil {
@@ -559,18 +547,27 @@ func (b *bench) hookWork(conn *sql.Conn, ev string, firstSeq int) ([]float64, er
 // pacing sleep included). Without a held conn it opens and closes its own,
 // outside any timed run.
 func (b *bench) countRows(conn *sql.Conn) (total, bad int, err error) {
-	if conn == nil {
-		db, c, err := openDB(b.db)
-		if err != nil {
-			return 0, 0, err
-		}
-		defer db.Close()
-		defer c.Close()
-		conn = c
+	conn, done, err := b.useConn(conn)
+	if err != nil {
+		return 0, 0, err
 	}
+	defer done()
 	err = conn.QueryRowContext(context.Background(),
 		`SELECT count(*), coalesce(sum(decision <> 'allow' OR error <> '' OR slept_ms > 0), 0) FROM events`).Scan(&total, &bad)
 	return total, bad, err
+}
+
+// useConn returns conn, or without one (nil) a connection of its own that
+// done closes.
+func (b *bench) useConn(conn *sql.Conn) (_ *sql.Conn, done func(), _ error) {
+	if conn != nil {
+		return conn, func() {}, nil
+	}
+	db, c, err := openDB(b.db)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, func() { c.Close(); db.Close() }, nil
 }
 
 // openDB opens one real connection (database/sql alone opens lazily).
