@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // Lifecycle scenarios (issue #7): a session that ends and a second run's
@@ -61,8 +63,8 @@ func testSessionEndBriefing(t *testing.T) {
 
 	// Make the project a git repository with an uncommitted change, then
 	// start a second session in it.
-	gitE2E(t, r.Proj, "init", "-q", "-b", "main")
-	gitE2E(t, r.Proj, "-c", "user.email=e@e", "-c", "user.name=e", "-c", "commit.gpgsign=false",
+	testenv.Git(t, r.Proj, "init", "-q", "-b", "main")
+	testenv.Git(t, r.Proj, "-c", "user.email=e@e", "-c", "user.name=e", "-c", "commit.gpgsign=false",
 		"commit", "-q", "--allow-empty", "-m", "init")
 	run2 := rerun(t, r, "Carry on.", nil, Script{Steps: []Step{{Text: "Carrying on."}}})
 	if run2.ExitCode != 0 {
@@ -333,15 +335,6 @@ func rerun(t *testing.T, r *Run, prompt string, prompts []string, script Script)
 	return n
 }
 
-func gitE2E(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
-
 func readJSONFile(t *testing.T, p string) map[string]any {
 	t.Helper()
 	b, err := os.ReadFile(p)
@@ -397,7 +390,7 @@ func TestStatuslineThresholdHandoff(t *testing.T) {
 	dir := t.TempDir()
 	proj := filepath.Join(dir, "proj")
 	os.MkdirAll(proj, 0o755)
-	gitE2E(t, proj, "init", "-q", "-b", "main")
+	testenv.Git(t, proj, "init", "-q", "-b", "main")
 	os.WriteFile(filepath.Join(proj, "work.go"), []byte("package work\n"), 0o644)
 	tr := filepath.Join(dir, "transcript.jsonl")
 	os.WriteFile(tr, []byte(`{"type":"user","message":{"role":"user","content":"GOAL: port the parser to Go"}}`+"\n"+

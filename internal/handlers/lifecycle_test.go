@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,6 +19,7 @@ import (
 	"github.com/warden-dev/warden/internal/session"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // harness runs hook events through the real pipeline for one session.
@@ -64,34 +64,6 @@ func (h *harness) fire(ev event.Name, fields string) event.Decision {
 	return d
 }
 
-func gitRepo(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("git is required")
-		}
-		t.Skip("git not installed")
-	}
-	dir := t.TempDir()
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.email", "t@e.com"},
-		{"config", "user.name", "t"}, {"config", "commit.gpgsign", "false"}} {
-		gitRun(t, dir, args...)
-	}
-	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
-	gitRun(t, dir, "add", ".")
-	gitRun(t, dir, "commit", "-q", "-m", "init")
-	return dir
-}
-
-func gitRun(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
-
 func readMap(t *testing.T, p string) map[string]any {
 	t.Helper()
 	b, err := os.ReadFile(p)
@@ -110,7 +82,7 @@ func TestStopAndSessionEndWriteLastSession(t *testing.T) {
 	lifecycleWarnOut = &warn
 	defer func() { lifecycleWarnOut = os.Stderr }()
 
-	proj := gitRepo(t)
+	proj := testenv.GitRepo(t, "a.txt", "a\n")
 	h := newHarness(t, proj)
 	h.fire(event.PostToolUse, `,"tool_name":"TodoWrite","tool_input":{"todos":[{"content":"ship it","status":"in_progress","activeForm":"x"}]}`)
 	if d := h.fire(event.Stop, `,"stop_hook_active":false`); !d.IsZero() {
@@ -182,7 +154,7 @@ func TestLastSessionOutsideRepo(t *testing.T) {
 }
 
 func TestPreCompactState(t *testing.T) {
-	proj := gitRepo(t)
+	proj := testenv.GitRepo(t, "a.txt", "a\n")
 	h := newHarness(t, proj)
 	os.WriteFile(filepath.Join(proj, "a.txt"), []byte("SECRET CONTENT\n"), 0o644)
 	h.fire(event.PostToolUse, fmt.Sprintf(`,"tool_name":"Read","tool_input":{"file_path":%q}`, filepath.Join(proj, "docs", "x.md")))
@@ -214,7 +186,7 @@ func TestPreCompactState(t *testing.T) {
 }
 
 func TestSessionStartBriefing(t *testing.T) {
-	proj := gitRepo(t)
+	proj := testenv.GitRepo(t, "a.txt", "a\n")
 	h := newHarness(t, proj)
 	if d := h.fire(event.SessionStart, `,"source":"startup"`); !d.IsZero() {
 		t.Fatalf("nothing applies, got %+v", d)

@@ -5,27 +5,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // gitRepo makes a temp git repository with one commit on branch main.
-func gitRepo(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("git is required")
-		}
-		t.Skip("git not installed")
-	}
-	dir := t.TempDir()
-	run(t, dir, "git", "init", "-q", "-b", "main")
-	run(t, dir, "git", "config", "user.email", "t@example.com")
-	run(t, dir, "git", "config", "user.name", "t")
-	run(t, dir, "git", "config", "commit.gpgsign", "false")
-	write(t, filepath.Join(dir, "README.md"), "hello\n")
-	run(t, dir, "git", "add", ".")
-	run(t, dir, "git", "commit", "-q", "-m", "init")
-	return dir
-}
+func gitRepo(t *testing.T) string { return testenv.GitRepo(t, "README.md", "hello\n") }
 
 func run(t *testing.T, dir string, name string, args ...string) string {
 	t.Helper()
