@@ -7,7 +7,7 @@
 //
 // Everything lives in _test.go files:
 //
-//   - claude_test.go   installs and locates the pinned Claude Code CLI
+//   - claude_test.go   pins the Claude Code CLI (internal/testenv installs it)
 //   - fakeapi_test.go  the fake Messages API (SSE and JSON) and its request log
 //   - scenario_test.go the scenario runner (temp HOME, env, install, run, store)
 //   - basic_test.go    the scenarios (a table; new features add rows)
