@@ -61,8 +61,10 @@ func TestPostToolUseSleepStopsAtTheDeadline(t *testing.T) {
 	if err != nil || stderr.Len() > 0 {
 		t.Fatalf("exit %v, stderr %q", err, stderr.String())
 	}
-	// It ended at the deadline, not after the 7 s delay.
-	if el > deadline+500*time.Millisecond {
+	// It ended at the deadline, not after the 7 s delay (the slept time
+	// recorded below is the precise check; this margin is for process
+	// start-up on a loaded machine).
+	if el > deadline+2*time.Second {
 		t.Errorf("hook took %v, want it to stop at the %v deadline", el, deadline)
 	}
 

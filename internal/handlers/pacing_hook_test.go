@@ -128,7 +128,7 @@ func TestPostToolUseWithoutFiguresDoesNothing(t *testing.T) {
 	var out, errb bytes.Buffer
 	start := time.Now()
 	code := hook.Main(nil, strings.NewReader(postToolUse), &out, &errb)
-	if code != 0 || out.Len() != 0 || errb.Len() != 0 || time.Since(start) > 2*time.Second {
+	if code != 0 || out.Len() != 0 || errb.Len() != 0 || time.Since(start) > 5*time.Second {
 		t.Fatalf("code %d out %q err %q", code, out.String(), errb.String())
 	}
 	d, err := st.LatestDecision(context.Background())
