@@ -149,12 +149,22 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 	if err != nil {
 		return nil, Stats{}, err
 	}
-	d := merge(l.files, l.results)
-	all := entryPtrs(d.Entries)
-	out := sortBlocks(buildBlocksGen(d, all, D, nil))
+	// The per-file rows are written while the blocks are made (their own
+	// transaction: rows without the state below, or the reverse, are a
+	// consistent cache, only a slower one). A cache that cannot be written
+	// is only slower, so errors are dropped.
+	rowsSaved := make(chan struct{})
+	go func() {
+		defer close(rowsSaved)
+		if len(l.updates) > 0 || len(l.remove) > 0 {
+			_ = st.SaveUsage(ctx, toRows(l.updates), l.remove, nil)
+		}
+	}()
 	// The state leaves out entries of unterminated last lines (read again
-	// each run); when there are some, resolve duplicates without them.
-	sd := d
+	// each run); when there are some, duplicates are resolved without them
+	// too, at the same time.
+	var sd *Data
+	var merged sync.WaitGroup
 	if slices.ContainsFunc(l.tails, func(n int) bool { return n > 0 }) {
 		res := make([]*fileEntries, len(l.results))
 		for k, r := range l.results {
@@ -162,7 +172,14 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 				res[k] = &fileEntries{Models: r.Models, Entries: r.Entries[:len(r.Entries)-l.tails[k]]}
 			}
 		}
-		sd = merge(l.files, res)
+		merged.Go(func() { sd = merge(l.files, res) })
+	}
+	d := merge(l.files, l.results)
+	all := entryPtrs(d.Entries)
+	out := sortBlocks(buildBlocksGen(d, all, D, nil))
+	merged.Wait()
+	if sd == nil {
+		sd = d
 	}
 	s := &blockState{D: D, Models: sd.Models, Files: make([]stateFile, len(files))}
 	for i, f := range files {
@@ -202,7 +219,8 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 		snaps = append(snaps, sqlite.UsageSnapshot{Name: keysName(D, b), Fingerprint: []byte{stateVersion}, Data: kb})
 	}
 	snaps = append(snaps, sqlite.UsageSnapshot{Name: stateName(D), Fingerprint: []byte{stateVersion}, Data: encodeState(s)})
-	_ = st.SaveUsage(ctx, toRows(l.updates), l.remove, snaps) // a cache that cannot be written is only slower
+	<-rowsSaved
+	_ = st.SaveUsage(ctx, nil, nil, snaps)
 	return out, l.stats, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"hash/fnv"
 	"io"
 	"io/fs"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -381,8 +382,7 @@ func merge(files []File, results []*fileEntries) *Data {
 		}
 	}
 	entries := make([]Entry, 0, n)
-	type key struct{ a, b uint64 }
-	byKey := make(map[key]int, n)
+	byKey := newKeyTable(n)
 	var seq int64
 	for fi, r := range results {
 		if r == nil {
@@ -398,7 +398,8 @@ func merge(files []File, results []*fileEntries) *Data {
 			}
 			remap[i] = k
 		}
-		for _, e := range r.Entries {
+		for i := range r.Entries {
+			e := r.Entries[i] // a copy: results may be merged again
 			e.File = int32(fi)
 			if e.Model >= 0 {
 				e.Model = remap[e.Model]
@@ -409,14 +410,14 @@ func merge(files []File, results []*fileEntries) *Data {
 				entries = append(entries, e)
 				continue
 			}
-			k := key{e.K0, e.K1}
-			if at, ok := byKey[k]; ok {
-				if replaces(&e, &entries[at]) {
-					entries[at] = e
+			slot := byKey.find(e.K0, e.K1, entries)
+			if at := *slot; at > 0 {
+				if replaces(&e, &entries[at-1]) {
+					entries[at-1] = e
 				}
 				continue
 			}
-			byKey[k] = len(entries)
+			*slot = int32(len(entries)) + 1
 			entries = append(entries, e)
 		}
 	}
@@ -426,46 +427,96 @@ func merge(files []File, results []*fileEntries) *Data {
 	return d
 }
 
-// price sets every entry's cost.
+// keyTable maps dedupe keys to positions in a slice of entries (an open
+// addressing table: the keys are hashes already, and a map of 16-byte
+// keys was a good part of a cold run).
+type keyTable struct {
+	slots []int32 // position + 1, 0 = empty
+	mask  uint64
+}
+
+func newKeyTable(n int) keyTable {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	return keyTable{slots: make([]int32, size), mask: uint64(size - 1)}
+}
+
+// find returns the slot of (k0, k1): holding its position + 1, or empty
+// (0) where it goes.
+func (t keyTable) find(k0, k1 uint64, entries []Entry) *int32 {
+	h := (k0 ^ k1*0x9E3779B97F4A7C15) & t.mask
+	for {
+		s := &t.slots[h]
+		if *s == 0 {
+			return s
+		}
+		if e := &entries[*s-1]; e.K0 == k0 && e.K1 == k1 {
+			return s
+		}
+		h = (h + 1) & t.mask
+	}
+}
+
+// price sets every entry's cost (each model's price is looked up once).
 func (d *Data) price() {
+	prices := make([]*Price, len(d.Models))
+	for i, m := range d.Models {
+		prices[i] = PriceFor(m)
+	}
+	noModel := PriceFor("")
 	for i := range d.Entries {
 		e := &d.Entries[i]
-		model := ""
+		model, p := "", noModel
 		if e.Model >= 0 {
-			model = d.Models[e.Model]
+			model, p = d.Models[e.Model], prices[e.Model]
 		}
 		if e.Flags&flagCost != 0 {
 			e.cost, e.priced = e.CostUSD, true
 		} else {
-			e.cost, e.priced = Cost(model, e.In, e.Out, e.Cache5m, e.Cache1h, e.CacheRead, e.Flags&flagFast != 0)
+			e.cost, e.priced = costOf(p, model, e.In, e.Out, e.Cache5m, e.Cache1h, e.CacheRead, e.Flags&flagFast != 0)
 		}
 	}
 }
 
-// sortEntries orders entries by time, then by seq: it sorts small keys and
-// moves each entry once (entries are large).
+// sortEntries orders entries by time, then by seq: it sorts small keys
+// (a radix sort on both) and moves each entry once (entries are large).
 func sortEntries(entries []Entry) {
-	type key struct {
-		ts, seq int64
-		i       int32
+	if len(entries) < 2 {
+		return
 	}
-	keys := make([]key, len(entries))
+	minTS, maxTS := entries[0].TS, entries[0].TS
+	var maxSeq int64
 	sorted := true
 	for i := range entries {
-		keys[i] = key{entries[i].TS, entries[i].seq, int32(i)}
-		if i > 0 && (keys[i].ts < keys[i-1].ts || (keys[i].ts == keys[i-1].ts && keys[i].seq < keys[i-1].seq)) {
+		e := &entries[i]
+		minTS, maxTS, maxSeq = min(minTS, e.TS), max(maxTS, e.TS), max(maxSeq, e.seq)
+		if i > 0 && (e.TS < entries[i-1].TS || (e.TS == entries[i-1].TS && e.seq < entries[i-1].seq)) {
 			sorted = false
 		}
 	}
 	if sorted {
 		return
 	}
-	slices.SortFunc(keys, func(a, b key) int {
-		if c := cmp.Compare(a.ts, b.ts); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.seq, b.seq)
-	})
+	// One key: time above seq, both as offsets, when they fit in 64 bits
+	// (they do unless the times span centuries).
+	seqBits := bits.Len64(uint64(maxSeq))
+	tsBits := bits.Len64(uint64(maxTS - minTS))
+	if seqBits+tsBits > 64 {
+		slices.SortStableFunc(entries, func(a, b Entry) int {
+			if c := cmp.Compare(a.TS, b.TS); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.seq, b.seq)
+		})
+		return
+	}
+	keys := make([]sortKey, len(entries))
+	for i := range entries {
+		keys[i] = sortKey{uint64(entries[i].TS-minTS)<<seqBits | uint64(entries[i].seq), int32(i)}
+	}
+	keys = radixSort(keys, make([]sortKey, len(keys)), seqBits+tsBits)
 	// Apply the permutation in place, cycle by cycle: position p takes
 	// the entry at keys[p].i.
 	for start := range keys {
@@ -489,6 +540,37 @@ func sortEntries(entries []Entry) {
 			p = src
 		}
 	}
+}
+
+type sortKey struct {
+	k uint64
+	i int32
+}
+
+// radixSort sorts keys by their low width bits (an LSD radix sort, 11 bits
+// a pass), using tmp of the same length; it returns the sorted slice
+// (keys or tmp).
+func radixSort(keys, tmp []sortKey, width int) []sortKey {
+	const digit = 11
+	var count [1 << digit]int
+	for shift := 0; shift < width; shift += digit {
+		clear(count[:])
+		for _, k := range keys {
+			count[(k.k>>shift)&(1<<digit-1)]++
+		}
+		sum := 0
+		for d, c := range count {
+			count[d] = sum
+			sum += c
+		}
+		for _, k := range keys {
+			d := (k.k >> shift) & (1<<digit - 1)
+			tmp[count[d]] = k
+			count[d]++
+		}
+		keys, tmp = tmp, keys
+	}
+	return keys
 }
 
 // bySeq returns es in seq order (the order Load met them: by path, then

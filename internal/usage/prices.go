@@ -138,7 +138,11 @@ func tiered(tokens int64, base, above float64) float64 {
 // 1-hour write costs twice the input price. fast applies the fast-mode
 // multiplier. ok is false for a model the table does not know (cost 0).
 func Cost(model string, in, out, cache5m, cache1h, cacheRead int64, fast bool) (cost float64, ok bool) {
-	p := PriceFor(model)
+	return costOf(PriceFor(model), model, in, out, cache5m, cache1h, cacheRead, fast)
+}
+
+// costOf is Cost with the model's price already looked up.
+func costOf(p *Price, model string, in, out, cache5m, cache1h, cacheRead int64, fast bool) (cost float64, ok bool) {
 	if p == nil {
 		return 0, false
 	}

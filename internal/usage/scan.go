@@ -16,12 +16,14 @@ import (
 // Two byte patterns of the whole line are decided during the same pass
 // instead of by searches over the line: the usage marker `"usage":{` (a
 // line without it is not counted) and `"<field>":null` for the fields
-// ccusage drops a line for. Both patterns contain an unescaped quote
-// followed by a colon (the byte before that quote is a letter, so it cannot
-// be an escaped quote), and every unescaped quote of a line the parse
-// accepts is the opening or closing quote of a string the parser walks;
-// checking at those quotes finds exactly the occurrences a byte search
-// would (a line the parse rejects is not counted either way).
+// ccusage drops a line for. Both are a quote, a colon and a '{' or "null",
+// with a letter before the quote (so it is not an escaped quote): every
+// such quote in a line the parse accepts opens or closes a string the
+// parser walks. Where the parser reads objects itself (the line, message,
+// usage), a value's quotes cannot be followed by a colon or preceded by a
+// letter in a line it accepts, so only the closing quotes of keys are
+// tested; inside skipped values both quotes of every string are. A line the
+// parse rejects is not counted whatever the patterns say.
 type lineParser struct {
 	b       []byte
 	i       int
@@ -29,34 +31,29 @@ type lineParser struct {
 	dropped bool // the line contains "<field>":null for a field of nullFields
 }
 
-// atQuote is called for every unescaped quote at k (opening or closing).
-func (p *lineParser) atQuote(k int) {
-	b := p.b
-	if k+2 >= len(b) || b[k+1] != ':' {
+// patterns tests the two patterns at the quote at k, which a colon
+// follows.
+func (p *lineParser) patterns(k int) {
+	if k+2 >= len(p.b) {
 		return
 	}
-	switch b[k+2] {
-	case 'n':
-		if !p.dropped && len(b)-k >= len(nullSuffix) && string(b[k+2:k+6]) == "null" && nullKeyBefore(b, k) {
-			p.dropped = true
-		}
-	case '{':
+	b := p.b
+	if b[k+2] == '{' {
 		if k >= 6 && string(b[k-6:k]) == `"usage` {
 			p.marker = true
 		}
+		return
 	}
-}
-
-// nullKeyBefore: b[k] is the quote of `":null`; the bytes before it are
-// `"<field>` for a field of nullFields.
-func nullKeyBefore(b []byte, k int) bool {
+	if p.dropped || len(b)-k < len(nullSuffix) || string(b[k+2:k+6]) != "null" {
+		return
+	}
 	for _, f := range nullFields {
 		start := k - len(f)
 		if start >= 1 && b[start-1] == '"' && string(b[start:k]) == f {
-			return true
+			p.dropped = true
+			return
 		}
 	}
-	return false
 }
 
 const (
@@ -66,88 +63,94 @@ const (
 	swarBack  = 0x5c5c5c5c5c5c5c5c // '\\' in every byte
 )
 
+// stopMask flags (in the high bit of its byte) the first quote or
+// backslash among the eight bytes of x, little-endian; bytes after the
+// first flagged one may be flagged wrongly (borrows), the first is exact.
+func stopMask(x uint64) uint64 {
+	q := x ^ swarQuote
+	s := x ^ swarBack
+	return (((q - swarOnes) &^ q) | ((s - swarOnes) &^ s)) & swarHighs
+}
+
 // stringEnd returns the index of the quote closing the string whose
-// contents start at i (-1 when the line ends first) and whether the
-// contents hold a backslash. A backslash escapes the byte after it, so a
-// quote ends the string when an even number of backslashes precedes it.
-// Eight bytes are tested at a time for a quote or a backslash.
-func stringEnd(b []byte, i int) (int, bool) {
-	esc := false
-	for {
-		for i+8 <= len(b) {
-			x := binary.LittleEndian.Uint64(b[i:])
-			q := x ^ swarQuote
-			s := x ^ swarBack
-			// A byte of q or s is zero where x has a quote or a
-			// backslash; the lowest flagged byte is exact (borrows only
-			// spoil the bytes above a zero byte).
-			m := ((q - swarOnes) &^ q) | ((s - swarOnes) &^ s)
-			m &= swarHighs
-			if m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				goto found
+// contents start at start (-1 when the line ends first) and whether the
+// contents hold a backslash (an escape). Most strings of a line are short
+// (keys, ids): their first sixteen bytes are tested eight at a time for a
+// quote or a backslash. A longer string, or one with an escape, is searched
+// for quotes with IndexByte; a quote ends it when an even number of
+// backslashes precedes it.
+func stringEnd(b []byte, start int) (int, bool) {
+	i := start
+	for n := 0; n < 2 && i+8 <= len(b); n++ {
+		if m := stopMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			k := i + bits.TrailingZeros64(m)>>3
+			if b[k] == '"' {
+				return k, false
 			}
-			i += 8
+			return quoteEnd(b, start, k), true
 		}
-		for i < len(b) && b[i] != '"' && b[i] != '\\' {
-			i++
+		i += 8
+	}
+	k := quoteEnd(b, start, i)
+	return k, k >= 0 && bytes.IndexByte(b[start:k], '\\') >= 0
+}
+
+// quoteEnd finds the closing quote of the string starting at start,
+// searching from i (no quote lies in [start, i)).
+func quoteEnd(b []byte, start, i int) int {
+	for {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return -1
 		}
-		if i >= len(b) {
-			return -1, esc
+		k := i + j
+		m := k - 1
+		for m >= start && b[m] == '\\' {
+			m--
 		}
-	found:
-		if b[i] == '"' {
-			return i, esc
+		if (k-1-m)%2 == 0 {
+			return k
 		}
-		esc = true
-		i += 2
-		if i > len(b) {
-			return -1, esc
-		}
+		i = k + 1
 	}
 }
 
-func (p *lineParser) ws() {
-	for p.i < len(p.b) {
-		switch p.b[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
+func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && isWS(b[i]) {
+		i++
 	}
+	return i
 }
 
 func (p *lineParser) end() bool {
-	p.ws()
+	p.i = skipWS(p.b, p.i)
 	return p.i == len(p.b)
-}
-
-// rawStr reads a string at p.i and returns its raw contents and whether
-// they hold escapes.
-func (p *lineParser) rawStr() ([]byte, bool, bool) {
-	if p.i >= len(p.b) || p.b[p.i] != '"' {
-		return nil, false, false
-	}
-	start := p.i + 1
-	p.atQuote(p.i)
-	end, esc := stringEnd(p.b, start)
-	if end < 0 {
-		return nil, false, false
-	}
-	p.atQuote(end)
-	p.i = end + 1
-	return p.b[start:end], esc, true
 }
 
 // str reads a string and returns its contents (unescaped when needed).
 func (p *lineParser) str() ([]byte, bool) {
-	raw, esc, ok := p.rawStr()
-	if !ok || !esc {
-		return raw, ok
+	b, i := p.b, p.i
+	if i >= len(b) || b[i] != '"' {
+		return nil, false
 	}
+	end, esc := stringEnd(b, i+1)
+	if end < 0 {
+		return nil, false
+	}
+	p.i = end + 1
+	if esc {
+		return unescape(b[i : end+1])
+	}
+	return b[i+1 : end], true
+}
+
+// unescape decodes a quoted string holding escapes (rare in the fields
+// read); a bad escape rejects the line, as a JSON decoder would.
+func unescape(quoted []byte) ([]byte, bool) {
 	var s string
-	if err := json.Unmarshal(p.b[p.i-len(raw)-2:p.i], &s); err != nil {
+	if err := json.Unmarshal(quoted, &s); err != nil {
 		return nil, false
 	}
 	return []byte(s), true
@@ -189,19 +192,21 @@ func (p *lineParser) boolOrNull() (bool, bool) {
 // uint reads a non-negative integer (a float, a negative number or a string
 // is rejected, as a u64 field is).
 func (p *lineParser) uint() (int64, bool) {
-	start := p.i
+	b, i := p.b, p.i
+	start := i
 	var n int64
-	for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
-		n = n*10 + int64(p.b[p.i]-'0')
-		p.i++
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		n = n*10 + int64(b[i]-'0')
+		i++
 		if n > 1<<53 {
 			return 0, false
 		}
 	}
-	if p.i == start || (p.i-start > 1 && p.b[start] == '0') {
+	p.i = i
+	if i == start || (i-start > 1 && b[start] == '0') {
 		return 0, false
 	}
-	if p.i < len(p.b) && !numDelim(p.b[p.i]) {
+	if i < len(b) && !numDelim(b[i]) {
 		return 0, false
 	}
 	return n, true
@@ -225,25 +230,27 @@ func (p *lineParser) float() (float64, bool) {
 	return f, err == nil && p.i > start
 }
 
-// skip consumes any value.
+// skip consumes any value of an object the parser reads itself.
 func (p *lineParser) skip() bool {
-	if p.i >= len(p.b) {
+	b, i := p.b, p.i
+	if i >= len(b) {
 		return false
 	}
-	switch c := p.b[p.i]; c {
+	switch c := b[i]; c {
 	case '"':
-		_, _, ok := p.rawStr()
-		return ok
+		end, _ := stringEnd(b, i+1)
+		p.i = end + 1
+		return end >= 0
 	case '{', '[':
 		return p.skipContainer()
 	case 't':
-		if len(p.b)-p.i >= 4 && string(p.b[p.i:p.i+4]) == "true" {
+		if len(b)-i >= 4 && string(b[i:i+4]) == "true" {
 			p.i += 4
 			return true
 		}
 		return false
 	case 'f':
-		if len(p.b)-p.i >= 5 && string(p.b[p.i:p.i+5]) == "false" {
+		if len(b)-i >= 5 && string(b[i:i+5]) == "false" {
 			p.i += 5
 			return true
 		}
@@ -263,7 +270,9 @@ func (p *lineParser) skip() bool {
 var structural = [256]bool{'"': true, '{': true, '}': true, '[': true, ']': true}
 
 // skipContainer skips a nested object or array: strings are jumped over,
-// brackets must match.
+// brackets must match. Nothing else is checked (what lies between strings
+// and brackets is not read), so both quotes of every string are tested for
+// the patterns.
 func (p *lineParser) skipContainer() bool {
 	var stackBuf [64]byte
 	stack := stackBuf[:0]
@@ -278,13 +287,16 @@ func (p *lineParser) skipContainer() bool {
 		}
 		switch c := b[i]; c {
 		case '"':
-			p.atQuote(i)
-			end, _ := stringEnd(b, i+1)
+			if i+1 < len(b) && b[i+1] == ':' {
+				p.patterns(i)
+			}
+			end := quoteEndShort(b, i+1)
 			if end < 0 {
 				return false
 			}
-			p.atQuote(end)
-			i = end + 1
+			if i = end + 1; i < len(b) && b[i] == ':' {
+				p.patterns(end)
+			}
 			continue
 		case '{':
 			stack = append(stack, '}')
@@ -304,50 +316,88 @@ func (p *lineParser) skipContainer() bool {
 	}
 }
 
+// quoteEndShort is stringEnd without the escape flag.
+func quoteEndShort(b []byte, start int) int {
+	i := start
+	for n := 0; n < 2 && i+8 <= len(b); n++ {
+		if m := stopMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			k := i + bits.TrailingZeros64(m)>>3
+			if b[k] == '"' {
+				return k
+			}
+			return quoteEnd(b, start, k)
+		}
+		i += 8
+	}
+	return quoteEnd(b, start, i)
+}
+
 // open reads the start of an object; empty when it is {}.
 func (p *lineParser) open() (ok, empty bool) {
-	p.ws()
-	if p.i >= len(p.b) || p.b[p.i] != '{' {
+	b := p.b
+	i := skipWS(b, p.i)
+	if i >= len(b) || b[i] != '{' {
 		return false, false
 	}
-	p.i++
-	p.ws()
-	if p.i < len(p.b) && p.b[p.i] == '}' {
-		p.i++
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		p.i = i + 1
 		return true, true
 	}
+	p.i = i
 	return true, false
 }
 
-// key reads `"key":` and leaves p at the value.
+// key reads `"key":` and leaves p at the value. The key's closing quote
+// is where the patterns can occur in an object the parser reads itself.
 func (p *lineParser) key() ([]byte, bool) {
-	p.ws()
-	k, ok := p.str()
-	if !ok {
+	b := p.b
+	i := skipWS(b, p.i)
+	if i >= len(b) || b[i] != '"' {
 		return nil, false
 	}
-	p.ws()
-	if p.i >= len(p.b) || p.b[p.i] != ':' {
+	end, esc := stringEnd(b, i+1)
+	if end < 0 {
 		return nil, false
 	}
-	p.i++
-	p.ws()
-	return k, true
+	j := end + 1
+	if j+1 < len(b) && b[j] == ':' {
+		// The usual `"key":` with no space: the place of the patterns.
+		if c := b[j+1]; c == 'n' || c == '{' {
+			p.patterns(end)
+		}
+	} else if j = skipWS(b, j); j >= len(b) || b[j] != ':' {
+		return nil, false
+	}
+	p.i = skipWS(b, j+1)
+	if esc {
+		return unescape(b[i : end+1])
+	}
+	return b[i+1 : end], true
 }
 
 // next reads what follows a value in an object: more is true after a
 // comma, false after the closing brace.
 func (p *lineParser) next() (more, ok bool) {
-	p.ws()
-	if p.i >= len(p.b) {
-		return false, false
-	}
-	switch p.b[p.i] {
-	case ',':
+	if p.i < len(p.b) && p.b[p.i] == ',' {
 		p.i++
 		return true, true
+	}
+	return p.nextSlow()
+}
+
+func (p *lineParser) nextSlow() (more, ok bool) {
+	b := p.b
+	i := skipWS(b, p.i)
+	if i >= len(b) {
+		return false, false
+	}
+	switch b[i] {
+	case ',':
+		p.i = i + 1
+		return true, true
 	case '}':
-		p.i++
+		p.i = i + 1
 		return false, true
 	}
 	return false, false
