@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"io/fs"
 	"math"
+	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -145,10 +146,12 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 	}
 	opt.Files = files
 	opt.Cache = StoreCache{st}
+	tmpT0 := time.Now()
 	l, err := loadFiles(ctx, opt)
 	if err != nil {
 		return nil, Stats{}, err
 	}
+	tmpLog("loadFiles", tmpT0)
 	// The per-file rows are written while the blocks are made (their own
 	// transaction: rows without the state below, or the reverse, are a
 	// consistent cache, only a slower one). A cache that cannot be written
@@ -162,39 +165,59 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 	}()
 	// The state leaves out entries of unterminated last lines (read again
 	// each run); when there are some, duplicates are resolved without them
-	// too, at the same time.
-	var sd *Data
-	var merged sync.WaitGroup
-	if slices.ContainsFunc(l.tails, func(n int) bool { return n > 0 }) {
+	// too. The state is made on one core while the blocks to print are made
+	// on the other.
+	var stateSnaps []sqlite.UsageSnapshot
+	var stateDone sync.WaitGroup
+	hasTails := slices.ContainsFunc(l.tails, func(n int) bool { return n > 0 })
+	if hasTails {
 		res := make([]*fileEntries, len(l.results))
 		for k, r := range l.results {
 			if r != nil {
 				res[k] = &fileEntries{Models: r.Models, Entries: r.Entries[:len(r.Entries)-l.tails[k]]}
 			}
 		}
-		merged.Go(func() { sd = merge(l.files, res) })
+		stateDone.Go(func() {
+			sd := merge(l.files, res)
+			stateSnaps = blocksStateRows(sd, buildBlocksGen(sd, entryPtrs(sd.Entries), D, nil), l, D)
+		})
 	}
 	d := merge(l.files, l.results)
-	all := entryPtrs(d.Entries)
-	out := sortBlocks(buildBlocksGen(d, all, D, nil))
-	merged.Wait()
-	if sd == nil {
-		sd = d
+	gen := buildBlocksGen(d, entryPtrs(d.Entries), D, nil)
+	if !hasTails {
+		stateDone.Go(func() { stateSnaps = blocksStateRows(d, gen, l, D) })
 	}
+	out := sortBlocks(slices.Clone(gen))
+	tmpLog("merge d + blocks", tmpT0)
+	stateDone.Wait()
+	snaps := append([]sqlite.UsageSnapshot{{Name: blocksName(D), Fingerprint: fp, Data: EncodeBlockAggs(out)}}, stateSnaps...)
+	tmpLog("state built", tmpT0)
+	<-rowsSaved
+	tmpLog("rows saved", tmpT0)
+	_ = st.SaveUsage(ctx, nil, nil, snaps)
+	tmpLog("snaps saved", tmpT0)
+	return out, l.stats, nil
+}
+
+// blocksStateRows are the store rows of the blocks state made from sd
+// (entries without those of unterminated last lines) and gen, its blocks
+// in the order made: the state row and the key rows.
+func blocksStateRows(sd *Data, gen []BlockAgg, l *loaded, D int64) []sqlite.UsageSnapshot {
+	files := l.files
 	s := &blockState{D: D, Models: sd.Models, Files: make([]stateFile, len(files))}
 	for i, f := range files {
 		s.Files[i] = stateFile{Path: f.Path, Size: f.Size, MtimeNs: f.MtimeNs, Off: l.offs[i], Print: l.prints[i],
 			TailEmpty: l.offs[i] < f.Size && l.tails[i] == 0}
 	}
-	sent := entryPtrs(sd.Entries)
-	gen := buildBlocksGen(sd, sent, D, nil)
+	sent := sd.Entries
 	var keys []uint64
 	if len(gen) > 0 {
 		first := gen[len(gen)-1].First
 		s.Prefix = gen[:len(gen)-1]
 		k := sort.Search(len(sent), func(i int) bool { return sent[i].TS >= first })
 		pathIdx := map[int32]int32{}
-		for _, e := range sent[k:] {
+		for i := range sent[k:] {
+			e := &sent[k+i]
 			pi, ok := pathIdx[e.File]
 			if !ok {
 				pi = int32(len(s.Paths))
@@ -203,14 +226,14 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 			}
 			s.Tail = append(s.Tail, tailEntry{Entry: *e, path: pi})
 		}
-		for _, e := range sent[:k] {
-			if e.Flags&flagKey != 0 {
-				keys = append(keys, e.K0)
+		for i := range sent[:k] {
+			if sent[i].Flags&flagKey != 0 {
+				keys = append(keys, sent[i].K0)
 			}
 		}
 		slices.Sort(keys)
 	}
-	snaps := []sqlite.UsageSnapshot{{Name: blocksName(D), Fingerprint: fp, Data: EncodeBlockAggs(out)}}
+	var snaps []sqlite.UsageSnapshot
 	for b := 0; b < keyBuckets; b++ {
 		lo := sort.Search(len(keys), func(i int) bool { return keyBucket(keys[i]) >= b })
 		hi := sort.Search(len(keys), func(i int) bool { return keyBucket(keys[i]) > b })
@@ -218,10 +241,7 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 		s.KeyHashes[b] = keysID(kb)
 		snaps = append(snaps, sqlite.UsageSnapshot{Name: keysName(D, b), Fingerprint: []byte{stateVersion}, Data: kb})
 	}
-	snaps = append(snaps, sqlite.UsageSnapshot{Name: stateName(D), Fingerprint: []byte{stateVersion}, Data: encodeState(s)})
-	<-rowsSaved
-	_ = st.SaveUsage(ctx, nil, nil, snaps)
-	return out, l.stats, nil
+	return append(snaps, sqlite.UsageSnapshot{Name: stateName(D), Fingerprint: []byte{stateVersion}, Data: encodeState(s)})
 }
 
 func entryPtrs(es []Entry) []*Entry {
@@ -870,4 +890,10 @@ func pricesPrint() []byte {
 		pricesPrintV = h.Sum(nil)
 	})
 	return pricesPrintV
+}
+
+func tmpLog(what string, t0 time.Time) {
+	if os.Getenv("WARDEN_TMP_TIMING") != "" {
+		fmt.Fprintf(os.Stderr, "%s %v\n", what, time.Since(t0))
+	}
 }

@@ -78,9 +78,9 @@ type Entry struct {
 	File      int32 // index into Data.Files
 	Model     int32 // index into Data.Models, -1 = none
 	Flags     uint8
-	seq       int64
-	cost      float64
 	priced    bool
+	seq       int32 // position in the order Load met the entries (small: entries are many)
+	cost      float64
 }
 
 // CacheCreation is the cache-write token count.
@@ -383,7 +383,7 @@ func merge(files []File, results []*fileEntries) *Data {
 	}
 	entries := make([]Entry, 0, n)
 	byKey := newKeyTable(n)
-	var seq int64
+	var seq int32
 	for fi, r := range results {
 		if r == nil {
 			continue
@@ -487,7 +487,7 @@ func sortEntries(entries []Entry) {
 		return
 	}
 	minTS, maxTS := entries[0].TS, entries[0].TS
-	var maxSeq int64
+	var maxSeq int32
 	sorted := true
 	for i := range entries {
 		e := &entries[i]
@@ -501,7 +501,7 @@ func sortEntries(entries []Entry) {
 	}
 	// One key: time above seq, both as offsets, when they fit in 64 bits
 	// (they do unless the times span centuries).
-	seqBits := bits.Len64(uint64(maxSeq))
+	seqBits := bits.Len32(uint32(maxSeq))
 	tsBits := bits.Len64(uint64(maxTS - minTS))
 	if seqBits+tsBits > 64 {
 		slices.SortStableFunc(entries, func(a, b Entry) int {
@@ -514,7 +514,7 @@ func sortEntries(entries []Entry) {
 	}
 	keys := make([]sortKey, len(entries))
 	for i := range entries {
-		keys[i] = sortKey{uint64(entries[i].TS-minTS)<<seqBits | uint64(entries[i].seq), int32(i)}
+		keys[i] = sortKey{uint64(entries[i].TS-minTS)<<seqBits | uint64(uint32(entries[i].seq)), int32(i)}
 	}
 	keys = radixSort(keys, make([]sortKey, len(keys)), seqBits+tsBits)
 	// Apply the permutation in place, cycle by cycle: position p takes
@@ -579,7 +579,7 @@ func radixSort(keys, tmp []sortKey, width int) []sortKey {
 func bySeq(es []*Entry) []*Entry {
 	var top int64 = -1
 	for _, e := range es {
-		top = max(top, e.seq)
+		top = max(top, int64(e.seq))
 	}
 	if top >= int64(4*len(es)+1024) {
 		out := slices.Clone(es)
@@ -634,7 +634,7 @@ type scanner struct {
 	tailEntries int // entries of the last scan that came from an unterminated last line
 }
 
-func newScanner() *scanner { return &scanner{buf: make([]byte, 1<<20)} }
+func newScanner() *scanner { return &scanner{buf: make([]byte, 256<<10)} }
 
 // scanJob opens path and parses it from j.from, first checking that the
 // bytes before j.from still have the print j.verify (when set); when they
