@@ -164,29 +164,17 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 		}
 	}()
 	// The state leaves out entries of unterminated last lines (read again
-	// each run); when there are some, duplicates are resolved without them
-	// too. The state is made on one core while the blocks to print are made
-	// on the other.
+	// each run): duplicates are resolved without them, then they are added
+	// for the blocks to print. The state is made on one core while the
+	// blocks to print are made on the other.
 	var stateSnaps []sqlite.UsageSnapshot
 	var stateDone sync.WaitGroup
-	hasTails := slices.ContainsFunc(l.tails, func(n int) bool { return n > 0 })
-	if hasTails {
-		res := make([]*fileEntries, len(l.results))
-		for k, r := range l.results {
-			if r != nil {
-				res[k] = &fileEntries{Models: r.Models, Entries: r.Entries[:len(r.Entries)-l.tails[k]]}
-			}
-		}
-		stateDone.Go(func() {
-			sd := merge(l.files, res)
-			stateSnaps = blocksStateRows(sd, buildBlocksGen(sd, entryPtrs(sd.Entries), D, nil), l, D)
-		})
-	}
-	d := merge(l.files, l.results)
+	sd, held := mergeHolding(l.files, l.results, l.tails)
+	stateDone.Go(func() {
+		stateSnaps = blocksStateRows(sd, buildBlocksGen(sd, entryPtrs(sd.Entries), D, nil), l, D)
+	})
+	d := withHeld(sd, held)
 	gen := buildBlocksGen(d, entryPtrs(d.Entries), D, nil)
-	if !hasTails {
-		stateDone.Go(func() { stateSnaps = blocksStateRows(d, gen, l, D) })
-	}
 	out := sortBlocks(slices.Clone(gen))
 	tmpLog("merge d + blocks", tmpT0)
 	stateDone.Wait()

@@ -373,6 +373,15 @@ func appendFileEntries(a, b *fileEntries) *fileEntries {
 // merge resolves duplicates across all files (in path order) and sorts the
 // winners by time.
 func merge(files []File, results []*fileEntries) *Data {
+	d, _ := mergeHolding(files, results, nil)
+	return d
+}
+
+// mergeHolding is merge leaving out the last held[i] entries of file i
+// (those of an unterminated last line): they are returned as they would
+// enter the merge (file, model and seq set), for withHeld.
+func mergeHolding(files []File, results []*fileEntries, held []int) (*Data, []Entry) {
+	var out []Entry
 	d := &Data{Files: files}
 	modelIdx := map[string]int32{}
 	n := 0
@@ -398,6 +407,10 @@ func merge(files []File, results []*fileEntries) *Data {
 			}
 			remap[i] = k
 		}
+		keep := len(r.Entries)
+		if held != nil {
+			keep -= held[fi]
+		}
 		for i := range r.Entries {
 			e := r.Entries[i] // a copy: results may be merged again
 			e.File = int32(fi)
@@ -406,6 +419,10 @@ func merge(files []File, results []*fileEntries) *Data {
 			}
 			e.seq = seq
 			seq++
+			if i >= keep {
+				out = append(out, e)
+				continue
+			}
 			if e.Flags&flagKey == 0 {
 				entries = append(entries, e)
 				continue
@@ -424,6 +441,55 @@ func merge(files []File, results []*fileEntries) *Data {
 	sortEntries(entries)
 	d.Entries = entries
 	d.price()
+	return d, out
+}
+
+// withHeld is base (from mergeHolding) with the held entries added, as
+// merge of every entry would give: for each key the copy that replaces
+// the others wins and of equal copies the first met (lowest seq), which
+// does not depend on the order the copies are compared in.
+func withHeld(base *Data, held []Entry) *Data {
+	if len(held) == 0 {
+		return base
+	}
+	d := &Data{Files: base.Files, Models: base.Models, Entries: make([]Entry, len(base.Entries), len(base.Entries)+len(held))}
+	copy(d.Entries, base.Entries)
+	type key struct{ a, b uint64 }
+	at := map[key]int{}
+	for i := range held {
+		if held[i].Flags&flagKey != 0 {
+			at[key{held[i].K0, held[i].K1}] = -1
+		}
+	}
+	if len(at) > 0 {
+		for i := range d.Entries {
+			e := &d.Entries[i]
+			if e.Flags&flagKey != 0 {
+				if _, ok := at[key{e.K0, e.K1}]; ok {
+					at[key{e.K0, e.K1}] = i
+				}
+			}
+		}
+	}
+	priced := &Data{Models: base.Models, Entries: held}
+	priced.price()
+	for _, e := range held {
+		if e.Flags&flagKey == 0 {
+			d.Entries = append(d.Entries, e)
+			continue
+		}
+		k := key{e.K0, e.K1}
+		if i := at[k]; i >= 0 {
+			w := &d.Entries[i]
+			if replaces(&e, w) || (!replaces(w, &e) && e.seq < w.seq) {
+				*w = e
+			}
+			continue
+		}
+		at[k] = len(d.Entries)
+		d.Entries = append(d.Entries, e)
+	}
+	sortEntries(d.Entries)
 	return d
 }
 

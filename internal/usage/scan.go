@@ -75,13 +75,13 @@ func stopMask(x uint64) uint64 {
 // stringEnd returns the index of the quote closing the string whose
 // contents start at start (-1 when the line ends first) and whether the
 // contents hold a backslash (an escape). Most strings of a line are short
-// (keys, ids): their first sixteen bytes are tested eight at a time for a
+// (keys, ids): their first 64 bytes are tested eight at a time for a
 // quote or a backslash. A longer string, or one with an escape, is searched
 // for quotes with IndexByte; a quote ends it when an even number of
 // backslashes precedes it.
 func stringEnd(b []byte, start int) (int, bool) {
 	i := start
-	for n := 0; n < 2 && i+8 <= len(b); n++ {
+	for n := 0; n < 8 && i+8 <= len(b); n++ {
 		if m := stopMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			k := i + bits.TrailingZeros64(m)>>3
 			if b[k] == '"' {
@@ -319,7 +319,7 @@ func (p *lineParser) skipContainer() bool {
 // quoteEndShort is stringEnd without the escape flag.
 func quoteEndShort(b []byte, start int) int {
 	i := start
-	for n := 0; n < 2 && i+8 <= len(b); n++ {
+	for n := 0; n < 8 && i+8 <= len(b); n++ {
 		if m := stopMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			k := i + bits.TrailingZeros64(m)>>3
 			if b[k] == '"' {
