@@ -70,7 +70,7 @@ func toRows(upd []CachedFile) []sqlite.UsageFile {
 // the last block's first entry, a repeat of an older response — falls back
 // to Load and writes the three rows again.
 
-const stateVersion = 2
+const stateVersion = 3 // 3: prefix prints are SHA-256
 
 type stateFile struct {
 	Path      string
@@ -160,7 +160,9 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 	go func() {
 		defer close(rowsSaved)
 		if len(l.updates) > 0 || len(l.remove) > 0 {
+			t1 := time.Now()
 			_ = st.SaveUsage(ctx, toRows(l.updates), l.remove, nil)
+			tmpLog("rows save took", t1)
 		}
 	}()
 	// The state leaves out entries of unterminated last lines (read again
