@@ -221,7 +221,7 @@ func blocksStateRows(sd *Data, gen []BlockAgg, l *loaded, D int64) []sqlite.Usag
 				keys = append(keys, sent[i].K0)
 			}
 		}
-		slices.Sort(keys)
+		keys = sortKeys(keys)
 	}
 	var snaps []sqlite.UsageSnapshot
 	for b := 0; b < keyBuckets; b++ {
@@ -232,6 +232,20 @@ func blocksStateRows(sd *Data, gen []BlockAgg, l *loaded, D int64) []sqlite.Usag
 		snaps = append(snaps, sqlite.UsageSnapshot{Name: keysName(D, b), Fingerprint: []byte{stateVersion}, Data: kb})
 	}
 	return append(snaps, sqlite.UsageSnapshot{Name: stateName(D), Fingerprint: []byte{stateVersion}, Data: encodeState(s)})
+}
+
+// sortKeys sorts dedupe key halves (a radix sort: there are as many as
+// entries, and they are uniform).
+func sortKeys(keys []uint64) []uint64 {
+	ks := make([]sortKey, len(keys))
+	for i, k := range keys {
+		ks[i].k = k
+	}
+	ks = radixSort(ks, make([]sortKey, len(ks)), 64)
+	for i := range ks {
+		keys[i] = ks[i].k
+	}
+	return keys
 }
 
 func entryPtrs(es []Entry) []*Entry {

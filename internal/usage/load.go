@@ -883,8 +883,7 @@ func decodeAll(cached []CachedFile, has []bool, workers int) []*fileEntries {
 // replaces, so doing it per file first and across files later gives the
 // same winners).
 func reduceEntries(es []Entry) []Entry {
-	type key struct{ a, b uint64 }
-	at := make(map[key]int, len(es))
+	at := newKeyTable(len(es))
 	dead := make([]bool, len(es))
 	found := false
 	for i := range es {
@@ -892,18 +891,18 @@ func reduceEntries(es []Entry) []Entry {
 		if e.Flags&flagKey == 0 {
 			continue
 		}
-		k := key{e.K0, e.K1}
-		if j, ok := at[k]; ok {
+		slot := at.find(e.K0, e.K1, es)
+		if j := int(*slot) - 1; j >= 0 {
 			found = true
 			if replaces(e, &es[j]) {
 				dead[j] = true
-				at[k] = i
+				*slot = int32(i) + 1
 			} else {
 				dead[i] = true
 			}
 			continue
 		}
-		at[k] = i
+		*slot = int32(i) + 1
 	}
 	if !found {
 		return es

@@ -2,8 +2,10 @@ package usage
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/warden-dev/warden/internal/usage/corpus"
@@ -43,5 +45,48 @@ func TestWithHeld(t *testing.T) {
 				t.Fatalf("round %d: entry %d = %+v, want %+v", round, i, got.Entries[i], want.Entries[i])
 			}
 		}
+	}
+}
+
+func TestSortKeys(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 2, 100, 5000} {
+		keys := make([]uint64, n)
+		for i := range keys {
+			keys[i] = r.Uint64()
+			if i%7 == 0 {
+				keys[i] >>= r.IntN(64)
+			}
+		}
+		want := slices.Clone(keys)
+		slices.Sort(want)
+		if got := sortKeys(keys); !slices.Equal(got, want) {
+			t.Fatalf("n=%d: not sorted", n)
+		}
+	}
+}
+
+// TestHashKey: inputs that differ only in where one id ends, in padding or
+// in the kind of second id get different keys, and many ids do not collide.
+func TestHashKey(t *testing.T) {
+	type in struct {
+		msg, second string
+		bySession   bool
+	}
+	cases := []in{{"ab", "c", false}, {"a", "bc", false}, {"abc", "", false}, {"abc\x00", "", false}, {"", "abc", false},
+		{"ab", "c", true}, {"msg_0123456", "req_7", false}, {"msg_0123456r", "eq_7", false}, {"12345678", "", false}, {"1234567", "8", false}}
+	seen := map[[2]uint64]in{}
+	add := func(c in) {
+		k0, k1 := hashKey([]byte(c.msg), []byte(c.second), c.bySession)
+		if old, ok := seen[[2]uint64{k0, k1}]; ok {
+			t.Fatalf("%+v and %+v have one key", old, c)
+		}
+		seen[[2]uint64{k0, k1}] = c
+	}
+	for _, c := range cases {
+		add(c)
+	}
+	for i := 0; i < 200000; i++ {
+		add(in{msg: fmt.Sprintf("msg_%016x%06d", i*7919, i), second: fmt.Sprintf("req_%d", i%1000), bySession: i%3 == 0})
 	}
 }
