@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -390,8 +391,14 @@ func mergeHolding(files []File, results []*fileEntries, held []int) (*Data, []En
 			n += len(r.Entries)
 		}
 	}
-	entries := make([]Entry, 0, n)
-	byKey := newKeyTable(n)
+	// The winners are kept as references into results and copied once,
+	// in time order, at the end (entries are large: moving them was a good
+	// part of a merge). An entry's seq is its position among all entries.
+	type ref struct{ f, i int32 }
+	refs := make([]ref, 0, n)
+	bases := make([]int32, len(results))
+	remaps := make([][]int32, len(results))
+	at := newRefTable(n)
 	var seq int32
 	for fi, r := range results {
 		if r == nil {
@@ -407,42 +414,105 @@ func mergeHolding(files []File, results []*fileEntries, held []int) (*Data, []En
 			}
 			remap[i] = k
 		}
+		remaps[fi], bases[fi] = remap, seq
 		keep := len(r.Entries)
 		if held != nil {
 			keep -= held[fi]
 		}
 		for i := range r.Entries {
-			e := r.Entries[i] // a copy: results may be merged again
-			e.File = int32(fi)
-			if e.Model >= 0 {
-				e.Model = remap[e.Model]
-			}
-			e.seq = seq
-			seq++
+			e := &r.Entries[i]
 			if i >= keep {
-				out = append(out, e)
+				c := *e
+				c.File, c.seq = int32(fi), seq+int32(i)
+				if c.Model >= 0 {
+					c.Model = remap[c.Model]
+				}
+				out = append(out, c)
 				continue
 			}
 			if e.Flags&flagKey == 0 {
-				entries = append(entries, e)
+				refs = append(refs, ref{int32(fi), int32(i)})
 				continue
 			}
-			slot := byKey.find(e.K0, e.K1, entries)
-			if at := *slot; at > 0 {
-				if replaces(&e, &entries[at-1]) {
-					entries[at-1] = e
+			h := at.home(e.K0, e.K1)
+			for {
+				p := at.pos[h]
+				if p == 0 {
+					at.k0[h], at.pos[h] = e.K0, int32(len(refs))+1
+					refs = append(refs, ref{int32(fi), int32(i)})
+					break
 				}
-				continue
+				if at.k0[h] == e.K0 {
+					w := refs[p-1]
+					if we := &results[w.f].Entries[w.i]; we.K1 == e.K1 {
+						if replaces(e, we) {
+							refs[p-1] = ref{int32(fi), int32(i)}
+						}
+						break
+					}
+				}
+				h = (h + 1) & at.mask
 			}
-			*slot = int32(len(entries)) + 1
-			entries = append(entries, e)
+		}
+		seq += int32(len(r.Entries))
+	}
+	entries := make([]Entry, len(refs))
+	place := func(p int, w ref) {
+		e := &entries[p]
+		*e = results[w.f].Entries[w.i]
+		e.File, e.seq = w.f, bases[w.f]+w.i
+		if e.Model >= 0 {
+			e.Model = remaps[w.f][e.Model]
 		}
 	}
-	sortEntries(entries)
+	if len(refs) > 0 {
+		minTS, maxTS := int64(math.MaxInt64), int64(math.MinInt64)
+		for _, w := range refs {
+			ts := results[w.f].Entries[w.i].TS
+			minTS, maxTS = min(minTS, ts), max(maxTS, ts)
+		}
+		seqBits := bits.Len32(uint32(seq))
+		if tsBits := bits.Len64(uint64(maxTS - minTS)); seqBits+tsBits <= 64 {
+			// One key, time above seq: sorted, it says where each winner goes.
+			keys := make([]sortKey, len(refs))
+			for k, w := range refs {
+				keys[k] = sortKey{uint64(results[w.f].Entries[w.i].TS-minTS)<<seqBits | uint64(bases[w.f]+w.i), int32(k)}
+			}
+			keys = radixSort(keys, make([]sortKey, len(keys)), seqBits+tsBits)
+			for p, k := range keys {
+				place(p, refs[k.i])
+			}
+		} else { // times centuries apart
+			for p, w := range refs {
+				place(p, w)
+			}
+			sortEntries(entries)
+		}
+	}
 	d.Entries = entries
 	d.price()
 	return d, out
 }
+
+// refTable maps dedupe keys to winners during a merge (open addressing:
+// the keys are hashes already, and a map of 16-byte keys was a good part
+// of a cold run). It keeps each key's first half so most probes need not
+// look at the entry.
+type refTable struct {
+	k0   []uint64
+	pos  []int32 // winner index + 1, 0 = empty
+	mask uint64
+}
+
+func newRefTable(n int) refTable {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	return refTable{k0: make([]uint64, size), pos: make([]int32, size), mask: uint64(size - 1)}
+}
+
+func (t refTable) home(k0, k1 uint64) uint64 { return (k0 ^ k1*0x9E3779B97F4A7C15) & t.mask }
 
 // withHeld is base (from mergeHolding) with the held entries added, as
 // merge of every entry would give: for each key the copy that replaces
