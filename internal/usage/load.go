@@ -838,7 +838,6 @@ func (s *scanner) scanFile(f *os.File, from int64, progress func(int64)) (*fileE
 		return nil, 0, err
 	}
 	fe := &fileEntries{}
-	models := map[string]int32{}
 	s.tailEntries = 0
 	var raw rawEntry
 	add := func(line []byte) {
@@ -868,13 +867,18 @@ func (s *scanner) scanFile(f *os.File, from int64, progress func(int64)) (*fileE
 			e.Flags |= flagCost
 		}
 		if raw.Model != nil {
-			k, ok := models[string(raw.Model)]
-			if !ok {
-				k = int32(len(fe.Models))
-				fe.Models = append(fe.Models, string(raw.Model))
-				models[string(raw.Model)] = k
+			// A file has a handful of models: a scan beats a map.
+			e.Model = -1
+			for k, m := range fe.Models {
+				if string(raw.Model) == m {
+					e.Model = int32(k)
+					break
+				}
 			}
-			e.Model = k
+			if e.Model < 0 {
+				e.Model = int32(len(fe.Models))
+				fe.Models = append(fe.Models, string(raw.Model))
+			}
 		}
 		fe.Entries = append(fe.Entries, e)
 	}
