@@ -238,7 +238,7 @@ func (p *lineParser) skip() bool {
 	}
 	switch c := b[i]; c {
 	case '"':
-		end, _ := stringEnd(b, i+1)
+		end := quoteEndShort(b, i+1)
 		p.i = end + 1
 		return end >= 0
 	case '{', '[':
@@ -316,13 +316,17 @@ func (p *lineParser) skipContainer() bool {
 	}
 }
 
-// quoteEndShort is stringEnd without the escape flag.
+// quoteEndShort is stringEnd without the escape flag, for strings that are
+// skipped: eight bytes at a time it looks for quotes only (escapes are
+// rarer than quotes' end; a quote found is checked for the backslashes
+// before it), then with IndexByte for a long string.
 func quoteEndShort(b []byte, start int) int {
 	i := start
 	for n := 0; n < 8 && i+8 <= len(b); n++ {
-		if m := stopMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+		x := binary.LittleEndian.Uint64(b[i:]) ^ swarQuote
+		if m := (x - swarOnes) &^ x & swarHighs; m != 0 {
 			k := i + bits.TrailingZeros64(m)>>3
-			if b[k] == '"' {
+			if b[k-1] != '\\' {
 				return k
 			}
 			return quoteEnd(b, start, k)
