@@ -175,8 +175,7 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 	stateDone.Go(func() {
 		stateSnaps = blocksStateRows(sd, buildBlocksGen(sd, entryPtrs(sd.Entries), D, nil), l, D)
 	})
-	d := withHeld(sd, held)
-	gen := buildBlocksGen(d, entryPtrs(d.Entries), D, nil)
+	gen := buildBlocksGen(sd, withHeld(sd, held), D, nil)
 	out := sortBlocks(slices.Clone(gen))
 	tmpLog("merge d + blocks", tmpT0)
 	stateDone.Wait()

@@ -514,17 +514,19 @@ func newRefTable(n int) refTable {
 
 func (t refTable) home(k0, k1 uint64) uint64 { return (k0 ^ k1*0x9E3779B97F4A7C15) & t.mask }
 
-// withHeld is base (from mergeHolding) with the held entries added, as
-// merge of every entry would give: for each key the copy that replaces
-// the others wins and of equal copies the first met (lowest seq), which
-// does not depend on the order the copies are compared in.
-func withHeld(base *Data, held []Entry) *Data {
+// withHeld is the entries of base (from mergeHolding) with the held
+// entries added, as merge of every entry would give them (base.Models
+// already names the held entries' models): for each key the copy that
+// replaces the others wins and of equal copies the first met (lowest seq),
+// which does not depend on the order the copies are compared in. The
+// result points into base.Entries and held; base's entries are neither
+// copied nor sorted again (the held ones are few).
+func withHeld(base *Data, held []Entry) []*Entry {
 	if len(held) == 0 {
-		return base
+		return entryPtrs(base.Entries)
 	}
-	d := &Data{Files: base.Files, Models: base.Models, Entries: make([]Entry, len(base.Entries), len(base.Entries)+len(held))}
-	copy(d.Entries, base.Entries)
 	type key struct{ a, b uint64 }
+	const fromBase = 1 << 30 // at values >= fromBase index base.Entries
 	at := map[key]int{}
 	for i := range held {
 		if held[i].Flags&flagKey != 0 {
@@ -532,35 +534,73 @@ func withHeld(base *Data, held []Entry) *Data {
 		}
 	}
 	if len(at) > 0 {
-		for i := range d.Entries {
-			e := &d.Entries[i]
-			if e.Flags&flagKey != 0 {
+		for i := range base.Entries {
+			if e := &base.Entries[i]; e.Flags&flagKey != 0 {
 				if _, ok := at[key{e.K0, e.K1}]; ok {
-					at[key{e.K0, e.K1}] = i
+					at[key{e.K0, e.K1}] = fromBase + i
 				}
 			}
 		}
 	}
 	priced := &Data{Models: base.Models, Entries: held}
 	priced.price()
-	for _, e := range held {
+	removed := map[int]bool{} // base entries a held one replaced
+	alive := make([]bool, len(held))
+	for i := range held {
+		e := &held[i]
 		if e.Flags&flagKey == 0 {
-			d.Entries = append(d.Entries, e)
+			alive[i] = true
 			continue
 		}
 		k := key{e.K0, e.K1}
-		if i := at[k]; i >= 0 {
-			w := &d.Entries[i]
-			if replaces(&e, w) || (!replaces(w, &e) && e.seq < w.seq) {
-				*w = e
-			}
+		j := at[k]
+		var w *Entry
+		switch {
+		case j >= fromBase:
+			w = &base.Entries[j-fromBase]
+		case j >= 0:
+			w = &held[j]
+		}
+		if w != nil && !replaces(e, w) && (replaces(w, e) || w.seq < e.seq) {
 			continue
 		}
-		at[k] = len(d.Entries)
-		d.Entries = append(d.Entries, e)
+		switch {
+		case j >= fromBase:
+			removed[j-fromBase] = true
+		case j >= 0:
+			alive[j] = false
+		}
+		at[k], alive[i] = i, true
 	}
-	sortEntries(d.Entries)
-	return d
+	var won []*Entry
+	for i := range held {
+		if alive[i] {
+			won = append(won, &held[i])
+		}
+	}
+	before := func(a, b *Entry) bool { return a.TS < b.TS || (a.TS == b.TS && a.seq < b.seq) }
+	slices.SortFunc(won, func(a, b *Entry) int {
+		if before(a, b) {
+			return -1
+		}
+		if before(b, a) {
+			return 1
+		}
+		return 0
+	})
+	out := make([]*Entry, 0, len(base.Entries)-len(removed)+len(won))
+	for i := range base.Entries {
+		if removed[i] {
+			continue
+		}
+		e := &base.Entries[i]
+		for len(won) > 0 && before(won[0], e) {
+			out = append(out, won[0])
+			won = won[1:]
+		}
+		out = append(out, e)
+	}
+	return append(out, won...)
 }
 
 // keyTable maps dedupe keys to positions in a slice of entries (an open

@@ -37,12 +37,12 @@ func TestWithHeld(t *testing.T) {
 		}
 		base, h := mergeHolding(l.files, l.results, held)
 		got := withHeld(base, h)
-		if !reflect.DeepEqual(got.Models, want.Models) || len(got.Entries) != len(want.Entries) {
-			t.Fatalf("round %d: %d entries, %v models; want %d, %v", round, len(got.Entries), got.Models, len(want.Entries), want.Models)
+		if !reflect.DeepEqual(base.Models, want.Models) || len(got) != len(want.Entries) {
+			t.Fatalf("round %d: %d entries, %v models; want %d, %v", round, len(got), base.Models, len(want.Entries), want.Models)
 		}
-		for i := range got.Entries {
-			if got.Entries[i] != want.Entries[i] {
-				t.Fatalf("round %d: entry %d = %+v, want %+v", round, i, got.Entries[i], want.Entries[i])
+		for i := range got {
+			if *got[i] != want.Entries[i] {
+				t.Fatalf("round %d: entry %d = %+v, want %+v", round, i, *got[i], want.Entries[i])
 			}
 		}
 	}
