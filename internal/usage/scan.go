@@ -13,37 +13,27 @@ import (
 // values; the skip checks that strings end and brackets match, so a
 // truncated line is rejected like a JSON decoder would.
 //
-// Two byte patterns of the whole line are decided during the same pass
-// instead of by searches over the line: the usage marker `"usage":{` (a
-// line without it is not counted) and `"<field>":null` for the fields
-// ccusage drops a line for. Both are a quote, a colon and a '{' or "null",
-// with a letter before the quote (so it is not an escaped quote): every
-// such quote in a line the parse accepts opens or closes a string the
-// parser walks. Where the parser reads objects itself (the line, message,
-// usage), a value's quotes cannot be followed by a colon or preceded by a
-// letter in a line it accepts, so only the closing quotes of keys are
-// tested; inside skipped values both quotes of every string are. A line the
-// parse rejects is not counted whatever the patterns say.
+// ccusage drops a line where `"<field>":null` appears anywhere in it for
+// some fields; that byte pattern is decided during the same pass instead of
+// by a search over the line. It is a quote, a colon and "null", with a
+// letter before the quote (so it is not an escaped quote): every such
+// quote in a line the parse accepts closes a string the parser walks.
+// Where the parser reads objects itself (the line, message, usage), a
+// value's closing quote cannot be followed by a colon in a line it
+// accepts, so only the closing quotes of keys are tested; inside skipped
+// values the quotes of every string are (opening ones too: what lies
+// between strings there is not read). A line the parse rejects is not
+// counted whatever the pattern says.
 type lineParser struct {
 	b       []byte
 	i       int
-	marker  bool // the line contains the usage marker
 	dropped bool // the line contains "<field>":null for a field of nullFields
 }
 
-// patterns tests the two patterns at the quote at k, which a colon
+// patterns tests the null pattern at the quote at k, which a colon
 // follows.
 func (p *lineParser) patterns(k int) {
-	if k+2 >= len(p.b) {
-		return
-	}
 	b := p.b
-	if b[k+2] == '{' {
-		if k >= 6 && string(b[k-6:k]) == `"usage` {
-			p.marker = true
-		}
-		return
-	}
 	if p.dropped || len(b)-k < len(nullSuffix) || string(b[k+2:k+6]) != "null" {
 		return
 	}
@@ -367,7 +357,7 @@ func (p *lineParser) key() ([]byte, bool) {
 	j := end + 1
 	if j+1 < len(b) && b[j] == ':' {
 		// The usual `"key":` with no space: the place of the patterns.
-		if c := b[j+1]; c == 'n' || c == '{' {
+		if b[j+1] == 'n' {
 			p.patterns(end)
 		}
 	} else if j = skipWS(b, j); j >= len(b) || b[j] != ':' {
@@ -411,10 +401,13 @@ func (p *lineParser) nextSlow() (more, ok bool) {
 // ccusage would skip the line: no usage marker, a dropped null field, a
 // line that does not parse or lacks a needed field.
 func parseLine(line []byte, e *rawEntry) bool {
+	if !hasMarker(line) {
+		return false
+	}
 	*e = rawEntry{}
 	p := lineParser{b: line}
 	var f fieldsSeen
-	if !p.top(e, &f) || !p.end() || !p.marker || p.dropped {
+	if !p.top(e, &f) || !p.end() || p.dropped {
 		return false
 	}
 	if !f.ts || !f.in || !f.out {
@@ -650,4 +643,41 @@ func (p *lineParser) cacheCreation(c5, c1 *int64, have5, have1 *bool) bool {
 		empty = !more
 	}
 	return true
+}
+
+// hasMarker reports whether line holds the usage marker. It is a byte
+// search for the marker's 'g', eight bytes at a time and from the end: in
+// a Claude Code line the usage object comes after the message content and
+// nothing after it holds a 'g', so a line with the marker is decided in a
+// few words, and a line without it (a prompt, a tool result: a good part of
+// the bytes) is passed over far faster than a parse would read it.
+func hasMarker(line []byte) bool {
+	const (
+		g     = 4                  // index of 'g' in the marker
+		lows  = 0x7f7f7f7f7f7f7f7f //
+		gs    = 0x6767676767676767 // 'g' in every byte
+		after = 4                  // marker bytes after the 'g'
+	)
+	// A 'g' at p can start the marker at p-g when g <= p < len(line)-after.
+	end := len(line) - after
+	for end-8 >= g {
+		x := binary.LittleEndian.Uint64(line[end-8:]) ^ gs
+		// The high bit of each zero byte of x (a 'g' in line), exactly:
+		// no borrow crosses bytes.
+		m := ^(((x & lows) + lows) | x | lows)
+		for m != 0 {
+			top := 63 - bits.LeadingZeros64(m)
+			if p := end - 8 + top>>3; string(line[p-g:p-g+len(usageMarker)]) == string(usageMarker) {
+				return true
+			}
+			m &^= 1 << top
+		}
+		end -= 8
+	}
+	for p := end - 1; p >= g; p-- {
+		if line[p] == 'g' && string(line[p-g:p-g+len(usageMarker)]) == string(usageMarker) {
+			return true
+		}
+	}
+	return false
 }

@@ -162,3 +162,29 @@ func checkSameAsReference(t *testing.T, name string, line []byte) {
 		t.Fatalf("%s: entry %+v, reference %+v on %q", name, got, want, line)
 	}
 }
+
+// TestHasMarker: the word-at-a-time search agrees with bytes.Contains for
+// the marker at every position of lines of every length up to 40, among
+// other 'g's and partial markers.
+func TestHasMarker(t *testing.T) {
+	fills := []string{"x", "g", `"usag`, `sage":{`, "gg"}
+	for n := 0; n <= 40; n++ {
+		for _, fill := range fills {
+			base := []byte(strings.Repeat(fill, n)[:n])
+			if got, want := hasMarker(base), bytes.Contains(base, usageMarker); got != want {
+				t.Fatalf("%q: %v, want %v", base, got, want)
+			}
+			for at := 0; at+len(usageMarker) <= n; at++ {
+				line := append([]byte(nil), base...)
+				copy(line[at:], usageMarker)
+				if !hasMarker(line) {
+					t.Fatalf("%q: marker at %d not found", line, at)
+				}
+				line[at+len(usageMarker)-1] = '['
+				if got, want := hasMarker(line), bytes.Contains(line, usageMarker); got != want {
+					t.Fatalf("%q: %v, want %v", line, got, want)
+				}
+			}
+		}
+	}
+}
