@@ -9,7 +9,6 @@ import (
 	"hash/fnv"
 	"io/fs"
 	"math"
-	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -146,12 +145,10 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 	}
 	opt.Files = files
 	opt.Cache = StoreCache{st}
-	tmpT0 := time.Now()
 	l, err := loadFiles(ctx, opt)
 	if err != nil {
 		return nil, Stats{}, err
 	}
-	tmpLog("loadFiles", tmpT0)
 	// The per-file rows are written while the blocks are made (their own
 	// transaction: rows without the state below, or the reverse, are a
 	// consistent cache, only a slower one). A cache that cannot be written
@@ -160,9 +157,7 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 	go func() {
 		defer close(rowsSaved)
 		if len(l.updates) > 0 || len(l.remove) > 0 {
-			t1 := time.Now()
 			_ = st.SaveUsage(ctx, toRows(l.updates), l.remove, nil)
-			tmpLog("rows save took", t1)
 		}
 	}()
 	// The state leaves out entries of unterminated last lines (read again
@@ -177,14 +172,10 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 	})
 	gen := buildBlocksGen(sd, withHeld(sd, held), D, nil)
 	out := sortBlocks(slices.Clone(gen))
-	tmpLog("merge d + blocks", tmpT0)
 	stateDone.Wait()
 	snaps := append([]sqlite.UsageSnapshot{{Name: blocksName(D), Fingerprint: fp, Data: EncodeBlockAggs(out)}}, stateSnaps...)
-	tmpLog("state built", tmpT0)
 	<-rowsSaved
-	tmpLog("rows saved", tmpT0)
 	_ = st.SaveUsage(ctx, nil, nil, snaps)
-	tmpLog("snaps saved", tmpT0)
 	return out, l.stats, nil
 }
 
@@ -893,10 +884,4 @@ func pricesPrint() []byte {
 		pricesPrintV = h.Sum(nil)
 	})
 	return pricesPrintV
-}
-
-func tmpLog(what string, t0 time.Time) {
-	if os.Getenv("WARDEN_TMP_TIMING") != "" {
-		fmt.Fprintf(os.Stderr, "%s %v\n", what, time.Since(t0))
-	}
 }
