@@ -879,8 +879,76 @@ func (s *scanner) scanFile(f *os.File, from int64, progress func(int64)) (*fileE
 	}
 	fe := &fileEntries{}
 	s.tailEntries = 0
+	add := lineAdder(fe)
+	// A big file is parsed on two cores: the second half of each region
+	// on another goroutine (a tree of a few big files would otherwise keep
+	// one core idle while the others are done).
+	var split *fileEntries
+	if fi, err := f.Stat(); err == nil && fi.Size()-from > splitFileSize {
+		split = &fileEntries{}
+	}
+	scan := func(region []byte) {
+		if split == nil || len(region) < 2*minSplitRegion {
+			scanRegion(region, add)
+			return
+		}
+		mid := len(region) / 2
+		mid += bytes.IndexByte(region[mid:], '\n') + 1 // region ends with a newline
+		split.Models, split.Entries = split.Models[:0], split.Entries[:0]
+		var wg sync.WaitGroup
+		wg.Go(func() { scanRegion(region[mid:], lineAdder(split)) })
+		scanRegion(region[:mid], add)
+		wg.Wait()
+		appendEntries(fe, split)
+	}
+	buf := s.buf
+	n := 0 // valid bytes in buf
+	off := from
+	for {
+		r, rerr := f.Read(buf[n:])
+		n += r
+		if r > 0 && progress != nil {
+			progress(int64(r))
+		}
+		if rerr != nil && rerr != io.EOF {
+			return nil, 0, rerr
+		}
+		eof := rerr == io.EOF
+		last := lastNL(buf[:n])
+		if last < 0 && !eof {
+			if n == len(buf) { // a line longer than the buffer
+				nb := make([]byte, 2*len(buf))
+				copy(nb, buf[:n])
+				buf = nb
+				s.buf = buf
+			}
+			continue
+		}
+		scan(buf[:last+1])
+		off += int64(last + 1)
+		rest := copy(buf, buf[last+1:n])
+		n = rest
+		if eof {
+			if n > 0 {
+				before := len(fe.Entries)
+				add(buf[:n])
+				s.tailEntries = len(fe.Entries) - before
+			}
+			return fe, off, nil
+		}
+	}
+}
+
+// Files larger than splitFileSize are parsed on two goroutines, regions of
+// at least 2*minSplitRegion bytes split in two (a variable for the tests).
+var splitFileSize int64 = 8 << 20
+
+const minSplitRegion = 32 << 10
+
+// lineAdder returns the function that parses a line into fe.
+func lineAdder(fe *fileEntries) func([]byte) {
 	var raw rawEntry
-	add := func(line []byte) {
+	return func(line []byte) {
 		if !parseLine(line, &raw) {
 			return
 		}
@@ -907,57 +975,35 @@ func (s *scanner) scanFile(f *os.File, from int64, progress func(int64)) (*fileE
 			e.Flags |= flagCost
 		}
 		if raw.Model != nil {
-			// A file has a handful of models: a scan beats a map.
-			e.Model = -1
-			for k, m := range fe.Models {
-				if string(raw.Model) == m {
-					e.Model = int32(k)
-					break
-				}
-			}
-			if e.Model < 0 {
-				e.Model = int32(len(fe.Models))
-				fe.Models = append(fe.Models, string(raw.Model))
-			}
+			e.Model = modelIndex(fe, raw.Model)
 		}
 		fe.Entries = append(fe.Entries, e)
 	}
-	buf := s.buf
-	n := 0 // valid bytes in buf
-	off := from
-	for {
-		r, rerr := f.Read(buf[n:])
-		n += r
-		if r > 0 && progress != nil {
-			progress(int64(r))
+}
+
+// modelIndex is the index of model in fe.Models, added when missing (a
+// file has a handful of models: a scan beats a map).
+func modelIndex(fe *fileEntries, model []byte) int32 {
+	for k, m := range fe.Models {
+		if string(model) == m {
+			return int32(k)
 		}
-		if rerr != nil && rerr != io.EOF {
-			return nil, 0, rerr
+	}
+	fe.Models = append(fe.Models, string(model))
+	return int32(len(fe.Models) - 1)
+}
+
+// appendEntries appends b's entries to a, models renumbered.
+func appendEntries(a, b *fileEntries) {
+	remap := make([]int32, len(b.Models))
+	for i, m := range b.Models {
+		remap[i] = modelIndex(a, []byte(m))
+	}
+	for _, e := range b.Entries {
+		if e.Model >= 0 {
+			e.Model = remap[e.Model]
 		}
-		eof := rerr == io.EOF
-		last := lastNL(buf[:n])
-		if last < 0 && !eof {
-			if n == len(buf) { // a line longer than the buffer
-				nb := make([]byte, 2*len(buf))
-				copy(nb, buf[:n])
-				buf = nb
-				s.buf = buf
-			}
-			continue
-		}
-		region := buf[:last+1]
-		scanRegion(region, add)
-		off += int64(last + 1)
-		rest := copy(buf, buf[last+1:n])
-		n = rest
-		if eof {
-			if n > 0 {
-				before := len(fe.Entries)
-				add(buf[:n])
-				s.tailEntries = len(fe.Entries) - before
-			}
-			return fe, off, nil
-		}
+		a.Entries = append(a.Entries, e)
 	}
 }
 

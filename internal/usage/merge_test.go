@@ -3,7 +3,10 @@ package usage
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
@@ -88,5 +91,49 @@ func TestHashKey(t *testing.T) {
 	}
 	for i := 0; i < 200000; i++ {
 		add(in{msg: fmt.Sprintf("msg_%016x%06d", i*7919, i), second: fmt.Sprintf("req_%d", i%1000), bySession: i%3 == 0})
+	}
+}
+
+// TestSplitParse: parsing big files on two goroutines gives what one gives,
+// on a corpus and on one file holding all of it.
+func TestSplitParse(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := corpus.Generate(dir, corpus.Config{Seed: 5, Projects: 2, Sessions: 4, Turns: 80}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := Discover([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []byte
+	for _, f := range files {
+		b, err := os.ReadFile(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, b...)
+	}
+	big := filepath.Join(dir, "projects", "-big", "big.jsonl")
+	if err := os.MkdirAll(filepath.Dir(big), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(big, all, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	load := func(split int64) *loaded {
+		defer func(old int64) { splitFileSize = old }(splitFileSize)
+		splitFileSize = split
+		l, err := loadFiles(context.Background(), Options{Dirs: []string{dir}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	one, two := load(math.MaxInt64), load(0)
+	if len(all) < 4*minSplitRegion {
+		t.Fatalf("corpus of %d bytes is too small to split", len(all))
+	}
+	if !reflect.DeepEqual(one.results, two.results) || !reflect.DeepEqual(one.offs, two.offs) || !reflect.DeepEqual(one.tails, two.tails) {
+		t.Fatal("split parse differs")
 	}
 }
