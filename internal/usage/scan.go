@@ -662,6 +662,10 @@ func hasMarker(line []byte) bool {
 	end := len(line) - after
 	for end-8 >= g {
 		x := binary.LittleEndian.Uint64(line[end-8:]) ^ gs
+		if (x-swarOnes)&^x&swarHighs == 0 { // no 'g' in the word (exact)
+			end -= 8
+			continue
+		}
 		// The high bit of each zero byte of x (a 'g' in line), exactly:
 		// no borrow crosses bytes.
 		m := ^(((x & lows) + lows) | x | lows)
