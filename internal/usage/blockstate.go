@@ -514,7 +514,7 @@ func runReads(ctx context.Context, jobs []readJob, results []readResult, workers
 				if j.sf != nil && j.persist {
 					verify = j.sf.Print
 				}
-				fe, off, print, changed, err := sc.scanJob(j.file.Path, job{from: j.from, verify: verify, save: j.persist}, nil)
+				fe, off, print, changed, err := sc.scanJob(j.file.Path, j.file.Size, job{from: j.from, verify: verify, save: j.persist}, nil)
 				if err != nil {
 					if errors.Is(err, fs.ErrNotExist) {
 						err = errFallback // deleted since Discover

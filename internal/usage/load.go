@@ -280,7 +280,7 @@ func loadFiles(ctx context.Context, opt Options) (*loaded, error) {
 				}
 				j := jobs[n]
 				f := files[j.idx]
-				fe, off, print, reparsed, err := sc.scanJob(f.Path, j, func(b int64) {
+				fe, off, print, reparsed, err := sc.scanJob(f.Path, f.Size, j, func(b int64) {
 					if opt.Progress != nil {
 						opt.Progress(done.Add(b), total)
 					}
@@ -817,7 +817,7 @@ func newScanner() *scanner { return &scanner{buf: make([]byte, 256<<10)} }
 // do not, the file was rewritten and is parsed from the start (reparsed).
 // off is the end of the last newline-terminated line (what a later run may
 // skip) and print the PrefixPrint of the bytes before it.
-func (s *scanner) scanJob(path string, j job, progress func(int64)) (fe *fileEntries, off int64, print []byte, reparsed bool, err error) {
+func (s *scanner) scanJob(path string, size int64, j job, progress func(int64)) (fe *fileEntries, off int64, print []byte, reparsed bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, nil, false, err
@@ -833,7 +833,7 @@ func (s *scanner) scanJob(path string, j job, progress func(int64)) (fe *fileEnt
 			from, reparsed = 0, true
 		}
 	}
-	fe, off, err = s.scanFile(f, from, progress)
+	fe, off, err = s.scanFile(f, from, size, progress)
 	if err != nil {
 		return nil, 0, nil, false, err
 	}
@@ -871,11 +871,14 @@ func PrefixPrint(f io.ReaderAt, n int64) ([]byte, error) {
 	return sum[:16], nil
 }
 
-// scanFile parses f from byte offset from. off is the end of the last
+// scanFile parses f from byte offset from; size is its size when listed
+// (it decides whether the parse is split). off is the end of the last
 // newline-terminated line (what a later run may skip).
-func (s *scanner) scanFile(f *os.File, from int64, progress func(int64)) (*fileEntries, int64, error) {
-	if _, err := f.Seek(from, io.SeekStart); err != nil {
-		return nil, 0, err
+func (s *scanner) scanFile(f *os.File, from, size int64, progress func(int64)) (*fileEntries, int64, error) {
+	if from > 0 {
+		if _, err := f.Seek(from, io.SeekStart); err != nil {
+			return nil, 0, err
+		}
 	}
 	fe := &fileEntries{}
 	s.tailEntries = 0
@@ -884,7 +887,7 @@ func (s *scanner) scanFile(f *os.File, from int64, progress func(int64)) (*fileE
 	// on another goroutine (a tree of a few big files would otherwise keep
 	// one core idle while the others are done).
 	var split *fileEntries
-	if fi, err := f.Stat(); err == nil && fi.Size()-from > splitFileSize {
+	if size-from > splitFileSize {
 		split = &fileEntries{}
 	}
 	scan := func(region []byte) {
