@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"runtime/trace"
 	"time"
 
 	"github.com/warden-dev/warden/internal/store/sqlite"
@@ -21,7 +22,17 @@ func profMain(args []string) {
 	dir := fs.String("dir", "", "config dir holding projects/")
 	db := fs.String("db", "", "store file for the cache (empty = no cache)")
 	prof := fs.String("cpuprofile", "", "write a CPU profile here")
+	tr := fs.String("trace", "", "write an execution trace here")
 	fs.Parse(args)
+	if *tr != "" {
+		f, err := os.Create(*tr)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		trace.Start(f)
+		defer trace.Stop()
+	}
 	if *prof != "" {
 		f, err := os.Create(*prof)
 		if err != nil {
@@ -45,7 +56,13 @@ func profMain(args []string) {
 	}
 	fmt.Fprintf(os.Stderr, "open %v\n", time.Since(t0))
 	t1 := time.Now()
-	files, err := usage.Discover(opt.Dirs)
+	var files []usage.File
+	var err error
+	if st != nil {
+		files, err = usage.DiscoverStore(ctx, st, opt.Dirs)
+	} else {
+		files, err = usage.Discover(opt.Dirs)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
