@@ -812,6 +812,10 @@ type scanner struct {
 	// exact length: appending to a new slice per file grew it by doubling
 	// (copies, cleared memory and up to twice the heap a cold run holds).
 	ents, splitEnts []Entry
+	// The first and the last printSpan bytes of what the last scan from
+	// offset 0 parsed (head, tail): the prefix print is made from them
+	// instead of reading both ends of the file again.
+	head, tail []byte
 }
 
 func newScanner() *scanner { return &scanner{buf: make([]byte, 256<<10)} }
@@ -822,7 +826,7 @@ func newScanner() *scanner { return &scanner{buf: make([]byte, 256<<10)} }
 // off is the end of the last newline-terminated line (what a later run may
 // skip) and print the PrefixPrint of the bytes before it.
 func (s *scanner) scanJob(path string, size int64, j job, progress func(int64)) (fe *fileEntries, off int64, print []byte, reparsed bool, err error) {
-	f, err := os.Open(path)
+	f, err := openRaw(path)
 	if err != nil {
 		return nil, 0, nil, false, err
 	}
@@ -842,7 +846,9 @@ func (s *scanner) scanJob(path string, size int64, j job, progress func(int64)) 
 		return nil, 0, nil, false, err
 	}
 	if j.save || reparsed {
-		if print, err = PrefixPrint(f, off); err != nil {
+		if from == 0 {
+			print = s.print(off)
+		} else if print, err = PrefixPrint(f, off); err != nil {
 			return nil, 0, nil, false, err
 		}
 	}
@@ -856,16 +862,15 @@ func (s *scanner) scanJob(path string, size int64, j job, progress func(int64)) 
 // A file rewritten in place with other content is caught unless both ends
 // of its old prefix come back byte for byte.
 func PrefixPrint(f io.ReaderAt, n int64) ([]byte, error) {
-	const span = 4096
-	var buf [8 + 2*span]byte
+	var buf [8 + 2*printSpan]byte
 	binary.LittleEndian.PutUint64(buf[:8], uint64(n))
-	head := min(n, span)
+	head := min(n, printSpan)
 	if _, err := f.ReadAt(buf[8:8+head], 0); err != nil {
 		return nil, fmt.Errorf("fingerprint: %w", err)
 	}
 	used := 8 + head
-	if n > span {
-		tail := min(n-span, span)
+	if n > printSpan {
+		tail := min(n-printSpan, printSpan)
 		if _, err := f.ReadAt(buf[used:used+tail], n-tail); err != nil {
 			return nil, fmt.Errorf("fingerprint: %w", err)
 		}
@@ -875,15 +880,45 @@ func PrefixPrint(f io.ReaderAt, n int64) ([]byte, error) {
 	return sum[:16], nil
 }
 
+const printSpan = 4096
+
+// print is PrefixPrint of the first n bytes of the file the last scan
+// parsed from offset 0, n the offset it returned (the end of what it
+// parsed), from the bytes it kept of both ends.
+func (s *scanner) print(n int64) []byte {
+	var buf [8 + 2*printSpan]byte
+	binary.LittleEndian.PutUint64(buf[:8], uint64(n))
+	used := 8 + copy(buf[8:], s.head) // min(n, printSpan) bytes
+	if n > printSpan {
+		t := int(min(n-printSpan, printSpan))
+		used += copy(buf[used:], s.tail[len(s.tail)-t:])
+	}
+	sum := sha256.Sum256(buf[:used])
+	return sum[:16]
+}
+
+// keepEnds adds region, the next bytes parsed from offset 0, to the ends
+// print keeps.
+func (s *scanner) keepEnds(region []byte) {
+	if k := printSpan - len(s.head); k > 0 {
+		s.head = append(s.head, region[:min(k, len(region))]...)
+	}
+	if len(region) >= printSpan {
+		s.tail = append(s.tail[:0], region[len(region)-printSpan:]...)
+		return
+	}
+	if drop := len(s.tail) + len(region) - printSpan; drop > 0 {
+		s.tail = s.tail[:copy(s.tail, s.tail[drop:])]
+	}
+	s.tail = append(s.tail, region...)
+}
+
 // scanFile parses f from byte offset from; size is its size when listed
 // (it decides whether the parse is split). off is the end of the last
 // newline-terminated line (what a later run may skip).
-func (s *scanner) scanFile(f *os.File, from, size int64, progress func(int64)) (*fileEntries, int64, error) {
-	if from > 0 {
-		if _, err := f.Seek(from, io.SeekStart); err != nil {
-			return nil, 0, err
-		}
-	}
+func (s *scanner) scanFile(f *rawFile, from, size int64, progress func(int64)) (*fileEntries, int64, error) {
+	f.off = from
+	s.head, s.tail = s.head[:0], s.tail[:0]
 	fe := &fileEntries{Entries: s.ents[:0]}
 	s.tailEntries = 0
 	add := lineAdder(fe)
@@ -895,6 +930,9 @@ func (s *scanner) scanFile(f *os.File, from, size int64, progress func(int64)) (
 		split = &fileEntries{Entries: s.splitEnts[:0]}
 	}
 	scan := func(region []byte) {
+		if from == 0 {
+			s.keepEnds(region)
+		}
 		if split == nil || len(region) < 2*minSplitRegion {
 			scanRegion(region, add)
 			return
@@ -920,7 +958,10 @@ func (s *scanner) scanFile(f *os.File, from, size int64, progress func(int64)) (
 		if rerr != nil && rerr != io.EOF {
 			return nil, 0, rerr
 		}
-		eof := rerr == io.EOF
+		// At the listed size the read that would return EOF is saved (a
+		// system call per file); a file grown since it was listed reads
+		// past it to its end.
+		eof := rerr == io.EOF || f.off == size
 		last := lastNL(buf[:n])
 		if last < 0 && !eof {
 			if n == len(buf) { // a line longer than the buffer

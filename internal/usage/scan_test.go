@@ -188,3 +188,47 @@ func TestHasMarker(t *testing.T) {
 		}
 	}
 }
+
+// TestScanPrint: the prefix print a scan makes from the bytes it kept is
+// PrefixPrint of the file, for files around the print's spans and the read
+// buffer, with and without an unterminated last line.
+func TestScanPrint(t *testing.T) {
+	dir := t.TempDir()
+	sc := newScanner()
+	sc.buf = make([]byte, 5000) // small: many regions, some shorter than a span
+	for _, size := range []int{0, 1, 100, 4095, 4096, 4097, 6000, 8191, 8192, 8193, 12000, 40000} {
+		for _, lineLen := range []int{1, 37, 4500, 9000} {
+			for _, unterminated := range []bool{false, true} {
+				var b []byte
+				for k := 0; len(b) < size; k++ {
+					n := min(lineLen, size-len(b))
+					line := bytes.Repeat([]byte{byte('a' + k%26)}, n)
+					if !unterminated || len(b)+n < size {
+						line[n-1] = '\n'
+					}
+					b = append(b, line...)
+				}
+				p := filepath.Join(dir, "f.jsonl")
+				if err := os.WriteFile(p, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				_, off, print, _, err := sc.scanJob(p, int64(len(b)), job{save: true}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f, err := os.Open(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := PrefixPrint(f, off)
+				f.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(print, want) {
+					t.Errorf("size %d, lines of %d, unterminated %v: print %x, want %x", size, lineLen, unterminated, print, want)
+				}
+			}
+		}
+	}
+}
