@@ -36,7 +36,7 @@ func (f *rawFile) Close() error { return syscall.Close(f.fd) }
 // pread is one read at off; (0, io.EOF) at the end.
 func (f *rawFile) pread(p []byte, off int64) (int, error) {
 	for {
-		n, err := syscall.Pread(f.fd, p, off)
+		n, err := sysPread(f.fd, p, off)
 		if err == syscall.EINTR {
 			continue
 		}
