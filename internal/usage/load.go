@@ -479,15 +479,34 @@ func mergeHolding(files []File, results []*fileEntries, held []int) (*Data, []En
 				keys[k] = sortKey{uint64(results[w.f].Entries[w.i].TS-minTS)<<seqBits | uint64(bases[w.f]+w.i), int32(k)}
 			}
 			keys = radixSort(keys, make([]sortKey, len(keys)), seqBits+tsBits)
-			for p, k := range keys {
-				place(p, refs[k.i])
+			// Placing and pricing the winners (a gather of large entries)
+			// is split across two goroutines: the end of a cold run is
+			// short of work for the second core.
+			price := d.pricer()
+			half := len(keys) / 2
+			if len(keys) < 1<<14 {
+				half = len(keys)
 			}
-		} else { // times centuries apart
-			for p, w := range refs {
-				place(p, w)
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				for p := half; p < len(keys); p++ {
+					place(p, refs[keys[p].i])
+				}
+				price(entries[half:])
+			})
+			for p := range half {
+				place(p, refs[keys[p].i])
 			}
-			sortEntries(entries)
+			price(entries[:half])
+			wg.Wait()
+			d.Entries = entries
+			return d, out
 		}
+		// Times centuries apart.
+		for p, w := range refs {
+			place(p, w)
+		}
+		sortEntries(entries)
 	}
 	d.Entries = entries
 	d.price()
@@ -636,17 +655,25 @@ func (t keyTable) find(k0, k1 uint64, entries []Entry) *int32 {
 }
 
 // price sets every entry's cost (each model's price is looked up once).
-func (d *Data) price() {
+func (d *Data) price() { d.pricer()(d.Entries) }
+
+// pricer returns the function that sets the cost of entries of d's models
+// (safe to call on parts of d.Entries at once).
+func (d *Data) pricer() func([]Entry) {
 	prices := make([]*Price, len(d.Models))
 	for i, m := range d.Models {
 		prices[i] = PriceFor(m)
 	}
 	noModel := PriceFor("")
-	for i := range d.Entries {
-		e := &d.Entries[i]
+	return func(es []Entry) { priceEntries(es, d.Models, prices, noModel) }
+}
+
+func priceEntries(es []Entry, models []string, prices []*Price, noModel *Price) {
+	for i := range es {
+		e := &es[i]
 		model, p := "", noModel
 		if e.Model >= 0 {
-			model, p = d.Models[e.Model], prices[e.Model]
+			model, p = models[e.Model], prices[e.Model]
 		}
 		if e.Flags&flagCost != 0 {
 			e.cost, e.priced = e.CostUSD, true
