@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/warden-dev/warden/internal/store/sqlite"
@@ -132,21 +131,24 @@ func DiscoverCached(dirs []string, c *DirCache) ([]File, error) {
 			}
 		}
 	}
-	per := make([][]File, len(units))
-	var next atomic.Int64
+	// Every directory is a unit of work (a project's session directories
+	// are many): the walkers share one stack of directories to list, so a
+	// large project does not leave one walker busy while the others idle.
+	q := &dirQueue{}
+	for _, u := range units {
+		q.dirs = append(q.dirs, dirJob{dir: filepath.Join(u.root, u.project), project: u.project})
+	}
+	q.pending = len(q.dirs)
+	q.cond.L = &q.mu
+	const walkers = 4
+	per := make([][]File, walkers)
 	var wg sync.WaitGroup
-	for w := 0; w < 4 && w < len(units); w++ {
+	for w := 0; w < walkers && w < len(units); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			local := map[string]bool{}
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(units) {
-					break
-				}
-				per[i] = walkCached(c, units[i].root, units[i].project, local)
-			}
+			per[w] = q.walk(c, local)
 			seenMu.Lock()
 			for k := range local {
 				seen[k] = true
@@ -172,36 +174,67 @@ func DiscoverCached(dirs []string, c *DirCache) ([]File, error) {
 	return files, nil
 }
 
-// walkCached lists every .jsonl under root/project, recursively (symbolic
-// links are not followed), through the cache.
-func walkCached(c *DirCache, root, project string, seen map[string]bool) []File {
+// dirJob is a directory to list: under project, at rel below it.
+type dirJob struct {
+	dir, project string
+	rel          []string
+}
+
+// dirQueue is the directories left to list; pending counts those queued
+// or being listed (the walk is over at 0).
+type dirQueue struct {
+	mu      sync.Mutex
+	cond    sync.Cond
+	dirs    []dirJob
+	pending int
+}
+
+// walk lists directories from q until none are left, queueing their
+// subdirectories (symbolic links are not followed), through the cache, and
+// returns the .jsonl files found.
+func (q *dirQueue) walk(c *DirCache, seen map[string]bool) []File {
 	var files []File
-	var walk func(dir string, rel []string)
-	walk = func(dir string, rel []string) {
-		names, subdirs, err := c.listDir(dir, seen)
+	for {
+		q.mu.Lock()
+		for len(q.dirs) == 0 && q.pending > 0 {
+			q.cond.Wait()
+		}
+		if q.pending == 0 {
+			q.mu.Unlock()
+			return files
+		}
+		j := q.dirs[len(q.dirs)-1]
+		q.dirs = q.dirs[:len(q.dirs)-1]
+		q.mu.Unlock()
+		names, subdirs, err := c.listDir(j.dir, seen)
 		if err != nil {
-			return // unreadable: skip
+			names, subdirs = nil, nil // unreadable: skip
 		}
 		for _, n := range names {
-			p := filepath.Join(dir, n)
+			p := filepath.Join(j.dir, n)
 			info, err := os.Lstat(p)
 			if err != nil || !info.Mode().IsRegular() {
 				continue
 			}
-			f := File{Path: p, Size: info.Size(), MtimeNs: info.ModTime().UnixNano(), Project: project,
+			f := File{Path: p, Size: info.Size(), MtimeNs: info.ModTime().UnixNano(), Project: j.project,
 				Session: strings.TrimSuffix(n, ".jsonl")}
 			// root/project/<session>/subagents/x.jsonl counts for <session>.
-			if k := len(rel); k >= 2 && rel[k-1] == "subagents" {
-				f.Session = rel[k-2]
+			if k := len(j.rel); k >= 2 && j.rel[k-1] == "subagents" {
+				f.Session = j.rel[k-2]
 			}
 			files = append(files, f)
 		}
+		q.mu.Lock()
 		for _, s := range subdirs {
-			walk(filepath.Join(dir, s), append(rel[:len(rel):len(rel)], s))
+			q.dirs = append(q.dirs, dirJob{dir: filepath.Join(j.dir, s), project: j.project, rel: append(j.rel[:len(j.rel):len(j.rel)], s)})
+		}
+		q.pending += len(subdirs) - 1
+		wake := len(subdirs) > 0 || q.pending == 0
+		q.mu.Unlock()
+		if wake {
+			q.cond.Broadcast()
 		}
 	}
-	walk(filepath.Join(root, project), nil)
-	return files
 }
 
 func dirCacheName(dirs []string) string { return "dirs:" + strings.Join(dirs, ",") }
