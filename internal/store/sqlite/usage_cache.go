@@ -113,10 +113,19 @@ func (s *Store) SaveUsage(ctx context.Context, upd []UsageFile, remove []string,
 			return err
 		}
 	}
-	for _, sn := range snaps {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO usage_report_cache(name, fingerprint, data) VALUES(?,?,?)
-			ON CONFLICT(name) DO UPDATE SET fingerprint=excluded.fingerprint, data=excluded.data`, sn.Name, sn.Fingerprint, sn.Data); err != nil {
+	if len(snaps) > 0 {
+		// One statement for all (the blocks state is 258 rows: compiling
+		// the statement per row was most of writing them).
+		st, err := tx.PrepareContext(ctx, `INSERT INTO usage_report_cache(name, fingerprint, data) VALUES(?,?,?)
+			ON CONFLICT(name) DO UPDATE SET fingerprint=excluded.fingerprint, data=excluded.data`)
+		if err != nil {
 			return err
+		}
+		defer st.Close()
+		for _, sn := range snaps {
+			if _, err := st.ExecContext(ctx, sn.Name, sn.Fingerprint, sn.Data); err != nil {
+				return err
+			}
 		}
 	}
 	return tx.Commit()
