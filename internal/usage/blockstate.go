@@ -167,13 +167,22 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 	var stateSnaps []sqlite.UsageSnapshot
 	var stateDone sync.WaitGroup
 	sd, held := mergeHolding(l.files, l.results, l.tails)
-	stateDone.Go(func() {
-		stateSnaps = blocksStateRows(sd, buildBlocksGen(sd, entryPtrs(sd.Entries), D, nil), l, D)
-	})
-	gen := buildBlocksGen(sd, withHeld(sd, held), D, nil)
+	var gen []BlockAgg
+	if len(held) == 0 {
+		// Nothing held back: the blocks to print are the state's blocks,
+		// made once.
+		gen = buildBlocksGen(sd, entryPtrs(sd.Entries), D, nil)
+		stateDone.Go(func() { stateSnaps = blocksStateRows(sd, gen, l, D) })
+	} else {
+		stateDone.Go(func() {
+			stateSnaps = blocksStateRows(sd, buildBlocksGen(sd, entryPtrs(sd.Entries), D, nil), l, D)
+		})
+		gen = buildBlocksGen(sd, withHeld(sd, held), D, nil)
+	}
 	out := sortBlocks(slices.Clone(gen))
+	blocksRow := sqlite.UsageSnapshot{Name: blocksName(D), Fingerprint: fp, Data: EncodeBlockAggs(out)}
 	stateDone.Wait()
-	snaps := append([]sqlite.UsageSnapshot{{Name: blocksName(D), Fingerprint: fp, Data: EncodeBlockAggs(out)}}, stateSnaps...)
+	snaps := append([]sqlite.UsageSnapshot{blocksRow}, stateSnaps...)
 	<-rowsSaved
 	_ = st.SaveUsage(ctx, nil, nil, snaps)
 	return out, l.stats, nil
