@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command usage-bench generates synthetic transcript corpora and times
 // `warden usage blocks --json` against ccusage and cat. See run.sh.
 package main

@@ -137,23 +137,6 @@ func lenOf(v any) any {
 	return v
 }
 
-func load(t *testing.T, dir string, c usage.Cache) *usage.Data {
-	t.Helper()
-	d, err := usage.Load(context.Background(), usage.Options{Dirs: []string{dir}, Cache: c})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-func mustJSON(t *testing.T, v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // TestMatchesCcusage generates corpora and compares warden's session and
 // blocks JSON with ccusage's on the same files.
 func TestMatchesCcusage(t *testing.T) {
