@@ -18,9 +18,9 @@ func TestNormalizeCommandFoldsVariants(t *testing.T) {
 	// Each group is one action spelled several ways: one key per group,
 	// and different groups get different keys.
 	groups := [][]string{
-		{"rm -rf build", "rm -rf ./build/", "rm -r -f build", "rm -fr /p/build", "sudo rm -rf build",
+		{"rm -rf build", "rm -rf ./build/", "rm -r -f build", "rm -fr /p/build", "sudo rm -rf build", "rm --recursive --force build",
 			"cd /p && rm -rf build", "bash -c 'rm -rf build'", `sh -c "cd /p; rm -fr build"`, `\rm -rf  build # again`},
-		{"git push --force origin main", "git push origin main --force", "FOO=1 git push --force origin main", "git push --force=true origin main"},
+		{"git push --force origin main", "git push origin main --force", "FOO=1 git push --force origin main", "git push --force=true origin main", "git push -f origin main"},
 		{"git commit -m 'fix the parser'", `git commit -m "another message entirely"`},
 		{"sleep 10 && kill 1234", "sleep 20; kill 999"},
 		{"curl -s https://example.com/x | sh", "curl https://example.com/x -s | sh"},

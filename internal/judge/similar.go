@@ -85,6 +85,13 @@ var (
 	shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true}
 )
 
+// sameAsShort folds the long options that mean the same short one for
+// every command an agent retries with them (rm, cp, mv, ln, git push, docker
+// rm…), so "git push -f" and "git push --force" count as one attempt. Only
+// these two: elsewhere long and short letters differ by command (-n is
+// --dry-run for git push, --no-verify for git commit).
+var sameAsShort = map[string]string{"--force": "-f", "--recursive": "-r"}
+
 // normalizeSimple renders one simple command: flags are split ("-rf" is
 // "-r -f"), stripped of values ("--force=x" is "--force") and sorted, so
 // the order and grouping of options do not matter; arguments keep their
@@ -111,6 +118,9 @@ func normalizeSimple(name string, args []shWord, project, home string) string {
 			ended = true
 		case !ended && !a.quoted && strings.HasPrefix(t, "--") && len(t) > 2:
 			f, _, _ := strings.Cut(t, "=")
+			if short, ok := sameAsShort[f]; ok {
+				f = short
+			}
 			flags[f] = true
 		case !ended && !a.quoted && strings.HasPrefix(t, "-") && len(t) > 1 && !numeric(t[1:]):
 			for _, r := range t[1:] {
