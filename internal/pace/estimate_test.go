@@ -154,3 +154,21 @@ func TestNoticeOfAnEstimate(t *testing.T) {
 		t.Errorf("notices %q %v", msgs, err)
 	}
 }
+
+// Estimated figures never give more than EstimateMaxDelay; the same real
+// figures give the reference's emergency delay.
+func TestEstimatedDelayIsCapped(t *testing.T) {
+	now := time.Date(2026, 11, 24, 10, 57, 0, 0, time.UTC) // a Tuesday, minute 57 of the block
+	u, reset := 50.0, time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)
+	snap := func(src string) *quota.Snapshot {
+		return &quota.Snapshot{Time: now, Source: src, FiveHour: quota.Window{Util: &u, ResetsAt: &reset}}
+	}
+	real := Compute(snap(quota.SourceStatusline), DefaultSettings(), 1, now)
+	if real.DelaySeconds <= EstimateMaxDelay || real.EstimateCapped {
+		t.Fatalf("real figures: delay %d s capped=%v, want the uncapped emergency delay", real.DelaySeconds, real.EstimateCapped)
+	}
+	est := Compute(snap(quota.SourceEstimate), DefaultSettings(), 1, now)
+	if est.DelaySeconds != EstimateMaxDelay || !est.EstimateCapped || est.AlgorithmDelay != real.AlgorithmDelay {
+		t.Fatalf("estimated figures: delay %d s (algorithm %d) capped=%v, want %d s capped", est.DelaySeconds, est.AlgorithmDelay, est.EstimateCapped, EstimateMaxDelay)
+	}
+}

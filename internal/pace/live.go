@@ -90,9 +90,20 @@ type Record struct {
 	FairShare      bool `json:"fair_share"`
 	AlgorithmDelay int  `json:"algorithm_delay"`
 	DelaySeconds   int  `json:"delay_seconds"`
+	// EstimateCapped: the figures are the transcript estimate and the
+	// delay was cut to EstimateMaxDelay.
+	EstimateCapped bool `json:"estimate_capped,omitempty"`
 	// Note says why there is no decision ("no subscription limits known").
 	Note string `json:"note,omitempty"`
 }
+
+// EstimateMaxDelay caps the delay decided from estimated figures. The
+// estimate's denominator (the largest past block) is only a lower bound of
+// the real limit, so it over-states utilisation, most of all early in a
+// block, where the reference's emergency branch would give the maximum
+// delay (an estimated 50 % at minute 57 gave 350 s). Real figures are not
+// capped.
+const EstimateMaxDelay = 30
 
 // NoLimitsNote is what pacing says when it has no figures.
 const NoLimitsNote = "no subscription limits known (no rate_limits from the status line, no OAuth usage figures): pacing does nothing"
@@ -137,6 +148,9 @@ func Compute(figures *quota.Snapshot, s Settings, sessions int, now time.Time) *
 	r.DelaySeconds = r.AlgorithmDelay
 	if s.FairShare {
 		r.DelaySeconds = FairShare(r.AlgorithmDelay, r.Sessions, s.Params.MaxDelay)
+	}
+	if figures.Source == quota.SourceEstimate && r.DelaySeconds > EstimateMaxDelay {
+		r.DelaySeconds, r.EstimateCapped = EstimateMaxDelay, true
 	}
 	return r
 }

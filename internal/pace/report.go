@@ -180,6 +180,9 @@ func Report(ctx context.Context, st store.Store, s Settings, now time.Time) (str
 		fmt.Fprintf(&b, "- %d sessions share the account: each waits %d × %d s = %d s (at most max_delay %d s), so the account's gap between tool calls grows by the algorithm's %d s.\n",
 			rec.Sessions, rec.Sessions, rec.AlgorithmDelay, FairShare(rec.AlgorithmDelay, rec.Sessions, rec.Params.MaxDelay), rec.Params.MaxDelay, rec.AlgorithmDelay)
 	}
+	if rec.EstimateCapped {
+		fmt.Fprintf(&b, "- The figures are estimated, so the delay is capped at %d s (an estimate over-states utilisation early in a block).\n", EstimateMaxDelay)
+	}
 	fmt.Fprintf(&b, "Delay now: %d s after each tool call.", rec.DelaySeconds)
 	return b.String(), nil
 }
