@@ -123,21 +123,13 @@ func TestReportsSayEstimated(t *testing.T) {
 	st.SetSetting(ctx, SettingEstimate, string(b))
 
 	all := strings.Join(StatusLines(ctx, st), "\n")
-	for _, w := range []string{"5-hour (ESTIMATED): 72.5% used", "7-day: unknown", "an ESTIMATE from local transcripts",
-		"pacing estimate: 5-hour ≈ current block", "$29.00 at API prices", "largest of 12 completed blocks", "$40.00", "lower bound"} {
-		if !strings.Contains(all, w) {
-			t.Errorf("status lacks %q:\n%s", w, all)
-		}
-	}
+	wantAll(t, "status", all, "5-hour (ESTIMATED): 72.5% used", "7-day: unknown", "an ESTIMATE from local transcripts",
+		"pacing estimate: 5-hour ≈ current block", "$29.00 at API prices", "largest of 12 completed blocks", "$40.00", "lower bound")
 	rep, err := Report(ctx, st, DefaultSettings(), now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"These figures are ESTIMATED", "7-day   unknown", "Figures: an ESTIMATE", "Estimate: 5-hour ≈", "Why:"} {
-		if !strings.Contains(rep, w) {
-			t.Errorf("report lacks %q:\n%s", w, rep)
-		}
-	}
+	wantAll(t, "report", rep, "These figures are ESTIMATED", "7-day   unknown", "Figures: an ESTIMATE", "Estimate: 5-hour ≈", "Why:")
 	if strings.Contains(rep, "7-day     0.0% used") {
 		t.Errorf("report shows a 7-day figure:\n%s", rep)
 	}

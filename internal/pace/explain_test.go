@@ -38,11 +38,7 @@ func TestExplain(t *testing.T) {
 			t.Parallel()
 			d := Decide(tt.in, tt.p)
 			text := Summary(tt.in, d) + strings.Join(Explain(tt.in, tt.p, d), "\n")
-			for _, w := range tt.want {
-				if !strings.Contains(text, w) {
-					t.Errorf("lacks %q:\n%s", w, text)
-				}
-			}
+			wantAll(t, "explanation", text, tt.want...)
 		})
 	}
 }

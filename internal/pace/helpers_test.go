@@ -2,6 +2,7 @@ package pace
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -22,5 +23,16 @@ func near(t *testing.T, what string, got, want float64) {
 	t.Helper()
 	if math.Abs(got-want) > 1e-9 {
 		t.Errorf("%s = %.12g, want %.12g", what, got, want)
+	}
+}
+
+// wantAll fails t for each of wants that text does not contain; what names
+// the text in the message.
+func wantAll(t *testing.T, what, text string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, text)
+		}
 	}
 }

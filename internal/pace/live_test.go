@@ -212,21 +212,13 @@ func TestStatusLinesAndReport(t *testing.T) {
 	}
 	lines = StatusLines(ctx, st)
 	all := strings.Join(lines, "\n")
-	for _, w := range []string{"5-hour: 42.0% used, allowance", "7-day: 61.0% used", "safe", "points", "resets in",
-		"the status line", "old", "delay", "active session"} {
-		if !strings.Contains(all, w) {
-			t.Errorf("status lines lack %q:\n%s", w, all)
-		}
-	}
+	wantAll(t, "status lines", all, "5-hour: 42.0% used, allowance", "7-day: 61.0% used", "safe", "points", "resets in",
+		"the status line", "old", "delay", "active session")
 	rep, err := Report(ctx, st, DefaultSettings(), now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"Figures: the status line", "Why:", "Allowance", "Safe allowance", "Delay now:"} {
-		if !strings.Contains(rep, w) {
-			t.Errorf("report lacks %q:\n%s", w, rep)
-		}
-	}
+	wantAll(t, "report", rep, "Figures: the status line", "Why:", "Allowance", "Safe allowance", "Delay now:")
 }
 
 func TestNoticesOncePerWindow(t *testing.T) {
