@@ -9,9 +9,13 @@ import (
 
 // Without flock there is no safe way to keep one keeper per store; hooks
 // just pay the open and close themselves.
-func tryLock(string) (func(), error) { return nil, errors.New("keeper: not supported on this system") }
+var errUnsupported = errors.New("keeper: not supported on this system")
 
-func Running(string) (bool, error) { return true, nil }
+func tryLock(string) (func(), error) { return nil, errUnsupported }
+
+// Running says it cannot tell, so Ensure never starts one and doctor says
+// why.
+func Running(string) (bool, error) { return false, errUnsupported }
 
 // Stop has nothing to stop where no keeper runs.
 func Stop(string, time.Duration) error { return nil }
