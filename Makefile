@@ -14,11 +14,15 @@ LDFLAGS := -s -w -X github.com/warden-dev/warden/internal/version.Version=$(VERS
 
 .PHONY: build install test test-deps vet unit bench bench-check clean
 
-# warden runs every hook and stays lean; warden-helper carries the rare,
-# heavy commands (network, image encoding) and warden-judge the LLM SDK,
-# so their packages' init never runs in a hook.
+# warden is the tiny front Claude Code starts for every hook: it hands the
+# hook to the keeper (a warden-core process holding the store open) and
+# runs warden-core for everything else. warden-core holds the command tree
+# and the hook runtime; warden-helper carries the rare, heavy commands
+# (network, image encoding) and warden-judge the LLM SDK, so their
+# packages' init never runs in a hook.
 build:
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden ./cmd/warden
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-core ./cmd/warden-core
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-helper ./cmd/warden-helper
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-judge ./cmd/warden-judge
 

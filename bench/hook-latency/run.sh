@@ -43,6 +43,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 cd "$root"
 go build -trimpath -ldflags "-s -w" -o "$tmp/warden" ./cmd/warden
+go build -trimpath -ldflags "-s -w" -o "$tmp/warden-core" ./cmd/warden-core
 go build -o "$tmp/hook-latency" ./bench/hook-latency
 
 # The bare baseline is built from its own module, so nothing of warden's

@@ -1,21 +1,22 @@
 // Command warden governs Claude Code through its hooks and status line.
 //
-// main is thin on purpose: `warden hook` goes straight to the hook runtime
-// (no command tree is built on the hot path); everything else goes to the
-// cobra tree in internal/cli.
+// This binary is the front door and stays tiny on purpose: Claude Code
+// starts it for every hook event, and a Go program's start-up grows with
+// every package it links. `warden hook` hands the event to the keeper that
+// already holds the store open (internal/hookclient); every other command,
+// and a hook no keeper takes, runs in warden-core beside it, which this
+// process becomes (exec) rather than waits for.
 package main
 
 import (
 	"os"
 
-	"github.com/warden-dev/warden/internal/cli"
-	"github.com/warden-dev/warden/internal/hook"
+	"github.com/warden-dev/warden/internal/hookclient"
 )
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "hook" {
-		hook.SpawnKeeper = true
-		os.Exit(hook.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(hookclient.Hook(os.Args[2:]))
 	}
-	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(hookclient.Forward(os.Args[1:]))
 }

@@ -3,14 +3,17 @@ package cli
 import (
 	"context"
 	"errors"
+	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/warden-dev/warden/internal/hook"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store/keeper"
+	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 func init() { register(keeperCmd) }
@@ -19,15 +22,20 @@ func init() { register(keeperCmd) }
 // so it is hidden from help.
 func keeperCmd() *cobra.Command {
 	var idle time.Duration
+	var noServe bool
 	cmd := &cobra.Command{
 		Use:    "keeper",
-		Short:  "Hold the store open so hooks start fast (started by hooks)",
+		Short:  "Hold the store open and answer hooks so they start fast (started by hooks)",
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 			defer stop()
-			err := keeper.Run(ctx, keeper.Options{DBPath: paths.DB(), LockPath: paths.KeeperLock(), Idle: idle})
+			o := keeper.Options{DBPath: paths.DB(), LockPath: paths.KeeperLock(), Idle: idle}
+			if !noServe {
+				o.Serve = serveHooks
+			}
+			err := keeper.Run(ctx, o)
 			if errors.Is(err, keeper.ErrRunning) {
 				return nil
 			}
@@ -35,5 +43,19 @@ func keeperCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().DurationVar(&idle, "idle", 30*time.Minute, "exit after this long without a new event")
+	cmd.Flags().BoolVar(&noServe, "no-serve", false, "only keep the store open; do not answer hooks")
 	return cmd
+}
+
+// serveHooks answers `warden hook` on paths.HookSocket() with a store of
+// its own: the keeper's connection stays pinned for its checkpoints, and
+// hooks served side by side (records, pacing sleeps) get a few.
+func serveHooks(ctx context.Context) error {
+	st, err := sqlite.Open(ctx, paths.DB())
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	st.DB().SetMaxOpenConns(4)
+	return hook.Serve(ctx, hook.ServeOptions{Socket: paths.HookSocket(), DBPath: paths.DB(), Store: st, Log: os.Stderr})
 }

@@ -38,10 +38,30 @@ import (
 // after the handlers are done.
 const recordReserve = 400 * time.Millisecond
 
-// Main runs one hook and returns the exit code (0, or 2 for a block).
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+// Main runs one hook in this process and returns the exit code (0, or 2
+// for a block).
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cwd, _ := os.Getwd()
+	return invoke(&invocation{args: args, cwd: cwd, stdin: stdin, stdout: stdout, stderr: stderr, spawnKeeper: SpawnKeeper})
+}
+
+// invocation is one hook run: in its own process (Main) or for a client of
+// the keeper (serve.go), which shares its open store and must know when
+// the handlers are done with the process environment.
+type invocation struct {
+	args           []string
+	cwd            string
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	store          *sqlite.Store // open and shared; nil: open one, close it after
+	handlersDone   func()        // called once the output is written, before the record
+	spawnKeeper    bool
+}
+
+func invoke(inv *invocation) (code int) {
 	start := time.Now()
-	r := &run{start: start, stderr: stderr, unlock: func() {}}
+	stderr := inv.stderr
+	r := &run{start: start, stderr: stderr, unlock: func() {}, cwd: inv.cwd, shared: inv.store}
 	defer func() { r.unlock() }()
 	defer func() {
 		if p := recover(); p != nil { // fail open, whatever happened
@@ -49,19 +69,24 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			code = 0
 		}
 	}()
-	if err := r.parseArgs(args); err != nil {
+	if err := r.parseArgs(inv.args); err != nil {
 		fmt.Fprintf(stderr, "warden hook: %v; allowing\n", err)
 		return 0
 	}
-	out := r.execute(stdin)
+	out := r.execute(inv.stdin)
 	if len(out.Stdout) > 0 {
-		stdout.Write(out.Stdout)
+		inv.stdout.Write(out.Stdout)
 	}
 	if out.Stderr != "" {
 		fmt.Fprintln(stderr, out.Stderr)
 	}
+	if inv.handlersDone != nil {
+		inv.handlersDone()
+	}
 	r.record(out)
-	r.ensureKeeper()
+	if inv.spawnKeeper {
+		r.ensureKeeper()
+	}
 	return out.Exit
 }
 
@@ -74,7 +99,7 @@ var SpawnKeeper bool
 // internal/store/keeper): after the record, so a hook that starts one pays
 // the process start once, and hooks that find one pay a flock.
 func (r *run) ensureKeeper() {
-	if !SpawnKeeper || r.st == nil || r.cfg == nil || !r.cfg.Hook.Keeper || keeper.Disabled() {
+	if r.st == nil || r.cfg == nil || !r.cfg.Hook.Keeper || keeper.Disabled() {
 		return
 	}
 	_, _ = keeper.Ensure(paths.KeeperLock(), func() error { return detach.Start("", "keeper") })
@@ -84,6 +109,8 @@ func (r *run) ensureKeeper() {
 type run struct {
 	start   time.Time
 	stderr  io.Writer
+	cwd     string        // the caller's working directory
+	shared  *sqlite.Store // the keeper's store, never closed here
 	harness string
 	argEv   event.Name
 
@@ -133,7 +160,7 @@ func (r *run) fail(format string, a ...any) {
 }
 
 func (r *run) execute(stdin io.Reader) hookio.Output {
-	cwd, _ := os.Getwd()
+	cwd := r.cwd
 	r.cfg, r.problems = config.Load(paths.UserConfig(), paths.ProjectDir(cwd))
 
 	raw, err := readInput(stdin, time.Duration(r.cfg.Hook.ReadTimeoutMS)*time.Millisecond)
@@ -219,6 +246,10 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 }
 
 func (r *run) openStore(ctx context.Context) {
+	if r.shared != nil {
+		r.st = r.shared
+		return
+	}
 	st, err := sqlite.Open(ctx, paths.DB())
 	if err != nil {
 		r.stErr = err
@@ -294,7 +325,9 @@ func (r *run) record(out hookio.Output) {
 	if r.st == nil {
 		return
 	}
-	defer r.st.Close()
+	if r.shared == nil {
+		defer r.st.Close()
+	}
 
 	sess := r.sessionRow()
 	var ev *store.Event

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/warden-dev/warden/internal/hookclient"
 )
 
 // binaryAction is what installing the binary would do.
@@ -85,7 +87,9 @@ func sameContent(a, b string) (bool, error) {
 	}
 }
 
-// sourceBinary is the running executable with symlinks resolved.
+// sourceBinary is the warden to install: the one beside the running
+// executable (warden-core, which `warden install` runs in), symlinks
+// resolved.
 func sourceBinary() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -93,6 +97,9 @@ func sourceBinary() (string, error) {
 	}
 	if r, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = r
+	}
+	if filepath.Base(exe) == hookclient.CoreName {
+		exe = filepath.Join(filepath.Dir(exe), "warden")
 	}
 	return exe, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/hookclient"
 	"github.com/warden-dev/warden/internal/hookio"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store/keeper"
@@ -32,6 +34,11 @@ func (d *doctor) binary() {
 		d.problem("binary", bin+" is not an executable file", "run `warden install` to copy the binary there again")
 	default:
 		d.ok("binary", bin)
+	}
+	core := filepath.Join(filepath.Dir(bin), hookclient.CoreName)
+	if fi, err := os.Stat(core); err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+		d.problem("binary", core+" is missing or not executable: warden runs it for every command and for hooks the keeper does not answer",
+			"run `make install` (it builds warden and warden-core and copies both)")
 	}
 }
 
@@ -247,7 +254,13 @@ func (d *doctor) keeper() {
 	case err != nil:
 		d.ok("store keeper", "unknown: "+err.Error())
 	case running:
-		d.ok("store keeper", "running: hooks skip the store's open and close costs")
+		sock := paths.HookSocket()
+		if c, err := net.DialTimeout("unix", sock, time.Second); err == nil {
+			c.Close()
+			d.ok("store keeper", "running, answers hooks on "+sock+": a hook costs about what a bare process does")
+		} else {
+			d.ok("store keeper", fmt.Sprintf("running, but not answering on %s (%v): hooks run in their own process, a few ms slower", sock, err))
+		}
 	default:
 		d.ok("store keeper", "not running; the next hook starts it (it leaves after 30 idle minutes)")
 	}

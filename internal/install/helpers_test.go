@@ -38,6 +38,9 @@ func newEnv(t *testing.T) *testEnv {
 	if err := os.WriteFile(e.source, []byte("#!/bin/sh\necho fake warden\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(e.source), "warden-core"), []byte("#!/bin/sh\necho fake warden-core\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("HOME", e.home)
 	t.Setenv("WARDEN_HOME", e.wardenHome)
 	t.Setenv("CLAUDE_CONFIG_DIR", e.claudeDir)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/warden-dev/warden/internal/hookclient"
 	"github.com/warden-dev/warden/internal/hookio"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store/keeper"
@@ -52,11 +53,23 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 			return nil, fmt.Errorf("find the running binary: %w", err)
 		}
 	}
-	act, err := planBinary(src, bin)
-	if err != nil {
-		return nil, err
+	// warden and warden-core go together: the settings name warden, which
+	// runs warden-core for all but the hooks the keeper answers.
+	bins := []helperCopy{{src, bin}, {filepath.Join(filepath.Dir(src), hookclient.CoreName), filepath.Join(filepath.Dir(bin), hookclient.CoreName)}}
+	if _, err := os.Stat(bins[1].src); err != nil {
+		return nil, fmt.Errorf("%s is missing next to %s: `make build` builds both (or `go build -o DIR/ ./cmd/...`)", hookclient.CoreName, src)
 	}
-	res.BinaryCopied = act == binaryCopy
+	var copies []helperCopy
+	for _, b := range bins {
+		act, err := planBinary(b.src, b.dst)
+		if err != nil {
+			return nil, err
+		}
+		if act == binaryCopy {
+			copies = append(copies, b)
+		}
+	}
+	res.BinaryCopied = len(copies) > 0
 	helpers, err := planHelpers(src, bin)
 	if err != nil {
 		return nil, err
@@ -88,8 +101,8 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 	} else {
 		fmt.Fprintln(w, "settings: already up to date")
 	}
-	if res.BinaryCopied {
-		fmt.Fprintf(w, "binary: copy %s to %s\n", src, bin)
+	for _, b := range copies {
+		fmt.Fprintf(w, "binary: copy %s to %s\n", b.src, b.dst)
 	}
 	for _, h := range helpers {
 		fmt.Fprintf(w, "helper: copy %s to %s\n", h.src, h.dst)
@@ -114,10 +127,14 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 	if res.BinaryCopied {
-		if err := copyBinary(src, bin); err != nil {
-			return res, err
+		// warden-core first: a hook that starts in between finds the new
+		// core beside the old front, which speaks to it the same way.
+		for i := len(copies) - 1; i >= 0; i-- {
+			if err := copyBinary(copies[i].src, copies[i].dst); err != nil {
+				return res, err
+			}
+			fmt.Fprintf(w, "✓ installed %s\n", copies[i].dst)
 		}
-		fmt.Fprintf(w, "✓ installed the binary at %s\n", bin)
 		// A keeper still running the old binary keeps working, but the
 		// next hook should start one of the new version.
 		if err := keeper.Stop(paths.KeeperLock(), 5*time.Second); err != nil {

@@ -17,6 +17,27 @@ func Home() string {
 	return filepath.Join(userHome(), ".warden")
 }
 
+// HomeFor is Home as seen by a process with the environment getenv: the
+// keeper answers hooks of other processes and must resolve their warden
+// home, not its own.
+func HomeFor(getenv func(string) string) string {
+	if h := getenv("WARDEN_HOME"); h != "" {
+		return h
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".warden")
+	}
+	return Home()
+}
+
+// HookSocket is where the keeper answers hooks (internal/hookwire). A
+// path longer than a unix socket address allows is not served: hooks then
+// run in their own process.
+func HookSocket() string { return HookSocketIn(Home()) }
+
+// HookSocketIn is HookSocket for the warden home home.
+func HookSocketIn(home string) string { return filepath.Join(home, "run", "hook.sock") }
+
 // DB is the SQLite event store.
 func DB() string { return filepath.Join(Home(), "warden.db") }
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -31,7 +32,13 @@ var (
 // warden-judge next to itself). Each set of names is built once per process
 // (a failure too is kept); sets are never mixed, so a lone warden has no
 // helper next to it. The error carries go build's output.
+//
+// warden always comes with warden-core: the front binary runs it for
+// everything the keeper does not answer.
 func Build(names ...string) (string, error) {
+	if slices.Contains(names, "warden") && !slices.Contains(names, "warden-core") {
+		names = append(slices.Clone(names), "warden-core")
+	}
 	key := strings.Join(names, " ")
 	buildMu.Lock()
 	f, ok := builds[key]
@@ -72,7 +79,8 @@ func Binaries(t testing.TB, names ...string) string {
 	return dir
 }
 
-// Binary returns the path of cmd/<name> built alone in its directory.
+// Binary returns the path of cmd/<name> built alone in its directory
+// (warden with its warden-core).
 func Binary(t testing.TB, name string) string {
 	t.Helper()
 	return filepath.Join(Binaries(t, name), name)

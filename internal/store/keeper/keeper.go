@@ -23,6 +23,10 @@ type Options struct {
 	Poll time.Duration
 	// Quiet: checkpoint once writes have stopped for this long (default 5 s).
 	Quiet time.Duration
+	// Serve, when set, runs beside the keeper from the moment it holds the
+	// store until it stops (it answers hooks: internal/hook.Serve); Run
+	// cancels its context and waits for it before returning.
+	Serve func(ctx context.Context) error
 }
 
 func (o *Options) defaults() {
@@ -72,6 +76,15 @@ func Run(ctx context.Context, o Options) error {
 	last, err := version()
 	if err != nil {
 		return fmt.Errorf("keeper: %w", err)
+	}
+	if o.Serve != nil {
+		sctx, cancel := context.WithCancel(ctx)
+		served := make(chan struct{})
+		go func() {
+			defer close(served)
+			_ = o.Serve(sctx) // a keeper that cannot serve still keeps the store
+		}()
+		defer func() { cancel(); <-served }()
 	}
 	lastChange, dirty := time.Now(), false
 	tick := time.NewTicker(o.Poll)

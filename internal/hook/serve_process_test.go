@@ -1,0 +1,290 @@
+//go:build unix
+
+package hook
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/warden-dev/warden/internal/store"
+	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/testenv"
+)
+
+// served is a warden home with a keeper answering hooks, and a front
+// `warden` binary with no warden-core beside it: a hook the keeper does
+// not answer cannot run anywhere else and fails open with "warden-core is
+// missing", so every answer these tests see came from the keeper.
+type served struct {
+	home, front, core string
+	env               []string
+	keeper            *exec.Cmd
+	keeperErr         *strings.Builder
+}
+
+func newServed(t *testing.T) *served {
+	t.Helper()
+	dir := testenv.Binaries(t, "warden")
+	s := &served{home: t.TempDir(), front: filepath.Join(t.TempDir(), "warden"), core: filepath.Join(dir, "warden-core")}
+	b, err := os.ReadFile(filepath.Join(dir, "warden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(s.front, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	st, err := sqlite.Open(context.Background(), filepath.Join(s.home, "warden.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	s.env = append(envWithout("WARDEN_KEEPER", "WARDEN_HOME", "CLAUDE_PROJECT_DIR"), "WARDEN_HOME="+s.home)
+	s.startKeeper(t)
+	return s
+}
+
+// startKeeper runs `warden-core keeper` as a child (not detached, so the
+// test owns it) and waits until its socket answers.
+func (s *served) startKeeper(t *testing.T) {
+	t.Helper()
+	s.keeper = exec.Command(s.core, "keeper")
+	s.keeper.Env = s.env
+	s.keeperErr = &strings.Builder{}
+	s.keeper.Stderr = s.keeperErr
+	if err := s.keeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	k := s.keeper
+	t.Cleanup(func() {
+		k.Process.Signal(syscall.SIGTERM)
+		k.Wait()
+	})
+	sock := filepath.Join(s.home, "run", "hook.sock")
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if c, err := net.Dial("unix", sock); err == nil {
+			c.Close()
+			return
+		}
+	}
+	t.Fatalf("the keeper never answered on %s; its stderr:\n%s", sock, s.keeperErr)
+}
+
+// hook runs the front binary with payload on stdin.
+func (s *served) hook(t *testing.T, payload string, extraEnv ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(s.front, "hook", "--harness", "claude")
+	cmd.Env = append(append([]string{}, s.env...), extraEnv...)
+	cmd.Stdin = strings.NewReader(payload)
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+func (s *served) events(t *testing.T) []store.Event {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(s.home, "warden.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	evs, err := st.Events(context.Background(), store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+func bashPayload(session, cwd, command string) string {
+	return fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"t-%s","tool_input":{"command":%q}}`,
+		session, cwd, command, command)
+}
+
+// TestKeeperAnswersHooks: an allowed call is silent and recorded, a denied
+// one gets the deny JSON on stdout, both exit 0, both answered by the
+// keeper (the front has no warden-core to fall back on).
+func TestKeeperAnswersHooks(t *testing.T) {
+	s := newServed(t)
+	out, errOut, code := s.hook(t, bashPayload("s1", "/tmp", "ls -la"))
+	if out != "" || errOut != "" || code != 0 {
+		t.Fatalf("allowed call: stdout=%q stderr=%q code=%d", out, errOut, code)
+	}
+	out, errOut, code = s.hook(t, bashPayload("s1", "/tmp", "rm -rf /"))
+	if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "core.shell:rm-root") {
+		t.Fatalf("denied call: stdout=%q stderr=%q code=%d", out, errOut, code)
+	}
+	evs := s.events(t)
+	if len(evs) != 2 {
+		t.Fatalf("want 2 rows, got %d: %+v", len(evs), evs)
+	}
+	got := map[string]string{}
+	for _, e := range evs {
+		got[e.ToolUseID] = e.Decision + " " + e.Rule
+	}
+	if got["t-ls -la"] != "allow " || got["t-rm -rf /"] != "deny core.shell:rm-root" {
+		t.Fatalf("rows: %v", got)
+	}
+}
+
+// TestKeeperRunsEachHookInItsCallersEnvironment: the keeper runs hooks of
+// different projects one after another; each sees its own
+// CLAUDE_PROJECT_DIR (or, without it, its own working directory) and so
+// its own project rules, never the previous caller's.
+func TestKeeperRunsEachHookInItsCallersEnvironment(t *testing.T) {
+	s := newServed(t)
+	withRule, plain := t.TempDir(), t.TempDir()
+	rules := filepath.Join(withRule, ".warden", "rules")
+	if err := os.MkdirAll(rules, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rule := "[[rule]]\nid = \"team.test:no-deploy\"\ndescription = \"deploys go through CI\"\nmode = \"deny\"\ncommands = [\"deploy-now\"]\n"
+	if err := os.WriteFile(filepath.Join(rules, "team.toml"), []byte(rule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, tc := range []struct {
+		project string
+		deny    bool
+	}{{withRule, true}, {plain, false}, {withRule, true}, {plain, false}} {
+		out, errOut, code := s.hook(t, bashPayload("s2", "/tmp", "deploy-now"), "CLAUDE_PROJECT_DIR="+tc.project)
+		if code != 0 || strings.Contains(out, "team.test:no-deploy") != tc.deny || errOut != "" {
+			t.Fatalf("call %d in %s: want deny=%v, got stdout=%q stderr=%q code=%d", i, tc.project, tc.deny, out, errOut, code)
+		}
+	}
+	// Without CLAUDE_PROJECT_DIR the caller's directory is the project.
+	cmd := exec.Command(s.front, "hook")
+	cmd.Env, cmd.Dir = s.env, withRule
+	cmd.Stdin = strings.NewReader(bashPayload("s2", withRule, "deploy-now"))
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), "team.test:no-deploy") {
+		t.Fatalf("call from the project directory: %v %q", err, out)
+	}
+}
+
+// TestBusyKeeperDeclines: while one hook holds the keeper (its stdin is
+// never closed, so it waits out the read deadline), the next is declined
+// at once and told to run itself; this front cannot, so it allows and
+// says warden-core is missing. After the first ends, hooks are answered
+// again. The first ends by its read deadline, with exit 0.
+func TestBusyKeeperDeclines(t *testing.T) {
+	s := newServed(t)
+	if err := os.WriteFile(filepath.Join(s.home, "config.toml"), []byte("[hook]\nread_timeout_ms = 1500\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	slow := exec.Command(s.front, "hook")
+	slow.Env = s.env
+	slow.Stdin = pr
+	var slowErr strings.Builder
+	slow.Stderr = &slowErr
+	if err := slow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	io.WriteString(pw, `{"session_id":"slow",`) // and never more, never closed
+	time.Sleep(300 * time.Millisecond)          // the keeper has taken it
+
+	_, errOut, code := s.hook(t, bashPayload("s3", "/tmp", "ls"))
+	if code != 0 || !strings.Contains(errOut, "warden-core is missing") {
+		t.Fatalf("a hook beside a busy keeper: want it declined (then missing warden-core), got code=%d stderr=%q", code, errOut)
+	}
+	if err := slow.Wait(); err != nil {
+		t.Fatalf("the hook whose stdin never closed: %v\n%s", err, slowErr.String())
+	}
+	if !strings.Contains(slowErr.String(), "stdin not closed within 1.5s") {
+		t.Fatalf("the slow hook's stderr: %q", slowErr.String())
+	}
+	if out, errOut, code := s.hook(t, bashPayload("s3", "/tmp", "ls")); out != "" || errOut != "" || code != 0 {
+		t.Fatalf("after the slow hook: stdout=%q stderr=%q code=%d", out, errOut, code)
+	}
+}
+
+// TestKeeperKilledMidHookAllows: a keeper that dies while it runs a hook
+// leaves its client to allow (exit 0, one line), not to hang or block.
+func TestKeeperKilledMidHookAllows(t *testing.T) {
+	s := newServed(t)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	hook := exec.Command(s.front, "hook")
+	hook.Env = s.env
+	hook.Stdin = pr
+	var errOut strings.Builder
+	hook.Stderr = &errOut
+	if err := hook.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	time.Sleep(300 * time.Millisecond)
+	s.keeper.Process.Kill()
+	if err := hook.Wait(); err != nil {
+		t.Fatalf("client of a killed keeper: %v", err)
+	}
+	if !strings.Contains(errOut.String(), "keeper stopped before the hook finished; allowing") {
+		t.Fatalf("stderr: %q", errOut.String())
+	}
+}
+
+// TestConcurrentHooksThroughTheKeeper: 8 clients, 50 events each, through
+// one keeper: exactly 400 rows, an intact audit chain, every session's
+// tool counter exact, nothing surfaced to Claude Code. Declined hooks (the
+// keeper runs one at a time) run in warden-core, so this front has one.
+func TestConcurrentHooksThroughTheKeeper(t *testing.T) {
+	s := newServed(t)
+	s.front = filepath.Join(filepath.Dir(s.core), "warden")
+	const workers, perWorker = 8, 50
+	var wg sync.WaitGroup
+	var failed sync.Map
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < perWorker; i++ {
+				out, errOut, code := s.hook(t, bashPayload(fmt.Sprintf("w%d", w), "/tmp", fmt.Sprintf("echo %d-%d", w, i)))
+				if out != "" || errOut != "" || code != 0 {
+					failed.Store(fmt.Sprintf("%d/%d", w, i), fmt.Sprintf("stdout=%q stderr=%q code=%d", out, errOut, code))
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	failed.Range(func(k, v any) bool { t.Errorf("hook %s: %s", k, v); return true })
+	evs := s.events(t)
+	if len(evs) != workers*perWorker {
+		t.Fatalf("want exactly %d rows, got %d", workers*perWorker, len(evs))
+	}
+	st, err := sqlite.Open(context.Background(), filepath.Join(s.home, "warden.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if n, brk, err := st.VerifyChain(context.Background()); err != nil || brk != nil || n != workers*perWorker {
+		t.Errorf("audit chain: %d rows, break %+v, %v", n, brk, err)
+	}
+	for w := 0; w < workers; w++ {
+		sess, err := st.Session(context.Background(), fmt.Sprintf("w%d", w))
+		if err != nil || sess == nil || !strings.Contains(string(sess.State), fmt.Sprintf(`"tool_count":%d`, perWorker)) {
+			t.Errorf("session w%d state: %v %v", w, sess, err)
+		}
+	}
+}

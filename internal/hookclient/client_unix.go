@@ -1,0 +1,116 @@
+//go:build unix
+
+package hookclient
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/warden-dev/warden/internal/hookwire"
+	"github.com/warden-dev/warden/internal/paths"
+)
+
+// run replaces this process with bin: same pid, descriptors, signals and
+// exit code, no second process to wait for.
+func run(bin string, args []string) (int, error) {
+	err := syscall.Exec(bin, append([]string{bin}, args...), os.Environ())
+	return 1, err // Exec returns only on failure
+}
+
+// acceptWait is how long the client waits for the keeper to take or
+// decline a request; resultWait caps the whole hook (above every Claude
+// Code hook timeout warden registers, which end it first).
+const (
+	acceptWait = 2 * time.Second
+	resultWait = 11 * time.Minute
+)
+
+// viaKeeper asks the keeper to run the hook. ok is false when no keeper
+// answers or it declines; stdin is untouched then.
+//
+// It uses raw syscalls, not package net: the request is one connect, one
+// sendmsg and two reads, and the netpoller would only add start-up.
+func viaKeeper(args []string) (code int, ok bool) {
+	if keeperOff() || !passable(0) {
+		return 0, false
+	}
+	sock := paths.HookSocket()
+	if len(sock) >= 104 { // sun_path: 108 bytes on Linux, 104 on the BSDs
+		return 0, false
+	}
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		return 0, false
+	}
+	defer syscall.Close(fd)
+	syscall.CloseOnExec(fd)
+	setTimeout(fd, syscall.SO_SNDTIMEO, acceptWait)
+	setTimeout(fd, syscall.SO_RCVTIMEO, acceptWait)
+	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: sock}); err != nil {
+		return 0, false // no keeper (ENOENT, ECONNREFUSED) or a full backlog
+	}
+	cwd, _ := os.Getwd()
+	req := (&hookwire.Request{Args: args, Cwd: cwd, Environ: os.Environ()}).Encode()
+	if err := sendAll(fd, req, syscall.UnixRights(0, 1, 2)); err != nil {
+		return 0, false
+	}
+	var b [1]byte
+	if n, err := readRetry(fd, b[:]); err != nil || n != 1 || b[0] != hookwire.Accepted {
+		return 0, false // declined, or gone before taking it: run it here
+	}
+	// Accepted: the keeper owns stdin now; whatever happens next, this
+	// process must not run the hook again.
+	setTimeout(fd, syscall.SO_RCVTIMEO, resultWait)
+	if n, err := readRetry(fd, b[:]); err != nil || n != 1 {
+		fmt.Fprintln(os.Stderr, "warden: the keeper stopped before the hook finished; allowing")
+		return 0, true
+	}
+	return int(b[0]), true
+}
+
+// passable: only a pipe, socket or file is handed over. A terminal's open
+// file is shared with the user's shell, and the keeper may switch what it
+// reads to non-blocking; such a caller runs the hook in its own process.
+func passable(fd int) bool {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return false
+	}
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFIFO, syscall.S_IFSOCK, syscall.S_IFREG:
+		return true
+	}
+	return false
+}
+
+func setTimeout(fd, opt int, d time.Duration) {
+	tv := syscall.NsecToTimeval(d.Nanoseconds())
+	_ = syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, opt, &tv)
+}
+
+// sendAll sends the request, the descriptors with its first bytes.
+func sendAll(fd int, b, oob []byte) error {
+	for len(b) > 0 {
+		n, err := syscall.SendmsgN(fd, b, oob, nil, 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		b, oob = b[n:], nil
+	}
+	return nil
+}
+
+func readRetry(fd int, b []byte) (int, error) {
+	for {
+		n, err := syscall.Read(fd, b)
+		if err == syscall.EINTR {
+			continue
+		}
+		return n, err
+	}
+}

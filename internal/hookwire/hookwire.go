@@ -1,0 +1,124 @@
+// Package hookwire is the protocol between `warden hook` and the keeper
+// that answers it (see internal/hook/serve.go and internal/hookclient).
+//
+// Why it exists: a hook is a new process per event, and the process that
+// links SQLite, the policy engine and the shell parser pays ~3 ms of
+// start-up (runtime init of those packages, page faults, opening the
+// database) before doing any work. The `warden` binary Claude Code runs is
+// therefore tiny: it hands its stdin, stdout and stderr file descriptors
+// (SCM_RIGHTS), its arguments, working directory and environment to the
+// keeper over a unix socket, and exits with the code the keeper sends back.
+// The keeper runs exactly the code an in-process hook would, with the
+// caller's environment, on the caller's descriptors, so Claude Code cannot
+// tell the difference.
+//
+// One request per connection:
+//
+//	client → keeper: Magic, then three length-prefixed (uint32, big endian)
+//	                 fields: args, cwd, environ; args and environ are NUL-
+//	                 joined. The message carries fds 0, 1, 2 as SCM_RIGHTS.
+//	keeper → client: Accepted (the keeper runs the hook; the client must
+//	                 not touch stdin) or Declined (the client runs the hook
+//	                 itself: stdin is untouched), then after Accepted one
+//	                 byte, the exit code.
+//
+// This package imports only the standard library's bytes and encoding:
+// the client side must stay as cheap to start as a bare Go program.
+package hookwire
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Magic starts every request; its last digit is the protocol version.
+const Magic = "WDNH1"
+
+// Replies.
+const (
+	Accepted byte = 'A'
+	Declined byte = 'D'
+)
+
+// MaxRequest caps a request: arguments, a path and an environment.
+const MaxRequest = 1 << 20
+
+// Request is what the client sends besides its descriptors.
+type Request struct {
+	Args    []string
+	Cwd     string
+	Environ []string
+}
+
+// Encode returns the request as sent on the wire.
+func (r *Request) Encode() []byte {
+	fields := []string{strings.Join(r.Args, "\x00"), r.Cwd, strings.Join(r.Environ, "\x00")}
+	n := len(Magic)
+	for _, f := range fields {
+		n += 4 + len(f)
+	}
+	b := make([]byte, 0, n)
+	b = append(b, Magic...)
+	for _, f := range fields {
+		b = binary.BigEndian.AppendUint32(b, uint32(len(f)))
+		b = append(b, f...)
+	}
+	return b
+}
+
+// ErrShort means more bytes are needed to decode the request.
+var ErrShort = errors.New("hookwire: request incomplete")
+
+// Decode parses a whole request. It returns ErrShort when b is a prefix of
+// a request, and another error when b cannot be one.
+func Decode(b []byte) (*Request, error) {
+	if len(b) < len(Magic) {
+		if string(b) != Magic[:len(b)] {
+			return nil, errors.New("hookwire: not a warden hook request")
+		}
+		return nil, ErrShort
+	}
+	if string(b[:len(Magic)]) != Magic {
+		return nil, fmt.Errorf("hookwire: not a warden hook request (want %q, a newer or older warden?)", Magic)
+	}
+	b = b[len(Magic):]
+	var fields [3]string
+	for i := range fields {
+		if len(b) < 4 {
+			return nil, ErrShort
+		}
+		n := binary.BigEndian.Uint32(b)
+		if n > MaxRequest {
+			return nil, fmt.Errorf("hookwire: field of %d bytes is over the %d limit", n, MaxRequest)
+		}
+		if uint32(len(b)-4) < n {
+			return nil, ErrShort
+		}
+		fields[i] = string(b[4 : 4+n])
+		b = b[4+n:]
+	}
+	if len(b) != 0 {
+		return nil, fmt.Errorf("hookwire: %d bytes after the request", len(b))
+	}
+	r := &Request{Cwd: fields[1]}
+	if fields[0] != "" {
+		r.Args = strings.Split(fields[0], "\x00")
+	}
+	if fields[2] != "" {
+		r.Environ = strings.Split(fields[2], "\x00")
+	}
+	return r, nil
+}
+
+// Getenv looks key up in environ the way os.Getenv does: the first entry
+// of a key wins.
+func Getenv(environ []string, key string) string {
+	for i := range environ {
+		if k, v, ok := strings.Cut(environ[i], "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
