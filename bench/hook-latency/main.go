@@ -2,6 +2,11 @@
 // Code, from outside: spawn, runtime start-up, the hook's work (config,
 // store open, handlers, the event row) and exit.
 //
+// With the keeper (the default), `warden` hands the hook to the keeper
+// process over a unix socket and the hook runs there; the in-process
+// figure is then the keeper's work for it. Without (WARDEN_KEEPER=off),
+// warden execs warden-core, which runs the hook itself.
+//
 // Absolute times depend on the machine (process spawn alone can cost
 // several ms in a VM), so every figure is set against two baselines measured
 // in the same run: /bin/true (the cost of any process) and a bare Go binary
@@ -62,7 +67,7 @@ func main() {
 	flag.StringVar(&o.trueBin, "true", "/bin/true", "the no-op process baseline")
 	flag.IntVar(&o.rounds, "rounds", 300, "measured rounds; each runs every variant once")
 	flag.IntVar(&o.warmup, "warmup", 10, "rounds run and discarded first")
-	flag.BoolVar(&o.alone, "alone", true, "measure warden with no store keeper (WARDEN_KEEPER=off): each hook opens and, as the last connection, closes the store")
+	flag.BoolVar(&o.alone, "alone", true, "measure warden with no store keeper (WARDEN_KEEPER=off): each hook runs in warden-core, which opens and, as the last connection, closes the store")
 	flag.BoolVar(&o.held, "held", false, "also measure warden while this process (not warden's keeper) holds the DB open")
 	flag.BoolVar(&o.post, "post", true, "also measure a PostToolUse hook reading the cached pacing decision (figures stored, no throttle)")
 	flag.BoolVar(&o.json, "json", false, "print JSON instead of a table")
@@ -211,7 +216,7 @@ func run(o options) (*Result, error) {
 	// closes the file (checkpoint, WAL removed).
 	if o.alone {
 		b.env = append(b.env, "WARDEN_KEEPER=off")
-		alone, err := b.phase("no store keeper (WARDEN_KEEPER=off)", vs, o, nil)
+		alone, err := b.phase("no store keeper (WARDEN_KEEPER=off): warden → warden-core, in its own process", vs, o, nil)
 		b.env = b.env[:len(b.env)-1]
 		if err != nil {
 			return nil, err

@@ -5,9 +5,9 @@
 #   bench/hook-latency/run.sh [flags]   full run, 300 rounds (flags go to main.go:
 #                                       -rounds N, -json, -alone=false, -held, -max-ratio-bare F)
 #   bench/hook-latency/run.sh --check   CI check: 60 rounds with the store
-#                                       keeper (the default path), fails when
-#                                       the warden/bare-go median ratio is
-#                                       over MAX_RATIO_BARE
+#                                       keeper answering (the default path),
+#                                       fails when the warden/bare-go median
+#                                       ratio is over MAX_RATIO_BARE
 set -eu
 
 # MAX_RATIO_BARE is the start-up regression threshold for --check. It is a
@@ -35,7 +35,15 @@ set -eu
 # checks 4.3-4.6x (4.8-5.2 ms), while the same run without the keeper
 # measured 8.0x (11.8 ms). 6.5 is ~1.45x the typical ratio and catches a
 # package costing 2+ bare-Go units again.
-: "${MAX_RATIO_BARE:=6.5}"
+# Lowered to 2.5 on 2026-11-25 when the keeper began answering hooks: the
+# warden Claude Code starts is a 1.5 MB front that hands the hook to the
+# keeper over a unix socket (internal/hookclient), so its start-up is a bare
+# Go program's plus one round trip. Full runs and checks then measured
+# 1.56-1.65x (7.3-8.6 ms against bare Go 4.7-5.4 ms on a slower day of the
+# same VM kind). 2.5 is ~1.5x the typical ratio; a front that links a heavy
+# package, or a keeper that stops answering (every hook then runs in
+# warden-core: 6x and more), fails it.
+: "${MAX_RATIO_BARE:=2.5}"
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)

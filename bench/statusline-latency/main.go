@@ -10,9 +10,17 @@
 //   - statusline-fired: above the threshold in a session whose handoff was
 //     already spawned (the render reads the mark from the store, spawns
 //     nothing);
-//   - `warden --version`: the same binary's start-up with no work (the
-//     floor any warden subcommand pays: runtime, package inits, page faults);
+//   - statusline in its own process: the first, with WARDEN_KEEPER=off, so
+//     warden runs it in warden-core instead of handing it to the keeper
+//     (the path before any hook has started a keeper);
+//   - `warden --version`: warden-core's start-up with no work (the floor
+//     any command the keeper does not answer pays: runtime, package inits,
+//     page faults);
 //   - /bin/true and a bare Go binary: the cost of any process / Go process.
+//
+// The statusline variants but the own-process one are answered by the
+// store keeper, as in a session, where the first hook has started it: the
+// bench starts it the same way, with one hook.
 //
 // Every warden run must exit 0 with nothing on stderr and a non-empty line.
 // run.sh builds the binaries.
@@ -21,19 +29,24 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/warden-dev/warden/internal/store/keeper"
 )
 
 type variant struct {
 	name  string
 	bin   string
 	args  []string
+	env   []string // added to the environment
 	stdin []byte
 	check bool
 }
@@ -94,9 +107,27 @@ func main() {
 		time.Sleep(20 * time.Millisecond)
 	}
 
+	// A hook starts the keeper, as the first hook of a session does.
+	lock := filepath.Join(home, "locks", "keeper.lock")
+	defer keeper.Stop(lock, 10*time.Second)
+	start := `{"session_id":"bench","cwd":"` + proj + `","hook_event_name":"SessionStart","source":"startup"}`
+	if out, err := runOnce(*wardenBin, []string{"hook"}, []byte(start)); err != nil {
+		fail(fmt.Errorf("hook to start the keeper: %v (%s)", err, out))
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if c, err := net.Dial("unix", filepath.Join(home, "run", "hook.sock")); err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			fail(errors.New("no keeper answered after a hook (see internal/store/keeper)"))
+		}
+	}
+
 	vs := []variant{
 		{name: "warden statusline", bin: *wardenBin, args: []string{"statusline"}, stdin: payload("bench", 42), check: true},
 		{name: "warden statusline (fired)", bin: *wardenBin, args: []string{"statusline"}, stdin: fired, check: true},
+		{name: "statusline, own process", bin: *wardenBin, args: []string{"statusline"}, env: []string{"WARDEN_KEEPER=off"}, stdin: payload("bench", 42), check: true},
 		{name: "warden --version", bin: *wardenBin, args: []string{"--version"}, stdin: payload("bench", 42)},
 		{name: "/bin/true", bin: "/bin/true", stdin: payload("bench", 42)},
 		{name: "bare Go", bin: *bare, stdin: payload("bench", 42)},
@@ -141,8 +172,8 @@ func main() {
 		for _, r := range rows {
 			fmt.Printf("%-28s %7.2f ms %6.2f ms %6.2f ms\n", r.Name, r.MedianMS, r.P90MS, r.P99MS)
 		}
-		fmt.Printf("\nstatusline/bare Go = %.1fx, statusline/true = %.1fx\n",
-			rows[0].MedianMS/rows[4].MedianMS, rows[0].MedianMS/rows[3].MedianMS)
+		fmt.Printf("\nstatusline/bare Go = %.1fx, statusline/true = %.1fx (own process: %.1fx bare Go)\n",
+			rows[0].MedianMS/rows[5].MedianMS, rows[0].MedianMS/rows[4].MedianMS, rows[2].MedianMS/rows[5].MedianMS)
 	}
 	if *maxMedian > 0 && (rows[0].MedianMS > *maxMedian || rows[1].MedianMS > *maxMedian) {
 		fmt.Fprintf(os.Stderr, "statusline median over %.1f ms\n", *maxMedian)
@@ -152,6 +183,9 @@ func main() {
 
 func spawn(v variant) (time.Duration, error) {
 	cmd := exec.Command(v.bin, v.args...)
+	if len(v.env) > 0 {
+		cmd.Env = append(os.Environ(), v.env...)
+	}
 	cmd.Stdin = bytes.NewReader(v.stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -8,6 +8,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 cd "$root"
 go build -trimpath -ldflags "-s -w" -o "$tmp/warden" ./cmd/warden
+go build -trimpath -ldflags "-s -w" -o "$tmp/warden-core" ./cmd/warden-core
 go build -o "$tmp/statusline-latency" ./bench/statusline-latency
 mkdir "$tmp/bare"
 printf 'package main\n\nfunc main() {}\n' >"$tmp/bare/main.go"

@@ -31,6 +31,7 @@ CORPUS=${CORPUS:-${WARDEN_BENCH_CORPUS:-$HOME/.cache/warden-bench/usage-${MB}mb}
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 go build -trimpath -ldflags "-s -w" -o "$OUT/warden" ./cmd/warden
+go build -trimpath -ldflags "-s -w" -o "$OUT/warden-core" ./cmd/warden-core
 go build -o "$OUT/usage-bench" ./bench/usage
 CC=
 if [ -z "$SMOKE" ]; then

@@ -1,8 +1,13 @@
 package cli
 
 import (
+	"os"
+
 	"github.com/spf13/cobra"
 
+	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/hook"
+	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/statusline"
 )
 
@@ -27,6 +32,13 @@ and its output comes first. Never fails: always exit 0, nothing on stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			statusline.Run(cmd.InOrStdin(), cmd.OutOrStdout(), statusline.Live(opts))
+			// Rendered here, so no keeper answered: start one for the next
+			// renders and hooks, as a hook would.
+			if cfg, _ := config.Load(paths.UserConfig(), ""); cfg.Hook.Keeper {
+				if _, err := os.Stat(paths.DB()); err == nil {
+					hook.StartKeeper()
+				}
+			}
 			return nil
 		},
 	}

@@ -99,7 +99,17 @@ var SpawnKeeper bool
 // internal/store/keeper): after the record, so a hook that starts one pays
 // the process start once, and hooks that find one pay a flock.
 func (r *run) ensureKeeper() {
-	if r.st == nil || r.cfg == nil || !r.cfg.Hook.Keeper || keeper.Disabled() {
+	if r.st == nil || r.cfg == nil || !r.cfg.Hook.Keeper {
+		return
+	}
+	StartKeeper()
+}
+
+// StartKeeper starts the keeper unless one runs or WARDEN_KEEPER=off; the
+// status line, rendered in its own process because none answered, calls
+// it too (with hook.keeper on and the store made).
+func StartKeeper() {
+	if keeper.Disabled() {
 		return
 	}
 	_, _ = keeper.Ensure(paths.KeeperLock(), func() error { return detach.Start("", "keeper") })

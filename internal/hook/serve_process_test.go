@@ -240,7 +240,7 @@ func TestKeeperKilledMidHookAllows(t *testing.T) {
 	if err := hook.Wait(); err != nil {
 		t.Fatalf("client of a killed keeper: %v", err)
 	}
-	if !strings.Contains(errOut.String(), "keeper stopped before the hook finished; allowing") {
+	if !strings.Contains(errOut.String(), "keeper stopped before it finished; allowing") {
 		t.Fatalf("stderr: %q", errOut.String())
 	}
 }
@@ -286,5 +286,35 @@ func TestConcurrentHooksThroughTheKeeper(t *testing.T) {
 		if err != nil || sess == nil || !strings.Contains(string(sess.State), fmt.Sprintf(`"tool_count":%d`, perWorker)) {
 			t.Errorf("session w%d state: %v %v", w, sess, err)
 		}
+	}
+}
+
+// TestKeeperRendersTheStatusLine: `warden statusline` is answered by the
+// keeper too (Claude Code runs it on every update), and a wrapped command
+// runs with its caller's environment and directory, not the keeper's.
+func TestKeeperRendersTheStatusLine(t *testing.T) {
+	s := newServed(t)
+	dir := t.TempDir()
+	cmd := exec.Command(s.front, "statusline", "--wrap", `echo "old-$WRAP_MARK-$(basename "$PWD")"`)
+	cmd.Env = append(append([]string{}, s.env...), "WRAP_MARK=m42", "NO_COLOR=1", "COLUMNS=200")
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(`{"session_id":"sl","model":{"display_name":"Opus"},"context_window":{"used_percentage":8},"workspace":{"current_dir":"/tmp"}}`)
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	if err := cmd.Run(); err != nil || e.Len() > 0 {
+		t.Fatalf("statusline: %v, stderr %q", err, e.String())
+	}
+	want := "old-m42-" + filepath.Base(dir)
+	if !strings.HasPrefix(o.String(), want+" │ ") || !strings.Contains(o.String(), "[Opus]") {
+		t.Fatalf("status line %q: want the wrapped %q first, then warden's segments", o.String(), want)
+	}
+	// Help and unknown flags are warden-core's to answer: declined, and
+	// this front has no warden-core, so it says so on stdout.
+	cmd = exec.Command(s.front, "statusline", "--bogus")
+	cmd.Env = s.env
+	cmd.Stdin = strings.NewReader(`{}`)
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), "warden-core is missing") {
+		t.Fatalf("statusline --bogus: %v %q", err, out)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/hookwire"
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/statusline"
 )
 
 type server struct {
@@ -131,11 +132,20 @@ func (s *server) handle(conn *net.UnixConn) {
 		files = append(files, os.NewFile(uintptr(fds[i]), name))
 	}
 	fds = nil
-	code := invoke(&invocation{
-		args: req.Args, cwd: req.Cwd,
-		stdin: files[0], stdout: files[1], stderr: files[2],
-		store: s.Store, handlersDone: release,
-	})
+	var code int
+	switch req.Args[0] {
+	case "hook":
+		code = invoke(&invocation{
+			args: req.Args[1:], cwd: req.Cwd,
+			stdin: files[0], stdout: files[1], stderr: files[2],
+			store: s.Store, handlersDone: release,
+		})
+	case "statusline":
+		o := statusline.Options{Wrap: wrapArg(req.Args[1:])}
+		o = statusline.Live(o)
+		o.EnvDone = release
+		statusline.Run(files[0], files[1], o)
+	}
 	// Close our copies of the client's stdio before it exits, so Claude
 	// Code's pipes see EOF when the client's process ends.
 	for _, f := range files {
@@ -147,6 +157,12 @@ func (s *server) handle(conn *net.UnixConn) {
 
 // refuse says why this keeper must not run the request, or "".
 func (s *server) refuse(conn *net.UnixConn, req *hookwire.Request, fds []int) string {
+	if len(req.Args) == 0 || (req.Args[0] != "hook" && req.Args[0] != "statusline") {
+		return fmt.Sprintf("unknown command %q", req.Args)
+	}
+	if req.Args[0] == "statusline" && wrapArg(req.Args[1:]) == "\x00" {
+		return "statusline arguments for warden-core to parse (and explain): " + strings.Join(req.Args[1:], " ")
+	}
 	if len(fds) != 3 {
 		return fmt.Sprintf("%d descriptors instead of stdin, stdout and stderr", len(fds))
 	}
@@ -222,4 +238,19 @@ func isPipe(fd int) bool {
 	}
 	m := st.Mode & syscall.S_IFMT
 	return m == syscall.S_IFIFO || m == syscall.S_IFSOCK
+}
+
+// wrapArg is the --wrap value of `warden statusline` arguments (its only
+// flag), "" without it, and "\x00" for anything else: help, a typo, which
+// warden-core's command tree answers properly.
+func wrapArg(args []string) string {
+	switch {
+	case len(args) == 0:
+		return ""
+	case len(args) == 2 && args[0] == "--wrap":
+		return args[1]
+	case len(args) == 1 && strings.HasPrefix(args[0], "--wrap="):
+		return strings.TrimPrefix(args[0], "--wrap=")
+	}
+	return "\x00"
 }

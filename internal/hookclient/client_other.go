@@ -26,4 +26,4 @@ func run(bin string, args []string) (int, error) {
 
 // viaKeeper: the keeper answers over a unix socket with descriptor
 // passing; elsewhere every hook runs in warden-core.
-func viaKeeper([]string) (int, bool) { return 0, false }
+func viaKeeper([]string, func(string)) (int, bool) { return 0, false }

@@ -3,7 +3,6 @@
 package hookclient
 
 import (
-	"fmt"
 	"os"
 	"syscall"
 	"time"
@@ -27,12 +26,13 @@ const (
 	resultWait = 11 * time.Minute
 )
 
-// viaKeeper asks the keeper to run the hook. ok is false when no keeper
-// answers or it declines; stdin is untouched then.
+// viaKeeper asks the keeper to run args (hook or statusline and their
+// arguments). ok is false when no keeper answers or it declines; stdin is
+// untouched then. problem gets what went wrong after the keeper took it.
 //
 // It uses raw syscalls, not package net: the request is one connect, one
 // sendmsg and two reads, and the netpoller would only add start-up.
-func viaKeeper(args []string) (code int, ok bool) {
+func viaKeeper(args []string, problem func(string)) (code int, ok bool) {
 	if keeperOff() || !passable(0) {
 		return 0, false
 	}
@@ -64,7 +64,7 @@ func viaKeeper(args []string) (code int, ok bool) {
 	// process must not run the hook again.
 	setTimeout(fd, syscall.SO_RCVTIMEO, resultWait)
 	if n, err := readRetry(fd, b[:]); err != nil || n != 1 {
-		fmt.Fprintln(os.Stderr, "warden: the keeper stopped before the hook finished; allowing")
+		problem("the keeper stopped before it finished")
 		return 0, true
 	}
 	return int(b[0]), true

@@ -1,7 +1,8 @@
 // Package hookclient is all of `warden` that runs before the real work:
-// `warden hook` hands the event to the keeper (internal/hookwire) and every
-// other command, and a hook the keeper cannot take, run in warden-core, the
-// binary beside it that holds the command tree and the hook runtime.
+// `warden hook` and `warden statusline`, which Claude Code runs all the
+// time, are handed to the keeper (internal/hookwire); every other command,
+// and what the keeper does not take, runs in warden-core, the binary beside
+// it that holds the command tree and the hook runtime.
 //
 // It imports only the standard library and internal/paths and
 // internal/hookwire, so the process Claude Code starts for every hook costs
@@ -9,7 +10,7 @@
 package hookclient
 
 import (
-	"fmt"
+	"errors"
 	"os"
 	"path/filepath"
 )
@@ -22,14 +23,14 @@ const CoreName = "warden-core"
 func CorePath() (string, error) {
 	self, err := os.Executable()
 	if err != nil {
-		return "", fmt.Errorf("cannot find the running warden: %v", err)
+		return "", errors.New("cannot find the running warden: " + err.Error())
 	}
 	if real, err := filepath.EvalSymlinks(self); err == nil {
 		self = real
 	}
 	core := filepath.Join(filepath.Dir(self), CoreName)
 	if fi, err := os.Stat(core); err != nil || fi.IsDir() {
-		return "", fmt.Errorf("%s is missing next to %s; build both with `make build`, or reinstall with `make install`", CoreName, self)
+		return "", errors.New(CoreName + " is missing next to " + self + "; build both with `make build`, or reinstall with `make install`")
 	}
 	return core, nil
 }
@@ -39,12 +40,12 @@ func CorePath() (string, error) {
 func Forward(args []string) int {
 	core, err := CorePath()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "warden: %v\n", err)
+		say(err.Error())
 		return 1
 	}
 	code, err := run(core, args)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "warden: run %s: %v\n", core, err)
+		say("run " + core + ": " + err.Error())
 		return 1
 	}
 	return code
@@ -54,17 +55,30 @@ func Forward(args []string) int {
 // warden-core. It fails open: whatever goes wrong here ends in exit 0 and
 // one line on stderr, as the hook runtime itself does.
 func Hook(args []string) int {
-	if code, ok := viaKeeper(args); ok {
+	return answer(append([]string{"hook"}, args...), func(msg string) { say(msg + "; allowing") })
+}
+
+// Statusline runs `warden statusline args…` like Hook: Claude Code runs
+// it for every status line update. It never fails and never writes to
+// stderr; what went wrong becomes the status line itself.
+func Statusline(args []string) int {
+	return answer(append([]string{"statusline"}, args...), func(msg string) { os.Stdout.WriteString("warden: " + msg + "\n") })
+}
+
+// answer runs args (a command and its arguments) in the keeper, else in
+// warden-core; problem reports what stops both.
+func answer(args []string, problem func(string)) int {
+	if code, ok := viaKeeper(args, problem); ok {
 		return code
 	}
 	core, err := CorePath()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "warden: %v; allowing\n", err)
+		problem(err.Error())
 		return 0
 	}
-	code, err := run(core, append([]string{"hook"}, args...))
+	code, err := run(core, args)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "warden: run %s: %v; allowing\n", core, err)
+		problem("run " + core + ": " + err.Error())
 		return 0
 	}
 	return code
@@ -79,3 +93,7 @@ func keeperOff() bool {
 	}
 	return false
 }
+
+// say writes one line on stderr. Not fmt: the front links no package it
+// can do without (see TestFrontBinaryStaysBare).
+func say(msg string) { os.Stderr.WriteString("warden: " + msg + "\n") }

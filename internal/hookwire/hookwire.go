@@ -22,14 +22,13 @@
 //	                 itself: stdin is untouched), then after Accepted one
 //	                 byte, the exit code.
 //
-// This package imports only the standard library's bytes and encoding:
-// the client side must stay as cheap to start as a bare Go program.
+// This package imports only small standard packages (not even fmt): the
+// client side must stay as cheap to start as a bare Go program.
 package hookwire
 
 import (
-	"encoding/binary"
 	"errors"
-	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -62,7 +61,8 @@ func (r *Request) Encode() []byte {
 	b := make([]byte, 0, n)
 	b = append(b, Magic...)
 	for _, f := range fields {
-		b = binary.BigEndian.AppendUint32(b, uint32(len(f)))
+		n := uint32(len(f))
+		b = append(b, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
 		b = append(b, f...)
 	}
 	return b
@@ -81,7 +81,7 @@ func Decode(b []byte) (*Request, error) {
 		return nil, ErrShort
 	}
 	if string(b[:len(Magic)]) != Magic {
-		return nil, fmt.Errorf("hookwire: not a warden hook request (want %q, a newer or older warden?)", Magic)
+		return nil, errors.New("hookwire: not a warden hook request (want " + strconv.Quote(Magic) + ", a newer or older warden?)")
 	}
 	b = b[len(Magic):]
 	var fields [3]string
@@ -89,9 +89,9 @@ func Decode(b []byte) (*Request, error) {
 		if len(b) < 4 {
 			return nil, ErrShort
 		}
-		n := binary.BigEndian.Uint32(b)
+		n := uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
 		if n > MaxRequest {
-			return nil, fmt.Errorf("hookwire: field of %d bytes is over the %d limit", n, MaxRequest)
+			return nil, errors.New("hookwire: a field of " + strconv.FormatUint(uint64(n), 10) + " bytes is over the limit of " + strconv.Itoa(MaxRequest))
 		}
 		if uint32(len(b)-4) < n {
 			return nil, ErrShort
@@ -100,7 +100,7 @@ func Decode(b []byte) (*Request, error) {
 		b = b[4+n:]
 	}
 	if len(b) != 0 {
-		return nil, fmt.Errorf("hookwire: %d bytes after the request", len(b))
+		return nil, errors.New("hookwire: " + strconv.Itoa(len(b)) + " bytes after the request")
 	}
 	r := &Request{Cwd: fields[1]}
 	if fields[0] != "" {

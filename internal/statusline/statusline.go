@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -134,6 +135,12 @@ type Options struct {
 	OpenStore func() (StoreReader, bool)
 	// Done runs after the render (closes what OpenStore opened).
 	Done func()
+	// EnvDone, when set, is called once the render no longer reads the
+	// process environment or working directory: the keeper, which renders
+	// for many callers, then lets the next one have them. The wrapped
+	// command runs after it, with the environment and directory taken
+	// before.
+	EnvDone func()
 }
 
 // maxInput bounds the payload read from stdin.
@@ -146,10 +153,6 @@ func Run(stdin io.Reader, stdout io.Writer, opts Options) {
 		defer opts.Done()
 	}
 	raw, _ := io.ReadAll(io.LimitReader(stdin, maxInput))
-	var prefix string
-	if opts.Wrap != "" {
-		prefix = runWrapped(opts, raw)
-	}
 	in, ok := Decode(raw)
 	var lines []string
 	if ok {
@@ -158,6 +161,15 @@ func Run(stdin io.Reader, stdout io.Writer, opts Options) {
 	}
 	if len(lines) == 0 {
 		lines = []string{"warden"}
+	}
+	var prefix string
+	if opts.Wrap != "" {
+		environ := os.Environ()
+		dir, _ := os.Getwd()
+		if opts.EnvDone != nil {
+			opts.EnvDone()
+		}
+		prefix = runWrapped(opts, raw, environ, dir)
 	}
 	out := strings.Join(lines, "\n")
 	switch {
@@ -423,7 +435,7 @@ func ColumnsFromEnv(getenv func(string) string) int {
 
 // runWrapped runs the previous status line command with the same payload
 // and returns its output (empty on any failure or timeout).
-func runWrapped(opts Options, raw []byte) string {
+func runWrapped(opts Options, raw []byte, environ []string, dir string) string {
 	t := opts.WrapTimeout
 	if t <= 0 {
 		t = 2 * time.Second
@@ -432,6 +444,7 @@ func runWrapped(opts Options, raw []byte) string {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", opts.Wrap)
 	cmd.Stdin = bytes.NewReader(raw)
+	cmd.Env, cmd.Dir = environ, dir
 	cmd.Stderr = nil
 	cmd.WaitDelay = 100 * time.Millisecond
 	out, err := cmd.Output()
