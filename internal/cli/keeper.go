@@ -32,6 +32,9 @@ func keeperCmd() *cobra.Command {
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 			defer stop()
 			o := keeper.Options{DBPath: paths.DB(), LockPath: paths.KeeperLock(), Idle: idle}
+			if self, err := os.Executable(); err == nil {
+				o.Binary = self
+			}
 			if !noServe {
 				o.Serve = serveHooks
 			}

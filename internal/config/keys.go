@@ -42,7 +42,7 @@ var keys = []Key{
 	{
 		Name: "hook.keeper", Kind: Bool, Default: true,
 		Policy: UserOnly,
-		Doc:    "Let hooks start one background process that keeps the store open, so each hook skips SQLite's open and close costs (~2 ms); it exits after 30 idle minutes. WARDEN_KEEPER=off does the same as false.",
+		Doc:    "Let hooks start one background process (the keeper) that keeps the store open and runs the hooks and status line renders warden hands it, so each costs about what a bare process does instead of warden-core's start-up and SQLite's open and close; it exits after 30 idle minutes. false: no keeper is started (one already running is still asked until it leaves); WARDEN_KEEPER=off: none is started or asked.",
 		Field:  func(c *Config) any { return &c.Hook.Keeper },
 	},
 	{

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,6 +24,12 @@ type server struct {
 	ServeOptions
 	env chan struct{} // held by the hook that owns the process environment
 	wg  sync.WaitGroup
+
+	// What the environment and working directory were last set to (read
+	// and written only by the holder of env): the hooks of one session
+	// come with the same ones, and need not set them again.
+	lastEnv []string
+	lastCwd string
 }
 
 func serve(ctx context.Context, o ServeOptions) error {
@@ -120,8 +127,17 @@ func (s *server) handle(conn *net.UnixConn) {
 	}
 	_ = conn.SetDeadline(time.Time{})
 
-	useEnvironment(req.Environ)
-	_ = os.Chdir(req.Cwd)
+	if !slices.Equal(req.Environ, s.lastEnv) {
+		useEnvironment(req.Environ)
+		s.lastEnv = req.Environ
+	}
+	if req.Cwd != s.lastCwd {
+		if os.Chdir(req.Cwd) == nil {
+			s.lastCwd = req.Cwd
+		} else {
+			s.lastCwd = ""
+		}
+	}
 	// Non-blocking, stdin is pollable: closing it ends a read that waits
 	// for a writer that never closes it (Main's read deadline), instead of
 	// leaking the read.

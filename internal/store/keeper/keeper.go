@@ -23,6 +23,11 @@ type Options struct {
 	Poll time.Duration
 	// Quiet: checkpoint once writes have stopped for this long (default 5 s).
 	Quiet time.Duration
+	// Binary, when set, is the keeper's own executable: when the file there
+	// is replaced (a reinstall or rebuild the installer did not stop the
+	// keeper for), the keeper leaves, so hooks are not answered by old code
+	// for up to Idle; the next hook starts the new one.
+	Binary string
 	// Serve, when set, runs beside the keeper from the moment it holds the
 	// store until it stops (it answers hooks: internal/hook.Serve); Run
 	// cancels its context and waits for it before returning.
@@ -55,6 +60,10 @@ func Run(ctx context.Context, o Options) error {
 	before, err := os.Stat(o.DBPath)
 	if err != nil {
 		return fmt.Errorf("keeper: no store to keep: %w", err)
+	}
+	var binary os.FileInfo
+	if o.Binary != "" {
+		binary, _ = os.Stat(o.Binary)
 	}
 	st, err := sqlite.Open(ctx, o.DBPath)
 	if err != nil {
@@ -98,6 +107,11 @@ func Run(ctx context.Context, o Options) error {
 		now, err := os.Stat(o.DBPath)
 		if err != nil || !os.SameFile(before, now) {
 			return nil // removed or replaced: this connection keeps nothing useful
+		}
+		if binary != nil {
+			if b, err := os.Stat(o.Binary); err != nil || !os.SameFile(binary, b) || !b.ModTime().Equal(binary.ModTime()) {
+				return nil // replaced: leave the answering to the new binary
+			}
 		}
 		v, err := version()
 		if err != nil {

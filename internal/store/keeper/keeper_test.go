@@ -145,6 +145,46 @@ func TestKeeperLeavesWhenTheStoreIsRemoved(t *testing.T) {
 	}
 }
 
+// TestKeeperLeavesWhenItsBinaryIsReplaced: a rebuild or reinstall that
+// did not stop the keeper must not leave hooks answered by old code; and
+// Serve is stopped and waited for before Run returns.
+func TestKeeperLeavesWhenItsBinaryIsReplaced(t *testing.T) {
+	db, lock := newStore(t)
+	bin := filepath.Join(t.TempDir(), "warden-core")
+	if err := os.WriteFile(bin, []byte("old"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan struct{})
+	serve := func(ctx context.Context) error {
+		<-ctx.Done()
+		close(served)
+		return nil
+	}
+	done := runAsync(context.Background(), Options{DBPath: db, LockPath: lock, Binary: bin, Poll: 10 * time.Millisecond, Serve: serve})
+	waitHeld(t, lock, true)
+	time.Sleep(50 * time.Millisecond) // several polls: an unchanged binary keeps it
+	select {
+	case err := <-done:
+		t.Fatalf("keeper left with its binary unchanged: %v", err)
+	default:
+	}
+	tmp := bin + ".new"
+	if err := os.WriteFile(tmp, []byte("new"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, bin); err != nil { // how install replaces it
+		t.Fatal(err)
+	}
+	if err := wait(t, done); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-served:
+	default:
+		t.Fatal("Run returned before Serve was stopped")
+	}
+}
+
 func TestKeeperNeverCreatesAStore(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "warden.db")
