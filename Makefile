@@ -38,8 +38,10 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
 
-unit:
-	$(GO) test -count=1 -timeout 15m ./...
+# The tests run the binaries built from this tree: built once here, copied
+# by each test process (internal/testenv), not linked again per package.
+unit: build
+	WARDEN_TEST_BINARIES=$(CURDIR)/bin $(GO) test -count=1 -timeout 15m ./...
 
 bench:
 	./bench/hook-latency/run.sh

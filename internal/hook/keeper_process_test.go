@@ -14,23 +14,6 @@ import (
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
-// envWithout is the test's environment minus the named variables.
-func envWithout(names ...string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		keep := true
-		for _, n := range names {
-			if strings.HasPrefix(kv, n+"=") {
-				keep = false
-			}
-		}
-		if keep {
-			env = append(env, kv)
-		}
-	}
-	return env
-}
-
 func runBinaryHook(t *testing.T, bin string, env []string) {
 	t.Helper()
 	cmd := exec.Command(bin, "hook")

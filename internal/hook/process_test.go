@@ -9,8 +9,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/warden-dev/warden/internal/store"
+	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 	"github.com/warden-dev/warden/internal/testenv"
 )
@@ -18,12 +20,17 @@ import (
 // TestConcurrentHookProcesses runs 16 `warden hook` processes at a time,
 // 200 events each, into one store that does not exist yet (the fresh-file
 // WAL race included): exactly 3200 rows, every process exit 0 and silent.
+// It runs the path users get: the first hooks run in warden-core, one of
+// them starts the keeper, which answers most of the rest; those it
+// declines while busy run in warden-core beside it.
 func TestConcurrentHookProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns 3200 processes")
 	}
 	bin := testenv.Binary(t, "warden")
 	home := t.TempDir()
+	t.Cleanup(func() { _ = keeper.Stop(filepath.Join(home, "locks", "keeper.lock"), 10*time.Second) })
+	env := append(envWithout("WARDEN_KEEPER", "WARDEN_HOME"), "WARDEN_HOME="+home)
 	const workers, perWorker = 16, 200
 	var wg sync.WaitGroup
 	errs := make(chan string, workers*perWorker)
@@ -33,7 +40,7 @@ func TestConcurrentHookProcesses(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < perWorker; i++ {
 				cmd := exec.Command(bin, "hook", "--harness", "claude")
-				cmd.Env = append(os.Environ(), "WARDEN_HOME="+home)
+				cmd.Env = env
 				cmd.Stdin = strings.NewReader(fmt.Sprintf(
 					`{"session_id":"w%d","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"t%d-%d","tool_input":{"command":"echo %d"}}`,
 					w, w, i, i))
