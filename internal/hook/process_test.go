@@ -87,7 +87,15 @@ func TestConcurrentHookProcesses(t *testing.T) {
 			t.Errorf("row with error: %+v", e)
 		}
 	}
-	if n, brk, err := st.VerifyChain(context.Background()); err != nil || brk != nil || n != workers*perWorker {
+	checkConcurrentWriters(t, st, workers, perWorker)
+}
+
+// checkConcurrentWriters: after workers sessions w0, w1, … of perWorker
+// hooks each, the audit chain holds every row and each session's tool
+// counter is exact.
+func checkConcurrentWriters(t *testing.T, st *sqlite.Store, workers, perWorker int) {
+	t.Helper()
+	if n, brk, err := st.VerifyChain(context.Background()); err != nil || brk != nil || n != int64(workers*perWorker) {
 		t.Errorf("audit chain after concurrent writers: %d rows, break %+v, %v", n, brk, err)
 	}
 	for w := 0; w < workers; w++ {

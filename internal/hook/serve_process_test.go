@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 	"github.com/warden-dev/warden/internal/testenv"
 )
@@ -96,20 +95,6 @@ func (s *served) hook(t *testing.T, payload string, extraEnv ...string) (stdout,
 	return o.String(), e.String(), code
 }
 
-func (s *served) events(t *testing.T) []store.Event {
-	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(s.home, "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	evs, err := st.Events(context.Background(), store.Filter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return evs
-}
-
 func bashPayload(session, cwd, command string) string {
 	return fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"t-%s","tool_input":{"command":%q}}`,
 		session, cwd, command, command)
@@ -128,7 +113,7 @@ func TestKeeperAnswersHooks(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "core.shell:rm-root") {
 		t.Fatalf("denied call: stdout=%q stderr=%q code=%d", out, errOut, code)
 	}
-	evs := s.events(t)
+	evs := events(t, s.home)
 	if len(evs) != 2 {
 		t.Fatalf("want 2 rows, got %d: %+v", len(evs), evs)
 	}
@@ -269,7 +254,7 @@ func TestConcurrentHooksThroughTheKeeper(t *testing.T) {
 	}
 	wg.Wait()
 	failed.Range(func(k, v any) bool { t.Errorf("hook %s: %s", k, v); return true })
-	evs := s.events(t)
+	evs := events(t, s.home)
 	if len(evs) != workers*perWorker {
 		t.Fatalf("want exactly %d rows, got %d", workers*perWorker, len(evs))
 	}
@@ -278,15 +263,7 @@ func TestConcurrentHooksThroughTheKeeper(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if n, brk, err := st.VerifyChain(context.Background()); err != nil || brk != nil || n != workers*perWorker {
-		t.Errorf("audit chain: %d rows, break %+v, %v", n, brk, err)
-	}
-	for w := 0; w < workers; w++ {
-		sess, err := st.Session(context.Background(), fmt.Sprintf("w%d", w))
-		if err != nil || sess == nil || !strings.Contains(string(sess.State), fmt.Sprintf(`"tool_count":%d`, perWorker)) {
-			t.Errorf("session w%d state: %v %v", w, sess, err)
-		}
-	}
+	checkConcurrentWriters(t, st, workers, perWorker)
 }
 
 // TestKeeperRendersTheStatusLine: `warden statusline` is answered by the
