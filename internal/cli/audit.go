@@ -14,8 +14,6 @@ import (
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
-func init() { register(newAuditCmd) }
-
 func newAuditCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "audit {verify|export}",

@@ -17,8 +17,6 @@ import (
 	"github.com/warden-dev/warden/internal/paths"
 )
 
-func init() { register(newConfigCmd) }
-
 func newConfigCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config",

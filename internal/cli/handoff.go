@@ -14,8 +14,6 @@ import (
 	"github.com/warden-dev/warden/internal/paths"
 )
 
-func init() { register(newHandoffCmd) }
-
 // exitBlocked is `warden handoff check`'s exit code when the newest agent
 // handoff (newer than the newest session handoff) is blocked.
 const exitBlocked = 3

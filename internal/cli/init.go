@@ -9,8 +9,6 @@ import (
 	"github.com/warden-dev/warden/internal/lifecycle"
 )
 
-func init() { register(newInitCmd) }
-
 func newInitCmd() *cobra.Command {
 	var force, asJSON bool
 	var project string

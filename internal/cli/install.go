@@ -11,12 +11,6 @@ import (
 	"github.com/warden-dev/warden/internal/install"
 )
 
-func init() {
-	register(newInstallCmd)
-	register(newUninstallCmd)
-	register(newDoctorCmd)
-}
-
 // installFlags are shared by install and uninstall.
 type installFlags struct {
 	scope  string

@@ -21,7 +21,6 @@ import (
 // `warden judge status|log|prompts`: which provider the LLM judges use and
 // whether warden-judge is installed, the recorded judge calls with their
 // cost, and the prompt templates (built-in or overridden).
-func init() { register(judgeCmd) }
 
 func judgeCmd() *cobra.Command {
 	c := &cobra.Command{

@@ -16,8 +16,6 @@ import (
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
-func init() { register(keeperCmd) }
-
 // keeperCmd is started by hooks, detached; users have no reason to run it,
 // so it is hidden from help.
 func keeperCmd() *cobra.Command {

@@ -17,8 +17,6 @@ import (
 	"github.com/warden-dev/warden/internal/store"
 )
 
-func init() { register(newLogCmd) }
-
 type logOptions struct {
 	session string
 	event   string

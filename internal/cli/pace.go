@@ -16,8 +16,6 @@ import (
 	"github.com/warden-dev/warden/internal/pace"
 )
 
-func init() { register(newPaceCmd) }
-
 // The flags that carry usage figures; all four are needed for a what-if.
 var paceWindowFlags = []string{"five-hour-util", "five-hour-resets-at", "seven-day-util", "seven-day-resets-at"}
 

@@ -21,8 +21,6 @@ import (
 	"github.com/warden-dev/warden/internal/policy"
 )
 
-func init() { register(newPolicyCmd) }
-
 func newPolicyCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "policy",

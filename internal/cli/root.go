@@ -1,5 +1,5 @@
 // Package cli is warden's command tree (cobra). Each command lives in its own
-// file and adds itself with register, so adding a command touches one file.
+// file; root.go wires them all in one list.
 // `warden hook` does not come through here: cmd/warden routes it straight to
 // the hook package so a hook never pays for building this tree.
 package cli
@@ -13,11 +13,6 @@ import (
 
 	"github.com/warden-dev/warden/internal/version"
 )
-
-var commands []func() *cobra.Command
-
-// register adds a top-level command constructor; call it from init.
-func register(f func() *cobra.Command) { commands = append(commands, f) }
 
 // ExitError carries a specific exit code (for example doctor's 1 when a
 // problem was found) without printing anything more.
@@ -41,10 +36,32 @@ commands you can use there.`,
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(hookHelpCmd())
-	for _, f := range commands {
-		root.AddCommand(f())
-	}
+	root.AddCommand(commands()...)
+	root.AddCommand(userCommands()...)
 	return root
+}
+
+// commands is every top-level command, wired here in one place (no init()
+// registry) so the tree does not depend on file or test order. A new
+// command adds its constructor to this list.
+func commands() []*cobra.Command {
+	return []*cobra.Command{
+		newInstallCmd(),
+		newUninstallCmd(),
+		newDoctorCmd(),
+		newInitCmd(),
+		newConfigCmd(),
+		newStatuslineCmd(),
+		newLogCmd(),
+		newAuditCmd(),
+		newPolicyCmd(),
+		judgeCmd(),
+		newPaceCmd(),
+		tempoCmd(),
+		newUsageCmd(),
+		newHandoffCmd(),
+		keeperCmd(),
+	}
 }
 
 // hookHelpCmd documents `warden hook` in the tree; the real entry point is

@@ -11,8 +11,6 @@ import (
 	"github.com/warden-dev/warden/internal/statusline"
 )
 
-func init() { register(newStatuslineCmd) }
-
 func newStatuslineCmd() *cobra.Command {
 	var opts statusline.Options
 	cmd := &cobra.Command{

@@ -5,7 +5,6 @@ import "github.com/spf13/cobra"
 // `warden tempo on|off|status` and `warden tempo session on|off|status
 // [--session ID]`: the same command the user types in the prompt
 // (internal/usercmd/tempo.go).
-func init() { register(tempoCmd) }
 
 func tempoCmd() *cobra.Command {
 	var sessionID string

@@ -21,8 +21,6 @@ import (
 	"github.com/warden-dev/warden/internal/usage"
 )
 
-func init() { register(newUsageCmd) }
-
 type usageOptions struct {
 	json, breakdown, offline, noCache bool
 	since, until, project, timezone   string

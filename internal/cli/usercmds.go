@@ -14,15 +14,19 @@ import (
 	"github.com/warden-dev/warden/internal/usercmd"
 )
 
-// The commands a user can type into the Claude Code prompt are CLI
-// subcommands too, backed by the same code (internal/usercmd).
-func init() {
+// userCommands are the commands a user can type into the Claude Code
+// prompt; they are CLI subcommands too, backed by the same code
+// (internal/usercmd).
+func userCommands() []*cobra.Command {
+	var cmds []*cobra.Command
 	for _, name := range []string{"status", "on", "off", "research"} {
-		register(userCmd(name))
+		cmds = append(cmds, userCmd(name)())
 	}
-	register(userCmdArgs("safemode", "safemode {on|off|status}", []string{"on", "off", "status"}))
-	register(userCmdArgs("breaker", "breaker {status|reset}", []string{"status", "reset"}))
-	register(paceMakerCmd)
+	return append(cmds,
+		userCmdArgs("safemode", "safemode {on|off|status}", []string{"on", "off", "status"})(),
+		userCmdArgs("breaker", "breaker {status|reset}", []string{"status", "reset"})(),
+		paceMakerCmd(),
+	)
 }
 
 func userCmd(name string) func() *cobra.Command {
