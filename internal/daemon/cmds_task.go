@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/warden-dev/warden/internal/orchestrator/task"
+	"github.com/warden-dev/warden/internal/task"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/server"
 )

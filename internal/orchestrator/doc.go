@@ -7,7 +7,7 @@
 // Runner interface; the default runner is headless `claude -p` in the
 // project directory (runner_headless.go).
 //
-// The task model and the store contract live in the subpackage task, which
+// The task model and the store contract live in internal/task, which
 // the store implementation links without pulling this package in.
 //
 // Nothing here reads the process environment or working directory after
@@ -15,7 +15,7 @@
 // them as values), so everything a runner needs is captured in Options.
 package orchestrator
 
-import "github.com/warden-dev/warden/internal/orchestrator/task"
+import "github.com/warden-dev/warden/internal/task"
 
 // Task is the task model (see package task).
 type Task = task.Task

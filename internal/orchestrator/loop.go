@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/warden-dev/warden/internal/orchestrator/task"
+	"github.com/warden-dev/warden/internal/task"
 )
 
 // Run reconciles, then steps until ctx ends: on every Interval, and at once

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/warden-dev/warden/internal/orchestrator/task"
+	"github.com/warden-dev/warden/internal/task"
 )
 
 // Reconcile runs once when the daemon starts, before the first step: every

@@ -3,7 +3,7 @@ package orchestrator
 import (
 	"context"
 
-	"github.com/warden-dev/warden/internal/orchestrator/task"
+	"github.com/warden-dev/warden/internal/task"
 )
 
 // Runner starts the agents that work on tasks. The scheduler picks the

@@ -14,13 +14,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/warden-dev/warden/internal/orchestrator/task"
+	"github.com/warden-dev/warden/internal/task"
 )
 
-// EnvTaskID is set in an agent's environment to the id of its task, so
-// the events its warden hooks record (and the pause the scheduler asks
-// for) are tied to the task.
-const EnvTaskID = "WARDEN_TASK_ID"
+// EnvTaskID is set in an agent's environment (see package task).
+const EnvTaskID = task.EnvTaskID
 
 // HeadlessName is the default runner's agent kind.
 const HeadlessName = "claude-p"

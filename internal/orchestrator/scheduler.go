@@ -10,20 +10,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/warden-dev/warden/internal/orchestrator/task"
+	"github.com/warden-dev/warden/internal/task"
 )
 
-// HoldSetting is the store setting that tells agents' hooks to pause: the
-// JSON of a Hold while quota is critical, "" otherwise. The PostToolUse
-// handler of a task's agent (WARDEN_TASK_ID set) reads it.
-const HoldSetting = "orchestrator_hold"
+// HoldSetting and Hold: see package task.
+const HoldSetting = task.HoldSetting
 
-// Hold is what HoldSetting carries.
-type Hold struct {
-	Since  time.Time `json:"since"`
-	Until  time.Time `json:"until"`
-	Reason string    `json:"reason"`
-}
+// Hold is a quota hold (see package task).
+type Hold = task.Hold
 
 // Settings is the part of the store the scheduler writes besides tasks.
 type Settings interface {

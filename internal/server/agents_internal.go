@@ -4,7 +4,7 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/warden-dev/warden/internal/orchestrator/task"
+	"github.com/warden-dev/warden/internal/task"
 )
 
 // The loopback-only agent routes delegate to AgentControl (the agents

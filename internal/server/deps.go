@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/orchestrator"
-	"github.com/warden-dev/warden/internal/orchestrator/task"
+	"github.com/warden-dev/warden/internal/task"
 	"github.com/warden-dev/warden/internal/pace"
 	"github.com/warden-dev/warden/internal/store"
 )

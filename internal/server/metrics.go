@@ -10,7 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/warden-dev/warden/internal/orchestrator/task"
+	"github.com/warden-dev/warden/internal/task"
 )
 
 // metrics are the daemon's Prometheus metrics, in a registry of the

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/warden-dev/warden/internal/orchestrator/task"
+	"github.com/warden-dev/warden/internal/task"
 	"github.com/warden-dev/warden/internal/store"
 )
 

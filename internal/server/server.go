@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/warden-dev/warden/internal/orchestrator/task"
+	"github.com/warden-dev/warden/internal/task"
 )
 
 // Options are the server's dependencies and settings.

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/warden-dev/warden/internal/orchestrator/task"
+	"github.com/warden-dev/warden/internal/task"
 )
 
 // TaskRequest is the body of POST /api/tasks.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/warden-dev/warden/internal/orchestrator/task"
+	"github.com/warden-dev/warden/internal/task"
 )
 
 // The task queue (migration 0010): *Store implements task.Store.
