@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/warden-dev/warden/internal/task"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/server"
+	"github.com/warden-dev/warden/internal/task"
 )
 
 func newTaskCmd() *cobra.Command {

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/event"
-	"github.com/warden-dev/warden/internal/task"
 	"github.com/warden-dev/warden/internal/pipeline"
+	"github.com/warden-dev/warden/internal/task"
 )
 
 // Task pause (SPEC.md §8): while the daemon's scheduler holds work because

@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/orchestrator"
-	"github.com/warden-dev/warden/internal/task"
 	"github.com/warden-dev/warden/internal/pace"
 	"github.com/warden-dev/warden/internal/store"
+	"github.com/warden-dev/warden/internal/task"
 )
 
 // The server is built from explicit dependencies, each an interface of

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/warden-dev/warden/internal/task"
 	"github.com/warden-dev/warden/internal/store"
+	"github.com/warden-dev/warden/internal/task"
 )
 
 func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) {
