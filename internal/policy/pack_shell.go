@@ -139,26 +139,23 @@ func shellPack() Pack {
 			Allow: []string{"chmod -R 755 ./dist", "chmod +x script.sh", "chown -R me ./data", "chmod 644 ~/notes.txt", "echo chmod -R 777 /"},
 		},
 		{
-			ID: "core.shell:pipe-to-shell", Mode: Deny, Tools: shellTools, Cmds: append(append([]string{}, execNames...), "bash", "zsh"),
+			ID: "core.shell:pipe-to-shell", Mode: Deny, Tools: shellTools,
 			Desc: "Running code fetched from the network (curl … | sh, bash <(wget …), eval \"$(curl …)\")",
 			Match: func(e *Env) string {
-				fetched := e.F.HasCmd(fetchNames...)
-				if !fetched {
+				for i := range e.F.Commands {
+					c := &e.F.Commands[i]
+					if c.Feed == "" {
+						continue
+					}
+					if fetchers[c.Feed] {
+						return fmt.Sprintf("%s runs code fetched from the network by %s", c.Name, c.Feed)
+					}
+					return fmt.Sprintf("%s runs code decoded by %s (not visible in the command)", c.Name, c.Feed)
+				}
+				if !e.F.HasCmd(fetchNames...) {
 					return ""
 				}
 				return first(e.F.Cmds(execNames...), func(c *Cmd) string {
-					for _, u := range c.Upstream {
-						for _, f := range fetchNames {
-							if u == f && (c.Payload == "" || strings.Contains(c.Payload, "$(…)")) && (len(c.Pos) == 0 || c.Pos[0] == "-" || c.Has("-s")) {
-								return fmt.Sprintf("output of %s (fetched or decoded code) is piped into %s", f, c.Name)
-							}
-						}
-					}
-					for _, p := range c.Pos {
-						if p == "<(…)" || p == "$(…)" {
-							return fmt.Sprintf("%s runs a script fetched from the network", c.Name)
-						}
-					}
 					if (c.Name == "eval" || shells[c.Name]) && strings.Contains(c.Payload, "$(…)") {
 						return c.Name + " runs the output of a network fetch"
 					}
