@@ -14,7 +14,7 @@ var interpreters = map[string][]string{
 	"python": {"-c"}, "python2": {"-c"}, "python3": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
 	"ruby": {"-e"}, "node": {"-e", "--eval", "-p", "--print"}, "nodejs": {"-e", "--eval", "-p", "--print"},
 	"perl": {"-e", "-E"}, "php": {"-r"}, "lua": {"-e"}, "deno": {"eval"}, "bun": {"-e", "--eval"},
-	"osascript": {"-e"}, "Rscript": {"-e"},
+	"osascript": {"-e"}, "rscript": {"-e"},
 }
 
 // command records argv (and, through wrappers, the commands it runs).
@@ -54,13 +54,20 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				n.derive("%s runs %s, whose text the line does not show", name, from)
 			}
 		}
-		if shells[name] && payload == "" && c.Has("-c") {
-			c.FeedUnknown = true // xargs sh -c: the script is the input
+		if shells[name] && payload == "" && c.Has("-c") || payload != "" && unknownValue(payload) && strings.TrimSpace(unknownParts(payload)) == "" {
+			c.FeedUnknown = true // xargs sh -c, bash -c "$CMD": the script is not in the line
 		}
 		c.Payload = payload
 		idx := len(n.f.Commands)
 		n.f.Commands = append(n.f.Commands, c)
 		n.f.names[name] = true
+		if name == "env" {
+			for i, a := range c.Args {
+				if (a == "-C" || a == "--chdir") && i+1 < len(c.Args) {
+					n.cwd = NormPath(c.Args[i+1], n.cwd, n.home) // env -C DIR cmd runs cmd there
+				}
+			}
+		}
 		if name == "cd" || name == "pushd" {
 			// Later commands run there (a subshell's cd leaks: conservative).
 			switch {
@@ -194,7 +201,8 @@ func cmdName(raw string) string {
 	}
 	n := path.Base(strings.ReplaceAll(raw, "\\", "/"))
 	n = strings.TrimSuffix(strings.TrimSuffix(n, ".exe"), ".EXE")
-	return n
+	// RM -rf / runs rm on a case-insensitive filesystem (macOS).
+	return lowerASCII(n)
 }
 
 func isInterpreter(name string) bool {
@@ -443,4 +451,13 @@ func (n *normalizer) text(src string, depth int, wrappers, upstream []string) {
 		}
 	}
 	flush(false)
+}
+
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
 }

@@ -181,7 +181,6 @@ func findExecs(args []string) [][]string {
 	return out
 }
 
-
 // skipFlags drops leading options (withArg lists the short ones that take
 // a value) and returns the command that follows.
 func skipFlags(args []string, withArg string) []string {
