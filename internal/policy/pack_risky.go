@@ -10,7 +10,12 @@ import (
 func cmdRule(id string, mode Mode, desc string, names []string, match func(e *Env, c *Cmd) string, catch, allow []string) Rule {
 	return Rule{ID: id, Mode: mode, Desc: desc, Tools: shellTools, Cmds: names, Catch: catch, Allow: allow,
 		Match: func(e *Env) string {
-			return first(e.F.Cmds(names...), func(c *Cmd) string { return match(e, c) })
+			return first(e.F.Cmds(names...), func(c *Cmd) string {
+				if dryRun(c) {
+					return "" // it only says what it would do
+				}
+				return match(e, c)
+			})
 		}}
 }
 

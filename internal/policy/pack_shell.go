@@ -76,14 +76,17 @@ func shellPack() Pack {
 			Desc: "Formatting or wiping a filesystem (mkfs, mke2fs, mkswap, wipefs)",
 			Match: func(e *Env) string {
 				return first(e.F.Cmds(mkfsNames...), func(c *Cmd) string {
-					if onlyHelp(c) {
+					if onlyHelp(c) || dryRun(c) || c.Has("-n") && c.Name != "wipefs" && c.Name != "mkswap" {
 						return ""
+					}
+					if regularFiles(e, c, c.Pos) {
+						return "" // an image file in the project, not a disk
 					}
 					return c.Name + " formats or wipes a filesystem"
 				})
 			},
 			Catch: []string{"mkfs.ext4 /dev/sda1", "sudo mkfs -t ext4 /dev/nvme0n1", "wipefs -a /dev/sdb", "bash -c 'mkswap /dev/sdc2'"},
-			Allow: []string{"echo mkfs.ext4 /dev/sda1", "man mkfs", "mkfs.ext4 --help", "ls /sbin/mkfs*"},
+			Allow: []string{"echo mkfs.ext4 /dev/sda1", "man mkfs", "mkfs.ext4 --help", "ls /sbin/mkfs*", "mkfs.ext4 -F ./disk.img", "wipefs --no-act /dev/sda"},
 		},
 		{
 			ID: "core.shell:dd-device", Mode: Deny, Tools: shellTools,
