@@ -110,7 +110,7 @@ func writtenText(f *Facts) string {
 }
 
 func secretsPack() Pack {
-	return Pack{Name: "core.secrets", Desc: "Secrets in written content: private keys, cloud and API keys (the match is redacted in the reason)", Rules: []Rule{
+	return Pack{Name: "core.secrets", Desc: "Secrets in written content: private keys, cloud and API keys (the match is redacted in the reason)", Rules: append([]Rule{
 		{
 			ID: "core.secrets:in-content", Mode: Deny,
 			Desc: "A private key or an API/cloud key written into a file",
@@ -136,7 +136,7 @@ func secretsPack() Pack {
 				`{"tool_name":"Write","tool_input":{"file_path":"a.go","content":"key := os.Getenv(\"API_KEY\")"}}`,
 				"echo 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB'", `{"tool_name":"Write","tool_input":{"file_path":"a.py","content":"# BEGIN PRIVATE KEY handling\n"}}`},
 		},
-	}}
+	}, leakRules()...)}
 }
 
 // mask shows a secret's kind without the secret: a short prefix and its

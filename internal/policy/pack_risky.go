@@ -201,6 +201,16 @@ func externalPack() Pack {
 			},
 			[]string{"crontab -r", "crontab -u root -r", "sudo crontab -r", "bash -c 'crontab -r'"},
 			[]string{"crontab -l", "crontab -e", "echo crontab -r", "crontab mycron"}),
+		cmdRule("external.systems:forge-delete", Ask, "Deleting repositories, releases and other forge objects (gh repo delete, gh release delete, glab repo delete, gh api -X DELETE)", []string{"gh", "glab", "tea", "hub"},
+			func(e *Env, c *Cmd) string {
+				a := " " + strings.Join(c.Args, " ") + " "
+				if anyPos(c, "delete", "delete-asset", "archive") && !anyPos(c, "label") || sub(c) == "api" && (strings.Contains(a, "-X DELETE") || strings.Contains(a, "--method DELETE") || strings.Contains(a, "-XDELETE") || strings.Contains(a, "--method=DELETE")) {
+					return c.Name + " deletes on the forge: " + c.String()
+				}
+				return ""
+			},
+			[]string{"gh repo delete me/app --yes", "gh release delete v1.0", "glab repo delete grp/x", "gh api -X DELETE repos/me/app"},
+			[]string{"gh repo view", "gh pr list", "gh release create v1.1", "gh api repos/me/app"}),
 		cmdRule("external.systems:redis-flush", Ask, "redis-cli FLUSHALL/FLUSHDB", []string{"redis-cli", "valkey-cli", "keydb-cli"},
 			func(e *Env, c *Cmd) string {
 				if a := lowerArgs(c); strings.Contains(a, "flushall") || strings.Contains(a, "flushdb") {
