@@ -66,6 +66,9 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				if (a == "-C" || a == "--chdir") && i+1 < len(c.Args) {
 					n.cwd = NormPath(c.Args[i+1], n.cwd, n.home) // env -C DIR cmd runs cmd there
 				}
+				if d, ok := strings.CutPrefix(a, "--chdir="); ok {
+					n.cwd = NormPath(d, n.cwd, n.home)
+				}
 			}
 		}
 		if name == "cd" || name == "pushd" {
@@ -243,7 +246,7 @@ func interpPayload(name string, args []string) string {
 				return a[len(f)+1:]
 			}
 			// clustered short flags ending in the payload flag: -pe, -Bc
-			if len(f) == 2 && len(a) > 2 && a[0] == '-' && a[1] != '-' && a[len(a)-1] == f[1] && i+1 < len(args) {
+			if len(f) == 2 && len(a) > 2 && len(a) <= 6 && a[0] == '-' && a[1] != '-' && a[len(a)-1] == f[1] && letters(a[1:]) && i+1 < len(args) {
 				return args[i+1]
 			}
 		}
@@ -460,4 +463,13 @@ func lowerASCII(s string) string {
 		}
 	}
 	return s
+}
+
+func letters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }

@@ -20,14 +20,14 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 		n.derive("the %s code runs %q", name, oneLine(s))
 		n.shell(s, depth, wrappers, nil)
 	}
-	op := OpArg
+	op := OpRead // code with no write or delete call only reads the files it names
 	switch {
 	case deleteCall.MatchString(payload):
 		op = OpDelete
 	case writeCall.MatchString(payload):
 		op = OpWrite
 	}
-	if op != OpArg {
+	if op != OpRead {
 		n.derive("the %s code %s files: %s", name, map[string]string{OpDelete: "deletes", OpWrite: "writes"}[op], oneLine(payload))
 	}
 	for _, lit := range Literals(payload) {

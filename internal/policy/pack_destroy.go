@@ -216,6 +216,58 @@ func destroyPack() Pack {
 			Catch: []string{"truncate -s 0 /var/log/syslog", "> ~/.bash_history", ": > /etc/hosts", "cp /dev/null ~/notes.txt", "echo '' > ~/.bashrc", "sudo truncate --size=0 /var/lib/app/data.db"},
 			Allow: []string{"truncate -s 0 app.log", "> build/out.txt", "echo hi > /tmp/x", "echo x >> ~/.bashrc", "truncate -s 10M disk.img"},
 		},
+		cmdRule("core.destroy:rm-system", Ask, "Recursive delete inside a system directory (/etc/…, /usr/…, /var/lib/…, /opt/…), another user's home or /root", []string{"rm", "rimraf", "find"},
+			func(e *Env, c *Cmd) string {
+				if c.Name == "rm" && !recursive(c) || c.Name == "find" && !c.Has("-delete") {
+					return ""
+				}
+				targets := c.Pos
+				if c.Name == "find" {
+					targets = nil
+					for _, a := range c.Args {
+						if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+							break
+						}
+						targets = append(targets, a)
+					}
+				}
+				for _, a := range targets {
+					if why := systemPath(e.abs(c, a), e.F.Home); why != "" {
+						return fmt.Sprintf("%s deletes %s inside %s", c.Name, a, why)
+					}
+				}
+				return ""
+			},
+			[]string{"sudo rm -rf /var/lib/postgresql", "rm -rf /etc/nginx", "rm -rf /usr/local/lib", "rm -rf /home/alice/projects", "find /opt/app -delete", "rm -rf /root/.cache"},
+			[]string{"rm -rf /tmp/x", "sudo rm -rf /var/lib/apt/lists/*", "rm -rf ~/proj/build", "rm -rf /var/tmp/cache", "rm /etc/x.conf.bak"}),
+		{
+			ID: "core.destroy:remote-delete", Mode: Ask, Tools: shellTools,
+			Desc: "Deleting or wiping on another host or in a container (ssh host 'rm -rf …', docker/kubectl exec … rm -rf, dd, mkfs, truncate)",
+			Match: func(e *Env) string {
+				for i := range e.F.Commands {
+					c := &e.F.Commands[i]
+					where := ""
+					for _, w := range c.Wrappers {
+						if w == "ssh" || strings.HasSuffix(w, " exec") || w == "vagrant ssh" {
+							where = w
+						}
+					}
+					if where == "" {
+						continue
+					}
+					switch {
+					case (c.Name == "rm" || c.Name == "rimraf") && (recursive(c) || c.Has("-f", "--force") || c.Name == "rimraf"),
+						c.Name == "find" && c.Has("-delete"), c.Name == "shred", c.Name == "truncate", c.Name == "wipefs",
+						strings.HasPrefix(c.Name, "mkfs"), c.Name == "dd" && strings.Contains(strings.Join(c.Args, " "), "of="),
+						c.Name == "dropdb", c.Name == "rmdir":
+						return fmt.Sprintf("%s runs on another host or in a container through %s", c.String(), where)
+					}
+				}
+				return ""
+			},
+			Catch: []string{"ssh db 'rm -rf /var/lib/mysql'", "docker exec app rm -rf /data", "kubectl exec web -- sh -c 'rm -rf /srv/*'", "ssh host truncate -s 0 /var/log/app.log"},
+			Allow: []string{"ssh db 'ls /var/lib/mysql'", "docker exec app cat /data/x", "kubectl exec web -- df -h", "rm -rf ./build"},
+		},
 		cmdRule("core.destroy:user-delete", Ask, "Deleting users or groups, removing passwords (userdel, deluser, groupdel, passwd -d)", userTools,
 			func(e *Env, c *Cmd) string {
 				switch c.Name {
@@ -270,4 +322,30 @@ func regularFiles(e *Env, c *Cmd, args []string) bool {
 		}
 	}
 	return n > 0
+}
+
+// systemPath says which system area p lies strictly inside, or "" (the
+// directories themselves are core.shell:rm-root's; scratch and package
+// caches are routine).
+func systemPath(p, home string) string {
+	for _, ok := range []string{"/var/tmp", "/var/cache", "/var/folders", "/var/lib/apt/lists", "/tmp", "/private/tmp", "/private/var/folders"} {
+		if under(p, ok) {
+			return ""
+		}
+	}
+	if home != "" && under(p, home) {
+		return ""
+	}
+	parts := strings.SplitN(strings.TrimPrefix(p, "/"), "/", 2)
+	if len(parts) < 2 || parts[1] == "" {
+		return ""
+	}
+	top := "/" + parts[0]
+	switch {
+	case top == "/home" || top == "/Users":
+		return "another user's home"
+	case topLevelDirs[top] && top != "/mnt" && top != "/media" && top != "/Volumes" && top != "/dev" && top != "/proc" && top != "/sys" && top != "/run":
+		return "the system directory " + top
+	}
+	return ""
 }

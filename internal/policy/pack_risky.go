@@ -145,7 +145,7 @@ func externalPack() Pack {
 	return Pack{Name: "external.systems", Desc: "External systems: cloud deletes, terraform destroy, kubectl delete, helm uninstall, npm unpublish, crontab -r, redis FLUSHALL, iptables -F, systemctl stop/disable", Rules: []Rule{
 		cmdRule("external.systems:cloud-delete", Ask, "Deleting cloud resources (aws/gcloud/az/doctl … delete, aws s3 rm/rb)", []string{"aws", "gcloud", "az", "doctl", "gsutil", "linode-cli", "hcloud", "flyctl", "fly", "vercel", "heroku", "oci", "ibmcloud"},
 			func(e *Env, c *Cmd) string {
-				for _, p := range c.Pos {
+				for _, p := range cloudWords(c.Pos) {
 					l := strings.ToLower(p)
 					if strings.HasPrefix(l, "delete") || strings.HasPrefix(l, "terminate") || strings.HasPrefix(l, "destroy") || l == "remove" || l == "rb" ||
 						(l == "rm" && (c.Name == "aws" || c.Name == "gsutil" || c.Name == "vercel")) || strings.HasPrefix(l, "deregister") || l == "purge" {
@@ -245,4 +245,17 @@ func externalPack() Pack {
 			[]string{"systemctl stop nginx", "sudo systemctl disable sshd", "systemctl mask docker", "service postgresql stop"},
 			[]string{"systemctl status nginx", "systemctl --user stop app", "systemctl list-units", "service nginx status"}),
 	}}
+}
+
+// cloudWords splits subcommands like apps:destroy and delete-db-instance
+// into their words.
+func cloudWords(pos []string) []string {
+	var out []string
+	for _, p := range pos {
+		out = append(out, p)
+		if strings.ContainsAny(p, ":") {
+			out = append(out, strings.FieldsFunc(p, func(r rune) bool { return r == ':' })...)
+		}
+	}
+	return out
 }

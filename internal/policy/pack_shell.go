@@ -76,7 +76,7 @@ func shellPack() Pack {
 			Desc: "Formatting or wiping a filesystem (mkfs, mke2fs, mkswap, wipefs)",
 			Match: func(e *Env) string {
 				return first(e.F.Cmds(mkfsNames...), func(c *Cmd) string {
-					if onlyHelp(c) || dryRun(c) || c.Has("-n") && c.Name != "wipefs" && c.Name != "mkswap" {
+					if onlyHelp(c) || dryRun(c) || c.Has("-n") && (c.Name == "wipefs" || c.Name == "mke2fs" || strings.HasPrefix(c.Name, "mkfs.ext")) || c.Has("-N") && c.Name == "mkfs.xfs" {
 						return ""
 					}
 					if regularFiles(e, c, c.Pos) {
@@ -173,8 +173,8 @@ func shellPack() Pack {
 			Desc: "Commands run as root (sudo, doas, su -c, pkexec)",
 			Match: func(e *Env) string {
 				return first(e.F.Cmds("sudo", "doas", "su", "pkexec"), func(c *Cmd) string {
-					if c.Name == "sudo" && len(c.Pos) == 0 && c.Payload == "" && !c.Has("-s", "-i", "--shell", "--login") {
-						return "" // sudo -l, sudo -v, sudo -k: no command runs
+					if c.Name != "su" && len(c.Pos) == 0 && c.Payload == "" && !c.Has("-s", "-i", "--shell", "--login") || onlyHelp(c) {
+						return "" // sudo -l, sudo -v, doas -L: no command runs
 					}
 					if pkgInstall(c) != "" {
 						return "" // recorded by core.shell:sudo-install
@@ -429,7 +429,7 @@ func interpPack() Pack {
 // homeRef matches the ways interpreter code names the home directory.
 var homeRef = re(`expanduser|homedir\(\)|Path\.home\(\)|Dir\.home|ENV\[['"]HOME['"]\]|environ\[['"]HOME['"]\]|environ\.get\(['"]HOME['"]|getenv\(['"]HOME['"]\)|process\.env\.HOME|\$ENV\{HOME\}|os\.UserHomeDir|File\.expand_path\(['"]~`)
 
-var deleteCall = re(`rmtree|rm_rf|rm_r\b|rmSync|rmdirSync|rimraf|remove_tree|removedirs|RemoveAll|remove_dir_all|unlinkSync|\brm\s*\(|File::Path|os\.(remove|unlink|rmdir)\b|\.unlink\s*\(|\bunlink\s*[\(\s"']|\brmdir\s*\(|fs\.(promises\.)?rm\b|File\.delete|FileUtils\.(rm|remove)|Dir\.(rmdir|delete)|fs\.unlink|del_tree|shutil\.move|os\.removedirs`)
+var deleteCall = re(`removeSync|Deno\.remove\b|rmtree|rm_rf|rm_r\b|rmSync|rmdirSync|rimraf|remove_tree|removedirs|RemoveAll|remove_dir_all|unlinkSync|\brm\s*\(|File::Path|os\.(remove|unlink|rmdir)\b|\.unlink\s*\(|\bunlink\s*[\(\s"']|\brmdir\s*\(|fs\.(promises\.)?rm\b|File\.delete|FileUtils\.(rm|remove)|Dir\.(rmdir|delete)|fs\.unlink|del_tree|shutil\.move|os\.removedirs`)
 
 // pkgInstall says "installs packages" when sudo/doas runs a package
 // manager's install or update (and nothing after it), else "".

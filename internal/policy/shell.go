@@ -82,7 +82,9 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 				stmtOf[call] = x
 			}
 			for _, r := range x.Redirs {
-				n.redirect(x, r, in[x])
+				if t := n.redirect(x, r, in[x]); t != nil {
+					in[x] = t // sh < file-the-line-wrote reads that text
+				}
 			}
 		case *syntax.CallExpr:
 			if len(x.Args) == 0 {
@@ -153,9 +155,11 @@ func stmtNames(s *syntax.Stmt) []string {
 	return names
 }
 
-func (n *normalizer) redirect(s *syntax.Stmt, r *syntax.Redirect, stdin *text) {
+// redirect records a redirection's file; for `< file` naming a file the
+// line wrote (or <(…)) it returns the text the statement then reads.
+func (n *normalizer) redirect(s *syntax.Stmt, r *syntax.Redirect, stdin *text) *text {
 	if r.Word == nil || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc {
-		return
+		return nil
 	}
 	target := n.wordAlts(r.Word)[0]
 	cmd := ""
@@ -165,7 +169,7 @@ func (n *normalizer) redirect(s *syntax.Stmt, r *syntax.Redirect, stdin *text) {
 	op := r.Op.String()
 	if r.Op == syntax.DplOut || r.Op == syntax.DplIn || target == "/dev/null" || target == "-" {
 		n.f.Redirects = append(n.f.Redirects, Redirect{Op: op, Target: target, Cmd: cmd})
-		return
+		return nil
 	}
 	t := NormPath(target, n.cwd, n.home)
 	n.f.Redirects = append(n.f.Redirects, Redirect{Op: op, Target: t, Cmd: cmd})
@@ -192,6 +196,12 @@ func (n *normalizer) redirect(s *syntax.Stmt, r *syntax.Redirect, stdin *text) {
 		}
 		n.writeFile(t, out, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
 	}
+	if r.Op == syntax.RdrIn {
+		if w, ok := n.files[t]; ok {
+			return &w
+		}
+	}
+	return nil
 }
 
 // wordValue is a word as the shell would pass it, without expansion:

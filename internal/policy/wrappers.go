@@ -10,7 +10,7 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 	skip := func(withArg string) []string { return skipFlags(args, withArg) }
 	switch name {
 	case "sudo", "doas", "run0", "pkexec":
-		inner = skip("ugpChrtUDR")
+		inner = skip("ugpChrtUDR|--user --group --chdir --prompt --host --close-from --role --type --other-user --command-timeout")
 	case "nohup", "exec", "time", "builtin", "setsid", "caffeinate", "unbuffer", "torsocks", "proxychains", "proxychains4",
 		"catchsegv", "strace", "ltrace", "chronic", "sg", "firejail", "systemd-run", "tini", "dumb-init", "faketime", "ts", "pv", "rlwrap", "doppler", "op", "dotenv", "with-contenv", "direnv":
 		inner = skip("oeEpuM")
@@ -47,7 +47,7 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 			inner = r[1:] // drop the new root
 		}
 	case "nsenter", "unshare":
-		inner = skip("tSGwrUmuinpCT")
+		inner = skip("tSGwrUmuinpCT|--target --setuid --setgid --wd --root --env --user-parent")
 	case "flock":
 		for i, a := range args {
 			if (a == "-c" || a == "--command") && i+1 < len(args) {
@@ -59,7 +59,7 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		}
 	case "script":
 		for i, a := range args {
-			if (a == "-c" || a == "--command") && i+1 < len(args) {
+			if (a == "-c" || a == "--command" || len(a) > 2 && a[0] == '-' && a[1] != '-' && a[len(a)-1] == 'c') && i+1 < len(args) {
 				return nil, "script -c", args[i+1]
 			}
 			if strings.HasPrefix(a, "--command=") {
@@ -183,7 +183,10 @@ func findExecs(args []string) [][]string {
 
 // skipFlags drops leading options (withArg lists the short ones that take
 // a value) and returns the command that follows.
+// After a "|", withArg lists long options that take a value too
+// ("ug|--user --group").
 func skipFlags(args []string, withArg string) []string {
+	short, long, _ := strings.Cut(withArg, "|")
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -192,7 +195,7 @@ func skipFlags(args []string, withArg string) []string {
 		if !strings.HasPrefix(a, "-") || a == "-" {
 			return args[i:]
 		}
-		if len(a) == 2 && strings.ContainsRune(withArg, rune(a[1])) {
+		if len(a) == 2 && strings.ContainsRune(short, rune(a[1])) || long != "" && strings.HasPrefix(a, "--") && !strings.Contains(a, "=") && strings.Contains(" "+long+" ", " "+a+" ") {
 			i++
 		}
 	}
@@ -450,6 +453,9 @@ func (n *normalizer) fanOut(name string, args, inner []string, stdin *text) [][]
 		cmd := make([]string, len(inner))
 		for j, a := range inner {
 			cmd[j] = strings.ReplaceAll(a, repl, it)
+		}
+		if name == "parallel" && len(cmd) == 1 && strings.ContainsAny(cmd[0], " ;|&") {
+			cmd = []string{"sh", "-c", cmd[0]} // parallel runs a one-word command through the shell
 		}
 		out = append(out, cmd)
 	}
