@@ -48,7 +48,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			c.Feed = script.from
 			if script.known {
 				payload = script.s
-				n.derive("%s runs %s: %q", name, from, oneLine(script.s))
+				n.derive("%s runs %s: %q", name, from, short(script.s))
 			} else {
 				c.FeedUnknown = true
 				n.derive("%s runs %s, whose text the line does not show", name, from)

@@ -17,7 +17,7 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 		return
 	}
 	for _, s := range shellStrings(payload) {
-		n.derive("the %s code runs %q", name, oneLine(s))
+		n.derive("the %s code runs %q", name, short(s))
 		n.shell(s, depth, wrappers, nil)
 	}
 	op := OpRead // code with no write or delete call only reads the files it names
@@ -28,7 +28,7 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 		op = OpWrite
 	}
 	if op != OpRead {
-		n.derive("the %s code %s files: %s", name, map[string]string{OpDelete: "deletes", OpWrite: "writes"}[op], oneLine(payload))
+		n.derive("the %s code %s files: %s", name, map[string]string{OpDelete: "deletes", OpWrite: "writes"}[op], short(payload))
 	}
 	for _, lit := range Literals(payload) {
 		if pathLike(lit) && !strings.ContainsAny(lit, " \n") {

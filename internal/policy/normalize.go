@@ -38,7 +38,7 @@ func Normalize(c Call) *Facts {
 		f.Command = str("command")
 		if folded, changed := foldLookalikes(f.Command); changed {
 			f.Command, f.Obfuscated = folded, true
-			n.derive("Unicode look-alikes folded to ASCII: %q", oneLine(folded))
+			n.derive("Unicode look-alikes folded to ASCII: %q", short(folded))
 		}
 		n.shell(f.Command, 0, nil, nil)
 	case "PowerShell":

@@ -219,7 +219,7 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 		default:
 			return text{from: name}
 		}
-		n.derive("%s decodes to %q", name, oneLine(out.s))
+		n.derive("%s decodes to %q", name, short(out.s))
 		return out
 	}
 	if fetchers[name] {
@@ -366,4 +366,12 @@ func (n *normalizer) writeFile(p string, t text, appendTo bool) {
 	if len(n.files) < 64 {
 		n.files[p] = t
 	}
+}
+
+// short clips text for a derivation line.
+func short(s string) string {
+	if r := []rune(s); len(r) > 200 {
+		return string(r[:199]) + "…"
+	}
+	return s
 }

@@ -433,7 +433,7 @@ func (n *normalizer) fanOut(name string, args, inner []string, stdin *text) [][]
 			} else {
 				items = strings.Fields(stdin.s)
 			}
-			n.derive("%s gets %q from its input", name, oneLine(stdin.s))
+			n.derive("%s gets %q from its input", name, short(stdin.s))
 		default:
 			items = []string{"$INPUT"}
 		}
