@@ -31,8 +31,6 @@ var (
 	powerTools = []string{"shutdown", "reboot", "poweroff", "halt", "init", "telinit", "systemctl", "kexec"}
 	userTools  = []string{"userdel", "deluser", "groupdel", "delgroup", "passwd", "usermod"}
 	syncTools  = []string{"rsync", "rclone", "aws", "gsutil", "azcopy", "s3cmd", "mc"}
-	homeRCs    = map[string]bool{".bashrc": true, ".zshrc": true, ".profile": true, ".bash_profile": true, ".zprofile": true,
-		".gitconfig": true, ".vimrc": true, ".npmrc": true, ".zshenv": true, ".inputrc": true, ".tmux.conf": true}
 )
 
 // destroyPack: destructive tools that had no rule of their own.
@@ -197,7 +195,7 @@ func destroyPack() Pack {
 						}
 					}
 					for _, f := range files {
-						if p := e.abs(c, f); outside(e, p) || homeRCs[path.Base(p)] && path.Dir(p) == e.F.Home {
+						if p := e.abs(c, f); outside(e, p) || homeRC(path.Base(p)) && path.Dir(p) == e.F.Home {
 							return fmt.Sprintf("%s empties or overwrites %s, outside the project", c.Name, homeRel(p, e.F.Home))
 						}
 					}
@@ -207,7 +205,7 @@ func destroyPack() Pack {
 						continue
 					}
 					p := r.Target
-					if homeRCs[path.Base(p)] && path.Dir(p) == e.F.Home || r.Cmd == "" && outside(e, p) || (r.Cmd == ":" || r.Cmd == "true" || r.Cmd == "echo" && false) && outside(e, p) {
+					if homeRC(path.Base(p)) && path.Dir(p) == e.F.Home || r.Cmd == "" && outside(e, p) || (r.Cmd == ":" || r.Cmd == "true" || r.Cmd == "echo" && false) && outside(e, p) {
 						return fmt.Sprintf("> %s overwrites a file outside the project", homeRel(p, e.F.Home))
 					}
 				}
@@ -348,4 +346,14 @@ func systemPath(p, home string) string {
 		return "the system directory " + top
 	}
 	return ""
+}
+
+// homeRC reports whether a home-directory file name is a shell or tool
+// start-up file.
+func homeRC(k string) bool {
+	switch k {
+	case ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".gitconfig", ".vimrc", ".npmrc", ".zshenv", ".inputrc", ".tmux.conf":
+		return true
+	}
+	return false
 }

@@ -13,7 +13,13 @@ import (
 func homeDirRule(id, desc string, dirs []string, catch, allow []string) Rule {
 	return Rule{ID: id, Mode: Deny, Desc: desc, Catch: catch, Allow: allow,
 		Match: func(e *Env) string {
+			if len(e.F.Paths) == 0 {
+				return ""
+			}
 			for _, p := range e.F.Paths {
+				if !under(p.Path, e.F.Home) {
+					continue
+				}
 				for _, d := range dirs {
 					if d == ".ssh" && p.Op != OpWrite && p.Op != OpDelete && (listing[p.Via] || strings.HasSuffix(p.Path, ".pub")) {
 						continue // ls ~/.ssh, cat ~/.ssh/id_rsa.pub: names and public keys

@@ -50,7 +50,9 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 		n.text(src, depth, wrappers, upstream)
 		return
 	}
-	n.collectVars(file)
+	if strings.Contains(src, "=") || strings.Contains(src, "for") {
+		n.collectVars(file) // only a line that assigns has constants to follow
+	}
 	up := map[*syntax.Stmt][]string{}
 	in := map[*syntax.Stmt]*text{} // what the previous stage of a pipe prints
 	stmtOf := map[*syntax.CallExpr]*syntax.Stmt{}
@@ -112,16 +114,20 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 	})
 }
 
-// envCommandVars are environment variables whose value a program runs as
-// a command (GIT_SSH_COMMAND=… git fetch, PAGER=… man).
-var envCommandVars = map[string]bool{"GIT_SSH_COMMAND": true, "GIT_PAGER": true, "GIT_EDITOR": true, "GIT_SSH": true,
-	"PAGER": true, "EDITOR": true, "VISUAL": true, "MANPAGER": true, "LESSOPEN": true, "GIT_EXTERNAL_DIFF": true,
-	"GIT_SEQUENCE_EDITOR": true, "SYSTEMD_PAGER": true, "BROWSER": true, "PROMPT_COMMAND": true}
+// envCommandVar reports whether a program runs the value of an environment
+// variable as a command (GIT_SSH_COMMAND=… git fetch, PAGER=… man).
+func envCommandVar(k string) bool {
+	switch k {
+	case "GIT_SSH_COMMAND", "GIT_PAGER", "GIT_EDITOR", "GIT_SSH", "PAGER", "EDITOR", "VISUAL", "MANPAGER", "LESSOPEN", "GIT_EXTERNAL_DIFF", "GIT_SEQUENCE_EDITOR", "SYSTEMD_PAGER", "BROWSER", "PROMPT_COMMAND":
+		return true
+	}
+	return false
+}
 
 // envCode parses the commands in such assignments before a command.
 func (n *normalizer) envCode(x *syntax.CallExpr, depth int, wrappers []string) {
 	for _, a := range x.Assigns {
-		if a.Name != nil && a.Value != nil && envCommandVars[a.Name.Value] {
+		if a.Name != nil && a.Value != nil && envCommandVar(a.Name.Value) {
 			v := n.wordAlts(a.Value)[0]
 			n.derive("%s runs %q", a.Name.Value, v)
 			n.shell(v, depth+1, append(append([]string(nil), wrappers...), a.Name.Value+"="), nil)

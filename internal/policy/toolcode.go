@@ -6,10 +6,14 @@ import "strings"
 // e flag, vim's :!, make recipes. What they would run is parsed as shell
 // and goes through the same rules.
 
-// gitShellKeys are git config keys whose value git runs as a command.
-var gitShellKeys = map[string]bool{"core.pager": true, "core.sshcommand": true, "core.editor": true, "core.fsmonitor": true,
-	"sequence.editor": true, "diff.external": true, "core.askpass": true, "credential.helper": true, "gpg.program": true,
-	"core.hookspath": false, "pager.log": true, "pager.diff": true, "pager.show": true, "interactive.difffilter": true}
+// gitShellKey reports whether git runs the value of a config key as a command.
+func gitShellKey(k string) bool {
+	switch k {
+	case "core.pager", "core.sshcommand", "core.editor", "core.fsmonitor", "sequence.editor", "diff.external", "core.askpass", "credential.helper", "gpg.program", "pager.log", "pager.diff", "pager.show", "interactive.difffilter":
+		return true
+	}
+	return false
+}
 
 // gitConfigCode parses the commands in git -c key=value options: core.pager,
 // core.sshCommand, alias.x=!cmd and the like.
@@ -33,7 +37,7 @@ func (n *normalizer) gitConfigCode(args []string, depth int, wrappers []string) 
 			code = v[1:]
 		case strings.HasPrefix(k, "credential.") && strings.HasPrefix(v, "!"):
 			code = v[1:]
-		case gitShellKeys[k] || strings.HasPrefix(k, "pager.") || strings.HasSuffix(k, ".textconv") || strings.HasSuffix(k, ".command") || strings.HasPrefix(k, "filter.") && (strings.HasSuffix(k, ".clean") || strings.HasSuffix(k, ".smudge")):
+		case gitShellKey(k) || strings.HasPrefix(k, "pager.") || strings.HasSuffix(k, ".textconv") || strings.HasSuffix(k, ".command") || strings.HasPrefix(k, "filter.") && (strings.HasSuffix(k, ".clean") || strings.HasSuffix(k, ".smudge")):
 			code = v
 		}
 		if code != "" {

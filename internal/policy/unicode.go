@@ -44,7 +44,7 @@ func foldLookalikes(s string) (string, bool) {
 		case r == 0x2024 || r == 0xFF0E:
 			m = '.'
 		default:
-			if l, ok := cyrillicLatin[r]; ok {
+			if l, ok := cyrillicLatin(r); ok {
 				m = l
 			}
 		}
@@ -56,6 +56,70 @@ func foldLookalikes(s string) (string, bool) {
 	return b.String(), changed
 }
 
-var cyrillicLatin = map[rune]rune{'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'х': 'x', 'у': 'y', 'і': 'i', 'ѕ': 's',
-	'ԁ': 'd', 'һ': 'h', 'ӏ': 'l', 'ј': 'j', 'ԛ': 'q', 'ԝ': 'w', 'м': 'm', 'т': 't', 'к': 'k', 'н': 'h', 'в': 'b',
-	'А': 'A', 'Е': 'E', 'О': 'O', 'Р': 'P', 'С': 'C', 'Х': 'X', 'М': 'M', 'Т': 'T', 'К': 'K', 'Н': 'H', 'В': 'B'}
+func cyrillicLatin(r rune) (rune, bool) {
+	switch r {
+	case 'а':
+		return 'a', true
+	case 'е':
+		return 'e', true
+	case 'о':
+		return 'o', true
+	case 'р':
+		return 'p', true
+	case 'с':
+		return 'c', true
+	case 'х':
+		return 'x', true
+	case 'у':
+		return 'y', true
+	case 'і':
+		return 'i', true
+	case 'ѕ':
+		return 's', true
+	case 'ԁ':
+		return 'd', true
+	case 'һ':
+		return 'h', true
+	case 'ӏ':
+		return 'l', true
+	case 'ј':
+		return 'j', true
+	case 'ԛ':
+		return 'q', true
+	case 'ԝ':
+		return 'w', true
+	case 'м':
+		return 'm', true
+	case 'т':
+		return 't', true
+	case 'к':
+		return 'k', true
+	case 'н':
+		return 'h', true
+	case 'в':
+		return 'b', true
+	case 'А':
+		return 'A', true
+	case 'Е':
+		return 'E', true
+	case 'О':
+		return 'O', true
+	case 'Р':
+		return 'P', true
+	case 'С':
+		return 'C', true
+	case 'Х':
+		return 'X', true
+	case 'М':
+		return 'M', true
+	case 'Т':
+		return 'T', true
+	case 'К':
+		return 'K', true
+	case 'Н':
+		return 'H', true
+	case 'В':
+		return 'B', true
+	}
+	return r, false
+}

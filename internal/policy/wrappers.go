@@ -202,15 +202,14 @@ func skipFlags(args []string, withArg string) []string {
 	return nil
 }
 
-// dockerArgOpts are docker/podman run and exec options that take a value.
-var dockerArgOpts = map[string]bool{"-v": true, "--volume": true, "--mount": true, "-e": true, "--env": true, "--env-file": true,
-	"-p": true, "--publish": true, "--name": true, "-w": true, "--workdir": true, "-u": true, "--user": true, "--entrypoint": true,
-	"--network": true, "--net": true, "-h": true, "--hostname": true, "-l": true, "--label": true, "-m": true, "--memory": true,
-	"--cpus": true, "--platform": true, "--pull": true, "--restart": true, "--device": true, "--add-host": true, "--dns": true,
-	"--ulimit": true, "--security-opt": true, "--cap-add": true, "--cap-drop": true, "--tmpfs": true, "--log-driver": true,
-	"--log-opt": true, "--gpus": true, "--shm-size": true, "--ipc": true, "--pid": true, "--userns": true, "--volumes-from": true,
-	"-a": true, "--attach": true, "--stop-signal": true, "-c": true, "--container": true, "-n": true, "--namespace": true,
-	"--context": true, "-H": true, "--host": true, "--cpu-shares": true, "--label-file": true, "--cidfile": true, "--runtime": true}
+// dockerArgOpt reports whether a docker/podman run or exec option takes a value.
+func dockerArgOpt(k string) bool {
+	switch k {
+	case "-v", "--volume", "--mount", "-e", "--env", "--env-file", "-p", "--publish", "--name", "-w", "--workdir", "-u", "--user", "--entrypoint", "--network", "--net", "-h", "--hostname", "-l", "--label", "-m", "--memory", "--cpus", "--platform", "--pull", "--restart", "--device", "--add-host", "--dns", "--ulimit", "--security-opt", "--cap-add", "--cap-drop", "--tmpfs", "--log-driver", "--log-opt", "--gpus", "--shm-size", "--ipc", "--pid", "--userns", "--volumes-from", "-a", "--attach", "--stop-signal", "-c", "--container", "-n", "--namespace", "--context", "-H", "--host", "--cpu-shares", "--label-file", "--cidfile", "--runtime":
+		return true
+	}
+	return false
+}
 
 // containerCmd unwraps docker/podman exec and run, kubectl/oc exec,
 // lxc/incus/multipass exec and vagrant ssh -c: the command runs in the
@@ -229,7 +228,7 @@ func containerCmd(name string, args []string) (inner []string, label, payload st
 				i++
 				return a
 			}
-			if dockerArgOpts[a] {
+			if dockerArgOpt(a) {
 				i++
 			}
 		}
@@ -270,7 +269,7 @@ func containerCmd(name string, args []string) (inner []string, label, payload st
 			v := ""
 			if k, val, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") {
 				a, v = k, val
-			} else if dockerArgOpts[a] && i+1 < len(args) {
+			} else if dockerArgOpt(a) && i+1 < len(args) {
 				i++
 				v = args[i]
 			}
