@@ -266,6 +266,52 @@ func destroyPack() Pack {
 			Catch: []string{"ssh db 'rm -rf /var/lib/mysql'", "docker exec app rm -rf /data", "kubectl exec web -- sh -c 'rm -rf /srv/*'", "ssh host truncate -s 0 /var/log/app.log"},
 			Allow: []string{"ssh db 'ls /var/lib/mysql'", "docker exec app cat /data/x", "kubectl exec web -- df -h", "rm -rf ./build"},
 		},
+		cmdRule("core.destroy:rm-outside", Ask, "Recursive or glob delete outside the project (other projects, ~/Documents, data directories); scratch and cache directories excepted", []string{"rm", "rimraf", "find", "trash", "trash-put"},
+			func(e *Env, c *Cmd) string {
+				glob := false
+				for _, p := range c.Pos {
+					glob = glob || strings.ContainsAny(p, "*?[")
+				}
+				targets := c.Pos
+				switch c.Name {
+				case "rm":
+					if !recursive(c) && !glob {
+						return ""
+					}
+				case "find":
+					if !c.Has("-delete") && len(findExecs(c.Args)) == 0 {
+						return ""
+					}
+					del := c.Has("-delete")
+					for _, x := range findExecs(c.Args) {
+						n := cmdName(x[0])
+						del = del || n == "rm" || n == "shred" || n == "unlink"
+					}
+					if !del {
+						return ""
+					}
+					targets = nil
+					for _, a := range c.Args {
+						if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+							break
+						}
+						targets = append(targets, a)
+					}
+				}
+				for _, a := range targets {
+					if unknownValue(a) {
+						continue
+					}
+					p := e.abs(c, a)
+					if !outside(e, p) || scratch(p, e.F.Home) || critical(p, e.F.Home) != "" || systemPath(p, e.F.Home) != "" {
+						continue // inside, or another rule's
+					}
+					return fmt.Sprintf("%s deletes %s, outside the project", c.Name, homeRel(p, e.F.Home))
+				}
+				return ""
+			},
+			[]string{"rm -rf ~/Documents", "rm -rf ../other-project", "rm -r /data/backups", "find ~/Downloads -type f -delete", "rm -rf ~/proj2/*", "rimraf ../shared"},
+			[]string{"rm -rf ./build", "rm -rf /tmp/x", "rm -rf ~/.cache/pip", "rm ~/notes.txt", "find . -name '*.o' -delete", "rm -rf node_modules"}),
 		cmdRule("core.destroy:user-delete", Ask, "Deleting users or groups, removing passwords (userdel, deluser, groupdel, passwd -d)", userTools,
 			func(e *Env, c *Cmd) string {
 				switch c.Name {
@@ -354,6 +400,20 @@ func homeRC(k string) bool {
 	switch k {
 	case ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".gitconfig", ".vimrc", ".npmrc", ".zshenv", ".inputrc", ".tmux.conf":
 		return true
+	}
+	return false
+}
+
+// scratch reports whether p is a temp or cache directory (rebuilt on
+// demand, deleting it loses nothing).
+func scratch(p, home string) bool {
+	if tempDir(p) {
+		return true
+	}
+	for _, c := range []string{"/.cache", "/Library/Caches", "/.npm/_cacache", "/.gradle/caches", "/go/pkg/mod/cache", "/.cargo/registry/cache", "/.m2/repository", "/node_modules", "/__pycache__", "/.pytest_cache", "/.mypy_cache", "/.next", "/.turbo", "/.parcel-cache", "/DerivedData"} {
+		if strings.Contains(p+"/", c+"/") {
+			return true
+		}
 	}
 	return false
 }

@@ -19,23 +19,25 @@ func historyRules() []Rule {
 			},
 			[]string{"git commit --amend --no-edit", "git rebase -i HEAD~3", "git filter-branch --tree-filter 'rm -f x' HEAD", "git reset HEAD~2", "git tag -d v1.0", "git push --force-with-lease origin feat", "git branch -f main HEAD~1", "git stash drop"},
 			[]string{"git commit -m x", "git status", "git log --oneline", "git push origin feat", "git reset", "git tag v1.1"}),
-		cmdRule("core.git:lose-work", Ask, "Discards that lose work: worktree remove --force, restore --source or checkout <ref> -- path over uncommitted changes, push --mirror", []string{"git"},
+		cmdRule("core.git:lose-work", Ask, "Discards that lose work: worktree remove --force, branch -D, restore or checkout -- path over uncommitted changes, push --mirror", []string{"git"},
 			func(e *Env, c *Cmd) string {
 				s := sub(c)
 				switch {
 				case s == "worktree" && c.Sub(1) == "remove" && c.Has("--force", "-f"):
 					return "git worktree remove --force deletes the worktree with its uncommitted changes"
+				case s == "branch" && c.Has("-D") || s == "branch" && c.Has("--delete", "-d") && c.Has("--force", "-f"):
+					return "git branch -D deletes the branch even with commits merged nowhere"
 				case s == "push" && c.Has("--mirror"):
 					return "git push --mirror makes the remote match exactly: its other branches and tags are deleted"
-				case s == "restore" && (c.Has("--source", "-s") || strings.Contains(strings.Join(c.Args, " "), "--source=")),
-					s == "checkout" && len(c.Pos) > 2 && strings.Contains(" "+strings.Join(c.Args, " ")+" ", " -- "):
+				case s == "restore" && len(c.Pos) > 1 && !(c.Has("--staged", "-S") && !c.Has("--worktree", "-W")),
+					s == "checkout" && len(c.Pos) > 1 && strings.Contains(" "+strings.Join(c.Args, " ")+" ", " -- "):
 					if dirty, state := e.Dirty(); dirty {
 						return "git " + s + " overwrites files from another commit: " + state
 					}
 				}
 				return ""
 			},
-			[]string{"git worktree remove --force ../wt", "git restore --source HEAD~3 src/", "git checkout main -- src/app.go", "git push --mirror origin"},
+			[]string{"git worktree remove --force ../wt", "git restore --source HEAD~3 src/", "git checkout main -- src/app.go", "git push --mirror origin", "git checkout -- README.md", "git restore src/a.go", "git branch -D spike"},
 			[]string{"git worktree remove ../wt", "git worktree list", "git restore --staged a.go", "git checkout main", "git push origin main"}),
 	}
 }

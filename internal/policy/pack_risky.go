@@ -142,7 +142,7 @@ func riskyPack() Pack {
 
 // externalPack: destroying things outside the machine needs the user.
 func externalPack() Pack {
-	return Pack{Name: "external.systems", Desc: "External systems: cloud deletes, terraform destroy, kubectl delete, helm uninstall, npm unpublish, crontab -r, redis FLUSHALL, iptables -F, systemctl stop/disable", Rules: []Rule{
+	return Pack{Name: "external.systems", Desc: "External systems: cloud deletes, terraform destroy, kubectl delete, helm uninstall, npm unpublish, crontab -r, redis FLUSHALL, iptables -F, systemctl stop/disable", Rules: append([]Rule{
 		cmdRule("external.systems:cloud-delete", Ask, "Deleting cloud resources (aws/gcloud/az/doctl … delete, aws s3 rm/rb)", []string{"aws", "gcloud", "az", "doctl", "gsutil", "linode-cli", "hcloud", "flyctl", "fly", "vercel", "heroku", "oci", "ibmcloud"},
 			func(e *Env, c *Cmd) string {
 				for _, p := range cloudWords(c.Pos) {
@@ -244,7 +244,7 @@ func externalPack() Pack {
 			},
 			[]string{"systemctl stop nginx", "sudo systemctl disable sshd", "systemctl mask docker", "service postgresql stop"},
 			[]string{"systemctl status nginx", "systemctl --user stop app", "systemctl list-units", "service nginx status"}),
-	}}
+	}, externalVerbRules()...)}
 }
 
 // cloudWords splits subcommands like apps:destroy and delete-db-instance
