@@ -19,6 +19,7 @@ import (
 	"github.com/warden-dev/warden/internal/gates"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/policy"
+	"github.com/warden-dev/warden/internal/policy/corpus"
 )
 
 func newPolicyCmd() *cobra.Command {
@@ -150,6 +151,12 @@ func runPolicyExplain(ctx context.Context, w io.Writer, o explainOptions, args [
 		tw.Flush()
 	}
 	printFacts(w, f)
+	if len(f.Derivation) > 0 {
+		fmt.Fprintln(w, "derivation:")
+		for _, d := range f.Derivation {
+			fmt.Fprintf(w, "  %s\n", oneLineClip(d, 160))
+		}
+	}
 	return nil
 }
 
@@ -186,6 +193,12 @@ func printFacts(w io.Writer, f *policy.Facts) {
 		}
 		if c.Payload != "" {
 			notes = append(notes, fmt.Sprintf("payload %q", c.Payload))
+		}
+		if c.Feed != "" {
+			notes = append(notes, "runs code from "+c.Feed)
+		}
+		if c.FeedUnknown {
+			notes = append(notes, "runs a script the command does not show")
 		}
 		if len(notes) > 0 {
 			fmt.Fprintf(w, "   [%s]", strings.Join(notes, "; "))
@@ -258,7 +271,7 @@ func newPolicyListCmd() *cobra.Command {
 }
 
 func newPolicyTestCmd() *cobra.Command {
-	var verbose, asJSON bool
+	var verbose, asJSON, report bool
 	cmd := &cobra.Command{
 		Use:   "test [FILES…]",
 		Short: "Run rule tests: the built-in packs' own cases and the [[case]] entries of rule files",
@@ -271,8 +284,15 @@ active too). A case is
   expect = "deny"                            # deny, ask, warn, audit, allow
   rule = "core.git:push-force"               # optional
 Tests run in a fixed environment: home /home/dev, project /home/dev/proj,
-a dirty git tree on main. Exit status 1 when a case fails.`,
+a dirty git tree on main. Exit status 1 when a case fails.
+
+--report runs warden's own corpus of risky commands and harmless
+look-alikes instead and prints recall (risky commands denied or asked)
+and false flags (look-alikes denied or asked) per class of cause.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if report {
+				return runCorpusReport(cmd.OutOrStdout(), verbose, asJSON)
+			}
 			env, err := loadPolicyEnv(args)
 			if err != nil {
 				return err
@@ -315,7 +335,65 @@ a dirty git tree on main. Exit status 1 when a case fails.`,
 	}
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print every case, not only failures")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "JSON output")
+	cmd.Flags().BoolVar(&report, "report", false, "run the built-in corpus and print recall and false flags per class")
 	return cmd
+}
+
+// runCorpusReport runs the built-in corpus against the built-in rules at
+// their default modes (user config plays no part: the numbers describe
+// warden, not this machine).
+func runCorpusReport(w io.Writer, verbose, asJSON bool) error {
+	cases, err := corpus.Load()
+	if err != nil {
+		return err
+	}
+	rs := corpus.Run(policy.TestEngine(policy.Builtin(), nil, policy.Options{}), cases)
+	stats := corpus.Report(rs)
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		var failed []corpus.Result
+		for _, r := range rs {
+			if !r.OK {
+				failed = append(failed, r)
+			}
+		}
+		if err := enc.Encode(map[string]any{"classes": stats, "failed": failed}); err != nil {
+			return err
+		}
+	} else {
+		for _, r := range rs {
+			if verbose || !r.OK {
+				mark := "ok  "
+				if !r.OK {
+					mark = "FAIL"
+				}
+				fmt.Fprintf(w, "%s %s: expected %s, got %s %s: %s\n", mark, r.Source, r.Expect, r.Got, r.Rule, oneLineClip(r.Command, 90))
+			}
+		}
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "CLASS\tRISKY\tCAUGHT\tRECALL\tLOOK-ALIKES\tFALSE FLAGS")
+		for _, s := range stats {
+			recall := "-"
+			if s.Risky > 0 {
+				recall = fmt.Sprintf("%.1f%%", 100*s.Recall)
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\t%d\n", s.Class, s.Risky, s.Caught, recall, s.LookAlikes, s.FalseFlags)
+		}
+		tw.Flush()
+	}
+	if stats[len(stats)-1].WrongDetail > 0 {
+		return ExitError{Code: 1}
+	}
+	return nil
+}
+
+func oneLineClip(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", "⏎")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 func newPolicyLintCmd() *cobra.Command {

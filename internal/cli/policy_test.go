@@ -92,3 +92,42 @@ func TestPolicyListShowsGates(t *testing.T) {
 		t.Errorf("gates in policy list: %v", on)
 	}
 }
+
+// --report prints one row per corpus class and a total; explain shows how
+// it got there: the constant, the script a pipe fed into a shell.
+func TestPolicyReportAndDerivation(t *testing.T) {
+	t.Setenv("WARDEN_HOME", t.TempDir())
+	out, stderr, code := runCLI(t, "policy", "test", "--report")
+	if code != 0 {
+		t.Fatalf("report (%d): %s%s", code, out, stderr)
+	}
+	for _, want := range []string{"CLASS", "feed", "indirection", "xargs", "wrappers", "interp", "total"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, _ = runCLI(t, "policy", "test", "--report", "--json")
+	var rep struct {
+		Classes []struct {
+			Class  string  `json:"class"`
+			Risky  int     `json:"risky"`
+			Recall float64 `json:"recall"`
+		} `json:"classes"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Classes) < 10 {
+		t.Fatalf("report --json (%v): %s", err, out)
+	}
+	if tot := rep.Classes[len(rep.Classes)-1]; tot.Class != "total" || tot.Risky < 300 || tot.Recall < 0.95 {
+		t.Errorf("total row: %+v", tot)
+	}
+	out, _, _ = runCLI(t, "policy", "explain", "--", `S='rm -rf ~'; echo "$S" | sudo bash`)
+	for _, want := range []string{"decision: deny", "derivation:", `$S holds "rm -rf ~"`, "bash runs its input"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, _ = runCLI(t, "policy", "explain", "--", `python3 -c "import os; os.system('rm -rf /')"`)
+	if !strings.Contains(out, `the python3 code runs "rm -rf /"`) {
+		t.Errorf("explain of an interpreter call:\n%s", out)
+	}
+}

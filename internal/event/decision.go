@@ -5,11 +5,15 @@ import (
 	"time"
 )
 
-// Verdict is what a handler wants Claude Code to do. Closed set, persisted as
-// text (never as an iota).
+// Verdict is what a handler wants Claude Code to do, and the mode a policy
+// rule is set to (policy.Mode is this type): one enum, one ranking. Closed
+// set, persisted as text (never as an iota).
 type Verdict string
 
 const (
+	// Off is a rule switched off (a mode, never a handler's answer); it
+	// ranks with Allow.
+	Off Verdict = "off"
 	// Allow is silence: no output at all.
 	Allow Verdict = "allow"
 	// Audit allows and only records.
@@ -23,8 +27,9 @@ const (
 	Deny Verdict = "deny"
 )
 
-// rank orders verdicts by precedence: deny > ask > warn > audit > allow.
-func (v Verdict) rank() int {
+// Rank orders verdicts by precedence: deny > ask > warn > audit > allow
+// (and off, which says nothing).
+func (v Verdict) Rank() int {
 	switch v {
 	case Deny:
 		return 4
@@ -82,7 +87,7 @@ func Resolve(ds []Decision) Decision {
 		if v == "" {
 			v = Allow
 		}
-		if v.rank() > out.Verdict.rank() || (out.RuleID == "" && d.RuleID != "" && v.rank() == out.Verdict.rank()) {
+		if v.Rank() > out.Verdict.Rank() || (out.RuleID == "" && d.RuleID != "" && v.Rank() == out.Verdict.Rank()) {
 			out.Verdict, out.RuleID, out.Mode, out.Reason = v, d.RuleID, d.Mode, d.Reason
 		}
 		out.Sleep = max(out.Sleep, d.Sleep)

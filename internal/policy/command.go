@@ -14,11 +14,13 @@ var interpreters = map[string][]string{
 	"python": {"-c"}, "python2": {"-c"}, "python3": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
 	"ruby": {"-e"}, "node": {"-e", "--eval", "-p", "--print"}, "nodejs": {"-e", "--eval", "-p", "--print"},
 	"perl": {"-e", "-E"}, "php": {"-r"}, "lua": {"-e"}, "deno": {"eval"}, "bun": {"-e", "--eval"},
-	"osascript": {"-e"}, "Rscript": {"-e"},
+	"osascript": {"-e"}, "rscript": {"-e"},
 }
 
 // command records argv (and, through wrappers, the commands it runs).
-func (n *normalizer) command(argv []string, escaped bool, heredoc string, depth int, wrappers, upstream []string) {
+// stdin is the text fed to it (a pipe, a here-document), nil when nothing
+// is fed.
+func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int, wrappers, upstream []string) {
 	for len(argv) > 0 && len(n.f.Commands) < maxCmds {
 		raw := argv[0]
 		name := cmdName(raw)
@@ -26,21 +28,49 @@ func (n *normalizer) command(argv []string, escaped bool, heredoc string, depth 
 			return
 		}
 		c := Cmd{Name: name, Raw: raw, Args: argv[1:], Depth: depth, Escaped: escaped,
-			Wrappers: wrappers, Upstream: upstream, Heredoc: heredoc, Dir: n.cwd}
+			Wrappers: wrappers, Upstream: upstream, Dir: n.cwd}
+		if stdin != nil && stdin.known {
+			c.Heredoc = stdin.s
+		}
 		if name == "git" {
+			n.gitConfigCode(c.Args, depth, wrappers)
 			c.Args = gitArgs(c.Args)
 		}
 		splitFlags(&c)
 		inner, innerName, payload := unwrap(name, c.Args)
 		if isInterpreter(name) {
 			payload = interpPayload(name, c.Args)
-			if payload == "" && heredoc != "" && len(c.Pos) == 0 {
-				payload = heredoc
+		}
+		w := append(append([]string(nil), wrappers...), innerName)
+		// The script a shell or an interpreter reads: a file written
+		// earlier in the line, or its input.
+		if script, from := n.scriptOf(&c, payload, inner, stdin); script != nil {
+			c.Feed = script.from
+			if script.known {
+				payload = script.s
+				n.derive("%s runs %s: %q", name, from, short(script.s))
+			} else {
+				c.FeedUnknown = true
+				n.derive("%s runs %s, whose text the line does not show", name, from)
 			}
 		}
+		if shells[name] && payload == "" && c.Has("-c") || payload != "" && unknownValue(payload) && strings.TrimSpace(unknownParts(payload)) == "" {
+			c.FeedUnknown = true // xargs sh -c, bash -c "$CMD": the script is not in the line
+		}
 		c.Payload = payload
+		idx := len(n.f.Commands)
 		n.f.Commands = append(n.f.Commands, c)
 		n.f.names[name] = true
+		if name == "env" {
+			for i, a := range c.Args {
+				if (a == "-C" || a == "--chdir") && i+1 < len(c.Args) {
+					n.cwd = NormPath(c.Args[i+1], n.cwd, n.home) // env -C DIR cmd runs cmd there
+				}
+				if d, ok := strings.CutPrefix(a, "--chdir="); ok {
+					n.cwd = NormPath(d, n.cwd, n.home)
+				}
+			}
+		}
 		if name == "cd" || name == "pushd" {
 			// Later commands run there (a subshell's cd leaks: conservative).
 			switch {
@@ -51,27 +81,118 @@ func (n *normalizer) command(argv []string, escaped bool, heredoc string, depth 
 			}
 		}
 		n.paths(&c)
+		n.outputs(&c, stdin)
 
-		w := append(append([]string(nil), wrappers...), innerName)
 		switch {
-		case shells[name] || name == "eval" || (name == "env" && payload != "") || name == "watch" || name == "su" || name == "ssh":
-			if payload == "" && shells[name] && heredoc != "" && len(c.Pos) == 0 {
-				payload = heredoc // bash <<EOF … EOF
-			}
+		case isInterpreter(name):
 			if payload != "" {
-				n.shell(payload, depth+1, w, nil)
+				n.interp(name, payload, depth+1, w)
 			}
-		case isInterpreter(name) && payload != "":
-			n.interp(name, payload, depth+1, w)
+		case payload != "": // bash -c, eval, env -S, watch, ssh, su -c, a script the line wrote
+			n.shell(payload, depth+1, w, nil)
 		case name == "find":
 			for _, ex := range findExecs(c.Args) {
-				n.command(ex, false, "", depth, w, upstream)
+				n.command(ex, false, nil, depth, w, upstream)
+			}
+		case name == "fd" || name == "fdfind":
+			for _, ex := range fdExecs(c.Args) {
+				n.command(ex, false, nil, depth, w, upstream)
+			}
+		case name == "xargs" || name == "parallel":
+			for _, ex := range n.fanOut(name, c.Args, inner, stdin) {
+				n.command(ex, false, nil, depth, w, upstream)
+			}
+			return
+		case name == "sed":
+			n.sedCode(&c, depth, w)
+		case name == "vi" || name == "vim" || name == "nvim" || name == "ex" || name == "view":
+			n.vimCode(&c, depth, w)
+		case name == "make" || name == "gmake":
+			n.makeCode(&n.f.Commands[idx], stdin, depth, w)
+		case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk" || name == "busybox-awk":
+			if len(c.Pos) > 0 && !c.Has("-f") {
+				n.interp(name, c.Pos[0], depth+1, w)
 			}
 		}
 		if inner == nil {
 			return
 		}
-		argv, escaped, wrappers, heredoc = inner, name == "command", w, ""
+		argv, escaped, wrappers = inner, name == "command", w
+		if name == "xargs" || name == "parallel" {
+			stdin = nil
+		}
+	}
+}
+
+// scriptOf finds the script text c runs besides a -c payload: for a shell,
+// source or an interpreter, the script file named first when the line
+// wrote it, else its input; for ./x.sh, the file itself when the line
+// wrote it. The second result says where the text came from.
+func (n *normalizer) scriptOf(c *Cmd, payload string, inner []string, stdin *text) (*text, string) {
+	if payload != "" {
+		return nil, ""
+	}
+	if strings.Contains(c.Raw, "/") {
+		if t, ok := n.files[NormPath(c.Raw, n.cwd, n.home)]; ok {
+			return &t, "the file " + c.Raw + " written earlier in the line"
+		}
+	}
+	reads := shells[c.Name] || c.Name == "source" || c.Name == "." || isInterpreter(c.Name)
+	if !reads {
+		if (c.Name == "sudo" || c.Name == "doas" || c.Name == "su" || c.Name == "run0") && inner == nil && stdin != nil &&
+			(c.Name == "su" || c.Has("-s", "-i", "--shell", "--login")) {
+			return stdin, "its input as a root shell"
+		}
+		return nil, ""
+	}
+	if c.Has("-s") && shells[c.Name] || len(c.Pos) == 0 || c.Pos[0] == "-" {
+		if stdin != nil && c.Name != "source" && c.Name != "." {
+			return stdin, "its input"
+		}
+		return nil, ""
+	}
+	if t, ok := n.files[NormPath(c.Pos[0], n.cwd, n.home)]; ok {
+		return &t, "the file " + c.Pos[0] + " written earlier in the line"
+	}
+	return nil, ""
+}
+
+// outputs records the files a command fills: tee copies its input,
+// curl -o / wget -O save a download, cp copies a file the line wrote.
+func (n *normalizer) outputs(c *Cmd, stdin *text) {
+	switch c.Name {
+	case "tee":
+		t := text{}
+		if stdin != nil {
+			t = *stdin
+		}
+		for _, p := range c.Pos {
+			n.writeFile(NormPath(p, n.cwd, n.home), t, c.Has("-a", "--append"))
+		}
+	case "curl", "wget", "aria2c", "fetch":
+		for i, a := range c.Args {
+			out := ""
+			switch {
+			case (a == "-o" || a == "--output" || a == "-O" && c.Name == "wget" || a == "--output-document") && i+1 < len(c.Args):
+				out = c.Args[i+1]
+			case strings.HasPrefix(a, "--output=") || strings.HasPrefix(a, "--output-document="):
+				out = a[strings.IndexByte(a, '=')+1:]
+			case strings.Contains(a, "://") && (c.Name == "wget" && !c.Has("-O", "--output-document") || c.Has("-O", "--remote-name")):
+				out = a[strings.LastIndexByte(a, '/')+1:]
+				if i := strings.IndexAny(out, "?#"); i >= 0 {
+					out = out[:i]
+				}
+			}
+			if out != "" && out != "-" {
+				n.writeFile(NormPath(out, n.cwd, n.home), text{from: c.Name}, false)
+			}
+		}
+	case "cp", "mv", "install", "ln":
+		if len(c.Pos) == 2 {
+			if t, ok := n.files[NormPath(c.Pos[0], n.cwd, n.home)]; ok {
+				n.writeFile(NormPath(c.Pos[1], n.cwd, n.home), t, false)
+			}
+		}
 	}
 }
 
@@ -83,7 +204,8 @@ func cmdName(raw string) string {
 	}
 	n := path.Base(strings.ReplaceAll(raw, "\\", "/"))
 	n = strings.TrimSuffix(strings.TrimSuffix(n, ".exe"), ".EXE")
-	return n
+	// RM -rf / runs rm on a case-insensitive filesystem (macOS).
+	return lowerASCII(n)
 }
 
 func isInterpreter(name string) bool {
@@ -124,7 +246,7 @@ func interpPayload(name string, args []string) string {
 				return a[len(f)+1:]
 			}
 			// clustered short flags ending in the payload flag: -pe, -Bc
-			if len(f) == 2 && len(a) > 2 && a[0] == '-' && a[1] != '-' && a[len(a)-1] == f[1] && i+1 < len(args) {
+			if len(f) == 2 && len(a) > 2 && len(a) <= 6 && a[0] == '-' && a[1] != '-' && a[len(a)-1] == f[1] && letters(a[1:]) && i+1 < len(args) {
 				return args[i+1]
 			}
 		}
@@ -180,149 +302,6 @@ func gitArgs(args []string) []string {
 		}
 	}
 	return nil
-}
-
-// unwrap returns the command a wrapper runs (nil if name is no wrapper),
-// the wrapper's label for Cmd.Wrappers, and a shell payload (bash -c,
-// eval, env -S, watch).
-func unwrap(name string, args []string) (inner []string, label, payload string) {
-	label = name
-	skip := func(withArg string) []string {
-		for i := 0; i < len(args); i++ {
-			a := args[i]
-			if a == "--" {
-				return args[i+1:]
-			}
-			if !strings.HasPrefix(a, "-") || a == "-" {
-				return args[i:]
-			}
-			if len(a) == 2 && strings.ContainsRune(withArg, rune(a[1])) {
-				i++
-			}
-		}
-		return nil
-	}
-	switch name {
-	case "sudo", "doas":
-		inner = skip("ugpChrtUD")
-	case "nohup", "exec", "time", "builtin", "setsid", "caffeinate", "unbuffer", "torsocks", "proxychains", "proxychains4", "catchsegv", "strace", "ltrace", "chronic", "sg":
-		inner = skip("oeEp")
-	case "command":
-		for _, a := range args {
-			if a == "-v" || a == "-V" {
-				return nil, label, ""
-			}
-		}
-		inner = skip("")
-	case "nice":
-		inner = skip("n")
-	case "ionice":
-		inner = skip("cnp")
-	case "stdbuf":
-		inner = skip("ioe")
-	case "flock":
-		if r := skip("wEs"); len(r) > 1 {
-			inner = r[1:]
-		}
-	case "timeout":
-		if r := skip("sk"); len(r) > 1 {
-			inner = r[1:] // drop the duration
-		}
-	case "env":
-		for i := 0; i < len(args); i++ {
-			a := args[i]
-			switch {
-			case a == "-S" || a == "--split-string":
-				if i+1 < len(args) {
-					return nil, "env -S", strings.Join(args[i+1:], " ")
-				}
-			case a == "-u" || a == "-C" || a == "--unset" || a == "--chdir":
-				i++
-			case strings.HasPrefix(a, "-"):
-			case strings.Contains(a, "="):
-			default:
-				return args[i:], label, ""
-			}
-		}
-	case "xargs":
-		inner = skip("IinLPdEsa")
-		label = "xargs"
-	case "eval":
-		return nil, "eval", strings.Join(args, " ")
-	case "watch":
-		if r := skip("nd"); len(r) > 0 {
-			return nil, "watch", strings.Join(r, " ")
-		}
-	case "ssh":
-		// ssh [options] host command…: the remote command is shell code
-		// (rm -rf / there is as bad as here).
-		if r := skip("ipl oFJLRDbcEemOQSWwB"); len(r) > 1 {
-			return nil, "ssh", strings.Join(r[1:], " ")
-		}
-	case "su":
-		for i, a := range args {
-			if (a == "-c" || a == "--command") && i+1 < len(args) {
-				return nil, "su -c", args[i+1]
-			}
-		}
-	default:
-		if shells[name] {
-			for i, a := range args {
-				if a == "--" {
-					break
-				}
-				if len(a) >= 2 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'c') && i+1 < len(args) {
-					return nil, name + " -c", args[i+1]
-				}
-				if !strings.HasPrefix(a, "-") {
-					break
-				}
-			}
-		}
-		if isInterpreter(name) {
-			label = name + " " + strings.Join(interpFlags(name)[:1], "")
-		}
-	}
-	if len(inner) == 0 {
-		inner = nil
-	}
-	return inner, label, payload
-}
-
-// findExecs returns the commands of find's -exec/-execdir/-ok actions with
-// {} replaced by find's starting points, so `find / -exec rm -rf {} +` is
-// seen as rm -rf on /.
-func findExecs(args []string) [][]string {
-	var starts []string
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-			break
-		}
-		starts = append(starts, a)
-	}
-	if len(starts) == 0 {
-		starts = []string{"."}
-	}
-	var out [][]string
-	for i := 0; i < len(args); i++ {
-		switch args[i] {
-		case "-exec", "-execdir", "-ok", "-okdir":
-			var cmd []string
-			j := i + 1
-			for ; j < len(args) && args[j] != ";" && args[j] != "+"; j++ {
-				if args[j] == "{}" {
-					cmd = append(cmd, starts...)
-					continue
-				}
-				cmd = append(cmd, args[j])
-			}
-			if len(cmd) > 0 {
-				out = append(out, cmd)
-			}
-			i = j
-		}
-	}
-	return out
 }
 
 // pathOps says what a command does to its positional arguments.
@@ -432,7 +411,7 @@ func (n *normalizer) text(src string, depth int, wrappers, upstream []string) {
 			cur.Reset()
 		}
 		if len(seg) > 0 {
-			n.command(seg, false, "", depth, wrappers, up)
+			n.command(seg, false, nil, depth, wrappers, up)
 			prev = append(prev, cmdName(seg[0]))
 		}
 		seg = nil
@@ -475,4 +454,22 @@ func (n *normalizer) text(src string, depth int, wrappers, upstream []string) {
 		}
 	}
 	flush(false)
+}
+
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+func letters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }

@@ -269,7 +269,13 @@ func (e *Engine) Evaluate(ctx context.Context, f *Facts) *Result {
 		if f.ParseError != "" && len(f.Commands) > 0 && f.Command != "" {
 			reason += " (the command did not parse as shell; matched on its words conservatively)"
 		}
-		res.Hits = append(res.Hits, Hit{ID: r.ID, Mode: r.mode, Reason: reason, OnceKey: env.OnceKey})
+		mode := r.mode
+		if f.Obfuscated && mode == Deny {
+			// As written it cannot run; one edit makes it the command matched.
+			mode = Ask
+			reason += " (written with Unicode look-alikes: it cannot run as written, but is one edit from this)"
+		}
+		res.Hits = append(res.Hits, Hit{ID: r.ID, Mode: mode, Reason: reason, OnceKey: env.OnceKey})
 	}
 	if f.Tool == "Bash" || f.Tool == "PowerShell" {
 		for i := range f.Commands {

@@ -41,8 +41,17 @@ type Cmd struct {
 	// Dir is the directory the command runs in: the call's cwd, changed by
 	// an earlier `cd DIR` in the same command line.
 	Dir string `json:"dir,omitempty" expr:"dir"`
-	// Heredoc is the body of a here-document fed to the command.
+	// Heredoc is the text fed to the command when the line shows it: a
+	// here-document, a here-string, or what an earlier stage of the pipe
+	// prints (echo, printf, cat of a file the line wrote, base64 -d).
 	Heredoc string `json:"heredoc,omitempty" expr:"heredoc"`
+	// Feed names the fetcher or decoder (curl, wget, base64) whose output
+	// this shell or interpreter runs as code.
+	Feed string `json:"feed,omitempty" expr:"feed"`
+	// FeedUnknown is set when this shell or interpreter runs script text
+	// the line does not show (piped from a program, a file fetched or
+	// built by one, the input of xargs sh -c).
+	FeedUnknown bool `json:"feed_unknown,omitempty" expr:"feed_unknown"`
 }
 
 // Redirect is one redirection: `> file`, `>> file`, `< file`, `2>&1`.
@@ -96,6 +105,13 @@ type Facts struct {
 	// ParseError is set when Command did not parse: Commands then come from
 	// conservative word splitting and every reason says so.
 	ParseError string `json:"parse_error,omitempty" expr:"parse_error"`
+	// Derivation says how the facts were found: the script a pipe fed
+	// into a shell, the constant a variable held, the call an interpreter
+	// makes (for `warden policy explain`).
+	Derivation []string `json:"derivation,omitempty" expr:"derivation"`
+	// Obfuscated is set when the command had Unicode look-alikes (spaces,
+	// dashes, fullwidth letters) that were normalised before matching.
+	Obfuscated bool `json:"obfuscated,omitempty" expr:"obfuscated"`
 	// Session is a read-only view of session values for expressions.
 	Session map[string]any `json:"-" expr:"session"`
 

@@ -6,7 +6,8 @@ import "strings"
 // shell command: their string arguments are parsed as shell.
 var execFuncs = []string{"system", "popen", "run", "call", "check_call", "check_output", "Popen",
 	"getoutput", "getstatusoutput", "spawn", "spawnSync", "exec", "execSync", "execFile", "execFileSync",
-	"shell_exec", "passthru", "proc_open", "Command", "capture2", "capture3", "%x"}
+	"shell_exec", "passthru", "proc_open", "Command", "capture2", "capture3", "%x", "execute", "execl", "execlp", "execv", "execvp",
+	"spawnl", "spawnlp", "startfile", "exec_command", "IO.popen", "Open3.popen3", "qx", "readpipe", "ProcessBuilder", "os.execute", "io.popen"}
 
 // interp records what an interpreter one-liner does: the shell commands it
 // runs (os.system("…"), subprocess.run([...]), execSync("…"), `…`) are
@@ -16,11 +17,22 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 		return
 	}
 	for _, s := range shellStrings(payload) {
+		n.derive("the %s code runs %q", name, short(s))
 		n.shell(s, depth, wrappers, nil)
+	}
+	op := OpRead // code with no write or delete call only reads the files it names
+	switch {
+	case deleteCall.MatchString(payload):
+		op = OpDelete
+	case writeCall.MatchString(payload):
+		op = OpWrite
+	}
+	if op != OpRead {
+		n.derive("the %s code %s files: %s", name, map[string]string{OpDelete: "deletes", OpWrite: "writes"}[op], short(payload))
 	}
 	for _, lit := range Literals(payload) {
 		if pathLike(lit) && !strings.ContainsAny(lit, " \n") {
-			n.addPath(lit, OpArg, name)
+			n.addPath(lit, op, name)
 		}
 	}
 }
@@ -109,3 +121,6 @@ func Literals(code string) []string {
 	}
 	return out
 }
+
+// writeCall matches interpreter calls that write or replace files.
+var writeCall = re(`open\s*\([^)]*['"](w|a|wb|ab|w\+|r\+)['"]|write_text|write_bytes|writeFileSync|writeFile\(|appendFileSync|File\.write|IO\.write|File\.open\([^)]*['"]w|file_put_contents|fopen\([^)]*['"]w|copyfile|shutil\.(copy|move)|os\.(rename|replace|symlink|chmod)|renameSync|symlinkSync|copyFileSync|FileUtils\.(cp|mv|ln|touch)|json\.dump\(|>\s*\$|open\s*\(\s*[A-Z]+\s*,\s*['"]>`)

@@ -36,6 +36,10 @@ func Normalize(c Call) *Facts {
 	switch c.Tool {
 	case "Bash":
 		f.Command = str("command")
+		if folded, changed := foldLookalikes(f.Command); changed {
+			f.Command, f.Obfuscated = folded, true
+			n.derive("Unicode look-alikes folded to ASCII: %q", short(folded))
+		}
 		n.shell(f.Command, 0, nil, nil)
 	case "PowerShell":
 		f.Command = str("command")

@@ -75,20 +75,34 @@ func or(v, d int) int {
 }
 
 // secret patterns: (name, regexp). Compiled on first use.
+// hint is a literal every match contains: the regexp runs only when the
+// text has it (most commands have none, and ten regexps cost more than
+// the rest of an evaluation).
 var secretPatterns = []struct {
-	name string
-	re   *lazyRE
+	name, hint string
+	re         *lazyRE
 }{
-	{"a private key", re(`-----BEGIN ((RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY( BLOCK)?-----`)},
-	{"an AWS access key id", re(`\b(AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)},
-	{"an AWS secret access key", re(`(?i)aws_?secret_?access_?key["']?\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}\b`)},
-	{"a Google API key", re(`\bAIza[0-9A-Za-z_\-]{35}\b`)},
-	{"a GitHub token", re(`\b(gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{60,})\b`)},
-	{"an Anthropic API key", re(`\bsk-ant-[A-Za-z0-9_\-]{20,}`)},
-	{"an OpenAI API key", re(`\bsk-(proj-)?[A-Za-z0-9]{32,}`)},
-	{"a Slack token", re(`\bxox[baprs]-[0-9A-Za-z\-]{10,}`)},
-	{"a Stripe live key", re(`\b(sk|rk)_live_[0-9A-Za-z]{20,}`)},
-	{"a Google service-account key", re(`"private_key_id"\s*:\s*"[0-9a-f]{40}"`)},
+	{"a private key", "PRIVATE KEY", re(`-----BEGIN ((RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY( BLOCK)?-----`)},
+	{"an AWS access key id", "A", re(`\b(AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)},
+	{"an AWS secret access key", "", re(`(?i)aws_?secret_?access_?key["']?\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}\b`)},
+	{"a Google API key", "AIza", re(`\bAIza[0-9A-Za-z_\-]{35}\b`)},
+	{"a GitHub token", "_", re(`\b(gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{60,})\b`)},
+	{"an Anthropic API key", "sk-ant-", re(`\bsk-ant-[A-Za-z0-9_\-]{20,}`)},
+	{"an OpenAI API key", "sk-", re(`\bsk-(proj-)?[A-Za-z0-9]{32,}`)},
+	{"a Slack token", "xox", re(`\bxox[baprs]-[0-9A-Za-z\-]{10,}`)},
+	{"a Stripe live key", "_live_", re(`\b(sk|rk)_live_[0-9A-Za-z]{20,}`)},
+	{"a Google service-account key", "private_key_id", re(`"private_key_id"\s*:\s*"[0-9a-f]{40}"`)},
+}
+
+// mayHold is the cheap check before a secret pattern's regexp.
+func mayHold(text, hint string, i int) bool {
+	switch {
+	case i == 2: // the AWS secret key: case-insensitive name
+		return strings.Contains(text, "ecret") || strings.Contains(text, "ECRET")
+	case i == 1:
+		return strings.Contains(text, "AKIA") || strings.Contains(text, "ASIA") || strings.Contains(text, "AGPA") || strings.Contains(text, "AIDA") || strings.Contains(text, "AROA")
+	}
+	return strings.Contains(text, hint)
 }
 
 // placeholder reports whether a match is a documented example, not a key.
@@ -110,7 +124,7 @@ func writtenText(f *Facts) string {
 }
 
 func secretsPack() Pack {
-	return Pack{Name: "core.secrets", Desc: "Secrets in written content: private keys, cloud and API keys (the match is redacted in the reason)", Rules: []Rule{
+	return Pack{Name: "core.secrets", Desc: "Secrets in written content: private keys, cloud and API keys (the match is redacted in the reason)", Rules: append([]Rule{
 		{
 			ID: "core.secrets:in-content", Mode: Deny,
 			Desc: "A private key or an API/cloud key written into a file",
@@ -119,7 +133,10 @@ func secretsPack() Pack {
 				if text == "" || len(text) > 2<<20 {
 					return ""
 				}
-				for _, p := range secretPatterns {
+				for i, p := range secretPatterns {
+					if !mayHold(text, p.hint, i) {
+						continue
+					}
 					if m := p.re.FindString(text); m != "" && !placeholder(m) {
 						line := strings.Count(text[:strings.Index(text, m)], "\n") + 1
 						return fmt.Sprintf("the content contains %s on line %d (%s); keep secrets in the environment or a secret store", p.name, line, mask(m))
@@ -136,7 +153,7 @@ func secretsPack() Pack {
 				`{"tool_name":"Write","tool_input":{"file_path":"a.go","content":"key := os.Getenv(\"API_KEY\")"}}`,
 				"echo 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB'", `{"tool_name":"Write","tool_input":{"file_path":"a.py","content":"# BEGIN PRIVATE KEY handling\n"}}`},
 		},
-	}}
+	}, leakRules()...)}
 }
 
 // mask shows a secret's kind without the secret: a short prefix and its

@@ -13,8 +13,17 @@ import (
 func homeDirRule(id, desc string, dirs []string, catch, allow []string) Rule {
 	return Rule{ID: id, Mode: Deny, Desc: desc, Catch: catch, Allow: allow,
 		Match: func(e *Env) string {
+			if len(e.F.Paths) == 0 {
+				return ""
+			}
 			for _, p := range e.F.Paths {
+				if !under(p.Path, e.F.Home) {
+					continue
+				}
 				for _, d := range dirs {
+					if d == ".ssh" && p.Op != OpWrite && p.Op != OpDelete && (listing[p.Via] || strings.HasSuffix(p.Path, ".pub")) {
+						continue // ls ~/.ssh, cat ~/.ssh/id_rsa.pub: names and public keys
+					}
 					if under(p.Path, path.Join(e.F.Home, d)) {
 						return fmt.Sprintf("%s %s %s, which holds credentials", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 					}
@@ -23,6 +32,9 @@ func homeDirRule(id, desc string, dirs []string, catch, allow []string) Rule {
 			return ""
 		}}
 }
+
+// listing commands show names and metadata, not content.
+var listing = map[string]bool{"ls": true, "stat": true, "tree": true, "du": true, "file": true, "test": true, "[": true, "exa": true, "eza": true, "lsd": true}
 
 func opVerb(op string) string {
 	switch op {
@@ -48,7 +60,7 @@ func pathsPack() Pack {
 	return Pack{Name: "core.paths", Desc: "Blocked paths: ~/.ssh, ~/.aws, ~/.gnupg, cloud CLIs' credentials, /etc, credentials files, .env writes", Rules: []Rule{
 		homeDirRule("core.paths:ssh", "Reads and writes of ~/.ssh", []string{".ssh"},
 			[]string{"cat ~/.ssh/id_rsa", `{"tool_name":"Write","tool_input":{"file_path":"~/.ssh/config","content":"Host x"}}`, `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.ssh/id_ed25519"}}`, "echo key >> $HOME/.ssh/authorized_keys", "cp id.pub ~/.ssh/", "python3 -c \"open('/home/dev/.ssh/id_rsa').read()\""},
-			[]string{"ssh user@host", "cat ./ssh/config", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/docs/ssh.md"}}`, "git clone git@github.com:a/b.git", "echo ~/.ssh"}),
+			[]string{"ls ~/.ssh", "cat ~/.ssh/id_rsa.pub", "ssh user@host", "cat ./ssh/config", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/docs/ssh.md"}}`, "git clone git@github.com:a/b.git", "echo ~/.ssh"}),
 		homeDirRule("core.paths:cloud-credentials", "Reads and writes of cloud CLI credentials (~/.aws, ~/.config/gcloud, ~/.azure, ~/.kube, ~/.docker/config.json)",
 			[]string{".aws", ".config/gcloud", ".azure", ".kube/config", ".docker/config.json", ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json", ".config/doctl"},
 			[]string{"cat ~/.aws/credentials", `{"tool_name":"Read","tool_input":{"file_path":"~/.config/gcloud/application_default_credentials.json"}}`, "cp creds ~/.aws/config", "less $HOME/.kube/config", `{"tool_name":"Edit","tool_input":{"file_path":"/home/dev/.azure/config","old_string":"a","new_string":"b"}}`},
@@ -98,16 +110,30 @@ func pathsPack() Pack {
 			Desc: "Writes to .env files (.env, .env.local, .env.production…; .env.example and templates are fine)",
 			Match: func(e *Env) string {
 				for _, p := range writes(e.F) {
-					if envFile(path.Base(p.Path)) {
+					if envFile(path.Base(p.Path)) && !envBackup(e.F, p) {
 						return fmt.Sprintf("%s %s %s, which holds environment secrets", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 					}
 				}
 				return ""
 			},
 			Catch: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env","content":"A=1"}}`, "echo 'KEY=x' >> .env.local", `{"tool_name":"Edit","tool_input":{"file_path":".env.production","old_string":"a","new_string":"b"}}`, "cp secrets .env", "rm .env"},
-			Allow: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env.example","content":"A="}}`, "cat .env", `{"tool_name":"Read","tool_input":{"file_path":".env"}}`, "cp .env.example .env.sample", "grep API .env"},
+			Allow: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env.example","content":"A="}}`, "cat .env", "cp .env .env.backup", `{"tool_name":"Read","tool_input":{"file_path":".env"}}`, "cp .env.example .env.sample", "grep API .env"},
 		},
 	}}
+}
+
+// envBackup reports whether p is written by cp of another env file (cp
+// .env .env.backup): a copy, asked about as a secret read, not denied.
+func envBackup(f *Facts, p PathRef) bool {
+	if p.Via != "cp" && p.Via != "install" {
+		return false
+	}
+	for _, q := range f.Paths {
+		if q.Via == p.Via && q.Op == OpRead && envFile(path.Base(q.Path)) {
+			return true
+		}
+	}
+	return false
 }
 
 func envFile(b string) bool {
@@ -245,15 +271,37 @@ func selfPack() Pack {
 					if p.Op == OpRead || readOnlyCmds[p.Via] {
 						continue
 					}
-					proj := e.F.Project != "" && (p.Path == path.Join(e.F.Project, ".warden", "config.toml") || under(p.Path, path.Join(e.F.Project, ".warden", "rules")))
+					pw := path.Join(e.F.Project, ".warden")
+					proj := e.F.Project != "" && (p.Path == path.Join(pw, "config.toml") || under(p.Path, path.Join(pw, "rules")) ||
+						// the project's .warden/ itself: moved, linked over or deleted
+						(p.Op == OpDelete || p.Via == "ln" || p.Via == "mv" || p.Via == "rm") && under(p.Path, pw) && !under(p.Path, path.Join(pw, "tmp")))
 					if under(p.Path, home) && !under(p.Path, path.Join(home, "tmp")) || proj {
 						return fmt.Sprintf("%s %s %s, which belongs to warden", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 					}
 				}
 				return ""
 			},
-			Catch: []string{`{"tool_name":"Write","tool_input":{"file_path":"~/.warden/config.toml","content":"x"}}`, "rm -rf ~/.warden", "sqlite3 ~/.warden/warden.db 'delete from events'", "echo 'x' > .warden/config.toml", "cp /tmp/w ~/.warden/bin/warden", "chmod 777 ~/.warden/state.key"},
+			Catch: []string{"mv .warden /tmp/w", "ln -sfn /tmp/empty .warden", "rm -rf .warden", "python3 -c \"open('.warden/config.toml','w').write('')\"", `{"tool_name":"Write","tool_input":{"file_path":"~/.warden/config.toml","content":"x"}}`, "rm -rf ~/.warden", "sqlite3 ~/.warden/warden.db 'delete from events'", "echo 'x' > .warden/config.toml", "cp /tmp/w ~/.warden/bin/warden", "chmod 777 ~/.warden/state.key"},
 			Allow: []string{"cat ~/.warden/config.toml", "ls ~/.warden", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.warden/config.toml"}}`, "warden log -n 5", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.warden/state/notes.json","content":"{}"}}`},
+		},
+		{
+			ID: "core.self:git-clean-warden", Mode: Ask, Tools: shellTools, Cmds: []string{"git"},
+			Desc: "git clean -x (ignored files too) deletes the project's .warden/ (git-ignored) unless it is excluded",
+			Match: func(e *Env) string {
+				return first(e.F.Cmds("git"), func(c *Cmd) string {
+					if sub(c) != "clean" || !c.Has("-x") || !c.Has("-f", "--force") || c.Has("-n", "--dry-run") {
+						return ""
+					}
+					for _, a := range c.Args {
+						if strings.Contains(a, ".warden") {
+							return ""
+						}
+					}
+					return "git clean -x deletes ignored files, the project's .warden/ (warden's state and rules) among them; add -e .warden"
+				})
+			},
+			Catch: []string{"git clean -fdx", "git clean -xfd", "git clean -f -x", "bash -c 'git clean -ffdx'"},
+			Allow: []string{"git clean -fd", "git clean -fdx -e .warden", "git clean -ndx", "git status"},
 		},
 		{
 			ID: "core.self:hook-scripts", Mode: Deny,

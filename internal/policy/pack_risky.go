@@ -10,7 +10,12 @@ import (
 func cmdRule(id string, mode Mode, desc string, names []string, match func(e *Env, c *Cmd) string, catch, allow []string) Rule {
 	return Rule{ID: id, Mode: mode, Desc: desc, Tools: shellTools, Cmds: names, Catch: catch, Allow: allow,
 		Match: func(e *Env) string {
-			return first(e.F.Cmds(names...), func(c *Cmd) string { return match(e, c) })
+			return first(e.F.Cmds(names...), func(c *Cmd) string {
+				if dryRun(c) {
+					return "" // it only says what it would do
+				}
+				return match(e, c)
+			})
 		}}
 }
 
@@ -137,10 +142,10 @@ func riskyPack() Pack {
 
 // externalPack: destroying things outside the machine needs the user.
 func externalPack() Pack {
-	return Pack{Name: "external.systems", Desc: "External systems: cloud deletes, terraform destroy, kubectl delete, helm uninstall, npm unpublish, crontab -r, redis FLUSHALL, iptables -F, systemctl stop/disable", Rules: []Rule{
+	return Pack{Name: "external.systems", Desc: "External systems: cloud deletes, terraform destroy, kubectl delete, helm uninstall, npm unpublish, crontab -r, redis FLUSHALL, iptables -F, systemctl stop/disable", Rules: append([]Rule{
 		cmdRule("external.systems:cloud-delete", Ask, "Deleting cloud resources (aws/gcloud/az/doctl … delete, aws s3 rm/rb)", []string{"aws", "gcloud", "az", "doctl", "gsutil", "linode-cli", "hcloud", "flyctl", "fly", "vercel", "heroku", "oci", "ibmcloud"},
 			func(e *Env, c *Cmd) string {
-				for _, p := range c.Pos {
+				for _, p := range cloudWords(c.Pos) {
 					l := strings.ToLower(p)
 					if strings.HasPrefix(l, "delete") || strings.HasPrefix(l, "terminate") || strings.HasPrefix(l, "destroy") || l == "remove" || l == "rb" ||
 						(l == "rm" && (c.Name == "aws" || c.Name == "gsutil" || c.Name == "vercel")) || strings.HasPrefix(l, "deregister") || l == "purge" {
@@ -196,6 +201,16 @@ func externalPack() Pack {
 			},
 			[]string{"crontab -r", "crontab -u root -r", "sudo crontab -r", "bash -c 'crontab -r'"},
 			[]string{"crontab -l", "crontab -e", "echo crontab -r", "crontab mycron"}),
+		cmdRule("external.systems:forge-delete", Ask, "Deleting repositories, releases and other forge objects (gh repo delete, gh release delete, glab repo delete, gh api -X DELETE)", []string{"gh", "glab", "tea", "hub"},
+			func(e *Env, c *Cmd) string {
+				a := " " + strings.Join(c.Args, " ") + " "
+				if anyPos(c, "delete", "delete-asset", "archive") && !anyPos(c, "label") || sub(c) == "api" && (strings.Contains(a, "-X DELETE") || strings.Contains(a, "--method DELETE") || strings.Contains(a, "-XDELETE") || strings.Contains(a, "--method=DELETE")) {
+					return c.Name + " deletes on the forge: " + c.String()
+				}
+				return ""
+			},
+			[]string{"gh repo delete me/app --yes", "gh release delete v1.0", "glab repo delete grp/x", "gh api -X DELETE repos/me/app"},
+			[]string{"gh repo view", "gh pr list", "gh release create v1.1", "gh api repos/me/app"}),
 		cmdRule("external.systems:redis-flush", Ask, "redis-cli FLUSHALL/FLUSHDB", []string{"redis-cli", "valkey-cli", "keydb-cli"},
 			func(e *Env, c *Cmd) string {
 				if a := lowerArgs(c); strings.Contains(a, "flushall") || strings.Contains(a, "flushdb") {
@@ -229,5 +244,18 @@ func externalPack() Pack {
 			},
 			[]string{"systemctl stop nginx", "sudo systemctl disable sshd", "systemctl mask docker", "service postgresql stop"},
 			[]string{"systemctl status nginx", "systemctl --user stop app", "systemctl list-units", "service nginx status"}),
-	}}
+	}, externalVerbRules()...)}
+}
+
+// cloudWords splits subcommands like apps:destroy and delete-db-instance
+// into their words.
+func cloudWords(pos []string) []string {
+	var out []string
+	for _, p := range pos {
+		out = append(out, p)
+		if strings.ContainsAny(p, ":") {
+			out = append(out, strings.FieldsFunc(p, func(r rune) bool { return r == ':' })...)
+		}
+	}
+	return out
 }

@@ -12,8 +12,8 @@ var (
 	fetchNames   = []string{"curl", "wget", "fetch", "http", "https", "aria2c", "base64", "xxd", "openssl", "uudecode"}
 	execNames    = []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "perl", "ruby", "node", "php", "eval", "source", "."}
 	devicePrefix = re(`^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper/|loop\d|sr\d|nbd\d)`)
-	sqlDrop      = re(`(?i)\b(drop\s+(database|table|schema)\b|truncate\s+(table\s+)?[\w"` + "`" + `])`)
-	sqlClients   = []string{"psql", "mysql", "mariadb", "sqlite3", "sqlite", "sqlcmd", "cockroach", "clickhouse-client", "duckdb", "mongosh", "pgcli", "mycli"}
+	sqlDrop      = re(`(?i)\b(drop\s+(database|table|schema|keyspace)\b|truncate\s+(table\s+)?[\w"` + "`" + `]|delete\s+from\s+[\w"` + "`" + `.]+\s*(;|$))|dropDatabase\s*\(|\.drop\s*\(\s*\)|delete_?many\s*\(\s*\{\s*\}\s*\)|\.remove\s*\(\s*\{\s*\}\s*\)`)
+	sqlClients   = []string{"psql", "mysql", "mariadb", "sqlite3", "sqlite", "sqlcmd", "cockroach", "clickhouse-client", "duckdb", "mongosh", "mongo", "pgcli", "mycli", "cqlsh", "influx", "snowsql", "bq", "clickhouse"}
 	forkPayload  = re(`fork\s*\(\s*\)\s*(while|;|\})|fork\s+while\s+fork|while\s*\(?\s*(1|true|True)\s*\)?\s*[:{]?\s*(os\.)?fork`)
 )
 
@@ -76,14 +76,17 @@ func shellPack() Pack {
 			Desc: "Formatting or wiping a filesystem (mkfs, mke2fs, mkswap, wipefs)",
 			Match: func(e *Env) string {
 				return first(e.F.Cmds(mkfsNames...), func(c *Cmd) string {
-					if onlyHelp(c) {
+					if onlyHelp(c) || dryRun(c) || c.Has("-n") && (c.Name == "wipefs" || c.Name == "mke2fs" || strings.HasPrefix(c.Name, "mkfs.ext")) || c.Has("-N") && c.Name == "mkfs.xfs" {
 						return ""
+					}
+					if regularFiles(e, c, c.Pos) {
+						return "" // an image file in the project, not a disk
 					}
 					return c.Name + " formats or wipes a filesystem"
 				})
 			},
 			Catch: []string{"mkfs.ext4 /dev/sda1", "sudo mkfs -t ext4 /dev/nvme0n1", "wipefs -a /dev/sdb", "bash -c 'mkswap /dev/sdc2'"},
-			Allow: []string{"echo mkfs.ext4 /dev/sda1", "man mkfs", "mkfs.ext4 --help", "ls /sbin/mkfs*"},
+			Allow: []string{"echo mkfs.ext4 /dev/sda1", "man mkfs", "mkfs.ext4 --help", "ls /sbin/mkfs*", "mkfs.ext4 -F ./disk.img", "wipefs --no-act /dev/sda"},
 		},
 		{
 			ID: "core.shell:dd-device", Mode: Deny, Tools: shellTools,
@@ -139,26 +142,23 @@ func shellPack() Pack {
 			Allow: []string{"chmod -R 755 ./dist", "chmod +x script.sh", "chown -R me ./data", "chmod 644 ~/notes.txt", "echo chmod -R 777 /"},
 		},
 		{
-			ID: "core.shell:pipe-to-shell", Mode: Deny, Tools: shellTools, Cmds: append(append([]string{}, execNames...), "bash", "zsh"),
+			ID: "core.shell:pipe-to-shell", Mode: Deny, Tools: shellTools,
 			Desc: "Running code fetched from the network (curl … | sh, bash <(wget …), eval \"$(curl …)\")",
 			Match: func(e *Env) string {
-				fetched := e.F.HasCmd(fetchNames...)
-				if !fetched {
+				for i := range e.F.Commands {
+					c := &e.F.Commands[i]
+					if c.Feed == "" {
+						continue
+					}
+					if fetchers[c.Feed] {
+						return fmt.Sprintf("%s runs code fetched from the network by %s", c.Name, c.Feed)
+					}
+					return fmt.Sprintf("%s runs code decoded by %s (not visible in the command)", c.Name, c.Feed)
+				}
+				if !e.F.HasCmd(fetchNames...) {
 					return ""
 				}
 				return first(e.F.Cmds(execNames...), func(c *Cmd) string {
-					for _, u := range c.Upstream {
-						for _, f := range fetchNames {
-							if u == f && (c.Payload == "" || strings.Contains(c.Payload, "$(…)")) && (len(c.Pos) == 0 || c.Pos[0] == "-" || c.Has("-s")) {
-								return fmt.Sprintf("output of %s (fetched or decoded code) is piped into %s", f, c.Name)
-							}
-						}
-					}
-					for _, p := range c.Pos {
-						if p == "<(…)" || p == "$(…)" {
-							return fmt.Sprintf("%s runs a script fetched from the network", c.Name)
-						}
-					}
 					if (c.Name == "eval" || shells[c.Name]) && strings.Contains(c.Payload, "$(…)") {
 						return c.Name + " runs the output of a network fetch"
 					}
@@ -173,21 +173,38 @@ func shellPack() Pack {
 			Desc: "Commands run as root (sudo, doas, su -c, pkexec)",
 			Match: func(e *Env) string {
 				return first(e.F.Cmds("sudo", "doas", "su", "pkexec"), func(c *Cmd) string {
-					if c.Name == "sudo" && len(c.Pos) == 0 && c.Payload == "" && !c.Has("-s", "-i", "--shell", "--login") {
-						return "" // sudo -l, sudo -v, sudo -k: no command runs
+					if c.Name != "su" && len(c.Pos) == 0 && c.Payload == "" && !c.Has("-s", "-i", "--shell", "--login") || onlyHelp(c) {
+						return "" // sudo -l, sudo -v, doas -L: no command runs
+					}
+					if pkgInstall(c) != "" {
+						return "" // recorded by core.shell:sudo-install
 					}
 					return c.Name + " runs a command as root: " + c.String()
 				})
 			},
-			Catch: []string{"sudo apt-get install -y jq", "sudo systemctl restart nginx", "doas reboot", "su -c 'id' root", "bash -c 'sudo ls /root'"},
-			Allow: []string{"echo sudo", "sudo -l", "sudo -v", "man sudo", "grep sudo /var/log/auth.log"},
+			Catch: []string{"sudo systemctl restart nginx", "doas reboot", "su -c 'id' root", "bash -c 'sudo ls /root'", "sudo apt-get remove -y nginx"},
+			Allow: []string{"echo sudo", "sudo -l", "sudo -v", "man sudo", "grep sudo /var/log/auth.log", "sudo apt-get install -y jq"},
+		},
+		{
+			ID: "core.shell:sudo-install", Mode: Audit, Tools: shellTools, Cmds: []string{"sudo", "doas"},
+			Desc: "Package installs and updates as root (sudo apt-get install, sudo dnf install…): recorded",
+			Match: func(e *Env) string {
+				return first(e.F.Cmds("sudo", "doas"), func(c *Cmd) string {
+					if m := pkgInstall(c); m != "" {
+						return c.Name + " " + m + ": " + c.String()
+					}
+					return ""
+				})
+			},
+			Catch: []string{"sudo apt-get install -y jq", "sudo apt update", "sudo dnf install -y git", "doas apk add curl"},
+			Allow: []string{"sudo rm -rf /var/cache/x", "apt-get install jq", "sudo apt-get remove nginx", "sudo -l"},
 		},
 	}}
 }
 
 // gitPack guards history and uncommitted work.
 func gitPack() Pack {
-	return Pack{Name: "core.git", Desc: "Git: force-push to protected branches, discarding uncommitted work", Rules: []Rule{
+	return Pack{Name: "core.git", Desc: "Git: force-push to protected branches, discarding uncommitted work, history rewrites recorded", Rules: append([]Rule{
 		{
 			ID: "core.git:push-force", Mode: Deny, Tools: shellTools, Cmds: []string{"git"},
 			Desc: "Force-push (or branch deletion) to a protected branch (main, master and policy.protected_branches)",
@@ -290,7 +307,7 @@ func gitPack() Pack {
 			Catch: []string{"git stash drop", "git stash clear", "git stash drop stash@{2}", "bash -c 'git stash clear'"},
 			Allow: []string{"git stash", "git stash list", "git stash pop", "git stash show -p"},
 		},
-	}}
+	}, historyRules()...)}
 }
 
 // gitDirtyRule fires when a git command matches and the tree has
@@ -382,7 +399,7 @@ func interpPack() Pack {
 							return fmt.Sprintf("the %s one-liner deletes %s", c.Name, why)
 						}
 					}
-					if strings.Contains(c.Payload, "expanduser") || strings.Contains(c.Payload, "homedir()") || strings.Contains(c.Payload, "Path.home()") || strings.Contains(c.Payload, "Dir.home") || strings.Contains(c.Payload, "ENV['HOME']") || strings.Contains(c.Payload, "os.environ['HOME']") {
+					if homeRef.MatchString(c.Payload) {
 						return fmt.Sprintf("the %s one-liner deletes under the home directory", c.Name)
 					}
 				}
@@ -409,4 +426,30 @@ func interpPack() Pack {
 	}}
 }
 
-var deleteCall = re(`rmtree|rm_rf|rm_r\b|rmSync|rmdirSync|rimraf|remove_tree|rmtree|removedirs|RemoveAll|remove_dir_all|unlinkSync|rm\s*\(|File::Path`)
+// homeRef matches the ways interpreter code names the home directory.
+var homeRef = re(`expanduser|homedir\(\)|Path\.home\(\)|Dir\.home|ENV\[['"]HOME['"]\]|environ\[['"]HOME['"]\]|environ\.get\(['"]HOME['"]|getenv\(['"]HOME['"]\)|process\.env\.HOME|\$ENV\{HOME\}|os\.UserHomeDir|File\.expand_path\(['"]~`)
+
+var deleteCall = re(`removeSync|Deno\.remove\b|rmtree|rm_rf|rm_r\b|rmSync|rmdirSync|rimraf|remove_tree|removedirs|RemoveAll|remove_dir_all|unlinkSync|\brm\s*\(|File::Path|os\.(remove|unlink|rmdir)\b|\.unlink\s*\(|\bunlink\s*[\(\s"']|\brmdir\s*\(|fs\.(promises\.)?rm\b|File\.delete|FileUtils\.(rm|remove)|Dir\.(rmdir|delete)|fs\.unlink|del_tree|shutil\.move|os\.removedirs`)
+
+// pkgInstall says "installs packages" when sudo/doas runs a package
+// manager's install or update (and nothing after it), else "".
+func pkgInstall(c *Cmd) string {
+	in := skipFlags(c.Args, "ugpChrtUD")
+	if len(in) < 2 {
+		return ""
+	}
+	verbs := map[string][]string{"apt-get": {"install", "update", "upgrade"}, "apt": {"install", "update", "upgrade"},
+		"dnf": {"install", "update", "upgrade", "makecache"}, "yum": {"install", "update", "makecache"}, "apk": {"add", "update", "upgrade"},
+		"zypper": {"install", "in", "refresh", "update"}, "pacman": {"-S", "-Sy", "-Syu", "-Syy"}, "snap": {"install", "refresh"},
+		"brew": {"install", "update", "upgrade"}, "port": {"install", "selfupdate"}, "pip": {"install"}, "pip3": {"install"},
+		"npm": {"install", "i"}, "gem": {"install"}, "emerge": {"--sync"}, "flatpak": {"install", "update"}}
+	name := cmdName(in[0])
+	for _, v := range verbs[name] {
+		for _, a := range in[1:] {
+			if a == v {
+				return "installs packages"
+			}
+		}
+	}
+	return ""
+}

@@ -5,5 +5,5 @@ package policy
 // the hook builds them once per process.
 func Builtin() []Pack {
 	return []Pack{shellPack(), gitPack(), sqlPack(), interpPack(), pathsPack(), sensitivePack(), selfPack(), sizePack(),
-		secretsPack(), riskyPack(), externalPack()}
+		secretsPack(), riskyPack(), externalPack(), indirectPack(), destroyPack()}
 }

@@ -4,33 +4,22 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/event"
 )
 
-// Mode is what a rule does when it fires.
-type Mode string
+// Mode is what a rule does when it fires. It is the hook verdict itself
+// (event.Verdict): one enum and one ranking, deny > ask > warn > audit >
+// off/allow, so a hit's mode is the decision without a translation.
+type Mode = event.Verdict
 
 const (
-	Off   Mode = "off"
-	Audit Mode = "audit"
-	Warn  Mode = "warn"
-	Ask   Mode = "ask"
-	Deny  Mode = "deny"
+	Off   = event.Off
+	Audit = event.Audit
+	Warn  = event.Warn
+	Ask   = event.Ask
+	Deny  = event.Deny
 )
-
-// Rank orders modes: deny > ask > warn > audit > off.
-func (m Mode) Rank() int {
-	switch m {
-	case Deny:
-		return 4
-	case Ask:
-		return 3
-	case Warn:
-		return 2
-	case Audit:
-		return 1
-	}
-	return 0
-}
 
 // ParseMode accepts the mode names of config files.
 func ParseMode(s string) (Mode, bool) {

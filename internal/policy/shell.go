@@ -26,6 +26,12 @@ var parsers = sync.Pool{New: func() any {
 type normalizer struct {
 	f         *Facts
 	cwd, home string
+	// vars are the values each variable may hold, assigned earlier in the
+	// line; files the text of files the line writes (see expand.go and
+	// output.go).
+	vars      map[string][]string
+	files     map[string]text
+	evalDepth int
 }
 
 // shell parses src and adds what it finds. Depth counts nested payloads;
@@ -44,7 +50,11 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 		n.text(src, depth, wrappers, upstream)
 		return
 	}
+	if strings.Contains(src, "=") || strings.Contains(src, "for") {
+		n.collectVars(file) // only a line that assigns has constants to follow
+	}
 	up := map[*syntax.Stmt][]string{}
+	in := map[*syntax.Stmt]*text{} // what the previous stage of a pipe prints
 	stmtOf := map[*syntax.CallExpr]*syntax.Stmt{}
 	seenPipe := map[*syntax.BinaryCmd]bool{}
 	syntax.Walk(file, func(node syntax.Node) bool {
@@ -53,9 +63,20 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 			if (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && !seenPipe[x] {
 				stmts := n.flattenPipe(x, seenPipe)
 				var names []string
-				for _, s := range stmts {
+				for i, s := range stmts {
 					up[s] = append(append([]string(nil), upstream...), names...)
 					names = append(names, stmtNames(s)...)
+					if i > 0 {
+						var prev text
+						if p := in[stmts[i-1]]; p != nil {
+							prev = *p
+						}
+						out := n.stmtOutput(stmts[i-1], prev)
+						if !out.known && out.from == "" {
+							out.from = n.fetcherIn(stmts[i-1])
+						}
+						in[s] = &out
+					}
 				}
 			}
 		case *syntax.Stmt:
@@ -63,28 +84,55 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 				stmtOf[call] = x
 			}
 			for _, r := range x.Redirs {
-				n.redirect(x, r)
+				if t := n.redirect(x, r, in[x]); t != nil {
+					in[x] = t // sh < file-the-line-wrote reads that text
+				}
 			}
 		case *syntax.CallExpr:
 			if len(x.Args) == 0 {
 				return true
 			}
-			argv := make([]string, len(x.Args))
-			for i, w := range x.Args {
-				argv[i] = wordValue(w)
+			argv := n.argv(x.Args)
+			if len(argv) == 0 {
+				return true
 			}
 			u := upstream
-			heredoc := ""
+			var stdin *text
 			if st := stmtOf[x]; st != nil {
 				if v, ok := up[st]; ok {
 					u = v
 				}
-				heredoc = stmtHeredoc(st)
+				stdin = in[st]
+				if h, ok := n.stmtHeredoc(st); ok {
+					stdin = &text{s: h, known: true}
+				}
 			}
-			n.command(argv, escapedWord(x.Args[0]), heredoc, depth, wrappers, u)
+			n.envCode(x, depth, wrappers)
+			n.command(argv, escapedWord(x.Args[0]), stdin, depth, wrappers, u)
 		}
 		return true
 	})
+}
+
+// envCommandVar reports whether a program runs the value of an environment
+// variable as a command (GIT_SSH_COMMAND=… git fetch, PAGER=… man).
+func envCommandVar(k string) bool {
+	switch k {
+	case "GIT_SSH_COMMAND", "GIT_PAGER", "GIT_EDITOR", "GIT_SSH", "PAGER", "EDITOR", "VISUAL", "MANPAGER", "LESSOPEN", "GIT_EXTERNAL_DIFF", "GIT_SEQUENCE_EDITOR", "SYSTEMD_PAGER", "BROWSER", "PROMPT_COMMAND":
+		return true
+	}
+	return false
+}
+
+// envCode parses the commands in such assignments before a command.
+func (n *normalizer) envCode(x *syntax.CallExpr, depth int, wrappers []string) {
+	for _, a := range x.Assigns {
+		if a.Name != nil && a.Value != nil && envCommandVar(a.Name.Value) {
+			v := n.wordAlts(a.Value)[0]
+			n.derive("%s runs %q", a.Name.Value, v)
+			n.shell(v, depth+1, append(append([]string(nil), wrappers...), a.Name.Value+"="), nil)
+		}
+	}
 }
 
 // flattenPipe lists the statements of a pipeline left to right.
@@ -113,27 +161,13 @@ func stmtNames(s *syntax.Stmt) []string {
 	return names
 }
 
-func stmtHeredoc(s *syntax.Stmt) string {
-	for _, r := range s.Redirs {
-		switch r.Op {
-		case syntax.Hdoc, syntax.DashHdoc:
-			if r.Hdoc != nil {
-				return wordValue(r.Hdoc)
-			}
-		case syntax.WordHdoc:
-			if r.Word != nil {
-				return wordValue(r.Word)
-			}
-		}
-	}
-	return ""
-}
-
-func (n *normalizer) redirect(s *syntax.Stmt, r *syntax.Redirect) {
+// redirect records a redirection's file; for `< file` naming a file the
+// line wrote (or <(…)) it returns the text the statement then reads.
+func (n *normalizer) redirect(s *syntax.Stmt, r *syntax.Redirect, stdin *text) *text {
 	if r.Word == nil || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc {
-		return
+		return nil
 	}
-	target := wordValue(r.Word)
+	target := n.wordAlts(r.Word)[0]
 	cmd := ""
 	if c, ok := s.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
 		cmd = path.Base(wordValue(c.Args[0]))
@@ -141,7 +175,7 @@ func (n *normalizer) redirect(s *syntax.Stmt, r *syntax.Redirect) {
 	op := r.Op.String()
 	if r.Op == syntax.DplOut || r.Op == syntax.DplIn || target == "/dev/null" || target == "-" {
 		n.f.Redirects = append(n.f.Redirects, Redirect{Op: op, Target: target, Cmd: cmd})
-		return
+		return nil
 	}
 	t := NormPath(target, n.cwd, n.home)
 	n.f.Redirects = append(n.f.Redirects, Redirect{Op: op, Target: t, Cmd: cmd})
@@ -150,6 +184,30 @@ func (n *normalizer) redirect(s *syntax.Stmt, r *syntax.Redirect) {
 		kind = OpRead
 	}
 	n.f.Paths = append(n.f.Paths, PathRef{Path: t, Op: kind, Via: op})
+	if isOutRedirect(r) && (r.N == nil || r.N.Value == "1") {
+		// What the statement prints lands in the file: a later sh FILE
+		// runs it.
+		in := text{}
+		if stdin != nil {
+			in = *stdin
+		}
+		bare := *s
+		bare.Redirs = nil
+		if h, ok := n.stmtHeredoc(s); ok {
+			in = text{s: h, known: true}
+		}
+		out := n.stmtOutput(&bare, in)
+		if !out.known && out.from == "" {
+			out.from = n.fetcherIn(&bare)
+		}
+		n.writeFile(t, out, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
+	}
+	if r.Op == syntax.RdrIn {
+		if w, ok := n.files[t]; ok {
+			return &w
+		}
+	}
+	return nil
 }
 
 // wordValue is a word as the shell would pass it, without expansion:

@@ -1,0 +1,168 @@
+// Package corpus is warden's own corpus of risky commands and their
+// harmless look-alikes, one file per class of cause (text fed into shells,
+// indirection, xargs, wrappers, interpreters, containers, destructive
+// tools, self-protection, history, external systems, obfuscation,
+// secrets, false flags). `warden policy test --report` and the package's
+// test run it against the built-in rules and print recall per class.
+//
+// A line is "<expect> <command>": expect is flag (deny or ask), deny,
+// ask, audit (recorded at least), allow (neither deny nor ask) or quiet
+// (nothing at all). In a command ⏎ stands for a newline and ⇥ for a tab,
+// so here-documents and makefiles fit on one line. # starts a comment.
+package corpus
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/warden-dev/warden/internal/policy"
+)
+
+//go:embed *.txt
+var files embed.FS
+
+// Case is one corpus line.
+type Case struct {
+	Class   string `json:"class"`
+	Source  string `json:"source"` // file:line
+	Expect  string `json:"expect"`
+	Command string `json:"command"`
+}
+
+// Risky reports whether the case is a risky command (counts for recall)
+// rather than a look-alike (counts for false flags).
+func (c Case) Risky() bool { return c.Expect != "allow" && c.Expect != "quiet" }
+
+var expects = map[string]bool{"flag": true, "deny": true, "ask": true, "audit": true, "allow": true, "quiet": true}
+
+// Load parses every corpus file.
+func Load() ([]Case, error) {
+	names, err := files.ReadDir(".")
+	if err != nil {
+		return nil, err
+	}
+	var out []Case
+	for _, f := range names {
+		b, err := files.ReadFile(f.Name())
+		if err != nil {
+			return nil, err
+		}
+		class := strings.TrimSuffix(f.Name(), path.Ext(f.Name()))
+		for i, line := range strings.Split(string(b), "\n") {
+			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			exp, cmd, ok := strings.Cut(line, " ")
+			if !ok || !expects[exp] {
+				return nil, fmt.Errorf("%s:%d: a line is \"<flag|deny|ask|audit|allow|quiet> <command>\", got %q", f.Name(), i+1, line)
+			}
+			cmd = strings.NewReplacer("⏎", "\n", "⇥", "\t").Replace(cmd)
+			out = append(out, Case{Class: class, Source: fmt.Sprintf("%s:%d", f.Name(), i+1), Expect: exp, Command: cmd})
+		}
+	}
+	return out, nil
+}
+
+// Result is one case's outcome.
+type Result struct {
+	Case
+	Got  string `json:"got"`
+	Rule string `json:"rule,omitempty"`
+	OK   bool   `json:"ok"`
+}
+
+// Holds reports whether decision meets expect.
+func Holds(expect, decision string) bool {
+	switch expect {
+	case "flag":
+		return decision == "deny" || decision == "ask"
+	case "deny", "ask", "quiet":
+		return decision == expect || expect == "quiet" && decision == "allow"
+	case "audit":
+		return decision != "allow"
+	case "allow":
+		return decision != "deny" && decision != "ask"
+	}
+	return false
+}
+
+// Run evaluates the cases in the fixed test environment (policy.TestEngine:
+// home /home/dev, project /home/dev/proj, a dirty tree on main).
+func Run(e *policy.Engine, cases []Case) []Result {
+	out := make([]Result, 0, len(cases))
+	for _, c := range cases {
+		r := Result{Case: c, Got: "allow"}
+		call, err := policy.CaseCall(c.Command, policy.TestHome, policy.TestProject)
+		if err != nil {
+			r.Got = err.Error()
+			out = append(out, r)
+			continue
+		}
+		res := e.Evaluate(context.Background(), policy.Normalize(call))
+		if res.Decision != "" {
+			r.Got = string(res.Decision)
+		}
+		if top := res.Top(); top != nil {
+			r.Rule = top.ID
+		}
+		r.OK = Holds(c.Expect, r.Got)
+		out = append(out, r)
+	}
+	return out
+}
+
+// ClassStats are one class's numbers.
+type ClassStats struct {
+	Class       string  `json:"class"`
+	Risky       int     `json:"risky"`
+	Caught      int     `json:"caught"`
+	Recall      float64 `json:"recall"`
+	LookAlikes  int     `json:"look_alikes"`
+	FalseFlags  int     `json:"false_flags"`
+	WrongDetail int     `json:"wrong"` // cases whose expectation failed
+}
+
+// Report sums results per class, sorted by class, with a "total" row last.
+func Report(rs []Result) []ClassStats {
+	by := map[string]*ClassStats{}
+	total := &ClassStats{Class: "total"}
+	for _, r := range rs {
+		s := by[r.Class]
+		if s == nil {
+			s = &ClassStats{Class: r.Class}
+			by[r.Class] = s
+		}
+		for _, t := range []*ClassStats{s, total} {
+			if r.Risky() {
+				t.Risky++
+				if r.OK {
+					t.Caught++
+				}
+			} else {
+				t.LookAlikes++
+				if !r.OK {
+					t.FalseFlags++
+				}
+			}
+			if !r.OK {
+				t.WrongDetail++
+			}
+		}
+	}
+	var out []ClassStats
+	for _, s := range by {
+		out = append(out, *s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Class < out[j].Class })
+	out = append(out, *total)
+	for i := range out {
+		if out[i].Risky > 0 {
+			out[i].Recall = float64(out[i].Caught) / float64(out[i].Risky)
+		}
+	}
+	return out
+}

@@ -1,0 +1,348 @@
+package policy
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Constant propagation. A command line often names what it runs through
+// variables and substitutions it defines itself (X=rm; $X -rf /,
+// $(echo rm) -rf /, for d in / ~; do rm -rf $d; done). The normalizer keeps
+// the values each variable may hold, assigned anywhere earlier in the same
+// command line (a union: conservative across branches and loops), and
+// expands words with them. What stays unknown keeps a marker the rules can
+// see: $NAME for a variable, $(…) for a substitution whose output is not a
+// literal.
+
+const (
+	maxAlts   = 6   // values one word may take
+	maxFields = 256 // words one command may get from expansion
+)
+
+// setVar records vals as possible values of name (a union with earlier
+// ones, deduplicated and capped).
+func (n *normalizer) setVar(name string, vals []string) {
+	if n.vars == nil {
+		n.vars = map[string][]string{}
+	}
+	cur := n.vars[name]
+	for _, v := range vals {
+		dup := false
+		for _, c := range cur {
+			dup = dup || c == v
+		}
+		if !dup && len(cur) < maxAlts {
+			cur = append(cur, v)
+		}
+	}
+	n.vars[name] = cur
+	if len(vals) > 0 && len(n.f.Derivation) < 40 && !strings.Contains(vals[0], "$") {
+		n.derive("$%s holds %q", name, vals[0])
+	}
+}
+
+// collectVars records the assignments of a parsed script, in source order:
+// X=v, export/local/declare/readonly X=v, X=(a b) and for-loop items.
+func (n *normalizer) collectVars(file *syntax.File) {
+	assign := func(a *syntax.Assign) {
+		if a == nil || a.Name == nil || a.Naked {
+			return
+		}
+		switch {
+		case a.Array != nil:
+			var parts []string
+			for _, el := range a.Array.Elems {
+				if el.Value != nil {
+					parts = append(parts, n.wordAlts(el.Value)[0])
+				}
+			}
+			n.setVar(a.Name.Value, []string{strings.Join(parts, " ")})
+		case a.Value != nil:
+			n.setVar(a.Name.Value, n.wordAlts(a.Value))
+		default:
+			n.setVar(a.Name.Value, []string{""})
+		}
+	}
+	syntax.Walk(file, func(node syntax.Node) bool {
+		switch x := node.(type) {
+		case *syntax.CallExpr:
+			for _, a := range x.Assigns {
+				assign(a)
+			}
+		case *syntax.DeclClause:
+			for _, a := range x.Args {
+				assign(a)
+			}
+		case *syntax.ForClause:
+			if it, ok := x.Loop.(*syntax.WordIter); ok && it.Name != nil {
+				if vals := n.argv(it.Items); len(vals) > 0 {
+					n.setVar(it.Name.Value, vals)
+				}
+			}
+		}
+		return true
+	})
+}
+
+// argv expands words into a command's arguments: every value a word may
+// take is an argument (rm -rf $d with d one of / and ~ checks both), and
+// an unquoted expansion is split on blanks as the shell would.
+func (n *normalizer) argv(words []*syntax.Word) []string {
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		alts := n.wordAlts(w)
+		split := len(w.Parts) == 1
+		if split {
+			switch w.Parts[0].(type) {
+			case *syntax.ParamExp, *syntax.CmdSubst:
+			default:
+				split = false
+			}
+		}
+		for _, a := range alts {
+			if split && strings.ContainsAny(a, " \t\n") {
+				out = append(out, strings.Fields(a)...)
+			} else {
+				out = append(out, a)
+			}
+		}
+		if len(out) > maxFields {
+			return out[:maxFields]
+		}
+	}
+	return out
+}
+
+// wordAlts returns the values a word may take (at least one).
+func (n *normalizer) wordAlts(w *syntax.Word) []string {
+	alts := []string{""}
+	for i, p := range w.Parts {
+		vals := n.partAlts(p, false)
+		if i == 0 {
+			// A quoted ~ is a file named ~, not the home directory.
+			switch q := p.(type) {
+			case *syntax.SglQuoted:
+				if strings.HasPrefix(q.Value, "~") {
+					vals = []string{"./" + vals[0]}
+				}
+			case *syntax.DblQuoted:
+				if len(q.Parts) > 0 {
+					if l, ok := q.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "~") {
+						vals = []string{"./" + vals[0]}
+					}
+				}
+			}
+		}
+		alts = cross(alts, vals)
+	}
+	return alts
+}
+
+func cross(a, b []string) []string {
+	if len(b) == 1 {
+		for i := range a {
+			a[i] += b[0]
+		}
+		return a
+	}
+	out := make([]string, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			if len(out) < maxAlts {
+				out = append(out, x+y)
+			}
+		}
+	}
+	return out
+}
+
+func (n *normalizer) partAlts(p syntax.WordPart, inDQ bool) []string {
+	switch x := p.(type) {
+	case *syntax.Lit:
+		return []string{unescape(x.Value, inDQ)}
+	case *syntax.SglQuoted:
+		if x.Dollar {
+			return []string{ansiC(x.Value)}
+		}
+		return []string{x.Value}
+	case *syntax.DblQuoted:
+		alts := []string{""}
+		for _, q := range x.Parts {
+			alts = cross(alts, n.partAlts(q, true))
+		}
+		return alts
+	case *syntax.ParamExp:
+		return n.paramAlts(x)
+	case *syntax.CmdSubst:
+		if t := n.stmtsOutput(x.Stmts, text{known: true}); t.known {
+			out := strings.TrimRight(t.s, "\n")
+			n.derive("$(…) outputs %q", out)
+			return []string{out}
+		}
+		return []string{"$(…)"}
+	case *syntax.ArithmExp:
+		return []string{"$((…))"}
+	case *syntax.ProcSubst:
+		return []string{n.procSubst(x)}
+	case *syntax.ExtGlob:
+		return []string{x.Op.String() + x.Pattern.Value + ")"}
+	}
+	return []string{""}
+}
+
+// paramAlts expands $NAME / ${NAME…}: a constant from the line, the
+// default of ${X:-v} when X is unknown, $HOME kept for path
+// normalization, else the $NAME marker.
+func (n *normalizer) paramAlts(x *syntax.ParamExp) []string {
+	if x.Param == nil {
+		return []string{"$?"}
+	}
+	name := x.Param.Value
+	vals, ok := n.vars[name]
+	if !ok && name == "PWD" && n.cwd != "" {
+		vals, ok = []string{n.cwd}, true
+	}
+	if x.Length || x.Excl || x.Slice != nil || x.Repl != nil {
+		return []string{"$" + name}
+	}
+	if x.Exp != nil {
+		switch x.Exp.Op {
+		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+			if !ok && x.Exp.Word != nil {
+				return n.wordAlts(x.Exp.Word)
+			}
+		case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+			if ok && x.Exp.Word != nil {
+				return n.wordAlts(x.Exp.Word)
+			}
+			if !ok {
+				return []string{"$" + name}
+			}
+			return []string{""}
+		case syntax.UpperAll, syntax.UpperFirst:
+			if ok {
+				return mapAlts(vals, strings.ToUpper)
+			}
+		case syntax.LowerAll, syntax.LowerFirst:
+			if ok {
+				return mapAlts(vals, strings.ToLower)
+			}
+		}
+	}
+	if ok {
+		return append([]string(nil), vals...)
+	}
+	if name == "HOME" {
+		return []string{"$HOME"}
+	}
+	return []string{"$" + name}
+}
+
+func mapAlts(vals []string, f func(string) string) []string {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = f(v)
+	}
+	return out
+}
+
+// ansiC decodes the escapes of a $'…' string (\n, \t, \xHH, \NNN, \uXXXX…):
+// $'\x72\x6d' is rm.
+func ansiC(s string) string {
+	if !strings.ContainsRune(s, '\\') {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch c := s[i]; c {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a', 'b', 'e', 'E', 'f', 'v':
+			b.WriteByte(map[byte]byte{'a': 7, 'b': 8, 'e': 27, 'E': 27, 'f': 12, 'v': 11}[c])
+		case 'x', 'u', 'U':
+			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
+			j := i + 1
+			for j < len(s) && j-i-1 < max && strings.IndexByte("0123456789abcdefABCDEF", s[j]) >= 0 {
+				j++
+			}
+			v, err := strconv.ParseUint(s[i+1:j], 16, 32)
+			if err != nil {
+				b.WriteByte(c)
+				continue
+			}
+			if c == 'x' {
+				b.WriteByte(byte(v))
+			} else {
+				b.WriteString(string(rune(v)))
+			}
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			v, _ := strconv.ParseUint(s[i:j], 8, 8)
+			b.WriteByte(byte(v))
+			i = j - 1
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if !utf8.ValidString(b.String()) {
+		return strings.ToValidUTF8(b.String(), "?")
+	}
+	return b.String()
+}
+
+// unknownParts replaces what expansion could not know ($NAME, $(…)) with
+// nothing: what a path becomes when the variable is unset or empty.
+func unknownParts(s string) string {
+	if !strings.Contains(s, "$") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		switch {
+		case strings.HasPrefix(s[i:], "$(…)"):
+			i += len("$(…)") - 1
+		case strings.HasPrefix(s[i:], "$((…))"):
+			i += len("$((…))") - 1
+		case strings.HasPrefix(s[i:], "$HOME"):
+			b.WriteString("$HOME")
+			i += 4
+		default:
+			j := i + 1
+			for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9' && j > i+1) {
+				j++
+			}
+			if j == i+1 {
+				b.WriteByte('$')
+				continue
+			}
+			i = j - 1
+		}
+	}
+	return b.String()
+}
+
+// unknownValue reports whether an expanded word still holds a variable or
+// substitution the line does not define.
+func unknownValue(s string) bool {
+	return strings.Contains(s, "$") && unknownParts(s) != s
+}

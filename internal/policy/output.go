@@ -1,0 +1,377 @@
+package policy
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// What a command prints, when the command line itself decides it. Text fed
+// into a shell (echo '…' | bash, bash <(printf …), a script written with
+// echo > f then run with sh f) is the script that runs: when it is built
+// from literals the normalizer parses it as shell; when it is not (a
+// network fetch, a program's output) the shell reads an unknown script,
+// and the rules can tell which.
+
+// text is a command's output or a file's content as far as the line shows.
+type text struct {
+	s     string
+	known bool
+	// from names a command on the way that fetched or decoded the text
+	// (curl, wget, base64): running it runs code from elsewhere.
+	from string
+}
+
+// fetchers produce text from the network; decoders turn literals into
+// code that is not visible in the line.
+var fetchers = map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "aria2c": true,
+	"xh": true, "lynx": true, "nc": true, "ncat": true, "socat": true}
+var decoders = map[string]bool{"base64": true, "xxd": true, "openssl": true, "uudecode": true, "base32": true, "gzip": true, "gunzip": true, "zcat": true, "rev": true}
+
+// derive notes a step of the derivation for `warden policy explain`.
+func (n *normalizer) derive(format string, args ...any) {
+	if len(n.f.Derivation) < 40 {
+		n.f.Derivation = append(n.f.Derivation, fmt.Sprintf(format, args...))
+	}
+}
+
+// stmtsOutput is the output of statements run in sequence.
+func (n *normalizer) stmtsOutput(stmts []*syntax.Stmt, stdin text) text {
+	out := text{known: true}
+	for _, st := range stmts {
+		t := n.stmtOutput(st, stdin)
+		out.s += t.s
+		out.known = out.known && t.known
+		if out.from == "" {
+			out.from = t.from
+		}
+	}
+	return out
+}
+
+// stmtOutput is what a statement prints given its input.
+func (n *normalizer) stmtOutput(st *syntax.Stmt, stdin text) text {
+	n.evalDepth++
+	defer func() { n.evalDepth-- }()
+	if n.evalDepth > maxDepth {
+		return text{}
+	}
+	if h, ok := n.stmtHeredoc(st); ok {
+		stdin = text{s: h, known: true}
+	}
+	for _, r := range st.Redirs {
+		if isOutRedirect(r) && r.N == nil {
+			return text{known: true} // output goes to the file
+		}
+	}
+	switch x := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(x.Args) == 0 {
+			return text{known: true}
+		}
+		return n.callOutput(n.argv(x.Args), stdin)
+	case *syntax.BinaryCmd:
+		l := n.stmtOutput(x.X, stdin)
+		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+			return n.stmtOutput(x.Y, l)
+		}
+		r := n.stmtOutput(x.Y, stdin)
+		return text{s: l.s + r.s, known: l.known && r.known, from: l.from + r.from}
+	case *syntax.Block:
+		return n.stmtsOutput(x.Stmts, stdin)
+	case *syntax.Subshell:
+		return n.stmtsOutput(x.Stmts, stdin)
+	}
+	return text{}
+}
+
+// callOutput is what one command prints: echo and printf of literals,
+// cat of its input or of a file written earlier in the line, base64 -d and
+// xxd -r of known text. Anything else is unknown; a fetcher's output is
+// unknown and marked as fetched.
+func (n *normalizer) callOutput(argv []string, stdin text) text {
+	name := cmdName(argv[0])
+	args := argv[1:]
+	for (name == "command" || name == "builtin" || name == "sudo" || name == "env") && len(args) > 0 && !strings.HasPrefix(args[0], "-") && !strings.Contains(args[0], "=") {
+		name, args = cmdName(args[0]), args[1:]
+	}
+	switch name {
+	case "echo":
+		nl, esc := true, false
+		for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
+			nl = nl && !strings.Contains(args[0], "n")
+			esc = esc || strings.Contains(args[0], "e")
+			args = args[1:]
+		}
+		s := strings.Join(args, " ")
+		if esc {
+			s = ansiC(s)
+		}
+		if nl {
+			s += "\n"
+		}
+		return text{s: s, known: true}
+	case "printf":
+		if len(args) > 1 && args[0] == "-v" {
+			return text{known: true}
+		}
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		}
+		if len(args) == 0 {
+			return text{known: true}
+		}
+		return text{s: printf(args[0], args[1:]), known: true}
+	case "cat", "tac":
+		if len(args) == 0 || len(args) == 1 && args[0] == "-" {
+			return stdin
+		}
+		out := text{known: true}
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			t, ok := n.files[NormPath(a, n.cwd, n.home)]
+			if !ok {
+				return text{}
+			}
+			out.s += t.s
+			out.known = out.known && t.known
+			out.from += t.from
+		}
+		return out
+	case "true", ":":
+		return text{known: true}
+	case "find":
+		// Without tests that filter, find prints its starting points (and
+		// everything under them): xargs rm -rf then gets them.
+		var starts []string
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+				break
+			}
+			starts = append(starts, a)
+		}
+		for i, a := range args {
+			switch a {
+			case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newer", "-size", "-mtime", "-mmin", "-user", "-group", "-perm", "-empty", "-links", "-wholename", "-lname", "-samefile", "-inum", "-atime", "-ctime", "-cmin", "-amin":
+				return text{}
+			case "-type":
+				if i+1 < len(args) && args[i+1] != "d" {
+					return text{}
+				}
+			case "-mindepth":
+				for j := range starts {
+					starts[j] = strings.TrimSuffix(starts[j], "/") + "/*"
+				}
+			}
+		}
+		if len(starts) == 0 {
+			starts = []string{"."}
+		}
+		return text{s: strings.Join(starts, "\n") + "\n", known: true}
+	case "base64", "base32", "xxd", "rev", "openssl":
+		in := stdin
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") && name != "openssl" {
+				t, ok := n.files[NormPath(a, n.cwd, n.home)]
+				if !ok {
+					return text{from: name}
+				}
+				in = t
+			}
+		}
+		if !in.known {
+			return text{from: name}
+		}
+		out := text{known: true, from: name}
+		switch {
+		case name == "rev":
+			lines := strings.Split(in.s, "\n")
+			for i, l := range lines {
+				r := []rune(l)
+				for a, b := 0, len(r)-1; a < b; a, b = a+1, b-1 {
+					r[a], r[b] = r[b], r[a]
+				}
+				lines[i] = string(r)
+			}
+			out.s = strings.Join(lines, "\n")
+		case name == "base64" && hasArg(args, "-d", "--decode", "-D", "-di", "-id"),
+			name == "openssl" && hasArg(args, "base64", "enc") && hasArg(args, "-d"):
+			s := strings.Join(strings.Fields(in.s), "")
+			b, err := base64.StdEncoding.DecodeString(s)
+			if err != nil {
+				b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(s, "="))
+			}
+			if err != nil {
+				return text{from: name}
+			}
+			out.s = string(b)
+		case name == "xxd" && hasArg(args, "-r"):
+			b, err := hex.DecodeString(strings.Join(strings.Fields(in.s), ""))
+			if err != nil {
+				return text{from: name}
+			}
+			out.s = string(b)
+		default:
+			return text{from: name}
+		}
+		n.derive("%s decodes to %q", name, short(out.s))
+		return out
+	}
+	if fetchers[name] {
+		return text{from: name}
+	}
+	return text{}
+}
+
+func hasArg(args []string, vals ...string) bool {
+	for _, a := range args {
+		for _, v := range vals {
+			if a == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// printf formats like the shell builtin for the common verbs (%s %b %d %c
+// %%), reusing the format while arguments remain.
+func printf(format string, args []string) string {
+	var b strings.Builder
+	for pass := 0; pass < 8; pass++ {
+		used := 0
+		for i := 0; i < len(format); i++ {
+			c := format[i]
+			if c == '\\' {
+				j := i + 1
+				for j < len(format) && j < i+4 && strings.IndexByte("01234567xnt\\'\"abefrv", format[j]) >= 0 && (j == i+1 || format[i+1] == 'x' || format[i+1] >= '0' && format[i+1] <= '7') {
+					j++
+				}
+				b.WriteString(ansiC(format[i:j]))
+				i = j - 1
+				continue
+			}
+			if c != '%' || i+1 >= len(format) {
+				b.WriteByte(c)
+				continue
+			}
+			j := i + 1
+			for j < len(format) && strings.IndexByte("-+ #0123456789.", format[j]) >= 0 {
+				j++
+			}
+			if j >= len(format) {
+				break
+			}
+			verb := format[j]
+			i = j
+			if verb == '%' {
+				b.WriteByte('%')
+				continue
+			}
+			arg := ""
+			if used < len(args) {
+				arg = args[used]
+			}
+			used++
+			switch verb {
+			case 'b':
+				b.WriteString(ansiC(arg))
+			case 'c':
+				if arg != "" {
+					b.WriteByte(arg[0])
+				}
+			default:
+				b.WriteString(arg)
+			}
+		}
+		if used == 0 || used >= len(args) {
+			break
+		}
+		args = args[used:]
+	}
+	return b.String()
+}
+
+// stmtHeredoc is the text a here-document or here-string gives a
+// statement.
+func (n *normalizer) stmtHeredoc(s *syntax.Stmt) (string, bool) {
+	for _, r := range s.Redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			if r.Hdoc != nil {
+				return n.wordAlts(r.Hdoc)[0], true
+			}
+		case syntax.WordHdoc:
+			if r.Word != nil {
+				return n.wordAlts(r.Word)[0] + "\n", true
+			}
+		}
+	}
+	return "", false
+}
+
+func isOutRedirect(r *syntax.Redirect) bool {
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll:
+		return r.Word != nil
+	}
+	return false
+}
+
+// procSubst gives <(…) a file name, /dev/fd/N, whose content is what the
+// commands inside print: bash <(echo 'rm -rf /') runs that script.
+func (n *normalizer) procSubst(x *syntax.ProcSubst) string {
+	if x.Op != syntax.CmdIn {
+		return "/dev/fd/" + fmt.Sprint(62-len(n.files)) // >(…): a sink
+	}
+	name := fmt.Sprintf("/dev/fd/%d", 63+len(n.files))
+	t := n.stmtsOutput(x.Stmts, text{known: true})
+	if !t.known && t.from == "" {
+		for _, st := range x.Stmts {
+			t.from = n.fetcherIn(st)
+		}
+	}
+	n.writeFile(name, t, false)
+	return name
+}
+
+// fetcherIn names a fetcher or decoder a statement runs, or "".
+func (n *normalizer) fetcherIn(node syntax.Node) string {
+	found := ""
+	syntax.Walk(node, func(x syntax.Node) bool {
+		if c, ok := x.(*syntax.CallExpr); ok && len(c.Args) > 0 && found == "" {
+			if name := cmdName(wordValue(c.Args[0])); fetchers[name] || decoders[name] {
+				found = name
+			}
+		}
+		return found == ""
+	})
+	return found
+}
+
+// writeFile records what the line writes into a file, so a later command
+// that runs the file runs that text.
+func (n *normalizer) writeFile(p string, t text, appendTo bool) {
+	if n.files == nil {
+		n.files = map[string]text{}
+	}
+	if old, ok := n.files[p]; ok && appendTo {
+		t = text{s: old.s + t.s, known: old.known && t.known, from: old.from + t.from}
+	}
+	if len(n.files) < 64 {
+		n.files[p] = t
+	}
+}
+
+// short clips text for a derivation line.
+func short(s string) string {
+	if r := []rune(s); len(r) > 200 {
+		return string(r[:199]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,106 @@
+package policy
+
+import "strings"
+
+// historyRules extend core.git: every command that rewrites history or
+// throws work away is recorded (audit) even on a clean tree; where work
+// would be lost it asks.
+func historyRules() []Rule {
+	return []Rule{
+		cmdRule("core.git:history", Audit, "History rewrites and discards, recorded even on a clean tree (commit --amend, rebase, filter-branch/filter-repo, reset to a ref, checkout <ref> -- path, restore --source, stash drop/clear, branch -f, tag -d, worktree remove --force, push --mirror/--delete/--force/+refspec)", []string{"git", "git-filter-repo"},
+			func(e *Env, c *Cmd) string {
+				if c.Name == "git-filter-repo" {
+					return "rewrites history: git filter-repo"
+				}
+				if why := historyOp(c); why != "" {
+					return why + ": git " + strings.Join(c.Args, " ")
+				}
+				return ""
+			},
+			[]string{"git commit --amend --no-edit", "git rebase -i HEAD~3", "git filter-branch --tree-filter 'rm -f x' HEAD", "git reset HEAD~2", "git tag -d v1.0", "git push --force-with-lease origin feat", "git branch -f main HEAD~1", "git stash drop"},
+			[]string{"git commit -m x", "git status", "git log --oneline", "git push origin feat", "git reset", "git tag v1.1"}),
+		cmdRule("core.git:lose-work", Ask, "Discards that lose work: worktree remove --force, branch -D, restore or checkout -- path over uncommitted changes, push --mirror", []string{"git"},
+			func(e *Env, c *Cmd) string {
+				s := sub(c)
+				switch {
+				case s == "worktree" && c.Sub(1) == "remove" && c.Has("--force", "-f"):
+					return "git worktree remove --force deletes the worktree with its uncommitted changes"
+				case s == "branch" && c.Has("-D") || s == "branch" && c.Has("--delete", "-d") && c.Has("--force", "-f"):
+					return "git branch -D deletes the branch even with commits merged nowhere"
+				case s == "push" && c.Has("--mirror"):
+					return "git push --mirror makes the remote match exactly: its other branches and tags are deleted"
+				case s == "restore" && len(c.Pos) > 1 && !(c.Has("--staged", "-S") && !c.Has("--worktree", "-W")),
+					s == "checkout" && len(c.Pos) > 1 && strings.Contains(" "+strings.Join(c.Args, " ")+" ", " -- "):
+					if dirty, state := e.Dirty(); dirty {
+						return "git " + s + " overwrites files from another commit: " + state
+					}
+				}
+				return ""
+			},
+			[]string{"git worktree remove --force ../wt", "git restore --source HEAD~3 src/", "git checkout main -- src/app.go", "git push --mirror origin", "git checkout -- README.md", "git restore src/a.go", "git branch -D spike"},
+			[]string{"git worktree remove ../wt", "git worktree list", "git restore --staged a.go", "git checkout main", "git push origin main"}),
+	}
+}
+
+// historyOp says how c rewrites history or discards work, or "".
+func historyOp(c *Cmd) string {
+	s := sub(c)
+	args := " " + strings.Join(c.Args, " ") + " "
+	switch s {
+	case "commit":
+		if c.Has("--amend") {
+			return "amends the last commit"
+		}
+	case "rebase", "filter-branch", "filter-repo", "replace":
+		return "rewrites history"
+	case "reset":
+		if len(c.Pos) > 1 && (strings.Contains(c.Pos[1], "~") || strings.Contains(c.Pos[1], "^") || strings.HasPrefix(c.Pos[1], "origin/") || strings.Contains(c.Pos[1], "@{")) || c.Has("--hard", "--keep", "--merge") {
+			return "moves the branch and drops commits or changes"
+		}
+	case "checkout":
+		if strings.Contains(args, " -- ") && len(c.Pos) > 2 {
+			return "overwrites files from another commit"
+		}
+	case "restore":
+		if c.Has("--source", "-s") || strings.Contains(args, "--source=") {
+			return "overwrites files from another commit"
+		}
+	case "stash":
+		if c.Sub(1) == "drop" || c.Sub(1) == "clear" {
+			return "throws stashed work away"
+		}
+	case "branch":
+		if c.Has("-f", "--force", "-D", "-M", "-C") {
+			return "moves or deletes a branch by force"
+		}
+	case "tag":
+		if c.Has("-d", "--delete", "-f", "--force") {
+			return "deletes or moves a tag"
+		}
+	case "worktree":
+		if c.Sub(1) == "remove" && c.Has("--force", "-f") || c.Sub(1) == "prune" {
+			return "removes a worktree"
+		}
+	case "push":
+		if c.Has("--mirror", "--delete", "-d", "--force", "-f", "--force-with-lease", "--force-if-includes", "--prune") || strings.Contains(args, " +") || strings.Contains(args, " :") {
+			return "rewrites or deletes remote refs"
+		}
+	case "update-ref":
+		if c.Has("-d") {
+			return "deletes a ref"
+		}
+	case "reflog":
+		if c.Sub(1) == "expire" || c.Sub(1) == "delete" {
+			return "drops reflog entries (the way back)"
+		}
+	case "gc", "prune":
+		if strings.Contains(args, "--prune=now") || s == "prune" {
+			return "prunes unreachable commits for good"
+		}
+	case "clean":
+		if c.Has("-f", "--force") && !c.Has("-n", "--dry-run") {
+			return "deletes untracked files"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,76 @@
+package policy
+
+import (
+	"fmt"
+	"strings"
+)
+
+// indirectPack: what the line runs but does not show. A constant the line
+// defines is already followed (expand.go, output.go); these rules are for
+// what stays unknown, and ask rather than guess.
+func indirectPack() Pack {
+	return Pack{Name: "core.indirect", Desc: "Code the command line does not show: a shell reading a script it cannot know, a command name or a destructive target from an unknown variable or substitution", Rules: []Rule{
+		{
+			ID: "core.indirect:unknown-script", Mode: Ask, Tools: shellTools,
+			Desc: "A shell or interpreter runs script text the command does not show (piped from a program, a file built or fetched by one, the input of xargs sh -c)",
+			Match: func(e *Env) string {
+				for i := range e.F.Commands {
+					c := &e.F.Commands[i]
+					if !c.FeedUnknown {
+						continue
+					}
+					if c.Feed != "" {
+						return fmt.Sprintf("%s runs a script made by %s that the command does not show", c.Name, c.Feed)
+					}
+					if len(c.Upstream) > 0 {
+						return fmt.Sprintf("%s runs a script piped from %s that the command does not show", c.Name, c.Upstream[len(c.Upstream)-1])
+					}
+					return c.Name + " runs a script the command does not show"
+				}
+				return ""
+			},
+			Catch: []string{"echo cm0= | tr a-z A-Z | bash", "python3 gen.py | sh", "ls | xargs sh -c", "./build-cmd | sudo -s", "jq -r .script cfg.json | python3 -", "sort cmds.txt > /tmp/r.sh; bash /tmp/r.sh"},
+			Allow: []string{"echo 'ls -la' | bash", "bash ./scripts/build.sh", "cat <<'EOF' | sh\necho hi\nEOF", "python3 gen.py | tee out.txt", "printf 'make test\\n' | sh"},
+		},
+		{
+			ID: "core.indirect:unknown-command", Mode: Ask, Tools: shellTools,
+			Desc: "A command whose name comes from a variable or substitution the command line does not define",
+			Match: func(e *Env) string {
+				for i := range e.F.Commands {
+					c := &e.F.Commands[i]
+					if strings.HasPrefix(c.Name, "$") || strings.HasPrefix(c.Raw, "$") && unknownValue(c.Raw) {
+						return fmt.Sprintf("the program %s is not known until it runs (args: %.80s)", c.Raw, strings.Join(c.Args, " "))
+					}
+				}
+				return ""
+			},
+			Catch: []string{"$CMD -rf /tmp/x", "$(cat cmd.txt) --force", "\"${TOOL}\" build", "xargs -I{} {} < cmds.txt"},
+			Allow: []string{"X=ls; $X -la", "$(echo git) status", "echo $CMD", "${EDITOR:-vi} notes.txt"},
+		},
+		{
+			ID: "core.indirect:unknown-target", Mode: Ask, Tools: shellTools, Cmds: []string{"rm", "rimraf", "shred", "find", "chmod", "chown", "chgrp", "rmdir", "mv", "rsync"},
+			Desc: "A destructive command whose target would be /, the home directory or a system directory if a variable the line does not define were empty",
+			Match: func(e *Env) string {
+				return first(e.F.Cmds("rm", "rimraf", "shred", "find", "chmod", "chown", "chgrp", "rmdir", "mv", "rsync"), func(c *Cmd) string {
+					destructive := c.Name == "rm" && (recursive(c) || c.Has("-f", "--force")) || c.Name == "rimraf" || c.Name == "shred" ||
+						c.Name == "find" && (c.Has("-delete") || len(findExecs(c.Args)) > 0) || (c.Name == "chmod" || c.Name == "chown" || c.Name == "chgrp") && recursive(c) ||
+						c.Name == "rmdir" || c.Name == "mv" || c.Name == "rsync" && c.Has("--delete")
+					if !destructive {
+						return ""
+					}
+					for _, a := range c.Pos {
+						if !unknownValue(a) || strings.TrimSpace(unknownParts(a)) == "" {
+							continue
+						}
+						if why := critical(e.abs(c, unknownParts(a)), e.F.Home); why != "" {
+							return fmt.Sprintf("%s %s would hit %s if the unknown part of %q were empty", c.Name, strings.Join(c.Flags, " "), why, a)
+						}
+					}
+					return ""
+				})
+			},
+			Catch: []string{"rm -rf \"$BUILD_DIR/\"*", "rm -rf $PREFIX/", "find \"$ROOT\"/ -delete", "rm -rf ${DIR}/*", "chmod -R 777 $TARGET/"},
+			Allow: []string{"rm -rf \"$BUILD_DIR/out\"", "rm -rf $TMPDIR/x", "D=./build; rm -rf \"$D/\"*", "rm -f \"$LOG\"", "find \"$ROOT\" -name '*.o'"},
+		},
+	}}
+}

@@ -1,0 +1,83 @@
+package policy
+
+import "strings"
+
+// externalCLIs manage things that live outside the machine: hosted
+// databases, storage, secrets, queues, DNS, backups, platforms. A
+// destructive verb among their subcommands needs the user, whatever the
+// tool (the cloud, kubectl, helm and terraform rules name their own).
+var externalCLIs = []string{"bq", "azcopy", "linode-cli", "hcloud", "vultr-cli", "oci", "ibmcloud", "flyctl", "fly", "netlify",
+	"railway", "render", "wrangler", "firebase", "supabase", "neonctl", "pscale", "turso", "atlas", "mongocli", "vault", "doppler",
+	"op", "infisical", "bw", "mc", "s3cmd", "restic", "borg", "kopia", "argocd", "flux", "eksctl", "kops", "consul", "nomad",
+	"etcdctl", "kafka-topics", "kafka-topics.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "rabbitmqctl", "rabbitmqadmin",
+	"nats", "stripe", "cf", "cloudflared", "sentry-cli", "twilio", "ansible", "az", "gcloud", "aws", "doctl", "heroku", "vercel",
+	"gsutil", "gh", "glab", "pulumi", "cdk", "sam", "serverless", "sls", "openstack", "scw", "exoscale", "upcloud", "civo", "tkn", "minio", "rclone", "cargo", "gem", "twine", "dotnet", "nuget", "pip", "pip3", "curl", "http", "https", "xh", "wget"}
+
+// destructiveVerbs are subcommand words that remove what they name.
+var destructiveVerbs = []string{"delete", "del", "destroy", "remove", "rm", "rb", "drop", "purge", "terminate", "deregister",
+	"uninstall", "wipe", "erase", "truncate", "flush", "flushall", "prune", "forget", "unpublish", "yank", "teardown", "nuke",
+	"deprovision", "decommission", "revoke", "disable", "reset"}
+
+func externalVerbRules() []Rule {
+	return []Rule{
+		cmdRule("external.systems:destructive-verb", Ask, "Deleting, dropping or purging through a CLI of an external system (vault, restic, borg, supabase, firebase, wrangler, kafka-topics --delete, curl -X DELETE…)", externalCLIs,
+			func(e *Env, c *Cmd) string {
+				if onlyHelp(c) {
+					return ""
+				}
+				switch c.Name {
+				case "curl", "http", "https", "xh", "wget":
+					a := " " + strings.Join(c.Args, " ") + " "
+					for _, m := range []string{" -X DELETE ", " -XDELETE ", " --request DELETE ", " --request=DELETE ", " --method=DELETE ", " DELETE "} {
+						if strings.Contains(strings.ToUpper(a), m) {
+							return c.Name + " sends an HTTP DELETE: " + c.String()
+						}
+					}
+					return ""
+				case "cargo", "gem", "twine", "dotnet", "nuget", "pip", "pip3":
+					if anyPos(c, "yank", "unpublish", "owner") && !c.Has("--undo") {
+						return c.Name + " withdraws a published package: " + c.String()
+					}
+					return ""
+				case "kafka-topics", "kafka-topics.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh":
+					if c.Has("--delete", "--reset-offsets") {
+						return c.Name + " deletes topics or resets offsets: " + c.String()
+					}
+					return ""
+				}
+				for _, w := range subcommandWords(c) {
+					for _, v := range destructiveVerbs {
+						if w == v {
+							if v == "reset" && c.Name != "supabase" && c.Name != "neonctl" && c.Name != "pscale" && c.Name != "turso" {
+								continue
+							}
+							if v == "disable" && c.Name != "vault" && c.Name != "firebase" {
+								continue
+							}
+							return c.Name + " " + w + " removes something outside this machine: " + c.String()
+						}
+					}
+				}
+				return ""
+			},
+			[]string{"vault kv delete secret/app", "restic forget --prune --keep-last 1", "borg delete ::archive", "supabase db reset --linked", "curl -X DELETE https://api.x.io/v1/users/1", "kafka-topics --bootstrap-server k:9092 --delete --topic orders", "wrangler r2 bucket delete assets", "firebase firestore:delete --all-collections"},
+			[]string{"vault kv get secret/app", "restic snapshots", "borg list ::", "supabase start", "curl https://api.x.io/v1/users", "kafka-topics --list", "wrangler deploy"}),
+	}
+}
+
+// subcommandWords are c's positional words before the first option-like
+// or path-like one, split on : - _ so apps:destroy and delete-table count.
+func subcommandWords(c *Cmd) []string {
+	var out []string
+	for i, p := range c.Pos {
+		if i > 3 || strings.ContainsAny(p, "/.=@") && i > 0 {
+			break
+		}
+		l := strings.ToLower(p)
+		out = append(out, l)
+		if strings.ContainsAny(l, ":-_") {
+			out = append(out, strings.FieldsFunc(l, func(r rune) bool { return r == ':' || r == '-' || r == '_' })...)
+		}
+	}
+	return out
+}

@@ -1,0 +1,135 @@
+package policy
+
+import "strings"
+
+// Tools that run shell code of their own: git's configured commands, sed's
+// e flag, vim's :!, make recipes. What they would run is parsed as shell
+// and goes through the same rules.
+
+// gitShellKey reports whether git runs the value of a config key as a command.
+func gitShellKey(k string) bool {
+	switch k {
+	case "core.pager", "core.sshcommand", "core.editor", "core.fsmonitor", "sequence.editor", "diff.external", "core.askpass", "credential.helper", "gpg.program", "pager.log", "pager.diff", "pager.show", "interactive.difffilter":
+		return true
+	}
+	return false
+}
+
+// gitConfigCode parses the commands in git -c key=value options: core.pager,
+// core.sshCommand, alias.x=!cmd and the like.
+func (n *normalizer) gitConfigCode(args []string, depth int, wrappers []string) {
+	for i := 0; i+1 < len(args); i++ {
+		if args[i] != "-c" {
+			if !strings.HasPrefix(args[i], "-") {
+				return
+			}
+			continue
+		}
+		k, v, ok := strings.Cut(args[i+1], "=")
+		i++
+		if !ok {
+			continue
+		}
+		k = strings.ToLower(k)
+		code := ""
+		switch {
+		case strings.HasPrefix(k, "alias.") && strings.HasPrefix(v, "!"):
+			code = v[1:]
+		case strings.HasPrefix(k, "credential.") && strings.HasPrefix(v, "!"):
+			code = v[1:]
+		case gitShellKey(k) || strings.HasPrefix(k, "pager.") || strings.HasSuffix(k, ".textconv") || strings.HasSuffix(k, ".command") || strings.HasPrefix(k, "filter.") && (strings.HasSuffix(k, ".clean") || strings.HasSuffix(k, ".smudge")):
+			code = v
+		}
+		if code != "" {
+			n.derive("git -c %s runs %q", k, code)
+			n.shell(code, depth+1, append(append([]string(nil), wrappers...), "git -c "+k), nil)
+		}
+	}
+}
+
+// sedCode parses what GNU sed's e command and s///e flag run.
+func (n *normalizer) sedCode(c *Cmd, depth int, wrappers []string) {
+	var scripts []string
+	for i, a := range c.Args {
+		if (a == "-e" || a == "--expression") && i+1 < len(c.Args) {
+			scripts = append(scripts, c.Args[i+1])
+		}
+	}
+	if len(scripts) == 0 && len(c.Pos) > 0 && !c.Has("-f") {
+		scripts = append(scripts, c.Pos[0])
+	}
+	for _, s := range scripts {
+		for _, cmd := range strings.Split(s, ";") {
+			cmd = strings.TrimLeft(cmd, " 0123456789,$/^")
+			if rest, ok := strings.CutPrefix(cmd, "e "); ok {
+				n.derive("sed's e command runs %q", rest)
+				n.shell(rest, depth+1, append(append([]string(nil), wrappers...), "sed e"), nil)
+				continue
+			}
+			if strings.HasPrefix(cmd, "s") && len(cmd) > 3 {
+				d := string(cmd[1])
+				parts := strings.Split(cmd[2:], d)
+				if len(parts) >= 3 && strings.Contains(parts[2], "e") {
+					n.derive("sed's s///e runs %q", parts[1])
+					n.shell(strings.ReplaceAll(parts[1], "\\"+d, d), depth+1, append(append([]string(nil), wrappers...), "sed s///e"), nil)
+				}
+			}
+		}
+	}
+}
+
+// vimCode parses the :!cmd of vim -c / +cmd / --cmd.
+func (n *normalizer) vimCode(c *Cmd, depth int, wrappers []string) {
+	for i, a := range c.Args {
+		code := ""
+		switch {
+		case (a == "-c" || a == "--cmd") && i+1 < len(c.Args):
+			code = c.Args[i+1]
+		case strings.HasPrefix(a, "+"):
+			code = a[1:]
+		}
+		code = strings.TrimLeft(code, ": ")
+		if strings.HasPrefix(code, "!") || strings.HasPrefix(code, "r !") || strings.HasPrefix(code, "r!") || strings.HasPrefix(code, "call system(") || strings.HasPrefix(code, "silent !") {
+			if j := strings.IndexByte(code, '!'); j >= 0 {
+				code = code[j+1:]
+			} else {
+				code = strings.TrimSuffix(strings.TrimPrefix(code, "call system("), ")")
+				if l := Literals(code); len(l) > 0 {
+					code = l[0]
+				}
+			}
+			n.derive("%s runs %q", c.Name, code)
+			n.shell(code, depth+1, append(append([]string(nil), wrappers...), c.Name+" -c !"), nil)
+		}
+	}
+}
+
+// makeCode parses the recipes of a makefile fed on the input (make -f -)
+// or written earlier in the line.
+func (n *normalizer) makeCode(c *Cmd, stdin *text, depth int, wrappers []string) {
+	var mk *text
+	for i, a := range c.Args {
+		if (a == "-f" || a == "--file" || a == "--makefile") && i+1 < len(c.Args) {
+			f := c.Args[i+1]
+			if f == "-" || f == "/dev/stdin" {
+				mk = stdin
+			} else if t, ok := n.files[NormPath(f, n.cwd, n.home)]; ok {
+				mk = &t
+			}
+		}
+	}
+	if mk == nil {
+		return
+	}
+	if !mk.known {
+		c.FeedUnknown = true
+		return
+	}
+	for _, line := range strings.Split(mk.s, "\n") {
+		if strings.HasPrefix(line, "\t") {
+			r := strings.TrimLeft(line, "\t@-+ ")
+			n.derive("make recipe runs %q", r)
+			n.shell(r, depth+1, append(append([]string(nil), wrappers...), "make recipe"), nil)
+		}
+	}
+}

@@ -1,0 +1,462 @@
+package policy
+
+import "strings"
+
+// unwrap returns the command a wrapper runs (nil if name is no wrapper),
+// the wrapper's label for Cmd.Wrappers, and a shell payload (bash -c,
+// eval, env -S, watch).
+func unwrap(name string, args []string) (inner []string, label, payload string) {
+	label = name
+	skip := func(withArg string) []string { return skipFlags(args, withArg) }
+	switch name {
+	case "sudo", "doas", "run0", "pkexec":
+		inner = skip("ugpChrtUDR|--user --group --chdir --prompt --host --close-from --role --type --other-user --command-timeout")
+	case "nohup", "exec", "time", "builtin", "setsid", "caffeinate", "unbuffer", "torsocks", "proxychains", "proxychains4",
+		"catchsegv", "strace", "ltrace", "chronic", "sg", "firejail", "systemd-run", "tini", "dumb-init", "faketime", "ts", "pv", "rlwrap", "doppler", "op", "dotenv", "with-contenv", "direnv":
+		inner = skip("oeEpuM")
+		if name == "faketime" && len(inner) > 1 {
+			inner = inner[1:]
+		}
+		if (name == "direnv" || name == "doppler" || name == "op") && len(inner) > 0 && (inner[0] == "exec" || inner[0] == "run") {
+			inner = skipFlags(inner[1:], "")
+			if name == "direnv" && len(inner) > 0 {
+				inner = inner[1:] // the directory
+			}
+		} else if name == "direnv" || name == "doppler" || name == "op" {
+			inner = nil
+		}
+	case "busybox", "toybox":
+		// Multi-call binaries: busybox rm -rf / is rm -rf /.
+		inner = skip("")
+		label = name
+	case "command":
+		for _, a := range args {
+			if a == "-v" || a == "-V" {
+				return nil, label, ""
+			}
+		}
+		inner = skip("")
+	case "nice":
+		inner = skip("n")
+	case "ionice":
+		inner = skip("cnp")
+	case "stdbuf":
+		inner = skip("ioe")
+	case "chroot":
+		if r := skip(""); len(r) > 1 {
+			inner = r[1:] // drop the new root
+		}
+	case "nsenter", "unshare":
+		inner = skip("tSGwrUmuinpCT|--target --setuid --setgid --wd --root --env --user-parent")
+	case "flock":
+		for i, a := range args {
+			if (a == "-c" || a == "--command") && i+1 < len(args) {
+				return nil, "flock -c", args[i+1]
+			}
+		}
+		if r := skip("wEs"); len(r) > 1 {
+			inner = r[1:]
+		}
+	case "script":
+		for i, a := range args {
+			if (a == "-c" || a == "--command" || len(a) > 2 && a[0] == '-' && a[1] != '-' && a[len(a)-1] == 'c') && i+1 < len(args) {
+				return nil, "script -c", args[i+1]
+			}
+			if strings.HasPrefix(a, "--command=") {
+				return nil, "script -c", a[len("--command="):]
+			}
+		}
+	case "timeout":
+		if r := skip("sk"); len(r) > 1 {
+			inner = r[1:] // drop the duration
+		}
+	case "env":
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case a == "-S" || a == "--split-string":
+				if i+1 < len(args) {
+					return nil, "env -S", strings.Join(args[i+1:], " ")
+				}
+			case strings.HasPrefix(a, "-S") && len(a) > 2:
+				return nil, "env -S", strings.Join(append([]string{a[2:]}, args[i+1:]...), " ")
+			case strings.HasPrefix(a, "--split-string="):
+				return nil, "env -S", strings.Join(append([]string{a[len("--split-string="):]}, args[i+1:]...), " ")
+			case a == "-u" || a == "-C" || a == "-P" || a == "--unset" || a == "--chdir":
+				i++
+			case strings.HasPrefix(a, "-"):
+			case strings.Contains(a, "="):
+			default:
+				return args[i:], label, ""
+			}
+		}
+	case "xargs":
+		inner = skip("IinLPdEsa")
+		if len(inner) == 0 {
+			inner = []string{"echo"}
+		}
+		label = "xargs"
+	case "parallel":
+		label = "parallel"
+	case "eval":
+		return nil, "eval", strings.Join(args, " ")
+	case "watch":
+		if r := skip("ndq"); len(r) > 0 {
+			return nil, "watch", strings.Join(r, " ")
+		}
+	case "ssh":
+		// ssh [options] host command…: the remote command is shell code
+		// (rm -rf / there is as bad as here).
+		if r := skip("ipl oFJLRDbcEemOQSWwB"); len(r) > 1 {
+			return nil, "ssh", strings.Join(r[1:], " ")
+		}
+	case "su":
+		for i, a := range args {
+			if (a == "-c" || a == "--command") && i+1 < len(args) {
+				return nil, "su -c", args[i+1]
+			}
+			if strings.HasPrefix(a, "--command=") {
+				return nil, "su -c", a[len("--command="):]
+			}
+		}
+	case "docker", "podman", "nerdctl", "kubectl", "oc", "lxc", "incus", "vagrant", "multipass":
+		return containerCmd(name, args)
+	default:
+		if shells[name] {
+			for i, a := range args {
+				if a == "--" {
+					break
+				}
+				if len(a) >= 2 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'c') && i+1 < len(args) {
+					return nil, name + " -c", args[i+1]
+				}
+				if !strings.HasPrefix(a, "-") {
+					break
+				}
+			}
+		}
+		if isInterpreter(name) {
+			label = name + " " + strings.Join(interpFlags(name)[:1], "")
+		}
+	}
+	if len(inner) == 0 {
+		inner = nil
+	}
+	return inner, label, payload
+}
+
+// findExecs returns the commands of find's -exec/-execdir/-ok actions with
+// {} replaced by find's starting points, so `find / -exec rm -rf {} +` is
+// seen as rm -rf on /.
+func findExecs(args []string) [][]string {
+	var starts []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		starts = append(starts, a)
+	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	var out [][]string
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			var cmd []string
+			j := i + 1
+			for ; j < len(args) && args[j] != ";" && args[j] != "+"; j++ {
+				if args[j] == "{}" {
+					cmd = append(cmd, starts...)
+					continue
+				}
+				cmd = append(cmd, args[j])
+			}
+			if len(cmd) > 0 {
+				out = append(out, cmd)
+			}
+			i = j
+		}
+	}
+	return out
+}
+
+// skipFlags drops leading options (withArg lists the short ones that take
+// a value) and returns the command that follows.
+// After a "|", withArg lists long options that take a value too
+// ("ug|--user --group").
+func skipFlags(args []string, withArg string) []string {
+	short, long, _ := strings.Cut(withArg, "|")
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return args[i+1:]
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			return args[i:]
+		}
+		if len(a) == 2 && strings.ContainsRune(short, rune(a[1])) || long != "" && strings.HasPrefix(a, "--") && !strings.Contains(a, "=") && strings.Contains(" "+long+" ", " "+a+" ") {
+			i++
+		}
+	}
+	return nil
+}
+
+// dockerArgOpt reports whether a docker/podman run or exec option takes a value.
+func dockerArgOpt(k string) bool {
+	switch k {
+	case "-v", "--volume", "--mount", "-e", "--env", "--env-file", "-p", "--publish", "--name", "-w", "--workdir", "-u", "--user", "--entrypoint", "--network", "--net", "-h", "--hostname", "-l", "--label", "-m", "--memory", "--cpus", "--platform", "--pull", "--restart", "--device", "--add-host", "--dns", "--ulimit", "--security-opt", "--cap-add", "--cap-drop", "--tmpfs", "--log-driver", "--log-opt", "--gpus", "--shm-size", "--ipc", "--pid", "--userns", "--volumes-from", "-a", "--attach", "--stop-signal", "-c", "--container", "-n", "--namespace", "--context", "-H", "--host", "--cpu-shares", "--label-file", "--cidfile", "--runtime":
+		return true
+	}
+	return false
+}
+
+// containerCmd unwraps docker/podman exec and run, kubectl/oc exec,
+// lxc/incus/multipass exec and vagrant ssh -c: the command runs in the
+// container, and for docker run a bind mount maps it back to the host
+// (docker run -v /:/h alpine rm -rf /h removes the host's /).
+func containerCmd(name string, args []string) (inner []string, label, payload string) {
+	i := 0
+	next := func() string { // the next positional, skipping options
+		for ; i < len(args); i++ {
+			a := args[i]
+			if a == "--" {
+				i++
+				return ""
+			}
+			if !strings.HasPrefix(a, "-") {
+				i++
+				return a
+			}
+			if dockerArgOpt(a) {
+				i++
+			}
+		}
+		return ""
+	}
+	sub := next()
+	if sub == "compose" || sub == "container" {
+		sub = next()
+	}
+	switch {
+	case name == "vagrant" && sub == "ssh":
+		for j, a := range args {
+			if (a == "-c" || a == "--command") && j+1 < len(args) {
+				return nil, "vagrant ssh", args[j+1]
+			}
+		}
+		return nil, name, ""
+	case sub == "exec":
+		var mounts [][2]string
+		_ = mounts
+		start := i
+		for j := start; j < len(args); j++ {
+			if args[j] == "--" {
+				return clip(args[j+1:]), name + " exec", ""
+			}
+		}
+		if next() == "" { // the container or pod
+			return nil, name, ""
+		}
+		return clip(args[i:]), name + " exec", ""
+	case sub == "run" && (name == "docker" || name == "podman" || name == "nerdctl"):
+		var mounts [][2]string
+		for ; i < len(args); i++ {
+			a := args[i]
+			if !strings.HasPrefix(a, "-") {
+				break
+			}
+			v := ""
+			if k, val, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") {
+				a, v = k, val
+			} else if dockerArgOpt(a) && i+1 < len(args) {
+				i++
+				v = args[i]
+			}
+			switch a {
+			case "-v", "--volume":
+				if parts := strings.Split(v, ":"); len(parts) >= 2 {
+					mounts = append(mounts, [2]string{parts[0], parts[1]})
+				}
+			case "--mount":
+				var src, dst string
+				for _, kv := range strings.Split(v, ",") {
+					k, val, _ := strings.Cut(kv, "=")
+					switch k {
+					case "source", "src":
+						src = val
+					case "target", "dst", "destination":
+						dst = val
+					}
+				}
+				if src != "" && dst != "" {
+					mounts = append(mounts, [2]string{src, dst})
+				}
+			}
+		}
+		if i+1 >= len(args) {
+			return nil, name, ""
+		}
+		cmd := append([]string(nil), args[i+1:]...)
+		for k, a := range cmd {
+			cmd[k] = hostPath(a, mounts)
+		}
+		return cmd, name + " run", ""
+	}
+	return nil, name, ""
+}
+
+func clip(a []string) []string {
+	if len(a) == 0 {
+		return nil
+	}
+	return a
+}
+
+// hostPath maps a container path through bind mounts to the host path;
+// other absolute paths are the container's own (marked, so they are not
+// taken for the host's). Shell text (sh -c '…') has its mount targets
+// replaced where they start a word.
+func hostPath(a string, mounts [][2]string) string {
+	for _, m := range mounts {
+		src, dst := m[0], strings.TrimSuffix(m[1], "/")
+		if dst == "" {
+			dst = "/"
+		}
+		switch {
+		case a == dst || dst != "/" && strings.HasPrefix(a, dst+"/"):
+			return src + strings.TrimPrefix(a, dst)
+		case dst == "/" && strings.HasPrefix(a, "/"):
+			return src + a
+		case strings.Contains(a, " ") && dst != "/":
+			for _, pre := range []string{" ", "'", "\"", "="} {
+				a = strings.ReplaceAll(a, pre+dst+"/", pre+src+"/")
+				a = strings.ReplaceAll(a, pre+dst+" ", pre+src+" ")
+				if strings.HasSuffix(a, pre+dst) {
+					a = strings.TrimSuffix(a, dst) + src
+				}
+			}
+		}
+	}
+	if strings.HasPrefix(a, "/") {
+		return "container:" + a
+	}
+	return a
+}
+
+// fdExecs returns the commands of fd's -x/--exec/-X/--exec-batch with the
+// search path standing for {} (fd . / -x rm -rf is rm -rf over /).
+func fdExecs(args []string) [][]string {
+	var pos []string
+	var out [][]string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-x" || a == "--exec" || a == "-X" || a == "--exec-batch":
+			var cmd []string
+			j := i + 1
+			for ; j < len(args) && args[j] != ";"; j++ {
+				cmd = append(cmd, args[j])
+			}
+			if len(cmd) > 0 {
+				out = append(out, cmd)
+			}
+			i = j
+		case strings.HasPrefix(a, "-"):
+			if a == "-e" || a == "-t" || a == "-E" || a == "-d" || a == "--extension" || a == "--type" || a == "--exclude" || a == "--max-depth" || a == "-S" || a == "--size" || a == "--changed-within" || a == "--owner" {
+				i++
+			}
+		default:
+			pos = append(pos, a)
+		}
+	}
+	where := "."
+	if len(pos) > 1 {
+		where = pos[1]
+	}
+	for k, cmd := range out {
+		replaced := false
+		for j, a := range cmd {
+			if strings.Contains(a, "{") {
+				cmd[j] = where
+				replaced = true
+			}
+		}
+		if !replaced {
+			out[k] = append(cmd, where)
+		}
+	}
+	return out
+}
+
+// fanOut is what xargs and parallel run: the command with its input (or
+// parallel's ::: arguments) added or put in place of the replace string.
+// Input the line does not show stands as $INPUT, an unknown value.
+func (n *normalizer) fanOut(name string, args, inner []string, stdin *text) [][]string {
+	repl := ""
+	var items []string
+	if name == "parallel" {
+		repl = "{}"
+		cmd := skipFlags(args, "jSnNLdEa")
+		for i, a := range cmd {
+			if a == ":::" || a == "::::" || a == ":::+" {
+				items = append(items, cmd[i+1:]...)
+				cmd = cmd[:i]
+				break
+			}
+		}
+		inner = cmd
+	} else {
+	opts:
+		for i, a := range args {
+			switch {
+			case !strings.HasPrefix(a, "-"):
+				break opts
+			case (a == "-I" || a == "--replace" || a == "-i") && i+1 < len(args):
+				repl = args[i+1]
+			case strings.HasPrefix(a, "-I") && len(a) > 2:
+				repl = a[2:]
+			case strings.HasPrefix(a, "--replace="):
+				repl = a[len("--replace="):]
+			}
+		}
+	}
+	if len(inner) == 0 {
+		return nil
+	}
+	if items == nil {
+		switch {
+		case stdin != nil && stdin.known:
+			if repl != "" {
+				items = strings.Split(strings.TrimRight(stdin.s, "\n"), "\n")
+			} else {
+				items = strings.Fields(stdin.s)
+			}
+			n.derive("%s gets %q from its input", name, short(stdin.s))
+		default:
+			items = []string{"$INPUT"}
+		}
+	}
+	if len(items) > 16 {
+		items = items[:16]
+	}
+	hasRepl := false
+	for _, a := range inner {
+		hasRepl = hasRepl || repl != "" && strings.Contains(a, repl)
+	}
+	if !hasRepl || name == "xargs" && repl == "" {
+		return [][]string{append(append([]string(nil), inner...), items...)}
+	}
+	var out [][]string
+	for _, it := range items {
+		cmd := make([]string, len(inner))
+		for j, a := range inner {
+			cmd[j] = strings.ReplaceAll(a, repl, it)
+		}
+		if name == "parallel" && len(cmd) == 1 && strings.ContainsAny(cmd[0], " ;|&") {
+			cmd = []string{"sh", "-c", cmd[0]} // parallel runs a one-word command through the shell
+		}
+		out = append(out, cmd)
+	}
+	return out
+}
