@@ -62,6 +62,7 @@ func commands() []*cobra.Command {
 		newHandoffCmd(),
 		keeperCmd(),
 		newLoopCmd(),
+		newStatsCmd(),
 	}
 }
 
