@@ -63,6 +63,7 @@ func commands() []*cobra.Command {
 		keeperCmd(),
 		newLoopCmd(),
 		newStatsCmd(),
+		newCleanupCmd(),
 	}
 }
 

@@ -142,7 +142,9 @@ func directStats(evs []store.Event, js []Judgement, q stats.Query) direct {
 	if window <= 0 {
 		window = stats.DefaultOverrideWindow
 	}
-	day := func(t time.Time) string { return t.UTC().Add(time.Duration(q.TZOffset) * time.Second).Format("2006-01-02") }
+	day := func(t time.Time) string {
+		return t.UTC().Add(time.Duration(q.TZOffset) * time.Second).Format("2006-01-02")
+	}
 	inProject := func(cwd string) bool {
 		return q.Project == "" || cwd == q.Project || strings.HasPrefix(cwd, q.Project+"/")
 	}
