@@ -10,7 +10,8 @@
 // is gone when that top's parent is init (pid 1) or a service manager that
 // adopts orphans (systemd, launchd), or when the session leader it was
 // started in no longer exists. Every Claude-family process of such a tree
-// is listed, the top and everything under it. A tree whose top has a live
+// is listed, the top and everything under it (a server's workers, a
+// tool's command: kind "child"). A tree whose top has a live
 // ordinary parent — a shell, tmux, an editor, a test runner — is a live
 // session and is never listed; neither is another user's process.
 package cleanup
@@ -41,6 +42,7 @@ const (
 	KindClaude   = "claude"
 	KindSubagent = "subagent" // Claude Code started by Claude Code
 	KindMCP      = "mcp"
+	KindChild    = "child"
 )
 
 // Orphan is a listed process.
@@ -81,7 +83,7 @@ func isClaude(p *Proc) bool {
 
 func isMCP(p *Proc) bool {
 	for _, a := range p.Args {
-		if strings.Contains(strings.ToLower(a), "mcp") {
+		if a := strings.ToLower(a); strings.Contains(a, "mcp") || strings.Contains(a, "modelcontextprotocol") {
 			return true
 		}
 	}
@@ -103,31 +105,49 @@ func Find(procs []Proc, uid int) []Orphan {
 	var out []Orphan
 	for i := range procs {
 		p := &procs[i]
-		if p.UID != uid || !family(p) {
+		if p.UID != uid || p.Zombie || p.PID == 1 {
 			continue
 		}
-		// Up through Claude-family ancestors to the top of the tree.
-		top, underClaude := p, false
-		for seen := 0; seen < 64; seen++ {
-			parent := byPID[top.PPID]
-			if !family(parent) {
+		// Up to the top of the Claude-family part of the ancestry: the
+		// highest Claude-family ancestor (or p) below the first ordinary
+		// process above it. A process with no Claude-family ancestor is
+		// not ours to list.
+		var top *Proc
+		underClaude := false
+		if family(p) {
+			top = p
+		}
+		cur := p
+		for hops := 0; hops < 256; hops++ {
+			parent := byPID[cur.PPID]
+			if parent == nil || parent.PID == 1 {
 				break
 			}
-			if isClaude(parent) {
-				underClaude = true
+			if family(parent) {
+				if isClaude(parent) {
+					underClaude = true
+				}
+				top = parent
+			} else if top != nil {
+				break
 			}
-			top = parent
+			cur = parent
+		}
+		if top == nil {
+			continue
 		}
 		why := gone(top, byPID)
 		if why == "" {
 			continue
 		}
-		kind := KindMCP
-		if isClaude(p) {
+		kind := KindChild // started by one of them (a server's worker, a tool's command)
+		switch {
+		case isClaude(p) && underClaude:
+			kind = KindSubagent
+		case isClaude(p):
 			kind = KindClaude
-			if underClaude {
-				kind = KindSubagent
-			}
+		case isMCP(p):
+			kind = KindMCP
 		}
 		out = append(out, Orphan{Proc: *p, Kind: kind, Top: top.PID, Why: why})
 	}
