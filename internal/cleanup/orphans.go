@@ -175,3 +175,7 @@ func gone(top *Proc, byPID map[int]*Proc) string {
 	}
 	return ""
 }
+
+// SettingLast is the store setting holding what the last background
+// cleanup (`warden cleanup --record`, run by cleanup.on_start) did.
+const SettingLast = "cleanup_last"

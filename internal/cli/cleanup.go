@@ -44,6 +44,9 @@ background.`,
 				}
 			}
 			var killed, failed []int
+			if os.Getenv("WARDEN_TEST_CLEANUP_DRY") == "1" {
+				kill = false // tests on a shared machine list, never kill
+			}
 			if kill && len(orphans) > 0 {
 				killed, failed = cleanup.Kill(ctx, orphans, 3*time.Second)
 			}
@@ -105,9 +108,6 @@ background.`,
 	return cmd
 }
 
-// settingCleanupLast holds what the last recorded (background) cleanup did.
-const settingCleanupLast = "cleanup_last"
-
 func recordCleanup(ctx context.Context, now time.Time, orphans []cleanup.Orphan, killed, failed []int) {
 	st, err := sqlite.Open(ctx, paths.DB())
 	if err != nil {
@@ -115,7 +115,7 @@ func recordCleanup(ctx context.Context, now time.Time, orphans []cleanup.Orphan,
 	}
 	defer st.Close()
 	msg := fmt.Sprintf("%s: %d orphaned, %d ended, %d could not be ended", now.UTC().Format(time.RFC3339), len(orphans), len(killed), len(failed))
-	_ = st.SetSetting(ctx, settingCleanupLast, msg)
+	_ = st.SetSetting(ctx, cleanup.SettingLast, msg)
 }
 
 func shortAge(d time.Duration) string {
