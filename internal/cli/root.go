@@ -64,6 +64,7 @@ func commands() []*cobra.Command {
 		newLoopCmd(),
 		newStatsCmd(),
 		newCleanupCmd(),
+		newImportCmd(),
 	}
 }
 
