@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/warden-dev/warden/internal/event"
+	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
@@ -98,3 +100,24 @@ func n(p *int64) int64 {
 func q(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 func js(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// BenchmarkFileDetails is what a file tool's PostToolUse adds to the
+// record: hashing the file (64 KiB here; nothing over fileHashCap) and the
+// originalFile, and counting the patch's lines. Compare with
+// BenchmarkHookInProcess for the whole hook.
+func BenchmarkFileDetails(b *testing.B) {
+	dir := b.TempDir()
+	file := filepath.Join(dir, "f.go")
+	content := strings.Repeat("line of source code, about sixty bytes long....\n", 1365)
+	os.WriteFile(file, []byte(content), 0o644)
+	resp := js(map[string]any{"originalFile": content, "structuredPatch": []map[string]any{{"lines": []string{" a", "-b", "+B"}}}})
+	in := &event.Input{ToolName: "Edit", Cwd: dir, ToolInput: json.RawMessage(`{"file_path":` + q(file) + `}`), ToolResponse: json.RawMessage(resp)}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		ev := &store.Event{Path: file}
+		addFileDetails(ev, event.PostToolUse, in)
+		if ev.HashAfter == "" || ev.LinesAdded == nil {
+			b.Fatal("no details")
+		}
+	}
+}
