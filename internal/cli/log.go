@@ -118,16 +118,16 @@ func printEvents(w io.Writer, evs []store.Event, asJSON, header bool) {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	if header {
-		fmt.Fprintln(tw, "TIME\tSESSION\tEVENT\tTOOL\tDECISION\tRULE\tREASON")
+		fmt.Fprintln(tw, "TIME\tSESSION\tEVENT\tTOOL\tDETAIL\tDECISION\tRULE\tREASON")
 	}
 	for _, e := range evs {
 		reason := e.Reason
 		if e.Error != "" {
 			reason = "error: " + e.Error
 		}
-		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s",
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s",
 			e.Time.Local().Format("01-02 15:04:05"), short(e.SessionID, 8), e.Event, e.Tool,
-			e.Decision, e.Rule, oneLine(reason))
+			eventDetail(e), e.Decision, e.Rule, oneLine(reason))
 		fmt.Fprintln(tw, line)
 	}
 	tw.Flush()

@@ -66,6 +66,10 @@ func commands() []*cobra.Command {
 		newTokenCmd(),
 		newLogsCmd(),
 		newServiceCmd(),
+		newLoopCmd(),
+		newStatsCmd(),
+		newCleanupCmd(),
+		newImportCmd(),
 	}
 }
 

@@ -65,6 +65,10 @@ type Config struct {
 		VerifyBeforeStop   bool
 		TestCommands       []string
 	}
+	// Cleanup of orphaned processes (internal/cleanup).
+	Cleanup struct {
+		OnStart bool
+	}
 	// Pacing throttles tool calls against the subscription's 5-hour and
 	// 7-day limits (internal/pace; reference/pacing.md).
 	Pacing struct {

@@ -132,6 +132,12 @@ var keys = []Key{
 		Field:   func(c *Config) any { return &c.Gates.TestCommands },
 	},
 	{
+		Name: "cleanup.on_start", Kind: Bool, Default: false,
+		Policy: UserOnly,
+		Doc:    "At every SessionStart, end orphaned Claude Code, MCP-server and subagent processes of this user that have run for 2 minutes or more (`warden cleanup --kill`, in the background with a 20 s deadline; the hook never waits for it).",
+		Field:  func(c *Config) any { return &c.Cleanup.OnStart },
+	},
+	{
 		Name: "pacing.enabled", Kind: Bool, Default: true,
 		Policy: UserOnly,
 		Doc:    "Pacing: wait after each tool call when the 5-hour or 7-day subscription window is used faster than its allowance.",

@@ -56,6 +56,9 @@ func selfToggle(cmd string, depth int) (string, bool) {
 		case name == "warden" || name == "pace-maker":
 			if sub := firstOperand(args[1:]); userOnly[sub] {
 				found = name + " " + sub
+			} else if sub == "loop" && loopStop(args[1:]) {
+				// Claude may start a loop, never end one it is held in.
+				found = name + " loop stop"
 			}
 		case shells[name]:
 			for i, a := range args[1:] {
@@ -73,4 +76,14 @@ func selfToggle(cmd string, depth int) (string, bool) {
 		return found == ""
 	})
 	return found, found != ""
+}
+
+// loopStop reports whether `warden loop …` arguments stop the loop.
+func loopStop(args []string) bool {
+	for i, a := range args {
+		if a == "loop" {
+			return firstOperand(args[i+1:]) == "stop"
+		}
+	}
+	return false
 }

@@ -9,6 +9,7 @@ import "github.com/warden-dev/warden/internal/pipeline"
 // depend on which files happen to be linked.
 func All() []pipeline.Handler {
 	return []pipeline.Handler{
+		cleanupStartHandler(),
 		confignoticeHandler(),
 		countersHandler(),
 		gatesBreakerHandler(),
@@ -26,6 +27,7 @@ func All() []pipeline.Handler {
 		lifecycleEndHandler(),
 		lifecycleStartHandler(),
 		lifecycleTrackHandler(),
+		loopHandler(),
 		pacingHandler(),
 		policyHandler(),
 		subagentReminderHandler(),

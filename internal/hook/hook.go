@@ -445,6 +445,7 @@ func (r *run) eventRow(out hookio.Output) *store.Event {
 		ev.SessionID, ev.Tool, ev.ToolUseID, ev.AgentID, ev.Cwd = in.SessionID, in.ToolName, in.ToolUseID, in.AgentID, in.Cwd
 		ev.DurationMS = in.DurationMS
 		ev.Path = filePath(in)
+		addFileDetails(ev, r.ev, in)
 		if r.cfg != nil && r.cfg.Capture && len(in.Raw) > 0 {
 			ev.Raw = json.RawMessage(redact.String(string(in.Raw)))
 		}

@@ -32,6 +32,20 @@ func ChainHash(prev string, e *Event) string {
 		field("null")
 	}
 	field(string(e.Raw))
+	// The file fields came later (migration 0020): hashed only when set, so
+	// the rows written before them keep their hashes.
+	if e.HashBefore != "" || e.HashAfter != "" || e.LinesAdded != nil || e.LinesRemoved != nil {
+		field("file")
+		field(e.HashBefore)
+		field(e.HashAfter)
+		for _, n := range []*int64{e.LinesAdded, e.LinesRemoved} {
+			if n != nil {
+				field(strconv.FormatInt(*n, 10))
+			} else {
+				field("null")
+			}
+		}
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 

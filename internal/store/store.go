@@ -32,6 +32,13 @@ type Event struct {
 	// includes it.
 	SleptMS    int64  `json:"slept_ms,omitempty"`
 	DurationMS *int64 `json:"duration_ms,omitempty"`
+	// File tools (Write, Edit, MultiEdit, NotebookEdit): SHA-256 (hex) of
+	// the file before and after the change, and the lines it added and
+	// removed; empty or nil when unknown.
+	HashBefore   string `json:"hash_before,omitempty"`
+	HashAfter    string `json:"hash_after,omitempty"`
+	LinesAdded   *int64 `json:"lines_added,omitempty"`
+	LinesRemoved *int64 `json:"lines_removed,omitempty"`
 	// Raw is the hook input, kept only with capture = true (redacted).
 	Raw json.RawMessage `json:"raw,omitempty"`
 	// PrevHash and Hash link the row into the audit chain (ChainHash).

@@ -14,8 +14,9 @@ import (
 
 const insertEvent = `INSERT INTO events
 	(id, ts_us, session_id, event, harness, tool, tool_use_id, agent_id, cwd, path,
-	 decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms)
-	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	 decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms,
+	 hash_before, hash_after, lines_added, lines_removed)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 
 const upsertSession = `INSERT INTO sessions (id, cwd, started_us, updated_us, state, sig)
 	VALUES (?,?,?,?,?,?)
@@ -83,7 +84,8 @@ func (s *Store) RecordHook(ctx context.Context, ev *store.Event, sess *store.Ses
 		ev.PrevHash, ev.Hash = prev, store.ChainHash(prev, ev)
 		if _, err := tx.ExecContext(ctx, insertEvent, ev.ID, ev.Time.UnixMicro(), ev.SessionID, ev.Event, harness,
 			ev.Tool, ev.ToolUseID, ev.AgentID, ev.Cwd, ev.Path, ev.Decision, ev.Rule, ev.Mode, ev.Reason,
-			ev.Error, ev.LatencyUS, ev.DurationMS, raw, ev.PrevHash, ev.Hash, ev.SleptMS); err != nil {
+			ev.Error, ev.LatencyUS, ev.DurationMS, raw, ev.PrevHash, ev.Hash, ev.SleptMS,
+			ev.HashBefore, ev.HashAfter, ev.LinesAdded, ev.LinesRemoved); err != nil {
 			return fmt.Errorf("record event: %w", err)
 		}
 		if err := saveSession(ctx, tx, sess); err != nil {
@@ -236,18 +238,26 @@ func timeFromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
 
 // eventCols are the events columns scanEvent reads, in its order.
 const eventCols = `id, ts_us, session_id, event, harness, tool, tool_use_id, agent_id, cwd, path,
-	decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms`
+	decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms,
+	hash_before, hash_after, lines_added, lines_removed`
 
 // scanEvent reads one row of eventCols.
 func scanEvent(sc interface{ Scan(...any) error }) (store.Event, error) {
 	var e store.Event
 	var ts int64
-	var dur sql.NullInt64
+	var dur, added, removed sql.NullInt64
 	var raw sql.NullString
 	if err := sc.Scan(&e.ID, &ts, &e.SessionID, &e.Event, &e.Harness, &e.Tool, &e.ToolUseID,
 		&e.AgentID, &e.Cwd, &e.Path, &e.Decision, &e.Rule, &e.Mode, &e.Reason, &e.Error,
-		&e.LatencyUS, &dur, &raw, &e.PrevHash, &e.Hash, &e.SleptMS); err != nil {
+		&e.LatencyUS, &dur, &raw, &e.PrevHash, &e.Hash, &e.SleptMS,
+		&e.HashBefore, &e.HashAfter, &added, &removed); err != nil {
 		return e, err
+	}
+	if added.Valid {
+		e.LinesAdded = &added.Int64
+	}
+	if removed.Valid {
+		e.LinesRemoved = &removed.Int64
 	}
 	e.Time = timeFromMicros(ts)
 	if dur.Valid {

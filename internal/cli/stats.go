@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/warden-dev/warden/internal/stats"
+)
+
+func newStatsCmd() *cobra.Command {
+	var since, project string
+	var window time.Duration
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "stats [--since 7d] [--project DIR] [--json]",
+		Short: "What the guards did, per day: blocks per rule, overridden blocks, breaker trips, loops caught, judges and cost",
+		Long: `Guard statistics from the store, per day (local time):
+  blocks      deny and ask decisions, per rule;
+  overridden  blocks the user let through soon after (--window, 10m): an ask
+              whose call then ran, or a denied file-tool call whose tool then
+              succeeded on the same path in the same session — rules with
+              many are likely wrong;
+  breaker     circuit-breaker trips;
+  loops       calls stopped as a repetition loop (workaround detection);
+  judges      LLM judge calls by verdict, with their cost.
+--project DIR counts only events in DIR (and below) and the judge calls of
+their sessions.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := context.Background()
+			q := stats.Query{OverrideWindow: window}
+			if since != "" {
+				t, err := parseSince(since, time.Now())
+				if err != nil {
+					return err
+				}
+				q.Since = t
+			}
+			if project != "" {
+				abs, err := filepath.Abs(project)
+				if err != nil {
+					return err
+				}
+				q.Project = abs
+			}
+			_, q.TZOffset = time.Now().Zone()
+			st, err := openExistingStore(ctx)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			r, err := stats.Collect(ctx, st, q)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(r)
+			}
+			r.WriteText(cmd.OutOrStdout())
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&since, "since", "", "only since a duration ago (24h, 7d) or a date (2026-11-22)")
+	f.StringVar(&project, "project", "", "only this project directory (and below)")
+	f.DurationVar(&window, "window", stats.DefaultOverrideWindow, "how soon after a block letting the call through counts as overriding it")
+	f.BoolVar(&asJSON, "json", false, "the report as JSON")
+	return cmd
+}

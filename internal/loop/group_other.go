@@ -1,0 +1,7 @@
+//go:build !unix
+
+package loop
+
+import "os/exec"
+
+func setGroup(*exec.Cmd) {}
