@@ -226,8 +226,8 @@ func (s *server) confirmAgent(ctx context.Context, root string, a ask) (agentRun
 }
 
 var (
-	verdictRe = regexp.MustCompile(`^(CONFIRMED|DECLINED)\b[:.\s-]*(.*)$`)
-	reasonRe  = regexp.MustCompile(`^(?:[-*•]|\d+[.)])?\s*` + "`?" + `([^\s:` + "`" + `]+\.[A-Za-z0-9]+|[^\s:` + "`" + `]+/[^\s:` + "`" + `]+)` + "`?" + `(?::(\d+)(?:[-–]\d+)?)?\s*[:—–-]\s*(.+)$`)
+	verdictRe = regexp.MustCompile(`^(CONFIRMED|DECLINED)\b[:.\s—–-]*(.*)$`)
+	reasonRe  = regexp.MustCompile(`^(?:[-*•]|\d+[.)])?\s*([^\s:]+\.[A-Za-z0-9]+|[^\s:]+/[^\s:]+)(?::(\d+)(?:[-–]\d+)?)?\s*[:—–-]\s*(.+)$`)
 	emphasis  = strings.NewReplacer("**", "", "__", "", "`", "", "#", "")
 )
 
@@ -250,7 +250,7 @@ func parseConfirm(text string) (verdict, summary string, reasons []Reason, ok bo
 		return "", "", reasons, false
 	}
 	for _, l := range lines[at+1:] {
-		l = strings.TrimSpace(l)
+		l = strings.TrimSpace(emphasis.Replace(l))
 		if l == "" {
 			continue
 		}
