@@ -156,7 +156,7 @@ func detectChecks(dir string) []string {
 		cmds = append(cmds, "cargo test")
 	}
 	if len(cmds) == 0 && has("Makefile") {
-		if b, err := os.ReadFile(filepath.Join(dir, "Makefile")); err == nil && bytes.Contains(b, []byte("\ntest:")) {
+		if b, err := os.ReadFile(filepath.Join(dir, "Makefile")); err == nil && bytes.Contains(append([]byte("\n"), b...), []byte("\ntest:")) {
 			cmds = append(cmds, "make test")
 		}
 	}

@@ -87,7 +87,9 @@ func (s *server) addFigureTools(srv *sdk.Server) {
 	sdk.AddTool(srv, &sdk.Tool{Name: "pace", Annotations: readOnly,
 		Description: "The pacing decision now: 5-hour and 7-day utilisation against their allowance, and the delay warden adds after each tool call."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, _ PaceIn) (*sdk.CallToolResult, Figures, error) {
-			f, err := s.core(ctx, true, "pace", "--json")
+			// Without what-if figures the CLI explains the stored decision
+			// in words; --json is only for a what-if.
+			f, err := s.core(ctx, false, "pace")
 			return nil, f, err
 		})
 	sdk.AddTool(srv, &sdk.Tool{Name: "usage", Annotations: readOnly,

@@ -312,3 +312,10 @@ func gitOut(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	return testenv.Git(t, dir, args...)
 }
+
+func chmodX(t *testing.T, p string) {
+	t.Helper()
+	if err := os.Chmod(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
