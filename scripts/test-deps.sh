@@ -11,6 +11,7 @@ declare -A need=(
   [node]=nodejs
   [npm]=npm
   [sqlite3]=sqlite3
+  [tmux]=tmux
 )
 
 missing=()
