@@ -32,20 +32,6 @@ func TestMCPServerEndToEnd(t *testing.T) {
 			// Project servers need the user's approval; this run gives it.
 			".claude/settings.local.json": `{"enableAllProjectMcpServers": true}`,
 		},
-		Setup: func(t *testing.T, r *Run, env []string) {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, filepath.Join(bins, "warden"), "init", "--mcp")
-			cmd.Dir, cmd.Env = r.Proj, env
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("warden init --mcp: %v\n%s", err, out)
-			}
-			b, err := os.ReadFile(filepath.Join(r.Proj, ".mcp.json"))
-			if err != nil || !strings.Contains(string(b), `"mcp"`) {
-				t.Fatalf(".mcp.json after init --mcp: %v\n%s\n%s", err, b, out)
-			}
-		},
 		Script: Script{Steps: []Step{
 			{Tools: []ToolUse{
 				{ID: "toolu_mcp_status", Name: "mcp__warden__status", Input: map[string]any{}},
@@ -55,7 +41,19 @@ func TestMCPServerEndToEnd(t *testing.T) {
 		}},
 		Timeout: 120 * time.Second,
 	}
-	r := runScenario(t, sc)
+	r, env, claude := prepareRun(t, sc)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(bins, "warden"), "init", "--mcp")
+	cmd.Dir, cmd.Env = r.Proj, env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("warden init --mcp: %v\n%s", err, out)
+	}
+	if b, err := os.ReadFile(filepath.Join(r.Proj, ".mcp.json")); err != nil || !strings.Contains(string(b), `"mcp"`) {
+		t.Fatalf(".mcp.json after init --mcp: %v\n%s\n%s", err, b, out)
+	}
+	r.runPrint(t, sc, env, claude)
 
 	main := r.API.MainRequests()
 	if len(main) < 2 {

@@ -67,9 +67,6 @@ type Scenario struct {
 	// that proves the harness, the fake API and the CLI work on their own.
 	NoWarden bool
 	Settings map[string]any
-	// Setup, when set, runs after warden is installed and before claude
-	// starts, with the run's environment (HOME, WARDEN_HOME, PATH).
-	Setup func(t *testing.T, r *Run, env []string)
 	// Timeout bounds the claude run (default 90 s).
 	Timeout time.Duration
 	Check   func(t *testing.T, r *Run)
@@ -168,9 +165,6 @@ func prepareRun(t *testing.T, sc Scenario) (*Run, []string, string) {
 		}
 	}
 
-	if sc.Setup != nil {
-		sc.Setup(t, r, env)
-	}
 	r.API = newFakeAPI(sc.Script, map[string]string{"CWD": r.Proj, "HOME": r.Home, "RUN": dir})
 	t.Cleanup(r.API.Close)
 
