@@ -68,9 +68,15 @@ func (s *server) checkTool(srv *sdk.Server) {
 
 // check runs the configured or detected commands within limit.
 func (s *server) check(ctx context.Context, limit time.Duration) CheckOut {
+	// Commands run at the top of the repository (where go.mod, package.json
+	// … live) even when the server was started in a subdirectory.
+	dir := s.o.Dir
+	if root, err := repoRoot(ctx, dir); err == nil {
+		dir = root
+	}
 	cmds, source := s.o.Config.MCP.CheckCommands, "configured"
 	if len(cmds) == 0 {
-		cmds, source = detectChecks(s.o.Dir), "detected"
+		cmds, source = detectChecks(dir), "detected"
 	}
 	out := CheckOut{Source: source, Commands: []CommandRun{}, Passed: true}
 	if len(cmds) == 0 {
@@ -80,7 +86,7 @@ func (s *server) check(ctx context.Context, limit time.Duration) CheckOut {
 	}
 	deadline := time.Now().Add(limit)
 	for _, c := range cmds {
-		r := runCheck(ctx, s.o.Dir, c, deadline)
+		r := runCheck(ctx, dir, c, deadline)
 		out.Passed = out.Passed && r.Passed
 		out.Commands = append(out.Commands, r)
 	}

@@ -109,3 +109,24 @@ func TestInvalidArgumentsNameTheArgument(t *testing.T) {
 		t.Errorf("history changed: %q", got)
 	}
 }
+
+// Outside a git repository the git tools say so; check runs from the
+// repository's top even when started in a subdirectory.
+func TestOutsideRepoAndSubdirectory(t *testing.T) {
+	e := newEnv(t, nil)
+	cs := e.connect(t, Options{Dir: t.TempDir()})
+	for _, tool := range []string{"confirm", "commit", "push"} {
+		res, err := callErr(cs, tool, nil)
+		if err != nil || !res.IsError || !strings.Contains(resultText(res), "is not inside a git repository") {
+			t.Errorf("%s outside a repository: %v %s", tool, err, resultText(res))
+		}
+	}
+	write(t, e.dir, "Makefile", "test:\n\t@test -f main.go\n")
+	write(t, e.dir, "sub/x.txt", "x\n")
+	cs = e.connect(t, Options{Dir: e.dir + "/sub"})
+	var out CheckOut
+	call(t, cs, "check", nil, &out)
+	if !out.Passed || len(out.Commands) != 1 || out.Commands[0].Command != "make test" {
+		t.Errorf("check from a subdirectory: %+v", out)
+	}
+}
