@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/warden-dev/warden/internal/judge"
+	"github.com/warden-dev/warden/internal/judge/llm"
 )
 
 // ConfirmIn selects the diff to judge.
@@ -180,6 +181,7 @@ func (s *server) confirm(ctx context.Context, root string, d diffSel, withCheck 
 		run, err = s.confirmAgent(ctx, root, a)
 		text, out.Judge.Model, out.Judge.Turns, out.Judge.Calls = run.Text, run.Model, run.Turns, run.Calls
 		resp.Model, resp.TokensIn, resp.TokensOut, resp.Attempts = run.Model, run.TokensIn, run.TokensOut, run.Turns
+		resp.CostUSD = llm.EstimateCost(run.Model, run.TokensIn, run.TokensOut)
 	default:
 		// claude -p answers in one turn, from the diff alone.
 		text, resp, err = s.complete(ctx, a)

@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/warden-dev/warden/internal/judge"
+	"github.com/warden-dev/warden/internal/lifecycle"
 )
 
 // IntentIn picks the transcript.
@@ -33,7 +34,6 @@ type IntentOut struct {
 var (
 	sessionIDRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
 	intentRe    = regexp.MustCompile(`^(FOLLOWED|DIVERGED)\b[:.\s-]*(.*)$`)
-	encodeRe    = regexp.MustCompile(`[^A-Za-z0-9]`)
 )
 
 const intentSystem = `You check, for the user, whether a coding agent's work followed the user's request. You get the user's requests, what the agent did (tool calls, its last message) and the changed files. Judge only whether the work matches what was asked: nothing asked for left out, nothing unasked done instead, no claims the actions do not support. Answer with exactly one first line:
@@ -104,7 +104,7 @@ func (s *server) transcriptDir() string {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	return filepath.Join(base, "projects", encodeRe.ReplaceAllString(dir, "-"))
+	return filepath.Join(base, "projects", lifecycle.ProjectKey(dir))
 }
 
 func (s *server) validateIntent(ctx context.Context, path string) IntentOut {
