@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,14 +26,14 @@ type CommitOut struct {
 	Confirm   ConfirmOut `json:"confirm" jsonschema:"the confirm verdict on the staged diff"`
 }
 
-var conventionalRe = regexp.MustCompile(`^(feat|fix|docs|style|refactor|perf|test|build|ci|chore|revert)(\([\w./,-]+\))?!?: \S.{0,99}$`)
+var conventionalRe = lazyRE(`^(feat|fix|docs|style|refactor|perf|test|build|ci|chore|revert)(\([\w./,-]+\))?!?: \S.{0,99}$`)
 
 func (s *server) commitTool(srv *sdk.Server) {
 	sdk.AddTool(srv, &sdk.Tool{Name: "commit", Annotations: mutating,
 		Description: "Commit the staged changes: runs confirm on the staged diff, writes a conventional commit message with the small model (or uses the one given), and commits. Refuses, changing nothing, on DECLINED, when the judge is unavailable, with nothing staged, or on a detached HEAD."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in CommitIn) (*sdk.CallToolResult, CommitOut, error) {
 			msg := strings.TrimSpace(in.Message)
-			if msg != "" && !conventionalRe.MatchString(firstLineRaw(msg)) {
+			if msg != "" && !conventionalRe().MatchString(firstLineRaw(msg)) {
 				return nil, CommitOut{}, argError("message", "%q is not a conventional commit subject; write type(scope): subject, type one of feat fix docs style refactor perf test build ci chore revert, at most 100 characters", clip(firstLineRaw(msg), 120))
 			}
 			root, err := repoRoot(ctx, s.o.Dir)
@@ -141,7 +140,7 @@ func (s *server) commitMessage(ctx context.Context, d diffSel) (string, error) {
 			return "", err
 		}
 		msg := cleanMessage(text)
-		ok := conventionalRe.MatchString(firstLineRaw(msg))
+		ok := conventionalRe().MatchString(firstLineRaw(msg))
 		resp.Verdict.Pass, resp.Verdict.Decision, resp.Verdict.Reason = ok, "MESSAGE", firstLineRaw(msg)
 		s.record(a, resp)
 		if ok {

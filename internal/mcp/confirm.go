@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -228,8 +227,8 @@ func (s *server) confirmAgent(ctx context.Context, root string, a ask) (agentRun
 }
 
 var (
-	verdictRe = regexp.MustCompile(`^(CONFIRMED|DECLINED)\b[:.\s—–-]*(.*)$`)
-	reasonRe  = regexp.MustCompile(`^(?:[-*•]|\d+[.)])?\s*([^\s:]+\.[A-Za-z0-9]+|[^\s:]+/[^\s:]+)(?::(\d+)(?:[-–]\d+)?)?\s*[:—–-]\s*(.+)$`)
+	verdictRe = lazyRE(`^(CONFIRMED|DECLINED)\b[:.\s—–-]*(.*)$`)
+	reasonRe  = lazyRE(`^(?:[-*•]|\d+[.)])?\s*([^\s:]+\.[A-Za-z0-9]+|[^\s:]+/[^\s:]+)(?::(\d+)(?:[-–]\d+)?)?\s*[:—–-]\s*(.+)$`)
 	emphasis  = strings.NewReplacer("**", "", "__", "", "`", "", "#", "")
 )
 
@@ -243,7 +242,7 @@ func parseConfirm(text string) (verdict, summary string, reasons []Reason, ok bo
 	for i, l := range lines {
 		l = strings.TrimSpace(emphasis.Replace(l))
 		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(l, "Verdict:"), "VERDICT:"))
-		if m := verdictRe.FindStringSubmatch(l); m != nil {
+		if m := verdictRe().FindStringSubmatch(l); m != nil {
 			verdict, summary, at = m[1], strings.TrimSpace(m[2]), i
 			break
 		}
@@ -256,7 +255,7 @@ func parseConfirm(text string) (verdict, summary string, reasons []Reason, ok bo
 		if l == "" {
 			continue
 		}
-		if m := reasonRe.FindStringSubmatch(l); m != nil {
+		if m := reasonRe().FindStringSubmatch(l); m != nil {
 			n, _ := strconv.Atoi(m[2])
 			reasons = append(reasons, Reason{File: m[1], Line: n, Text: strings.TrimSpace(m[3])})
 			continue

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"regexp"
 	"strings"
 	"time"
 
@@ -65,9 +64,9 @@ type ExplainIn struct {
 
 var (
 	usageReports = []string{"daily", "weekly", "monthly", "session", "blocks"}
-	dateRe       = regexp.MustCompile(`^\d{4}-?\d{2}-?\d{2}$`)
-	sinceRe      = regexp.MustCompile(`^(\d+(ns|us|ms|s|m|h|d)|\d{4}-\d{2}-\d{2})$`)
-	eventNameRe  = regexp.MustCompile(`^[A-Za-z]+$`)
+	dateRe       = lazyRE(`^\d{4}-?\d{2}-?\d{2}$`)
+	sinceRe      = lazyRE(`^(\d+(ns|us|ms|s|m|h|d)|\d{4}-\d{2}-\d{2})$`)
+	eventNameRe  = lazyRE(`^[A-Za-z]+$`)
 )
 
 func (s *server) addFigureTools(srv *sdk.Server) {
@@ -104,7 +103,7 @@ func (s *server) addFigureTools(srv *sdk.Server) {
 			}
 			args := []string{"usage", report, "--json"}
 			if in.Since != "" {
-				if !dateRe.MatchString(in.Since) {
+				if !dateRe().MatchString(in.Since) {
 					return nil, Figures{}, argError("since", "%q is not a date; use YYYY-MM-DD or YYYYMMDD", in.Since)
 				}
 				args = append(args, "--since", strings.ReplaceAll(in.Since, "-", ""))
@@ -127,13 +126,13 @@ func (s *server) addFigureTools(srv *sdk.Server) {
 				args = append(args, "--session", in.Session)
 			}
 			if in.Event != "" {
-				if !eventNameRe.MatchString(in.Event) {
+				if !eventNameRe().MatchString(in.Event) {
 					return nil, Figures{}, argError("event", "%q is not a hook event name (e.g. PreToolUse)", in.Event)
 				}
 				args = append(args, "--event", in.Event)
 			}
 			if in.Since != "" {
-				if !sinceRe.MatchString(in.Since) {
+				if !sinceRe().MatchString(in.Since) {
 					return nil, Figures{}, argError("since", "%q is neither a duration (90m, 24h, 7d) nor a date (YYYY-MM-DD)", in.Since)
 				}
 				args = append(args, "--since", in.Since)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -32,8 +31,8 @@ type IntentOut struct {
 }
 
 var (
-	sessionIDRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
-	intentRe    = regexp.MustCompile(`^(FOLLOWED|DIVERGED)\b[:.\s-]*(.*)$`)
+	sessionIDRe = lazyRE(`^[A-Za-z0-9_-]{1,128}$`)
+	intentRe    = lazyRE(`^(FOLLOWED|DIVERGED)\b[:.\s-]*(.*)$`)
 )
 
 const intentSystem = `You check, for the user, whether a coding agent's work followed the user's request. You get the user's requests, what the agent did (tool calls, its last message) and the changed files. Judge only whether the work matches what was asked: nothing asked for left out, nothing unasked done instead, no claims the actions do not support. Answer with exactly one first line:
@@ -68,7 +67,7 @@ func (s *server) transcriptFor(in IntentIn) (string, error) {
 	}
 	dir := s.transcriptDir()
 	if in.SessionID != "" {
-		if !sessionIDRe.MatchString(in.SessionID) {
+		if !sessionIDRe().MatchString(in.SessionID) {
 			return "", argError("session_id", "%q is not a session id", in.SessionID)
 		}
 		p := filepath.Join(dir, in.SessionID+".jsonl")
@@ -149,7 +148,7 @@ func (s *server) validateIntent(ctx context.Context, path string) IntentOut {
 	if err == nil {
 		for _, l := range strings.Split(text, "\n") {
 			l = strings.TrimSpace(emphasis.Replace(l))
-			if m := intentRe.FindStringSubmatch(l); m != nil {
+			if m := intentRe().FindStringSubmatch(l); m != nil {
 				out.Verdict, out.Followed, out.Reason = m[1], m[1] == "FOLLOWED", strings.TrimSpace(m[2])
 				break
 			}

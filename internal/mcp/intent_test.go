@@ -2,9 +2,10 @@ package mcp
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/warden-dev/warden/internal/lifecycle"
 )
 
 const transcriptJSONL = `{"type":"user","sessionId":"s1","message":{"role":"user","content":"Add a Div function with a zero check and its test."}}
@@ -20,7 +21,7 @@ func TestValidateIntentDiverged(t *testing.T) {
 		return apiReply{Text: "DIVERGED: the zero check and the test the user asked for are missing"}
 	})
 	e := newEnv(t, api)
-	dir := filepath.Join(e.home, ".claude", "projects", regexp.MustCompile(`[^A-Za-z0-9]`).ReplaceAllString(realPath(t, e.dir), "-"))
+	dir := filepath.Join(e.home, ".claude", "projects", lifecycle.ProjectKey(realPath(t, e.dir)))
 	write(t, dir, "s1.jsonl", transcriptJSONL)
 	write(t, e.dir, "calc.go", "package main\n")
 	cs := e.connect(t, Options{})

@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,7 +26,7 @@ type PushOut struct {
 // core.git rules hold them: policy.protected_branches adds more).
 var alwaysProtected = []string{"main", "master"}
 
-var remoteNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+var remoteNameRe = lazyRE(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 func (s *server) pushTool(srv *sdk.Server) {
 	sdk.AddTool(srv, &sdk.Tool{Name: "push", Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(true)},
@@ -37,7 +36,7 @@ func (s *server) pushTool(srv *sdk.Server) {
 			if remote == "" {
 				remote = "origin"
 			}
-			if !remoteNameRe.MatchString(remote) {
+			if !remoteNameRe().MatchString(remote) {
 				return nil, PushOut{}, argError("remote", "%q is not a remote name", remote)
 			}
 			root, err := repoRoot(ctx, s.o.Dir)
