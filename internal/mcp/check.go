@@ -106,7 +106,11 @@ func runCheck(ctx context.Context, dir, command string, deadline time.Time) Comm
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CI=true", "NO_COLOR=1", "TERM=dumb")
+	// No terminal: stdin is /dev/null (watch modes do not start), no
+	// colour codes in the output the judge and the agent read. CI is left
+	// as it is: suites that behave differently under CI=true should run
+	// as the user runs them.
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "TERM=dumb")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 2 * time.Second
