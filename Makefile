@@ -19,13 +19,15 @@ LDFLAGS := -s -w -X github.com/warden-dev/warden/internal/version.Version=$(VERS
 # runs warden-core for everything else. warden-core holds the command tree
 # and the hook runtime; warden-helper carries the rare, heavy commands
 # (network, image encoding) and warden-judge the LLM SDK, so their
-# packages' init never runs in a hook.
+# packages' init never runs in a hook. warden-mcp is `warden mcp`, the MCP
+# server, with the MCP SDK.
 build:
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden ./cmd/warden
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-core ./cmd/warden-core
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-helper ./cmd/warden-helper
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-judge ./cmd/warden-judge
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-serve ./cmd/warden-serve
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-mcp ./cmd/warden-mcp
 
 install: build
 	./bin/warden install

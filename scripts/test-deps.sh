@@ -7,6 +7,7 @@ set -euo pipefail
 # command -> Debian package
 declare -A need=(
   [git]=git
+  [make]=make
   [node]=nodejs
   [npm]=npm
   [sqlite3]=sqlite3

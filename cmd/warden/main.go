@@ -6,7 +6,8 @@
 // `warden statusline` are handed to the keeper that already holds the
 // store open (internal/hookclient); every other command, and what no
 // keeper takes, runs in warden-core beside it, which this process becomes
-// (exec) rather than waits for.
+// (exec) rather than waits for. `warden mcp` becomes warden-mcp, the
+// MCP server's own binary.
 package main
 
 import (
@@ -22,6 +23,8 @@ func main() {
 			os.Exit(hookclient.Hook(os.Args[2:]))
 		case "statusline":
 			os.Exit(hookclient.Statusline(os.Args[2:]))
+		case "mcp":
+			os.Exit(hookclient.MCP(os.Args[2:]))
 		}
 	}
 	os.Exit(hookclient.Forward(os.Args[1:]))

@@ -70,6 +70,7 @@ func commands() []*cobra.Command {
 		newStatsCmd(),
 		newCleanupCmd(),
 		newImportCmd(),
+		newMCPCmd(),
 	}
 }
 

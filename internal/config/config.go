@@ -135,6 +135,13 @@ type Config struct {
 		StyleDrift       bool
 		ClaudeMD         bool
 	}
+	// MCP configures the tools of `warden mcp` (internal/mcp).
+	MCP struct {
+		CheckCommands    []string
+		CheckTimeoutMS   int
+		ConfirmTurns     int
+		ConfirmTimeoutMS int
+	}
 }
 
 // Defaults returns a new Config holding every key's default.

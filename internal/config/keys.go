@@ -488,6 +488,30 @@ var keys = []Key{
 		Doc:    "Telegram chat ids allowed to command the daemon (empty: any chat that knows the secret).",
 		Field:  func(c *Config) any { return &c.Webhook.TelegramChats },
 	},
+	{
+		Name: "mcp.check_commands", Kind: Strings, Default: []string{},
+		Policy: Free,
+		Doc:    "Commands the MCP check tool runs (sh -c, in the project); empty: detected from the project (go vet/test, npm test, pytest, cargo test, make test).",
+		Field:  func(c *Config) any { return &c.MCP.CheckCommands },
+	},
+	{
+		Name: "mcp.check_timeout_ms", Kind: Int, Default: 600000, Min: 1000, Max: 3600000, Unit: "milliseconds",
+		Policy: Free,
+		Doc:    "Deadline of the MCP check tool's commands together; past it the running command is killed and the check fails.",
+		Field:  func(c *Config) any { return &c.MCP.CheckTimeoutMS },
+	},
+	{
+		Name: "mcp.confirm_turns", Kind: Int, Default: 8, Min: 1, Max: 30, Unit: "turns",
+		Policy: Free,
+		Doc:    "Model turns the MCP confirm judge may spend reading files (Read, Glob, Grep) before it must give its verdict.",
+		Field:  func(c *Config) any { return &c.MCP.ConfirmTurns },
+	},
+	{
+		Name: "mcp.confirm_timeout_ms", Kind: Int, Default: 120000, Min: 5000, Max: 600000, Unit: "milliseconds",
+		Policy: UserOnly,
+		Doc:    "Deadline of one MCP confirm (all its turns); past it the change is not confirmed (judge unavailable).",
+		Field:  func(c *Config) any { return &c.MCP.ConfirmTimeoutMS },
+	},
 }
 
 // Keys returns the registry (a copy), for documentation and tooling.

@@ -20,7 +20,14 @@ const CoreName = "warden-core"
 
 // CorePath is warden-core next to the running warden (symlinks resolved,
 // so a link to the installed warden finds its warden-core).
-func CorePath() (string, error) {
+func CorePath() (string, error) { return siblingPath(CoreName) }
+
+// MCPName is the MCP server's binary (`warden mcp`): a binary of its own
+// so the MCP SDK is linked into neither this front nor warden-core.
+const MCPName = "warden-mcp"
+
+// siblingPath is the binary name next to the running warden.
+func siblingPath(name string) (string, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return "", errors.New("cannot find the running warden: " + err.Error())
@@ -28,11 +35,26 @@ func CorePath() (string, error) {
 	if real, err := filepath.EvalSymlinks(self); err == nil {
 		self = real
 	}
-	core := filepath.Join(filepath.Dir(self), CoreName)
-	if fi, err := os.Stat(core); err != nil || fi.IsDir() {
-		return "", errors.New(CoreName + " is missing next to " + self + "; build both with `make build`, or reinstall with `make install`")
+	p := filepath.Join(filepath.Dir(self), name)
+	if fi, err := os.Stat(p); err != nil || fi.IsDir() {
+		return "", errors.New(name + " is missing next to " + self + "; build them with `make build`, or reinstall with `make install`")
 	}
-	return core, nil
+	return p, nil
+}
+
+// MCP runs `warden mcp args…`: warden-mcp in place of this process.
+func MCP(args []string) int {
+	bin, err := siblingPath(MCPName)
+	if err != nil {
+		say(err.Error())
+		return 1
+	}
+	code, err := run(bin, args)
+	if err != nil {
+		say("run " + bin + ": " + err.Error())
+		return 1
+	}
+	return code
 }
 
 // Forward runs warden-core with args (a command other than hook) in place

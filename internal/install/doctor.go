@@ -54,6 +54,7 @@ func Doctor(ctx context.Context, o DoctorOptions) Report {
 	d.stateKey()
 	d.config()
 	d.llmJudges(ctx)
+	d.mcpServer()
 	d.tools()
 	r := Report{OK: true, Checks: d.checks}
 	for _, c := range d.checks {
