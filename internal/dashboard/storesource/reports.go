@@ -1,0 +1,73 @@
+package storesource
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/dashboard"
+	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/usage"
+)
+
+func userHome() string {
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+// Judgements implements dashboard.Judgements.
+func (s *Source) Judgements(ctx context.Context, since time.Time, limit int) ([]dashboard.Judgement, error) {
+	rows, err := s.st.Judgements(ctx, sqlite.JudgementFilter{Since: since, Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]dashboard.Judgement, 0, len(rows))
+	for i := len(rows) - 1; i >= 0; i-- {
+		j := rows[i]
+		out = append(out, dashboard.Judgement{ID: j.ID, Time: j.Time, SessionID: j.SessionID, Judge: j.Judge,
+			Provider: j.Provider, Model: j.Model, Verdict: j.Verdict, Decision: j.Decision, Reason: j.Reason,
+			Error: j.Error, TokensIn: j.TokensIn, TokensOut: j.TokensOut, CostUSD: j.CostUSD, LatencyMS: j.LatencyMS})
+	}
+	return out, nil
+}
+
+// Usage implements dashboard.Usage with the reports `warden usage`
+// prints, through the same per-file cache in the store, reused for
+// UsageTTL so pages stay fast.
+func (s *Source) Usage(ctx context.Context) (*dashboard.UsageView, error) {
+	s.usageMu.Lock()
+	defer s.usageMu.Unlock()
+	if s.usageView != nil && time.Since(s.usageAt) < s.opt.UsageTTL {
+		return s.usageView, nil
+	}
+	files, err := usage.DiscoverStore(ctx, s.st, s.opt.UsageDirs)
+	if err != nil {
+		return nil, err
+	}
+	d, err := usage.Load(ctx, usage.Options{Files: files, Cache: usage.StoreCache{St: s.st}})
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	es := d.Select(usage.Filter{Loc: s.opt.Loc})
+	v := &dashboard.UsageView{Computed: now}
+	v.Daily, v.DailyTotals = usage.Periods(d, es, usage.Daily, s.opt.Loc, time.Sunday)
+	v.Sessions = usage.Sessions(d, es)
+	v.Blocks = usage.Blocks(d, es, usage.BlockOptions{Now: now, Recent: true})
+	today := now.In(s.opt.Loc).Format("2006-01-02")
+	for _, r := range v.Daily {
+		if r.Period == today {
+			v.TodayCost = r.TotalCost
+		}
+	}
+	s.usageView, s.usageAt = v, now
+	return v, nil
+}
+
+// Settings implements dashboard.Settings: `warden config show`.
+func (s *Source) Settings(ctx context.Context) ([]config.Setting, []config.Problem, error) {
+	set, probs := config.Effective(filepath.Join(s.opt.WardenHome, "config.toml"), s.opt.ProjectDir)
+	return set, probs, nil
+}
