@@ -37,7 +37,11 @@ type env struct {
 	addr   string
 	srv    *http.Server
 	tasks  *memTasks
+	source *storesource.Source
 }
+
+// src is the store source the dashboard reads.
+func (e *env) src() *storesource.Source { return e.source }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
@@ -49,6 +53,7 @@ func newEnv(t *testing.T) *env {
 	t.Cleanup(func() { st.Close() })
 	e := &env{t: t, home: home, claude: claude, st: st, tasks: &memTasks{}}
 	src := storesource.New(st, storesource.Options{WardenHome: home, UsageDirs: []string{claude}})
+	e.source = src
 	sources := src.Sources()
 	sources.Tasks = e.tasks
 	e.dash, err = dashboard.New(dashboard.Options{
@@ -209,12 +214,13 @@ func (b *browser) do(t *testing.T, actions ...chromedp.Action[chromedp.Void]) {
 	}
 }
 
-// eval evaluates a JavaScript expression and decodes its value.
+// eval evaluates a JavaScript expression (awaiting a promise) and
+// decodes its value.
 func eval[T any](t *testing.T, b *browser, js string) T {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("evaluate %s: %v", js, err)
 	}
