@@ -158,4 +158,3 @@ func storeCount(t *testing.T, e *env, f dashboard.EventFilter) int {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
-
