@@ -29,7 +29,7 @@ const testToken = "wdn_test_token_0123456789"
 // env is a dashboard over a real store file in a temp warden home, served
 // on a loopback port by a real http.Server that a test can restart.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	home   string // WARDEN_HOME
 	claude string // CLAUDE_CONFIG_DIR
 	st     *sqlite.Store
@@ -43,7 +43,7 @@ type env struct {
 // src is the store source the dashboard reads.
 func (e *env) src() *storesource.Source { return e.source }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	home, claude := t.TempDir(), t.TempDir()
 	st, err := sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
@@ -119,7 +119,7 @@ func (e *env) hook(payload string) {
 
 // chromium finds Debian's chromium; without it the test skips, or fails
 // under CI=true.
-func chromium(t *testing.T) string {
+func chromium(t testing.TB) string {
 	t.Helper()
 	for _, p := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"} {
 		if path, err := exec.LookPath(p); err == nil {
@@ -141,7 +141,7 @@ type browser struct {
 	errors []string
 }
 
-func newBrowser(t *testing.T, width, height int64, mobile bool) *browser {
+func newBrowser(t testing.TB, width, height int64, mobile bool) *browser {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromium(t)),
@@ -205,7 +205,7 @@ func (b *browser) record(ev any) {
 	b.mu.Unlock()
 }
 
-func (b *browser) do(t *testing.T, actions ...chromedp.Action[chromedp.Void]) {
+func (b *browser) do(t testing.TB, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
 	defer cancel()
@@ -216,7 +216,7 @@ func (b *browser) do(t *testing.T, actions ...chromedp.Action[chromedp.Void]) {
 
 // eval evaluates a JavaScript expression (awaiting a promise) and
 // decodes its value.
-func eval[T any](t *testing.T, b *browser, js string) T {
+func eval[T any](t testing.TB, b *browser, js string) T {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
 	defer cancel()
@@ -237,13 +237,13 @@ func (b *browser) takeErrors() []string {
 }
 
 // open navigates and waits for the page's heading.
-func (b *browser) open(t *testing.T, url string) {
+func (b *browser) open(t testing.TB, url string) {
 	t.Helper()
 	b.do(t, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("main h1")))
 }
 
 // login logs the browser in through the form.
-func (b *browser) login(t *testing.T, e *env) {
+func (b *browser) login(t testing.TB, e *env) {
 	t.Helper()
 	b.do(t,
 		chromedp.Navigate(e.url("/login")),
@@ -256,7 +256,7 @@ func (b *browser) login(t *testing.T, e *env) {
 
 // waitFor polls a JavaScript condition until it is true or within has
 // passed; it returns how long it took.
-func (b *browser) waitFor(t *testing.T, js string, within time.Duration) time.Duration {
+func (b *browser) waitFor(t testing.TB, js string, within time.Duration) time.Duration {
 	t.Helper()
 	start := time.Now()
 	for {

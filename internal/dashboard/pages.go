@@ -17,6 +17,9 @@ const sourceTimeout = 5 * time.Second
 // overview to list it as active.
 const ActiveWindow = 30 * time.Minute
 
+// overviewUsageWait is how long the overview waits for usage reports.
+const overviewUsageWait = 150 * time.Millisecond
+
 // overviewData is the overview page.
 type overviewData struct {
 	Pacing    *PacingView
@@ -50,9 +53,12 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request, tok string) {
 		d.Tasks, d.HaveTasks = v, err == nil
 	}
 	if src.Usage != nil {
-		v, err := src.Usage.Usage(ctx)
-		s.fail(&p, "usage", err)
-		if v != nil {
+		// Today's cost only when the reports are at hand: a cold scan of
+		// the transcripts must not hold up the first paint.
+		uctx, cancel := context.WithTimeout(ctx, overviewUsageWait)
+		v, err := src.Usage.Usage(uctx)
+		cancel()
+		if v != nil && err == nil {
 			d.Today = &v.TodayCost
 		}
 	}

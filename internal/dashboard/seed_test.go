@@ -18,7 +18,7 @@ import (
 // sessions with every decision, an ask the user approved (an override), a
 // subagent, judge calls, quota snapshots across both windows, transcripts
 // for the usage reports, and tasks in every column.
-func seed(t *testing.T, e *env, now time.Time) {
+func seed(t testing.TB, e *env, now time.Time) {
 	t.Helper()
 	ctx := context.Background()
 	rec := func(ago time.Duration, ev store.Event) {
@@ -63,6 +63,10 @@ func seed(t *testing.T, e *env, now time.Time) {
 
 	seedSnapshots(t, e, now)
 	seedTranscripts(t, e, now)
+	// Warm the usage reports, as a running daemon has them.
+	if _, err := e.src().Usage(ctx); err != nil {
+		t.Fatal(err)
+	}
 
 	for _, p := range []string{"Add a /health endpoint to the API", "Fix the flaky cart test", "Upgrade the SQLite driver", "Write the release notes", "Refactor the payment client"} {
 		if _, err := e.tasks.Add(ctx, dashboardNewTask(p)); err != nil {
@@ -82,7 +86,7 @@ func sevenReset(now time.Time) time.Time { return now.Add(72 * time.Hour).Trunca
 
 // seedSnapshots records status line figures along both windows, the
 // newest now.
-func seedSnapshots(t *testing.T, e *env, now time.Time) {
+func seedSnapshots(t testing.TB, e *env, now time.Time) {
 	t.Helper()
 	f, s := fiveReset(now), sevenReset(now)
 	for i := 12; i >= 0; i-- {
@@ -107,7 +111,7 @@ func seedSnapshots(t *testing.T, e *env, now time.Time) {
 
 // seedTranscripts writes Claude Code transcripts for the usage reports:
 // a session a day for the last week.
-func seedTranscripts(t *testing.T, e *env, now time.Time) {
+func seedTranscripts(t testing.TB, e *env, now time.Time) {
 	t.Helper()
 	dir := filepath.Join(e.claude, "projects", "-home-dev-shop")
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -2,6 +2,7 @@ package storesource
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -34,14 +35,51 @@ func (s *Source) Judgements(ctx context.Context, since time.Time, limit int) ([]
 }
 
 // Usage implements dashboard.Usage with the reports `warden usage`
-// prints, through the same per-file cache in the store, reused for
-// UsageTTL so pages stay fast.
+// prints, through the same per-file cache in the store. A result is reused
+// for UsageTTL; a refresh runs in the background under its own deadline,
+// so a caller that stops waiting (the overview waits briefly) does not
+// waste the scan, and concurrent callers share one.
 func (s *Source) Usage(ctx context.Context) (*dashboard.UsageView, error) {
 	s.usageMu.Lock()
-	defer s.usageMu.Unlock()
 	if s.usageView != nil && time.Since(s.usageAt) < s.opt.UsageTTL {
-		return s.usageView, nil
+		v := s.usageView
+		s.usageMu.Unlock()
+		return v, nil
 	}
+	if s.usageDone == nil {
+		done := make(chan struct{})
+		s.usageDone = done
+		go s.refreshUsage(done)
+	}
+	done := s.usageDone
+	s.usageMu.Unlock()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("usage reports still computing: %w", ctx.Err())
+	}
+	s.usageMu.Lock()
+	defer s.usageMu.Unlock()
+	return s.usageView, s.usageErr
+}
+
+// usageDeadline bounds one background scan of the transcripts.
+const usageDeadline = 2 * time.Minute
+
+func (s *Source) refreshUsage(done chan struct{}) {
+	ctx, cancel := context.WithTimeout(context.Background(), usageDeadline)
+	defer cancel()
+	v, err := s.computeUsage(ctx)
+	s.usageMu.Lock()
+	if err == nil {
+		s.usageView, s.usageAt = v, time.Now()
+	}
+	s.usageErr, s.usageDone = err, nil
+	s.usageMu.Unlock()
+	close(done)
+}
+
+func (s *Source) computeUsage(ctx context.Context) (*dashboard.UsageView, error) {
 	files, err := usage.DiscoverStore(ctx, s.st, s.opt.UsageDirs)
 	if err != nil {
 		return nil, err
@@ -62,7 +100,6 @@ func (s *Source) Usage(ctx context.Context) (*dashboard.UsageView, error) {
 			v.TodayCost = r.TotalCost
 		}
 	}
-	s.usageView, s.usageAt = v, now
 	return v, nil
 }
 

@@ -38,6 +38,8 @@ type Source struct {
 	usageMu   sync.Mutex
 	usageView *dashboard.UsageView
 	usageAt   time.Time
+	usageErr  error
+	usageDone chan struct{} // non-nil while a refresh runs
 }
 
 // New wraps an open store; the caller keeps closing it.
