@@ -88,7 +88,7 @@ type decisionsData struct {
 	Since     string
 	Rules     []RuleStat
 	Overrides []Override
-	Within    time.Duration
+	Within    string
 }
 
 // OverrideWindow is how soon after a block a run of the same call counts
@@ -118,7 +118,7 @@ func (s *Server) decisions(w http.ResponseWriter, r *http.Request, tok string) {
 	ctx, cancel := context.WithTimeout(r.Context(), sourceTimeout)
 	defer cancel()
 	since, label := sinceParam(r, s.opt.Now())
-	d := decisionsData{Since: label, Within: OverrideWindow}
+	d := decisionsData{Since: label, Within: human(OverrideWindow)}
 	var err error
 	d.Rules, err = src.RuleStats(ctx, since)
 	s.fail(&p, "rule counts", err)

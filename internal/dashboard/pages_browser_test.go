@@ -55,7 +55,11 @@ func TestPagesLoadWithoutConsoleErrors(t *testing.T) {
 					t.Errorf("%s at %s: page is %d px wide in a %d px viewport", p.name, size.name, w, size.width)
 				}
 				if shots != "" {
-					png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+					raw, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+					if err != nil {
+						t.Fatal(err)
+					}
+					png, err := smallPNG(raw)
 					if err != nil {
 						t.Fatal(err)
 					}
