@@ -56,14 +56,12 @@ func (s *Server) tasks(w http.ResponseWriter, r *http.Request, tok string) {
 		s.render(w, r, http.StatusOK, "tasks", p)
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), sourceTimeout)
+	ctx, cancel := context.WithTimeout(withToken(r.Context(), tok), sourceTimeout)
 	defer cancel()
 	ts, err := src.List(ctx)
 	s.fail(&p, "tasks", err)
 	for i := range ts {
-		if ts[i].Attach == "" && s.opt.AttachHint != "" {
-			ts[i].Attach = strings.ReplaceAll(s.opt.AttachHint, "{id}", ts[i].ID)
-		}
+		s.attach(&ts[i])
 	}
 	p.Data = tasksData{Columns: boardOf(ts), Total: len(ts), Added: r.URL.Query().Get("added")}
 	s.render(w, r, http.StatusOK, "tasks", p)
@@ -77,7 +75,7 @@ func (s *Server) task(w http.ResponseWriter, r *http.Request, tok string) {
 		s.render(w, r, http.StatusOK, "task", p)
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), sourceTimeout)
+	ctx, cancel := context.WithTimeout(withToken(r.Context(), tok), sourceTimeout)
 	defer cancel()
 	st, err := src.Story(ctx, r.PathValue("id"))
 	if err != nil {
@@ -88,9 +86,7 @@ func (s *Server) task(w http.ResponseWriter, r *http.Request, tok string) {
 		s.renderError(w, r, p, http.StatusNotFound, "no task "+r.PathValue("id"))
 		return
 	}
-	if st.Task.Attach == "" && s.opt.AttachHint != "" {
-		st.Task.Attach = strings.ReplaceAll(s.opt.AttachHint, "{id}", st.Task.ID)
-	}
+	s.attach(&st.Task)
 	p.Title = "Task " + st.Task.ID
 	p.Data = st
 	s.render(w, r, http.StatusOK, "task", p)
@@ -124,7 +120,7 @@ func (s *Server) addTask(w http.ResponseWriter, r *http.Request) {
 		}
 		nt.Priority = n
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), sourceTimeout)
+	ctx, cancel := context.WithTimeout(withToken(r.Context(), tok), sourceTimeout)
 	defer cancel()
 	t, err := src.Add(ctx, nt)
 	if err != nil {
@@ -144,11 +140,23 @@ func (s *Server) cancelTask(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no task queue: run `warden serve`", http.StatusServiceUnavailable)
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), sourceTimeout)
+	ctx, cancel := context.WithTimeout(withToken(r.Context(), tok), sourceTimeout)
 	defer cancel()
 	if err := src.Cancel(ctx, r.PathValue("id")); err != nil {
 		s.renderError(w, r, s.newPage("Tasks", "tasks", tok), http.StatusBadRequest, "cancel task "+r.PathValue("id")+": "+err.Error())
 		return
 	}
 	http.Redirect(w, r, "/tasks", http.StatusSeeOther)
+}
+
+// attach fills in the attach command of a task whose agent runs (or is
+// paused) from AttachHint, when the source gave none.
+func (s *Server) attach(t *Task) {
+	if t.Attach != "" || s.opt.AttachHint == "" {
+		return
+	}
+	switch t.State {
+	case "claimed", "running", "paused":
+		t.Attach = strings.ReplaceAll(s.opt.AttachHint, "{id}", t.ID)
+	}
 }

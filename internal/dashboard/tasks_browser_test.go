@@ -38,8 +38,12 @@ func TestTasksBoardAddAndCancel(t *testing.T) {
 	if n := eval[int](t, b, `document.querySelectorAll('`+sel+`').length`); n != 1 {
 		t.Fatalf("the added task %s is not in the queued column", added.ID)
 	}
-	if cmd := eval[string](t, b, `document.querySelector('`+sel+` button.copy').dataset.copy`); cmd != "warden agent attach "+added.ID {
-		t.Errorf("attach command %q", cmd)
+	// A queued task has no agent to attach to; a running one does.
+	if n := eval[int](t, b, `document.querySelectorAll('`+sel+` button.copy').length`); n != 0 {
+		t.Errorf("queued task offers an attach command")
+	}
+	if cmd := eval[string](t, b, `document.querySelector('section[data-state="running"] article[data-task="t2"] button.copy').dataset.copy`); cmd != "warden agent attach t2" {
+		t.Errorf("running task's attach command %q", cmd)
 	}
 	b.do(t, chromedp.Click(chromedp.CSS(sel+` button.danger`)),
 		chromedp.WaitVisible(chromedp.CSS(`section[data-state="failed"] article[data-task="`+added.ID+`"]`)))
