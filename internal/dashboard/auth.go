@@ -10,11 +10,12 @@ import (
 	"strings"
 )
 
-// cookieName holds the API token the login form took. The cookie is
-// HttpOnly (no script reads it) and SameSite=Strict (no other site's page
-// sends it); the token is checked on every request, so revoking it logs
-// every page out and a daemon restart logs none out.
-const cookieName = "warden_token"
+// DefaultCookieName holds the API token the login form took (unless
+// Options.CookieName names another). The cookie is HttpOnly (no script
+// reads it) and SameSite=Strict (no other site's page sends it); the
+// token is checked on every request, so revoking it logs every page out
+// and a daemon restart logs none out.
+const DefaultCookieName = "warden_token"
 
 // csrfField is the form field (and X-CSRF-Token header) every mutation
 // carries.
@@ -22,8 +23,8 @@ const csrfField = "csrf"
 
 // token returns the request's token: the cookie, or a bearer header for
 // scripts.
-func token(r *http.Request) string {
-	if c, err := r.Cookie(cookieName); err == nil && c.Value != "" {
+func (s *Server) token(r *http.Request) string {
+	if c, err := r.Cookie(s.opt.CookieName); err == nil && c.Value != "" {
 		return c.Value
 	}
 	if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
@@ -43,7 +44,7 @@ func csrfToken(tok string) string {
 
 // authed reports whether the request carries a valid token, and the token.
 func (s *Server) authed(r *http.Request) (string, bool) {
-	tok := token(r)
+	tok := s.token(r)
 	if tok == "" || len(tok) > 512 {
 		return "", false
 	}
@@ -151,7 +152,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.showLogin(w, r, http.StatusUnauthorized, "That token is not valid. Create one with `warden token create`.")
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: tok, Path: "/", HttpOnly: true,
+	http.SetCookie(w, &http.Cookie{Name: s.opt.CookieName, Value: tok, Path: "/", HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 	next := r.PostFormValue("next")
 	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/login") {
@@ -164,7 +165,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	if _, ok := s.checkMutation(w, r); !ok {
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
+	http.SetCookie(w, &http.Cookie{Name: s.opt.CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
 		SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, "/login", http.StatusSeeOther)
 }

@@ -22,6 +22,9 @@ var staticFiles embed.FS
 type Options struct {
 	// CheckToken validates API tokens (required).
 	CheckToken TokenCheck
+	// CookieName is the login cookie (the daemon's API accepts the same
+	// one); "": DefaultCookieName.
+	CookieName string
 	Sources    Sources
 	// Version is shown in the footer.
 	Version string
@@ -54,6 +57,9 @@ func New(opt Options) (*Server, error) {
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now
+	}
+	if opt.CookieName == "" {
+		opt.CookieName = DefaultCookieName
 	}
 	if opt.Poll <= 0 {
 		opt.Poll = 200 * time.Millisecond

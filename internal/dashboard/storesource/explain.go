@@ -35,7 +35,7 @@ func (s *Source) Explain(ctx context.Context, id int64) (*dashboard.Explanation,
 		return ex, nil
 	}
 	call := policy.Call{Event: e.Event, Tool: payload.ToolName, Input: payload.ToolInput, Cwd: payload.Cwd,
-		Home: userHome(), Project: s.opt.ProjectDir}
+		Home: s.opt.UserHome, Project: s.opt.ProjectDir}
 	if call.Event == "" {
 		call.Event = "PreToolUse"
 	}

@@ -3,7 +3,6 @@ package storesource
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -12,11 +11,6 @@ import (
 	"github.com/warden-dev/warden/internal/store/sqlite"
 	"github.com/warden-dev/warden/internal/usage"
 )
-
-func userHome() string {
-	h, _ := os.UserHomeDir()
-	return h
-}
 
 // Judgements implements dashboard.Judgements.
 func (s *Source) Judgements(ctx context.Context, since time.Time, limit int) ([]dashboard.Judgement, error) {

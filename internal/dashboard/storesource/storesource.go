@@ -6,6 +6,7 @@
 package storesource
 
 import (
+	"os"
 	"sync"
 	"time"
 
@@ -21,6 +22,10 @@ type Options struct {
 	// ProjectDir is the project whose .warden/ config and rules apply
 	// (the daemon's directory); "" for none.
 	ProjectDir string
+	// UserHome is the user's home directory, for `~` in policy facts;
+	// "": os.UserHomeDir() once, at New (a daemon must not look it up per
+	// request: the hook server swaps the environment).
+	UserHome string
 	// UsageDirs are Claude Code config directories to read transcripts
 	// from; nil: usage.ConfigDirs().
 	UsageDirs []string
@@ -49,6 +54,9 @@ func New(st *sqlite.Store, opt Options) *Source {
 	}
 	if opt.Loc == nil {
 		opt.Loc = time.Local
+	}
+	if opt.UserHome == "" {
+		opt.UserHome, _ = os.UserHomeDir()
 	}
 	if opt.UsageDirs == nil {
 		opt.UsageDirs = usage.ConfigDirs()
