@@ -236,6 +236,13 @@ func (f *fakeAPI) SetScript(steps []Step) {
 	f.script.Steps = steps
 }
 
+// AppendSteps adds main-conversation steps after the current ones.
+func (f *fakeAPI) AppendSteps(steps ...Step) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.script.Steps = append(append([]Step(nil), f.script.Steps...), steps...)
+}
+
 // ResetAt is the reset instant sent for a window ("5h" or "7d"); zero
 // before the window was first sent.
 func (f *fakeAPI) ResetAt(tag string) time.Time {
