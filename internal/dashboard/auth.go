@@ -95,13 +95,16 @@ func (s *Server) checkMutation(w http.ResponseWriter, r *http.Request) (string, 
 	return tok, true
 }
 
-// requireLogin wraps a page: without a valid token it shows the login form
-// (status 401) and nothing else.
+// requireLogin wraps a page: without a valid token it sends the browser
+// to the login form (which then comes back here) and nothing else. A
+// redirect rather than a 401 page: browsers log every 4xx document as a
+// console error.
 func (s *Server) requireLogin(h func(w http.ResponseWriter, r *http.Request, tok string)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		tok, ok := s.authed(r)
 		if !ok {
-			s.showLogin(w, r, http.StatusUnauthorized, "")
+			w.Header().Set("Cache-Control", "no-store")
+			http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
 			return
 		}
 		h(w, r, tok)
@@ -120,13 +123,7 @@ func (s *Server) requireToken(h http.HandlerFunc) http.HandlerFunc {
 }
 
 func (s *Server) showLogin(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	next := r.URL.RequestURI()
-	if r.URL.Path == "/login" {
-		next = r.FormValue("next")
-	}
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") {
-		next = "/"
-	}
+	next := safeNext(r.FormValue("next"))
 	s.render(w, r, status, "login", page{Title: "Log in", Data: map[string]string{"Next": next, "Error": msg}})
 }
 
@@ -149,16 +146,23 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if !ok {
-		s.showLogin(w, r, http.StatusUnauthorized, "That token is not valid. Create one with `warden token create`.")
+		// 200 with the message: the form is the answer (see requireLogin).
+		s.showLogin(w, r, http.StatusOK, "That token is not valid. Create one with `warden token create`.")
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: s.opt.CookieName, Value: tok, Path: "/", HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
-	next := r.PostFormValue("next")
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/login") {
-		next = "/"
+	http.Redirect(w, r, safeNext(r.PostFormValue("next")), http.StatusSeeOther)
+}
+
+// safeNext is where to go after logging in: a path of this site only (no
+// other host, no scheme, not the login page itself).
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") ||
+		strings.HasPrefix(next, "/login") {
+		return "/"
 	}
-	http.Redirect(w, r, next, http.StatusSeeOther)
+	return next
 }
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {

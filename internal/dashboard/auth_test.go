@@ -20,12 +20,13 @@ func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastRe
 
 // TestLoginRequiredHTTP asks every page, the stream and the JSON endpoint
 // without a token, with a wrong one and with a right one: without a valid
-// token every page answers 401 with the login form and none of the data.
+// token a page sends the browser to the login form (and back after it),
+// the stream and JSON answer 401, and none of them carries any data.
 func TestLoginRequiredHTTP(t *testing.T) {
 	e := newEnv(t)
 	seed(t, e, time.Now())
 	c := &http.Client{CheckRedirect: noRedirect, Timeout: 10 * time.Second}
-	get := func(path, cookie string) (int, string) {
+	get := func(path, cookie string) (int, string, string) {
 		req, _ := http.NewRequest("GET", e.url(path), nil)
 		if cookie != "" {
 			req.AddCookie(&http.Cookie{Name: "warden_token", Value: cookie})
@@ -36,10 +37,10 @@ func TestLoginRequiredHTTP(t *testing.T) {
 		}
 		defer resp.Body.Close()
 		if resp.Header.Get("Content-Type") == "text/event-stream" {
-			return resp.StatusCode, ""
+			return resp.StatusCode, "", ""
 		}
 		body, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(body)
+		return resp.StatusCode, resp.Header.Get("Location"), string(body)
 	}
 	paths := []string{"/live/stream", "/ui/pacing.json"}
 	for _, p := range pages {
@@ -47,22 +48,27 @@ func TestLoginRequiredHTTP(t *testing.T) {
 	}
 	for _, tok := range []string{"", "wrong", testToken + "x"} {
 		for _, p := range paths {
-			code, body := get(p, tok)
-			if code != http.StatusUnauthorized {
+			code, loc, body := get(p, tok)
+			stream := strings.HasPrefix(p, "/live/stream") || strings.HasPrefix(p, "/ui/")
+			switch {
+			case stream && code != http.StatusUnauthorized:
 				t.Errorf("GET %s with token %q: %d, want 401", p, tok, code)
+			case !stream && (code != http.StatusSeeOther || loc != "/login?next="+url.QueryEscape(p)):
+				t.Errorf("GET %s with token %q: %d to %q, want 303 to the login form", p, tok, code, loc)
 			}
 			for _, m := range dataMarkers {
 				if strings.Contains(body, m) {
 					t.Errorf("GET %s with token %q leaks %q", p, tok, m)
 				}
 			}
-			if !strings.HasPrefix(p, "/live/stream") && !strings.HasPrefix(p, "/ui/") && !strings.Contains(body, `id="token"`) {
-				t.Errorf("GET %s with token %q does not show the login form", p, tok)
-			}
 		}
 	}
+	if code, _, body := get("/login?next=%2Fdecisions", ""); code != http.StatusOK || !strings.Contains(body, `id="token"`) ||
+		!strings.Contains(body, `name="next" value="/decisions"`) {
+		t.Errorf("login form: %d\n%s", code, body)
+	}
 	for _, p := range pages {
-		if code, body := get(p.path, testToken); code != http.StatusOK || strings.Contains(body, `id="token"`) {
+		if code, _, body := get(p.path, testToken); code != http.StatusOK || strings.Contains(body, `id="token"`) {
 			t.Errorf("GET %s with the token: %d (login form shown: %v)", p.path, code, strings.Contains(body, `id="token"`))
 		}
 	}
@@ -74,7 +80,7 @@ func TestLoginRequiredHTTP(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusUnauthorized || len(resp.Cookies()) != 0 || !strings.Contains(string(body), "not valid") {
+	if resp.StatusCode != http.StatusOK || len(resp.Cookies()) != 0 || !strings.Contains(string(body), "not valid") {
 		t.Errorf("wrong token login: %d, cookies %v", resp.StatusCode, resp.Cookies())
 	}
 	// The right one sets an HttpOnly, SameSite=Strict cookie and goes on.
@@ -89,13 +95,15 @@ func TestLoginRequiredHTTP(t *testing.T) {
 		t.Errorf("login: %d to %q, cookies %+v", resp.StatusCode, resp.Header.Get("Location"), ck)
 	}
 	// An open redirect is refused.
-	resp, err = c.PostForm(e.url("/login"), url.Values{"token": {testToken}, "next": {"//evil.example/"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if loc := resp.Header.Get("Location"); loc != "/" {
-		t.Errorf("login with next=//evil.example/ redirects to %q", loc)
+	for _, next := range []string{"//evil.example/", "/\\evil.example/", "https://evil.example/", "/login"} {
+		resp, err = c.PostForm(e.url("/login"), url.Values{"token": {testToken}, "next": {next}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if loc := resp.Header.Get("Location"); loc != "/" {
+			t.Errorf("login with next=%s redirects to %q", next, loc)
+		}
 	}
 }
 
@@ -204,5 +212,8 @@ func TestLoginRequiredInBrowser(t *testing.T) {
 	b.open(t, e.url("/"))
 	if n := eval[int](t, b, `document.querySelectorAll("#token").length`); n != 1 {
 		t.Error("after logout the overview is shown without login")
+	}
+	if errs := b.takeErrors(); len(errs) > 0 {
+		t.Errorf("browser errors on the login path: %q", errs)
 	}
 }
