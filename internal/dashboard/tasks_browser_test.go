@@ -27,8 +27,8 @@ func TestTasksBoardAddAndCancel(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("prompt"), "Add rate limiting to the login endpoint"),
 		chromedp.SetValue(chromedp.CSS(`#add-task input[name="priority"]`), "7"),
 		chromedp.Click(chromedp.CSS(`#add-task button[type="submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`p.good[role="status"]`)),
 	)
+	b.waitFor(t, `!!document.querySelector('p.good[role="status"]')`, 10*time.Second)
 	ts, _ := e.tasks.List(context.Background())
 	added := ts[len(ts)-1]
 	if added.Prompt != "Add rate limiting to the login endpoint" || added.Priority != 7 || added.State != "queued" {
@@ -45,8 +45,8 @@ func TestTasksBoardAddAndCancel(t *testing.T) {
 	if cmd := eval[string](t, b, `document.querySelector('section[data-state="running"] article[data-task="t2"] button.copy').dataset.copy`); cmd != "warden agent attach t2" {
 		t.Errorf("running task's attach command %q", cmd)
 	}
-	b.do(t, chromedp.Click(chromedp.CSS(sel+` button.danger`)),
-		chromedp.WaitVisible(chromedp.CSS(`section[data-state="failed"] article[data-task="`+added.ID+`"]`)))
+	b.do(t, chromedp.Click(chromedp.CSS(sel+` button.danger`)))
+	b.waitFor(t, `!!document.querySelector('section[data-state="failed"] article[data-task="`+added.ID+`"]')`, 10*time.Second)
 	ts, _ = e.tasks.List(context.Background())
 	if ts[len(ts)-1].State != "cancelled" {
 		t.Errorf("after cancel the store has state %q", ts[len(ts)-1].State)
