@@ -12,6 +12,7 @@ declare -A need=(
   [npm]=npm
   [sqlite3]=sqlite3
   [tmux]=tmux
+  [chromium]=chromium   # internal/dashboard drives it headless (chromedp)
 )
 
 missing=()

@@ -9,4 +9,6 @@ func extendRunners(p *Parts) {}
 
 // extendServer mounts handlers on the server (the dashboard at "/") once
 // it is built.
-func extendServer(p *Parts) {}
+func extendServer(p *Parts) {
+	mountDashboard(p)
+}

@@ -1,0 +1,347 @@
+package dashboard_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/warden-dev/warden/internal/dashboard"
+	"github.com/warden-dev/warden/internal/dashboard/storesource"
+	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/testenv"
+)
+
+const testToken = "wdn_test_token_0123456789"
+
+// env is a dashboard over a real store file in a temp warden home, served
+// on a loopback port by a real http.Server that a test can restart.
+type env struct {
+	t      testing.TB
+	home   string // WARDEN_HOME
+	claude string // CLAUDE_CONFIG_DIR
+	st     *sqlite.Store
+	dash   *dashboard.Server
+	addr   string
+	srv    *http.Server
+	tasks  *memTasks
+	source *storesource.Source
+}
+
+// src is the store source the dashboard reads.
+func (e *env) src() *storesource.Source { return e.source }
+
+func newEnv(t testing.TB) *env {
+	t.Helper()
+	home, claude := t.TempDir(), t.TempDir()
+	st, err := sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	e := &env{t: t, home: home, claude: claude, st: st, tasks: &memTasks{}}
+	src := storesource.New(st, storesource.Options{WardenHome: home, UsageDirs: []string{claude}})
+	e.source = src
+	sources := src.Sources()
+	sources.Tasks = e.tasks
+	e.dash, err = dashboard.New(dashboard.Options{
+		CheckToken: func(_ context.Context, tok string) (bool, error) { return tok == testToken, nil },
+		Sources:    sources, Version: "test", AttachHint: "warden agent attach {id}",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.addr = ln.Addr().String()
+	e.serve(ln)
+	t.Cleanup(func() { e.srv.Close() })
+	return e
+}
+
+func (e *env) serve(ln net.Listener) {
+	e.srv = &http.Server{Handler: e.dash, ReadHeaderTimeout: 5 * time.Second}
+	go e.srv.Serve(ln)
+}
+
+// restart stops the server, dropping every connection (open streams
+// too), and serves again on the same port: a daemon restart.
+func (e *env) restart(between func()) {
+	e.t.Helper()
+	e.srv.Close()
+	if between != nil {
+		between()
+	}
+	var ln net.Listener
+	var err error
+	for i := 0; i < 100; i++ {
+		if ln, err = net.Listen("tcp", e.addr); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		e.t.Fatalf("listen again on %s: %v", e.addr, err)
+	}
+	e.serve(ln)
+}
+
+func (e *env) url(path string) string { return "http://" + e.addr + path }
+
+// hook runs the real `warden hook` (front and warden-core, no keeper)
+// against the env's store with payload on stdin.
+func (e *env) hook(payload string) {
+	e.t.Helper()
+	bin := testenv.Binary(e.t, "warden")
+	cmd := exec.Command(bin, "hook", "--harness", "claude")
+	cmd.Env = append(os.Environ(), "WARDEN_HOME="+e.home, "WARDEN_KEEPER=off", "HOME="+e.home,
+		"CLAUDE_CONFIG_DIR="+e.claude, "CLAUDE_PROJECT_DIR=")
+	cmd.Stdin = strings.NewReader(payload)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		e.t.Fatalf("warden hook: %v\n%s", err, out)
+	}
+}
+
+// chromium finds Debian's chromium; without it the test skips, or fails
+// under CI=true.
+func chromium(t testing.TB) string {
+	t.Helper()
+	for _, p := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"} {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	if testenv.InCI() {
+		t.Fatal("chromium is required (apt-get install chromium; scripts/test-deps.sh installs it)")
+	}
+	t.Skip("chromium not installed")
+	return ""
+}
+
+// browser is a headless Chromium tab that records console errors,
+// uncaught exceptions and browser log errors (CSP violations, 404s).
+type browser struct {
+	ctx    context.Context
+	mu     sync.Mutex
+	errors []string
+}
+
+func newBrowser(t testing.TB, width, height int64, mobile bool) *browser {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium(t)),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.WindowSize(int(width), int(height)),
+	}
+	b := &browser{}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx, chromedp.WithListener(b.record))
+	t.Cleanup(func() { cancelC(); cancelA() })
+	b.ctx = ctx
+	vp := chromedp.EmulateViewport(width, height)
+	if mobile {
+		vp = chromedp.EmulateViewport(width, height, chromedp.EmulateMobile, chromedp.EmulateScale(1))
+	}
+	if err := chromedp.Do(ctx, vp); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return b
+}
+
+// record keeps the errors the page reports; it runs on chromedp's reader
+// goroutine, so it only appends.
+func (b *browser) record(ev any) {
+	var msg string
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type != runtime.ConsoleAPICalledTypeError && ev.Type != runtime.ConsoleAPICalledTypeAssert {
+			return
+		}
+		var parts []string
+		for _, a := range ev.Args {
+			parts = append(parts, string(a.Value)+a.Description)
+		}
+		msg = "console: " + strings.Join(parts, " ")
+	case *runtime.EventExceptionThrown:
+		msg = "exception: " + ev.ExceptionDetails.Text
+		if ev.ExceptionDetails.Exception != nil {
+			msg += " " + ev.ExceptionDetails.Exception.Description
+		}
+	case *log.EventEntryAdded:
+		if ev.Entry.Level != log.EntryLevelError {
+			return
+		}
+		msg = fmt.Sprintf("log: %s %s", ev.Entry.Text, ev.Entry.URL)
+	default:
+		return
+	}
+	b.mu.Lock()
+	b.errors = append(b.errors, msg)
+	b.mu.Unlock()
+}
+
+func (b *browser) do(t testing.TB, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// eval evaluates a JavaScript expression (awaiting a promise) and
+// decodes its value.
+func eval[T any](t testing.TB, b *browser, js string) T {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", js, err)
+	}
+	return v
+}
+
+// takeErrors returns and clears the recorded errors.
+func (b *browser) takeErrors() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := b.errors
+	b.errors = nil
+	return out
+}
+
+// open navigates and waits for the page's heading.
+func (b *browser) open(t testing.TB, url string) {
+	t.Helper()
+	b.do(t, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("main h1")))
+}
+
+// login logs the browser in through the form.
+func (b *browser) login(t testing.TB, e *env) {
+	t.Helper()
+	b.do(t,
+		chromedp.Navigate(e.url("/login")),
+		chromedp.WaitVisible(chromedp.ID("token")),
+		chromedp.SendKeys(chromedp.ID("token"), testToken),
+		chromedp.Submit(chromedp.ID("token")),
+		chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Pages"]`)),
+	)
+}
+
+// waitFor polls a JavaScript condition until it is true or within has
+// passed; it returns how long it took.
+func (b *browser) waitFor(t testing.TB, js string, within time.Duration) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for {
+		if eval[bool](t, b, js) {
+			return time.Since(start)
+		}
+		if time.Since(start) > within {
+			t.Fatalf("not true within %s: %s", within, js)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// memTasks is the test's task queue behind the dashboard's Tasks
+// interface (the daemon's store replaces it in `warden serve`).
+type memTasks struct {
+	mu    sync.Mutex
+	tasks []dashboard.Task
+	steps map[string][]dashboard.TaskStep
+}
+
+func (m *memTasks) List(context.Context) ([]dashboard.Task, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]dashboard.Task(nil), m.tasks...), nil
+}
+
+func (m *memTasks) Add(_ context.Context, n dashboard.NewTask) (dashboard.Task, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if strings.TrimSpace(n.Prompt) == "" {
+		return dashboard.Task{}, errors.New("empty prompt")
+	}
+	now := time.Now().UTC()
+	t := dashboard.Task{ID: fmt.Sprintf("t%d", len(m.tasks)+1), Title: firstLine(n.Prompt), Prompt: n.Prompt,
+		Project: n.Project, State: "queued", Priority: n.Priority, Created: now, Updated: now}
+	m.tasks = append(m.tasks, t)
+	if m.steps == nil {
+		m.steps = map[string][]dashboard.TaskStep{}
+	}
+	m.steps[t.ID] = append(m.steps[t.ID], dashboard.TaskStep{At: now, State: "queued", Note: "added"})
+	return t, nil
+}
+
+func (m *memTasks) set(id, state string, cost float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := range m.tasks {
+		if m.tasks[i].ID == id {
+			m.tasks[i].State, m.tasks[i].CostUSD = state, cost
+			m.steps[id] = append(m.steps[id], dashboard.TaskStep{At: time.Now().UTC(), State: state})
+		}
+	}
+}
+
+func (m *memTasks) Cancel(_ context.Context, id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := range m.tasks {
+		if m.tasks[i].ID == id {
+			m.tasks[i].State = "cancelled"
+			m.steps[id] = append(m.steps[id], dashboard.TaskStep{At: time.Now().UTC(), State: "cancelled", Note: "from the dashboard"})
+			return nil
+		}
+	}
+	return fmt.Errorf("no task %s", id)
+}
+
+func (m *memTasks) Story(_ context.Context, id string) (*dashboard.TaskStory, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, t := range m.tasks {
+		if t.ID == id {
+			return &dashboard.TaskStory{Task: t, Steps: m.steps[id], DiffStat: " main.go | 4 ++--\n 1 file changed, 2 insertions(+), 2 deletions(-)"}, nil
+		}
+	}
+	return nil, nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 60 {
+		s = s[:60] + "…"
+	}
+	return s
+}
+
+func dashboardNewTask(prompt string) dashboard.NewTask { return dashboard.NewTask{Prompt: prompt} }

@@ -1,0 +1,18 @@
+package dashboard
+
+import "context"
+
+type tokenKey struct{}
+
+// withToken carries the request's API token to the data sources.
+func withToken(ctx context.Context, tok string) context.Context {
+	return context.WithValue(ctx, tokenKey{}, tok)
+}
+
+// RequestToken is the API token of the dashboard request ctx comes from:
+// a source that calls the daemon's API in process (apitasks) acts as the
+// logged-in user with it, so the API's own checks apply.
+func RequestToken(ctx context.Context) string {
+	tok, _ := ctx.Value(tokenKey{}).(string)
+	return tok
+}

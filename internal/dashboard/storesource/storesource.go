@@ -1,0 +1,71 @@
+// Package storesource implements the dashboard's data interfaces over the
+// real store (internal/store/sqlite) and the packages that already compute
+// each figure: pacing (internal/pace), usage reports (internal/usage), the
+// effective config (internal/config) and the policy engine (explain). It
+// adds no figures of its own, so the dashboard shows what the CLI prints.
+package storesource
+
+import (
+	"os"
+	"sync"
+	"time"
+
+	"github.com/warden-dev/warden/internal/dashboard"
+	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/usage"
+)
+
+// Options locate what the store does not hold.
+type Options struct {
+	// WardenHome holds config.toml and rules/ (paths.Home()).
+	WardenHome string
+	// ProjectDir is the project whose .warden/ config and rules apply
+	// (the daemon's directory); "" for none.
+	ProjectDir string
+	// UserHome is the user's home directory, for `~` in policy facts;
+	// "": os.UserHomeDir() once, at New (a daemon must not look it up per
+	// request: the hook server swaps the environment).
+	UserHome string
+	// UsageDirs are Claude Code config directories to read transcripts
+	// from; nil: usage.ConfigDirs().
+	UsageDirs []string
+	// UsageTTL is how long usage reports are reused; 0: one minute.
+	UsageTTL time.Duration
+	// Loc is the time zone of daily usage; nil: time.Local.
+	Loc *time.Location
+}
+
+// Source is every dashboard source over one store.
+type Source struct {
+	st  *sqlite.Store
+	opt Options
+
+	usageMu   sync.Mutex
+	usageView *dashboard.UsageView
+	usageAt   time.Time
+	usageErr  error
+	usageDone chan struct{} // non-nil while a refresh runs
+}
+
+// New wraps an open store; the caller keeps closing it.
+func New(st *sqlite.Store, opt Options) *Source {
+	if opt.UsageTTL <= 0 {
+		opt.UsageTTL = time.Minute
+	}
+	if opt.Loc == nil {
+		opt.Loc = time.Local
+	}
+	if opt.UserHome == "" {
+		opt.UserHome, _ = os.UserHomeDir()
+	}
+	if opt.UsageDirs == nil {
+		opt.UsageDirs = usage.ConfigDirs()
+	}
+	return &Source{st: st, opt: opt}
+}
+
+// Sources returns the dashboard sources this package implements (all but
+// tasks, which belong to the daemon).
+func (s *Source) Sources() dashboard.Sources {
+	return dashboard.Sources{Events: s, Sessions: s, Pacing: s, Decisions: s, Judgements: s, Usage: s, Settings: s}
+}

@@ -1,0 +1,57 @@
+package dashboard_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestTasksBoardAddAndCancel adds a task through the page's form: it is
+// in the task store and on the board in the queued column; cancelling it
+// in the page moves it to failed; the copy button offers the attach
+// command.
+func TestTasksBoardAddAndCancel(t *testing.T) {
+	e := newEnv(t)
+	seed(t, e, time.Now())
+	b := newBrowser(t, 1280, 860, false)
+	b.login(t, e)
+	b.open(t, e.url("/tasks"))
+	for st, want := range map[string]int{"queued": 1, "running": 1, "paused": 1, "done": 1, "failed": 1} {
+		if n := eval[int](t, b, `document.querySelectorAll('section[data-state="`+st+`"] article.task').length`); n != want {
+			t.Errorf("column %s has %d tasks, want %d", st, n, want)
+		}
+	}
+	b.do(t,
+		chromedp.SendKeys(chromedp.ID("prompt"), "Add rate limiting to the login endpoint"),
+		chromedp.SetValue(chromedp.CSS(`#add-task input[name="priority"]`), "7"),
+		chromedp.Click(chromedp.CSS(`#add-task button[type="submit"]`)),
+	)
+	b.waitFor(t, `!!document.querySelector('p.good[role="status"]')`, 10*time.Second)
+	ts, _ := e.tasks.List(context.Background())
+	added := ts[len(ts)-1]
+	if added.Prompt != "Add rate limiting to the login endpoint" || added.Priority != 7 || added.State != "queued" {
+		t.Fatalf("task store has %+v", added)
+	}
+	sel := `section[data-state="queued"] article[data-task="` + added.ID + `"]`
+	if n := eval[int](t, b, `document.querySelectorAll('`+sel+`').length`); n != 1 {
+		t.Fatalf("the added task %s is not in the queued column", added.ID)
+	}
+	// A queued task has no agent to attach to; a running one does.
+	if n := eval[int](t, b, `document.querySelectorAll('`+sel+` button.copy').length`); n != 0 {
+		t.Errorf("queued task offers an attach command")
+	}
+	if cmd := eval[string](t, b, `document.querySelector('section[data-state="running"] article[data-task="t2"] button.copy').dataset.copy`); cmd != "warden agent attach t2" {
+		t.Errorf("running task's attach command %q", cmd)
+	}
+	b.do(t, chromedp.Click(chromedp.CSS(sel+` button.danger`)))
+	b.waitFor(t, `!!document.querySelector('section[data-state="failed"] article[data-task="`+added.ID+`"]')`, 10*time.Second)
+	ts, _ = e.tasks.List(context.Background())
+	if ts[len(ts)-1].State != "cancelled" {
+		t.Errorf("after cancel the store has state %q", ts[len(ts)-1].State)
+	}
+	if errs := b.takeErrors(); len(errs) > 0 {
+		t.Errorf("browser errors: %q", errs)
+	}
+}
