@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/warden-dev/warden/internal/atomicfile"
+	"github.com/warden-dev/warden/internal/event"
 )
 
 // Modes of running an agent.
@@ -25,7 +26,7 @@ const (
 
 // TaskIDEnv carries the task id into the agent's environment, and from
 // there into every event its warden hooks record.
-const TaskIDEnv = "WARDEN_TASK_ID"
+const TaskIDEnv = event.TaskIDEnv
 
 // LaunchSpec is how to start one agent.
 type LaunchSpec struct {

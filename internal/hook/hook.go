@@ -386,7 +386,7 @@ func (r *run) sessionRow() *store.Session {
 
 func (r *run) eventRow(out hookio.Output) *store.Event {
 	ev := &store.Event{
-		Time: r.start, Event: string(r.ev), Harness: r.harness,
+		Time: r.start, Event: string(r.ev), Harness: r.harness, TaskID: r.taskID(),
 		Decision: string(event.Allow), Error: strings.Join(r.failure, "; "),
 	}
 	if r.in != nil {
@@ -394,6 +394,7 @@ func (r *run) eventRow(out hookio.Output) *store.Event {
 		ev.SessionID, ev.Tool, ev.ToolUseID, ev.AgentID, ev.Cwd = in.SessionID, in.ToolName, in.ToolUseID, in.AgentID, in.Cwd
 		ev.DurationMS = in.DurationMS
 		ev.Path = filePath(in)
+		ev.Detail = in.Detail(r.ev)
 		if r.cfg != nil && r.cfg.Capture && len(in.Raw) > 0 {
 			ev.Raw = json.RawMessage(redact.String(string(in.Raw)))
 		}

@@ -32,6 +32,12 @@ func ChainHash(prev string, e *Event) string {
 		field("null")
 	}
 	field(string(e.Raw))
+	// Added later: hashed only when set, so rows written before these
+	// columns existed keep their hashes.
+	if e.TaskID != "" || e.Detail != "" {
+		field(e.TaskID)
+		field(e.Detail)
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -14,8 +14,9 @@ import (
 
 const insertEvent = `INSERT INTO events
 	(id, ts_us, session_id, event, harness, tool, tool_use_id, agent_id, cwd, path,
-	 decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms)
-	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	 decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms,
+	 task_id, detail)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 
 const upsertSession = `INSERT INTO sessions (id, cwd, started_us, updated_us, state, sig)
 	VALUES (?,?,?,?,?,?)
@@ -83,7 +84,7 @@ func (s *Store) RecordHook(ctx context.Context, ev *store.Event, sess *store.Ses
 		ev.PrevHash, ev.Hash = prev, store.ChainHash(prev, ev)
 		if _, err := tx.ExecContext(ctx, insertEvent, ev.ID, ev.Time.UnixMicro(), ev.SessionID, ev.Event, harness,
 			ev.Tool, ev.ToolUseID, ev.AgentID, ev.Cwd, ev.Path, ev.Decision, ev.Rule, ev.Mode, ev.Reason,
-			ev.Error, ev.LatencyUS, ev.DurationMS, raw, ev.PrevHash, ev.Hash, ev.SleptMS); err != nil {
+			ev.Error, ev.LatencyUS, ev.DurationMS, raw, ev.PrevHash, ev.Hash, ev.SleptMS, ev.TaskID, ev.Detail); err != nil {
 			return fmt.Errorf("record event: %w", err)
 		}
 		if err := saveSession(ctx, tx, sess); err != nil {
@@ -126,6 +127,10 @@ func (s *Store) Events(ctx context.Context, f store.Filter) ([]store.Event, erro
 	if f.Event != "" {
 		where = append(where, "event = ?")
 		args = append(args, f.Event)
+	}
+	if f.TaskID != "" {
+		where = append(where, "task_id = ?")
+		args = append(args, f.TaskID)
 	}
 	if !f.Since.IsZero() {
 		where = append(where, "ts_us >= ?")
@@ -236,7 +241,7 @@ func timeFromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
 
 // eventCols are the events columns scanEvent reads, in its order.
 const eventCols = `id, ts_us, session_id, event, harness, tool, tool_use_id, agent_id, cwd, path,
-	decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms`
+	decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms, task_id, detail`
 
 // scanEvent reads one row of eventCols.
 func scanEvent(sc interface{ Scan(...any) error }) (store.Event, error) {
@@ -246,7 +251,7 @@ func scanEvent(sc interface{ Scan(...any) error }) (store.Event, error) {
 	var raw sql.NullString
 	if err := sc.Scan(&e.ID, &ts, &e.SessionID, &e.Event, &e.Harness, &e.Tool, &e.ToolUseID,
 		&e.AgentID, &e.Cwd, &e.Path, &e.Decision, &e.Rule, &e.Mode, &e.Reason, &e.Error,
-		&e.LatencyUS, &dur, &raw, &e.PrevHash, &e.Hash, &e.SleptMS); err != nil {
+		&e.LatencyUS, &dur, &raw, &e.PrevHash, &e.Hash, &e.SleptMS, &e.TaskID, &e.Detail); err != nil {
 		return e, err
 	}
 	e.Time = timeFromMicros(ts)
