@@ -61,6 +61,7 @@ func commands() []*cobra.Command {
 		newUsageCmd(),
 		newHandoffCmd(),
 		keeperCmd(),
+		newAgentCmd(),
 	}
 }
 

@@ -46,6 +46,48 @@ var keys = []Key{
 		Field:  func(c *Config) any { return &c.Hook.Keeper },
 	},
 	{
+		Name: "agent.mode", Kind: String, Default: "interactive", Allowed: []string{"interactive", "headless", "command"},
+		Policy: UserOnly,
+		Doc:    "How warden serve runs a task's agent in its tmux window: Claude Code's TUI with the task as first prompt (interactive; attach with `warden agent attach`), `claude -p` (headless), or agent.command (other agents).",
+		Field:  func(c *Config) any { return &c.Agent.Mode },
+	},
+	{
+		Name: "agent.command", Kind: Strings, Default: []string{},
+		Policy: UserOnly,
+		Doc:    "The argv of agent.mode = command, e.g. [\"codex\", \"exec\", \"{prompt}\"]; {prompt}, {prompt_file}, {task} and {dir} are filled in.",
+		Field:  func(c *Config) any { return &c.Agent.Command },
+	},
+	{
+		Name: "agent.claude", Kind: String, Default: "",
+		Policy: UserOnly,
+		Doc:    "Path of the Claude Code executable agents run (\"\" = claude from PATH).",
+		Field:  func(c *Config) any { return &c.Agent.Claude },
+	},
+	{
+		Name: "agent.permission_mode", Kind: String, Default: "", Allowed: []string{"", "default", "acceptEdits", "plan", "bypassPermissions"},
+		Policy: UserOnly,
+		Doc:    "--permission-mode for Claude Code agents (\"\" = Claude Code's own default: an agent asking for a permission waits until someone attaches).",
+		Field:  func(c *Config) any { return &c.Agent.PermissionMode },
+	},
+	{
+		Name: "agent.idle_timeout", Kind: Int, Default: 1800, Min: 10, Max: 604800, Unit: "seconds",
+		Policy: UserOnly,
+		Doc:    "agent_idle_timeout: an agent with no hook event for this long ends as timed out (its work archived).",
+		Field:  func(c *Config) any { return &c.Agent.IdleTimeout },
+	},
+	{
+		Name: "agent.memory_max", Kind: String, Default: "",
+		Policy: UserOnly,
+		Doc:    "Memory limit per agent (systemd MemoryMax: 4G, 80%) through a systemd user scope where one can be made (`warden doctor` says); \"\" = none.",
+		Field:  func(c *Config) any { return &c.Agent.MemoryMax },
+	},
+	{
+		Name: "agent.tmux_socket", Kind: String, Default: "",
+		Policy: UserOnly,
+		Doc:    "tmux socket of the agents' session \"warden\" (\"\" = your default tmux server, so `tmux attach -t warden` works).",
+		Field:  func(c *Config) any { return &c.Agent.TmuxSocket },
+	},
+	{
 		Name: "briefing.last_session", Kind: Bool, Default: true,
 		Policy: Free,
 		Doc:    "SessionStart briefing: say when the last session ended, on which branch, with how many uncommitted changes.",

@@ -55,6 +55,7 @@ func Doctor(ctx context.Context, o DoctorOptions) Report {
 	d.config()
 	d.llmJudges(ctx)
 	d.tools()
+	d.agentMemory()
 	r := Report{OK: true, Checks: d.checks}
 	for _, c := range d.checks {
 		r.OK = r.OK && c.OK
