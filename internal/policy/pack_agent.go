@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -144,4 +145,18 @@ func leavesBranch(e *Env, c *Cmd, own string) string {
 		}
 	}
 	return "git " + s + " " + target
+}
+
+// agentWorktreeWork reports whether p is a file of an agent's work in a
+// worktree under <warden home>/worktrees/<project>/<task>/: the project's
+// own files, which the agent is there to change — not warden's (its
+// .warden/ directory, with the task's allowed operations, stays warden's,
+// and so do the worktrees directory and each worktree's root).
+func agentWorktreeWork(p, home string) bool {
+	rel, ok := strings.CutPrefix(p, path.Join(home, "worktrees")+"/")
+	if !ok {
+		return false
+	}
+	parts := strings.SplitN(rel, "/", 4) // project, task, first component, rest
+	return len(parts) >= 3 && parts[2] != ".warden"
 }

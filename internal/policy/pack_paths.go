@@ -245,15 +245,18 @@ func selfPack() Pack {
 					if p.Op == OpRead || readOnlyCmds[p.Via] {
 						continue
 					}
-					proj := e.F.Project != "" && (p.Path == path.Join(e.F.Project, ".warden", "config.toml") || under(p.Path, path.Join(e.F.Project, ".warden", "rules")))
-					if under(p.Path, home) && !under(p.Path, path.Join(home, "tmp")) || proj {
+					proj := e.F.Project != "" && (p.Path == path.Join(e.F.Project, ".warden", "config.toml") || under(p.Path, path.Join(e.F.Project, ".warden", "rules")) ||
+						p.Path == path.Join(e.F.Project, ".warden", "task.json"))
+					if under(p.Path, home) && !under(p.Path, path.Join(home, "tmp")) && !agentWorktreeWork(p.Path, home) || proj {
 						return fmt.Sprintf("%s %s %s, which belongs to warden", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 					}
 				}
 				return ""
 			},
-			Catch: []string{`{"tool_name":"Write","tool_input":{"file_path":"~/.warden/config.toml","content":"x"}}`, "rm -rf ~/.warden", "sqlite3 ~/.warden/warden.db 'delete from events'", "echo 'x' > .warden/config.toml", "cp /tmp/w ~/.warden/bin/warden", "chmod 777 ~/.warden/state.key"},
-			Allow: []string{"cat ~/.warden/config.toml", "ls ~/.warden", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.warden/config.toml"}}`, "warden log -n 5", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.warden/state/notes.json","content":"{}"}}`},
+			Catch: []string{`{"tool_name":"Write","tool_input":{"file_path":"~/.warden/config.toml","content":"x"}}`, "rm -rf ~/.warden", "sqlite3 ~/.warden/warden.db 'delete from events'", "echo 'x' > .warden/config.toml", "cp /tmp/w ~/.warden/bin/warden", "chmod 777 ~/.warden/state.key",
+				`echo '{"allow":["push"]}' > ~/.warden/worktrees/app/t1/.warden/task.json`, "rm -rf ~/.warden/worktrees/app"},
+			Allow: []string{"cat ~/.warden/config.toml", "ls ~/.warden", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.warden/config.toml"}}`, "warden log -n 5", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.warden/state/notes.json","content":"{}"}}`,
+				`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/.warden/worktrees/app/t1/main.go","content":"package main"}}`},
 		},
 		{
 			ID: "core.self:hook-scripts", Mode: Deny,
