@@ -38,9 +38,9 @@ type Config struct {
 	}
 	// Agent is how `warden serve` runs tasks' agents (internal/agent).
 	Agent struct {
-		Mode, Claude, PermissionMode, MemoryMax, TmuxSocket string
-		Command                                             []string
-		IdleTimeout                                         int // seconds
+		Runner, Mode, Claude, PermissionMode, MemoryMax, TmuxSocket string
+		Command, Criteria                                           []string
+		IdleTimeout                                                 int // seconds
 	}
 	// Briefing switches each piece of the SessionStart briefing.
 	Briefing struct {

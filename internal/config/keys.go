@@ -52,6 +52,18 @@ var keys = []Key{
 		Field:  func(c *Config) any { return &c.Agent.Mode },
 	},
 	{
+		Name: "agent.runner", Kind: String, Default: "tmux", Allowed: []string{"tmux", "claude-p"},
+		Policy: UserOnly,
+		Doc:    "How warden serve runs a task that names no agent: tmux (its own git worktree and tmux window, state from its hooks) or claude-p (headless in the project directory).",
+		Field:  func(c *Config) any { return &c.Agent.Runner },
+	},
+	{
+		Name: "agent.criteria", Kind: Strings, Default: []string{},
+		Policy: UserOnly,
+		Doc:    "What an agent's allowed Stop must also show for its task to be done, checked in its worktree: committed (a commit past the base), clean (no uncommitted changes), run:CMD (CMD exits 0). Unmet: the task fails.",
+		Field:  func(c *Config) any { return &c.Agent.Criteria },
+	},
+	{
 		Name: "agent.command", Kind: Strings, Default: []string{},
 		Policy: UserOnly,
 		Doc:    "The argv of agent.mode = command, e.g. [\"codex\", \"exec\", \"{prompt}\"]; {prompt}, {prompt_file}, {task} and {dir} are filled in.",
