@@ -71,6 +71,7 @@ func commands() []*cobra.Command {
 		newCleanupCmd(),
 		newImportCmd(),
 		newMCPCmd(),
+		newAgentCmd(),
 	}
 }
 

@@ -36,6 +36,12 @@ type Config struct {
 		// (internal/store/keeper).
 		Keeper bool
 	}
+	// Agent is how `warden serve` runs tasks' agents (internal/agent).
+	Agent struct {
+		Runner, Mode, Claude, PermissionMode, MemoryMax, TmuxSocket string
+		Command, Criteria                                           []string
+		IdleTimeout                                                 int // seconds
+	}
 	// Briefing switches each piece of the SessionStart briefing.
 	Briefing struct {
 		LastSession, Learn, Handoff, PreCompact bool

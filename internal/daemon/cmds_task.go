@@ -145,10 +145,18 @@ func newTaskShowCmd() *cobra.Command {
 			if err := c.Do(ctx, "GET", "/api/tasks/"+url.PathEscape(args[0]), nil, &d); err != nil {
 				return err
 			}
+			as, err := loadAgentStory(ctx, args[0])
+			if err != nil {
+				return err
+			}
 			if asJSON {
-				return printJSON(cmd.OutOrStdout(), d)
+				return printJSON(cmd.OutOrStdout(), struct {
+					server.TaskDetail
+					Agent *AgentStory `json:"agent_story,omitempty"`
+				}{d, as})
 			}
 			writeTaskStory(cmd.OutOrStdout(), &d)
+			writeAgentStory(cmd.OutOrStdout(), as)
 			return nil
 		},
 	}

@@ -55,6 +55,7 @@ type Options struct {
 type Parts struct {
 	Store     *sqlite.Store
 	Runners   map[string]orchestrator.Runner
+	Default   string // the runner of tasks that name none ("" = headless)
 	Agents    server.AgentControl
 	Scheduler *orchestrator.Scheduler
 	Server    *server.Server
@@ -173,7 +174,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 
 	ps := pace.SettingsFrom(cfg)
 	sched, err := orchestrator.New(orchestrator.Options{
-		Store: st, Settings: st, Runners: p.Runners, Quota: &orchestrator.PaceQuota{Settings: ps, Figures: orchestrator.StoreFigures(st, ps)},
+		Store: st, Settings: st, Runners: p.Runners, Default: p.Default, Quota: &orchestrator.PaceQuota{Settings: ps, Figures: orchestrator.StoreFigures(st, ps)},
 		Log: log, Owner: fmt.Sprintf("%s:%d", system, os.Getpid()), System: system,
 		MaxAgents: cfg.Serve.MaxAgents, MaxAttempts: cfg.Serve.MaxAttempts,
 	})

@@ -5,7 +5,9 @@ package daemon
 
 // extendRunners adds agent runners (and agent control) before the
 // scheduler is built.
-func extendRunners(p *Parts) {}
+func extendRunners(p *Parts) {
+	addAgents(p)
+}
 
 // extendServer mounts handlers on the server (the dashboard at "/") once
 // it is built.

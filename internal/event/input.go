@@ -39,6 +39,9 @@ type Input struct {
 	StopHookActive       bool   `json:"stop_hook_active,omitempty"`
 	LastAssistantMessage string `json:"last_assistant_message,omitempty"`
 
+	// Notification.
+	NotificationType string `json:"notification_type,omitempty"` // idle_prompt, permission_prompt…
+
 	// Raw is the payload exactly as read from stdin.
 	Raw []byte `json:"-"`
 }

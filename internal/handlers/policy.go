@@ -37,7 +37,7 @@ func runPolicy(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 		cwd = c.ProjectDir
 	}
 	user, _, probs := policy.LoadUserRules(policy.RuleDirs(c.Paths().Home(), c.ProjectDir))
-	eng := policy.New(policy.Builtin(), user, policy.OptionsFrom(c.Config, c.Paths().Home()))
+	eng := policy.New(append(policy.Builtin(), agentPacks(c)...), user, policy.OptionsFrom(c.Config, c.Paths().Home()))
 	f := policy.Normalize(policy.Call{Event: string(c.Event), Tool: in.ToolName, Input: in.ToolInput,
 		Prompt: in.Prompt, Cwd: cwd, Home: home, Project: c.ProjectDir})
 	if c.State != nil {

@@ -437,7 +437,7 @@ func (r *run) sessionRow() *store.Session {
 
 func (r *run) eventRow(out hookio.Output) *store.Event {
 	ev := &store.Event{
-		Time: r.start, Event: string(r.ev), Harness: r.harness,
+		Time: r.start, Event: string(r.ev), Harness: r.harness, TaskID: r.taskID(),
 		Decision: string(event.Allow), Error: strings.Join(r.failure, "; "),
 	}
 	if r.in != nil {
@@ -446,6 +446,7 @@ func (r *run) eventRow(out hookio.Output) *store.Event {
 		ev.DurationMS = in.DurationMS
 		ev.Path = filePath(in)
 		addFileDetails(ev, r.ev, in)
+		ev.Detail = in.Detail(r.ev)
 		if r.cfg != nil && r.cfg.Capture && len(in.Raw) > 0 {
 			ev.Raw = json.RawMessage(redact.String(string(in.Raw)))
 		}

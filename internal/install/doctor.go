@@ -56,6 +56,7 @@ func Doctor(ctx context.Context, o DoctorOptions) Report {
 	d.llmJudges(ctx)
 	d.mcpServer()
 	d.tools()
+	d.agentMemory()
 	r := Report{OK: true, Checks: d.checks}
 	for _, c := range d.checks {
 		r.OK = r.OK && c.OK

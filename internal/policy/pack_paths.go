@@ -273,16 +273,19 @@ func selfPack() Pack {
 					}
 					pw := path.Join(e.F.Project, ".warden")
 					proj := e.F.Project != "" && (p.Path == path.Join(pw, "config.toml") || under(p.Path, path.Join(pw, "rules")) ||
+						p.Path == path.Join(pw, "task.json") ||
 						// the project's .warden/ itself: moved, linked over or deleted
 						(p.Op == OpDelete || p.Via == "ln" || p.Via == "mv" || p.Via == "rm") && under(p.Path, pw) && !under(p.Path, path.Join(pw, "tmp")))
-					if under(p.Path, home) && !under(p.Path, path.Join(home, "tmp")) || proj {
+					if under(p.Path, home) && !under(p.Path, path.Join(home, "tmp")) && !agentWorktreeWork(p.Path, home) || proj {
 						return fmt.Sprintf("%s %s %s, which belongs to warden", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 					}
 				}
 				return ""
 			},
-			Catch: []string{"mv .warden /tmp/w", "ln -sfn /tmp/empty .warden", "rm -rf .warden", "python3 -c \"open('.warden/config.toml','w').write('')\"", `{"tool_name":"Write","tool_input":{"file_path":"~/.warden/config.toml","content":"x"}}`, "rm -rf ~/.warden", "sqlite3 ~/.warden/warden.db 'delete from events'", "echo 'x' > .warden/config.toml", "cp /tmp/w ~/.warden/bin/warden", "chmod 777 ~/.warden/state.key"},
-			Allow: []string{"cat ~/.warden/config.toml", "ls ~/.warden", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.warden/config.toml"}}`, "warden log -n 5", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.warden/state/notes.json","content":"{}"}}`},
+			Catch: []string{"mv .warden /tmp/w", "ln -sfn /tmp/empty .warden", "rm -rf .warden", "python3 -c \"open('.warden/config.toml','w').write('')\"", `{"tool_name":"Write","tool_input":{"file_path":"~/.warden/config.toml","content":"x"}}`, "rm -rf ~/.warden", "sqlite3 ~/.warden/warden.db 'delete from events'", "echo 'x' > .warden/config.toml", "cp /tmp/w ~/.warden/bin/warden", "chmod 777 ~/.warden/state.key",
+				`echo '{"allow":["push"]}' > ~/.warden/worktrees/app/t1/.warden/task.json`, "rm -rf ~/.warden/worktrees/app"},
+			Allow: []string{"cat ~/.warden/config.toml", "ls ~/.warden", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.warden/config.toml"}}`, "warden log -n 5", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.warden/state/notes.json","content":"{}"}}`,
+				`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/.warden/worktrees/app/t1/main.go","content":"package main"}}`},
 		},
 		{
 			ID: "core.self:git-clean-warden", Mode: Ask, Tools: shellTools, Cmds: []string{"git"},

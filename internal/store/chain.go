@@ -46,6 +46,13 @@ func ChainHash(prev string, e *Event) string {
 			}
 		}
 	}
+	// Added later: hashed only when set, so rows written before these
+	// columns existed keep their hashes.
+	if e.TaskID != "" || e.Detail != "" {
+		field("task")
+		field(e.TaskID)
+		field(e.Detail)
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -41,6 +41,13 @@ type Event struct {
 	LinesRemoved *int64 `json:"lines_removed,omitempty"`
 	// Raw is the hook input, kept only with capture = true (redacted).
 	Raw json.RawMessage `json:"raw,omitempty"`
+	// TaskID is the task of the agent whose hook recorded the event
+	// (WARDEN_TASK_ID), "" outside warden's agents.
+	TaskID string `json:"task_id,omitempty"`
+	// Detail is the one field of the input an agent's state depends on:
+	// notification_type, SessionStart's source, SessionEnd's reason,
+	// StopFailure's error.
+	Detail string `json:"detail,omitempty"`
 	// PrevHash and Hash link the row into the audit chain (ChainHash).
 	PrevHash string `json:"prev_hash,omitempty"`
 	Hash     string `json:"hash,omitempty"`
@@ -61,6 +68,7 @@ type Session struct {
 type Filter struct {
 	SessionID string
 	Event     string
+	TaskID    string
 	Since     time.Time
 	// AfterID returns only events with a larger id (for following).
 	AfterID int64

@@ -15,8 +15,8 @@ import (
 const insertEvent = `INSERT INTO events
 	(id, ts_us, session_id, event, harness, tool, tool_use_id, agent_id, cwd, path,
 	 decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms,
-	 hash_before, hash_after, lines_added, lines_removed)
-	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	 hash_before, hash_after, lines_added, lines_removed, task_id, detail)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 
 const upsertSession = `INSERT INTO sessions (id, cwd, started_us, updated_us, state, sig)
 	VALUES (?,?,?,?,?,?)
@@ -85,7 +85,7 @@ func (s *Store) RecordHook(ctx context.Context, ev *store.Event, sess *store.Ses
 		if _, err := tx.ExecContext(ctx, insertEvent, ev.ID, ev.Time.UnixMicro(), ev.SessionID, ev.Event, harness,
 			ev.Tool, ev.ToolUseID, ev.AgentID, ev.Cwd, ev.Path, ev.Decision, ev.Rule, ev.Mode, ev.Reason,
 			ev.Error, ev.LatencyUS, ev.DurationMS, raw, ev.PrevHash, ev.Hash, ev.SleptMS,
-			ev.HashBefore, ev.HashAfter, ev.LinesAdded, ev.LinesRemoved); err != nil {
+			ev.HashBefore, ev.HashAfter, ev.LinesAdded, ev.LinesRemoved, ev.TaskID, ev.Detail); err != nil {
 			return fmt.Errorf("record event: %w", err)
 		}
 		if err := saveSession(ctx, tx, sess); err != nil {
@@ -128,6 +128,10 @@ func (s *Store) Events(ctx context.Context, f store.Filter) ([]store.Event, erro
 	if f.Event != "" {
 		where = append(where, "event = ?")
 		args = append(args, f.Event)
+	}
+	if f.TaskID != "" {
+		where = append(where, "task_id = ?")
+		args = append(args, f.TaskID)
 	}
 	if !f.Since.IsZero() {
 		where = append(where, "ts_us >= ?")
@@ -239,7 +243,7 @@ func timeFromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
 // eventCols are the events columns scanEvent reads, in its order.
 const eventCols = `id, ts_us, session_id, event, harness, tool, tool_use_id, agent_id, cwd, path,
 	decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms,
-	hash_before, hash_after, lines_added, lines_removed`
+	hash_before, hash_after, lines_added, lines_removed, task_id, detail`
 
 // scanEvent reads one row of eventCols.
 func scanEvent(sc interface{ Scan(...any) error }) (store.Event, error) {
@@ -250,7 +254,7 @@ func scanEvent(sc interface{ Scan(...any) error }) (store.Event, error) {
 	if err := sc.Scan(&e.ID, &ts, &e.SessionID, &e.Event, &e.Harness, &e.Tool, &e.ToolUseID,
 		&e.AgentID, &e.Cwd, &e.Path, &e.Decision, &e.Rule, &e.Mode, &e.Reason, &e.Error,
 		&e.LatencyUS, &dur, &raw, &e.PrevHash, &e.Hash, &e.SleptMS,
-		&e.HashBefore, &e.HashAfter, &added, &removed); err != nil {
+		&e.HashBefore, &e.HashAfter, &added, &removed, &e.TaskID, &e.Detail); err != nil {
 		return e, err
 	}
 	if added.Valid {

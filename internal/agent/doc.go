@@ -1,0 +1,20 @@
+// Package agent runs one coding agent per task: a git worktree of its own
+// on branch warden/<task>, the agent (Claude Code by default) in a window
+// of the tmux session "warden", and its state taken from the agent's own
+// warden hooks — every event they record carries the task id from
+// WARDEN_TASK_ID — never from what the terminal shows. Pane captures feed
+// only `warden agent logs`.
+//
+// Files, one purpose each:
+//
+//   - taskid.go    which task ids are safe as branch, directory and window names
+//   - git.go       running git with a deadline and a clear error
+//   - worktree.go  creating a task's worktree (all or nothing)
+//   - archive.go   saving uncommitted changes to <task>.tar.gz
+//   - cleanup.go   archive, remove, prune; the branch stays
+//   - trust.go     pre-accepting Claude Code's folder-trust dialog for one worktree
+//   - tmux.go      the tmux driver (exact-match targets, one window per task)
+//   - launch.go    the agent's argv: interactive, headless or a command template
+//   - memlimit.go  a memory limit per agent through a systemd user scope
+//   - state.go     the agent's state machine over its hook events
+package agent

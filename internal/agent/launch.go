@@ -1,0 +1,156 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/warden-dev/warden/internal/atomicfile"
+	"github.com/warden-dev/warden/internal/event"
+)
+
+// Modes of running an agent.
+const (
+	// ModeInteractive runs Claude Code's TUI with the prompt as its first
+	// message: the user can attach and talk to it.
+	ModeInteractive = "interactive"
+	// ModeHeadless runs `claude -p`: one prompt, no TUI.
+	ModeHeadless = "headless"
+	// ModeCommand runs Command, a template for other agents (Codex CLI,
+	// Gemini CLI…): {prompt}, {prompt_file}, {task} and {dir} are filled in.
+	ModeCommand = "command"
+)
+
+// TaskIDEnv carries the task id into the agent's environment, and from
+// there into every event its warden hooks record.
+const TaskIDEnv = event.TaskIDEnv
+
+// LaunchSpec is how to start one agent.
+type LaunchSpec struct {
+	Task   string
+	Dir    string // the worktree; the agent starts there
+	Prompt string
+	Mode   string // ModeInteractive (default), ModeHeadless or ModeCommand
+	// Claude is the Claude Code executable ("" = claude from PATH).
+	Claude string
+	// PermissionMode is passed as --permission-mode when set.
+	PermissionMode string
+	// Command is the argv template of ModeCommand.
+	Command []string
+	// Env is the agent's whole environment (KEY=VALUE); TaskIDEnv is
+	// added. It goes into the launch script, not onto a command line,
+	// where other users could read it in ps.
+	Env []string
+	// MemoryMax limits the agent's memory (systemd MemoryMax syntax:
+	// 4G, 80%) when MemoryLimit is available; "" = no limit.
+	MemoryMax string
+}
+
+// AgentArgv is the command line of the agent itself. It fails when the
+// program is not installed, so the task fails with that reason before a
+// window is opened.
+func AgentArgv(s LaunchSpec) ([]string, error) {
+	var argv []string
+	switch s.Mode {
+	case ModeInteractive, ModeHeadless, "":
+		bin := s.Claude
+		if bin == "" {
+			bin = "claude"
+		}
+		p, err := exec.LookPath(bin)
+		if err != nil {
+			return nil, fmt.Errorf("Claude Code (%s) is not installed or not on PATH: npm install -g @anthropic-ai/claude-code, or set the agent's claude path", bin)
+		}
+		argv = []string{p}
+		if s.Mode == ModeHeadless {
+			argv = append(argv, "-p")
+		}
+		if s.PermissionMode != "" {
+			argv = append(argv, "--permission-mode", s.PermissionMode)
+		}
+		// "--" keeps a prompt that starts with '-' a prompt.
+		argv = append(argv, "--", s.Prompt)
+	case ModeCommand:
+		if len(s.Command) == 0 {
+			return nil, errors.New("agent mode command needs a command template (e.g. [\"codex\", \"exec\", \"{prompt}\"])")
+		}
+		r := strings.NewReplacer("{prompt}", s.Prompt, "{prompt_file}", filepath.Join(s.Dir, ".warden", "prompt.txt"),
+			"{task}", s.Task, "{dir}", s.Dir)
+		for _, a := range s.Command {
+			argv = append(argv, r.Replace(a))
+		}
+		if _, err := exec.LookPath(argv[0]); err != nil {
+			return nil, fmt.Errorf("agent command %s is not installed or not on PATH", argv[0])
+		}
+	default:
+		return nil, fmt.Errorf("agent mode %q: use %s, %s or %s", s.Mode, ModeInteractive, ModeHeadless, ModeCommand)
+	}
+	return argv, nil
+}
+
+// WriteLaunchScript writes the script a task's tmux window runs (0700):
+// the environment, the worktree as working directory, the memory scope
+// when asked for, then exec of the agent. It returns the argv for tmux.
+func WriteLaunchScript(path string, s LaunchSpec) ([]string, error) {
+	argv, err := AgentArgv(s)
+	if err != nil {
+		return nil, err
+	}
+	if s.MemoryMax != "" {
+		argv = append(MemoryScopeArgv(s.Task, s.MemoryMax), argv...)
+	}
+	if s.Mode == ModeCommand {
+		if err := os.MkdirAll(filepath.Join(s.Dir, ".warden"), 0o755); err != nil {
+			return nil, err
+		}
+		if err := atomicfile.Write(filepath.Join(s.Dir, ".warden", "prompt.txt"), []byte(s.Prompt), 0o600); err != nil {
+			return nil, err
+		}
+	}
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n# warden: the agent of task " + s.Task + " (written by warden serve)\n")
+	for _, kv := range withoutEnv(s.Env, TaskIDEnv, "TMUX", "TMUX_PANE") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || !validEnvName(k) {
+			continue
+		}
+		fmt.Fprintf(&b, "export %s=%s\n", k, shQuote(v))
+	}
+	fmt.Fprintf(&b, "export %s=%s\n", TaskIDEnv, shQuote(s.Task))
+	fmt.Fprintf(&b, "cd %s || exit 97\n", shQuote(s.Dir))
+	b.WriteString("exec")
+	for _, a := range argv {
+		b.WriteString(" " + shQuote(a))
+	}
+	b.WriteString("\n")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, err
+	}
+	if err := atomicfile.Write(path, []byte(b.String()), 0o700); err != nil {
+		return nil, err
+	}
+	return []string{"/bin/sh", path}, nil
+}
+
+func validEnvName(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i, c := range k {
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// shQuote quotes s for a POSIX shell.
+func shQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:@,+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

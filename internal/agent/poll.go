@@ -1,0 +1,116 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/warden-dev/warden/internal/store"
+)
+
+// Poll brings every agent up to date and returns the state changes, in
+// order: the hook events recorded for its task since the last poll move
+// its state (Next); an allowed Stop is Done when the task's criteria hold
+// and Error when not; a process that exited or a window that vanished
+// without a final state is Error; no event for IdleTimeout is TimedOut.
+// Agents in a final state are then cleaned up (Finish) — a cleanup that
+// fails is retried on the next poll.
+func (m *Manager) Poll(ctx context.Context) ([]Change, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	agents, err := m.st.Agents(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	var changes []Change
+	var errs []error
+	for _, a := range agents {
+		if !State(a.State).Final() {
+			cs, err := m.follow(ctx, a)
+			changes = append(changes, cs...)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("task %s: %w", a.TaskID, err))
+				continue
+			}
+		}
+		if State(a.State).Final() && a.Cleaned.IsZero() {
+			if err := m.finish(ctx, a); err != nil {
+				errs = append(errs, fmt.Errorf("task %s: cleanup: %w", a.TaskID, err))
+			}
+		}
+	}
+	return changes, errors.Join(errs...)
+}
+
+// follow applies a's new events and checks its process.
+func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) {
+	evs, err := m.st.Events(ctx, store.Filter{TaskID: a.TaskID, AfterID: a.LastEventID})
+	if err != nil {
+		return nil, err
+	}
+	var changes []Change
+	set := func(to State, reason string, at time.Time) error {
+		c := Change{Task: a.TaskID, From: State(a.State), To: to, Reason: reason}
+		a.State, a.Reason = string(to), reason
+		if to.Final() {
+			a.Ended = at
+		}
+		if err := m.st.UpdateAgent(ctx, a, &store.AgentState{State: string(to), At: at, Reason: reason}); err != nil {
+			return err
+		}
+		changes = append(changes, c)
+		return nil
+	}
+	for i := range evs {
+		e := &evs[i]
+		a.LastEventID, a.LastEvent = e.ID, e.Time
+		to, why := Next(State(a.State), e)
+		if to == StopAllowed {
+			to, why = Done, "stopped with its criteria met"
+			if unmet := CheckCriteria(ctx, a.Worktree, a.BaseCommit, a.Criteria); unmet != "" {
+				to, why = Error, "stopped with criteria not met: "+unmet
+			}
+		}
+		if to == State(a.State) {
+			continue
+		}
+		if err := set(to, why, e.Time); err != nil {
+			return changes, err
+		}
+		if to.Final() {
+			return changes, nil
+		}
+	}
+	if len(evs) > 0 {
+		if err := m.st.UpdateAgent(ctx, a, nil); err != nil { // remember how far we read
+			return changes, err
+		}
+	}
+
+	now := time.Now()
+	w, err := m.cfg.Tmux.Window(ctx, a.Window)
+	switch {
+	case err != nil && !errors.Is(err, ErrNoTmux):
+		// tmux did not answer: try again next poll; the idle timeout
+		// still ends an agent that never comes back.
+	case w == nil:
+		return changes, set(Error, "its tmux window is gone (tmux server killed or window closed by hand)", now)
+	case w.Dead:
+		first, ok := m.deadSeen[a.TaskID]
+		if !ok {
+			m.deadSeen[a.TaskID] = now
+		} else if now.Sub(first) >= m.cfg.ExitGrace {
+			delete(m.deadSeen, a.TaskID)
+			return changes, set(Error, fmt.Sprintf("the agent process exited with status %d before the task was done", w.DeadStatus), now)
+		}
+	}
+	last := a.LastEvent
+	if last.IsZero() || last.Before(a.Started) {
+		last = a.Started
+	}
+	if idle := now.Sub(last); idle >= m.cfg.IdleTimeout {
+		return changes, set(TimedOut, fmt.Sprintf("no hook event for %v (agent_idle_timeout %v)", idle.Round(time.Second), m.cfg.IdleTimeout), now)
+	}
+	return changes, nil
+}

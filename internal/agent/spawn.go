@@ -1,0 +1,103 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/warden-dev/warden/internal/store"
+)
+
+// Spec is one task to run.
+type Spec struct {
+	Task     string
+	Project  string // a directory in the project's git repository
+	Base     string // base branch; "" = the project's current branch
+	Prompt   string
+	Criteria []string // see CheckCriteria
+	Allow    []string // guarded git operations the task may run (see internal/policy's agent pack)
+	Mode     string   // overrides Config.Mode
+}
+
+// Spawn gives the task a worktree and starts its agent in a tmux window.
+// Everything that can be checked first is (task id, tmux, the agent's
+// program), and a failure after that undoes what was made: the caller
+// gets an error to fail the task with and nothing is left behind.
+func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := CheckTaskID(sp.Task); err != nil {
+		return nil, err
+	}
+	if a, err := m.st.Agent(ctx, sp.Task); err != nil {
+		return nil, err
+	} else if a != nil {
+		return nil, fmt.Errorf("task %s already has an agent (%s since %s)", sp.Task, a.State, a.Started.Format(time.RFC3339))
+	}
+	mode := sp.Mode
+	if mode == "" {
+		mode = m.cfg.Mode
+	}
+	if _, err := m.cfg.Tmux.bin(); err != nil {
+		return nil, err
+	}
+	ls := LaunchSpec{Task: sp.Task, Prompt: sp.Prompt, Mode: mode, Claude: m.cfg.Claude,
+		PermissionMode: m.cfg.PermissionMode, Command: m.cfg.Command, Env: m.cfg.Env}
+	if ls.Env == nil {
+		ls.Env = os.Environ()
+	}
+	if m.cfg.MemoryMax != "" {
+		if ok, _ := MemoryLimit(); ok {
+			ls.MemoryMax = m.cfg.MemoryMax
+		}
+	}
+	if _, err := AgentArgv(ls); err != nil {
+		return nil, err
+	}
+
+	wt, err := CreateWorktree(ctx, CreateOptions{Project: sp.Project, Base: sp.Base, Root: m.cfg.Worktrees,
+		Task: TaskFile{ID: sp.Task, Prompt: sp.Prompt, Criteria: sp.Criteria, Allow: sp.Allow}})
+	if err != nil {
+		return nil, err
+	}
+	ls.Dir = wt.Dir
+	undo := func() {
+		_ = m.cfg.Tmux.KillWindow(context.Background(), sp.Task)
+		if mode == ModeInteractive {
+			_ = Untrust(m.cfg.TrustFile, wt.Dir)
+		}
+		_ = os.Remove(m.script(sp.Task))
+		undoCreate(wt.Project, wt)
+	}
+	if mode == ModeInteractive {
+		if err := Trust(m.cfg.TrustFile, wt.Dir); err != nil {
+			undo()
+			return nil, fmt.Errorf("pre-accept Claude Code's trust dialog for %s: %w", wt.Dir, err)
+		}
+	}
+	argv, err := WriteLaunchScript(m.script(sp.Task), ls)
+	if err != nil {
+		undo()
+		return nil, err
+	}
+	a := &store.Agent{TaskID: sp.Task, Project: wt.Project, Worktree: wt.Dir, Branch: wt.Branch, Base: wt.Base,
+		BaseCommit: wt.BaseCommit, Mode: mode, Window: sp.Task, Criteria: sp.Criteria, State: string(Spawning),
+		Reason: wt.Note, Started: time.Now()}
+	// Recorded before the window opens: the agent's first hook events
+	// may come at once, and a row must be there to apply them to.
+	if err := m.st.InsertAgent(ctx, a); err != nil {
+		undo()
+		return nil, err
+	}
+	if err := m.cfg.Tmux.NewWindow(ctx, WindowSpec{Name: sp.Task, Dir: wt.Dir, Argv: argv}); err != nil {
+		undo()
+		a.State, a.Reason, a.Ended, a.Cleaned = string(Error), "tmux: "+err.Error(), time.Now(), time.Now()
+		_ = m.st.UpdateAgent(context.Background(), a, &store.AgentState{State: a.State, Reason: a.Reason})
+		return nil, err
+	}
+	return a, nil
+}
+
+func (m *Manager) script(task string) string { return filepath.Join(m.cfg.Scripts, task+".sh") }

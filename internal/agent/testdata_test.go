@@ -1,0 +1,43 @@
+package agent
+
+// fakeClaude stands in for the claude executable: it plays an agent's
+// hook events through the real `warden hook` (so events are recorded and
+// tagged with WARDEN_TASK_ID exactly as Claude Code's hooks would be) and
+// does real work in its worktree, following FAKE_PLAN.
+const fakeClaude = `#!/bin/sh
+sid="fake-$WARDEN_TASK_ID"
+hook() {
+  printf '{"session_id":"%s","cwd":"%s","hook_event_name":"%s"%s}' "$sid" "$PWD" "$1" "$2" |
+    "$WARDEN_BIN" hook --harness claude >/dev/null 2>>"$PWD/.warden/hook.err"
+}
+echo "fake claude $*"
+hook SessionStart ',"source":"startup"'
+case "$FAKE_PLAN" in
+commit)
+  hook PreToolUse ',"tool_name":"Write","tool_input":{"file_path":"hello.txt"}'
+  echo hello > hello.txt
+  hook PostToolUse ',"tool_name":"Write"'
+  hook Notification ',"notification_type":"idle_prompt"'
+  hook UserPromptSubmit ',"prompt":"go on"'
+  hook PreToolUse ',"tool_name":"Bash","tool_input":{"command":"git commit"}'
+  git add hello.txt && git -c user.email=a@b -c user.name=agent commit -qm "add hello"
+  hook PostToolUse ',"tool_name":"Bash"'
+  hook Stop ''
+  hook SessionEnd ',"reason":"other"'
+  echo "fake agent done"
+  ;;
+nocommit)
+  hook PreToolUse ',"tool_name":"Read"'
+  hook Stop ''
+  ;;
+hang)
+  hook PreToolUse ',"tool_name":"Write","tool_input":{"file_path":"wip.txt"}'
+  echo "work in progress" > wip.txt
+  echo agent-busy
+  exec sleep 600
+  ;;
+idle)
+  exec sleep 600
+  ;;
+esac
+`

@@ -1,0 +1,208 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/warden-dev/warden/internal/agent"
+	"github.com/warden-dev/warden/internal/orchestrator"
+	"github.com/warden-dev/warden/internal/task"
+)
+
+// TmuxRunnerName is the agent kind of tasks run by internal/agent: a git
+// worktree and a tmux window each, state from the agent's hooks.
+const TmuxRunnerName = "tmux"
+
+// tmuxRunner is the scheduler's Runner over an agent.Manager. One poll
+// loop, alive while it watches agents, brings their states up to date from
+// their hook events, mirrors each state into the task (AgentState), and
+// ends a task's Run once its agent reached a final state and was cleaned
+// up — which frees the scheduler's slot.
+type tmuxRunner struct {
+	m        *agent.Manager
+	tasks    task.Store
+	criteria []string
+	interval time.Duration
+	log      *slog.Logger
+
+	mu      sync.Mutex
+	runs    map[string]*tmuxRun
+	polling bool
+}
+
+func (r *tmuxRunner) Name() string { return TmuxRunnerName }
+
+// Start implements orchestrator.Runner. A task whose agent already exists
+// (claimed again after a daemon crash) is watched again rather than
+// spawned twice.
+func (r *tmuxRunner) Start(ctx context.Context, t *task.Task) (orchestrator.Run, error) {
+	if run, err := r.Reattach(ctx, t); err != nil || run != nil {
+		return run, err
+	}
+	a, err := r.m.Spawn(ctx, agent.Spec{Task: t.ID, Project: t.Project, Prompt: t.Prompt, Criteria: r.criteria})
+	if err != nil {
+		return nil, err
+	}
+	r.mirror(ctx, t.ID, a.State)
+	return r.track(t.ID), nil
+}
+
+// Reattach implements orchestrator.Runner: the agent's window outlived the
+// daemon, so it is watched again; an agent that ended meanwhile is
+// reported as ended (its task finishes, it is not run twice); a task
+// without an agent is queued again.
+func (r *tmuxRunner) Reattach(ctx context.Context, t *task.Task) (orchestrator.Run, error) {
+	s, err := r.m.Status(ctx, t.ID)
+	if err != nil || s == nil {
+		return nil, err
+	}
+	return r.track(t.ID), nil
+}
+
+func (r *tmuxRunner) track(id string) *tmuxRun {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if run := r.runs[id]; run != nil {
+		return run
+	}
+	run := &tmuxRun{r: r, id: id, done: make(chan struct{})}
+	r.runs[id] = run
+	if !r.polling {
+		r.polling = true
+		go r.loop()
+	}
+	return run
+}
+
+// loop polls while any agent is watched.
+func (r *tmuxRunner) loop() {
+	t := time.NewTicker(r.interval)
+	defer t.Stop()
+	for {
+		r.pollOnce()
+		r.mu.Lock()
+		if len(r.runs) == 0 {
+			r.polling = false
+			r.mu.Unlock()
+			return
+		}
+		r.mu.Unlock()
+		<-t.C
+	}
+}
+
+func (r *tmuxRunner) pollOnce() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	changes, err := r.m.Poll(ctx)
+	if err != nil {
+		r.log.Error("agents poll", "err", err)
+	}
+	for _, c := range changes {
+		r.log.Info("agent state", "task", c.Task, "from", c.From, "to", c.To, "reason", c.Reason)
+		r.mirror(ctx, c.Task, string(c.To))
+	}
+	r.mu.Lock()
+	runs := make([]*tmuxRun, 0, len(r.runs))
+	for _, run := range r.runs {
+		runs = append(runs, run)
+	}
+	r.mu.Unlock()
+	for _, run := range runs {
+		s, err := r.m.Status(ctx, run.id)
+		if err != nil || s == nil {
+			continue
+		}
+		// Ended: once cleaned up (the worktree removed, its work archived),
+		// or after a minute of failed cleanups (retried by later polls) so
+		// a stuck cleanup does not hold the slot.
+		if agent.State(s.State).Final() && (!s.Cleaned.IsZero() || time.Since(s.Ended) > time.Minute) {
+			run.end(outcomeOf(ctx, s))
+		}
+	}
+}
+
+// mirror records the agent's state on its task (an agent state update
+// keeps the task's status).
+func (r *tmuxRunner) mirror(ctx context.Context, id, state string) {
+	if _, err := r.tasks.UpdateTask(ctx, id, task.Change{AgentState: &state}); err != nil {
+		r.log.Error("mirror agent state", "task", id, "err", err)
+	}
+}
+
+func (r *tmuxRunner) forget(id string) {
+	r.mu.Lock()
+	delete(r.runs, id)
+	r.mu.Unlock()
+}
+
+// outcomeOf turns an agent's end into its task's: done with what the
+// branch holds, or failed with why (and where its work was archived).
+func outcomeOf(ctx context.Context, s *agent.Status) orchestrator.Outcome {
+	if agent.State(s.State) == agent.Done {
+		res := "branch " + s.Branch
+		if st, err := agent.BranchStat(ctx, s.Project, s.BaseCommit, s.Branch); err == nil {
+			res += ": " + st.String()
+		}
+		return orchestrator.Outcome{Status: task.Done, Result: res}
+	}
+	msg := fmt.Sprintf("agent %s: %s", strings.ReplaceAll(s.State, "_", " "), s.Reason)
+	if s.Archive != "" {
+		msg += "; uncommitted work archived to " + s.Archive
+	}
+	return orchestrator.Outcome{Status: task.Failed, Error: msg}
+}
+
+// tmuxRun is one watched agent.
+type tmuxRun struct {
+	r    *tmuxRunner
+	id   string
+	once sync.Once
+	done chan struct{}
+	mu   sync.Mutex
+	out  orchestrator.Outcome
+}
+
+func (run *tmuxRun) Ref() string           { return "tmux:" + agent.SessionName + ":" + run.id }
+func (run *tmuxRun) Done() <-chan struct{} { return run.done }
+
+func (run *tmuxRun) Outcome() orchestrator.Outcome {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	return run.out
+}
+
+func (run *tmuxRun) end(out orchestrator.Outcome) {
+	run.once.Do(func() {
+		run.mu.Lock()
+		run.out = out
+		run.mu.Unlock()
+		run.r.forget(run.id)
+		close(run.done)
+	})
+}
+
+// Stop implements orchestrator.Run (the task was cancelled): the agent
+// ends in error with its work archived and its worktree removed.
+func (run *tmuxRun) Stop(ctx context.Context) error {
+	_, err := run.r.m.Kill(ctx, run.id, "task cancelled")
+	s, _ := run.r.m.Status(ctx, run.id)
+	if s != nil {
+		run.r.mirror(ctx, run.id, s.State)
+		run.end(outcomeOf(ctx, s))
+	} else {
+		run.end(orchestrator.Outcome{Status: task.Failed, Error: "stopped"})
+	}
+	return err
+}
+
+// Shutdown implements orchestrator.Run: the agent's tmux window outlives
+// the daemon; the next daemon reattaches to it.
+func (run *tmuxRun) Shutdown(ctx context.Context) error {
+	run.r.forget(run.id)
+	return nil
+}
