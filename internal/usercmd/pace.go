@@ -2,6 +2,7 @@ package usercmd
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/warden-dev/warden/internal/pace"
@@ -13,9 +14,12 @@ func init() {
 	Register(Command{Name: "pace", Help: "show the pacing decision now and why (figures, allowance, delay)", Run: runPace})
 }
 
-func runPace(ctx context.Context, env *Env, _ []string) (string, error) {
+func runPace(ctx context.Context, env *Env, args []string) (string, error) {
 	if env.Store == nil {
 		return "", storeUnavailable(env)
+	}
+	if slices.Contains(args, "--explain") || slices.Contains(args, "explain") {
+		return pace.ReportExplained(ctx, env.Store, pace.SettingsFrom(env.config()), time.Now().UTC())
 	}
 	return pace.Report(ctx, env.Store, pace.SettingsFrom(env.config()), time.Now().UTC())
 }
