@@ -19,7 +19,9 @@ import (
 const CoreName = "warden-core"
 
 // CorePath is warden-core next to the running warden (symlinks resolved,
-// so a link to the installed warden finds its warden-core).
+// so a link to the installed warden finds its warden-core), else the first
+// on PATH: `go install …/cmd/...@latest` puts all four binaries in GOBIN,
+// which is on PATH, and a packager may split them across directories.
 func CorePath() (string, error) {
 	self, err := os.Executable()
 	if err != nil {
@@ -29,10 +31,32 @@ func CorePath() (string, error) {
 		self = real
 	}
 	core := filepath.Join(filepath.Dir(self), CoreName)
-	if fi, err := os.Stat(core); err != nil || fi.IsDir() {
-		return "", errors.New(CoreName + " is missing next to " + self + "; build both with `make build`, or reinstall with `make install`")
+	if isFile(core) {
+		return core, nil
 	}
-	return core, nil
+	if p := onPath(CoreName); p != "" {
+		return p, nil
+	}
+	return "", errors.New(CoreName + " is missing next to " + self + " and on PATH; build both with `make build`, or reinstall with `make install`")
+}
+
+// onPath is exec.LookPath without os/exec (which the front does not link):
+// the first executable file called name in a PATH directory.
+func onPath(name string) string {
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue // "" and relative entries mean the working directory: not for a hook
+		}
+		if p := filepath.Join(dir, name); isFile(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0
 }
 
 // Forward runs warden-core with args (a command other than hook) in place
