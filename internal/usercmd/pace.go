@@ -9,11 +9,9 @@ import (
 )
 
 // `warden pace` typed in the prompt (and on the CLI without figures): the
-// pacing decision in force, from the stored figures, with its reasoning.
-func init() {
-	Register(Command{Name: "pace", Help: "show the pacing decision now and why (figures, allowance, delay)", Run: runPace})
-}
-
+// pacing decision in force, from the stored figures, with its reasoning;
+// with "--explain" (or "explain") also where figures come from when none
+// are stored.
 func runPace(ctx context.Context, env *Env, args []string) (string, error) {
 	if env.Store == nil {
 		return "", storeUnavailable(env)
