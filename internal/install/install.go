@@ -97,9 +97,13 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 
 	w := o.Stdout
 	fmt.Fprintf(w, "warden install, scope %s: %s\n", o.Scope, res.Settings)
+	core := filepath.Join(filepath.Dir(bin), hookclient.CoreName)
 	if !res.Changed && !res.BinaryCopied && !res.HelpersCopied && !res.StoreCreated && link.Link == "" {
 		fmt.Fprintln(w, "already installed, nothing to change")
 		fmt.Fprintln(w, "PATH: "+link.Note)
+		if o.StartKeeper && !o.DryRun {
+			startKeeper(w, core)
+		}
 		return res, nil
 	}
 	if res.Changed {
@@ -188,6 +192,9 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 			res.Linked = link.Link
 			fmt.Fprintf(w, "✓ linked %s -> %s\n", link.Link, bin)
 		}
+	}
+	if o.StartKeeper {
+		startKeeper(w, core)
 	}
 	doctor := "warden doctor"
 	if res.Linked == "" && !lookPathState(bin).Ours {
