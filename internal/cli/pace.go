@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/warden-dev/warden/internal/event"
+	"github.com/warden-dev/warden/internal/flagval"
 	"github.com/warden-dev/warden/internal/hookio"
 	"github.com/warden-dev/warden/internal/pace"
 )
@@ -27,7 +28,7 @@ const paceExample = `  warden pace --at 2025-11-06T12:00:00Z \
 func newPaceCmd() *cobra.Command {
 	var (
 		asJSON, explain bool
-		at              timeFlag
+		at              = flagval.Time{Unset: "now"}
 		fiveUtil        floatFlag
 		sevenUtil       floatFlag
 		fiveReset       resetFlag
@@ -69,7 +70,7 @@ the pacing settings.`,
 				}
 			}
 			if len(missing) == len(paceWindowFlags) {
-				if asJSON || at.set {
+				if asJSON || at.Given {
 					return fmt.Errorf("--json and --at need the usage figures of a what-if (at least --five-hour-util and --seven-day-util):\n%s",
 						paceExample)
 				}
@@ -82,8 +83,8 @@ the pacing settings.`,
 				return runUserCmd(cmd, "pace", nil)
 			}
 			now := time.Now().UTC()
-			if at.set {
-				now = at.t
+			if at.Given {
+				now = at.T
 			}
 			if err := defaultResets(cmd, now, &fiveReset, &sevenReset); err != nil {
 				return err
@@ -245,27 +246,6 @@ func (f *boolFlag) Set(s string) error {
 	return nil
 }
 
-type timeFlag struct {
-	t   time.Time
-	set bool
-}
-
-func (f *timeFlag) String() string {
-	if !f.set {
-		return "now"
-	}
-	return f.t.Format(time.RFC3339)
-}
-func (f *timeFlag) Type() string { return "time" }
-func (f *timeFlag) Set(s string) error {
-	t, err := parseRFC3339(s)
-	if err != nil {
-		return err
-	}
-	f.t, f.set = t, true
-	return nil
-}
-
 type resetFlag struct{ t *time.Time }
 
 // String is empty until set, so help shows no default (the flag is needed).
@@ -281,20 +261,12 @@ func (f *resetFlag) Set(s string) error {
 		f.t = nil
 		return nil
 	}
-	t, err := parseRFC3339(s)
+	t, err := flagval.ParseRFC3339(s)
 	if err != nil {
 		return fmt.Errorf("%w, or none for a window with no active reset", err)
 	}
 	f.t = &t
 	return nil
-}
-
-func parseRFC3339(s string) (time.Time, error) {
-	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(s))
-	if err != nil {
-		return time.Time{}, errors.New("not an RFC 3339 time; write it like 2025-11-06T14:30:00Z or 2025-11-06T15:30:00+01:00")
-	}
-	return t.UTC(), nil
 }
 
 // The poll and simulate subcommands run in warden-helper: they link the

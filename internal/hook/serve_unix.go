@@ -33,7 +33,7 @@ type server struct {
 }
 
 func serve(ctx context.Context, o ServeOptions) error {
-	if len(o.Socket) >= 104 {
+	if len(o.Socket) > hookwire.MaxSocketPath {
 		return fmt.Errorf("hook socket path %s is longer than a unix socket allows; hooks run in their own process", o.Socket)
 	}
 	if err := os.MkdirAll(filepath.Dir(o.Socket), 0o700); err != nil {

@@ -108,16 +108,6 @@ func answer(args []string, problem func(string)) int {
 	return code
 }
 
-// keeperOff is the hook runtime's own switch (internal/store/keeper):
-// with it, hooks neither start a keeper nor ask one.
-func keeperOff() bool {
-	switch os.Getenv("WARDEN_KEEPER") {
-	case "off", "0", "false", "no":
-		return true
-	}
-	return false
-}
-
 // say writes one line on stderr. Not fmt: the front links no package it
 // can do without (see TestFrontBinaryStaysBare).
 func say(msg string) { os.Stderr.WriteString("warden: " + msg + "\n") }

@@ -16,6 +16,7 @@ import (
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/hookclient"
 	"github.com/warden-dev/warden/internal/hookio"
+	"github.com/warden-dev/warden/internal/hookwire"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/sqlite"
@@ -269,7 +270,7 @@ func (d *doctor) store(ctx context.Context) {
 func (d *doctor) keeper() {
 	cfg, _ := config.Load(paths.UserConfig(), "")
 	switch running, err := keeper.Running(paths.KeeperLock()); {
-	case keeper.Disabled() || !cfg.Hook.Keeper:
+	case hookwire.KeeperOff() || !cfg.Hook.Keeper:
 		d.info("store keeper", "off (hook.keeper = false or WARDEN_KEEPER=off): each hook opens and closes the store itself, ~2 ms slower")
 	case err != nil:
 		d.ok("store keeper", "unknown: "+err.Error())
