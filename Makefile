@@ -9,8 +9,10 @@
 GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
+DATE    ?= $(shell git log -1 --format=%cI 2>/dev/null)
 LDFLAGS := -s -w -X github.com/warden-dev/warden/internal/version.Version=$(VERSION) \
-           -X github.com/warden-dev/warden/internal/version.Commit=$(COMMIT)
+           -X github.com/warden-dev/warden/internal/version.Commit=$(COMMIT) \
+           -X github.com/warden-dev/warden/internal/version.Date=$(DATE)
 
 .PHONY: build install test test-deps vet unit bench bench-check clean
 

@@ -15,12 +15,14 @@ import (
 type installFlags struct {
 	scope  string
 	dryRun bool
+	diff   bool
 	yes    bool
 }
 
 func (f *installFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.scope, "scope", "user", "settings file to edit: user (~/.claude/settings.json), project (.claude/settings.json) or local (.claude/settings.local.json)")
-	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the diff and change nothing")
+	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the full diff and change nothing")
+	cmd.Flags().BoolVar(&f.diff, "diff", false, "print the settings file's full diff, not only a summary")
 	cmd.Flags().BoolVarP(&f.yes, "yes", "y", false, "do not ask before applying")
 }
 
@@ -32,6 +34,7 @@ func (f *installFlags) options(cmd *cobra.Command) (install.Options, error) {
 	return install.Options{
 		Scope:       sc,
 		DryRun:      f.dryRun,
+		ShowDiff:    f.diff,
 		Yes:         f.yes,
 		Interactive: stdinIsTTY(),
 		Stdin:       cmd.InOrStdin(),
@@ -57,14 +60,18 @@ func newInstallCmd() *cobra.Command {
 	var f installFlags
 	var noStatusLine bool
 	cmd := &cobra.Command{
-		Use:   "install [--scope user|project|local] [--dry-run] [--no-statusline] [--yes]",
+		Use:   "install [--scope user|project|local] [--diff] [--dry-run] [--no-statusline] [--yes]",
 		Short: "Register warden's hooks and status line with Claude Code",
 		Long: `Copy this binary to ~/.warden/bin/warden, create the event store, and merge
 warden's hook registrations (with an explicit timeout per event) and its status
 line into a Claude Code settings file. Every other key and every other tool's
 hooks are kept; an existing status line is wrapped, not replaced. The old file
 is backed up next to itself and the new one written atomically; a malformed
-file is refused, never overwritten. The change is printed as a diff first.
+file is refused, never overwritten. The change is summarised first (events
+added, status line set or wrapped, backup); --diff prints the full diff,
+--dry-run prints it and changes nothing. When the install directory is not
+on PATH, warden is linked from ~/.local/bin or ~/bin if one of them is on
+PATH; otherwise the line to add to your shell's start-up file is printed.
 Running it again changes nothing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -86,11 +93,12 @@ Running it again changes nothing.`,
 func newUninstallCmd() *cobra.Command {
 	var f installFlags
 	cmd := &cobra.Command{
-		Use:   "uninstall [--scope user|project|local] [--dry-run] [--yes]",
+		Use:   "uninstall [--scope user|project|local] [--diff] [--dry-run] [--yes]",
 		Short: "Remove warden's hooks and status line from Claude Code settings",
 		Long: `Remove exactly what "warden install" added to a settings file: warden's hook
 handlers and its status line (a status line warden wrapped gets its original
-command back). Backup, atomic write and diff as for install. The binary, the
+command back), and the link install made on PATH. Backup, atomic write,
+summary and diff as for install. The binary, the
 store and the config stay; the output says how to delete them.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -12,11 +12,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/warden-dev/warden/internal/event"
+	"github.com/warden-dev/warden/internal/flagval"
 	"github.com/warden-dev/warden/internal/hookio"
 	"github.com/warden-dev/warden/internal/pace"
 )
 
-// The flags that carry usage figures; all four are needed for a what-if.
+// The flags that carry usage figures: a what-if needs both utilisations;
+// a reset time left out defaults to mid-window.
 var paceWindowFlags = []string{"five-hour-util", "five-hour-resets-at", "seven-day-util", "seven-day-resets-at"}
 
 const paceExample = `  warden pace --at 2025-11-06T12:00:00Z \
@@ -26,7 +28,7 @@ const paceExample = `  warden pace --at 2025-11-06T12:00:00Z \
 func newPaceCmd() *cobra.Command {
 	var (
 		asJSON, explain bool
-		at              timeFlag
+		at              = flagval.Time{Unset: "now"}
 		fiveUtil        floatFlag
 		sevenUtil       floatFlag
 		fiveReset       resetFlag
@@ -38,7 +40,7 @@ func newPaceCmd() *cobra.Command {
 	weekly, fiveHour := boolFlag{v: p.WeeklyLimit}, boolFlag{v: p.FiveHourLimit}
 
 	cmd := &cobra.Command{
-		Use:   "pace [--five-hour-util F --five-hour-resets-at TIME|none --seven-day-util F --seven-day-resets-at TIME|none]",
+		Use:   "pace [--explain] [--five-hour-util F --seven-day-util F [--five-hour-resets-at TIME|none] [--seven-day-resets-at TIME|none]]",
 		Short: "Show the pacing decision (delay after each tool call) for given usage figures",
 		Long: `Show the pacing decision for the 5-hour and 7-day usage windows: which
 window is most constrained, how far it is above its allowance, and how long
@@ -48,11 +50,14 @@ reference/pacing.md), so the figures match it.
 Without figures it shows the decision in force, from the stored figures (the
 status line's rate_limits, else the OAuth usage endpoint, else a 5-hour
 estimate from the local transcripts, marked ESTIMATED), with the reasoning
-(--explain is implied). With figures as flags it is a what-if. Utilisations are percentages from 0 to 100; reset times are
-RFC 3339 (2025-11-06T14:30:00Z) or "none" for a window with no active reset.
+(--explain is implied; with no figures stored, --explain says where figures
+come from). With figures as flags it is a what-if. Utilisations are
+percentages from 0 to 100; reset times are RFC 3339 (2025-11-06T14:30:00Z)
+or "none" for a window with no active reset, and default to mid-window
+(2 h 30 m and 3 d 12 h from --at).
 --at sets the moment to decide at (default now). The other flags override
 the pacing settings.`,
-		Example: "  warden pace\n" + paceExample,
+		Example: "  warden pace\n  warden pace --five-hour-util 40 --seven-day-util 60\n" + paceExample,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if asJSON && explain {
@@ -65,17 +70,24 @@ the pacing settings.`,
 				}
 			}
 			if len(missing) == len(paceWindowFlags) {
-				if asJSON || at.set {
-					return fmt.Errorf("--json and --at need the usage figures of a what-if (all of --%s):\n%s",
-						strings.Join(paceWindowFlags, ", --"), paceExample)
+				if asJSON || at.Given {
+					return fmt.Errorf("--json and --at need the usage figures of a what-if (at least --five-hour-util and --seven-day-util):\n%s",
+						paceExample)
 				}
 				// No figures: the decision in force from the stored
-				// figures, explained (the same text as the typed command).
+				// figures, explained (the same text as the typed command);
+				// --explain adds how figures reach warden when none have.
+				if explain {
+					return runUserCmd(cmd, "pace", []string{"--explain"})
+				}
 				return runUserCmd(cmd, "pace", nil)
 			}
-			if len(missing) > 0 {
-				return fmt.Errorf("missing %s: a what-if needs all of --%s (a reset time may be none)",
-					strings.Join(missing, ", "), strings.Join(paceWindowFlags, ", --"))
+			now := time.Now().UTC()
+			if at.Given {
+				now = at.T
+			}
+			if err := defaultResets(cmd, now, &fiveReset, &sevenReset); err != nil {
+				return err
 			}
 			for _, u := range []struct {
 				name string
@@ -100,10 +112,6 @@ the pacing settings.`,
 				p = capped
 			}
 
-			now := time.Now().UTC()
-			if at.set {
-				now = at.t
-			}
 			in := pace.Input{Now: now,
 				FiveHour: pace.Window{Utilization: fiveUtil.v, ResetsAt: fiveReset.t},
 				SevenDay: pace.Window{Utilization: sevenUtil.v, ResetsAt: sevenReset.t},
@@ -147,6 +155,38 @@ the pacing settings.`,
 	}
 	cmd.AddCommand(newPacePollCmd(), newPaceSimulateCmd())
 	return cmd
+}
+
+// defaultResets fills in the reset times a what-if left out: each window
+// half gone (the 5-hour window resets in 2 h 30 m, the 7-day one in 3 d
+// 12 h), said on stderr so the figure is not mistaken for a real one. The
+// utilisations have no sensible default: missing ones are an error naming
+// them.
+func defaultResets(cmd *cobra.Command, now time.Time, five, seven *resetFlag) error {
+	var missing []string
+	for _, name := range []string{"five-hour-util", "seven-day-util"} {
+		if !cmd.Flags().Changed(name) {
+			missing = append(missing, "--"+name)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("missing %s: a what-if needs both windows' utilisation, e.g. --five-hour-util 40 --seven-day-util 60 (reset times default to mid-window)",
+			strings.Join(missing, " and "))
+	}
+	for _, r := range []struct {
+		flag string
+		f    *resetFlag
+		half time.Duration
+	}{{"five-hour-resets-at", five, 150 * time.Minute}, {"seven-day-resets-at", seven, 84 * time.Hour}} {
+		if cmd.Flags().Changed(r.flag) {
+			continue
+		}
+		t := now.Add(r.half).Truncate(time.Minute)
+		r.f.t = &t
+		fmt.Fprintf(cmd.ErrOrStderr(), "warden: --%s not given: assuming %s (the window half gone); pass it, or none, for your own figure\n",
+			r.flag, t.Format(time.RFC3339))
+	}
+	return nil
 }
 
 // paramFlagError turns a pace.ParamError (which names config keys) into one
@@ -206,27 +246,6 @@ func (f *boolFlag) Set(s string) error {
 	return nil
 }
 
-type timeFlag struct {
-	t   time.Time
-	set bool
-}
-
-func (f *timeFlag) String() string {
-	if !f.set {
-		return "now"
-	}
-	return f.t.Format(time.RFC3339)
-}
-func (f *timeFlag) Type() string { return "time" }
-func (f *timeFlag) Set(s string) error {
-	t, err := parseRFC3339(s)
-	if err != nil {
-		return err
-	}
-	f.t, f.set = t, true
-	return nil
-}
-
 type resetFlag struct{ t *time.Time }
 
 // String is empty until set, so help shows no default (the flag is needed).
@@ -242,20 +261,12 @@ func (f *resetFlag) Set(s string) error {
 		f.t = nil
 		return nil
 	}
-	t, err := parseRFC3339(s)
+	t, err := flagval.ParseRFC3339(s)
 	if err != nil {
 		return fmt.Errorf("%w, or none for a window with no active reset", err)
 	}
 	f.t = &t
 	return nil
-}
-
-func parseRFC3339(s string) (time.Time, error) {
-	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(s))
-	if err != nil {
-		return time.Time{}, errors.New("not an RFC 3339 time; write it like 2025-11-06T14:30:00Z or 2025-11-06T15:30:00+01:00")
-	}
-	return t.UTC(), nil
 }
 
 // The poll and simulate subcommands run in warden-helper: they link the

@@ -209,8 +209,9 @@ func TestPaceErrors(t *testing.T) {
 		args []string
 		want []string // all in stderr
 	}{
-		{"json without figures", []string{"pace", "--json"}, []string{"need the usage figures", "--five-hour-util", "--seven-day-resets-at"}},
-		{"some figures", []string{"pace", "--five-hour-util", "3"}, []string{"missing --five-hour-resets-at, --seven-day-util, --seven-day-resets-at"}},
+		{"json without figures", []string{"pace", "--json"}, []string{"need the usage figures", "--five-hour-util", "--seven-day-util"}},
+		{"one utilisation", []string{"pace", "--five-hour-util", "3"}, []string{"missing --seven-day-util", "e.g. --five-hour-util 40 --seven-day-util 60"}},
+		{"reset without utilisation", []string{"pace", "--five-hour-resets-at", "none"}, []string{"missing --five-hour-util and --seven-day-util"}},
 		{"util above 100", append(ok, "--five-hour-util", "150"), []string{"--five-hour-util is 150", "0 to 100"}},
 		{"negative util", append(ok, "--seven-day-util", "-1"), []string{"--seven-day-util is -1", "0 to 100"}},
 		{"util not a number", append(ok, "--seven-day-util", "lots"), []string{`"--seven-day-util"`, "not a number"}},
@@ -253,7 +254,48 @@ func TestPaceSimulateNeedsTheHelper(t *testing.T) {
 func TestPaceWithoutFiguresUsesTheStore(t *testing.T) {
 	t.Setenv("WARDEN_HOME", t.TempDir())
 	stdout, stderr, code := runPace(t, "pace")
-	if code != 0 || !strings.Contains(stdout, "no subscription limits known") {
+	if code != 0 || !strings.Contains(stdout, "no subscription limits known") || !strings.Contains(stdout, "warden pace --explain") {
 		t.Fatalf("exit %d: %q %q", code, stdout, stderr)
+	}
+	// --explain says more than the short form: where figures come from and
+	// how to try a what-if.
+	explained, _, code := runPace(t, "pace", "--explain")
+	for _, want := range []string{"How figures reach warden", "passes rate_limits", "asks Anthropic's OAuth usage endpoint", "warden pace --five-hour-util 40 --seven-day-util 60 --explain"} {
+		if code != 0 || !strings.Contains(explained, want) || strings.Contains(stdout, want) {
+			t.Errorf("pace --explain (exit %d) should add %q:\n%s", code, want, explained)
+		}
+	}
+}
+
+// The README's what-if gives only the two utilisations: the reset times
+// default to mid-window, said on stderr, and the decision is the one for
+// those explicit reset times.
+func TestPaceWhatIfDefaultsResetTimesToMidWindow(t *testing.T) {
+	t.Parallel()
+	at := "2025-11-06T12:00:00Z"
+	out, stderr, code := runPace(t, "pace", "--at", at, "--five-hour-util", "40", "--seven-day-util", "80", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"--five-hour-resets-at not given: assuming 2025-11-06T14:30:00Z", "--seven-day-resets-at not given: assuming 2025-11-10T00:00:00Z"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q: %s", want, stderr)
+		}
+	}
+	explicit, _, _ := runPace(t, paceArgs("40", "2025-11-06T14:30:00Z", "80", "2025-11-10T00:00:00Z", "--json")...)
+	if out != explicit {
+		t.Errorf("defaulted what-if differs from the explicit one:\n%s\nvs\n%s", out, explicit)
+	}
+}
+
+// "below its target" beside "wait N s" must say what the target is and
+// where throttling starts.
+func TestPaceSummaryNamesTheTargetAndTheSafeAllowance(t *testing.T) {
+	t.Parallel()
+	out, _, code := runPace(t, paceArgs("20", "none", "60", "2025-11-10T00:00:00Z")...)
+	for _, want := range []string{"the allowance, 70.00%: what an even pace would have used by now", "Throttling starts above the safe allowance, 66.50%", "60.00% used is under it"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
 	}
 }

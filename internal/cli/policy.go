@@ -100,8 +100,11 @@ type explainJSON struct {
 }
 
 func runPolicyExplain(ctx context.Context, w io.Writer, o explainOptions, args []string) error {
-	if (o.call == "") == (len(args) == 0) {
-		return errors.New("give a shell command after -- or a payload with --call, not both")
+	switch {
+	case o.call == "" && len(args) == 0:
+		return errors.New("nothing to explain: give a shell command after --, e.g. warden policy explain -- 'git push --force', or a tool call with --call '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}'")
+	case o.call != "" && len(args) > 0:
+		return errors.New("give a shell command after -- or a tool call with --call, not both")
 	}
 	env, err := loadPolicyEnv(nil)
 	if err != nil {

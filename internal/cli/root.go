@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -35,10 +36,30 @@ commands you can use there.`,
 		SilenceErrors: true,
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
+	root.DisableSuggestions = true // unknownCommand suggests, with a stricter distance
 	root.AddCommand(hookHelpCmd())
 	root.AddCommand(commands()...)
 	root.AddCommand(userCommands()...)
+	groupsRejectUnknown(root)
 	return root
+}
+
+// groupsRejectUnknown makes a command that only groups others (policy,
+// usage, …) answer an unknown subcommand with an error and a hint rather
+// than its help and exit 0, which is what cobra does for them.
+func groupsRejectUnknown(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		groupsRejectUnknown(sub)
+	}
+	if c.HasParent() && c.HasSubCommands() && !c.Runnable() {
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			return fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())
+		}
+	}
 }
 
 // commands is every top-level command, wired here in one place (no init()
@@ -72,6 +93,7 @@ func commands() []*cobra.Command {
 		newImportCmd(),
 		newMCPCmd(),
 		newAgentCmd(),
+		newVersionCmd(),
 	}
 }
 
@@ -108,6 +130,91 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if errors.As(err, &ee) {
 		return ee.Code
 	}
+	if msg, ok := unknownCommand(root, args, err); ok {
+		fmt.Fprint(stderr, msg)
+		return 1
+	}
 	fmt.Fprintln(stderr, "warden:", err)
 	return 1
+}
+
+// unknownCommand words cobra's "unknown command" error: the name, the
+// commands it is close to (a typo of one or two letters, or the start of
+// a name), and where the list is.
+func unknownCommand(root *cobra.Command, args []string, err error) (string, bool) {
+	if !strings.HasPrefix(err.Error(), "unknown command ") {
+		return "", false
+	}
+	cmd, rest, ferr := root.Find(args)
+	if ferr != nil || cmd == nil {
+		cmd = root
+	}
+	typed := ""
+	if len(rest) > 0 {
+		typed = rest[0]
+	}
+	for _, a := range args {
+		if typed == "" && !strings.HasPrefix(a, "-") {
+			typed = a
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "warden: unknown command %q", typed)
+	if cmd != root {
+		fmt.Fprintf(&b, " for %q", cmd.CommandPath())
+	}
+	b.WriteString("\n")
+	if near := nearCommands(cmd, typed); len(near) > 0 {
+		fmt.Fprintf(&b, "Did you mean: %s?\n", strings.Join(near, ", "))
+	}
+	fmt.Fprintf(&b, "Run '%s --help' for the list of commands.\n", cmd.CommandPath())
+	return b.String(), true
+}
+
+// nearCommands are the subcommands of parent that typed may be a typo of:
+// at most one edit away (two for names of six letters or more), or whose
+// name starts with it.
+func nearCommands(parent *cobra.Command, typed string) []string {
+	typed = strings.ToLower(typed)
+	if typed == "" {
+		return nil
+	}
+	var out []string
+	for _, c := range parent.Commands() {
+		if !c.IsAvailableCommand() {
+			continue
+		}
+		for _, name := range append([]string{c.Name()}, c.Aliases...) {
+			max := 1
+			if len(typed) >= 6 {
+				max = 2
+			}
+			if strings.HasPrefix(name, typed) || editDistance(typed, name) <= max {
+				out = append(out, c.Name())
+				break
+			}
+		}
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -172,13 +173,24 @@ func runUsage(cmd *cobra.Command, report string, o usageOptions) error {
 			st = nil
 		}
 	}
+	dirs := usage.ConfigDirs()
 	if st != nil {
-		opt.Files, err = usage.DiscoverStore(ctx, st, usage.ConfigDirs())
+		opt.Files, err = usage.DiscoverStore(ctx, st, dirs)
 	} else {
-		opt.Files, err = usage.Discover(usage.ConfigDirs())
+		opt.Files, err = usage.Discover(dirs)
 	}
 	if err != nil {
 		return err
+	}
+	if len(opt.Files) == 0 {
+		// Say where it looked: an empty report from the wrong directory
+		// looks just like no usage.
+		where := make([]string, len(dirs))
+		for i, d := range dirs {
+			where[i] = filepath.Join(d, "projects")
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "warden: no Claude Code transcripts (*.jsonl) under %s; set CLAUDE_CONFIG_DIR to read another directory\n",
+			strings.Join(where, " or "))
 	}
 	// The unfiltered blocks are kept in the store: an unchanged tree is
 	// answered from a snapshot and appended lines are added to the last

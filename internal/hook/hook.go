@@ -24,6 +24,7 @@ import (
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/handlers"
 	"github.com/warden-dev/warden/internal/hookio"
+	"github.com/warden-dev/warden/internal/hookwire"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/pipeline"
 	"github.com/warden-dev/warden/internal/redact"
@@ -148,7 +149,7 @@ func (r *run) ensureKeeper() {
 // status line, rendered in its own process because none answered, calls
 // it too (with hook.keeper on and the store made).
 func StartKeeper() {
-	if keeper.Disabled() {
+	if hookwire.KeeperOff() {
 		return
 	}
 	_, _ = keeper.Ensure(paths.KeeperLock(), func() error { return detach.Start("", "keeper") })

@@ -33,11 +33,11 @@ const (
 // It uses raw syscalls, not package net: the request is one connect, one
 // sendmsg and two reads, and the netpoller would only add start-up.
 func viaKeeper(args []string, problem func(string)) (code int, ok bool) {
-	if keeperOff() || !passable(0) {
+	if hookwire.KeeperOff() || !passable(0) {
 		return 0, false
 	}
 	sock := paths.HookSocket()
-	if len(sock) >= 104 { // sun_path: 108 bytes on Linux, 104 on the BSDs
+	if len(sock) > hookwire.MaxSocketPath {
 		return 0, false
 	}
 	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)

@@ -19,14 +19,16 @@ import (
 const CoreName = "warden-core"
 
 // CorePath is warden-core next to the running warden (symlinks resolved,
-// so a link to the installed warden finds its warden-core).
+// so a link to the installed warden finds its warden-core), else the first
+// on PATH: `go install …/cmd/...@latest` puts all the binaries in GOBIN,
+// which is on PATH, and a packager may split them across directories.
 func CorePath() (string, error) { return siblingPath(CoreName) }
 
 // MCPName is the MCP server's binary (`warden mcp`): a binary of its own
 // so the MCP SDK is linked into neither this front nor warden-core.
 const MCPName = "warden-mcp"
 
-// siblingPath is the binary name next to the running warden.
+// siblingPath is the binary name next to the running warden, else on PATH.
 func siblingPath(name string) (string, error) {
 	self, err := os.Executable()
 	if err != nil {
@@ -36,10 +38,13 @@ func siblingPath(name string) (string, error) {
 		self = real
 	}
 	p := filepath.Join(filepath.Dir(self), name)
-	if fi, err := os.Stat(p); err != nil || fi.IsDir() {
-		return "", errors.New(name + " is missing next to " + self + "; build them with `make build`, or reinstall with `make install`")
+	if isFile(p) {
+		return p, nil
 	}
-	return p, nil
+	if p := onPath(name); p != "" {
+		return p, nil
+	}
+	return "", errors.New(name + " is missing next to " + self + " and on PATH; build them with `make build`, or reinstall with `make install`")
 }
 
 // MCP runs `warden mcp args…`: warden-mcp in place of this process.
@@ -55,6 +60,25 @@ func MCP(args []string) int {
 		return 1
 	}
 	return code
+}
+
+// onPath is exec.LookPath without os/exec (which the front does not link):
+// the first executable file called name in a PATH directory.
+func onPath(name string) string {
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue // "" and relative entries mean the working directory: not for a hook
+		}
+		if p := filepath.Join(dir, name); isFile(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0
 }
 
 // Forward runs warden-core with args (a command other than hook) in place
@@ -104,16 +128,6 @@ func answer(args []string, problem func(string)) int {
 		return 0
 	}
 	return code
-}
-
-// keeperOff is the hook runtime's own switch (internal/store/keeper):
-// with it, hooks neither start a keeper nor ask one.
-func keeperOff() bool {
-	switch os.Getenv("WARDEN_KEEPER") {
-	case "off", "0", "false", "no":
-		return true
-	}
-	return false
 }
 
 // say writes one line on stderr. Not fmt: the front links no package it

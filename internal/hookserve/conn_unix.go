@@ -24,7 +24,7 @@ import (
 // replacing a file left there by a dead server. Paths longer than a unix
 // socket address allows are refused: hooks then run in their own process.
 func Listen(path string) (*net.UnixListener, error) {
-	if len(path) >= 104 {
+	if len(path) > hookwire.MaxSocketPath {
 		return nil, fmt.Errorf("hook socket path %s is longer than a unix socket allows; hooks run in their own process", path)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {

@@ -32,6 +32,7 @@ package hookwire
 
 import (
 	"errors"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -142,4 +143,21 @@ func Getenv(environ []string, key string) string {
 		}
 	}
 	return ""
+}
+
+// MaxSocketPath is the longest socket path both sides use: sun_path holds
+// 108 bytes on Linux and 104 on the BSDs and macOS, the terminating NUL
+// included. A longer path is not served (hooks then run in their own
+// process).
+const MaxSocketPath = 103
+
+// KeeperOff is the environment switch WARDEN_KEEPER=off (or 0, false, no):
+// hooks neither start a keeper nor ask one. The front, the hook runtime,
+// install and doctor all read it here.
+func KeeperOff() bool {
+	switch os.Getenv("WARDEN_KEEPER") {
+	case "off", "0", "false", "no":
+		return true
+	}
+	return false
 }

@@ -11,13 +11,31 @@ import (
 )
 
 // Check is one line of `warden doctor`: a problem carries one fix; a
-// passing check may still carry a note in Detail.
+// passing check may still carry a note in Detail. Level tells a clean
+// pass from one worth a look: a warning (something a feature needs is
+// missing) or information (a feature is off), neither of which fails
+// doctor.
 type Check struct {
 	Name   string `json:"name"`
 	OK     bool   `json:"ok"`
+	Level  Level  `json:"level"`
 	Detail string `json:"detail"`
 	Fix    string `json:"fix"`
 }
+
+// Level grades a check.
+type Level string
+
+// The levels, most severe first; only LevelError makes OK false.
+const (
+	LevelError Level = "error"
+	LevelWarn  Level = "warn"
+	LevelInfo  Level = "info"
+	LevelOK    Level = "ok"
+)
+
+// marks are the text report's first column, one width.
+var marks = map[Level]string{LevelError: "ERR ", LevelWarn: "WARN", LevelInfo: "info", LevelOK: "ok  "}
 
 // Report is the whole doctor run.
 type Report struct {
@@ -48,6 +66,7 @@ func Doctor(ctx context.Context, o DoctorOptions) Report {
 	}
 	d := &doctor{opts: o, env: Env{Cwd: o.Cwd, Getenv: o.Getenv}}
 	d.binary()
+	d.onPath()
 	d.settings()
 	d.claude(ctx)
 	d.store(ctx)
@@ -71,34 +90,60 @@ type doctor struct {
 }
 
 func (d *doctor) ok(name, detail string) {
-	d.checks = append(d.checks, Check{Name: name, OK: true, Detail: detail})
+	d.checks = append(d.checks, Check{Name: name, OK: true, Level: LevelOK, Detail: detail})
+}
+
+// info: a feature is off or not set up yet; nothing to fix.
+func (d *doctor) info(name, detail string) {
+	d.checks = append(d.checks, Check{Name: name, OK: true, Level: LevelInfo, Detail: detail})
+}
+
+// warn: something a feature needs is missing, warden still works.
+func (d *doctor) warn(name, detail, fix string) {
+	d.checks = append(d.checks, Check{Name: name, OK: true, Level: LevelWarn, Detail: detail, Fix: fix})
 }
 
 func (d *doctor) problem(name, detail, fix string) {
-	d.checks = append(d.checks, Check{Name: name, Detail: detail, Fix: fix})
+	d.checks = append(d.checks, Check{Name: name, Level: LevelError, Detail: detail, Fix: fix})
 }
 
 // WriteText prints one line per check and the fix under each problem.
 func (r Report) WriteText(w io.Writer) {
-	problems := 0
+	problems, warnings := 0, 0
 	for _, c := range r.Checks {
-		mark := "ok "
-		if !c.OK {
-			mark = "ERR"
+		level := c.Level
+		if level == "" { // a Check built without one
+			level = LevelOK
+			if !c.OK {
+				level = LevelError
+			}
+		}
+		switch level {
+		case LevelError:
 			problems++
+		case LevelWarn:
+			warnings++
 		}
-		fmt.Fprintf(w, "%s  %-16s %s\n", mark, c.Name, c.Detail)
-		if !c.OK && c.Fix != "" {
-			fmt.Fprintf(w, "     %-16s fix: %s\n", "", c.Fix)
+		fmt.Fprintf(w, "%s  %-16s %s\n", marks[level], c.Name, c.Detail)
+		if (level == LevelError || level == LevelWarn) && c.Fix != "" {
+			fmt.Fprintf(w, "      %-16s fix: %s\n", "", c.Fix)
 		}
+	}
+	var warned string
+	switch warnings {
+	case 0:
+	case 1:
+		warned = " 1 warning (WARN: warden works, a feature may not)."
+	default:
+		warned = fmt.Sprintf(" %d warnings (WARN: warden works, a feature may not).", warnings)
 	}
 	switch problems {
 	case 0:
-		fmt.Fprintln(w, "All good.")
+		fmt.Fprintln(w, "All good."+warned)
 	case 1:
-		fmt.Fprintln(w, "1 problem found.")
+		fmt.Fprintln(w, "1 problem found."+warned)
 	default:
-		fmt.Fprintf(w, "%d problems found.\n", problems)
+		fmt.Fprintf(w, "%d problems found.%s\n", problems, warned)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/hookclient"
 	"github.com/warden-dev/warden/internal/hookio"
+	"github.com/warden-dev/warden/internal/hookwire"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/sqlite"
@@ -39,6 +40,25 @@ func (d *doctor) binary() {
 	if fi, err := os.Stat(core); err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
 		d.problem("binary", core+" is missing or not executable: warden runs it for every command and for hooks the keeper does not answer",
 			"run `make install` (it builds warden and warden-core and copies both)")
+	}
+}
+
+// onPath checks that typing `warden` runs the installed binary (hooks name
+// its full path, so this is for the user's commands only).
+func (d *doctor) onPath() {
+	bin := paths.Bin()
+	st := lookPathState(bin)
+	switch {
+	case st.Ours:
+		d.ok("on PATH", "`warden` runs "+bin)
+	case st.Resolved != "":
+		d.warn("on PATH", "`warden` on PATH is "+st.Resolved+", not the installed "+bin+" (hooks use the installed one)",
+			"remove or reinstall "+st.Resolved+", or put "+filepath.Dir(bin)+" first: "+pathLine(bin))
+	case st.LinkDir != "":
+		d.warn("on PATH", "`warden` is not on PATH", "run `warden install` again (it links "+filepath.Join(st.LinkDir, "warden")+"), or: ln -s "+bin+" "+filepath.Join(st.LinkDir, "warden"))
+	default:
+		d.warn("on PATH", "`warden` is not on PATH, so the shell does not find it (hooks name its full path and work)",
+			"add to "+startupFile()+": "+pathLine(bin))
 	}
 }
 
@@ -213,7 +233,8 @@ func (d *doctor) claude(ctx context.Context) {
 	v, err := d.opts.ClaudeVersion(ctx)
 	switch {
 	case errors.Is(err, ErrClaudeNotFound):
-		d.ok("claude", "not found on PATH (fine if Claude Code runs from elsewhere; version not checked)")
+		d.warn("claude", "not found on PATH: its version is not checked and the LLM judges cannot use the claude provider (fine if Claude Code runs from elsewhere)",
+			"install Claude Code (https://docs.claude.com/claude-code) or put its directory on PATH")
 	case err != nil:
 		d.problem("claude", err.Error(), "reinstall Claude Code (https://docs.claude.com/claude-code) or fix its PATH entry")
 	default:
@@ -249,8 +270,8 @@ func (d *doctor) store(ctx context.Context) {
 func (d *doctor) keeper() {
 	cfg, _ := config.Load(paths.UserConfig(), "")
 	switch running, err := keeper.Running(paths.KeeperLock()); {
-	case keeper.Disabled() || !cfg.Hook.Keeper:
-		d.ok("store keeper", "off (hook.keeper = false or WARDEN_KEEPER=off): each hook opens and closes the store itself, ~2 ms slower")
+	case hookwire.KeeperOff() || !cfg.Hook.Keeper:
+		d.info("store keeper", "off (hook.keeper = false or WARDEN_KEEPER=off): each hook opens and closes the store itself, ~2 ms slower")
 	case err != nil:
 		d.ok("store keeper", "unknown: "+err.Error())
 	case running:
@@ -262,7 +283,7 @@ func (d *doctor) keeper() {
 			d.ok("store keeper", fmt.Sprintf("running, but not answering on %s (%v): hooks run in their own process, a few ms slower", sock, err))
 		}
 	default:
-		d.ok("store keeper", "not running; the next hook starts it (it leaves after 30 idle minutes)")
+		d.info("store keeper", "not running; the next hook starts it (it leaves after 30 idle minutes)")
 	}
 }
 
@@ -293,7 +314,7 @@ func (d *doctor) stateKey() {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		d.ok("state key", path+" not created yet (the first hook creates it)")
+		d.info("state key", path+" not created yet (the first hook creates it)")
 	case err != nil:
 		d.problem("state key", err.Error(), "check the permissions of "+filepath.Dir(path))
 	case fi.Mode().Perm()&0o077 != 0:
@@ -323,7 +344,7 @@ func (d *doctor) tools() {
 		if p, err := exec.LookPath(t.name); err == nil {
 			d.ok(t.name, p)
 		} else {
-			d.ok(t.name, "not found on PATH (only needed for "+t.use+")")
+			d.info(t.name, "not found on PATH (only needed for "+t.use+")")
 		}
 	}
 }

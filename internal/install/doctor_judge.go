@@ -38,7 +38,7 @@ func (d *doctor) llmJudges(ctx context.Context) {
 			d.problem("llm judges", "off: "+why,
 				"install Claude Code (claude on PATH) or set ANTHROPIC_API_KEY, or set llm.provider = \"none\" to silence this")
 		} else {
-			d.ok("llm judges", "off: "+why)
+			d.info("llm judges", "off: "+why)
 		}
 		return
 	}

@@ -48,7 +48,7 @@ func TestDoctorOKAfterInstall(t *testing.T) {
 	if len(find(r, "settings user", "registered for all")) != 1 || len(find(r, "claude", "2.1.330")) != 1 {
 		t.Errorf("expected checks missing:\n%s", reportText(r))
 	}
-	if !strings.HasSuffix(reportText(r), "All good.\n") {
+	if !strings.Contains(reportText(r), "\nAll good.") {
 		t.Errorf("text report:\n%s", reportText(r))
 	}
 }

@@ -32,6 +32,9 @@ type Result struct {
 	HelpersCopied bool
 	// StoreCreated: the event store did not exist yet.
 	StoreCreated bool
+	// Linked is the link made on PATH to the installed warden ("" when
+	// none was needed or possible).
+	Linked string
 }
 
 // Install copies the binary to paths.Bin(), creates the event store and
@@ -80,6 +83,7 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 		res.StoreCreated = true
 	}
 
+	before := snapshotRegistration(s)
 	res.Changed, err = Merge(s, Registration{Bin: bin, Events: hookio.Installed(), StatusLine: !o.NoStatusLine})
 	if err != nil {
 		return nil, err
@@ -89,19 +93,31 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 		data = s.Encode()
 		res.Diff = Diff(s.Path, s.Exists, s.Raw, data)
 	}
+	link := planLink(bin)
 
 	w := o.Stdout
 	fmt.Fprintf(w, "warden install, scope %s: %s\n", o.Scope, res.Settings)
 	core := filepath.Join(filepath.Dir(bin), hookclient.CoreName)
-	if !res.Changed && !res.BinaryCopied && !res.HelpersCopied && !res.StoreCreated {
+	if !res.Changed && !res.BinaryCopied && !res.HelpersCopied && !res.StoreCreated && link.Link == "" {
 		fmt.Fprintln(w, "already installed, nothing to change")
+		fmt.Fprintln(w, "PATH: "+link.Note)
 		if o.StartKeeper && !o.DryRun {
 			startKeeper(w, core)
 		}
 		return res, nil
 	}
 	if res.Changed {
-		fmt.Fprint(w, res.Diff)
+		for _, line := range before.summary(s) {
+			fmt.Fprintln(w, "settings: "+line)
+		}
+		if s.Exists {
+			fmt.Fprintln(w, "settings: the old file is backed up next to it first")
+		}
+		if o.DryRun || o.ShowDiff {
+			fmt.Fprint(w, res.Diff)
+		} else {
+			fmt.Fprintln(w, "settings: (the full diff: warden install --diff, or --dry-run to change nothing)")
+		}
 	} else {
 		fmt.Fprintln(w, "settings: already up to date")
 	}
@@ -114,6 +130,7 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 	if res.StoreCreated {
 		fmt.Fprintf(w, "store: create %s\n", db)
 	}
+	fmt.Fprintln(w, "PATH: "+link.Note)
 	if o.DryRun {
 		fmt.Fprintln(w, "dry run: nothing was changed")
 		return res, nil
@@ -168,10 +185,22 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 		}
 		fmt.Fprintf(w, " in %s\n", res.Settings)
 	}
+	if link.Link != "" {
+		if err := makeLink(link.Link, bin); err != nil {
+			fmt.Fprintf(w, "  (could not link %s: %v; run warden as %s, or add to %s: %s)\n", link.Link, err, bin, startupFile(), pathLine(bin))
+		} else {
+			res.Linked = link.Link
+			fmt.Fprintf(w, "✓ linked %s -> %s\n", link.Link, bin)
+		}
+	}
 	if o.StartKeeper {
 		startKeeper(w, core)
 	}
-	fmt.Fprintln(w, "Next: restart Claude Code (running sessions keep the hooks they started with), then run `warden doctor`.")
+	doctor := "warden doctor"
+	if res.Linked == "" && !lookPathState(bin).Ours {
+		doctor = shellQuote(bin) + " doctor"
+	}
+	fmt.Fprintf(w, "Next: restart Claude Code (running sessions keep the hooks they started with), then run `%s`.\n", doctor)
 	return res, nil
 }
 

@@ -59,7 +59,7 @@ func TestInstallFresh(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e.wardenHome, "warden.db")); err != nil {
 		t.Errorf("store not created: %v", err)
 	}
-	for _, want := range []string{"+++ " + e.userSettings(), "restart Claude Code"} {
+	for _, want := range []string{"settings: set the status line to warden's", "restart Claude Code"} {
 		if !strings.Contains(e.out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, e.out)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/detach"
+	"github.com/warden-dev/warden/internal/hookwire"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store/keeper"
 )
@@ -25,7 +26,7 @@ const keeperStartWait = 3 * time.Second
 // WARDEN_KEEPER=off) or already runs. A keeper that does not come up is
 // reported, not an error: hooks work without it.
 func startKeeper(w io.Writer, core string) {
-	if cfg, _ := config.Load(paths.UserConfig(), ""); keeper.Disabled() || (cfg != nil && !cfg.Hook.Keeper) {
+	if cfg, _ := config.Load(paths.UserConfig(), ""); hookwire.KeeperOff() || (cfg != nil && !cfg.Hook.Keeper) {
 		return
 	}
 	lock := paths.KeeperLock()

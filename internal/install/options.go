@@ -22,6 +22,10 @@ type Options struct {
 	Cwd string
 	// DryRun prints the diff and changes nothing at all.
 	DryRun bool
+	// ShowDiff prints the settings file's full diff; otherwise install
+	// prints a summary of it (a fresh file's diff runs to hundreds of
+	// lines).
+	ShowDiff bool
 	// NoStatusLine leaves statusLine alone.
 	NoStatusLine bool
 	// Yes skips the question. Without it, Interactive sessions are asked

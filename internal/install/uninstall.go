@@ -17,6 +17,7 @@ func Uninstall(_ context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	before := snapshotRegistration(s)
 	if res.Changed, err = Unmerge(s); err != nil {
 		return nil, err
 	}
@@ -29,7 +30,14 @@ func Uninstall(_ context.Context, o Options) (*Result, error) {
 	}
 	data := s.Encode()
 	res.Diff = Diff(s.Path, s.Exists, s.Raw, data)
-	fmt.Fprint(w, res.Diff)
+	for _, line := range before.summary(s) {
+		fmt.Fprintln(w, "settings: "+line)
+	}
+	if o.DryRun || o.ShowDiff {
+		fmt.Fprint(w, res.Diff)
+	} else {
+		fmt.Fprintln(w, "settings: (the full diff: warden uninstall --diff, or --dry-run to change nothing)")
+	}
 	if o.DryRun {
 		fmt.Fprintln(w, "dry run: nothing was changed")
 		return res, nil
@@ -48,6 +56,11 @@ func Uninstall(_ context.Context, o Options) (*Result, error) {
 	}
 	fmt.Fprintf(w, "✓ removed warden's hooks and status line from %s\n", res.Settings)
 	otherScopes(o, res.Settings)
+	if o.Scope == User {
+		for _, l := range removeLink(paths.Bin()) {
+			fmt.Fprintf(w, "✓ removed the link %s\n", l)
+		}
+	}
 	fmt.Fprintf(w, "Left in place: the binary %s and the store %s (with your config in %s).\n",
 		paths.Bin(), paths.DB(), paths.Home())
 	fmt.Fprintf(w, "To delete them too: rm -r %s\n", shellQuote(paths.Home()))

@@ -18,8 +18,25 @@ func Summary(in Input, d Decision) string {
 	} else {
 		b.WriteString("No throttling.\n")
 	}
-	if d.ConstrainedWindow != nil {
-		fmt.Fprintf(&b, "Most constrained: the %s window, %s its target.\n", *d.ConstrainedWindow, pointsVs(d.DeviationPercent))
+	if w := d.ConstrainedWindow; w != nil {
+		// The target is the allowance (an even pace through the window);
+		// the delay starts above the safe allowance, a share of it. Say
+		// both, or "below its target" beside "wait 99 s" reads as a
+		// contradiction.
+		st := d.FiveHour
+		if *w == SevenDay {
+			st = d.SevenDay
+		}
+		fmt.Fprintf(&b, "Most constrained: the %s window, %s its target (the allowance, %.2f%%: what an even pace would have used by now).\n",
+			*w, pointsVs(d.DeviationPercent), st.Target)
+		if pr := d.Projection; pr != nil {
+			over := "under"
+			if st.Utilization > pr.SafeAllowance {
+				over = "over"
+			}
+			fmt.Fprintf(&b, "Throttling starts above the safe allowance, %.2f%% (the allowance less the safety buffer); %.2f%% used is %s it.\n",
+				pr.SafeAllowance, st.Utilization, over)
+		}
 	} else {
 		b.WriteString("No window takes part (no active window, stale figures or both limits switched off).\n")
 	}

@@ -116,6 +116,34 @@ func StatusLines(ctx context.Context, st store.Store) []string {
 // came from and how old they are). It recomputes when the cached decision
 // is stale.
 func Report(ctx context.Context, st store.Store, s Settings, now time.Time) (string, error) {
+	return report(ctx, st, s, now, false)
+}
+
+// ReportExplained is Report for `warden pace --explain`: with no figures
+// stored it also says where figures come from, why none arrived and how
+// to try a what-if (with figures, Report already gives the reasoning).
+func ReportExplained(ctx context.Context, st store.Store, s Settings, now time.Time) (string, error) {
+	return report(ctx, st, s, now, true)
+}
+
+// noFiguresExplained is the --explain text when pacing has nothing to go on.
+const noFiguresExplained = `How figures reach warden, in order of preference:
+- Claude Code's status line passes rate_limits (5-hour and 7-day utilisation
+  and reset times) to ` + "`warden statusline`" + `, which stores them; ` + "`warden install`" + `
+  registers that status line. Subscriptions only; the figures appear after the
+  first model reply of a session.
+- Without them, ` + "`warden pace poll`" + ` (started in the background at most every
+  pacing.poll_interval) asks Anthropic's OAuth usage endpoint, using the
+  subscription token Claude Code keeps in ~/.claude/.credentials.json or
+  $CLAUDE_CODE_OAUTH_TOKEN.
+- Without either but with a token, a 5-hour estimate from the local
+  transcripts (marked ESTIMATED).
+With an API key and no subscription there are no limits to pace against, and
+pacing does nothing.
+Try the decision for figures of your own:
+  warden pace --five-hour-util 40 --seven-day-util 60 --explain`
+
+func report(ctx context.Context, st store.Store, s Settings, now time.Time, explain bool) (string, error) {
 	qs, ok := st.(quota.Store)
 	if st == nil || !ok {
 		return "", fmt.Errorf("the store is not usable; run `warden doctor`")
@@ -135,6 +163,11 @@ func Report(ctx context.Context, st store.Store, s Settings, now time.Time) (str
 		}
 		if lease, err := qs.LeaseState(ctx, LeaseEstimate); err == nil && lease.LastStatus != "" {
 			fmt.Fprintf(&b, "Last transcript estimate %s: %s.\n", lease.Last.Format(time.RFC3339), lease.LastStatus)
+		}
+		if explain {
+			b.WriteString("\n" + noFiguresExplained + "\n")
+		} else {
+			b.WriteString("`warden pace --explain` says where figures come from; a what-if: warden pace --five-hour-util 40 --seven-day-util 60\n")
 		}
 		return strings.TrimRight(b.String(), "\n"), nil
 	}

@@ -2,71 +2,18 @@ package usage
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"math"
-	"math/bits"
 )
 
-// scanRegion calls add for every complete line of region (which ends with a
-// newline). Every line is parsed: the parser itself notices whether a line
-// holds the usage marker, in the same pass that reads it.
-func scanRegion(region []byte, add func([]byte)) {
-	for len(region) > 0 {
-		j := bytes.IndexByte(region, '\n')
-		if j < 0 {
-			add(region)
-			return
-		}
-		add(region[:j])
-		region = region[j+1:]
-	}
-}
-
-// hashKey is the 128-bit dedupe key of (message.id, requestId) or, without
-// a requestId, (message.id, sessionId). It reads eight bytes at a time into
-// two multiply-xorshift lanes (a byte-at-a-time hash was a visible part of
-// a cold run); both lengths and the kind of second id go in first, so the
-// zero padding of a last partial word cannot make two inputs alike, and
-// each half ends with a full avalanche.
-func hashKey(msg, second []byte, bySession bool) (uint64, uint64) {
-	const (
-		m1 = 0x9E3779B97F4A7C15
-		m2 = 0xC2B2AE3D27D4EB4F
-	)
-	kind := uint64(1)
-	if bySession {
-		kind = 2
-	}
-	a := uint64(len(msg))<<32 | uint64(len(second))<<2 | kind
-	b := a ^ 0x243F6A8885A308D3
-	a ^= 0x13198A2E03707344
-	step := func(w uint64) {
-		a = (a ^ w) * m1
-		a ^= a >> 29
-		b = (bits.RotateLeft64(b, 23) ^ w) * m2
-		b ^= b >> 32
-	}
-	for _, p := range [2][]byte{msg, second} {
-		for ; len(p) >= 8; p = p[8:] {
-			step(binary.LittleEndian.Uint64(p))
-		}
-		var last [8]byte
-		copy(last[:], p)
-		step(binary.LittleEndian.Uint64(last[:]))
-	}
-	return fmix64(a ^ bits.RotateLeft64(b, 32)), fmix64(b + a)
-}
-
-// fmix64 is MurmurHash3's finalizer.
-func fmix64(x uint64) uint64 {
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	x ^= x >> 33
-	return x
-}
+// The binary codec of what the store keeps for usage: a file's entries
+// (the per-file cache), and the varint writer and reader (wbuf, rbuf) that
+// the blocks state, the block snapshots and the directory cache share.
+// Hand-written rather than gob or JSON: decoding every cached file is on
+// the path of each report, and these records are read far more than
+// written.
 
 // codecVersion 2: keys from the word-at-a-time hashKey.
 const codecVersion = 2
@@ -184,4 +131,119 @@ func decodeFileEntries(b []byte) (*fileEntries, error) {
 		fe.Entries = append(fe.Entries, e)
 	}
 	return fe, nil
+}
+
+// decodeAll unpacks the cached entries of every file, in parallel.
+func decodeAll(cached []CachedFile, has []bool, workers int) []*fileEntries {
+	out := make([]*fileEntries, len(cached))
+	_ = forEach(context.Background(), len(cached), workers, noState, func(_ struct{}, i int) error {
+		if has[i] {
+			if fe, err := decodeFileEntries(cached[i].Data); err == nil {
+				out[i] = fe
+			}
+		}
+		return nil
+	})
+	return out
+}
+
+// State codec: varints, strings with a length.
+
+type wbuf struct{ b []byte }
+
+func (w *wbuf) u(v uint64)  { w.b = binary.AppendUvarint(w.b, v) }
+func (w *wbuf) i(v int64)   { w.b = binary.AppendVarint(w.b, v) }
+func (w *wbuf) s(v string)  { w.u(uint64(len(v))); w.b = append(w.b, v...) }
+func (w *wbuf) by(v []byte) { w.u(uint64(len(v))); w.b = append(w.b, v...) }
+func (w *wbuf) f(v float64) { w.b = binary.LittleEndian.AppendUint64(w.b, math.Float64bits(v)) }
+func (w *wbuf) bool(v bool) {
+	b := byte(0)
+	if v {
+		b = 1
+	}
+	w.b = append(w.b, b)
+}
+func (w *wbuf) k(v uint64) { w.b = binary.LittleEndian.AppendUint64(w.b, v) }
+func (w *wbuf) entry(e *Entry, prev int64) {
+	w.i(e.TS - prev)
+	w.b = append(w.b, e.Flags)
+	if e.Flags&flagKey != 0 {
+		w.k(e.K0)
+		w.k(e.K1)
+	}
+	w.i(int64(e.Model))
+	w.u(uint64(e.In))
+	w.u(uint64(e.Out))
+	w.u(uint64(e.Cache5m))
+	w.u(uint64(e.Cache1h))
+	w.u(uint64(e.CacheRead))
+	w.i(e.Reset)
+	if e.Flags&flagCost != 0 {
+		w.f(e.CostUSD)
+	}
+}
+
+type rbuf struct {
+	b   []byte
+	err bool
+}
+
+func (r *rbuf) u() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *rbuf) i() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *rbuf) take(n uint64) []byte {
+	if n > uint64(len(r.b)) {
+		r.err, r.b = true, nil
+		return nil
+	}
+	v := r.b[:n]
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *rbuf) s() string  { return string(r.take(r.u())) }
+func (r *rbuf) by() []byte { return bytes.Clone(r.take(r.u())) }
+func (r *rbuf) k() uint64 {
+	b := r.take(8)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+func (r *rbuf) f() float64 { return math.Float64frombits(r.k()) }
+func (r *rbuf) bool() bool { b := r.take(1); return b != nil && b[0] == 1 }
+func (r *rbuf) entry(prev int64) Entry {
+	var e Entry
+	e.TS = prev + r.i()
+	if b := r.take(1); b != nil {
+		e.Flags = b[0]
+	}
+	if e.Flags&flagKey != 0 {
+		e.K0, e.K1 = r.k(), r.k()
+	}
+	e.Model = int32(r.i())
+	e.In, e.Out = int64(r.u()), int64(r.u())
+	e.Cache5m, e.Cache1h, e.CacheRead = int64(r.u()), int64(r.u()), int64(r.u())
+	e.Reset = r.i()
+	if e.Flags&flagCost != 0 {
+		e.CostUSD = r.f()
+	}
+	return e
 }

@@ -160,3 +160,48 @@ func costOf(p *Price, model string, in, out, cache5m, cache1h, cacheRead int64, 
 	}
 	return c, true
 }
+
+// price sets every entry's cost (each model's price is looked up once).
+func (d *Data) price() { d.pricer()(d.Entries) }
+
+// pricer returns the function that sets the cost of entries of d's models
+// (safe to call on parts of d.Entries at once).
+func (d *Data) pricer() func([]Entry) {
+	prices := make([]*Price, len(d.Models))
+	for i, m := range d.Models {
+		prices[i] = PriceFor(m)
+	}
+	noModel := PriceFor("")
+	return func(es []Entry) { priceEntries(es, d.Models, prices, noModel) }
+}
+
+func priceEntries(es []Entry, models []string, prices []*Price, noModel *Price) {
+	for i := range es {
+		e := &es[i]
+		model, p := "", noModel
+		if e.Model >= 0 {
+			model, p = models[e.Model], prices[e.Model]
+		}
+		if e.Flags&flagCost != 0 {
+			e.cost, e.priced = e.CostUSD, true
+		} else {
+			e.cost, e.priced = costOf(p, model, e.In, e.Out, e.Cache5m, e.Cache1h, e.CacheRead, e.Flags&flagFast != 0)
+		}
+	}
+}
+
+// ModelName is the name reports show for an entry ("" = none): fast-mode
+// responses get a "-fast" suffix.
+func (d *Data) ModelName(e *Entry) string {
+	if e.Model < 0 {
+		return ""
+	}
+	m := d.Models[e.Model]
+	if m == "<synthetic>" {
+		return ""
+	}
+	if e.Flags&flagFast != 0 {
+		return m + "-fast"
+	}
+	return m
+}

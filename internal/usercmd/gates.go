@@ -11,11 +11,6 @@ import (
 
 // The gates' user commands. Only the user runs these (typed in the prompt,
 // or on the CLI); a tool call that tries is denied by the self-toggle gate.
-func init() {
-	Register(Command{Name: "safemode", Help: "on|off|status — deny every change until turned off (s+ s- s?)", Run: runSafemode})
-	Register(Command{Name: "breaker", Help: "status|reset — the circuit breaker for repeated failures (rb? rb-)", Run: runBreaker})
-	Register(Command{Name: "research", Help: "show the research gate's progress for this task", Run: runResearch})
-}
 
 func runSafemode(ctx context.Context, env *Env, args []string) (string, error) {
 	if env.Store == nil {

@@ -11,10 +11,6 @@ import (
 	"github.com/warden-dev/warden/internal/version"
 )
 
-func init() {
-	Register(Command{Name: "status", Help: "show whether warden is on, the store, this session and config health", Run: runStatus})
-}
-
 func runStatus(ctx context.Context, env *Env, _ []string) (string, error) {
 	var b strings.Builder
 	state := "on"

@@ -10,11 +10,6 @@ import (
 // The master switch: `warden off` stops every handler (events are still
 // recorded) until `warden on`.
 
-func init() {
-	Register(Command{Name: "on", Help: "turn every warden handler on again", Run: setEnabled(true)})
-	Register(Command{Name: "off", Help: "turn every warden handler off (events are still recorded)", Run: setEnabled(false)})
-}
-
 func setEnabled(on bool) func(context.Context, *Env, []string) (string, error) {
 	return func(ctx context.Context, env *Env, _ []string) (string, error) {
 		if env.Store == nil {

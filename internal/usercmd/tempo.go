@@ -16,9 +16,6 @@ import (
 // session is the current one; on the CLI it is the latest session of the
 // current directory (or --session). Only the user runs these: a tool call
 // that tries is denied by the self-toggle gate.
-func init() {
-	Register(Command{Name: "tempo", Help: "on|off|status, session on|off|status — the completion judge at Stop", Run: runTempo})
-}
 
 func runTempo(ctx context.Context, env *Env, args []string) (string, error) {
 	if env.Store == nil {

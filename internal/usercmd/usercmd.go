@@ -7,7 +7,6 @@ package usercmd
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/config"
@@ -49,15 +48,30 @@ type Command struct {
 	Run func(ctx context.Context, env *Env, args []string) (string, error)
 }
 
-var commands = map[string]Command{}
-
-// Register adds a command; call it from init.
-func Register(c Command) { commands[c.Name] = c }
+// commands is every command, wired here in one list (no init()
+// registry), in the order `warden help` shows them.
+func commands() []Command {
+	return []Command{
+		{Name: "help", Help: "list the commands you can type here", Run: runHelp},
+		{Name: "status", Help: "show whether warden is on, the store, this session and config health", Run: runStatus},
+		{Name: "on", Help: "turn every warden handler on again", Run: setEnabled(true)},
+		{Name: "off", Help: "turn every warden handler off (events are still recorded)", Run: setEnabled(false)},
+		{Name: "pace", Help: "show the pacing decision now and why (figures, allowance, delay)", Run: runPace},
+		{Name: "safemode", Help: "on|off|status — deny every change until turned off (s+ s- s?)", Run: runSafemode},
+		{Name: "breaker", Help: "status|reset — the circuit breaker for repeated failures (rb? rb-)", Run: runBreaker},
+		{Name: "research", Help: "show the research gate's progress for this task", Run: runResearch},
+		{Name: "tempo", Help: "on|off|status, session on|off|status — the completion judge at Stop", Run: runTempo},
+	}
+}
 
 // Lookup finds a command by name.
 func Lookup(name string) (Command, bool) {
-	c, ok := commands[name]
-	return c, ok
+	for _, c := range commands() {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Command{}, false
 }
 
 // prefixes that introduce a typed command; pace-maker is accepted for users
@@ -77,7 +91,7 @@ var aliases = map[string][]string{
 // and goes to the model.
 func Parse(prompt string) (Command, []string, bool) {
 	if a, ok := aliases[strings.ToLower(strings.Join(strings.Fields(prompt), " "))]; ok {
-		c, ok := commands[a[0]]
+		c, ok := Lookup(a[0])
 		return c, a[1:], ok
 	}
 	fields := strings.Fields(strings.TrimSpace(prompt))
@@ -95,10 +109,10 @@ func Parse(prompt string) (Command, []string, bool) {
 		return Command{}, nil, false
 	}
 	if len(fields) == 1 {
-		c, ok := commands["help"]
+		c, ok := Lookup("help")
 		return c, nil, ok
 	}
-	c, ok := commands[strings.ToLower(fields[1])]
+	c, ok := Lookup(strings.ToLower(fields[1]))
 	if !ok {
 		return Command{}, nil, false
 	}
@@ -115,20 +129,11 @@ func Run(ctx context.Context, c Command, env *Env, args []string) string {
 	return out
 }
 
-func init() {
-	Register(Command{Name: "help", Help: "list the commands you can type here", Run: runHelp})
-}
-
 func runHelp(_ context.Context, _ *Env, _ []string) (string, error) {
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var b strings.Builder
 	b.WriteString("warden commands (type them as the whole prompt; they never reach the model):\n")
-	for _, n := range names {
-		fmt.Fprintf(&b, "  warden %-8s %s\n", n, commands[n].Help)
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  warden %-8s %s\n", c.Name, c.Help)
 	}
 	b.WriteString("Short forms: s+ s- s? (safemode on, off, status), rb- rb? (breaker reset, status).\n")
 	b.WriteString("`pace-maker <command>` works too. Every command is also a CLI subcommand: warden <command>.")

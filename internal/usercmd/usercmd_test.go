@@ -72,3 +72,24 @@ func TestOnOffRoundTrip(t *testing.T) {
 		t.Errorf("help: %s", out)
 	}
 }
+
+// Every command is wired once, has help, and runs through Lookup: the list
+// in commands() is the whole registry.
+func TestCommandsAreWiredOnce(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range commands() {
+		if seen[c.Name] || c.Help == "" || c.Run == nil {
+			t.Errorf("command %q: duplicate, no help or no Run", c.Name)
+		}
+		seen[c.Name] = true
+		if got, ok := Lookup(c.Name); !ok || got.Name != c.Name {
+			t.Errorf("Lookup(%q) = %v, %v", c.Name, got.Name, ok)
+		}
+	}
+	help, _ := runHelp(context.Background(), nil, nil)
+	for name := range seen {
+		if !strings.Contains(help, "warden "+name+" ") {
+			t.Errorf("help does not list %s:\n%s", name, help)
+		}
+	}
+}

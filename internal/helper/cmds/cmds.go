@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/flagval"
 	"github.com/warden-dev/warden/internal/pace"
 	"github.com/warden-dev/warden/internal/pace/estimate"
 	"github.com/warden-dev/warden/internal/pace/oauth"
@@ -46,28 +47,6 @@ func Main(args []string) int {
 		return 1
 	}
 	return 0
-}
-
-// timeFlag is an RFC 3339 time flag that knows whether it was set.
-type timeFlag struct {
-	t   time.Time
-	set bool
-}
-
-func (f *timeFlag) String() string {
-	if !f.set {
-		return ""
-	}
-	return f.t.Format(time.RFC3339)
-}
-func (f *timeFlag) Type() string { return "RFC3339" }
-func (f *timeFlag) Set(s string) error {
-	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(s))
-	if err != nil {
-		return errors.New("not an RFC 3339 time; write it like 2025-11-06T14:30:00Z")
-	}
-	f.t, f.set = t.UTC(), true
-	return nil
 }
 
 // newPacePollCmd is `warden pace poll`: one poll of the OAuth usage
@@ -159,7 +138,7 @@ func newPaceSimulateCmd() *cobra.Command {
 		profile, out string
 		steady       float64
 		days         int
-		start        timeFlag
+		start        flagval.Time
 		asPNG        bool
 		sessions     int
 	)
@@ -203,8 +182,8 @@ hours are UTC. --steady N is N calls an hour around the clock, every day.`,
 			if days < 1 || days > 28 {
 				return fmt.Errorf("--days is %d; use 1 to 28", days)
 			}
-			t0 := start.t
-			if !start.set {
+			t0 := start.T
+			if !start.Given {
 				now := time.Now().UTC()
 				t0 = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 				for t0.Weekday() != time.Monday || !t0.After(now) {

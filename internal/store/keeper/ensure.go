@@ -10,16 +10,6 @@ import (
 // or dies at once must not cost every hook a process start.
 const respawnAfter = 30 * time.Second
 
-// Disabled reports whether hooks must not start a keeper: WARDEN_KEEPER=off
-// (or 0/false/no).
-func Disabled() bool {
-	switch os.Getenv("WARDEN_KEEPER") {
-	case "off", "0", "false", "no":
-		return true
-	}
-	return false
-}
-
 // Ensure starts a keeper with start when none holds lockPath and none was
 // started in the last respawnAfter. It costs a hook one open and one flock
 // when a keeper runs (tens of microseconds). The caller runs it after the
