@@ -23,7 +23,7 @@ func TestFirstMessagesSayWhatToDo(t *testing.T) {
 		not  []string
 	}{
 		{"typo of a command", []string{"statu"}, 1,
-			[]string{`unknown command "statu"`, "Did you mean: status, statusline?", "Run 'warden --help'"}, nil},
+			[]string{`unknown command "statu"`, "Did you mean: stats, status, statusline?", "Run 'warden --help'"}, nil},
 		{"nothing close", []string{"frobnicate"}, 1,
 			[]string{`unknown command "frobnicate"`, "Run 'warden --help' for the list of commands."}, []string{"Did you mean"}},
 		{"typo of a subcommand", []string{"policy", "explian"}, 1,
