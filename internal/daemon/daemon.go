@@ -187,7 +187,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 			rec, _, err := pace.Current(ctx, st, ps, "", now)
 			return rec, err
 		},
-		Usage:     usageReader(st, usage.ConfigDirs()),
+		Usage:     UsageReader(st, usage.ConfigDirs()),
 		Agents:    p.Agents,
 		Webhooks:  webhooks(cfg),
 		QueueSize: cfg.Serve.QueueSize, System: system, Version: o.Version, Log: log,
