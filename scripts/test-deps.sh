@@ -11,6 +11,7 @@ declare -A need=(
   [npm]=npm
   [sqlite3]=sqlite3
   [tmux]=tmux
+  [systemd-analyze]=systemd
 )
 
 missing=()
