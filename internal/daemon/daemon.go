@@ -157,7 +157,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		return err
 	}
 	defer st.Close()
-	st.DB().SetMaxOpenConns(8)
+	st.DB().SetMaxOpenConns(12) // API, scheduler and hooks
 
 	system := cfg.Serve.System
 	if system == "" {
@@ -239,7 +239,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	hooksDone := make(chan struct{})
 	go func() {
 		defer close(hooksDone)
-		if err := serveHooks(hctx, o.DB, o.Socket, slogWriter{log}); err != nil {
+		if err := serveHooks(hctx, st, o.DB, o.Socket, slogWriter{log}); err != nil {
 			log.Error("hook server", "err", err)
 		}
 	}()
