@@ -30,6 +30,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/task"
 )
 
 type result struct {
@@ -62,9 +65,10 @@ func main() {
 	if err != nil {
 		fatal(err)
 	}
-	defer d.stop()
 	res := load(d, *rate, *duration, *writes, *retries)
-	lost, dup, created, err := verify(d, res)
+	d.stop()
+	lost, dup, created, err := verify(filepath.Join(d.home, "warden.db"), res)
+	os.RemoveAll(d.home)
 	if err != nil {
 		fatal(err)
 	}
@@ -108,7 +112,7 @@ func startDaemon(bin string) (*daemonProc, error) {
 		}
 	}
 	d.cmd.Env = append(env, "WARDEN_HOME="+home)
-	d.cmd.Stdout, d.cmd.Stderr = io.Discard, os.Stderr
+	d.cmd.Stdout, d.cmd.Stderr = io.Discard, io.Discard // its log is in WARDEN_HOME
 	if err := d.cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -129,6 +133,7 @@ func startDaemon(bin string) (*daemonProc, error) {
 		return d, nil
 	}
 	d.stop()
+	os.RemoveAll(home)
 	return nil, errors.New("the daemon did not start within 20 s")
 }
 
@@ -144,7 +149,6 @@ func (d *daemonProc) stop() {
 			<-done
 		}
 	}
-	os.RemoveAll(d.home)
 }
 
 func client() *http.Client {
@@ -242,8 +246,8 @@ func load(d *daemonProc, rate int, duration time.Duration, writes, retries float
 }
 
 // verify compares what the client was told with what the store holds,
-// through the API once the run is over.
-func verify(d *daemonProc, res []result) (lost, dup, created int, err error) {
+// read from the database file once the daemon has stopped.
+func verify(dbPath string, res []result) (lost, dup, created int, err error) {
 	byKey := map[string]string{}
 	for _, r := range res {
 		if r.taskID == "" {
@@ -255,33 +259,21 @@ func verify(d *daemonProc, res []result) (lost, dup, created int, err error) {
 		byKey[r.key] = r.taskID
 	}
 	created = len(byKey)
-	c := client()
-	req, _ := http.NewRequest("GET", d.url+"/api/tasks?limit=1000", nil)
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, dbPath)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer st.Close()
+	ts, err := st.Tasks(ctx, task.Filter{Limit: 1 << 30})
+	if err != nil {
+		return 0, 0, 0, err
+	}
 	seen := map[string]int{}
 	keys := map[string]int{}
-	// Page through every task by status (the list caps at 1000 a status).
-	for _, st := range []string{"queued", "claimed", "running", "paused", "done", "failed", "cancelled"} {
-		req, _ = http.NewRequest("GET", d.url+"/api/tasks?limit=1000&status="+st, nil)
-		req.Header.Set("Authorization", "Bearer "+d.token)
-		resp, err := c.Do(req)
-		if err != nil {
-			return 0, 0, 0, err
-		}
-		var v struct {
-			Tasks []struct {
-				ID             string `json:"id"`
-				IdempotencyKey string `json:"idempotency_key"`
-			} `json:"tasks"`
-		}
-		json.NewDecoder(resp.Body).Decode(&v)
-		resp.Body.Close()
-		if len(v.Tasks) == 1000 {
-			return 0, 0, 0, errors.New("more than 1000 tasks of one status: lower -duration or -writes")
-		}
-		for _, t := range v.Tasks {
-			seen[t.ID]++
-			keys[t.IdempotencyKey]++
-		}
+	for _, t := range ts {
+		seen[t.ID]++
+		keys[t.IdempotencyKey]++
 	}
 	for key, id := range byKey {
 		if seen[id] != 1 {
@@ -290,6 +282,11 @@ func verify(d *daemonProc, res []result) (lost, dup, created int, err error) {
 		if keys[key] > 1 {
 			dup++
 		}
+	}
+	if len(ts) != created {
+		// A task the client was never told about (a creation whose
+		// answer was lost) would be a duplicate when retried.
+		dup += max(0, len(ts)-created)
 	}
 	return lost, dup, created, nil
 }
