@@ -265,3 +265,24 @@ func TestQueueFullAndWebhooksOff(t *testing.T) {
 		}
 	}
 }
+
+// The dashboard mounts at "/" behind the same token (or the session
+// cookie); the API's routes and its JSON 404s under /api/ stay the API's.
+func TestMountAtRoot(t *testing.T) {
+	r := newAPIRig(t, 10, server.Webhooks{})
+	r.srv.Mount("/", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		w.Write([]byte("dashboard " + req.URL.Path))
+	}), false)
+	if status, body, _ := r.do("GET", "/board", "", r.token, nil); status != 200 || string(body) != "dashboard /board" {
+		t.Errorf("mounted page with a token: %d %s", status, body)
+	}
+	if status, _, _ := r.do("GET", "/board", "", "", nil); status != 401 {
+		t.Errorf("mounted page without a token: %d", status)
+	}
+	if status, body, _ := r.do("GET", "/", "", "", map[string]string{"Cookie": server.CookieName + "=" + r.token}); status != 200 || !strings.HasPrefix(string(body), "dashboard") {
+		t.Errorf("session cookie: %d %s", status, body)
+	}
+	if status, body, _ := r.do("GET", "/api/nope", "", r.token, nil); status != 404 || !strings.Contains(string(body), "not_found") {
+		t.Errorf("/api/nope with a dashboard mounted: %d %s", status, body)
+	}
+}
