@@ -181,6 +181,9 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // HTTPServer wraps h with the daemon's timeouts. Streams (server-sent
 // events) extend their own write deadline with http.ResponseController.
 func HTTPServer(h http.Handler, log *slog.Logger) *http.Server {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,
