@@ -13,6 +13,7 @@ declare -A need=(
   [sqlite3]=sqlite3
   [tmux]=tmux
   [chromium]=chromium   # internal/dashboard drives it headless (chromedp)
+  [systemd-analyze]=systemd
 )
 
 missing=()

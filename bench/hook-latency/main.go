@@ -42,6 +42,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	_ "modernc.org/sqlite" // only to count rows and to hold the DB open
@@ -68,6 +69,7 @@ func main() {
 	flag.IntVar(&o.rounds, "rounds", 300, "measured rounds; each runs every variant once")
 	flag.IntVar(&o.warmup, "warmup", 10, "rounds run and discarded first")
 	flag.BoolVar(&o.alone, "alone", true, "measure warden with no store keeper (WARDEN_KEEPER=off): each hook runs in warden-core, which opens and, as the last connection, closes the store")
+	flag.BoolVar(&o.daemon, "daemon", false, "also measure with `warden serve` holding the store and answering hooks (warden-serve must sit next to warden)")
 	flag.BoolVar(&o.held, "held", false, "also measure warden while this process (not warden's keeper) holds the DB open")
 	flag.BoolVar(&o.post, "post", true, "also measure a PostToolUse hook reading the cached pacing decision (figures stored, no throttle)")
 	flag.BoolVar(&o.json, "json", false, "print JSON instead of a table")
@@ -98,7 +100,7 @@ type options struct {
 	warden, bare, trueBin string
 	rounds, warmup        int
 	alone, held, json     bool
-	post                  bool
+	post, daemon          bool
 	maxRatio              float64
 }
 
@@ -211,6 +213,16 @@ func run(o options) (*Result, error) {
 		return nil, err
 	}
 	res.Phases = append(res.Phases, *kept)
+
+	// The daemon in the keeper's place: the same hook server, answered
+	// from `warden serve` (SPEC §8): it must cost what the keeper costs.
+	if o.daemon {
+		served, err := b.daemonPhase(vs, o)
+		if err != nil {
+			return nil, err
+		}
+		res.Phases = append(res.Phases, *served)
+	}
 
 	// No keeper: every hook opens, writes, and as the last connection
 	// closes the file (checkpoint, WAL removed).
@@ -383,6 +395,33 @@ func (b *bench) keeperPhase(vs []variant, o options) (*Phase, error) {
 		}
 	}
 	return b.phase("with the store keeper (default)", vs, o, nil)
+}
+
+// daemonPhase starts `warden serve` (after the keeper phase stopped the
+// keeper), waits until it holds the store, measures, and stops it with
+// SIGTERM.
+func (b *bench) daemonPhase(vs []variant, o options) (*Phase, error) {
+	lock := filepath.Join(filepath.Dir(b.db), "locks", "keeper.lock")
+	cmd := exec.Command(o.warden, "serve", "--addr", "127.0.0.1:0")
+	cmd.Env, cmd.Dir = b.env, b.dir
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	defer func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	}()
+	state := filepath.Join(filepath.Dir(b.db), "run", "serve.json")
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		_, err := os.Stat(state)
+		if running, _ := keeper.Running(lock); running && err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			return nil, errors.New("warden serve did not take the store within 20 s (is warden-serve next to warden?)")
+		}
+	}
+	return b.phase("with `warden serve` answering (the daemon)", vs, o, nil)
 }
 
 // phase runs warm-up and measured rounds of every variant and checks that

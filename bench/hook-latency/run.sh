@@ -52,6 +52,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 cd "$root"
 go build -trimpath -ldflags "-s -w" -o "$tmp/warden" ./cmd/warden
 go build -trimpath -ldflags "-s -w" -o "$tmp/warden-core" ./cmd/warden-core
+go build -trimpath -ldflags "-s -w" -o "$tmp/warden-serve" ./cmd/warden-serve
 go build -o "$tmp/hook-latency" ./bench/hook-latency
 
 # The bare baseline is built from its own module, so nothing of warden's
@@ -69,7 +70,7 @@ measure() {
 }
 
 if [ "${1:-}" != "--check" ]; then
-	measure "$@"
+	measure -daemon "$@"
 	exit
 fi
 shift

@@ -158,7 +158,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		return err
 	}
 	defer st.Close()
-	st.DB().SetMaxOpenConns(8)
+	st.DB().SetMaxOpenConns(12) // API, scheduler and hooks
 
 	system := cfg.Serve.System
 	if system == "" {
@@ -188,7 +188,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 			rec, _, err := pace.Current(ctx, st, ps, "", now)
 			return rec, err
 		},
-		Usage:     usageReader(st, usage.ConfigDirs()),
+		Usage:     UsageReader(st, usage.ConfigDirs()),
 		Agents:    p.Agents,
 		Webhooks:  webhooks(cfg),
 		QueueSize: cfg.Serve.QueueSize, System: system, Version: o.Version, Log: log,
@@ -240,7 +240,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	hooksDone := make(chan struct{})
 	go func() {
 		defer close(hooksDone)
-		if err := serveHooks(hctx, o.DB, o.Socket, slogWriter{log}); err != nil {
+		if err := serveHooks(hctx, st, o.DB, o.Socket, slogWriter{log}); err != nil {
 			log.Error("hook server", "err", err)
 		}
 	}()

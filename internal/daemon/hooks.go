@@ -14,15 +14,9 @@ import (
 // daemon is the keeper's. This file is the one place that knows the hook
 // server's API; when it changes, only this adapter does.
 //
-// It opens a store of its own, as the keeper does: hooks served side by
-// side (records, pacing sleeps) get a few connections, apart from the
-// API's.
-func serveHooks(ctx context.Context, dbPath, socket string, log io.Writer) error {
-	st, err := sqlite.Open(ctx, dbPath)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	st.DB().SetMaxOpenConns(8)
+// It writes to the daemon's own store: one pool whose writers take turns
+// on an in-process mutex (sqlite.Store) instead of meeting on SQLite's
+// write lock, where the busy handler sleeps in steps of up to 100 ms.
+func serveHooks(ctx context.Context, st *sqlite.Store, dbPath, socket string, log io.Writer) error {
 	return hookserve.ListenAndServe(ctx, socket, hookserve.Options{DBPath: dbPath, Store: st, Log: log})
 }

@@ -9,11 +9,11 @@ import (
 	"github.com/warden-dev/warden/internal/usage"
 )
 
-// usageReader answers /api/usage with the JSON `warden usage REPORT
+// UsageReader answers /api/usage with the JSON `warden usage REPORT
 // --json` prints, from the transcript directories found at start-up (the
 // hook server swaps the process environment, so they are not looked up
 // per request). One report is built at a time: a cold scan is heavy.
-func usageReader(st *sqlite.Store, dirs []string) func(ctx context.Context, report string) (any, error) {
+func UsageReader(st *sqlite.Store, dirs []string) func(ctx context.Context, report string) (any, error) {
 	var mu sync.Mutex
 	return func(ctx context.Context, report string) (any, error) {
 		mu.Lock()

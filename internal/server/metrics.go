@@ -22,6 +22,7 @@ type metrics struct {
 	latency  *prometheus.HistogramVec
 	created  *prometheus.CounterVec
 	rejected *prometheus.CounterVec
+	webhooks *prometheus.CounterVec
 	handler  http.Handler
 }
 
@@ -38,13 +39,15 @@ func newMetrics(s *Server) *metrics {
 		Name: "warden_tasks_created_total", Help: "Tasks created, by source."}, []string{"source"})
 	m.rejected = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "warden_tasks_rejected_total", Help: "Task creations refused, by reason."}, []string{"reason"})
+	m.webhooks = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "warden_webhook_deliveries_total", Help: "Webhook deliveries by source and outcome (task, duplicate, ignored, error)."}, []string{"source", "outcome"})
 	tasks := prometheus.NewDesc("warden_tasks", "Tasks in the store by status.", []string{"status"}, nil)
 	sched := prometheus.NewDesc("warden_scheduler_running_agents", "Agents the scheduler runs now.", nil, nil)
 	maxA := prometheus.NewDesc("warden_scheduler_max_agents", "serve.max_agents.", nil, nil)
 	held := prometheus.NewDesc("warden_scheduler_quota_hold", "1 while quota is critical and new work is held.", nil, nil)
 	restarts := prometheus.NewDesc("warden_scheduler_watchdog_restarts_total", "Scheduling loops the watchdog restarted.", nil, nil)
 	lastStep := prometheus.NewDesc("warden_scheduler_last_step_timestamp_seconds", "When the scheduler last made a step.", nil, nil)
-	m.reg.MustRegister(m.requests, m.latency, m.created, m.rejected,
+	m.reg.MustRegister(m.requests, m.latency, m.created, m.rejected, m.webhooks,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		collectFunc{descs: []*prometheus.Desc{tasks, sched, maxA, held, restarts, lastStep}, collect: func(ch chan<- prometheus.Metric) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"text/template"
 	"time"
 
 	"github.com/warden-dev/warden/internal/task"
@@ -51,6 +52,11 @@ type Server struct {
 	mux     *http.ServeMux
 	routes  []Route
 	metrics *metrics
+	// alertTmpl renders webhook.alertmanager_template.
+	alertTmpl *template.Template
+	// root serves paths no route claims ("/": the dashboard, once
+	// mounted; a JSON 404 until then).
+	root http.Handler
 	// touched: when each token's last use was written (a write a minute
 	// at most per token).
 	touchMu sync.Mutex
@@ -80,13 +86,27 @@ func New(o Options) (*Server, error) {
 	if o.Webhooks.GitHubLabel == "" {
 		o.Webhooks.GitHubLabel = "warden"
 	}
-	s := &Server{o: o, mux: http.NewServeMux(), touched: map[string]time.Time{}}
+	if o.Webhooks.AlertTemplate == "" {
+		o.Webhooks.AlertTemplate = "Investigate the firing alert {{.Labels.alertname}}{{with .Annotations.summary}}: {{.}}{{end}}"
+	}
+	tmpl, err := ParseAlertTemplate(o.Webhooks.AlertTemplate)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{o: o, mux: http.NewServeMux(), touched: map[string]time.Time{}, alertTmpl: tmpl}
 	s.metrics = newMetrics(s)
 	for _, r := range s.table() {
 		s.add(r)
 	}
 	// Unknown paths under the API's prefixes answer in the API's shape;
 	// "/" stays free for the dashboard (Mount).
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if s.root != nil {
+			s.root.ServeHTTP(w, r)
+			return
+		}
+		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no route %s %s; the routes are listed at /api/openapi.json", r.Method, r.URL.Path))
+	})
 	for _, p := range []string{"/api/", "/internal/", "/webhook/", "/health/"} {
 		s.mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no route %s %s; the routes are listed at /api/openapi.json", r.Method, r.URL.Path))
@@ -100,11 +120,17 @@ func New(o Options) (*Server, error) {
 func (s *Server) Routes() []Route { return append([]Route(nil), s.routes...) }
 
 // Mount adds a handler for pattern (a ServeMux pattern such as "/" or
-// "GET /ui/"), behind the API token unless public is true. The dashboard
-// mounts at "/".
+// "GET /ui/"), behind the API token (or session cookie) unless public is
+// true; a public handler checks access itself (Authorized, TokenValid),
+// as a login page must. The dashboard mounts at "/": it gets every path
+// no API route claims. Call it before serving.
 func (s *Server) Mount(pattern string, h http.Handler, public bool) {
 	if !public {
 		h = s.RequireAuth(h)
+	}
+	if pattern == "/" {
+		s.root = h
+		return
 	}
 	s.mux.Handle(pattern, h)
 }
@@ -155,6 +181,9 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // HTTPServer wraps h with the daemon's timeouts. Streams (server-sent
 // events) extend their own write deadline with http.ResponseController.
 func HTTPServer(h http.Handler, log *slog.Logger) *http.Server {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,

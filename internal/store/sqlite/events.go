@@ -52,6 +52,8 @@ func chainTip(ctx context.Context, q interface {
 
 // RecordHook implements store.Store.
 func (s *Store) RecordHook(ctx context.Context, ev *store.Event, sess *store.Session) error {
+	s.wmu.Lock() // see Store.wmu
+	defer s.wmu.Unlock()
 	return retryLocked(ctx, func() error {
 		tx, err := s.db.BeginTx(ctx, nil)
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -27,6 +28,12 @@ import (
 type Store struct {
 	db   *sql.DB
 	path string
+	// wmu serialises this process's writes: connections of one pool that
+	// meet on SQLite's write lock wait in its busy handler, which sleeps
+	// in steps of up to 100 ms; a mutex hands the lock over in
+	// microseconds (the daemon's API, scheduler and hooks write side by
+	// side). Other processes still wait on busy_timeout.
+	wmu sync.Mutex
 }
 
 // openRetryBudget bounds the retry on "database is locked" at open.
@@ -85,6 +92,8 @@ func retryLocked(ctx context.Context, f func() error) error {
 // execRetry runs a statement, retrying while the database is locked.
 func (s *Store) execRetry(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	var res sql.Result
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
 	err := retryLocked(ctx, func() (err error) {
 		res, err = s.db.ExecContext(ctx, query, args...)
 		return err

@@ -35,6 +35,8 @@ func scanTask(sc interface{ Scan(...any) error }) (*task.Task, error) {
 // inTx runs f in one immediate transaction, retrying while the database is
 // locked (f must be safe to run again).
 func (s *Store) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
 	return retryLocked(ctx, func() error {
 		tx, err := s.db.BeginTx(ctx, nil)
 		if err != nil {

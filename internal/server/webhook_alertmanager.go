@@ -1,0 +1,111 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"text/template"
+	"time"
+)
+
+// Alertmanager (webhook_config with an API token as its bearer
+// credentials): each firing alert becomes a task in
+// webhook.alertmanager_project, its prompt from
+// webhook.alertmanager_template. Alertmanager repeats a notification while
+// the alert fires; the idempotency key (fingerprint and start) makes one
+// task per firing, not one per repeat.
+
+type amAlert struct {
+	Status       string            `json:"status"`
+	Labels       map[string]string `json:"labels"`
+	Annotations  map[string]string `json:"annotations"`
+	StartsAt     time.Time         `json:"startsAt"`
+	GeneratorURL string            `json:"generatorURL"`
+	Fingerprint  string            `json:"fingerprint"`
+}
+
+type amPayload struct {
+	Version string    `json:"version"`
+	Status  string    `json:"status"`
+	Alerts  []amAlert `json:"alerts"`
+}
+
+// alertView is what the template sees.
+type alertView struct {
+	Labels, Annotations map[string]string
+	StartsAt            time.Time
+	GeneratorURL        string
+	Fingerprint         string
+}
+
+// ParseAlertTemplate checks webhook.alertmanager_template.
+func ParseAlertTemplate(text string) (*template.Template, error) {
+	t, err := template.New("alert").Option("missingkey=zero").Parse(text)
+	if err != nil {
+		return nil, fmt.Errorf("webhook.alertmanager_template: %w", err)
+	}
+	return t, nil
+}
+
+func (s *Server) webhookAlertmanager(w http.ResponseWriter, r *http.Request) {
+	wh := s.o.Webhooks
+	if wh.AlertProject == "" {
+		notConfigured(w, "webhook.alertmanager_project")
+		return
+	}
+	body, ok := readRaw(w, r)
+	if !ok {
+		return
+	}
+	var p amPayload
+	if err := json.Unmarshal(body, &p); err != nil {
+		writeError(w, http.StatusBadRequest, "bad_request", jsonErrorText(err, webhookBodyLimit))
+		return
+	}
+	if p.Version != "4" {
+		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("version %q: this endpoint takes Alertmanager's webhook payload version 4", p.Version))
+		return
+	}
+	if len(p.Alerts) > 100 {
+		writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("%d alerts in one notification; group them (max_alerts) to 100 at most", len(p.Alerts)))
+		return
+	}
+	created, existing := []string{}, []string{}
+	for i, a := range p.Alerts {
+		if a.Status != "firing" {
+			continue
+		}
+		if a.Fingerprint == "" || a.StartsAt.IsZero() {
+			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("alerts[%d] has no fingerprint or startsAt", i))
+			return
+		}
+		var b bytes.Buffer
+		if err := s.alertTmpl.Execute(&b, alertView{Labels: a.Labels, Annotations: a.Annotations, StartsAt: a.StartsAt,
+			GeneratorURL: a.GeneratorURL, Fingerprint: a.Fingerprint}); err != nil {
+			writeError(w, http.StatusInternalServerError, "template", "webhook.alertmanager_template failed: "+err.Error())
+			return
+		}
+		key := "alertmanager:" + a.Fingerprint + ":" + a.StartsAt.UTC().Format(time.RFC3339)
+		t, made, status, code, msg := s.enqueue(r, TaskRequest{Project: wh.AlertProject, Prompt: strings.TrimSpace(b.String()),
+			Source: "alertmanager", IdempotencyKey: key})
+		if t == nil {
+			s.metrics.webhooks.WithLabelValues("alertmanager", "error").Inc()
+			writeError(w, status, code, fmt.Sprintf("alerts[%d]: %s", i, msg))
+			return
+		}
+		if made {
+			created = append(created, t.ID)
+			s.metrics.webhooks.WithLabelValues("alertmanager", "task").Inc()
+		} else {
+			existing = append(existing, t.ID)
+			s.metrics.webhooks.WithLabelValues("alertmanager", "duplicate").Inc()
+		}
+	}
+	status := http.StatusOK
+	if len(created) > 0 {
+		status = http.StatusCreated
+	}
+	writeJSON(w, status, map[string]any{"created": created, "existing": existing})
+}

@@ -1,0 +1,155 @@
+package server
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// GitHub: an issue labelled webhook.github_label (when labelled, or opened
+// with it) or a comment "/warden run …" becomes a task in the project
+// webhook.github_repos maps the repository to. The signature
+// (X-Hub-Signature-256, HMAC-SHA256 of the raw body with the secret) is
+// checked in constant time before anything is parsed; a redelivery (same
+// X-GitHub-Delivery) finds the task it made through the idempotency key.
+
+type ghPayload struct {
+	Action string `json:"action"`
+	Label  *struct {
+		Name string `json:"name"`
+	} `json:"label"`
+	Issue *struct {
+		Number  int    `json:"number"`
+		Title   string `json:"title"`
+		Body    string `json:"body"`
+		HTMLURL string `json:"html_url"`
+		Labels  []struct {
+			Name string `json:"name"`
+		} `json:"labels"`
+	} `json:"issue"`
+	Comment *struct {
+		Body string `json:"body"`
+		User struct {
+			Login string `json:"login"`
+		} `json:"user"`
+	} `json:"comment"`
+	Repository *struct {
+		FullName string `json:"full_name"`
+	} `json:"repository"`
+}
+
+// githubSigned reports whether sig is "sha256=" + hex HMAC of body.
+func githubSigned(secret string, body []byte, sig string) bool {
+	got, ok := strings.CutPrefix(sig, "sha256=")
+	if !ok {
+		return false
+	}
+	gotBytes, err := hex.DecodeString(got)
+	if err != nil {
+		return false
+	}
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write(body)
+	return hmac.Equal(gotBytes, m.Sum(nil))
+}
+
+func (s *Server) webhookGitHub(w http.ResponseWriter, r *http.Request) {
+	wh := s.o.Webhooks
+	if wh.GitHubSecret == "" {
+		notConfigured(w, "webhook.github_secret")
+		return
+	}
+	body, ok := readRaw(w, r)
+	if !ok {
+		return
+	}
+	if !githubSigned(wh.GitHubSecret, body, r.Header.Get("X-Hub-Signature-256")) {
+		s.o.Log.Warn("github webhook: bad signature", "delivery", r.Header.Get("X-GitHub-Delivery"))
+		writeError(w, http.StatusUnauthorized, "bad_signature", "X-Hub-Signature-256 is missing or does not match; set the same secret in GitHub and webhook.github_secret")
+		return
+	}
+	delivery := r.Header.Get("X-GitHub-Delivery")
+	if delivery == "" || len(delivery) > 100 {
+		writeError(w, http.StatusBadRequest, "bad_request", "X-GitHub-Delivery header missing or too long")
+		return
+	}
+	ev := r.Header.Get("X-GitHub-Event")
+	if ev == "ping" {
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "event": "ping"})
+		return
+	}
+	var p ghPayload
+	if err := json.Unmarshal(body, &p); err != nil {
+		writeError(w, http.StatusBadRequest, "bad_request", jsonErrorText(err, webhookBodyLimit))
+		return
+	}
+	if p.Repository == nil || p.Issue == nil {
+		s.ignored(w, "github", "no repository or issue in a "+ev+" event")
+		return
+	}
+	project, known := wh.GitHubProjects[p.Repository.FullName]
+	if !known {
+		s.ignored(w, "github", "repository "+p.Repository.FullName+" is not in webhook.github_repos")
+		return
+	}
+	ref := fmt.Sprintf("%s#%d", p.Repository.FullName, p.Issue.Number)
+	var prompt string
+	switch {
+	case ev == "issues" && p.Action == "labeled" && p.Label != nil && p.Label.Name == wh.GitHubLabel,
+		ev == "issues" && p.Action == "opened" && hasLabel(p, wh.GitHubLabel):
+		prompt = fmt.Sprintf("Work on GitHub issue %s: %s\n\n%s\n\n(%s)", ref, p.Issue.Title, p.Issue.Body, p.Issue.HTMLURL)
+	case ev == "issue_comment" && p.Action == "created" && p.Comment != nil && strings.HasPrefix(strings.TrimSpace(p.Comment.Body), "/warden run"):
+		what := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(p.Comment.Body), "/warden run"))
+		if what == "" {
+			what = "Work on the issue."
+		}
+		prompt = fmt.Sprintf("%s\n\nAsked by %s on GitHub issue %s: %s (%s)\n\n%s", what, p.Comment.User.Login, ref, p.Issue.Title, p.Issue.HTMLURL, p.Issue.Body)
+	default:
+		s.ignored(w, "github", fmt.Sprintf("%s/%s is not a %q label or a /warden run comment", ev, p.Action, wh.GitHubLabel))
+		return
+	}
+	s.webhookTask(w, r, "github", delivery, TaskRequest{Project: project, Prompt: prompt, Source: "github", IdempotencyKey: "github:" + delivery})
+}
+
+func hasLabel(p ghPayload, name string) bool {
+	for _, l := range p.Issue.Labels {
+		if l.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// ignored answers 202: understood, nothing to do (GitHub shows it in the
+// delivery log).
+func (s *Server) ignored(w http.ResponseWriter, source, why string) {
+	s.metrics.webhooks.WithLabelValues(source, "ignored").Inc()
+	writeJSON(w, http.StatusAccepted, map[string]any{"ignored": why})
+}
+
+// webhookTask queues the task of one delivery: 201 when made, 200 with
+// duplicate: true for a replay (nothing new).
+func (s *Server) webhookTask(w http.ResponseWriter, r *http.Request, source, delivery string, req TaskRequest) {
+	t, created, status, code, msg := s.enqueue(r, req)
+	if t == nil {
+		s.metrics.webhooks.WithLabelValues(source, "error").Inc()
+		writeError(w, status, code, msg)
+		return
+	}
+	if !created {
+		s.metrics.webhooks.WithLabelValues(source, "duplicate").Inc()
+		writeJSON(w, http.StatusOK, map[string]any{"duplicate": true, "task": t})
+		return
+	}
+	if s.o.Deliveries != nil {
+		if _, err := s.o.Deliveries.ClaimDelivery(r.Context(), source, delivery, s.o.Now()); err == nil {
+			_ = s.o.Deliveries.SetDeliveryTask(r.Context(), source, delivery, t.ID)
+		}
+	}
+	s.metrics.webhooks.WithLabelValues(source, "task").Inc()
+	writeJSON(w, http.StatusCreated, map[string]any{"task": t})
+}
