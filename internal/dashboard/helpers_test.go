@@ -65,7 +65,7 @@ func newEnv(t testing.TB) *env {
 	e := &env{t: t, home: home, claude: claude, st: st, project: t.TempDir(), taskIDs: map[string]string{}}
 	e.api = newAPI(t, st)
 	// As `warden serve` composes it (internal/daemon/dashboard.go).
-	src := storesource.New(st, storesource.Options{WardenHome: home, UsageDirs: []string{claude}})
+	src := storesource.New(st, storesource.Options{WardenHome: home, UserHome: "/home/dev", UsageDirs: []string{claude}})
 	e.source = src
 	sources := src.Sources()
 	sources.Tasks = apitasks.New(e.api, e.project)
