@@ -56,7 +56,7 @@ func (s *Server) tasks(w http.ResponseWriter, r *http.Request, tok string) {
 		s.render(w, r, http.StatusOK, "tasks", p)
 		return
 	}
-	ctx, cancel := context.WithTimeout(withToken(r.Context(), tok), sourceTimeout)
+	ctx, cancel := context.WithTimeout(WithToken(r.Context(), tok), sourceTimeout)
 	defer cancel()
 	ts, err := src.List(ctx)
 	s.fail(&p, "tasks", err)
@@ -75,7 +75,7 @@ func (s *Server) task(w http.ResponseWriter, r *http.Request, tok string) {
 		s.render(w, r, http.StatusOK, "task", p)
 		return
 	}
-	ctx, cancel := context.WithTimeout(withToken(r.Context(), tok), sourceTimeout)
+	ctx, cancel := context.WithTimeout(WithToken(r.Context(), tok), sourceTimeout)
 	defer cancel()
 	st, err := src.Story(ctx, r.PathValue("id"))
 	if err != nil {
@@ -120,7 +120,7 @@ func (s *Server) addTask(w http.ResponseWriter, r *http.Request) {
 		}
 		nt.Priority = n
 	}
-	ctx, cancel := context.WithTimeout(withToken(r.Context(), tok), sourceTimeout)
+	ctx, cancel := context.WithTimeout(WithToken(r.Context(), tok), sourceTimeout)
 	defer cancel()
 	t, err := src.Add(ctx, nt)
 	if err != nil {
@@ -140,7 +140,7 @@ func (s *Server) cancelTask(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no task queue: run `warden serve`", http.StatusServiceUnavailable)
 		return
 	}
-	ctx, cancel := context.WithTimeout(withToken(r.Context(), tok), sourceTimeout)
+	ctx, cancel := context.WithTimeout(WithToken(r.Context(), tok), sourceTimeout)
 	defer cancel()
 	if err := src.Cancel(ctx, r.PathValue("id")); err != nil {
 		s.renderError(w, r, s.newPage("Tasks", "tasks", tok), http.StatusBadRequest, "cancel task "+r.PathValue("id")+": "+err.Error())
