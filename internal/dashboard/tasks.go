@@ -8,7 +8,8 @@ import (
 )
 
 // taskColumns are the board's columns; a state outside them goes to the
-// nearest (cancelled with failed, anything else with queued).
+// nearest (claimed with running, cancelled with failed, anything unknown
+// with queued).
 var taskColumns = []string{"queued", "running", "paused", "done", "failed"}
 
 // column is one board column.
@@ -37,7 +38,7 @@ func boardOf(ts []Task) []column {
 			switch t.State {
 			case "cancelled", "canceled", "error", "timed_out":
 				i = idx["failed"]
-			case "spawning", "working", "waiting":
+			case "claimed", "spawning", "working", "waiting":
 				i = idx["running"]
 			default:
 				i = idx["queued"]
