@@ -52,7 +52,7 @@ func TestAccessibility(t *testing.T) {
 		b := newBrowser(t, size.width, size.height, size.mobile)
 		b.login(t, e)
 		for _, p := range pages {
-			b.open(t, e.url(p.path))
+			b.open(t, e.url(e.path(p.path)))
 			if bad := eval[[]string](t, b, contrastJS); len(bad) > 0 {
 				t.Errorf("%s at %s: text under AA contrast: %s", p.name, size.name, strings.Join(bad, "; "))
 			}

@@ -147,7 +147,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	}
 	if !ok {
 		// 200 with the message: the form is the answer (see requireLogin).
-		s.showLogin(w, r, http.StatusOK, "That token is not valid. Create one with `warden token create`.")
+		s.showLogin(w, r, http.StatusOK, "That token is not valid. Create one with `warden token create NAME`.")
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: s.opt.CookieName, Value: tok, Path: "/", HttpOnly: true,

@@ -1,7 +1,6 @@
 package dashboard_test
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"net/url"
@@ -10,6 +9,10 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/warden-dev/warden/internal/server"
+
+	"github.com/warden-dev/warden/internal/task"
 )
 
 // dataMarkers are strings of the seeded data: none may reach a client
@@ -29,7 +32,7 @@ func TestLoginRequiredHTTP(t *testing.T) {
 	get := func(path, cookie string) (int, string, string) {
 		req, _ := http.NewRequest("GET", e.url(path), nil)
 		if cookie != "" {
-			req.AddCookie(&http.Cookie{Name: "warden_token", Value: cookie})
+			req.AddCookie(&http.Cookie{Name: server.CookieName, Value: cookie})
 		}
 		resp, err := c.Do(req)
 		if err != nil {
@@ -44,7 +47,7 @@ func TestLoginRequiredHTTP(t *testing.T) {
 	}
 	paths := []string{"/live/stream", "/ui/pacing.json"}
 	for _, p := range pages {
-		paths = append(paths, p.path)
+		paths = append(paths, e.path(p.path))
 	}
 	for _, tok := range []string{"", "wrong", testToken + "x"} {
 		for _, p := range paths {
@@ -68,7 +71,7 @@ func TestLoginRequiredHTTP(t *testing.T) {
 		t.Errorf("login form: %d\n%s", code, body)
 	}
 	for _, p := range pages {
-		if code, _, body := get(p.path, testToken); code != http.StatusOK || strings.Contains(body, `id="token"`) {
+		if code, _, body := get(e.path(p.path), testToken); code != http.StatusOK || strings.Contains(body, `id="token"`) {
 			t.Errorf("GET %s with the token: %d (login form shown: %v)", p.path, code, strings.Contains(body, `id="token"`))
 		}
 	}
@@ -117,7 +120,7 @@ func TestMutationsNeedCSRF(t *testing.T) {
 	post := func(path string, form url.Values, origin string) int {
 		req, _ := http.NewRequest("POST", e.url(path), strings.NewReader(form.Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.AddCookie(&http.Cookie{Name: "warden_token", Value: testToken})
+		req.AddCookie(&http.Cookie{Name: server.CookieName, Value: testToken})
 		if origin != "" {
 			req.Header.Set("Origin", origin)
 		}
@@ -128,7 +131,7 @@ func TestMutationsNeedCSRF(t *testing.T) {
 		resp.Body.Close()
 		return resp.StatusCode
 	}
-	before, _ := e.tasks.List(context.Background())
+	before := e.tasks()
 	csrf := csrfFromPage(t, e)
 	for _, tc := range []struct {
 		name   string
@@ -142,12 +145,12 @@ func TestMutationsNeedCSRF(t *testing.T) {
 		if code := post("/tasks", tc.form, tc.origin); code != http.StatusForbidden {
 			t.Errorf("add task, %s: %d, want 403", tc.name, code)
 		}
-		if code := post("/tasks/t1/cancel", tc.form, tc.origin); code != http.StatusForbidden {
+		if code := post("/tasks/"+e.taskIDs["queued"]+"/cancel", tc.form, tc.origin); code != http.StatusForbidden {
 			t.Errorf("cancel task, %s: %d, want 403", tc.name, code)
 		}
 	}
-	after, _ := e.tasks.List(context.Background())
-	if len(after) != len(before) || after[0].State != "queued" {
+	after := e.tasks()
+	if len(after) != len(before) || after[0].Status != task.Queued {
 		t.Fatalf("refused requests changed the tasks: %+v", after)
 	}
 	if code := post("/tasks", url.Values{"prompt": {"  "}, "csrf": {csrf}}, e.url("")); code != http.StatusBadRequest {
@@ -159,7 +162,7 @@ func TestMutationsNeedCSRF(t *testing.T) {
 	if code := post("/tasks", url.Values{"prompt": {"a real task"}, "csrf": {csrf}}, "http://"+e.addr); code != http.StatusSeeOther {
 		t.Errorf("valid add: %d, want 303", code)
 	}
-	if after, _ := e.tasks.List(context.Background()); len(after) != len(before)+1 {
+	if after := e.tasks(); len(after) != len(before)+1 {
 		t.Errorf("valid add: %d tasks, want %d", len(after), len(before)+1)
 	}
 }
@@ -168,7 +171,7 @@ func TestMutationsNeedCSRF(t *testing.T) {
 func csrfFromPage(t *testing.T, e *env) string {
 	t.Helper()
 	req, _ := http.NewRequest("GET", e.url("/tasks"), nil)
-	req.AddCookie(&http.Cookie{Name: "warden_token", Value: testToken})
+	req.AddCookie(&http.Cookie{Name: server.CookieName, Value: testToken})
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

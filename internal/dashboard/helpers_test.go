@@ -2,13 +2,14 @@ package dashboard_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,8 +20,14 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/warden-dev/warden/internal/dashboard"
+	"github.com/warden-dev/warden/internal/dashboard/apitasks"
 	"github.com/warden-dev/warden/internal/dashboard/storesource"
+	"github.com/warden-dev/warden/internal/orchestrator"
+	"github.com/warden-dev/warden/internal/pace"
+	"github.com/warden-dev/warden/internal/server"
+	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/task"
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
@@ -36,8 +43,12 @@ type env struct {
 	dash   *dashboard.Server
 	addr   string
 	srv    *http.Server
-	tasks  *memTasks
+	api    *server.Server
 	source *storesource.Source
+	// project is where tasks added without one run; taskIDs names the
+	// seeded tasks by the column they were put in.
+	project string
+	taskIDs map[string]string
 }
 
 // src is the store source the dashboard reads.
@@ -51,18 +62,22 @@ func newEnv(t testing.TB) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	e := &env{t: t, home: home, claude: claude, st: st, tasks: &memTasks{}}
-	src := storesource.New(st, storesource.Options{WardenHome: home, UsageDirs: []string{claude}})
+	e := &env{t: t, home: home, claude: claude, st: st, project: t.TempDir(), taskIDs: map[string]string{}}
+	e.api = newAPI(t, st)
+	// As `warden serve` composes it (internal/daemon/dashboard.go).
+	src := storesource.New(st, storesource.Options{WardenHome: home, UserHome: "/home/dev", UsageDirs: []string{claude}})
 	e.source = src
 	sources := src.Sources()
-	sources.Tasks = e.tasks
+	sources.Tasks = apitasks.New(e.api, e.project)
 	e.dash, err = dashboard.New(dashboard.Options{
-		CheckToken: func(_ context.Context, tok string) (bool, error) { return tok == testToken, nil },
+		CheckToken: func(ctx context.Context, tok string) (bool, error) { return e.api.TokenValid(ctx, tok), nil },
+		CookieName: server.CookieName,
 		Sources:    sources, Version: "test", AttachHint: "warden agent attach {id}",
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.api.Mount("/", e.dash, true)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -74,8 +89,51 @@ func newEnv(t testing.TB) *env {
 }
 
 func (e *env) serve(ln net.Listener) {
-	e.srv = &http.Server{Handler: e.dash, ReadHeaderTimeout: 5 * time.Second}
+	e.srv = server.HTTPServer(e.api, slog.New(slog.DiscardHandler))
 	go e.srv.Serve(ln)
+}
+
+// newAPI is the daemon's API over the store with its real scheduler (not
+// started, so tasks stay where the test puts them) and testToken as a
+// valid API token.
+func newAPI(t testing.TB, st *sqlite.Store) *server.Server {
+	t.Helper()
+	ctx := context.Background()
+	if err := st.AddToken(ctx, &store.APIToken{ID: "test", Name: "test", Hash: store.HashAPIToken(testToken), Created: time.Now().UTC()}); err != nil {
+		t.Fatal(err)
+	}
+	ps := pace.DefaultSettings()
+	sched, err := orchestrator.New(orchestrator.Options{Store: st, Settings: st,
+		Runners: map[string]orchestrator.Runner{orchestrator.HeadlessName: &orchestrator.Headless{Command: "/bin/false"}},
+		Quota:   &orchestrator.PaceQuota{Settings: ps, Figures: orchestrator.StoreFigures(st, ps)},
+		Owner:   "test:1", System: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := server.New(server.Options{Tasks: st, Scheduler: sched, Tokens: st, Deliveries: st, Events: st, System: "test", Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return api
+}
+
+// tasks lists the task store's tasks, oldest first.
+func (e *env) tasks() []task.Task {
+	e.t.Helper()
+	ts, err := e.st.Tasks(context.Background(), task.Filter{Limit: 1000})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	slices.Reverse(ts)
+	return ts
+}
+
+// path fills {running} and the like with the seeded tasks' ids.
+func (e *env) path(p string) string {
+	for k, id := range e.taskIDs {
+		p = strings.ReplaceAll(p, "{"+k+"}", id)
+	}
+	return p
 }
 
 // restart stops the server, dropping every connection (open streams
@@ -269,79 +327,3 @@ func (b *browser) waitFor(t testing.TB, js string, within time.Duration) time.Du
 		time.Sleep(20 * time.Millisecond)
 	}
 }
-
-// memTasks is the test's task queue behind the dashboard's Tasks
-// interface (the daemon's store replaces it in `warden serve`).
-type memTasks struct {
-	mu    sync.Mutex
-	tasks []dashboard.Task
-	steps map[string][]dashboard.TaskStep
-}
-
-func (m *memTasks) List(context.Context) ([]dashboard.Task, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]dashboard.Task(nil), m.tasks...), nil
-}
-
-func (m *memTasks) Add(_ context.Context, n dashboard.NewTask) (dashboard.Task, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if strings.TrimSpace(n.Prompt) == "" {
-		return dashboard.Task{}, errors.New("empty prompt")
-	}
-	now := time.Now().UTC()
-	t := dashboard.Task{ID: fmt.Sprintf("t%d", len(m.tasks)+1), Title: firstLine(n.Prompt), Prompt: n.Prompt,
-		Project: n.Project, State: "queued", Priority: n.Priority, Created: now, Updated: now}
-	m.tasks = append(m.tasks, t)
-	if m.steps == nil {
-		m.steps = map[string][]dashboard.TaskStep{}
-	}
-	m.steps[t.ID] = append(m.steps[t.ID], dashboard.TaskStep{At: now, State: "queued", Note: "added"})
-	return t, nil
-}
-
-func (m *memTasks) set(id, state string, cost float64) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for i := range m.tasks {
-		if m.tasks[i].ID == id {
-			m.tasks[i].State, m.tasks[i].CostUSD = state, cost
-			m.steps[id] = append(m.steps[id], dashboard.TaskStep{At: time.Now().UTC(), State: state})
-		}
-	}
-}
-
-func (m *memTasks) Cancel(_ context.Context, id string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for i := range m.tasks {
-		if m.tasks[i].ID == id {
-			m.tasks[i].State = "cancelled"
-			m.steps[id] = append(m.steps[id], dashboard.TaskStep{At: time.Now().UTC(), State: "cancelled", Note: "from the dashboard"})
-			return nil
-		}
-	}
-	return fmt.Errorf("no task %s", id)
-}
-
-func (m *memTasks) Story(_ context.Context, id string) (*dashboard.TaskStory, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, t := range m.tasks {
-		if t.ID == id {
-			return &dashboard.TaskStory{Task: t, Steps: m.steps[id], DiffStat: " main.go | 4 ++--\n 1 file changed, 2 insertions(+), 2 deletions(-)"}, nil
-		}
-	}
-	return nil, nil
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	if len(s) > 60 {
-		s = s[:60] + "…"
-	}
-	return s
-}
-
-func dashboardNewTask(prompt string) dashboard.NewTask { return dashboard.NewTask{Prompt: prompt} }

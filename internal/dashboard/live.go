@@ -132,6 +132,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	rc := http.NewResponseController(w)
+	// A stream outlives the server's read and write timeouts: no body is
+	// read, and each write sets its own deadline (send).
+	_ = rc.SetReadDeadline(time.Time{})
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")

@@ -32,7 +32,7 @@ type overviewData struct {
 
 func (s *Server) overview(w http.ResponseWriter, r *http.Request, tok string) {
 	p := s.newPage("Overview", "overview", tok)
-	ctx, cancel := context.WithTimeout(withToken(r.Context(), tok), sourceTimeout)
+	ctx, cancel := context.WithTimeout(WithToken(r.Context(), tok), sourceTimeout)
 	defer cancel()
 	d := overviewData{}
 	now := s.opt.Now()

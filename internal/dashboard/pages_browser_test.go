@@ -18,7 +18,7 @@ var pages = []struct{ name, path, expect string }{
 	{"explain", "/decisions/explain/6", "pre#explain-cmd"},
 	{"judgements", "/judgements", "#judgements tbody tr"},
 	{"tasks", "/tasks", "#board article.task"},
-	{"task", "/tasks/t2", "ol.story li"},
+	{"task", "/tasks/{running}", "ol.story li"},
 	{"usage", "/usage", "#daily tbody tr"},
 	{"settings", "/settings", "#settings tbody tr"},
 }
@@ -41,7 +41,7 @@ func TestPagesLoadWithoutConsoleErrors(t *testing.T) {
 			b := newBrowser(t, size.width, size.height, size.mobile)
 			b.login(t, e)
 			for _, p := range pages {
-				b.open(t, e.url(p.path))
+				b.open(t, e.url(e.path(p.path)))
 				n := eval[int](t, b, `document.querySelectorAll("`+p.expect+`").length`)
 				if n == 0 {
 					t.Errorf("%s: nothing matches %s", p.name, p.expect)

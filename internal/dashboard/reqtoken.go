@@ -4,8 +4,9 @@ import "context"
 
 type tokenKey struct{}
 
-// withToken carries the request's API token to the data sources.
-func withToken(ctx context.Context, tok string) context.Context {
+// WithToken carries a request's API token to the data sources (the
+// dashboard does it for every request; tests of a source do it by hand).
+func WithToken(ctx context.Context, tok string) context.Context {
 	return context.WithValue(ctx, tokenKey{}, tok)
 }
 

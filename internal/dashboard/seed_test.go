@@ -12,6 +12,7 @@ import (
 	"github.com/warden-dev/warden/internal/pace/quota"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/task"
 )
 
 // seed fills the store with what a day of use leaves: events of two
@@ -68,15 +69,33 @@ func seed(t testing.TB, e *env, now time.Time) {
 		t.Fatal(err)
 	}
 
-	for _, p := range []string{"Add a /health endpoint to the API", "Fix the flaky cart test", "Upgrade the SQLite driver", "Write the release notes", "Refactor the payment client"} {
-		if _, err := e.tasks.Add(ctx, dashboardNewTask(p)); err != nil {
+	for i, tc := range []struct{ prompt, status string }{
+		{"Add a /health endpoint to the API", "queued"},
+		{"Fix the flaky cart test", "running"},
+		{"Upgrade the SQLite driver", "paused"},
+		{"Write the release notes for 0.9", "done"},
+		{"Refactor the payment client", "failed"},
+	} {
+		at := now.Add(-time.Duration(90-10*i) * time.Minute).UTC()
+		tk := &task.Task{ID: task.NewID(at), Project: "/home/dev/shop", Prompt: tc.prompt, Status: task.Queued,
+			Source: "api", CreatedAt: at, UpdatedAt: at}
+		if _, _, err := e.st.CreateTask(ctx, tk, 0); err != nil {
 			t.Fatal(err)
 		}
+		path := map[string][]task.Status{"running": {task.Claimed, task.Running}, "paused": {task.Claimed, task.Running, task.Paused},
+			"done": {task.Claimed, task.Running, task.Done}, "failed": {task.Claimed, task.Running, task.Failed}}[tc.status]
+		for j, st := range path {
+			c := task.Change{To: st, Reason: "seeded: " + string(st), Time: at.Add(time.Duration(j+1) * time.Minute)}
+			if st == task.Failed {
+				msg := "claude exited 1: tests fail"
+				c.Error = &msg
+			}
+			if _, err := e.st.UpdateTask(ctx, tk.ID, c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.taskIDs[tc.status] = tk.ID
 	}
-	e.tasks.set("t2", "running", 0.84)
-	e.tasks.set("t3", "paused", 0.31)
-	e.tasks.set("t4", "done", 1.92)
-	e.tasks.set("t5", "failed", 0.12)
 }
 
 // The quota windows of seedSnapshots: the 5-hour one resets in 2 h, the

@@ -122,8 +122,8 @@ func TestServeDashboard(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("prompt"), prompt),
 		chromedp.SendKeys(chromedp.CSS(`#add-task input[name="project"]`), project),
 		chromedp.Click(chromedp.CSS(`#add-task button[type="submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`p.good[role="status"]`)),
 	)
+	b.waitFor(t, `!!document.querySelector('p.good[role="status"]')`, 10*time.Second)
 	var list struct {
 		Tasks []struct {
 			ID, Prompt, Project, Source, Status string
@@ -146,6 +146,9 @@ func TestServeDashboard(t *testing.T) {
 		t.Errorf("task %s not on the board", id)
 	}
 	// Cancel it in the page: the API says cancelled, the board moves it.
+	if n := eval[int](t, b, `document.querySelectorAll('article[data-task="`+id+`"] button.danger').length`); n != 1 {
+		t.Fatalf("no cancel button on task %s: %s", id, eval[string](t, b, `document.querySelector('article[data-task="`+id+`"]').outerHTML`))
+	}
 	b.do(t, chromedp.Click(chromedp.CSS(`article[data-task="`+id+`"] button.danger`)))
 	b.waitFor(t, `location.pathname === "/tasks" && !!document.querySelector('section[data-state="failed"] article[data-task="`+id+`"]') || !!document.querySelector(".problem")`, 10*time.Second)
 	if msg := eval[string](t, b, `(document.querySelector(".problem") || {}).textContent || ""`); msg != "" {

@@ -8,7 +8,8 @@ import (
 )
 
 // taskColumns are the board's columns; a state outside them goes to the
-// nearest (cancelled with failed, anything else with queued).
+// nearest (claimed with running, cancelled with failed, anything unknown
+// with queued).
 var taskColumns = []string{"queued", "running", "paused", "done", "failed"}
 
 // column is one board column.
@@ -37,7 +38,7 @@ func boardOf(ts []Task) []column {
 			switch t.State {
 			case "cancelled", "canceled", "error", "timed_out":
 				i = idx["failed"]
-			case "spawning", "working", "waiting":
+			case "claimed", "spawning", "working", "waiting":
 				i = idx["running"]
 			default:
 				i = idx["queued"]
@@ -56,7 +57,7 @@ func (s *Server) tasks(w http.ResponseWriter, r *http.Request, tok string) {
 		s.render(w, r, http.StatusOK, "tasks", p)
 		return
 	}
-	ctx, cancel := context.WithTimeout(withToken(r.Context(), tok), sourceTimeout)
+	ctx, cancel := context.WithTimeout(WithToken(r.Context(), tok), sourceTimeout)
 	defer cancel()
 	ts, err := src.List(ctx)
 	s.fail(&p, "tasks", err)
@@ -75,7 +76,7 @@ func (s *Server) task(w http.ResponseWriter, r *http.Request, tok string) {
 		s.render(w, r, http.StatusOK, "task", p)
 		return
 	}
-	ctx, cancel := context.WithTimeout(withToken(r.Context(), tok), sourceTimeout)
+	ctx, cancel := context.WithTimeout(WithToken(r.Context(), tok), sourceTimeout)
 	defer cancel()
 	st, err := src.Story(ctx, r.PathValue("id"))
 	if err != nil {
@@ -120,7 +121,7 @@ func (s *Server) addTask(w http.ResponseWriter, r *http.Request) {
 		}
 		nt.Priority = n
 	}
-	ctx, cancel := context.WithTimeout(withToken(r.Context(), tok), sourceTimeout)
+	ctx, cancel := context.WithTimeout(WithToken(r.Context(), tok), sourceTimeout)
 	defer cancel()
 	t, err := src.Add(ctx, nt)
 	if err != nil {
@@ -140,7 +141,7 @@ func (s *Server) cancelTask(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no task queue: run `warden serve`", http.StatusServiceUnavailable)
 		return
 	}
-	ctx, cancel := context.WithTimeout(withToken(r.Context(), tok), sourceTimeout)
+	ctx, cancel := context.WithTimeout(WithToken(r.Context(), tok), sourceTimeout)
 	defer cancel()
 	if err := src.Cancel(ctx, r.PathValue("id")); err != nil {
 		s.renderError(w, r, s.newPage("Tasks", "tasks", tok), http.StatusBadRequest, "cancel task "+r.PathValue("id")+": "+err.Error())

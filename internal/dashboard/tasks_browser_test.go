@@ -1,17 +1,19 @@
 package dashboard_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/warden-dev/warden/internal/task"
 )
 
-// TestTasksBoardAddAndCancel adds a task through the page's form: it is
-// in the task store and on the board in the queued column; cancelling it
-// in the page moves it to failed; the copy button offers the attach
-// command.
+// TestTasksBoardAddAndCancel adds a task through the page's form, which
+// goes through the daemon's API: it is in the task store and on the board
+// in the queued column; cancelling it in the page cancels it in the store
+// and moves it to the failed column; a running task's copy button offers
+// the attach command.
 func TestTasksBoardAddAndCancel(t *testing.T) {
 	e := newEnv(t)
 	seed(t, e, time.Now())
@@ -29,9 +31,10 @@ func TestTasksBoardAddAndCancel(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#add-task button[type="submit"]`)),
 	)
 	b.waitFor(t, `!!document.querySelector('p.good[role="status"]')`, 10*time.Second)
-	ts, _ := e.tasks.List(context.Background())
+	ts := e.tasks()
 	added := ts[len(ts)-1]
-	if added.Prompt != "Add rate limiting to the login endpoint" || added.Priority != 7 || added.State != "queued" {
+	if added.Prompt != "Add rate limiting to the login endpoint" || added.Priority != 7 || added.Status != task.Queued ||
+		added.Source != "dashboard" || added.Project != e.project {
 		t.Fatalf("task store has %+v", added)
 	}
 	sel := `section[data-state="queued"] article[data-task="` + added.ID + `"]`
@@ -42,14 +45,15 @@ func TestTasksBoardAddAndCancel(t *testing.T) {
 	if n := eval[int](t, b, `document.querySelectorAll('`+sel+` button.copy').length`); n != 0 {
 		t.Errorf("queued task offers an attach command")
 	}
-	if cmd := eval[string](t, b, `document.querySelector('section[data-state="running"] article[data-task="t2"] button.copy').dataset.copy`); cmd != "warden agent attach t2" {
+	running := e.taskIDs["running"]
+	if cmd := eval[string](t, b, `document.querySelector('section[data-state="running"] article[data-task="`+running+`"] button.copy').dataset.copy`); cmd != "warden agent attach "+running {
 		t.Errorf("running task's attach command %q", cmd)
 	}
 	b.do(t, chromedp.Click(chromedp.CSS(sel+` button.danger`)))
 	b.waitFor(t, `!!document.querySelector('section[data-state="failed"] article[data-task="`+added.ID+`"]')`, 10*time.Second)
-	ts, _ = e.tasks.List(context.Background())
-	if ts[len(ts)-1].State != "cancelled" {
-		t.Errorf("after cancel the store has state %q", ts[len(ts)-1].State)
+	ts = e.tasks()
+	if ts[len(ts)-1].Status != task.Cancelled {
+		t.Errorf("after cancel the store has status %q", ts[len(ts)-1].Status)
 	}
 	if errs := b.takeErrors(); len(errs) > 0 {
 		t.Errorf("browser errors: %q", errs)
