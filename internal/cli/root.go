@@ -62,6 +62,11 @@ func commands() []*cobra.Command {
 		newHandoffCmd(),
 		keeperCmd(),
 		newMCPCmd(),
+		newServeCmd(),
+		newTaskCmd(),
+		newTokenCmd(),
+		newLogsCmd(),
+		newServiceCmd(),
 	}
 }
 

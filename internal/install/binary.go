@@ -107,8 +107,9 @@ func sourceBinary() (string, error) {
 // Helpers are binaries that ship beside warden and are installed with it
 // when present next to the source binary: warden-judge carries the LLM
 // SDK, which the hook binary must not link (its init would run on every
-// event); warden-mcp the MCP server (`warden mcp`) and its SDK.
-var Helpers = []string{"warden-helper", "warden-judge", "warden-mcp"}
+// event); warden-serve the daemon; warden-mcp the MCP server (`warden
+// mcp`) and its SDK.
+var Helpers = []string{"warden-helper", "warden-judge", "warden-serve", "warden-mcp"}
 
 type helperCopy struct{ src, dst string }
 
