@@ -135,14 +135,15 @@ func TestConfirmWorkingTreeConfirmedWithinTurns(t *testing.T) {
 // without a verdict: "not confirmed: judge unavailable", never a pass.
 func TestConfirmJudgeUnavailable(t *testing.T) {
 	cases := []struct {
-		name  string
-		reply func(apiRequest) apiReply
-		why   string
+		name     string
+		reply    func(apiRequest) apiReply
+		why      string
+		deadline int
 	}{
-		{"no provider", nil, "no LLM provider"},
-		{"timeout", func(apiRequest) apiReply { return apiReply{Text: "CONFIRMED", Delay: 5 * time.Second} }, "deadline"},
-		{"server errors", func(apiRequest) apiReply { return apiReply{Status: 500} }, "500"},
-		{"no verdict", func(apiRequest) apiReply { return apiReply{Text: "Looks fine to me."} }, "no verdict"},
+		{"no provider", nil, "no LLM provider", 60000},
+		{"timeout", func(apiRequest) apiReply { return apiReply{Text: "CONFIRMED", Delay: time.Minute} }, "deadline", 400},
+		{"server errors", func(apiRequest) apiReply { return apiReply{Status: 500} }, "500", 60000},
+		{"no verdict", func(apiRequest) apiReply { return apiReply{Text: "Looks fine to me."} }, "no verdict", 60000},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -151,7 +152,7 @@ func TestConfirmJudgeUnavailable(t *testing.T) {
 				api = newFakeAPI(t, c.reply)
 			}
 			e := newEnv(t, api)
-			e.cfg.MCP.ConfirmTimeoutMS = 400
+			e.cfg.MCP.ConfirmTimeoutMS = c.deadline
 			write(t, e.dir, "main.go", "package main\n\nfunc main() {}\n")
 			gitOut(t, e.dir, "add", "main.go")
 			cs := e.connect(t, Options{})
