@@ -45,6 +45,9 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		// The script a shell or an interpreter reads: a file written
 		// earlier in the line, or its input.
 		if script, from := n.scriptOf(&c, payload, inner, stdin); script != nil {
+			if script.names {
+				script = &text{} // file names run as a script: unknown
+			}
 			c.Feed = script.from
 			if script.known {
 				payload = script.s
@@ -103,6 +106,24 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				n.command(ex, false, nil, depth, w, upstream)
 			}
 			return
+		case name == "crontab" && !c.Has("-l", "-r", "-e"):
+			tab := stdin
+			if len(c.Pos) > 0 && c.Pos[0] != "-" {
+				if t, ok := n.files[NormPath(c.Pos[0], n.cwd, n.home)]; ok {
+					tab = &t
+				} else {
+					tab = nil // a crontab file from the project
+				}
+			}
+			switch {
+			case tab != nil && tab.known && !tab.names:
+				for _, cmd := range cronCommands(tab.s) {
+					n.derive("crontab installs %q", cmd)
+					n.shell(cmd, depth+1, append(append([]string(nil), w...), "crontab"), nil)
+				}
+			case tab != nil:
+				n.f.Commands[idx].FeedUnknown = true // replaces every job with text the line does not show
+			}
 		case name == "sed":
 			n.sedCode(&c, depth, w)
 		case name == "vi" || name == "vim" || name == "nvim" || name == "ex" || name == "view":

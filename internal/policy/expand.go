@@ -102,9 +102,13 @@ func (n *normalizer) argv(words []*syntax.Word) []string {
 				split = false
 			}
 		}
+		ifs := " \t\n"
+		if v, ok := n.vars["IFS"]; ok && len(v) == 1 && v[0] != "" {
+			ifs = v[0]
+		}
 		for _, a := range alts {
-			if split && strings.ContainsAny(a, " \t\n") {
-				out = append(out, strings.Fields(a)...)
+			if split && strings.ContainsAny(a, ifs) {
+				out = append(out, strings.FieldsFunc(a, func(r rune) bool { return strings.ContainsRune(ifs, r) })...)
 			} else {
 				out = append(out, a)
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -23,6 +24,9 @@ type text struct {
 	// from names a command on the way that fetched or decoded the text
 	// (curl, wget, base64): running it runs code from elsewhere.
 	from string
+	// names is set for the output of ls and find: file names stood for by
+	// globs, fine as xargs arguments, unknown as a script.
+	names bool
 }
 
 // fetchers produce text from the network; decoders turn literals into
@@ -145,6 +149,19 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 		return out
 	case "true", ":":
 		return text{known: true}
+	case "ls":
+		// ls prints the names in its directories: xargs rm -rf then gets
+		// all of them (a glob stands for them).
+		var dirs []string
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") {
+				dirs = append(dirs, strings.TrimSuffix(a, "/")+"/*")
+			}
+		}
+		if len(dirs) == 0 {
+			dirs = []string{"*"}
+		}
+		return text{s: strings.Join(dirs, "\n") + "\n", known: true, names: true}
 	case "find":
 		// Without tests that filter, find prints its starting points (and
 		// everything under them): xargs rm -rf then gets them.
@@ -155,14 +172,11 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			}
 			starts = append(starts, a)
 		}
-		for i, a := range args {
+		if findFilters(args) {
+			return text{}
+		}
+		for _, a := range args {
 			switch a {
-			case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newer", "-size", "-mtime", "-mmin", "-user", "-group", "-perm", "-empty", "-links", "-wholename", "-lname", "-samefile", "-inum", "-atime", "-ctime", "-cmin", "-amin":
-				return text{}
-			case "-type":
-				if i+1 < len(args) && args[i+1] != "d" {
-					return text{}
-				}
 			case "-mindepth":
 				for j := range starts {
 					starts[j] = strings.TrimSuffix(starts[j], "/") + "/*"
@@ -172,7 +186,7 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 		if len(starts) == 0 {
 			starts = []string{"."}
 		}
-		return text{s: strings.Join(starts, "\n") + "\n", known: true}
+		return text{s: strings.Join(starts, "\n") + "\n", known: true, names: true}
 	case "base64", "base32", "xxd", "rev", "openssl":
 		in := stdin
 		for _, a := range args {
@@ -366,6 +380,44 @@ func (n *normalizer) writeFile(p string, t text, appendTo bool) {
 	if len(n.files) < 64 {
 		n.files[p] = t
 	}
+	if t.known && runsLater(p) && t.s != "" {
+		// Code planted to run later (a shell start-up file, a git hook, a
+		// cron file) is checked as if it ran now.
+		n.derive("the text written to %s runs later: %q", p, short(t.s))
+		n.shell(t.s, 2, []string{"runs later from " + path.Base(p)}, nil)
+	}
+}
+
+// runsLater reports whether a file's content runs as shell code later: shell
+// start-up files, git hooks, cron and profile.d files.
+func runsLater(p string) bool {
+	b := path.Base(p)
+	switch b {
+	case ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".zshenv", ".bash_login", ".bash_logout", ".zlogin", "rc.local", "config.fish":
+		return true
+	}
+	return strings.Contains(p, "/.git/hooks/") || strings.Contains(p, "/.husky/") || strings.HasPrefix(p, "/etc/profile.d/") ||
+		strings.HasPrefix(p, "/etc/cron") || strings.HasPrefix(p, "/var/spool/cron/")
+}
+
+// cronCommands are the commands of crontab lines (schedule fields dropped).
+func cronCommands(tab string) []string {
+	var out []string
+	for _, l := range strings.Split(tab, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") || strings.Contains(strings.SplitN(l, " ", 2)[0], "=") {
+			continue
+		}
+		f := strings.Fields(l)
+		skip := 5
+		if strings.HasPrefix(f[0], "@") {
+			skip = 1
+		}
+		if len(f) > skip {
+			out = append(out, strings.Join(f[skip:], " "))
+		}
+	}
+	return out
 }
 
 // short clips text for a derivation line.

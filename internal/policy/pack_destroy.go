@@ -35,7 +35,7 @@ var (
 
 // destroyPack: destructive tools that had no rule of their own.
 func destroyPack() Pack {
-	return Pack{Name: "core.destroy", Desc: "Destructive tools: sync with delete, disk partitioning, power off, killing every process, moving system dirs away, truncating files outside the project, deleting users", Rules: []Rule{
+	return Pack{Name: "core.destroy", Desc: "Destructive tools: sync with delete, disk partitioning, power off, killing every process, moving system dirs away, truncating files outside the project, deleting users, the whole project, kernel writes, volumes", Rules: append([]Rule{
 		cmdRule("core.destroy:sync-delete", Ask, "Sync that deletes at the destination or the source (rsync --delete/--remove-source-files, rclone sync/purge/delete, aws s3 sync --delete, gsutil rsync -d)", syncTools,
 			func(e *Env, c *Cmd) string {
 				switch c.Name {
@@ -138,7 +138,7 @@ func destroyPack() Pack {
 				case "killall5":
 					return "killall5 signals every process"
 				case "pkill", "killall":
-					if c.Has("-u") && anyPos(c, "root") || anyPos(c, "init", "systemd", "sshd", "launchd") {
+					if c.Has("-u") && anyPos(c, "root") || anyPos(c, "init", "systemd", "sshd", "launchd", ".", ".*", "^", "''") || c.Has("-f") && anyPos(c, ".", ".*") {
 						return c.Name + " kills system processes: " + c.String()
 					}
 					return ""
@@ -342,7 +342,7 @@ func destroyPack() Pack {
 			},
 			[]string{"shred -u notes.txt", "shred -n 3 ~/.bash_history", "srm -r old/", "shred -uz /home/dev/data.db"},
 			[]string{"shred -u /tmp/secret.txt", "shred --help", "echo shred x", "man shred"}),
-	}}
+	}, systemRules()...)}
 }
 
 // outside reports whether p is a file outside the project, the home

@@ -216,13 +216,21 @@ func externalPack() Pack {
 				if a := lowerArgs(c); strings.Contains(a, "flushall") || strings.Contains(a, "flushdb") {
 					return c.Name + " empties the database"
 				}
+				if anyPos(c, "del", "DEL", "unlink", "UNLINK") {
+					for _, p := range c.Pos {
+						if unknownValue(p) || strings.Contains(p, "*") {
+							return c.Name + " deletes keys the command does not name: " + c.String()
+						}
+					}
+				}
 				return ""
 			},
 			[]string{"redis-cli FLUSHALL", "redis-cli -h prod flushdb", "redis-cli -n 2 FLUSHDB ASYNC", "bash -c 'redis-cli flushall'"},
 			[]string{"redis-cli ping", "redis-cli get k", "redis-cli info", "echo FLUSHALL"}),
 		cmdRule("external.systems:iptables-flush", Ask, "iptables/nft flush", []string{"iptables", "ip6tables", "nft", "ufw"},
 			func(e *Env, c *Cmd) string {
-				if c.Has("-F", "--flush", "-X") || c.Name == "nft" && anyPos(c, "flush") || c.Name == "ufw" && (anyPos(c, "reset") || anyPos(c, "disable")) {
+				if c.Has("-F", "--flush", "-X") || c.Name == "nft" && anyPos(c, "flush") || c.Name == "ufw" && (anyPos(c, "reset") || anyPos(c, "disable") || anyPos(c, "deny") && anyPos(c, "default")) ||
+					c.Has("-P", "--policy") && (anyPos(c, "DROP") || anyPos(c, "REJECT")) {
 					return c.Name + " drops firewall rules: " + c.String()
 				}
 				return ""
@@ -244,7 +252,7 @@ func externalPack() Pack {
 			},
 			[]string{"systemctl stop nginx", "sudo systemctl disable sshd", "systemctl mask docker", "service postgresql stop"},
 			[]string{"systemctl status nginx", "systemctl --user stop app", "systemctl list-units", "service nginx status"}),
-	}, externalVerbRules()...)}
+	}, append(externalVerbRules(), publishRule())...)}
 }
 
 // cloudWords splits subcommands like apps:destroy and delete-db-instance

@@ -25,6 +25,13 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		} else if name == "direnv" || name == "doppler" || name == "op" {
 			inner = nil
 		}
+	case "npx", "bunx", "pnpx", "uvx":
+		// npx rimraf / runs rimraf /
+		inner = skip("p|--package -p --call")
+	case "pipx", "pnpm", "yarn", "bun", "npm":
+		if len(args) > 1 && (args[0] == "dlx" || args[0] == "run" && name == "pipx" || args[0] == "x" || args[0] == "exec" && name != "npm") {
+			inner = skipFlags(args[1:], "")
+		}
 	case "busybox", "toybox":
 		// Multi-call binaries: busybox rm -rf / is rm -rf /.
 		inner = skip("")
@@ -159,6 +166,15 @@ func findExecs(args []string) [][]string {
 	if len(starts) == 0 {
 		starts = []string{"."}
 	}
+	// With tests that filter, {} is what matched under the starting
+	// points, not the starting points themselves.
+	matched := starts
+	if findFilters(args) {
+		matched = nil
+		for _, s := range starts {
+			matched = append(matched, strings.TrimSuffix(s, "/")+"/{}")
+		}
+	}
 	var out [][]string
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
@@ -167,7 +183,7 @@ func findExecs(args []string) [][]string {
 			j := i + 1
 			for ; j < len(args) && args[j] != ";" && args[j] != "+"; j++ {
 				if args[j] == "{}" {
-					cmd = append(cmd, starts...)
+					cmd = append(cmd, matched...)
 					continue
 				}
 				cmd = append(cmd, args[j])
@@ -425,8 +441,9 @@ func (n *normalizer) fanOut(name string, args, inner []string, stdin *text) [][]
 		return nil
 	}
 	if items == nil {
+		runsCode := len(inner) > 0 && (shells[cmdName(inner[0])] || cmdName(inner[0]) == "eval" || isInterpreter(cmdName(inner[0])))
 		switch {
-		case stdin != nil && stdin.known:
+		case stdin != nil && stdin.known && !(stdin.names && runsCode):
 			if repl != "" {
 				items = strings.Split(strings.TrimRight(stdin.s, "\n"), "\n")
 			} else {
@@ -459,4 +476,20 @@ func (n *normalizer) fanOut(name string, args, inner []string, stdin *text) [][]
 		out = append(out, cmd)
 	}
 	return out
+}
+
+// findFilters reports whether find's expression has tests that select
+// some files (-name, -type f, -mtime…) rather than everything.
+func findFilters(args []string) bool {
+	for i, a := range args {
+		switch a {
+		case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newer", "-size", "-mtime", "-mmin", "-user", "-group", "-perm", "-empty", "-links", "-wholename", "-lname", "-samefile", "-inum", "-atime", "-ctime", "-cmin", "-amin":
+			return true
+		case "-type":
+			if i+1 < len(args) && args[i+1] != "d" {
+				return true
+			}
+		}
+	}
+	return false
 }
