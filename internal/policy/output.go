@@ -261,10 +261,17 @@ func printf(format string, args []string) string {
 		used := 0
 		for i := 0; i < len(format); i++ {
 			c := format[i]
-			if c == '\\' {
-				j := i + 1
-				for j < len(format) && j < i+4 && strings.IndexByte("01234567xnt\\'\"abefrv", format[j]) >= 0 && (j == i+1 || format[i+1] == 'x' || format[i+1] >= '0' && format[i+1] <= '7') {
-					j++
+			if c == '\\' && i+1 < len(format) {
+				j := i + 2 // \n, \t, \\ …
+				switch d := format[i+1]; {
+				case d == 'x':
+					for j < len(format) && j < i+4 && strings.IndexByte("0123456789abcdefABCDEF", format[j]) >= 0 {
+						j++
+					}
+				case d >= '0' && d <= '7':
+					for j < len(format) && j < i+5 && format[j] >= '0' && format[j] <= '7' {
+						j++
+					}
 				}
 				b.WriteString(ansiC(format[i:j]))
 				i = j - 1
