@@ -166,7 +166,10 @@ func (n *normalizer) scriptOf(c *Cmd, payload string, inner []string, stdin *tex
 		}
 		return nil, ""
 	}
-	if c.Has("-s") && shells[c.Name] || len(c.Pos) == 0 || c.Pos[0] == "-" {
+	if c.Has("-s") && shells[c.Name] || len(c.Pos) == 0 || c.Pos[0] == "-" || c.Pos[0] == "/dev/stdin" {
+		if c.Name == "source" || c.Name == "." {
+			return stdin, "its input"
+		}
 		if stdin != nil && c.Name != "source" && c.Name != "." {
 			return stdin, "its input"
 		}

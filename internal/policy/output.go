@@ -63,8 +63,8 @@ func (n *normalizer) stmtOutput(st *syntax.Stmt, stdin text) text {
 	if n.evalDepth > maxDepth {
 		return text{}
 	}
-	if h, ok := n.stmtHeredoc(st); ok {
-		stdin = text{s: h, known: true}
+	if h := n.stmtHeredoc(st); h != nil {
+		stdin = *h
 	}
 	for _, r := range st.Redirs {
 		if isOutRedirect(r) && r.N == nil {
@@ -319,21 +319,28 @@ func printf(format string, args []string) string {
 }
 
 // stmtHeredoc is the text a here-document or here-string gives a
-// statement.
-func (n *normalizer) stmtHeredoc(s *syntax.Stmt) (string, bool) {
+// statement (nil when it has none). Built from a substitution the line
+// cannot know, it is unknown (and marked fetched when a fetcher made it).
+func (n *normalizer) stmtHeredoc(s *syntax.Stmt) *text {
 	for _, r := range s.Redirs {
+		var w *syntax.Word
+		nl := ""
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			if r.Hdoc != nil {
-				return n.wordAlts(r.Hdoc)[0], true
-			}
+			w = r.Hdoc
 		case syntax.WordHdoc:
-			if r.Word != nil {
-				return n.wordAlts(r.Word)[0] + "\n", true
-			}
+			w, nl = r.Word, "\n"
 		}
+		if w == nil {
+			continue
+		}
+		v := n.wordAlts(w)[0] + nl
+		if strings.Contains(v, "$(…)") {
+			return &text{from: n.fetcherIn(w)}
+		}
+		return &text{s: v, known: true}
 	}
-	return "", false
+	return nil
 }
 
 func isOutRedirect(r *syntax.Redirect) bool {

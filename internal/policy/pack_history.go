@@ -38,6 +38,8 @@ func historyRules() []Rule {
 					if dirty, state := e.Dirty(); dirty {
 						return "git rm deletes files with their uncommitted changes: " + state
 					}
+				case s == "push" && c.Has("--prune"):
+					return "git push --prune deletes every remote branch that has no local counterpart"
 				case s == "push" && c.Has("--mirror"):
 					return "git push --mirror makes the remote match exactly: its other branches and tags are deleted"
 				case s == "restore" && len(c.Pos) > 1 && !(c.Has("--staged", "-S") && !c.Has("--worktree", "-W")),

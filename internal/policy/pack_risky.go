@@ -158,6 +158,10 @@ func externalPack() Pack {
 			[]string{"aws s3 ls", "gcloud config list", "az account show", "aws ec2 describe-instances"}),
 		cmdRule("external.systems:terraform-destroy", Ask, "terraform/tofu destroy, apply -destroy, pulumi/cdk destroy", []string{"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls"},
 			func(e *Env, c *Cmd) string {
+				if sub(c) == "state" && (c.Sub(1) == "rm" || c.Sub(1) == "push" || c.Sub(1) == "replace-provider") || sub(c) == "workspace" && c.Sub(1) == "delete" || sub(c) == "force-unlock" ||
+					sub(c) == "stack" && c.Sub(1) == "rm" {
+					return c.Name + " changes the recorded state of real infrastructure: " + c.String()
+				}
 				if sub(c) == "destroy" || sub(c) == "remove" && (c.Name == "serverless" || c.Name == "sls") || sub(c) == "apply" && c.Has("-destroy", "--destroy") || sub(c) == "run-all" && c.Sub(1) == "destroy" {
 					return c.Name + " destroys infrastructure: " + c.String()
 				}
@@ -167,7 +171,7 @@ func externalPack() Pack {
 			[]string{"terraform plan", "terraform init", "terraform fmt", "pulumi preview"}),
 		cmdRule("external.systems:kubectl-delete", Ask, "kubectl/oc delete, drain", []string{"kubectl", "oc", "k"},
 			func(e *Env, c *Cmd) string {
-				if s := sub(c); s == "delete" || s == "drain" || s == "replace" && c.Has("--force") {
+				if s := sub(c); s == "delete" || s == "drain" || s == "replace" && c.Has("--force") || s == "scale" && strings.Contains(strings.Join(c.Args, " "), "--replicas=0") || s == "cordon" {
 					return c.Name + " deletes cluster resources: " + c.String()
 				}
 				return ""
@@ -176,7 +180,7 @@ func externalPack() Pack {
 			[]string{"kubectl get pods", "kubectl describe pod x", "kubectl logs web-1", "kubectl apply -f k8s/"}),
 		cmdRule("external.systems:helm-uninstall", Ask, "helm uninstall/delete", []string{"helm"},
 			func(e *Env, c *Cmd) string {
-				if s := sub(c); s == "uninstall" || s == "delete" || s == "del" || s == "un" {
+				if s := sub(c); s == "uninstall" || s == "delete" || s == "del" || s == "un" || s == "rollback" {
 					return "helm removes a release: " + c.String()
 				}
 				return ""
