@@ -14,7 +14,7 @@ var interpreters = map[string][]string{
 	"python": {"-c"}, "python2": {"-c"}, "python3": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
 	"ruby": {"-e"}, "node": {"-e", "--eval", "-p", "--print"}, "nodejs": {"-e", "--eval", "-p", "--print"},
 	"perl": {"-e", "-E"}, "php": {"-r"}, "lua": {"-e"}, "deno": {"eval"}, "bun": {"-e", "--eval"},
-	"osascript": {"-e"}, "rscript": {"-e"},
+	"rscript": {"-e"}, "tclsh": {"-c"}, "wish": {"-c"},
 }
 
 // command records argv (and, through wrappers, the commands it runs).
@@ -124,6 +124,20 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			case tab != nil:
 				n.f.Commands[idx].FeedUnknown = true // replaces every job with text the line does not show
 			}
+		case name == "at" || name == "batch":
+			if stdin != nil && stdin.known {
+				n.derive("%s schedules %q", name, short(stdin.s))
+				n.shell(stdin.s, depth+1, append(append([]string(nil), w...), name), nil)
+			} else if stdin != nil {
+				n.f.Commands[idx].FeedUnknown = true
+			}
+		case name == "powershell" || name == "pwsh" || name == "powershell.exe" || name == "pwsh.exe":
+			for i, a := range c.Args {
+				if l := strings.ToLower(a); (l == "-command" || l == "-c" || l == "/c") && i+1 < len(c.Args) {
+					n.derive("%s runs %q", name, short(strings.Join(c.Args[i+1:], " ")))
+					n.powershell(strings.Join(c.Args[i+1:], " "))
+				}
+			}
 		case name == "sed":
 			n.sedCode(&c, depth, w)
 		case name == "vi" || name == "vim" || name == "nvim" || name == "ex" || name == "view":
@@ -134,6 +148,10 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			if len(c.Pos) > 0 && !c.Has("-f") {
 				n.interp(name, c.Pos[0], depth+1, w)
 			}
+		}
+		for _, code := range stringCode(&c) {
+			n.derive("%s runs %q", name, short(code))
+			n.shell(code, depth+1, append(append([]string(nil), w...), name), nil)
 		}
 		if inner == nil {
 			return

@@ -13,7 +13,7 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		inner = skip("ugpChrtUDR|--user --group --chdir --prompt --host --close-from --role --type --other-user --command-timeout")
 	case "nohup", "exec", "time", "builtin", "setsid", "caffeinate", "unbuffer", "torsocks", "proxychains", "proxychains4",
 		"catchsegv", "strace", "ltrace", "chronic", "sg", "firejail", "systemd-run", "tini", "dumb-init", "faketime", "ts", "pv", "rlwrap", "doppler", "op", "dotenv", "with-contenv", "direnv":
-		inner = skip("oeEpuM")
+		inner = skip("oeEpuMa")
 		if name == "faketime" && len(inner) > 1 {
 			inner = inner[1:]
 		}
@@ -31,6 +31,24 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 	case "pipx", "pnpm", "yarn", "bun", "npm":
 		if len(args) > 1 && (args[0] == "dlx" || args[0] == "run" && name == "pipx" || args[0] == "x" || args[0] == "exec" && name != "npm") {
 			inner = skipFlags(args[1:], "")
+		}
+	case "runuser", "setpriv", "prlimit", "xvfb-run", "numactl", "cgexec", "fakeroot", "fakechroot", "proot", "sandbox-exec", "catatonit", "gosu", "su-exec", "chpst", "s6-setuidgid", "aws-vault", "env-cmd", "cross-env", "dotenvx":
+		inner = skip("ugfsnplgaeCSrNm|--user --group --profile --server-args --cpunodebind --membind --physcpubind")
+		if (name == "gosu" || name == "su-exec" || name == "s6-setuidgid" || name == "chpst" && len(inner) > 0 && !strings.HasPrefix(inner[0], "-")) && len(inner) > 1 {
+			inner = inner[1:] // the user
+		}
+		if name == "aws-vault" && len(inner) > 1 && inner[0] == "exec" {
+			inner = skipFlags(inner[2:], "")
+		}
+		for len(inner) > 0 && (name == "cross-env" || name == "env-cmd" || name == "dotenvx") && strings.Contains(inner[0], "=") {
+			inner = inner[1:]
+		}
+	case "screen":
+		inner = skip("SctTpXhe") // screen -dm cmd…
+	case "chrt", "taskset":
+		// chrt [opts] PRIORITY cmd…, taskset [opts] MASK cmd…
+		if r := skip(""); len(r) > 1 {
+			inner = r[1:]
 		}
 	case "busybox", "toybox":
 		// Multi-call binaries: busybox rm -rf / is rm -rf /.
