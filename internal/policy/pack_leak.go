@@ -47,7 +47,9 @@ func printsSecret(c *Cmd) string {
 		for _, a := range c.Args {
 			for _, part := range strings.Split(a, "$")[1:] {
 				name := strings.TrimLeft(part, "{")
-				if i := strings.IndexFunc(name, func(r rune) bool { return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }); i >= 0 {
+				if i := strings.IndexFunc(name, func(r rune) bool {
+					return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+				}); i >= 0 {
 					name = name[:i]
 				}
 				if secretName(name) {
