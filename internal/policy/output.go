@@ -149,6 +149,27 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 		return out
 	case "true", ":":
 		return text{known: true}
+	case "pwd":
+		return text{s: n.cwd + "\n", known: n.cwd != ""}
+	case "dirname", "basename", "realpath", "readlink":
+		var outs []string
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			if unknownValue(a) {
+				return text{}
+			}
+			switch name {
+			case "dirname":
+				outs = append(outs, path.Dir(a))
+			case "basename":
+				outs = append(outs, path.Base(a))
+			default:
+				outs = append(outs, NormPath(a, n.cwd, n.home))
+			}
+		}
+		return text{s: strings.Join(outs, "\n") + "\n", known: len(outs) > 0}
 	case "ls":
 		// ls prints the names in its directories: xargs rm -rf then gets
 		// all of them (a glob stands for them).
