@@ -50,7 +50,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 		n.text(src, depth, wrappers, upstream)
 		return
 	}
-	if strings.Contains(src, "=") || strings.Contains(src, "for") {
+	if strings.Contains(src, "=") || strings.Contains(src, "for") || strings.Contains(src, "set ") {
 		n.collectVars(file) // only a line that assigns has constants to follow
 	}
 	up := map[*syntax.Stmt][]string{}
