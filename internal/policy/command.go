@@ -32,6 +32,14 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		if stdin != nil && stdin.known {
 			c.Heredoc = stdin.s
 		}
+		for i, a := range c.Args {
+			// psql -f FILE, mysql < FILE …: a file the line wrote is the input
+			if (a == "-f" || a == "--file") && i+1 < len(c.Args) {
+				if t, ok := n.files[NormPath(c.Args[i+1], n.cwd, n.home)]; ok && t.known {
+					c.Heredoc += t.s
+				}
+			}
+		}
 		if name == "git" {
 			n.gitConfigCode(c.Args, depth, wrappers)
 			c.Args = gitArgs(c.Args)
@@ -93,6 +101,10 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			}
 		case payload != "": // bash -c, eval, env -S, watch, ssh, su -c, a script the line wrote
 			n.shell(payload, depth+1, w, nil)
+			if name == "ssh" && stdin != nil && stdin.known {
+				// ssh host 'bash -s' <<< '…': the remote command reads it
+				n.shell(stdin.s, depth+1, w, nil)
+			}
 		case name == "find":
 			for _, ex := range findExecs(c.Args) {
 				n.command(ex, false, nil, depth, w, upstream)

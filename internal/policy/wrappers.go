@@ -69,7 +69,14 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		inner = skip("ioe")
 	case "chroot":
 		if r := skip(""); len(r) > 1 {
-			inner = r[1:] // drop the new root
+			// inside, / is the new root
+			root := r[0]
+			inner = append([]string(nil), r[1:]...)
+			for i, a := range inner {
+				if i > 0 && strings.HasPrefix(a, "/") {
+					inner[i] = strings.TrimSuffix(root, "/") + a
+				}
+			}
 		}
 	case "nsenter", "unshare":
 		inner = skip("tSGwrUmuinpCT|--target --setuid --setgid --wd --root --env --user-parent")
@@ -133,7 +140,12 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		// ssh [options] host command…: the remote command is shell code
 		// (rm -rf / there is as bad as here).
 		if r := skip("ipl oFJLRDbcEemOQSWwB"); len(r) > 1 {
-			return nil, "ssh", strings.Join(r[1:], " ")
+			if r[1] == "--" {
+				r = r[1:]
+			}
+			if len(r) > 1 {
+				return nil, "ssh", strings.Join(r[1:], " ")
+			}
 		}
 	case "su":
 		for i, a := range args {
@@ -280,6 +292,22 @@ func containerCmd(name string, args []string) (inner []string, label, payload st
 			}
 		}
 		return nil, name, ""
+	case sub == "run" && (name == "kubectl" || name == "oc" || strings.HasPrefix(strings.Join(args, " "), "compose")),
+		sub == "debug" && (name == "kubectl" || name == "oc"):
+		// kubectl run … -- cmd, docker compose run SERVICE cmd: the command
+		// runs in a container like exec's.
+		for j := i; j < len(args); j++ {
+			if args[j] == "--" {
+				return clip(args[j+1:]), name + " exec", ""
+			}
+		}
+		if name == "kubectl" || name == "oc" {
+			return nil, name, ""
+		}
+		if next() == "" {
+			return nil, name, ""
+		}
+		return clip(args[i:]), name + " exec", ""
 	case sub == "exec":
 		var mounts [][2]string
 		_ = mounts
