@@ -360,6 +360,16 @@ func containerCmd(name string, args []string) (inner []string, label, payload st
 			return nil, name, ""
 		}
 		cmd := append([]string(nil), args[i+1:]...)
+		if len(cmd) > 2 && cmdName(cmd[0]) == "chroot" {
+			// chroot DIR inside the container: its / is DIR there
+			root := strings.TrimSuffix(cmd[1], "/")
+			cmd = cmd[2:]
+			for k, a := range cmd {
+				if k > 0 && strings.HasPrefix(a, "/") {
+					cmd[k] = root + a
+				}
+			}
+		}
 		for k, a := range cmd {
 			cmd[k] = hostPath(a, mounts)
 		}
