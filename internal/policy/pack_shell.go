@@ -442,7 +442,8 @@ func pkgInstall(c *Cmd) string {
 		"dnf": {"install", "update", "upgrade", "makecache"}, "yum": {"install", "update", "makecache"}, "apk": {"add", "update", "upgrade"},
 		"zypper": {"install", "in", "refresh", "update"}, "pacman": {"-S", "-Sy", "-Syu", "-Syy"}, "snap": {"install", "refresh"},
 		"brew": {"install", "update", "upgrade"}, "port": {"install", "selfupdate"}, "pip": {"install"}, "pip3": {"install"},
-		"npm": {"install", "i"}, "gem": {"install"}, "emerge": {"--sync"}, "flatpak": {"install", "update"}}
+		"npm": {"install", "i"}, "gem": {"install"}, "emerge": {"--sync"}, "flatpak": {"install", "update"},
+		"make": {"install"}, "dpkg": {"-i", "--install"}, "rpm": {"-i", "-U", "-ivh", "-Uvh"}, "pipx": {"install"}, "cargo": {"install"}, "go": {"install"}}
 	name := cmdName(in[0])
 	for _, v := range verbs[name] {
 		for _, a := range in[1:] {
