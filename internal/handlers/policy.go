@@ -111,15 +111,9 @@ func decide(c *pipeline.Call, res *policy.Result) event.Decision {
 }
 
 func verdictOf(m policy.Mode) event.Verdict {
-	switch m {
-	case policy.Deny:
-		return event.Deny
-	case policy.Ask:
-		return event.Ask
-	case policy.Warn:
-		return event.Warn
-	case policy.Audit:
-		return event.Audit
+	// One enum: a rule's mode is the verdict; off says nothing.
+	if m == policy.Off || m == "" {
+		return event.Allow
 	}
-	return event.Allow
+	return m
 }

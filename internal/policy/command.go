@@ -14,7 +14,7 @@ var interpreters = map[string][]string{
 	"python": {"-c"}, "python2": {"-c"}, "python3": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
 	"ruby": {"-e"}, "node": {"-e", "--eval", "-p", "--print"}, "nodejs": {"-e", "--eval", "-p", "--print"},
 	"perl": {"-e", "-E"}, "php": {"-r"}, "lua": {"-e"}, "deno": {"eval"}, "bun": {"-e", "--eval"},
-	"osascript": {"-e"}, "rscript": {"-e"},
+	"rscript": {"-e"}, "tclsh": {"-c"}, "wish": {"-c"},
 }
 
 // command records argv (and, through wrappers, the commands it runs).
@@ -32,6 +32,14 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		if stdin != nil && stdin.known {
 			c.Heredoc = stdin.s
 		}
+		for i, a := range c.Args {
+			// psql -f FILE, mysql < FILE …: a file the line wrote is the input
+			if (a == "-f" || a == "--file") && i+1 < len(c.Args) {
+				if t, ok := n.files[NormPath(c.Args[i+1], n.cwd, n.home)]; ok && t.known {
+					c.Heredoc += t.s
+				}
+			}
+		}
 		if name == "git" {
 			n.gitConfigCode(c.Args, depth, wrappers)
 			c.Args = gitArgs(c.Args)
@@ -45,6 +53,9 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		// The script a shell or an interpreter reads: a file written
 		// earlier in the line, or its input.
 		if script, from := n.scriptOf(&c, payload, inner, stdin); script != nil {
+			if script.names {
+				script = &text{} // file names run as a script: unknown
+			}
 			c.Feed = script.from
 			if script.known {
 				payload = script.s
@@ -90,6 +101,10 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			}
 		case payload != "": // bash -c, eval, env -S, watch, ssh, su -c, a script the line wrote
 			n.shell(payload, depth+1, w, nil)
+			if name == "ssh" && stdin != nil && stdin.known {
+				// ssh host 'bash -s' <<< '…': the remote command reads it
+				n.shell(stdin.s, depth+1, w, nil)
+			}
 		case name == "find":
 			for _, ex := range findExecs(c.Args) {
 				n.command(ex, false, nil, depth, w, upstream)
@@ -103,6 +118,38 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				n.command(ex, false, nil, depth, w, upstream)
 			}
 			return
+		case name == "crontab" && !c.Has("-l", "-r", "-e"):
+			tab := stdin
+			if len(c.Pos) > 0 && c.Pos[0] != "-" {
+				if t, ok := n.files[NormPath(c.Pos[0], n.cwd, n.home)]; ok {
+					tab = &t
+				} else {
+					tab = nil // a crontab file from the project
+				}
+			}
+			switch {
+			case tab != nil && tab.known && !tab.names:
+				for _, cmd := range cronCommands(tab.s) {
+					n.derive("crontab installs %q", cmd)
+					n.shell(cmd, depth+1, append(append([]string(nil), w...), "crontab"), nil)
+				}
+			case tab != nil:
+				n.f.Commands[idx].FeedUnknown = true // replaces every job with text the line does not show
+			}
+		case name == "at" || name == "batch":
+			if stdin != nil && stdin.known {
+				n.derive("%s schedules %q", name, short(stdin.s))
+				n.shell(stdin.s, depth+1, append(append([]string(nil), w...), name), nil)
+			} else if stdin != nil {
+				n.f.Commands[idx].FeedUnknown = true
+			}
+		case name == "powershell" || name == "pwsh" || name == "powershell.exe" || name == "pwsh.exe":
+			for i, a := range c.Args {
+				if l := strings.ToLower(a); (l == "-command" || l == "-c" || l == "/c") && i+1 < len(c.Args) {
+					n.derive("%s runs %q", name, short(strings.Join(c.Args[i+1:], " ")))
+					n.powershell(strings.Join(c.Args[i+1:], " "))
+				}
+			}
 		case name == "sed":
 			n.sedCode(&c, depth, w)
 		case name == "vi" || name == "vim" || name == "nvim" || name == "ex" || name == "view":
@@ -113,6 +160,10 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			if len(c.Pos) > 0 && !c.Has("-f") {
 				n.interp(name, c.Pos[0], depth+1, w)
 			}
+		}
+		for _, code := range stringCode(&c) {
+			n.derive("%s runs %q", name, short(code))
+			n.shell(code, depth+1, append(append([]string(nil), w...), name), nil)
 		}
 		if inner == nil {
 			return
@@ -145,7 +196,10 @@ func (n *normalizer) scriptOf(c *Cmd, payload string, inner []string, stdin *tex
 		}
 		return nil, ""
 	}
-	if c.Has("-s") && shells[c.Name] || len(c.Pos) == 0 || c.Pos[0] == "-" {
+	if c.Has("-s") && shells[c.Name] || len(c.Pos) == 0 || c.Pos[0] == "-" || c.Pos[0] == "/dev/stdin" {
+		if c.Name == "source" || c.Name == "." {
+			return stdin, "its input"
+		}
 		if stdin != nil && c.Name != "source" && c.Name != "." {
 			return stdin, "its input"
 		}
@@ -310,7 +364,8 @@ var pathOps = map[string]string{
 	"trash": OpDelete, "trash-put": OpDelete, "rimraf": OpDelete, "del": OpDelete,
 	"touch": OpWrite, "tee": OpWrite, "mkdir": OpWrite, "truncate": OpWrite, "chmod": OpWrite,
 	"chown": OpWrite, "chgrp": OpWrite, "chattr": OpWrite, "setfacl": OpWrite, "vi": OpWrite, "vim": OpWrite,
-	"nvim": OpWrite, "nano": OpWrite, "emacs": OpWrite, "ed": OpWrite,
+	"nvim": OpWrite, "nano": OpWrite, "emacs": OpWrite, "ed": OpWrite, "code": OpWrite, "subl": OpWrite, "micro": OpWrite,
+	"hx": OpWrite, "gedit": OpWrite, "kate": OpWrite, "cursor": OpWrite,
 	"cat": OpRead, "less": OpRead, "more": OpRead, "head": OpRead, "tail": OpRead, "bat": OpRead,
 	"base64": OpRead, "xxd": OpRead, "hexdump": OpRead, "od": OpRead, "strings": OpRead, "source": OpRead,
 	".": OpRead, "grep": OpRead, "rg": OpRead, "egrep": OpRead, "diff": OpRead, "wc": OpRead,

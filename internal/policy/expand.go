@@ -72,6 +72,17 @@ func (n *normalizer) collectVars(file *syntax.File) {
 			for _, a := range x.Assigns {
 				assign(a)
 			}
+			if len(x.Args) > 1 && wordValue(x.Args[0]) == "set" && wordValue(x.Args[1]) == "--" {
+				// set -- a b c: the positional parameters
+				params := n.argv(x.Args[2:])
+				n.setVar("@", []string{strings.Join(params, " ")})
+				n.setVar("*", []string{strings.Join(params, " ")})
+				for i, p := range params {
+					if i < 9 {
+						n.setVar(string(rune('1'+i)), []string{p})
+					}
+				}
+			}
 		case *syntax.DeclClause:
 			for _, a := range x.Args {
 				assign(a)
@@ -96,15 +107,34 @@ func (n *normalizer) argv(words []*syntax.Word) []string {
 		alts := n.wordAlts(w)
 		split := len(w.Parts) == 1
 		if split {
-			switch w.Parts[0].(type) {
+			switch x := w.Parts[0].(type) {
 			case *syntax.ParamExp, *syntax.CmdSubst:
+			case *syntax.DblQuoted:
+				// "$@" and "${arr[@]}" are one word per element
+				split = false
+				if len(x.Parts) == 1 {
+					if pe, ok := x.Parts[0].(*syntax.ParamExp); ok && pe.Param != nil && (pe.Param.Value == "@" || pe.Index != nil) {
+						split = true
+					}
+				}
 			default:
 				split = false
 			}
 		}
+		ifs := " \t\n"
+		if v, ok := n.vars["IFS"]; ok && len(v) == 1 && v[0] != "" {
+			ifs = v[0]
+		}
+		if braces(w) {
+			var exp []string
+			for _, a := range alts {
+				exp = append(exp, braceExpand(a)...)
+			}
+			alts = exp
+		}
 		for _, a := range alts {
-			if split && strings.ContainsAny(a, " \t\n") {
-				out = append(out, strings.Fields(a)...)
+			if split && strings.ContainsAny(a, ifs) {
+				out = append(out, strings.FieldsFunc(a, func(r rune) bool { return strings.ContainsRune(ifs, r) })...)
 			} else {
 				out = append(out, a)
 			}
@@ -345,4 +375,34 @@ func unknownParts(s string) string {
 // substitution the line does not define.
 func unknownValue(s string) bool {
 	return strings.Contains(s, "$") && unknownParts(s) != s
+}
+
+// braces reports whether a word has an unquoted {a,b} for brace expansion.
+func braces(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") && strings.Contains(l.Value, ",") && strings.Contains(l.Value, "}") {
+			return true
+		}
+	}
+	return false
+}
+
+// braceExpand expands the first {a,b,…} group of s (and the groups of the
+// results), at most maxAlts words.
+func braceExpand(s string) []string {
+	i := strings.IndexByte(s, '{')
+	j := strings.IndexByte(s[i+1:], '}')
+	if i < 0 || j < 0 || !strings.Contains(s[i:i+1+j], ",") {
+		return []string{s}
+	}
+	j += i + 1
+	var out []string
+	for _, alt := range strings.Split(s[i+1:j], ",") {
+		for _, x := range braceExpand(s[:i] + alt + s[j+1:]) {
+			if len(out) < maxAlts {
+				out = append(out, x)
+			}
+		}
+	}
+	return out
 }

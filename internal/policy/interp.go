@@ -61,6 +61,28 @@ func shellStrings(code string) []string {
 			i = start
 		}
 	}
+	// Perl and Ruby call without parentheses: system "rm", "-rf", "/";
+	for _, fn := range []string{"system ", "exec ", "qx ", "spawn "} {
+		for i := 0; ; {
+			j := strings.Index(code[i:], fn)
+			if j < 0 {
+				break
+			}
+			start := i + j + len(fn)
+			if start < len(code) && (code[start] == '"' || code[start] == '\'') {
+				end := strings.IndexAny(code[start:], ";\n)")
+				if end < 0 {
+					end = len(code) - start
+				}
+				if lits := Literals(code[start : start+end]); len(lits) > 1 {
+					out = append(out, strings.Join(lits, " "))
+				} else if len(lits) == 1 {
+					out = append(out, lits[0])
+				}
+			}
+			i = start
+		}
+	}
 	// `cmd` in Ruby, Perl, PHP; ignored when it looks like a JS template.
 	if strings.Count(code, "`") >= 2 && !strings.Contains(code, "${") {
 		parts := strings.Split(code, "`")

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -23,6 +24,9 @@ type text struct {
 	// from names a command on the way that fetched or decoded the text
 	// (curl, wget, base64): running it runs code from elsewhere.
 	from string
+	// names is set for the output of ls and find: file names stood for by
+	// globs, fine as xargs arguments, unknown as a script.
+	names bool
 }
 
 // fetchers produce text from the network; decoders turn literals into
@@ -59,8 +63,8 @@ func (n *normalizer) stmtOutput(st *syntax.Stmt, stdin text) text {
 	if n.evalDepth > maxDepth {
 		return text{}
 	}
-	if h, ok := n.stmtHeredoc(st); ok {
-		stdin = text{s: h, known: true}
+	if h := n.stmtHeredoc(st); h != nil {
+		stdin = *h
 	}
 	for _, r := range st.Redirs {
 		if isOutRedirect(r) && r.N == nil {
@@ -145,6 +149,40 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 		return out
 	case "true", ":":
 		return text{known: true}
+	case "pwd":
+		return text{s: n.cwd + "\n", known: n.cwd != ""}
+	case "dirname", "basename", "realpath", "readlink":
+		var outs []string
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			if unknownValue(a) {
+				return text{}
+			}
+			switch name {
+			case "dirname":
+				outs = append(outs, path.Dir(a))
+			case "basename":
+				outs = append(outs, path.Base(a))
+			default:
+				outs = append(outs, NormPath(a, n.cwd, n.home))
+			}
+		}
+		return text{s: strings.Join(outs, "\n") + "\n", known: len(outs) > 0}
+	case "ls":
+		// ls prints the names in its directories: xargs rm -rf then gets
+		// all of them (a glob stands for them).
+		var dirs []string
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") {
+				dirs = append(dirs, strings.TrimSuffix(a, "/")+"/*")
+			}
+		}
+		if len(dirs) == 0 {
+			dirs = []string{"*"}
+		}
+		return text{s: strings.Join(dirs, "\n") + "\n", known: true, names: true}
 	case "find":
 		// Without tests that filter, find prints its starting points (and
 		// everything under them): xargs rm -rf then gets them.
@@ -155,14 +193,11 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			}
 			starts = append(starts, a)
 		}
-		for i, a := range args {
+		if findFilters(args) {
+			return text{}
+		}
+		for _, a := range args {
 			switch a {
-			case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newer", "-size", "-mtime", "-mmin", "-user", "-group", "-perm", "-empty", "-links", "-wholename", "-lname", "-samefile", "-inum", "-atime", "-ctime", "-cmin", "-amin":
-				return text{}
-			case "-type":
-				if i+1 < len(args) && args[i+1] != "d" {
-					return text{}
-				}
 			case "-mindepth":
 				for j := range starts {
 					starts[j] = strings.TrimSuffix(starts[j], "/") + "/*"
@@ -172,7 +207,7 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 		if len(starts) == 0 {
 			starts = []string{"."}
 		}
-		return text{s: strings.Join(starts, "\n") + "\n", known: true}
+		return text{s: strings.Join(starts, "\n") + "\n", known: true, names: true}
 	case "base64", "base32", "xxd", "rev", "openssl":
 		in := stdin
 		for _, a := range args {
@@ -247,10 +282,17 @@ func printf(format string, args []string) string {
 		used := 0
 		for i := 0; i < len(format); i++ {
 			c := format[i]
-			if c == '\\' {
-				j := i + 1
-				for j < len(format) && j < i+4 && strings.IndexByte("01234567xnt\\'\"abefrv", format[j]) >= 0 && (j == i+1 || format[i+1] == 'x' || format[i+1] >= '0' && format[i+1] <= '7') {
-					j++
+			if c == '\\' && i+1 < len(format) {
+				j := i + 2 // \n, \t, \\ …
+				switch d := format[i+1]; {
+				case d == 'x':
+					for j < len(format) && j < i+4 && strings.IndexByte("0123456789abcdefABCDEF", format[j]) >= 0 {
+						j++
+					}
+				case d >= '0' && d <= '7':
+					for j < len(format) && j < i+5 && format[j] >= '0' && format[j] <= '7' {
+						j++
+					}
 				}
 				b.WriteString(ansiC(format[i:j]))
 				i = j - 1
@@ -298,21 +340,28 @@ func printf(format string, args []string) string {
 }
 
 // stmtHeredoc is the text a here-document or here-string gives a
-// statement.
-func (n *normalizer) stmtHeredoc(s *syntax.Stmt) (string, bool) {
+// statement (nil when it has none). Built from a substitution the line
+// cannot know, it is unknown (and marked fetched when a fetcher made it).
+func (n *normalizer) stmtHeredoc(s *syntax.Stmt) *text {
 	for _, r := range s.Redirs {
+		var w *syntax.Word
+		nl := ""
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			if r.Hdoc != nil {
-				return n.wordAlts(r.Hdoc)[0], true
-			}
+			w = r.Hdoc
 		case syntax.WordHdoc:
-			if r.Word != nil {
-				return n.wordAlts(r.Word)[0] + "\n", true
-			}
+			w, nl = r.Word, "\n"
 		}
+		if w == nil {
+			continue
+		}
+		v := n.wordAlts(w)[0] + nl
+		if strings.Contains(v, "$(…)") {
+			return &text{from: n.fetcherIn(w)}
+		}
+		return &text{s: v, known: true}
 	}
-	return "", false
+	return nil
 }
 
 func isOutRedirect(r *syntax.Redirect) bool {
@@ -366,6 +415,44 @@ func (n *normalizer) writeFile(p string, t text, appendTo bool) {
 	if len(n.files) < 64 {
 		n.files[p] = t
 	}
+	if t.known && runsLater(p) && t.s != "" {
+		// Code planted to run later (a shell start-up file, a git hook, a
+		// cron file) is checked as if it ran now.
+		n.derive("the text written to %s runs later: %q", p, short(t.s))
+		n.shell(t.s, 2, []string{"runs later from " + path.Base(p)}, nil)
+	}
+}
+
+// runsLater reports whether a file's content runs as shell code later: shell
+// start-up files, git hooks, cron and profile.d files.
+func runsLater(p string) bool {
+	b := path.Base(p)
+	switch b {
+	case ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".zshenv", ".bash_login", ".bash_logout", ".zlogin", "rc.local", "config.fish":
+		return true
+	}
+	return strings.Contains(p, "/.git/hooks/") || strings.Contains(p, "/.husky/") || strings.HasPrefix(p, "/etc/profile.d/") ||
+		strings.HasPrefix(p, "/etc/cron") || strings.HasPrefix(p, "/var/spool/cron/")
+}
+
+// cronCommands are the commands of crontab lines (schedule fields dropped).
+func cronCommands(tab string) []string {
+	var out []string
+	for _, l := range strings.Split(tab, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") || strings.Contains(strings.SplitN(l, " ", 2)[0], "=") {
+			continue
+		}
+		f := strings.Fields(l)
+		skip := 5
+		if strings.HasPrefix(f[0], "@") {
+			skip = 1
+		}
+		if len(f) > skip {
+			out = append(out, strings.Join(f[skip:], " "))
+		}
+	}
+	return out
 }
 
 // short clips text for a derivation line.

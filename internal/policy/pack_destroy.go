@@ -35,7 +35,7 @@ var (
 
 // destroyPack: destructive tools that had no rule of their own.
 func destroyPack() Pack {
-	return Pack{Name: "core.destroy", Desc: "Destructive tools: sync with delete, disk partitioning, power off, killing every process, moving system dirs away, truncating files outside the project, deleting users", Rules: []Rule{
+	return Pack{Name: "core.destroy", Desc: "Destructive tools: sync with delete, disk partitioning, power off, killing every process, moving system dirs away, truncating files outside the project, deleting users, the whole project, kernel writes, volumes", Rules: append([]Rule{
 		cmdRule("core.destroy:sync-delete", Ask, "Sync that deletes at the destination or the source (rsync --delete/--remove-source-files, rclone sync/purge/delete, aws s3 sync --delete, gsutil rsync -d)", syncTools,
 			func(e *Env, c *Cmd) string {
 				switch c.Name {
@@ -138,7 +138,7 @@ func destroyPack() Pack {
 				case "killall5":
 					return "killall5 signals every process"
 				case "pkill", "killall":
-					if c.Has("-u") && anyPos(c, "root") || anyPos(c, "init", "systemd", "sshd", "launchd") {
+					if c.Has("-u") && anyPos(c, "root") || anyPos(c, "init", "systemd", "sshd", "launchd", ".", ".*", "^", "''") || c.Has("-f") && anyPos(c, ".", ".*") {
 						return c.Name + " kills system processes: " + c.String()
 					}
 					return ""
@@ -173,6 +173,11 @@ func destroyPack() Pack {
 			ID: "core.destroy:truncate", Mode: Ask, Tools: shellTools,
 			Desc: "Emptying or overwriting files outside the project (truncate -s 0, > file, : > file, cp /dev/null) and shell start-up files",
 			Match: func(e *Env) string {
+				for _, c := range e.F.Cmds("ln") {
+					if len(c.Pos) > 1 && homeRC(path.Base(e.abs(c, c.Pos[len(c.Pos)-1]))) && path.Dir(e.abs(c, c.Pos[len(c.Pos)-1])) == e.F.Home {
+						return "ln replaces " + c.Pos[len(c.Pos)-1] + ", a shell start-up file"
+					}
+				}
 				for _, c := range e.F.Cmds("truncate", "cp", "tee") {
 					if c.Name == "truncate" && !(c.Has("-s", "--size") && strings.Contains(" "+strings.Join(c.Args, " "), " 0")) && !strings.Contains(strings.Join(c.Args, " "), "--size=0") && !strings.Contains(strings.Join(c.Args, " "), "-s0") {
 						continue
@@ -211,7 +216,7 @@ func destroyPack() Pack {
 				}
 				return ""
 			},
-			Catch: []string{"truncate -s 0 /var/log/syslog", "> ~/.bash_history", ": > /etc/hosts", "cp /dev/null ~/notes.txt", "echo '' > ~/.bashrc", "sudo truncate --size=0 /var/lib/app/data.db"},
+			Catch: []string{"ln -sf /dev/null ~/.bashrc", "truncate -s 0 /var/log/syslog", "> ~/.bash_history", ": > /etc/hosts", "cp /dev/null ~/notes.txt", "echo '' > ~/.bashrc", "sudo truncate --size=0 /var/lib/app/data.db"},
 			Allow: []string{"truncate -s 0 app.log", "> build/out.txt", "echo hi > /tmp/x", "echo x >> ~/.bashrc", "truncate -s 10M disk.img"},
 		},
 		cmdRule("core.destroy:rm-system", Ask, "Recursive delete inside a system directory (/etc/…, /usr/…, /var/lib/…, /opt/…), another user's home or /root", []string{"rm", "rimraf", "find"},
@@ -342,7 +347,7 @@ func destroyPack() Pack {
 			},
 			[]string{"shred -u notes.txt", "shred -n 3 ~/.bash_history", "srm -r old/", "shred -uz /home/dev/data.db"},
 			[]string{"shred -u /tmp/secret.txt", "shred --help", "echo shred x", "man shred"}),
-	}}
+	}, systemRules()...)}
 }
 
 // outside reports whether p is a file outside the project, the home

@@ -27,6 +27,19 @@ func historyRules() []Rule {
 					return "git worktree remove --force deletes the worktree with its uncommitted changes"
 				case s == "branch" && c.Has("-D") || s == "branch" && c.Has("--delete", "-d") && c.Has("--force", "-f"):
 					return "git branch -D deletes the branch even with commits merged nowhere"
+				case s == "filter-branch" || s == "filter-repo":
+					return "git " + s + " rewrites every commit of the history"
+				case s == "reflog" && c.Sub(1) == "expire" && strings.Contains(strings.Join(c.Args, " "), "=now"),
+					s == "gc" && strings.Contains(strings.Join(c.Args, " "), "--prune=now"), s == "prune" && !c.Has("-n", "--dry-run"):
+					return "git " + s + " destroys the way back to lost commits"
+				case s == "update-ref" && c.Has("-d"):
+					return "git update-ref -d deletes a ref (its commits become unreachable)"
+				case s == "rm" && (c.Has("-r") && anyPos(c, ".", "*", ":/") || c.Has("-f", "--force")):
+					if dirty, state := e.Dirty(); dirty {
+						return "git rm deletes files with their uncommitted changes: " + state
+					}
+				case s == "push" && c.Has("--prune"):
+					return "git push --prune deletes every remote branch that has no local counterpart"
 				case s == "push" && c.Has("--mirror"):
 					return "git push --mirror makes the remote match exactly: its other branches and tags are deleted"
 				case s == "restore" && len(c.Pos) > 1 && !(c.Has("--staged", "-S") && !c.Has("--worktree", "-W")),

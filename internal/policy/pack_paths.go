@@ -227,6 +227,10 @@ func selfPack() Pack {
 						if claudeSettings(p.Path) {
 							return fmt.Sprintf("%s %s the Claude Code settings file %s from the shell (hooks could be changed)", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 						}
+						// the .claude directory itself moved or deleted takes its settings along
+						if path.Base(p.Path) == ".claude" && (p.Op == OpDelete || p.Via == "mv" || p.Via == "ln") {
+							return fmt.Sprintf("%s %s %s, the Claude Code settings directory (hooks with it)", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
+						}
 					}
 					return ""
 				}
@@ -256,7 +260,7 @@ func selfPack() Pack {
 				}
 				return ""
 			},
-			Catch: []string{`{"tool_name":"Write","tool_input":{"file_path":"~/.claude/settings.json","content":"{\"disableAllHooks\":true}"}}`, `{"tool_name":"Edit","tool_input":{"file_path":"/home/dev/proj/.claude/settings.local.json","old_string":"\"hooks\": {","new_string":"\"hooks_off\": {"}}`, "echo '{}' > ~/.claude/settings.json", "sed -i 's/warden/true/' .claude/settings.json", "rm ~/.claude/settings.json"},
+			Catch: []string{"mv ~/.claude ~/.claude.bak", "rm -rf .claude", `{"tool_name":"Write","tool_input":{"file_path":"~/.claude/settings.json","content":"{\"disableAllHooks\":true}"}}`, `{"tool_name":"Edit","tool_input":{"file_path":"/home/dev/proj/.claude/settings.local.json","old_string":"\"hooks\": {","new_string":"\"hooks_off\": {"}}`, "echo '{}' > ~/.claude/settings.json", "sed -i 's/warden/true/' .claude/settings.json", "rm ~/.claude/settings.json"},
 			Allow: []string{`{"tool_name":"Write","tool_input":{"file_path":"~/.claude/settings.json","content":"{\"model\":\"opus\"}"}}`, "cat ~/.claude/settings.json", `{"tool_name":"Edit","tool_input":{"file_path":"/home/dev/proj/.claude/settings.json","old_string":"\"model\": \"a\"","new_string":"\"model\": \"b\""}}`, `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/settings.json","content":"{\"hooks\":{}}"}}`},
 		},
 		{
@@ -338,10 +342,18 @@ func selfPack() Pack {
 			Allow: []string{"cat ~/.claude/hooks/guard.sh", "chmod +x ~/.claude/hooks/guard.sh", "chmod -x ./scripts/build.sh", "ls .claude/hooks"},
 		},
 		{
-			ID: "core.self:warden-off", Mode: Deny, Tools: shellTools, Cmds: []string{"warden", "pace-maker"},
-			Desc: "The model switching warden off (warden off, uninstall, safemode off, breaker reset): only the user may",
+			ID: "core.self:warden-off", Mode: Deny, Tools: shellTools, Cmds: []string{"warden", "pace-maker", "pkill", "killall"},
+			Desc: "The model switching warden off (warden off, uninstall, safemode off, breaker reset, killing its keeper): only the user may",
 			Match: func(e *Env) string {
-				return first(e.F.Cmds("warden", "pace-maker"), func(c *Cmd) string {
+				return first(e.F.Cmds("warden", "pace-maker", "pkill", "killall"), func(c *Cmd) string {
+					if c.Name == "pkill" || c.Name == "killall" {
+						for _, p := range c.Pos {
+							if strings.Contains(p, "warden") {
+								return c.Name + " stops warden's processes"
+							}
+						}
+						return ""
+					}
 					a := strings.Join(c.Pos, " ")
 					for _, bad := range []string{"off", "uninstall", "safemode off", "breaker reset", "tempo off", "s-", "rb-"} {
 						if a == bad || strings.HasPrefix(a, bad+" ") {
@@ -351,7 +363,7 @@ func selfPack() Pack {
 					return ""
 				})
 			},
-			Catch: []string{"warden off", "~/.warden/bin/warden off", "warden uninstall --scope user", "bash -c 'warden safemode off'", "warden breaker reset"},
+			Catch: []string{"pkill -f warden-core", "warden off", "~/.warden/bin/warden off", "warden uninstall --scope user", "bash -c 'warden safemode off'", "warden breaker reset"},
 			Allow: []string{"warden status", "warden log -n 20", "echo 'warden off'", "warden policy explain -- ls"},
 		},
 	}}

@@ -158,6 +158,10 @@ func externalPack() Pack {
 			[]string{"aws s3 ls", "gcloud config list", "az account show", "aws ec2 describe-instances"}),
 		cmdRule("external.systems:terraform-destroy", Ask, "terraform/tofu destroy, apply -destroy, pulumi/cdk destroy", []string{"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls"},
 			func(e *Env, c *Cmd) string {
+				if sub(c) == "state" && (c.Sub(1) == "rm" || c.Sub(1) == "push" || c.Sub(1) == "replace-provider") || sub(c) == "workspace" && c.Sub(1) == "delete" || sub(c) == "force-unlock" ||
+					sub(c) == "stack" && c.Sub(1) == "rm" {
+					return c.Name + " changes the recorded state of real infrastructure: " + c.String()
+				}
 				if sub(c) == "destroy" || sub(c) == "remove" && (c.Name == "serverless" || c.Name == "sls") || sub(c) == "apply" && c.Has("-destroy", "--destroy") || sub(c) == "run-all" && c.Sub(1) == "destroy" {
 					return c.Name + " destroys infrastructure: " + c.String()
 				}
@@ -167,7 +171,7 @@ func externalPack() Pack {
 			[]string{"terraform plan", "terraform init", "terraform fmt", "pulumi preview"}),
 		cmdRule("external.systems:kubectl-delete", Ask, "kubectl/oc delete, drain", []string{"kubectl", "oc", "k"},
 			func(e *Env, c *Cmd) string {
-				if s := sub(c); s == "delete" || s == "drain" || s == "replace" && c.Has("--force") {
+				if s := sub(c); s == "delete" || s == "drain" || s == "replace" && c.Has("--force") || s == "scale" && strings.Contains(strings.Join(c.Args, " "), "--replicas=0") || s == "cordon" {
 					return c.Name + " deletes cluster resources: " + c.String()
 				}
 				return ""
@@ -176,7 +180,7 @@ func externalPack() Pack {
 			[]string{"kubectl get pods", "kubectl describe pod x", "kubectl logs web-1", "kubectl apply -f k8s/"}),
 		cmdRule("external.systems:helm-uninstall", Ask, "helm uninstall/delete", []string{"helm"},
 			func(e *Env, c *Cmd) string {
-				if s := sub(c); s == "uninstall" || s == "delete" || s == "del" || s == "un" {
+				if s := sub(c); s == "uninstall" || s == "delete" || s == "del" || s == "un" || s == "rollback" {
 					return "helm removes a release: " + c.String()
 				}
 				return ""
@@ -216,13 +220,21 @@ func externalPack() Pack {
 				if a := lowerArgs(c); strings.Contains(a, "flushall") || strings.Contains(a, "flushdb") {
 					return c.Name + " empties the database"
 				}
+				if anyPos(c, "del", "DEL", "unlink", "UNLINK") {
+					for _, p := range c.Pos {
+						if unknownValue(p) || strings.Contains(p, "*") {
+							return c.Name + " deletes keys the command does not name: " + c.String()
+						}
+					}
+				}
 				return ""
 			},
 			[]string{"redis-cli FLUSHALL", "redis-cli -h prod flushdb", "redis-cli -n 2 FLUSHDB ASYNC", "bash -c 'redis-cli flushall'"},
 			[]string{"redis-cli ping", "redis-cli get k", "redis-cli info", "echo FLUSHALL"}),
 		cmdRule("external.systems:iptables-flush", Ask, "iptables/nft flush", []string{"iptables", "ip6tables", "nft", "ufw"},
 			func(e *Env, c *Cmd) string {
-				if c.Has("-F", "--flush", "-X") || c.Name == "nft" && anyPos(c, "flush") || c.Name == "ufw" && (anyPos(c, "reset") || anyPos(c, "disable")) {
+				if c.Has("-F", "--flush", "-X") || c.Name == "nft" && anyPos(c, "flush") || c.Name == "ufw" && (anyPos(c, "reset") || anyPos(c, "disable") || anyPos(c, "deny") && anyPos(c, "default")) ||
+					c.Has("-P", "--policy") && (anyPos(c, "DROP") || anyPos(c, "REJECT")) {
 					return c.Name + " drops firewall rules: " + c.String()
 				}
 				return ""
@@ -244,7 +256,7 @@ func externalPack() Pack {
 			},
 			[]string{"systemctl stop nginx", "sudo systemctl disable sshd", "systemctl mask docker", "service postgresql stop"},
 			[]string{"systemctl status nginx", "systemctl --user stop app", "systemctl list-units", "service nginx status"}),
-	}, externalVerbRules()...)}
+	}, append(externalVerbRules(), publishRule())...)}
 }
 
 // cloudWords splits subcommands like apps:destroy and delete-db-instance

@@ -394,7 +394,7 @@ func interpPack() Pack {
 					if c.Payload == "" || !isInterpreter(c.Name) || !deleteCall.MatchString(c.Payload) {
 						continue
 					}
-					for _, lit := range Literals(c.Payload) {
+					for _, lit := range append(Literals(c.Payload), scriptArgs(c)...) {
 						if why := critical(e.abs(c, lit), e.F.Home); why != "" && (pathLike(lit) || lit == "/") {
 							return fmt.Sprintf("the %s one-liner deletes %s", c.Name, why)
 						}
@@ -405,7 +405,7 @@ func interpPack() Pack {
 				}
 				return ""
 			},
-			Catch: []string{"python3 -c \"import shutil; shutil.rmtree('/')\"", "node -e \"require('fs').rmSync('/home/dev', {recursive: true})\"", "ruby -e \"require 'fileutils'; FileUtils.rm_rf('/usr')\"", "python -c 'import shutil,os; shutil.rmtree(os.path.expanduser(\"~\"))'", "perl -e 'use File::Path; remove_tree(\"/etc\")'"},
+			Catch: []string{"python3 -c 'import shutil,sys; shutil.rmtree(sys.argv[1])' /", "python3 -c \"import shutil; shutil.rmtree('/')\"", "node -e \"require('fs').rmSync('/home/dev', {recursive: true})\"", "ruby -e \"require 'fileutils'; FileUtils.rm_rf('/usr')\"", "python -c 'import shutil,os; shutil.rmtree(os.path.expanduser(\"~\"))'", "perl -e 'use File::Path; remove_tree(\"/etc\")'"},
 			Allow: []string{"python3 -c \"import shutil; shutil.rmtree('build')\"", "node -e \"console.log('/')\"", "python3 -c \"print('rm -rf /')\"", "ruby -e 'puts Dir.home'"},
 		},
 		{
@@ -442,7 +442,8 @@ func pkgInstall(c *Cmd) string {
 		"dnf": {"install", "update", "upgrade", "makecache"}, "yum": {"install", "update", "makecache"}, "apk": {"add", "update", "upgrade"},
 		"zypper": {"install", "in", "refresh", "update"}, "pacman": {"-S", "-Sy", "-Syu", "-Syy"}, "snap": {"install", "refresh"},
 		"brew": {"install", "update", "upgrade"}, "port": {"install", "selfupdate"}, "pip": {"install"}, "pip3": {"install"},
-		"npm": {"install", "i"}, "gem": {"install"}, "emerge": {"--sync"}, "flatpak": {"install", "update"}}
+		"npm": {"install", "i"}, "gem": {"install"}, "emerge": {"--sync"}, "flatpak": {"install", "update"},
+		"make": {"install"}, "dpkg": {"-i", "--install"}, "rpm": {"-i", "-U", "-ivh", "-Uvh"}, "pipx": {"install"}, "cargo": {"install"}, "go": {"install"}}
 	name := cmdName(in[0])
 	for _, v := range verbs[name] {
 		for _, a := range in[1:] {
@@ -452,4 +453,24 @@ func pkgInstall(c *Cmd) string {
 		}
 	}
 	return ""
+}
+
+// scriptArgs are the arguments an interpreter one-liner gets after its
+// code (python -c CODE ARG…: sys.argv[1:]) when the code reads them.
+func scriptArgs(c *Cmd) []string {
+	if !strings.Contains(c.Payload, "argv") && !strings.Contains(c.Payload, "ARGV") && !strings.Contains(c.Payload, "$1") && !strings.Contains(c.Payload, "args") {
+		return nil
+	}
+	var out []string
+	seen := false
+	for _, p := range c.Pos {
+		if p == c.Payload && !seen {
+			seen = true
+			continue
+		}
+		if seen {
+			out = append(out, p)
+		}
+	}
+	return out
 }

@@ -48,7 +48,7 @@ func externalVerbRules() []Rule {
 				for _, w := range subcommandWords(c) {
 					for _, v := range destructiveVerbs {
 						if w == v {
-							if v == "reset" && c.Name != "supabase" && c.Name != "neonctl" && c.Name != "pscale" && c.Name != "turso" {
+							if v == "reset" && c.Name != "supabase" && c.Name != "neonctl" && c.Name != "pscale" && c.Name != "turso" && c.Name != "heroku" {
 								continue
 							}
 							if v == "disable" && c.Name != "vault" && c.Name != "firebase" {

@@ -20,6 +20,14 @@ func NormPath(p, cwd, home string) string {
 	switch {
 	case p == "~" || strings.HasPrefix(p, "~/"):
 		p = home + p[1:]
+	case len(p) > 1 && p[0] == '~' && (p[1] >= 'a' && p[1] <= 'z' || p[1] == '_'):
+		// ~user is that user's home
+		user, rest, _ := strings.Cut(p[1:], "/")
+		if user == "root" {
+			p = "/root/" + rest
+		} else {
+			p = "/home/" + user + "/" + rest
+		}
 	case p == "$HOME" || strings.HasPrefix(p, "$HOME/"):
 		p = home + p[5:]
 	case p == "${HOME}" || strings.HasPrefix(p, "${HOME}/"):

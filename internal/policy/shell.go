@@ -50,7 +50,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 		n.text(src, depth, wrappers, upstream)
 		return
 	}
-	if strings.Contains(src, "=") || strings.Contains(src, "for") {
+	if strings.Contains(src, "=") || strings.Contains(src, "for") || strings.Contains(src, "set ") {
 		n.collectVars(file) // only a line that assigns has constants to follow
 	}
 	up := map[*syntax.Stmt][]string{}
@@ -103,8 +103,8 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 					u = v
 				}
 				stdin = in[st]
-				if h, ok := n.stmtHeredoc(st); ok {
-					stdin = &text{s: h, known: true}
+				if h := n.stmtHeredoc(st); h != nil {
+					stdin = h
 				}
 			}
 			n.envCode(x, depth, wrappers)
@@ -193,8 +193,8 @@ func (n *normalizer) redirect(s *syntax.Stmt, r *syntax.Redirect, stdin *text) *
 		}
 		bare := *s
 		bare.Redirs = nil
-		if h, ok := n.stmtHeredoc(s); ok {
-			in = text{s: h, known: true}
+		if h := n.stmtHeredoc(s); h != nil {
+			in = *h
 		}
 		out := n.stmtOutput(&bare, in)
 		if !out.known && out.from == "" {

@@ -133,3 +133,96 @@ func (n *normalizer) makeCode(c *Cmd, stdin *text, depth int, wrappers []string)
 		}
 	}
 }
+
+// stringCode returns the shell code tools take as one string argument
+// (trap, alias, tmux, screen, pdsh, ansible -a, salt cmd.run, gdb -ex
+// shell, expect spawn, osascript do shell script), or nil.
+func stringCode(c *Cmd) []string {
+	var out []string
+	switch c.Name {
+	case "trap":
+		if len(c.Pos) > 1 {
+			out = append(out, c.Pos[0])
+		}
+	case "alias":
+		for _, p := range c.Pos {
+			if _, v, ok := strings.Cut(p, "="); ok {
+				out = append(out, v)
+			}
+		}
+	case "tmux":
+		var rest []string
+		for i, a := range c.Args {
+			if a == sub(c) {
+				rest = skipFlags(c.Args[i+1:], "tcnsxyFeENlLpSTb")
+				break
+			}
+		}
+		switch sub(c) {
+		case "new", "new-session", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "run-shell", "run", "respawn-window":
+			if len(rest) > 0 {
+				out = append(out, strings.Join(rest, " "))
+			}
+		case "send-keys", "send":
+			var keys []string
+			for _, p := range rest {
+				if p != "Enter" && p != "C-m" && p != "KPEnter" {
+					keys = append(keys, p)
+				}
+			}
+			out = append(out, strings.Join(keys, " "))
+		}
+	case "screen":
+		for i, a := range c.Args {
+			if a == "stuff" && i+1 < len(c.Args) {
+				out = append(out, c.Args[i+1])
+			}
+		}
+	case "pdsh", "pssh", "parallel-ssh", "clush", "mussh", "dsh":
+		if len(c.Pos) > 0 {
+			out = append(out, c.Pos[len(c.Pos)-1])
+		}
+	case "ansible":
+		for i, a := range c.Args {
+			if (a == "-a" || a == "--args") && i+1 < len(c.Args) {
+				out = append(out, c.Args[i+1])
+			}
+		}
+	case "salt", "salt-ssh", "salt-call":
+		for i, p := range c.Pos {
+			if (p == "cmd.run" || p == "cmd.shell" || p == "cmd.script") && i+1 < len(c.Pos) {
+				out = append(out, c.Pos[i+1])
+			}
+		}
+	case "gdb", "lldb":
+		for i, a := range c.Args {
+			if (a == "-ex" || a == "-o" || a == "--one-line") && i+1 < len(c.Args) {
+				v := c.Args[i+1]
+				if r, ok := strings.CutPrefix(v, "shell "); ok {
+					out = append(out, r)
+				} else if r, ok := strings.CutPrefix(v, "!"); ok {
+					out = append(out, r)
+				} else if r, ok := strings.CutPrefix(v, "platform shell "); ok {
+					out = append(out, r)
+				}
+			}
+		}
+	case "expect":
+		for i, a := range c.Args {
+			if a == "-c" && i+1 < len(c.Args) {
+				if _, r, ok := strings.Cut(c.Args[i+1], "spawn "); ok {
+					out = append(out, strings.SplitN(r, ";", 2)[0])
+				}
+			}
+		}
+	case "osascript":
+		for _, a := range c.Args {
+			if _, r, ok := strings.Cut(a, "do shell script"); ok {
+				if l := Literals(r); len(l) > 0 {
+					out = append(out, l[0])
+				}
+			}
+		}
+	}
+	return out
+}

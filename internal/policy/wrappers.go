@@ -13,7 +13,7 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		inner = skip("ugpChrtUDR|--user --group --chdir --prompt --host --close-from --role --type --other-user --command-timeout")
 	case "nohup", "exec", "time", "builtin", "setsid", "caffeinate", "unbuffer", "torsocks", "proxychains", "proxychains4",
 		"catchsegv", "strace", "ltrace", "chronic", "sg", "firejail", "systemd-run", "tini", "dumb-init", "faketime", "ts", "pv", "rlwrap", "doppler", "op", "dotenv", "with-contenv", "direnv":
-		inner = skip("oeEpuM")
+		inner = skip("oeEpuMa")
 		if name == "faketime" && len(inner) > 1 {
 			inner = inner[1:]
 		}
@@ -24,6 +24,31 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 			}
 		} else if name == "direnv" || name == "doppler" || name == "op" {
 			inner = nil
+		}
+	case "npx", "bunx", "pnpx", "uvx":
+		// npx rimraf / runs rimraf /
+		inner = skip("p|--package -p --call")
+	case "pipx", "pnpm", "yarn", "bun", "npm":
+		if len(args) > 1 && (args[0] == "dlx" || args[0] == "run" && name == "pipx" || args[0] == "x" || args[0] == "exec" && name != "npm") {
+			inner = skipFlags(args[1:], "")
+		}
+	case "runuser", "setpriv", "prlimit", "xvfb-run", "numactl", "cgexec", "fakeroot", "fakechroot", "proot", "sandbox-exec", "catatonit", "gosu", "su-exec", "chpst", "s6-setuidgid", "aws-vault", "env-cmd", "cross-env", "dotenvx":
+		inner = skip("ugfsnplgaeCSrNm|--user --group --profile --server-args --cpunodebind --membind --physcpubind")
+		if (name == "gosu" || name == "su-exec" || name == "s6-setuidgid" || name == "chpst" && len(inner) > 0 && !strings.HasPrefix(inner[0], "-")) && len(inner) > 1 {
+			inner = inner[1:] // the user
+		}
+		if name == "aws-vault" && len(inner) > 1 && inner[0] == "exec" {
+			inner = skipFlags(inner[2:], "")
+		}
+		for len(inner) > 0 && (name == "cross-env" || name == "env-cmd" || name == "dotenvx") && strings.Contains(inner[0], "=") {
+			inner = inner[1:]
+		}
+	case "screen":
+		inner = skip("SctTpXhe") // screen -dm cmd…
+	case "chrt", "taskset":
+		// chrt [opts] PRIORITY cmd…, taskset [opts] MASK cmd…
+		if r := skip(""); len(r) > 1 {
+			inner = r[1:]
 		}
 	case "busybox", "toybox":
 		// Multi-call binaries: busybox rm -rf / is rm -rf /.
@@ -44,7 +69,14 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		inner = skip("ioe")
 	case "chroot":
 		if r := skip(""); len(r) > 1 {
-			inner = r[1:] // drop the new root
+			// inside, / is the new root
+			root := r[0]
+			inner = append([]string(nil), r[1:]...)
+			for i, a := range inner {
+				if i > 0 && strings.HasPrefix(a, "/") {
+					inner[i] = strings.TrimSuffix(root, "/") + a
+				}
+			}
 		}
 	case "nsenter", "unshare":
 		inner = skip("tSGwrUmuinpCT|--target --setuid --setgid --wd --root --env --user-parent")
@@ -108,7 +140,12 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		// ssh [options] host command…: the remote command is shell code
 		// (rm -rf / there is as bad as here).
 		if r := skip("ipl oFJLRDbcEemOQSWwB"); len(r) > 1 {
-			return nil, "ssh", strings.Join(r[1:], " ")
+			if r[1] == "--" {
+				r = r[1:]
+			}
+			if len(r) > 1 {
+				return nil, "ssh", strings.Join(r[1:], " ")
+			}
 		}
 	case "su":
 		for i, a := range args {
@@ -159,6 +196,15 @@ func findExecs(args []string) [][]string {
 	if len(starts) == 0 {
 		starts = []string{"."}
 	}
+	// With tests that filter, {} is what matched under the starting
+	// points, not the starting points themselves.
+	matched := starts
+	if findFilters(args) {
+		matched = nil
+		for _, s := range starts {
+			matched = append(matched, strings.TrimSuffix(s, "/")+"/{}")
+		}
+	}
 	var out [][]string
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
@@ -167,7 +213,7 @@ func findExecs(args []string) [][]string {
 			j := i + 1
 			for ; j < len(args) && args[j] != ";" && args[j] != "+"; j++ {
 				if args[j] == "{}" {
-					cmd = append(cmd, starts...)
+					cmd = append(cmd, matched...)
 					continue
 				}
 				cmd = append(cmd, args[j])
@@ -246,6 +292,22 @@ func containerCmd(name string, args []string) (inner []string, label, payload st
 			}
 		}
 		return nil, name, ""
+	case sub == "run" && (name == "kubectl" || name == "oc" || strings.HasPrefix(strings.Join(args, " "), "compose")),
+		sub == "debug" && (name == "kubectl" || name == "oc"):
+		// kubectl run … -- cmd, docker compose run SERVICE cmd: the command
+		// runs in a container like exec's.
+		for j := i; j < len(args); j++ {
+			if args[j] == "--" {
+				return clip(args[j+1:]), name + " exec", ""
+			}
+		}
+		if name == "kubectl" || name == "oc" {
+			return nil, name, ""
+		}
+		if next() == "" {
+			return nil, name, ""
+		}
+		return clip(args[i:]), name + " exec", ""
 	case sub == "exec":
 		var mounts [][2]string
 		_ = mounts
@@ -298,6 +360,16 @@ func containerCmd(name string, args []string) (inner []string, label, payload st
 			return nil, name, ""
 		}
 		cmd := append([]string(nil), args[i+1:]...)
+		if len(cmd) > 2 && cmdName(cmd[0]) == "chroot" {
+			// chroot DIR inside the container: its / is DIR there
+			root := strings.TrimSuffix(cmd[1], "/")
+			cmd = cmd[2:]
+			for k, a := range cmd {
+				if k > 0 && strings.HasPrefix(a, "/") {
+					cmd[k] = root + a
+				}
+			}
+		}
 		for k, a := range cmd {
 			cmd[k] = hostPath(a, mounts)
 		}
@@ -425,8 +497,9 @@ func (n *normalizer) fanOut(name string, args, inner []string, stdin *text) [][]
 		return nil
 	}
 	if items == nil {
+		runsCode := len(inner) > 0 && (shells[cmdName(inner[0])] || cmdName(inner[0]) == "eval" || isInterpreter(cmdName(inner[0])))
 		switch {
-		case stdin != nil && stdin.known:
+		case stdin != nil && stdin.known && !(stdin.names && runsCode):
 			if repl != "" {
 				items = strings.Split(strings.TrimRight(stdin.s, "\n"), "\n")
 			} else {
@@ -459,4 +532,20 @@ func (n *normalizer) fanOut(name string, args, inner []string, stdin *text) [][]
 		out = append(out, cmd)
 	}
 	return out
+}
+
+// findFilters reports whether find's expression has tests that select
+// some files (-name, -type f, -mtime…) rather than everything.
+func findFilters(args []string) bool {
+	for i, a := range args {
+		switch a {
+		case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newer", "-size", "-mtime", "-mmin", "-user", "-group", "-perm", "-empty", "-links", "-wholename", "-lname", "-samefile", "-inum", "-atime", "-ctime", "-cmin", "-amin":
+			return true
+		case "-type":
+			if i+1 < len(args) && args[i+1] != "d" {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,0 +1,176 @@
+package policy
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// systemRules extend core.destroy with what breaks the machine or the
+// project without deleting a directory tree: the whole project wiped,
+// kernel switches, system binaries moved, privilege grants, firewall
+// lock-outs, volumes, shell history wiped, cloud metadata credentials.
+func systemRules() []Rule {
+	return []Rule{
+		{
+			ID: "core.destroy:project-wipe", Mode: Ask, Tools: shellTools,
+			Desc: "Deleting the whole project or its .git (rm -rf ., rm -rf *, rm -rf .git, code that deletes every file of the directory)",
+			Match: func(e *Env) string {
+				for _, p := range e.F.Paths {
+					if p.Op != OpDelete || e.F.Project == "" {
+						continue
+					}
+					q := strings.TrimSuffix(strings.TrimSuffix(p.Path, "/*"), "/.*")
+					switch {
+					case q == e.F.Project || strings.HasSuffix(p.Path, "/*") && q == e.F.Project || p.Path == e.F.Project+"/*":
+						return fmt.Sprintf("%s deletes the whole project %s", p.Via, homeRel(e.F.Project, e.F.Home))
+					case q == path.Join(e.F.Project, ".git"):
+						return p.Via + " deletes the project's .git: its whole history"
+					}
+				}
+				for _, c := range e.F.Cmds("rm") {
+					if !recursive(c) {
+						continue
+					}
+					for _, a := range c.Pos {
+						if a == "*" || a == ".*" || a == "./*" || a == "./.*" || a == "." || a == "./" {
+							if d := c.Dir; d == e.F.Project || d == "" && e.F.Cwd == e.F.Project {
+								return "rm -r " + a + " deletes the whole project"
+							}
+						}
+					}
+				}
+				return ""
+			},
+			Catch: []string{"rm -rf ./*", "rm -rf .git", "rm -rf /home/dev/proj", "ls | xargs rm -rf", "python3 -c \"import os; [os.remove(f) for f in os.listdir('.')]\""},
+			Allow: []string{"rm -rf ./build", "rm -rf .git/hooks/pre-commit.sample", "rm -rf node_modules", "cd build && rm -rf *"},
+		},
+		{
+			ID: "core.destroy:kernel-write", Mode: Ask, Tools: shellTools,
+			Desc: "Writes to /proc and /sys (sysrq, kernel parameters) and sysctl -w",
+			Match: func(e *Env) string {
+				for _, p := range writes(e.F) {
+					if under(p.Path, "/proc") && !under(p.Path, "/proc/self/fd") || under(p.Path, "/sys") {
+						return fmt.Sprintf("%s writes %s (kernel state)", p.Via, p.Path)
+					}
+				}
+				for _, c := range e.F.Cmds("sysctl") {
+					if c.Has("-w", "--write", "-p", "--load") || len(c.Pos) > 0 && strings.Contains(c.Pos[0], "=") {
+						return "sysctl changes kernel parameters: " + c.String()
+					}
+				}
+				return ""
+			},
+			Catch: []string{"echo b > /proc/sysrq-trigger", "echo 0 | sudo tee /proc/sys/kernel/randomize_va_space", "sysctl -w vm.swappiness=0", "echo 1 > /sys/class/leds/x/brightness"},
+			Allow: []string{"cat /proc/cpuinfo", "sysctl -a", "cat /sys/class/net/eth0/address", "echo hi > /tmp/x"},
+		},
+		cmdRule("core.destroy:system-file", Ask, "Removing, moving or linking over single files in system directories (mv /bin/bash …, rm /usr/bin/python3, ln -sf … /usr/bin/x)", []string{"rm", "mv", "ln", "unlink"},
+			func(e *Env, c *Cmd) string {
+				srcs := c.Pos
+				if (c.Name == "mv" || c.Name == "ln") && len(c.Pos) > 1 {
+					if c.Name == "ln" {
+						srcs = c.Pos[len(c.Pos)-1:] // ln replaces the link name
+					} else {
+						srcs = c.Pos[:len(c.Pos)-1]
+					}
+				} else if c.Name == "ln" {
+					return ""
+				}
+				for _, a := range srcs {
+					p := e.abs(c, a)
+					if why := systemPath(p, e.F.Home); why != "" && !under(p, "/etc") {
+						return fmt.Sprintf("%s changes %s inside %s", c.Name, p, why)
+					}
+				}
+				return ""
+			},
+			[]string{"sudo mv /bin/bash /bin/bash.bak", "rm /usr/bin/python3", "sudo ln -sf /bin/false /usr/bin/git", "unlink /usr/local/bin/node"},
+			[]string{"mv a b", "ln -s /usr/bin/python3 ./py", "rm ~/bin/tool", "sudo rm -rf /var/lib/apt/lists/*"}),
+		cmdRule("core.destroy:privilege", Ask, "Granting admin rights (usermod -aG sudo/wheel/docker, adding sudoers entries is core.paths:etc)", []string{"usermod", "gpasswd", "adduser", "dseditgroup"},
+			func(e *Env, c *Cmd) string {
+				a := " " + strings.Join(c.Args, " ") + " "
+				for _, g := range []string{"sudo", "wheel", "admin", "root", "docker", "disk", "shadow"} {
+					if strings.Contains(a, " "+g+" ") || strings.Contains(a, ","+g) || strings.Contains(a, g+",") {
+						if c.Name == "usermod" && !c.Has("-G", "-g", "-aG", "--groups", "--append") && !strings.Contains(a, "-aG") {
+							continue
+						}
+						return c.Name + " grants the " + g + " group: " + c.String()
+					}
+				}
+				return ""
+			},
+			[]string{"sudo usermod -aG sudo bob", "usermod -a -G wheel eve", "gpasswd -a mallory docker", "adduser eve sudo"},
+			[]string{"usermod -c 'Bob B' bob", "groups", "id -Gn", "adduser --disabled-password svc"}),
+		cmdRule("core.destroy:volumes", Ask, "Deleting container volumes (docker volume rm/prune, system prune --volumes, compose down -v): their data is gone", []string{"docker", "podman", "nerdctl", "docker-compose"},
+			func(e *Env, c *Cmd) string {
+				p := " " + strings.Join(c.Pos, " ") + " "
+				switch {
+				case strings.Contains(p, " volume rm ") || strings.Contains(p, " volume prune") || strings.Contains(p, " volume remove "):
+					return "deletes container volumes and their data: " + c.String()
+				case strings.Contains(p, " system prune") && c.Has("--volumes"):
+					return "prunes every unused volume with its data: " + c.String()
+				case strings.Contains(p, " down") && c.Has("-v", "--volumes"):
+					return "compose down -v deletes the project's volumes: " + c.String()
+				}
+				return ""
+			},
+			[]string{"docker volume rm pgdata", "docker system prune -af --volumes", "docker compose down -v", "podman volume prune -f"},
+			[]string{"docker volume ls", "docker system prune -f", "docker compose down", "docker volume create x"}),
+		{
+			ID: "core.destroy:history-wipe", Mode: Ask, Tools: shellTools,
+			Desc: "Wiping shell history (history -c, deleting or emptying ~/.bash_history, unset HISTFILE)",
+			Match: func(e *Env) string {
+				for _, c := range e.F.Cmds("history", "unset") {
+					if c.Name == "history" && c.Has("-c", "-w") && (c.Has("-c") || anyPos(c, "/dev/null")) || c.Name == "unset" && anyPos(c, "HISTFILE") {
+						return c.String() + " wipes the shell history"
+					}
+				}
+				for _, p := range writes(e.F) {
+					if b := path.Base(p.Path); b == ".bash_history" || b == ".zsh_history" || b == ".history" || b == ".python_history" {
+						if p.Op == OpDelete || p.Via == ">" || p.Via == "ln" || p.Via == "truncate" {
+							return fmt.Sprintf("%s %s %s", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
+						}
+					}
+				}
+				return ""
+			},
+			Catch: []string{"history -c", "rm ~/.bash_history", "unset HISTFILE", "ln -sf /dev/null ~/.zsh_history"},
+			Allow: []string{"history | tail", "cat ~/.bash_history", "echo $HISTFILE", "history 20"},
+		},
+	}
+}
+
+// metadataRule joins core.secrets.
+func metadataRule() Rule {
+	return cmdRule("core.secrets:cloud-metadata", Ask, "Reading cloud instance credentials from the metadata service (169.254.169.254, metadata.google.internal)", []string{"curl", "wget", "http", "xh"},
+		func(e *Env, c *Cmd) string {
+			for _, a := range c.Args {
+				if strings.Contains(a, "169.254.169.254") || strings.Contains(a, "metadata.google.internal") || strings.Contains(a, "169.254.170.2") || strings.Contains(a, "[fd00:ec2::254]") {
+					return c.Name + " reads the cloud metadata service (instance credentials): " + a
+				}
+			}
+			return ""
+		},
+		[]string{"curl http://169.254.169.254/latest/meta-data/iam/security-credentials/", "wget -qO- http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/token", "curl -s 169.254.169.254/latest/user-data", "curl $AWS_CONTAINER_CREDENTIALS_FULL_URI http://169.254.170.2/v2/credentials"},
+		[]string{"curl https://api.example.com", "curl http://localhost:8080", "wget https://x.io/f.tgz", "curl 127.0.0.1:9000/health"})
+}
+
+// publishRule joins external.systems.
+func publishRule() Rule {
+	return cmdRule("external.systems:publish", Ask, "Publishing a package or release to a public registry (npm/yarn/pnpm publish, cargo publish, twine upload, gem push): hard to take back", []string{"npm", "yarn", "pnpm", "bun", "cargo", "twine", "gem", "poetry", "flit", "hatch", "uv", "dotnet", "mvn", "gradle", "gradlew"},
+		func(e *Env, c *Cmd) string {
+			s := sub(c)
+			switch {
+			case (c.Name == "npm" || c.Name == "yarn" || c.Name == "pnpm" || c.Name == "bun" || c.Name == "cargo" || c.Name == "poetry" || c.Name == "flit" || c.Name == "hatch" || c.Name == "uv") && s == "publish",
+				c.Name == "twine" && s == "upload", c.Name == "gem" && s == "push", c.Name == "dotnet" && s == "nuget" && c.Sub(1) == "push",
+				(c.Name == "mvn" || c.Name == "gradle" || c.Name == "gradlew") && anyPos(c, "deploy", "publish"):
+				if c.Has("--dry-run", "-n") && c.Name != "mvn" {
+					return ""
+				}
+				return c.Name + " publishes to a public registry: " + c.String()
+			}
+			return ""
+		},
+		[]string{"npm publish", "cargo publish", "twine upload dist/*", "gem push x-1.0.gem", "pnpm publish --access public"},
+		[]string{"npm publish --dry-run", "npm pack", "cargo build", "twine check dist/*", "npm run publish-docs"})
+}
