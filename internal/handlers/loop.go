@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/judge"
@@ -28,6 +29,9 @@ func init() {
 	})
 }
 
+// loopSaveReserve is kept from the Stop budget for saving the loop.
+const loopSaveReserve = 2 * time.Second
+
 func runLoop(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 	if c.Store == nil || judge.Nested() || c.ProjectDir == "" {
 		return event.Decision{}, nil
@@ -36,9 +40,17 @@ func runLoop(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 	if err != nil || l == nil || l.Status != loop.Active {
 		return event.Decision{}, err
 	}
-	missing := loop.RunChecks(ctx, c.ProjectDir, l.Checks)
+	// The checks and the judge get the budget less a reserve, so that the
+	// iteration is still counted and saved when they run out of time.
+	checkCtx := ctx
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		checkCtx, cancel = context.WithDeadline(ctx, dl.Add(-loopSaveReserve))
+		defer cancel()
+	}
+	missing := loop.RunChecks(checkCtx, c.ProjectDir, l.Checks)
 	if len(missing) == 0 && len(l.Criteria) > 0 {
-		missing = loopCriteria(ctx, c, l)
+		missing = loopCriteria(checkCtx, c, l)
 	}
 	status := l.Count(c.Input.SessionID, missing, c.Now)
 	if err := loop.Save(ctx, c.Store, l); err != nil {

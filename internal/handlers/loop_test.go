@@ -139,3 +139,27 @@ func TestLoopCriteriaGoToTheJudgeWhenConfigured(t *testing.T) {
 		t.Fatalf("judge requests: %d %+v", len(reqs), reqs)
 	}
 }
+
+// A check that outlives the Stop's budget counts as failed, and the
+// iteration is still counted and saved.
+func TestLoopCheckPastTheDeadlineIsCountedAsMissing(t *testing.T) {
+	e := newLoopEnv(t, nil, []string{"sleep 30"}, 5)
+	ctx, cancel := context.WithTimeout(context.Background(), loopSaveReserve+time.Second)
+	defer cancel()
+	start := time.Now()
+	in := &event.Input{SessionID: "s1", HookEventName: event.Stop}
+	d, err := runLoop(ctx, &pipeline.Call{Event: event.Stop, Input: in, State: &session.State{},
+		Config: e.cfg, Store: e.st, ProjectDir: e.project, Enabled: true, Now: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > loopSaveReserve+time.Second {
+		t.Errorf("took %v, past the budget", took)
+	}
+	if d.Verdict != event.Deny || !strings.Contains(d.Reason, "did not finish in time") {
+		t.Fatalf("decision %+v, want blocked with the check timed out", d)
+	}
+	if l := e.loop(); l.Iteration != 1 {
+		t.Errorf("iteration %d, want 1 (counted and saved)", l.Iteration)
+	}
+}
