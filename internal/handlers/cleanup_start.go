@@ -15,12 +15,12 @@ import (
 // detached (its own 20 s deadline; the hook never waits) for orphaned
 // Claude Code, MCP-server and subagent processes at least 2 minutes old,
 // and tells the user once what the previous run ended.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func cleanupStartHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "cleanup",
 		Events: []event.Name{event.SessionStart},
 		Run: func(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
-			if !c.Config.Cleanup.OnStart || judge.Nested() {
+			if !c.Config.Cleanup.OnStart || judge.Nested(c.Getenv) {
 				return event.Decision{}, nil
 			}
 			var d event.Decision
@@ -28,8 +28,8 @@ func init() {
 				d.SystemMessage = "warden cleanup (cleanup.on_start) " + last
 				_ = c.Store.SetSetting(ctx, cleanup.SettingLast, "")
 			}
-			err := detach.Start("", "cleanup", "--kill", "--min-age", "2m", "--deadline", "20s", "--record")
+			err := detach.StartFor(c.Caller(), "", "cleanup", "--kill", "--min-age", "2m", "--deadline", "20s", "--record")
 			return d, err
 		},
-	})
+	}
 }

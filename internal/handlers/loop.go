@@ -21,19 +21,19 @@ import (
 // for the user. Blocks even when stop_hook_active: iterating is the point,
 // and the maximum bounds it. Nothing runs without an active loop (one
 // store read), and nothing inside a judge's nested claude.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func loopHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "loop",
 		Events: []event.Name{event.Stop},
 		Run:    runLoop,
-	})
+	}
 }
 
 // loopSaveReserve is kept from the Stop budget for saving the loop.
 const loopSaveReserve = 2 * time.Second
 
 func runLoop(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
-	if c.Store == nil || judge.Nested() || c.ProjectDir == "" {
+	if c.Store == nil || judge.Nested(c.Getenv) || c.ProjectDir == "" {
 		return event.Decision{}, nil
 	}
 	l, err := loop.Load(ctx, c.Store, c.ProjectDir)
@@ -48,7 +48,7 @@ func runLoop(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 		checkCtx, cancel = context.WithDeadline(ctx, dl.Add(-loopSaveReserve))
 		defer cancel()
 	}
-	missing := loop.RunChecks(checkCtx, c.ProjectDir, l.Checks)
+	missing := loop.RunChecks(checkCtx, c.Caller(), c.ProjectDir, l.Checks)
 	if len(missing) == 0 && len(l.Criteria) > 0 {
 		missing = loopCriteria(checkCtx, c, l)
 	}
