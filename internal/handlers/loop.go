@@ -52,6 +52,14 @@ func runLoop(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 	if len(missing) == 0 && len(l.Criteria) > 0 {
 		missing = loopCriteria(checkCtx, c, l)
 	}
+	// The checks took time: count on the loop as it is now, so a `warden
+	// loop stop` or a new loop meanwhile is not overwritten and another
+	// session's stop counted meanwhile is not lost.
+	now, err := loop.Load(ctx, c.Store, c.ProjectDir)
+	if err != nil || now == nil || now.Status != loop.Active || !now.Started.Equal(l.Started) {
+		return event.Decision{}, err
+	}
+	l = now
 	status := l.Count(c.Input.SessionID, missing, c.Now)
 	if err := loop.Save(ctx, c.Store, l); err != nil {
 		return event.Decision{}, err

@@ -163,3 +163,34 @@ func TestLoopCheckPastTheDeadlineIsCountedAsMissing(t *testing.T) {
 		t.Errorf("iteration %d, want 1 (counted and saved)", l.Iteration)
 	}
 }
+
+// A loop stopped by the user while the checks run stays stopped, and the
+// stop is not blocked.
+func TestLoopStoppedDuringTheChecksStaysStopped(t *testing.T) {
+	e := newLoopEnv(t, nil, []string{"false"}, 5)
+	l := e.loop()
+	marker := filepath.Join(e.project, "checking")
+	// The check marks that it runs, then waits until the user has stopped the loop.
+	l.Checks = []string{"touch checking; while [ ! -f stopped ]; do sleep 0.05; done; false"}
+	if err := loop.Save(context.Background(), e.st, l); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for {
+			if _, err := os.Stat(marker); err == nil {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		cur := e.loop()
+		cur.Status = loop.Stopped
+		loop.Save(context.Background(), e.st, cur)
+		os.WriteFile(filepath.Join(e.project, "stopped"), nil, 0o644)
+	}()
+	if d := e.stop("x", false); d.Verdict == event.Deny {
+		t.Fatalf("stop: %+v, want not blocked once the user stopped the loop", d)
+	}
+	if l := e.loop(); l.Status != loop.Stopped || l.Iteration != 0 {
+		t.Errorf("loop after: status %s iteration %d, want stopped, not counted", l.Status, l.Iteration)
+	}
+}
