@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/judge"
@@ -28,6 +29,9 @@ func loopHandler() pipeline.Handler {
 	}
 }
 
+// loopSaveReserve is kept from the Stop budget for saving the loop.
+const loopSaveReserve = 2 * time.Second
+
 func runLoop(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 	if c.Store == nil || judge.Nested(c.Getenv) || c.ProjectDir == "" {
 		return event.Decision{}, nil
@@ -36,10 +40,26 @@ func runLoop(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 	if err != nil || l == nil || l.Status != loop.Active {
 		return event.Decision{}, err
 	}
-	missing := loop.RunChecks(ctx, c.ProjectDir, l.Checks)
-	if len(missing) == 0 && len(l.Criteria) > 0 {
-		missing = loopCriteria(ctx, c, l)
+	// The checks and the judge get the budget less a reserve, so that the
+	// iteration is still counted and saved when they run out of time.
+	checkCtx := ctx
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		checkCtx, cancel = context.WithDeadline(ctx, dl.Add(-loopSaveReserve))
+		defer cancel()
 	}
+	missing := loop.RunChecks(checkCtx, c.Caller(), c.ProjectDir, l.Checks)
+	if len(missing) == 0 && len(l.Criteria) > 0 {
+		missing = loopCriteria(checkCtx, c, l)
+	}
+	// The checks took time: count on the loop as it is now, so a `warden
+	// loop stop` or a new loop meanwhile is not overwritten and another
+	// session's stop counted meanwhile is not lost.
+	now, err := loop.Load(ctx, c.Store, c.ProjectDir)
+	if err != nil || now == nil || now.Status != loop.Active || !now.Started.Equal(l.Started) {
+		return event.Decision{}, err
+	}
+	l = now
 	status := l.Count(c.Input.SessionID, missing, c.Now)
 	if err := loop.Save(ctx, c.Store, l); err != nil {
 		return event.Decision{}, err

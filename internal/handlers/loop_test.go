@@ -139,3 +139,58 @@ func TestLoopCriteriaGoToTheJudgeWhenConfigured(t *testing.T) {
 		t.Fatalf("judge requests: %d %+v", len(reqs), reqs)
 	}
 }
+
+// A check that outlives the Stop's budget counts as failed, and the
+// iteration is still counted and saved.
+func TestLoopCheckPastTheDeadlineIsCountedAsMissing(t *testing.T) {
+	e := newLoopEnv(t, nil, []string{"sleep 30"}, 5)
+	ctx, cancel := context.WithTimeout(context.Background(), loopSaveReserve+time.Second)
+	defer cancel()
+	start := time.Now()
+	in := &event.Input{SessionID: "s1", HookEventName: event.Stop}
+	d, err := runLoop(ctx, &pipeline.Call{Event: event.Stop, Input: in, State: &session.State{},
+		Config: e.cfg, Store: e.st, ProjectDir: e.project, Enabled: true, Now: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > loopSaveReserve+time.Second {
+		t.Errorf("took %v, past the budget", took)
+	}
+	if d.Verdict != event.Deny || !strings.Contains(d.Reason, "did not finish in time") {
+		t.Fatalf("decision %+v, want blocked with the check timed out", d)
+	}
+	if l := e.loop(); l.Iteration != 1 {
+		t.Errorf("iteration %d, want 1 (counted and saved)", l.Iteration)
+	}
+}
+
+// A loop stopped by the user while the checks run stays stopped, and the
+// stop is not blocked.
+func TestLoopStoppedDuringTheChecksStaysStopped(t *testing.T) {
+	e := newLoopEnv(t, nil, []string{"false"}, 5)
+	l := e.loop()
+	marker := filepath.Join(e.project, "checking")
+	// The check marks that it runs, then waits until the user has stopped the loop.
+	l.Checks = []string{"touch checking; while [ ! -f stopped ]; do sleep 0.05; done; false"}
+	if err := loop.Save(context.Background(), e.st, l); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for {
+			if _, err := os.Stat(marker); err == nil {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		cur := e.loop()
+		cur.Status = loop.Stopped
+		loop.Save(context.Background(), e.st, cur)
+		os.WriteFile(filepath.Join(e.project, "stopped"), nil, 0o644)
+	}()
+	if d := e.stop("x", false); d.Verdict == event.Deny {
+		t.Fatalf("stop: %+v, want not blocked once the user stopped the loop", d)
+	}
+	if l := e.loop(); l.Status != loop.Stopped || l.Iteration != 0 {
+		t.Errorf("loop after: status %s iteration %d, want stopped, not counted", l.Status, l.Iteration)
+	}
+}

@@ -2,7 +2,6 @@ package install
 
 import (
 	"context"
-	"fmt"
 )
 
 // RemoveBroken removes from s every hook handler whose program certainly
@@ -25,59 +24,22 @@ func RemoveBroken(s *Settings, env Env) (removed []BadCommand, changed bool, err
 	return removed, changed, nil
 }
 
+// brokenWhat heads the list FixBroken prints for each file.
+const brokenWhat = "hook command(s) whose program does not exist"
+
 // FixBroken runs RemoveBroken on every settings scope and, for each file it
 // changes, prints the diff, asks (unless o.Yes or not interactive), backs
 // up and writes atomically, like install does. A dry run only prints.
 func FixBroken(_ context.Context, o Options) (fixed int, err error) {
-	o, err = o.withDefaults()
-	if err != nil {
-		return 0, err
-	}
 	env := Env{Cwd: o.Cwd}
-	seen := map[string]bool{}
-	for _, sc := range Scopes {
-		path := SettingsPath(sc, o.Cwd)
-		if seen[path] {
-			continue
+	if env.Cwd == "" {
+		if o, err = o.withDefaults(); err != nil {
+			return 0, err
 		}
-		seen[path] = true
-		s, err := ReadSettings(path)
-		if err != nil {
-			return fixed, err
-		}
-		if !s.Exists {
-			continue
-		}
-		removed, changed, err := RemoveBroken(s, env)
-		if err != nil {
-			return fixed, err
-		}
-		if !changed {
-			continue
-		}
-		w := o.Stdout
-		fmt.Fprintf(w, "%s: %d hook command(s) whose program does not exist:\n", path, len(removed))
-		for _, b := range removed {
-			fmt.Fprintf(w, "  %s: %q: %s\n", b.Where, b.Command, b.Reason)
-		}
-		data := s.Encode()
-		fmt.Fprint(w, Diff(s.Path, s.Exists, s.Raw, data))
-		if o.DryRun {
-			fmt.Fprintln(w, "dry run: nothing was changed")
-			continue
-		}
-		if err := o.confirm(); err != nil {
-			return fixed, err
-		}
-		if err := checkWritable(s); err != nil {
-			return fixed, fmt.Errorf("%w; nothing was changed", err)
-		}
-		backupPath, err := apply(s, data, o)
-		if err != nil {
-			return fixed, err
-		}
-		fmt.Fprintf(w, "✓ removed them (backup: %s)\n", backupPath)
-		fixed += len(removed)
+		env.Cwd = o.Cwd
 	}
-	return fixed, nil
+	_, fixed, err = removeInScopes(o, brokenWhat, func(s *Settings) ([]BadCommand, bool, error) {
+		return RemoveBroken(s, env)
+	})
+	return fixed, err
 }

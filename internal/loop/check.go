@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/warden-dev/warden/internal/reqenv"
 )
 
 // checkTimeout bounds one check command; the Stop hook's own deadline
@@ -17,24 +19,25 @@ const checkTimeout = 60 * time.Second
 // outputTail is how much of a failing check's output Claude is shown.
 const outputTail = 1500
 
-// RunChecks runs every check command with `sh -c` in dir and returns one
+// RunChecks runs every check command with `sh -c` in dir, with the
+// caller's environment (a hook server runs many callers), and returns one
 // entry per check that failed: the command, its exit status and the tail
 // of its output. A check that cannot finish before ctx's deadline counts
 // as failed (the work is not shown to be done).
-func RunChecks(ctx context.Context, dir string, checks []string) []string {
+func RunChecks(ctx context.Context, caller *reqenv.Env, dir string, checks []string) []string {
 	var missing []string
 	for _, c := range checks {
-		if ok, detail := runCheck(ctx, dir, c); !ok {
+		if ok, detail := runCheck(ctx, caller, dir, c); !ok {
 			missing = append(missing, fmt.Sprintf("check `%s` %s", c, detail))
 		}
 	}
 	return missing
 }
 
-func runCheck(ctx context.Context, dir, command string) (bool, string) {
+func runCheck(ctx context.Context, caller *reqenv.Env, dir, command string) (bool, string) {
 	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", command)
+	cmd := caller.Command(ctx, "sh", []string{"-c", command})
 	cmd.Dir = dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
