@@ -147,7 +147,7 @@ func (s *Server) handle(conn *net.UnixConn) {
 	switch req.Args[0] {
 	case "hook":
 		code = hook.Run(ctx, hook.Request{Args: req.Args[1:], Env: env,
-			Stdin: stdin, Stdout: stdout, Stderr: stderr, Store: s.o.Store})
+			Stdin: stdin, Stdout: stdout, Stderr: stderr, Store: s.o.Store, Handlers: s.o.Handlers})
 	case "statusline":
 		o := statusline.Options{Wrap: wrapArg(req.Args[1:]), Env: env, ReadTimeout: s.o.ReadTimeout}
 		statusline.Run(stdin, stdout, statusline.Live(o))

@@ -41,6 +41,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/warden-dev/warden/internal/pipeline"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
@@ -67,6 +68,9 @@ type Options struct {
 	Drain time.Duration
 	// Log gets one line per problem and per decline (nil: discarded).
 	Log io.Writer
+	// Handlers run for each hook (nil: internal/handlers.All()); an
+	// embedder may add its own.
+	Handlers []pipeline.Handler
 }
 
 func (o *Options) defaults() {
