@@ -345,7 +345,7 @@ func TestThresholdHandoffsLeaveNoZombies(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		res := r.do(t, call{args: []string{"statusline"}, cwd: proj,
 			environ: r.environ("NO_COLOR=1", "HANDOFF_LOG="+logFile),
-			stdin: fmt.Sprintf(`{"session_id":"s%d","cwd":%q,"model":{"display_name":"Opus"},"context_window":{"used_percentage":88}}`, i, proj)})
+			stdin:   fmt.Sprintf(`{"session_id":"s%d","cwd":%q,"model":{"display_name":"Opus"},"context_window":{"used_percentage":88}}`, i, proj)})
 		if res.err != nil || res.declined || !strings.Contains(res.stdout, "⚠ CTX 88%") {
 			t.Fatalf("session %d: %+v", i, res)
 		}
