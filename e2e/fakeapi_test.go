@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -53,6 +54,26 @@ type Script struct {
 	SideRules []SideRule
 	SideText  string // reply to other side queries (default "OK.")
 	DoneText  string // reply once Steps run out
+	// RateLimits, when set, are sent as the subscription rate-limit headers
+	// on every /v1/messages reply (see fakeAPI.SetRateLimits).
+	RateLimits *RateLimits
+}
+
+// RateLimits are the two subscription windows the fake API reports, as a
+// subscriber's Claude Code reads them from
+// anthropic-ratelimit-unified-{5h,7d}-{utilization,reset} reply headers and
+// passes them to the status line as rate_limits.
+type RateLimits struct {
+	FiveHour *LimitWindow
+	SevenDay *LimitWindow
+}
+
+// LimitWindow is one window: utilisation 0–1 (as the API sends it) and its
+// reset, ResetIn from the first reply that carries it (Claude Code drops a
+// reset in the past or more than a year ahead).
+type LimitWindow struct {
+	Utilization float64
+	ResetIn     time.Duration
 }
 
 // APIRequest is one request Claude Code made, decoded.
@@ -178,6 +199,9 @@ type fakeAPI struct {
 	mu      sync.Mutex
 	reqs    []APIRequest
 	errSeen map[int]int
+	// resets are the windows' reset instants, fixed when a window is first
+	// sent and kept across SetRateLimits, as a real window's reset is.
+	resets map[string]time.Time
 }
 
 func newFakeAPI(script Script, vars map[string]string) *fakeAPI {
@@ -191,9 +215,67 @@ func newFakeAPI(script Script, vars map[string]string) *fakeAPI {
 		script.SideRules = []SideRule{{Match: "summary of the conversation",
 			Text: "<summary>E2E summary: the user asked for a scripted task and it was done.</summary>"}}
 	}
-	f := &fakeAPI{script: script, vars: vars, errSeen: map[int]int{}}
+	f := &fakeAPI{script: script, vars: vars, errSeen: map[int]int{}, resets: map[string]time.Time{}}
 	f.srv = httptest.NewServer(f) // listens on 127.0.0.1
 	return f
+}
+
+// SetRateLimits changes the figures sent from the next reply on (nil: no
+// headers). A window's reset instant stays the one first sent.
+func (f *fakeAPI) SetRateLimits(rl *RateLimits) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.script.RateLimits = rl
+}
+
+// SetScript replaces the main conversation's steps (for a new session of
+// a TUI run); rate limits and side rules are kept.
+func (f *fakeAPI) SetScript(steps []Step) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.script.Steps = steps
+}
+
+// AppendSteps adds main-conversation steps after the current ones.
+func (f *fakeAPI) AppendSteps(steps ...Step) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.script.Steps = append(append([]Step(nil), f.script.Steps...), steps...)
+}
+
+// ResetAt is the reset instant sent for a window ("5h" or "7d"); zero
+// before the window was first sent.
+func (f *fakeAPI) ResetAt(tag string) time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.resets[tag]
+}
+
+// writeRateLimits sets the anthropic-ratelimit-unified-* headers of a reply.
+func (f *fakeAPI) writeRateLimits(w http.ResponseWriter) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	rl := f.script.RateLimits
+	if rl == nil {
+		return
+	}
+	h := w.Header()
+	set := func(tag string, win *LimitWindow) {
+		if win == nil {
+			return
+		}
+		at, ok := f.resets[tag]
+		if !ok {
+			at = time.Now().Add(win.ResetIn).Truncate(time.Second)
+			f.resets[tag] = at
+		}
+		h.Set("anthropic-ratelimit-unified-"+tag+"-utilization", strconv.FormatFloat(win.Utilization, 'f', -1, 64))
+		h.Set("anthropic-ratelimit-unified-"+tag+"-reset", strconv.FormatInt(at.Unix(), 10))
+		h.Set("anthropic-ratelimit-unified-"+tag+"-status", "allowed")
+	}
+	set("5h", rl.FiveHour)
+	set("7d", rl.SevenDay)
+	h.Set("anthropic-ratelimit-unified-status", "allowed")
 }
 
 // URL is the base URL for ANTHROPIC_BASE_URL.
@@ -324,19 +406,23 @@ func (f *fakeAPI) messages(w http.ResponseWriter, req *APIRequest) {
 	}
 
 	var step Step
+	f.mu.Lock()
+	steps := f.script.Steps
+	f.mu.Unlock()
 	switch rule, ok := f.sideRule(lastUser); {
 	case ok:
 		req.Route, step = "side_rule", Step{Text: rule.Text}
 	case len(mr.Tools) > 0:
 		req.Route, req.Step = "main", assistants
-		if assistants < len(f.script.Steps) {
-			step = f.script.Steps[assistants]
+		if assistants < len(steps) {
+			step = steps[assistants]
 		} else {
 			step = Step{Text: f.script.DoneText}
 		}
 	default:
 		req.Route, step = "side", Step{Text: f.script.SideText}
 	}
+	f.writeRateLimits(w)
 
 	if step.Delay > 0 {
 		time.Sleep(step.Delay)

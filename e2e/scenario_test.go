@@ -88,6 +88,15 @@ type Run struct {
 // its own installer, starts the fake API and runs `claude -p`.
 func runScenario(t *testing.T, sc Scenario) *Run {
 	t.Helper()
+	r, env, claude := prepareRun(t, sc)
+	return r.runPrint(t, sc, env, claude)
+}
+
+// prepareRun makes the run's throw-away HOME and project, installs warden
+// (unless NoWarden) and starts the fake API. It returns the run, the
+// environment claude must get and the claude executable.
+func prepareRun(t *testing.T, sc Scenario) (*Run, []string, string) {
+	t.Helper()
 	if skipAll != "" {
 		t.Skip(skipAll)
 	}
@@ -170,7 +179,13 @@ func runScenario(t *testing.T, sc Scenario) *Run {
 		env = append(env, "IS_SANDBOX=1")
 	}
 	env = append(env, sc.Env...)
+	return r, env, claude
+}
 
+// runPrint runs `claude -p` for the scenario's prompt and decodes its
+// stream-json output.
+func (r *Run) runPrint(t *testing.T, sc Scenario, env []string, claude string) *Run {
+	t.Helper()
 	timeout := sc.Timeout
 	if timeout == 0 {
 		timeout = 90 * time.Second
@@ -302,6 +317,7 @@ type EventRow struct {
 	ToolUseID, AgentID, Cwd, Path          string
 	Decision, Rule, Mode, Reason, ErrorMsg string
 	LatencyUS                              int64
+	SleptMS                                int64 // slept on purpose (pacing)
 	DurationMS                             sql.NullInt64
 	Raw                                    sql.NullString
 }
@@ -343,7 +359,7 @@ func (r *Run) readEvents() ([]EventRow, error) {
 	}
 	defer db.Close()
 	rows, err := db.Query(`SELECT id, ts_us, session_id, event, harness, tool, tool_use_id, agent_id,
-		cwd, path, decision, rule, mode, reason, error, latency_us, duration_ms, raw FROM events ORDER BY id`)
+		cwd, path, decision, rule, mode, reason, error, latency_us, slept_ms, duration_ms, raw FROM events ORDER BY id`)
 	if err != nil {
 		return nil, err
 	}
@@ -353,7 +369,7 @@ func (r *Run) readEvents() ([]EventRow, error) {
 		var e EventRow
 		if err := rows.Scan(&e.ID, &e.TsUS, &e.SessionID, &e.Event, &e.Harness, &e.Tool, &e.ToolUseID,
 			&e.AgentID, &e.Cwd, &e.Path, &e.Decision, &e.Rule, &e.Mode, &e.Reason, &e.ErrorMsg,
-			&e.LatencyUS, &e.DurationMS, &e.Raw); err != nil {
+			&e.LatencyUS, &e.SleptMS, &e.DurationMS, &e.Raw); err != nil {
 			return nil, err
 		}
 		out = append(out, e)

@@ -3,7 +3,10 @@
 package e2e
 
 import (
+	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -18,4 +21,21 @@ func killGroupOnCancel(cmd *exec.Cmd) {
 		}
 		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
+}
+
+// processAlive reports whether pid is a live process (not a zombie).
+func processAlive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true // no /proc (macOS): the signal said it exists
+	}
+	// The state follows the parenthesised command name.
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i > 0 && i+2 < len(s) {
+		return s[i+2] != 'Z'
+	}
+	return true
 }

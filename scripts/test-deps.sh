@@ -10,6 +10,7 @@ declare -A need=(
   [node]=nodejs
   [npm]=npm
   [sqlite3]=sqlite3
+  [tmux]=tmux
 )
 
 missing=()

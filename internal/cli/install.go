@@ -73,6 +73,7 @@ Running it again changes nothing.`,
 				return err
 			}
 			o.NoStatusLine = noStatusLine
+			o.StartKeeper = true
 			_, err = install.Install(cmd.Context(), o)
 			return aborted(cmd, err)
 		},

@@ -92,8 +92,12 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 
 	w := o.Stdout
 	fmt.Fprintf(w, "warden install, scope %s: %s\n", o.Scope, res.Settings)
+	core := filepath.Join(filepath.Dir(bin), hookclient.CoreName)
 	if !res.Changed && !res.BinaryCopied && !res.HelpersCopied && !res.StoreCreated {
 		fmt.Fprintln(w, "already installed, nothing to change")
+		if o.StartKeeper && !o.DryRun {
+			startKeeper(w, core)
+		}
 		return res, nil
 	}
 	if res.Changed {
@@ -163,6 +167,9 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 			fmt.Fprint(w, " and the status line")
 		}
 		fmt.Fprintf(w, " in %s\n", res.Settings)
+	}
+	if o.StartKeeper {
+		startKeeper(w, core)
 	}
 	fmt.Fprintln(w, "Next: restart Claude Code (running sessions keep the hooks they started with), then run `warden doctor`.")
 	return res, nil

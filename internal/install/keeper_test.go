@@ -5,6 +5,7 @@ package install
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -54,4 +55,44 @@ func waitKeeper(t *testing.T, lock string, want bool) {
 		}
 	}
 	t.Fatalf("keeper running never became %v", want)
+}
+
+// TestInstallStartsTheNewKeeper: install starts the installed core's
+// keeper, so the hooks right after an upgrade are answered by it instead
+// of each running alone until a hook may start one (every 30 s at most).
+func TestInstallStartsTheNewKeeper(t *testing.T) {
+	e := newEnv(t)
+	// The real front and core, so the started keeper is the real one.
+	for _, name := range []string{"warden", "warden-core"} {
+		b, err := os.ReadFile(testenv.Binary(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(filepath.Dir(e.source), name), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("WARDEN_KEEPER", "on")
+	lock := paths.KeeperLock()
+	t.Cleanup(func() { _ = keeper.Stop(lock, 10*time.Second) })
+	o := e.opts()
+	o.StartKeeper = true
+	e.install(t, o)
+	if running, err := keeper.Running(lock); err != nil || !running {
+		t.Fatalf("no keeper runs after install (running=%v err=%v)\n%s", running, err, e.out)
+	}
+	if !strings.Contains(e.out.String(), "✓ store keeper started") {
+		t.Fatalf("install does not say it started the keeper:\n%s", e.out)
+	}
+
+	// Switched off, install starts none.
+	if err := keeper.Stop(lock, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("WARDEN_KEEPER", "off")
+	e.out.Reset()
+	e.install(t, o)
+	if running, _ := keeper.Running(lock); running {
+		t.Fatalf("install started a keeper with WARDEN_KEEPER=off\n%s", e.out)
+	}
 }

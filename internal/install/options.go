@@ -37,6 +37,9 @@ type Options struct {
 	Now func() time.Time
 	// OpenStore creates or migrates the event store; nil opens SQLite.
 	OpenStore func(ctx context.Context, path string) error
+	// StartKeeper starts the installed core's store keeper when none runs
+	// (the CLI sets it; tests that do not want a resident process don't).
+	StartKeeper bool
 }
 
 // ErrAborted is returned when the user answers no.

@@ -67,8 +67,16 @@ func TestFairShareWithActiveSessions(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			// An old session outside the 10-minute window does not count.
+			// An old session outside the 10-minute window does not count,
+			// nor one that ended inside it; one resumed after its end does.
 			st.RecordHook(ctx, &store.Event{Time: thuNoon.Add(-time.Hour), SessionID: "old", Event: "Stop"}, nil)
+			for _, ev := range []string{"PostToolUse", "SessionEnd"} {
+				st.RecordHook(ctx, &store.Event{Time: thuNoon.Add(-2 * time.Minute), SessionID: "ended", Event: ev}, nil)
+			}
+			if n > 1 {
+				st.RecordHook(ctx, &store.Event{Time: thuNoon.Add(-3 * time.Minute), SessionID: "s0", Event: "SessionEnd"}, nil)
+				st.RecordHook(ctx, &store.Event{Time: thuNoon.Add(-30 * time.Second), SessionID: "s0", Event: "SessionStart"}, nil)
+			}
 			rec, fresh, err := Current(ctx, st, DefaultSettings(), "s0", thuNoon)
 			if err != nil || !fresh {
 				t.Fatal(err, fresh)

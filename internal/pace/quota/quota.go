@@ -92,7 +92,8 @@ type Store interface {
 	SaveDecision(ctx context.Context, d *Decision) (int64, error)
 	// LatestDecision is the newest decision; nil when there is none.
 	LatestDecision(ctx context.Context) (*Decision, error)
-	// ActiveSessions lists the distinct sessions with an event since since.
+	// ActiveSessions lists the distinct sessions with an event since since
+	// that have not ended (their latest event is not SessionEnd).
 	ActiveSessions(ctx context.Context, since time.Time) ([]string, error)
 	// TryLease takes the named lease when nobody may be polling (its Next
 	// is not after now), setting Next to now+hold; it reports whether this

@@ -136,8 +136,13 @@ func (s *Store) LatestDecision(ctx context.Context) (*quota.Decision, error) {
 
 // ActiveSessions implements quota.Store.
 func (s *Store) ActiveSessions(ctx context.Context, since time.Time) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx,
-		"SELECT DISTINCT session_id FROM events WHERE ts_us >= ? AND session_id != ''", since.UnixMicro())
+	// A session whose latest event is its SessionEnd has ended: it shares
+	// nothing any more (a resumed session records events after it and
+	// counts again). The latest event is the one with the highest id.
+	rows, err := s.db.QueryContext(ctx, `SELECT e.session_id FROM events e
+		JOIN (SELECT session_id, MAX(id) AS last FROM events
+		      WHERE ts_us >= ? AND session_id != '' GROUP BY session_id) l ON e.id = l.last
+		WHERE e.event != 'SessionEnd' ORDER BY e.session_id`, since.UnixMicro())
 	if err != nil {
 		return nil, fmt.Errorf("list active sessions: %w", err)
 	}
