@@ -381,3 +381,28 @@ func TestDenyThroughTheServer(t *testing.T) {
 		t.Fatalf("stdout %q: %v", res.stdout, err)
 	}
 }
+
+// TestParallelHooksOfOneSession: Claude Code's parallel tool calls are one
+// session's hooks at once; through the server every state update survives
+// (the session's turn in process, its flock across processes).
+func TestParallelHooksOfOneSession(t *testing.T) {
+	r := newRig(t, Options{})
+	const callers, per = 8, 10
+	var wg sync.WaitGroup
+	for w := 0; w < callers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < per; i++ {
+				if res := r.do(t, call{args: hookArgs(), stdin: preToolUse("one", r.home, fmt.Sprintf("echo %d-%d", w, i))}); res.err != nil || res.declined || res.code != 0 {
+					t.Errorf("%d/%d: %+v", w, i, res)
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	sess, err := r.st.Session(context.Background(), "one")
+	if err != nil || sess == nil || !strings.Contains(string(sess.State), fmt.Sprintf(`"tool_count":%d`, callers*per)) {
+		t.Fatalf("session state after %d parallel hooks: %v %v", callers*per, sess, err)
+	}
+}
