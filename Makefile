@@ -47,8 +47,9 @@ unit: build
 # process: their packages' tests run again under the race detector (the
 # server's in-process tests drive it with concurrent clients).
 RACE_PKGS := ./internal/hookserve ./internal/hook ./internal/pipeline ./internal/reqenv ./internal/detach ./internal/hookwire
+# -race needs cgo and a C compiler (scripts/test-deps.sh installs gcc).
 race: build
-	WARDEN_TEST_BINARIES=$(CURDIR)/bin $(GO) test -race -count=1 -timeout 20m $(RACE_PKGS)
+	CGO_ENABLED=1 WARDEN_TEST_BINARIES=$(CURDIR)/bin $(GO) test -race -count=1 -timeout 20m $(RACE_PKGS)
 
 bench:
 	./bench/hook-latency/run.sh

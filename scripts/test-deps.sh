@@ -11,6 +11,7 @@ declare -A need=(
   [npm]=npm
   [sqlite3]=sqlite3
   [tmux]=tmux
+  [gcc]=gcc   # go test -race (make race) needs cgo and a C compiler
 )
 
 missing=()
