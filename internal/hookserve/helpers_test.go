@@ -79,6 +79,7 @@ func newRig(t *testing.T, o Options) *rig {
 		t.Fatal(err)
 	}
 	r.st.DB().SetMaxOpenConns(8)
+	r.st.DB().SetMaxIdleConns(8)
 	o.DBPath, o.Store, o.Log = filepath.Join(home, "warden.db"), r.st, r.log
 	r.srv = New(o)
 	ln, err := Listen(r.sock)
