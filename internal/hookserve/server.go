@@ -51,7 +51,10 @@ type Options struct {
 	// resolves to another store is declined.
 	DBPath string
 	// Store is the open store every served hook writes to; the server
-	// never closes it (close it after Shutdown returns).
+	// never closes it (close it after Shutdown returns). Give it a few
+	// connections that stay open (SetMaxOpenConns and SetMaxIdleConns
+	// both ~8, as `warden keeper` does): hooks run side by side, and
+	// opening a connection costs about half a millisecond.
 	Store *sqlite.Store
 	// Workers bounds the requests running at once (default 4×GOMAXPROCS,
 	// at least 8): Claude Code fires the hooks of parallel tool calls in
