@@ -102,9 +102,9 @@ func TestSleepForBounds(t *testing.T) {
 // loaded, and (under -race) nothing reads the state while it is written.
 func TestOverrunningHandlerCannotRaceTheRecord(t *testing.T) {
 	home, _ := env(t)
-	t.Setenv(TestDeadlineEnv, "900") // handlers get 500 ms, the record 400
 	runHook(t, strings.NewReader(payload("Notification", `"message":"first"`)))
 	before := toolCount(t, home, "sess-1")
+	t.Setenv(TestDeadlineEnv, "1500") // handlers get 1.1 s, the record 400 ms
 	stop := make(chan struct{})
 	defer close(stop)
 	runaway := pipeline.Handler{Name: "runaway", Events: []event.Name{event.Notification},

@@ -343,11 +343,21 @@ func TestThresholdHandoffsLeaveNoZombies(t *testing.T) {
 	logFile := filepath.Join(r.home, "handoffs.log")
 	proj := t.TempDir()
 	for i := 1; i <= 3; i++ {
-		res := r.do(t, call{args: []string{"statusline"}, cwd: proj,
-			environ: r.environ("NO_COLOR=1", "HANDOFF_LOG="+logFile),
-			stdin:   fmt.Sprintf(`{"session_id":"s%d","cwd":%q,"model":{"display_name":"Opus"},"context_window":{"used_percentage":88}}`, i, proj)})
-		if res.err != nil || res.declined || !strings.Contains(res.stdout, "⚠ CTX 88%") {
-			t.Fatalf("session %d: %+v", i, res)
+		// A render whose store access misses its 300 ms budget (a loaded
+		// machine, the race detector) claims nothing and the next render
+		// fires: render until this session's handoff ran.
+		ran := func() bool {
+			b, _ := os.ReadFile(logFile)
+			return strings.Contains(string(b), fmt.Sprintf("--session s%d ", i))
+		}
+		for try := 0; try < 10 && !ran(); try++ {
+			res := r.do(t, call{args: []string{"statusline"}, cwd: proj,
+				environ: r.environ("NO_COLOR=1", "HANDOFF_LOG="+logFile),
+				stdin:   fmt.Sprintf(`{"session_id":"s%d","cwd":%q,"model":{"display_name":"Opus"},"context_window":{"used_percentage":88}}`, i, proj)})
+			if res.err != nil || res.declined || !strings.Contains(res.stdout, "⚠ CTX 88%") {
+				t.Fatalf("session %d: %+v", i, res)
+			}
+			waitFor(2*time.Second, ran)
 		}
 	}
 	if !waitFor(10*time.Second, func() bool {
@@ -368,7 +378,7 @@ func TestThresholdHandoffsLeaveNoZombies(t *testing.T) {
 	}
 }
 
-// TestRequestJSONOnlyOnce keeps the deny path honest through the server:
+// TestDenyThroughTheServer keeps the deny path honest through the server:
 // a denied call gets exactly one JSON object on stdout, exit 0.
 func TestDenyThroughTheServer(t *testing.T) {
 	r := newRig(t, Options{})
