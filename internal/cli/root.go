@@ -61,6 +61,11 @@ func commands() []*cobra.Command {
 		newUsageCmd(),
 		newHandoffCmd(),
 		keeperCmd(),
+		newServeCmd(),
+		newTaskCmd(),
+		newTokenCmd(),
+		newLogsCmd(),
+		newServiceCmd(),
 	}
 }
 

@@ -29,6 +29,7 @@ func All() []pipeline.Handler {
 		pacingHandler(),
 		policyHandler(),
 		subagentReminderHandler(),
+		taskPauseHandler(),
 		tampernoticeHandler(),
 		usercmdHandler(),
 	}

@@ -132,3 +132,16 @@ func ClaudeDir() string { return proc().ClaudeDir() }
 // StateKey is the HMAC key that signs session state (0600, outside any
 // project, created on first use).
 func StateKey() string { return proc().StateKey() }
+
+// DaemonLog is `warden serve`'s JSON log (rotated beside it).
+func DaemonLog() string { return filepath.Join(Home(), "logs", "daemon.log") }
+
+// ServeState is written by a running `warden serve`: its address and pid,
+// for the CLI to find it.
+func ServeState() string { return filepath.Join(Home(), "run", "serve.json") }
+
+// CLIToken is the API token `warden serve` keeps for the local CLI (0600).
+func CLIToken() string { return filepath.Join(Home(), "run", "cli.token") }
+
+// TaskDir holds the output files of the daemon's tasks.
+func TaskDir() string { return filepath.Join(Home(), "tasks") }
