@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -104,6 +105,9 @@ func (s *Server) handle(conn *net.UnixConn) {
 	_ = conn.SetDeadline(time.Now().Add(s.o.ReadTimeout))
 	req, got, err := readRequest(conn)
 	fds = got
+	if errors.Is(err, errNoRequest) {
+		return // a probe (`warden doctor`, a test waiting for the socket)
+	}
 	if err != nil {
 		s.decline(conn, err.Error())
 		return
@@ -209,6 +213,9 @@ func (s *Server) refuse(conn *net.UnixConn, req *hookwire.Request, fds []int) st
 	return ""
 }
 
+// errNoRequest: the peer connected and closed without sending a byte.
+var errNoRequest = errors.New("connection closed before a request")
+
 // readRequest reads one request and the descriptors sent with it. The
 // descriptors come back even with an error, for the caller to close.
 func readRequest(conn *net.UnixConn) (*hookwire.Request, []int, error) {
@@ -225,6 +232,9 @@ func readRequest(conn *net.UnixConn) (*hookwire.Request, []int, error) {
 				}
 			}
 		}
+	}
+	if n == 0 && oobn == 0 && (err == nil || errors.Is(err, io.EOF)) { // recvmsg's 0: the peer closed
+		return nil, fds, errNoRequest
 	}
 	if err != nil {
 		return nil, fds, fmt.Errorf("read request: %w", err)

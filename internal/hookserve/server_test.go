@@ -203,6 +203,10 @@ func TestGarbageIsDeclinedAndCounted(t *testing.T) {
 			t.Errorf("garbage %q: reply %q, want a decline", b, reply[0])
 		}
 	}
+	// A probe (connect, close) is not a request and not a decline.
+	if c, err := net.Dial("unix", r.sock); err == nil {
+		c.Close()
+	}
 	raw([]byte("GET / HTTP/1.1\r\n\r\n"))
 	raw([]byte("WDNH2\xff\xff\xff\xff"))
 	raw([]byte("WDNH2\x00\x00\x00\x00\x00\x00\x00\x01/\x00\x00\x00\x00\x00\x00\x00\x03a,b"))
