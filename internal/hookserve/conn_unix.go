@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -124,7 +125,8 @@ func (s *Server) handle(conn *net.UnixConn) {
 		s.decline(conn, fmt.Sprintf("all %d workers busy for %v", s.o.Workers, s.o.QueueWait))
 		return
 	}
-	defer func() { <-s.slots }()
+	release := sync.OnceFunc(func() { <-s.slots })
+	defer release()
 	if _, err := conn.Write([]byte{hookwire.Accepted}); err != nil {
 		return
 	}
@@ -159,6 +161,9 @@ func (s *Server) handle(conn *net.UnixConn) {
 	stdin.Close()
 	stdout.Close()
 	stderr.Close()
+	// The worker is free before the client hears back: a client that
+	// sends its next request at once finds it free.
+	release()
 	conn.Write([]byte{byte(code)})
 }
 

@@ -57,7 +57,7 @@ type Options struct {
 	// opening a connection costs about half a millisecond.
 	Store *sqlite.Store
 	// Workers bounds the requests running at once (default 4×GOMAXPROCS,
-	// at least 8): Claude Code fires the hooks of parallel tool calls in
+	// at least 16): Claude Code fires the hooks of parallel tool calls in
 	// parallel, and a judge may hold a worker for seconds.
 	Workers int
 	// QueueWait is how long a request may wait for a free worker before
@@ -78,7 +78,7 @@ type Options struct {
 
 func (o *Options) defaults() {
 	if o.Workers <= 0 {
-		o.Workers = max(8, 4*runtime.GOMAXPROCS(0))
+		o.Workers = max(16, 4*runtime.GOMAXPROCS(0))
 	}
 	if o.QueueWait <= 0 {
 		o.QueueWait = 50 * time.Millisecond
