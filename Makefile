@@ -14,7 +14,7 @@ LDFLAGS := -s -w -X github.com/warden-dev/warden/internal/version.Version=$(VERS
            -X github.com/warden-dev/warden/internal/version.Commit=$(COMMIT) \
            -X github.com/warden-dev/warden/internal/version.Date=$(DATE)
 
-.PHONY: build install test test-deps vet unit bench bench-check clean
+.PHONY: build install test test-deps vet unit race bench bench-check clean
 
 # warden is the tiny front Claude Code starts for every hook: it hands the
 # hook to the keeper (a warden-core process holding the store open) and
@@ -34,7 +34,7 @@ build:
 install: build
 	./bin/warden install
 
-test: test-deps vet unit bench-check
+test: test-deps vet unit race bench-check
 
 test-deps:
 	@./scripts/test-deps.sh
@@ -47,6 +47,14 @@ vet:
 # by each test process (internal/testenv), not linked again per package.
 unit: build
 	WARDEN_TEST_BINARIES=$(CURDIR)/bin $(GO) test -count=1 -timeout 15m ./...
+
+# The resident hook server and the hook runtime run many callers in one
+# process: their packages' tests run again under the race detector (the
+# server's in-process tests drive it with concurrent clients).
+RACE_PKGS := ./internal/hookserve ./internal/hook ./internal/pipeline ./internal/reqenv ./internal/detach ./internal/hookwire
+# -race needs cgo and a C compiler (scripts/test-deps.sh installs gcc).
+race: build
+	CGO_ENABLED=1 WARDEN_TEST_BINARIES=$(CURDIR)/bin $(GO) test -race -count=1 -timeout 20m $(RACE_PKGS)
 
 bench:
 	./bench/hook-latency/run.sh

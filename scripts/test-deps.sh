@@ -14,6 +14,7 @@ declare -A need=(
   [tmux]=tmux
   [chromium]=chromium   # internal/dashboard drives it headless (chromedp)
   [systemd-analyze]=systemd
+  [gcc]=gcc   # go test -race (make race) needs cgo and a C compiler
 )
 
 missing=()

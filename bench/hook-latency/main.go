@@ -40,7 +40,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -73,12 +72,19 @@ func main() {
 	flag.BoolVar(&o.held, "held", false, "also measure warden while this process (not warden's keeper) holds the DB open")
 	flag.BoolVar(&o.post, "post", true, "also measure a PostToolUse hook reading the cached pacing decision (figures stored, no throttle)")
 	flag.BoolVar(&o.json, "json", false, "print JSON instead of a table")
+	flag.StringVar(&o.parallel, "parallel", "4,8", "also measure these numbers of concurrent PreToolUse callers (one session) against as many bare Go processes at once, with the keeper; \"\" for none")
+	flag.IntVar(&o.parallelRounds, "parallel-rounds", 100, "measured rounds per concurrency level")
 	flag.Float64Var(&o.maxRatio, "max-ratio-bare", 0, "exit 1 if the warden/bare-go median ratio with the store keeper (the default path) exceeds this; 0 = no check")
 	flag.Parse()
-	if o.warden == "" || o.bare == "" || o.rounds < 1 || o.warmup < 0 {
+	levels, err := parseLevels(o.parallel)
+	if o.warden == "" || o.bare == "" || o.rounds < 1 || o.warmup < 0 || o.parallelRounds < 1 || err != nil {
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
 		flag.Usage()
 		os.Exit(exitBroken)
 	}
+	o.levels = levels
 	res, err := run(o)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hook-latency: %v\n", err)
@@ -102,16 +108,20 @@ type options struct {
 	alone, held, json     bool
 	post, daemon          bool
 	maxRatio              float64
+	parallel              string
+	parallelRounds        int
+	levels                []int
 }
 
 // Result is the whole run, as --json prints it. Times are milliseconds.
 type Result struct {
-	Rounds       int     `json:"rounds"`
-	Warmup       int     `json:"warmup"`
-	PayloadBytes int     `json:"payload_bytes"`
-	WardenMB     float64 `json:"warden_mb"`
-	Phases       []Phase `json:"phases"`
-	Check        *Check  `json:"check,omitempty"`
+	Rounds       int             `json:"rounds"`
+	Warmup       int             `json:"warmup"`
+	PayloadBytes int             `json:"payload_bytes"`
+	WardenMB     float64         `json:"warden_mb"`
+	Phases       []Phase         `json:"phases"`
+	Parallel     []ParallelPhase `json:"parallel,omitempty"`
+	Check        *Check          `json:"check,omitempty"`
 }
 
 // Phase is one measurement: with warden's store keeper (the default), with
@@ -140,7 +150,9 @@ type Summary struct {
 type Check struct {
 	RatioBare float64 `json:"ratio_warden_bare_go"`
 	Max       float64 `json:"max"`
-	Pass      bool    `json:"pass"`
+	// Declines by the keeper in the parallel phases: any fails the check.
+	Declines int64 `json:"declines"`
+	Pass     bool  `json:"pass"`
 }
 
 // bench holds what every spawn shares.
@@ -208,11 +220,12 @@ func run(o options) (*Result, error) {
 	// The default path: the first hook starts warden's store keeper, which
 	// holds the store open, so a hook is never the last connection (no
 	// checkpoint at close, no WAL recovery at open).
-	kept, err := b.keeperPhase(vs, o)
+	kept, par, err := b.keeperPhase(vs, o)
 	if err != nil {
 		return nil, err
 	}
 	res.Phases = append(res.Phases, *kept)
+	res.Parallel = par
 
 	// The daemon in the keeper's place: the same hook server, answered
 	// from `warden serve` (SPEC §8): it must cost what the keeper costs.
@@ -256,7 +269,11 @@ func run(o options) (*Result, error) {
 
 	if o.maxRatio > 0 {
 		r := kept.RatioBare
-		res.Check = &Check{RatioBare: r, Max: o.maxRatio, Pass: r <= o.maxRatio}
+		var dec int64
+		for _, p := range par {
+			dec += p.Declines
+		}
+		res.Check = &Check{RatioBare: r, Max: o.maxRatio, Declines: dec, Pass: r <= o.maxRatio && dec == 0}
 	}
 	return res, nil
 }
@@ -380,21 +397,33 @@ func (b *bench) paceFigures(conn *sql.Conn) error {
 // keeperPhase lets a hook start the keeper, waits until it holds the store,
 // measures, and stops it. A keeper that does not come is an error: hooks
 // would then all pay the slow path.
-func (b *bench) keeperPhase(vs []variant, o options) (*Phase, error) {
+func (b *bench) keeperPhase(vs []variant, o options) (*Phase, []ParallelPhase, error) {
 	lock := filepath.Join(filepath.Dir(b.db), "locks", "keeper.lock")
 	defer keeper.Stop(lock, 10*time.Second)
 	if _, err := b.spawn(vs[0]); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if running, _ := keeper.Running(lock); running {
 			break
 		}
 		if time.Now().After(deadline) {
-			return nil, errors.New("no store keeper came up after a hook (see internal/store/keeper)")
+			return nil, nil, errors.New("no store keeper came up after a hook (see internal/store/keeper)")
 		}
 	}
-	return b.phase("with the store keeper (default)", vs, o, nil)
+	p, err := b.phase("with the store keeper (default)", vs, o, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	var par []ParallelPhase
+	for _, n := range o.levels {
+		pp, err := b.parallelPhase(o, vs[0].path, n)
+		if err != nil {
+			return nil, nil, err
+		}
+		par = append(par, *pp)
+	}
+	return p, par, nil
 }
 
 // daemonPhase starts `warden serve` (after the keeper phase stopped the
@@ -531,151 +560,4 @@ func (b *bench) stderrEmpty() error {
 		return fmt.Errorf("a process wrote to stderr:\n%s", out)
 	}
 	return nil
-}
-
-// pacedOnFigures checks that the PostToolUse runs decided from the stored
-// figures (a decision tied to a snapshot, no delay): otherwise the variant
-// measured "no subscription limits known", not the cached decision.
-func (b *bench) pacedOnFigures(conn *sql.Conn) error {
-	conn, done, err := b.useConn(conn)
-	if err != nil {
-		return err
-	}
-	defer done()
-	var n, delayed int
-	err = conn.QueryRowContext(context.Background(),
-		`SELECT count(*), coalesce(sum(delay_s > 0), 0) FROM pace_decisions WHERE snapshot_id > 0`).Scan(&n, &delayed)
-	switch {
-	case err != nil:
-		return err
-	case n == 0:
-		return errors.New("no pacing decision was made from the stored figures")
-	case delayed > 0:
-		return fmt.Errorf("%d pacing decisions throttle; the figures should not", delayed)
-	}
-	return nil
-}
-
-// hookWork lists the in-process times (ms) of one event's measured runs,
-// from the rows' latency_us.
-func (b *bench) hookWork(conn *sql.Conn, ev string, firstSeq int) ([]float64, error) {
-	conn, done, err := b.useConn(conn)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	rows, err := conn.QueryContext(context.Background(), `SELECT latency_us FROM events WHERE event = ? AND tool_use_id >= ?`,
-		ev, fmt.Sprintf("toolu_bench_%08d", firstSeq))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []float64
-	for rows.Next() {
-		var us int64
-		if err := rows.Scan(&us); err != nil {
-			return nil, err
-		}
-		out = append(out, float64(us)/1000)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no %s rows to read the in-process time from", ev)
-	}
-	return out, nil
-}
-
-// countRows counts all events and those that are not a clean allow (a
-// pacing sleep included). Without a held conn it opens and closes its own,
-// outside any timed run.
-func (b *bench) countRows(conn *sql.Conn) (total, bad int, err error) {
-	conn, done, err := b.useConn(conn)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer done()
-	err = conn.QueryRowContext(context.Background(),
-		`SELECT count(*), coalesce(sum(decision <> 'allow' OR error <> '' OR slept_ms > 0), 0) FROM events`).Scan(&total, &bad)
-	return total, bad, err
-}
-
-// useConn returns conn, or without one (nil) a connection of its own that
-// done closes.
-func (b *bench) useConn(conn *sql.Conn) (_ *sql.Conn, done func(), _ error) {
-	if conn != nil {
-		return conn, func() {}, nil
-	}
-	db, c, err := openDB(b.db)
-	if err != nil {
-		return nil, nil, err
-	}
-	return c, func() { c.Close(); db.Close() }, nil
-}
-
-// openDB opens one real connection (database/sql alone opens lazily).
-func openDB(path string) (*sql.DB, *sql.Conn, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
-	if err != nil {
-		return nil, nil, err
-	}
-	conn, err := db.Conn(context.Background())
-	if err == nil {
-		err = conn.PingContext(context.Background())
-	}
-	if err != nil {
-		db.Close()
-		return nil, nil, errors.Join(errors.New("open store"), err)
-	}
-	return db, conn, nil
-}
-
-func summarize(name string, ms []float64) Summary {
-	s := slices.Clone(ms)
-	slices.Sort(s)
-	return Summary{Name: name, Median: quantile(s, 0.5), P90: quantile(s, 0.9), P99: quantile(s, 0.99)}
-}
-
-// quantile is the nearest-rank quantile of sorted s.
-func quantile(s []float64, q float64) float64 {
-	i := int(q*float64(len(s))+0.5) - 1
-	return s[max(0, min(i, len(s)-1))]
-}
-
-func printTable(w io.Writer, r *Result) {
-	fmt.Fprintf(w, "hook latency: %d rounds after %d warm-up, order rotated per round\n", r.Rounds, r.Warmup)
-	fmt.Fprintf(w, "payload: %d-byte PreToolUse Bash (ls -la, allowed); warden binary %.1f MB\n", r.PayloadBytes, r.WardenMB)
-	if len(r.Phases) > 0 && len(r.Phases[0].Variants) > 3 {
-		fmt.Fprintf(w, "warden PostToolUse: the same Bash call's %d-byte PostToolUse, pacing figures stored (5h 10%%, 7d 10%%): cached decision, no throttle\n", r.PayloadBytes)
-	}
-	for _, p := range r.Phases {
-		fmt.Fprintf(w, "\n%s\n", p.Name)
-		fmt.Fprintf(w, "  %-26s %9s %9s %9s\n", "ms", "median", "p90", "p99")
-		for _, v := range p.Variants {
-			fmt.Fprintf(w, "  %-26s %9.2f %9.2f %9.2f\n", v.Name, v.Median, v.P90, v.P99)
-		}
-		for _, h := range p.HookWork {
-			fmt.Fprintf(w, "  %-26s %9.2f %9.2f %9.2f\n", h.Name, h.Median, h.P90, h.P99)
-		}
-		fmt.Fprintf(w, "  warden / true    %.2f×   (medians)\n", p.RatioTrue)
-		fmt.Fprintf(w, "  warden / bare Go %.2f×   (medians)\n", p.RatioBare)
-		for _, h := range p.HookWork {
-			if h.Name == postToolUse+" in-process" {
-				verdict := "under"
-				if h.Median >= 5 {
-					verdict = "OVER"
-				}
-				fmt.Fprintf(w, "  PostToolUse hook work, median %.2f ms: %s the 5 ms pacing target\n", h.Median, verdict)
-			}
-		}
-		fmt.Fprintf(w, "  rows added: %d = %d warden runs (warm-up included), all clean allows\n", p.RowsAdded, p.WardenRuns)
-	}
-	if c := r.Check; c != nil {
-		verdict := "ok"
-		if !c.Pass {
-			verdict = "FAIL: start-up regression?"
-		}
-		fmt.Fprintf(w, "\ncheck: warden / bare Go %.2f× against max %.2f×: %s\n", c.RatioBare, c.Max, verdict)
-	}
 }

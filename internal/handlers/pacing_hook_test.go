@@ -13,6 +13,7 @@ import (
 	"github.com/warden-dev/warden/internal/hook"
 	"github.com/warden-dev/warden/internal/pace"
 	"github.com/warden-dev/warden/internal/pace/quota"
+	"github.com/warden-dev/warden/internal/reqenv"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
@@ -48,7 +49,7 @@ func pacingEnv(t *testing.T, config string) (home string, st *sqlite.Store) {
 	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir()) // no OAuth token: no poller
 	t.Setenv("CLAUDE_CODE_OAUTH_TOKEN", "")
 	spawn := pace.Spawn
-	pace.Spawn = func(args []string) error { t.Errorf("started %v in a test", args); return nil }
+	pace.Spawn = func(_ *reqenv.Env, args []string) error { t.Errorf("started %v in a test", args); return nil }
 	t.Cleanup(func() { pace.Spawn = spawn })
 	if config != "" {
 		if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o600); err != nil {

@@ -37,7 +37,9 @@ func runPolicy(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 		cwd = c.ProjectDir
 	}
 	user, _, probs := policy.LoadUserRules(policy.RuleDirs(c.Paths().Home(), c.ProjectDir))
-	eng := policy.New(append(policy.Builtin(), agentPacks(c)...), user, policy.OptionsFrom(c.Config, c.Paths().Home()))
+	opts := policy.OptionsFrom(c.Config, c.Paths().Home())
+	opts.Getenv = c.Getenv // the caller's CLAUDE_CONFIG_DIR, not the server's
+	eng := policy.New(append(policy.Builtin(), agentPacks(c)...), user, opts)
 	f := policy.Normalize(policy.Call{Event: string(c.Event), Tool: in.ToolName, Input: in.ToolInput,
 		Prompt: in.Prompt, Cwd: cwd, Home: home, Project: c.ProjectDir})
 	if c.State != nil {

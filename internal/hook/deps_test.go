@@ -10,6 +10,10 @@ import (
 // hot path (claude-code-hooks.md §8, go-deps.md §4): the daemon, web, MCP and
 // orchestrator code, LLM SDKs, and the network stack.
 var forbidden = []string{
+	// The runtime knows nothing of the server that runs it for callers,
+	// nor of the status line it also answers (that server lives above both).
+	"github.com/warden-dev/warden/internal/hookserve",
+	"github.com/warden-dev/warden/internal/statusline",
 	"github.com/warden-dev/warden/internal/cli",
 	"github.com/warden-dev/warden/internal/install",
 	"github.com/warden-dev/warden/internal/server",

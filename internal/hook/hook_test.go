@@ -169,7 +169,10 @@ func TestFailOpen(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			env(t)
+			home, _ := env(t)
+			// None of these is about the read deadline: a slow run (the
+			// race detector reading 10 MB) must not turn into one.
+			os.WriteFile(filepath.Join(home, "config.toml"), []byte("[hook]\nread_timeout_ms = 10000\n"), 0o600)
 			out, errs, code := runHook(t, tt.stdin, tt.args...)
 			if code != 0 || out != "" {
 				t.Errorf("must fail open: code=%d out=%q", code, out)

@@ -21,6 +21,23 @@ import (
 // the process exits, whatever happens. If it cannot be had before ctx ends,
 // the hook goes on without it (fail open) and says so.
 func lockSession(ctx context.Context, home, sessionID string) (unlock func(), err error) {
+	// Hooks of one session in this process (a resident server) queue on
+	// a channel first, so the next one starts the moment the previous
+	// releases instead of polling the flock; the flock then orders them
+	// with hooks in other processes.
+	leave, err := sessions.enter(ctx, home+"\x00"+sessionID)
+	if err != nil {
+		return func() {}, err
+	}
+	unlockFile, err := lockSessionFile(ctx, home, sessionID)
+	if err != nil {
+		leave()
+		return func() {}, err
+	}
+	return func() { unlockFile(); leave() }, nil
+}
+
+func lockSessionFile(ctx context.Context, home, sessionID string) (unlock func(), err error) {
 	sum := sha256.Sum256([]byte(sessionID))
 	dir := filepath.Join(home, "locks")
 	path := filepath.Join(dir, hex.EncodeToString(sum[:8])+".lock")
@@ -33,7 +50,7 @@ func lockSession(ctx context.Context, home, sessionID string) (unlock func(), er
 	if err != nil {
 		return func() {}, err
 	}
-	for wait := time.Millisecond; ; wait = min(wait*2, 20*time.Millisecond) {
+	for wait := 500 * time.Microsecond; ; wait = min(wait*2, 10*time.Millisecond) {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
 			return func() { f.Close() }, nil

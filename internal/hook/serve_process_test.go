@@ -166,7 +166,7 @@ func TestKeeperRunsEachHookInItsCallersEnvironment(t *testing.T) {
 // the stuck one ends by its read deadline with exit 0.
 func TestStuckClientHoldsNoOne(t *testing.T) {
 	s := newServed(t)
-	if err := os.WriteFile(filepath.Join(s.home, "config.toml"), []byte("[hook]\nread_timeout_ms = 1500\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(s.home, "config.toml"), []byte("[hook]\nread_timeout_ms = 4000\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	pr, pw, err := os.Pipe()
@@ -185,17 +185,20 @@ func TestStuckClientHoldsNoOne(t *testing.T) {
 	pr.Close()
 	io.WriteString(pw, `{"session_id":"slow",`) // and never more, never closed
 
-	start := time.Now()
+	slowDone := make(chan error, 1)
+	go func() { slowDone <- slow.Wait() }()
 	if out, errOut, code := s.hook(t, bashPayload("s3", "/tmp", "ls")); out != "" || errOut != "" || code != 0 {
 		t.Fatalf("a hook beside a stuck one: stdout=%q stderr=%q code=%d", out, errOut, code)
 	}
-	if el := time.Since(start); el > 1400*time.Millisecond {
-		t.Errorf("the hook beside a stuck one waited %v for it", el)
+	select {
+	case err := <-slowDone:
+		t.Fatalf("the stuck hook ended (%v) before the one beside it was answered", err)
+	default:
 	}
-	if err := slow.Wait(); err != nil {
+	if err := <-slowDone; err != nil {
 		t.Fatalf("the hook whose stdin never closed: %v\n%s", err, slowErr.String())
 	}
-	if !strings.Contains(slowErr.String(), "stdin not closed within 1.5s") {
+	if !strings.Contains(slowErr.String(), "stdin not closed within 4s") {
 		t.Fatalf("the slow hook's stderr: %q", slowErr.String())
 	}
 }

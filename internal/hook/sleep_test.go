@@ -95,3 +95,35 @@ func TestSleepForBounds(t *testing.T) {
 		t.Errorf("a cancelled request did not end the sleep: %v", got)
 	}
 }
+
+// TestOverrunningHandlerCannotRaceTheRecord: a handler that ignores its
+// deadline and keeps changing the session state works on a copy: the
+// hook fails open at the deadline, the record saves the state as it was
+// loaded, and (under -race) nothing reads the state while it is written.
+func TestOverrunningHandlerCannotRaceTheRecord(t *testing.T) {
+	home, _ := env(t)
+	runHook(t, strings.NewReader(payload("Notification", `"message":"first"`)))
+	before := toolCount(t, home, "sess-1")
+	t.Setenv(TestDeadlineEnv, "1500") // handlers get 1.1 s, the record 400 ms
+	stop := make(chan struct{})
+	defer close(stop)
+	runaway := pipeline.Handler{Name: "runaway", Events: []event.Name{event.Notification},
+		Run: func(_ context.Context, c *pipeline.Call) (event.Decision, error) {
+			for {
+				select {
+				case <-stop:
+					return event.Decision{}, nil
+				default:
+				}
+				c.State.ToolCount++
+				c.State.SetFlag("busy", c.State.ToolCount%2 == 0)
+			}
+		}}
+	_, errs, code := runHookWith(t, []pipeline.Handler{runaway}, strings.NewReader(payload("Notification", `"message":"second"`)))
+	if code != 0 || !strings.Contains(errs, "handlers did not finish") {
+		t.Fatalf("code %d stderr %q", code, errs)
+	}
+	if after := toolCount(t, home, "sess-1"); after != before {
+		t.Errorf("tool_count %d after an overrun, want the loaded %d", after, before)
+	}
+}

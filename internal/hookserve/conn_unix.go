@@ -6,10 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -104,6 +106,9 @@ func (s *Server) handle(conn *net.UnixConn) {
 	_ = conn.SetDeadline(time.Now().Add(s.o.ReadTimeout))
 	req, got, err := readRequest(conn)
 	fds = got
+	if errors.Is(err, errNoRequest) {
+		return // a probe (`warden doctor`, a test waiting for the socket)
+	}
 	if err != nil {
 		s.decline(conn, err.Error())
 		return
@@ -120,7 +125,8 @@ func (s *Server) handle(conn *net.UnixConn) {
 		s.decline(conn, fmt.Sprintf("all %d workers busy for %v", s.o.Workers, s.o.QueueWait))
 		return
 	}
-	defer func() { <-s.slots }()
+	release := sync.OnceFunc(func() { <-s.slots })
+	defer release()
 	if _, err := conn.Write([]byte{hookwire.Accepted}); err != nil {
 		return
 	}
@@ -147,7 +153,7 @@ func (s *Server) handle(conn *net.UnixConn) {
 	switch req.Args[0] {
 	case "hook":
 		code = hook.Run(ctx, hook.Request{Args: req.Args[1:], Env: env,
-			Stdin: stdin, Stdout: stdout, Stderr: stderr, Store: s.o.Store})
+			Stdin: stdin, Stdout: stdout, Stderr: stderr, Store: s.o.Store, Handlers: s.o.Handlers})
 	case "statusline":
 		o := statusline.Options{Wrap: wrapArg(req.Args[1:]), Env: env, ReadTimeout: s.o.ReadTimeout}
 		statusline.Run(stdin, stdout, statusline.Live(o))
@@ -155,6 +161,9 @@ func (s *Server) handle(conn *net.UnixConn) {
 	stdin.Close()
 	stdout.Close()
 	stderr.Close()
+	// The worker is free before the client hears back: a client that
+	// sends its next request at once finds it free.
+	release()
 	conn.Write([]byte{byte(code)})
 }
 
@@ -209,6 +218,9 @@ func (s *Server) refuse(conn *net.UnixConn, req *hookwire.Request, fds []int) st
 	return ""
 }
 
+// errNoRequest: the peer connected and closed without sending a byte.
+var errNoRequest = errors.New("connection closed before a request")
+
 // readRequest reads one request and the descriptors sent with it. The
 // descriptors come back even with an error, for the caller to close.
 func readRequest(conn *net.UnixConn) (*hookwire.Request, []int, error) {
@@ -225,6 +237,9 @@ func readRequest(conn *net.UnixConn) (*hookwire.Request, []int, error) {
 				}
 			}
 		}
+	}
+	if n == 0 && oobn == 0 && (err == nil || errors.Is(err, io.EOF)) { // recvmsg's 0: the peer closed
+		return nil, fds, errNoRequest
 	}
 	if err != nil {
 		return nil, fds, fmt.Errorf("read request: %w", err)

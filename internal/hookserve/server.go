@@ -41,6 +41,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/warden-dev/warden/internal/pipeline"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
@@ -50,10 +51,13 @@ type Options struct {
 	// resolves to another store is declined.
 	DBPath string
 	// Store is the open store every served hook writes to; the server
-	// never closes it (close it after Shutdown returns).
+	// never closes it (close it after Shutdown returns). Give it a few
+	// connections that stay open (SetMaxOpenConns and SetMaxIdleConns
+	// both ~8, as `warden keeper` does): hooks run side by side, and
+	// opening a connection costs about half a millisecond.
 	Store *sqlite.Store
 	// Workers bounds the requests running at once (default 4×GOMAXPROCS,
-	// at least 8): Claude Code fires the hooks of parallel tool calls in
+	// at least 16): Claude Code fires the hooks of parallel tool calls in
 	// parallel, and a judge may hold a worker for seconds.
 	Workers int
 	// QueueWait is how long a request may wait for a free worker before
@@ -67,11 +71,14 @@ type Options struct {
 	Drain time.Duration
 	// Log gets one line per problem and per decline (nil: discarded).
 	Log io.Writer
+	// Handlers run for each hook (nil: internal/handlers.All()); an
+	// embedder may add its own.
+	Handlers []pipeline.Handler
 }
 
 func (o *Options) defaults() {
 	if o.Workers <= 0 {
-		o.Workers = max(8, 4*runtime.GOMAXPROCS(0))
+		o.Workers = max(16, 4*runtime.GOMAXPROCS(0))
 	}
 	if o.QueueWait <= 0 {
 		o.QueueWait = 50 * time.Millisecond

@@ -17,6 +17,7 @@ import (
 	"github.com/warden-dev/warden/internal/hookclient"
 	"github.com/warden-dev/warden/internal/hookio"
 	"github.com/warden-dev/warden/internal/hookwire"
+	"github.com/warden-dev/warden/internal/hookserve"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/sqlite"
@@ -263,6 +264,29 @@ func (d *doctor) store(ctx context.Context) {
 	d.ok("store", db+" (integrity ok, schema current, WAL)")
 	d.auditChain(ctx, db)
 	d.keeper()
+	d.declines(ctx, db)
+}
+
+// declines shows how many hooks and status lines the keeper declined
+// (internal/hookserve): each then ran in its own process, slower but
+// exactly as the caller's; a growing count says why (the last reason).
+func (d *doctor) declines(ctx context.Context, db string) {
+	st, err := sqlite.Open(ctx, db)
+	if err != nil {
+		return // reported by the store check
+	}
+	defer st.Close()
+	v, _, err := st.Setting(ctx, hookserve.DeclineSetting)
+	if err != nil {
+		return
+	}
+	n, at, why := hookserve.ParseDeclines(v)
+	if n == 0 {
+		d.ok("keeper declines", "none: every hook handed to the keeper ran there")
+		return
+	}
+	d.ok("keeper declines", fmt.Sprintf("%d requests declined (each ran in its own process, a few ms slower); last %s: %s",
+		n, at.Local().Format("2006-01-02 15:04"), why))
 }
 
 // keeper says whether the store keeper runs. Not running is fine (the next

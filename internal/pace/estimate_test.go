@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/pace/quota"
+	"github.com/warden-dev/warden/internal/reqenv"
 )
 
 func TestNeedsEstimate(t *testing.T) {
@@ -43,7 +44,7 @@ func TestMaybePollStartsTheEstimate(t *testing.T) {
 	now := thuNoon
 	var spawned [][]string
 	spawn := Spawn
-	Spawn = func(args []string) error { spawned = append(spawned, args); return nil }
+	Spawn = func(_ *reqenv.Env, args []string) error { spawned = append(spawned, args); return nil }
 	t.Cleanup(func() { Spawn = spawn })
 	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
 	t.Setenv("CLAUDE_SECURESTORAGE_CONFIG_DIR", "")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/detach"
 	"github.com/warden-dev/warden/internal/pace/quota"
+	"github.com/warden-dev/warden/internal/reqenv"
 )
 
 // LeaseOAuth names the poll lease of the OAuth usage endpoint.
@@ -24,8 +25,9 @@ func PollDue(statusline *quota.Snapshot, lease quota.Lease, now time.Time, inter
 }
 
 // Spawn starts a detached process of this binary with the given arguments
-// (Setsid, stdio on /dev/null, never waited on); tests replace it.
-var Spawn = func(args []string) error { return detach.Start("", args...) }
+// for the caller env (its environment and directory; Setsid, stdio on
+// /dev/null, reaped when it exits); tests replace it.
+var Spawn = func(env *reqenv.Env, args []string) error { return detach.StartFor(env, "", args...) }
 
 // MaybePoll starts `warden pace poll` in the background when a poll or an
 // estimate is due and a subscription token may exist (HasToken, a stat),
@@ -49,7 +51,8 @@ func MaybePoll(ctx context.Context, st quota.Store, s Settings, now time.Time) (
 	if sl != nil && sl.Age(now) <= s.PollInterval {
 		return false, nil
 	}
-	if !HasToken(os.Getenv) {
+	caller := reqenv.From(ctx) // the hook's caller, in the resident server too
+	if !HasToken(caller.Getenv) {
 		return false, nil
 	}
 	lease, err := st.LeaseState(ctx, LeaseOAuth)
@@ -62,7 +65,7 @@ func MaybePoll(ctx context.Context, st quota.Store, s Settings, now time.Time) (
 		if err != nil || !got {
 			return false, err
 		}
-		if err := Spawn([]string{"pace", "poll", "--holder", holder}); err != nil {
+		if err := Spawn(caller, []string{"pace", "poll", "--holder", holder}); err != nil {
 			return false, err
 		}
 		return true, nil
@@ -78,7 +81,7 @@ func MaybePoll(ctx context.Context, st quota.Store, s Settings, now time.Time) (
 	if err != nil || !got {
 		return false, err
 	}
-	if err := Spawn([]string{"pace", "poll", "--estimate-holder", holder}); err != nil {
+	if err := Spawn(caller, []string{"pace", "poll", "--estimate-holder", holder}); err != nil {
 		return false, err
 	}
 	return true, nil

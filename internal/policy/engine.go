@@ -3,6 +3,7 @@ package policy
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -27,6 +28,16 @@ type Options struct {
 	MaxLinesWarn, MaxLinesDeny int
 	// SelfPaths are warden's own files (config, store, binary, keys).
 	WardenHome string
+	// Getenv reads the caller's environment (CLAUDE_CONFIG_DIR); nil means
+	// this process's. The resident hook server sets it per request.
+	Getenv func(string) string
+}
+
+func (o *Options) getenv(k string) string {
+	if o == nil || o.Getenv == nil {
+		return os.Getenv(k)
+	}
+	return o.Getenv(k)
 }
 
 // Env is what a rule's Match sees.

@@ -192,14 +192,15 @@ func sensitivePack() Pack {
 	}}
 }
 
-// claudeSettings reports whether p is a Claude Code settings file.
-func claudeSettings(p string) bool {
+// claudeSettings reports whether p is a Claude Code settings file;
+// configDir is the caller's CLAUDE_CONFIG_DIR.
+func claudeSettings(p, configDir string) bool {
 	b := path.Base(p)
 	d := path.Base(path.Dir(p))
 	if b == "managed-settings.json" {
 		return true
 	}
-	return (b == "settings.json" || b == "settings.local.json") && (d == ".claude" || strings.Contains(p, "/ClaudeCode/") || os.Getenv("CLAUDE_CONFIG_DIR") != "" && path.Dir(p) == path.Clean(os.Getenv("CLAUDE_CONFIG_DIR")))
+	return (b == "settings.json" || b == "settings.local.json") && (d == ".claude" || strings.Contains(p, "/ClaudeCode/") || configDir != "" && path.Dir(p) == path.Clean(configDir))
 }
 
 func hookScript(p string) bool { return strings.Contains(p, "/.claude/hooks/") }
@@ -224,7 +225,7 @@ func selfPack() Pack {
 			Match: func(e *Env) string {
 				if e.F.Tool == "Bash" || e.F.Tool == "PowerShell" {
 					for _, p := range writes(e.F) {
-						if claudeSettings(p.Path) {
+						if claudeSettings(p.Path, e.Opts.getenv("CLAUDE_CONFIG_DIR")) {
 							return fmt.Sprintf("%s %s the Claude Code settings file %s from the shell (hooks could be changed)", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 						}
 						// the .claude directory itself moved or deleted takes its settings along
@@ -234,7 +235,7 @@ func selfPack() Pack {
 					}
 					return ""
 				}
-				if e.F.FilePath == "" || !claudeSettings(e.F.FilePath) {
+				if e.F.FilePath == "" || !claudeSettings(e.F.FilePath, e.Opts.getenv("CLAUDE_CONFIG_DIR")) {
 					return ""
 				}
 				where := homeRel(e.F.FilePath, e.F.Home)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/pace"
 	"github.com/warden-dev/warden/internal/pace/quota"
+	"github.com/warden-dev/warden/internal/reqenv"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
@@ -184,7 +185,7 @@ func TestStaleStatuslineFallsBackToPoll(t *testing.T) {
 		FiveHour: quota.Window{Util: &u5, ResetsAt: &r5}, SevenDay: quota.Window{Util: &u7, ResetsAt: &r7}})
 
 	var spawned []string
-	pace.Spawn = func(args []string) error { spawned = args; return nil }
+	pace.Spawn = func(_ *reqenv.Env, args []string) error { spawned = args; return nil }
 	t.Setenv("CLAUDE_CONFIG_DIR", getenv("CLAUDE_CONFIG_DIR"))
 	t.Setenv("CLAUDE_CODE_OAUTH_TOKEN", "")
 	started, err := pace.MaybePoll(ctx, st, s, now)

@@ -29,7 +29,7 @@ type Options struct {
 	// for up to Idle; the next hook starts the new one.
 	Binary string
 	// Serve, when set, runs beside the keeper from the moment it holds the
-	// store until it stops (it answers hooks: internal/hook.Serve); Run
+	// store until it stops (it answers hooks: internal/hookserve); Run
 	// cancels its context and waits for it before returning.
 	Serve func(ctx context.Context) error
 }

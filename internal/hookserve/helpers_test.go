@@ -1,0 +1,277 @@
+//go:build unix
+
+package hookserve
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/warden-dev/warden/internal/hookwire"
+	"github.com/warden-dev/warden/internal/store"
+	"github.com/warden-dev/warden/internal/store/sqlite"
+)
+
+// TestMain doubles as the `warden-core handoff auto …` a status line
+// crossing the context threshold starts detached (internal/detach runs
+// this binary): it notes that it ran and exits, so the server must reap
+// it.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 2 && os.Args[1] == "handoff" && os.Args[2] == "auto" {
+		if f := os.Getenv("HANDOFF_LOG"); f != "" {
+			if w, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+				fmt.Fprintln(w, strings.Join(os.Args[1:], " "))
+				w.Close()
+			}
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// rig is an in-process server on a temp warden home.
+type rig struct {
+	home, sock string
+	st         *sqlite.Store
+	srv        *Server
+	log        *syncBuffer
+	served     chan error
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+func newRig(t *testing.T, o Options) *rig {
+	t.Helper()
+	// A short socket path: t.TempDir() can exceed sun_path.
+	home, err := os.MkdirTemp("", "wds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(home) })
+	r := &rig{home: home, sock: filepath.Join(home, "run", "hook.sock"), log: &syncBuffer{}, served: make(chan error, 1)}
+	r.st, err = sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.st.DB().SetMaxOpenConns(8)
+	r.st.DB().SetMaxIdleConns(8)
+	o.DBPath, o.Store, o.Log = filepath.Join(home, "warden.db"), r.st, r.log
+	r.srv = New(o)
+	ln, err := Listen(r.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { r.served <- r.srv.Serve(ln) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := r.srv.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+		if err := <-r.served; err != ErrServerClosed {
+			t.Errorf("Serve returned %v, want ErrServerClosed", err)
+		}
+		r.st.Close()
+		if t.Failed() {
+			t.Logf("server log:\n%s", r.log.String())
+		}
+	})
+	return r
+}
+
+// environ is a caller's environment on this rig's warden home.
+func (r *rig) environ(extra ...string) []string {
+	env := []string{"WARDEN_HOME=" + r.home, "HOME=" + r.home, "PATH=" + os.Getenv("PATH"), "WARDEN_KEEPER=off"}
+	if tz, ok := os.LookupEnv("TZ"); ok {
+		env = append(env, "TZ="+tz)
+	}
+	return append(env, extra...)
+}
+
+// call is what a client sends: arguments, environment, directory and
+// stdin; stdinOpen leaves stdin open (a stuck writer) until the returned
+// close function runs.
+type call struct {
+	args    []string
+	environ []string
+	cwd     string
+	// dirOf, when set, is the directory whose device and inode the client
+	// reports as its own (default: cwd's).
+	dirOf     string
+	umask     int
+	stdin     string
+	stdinOpen bool
+	// hangUp closes the connection this long after the server took the
+	// request, as a client killed by Claude Code does.
+	hangUp time.Duration
+}
+
+type result struct {
+	declined       bool
+	code           int
+	stdout, stderr string
+	err            error
+	stdinW         *os.File // open when call.stdinOpen
+}
+
+// do runs one request the way internal/hookclient does, on pipes.
+func (r *rig) do(t *testing.T, c call) result {
+	t.Helper()
+	if c.cwd == "" {
+		c.cwd = r.home
+	}
+	if c.environ == nil {
+		c.environ = r.environ()
+	}
+	if c.umask == 0 {
+		c.umask = readUmask()
+	}
+	req := &hookwire.Request{Args: c.args, Cwd: c.cwd, Environ: c.environ, Umask: c.umask}
+	dir := c.dirOf
+	if dir == "" {
+		dir = c.cwd
+	}
+	var st syscall.Stat_t
+	if err := syscall.Stat(dir, &st); err == nil {
+		req.CwdDev, req.CwdIno = uint64(st.Dev), uint64(st.Ino)
+	}
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	errR, errW, _ := os.Pipe()
+	conn, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: r.sock, Net: "unix"})
+	if err != nil {
+		return result{err: err}
+	}
+	defer conn.Close()
+	_, _, err = conn.WriteMsgUnix(req.Encode(), syscall.UnixRights(int(inR.Fd()), int(outW.Fd()), int(errW.Fd())), nil)
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		return result{err: err}
+	}
+	var res result
+	if !c.stdinOpen {
+		io.WriteString(inW, c.stdin)
+		inW.Close()
+	} else {
+		io.WriteString(inW, c.stdin)
+		res.stdinW = inW
+	}
+	var wg sync.WaitGroup
+	var o, e bytes.Buffer
+	wg.Add(2)
+	go func() { defer wg.Done(); io.Copy(&o, outR); outR.Close() }()
+	go func() { defer wg.Done(); io.Copy(&e, errR); errR.Close() }()
+	conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	var b [1]byte
+	if _, err := io.ReadFull(conn, b[:]); err != nil {
+		res.err = fmt.Errorf("no reply: %w", err)
+		return res
+	}
+	if b[0] == hookwire.Declined {
+		res.declined = true
+		inW.Close()
+		wg.Wait()
+		return res
+	}
+	if c.hangUp > 0 {
+		time.Sleep(c.hangUp)
+		conn.Close()
+		wg.Wait()
+		return res
+	}
+	if _, err := io.ReadFull(conn, b[:]); err != nil {
+		res.err = fmt.Errorf("no exit code: %w", err)
+	}
+	res.code = int(b[0])
+	wg.Wait()
+	res.stdout, res.stderr = o.String(), e.String()
+	return res
+}
+
+func hookArgs() []string { return []string{"hook", "--harness", "claude"} }
+
+func preToolUse(session, cwd, command string) string {
+	return fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"t-%s","tool_input":{"command":%q}}`,
+		session, cwd, command, command)
+}
+
+func (r *rig) events(t *testing.T) []store.Event {
+	t.Helper()
+	evs, err := r.st.Events(context.Background(), store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+// children lists this process's child processes with their state letter
+// (Z: a zombie nobody reaped).
+func children(t *testing.T) map[int]string {
+	t.Helper()
+	me := os.Getpid()
+	out := map[int]string{}
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatalf("/proc: %v", err)
+	}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 2 {
+			continue
+		}
+		if ppid, _ := strconv.Atoi(f[1]); ppid == me {
+			out[pid] = f[0]
+		}
+	}
+	return out
+}
+
+// waitFor polls cond until it holds or d passes.
+func waitFor(d time.Duration, cond func() bool) bool {
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
+}
