@@ -1,0 +1,194 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/warden-dev/warden/internal/testenv"
+)
+
+// daemon is a `warden serve` child of the test.
+type daemon struct {
+	cmd  *exec.Cmd
+	bin  string // the installed warden
+	w    *agentWorld
+	logs *strings.Builder
+}
+
+// startDaemon writes the agent config and runs `warden serve` until the
+// test ends.
+func startDaemon(t *testing.T, w *agentWorld, extraConfig string) *daemon {
+	t.Helper()
+	cfg := fmt.Sprintf(`[tempo]
+enabled = false
+
+[serve]
+addr = "127.0.0.1:0"
+
+[agent]
+runner = "tmux"
+mode = "interactive"
+claude = %q
+permission_mode = "bypassPermissions"
+tmux_socket = %q
+criteria = ["committed", "clean"]
+idle_timeout = 120
+%s`, w.Claude, w.Tmux.Socket, extraConfig)
+	if err := os.WriteFile(filepath.Join(w.WardenHome, "config.toml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := &daemon{bin: filepath.Join(w.WardenHome, "bin", "warden"), w: w, logs: &strings.Builder{}}
+	d.cmd = exec.Command(d.bin, "serve", "--log-stderr")
+	d.cmd.Dir, d.cmd.Env = w.Project, w.Env
+	d.cmd.Stderr = d.logs
+	out, err := d.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		d.cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { d.cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			d.cmd.Process.Kill()
+			<-done
+		}
+		if t.Failed() {
+			t.Logf("daemon log:\n%s", testenv.Tail([]byte(d.logs.String()), 6000))
+		}
+	})
+	ready := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "listening on") {
+				ready <- sc.Text()
+			}
+		}
+	}()
+	select {
+	case <-ready:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("warden serve did not start:\n%s", d.logs)
+	}
+	return d
+}
+
+func (d *daemon) warden(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := runBin(d.bin, d.w.Env, d.w.Project, args...)
+	if err != nil {
+		t.Fatalf("warden %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// taskJSON is what `warden task show --json` prints, in part.
+type taskJSON struct {
+	Task struct {
+		ID         string `json:"id"`
+		Status     string `json:"status"`
+		AgentState string `json:"agent_state"`
+		Error      string `json:"error"`
+		Result     string `json:"result"`
+	} `json:"task"`
+	AgentStory *struct {
+		Agent struct {
+			Worktree, Branch, State, Archive string
+		} `json:"agent"`
+		History []struct{ State string } `json:"history"`
+	} `json:"agent_story"`
+}
+
+func (d *daemon) waitTask(t *testing.T, id string, final func(status string) bool, timeout time.Duration) taskJSON {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		var tj taskJSON
+		out := d.warden(t, "task", "show", id, "--json")
+		if err := json.Unmarshal([]byte(out), &tj); err != nil {
+			t.Fatalf("task show --json: %v\n%s", err, out)
+		}
+		if final(tj.Task.Status) {
+			return tj
+		}
+		if time.Now().After(deadline) {
+			pane, _ := d.w.Tmux.Capture(context.Background(), id, 60)
+			t.Fatalf("task %s still %s (agent %s) after %v\n%s\npane:\n%s\nAPI:\n%s", id, tj.Task.Status, tj.Task.AgentState, timeout,
+				d.warden(t, "task", "show", id), pane, d.w.API.Summary())
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// bashCommitScript: the model writes a file and commits it with Bash (the
+// task id, and so the worktree's path, is the daemon's to choose).
+func bashCommitScript() Script {
+	return Script{Steps: []Step{
+		{Tools: []ToolUse{{Name: "Bash", Input: map[string]any{"command": "printf 'hello from the agent\\n' > hello.txt"}}}},
+		{Tools: []ToolUse{{Name: "Bash", Input: map[string]any{
+			"command": "git add hello.txt && git -c user.name=agent -c user.email=agent@example.com commit -q -m 'add hello'"}}}},
+		{Text: "Done: hello.txt is committed."},
+	}, DoneText: "Done."}
+}
+
+// The whole path: `warden serve` takes a task from `warden task add`, runs
+// the real Claude Code interactive in a tmux window of its worktree; the
+// scripted model commits; the task is done from the agent's hook events
+// alone; the branch has the commit; the worktree is removed; `warden task
+// show` tells the story.
+func TestDaemonRunsTaskInTmuxToDone(t *testing.T) {
+	bin := testenv.Binaries(t, "warden", "warden-serve")
+	w := newAgentWorldWith(t, filepath.Join(bin, "warden"), "", bashCommitScript())
+	d := startDaemon(t, w, "")
+	out := d.warden(t, "task", "add", "-C", w.Project, "--json", "Add hello.txt and commit it.")
+	var added struct{ ID string }
+	if err := json.Unmarshal([]byte(out), &added); err != nil || added.ID == "" {
+		t.Fatalf("task add: %v\n%s", err, out)
+	}
+	tj := d.waitTask(t, added.ID, func(s string) bool { return s == "done" || s == "failed" || s == "cancelled" }, 120*time.Second)
+	story := d.warden(t, "task", "show", added.ID)
+	if tj.Task.Status != "done" || tj.Task.AgentState != "done" {
+		t.Fatalf("task %s (agent %s): %s\n%s", tj.Task.Status, tj.Task.AgentState, tj.Task.Error, story)
+	}
+	branch := "warden/" + added.ID
+	if msg := strings.TrimSpace(testenv.Git(t, w.Project, "log", "-1", "--format=%s", branch)); msg != "add hello" {
+		t.Errorf("branch tip %q, want the agent's commit", msg)
+	}
+	if tj.AgentStory == nil {
+		t.Fatalf("no agent story:\n%s", story)
+	}
+	if _, err := os.Stat(tj.AgentStory.Agent.Worktree); !os.IsNotExist(err) {
+		t.Errorf("worktree %s still there (%v)", tj.AgentStory.Agent.Worktree, err)
+	}
+	var states []string
+	for _, h := range tj.AgentStory.History {
+		states = append(states, h.State)
+	}
+	if len(states) < 3 || states[0] != "spawning" || states[1] != "working" || states[len(states)-1] != "done" {
+		t.Errorf("agent states %v", states)
+	}
+	for _, want := range []string{"states (from its hooks)", "branch:   " + branch, "1 commit(s), 1 file(s) changed, +1 -0", "worktree: removed", "usage:    1 session(s)"} {
+		if !strings.Contains(story, want) {
+			t.Errorf("task show lacks %q:\n%s", want, story)
+		}
+	}
+	t.Logf("warden task show:\n%s", story)
+	if ws, _ := w.Tmux.Windows(context.Background()); len(ws) != 0 {
+		t.Errorf("tmux windows left: %+v", ws)
+	}
+}
