@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -99,7 +100,17 @@ func newAgentWorldWith(t *testing.T, bin, task string, script Script) *agentWorl
 	sock, _ := os.MkdirTemp("", "wte2e")
 	w.Tmux = &agent.Tmux{Socket: filepath.Join(sock, "s")}
 	t.Cleanup(func() {
+		// Claude Code writes into HOME on its way out: wait for every
+		// agent to be gone before the temp directories are removed.
+		ws, _ := w.Tmux.Windows(context.Background())
 		_ = w.Tmux.KillServer(context.Background())
+		for _, win := range ws {
+			for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+				if syscall.Kill(win.PanePID, 0) == syscall.ESRCH {
+					break
+				}
+			}
+		}
 		os.RemoveAll(sock)
 	})
 	return w

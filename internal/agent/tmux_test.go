@@ -175,4 +175,3 @@ func TestMissingTmuxIsAClearError(t *testing.T) {
 		t.Errorf("err = %v, want ErrNoTmux", err)
 	}
 }
-
