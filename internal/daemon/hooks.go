@@ -4,7 +4,7 @@ import (
 	"context"
 	"io"
 
-	"github.com/warden-dev/warden/internal/hook"
+	"github.com/warden-dev/warden/internal/hookserve"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
@@ -23,6 +23,6 @@ func serveHooks(ctx context.Context, dbPath, socket string, log io.Writer) error
 		return err
 	}
 	defer st.Close()
-	st.DB().SetMaxOpenConns(4)
-	return hook.Serve(ctx, hook.ServeOptions{Socket: socket, DBPath: dbPath, Store: st, Log: log})
+	st.DB().SetMaxOpenConns(8)
+	return hookserve.ListenAndServe(ctx, socket, hookserve.Options{DBPath: dbPath, Store: st, Log: log})
 }

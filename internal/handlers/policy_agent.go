@@ -16,7 +16,7 @@ import (
 // project directory upwards (an agent may cd into a subdirectory); the
 // task's allowed operations come from the same file.
 func agentPacks(c *pipeline.Call) []policy.Pack {
-	id := os.Getenv(event.TaskIDEnv)
+	id := c.Getenv(event.TaskIDEnv)
 	if id == "" {
 		return nil
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/warden-dev/warden/internal/event"
@@ -18,12 +17,12 @@ import (
 // bounded by the event's budget, and additionalContext saying why — until
 // the hold ends. Sessions that are not the daemon's tasks are untouched
 // (pacing handles them). One setting read per PostToolUse of an agent.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func taskPauseHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "task-pause",
 		Events: []event.Name{event.PostToolUse},
 		Run:    runTaskPause,
-	})
+	}
 }
 
 // taskPauseMax bounds one wait: the agent comes back between waits, so a
@@ -31,7 +30,7 @@ func init() {
 const taskPauseMax = 5 * time.Minute
 
 func runTaskPause(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
-	id := os.Getenv(task.EnvTaskID)
+	id := c.Getenv(task.EnvTaskID)
 	if id == "" || c.Store == nil {
 		return event.Decision{}, nil
 	}

@@ -1,12 +1,8 @@
 package hook
 
-import (
-	"os"
-
-	"github.com/warden-dev/warden/internal/event"
-)
+import "github.com/warden-dev/warden/internal/event"
 
 // taskID is the task of the agent this hook runs for: warden's agents
-// carry WARDEN_TASK_ID in their environment (the keeper swaps the
-// caller's environment in before running the hook).
-func (r *run) taskID() string { return os.Getenv(event.TaskIDEnv) }
+// carry WARDEN_TASK_ID in their environment, which is the caller's, not
+// this process's (the hook server answers many callers).
+func (r *run) taskID() string { return r.env.Getenv(event.TaskIDEnv) }
