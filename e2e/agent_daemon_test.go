@@ -192,3 +192,64 @@ func TestDaemonRunsTaskInTmuxToDone(t *testing.T) {
 		t.Errorf("tmux windows left: %+v", ws)
 	}
 }
+
+// Crash: the agent's process is killed mid-task (the model is slow to
+// answer). The task fails within the exit grace — well inside the idle
+// timeout —, its uncommitted work is archived, its slot is free again.
+func TestDaemonAgentKilledMidTask(t *testing.T) {
+	bin := testenv.Binaries(t, "warden", "warden-serve")
+	w := newAgentWorldWith(t, filepath.Join(bin, "warden"), "", Script{Steps: []Step{
+		{Tools: []ToolUse{{Name: "Bash", Input: map[string]any{"command": "printf 'work in progress\\n' > wip.txt"}}}},
+		{Text: "never seen", Delay: 90 * time.Second},
+	}})
+	d := startDaemon(t, w, "")
+	out := d.warden(t, "task", "add", "-C", w.Project, "--json", "Start something.")
+	var added struct{ ID string }
+	if err := json.Unmarshal([]byte(out), &added); err != nil || added.ID == "" {
+		t.Fatalf("task add: %v\n%s", err, out)
+	}
+	// Wait until the agent works and its file is written, then kill it.
+	var pid int
+	deadline := time.Now().Add(60 * time.Second)
+	for pid == 0 {
+		tj := d.waitTask(t, added.ID, func(string) bool { return true }, time.Minute)
+		if tj.Task.AgentState == "working" && tj.AgentStory != nil {
+			if _, err := os.Stat(filepath.Join(tj.AgentStory.Agent.Worktree, "wip.txt")); err == nil {
+				if win, _ := w.Tmux.Window(context.Background(), added.ID); win != nil && !win.Dead {
+					pid = win.PanePID
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the agent never got to work:\n%s", d.warden(t, "task", "show", added.ID))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	killed := time.Now()
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	tj := d.waitTask(t, added.ID, func(s string) bool { return s == "done" || s == "failed" || s == "cancelled" }, 60*time.Second)
+	took := time.Since(killed)
+	if tj.Task.Status != "failed" || tj.Task.AgentState != "error" || !strings.Contains(tj.Task.Error, "exited with status") {
+		t.Fatalf("task %s, agent %s: %s", tj.Task.Status, tj.Task.AgentState, tj.Task.Error)
+	}
+	if took > 120*time.Second {
+		t.Errorf("noticed after %v, more than the idle timeout", took)
+	}
+	if tj.AgentStory == nil || tj.AgentStory.Agent.Archive == "" {
+		t.Fatalf("no archive: %+v", tj.AgentStory)
+	}
+	if _, err := os.Stat(tj.AgentStory.Agent.Archive); err != nil {
+		t.Errorf("archive: %v", err)
+	}
+	var st struct {
+		Systems []struct {
+			Scheduler struct{ Running int } `json:"scheduler"`
+		} `json:"systems"`
+	}
+	if err := json.Unmarshal([]byte(d.warden(t, "serve", "status", "--json")), &st); err != nil || len(st.Systems) != 1 || st.Systems[0].Scheduler.Running != 0 {
+		t.Errorf("slot not freed: %+v %v", st, err)
+	}
+	t.Logf("killed agent noticed after %v", took.Round(100*time.Millisecond))
+}
