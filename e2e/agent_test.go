@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -29,6 +30,12 @@ type agentWorld struct {
 }
 
 func newAgentWorld(t *testing.T, task string, script Script) *agentWorld {
+	return newAgentWorldWith(t, wardenBin, task, script)
+}
+
+// newAgentWorldWith installs warden from the binary bin (and the helpers
+// next to it).
+func newAgentWorldWith(t *testing.T, bin, task string, script Script) *agentWorld {
 	t.Helper()
 	if skipAll != "" {
 		t.Skip(skipAll)
@@ -66,7 +73,7 @@ func newAgentWorld(t *testing.T, task string, script Script) *agentWorld {
 		"PATH=" + writeRmShim(t, dir, w.Home), "HOME=" + w.Home, "TERM=xterm-256color", "LANG=C.UTF-8",
 		"TMPDIR=" + filepath.Join(dir, "tmp"), "WARDEN_HOME=" + w.WardenHome,
 	}
-	out, err := runWarden(w.Env, w.Project, "install", "--scope", "user", "--yes")
+	out, err := runBin(bin, w.Env, w.Project, "install", "--scope", "user", "--yes")
 	if err != nil {
 		t.Fatalf("warden install: %v\n%s", err, out)
 	}
@@ -93,16 +100,26 @@ func newAgentWorld(t *testing.T, task string, script Script) *agentWorld {
 	sock, _ := os.MkdirTemp("", "wte2e")
 	w.Tmux = &agent.Tmux{Socket: filepath.Join(sock, "s")}
 	t.Cleanup(func() {
+		// Claude Code writes into HOME on its way out: wait for every
+		// agent to be gone before the temp directories are removed.
+		ws, _ := w.Tmux.Windows(context.Background())
 		_ = w.Tmux.KillServer(context.Background())
+		for _, win := range ws {
+			for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+				if syscall.Kill(win.PanePID, 0) == syscall.ESRCH {
+					break
+				}
+			}
+		}
 		os.RemoveAll(sock)
 	})
 	return w
 }
 
-func runWarden(env []string, dir string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+func runBin(bin string, env []string, dir string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, wardenBin, args...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir, cmd.Env = dir, env
 	out, err := cmd.CombinedOutput()
 	return string(out), err

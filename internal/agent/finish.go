@@ -25,7 +25,7 @@ func (m *Manager) finish(ctx context.Context, a *store.Agent) error {
 			_ = os.MkdirAll(m.cfg.Logs, 0o755)
 			_ = atomicfile.Write(m.logFile(a.TaskID), []byte(out), 0o600)
 		}
-		if err := m.cfg.Tmux.KillWindow(ctx, a.Window); err != nil {
+		if err := closeWindow(ctx, m.cfg.Tmux, w); err != nil {
 			return err
 		}
 	}

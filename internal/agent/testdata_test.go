@@ -26,6 +26,11 @@ commit)
   hook SessionEnd ',"reason":"other"'
   echo "fake agent done"
   ;;
+paused)
+  hook PreToolUse ',"tool_name":"Read"'
+  hook PostToolUse ',"tool_name":"Read"'
+  hook Stop ''
+  ;;
 nocommit)
   hook PreToolUse ',"tool_name":"Read"'
   hook Stop ''

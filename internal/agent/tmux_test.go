@@ -88,10 +88,10 @@ func TestTmuxWindowPerTaskWithEnvAndArgv(t *testing.T) {
 		t.Fatalf("windows %+v, want t1 and t10 alive", ws)
 	}
 	// The pane's process is the agent itself (exec all the way down).
-	cmdline, _ := os.ReadFile("/proc/" + itoa(ws[1].PanePID) + "/cmdline")
-	if got := strings.ReplaceAll(string(cmdline), "\x00", " "); !strings.HasPrefix(got, "sleep 600") {
-		t.Errorf("pane process runs %q, want sleep 600", got)
-	}
+	waitFor(t, 5*time.Second, "the pane process to be sleep 600", func() bool {
+		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(ws[1].PanePID) + "/cmdline")
+		return strings.HasPrefix(strings.ReplaceAll(string(cmdline), "\x00", " "), "sleep 600")
+	})
 	waitFor(t, 5*time.Second, "the pane to show output", func() bool {
 		s, _ := tm.Capture(ctx, "t1", 100)
 		return strings.Contains(s, "agent-ready")
@@ -120,7 +120,7 @@ func TestTmuxWindowPerTaskWithEnvAndArgv(t *testing.T) {
 func TestTmuxKeepsDeadWindowWithStatus(t *testing.T) {
 	tm := privateTmux(t)
 	ctx := context.Background()
-	startWindow(t, tm, "crash", t.TempDir(), "echo last words; exit 3")
+	startWindow(t, tm, "crash", t.TempDir(), "echo last words; sleep 0.5; exit 3")
 	var w *Window
 	waitFor(t, 10*time.Second, "the window to die", func() bool {
 		w, _ = tm.Window(ctx, "crash")
@@ -175,5 +175,3 @@ func TestMissingTmuxIsAClearError(t *testing.T) {
 		t.Errorf("err = %v, want ErrNoTmux", err)
 	}
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
