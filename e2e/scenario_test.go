@@ -82,6 +82,8 @@ type Run struct {
 	Elapsed         time.Duration
 	// Lines is claude's --output-format stream-json output, decoded.
 	Lines []map[string]any
+	// tuiServer is set once a TUI started the run's private tmux server.
+	tuiServer bool
 }
 
 // runScenario sets up a throw-away HOME and project, installs warden with

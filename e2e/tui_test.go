@@ -91,7 +91,13 @@ func (r *Run) startTUI(t *testing.T, name, dir string, env []string, claude stri
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
 	u := &TUI{r: r, name: name, dir: dir}
-	t.Cleanup(r.stopTUIServer)
+	if !r.tuiServer {
+		// Once, so that it runs after every TUI's own kill (cleanups run
+		// last first): a server killed first would kill the other TUIs'
+		// claude without their SessionEnd.
+		r.tuiServer = true
+		t.Cleanup(r.stopTUIServer)
+	}
 	t.Cleanup(u.kill)
 	waitFor(t, 60*time.Second, "SessionStart of the TUI in "+dir, func() bool {
 		for _, e := range r.eventsNamed("SessionStart") {

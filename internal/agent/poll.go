@@ -102,7 +102,11 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 			m.deadSeen[a.TaskID] = now
 		} else if now.Sub(first) >= m.cfg.ExitGrace {
 			delete(m.deadSeen, a.TaskID)
-			return changes, set(Error, fmt.Sprintf("the agent process exited with status %d before the task was done", w.DeadStatus), now)
+			why := "the agent process exited before the task was done"
+			if w.DeadStatus >= 0 {
+				why = fmt.Sprintf("the agent process exited with status %d before the task was done", w.DeadStatus)
+			}
+			return changes, set(Error, why, now)
 		}
 	}
 	last := a.LastEvent

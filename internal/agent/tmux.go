@@ -139,7 +139,7 @@ type Window struct {
 	Name       string `json:"name"`
 	PanePID    int    `json:"pane_pid"`
 	Dead       bool   `json:"dead"`        // the process exited (remain-on-exit keeps the window)
-	DeadStatus int    `json:"dead_status"` // its exit status, when Dead
+	DeadStatus int    `json:"dead_status"` // its exit status when Dead, -1 while tmux has not reported it
 }
 
 // Windows lists the session's windows; none (and no error) when the
@@ -167,9 +167,15 @@ func (t *Tmux) Windows(ctx context.Context) ([]Window, error) {
 		if len(f) != 4 {
 			continue
 		}
-		w := Window{Name: f[0], Dead: f[2] == "1"}
+		// tmux marks a pane dead when its terminal closes and learns the
+		// exit status when it reaps the process, a moment later (tmux 3.3a
+		// sometimes never shows it): -1 until it is known.
+		status, err := strconv.Atoi(f[3])
+		if err != nil {
+			status = -1
+		}
+		w := Window{Name: f[0], Dead: f[2] == "1", DeadStatus: status}
 		w.PanePID, _ = strconv.Atoi(f[1])
-		w.DeadStatus, _ = strconv.Atoi(f[3])
 		ws = append(ws, w)
 	}
 	return ws, nil

@@ -47,7 +47,9 @@ func newHome(t *testing.T) *home {
 	if err := os.WriteFile(claude, []byte(fakeClaude), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg := fmt.Sprintf("[serve]\nmax_agents = 2\nclaude_command = %q\n", claude)
+	// The headless runner: this test is about the daemon, its fake claude
+	// a script (the tmux runner has its own tests in internal/agent).
+	cfg := fmt.Sprintf("[serve]\nmax_agents = 2\nclaude_command = %q\n\n[agent]\nrunner = \"claude-p\"\n", claude)
 	if err := os.WriteFile(filepath.Join(h.dir, "config.toml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,9 @@ func startDaemon(t *testing.T) *daemon {
 	if err := os.WriteFile(fake, []byte("#!/bin/sh\nsleep 60\necho '{\"type\":\"result\",\"result\":\"done\",\"total_cost_usd\":0.01}'\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg := "[serve]\naddr = \"127.0.0.1:0\"\nclaude_command = \"" + fake + "\"\nclaude_args = []\n"
+	// The headless runner with a fake claude script (agents in tmux have
+	// their own tests in internal/agent and e2e).
+	cfg := "[serve]\naddr = \"127.0.0.1:0\"\nclaude_command = \"" + fake + "\"\nclaude_args = []\n\n[agent]\nrunner = \"claude-p\"\n"
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
