@@ -27,6 +27,7 @@ build:
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-core ./cmd/warden-core
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-helper ./cmd/warden-helper
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-judge ./cmd/warden-judge
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-serve ./cmd/warden-serve
 
 install: build
 	./bin/warden install

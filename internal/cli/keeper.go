@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/warden-dev/warden/internal/hook"
+	"github.com/warden-dev/warden/internal/hookserve"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/sqlite"
@@ -50,13 +50,14 @@ func keeperCmd() *cobra.Command {
 
 // serveHooks answers `warden hook` on paths.HookSocket() with a store of
 // its own: the keeper's connection stays pinned for its checkpoints, and
-// hooks served side by side (records, pacing sleeps) get a few.
+// hooks served side by side get a few. The store closes only after the
+// server drained (ListenAndServe returns once no request runs).
 func serveHooks(ctx context.Context) error {
 	st, err := sqlite.Open(ctx, paths.DB())
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	st.DB().SetMaxOpenConns(4)
-	return hook.Serve(ctx, hook.ServeOptions{Socket: paths.HookSocket(), DBPath: paths.DB(), Store: st, Log: os.Stderr})
+	st.DB().SetMaxOpenConns(8)
+	return hookserve.ListenAndServe(ctx, paths.HookSocket(), hookserve.Options{DBPath: paths.DB(), Store: st, Log: os.Stderr})
 }

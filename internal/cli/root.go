@@ -82,6 +82,11 @@ func commands() []*cobra.Command {
 		newUsageCmd(),
 		newHandoffCmd(),
 		keeperCmd(),
+		newServeCmd(),
+		newTaskCmd(),
+		newTokenCmd(),
+		newLogsCmd(),
+		newServiceCmd(),
 		newVersionCmd(),
 	}
 }

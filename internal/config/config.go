@@ -100,6 +100,23 @@ type Config struct {
 		Subagent  bool
 		Tier      string
 	}
+	// Serve configures the daemon, `warden serve` (internal/daemon).
+	Serve struct {
+		Addr, System             string
+		MaxAgents, QueueSize     int
+		MaxAttempts, TaskTimeout int
+		ClaudeCommand            string
+		ClaudeArgs               []string
+		TLSCert, TLSKey          string
+	}
+	// Webhook configures the daemon's webhooks (internal/server).
+	Webhook struct {
+		GitHubSecret, GitHubLabel                 string
+		GitHubRepos                               []string
+		AlertmanagerProject, AlertmanagerTemplate string
+		TelegramSecret, TelegramProject           string
+		TelegramChats                             []string
+	}
 	// Validation switches the pre-tool judges.
 	Validation struct {
 		Intent           bool

@@ -128,6 +128,9 @@ type Key struct {
 	Policy Policy
 	// Doc is one sentence for `warden config show --defaults`.
 	Doc string
+	// Secret: the value is a credential; `config show` prints that it is
+	// set, never the value.
+	Secret bool
 	// Field returns a pointer to the key's field in c (*int, *float64, *bool,
 	// *string or *[]string). A closure instead of reflection keeps Load cheap.
 	Field func(c *Config) any

@@ -155,6 +155,9 @@ func (r *resolution) settings(reg []Key) []Setting {
 	for i := range reg {
 		k := &reg[i]
 		s := Setting{Key: k.Name, Value: getField(r.cfg, k), Source: r.src[i]}
+		if v, ok := s.Value.(string); ok && k.Secret && v != "" {
+			s.Value = "(set, hidden)" // secrets never reach a terminal or a log
+		}
 		f := r.user
 		if strings.HasSuffix(s.Source, srcProject) {
 			f = r.project

@@ -13,8 +13,8 @@ const flagConfigWarned = "config_warned"
 // A broken config makes hooks fall back to defaults; the user hears about it
 // once per session, at SessionStart, with the first problem and the command
 // that lists them all.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func confignoticeHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:     "confignotice",
 		Events:   []event.Name{event.SessionStart},
 		AlwaysOn: true,
@@ -31,5 +31,5 @@ func init() {
 				"warden: config problem, using defaults where broken: %s%s. Run `warden config check`.",
 				c.ConfigProblems[0].String(), more)}, nil
 		},
-	})
+	}
 }

@@ -25,8 +25,8 @@ import (
 //   - the main Stop without background tasks, and every SessionStart, clear
 //     the set: no foreground subagent outlives the turn;
 //   - an entry older than subagentMaxAge is dropped.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func countersHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name: "counters",
 		Events: []event.Name{event.PreToolUse, event.PostToolUse, event.SubagentStart, event.SubagentStop,
 			event.SessionStart, event.Stop},
@@ -78,7 +78,7 @@ func init() {
 			c.State.SubagentDepth = len(a)
 			return event.Decision{}, c.State.Put(keySubagents, a)
 		},
-	})
+	}
 }
 
 const (

@@ -1,4 +1,4 @@
-// Package handlers holds the hook handlers, one file each. A file registers
-// its handler with pipeline.Register from init; the hook runtime imports this
-// package for that side effect. Handler order is file-name order.
+// Package handlers holds the hook handlers, one file each with a
+// constructor returning its pipeline.Handler; All (all.go) lists them in
+// run order and is what the hook runtime runs.
 package handlers

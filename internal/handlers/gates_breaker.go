@@ -11,8 +11,8 @@ import (
 // The circuit breaker counts failed tool calls per project; once tripped,
 // mutations are denied until the user resets it (rb-). State is in the
 // store, so it survives restarts of Claude Code.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func gatesBreakerHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "breaker",
 		Events: []event.Name{event.PreToolUse, event.PostToolUse, event.PostToolUseFailure},
 		Run: func(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
@@ -44,5 +44,5 @@ func init() {
 			}
 			return d, gates.SaveBreaker(ctx, c.Store, c.ProjectDir, b)
 		},
-	})
+	}
 }

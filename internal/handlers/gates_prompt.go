@@ -11,8 +11,8 @@ import (
 // Every user prompt is classified (question, task, big task, passthrough)
 // and kept in the session state: the research gate opens a new round on a
 // task, and the breaker's per-turn failure counts restart with each prompt.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func gatesPromptHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "prompt-kind",
 		Events: []event.Name{event.UserPromptSubmit},
 		Run: func(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
@@ -30,5 +30,5 @@ func init() {
 			b.NewTurn()
 			return event.Decision{}, gates.SaveBreaker(ctx, c.Store, c.ProjectDir, b)
 		},
-	})
+	}
 }

@@ -2,11 +2,9 @@ package handlers
 
 import (
 	"context"
-	"os"
 
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/gates"
-	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/pipeline"
 )
 
@@ -14,8 +12,8 @@ import (
 // mutations are denied until each required category of research saw a
 // successful tool call. Only PostToolUse marks a category done, so a model
 // saying "I researched" opens nothing.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func gatesResearchHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "research",
 		Events: []event.Name{event.PreToolUse, event.PostToolUse},
 		Run: func(_ context.Context, c *pipeline.Call) (event.Decision, error) {
@@ -43,8 +41,8 @@ func init() {
 			if mut, _ := gates.MutationOnce(c.Input); !mut {
 				return event.Decision{}, nil
 			}
-			home, _ := os.UserHomeDir()
-			avail := gates.Availability{Servers: gates.FindServers(c.ProjectDir, paths.ClaudeDir(), home)}
+			home := c.Paths().UserHome()
+			avail := gates.Availability{Servers: gates.FindServers(c.ProjectDir, c.Paths().ClaudeDir(), home)}
 			missing := gates.MissingResearch(cfg.ResearchCategories, g.Research, avail, cfg.DocsServers)
 			if len(missing) == 0 {
 				return event.Decision{}, nil
@@ -52,5 +50,5 @@ func init() {
 			return event.Decision{Verdict: event.Deny, RuleID: "gates:research", Mode: "deny",
 				Reason: gates.ResearchDenyReason(missing)}, nil
 		},
-	})
+	}
 }

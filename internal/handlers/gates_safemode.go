@@ -10,8 +10,8 @@ import (
 
 // Safemode (s+ / warden safemode on) denies every mutation until the user
 // turns it off (s-).
-func init() {
-	pipeline.Register(pipeline.Handler{
+func gatesSafemodeHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "safemode",
 		Events: []event.Name{event.PreToolUse},
 		Run: func(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
@@ -25,5 +25,5 @@ func init() {
 			return event.Decision{Verdict: event.Deny, RuleID: "gates:safemode", Mode: "deny",
 				Reason: "safemode is on: no changes (" + why + ") until the user types `s-`. Reading and running tests still work."}, nil
 		},
-	})
+	}
 }

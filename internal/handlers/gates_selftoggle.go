@@ -11,8 +11,8 @@ import (
 // Only the user toggles warden's guards: a tool call that runs `warden off`,
 // `warden safemode off` or `warden breaker reset` is denied, so the model
 // cannot reset the breaker it tripped.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func gatesSelftoggleHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "self-toggle",
 		Events: []event.Name{event.PreToolUse},
 		Run: func(_ context.Context, c *pipeline.Call) (event.Decision, error) {
@@ -26,5 +26,5 @@ func init() {
 			return event.Decision{Verdict: event.Deny, RuleID: "gates:self-toggle", Mode: "deny",
 				Reason: "`" + what + "` is for the user only; ask the user to type it in the prompt if it is really needed."}, nil
 		},
-	})
+	}
 }

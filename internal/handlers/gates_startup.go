@@ -12,8 +12,8 @@ import (
 // The startup gate (gates.startup_steps, empty by default): configured
 // steps — read a file, run a command — must be done in a session before its
 // first mutation. SessionStart tells Claude the steps.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func gatesStartupHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "startup",
 		Events: []event.Name{event.SessionStart, event.PreToolUse, event.PostToolUse},
 		Run: func(_ context.Context, c *pipeline.Call) (event.Decision, error) {
@@ -54,5 +54,5 @@ func init() {
 			return event.Decision{Verdict: event.Deny, RuleID: "gates:startup", Mode: "deny",
 				Reason: fmt.Sprintf("startup steps first: %d of %d not done yet:%s", len(missing), len(steps), gates.StepsText(missing))}, err
 		},
-	})
+	}
 }

@@ -12,8 +12,8 @@ import (
 // test run clears them. With gates.verify_before_stop, a Stop with edits
 // after the last test run is blocked once, with an instruction to test; a
 // Stop that is already a continuation (stop_hook_active) is never blocked.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func gatesVerifyHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "verify",
 		Events: []event.Name{event.PostToolUse, event.Stop},
 		Run: func(_ context.Context, c *pipeline.Call) (event.Decision, error) {
@@ -40,5 +40,5 @@ func init() {
 			return event.Decision{Verdict: event.Deny, RuleID: "gates:verify-before-stop", Mode: "deny",
 				Reason: gates.VerifyStopReason(g)}, nil
 		},
-	})
+	}
 }

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/judge"
-	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/pipeline"
 )
 
@@ -30,7 +28,7 @@ func newApproval(c *pipeline.Call) *approval {
 	if !c.Config.Validation.ToolApprove || c.Event != event.PreToolUse || c.Input.ToolName == "" {
 		return nil
 	}
-	home, _ := os.UserHomeDir()
+	home := c.Paths().UserHome()
 	return &approval{st: judge.LoadApproveState(c.State),
 		key: judge.SimilarKey(c.Input.ToolName, c.Input.ToolInput, c.ProjectDir, home)}
 }
@@ -104,7 +102,7 @@ func toolApprove(ctx context.Context, c *pipeline.Call, js *judge.State, a *appr
 	a.st.JudgedPrompt = js.Prompts
 	strict := judge.StrictReason(judge.StrictInput{ToolCount: c.State.ToolCount, FirstAfterPrompt: firstAfterPrompt,
 		AfterTrouble: js.AfterTrouble, ChangedLines: judge.ChangedLines(in.ToolName, in.ToolInput),
-		PermissionMode: in.PermissionMode, FilePath: file, ProjectDir: c.ProjectDir, ClaudeDir: paths.ClaudeDir()})
+		PermissionMode: in.PermissionMode, FilePath: file, ProjectDir: c.ProjectDir, ClaudeDir: c.Paths().ClaudeDir()})
 	if strict == "" && c.Config.Validation.Lazy && startLazy(ctx, c, req, in.ToolName, approveTarget(c)) {
 		return event.Decision{}, true
 	}

@@ -77,7 +77,7 @@ func (e *approveEnv) pre(tool string, input map[string]any) (event.Decision, hoo
 		ProjectDir: e.project, Enabled: true, Now: time.Now()}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	d, _ := pipeline.Run(ctx, c)
+	d, _ := pipeline.Run(ctx, All(), c)
 	return d, hookio.Render(event.PreToolUse, d)
 }
 
@@ -90,7 +90,7 @@ func (e *approveEnv) bash(cmd string) (event.Decision, hookio.Output) {
 func (e *approveEnv) prompt(text string) {
 	in := event.Input{SessionID: "s1", HookEventName: event.UserPromptSubmit, Prompt: text}
 	in.Raw, _ = json.Marshal(in)
-	pipeline.Run(context.Background(), &pipeline.Call{Event: event.UserPromptSubmit, Input: &in, State: e.state,
+	pipeline.Run(context.Background(), All(), &pipeline.Call{Event: event.UserPromptSubmit, Input: &in, State: e.state,
 		Config: e.cfg, Store: e.st, ProjectDir: e.project, Enabled: true, Now: time.Now()})
 }
 

@@ -17,7 +17,7 @@ import (
 // judgeProvider resolves llm.provider ("auto" looks claude up on PATH and
 // the Anthropic key in the environment).
 func judgeProvider(c *pipeline.Call) string {
-	p, _ := judge.ResolveProvider(c.Config.LLM.Provider, nil, nil)
+	p, _ := judge.ResolveProvider(c.Config.LLM.Provider, c.Getenv, c.Caller().LookPath)
 	return p
 }
 
@@ -28,7 +28,7 @@ func judgesUsable(c *pipeline.Call) (provider string, ok bool, notice string) {
 	if provider == judge.ProviderNone {
 		return provider, false, ""
 	}
-	if _, err := judge.FindBinary(); err != nil {
+	if _, err := judge.FindBinaryFor(c.Caller()); err != nil {
 		js := judge.LoadState(c.State)
 		if !js.MissingWarned {
 			js.MissingWarned = true

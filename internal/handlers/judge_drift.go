@@ -7,7 +7,6 @@ import (
 
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/judge"
-	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/pipeline"
 )
 
@@ -31,18 +30,18 @@ import (
 // handlers — a call they denied costs no model call — and before
 // judge-pretool, which counts a denial of ours as trouble (the next
 // judgement is strict) and delivers our lazy verdicts.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func judgeDriftHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "judge-drift",
 		Events: []event.Name{event.PreToolUse},
 		Order:  pipeline.OrderJudge,
 		Run:    runJudgeDrift,
-	})
+	}
 }
 
 func runJudgeDrift(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 	v := c.Config.Validation
-	if !v.PlanDrift && !v.StyleDrift && !v.ClaudeMD || judge.Nested() {
+	if !v.PlanDrift && !v.StyleDrift && !v.ClaudeMD || judge.Nested(c.Getenv) {
 		return event.Decision{}, nil
 	}
 	in := c.Input
@@ -59,7 +58,7 @@ func runJudgeDrift(ctx context.Context, c *pipeline.Call) (event.Decision, error
 		if v.ClaudeMD {
 			check = claudeMDCheck
 		}
-	case judge.IsPlanFile(file, paths.ClaudeDir()):
+	case judge.IsPlanFile(file, c.Paths().ClaudeDir()):
 		if v.PlanDrift {
 			check = planDriftCheck
 		}

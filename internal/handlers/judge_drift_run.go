@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/warden-dev/warden/internal/judge"
-	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/pipeline"
 )
 
@@ -47,5 +46,5 @@ func driftStrict(c *pipeline.Call, js *judge.State, file string) judge.StrictInp
 	in := c.Input
 	return judge.StrictInput{ToolCount: c.State.ToolCount, FirstAfterPrompt: js.DriftPrompt != js.Prompts,
 		AfterTrouble: js.AfterTrouble, ChangedLines: judge.ChangedLines(in.ToolName, in.ToolInput),
-		PermissionMode: in.PermissionMode, FilePath: file, ProjectDir: c.ProjectDir, ClaudeDir: paths.ClaudeDir()}
+		PermissionMode: in.PermissionMode, FilePath: file, ProjectDir: c.ProjectDir, ClaudeDir: c.Paths().ClaudeDir()}
 }

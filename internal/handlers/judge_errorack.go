@@ -31,17 +31,17 @@ import (
 // StrictReason always makes it strict: the hook waits for the judge. It
 // runs with the judges (pipeline.OrderJudge), before judge-pretool, which
 // counts its denial as trouble.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func judgeErrorackHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "judge-errorack",
 		Events: []event.Name{event.PreToolUse, event.PostToolUse, event.PostToolUseFailure},
 		Order:  pipeline.OrderJudge,
 		Run:    runJudgeErrorAck,
-	})
+	}
 }
 
 func runJudgeErrorAck(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
-	if !c.Config.Validation.ErrorAck || judge.Nested() {
+	if !c.Config.Validation.ErrorAck || judge.Nested(c.Getenv) {
 		return event.Decision{}, nil
 	}
 	if c.Event != event.PreToolUse {

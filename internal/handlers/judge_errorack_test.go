@@ -185,7 +185,7 @@ func TestErrorAckThroughThePipeline(t *testing.T) {
 		t.Helper()
 		in.SessionID, in.HookEventName, in.Cwd = "s1", ev, project
 		in.Raw, _ = json.Marshal(in)
-		d, _ := pipeline.Run(context.Background(), &pipeline.Call{Event: ev, Input: &in, State: e.state, Config: e.cfg,
+		d, _ := pipeline.Run(context.Background(), All(), &pipeline.Call{Event: ev, Input: &in, State: e.state, Config: e.cfg,
 			Store: e.st, ProjectDir: project, Enabled: true, Now: time.Now()})
 		return d
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/judge"
-	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/pipeline"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
@@ -25,13 +24,13 @@ import (
 // call is allowed, `warden-judge run <id>` is started detached (Setsid,
 // stdio on /dev/null), and a failed verdict denies the session's next call
 // once. With every pre-tool judge off this handler returns at once.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func judgePretoolHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "judge-pretool",
 		Events: []event.Name{event.PreToolUse, event.PostToolUseFailure},
 		Order:  pipeline.OrderJudge,
 		Run:    runJudgePreTool,
-	})
+	}
 }
 
 // pendingStore is the part of the SQLite store lazy verdicts use.
@@ -50,7 +49,7 @@ func preToolJudgesOn(c *pipeline.Call) bool {
 }
 
 func runJudgePreTool(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
-	if !preToolJudgesOn(c) || judge.Nested() {
+	if !preToolJudgesOn(c) || judge.Nested(c.Getenv) {
 		return event.Decision{}, nil
 	}
 	js := judge.LoadState(c.State)
@@ -147,7 +146,7 @@ func intentCheck(ctx context.Context, c *pipeline.Call, js *judge.State) (event.
 		judge.Render("intent-review", judge.KindReview, vars))
 	strict := judge.StrictReason(judge.StrictInput{ToolCount: c.State.ToolCount, FirstAfterPrompt: firstAfterPrompt,
 		AfterTrouble: js.AfterTrouble, ChangedLines: judge.ChangedLines(in.ToolName, in.ToolInput),
-		PermissionMode: in.PermissionMode, FilePath: file, ProjectDir: c.ProjectDir, ClaudeDir: paths.ClaudeDir()})
+		PermissionMode: in.PermissionMode, FilePath: file, ProjectDir: c.ProjectDir, ClaudeDir: c.Paths().ClaudeDir()})
 	if strict == "" && c.Config.Validation.Lazy {
 		if startLazy(ctx, c, req, in.ToolName, displayRel(file, c.ProjectDir)) {
 			return event.Decision{}, nil
@@ -178,7 +177,7 @@ func startLazy(ctx context.Context, c *pipeline.Call, req *judge.Request, tool, 
 	if err != nil {
 		return false
 	}
-	if err := judge.StartLazy(id); err != nil {
+	if err := judge.StartLazy(ctx, id); err != nil {
 		_ = ps.FinishPending(ctx, id, "error", err.Error())
 		return false
 	}

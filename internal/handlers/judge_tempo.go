@@ -19,16 +19,16 @@ import (
 // SubagentStop is judged only with tempo.subagent. SessionStart tells
 // Claude the protocol when tempo is on. Inside a judge's own nested claude
 // (WARDEN_JUDGE_NESTED) nothing runs.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func judgeTempoHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "tempo",
 		Events: []event.Name{event.SessionStart, event.UserPromptSubmit, event.Stop, event.SubagentStop},
 		Run:    runTempo,
-	})
+	}
 }
 
 func runTempo(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
-	if judge.Nested() {
+	if judge.Nested(c.Getenv) {
 		return event.Decision{}, nil
 	}
 	if c.Event == event.UserPromptSubmit {

@@ -14,8 +14,8 @@ import (
 // calls), never contents or diffs. PreCompact cannot carry context to
 // Claude, so the note is injected by the SessionStart(compact) briefing
 // that follows the compaction.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func lifecycleCompactHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "lifecycle-compact",
 		Events: []event.Name{event.PreCompact},
 		Run: func(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
@@ -52,5 +52,5 @@ func init() {
 			return event.Decision{}, lifecycle.WriteJSON(
 				filepath.Join(lifecycle.StateDir(c.ProjectDir), lifecycle.PreCompactFile), &st)
 		},
-	})
+	}
 }

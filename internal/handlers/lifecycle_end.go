@@ -21,8 +21,8 @@ var lifecycleWarnOut io.Writer = os.Stderr
 // Stop and SessionEnd write <project>/.warden/state/last-session.json and
 // set learn-pending; SessionEnd warns when the tree is dirty and clears the
 // context-threshold mark.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func lifecycleEndHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "lifecycle-end",
 		Events: []event.Name{event.Stop, event.SessionEnd},
 		Run: func(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
@@ -65,7 +65,7 @@ func init() {
 			fmt.Fprintln(lifecycleWarnOut, "warden: warning: "+msg)
 			return event.Decision{Verdict: event.Warn, RuleID: "lifecycle:dirty-tree", Mode: "warn", Reason: msg}, err
 		},
-	})
+	}
 }
 
 // stateString reads a string another handler (workflow gates) keeps under

@@ -14,8 +14,8 @@ import (
 // (injected once, then cleared). It also clears the session's
 // context-threshold mark, so the threshold can fire again after a
 // compaction. Nothing applies: nothing is added.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func lifecycleStartHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "lifecycle-briefing",
 		Events: []event.Name{event.SessionStart},
 		Run: func(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
@@ -36,5 +36,5 @@ func init() {
 			}
 			return event.Decision{Context: text}, nil
 		},
-	})
+	}
 }

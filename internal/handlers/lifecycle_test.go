@@ -55,7 +55,7 @@ func (h *harness) fire(ev event.Name, fields string) event.Decision {
 	h.now = h.now.Add(time.Second)
 	c := &pipeline.Call{Event: ev, Input: in, State: h.state, Config: h.cfg, Store: h.st,
 		ProjectDir: h.proj, Enabled: true, Now: h.now}
-	d, res := pipeline.Run(context.Background(), c)
+	d, res := pipeline.Run(context.Background(), All(), c)
 	for _, r := range res {
 		if r.Err != nil {
 			h.t.Errorf("%s handler %s: %v", ev, r.Handler, r.Err)

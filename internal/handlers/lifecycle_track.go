@@ -31,8 +31,8 @@ func loadLifecycle(s *session.State) lifecycleState {
 
 // PostToolUse: remember the paths file tools touched and the task in
 // progress from TodoWrite, for last-session.json and PreCompact. No I/O.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func lifecycleTrackHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:     "lifecycle-track",
 		Events:   []event.Name{event.PostToolUse},
 		AlwaysOn: true,
@@ -72,7 +72,7 @@ func init() {
 			}
 			return event.Decision{}, c.State.Put(keyLifecycle, ls)
 		},
-	})
+	}
 }
 
 // pushRecent moves p to the end of list (most recent last), bounded.

@@ -19,12 +19,12 @@ import (
 // than the poll interval, the hook takes the poll lease and starts a
 // detached `warden pace poll` (never network I/O here). A window passing
 // 80 % or 95 % is told to the user once per window.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func pacingHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "pacing",
 		Events: []event.Name{event.PostToolUse},
 		Run:    runPacing,
-	})
+	}
 }
 
 func runPacing(ctx context.Context, c *pipeline.Call) (event.Decision, error) {

@@ -3,11 +3,9 @@ package handlers
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/event"
-	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/pipeline"
 	"github.com/warden-dev/warden/internal/policy"
 )
@@ -20,12 +18,12 @@ const keyPolicyAsked = "policy_asked"
 // the project's rule files, evaluated against PreToolUse calls,
 // PermissionRequest and UserPromptSubmit prompts. The engine is built per
 // process (one hook = one event) and compiles only what the call reaches.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func policyHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "policy",
 		Events: []event.Name{event.PreToolUse, event.PermissionRequest, event.UserPromptSubmit},
 		Run:    runPolicy,
-	})
+	}
 }
 
 func runPolicy(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
@@ -33,13 +31,13 @@ func runPolicy(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 	if c.Event != event.UserPromptSubmit && in.ToolName == "" {
 		return event.Decision{}, nil
 	}
-	home, _ := os.UserHomeDir()
+	home := c.Paths().UserHome()
 	cwd := in.Cwd
 	if cwd == "" {
 		cwd = c.ProjectDir
 	}
-	user, _, probs := policy.LoadUserRules(policy.RuleDirs(paths.Home(), c.ProjectDir))
-	eng := policy.New(policy.Builtin(), user, policy.OptionsFrom(c.Config, paths.Home()))
+	user, _, probs := policy.LoadUserRules(policy.RuleDirs(c.Paths().Home(), c.ProjectDir))
+	eng := policy.New(policy.Builtin(), user, policy.OptionsFrom(c.Config, c.Paths().Home()))
 	f := policy.Normalize(policy.Call{Event: string(c.Event), Tool: in.ToolName, Input: in.ToolInput,
 		Prompt: in.Prompt, Cwd: cwd, Home: home, Project: c.ProjectDir})
 	if c.State != nil {

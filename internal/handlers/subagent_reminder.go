@@ -13,8 +13,8 @@ const keyMainCalls = "main_tool_calls"
 // counts tool calls; every reminders.subagent_every calls it adds the
 // reminder text as additionalContext. Subagents' tool calls neither count
 // nor get the reminder.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func subagentReminderHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "subagent-reminder",
 		Events: []event.Name{event.PostToolUse},
 		Run: func(_ context.Context, c *pipeline.Call) (event.Decision, error) {
@@ -33,5 +33,5 @@ func init() {
 			}
 			return event.Decision{Context: c.Config.Reminders.SubagentText}, nil
 		},
-	})
+	}
 }

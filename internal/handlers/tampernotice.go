@@ -11,8 +11,8 @@ import (
 // Tampering warden detected (a session state whose signature failed) is
 // shown to the user at the next SessionStart, then cleared. Always on: it
 // reports on warden itself.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func tampernoticeHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:     "tampernotice",
 		Events:   []event.Name{event.SessionStart},
 		AlwaysOn: true,
@@ -30,5 +30,5 @@ func init() {
 			return event.Decision{SystemMessage: "warden: tampering detected — " + what +
 				". Check `warden log` and `warden audit verify`."}, nil
 		},
-	})
+	}
 }

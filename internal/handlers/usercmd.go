@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/warden-dev/warden/internal/event"
-	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/pipeline"
 	"github.com/warden-dev/warden/internal/usercmd"
 )
@@ -12,8 +11,8 @@ import (
 // A prompt that is a warden command ("warden status") is answered to the
 // user and never reaches the model. It runs even when warden is off, so
 // `warden on` can be typed.
-func init() {
-	pipeline.Register(pipeline.Handler{
+func usercmdHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:     "usercmd",
 		Events:   []event.Name{event.UserPromptSubmit},
 		AlwaysOn: true,
@@ -23,7 +22,7 @@ func init() {
 				return event.Decision{}, nil
 			}
 			env := &usercmd.Env{
-				Store: c.Store, StorePath: paths.DB(), SessionID: c.Input.SessionID,
+				Store: c.Store, StorePath: c.Paths().DB(), SessionID: c.Input.SessionID,
 				State: c.State, ConfigProblems: c.ConfigProblems, Config: c.Config, ProjectDir: c.ProjectDir,
 			}
 			reply := usercmd.Run(ctx, cmd, env, args)
@@ -32,5 +31,5 @@ func init() {
 				Reason: "answered warden command", UserReply: reply,
 			}, nil
 		},
-	})
+	}
 }

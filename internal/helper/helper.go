@@ -23,18 +23,24 @@ var ErrMissing = errors.New(Name + " not found next to warden or on PATH; instal
 
 // Path finds the helper: next to the running binary first (that is where
 // `warden install` puts it), then on PATH.
-func Path() (string, error) {
+func Path() (string, error) { return PathOf(Name) }
+
+// PathOf finds the helper binary name the same way (warden-serve, …).
+func PathOf(name string) (string, error) {
 	if self, err := os.Executable(); err == nil {
 		if resolved, err := filepath.EvalSymlinks(self); err == nil {
 			self = resolved
 		}
-		p := filepath.Join(filepath.Dir(self), Name)
+		p := filepath.Join(filepath.Dir(self), name)
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
 			return p, nil
 		}
 	}
-	if p, err := exec.LookPath(Name); err == nil {
+	if p, err := exec.LookPath(name); err == nil {
 		return p, nil
+	}
+	if name != Name {
+		return "", fmt.Errorf("%s not found next to warden or on PATH; install it with `make install`", name)
 	}
 	return "", ErrMissing
 }
@@ -42,7 +48,12 @@ func Path() (string, error) {
 // Run runs the helper with args and the given stdio and returns its exit
 // code.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	p, err := Path()
+	return RunNamed(Name, args, stdin, stdout, stderr)
+}
+
+// RunNamed is Run for the helper binary name.
+func RunNamed(name string, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	p, err := PathOf(name)
 	if err != nil {
 		return 1, err
 	}

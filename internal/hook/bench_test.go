@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/warden-dev/warden/internal/reqenv"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
@@ -45,11 +46,12 @@ func BenchmarkHookServed(b *testing.B) {
 	}
 	defer st.Close()
 	var errb bytes.Buffer
+	caller := reqenv.Process()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		inv := &invocation{cwd: "/tmp", stdin: strings.NewReader(in), stdout: io.Discard, stderr: &errb, store: st}
-		if code := invoke(inv); code != 0 || errb.Len() > 0 {
+		req := Request{Env: caller, Stdin: strings.NewReader(in), Stdout: io.Discard, Stderr: &errb, Store: st}
+		if code := Run(context.Background(), req); code != 0 || errb.Len() > 0 {
 			b.Fatalf("code %d: %s", code, errb.String())
 		}
 	}

@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"os"
 	"strconv"
 	"time"
 
@@ -16,9 +15,9 @@ const TestDeadlineEnv = "WARDEN_TEST_HOOK_DEADLINE_MS"
 
 // budget is the event's deadline from the hook's start: spec.Budget(),
 // or less under TestDeadlineEnv.
-func budget(spec hookio.Spec) time.Duration {
+func budget(spec hookio.Spec, getenv func(string) string) time.Duration {
 	b := spec.Budget()
-	if v := os.Getenv(TestDeadlineEnv); v != "" {
+	if v := getenv(TestDeadlineEnv); v != "" {
 		if ms, err := strconv.Atoi(v); err == nil && ms > 0 {
 			b = min(b, time.Duration(ms)*time.Millisecond)
 		}

@@ -14,7 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -22,12 +22,13 @@ import (
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/detach"
 	"github.com/warden-dev/warden/internal/event"
-	_ "github.com/warden-dev/warden/internal/handlers" // registers the handlers
+	"github.com/warden-dev/warden/internal/handlers"
 	"github.com/warden-dev/warden/internal/hookio"
 	"github.com/warden-dev/warden/internal/hookwire"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/pipeline"
 	"github.com/warden-dev/warden/internal/redact"
+	"github.com/warden-dev/warden/internal/reqenv"
 	"github.com/warden-dev/warden/internal/session"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/keeper"
@@ -42,27 +43,68 @@ const recordReserve = 400 * time.Millisecond
 // Main runs one hook in this process and returns the exit code (0, or 2
 // for a block).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cwd, _ := os.Getwd()
-	return invoke(&invocation{args: args, cwd: cwd, stdin: stdin, stdout: stdout, stderr: stderr, spawnKeeper: SpawnKeeper})
+	return invoke(context.Background(), &invocation{
+		args: args, env: reqenv.Process(), stdin: stdin, stdout: stdout, stderr: stderr,
+		spawnKeeper: SpawnKeeper, signals: true,
+	})
 }
 
-// invocation is one hook run: in its own process (Main) or for a client of
-// the keeper (serve.go), which shares its open store and must know when
-// the handlers are done with the process environment.
+// Request is one hook a resident server (internal/hookserve) runs for a
+// caller: everything about the caller is in it, nothing in the process.
+type Request struct {
+	// Args are the arguments after `hook` ([EVENT] --harness claude).
+	Args []string
+	// Env is the caller's environment and working directory.
+	Env *reqenv.Env
+	// Stdin, Stdout and Stderr are the caller's. Stdin should carry a read
+	// deadline of its own where it can (a pipe); the runtime bounds the
+	// read with hook.read_timeout_ms either way.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Store is the server's open store, shared and never closed here.
+	Store *sqlite.Store
+	// Handlers run for the event (nil: internal/handlers.All()).
+	Handlers []pipeline.Handler
+}
+
+// Run runs one hook for a caller of a resident server and returns its exit
+// code. ctx ends when the caller is gone (its process was signalled) or
+// the server stops hard: handlers and a pacing sleep end then, and the
+// event is still recorded. Run never touches the process environment,
+// working directory or signal handlers, so hooks run concurrently; the
+// hooks of one session are ordered by the session lock.
+func Run(ctx context.Context, req Request) int {
+	env := req.Env
+	if env == nil {
+		env = reqenv.Process()
+	}
+	return invoke(ctx, &invocation{
+		args: req.Args, env: env, stdin: req.Stdin, stdout: req.Stdout, stderr: req.Stderr, store: req.Store,
+		handlers: req.Handlers,
+	})
+}
+
+// invocation is one hook run: in its own process (Main) or for a caller
+// of a resident server (Run), which shares its open store.
 type invocation struct {
 	args           []string
-	cwd            string
+	env            *reqenv.Env
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	store          *sqlite.Store // open and shared; nil: open one, close it after
-	handlersDone   func()        // called once the output is written, before the record
 	spawnKeeper    bool
+	signals        bool               // this process is the hook's: SIGTERM/SIGINT end a pacing sleep
+	handlers       []pipeline.Handler // nil: handlers.All()
 }
 
-func invoke(inv *invocation) (code int) {
+func invoke(ctx context.Context, inv *invocation) (code int) {
 	start := time.Now()
 	stderr := inv.stderr
-	r := &run{start: start, stderr: stderr, unlock: func() {}, cwd: inv.cwd, shared: inv.store}
+	r := &run{start: start, stderr: stderr, unlock: func() {}, env: inv.env, paths: paths.Of(inv.env.Getenv),
+		shared: inv.store, base: ctx, signals: inv.signals, handlers: inv.handlers}
+	if r.handlers == nil {
+		r.handlers = handlers.All()
+	}
 	defer func() { r.unlock() }()
 	defer func() {
 		if p := recover(); p != nil { // fail open, whatever happened
@@ -80,9 +122,6 @@ func invoke(inv *invocation) (code int) {
 	}
 	if out.Stderr != "" {
 		fmt.Fprintln(stderr, out.Stderr)
-	}
-	if inv.handlersDone != nil {
-		inv.handlersDone()
 	}
 	r.record(out)
 	if inv.spawnKeeper {
@@ -118,12 +157,16 @@ func StartKeeper() {
 
 // run is the state of one hook invocation.
 type run struct {
-	start   time.Time
-	stderr  io.Writer
-	cwd     string        // the caller's working directory
-	shared  *sqlite.Store // the keeper's store, never closed here
-	harness string
-	argEv   event.Name
+	start    time.Time
+	stderr   io.Writer
+	env      *reqenv.Env   // the caller: environment and working directory
+	paths    paths.Paths   // resolved from env
+	shared   *sqlite.Store // the server's store, never closed here
+	base     context.Context
+	signals  bool
+	handlers []pipeline.Handler
+	harness  string
+	argEv    event.Name
 
 	ev       event.Name
 	in       *event.Input
@@ -171,8 +214,8 @@ func (r *run) fail(format string, a ...any) {
 }
 
 func (r *run) execute(stdin io.Reader) hookio.Output {
-	cwd := r.cwd
-	r.cfg, r.problems = config.Load(paths.UserConfig(), paths.ProjectDir(cwd))
+	cwd := r.env.Cwd
+	r.cfg, r.problems = config.Load(r.paths.UserConfig(), r.paths.ProjectDir(cwd))
 
 	raw, err := readInput(stdin, time.Duration(r.cfg.Hook.ReadTimeoutMS)*time.Millisecond)
 	if err != nil {
@@ -195,19 +238,19 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 		r.fail("no event: hook_event_name missing and no EVENT argument")
 		return hookio.Output{}
 	}
-	if r.in.Cwd != "" && r.in.Cwd != cwd && os.Getenv("CLAUDE_PROJECT_DIR") == "" {
+	if r.in.Cwd != "" && r.in.Cwd != cwd && r.env.Getenv("CLAUDE_PROJECT_DIR") == "" {
 		// The payload knows the session's directory better than our cwd.
-		r.cfg, r.problems = config.Load(paths.UserConfig(), r.in.Cwd)
+		r.cfg, r.problems = config.Load(r.paths.UserConfig(), r.env.Abs(r.in.Cwd))
 	}
 
 	spec := hookio.SpecFor(r.ev)
-	r.deadline = r.start.Add(budget(spec))
-	ctx, cancel := context.WithDeadline(context.Background(), r.deadline.Add(-recordReserve))
+	r.deadline = r.start.Add(budget(spec, r.env.Getenv))
+	ctx, cancel := context.WithDeadline(reqenv.Into(r.base, r.env), r.deadline.Add(-recordReserve))
 	defer cancel()
 
 	r.openStore(ctx)
 	if r.in.SessionID != "" && r.st != nil {
-		unlock, err := lockSession(ctx, paths.Home(), r.in.SessionID)
+		unlock, err := lockSession(ctx, r.paths.Home(), r.in.SessionID)
 		if err != nil {
 			r.fail("session lock: %v", err)
 		}
@@ -215,9 +258,14 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 	}
 	r.state = r.loadState(ctx)
 
+	// The handlers get a copy of the state: one that overruns the budget
+	// keeps writing to its copy while the record saves the state as it
+	// was loaded, never a half-changed one (and never racing with it).
+	work := cloneState(r.state)
 	call := &pipeline.Call{
-		Event: r.ev, Input: r.in, State: r.state, Config: r.cfg, ConfigProblems: r.problems,
-		ProjectDir: paths.ProjectDir(r.in.Cwd), Enabled: usercmd.Enabled(ctx, r.storeOrNil()), Now: r.start,
+		Event: r.ev, Input: r.in, State: work, Config: r.cfg, ConfigProblems: r.problems,
+		ProjectDir: r.env.Abs(r.paths.ProjectDir(r.in.Cwd)), Env: r.env,
+		Enabled: usercmd.Enabled(ctx, r.storeOrNil()), Now: r.start,
 	}
 	if s := r.storeOrNil(); s != nil {
 		call.Store = s
@@ -238,11 +286,12 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 				done <- result{}
 			}
 		}()
-		d, res := pipeline.Run(ctx, call)
+		d, res := pipeline.Run(ctx, r.handlers, call)
 		done <- result{d, res}
 	}()
 	select {
 	case res := <-done:
+		r.state = work
 		r.decision = res.d
 		for _, hr := range res.res {
 			if hr.Err != nil {
@@ -250,7 +299,7 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 			}
 		}
 	case <-ctx.Done():
-		r.fail("handlers did not finish within the %v budget for %s", budget(spec)-recordReserve, r.ev)
+		r.fail("handlers did not finish within the %v budget for %s", budget(spec, r.env.Getenv)-recordReserve, r.ev)
 		return hookio.Output{}
 	}
 	return hookio.Render(r.ev, r.decision)
@@ -261,7 +310,7 @@ func (r *run) openStore(ctx context.Context) {
 		r.st = r.shared
 		return
 	}
-	st, err := sqlite.Open(ctx, paths.DB())
+	st, err := sqlite.Open(ctx, r.paths.DB())
 	if err != nil {
 		r.stErr = err
 		r.fail("store unusable: %v", err)
@@ -283,7 +332,7 @@ func (r *run) loadState(ctx context.Context) *session.State {
 	if r.st == nil || r.in == nil || r.in.SessionID == "" {
 		return st
 	}
-	key, err := session.LoadKey(paths.StateKey())
+	key, err := session.LoadKey(r.paths.StateKey())
 	if err != nil {
 		r.fail("session state key: %v", err)
 	}
@@ -298,7 +347,7 @@ func (r *run) loadState(ctx context.Context) *session.State {
 	}
 	if r.key == nil || !session.Verify(r.key, sess.ID, sess.State, sess.Sig) {
 		r.tampered(ctx, fmt.Sprintf("session %s: its saved state does not match its signature (edited outside warden, or the key %s was replaced); the state was reset",
-			sess.ID, paths.StateKey()))
+			sess.ID, r.paths.StateKey()))
 		return st
 	}
 	if err := json.Unmarshal(sess.State, st); err != nil {
@@ -327,7 +376,9 @@ func (r *run) record(out hookio.Output) {
 	if deadline.IsZero() {
 		deadline = r.start.Add(hookio.SpecFor(r.ev).Budget())
 	}
-	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	// The record is written even when the caller went away: what happened
+	// is kept. Only the deadline bounds it.
+	ctx, cancel := context.WithDeadline(context.WithoutCancel(r.base), deadline)
 	defer cancel()
 	if r.st == nil && r.stErr == nil {
 		// Failed before the store was opened (bad input): record that too.
@@ -350,7 +401,7 @@ func (r *run) record(out hookio.Output) {
 			r.fail("save session state: %v", err)
 		}
 		r.unlock()
-		slept := sleepFor(d, time.Until(deadline)-recordReserve)
+		slept := sleepFor(r.base, d, time.Until(deadline)-recordReserve, r.signals)
 		ev = r.eventRow(out)
 		ev.SleptMS = slept.Milliseconds()
 		err = r.st.RecordHook(ctx, ev, nil)
@@ -364,7 +415,7 @@ func (r *run) record(out hookio.Output) {
 		return
 	}
 	if r.ev == event.SessionStart {
-		prune(ctx, r.st, r.cfg.RetentionDays, r.start)
+		prune(ctx, r.st, r.cfg.RetentionDays, r.start, r.paths.Locks())
 	}
 }
 
@@ -421,4 +472,14 @@ func filePath(in *event.Input) string {
 		}
 	}
 	return ""
+}
+
+// cloneState copies st deeply enough that writing to the copy (flags,
+// values, counters) never touches st: values are replaced by Put, never
+// changed in place.
+func cloneState(st *session.State) *session.State {
+	c := *st
+	c.Flags = maps.Clone(st.Flags)
+	c.Values = maps.Clone(st.Values)
+	return &c
 }

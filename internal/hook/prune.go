@@ -7,13 +7,12 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store"
 )
 
 // prune deletes rows older than retention_days, at most once a day: it runs
 // at SessionStart (not on every tool call) and remembers when it last did.
-func prune(ctx context.Context, s store.Store, retentionDays int, now time.Time) {
+func prune(ctx context.Context, s store.Store, retentionDays int, now time.Time, locks string) {
 	if retentionDays <= 0 {
 		return
 	}
@@ -28,7 +27,7 @@ func prune(ctx context.Context, s store.Store, retentionDays int, now time.Time)
 	if _, _, err := s.Prune(ctx, before); err != nil {
 		return
 	}
-	pruneLocks(filepath.Join(paths.Home(), "locks"), now.Add(-7*24*time.Hour))
+	pruneLocks(locks, now.Add(-7*24*time.Hour))
 	_ = s.SetSetting(ctx, store.SettingLastPrune, strconv.FormatInt(now.Unix(), 10))
 }
 

@@ -160,12 +160,11 @@ func TestKeeperRunsEachHookInItsCallersEnvironment(t *testing.T) {
 	}
 }
 
-// TestBusyKeeperDeclines: while one hook holds the keeper (its stdin is
-// never closed, so it waits out the read deadline), the next is declined
-// at once and told to run itself; this front cannot, so it allows and
-// says warden-core is missing. After the first ends, hooks are answered
-// again. The first ends by its read deadline, with exit 0.
-func TestBusyKeeperDeclines(t *testing.T) {
+// TestStuckClientHoldsNoOne: while one hook's stdin is never closed (it
+// waits out its read deadline in the keeper), the next hook is answered
+// by the keeper at once (this front has no warden-core to fall back on);
+// the stuck one ends by its read deadline with exit 0.
+func TestStuckClientHoldsNoOne(t *testing.T) {
 	s := newServed(t)
 	if err := os.WriteFile(filepath.Join(s.home, "config.toml"), []byte("[hook]\nread_timeout_ms = 1500\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -185,20 +184,19 @@ func TestBusyKeeperDeclines(t *testing.T) {
 	}
 	pr.Close()
 	io.WriteString(pw, `{"session_id":"slow",`) // and never more, never closed
-	time.Sleep(300 * time.Millisecond)          // the keeper has taken it
 
-	_, errOut, code := s.hook(t, bashPayload("s3", "/tmp", "ls"))
-	if code != 0 || !strings.Contains(errOut, "warden-core is missing") {
-		t.Fatalf("a hook beside a busy keeper: want it declined (then missing warden-core), got code=%d stderr=%q", code, errOut)
+	start := time.Now()
+	if out, errOut, code := s.hook(t, bashPayload("s3", "/tmp", "ls")); out != "" || errOut != "" || code != 0 {
+		t.Fatalf("a hook beside a stuck one: stdout=%q stderr=%q code=%d", out, errOut, code)
+	}
+	if el := time.Since(start); el > 1400*time.Millisecond {
+		t.Errorf("the hook beside a stuck one waited %v for it", el)
 	}
 	if err := slow.Wait(); err != nil {
 		t.Fatalf("the hook whose stdin never closed: %v\n%s", err, slowErr.String())
 	}
 	if !strings.Contains(slowErr.String(), "stdin not closed within 1.5s") {
 		t.Fatalf("the slow hook's stderr: %q", slowErr.String())
-	}
-	if out, errOut, code := s.hook(t, bashPayload("s3", "/tmp", "ls")); out != "" || errOut != "" || code != 0 {
-		t.Fatalf("after the slow hook: stdout=%q stderr=%q code=%d", out, errOut, code)
 	}
 }
 
@@ -232,8 +230,8 @@ func TestKeeperKilledMidHookAllows(t *testing.T) {
 
 // TestConcurrentHooksThroughTheKeeper: 8 clients, 50 events each, through
 // one keeper: exactly 400 rows, an intact audit chain, every session's
-// tool counter exact, nothing surfaced to Claude Code. Declined hooks (the
-// keeper runs one at a time) run in warden-core, so this front has one.
+// tool counter exact, nothing surfaced to Claude Code. A declined hook
+// would run in warden-core, so this front has one.
 func TestConcurrentHooksThroughTheKeeper(t *testing.T) {
 	s := newServed(t)
 	s.front = filepath.Join(filepath.Dir(s.core), "warden")

@@ -3,21 +3,26 @@
 package hook
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/warden-dev/warden/internal/event"
+	"github.com/warden-dev/warden/internal/handlers"
 	"github.com/warden-dev/warden/internal/pipeline"
+	"github.com/warden-dev/warden/internal/reqenv"
 )
 
-// A test-only handler: a Notification whose message is "sleep:<duration>"
-// asks the runtime to sleep that long, as pacing does in PostToolUse.
-func init() {
-	pipeline.Register(pipeline.Handler{
+// sleepHandler is a test-only handler: a Notification whose message is
+// "sleep:<duration>" asks the runtime to sleep that long, as pacing does
+// in PostToolUse.
+func sleepHandler() pipeline.Handler {
+	return pipeline.Handler{
 		Name:   "test-sleep",
 		Events: []event.Name{event.Notification},
 		Run: func(_ context.Context, c *pipeline.Call) (event.Decision, error) {
@@ -36,13 +41,22 @@ func init() {
 			c.State.ToolCount += 100 // a state change that must be saved before the sleep
 			return event.Decision{Sleep: d, Reason: "test pacing"}, nil
 		},
-	})
+	}
+}
+
+// runHookWith is runHook with the built-in handlers and extra ones.
+func runHookWith(t *testing.T, extra []pipeline.Handler, stdin io.Reader, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := invoke(context.Background(), &invocation{args: args, env: reqenv.Process(), stdin: stdin, stdout: &out, stderr: &errb,
+		signals: true, handlers: append(handlers.All(), extra...)})
+	return out.String(), errb.String(), code
 }
 
 func TestRuntimeSleepsAndRecordsIt(t *testing.T) {
 	home, _ := env(t)
 	start := time.Now()
-	out, errs, code := runHook(t, strings.NewReader(payload("Notification", `"message":"sleep:400ms"`)))
+	out, errs, code := runHookWith(t, []pipeline.Handler{sleepHandler()}, strings.NewReader(payload("Notification", `"message":"sleep:400ms"`)))
 	el := time.Since(start)
 	if code != 0 || out != "" || errs != "" {
 		t.Fatalf("code %d out %q err %q", code, out, errs)
@@ -60,17 +74,24 @@ func TestRuntimeSleepsAndRecordsIt(t *testing.T) {
 }
 
 func TestSleepForBounds(t *testing.T) {
-	if got := sleepFor(5*time.Second, 50*time.Millisecond); got < 50*time.Millisecond || got > time.Second {
+	bg := context.Background()
+	if got := sleepFor(bg, 5*time.Second, 50*time.Millisecond, true); got < 50*time.Millisecond || got > time.Second {
 		t.Errorf("limit not honoured: slept %v", got)
 	}
-	if got := sleepFor(time.Second, -time.Second); got != 0 {
+	if got := sleepFor(bg, time.Second, -time.Second, true); got != 0 {
 		t.Errorf("past deadline must not sleep: %v", got)
 	}
 	go func() {
 		time.Sleep(100 * time.Millisecond)
 		syscall.Kill(syscall.Getpid(), syscall.SIGTERM)
 	}()
-	if got := sleepFor(10*time.Second, 10*time.Second); got > 3*time.Second {
+	if got := sleepFor(bg, 10*time.Second, 10*time.Second, true); got > 3*time.Second {
 		t.Errorf("SIGTERM did not end the sleep: %v", got)
+	}
+	// In a resident server the caller's going away (its context) ends it.
+	ctx, cancel := context.WithCancel(bg)
+	time.AfterFunc(100*time.Millisecond, cancel)
+	if got := sleepFor(ctx, 10*time.Second, 10*time.Second, false); got > 3*time.Second {
+		t.Errorf("a cancelled request did not end the sleep: %v", got)
 	}
 }

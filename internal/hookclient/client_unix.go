@@ -52,7 +52,16 @@ func viaKeeper(args []string, problem func(string)) (code int, ok bool) {
 		return 0, false // no keeper (ENOENT, ECONNREFUSED) or a full backlog
 	}
 	cwd, _ := os.Getwd()
-	req := (&hookwire.Request{Args: args, Cwd: cwd, Environ: os.Environ()}).Encode()
+	r := &hookwire.Request{Args: args, Cwd: cwd, Environ: os.Environ()}
+	// The umask can only be read by setting it; this process starts no
+	// thread that creates files in between.
+	r.Umask = syscall.Umask(0o22)
+	syscall.Umask(r.Umask)
+	var st syscall.Stat_t
+	if syscall.Stat(".", &st) == nil {
+		r.CwdDev, r.CwdIno = uint64(st.Dev), uint64(st.Ino)
+	}
+	req := r.Encode()
 	if err := sendAll(fd, req, syscall.UnixRights(0, 1, 2)); err != nil {
 		return 0, false
 	}

@@ -14,9 +14,13 @@
 //
 // One request per connection:
 //
-//	client → keeper: Magic, then three length-prefixed (uint32, big endian)
-//	                 fields: args, cwd, environ; args and environ are NUL-
-//	                 joined. The message carries fds 0, 1, 2 as SCM_RIGHTS.
+//	client → keeper: Magic, then four length-prefixed (uint32, big endian)
+//	                 fields: args, cwd, environ, facts; args and environ are
+//	                 NUL-joined; facts is "umask,dev,ino" in decimal (the
+//	                 client's umask, and the device and inode of its
+//	                 working directory, so the keeper can check the path
+//	                 still names it). The message carries fds 0, 1, 2 as
+//	                 SCM_RIGHTS.
 //	keeper → client: Accepted (the keeper runs the hook; the client must
 //	                 not touch stdin) or Declined (the client runs the hook
 //	                 itself: stdin is untouched), then after Accepted one
@@ -34,7 +38,7 @@ import (
 )
 
 // Magic starts every request; its last digit is the protocol version.
-const Magic = "WDNH1"
+const Magic = "WDNH2"
 
 // Replies.
 const (
@@ -50,11 +54,17 @@ type Request struct {
 	Args    []string
 	Cwd     string
 	Environ []string
+	// Umask is the client's umask; -1 when it did not say.
+	Umask int
+	// CwdDev and CwdIno identify the client's working directory (stat
+	// "."); both 0 when it could not tell.
+	CwdDev, CwdIno uint64
 }
 
 // Encode returns the request as sent on the wire.
 func (r *Request) Encode() []byte {
-	fields := []string{strings.Join(r.Args, "\x00"), r.Cwd, strings.Join(r.Environ, "\x00")}
+	facts := strconv.Itoa(r.Umask) + "," + strconv.FormatUint(r.CwdDev, 10) + "," + strconv.FormatUint(r.CwdIno, 10)
+	fields := []string{strings.Join(r.Args, "\x00"), r.Cwd, strings.Join(r.Environ, "\x00"), facts}
 	n := len(Magic)
 	for _, f := range fields {
 		n += 4 + len(f)
@@ -85,7 +95,7 @@ func Decode(b []byte) (*Request, error) {
 		return nil, errors.New("hookwire: not a warden hook request (want " + strconv.Quote(Magic) + ", a newer or older warden?)")
 	}
 	b = b[len(Magic):]
-	var fields [3]string
+	var fields [4]string
 	for i := range fields {
 		if len(b) < 4 {
 			return nil, ErrShort
@@ -103,7 +113,18 @@ func Decode(b []byte) (*Request, error) {
 	if len(b) != 0 {
 		return nil, errors.New("hookwire: " + strconv.Itoa(len(b)) + " bytes after the request")
 	}
-	r := &Request{Cwd: fields[1]}
+	r := &Request{Cwd: fields[1], Umask: -1}
+	if f := strings.Split(fields[3], ","); len(f) == 3 {
+		u, e1 := strconv.Atoi(f[0])
+		d, e2 := strconv.ParseUint(f[1], 10, 64)
+		i, e3 := strconv.ParseUint(f[2], 10, 64)
+		if e1 != nil || e2 != nil || e3 != nil {
+			return nil, errors.New("hookwire: malformed facts field " + strconv.Quote(fields[3]))
+		}
+		r.Umask, r.CwdDev, r.CwdIno = u, d, i
+	} else {
+		return nil, errors.New("hookwire: malformed facts field " + strconv.Quote(fields[3]))
+	}
 	if fields[0] != "" {
 		r.Args = strings.Split(fields[0], "\x00")
 	}

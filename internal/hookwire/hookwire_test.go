@@ -9,9 +9,9 @@ import (
 
 func TestRoundTrip(t *testing.T) {
 	for _, r := range []*Request{
-		{Args: []string{"--harness", "claude"}, Cwd: "/work/p", Environ: []string{"HOME=/root", "A=b=c", "EMPTY="}},
-		{Cwd: "/"},
-		{Args: []string{"PreToolUse"}, Cwd: "/tmp/with space", Environ: []string{"X=" + strings.Repeat("y", 70000)}},
+		{Args: []string{"--harness", "claude"}, Cwd: "/work/p", Environ: []string{"HOME=/root", "A=b=c", "EMPTY="}, Umask: 0o22, CwdDev: 2049, CwdIno: 1 << 40},
+		{Cwd: "/", Umask: -1},
+		{Args: []string{"PreToolUse"}, Cwd: "/tmp/with space", Environ: []string{"X=" + strings.Repeat("y", 70000)}, Umask: 0o77},
 	} {
 		got, err := Decode(r.Encode())
 		if err != nil {
@@ -42,6 +42,7 @@ func TestDecodeRefuses(t *testing.T) {
 		"other version":   []byte("WDNH9" + string(good[len(Magic):])),
 		"oversized field": huge,
 		"trailing bytes":  append(append([]byte{}, good...), 'x'),
+		"garbage facts":   []byte(Magic + "\x00\x00\x00\x00\x00\x00\x00\x01/\x00\x00\x00\x00\x00\x00\x00\x03a,b"),
 	} {
 		if _, err := Decode(b); err == nil || errors.Is(err, ErrShort) {
 			t.Errorf("%s: %v, want a refusal", name, err)

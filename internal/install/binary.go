@@ -108,7 +108,7 @@ func sourceBinary() (string, error) {
 // when present next to the source binary: warden-judge carries the LLM
 // SDK, which the hook binary must not link (its init would run on every
 // event).
-var Helpers = []string{"warden-helper", "warden-judge"}
+var Helpers = []string{"warden-helper", "warden-judge", "warden-serve"}
 
 type helperCopy struct{ src, dst string }
 

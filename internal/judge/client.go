@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/warden-dev/warden/internal/detach"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/warden-dev/warden/internal/detach"
+	"github.com/warden-dev/warden/internal/reqenv"
 )
 
 // BinaryName is the helper binary that talks to models.
@@ -20,10 +22,13 @@ const BinaryName = "warden-judge"
 // BinEnv overrides where warden-judge is (tests, unusual installs).
 const BinEnv = "WARDEN_JUDGE_BIN"
 
-// FindBinary locates warden-judge: $WARDEN_JUDGE_BIN, else next to the
-// running executable, else on PATH.
-func FindBinary() (string, error) {
-	if p := os.Getenv(BinEnv); p != "" {
+// FindBinary locates warden-judge for this process; see FindBinaryFor.
+func FindBinary() (string, error) { return FindBinaryFor(reqenv.Process()) }
+
+// FindBinaryFor locates warden-judge for the caller env: its
+// $WARDEN_JUDGE_BIN, else next to the running executable, else on its PATH.
+func FindBinaryFor(env *reqenv.Env) (string, error) {
+	if p := env.Abs(env.Getenv(BinEnv)); p != "" {
 		if isExec(p) {
 			return p, nil
 		}
@@ -38,7 +43,7 @@ func FindBinary() (string, error) {
 			return p, nil
 		}
 	}
-	if p, err := exec.LookPath(BinaryName); err == nil {
+	if p, err := env.LookPath(BinaryName); err == nil {
 		return p, nil
 	}
 	return "", errors.New(BinaryName + " was not found next to warden nor on PATH (make install, or warden install, puts it next to warden)")
@@ -62,7 +67,8 @@ const grace = 1500 * time.Millisecond
 // deadline make a passing response with FailedOpen set and the reason.
 func Ask(ctx context.Context, req *Request) Response {
 	start := time.Now()
-	bin, err := FindBinary()
+	env := reqenv.From(ctx)
+	bin, err := FindBinaryFor(env)
 	if err != nil {
 		r := FailOpen(req, ErrMissing+": "+err.Error())
 		return r
@@ -87,6 +93,7 @@ func Ask(ctx context.Context, req *Request) Response {
 	cctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
 	cmd := exec.CommandContext(cctx, bin)
+	cmd.Env, cmd.Dir = env.Environ, env.Cwd // the caller's: keys, provider, PATH for claude
 	cmd.Stdin = bytes.NewReader(in)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -110,14 +117,16 @@ func Ask(ctx context.Context, req *Request) Response {
 }
 
 // StartLazy starts `warden-judge run <id>` detached (own session, stdio on
-// /dev/null) for a pending verdict already stored under id, and returns at
+// /dev/null, reaped when it exits) for a pending verdict already stored
+// under id, with the environment of the caller ctx carries, and returns at
 // once.
-func StartLazy(id int64) error {
-	bin, err := FindBinary()
+func StartLazy(ctx context.Context, id int64) error {
+	env := reqenv.From(ctx)
+	bin, err := FindBinaryFor(env)
 	if err != nil {
 		return err
 	}
-	return detach.Start(bin, "run", fmt.Sprint(id))
+	return detach.StartFor(env, bin, "run", fmt.Sprint(id))
 }
 
 func clip(s string, n int) string {

@@ -77,8 +77,9 @@ func FailOpen(req *Request, why string) Response {
 // never judges its own call.
 const NestedEnv = "WARDEN_JUDGE_NESTED"
 
-// Nested reports whether this process runs inside a judge's nested claude.
-func Nested() bool { return os.Getenv(NestedEnv) != "" }
+// Nested reports whether the caller with the environment getenv runs
+// inside a judge's nested claude.
+func Nested(getenv func(string) string) bool { return getenv(NestedEnv) != "" }
 
 // Provider names.
 const (

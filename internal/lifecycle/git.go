@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/warden-dev/warden/internal/reqenv"
 )
 
 // GitTimeout bounds every git call warden makes from a hook: a hook must
@@ -38,9 +39,10 @@ func Git(ctx context.Context, dir string) GitInfo {
 	}
 	ctx, cancel := context.WithTimeout(ctx, GitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-C", dir, "status", "--porcelain=v1", "--branch", "-z",
-		"--untracked-files=normal", "--ignore-submodules=dirty")
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+	// The caller's git: its PATH, environment and directory (reqenv), so
+	// the resident server runs what the hook's own process would.
+	cmd := reqenv.From(ctx).Command(ctx, "git", []string{"-C", dir, "status", "--porcelain=v1", "--branch", "-z",
+		"--untracked-files=normal", "--ignore-submodules=dirty"}, "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
 	cmd.WaitDelay = 100 * time.Millisecond
 	out, err := cmd.Output()
 	if err != nil {
@@ -104,7 +106,7 @@ func branchFromHeader(h string) string {
 }
 
 func shortHead(ctx context.Context, dir string) string {
-	cmd := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "--short", "HEAD")
+	cmd := reqenv.From(ctx).Command(ctx, "git", []string{"-C", dir, "rev-parse", "--short", "HEAD"})
 	cmd.WaitDelay = 100 * time.Millisecond
 	out, err := cmd.Output()
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/reqenv"
 	"github.com/warden-dev/warden/internal/store"
 )
 
@@ -16,7 +17,7 @@ import (
 // renders after the first one above the threshold answer with one stat()
 // instead of opening the store. The store stays the authority: a missing
 // marker falls back to it.
-func markerPath(sessionID string) string {
+func markerPath(home, sessionID string) string {
 	safe := make([]byte, 0, len(sessionID))
 	for i := 0; i < len(sessionID) && i < 128; i++ {
 		c := sessionID[i]
@@ -26,24 +27,25 @@ func markerPath(sessionID string) string {
 			safe = append(safe, '_')
 		}
 	}
-	return filepath.Join(paths.Home(), "state", "ctx-threshold", string(safe))
+	return filepath.Join(home, "state", "ctx-threshold", string(safe))
 }
 
-// MarkerFired reports whether this session's mark is cached on disk.
-func MarkerFired(sessionID string) bool {
+// MarkerFired reports whether this session's mark is cached on disk
+// under the warden home home (the caller's: see internal/paths.Of).
+func MarkerFired(home, sessionID string) bool {
 	if sessionID == "" {
 		return false
 	}
-	_, err := os.Stat(markerPath(sessionID))
+	_, err := os.Stat(markerPath(home, sessionID))
 	return err == nil
 }
 
-// SetMarker caches the mark on disk (best effort).
-func SetMarker(sessionID string) {
+// SetMarker caches the mark on disk under home (best effort).
+func SetMarker(home, sessionID string) {
 	if sessionID == "" {
 		return
 	}
-	p := markerPath(sessionID)
+	p := markerPath(home, sessionID)
 	if os.MkdirAll(filepath.Dir(p), 0o700) == nil {
 		os.WriteFile(p, nil, 0o600)
 	}
@@ -90,12 +92,13 @@ func ThresholdFired(ctx context.Context, st store.Store, sessionID string) bool 
 	return err == nil && ok && v != ""
 }
 
-// ClearThreshold removes the mark (SessionStart, SessionEnd).
+// ClearThreshold removes the mark (SessionStart, SessionEnd); the marker
+// file is under the warden home of the caller ctx carries (reqenv).
 func ClearThreshold(ctx context.Context, st store.Store, sessionID string) error {
 	if sessionID == "" {
 		return nil
 	}
-	os.Remove(markerPath(sessionID))
+	os.Remove(markerPath(paths.Of(reqenv.From(ctx).Getenv).Home(), sessionID))
 	if st == nil {
 		return nil
 	}

@@ -2,8 +2,8 @@
 // capability (pacing, policy, gates, judges, lifecycle…) is a Handler that
 // gets the decoded input and the session state and returns a decision.
 // Decisions combine with precedence deny > ask > warn > allow
-// (event.Resolve). Adding a handler is one file in internal/handlers that
-// calls Register from init.
+// (event.Resolve). The handlers are a list the caller passes (the hook
+// runtime passes internal/handlers.All()): no registry, no init().
 package pipeline
 
 import (
@@ -14,6 +14,8 @@ import (
 
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/event"
+	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/reqenv"
 	"github.com/warden-dev/warden/internal/session"
 	"github.com/warden-dev/warden/internal/store"
 )
@@ -33,6 +35,12 @@ type Call struct {
 	Store store.Store
 	// ProjectDir is CLAUDE_PROJECT_DIR, else the payload's cwd.
 	ProjectDir string
+	// Env is the caller: its environment and working directory (the
+	// resident server runs many callers in one process, so a handler
+	// never reads os.Getenv or the process's directory). nil means this
+	// process's own. The context a handler gets carries it too
+	// (reqenv.From), for packages that start programs.
+	Env *reqenv.Env
 	// Enabled is false after `warden off`: only AlwaysOn handlers run.
 	Enabled bool
 	Now     time.Time
@@ -41,6 +49,26 @@ type Call struct {
 	// (an LLM judge) reads it to leave alone what an earlier one decided.
 	Prior []Result
 }
+
+// Paths resolves warden's and Claude Code's files for the caller.
+func (c *Call) Paths() paths.Paths {
+	if c.Env == nil {
+		return paths.Of(nil)
+	}
+	return paths.Of(c.Env.Getenv)
+}
+
+// Caller is the caller's environment and directory (this process's when
+// Env is nil).
+func (c *Call) Caller() *reqenv.Env {
+	if c.Env == nil {
+		return reqenv.Process()
+	}
+	return c.Env
+}
+
+// Getenv reads the caller's environment.
+func (c *Call) Getenv(key string) string { return c.Env.Getenv(key) }
 
 // PriorDecision combines the decisions of the handlers that ran before
 // the current one (allow when none did).
@@ -87,25 +115,11 @@ type Result struct {
 	Elapsed  time.Duration
 }
 
-var registry []Handler
-
-// Register adds a handler; call it from an init function.
-func Register(h Handler) {
-	if h.Name == "" || h.Run == nil {
-		panic("pipeline.Register: handler needs a name and a Run function")
-	}
-	registry = append(registry, h)
-}
-
-// Handlers lists the registered handlers in registration order (For gives
-// the run order).
-func Handlers() []Handler { return append([]Handler(nil), registry...) }
-
-// For lists the handlers that run for c, in run order: matching the
+// For lists the handlers of hs that run for c, in run order: matching the
 // event, enabled in config, and AlwaysOn when warden is off.
-func For(c *Call) []Handler {
+func For(hs []Handler, c *Call) []Handler {
 	var out []Handler
-	for _, h := range registry {
+	for _, h := range hs {
 		if !runsOn(h, c.Event) {
 			continue
 		}
@@ -133,11 +147,11 @@ func runsOn(h Handler, ev event.Name) bool {
 	return false
 }
 
-// Run runs every handler for c in order and combines their decisions. A
-// handler that fails or panics is allowed past (fail open) unless it is
-// FailClosed; either way the error is in its Result.
-func Run(ctx context.Context, c *Call) (event.Decision, []Result) {
-	hs := For(c)
+// Run runs the handlers of all that apply to c, in order, and combines
+// their decisions. A handler that fails or panics is allowed past (fail
+// open) unless it is FailClosed; either way the error is in its Result.
+func Run(ctx context.Context, all []Handler, c *Call) (event.Decision, []Result) {
+	hs := For(all, c)
 	results := make([]Result, 0, len(hs))
 	decisions := make([]event.Decision, 0, len(hs))
 	for _, h := range hs {

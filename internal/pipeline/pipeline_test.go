@@ -11,15 +11,7 @@ import (
 	"github.com/warden-dev/warden/internal/session"
 )
 
-// withRegistry swaps the global registry for a test.
-func withRegistry(t *testing.T, hs ...Handler) {
-	saved := registry
-	registry = nil
-	for _, h := range hs {
-		Register(h)
-	}
-	t.Cleanup(func() { registry = saved })
-}
+func list(hs ...Handler) []Handler { return hs }
 
 func decide(v event.Verdict, rule string) func(context.Context, *Call) (event.Decision, error) {
 	return func(context.Context, *Call) (event.Decision, error) {
@@ -32,12 +24,12 @@ func call(ev event.Name) *Call {
 }
 
 func TestRunCombinesAndFiltersByEvent(t *testing.T) {
-	withRegistry(t,
+	reg := list(
 		Handler{Name: "warn", Events: []event.Name{event.PreToolUse}, Run: decide(event.Warn, "w")},
 		Handler{Name: "deny", Events: []event.Name{event.PreToolUse}, Run: decide(event.Deny, "d")},
 		Handler{Name: "stop-only", Events: []event.Name{event.Stop}, Run: decide(event.Deny, "s")},
 	)
-	d, res := Run(context.Background(), call(event.PreToolUse))
+	d, res := Run(context.Background(), reg, call(event.PreToolUse))
 	if d.Verdict != event.Deny || d.RuleID != "d" || len(res) != 2 {
 		t.Errorf("got %+v (%d results)", d, len(res))
 	}
@@ -45,43 +37,43 @@ func TestRunCombinesAndFiltersByEvent(t *testing.T) {
 
 func TestFailOpenFailClosedAndPanics(t *testing.T) {
 	boom := func(context.Context, *Call) (event.Decision, error) { return event.Decision{}, errors.New("boom") }
-	withRegistry(t,
+	reg := list(
 		Handler{Name: "open", Run: boom},
 		Handler{Name: "panics", Run: func(context.Context, *Call) (event.Decision, error) { panic("bad") }},
 	)
-	d, res := Run(context.Background(), call(event.PreToolUse))
+	d, res := Run(context.Background(), reg, call(event.PreToolUse))
 	if d.Verdict != event.Allow || res[0].Err == nil || res[1].Err == nil {
 		t.Errorf("fail open: %+v %+v", d, res)
 	}
-	withRegistry(t, Handler{Name: "closed", FailClosed: true, Run: boom})
-	d, _ = Run(context.Background(), call(event.PreToolUse))
+	reg = list(Handler{Name: "closed", FailClosed: true, Run: boom})
+	d, _ = Run(context.Background(), reg, call(event.PreToolUse))
 	if d.Verdict != event.Deny || d.RuleID != "closed" {
 		t.Errorf("fail closed: %+v", d)
 	}
 }
 
 func TestOffAndDisabledHandlers(t *testing.T) {
-	withRegistry(t,
+	reg := list(
 		Handler{Name: "guard", Run: decide(event.Deny, "g")},
 		Handler{Name: "always", AlwaysOn: true, Run: decide(event.Warn, "a")},
 	)
 	c := call(event.PreToolUse)
 	c.Enabled = false
-	if d, _ := Run(context.Background(), c); d.RuleID != "a" {
+	if d, _ := Run(context.Background(), reg, c); d.RuleID != "a" {
 		t.Errorf("off: only AlwaysOn handlers run, got %+v", d)
 	}
 	c = call(event.PreToolUse)
 	c.Config.DisabledHandlers = []string{"guard"}
-	if d, _ := Run(context.Background(), c); d.RuleID != "a" {
+	if d, _ := Run(context.Background(), reg, c); d.RuleID != "a" {
 		t.Errorf("disabled_handlers ignored: %+v", d)
 	}
 }
 
 func TestExpiredDeadlineStopsTheRun(t *testing.T) {
-	withRegistry(t, Handler{Name: "deny", Run: decide(event.Deny, "d")})
+	reg := list(Handler{Name: "deny", Run: decide(event.Deny, "d")})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	d, res := Run(ctx, call(event.PreToolUse))
+	d, res := Run(ctx, reg, call(event.PreToolUse))
 	if d.Verdict != event.Allow || len(res) != 1 || res[0].Err == nil {
 		t.Errorf("got %+v %+v", d, res)
 	}
@@ -103,12 +95,12 @@ func TestOrderAndPriorDecisions(t *testing.T) {
 		}
 	}
 	// The late handler is registered first but runs after the others.
-	withRegistry(t,
+	reg := list(
 		Handler{Name: "late", Order: OrderJudge, Run: late},
 		Handler{Name: "a", Run: early("a", event.Warn)},
 		Handler{Name: "b", Run: early("b", event.Deny)},
 	)
-	Run(context.Background(), call(event.PreToolUse))
+	Run(context.Background(), reg, call(event.PreToolUse))
 	if got := fmt.Sprint(seen); got != "[a b late]" {
 		t.Errorf("run order %s, want [a b late]", got)
 	}

@@ -3,11 +3,12 @@ package policy
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/warden-dev/warden/internal/reqenv"
 )
 
 // Options are the config-derived settings of an engine.
@@ -65,7 +66,7 @@ func (e *Env) Dirty() (bool, string) {
 func gitDirty(ctx context.Context, dir string) (bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, 1500*time.Millisecond)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-C", dir, "status", "--porcelain", "--untracked-files=normal")
+	cmd := reqenv.From(ctx).Command(ctx, "git", []string{"-C", dir, "status", "--porcelain", "--untracked-files=normal"})
 	out, err := cmd.Output()
 	if err != nil {
 		return false, fmt.Errorf("git status: %v", err)
@@ -77,7 +78,7 @@ func gitDirty(ctx context.Context, dir string) (bool, error) {
 func gitCurrentBranch(ctx context.Context, dir string) string {
 	ctx, cancel := context.WithTimeout(ctx, 1500*time.Millisecond)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "--abbrev-ref", "HEAD").Output()
+	out, err := reqenv.From(ctx).Command(ctx, "git", []string{"-C", dir, "rev-parse", "--abbrev-ref", "HEAD"}).Output()
 	if err != nil {
 		return ""
 	}

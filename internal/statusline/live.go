@@ -2,14 +2,14 @@ package statusline
 
 import (
 	"context"
-	"github.com/warden-dev/warden/internal/detach"
-	"os"
 	"strconv"
 	"time"
 
 	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/detach"
 	"github.com/warden-dev/warden/internal/lifecycle"
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/reqenv"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
@@ -17,33 +17,42 @@ import (
 // threshold (the only render path that touches the store).
 const storeBudget = 300 * time.Millisecond
 
-// Spawn starts `warden handoff auto` detached; tests replace it.
-var Spawn = func(args []string) error { return detach.Start("", args...) }
-
-// Live fills opts for a real render: COLUMNS, colours, context.threshold
-// from the user and project config, the branch from .git/HEAD, and the
-// once-per-session handoff when the threshold is crossed.
+// Live fills opts for a real render for the caller opts.Env (nil: this
+// process): COLUMNS, colours, context.threshold from the caller's user and
+// project config, the branch from .git/HEAD, the badge and pacing
+// segments, and the once-per-session handoff when the threshold is
+// crossed, started with the caller's environment and directory.
 func Live(opts Options) Options {
-	if opts.Columns == 0 {
-		opts.Columns = ColumnsFromEnv(os.Getenv)
+	if opts.Env == nil {
+		opts.Env = reqenv.Process()
 	}
-	opts.Color = ColorFromEnv(os.Getenv)
+	env := opts.Env
+	p := paths.Of(env.Getenv)
+	if opts.Columns == 0 {
+		opts.Columns = ColumnsFromEnv(env.Getenv)
+	}
+	opts.Color = ColorFromEnv(env.Getenv)
 	opts.Threshold = func(project string) int {
-		cfg, _ := config.Load(paths.UserConfig(), project)
+		cfg, _ := config.Load(p.UserConfig(), env.Abs(project))
 		return cfg.Context.Threshold
 	}
-	opts.Branch = lifecycle.BranchFast
-	opts.Fire = FireHandoff
-	opts.Fired = func(in Input) bool { return lifecycle.MarkerFired(in.SessionID) }
+	opts.Branch = func(dir string) string { return lifecycle.BranchFast(env.Abs(dir)) }
+	spawn := opts.Spawn
+	if spawn == nil {
+		spawn = func(env *reqenv.Env, args []string) error { return detach.StartFor(env, "", args...) }
+	}
+	opts.Fire = func(in Input, pct int) { FireHandoff(env, in, pct, spawn) }
+	opts.Fired = func(in Input) bool { return lifecycle.MarkerFired(p.Home(), in.SessionID) }
+	opts.Pacing = pacingSegment
 	var closeStore func()
-	opts.OpenStore, closeStore = lazyStore()
+	opts.OpenStore, closeStore = lazyStore(p.DB())
 	opts.Done = closeStore
 	return opts
 }
 
-// lazyStore opens the store at most once per render, on first use; the
+// lazyStore opens the store db at most once per render, on first use; the
 // second function closes it if it was opened.
-func lazyStore() (func() (StoreReader, bool), func()) {
+func lazyStore(db string) (func() (StoreReader, bool), func()) {
 	var st *sqlite.Store
 	tried := false
 	closeIt := func() {
@@ -57,7 +66,7 @@ func lazyStore() (func() (StoreReader, bool), func()) {
 			tried = true
 			ctx, cancel := context.WithTimeout(context.Background(), storeBudget)
 			defer cancel()
-			if s, err := sqlite.Open(ctx, paths.DB()); err == nil {
+			if s, err := sqlite.Open(ctx, db); err == nil {
 				st = s
 			}
 		}
@@ -69,33 +78,35 @@ func lazyStore() (func() (StoreReader, bool), func()) {
 }
 
 // FireHandoff marks the session in the store and, for the one render that
-// set the mark, spawns `warden handoff auto` in its own session with
-// stdio on /dev/null, never waited on.
-func FireHandoff(in Input, pct int) {
-	project := in.Project()
-	if in.SessionID == "" || project == "" || lifecycle.MarkerFired(in.SessionID) {
+// set the mark, starts `warden handoff auto` detached (internal/detach: its
+// own session, stdio on /dev/null, reaped when it exits) with the caller's
+// environment and directory.
+func FireHandoff(env *reqenv.Env, in Input, pct int, spawn func(*reqenv.Env, []string) error) {
+	p := paths.Of(env.Getenv)
+	project := env.Abs(in.Project())
+	if in.SessionID == "" || project == "" || lifecycle.MarkerFired(p.Home(), in.SessionID) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeBudget)
 	defer cancel()
-	st, err := sqlite.Open(ctx, paths.DB())
+	st, err := sqlite.Open(ctx, p.DB())
 	if err != nil {
 		return
 	}
 	defer st.Close()
 	if lifecycle.ThresholdFired(ctx, st, in.SessionID) {
-		lifecycle.SetMarker(in.SessionID)
+		lifecycle.SetMarker(p.Home(), in.SessionID)
 		return
 	}
 	claimed, err := lifecycle.ClaimThreshold(ctx, st, in.SessionID, pct, time.Now())
 	if err != nil || !claimed {
 		return
 	}
-	lifecycle.SetMarker(in.SessionID)
+	lifecycle.SetMarker(p.Home(), in.SessionID)
 	args := []string{"handoff", "auto", "--session", in.SessionID, "--project", project,
 		"--percent", strconv.Itoa(pct)}
 	if in.TranscriptPath != "" {
 		args = append(args, "--transcript", in.TranscriptPath)
 	}
-	_ = Spawn(args)
+	_ = spawn(env, args)
 }

@@ -20,8 +20,8 @@ import (
 // and the figures persisted for the hooks (pacing's best source). The store
 // is opened only when the figures changed or the last write is older than
 // pace.StatuslineRefresh — a small cache file says which — because opening
-// it costs milliseconds a render cannot spare every time.
-func init() { Pacing = pacingSegment }
+// it costs milliseconds a render cannot spare every time. Live sets it as
+// Options.Pacing.
 
 func pacingSegment(env *Env) Segment {
 	five, seven, ok := pace.ParseRateLimits(env.Raw)
@@ -29,7 +29,7 @@ func pacingSegment(env *Env) Segment {
 		return Segment{}
 	}
 	now := time.Now()
-	cfg, _ := config.Load(paths.UserConfig(), env.In.Project())
+	cfg, _ := config.Load(env.paths().UserConfig(), env.Caller.Abs(env.In.Project()))
 	s := pace.SettingsFrom(cfg)
 	if s.Enabled {
 		recordRateLimits(env, five, seven, now)
@@ -49,7 +49,7 @@ func pacingSegment(env *Env) Segment {
 // the last ones written, or every StatuslineRefresh.
 func recordRateLimits(env *Env, five, seven quota.Window, now time.Time) {
 	key := figuresKey(five, seven)
-	marker := filepath.Join(paths.Home(), "state", "rate-limits")
+	marker := filepath.Join(env.paths().Home(), "state", "rate-limits")
 	if b, err := os.ReadFile(marker); err == nil {
 		if k, at, ok := strings.Cut(string(b), " "); ok && k == key {
 			if sec, err := strconv.ParseInt(at, 10, 64); err == nil && now.Sub(time.Unix(sec, 0)) < pace.StatuslineRefresh {
@@ -89,4 +89,12 @@ func figuresKey(five, seven quota.Window) string {
 		h.Write([]byte{';'})
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// paths resolves the caller's files.
+func (e *Env) paths() paths.Paths {
+	if e.Caller == nil {
+		return paths.Of(nil)
+	}
+	return paths.Of(e.Caller.Getenv)
 }

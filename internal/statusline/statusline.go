@@ -18,12 +18,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/warden-dev/warden/internal/reqenv"
 )
 
 // Input is the part of the status line payload warden reads. It is decoded
@@ -135,12 +136,22 @@ type Options struct {
 	OpenStore func() (StoreReader, bool)
 	// Done runs after the render (closes what OpenStore opened).
 	Done func()
-	// EnvDone, when set, is called once the render no longer reads the
-	// process environment or working directory: the keeper, which renders
-	// for many callers, then lets the next one have them. The wrapped
-	// command runs after it, with the environment and directory taken
-	// before.
-	EnvDone func()
+	// Badges and Pacing are the segments other features plug in (safemode,
+	// breaker and tempo badges; pacing), set by Live. They must be cheap
+	// and do no I/O beyond reading a small cached file.
+	Badges []func(e *Env) Segment
+	Pacing func(e *Env) Segment
+	// Spawn starts `warden handoff auto …` detached for the caller (nil:
+	// internal/detach with this binary); tests count the calls.
+	Spawn func(env *reqenv.Env, args []string) error
+	// Env is the caller: the wrapped command runs with its environment in
+	// its directory, and Live resolves paths and config from it. nil: this
+	// process.
+	Env *reqenv.Env
+	// ReadTimeout bounds reading the payload from stdin (default 2 s): a
+	// stdin that never closes must not hold a render, least of all in the
+	// resident server.
+	ReadTimeout time.Duration
 }
 
 // maxInput bounds the payload read from stdin.
@@ -152,11 +163,11 @@ func Run(stdin io.Reader, stdout io.Writer, opts Options) {
 	if opts.Done != nil {
 		defer opts.Done()
 	}
-	raw, _ := io.ReadAll(io.LimitReader(stdin, maxInput))
+	raw := readInput(stdin, opts.ReadTimeout)
 	in, ok := Decode(raw)
 	var lines []string
 	if ok {
-		env := &Env{In: in, Raw: raw, OpenStore: opts.OpenStore}
+		env := &Env{In: in, Raw: raw, OpenStore: opts.OpenStore, Caller: opts.Env}
 		lines = Layout(Segments(env, opts), opts.Columns, opts.Color)
 	}
 	if len(lines) == 0 {
@@ -164,12 +175,11 @@ func Run(stdin io.Reader, stdout io.Writer, opts Options) {
 	}
 	var prefix string
 	if opts.Wrap != "" {
-		environ := os.Environ()
-		dir, _ := os.Getwd()
-		if opts.EnvDone != nil {
-			opts.EnvDone()
+		caller := opts.Env
+		if caller == nil {
+			caller = reqenv.Process()
 		}
-		prefix = runWrapped(opts, raw, environ, dir)
+		prefix = runWrapped(opts, raw, caller.Environ, caller.Cwd)
 	}
 	out := strings.Join(lines, "\n")
 	switch {
@@ -180,6 +190,32 @@ func Run(stdin io.Reader, stdout io.Writer, opts Options) {
 		fmt.Fprintf(stdout, "%s\n%s\n", prefix, out)
 	default:
 		fmt.Fprintln(stdout, out)
+	}
+}
+
+// readInput reads the payload, at most maxInput bytes, until EOF or the
+// deadline (what came by then is used). The read goes on in the
+// background past the deadline only until the caller closes stdin.
+func readInput(stdin io.Reader, timeout time.Duration) []byte {
+	if timeout <= 0 {
+		timeout = 2 * time.Second
+	}
+	if f, ok := stdin.(interface{ SetReadDeadline(time.Time) error }); ok && f.SetReadDeadline(time.Now().Add(timeout)) == nil {
+		b, _ := io.ReadAll(io.LimitReader(stdin, maxInput))
+		return b
+	}
+	done := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(io.LimitReader(stdin, maxInput))
+		done <- b
+	}()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case b := <-done:
+		return b
+	case <-t.C:
+		return nil
 	}
 }
 
@@ -205,14 +241,6 @@ type Segment struct {
 	Line2 bool
 }
 
-// Extra segment sources other features plug in (safemode, breaker and tempo
-// badges; pacing). Set them from an init function; they must be cheap and
-// must not do I/O beyond reading a small cached file.
-var (
-	Badges []func(e *Env) Segment
-	Pacing func(e *Env) Segment
-)
-
 // Env is what a badge or the pacing segment sees: the decoded input, the
 // raw payload (rate_limits and the rest) and, on demand, the store.
 type Env struct {
@@ -222,6 +250,8 @@ type Env struct {
 	// deadline); nil in tests and when there is none. Opening it costs a
 	// few milliseconds per render: prefer a cached file where possible.
 	OpenStore func() (StoreReader, bool)
+	// Caller is the environment the render is for (nil: this process).
+	Caller *reqenv.Env
 }
 
 // StoreReader is the read side of the store a segment may use.
@@ -266,14 +296,14 @@ func Segments(env *Env, opts Options) []Segment {
 			segs = append(segs, Segment{Text: "⎇ " + clean(b, 40), Color: "34", Line2: true})
 		}
 	}
-	for _, f := range Badges {
+	for _, f := range opts.Badges {
 		if s := safeSeg(f, env); s.Text != "" {
 			s.Line2 = true
 			segs = append(segs, s)
 		}
 	}
-	if Pacing != nil {
-		if s := safeSeg(Pacing, env); s.Text != "" {
+	if opts.Pacing != nil {
+		if s := safeSeg(opts.Pacing, env); s.Text != "" {
 			s.Line2 = true
 			segs = append(segs, s)
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/lifecycle"
+	"github.com/warden-dev/warden/internal/reqenv"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
@@ -63,18 +64,17 @@ func TestWrapFailureStillRenders(t *testing.T) {
 func TestFullLineColumnsAndColour(t *testing.T) {
 	in := `{"model":{"display_name":"Opus"},"context_window":{"used_percentage":42},"cost":{"total_cost_usd":0.5}}`
 	branch := func(string) string { return "feature/long-branch-name" }
-	Badges = []func(*Env) Segment{func(*Env) Segment { return Segment{Text: "SAFE", Color: "31"} },
+	badges := []func(*Env) Segment{func(*Env) Segment { return Segment{Text: "SAFE", Color: "31"} },
 		func(*Env) Segment { panic("a broken badge loses only itself") }}
-	Pacing = func(e *Env) Segment {
+	pacing := func(e *Env) Segment {
 		if len(e.Raw) == 0 {
 			t.Error("pacing gets the raw payload")
 		}
 		return Segment{Text: "pace +3%"}
 	}
-	defer func() { Badges, Pacing = nil, nil }()
 
 	var out bytes.Buffer
-	Run(strings.NewReader(in), &out, Options{Branch: branch, Threshold: func(string) int { return 70 }})
+	Run(strings.NewReader(in), &out, Options{Branch: branch, Threshold: func(string) int { return 70 }, Badges: badges, Pacing: pacing})
 	if got := out.String(); got != "[Opus] ctx 42% $0.50 ⎇ feature/long-branch-name SAFE pace +3%\n" {
 		t.Errorf("one line: %q", got)
 	}
@@ -109,8 +109,9 @@ func TestFullLineColumnsAndColour(t *testing.T) {
 	}
 }
 
-// liveEnv points WARDEN_HOME at a temp store and counts spawns.
-func liveEnv(t testing.TB) (spawned func() [][]string) {
+// liveEnv points WARDEN_HOME at a temp store and counts the spawns of
+// renders made with Live(opts).
+func liveEnv(t testing.TB) (spawned func() [][]string, opts Options) {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("WARDEN_HOME", home)
@@ -122,46 +123,44 @@ func liveEnv(t testing.TB) (spawned func() [][]string) {
 	st.Close()
 	var mu sync.Mutex
 	var calls [][]string
-	old := Spawn
-	Spawn = func(args []string) error {
+	opts.Spawn = func(_ *reqenv.Env, args []string) error {
 		mu.Lock()
 		defer mu.Unlock()
 		calls = append(calls, args)
 		return nil
 	}
-	t.Cleanup(func() { Spawn = old })
 	return func() [][]string {
 		mu.Lock()
 		defer mu.Unlock()
 		return append([][]string(nil), calls...)
-	}
+	}, opts
 }
 
-func render(t *testing.T, payload string) string {
+func render(t *testing.T, opts Options, payload string) string {
 	t.Helper()
 	var out bytes.Buffer
-	Run(strings.NewReader(payload), &out, Live(Options{}))
+	Run(strings.NewReader(payload), &out, Live(opts))
 	return out.String()
 }
 
 func TestThresholdFiresOncePerSession(t *testing.T) {
-	spawned := liveEnv(t)
+	spawned, opts := liveEnv(t)
 	t.Setenv("WARDEN_COLOR", "0")
 	proj := t.TempDir()
 	p := func(sess string, pct string) string {
 		return `{"session_id":"` + sess + `","transcript_path":"/tmp/t.jsonl","cwd":"` + proj +
 			`","model":{"display_name":"Opus"},"context_window":{"used_percentage":` + pct + `}}`
 	}
-	if got := render(t, p("s1", "50")); !strings.Contains(got, "ctx 50%") || len(spawned()) != 0 {
+	if got := render(t, opts, p("s1", "50")); !strings.Contains(got, "ctx 50%") || len(spawned()) != 0 {
 		t.Fatalf("below threshold: %q %v", got, spawned())
 	}
-	if got := render(t, p("s1", "0.74")); !strings.Contains(got, "⚠ CTX 74%") {
+	if got := render(t, opts, p("s1", "0.74")); !strings.Contains(got, "⚠ CTX 74%") {
 		t.Errorf("no warning: %q", got)
 	}
-	if got := render(t, p("s1", "81")); !strings.Contains(got, "⚠ CTX 81%") {
+	if got := render(t, opts, p("s1", "81")); !strings.Contains(got, "⚠ CTX 81%") {
 		t.Errorf("no warning on the second render: %q", got)
 	}
-	if got := render(t, p("s1", "60")); !strings.Contains(got, "⚠ CTX 60%") {
+	if got := render(t, opts, p("s1", "60")); !strings.Contains(got, "⚠ CTX 60%") {
 		t.Errorf("the warning stays on for the session once fired: %q", got)
 	}
 	calls := spawned()
@@ -172,7 +171,7 @@ func TestThresholdFiresOncePerSession(t *testing.T) {
 	if strings.Join(calls[0], " ") != strings.Join(want, " ") {
 		t.Errorf("spawn args %q", calls[0])
 	}
-	render(t, p("s2", "90"))
+	render(t, opts, p("s2", "90"))
 	if len(spawned()) != 2 {
 		t.Errorf("a new session must fire again: %v", spawned())
 	}
@@ -183,28 +182,28 @@ func TestThresholdFiresOncePerSession(t *testing.T) {
 	}
 	lifecycle.ClearThreshold(context.Background(), st, "s1")
 	st.Close()
-	render(t, p("s1", "75"))
-	render(t, p("s1", "76"))
+	render(t, opts, p("s1", "75"))
+	render(t, opts, p("s1", "76"))
 	if len(spawned()) != 3 {
 		t.Errorf("after SessionStart cleared the mark: %d spawns, want 3", len(spawned()))
 	}
 	// The project's config sets the threshold.
 	os.MkdirAll(filepath.Join(proj, ".warden"), 0o755)
 	os.WriteFile(filepath.Join(proj, ".warden", "config.toml"), []byte("[context]\nthreshold = 95\n"), 0o644)
-	if got := render(t, p("s3", "90")); !strings.Contains(got, "ctx 90%") || len(spawned()) != 3 {
+	if got := render(t, opts, p("s3", "90")); !strings.Contains(got, "ctx 90%") || len(spawned()) != 3 {
 		t.Errorf("project threshold 95: %q", got)
 	}
 }
 
 func TestConcurrentRendersSpawnOnce(t *testing.T) {
-	spawned := liveEnv(t)
+	spawned, opts := liveEnv(t)
 	proj := t.TempDir()
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			render(t, `{"session_id":"race","cwd":"`+proj+`","context_window":{"used_percentage":88}}`)
+			render(t, opts, `{"session_id":"race","cwd":"`+proj+`","context_window":{"used_percentage":88}}`)
 		}()
 	}
 	wg.Wait()

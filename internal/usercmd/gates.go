@@ -3,10 +3,10 @@ package usercmd
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/warden-dev/warden/internal/gates"
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/reqenv"
 )
 
 // The gates' user commands. Only the user runs these (typed in the prompt,
@@ -62,14 +62,14 @@ func runBreaker(ctx context.Context, env *Env, args []string) (string, error) {
 	return "", fmt.Errorf("use status or reset")
 }
 
-func runResearch(_ context.Context, env *Env, _ []string) (string, error) {
+func runResearch(ctx context.Context, env *Env, _ []string) (string, error) {
 	cfg := env.config().Gates
 	g := &gates.SessionState{}
 	if env.State != nil {
 		g = gates.Load(env.State)
 	}
-	home, _ := os.UserHomeDir()
-	avail := gates.Availability{Servers: gates.FindServers(env.ProjectDir, paths.ClaudeDir(), home)}
+	p := paths.Of(reqenv.From(ctx).Getenv) // the caller's, in the resident server
+	avail := gates.Availability{Servers: gates.FindServers(env.ProjectDir, p.ClaudeDir(), p.UserHome())}
 	out := gates.ResearchProgress(g, cfg.ResearchCategories, avail, cfg.DocsServers, cfg.Research)
 	if env.State == nil {
 		out += "\n(progress is per session: type `warden research` in Claude Code to see this session's)"

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/warden-dev/warden/internal/judge"
+	"github.com/warden-dev/warden/internal/reqenv"
 	"github.com/warden-dev/warden/internal/store"
 )
 
@@ -68,7 +69,7 @@ func tempoStatusFor(ctx context.Context, env *Env, sid string) string {
 	if sid != "" {
 		session, _, _ = env.Store.Setting(ctx, judge.SessionSetting(sid))
 	}
-	provider, pwhy := judge.ResolveProvider(cfg.LLM.Provider, nil, nil)
+	provider, pwhy := judge.ResolveProvider(cfg.LLM.Provider, reqenv.From(ctx).Getenv, reqenv.From(ctx).LookPath)
 	on, why := judge.TempoActive(cfg.Tempo.Enabled, global, session, provider)
 	state := "off"
 	if on {
@@ -77,7 +78,7 @@ func tempoStatusFor(ctx context.Context, env *Env, sid string) string {
 	out := fmt.Sprintf("tempo is %s (%s); provider: %s (%s); at most %d consecutive blocks per turn",
 		state, why, provider, pwhy, cfg.Tempo.MaxBlocks)
 	if on {
-		if _, err := judge.FindBinary(); err != nil {
+		if _, err := judge.FindBinaryFor(reqenv.From(ctx)); err != nil {
 			out += "\nbut " + err.Error() + ": tempo is skipped until it is installed"
 		}
 	}

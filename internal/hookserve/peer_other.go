@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package hook
+package hookserve
 
 import (
 	"net"

@@ -1,0 +1,22 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// ServeBinary carries the daemon and the commands that talk to its API
+// (internal/daemon): they need net/http, which warden-core never links.
+const ServeBinary = "warden-serve"
+
+// newServeCmd is `warden serve [status]`: warden-serve replaces this
+// process (same pid, so a service manager's signals reach the daemon).
+func newServeCmd() *cobra.Command {
+	c := binaryCmd(ServeBinary, "serve [status] [--addr 127.0.0.1:8765] …", "Run the daemon: hooks, task queue, scheduler, REST API, webhooks, metrics", "serve")
+	c.RunE = execBinary(ServeBinary, "serve")
+	return c
+}
+
+// newTaskCmd is `warden task add|list|show|cancel`, over the daemon's API.
+func newTaskCmd() *cobra.Command {
+	return binaryCmd(ServeBinary, "task add|list|show|cancel", "Queue, list, inspect and cancel the daemon's tasks", "task")
+}

@@ -1,0 +1,157 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/version"
+)
+
+// ExitNotRunning is the exit code of a command that needs the daemon when
+// none runs.
+const ExitNotRunning = 3
+
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// NewRoot is warden-serve's command tree: `serve` and the commands that
+// talk to the daemon's API (they need net/http, which warden-core never
+// links). Users type `warden serve …`, `warden task …`.
+func NewRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "warden",
+		Short:         "warden's daemon and the commands that talk to it",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newServeCmd(), newTaskCmd())
+	return root
+}
+
+// Main runs the tree and returns the exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	root := NewRoot()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	var ec exitCode
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ec):
+		return int(ec)
+	case errors.Is(err, ErrNotRunning):
+		fmt.Fprintln(stderr, "warden:", err)
+		return ExitNotRunning
+	}
+	fmt.Fprintln(stderr, "warden:", err)
+	return 1
+}
+
+func newServeCmd() *cobra.Command {
+	var o Options
+	var logStderr bool
+	cmd := &cobra.Command{
+		Use:   "serve [--addr 127.0.0.1:8765] [--tls-cert F --tls-key F] [--insecure-public]",
+		Short: "Run the daemon: hooks, task queue, scheduler, REST API, webhooks, metrics",
+		Long: `Run warden's resident daemon in the foreground until SIGTERM or Ctrl-C.
+
+It takes the store keeper's lock and socket, so while it runs it answers
+every hook and status line (exactly as the on-demand keeper does; when it
+stops, the keeper comes back on the next hook). It runs the task queue's
+scheduler (serve.max_agents at once, held while a quota window is critical)
+and serves the API on serve.addr (loopback by default; any other address
+needs TLS or --insecure-public). Logs are JSON lines in
+$WARDEN_HOME/logs/daemon.log (warden logs daemon -f).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+			defer stop()
+			cfg, problems := config.Load(paths.UserConfig(), "")
+			for _, p := range problems {
+				fmt.Fprintln(cmd.ErrOrStderr(), "warden: config:", p)
+			}
+			o.Home, o.DB, o.Lock, o.Socket = paths.Home(), paths.DB(), paths.KeeperLock(), paths.HookSocket()
+			o.LogPath, o.StatePath, o.TokenPath, o.TaskDir = paths.DaemonLog(), paths.ServeState(), paths.CLIToken(), paths.TaskDir()
+			o.Config, o.Env, o.Version = cfg, os.Environ(), version.String()
+			if logStderr {
+				o.LogTo = cmd.ErrOrStderr()
+			}
+			o.Ready = func(addr string) {
+				fmt.Fprintf(cmd.OutOrStdout(), "warden serve: listening on %s (pid %d); logs in %s\n", addr, os.Getpid(), o.LogPath)
+			}
+			return Run(ctx, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Addr, "addr", "", "listen address (default serve.addr, 127.0.0.1:8765)")
+	f.StringVar(&o.TLSCert, "tls-cert", "", "TLS certificate (PEM)")
+	f.StringVar(&o.TLSKey, "tls-key", "", "TLS private key (PEM)")
+	f.BoolVar(&o.InsecurePublic, "insecure-public", false, "serve plain HTTP on a non-loopback address (tokens travel in clear)")
+	f.BoolVar(&logStderr, "log-stderr", false, "also write the log to stderr")
+	cmd.AddCommand(newServeStatusCmd())
+	return cmd
+}
+
+func newServeStatusCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "status [--json]",
+		Short: "Whether the daemon runs, where, and its scheduler's state (exit 3 when it does not run)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := NewClient(paths.ServeState(), paths.CLIToken())
+			if err != nil {
+				return err
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			var sys struct {
+				Systems []map[string]any `json:"systems"`
+			}
+			if err := c.Do(ctx, "GET", "/api/systems", nil, &sys); err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				return printJSON(out, map[string]any{"url": c.Base, "systems": sys.Systems})
+			}
+			for _, s := range sys.Systems {
+				fmt.Fprintf(out, "warden serve: running at %s (pid %v, %v, since %v)\n", c.Base, s["pid"], s["version"], s["started"])
+				if sc, ok := s["scheduler"].(map[string]any); ok {
+					fmt.Fprintf(out, "scheduler: %v of %v agents running, last step %v, watchdog restarts %v\n",
+						sc["running"], sc["max_agents"], sc["last_step"], sc["watchdog_restarts"])
+					if h, ok := sc["held"].(map[string]any); ok {
+						fmt.Fprintf(out, "HOLDING new work until %v: %v\n", h["until"], h["reason"])
+					}
+				}
+				if tc, ok := s["tasks"].(map[string]any); ok {
+					fmt.Fprintf(out, "tasks: %v queued, %v running, %v paused, %v done, %v failed, %v cancelled\n",
+						tc["queued"], tc["running"], tc["paused"], tc["done"], tc["failed"], tc["cancelled"])
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "JSON output")
+	return cmd
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

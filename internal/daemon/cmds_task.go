@@ -1,0 +1,195 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/server"
+	"github.com/warden-dev/warden/internal/task"
+)
+
+func newTaskCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "task add|list|show|cancel",
+		Short: "Queue, list, inspect and cancel the daemon's tasks (through its API)",
+	}
+	cmd.AddCommand(newTaskAddCmd(), newTaskListCmd(), newTaskShowCmd(), newTaskCancelCmd())
+	return cmd
+}
+
+func client() (*Client, context.Context, context.CancelFunc, error) {
+	c, err := NewClient(paths.ServeState(), paths.CLIToken())
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	return c, ctx, cancel, nil
+}
+
+func newTaskAddCmd() *cobra.Command {
+	var req server.TaskRequest
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "add [--project DIR] [--priority N] [--key K] PROMPT…",
+		Short: "Queue a task: an agent works on PROMPT in the project directory",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req.Prompt = strings.Join(args, " ")
+			if req.Project == "" {
+				req.Project, _ = os.Getwd()
+			}
+			if abs, err := filepath.Abs(req.Project); err == nil {
+				req.Project = abs
+			}
+			req.Source = "cli"
+			c, ctx, cancel, err := client()
+			if err != nil {
+				return err
+			}
+			defer cancel()
+			var t task.Task
+			if err := c.Do(ctx, "POST", "/api/tasks", req, &t); err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), t)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s %s (priority %d) in %s\n", t.ID, t.Status, t.Priority, t.Project)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&req.Project, "project", "C", "", "project directory (default: the current one)")
+	f.IntVarP(&req.Priority, "priority", "p", 0, "higher runs first (-1000..1000)")
+	f.StringVar(&req.IdempotencyKey, "key", "", "idempotency key: running add again with it returns the same task")
+	f.StringVar(&req.Agent, "agent", "", "agent kind (default: the daemon's)")
+	f.BoolVar(&asJSON, "json", false, "JSON output")
+	return cmd
+}
+
+func newTaskListCmd() *cobra.Command {
+	var status, project string
+	var limit int
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list [--status queued,running] [--project DIR] [-n N]",
+		Short: "List tasks, newest first",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			q := url.Values{}
+			if status != "" {
+				q.Set("status", status)
+			}
+			if project != "" {
+				abs, _ := filepath.Abs(project)
+				q.Set("project", abs)
+			}
+			q.Set("limit", fmt.Sprint(limit))
+			c, ctx, cancel, err := client()
+			if err != nil {
+				return err
+			}
+			defer cancel()
+			var out struct {
+				Tasks []task.Task `json:"tasks"`
+			}
+			if err := c.Do(ctx, "GET", "/api/tasks?"+q.Encode(), nil, &out); err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), out)
+			}
+			if len(out.Tasks) == 0 {
+				fmt.Fprintln(cmd.OutOrStdout(), "no tasks")
+				return nil
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tSTATUS\tPRI\tCREATED\tPROJECT\tPROMPT")
+			for _, t := range out.Tasks {
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", t.ID, t.Status, t.Priority, t.CreatedAt.Local().Format("01-02 15:04"),
+					clip(filepath.Base(t.Project), 20), clip(oneLine(t.Prompt), 50))
+			}
+			return tw.Flush()
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&status, "status", "", "only these statuses (comma-separated)")
+	f.StringVar(&project, "project", "", "only this project directory")
+	f.IntVarP(&limit, "limit", "n", 50, "at most this many (1..1000)")
+	f.BoolVar(&asJSON, "json", false, "JSON output")
+	return cmd
+}
+
+func newTaskShowCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "A task, its status history and every scheduling decision with its reason",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, ctx, cancel, err := client()
+			if err != nil {
+				return err
+			}
+			defer cancel()
+			var d server.TaskDetail
+			if err := c.Do(ctx, "GET", "/api/tasks/"+url.PathEscape(args[0]), nil, &d); err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), d)
+			}
+			writeTaskStory(cmd.OutOrStdout(), &d)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "JSON output")
+	return cmd
+}
+
+func newTaskCancelCmd() *cobra.Command {
+	var reason string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "cancel ID [--reason TEXT]",
+		Short: "Cancel a task (its agent is stopped)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, ctx, cancel, err := client()
+			if err != nil {
+				return err
+			}
+			defer cancel()
+			var t task.Task
+			if err := c.Do(ctx, "POST", "/api/tasks/"+url.PathEscape(args[0])+"/cancel", server.CancelRequest{Reason: reason}, &t); err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), t)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s %s\n", t.ID, t.Status)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&reason, "reason", "", "why (kept in the task's history)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "JSON output")
+	return cmd
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

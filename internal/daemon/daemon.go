@@ -1,0 +1,296 @@
+// Package daemon is `warden serve`: one resident process that holds the
+// store (it takes the keeper's lock and socket and answers hooks and the
+// status line as the keeper does), runs the scheduler and serves the HTTP
+// API. It lives in its own binary, warden-serve, so net/http and the
+// Prometheus client never load into the process Claude Code starts for a
+// hook.
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/orchestrator"
+	"github.com/warden-dev/warden/internal/pace"
+	"github.com/warden-dev/warden/internal/server"
+	"github.com/warden-dev/warden/internal/store/keeper"
+	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/usage"
+)
+
+// Options configure Run. Paths are resolved once, at start-up: the hook
+// server swaps the process environment per hook, so nothing may look up
+// WARDEN_HOME or HOME later.
+type Options struct {
+	Home, DB, Lock, Socket string
+	LogPath                string
+	StatePath, TokenPath   string
+	TaskDir                string
+	// Addr overrides serve.addr; TLS files override serve.tls_*.
+	Addr, TLSCert, TLSKey string
+	// InsecurePublic allows a non-loopback address without TLS.
+	InsecurePublic bool
+	Config         *config.Config
+	// Env is the environment agents get (captured at start-up).
+	Env     []string
+	Version string
+	// LogTo, when set, also gets every log record (tests, --log-stderr).
+	LogTo io.Writer
+	// Ready is called with the listening address once the API answers.
+	Ready func(addr string)
+}
+
+// Parts are the daemon's pieces, built in Run; extend.go lets other
+// features add runners, agent control and handlers to them.
+type Parts struct {
+	Store     *sqlite.Store
+	Runners   map[string]orchestrator.Runner
+	Agents    server.AgentControl
+	Scheduler *orchestrator.Scheduler
+	Server    *server.Server
+	Options   *Options
+	Log       *slog.Logger
+}
+
+// CheckAddr refuses a non-loopback address unless TLS is configured or
+// insecure is set; it names the fix.
+func CheckAddr(addr, cert, key string, insecure bool) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "" {
+		return fmt.Errorf("address %q: want HOST:PORT such as 127.0.0.1:8765", addr)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	if (cert == "") != (key == "") {
+		return errors.New("give both serve.tls_cert and serve.tls_key (or --tls-cert and --tls-key)")
+	}
+	if cert != "" || insecure {
+		return nil
+	}
+	return fmt.Errorf("address %s is reachable from other machines; give --tls-cert and --tls-key (serve.tls_cert, serve.tls_key), or type --insecure-public to serve plain HTTP anyway", addr)
+}
+
+// Run runs the daemon until ctx ends. It takes the keeper lock (stopping
+// an on-demand keeper that holds it), so while it runs it is the keeper.
+func Run(ctx context.Context, o Options) error {
+	cfg := o.Config
+	if o.Addr == "" {
+		o.Addr = cfg.Serve.Addr
+	}
+	if o.TLSCert == "" && o.TLSKey == "" {
+		o.TLSCert, o.TLSKey = cfg.Serve.TLSCert, cfg.Serve.TLSKey
+	}
+	if err := CheckAddr(o.Addr, o.TLSCert, o.TLSKey, o.InsecurePublic); err != nil {
+		return err
+	}
+	lf, err := openRotating(o.LogPath, 10<<20, 3)
+	if err != nil {
+		return err
+	}
+	defer lf.Close()
+	var w io.Writer = lf
+	if o.LogTo != nil {
+		w = io.MultiWriter(lf, o.LogTo)
+	}
+	log := slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
+
+	// A keeper never creates the store; the daemon does, like a hook.
+	st, err := sqlite.Open(ctx, o.DB)
+	if err != nil {
+		return err
+	}
+	st.Close()
+
+	if running, _ := keeper.Running(o.Lock); running {
+		if pid := daemonPID(o.StatePath); pid > 0 {
+			return fmt.Errorf("warden serve already runs (pid %d); stop it first", pid)
+		}
+		log.Info("stopping the on-demand keeper to take the store over")
+		if err := keeper.Stop(o.Lock, 10*time.Second); err != nil {
+			return fmt.Errorf("take over from the keeper: %w", err)
+		}
+	}
+	dctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var serveErr error
+	var once sync.Once
+	err = keeper.Run(dctx, keeper.Options{
+		DBPath: o.DB, LockPath: o.Lock,
+		Idle: 100 * 365 * 24 * time.Hour, // a daemon does not leave when idle
+		Serve: func(kctx context.Context) error {
+			err := serve(kctx, &o, log)
+			once.Do(func() { serveErr = err })
+			cancel() // the daemon ends with its services
+			return err
+		},
+	})
+	if errors.Is(err, keeper.ErrRunning) {
+		return errors.New("another process took the store's keeper lock first; try again")
+	}
+	if serveErr != nil && !errors.Is(serveErr, context.Canceled) {
+		log.Error("daemon stopped", "err", serveErr)
+		return serveErr
+	}
+	log.Info("daemon stopped")
+	return err
+}
+
+// serve runs the hook server, the scheduler and the API until ctx ends.
+func serve(ctx context.Context, o *Options, log *slog.Logger) error {
+	cfg := o.Config
+	st, err := sqlite.Open(ctx, o.DB)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	st.DB().SetMaxOpenConns(8)
+
+	system := cfg.Serve.System
+	if system == "" {
+		system, _ = os.Hostname()
+	}
+	p := &Parts{Store: st, Options: o, Log: log, Runners: map[string]orchestrator.Runner{
+		orchestrator.HeadlessName: &orchestrator.Headless{
+			Command: cfg.Serve.ClaudeCommand, Args: cfg.Serve.ClaudeArgs, Env: o.Env, Dir: o.TaskDir,
+			Timeout: time.Duration(cfg.Serve.TaskTimeout) * time.Minute,
+		},
+	}}
+	extendRunners(p)
+
+	ps := pace.SettingsFrom(cfg)
+	sched, err := orchestrator.New(orchestrator.Options{
+		Store: st, Settings: st, Runners: p.Runners, Quota: &orchestrator.PaceQuota{Settings: ps, Figures: orchestrator.StoreFigures(st, ps)},
+		Log: log, Owner: fmt.Sprintf("%s:%d", system, os.Getpid()), System: system,
+		MaxAgents: cfg.Serve.MaxAgents, MaxAttempts: cfg.Serve.MaxAttempts,
+	})
+	if err != nil {
+		return err
+	}
+	p.Scheduler = sched
+	srv, err := server.New(server.Options{
+		Tasks: st, Scheduler: sched, Tokens: st, Deliveries: st, Events: st,
+		Pace: func(ctx context.Context, now time.Time) (*pace.Record, error) {
+			rec, _, err := pace.Current(ctx, st, ps, "", now)
+			return rec, err
+		},
+		Usage:     usageReader(st, usage.ConfigDirs()),
+		Agents:    p.Agents,
+		Webhooks:  webhooks(cfg),
+		QueueSize: cfg.Serve.QueueSize, System: system, Version: o.Version, Log: log,
+	})
+	if err != nil {
+		return err
+	}
+	p.Server = srv
+	extendServer(p)
+
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w (is another program using the port? set serve.addr or --addr)", o.Addr, err)
+	}
+	if err := ensureCLIToken(ctx, st, o.TokenPath); err != nil {
+		ln.Close()
+		return err
+	}
+	scheme := "http"
+	if o.TLSCert != "" {
+		scheme = "https"
+	}
+	addr := ln.Addr().String()
+	if err := writeState(o.StatePath, State{PID: os.Getpid(), Addr: addr, URL: scheme + "://" + addr, Started: time.Now().UTC(), Version: o.Version}); err != nil {
+		ln.Close()
+		return err
+	}
+	defer os.Remove(o.StatePath)
+	log.Info("daemon serving", "addr", addr, "system", system, "max_agents", cfg.Serve.MaxAgents, "pid", os.Getpid())
+
+	// The API and the scheduler stop together (ctx ends or one fails);
+	// the hook server, on a context of its own, stops after the API has
+	// drained, so hooks in flight finish before the store closes.
+	sctx, scancel := context.WithCancel(ctx)
+	defer scancel()
+	hctx, hcancel := context.WithCancel(context.Background())
+	defer hcancel()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	fail := func(err error) {
+		mu.Lock()
+		if first == nil {
+			first = err
+		}
+		mu.Unlock()
+		scancel()
+	}
+	hooksDone := make(chan struct{})
+	go func() {
+		defer close(hooksDone)
+		if err := serveHooks(hctx, o.DB, o.Socket, slogWriter{log}); err != nil {
+			log.Error("hook server", "err", err)
+		}
+	}()
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		if err := sched.Run(sctx); err != nil && !errors.Is(err, context.Canceled) {
+			fail(fmt.Errorf("scheduler: %w", err))
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		hs := server.HTTPServer(srv, log)
+		if o.Ready != nil {
+			go o.Ready(addr)
+		}
+		if err := server.Serve(sctx, hs, ln, 10*time.Second, o.TLSCert, o.TLSKey); err != nil {
+			fail(fmt.Errorf("http: %w", err))
+		}
+		scancel()
+	}()
+	wg.Wait()
+	hcancel()
+	<-hooksDone
+	return first
+}
+
+// slogWriter turns the hook server's lines into log records.
+type slogWriter struct{ log *slog.Logger }
+
+func (w slogWriter) Write(p []byte) (int, error) {
+	w.log.Warn("hook server", "msg", strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+func webhooks(cfg *config.Config) server.Webhooks {
+	wh := server.Webhooks{
+		GitHubSecret: cfg.Webhook.GitHubSecret, GitHubLabel: cfg.Webhook.GitHubLabel, GitHubProjects: map[string]string{},
+		AlertProject: cfg.Webhook.AlertmanagerProject, AlertTemplate: cfg.Webhook.AlertmanagerTemplate,
+		TelegramSecret: cfg.Webhook.TelegramSecret, TelegramProject: cfg.Webhook.TelegramProject,
+	}
+	for _, e := range cfg.Webhook.GitHubRepos {
+		if repo, dir, ok := strings.Cut(e, "="); ok {
+			wh.GitHubProjects[strings.TrimSpace(repo)] = filepath.Clean(strings.TrimSpace(dir))
+		}
+	}
+	for _, c := range cfg.Webhook.TelegramChats {
+		var id int64
+		if _, err := fmt.Sscan(c, &id); err == nil {
+			wh.TelegramChats = append(wh.TelegramChats, id)
+		}
+	}
+	return wh
+}

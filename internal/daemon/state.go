@@ -1,0 +1,84 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/warden-dev/warden/internal/atomicfile"
+	"github.com/warden-dev/warden/internal/store"
+	"github.com/warden-dev/warden/internal/store/sqlite"
+)
+
+// State is what a running daemon writes to paths.ServeState() for the CLI.
+type State struct {
+	PID     int       `json:"pid"`
+	Addr    string    `json:"addr"`
+	URL     string    `json:"url"`
+	Started time.Time `json:"started"`
+	Version string    `json:"version"`
+}
+
+func writeState(path string, s State) error {
+	b, _ := json.MarshalIndent(s, "", "  ")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return atomicfile.Write(path, append(b, '\n'), 0o600)
+}
+
+// ReadState reads the state file of a running daemon; an error when none
+// runs (no file, or its pid is gone).
+func ReadState(path string) (*State, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, ErrNotRunning
+	}
+	if err != nil {
+		return nil, err
+	}
+	var s State
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if s.PID <= 0 || syscall.Kill(s.PID, 0) != nil && !errors.Is(syscall.Kill(s.PID, 0), syscall.EPERM) {
+		return nil, ErrNotRunning
+	}
+	return &s, nil
+}
+
+// ErrNotRunning: no daemon answers.
+var ErrNotRunning = errors.New("the warden daemon is not running; start it with `warden serve` (or `warden service install` to keep it running)")
+
+func daemonPID(statePath string) int {
+	s, err := ReadState(statePath)
+	if err != nil {
+		return 0
+	}
+	return s.PID
+}
+
+// ensureCLIToken keeps a token for the local CLI in path (0600): reused
+// while the store knows it, made anew otherwise.
+func ensureCLIToken(ctx context.Context, st *sqlite.Store, path string) error {
+	if b, err := os.ReadFile(path); err == nil {
+		if t, err := st.TokenByHash(ctx, store.HashAPIToken(strings.TrimSpace(string(b)))); err == nil && t != nil {
+			return nil
+		}
+	}
+	tok, hash := store.NewAPIToken()
+	host, _ := os.Hostname()
+	if err := st.AddToken(ctx, &store.APIToken{ID: "cli-" + hash[:8], Name: "local CLI (" + host + ")", Hash: hash, Created: time.Now().UTC()}); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return atomicfile.Write(path, []byte(tok+"\n"), 0o600)
+}

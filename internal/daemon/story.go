@@ -1,0 +1,55 @@
+package daemon
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/warden-dev/warden/internal/server"
+)
+
+// writeTaskStory prints `warden task show`: the task, its transitions and
+// the scheduler's decisions about it, merged in time order.
+func writeTaskStory(w io.Writer, d *server.TaskDetail) {
+	t := d.Task
+	fmt.Fprintf(w, "task %s: %s\n", t.ID, strings.ToUpper(string(t.Status)))
+	fmt.Fprintf(w, "project:  %s\n", t.Project)
+	fmt.Fprintf(w, "priority: %d   attempts: %d   source: %s\n", t.Priority, t.Attempts, t.Source)
+	if t.Agent != "" || t.AgentRef != "" || t.AgentState != "" {
+		fmt.Fprintf(w, "agent:    %s %s %s\n", t.Agent, t.AgentState, t.AgentRef)
+	}
+	fmt.Fprintf(w, "prompt:   %s\n", clip(oneLine(t.Prompt), 200))
+	if t.Result != "" {
+		fmt.Fprintf(w, "result:   %s\n", clip(oneLine(t.Result), 400))
+	}
+	if t.Error != "" {
+		fmt.Fprintf(w, "error:    %s\n", t.Error)
+	}
+	type line struct {
+		at   time.Time
+		text string
+	}
+	var lines []line
+	for _, h := range d.History {
+		from := string(h.From)
+		if from == "" {
+			from = "·"
+		}
+		lines = append(lines, line{h.Time, fmt.Sprintf("%-9s → %-9s %s", from, h.To, h.Reason)})
+	}
+	for _, dc := range d.Decisions {
+		lines = append(lines, line{dc.Time, fmt.Sprintf("scheduler %-9s %s", dc.Action+":", dc.Reason)})
+	}
+	// Stable merge by time: transitions and decisions of one moment keep
+	// their order (the transition first).
+	for i := 1; i < len(lines); i++ {
+		for j := i; j > 0 && lines[j].at.Before(lines[j-1].at); j-- {
+			lines[j], lines[j-1] = lines[j-1], lines[j]
+		}
+	}
+	fmt.Fprintln(w, "\nstory:")
+	for _, l := range lines {
+		fmt.Fprintf(w, "  %s  %s\n", l.at.Local().Format("2006-01-02 15:04:05"), l.text)
+	}
+}

@@ -1,0 +1,275 @@
+//go:build unix
+
+package hookserve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/warden-dev/warden/internal/hook"
+	"github.com/warden-dev/warden/internal/hookwire"
+	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/reqenv"
+	"github.com/warden-dev/warden/internal/statusline"
+)
+
+// Listen makes the unix socket at path (0600, in a 0700 directory),
+// replacing a file left there by a dead server. Paths longer than a unix
+// socket address allows are refused: hooks then run in their own process.
+func Listen(path string) (*net.UnixListener, error) {
+	if len(path) > hookwire.MaxSocketPath {
+		return nil, fmt.Errorf("hook socket path %s is longer than a unix socket allows; hooks run in their own process", path)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("hook socket: %w", err)
+	}
+	_ = os.Remove(path)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		return nil, fmt.Errorf("hook socket: %w", err)
+	}
+	ln.SetUnlinkOnClose(true)
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("hook socket: %w", err)
+	}
+	return ln, nil
+}
+
+// Serve accepts requests on ln until Shutdown (then it returns
+// ErrServerClosed) or ln fails. Shutdown closes ln.
+func (s *Server) Serve(ln *net.UnixListener) error {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		ln.Close()
+		return ErrServerClosed
+	}
+	s.listeners[ln] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.listeners, ln)
+		s.mu.Unlock()
+	}()
+	for {
+		conn, err := ln.AcceptUnix()
+		if err != nil {
+			if s.isClosing() {
+				return ErrServerClosed
+			}
+			if errors.Is(err, net.ErrClosed) {
+				return err
+			}
+			logf(s.o.Log, "accept: %v", err)
+			time.Sleep(20 * time.Millisecond) // EMFILE and the like: let it pass
+			continue
+		}
+		if !s.begin() {
+			conn.Close() // shutting down: the client runs the hook itself
+			continue
+		}
+		go s.handle(conn)
+	}
+}
+
+// handle serves one connection: read the request and its descriptors,
+// decline what this server must not run, else run it with a worker and
+// send its exit code.
+func (s *Server) handle(conn *net.UnixConn) {
+	defer s.active.Done()
+	defer conn.Close()
+	var fds []int // the client's descriptors, closed here
+	defer func() {
+		for _, fd := range fds {
+			syscall.Close(fd)
+		}
+	}()
+	accepted := false
+	defer func() {
+		if p := recover(); p != nil {
+			logf(s.o.Log, "internal error: %v", p)
+			if accepted {
+				conn.Write([]byte{0}) // fail open
+			}
+		}
+	}()
+	_ = conn.SetDeadline(time.Now().Add(s.o.ReadTimeout))
+	req, got, err := readRequest(conn)
+	fds = got
+	if err != nil {
+		s.decline(conn, err.Error())
+		return
+	}
+	if why := s.refuse(conn, req, fds); why != "" {
+		s.decline(conn, why)
+		return
+	}
+	t := time.NewTimer(s.o.QueueWait)
+	select {
+	case s.slots <- struct{}{}:
+		t.Stop()
+	case <-t.C:
+		s.decline(conn, fmt.Sprintf("all %d workers busy for %v", s.o.Workers, s.o.QueueWait))
+		return
+	}
+	defer func() { <-s.slots }()
+	if _, err := conn.Write([]byte{hookwire.Accepted}); err != nil {
+		return
+	}
+	accepted = true
+	_ = conn.SetDeadline(time.Time{})
+
+	// The request's context ends when the client goes away (Claude Code
+	// signalled it: its socket closes) or a shutdown runs out of time.
+	ctx, cancel := context.WithCancel(s.hard)
+	defer cancel()
+	go func() {
+		var b [1]byte
+		conn.Read(b[:]) // EOF when the client exits; conn.Close ends it otherwise
+		cancel()
+	}()
+
+	stdin, stdout, stderr := clientFiles(fds)
+	fds = nil
+	// Closed before the exit code is sent, so Claude Code's pipes see EOF
+	// when the client's process ends.
+	defer func() { stdin.Close(); stdout.Close(); stderr.Close() }()
+	env := &reqenv.Env{Environ: req.Environ, Cwd: filepath.Clean(req.Cwd)}
+	code := 0
+	switch req.Args[0] {
+	case "hook":
+		code = hook.Run(ctx, hook.Request{Args: req.Args[1:], Env: env,
+			Stdin: stdin, Stdout: stdout, Stderr: stderr, Store: s.o.Store})
+	case "statusline":
+		o := statusline.Options{Wrap: wrapArg(req.Args[1:]), Env: env, ReadTimeout: s.o.ReadTimeout}
+		statusline.Run(stdin, stdout, statusline.Live(o))
+	}
+	stdin.Close()
+	stdout.Close()
+	stderr.Close()
+	conn.Write([]byte{byte(code)})
+}
+
+// clientFiles wraps the client's stdio. A pipe or socket stdin is made
+// non-blocking, so it is pollable: reads honour deadlines, and closing it
+// ends a read that waits for a writer that never closes it.
+func clientFiles(fds []int) (stdin, stdout, stderr *os.File) {
+	if isPipe(fds[0]) {
+		_ = syscall.SetNonblock(fds[0], true)
+	}
+	return os.NewFile(uintptr(fds[0]), "stdin"), os.NewFile(uintptr(fds[1]), "stdout"), os.NewFile(uintptr(fds[2]), "stderr")
+}
+
+// refuse says why this server must not run the request as the caller's
+// own process would, or "".
+func (s *Server) refuse(conn *net.UnixConn, req *hookwire.Request, fds []int) string {
+	if len(req.Args) == 0 || (req.Args[0] != "hook" && req.Args[0] != "statusline") {
+		return fmt.Sprintf("unknown command %q", req.Args)
+	}
+	if req.Args[0] == "statusline" && wrapArg(req.Args[1:]) == "\x00" {
+		return "statusline arguments for warden-core to parse (and explain): " + strings.Join(req.Args[1:], " ")
+	}
+	if len(fds) != 3 {
+		return fmt.Sprintf("%d descriptors instead of stdin, stdout and stderr", len(fds))
+	}
+	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
+		return fmt.Sprintf("peer uid %d is not this server's %d (%v)", uid, os.Getuid(), err)
+	}
+	home := paths.HomeFor(func(k string) string { return hookwire.Getenv(req.Environ, k) })
+	if db := filepath.Join(home, "warden.db"); filepath.Clean(db) != filepath.Clean(s.o.DBPath) {
+		return fmt.Sprintf("its store %s is not this server's %s", db, s.o.DBPath)
+	}
+	if !filepath.IsAbs(req.Cwd) {
+		return fmt.Sprintf("working directory %q is not absolute", req.Cwd)
+	}
+	// What a process has but cannot be given per request: the umask
+	// applies to every file any goroutine creates, the time zone to every
+	// local time. A caller with others runs in its own process.
+	if req.Umask >= 0 && s.umask >= 0 && req.Umask != s.umask {
+		return fmt.Sprintf("umask %03o is not this server's %03o", req.Umask, s.umask)
+	}
+	if tz := hookwire.Getenv(req.Environ, "TZ"); tz != s.tz {
+		return fmt.Sprintf("time zone TZ=%q is not this server's TZ=%q", tz, s.tz)
+	}
+	var st syscall.Stat_t
+	if err := syscall.Stat(req.Cwd, &st); err != nil {
+		return fmt.Sprintf("working directory %s: %v", req.Cwd, err)
+	}
+	if req.CwdIno != 0 && (uint64(st.Dev) != req.CwdDev || uint64(st.Ino) != req.CwdIno) {
+		return fmt.Sprintf("working directory %s no longer names the caller's directory (deleted and re-created, or moved)", req.Cwd)
+	}
+	return ""
+}
+
+// readRequest reads one request and the descriptors sent with it. The
+// descriptors come back even with an error, for the caller to close.
+func readRequest(conn *net.UnixConn) (*hookwire.Request, []int, error) {
+	buf := make([]byte, 16<<10)
+	oob := make([]byte, syscall.CmsgSpace(8*4))
+	n, oobn, _, _, err := conn.ReadMsgUnix(buf, oob)
+	var fds []int
+	if oobn > 0 {
+		msgs, perr := syscall.ParseSocketControlMessage(oob[:oobn])
+		if perr == nil {
+			for _, m := range msgs {
+				if got, err := syscall.ParseUnixRights(&m); err == nil {
+					fds = append(fds, got...)
+				}
+			}
+		}
+	}
+	if err != nil {
+		return nil, fds, fmt.Errorf("read request: %w", err)
+	}
+	data := buf[:n]
+	for {
+		req, err := hookwire.Decode(data)
+		if err == nil {
+			return req, fds, nil
+		}
+		if !errors.Is(err, hookwire.ErrShort) {
+			return nil, fds, err
+		}
+		if len(data) > 5*hookwire.MaxRequest {
+			return nil, fds, errors.New("request too large")
+		}
+		more := make([]byte, 64<<10)
+		m, err := conn.Read(more)
+		if m == 0 && err != nil {
+			return nil, fds, fmt.Errorf("read request: %w", err)
+		}
+		data = append(data, more[:m]...)
+	}
+}
+
+func isPipe(fd int) bool {
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil {
+		return false
+	}
+	m := st.Mode & syscall.S_IFMT
+	return m == syscall.S_IFIFO || m == syscall.S_IFSOCK
+}
+
+// wrapArg is the --wrap value of `warden statusline` arguments (its only
+// flag), "" without it, and "\x00" for anything else: help, a typo, which
+// warden-core's command tree answers properly.
+func wrapArg(args []string) string {
+	switch {
+	case len(args) == 0:
+		return ""
+	case len(args) == 2 && args[0] == "--wrap":
+		return args[1]
+	case len(args) == 1 && strings.HasPrefix(args[0], "--wrap="):
+		return strings.TrimPrefix(args[0], "--wrap=")
+	}
+	return "\x00"
+}

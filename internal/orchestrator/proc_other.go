@@ -1,0 +1,16 @@
+//go:build !linux
+
+package orchestrator
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+func agentProcAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+
+func startLocked(cmd *exec.Cmd) error { return cmd.Start() }
+
+// isTaskProcess cannot tell a recycled pid from the agent here: nothing is
+// killed.
+func isTaskProcess(pid int, id string) bool { return false }

@@ -1,0 +1,67 @@
+package orchestrator
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/warden-dev/warden/internal/task"
+)
+
+// Reconcile runs once when the daemon starts, before the first step: every
+// task a previous daemon left claimed, running or paused is matched with
+// reality. An agent still alive (its runner re-finds it) is watched again;
+// a task whose agent is gone is queued again, or failed once it has used
+// MaxAttempts claims. Nothing stays marked running without an agent, and
+// no task is dropped.
+func (s *Scheduler) Reconcile(ctx context.Context) error {
+	if s.o.Settings != nil {
+		// A hold is recomputed by the first step; a stale one must not
+		// keep agents paused.
+		_ = s.o.Settings.SetSetting(ctx, HoldSetting, "")
+	}
+	left, err := s.o.Store.Tasks(ctx, task.Filter{Statuses: []task.Status{task.Claimed, task.Running, task.Paused}, Limit: 100000})
+	if err != nil {
+		return fmt.Errorf("reconcile: %w", err)
+	}
+	for i := range left {
+		t := &left[i]
+		if t.System != "" && t.System != s.o.System {
+			continue
+		}
+		var run Run
+		if r := s.runnerFor(t); r != nil && t.Status != task.Claimed {
+			run, err = r.Reattach(ctx, t)
+			if err != nil {
+				s.o.Log.Error("reattach", "task", t.ID, "err", err)
+				run = nil
+			}
+		}
+		now := s.o.Clock.Now()
+		if run != nil {
+			s.mu.Lock()
+			s.runs[t.ID] = run
+			s.mu.Unlock()
+			go func() { <-run.Done(); s.Notify() }()
+			if t.Status == task.Paused {
+				_, _ = s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{task.Paused}, To: task.Running, Time: now,
+					Reason: "daemon restarted; the quota hold is decided again"})
+			}
+			s.record(ctx, t.ID, task.ActReconcile, fmt.Sprintf("daemon restarted; the agent (%s) is still working: watching it again", run.Ref()))
+			continue
+		}
+		if t.Attempts >= s.o.MaxAttempts {
+			msg := fmt.Sprintf("the agent was lost %d times (daemon stopped or crashed while it ran); giving up after serve.max_attempts", t.Attempts)
+			if _, err := s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{t.Status}, To: task.Failed, Time: now, Reason: msg, Error: &msg}); err != nil {
+				return fmt.Errorf("reconcile %s: %w", t.ID, err)
+			}
+			s.record(ctx, t.ID, task.ActFail, msg)
+			continue
+		}
+		why := fmt.Sprintf("daemon restarted while the task was %s (attempt %d of %d); its agent is gone: queued again", t.Status, t.Attempts, s.o.MaxAttempts)
+		if _, err := s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{t.Status}, To: task.Queued, Time: now, Reason: why, Requeue: true}); err != nil {
+			return fmt.Errorf("reconcile %s: %w", t.ID, err)
+		}
+		s.record(ctx, t.ID, task.ActRequeue, why)
+	}
+	return nil
+}

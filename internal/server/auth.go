@@ -1,0 +1,92 @@
+package server
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/warden-dev/warden/internal/store"
+)
+
+// CookieName is the dashboard's session cookie: it carries an API token,
+// HttpOnly and SameSite=Strict, set by the dashboard's login form.
+const CookieName = "warden_session"
+
+// TokenValid reports whether raw is a live API token (and notes its use).
+func (s *Server) TokenValid(ctx context.Context, raw string) bool {
+	if !strings.HasPrefix(raw, store.APITokenPrefix) || len(raw) > 200 {
+		return false
+	}
+	t, err := s.o.Tokens.TokenByHash(ctx, store.HashAPIToken(raw))
+	if err != nil {
+		s.o.Log.Error("token lookup", "err", err)
+		return false
+	}
+	if t == nil {
+		return false
+	}
+	now := s.o.Now()
+	s.touchMu.Lock()
+	due := now.Sub(s.touched[t.ID]) > time.Minute
+	if due {
+		s.touched[t.ID] = now
+	}
+	s.touchMu.Unlock()
+	if due {
+		_ = s.o.Tokens.TouchToken(ctx, t.ID, now)
+	}
+	return true
+}
+
+// Authorized reports whether r carries a live token: "Authorization:
+// Bearer …" or the dashboard's session cookie.
+func (s *Server) Authorized(r *http.Request) bool {
+	if h := r.Header.Get("Authorization"); h != "" {
+		scheme, tok, ok := strings.Cut(h, " ")
+		return ok && strings.EqualFold(scheme, "Bearer") && s.TokenValid(r.Context(), strings.TrimSpace(tok))
+	}
+	if c, err := r.Cookie(CookieName); err == nil {
+		return s.TokenValid(r.Context(), c.Value)
+	}
+	return false
+}
+
+// RequireAuth answers 401 unless the request is Authorized.
+func (s *Server) RequireAuth(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.Authorized(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="warden"`)
+			msg := "missing token; send Authorization: Bearer <token> (create one with `warden token create`)"
+			if r.Header.Get("Authorization") != "" {
+				msg = "invalid or revoked token; create one with `warden token create`"
+			}
+			writeError(w, http.StatusUnauthorized, "unauthorized", msg)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// requireLoopback answers 403 to a request that did not come from this
+// machine.
+func (s *Server) requireLoopback(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !FromLoopback(r) {
+			writeError(w, http.StatusForbidden, "forbidden", "this route answers only connections from this machine")
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// FromLoopback reports whether the request's peer is a loopback address.
+func FromLoopback(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,193 @@
+// Package server is the HTTP side of `warden serve`: the REST API over the
+// task queue and the record, bearer-token auth, the loopback-only agent
+// routes, health, Prometheus metrics, the OpenAPI document and the
+// webhooks. It is built from explicit dependencies (Options) and holds no
+// process-wide state; other features mount their handlers on it (the
+// dashboard at "/", behind the same token).
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/warden-dev/warden/internal/task"
+)
+
+// Options are the server's dependencies and settings.
+type Options struct {
+	Tasks      task.Store
+	Scheduler  Scheduler
+	Tokens     TokenStore
+	Deliveries DeliveryStore
+	Events     EventStore
+	Pace       PaceReader
+	Usage      UsageReader
+	// Agents is nil until the agents feature provides one.
+	Agents   AgentControl
+	Webhooks Webhooks
+	// QueueSize is how many tasks may wait (429 beyond; default 100).
+	QueueSize int
+	// System names this daemon (/api/systems, task pins); Version is the
+	// build's version.
+	System, Version string
+	// BodyLimit caps API request bodies (default 1 MiB; webhooks 5 MiB).
+	BodyLimit int64
+	Log       *slog.Logger
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// Started is when the daemon started (health).
+	Started time.Time
+}
+
+// Server is the daemon's HTTP handler.
+type Server struct {
+	o       Options
+	mux     *http.ServeMux
+	routes  []Route
+	metrics *metrics
+	// touched: when each token's last use was written (a write a minute
+	// at most per token).
+	touchMu sync.Mutex
+	touched map[string]time.Time
+}
+
+// New builds the server and its routes.
+func New(o Options) (*Server, error) {
+	if o.Tasks == nil || o.Scheduler == nil || o.Tokens == nil || o.Events == nil {
+		return nil, errors.New("server: tasks, scheduler, tokens and events are required")
+	}
+	if o.QueueSize <= 0 {
+		o.QueueSize = 100
+	}
+	if o.BodyLimit <= 0 {
+		o.BodyLimit = 1 << 20
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Started.IsZero() {
+		o.Started = o.Now()
+	}
+	if o.Webhooks.GitHubLabel == "" {
+		o.Webhooks.GitHubLabel = "warden"
+	}
+	s := &Server{o: o, mux: http.NewServeMux(), touched: map[string]time.Time{}}
+	s.metrics = newMetrics(s)
+	for _, r := range s.table() {
+		s.add(r)
+	}
+	// Unknown paths under the API's prefixes answer in the API's shape;
+	// "/" stays free for the dashboard (Mount).
+	for _, p := range []string{"/api/", "/internal/", "/webhook/", "/health/"} {
+		s.mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
+			writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no route %s %s; the routes are listed at /api/openapi.json", r.Method, r.URL.Path))
+		})
+	}
+	return s, nil
+}
+
+// Routes lists the registered routes (the OpenAPI test compares them with
+// the document).
+func (s *Server) Routes() []Route { return append([]Route(nil), s.routes...) }
+
+// Mount adds a handler for pattern (a ServeMux pattern such as "/" or
+// "GET /ui/"), behind the API token unless public is true. The dashboard
+// mounts at "/".
+func (s *Server) Mount(pattern string, h http.Handler, public bool) {
+	if !public {
+		h = s.RequireAuth(h)
+	}
+	s.mux.Handle(pattern, h)
+}
+
+// ServeHTTP implements http.Handler: metrics and panics are handled
+// around the mux.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rw := &statusWriter{ResponseWriter: w, status: 200}
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			s.o.Log.Error("handler panic", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(p))
+			if !rw.wrote {
+				writeError(rw, http.StatusInternalServerError, "internal", "internal error; see warden logs daemon")
+			}
+		}
+		_, pattern := s.mux.Handler(r)
+		s.metrics.observe(r.Method, pattern, rw.status, time.Since(start))
+	}()
+	s.mux.ServeHTTP(rw, r)
+}
+
+// statusWriter remembers the status for metrics and logs; Unwrap lets
+// http.ResponseController reach Flush and deadlines (server-sent events).
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.status, w.wrote = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// HTTPServer wraps h with the daemon's timeouts. Streams (server-sent
+// events) extend their own write deadline with http.ResponseController.
+func HTTPServer(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+}
+
+// Serve serves hs on ln until ctx ends, then shuts down gracefully:
+// no new connections, in-flight requests get up to drain to finish.
+func Serve(ctx context.Context, hs *http.Server, ln net.Listener, drain time.Duration, tlsCert, tlsKey string) error {
+	errc := make(chan error, 1)
+	go func() {
+		if tlsCert != "" {
+			errc <- hs.ServeTLS(ln, tlsCert, tlsKey)
+		} else {
+			errc <- hs.Serve(ln)
+		}
+	}()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), drain)
+	defer cancel()
+	err := hs.Shutdown(sctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		hs.Close()
+		return fmt.Errorf("requests still running after %v were cut off", drain)
+	}
+	return err
+}
