@@ -58,6 +58,6 @@ func serveHooks(ctx context.Context) error {
 		return err
 	}
 	defer st.Close()
-	st.DB().SetMaxOpenConns(8)
+	st.SetMaxOpenConns(8)
 	return hookserve.ListenAndServe(ctx, paths.HookSocket(), hookserve.Options{DBPath: paths.DB(), Store: st, Log: os.Stderr})
 }

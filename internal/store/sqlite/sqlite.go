@@ -44,8 +44,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	// One connection: a hook does a handful of statements in sequence, and a
-	// single writer per process keeps lock handling simple.
+	// One connection by default: a hook process does a handful of
+	// statements in sequence. A resident server answering hooks side by
+	// side raises it (SetMaxOpenConns); SQLite still lets one writer at a
+	// time in (BEGIN IMMEDIATE, busy_timeout, retryLocked).
 	db.SetMaxOpenConns(1)
 	s := &Store{db: db, path: path}
 	if err := retryLocked(ctx, func() error { return s.migrate(ctx) }); err != nil {
@@ -61,6 +63,10 @@ func (s *Store) Path() string { return s.path }
 // DB exposes the handle for packages that add their own tables through
 // migrations here (usage cache, pacing snapshots, …).
 func (s *Store) DB() *sql.DB { return s.db }
+
+// SetMaxOpenConns lets a resident server (the keeper, the daemon) run
+// requests side by side on up to n connections; a hook process keeps 1.
+func (s *Store) SetMaxOpenConns(n int) { s.db.SetMaxOpenConns(n) }
 
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
