@@ -17,10 +17,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	driver "modernc.org/sqlite" // registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Store is the SQLite implementation of store.Store.
@@ -98,8 +98,16 @@ func (s *Store) execRetry(ctx context.Context, query string, args ...any) (sql.R
 	return res, err
 }
 
+// isLocked reports whether err is SQLite's BUSY or LOCKED (extended codes
+// included), by the driver's result code rather than its message.
 func isLocked(err error) bool {
-	msg := err.Error()
-	return strings.Contains(msg, "database is locked") || strings.Contains(msg, "SQLITE_BUSY") ||
-		strings.Contains(msg, "database table is locked")
+	var se *driver.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff { // the primary code of an extended one
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return true
+	}
+	return false
 }
