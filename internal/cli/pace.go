@@ -270,13 +270,13 @@ func (f *resetFlag) Set(s string) error {
 }
 
 // The poll and simulate subcommands run in warden-helper: they link the
-// network stack and image encoding, which must stay out of the binary that
+// network stack and the simulator, which must stay out of the binary that
 // runs every hook.
 func newPacePollCmd() *cobra.Command {
 	return helperCmd("poll", "Poll the OAuth usage endpoint once if due; without figures from it, estimate the 5-hour window from transcripts", "pace", "poll")
 }
 
 func newPaceSimulateCmd() *cobra.Command {
-	return helperCmd("simulate [--profile FILE | --steady CALLS_PER_HOUR] [--days 7] [--start RFC3339] [--out chart.svg] [--png]",
+	return helperCmd("simulate [--profile FILE | --steady CALLS_PER_HOUR] [--days 7] [--start RFC3339] [--out chart.svg]",
 		"Replay a usage profile through pacing and draw utilisation against the allowance", "pace", "simulate")
 }

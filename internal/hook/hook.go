@@ -130,7 +130,7 @@ func invoke(ctx context.Context, inv *invocation) (code int) {
 	return out.Exit
 }
 
-// SpawnKeeper is set by cmd/warden: only the real binary can start a
+// SpawnKeeper is set by cmd/warden-core: only the real binary can start a
 // keeper (`warden keeper`); a test binary calling Main must not start
 // itself.
 var SpawnKeeper bool

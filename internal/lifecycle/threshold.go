@@ -2,7 +2,6 @@ package lifecycle
 
 import (
 	"context"
-	"database/sql"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -56,7 +55,14 @@ func SetMarker(home, sessionID string) {
 // again until SessionStart clears the mark (a compaction, a resume).
 func thresholdKey(sessionID string) string { return "lifecycle.ctx_threshold:" + sessionID }
 
-type dbStore interface{ DB() *sql.DB }
+// settingClaimer is what the mark needs beyond store.Store: a set-if-unset
+// in one step, so two status line renders racing each other spawn one
+// handoff, and a delete. The SQLite store has both; another store falls
+// back to read-then-write.
+type settingClaimer interface {
+	ClaimSetting(ctx context.Context, key, value string) (bool, error)
+	DeleteSetting(ctx context.Context, key string) error
+}
 
 // ClaimThreshold marks sessionID as past the threshold. It returns true
 // only for the one caller that set the mark (two status line renders racing
@@ -66,15 +72,8 @@ func ClaimThreshold(ctx context.Context, st store.Store, sessionID string, pct i
 		return false, nil
 	}
 	val := strconv.Itoa(pct) + " " + Timestamp(now)
-	if d, ok := st.(dbStore); ok {
-		res, err := d.DB().ExecContext(ctx,
-			"INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value WHERE settings.value = ''",
-			thresholdKey(sessionID), val)
-		if err != nil {
-			return false, err
-		}
-		n, err := res.RowsAffected()
-		return n == 1, err
+	if c, ok := st.(settingClaimer); ok {
+		return c.ClaimSetting(ctx, thresholdKey(sessionID), val)
 	}
 	// Another store: read then write (not atomic, good enough there).
 	if v, ok, err := st.Setting(ctx, thresholdKey(sessionID)); err != nil || (ok && v != "") {
@@ -102,9 +101,8 @@ func ClearThreshold(ctx context.Context, st store.Store, sessionID string) error
 	if st == nil {
 		return nil
 	}
-	if d, ok := st.(dbStore); ok {
-		_, err := d.DB().ExecContext(ctx, "DELETE FROM settings WHERE key = ?", thresholdKey(sessionID))
-		return err
+	if c, ok := st.(settingClaimer); ok {
+		return c.DeleteSetting(ctx, thresholdKey(sessionID))
 	}
 	if _, ok, err := st.Setting(ctx, thresholdKey(sessionID)); err != nil || !ok {
 		return err

@@ -5,10 +5,11 @@
 // narrow.
 //
 // It never fails: whatever goes wrong, it prints what it can and exits 0,
-// with nothing on stderr (a non-zero exit blanks the line). The render path
-// does not shell out: the branch is read from .git/HEAD, and the only
-// process started is the detached `warden handoff auto` when the context
-// threshold is first crossed in a session.
+// with nothing on stderr (a non-zero exit blanks the line). Its own
+// segments start no process: the branch is read from .git/HEAD. It runs
+// the wrapped status line with --wrap (through /bin/sh, bounded), and
+// starts one detached `warden handoff auto` when the context threshold is
+// first crossed in a session.
 package statusline
 
 import (

@@ -255,9 +255,32 @@ func TestProcessNeverFails(t *testing.T) {
 
 func TestHandoffAutoEndToEndInProcess(t *testing.T) {
 	// What the spawned `warden handoff auto` does with the render's args.
+	// The handoff lands in the project's handoff directory under the
+	// render's time, says which session and how full the context was, and
+	// is what the next SessionStart takes, exactly once.
 	proj := t.TempDir()
-	p, err := lifecycle.WriteSessionHandoff(context.Background(), lifecycle.SessionHandoff{Project: proj, SessionID: "s", Percent: 74})
-	if err != nil || !strings.HasPrefix(filepath.Base(p), "handoff-") {
+	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	p, err := lifecycle.WriteSessionHandoff(context.Background(), lifecycle.SessionHandoff{Project: proj, SessionID: "s", Percent: 74, Now: now})
+	if err != nil {
 		t.Fatal(p, err)
+	}
+	if filepath.Dir(p) != lifecycle.HandoffDir(proj) || !strings.HasPrefix(filepath.Base(p), "handoff-") || !strings.HasSuffix(p, ".md") {
+		t.Errorf("handoff at %s, want handoff-*.md in %s", p, lifecycle.HandoffDir(proj))
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"# Session handoff", "- Session: s", "- Written: 2026-03-04T05:06:07Z", "- Context used: 74%", "## Goal"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("handoff lacks %q:\n%s", want, data)
+		}
+	}
+	r, content, ok := lifecycle.TakeResume(proj)
+	if !ok || r.Path != p || r.SessionID != "s" || content == "" || !strings.Contains(content, "- Context used: 74%") {
+		t.Errorf("TakeResume = %+v, %q, %v; want the handoff just written", r, content, ok)
+	}
+	if _, _, again := lifecycle.TakeResume(proj); again {
+		t.Error("the resume was taken twice")
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -139,17 +138,15 @@ func newPaceSimulateCmd() *cobra.Command {
 		steady       float64
 		days         int
 		start        flagval.Time
-		asPNG        bool
 		sessions     int
 	)
 	cmd := &cobra.Command{
-		Use:   "simulate [--profile FILE | --steady CALLS_PER_HOUR] [--days 7] [--start RFC3339] [--out chart.svg] [--png]",
+		Use:   "simulate [--profile FILE | --steady CALLS_PER_HOUR] [--days 7] [--start RFC3339] [--out chart.svg]",
 		Short: "Replay a usage profile through pacing and draw utilisation against the allowance",
 		Long: `Replay a usage profile through the pacing algorithm, once without throttling and
 once with warden's delays, over a 7-day window (from --start, default the
 coming Monday 00:00 UTC), and draw the 7-day utilisation of both runs, the
-allowance and the safe allowance (weekends shaded) as SVG, and with --png
-also as PNG (same path, .png; lines and shading only, no text). Prints
+allowance and the safe allowance (weekends shaded) as SVG. Prints
 whether and when 100 % was hit and the total delay added.
 
 The profile is JSON; every key is optional:
@@ -207,21 +204,6 @@ hours are UTC. --steady N is N calls an hour around the clock, every day.`,
 			w := cmd.OutOrStdout()
 			fmt.Fprintln(w, res.Summary())
 			fmt.Fprintf(w, "Chart: %s\n", out)
-			if asPNG {
-				pngPath := strings.TrimSuffix(out, ".svg") + ".png"
-				f, err := os.Create(pngPath)
-				if err != nil {
-					return err
-				}
-				if err := res.PNG(f); err != nil {
-					f.Close()
-					return err
-				}
-				if err := f.Close(); err != nil {
-					return err
-				}
-				fmt.Fprintf(w, "PNG:   %s\n", pngPath)
-			}
 			return nil
 		},
 	}
@@ -231,7 +213,6 @@ hours are UTC. --steady N is N calls an hour around the clock, every day.`,
 	f.IntVar(&days, "days", 7, "days to simulate")
 	f.Var(&start, "start", "start of the 7-day window, RFC 3339 (default: next Monday 00:00 UTC)")
 	f.StringVar(&out, "out", "pace-simulation.svg", "SVG file to write")
-	f.BoolVar(&asPNG, "png", false, "also write a PNG next to the SVG")
 	f.IntVar(&sessions, "sessions", 1, "parallel sessions sharing the account (fair sharing)")
 	return cmd
 }

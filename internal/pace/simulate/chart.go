@@ -3,9 +3,6 @@ package simulate
 import (
 	"bytes"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"io"
 	"math"
 	"strings"
@@ -157,64 +154,4 @@ func xmlEscape(s string) string {
 		}
 	}
 	return buf.String()
-}
-
-// PNG rasterises the same chart with the standard library only: weekend
-// shading, grid, the 100 % line and the four series in their colours. It
-// has no text (the standard library has no fonts); the SVG has the labels.
-func (res Result) PNG(w io.Writer) error {
-	img := image.NewRGBA(image.Rect(0, 0, chartW, chartH))
-	fill := func(x0, y0, x1, y1 int, c color.Color) {
-		for yy := max(y0, 0); yy < min(y1, chartH); yy++ {
-			for xx := max(x0, 0); xx < min(x1, chartW); xx++ {
-				img.Set(xx, yy, c)
-			}
-		}
-	}
-	fill(0, 0, chartW, chartH, color.White)
-	for _, we := range res.weekends() {
-		fill(int(res.x(we[0])), padT, int(res.x(we[1])), padT+plotH, hexColor(colWknd))
-	}
-	for v := 0.0; v <= yMax; v += 10 {
-		var c color.Color = hexColor("#cccccc")
-		if v == 100 {
-			c = color.Black
-		}
-		line(img, padL, y(v), padL+plotW, y(v), c, 1)
-	}
-	line(img, padL, padT, padL, padT+plotH, color.Black, 1)
-	for day := res.Start; !day.After(res.End); day = day.Add(24 * time.Hour) {
-		line(img, res.x(day), padT+plotH, res.x(day), padT+plotH+8, color.Black, 1)
-	}
-	for _, s := range allSeries() {
-		c := hexColor(s.color)
-		for i := 1; i < len(res.Samples); i++ {
-			a, b := res.Samples[i-1], res.Samples[i]
-			line(img, res.x(a.Time), y(s.value(a)), res.x(b.Time), y(s.value(b)), c, int(math.Ceil(s.width)))
-		}
-	}
-	for i, s := range allSeries() { // legend swatches, in the SVG's order
-		lx := padL + i*230
-		fill(lx, chartH-22, lx+24, chartH-17, hexColor(s.color))
-	}
-	return png.Encode(w, img)
-}
-
-func line(img *image.RGBA, x0, y0, x1, y1 float64, c color.Color, width int) {
-	n := int(math.Max(math.Abs(x1-x0), math.Abs(y1-y0))) + 1
-	for i := 0; i <= n; i++ {
-		t := float64(i) / float64(n)
-		x, yy := x0+(x1-x0)*t, y0+(y1-y0)*t
-		for dx := -(width / 2); dx <= width/2; dx++ {
-			for dy := -(width / 2); dy <= width/2; dy++ {
-				img.Set(int(x)+dx, int(yy)+dy, c)
-			}
-		}
-	}
-}
-
-func hexColor(s string) color.RGBA {
-	var r, g, b uint8
-	fmt.Sscanf(strings.TrimPrefix(s, "#"), "%02x%02x%02x", &r, &g, &b)
-	return color.RGBA{r, g, b, 255}
 }

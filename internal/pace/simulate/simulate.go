@@ -1,7 +1,7 @@
 // Package simulate replays a usage profile through the pacing algorithm
 // (`warden pace simulate`): tool calls at a given rate in working hours,
 // each costing utilisation points, once without throttling and once with
-// warden's delays, over a 7-day window, and draws the result (SVG, PNG).
+// warden's delays, over a 7-day window, and draws the result (SVG).
 package simulate
 
 import (

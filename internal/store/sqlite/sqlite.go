@@ -17,11 +17,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	driver "modernc.org/sqlite" // registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Store is the SQLite implementation of store.Store.
@@ -51,8 +51,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	// One connection: a hook does a handful of statements in sequence, and a
-	// single writer per process keeps lock handling simple.
+	// One connection by default: a hook process does a handful of
+	// statements in sequence. A resident server answering hooks side by
+	// side raises it (SetMaxOpenConns); SQLite still lets one writer at a
+	// time in (BEGIN IMMEDIATE, busy_timeout, retryLocked).
 	db.SetMaxOpenConns(1)
 	s := &Store{db: db, path: path}
 	if err := retryLocked(ctx, func() error { return s.migrate(ctx) }); err != nil {
@@ -68,6 +70,10 @@ func (s *Store) Path() string { return s.path }
 // DB exposes the handle for packages that add their own tables through
 // migrations here (usage cache, pacing snapshots, …).
 func (s *Store) DB() *sql.DB { return s.db }
+
+// SetMaxOpenConns lets a resident server (the keeper, the daemon) run
+// requests side by side on up to n connections; a hook process keeps 1.
+func (s *Store) SetMaxOpenConns(n int) { s.db.SetMaxOpenConns(n) }
 
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
@@ -101,8 +107,16 @@ func (s *Store) execRetry(ctx context.Context, query string, args ...any) (sql.R
 	return res, err
 }
 
+// isLocked reports whether err is SQLite's BUSY or LOCKED (extended codes
+// included), by the driver's result code rather than its message.
 func isLocked(err error) bool {
-	msg := err.Error()
-	return strings.Contains(msg, "database is locked") || strings.Contains(msg, "SQLITE_BUSY") ||
-		strings.Contains(msg, "database table is locked")
+	var se *driver.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff { // the primary code of an extended one
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return true
+	}
+	return false
 }

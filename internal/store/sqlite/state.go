@@ -49,6 +49,26 @@ func (s *Store) SetSetting(ctx context.Context, key, value string) error {
 	return err
 }
 
+// ClaimSetting sets key to value only when it is absent or empty, in one
+// statement, and reports whether this call set it: of callers racing for
+// the same key exactly one gets true.
+func (s *Store) ClaimSetting(ctx context.Context, key, value string) (bool, error) {
+	res, err := s.execRetry(ctx,
+		"INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value WHERE settings.value = ''",
+		key, value)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// DeleteSetting removes key (absent is fine).
+func (s *Store) DeleteSetting(ctx context.Context, key string) error {
+	_, err := s.execRetry(ctx, "DELETE FROM settings WHERE key = ?", key)
+	return err
+}
+
 // Check implements store.Store: a quick integrity check and the schema
 // version this binary expects.
 func (s *Store) Check(ctx context.Context) error {
