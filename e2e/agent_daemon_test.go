@@ -231,7 +231,7 @@ func TestDaemonAgentKilledMidTask(t *testing.T) {
 	}
 	tj := d.waitTask(t, added.ID, func(s string) bool { return s == "done" || s == "failed" || s == "cancelled" }, 60*time.Second)
 	took := time.Since(killed)
-	if tj.Task.Status != "failed" || tj.Task.AgentState != "error" || !strings.Contains(tj.Task.Error, "exited with status") {
+	if tj.Task.Status != "failed" || tj.Task.AgentState != "error" || !strings.Contains(tj.Task.Error, "agent process exited") {
 		t.Fatalf("task %s, agent %s: %s", tj.Task.Status, tj.Task.AgentState, tj.Task.Error)
 	}
 	if took > 120*time.Second {

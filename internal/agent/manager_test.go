@@ -152,7 +152,7 @@ func TestAgentKilledMidTaskIsErrorWithArchive(t *testing.T) {
 	}
 	start := time.Now()
 	s, _ := r.untilCleaned(t, "t1", 20*time.Second)
-	if s.State != "error" || !strings.Contains(s.Reason, "exited with status") {
+	if s.State != "error" || !strings.Contains(s.Reason, "agent process exited") {
 		t.Errorf("state %s: %s", s.State, s.Reason)
 	}
 	if took := time.Since(start); took > r.cfg.IdleTimeout {
