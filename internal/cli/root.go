@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/version"
 )
 
@@ -189,32 +190,11 @@ func nearCommands(parent *cobra.Command, typed string) []string {
 			if len(typed) >= 6 {
 				max = 2
 			}
-			if strings.HasPrefix(name, typed) || editDistance(typed, name) <= max {
+			if strings.HasPrefix(name, typed) || config.EditDistance(typed, name) <= max {
 				out = append(out, c.Name())
 				break
 			}
 		}
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

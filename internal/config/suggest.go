@@ -9,7 +9,7 @@ import "strings"
 func closest(name string, candidates []string) string {
 	best, bestScore := "", max(2, len(name)/3)+1
 	for _, c := range candidates {
-		score := editDistance(name, c)
+		score := EditDistance(name, c)
 		if lastPart(name) == lastPart(c) {
 			score = min(score, 1)
 		}
@@ -22,9 +22,9 @@ func closest(name string, candidates []string) string {
 
 func lastPart(name string) string { return name[strings.LastIndexByte(name, '.')+1:] }
 
-// editDistance is the Levenshtein distance between a and b, in bytes (keys
-// are ASCII).
-func editDistance(a, b string) int {
+// EditDistance is the Levenshtein distance between a and b, in bytes (keys
+// and command names are ASCII). The CLI's "did you mean" uses it too.
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
