@@ -48,10 +48,11 @@ vet:
 unit: build
 	WARDEN_TEST_BINARIES=$(CURDIR)/bin $(GO) test -count=1 -timeout 15m ./...
 
-# The resident hook server and the hook runtime run many callers in one
-# process: their packages' tests run again under the race detector (the
-# server's in-process tests drive it with concurrent clients).
-RACE_PKGS := ./internal/hookserve ./internal/hook ./internal/pipeline ./internal/reqenv ./internal/detach ./internal/hookwire
+# The resident processes (hook server, daemon: scheduler, API, agents) and
+# the hook runtime serve many callers in one process: their packages' tests
+# run again under the race detector (in process, with concurrent clients).
+RACE_PKGS := ./internal/hookserve ./internal/hook ./internal/pipeline ./internal/reqenv ./internal/detach ./internal/hookwire \
+             ./internal/orchestrator ./internal/server ./internal/daemon ./internal/agent
 # -race needs cgo and a C compiler (scripts/test-deps.sh installs gcc).
 race: build
 	CGO_ENABLED=1 WARDEN_TEST_BINARIES=$(CURDIR)/bin $(GO) test -race -count=1 -timeout 20m $(RACE_PKGS)
