@@ -232,21 +232,44 @@ func TestSubscriberPacing(t *testing.T) {
 	runBothWays(t, "first status line without rate_limits", subscriberNoFigures)
 }
 
+// twoTurns is the script of a session: a first turn whose tool runs long
+// enough for the status line to store the reply's figures, then a turn of
+// two tool calls to pace.
+func twoTurns() []Step {
+	return []Step{
+		toolTurn("sleep 2; echo one"), {Text: "One done."},
+		toolTurn("echo two"), toolTurn("echo three"), {Text: "Three done."},
+	}
+}
+
+// secondTurn starts a TUI running twoTurns, waits after the first turn for
+// warden to show the status line's 5-hour pct, runs the second turn and
+// returns its PostToolUse events (false when the figures never showed).
+func (r *Run) secondTurn(t *testing.T, p *problems, env []string, claude, name, pct string) (*TUI, []EventRow, bool) {
+	t.Helper()
+	u := r.startTUI(t, name, r.Proj, env, claude)
+	u.prompt(t, "first", 90*time.Second)
+	if !r.waitFigures(t, p, env, pct) {
+		return u, nil, false
+	}
+	after := r.lastEventID(t)
+	u.prompt(t, "second", 120*time.Second)
+	evs := r.toolEvents(t, u.Session(), after)
+	if len(evs) != 2 {
+		p.addf("%d PostToolUse events in the second turn, want 2", len(evs))
+	}
+	return u, evs, true
+}
+
 // subscriberUnder: figures under the allowance are stored from the status
 // line and shown as the status line's; no tool call waits.
 func subscriberUnder(t *testing.T, pacingOn bool) problems {
 	var p problems
-	r, env, claude := subscriberRun(t, "under", pacingOn, underAllowance, []Step{
-		toolTurn("sleep 2; echo one"), {Text: "One done."},
-		toolTurn("echo two"), toolTurn("echo three"), {Text: "Three done."},
-	})
-	u := r.startTUI(t, "under", r.Proj, env, claude)
-	u.prompt(t, "first", 90*time.Second)
-	if !r.waitFigures(t, &p, env, "12.0%") {
+	r, env, claude := subscriberRun(t, "under", pacingOn, underAllowance, twoTurns())
+	u, evs, ok := r.secondTurn(t, &p, env, claude, "under", "12.0%")
+	if !ok {
 		return p
 	}
-	after := r.lastEventID(t)
-	u.prompt(t, "second", 90*time.Second)
 	pace := r.warden(t, env, "pace")
 	if !strings.Contains(pace, "12.0% used") || !strings.Contains(pace, "Figures: the status line (rate_limits)") {
 		p.addf("warden pace does not show the status line's 12.0%%:\n%s", pace)
@@ -257,10 +280,6 @@ func subscriberUnder(t *testing.T, pacingOn bool) problems {
 	status := r.warden(t, env, "status")
 	if !strings.Contains(status, "pacing delay: 0 s per tool call") {
 		p.addf("warden status shows no pacing delay line:\n%s", status)
-	}
-	evs := r.toolEvents(t, u.Session(), after)
-	if len(evs) != 2 {
-		p.addf("%d PostToolUse events in the second turn, want 2", len(evs))
 	}
 	for _, e := range evs {
 		if e.SleptMS != 0 {
@@ -284,20 +303,10 @@ func subscriberUnder(t *testing.T, pacingOn bool) problems {
 // user once.
 func subscriberOver(t *testing.T, pacingOn bool) problems {
 	var p problems
-	r, env, claude := subscriberRun(t, "over", pacingOn, overAllowance, []Step{
-		toolTurn("sleep 2; echo one"), {Text: "One done."},
-		toolTurn("echo two"), toolTurn("echo three"), {Text: "Three done."},
-	})
-	u := r.startTUI(t, "over", r.Proj, env, claude)
-	u.prompt(t, "first", 90*time.Second)
-	if !r.waitFigures(t, &p, env, "26.0%") {
+	r, env, claude := subscriberRun(t, "over", pacingOn, overAllowance, twoTurns())
+	u, evs, ok := r.secondTurn(t, &p, env, claude, "over", "26.0%")
+	if !ok {
 		return p
-	}
-	after := r.lastEventID(t)
-	u.prompt(t, "second", 120*time.Second)
-	evs := r.toolEvents(t, u.Session(), after)
-	if len(evs) != 2 {
-		p.addf("%d PostToolUse events in the second turn, want 2", len(evs))
 	}
 	r.checkSlept(t, &p, env, overAllowance, evs, 1, paceMaxDelay)
 	t.Logf("status line: %s", statusLine(u.screen()))
@@ -345,10 +354,7 @@ func subscriberFairShare(t *testing.T, pacingOn bool) problems {
 	r.trustProjects(t, r.Proj, projB)
 	// Both sessions run the same script: the step is the number of
 	// assistant messages in a request, the same in each conversation.
-	r.API.SetScript([]Step{
-		toolTurn("sleep 2; echo one"), {Text: "One done."},
-		toolTurn("echo two"), toolTurn("echo three"), {Text: "Three done."},
-	})
+	r.API.SetScript(twoTurns())
 	a := r.startTUI(t, "a", r.Proj, env, claude)
 	b := r.startTUI(t, "b", projB, env, claude)
 	a.prompt(t, "first", 90*time.Second)
