@@ -107,9 +107,11 @@ func (o *Options) defaults() {
 type Shipper struct {
 	o Options
 
-	mu     sync.Mutex // serialises passes (Run's and Drain's) and guards the fields below
+	pass   sync.Mutex // serialises passes (Run's and Drain's); guards target and origin
 	target Target
 	origin string
+
+	mu     sync.Mutex // guards status, so reading it never waits for a pass
 	status Status
 }
 
@@ -183,8 +185,8 @@ func backoff(lo, hi time.Duration, failures int) time.Duration {
 // batch, and returns how many events the shared store inserted. An error
 // leaves the marks at the last batch that committed.
 func (s *Shipper) Drain(ctx context.Context) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.pass.Lock()
+	defer s.pass.Unlock()
 	n, err := s.drain(ctx)
 	s.note(ctx, err)
 	return n, err
@@ -243,7 +245,9 @@ func (s *Shipper) shipEvents(ctx context.Context, t Target, origin string) (n in
 	if err := s.setSetting(ctx, SettingEvents, strconv.FormatInt(last, 10)); err != nil {
 		return n, false, err
 	}
+	s.mu.Lock()
 	s.status.Shipped += int64(n)
+	s.mu.Unlock()
 	return n, len(evs) == s.o.Batch, nil
 }
 
@@ -287,8 +291,8 @@ func (s *Shipper) dial(ctx context.Context) (Target, error) {
 }
 
 func (s *Shipper) closeTarget() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.pass.Lock()
+	defer s.pass.Unlock()
 	if s.target != nil {
 		_ = s.target.Close()
 		s.target = nil
@@ -300,9 +304,20 @@ func (s *Shipper) closeTarget() {
 // so a long outage does not write on every retry).
 func (s *Shipper) note(ctx context.Context, err error) {
 	now := time.Now()
+	s.mu.Lock()
+	prev, since := s.status.Error, s.status.ErrorSince
 	if err == nil {
-		recovered := s.status.Error != ""
 		s.status.Connected, s.status.LastOK, s.status.Error, s.status.ErrorSince = true, now, "", time.Time{}
+	} else if ctx.Err() == nil {
+		if since.IsZero() {
+			since = now
+		}
+		s.status.Connected, s.status.Error, s.status.ErrorSince = false, oneLine(err.Error()), since
+	}
+	cur := s.status.Error
+	s.mu.Unlock()
+	if err == nil {
+		recovered := prev != ""
 		if recovered {
 			s.o.Log.Info("shared store reachable again; shipping resumed")
 			_ = s.setSetting(ctx, SettingLastError, "")
@@ -316,17 +331,10 @@ func (s *Shipper) note(ctx context.Context, err error) {
 	if ctx.Err() != nil {
 		return // stopping, not failing
 	}
-	msg := oneLine(err.Error())
-	if msg != s.status.Error {
-		s.o.Log.Warn("shipping to the shared store failed; events stay in the local store and are retried", "err", msg)
-		since := s.status.ErrorSince
-		if since.IsZero() {
-			since = now
-		}
-		_ = s.setSetting(ctx, SettingLastError, fmt.Sprintf("%d %s", since.UnixMicro(), msg))
-		s.status.ErrorSince = since
+	if cur != prev {
+		s.o.Log.Warn("shipping to the shared store failed; events stay in the local store and are retried", "err", cur)
+		_ = s.setSetting(ctx, SettingLastError, fmt.Sprintf("%d %s", since.UnixMicro(), cur))
 	}
-	s.status.Connected, s.status.Error = false, msg
 	// A broken connection is opened again on the next pass.
 	if s.target != nil {
 		_ = s.target.Close()
