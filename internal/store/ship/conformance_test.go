@@ -249,6 +249,7 @@ func TestLostCommitAnswerIsRetriedWithoutDuplicates(t *testing.T) {
 		})
 		cancel()
 		<-done
+		s.Close()
 		checkArrived(t, sh, want)
 		if dials.Load() < 3 {
 			t.Fatalf("the shipper did not open the store again after each broken answer: %d dials", dials.Load())

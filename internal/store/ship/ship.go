@@ -75,7 +75,9 @@ type Options struct {
 	// CallTimeout bounds every call to either store (default 10 s).
 	CallTimeout time.Duration
 	// MinBackoff and MaxBackoff bound the wait after a failure, which
-	// doubles per failure in a row (defaults 500 ms and 30 s).
+	// doubles per failure in a row (defaults 500 ms and 5 s: a try is one
+	// connection attempt, and the spool should drain soon after the shared
+	// store is back).
 	MinBackoff, MaxBackoff time.Duration
 	// Log gets one line per failure and per recovery (default: discarded).
 	Log *slog.Logger
@@ -95,7 +97,7 @@ func (o *Options) defaults() {
 		o.MinBackoff = 500 * time.Millisecond
 	}
 	if o.MaxBackoff < o.MinBackoff {
-		o.MaxBackoff = max(30*time.Second, o.MinBackoff)
+		o.MaxBackoff = max(5*time.Second, o.MinBackoff)
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -146,10 +148,9 @@ func (s *Shipper) Status() Status {
 }
 
 // Run ships until ctx ends: a pass every Options.Every while the shared
-// store answers, with back-off while it does not. It closes the shared
-// store when it returns.
+// store answers, with back-off while it does not. The shared store stays
+// open for a last Drain; Close releases it.
 func (s *Shipper) Run(ctx context.Context) error {
-	defer s.closeTarget()
 	failures := 0
 	for {
 		wait := s.o.Every
@@ -290,7 +291,8 @@ func (s *Shipper) dial(ctx context.Context) (Target, error) {
 	return t, nil
 }
 
-func (s *Shipper) closeTarget() {
+// Close releases the shared store (a later pass opens it again).
+func (s *Shipper) Close() {
 	s.pass.Lock()
 	defer s.pass.Unlock()
 	if s.target != nil {
