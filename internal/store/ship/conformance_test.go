@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/store"
+	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // sharedStore is what the tests need of a target: the shipper's interface
@@ -29,6 +31,10 @@ var targets = map[string]func(t *testing.T) func(ctx context.Context) (sharedSto
 	"sqlite": func(t *testing.T) func(ctx context.Context) (sharedStore, error) {
 		path := filepath.Join(t.TempDir(), "shared.db")
 		return func(ctx context.Context) (sharedStore, error) { return sqlite.Open(ctx, path) }
+	},
+	"postgres": func(t *testing.T) func(ctx context.Context) (sharedStore, error) {
+		url := testenv.Postgres(t)
+		return func(ctx context.Context) (sharedStore, error) { return postgres.Open(ctx, url) }
 	},
 }
 
