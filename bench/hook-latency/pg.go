@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
-// With -pg-url the bench's processes get a PostgreSQL store
-// (WARDEN_DATABASE_URL), as a team sharing one would configure it.
+// With -pg-url the bench's home configures a PostgreSQL store
+// ([store] url in $WARDEN_HOME/config.toml), as a team sharing one would.
 // Hooks must not notice: they still write the local SQLite store through
 // the keeper, and the keeper's shipper copies the rows to PostgreSQL in
 // the background (internal/store/ship). The keeper phase then also waits
@@ -24,11 +27,19 @@ type ShipCheck struct {
 	CaughtUpS float64 `json:"caught_up_s"`
 }
 
-// configurePG points the bench's processes at the shared store, through
-// the environment the keeper inherits from the hook that starts it.
+// configurePG writes the store URL into the bench home's user config,
+// where the keeper reads it when a hook starts it.
 func (b *bench) configurePG(url string) error {
-	b.env = append(b.env, "WARDEN_DATABASE_URL="+url)
-	return nil
+	home := ""
+	for _, e := range b.env {
+		if v, ok := strings.CutPrefix(e, "WARDEN_HOME="); ok {
+			home = v
+		}
+	}
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(home, "config.toml"), []byte("[store]\nurl = "+strconv.Quote(url)+"\n"), 0o600)
 }
 
 // waitShipped waits (up to 60 s) until the shipper's mark reaches the

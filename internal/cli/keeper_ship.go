@@ -17,7 +17,8 @@ import (
 // store and never wait on the network (internal/store/ship). wait returns
 // once the shipper has stopped, so the store is closed after it.
 func startShipper(ctx context.Context, st *sqlite.Store) (wait func()) {
-	url := ship.URL(configuredStoreURL())
+	cfg, _ := config.Load(paths.UserConfig(), "")
+	url, _ := cfg.StoreURL()
 	if url == "" {
 		return func() {}
 	}
@@ -28,11 +29,4 @@ func startShipper(ctx context.Context, st *sqlite.Store) (wait func()) {
 		return func() {}
 	}
 	return wait
-}
-
-// configuredStoreURL is store.url from the user config ("" when unset).
-func configuredStoreURL() string {
-	cfg, _ := config.Load(paths.UserConfig(), "")
-	_ = cfg
-	return ""
 }

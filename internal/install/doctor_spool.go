@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/ship"
@@ -16,8 +17,9 @@ import (
 // database, version), and what the local store holds that is not shipped
 // yet, with the age of the oldest. Hooks never wait for it, so a shared
 // store that fails is a warning, not an error.
-func (d *doctor) spool(ctx context.Context, db string, configured string) {
-	url := ship.URL(configured)
+func (d *doctor) spool(ctx context.Context, db string) {
+	cfg, _ := config.Load(paths.UserConfig(), "")
+	url, _ := cfg.StoreURL()
 	if url == "" {
 		return
 	}
@@ -57,9 +59,4 @@ func (d *doctor) spool(ctx context.Context, db string, configured string) {
 		}
 	}
 	d.ok("shared store", detail)
-}
-
-// storeURL is store.url from the user config ("" when unset).
-func storeURL() string {
-	return ""
 }
