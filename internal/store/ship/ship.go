@@ -51,8 +51,10 @@ const (
 	// SettingSessions is "<updated_us> <id>" of the newest session state
 	// shipped.
 	SettingSessions = "ship.sessions"
-	// SettingLastOK is the unix time (µs) of the last batch the shared
-	// store took, or of the last pass that found nothing to send.
+	// SettingLastOK is the unix time (µs) of the last pass that shipped
+	// something or got through after failures. Passes that find nothing
+	// write nothing: the keeper leaves once the store has been idle, and a
+	// write per pass would keep it forever.
 	SettingLastOK = "ship.last_ok"
 	// SettingLastError is "<unix µs> <message>" of the failure the shipper
 	// is retrying, "" once it got through again.
@@ -109,9 +111,10 @@ func (o *Options) defaults() {
 type Shipper struct {
 	o Options
 
-	pass   sync.Mutex // serialises passes (Run's and Drain's); guards target and origin
-	target Target
-	origin string
+	pass       sync.Mutex // serialises passes (Run's and Drain's); guards the three below
+	target     Target
+	origin     string
+	errWritten time.Time // when SettingLastError was last written
 
 	mu     sync.Mutex // guards status, so reading it never waits for a pass
 	status Status
@@ -189,7 +192,7 @@ func (s *Shipper) Drain(ctx context.Context) (int, error) {
 	s.pass.Lock()
 	defer s.pass.Unlock()
 	n, err := s.drain(ctx)
-	s.note(ctx, err)
+	s.note(ctx, n, err)
 	return n, err
 }
 
@@ -301,10 +304,13 @@ func (s *Shipper) Close() {
 	}
 }
 
+// errRewrite is how often a changing failure is written to the store.
+const errRewrite = 5 * time.Minute
+
 // note records a pass's outcome in the status and, when it changed, in
 // the local store for `warden doctor` (a setting written only on a change,
 // so a long outage does not write on every retry).
-func (s *Shipper) note(ctx context.Context, err error) {
+func (s *Shipper) note(ctx context.Context, shipped int, err error) {
 	now := time.Now()
 	s.mu.Lock()
 	prev, since := s.status.Error, s.status.ErrorSince
@@ -324,8 +330,7 @@ func (s *Shipper) note(ctx context.Context, err error) {
 			s.o.Log.Info("shared store reachable again; shipping resumed")
 			_ = s.setSetting(ctx, SettingLastError, "")
 		}
-		// The pass's time, at most once a minute while nothing changes.
-		if v, _, _ := s.setting(ctx, SettingLastOK); recovered || stale(v, now, time.Minute) {
+		if recovered || shipped > 0 {
 			_ = s.setSetting(ctx, SettingLastOK, strconv.FormatInt(now.UnixMicro(), 10))
 		}
 		return
@@ -333,20 +338,19 @@ func (s *Shipper) note(ctx context.Context, err error) {
 	if ctx.Err() != nil {
 		return // stopping, not failing
 	}
-	if cur != prev {
+	// Logged and kept when it starts or changes; kept at most every few
+	// minutes while it keeps changing (a message may carry a port or a
+	// time), so a long outage does not write the store on every retry.
+	if cur != prev && (prev == "" || now.Sub(s.errWritten) >= errRewrite) {
 		s.o.Log.Warn("shipping to the shared store failed; events stay in the local store and are retried", "err", cur)
 		_ = s.setSetting(ctx, SettingLastError, fmt.Sprintf("%d %s", since.UnixMicro(), cur))
+		s.errWritten = now
 	}
 	// A broken connection is opened again on the next pass.
 	if s.target != nil {
 		_ = s.target.Close()
 		s.target = nil
 	}
-}
-
-func stale(v string, now time.Time, age time.Duration) bool {
-	us, err := strconv.ParseInt(v, 10, 64)
-	return err != nil || now.Sub(time.UnixMicro(us)) >= age
 }
 
 // oneLine keeps the first line of a message.
