@@ -19,6 +19,23 @@ import (
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testenv.Cleanup() // stops the PostgreSQL server testenv started, if it did
+	os.Exit(code)
+}
+
+// open opens a store on a fresh database of the suite's server.
+func open(t testing.TB) *Store {
+	t.Helper()
+	st, err := Open(context.Background(), testenv.Postgres(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
 // TestSameMigrationsAsSQLite: both dialects have migrations of the same
 // numbers, and a migrated store has the same tables with the same columns.
 func TestSameMigrationsAsSQLite(t *testing.T) {
