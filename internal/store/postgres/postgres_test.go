@@ -283,3 +283,35 @@ func TestNotifyOnQueuedTasks(t *testing.T) {
 		t.Errorf("a cancel announced %q", n.Payload)
 	}
 }
+
+// A server that wants a password: the wrong one is one line saying the
+// login was refused and what to fix, without the password; the right one
+// opens.
+func TestWrongPassword(t *testing.T) {
+	ctx := context.Background()
+	srv := testenv.NewPostgres(t)
+	if err := srv.RequirePassword("right-pw"); err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(srv.URL("postgres"))
+	u.User = url.UserPassword("postgres", "wrong-pw")
+	_, err := Open(ctx, u.String())
+	if err == nil {
+		t.Fatal("opened with the wrong password")
+	}
+	msg := err.Error()
+	for _, w := range []string{"refused the login", "password authentication failed", "fix the user or password in " + urlKeys} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("error %q lacks %q", msg, w)
+		}
+	}
+	if strings.Contains(msg, "wrong-pw") || strings.Contains(msg, "\n") {
+		t.Errorf("error shows the password or spans lines: %q", msg)
+	}
+	u.User = url.UserPassword("postgres", "right-pw")
+	st, err := Open(ctx, u.String())
+	if err != nil {
+		t.Fatalf("the right password: %v", err)
+	}
+	st.Close()
+}
