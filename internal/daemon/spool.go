@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 
+	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/store/ship"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
@@ -21,7 +22,7 @@ func startSpool(st *sqlite.Store, url string, log *slog.Logger) (check func(cont
 		return nil, func() {}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	sh, wait, err := ship.Start(ctx, ship.Options{Spool: st, Dial: ship.Postgres(url), Log: log.With("component", "ship")})
+	sh, wait, err := ship.Start(ctx, ship.Options{Spool: st, Dial: dialShared(url), Log: log.With("component", "ship")})
 	if err != nil {
 		cancel()
 		log.Error("shipper not started", "err", err)
@@ -38,4 +39,15 @@ func startSpool(st *sqlite.Store, url string, log *slog.Logger) (check func(cont
 		return r, nil
 	}
 	return check, func() { cancel(); wait() }
+}
+
+// dialShared opens the shared store for the shipper.
+func dialShared(url string) func(ctx context.Context) (ship.Target, error) {
+	return func(ctx context.Context) (ship.Target, error) {
+		st, err := postgres.Open(ctx, url)
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
 }

@@ -1,11 +1,15 @@
 package install
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"os/exec"
 	"time"
 
 	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/helper"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/ship"
@@ -15,30 +19,29 @@ import (
 // spool reports the shared PostgreSQL store, when one is configured:
 // whether it answers (one line saying why not: wrong URL, password,
 // database, version), and what the local store holds that is not shipped
-// yet, with the age of the oldest. Hooks never wait for it, so a shared
-// store that fails is a warning, not an error.
+// yet, with the age of the oldest. The probe runs in warden-helper (`ship
+// --status`), which links pgx; warden-core does not. Hooks never wait for
+// the shared store, so one that fails is a warning, not an error.
 func (d *doctor) spool(ctx context.Context, db string) {
 	cfg, _ := config.Load(paths.UserConfig(), "")
 	url, _ := cfg.StoreURL()
 	if url == "" {
 		return
 	}
-	st, err := sqlite.Open(ctx, db)
+	r, err := shipStatus(ctx)
 	if err != nil {
-		return // reported by the store check
-	}
-	defer st.Close()
-	probe := func(ctx context.Context) error {
-		t, err := ship.Postgres(url)(ctx)
-		if err != nil {
-			return err
+		// No probe: say at least what waits, from the local store.
+		st, oerr := sqlite.Open(ctx, db)
+		if oerr != nil {
+			return // reported by the store check
 		}
-		defer t.Close()
-		return t.Check(ctx)
-	}
-	r, err := ship.Inspect(ctx, st, url, 5*time.Second, probe)
-	if err != nil {
-		d.warn("shared store", "cannot read what waits to be shipped: "+err.Error(), "run `warden doctor` again; if it persists, check "+db)
+		defer st.Close()
+		local, lerr := ship.Inspect(ctx, st, url, 5*time.Second, nil)
+		if lerr != nil {
+			local.Backlog = -1
+		}
+		d.warn("shared store", fmt.Sprintf("%s: not checked (%v); %s", ship.Redact(url), err, local.BacklogLine()),
+			"run `make install` so warden-helper sits next to warden (it ships and probes the shared store)")
 		return
 	}
 	backlog := r.BacklogLine()
@@ -53,10 +56,31 @@ func (d *doctor) spool(ctx context.Context, db string) {
 	}
 	if r.Backlog > 0 {
 		if running, _ := keeper.Running(paths.KeeperLock()); !running {
-			detail += "; no keeper or daemon runs to ship them now (the next hook starts the keeper)"
+			detail += "; no keeper or daemon runs to ship them now (the next hook starts the keeper; `warden ship --once` ships them)"
 		} else if r.Retrying != "" {
 			detail += "; the shipper last failed: " + r.Retrying
 		}
 	}
 	d.ok("shared store", detail)
+}
+
+// shipStatus runs `warden-helper ship --status --json` under a deadline.
+func shipStatus(ctx context.Context) (ship.Report, error) {
+	var r ship.Report
+	bin, err := helper.Path()
+	if err != nil {
+		return r, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin, "ship", "--status", "--json")
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return r, fmt.Errorf("%s ship --status: %v %s", bin, err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
+		return r, fmt.Errorf("%s ship --status: %v", bin, err)
+	}
+	return r, nil
 }

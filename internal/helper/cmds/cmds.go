@@ -34,6 +34,7 @@ func NewRoot() *cobra.Command {
 	paceCmd := &cobra.Command{Use: "pace", Short: "Pacing commands that need the network or image encoding"}
 	paceCmd.AddCommand(newPacePollCmd(), newPaceSimulateCmd())
 	root.AddCommand(paceCmd)
+	root.AddCommand(newShipCmd())
 	return root
 }
 

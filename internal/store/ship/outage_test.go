@@ -135,7 +135,7 @@ type home struct {
 
 func newHome(t *testing.T, url string) *home {
 	t.Helper()
-	bins := testenv.Binaries(t, "warden")
+	bins := testenv.Binaries(t, "warden", "warden-helper")
 	h := &home{dir: t.TempDir(), proj: t.TempDir(), front: filepath.Join(bins, "warden"), core: filepath.Join(bins, "warden-core")}
 	h.env = []string{
 		"PATH=" + os.Getenv("PATH"), "HOME=" + h.dir, "WARDEN_HOME=" + filepath.Join(h.dir, ".warden"),

@@ -79,7 +79,10 @@ func Inspect(ctx context.Context, sp Spool, target string, d time.Duration, prob
 
 // BacklogLine says in words how much waits to be shipped.
 func (r Report) BacklogLine() string {
-	if r.Backlog == 0 {
+	switch {
+	case r.Backlog < 0:
+		return "what waits to be shipped is unknown"
+	case r.Backlog == 0:
 		return "nothing waiting to be shipped"
 	}
 	return fmt.Sprintf("%d event(s) waiting to be shipped, the oldest from %s ago", r.Backlog, Age(time.Duration(r.OldestAgeS)*time.Second))
