@@ -71,6 +71,7 @@ func TestOutageHooksSpoolAndDrainInOrder(t *testing.T) {
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
+	up := time.Now()
 	time.Sleep(time.Second) // hooks fire while it comes back too
 	f.stop(t)
 	if during < 30 {
@@ -95,6 +96,7 @@ func TestOutageHooksSpoolAndDrainInOrder(t *testing.T) {
 	waitFor(t, 30*time.Second, "every event in PostgreSQL after the restart", func() bool {
 		return countShared(t, shared) >= len(local)
 	})
+	t.Logf("%d events in PostgreSQL %.1f s after it came back", len(local), time.Since(up).Seconds())
 	got, err := shared.Events(ctx, store.Filter{})
 	if err != nil {
 		t.Fatal(err)
@@ -125,6 +127,61 @@ func TestOutageHooksSpoolAndDrainInOrder(t *testing.T) {
 	if chk := rep["shared store"]; chk.Level != "ok" || !strings.Contains(chk.Detail, "nothing waiting") {
 		t.Errorf("doctor after the drain: %+v", chk)
 	}
+}
+
+// `warden ship --once` drains the spool by hand and `--status` says in one
+// line why a shared store cannot be used: here, a database that does not
+// exist.
+func TestShipCommand(t *testing.T) {
+	t.Parallel()
+	url := testenv.Postgres(t)
+	h := newHome(t, url)
+	h.env = append(h.env, "WARDEN_KEEPER=off") // no keeper, no shipper: the spool waits for the command
+	for i := 1; i <= 7; i++ {
+		if out, err := h.hook("s", i); err != nil || len(out) > 0 {
+			t.Fatalf("hook %d: %v %s", i, err, out)
+		}
+	}
+	status := func(env ...string) (rep struct {
+		Reachable bool   `json:"reachable"`
+		Error     string `json:"error"`
+		Backlog   int64  `json:"backlog"`
+	}) {
+		t.Helper()
+		out, err := h.run(env, "ship", "--status", "--json")
+		if err != nil || json.Unmarshal(out, &rep) != nil {
+			t.Fatalf("warden ship --status --json: %v\n%s", err, out)
+		}
+		return rep
+	}
+	if r := status(); !r.Reachable || r.Backlog != 7 {
+		t.Fatalf("before shipping: %+v", r)
+	}
+	out, err := h.run(nil, "ship", "--once")
+	if err != nil || !strings.Contains(string(out), "shipped 7 event(s)") {
+		t.Fatalf("warden ship --once: %v\n%s", err, out)
+	}
+	if r := status(); !r.Reachable || r.Backlog != 0 {
+		t.Fatalf("after shipping: %+v", r)
+	}
+	missing := strings.Replace(url, "/warden_test_", "/nope_", 1)
+	r := status("WARDEN_DATABASE_URL=" + missing)
+	if r.Reachable || !strings.Contains(r.Error, "has no database") || strings.Contains(r.Error, "\n") {
+		t.Fatalf("a missing database: %+v", r)
+	}
+}
+
+// run runs warden with extra environment (later entries win).
+func (h *home) run(env []string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, h.front, args...)
+	cmd.Env, cmd.Dir = append(slices.Clone(h.env), env...), h.proj
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); ok {
+		err = fmt.Errorf("%v: %s", err, ee.Stderr)
+	}
+	return out, err
 }
 
 // home is an isolated warden home whose config points at a shared store.
