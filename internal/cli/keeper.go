@@ -63,5 +63,6 @@ func serveHooks(ctx context.Context) error {
 	// default, so a burst of parallel hooks would open and close them.
 	st.DB().SetMaxOpenConns(8)
 	st.DB().SetMaxIdleConns(8)
+	defer startShipper(ctx)() // stops with ctx
 	return hookserve.ListenAndServe(ctx, paths.HookSocket(), hookserve.Options{DBPath: paths.DB(), Store: st, Log: os.Stderr})
 }
