@@ -67,8 +67,8 @@ type Scheduler struct {
 
 	beat        atomic.Int64 // unix nanos of the last finished step
 	lastRecover atomic.Int64 // unix nanos of the last peer recovery
-	restarts atomic.Int64
-	steps    atomic.Int64
+	restarts    atomic.Int64
+	steps       atomic.Int64
 }
 
 // New makes a Scheduler.
