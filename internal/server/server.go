@@ -34,9 +34,15 @@ type Options struct {
 	Webhooks Webhooks
 	// QueueSize is how many tasks may wait (429 beyond; default 100).
 	QueueSize int
-	// System names this daemon (/api/systems, task pins); Version is the
-	// build's version.
-	System, Version string
+	// System names this daemon (/api/systems, task pins); Owner is its
+	// claim owner (system:pid); Version is the build's version.
+	System, Owner, Version string
+	// Systems lists the pool's workers for /api/systems (nil: this
+	// daemon alone).
+	Systems SystemLister
+	// DBChecks are the parts /health/db reports (default: Events.Check
+	// as "store").
+	DBChecks []DBCheck
 	// BodyLimit caps API request bodies (default 1 MiB; webhooks 5 MiB).
 	BodyLimit int64
 	Log       *slog.Logger
