@@ -11,7 +11,8 @@ import (
 // PG is the registry in the shared PostgreSQL database: one row per
 // worker in the table systems, written by its heartbeat.
 type PG struct {
-	pool *pgxpool.Pool
+	pool  *pgxpool.Pool
+	owned bool // OpenPG made the pool: Close closes it
 	// Stale is how old a heartbeat may be before its row is stale.
 	Stale time.Duration
 }
@@ -47,11 +48,24 @@ func OpenPG(ctx context.Context, url string, stale time.Duration) (*PG, error) {
 		p.Close()
 		return nil, fmt.Errorf("systems registry: create table systems: %w", err)
 	}
+	return &PG{pool: p, owned: true, Stale: stale}, nil
+}
+
+// NewPG is the registry on a pool the caller owns (the PostgreSQL
+// store's); Close leaves that pool open.
+func NewPG(ctx context.Context, p *pgxpool.Pool, stale time.Duration) (*PG, error) {
+	if _, err := p.Exec(ctx, systemsDDL); err != nil {
+		return nil, fmt.Errorf("systems registry: create table systems: %w", err)
+	}
 	return &PG{pool: p, Stale: stale}, nil
 }
 
 // Close releases the registry's connections.
-func (r *PG) Close() { r.pool.Close() }
+func (r *PG) Close() {
+	if r.owned {
+		r.pool.Close()
+	}
+}
 
 // Beat implements Registry.
 func (r *PG) Beat(ctx context.Context, s System) error {
