@@ -13,6 +13,7 @@ import (
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/pace/quota"
 	"github.com/warden-dev/warden/internal/store"
+	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/task"
 )
 
@@ -47,8 +48,15 @@ type pgShared struct {
 	pool  *pgxpool.Pool
 }
 
-// openShared opens the PostgreSQL store at url (shared_postgres.go).
-var openShared func(ctx context.Context, url string) (*pgShared, error)
+// openShared opens the PostgreSQL store at url; its errors are one line
+// naming store.url / WARDEN_DATABASE_URL and the fix.
+func openShared(ctx context.Context, url string) (*pgShared, error) {
+	st, err := postgres.Open(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	return &pgShared{SharedStore: st, where: st.Where(), pool: st.Pool()}, nil
+}
 
 // checkURL refuses a URL that can never work (not a PostgreSQL URL):
 // retrying would not help, so warden serve exits with the fix.
@@ -64,9 +72,6 @@ func checkURL(url string) error {
 // the database: meanwhile the hook server keeps answering on the local
 // store. The first failure is one line on stderr, each one a log record.
 func waitShared(ctx context.Context, url string, stderr io.Writer, log *slog.Logger) (*pgShared, error) {
-	if openShared == nil {
-		return nil, fmt.Errorf("store.url / WARDEN_DATABASE_URL is set but this warden was built without the PostgreSQL store")
-	}
 	backoff := time.Second
 	for tries := 1; ; tries++ {
 		octx, cancel := context.WithTimeout(ctx, 30*time.Second)
