@@ -270,3 +270,92 @@ func TestPoolRunsEveryTaskOnce(t *testing.T) {
 		t.Errorf("serve status --json on w2: %s; want w2 (self) first, then w1 and w3, none stale", out)
 	}
 }
+
+// TestPoolRecoversAKilledWorkersTasks: three workers with two slots each
+// run six waiting tasks; worker w2 is killed (kill -9, its agents die
+// with it). Once it has missed its heartbeats the others queue its two
+// tasks again and run them (attempt 2) — nothing lost, nothing else run
+// twice — while a task pinned to w2 waits for w2, which runs it when it
+// comes back.
+func TestPoolRecoversAKilledWorkersTasks(t *testing.T) {
+	r := newPoolRig(t)
+	for _, n := range []string{"w1", "w2", "w3"} {
+		r.start(n, 2)
+	}
+	var ids []string
+	for i := range 6 {
+		ids = append(ids, r.add(fmt.Sprintf("wait %d", i), ""))
+	}
+	r.waitFor("six agents running", time.Minute, func() bool { return len(r.runs()) == 6 && r.counts()[task.Running] == 6 })
+	var victims []string
+	for id, sys := range r.runs() {
+		if sys[0] == "w2" {
+			victims = append(victims, id)
+		}
+	}
+	if len(victims) != 2 {
+		t.Fatalf("w2 runs %v; want two of the six tasks (two slots per worker)", victims)
+	}
+	w2 := r.workers["w2"]
+	w2.cmd.Process.Kill()
+	w2.cmd.Wait()
+	pin := r.add("pinned to w2", "w2")
+
+	// The others requeue w2's tasks once its row is stale.
+	r.waitFor("w2's tasks queued again", time.Minute, func() bool {
+		for _, id := range victims {
+			tk, err := r.st.Task(context.Background(), id)
+			if err != nil || tk.Status != task.Queued {
+				return false
+			}
+		}
+		return true
+	})
+	cmd := exec.Command(filepath.Join(r.bin, "warden"), "serve", "status")
+	cmd.Env = r.workers["w1"].env
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "worker w2 on") || !strings.Contains(string(out), "STALE") {
+		t.Errorf("serve status on w1 does not show w2 stale:\n%s", out)
+	}
+	for _, id := range ids {
+		os.WriteFile(filepath.Join(r.release, id), nil, 0o600)
+	}
+	r.waitFor("the six tasks done", time.Minute, func() bool { return r.counts()[task.Done] == 6 })
+	if tk, _ := r.st.Task(context.Background(), pin); tk.Status != task.Queued {
+		t.Errorf("the task pinned to w2 is %s while w2 is down; want queued", tk.Status)
+	}
+	runs := r.runs()
+	for _, id := range ids {
+		tk, err := r.st.Task(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		victim := id == victims[0] || id == victims[1]
+		switch {
+		case victim && (len(runs[id]) != 2 || runs[id][0] != "w2" || runs[id][1] == "w2" || tk.Attempts != 2):
+			t.Errorf("w2's task %s ran on %v after %d attempts; want w2, then another worker, 2 attempts", id, runs[id], tk.Attempts)
+		case !victim && (len(runs[id]) != 1 || tk.Attempts != 1):
+			t.Errorf("task %s ran on %v after %d attempts; want once", id, runs[id], tk.Attempts)
+		}
+		if victim {
+			h, _ := r.st.History(context.Background(), id)
+			var story []string
+			for _, x := range h {
+				story = append(story, x.Reason)
+			}
+			if !strings.Contains(strings.Join(story, "\n"), "worker w2:"+fmt.Sprint(w2.cmd.Process.Pid)+" is gone (no heartbeat) while the task was running (attempt 1 of 3); its agent is gone: queued again") {
+				t.Errorf("task %s's history does not say why it was queued again:\n%s", id, strings.Join(story, "\n"))
+			}
+		}
+	}
+
+	// w2 comes back and runs its pinned task.
+	r.start("w2", 2)
+	r.waitFor("the pinned task done", time.Minute, func() bool {
+		tk, _ := r.st.Task(context.Background(), pin)
+		return tk.Status == task.Done
+	})
+	if got := r.runs()[pin]; len(got) != 1 || got[0] != "w2" {
+		t.Errorf("the pinned task ran on %v; want w2 once", got)
+	}
+}
