@@ -54,7 +54,8 @@ unit: build
 # the hook runtime serve many callers in one process: their packages' tests
 # run again under the race detector (in process, with concurrent clients).
 RACE_PKGS := ./internal/hookserve ./internal/hook ./internal/pipeline ./internal/reqenv ./internal/detach ./internal/hookwire \
-             ./internal/orchestrator ./internal/server ./internal/daemon ./internal/agent ./internal/pool
+             ./internal/orchestrator ./internal/server ./internal/daemon ./internal/agent \
+             ./internal/store/postgres ./internal/pool
 # -race needs cgo and a C compiler (scripts/test-deps.sh installs gcc).
 race: build
 	CGO_ENABLED=1 WARDEN_TEST_BINARIES=$(CURDIR)/bin ./scripts/pg-test.sh $(GO) test -race -count=1 -timeout 20m $(RACE_PKGS)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -103,8 +102,6 @@ func waitShared(ctx context.Context, url string, stderr io.Writer, log *slog.Log
 // databaseURL is the shared store's URL: WARDEN_DATABASE_URL wins over
 // store.url; "" when neither is set (the local store alone).
 func databaseURL(cfg *config.Config) string {
-	if u := os.Getenv("WARDEN_DATABASE_URL"); u != "" {
-		return u
-	}
-	return ""
+	u, _ := cfg.StoreURL()
+	return u
 }

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -26,27 +27,17 @@ func (s *Store) connError(err error) error {
 		}
 		return fmt.Errorf("PostgreSQL at %s: %s (SQLSTATE %s); check %s", s.where, pe.Message, pe.Code, urlKeys)
 	}
-	var ne net.Error
 	var oe *net.OpError
 	var dnsErr *net.DNSError
 	switch {
 	case errors.As(err, &dnsErr):
 		return fmt.Errorf("PostgreSQL host in %s does not resolve (%s): fix the host", urlKeys, oneLine(dnsErr))
-	case errors.As(err, &oe), errors.As(err, &ne):
-		return fmt.Errorf("cannot reach PostgreSQL at %s (%s): start the server or fix the host and port in %s", s.where, rootCause(err), urlKeys)
+	case errors.As(err, &oe):
+		return fmt.Errorf("cannot reach PostgreSQL at %s (%s): start the server or fix the host and port in %s", s.where, oneLine(oe.Err), urlKeys)
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("PostgreSQL at %s did not answer in time: check the server and the host and port in %s", s.where, urlKeys)
 	}
 	return fmt.Errorf("PostgreSQL at %s: %s; check %s", s.where, oneLine(err), urlKeys)
-}
-
-// rootCause is the innermost error's text (e.g. "connection refused").
-func rootCause(err error) string {
-	for {
-		u := errors.Unwrap(err)
-		if u == nil {
-			return oneLine(err)
-		}
-		err = u
-	}
 }
 
 func oneLine(err error) string {

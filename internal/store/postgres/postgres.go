@@ -112,9 +112,15 @@ func (s *Store) Ping(ctx context.Context) error {
 	if err := s.pool.QueryRow(ctx, "SELECT current_setting('server_version_num')::int").Scan(&num); err != nil {
 		return s.connError(err)
 	}
+	return checkVersion(s.where, num)
+}
+
+// checkVersion refuses a server older than MinServerVersion; num is its
+// server_version_num (150018 is 15.18).
+func checkVersion(where string, num int) error {
 	if num/10000 < MinServerVersion {
 		return fmt.Errorf("PostgreSQL at %s is version %d.%d; warden needs %d or newer: upgrade the server or point %s at another",
-			s.where, num/10000, num%10000, MinServerVersion, urlKeys)
+			where, num/10000, num%10000, MinServerVersion, urlKeys)
 	}
 	return nil
 }
