@@ -313,6 +313,10 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	})
 	if o.DatabaseURL != "" {
 		wg.Go(func() { pool.Listen(sctx, o.DatabaseURL, sched.Notify, nil, log) })
+		// One account, one ledger: figures and the usage poll's lease go
+		// through the shared store; hooks keep to the local one.
+		ledger := &pool.Ledger{Local: st, Shared: p.Shared, Owner: owner, Interval: ps.PollInterval, Log: log}
+		wg.Go(func() { ledger.Run(sctx) })
 	}
 	wg.Go(func() {
 		if err := sched.Run(sctx); err != nil && !errors.Is(err, context.Canceled) {

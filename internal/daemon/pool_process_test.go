@@ -17,7 +17,9 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/daemon"
+	"github.com/warden-dev/warden/internal/pace/quota"
 	"github.com/warden-dev/warden/internal/store/postgres"
+	"github.com/warden-dev/warden/internal/store/sqlite"
 	"github.com/warden-dev/warden/internal/task"
 	"github.com/warden-dev/warden/internal/testenv"
 )
@@ -269,6 +271,33 @@ func TestPoolRunsEveryTaskOnce(t *testing.T) {
 	if len(st.Systems) != 3 || !st.Systems[0].Self || st.Systems[0].Name != "w2" || !seen["w1"] || !seen["w2"] || !seen["w3"] {
 		t.Errorf("serve status --json on w2: %s; want w2 (self) first, then w1 and w3, none stale", out)
 	}
+
+	// One pacing ledger: figures a status line recorded in w1's local
+	// store reach the shared store and w3's local store.
+	l1 := r.local("w1")
+	u := 37.5
+	at := time.Now().UTC().Truncate(time.Millisecond)
+	if _, err := l1.AddSnapshot(context.Background(), &quota.Snapshot{Time: at, Source: quota.SourceStatusline, FiveHour: quota.Window{Util: &u}}); err != nil {
+		t.Fatal(err)
+	}
+	l3 := r.local("w3")
+	for _, s := range []quota.Store{r.st, l3} {
+		r.waitFor("w1's status-line figures in the pool's ledger and w3's", 20*time.Second, func() bool {
+			got, err := s.LatestSnapshot(context.Background(), quota.SourceStatusline)
+			return err == nil && got != nil && got.Time.Equal(at) && got.FiveHour.Util != nil && *got.FiveHour.Util == u
+		})
+	}
+}
+
+// local opens worker name's local SQLite store.
+func (r *poolRig) local(name string) *sqlite.Store {
+	r.t.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(r.workers[name].home, "warden.db"))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() { st.Close() })
+	return st
 }
 
 // TestPoolRecoversAKilledWorkersTasks: three workers with two slots each
