@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // PGServer is a throw-away PostgreSQL server: initdb into a temp dir,
@@ -149,6 +151,44 @@ func (s *PGServer) Stop() error {
 	}
 	return nil
 }
+
+// RequirePassword makes TCP logins need a password (SCRAM), sets the
+// superuser's to password and reloads the server; the unix socket stays
+// trusted. For tests of a wrong password.
+func (s *PGServer) RequirePassword(password string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, s.URL("postgres"))
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "ALTER ROLE postgres PASSWORD "+quoteLiteral(password)); err != nil {
+		return err
+	}
+	hba := "local all all trust\nhost all all 127.0.0.1/32 scram-sha-256\nhost all all ::1/128 scram-sha-256\n"
+	if err := os.WriteFile(filepath.Join(s.data(), "pg_hba.conf"), []byte(hba), 0o600); err != nil {
+		return err
+	}
+	if s.cred != nil {
+		os.Chown(filepath.Join(s.data(), "pg_hba.conf"), int(s.cred.Uid), int(s.cred.Gid))
+	}
+	if _, err := conn.Exec(ctx, "SELECT pg_reload_conf()"); err != nil {
+		return err
+	}
+	// The reload is asynchronous: wait until a login without the password
+	// is refused.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		c, err := pgx.Connect(ctx, s.URL("postgres"))
+		if err != nil {
+			return nil
+		}
+		c.Close(ctx)
+	}
+	return errors.New("pg_hba.conf reload did not take effect in 10 s")
+}
+
+func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // Remove stops the server if it runs and deletes its directory.
 func (s *PGServer) Remove() {

@@ -1,8 +1,12 @@
 package testenv
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -98,5 +102,42 @@ func TestPGServerStopStart(t *testing.T) {
 	var x int
 	if err := conn.QueryRow(ctx, `SELECT x FROM kept`).Scan(&x); err != nil || x != 7 {
 		t.Fatalf("after restart: x=%d err=%v", x, err)
+	}
+}
+
+// scripts/pg-test.sh runs the command with a server of its own in
+// WARDEN_TEST_PG_URL, passes on its exit status, and stops the server
+// afterwards.
+func TestPGTestScript(t *testing.T) {
+	if _, err := pgBinDir(); err != nil {
+		SkipOrFail(t, err.Error())
+	}
+	ctx := context.Background()
+	cmd := exec.Command("../../scripts/pg-test.sh", "sh", "-c", `echo "$WARDEN_TEST_PG_URL"; read _; exit 3`)
+	cmd.Env = append(os.Environ(), PostgresEnv+"=")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no URL from the script: %v", err)
+	}
+	u := strings.TrimSpace(line)
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatalf("the script's server %s: %v", u, err)
+	}
+	conn.Close(ctx)
+	stdin.Close() // the command exits 3
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 3 {
+		t.Errorf("script exit: %v, want the command's status 3", err)
+	}
+	if c, err := pgx.Connect(ctx, u); err == nil {
+		c.Close(ctx)
+		t.Error("the server still runs after the script")
 	}
 }

@@ -67,6 +67,14 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = 10 * time.Second
 	}
+	// Bounds unless the URL sets its own: no statement runs (or waits for
+	// a lock) forever, and a worker cut off mid-transaction does not hold
+	// the chain's or the queue's lock for longer than a minute.
+	for k, v := range map[string]string{"statement_timeout": "60s", "idle_in_transaction_session_timeout": "60s"} {
+		if _, set := cfg.ConnConfig.RuntimeParams[k]; !set {
+			cfg.ConnConfig.RuntimeParams[k] = v
+		}
+	}
 	s := &Store{where: where(cfg.ConnConfig.Config)}
 	// The pool connects lazily: Ping makes the first connection now, so a
 	// wrong host, password or database fails Open with its own message.

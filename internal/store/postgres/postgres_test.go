@@ -19,6 +19,23 @@ import (
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testenv.Cleanup() // stops the PostgreSQL server testenv started, if it did
+	os.Exit(code)
+}
+
+// open opens a store on a fresh database of the suite's server.
+func open(t testing.TB) *Store {
+	t.Helper()
+	st, err := Open(context.Background(), testenv.Postgres(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
 // TestSameMigrationsAsSQLite: both dialects have migrations of the same
 // numbers, and a migrated store has the same tables with the same columns.
 func TestSameMigrationsAsSQLite(t *testing.T) {
@@ -264,5 +281,57 @@ func TestNotifyOnQueuedTasks(t *testing.T) {
 	defer cancel()
 	if n, err := conn.Conn().WaitForNotification(wctx); err == nil {
 		t.Errorf("a cancel announced %q", n.Payload)
+	}
+}
+
+// A server that wants a password: the wrong one is one line saying the
+// login was refused and what to fix, without the password; the right one
+// opens.
+func TestWrongPassword(t *testing.T) {
+	ctx := context.Background()
+	srv := testenv.NewPostgres(t)
+	if err := srv.RequirePassword("right-pw"); err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(srv.URL("postgres"))
+	u.User = url.UserPassword("postgres", "wrong-pw")
+	_, err := Open(ctx, u.String())
+	if err == nil {
+		t.Fatal("opened with the wrong password")
+	}
+	msg := err.Error()
+	for _, w := range []string{"refused the login", "password authentication failed", "fix the user or password in " + urlKeys} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("error %q lacks %q", msg, w)
+		}
+	}
+	if strings.Contains(msg, "wrong-pw") || strings.Contains(msg, "\n") {
+		t.Errorf("error shows the password or spans lines: %q", msg)
+	}
+	u.User = url.UserPassword("postgres", "right-pw")
+	st, err := Open(ctx, u.String())
+	if err != nil {
+		t.Fatalf("the right password: %v", err)
+	}
+	st.Close()
+}
+
+// Sessions get statement and idle-in-transaction timeouts unless the URL
+// sets its own.
+func TestSessionTimeouts(t *testing.T) {
+	ctx := context.Background()
+	u := testenv.Postgres(t)
+	for _, c := range []struct{ url, want string }{{u, "1min"}, {u + "&statement_timeout=5000", "5s"}} {
+		st, err := Open(ctx, c.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stmt, idle string
+		st.Pool().QueryRow(ctx, "SHOW statement_timeout").Scan(&stmt)
+		st.Pool().QueryRow(ctx, "SHOW idle_in_transaction_session_timeout").Scan(&idle)
+		st.Close()
+		if stmt != c.want || idle != "1min" {
+			t.Errorf("%s: statement_timeout %q idle %q, want %q and 1min", c.url, stmt, idle, c.want)
+		}
 	}
 }

@@ -1,10 +1,11 @@
-package sqlite
+package sqlite_test
 
 import (
 	"context"
 	"path/filepath"
 	"testing"
 
+	"github.com/warden-dev/warden/internal/store/sqlite"
 	"github.com/warden-dev/warden/internal/store/storetest"
 )
 
@@ -14,7 +15,7 @@ func TestConformance(t *testing.T) {
 	storetest.Run(t, storetest.Backend{
 		New: func(t testing.TB) string { return filepath.Join(t.TempDir(), "warden.db") },
 		Open: func(t testing.TB, path string) storetest.Store {
-			st, err := Open(context.Background(), path)
+			st, err := sqlite.Open(context.Background(), path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -22,7 +23,7 @@ func TestConformance(t *testing.T) {
 			return st
 		},
 		Exec: func(t testing.TB, s storetest.Store, sql string) {
-			if _, err := s.(*Store).DB().Exec(sql); err != nil {
+			if _, err := s.(*sqlite.Store).DB().Exec(sql); err != nil {
 				t.Fatal(err)
 			}
 		},
