@@ -1,6 +1,6 @@
 // Command pool measures how fast a worker of a pool wakes for a new task:
 // three schedulers (internal/orchestrator), each with its own PostgreSQL
-// store (own connection pool) and its own LISTEN connection, share one
+// store (own connection pool) and its own LISTEN connection (postgres.Store.ListenTasks), share one
 // queue; tasks are queued one at a time, -gap apart, so every one finds
 // the workers idle, and the wake-up latency of each is the time from just
 // before CreateTask (whose commit sends the NOTIFY) to the moment a
@@ -115,7 +115,12 @@ func wakeUps(ctx context.Context, dbURL string, workers, n int, gap time.Duratio
 		}
 		var once sync.Once
 		wg.Go(func() {
-			pool.Listen(ctx, dbURL, sched.Notify, func() { once.Do(func() { listening <- struct{}{} }) }, log)
+			_ = st.ListenTasks(ctx, func(id string) {
+				if id == "" { // connected
+					once.Do(func() { listening <- struct{}{} })
+				}
+				sched.Notify()
+			})
 		})
 		wg.Go(func() { _ = sched.Run(ctx) })
 	}

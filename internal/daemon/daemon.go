@@ -214,6 +214,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		return map[string]any{"path": o.DB}, st.Check(ctx)
 	}}}
 	var peers orchestrator.Peers
+	var listen func(context.Context, func(string)) error
 	interval := time.Second
 	if o.DatabaseURL != "" {
 		pg, err := waitShared(ctx, o.DatabaseURL, o.Stderr, log)
@@ -225,7 +226,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		if err != nil {
 			return err
 		}
-		p.Shared, p.Registry = pg, reg
+		p.Shared, p.Registry, listen = pg, reg, pg.listen
 		peers = pool.Peers{Registry: reg, Leases: pg}
 		p.DBChecks = append(p.DBChecks, server.DBCheck{Name: "shared", Check: func(ctx context.Context) (any, error) {
 			t0 := time.Now()
@@ -312,7 +313,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		}, log)
 	})
 	if o.DatabaseURL != "" {
-		wg.Go(func() { pool.Listen(sctx, o.DatabaseURL, sched.Notify, nil, log) })
+		wg.Go(func() { _ = listen(sctx, func(string) { sched.Notify() }) })
 		// One account, one ledger: figures and the usage poll's lease go
 		// through the shared store; hooks keep to the local one.
 		ledger := &pool.Ledger{Local: st, Shared: p.Shared, Owner: owner, Interval: ps.PollInterval, Log: log}

@@ -45,6 +45,8 @@ type pgShared struct {
 	SharedStore
 	where string
 	pool  *pgxpool.Pool
+	// listen wakes the scheduler on the queue's NOTIFY until ctx ends.
+	listen func(ctx context.Context, wake func(id string)) error
 }
 
 // openShared opens the PostgreSQL store at url; its errors are one line
@@ -54,7 +56,7 @@ func openShared(ctx context.Context, url string) (*pgShared, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pgShared{SharedStore: st, where: st.Where(), pool: st.Pool()}, nil
+	return &pgShared{SharedStore: st, where: st.Where(), pool: st.Pool(), listen: st.ListenTasks}, nil
 }
 
 // checkURL refuses a URL that can never work (not a PostgreSQL URL):

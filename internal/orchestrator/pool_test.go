@@ -78,12 +78,15 @@ func TestPoolSchedulersShareTheQueue(t *testing.T) {
 			pool.Heartbeat(wctx, reg, beat, func() pool.System { return pool.System{Owner: owner, Name: name, Started: time.Now()} }, log)
 		})
 		w.done.Go(func() {
-			pool.Listen(wctx, url, w.sched.Notify, func() {
-				select {
-				case listening <- struct{}{}:
-				default:
+			_ = st.ListenTasks(wctx, func(id string) {
+				if id == "" { // (re)connected
+					select {
+					case listening <- struct{}{}:
+					default:
+					}
 				}
-			}, log)
+				w.sched.Notify()
+			})
 		})
 		<-listening
 		w.done.Go(func() { _ = w.sched.Run(wctx) })

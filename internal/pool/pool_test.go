@@ -2,12 +2,8 @@ package pool_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/warden-dev/warden/internal/pool"
 	"github.com/warden-dev/warden/internal/testenv"
@@ -67,52 +63,5 @@ func TestSplitOwner(t *testing.T) {
 		if n, p := pool.SplitOwner(owner); n != want.name || p != want.pid {
 			t.Errorf("SplitOwner(%q) = %q, %d", owner, n, p)
 		}
-	}
-}
-
-// TestListenWakesAndReconnects: a NOTIFY wakes the listener; when the
-// server ends its connection, it connects again and wakes on the next.
-func TestListenWakesAndReconnects(t *testing.T) {
-	url := testenv.Postgres(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	wake := make(chan struct{}, 100)
-	connected := make(chan struct{}, 10)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		pool.Listen(ctx, url, func() { wake <- struct{}{} }, func() { connected <- struct{}{} }, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	}()
-	defer func() { cancel(); <-done }()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	waitFor(t, connected, "the first LISTEN")
-	waitFor(t, wake, "the wake on connect")
-	if _, err := conn.Exec(ctx, "NOTIFY "+pool.Channel+", 't1'"); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, wake, "the wake on NOTIFY")
-	// End the listener's backend as a restarted server would.
-	if _, err := conn.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-		WHERE datname = current_database() AND pid <> pg_backend_pid() AND query ILIKE 'LISTEN%'`); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, connected, "the LISTEN again after the connection was ended")
-	waitFor(t, wake, "the wake on reconnect")
-	if _, err := conn.Exec(ctx, "NOTIFY "+pool.Channel+", 't2'"); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, wake, "the wake on NOTIFY after reconnecting")
-}
-
-func waitFor(t *testing.T, c <-chan struct{}, what string) {
-	t.Helper()
-	select {
-	case <-c:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("gave up waiting for %s", what)
 	}
 }
