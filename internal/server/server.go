@@ -67,6 +67,10 @@ type Server struct {
 	// at most per token).
 	touchMu sync.Mutex
 	touched map[string]time.Time
+	// verified: when each token hash last passed a check against the
+	// store (the fallback while the store is unreachable; one entry per
+	// live token).
+	verified map[string]time.Time
 }
 
 // New builds the server and its routes.
@@ -99,7 +103,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{o: o, mux: http.NewServeMux(), touched: map[string]time.Time{}, alertTmpl: tmpl}
+	s := &Server{o: o, mux: http.NewServeMux(), touched: map[string]time.Time{}, verified: map[string]time.Time{}, alertTmpl: tmpl}
 	s.metrics = newMetrics(s)
 	for _, r := range s.table() {
 		s.add(r)
