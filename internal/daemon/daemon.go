@@ -153,7 +153,7 @@ func Run(ctx context.Context, o Options) error {
 // serve runs the hook server, the scheduler and the API until ctx ends.
 func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	cfg := o.Config
-	st, err := sqlite.Open(ctx, o.DB)
+	st, err := sqlite.OpenResident(ctx, o.DB) // checkpoints: keeper.Run's loop, not a hook's commit
 	if err != nil {
 		return err
 	}
