@@ -18,6 +18,21 @@ const residentCheckpointPages = 10000
 // copying the WAL and two fsyncs — tens of milliseconds, most of a
 // served hook's p99. Past residentCheckpointPages they still checkpoint,
 // so the WAL stays bounded if nothing else does it.
+//
+// Its pool keeps its connections (residentConns, open and idle alike;
+// SetMaxOpenConns lowers both): database/sql keeps only 2 idle by
+// default, and a new connection parses the whole schema and prepares its
+// statements again — at the daemon's API rates that was a tenth of its CPU.
 func OpenResident(ctx context.Context, path string) (*Store, error) {
-	return openWith(ctx, path, "&_pragma=wal_autocheckpoint("+strconv.Itoa(residentCheckpointPages)+")")
+	s, err := openWith(ctx, path, "&_pragma=wal_autocheckpoint("+strconv.Itoa(residentCheckpointPages)+")")
+	if err != nil {
+		return nil, err
+	}
+	s.db.SetMaxOpenConns(residentConns)
+	s.db.SetMaxIdleConns(residentConns)
+	return s, nil
 }
+
+// residentConns is a resident server's connection pool: hooks, the API
+// and the scheduler side by side (SQLite still lets one writer in).
+const residentConns = 16

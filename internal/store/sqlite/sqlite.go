@@ -39,6 +39,9 @@ type Store struct {
 	// nstmts counts them, to bound the cache.
 	stmts  sync.Map
 	nstmts atomic.Int32
+	// checkMu guards checkedAt, when quick_check last passed (check.go).
+	checkMu   sync.Mutex
+	checkedAt time.Time
 }
 
 // openRetryBudget bounds the retry on "database is locked" at open.
@@ -80,7 +83,12 @@ func (s *Store) DB() *sql.DB { return s.db }
 
 // SetMaxOpenConns lets a resident server (the keeper, the daemon) run
 // requests side by side on up to n connections; a hook process keeps 1.
-func (s *Store) SetMaxOpenConns(n int) { s.db.SetMaxOpenConns(n) }
+// The idle limit follows, so the connections stay open between requests
+// (a new one parses the schema again).
+func (s *Store) SetMaxOpenConns(n int) {
+	s.db.SetMaxOpenConns(n)
+	s.db.SetMaxIdleConns(n)
+}
 
 // Close closes the database.
 func (s *Store) Close() error {

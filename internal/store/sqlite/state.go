@@ -79,12 +79,8 @@ func (s *Store) DeleteSetting(ctx context.Context, key string) error {
 // Check implements store.Store: a quick integrity check and the schema
 // version this binary expects.
 func (s *Store) Check(ctx context.Context) error {
-	var res string
-	if err := s.db.QueryRowContext(ctx, "PRAGMA quick_check").Scan(&res); err != nil {
-		return fmt.Errorf("integrity check of %s: %w", s.path, err)
-	}
-	if res != "ok" {
-		return fmt.Errorf("integrity check of %s failed: %s; move the file aside and run warden install to start a new store", s.path, res)
+	if err := s.quickCheck(ctx); err != nil {
+		return err
 	}
 	v, err := s.SchemaVersion(ctx)
 	if err != nil {

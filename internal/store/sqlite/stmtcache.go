@@ -62,6 +62,13 @@ func (c cachedDB) QueryRowContext(ctx context.Context, query string, args ...any
 	return c.s.db.QueryRowContext(ctx, query, args...)
 }
 
+func (c cachedDB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st, err := c.s.prepared(ctx, query); err == nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return c.s.db.QueryContext(ctx, query, args...)
+}
+
 func (c cachedDB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	if st, err := c.s.prepared(ctx, query); err == nil {
 		return st.ExecContext(ctx, args...)
