@@ -123,6 +123,9 @@ func Run(ctx context.Context, o Options) error {
 		}
 		v, err := version()
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil // stopped while it looked: a stop, not a failure
+			}
 			return fmt.Errorf("keeper: %w", err)
 		}
 		changed := v != last
