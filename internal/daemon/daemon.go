@@ -179,12 +179,12 @@ func Run(ctx context.Context, o Options) error {
 // the shared one, which may take a while to answer (waitShared).
 func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	cfg := o.Config
-	st, err := sqlite.Open(ctx, o.DB)
+	st, err := sqlite.OpenResident(ctx, o.DB) // checkpoints: keeper.Run's loop, not a hook's commit
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	st.DB().SetMaxOpenConns(12) // API, scheduler and hooks
+	st.SetMaxOpenConns(12) // API, scheduler and hooks; kept open between requests
 
 	// The hook server stops last, on a context of its own, after the API
 	// has drained, so hooks in flight finish before the store closes.

@@ -78,6 +78,9 @@ func (s *Server) RequireAuth(h http.Handler) http.Handler {
 			writeError(w, http.StatusUnauthorized, "unauthorized", msg)
 			return
 		}
+		if refuseCrossSite(w, r) { // csrf.go
+			return
+		}
 		h.ServeHTTP(w, r)
 	})
 }

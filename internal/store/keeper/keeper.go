@@ -23,6 +23,11 @@ type Options struct {
 	Poll time.Duration
 	// Quiet: checkpoint once writes have stopped for this long (default 5 s).
 	Quiet time.Duration
+	// Busy: while writes go on, checkpoint at least this often (default
+	// 10 s). The hook server's connections leave checkpoints to this loop
+	// (sqlite.OpenResident), so the WAL must not wait for a quiet moment
+	// that a busy daemon never has.
+	Busy time.Duration
 	// Binary, when set, is the keeper's own executable: when the file there
 	// is replaced (a reinstall or rebuild the installer did not stop the
 	// keeper for), the keeper leaves, so hooks are not answered by old code
@@ -43,6 +48,9 @@ func (o *Options) defaults() {
 	}
 	if o.Quiet <= 0 {
 		o.Quiet = 5 * time.Second
+	}
+	if o.Busy <= 0 {
+		o.Busy = 10 * time.Second
 	}
 }
 
@@ -95,7 +103,7 @@ func Run(ctx context.Context, o Options) error {
 		}()
 		defer func() { cancel(); <-served }()
 	}
-	lastChange, dirty := time.Now(), false
+	lastChange, lastCheckpoint, dirty := time.Now(), time.Now(), false
 	tick := time.NewTicker(o.Poll)
 	defer tick.Stop()
 	for {
@@ -115,18 +123,24 @@ func Run(ctx context.Context, o Options) error {
 		}
 		v, err := version()
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil // stopped while it looked: a stop, not a failure
+			}
 			return fmt.Errorf("keeper: %w", err)
 		}
-		if v != last {
+		changed := v != last
+		if changed {
 			last, lastChange, dirty = v, time.Now(), true
-			continue
 		}
 		quiet := time.Since(lastChange)
-		if dirty && quiet >= o.Quiet {
+		if dirty && (quiet >= o.Quiet || time.Since(lastCheckpoint) >= o.Busy) {
 			// PASSIVE never waits for or blocks a writer; a hook that
 			// commits meanwhile just leaves the rest for next time.
 			_, _ = conn.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
-			dirty = false
+			lastCheckpoint, dirty = time.Now(), false
+		}
+		if changed {
+			continue
 		}
 		if quiet >= o.Idle {
 			return nil
