@@ -158,7 +158,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		return err
 	}
 	defer st.Close()
-	st.DB().SetMaxOpenConns(12) // API, scheduler and hooks
+	st.SetMaxOpenConns(12) // API, scheduler and hooks
 
 	system := cfg.Serve.System
 	if system == "" {

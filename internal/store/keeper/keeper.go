@@ -72,16 +72,12 @@ func Run(ctx context.Context, o Options) error {
 	defer st.Close()
 	// One pinned connection: data_version is only meaningful on the same
 	// connection, and holding it is the keeper's whole point.
-	conn, err := st.DB().Conn(ctx)
+	pin, err := st.Pin(ctx)
 	if err != nil {
 		return fmt.Errorf("keeper: %w", err)
 	}
-	defer conn.Close()
-	version := func() (int64, error) {
-		var v int64
-		err := conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v)
-		return v, err
-	}
+	defer pin.Close()
+	version := func() (int64, error) { return pin.DataVersion(ctx) }
 	last, err := version()
 	if err != nil {
 		return fmt.Errorf("keeper: %w", err)
@@ -125,7 +121,7 @@ func Run(ctx context.Context, o Options) error {
 		if dirty && quiet >= o.Quiet {
 			// PASSIVE never waits for or blocks a writer; a hook that
 			// commits meanwhile just leaves the rest for next time.
-			_, _ = conn.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
+			_ = pin.CheckpointPassive(ctx)
 			dirty = false
 		}
 		if quiet >= o.Idle {

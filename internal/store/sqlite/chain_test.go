@@ -38,7 +38,7 @@ func TestChainIntactAndBreaks(t *testing.T) {
 			st := open(t)
 			seed(t, st, 8, start)
 			if tt.tamper != "" {
-				if _, err := st.DB().Exec(tt.tamper); err != nil {
+				if _, err := st.db.Exec(tt.tamper); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -82,7 +82,7 @@ func TestChainSurvivesRetention(t *testing.T) {
 		t.Errorf("break after new row: %+v", brk)
 	}
 	// Deleting the oldest remaining row is still caught via the anchor.
-	st.DB().Exec("DELETE FROM events WHERE id = 6")
+	st.db.Exec("DELETE FROM events WHERE id = 6")
 	if _, brk, _ := st.VerifyChain(context.Background()); brk == nil || brk.ID != 7 {
 		t.Errorf("deleting the first row after the anchor: %+v", brk)
 	}

@@ -122,7 +122,7 @@ func TestTaskIdempotencyAndQueueLimit(t *testing.T) {
 // connections here) never claim one task twice.
 func TestClaimNextConcurrent(t *testing.T) {
 	st, ctx := open(t), context.Background()
-	st.DB().SetMaxOpenConns(4)
+	st.SetMaxOpenConns(4)
 	for i := 0; i < 40; i++ {
 		if _, _, err := st.CreateTask(ctx, newTask(fmt.Sprintf("t%02d", i), 0, time.Now()), 0); err != nil {
 			t.Fatal(err)
