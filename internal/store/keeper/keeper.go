@@ -32,6 +32,11 @@ type Options struct {
 	// store until it stops (it answers hooks: internal/hookserve); Run
 	// cancels its context and waits for it before returning.
 	Serve func(ctx context.Context) error
+
+	// polled, set only by tests, hears of every poll the keeper stayed
+	// through (non-blocking: give it a buffer), so a test can wait for
+	// polls instead of sleeping and hoping they happened.
+	polled chan<- struct{}
 }
 
 func (o *Options) defaults() {
@@ -111,10 +116,14 @@ func Run(ctx context.Context, o Options) error {
 		}
 		v, err := version()
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil // stopped while polling: the same as stopping between polls
+			}
 			return fmt.Errorf("keeper: %w", err)
 		}
 		if v != last {
 			last, lastChange, dirty = v, time.Now(), true
+			o.notePoll()
 			continue
 		}
 		quiet := time.Since(lastChange)
@@ -126,6 +135,16 @@ func Run(ctx context.Context, o Options) error {
 		}
 		if quiet >= o.Idle {
 			return nil
+		}
+		o.notePoll()
+	}
+}
+
+func (o *Options) notePoll() {
+	if o.polled != nil {
+		select {
+		case o.polled <- struct{}{}:
+		default:
 		}
 	}
 }
