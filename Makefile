@@ -45,17 +45,20 @@ vet:
 
 # The tests run the binaries built from this tree: built once here, copied
 # by each test process (internal/testenv), not linked again per package.
+# scripts/pg-test.sh runs them with one PostgreSQL server for the whole
+# run (WARDEN_TEST_PG_URL), stopped afterwards even when tests fail.
 unit: build
-	WARDEN_TEST_BINARIES=$(CURDIR)/bin $(GO) test -count=1 -timeout 15m ./...
+	WARDEN_TEST_BINARIES=$(CURDIR)/bin ./scripts/pg-test.sh $(GO) test -count=1 -timeout 15m ./...
 
 # The resident processes (hook server, daemon: scheduler, API, agents) and
 # the hook runtime serve many callers in one process: their packages' tests
 # run again under the race detector (in process, with concurrent clients).
 RACE_PKGS := ./internal/hookserve ./internal/hook ./internal/pipeline ./internal/reqenv ./internal/detach ./internal/hookwire \
-             ./internal/orchestrator ./internal/server ./internal/daemon ./internal/agent
+             ./internal/orchestrator ./internal/server ./internal/daemon ./internal/agent \
+             ./internal/store/postgres
 # -race needs cgo and a C compiler (scripts/test-deps.sh installs gcc).
 race: build
-	CGO_ENABLED=1 WARDEN_TEST_BINARIES=$(CURDIR)/bin $(GO) test -race -count=1 -timeout 20m $(RACE_PKGS)
+	CGO_ENABLED=1 WARDEN_TEST_BINARIES=$(CURDIR)/bin ./scripts/pg-test.sh $(GO) test -race -count=1 -timeout 20m $(RACE_PKGS)
 
 bench:
 	./bench/hook-latency/run.sh

@@ -110,6 +110,11 @@ type Config struct {
 		Subagent  bool
 		Tier      string
 	}
+	// Store chooses the store: URL is a PostgreSQL URL shared by several
+	// workers; empty keeps the local SQLite file (see StoreURL).
+	Store struct {
+		URL string
+	}
 	// Serve configures the daemon, `warden serve` (internal/daemon).
 	Serve struct {
 		Addr, System             string

@@ -131,6 +131,10 @@ type Key struct {
 	// Secret: the value is a credential; `config show` prints that it is
 	// set, never the value.
 	Secret bool
+	// Check, when set, validates a String key's value beyond its kind; it
+	// returns what is wrong and the fix ("" when fine), without repeating
+	// the value (it may be a secret).
+	Check func(s string) string
 	// Field returns a pointer to the key's field in c (*int, *float64, *bool,
 	// *string or *[]string). A closure instead of reflection keeps Load cheap.
 	Field func(c *Config) any

@@ -434,6 +434,13 @@ var keys = []Key{
 		Field:  func(c *Config) any { return &c.Validation.ClaudeMD },
 	},
 	{
+		Name: "store.url", Kind: String, Default: "", Secret: true,
+		Policy: UserOnly,
+		Check:  CheckStoreURL,
+		Doc:    "PostgreSQL URL (postgres://USER:PASSWORD@HOST:5432/DATABASE) of the store several warden serve workers share; empty: the local SQLite file. WARDEN_DATABASE_URL overrides it. Hooks keep writing locally either way.",
+		Field:  func(c *Config) any { return &c.Store.URL },
+	},
+	{
 		Name: "serve.addr", Kind: String, Default: "127.0.0.1:8765",
 		Policy: UserOnly,
 		Doc:    "Address `warden serve` listens on; anything but loopback needs serve.tls_cert and serve.tls_key (or --insecure-public).",

@@ -104,6 +104,11 @@ func convert(k *Key, raw any) (any, string) {
 		if len(k.Allowed) > 0 && !slices.Contains(k.Allowed, s) {
 			return nil, notAllowed(k, raw)
 		}
+		if k.Check != nil {
+			if msg := k.Check(s); msg != "" {
+				return nil, k.Name + ": " + msg
+			}
+		}
 		return s, ""
 	case Strings:
 		list, ok := raw.([]any)

@@ -31,6 +31,10 @@ var forbidden = []string{
 	"github.com/go-git/go-git",
 	"github.com/bytedance/sonic",
 	"github.com/chromedp/chromedp",
+	// Hooks never talk to PostgreSQL: they write the local store, and the
+	// daemon ships events to the shared one.
+	"github.com/warden-dev/warden/internal/store/postgres",
+	"github.com/jackc/pgx",
 	"net/http",
 	"crypto/tls",
 }

@@ -111,8 +111,11 @@ func Binary(t testing.TB, name string) string {
 	return filepath.Join(Binaries(t, name), name)
 }
 
-// Cleanup removes what Build built; a TestMain may call it after m.Run.
+// Cleanup removes what Build built and stops the PostgreSQL server Postgres
+// started; a TestMain may call it after m.Run (the server's watchdog stops
+// it anyway when the process ends).
 func Cleanup() {
+	stopSharedPostgres()
 	buildMu.Lock()
 	defer buildMu.Unlock()
 	for _, d := range builtDir {

@@ -9,7 +9,8 @@ import (
 	"github.com/warden-dev/warden/internal/store"
 )
 
-// Judgement is one LLM judge call (store.Judgement).
+// Judgement is one LLM judge call (migration 0007); the type lives in
+// package store so every Store implementation shares it.
 type Judgement = store.Judgement
 
 // RecordJudgementRow saves one judge call.

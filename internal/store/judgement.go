@@ -2,7 +2,7 @@ package store
 
 import "time"
 
-// Judgement is one LLM judge call (SQLite migration 0007).
+// Judgement is one LLM judge call (migration 0007).
 type Judgement struct {
 	ID        int64     `json:"id"`
 	Time      time.Time `json:"time"`

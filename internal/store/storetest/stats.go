@@ -1,7 +1,6 @@
-package sqlite
+package storetest
 
 import (
-	"context"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -14,13 +13,12 @@ import (
 	"github.com/warden-dev/warden/internal/store"
 )
 
-// TestStatsEqualDirectCounts records a random week of events and judge
+// testStatsEqualDirectCounts records a random week of events and judge
 // calls in a real store, then checks every figure of stats.Collect against
 // counts made here from the rows themselves (Events, Judgements), for the
 // whole record, a --since, a --project and a time zone that moves days.
-func TestStatsEqualDirectCounts(t *testing.T) {
-	st := open(t)
-	ctx := context.Background()
+func testStatsEqualDirectCounts(t *testing.T, b Backend) {
+	st := b.fresh(t)
 	rng := rand.New(rand.NewSource(22))
 	base := time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC)
 	projects := []string{"/work/a", "/work/a/sub", "/work/ab", "/work/b"}
@@ -76,7 +74,7 @@ func TestStatsEqualDirectCounts(t *testing.T) {
 		}
 		if rng.Intn(4) == 0 {
 			verdicts := []string{"pass", "fail", "open"}
-			j := &Judgement{Time: now, SessionID: sess, Judge: []string{"tempo", "tool-approve", "loop"}[rng.Intn(3)],
+			j := &store.Judgement{Time: now, SessionID: sess, Judge: []string{"tempo", "tool-approve", "loop"}[rng.Intn(3)],
 				Provider: "anthropic", Verdict: verdicts[rng.Intn(3)], CostUSD: float64(rng.Intn(1000)) / 1e5}
 			if err := st.RecordJudgementRow(ctx, j); err != nil {
 				t.Fatal(err)
@@ -87,7 +85,7 @@ func TestStatsEqualDirectCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, err := st.Judgements(ctx, JudgementFilter{Limit: 100000})
+	js, err := st.Judgements(ctx, store.JudgementFilter{Limit: 100000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +135,7 @@ type direct struct {
 }
 
 // directStats applies the definitions of package stats to the rows.
-func directStats(evs []store.Event, js []Judgement, q stats.Query) direct {
+func directStats(evs []store.Event, js []store.Judgement, q stats.Query) direct {
 	window := q.OverrideWindow
 	if window <= 0 {
 		window = stats.DefaultOverrideWindow

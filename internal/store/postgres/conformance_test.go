@@ -1,0 +1,30 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/warden-dev/warden/internal/store/postgres"
+	"github.com/warden-dev/warden/internal/store/storetest"
+	"github.com/warden-dev/warden/internal/testenv"
+)
+
+// TestConformance runs the store conformance suite on a real PostgreSQL
+// server, a fresh database per test.
+func TestConformance(t *testing.T) {
+	storetest.Run(t, storetest.Backend{
+		New: testenv.Postgres,
+		Open: func(t testing.TB, url string) storetest.Store {
+			st, err := postgres.Open(context.Background(), url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
+		},
+		Exec: func(t testing.TB, s storetest.Store, sql string) {
+			if _, err := s.(*postgres.Store).Pool().Exec(context.Background(), sql); err != nil {
+				t.Fatal(err)
+			}
+		},
+	})
+}

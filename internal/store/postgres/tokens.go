@@ -1,0 +1,106 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/warden-dev/warden/internal/store"
+)
+
+// API tokens (migration 0011) and webhook deliveries (0012), shared by the
+// workers: a token made on one machine works on every other.
+
+// AddToken stores a new token (its hash only).
+func (s *Store) AddToken(ctx context.Context, t *store.APIToken) error {
+	_, err := s.pool.Exec(ctx, "INSERT INTO api_tokens (id, name, hash, created_us) VALUES ($1,$2,$3,$4)",
+		t.ID, t.Name, t.Hash, t.Created.UnixMicro())
+	if err != nil {
+		return fmt.Errorf("store token: %w", err)
+	}
+	return nil
+}
+
+const tokenCols = "id, name, hash, created_us, last_used_us, revoked_us"
+
+// TokenByHash finds the live (not revoked) token with hash; nil when none.
+func (s *Store) TokenByHash(ctx context.Context, hash string) (*store.APIToken, error) {
+	t, err := scanToken(s.pool.QueryRow(ctx, "SELECT "+tokenCols+" FROM api_tokens WHERE hash = $1 AND revoked_us = 0", hash))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	return t, err
+}
+
+// TouchToken records that token id was used at now.
+func (s *Store) TouchToken(ctx context.Context, id string, now time.Time) error {
+	_, err := s.pool.Exec(ctx, "UPDATE api_tokens SET last_used_us = $1 WHERE id = $2", now.UnixMicro(), id)
+	return err
+}
+
+// Tokens lists every token, revoked ones included, oldest first.
+func (s *Store) Tokens(ctx context.Context) ([]store.APIToken, error) {
+	rows, err := s.pool.Query(ctx, "SELECT "+tokenCols+" FROM api_tokens ORDER BY created_us, id")
+	if err != nil {
+		return nil, fmt.Errorf("list tokens: %w", err)
+	}
+	defer rows.Close()
+	var out []store.APIToken
+	for rows.Next() {
+		t, err := scanToken(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *t)
+	}
+	return out, rows.Err()
+}
+
+// RevokeToken revokes the token whose id or name is idOrName; it reports
+// how many it revoked (0: none matched or already revoked).
+func (s *Store) RevokeToken(ctx context.Context, idOrName string, now time.Time) (int64, error) {
+	tag, err := s.pool.Exec(ctx, "UPDATE api_tokens SET revoked_us = $1 WHERE (id = $2 OR name = $2) AND revoked_us = 0",
+		now.UnixMicro(), idOrName)
+	if err != nil {
+		return 0, fmt.Errorf("revoke token: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+func scanToken(sc pgx.Row) (*store.APIToken, error) {
+	var t store.APIToken
+	var created, used, revoked int64
+	if err := sc.Scan(&t.ID, &t.Name, &t.Hash, &created, &used, &revoked); err != nil {
+		return nil, err
+	}
+	t.Created = micros(created)
+	if used > 0 {
+		u := micros(used)
+		t.LastUsed = &u
+	}
+	if revoked > 0 {
+		r := micros(revoked)
+		t.Revoked = &r
+	}
+	return &t, nil
+}
+
+// ClaimDelivery records webhook delivery id from source; first is false
+// when it was recorded before (a replay, perhaps to another worker).
+func (s *Store) ClaimDelivery(ctx context.Context, source, id string, now time.Time) (first bool, err error) {
+	tag, err := s.pool.Exec(ctx, "INSERT INTO webhook_deliveries (source, delivery_id, time_us) VALUES ($1,$2,$3) ON CONFLICT DO NOTHING",
+		source, id, now.UnixMicro())
+	if err != nil {
+		return false, fmt.Errorf("record delivery: %w", err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
+// SetDeliveryTask notes the task a delivery made.
+func (s *Store) SetDeliveryTask(ctx context.Context, source, id, taskID string) error {
+	_, err := s.pool.Exec(ctx, "UPDATE webhook_deliveries SET task_id = $1 WHERE source = $2 AND delivery_id = $3", taskID, source, id)
+	return err
+}
