@@ -62,8 +62,8 @@ func serveHooks(ctx context.Context) error {
 	// Connections stay open between requests: opening one costs ~0.5 ms
 	// (and parsing the schema), and database/sql keeps only 2 idle by
 	// default, so a burst of parallel hooks would open and close them.
-	st.DB().SetMaxOpenConns(8)
-	st.DB().SetMaxIdleConns(8)
+	st.SetMaxOpenConns(8)
+	st.SetMaxIdleConns(8)
 	defer startShipper(ctx)() // stops with ctx
 	return hookserve.ListenAndServe(ctx, paths.HookSocket(), hookserve.Options{DBPath: paths.DB(), Store: st, Log: os.Stderr})
 }

@@ -62,7 +62,7 @@ type Request struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	// Store is the server's open store, shared and never closed here.
-	Store *sqlite.Store
+	Store store.Store
 	// Handlers run for the event (nil: internal/handlers.All()).
 	Handlers []pipeline.Handler
 }
@@ -91,7 +91,7 @@ type invocation struct {
 	env            *reqenv.Env
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	store          *sqlite.Store // open and shared; nil: open one, close it after
+	store          store.Store // open and shared; nil: open one, close it after
 	spawnKeeper    bool
 	signals        bool               // this process is the hook's: SIGTERM/SIGINT end a pacing sleep
 	handlers       []pipeline.Handler // nil: handlers.All()
@@ -159,9 +159,9 @@ func StartKeeper() {
 type run struct {
 	start    time.Time
 	stderr   io.Writer
-	env      *reqenv.Env   // the caller: environment and working directory
-	paths    paths.Paths   // resolved from env
-	shared   *sqlite.Store // the server's store, never closed here
+	env      *reqenv.Env // the caller: environment and working directory
+	paths    paths.Paths // resolved from env
+	shared   store.Store // the server's store, never closed here
 	base     context.Context
 	signals  bool
 	handlers []pipeline.Handler
@@ -172,7 +172,7 @@ type run struct {
 	in       *event.Input
 	cfg      *config.Config
 	problems []config.Problem
-	st       *sqlite.Store
+	st       store.Store
 	stErr    error
 	key      []byte // signs session state; nil when unusable
 	unlock   func() // releases the session lock once the state is saved (no-op without one)
@@ -254,7 +254,7 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 	// so everything inside it is paid once per hook waiting behind. (The
 	// on/off switch is global, not the session's; within a session only
 	// a prompt flips it, and Claude Code runs no tool hook beside that.)
-	enabled := usercmd.Enabled(ctx, r.storeOrNil())
+	enabled := usercmd.Enabled(ctx, r.st)
 	if r.in.SessionID != "" && r.st != nil {
 		key, err := session.LoadKey(r.paths.StateKey())
 		if err != nil {
@@ -280,7 +280,7 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 		ProjectDir: r.env.Abs(r.paths.ProjectDir(r.in.Cwd)), Env: r.env,
 		Enabled: enabled, Now: r.start,
 	}
-	if s := r.storeOrNil(); s != nil {
+	if s := r.st; s != nil {
 		call.Store = s
 	}
 	if !event.Known(r.ev) {
@@ -318,6 +318,10 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 	return hookio.Render(r.ev, r.decision)
 }
 
+// openStore uses the server's store, else opens the local SQLite file:
+// hooks always record there, never in a shared PostgreSQL store (the
+// events are shipped on from it), so this is the hook path's one
+// constructor.
 func (r *run) openStore(ctx context.Context) {
 	if r.shared != nil {
 		r.st = r.shared
@@ -330,14 +334,6 @@ func (r *run) openStore(ctx context.Context) {
 		return
 	}
 	r.st = st
-}
-
-// storeOrNil avoids handing a typed nil pointer to an interface.
-func (r *run) storeOrNil() store.Store {
-	if r.st == nil {
-		return nil
-	}
-	return r.st
 }
 
 func (r *run) loadState(ctx context.Context) *session.State {

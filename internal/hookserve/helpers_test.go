@@ -78,8 +78,8 @@ func newRig(t testing.TB, o Options) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.st.DB().SetMaxOpenConns(8)
-	r.st.DB().SetMaxIdleConns(8)
+	r.st.SetMaxOpenConns(8)
+	r.st.SetMaxIdleConns(8)
 	o.DBPath, o.Store, o.Log = filepath.Join(home, "warden.db"), r.st, r.log
 	r.srv = New(o)
 	ln, err := Listen(r.sock)

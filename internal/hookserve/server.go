@@ -42,7 +42,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/pipeline"
-	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store"
 )
 
 // Options configure a Server. Zero values take the defaults.
@@ -55,7 +55,7 @@ type Options struct {
 	// connections that stay open (SetMaxOpenConns and SetMaxIdleConns
 	// both ~8, as `warden keeper` does): hooks run side by side, and
 	// opening a connection costs about half a millisecond.
-	Store *sqlite.Store
+	Store store.Store
 	// Workers bounds the requests running at once (default 4×GOMAXPROCS,
 	// at least 16): Claude Code fires the hooks of parallel tool calls in
 	// parallel, and a judge may hold a worker for seconds.

@@ -254,7 +254,9 @@ func TestBusyWorkersDecline(t *testing.T) {
 	os.WriteFile(filepath.Join(r.home, "config.toml"), []byte("[hook]\nread_timeout_ms = 1000\n"), 0o600)
 	done := make(chan result, 1)
 	go func() { done <- r.do(t, call{args: hookArgs(), stdin: `{`, stdinOpen: true}) }()
-	time.Sleep(200 * time.Millisecond)
+	if !waitFor(5*time.Second, func() bool { return len(r.srv.slots) == 1 }) {
+		t.Fatal("the stuck client never held the worker")
+	}
 	if res := r.do(t, call{args: hookArgs(), stdin: preToolUse("b", r.home, "ls")}); !res.declined {
 		t.Fatalf("with every worker busy: %+v, want declined", res)
 	}

@@ -37,6 +37,11 @@ type Options struct {
 	// store until it stops (it answers hooks: internal/hookserve); Run
 	// cancels its context and waits for it before returning.
 	Serve func(ctx context.Context) error
+
+	// polled, set only by tests, hears of every poll the keeper stayed
+	// through (non-blocking: give it a buffer), so a test can wait for
+	// polls instead of sleeping and hoping they happened.
+	polled chan<- struct{}
 }
 
 func (o *Options) defaults() {
@@ -80,16 +85,12 @@ func Run(ctx context.Context, o Options) error {
 	defer st.Close()
 	// One pinned connection: data_version is only meaningful on the same
 	// connection, and holding it is the keeper's whole point.
-	conn, err := st.DB().Conn(ctx)
+	pin, err := st.Pin(ctx)
 	if err != nil {
 		return fmt.Errorf("keeper: %w", err)
 	}
-	defer conn.Close()
-	version := func() (int64, error) {
-		var v int64
-		err := conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v)
-		return v, err
-	}
+	defer pin.Close()
+	version := func() (int64, error) { return pin.DataVersion(ctx) }
 	last, err := version()
 	if err != nil {
 		return fmt.Errorf("keeper: %w", err)
@@ -124,7 +125,7 @@ func Run(ctx context.Context, o Options) error {
 		v, err := version()
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil // stopped while it looked: a stop, not a failure
+				return nil // stopped while polling: the same as stopping between polls
 			}
 			return fmt.Errorf("keeper: %w", err)
 		}
@@ -136,14 +137,25 @@ func Run(ctx context.Context, o Options) error {
 		if dirty && (quiet >= o.Quiet || time.Since(lastCheckpoint) >= o.Busy) {
 			// PASSIVE never waits for or blocks a writer; a hook that
 			// commits meanwhile just leaves the rest for next time.
-			_, _ = conn.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
+			_ = pin.CheckpointPassive(ctx)
 			lastCheckpoint, dirty = time.Now(), false
 		}
 		if changed {
+			o.notePoll()
 			continue
 		}
 		if quiet >= o.Idle {
 			return nil
+		}
+		o.notePoll()
+	}
+}
+
+func (o *Options) notePoll() {
+	if o.polled != nil {
+		select {
+		case o.polled <- struct{}{}:
+		default:
 		}
 	}
 }

@@ -77,10 +77,6 @@ func openWith(ctx context.Context, path, pragmas string) (*Store, error) {
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
 
-// DB exposes the handle for packages that add their own tables through
-// migrations here (usage cache, pacing snapshots, …).
-func (s *Store) DB() *sql.DB { return s.db }
-
 // SetMaxOpenConns lets a resident server (the keeper, the daemon) run
 // requests side by side on up to n connections; a hook process keeps 1.
 // The idle limit follows, so the connections stay open between requests
@@ -89,6 +85,10 @@ func (s *Store) SetMaxOpenConns(n int) {
 	s.db.SetMaxOpenConns(n)
 	s.db.SetMaxIdleConns(n)
 }
+
+// SetMaxIdleConns keeps up to n of those connections open between
+// requests, so a busy server does not reopen them.
+func (s *Store) SetMaxIdleConns(n int) { s.db.SetMaxIdleConns(n) }
 
 // Close closes the database.
 func (s *Store) Close() error {
