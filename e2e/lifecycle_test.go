@@ -415,16 +415,19 @@ func TestStatuslineThresholdHandoff(t *testing.T) {
 		}
 		return out.String()
 	}
+	// handoffs waits until want handoffs exist and no `warden handoff
+	// auto` of this test runs any more: a render spawns before it exits,
+	// so once the renders returned and their spawns finished, every
+	// handoff that will ever be written is there.
 	handoffs := func(want int) []string {
 		t.Helper()
 		var m []string
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 			m, _ = filepath.Glob(filepath.Join(proj, ".warden", "handoffs", "handoff-*.md"))
-			if len(m) >= want {
+			if len(m) >= want && !handoffRunning(t, filepath.Join(dir, "wh")) {
 				break
 			}
 		}
-		time.Sleep(300 * time.Millisecond) // a second spawn would show up by now
 		m, _ = filepath.Glob(filepath.Join(proj, ".warden", "handoffs", "handoff-*.md"))
 		return m
 	}
@@ -473,4 +476,25 @@ func TestStatuslineThresholdHandoff(t *testing.T) {
 	if hs := handoffs(2); len(hs) != 2 {
 		t.Errorf("a new session above the threshold: %d handoffs, want 2", len(hs))
 	}
+}
+
+// handoffRunning reports whether a `warden handoff auto` started for the
+// warden home wh is still running (its command line and environment in
+// /proc; exited ones, zombies included, have an empty command line).
+func handoffRunning(t *testing.T, wh string) bool {
+	t.Helper()
+	procs, err := filepath.Glob("/proc/[0-9]*")
+	if err != nil || len(procs) == 0 {
+		t.Fatalf("cannot list processes in /proc: %v", err)
+	}
+	for _, p := range procs {
+		cmdline, err := os.ReadFile(filepath.Join(p, "cmdline"))
+		if err != nil || !bytes.Contains(cmdline, []byte("handoff\x00auto\x00")) {
+			continue
+		}
+		if env, err := os.ReadFile(filepath.Join(p, "environ")); err == nil && bytes.Contains(env, []byte("WARDEN_HOME="+wh+"\x00")) {
+			return true
+		}
+	}
+	return false
 }

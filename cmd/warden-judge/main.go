@@ -26,6 +26,7 @@ import (
 	"github.com/warden-dev/warden/internal/judge"
 	"github.com/warden-dev/warden/internal/judge/llm"
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/store/sqlite"
 	"github.com/warden-dev/warden/internal/version"
 )
 
@@ -66,6 +67,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 2
 }
 
+// openLocal opens the local SQLite store, where the hooks' judge calls are
+// recorded.
+func openLocal(ctx context.Context) (llm.JudgementStore, error) { return sqlite.Open(ctx, paths.DB()) }
+
+// shared lends an open store to a recorder that must not close it.
+type shared struct{ *sqlite.Store }
+
+func (shared) Close() error { return nil }
+
 func engineFor(req *judge.Request, rec *llm.StoreRecorder) *llm.Engine {
 	return &llm.Engine{Provider: llm.New(req.Provider, os.Getenv), Recorder: rec}
 }
@@ -81,7 +91,7 @@ func ask(stdin io.Reader, stdout io.Writer) int {
 	if err != nil {
 		resp = judge.FailOpen(&judge.Request{Kind: judge.KindCheck}, "bad request: "+err.Error())
 	} else {
-		rec := &llm.StoreRecorder{Path: paths.DB()}
+		rec := &llm.StoreRecorder{Open: openLocal}
 		defer rec.Close()
 		resp = engineFor(&req, rec).Ask(context.Background(), &req)
 	}
@@ -94,12 +104,12 @@ func ask(stdin io.Reader, stdout io.Writer) int {
 // error when it failed open).
 func runLazy(id int64) error {
 	ctx := context.Background()
-	rec := &llm.StoreRecorder{Path: paths.DB()}
-	defer rec.Close()
-	st, err := rec.Store(ctx)
+	st, err := sqlite.Open(ctx, paths.DB())
 	if err != nil {
 		return err
 	}
+	defer st.Close()
+	rec := &llm.StoreRecorder{Open: func(context.Context) (llm.JudgementStore, error) { return shared{st}, nil }}
 	p, err := st.Pending(ctx, id)
 	if err != nil {
 		return err

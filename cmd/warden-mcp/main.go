@@ -14,8 +14,10 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/warden-dev/warden/internal/judge/llm"
 	"github.com/warden-dev/warden/internal/mcp"
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/store/sqlite"
 	"github.com/warden-dev/warden/internal/version"
 )
 
@@ -35,7 +37,8 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := mcp.Serve(ctx, mcp.Options{StorePath: paths.DB()}); err != nil && ctx.Err() == nil {
+	judgements := func(ctx context.Context) (llm.JudgementStore, error) { return sqlite.Open(ctx, paths.DB()) }
+	if err := mcp.Serve(ctx, mcp.Options{Judgements: judgements}); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "warden mcp:", err)
 		os.Exit(1)
 	}

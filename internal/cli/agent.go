@@ -13,7 +13,6 @@ import (
 	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/paths"
-	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 // newAgentCmd is `warden agent`: the agents `warden serve` runs, one per
@@ -31,9 +30,16 @@ done, error, timed_out.`,
 	return cmd
 }
 
+// agentStore is what the agent commands need of the store: the manager's
+// part, and closing it.
+type agentStore interface {
+	agent.Store
+	Close() error
+}
+
 // agentManager opens the store and a manager configured from the user's
 // config.
-func agentManager(ctx context.Context) (*agent.Manager, *sqlite.Store, error) {
+func agentManager(ctx context.Context) (*agent.Manager, agentStore, error) {
 	st, err := openExistingStore(ctx)
 	if err != nil {
 		return nil, nil, err

@@ -11,6 +11,7 @@ import (
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 )
 
 func TestAuditVerifyAndExport(t *testing.T) {
@@ -42,7 +43,7 @@ func TestAuditVerifyAndExport(t *testing.T) {
 	}
 
 	// An agent deletes the row that recorded its denied call.
-	st.DB().Exec("DELETE FROM events WHERE id = 3")
+	sqlitetest.Exec(t, st.Path(), "DELETE FROM events WHERE id = 3")
 	st.Close()
 	out, _, code = runCLI(t, "audit", "verify", "--json")
 	var res struct {

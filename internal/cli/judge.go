@@ -15,6 +15,7 @@ import (
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/judge"
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
@@ -78,7 +79,7 @@ func judgeLogCmd() *cobra.Command {
 				return err
 			}
 			defer st.Close()
-			f := sqlite.JudgementFilter{SessionID: sessionID, Judge: name, Limit: n}
+			f := store.JudgementFilter{SessionID: sessionID, Judge: name, Limit: n}
 			if since > 0 {
 				f.Since = time.Now().Add(-since)
 			}

@@ -96,6 +96,7 @@ func commands() []*cobra.Command {
 		newMCPCmd(),
 		newAgentCmd(),
 		newVersionCmd(),
+		newStoreCmd(),
 	}
 }
 

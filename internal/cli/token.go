@@ -29,7 +29,15 @@ func newTokenCmd() *cobra.Command {
 
 var tokenName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9 ._:@()-]{0,63}$`)
 
-func openTokenStore(ctx context.Context) (*sqlite.Store, error) { return sqlite.Open(ctx, paths.DB()) }
+// tokenStore is what the token commands need of the store.
+type tokenStore interface {
+	AddToken(ctx context.Context, t *store.APIToken) error
+	Tokens(ctx context.Context) ([]store.APIToken, error)
+	RevokeToken(ctx context.Context, idOrName string, now time.Time) (int64, error)
+	Close() error
+}
+
+func openTokenStore(ctx context.Context) (tokenStore, error) { return sqlite.Open(ctx, paths.DB()) }
 
 func newTokenCreateCmd() *cobra.Command {
 	var asJSON bool

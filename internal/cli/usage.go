@@ -164,13 +164,11 @@ func runUsage(cmd *cobra.Command, report string, o usageOptions) error {
 	}
 
 	opt := usage.Options{}
-	var st *sqlite.Store
+	var st usage.CacheStore // nil: no cache
 	if !o.noCache {
-		if st, err = sqlite.Open(ctx, paths.DB()); err == nil {
-			defer st.Close()
-			opt.Cache = usage.StoreCache{St: st}
-		} else {
-			st = nil
+		if s, err := sqlite.Open(ctx, paths.DB()); err == nil {
+			defer s.Close()
+			st, opt.Cache = s, usage.StoreCache{St: s}
 		}
 	}
 	dirs := usage.ConfigDirs()

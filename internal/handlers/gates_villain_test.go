@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 )
 
 // TestVillainSuite plays an agent trying to get around the gates while
@@ -92,9 +93,7 @@ func TestVillainSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.DB().Exec(`UPDATE sessions SET state = '{}' WHERE id = ?`, s.session); err != nil {
-		t.Fatal(err)
-	}
+	sqlitetest.Exec(t, st.Path(), `UPDATE sessions SET state = '{}' WHERE id = ?`, s.session)
 	st.Close()
 	if r := s.pre("Read", map[string]any{"file_path": p("a.go")}); !strings.Contains(r.stderr, "tamper") {
 		t.Errorf("direct edit of the session state not detected: %q", r.stderr)

@@ -9,7 +9,7 @@ import (
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/judge"
 	"github.com/warden-dev/warden/internal/pipeline"
-	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store"
 )
 
 // The pre-tool judges: workaround detection and tool approval
@@ -33,11 +33,11 @@ func judgePretoolHandler() pipeline.Handler {
 	}
 }
 
-// pendingStore is the part of the SQLite store lazy verdicts use.
+// pendingStore is the part of the store lazy verdicts use.
 type pendingStore interface {
-	AddPending(ctx context.Context, p *sqlite.PendingVerdict) (int64, error)
+	AddPending(ctx context.Context, p *store.PendingVerdict) (int64, error)
 	FinishPending(ctx context.Context, id int64, state, reason string) error
-	TakeFailedVerdict(ctx context.Context, sessionID string, since time.Time) (*sqlite.PendingVerdict, error)
+	TakeFailedVerdict(ctx context.Context, sessionID string, since time.Time) (*store.PendingVerdict, error)
 }
 
 // preToolJudgesOn: a judge that needs this handler is on. The drift and
@@ -172,7 +172,7 @@ func startLazy(ctx context.Context, c *pipeline.Call, req *judge.Request, tool, 
 	if err != nil {
 		return false
 	}
-	id, err := ps.AddPending(ctx, &sqlite.PendingVerdict{SessionID: c.Input.SessionID, Created: c.Now, Judge: req.Judge,
+	id, err := ps.AddPending(ctx, &store.PendingVerdict{SessionID: c.Input.SessionID, Created: c.Now, Judge: req.Judge,
 		Tool: tool, Target: target, Request: b})
 	if err != nil {
 		return false

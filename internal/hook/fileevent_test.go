@@ -13,6 +13,7 @@ import (
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 )
 
 func sum(s string) string {
@@ -84,7 +85,7 @@ func TestFileEventsCarryHashesLinesAndDuration(t *testing.T) {
 		t.Errorf("audit chain over the new fields: %d rows, break %+v, %v", n, brk, err)
 	}
 	// The hashes are in the chain: changing one breaks it.
-	st.DB().Exec("UPDATE events SET hash_after = ? WHERE id = ?", sum("forged"), post.ID)
+	sqlitetest.Exec(t, st.Path(), "UPDATE events SET hash_after = ? WHERE id = ?", sum("forged"), post.ID)
 	if _, brk, _ := st.VerifyChain(context.Background()); brk == nil || brk.ID != post.ID {
 		t.Errorf("a changed hash_after was not detected: %+v", brk)
 	}

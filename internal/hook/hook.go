@@ -62,7 +62,7 @@ type Request struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	// Store is the server's open store, shared and never closed here.
-	Store *sqlite.Store
+	Store store.Store
 	// Handlers run for the event (nil: internal/handlers.All()).
 	Handlers []pipeline.Handler
 }
@@ -91,7 +91,7 @@ type invocation struct {
 	env            *reqenv.Env
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	store          *sqlite.Store // open and shared; nil: open one, close it after
+	store          store.Store // open and shared; nil: open one, close it after
 	spawnKeeper    bool
 	signals        bool               // this process is the hook's: SIGTERM/SIGINT end a pacing sleep
 	handlers       []pipeline.Handler // nil: handlers.All()
@@ -159,9 +159,9 @@ func StartKeeper() {
 type run struct {
 	start    time.Time
 	stderr   io.Writer
-	env      *reqenv.Env   // the caller: environment and working directory
-	paths    paths.Paths   // resolved from env
-	shared   *sqlite.Store // the server's store, never closed here
+	env      *reqenv.Env // the caller: environment and working directory
+	paths    paths.Paths // resolved from env
+	shared   store.Store // the server's store, never closed here
 	base     context.Context
 	signals  bool
 	handlers []pipeline.Handler
@@ -172,7 +172,7 @@ type run struct {
 	in       *event.Input
 	cfg      *config.Config
 	problems []config.Problem
-	st       *sqlite.Store
+	st       store.Store
 	stErr    error
 	key      []byte // signs session state; nil when unusable
 	unlock   func() // releases the session lock once the state is saved (no-op without one)
@@ -249,6 +249,19 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 	defer cancel()
 
 	r.openStore(ctx)
+	// What does not depend on the session's state is read before its lock:
+	// the hooks of one session (parallel tool calls) queue on that lock,
+	// so everything inside it is paid once per hook waiting behind. (The
+	// on/off switch is global, not the session's; within a session only
+	// a prompt flips it, and Claude Code runs no tool hook beside that.)
+	enabled := usercmd.Enabled(ctx, r.st)
+	if r.in.SessionID != "" && r.st != nil {
+		key, err := session.LoadKey(r.paths.StateKey())
+		if err != nil {
+			r.fail("session state key: %v", err)
+		}
+		r.key = key
+	}
 	if r.in.SessionID != "" && r.st != nil {
 		unlock, err := lockSession(ctx, r.paths.Home(), r.in.SessionID)
 		if err != nil {
@@ -265,9 +278,9 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 	call := &pipeline.Call{
 		Event: r.ev, Input: r.in, State: work, Config: r.cfg, ConfigProblems: r.problems,
 		ProjectDir: r.env.Abs(r.paths.ProjectDir(r.in.Cwd)), Env: r.env,
-		Enabled: usercmd.Enabled(ctx, r.storeOrNil()), Now: r.start,
+		Enabled: enabled, Now: r.start,
 	}
-	if s := r.storeOrNil(); s != nil {
+	if s := r.st; s != nil {
 		call.Store = s
 	}
 	if !event.Known(r.ev) {
@@ -305,6 +318,10 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 	return hookio.Render(r.ev, r.decision)
 }
 
+// openStore uses the server's store, else opens the local SQLite file:
+// hooks always record there, never in a shared PostgreSQL store (the
+// events are shipped on from it), so this is the hook path's one
+// constructor.
 func (r *run) openStore(ctx context.Context) {
 	if r.shared != nil {
 		r.st = r.shared
@@ -319,25 +336,12 @@ func (r *run) openStore(ctx context.Context) {
 	r.st = st
 }
 
-// storeOrNil avoids handing a typed nil pointer to an interface.
-func (r *run) storeOrNil() store.Store {
-	if r.st == nil {
-		return nil
-	}
-	return r.st
-}
-
 func (r *run) loadState(ctx context.Context) *session.State {
 	st := &session.State{}
 	if r.st == nil || r.in == nil || r.in.SessionID == "" {
 		return st
 	}
-	key, err := session.LoadKey(r.paths.StateKey())
-	if err != nil {
-		r.fail("session state key: %v", err)
-	}
-	r.key = key
-	sess, err := r.st.Session(ctx, r.in.SessionID)
+	sess, err := r.st.Session(ctx, r.in.SessionID) // r.key: loaded before the lock
 	if err != nil {
 		r.fail("load session state: %v", err)
 		return st

@@ -13,6 +13,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 )
 
 // env gives a test its own WARDEN_HOME and project directory.
@@ -262,7 +263,7 @@ func TestLockedStoreFailsOpenWithinBudget(t *testing.T) {
 	}
 	defer st.Close()
 	// Hold the write lock for longer than the retry budget.
-	conn, err := st.DB().Conn(ctx)
+	conn, err := sqlitetest.Open(t, st.Path()).Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,6 +46,12 @@ func TestHookStartsOneKeeperThatStops(t *testing.T) {
 	t.Cleanup(func() { _ = keeper.Stop(lock, 10*time.Second) })
 
 	runBinaryHook(t, bin, env)
+	// The hook decides before it exits: the stamp of an attempted start is
+	// there once the process is gone (TestNoKeeperWhenSwitchedOff relies
+	// on this to check the opposite without waiting).
+	if _, err := os.Stat(filepath.Join(home, "locks", "keeper.started")); err != nil {
+		t.Fatalf("no keeper start stamp once the hook exited: %v", err)
+	}
 	if !lockHeld(lock, true) {
 		t.Fatal("no keeper holds the store after the first hook")
 	}
@@ -76,7 +82,11 @@ func TestHookStartsOneKeeperThatStops(t *testing.T) {
 }
 
 // TestNoKeeperWhenSwitchedOff: WARDEN_KEEPER=off and hook.keeper = false
-// each keep hooks from starting one.
+// each keep hooks from starting one. A hook that starts a keeper writes
+// locks/keeper.started before it exits (keeper.Ensure, checked in
+// TestHookStartsOneKeeperThatStops), so the hook's exit is the moment to
+// look: no stamp then means no start was attempted, however slow the
+// machine.
 func TestNoKeeperWhenSwitchedOff(t *testing.T) {
 	bin := testenv.Binary(t, "warden")
 	for name, setup := range map[string]func(home string) []string{
@@ -95,9 +105,11 @@ func TestNoKeeperWhenSwitchedOff(t *testing.T) {
 			lock := filepath.Join(home, "locks", "keeper.lock")
 			t.Cleanup(func() { _ = keeper.Stop(lock, 10*time.Second) })
 			runBinaryHook(t, bin, setup(home))
-			time.Sleep(300 * time.Millisecond) // a detached start would have taken the lock by now
 			if _, err := os.Stat(filepath.Join(home, "locks", "keeper.started")); !os.IsNotExist(err) {
 				t.Fatalf("a keeper start was attempted: %v", err)
+			}
+			if running, err := keeper.Running(lock); err != nil || running {
+				t.Fatalf("a keeper holds the store: running=%v err=%v", running, err)
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 )
 
 func toolCount(t *testing.T, home, sid string) int {
@@ -44,9 +45,7 @@ func TestEditedSessionStateIsResetAndReported(t *testing.T) {
 	}
 	// An agent edits the store directly to change its state.
 	st, _ := sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
-	if _, err := st.DB().Exec(`UPDATE sessions SET state = '{"tool_count":0}' WHERE id = 'sess-1'`); err != nil {
-		t.Fatal(err)
-	}
+	sqlitetest.Exec(t, st.Path(), `UPDATE sessions SET state = '{"tool_count":0}' WHERE id = 'sess-1'`)
 	st.Close()
 	_, errs, code := runHook(t, strings.NewReader(payload("PreToolUse", `"tool_name":"Bash","tool_input":{"command":"ls"}`)))
 	if code != 0 || !strings.Contains(errs, "tamper") {

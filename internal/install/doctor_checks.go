@@ -265,7 +265,6 @@ func (d *doctor) store(ctx context.Context) {
 	d.auditChain(ctx, db)
 	d.keeper()
 	d.declines(ctx, db)
-	d.spool(ctx, db)
 }
 
 // declines shows how many hooks and status lines the keeper declined

@@ -51,6 +51,13 @@ func (d *doctor) spool(ctx context.Context, db string) {
 		return
 	}
 	detail := r.Target + " reachable; " + backlog
+	if c, err := checkSharedStore(); err == nil {
+		if !c.OK {
+			d.problem("shared store", c.Error+"; "+backlog, "fix store.url / "+config.DatabaseURLEnv+" or the server, then run `warden store check`")
+			return
+		}
+		detail = "PostgreSQL " + c.ServerVersion + " at " + c.Where + " (from " + c.From + "), schema current; " + backlog
+	}
 	if !r.LastShipped.IsZero() {
 		detail += "; last shipped " + ship.Age(time.Since(r.LastShipped)) + " ago"
 	}

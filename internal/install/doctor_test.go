@@ -11,6 +11,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 )
 
 func (e *testEnv) doctor(t *testing.T) Report {
@@ -177,7 +178,7 @@ func TestDoctorReportsBrokenChainAndLooseKey(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		st.RecordHook(ctx, &store.Event{Event: "Stop", SessionID: "s"}, nil)
 	}
-	st.DB().Exec("DELETE FROM events WHERE id = 2")
+	sqlitetest.Exec(t, st.Path(), "DELETE FROM events WHERE id = 2")
 	st.Close()
 	key := filepath.Join(e.wardenHome, "keys", "state.key")
 	writeFile(t, key, "00")

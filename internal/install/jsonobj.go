@@ -16,6 +16,17 @@ import (
 // not touch comes back in the same place, byte for byte, the diff shows
 // only what changed, and uninstall can restore a one-line statusLine as
 // the one line it was.
+//
+// Hand-written on purpose, not for start-up cost (install is not on the
+// hook path) but because the library that edits JSON text in place,
+// github.com/tidwall/sjson (v1.2.9, tried on these settings files), keeps
+// replaced values in place but appends a new key as `,"key":value` straight
+// after the last member — `{\n    "model": "opus"\n,"hooks":{…}}` — so a
+// 4-space file does not get its "hooks" laid out in its own indent
+// (TestInstallKeepsIndentAndFollowsSymlink), and deleting the key again
+// drops the file's trailing newline, so install then uninstall is not
+// byte-identical (TestUninstallRemovesExactlyWhatInstallAdded). Both are
+// what users see in the diff and in their dotfiles.
 type Object struct {
 	pairs []pair
 	// src is the text the object was parsed from; nil once a key was added

@@ -72,10 +72,10 @@ func (s *server) complete(ctx context.Context, a ask) (string, judge.Response, e
 // record saves a judge call in the store's judgements table (`warden
 // judge log` lists it); failing to record never fails the tool.
 func (s *server) record(a ask, resp judge.Response) {
-	if s.o.StorePath == "" {
+	if s.o.Judgements == nil {
 		return
 	}
-	rec := &llm.StoreRecorder{Path: s.o.StorePath}
+	rec := &llm.StoreRecorder{Open: s.o.Judgements}
 	defer rec.Close()
 	req := &judge.Request{Judge: a.Judge, Kind: judge.KindCheck, Tier: a.Tier, Provider: resp.Provider,
 		Prompt: a.Prompt, Record: true}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/warden-dev/warden/internal/judge/llm"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
@@ -18,7 +19,7 @@ func TestJudgeCallsRecorded(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "warden.db")
 	write(t, e.dir, "main.go", "package main\n\nfunc main() {\n\tprintln(\"hello, world\")\n}\n")
 	gitOut(t, e.dir, "add", "main.go")
-	cs := e.connect(t, Options{StorePath: db})
+	cs := e.connect(t, Options{Judgements: func(ctx context.Context) (llm.JudgementStore, error) { return sqlite.Open(ctx, db) }})
 	var out CommitOut
 	call(t, cs, "commit", map[string]any{"skip_check": true}, &out)
 	if !out.Committed {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/judge"
+	"github.com/warden-dev/warden/internal/judge/llm"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/version"
 )
@@ -38,8 +39,9 @@ type Options struct {
 	// Core is warden-core, which answers the figure tools (status, pace,
 	// usage, events, explain) exactly as the CLI does.
 	Core string
-	// StorePath is where judge calls are recorded ("" records nothing).
-	StorePath string
+	// Judgements opens the store judge calls are recorded in (nil records
+	// nothing); cmd/warden-mcp opens the local SQLite store.
+	Judgements llm.Opener
 }
 
 func (o Options) withDefaults() Options {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 	"github.com/warden-dev/warden/internal/task"
 )
 
@@ -31,7 +32,7 @@ func TestReconcileAfterADeadDaemon(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r.st.DB().Exec("UPDATE tasks SET attempts = 3 WHERE id = 'worn'")
+	sqlitetest.Exec(t, r.st.Path(), "UPDATE tasks SET attempts = 3 WHERE id = 'worn'")
 	// The dead daemon's agent for "run", still alive (as after SIGKILL
 	// without Pdeathsig), and a stranger whose pid "paused" names.
 	stray := exec.Command("sleep", "60")

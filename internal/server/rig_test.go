@@ -50,7 +50,7 @@ func newAPIRig(t *testing.T, queueSize int, wh server.Webhooks) *apiRig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	st.DB().SetMaxOpenConns(4)
+	st.SetMaxOpenConns(4)
 	ps := pace.DefaultSettings()
 	sched, err := orchestrator.New(orchestrator.Options{Store: st, Settings: st, Owner: "test",
 		Runners: map[string]orchestrator.Runner{orchestrator.HeadlessName: &orchestrator.Headless{Command: "/nonexistent/claude", Dir: filepath.Join(dir, "tasks")}},

@@ -10,6 +10,7 @@ import (
 	"github.com/warden-dev/warden/internal/lifecycle"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/reqenv"
+	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
@@ -50,10 +51,15 @@ func Live(opts Options) Options {
 	return opts
 }
 
+// openLocal opens the local SQLite store: the status line, like the hooks,
+// reads and writes only it (never a shared PostgreSQL store), so this is
+// its one constructor; everything past it sees store.Store.
+func openLocal(ctx context.Context, db string) (store.Store, error) { return sqlite.Open(ctx, db) }
+
 // lazyStore opens the store db at most once per render, on first use; the
 // second function closes it if it was opened.
 func lazyStore(db string) (func() (StoreReader, bool), func()) {
-	var st *sqlite.Store
+	var st store.Store
 	tried := false
 	closeIt := func() {
 		if st != nil {
@@ -66,7 +72,7 @@ func lazyStore(db string) (func() (StoreReader, bool), func()) {
 			tried = true
 			ctx, cancel := context.WithTimeout(context.Background(), storeBudget)
 			defer cancel()
-			if s, err := sqlite.Open(ctx, db); err == nil {
+			if s, err := openLocal(ctx, db); err == nil {
 				st = s
 			}
 		}
@@ -89,7 +95,7 @@ func FireHandoff(env *reqenv.Env, in Input, pct int, spawn func(*reqenv.Env, []s
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeBudget)
 	defer cancel()
-	st, err := sqlite.Open(ctx, p.DB())
+	st, err := openLocal(ctx, p.DB())
 	if err != nil {
 		return
 	}

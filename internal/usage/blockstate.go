@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store"
 )
 
 // The unfiltered blocks are kept in three store rows per block length:
@@ -76,7 +76,7 @@ func keyBucket(k uint64) int { return int(k >> 56) }
 // LoadBlocks returns the blocks of every entry (BuildBlocks with no
 // filter) of opt's files, through the store: from the snapshot when no
 // file changed, incrementally after appends, else through Load.
-func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.Duration) ([]BlockAgg, Stats, error) {
+func LoadBlocks(ctx context.Context, st CacheStore, opt Options, length time.Duration) ([]BlockAgg, Stats, error) {
 	if length <= 0 {
 		length = 5 * time.Hour
 	}
@@ -130,7 +130,7 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 	// each run): duplicates are resolved without them, then they are added
 	// for the blocks to print. The state is made on one core while the
 	// blocks to print are made on the other.
-	var stateSnaps []sqlite.UsageSnapshot
+	var stateSnaps []store.UsageSnapshot
 	var stateDone sync.WaitGroup
 	sd, held := mergeHolding(l.files, l.results, l.tails)
 	var gen []BlockAgg
@@ -146,9 +146,9 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 		gen = buildBlocksGen(sd, withHeld(sd, held), D, nil)
 	}
 	out := sortBlocks(slices.Clone(gen))
-	blocksRow := sqlite.UsageSnapshot{Name: blocksName(D), Fingerprint: fp, Data: EncodeBlockAggs(out)}
+	blocksRow := store.UsageSnapshot{Name: blocksName(D), Fingerprint: fp, Data: EncodeBlockAggs(out)}
 	stateDone.Wait()
-	snaps := append([]sqlite.UsageSnapshot{blocksRow}, stateSnaps...)
+	snaps := append([]store.UsageSnapshot{blocksRow}, stateSnaps...)
 	<-rowsSaved
 	_ = st.SaveUsage(ctx, nil, nil, snaps)
 	return out, l.stats, nil
@@ -157,7 +157,7 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, opt Options, length time.
 // blocksStateRows are the store rows of the blocks state made from sd
 // (entries without those of unterminated last lines) and gen, its blocks
 // in the order made: the state row and the key rows.
-func blocksStateRows(sd *Data, gen []BlockAgg, l *loaded, D int64) []sqlite.UsageSnapshot {
+func blocksStateRows(sd *Data, gen []BlockAgg, l *loaded, D int64) []store.UsageSnapshot {
 	files := l.files
 	s := &blockState{D: D, Models: sd.Models, Files: make([]stateFile, len(files))}
 	for i, f := range files {
@@ -188,15 +188,15 @@ func blocksStateRows(sd *Data, gen []BlockAgg, l *loaded, D int64) []sqlite.Usag
 		}
 		keys = sortKeys(keys)
 	}
-	var snaps []sqlite.UsageSnapshot
+	var snaps []store.UsageSnapshot
 	for b := 0; b < keyBuckets; b++ {
 		lo := sort.Search(len(keys), func(i int) bool { return keyBucket(keys[i]) >= b })
 		hi := sort.Search(len(keys), func(i int) bool { return keyBucket(keys[i]) > b })
 		kb := encodeKeys(keys[lo:hi])
 		s.KeyHashes[b] = keysID(kb)
-		snaps = append(snaps, sqlite.UsageSnapshot{Name: keysName(D, b), Fingerprint: []byte{stateVersion}, Data: kb})
+		snaps = append(snaps, store.UsageSnapshot{Name: keysName(D, b), Fingerprint: []byte{stateVersion}, Data: kb})
 	}
-	return append(snaps, sqlite.UsageSnapshot{Name: stateName(D), Fingerprint: []byte{stateVersion}, Data: encodeState(s)})
+	return append(snaps, store.UsageSnapshot{Name: stateName(D), Fingerprint: []byte{stateVersion}, Data: encodeState(s)})
 }
 
 // sortKeys sorts dedupe key halves (a radix sort: there are as many as
@@ -225,7 +225,7 @@ var errFallback = errors.New("usage: blocks state does not apply")
 
 // incremental applies what was appended since s to s; errFallback when it
 // cannot.
-func incremental(ctx context.Context, st *sqlite.Store, s *blockState, files []File, fp []byte, workers int) ([]BlockAgg, Stats, error) {
+func incremental(ctx context.Context, st CacheStore, s *blockState, files []File, fp []byte, workers int) ([]BlockAgg, Stats, error) {
 	stats := Stats{Files: len(files), Incremental: true}
 	byPath := make(map[string]int, len(s.Files))
 	for i := range s.Files {
@@ -347,7 +347,7 @@ func incremental(ctx context.Context, st *sqlite.Store, s *blockState, files []F
 			ns.Tail = append(ns.Tail, tailEntry{Entry: *e, path: pi})
 		}
 	}
-	snaps := []sqlite.UsageSnapshot{{Name: blocksName(s.D), Fingerprint: fp, Data: EncodeBlockAggs(out)}}
+	snaps := []store.UsageSnapshot{{Name: blocksName(s.D), Fingerprint: fp, Data: EncodeBlockAggs(out)}}
 	// Keys of entries that left the last block join their buckets.
 	byBucket := map[int][]uint64{}
 	for _, k := range moved {
@@ -366,7 +366,7 @@ func incremental(ctx context.Context, st *sqlite.Store, s *blockState, files []F
 		slices.Sort(all)
 		kb := encodeKeys(all)
 		ns.KeyHashes[b] = keysID(kb)
-		snaps = append(snaps, sqlite.UsageSnapshot{Name: keysName(s.D, b), Fingerprint: []byte{stateVersion}, Data: kb})
+		snaps = append(snaps, store.UsageSnapshot{Name: keysName(s.D, b), Fingerprint: []byte{stateVersion}, Data: kb})
 	}
 
 	// Files: the new offsets and prints, and the per-file cache rows of
@@ -392,7 +392,7 @@ func incremental(ctx context.Context, st *sqlite.Store, s *blockState, files []F
 			ns.Files = append(ns.Files, s.Files[byPath[f.Path]])
 		}
 	}
-	snaps = append(snaps, sqlite.UsageSnapshot{Name: stateName(s.D), Fingerprint: []byte{stateVersion}, Data: encodeState(ns)})
+	snaps = append(snaps, store.UsageSnapshot{Name: stateName(s.D), Fingerprint: []byte{stateVersion}, Data: encodeState(ns)})
 	rows := fileRowUpdates(ctx, st, s, byPath, jobs, results, appended)
 	_ = st.SaveUsage(ctx, rows, nil, snaps) // a cache that cannot be written is only slower
 	return out, stats, nil

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"io/fs"
 
-	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store"
 )
 
 // An incremental blocks run's reads: the appended bytes of each file, in
@@ -39,7 +39,7 @@ type readResult struct {
 // fileRowUpdates extends the per-file cache rows of appended files with
 // the entries read, when a row is where the state left it (else the row
 // stays and Load brings it up to date when it next needs it).
-func fileRowUpdates(ctx context.Context, st *sqlite.Store, s *blockState, byPath map[string]int, jobs []readJob, results []readResult, appended []string) []sqlite.UsageFile {
+func fileRowUpdates(ctx context.Context, st CacheStore, s *blockState, byPath map[string]int, jobs []readJob, results []readResult, appended []string) []store.UsageFile {
 	if len(appended) == 0 {
 		return nil
 	}
@@ -47,11 +47,11 @@ func fileRowUpdates(ctx context.Context, st *sqlite.Store, s *blockState, byPath
 	if err != nil {
 		return nil
 	}
-	have := make(map[string]sqlite.UsageFile, len(rows))
+	have := make(map[string]store.UsageFile, len(rows))
 	for _, r := range rows {
 		have[r.Path] = r
 	}
-	var out []sqlite.UsageFile
+	var out []store.UsageFile
 	for k, j := range jobs {
 		if !j.persist {
 			continue
@@ -75,7 +75,7 @@ func fileRowUpdates(ctx context.Context, st *sqlite.Store, s *blockState, byPath
 			}
 			data = appendFileEntries(old, chunk)
 		}
-		out = append(out, sqlite.UsageFile{Path: j.file.Path, Size: j.file.Size, MtimeNs: j.file.MtimeNs, Offset: r.off, Prefix: r.print, Data: encodeFileEntries(data)})
+		out = append(out, store.UsageFile{Path: j.file.Path, Size: j.file.Size, MtimeNs: j.file.MtimeNs, Offset: r.off, Prefix: r.print, Data: encodeFileEntries(data)})
 	}
 	return out
 }

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 // dirListing is a directory's entries as last read: the .jsonl files and
@@ -240,7 +238,7 @@ func (q *dirQueue) walk(c *DirCache, seen map[string]bool) []File {
 func dirCacheName(dirs []string) string { return "dirs:" + strings.Join(dirs, ",") }
 
 // DiscoverStore is Discover with the directory cache kept in the store.
-func DiscoverStore(ctx context.Context, st *sqlite.Store, dirs []string) ([]File, error) {
+func DiscoverStore(ctx context.Context, st CacheStore, dirs []string) ([]File, error) {
 	if dirs == nil {
 		dirs = ConfigDirs()
 	}

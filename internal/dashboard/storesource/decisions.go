@@ -2,7 +2,6 @@ package storesource
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"sort"
 	"time"
@@ -23,43 +22,31 @@ func (s *Source) engine() *policy.Engine {
 // decided since since, the mode in force now and how many of its blocks
 // were overridden.
 func (s *Source) RuleStats(ctx context.Context, since time.Time) ([]dashboard.RuleStat, error) {
-	rows, err := s.st.DB().QueryContext(ctx, `SELECT rule, decision, count(*), max(ts_us), max(mode)
-		FROM events WHERE rule != '' AND ts_us >= ? GROUP BY rule, decision`, since.UnixMicro())
+	counts, err := s.st.RuleDecisionCounts(ctx, since)
 	if err != nil {
-		return nil, fmt.Errorf("count decisions: %w", err)
+		return nil, err
 	}
 	byRule := map[string]*dashboard.RuleStat{}
-	for rows.Next() {
-		var rule, dec, mode string
-		var n int
-		var last int64
-		if err := rows.Scan(&rule, &dec, &n, &last, &mode); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		r := byRule[rule]
+	for _, c := range counts {
+		r := byRule[c.Rule]
 		if r == nil {
-			r = &dashboard.RuleStat{Rule: rule, Mode: mode}
-			byRule[rule] = r
+			r = &dashboard.RuleStat{Rule: c.Rule, Mode: c.Mode}
+			byRule[c.Rule] = r
 		}
-		switch dec {
+		switch c.Decision {
 		case "deny":
-			r.Deny += n
+			r.Deny += c.Count
 		case "ask":
-			r.Ask += n
+			r.Ask += c.Count
 		case "warn":
-			r.Warn += n
+			r.Warn += c.Count
 		case "audit":
-			r.Audit += n
+			r.Audit += c.Count
 		}
-		r.Total += n
-		if t := time.UnixMicro(last).UTC(); t.After(r.Last) {
+		r.Total += c.Count
+		if t := c.Last.UTC(); t.After(r.Last) {
 			r.Last = t
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	for _, info := range s.engine().Rules() {
 		if r := byRule[info.ID]; r != nil {
@@ -94,42 +81,13 @@ func (s *Source) RuleStats(ctx context.Context, since time.Time) ([]dashboard.Ru
 // tool_use_id (an ask the user approved), or of the same tool on the same
 // file. The first such follow-up per block.
 func (s *Source) Overrides(ctx context.Context, since time.Time, within time.Duration) ([]dashboard.Override, error) {
-	q := `SELECT b.id, (SELECT f.id FROM events f WHERE f.session_id = b.session_id AND f.id > b.id
-			AND f.ts_us <= b.ts_us + ? AND f.event = 'PostToolUse' AND f.tool = b.tool
-			AND ((b.tool_use_id != '' AND f.tool_use_id = b.tool_use_id) OR (b.path != '' AND f.path = b.path))
-			ORDER BY f.id LIMIT 1) AS followed
-		FROM events b
-		WHERE b.ts_us >= ? AND b.decision IN ('deny', 'ask') AND b.rule != '' AND b.session_id != ''
-			AND b.event IN ('PreToolUse', 'PermissionRequest') AND followed IS NOT NULL
-		ORDER BY b.id DESC LIMIT 200`
-	rows, err := s.st.DB().QueryContext(ctx, q, within.Microseconds(), since.UnixMicro())
+	pairs, err := s.st.Overrides(ctx, since, within)
 	if err != nil {
-		return nil, fmt.Errorf("find overridden blocks: %w", err)
-	}
-	var pairs [][2]int64
-	for rows.Next() {
-		var p [2]int64
-		if err := rows.Scan(&p[0], &p[1]); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		pairs = append(pairs, p)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	out := make([]dashboard.Override, 0, len(pairs))
 	for _, p := range pairs {
-		b, err := s.event(ctx, p[0])
-		if err != nil || b == nil {
-			return nil, fmt.Errorf("read event %d: %v", p[0], err)
-		}
-		f, err := s.event(ctx, p[1])
-		if err != nil || f == nil {
-			return nil, fmt.Errorf("read event %d: %v", p[1], err)
-		}
-		out = append(out, dashboard.Override{Block: *b, Followed: *f})
+		out = append(out, dashboard.Override{Block: p.Block, Followed: p.Followed})
 	}
 	return out, nil
 }

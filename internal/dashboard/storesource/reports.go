@@ -8,13 +8,13 @@ import (
 
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/dashboard"
-	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/usage"
 )
 
 // Judgements implements dashboard.Judgements.
 func (s *Source) Judgements(ctx context.Context, since time.Time, limit int) ([]dashboard.Judgement, error) {
-	rows, err := s.st.Judgements(ctx, sqlite.JudgementFilter{Since: since, Limit: limit})
+	rows, err := s.st.Judgements(ctx, store.JudgementFilter{Since: since, Limit: limit})
 	if err != nil {
 		return nil, err
 	}

@@ -1,19 +1,35 @@
 // Package storesource implements the dashboard's data interfaces over the
-// real store (internal/store/sqlite) and the packages that already compute
+// store (any that implements Store; warden opens internal/store/sqlite)
+// and the packages that already compute
 // each figure: pacing (internal/pace), usage reports (internal/usage), the
 // effective config (internal/config) and the policy engine (explain). It
 // adds no figures of its own, so the dashboard shows what the CLI prints.
 package storesource
 
 import (
+	"context"
 	"os"
 	"sync"
 	"time"
 
 	"github.com/warden-dev/warden/internal/dashboard"
-	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/pace/quota"
+	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/usage"
 )
+
+// Store is what the dashboard reads: the event log's read models, pacing
+// figures, judge calls and the usage cache.
+type Store interface {
+	SessionSummaries(ctx context.Context, since time.Time) ([]store.SessionSummary, error)
+	RuleDecisionCounts(ctx context.Context, since time.Time) ([]store.RuleDecisions, error)
+	Overrides(ctx context.Context, since time.Time, within time.Duration) ([]store.Override, error)
+	SearchEvents(ctx context.Context, q store.EventQuery) ([]store.Event, error)
+	Event(ctx context.Context, id int64) (*store.Event, error)
+	Judgements(ctx context.Context, f store.JudgementFilter) ([]store.Judgement, error)
+	quota.Store
+	usage.CacheStore
+}
 
 // Options locate what the store does not hold.
 type Options struct {
@@ -37,7 +53,7 @@ type Options struct {
 
 // Source is every dashboard source over one store.
 type Source struct {
-	st  *sqlite.Store
+	st  Store
 	opt Options
 
 	usageMu   sync.Mutex
@@ -48,7 +64,7 @@ type Source struct {
 }
 
 // New wraps an open store; the caller keeps closing it.
-func New(st *sqlite.Store, opt Options) *Source {
+func New(st Store, opt Options) *Source {
 	if opt.UsageTTL <= 0 {
 		opt.UsageTTL = time.Minute
 	}

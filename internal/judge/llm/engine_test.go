@@ -300,14 +300,19 @@ func TestAppealRunsOnDenial(t *testing.T) {
 
 func TestRecordingInStore(t *testing.T) {
 	f := newFakeAPI(t, map[string][]reply{"claude-haiku-5-5": {{text: "APPROVED"}}})
-	rec := &StoreRecorder{Path: filepath.Join(t.TempDir(), "warden.db")}
-	defer rec.Close()
+	db := filepath.Join(t.TempDir(), "warden.db")
+	rec := &StoreRecorder{Open: func(ctx context.Context) (JudgementStore, error) { return sqlite.Open(ctx, db) }}
 	e := &Engine{Provider: f.provider(), Recorder: rec}
 	resp := e.Ask(context.Background(), tempoReq("claude-haiku-5-5"))
 	if !resp.Verdict.Pass {
 		t.Fatal(resp)
 	}
-	st, _ := rec.Store(context.Background())
+	rec.Close() // recorded, and closed as the binaries do
+	st, err := sqlite.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
 	js, err := st.Judgements(context.Background(), sqlite.JudgementFilter{SessionID: "s1"})
 	if err != nil || len(js) != 1 {
 		t.Fatalf("judgements %v %v, want one", js, err)

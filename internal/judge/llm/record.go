@@ -4,32 +4,42 @@ import (
 	"context"
 	"sync"
 
-	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store"
 )
 
-// StoreRecorder records judge calls in the SQLite store, opened on the
-// first record (a call that records nothing never opens it).
+// JudgementStore is where judge calls are recorded (internal/store/sqlite
+// implements it).
+type JudgementStore interface {
+	RecordJudgementRow(ctx context.Context, j *store.Judgement) error
+	Close() error
+}
+
+// Opener opens the store judge calls are recorded in. The binaries choose
+// it (cmd/warden-judge, cmd/warden-mcp: the local SQLite file).
+type Opener func(ctx context.Context) (JudgementStore, error)
+
+// StoreRecorder records judge calls in a store opened on the first record
+// (a call that records nothing never opens it) and closed by Close.
 type StoreRecorder struct {
-	Path string
+	Open Opener
 
 	mu  sync.Mutex
-	st  *sqlite.Store
+	st  JudgementStore
 	err error
 }
 
-// Store opens (once) and returns the store.
-func (r *StoreRecorder) Store(ctx context.Context) (*sqlite.Store, error) {
+func (r *StoreRecorder) store(ctx context.Context) (JudgementStore, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.st == nil && r.err == nil {
-		r.st, r.err = sqlite.Open(ctx, r.Path)
+		r.st, r.err = r.Open(ctx)
 	}
 	return r.st, r.err
 }
 
 // RecordJudgement implements Recorder.
 func (r *StoreRecorder) RecordJudgement(ctx context.Context, rec Record) error {
-	st, err := r.Store(ctx)
+	st, err := r.store(ctx)
 	if err != nil {
 		return err
 	}
@@ -47,7 +57,7 @@ func (r *StoreRecorder) Close() error {
 }
 
 // Row turns a record into a store row.
-func Row(rec Record) *sqlite.Judgement {
+func Row(rec Record) *store.Judgement {
 	resp := rec.Response
 	verdict := "fail"
 	switch {
@@ -56,7 +66,7 @@ func Row(rec Record) *sqlite.Judgement {
 	case resp.Verdict.Pass:
 		verdict = "pass"
 	}
-	return &sqlite.Judgement{Time: rec.Time, SessionID: rec.Request.SessionID, ToolUseID: rec.Request.ToolUseID,
+	return &store.Judgement{Time: rec.Time, SessionID: rec.Request.SessionID, ToolUseID: rec.Request.ToolUseID,
 		Judge: rec.Request.Judge, Provider: resp.Provider, Model: resp.Model, TokensIn: resp.TokensIn,
 		TokensOut: resp.TokensOut, CostUSD: resp.CostUSD, LatencyMS: resp.LatencyMS, Attempts: resp.Attempts,
 		Verdict: verdict, Decision: resp.Verdict.Decision, Reason: resp.Verdict.Reason, Error: resp.Error,

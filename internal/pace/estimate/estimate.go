@@ -41,7 +41,6 @@ import (
 
 	"github.com/warden-dev/warden/internal/pace"
 	"github.com/warden-dev/warden/internal/pace/quota"
-	"github.com/warden-dev/warden/internal/store/sqlite"
 	"github.com/warden-dev/warden/internal/usage"
 )
 
@@ -129,11 +128,20 @@ func FromBlocks(blocks []usage.BlockAgg, now time.Time) (*quota.Snapshot, *Basis
 
 func total(b *usage.BlockAgg) int64 { return b.In + b.Out + b.CacheCreate + b.Read }
 
+// Store is what an estimate reads and writes: the usage cache the blocks
+// are read through, pacing snapshots and leases, and the setting that keeps
+// the estimate's basis.
+type Store interface {
+	usage.CacheStore
+	quota.Store
+	SetSetting(ctx context.Context, key, value string) error
+}
+
 // LoadBlocks reads the 5-hour blocks of the transcripts under dirs (nil:
 // usage.ConfigDirs()) through the store, as `warden usage blocks` does
 // (usage.LoadBlocks): one read when no file changed, only the appended
 // bytes after an append, a full read otherwise.
-func LoadBlocks(ctx context.Context, st *sqlite.Store, dirs []string) ([]usage.BlockAgg, error) {
+func LoadBlocks(ctx context.Context, st Store, dirs []string) ([]usage.BlockAgg, error) {
 	if dirs == nil {
 		dirs = usage.ConfigDirs()
 	}
@@ -144,7 +152,7 @@ func LoadBlocks(ctx context.Context, st *sqlite.Store, dirs []string) ([]usage.B
 // Record loads the blocks, estimates, and stores the snapshot and its
 // basis (the setting pace.SettingEstimate). It returns what it stored, or
 // why it did not.
-func Record(ctx context.Context, st *sqlite.Store, dirs []string, now time.Time) (*quota.Snapshot, *Basis, error) {
+func Record(ctx context.Context, st Store, dirs []string, now time.Time) (*quota.Snapshot, *Basis, error) {
 	blocks, err := LoadBlocks(ctx, st, dirs)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read transcripts: %w", err)
@@ -180,7 +188,7 @@ type Result struct {
 // one estimate per interval on the machine; holder is the lease the caller
 // (the hook) already took, or "" to take it here. dirs are the Claude Code
 // config directories (nil: usage.ConfigDirs()).
-func IfDue(ctx context.Context, st *sqlite.Store, interval time.Duration, holder string, getenv func(string) string, dirs []string, now time.Time) Result {
+func IfDue(ctx context.Context, st Store, interval time.Duration, holder string, getenv func(string) string, dirs []string, now time.Time) Result {
 	if interval <= 0 {
 		interval = 300 * time.Second
 	}

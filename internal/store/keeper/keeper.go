@@ -23,6 +23,11 @@ type Options struct {
 	Poll time.Duration
 	// Quiet: checkpoint once writes have stopped for this long (default 5 s).
 	Quiet time.Duration
+	// Busy: while writes go on, checkpoint at least this often (default
+	// 10 s). The hook server's connections leave checkpoints to this loop
+	// (sqlite.OpenResident), so the WAL must not wait for a quiet moment
+	// that a busy daemon never has.
+	Busy time.Duration
 	// Binary, when set, is the keeper's own executable: when the file there
 	// is replaced (a reinstall or rebuild the installer did not stop the
 	// keeper for), the keeper leaves, so hooks are not answered by old code
@@ -32,6 +37,11 @@ type Options struct {
 	// store until it stops (it answers hooks: internal/hookserve); Run
 	// cancels its context and waits for it before returning.
 	Serve func(ctx context.Context) error
+
+	// polled, set only by tests, hears of every poll the keeper stayed
+	// through (non-blocking: give it a buffer), so a test can wait for
+	// polls instead of sleeping and hoping they happened.
+	polled chan<- struct{}
 }
 
 func (o *Options) defaults() {
@@ -43,6 +53,9 @@ func (o *Options) defaults() {
 	}
 	if o.Quiet <= 0 {
 		o.Quiet = 5 * time.Second
+	}
+	if o.Busy <= 0 {
+		o.Busy = 10 * time.Second
 	}
 }
 
@@ -72,16 +85,12 @@ func Run(ctx context.Context, o Options) error {
 	defer st.Close()
 	// One pinned connection: data_version is only meaningful on the same
 	// connection, and holding it is the keeper's whole point.
-	conn, err := st.DB().Conn(ctx)
+	pin, err := st.Pin(ctx)
 	if err != nil {
 		return fmt.Errorf("keeper: %w", err)
 	}
-	defer conn.Close()
-	version := func() (int64, error) {
-		var v int64
-		err := conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v)
-		return v, err
-	}
+	defer pin.Close()
+	version := func() (int64, error) { return pin.DataVersion(ctx) }
 	last, err := version()
 	if err != nil {
 		return fmt.Errorf("keeper: %w", err)
@@ -95,7 +104,7 @@ func Run(ctx context.Context, o Options) error {
 		}()
 		defer func() { cancel(); <-served }()
 	}
-	lastChange, dirty := time.Now(), false
+	lastChange, lastCheckpoint, dirty := time.Now(), time.Now(), false
 	tick := time.NewTicker(o.Poll)
 	defer tick.Stop()
 	for {
@@ -115,21 +124,38 @@ func Run(ctx context.Context, o Options) error {
 		}
 		v, err := version()
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil // stopped while polling: the same as stopping between polls
+			}
 			return fmt.Errorf("keeper: %w", err)
 		}
-		if v != last {
+		changed := v != last
+		if changed {
 			last, lastChange, dirty = v, time.Now(), true
-			continue
 		}
 		quiet := time.Since(lastChange)
-		if dirty && quiet >= o.Quiet {
+		if dirty && (quiet >= o.Quiet || time.Since(lastCheckpoint) >= o.Busy) {
 			// PASSIVE never waits for or blocks a writer; a hook that
 			// commits meanwhile just leaves the rest for next time.
-			_, _ = conn.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
-			dirty = false
+			_ = pin.CheckpointPassive(ctx)
+			lastCheckpoint, dirty = time.Now(), false
+		}
+		if changed {
+			o.notePoll()
+			continue
 		}
 		if quiet >= o.Idle {
 			return nil
+		}
+		o.notePoll()
+	}
+}
+
+func (o *Options) notePoll() {
+	if o.polled != nil {
+		select {
+		case o.polled <- struct{}{}:
+		default:
 		}
 	}
 }

@@ -106,23 +106,32 @@ func TestKeeperStaysWhileWritesCome(t *testing.T) {
 	db, lock := newStore(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	polled := make(chan struct{}, 1)
+	idle := 300 * time.Millisecond
 	done := runAsync(ctx, Options{DBPath: db, LockPath: lock, Poll: 10 * time.Millisecond,
-		Idle: 300 * time.Millisecond, Quiet: 20 * time.Millisecond})
+		Idle: idle, Quiet: 20 * time.Millisecond, polled: polled})
 	waitHeld(t, lock, true)
 	st, err := sqlite.Open(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	// Write for three idle periods; the keeper must still be there.
-	for end := time.Now().Add(900 * time.Millisecond); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+	// Write, then wait for a poll after the write, for three idle
+	// periods: each poll sees a change, so the keeper must stay.
+	for start := time.Now(); time.Since(start) < 3*idle; {
 		if err := st.RecordHook(ctx, &store.Event{Event: "PostToolUse", SessionID: "s"}, nil); err != nil {
 			t.Fatal(err)
 		}
 		select {
+		case <-polled: // drain a poll from before the write
+		default:
+		}
+		select {
+		case <-polled:
 		case err := <-done:
 			t.Fatalf("keeper left while events kept coming (%v)", err)
-		default:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the keeper stopped polling")
 		}
 	}
 	if err := wait(t, done); err != nil { // and leaves once they stop
@@ -160,13 +169,18 @@ func TestKeeperLeavesWhenItsBinaryIsReplaced(t *testing.T) {
 		close(served)
 		return nil
 	}
-	done := runAsync(context.Background(), Options{DBPath: db, LockPath: lock, Binary: bin, Poll: 10 * time.Millisecond, Serve: serve})
+	polled := make(chan struct{}, 1)
+	done := runAsync(context.Background(), Options{DBPath: db, LockPath: lock, Binary: bin, Poll: 10 * time.Millisecond,
+		Serve: serve, polled: polled})
 	waitHeld(t, lock, true)
-	time.Sleep(50 * time.Millisecond) // several polls: an unchanged binary keeps it
-	select {
-	case err := <-done:
-		t.Fatalf("keeper left with its binary unchanged: %v", err)
-	default:
+	for i := 0; i < 3; i++ { // three polls, each of which looked at the binary: unchanged, it stays
+		select {
+		case <-polled:
+		case err := <-done:
+			t.Fatalf("keeper left with its binary unchanged: %v", err)
+		case <-time.After(10 * time.Second):
+			t.Fatal("the keeper stopped polling")
+		}
 	}
 	tmp := bin + ".new"
 	if err := os.WriteFile(tmp, []byte("new"), 0o755); err != nil {
@@ -240,4 +254,46 @@ func TestStopEndsTheKeeperProcess(t *testing.T) {
 	}
 	os.Remove(db) // let the in-process keeper go
 	wait(t, done)
+}
+
+// A resident hook server's connections leave checkpoints to the keeper
+// (sqlite.OpenResident), so the keeper must checkpoint while writes go on,
+// not only once they stop: with Quiet out of reach, Busy makes it copy the
+// WAL into the database file (which nothing else writes here) while a
+// writer keeps committing.
+func TestKeeperCheckpointsWhileWritesGoOn(t *testing.T) {
+	db, lock := newStore(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := runAsync(ctx, Options{DBPath: db, LockPath: lock, Poll: 20 * time.Millisecond, Quiet: time.Hour, Busy: 100 * time.Millisecond})
+	waitHeld(t, lock, true)
+	w, err := sqlite.OpenResident(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	before, err := os.Stat(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One commit every 10 ms for at most 10 s stays far below the
+	// writer's own backstop (sqlite.OpenResident: 10,000 WAL pages, ~2,500
+	// commits like these), so only the keeper can have checkpointed.
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	checkpointed := false
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !checkpointed; <-tick.C {
+		if err := w.RecordHook(context.Background(), &store.Event{Event: "PreToolUse", SessionID: "s", Reason: "a row"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		now, err := os.Stat(db)
+		checkpointed = err == nil && (now.Size() != before.Size() || !now.ModTime().Equal(before.ModTime()))
+	}
+	if !checkpointed {
+		t.Fatal("the database file never changed while writes went on: the keeper did not checkpoint")
+	}
+	cancel()
+	if err := wait(t, done); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 	"github.com/warden-dev/warden/internal/task"
 	"github.com/warden-dev/warden/internal/testenv"
 )
@@ -66,7 +67,7 @@ func TestSameMigrationsAsSQLite(t *testing.T) {
 	}
 	defer ls.Close()
 	liteCols := map[string][]string{}
-	rows, err := ls.DB().QueryContext(ctx, `SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p
+	rows, err := sqlitetest.Open(t, ls.Path()).QueryContext(ctx, `SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p
 		WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' ORDER BY m.name, p.name`)
 	if err != nil {
 		t.Fatal(err)

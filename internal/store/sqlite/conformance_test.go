@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 	"github.com/warden-dev/warden/internal/store/storetest"
 )
 
@@ -23,9 +24,7 @@ func TestConformance(t *testing.T) {
 			return st
 		},
 		Exec: func(t testing.TB, s storetest.Store, sql string) {
-			if _, err := s.(*sqlite.Store).DB().Exec(sql); err != nil {
-				t.Fatal(err)
-			}
+			sqlitetest.Exec(t, s.(*sqlite.Store).Path(), sql)
 		},
 	})
 }

@@ -29,7 +29,7 @@ func TestOpenCreatesSchemaInWAL(t *testing.T) {
 		t.Fatalf("version %d (%v), want %d", v, err, LatestVersion())
 	}
 	var n int
-	st.DB().QueryRow("SELECT count(*) FROM schema_migrations").Scan(&n)
+	st.db.QueryRow("SELECT count(*) FROM schema_migrations").Scan(&n)
 	if n != v {
 		t.Errorf("schema_migrations has %d rows, want %d", n, v)
 	}
@@ -39,7 +39,7 @@ func TestOpenCreatesSchemaInWAL(t *testing.T) {
 		t.Fatal(err)
 	}
 	st2.Close()
-	st.DB().QueryRow("SELECT count(*) FROM schema_migrations").Scan(&n)
+	st.db.QueryRow("SELECT count(*) FROM schema_migrations").Scan(&n)
 	if n != v {
 		t.Errorf("migrations re-applied: %d rows", n)
 	}
@@ -59,7 +59,7 @@ func TestMigrationsAreNumberedInOrder(t *testing.T) {
 
 func TestNewerSchemaRefused(t *testing.T) {
 	st := open(t)
-	st.DB().Exec("PRAGMA user_version = 999")
+	st.db.Exec("PRAGMA user_version = 999")
 	st.Close()
 	if _, err := Open(context.Background(), st.Path()); err == nil || !strings.Contains(err.Error(), "newer") {
 		t.Fatalf("want a 'newer than this warden' error, got %v", err)

@@ -1,0 +1,39 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Pin is one connection held for the store keeper (internal/store/keeper):
+// SQLite's data_version only changes between reads of the same connection,
+// and holding one open is what keeps the file's shared memory and page
+// cache warm between hook processes.
+type Pin struct{ conn *sql.Conn }
+
+// Pin takes a connection out of the pool until Close.
+func (s *Store) Pin(ctx context.Context) (*Pin, error) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Pin{conn: conn}, nil
+}
+
+// DataVersion is PRAGMA data_version: it changes when another connection
+// (another process) committed since this one last looked.
+func (p *Pin) DataVersion(ctx context.Context) (int64, error) {
+	var v int64
+	err := p.conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v)
+	return v, err
+}
+
+// CheckpointPassive copies what it can of the WAL into the database file
+// without waiting for or blocking a writer.
+func (p *Pin) CheckpointPassive(ctx context.Context) error {
+	_, err := p.conn.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
+	return err
+}
+
+// Close returns the connection to the pool.
+func (p *Pin) Close() error { return p.conn.Close() }

@@ -1,0 +1,39 @@
+// Package sqlitetest reaches into a warden SQLite store file the way
+// another process would — a user with sqlite3, an agent tampering with its
+// record, a second writer holding the lock — for tests of what warden does
+// then. It opens its own connection to the file; the store's API offers no
+// raw SQL. Production code never imports it.
+package sqlitetest
+
+import (
+	"context"
+	"database/sql"
+	"net/url"
+	"testing"
+
+	_ "modernc.org/sqlite" // the "sqlite" driver
+)
+
+// Open opens a connection pool of its own to the store file at path,
+// closed when the test ends.
+func Open(t testing.TB, path string) *sql.DB {
+	t.Helper()
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_pragma=busy_timeout(5000)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// Exec runs one statement on the file at path and fails the test on error.
+func Exec(t testing.TB, path, query string, args ...any) sql.Result {
+	t.Helper()
+	res, err := Open(t, path).ExecContext(context.Background(), query, args...)
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return res
+}
