@@ -186,6 +186,12 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	defer st.Close()
 	st.SetMaxOpenConns(12) // API, scheduler and hooks; kept open between requests
 
+	// The spool ships what hooks record here to the shared store; deferred
+	// before the hook server's stop, so it stops after it (a last pass) and
+	// before the store closes.
+	spoolCheck, stopSpool := startSpool(st, o.DatabaseURL, log)
+	defer stopSpool()
+
 	// The hook server stops last, on a context of its own, after the API
 	// has drained, so hooks in flight finish before the store closes.
 	hctx, hcancel := context.WithCancel(context.Background())
@@ -213,6 +219,9 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	p.DBChecks = []server.DBCheck{{Name: "local", Check: func(ctx context.Context) (any, error) {
 		return map[string]any{"path": o.DB}, st.Check(ctx)
 	}}}
+	if spoolCheck != nil {
+		p.DBChecks = append(p.DBChecks, server.DBCheck{Name: "spool", Check: spoolCheck})
+	}
 	var peers orchestrator.Peers
 	var listen func(context.Context, func(string)) error
 	interval := time.Second
