@@ -2,9 +2,9 @@
 // shared store (PostgreSQL) in batches, so hooks never wait on the network.
 //
 // Hooks keep writing the local SQLite store through the keeper or the
-// daemon, exactly as without a shared store. A Shipper, running beside the
-// hook server in the keeper and the daemon (never on a hook's request
-// path), reads the local events past its high-water mark, sends them in
+// daemon, exactly as without a shared store. A Shipper — in `warden-helper
+// ship`, which the keeper starts beside itself, and inside `warden serve`;
+// never on a hook's request path — reads the local events past its high-water mark, sends them in
 // batches of at most Options.Batch rows, each batch in one transaction of
 // the shared store, and moves the mark (a setting of the local store) after
 // the batch committed. The shared store recomputes its own audit chain as
@@ -16,4 +16,8 @@
 // grows, the shipper retries with back-off (every call has a deadline), and
 // when the shared store is back it drains in local id order, which is the
 // order the hooks of every session happened in.
+//
+// This package does not link pgx: callers pass the function that opens
+// the shared store (Options.Dial), so warden-core can read the spool's
+// Report without the network stack.
 package ship
