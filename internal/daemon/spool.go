@@ -33,7 +33,7 @@ func startSpool(st *sqlite.Store, url string, log *slog.Logger) (check func(cont
 		if err != nil {
 			return r, err
 		}
-		if !r.Reachable {
+		if r.Error != "" { // failing; before the first pass it is not known yet
 			return r, errors.New(r.Error)
 		}
 		return r, nil

@@ -171,6 +171,70 @@ func TestShipCommand(t *testing.T) {
 	}
 }
 
+// A shipper process killed (SIGKILL) at random points — mid-batch, after a
+// commit and before its mark, anywhere — and started again leaves every
+// event in the shared store exactly once, in order. (Where exactly the
+// kills land is luck; TestCrashBetweenSendAndMarkDuplicatesNothing puts
+// the mark back deterministically.)
+func TestShipperKilledRepeatedly(t *testing.T) {
+	t.Parallel()
+	url := testenv.Postgres(t)
+	h := newHome(t, url)
+	st, err := sqlite.Open(context.Background(), filepath.Join(h.dir, ".warden", "warden.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3000
+	for i := 1; i <= n; i++ {
+		ev := &store.Event{SessionID: fmt.Sprintf("s%d", i%4), Event: "PreToolUse", Tool: "Bash", ToolUseID: fmt.Sprintf("toolu_%d", i)}
+		if err := st.RecordHook(context.Background(), ev, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	local, _ := st.Events(context.Background(), store.Filter{})
+	st.Close()
+	helperBin := filepath.Join(filepath.Dir(h.core), "warden-helper")
+	shared, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer shared.Close()
+	var progress []int
+	for round := range 5 {
+		cmd := exec.Command(helperBin, "ship")
+		cmd.Env, cmd.Dir = h.env, h.proj
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Kill it while it ships: once a batch has landed, a little later.
+		before := countShared(t, shared)
+		waitFor(t, 20*time.Second, "a batch shipped", func() bool { return countShared(t, shared) > before })
+		time.Sleep(time.Duration(round*13) * time.Millisecond)
+		cmd.Process.Kill()
+		cmd.Wait()
+		progress = append(progress, countShared(t, shared))
+	}
+	t.Logf("events in PostgreSQL after each kill: %v of %d", progress, n)
+	if out, err := h.run(nil, "ship", "--once"); err != nil {
+		t.Fatalf("warden ship --once: %v\n%s", err, out)
+	}
+	got, err := shared.Events(context.Background(), store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != n {
+		t.Fatalf("PostgreSQL holds %d events, want %d", len(got), n)
+	}
+	for i := range got {
+		if got[i].ToolUseID != local[i].ToolUseID {
+			t.Fatalf("event %d is %s, want %s", i, got[i].ToolUseID, local[i].ToolUseID)
+		}
+	}
+	if c, brk, err := shared.VerifyChain(context.Background()); err != nil || brk != nil || c != n {
+		t.Fatalf("shared chain: %d, %+v, %v", c, brk, err)
+	}
+}
+
 // run runs warden with extra environment (later entries win).
 func (h *home) run(env []string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -126,9 +126,7 @@ func Redact(u string) string {
 func (s *Shipper) Report(ctx context.Context, target string) (Report, error) {
 	st := s.Status()
 	r, err := Inspect(ctx, s.o.Spool, target, s.o.CallTimeout, nil)
+	// Before its first pass both stay false and empty: not known yet.
 	r.Reachable, r.Error = st.Connected, st.Error
-	if !st.Connected && st.Error == "" {
-		r.Error = "not contacted yet"
-	}
 	return r, err
 }
