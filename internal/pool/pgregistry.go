@@ -106,8 +106,8 @@ func (r *PG) Systems(ctx context.Context, now time.Time) ([]System, error) {
 	return out, nil
 }
 
-// Leave implements Registry.
-func (r *PG) Leave(ctx context.Context, owner string) error {
-	_, err := r.pool.Exec(ctx, `DELETE FROM systems WHERE owner = $1`, owner)
+// Forget implements Registry.
+func (r *PG) Forget(ctx context.Context, before time.Time) error {
+	_, err := r.pool.Exec(ctx, `DELETE FROM systems WHERE heartbeat < $1`, before.UTC())
 	return err
 }

@@ -47,11 +47,15 @@ func TestRegistryOnPostgres(t *testing.T) {
 			t.Errorf("Orphaned(%s) = %v, %v; want %v", owner, dead, err, want)
 		}
 	}
-	if err := r.Leave(ctx, "a:11"); err != nil {
+	// Rows gone for long are forgotten; a forgotten owner is orphaned.
+	if err := r.Forget(ctx, now.Add(-30*time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	if dead, _ := pool.Orphaned(ctx, r, "a:11", now); !dead {
-		t.Error("a worker that left still counts as alive")
+	if got, _ := r.Systems(ctx, now); len(got) != 1 || got[0].Owner != "a:11" {
+		t.Errorf("after Forget: %+v; want a:11 alone", got)
+	}
+	if dead, _ := pool.Orphaned(ctx, r, "b:22", now); !dead {
+		t.Error("a forgotten worker still counts as alive")
 	}
 }
 
