@@ -328,7 +328,14 @@ func TestPoolRecoversAKilledWorkersTasks(t *testing.T) {
 	w2 := r.workers["w2"]
 	w2.cmd.Process.Kill()
 	w2.cmd.Wait()
-	pin := r.add("pinned to w2", "w2")
+	// Pinned through the CLI of another worker.
+	add := exec.Command(filepath.Join(r.bin, "warden"), "task", "add", "-C", r.proj, "--system", "w2", "pinned to w2")
+	add.Env = r.workers["w3"].env
+	out, err := add.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "queued (priority 0, on system w2)") {
+		t.Fatalf("task add --system w2: %v\n%s", err, out)
+	}
+	pin := strings.Fields(string(out))[0]
 
 	// The others requeue w2's tasks once its row is stale.
 	r.waitFor("w2's tasks queued again", time.Minute, func() bool {
@@ -342,7 +349,7 @@ func TestPoolRecoversAKilledWorkersTasks(t *testing.T) {
 	})
 	cmd := exec.Command(filepath.Join(r.bin, "warden"), "serve", "status")
 	cmd.Env = r.workers["w1"].env
-	out, _ := cmd.CombinedOutput()
+	out, _ = cmd.CombinedOutput()
 	if !strings.Contains(string(out), "worker w2 on") || !strings.Contains(string(out), "STALE") {
 		t.Errorf("serve status on w1 does not show w2 stale:\n%s", out)
 	}
