@@ -36,7 +36,7 @@ func NewRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCmd(), newTaskCmd())
+	root.AddCommand(newServeCmd(), newTaskCmd(), newTokenCmd())
 	return root
 }
 

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -272,6 +273,42 @@ func TestPoolRunsEveryTaskOnce(t *testing.T) {
 		t.Errorf("serve status --json on w2: %s; want w2 (self) first, then w1 and w3, none stale", out)
 	}
 
+	// Tokens live where the API checks them: one made with `warden token
+	// create` on w1 (warden-core hands it to warden-serve, which writes
+	// the shared store) opens w2's API; revoked, it opens nothing.
+	tc := exec.Command(filepath.Join(r.bin, "warden"), "token", "create", "--json", "grafana")
+	tc.Env = r.workers["w1"].env
+	out, err = tc.CombinedOutput()
+	var made struct{ Token string }
+	if err != nil || json.Unmarshal(out, &made) != nil || made.Token == "" {
+		t.Fatalf("token create on w1: %v\n%s", err, out)
+	}
+	w2, err := daemon.ReadState(filepath.Join(r.workers["w2"].home, "run", "serve.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := func() int {
+		req, _ := http.NewRequest("GET", w2.URL+"/api/systems", nil)
+		req.Header.Set("Authorization", "Bearer "+made.Token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := status(); code != 200 {
+		t.Errorf("w2's API with the token made on w1: %d; want 200", code)
+	}
+	tr := exec.Command(filepath.Join(r.bin, "warden"), "token", "revoke", "grafana")
+	tr.Env = r.workers["w3"].env
+	if out, err := tr.CombinedOutput(); err != nil || !strings.Contains(string(out), "revoked 1 token") {
+		t.Errorf("token revoke on w3: %v\n%s", err, out)
+	}
+	if code := status(); code != 401 {
+		t.Errorf("w2's API with the revoked token: %d; want 401", code)
+	}
+
 	// One pacing ledger: figures a status line recorded in w1's local
 	// store reach the shared store and w3's local store.
 	l1 := r.local("w1")
@@ -328,7 +365,14 @@ func TestPoolRecoversAKilledWorkersTasks(t *testing.T) {
 	w2 := r.workers["w2"]
 	w2.cmd.Process.Kill()
 	w2.cmd.Wait()
-	pin := r.add("pinned to w2", "w2")
+	// Pinned through the CLI of another worker.
+	add := exec.Command(filepath.Join(r.bin, "warden"), "task", "add", "-C", r.proj, "--system", "w2", "pinned to w2")
+	add.Env = r.workers["w3"].env
+	out, err := add.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "queued (priority 0, on system w2)") {
+		t.Fatalf("task add --system w2: %v\n%s", err, out)
+	}
+	pin := strings.Fields(string(out))[0]
 
 	// The others requeue w2's tasks once its row is stale.
 	r.waitFor("w2's tasks queued again", time.Minute, func() bool {
@@ -342,7 +386,7 @@ func TestPoolRecoversAKilledWorkersTasks(t *testing.T) {
 	})
 	cmd := exec.Command(filepath.Join(r.bin, "warden"), "serve", "status")
 	cmd.Env = r.workers["w1"].env
-	out, _ := cmd.CombinedOutput()
+	out, _ = cmd.CombinedOutput()
 	if !strings.Contains(string(out), "worker w2 on") || !strings.Contains(string(out), "STALE") {
 		t.Errorf("serve status on w1 does not show w2 stale:\n%s", out)
 	}

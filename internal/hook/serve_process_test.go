@@ -221,7 +221,12 @@ func TestKeeperKilledMidHookAllows(t *testing.T) {
 		t.Fatal(err)
 	}
 	pr.Close()
-	time.Sleep(300 * time.Millisecond)
+	// Kill the keeper once the client is connected to it (its socket is
+	// open), not at a guessed moment: before that, the client would just
+	// run the hook itself and this would test nothing.
+	if !waitSocket(hook.Process.Pid, 10*time.Second) {
+		t.Fatal("the client never connected to the keeper")
+	}
 	s.keeper.Process.Kill()
 	if err := hook.Wait(); err != nil {
 		t.Fatalf("client of a killed keeper: %v", err)
@@ -295,4 +300,23 @@ func TestKeeperRendersTheStatusLine(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "warden-core is missing") {
 		t.Fatalf("statusline --bogus: %v %q", err, out)
 	}
+}
+
+// waitSocket waits until process pid has a socket open (on Linux, in
+// /proc/PID/fd; elsewhere it waits a fixed 300 ms, the best it can do).
+func waitSocket(pid int, within time.Duration) bool {
+	dir := fmt.Sprintf("/proc/%d/fd", pid)
+	if _, err := os.Stat(dir); err != nil {
+		time.Sleep(300 * time.Millisecond)
+		return true
+	}
+	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		fds, _ := os.ReadDir(dir)
+		for _, fd := range fds {
+			if l, err := os.Readlink(filepath.Join(dir, fd.Name())); err == nil && strings.HasPrefix(l, "socket:") {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/warden-dev/warden/internal/task"
@@ -49,7 +50,9 @@ func (s *Scheduler) Reconcile(ctx context.Context) error {
 			s.record(ctx, t.ID, task.ActReconcile, fmt.Sprintf("daemon restarted; the agent (%s) is still working: watching it again", run.Ref()))
 			continue
 		}
-		if err := s.requeueOrFail(ctx, t, "daemon restarted"); err != nil {
+		// A conflict: the task moved since it was listed (in a pool, a
+		// peer recovered it first); it is not this daemon's to change.
+		if err := s.requeueOrFail(ctx, t, "daemon restarted"); err != nil && !errors.Is(err, task.ErrConflict) {
 			return fmt.Errorf("reconcile %s: %w", t.ID, err)
 		}
 	}

@@ -141,6 +141,10 @@ func (s *Scheduler) Status() SchedStatus {
 
 func (s *Scheduler) record(ctx context.Context, taskID, action, reason string) {
 	now := s.o.Clock.Now()
+	if s.o.Peers != nil {
+		// Several workers write one record: say which one decided.
+		reason += " [" + s.o.Owner + "]"
+	}
 	if err := s.o.Store.RecordDecision(ctx, task.Decision{Time: now, TaskID: taskID, Action: action, Reason: reason}); err != nil {
 		s.o.Log.Error("record scheduling decision", "task", taskID, "action", action, "err", err)
 	}

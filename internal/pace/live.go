@@ -182,8 +182,14 @@ func ChooseFigures(statusline, oauth, estimate *quota.Snapshot, now time.Time, p
 	return real
 }
 
+// SnapshotReader is the part of the store LatestFigures reads (quota.Store
+// has it).
+type SnapshotReader interface {
+	LatestSnapshot(ctx context.Context, source string) (*quota.Snapshot, error)
+}
+
 // LatestFigures reads the newest snapshot of each source and chooses.
-func LatestFigures(ctx context.Context, st quota.Store, now time.Time, pollInterval time.Duration) (*quota.Snapshot, error) {
+func LatestFigures(ctx context.Context, st SnapshotReader, now time.Time, pollInterval time.Duration) (*quota.Snapshot, error) {
 	var snaps [3]*quota.Snapshot
 	for i, src := range []string{quota.SourceStatusline, quota.SourceOAuth, quota.SourceEstimate} {
 		s, err := st.LatestSnapshot(ctx, src)

@@ -44,9 +44,9 @@ func OpenPG(ctx context.Context, url string, stale time.Duration) (*PG, error) {
 	if err != nil {
 		return nil, fmt.Errorf("systems registry: %w", err)
 	}
-	if _, err := p.Exec(ctx, systemsDDL); err != nil {
+	if err := ensureTable(ctx, p); err != nil {
 		p.Close()
-		return nil, fmt.Errorf("systems registry: create table systems: %w", err)
+		return nil, err
 	}
 	return &PG{pool: p, owned: true, Stale: stale}, nil
 }
@@ -54,10 +54,33 @@ func OpenPG(ctx context.Context, url string, stale time.Duration) (*PG, error) {
 // NewPG is the registry on a pool the caller owns (the PostgreSQL
 // store's); Close leaves that pool open.
 func NewPG(ctx context.Context, p *pgxpool.Pool, stale time.Duration) (*PG, error) {
-	if _, err := p.Exec(ctx, systemsDDL); err != nil {
-		return nil, fmt.Errorf("systems registry: create table systems: %w", err)
+	if err := ensureTable(ctx, p); err != nil {
+		return nil, err
 	}
 	return &PG{pool: p, Stale: stale}, nil
+}
+
+// lockSystems serialises the table's creation: two CREATE TABLE IF NOT
+// EXISTS racing each other can fail on PostgreSQL's catalog, and workers
+// start together.
+const lockSystems int64 = 0x776172646e_10
+
+func ensureTable(ctx context.Context, p *pgxpool.Pool) error {
+	tx, err := p.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("systems registry: %w", err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", lockSystems); err != nil {
+		return fmt.Errorf("systems registry: %w", err)
+	}
+	if _, err := tx.Exec(ctx, systemsDDL); err != nil {
+		return fmt.Errorf("systems registry: create table systems: %w", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("systems registry: %w", err)
+	}
+	return nil
 }
 
 // Close releases the registry's connections.
@@ -106,8 +129,8 @@ func (r *PG) Systems(ctx context.Context, now time.Time) ([]System, error) {
 	return out, nil
 }
 
-// Leave implements Registry.
-func (r *PG) Leave(ctx context.Context, owner string) error {
-	_, err := r.pool.Exec(ctx, `DELETE FROM systems WHERE owner = $1`, owner)
+// Forget implements Registry.
+func (r *PG) Forget(ctx context.Context, before time.Time) error {
+	_, err := r.pool.Exec(ctx, `DELETE FROM systems WHERE heartbeat < $1`, before.UTC())
 	return err
 }

@@ -12,17 +12,27 @@ import (
 func TestRegistryOnPostgres(t *testing.T) {
 	url := testenv.Postgres(t)
 	ctx := context.Background()
+	// Workers starting together: the table is created once, no error, on a fresh database.
+	errs := make(chan error, 6)
+	for range 6 {
+		go func() {
+			r2, err := pool.OpenPG(ctx, url, 10*time.Second)
+			if err == nil {
+				r2.Close()
+			}
+			errs <- err
+		}()
+	}
+	for range 6 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
 	r, err := pool.OpenPG(ctx, url, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	// Opening twice is fine: the table is created only when missing.
-	r2, err := pool.OpenPG(ctx, url, 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r2.Close()
 	now := time.Now().UTC().Truncate(time.Millisecond)
 	a := pool.System{Owner: pool.OwnerOf("a", 11), Name: "a", Host: "h1", PID: 11, Version: "v1", Agents: 2, MaxAgents: 4, Load1: 0.5, Started: now, Heartbeat: now}
 	b := pool.System{Owner: pool.OwnerOf("b", 22), Name: "b", Host: "h2", PID: 22, Started: now, Heartbeat: now.Add(-time.Minute)}
@@ -47,11 +57,15 @@ func TestRegistryOnPostgres(t *testing.T) {
 			t.Errorf("Orphaned(%s) = %v, %v; want %v", owner, dead, err, want)
 		}
 	}
-	if err := r.Leave(ctx, "a:11"); err != nil {
+	// Rows gone for long are forgotten; a forgotten owner is orphaned.
+	if err := r.Forget(ctx, now.Add(-30*time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	if dead, _ := pool.Orphaned(ctx, r, "a:11", now); !dead {
-		t.Error("a worker that left still counts as alive")
+	if got, _ := r.Systems(ctx, now); len(got) != 1 || got[0].Owner != "a:11" {
+		t.Errorf("after Forget: %+v; want a:11 alone", got)
+	}
+	if dead, _ := pool.Orphaned(ctx, r, "b:22", now); !dead {
+		t.Error("a forgotten worker still counts as alive")
 	}
 }
 

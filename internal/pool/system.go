@@ -58,10 +58,14 @@ type Registry interface {
 	// Systems lists every row, freshest first, Stale set by the
 	// registry's rule.
 	Systems(ctx context.Context, now time.Time) ([]System, error)
-	// Leave deletes the worker's row (a clean shutdown: its tasks were
-	// handed back already).
-	Leave(ctx context.Context, owner string) error
+	// Forget deletes the rows whose last heartbeat is older than before:
+	// workers gone long ago (their tasks were recovered when their rows
+	// went stale), so restarts do not pile up rows.
+	Forget(ctx context.Context, before time.Time) error
 }
+
+// ForgetAfter is how long a gone worker stays listed (stale).
+const ForgetAfter = time.Hour
 
 // StaleAfter is when a row goes stale: Missed beats of Every missed.
 func StaleAfter(every time.Duration, missed int) time.Duration {
@@ -102,11 +106,15 @@ func (m *Memory) Systems(_ context.Context, now time.Time) ([]System, error) {
 	return out, nil
 }
 
-// Leave implements Registry.
-func (m *Memory) Leave(_ context.Context, owner string) error {
+// Forget implements Registry.
+func (m *Memory) Forget(_ context.Context, before time.Time) error {
 	m.mu.Lock()
-	delete(m.rows, owner)
-	m.mu.Unlock()
+	defer m.mu.Unlock()
+	for k, s := range m.rows {
+		if s.Heartbeat.Before(before) {
+			delete(m.rows, k)
+		}
+	}
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/dashboard"
+	"github.com/warden-dev/warden/internal/pace"
 	"github.com/warden-dev/warden/internal/pace/quota"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/usage"
@@ -27,7 +28,9 @@ type Store interface {
 	SearchEvents(ctx context.Context, q store.EventQuery) ([]store.Event, error)
 	Event(ctx context.Context, id int64) (*store.Event, error)
 	Judgements(ctx context.Context, f store.JudgementFilter) ([]store.Judgement, error)
-	quota.Store
+	pace.SnapshotReader
+	SnapshotsSince(ctx context.Context, since time.Time) ([]quota.Snapshot, error)
+	ActiveSessions(ctx context.Context, since time.Time) ([]string, error)
 	usage.CacheStore
 }
 

@@ -133,7 +133,11 @@ func total(b *usage.BlockAgg) int64 { return b.In + b.Out + b.CacheCreate + b.Re
 // the estimate's basis.
 type Store interface {
 	usage.CacheStore
-	quota.Store
+	pace.SnapshotReader
+	AddSnapshot(ctx context.Context, s *quota.Snapshot) (int64, error)
+	TryLease(ctx context.Context, name, holder string, now time.Time, hold time.Duration) (bool, error)
+	LeaseState(ctx context.Context, name string) (quota.Lease, error)
+	FinishLease(ctx context.Context, name, holder string, now, next time.Time, failures int, status string) error
 	SetSetting(ctx context.Context, key, value string) error
 }
 
@@ -238,7 +242,7 @@ func IfDue(ctx context.Context, st Store, interval time.Duration, holder string,
 	return res
 }
 
-func latestReal(ctx context.Context, st quota.Store) (sl, oa *quota.Snapshot, err error) {
+func latestReal(ctx context.Context, st pace.SnapshotReader) (sl, oa *quota.Snapshot, err error) {
 	if sl, err = st.LatestSnapshot(ctx, quota.SourceStatusline); err != nil {
 		return nil, nil, err
 	}
