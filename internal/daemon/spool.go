@@ -33,9 +33,22 @@ func startSpool(st *sqlite.Store, url string, log *slog.Logger) (check func(cont
 		if err != nil {
 			return r, err
 		}
-		if r.Error != "" { // failing; before the first pass it is not known yet
+		if r.Error == "" { // fine, or before the first pass: not known yet
+			return r, nil
+		}
+		// The last pass failed, and the next may be seconds away (back-off):
+		// ask the shared store now, and if it answers, wake the shipper.
+		t, err := dialShared(url)(ctx)
+		if err == nil {
+			err = t.Check(ctx)
+			t.Close()
+		}
+		if err != nil {
+			r.Error = err.Error()
 			return r, errors.New(r.Error)
 		}
+		sh.Kick()
+		r.Reachable, r.Error = true, ""
 		return r, nil
 	}
 	return check, func() { cancel(); wait() }

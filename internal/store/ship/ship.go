@@ -118,6 +118,9 @@ type Shipper struct {
 
 	mu     sync.Mutex // guards status, so reading it never waits for a pass
 	status Status
+
+	kick chan struct{} // Kick: start the next pass now
+
 }
 
 // Status is what the shipper knows from its own passes.
@@ -140,7 +143,7 @@ func New(o Options) (*Shipper, error) {
 		return nil, errors.New("ship: a spool and a dial function are required")
 	}
 	o.defaults()
-	return &Shipper{o: o}, nil
+	return &Shipper{o: o, kick: make(chan struct{}, 1)}, nil
 }
 
 // Status returns a copy of the shipper's status.
@@ -170,7 +173,17 @@ func (s *Shipper) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case <-time.After(wait):
+		case <-s.kick:
 		}
+	}
+}
+
+// Kick makes Run start its next pass now instead of after its wait (the
+// shared store answered a probe while the shipper was backing off).
+func (s *Shipper) Kick() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
 	}
 }
 
