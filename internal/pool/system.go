@@ -56,8 +56,8 @@ func SplitOwner(owner string) (name string, pid int) {
 type Registry interface {
 	// Beat writes the worker's row (insert or replace) with Heartbeat set.
 	Beat(ctx context.Context, s System) error
-	// Systems lists every row, freshest first, Stale set by the
-	// registry's rule.
+	// Systems lists every row, the live ones first, then by owner, with
+	// Stale set by the registry's rule.
 	Systems(ctx context.Context, now time.Time) ([]System, error)
 	// Forget deletes the rows whose last heartbeat is older than before:
 	// workers gone long ago (their tasks were recovered when their rows
