@@ -95,6 +95,7 @@ func commands() []*cobra.Command {
 		newMCPCmd(),
 		newAgentCmd(),
 		newVersionCmd(),
+		newStoreCmd(),
 	}
 }
 

@@ -1,7 +1,8 @@
 // Package store defines warden's event store: the record of every hook event
 // and decision, per-session state and settings. The interface is what callers
-// use; internal/store/sqlite is the embedded implementation, and a PostgreSQL
-// one can follow without touching callers.
+// use; internal/store/sqlite is the embedded implementation and
+// internal/store/postgres the shared one (internal/store/storetest holds
+// both to one contract).
 package store
 
 import (

@@ -49,7 +49,7 @@ func CreateDatabase(t testing.TB, admin string) string {
 	_, _ = rand.Read(b[:])
 	name := fmt.Sprintf("warden_test_%d_%d_%s", os.Getpid(), seq, hex.EncodeToString(b[:]))
 	if err := pgExec(admin, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("create test database: %v", err)
+		t.Fatalf("create a test database on the suite's PostgreSQL (%s, or the server testenv started): %v", PostgresEnv, err)
 	}
 	t.Cleanup(func() {
 		if err := pgExec(admin, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {

@@ -34,6 +34,7 @@ func NewRoot() *cobra.Command {
 	paceCmd := &cobra.Command{Use: "pace", Short: "Pacing commands that need the network or image encoding"}
 	paceCmd.AddCommand(newPacePollCmd(), newPaceSimulateCmd())
 	root.AddCommand(paceCmd)
+	root.AddCommand(newStoreCmd())
 	return root
 }
 
@@ -42,7 +43,9 @@ func Main(args []string) int {
 	root := NewRoot()
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "warden:", err)
+		if err != errSilent {
+			fmt.Fprintln(os.Stderr, "warden:", err)
+		}
 		return 1
 	}
 	return 0

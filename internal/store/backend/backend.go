@@ -51,6 +51,10 @@ type Store interface {
 	FinishPending(ctx context.Context, id int64, state, reason string) error
 	TakeFailedVerdict(ctx context.Context, sessionID string, since time.Time) (*store.PendingVerdict, error)
 
+	BeatSystem(ctx context.Context, sys store.System) error
+	Systems(ctx context.Context) ([]store.System, error)
+	LeaveSystem(ctx context.Context, owner string) error
+
 	UsageFiles(ctx context.Context) ([]store.UsageFile, error)
 	UsageFilesByPath(ctx context.Context, paths []string) ([]store.UsageFile, error)
 	SaveUsageFiles(ctx context.Context, upd []store.UsageFile, remove []string) error

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/task"
 )
 
@@ -75,50 +73,5 @@ func TestListenTasksWakesAndReconnects(t *testing.T) {
 	cancel()
 	if err := <-done; err != context.Canceled {
 		t.Errorf("ListenTasks returned %v, want context.Canceled", err)
-	}
-}
-
-// RecordEvents appends a batch to the chain after single rows, in order,
-// and the chain verifies; a failing batch stores nothing.
-func TestRecordEventsBatch(t *testing.T) {
-	ctx := context.Background()
-	st := open(t)
-	if err := st.RecordHook(ctx, &store.Event{SessionID: "s", Event: "SessionStart"}, nil); err != nil {
-		t.Fatal(err)
-	}
-	var evs []*store.Event
-	dur := int64(5)
-	for i := range 500 {
-		evs = append(evs, &store.Event{SessionID: "s", Event: "PostToolUse", Tool: "Bash", Reason: fmt.Sprint(i), DurationMS: &dur, Raw: []byte(`{"i":1}`)})
-	}
-	if err := st.RecordEvents(ctx, evs); err != nil {
-		t.Fatal(err)
-	}
-	if evs[0].ID != 2 || evs[499].ID != 501 {
-		t.Errorf("ids %d..%d, want 2..501", evs[0].ID, evs[499].ID)
-	}
-	if err := st.RecordHook(ctx, &store.Event{SessionID: "s", Event: "Stop"}, nil); err != nil {
-		t.Fatal(err)
-	}
-	n, brk, err := st.VerifyChain(ctx)
-	if err != nil || brk != nil || n != 502 {
-		t.Fatalf("chain: %d rows, %+v, %v", n, brk, err)
-	}
-	got, _ := st.Events(ctx, store.Filter{Event: "PostToolUse", Limit: 1})
-	if len(got) != 1 || got[0].Reason != "499" || *got[0].DurationMS != 5 || string(got[0].Raw) != `{"i":1}` {
-		t.Errorf("last of the batch: %+v", got)
-	}
-	bad := []*store.Event{{Event: "Stop"}, {Event: "Stop", SessionID: "bad\x00byte"}}
-	if err := st.RecordEvents(ctx, bad); err == nil {
-		t.Error("a batch with an invalid row was stored")
-	}
-	if n, _, _ := st.VerifyChain(ctx); n != 502 {
-		t.Errorf("%d rows after a failed batch, want 502", n)
-	}
-}
-
-func TestEventColumnsMatch(t *testing.T) {
-	if got := strings.Join(strings.Fields(strings.ReplaceAll(eventCols, ",", " ")), ","); got != strings.Join(eventColumns, ",") {
-		t.Errorf("eventColumns differ from eventCols:\n%s\n%s", got, strings.Join(eventColumns, ","))
 	}
 }

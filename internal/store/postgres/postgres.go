@@ -60,6 +60,20 @@ const (
 // pending migrations. Its errors are one line naming store.url /
 // WARDEN_DATABASE_URL and the fix.
 func Open(ctx context.Context, url string) (*Store, error) {
+	s, err := Connect(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.pool.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Connect is Open without migrating: for checks (warden doctor, warden
+// store check) that must not change the schema.
+func Connect(ctx context.Context, url string) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a PostgreSQL URL (%v); fix: postgres://USER:PASSWORD@HOST:5432/DATABASE", urlKeys, oneLine(err))
@@ -67,18 +81,22 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = 10 * time.Second
 	}
+	// Bounds unless the URL sets its own: no statement runs (or waits for
+	// a lock) forever, and a worker cut off mid-transaction does not hold
+	// the chain's or the queue's lock for longer than a minute.
+	for k, v := range map[string]string{"statement_timeout": "60s", "idle_in_transaction_session_timeout": "60s"} {
+		if _, set := cfg.ConnConfig.RuntimeParams[k]; !set {
+			cfg.ConnConfig.RuntimeParams[k] = v
+		}
+	}
 	s := &Store{where: where(cfg.ConnConfig.Config)}
 	// The pool connects lazily: Ping makes the first connection now, so a
-	// wrong host, password or database fails Open with its own message.
+	// wrong host, password or database fails with its own message.
 	s.pool, err = pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, s.connError(err)
 	}
 	if err := s.Ping(ctx); err != nil {
-		s.pool.Close()
-		return nil, err
-	}
-	if err := s.migrate(ctx); err != nil {
 		s.pool.Close()
 		return nil, err
 	}

@@ -316,3 +316,23 @@ func TestWrongPassword(t *testing.T) {
 	}
 	st.Close()
 }
+
+// Sessions get statement and idle-in-transaction timeouts unless the URL
+// sets its own.
+func TestSessionTimeouts(t *testing.T) {
+	ctx := context.Background()
+	u := testenv.Postgres(t)
+	for _, c := range []struct{ url, want string }{{u, "1min"}, {u + "&statement_timeout=5000", "5s"}} {
+		st, err := Open(ctx, c.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stmt, idle string
+		st.Pool().QueryRow(ctx, "SHOW statement_timeout").Scan(&stmt)
+		st.Pool().QueryRow(ctx, "SHOW idle_in_transaction_session_timeout").Scan(&idle)
+		st.Close()
+		if stmt != c.want || idle != "1min" {
+			t.Errorf("%s: statement_timeout %q idle %q, want %q and 1min", c.url, stmt, idle, c.want)
+		}
+	}
+}

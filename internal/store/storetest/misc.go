@@ -221,3 +221,42 @@ func testUsageCache(t *testing.T, b Backend) {
 		t.Errorf("after clear: %d files, snapshot %v", len(all), ok)
 	}
 }
+
+// The pool's registry: a heartbeat inserts or replaces a worker's row,
+// two handles (two workers) see each other's, a clean stop removes one.
+func testSystems(t *testing.T, b Backend) {
+	a, c := b.twin(t)
+	start := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	if got, err := a.Systems(ctx); err != nil || len(got) != 0 {
+		t.Fatalf("no workers yet: %+v %v", got, err)
+	}
+	w1 := store.System{Owner: "box-a:10", Name: "box-a", Host: "a.example", PID: 10, Version: "v1", Agents: 1, MaxAgents: 4,
+		Load1: 0.5, Started: start, Heartbeat: start.Add(time.Second)}
+	w2 := store.System{Owner: "box-b:20", Name: "gpu", Host: "b.example", PID: 20, MaxAgents: 2, Started: start, Heartbeat: start}
+	if err := a.BeatSystem(ctx, w1); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.BeatSystem(ctx, w2); err != nil {
+		t.Fatal(err)
+	}
+	w1.Agents, w1.Load1, w1.Heartbeat = 3, 1.25, start.Add(10*time.Second)
+	if err := a.BeatSystem(ctx, w1); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Systems(ctx)
+	if err != nil || len(got) != 2 {
+		t.Fatalf("systems %+v %v", got, err)
+	}
+	if got[0] != w1 || got[1] != w2 {
+		t.Errorf("systems:\n got %+v\nwant %+v, %+v", got, w1, w2)
+	}
+	if err := c.LeaveSystem(ctx, "box-a:10"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.LeaveSystem(ctx, "never"); err != nil {
+		t.Errorf("leaving twice: %v", err)
+	}
+	if got, _ := a.Systems(ctx); len(got) != 1 || got[0].Owner != "box-b:20" {
+		t.Errorf("after leave: %+v", got)
+	}
+}

@@ -77,6 +77,7 @@ func Run(t *testing.T, b Backend) {
 		{"SchedulingDecisions", testSchedulingDecisions},
 		{"TokensAndDeliveries", testTokensAndDeliveries},
 		{"Agents", testAgents},
+		{"Systems", testSystems},
 		{"StatsEqualDirectCounts", testStatsEqualDirectCounts},
 	} {
 		t.Run(c.name, func(t *testing.T) {
