@@ -74,6 +74,7 @@ func main() {
 	flag.BoolVar(&o.json, "json", false, "print JSON instead of a table")
 	flag.StringVar(&o.parallel, "parallel", "4,8", "also measure these numbers of concurrent PreToolUse callers (one session) against as many bare Go processes at once, with the keeper; \"\" for none")
 	flag.IntVar(&o.parallelRounds, "parallel-rounds", 100, "measured rounds per concurrency level")
+	flag.StringVar(&o.pgURL, "pg-url", os.Getenv("WARDEN_BENCH_PG_URL"), "configure this PostgreSQL store ([store] url) in the bench's home: hooks still write locally, the keeper ships; the keeper phase also waits until every row was shipped")
 	flag.Float64Var(&o.maxRatio, "max-ratio-bare", 0, "exit 1 if the warden/bare-go median ratio with the store keeper (the default path) exceeds this; 0 = no check")
 	flag.Parse()
 	levels, err := parseLevels(o.parallel)
@@ -111,6 +112,7 @@ type options struct {
 	parallel              string
 	parallelRounds        int
 	levels                []int
+	pgURL                 string
 }
 
 // Result is the whole run, as --json prints it. Times are milliseconds.
@@ -122,6 +124,7 @@ type Result struct {
 	Phases       []Phase         `json:"phases"`
 	Parallel     []ParallelPhase `json:"parallel,omitempty"`
 	Check        *Check          `json:"check,omitempty"`
+	Ship         *ShipCheck      `json:"ship,omitempty"`
 }
 
 // Phase is one measurement: with warden's store keeper (the default), with
@@ -189,6 +192,11 @@ func run(o options) (*Result, error) {
 	defer b.stdin.Close()
 	defer b.stdout.Close()
 	defer b.stderr.Close()
+	if o.pgURL != "" {
+		if err := b.configurePG(o.pgURL); err != nil {
+			return nil, err
+		}
+	}
 
 	vs := []variant{
 		{name: "warden hook", path: o.warden, args: []string{"hook", "--harness", "claude"}, warden: true, event: preToolUse},
@@ -220,10 +228,11 @@ func run(o options) (*Result, error) {
 	// The default path: the first hook starts warden's store keeper, which
 	// holds the store open, so a hook is never the last connection (no
 	// checkpoint at close, no WAL recovery at open).
-	kept, par, err := b.keeperPhase(vs, o)
+	kept, par, ship, err := b.keeperPhase(vs, o)
 	if err != nil {
 		return nil, err
 	}
+	res.Ship = ship
 	res.Phases = append(res.Phases, *kept)
 	res.Parallel = par
 
@@ -397,33 +406,43 @@ func (b *bench) paceFigures(conn *sql.Conn) error {
 // keeperPhase lets a hook start the keeper, waits until it holds the store,
 // measures, and stops it. A keeper that does not come is an error: hooks
 // would then all pay the slow path.
-func (b *bench) keeperPhase(vs []variant, o options) (*Phase, []ParallelPhase, error) {
+func (b *bench) keeperPhase(vs []variant, o options) (*Phase, []ParallelPhase, *ShipCheck, error) {
 	lock := filepath.Join(filepath.Dir(b.db), "locks", "keeper.lock")
 	defer keeper.Stop(lock, 10*time.Second)
 	if _, err := b.spawn(vs[0]); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if running, _ := keeper.Running(lock); running {
 			break
 		}
 		if time.Now().After(deadline) {
-			return nil, nil, errors.New("no store keeper came up after a hook (see internal/store/keeper)")
+			return nil, nil, nil, errors.New("no store keeper came up after a hook (see internal/store/keeper)")
 		}
 	}
-	p, err := b.phase("with the store keeper (default)", vs, o, nil)
+	name := "with the store keeper (default)"
+	if o.pgURL != "" {
+		name += ", PostgreSQL store configured (the keeper ships)"
+	}
+	p, err := b.phase(name, vs, o, nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var par []ParallelPhase
 	for _, n := range o.levels {
 		pp, err := b.parallelPhase(o, vs[0].path, n)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		par = append(par, *pp)
 	}
-	return p, par, nil
+	var ship *ShipCheck
+	if o.pgURL != "" {
+		if ship, err = b.waitShipped(o.pgURL); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return p, par, ship, nil
 }
 
 // daemonPhase starts `warden serve` (after the keeper phase stopped the

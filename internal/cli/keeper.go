@@ -53,7 +53,8 @@ func keeperCmd() *cobra.Command {
 // hooks served side by side get a few. The store closes only after the
 // server drained (ListenAndServe returns once no request runs).
 func serveHooks(ctx context.Context) error {
-	st, err := sqlite.Open(ctx, paths.DB())
+	// Resident: checkpoints are the keeper loop's, never a hook's.
+	st, err := sqlite.OpenResident(ctx, paths.DB())
 	if err != nil {
 		return err
 	}
@@ -63,5 +64,6 @@ func serveHooks(ctx context.Context) error {
 	// default, so a burst of parallel hooks would open and close them.
 	st.SetMaxOpenConns(8)
 	st.SetMaxIdleConns(8)
+	defer startShipper(ctx)() // stops with ctx
 	return hookserve.ListenAndServe(ctx, paths.HookSocket(), hookserve.Options{DBPath: paths.DB(), Store: st, Log: os.Stderr})
 }

@@ -83,6 +83,7 @@ func commands() []*cobra.Command {
 		newUsageCmd(),
 		newHandoffCmd(),
 		keeperCmd(),
+		newShipCmd(),
 		newServeCmd(),
 		newTaskCmd(),
 		newTokenCmd(),

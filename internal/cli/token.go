@@ -2,147 +2,36 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"regexp"
-	"text/tabwriter"
-	"time"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/paths"
-	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/tokencmd"
 )
 
-// newTokenCmd is `warden token create|list|revoke`: bearer tokens of the
-// daemon's API, kept hashed in the store (works with or without the daemon
-// running).
-func newTokenCmd() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "token create|list|revoke",
-		Short: "Bearer tokens for the daemon's API (stored hashed, shown once)",
+// newTokenCmd is `warden token create|list|revoke` on the local store.
+func newTokenCmd() *cobra.Command { return tokencmd.New(openTokenStore) }
+
+// openTokenStore opens the local store. With a shared store configured
+// (store.url, WARDEN_DATABASE_URL) the daemon's API checks tokens in
+// PostgreSQL, which warden-core does not link: warden-serve runs the
+// same command there instead (it replaces this process on Unix).
+func openTokenStore(ctx context.Context, cmd *cobra.Command, args []string) (tokencmd.Store, error) {
+	cfg, _ := config.Load(paths.UserConfig(), "")
+	if u, _ := cfg.StoreURL(); u == "" {
+		return sqlite.Open(ctx, paths.DB())
 	}
-	cmd.AddCommand(newTokenCreateCmd(), newTokenListCmd(), newTokenRevokeCmd())
-	return cmd
-}
-
-var tokenName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9 ._:@()-]{0,63}$`)
-
-// tokenStore is what the token commands need of the store.
-type tokenStore interface {
-	AddToken(ctx context.Context, t *store.APIToken) error
-	Tokens(ctx context.Context) ([]store.APIToken, error)
-	RevokeToken(ctx context.Context, idOrName string, now time.Time) (int64, error)
-	Close() error
-}
-
-func openTokenStore(ctx context.Context) (tokenStore, error) { return sqlite.Open(ctx, paths.DB()) }
-
-func newTokenCreateCmd() *cobra.Command {
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "create NAME",
-		Short: "Make a token and print it once (only its hash is kept)",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if !tokenName.MatchString(args[0]) {
-				return fmt.Errorf("token name %q: use 1–64 letters, digits, spaces or ._:@()- (e.g. \"grafana\" or \"phone\")", args[0])
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			st, err := openTokenStore(ctx)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			tok, hash := store.NewAPIToken()
-			t := &store.APIToken{ID: "tok-" + hash[:10], Name: args[0], Hash: hash, Created: time.Now().UTC()}
-			if err := st.AddToken(ctx, t); err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				return json.NewEncoder(out).Encode(map[string]any{"id": t.ID, "name": t.Name, "token": tok})
-			}
-			fmt.Fprintf(out, "%s\n\ntoken %s (%s) created. It is shown only this once: store it now.\nUse it as: Authorization: Bearer <token>\n", tok, t.ID, t.Name)
-			return nil
-		},
+	// The same command line: its path below the root, the flags given,
+	// the arguments.
+	argv := strings.Fields(cmd.CommandPath())[1:]
+	cmd.Flags().Visit(func(f *pflag.Flag) { argv = append(argv, "--"+f.Name+"="+f.Value.String()) })
+	argv = append(append(argv, "--"), args...)
+	if err := execBinary(ServeBinary)(cmd, argv); err != nil {
+		return nil, err
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "JSON output")
-	return cmd
-}
-
-func newTokenListCmd() *cobra.Command {
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "Tokens with their creation, last use and revocation (never the tokens)",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			st, err := openTokenStore(ctx)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			ts, err := st.Tokens(ctx)
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				if ts == nil {
-					ts = []store.APIToken{}
-				}
-				return json.NewEncoder(out).Encode(map[string]any{"tokens": ts})
-			}
-			if len(ts) == 0 {
-				fmt.Fprintln(out, "no tokens; make one with `warden token create NAME`")
-				return nil
-			}
-			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tNAME\tCREATED\tLAST USED\tSTATE")
-			for _, t := range ts {
-				used, state := "never", "active"
-				if t.LastUsed != nil {
-					used = t.LastUsed.Local().Format("2006-01-02 15:04")
-				}
-				if t.Revoked != nil {
-					state = "revoked " + t.Revoked.Local().Format("2006-01-02 15:04")
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.ID, t.Name, t.Created.Local().Format("2006-01-02 15:04"), used, state)
-			}
-			return tw.Flush()
-		},
-	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "JSON output")
-	return cmd
-}
-
-func newTokenRevokeCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "revoke ID|NAME",
-		Short: "Revoke a token: the API refuses it from the next request on",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			st, err := openTokenStore(ctx)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			n, err := st.RevokeToken(ctx, args[0], time.Now().UTC())
-			if err != nil {
-				return err
-			}
-			if n == 0 {
-				return fmt.Errorf("no active token with id or name %q; see `warden token list`", args[0])
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "revoked %d token(s) named or numbered %q\n", n, args[0])
-			return nil
-		},
-	}
+	return nil, ExitError{Code: 0} // it ran in warden-serve (where exec is not available)
 }

@@ -13,8 +13,8 @@ func addAgents(p *Parts) {
 	cfg := agent.ConfigFrom(p.Options.Config)
 	cfg.Env = p.Options.Env
 	m := agent.NewManager(cfg, p.Store)
-	p.Runners[TmuxRunnerName] = &tmuxRunner{m: m, tasks: p.Store, criteria: p.Options.Config.Agent.Criteria,
+	p.Runners[TmuxRunnerName] = &tmuxRunner{m: m, tasks: p.Shared, criteria: p.Options.Config.Agent.Criteria,
 		interval: time.Second, log: p.Log, runs: map[string]*tmuxRun{}}
-	p.Agents = &agentControl{m: m, tasks: p.Store, parts: p}
+	p.Agents = &agentControl{m: m, tasks: p.Shared, parts: p}
 	p.Default = p.Options.Config.Agent.Runner
 }

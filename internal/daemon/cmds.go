@@ -36,7 +36,7 @@ func NewRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCmd(), newTaskCmd())
+	root.AddCommand(newServeCmd(), newTaskCmd(), newTokenCmd())
 	return root
 }
 
@@ -87,6 +87,7 @@ $WARDEN_HOME/logs/daemon.log (warden logs daemon -f).`,
 			o.Home, o.DB, o.Lock, o.Socket = paths.Home(), paths.DB(), paths.KeeperLock(), paths.HookSocket()
 			o.LogPath, o.StatePath, o.TokenPath, o.TaskDir = paths.DaemonLog(), paths.ServeState(), paths.CLIToken(), paths.TaskDir()
 			o.Config, o.Env, o.Version = cfg, os.Environ(), version.String()
+			o.Stderr, o.DatabaseURL = cmd.ErrOrStderr(), databaseURL(cfg)
 			if logStderr {
 				o.LogTo = cmd.ErrOrStderr()
 			}
@@ -130,7 +131,17 @@ func newServeStatusCmd() *cobra.Command {
 				return printJSON(out, map[string]any{"url": c.Base, "systems": sys.Systems})
 			}
 			for _, s := range sys.Systems {
-				fmt.Fprintf(out, "warden serve: running at %s (pid %v, %v, since %v)\n", c.Base, s["pid"], s["version"], s["started"])
+				if self, _ := s["self"].(bool); !self {
+					// Another worker of the pool, as its heartbeat says.
+					state := "up"
+					if stale, _ := s["stale"].(bool); stale {
+						state = "STALE (missed heartbeats; its tasks go to the others)"
+					}
+					fmt.Fprintf(out, "worker %v on %v (pid %v): %v of %v agents, load %v, heartbeat %v, %s\n",
+						s["name"], s["host"], s["pid"], s["agents"], s["max_agents"], s["load1"], s["heartbeat"], state)
+					continue
+				}
+				fmt.Fprintf(out, "warden serve: running at %s as system %v (pid %v, %v, since %v)\n", c.Base, s["name"], s["pid"], s["version"], s["started"])
 				if sc, ok := s["scheduler"].(map[string]any); ok {
 					fmt.Fprintf(out, "scheduler: %v of %v agents running, last step %v, watchdog restarts %v\n",
 						sc["running"], sc["max_agents"], sc["last_step"], sc["watchdog_restarts"])

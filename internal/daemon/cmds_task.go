@@ -39,7 +39,7 @@ func newTaskAddCmd() *cobra.Command {
 	var req server.TaskRequest
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "add [--project DIR] [--priority N] [--key K] PROMPT…",
+		Use:   "add [--project DIR] [--priority N] [--key K] [--system NAME] PROMPT…",
 		Short: "Queue a task: an agent works on PROMPT in the project directory",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -63,7 +63,11 @@ func newTaskAddCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(cmd.OutOrStdout(), t)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s %s (priority %d) in %s\n", t.ID, t.Status, t.Priority, t.Project)
+			pin := ""
+			if t.System != "" {
+				pin = ", on system " + t.System
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s %s (priority %d%s) in %s\n", t.ID, t.Status, t.Priority, pin, t.Project)
 			return nil
 		},
 	}
@@ -72,6 +76,7 @@ func newTaskAddCmd() *cobra.Command {
 	f.IntVarP(&req.Priority, "priority", "p", 0, "higher runs first (-1000..1000)")
 	f.StringVar(&req.IdempotencyKey, "key", "", "idempotency key: running add again with it returns the same task")
 	f.StringVar(&req.Agent, "agent", "", "agent kind (default: the daemon's)")
+	f.StringVar(&req.System, "system", "", "run only on this worker of the pool (its serve.system; warden serve status lists them)")
 	f.BoolVar(&asJSON, "json", false, "JSON output")
 	return cmd
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/orchestrator"
 	"github.com/warden-dev/warden/internal/pace"
+	"github.com/warden-dev/warden/internal/pool"
 	"github.com/warden-dev/warden/internal/server"
 	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/sqlite"
@@ -46,6 +47,12 @@ type Options struct {
 	Version string
 	// LogTo, when set, also gets every log record (tests, --log-stderr).
 	LogTo io.Writer
+	// Stderr gets the few lines a user must see at once (the shared
+	// store unreachable); nil: discarded.
+	Stderr io.Writer
+	// DatabaseURL is the shared PostgreSQL store (WARDEN_DATABASE_URL or
+	// store.url); "" keeps everything in the local SQLite store.
+	DatabaseURL string
 	// Ready is called with the listening address once the API answers.
 	Ready func(addr string)
 }
@@ -53,7 +60,16 @@ type Options struct {
 // Parts are the daemon's pieces, built in Run; extend.go lets other
 // features add runners, agent control and handlers to them.
 type Parts struct {
-	Store     *sqlite.Store
+	// Store is the local SQLite store: hooks, events, session state,
+	// agents, the usage cache, the quota hold. Shared is the queue,
+	// tokens, deliveries and the pacing ledger: Store itself when alone,
+	// PostgreSQL in a pool.
+	Store    *sqlite.Store
+	Shared   SharedStore
+	Registry pool.Registry
+	// DBChecks are what /health/db reports; extendRunners may add to
+	// them (the spool's backlog) before the server is built.
+	DBChecks  []server.DBCheck
 	Runners   map[string]orchestrator.Runner
 	Default   string // the runner of tasks that name none ("" = headless)
 	Agents    server.AgentControl
@@ -97,6 +113,14 @@ func Run(ctx context.Context, o Options) error {
 	}
 	if err := CheckAddr(o.Addr, o.TLSCert, o.TLSKey, o.InsecurePublic); err != nil {
 		return err
+	}
+	if o.DatabaseURL != "" {
+		if err := checkURL(o.DatabaseURL); err != nil {
+			return err
+		}
+	}
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
 	}
 	lf, err := openRotating(o.LogPath, 10<<20, 3)
 	if err != nil {
@@ -151,31 +175,74 @@ func Run(ctx context.Context, o Options) error {
 }
 
 // serve runs the hook server, the scheduler and the API until ctx ends.
+// The hook server starts first, on the local store: it never waits for
+// the shared one, which may take a while to answer (waitShared).
 func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	cfg := o.Config
-	st, err := sqlite.Open(ctx, o.DB)
+	st, err := sqlite.OpenResident(ctx, o.DB) // checkpoints: keeper.Run's loop, not a hook's commit
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	st.SetMaxOpenConns(12) // API, scheduler and hooks
+	st.SetMaxOpenConns(12) // API, scheduler and hooks; kept open between requests
+
+	// The hook server stops last, on a context of its own, after the API
+	// has drained, so hooks in flight finish before the store closes.
+	hctx, hcancel := context.WithCancel(context.Background())
+	hooksDone := make(chan struct{})
+	go func() {
+		defer close(hooksDone)
+		if err := serveHooks(hctx, st, o.DB, o.Socket, slogWriter{log}); err != nil {
+			log.Error("hook server", "err", err)
+		}
+	}()
+	defer func() { hcancel(); <-hooksDone }()
 
 	system := cfg.Serve.System
 	if system == "" {
 		system, _ = os.Hostname()
 	}
-	p := &Parts{Store: st, Options: o, Log: log, Runners: map[string]orchestrator.Runner{
+	owner := pool.OwnerOf(system, os.Getpid())
+	p := &Parts{Store: st, Shared: st, Options: o, Log: log, Runners: map[string]orchestrator.Runner{
 		orchestrator.HeadlessName: &orchestrator.Headless{
 			Command: cfg.Serve.ClaudeCommand, Args: cfg.Serve.ClaudeArgs, Env: o.Env, Dir: o.TaskDir,
 			Timeout: time.Duration(cfg.Serve.TaskTimeout) * time.Minute,
 		},
 	}}
+	p.Registry = &pool.Memory{Stale: pool.StaleAfter(pool.BeatEvery, pool.MissedBeats)}
+	p.DBChecks = []server.DBCheck{{Name: "local", Check: func(ctx context.Context) (any, error) {
+		return map[string]any{"path": o.DB}, st.Check(ctx)
+	}}}
+	var peers orchestrator.Peers
+	var listen func(context.Context, func(string)) error
+	interval := time.Second
+	if o.DatabaseURL != "" {
+		pg, err := waitShared(ctx, o.DatabaseURL, o.Stderr, log)
+		if err != nil {
+			return err
+		}
+		defer pg.Close()
+		reg, err := pool.NewPG(ctx, pg.pool, pool.StaleAfter(pool.BeatEvery, pool.MissedBeats))
+		if err != nil {
+			return err
+		}
+		p.Shared, p.Registry, listen = pg, reg, pg.listen
+		peers = pool.Peers{Registry: reg, Leases: pg}
+		p.DBChecks = append(p.DBChecks, server.DBCheck{Name: "shared", Check: func(ctx context.Context) (any, error) {
+			t0 := time.Now()
+			err := pg.Check(ctx)
+			return map[string]any{"where": pg.where, "latency_ms": float64(time.Since(t0).Microseconds()) / 1000}, err
+		}})
+		// NOTIFY wakes the scheduler; polling is only the fallback.
+		interval = 5 * time.Second
+	}
 	extendRunners(p)
 
 	ps := pace.SettingsFrom(cfg)
 	sched, err := orchestrator.New(orchestrator.Options{
-		Store: st, Settings: st, Runners: p.Runners, Default: p.Default, Quota: &orchestrator.PaceQuota{Settings: ps, Figures: orchestrator.StoreFigures(st, ps)},
-		Log: log, Owner: fmt.Sprintf("%s:%d", system, os.Getpid()), System: system,
+		Store: p.Shared, Settings: st, Runners: p.Runners, Default: p.Default,
+		Quota: &orchestrator.PaceQuota{Settings: ps, Figures: orchestrator.StoreFigures(p.Shared, ps)},
+		Log:   log, Owner: owner, System: system, Peers: peers, Interval: interval,
 		MaxAgents: cfg.Serve.MaxAgents, MaxAttempts: cfg.Serve.MaxAttempts,
 	})
 	if err != nil {
@@ -183,15 +250,17 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	}
 	p.Scheduler = sched
 	srv, err := server.New(server.Options{
-		Tasks: st, Scheduler: sched, Tokens: st, Deliveries: st, Events: st,
+		Tasks: p.Shared, Scheduler: sched, Tokens: p.Shared, Deliveries: p.Shared, Events: st,
 		Pace: func(ctx context.Context, now time.Time) (*pace.Record, error) {
-			rec, _, err := pace.Current(ctx, st, ps, "", now)
+			rec, _, err := pace.Current(ctx, p.Shared, ps, "", now)
 			return rec, err
 		},
 		Usage:     UsageReader(st, usage.ConfigDirs()),
 		Agents:    p.Agents,
 		Webhooks:  webhooks(cfg),
-		QueueSize: cfg.Serve.QueueSize, System: system, Version: o.Version, Log: log,
+		Systems:   p.Registry.Systems,
+		DBChecks:  p.DBChecks,
+		QueueSize: cfg.Serve.QueueSize, System: system, Owner: owner, Version: o.Version, Log: log,
 	})
 	if err != nil {
 		return err
@@ -203,7 +272,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w (is another program using the port? set serve.addr or --addr)", o.Addr, err)
 	}
-	if err := ensureCLIToken(ctx, st, o.TokenPath); err != nil {
+	if err := ensureCLIToken(ctx, p.Shared, o.TokenPath); err != nil {
 		ln.Close()
 		return err
 	}
@@ -212,20 +281,18 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		scheme = "https"
 	}
 	addr := ln.Addr().String()
-	if err := writeState(o.StatePath, State{PID: os.Getpid(), Addr: addr, URL: scheme + "://" + addr, Started: time.Now().UTC(), Version: o.Version}); err != nil {
+	started := time.Now().UTC()
+	if err := writeState(o.StatePath, State{PID: os.Getpid(), Addr: addr, URL: scheme + "://" + addr, Started: started, Version: o.Version}); err != nil {
 		ln.Close()
 		return err
 	}
 	defer os.Remove(o.StatePath)
-	log.Info("daemon serving", "addr", addr, "system", system, "max_agents", cfg.Serve.MaxAgents, "pid", os.Getpid())
+	log.Info("daemon serving", "addr", addr, "system", system, "owner", owner, "shared", o.DatabaseURL != "", "max_agents", cfg.Serve.MaxAgents, "pid", os.Getpid())
 
-	// The API and the scheduler stop together (ctx ends or one fails);
-	// the hook server, on a context of its own, stops after the API has
-	// drained, so hooks in flight finish before the store closes.
+	// The API, the scheduler and the pool's heartbeat and LISTEN stop
+	// together (ctx ends or one fails).
 	sctx, scancel := context.WithCancel(ctx)
 	defer scancel()
-	hctx, hcancel := context.WithCancel(context.Background())
-	defer hcancel()
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var first error
@@ -237,22 +304,27 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		mu.Unlock()
 		scancel()
 	}
-	hooksDone := make(chan struct{})
-	go func() {
-		defer close(hooksDone)
-		if err := serveHooks(hctx, st, o.DB, o.Socket, slogWriter{log}); err != nil {
-			log.Error("hook server", "err", err)
-		}
-	}()
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
+	host, _ := os.Hostname()
+	wg.Go(func() {
+		pool.Heartbeat(sctx, p.Registry, pool.BeatEvery, func() pool.System {
+			ss := sched.Status()
+			return pool.System{Owner: owner, Name: system, Host: host, PID: os.Getpid(), Version: o.Version,
+				Agents: ss.Running, MaxAgents: ss.MaxAgents, Load1: pool.Load1(), Started: started}
+		}, log)
+	})
+	if o.DatabaseURL != "" {
+		wg.Go(func() { _ = listen(sctx, func(string) { sched.Notify() }) })
+		// One account, one ledger: figures and the usage poll's lease go
+		// through the shared store; hooks keep to the local one.
+		ledger := &pool.Ledger{Local: st, Shared: p.Shared, Owner: owner, Interval: ps.PollInterval, Log: log}
+		wg.Go(func() { ledger.Run(sctx) })
+	}
+	wg.Go(func() {
 		if err := sched.Run(sctx); err != nil && !errors.Is(err, context.Canceled) {
 			fail(fmt.Errorf("scheduler: %w", err))
 		}
-	}()
-	go func() {
-		defer wg.Done()
+	})
+	wg.Go(func() {
 		hs := server.HTTPServer(srv, log)
 		if o.Ready != nil {
 			go o.Ready(addr)
@@ -261,10 +333,8 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 			fail(fmt.Errorf("http: %w", err))
 		}
 		scancel()
-	}()
+	})
 	wg.Wait()
-	hcancel()
-	<-hooksDone
 	return first
 }
 

@@ -13,7 +13,6 @@ import (
 
 	"github.com/warden-dev/warden/internal/atomicfile"
 	"github.com/warden-dev/warden/internal/store"
-	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 // State is what a running daemon writes to paths.ServeState() for the CLI.
@@ -66,7 +65,7 @@ func daemonPID(statePath string) int {
 
 // ensureCLIToken keeps a token for the local CLI in path (0600): reused
 // while the store knows it, made anew otherwise.
-func ensureCLIToken(ctx context.Context, st *sqlite.Store, path string) error {
+func ensureCLIToken(ctx context.Context, st SharedStore, path string) error {
 	if b, err := os.ReadFile(path); err == nil {
 		if t, err := st.TokenByHash(ctx, store.HashAPIToken(strings.TrimSpace(string(b)))); err == nil && t != nil {
 			return nil

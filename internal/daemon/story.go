@@ -16,6 +16,9 @@ func writeTaskStory(w io.Writer, d *server.TaskDetail) {
 	fmt.Fprintf(w, "task %s: %s\n", t.ID, strings.ToUpper(string(t.Status)))
 	fmt.Fprintf(w, "project:  %s\n", t.Project)
 	fmt.Fprintf(w, "priority: %d   attempts: %d   source: %s\n", t.Priority, t.Attempts, t.Source)
+	if t.System != "" || t.Owner != "" {
+		fmt.Fprintf(w, "system:   %s   claimed by: %s\n", orDash(t.System), orDash(t.Owner))
+	}
 	if t.Agent != "" || t.AgentRef != "" || t.AgentState != "" {
 		fmt.Fprintf(w, "agent:    %s %s %s\n", t.Agent, t.AgentState, t.AgentRef)
 	}
@@ -52,4 +55,11 @@ func writeTaskStory(w io.Writer, d *server.TaskDetail) {
 	for _, l := range lines {
 		fmt.Fprintf(w, "  %s  %s\n", l.at.Local().Format("2006-01-02 15:04:05"), l.text)
 	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "any"
+	}
+	return s
 }

@@ -89,11 +89,13 @@ func (b *Breaker) DenyReason() string {
 	return s.String()
 }
 
-// Status is a one-paragraph summary for `rb?` / `warden breaker status`.
-func (b *Breaker) Status(threshold int) string {
+// Status is a one-paragraph summary for `rb?` / `warden breaker status`,
+// times in loc: the caller's zone (reqenv.Location), which in a resident
+// server is not the process's time.Local.
+func (b *Breaker) Status(threshold int, loc *time.Location) string {
 	if b.Tripped {
 		return fmt.Sprintf("breaker TRIPPED at %s (%s); %d recent failures. Type `rb-` to reset.",
-			b.TrippedAt.Local().Format("15:04:05"), b.Why, len(b.Recent))
+			b.TrippedAt.In(loc).Format("15:04:05"), b.Why, len(b.Recent))
 	}
 	worst := 0
 	for _, n := range b.Signatures {

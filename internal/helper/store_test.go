@@ -109,7 +109,7 @@ func TestStoreCheckAndDoctor(t *testing.T) {
 	if got := doctor(migrated); got["level"] != "ok" || !strings.Contains(got["detail"], "PostgreSQL") {
 		t.Errorf("doctor, migrated store: %v", got)
 	}
-	if got := doctor(down); got["level"] != "error" || !strings.Contains(got["detail"], "cannot reach PostgreSQL") {
+	if got := doctor(down); got["level"] != "warn" || !strings.Contains(got["detail"], "cannot reach PostgreSQL") {
 		t.Errorf("doctor, server down: %v", got)
 	}
 	if got := doctor(""); got["level"] != "info" {

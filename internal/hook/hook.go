@@ -249,6 +249,19 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 	defer cancel()
 
 	r.openStore(ctx)
+	// What does not depend on the session's state is read before its lock:
+	// the hooks of one session (parallel tool calls) queue on that lock,
+	// so everything inside it is paid once per hook waiting behind. (The
+	// on/off switch is global, not the session's; within a session only
+	// a prompt flips it, and Claude Code runs no tool hook beside that.)
+	enabled := usercmd.Enabled(ctx, r.st)
+	if r.in.SessionID != "" && r.st != nil {
+		key, err := session.LoadKey(r.paths.StateKey())
+		if err != nil {
+			r.fail("session state key: %v", err)
+		}
+		r.key = key
+	}
 	if r.in.SessionID != "" && r.st != nil {
 		unlock, err := lockSession(ctx, r.paths.Home(), r.in.SessionID)
 		if err != nil {
@@ -265,7 +278,7 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 	call := &pipeline.Call{
 		Event: r.ev, Input: r.in, State: work, Config: r.cfg, ConfigProblems: r.problems,
 		ProjectDir: r.env.Abs(r.paths.ProjectDir(r.in.Cwd)), Env: r.env,
-		Enabled: usercmd.Enabled(ctx, r.st), Now: r.start,
+		Enabled: enabled, Now: r.start,
 	}
 	if s := r.st; s != nil {
 		call.Store = s
@@ -328,12 +341,7 @@ func (r *run) loadState(ctx context.Context) *session.State {
 	if r.st == nil || r.in == nil || r.in.SessionID == "" {
 		return st
 	}
-	key, err := session.LoadKey(r.paths.StateKey())
-	if err != nil {
-		r.fail("session state key: %v", err)
-	}
-	r.key = key
-	sess, err := r.st.Session(ctx, r.in.SessionID)
+	sess, err := r.st.Session(ctx, r.in.SessionID) // r.key: loaded before the lock
 	if err != nil {
 		r.fail("load session state: %v", err)
 		return st

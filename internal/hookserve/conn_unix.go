@@ -199,14 +199,16 @@ func (s *Server) refuse(conn *net.UnixConn, req *hookwire.Request, fds []int) st
 	if !filepath.IsAbs(req.Cwd) {
 		return fmt.Sprintf("working directory %q is not absolute", req.Cwd)
 	}
-	// What a process has but cannot be given per request: the umask
-	// applies to every file any goroutine creates, the time zone to every
-	// local time. A caller with others runs in its own process.
+	// What a process has but cannot give per request: the umask applies
+	// to every file any goroutine creates, and every child a hook starts
+	// (a handoff, a judge's `claude -p`, a status line's --wrap command)
+	// inherits the server's — os/exec has no per-child umask. A caller with
+	// another runs in its own process. The time zone is carried instead:
+	// children get the caller's TZ with its environment, and the server
+	// formats the caller's local times in reqenv.Location, never
+	// time.Local.
 	if req.Umask >= 0 && s.umask >= 0 && req.Umask != s.umask {
 		return fmt.Sprintf("umask %03o is not this server's %03o", req.Umask, s.umask)
-	}
-	if tz := hookwire.Getenv(req.Environ, "TZ"); tz != s.tz {
-		return fmt.Sprintf("time zone TZ=%q is not this server's TZ=%q", tz, s.tz)
 	}
 	var st syscall.Stat_t
 	if err := syscall.Stat(req.Cwd, &st); err != nil {

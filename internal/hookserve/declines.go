@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -78,9 +77,4 @@ func (s *Server) flushDeclines() {
 
 func logf(w io.Writer, format string, a ...any) {
 	fmt.Fprintf(w, "warden hook server: "+format+"\n", a...)
-}
-
-// processFacts are this process's umask (-1 when unknown) and TZ.
-func processFacts() (umask int, tz string) {
-	return readUmask(), os.Getenv("TZ")
 }

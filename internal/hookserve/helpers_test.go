@@ -65,7 +65,7 @@ func (b *syncBuffer) String() string {
 	return b.b.String()
 }
 
-func newRig(t *testing.T, o Options) *rig {
+func newRig(t testing.TB, o Options) *rig {
 	t.Helper()
 	// A short socket path: t.TempDir() can exceed sun_path.
 	home, err := os.MkdirTemp("", "wds")
@@ -74,7 +74,7 @@ func newRig(t *testing.T, o Options) *rig {
 	}
 	t.Cleanup(func() { os.RemoveAll(home) })
 	r := &rig{home: home, sock: filepath.Join(home, "run", "hook.sock"), log: &syncBuffer{}, served: make(chan error, 1)}
-	r.st, err = sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
+	r.st, err = sqlite.OpenResident(context.Background(), filepath.Join(home, "warden.db")) // as the keeper does
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ type result struct {
 }
 
 // do runs one request the way internal/hookclient does, on pipes.
-func (r *rig) do(t *testing.T, c call) result {
+func (r *rig) do(t testing.TB, c call) result {
 	t.Helper()
 	if c.cwd == "" {
 		c.cwd = r.home

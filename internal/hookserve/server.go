@@ -12,7 +12,7 @@
 // concurrently, bounded by Options.Workers; the hooks of one session are
 // ordered by their session lock (internal/hook). A request the server
 // cannot run exactly as the caller's own process would — another user,
-// another warden home, a different umask or time zone, a working
+// another warden home, a different umask, a working
 // directory whose path no longer names the caller's directory, no free
 // worker in time — is declined: the client runs it in warden-core, slower
 // but faithful. Every decline is logged with its reason and counted
@@ -119,8 +119,7 @@ type Server struct {
 	pending  atomic.Int64  // declines not yet added to the store's count
 	lastWhy  atomic.Value  // string: the latest decline's reason
 
-	umask int    // this process's umask: a caller with another is declined
-	tz    string // this process's TZ: a caller with another is declined
+	umask int // this process's umask: a caller with another is declined
 }
 
 // New makes a server; it serves nothing until Serve.
@@ -129,7 +128,7 @@ func New(o Options) *Server {
 	s := &Server{o: o, slots: make(chan struct{}, o.Workers), listeners: map[io.Closer]struct{}{},
 		persist: make(chan struct{}, 1), saved: make(chan struct{})}
 	s.hard, s.cancelHard = context.WithCancel(context.Background())
-	s.umask, s.tz = processFacts()
+	s.umask = readUmask()
 	s.lastWhy.Store("")
 	go s.saveDeclines()
 	return s

@@ -62,6 +62,12 @@ func (s *Scheduler) watch(ctx context.Context, exited <-chan struct{}) bool {
 }
 
 func (s *Scheduler) loop(ctx context.Context) {
+	// In a pool a step also recovers gone workers' tasks, which no
+	// NOTIFY announces: step at least every RecoverEvery.
+	wait := s.o.Interval
+	if s.o.Peers != nil {
+		wait = min(wait, s.o.RecoverEvery)
+	}
 	for {
 		if err := s.Step(ctx); err != nil && ctx.Err() == nil {
 			s.o.Log.Error("scheduling step", "err", err)
@@ -70,7 +76,7 @@ func (s *Scheduler) loop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-s.wake:
-		case <-time.After(s.o.Interval):
+		case <-time.After(wait):
 		}
 	}
 }

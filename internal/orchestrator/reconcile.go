@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/warden-dev/warden/internal/task"
@@ -25,7 +26,7 @@ func (s *Scheduler) Reconcile(ctx context.Context) error {
 	}
 	for i := range left {
 		t := &left[i]
-		if t.System != "" && t.System != s.o.System {
+		if !s.mine(t) {
 			continue
 		}
 		var run Run
@@ -49,19 +50,11 @@ func (s *Scheduler) Reconcile(ctx context.Context) error {
 			s.record(ctx, t.ID, task.ActReconcile, fmt.Sprintf("daemon restarted; the agent (%s) is still working: watching it again", run.Ref()))
 			continue
 		}
-		if t.Attempts >= s.o.MaxAttempts {
-			msg := fmt.Sprintf("the agent was lost %d times (daemon stopped or crashed while it ran); giving up after serve.max_attempts", t.Attempts)
-			if _, err := s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{t.Status}, To: task.Failed, Time: now, Reason: msg, Error: &msg}); err != nil {
-				return fmt.Errorf("reconcile %s: %w", t.ID, err)
-			}
-			s.record(ctx, t.ID, task.ActFail, msg)
-			continue
-		}
-		why := fmt.Sprintf("daemon restarted while the task was %s (attempt %d of %d); its agent is gone: queued again", t.Status, t.Attempts, s.o.MaxAttempts)
-		if _, err := s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{t.Status}, To: task.Queued, Time: now, Reason: why, Requeue: true}); err != nil {
+		// A conflict: the task moved since it was listed (in a pool, a
+		// peer recovered it first); it is not this daemon's to change.
+		if err := s.requeueOrFail(ctx, t, "daemon restarted"); err != nil && !errors.Is(err, task.ErrConflict) {
 			return fmt.Errorf("reconcile %s: %w", t.ID, err)
 		}
-		s.record(ctx, t.ID, task.ActRequeue, why)
 	}
 	return nil
 }

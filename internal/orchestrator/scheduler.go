@@ -46,6 +46,11 @@ type Options struct {
 	// (default 1 s); StallAfter is when the watchdog restarts a loop that
 	// made no step (default 30 s).
 	Interval, StallAfter time.Duration
+	// Peers, when set, shares the queue with other workers: their
+	// orphaned tasks are recovered every RecoverEvery (default 5 s), and
+	// tasks cancelled through them stop here.
+	Peers        Peers
+	RecoverEvery time.Duration
 }
 
 // Scheduler claims, starts, holds, resumes and finishes tasks.
@@ -60,9 +65,10 @@ type Scheduler struct {
 	// wait is recorded when it changes, not every step.
 	lastWait string
 
-	beat     atomic.Int64 // unix nanos of the last finished step
-	restarts atomic.Int64
-	steps    atomic.Int64
+	beat        atomic.Int64 // unix nanos of the last finished step
+	lastRecover atomic.Int64 // unix nanos of the last peer recovery
+	restarts    atomic.Int64
+	steps       atomic.Int64
 }
 
 // New makes a Scheduler.
@@ -93,6 +99,9 @@ func New(o Options) (*Scheduler, error) {
 	}
 	if o.StallAfter <= 0 {
 		o.StallAfter = 30 * time.Second
+	}
+	if o.RecoverEvery <= 0 {
+		o.RecoverEvery = 5 * time.Second
 	}
 	return &Scheduler{o: o, wake: make(chan struct{}, 1), runs: map[string]Run{}}, nil
 }
@@ -132,6 +141,10 @@ func (s *Scheduler) Status() SchedStatus {
 
 func (s *Scheduler) record(ctx context.Context, taskID, action, reason string) {
 	now := s.o.Clock.Now()
+	if s.o.Peers != nil {
+		// Several workers write one record: say which one decided.
+		reason += " [" + s.o.Owner + "]"
+	}
 	if err := s.o.Store.RecordDecision(ctx, task.Decision{Time: now, TaskID: taskID, Action: action, Reason: reason}); err != nil {
 		s.o.Log.Error("record scheduling decision", "task", taskID, "action", action, "err", err)
 	}
@@ -151,6 +164,12 @@ func (s *Scheduler) Step(ctx context.Context) error {
 	defer func() { s.steps.Add(1); s.beat.Store(time.Now().UnixNano()) }()
 	s.collect(ctx)
 	now := s.o.Clock.Now()
+	if s.o.Peers != nil {
+		s.dropCancelled(ctx)
+		if err := s.recoverPeers(ctx, now); err != nil {
+			s.o.Log.Error("recover the tasks of gone workers", "err", err)
+		}
+	}
 	q, err := s.o.Quota.Quota(ctx, now)
 	if err != nil {
 		// Pacing fails open, like the hooks: unknown quota holds nothing.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+	_ "time/tzdata" // zones without the system's zoneinfo
 )
 
 func TestGetenvIsTheCallersFirstEntry(t *testing.T) {
@@ -58,5 +60,40 @@ func TestFromContext(t *testing.T) {
 	}
 	if e.Abs("rel") != "/c/rel" || e.Abs("/abs") != "/abs" {
 		t.Error("Abs")
+	}
+}
+
+func TestLocationFollowsTheCallersTZ(t *testing.T) {
+	at := time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
+	hour := func(environ ...string) int {
+		return at.In((&Env{Environ: environ}).Location()).Hour()
+	}
+	if h := hour("TZ=Pacific/Chatham"); h != 1 { // UTC+13:45 in January
+		t.Errorf("TZ=Pacific/Chatham: hour %d, want 1", h)
+	}
+	if h := hour("TZ=:Asia/Tokyo"); h != 21 {
+		t.Errorf("TZ=:Asia/Tokyo: hour %d, want 21", h)
+	}
+	if h := hour("TZ="); h != 12 {
+		t.Errorf("TZ empty (UTC): hour %d, want 12", h)
+	}
+	if h := hour("TZ=No/Such_Zone"); h != 12 {
+		t.Errorf("a zone that does not load falls back to UTC: hour %d, want 12", h)
+	}
+	if tzdata, err := os.ReadFile("/usr/share/zoneinfo/America/New_York"); err == nil && len(tzdata) > 0 {
+		if h := hour("TZ=/usr/share/zoneinfo/America/New_York"); h != 7 {
+			t.Errorf("TZ as a file path: hour %d, want 7", h)
+		}
+	}
+	// Two callers side by side keep their own zones (nothing process-wide).
+	a, b := &Env{Environ: []string{"TZ=Asia/Tokyo"}}, &Env{Environ: []string{"TZ=Europe/Paris"}}
+	if ha, hb := at.In(a.Location()).Hour(), at.In(b.Location()).Hour(); ha != 21 || hb != 13 {
+		t.Errorf("Tokyo %d, Paris %d; want 21 and 13", ha, hb)
+	}
+	if loc := Location(Into(context.Background(), a)); at.In(loc).Hour() != 21 {
+		t.Errorf("Location(ctx) = %v, want the caller's Asia/Tokyo", loc)
+	}
+	if loc := Location(context.Background()); loc != time.Local {
+		t.Errorf("Location without a caller = %v, want time.Local", loc)
 	}
 }

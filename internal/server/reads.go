@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 	"net/http"
-	"os"
 	"sort"
 	"strconv"
 	"time"
@@ -107,35 +106,6 @@ func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].LastSeen.After(out[j].LastSeen) })
 	writeJSON(w, http.StatusOK, map[string]any{"projects": out})
-}
-
-// System is one entry of /api/systems: a daemon and its scheduler.
-type System struct {
-	Name      string         `json:"name"`
-	Version   string         `json:"version"`
-	PID       int            `json:"pid"`
-	Started   time.Time      `json:"started"`
-	Scheduler any            `json:"scheduler"`
-	Tasks     map[string]int `json:"tasks"`
-}
-
-func (s *Server) listSystems(w http.ResponseWriter, r *http.Request) {
-	if bad := unknownParams(r.URL.Query()); bad != "" {
-		writeError(w, http.StatusBadRequest, "bad_request", bad)
-		return
-	}
-	counts, err := s.o.Tasks.CountTasks(r.Context())
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "internal", err.Error())
-		return
-	}
-	tc := map[string]int{}
-	for _, st := range task.Statuses {
-		tc[string(st)] = counts[st]
-	}
-	sys := map[string]any{"name": s.o.System, "version": s.o.Version, "pid": os.Getpid(),
-		"started": s.o.Started.UTC(), "scheduler": s.o.Scheduler.Status(), "tasks": tc}
-	writeJSON(w, http.StatusOK, map[string]any{"systems": []any{sys}})
 }
 
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {

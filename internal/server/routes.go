@@ -32,7 +32,7 @@ type Route struct {
 func (s *Server) table() []Route {
 	return []Route{
 		{"GET", "/health", Public, "liveness: the daemon answers", s.health},
-		{"GET", "/health/db", Token, "the store passes its integrity and schema check", s.healthDB},
+		{"GET", "/health/db", Token, "every store part is up: the local SQLite store and, with [store] url, the shared PostgreSQL store", s.healthDB},
 		{"GET", "/health/tmux", Token, "agents can run (tmux reachable)", s.healthTmux},
 		{"GET", "/metrics", Token, "Prometheus metrics (text format)", s.metricsHandler},
 		{"GET", "/api/openapi.json", Token, "this API as an OpenAPI 3 document", s.openAPI},
@@ -42,7 +42,7 @@ func (s *Server) table() []Route {
 		{"POST", "/api/tasks/{id}/cancel", Token, "cancel a task", s.cancelTask},
 		{"GET", "/api/agents", Token, "running agents", s.listAgents},
 		{"GET", "/api/projects", Token, "projects seen in tasks and sessions", s.listProjects},
-		{"GET", "/api/systems", Token, "this daemon and its scheduler", s.listSystems},
+		{"GET", "/api/systems", Token, "the workers sharing this queue (this daemon first) with their agents, load and heartbeat", s.listSystems},
 		{"GET", "/api/sessions", Token, "Claude Code sessions, most recent first", s.listSessions},
 		{"GET", "/api/events", Token, "recorded hook events, cursor-paged", s.listEvents},
 		{"GET", "/api/pace", Token, "the pacing decision in force", s.getPace},

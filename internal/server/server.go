@@ -34,9 +34,15 @@ type Options struct {
 	Webhooks Webhooks
 	// QueueSize is how many tasks may wait (429 beyond; default 100).
 	QueueSize int
-	// System names this daemon (/api/systems, task pins); Version is the
-	// build's version.
-	System, Version string
+	// System names this daemon (/api/systems, task pins); Owner is its
+	// claim owner (system:pid); Version is the build's version.
+	System, Owner, Version string
+	// Systems lists the pool's workers for /api/systems (nil: this
+	// daemon alone).
+	Systems SystemLister
+	// DBChecks are the parts /health/db reports (default: Events.Check
+	// as "store").
+	DBChecks []DBCheck
 	// BodyLimit caps API request bodies (default 1 MiB; webhooks 5 MiB).
 	BodyLimit int64
 	Log       *slog.Logger
@@ -61,6 +67,10 @@ type Server struct {
 	// at most per token).
 	touchMu sync.Mutex
 	touched map[string]time.Time
+	// verified: when each token hash last passed a check against the
+	// store (the fallback while the store is unreachable; one entry per
+	// live token).
+	verified map[string]time.Time
 }
 
 // New builds the server and its routes.
@@ -93,7 +103,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{o: o, mux: http.NewServeMux(), touched: map[string]time.Time{}, alertTmpl: tmpl}
+	s := &Server{o: o, mux: http.NewServeMux(), touched: map[string]time.Time{}, verified: map[string]time.Time{}, alertTmpl: tmpl}
 	s.metrics = newMetrics(s)
 	for _, r := range s.table() {
 		s.add(r)

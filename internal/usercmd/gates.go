@@ -57,7 +57,7 @@ func runBreaker(ctx context.Context, env *Env, args []string) (string, error) {
 		}
 		return "breaker reset (it was not tripped).", nil
 	case "", "status":
-		return b.Status(threshold) + "\nproject: " + env.ProjectDir, nil
+		return b.Status(threshold, reqenv.Location(ctx)) + "\nproject: " + env.ProjectDir, nil
 	}
 	return "", fmt.Errorf("use status or reset")
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/gates"
 	"github.com/warden-dev/warden/internal/pace"
+	"github.com/warden-dev/warden/internal/reqenv"
 	"github.com/warden-dev/warden/internal/version"
 )
 
@@ -44,7 +45,7 @@ func runStatus(ctx context.Context, env *Env, _ []string) (string, error) {
 		}
 		fmt.Fprintf(&b, "safemode: %s\n", mode)
 		if br, err := gates.LoadBreaker(ctx, env.Store, env.ProjectDir); err == nil {
-			fmt.Fprintf(&b, "%s\n", br.Status(env.config().Gates.BreakerThreshold))
+			fmt.Fprintf(&b, "%s\n", br.Status(env.config().Gates.BreakerThreshold, reqenv.Location(ctx)))
 		}
 	}
 	for _, l := range pace.StatusLines(ctx, env.Store) {

@@ -35,6 +35,7 @@ func NewRoot() *cobra.Command {
 	paceCmd.AddCommand(newPacePollCmd(), newPaceSimulateCmd())
 	root.AddCommand(paceCmd)
 	root.AddCommand(newStoreCmd())
+	root.AddCommand(newShipCmd())
 	return root
 }
 

@@ -23,6 +23,11 @@ type Options struct {
 	Poll time.Duration
 	// Quiet: checkpoint once writes have stopped for this long (default 5 s).
 	Quiet time.Duration
+	// Busy: while writes go on, checkpoint at least this often (default
+	// 10 s). The hook server's connections leave checkpoints to this loop
+	// (sqlite.OpenResident), so the WAL must not wait for a quiet moment
+	// that a busy daemon never has.
+	Busy time.Duration
 	// Binary, when set, is the keeper's own executable: when the file there
 	// is replaced (a reinstall or rebuild the installer did not stop the
 	// keeper for), the keeper leaves, so hooks are not answered by old code
@@ -48,6 +53,9 @@ func (o *Options) defaults() {
 	}
 	if o.Quiet <= 0 {
 		o.Quiet = 5 * time.Second
+	}
+	if o.Busy <= 0 {
+		o.Busy = 10 * time.Second
 	}
 }
 
@@ -96,7 +104,7 @@ func Run(ctx context.Context, o Options) error {
 		}()
 		defer func() { cancel(); <-served }()
 	}
-	lastChange, dirty := time.Now(), false
+	lastChange, lastCheckpoint, dirty := time.Now(), time.Now(), false
 	tick := time.NewTicker(o.Poll)
 	defer tick.Stop()
 	for {
@@ -121,17 +129,20 @@ func Run(ctx context.Context, o Options) error {
 			}
 			return fmt.Errorf("keeper: %w", err)
 		}
-		if v != last {
+		changed := v != last
+		if changed {
 			last, lastChange, dirty = v, time.Now(), true
-			o.notePoll()
-			continue
 		}
 		quiet := time.Since(lastChange)
-		if dirty && quiet >= o.Quiet {
+		if dirty && (quiet >= o.Quiet || time.Since(lastCheckpoint) >= o.Busy) {
 			// PASSIVE never waits for or blocks a writer; a hook that
 			// commits meanwhile just leaves the rest for next time.
 			_ = pin.CheckpointPassive(ctx)
-			dirty = false
+			lastCheckpoint, dirty = time.Now(), false
+		}
+		if changed {
+			o.notePoll()
+			continue
 		}
 		if quiet >= o.Idle {
 			return nil

@@ -255,3 +255,45 @@ func TestStopEndsTheKeeperProcess(t *testing.T) {
 	os.Remove(db) // let the in-process keeper go
 	wait(t, done)
 }
+
+// A resident hook server's connections leave checkpoints to the keeper
+// (sqlite.OpenResident), so the keeper must checkpoint while writes go on,
+// not only once they stop: with Quiet out of reach, Busy makes it copy the
+// WAL into the database file (which nothing else writes here) while a
+// writer keeps committing.
+func TestKeeperCheckpointsWhileWritesGoOn(t *testing.T) {
+	db, lock := newStore(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := runAsync(ctx, Options{DBPath: db, LockPath: lock, Poll: 20 * time.Millisecond, Quiet: time.Hour, Busy: 100 * time.Millisecond})
+	waitHeld(t, lock, true)
+	w, err := sqlite.OpenResident(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	before, err := os.Stat(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One commit every 10 ms for at most 10 s stays far below the
+	// writer's own backstop (sqlite.OpenResident: 10,000 WAL pages, ~2,500
+	// commits like these), so only the keeper can have checkpointed.
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	checkpointed := false
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !checkpointed; <-tick.C {
+		if err := w.RecordHook(context.Background(), &store.Event{Event: "PreToolUse", SessionID: "s", Reason: "a row"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		now, err := os.Stat(db)
+		checkpointed = err == nil && (now.Size() != before.Size() || !now.ModTime().Equal(before.ModTime()))
+	}
+	if !checkpointed {
+		t.Fatal("the database file never changed while writes went on: the keeper did not checkpoint")
+	}
+	cancel()
+	if err := wait(t, done); err != nil {
+		t.Fatal(err)
+	}
+}

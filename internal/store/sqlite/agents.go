@@ -118,7 +118,7 @@ func scanAgent(sc interface{ Scan(...any) error }) (*store.Agent, error) {
 
 // Agent loads the agent of a task; nil and no error when there is none.
 func (s *Store) Agent(ctx context.Context, task string) (*store.Agent, error) {
-	a, err := scanAgent(s.db.QueryRowContext(ctx, "SELECT "+agentCols+" FROM agents WHERE task_id = ?", task))
+	a, err := scanAgent(cachedDB{s}.QueryRowContext(ctx, "SELECT "+agentCols+" FROM agents WHERE task_id = ?", task))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}

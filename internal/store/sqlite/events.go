@@ -30,7 +30,7 @@ func chainTip(ctx context.Context, q interface {
 }) (int64, string, error) {
 	var id int64
 	var hash string
-	err := q.QueryRowContext(ctx, "SELECT id, hash FROM events ORDER BY id DESC LIMIT 1").Scan(&id, &hash)
+	err := q.QueryRowContext(ctx, chainTipQuery).Scan(&id, &hash)
 	if err == nil {
 		return id, hash, nil
 	}
@@ -38,7 +38,7 @@ func chainTip(ctx context.Context, q interface {
 		return 0, "", err
 	}
 	var anchor string
-	err = q.QueryRowContext(ctx, "SELECT value FROM settings WHERE key = ?", store.SettingChainAnchor).Scan(&anchor)
+	err = q.QueryRowContext(ctx, settingQuery, store.SettingChainAnchor).Scan(&anchor)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, "", nil
 	}
@@ -54,6 +54,7 @@ func chainTip(ctx context.Context, q interface {
 func (s *Store) RecordHook(ctx context.Context, ev *store.Event, sess *store.Session) error {
 	s.wmu.Lock() // see Store.wmu
 	defer s.wmu.Unlock()
+	s.warm(ctx, chainTipQuery, settingQuery, insertEvent, upsertSession)
 	return retryLocked(ctx, func() error {
 		tx, err := s.db.BeginTx(ctx, nil)
 		if err != nil {
@@ -77,20 +78,21 @@ func (s *Store) RecordHook(ctx context.Context, ev *store.Event, sess *store.Ses
 		ev.Harness = harness
 		// The write lock is held (immediate transaction), so the tip cannot
 		// move under us: rows are chained in id order.
-		lastID, prev, err := chainTip(ctx, tx)
+		q := cachedTx{s, tx}
+		lastID, prev, err := chainTip(ctx, q)
 		if err != nil {
 			return fmt.Errorf("record event: read chain tip: %w", err)
 		}
 		ev.ID = lastID + 1
 		ev.Time = time.UnixMicro(ev.Time.UnixMicro()).UTC() // the precision stored
 		ev.PrevHash, ev.Hash = prev, store.ChainHash(prev, ev)
-		if _, err := tx.ExecContext(ctx, insertEvent, ev.ID, ev.Time.UnixMicro(), ev.SessionID, ev.Event, harness,
+		if _, err := q.ExecContext(ctx, insertEvent, ev.ID, ev.Time.UnixMicro(), ev.SessionID, ev.Event, harness,
 			ev.Tool, ev.ToolUseID, ev.AgentID, ev.Cwd, ev.Path, ev.Decision, ev.Rule, ev.Mode, ev.Reason,
 			ev.Error, ev.LatencyUS, ev.DurationMS, raw, ev.PrevHash, ev.Hash, ev.SleptMS,
 			ev.HashBefore, ev.HashAfter, ev.LinesAdded, ev.LinesRemoved, ev.TaskID, ev.Detail); err != nil {
 			return fmt.Errorf("record event: %w", err)
 		}
-		if err := saveSession(ctx, tx, sess); err != nil {
+		if err := saveSession(ctx, q, sess); err != nil {
 			return err
 		}
 		return tx.Commit()
@@ -99,7 +101,7 @@ func (s *Store) RecordHook(ctx context.Context, ev *store.Event, sess *store.Ses
 
 // SaveSession implements store.Store.
 func (s *Store) SaveSession(ctx context.Context, sess *store.Session) error {
-	return retryLocked(ctx, func() error { return saveSession(ctx, s.db, sess) })
+	return retryLocked(ctx, func() error { return saveSession(ctx, cachedDB{s}, sess) })
 }
 
 func saveSession(ctx context.Context, db interface {

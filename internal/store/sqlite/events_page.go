@@ -25,7 +25,7 @@ func (s *Store) EventsPage(ctx context.Context, after int64, session string, sin
 	}
 	q += " ORDER BY id LIMIT ?"
 	args = append(args, limit)
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := cachedDB{s}.QueryContext(ctx, q, args...) // four shapes at most
 	if err != nil {
 		return nil, fmt.Errorf("page events: %w", err)
 	}

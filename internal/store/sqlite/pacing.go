@@ -71,7 +71,7 @@ func (s *Store) LatestSnapshot(ctx context.Context, source string) (*quota.Snaps
 		q = "SELECT " + snapshotCols + " FROM usage_snapshots WHERE source = ? ORDER BY ts_us DESC, id DESC LIMIT 1"
 		args = append(args, source)
 	}
-	snap, err := scanSnapshot(s.db.QueryRowContext(ctx, q, args...))
+	snap, err := scanSnapshot(cachedDB{s}.QueryRowContext(ctx, q, args...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -121,7 +121,7 @@ func (s *Store) LatestDecision(ctx context.Context) (*quota.Decision, error) {
 	var d quota.Decision
 	var ts int64
 	var detail string
-	err := s.db.QueryRowContext(ctx, `SELECT id, ts_us, snapshot_id, sessions, delay_s, algo_delay_s, window, strategy, detail
+	err := cachedDB{s}.QueryRowContext(ctx, `SELECT id, ts_us, snapshot_id, sessions, delay_s, algo_delay_s, window, strategy, detail
 		FROM pace_decisions ORDER BY id DESC LIMIT 1`).
 		Scan(&d.ID, &ts, &d.SnapshotID, &d.Sessions, &d.DelaySeconds, &d.AlgorithmDelay, &d.Window, &d.Strategy, &detail)
 	if errors.Is(err, sql.ErrNoRows) {

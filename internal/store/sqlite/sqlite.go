@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	driver "modernc.org/sqlite" // registers the "sqlite" driver
@@ -34,6 +35,13 @@ type Store struct {
 	// microseconds (the daemon's API, scheduler and hooks write side by
 	// side). Other processes still wait on busy_timeout.
 	wmu sync.Mutex
+	// stmts caches prepared statements by their SQL (stmtcache.go);
+	// nstmts counts them, to bound the cache.
+	stmts  sync.Map
+	nstmts atomic.Int32
+	// checkMu guards checkedAt, when quick_check last passed (check.go).
+	checkMu   sync.Mutex
+	checkedAt time.Time
 }
 
 // openRetryBudget bounds the retry on "database is locked" at open.
@@ -41,12 +49,14 @@ const openRetryBudget = 2 * time.Second
 
 // Open opens (creating if needed) the store at path, applies any pending
 // migrations and makes sure the file is in WAL mode.
-func Open(ctx context.Context, path string) (*Store, error) {
+func Open(ctx context.Context, path string) (*Store, error) { return openWith(ctx, path, "") }
+
+func openWith(ctx context.Context, path, pragmas string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create store directory: %w", err)
 	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
-		"?_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		"?_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_txlock=immediate" + pragmas
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
@@ -69,14 +79,22 @@ func (s *Store) Path() string { return s.path }
 
 // SetMaxOpenConns lets a resident server (the keeper, the daemon) run
 // requests side by side on up to n connections; a hook process keeps 1.
-func (s *Store) SetMaxOpenConns(n int) { s.db.SetMaxOpenConns(n) }
+// The idle limit follows, so the connections stay open between requests
+// (a new one parses the schema again).
+func (s *Store) SetMaxOpenConns(n int) {
+	s.db.SetMaxOpenConns(n)
+	s.db.SetMaxIdleConns(n)
+}
 
 // SetMaxIdleConns keeps up to n of those connections open between
 // requests, so a busy server does not reopen them.
 func (s *Store) SetMaxIdleConns(n int) { s.db.SetMaxIdleConns(n) }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.closeStatements()
+	return s.db.Close()
+}
 
 // retryLocked runs f until it succeeds, fails with something other than a
 // lock error, or the budget is spent, backing off 1, 2, 3 … ms.
@@ -101,7 +119,7 @@ func (s *Store) execRetry(ctx context.Context, query string, args ...any) (sql.R
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	err := retryLocked(ctx, func() (err error) {
-		res, err = s.db.ExecContext(ctx, query, args...)
+		res, err = cachedDB{s}.ExecContext(ctx, query, args...)
 		return err
 	})
 	return res, err

@@ -15,7 +15,7 @@ func (s *Store) Session(ctx context.Context, id string) (*store.Session, error) 
 	var sess store.Session
 	var started, updated int64
 	var state string
-	err := s.db.QueryRowContext(ctx, "SELECT id, cwd, started_us, updated_us, state, sig FROM sessions WHERE id = ?", id).
+	err := cachedDB{s}.QueryRowContext(ctx, "SELECT id, cwd, started_us, updated_us, state, sig FROM sessions WHERE id = ?", id).
 		Scan(&sess.ID, &sess.Cwd, &started, &updated, &state, &sess.Sig)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -28,10 +28,17 @@ func (s *Store) Session(ctx context.Context, id string) (*store.Session, error) 
 	return &sess, nil
 }
 
+// settingQuery reads one setting; chainTipQuery the newest event's id and
+// hash (the chain's tip).
+const (
+	settingQuery  = "SELECT value FROM settings WHERE key = ?"
+	chainTipQuery = "SELECT id, hash FROM events ORDER BY id DESC LIMIT 1"
+)
+
 // Setting implements store.Store.
 func (s *Store) Setting(ctx context.Context, key string) (string, bool, error) {
 	var v string
-	err := s.db.QueryRowContext(ctx, "SELECT value FROM settings WHERE key = ?", key).Scan(&v)
+	err := cachedDB{s}.QueryRowContext(ctx, settingQuery, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
@@ -72,12 +79,8 @@ func (s *Store) DeleteSetting(ctx context.Context, key string) error {
 // Check implements store.Store: a quick integrity check and the schema
 // version this binary expects.
 func (s *Store) Check(ctx context.Context) error {
-	var res string
-	if err := s.db.QueryRowContext(ctx, "PRAGMA quick_check").Scan(&res); err != nil {
-		return fmt.Errorf("integrity check of %s: %w", s.path, err)
-	}
-	if res != "ok" {
-		return fmt.Errorf("integrity check of %s failed: %s; move the file aside and run warden install to start a new store", s.path, res)
+	if err := s.quickCheck(ctx); err != nil {
+		return err
 	}
 	v, err := s.SchemaVersion(ctx)
 	if err != nil {

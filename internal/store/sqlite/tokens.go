@@ -24,7 +24,7 @@ func (s *Store) AddToken(ctx context.Context, t *store.APIToken) error {
 
 // TokenByHash finds the live (not revoked) token with hash; nil when none.
 func (s *Store) TokenByHash(ctx context.Context, hash string) (*store.APIToken, error) {
-	t, err := scanToken(s.db.QueryRowContext(ctx,
+	t, err := scanToken(cachedDB{s}.QueryRowContext(ctx,
 		"SELECT id, name, hash, created_us, last_used_us, revoked_us FROM api_tokens WHERE hash = ? AND revoked_us = 0", hash))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil

@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/helper"
+	"github.com/warden-dev/warden/internal/paths"
+)
+
+// shipperRestart is how long the keeper waits before starting a shipper
+// again that exited on its own (a crash, a missing helper binary).
+const shipperRestart = 5 * time.Second
+
+// startShipper runs `warden-helper ship` beside the keeper while a shared
+// PostgreSQL store is configured (WARDEN_DATABASE_URL, or store.url in the
+// user config), until ctx ends: hooks keep writing the local store and
+// never wait on the network (internal/store/ship). The shipper is a child
+// process because it links pgx — the network and TLS — which warden-core
+// does not. It reads its stdin until EOF, so it stops when the keeper
+// does, even when the keeper is killed. wait returns once it has stopped.
+func startShipper(ctx context.Context) (wait func()) {
+	cfg, _ := config.Load(paths.UserConfig(), "")
+	if url, _ := cfg.StoreURL(); url == "" {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			if err := runShipper(ctx); err != nil {
+				fmt.Fprintln(os.Stderr, "warden keeper: shipper:", err)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(shipperRestart):
+			}
+		}
+	}()
+	return func() { <-done }
+}
+
+// runShipper runs one shipper process until it exits or ctx ends; then it
+// closes its stdin and gives it the shipper's last pass (5 s) and a
+// little more before killing it.
+func runShipper(ctx context.Context) error {
+	bin, err := helper.Path()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(bin, "ship", "--until-stdin-closes")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		return fmt.Errorf("exited: %v", err)
+	case <-ctx.Done():
+	}
+	stdin.Close()
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-exited
+	}
+	return nil
+}

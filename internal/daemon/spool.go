@@ -1,0 +1,53 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/warden-dev/warden/internal/store/postgres"
+	"github.com/warden-dev/warden/internal/store/ship"
+	"github.com/warden-dev/warden/internal/store/sqlite"
+)
+
+// startSpool ships what hooks write to the daemon's local store to the
+// shared PostgreSQL store at url (internal/store/ship), as the on-demand
+// keeper does: hooks never wait on the network. check is its part of
+// /health/db (down while the shared store does not take batches; the
+// detail says how much waits and since when); stop ends it after one last
+// pass and must run after the hook server stopped and before the store
+// closes. With no url there is nothing to ship: check is nil.
+func startSpool(st *sqlite.Store, url string, log *slog.Logger) (check func(context.Context) (any, error), stop func()) {
+	if url == "" {
+		return nil, func() {}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	sh, wait, err := ship.Start(ctx, ship.Options{Spool: st, Dial: dialShared(url), Log: log.With("component", "ship")})
+	if err != nil {
+		cancel()
+		log.Error("shipper not started", "err", err)
+		return nil, func() {}
+	}
+	check = func(ctx context.Context) (any, error) {
+		r, err := sh.Report(ctx, url)
+		if err != nil {
+			return r, err
+		}
+		if r.Error != "" { // failing; before the first pass it is not known yet
+			return r, errors.New(r.Error)
+		}
+		return r, nil
+	}
+	return check, func() { cancel(); wait() }
+}
+
+// dialShared opens the shared store for the shipper.
+func dialShared(url string) func(ctx context.Context) (ship.Target, error) {
+	return func(ctx context.Context) (ship.Target, error) {
+		st, err := postgres.Open(ctx, url)
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
+}
