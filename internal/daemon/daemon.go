@@ -209,7 +209,6 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 			Timeout: time.Duration(cfg.Serve.TaskTimeout) * time.Minute,
 		},
 	}}
-	p.Registry = &pool.Memory{Stale: pool.StaleAfter(pool.BeatEvery, pool.MissedBeats)}
 	p.DBChecks = []server.DBCheck{{Name: "local", Check: func(ctx context.Context) (any, error) {
 		return map[string]any{"path": o.DB}, st.Check(ctx)
 	}}}
@@ -222,12 +221,8 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 			return err
 		}
 		defer pg.Close()
-		reg, err := pool.NewPG(ctx, pg.pool, pool.StaleAfter(pool.BeatEvery, pool.MissedBeats))
-		if err != nil {
-			return err
-		}
-		p.Shared, p.Registry, listen = pg, reg, pg.listen
-		peers = pool.Peers{Registry: reg, Leases: pg}
+		p.Shared, listen = pg, pg.listen
+		peers = pool.Peers{Registry: &pool.Stored{St: pg, Stale: pool.StaleAfter(pool.BeatEvery, pool.MissedBeats)}, Leases: pg}
 		p.DBChecks = append(p.DBChecks, server.DBCheck{Name: "shared", Check: func(ctx context.Context) (any, error) {
 			t0 := time.Now()
 			err := pg.Check(ctx)
@@ -236,6 +231,8 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		// NOTIFY wakes the scheduler; polling is only the fallback.
 		interval = 5 * time.Second
 	}
+	// The systems table: this daemon's row alone, or the pool's.
+	p.Registry = &pool.Stored{St: p.Shared, Stale: pool.StaleAfter(pool.BeatEvery, pool.MissedBeats)}
 	extendRunners(p)
 
 	ps := pace.SettingsFrom(cfg)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/pace/quota"
+	"github.com/warden-dev/warden/internal/pool"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/task"
@@ -34,17 +35,16 @@ type SharedStore interface {
 	AddToken(ctx context.Context, t *store.APIToken) error
 	ClaimDelivery(ctx context.Context, source, id string, now time.Time) (first bool, err error)
 	SetDeliveryTask(ctx context.Context, source, id, taskID string) error
+	pool.SystemStore
 	Check(ctx context.Context) error
 	Close() error
 }
 
 // pgShared is a PostgreSQL shared store: the store, where it is (for
-// messages, no password) and its connection pool (the systems registry
-// runs on it).
+// messages, no password) and its LISTEN.
 type pgShared struct {
 	SharedStore
 	where string
-	pool  *pgxpool.Pool
 	// listen wakes the scheduler on the queue's NOTIFY until ctx ends.
 	listen func(ctx context.Context, wake func(id string)) error
 }
@@ -56,7 +56,7 @@ func openShared(ctx context.Context, url string) (*pgShared, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pgShared{SharedStore: st, where: st.Where(), pool: st.Pool(), listen: st.ListenTasks}, nil
+	return &pgShared{SharedStore: st, where: st.Where(), listen: st.ListenTasks}, nil
 }
 
 // checkURL refuses a URL that can never work (not a PostgreSQL URL):

@@ -28,7 +28,7 @@ type poolRig struct {
 	url, bin, project, releaseDir, l string
 	env                              []string
 	log                              *slog.Logger
-	reg                              *pool.PG
+	reg                              *pool.Stored
 	st                               *postgres.Store // for queuing and checking
 }
 
@@ -55,14 +55,11 @@ func newPoolRig(t *testing.T) *poolRig {
 	os.MkdirAll(r.releaseDir, 0o755)
 	r.env = append(os.Environ(), "FAKE_LOG="+r.l, "FAKE_RELEASE="+r.releaseDir)
 	var err error
-	if r.reg, err = pool.OpenPG(context.Background(), r.url, pool.StaleAfter(beat, 5)); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(r.reg.Close)
 	if r.st, err = postgres.Open(context.Background(), r.url); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.st.Close() })
+	r.reg = &pool.Stored{St: r.st, Stale: pool.StaleAfter(beat, 5)}
 	return r
 }
 

@@ -6,33 +6,18 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/pool"
+	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
 func TestRegistryOnPostgres(t *testing.T) {
-	url := testenv.Postgres(t)
 	ctx := context.Background()
-	// Workers starting together: the table is created once, no error, on a fresh database.
-	errs := make(chan error, 6)
-	for range 6 {
-		go func() {
-			r2, err := pool.OpenPG(ctx, url, 10*time.Second)
-			if err == nil {
-				r2.Close()
-			}
-			errs <- err
-		}()
-	}
-	for range 6 {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
-		}
-	}
-	r, err := pool.OpenPG(ctx, url, 10*time.Second)
+	st, err := postgres.Open(ctx, testenv.Postgres(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
+	defer st.Close()
+	r := &pool.Stored{St: st, Stale: 10 * time.Second}
 	now := time.Now().UTC().Truncate(time.Millisecond)
 	a := pool.System{Owner: pool.OwnerOf("a", 11), Name: "a", Host: "h1", PID: 11, Version: "v1", Agents: 2, MaxAgents: 4, Load1: 0.5, Started: now, Heartbeat: now}
 	b := pool.System{Owner: pool.OwnerOf("b", 22), Name: "b", Host: "h2", PID: 22, Started: now, Heartbeat: now.Add(-time.Minute)}
@@ -49,7 +34,7 @@ func TestRegistryOnPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0].Owner != "a:11" || got[0].Agents != 3 || got[0].Stale || got[1].Owner != "b:22" || !got[1].Stale {
+	if len(got) != 2 || got[0].Owner != "a:11" || got[0].Agents != 3 || got[0].Load1 != 0.5 || got[0].Stale || got[1].Owner != "b:22" || !got[1].Stale {
 		t.Fatalf("systems = %+v; want a:11 fresh with 3 agents, then b:22 stale", got)
 	}
 	for owner, want := range map[string]bool{"a:11": false, "b:22": true, "c:33": true} {

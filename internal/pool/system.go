@@ -7,8 +7,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/warden-dev/warden/internal/store"
 )
 
 // System is one worker of the pool as its heartbeat reports it.
@@ -55,8 +56,8 @@ func SplitOwner(owner string) (name string, pid int) {
 type Registry interface {
 	// Beat writes the worker's row (insert or replace) with Heartbeat set.
 	Beat(ctx context.Context, s System) error
-	// Systems lists every row, freshest first, Stale set by the
-	// registry's rule.
+	// Systems lists every row, the live ones first, then by owner, with
+	// Stale set by the registry's rule.
 	Systems(ctx context.Context, now time.Time) ([]System, error)
 	// Forget deletes the rows whose last heartbeat is older than before:
 	// workers gone long ago (their tasks were recovered when their rows
@@ -72,47 +73,55 @@ func StaleAfter(every time.Duration, missed int) time.Duration {
 	return every * time.Duration(missed)
 }
 
-// Memory is the registry of a daemon alone on its SQLite store: its own
-// row, in memory (no other worker can share the store: the keeper lock
-// keeps one daemon per SQLite file).
-type Memory struct {
-	// Stale is how old a heartbeat may be before the row is stale.
+// SystemStore is the part of the store that keeps the systems table
+// (migration 0045; both stores implement it).
+type SystemStore interface {
+	BeatSystem(ctx context.Context, s store.System) error
+	Systems(ctx context.Context) ([]store.System, error)
+	LeaveSystem(ctx context.Context, owner string) error
+}
+
+// Stored is the registry in a store: the shared PostgreSQL store of a
+// pool, or the local SQLite store of a daemon alone (its one row).
+type Stored struct {
+	St SystemStore
+	// Stale is how old a heartbeat may be before its row is stale.
 	Stale time.Duration
-	mu    sync.Mutex
-	rows  map[string]System
 }
 
 // Beat implements Registry.
-func (m *Memory) Beat(_ context.Context, s System) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.rows == nil {
-		m.rows = map[string]System{}
-	}
-	m.rows[s.Owner] = s
-	return nil
+func (r *Stored) Beat(ctx context.Context, s System) error {
+	return r.St.BeatSystem(ctx, store.System{Owner: s.Owner, Name: s.Name, Host: s.Host, PID: s.PID, Version: s.Version,
+		Agents: s.Agents, MaxAgents: s.MaxAgents, Load1: s.Load1, Started: s.Started.UTC(), Heartbeat: s.Heartbeat.UTC()})
 }
 
 // Systems implements Registry.
-func (m *Memory) Systems(_ context.Context, now time.Time) ([]System, error) {
-	m.mu.Lock()
-	out := make([]System, 0, len(m.rows))
-	for _, s := range m.rows {
-		s.Stale = m.Stale > 0 && now.Sub(s.Heartbeat) > m.Stale
-		out = append(out, s)
+func (r *Stored) Systems(ctx context.Context, now time.Time) ([]System, error) {
+	rows, err := r.St.Systems(ctx)
+	if err != nil {
+		return nil, err
 	}
-	m.mu.Unlock()
+	out := make([]System, 0, len(rows))
+	for _, x := range rows {
+		out = append(out, System{Owner: x.Owner, Name: x.Name, Host: x.Host, PID: x.PID, Version: x.Version,
+			Agents: x.Agents, MaxAgents: x.MaxAgents, Load1: x.Load1, Started: x.Started, Heartbeat: x.Heartbeat,
+			Stale: r.Stale > 0 && now.Sub(x.Heartbeat) > r.Stale})
+	}
 	sortSystems(out)
 	return out, nil
 }
 
 // Forget implements Registry.
-func (m *Memory) Forget(_ context.Context, before time.Time) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for k, s := range m.rows {
-		if s.Heartbeat.Before(before) {
-			delete(m.rows, k)
+func (r *Stored) Forget(ctx context.Context, before time.Time) error {
+	rows, err := r.St.Systems(ctx)
+	if err != nil {
+		return err
+	}
+	for _, x := range rows {
+		if x.Heartbeat.Before(before) {
+			if err := r.St.LeaveSystem(ctx, x.Owner); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -36,10 +36,7 @@ func TestPoolWorkerSystemsAndHealth(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer local.Close()
-	reg, err := pool.NewPG(ctx, shared.Pool(), 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := &pool.Stored{St: shared, Stale: 10 * time.Second}
 	now := time.Now().UTC()
 	for _, s := range []pool.System{
 		{Owner: "w1:10", Name: "w1", Host: "h", PID: 10, Agents: 1, MaxAgents: 4, Started: now, Heartbeat: now},
