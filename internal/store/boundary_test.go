@@ -19,7 +19,10 @@ import (
 // outside like sqlite3 would.
 func TestNoSQLOutsideTheStore(t *testing.T) {
 	root := filepath.Join("..", "..")
-	allowed := []string{"internal/store/sqlite/", "internal/store/postgres/", "internal/testenv/", "bench/"}
+	allowed := []string{"internal/store/sqlite/", "internal/store/postgres/", "internal/testenv/", "bench/",
+		// Parses a URL with pgxpool.ParseConfig and runs no SQL: warden serve
+		// refuses a URL that can never work before it retries the server.
+		"internal/daemon/shared.go"}
 	banned := map[string]bool{"database/sql": true, "modernc.org/sqlite": true, "modernc.org/sqlite/lib": true}
 	n := 0
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
