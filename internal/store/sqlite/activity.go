@@ -176,21 +176,9 @@ func (s *Store) SearchEvents(ctx context.Context, eq store.EventQuery) ([]store.
 	if eq.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", eq.Limit)
 	}
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	out, err := s.queryEvents(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read events: %w", err)
-	}
-	defer rows.Close()
-	var out []store.Event
-	for rows.Next() {
-		e, err := scanEvent(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	if order == "DESC" {
 		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {

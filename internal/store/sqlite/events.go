@@ -153,21 +153,9 @@ func (s *Store) Events(ctx context.Context, f store.Filter) ([]store.Event, erro
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	out, err := s.queryEvents(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list events: %w", err)
-	}
-	defer rows.Close()
-	var out []store.Event
-	for rows.Next() {
-		e, err := scanEvent(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	// Oldest first for display; the query took the newest Limit.
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
@@ -276,4 +264,22 @@ func scanEvent(sc interface{ Scan(...any) error }) (store.Event, error) {
 		e.Raw = []byte(raw.String)
 	}
 	return e, nil
+}
+
+// queryEvents runs q, a SELECT of eventCols, and reads every row.
+func (s *Store) queryEvents(ctx context.Context, q string, args ...any) ([]store.Event, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.Event
+	for rows.Next() {
+		e, err := scanEvent(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
 }
