@@ -220,12 +220,17 @@ func TestKeeperKilledMidHookAllows(t *testing.T) {
 	if err := hook.Start(); err != nil {
 		t.Fatal(err)
 	}
-	pr.Close()
-	// Kill the keeper once the client is connected to it (its socket is
-	// open), not at a guessed moment: before that, the client would just
-	// run the hook itself and this would test nothing.
-	if !waitSocket(hook.Process.Pid, 10*time.Second) {
-		t.Fatal("the client never connected to the keeper")
+	defer pr.Close()
+	// Kill the keeper once it has taken the hook, not at a guessed moment:
+	// before that, the client would just run the hook itself and this
+	// would test nothing. The keeper reads stdin only after it told the
+	// client it took the request, so the first byte of the payload leaving
+	// the pipe (the test keeps its read end only to look) is the sign.
+	if _, err := pw.Write([]byte("{")); err != nil {
+		t.Fatal(err)
+	}
+	if !waitDrained(pr, 10*time.Second) {
+		t.Fatal("the keeper never read the hook's stdin")
 	}
 	s.keeper.Process.Kill()
 	if err := hook.Wait(); err != nil {
@@ -304,19 +309,3 @@ func TestKeeperRendersTheStatusLine(t *testing.T) {
 
 // waitSocket waits until process pid has a socket open (on Linux, in
 // /proc/PID/fd; elsewhere it waits a fixed 300 ms, the best it can do).
-func waitSocket(pid int, within time.Duration) bool {
-	dir := fmt.Sprintf("/proc/%d/fd", pid)
-	if _, err := os.Stat(dir); err != nil {
-		time.Sleep(300 * time.Millisecond)
-		return true
-	}
-	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		fds, _ := os.ReadDir(dir)
-		for _, fd := range fds {
-			if l, err := os.Readlink(filepath.Join(dir, fd.Name())); err == nil && strings.HasPrefix(l, "socket:") {
-				return true
-			}
-		}
-	}
-	return false
-}

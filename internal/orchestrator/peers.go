@@ -75,14 +75,14 @@ func (s *Scheduler) requeueOrFail(ctx context.Context, t *task.Task, cause strin
 	now := s.o.Clock.Now()
 	if t.Attempts >= s.o.MaxAttempts {
 		msg := fmt.Sprintf("the agent was lost %d times (%s while it ran); giving up after serve.max_attempts", t.Attempts, cause)
-		if _, err := s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{t.Status}, To: task.Failed, Time: now, Reason: msg, Error: &msg}); err != nil {
+		if _, err := s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{t.Status}, To: task.Failed, Time: now, Reason: msg, Error: &msg, Owner: t.Owner}); err != nil {
 			return err
 		}
 		s.record(ctx, t.ID, task.ActFail, msg)
 		return nil
 	}
 	why := fmt.Sprintf("%s while the task was %s (attempt %d of %d); its agent is gone: queued again", cause, t.Status, t.Attempts, s.o.MaxAttempts)
-	if _, err := s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{t.Status}, To: task.Queued, Time: now, Reason: why, Requeue: true}); err != nil {
+	if _, err := s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{t.Status}, To: task.Queued, Time: now, Reason: why, Requeue: true, Owner: t.Owner}); err != nil {
 		return err
 	}
 	s.record(ctx, t.ID, task.ActRequeue, why)
@@ -90,7 +90,8 @@ func (s *Scheduler) requeueOrFail(ctx context.Context, t *task.Task, cause strin
 }
 
 // dropCancelled stops the agents of tasks cancelled through another
-// worker's API: only the store tells this worker about them.
+// worker's API, or recovered by a peer (owner fenced): only the store
+// tells this worker about them.
 func (s *Scheduler) dropCancelled(ctx context.Context) {
 	s.mu.Lock()
 	ids := make([]string, 0, len(s.runs))
@@ -100,7 +101,14 @@ func (s *Scheduler) dropCancelled(ctx context.Context) {
 	s.mu.Unlock()
 	for _, id := range ids {
 		t, err := s.o.Store.Task(ctx, id)
-		if err != nil || t.Status != task.Cancelled {
+		if err != nil {
+			continue
+		}
+		// Cancelled through another worker's API, or recovered by a peer
+		// while this worker missed its heartbeats: either way no longer
+		// this worker's to run.
+		lost := s.o.Owner != "" && t.Owner != s.o.Owner
+		if t.Status != task.Cancelled && !lost {
 			continue
 		}
 		s.mu.Lock()
@@ -113,7 +121,11 @@ func (s *Scheduler) dropCancelled(ctx context.Context) {
 		if err := run.Stop(ctx); err != nil {
 			s.o.Log.Error("stop agent of a task cancelled elsewhere", "task", id, "err", err)
 		}
-		s.o.Log.Info("scheduler", "task", id, "action", "stopped", "reason", "cancelled through another worker")
+		why := "cancelled through another worker"
+		if t.Status != task.Cancelled {
+			why = fmt.Sprintf("no longer this worker's: %s, owner %q", t.Status, t.Owner)
+		}
+		s.o.Log.Info("scheduler", "task", id, "action", "stopped", "reason", why)
 	}
 }
 

@@ -252,3 +252,38 @@ func TestPoolRestartReconcilesOnlyItsOwn(t *testing.T) {
 	r.release(theirs)
 	r.waitUntil("a's task done", func() bool { return r.task(theirs).Status == task.Done })
 }
+
+// TestPoolWorkerYieldsATaskNoLongerItsOwn: a worker whose task was taken
+// over by another owner while it ran (a peer's recovery after missed
+// heartbeats) stops its agent, and its late outcome does not overwrite
+// the task: every change it makes is fenced on its own claim.
+func TestPoolWorkerYieldsATaskNoLongerItsOwn(t *testing.T) {
+	r := newPoolRig(t)
+	a := r.start("a", 1, time.Minute)
+	id := r.add("wait yield")
+	r.waitUntil("a running the task", func() bool { return r.task(id).Status == task.Running })
+	ctx := context.Background()
+	if _, err := r.st.UpdateTask(ctx, id, task.Change{Owner: pool.OwnerOf("a", 1), NewOwner: "z:1"}); err != nil {
+		t.Fatal(err)
+	}
+	a.sched.Notify()
+	r.waitUntil("a's agent stopped", func() bool {
+		a.sched.mu.Lock()
+		defer a.sched.mu.Unlock()
+		return len(a.sched.runs) == 0
+	})
+	r.release(id)
+	a.sched.Notify()
+	// a's later steps leave the task as z holds it.
+	if err := a.sched.Step(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.task(id); got.Status != task.Running || got.Owner != "z:1" {
+		t.Fatalf("task after a yielded: %s owned by %q; history %s", got.Status, got.Owner, r.history(id))
+	}
+	// A finish fenced on a's claim is refused outright.
+	done := "late"
+	if _, err := r.st.UpdateTask(ctx, id, task.Change{Owner: pool.OwnerOf("a", 1), To: task.Done, Result: &done}); err == nil {
+		t.Fatal("a change fenced on the old claim was applied")
+	}
+}

@@ -38,6 +38,19 @@ func (s *Scheduler) Reconcile(ctx context.Context) error {
 			}
 		}
 		now := s.o.Clock.Now()
+		if run != nil && t.Owner != s.o.Owner && s.o.Owner != "" {
+			// Take the claim over from the previous process, so this
+			// worker's fenced changes apply (and a peer's recovery, which
+			// fences on the old owner, does not).
+			if _, err := s.o.Store.UpdateTask(ctx, t.ID, task.Change{Owner: t.Owner, NewOwner: s.o.Owner}); errors.Is(err, task.ErrConflict) {
+				// A peer recovered it since the list was read.
+				s.o.Log.Info("reconcile", "task", t.ID, "action", "stopped", "reason", err.Error())
+				_ = run.Stop(ctx)
+				continue
+			} else if err != nil {
+				s.o.Log.Error("take over", "task", t.ID, "err", err)
+			}
+		}
 		if run != nil {
 			s.mu.Lock()
 			s.runs[t.ID] = run

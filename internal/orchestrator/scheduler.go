@@ -204,7 +204,7 @@ func (s *Scheduler) collect(ctx context.Context) {
 			continue
 		}
 		out := r.Outcome()
-		c := task.Change{From: []task.Status{task.Claimed, task.Running, task.Paused}, To: out.Status, Time: s.o.Clock.Now()}
+		c := task.Change{From: []task.Status{task.Claimed, task.Running, task.Paused}, To: out.Status, Time: s.o.Clock.Now(), Owner: s.o.Owner}
 		action, reason := task.ActFinish, "the agent finished"
 		if out.Status == task.Failed {
 			action, reason = task.ActFail, "the agent failed: "+out.Error
@@ -214,7 +214,7 @@ func (s *Scheduler) collect(ctx context.Context) {
 		}
 		c.Reason = reason
 		if _, err := s.o.Store.UpdateTask(ctx, id, c); err != nil {
-			if !errors.Is(err, task.ErrConflict) { // cancelled meanwhile: its status stands
+			if !errors.Is(err, task.ErrConflict) { // cancelled or recovered meanwhile: its status stands
 				s.o.Log.Error("finish task", "task", id, "err", err)
 			}
 			continue
@@ -250,7 +250,7 @@ func (s *Scheduler) hold(ctx context.Context, now time.Time, q Quota) {
 	s.record(ctx, "", task.ActHold, "quota critical, starting nothing new and pausing running agents: "+q.Reason)
 	for _, id := range ids {
 		if _, err := s.o.Store.UpdateTask(ctx, id, task.Change{From: []task.Status{task.Running}, To: task.Paused,
-			Time: now, Reason: "told to pause through its hooks: " + q.Reason}); err == nil {
+			Time: now, Owner: s.o.Owner, Reason: "told to pause through its hooks: " + q.Reason}); err == nil {
 			s.record(ctx, id, task.ActPause, q.Reason)
 		}
 	}
@@ -277,7 +277,7 @@ func (s *Scheduler) resume(ctx context.Context, q Quota) {
 	s.record(ctx, "", task.ActResume, "quota no longer critical: "+q.Reason)
 	for _, id := range ids {
 		if _, err := s.o.Store.UpdateTask(ctx, id, task.Change{From: []task.Status{task.Paused}, To: task.Running,
-			Time: s.o.Clock.Now(), Reason: "resumed: " + q.Reason}); err == nil {
+			Time: s.o.Clock.Now(), Owner: s.o.Owner, Reason: "resumed: " + q.Reason}); err == nil {
 			s.record(ctx, id, task.ActResume, q.Reason)
 		}
 	}
@@ -337,7 +337,7 @@ func (s *Scheduler) start(ctx context.Context, t *task.Task, why string) {
 	if err != nil {
 		msg := err.Error()
 		if _, uerr := s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{task.Claimed}, To: task.Failed,
-			Time: now, Reason: "the agent did not start: " + msg, Error: &msg}); uerr != nil {
+			Time: now, Owner: s.o.Owner, Reason: "the agent did not start: " + msg, Error: &msg}); uerr != nil {
 			s.o.Log.Error("fail task", "task", t.ID, "err", uerr)
 		}
 		s.record(ctx, t.ID, task.ActFail, "the agent did not start: "+msg)
@@ -349,7 +349,7 @@ func (s *Scheduler) start(ctx context.Context, t *task.Task, why string) {
 	s.mu.Unlock()
 	go func() { <-run.Done(); s.Notify() }()
 	if _, err := s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{task.Claimed}, To: task.Running,
-		Time: now, Reason: "agent started (" + ref + ")", AgentRef: &ref}); err != nil {
+		Time: now, Owner: s.o.Owner, Reason: "agent started (" + ref + ")", AgentRef: &ref}); err != nil {
 		s.o.Log.Error("mark task running", "task", t.ID, "err", err)
 	}
 	s.record(ctx, t.ID, task.ActStart, why)

@@ -42,6 +42,14 @@ type Change struct {
 	// Requeue clears the claim (owner, claimed_at, started_at) when the
 	// task goes back to queued.
 	Requeue bool
+	// Owner fences the change: when set, it applies only while the task
+	// is claimed by Owner (ErrConflict otherwise). In a pool a worker
+	// that stalled past its heartbeats finds its task recovered by a peer
+	// and must not overwrite what the task became since.
+	Owner string
+	// NewOwner, when set, hands the claim to another owner: a restarted
+	// daemon taking over the agents its previous process left running.
+	NewOwner string
 }
 
 // Store keeps the queue. The orchestrator declares what it needs and the

@@ -246,6 +246,9 @@ func (s *Store) UpdateTask(ctx context.Context, id string, c task.Change) (*task
 		if len(c.From) > 0 && !slices.Contains(c.From, cur.Status) {
 			return fmt.Errorf("%w: task %s is %s", task.ErrConflict, id, cur.Status)
 		}
+		if c.Owner != "" && cur.Owner != c.Owner {
+			return fmt.Errorf("%w: task %s is claimed by %q, not %q", task.ErrConflict, id, cur.Owner, c.Owner)
+		}
 		now := c.Time.UnixMicro()
 		var p params
 		sets := []string{"updated_us = " + p.add(now)}
@@ -261,6 +264,9 @@ func (s *Store) UpdateTask(ctx context.Context, id string, c task.Change) (*task
 		}
 		if c.AgentRef != nil {
 			set("agent_ref", *c.AgentRef)
+		}
+		if c.NewOwner != "" {
+			set("owner", c.NewOwner)
 		}
 		moved := c.To != "" && c.To != cur.Status
 		if moved {

@@ -238,6 +238,9 @@ func (s *Store) UpdateTask(ctx context.Context, id string, c task.Change) (*task
 		if len(c.From) > 0 && !containsStatus(c.From, cur.Status) {
 			return fmt.Errorf("%w: task %s is %s", task.ErrConflict, id, cur.Status)
 		}
+		if c.Owner != "" && cur.Owner != c.Owner {
+			return fmt.Errorf("%w: task %s is claimed by %q, not %q", task.ErrConflict, id, cur.Owner, c.Owner)
+		}
 		now := c.Time.UnixMicro()
 		sets := []string{"updated_us = ?"}
 		args := []any{now}
@@ -253,6 +256,9 @@ func (s *Store) UpdateTask(ctx context.Context, id string, c task.Change) (*task
 		}
 		if c.AgentRef != nil {
 			set("agent_ref", *c.AgentRef)
+		}
+		if c.NewOwner != "" {
+			set("owner", c.NewOwner)
 		}
 		if c.To != "" && c.To != cur.Status {
 			set("status", string(c.To))

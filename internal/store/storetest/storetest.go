@@ -74,6 +74,7 @@ func Run(t *testing.T, b Backend) {
 		{"TaskPinnedToSystem", testTaskPinnedToSystem},
 		{"ClaimNextConcurrent", testClaimNextConcurrent},
 		{"UpdateTaskConflicts", testUpdateTaskConflicts},
+		{"UpdateTaskOwnerFence", testUpdateTaskOwnerFence},
 		{"SchedulingDecisions", testSchedulingDecisions},
 		{"TokensAndDeliveries", testTokensAndDeliveries},
 		{"Agents", testAgents},

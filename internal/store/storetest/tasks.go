@@ -286,6 +286,38 @@ func testUpdateTaskConflicts(t *testing.T, b Backend) {
 	}
 }
 
+// A change fenced by Owner applies only while that owner holds the claim;
+// NewOwner hands the claim over.
+func testUpdateTaskOwnerFence(t *testing.T, b Backend) {
+	st := b.open(t, b.New(t))
+	now := time.Now()
+	if _, _, err := st.CreateTask(ctx, newTask("f", 0, now), 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.ClaimNext(ctx, "w1", "", "r", now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.UpdateTask(ctx, "f", task.Change{Owner: "w2", To: task.Running}); !errors.Is(err, task.ErrConflict) {
+		t.Fatalf("another owner's change: %v, want ErrConflict", err)
+	}
+	if got, _ := st.Task(ctx, "f"); got.Status != task.Claimed || got.Owner != "w1" {
+		t.Fatalf("a refused change changed the task: %+v", got)
+	}
+	if got, err := st.UpdateTask(ctx, "f", task.Change{Owner: "w1", To: task.Running}); err != nil || got.Status != task.Running {
+		t.Fatalf("the owner's change: %+v %v", got, err)
+	}
+	if got, err := st.UpdateTask(ctx, "f", task.Change{Owner: "w1", NewOwner: "w3"}); err != nil || got.Owner != "w3" {
+		t.Fatalf("hand-over: %+v %v", got, err)
+	}
+	done := "ok"
+	if _, err := st.UpdateTask(ctx, "f", task.Change{Owner: "w1", To: task.Done, Result: &done}); !errors.Is(err, task.ErrConflict) {
+		t.Fatalf("the old owner's change after the hand-over: %v, want ErrConflict", err)
+	}
+	if got, err := st.UpdateTask(ctx, "f", task.Change{Owner: "w3", To: task.Queued, Requeue: true}); err != nil || got.Owner != "" || got.Status != task.Queued {
+		t.Fatalf("requeue by the new owner: %+v %v", got, err)
+	}
+}
+
 func testSchedulingDecisions(t *testing.T, b Backend) {
 	st := b.fresh(t)
 	now := time.Now().UTC()

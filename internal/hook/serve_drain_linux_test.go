@@ -1,0 +1,24 @@
+//go:build linux
+
+package hook
+
+import (
+	"os"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// waitDrained waits until nothing is left to read in the pipe r.
+func waitDrained(r *os.File, within time.Duration) bool {
+	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		n, err := unix.IoctlGetInt(int(r.Fd()), unix.TIOCINQ)
+		if err != nil {
+			return false
+		}
+		if n == 0 {
+			return true
+		}
+	}
+	return false
+}
