@@ -17,7 +17,26 @@ var userOnly = map[string]bool{
 // command (`warden breaker reset`, `warden safemode off`, `warden off`…),
 // wherever it hides in the command line (pipelines, subshells, bash -c).
 func SelfToggle(cmd string) (string, bool) {
+	if !mayNameWarden(cmd) {
+		return "", false // most commands: no parse at all
+	}
 	return selfToggle(cmd, 0)
+}
+
+// mayNameWarden is a cheap test that selfToggle can only pass: every name
+// it finds is the command's own characters with quotes, backslashes,
+// dollars (an empty ANSI-C quote inside a word) and line breaks taken
+// out, so a command that has no "warden" or "pace-maker" even then has
+// none for the parser to find.
+func mayNameWarden(cmd string) bool {
+	folded := strings.Map(func(r rune) rune {
+		switch r {
+		case '\'', '"', '\\', '$', '\n':
+			return -1
+		}
+		return r
+	}, strings.ToLower(cmd))
+	return strings.Contains(folded, "warden") || strings.Contains(folded, "pace-maker")
 }
 
 func selfToggle(cmd string, depth int) (string, bool) {

@@ -24,7 +24,11 @@ func gatesBreakerHandler() pipeline.Handler {
 				return event.Decision{}, err
 			}
 			if c.Event == event.PreToolUse {
-				if mut, _ := gates.MutationOnce(c.Input); mut && b.Tripped {
+				// Tripped first: parsing the command is the costly half.
+				if !b.Tripped {
+					return event.Decision{}, nil
+				}
+				if mut, _ := gates.MutationOnce(c.Input); mut {
 					return event.Decision{Verdict: event.Deny, RuleID: "gates:breaker", Mode: "deny", Reason: b.DenyReason()}, nil
 				}
 				return event.Decision{}, nil

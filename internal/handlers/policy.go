@@ -16,8 +16,9 @@ const keyPolicyAsked = "policy_asked"
 
 // The guard engine (internal/policy): built-in packs plus the user's and
 // the project's rule files, evaluated against PreToolUse calls,
-// PermissionRequest and UserPromptSubmit prompts. The engine is built per
-// process (one hook = one event) and compiles only what the call reaches.
+// PermissionRequest and UserPromptSubmit prompts. The engine is built once
+// per configuration and rule files (see engines) and compiles only what
+// the calls reach.
 func policyHandler() pipeline.Handler {
 	return pipeline.Handler{
 		Name:   "policy",
@@ -36,16 +37,15 @@ func runPolicy(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 	if cwd == "" {
 		cwd = c.ProjectDir
 	}
-	user, _, probs := policy.LoadUserRules(policy.RuleDirs(c.Paths().Home(), c.ProjectDir))
-	opts := policy.OptionsFrom(c.Config, c.Paths().Home())
-	opts.Getenv = c.Getenv // the caller's CLAUDE_CONFIG_DIR, not the server's
-	eng := policy.New(append(policy.Builtin(), agentPacks(c)...), user, opts)
+	agent, agentKey := agentPacks(c)
+	built := engines.get(policy.RuleDirs(c.Paths().Home(), c.ProjectDir), policy.OptionsFrom(c.Config, c.Paths().Home()), agent, agentKey)
+	probs := built.probs
 	f := policy.Normalize(policy.Call{Event: string(c.Event), Tool: in.ToolName, Input: in.ToolInput,
 		Prompt: in.Prompt, Cwd: cwd, Home: home, Project: c.ProjectDir})
 	if c.State != nil {
 		f.Session = map[string]any{"tool_count": c.State.ToolCount, "subagent_depth": c.State.SubagentDepth}
 	}
-	res := eng.Evaluate(ctx, f)
+	res := built.eng.EvaluateFor(ctx, f, c.Getenv) // the caller's CLAUDE_CONFIG_DIR, not the server's
 	d := decide(c, res)
 	// A broken rule file is left out (the other rules still apply); the
 	// user hears about it once per session.

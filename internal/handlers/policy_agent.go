@@ -15,10 +15,12 @@ import (
 // directory holding the task's .warden/task.json, looked for from the
 // project directory upwards (an agent may cd into a subdirectory); the
 // task's allowed operations come from the same file.
-func agentPacks(c *pipeline.Call) []policy.Pack {
+//
+// key names the pack's inputs, for the engine cache ("" without one).
+func agentPacks(c *pipeline.Call) (packs []policy.Pack, key string) {
 	id := c.Getenv(event.TaskIDEnv)
 	if id == "" {
-		return nil
+		return nil, ""
 	}
 	task := policy.AgentTask{ID: id, Worktree: c.ProjectDir}
 	for dir := c.ProjectDir; dir != "" && dir != "/" && dir != "."; dir = filepath.Dir(dir) {
@@ -36,5 +38,6 @@ func agentPacks(c *pipeline.Call) []policy.Pack {
 			break
 		}
 	}
-	return []policy.Pack{policy.AgentPack(task)}
+	k, _ := json.Marshal(task)
+	return []policy.Pack{policy.AgentPack(task)}, string(k)
 }

@@ -65,6 +65,17 @@ type Request struct {
 	Store store.Store
 	// Handlers run for the event (nil: internal/handlers.All()).
 	Handlers []pipeline.Handler
+	// Answer, when set, is called once the hook's output is written and
+	// its exit code is known, before the event is recorded: the server
+	// sends the code then, so Claude Code does not wait for the record
+	// (a pacing delay is part of the answer: it comes after the sleep).
+	// The record still happens before Run returns, and before the next
+	// hook of the session starts (the session lock is held until then).
+	// Nil: Run returns after the record, as an in-process hook does.
+	Answer func(code int)
+	// Log gets what the runtime would say on Stderr after Answer was
+	// called (the caller's stderr is closed by then); nil discards it.
+	Log io.Writer
 }
 
 // Run runs one hook for a caller of a resident server and returns its exit
@@ -80,7 +91,7 @@ func Run(ctx context.Context, req Request) int {
 	}
 	return invoke(ctx, &invocation{
 		args: req.Args, env: env, stdin: req.Stdin, stdout: req.Stdout, stderr: req.Stderr, store: req.Store,
-		handlers: req.Handlers,
+		handlers: req.Handlers, answer: req.Answer, log: req.Log,
 	})
 }
 
@@ -95,6 +106,8 @@ type invocation struct {
 	spawnKeeper    bool
 	signals        bool               // this process is the hook's: SIGTERM/SIGINT end a pacing sleep
 	handlers       []pipeline.Handler // nil: handlers.All()
+	answer         func(code int)     // see Request.Answer
+	log            io.Writer          // see Request.Log
 }
 
 func invoke(ctx context.Context, inv *invocation) (code int) {
@@ -102,6 +115,16 @@ func invoke(ctx context.Context, inv *invocation) (code int) {
 	stderr := inv.stderr
 	r := &run{start: start, stderr: stderr, unlock: func() {}, env: inv.env, paths: paths.Of(inv.env.Getenv),
 		shared: inv.store, base: ctx, signals: inv.signals, handlers: inv.handlers}
+	r.answer = func() {}
+	if inv.answer != nil {
+		r.answer = sync.OnceFunc(func() {
+			inv.answer(code)
+			r.stderr = inv.log // the caller's stderr is closed now
+			if r.stderr == nil {
+				r.stderr = io.Discard
+			}
+		})
+	}
 	if r.handlers == nil {
 		r.handlers = handlers.All()
 	}
@@ -123,7 +146,9 @@ func invoke(ctx context.Context, inv *invocation) (code int) {
 	if out.Stderr != "" {
 		fmt.Fprintln(stderr, out.Stderr)
 	}
+	code = out.Exit
 	r.record(out)
+	r.answer() // when the record had nothing to write
 	if inv.spawnKeeper {
 		r.ensureKeeper()
 	}
@@ -176,6 +201,7 @@ type run struct {
 	stErr    error
 	key      []byte // signs session state; nil when unusable
 	unlock   func() // releases the session lock once the state is saved (no-op without one)
+	answer   func() // sends the exit code to a server's client (once; no-op in process)
 	state    *session.State
 	decision event.Decision
 	failure  []string // why warden failed open, for the record
@@ -254,6 +280,8 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 	// so everything inside it is paid once per hook waiting behind. (The
 	// on/off switch is global, not the session's; within a session only
 	// a prompt flips it, and Claude Code runs no tool hook beside that.)
+	projectDir := r.env.Abs(r.paths.ProjectDir(r.in.Cwd))
+	ctx = r.preloadSettings(ctx, projectDir)
 	enabled := usercmd.Enabled(ctx, r.st)
 	if r.in.SessionID != "" && r.st != nil {
 		key, err := session.LoadKey(r.paths.StateKey())
@@ -277,7 +305,7 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 	work := cloneState(r.state)
 	call := &pipeline.Call{
 		Event: r.ev, Input: r.in, State: work, Config: r.cfg, ConfigProblems: r.problems,
-		ProjectDir: r.env.Abs(r.paths.ProjectDir(r.in.Cwd)), Env: r.env,
+		ProjectDir: projectDir, Env: r.env,
 		Enabled: enabled, Now: r.start,
 	}
 	if s := r.st; s != nil {
@@ -316,6 +344,27 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 		return hookio.Output{}
 	}
 	return hookio.Render(r.ev, r.decision)
+}
+
+// settingsLoader is a store that reads several settings at once.
+type settingsLoader interface {
+	Settings(ctx context.Context, keys []string) (map[string]string, error)
+}
+
+// preloadSettings loads the settings this event's handlers read, in one
+// query, into the hook's context (see store.WithSettings). A store that
+// cannot, or an error, leaves ctx as it was: each is then read alone.
+func (r *run) preloadSettings(ctx context.Context, projectDir string) context.Context {
+	l, ok := r.st.(settingsLoader)
+	if !ok {
+		return ctx
+	}
+	keys := handlers.SettingsRead(r.ev, projectDir)
+	vals, err := l.Settings(ctx, keys)
+	if err != nil {
+		return ctx
+	}
+	return store.WithSettings(ctx, keys, vals)
 }
 
 // openStore uses the server's store, else opens the local SQLite file:
@@ -408,9 +457,11 @@ func (r *run) record(out hookio.Output) {
 		slept := sleepFor(r.base, d, time.Until(deadline)-recordReserve, r.signals)
 		ev = r.eventRow(out)
 		ev.SleptMS = slept.Milliseconds()
+		r.answer()
 		err = r.st.RecordHook(ctx, ev, nil)
 	} else {
 		ev = r.eventRow(out)
+		r.answer()
 		err = r.st.RecordHook(ctx, ev, sess)
 		r.unlock()
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 )
 
@@ -18,30 +19,75 @@ var errTooLarge = fmt.Errorf("hook input larger than %d bytes", MaxInput)
 // that is never closed cannot hang the hook (Claude Code closes it; a
 // mis-wired caller might not).
 func readInput(r io.Reader, deadline time.Duration) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if b, err, done := readFileInput(f, deadline); done {
+			return b, err
+		}
+	}
 	type result struct {
 		b   []byte
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		b, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
-		if err == nil && len(b) > MaxInput {
-			err = errTooLarge
-		}
+		b, err := readAllCapped(r)
 		done <- result{b, err}
 	}()
 	t := time.NewTimer(deadline)
 	defer t.Stop()
 	select {
 	case res := <-done:
-		if res.err != nil {
-			return nil, fmt.Errorf("read hook input: %w", res.err)
-		}
-		if len(res.b) == 0 {
-			return nil, errors.New("empty hook input on stdin")
+		if err := checked(res.b, res.err); err != nil {
+			return nil, err
 		}
 		return res.b, nil
 	case <-t.C:
 		return nil, fmt.Errorf("stdin not closed within %v", deadline)
 	}
+}
+
+// readFileInput reads a stdin that needs no goroutine to be bounded: a
+// pollable pipe or socket (the resident server's callers: it made theirs
+// non-blocking) under a read deadline, or a regular file, which cannot
+// block. done is false for anything else (a terminal, a blocking pipe in
+// a hook's own process): readInput then reads it in a goroutine.
+func readFileInput(f *os.File, deadline time.Duration) (b []byte, err error, done bool) {
+	if f.SetReadDeadline(time.Now().Add(deadline)) == nil {
+		defer f.SetReadDeadline(time.Time{})
+		b, err = readAllCapped(f)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, fmt.Errorf("stdin not closed within %v", deadline), true
+		}
+		if err = checked(b, err); err != nil {
+			return nil, err, true
+		}
+		return b, nil, true
+	}
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		b, err = readAllCapped(f)
+		if err = checked(b, err); err != nil {
+			return nil, err, true
+		}
+		return b, nil, true
+	}
+	return nil, nil, false
+}
+
+func readAllCapped(r io.Reader) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	if err == nil && len(b) > MaxInput {
+		err = errTooLarge
+	}
+	return b, err
+}
+
+// checked turns a read's outcome into readInput's errors.
+func checked(b []byte, err error) error {
+	if err != nil {
+		return fmt.Errorf("read hook input: %w", err)
+	}
+	if len(b) == 0 {
+		return errors.New("empty hook input on stdin")
+	}
+	return nil
 }

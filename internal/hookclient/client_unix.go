@@ -6,6 +6,7 @@ import (
 	"os"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/warden-dev/warden/internal/hookwire"
 	"github.com/warden-dev/warden/internal/paths"
@@ -65,9 +66,23 @@ func viaKeeper(args []string, problem func(string)) (code int, ok bool) {
 	if err := sendAll(fd, req, syscall.UnixRights(0, 1, 2)); err != nil {
 		return 0, false
 	}
+	// The keeper answers Accepted with the exit code in one write when
+	// the hook is quick, else Accepted first (within hookserve.AcceptGrace)
+	// and the code when done; Declined before it touches stdin.
 	var b [1]byte
-	if n, err := readRetry(fd, b[:]); err != nil || n != 1 || b[0] != hookwire.Accepted {
-		return 0, false // declined, or gone before taking it: run it here
+	n, err := readRetry(fd, b[:])
+	if n == 1 && b[0] == hookwire.Declined {
+		return 0, false // stdin is untouched: run it here
+	}
+	if n != 1 || err != nil || b[0] != hookwire.Accepted {
+		// No answer: the keeper went away, or is stuck. It may have
+		// taken the hook and read stdin; only if it did not is the hook
+		// run here (never twice, never on a half-read payload).
+		if untouched(0) {
+			return 0, false
+		}
+		problem("the keeper stopped before it finished")
+		return 0, true
 	}
 	// Accepted: the keeper owns stdin now; whatever happens next, this
 	// process must not run the hook again.
@@ -77,6 +92,24 @@ func viaKeeper(args []string, problem func(string)) (code int, ok bool) {
 		return 0, true
 	}
 	return int(b[0]), true
+}
+
+// untouched reports whether nothing was read from fd (stdin) yet: a pipe
+// or socket still holds bytes (Claude Code writes the whole payload at
+// once, before or while this process starts), a file is still at its
+// start. The keeper shares the open file, so its reads show here.
+func untouched(fd int) bool {
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil {
+		return false
+	}
+	if st.Mode&syscall.S_IFMT == syscall.S_IFREG {
+		off, err := syscall.Seek(fd, 0, 1) // SEEK_CUR
+		return err == nil && off == 0
+	}
+	var pending int32
+	_, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), fionread, uintptr(unsafe.Pointer(&pending)))
+	return e == 0 && pending > 0
 }
 
 // passable: only a pipe, socket or file is handed over. A terminal's open

@@ -86,7 +86,7 @@ func (s *Server) Serve(ln *net.UnixListener) error {
 // decline what this server must not run, else run it with a worker and
 // send its exit code.
 func (s *Server) handle(conn *net.UnixConn) {
-	defer s.active.Done()
+	defer s.end()
 	defer conn.Close()
 	var fds []int // the client's descriptors, closed here
 	defer func() {
@@ -94,13 +94,15 @@ func (s *Server) handle(conn *net.UnixConn) {
 			syscall.Close(fd)
 		}
 	}()
-	accepted := false
+	// answer closes the client's descriptors (so Claude Code's pipes see
+	// EOF when the client exits) and sends the exit code, once: the hook
+	// runtime calls it before it records the event, and it runs again
+	// (doing nothing) after the request, or after a panic (fail open).
+	answer := func() {} // set once the request is taken
 	defer func() {
 		if p := recover(); p != nil {
 			logf(s.o.Log, "internal error: %v", p)
-			if accepted {
-				conn.Write([]byte{0}) // fail open
-			}
+			answer() // fail open: the code is 0 unless already sent
 		}
 	}()
 	_ = conn.SetDeadline(time.Now().Add(s.o.ReadTimeout))
@@ -117,54 +119,75 @@ func (s *Server) handle(conn *net.UnixConn) {
 		s.decline(conn, why)
 		return
 	}
-	t := time.NewTimer(s.o.QueueWait)
-	select {
-	case s.slots <- struct{}{}:
-		t.Stop()
-	case <-t.C:
+	if !s.takeSlot() {
 		s.decline(conn, fmt.Sprintf("all %d workers busy for %v", s.o.Workers, s.o.QueueWait))
 		return
 	}
 	release := sync.OnceFunc(func() { <-s.slots })
 	defer release()
-	if _, err := conn.Write([]byte{hookwire.Accepted}); err != nil {
-		return
-	}
-	accepted = true
+	// Taken: from here on the request is this server's to answer (stdin
+	// is read below); the client hears Accepted with the exit code, or at
+	// AcceptGrace when the hook takes longer.
 	_ = conn.SetDeadline(time.Time{})
 
 	// The request's context ends when the client goes away (Claude Code
 	// signalled it: its socket closes) or a shutdown runs out of time.
+	// A quick hook is done before a goroutine watching the socket would
+	// matter, so one starts only with a request still running at
+	// AcceptGrace (a judge, a pacing sleep).
 	ctx, cancel := context.WithCancel(s.hard)
 	defer cancel()
-	go func() {
+	rep := newReply(conn, AcceptGrace, func() {
 		var b [1]byte
 		conn.Read(b[:]) // EOF when the client exits; conn.Close ends it otherwise
 		cancel()
-	}()
+	})
 
 	stdin, stdout, stderr := clientFiles(fds)
 	fds = nil
-	// Closed before the exit code is sent, so Claude Code's pipes see EOF
-	// when the client's process ends.
-	defer func() { stdin.Close(); stdout.Close(); stderr.Close() }()
-	env := &reqenv.Env{Environ: req.Environ, Cwd: filepath.Clean(req.Cwd)}
 	code := 0
+	answer = sync.OnceFunc(func() {
+		stdin.Close()
+		stdout.Close()
+		stderr.Close()
+		rep.code(code)
+	})
+	defer answer()
+	env := &reqenv.Env{Environ: req.Environ, Cwd: filepath.Clean(req.Cwd)}
 	switch req.Args[0] {
 	case "hook":
+		// The client hears back as soon as the output is out; the event
+		// is recorded after, still by this worker and still under the
+		// session's lock, so the session's next hook sees it.
 		code = hook.Run(ctx, hook.Request{Args: req.Args[1:], Env: env,
-			Stdin: stdin, Stdout: stdout, Stderr: stderr, Store: s.o.Store, Handlers: s.o.Handlers})
+			Stdin: stdin, Stdout: stdout, Stderr: stderr, Store: s.o.Store, Handlers: s.o.Handlers,
+			Answer: func(c int) { code = c; answer() }, Log: s.o.Log})
 	case "statusline":
 		o := statusline.Options{Wrap: wrapArg(req.Args[1:]), Env: env, ReadTimeout: s.o.ReadTimeout}
 		statusline.Run(stdin, stdout, statusline.Live(o))
 	}
-	stdin.Close()
-	stdout.Close()
-	stderr.Close()
 	// The worker is free before the client hears back: a client that
 	// sends its next request at once finds it free.
 	release()
-	conn.Write([]byte{byte(code)})
+	answer()
+}
+
+// takeSlot waits up to QueueWait for a free worker; false when none
+// came. The common case, a free worker, costs no timer.
+func (s *Server) takeSlot() bool {
+	select {
+	case s.slots <- struct{}{}:
+		return true
+	default:
+	}
+	t := time.NewTimer(s.o.QueueWait)
+	defer t.Stop()
+	select {
+	case s.slots <- struct{}{}:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // clientFiles wraps the client's stdio. A pipe or socket stdin is made

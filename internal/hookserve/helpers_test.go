@@ -137,6 +137,10 @@ type result struct {
 	stdout, stderr string
 	err            error
 	stdinW         *os.File // open when call.stdinOpen
+	// together: Accepted and the exit code came in one read;
+	// acceptedAfter: when the first reply byte came.
+	together      bool
+	acceptedAfter time.Duration
 }
 
 // do runs one request the way internal/hookclient does, on pipes.
@@ -168,6 +172,7 @@ func (r *rig) do(t testing.TB, c call) result {
 		return result{err: err}
 	}
 	defer conn.Close()
+	sent := time.Now()
 	_, _, err = conn.WriteMsgUnix(req.Encode(), syscall.UnixRights(int(inR.Fd()), int(outW.Fd()), int(errW.Fd())), nil)
 	inR.Close()
 	outW.Close()
@@ -189,11 +194,16 @@ func (r *rig) do(t testing.TB, c call) result {
 	go func() { defer wg.Done(); io.Copy(&o, outR); outR.Close() }()
 	go func() { defer wg.Done(); io.Copy(&e, errR); errR.Close() }()
 	conn.SetReadDeadline(time.Now().Add(30 * time.Second))
-	var b [1]byte
-	if _, err := io.ReadFull(conn, b[:]); err != nil {
-		res.err = fmt.Errorf("no reply: %w", err)
+	// Up to two bytes: Accepted and the code come in one write when the
+	// hook is quick (res.together).
+	var first [2]byte
+	n, err := conn.Read(first[:])
+	if n == 0 {
+		res.err = fmt.Errorf("no reply: %v", err)
 		return res
 	}
+	res.acceptedAfter = time.Since(sent)
+	b := first[:1]
 	if b[0] == hookwire.Declined {
 		res.declined = true
 		inW.Close()
@@ -206,7 +216,10 @@ func (r *rig) do(t testing.TB, c call) result {
 		wg.Wait()
 		return res
 	}
-	if _, err := io.ReadFull(conn, b[:]); err != nil {
+	if n == 2 {
+		res.together = true
+		b = first[1:]
+	} else if _, err := io.ReadFull(conn, b); err != nil {
 		res.err = fmt.Errorf("no exit code: %w", err)
 	}
 	res.code = int(b[0])
@@ -222,8 +235,20 @@ func preToolUse(session, cwd, command string) string {
 		session, cwd, command, command)
 }
 
+// settle waits until the server ran every request to its end: clients
+// hear back before the event is recorded.
+func (r *rig) settle(t testing.TB) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := r.srv.Idle(ctx); err != nil {
+		t.Fatalf("server still busy: %v", err)
+	}
+}
+
 func (r *rig) events(t *testing.T) []store.Event {
 	t.Helper()
+	r.settle(t)
 	evs, err := r.st.Events(context.Background(), store.Filter{})
 	if err != nil {
 		t.Fatal(err)

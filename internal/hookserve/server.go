@@ -112,6 +112,8 @@ type Server struct {
 	listeners map[io.Closer]struct{}
 	closing   bool
 	active    sync.WaitGroup // accepted connections being handled
+	inflight  int            // the same count, for Idle
+	idle      chan struct{}  // closed while inflight is 0
 
 	declines atomic.Int64
 	persist  chan struct{} // wakes the goroutine that saves the decline count
@@ -205,7 +207,43 @@ func (s *Server) begin() bool {
 		return false
 	}
 	s.active.Add(1)
+	if s.inflight == 0 {
+		s.idle = make(chan struct{})
+	}
+	s.inflight++
 	return true
+}
+
+// end unregisters a connection begin registered.
+func (s *Server) end() {
+	s.mu.Lock()
+	s.inflight--
+	if s.inflight == 0 {
+		close(s.idle)
+	}
+	s.mu.Unlock()
+	s.active.Done()
+}
+
+// Idle returns once no request is running (nil), or ctx's error. A client
+// hears its hook's answer before the event is recorded (see hook.Request
+// .Answer); whoever reads the store right after a hook it sent, and must
+// see its row, waits here first. Requests arriving meanwhile are waited
+// for too.
+func (s *Server) Idle(ctx context.Context) error {
+	s.mu.Lock()
+	if s.inflight == 0 {
+		s.mu.Unlock()
+		return nil
+	}
+	ch := s.idle
+	s.mu.Unlock()
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 func (s *Server) isClosing() bool {

@@ -255,9 +255,22 @@ type RuleInfo struct {
 // Evaluate runs every rule that can match f. ctx bounds the few rules that
 // run a process (git status).
 func (e *Engine) Evaluate(ctx context.Context, f *Facts) *Result {
+	return e.evaluate(ctx, f, &e.opts)
+}
+
+// EvaluateFor is Evaluate for a caller whose environment is getenv (the
+// resident hook server's callers), so one engine, built once and cached,
+// serves callers with different environments.
+func (e *Engine) EvaluateFor(ctx context.Context, f *Facts, getenv func(string) string) *Result {
+	opts := e.opts
+	opts.Getenv = getenv
+	return e.evaluate(ctx, f, &opts)
+}
+
+func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result {
 	e.once.Do(e.index)
 	res := &Result{Facts: f}
-	env := &Env{F: f, Opts: &e.opts, ctx: ctx, git: e.Git, gitBranch: e.GitBranch}
+	env := &Env{F: f, Opts: opts, ctx: ctx, git: e.Git, gitBranch: e.GitBranch}
 	seen := make([]bool, len(e.rules))
 	run := func(r *prepared) {
 		if seen[r.idx] || !r.runsOn(f.Event) || !r.forTool(f.Tool) {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/warden-dev/warden/internal/store"
@@ -37,6 +38,9 @@ const (
 
 // Setting implements store.Store.
 func (s *Store) Setting(ctx context.Context, key string) (string, bool, error) {
+	if v, ok, held := store.SnapshotSetting(ctx, key); held {
+		return v, ok, nil
+	}
 	var v string
 	err := cachedDB{s}.QueryRowContext(ctx, settingQuery, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -53,7 +57,43 @@ func (s *Store) SetSetting(ctx context.Context, key, value string) error {
 	_, err := s.execRetry(ctx,
 		"INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
 		key, value)
+	store.ForgetSetting(ctx, key)
 	return err
+}
+
+// Settings reads several settings in one query (one read transaction):
+// the values of the keys that are set.
+func (s *Store) Settings(ctx context.Context, keys []string) (map[string]string, error) {
+	out := make(map[string]string, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(keys))
+	for i, k := range keys {
+		args[i] = k
+	}
+	rows, err := cachedDB{s}.QueryContext(ctx, settingsQuery(len(keys)), args...)
+	if err != nil {
+		return nil, fmt.Errorf("read settings: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, fmt.Errorf("read settings: %w", err)
+		}
+		out[k] = v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read settings: %w", err)
+	}
+	return out, nil
+}
+
+// settingsQuery is the query for n keys; hooks ask for 1 or 3, so the
+// statement cache holds a couple of them.
+func settingsQuery(n int) string {
+	return "SELECT key, value FROM settings WHERE key IN (?" + strings.Repeat(", ?", n-1) + ")"
 }
 
 // ClaimSetting sets key to value only when it is absent or empty, in one
@@ -63,6 +103,7 @@ func (s *Store) ClaimSetting(ctx context.Context, key, value string) (bool, erro
 	res, err := s.execRetry(ctx,
 		"INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value WHERE settings.value = ''",
 		key, value)
+	store.ForgetSetting(ctx, key)
 	if err != nil {
 		return false, err
 	}
@@ -73,6 +114,7 @@ func (s *Store) ClaimSetting(ctx context.Context, key, value string) (bool, erro
 // DeleteSetting removes key (absent is fine).
 func (s *Store) DeleteSetting(ctx context.Context, key string) error {
 	_, err := s.execRetry(ctx, "DELETE FROM settings WHERE key = ?", key)
+	store.ForgetSetting(ctx, key)
 	return err
 }
 
