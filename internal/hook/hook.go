@@ -65,17 +65,6 @@ type Request struct {
 	Store store.Store
 	// Handlers run for the event (nil: internal/handlers.All()).
 	Handlers []pipeline.Handler
-	// Answer, when set, is called once the hook's output is written and
-	// its exit code is known, before the event is recorded: the server
-	// sends the code then, so Claude Code does not wait for the record
-	// (a pacing delay is part of the answer: it comes after the sleep).
-	// The record still happens before Run returns, and before the next
-	// hook of the session starts (the session lock is held until then).
-	// Nil: Run returns after the record, as an in-process hook does.
-	Answer func(code int)
-	// Log gets what the runtime would say on Stderr after Answer was
-	// called (the caller's stderr is closed by then); nil discards it.
-	Log io.Writer
 }
 
 // Run runs one hook for a caller of a resident server and returns its exit
@@ -91,7 +80,7 @@ func Run(ctx context.Context, req Request) int {
 	}
 	return invoke(ctx, &invocation{
 		args: req.Args, env: env, stdin: req.Stdin, stdout: req.Stdout, stderr: req.Stderr, store: req.Store,
-		handlers: req.Handlers, answer: req.Answer, log: req.Log,
+		handlers: req.Handlers,
 	})
 }
 
@@ -106,8 +95,6 @@ type invocation struct {
 	spawnKeeper    bool
 	signals        bool               // this process is the hook's: SIGTERM/SIGINT end a pacing sleep
 	handlers       []pipeline.Handler // nil: handlers.All()
-	answer         func(code int)     // see Request.Answer
-	log            io.Writer          // see Request.Log
 }
 
 func invoke(ctx context.Context, inv *invocation) (code int) {
@@ -115,16 +102,6 @@ func invoke(ctx context.Context, inv *invocation) (code int) {
 	stderr := inv.stderr
 	r := &run{start: start, stderr: stderr, unlock: func() {}, env: inv.env, paths: paths.Of(inv.env.Getenv),
 		shared: inv.store, base: ctx, signals: inv.signals, handlers: inv.handlers}
-	r.answer = func() {}
-	if inv.answer != nil {
-		r.answer = sync.OnceFunc(func() {
-			inv.answer(code)
-			r.stderr = inv.log // the caller's stderr is closed now
-			if r.stderr == nil {
-				r.stderr = io.Discard
-			}
-		})
-	}
 	if r.handlers == nil {
 		r.handlers = handlers.All()
 	}
@@ -146,9 +123,7 @@ func invoke(ctx context.Context, inv *invocation) (code int) {
 	if out.Stderr != "" {
 		fmt.Fprintln(stderr, out.Stderr)
 	}
-	code = out.Exit
 	r.record(out)
-	r.answer() // when the record had nothing to write
 	if inv.spawnKeeper {
 		r.ensureKeeper()
 	}
@@ -201,7 +176,6 @@ type run struct {
 	stErr    error
 	key      []byte // signs session state; nil when unusable
 	unlock   func() // releases the session lock once the state is saved (no-op without one)
-	answer   func() // sends the exit code to a server's client (once; no-op in process)
 	state    *session.State
 	decision event.Decision
 	failure  []string // why warden failed open, for the record
@@ -457,11 +431,9 @@ func (r *run) record(out hookio.Output) {
 		slept := sleepFor(r.base, d, time.Until(deadline)-recordReserve, r.signals)
 		ev = r.eventRow(out)
 		ev.SleptMS = slept.Milliseconds()
-		r.answer()
 		err = r.st.RecordHook(ctx, ev, nil)
 	} else {
 		ev = r.eventRow(out)
-		r.answer()
 		err = r.st.RecordHook(ctx, ev, sess)
 		r.unlock()
 	}

@@ -86,7 +86,7 @@ func (s *Server) Serve(ln *net.UnixListener) error {
 // decline what this server must not run, else run it with a worker and
 // send its exit code.
 func (s *Server) handle(conn *net.UnixConn) {
-	defer s.end()
+	defer s.active.Done()
 	defer conn.Close()
 	var fds []int // the client's descriptors, closed here
 	defer func() {
@@ -95,9 +95,8 @@ func (s *Server) handle(conn *net.UnixConn) {
 		}
 	}()
 	// answer closes the client's descriptors (so Claude Code's pipes see
-	// EOF when the client exits) and sends the exit code, once: the hook
-	// runtime calls it before it records the event, and it runs again
-	// (doing nothing) after the request, or after a panic (fail open).
+	// EOF when the client exits) and sends the exit code, once: after the
+	// request, or after a panic (fail open).
 	answer := func() {} // set once the request is taken
 	defer func() {
 		if p := recover(); p != nil {
@@ -156,12 +155,10 @@ func (s *Server) handle(conn *net.UnixConn) {
 	env := &reqenv.Env{Environ: req.Environ, Cwd: filepath.Clean(req.Cwd)}
 	switch req.Args[0] {
 	case "hook":
-		// The client hears back as soon as the output is out; the event
-		// is recorded after, still by this worker and still under the
-		// session's lock, so the session's next hook sees it.
+		// The event is recorded before the client hears back: whoever
+		// reads the store once the hook returned finds its row.
 		code = hook.Run(ctx, hook.Request{Args: req.Args[1:], Env: env,
-			Stdin: stdin, Stdout: stdout, Stderr: stderr, Store: s.o.Store, Handlers: s.o.Handlers,
-			Answer: func(c int) { code = c; answer() }, Log: s.o.Log})
+			Stdin: stdin, Stdout: stdout, Stderr: stderr, Store: s.o.Store, Handlers: s.o.Handlers})
 	case "statusline":
 		o := statusline.Options{Wrap: wrapArg(req.Args[1:]), Env: env, ReadTimeout: s.o.ReadTimeout}
 		statusline.Run(stdin, stdout, statusline.Live(o))

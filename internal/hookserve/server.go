@@ -41,6 +41,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/warden-dev/warden/internal/handlers"
 	"github.com/warden-dev/warden/internal/pipeline"
 	"github.com/warden-dev/warden/internal/store"
 )
@@ -92,6 +93,9 @@ func (o *Options) defaults() {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
+	if o.Handlers == nil {
+		o.Handlers = handlers.All() // once: the list is the same for every request
+	}
 }
 
 // ErrServerClosed is returned by Serve after Shutdown.
@@ -112,8 +116,6 @@ type Server struct {
 	listeners map[io.Closer]struct{}
 	closing   bool
 	active    sync.WaitGroup // accepted connections being handled
-	inflight  int            // the same count, for Idle
-	idle      chan struct{}  // closed while inflight is 0
 
 	declines atomic.Int64
 	persist  chan struct{} // wakes the goroutine that saves the decline count
@@ -207,43 +209,7 @@ func (s *Server) begin() bool {
 		return false
 	}
 	s.active.Add(1)
-	if s.inflight == 0 {
-		s.idle = make(chan struct{})
-	}
-	s.inflight++
 	return true
-}
-
-// end unregisters a connection begin registered.
-func (s *Server) end() {
-	s.mu.Lock()
-	s.inflight--
-	if s.inflight == 0 {
-		close(s.idle)
-	}
-	s.mu.Unlock()
-	s.active.Done()
-}
-
-// Idle returns once no request is running (nil), or ctx's error. A client
-// hears its hook's answer before the event is recorded (see hook.Request
-// .Answer); whoever reads the store right after a hook it sent, and must
-// see its row, waits here first. Requests arriving meanwhile are waited
-// for too.
-func (s *Server) Idle(ctx context.Context) error {
-	s.mu.Lock()
-	if s.inflight == 0 {
-		s.mu.Unlock()
-		return nil
-	}
-	ch := s.idle
-	s.mu.Unlock()
-	select {
-	case <-ch:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 func (s *Server) isClosing() bool {

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // Session state is signed so an agent that edits the store directly (to
@@ -65,6 +66,9 @@ func readKey(path string) ([]byte, error) {
 	if fi.Mode().Perm()&0o077 != 0 {
 		return nil, fmt.Errorf("state key %s has mode %#o; it must be private: chmod 600 %s", path, fi.Mode().Perm(), path)
 	}
+	if key := keys.get(path, fi); key != nil {
+		return key, nil
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -73,7 +77,50 @@ func readKey(path string) ([]byte, error) {
 	if err != nil || len(key) != keySize {
 		return nil, fmt.Errorf("state key %s is damaged; delete it (every session's state will be reset once)", path)
 	}
+	keys.put(path, fi, key)
 	return key, nil
+}
+
+// keys remembers the keys read, by path, while the file's size,
+// modification time and inode stay the same: a resident server reads a
+// key for every hook, and the stat it does anyway tells whether the
+// file changed (replaced keys get a new inode: LoadKey links a new file
+// into place).
+var keys = &keyCache{m: map[string]cachedKey{}}
+
+type keyCache struct {
+	mu sync.Mutex
+	m  map[string]cachedKey
+}
+
+type cachedKey struct {
+	size, mtime int64
+	id          string
+	key         []byte
+}
+
+func fileKey(fi os.FileInfo) (int64, int64, string) {
+	return fi.Size(), fi.ModTime().UnixNano(), fileID(fi)
+}
+
+func (c *keyCache) get(path string, fi os.FileInfo) []byte {
+	size, mtime, id := fileKey(fi)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if k, ok := c.m[path]; ok && k.size == size && k.mtime == mtime && k.id == id {
+		return k.key
+	}
+	return nil
+}
+
+func (c *keyCache) put(path string, fi os.FileInfo, key []byte) {
+	size, mtime, id := fileKey(fi)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= 64 {
+		clear(c.m)
+	}
+	c.m[path] = cachedKey{size: size, mtime: mtime, id: id, key: key}
 }
 
 // Sign returns the hex HMAC-SHA256 of a session's saved state.
