@@ -77,8 +77,11 @@ func (s *Store) RecordHook(ctx context.Context, ev *store.Event, sess *store.Ses
 		}
 		ev.Harness = harness
 		// The write lock is held (immediate transaction), so the tip cannot
-		// move under us: rows are chained in id order.
+		// move under us: rows are chained in id order. Nothing below waits
+		// for a lock any more: the statements run without watching ctx
+		// (see lookupCtx); BeginTx above did, for the lock.
 		q := cachedTx{s, tx}
+		ctx := lookupCtx(ctx)
 		lastID, prev, err := chainTip(ctx, q)
 		if err != nil {
 			return fmt.Errorf("record event: read chain tip: %w", err)
