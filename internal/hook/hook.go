@@ -296,6 +296,7 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 	}
 	done := make(chan result, 1)
 	go func() {
+		GrowStack()
 		defer func() {
 			if p := recover(); p != nil {
 				done <- result{}

@@ -86,6 +86,7 @@ func (s *Server) Serve(ln *net.UnixListener) error {
 // decline what this server must not run, else run it with a worker and
 // send its exit code.
 func (s *Server) handle(conn *net.UnixConn) {
+	hook.GrowStack()
 	defer s.active.Done()
 	defer conn.Close()
 	var fds []int // the client's descriptors, closed here
