@@ -139,6 +139,9 @@ type Phase struct {
 	// HookWork is each warden variant's in-process time (the rows'
 	// latency_us, measured rounds only), by event.
 	HookWork []Summary `json:"hook_work"`
+	// Keeper is what the answering process spent per hook (keeper phase,
+	// Linux only): CPU time and context switches over all its threads.
+	Keeper *KeeperCost `json:"keeper,omitempty"`
 }
 
 // Summary is one variant's distribution.
@@ -424,9 +427,14 @@ func (b *bench) keeperPhase(vs []variant, o options) (*Phase, []ParallelPhase, *
 	if o.pgURL != "" {
 		name += ", PostgreSQL store configured (the keeper ships)"
 	}
+	pid := keeperPID(lock)
+	before, counted := totals(pid)
 	p, err := b.phase(name, vs, o, nil)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if counted {
+		p.Keeper = costSince(pid, before, p.WardenRuns)
 	}
 	var par []ParallelPhase
 	for _, n := range o.levels {

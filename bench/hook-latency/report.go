@@ -33,6 +33,9 @@ func printTable(w io.Writer, r *Result) {
 		for _, h := range p.HookWork {
 			fmt.Fprintf(w, "  %-26s %9.2f %9.2f %9.2f\n", h.Name, h.Median, h.P90, h.P99)
 		}
+		if k := p.Keeper; k != nil {
+			fmt.Fprintf(w, "  keeper per hook: %.0f µs CPU, %.1f context switches (all its threads; moves little with load)\n", k.CPUus, k.CtxSwitches)
+		}
 		fmt.Fprintf(w, "  warden / true    %.2f×   (medians)\n", p.RatioTrue)
 		fmt.Fprintf(w, "  warden / bare Go %.2f×   (medians)\n", p.RatioBare)
 		for _, h := range p.HookWork {

@@ -24,7 +24,12 @@
 //	keeper → client: Accepted (the keeper runs the hook; the client must
 //	                 not touch stdin) or Declined (the client runs the hook
 //	                 itself: stdin is untouched), then after Accepted one
-//	                 byte, the exit code.
+//	                 byte, the exit code. A hook done within the keeper's
+//	                 grace (hookserve.AcceptGrace, 100 ms) gets both bytes
+//	                 in one write, so the client wakes once; a slower one
+//	                 gets Accepted at the grace. A connection that closes
+//	                 with no byte at all means the keeper died: the client
+//	                 runs the hook itself only if its stdin is untouched.
 //
 // This package imports only small standard packages (not even fmt): the
 // client side must stay as cheap to start as a bare Go program.
