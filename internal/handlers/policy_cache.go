@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/warden-dev/warden/internal/fileid"
 	"github.com/warden-dev/warden/internal/policy"
 )
 
@@ -80,7 +81,7 @@ func engineKey(dirs []string, o policy.Options, agentKey string) string {
 				field(f, "?")
 				continue
 			}
-			field(f, strconv.FormatInt(fi.Size(), 10), strconv.FormatInt(fi.ModTime().UnixNano(), 10), fileID(fi))
+			field(f, strconv.FormatInt(fi.Size(), 10), strconv.FormatInt(fi.ModTime().UnixNano(), 10), fileid.Of(fi))
 		}
 	}
 	return b.String()

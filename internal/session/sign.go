@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/fileid"
 )
 
 // Session state is signed so an agent that edits the store directly (to
@@ -100,7 +102,7 @@ type cachedKey struct {
 }
 
 func fileKey(fi os.FileInfo) (int64, int64, string) {
-	return fi.Size(), fi.ModTime().UnixNano(), fileID(fi)
+	return fi.Size(), fi.ModTime().UnixNano(), fileid.Of(fi)
 }
 
 func (c *keyCache) get(path string, fi os.FileInfo) []byte {

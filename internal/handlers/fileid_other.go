@@ -1,7 +1,0 @@
-//go:build !unix
-
-package handlers
-
-import "io/fs"
-
-func fileID(fs.FileInfo) string { return "" }
