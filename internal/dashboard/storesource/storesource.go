@@ -22,11 +22,7 @@ import (
 // Store is what the dashboard reads: the event log's read models, pacing
 // figures, judge calls and the usage cache.
 type Store interface {
-	SessionSummaries(ctx context.Context, since time.Time) ([]store.SessionSummary, error)
-	RuleDecisionCounts(ctx context.Context, since time.Time) ([]store.RuleDecisions, error)
-	Overrides(ctx context.Context, since time.Time, within time.Duration) ([]store.Override, error)
-	SearchEvents(ctx context.Context, q store.EventQuery) ([]store.Event, error)
-	Event(ctx context.Context, id int64) (*store.Event, error)
+	store.ActivityReader
 	Judgements(ctx context.Context, f store.JudgementFilter) ([]store.Judgement, error)
 	pace.SnapshotReader
 	SnapshotsSince(ctx context.Context, since time.Time) ([]quota.Snapshot, error)
