@@ -27,6 +27,9 @@ type Options struct {
 	Tokens     TokenStore
 	Deliveries DeliveryStore
 	Events     EventStore
+	// EventSource names the store Events reads now ("local", "shared"),
+	// shown as /api/events' source; nil: not shown.
+	EventSource func() string
 	Pace       PaceReader
 	Usage      UsageReader
 	// Agents is nil until the agents feature provides one.
