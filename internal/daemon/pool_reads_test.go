@@ -3,6 +3,7 @@
 package daemon_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -89,6 +90,39 @@ func (c *apiClient) getJSON(path string, v any) int {
 		c.t.Fatalf("GET %s: %d %s: %v", path, status, body, err)
 	}
 	return status
+}
+
+// stream opens an SSE stream at path and sends the data line of its
+// first "reload" event; the stream closes with the test.
+func (c *apiClient) stream(path string) <-chan string {
+	c.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	c.t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", c.base+path, nil)
+	req.Header.Set("Authorization", "Bearer "+c.tk)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if resp.StatusCode != 200 {
+		c.t.Fatalf("GET %s: %s", path, resp.Status)
+	}
+	out := make(chan string, 1)
+	go func() {
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		reload := false
+		for sc.Scan() {
+			switch line := sc.Text(); {
+			case line == "event: reload":
+				reload = true
+			case reload && strings.HasPrefix(line, "data: "):
+				out <- line
+				return
+			}
+		}
+	}()
+	return out
 }
 
 type eventsPage struct {
@@ -200,8 +234,19 @@ func TestPoolDashboardShowsEveryMachinesEvents(t *testing.T) {
 	}
 
 	// The shared database stops taking connections: reads fall back to
-	// this machine's store, and every place says so.
+	// this machine's store, and every place says so. A live stream open
+	// meanwhile counted the shared store's ids: it tells the page to
+	// reload rather than resume by id in another store.
+	stream := c.stream("/live/stream")
 	closeDatabase(t, dbURL)
+	select {
+	case line := <-stream:
+		if !strings.Contains(line, "this machine") {
+			t.Errorf("reload names %q; want the local store", line)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the live stream never asked for a reload after the shared store went away")
+	}
 	h.waitFor("/api/events from the local store", func() bool {
 		page = eventsPage{}
 		c.getJSON("/api/events?limit=1000", &page)

@@ -30,8 +30,8 @@ type Options struct {
 	// EventSource names the store Events reads now ("local", "shared"),
 	// shown as /api/events' source; nil: not shown.
 	EventSource func() string
-	Pace       PaceReader
-	Usage      UsageReader
+	Pace        PaceReader
+	Usage       UsageReader
 	// Agents is nil until the agents feature provides one.
 	Agents   AgentControl
 	Webhooks Webhooks
