@@ -34,7 +34,9 @@ func mountDashboard(p *Parts) {
 		Log:        p.Log,
 		// In a pool the event pages read the shared store; the footer
 		// says so, or that the shared store did not answer.
-		EventSource: p.Reads.Label,
+		EventSource: func() dashboard.EventStoreInfo {
+			return dashboard.EventStoreInfo{Name: p.Reads.Source(), Text: p.Reads.Label()}
+		},
 	})
 	if err != nil {
 		// Only a broken build gets here (the templates are embedded):

@@ -168,7 +168,7 @@ func contains(s, sub string) bool { return strings.Contains(s, sub) }
 func TestLiveViewReloadsWhenTheEventSourceChanges(t *testing.T) {
 	e := newEnv(t)
 	seed(t, e, time.Now())
-	e.eventSource.Store("events of every machine, from the shared store")
+	e.eventSource.Store(dashboard.EventStoreInfo{Name: "shared", Text: "events of every machine, from the shared store"})
 	b := newBrowser(t, 1280, 860, false)
 	b.login(t, e)
 	b.open(t, e.url("/live"))
@@ -176,8 +176,15 @@ func TestLiveViewReloadsWhenTheEventSourceChanges(t *testing.T) {
 	if got := eval[string](t, b, `document.querySelector("footer .event-source").textContent`); got != "events of every machine, from the shared store" {
 		t.Fatalf("footer names %q", got)
 	}
+	// The text alone changing (another failure message) is no switch.
+	e.eventSource.Store(dashboard.EventStoreInfo{Name: "shared", Text: "events of every machine, from the shared store (2)"})
 	eval[bool](t, b, `window.beforeSwitch = true`)
-	e.eventSource.Store("this machine's events only")
+	e.hook(`{"session_id":"after-text-change","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"y1","tool_input":{"command":"ls"}}`)
+	b.waitFor(t, `!!document.querySelector('#events details.ev[data-session="after-text-change"]')`, 2*time.Second)
+	if !eval[bool](t, b, `window.beforeSwitch === true`) {
+		t.Fatal("the page reloaded though the same store answers")
+	}
+	e.eventSource.Store(dashboard.EventStoreInfo{Name: "local", Text: "this machine's events only"})
 	// (While the page reloads there is no status element.)
 	b.waitFor(t, `window.beforeSwitch === undefined && document.getElementById("status")?.textContent === "live"`, 5*time.Second)
 	if got := eval[string](t, b, `document.querySelector("footer .event-source").textContent`); got != "this machine's events only" {

@@ -41,9 +41,18 @@ type Options struct {
 	// EventSource says which store the event pages read (a daemon in a
 	// pool reads the shared store, this machine's when that does not
 	// answer), shown in the footer; nil: not shown. Event ids belong to
-	// that store, so when the text changes the live stream tells the page
+	// that store, so when its Name changes the live stream tells the page
 	// to reload instead of resuming by id.
-	EventSource func() string
+	EventSource func() EventStoreInfo
+}
+
+// EventStoreInfo names the store the event pages read.
+type EventStoreInfo struct {
+	// Name changes only when another store answers ("shared", "local").
+	Name string
+	// Text is the footer's note (which store, where, why not the shared
+	// one).
+	Text string
 }
 
 // Server is the dashboard's http.Handler.
@@ -184,13 +193,13 @@ func (s *Server) fail(p *page, what string, err error) {
 }
 
 func (s *Server) newPage(title, nav, tok string) page {
-	return page{Title: title, Nav: nav, CSRF: csrfToken(tok), Version: s.opt.Version, Now: s.opt.Now(), EventSource: s.eventSource()}
+	return page{Title: title, Nav: nav, CSRF: csrfToken(tok), Version: s.opt.Version, Now: s.opt.Now(), EventSource: s.eventSource().Text}
 }
 
-// eventSource is Options.EventSource's text, "" without one.
-func (s *Server) eventSource() string {
+// eventSource is Options.EventSource's answer, zero without one.
+func (s *Server) eventSource() EventStoreInfo {
 	if s.opt.EventSource == nil {
-		return ""
+		return EventStoreInfo{}
 	}
 	return s.opt.EventSource()
 }
