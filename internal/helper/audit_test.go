@@ -21,7 +21,8 @@ import (
 // `warden audit verify --shared` walks the shared store's chain through
 // warden-helper: two machines' shipped events verify; a row edited in the
 // database is named; no store configured, or one that does not answer, is
-// one line naming store.url / WARDEN_DATABASE_URL and the fix. --json says
+// one line naming store.url / WARDEN_DATABASE_URL and the fix; a database
+// without warden's schema is named with the fix, and nothing is migrated. --json says
 // the same for scripts, and the exit code is 1 whenever the chain is not
 // known to be intact.
 func TestAuditVerifyShared(t *testing.T) {
@@ -49,6 +50,7 @@ func TestAuditVerifyShared(t *testing.T) {
 	ship("machine-a", 1, 2, 3) // interleaved, as two shippers would
 	ship("machine-b", 1, 2)
 	ship("machine-a", 4)
+	empty := testenv.Postgres(t) // no schema yet
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
 	down := fmt.Sprintf("postgres://postgres:pw@%s/warden", l.Addr())
 	l.Close()
@@ -108,6 +110,7 @@ func TestAuditVerifyShared(t *testing.T) {
 	}{
 		{"none configured", "", []string{"no shared store configured", "store.url", "WARDEN_DATABASE_URL", "postgres://USER:PASSWORD@HOST:5432/DATABASE"}},
 		{"down", down, []string{"cannot reach PostgreSQL", "store.url / WARDEN_DATABASE_URL"}},
+		{"not migrated", empty, []string{"schema version 0, this warden expects", "run warden serve"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, errs, code := run(c.env, "")
@@ -124,5 +127,13 @@ func TestAuditVerifyShared(t *testing.T) {
 				t.Errorf("--json: exit %d %+v", code, r)
 			}
 		})
+	}
+	probe, err := postgres.Connect(ctx, empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer probe.Close()
+	if v, err := probe.SchemaVersion(ctx); err != nil || v != 0 {
+		t.Errorf("the database without a schema has version %d (%v) after the verify; want it left alone", v, err)
 	}
 }
