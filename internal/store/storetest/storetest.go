@@ -80,6 +80,10 @@ func Run(t *testing.T, b Backend) {
 		{"Agents", testAgents},
 		{"Systems", testSystems},
 		{"StatsEqualDirectCounts", testStatsEqualDirectCounts},
+		{"SessionSummaries", testSessionSummaries},
+		{"RuleDecisionCounts", testRuleDecisionCounts},
+		{"Overrides", testOverrides},
+		{"SearchEvents", testSearchEvents},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
