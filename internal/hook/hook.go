@@ -419,7 +419,8 @@ func (r *run) record(out hookio.Output) {
 		return
 	}
 	if r.ev == event.SessionStart {
-		prune(ctx, r.st, r.cfg.RetentionDays, r.start, r.paths.Locks())
+		shipping, _ := r.cfg.StoreURL()
+		prune(ctx, r.st, r.cfg.RetentionDays, shipping != "", r.start, r.paths.Locks())
 	}
 }
 

@@ -47,10 +47,10 @@ const (
 	// restarting at 1) is a new origin, not a duplicate of the old one.
 	SettingOrigin = "ship.origin"
 	// SettingEvents is the id of the newest local event shipped.
-	SettingEvents = "ship.events"
+	SettingEvents = store.SettingShipEvents
 	// SettingSessions is "<updated_us> <id>" of the newest session state
 	// shipped.
-	SettingSessions = "ship.sessions"
+	SettingSessions = store.SettingShipSessions
 	// SettingLastOK is the unix time (µs) of the last pass that shipped
 	// something or got through after failures. Passes that find nothing
 	// write nothing: the keeper leaves once the store has been idle, and a
