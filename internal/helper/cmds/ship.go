@@ -59,7 +59,7 @@ the backlog (events not shipped yet) and the age of the oldest.`,
 			if status {
 				return shipStatus(ctx, cmd.OutOrStdout(), st, url, asJSON)
 			}
-			o := ship.Options{Spool: st, Dial: dialShared(url),
+			o := ship.Options{Spool: st, Dial: ship.Dialer(postgres.Open, url),
 				Log: slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil)).With("component", "ship")}
 			if once {
 				sh, err := ship.New(o)
@@ -88,28 +88,9 @@ the backlog (events not shipped yet) and the age of the oldest.`,
 	return cmd
 }
 
-// dialShared opens the shared store: its errors are one line naming the
-// setting and the fix (postgres.Open).
-func dialShared(url string) func(ctx context.Context) (ship.Target, error) {
-	return func(ctx context.Context) (ship.Target, error) {
-		st, err := postgres.Open(ctx, url)
-		if err != nil {
-			return nil, err
-		}
-		return st, nil
-	}
-}
-
 // shipStatus probes the shared store (5 s) and prints the spool's report.
 func shipStatus(ctx context.Context, w io.Writer, st *sqlite.Store, url string, asJSON bool) error {
-	probe := func(ctx context.Context) error {
-		t, err := dialShared(url)(ctx)
-		if err != nil {
-			return err
-		}
-		defer t.Close()
-		return t.Check(ctx)
-	}
+	probe := func(ctx context.Context) error { return ship.Probe(ctx, ship.Dialer(postgres.Open, url)) }
 	r, err := ship.Inspect(ctx, st, url, 5*time.Second, probe)
 	if err != nil {
 		return err
