@@ -95,10 +95,13 @@ type shipMarks struct {
 	sessID string
 }
 
-// readShipMarks reads the marks; absent ones are 0: nothing shipped yet.
-func readShipMarks(ctx context.Context, q interface {
+// rowQuerier is a transaction, a connection or the pool.
+type rowQuerier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}) (shipMarks, error) {
+}
+
+// readShipMarks reads the marks; absent ones are 0: nothing shipped yet.
+func readShipMarks(ctx context.Context, q rowQuerier) (shipMarks, error) {
 	var m shipMarks
 	read := func(key string) (string, error) {
 		var v string

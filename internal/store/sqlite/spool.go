@@ -67,12 +67,16 @@ func (s *Store) SessionsAfter(ctx context.Context, updatedUS int64, id string, l
 // a shared store is configured, so an outage's backlog does not wait for
 // the next hook. Two index probes, cheap enough for every keeper poll.
 func (s *Store) HasUnshipped(ctx context.Context) (bool, error) {
-	m, err := readShipMarks(ctx, cachedDB{s})
+	return hasUnshipped(ctx, cachedDB{s})
+}
+
+func hasUnshipped(ctx context.Context, q rowQuerier) (bool, error) {
+	m, err := readShipMarks(ctx, q)
 	if err != nil {
 		return false, err
 	}
 	var n int
-	err = s.db.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM events WHERE id > ?)
+	err = q.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM events WHERE id > ?)
 		OR EXISTS(SELECT 1 FROM sessions WHERE `+sessionUnshipped+`)`,
 		m.events, m.sessUS, m.sessUS, m.sessID).Scan(&n)
 	if err != nil {
