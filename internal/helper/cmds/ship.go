@@ -57,7 +57,7 @@ the backlog (events not shipped yet) and the age of the oldest.`,
 			}
 			defer st.Close()
 			if status {
-				return shipStatus(ctx, cmd.OutOrStdout(), st, url, asJSON)
+				return shipStatus(ctx, cmd.OutOrStdout(), st, url, cfg.RetentionDays, asJSON)
 			}
 			o := ship.Options{Spool: st, Dial: ship.Dialer(postgres.Open, url),
 				Log: slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil)).With("component", "ship")}
@@ -89,10 +89,13 @@ the backlog (events not shipped yet) and the age of the oldest.`,
 }
 
 // shipStatus probes the shared store (5 s) and prints the spool's report.
-func shipStatus(ctx context.Context, w io.Writer, st *sqlite.Store, url string, asJSON bool) error {
+func shipStatus(ctx context.Context, w io.Writer, st *sqlite.Store, url string, retentionDays int, asJSON bool) error {
 	probe := func(ctx context.Context) error { return ship.Probe(ctx, ship.Dialer(postgres.Open, url)) }
 	r, err := ship.Inspect(ctx, st, url, 5*time.Second, probe)
 	if err != nil {
+		return err
+	}
+	if err := r.CheckRetention(ctx, st, retentionDays, time.Now(), 5*time.Second); err != nil {
 		return err
 	}
 	if asJSON {
@@ -106,6 +109,9 @@ func shipStatus(ctx context.Context, w io.Writer, st *sqlite.Store, url string, 
 		fmt.Fprintf(w, "shared store %s: %s\n", r.Target, r.Error)
 	}
 	fmt.Fprintln(w, r.BacklogLine())
+	if line := r.RetentionLine(); line != "" {
+		fmt.Fprintln(w, line)
+	}
 	if !r.LastShipped.IsZero() {
 		fmt.Fprintf(w, "last shipped %s ago\n", ship.Age(time.Since(r.LastShipped)))
 	}

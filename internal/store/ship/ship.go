@@ -35,6 +35,9 @@ type Spool interface {
 	EventsAfter(ctx context.Context, after int64, limit int) ([]store.Event, error)
 	SessionsAfter(ctx context.Context, updatedUS int64, id string, limit int) ([]store.Session, error)
 	Backlog(ctx context.Context, after int64) (int64, time.Time, error)
+	// UnshippedBefore counts the rows past the marks older than before:
+	// what retention keeps only because it is not shipped.
+	UnshippedBefore(ctx context.Context, before time.Time) (events, sessions int64, err error)
 	Setting(ctx context.Context, key string) (string, bool, error)
 	SetSetting(ctx context.Context, key, value string) error
 	ClaimSetting(ctx context.Context, key, value string) (bool, error)
