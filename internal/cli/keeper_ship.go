@@ -55,10 +55,14 @@ func shipping() bool {
 
 // shipBacklog is the keeper's Options.Backlog: rows wait to be shipped
 // while a shared store is still configured (the user config is read again,
-// so removing store.url lets an idle keeper go).
+// so removing store.url lets an idle keeper go) and a shipper can run at
+// all (without warden-helper the keeper would stay for nothing).
 func shipBacklog(ctx context.Context, pin *sqlite.Pin) (bool, error) {
 	if !shipping() {
 		return false, nil
+	}
+	if _, err := helper.Path(); err != nil {
+		return false, err
 	}
 	return pin.HasUnshipped(ctx)
 }
