@@ -419,8 +419,8 @@ func (r *run) record(out hookio.Output) {
 		return
 	}
 	if r.ev == event.SessionStart {
-		shipping, _ := r.cfg.StoreURL()
-		prune(ctx, r.st, r.cfg.RetentionDays, shipping != "", r.start, r.paths.Locks())
+		shared, _ := r.cfg.StoreURL() // rows not shipped there yet are kept
+		prune(ctx, r.st, r.cfg.RetentionDays, shared != "", r.start, r.paths.Locks())
 	}
 }
 
