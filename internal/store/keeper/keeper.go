@@ -18,7 +18,8 @@ var ErrRunning = errors.New("a keeper already holds this store")
 type Options struct {
 	DBPath   string
 	LockPath string
-	// Idle: exit after this long without a commit (default 30 min).
+	// Idle: exit after this long without a commit (default 30 min), unless
+	// Backlog holds the keeper.
 	Idle time.Duration
 	// Poll: how often to look at the store (default 2 s).
 	Poll time.Duration
@@ -43,9 +44,9 @@ type Options struct {
 	// store (its shipper child runs beside it: internal/store/ship), the
 	// keeper stays, so an outage longer than Idle is drained when the
 	// shared store answers again, not at the next hook. Once drained and
-	// idle for another Idle, it leaves. It has a deadline of its own; it gets the keeper's pinned connection
-	// (sqlite.Pin.HasUnshipped), as the store's pool has no other. An error
-	// counts as no backlog.
+	// idle for another Idle, it leaves. It runs under a deadline of its
+	// own on the keeper's pinned connection (sqlite.Pin.HasUnshipped): the
+	// store's pool has no other. An error counts as no backlog.
 	Backlog func(ctx context.Context, pin *sqlite.Pin) (bool, error)
 	// Log gets a line when the keeper stays for a backlog (nil: none).
 	Log io.Writer
