@@ -47,22 +47,44 @@ func Load() ([]Case, error) {
 	}
 	var out []Case
 	for _, f := range names {
+		if f.IsDir() {
+			continue
+		}
 		b, err := files.ReadFile(f.Name())
 		if err != nil {
 			return nil, err
 		}
-		class := strings.TrimSuffix(f.Name(), path.Ext(f.Name()))
-		for i, line := range strings.Split(string(b), "\n") {
-			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			exp, cmd, ok := strings.Cut(line, " ")
-			if !ok || !expects[exp] {
-				return nil, fmt.Errorf("%s:%d: a line is \"<flag|deny|ask|audit|allow|quiet> <command>\", got %q", f.Name(), i+1, line)
-			}
-			cmd = strings.NewReplacer("⏎", "\n", "⇥", "\t").Replace(cmd)
-			out = append(out, Case{Class: class, Source: fmt.Sprintf("%s:%d", f.Name(), i+1), Expect: exp, Command: cmd})
+		cs, err := Parse(f.Name(), b)
+		if err != nil {
+			return nil, err
 		}
+		out = append(out, cs...)
+	}
+	return out, nil
+}
+
+// Parse reads one corpus file. Its lines are in the class named by the
+// file (destroy.txt: destroy) until an "@class NAME" line names another,
+// so a set written in one file (a held-out set) keeps its classes.
+func Parse(name string, b []byte) ([]Case, error) {
+	base := path.Base(strings.ReplaceAll(name, "\\", "/"))
+	class := strings.TrimSuffix(base, path.Ext(base))
+	var out []Case
+	for i, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if c, ok := strings.CutPrefix(line, "@class "); ok && strings.TrimSpace(c) != "" {
+			class = strings.TrimSpace(c)
+			continue
+		}
+		exp, cmd, ok := strings.Cut(line, " ")
+		if !ok || !expects[exp] {
+			return nil, fmt.Errorf("%s:%d: a line is \"<flag|deny|ask|audit|allow|quiet> <command>\" or \"@class NAME\", got %q", name, i+1, line)
+		}
+		cmd = strings.NewReplacer("⏎", "\n", "⇥", "\t").Replace(cmd)
+		out = append(out, Case{Class: class, Source: fmt.Sprintf("%s:%d", name, i+1), Expect: exp, Command: cmd})
 	}
 	return out, nil
 }
