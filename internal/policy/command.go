@@ -21,6 +21,8 @@ var interpreters = map[string][]string{
 // stdin is the text fed to it (a pipe, a here-document), nil when nothing
 // is fed.
 func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int, wrappers, upstream []string) {
+	stdinFile := n.stdinFile
+	n.stdinFile = "" // nested commands (payloads, find -exec) have their own
 	for len(argv) > 0 && len(n.f.Commands) < maxCmds {
 		raw := argv[0]
 		name := cmdName(raw)
@@ -29,8 +31,15 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		}
 		c := Cmd{Name: name, Raw: raw, Args: argv[1:], Depth: depth, Escaped: escaped,
 			Wrappers: wrappers, Upstream: upstream, Dir: n.cwd}
-		if stdin != nil && stdin.known {
+		switch {
+		case stdin != nil && stdin.known:
 			c.Heredoc = stdin.s
+		case stdinFile != "":
+			c.Stdin = "< " + stdinFile
+		case stdin != nil && len(upstream) > 0:
+			c.Stdin = "| " + upstream[len(upstream)-1]
+		case stdin != nil:
+			c.Stdin = "| a program"
 		}
 		for i, a := range c.Args {
 			// psql -f FILE, mysql < FILE …: a file the line wrote is the input
@@ -170,7 +179,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		}
 		argv, escaped, wrappers = inner, name == "command", w
 		if name == "xargs" || name == "parallel" {
-			stdin = nil
+			stdin, stdinFile = nil, "" // the commands get arguments, not the input
 		}
 	}
 }

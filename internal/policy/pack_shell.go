@@ -353,7 +353,7 @@ func orUnknown(s string) string {
 
 // sqlPack guards databases driven from the shell.
 func sqlPack() Pack {
-	return Pack{Name: "core.sql", Desc: "DROP DATABASE/TABLE/SCHEMA and TRUNCATE through database CLIs", Rules: []Rule{
+	return Pack{Name: "core.sql", Desc: "DROP DATABASE/TABLE/SCHEMA and TRUNCATE through database CLIs; SQL files and input the command does not show", Rules: append([]Rule{
 		{
 			ID: "core.sql:drop", Mode: Deny, Tools: shellTools, Cmds: append([]string{"dropdb", "mysqladmin"}, sqlClients...),
 			Desc: "DROP DATABASE, DROP TABLE, DROP SCHEMA or TRUNCATE in psql/mysql/sqlite3 invocations",
@@ -377,7 +377,7 @@ func sqlPack() Pack {
 			Catch: []string{"psql -c 'DROP DATABASE prod'", "mysql -e \"drop table users\" app", "sqlite3 app.db 'DROP TABLE sessions;'", "echo 'TRUNCATE orders;' | psql", "psql <<EOF\nDROP SCHEMA public CASCADE;\nEOF", "dropdb production"},
 			Allow: []string{"psql -c 'select count(*) from users'", "sqlite3 app.db .tables", "echo 'DROP TABLE x'", "mysql -e 'show tables'", "grep -r 'DROP TABLE' migrations/"},
 		},
-	}}
+	}, sqlFileRules()...)}
 }
 
 // interpPack looks into interpreter one-liners. Their shell-outs are

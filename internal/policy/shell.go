@@ -32,6 +32,9 @@ type normalizer struct {
 	vars      map[string][]string
 	files     map[string]text
 	evalDepth int
+	// stdinFile is the file the next command's input is redirected from
+	// (< FILE) when the line did not write it; command() takes it.
+	stdinFile string
 }
 
 // shell parses src and adds what it finds. Depth counts nested payloads;
@@ -108,6 +111,10 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 				}
 			}
 			n.envCode(x, depth, wrappers)
+			n.stdinFile = ""
+			if st := stmtOf[x]; st != nil && (stdin == nil || !stdin.known) {
+				n.stdinFile = n.inputFile(st)
+			}
 			n.command(argv, escapedWord(x.Args[0]), stdin, depth, wrappers, u)
 		}
 		return true
@@ -133,6 +140,19 @@ func (n *normalizer) envCode(x *syntax.CallExpr, depth int, wrappers []string) {
 			n.shell(v, depth+1, append(append([]string(nil), wrappers...), a.Name.Value+"="), nil)
 		}
 	}
+}
+
+// inputFile is the file a statement's input is redirected from (< FILE,
+// normalized), "" when there is none or it is /dev/null.
+func (n *normalizer) inputFile(st *syntax.Stmt) string {
+	for _, r := range st.Redirs {
+		if r.Op == syntax.RdrIn && r.Word != nil && (r.N == nil || r.N.Value == "0") {
+			if t := n.wordAlts(r.Word)[0]; t != "/dev/null" && t != "-" {
+				return NormPath(t, n.cwd, n.home)
+			}
+		}
+	}
+	return ""
 }
 
 // flattenPipe lists the statements of a pipeline left to right.
