@@ -21,8 +21,8 @@ func homeDirRule(id, desc string, dirs []string, catch, allow []string) Rule {
 					continue
 				}
 				for _, d := range dirs {
-					if d == ".ssh" && p.Op != OpWrite && p.Op != OpDelete && (listing[p.Via] || strings.HasSuffix(p.Path, ".pub")) {
-						continue // ls ~/.ssh, cat ~/.ssh/id_rsa.pub: names and public keys
+					if p.Op != OpWrite && p.Op != OpDelete && (listing[p.Via] && d != ".gnupg" || d == ".ssh" && sshPublic(p.Path)) {
+						continue // ls ~/.ssh, ls ~/.aws, cat ~/.ssh/id_rsa.pub: names, public keys, host settings
 					}
 					if under(p.Path, path.Join(e.F.Home, d)) {
 						return fmt.Sprintf("%s %s %s, which holds credentials", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
@@ -31,6 +31,13 @@ func homeDirRule(id, desc string, dirs []string, catch, allow []string) Rule {
 			}
 			return ""
 		}}
+}
+
+// sshPublic reports whether a file in ~/.ssh holds no secret: public
+// keys, the client's host settings and the known host keys.
+func sshPublic(p string) bool {
+	b := path.Base(p)
+	return strings.HasSuffix(b, ".pub") || b == "config" || b == "known_hosts" || b == "known_hosts.old"
 }
 
 // listing commands show names and metadata, not content.
@@ -60,11 +67,11 @@ func pathsPack() Pack {
 	return Pack{Name: "core.paths", Desc: "Blocked paths: ~/.ssh, ~/.aws, ~/.gnupg, cloud CLIs' credentials, /etc, credentials files, .env writes", Rules: []Rule{
 		homeDirRule("core.paths:ssh", "Reads and writes of ~/.ssh", []string{".ssh"},
 			[]string{"cat ~/.ssh/id_rsa", `{"tool_name":"Write","tool_input":{"file_path":"~/.ssh/config","content":"Host x"}}`, `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.ssh/id_ed25519"}}`, "echo key >> $HOME/.ssh/authorized_keys", "cp id.pub ~/.ssh/", "python3 -c \"open('/home/dev/.ssh/id_rsa').read()\""},
-			[]string{"ls ~/.ssh", "cat ~/.ssh/id_rsa.pub", "ssh user@host", "cat ./ssh/config", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/docs/ssh.md"}}`, "git clone git@github.com:a/b.git", "echo ~/.ssh"}),
+			[]string{"ls ~/.ssh", "cat ~/.ssh/id_rsa.pub", "cat ~/.ssh/config", "grep -A3 'Host prod' ~/.ssh/config", "ssh user@host", "cat ./ssh/config", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/docs/ssh.md"}}`, "git clone git@github.com:a/b.git", "echo ~/.ssh"}),
 		homeDirRule("core.paths:cloud-credentials", "Reads and writes of cloud CLI credentials (~/.aws, ~/.config/gcloud, ~/.azure, ~/.kube, ~/.docker/config.json)",
 			[]string{".aws", ".config/gcloud", ".azure", ".kube/config", ".docker/config.json", ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json", ".config/doctl"},
 			[]string{"cat ~/.aws/credentials", `{"tool_name":"Read","tool_input":{"file_path":"~/.config/gcloud/application_default_credentials.json"}}`, "cp creds ~/.aws/config", "less $HOME/.kube/config", `{"tool_name":"Edit","tool_input":{"file_path":"/home/dev/.azure/config","old_string":"a","new_string":"b"}}`},
-			[]string{"aws s3 ls", "gcloud config list", "kubectl get pods", "cat ./aws/notes.md"}),
+			[]string{"aws s3 ls", "gcloud config list", "kubectl get pods", "cat ./aws/notes.md", "ls -la ~/.aws", "ls ~/.kube"}),
 		homeDirRule("core.paths:gnupg", "Reads and writes of ~/.gnupg", []string{".gnupg"},
 			[]string{"ls ~/.gnupg", "cat ~/.gnupg/private-keys-v1.d/x.key", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.gnupg/pubring.kbx"}}`, "rm -rf ~/.gnupg"},
 			[]string{"gpg --verify file.sig", "echo gnupg", "cat docs/gnupg.md"}),

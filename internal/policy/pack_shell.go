@@ -19,7 +19,7 @@ var (
 
 // shellPack is the destructive-shell pack: commands that wreck a machine.
 func shellPack() Pack {
-	return Pack{Name: "core.shell", Desc: "Destructive shell commands: rm -rf of /, ~ or system dirs, mkfs, dd to devices, fork bombs, chmod -R on /, curl | sh, sudo", Rules: []Rule{
+	return Pack{Name: "core.shell", Desc: "Destructive shell commands: rm -rf of /, ~ or system dirs, mkfs, dd to devices, fork bombs, chmod -R on /, curl | sh, sudo", Rules: append([]Rule{
 		{
 			ID: "core.shell:rm-root", Mode: Deny, Tools: shellTools, Cmds: []string{"rm", "rimraf", "shred"},
 			Desc: "Recursive delete of /, the home directory, a top-level system directory or * at the root",
@@ -176,8 +176,8 @@ func shellPack() Pack {
 					if c.Name != "su" && len(c.Pos) == 0 && c.Payload == "" && !c.Has("-s", "-i", "--shell", "--login") || onlyHelp(c) {
 						return "" // sudo -l, sudo -v, doas -L: no command runs
 					}
-					if pkgInstall(c) != "" {
-						return "" // recorded by core.shell:sudo-install
+					if pkgInstall(c) != "" || rootQuery(c) != "" {
+						return "" // recorded by core.shell:sudo-install or sudo-query
 					}
 					return c.Name + " runs a command as root: " + c.String()
 				})
@@ -199,7 +199,7 @@ func shellPack() Pack {
 			Catch: []string{"sudo apt-get install -y jq", "sudo apt update", "sudo dnf install -y git", "doas apk add curl"},
 			Allow: []string{"sudo rm -rf /var/cache/x", "apt-get install jq", "sudo apt-get remove nginx", "sudo -l"},
 		},
-	}}
+	}, sudoQueryRule())}
 }
 
 // gitPack guards history and uncommitted work.
