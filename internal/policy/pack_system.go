@@ -116,6 +116,24 @@ func systemRules() []Rule {
 			},
 			[]string{"docker volume rm pgdata", "docker system prune -af --volumes", "docker compose down -v", "podman volume prune -f"},
 			[]string{"docker volume ls", "docker system prune -f", "docker compose down", "docker volume create x"}),
+		cmdRule("core.destroy:containers-all", Ask, "Force-removing or killing every container (docker rm -f $(docker ps -aq), docker kill $(docker ps -q)): every running service stops and its container's files are gone", []string{"docker", "podman", "nerdctl"},
+			func(e *Env, c *Cmd) string {
+				p := c.Pos
+				if len(p) > 0 && p[0] == "container" {
+					p = p[1:]
+				}
+				if len(p) < 2 || !(p[0] == "rm" && c.Has("-f", "--force") || p[0] == "kill" || p[0] == "stop") {
+					return ""
+				}
+				for _, a := range p[1:] {
+					if strings.Contains(a, "$(…)") || unknownValue(a) {
+						return c.Name + " " + p[0] + " acts on a list of containers the command does not show (every container, as written): " + c.String()
+					}
+				}
+				return ""
+			},
+			[]string{"docker rm -f $(docker ps -aq)", "docker kill $(docker ps -q)", "podman container rm -f $(podman ps -aq)", "docker stop $(docker ps -q)"},
+			[]string{"docker rm -f web", "docker rm $(docker ps -aq -f status=exited)", "docker ps -aq", "docker kill web"}),
 		{
 			ID: "core.destroy:history-wipe", Mode: Ask, Tools: shellTools,
 			Desc: "Wiping shell history (history -c, deleting or emptying ~/.bash_history, unset HISTFILE)",
