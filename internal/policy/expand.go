@@ -105,8 +105,19 @@ func (n *normalizer) argv(words []*syntax.Word) []string {
 	out := make([]string, 0, len(words))
 	for _, w := range words {
 		alts := n.wordAlts(w)
-		split := len(w.Parts) == 1
-		if split {
+		// An unquoted expansion anywhere in a word is split
+		// (rm${IFS}-rf${IFS}/ is three words).
+		split, quoted := false, false
+		for _, p := range w.Parts {
+			switch p.(type) {
+			case *syntax.ParamExp, *syntax.CmdSubst:
+				split = true
+			case *syntax.SglQuoted, *syntax.DblQuoted:
+				quoted = true // a quoted part's blanks are not split: keep the word
+			}
+		}
+		split = split && !quoted
+		if len(w.Parts) == 1 {
 			switch x := w.Parts[0].(type) {
 			case *syntax.ParamExp, *syntax.CmdSubst:
 			case *syntax.DblQuoted:
@@ -267,6 +278,9 @@ func (n *normalizer) paramAlts(x *syntax.ParamExp) []string {
 	}
 	if name == "HOME" {
 		return []string{"$HOME"}
+	}
+	if name == "IFS" {
+		return []string{" "} // unset IFS splits on blanks
 	}
 	return []string{"$" + name}
 }

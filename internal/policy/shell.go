@@ -35,6 +35,11 @@ type normalizer struct {
 	// stdinFile is the file the next command's input is redirected from
 	// (< FILE) when the line did not write it; command() takes it.
 	stdinFile string
+	// aliases and funcs the line defines (alias x='…', f() { …; }):
+	// calling them runs their text (see calls.go).
+	aliases   map[string]string
+	funcs     map[string]string
+	funcCalls int
 }
 
 // shell parses src and adds what it finds. Depth counts nested payloads;
@@ -60,6 +65,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 	in := map[*syntax.Stmt]*text{} // what the previous stage of a pipe prints
 	stmtOf := map[*syntax.CallExpr]*syntax.Stmt{}
 	seenPipe := map[*syntax.BinaryCmd]bool{}
+	var bodies [][2]uint // function definitions' extents
 	syntax.Walk(file, func(node syntax.Node) bool {
 		switch x := node.(type) {
 		case *syntax.BinaryCmd:
@@ -91,6 +97,9 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 					in[x] = t // sh < file-the-line-wrote reads that text
 				}
 			}
+		case *syntax.FuncDecl:
+			n.defineFunc(x)
+			bodies = append(bodies, [2]uint{x.Pos().Offset(), x.End().Offset()})
 		case *syntax.CallExpr:
 			if len(x.Args) == 0 {
 				return true
@@ -99,6 +108,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 			if len(argv) == 0 {
 				return true
 			}
+			argv = n.expandAlias(argv, escapedWord(x.Args[0]))
 			u := upstream
 			var stdin *text
 			if st := stmtOf[x]; st != nil {
@@ -116,6 +126,10 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 				n.stdinFile = n.inputFile(st)
 			}
 			n.command(argv, escapedWord(x.Args[0]), stdin, depth, wrappers, u)
+			n.defineAlias(argv)
+			if !inside(bodies, x.Pos().Offset()) { // a call in a definition runs when that function does
+				n.callFunc(argv, depth, wrappers, u)
+			}
 		}
 		return true
 	})
@@ -140,6 +154,15 @@ func (n *normalizer) envCode(x *syntax.CallExpr, depth int, wrappers []string) {
 			n.shell(v, depth+1, append(append([]string(nil), wrappers...), a.Name.Value+"="), nil)
 		}
 	}
+}
+
+func inside(spans [][2]uint, off uint) bool {
+	for _, s := range spans {
+		if off >= s[0] && off < s[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // inputFile is the file a statement's input is redirected from (< FILE,
