@@ -8,7 +8,9 @@
 // A line is "<expect> <command>": expect is flag (deny or ask), deny,
 // ask, audit (recorded at least), allow (neither deny nor ask) or quiet
 // (nothing at all). In a command ⏎ stands for a newline and ⇥ for a tab,
-// so here-documents and makefiles fit on one line. # starts a comment.
+// so here-documents and makefiles fit on one line. # starts a comment;
+// "@class NAME" puts the lines after it in that class (heldout/ holds a
+// set written before the rules it measured were changed).
 package corpus
 
 import (
@@ -22,7 +24,7 @@ import (
 	"github.com/warden-dev/warden/internal/policy"
 )
 
-//go:embed *.txt
+//go:embed *.txt heldout/*.txt
 var files embed.FS
 
 // Case is one corpus line.
@@ -39,26 +41,31 @@ func (c Case) Risky() bool { return c.Expect != "allow" && c.Expect != "quiet" }
 
 var expects = map[string]bool{"flag": true, "deny": true, "ask": true, "audit": true, "allow": true, "quiet": true}
 
-// Load parses every corpus file.
+// Load parses every corpus file: the class files, then the held-out set
+// (heldout/: written before the rules it measures were changed; its
+// lines join their classes).
 func Load() ([]Case, error) {
-	names, err := files.ReadDir(".")
-	if err != nil {
-		return nil, err
-	}
 	var out []Case
-	for _, f := range names {
-		if f.IsDir() {
-			continue
-		}
-		b, err := files.ReadFile(f.Name())
+	for _, dir := range []string{".", "heldout"} {
+		names, err := files.ReadDir(dir)
 		if err != nil {
 			return nil, err
 		}
-		cs, err := Parse(f.Name(), b)
-		if err != nil {
-			return nil, err
+		for _, f := range names {
+			if f.IsDir() || path.Ext(f.Name()) != ".txt" {
+				continue
+			}
+			name := path.Join(dir, f.Name())
+			b, err := files.ReadFile(name)
+			if err != nil {
+				return nil, err
+			}
+			cs, err := Parse(name, b)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, cs...)
 		}
-		out = append(out, cs...)
 	}
 	return out, nil
 }
