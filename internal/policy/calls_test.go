@@ -29,6 +29,9 @@ func TestAliasesFunctionsAndIFS(t *testing.T) {
 		{"rm${IFS}-rf${IFS}/", "rm", "rm -rf /"},
 		{"X=a; rm -rf $X\"b c\"", "rm", "rm -rf ab c"},
 		{"IFS=,; c=rm,-rf,/tmp/x; $c", "rm", "rm -rf /tmp/x"},
+		// a variable's other values go last: the host stays the host
+		{"for h in a b; do ssh $h 'rm -rf /srv'; done", "ssh", "ssh a rm -rf /srv b"},
+		{"for h in a b; do ssh $h 'rm -rf /srv'; done", "rm", "rm -rf /srv b"},
 	} {
 		if got := cmdLine(bash(tc.cmd), tc.name); got != tc.want {
 			t.Errorf("%q: %s commands %q, want %q", tc.cmd, tc.name, got, tc.want)

@@ -103,6 +103,7 @@ func (n *normalizer) collectVars(file *syntax.File) {
 // an unquoted expansion is split on blanks as the shell would.
 func (n *normalizer) argv(words []*syntax.Word) []string {
 	out := make([]string, 0, len(words))
+	var later []string
 	for _, w := range words {
 		alts := n.wordAlts(w)
 		// An unquoted expansion anywhere in a word is split
@@ -143,16 +144,29 @@ func (n *normalizer) argv(words []*syntax.Word) []string {
 			}
 			alts = exp
 		}
-		for _, a := range alts {
+		for i, a := range alts {
+			var words []string
 			if split && strings.ContainsAny(a, ifs) {
-				out = append(out, strings.FieldsFunc(a, func(r rune) bool { return strings.ContainsRune(ifs, r) })...)
+				words = strings.FieldsFunc(a, func(r rune) bool { return strings.ContainsRune(ifs, r) })
 			} else {
-				out = append(out, a)
+				words = []string{a}
+			}
+			if i == 0 {
+				out = append(out, words...)
+			} else {
+				// The other values go last, so the words after this one
+				// keep their places (ssh $h 'rm -rf x' for h in a b:
+				// the host stays a, the command stays the command).
+				later = append(later, words...)
 			}
 		}
 		if len(out) > maxFields {
 			return out[:maxFields]
 		}
+	}
+	out = append(out, later...)
+	if len(out) > maxFields {
+		return out[:maxFields]
 	}
 	return out
 }

@@ -277,13 +277,25 @@ func credentialSent(e *Env, c *Cmd) string {
 			return fmt.Sprintf("%s sends $%s in %s to %s, which is not the service the secret is for", c.Name, secret, what, dest)
 		case what != "" && secret == "" && len(names) > 0 && leaves(names[0]):
 			return fmt.Sprintf("%s sends $%s in %s to %s", c.Name, names[0], what, dest)
-		case what != "" && len(names) == 0 && !ownHost(dest):
+		case what != "" && len(names) == 0 && !ownHost(dest) && !tokenCLIFor(e, dest):
 			return fmt.Sprintf("%s sends the output of a command in %s to %s", c.Name, what, dest)
 		case what == "" && secret != "" && leaves(secret):
 			return fmt.Sprintf("%s sends $%s in the request's %s to %s, which is not the service the secret is for", c.Name, secret, p.kind, dest)
 		}
 	}
 	return ""
+}
+
+// tokenCLIFor reports whether the line runs a service's own CLI (gcloud
+// auth print-access-token, gh auth token, az account get-access-token)
+// and host is that service: its token going there is routine.
+func tokenCLIFor(e *Env, host string) bool {
+	for i := range e.F.Commands {
+		if s, ok := serviceAliases[e.F.Commands[i].Name]; ok && strings.Contains(host, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func sendCredentialRule() Rule {
@@ -311,5 +323,6 @@ func sendCredentialRule() Rule {
 		[]string{`curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user`, `curl -H "Accept: application/json" https://x.example`,
 			`curl -H "Authorization: Bearer $TOKEN" http://localhost:3000/health`, `http GET https://api.github.com/repos/cli/cli Accept:application/json`,
 			`curl -H "X-Request-Id: $(uuidgen)" https://api.example.com/ping`, `curl -H "Authorization: token $GH_TOKEN" https://api.github.com/repos/a/b`,
-			`curl -u "$NPM_USER:$NPM_TOKEN" https://registry.npmjs.org/-/whoami`, `wget --header="Accept: text/html" https://example.com`, `http :8080/api Authorization:"Bearer $TOKEN"`})
+			`curl -u "$NPM_USER:$NPM_TOKEN" https://registry.npmjs.org/-/whoami`, `wget --header="Accept: text/html" https://example.com`, `http :8080/api Authorization:"Bearer $TOKEN"`,
+			`curl -H "Authorization: Bearer $(gcloud auth print-access-token)" https://storage.googleapis.com/b`})
 }
