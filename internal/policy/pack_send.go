@@ -206,10 +206,47 @@ func urlHost(u string) string {
 	return strings.ToLower(strings.SplitN(u, ":", 2)[0])
 }
 
-// ownHost reports whether host is this machine.
+// ownHost reports whether host is this machine or its private network
+// (10/8, 172.16/12, 192.168/16, .internal, .local, .lan names), or comes
+// from an environment variable the line does not set ($CI_API_URL): a
+// leak needs a host the attacker reads, written into the line.
 func ownHost(h string) bool {
-	return h == "localhost" || h == "::1" || h == "0.0.0.0" || strings.HasPrefix(h, "127.") || strings.HasSuffix(h, ".localhost") ||
-		h == "host.docker.internal"
+	switch {
+	case h == "localhost" || h == "::1" || h == "0.0.0.0" || strings.HasPrefix(h, "127.") || h == "host.docker.internal":
+		return true
+	case strings.HasPrefix(h, "$") && unknownValue(h):
+		return true
+	case strings.HasPrefix(h, "10.") || strings.HasPrefix(h, "192.168."):
+		return true
+	case strings.HasPrefix(h, "172."):
+		var b int
+		_, err := fmt.Sscanf(h, "172.%d.", &b)
+		return err == nil && b >= 16 && b <= 31
+	}
+	for _, tld := range []string{".localhost", ".internal", ".local", ".lan", ".home.arpa", ".corp", ".intranet"} {
+		if strings.HasSuffix(h, tld) {
+			return true
+		}
+	}
+	return false
+}
+
+// plainGenerators make request values from literals (a nonce, a date, a
+// base64 of a literal), not from secrets.
+var plainGenerators = map[string]bool{"echo": true, "printf": true, "base64": true, "date": true, "uuidgen": true, "uuid": true,
+	"hostname": true, "whoami": true, "id": true, "tr": true, "cut": true, "git": true, "jq": true, "basename": true, "uname": true}
+
+// secretOutput reports whether the line runs something besides the HTTP
+// clients whose output may be a credential (cat token.txt, gh auth token,
+// vault read, a program's output).
+func secretOutput(e *Env) bool {
+	for i := range e.F.Commands {
+		n := e.F.Commands[i].Name
+		if !contains(httpClients, n) && !plainGenerators[n] {
+			return true
+		}
+	}
+	return false
 }
 
 // belongsTo reports whether a secret named name may go to host: this
@@ -277,7 +314,7 @@ func credentialSent(e *Env, c *Cmd) string {
 			return fmt.Sprintf("%s sends $%s in %s to %s, which is not the service the secret is for", c.Name, secret, what, dest)
 		case what != "" && secret == "" && len(names) > 0 && leaves(names[0]):
 			return fmt.Sprintf("%s sends $%s in %s to %s", c.Name, names[0], what, dest)
-		case what != "" && len(names) == 0 && !ownHost(dest) && !tokenCLIFor(e, dest):
+		case what != "" && len(names) == 0 && !ownHost(dest) && !tokenCLIFor(e, dest) && secretOutput(e):
 			return fmt.Sprintf("%s sends the output of a command in %s to %s", c.Name, what, dest)
 		case what == "" && secret != "" && leaves(secret):
 			return fmt.Sprintf("%s sends $%s in the request's %s to %s, which is not the service the secret is for", c.Name, secret, p.kind, dest)
@@ -324,5 +361,7 @@ func sendCredentialRule() Rule {
 			`curl -H "Authorization: Bearer $TOKEN" http://localhost:3000/health`, `http GET https://api.github.com/repos/cli/cli Accept:application/json`,
 			`curl -H "X-Request-Id: $(uuidgen)" https://api.example.com/ping`, `curl -H "Authorization: token $GH_TOKEN" https://api.github.com/repos/a/b`,
 			`curl -u "$NPM_USER:$NPM_TOKEN" https://registry.npmjs.org/-/whoami`, `wget --header="Accept: text/html" https://example.com`, `http :8080/api Authorization:"Bearer $TOKEN"`,
-			`curl -H "Authorization: Bearer $(gcloud auth print-access-token)" https://storage.googleapis.com/b`})
+			`curl -H "Authorization: Bearer $(gcloud auth print-access-token)" https://storage.googleapis.com/b`,
+			`curl -u "$USER:$PASS" https://nexus.corp/repo`, `curl -H "Authorization: Bearer $CI_JOB_TOKEN" "$CI_API_V4_URL/projects"`,
+			`curl -H "Authorization: Basic $(echo -n u:p | base64)" https://api.example.com`, `curl -H "Authorization: Bearer $T" http://10.0.0.7:8080/`})
 }
