@@ -55,7 +55,8 @@ func TestRecursiveFunctionBounded(t *testing.T) {
 func TestStdinNamesUnseenInput(t *testing.T) {
 	for _, tc := range []struct{ cmd, name, want string }{
 		{"psql app < dump.sql", "psql", "< " + TestProject + "/dump.sql"},
-		{"cat x.sql | psql", "psql", "| cat"},
+		{"cat x.sql | psql", "psql", "< " + TestProject + "/x.sql"},
+		{"cat a.sql b.sql | psql", "psql", "| cat"},
 		{"echo 'select 1' | psql", "psql", ""},
 		{"sudo -u postgres psql < r.sql", "psql", "< " + TestProject + "/r.sql"},
 		{"xargs rm < list.txt", "rm", ""},

@@ -36,6 +36,8 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			c.Heredoc = stdin.s
 		case stdinFile != "":
 			c.Stdin = "< " + stdinFile
+		case stdin != nil && stdin.file != "":
+			c.Stdin = "< " + stdin.file // cat FILE | psql reads FILE
 		case stdin != nil && len(upstream) > 0:
 			c.Stdin = "| " + upstream[len(upstream)-1]
 		case stdin != nil:

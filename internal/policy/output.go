@@ -27,6 +27,9 @@ type text struct {
 	// names is set for the output of ls and find: file names stood for by
 	// globs, fine as xargs arguments, unknown as a script.
 	names bool
+	// file is the one file whose unknown text this is (cat FILE |):
+	// the next stage reads it as if from < FILE.
+	file string
 }
 
 // fetchers produce text from the network; decoders turn literals into
@@ -140,6 +143,9 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			}
 			t, ok := n.files[NormPath(a, n.cwd, n.home)]
 			if !ok {
+				if len(args) == 1 {
+					return text{file: NormPath(a, n.cwd, n.home)}
+				}
 				return text{}
 			}
 			out.s += t.s
