@@ -73,3 +73,18 @@ func TestStdinNamesUnseenInput(t *testing.T) {
 		}
 	}
 }
+
+// explain's derivation says which alias or function call produced a
+// command.
+func TestDerivationNamesAliasAndFunction(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"alias nuke='rm -rf'; nuke ~":    `alias nuke runs "rm -rf"`,
+		"f(){ rm -rf \"$1\"; }; f /srv":  `f() runs with "/srv"`,
+		"eval \"$(direnv export bash)\"": "direnv prints shell settings",
+	} {
+		d := strings.Join(bash(cmd).Derivation, "\n")
+		if !strings.Contains(d, want) {
+			t.Errorf("%q: derivation %q lacks %q", cmd, d, want)
+		}
+	}
+}
