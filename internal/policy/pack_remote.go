@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -222,22 +223,68 @@ func remoteWrapper(c *Cmd) string {
 	return where
 }
 
+// sshHost is the host an ssh command connects to.
+func sshHost(c *Cmd) string {
+	if r := skipFlags(c.Args, "ipl oFJLRDbcEemOQSWwB"); len(r) > 0 {
+		return r[0]
+	}
+	return "the host"
+}
+
+// uploadedScript returns the script an ssh command runs there when the
+// same line copied it there from here (scp x.sh h:/tmp && ssh h bash
+// /tmp/x.sh): as unseen as ssh h bash -s < x.sh.
+func uploadedScript(e *Env, c *Cmd) string {
+	w := strings.Fields(c.Payload)
+	for len(w) > 1 && (w[0] == "sudo" || strings.HasPrefix(w[0], "-")) {
+		w = w[1:]
+	}
+	if len(w) < 2 || !(shells[cmdName(w[0])] || isInterpreter(cmdName(w[0]))) {
+		return ""
+	}
+	script := strings.Trim(w[len(w)-1], `'"`)
+	for _, a := range w[1:] {
+		if !strings.HasPrefix(a, "-") {
+			script = strings.Trim(a, `'"`)
+			break
+		}
+	}
+	host := sshHost(c)
+	for _, cp := range e.F.Cmds("scp", "rsync") {
+		if len(cp.Pos) < 2 {
+			continue
+		}
+		dest := cp.Pos[len(cp.Pos)-1]
+		h, _, ok := strings.Cut(dest, ":")
+		if !ok || h != host && !strings.HasSuffix(host, "@"+h) && !strings.HasSuffix(h, "@"+host) {
+			continue
+		}
+		for _, src := range cp.Pos[:len(cp.Pos)-1] {
+			if path.Base(src) == path.Base(script) {
+				return script
+			}
+		}
+	}
+	return ""
+}
+
 func remoteScriptRule() Rule {
 	return Rule{
 		ID: "core.destroy:remote-script", Mode: Ask, Tools: shellTools,
-		Desc: "A local script or program output fed to a shell on another host or in a container (ssh host bash -s < f, cat x.sh | ssh host, kubectl exec -i pod -- sh < f): what runs there is not in the command",
+		Desc: "A local script or program output fed to a shell on another host or in a container (ssh host bash -s < f, cat x.sh | ssh host, kubectl exec -i pod -- sh < f), or copied there and run in the same line (scp x.sh h:/tmp && ssh h bash /tmp/x.sh): what runs there is not in the command",
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
+				if c.Name == "ssh" {
+					if f := uploadedScript(e, c); f != "" {
+						return fmt.Sprintf("ssh runs %s on %s, copied there from here in the same command; the command does not show what it does", f, sshHost(c))
+					}
+				}
 				if c.Stdin == "" {
 					continue
 				}
 				if c.Name == "ssh" && !c.Has("-N", "-W", "-O", "-V") && stdinShell(c.Payload) {
-					host := "the host"
-					if r := skipFlags(c.Args, "ipl oFJLRDbcEemOQSWwB"); len(r) > 0 {
-						host = r[0]
-					}
-					return fmt.Sprintf("ssh runs %s as a shell script on %s; the command does not show what it does", strings.TrimPrefix(strings.TrimPrefix(c.Stdin, "< "), "| "), host)
+					return fmt.Sprintf("ssh runs %s as a shell script on %s; the command does not show what it does", strings.TrimPrefix(strings.TrimPrefix(c.Stdin, "< "), "| "), sshHost(c))
 				}
 				if where := remoteWrapper(c); where != "" && (shells[c.Name] || isInterpreter(c.Name)) && c.Payload == "" && stdinShell(c.String()) {
 					return fmt.Sprintf("%s runs %s through %s; the command does not show what it does", c.Name, strings.TrimPrefix(strings.TrimPrefix(c.Stdin, "< "), "| "), where)
@@ -245,7 +292,7 @@ func remoteScriptRule() Rule {
 			}
 			return ""
 		},
-		Catch: []string{"ssh host bash -s < cleanup.sh", "ssh host 'bash -s' < wipe.sh", "cat nuke.sh | ssh prod bash", "ssh host < deploy.sh", "ssh h sudo bash < x.sh", "kubectl exec -i db-0 -- sh < reset.sh", "ssh h python3 - < job.py"},
-		Allow: []string{"ssh host uptime", "ssh host 'bash -s' <<'EOF'\nuptime\nEOF", "echo uptime | ssh host bash", "ssh -N -L 5432:localhost:5432 bastion < /dev/null", "bash -s < local.sh", "ssh host bash /srv/run.sh", "ssh -T git@github.com"},
+		Catch: []string{"scp deploy.sh prod:/tmp/ && ssh prod 'bash /tmp/deploy.sh'", "rsync -a fix.py h:~/ && ssh h python3 fix.py", "ssh host bash -s < cleanup.sh", "ssh host 'bash -s' < wipe.sh", "cat nuke.sh | ssh prod bash", "ssh host < deploy.sh", "ssh h sudo bash < x.sh", "kubectl exec -i db-0 -- sh < reset.sh", "ssh h python3 - < job.py"},
+		Allow: []string{"ssh host uptime", "ssh host 'bash -s' <<'EOF'\nuptime\nEOF", "echo uptime | ssh host bash", "ssh -N -L 5432:localhost:5432 bastion < /dev/null", "bash -s < local.sh", "ssh host bash /srv/run.sh", "ssh -T git@github.com", "scp app.tar.gz prod:/tmp/ && ssh prod 'tar xzf /tmp/app.tar.gz'", "scp run.sh a:/tmp/ && ssh b bash /tmp/run.sh"},
 	}
 }
