@@ -8,26 +8,42 @@ import (
 
 // Aliases and functions a command line defines and then calls run their
 // own text: `alias nuke='rm -rf'; nuke ~` is rm -rf ~, and
-// `f() { rm -rf "$1"; }; f ~` is rm -rf ~. The body is walked once as
-// written (its $1 unknown) and again for each call with the call's
-// arguments as $1…$9, $@ and $*.
+// `f() { rm -rf "$1"; }; f ~` is rm -rf ~. A function's body is walked for
+// each call with the call's arguments as $1…$9, $@ and $* (so a retry
+// wrapper's "$@" is the command it retries), and once as written, its
+// parameters unknown, when the line never calls it.
 
 // maxFuncCalls bounds the calls followed in one command line.
 const maxFuncCalls = 8
 
-// defineFunc records a function's body as shell text.
-func (n *normalizer) defineFunc(x *syntax.FuncDecl) {
+// defineFunc records a function's body as shell text; false when it has
+// none to record (its body is then walked where it stands).
+func (n *normalizer) defineFunc(x *syntax.FuncDecl) bool {
 	if x.Name == nil || x.Body == nil {
-		return
+		return false
 	}
 	var b strings.Builder
 	if err := syntax.NewPrinter().Print(&b, x.Body); err != nil {
-		return
+		return false
 	}
 	if n.funcs == nil {
 		n.funcs = map[string]string{}
 	}
 	n.funcs[x.Name.Value] = b.String()
+	return true
+}
+
+// uncalledFunc walks the body of a function the line defines but does not
+// call (as written, its parameters unknown): another line may call it.
+func (n *normalizer) uncalledFunc(name string, depth int, wrappers []string) {
+	if n.called[name] {
+		return
+	}
+	if n.called == nil {
+		n.called = map[string]bool{}
+	}
+	n.called[name] = true
+	n.shell(n.funcs[name], depth+1, append(append([]string(nil), wrappers...), name+"()"), nil)
 }
 
 // defineAlias records `alias name=value` (after the alias command itself
@@ -62,16 +78,20 @@ func (n *normalizer) expandAlias(argv []string, escaped bool) []string {
 }
 
 // callFunc walks a defined function's body with the call's arguments as
-// its positional parameters (a call without arguments: the body as
-// walked already).
+// its positional parameters (none: they are empty, as in the shell).
 func (n *normalizer) callFunc(argv []string, depth int, wrappers, upstream []string) {
 	body, ok := n.funcs[argv[0]]
-	if !ok || len(argv) == 1 || n.evalDepth > maxDepth || len(n.f.Commands) >= maxCmds {
+	if !ok {
 		return
 	}
-	if n.funcCalls >= maxFuncCalls {
+	if n.called == nil {
+		n.called = map[string]bool{}
+	}
+	if n.evalDepth > maxDepth || len(n.f.Commands) >= maxCmds || n.funcCalls >= maxFuncCalls {
+		n.uncalledFunc(argv[0], depth, wrappers) // at least once, as written
 		return
 	}
+	n.called[argv[0]] = true
 	n.funcCalls++
 	saved := map[string][]string{}
 	names := []string{"@", "*", "#", "1", "2", "3", "4", "5", "6", "7", "8", "9"}

@@ -31,7 +31,7 @@ func rootQuery(c *Cmd) string {
 	switch name {
 	case "ls", "cat", "less", "head", "tail", "grep", "rg", "stat", "du", "df", "lsof", "ss", "netstat", "ps", "id", "whoami",
 		"lsblk", "blkid", "lspci", "lsusb", "lsmod", "dmidecode", "free", "uptime", "wc", "file", "getent", "findmnt", "pstree", "ip", "who", "last":
-		if name == "ip" && first != "addr" && first != "a" && first != "route" && first != "r" && first != "link" && first != "show" {
+		if name == "ip" && !ipShow(args) {
 			return ""
 		}
 		if has("-delete", "--delete", "-f") && name != "tail" && name != "grep" && name != "rg" && name != "ps" && name != "ls" {
@@ -87,6 +87,25 @@ func rootQuery(c *Cmd) string {
 	return ""
 }
 
+// ipShow reports whether ip's arguments only show (ip addr, ip route
+// show, ip -4 link list), not set, add or delete.
+func ipShow(args []string) bool {
+	var pos []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			pos = append(pos, a)
+		}
+	}
+	if len(pos) == 0 {
+		return false
+	}
+	switch pos[0] {
+	case "addr", "a", "address", "route", "r", "link", "l", "neigh", "n", "rule":
+		return len(pos) == 1 || pos[1] == "show" || pos[1] == "list" || pos[1] == "ls" || pos[1] == "get"
+	}
+	return false
+}
+
 func sudoQueryRule() Rule {
 	return cmdRule("core.shell:sudo-query", Audit, "Read-only queries as root (sudo systemctl status, journalctl, lsof, ss, docker ps): recorded", []string{"sudo", "doas"},
 		func(e *Env, c *Cmd) string {
@@ -96,5 +115,5 @@ func sudoQueryRule() Rule {
 			return ""
 		},
 		[]string{"sudo systemctl status nginx", "sudo journalctl -u app --since today", "sudo lsof -i :80", "doas ss -tlnp", "sudo docker ps -a"},
-		[]string{"sudo systemctl restart nginx", "sudo journalctl --vacuum-time=1d", "sudo find / -name x -delete", "sudo dmesg -C", "systemctl status nginx"})
+		[]string{"sudo systemctl restart nginx", "sudo ip link set eth0 down", "sudo journalctl --vacuum-time=1d", "sudo find / -name x -delete", "sudo dmesg -C", "systemctl status nginx"})
 }

@@ -39,6 +39,7 @@ type normalizer struct {
 	// calling them runs their text (see calls.go).
 	aliases   map[string]string
 	funcs     map[string]string
+	called    map[string]bool
 	funcCalls int
 }
 
@@ -65,7 +66,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 	in := map[*syntax.Stmt]*text{} // what the previous stage of a pipe prints
 	stmtOf := map[*syntax.CallExpr]*syntax.Stmt{}
 	seenPipe := map[*syntax.BinaryCmd]bool{}
-	var bodies [][2]uint // function definitions' extents
+	var declared []string // functions defined here, walked when called
 	syntax.Walk(file, func(node syntax.Node) bool {
 		switch x := node.(type) {
 		case *syntax.BinaryCmd:
@@ -98,8 +99,10 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 				}
 			}
 		case *syntax.FuncDecl:
-			n.defineFunc(x)
-			bodies = append(bodies, [2]uint{x.Pos().Offset(), x.End().Offset()})
+			if n.defineFunc(x) {
+				declared = append(declared, x.Name.Value)
+				return false // its body runs when it is called (calls.go)
+			}
 		case *syntax.CallExpr:
 			if len(x.Args) == 0 {
 				return true
@@ -127,12 +130,13 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 			}
 			n.command(argv, escapedWord(x.Args[0]), stdin, depth, wrappers, u)
 			n.defineAlias(argv)
-			if !inside(bodies, x.Pos().Offset()) { // a call in a definition runs when that function does
-				n.callFunc(argv, depth, wrappers, u)
-			}
+			n.callFunc(argv, depth, wrappers, u)
 		}
 		return true
 	})
+	for _, name := range declared {
+		n.uncalledFunc(name, depth, wrappers)
+	}
 }
 
 // envCommandVar reports whether a program runs the value of an environment
@@ -154,15 +158,6 @@ func (n *normalizer) envCode(x *syntax.CallExpr, depth int, wrappers []string) {
 			n.shell(v, depth+1, append(append([]string(nil), wrappers...), a.Name.Value+"="), nil)
 		}
 	}
-}
-
-func inside(spans [][2]uint, off uint) bool {
-	for _, s := range spans {
-		if off >= s[0] && off < s[1] {
-			return true
-		}
-	}
-	return false
 }
 
 // inputFile is the file a statement's input is redirected from (< FILE,
