@@ -268,9 +268,13 @@ func uploadedScript(e *Env, c *Cmd) string {
 	return ""
 }
 
+// remoteScriptCmds prefilter core.destroy:remote-script: ssh, and the
+// shells and interpreters a container exec runs.
+var remoteScriptCmds = []string{"ssh", "sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "mksh", "python", "python3", "perl", "ruby", "node", "php"}
+
 func remoteScriptRule() Rule {
 	return Rule{
-		ID: "core.destroy:remote-script", Mode: Ask, Tools: shellTools,
+		ID: "core.destroy:remote-script", Mode: Ask, Tools: shellTools, Cmds: remoteScriptCmds,
 		Desc: "A local script or program output fed to a shell on another host or in a container (ssh host bash -s < f, cat x.sh | ssh host, kubectl exec -i pod -- sh < f), or copied there and run in the same line (scp x.sh h:/tmp && ssh h bash /tmp/x.sh): what runs there is not in the command",
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
