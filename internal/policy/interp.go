@@ -24,7 +24,7 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 	switch {
 	case deleteCall.MatchString(payload):
 		op = OpDelete
-	case writeCall.MatchString(payload):
+	case writeCall.MatchString(payload), strings.HasSuffix(name, "awk") && awkWrite.MatchString(payload):
 		op = OpWrite
 	}
 	if op != OpRead {
@@ -143,6 +143,10 @@ func Literals(code string) []string {
 	}
 	return out
 }
+
+// awkWrite matches an awk program's output redirected to a named file
+// (print > "/etc/hosts").
+var awkWrite = re(`(print|printf)\b[^;}]*>\s*"`)
 
 // writeCall matches interpreter calls that write or replace files.
 var writeCall = re(`open\s*\([^)]*['"](w|a|wb|ab|w\+|r\+)['"]|write_text|write_bytes|writeFileSync|writeFile\(|appendFileSync|File\.write|IO\.write|File\.open\([^)]*['"]w|file_put_contents|fopen\([^)]*['"]w|copyfile|shutil\.(copy|move)|os\.(rename|replace|symlink|chmod)|renameSync|symlinkSync|copyFileSync|FileUtils\.(cp|mv|ln|touch)|json\.dump\(|>\s*\$|open\s*\(\s*[A-Z]+\s*,\s*['"]>`)

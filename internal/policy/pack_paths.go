@@ -94,8 +94,8 @@ func pathsPack() Pack {
 				}
 				return ""
 			},
-			Catch: []string{"echo '1.2.3.4 x' >> /etc/hosts", "sudo tee /etc/resolv.conf < r", "cat /etc/shadow", `{"tool_name":"Write","tool_input":{"file_path":"/etc/profile","content":"x"}}`, "sed -i 's/a/b/' /etc/ssh/sshd_config", "rm /etc/passwd"},
-			Allow: []string{"cat /etc/os-release", "cat /etc/hosts", `{"tool_name":"Read","tool_input":{"file_path":"/etc/nginx/nginx.conf"}}`, "ls /etc", "grep -r foo ./etc"},
+			Catch: []string{"echo '1.2.3.4 x' >> /etc/hosts", "sudo tee /etc/resolv.conf < r", "cat /etc/shadow", `{"tool_name":"Write","tool_input":{"file_path":"/etc/profile","content":"x"}}`, "sed -i 's/a/b/' /etc/ssh/sshd_config", "rm /etc/passwd", "awk 'BEGIN{printf \"\" > \"/etc/hosts\"}'"},
+			Allow: []string{"cat /etc/os-release", "cat /etc/hosts", "awk '{print $1}' /etc/hosts", `{"tool_name":"Read","tool_input":{"file_path":"/etc/nginx/nginx.conf"}}`, "ls /etc", "grep -r foo ./etc"},
 		},
 		{
 			ID: "core.paths:credentials-files", Mode: Deny,

@@ -136,8 +136,11 @@ func systemRules() []Rule {
 			[]string{"docker rm -f web", "docker rm $(docker ps -aq -f status=exited)", "docker ps -aq", "docker kill web"}),
 		{
 			ID: "core.destroy:history-wipe", Mode: Ask, Tools: shellTools,
-			Desc: "Wiping shell history (history -c, deleting or emptying ~/.bash_history, unset HISTFILE)",
+			Desc: "Wiping shell history (history -c, deleting or emptying ~/.bash_history, unset HISTFILE, export HISTSIZE=0)",
 			Match: func(e *Env) string {
+				if m := histOff.FindString(e.F.Command); m != "" {
+					return strings.TrimLeft(m, ";&|(\n \t") + " stops the shell history being kept"
+				}
 				for _, c := range e.F.Cmds("history", "unset") {
 					if c.Name == "history" && c.Has("-c", "-w") && (c.Has("-c") || anyPos(c, "/dev/null")) || c.Name == "unset" && anyPos(c, "HISTFILE") {
 						return c.String() + " wipes the shell history"
@@ -152,8 +155,8 @@ func systemRules() []Rule {
 				}
 				return ""
 			},
-			Catch: []string{"history -c", "rm ~/.bash_history", "unset HISTFILE", "ln -sf /dev/null ~/.zsh_history"},
-			Allow: []string{"history | tail", "cat ~/.bash_history", "echo $HISTFILE", "history 20"},
+			Catch: []string{"history -c", "rm ~/.bash_history", "unset HISTFILE", "ln -sf /dev/null ~/.zsh_history", "export HISTSIZE=0", "HISTFILE=/dev/null bash"},
+			Allow: []string{"history | tail", "cat ~/.bash_history", "echo $HISTFILE", "history 20", "export HISTSIZE=10000", "grep HISTSIZE=0 ~/.bashrc"},
 		},
 	}
 }
@@ -192,3 +195,7 @@ func publishRule() Rule {
 		[]string{"npm publish", "cargo publish", "twine upload dist/*", "gem push x-1.0.gem", "pnpm publish --access public"},
 		[]string{"npm publish --dry-run", "npm pack", "cargo build", "twine check dist/*", "npm run publish-docs"})
 }
+
+// histOff matches an assignment that stops the shell keeping history
+// (export HISTSIZE=0, HISTFILE=/dev/null).
+var histOff = re(`(?:^|[;&|(\n]\s*|\b(?:export|declare|typeset|readonly)\s+(?:-\w+\s+)*)(?:(?:HISTSIZE|HISTFILESIZE|SAVEHIST)=0\b|HISTFILE=/dev/null\b)`)
