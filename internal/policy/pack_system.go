@@ -28,6 +28,9 @@ func systemRules() []Rule {
 						return p.Via + " deletes the project's .git: its whole history"
 					}
 				}
+				if why := wholeTreeDelete(e); why != "" {
+					return why
+				}
 				for _, c := range e.F.Cmds("rm") {
 					if !recursive(c) {
 						continue
@@ -42,8 +45,10 @@ func systemRules() []Rule {
 				}
 				return ""
 			},
-			Catch: []string{"rm -rf ./*", "rm -rf .git", "rm -rf /home/dev/proj", "ls | xargs rm -rf", "python3 -c \"import os; [os.remove(f) for f in os.listdir('.')]\""},
-			Allow: []string{"rm -rf ./build", "rm -rf .git/hooks/pre-commit.sample", "rm -rf node_modules", "cd build && rm -rf *"},
+			Catch: []string{"rm -rf ./*", "rm -rf .git", "rm -rf /home/dev/proj", "ls | xargs rm -rf", "python3 -c \"import os; [os.remove(f) for f in os.listdir('.')]\"",
+				"find . -type f -delete", "find . -mindepth 1 -exec rm -rf {} +", "git ls-files | xargs rm", "rm -f $(git ls-files)", "git ls-files -z | xargs -0 rm -f"},
+			Allow: []string{"rm -rf ./build", "rm -rf .git/hooks/pre-commit.sample", "rm -rf node_modules", "cd build && rm -rf *", "find . -name '*.pyc' -delete",
+				"find ./build -type f -delete", "git ls-files '*.orig' | xargs rm", "git ls-files --deleted | xargs git rm"},
 		},
 		{
 			ID: "core.destroy:kernel-write", Mode: Ask, Tools: shellTools,
@@ -199,3 +204,59 @@ func publishRule() Rule {
 // histOff matches an assignment that stops the shell keeping history
 // (export HISTSIZE=0, HISTFILE=/dev/null).
 var histOff = re(`(?:^|[;&|(\n]\s*|\b(?:export|declare|typeset|readonly)\s+(?:-\w+\s+)*)(?:(?:HISTSIZE|HISTFILESIZE|SAVEHIST)=0\b|HISTFILE=/dev/null\b)`)
+
+// wholeTreeDelete says how the line deletes every file of the project:
+// find on its root with no test that picks some files (-type f selects
+// them all), or rm fed the whole list of git ls-files.
+func wholeTreeDelete(e *Env) string {
+	for _, c := range e.F.Cmds("find") {
+		del := c.Has("-delete")
+		for _, x := range findExecs(c.Args) {
+			n := cmdName(x[0])
+			del = del || n == "rm" || n == "shred" || n == "unlink"
+		}
+		if !del || findFilters(c.Args) && !onlyTypeFile(c.Args) {
+			continue
+		}
+		for _, a := range c.Args {
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+				break
+			}
+			if e.abs(c, a) == e.F.Project {
+				return "find " + a + " deletes every file of the project"
+			}
+		}
+	}
+	for _, g := range e.F.Cmds("git") {
+		if sub(g) != "ls-files" || len(g.Pos) > 1 || g.Has("-d", "--deleted", "-k", "--killed") {
+			continue
+		}
+		for _, c := range e.F.Cmds("rm", "shred", "unlink") {
+			fed := contains(c.Upstream, "git") && c.Wrappers != nil
+			for _, a := range c.Args {
+				fed = fed || strings.Contains(a, "$(…)")
+			}
+			if fed {
+				return c.Name + " deletes every file git ls-files lists: the whole project"
+			}
+		}
+	}
+	return ""
+}
+
+// onlyTypeFile reports whether find's only test is -type f (every file).
+func onlyTypeFile(args []string) bool {
+	for i, a := range args {
+		if a == "-type" && i+1 < len(args) && args[i+1] == "f" {
+			continue
+		}
+		if i > 0 && args[i-1] == "-type" {
+			continue
+		}
+		switch a {
+		case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newer", "-size", "-mtime", "-mmin", "-user", "-group", "-perm", "-empty", "-links", "-wholename", "-lname", "-samefile", "-inum", "-atime", "-ctime", "-cmin", "-amin":
+			return false
+		}
+	}
+	return true
+}
