@@ -87,6 +87,13 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		n.f.Commands = append(n.f.Commands, c)
 		n.f.names[name] = true
 		if name == "env" {
+			for _, a := range c.Args {
+				// env PAGER='sh -c …' man: the variable's value runs
+				if k, v, ok := strings.Cut(a, "="); ok && envCommandVar(k) {
+					n.derive("%s runs %q", k, v)
+					n.shell(v, depth+1, append(append([]string(nil), w...), k+"="), nil)
+				}
+			}
 			for i, a := range c.Args {
 				if (a == "-C" || a == "--chdir") && i+1 < len(c.Args) {
 					n.cwd = NormPath(c.Args[i+1], n.cwd, n.home) // env -C DIR cmd runs cmd there

@@ -42,6 +42,10 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 // with spaces), and backtick strings (Ruby, Perl, PHP).
 func shellStrings(code string) []string {
 	var out []string
+	if strings.Contains(code, "HOME") || strings.Contains(code, "home") {
+		// system "rm", "-rf", $ENV{HOME}: the home directory is an argument
+		code = homeVar.get().ReplaceAllString(code, `"~"`)
+	}
 	for _, fn := range execFuncs {
 		for i := 0; ; {
 			j := strings.Index(code[i:], fn+"(")
@@ -92,6 +96,10 @@ func shellStrings(code string) []string {
 	}
 	return out
 }
+
+// homeVar matches the home directory read from the environment or the
+// runtime in interpreter code; in an exec call's arguments it stands for ~.
+var homeVar = re(`\$ENV\{HOME\}|process\.env\.HOME\b|os\.homedir\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|(?:Deno\.)?env\.get\(['"]HOME['"]\)|os\.environ\[['"]HOME['"]\]|getenv\(['"]HOME['"]\)`)
 
 // matchParen returns the index of the ) closing the ( before start, or
 // len(s).

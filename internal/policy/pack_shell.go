@@ -427,7 +427,7 @@ func interpPack() Pack {
 }
 
 // homeRef matches the ways interpreter code names the home directory.
-var homeRef = re(`expanduser|homedir\(\)|Path\.home\(\)|Dir\.home|ENV\[['"]HOME['"]\]|environ\[['"]HOME['"]\]|environ\.get\(['"]HOME['"]|getenv\(['"]HOME['"]\)|process\.env\.HOME|\$ENV\{HOME\}|os\.UserHomeDir|File\.expand_path\(['"]~`)
+var homeRef = re(`expanduser|homedir\(\)|Path\.home\(\)|Dir\.home|ENV\[['"]HOME['"]\]|environ\[['"]HOME['"]\]|environ\.get\(['"]HOME['"]|getenv\(['"]HOME['"]\)|process\.env\.HOME|env\.get\(['"]HOME['"]\)|\$ENV\{HOME\}|os\.UserHomeDir|File\.expand_path\(['"]~`)
 
 var deleteCall = re(`removeSync|Deno\.remove\b|rmtree|rm_rf|rm_r\b|rmSync|rmdirSync|rimraf|remove_tree|removedirs|RemoveAll|remove_dir_all|unlinkSync|\brm\s*\(|File::Path|os\.(remove|unlink|rmdir)\b|\.unlink\s*\(|\bunlink\s*[\(\s"']|\brmdir\s*\(|fs\.(promises\.)?rm\b|File\.delete|FileUtils\.(rm|remove)|Dir\.(rmdir|delete)|fs\.unlink|del_tree|shutil\.move|os\.removedirs`)
 

@@ -121,11 +121,17 @@ func systemRules() []Rule {
 			},
 			[]string{"docker volume rm pgdata", "docker system prune -af --volumes", "docker compose down -v", "podman volume prune -f"},
 			[]string{"docker volume ls", "docker system prune -f", "docker compose down", "docker volume create x"}),
-		cmdRule("core.destroy:containers-all", Ask, "Force-removing or killing every container (docker rm -f $(docker ps -aq), docker kill $(docker ps -q)): every running service stops and its container's files are gone", []string{"docker", "podman", "nerdctl"},
+		cmdRule("core.destroy:containers-all", Ask, "Force-removing or killing every container (docker rm -f $(docker ps -aq), docker kill $(docker ps -q)), removing a stack or service, leaving a swarm by force: running services stop and their containers' files are gone", []string{"docker", "podman", "nerdctl"},
 			func(e *Env, c *Cmd) string {
 				p := c.Pos
 				if len(p) > 0 && p[0] == "container" {
 					p = p[1:]
+				}
+				switch {
+				case len(p) > 1 && (p[0] == "stack" && (p[1] == "rm" || p[1] == "remove" || p[1] == "down") || p[0] == "service" && (p[1] == "rm" || p[1] == "remove")):
+					return c.Name + " " + p[0] + " " + p[1] + " removes running services: " + c.String()
+				case len(p) > 1 && p[0] == "swarm" && p[1] == "leave" && c.Has("-f", "--force"):
+					return "docker swarm leave --force takes the node out of the swarm with its services: " + c.String()
 				}
 				if len(p) < 2 || !(p[0] == "rm" && c.Has("-f", "--force") || p[0] == "kill" || p[0] == "stop") {
 					return ""
@@ -137,7 +143,7 @@ func systemRules() []Rule {
 				}
 				return ""
 			},
-			[]string{"docker rm -f $(docker ps -aq)", "docker kill $(docker ps -q)", "podman container rm -f $(podman ps -aq)", "docker stop $(docker ps -q)"},
+			[]string{"docker rm -f $(docker ps -aq)", "docker kill $(docker ps -q)", "podman container rm -f $(podman ps -aq)", "docker stop $(docker ps -q)", "docker stack rm prod", "docker service rm api", "docker swarm leave --force"},
 			[]string{"docker rm -f web", "docker rm $(docker ps -aq -f status=exited)", "docker ps -aq", "docker kill web"}),
 		{
 			ID: "core.destroy:history-wipe", Mode: Ask, Tools: shellTools,
