@@ -21,8 +21,8 @@ var interpreters = map[string][]string{
 // stdin is the text fed to it (a pipe, a here-document), nil when nothing
 // is fed.
 func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int, wrappers, upstream []string) {
-	stdinFile := n.stdinFile
-	n.stdinFile = "" // nested commands (payloads, find -exec) have their own
+	stdinFile, captured := n.stdinFile, n.captured
+	n.stdinFile, n.captured = "", false // nested commands (payloads, find -exec) have their own
 	for len(argv) > 0 && len(n.f.Commands) < maxCmds {
 		raw := argv[0]
 		name := cmdName(raw)
@@ -33,7 +33,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			name = n.globName(name)
 		}
 		c := Cmd{Name: name, Raw: raw, Args: argv[1:], Depth: depth, Escaped: escaped,
-			Wrappers: wrappers, Upstream: upstream, Dir: n.cwd}
+			Wrappers: wrappers, Upstream: upstream, Dir: n.cwd, Captured: captured}
 		switch {
 		case stdin != nil && stdin.known:
 			c.Heredoc = stdin.s

@@ -57,6 +57,9 @@ type Cmd struct {
 	// "| NAME" for a pipe from a program (psql < dump.sql, cat x.sh | ssh
 	// host bash). Empty when nothing is fed or Heredoc has the text.
 	Stdin string `json:"stdin,omitempty" expr:"stdin"`
+	// Captured is set when a command substitution takes the command's
+	// output ($(gh auth token)): it is not printed into the conversation.
+	Captured bool `json:"captured,omitempty" expr:"captured"`
 }
 
 // Redirect is one redirection: `> file`, `>> file`, `< file`, `2>&1`.

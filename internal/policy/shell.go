@@ -35,6 +35,9 @@ type normalizer struct {
 	// stdinFile is the file the next command's input is redirected from
 	// (< FILE) when the line did not write it; command() takes it.
 	stdinFile string
+	// captured says the next command's output is taken by a command
+	// substitution; command() takes it.
+	captured bool
 	// aliases and funcs the line defines (alias x='…', f() { …; }):
 	// calling them runs their text (see calls.go).
 	aliases   map[string]string
@@ -67,6 +70,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 	stmtOf := map[*syntax.CallExpr]*syntax.Stmt{}
 	seenPipe := map[*syntax.BinaryCmd]bool{}
 	var declared []string // functions defined here, walked when called
+	captured := map[*syntax.CallExpr]bool{}
 	syntax.Walk(file, func(node syntax.Node) bool {
 		switch x := node.(type) {
 		case *syntax.BinaryCmd:
@@ -88,6 +92,10 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 						in[s] = &out
 					}
 				}
+			}
+		case *syntax.CmdSubst:
+			for _, st := range x.Stmts {
+				markCaptured(st, captured)
 			}
 		case *syntax.Stmt:
 			if call, ok := x.Cmd.(*syntax.CallExpr); ok {
@@ -128,6 +136,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 			if st := stmtOf[x]; st != nil && (stdin == nil || !stdin.known) {
 				n.stdinFile = n.inputFile(st)
 			}
+			n.captured = captured[x]
 			n.command(argv, escapedWord(x.Args[0]), stdin, depth, wrappers, u)
 			n.defineAlias(argv)
 			n.callFunc(argv, depth, wrappers, u)
@@ -156,6 +165,29 @@ func (n *normalizer) envCode(x *syntax.CallExpr, depth int, wrappers []string) {
 			v := n.wordAlts(a.Value)[0]
 			n.derive("%s runs %q", a.Name.Value, v)
 			n.shell(v, depth+1, append(append([]string(nil), wrappers...), a.Name.Value+"="), nil)
+		}
+	}
+}
+
+// markCaptured marks the calls of a substitution's statement whose output
+// the substitution takes: the last stage of a pipeline, every command of
+// a list.
+func markCaptured(st *syntax.Stmt, out map[*syntax.CallExpr]bool) {
+	switch x := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		out[x] = true
+	case *syntax.BinaryCmd:
+		if x.Op != syntax.Pipe && x.Op != syntax.PipeAll {
+			markCaptured(x.X, out)
+		}
+		markCaptured(x.Y, out)
+	case *syntax.Block:
+		for _, s := range x.Stmts {
+			markCaptured(s, out)
+		}
+	case *syntax.Subshell:
+		for _, s := range x.Stmts {
+			markCaptured(s, out)
 		}
 	}
 }
