@@ -90,3 +90,19 @@ func TestDerivationNamesAliasAndFunction(t *testing.T) {
 		}
 	}
 }
+
+// A here-document's text is what the command reads: a quoted delimiter
+// keeps it exactly, an unquoted one keeps backslashes except before $ ` \
+// and expands constants.
+func TestHeredocText(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"psql <<'EOF'\n\\i /tmp/x.sql\nEOF":      "\\i /tmp/x.sql\n",
+		"psql <<EOF\n\\i /tmp/x.sql\nEOF":        "\\i /tmp/x.sql\n",
+		"T=x; psql <<EOF\nselect '$T' \\$y\nEOF": "select 'x' $y\n",
+		"psql <<< 'select 1'":                    "select 1\n",
+	} {
+		if got := bash(cmd).Commands[len(bash(cmd).Commands)-1].Heredoc; got != want {
+			t.Errorf("%q: heredoc %q, want %q", cmd, got, want)
+		}
+	}
+}

@@ -417,12 +417,44 @@ func (n *normalizer) stmtHeredoc(s *syntax.Stmt) *text {
 			continue
 		}
 		v := n.wordAlts(w)[0] + nl
+		if r.Op != syntax.WordHdoc {
+			v = n.heredocBody(r)
+		}
 		if strings.Contains(v, "$(…)") {
 			return &text{from: n.fetcherIn(w)}
 		}
 		return &text{s: v, known: true}
 	}
 	return nil
+}
+
+// heredocBody is a here-document's text as the command reads it: with a
+// quoted delimiter (<<'EOF') exactly as written, else with parameters and
+// substitutions expanded and backslashes kept except before $ ` \ and a
+// newline.
+func (n *normalizer) heredocBody(r *syntax.Redirect) string {
+	quoted := false
+	if r.Word != nil {
+		for _, p := range r.Word.Parts {
+			if l, ok := p.(*syntax.Lit); !ok || strings.ContainsRune(l.Value, '\\') {
+				quoted = true
+			}
+		}
+	}
+	if quoted {
+		var b strings.Builder
+		for _, p := range r.Hdoc.Parts {
+			if l, ok := p.(*syntax.Lit); ok {
+				b.WriteString(l.Value)
+			}
+		}
+		return b.String()
+	}
+	alts := []string{""}
+	for _, p := range r.Hdoc.Parts {
+		alts = cross(alts, n.partAlts(p, true))
+	}
+	return alts[0]
 }
 
 func isOutRedirect(r *syntax.Redirect) bool {

@@ -37,7 +37,12 @@ var sqlInclude = re(`(?i)(?:^|[\s;'"])(?:\\i|\\ir|\\include|\\include_relative|s
 // the line showing them, "" when c runs none.
 func sqlFileOf(c *Cmd) string {
 	if c.Heredoc != "" || onlyHelp(c) {
-		return "" // the text is in the line: core.sql:drop reads it
+		// The text is in the line (core.sql:drop reads it), but it may
+		// itself run a file: psql <<EOF \i /tmp/x.sql EOF.
+		if m := sqlInclude.get().FindStringSubmatch(c.Heredoc); m != nil {
+			return m[1]
+		}
+		return ""
 	}
 	inline := false
 	for i, a := range c.Args {
@@ -161,7 +166,7 @@ func sqlFileRules() []Rule {
 				}
 				return ""
 			},
-			[]string{"psql -h prod -f migrations/001.sql", "mysql shop < dump.sql", "cat wipe.sql | psql app", "psql postgres://u@db.example/app --file=x.sql", "mysql -h db1 -e 'source reset.sql' shop", "psql -c '\\i /tmp/x.sql'", "sudo -u postgres psql < restore.sql", "mongosh mongodb://prod purge.js", "redis-cli -h cache < cmds.txt", "psql \"$DATABASE_URL\" -f migrations/002.sql", "psql -f migrations/003_drop_users.sql"},
+			[]string{"psql -h prod -f migrations/001.sql", "mysql shop < dump.sql", "cat wipe.sql | psql app", "psql postgres://u@db.example/app --file=x.sql", "mysql -h db1 -e 'source reset.sql' shop", "psql -c '\\i /tmp/x.sql'", "psql <<'EOF'\n\\i /tmp/wipe.sql\nEOF", "sudo -u postgres psql < restore.sql", "mongosh mongodb://prod purge.js", "redis-cli -h cache < cmds.txt", "psql \"$DATABASE_URL\" -f migrations/002.sql", "psql -f migrations/003_drop_users.sql"},
 			[]string{"psql -c 'select 1'", "psql -l", "echo 'select 1' | psql", "psql <<'EOF'\nselect now();\nEOF", "pg_dump app > app.sql", "mysql -f -e 'show tables'", "sqlite3 app.db < schema.sql", "psql --help", "psql -f migrations/001_init.sql", "psql -h localhost -d dev -f db/schema.sql"}),
 		cmdRule("core.sql:run-local-file", Audit, "A project's own SQL script run on the local database server (psql -f migrations/001_init.sql): recorded", serverSQL,
 			func(e *Env, c *Cmd) string {
