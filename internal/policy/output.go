@@ -27,6 +27,9 @@ type text struct {
 	// names is set for the output of ls and find: file names stood for by
 	// globs, fine as xargs arguments, unknown as a script.
 	names bool
+	// file is the one file whose unknown text this is (cat FILE |):
+	// the next stage reads it as if from < FILE.
+	file string
 }
 
 // fetchers produce text from the network; decoders turn literals into
@@ -140,6 +143,9 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			}
 			t, ok := n.files[NormPath(a, n.cwd, n.home)]
 			if !ok {
+				if len(args) == 1 {
+					return text{file: NormPath(a, n.cwd, n.home)}
+				}
 				return text{}
 			}
 			out.s += t.s
@@ -260,7 +266,62 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 	if fetchers[name] {
 		return text{from: name}
 	}
+	if shellSetup(name, args) {
+		// eval "$(ssh-agent -s)": the tool prints variable settings and
+		// shell functions of its own, no command of the user's choosing.
+		n.derive("%s prints shell settings (exports, functions) for eval", name)
+		return text{known: true}
+	}
 	return text{}
+}
+
+// shellSetup reports whether a command prints the shell setup its
+// documentation says to eval: environment exports, PATH changes, prompt
+// hooks and completions (ssh-agent -s, direnv export bash, pyenv init -,
+// brew shellenv, starship init bash, kubectl completion bash).
+func shellSetup(name string, args []string) bool {
+	pos := func(i int) string {
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			if i == 0 {
+				return a
+			}
+			i--
+		}
+		return ""
+	}
+	switch name {
+	case "ssh-agent", "dircolors", "gpg-agent":
+		return true
+	case "keychain":
+		return hasArg(args, "--eval")
+	case "direnv":
+		return pos(0) == "export" || pos(0) == "hook"
+	case "pyenv", "rbenv", "nodenv", "goenv", "jenv", "plenv", "phpenv", "tfenv", "zoxide", "starship", "atuin", "mcfly", "oh-my-posh", "pyenv-virtualenv":
+		return pos(0) == "init" || pos(0) == "virtualenv-init"
+	case "fnm", "opam":
+		return pos(0) == "env"
+	case "mise", "rtx":
+		return pos(0) == "activate" || pos(0) == "env" || pos(0) == "hook-env"
+	case "brew":
+		return pos(0) == "shellenv"
+	case "conda", "micromamba", "mamba":
+		return strings.HasPrefix(pos(0), "shell.") || pos(0) == "shell" && pos(1) == "hook"
+	case "thefuck":
+		return hasArg(args, "--alias")
+	case "luarocks":
+		return pos(0) == "path"
+	case "minikube":
+		return pos(0) == "docker-env" || pos(0) == "podman-env"
+	case "docker-machine":
+		return pos(0) == "env"
+	case "register-python-argcomplete":
+		return true
+	}
+	// kubectl completion bash, gh completion -s zsh, helm completion bash
+	return pos(0) == "completion" || pos(0) == "completions"
 }
 
 func hasArg(args []string, vals ...string) bool {
@@ -356,12 +417,44 @@ func (n *normalizer) stmtHeredoc(s *syntax.Stmt) *text {
 			continue
 		}
 		v := n.wordAlts(w)[0] + nl
+		if r.Op != syntax.WordHdoc {
+			v = n.heredocBody(r)
+		}
 		if strings.Contains(v, "$(…)") {
 			return &text{from: n.fetcherIn(w)}
 		}
 		return &text{s: v, known: true}
 	}
 	return nil
+}
+
+// heredocBody is a here-document's text as the command reads it: with a
+// quoted delimiter (<<'EOF') exactly as written, else with parameters and
+// substitutions expanded and backslashes kept except before $ ` \ and a
+// newline.
+func (n *normalizer) heredocBody(r *syntax.Redirect) string {
+	quoted := false
+	if r.Word != nil {
+		for _, p := range r.Word.Parts {
+			if l, ok := p.(*syntax.Lit); !ok || strings.ContainsRune(l.Value, '\\') {
+				quoted = true
+			}
+		}
+	}
+	if quoted {
+		var b strings.Builder
+		for _, p := range r.Hdoc.Parts {
+			if l, ok := p.(*syntax.Lit); ok {
+				b.WriteString(l.Value)
+			}
+		}
+		return b.String()
+	}
+	alts := []string{""}
+	for _, p := range r.Hdoc.Parts {
+		alts = cross(alts, n.partAlts(p, true))
+	}
+	return alts[0]
 }
 
 func isOutRedirect(r *syntax.Redirect) bool {
