@@ -18,6 +18,7 @@ type Spec struct {
 	Prompt   string
 	Criteria []string // see CheckCriteria
 	Allow    []string // guarded git operations the task may run (see internal/policy's agent pack)
+	Deny     []string // operations the task may not run (task.DenyOps)
 	Mode     string   // overrides Config.Mode
 }
 
@@ -58,7 +59,7 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 	}
 
 	wt, err := CreateWorktree(ctx, CreateOptions{Project: sp.Project, Base: sp.Base, Root: m.cfg.Worktrees,
-		Task: TaskFile{ID: sp.Task, Prompt: sp.Prompt, Criteria: sp.Criteria, Allow: sp.Allow}})
+		Task: TaskFile{ID: sp.Task, Prompt: sp.Prompt, Criteria: sp.Criteria, Allow: sp.Allow, Deny: sp.Deny}})
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 // agents (WARDEN_TASK_ID set), nothing otherwise. The worktree is the
 // directory holding the task's .warden/task.json, looked for from the
 // project directory upwards (an agent may cd into a subdirectory); the
-// task's allowed operations come from the same file.
+// task's allowed and denied operations come from the same file.
 func agentPacks(c *pipeline.Call) []policy.Pack {
 	id := c.Getenv(event.TaskIDEnv)
 	if id == "" {
@@ -30,9 +30,10 @@ func agentPacks(c *pipeline.Call) []policy.Pack {
 			ID     string   `json:"id"`
 			Branch string   `json:"branch"`
 			Allow  []string `json:"allow"`
+			Deny   []string `json:"deny"`
 		}
 		if json.Unmarshal(b, &tf) == nil && tf.ID == id {
-			task.Worktree, task.Branch, task.Allow = dir, tf.Branch, tf.Allow
+			task.Worktree, task.Branch, task.Allow, task.Deny = dir, tf.Branch, tf.Allow, tf.Deny
 			break
 		}
 	}
