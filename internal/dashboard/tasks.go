@@ -128,7 +128,9 @@ func (s *Server) addTask(w http.ResponseWriter, r *http.Request) {
 			nt.Criteria = append(nt.Criteria, l)
 		}
 	}
-	ops := func(v string) []string { return strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) }
+	ops := func(v string) []string {
+		return strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' })
+	}
 	nt.Allow, nt.Deny = ops(r.PostFormValue("allow")), ops(r.PostFormValue("deny"))
 	ctx, cancel := context.WithTimeout(WithToken(r.Context(), tok), sourceTimeout)
 	defer cancel()
