@@ -95,7 +95,11 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 		// tmux did not answer: try again next poll; the idle timeout
 		// still ends an agent that never comes back.
 	case w == nil:
-		return changes, set(Error, "its tmux window is gone (tmux server killed or window closed by hand)", now)
+		why := "its tmux window is gone (tmux server killed or window closed by hand)"
+		if mem := m.memoryKill(a, -1); mem != "" {
+			why = mem + "; " + why
+		}
+		return changes, set(Error, why, now)
 	case w.Dead:
 		first, ok := m.deadSeen[a.TaskID]
 		if !ok {
@@ -105,6 +109,9 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 			why := "the agent process exited before the task was done"
 			if w.DeadStatus >= 0 {
 				why = fmt.Sprintf("the agent process exited with status %d before the task was done", w.DeadStatus)
+			}
+			if mem := m.memoryKill(a, w.DeadStatus); mem != "" {
+				why = mem
 			}
 			return changes, set(Error, why, now)
 		}
@@ -117,4 +124,22 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 		return changes, set(TimedOut, fmt.Sprintf("no hook event for %v (agent_idle_timeout %v)", idle.Round(time.Second), m.cfg.IdleTimeout), now)
 	}
 	return changes, nil
+}
+
+// memoryKill names the memory limit when it is what ended the agent: the
+// OOM killer counted kills in the agent's own cgroup, or — in a systemd
+// scope, whose counters warden does not read — the agent died of SIGKILL
+// (status 137) with a limit set. "" otherwise.
+func (m *Manager) memoryKill(a *store.Agent, status int) string {
+	if a.MemoryCgroup != "" {
+		if n := cgroupOOMKills(a.MemoryCgroup); n > 0 {
+			return fmt.Sprintf("killed by the memory limit (agent.memory_max %s): the kernel's OOM killer ended %d process(es) in %s",
+				m.cfg.MemoryMax, n, a.MemoryCgroup)
+		}
+		return ""
+	}
+	if m.cfg.MemoryMax != "" && status == 128+9 {
+		return fmt.Sprintf("the agent process was killed (SIGKILL, status 137) before the task was done, most likely by the memory limit (agent.memory_max %s)", m.cfg.MemoryMax)
+	}
+	return ""
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/store"
 )
 
@@ -49,18 +50,31 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 	if ls.Env == nil {
 		ls.Env = os.Environ()
 	}
-	if m.cfg.MemoryMax != "" {
-		if ok, _ := MemoryLimit(); ok {
-			ls.MemoryMax = m.cfg.MemoryMax
-		}
-	}
 	if _, err := AgentArgv(ls); err != nil {
 		return nil, err
+	}
+	memMax, err := config.MemoryBytes(m.cfg.MemoryMax, totalMemory())
+	if err != nil {
+		return nil, fmt.Errorf("agent.memory_max %w", err)
+	}
+	var mem memoryMethod
+	if memMax > 0 {
+		mem = memOnce()
+		switch mem.kind {
+		case memScope:
+			ls.MemoryMax, ls.MemoryUser = m.cfg.MemoryMax, mem.user
+		case memCgroup:
+			// Made before the worktree, so a failure leaves nothing.
+			if ls.MemoryCgroup, err = mem.cgroup.create(sp.Task, memMax); err != nil {
+				return nil, fmt.Errorf("agent.memory_max %s: %w", m.cfg.MemoryMax, err)
+			}
+		}
 	}
 
 	wt, err := CreateWorktree(ctx, CreateOptions{Project: sp.Project, Base: sp.Base, Root: m.cfg.Worktrees,
 		Task: TaskFile{ID: sp.Task, Prompt: sp.Prompt, Criteria: sp.Criteria, Allow: sp.Allow, Deny: sp.Deny}})
 	if err != nil {
+		_ = removeCgroup(context.Background(), ls.MemoryCgroup)
 		return nil, err
 	}
 	ls.Dir = wt.Dir
@@ -71,6 +85,7 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 		}
 		_ = os.Remove(m.script(sp.Task))
 		undoCreate(wt.Project, wt)
+		_ = removeCgroup(context.Background(), ls.MemoryCgroup)
 	}
 	if mode == ModeInteractive {
 		if err := Trust(m.cfg.TrustFile, wt.Dir); err != nil {
@@ -85,7 +100,7 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 	}
 	a := &store.Agent{TaskID: sp.Task, Project: wt.Project, Worktree: wt.Dir, Branch: wt.Branch, Base: wt.Base,
 		BaseCommit: wt.BaseCommit, Mode: mode, Window: sp.Task, Criteria: sp.Criteria, State: string(Spawning),
-		Reason: wt.Note, Started: time.Now()}
+		Reason: wt.Note, Started: time.Now(), MemoryCgroup: ls.MemoryCgroup}
 	// Recorded before the window opens: the agent's first hook events
 	// may come at once, and a row must be there to apply them to.
 	if err := m.st.InsertAgent(ctx, a); err != nil {

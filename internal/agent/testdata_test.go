@@ -44,5 +44,13 @@ hang)
 idle)
   exec sleep 600
   ;;
+memhog)
+  # Doubles a string past the agent's memory limit (64M in the test).
+  # The address-space cap keeps a machine without the limit safe: there
+  # the string reaches 128M and the agent exits 0, failing the test.
+  hook PreToolUse ',"tool_name":"Bash","tool_input":{"command":"make big"}'
+  ulimit -v 786432
+  exec awk 'BEGIN { s = "x"; while (length(s) < 134217728) s = s s; print length(s) }'
+  ;;
 esac
 `
