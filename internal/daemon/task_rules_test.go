@@ -49,45 +49,7 @@ hook SessionEnd ',"reason":"other"'
 // committed; a task whose criterion fails is not done. `warden task show`
 // shows each task's rules.
 func TestTaskRulesEndToEnd(t *testing.T) {
-	tmux := testenv.RequireCommand(t, "tmux", "tmux")
-	h := newHome(t)
-	project := testenv.GitRepo(t, "README.md", "hello\n")
-	remote := t.TempDir()
-	testenv.Git(t, remote, "init", "-q", "--bare")
-	testenv.Git(t, project, "remote", "add", "origin", remote)
-
-	sockDir, err := os.MkdirTemp("", "wr") // unix socket paths are short
-	if err != nil {
-		t.Fatal(err)
-	}
-	sock := filepath.Join(sockDir, "s")
-	t.Cleanup(func() {
-		exec.Command(tmux, "-S", sock, "kill-server").Run()
-		os.RemoveAll(sockDir)
-	})
-	agentBin := filepath.Join(h.dir, "agent")
-	if err := os.WriteFile(agentBin, []byte(ruleAgent), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfg := fmt.Sprintf(`[tempo]
-enabled = false
-
-[serve]
-max_agents = 4
-
-[agent]
-runner = "tmux"
-mode = "headless"
-claude = %q
-tmux_socket = %q
-criteria = ["committed"]
-idle_timeout = 60
-`, agentBin, sock)
-	if err := os.WriteFile(filepath.Join(h.dir, "config.toml"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	h.env = append(h.env, "WARDEN_BIN="+filepath.Join(h.bin, "warden"), "HOME="+t.TempDir())
-	h.serve()
+	h, project, remote := tmuxDaemon(t, ruleAgent, "")
 
 	add := func(args ...string) string {
 		t.Helper()
@@ -156,4 +118,52 @@ idle_timeout = 60
 	if show, _ := h.warden("task", "show", noCommit); !strings.Contains(show, "operations: allow -   deny commit") {
 		t.Errorf("task show %s:\n%s", noCommit, show)
 	}
+}
+
+// tmuxDaemon runs `warden serve` with the tmux runner on a private tmux
+// server, agent the agent's script, extra more [agent] settings; it
+// returns the home, a git project and the bare repository that is its
+// origin.
+func tmuxDaemon(t *testing.T, agent, extra string) (h *home, project, remote string) {
+	t.Helper()
+	tmux := testenv.RequireCommand(t, "tmux", "tmux")
+	h = newHome(t)
+	project = testenv.GitRepo(t, "README.md", "hello\n")
+	remote = t.TempDir()
+	testenv.Git(t, remote, "init", "-q", "--bare")
+	testenv.Git(t, project, "remote", "add", "origin", remote)
+
+	sockDir, err := os.MkdirTemp("", "wr") // unix socket paths are short
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(sockDir, "s")
+	t.Cleanup(func() {
+		exec.Command(tmux, "-S", sock, "kill-server").Run()
+		os.RemoveAll(sockDir)
+	})
+	agentBin := filepath.Join(h.dir, "agent")
+	if err := os.WriteFile(agentBin, []byte(agent), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := fmt.Sprintf(`[tempo]
+enabled = false
+
+[serve]
+max_agents = 4
+
+[agent]
+runner = "tmux"
+mode = "headless"
+claude = %q
+tmux_socket = %q
+criteria = ["committed"]
+idle_timeout = 60
+%s`, agentBin, sock, extra)
+	if err := os.WriteFile(filepath.Join(h.dir, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.env = append(h.env, "WARDEN_BIN="+filepath.Join(h.bin, "warden"), "HOME="+t.TempDir())
+	h.serve()
+	return h, project, remote
 }
