@@ -20,8 +20,9 @@ const criterionTimeout = 5 * time.Minute
 //   - clean       no uncommitted changes
 //   - run:CMD     the shell command CMD exits 0 in the worktree
 //
-// Any other criterion is prose for the completion judge (tempo), which
-// had its say when it let the Stop through.
+// Any other criterion is prose for the completion judge (tempo, when on),
+// which is told it at every Stop from the worktree's task.json and had
+// its say when it let the Stop through.
 func CheckCriteria(ctx context.Context, dir, baseCommit string, criteria []string) string {
 	var unmet []string
 	for _, c := range criteria {
