@@ -48,9 +48,11 @@ committed (a commit past the base), clean (nothing uncommitted), run:CMD (CMD
 exits 0 in the worktree), or a sentence for the completion judge. A task whose
 agent stops with a criterion unmet fails with what is missing.
 
---allow lets this task's agent run a guarded operation (` + strings.Join(task.AllowOps, ", ") + `);
---deny takes one from it (` + strings.Join(task.DenyOps, ", ") + `). The agent's hooks
-enforce them for this task only. Both need agent.runner = tmux.`,
+--allow lets this task's agent run a guarded operation:
+  ` + strings.Join(task.AllowOps, ", ") + `
+--deny forbids one it may otherwise run: ` + strings.Join(task.DenyOps, ", ") + `
+The agent's hooks enforce them for this task only; criteria and operations
+need agent.runner = tmux.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req.Prompt = strings.Join(args, " ")
