@@ -100,3 +100,9 @@ func (t *Task) SetRulesColumns(criteria, allow, deny string) error {
 	}
 	return nil
 }
+
+// SameRules reports whether o carries the same criteria and operations:
+// an idempotency key reused with other rules names a different task.
+func (t *Task) SameRules(o *Task) bool {
+	return slices.Equal(t.Criteria, o.Criteria) && slices.Equal(t.Allow, o.Allow) && slices.Equal(t.Deny, o.Deny)
+}

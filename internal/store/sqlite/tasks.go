@@ -79,7 +79,7 @@ func (s *Store) CreateTask(ctx context.Context, t *task.Task, queueLimit int) (*
 		if t.IdempotencyKey != "" {
 			old, err := scanTask(tx.QueryRowContext(ctx, "SELECT "+taskCols+" FROM tasks WHERE idem_key = ?", t.IdempotencyKey))
 			if err == nil {
-				if old.Project != t.Project || old.Prompt != t.Prompt {
+				if old.Project != t.Project || old.Prompt != t.Prompt || !old.SameRules(t) {
 					return fmt.Errorf("%w: key %q made task %s", task.ErrKeyReused, t.IdempotencyKey, old.ID)
 				}
 				got = old

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -37,6 +38,21 @@ func testTaskRules(t *testing.T, b Backend) {
 		if x.ID == "r1" && rules(&x) != want {
 			t.Errorf("Tasks: %s", rules(&x))
 		}
+	}
+	// An idempotency key reused with other rules is another task.
+	k := newTask("r3", 0, now)
+	k.IdempotencyKey, k.Allow = "rk", []string{"push"}
+	if _, _, err := st.CreateTask(ctx, k, 0); err != nil {
+		t.Fatal(err)
+	}
+	again := newTask("r4", 0, now)
+	again.IdempotencyKey, again.Prompt, again.Allow = "rk", k.Prompt, []string{"push", "merge"}
+	if _, _, err := st.CreateTask(ctx, again, 0); !errors.Is(err, task.ErrKeyReused) {
+		t.Errorf("key reused with other operations: %v", err)
+	}
+	again.Allow = []string{"push"}
+	if got, created, err := st.CreateTask(ctx, again, 0); err != nil || created || got.ID != "r3" {
+		t.Errorf("retry with the same rules: %+v %v %v", got, created, err)
 	}
 	c, err := st.ClaimNext(ctx, "w1", "", "test", now)
 	if err != nil || c == nil || c.ID != "r1" || rules(c) != want {
