@@ -57,6 +57,18 @@ func CheckCriteria(ctx context.Context, dir, baseCommit string, criteria []strin
 	return strings.Join(unmet, "; ")
 }
 
+// GitCriteria are those of criteria a hook may check at Stop: committed
+// and clean take a git call each; run:CMD may take minutes.
+func GitCriteria(criteria []string) []string {
+	var out []string
+	for _, c := range criteria {
+		if c = strings.TrimSpace(c); c == "committed" || c == "clean" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func lastLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.LastIndexByte(s, '\n'); i >= 0 {

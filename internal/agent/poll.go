@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/warden-dev/warden/internal/store"
@@ -51,6 +52,13 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 	}
 	var changes []Change
 	set := func(to State, reason string, at time.Time) error {
+		// An agent that ends without its allowed Stop (its Stop was
+		// blocked for its criteria, then it quit) says what was missing.
+		if to == Error || to == TimedOut {
+			if unmet := CheckCriteria(ctx, a.Worktree, a.BaseCommit, GitCriteria(a.Criteria)); unmet != "" && !strings.Contains(reason, unmet) {
+				reason += "; criteria not met: " + unmet
+			}
+		}
 		c := Change{Task: a.TaskID, From: State(a.State), To: to, Reason: reason}
 		a.State, a.Reason = string(to), reason
 		if to.Final() {

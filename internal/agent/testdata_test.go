@@ -44,6 +44,20 @@ hang)
 idle)
   exec sleep 600
   ;;
+latecommit)
+  # Stops before committing; when the Stop is blocked it commits and
+  # stops again, as Claude Code carries on with a blocked Stop's reason.
+  hook PreToolUse ',"tool_name":"Write","tool_input":{"file_path":"late.txt"}'
+  echo late > late.txt
+  out=$(printf '{"session_id":"%s","cwd":"%s","hook_event_name":"Stop"}' "$sid" "$PWD" | "$WARDEN_BIN" hook --harness claude 2>>"$PWD/.warden/hook.err")
+  echo "first stop: $out"
+  if printf '%s' "$out" | grep -q '"decision":"block"'; then
+    hook PreToolUse ',"tool_name":"Bash","tool_input":{"command":"git commit"}'
+    git add late.txt && git -c user.email=a@b -c user.name=agent commit -qm "late commit"
+    hook Stop ',"stop_hook_active":true'
+  fi
+  hook SessionEnd ',"reason":"other"'
+  ;;
 memhog)
   # Doubles a string past the agent's memory limit (64M in the test).
   # The address-space cap keeps a machine without the limit safe: there

@@ -14,12 +14,13 @@ import (
 // worktree's .warden/task.json (internal/agent writes it): the operations
 // the agent pack enforces and the criteria the completion judge is told.
 type agentTask struct {
-	ID       string   `json:"id"`
-	Branch   string   `json:"branch"`
-	Allow    []string `json:"allow"`
-	Deny     []string `json:"deny"`
-	Criteria []string `json:"criteria"`
-	Dir      string   `json:"-"` // the worktree
+	ID         string   `json:"id"`
+	Branch     string   `json:"branch"`
+	Allow      []string `json:"allow"`
+	Deny       []string `json:"deny"`
+	Criteria   []string `json:"criteria"`
+	BaseCommit string   `json:"base_commit"`
+	Dir        string   `json:"-"` // the worktree
 }
 
 // findAgentTask returns the task of the agent making the call, nil
