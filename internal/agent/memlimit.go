@@ -3,11 +3,14 @@ package agent
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/warden-dev/warden/internal/config"
 )
 
 // How agents get agent.memory_max, best first: a transient systemd scope
@@ -89,4 +92,29 @@ func MemoryScopeArgv(task, max string, user bool) []string {
 		argv = append([]string{argv[0], "--user"}, argv[1:]...)
 	}
 	return argv
+}
+
+// limitMemory applies agent.memory_max to the agent ls launches, by the
+// method the probe found: a scope around its argv, or a cgroup made now
+// for the launch script to enter. With no method it returns a note for
+// the agent's record instead: the agent runs without a limit.
+func (m *Manager) limitMemory(ls *LaunchSpec) (note string, err error) {
+	max, err := config.MemoryBytes(m.cfg.MemoryMax, totalMemory())
+	if err != nil {
+		return "", fmt.Errorf("agent.memory_max %w", err)
+	}
+	if max == 0 {
+		return "", nil
+	}
+	switch mem := memOnce(); mem.kind {
+	case memScope:
+		ls.MemoryMax, ls.MemoryUser = m.cfg.MemoryMax, mem.user
+	case memCgroup:
+		if ls.MemoryCgroup, err = mem.cgroup.create(ls.Task, max); err != nil {
+			return "", fmt.Errorf("agent.memory_max %s: %w", m.cfg.MemoryMax, err)
+		}
+	default:
+		return "no memory limit: " + mem.why, nil
+	}
+	return "", nil
 }

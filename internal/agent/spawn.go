@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/store"
 )
 
@@ -53,22 +52,10 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 	if _, err := AgentArgv(ls); err != nil {
 		return nil, err
 	}
-	memMax, err := config.MemoryBytes(m.cfg.MemoryMax, totalMemory())
+	// Before the worktree, so a failure leaves nothing.
+	memNote, err := m.limitMemory(&ls)
 	if err != nil {
-		return nil, fmt.Errorf("agent.memory_max %w", err)
-	}
-	var mem memoryMethod
-	if memMax > 0 {
-		mem = memOnce()
-		switch mem.kind {
-		case memScope:
-			ls.MemoryMax, ls.MemoryUser = m.cfg.MemoryMax, mem.user
-		case memCgroup:
-			// Made before the worktree, so a failure leaves nothing.
-			if ls.MemoryCgroup, err = mem.cgroup.create(sp.Task, memMax); err != nil {
-				return nil, fmt.Errorf("agent.memory_max %s: %w", m.cfg.MemoryMax, err)
-			}
-		}
+		return nil, err
 	}
 
 	wt, err := CreateWorktree(ctx, CreateOptions{Project: sp.Project, Base: sp.Base, Root: m.cfg.Worktrees,
@@ -100,7 +87,7 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 	}
 	a := &store.Agent{TaskID: sp.Task, Project: wt.Project, Worktree: wt.Dir, Branch: wt.Branch, Base: wt.Base,
 		BaseCommit: wt.BaseCommit, Mode: mode, Window: sp.Task, Criteria: sp.Criteria, State: string(Spawning),
-		Reason: wt.Note, Started: time.Now(), MemoryCgroup: ls.MemoryCgroup}
+		Reason: joinNotes(wt.Note, memNote), Started: time.Now(), MemoryCgroup: ls.MemoryCgroup}
 	// Recorded before the window opens: the agent's first hook events
 	// may come at once, and a row must be there to apply them to.
 	if err := m.st.InsertAgent(ctx, a); err != nil {
@@ -117,3 +104,10 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 }
 
 func (m *Manager) script(task string) string { return filepath.Join(m.cfg.Scripts, task+".sh") }
+
+func joinNotes(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
+}
