@@ -51,6 +51,8 @@ agent stops with a criterion unmet fails with what is missing.
 --allow lets this task's agent run a guarded operation:
   ` + strings.Join(task.AllowOps, ", ") + `
 --deny forbids one it may otherwise run: ` + strings.Join(task.DenyOps, ", ") + `
+--profile adds a named set: read-only (deny write, commit), offline (deny
+network), sealed (all three), publish (allow push).
 The agent's hooks enforce them for this task only; criteria and operations
 need agent.runner = tmux.`,
 		Args: cobra.MinimumNArgs(1),
@@ -91,6 +93,7 @@ need agent.runner = tmux.`,
 	f.StringArrayVar(&req.Criteria, "done-when", nil, "a completion criterion (repeatable): committed, clean, run:CMD or a sentence")
 	f.StringSliceVar(&req.Allow, "allow", nil, "let the agent run these guarded operations: "+strings.Join(task.AllowOps, ","))
 	f.StringSliceVar(&req.Deny, "deny", nil, "deny the agent these operations: "+strings.Join(task.DenyOps, ","))
+	f.StringVar(&req.Profile, "profile", "", "a named set of operations: read-only, offline, sealed, publish")
 	f.StringVar(&req.System, "system", "", "run only on this worker of the pool (its serve.system; warden serve status lists them)")
 	f.BoolVar(&asJSON, "json", false, "JSON output")
 	return cmd

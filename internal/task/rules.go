@@ -106,3 +106,40 @@ func (t *Task) SetRulesColumns(criteria, allow, deny string) error {
 func (t *Task) SameRules(o *Task) bool {
 	return slices.Equal(t.Criteria, o.Criteria) && slices.Equal(t.Allow, o.Allow) && slices.Equal(t.Deny, o.Deny)
 }
+
+// Profiles are named sets of operations, for a task added with a profile
+// instead of (or besides) listing them: what it stands for is stored.
+var Profiles = map[string]struct{ Allow, Deny []string }{
+	"read-only": {Deny: []string{"write", "commit"}},            // reviews, research: change nothing
+	"offline":   {Deny: []string{"network"}},                    // work only with what is here
+	"sealed":    {Deny: []string{"write", "commit", "network"}}, // both
+	"publish":   {Allow: []string{"push"}},                      // may push its branch
+}
+
+// WithProfile adds the operations of profile name ("" = none) to the
+// task's own, without duplicates.
+func (t *Task) WithProfile(name string) error {
+	if name == "" {
+		return nil
+	}
+	p, ok := Profiles[name]
+	if !ok {
+		names := make([]string, 0, len(Profiles))
+		for n := range Profiles {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		return fmt.Errorf("profile %q is unknown; use one of %s (or --allow/--deny)", name, strings.Join(names, ", "))
+	}
+	for _, op := range p.Allow {
+		if !slices.Contains(t.Allow, op) {
+			t.Allow = append(t.Allow, op)
+		}
+	}
+	for _, op := range p.Deny {
+		if !slices.Contains(t.Deny, op) {
+			t.Deny = append(t.Deny, op)
+		}
+	}
+	return nil
+}
