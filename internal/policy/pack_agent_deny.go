@@ -42,7 +42,7 @@ func agentDenyRules(t *AgentTask) []Rule {
 		rs = append(rs, cmdRule("core.agent:deny-network", Deny, "Commands that reach the network, for a task that denies network", names,
 			func(e *Env, c *Cmd) string {
 				if subs, ok := netSubcommands[c.Name]; ok {
-					if s := sub(c); slices.Contains(subs, s) && !(c.Name == "go" && s == "mod" && c.Sub(1) != "download") {
+					if s := sub(c); slices.Contains(subs, s) && !localSubcommand(c, s) {
 						return why("network", c.Name+" "+s)
 					}
 					return ""
@@ -50,7 +50,7 @@ func agentDenyRules(t *AgentTask) []Rule {
 				return why("network", c.Name)
 			},
 			[]string{"curl https://example.com", "git fetch origin", "npm install left-pad", "ssh host uptime", "bash -c 'wget -q x.io/f'", "go mod download"},
-			[]string{"git status", "npm test", "go build ./...", "go mod tidy -e", "echo curl"}),
+			[]string{"git status", "npm test", "go build ./...", "go mod tidy -e", "echo curl", "git remote -v", "git submodule status"}),
 			Rule{ID: "core.agent:deny-network-web", Mode: Deny, Desc: "WebFetch and WebSearch, for a task that denies network", Tools: webTools,
 				Match: func(e *Env) string { return why("network", e.F.Tool) },
 				Catch: []string{`{"tool_name":"WebFetch","tool_input":{"url":"https://example.com","prompt":"x"}}`,
@@ -89,6 +89,21 @@ func agentDenyRules(t *AgentTask) []Rule {
 				`{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/a.go"}}`}})
 	}
 	return rs
+}
+
+// localSubcommand: the subcommands of netSubcommands whose own
+// subcommand decides (go mod download, git remote update, git submodule
+// update reach the network; go mod tidy, git remote -v do not).
+func localSubcommand(c *Cmd, s string) bool {
+	switch c.Name + " " + s {
+	case "go mod":
+		return c.Sub(1) != "download"
+	case "git remote":
+		return !slices.Contains([]string{"update", "prune", "show"}, c.Sub(1))
+	case "git submodule":
+		return !slices.Contains([]string{"update", "add", "sync"}, c.Sub(1))
+	}
+	return false
 }
 
 func (t *AgentTask) denies(op string) bool { return slices.Contains(t.Deny, op) }
