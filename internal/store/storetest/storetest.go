@@ -72,6 +72,7 @@ func Run(t *testing.T, b Backend) {
 		{"TaskQueueOrderClaimAndHistory", testTaskQueueOrderClaimAndHistory},
 		{"TaskIdempotencyAndQueueLimit", testTaskIdempotencyAndQueueLimit},
 		{"TaskPinnedToSystem", testTaskPinnedToSystem},
+		{"TaskRules", testTaskRules},
 		{"ClaimNextConcurrent", testClaimNextConcurrent},
 		{"UpdateTaskConflicts", testUpdateTaskConflicts},
 		{"UpdateTaskOwnerFence", testUpdateTaskOwnerFence},
