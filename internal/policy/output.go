@@ -155,6 +155,8 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 		return out
 	case "true", ":":
 		return text{known: true}
+	case "seq":
+		return seqOutput(args)
 	case "pwd":
 		return text{s: n.cwd + "\n", known: n.cwd != ""}
 	case "dirname", "basename", "realpath", "readlink":
@@ -200,7 +202,16 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			starts = append(starts, a)
 		}
 		if findFilters(args) {
-			return text{}
+			// What matched under each starting point, as find -exec's {}
+			// stands for it: find / -name x | xargs rm is rm on /{}.
+			var matched []string
+			for _, st := range starts {
+				matched = append(matched, strings.TrimSuffix(st, "/")+"/{}")
+			}
+			if len(matched) == 0 {
+				matched = []string{"./{}"}
+			}
+			return text{s: strings.Join(matched, "\n") + "\n", known: true, names: true}
 		}
 		for _, a := range args {
 			switch a {
@@ -273,55 +284,6 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 		return text{known: true}
 	}
 	return text{}
-}
-
-// shellSetup reports whether a command prints the shell setup its
-// documentation says to eval: environment exports, PATH changes, prompt
-// hooks and completions (ssh-agent -s, direnv export bash, pyenv init -,
-// brew shellenv, starship init bash, kubectl completion bash).
-func shellSetup(name string, args []string) bool {
-	pos := func(i int) string {
-		for _, a := range args {
-			if strings.HasPrefix(a, "-") {
-				continue
-			}
-			if i == 0 {
-				return a
-			}
-			i--
-		}
-		return ""
-	}
-	switch name {
-	case "ssh-agent", "dircolors", "gpg-agent":
-		return true
-	case "keychain":
-		return hasArg(args, "--eval")
-	case "direnv":
-		return pos(0) == "export" || pos(0) == "hook"
-	case "pyenv", "rbenv", "nodenv", "goenv", "jenv", "plenv", "phpenv", "tfenv", "zoxide", "starship", "atuin", "mcfly", "oh-my-posh", "pyenv-virtualenv":
-		return pos(0) == "init" || pos(0) == "virtualenv-init"
-	case "fnm", "opam":
-		return pos(0) == "env"
-	case "mise", "rtx":
-		return pos(0) == "activate" || pos(0) == "env" || pos(0) == "hook-env"
-	case "brew":
-		return pos(0) == "shellenv"
-	case "conda", "micromamba", "mamba":
-		return strings.HasPrefix(pos(0), "shell.") || pos(0) == "shell" && pos(1) == "hook"
-	case "thefuck":
-		return hasArg(args, "--alias")
-	case "luarocks":
-		return pos(0) == "path"
-	case "minikube":
-		return pos(0) == "docker-env" || pos(0) == "podman-env"
-	case "docker-machine":
-		return pos(0) == "env"
-	case "register-python-argcomplete":
-		return true
-	}
-	// kubectl completion bash, gh completion -s zsh, helm completion bash
-	return pos(0) == "completion" || pos(0) == "completions"
 }
 
 func hasArg(args []string, vals ...string) bool {

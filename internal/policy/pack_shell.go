@@ -25,6 +25,15 @@ func shellPack() Pack {
 			Desc: "Recursive delete of /, the home directory, a top-level system directory or * at the root",
 			Match: func(e *Env) string {
 				return first(e.F.Cmds("rm", "rimraf", "shred"), func(c *Cmd) string {
+					for _, a := range c.Pos {
+						// DIR/{}: the files a find matched throughout DIR
+						// (find / -name x | xargs rm)
+						if d, ok := strings.CutSuffix(a, "/{}"); ok {
+							if why := critical(e.abs(c, d+"/"), e.F.Home); why != "" {
+								return fmt.Sprintf("deletes the files a search matched throughout %s (%s)", why, a)
+							}
+						}
+					}
 					if c.Name == "rm" && !recursive(c) && !c.Has("--no-preserve-root") {
 						return ""
 					}
@@ -40,8 +49,8 @@ func shellPack() Pack {
 			Catch: []string{"rm -rf /", "rm -rf / --no-preserve-root", "bash -c \"rm -rf ~\"", "rm -rf $HOME", "sudo rm -rf /usr", "rm -rf /*",
 				"cd /tmp && rm -rf ~/", "rm -fr ..", "echo ok; (rm -r -f /etc)", "xargs rm -rf / < list", "sh -c 'bash -c \"eval rm -rf ~\"'",
 				"find /tmp -exec rm -rf / \\;", "python3 -c \"import os; os.system('rm -rf /')\"", "timeout 10 nice -n 5 rm -rf /var",
-				"env FOO=1 rm -rf \"$HOME\"", "rm -rf ~/*", "x=$(rm -rf /home)", "ssh prod-host 'sudo rm -rf /var'"},
-			Allow: []string{"rm -rf ./build", "echo \"rm -rf /\"", "rm -rf /tmp/cache", "rm -rf node_modules dist", "rm /tmp/x.log", "grep -r 'rm -rf /' .", "rm -rf ~/proj/build", "ssh host 'rm -rf /tmp/x'"},
+				"env FOO=1 rm -rf \"$HOME\"", "rm -rf ~/*", "x=$(rm -rf /home)", "ssh prod-host 'sudo rm -rf /var'", "find / -name '*.log' | xargs rm -f"},
+			Allow: []string{"rm -rf ./build", "echo \"rm -rf /\"", "rm -rf /tmp/cache", "rm -rf node_modules dist", "rm /tmp/x.log", "grep -r 'rm -rf /' .", "rm -rf ~/proj/build", "ssh host 'rm -rf /tmp/x'", "find . -name '*.log' | xargs rm -f"},
 		},
 		{
 			ID: "core.shell:find-delete-root", Mode: Deny, Tools: shellTools, Cmds: []string{"find"},

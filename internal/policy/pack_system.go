@@ -149,8 +149,10 @@ func systemRules() []Rule {
 			ID: "core.destroy:history-wipe", Mode: Ask, Tools: shellTools,
 			Desc: "Wiping shell history (history -c, deleting or emptying ~/.bash_history, unset HISTFILE, export HISTSIZE=0)",
 			Match: func(e *Env) string {
-				if m := histOff.FindString(e.F.Command); m != "" {
-					return strings.TrimLeft(m, ";&|(\n \t") + " stops the shell history being kept"
+				if strings.Contains(e.F.Command, "HIST") { // the regexp only when a history variable is named
+					if m := histOff.FindString(e.F.Command); m != "" {
+						return strings.TrimLeft(m, ";&|(\n \t") + " stops the shell history being kept"
+					}
 				}
 				for _, c := range e.F.Cmds("history", "unset") {
 					if c.Name == "history" && c.Has("-c", "-w") && (c.Has("-c") || anyPos(c, "/dev/null")) || c.Name == "unset" && anyPos(c, "HISTFILE") {

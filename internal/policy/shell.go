@@ -69,8 +69,8 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 	in := map[*syntax.Stmt]*text{} // what the previous stage of a pipe prints
 	stmtOf := map[*syntax.CallExpr]*syntax.Stmt{}
 	seenPipe := map[*syntax.BinaryCmd]bool{}
-	var declared []string // functions defined here, walked when called
-	captured := map[*syntax.CallExpr]bool{}
+	var declared []string                  // functions defined here, walked when called
+	var captured map[*syntax.CallExpr]bool // calls whose output a $(…) takes
 	syntax.Walk(file, func(node syntax.Node) bool {
 		switch x := node.(type) {
 		case *syntax.BinaryCmd:
@@ -94,6 +94,9 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 				}
 			}
 		case *syntax.CmdSubst:
+			if captured == nil {
+				captured = map[*syntax.CallExpr]bool{}
+			}
 			for _, st := range x.Stmts {
 				markCaptured(st, captured)
 			}
