@@ -20,8 +20,9 @@ const criterionTimeout = 5 * time.Minute
 //   - clean       no uncommitted changes
 //   - run:CMD     the shell command CMD exits 0 in the worktree
 //
-// Any other criterion is prose for the completion judge (tempo), which
-// had its say when it let the Stop through.
+// Any other criterion is prose for the completion judge (tempo, when on),
+// which is told it at every Stop from the worktree's task.json and had
+// its say when it let the Stop through.
 func CheckCriteria(ctx context.Context, dir, baseCommit string, criteria []string) string {
 	var unmet []string
 	for _, c := range criteria {
@@ -54,6 +55,18 @@ func CheckCriteria(ctx context.Context, dir, baseCommit string, criteria []strin
 		}
 	}
 	return strings.Join(unmet, "; ")
+}
+
+// GitCriteria are those of criteria a hook may check at Stop: committed
+// and clean take a git call each; run:CMD may take minutes.
+func GitCriteria(criteria []string) []string {
+	var out []string
+	for _, c := range criteria {
+		if c = strings.TrimSpace(c); c == "committed" || c == "clean" {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func lastLine(s string) string {

@@ -15,6 +15,8 @@
 //   - trust.go     pre-accepting Claude Code's folder-trust dialog for one worktree
 //   - tmux.go      the tmux driver (exact-match targets, one window per task)
 //   - launch.go    the agent's argv: interactive, headless or a command template
-//   - memlimit.go  a memory limit per agent through a systemd user scope
+//   - memlimit.go  how agents get a memory limit here: systemd scope, own cgroup or none
+//   - cgroup.go    the memory cgroups warden makes itself (v2 or v1), their OOM kills
+//   - cgroup_proc.go  reading /proc about cgroup mounts, a process's cgroups, total memory
 //   - state.go     the agent's state machine over its hook events
 package agent

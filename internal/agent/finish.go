@@ -30,6 +30,11 @@ func (m *Manager) finish(ctx context.Context, a *store.Agent) error {
 		}
 	}
 	delete(m.deadSeen, a.TaskID)
+	// Processes the agent left behind go with its cgroup, before its
+	// work is archived.
+	if err := removeCgroup(ctx, a.MemoryCgroup); err != nil {
+		return err
+	}
 	wt := &Worktree{Task: a.TaskID, Project: a.Project, Dir: a.Worktree, Branch: a.Branch, Base: a.Base, BaseCommit: a.BaseCommit}
 	res, err := RemoveWorktree(ctx, wt, m.cfg.Archives)
 	if err != nil {

@@ -44,9 +44,14 @@ type LaunchSpec struct {
 	// added. It goes into the launch script, not onto a command line,
 	// where other users could read it in ps.
 	Env []string
-	// MemoryMax limits the agent's memory (systemd MemoryMax syntax:
-	// 4G, 80%) when MemoryLimit is available; "" = no limit.
-	MemoryMax string
+	// MemoryMax limits the agent's memory through a systemd scope
+	// (MemoryMax syntax: 4G, 80%; MemoryUser: the user's instance);
+	// "" = none.
+	MemoryMax  string
+	MemoryUser bool
+	// MemoryCgroup is a cgroup warden made with the limit (cgroup.go):
+	// the script moves itself into it before it execs the agent.
+	MemoryCgroup string
 }
 
 // AgentArgv is the command line of the agent itself. It fails when the
@@ -100,7 +105,7 @@ func WriteLaunchScript(path string, s LaunchSpec) ([]string, error) {
 		return nil, err
 	}
 	if s.MemoryMax != "" {
-		argv = append(MemoryScopeArgv(s.Task, s.MemoryMax), argv...)
+		argv = append(MemoryScopeArgv(s.Task, s.MemoryMax, s.MemoryUser), argv...)
 	}
 	if s.Mode == ModeCommand {
 		if err := os.MkdirAll(filepath.Join(s.Dir, ".warden"), 0o755); err != nil {
@@ -121,6 +126,10 @@ func WriteLaunchScript(path string, s LaunchSpec) ([]string, error) {
 	}
 	fmt.Fprintf(&b, "export %s=%s\n", TaskIDEnv, shQuote(s.Task))
 	fmt.Fprintf(&b, "cd %s || exit 97\n", shQuote(s.Dir))
+	if s.MemoryCgroup != "" {
+		procs := filepath.Join(s.MemoryCgroup, "cgroup.procs")
+		fmt.Fprintf(&b, "echo $$ > %s || { echo 'warden: cannot enter the memory cgroup %s' >&2; exit 96; }\n", shQuote(procs), s.MemoryCgroup)
+	}
 	b.WriteString("exec")
 	for _, a := range argv {
 		b.WriteString(" " + shQuote(a))

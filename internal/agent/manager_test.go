@@ -282,3 +282,22 @@ func readJSON(t *testing.T, path string, v any) {
 		t.Fatalf("%s: %v", path, err)
 	}
 }
+
+// The Stop gate: an agent that stops with its work uncommitted is told
+// what is missing (its Stop blocked once, through the real hook), commits,
+// stops again and its task is done.
+func TestAgentStopBlockedForCriteriaThenDone(t *testing.T) {
+	r := newRig(t, "latecommit", nil)
+	r.spawn(t, "t1", "committed", "clean")
+	s, _ := r.untilCleaned(t, "t1", 30*time.Second)
+	logs, _ := r.m.Logs(context.Background(), "t1", 200)
+	if !strings.Contains(logs, "task t1 is not done yet: committed: no commit on the branch") {
+		t.Errorf("the first Stop was not blocked with the criteria:\n%s", logs)
+	}
+	if s.State != "done" || !strings.Contains(states(s.History), "working") {
+		t.Errorf("state %s (%s), history %q", s.State, s.Reason, states(s.History))
+	}
+	if msg := testenv.Git(t, r.project, "log", "-1", "--format=%s", "warden/t1"); strings.TrimSpace(msg) != "late commit" {
+		t.Errorf("branch tip %q", msg)
+	}
+}

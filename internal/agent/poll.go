@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/warden-dev/warden/internal/store"
@@ -51,6 +52,13 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 	}
 	var changes []Change
 	set := func(to State, reason string, at time.Time) error {
+		// An agent that ends without its allowed Stop (its Stop was
+		// blocked for its criteria, then it quit) says what was missing.
+		if to == Error || to == TimedOut {
+			if unmet := CheckCriteria(ctx, a.Worktree, a.BaseCommit, GitCriteria(a.Criteria)); unmet != "" && !strings.Contains(reason, unmet) {
+				reason += "; criteria not met: " + unmet
+			}
+		}
 		c := Change{Task: a.TaskID, From: State(a.State), To: to, Reason: reason}
 		a.State, a.Reason = string(to), reason
 		if to.Final() {
@@ -95,7 +103,11 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 		// tmux did not answer: try again next poll; the idle timeout
 		// still ends an agent that never comes back.
 	case w == nil:
-		return changes, set(Error, "its tmux window is gone (tmux server killed or window closed by hand)", now)
+		why := "its tmux window is gone (tmux server killed or window closed by hand)"
+		if mem := m.memoryKill(a, -1); mem != "" {
+			why = mem + "; " + why
+		}
+		return changes, set(Error, why, now)
 	case w.Dead:
 		first, ok := m.deadSeen[a.TaskID]
 		if !ok {
@@ -105,6 +117,9 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 			why := "the agent process exited before the task was done"
 			if w.DeadStatus >= 0 {
 				why = fmt.Sprintf("the agent process exited with status %d before the task was done", w.DeadStatus)
+			}
+			if mem := m.memoryKill(a, w.DeadStatus); mem != "" {
+				why = mem
 			}
 			return changes, set(Error, why, now)
 		}
@@ -117,4 +132,22 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 		return changes, set(TimedOut, fmt.Sprintf("no hook event for %v (agent_idle_timeout %v)", idle.Round(time.Second), m.cfg.IdleTimeout), now)
 	}
 	return changes, nil
+}
+
+// memoryKill names the memory limit when it is what ended the agent: the
+// OOM killer counted kills in the agent's own cgroup, or — in a systemd
+// scope, whose counters warden does not read — the agent died of SIGKILL
+// (status 137) with a limit set. "" otherwise.
+func (m *Manager) memoryKill(a *store.Agent, status int) string {
+	if a.MemoryCgroup != "" {
+		if n := cgroupOOMKills(a.MemoryCgroup); n > 0 {
+			return fmt.Sprintf("killed by the memory limit (agent.memory_max %s): the kernel's OOM killer ended %d process(es) in %s",
+				m.cfg.MemoryMax, n, a.MemoryCgroup)
+		}
+		return ""
+	}
+	if m.cfg.MemoryMax != "" && status == 128+9 {
+		return fmt.Sprintf("the agent process was killed (SIGKILL, status 137) before the task was done, most likely by the memory limit (agent.memory_max %s)", m.cfg.MemoryMax)
+	}
+	return ""
 }

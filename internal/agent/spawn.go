@@ -18,6 +18,7 @@ type Spec struct {
 	Prompt   string
 	Criteria []string // see CheckCriteria
 	Allow    []string // guarded git operations the task may run (see internal/policy's agent pack)
+	Deny     []string // operations the task may not run (task.DenyOps)
 	Mode     string   // overrides Config.Mode
 }
 
@@ -48,18 +49,19 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 	if ls.Env == nil {
 		ls.Env = os.Environ()
 	}
-	if m.cfg.MemoryMax != "" {
-		if ok, _ := MemoryLimit(); ok {
-			ls.MemoryMax = m.cfg.MemoryMax
-		}
-	}
 	if _, err := AgentArgv(ls); err != nil {
+		return nil, err
+	}
+	// Before the worktree, so a failure leaves nothing.
+	memNote, err := m.limitMemory(&ls)
+	if err != nil {
 		return nil, err
 	}
 
 	wt, err := CreateWorktree(ctx, CreateOptions{Project: sp.Project, Base: sp.Base, Root: m.cfg.Worktrees,
-		Task: TaskFile{ID: sp.Task, Prompt: sp.Prompt, Criteria: sp.Criteria, Allow: sp.Allow}})
+		Task: TaskFile{ID: sp.Task, Prompt: sp.Prompt, Criteria: sp.Criteria, Allow: sp.Allow, Deny: sp.Deny}})
 	if err != nil {
+		_ = removeCgroup(context.Background(), ls.MemoryCgroup)
 		return nil, err
 	}
 	ls.Dir = wt.Dir
@@ -70,6 +72,7 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 		}
 		_ = os.Remove(m.script(sp.Task))
 		undoCreate(wt.Project, wt)
+		_ = removeCgroup(context.Background(), ls.MemoryCgroup)
 	}
 	if mode == ModeInteractive {
 		if err := Trust(m.cfg.TrustFile, wt.Dir); err != nil {
@@ -84,7 +87,7 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 	}
 	a := &store.Agent{TaskID: sp.Task, Project: wt.Project, Worktree: wt.Dir, Branch: wt.Branch, Base: wt.Base,
 		BaseCommit: wt.BaseCommit, Mode: mode, Window: sp.Task, Criteria: sp.Criteria, State: string(Spawning),
-		Reason: wt.Note, Started: time.Now()}
+		Reason: joinNotes(wt.Note, memNote), Started: time.Now(), MemoryCgroup: ls.MemoryCgroup}
 	// Recorded before the window opens: the agent's first hook events
 	// may come at once, and a row must be there to apply them to.
 	if err := m.st.InsertAgent(ctx, a); err != nil {
@@ -101,3 +104,10 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 }
 
 func (m *Manager) script(task string) string { return filepath.Join(m.cfg.Scripts, task+".sh") }
+
+func joinNotes(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
+}

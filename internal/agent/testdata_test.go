@@ -44,5 +44,27 @@ hang)
 idle)
   exec sleep 600
   ;;
+latecommit)
+  # Stops before committing; when the Stop is blocked it commits and
+  # stops again, as Claude Code carries on with a blocked Stop's reason.
+  hook PreToolUse ',"tool_name":"Write","tool_input":{"file_path":"late.txt"}'
+  echo late > late.txt
+  out=$(printf '{"session_id":"%s","cwd":"%s","hook_event_name":"Stop"}' "$sid" "$PWD" | "$WARDEN_BIN" hook --harness claude 2>>"$PWD/.warden/hook.err")
+  echo "first stop: $out"
+  if printf '%s' "$out" | grep -q '"decision":"block"'; then
+    hook PreToolUse ',"tool_name":"Bash","tool_input":{"command":"git commit"}'
+    git add late.txt && git -c user.email=a@b -c user.name=agent commit -qm "late commit"
+    hook Stop ',"stop_hook_active":true'
+  fi
+  hook SessionEnd ',"reason":"other"'
+  ;;
+memhog)
+  # Doubles a string past the agent's memory limit (64M in the test).
+  # The address-space cap keeps a machine without the limit safe: there
+  # the string reaches 128M and the agent exits 0, failing the test.
+  hook PreToolUse ',"tool_name":"Bash","tool_input":{"command":"make big"}'
+  ulimit -v 786432
+  exec awk 'BEGIN { s = "x"; while (length(s) < 134217728) s = s s; print length(s) }'
+  ;;
 esac
 `

@@ -21,7 +21,9 @@ type TaskFile struct {
 	Criteria []string `json:"criteria,omitempty"`
 	// Allow lists the guarded git operations this task may run anyway
 	// (push, fetch, pull, checkout, rebase, merge, worktree-remove).
-	Allow      []string  `json:"allow,omitempty"`
+	Allow []string `json:"allow,omitempty"`
+	// Deny lists operations this task may not run (network, commit, write).
+	Deny       []string  `json:"deny,omitempty"`
 	Project    string    `json:"project"`
 	Branch     string    `json:"branch"`
 	Base       string    `json:"base"`

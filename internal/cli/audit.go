@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/warden-dev/warden/internal/helper"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
@@ -35,12 +36,32 @@ func openExistingStore(ctx context.Context) (*sqlite.Store, error) {
 }
 
 func newAuditVerifyCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, shared bool
 	cmd := &cobra.Command{
-		Use:   "verify [--json]",
+		Use:   "verify [--shared] [--json]",
 		Short: "Walk the audit chain and report the first break (exit 1 if broken)",
-		Args:  cobra.NoArgs,
+		Long: `Walk this machine's audit chain (the local SQLite store) and name the first
+row deleted, changed or reordered. With --shared, walk the chain of the shared
+PostgreSQL store instead (store.url or WARDEN_DATABASE_URL): every machine's
+shipped events, as that store chained them.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if shared {
+				// PostgreSQL needs pgx, which warden-core (the hooks'
+				// binary) must not link: warden-helper walks it.
+				args := []string{"audit", "verify", "--shared"}
+				if asJSON {
+					args = append(args, "--json")
+				}
+				code, err := helper.Run(args, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+				if err != nil {
+					return err
+				}
+				if code != 0 {
+					return ExitError{Code: code}
+				}
+				return nil
+			}
 			ctx := context.Background()
 			st, err := openExistingStore(ctx)
 			if err != nil {
@@ -71,6 +92,7 @@ func newAuditVerifyCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"ok":…,"checked":N,"break":{"id","reason"}}`)
+	cmd.Flags().BoolVar(&shared, "shared", false, "verify the shared PostgreSQL store's chain (store.url / WARDEN_DATABASE_URL) instead of this machine's")
 	return cmd
 }
 

@@ -36,7 +36,9 @@ func keeperCmd() *cobra.Command {
 				o.Binary = self
 			}
 			if !noServe {
-				o.Serve = serveHooks
+				// The shipper runs beside the hook server (serveHooks), so
+				// only then is there one to wait for.
+				o.Serve, o.Backlog, o.Log = serveHooks, shipBacklog, os.Stderr
 			}
 			err := keeper.Run(ctx, o)
 			if errors.Is(err, keeper.ErrRunning) {
@@ -45,7 +47,7 @@ func keeperCmd() *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().DurationVar(&idle, "idle", 30*time.Minute, "exit after this long without a new event")
+	cmd.Flags().DurationVar(&idle, "idle", 30*time.Minute, "exit after this long without a new event (and, with a shared store, nothing left to ship)")
 	cmd.Flags().BoolVar(&noServe, "no-serve", false, "only keep the store open; do not answer hooks")
 	return cmd
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/helper"
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 // shipperRestart is how long the keeper waits before starting a shipper
@@ -24,8 +25,7 @@ const shipperRestart = 5 * time.Second
 // does not. It reads its stdin until EOF, so it stops when the keeper
 // does, even when the keeper is killed. wait returns once it has stopped.
 func startShipper(ctx context.Context) (wait func()) {
-	cfg, _ := config.Load(paths.UserConfig(), "")
-	if url, _ := cfg.StoreURL(); url == "" {
+	if !shipping() {
 		return func() {}
 	}
 	done := make(chan struct{})
@@ -43,6 +43,28 @@ func startShipper(ctx context.Context) (wait func()) {
 		}
 	}()
 	return func() { <-done }
+}
+
+// shipping says whether a shared store is configured, so the keeper runs
+// a shipper.
+func shipping() bool {
+	cfg, _ := config.Load(paths.UserConfig(), "")
+	url, _ := cfg.StoreURL()
+	return url != ""
+}
+
+// shipBacklog is the keeper's Options.Backlog: rows wait to be shipped
+// while a shared store is still configured (the user config is read again,
+// so removing store.url lets an idle keeper go) and a shipper can run at
+// all (without warden-helper the keeper would stay for nothing).
+func shipBacklog(ctx context.Context, pin *sqlite.Pin) (bool, error) {
+	if !shipping() {
+		return false, nil
+	}
+	if _, err := helper.Path(); err != nil {
+		return false, err
+	}
+	return pin.HasUnshipped(ctx)
 }
 
 // runShipper runs one shipper process until it exits or ctx ends; then it

@@ -291,10 +291,12 @@ a dirty git tree on main. Exit status 1 when a case fails.
 
 --report runs warden's own corpus of risky commands and harmless
 look-alikes instead and prints recall (risky commands denied or asked)
-and false flags (look-alikes denied or asked) per class of cause.`,
+and false flags (look-alikes denied or asked) per class of cause. With
+FILES, --report runs those corpus files instead (lines "<expect>
+<command>", "@class NAME" switching the class), e.g. a held-out set.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if report {
-				return runCorpusReport(cmd.OutOrStdout(), verbose, asJSON)
+				return runCorpusReport(cmd.OutOrStdout(), args, verbose, asJSON)
 			}
 			env, err := loadPolicyEnv(args)
 			if err != nil {
@@ -345,8 +347,8 @@ and false flags (look-alikes denied or asked) per class of cause.`,
 // runCorpusReport runs the built-in corpus against the built-in rules at
 // their default modes (user config plays no part: the numbers describe
 // warden, not this machine).
-func runCorpusReport(w io.Writer, verbose, asJSON bool) error {
-	cases, err := corpus.Load()
+func runCorpusReport(w io.Writer, files []string, verbose, asJSON bool) error {
+	cases, err := loadCorpus(files)
 	if err != nil {
 		return err
 	}
@@ -389,6 +391,26 @@ func runCorpusReport(w io.Writer, verbose, asJSON bool) error {
 		return ExitError{Code: 1}
 	}
 	return nil
+}
+
+// loadCorpus reads the corpus files named, or the built-in corpus.
+func loadCorpus(files []string) ([]corpus.Case, error) {
+	if len(files) == 0 {
+		return corpus.Load()
+	}
+	var cases []corpus.Case
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("corpus file: %v", err)
+		}
+		cs, err := corpus.Parse(f, b)
+		if err != nil {
+			return nil, err
+		}
+		cases = append(cases, cs...)
+	}
+	return cases, nil
 }
 
 func oneLineClip(s string, n int) string {

@@ -90,7 +90,8 @@ var keys = []Key{
 	{
 		Name: "agent.memory_max", Kind: String, Default: "",
 		Policy: UserOnly,
-		Doc:    "Memory limit per agent (systemd MemoryMax: 4G, 80%) through a systemd user scope where one can be made (`warden doctor` says); \"\" = none.",
+		Check:  CheckMemoryMax,
+		Doc:    "Memory limit per agent (systemd MemoryMax syntax: 512M, 4G, 25%): a process of the agent that goes over it is killed and the task fails saying so. Through a systemd user scope, else a cgroup warden makes itself (v2, or v1's memory controller) where the kernel lets it (`warden doctor` says which); \"\" = none.",
 		Field:  func(c *Config) any { return &c.Agent.MemoryMax },
 	},
 	{

@@ -43,7 +43,10 @@ func (r *tmuxRunner) Start(ctx context.Context, t *task.Task) (orchestrator.Run,
 	if run, err := r.Reattach(ctx, t); err != nil || run != nil {
 		return run, err
 	}
-	a, err := r.m.Spawn(ctx, agent.Spec{Task: t.ID, Project: t.Project, Prompt: t.Prompt, Criteria: r.criteria})
+	// The task's own criteria come on top of agent.criteria; its
+	// operations go into the worktree's task.json for the agent's hooks.
+	crit := append(append([]string(nil), r.criteria...), t.Criteria...)
+	a, err := r.m.Spawn(ctx, agent.Spec{Task: t.ID, Project: t.Project, Prompt: t.Prompt, Criteria: crit, Allow: t.Allow, Deny: t.Deny})
 	if err != nil {
 		return nil, err
 	}

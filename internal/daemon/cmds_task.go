@@ -39,9 +39,23 @@ func newTaskAddCmd() *cobra.Command {
 	var req server.TaskRequest
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "add [--project DIR] [--priority N] [--key K] [--system NAME] PROMPT…",
+		Use:   "add [--project DIR] [--priority N] [--done-when CRIT]… [--allow OP]… [--deny OP]… PROMPT…",
 		Short: "Queue a task: an agent works on PROMPT in the project directory",
-		Args:  cobra.MinimumNArgs(1),
+		Long: `Queue a task: an agent works on PROMPT in the project directory.
+
+--done-when adds a completion criterion for this task, on top of agent.criteria:
+committed (a commit past the base), clean (nothing uncommitted), run:CMD (CMD
+exits 0 in the worktree), or a sentence for the completion judge. A task whose
+agent stops with a criterion unmet fails with what is missing.
+
+--allow lets this task's agent run a guarded operation:
+  ` + strings.Join(task.AllowOps, ", ") + `
+--deny forbids one it may otherwise run: ` + strings.Join(task.DenyOps, ", ") + `
+--profile adds a named set: read-only (deny write, commit), offline (deny
+network), sealed (all three), publish (allow push).
+The agent's hooks enforce them for this task only; criteria and operations
+need agent.runner = tmux.`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req.Prompt = strings.Join(args, " ")
 			if req.Project == "" {
@@ -76,6 +90,10 @@ func newTaskAddCmd() *cobra.Command {
 	f.IntVarP(&req.Priority, "priority", "p", 0, "higher runs first (-1000..1000)")
 	f.StringVar(&req.IdempotencyKey, "key", "", "idempotency key: running add again with it returns the same task")
 	f.StringVar(&req.Agent, "agent", "", "agent kind (default: the daemon's)")
+	f.StringArrayVar(&req.Criteria, "done-when", nil, "a completion criterion (repeatable): committed, clean, run:CMD or a sentence")
+	f.StringSliceVar(&req.Allow, "allow", nil, "let the agent run these guarded operations: "+strings.Join(task.AllowOps, ","))
+	f.StringSliceVar(&req.Deny, "deny", nil, "deny the agent these operations: "+strings.Join(task.DenyOps, ","))
+	f.StringVar(&req.Profile, "profile", "", "a named set of operations: read-only, offline, sealed, publish")
 	f.StringVar(&req.System, "system", "", "run only on this worker of the pool (its serve.system; warden serve status lists them)")
 	f.BoolVar(&asJSON, "json", false, "JSON output")
 	return cmd

@@ -64,8 +64,11 @@ type Parts struct {
 	// agents, the usage cache, the quota hold. Shared is the queue,
 	// tokens, deliveries and the pacing ledger: Store itself when alone,
 	// PostgreSQL in a pool.
-	Store    *sqlite.Store
-	Shared   SharedStore
+	Store  *sqlite.Store
+	Shared SharedStore
+	// Reads is where the dashboard and the API read the event record:
+	// the shared store while it answers, else Store.
+	Reads    *eventReads
 	Registry pool.Registry
 	// DBChecks are what /health/db reports; extendRunners may add to
 	// them (the spool's backlog) before the server is built.
@@ -209,7 +212,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		system, _ = os.Hostname()
 	}
 	owner := pool.OwnerOf(system, os.Getpid())
-	p := &Parts{Store: st, Shared: st, Options: o, Log: log, Runners: map[string]orchestrator.Runner{
+	p := &Parts{Store: st, Shared: st, Reads: newEventReads(st, o.DB, log), Options: o, Log: log, Runners: map[string]orchestrator.Runner{
 		orchestrator.HeadlessName: &orchestrator.Headless{
 			Command: cfg.Serve.ClaudeCommand, Args: cfg.Serve.ClaudeArgs, Env: o.Env, Dir: o.TaskDir,
 			Timeout: time.Duration(cfg.Serve.TaskTimeout) * time.Minute,
@@ -221,6 +224,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	if spoolCheck != nil {
 		p.DBChecks = append(p.DBChecks, server.DBCheck{Name: "spool", Check: spoolCheck})
 	}
+	p.DBChecks = append(p.DBChecks, server.DBCheck{Name: "events", Check: p.Reads.Status})
 	var peers orchestrator.Peers
 	var listen func(context.Context, func(string)) error
 	interval := time.Second
@@ -231,6 +235,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		}
 		defer pg.Close()
 		p.Shared, listen = pg, pg.listen
+		p.Reads.useShared(pg.reads, pg.where)
 		peers = pool.Peers{Registry: &pool.Stored{St: pg, Stale: pool.StaleAfter(pool.BeatEvery, pool.MissedBeats)}, Leases: pg}
 		p.DBChecks = append(p.DBChecks, server.DBCheck{Name: "shared", Check: func(ctx context.Context) (any, error) {
 			t0 := time.Now()
@@ -256,7 +261,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	}
 	p.Scheduler = sched
 	srv, err := server.New(server.Options{
-		Tasks: p.Shared, Scheduler: sched, Tokens: p.Shared, Deliveries: p.Shared, Events: st,
+		Tasks: p.Shared, Scheduler: sched, Tokens: p.Shared, Deliveries: p.Shared, Events: p.Reads, EventSource: p.Reads.Source,
 		Pace: func(ctx context.Context, now time.Time) (*pace.Record, error) {
 			rec, _, err := pace.Current(ctx, p.Shared, ps, "", now)
 			return rec, err

@@ -12,7 +12,8 @@ import (
 )
 
 // mountDashboard serves the dashboard at "/" (SPEC.md §9): the store's
-// figures through storesource, tasks through this server's own API (as
+// figures through storesource (the event record through p.Reads: in a
+// pool, every machine's events from the shared store), tasks through this server's own API (as
 // the logged-in user), logins checked against the API tokens and kept in
 // the cookie the API accepts too. Everything the sources need from the
 // environment is read here, once: the hook server swaps the environment
@@ -21,7 +22,7 @@ func mountDashboard(p *Parts) {
 	home, _ := os.UserHomeDir()
 	cwd, _ := os.Getwd()
 	src := storesource.New(p.Store, storesource.Options{WardenHome: p.Options.Home, ProjectDir: cwd,
-		UserHome: home, UsageDirs: usage.ConfigDirs()})
+		UserHome: home, UsageDirs: usage.ConfigDirs(), Activity: p.Reads})
 	sources := src.Sources()
 	sources.Tasks = apitasks.New(p.Server, cwd)
 	d, err := dashboard.New(dashboard.Options{
@@ -31,6 +32,11 @@ func mountDashboard(p *Parts) {
 		Version:    p.Options.Version,
 		AttachHint: "warden agent attach {id}",
 		Log:        p.Log,
+		// In a pool the event pages read the shared store; the footer
+		// says so, or that the shared store did not answer.
+		EventSource: func() dashboard.EventStoreInfo {
+			return dashboard.EventStoreInfo{Name: p.Reads.Source(), Text: p.Reads.Label()}
+		},
 	})
 	if err != nil {
 		// Only a broken build gets here (the templates are embedded):

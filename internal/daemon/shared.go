@@ -45,6 +45,9 @@ type SharedStore interface {
 type pgShared struct {
 	SharedStore
 	where string
+	// reads is the record as every machine shipped it (the dashboard
+	// and the API's event routes, eventReads).
+	reads recordReader
 	// listen wakes the scheduler on the queue's NOTIFY until ctx ends.
 	listen func(ctx context.Context, wake func(id string)) error
 }
@@ -56,7 +59,7 @@ func openShared(ctx context.Context, url string) (*pgShared, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pgShared{SharedStore: st, where: st.Where(), listen: st.ListenTasks}, nil
+	return &pgShared{SharedStore: st, where: st.Where(), reads: st, listen: st.ListenTasks}, nil
 }
 
 // checkURL refuses a URL that can never work (not a PostgreSQL URL):

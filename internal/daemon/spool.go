@@ -22,7 +22,8 @@ func startSpool(st *sqlite.Store, url string, log *slog.Logger) (check func(cont
 		return nil, func() {}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	sh, wait, err := ship.Start(ctx, ship.Options{Spool: st, Dial: dialShared(url), Log: log.With("component", "ship")})
+	dial := ship.Dialer(postgres.Open, url)
+	sh, wait, err := ship.Start(ctx, ship.Options{Spool: st, Dial: dial, Log: log.With("component", "ship")})
 	if err != nil {
 		cancel()
 		log.Error("shipper not started", "err", err)
@@ -38,12 +39,7 @@ func startSpool(st *sqlite.Store, url string, log *slog.Logger) (check func(cont
 		}
 		// The last pass failed, and the next may be seconds away (back-off):
 		// ask the shared store now, and if it answers, wake the shipper.
-		t, err := dialShared(url)(ctx)
-		if err == nil {
-			err = t.Check(ctx)
-			t.Close()
-		}
-		if err != nil {
+		if err := ship.Probe(ctx, dial); err != nil {
 			r.Error = err.Error()
 			return r, errors.New(r.Error)
 		}
@@ -52,15 +48,4 @@ func startSpool(st *sqlite.Store, url string, log *slog.Logger) (check func(cont
 		return r, nil
 	}
 	return check, func() { cancel(); wait() }
-}
-
-// dialShared opens the shared store for the shipper.
-func dialShared(url string) func(ctx context.Context) (ship.Target, error) {
-	return func(ctx context.Context) (ship.Target, error) {
-		st, err := postgres.Open(ctx, url)
-		if err != nil {
-			return nil, err
-		}
-		return st, nil
-	}
 }

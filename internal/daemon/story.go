@@ -23,6 +23,12 @@ func writeTaskStory(w io.Writer, d *server.TaskDetail) {
 		fmt.Fprintf(w, "agent:    %s %s %s\n", t.Agent, t.AgentState, t.AgentRef)
 	}
 	fmt.Fprintf(w, "prompt:   %s\n", clip(oneLine(t.Prompt), 200))
+	if len(t.Criteria) > 0 {
+		fmt.Fprintf(w, "done when: %s\n", strings.Join(t.Criteria, "; "))
+	}
+	if len(t.Allow)+len(t.Deny) > 0 {
+		fmt.Fprintf(w, "operations: allow %s   deny %s\n", listOrNone(t.Allow), listOrNone(t.Deny))
+	}
 	if t.Result != "" {
 		fmt.Fprintf(w, "result:   %s\n", clip(oneLine(t.Result), 400))
 	}
@@ -62,4 +68,11 @@ func orDash(s string) string {
 		return "any"
 	}
 	return s
+}
+
+func listOrNone(v []string) string {
+	if len(v) == 0 {
+		return "-"
+	}
+	return strings.Join(v, ",")
 }

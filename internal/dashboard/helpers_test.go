@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -49,6 +50,9 @@ type env struct {
 	// seeded tasks by the column they were put in.
 	project string
 	taskIDs map[string]string
+	// eventSource is what Options.EventSource says (zero at first: no
+	// footer note), as a daemon's store switch would change it.
+	eventSource atomic.Value
 }
 
 // src is the store source the dashboard reads.
@@ -73,6 +77,7 @@ func newEnv(t testing.TB) *env {
 		CheckToken: func(ctx context.Context, tok string) (bool, error) { return e.api.TokenValid(ctx, tok), nil },
 		CookieName: server.CookieName,
 		Sources:    sources, Version: "test", AttachHint: "warden agent attach {id}",
+		EventSource: func() dashboard.EventStoreInfo { s, _ := e.eventSource.Load().(dashboard.EventStoreInfo); return s },
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -147,10 +147,18 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	tick := time.NewTicker(s.opt.Poll)
 	defer tick.Stop()
 	lastWrite := time.Now()
+	source := s.eventSource().Name
 	for {
 		qctx, cancel := context.WithTimeout(ctx, sourceTimeout)
 		evs, err := src.Events(qctx, EventFilter{AfterID: after, Limit: streamBatch})
 		cancel()
+		if now := s.eventSource(); now.Name != source {
+			// Another store answers now (the shared one stopped or came
+			// back): its ids are not the ones this stream counted, so the
+			// page starts again rather than resume by id.
+			s.send(w, rc, "event: reload\ndata: "+strconv.Quote(now.Text)+"\n\n")
+			return
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return

@@ -159,3 +159,38 @@ func storeCount(t *testing.T, e *env, f dashboard.EventFilter) int {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// TestLiveViewReloadsWhenTheEventSourceChanges: a daemon in a pool reads
+// the shared store and falls back to its own when that stops answering;
+// the two number events differently, so the open live view must not
+// resume by id: the stream says "reload" and the page loads afresh, its
+// footer naming the new source.
+func TestLiveViewReloadsWhenTheEventSourceChanges(t *testing.T) {
+	e := newEnv(t)
+	seed(t, e, time.Now())
+	e.eventSource.Store(dashboard.EventStoreInfo{Name: "shared", Text: "events of every machine, from the shared store"})
+	b := newBrowser(t, 1280, 860, false)
+	b.login(t, e)
+	b.open(t, e.url("/live"))
+	b.waitFor(t, `document.getElementById("status").textContent === "live"`, 5*time.Second)
+	if got := eval[string](t, b, `document.querySelector("footer .event-source").textContent`); got != "events of every machine, from the shared store" {
+		t.Fatalf("footer names %q", got)
+	}
+	// The text alone changing (another failure message) is no switch.
+	e.eventSource.Store(dashboard.EventStoreInfo{Name: "shared", Text: "events of every machine, from the shared store (2)"})
+	eval[bool](t, b, `window.beforeSwitch = true`)
+	e.hook(`{"session_id":"after-text-change","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"y1","tool_input":{"command":"ls"}}`)
+	b.waitFor(t, `!!document.querySelector('#events details.ev[data-session="after-text-change"]')`, 2*time.Second)
+	if !eval[bool](t, b, `window.beforeSwitch === true`) {
+		t.Fatal("the page reloaded though the same store answers")
+	}
+	e.eventSource.Store(dashboard.EventStoreInfo{Name: "local", Text: "this machine's events only"})
+	// (While the page reloads there is no status element.)
+	b.waitFor(t, `window.beforeSwitch === undefined && document.getElementById("status")?.textContent === "live"`, 5*time.Second)
+	if got := eval[string](t, b, `document.querySelector("footer .event-source").textContent`); got != "this machine's events only" {
+		t.Errorf("after the reload the footer names %q", got)
+	}
+	if errs := b.takeErrors(); len(errs) > 0 {
+		t.Errorf("browser errors: %v", errs)
+	}
+}

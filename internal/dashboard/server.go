@@ -38,6 +38,21 @@ type Options struct {
 	Poll time.Duration
 	// Log receives errors of the data sources; nil: slog.Default().
 	Log *slog.Logger
+	// EventSource says which store the event pages read (a daemon in a
+	// pool reads the shared store, this machine's when that does not
+	// answer), shown in the footer; nil: not shown. Event ids belong to
+	// that store, so when its Name changes the live stream tells the page
+	// to reload instead of resuming by id.
+	EventSource func() EventStoreInfo
+}
+
+// EventStoreInfo names the store the event pages read.
+type EventStoreInfo struct {
+	// Name changes only when another store answers ("shared", "local").
+	Name string
+	// Text is the footer's note (which store, where, why not the shared
+	// one).
+	Text string
 }
 
 // Server is the dashboard's http.Handler.
@@ -137,6 +152,8 @@ type page struct {
 	CSRF    string
 	Version string
 	Now     time.Time
+	// EventSource is Options.EventSource's text ("" without one).
+	EventSource string
 	// Missing names a source the page needs and does not have.
 	Missing string
 	// Errors are data source failures, shown on the page.
@@ -176,5 +193,13 @@ func (s *Server) fail(p *page, what string, err error) {
 }
 
 func (s *Server) newPage(title, nav, tok string) page {
-	return page{Title: title, Nav: nav, CSRF: csrfToken(tok), Version: s.opt.Version, Now: s.opt.Now()}
+	return page{Title: title, Nav: nav, CSRF: csrfToken(tok), Version: s.opt.Version, Now: s.opt.Now(), EventSource: s.eventSource().Text}
+}
+
+// eventSource is Options.EventSource's answer, zero without one.
+func (s *Server) eventSource() EventStoreInfo {
+	if s.opt.EventSource == nil {
+		return EventStoreInfo{}
+	}
+	return s.opt.EventSource()
 }

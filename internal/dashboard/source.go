@@ -215,6 +215,10 @@ type Task struct {
 	// Attach is the command that attaches a terminal to the task's agent.
 	Attach  string  `json:"attach,omitempty"`
 	CostUSD float64 `json:"cost_usd"`
+	// The task's own criteria and operations, when it has any.
+	Criteria []string `json:"criteria,omitempty"`
+	Allow    []string `json:"allow,omitempty"`
+	Deny     []string `json:"deny,omitempty"`
 }
 
 // TaskStep is one state change in a task's story.
@@ -236,6 +240,11 @@ type NewTask struct {
 	Prompt   string `json:"prompt"`
 	Project  string `json:"project,omitempty"`
 	Priority int    `json:"priority,omitempty"`
+	// Criteria, Allow and Deny are the task's own completion criteria and
+	// operations (internal/task/rules.go).
+	Criteria []string `json:"criteria,omitempty"`
+	Allow    []string `json:"allow,omitempty"`
+	Deny     []string `json:"deny,omitempty"`
 }
 
 // Tasks is the orchestrator's task store (from `warden serve`).

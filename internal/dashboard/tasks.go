@@ -121,6 +121,17 @@ func (s *Server) addTask(w http.ResponseWriter, r *http.Request) {
 		}
 		nt.Priority = n
 	}
+	// One criterion per line; operations separated by commas or spaces.
+	// The API checks them and its error is shown as it is.
+	for _, l := range strings.Split(r.PostFormValue("done_when"), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			nt.Criteria = append(nt.Criteria, l)
+		}
+	}
+	ops := func(v string) []string {
+		return strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' })
+	}
+	nt.Allow, nt.Deny = ops(r.PostFormValue("allow")), ops(r.PostFormValue("deny"))
 	ctx, cancel := context.WithTimeout(WithToken(r.Context(), tok), sourceTimeout)
 	defer cancel()
 	t, err := src.Add(ctx, nt)

@@ -1,6 +1,8 @@
 package dashboard_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,6 +30,9 @@ func TestTasksBoardAddAndCancel(t *testing.T) {
 	b.do(t,
 		chromedp.SendKeys(chromedp.ID("prompt"), "Add rate limiting to the login endpoint"),
 		chromedp.SetValue(chromedp.CSS(`#add-task input[name="priority"]`), "7"),
+		chromedp.SendKeys(chromedp.CSS(`#add-task textarea[name="done_when"]`), "committed\nrun:go test ./..."),
+		chromedp.SendKeys(chromedp.CSS(`#add-task input[name="allow"]`), "push, rebase"),
+		chromedp.SendKeys(chromedp.CSS(`#add-task input[name="deny"]`), "network"),
 		chromedp.Click(chromedp.CSS(`#add-task button[type="submit"]`)),
 	)
 	b.waitFor(t, `!!document.querySelector('p.good[role="status"]')`, 10*time.Second)
@@ -36,6 +41,9 @@ func TestTasksBoardAddAndCancel(t *testing.T) {
 	if added.Prompt != "Add rate limiting to the login endpoint" || added.Priority != 7 || added.Status != task.Queued ||
 		added.Source != "dashboard" || added.Project != e.project {
 		t.Fatalf("task store has %+v", added)
+	}
+	if fmt.Sprint(added.Criteria, added.Allow, added.Deny) != "[committed run:go test ./...] [push rebase] [network]" {
+		t.Errorf("the task's own rules in the store: %q %q %q", added.Criteria, added.Allow, added.Deny)
 	}
 	sel := `section[data-state="queued"] article[data-task="` + added.ID + `"]`
 	if n := eval[int](t, b, `document.querySelectorAll('`+sel+`').length`); n != 1 {
@@ -54,6 +62,12 @@ func TestTasksBoardAddAndCancel(t *testing.T) {
 	ts = e.tasks()
 	if ts[len(ts)-1].Status != task.Cancelled {
 		t.Errorf("after cancel the store has status %q", ts[len(ts)-1].Status)
+	}
+	// The task's page shows its own rules.
+	b.open(t, e.url("/tasks/"+added.ID))
+	if kv := eval[string](t, b, `document.querySelector('dl.kv').innerText`); !strings.Contains(kv, "committed; run:go test ./...") ||
+		!strings.Contains(kv, "allow push, rebase · deny network") {
+		t.Errorf("task page:\n%s", kv)
 	}
 	if errs := b.takeErrors(); len(errs) > 0 {
 		t.Errorf("browser errors: %q", errs)

@@ -9,6 +9,7 @@ import "github.com/warden-dev/warden/internal/pipeline"
 // depend on which files happen to be linked.
 func All() []pipeline.Handler {
 	return []pipeline.Handler{
+		agentCriteriaHandler(),
 		cleanupStartHandler(),
 		confignoticeHandler(),
 		countersHandler(),

@@ -73,6 +73,12 @@ func runTempo(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 	prompts := t.LastPrompts(10)
 	if c.Event == event.Stop {
 		prompts = sessionPrompts(t, js, 10)
+		// A warden agent's task may say in words when it is done.
+		if _, at := findAgentTask(c); at != nil {
+			if line := at.judgeCriteria(); line != "" {
+				prompts = append(prompts, line)
+			}
+		}
 	}
 	vars := judge.TempoVars(prompts, c.Input.LastAssistantMessage, t)
 	req := judge.NewRequest(c.Config, provider, "tempo", judge.KindTempo, c.Config.Tempo.Tier,

@@ -286,3 +286,29 @@ func TestJudgesOffReturnAtOnce(t *testing.T) {
 		t.Errorf("with validation off: %+v, state %v", d, e.state.Values)
 	}
 }
+
+// A warden agent's task criteria in words reach the completion judge at
+// Stop; the ones warden checks itself (committed, clean, run:) do not.
+func TestTempoIsToldAnAgentTasksCriteria(t *testing.T) {
+	e := newJudgeEnv(t, "APPROVED")
+	c := e.call(event.Stop, event.Input{LastAssistantMessage: "done"})
+	c.ProjectDir = t.TempDir()
+	os.MkdirAll(filepath.Join(c.ProjectDir, ".warden"), 0o755)
+	os.WriteFile(filepath.Join(c.ProjectDir, ".warden", "task.json"),
+		[]byte(`{"id":"t7","criteria":["committed","run:go test ./...","the README documents the new flag"]}`), 0o644)
+	runTempo(context.Background(), c)
+	t.Setenv("WARDEN_TASK_ID", "t7")
+	runTempo(context.Background(), c)
+	reqs := e.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if strings.Contains(reqs[0].Prompt, "README documents") {
+		t.Errorf("criteria told outside an agent:\n%s", reqs[0].Prompt)
+	}
+	p := reqs[1].Prompt
+	if !strings.Contains(p, "(warden task t7) The task is done only when all of these hold:\n- the README documents the new flag") ||
+		strings.Contains(p, "go test") || strings.Contains(p, "- committed") {
+		t.Errorf("the judge's prompt:\n%s", p)
+	}
+}

@@ -2,41 +2,24 @@ package handlers
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 
-	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/pipeline"
 	"github.com/warden-dev/warden/internal/policy"
 )
 
 // agentPacks is the agent pack when the hook runs for one of warden's
-// agents (WARDEN_TASK_ID set), nothing otherwise. The worktree is the
-// directory holding the task's .warden/task.json, looked for from the
-// project directory upwards (an agent may cd into a subdirectory); the
-// task's allowed operations come from the same file.
+// agents (WARDEN_TASK_ID set), nothing otherwise; the task's allowed and
+// denied operations come from its .warden/task.json (findAgentTask).
 //
 // key names the pack's inputs, for the engine cache ("" without one).
 func agentPacks(c *pipeline.Call) (packs []policy.Pack, key string) {
-	id := c.Getenv(event.TaskIDEnv)
+	id, tf := findAgentTask(c)
 	if id == "" {
 		return nil, ""
 	}
 	task := policy.AgentTask{ID: id, Worktree: c.ProjectDir}
-	for dir := c.ProjectDir; dir != "" && dir != "/" && dir != "."; dir = filepath.Dir(dir) {
-		b, err := os.ReadFile(filepath.Join(dir, ".warden", "task.json"))
-		if err != nil {
-			continue
-		}
-		var tf struct {
-			ID     string   `json:"id"`
-			Branch string   `json:"branch"`
-			Allow  []string `json:"allow"`
-		}
-		if json.Unmarshal(b, &tf) == nil && tf.ID == id {
-			task.Worktree, task.Branch, task.Allow = dir, tf.Branch, tf.Allow
-			break
-		}
+	if tf != nil {
+		task.Worktree, task.Branch, task.Allow, task.Deny = tf.Dir, tf.Branch, tf.Allow, tf.Deny
 	}
 	k, _ := json.Marshal(task)
 	return []policy.Pack{policy.AgentPack(task)}, string(k)

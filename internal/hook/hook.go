@@ -443,7 +443,8 @@ func (r *run) record(out hookio.Output) {
 		return
 	}
 	if r.ev == event.SessionStart {
-		prune(ctx, r.st, r.cfg.RetentionDays, r.start, r.paths.Locks())
+		sharedURL, _ := r.cfg.StoreURL() // rows not shipped there yet are kept
+		prune(ctx, r.st, r.cfg.RetentionDays, sharedURL != "", r.start, r.paths.Locks())
 	}
 }
 

@@ -10,9 +10,17 @@ import (
 	"github.com/warden-dev/warden/internal/store"
 )
 
+// shippedPruner is the local store's retention that keeps what the shipper
+// has not copied to the shared store yet (sqlite.Store.PruneShipped).
+type shippedPruner interface {
+	PruneShipped(ctx context.Context, before time.Time) (events, sessions int64, err error)
+}
+
 // prune deletes rows older than retention_days, at most once a day: it runs
 // at SessionStart (not on every tool call) and remembers when it last did.
-func prune(ctx context.Context, s store.Store, retentionDays int, now time.Time, locks string) {
+// With a shared store configured (shipping), rows not shipped yet stay
+// however old: the local store is the only copy until they are.
+func prune(ctx context.Context, s store.Store, retentionDays int, shipping bool, now time.Time, locks string) {
 	if retentionDays <= 0 {
 		return
 	}
@@ -24,7 +32,15 @@ func prune(ctx context.Context, s store.Store, retentionDays int, now time.Time,
 		}
 	}
 	before := now.Add(-time.Duration(retentionDays) * 24 * time.Hour)
-	if _, _, err := s.Prune(ctx, before); err != nil {
+	pruneRows := s.Prune
+	if shipping {
+		sp, ok := s.(shippedPruner)
+		if !ok {
+			return // cannot tell shipped rows from the rest: keep them all
+		}
+		pruneRows = sp.PruneShipped
+	}
+	if _, _, err := pruneRows(ctx, before); err != nil {
 		return
 	}
 	pruneLocks(locks, now.Add(-7*24*time.Hour))

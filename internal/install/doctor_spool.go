@@ -39,12 +39,14 @@ func (d *doctor) spool(ctx context.Context, db string) {
 		local, lerr := ship.Inspect(ctx, st, url, 5*time.Second, nil)
 		if lerr != nil {
 			local.Backlog = -1
+		} else {
+			_ = local.CheckRetention(ctx, st, cfg.RetentionDays, time.Now(), 5*time.Second)
 		}
-		d.warn("shared store", fmt.Sprintf("%s: not checked (%v); %s", ship.Redact(url), err, local.BacklogLine()),
+		d.warn("shared store", fmt.Sprintf("%s: not checked (%v); %s", ship.Redact(url), err, withRetention(local)),
 			"run `make install` so warden-helper sits next to warden (it ships and probes the shared store)")
 		return
 	}
-	backlog := r.BacklogLine()
+	backlog := withRetention(r)
 	if !r.Reachable {
 		d.warn("shared store", fmt.Sprintf("%s; %s (hooks keep working: the local store holds them)", r.Error, backlog),
 			"start the PostgreSQL server or fix store.url / WARDEN_DATABASE_URL; the keeper or `warden serve` ships the backlog once it answers")
@@ -68,7 +70,20 @@ func (d *doctor) spool(ctx context.Context, db string) {
 			detail += "; the shipper last failed: " + r.Retrying
 		}
 	}
+	if r.RetentionLine() != "" {
+		d.warn("shared store", detail, "`warden ship --once` ships them now; the next SessionStart's retention deletes them then")
+		return
+	}
 	d.ok("shared store", detail)
+}
+
+// withRetention is the report's backlog line and, when retention keeps
+// rows only because they are not shipped, that too.
+func withRetention(r ship.Report) string {
+	if line := r.RetentionLine(); line != "" {
+		return r.BacklogLine() + "; " + line
+	}
+	return r.BacklogLine()
 }
 
 // shipStatus runs `warden-helper ship --status --json` under a deadline.

@@ -50,6 +50,12 @@ func (h *Headless) Name() string { return HeadlessName }
 
 // Start implements Runner.
 func (h *Headless) Start(ctx context.Context, t *task.Task) (Run, error) {
+	// Without a worktree of its own there is no task.json for the
+	// agent's hooks to read and no base to check criteria against: a task
+	// with rules of its own fails rather than running without them.
+	if t.HasRules() {
+		return nil, fmt.Errorf("task %s has its own criteria or operations, which only the tmux runner enforces; add it again with --agent tmux (or set agent.runner = \"tmux\")", t.ID)
+	}
 	fi, err := os.Stat(t.Project)
 	if err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("project directory %s does not exist; create it or cancel the task", t.Project)

@@ -21,16 +21,30 @@ var interpreters = map[string][]string{
 // stdin is the text fed to it (a pipe, a here-document), nil when nothing
 // is fed.
 func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int, wrappers, upstream []string) {
+	stdinFile, captured := n.stdinFile, n.captured
+	n.stdinFile, n.captured = "", false // nested commands (payloads, find -exec) have their own
 	for len(argv) > 0 && len(n.f.Commands) < maxCmds {
 		raw := argv[0]
 		name := cmdName(raw)
 		if name == "" {
 			return
 		}
+		if globLike(name) {
+			name = n.globName(name)
+		}
 		c := Cmd{Name: name, Raw: raw, Args: argv[1:], Depth: depth, Escaped: escaped,
-			Wrappers: wrappers, Upstream: upstream, Dir: n.cwd}
-		if stdin != nil && stdin.known {
+			Wrappers: wrappers, Upstream: upstream, Dir: n.cwd, Captured: captured}
+		switch {
+		case stdin != nil && stdin.known:
 			c.Heredoc = stdin.s
+		case stdinFile != "":
+			c.Stdin = "< " + stdinFile
+		case stdin != nil && stdin.file != "":
+			c.Stdin = "< " + stdin.file // cat FILE | psql reads FILE
+		case stdin != nil && len(upstream) > 0:
+			c.Stdin = "| " + upstream[len(upstream)-1]
+		case stdin != nil:
+			c.Stdin = "| a program"
 		}
 		for i, a := range c.Args {
 			// psql -f FILE, mysql < FILE …: a file the line wrote is the input
@@ -73,6 +87,13 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		n.f.Commands = append(n.f.Commands, c)
 		n.f.names[name] = true
 		if name == "env" {
+			for _, a := range c.Args {
+				// env PAGER='sh -c …' man: the variable's value runs
+				if k, v, ok := strings.Cut(a, "="); ok && envCommandVar(k) {
+					n.derive("%s runs %q", k, v)
+					n.shell(v, depth+1, append(append([]string(nil), w...), k+"="), nil)
+				}
+			}
 			for i, a := range c.Args {
 				if (a == "-C" || a == "--chdir") && i+1 < len(c.Args) {
 					n.cwd = NormPath(c.Args[i+1], n.cwd, n.home) // env -C DIR cmd runs cmd there
@@ -170,7 +191,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		}
 		argv, escaped, wrappers = inner, name == "command", w
 		if name == "xargs" || name == "parallel" {
-			stdin = nil
+			stdin, stdinFile = nil, "" // the commands get arguments, not the input
 		}
 	}
 }

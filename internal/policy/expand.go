@@ -103,10 +103,22 @@ func (n *normalizer) collectVars(file *syntax.File) {
 // an unquoted expansion is split on blanks as the shell would.
 func (n *normalizer) argv(words []*syntax.Word) []string {
 	out := make([]string, 0, len(words))
+	var later []string
 	for _, w := range words {
 		alts := n.wordAlts(w)
-		split := len(w.Parts) == 1
-		if split {
+		// An unquoted expansion anywhere in a word is split
+		// (rm${IFS}-rf${IFS}/ is three words).
+		split, quoted := false, false
+		for _, p := range w.Parts {
+			switch p.(type) {
+			case *syntax.ParamExp, *syntax.CmdSubst:
+				split = true
+			case *syntax.SglQuoted, *syntax.DblQuoted:
+				quoted = true // a quoted part's blanks are not split: keep the word
+			}
+		}
+		split = split && !quoted
+		if len(w.Parts) == 1 {
 			switch x := w.Parts[0].(type) {
 			case *syntax.ParamExp, *syntax.CmdSubst:
 			case *syntax.DblQuoted:
@@ -132,16 +144,29 @@ func (n *normalizer) argv(words []*syntax.Word) []string {
 			}
 			alts = exp
 		}
-		for _, a := range alts {
+		for i, a := range alts {
+			var words []string
 			if split && strings.ContainsAny(a, ifs) {
-				out = append(out, strings.FieldsFunc(a, func(r rune) bool { return strings.ContainsRune(ifs, r) })...)
+				words = strings.FieldsFunc(a, func(r rune) bool { return strings.ContainsRune(ifs, r) })
 			} else {
-				out = append(out, a)
+				words = []string{a}
+			}
+			if i == 0 {
+				out = append(out, words...)
+			} else {
+				// The other values go last, so the words after this one
+				// keep their places (ssh $h 'rm -rf x' for h in a b:
+				// the host stays a, the command stays the command).
+				later = append(later, words...)
 			}
 		}
 		if len(out) > maxFields {
 			return out[:maxFields]
 		}
+	}
+	out = append(out, later...)
+	if len(out) > maxFields {
+		return out[:maxFields]
 	}
 	return out
 }
@@ -267,6 +292,9 @@ func (n *normalizer) paramAlts(x *syntax.ParamExp) []string {
 	}
 	if name == "HOME" {
 		return []string{"$HOME"}
+	}
+	if name == "IFS" {
+		return []string{" "} // unset IFS splits on blanks
 	}
 	return []string{"$" + name}
 }

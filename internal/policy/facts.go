@@ -52,6 +52,14 @@ type Cmd struct {
 	// the line does not show (piped from a program, a file fetched or
 	// built by one, the input of xargs sh -c).
 	FeedUnknown bool `json:"feed_unknown,omitempty" expr:"feed_unknown"`
+	// Stdin names what the command reads on its input when the line does
+	// not show the text: "< FILE" for a redirect from a file (normalized),
+	// "| NAME" for a pipe from a program (psql < dump.sql, cat x.sh | ssh
+	// host bash). Empty when nothing is fed or Heredoc has the text.
+	Stdin string `json:"stdin,omitempty" expr:"stdin"`
+	// Captured is set when a command substitution takes the command's
+	// output ($(gh auth token)): it is not printed into the conversation.
+	Captured bool `json:"captured,omitempty" expr:"captured"`
 }
 
 // Redirect is one redirection: `> file`, `>> file`, `< file`, `2>&1`.

@@ -24,7 +24,7 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 	switch {
 	case deleteCall.MatchString(payload):
 		op = OpDelete
-	case writeCall.MatchString(payload):
+	case writeCall.MatchString(payload), strings.HasSuffix(name, "awk") && awkWrite.MatchString(payload):
 		op = OpWrite
 	}
 	if op != OpRead {
@@ -42,6 +42,10 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 // with spaces), and backtick strings (Ruby, Perl, PHP).
 func shellStrings(code string) []string {
 	var out []string
+	if strings.Contains(code, "HOME") || strings.Contains(code, "home") {
+		// system "rm", "-rf", $ENV{HOME}: the home directory is an argument
+		code = homeVar.get().ReplaceAllString(code, `"~"`)
+	}
 	for _, fn := range execFuncs {
 		for i := 0; ; {
 			j := strings.Index(code[i:], fn+"(")
@@ -93,6 +97,10 @@ func shellStrings(code string) []string {
 	return out
 }
 
+// homeVar matches the home directory read from the environment or the
+// runtime in interpreter code; in an exec call's arguments it stands for ~.
+var homeVar = re(`\$ENV\{HOME\}|process\.env\.HOME\b|os\.homedir\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|(?:Deno\.)?env\.get\(['"]HOME['"]\)|os\.environ\[['"]HOME['"]\]|getenv\(['"]HOME['"]\)`)
+
 // matchParen returns the index of the ) closing the ( before start, or
 // len(s).
 func matchParen(s string, start int) int {
@@ -143,6 +151,10 @@ func Literals(code string) []string {
 	}
 	return out
 }
+
+// awkWrite matches an awk program's output redirected to a named file
+// (print > "/etc/hosts").
+var awkWrite = re(`(print|printf)\b[^;}]*>\s*"`)
 
 // writeCall matches interpreter calls that write or replace files.
 var writeCall = re(`open\s*\([^)]*['"](w|a|wb|ab|w\+|r\+)['"]|write_text|write_bytes|writeFileSync|writeFile\(|appendFileSync|File\.write|IO\.write|File\.open\([^)]*['"]w|file_put_contents|fopen\([^)]*['"]w|copyfile|shutil\.(copy|move)|os\.(rename|replace|symlink|chmod)|renameSync|symlinkSync|copyFileSync|FileUtils\.(cp|mv|ln|touch)|json\.dump\(|>\s*\$|open\s*\(\s*[A-Z]+\s*,\s*['"]>`)

@@ -30,7 +30,9 @@ func TestNormalizeFindsCommands(t *testing.T) {
 		{"x=$(a $(b)) c", "c,a,b"},
 		{"if a; then b; else c; fi", "a,b,c"},
 		{"for i in 1 2; do a; done; while b; do c; done", "a,b,c"},
-		{"f() { a; }; f", "a,f"},
+		{"f() { a; }; f", "f,a"}, // the body runs when called
+		{"f() { a; }; g", "g,a"}, // never called: walked once, as written
+		{"f() { a; }", "a"},
 		{"sudo env X=1 nohup timeout 5 nice -n 3 rm x", "sudo,env,nohup,timeout,nice,rm"},
 		{"xargs -n1 rm < l", "xargs,rm"},
 		{"find . -exec rm {} \\;", "find,rm"},

@@ -27,6 +27,9 @@ type text struct {
 	// names is set for the output of ls and find: file names stood for by
 	// globs, fine as xargs arguments, unknown as a script.
 	names bool
+	// file is the one file whose unknown text this is (cat FILE |):
+	// the next stage reads it as if from < FILE.
+	file string
 }
 
 // fetchers produce text from the network; decoders turn literals into
@@ -140,6 +143,9 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			}
 			t, ok := n.files[NormPath(a, n.cwd, n.home)]
 			if !ok {
+				if len(args) == 1 {
+					return text{file: NormPath(a, n.cwd, n.home)}
+				}
 				return text{}
 			}
 			out.s += t.s
@@ -149,6 +155,8 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 		return out
 	case "true", ":":
 		return text{known: true}
+	case "seq":
+		return seqOutput(args)
 	case "pwd":
 		return text{s: n.cwd + "\n", known: n.cwd != ""}
 	case "dirname", "basename", "realpath", "readlink":
@@ -194,7 +202,16 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			starts = append(starts, a)
 		}
 		if findFilters(args) {
-			return text{}
+			// What matched under each starting point, as find -exec's {}
+			// stands for it: find / -name x | xargs rm is rm on /{}.
+			var matched []string
+			for _, st := range starts {
+				matched = append(matched, strings.TrimSuffix(st, "/")+"/{}")
+			}
+			if len(matched) == 0 {
+				matched = []string{"./{}"}
+			}
+			return text{s: strings.Join(matched, "\n") + "\n", known: true, names: true}
 		}
 		for _, a := range args {
 			switch a {
@@ -259,6 +276,12 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 	}
 	if fetchers[name] {
 		return text{from: name}
+	}
+	if shellSetup(name, args) {
+		// eval "$(ssh-agent -s)": the tool prints variable settings and
+		// shell functions of its own, no command of the user's choosing.
+		n.derive("%s prints shell settings (exports, functions) for eval", name)
+		return text{known: true}
 	}
 	return text{}
 }
@@ -356,12 +379,44 @@ func (n *normalizer) stmtHeredoc(s *syntax.Stmt) *text {
 			continue
 		}
 		v := n.wordAlts(w)[0] + nl
+		if r.Op != syntax.WordHdoc {
+			v = n.heredocBody(r)
+		}
 		if strings.Contains(v, "$(…)") {
 			return &text{from: n.fetcherIn(w)}
 		}
 		return &text{s: v, known: true}
 	}
 	return nil
+}
+
+// heredocBody is a here-document's text as the command reads it: with a
+// quoted delimiter (<<'EOF') exactly as written, else with parameters and
+// substitutions expanded and backslashes kept except before $ ` \ and a
+// newline.
+func (n *normalizer) heredocBody(r *syntax.Redirect) string {
+	quoted := false
+	if r.Word != nil {
+		for _, p := range r.Word.Parts {
+			if l, ok := p.(*syntax.Lit); !ok || strings.ContainsRune(l.Value, '\\') {
+				quoted = true
+			}
+		}
+	}
+	if quoted {
+		var b strings.Builder
+		for _, p := range r.Hdoc.Parts {
+			if l, ok := p.(*syntax.Lit); ok {
+				b.WriteString(l.Value)
+			}
+		}
+		return b.String()
+	}
+	alts := []string{""}
+	for _, p := range r.Hdoc.Parts {
+		alts = cross(alts, n.partAlts(p, true))
+	}
+	return alts[0]
 }
 
 func isOutRedirect(r *syntax.Redirect) bool {

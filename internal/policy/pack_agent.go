@@ -20,6 +20,9 @@ type AgentTask struct {
 	// Allow lists guarded operations the task may run anyway: push, fetch,
 	// pull, checkout, rebase, merge, worktree-remove.
 	Allow []string
+	// Deny lists operations agents may run that this task may not:
+	// network, commit, write (pack_agent_deny.go).
+	Deny []string
 	// Temp are directories outside the worktree an agent may still write
 	// (the system's temporary directory: compilers and test runners use it).
 	Temp []string
@@ -61,7 +64,7 @@ func AgentPack(t AgentTask) Pack {
 			return ""
 		}
 	}
-	return Pack{Name: "core.agent", Desc: "warden agents (WARDEN_TASK_ID): no push, fetch, pull, branch switch, rebase, merge or worktree removal unless the task allows it; no writes outside the worktree", Rules: []Rule{
+	return Pack{Name: "core.agent", Desc: "warden agents (WARDEN_TASK_ID): no push, fetch, pull, branch switch, rebase, merge or worktree removal unless the task allows it; no writes outside the worktree" + agentDenyDesc(&t), Rules: append([]Rule{
 		gitOp("git-push", "push", "git push from an agent", subIs("push"),
 			[]string{"git push", "git push -u origin warden/t1", "cd x && git -C . push --force", "bash -c 'git push'"},
 			[]string{"git status", "git log origin/main", "echo git push", "git commit -m push"}),
@@ -108,7 +111,7 @@ func AgentPack(t AgentTask) Pack {
 			Allow: []string{"echo x > out.txt", "rm -rf build", "go test ./... > /tmp/log 2>&1", "cat /etc/hosts > /dev/null",
 				`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/a.go","content":"x"}}`},
 		},
-	}}
+	}, agentDenyRules(&t)...)}
 }
 
 // leavesBranch says why a git checkout or switch would leave the task's

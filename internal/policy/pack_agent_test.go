@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/warden-dev/warden/internal/task"
 )
 
 func agentPackT() Pack { return AgentPack(AgentTask{ID: "t1", Worktree: TestProject}) }
@@ -60,5 +62,64 @@ func TestAgentPackTempDirs(t *testing.T) {
 	// The worktree's sibling with a common prefix is outside.
 	if r := agentDecision(t, task, "echo x > /home/dev/proj2/a"); r.Decision != Deny {
 		t.Errorf("sibling directory with the worktree's prefix allowed")
+	}
+}
+
+// The rules of denied operations pass their own cases, exist only for a
+// task that denies them, and cover exactly the operations a task may
+// deny (internal/task.DenyOps) — as the git rules cover task.AllowOps.
+func TestAgentPackDeniedOperations(t *testing.T) {
+	all := AgentPack(AgentTask{ID: "t1", Worktree: TestProject, Deny: task.DenyOps})
+	for _, res := range RunRuleCases([]Pack{all}) {
+		if !res.OK {
+			t.Error(res.String())
+		}
+	}
+	ids := map[string]bool{}
+	for _, r := range all.Rules {
+		ids[r.ID] = true
+	}
+	for _, op := range task.DenyOps {
+		if !ids["core.agent:deny-"+op] {
+			t.Errorf("task.DenyOps has %q but the agent pack has no core.agent:deny-%s rule", op, op)
+		}
+	}
+	for _, r := range agentPackT().Rules {
+		if strings.Contains(r.ID, ":deny-") {
+			t.Errorf("%s is in the pack of a task that denies nothing", r.ID)
+		}
+	}
+	// Every allowable operation has its git rule, whose first caught
+	// command the allowance lets through.
+	rules := map[string]Rule{}
+	for _, r := range agentPackT().Rules {
+		rules[r.ID] = r
+	}
+	for _, op := range task.AllowOps {
+		r, ok := rules["core.agent:git-"+op]
+		if !ok {
+			t.Errorf("task.AllowOps has %q but the agent pack has no core.agent:git-%s rule", op, op)
+			continue
+		}
+		if res := agentDecision(t, AgentTask{ID: "t1", Worktree: TestProject, Allow: []string{op}}, r.Catch[0]); res.Decision == Deny {
+			t.Errorf("allow %q: %s still denied: %+v", op, r.Catch[0], res.Hits)
+		}
+	}
+}
+
+func TestAgentPackDenyIsPerTask(t *testing.T) {
+	readOnly := AgentTask{ID: "t1", Worktree: TestProject, Deny: []string{"write", "network"}}
+	plain := AgentTask{ID: "t2", Worktree: TestProject}
+	for _, in := range []string{"echo x > notes.txt", "curl -s https://example.com", `{"tool_name":"WebSearch","tool_input":{"query":"x"}}`} {
+		if r := agentDecision(t, readOnly, in); r.Decision != Deny || !strings.Contains(r.Hits[0].Reason, "task t1 denies its agent") {
+			t.Errorf("%s in the read-only task: %+v", in, r)
+		}
+		if r := agentDecision(t, plain, in); r.Decision == Deny {
+			t.Errorf("%s denied in a task that denies nothing: %+v", in, r.Hits)
+		}
+	}
+	// A denial wins over an allowance: allow push with deny network.
+	if r := agentDecision(t, AgentTask{ID: "t3", Worktree: TestProject, Allow: []string{"push"}, Deny: []string{"network"}}, "git push"); r.Decision != Deny {
+		t.Errorf("push with network denied: %+v", r)
 	}
 }

@@ -249,13 +249,8 @@ func destroyPack() Pack {
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
-					where := ""
-					for _, w := range c.Wrappers {
-						if w == "ssh" || strings.HasSuffix(w, " exec") || w == "vagrant ssh" {
-							where = w
-						}
-					}
-					if where == "" {
+					where := remoteWrapper(c)
+					if where == "" || scratchOnly(e, c) {
 						continue
 					}
 					switch {
@@ -269,7 +264,7 @@ func destroyPack() Pack {
 				return ""
 			},
 			Catch: []string{"ssh db 'rm -rf /var/lib/mysql'", "docker exec app rm -rf /data", "kubectl exec web -- sh -c 'rm -rf /srv/*'", "ssh host truncate -s 0 /var/log/app.log"},
-			Allow: []string{"ssh db 'ls /var/lib/mysql'", "docker exec app cat /data/x", "kubectl exec web -- df -h", "rm -rf ./build"},
+			Allow: []string{"ssh db 'ls /var/lib/mysql'", "docker exec app cat /data/x", "kubectl exec web -- df -h", "rm -rf ./build", "ssh ci 'rm -rf /tmp/build-cache'"},
 		},
 		cmdRule("core.destroy:rm-outside", Ask, "Recursive or glob delete outside the project (other projects, ~/Documents, data directories); scratch and cache directories excepted", []string{"rm", "rimraf", "find", "trash", "trash-put"},
 			func(e *Env, c *Cmd) string {
@@ -336,18 +331,34 @@ func destroyPack() Pack {
 			},
 			[]string{"sudo userdel -r alice", "deluser bob", "groupdel devs", "passwd -d root"},
 			[]string{"id alice", "passwd", "getent passwd bob", "userdel --help"}),
-		cmdRule("core.destroy:shred", Ask, "shred (overwrites file content beyond recovery) outside scratch directories", []string{"shred", "srm", "wipe"},
+		cmdRule("core.destroy:shred", Ask, "shred (overwrites file content beyond recovery) outside scratch directories and the project's own files", []string{"shred", "srm", "wipe"},
 			func(e *Env, c *Cmd) string {
 				for _, p := range c.Pos {
-					if !tempDir(e.abs(c, p)) {
+					// A file of the project is no more lost than after rm
+					// (its history is in git); elsewhere nothing is left.
+					if a := e.abs(c, p); !tempDir(a) && (!under(a, e.F.Project) || a == e.F.Project || unknownValue(p)) {
 						return c.Name + " destroys " + p + " beyond recovery"
 					}
 				}
 				return ""
 			},
-			[]string{"shred -u notes.txt", "shred -n 3 ~/.bash_history", "srm -r old/", "shred -uz /home/dev/data.db"},
-			[]string{"shred -u /tmp/secret.txt", "shred --help", "echo shred x", "man shred"}),
-	}, systemRules()...)}
+			[]string{"shred -n 3 ~/.bash_history", "srm -r /home/dev/old/", "shred -uz /home/dev/data.db", "shred -u $F", "shred -u ../other/notes.txt"},
+			[]string{"shred -u /tmp/secret.txt", "shred --help", "echo shred x", "man shred", "shred -u notes.txt", "shred -u secrets/tmp-token.txt"}),
+	}, append(systemRules(), remoteScriptRule())...)}
+}
+
+// scratchOnly reports whether every path c names is in a scratch
+// directory (/tmp, /var/tmp): rm -rf /tmp/x on a host is routine.
+func scratchOnly(e *Env, c *Cmd) bool {
+	if len(c.Pos) == 0 || c.Name == "dd" || c.Name == "wipefs" || strings.HasPrefix(c.Name, "mkfs") {
+		return false
+	}
+	for _, p := range c.Pos {
+		if unknownValue(p) || !tempDir(e.abs(c, p)) {
+			return false
+		}
+	}
+	return true
 }
 
 // outside reports whether p is a file outside the project, the home

@@ -34,6 +34,26 @@ func historyRules() []Rule {
 					return "git " + s + " destroys the way back to lost commits"
 				case s == "update-ref" && c.Has("-d"):
 					return "git update-ref -d deletes a ref (its commits become unreachable)"
+				case s == "update-ref" && len(c.Pos) > 2 && !c.Has("--stdin"):
+					// Plumbing for git branch -f: on the checked-out or a
+					// protected branch it drops the commits after the target.
+					ref := c.Pos[1]
+					b := strings.TrimPrefix(ref, "refs/heads/")
+					if ref == "HEAD" || strings.HasPrefix(ref, "refs/heads/") && (e.protected(b) || b == e.currentBranch()) {
+						return "git update-ref moves " + ref + " to " + c.Pos[2] + ": the commits after it become unreachable"
+					}
+				case s == "branch" && c.Has("-f", "--force", "-M", "-C") && len(c.Pos) > 1:
+					// branch -f main X / branch -M x main: the branch
+					// now points elsewhere and its own commits are lost.
+					b := c.Pos[1]
+					if c.Has("-M", "-C") {
+						b = c.Pos[len(c.Pos)-1]
+					}
+					if e.protected(b) || b == e.currentBranch() {
+						return "git branch " + strings.Join(c.Flags, " ") + " moves " + b + " by force: the commits only it held become unreachable"
+					}
+				case s == "symbolic-ref" && c.Has("-d", "--delete"):
+					return "git symbolic-ref -d deletes " + orUnknown(c.Sub(1)) + ": the repository no longer knows its checked-out branch"
 				case s == "rm" && (c.Has("-r") && anyPos(c, ".", "*", ":/") || c.Has("-f", "--force")):
 					if dirty, state := e.Dirty(); dirty {
 						return "git rm deletes files with their uncommitted changes: " + state
@@ -50,8 +70,9 @@ func historyRules() []Rule {
 				}
 				return ""
 			},
-			[]string{"git worktree remove --force ../wt", "git restore --source HEAD~3 src/", "git checkout main -- src/app.go", "git push --mirror origin", "git checkout -- README.md", "git restore src/a.go", "git branch -D spike"},
-			[]string{"git worktree remove ../wt", "git worktree list", "git restore --staged a.go", "git checkout main", "git push origin main"}),
+			[]string{"git worktree remove --force ../wt", "git restore --source HEAD~3 src/", "git checkout main -- src/app.go", "git push --mirror origin", "git checkout -- README.md", "git restore src/a.go", "git branch -D spike",
+				"git update-ref refs/heads/main HEAD~10", "git update-ref HEAD 4b825dc", "git symbolic-ref -d HEAD", "git branch -f main origin/main~20", "git branch -M spike main"},
+			[]string{"git worktree remove ../wt", "git worktree list", "git restore --staged a.go", "git checkout main", "git push origin main", "git update-ref refs/heads/backup HEAD", "git symbolic-ref HEAD", "git branch -f feature HEAD", "git branch -M old new"}),
 	}
 }
 
@@ -101,6 +122,13 @@ func historyOp(c *Cmd) string {
 	case "update-ref":
 		if c.Has("-d") {
 			return "deletes a ref"
+		}
+		if len(c.Pos) > 2 || c.Has("--stdin") {
+			return "moves a ref"
+		}
+	case "symbolic-ref":
+		if c.Has("-d", "--delete") || len(c.Pos) > 2 {
+			return "changes or deletes a symbolic ref"
 		}
 	case "reflog":
 		if c.Sub(1) == "expire" || c.Sub(1) == "delete" {

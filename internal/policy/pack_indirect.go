@@ -30,7 +30,7 @@ func indirectPack() Pack {
 				return ""
 			},
 			Catch: []string{"echo cm0= | tr a-z A-Z | bash", "python3 gen.py | sh", "ls | xargs sh -c", "./build-cmd | sudo -s", "jq -r .script cfg.json | python3 -", "sort cmds.txt > /tmp/r.sh; bash /tmp/r.sh"},
-			Allow: []string{"echo 'ls -la' | bash", "bash ./scripts/build.sh", "cat <<'EOF' | sh\necho hi\nEOF", "python3 gen.py | tee out.txt", "printf 'make test\\n' | sh"},
+			Allow: []string{"echo 'ls -la' | bash", "bash ./scripts/build.sh", "cat <<'EOF' | sh\necho hi\nEOF", "python3 gen.py | tee out.txt", "printf 'make test\\n' | sh", "eval \"$(ssh-agent -s)\"", "eval \"$(pyenv init -)\"", "source <(kubectl completion bash)"},
 		},
 		{
 			ID: "core.indirect:unknown-command", Mode: Ask, Tools: shellTools,
@@ -38,13 +38,16 @@ func indirectPack() Pack {
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
+					if globLike(c.Name) {
+						return fmt.Sprintf("the program %s is whatever the glob matches when it runs (args: %.80s)", c.Raw, strings.Join(c.Args, " "))
+					}
 					if strings.HasPrefix(c.Name, "$") || strings.HasPrefix(c.Raw, "$") && unknownValue(c.Raw) {
 						return fmt.Sprintf("the program %s is not known until it runs (args: %.80s)", c.Raw, strings.Join(c.Args, " "))
 					}
 				}
 				return ""
 			},
-			Catch: []string{"$CMD -rf /tmp/x", "$(cat cmd.txt) --force", "\"${TOOL}\" build", "xargs -I{} {} < cmds.txt"},
+			Catch: []string{"$CMD -rf /tmp/x", "$(cat cmd.txt) --force", "\"${TOOL}\" build", "xargs -I{} {} < cmds.txt", "/usr/bin/x?z --all"},
 			Allow: []string{"X=ls; $X -la", "$(echo git) status", "echo $CMD", "${EDITOR:-vi} notes.txt"},
 		},
 		{

@@ -21,8 +21,8 @@ func homeDirRule(id, desc string, dirs []string, catch, allow []string) Rule {
 					continue
 				}
 				for _, d := range dirs {
-					if d == ".ssh" && p.Op != OpWrite && p.Op != OpDelete && (listing[p.Via] || strings.HasSuffix(p.Path, ".pub")) {
-						continue // ls ~/.ssh, cat ~/.ssh/id_rsa.pub: names and public keys
+					if p.Op != OpWrite && p.Op != OpDelete && (listing[p.Via] && d != ".gnupg" || d == ".ssh" && sshPublic(p.Path)) {
+						continue // ls ~/.ssh, ls ~/.aws, cat ~/.ssh/id_rsa.pub: names, public keys, host settings
 					}
 					if under(p.Path, path.Join(e.F.Home, d)) {
 						return fmt.Sprintf("%s %s %s, which holds credentials", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
@@ -31,6 +31,20 @@ func homeDirRule(id, desc string, dirs []string, catch, allow []string) Rule {
 			}
 			return ""
 		}}
+}
+
+// pathLink reports whether p is warden's link on PATH (~/.local/bin or
+// ~/bin: warden install puts it there); replacing it switches warden off.
+func pathLink(p, home string) bool {
+	d, b := path.Dir(p), path.Base(p)
+	return home != "" && (d == path.Join(home, ".local/bin") || d == path.Join(home, "bin")) && (b == "warden" || strings.HasPrefix(b, "warden-"))
+}
+
+// sshPublic reports whether a file in ~/.ssh holds no secret: public
+// keys, the client's host settings and the known host keys.
+func sshPublic(p string) bool {
+	b := path.Base(p)
+	return strings.HasSuffix(b, ".pub") || b == "config" || b == "known_hosts" || b == "known_hosts.old"
 }
 
 // listing commands show names and metadata, not content.
@@ -60,11 +74,11 @@ func pathsPack() Pack {
 	return Pack{Name: "core.paths", Desc: "Blocked paths: ~/.ssh, ~/.aws, ~/.gnupg, cloud CLIs' credentials, /etc, credentials files, .env writes", Rules: []Rule{
 		homeDirRule("core.paths:ssh", "Reads and writes of ~/.ssh", []string{".ssh"},
 			[]string{"cat ~/.ssh/id_rsa", `{"tool_name":"Write","tool_input":{"file_path":"~/.ssh/config","content":"Host x"}}`, `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.ssh/id_ed25519"}}`, "echo key >> $HOME/.ssh/authorized_keys", "cp id.pub ~/.ssh/", "python3 -c \"open('/home/dev/.ssh/id_rsa').read()\""},
-			[]string{"ls ~/.ssh", "cat ~/.ssh/id_rsa.pub", "ssh user@host", "cat ./ssh/config", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/docs/ssh.md"}}`, "git clone git@github.com:a/b.git", "echo ~/.ssh"}),
+			[]string{"ls ~/.ssh", "cat ~/.ssh/id_rsa.pub", "cat ~/.ssh/config", "grep -A3 'Host prod' ~/.ssh/config", "ssh user@host", "cat ./ssh/config", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/docs/ssh.md"}}`, "git clone git@github.com:a/b.git", "echo ~/.ssh"}),
 		homeDirRule("core.paths:cloud-credentials", "Reads and writes of cloud CLI credentials (~/.aws, ~/.config/gcloud, ~/.azure, ~/.kube, ~/.docker/config.json)",
 			[]string{".aws", ".config/gcloud", ".azure", ".kube/config", ".docker/config.json", ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json", ".config/doctl"},
 			[]string{"cat ~/.aws/credentials", `{"tool_name":"Read","tool_input":{"file_path":"~/.config/gcloud/application_default_credentials.json"}}`, "cp creds ~/.aws/config", "less $HOME/.kube/config", `{"tool_name":"Edit","tool_input":{"file_path":"/home/dev/.azure/config","old_string":"a","new_string":"b"}}`},
-			[]string{"aws s3 ls", "gcloud config list", "kubectl get pods", "cat ./aws/notes.md"}),
+			[]string{"aws s3 ls", "gcloud config list", "kubectl get pods", "cat ./aws/notes.md", "ls -la ~/.aws", "ls ~/.kube"}),
 		homeDirRule("core.paths:gnupg", "Reads and writes of ~/.gnupg", []string{".gnupg"},
 			[]string{"ls ~/.gnupg", "cat ~/.gnupg/private-keys-v1.d/x.key", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.gnupg/pubring.kbx"}}`, "rm -rf ~/.gnupg"},
 			[]string{"gpg --verify file.sig", "echo gnupg", "cat docs/gnupg.md"}),
@@ -87,8 +101,8 @@ func pathsPack() Pack {
 				}
 				return ""
 			},
-			Catch: []string{"echo '1.2.3.4 x' >> /etc/hosts", "sudo tee /etc/resolv.conf < r", "cat /etc/shadow", `{"tool_name":"Write","tool_input":{"file_path":"/etc/profile","content":"x"}}`, "sed -i 's/a/b/' /etc/ssh/sshd_config", "rm /etc/passwd"},
-			Allow: []string{"cat /etc/os-release", "cat /etc/hosts", `{"tool_name":"Read","tool_input":{"file_path":"/etc/nginx/nginx.conf"}}`, "ls /etc", "grep -r foo ./etc"},
+			Catch: []string{"echo '1.2.3.4 x' >> /etc/hosts", "sudo tee /etc/resolv.conf < r", "cat /etc/shadow", `{"tool_name":"Write","tool_input":{"file_path":"/etc/profile","content":"x"}}`, "sed -i 's/a/b/' /etc/ssh/sshd_config", "rm /etc/passwd", "awk 'BEGIN{printf \"\" > \"/etc/hosts\"}'"},
+			Allow: []string{"cat /etc/os-release", "cat /etc/hosts", "awk '{print $1}' /etc/hosts", `{"tool_name":"Read","tool_input":{"file_path":"/etc/nginx/nginx.conf"}}`, "ls /etc", "grep -r foo ./etc"},
 		},
 		{
 			ID: "core.paths:credentials-files", Mode: Deny,
@@ -266,7 +280,7 @@ func selfPack() Pack {
 		},
 		{
 			ID: "core.self:warden-files", Mode: Deny,
-			Desc: "Changes to warden's own files: config, rules, store, binary, keys (WARDEN_HOME, <project>/.warden/config.toml and rules/)",
+			Desc: "Changes to warden's own files: config, rules, store, binary, keys, its link on PATH (WARDEN_HOME, <project>/.warden/config.toml and rules/, ~/.local/bin/warden)",
 			Match: func(e *Env) string {
 				home := e.Opts.WardenHome
 				if home == "" && e.F.Home != "" {
@@ -281,13 +295,13 @@ func selfPack() Pack {
 						p.Path == path.Join(pw, "task.json") ||
 						// the project's .warden/ itself: moved, linked over or deleted
 						(p.Op == OpDelete || p.Via == "ln" || p.Via == "mv" || p.Via == "rm") && under(p.Path, pw) && !under(p.Path, path.Join(pw, "tmp")))
-					if under(p.Path, home) && !under(p.Path, path.Join(home, "tmp")) && !agentWorktreeWork(p.Path, home) || proj {
+					if under(p.Path, home) && !under(p.Path, path.Join(home, "tmp")) && !agentWorktreeWork(p.Path, home) || proj || pathLink(p.Path, e.F.Home) {
 						return fmt.Sprintf("%s %s %s, which belongs to warden", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 					}
 				}
 				return ""
 			},
-			Catch: []string{"mv .warden /tmp/w", "ln -sfn /tmp/empty .warden", "rm -rf .warden", "python3 -c \"open('.warden/config.toml','w').write('')\"", `{"tool_name":"Write","tool_input":{"file_path":"~/.warden/config.toml","content":"x"}}`, "rm -rf ~/.warden", "sqlite3 ~/.warden/warden.db 'delete from events'", "echo 'x' > .warden/config.toml", "cp /tmp/w ~/.warden/bin/warden", "chmod 777 ~/.warden/state.key",
+			Catch: []string{"ln -sf /bin/true ~/.local/bin/warden", "rm ~/bin/warden", "mv .warden /tmp/w", "ln -sfn /tmp/empty .warden", "rm -rf .warden", "python3 -c \"open('.warden/config.toml','w').write('')\"", `{"tool_name":"Write","tool_input":{"file_path":"~/.warden/config.toml","content":"x"}}`, "rm -rf ~/.warden", "sqlite3 ~/.warden/warden.db 'delete from events'", "echo 'x' > .warden/config.toml", "cp /tmp/w ~/.warden/bin/warden", "chmod 777 ~/.warden/state.key",
 				`echo '{"allow":["push"]}' > ~/.warden/worktrees/app/t1/.warden/task.json`, "rm -rf ~/.warden/worktrees/app"},
 			Allow: []string{"cat ~/.warden/config.toml", "ls ~/.warden", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.warden/config.toml"}}`, "warden log -n 5", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.warden/state/notes.json","content":"{}"}}`,
 				`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/.warden/worktrees/app/t1/main.go","content":"package main"}}`},
@@ -343,14 +357,25 @@ func selfPack() Pack {
 			Allow: []string{"cat ~/.claude/hooks/guard.sh", "chmod +x ~/.claude/hooks/guard.sh", "chmod -x ./scripts/build.sh", "ls .claude/hooks"},
 		},
 		{
-			ID: "core.self:warden-off", Mode: Deny, Tools: shellTools, Cmds: []string{"warden", "pace-maker", "pkill", "killall"},
-			Desc: "The model switching warden off (warden off, uninstall, safemode off, breaker reset, killing its keeper): only the user may",
+			ID: "core.self:warden-off", Mode: Deny, Tools: shellTools, Cmds: []string{"warden", "pace-maker", "pkill", "killall", "systemctl", "launchctl"},
+			Desc: "The model switching warden off (warden off, uninstall, safemode off, breaker reset, killing its keeper, stopping its service): only the user may",
 			Match: func(e *Env) string {
-				return first(e.F.Cmds("warden", "pace-maker", "pkill", "killall"), func(c *Cmd) string {
+				return first(e.F.Cmds("warden", "pace-maker", "pkill", "killall", "systemctl", "launchctl"), func(c *Cmd) string {
 					if c.Name == "pkill" || c.Name == "killall" {
 						for _, p := range c.Pos {
 							if strings.Contains(p, "warden") {
 								return c.Name + " stops warden's processes"
+							}
+						}
+						return ""
+					}
+					if c.Name == "systemctl" || c.Name == "launchctl" {
+						switch sub(c) {
+						case "stop", "disable", "mask", "kill", "unload", "remove", "bootout":
+							for _, p := range c.Pos[1:] {
+								if strings.Contains(p, "warden") {
+									return c.Name + " " + sub(c) + " stops warden's service " + p
+								}
 							}
 						}
 						return ""
@@ -364,8 +389,8 @@ func selfPack() Pack {
 					return ""
 				})
 			},
-			Catch: []string{"pkill -f warden-core", "warden off", "~/.warden/bin/warden off", "warden uninstall --scope user", "bash -c 'warden safemode off'", "warden breaker reset"},
-			Allow: []string{"warden status", "warden log -n 20", "echo 'warden off'", "warden policy explain -- ls"},
+			Catch: []string{"systemctl --user disable --now warden.service", "launchctl bootout gui/501/dev.warden.serve", "pkill -f warden-core", "warden off", "~/.warden/bin/warden off", "warden uninstall --scope user", "bash -c 'warden safemode off'", "warden breaker reset"},
+			Allow: []string{"warden status", "warden log -n 20", "echo 'warden off'", "warden policy explain -- ls", "systemctl --user status warden.service", "systemctl stop nginx"},
 		},
 	}}
 }

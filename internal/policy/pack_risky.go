@@ -140,6 +140,22 @@ func riskyPack() Pack {
 	}}
 }
 
+// kubeSub is kubectl's subcommand after its global options (-n prod,
+// --context x, --kubeconfig f take a value).
+func kubeSub(c *Cmd) string {
+	for i := 0; i < len(c.Args); i++ {
+		a := c.Args[i]
+		switch {
+		case a == "-n" || a == "--namespace" || a == "--context" || a == "--kubeconfig" || a == "--cluster" || a == "--user" || a == "-s" || a == "--server" || a == "--as" || a == "--token":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a
+		}
+	}
+	return ""
+}
+
 // externalPack: destroying things outside the machine needs the user.
 func externalPack() Pack {
 	return Pack{Name: "external.systems", Desc: "External systems: cloud deletes, terraform destroy, kubectl delete, helm uninstall, npm unpublish, crontab -r, redis FLUSHALL, iptables -F, systemctl stop/disable", Rules: append([]Rule{
@@ -171,12 +187,12 @@ func externalPack() Pack {
 			[]string{"terraform plan", "terraform init", "terraform fmt", "pulumi preview"}),
 		cmdRule("external.systems:kubectl-delete", Ask, "kubectl/oc delete, drain", []string{"kubectl", "oc", "k"},
 			func(e *Env, c *Cmd) string {
-				if s := sub(c); s == "delete" || s == "drain" || s == "replace" && c.Has("--force") || s == "scale" && strings.Contains(strings.Join(c.Args, " "), "--replicas=0") || s == "cordon" {
+				if s := kubeSub(c); s == "delete" || s == "drain" || s == "replace" && c.Has("--force") || s == "scale" && strings.Contains(strings.Join(c.Args, " "), "--replicas=0") || s == "cordon" {
 					return c.Name + " deletes cluster resources: " + c.String()
 				}
 				return ""
 			},
-			[]string{"kubectl delete pod web-1", "kubectl delete ns prod", "oc delete project x", "kubectl drain node-1"},
+			[]string{"kubectl delete pod web-1", "kubectl delete ns prod", "oc delete project x", "kubectl drain node-1", "kubectl -n prod delete secret db", "kubectl --context prod delete deploy api"},
 			[]string{"kubectl get pods", "kubectl describe pod x", "kubectl logs web-1", "kubectl apply -f k8s/"}),
 		cmdRule("external.systems:helm-uninstall", Ask, "helm uninstall/delete", []string{"helm"},
 			func(e *Env, c *Cmd) string {

@@ -19,12 +19,21 @@ var (
 
 // shellPack is the destructive-shell pack: commands that wreck a machine.
 func shellPack() Pack {
-	return Pack{Name: "core.shell", Desc: "Destructive shell commands: rm -rf of /, ~ or system dirs, mkfs, dd to devices, fork bombs, chmod -R on /, curl | sh, sudo", Rules: []Rule{
+	return Pack{Name: "core.shell", Desc: "Destructive shell commands: rm -rf of /, ~ or system dirs, mkfs, dd to devices, fork bombs, chmod -R on /, curl | sh, sudo", Rules: append([]Rule{
 		{
 			ID: "core.shell:rm-root", Mode: Deny, Tools: shellTools, Cmds: []string{"rm", "rimraf", "shred"},
 			Desc: "Recursive delete of /, the home directory, a top-level system directory or * at the root",
 			Match: func(e *Env) string {
 				return first(e.F.Cmds("rm", "rimraf", "shred"), func(c *Cmd) string {
+					for _, a := range c.Pos {
+						// DIR/{}: the files a find matched throughout DIR
+						// (find / -name x | xargs rm)
+						if d, ok := strings.CutSuffix(a, "/{}"); ok {
+							if why := critical(e.abs(c, d+"/"), e.F.Home); why != "" {
+								return fmt.Sprintf("deletes the files a search matched throughout %s (%s)", why, a)
+							}
+						}
+					}
 					if c.Name == "rm" && !recursive(c) && !c.Has("--no-preserve-root") {
 						return ""
 					}
@@ -40,8 +49,8 @@ func shellPack() Pack {
 			Catch: []string{"rm -rf /", "rm -rf / --no-preserve-root", "bash -c \"rm -rf ~\"", "rm -rf $HOME", "sudo rm -rf /usr", "rm -rf /*",
 				"cd /tmp && rm -rf ~/", "rm -fr ..", "echo ok; (rm -r -f /etc)", "xargs rm -rf / < list", "sh -c 'bash -c \"eval rm -rf ~\"'",
 				"find /tmp -exec rm -rf / \\;", "python3 -c \"import os; os.system('rm -rf /')\"", "timeout 10 nice -n 5 rm -rf /var",
-				"env FOO=1 rm -rf \"$HOME\"", "rm -rf ~/*", "x=$(rm -rf /home)", "ssh prod-host 'sudo rm -rf /var'"},
-			Allow: []string{"rm -rf ./build", "echo \"rm -rf /\"", "rm -rf /tmp/cache", "rm -rf node_modules dist", "rm /tmp/x.log", "grep -r 'rm -rf /' .", "rm -rf ~/proj/build", "ssh host 'rm -rf /tmp/x'"},
+				"env FOO=1 rm -rf \"$HOME\"", "rm -rf ~/*", "x=$(rm -rf /home)", "ssh prod-host 'sudo rm -rf /var'", "find / -name '*.log' | xargs rm -f"},
+			Allow: []string{"rm -rf ./build", "echo \"rm -rf /\"", "rm -rf /tmp/cache", "rm -rf node_modules dist", "rm /tmp/x.log", "grep -r 'rm -rf /' .", "rm -rf ~/proj/build", "ssh host 'rm -rf /tmp/x'", "find . -name '*.log' | xargs rm -f"},
 		},
 		{
 			ID: "core.shell:find-delete-root", Mode: Deny, Tools: shellTools, Cmds: []string{"find"},
@@ -176,8 +185,8 @@ func shellPack() Pack {
 					if c.Name != "su" && len(c.Pos) == 0 && c.Payload == "" && !c.Has("-s", "-i", "--shell", "--login") || onlyHelp(c) {
 						return "" // sudo -l, sudo -v, doas -L: no command runs
 					}
-					if pkgInstall(c) != "" {
-						return "" // recorded by core.shell:sudo-install
+					if pkgInstall(c) != "" || rootQuery(c) != "" {
+						return "" // recorded by core.shell:sudo-install or sudo-query
 					}
 					return c.Name + " runs a command as root: " + c.String()
 				})
@@ -199,7 +208,7 @@ func shellPack() Pack {
 			Catch: []string{"sudo apt-get install -y jq", "sudo apt update", "sudo dnf install -y git", "doas apk add curl"},
 			Allow: []string{"sudo rm -rf /var/cache/x", "apt-get install jq", "sudo apt-get remove nginx", "sudo -l"},
 		},
-	}}
+	}, sudoQueryRule())}
 }
 
 // gitPack guards history and uncommitted work.
@@ -353,7 +362,7 @@ func orUnknown(s string) string {
 
 // sqlPack guards databases driven from the shell.
 func sqlPack() Pack {
-	return Pack{Name: "core.sql", Desc: "DROP DATABASE/TABLE/SCHEMA and TRUNCATE through database CLIs", Rules: []Rule{
+	return Pack{Name: "core.sql", Desc: "DROP DATABASE/TABLE/SCHEMA and TRUNCATE through database CLIs; SQL files and input the command does not show", Rules: append([]Rule{
 		{
 			ID: "core.sql:drop", Mode: Deny, Tools: shellTools, Cmds: append([]string{"dropdb", "mysqladmin"}, sqlClients...),
 			Desc: "DROP DATABASE, DROP TABLE, DROP SCHEMA or TRUNCATE in psql/mysql/sqlite3 invocations",
@@ -377,7 +386,7 @@ func sqlPack() Pack {
 			Catch: []string{"psql -c 'DROP DATABASE prod'", "mysql -e \"drop table users\" app", "sqlite3 app.db 'DROP TABLE sessions;'", "echo 'TRUNCATE orders;' | psql", "psql <<EOF\nDROP SCHEMA public CASCADE;\nEOF", "dropdb production"},
 			Allow: []string{"psql -c 'select count(*) from users'", "sqlite3 app.db .tables", "echo 'DROP TABLE x'", "mysql -e 'show tables'", "grep -r 'DROP TABLE' migrations/"},
 		},
-	}}
+	}, sqlFileRules()...)}
 }
 
 // interpPack looks into interpreter one-liners. Their shell-outs are
@@ -427,7 +436,7 @@ func interpPack() Pack {
 }
 
 // homeRef matches the ways interpreter code names the home directory.
-var homeRef = re(`expanduser|homedir\(\)|Path\.home\(\)|Dir\.home|ENV\[['"]HOME['"]\]|environ\[['"]HOME['"]\]|environ\.get\(['"]HOME['"]|getenv\(['"]HOME['"]\)|process\.env\.HOME|\$ENV\{HOME\}|os\.UserHomeDir|File\.expand_path\(['"]~`)
+var homeRef = re(`expanduser|homedir\(\)|Path\.home\(\)|Dir\.home|ENV\[['"]HOME['"]\]|environ\[['"]HOME['"]\]|environ\.get\(['"]HOME['"]|getenv\(['"]HOME['"]\)|process\.env\.HOME|env\.get\(['"]HOME['"]\)|\$ENV\{HOME\}|os\.UserHomeDir|File\.expand_path\(['"]~`)
 
 var deleteCall = re(`removeSync|Deno\.remove\b|rmtree|rm_rf|rm_r\b|rmSync|rmdirSync|rimraf|remove_tree|removedirs|RemoveAll|remove_dir_all|unlinkSync|\brm\s*\(|File::Path|os\.(remove|unlink|rmdir)\b|\.unlink\s*\(|\bunlink\s*[\(\s"']|\brmdir\s*\(|fs\.(promises\.)?rm\b|File\.delete|FileUtils\.(rm|remove)|Dir\.(rmdir|delete)|fs\.unlink|del_tree|shutil\.move|os\.removedirs`)
 

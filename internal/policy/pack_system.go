@@ -28,6 +28,9 @@ func systemRules() []Rule {
 						return p.Via + " deletes the project's .git: its whole history"
 					}
 				}
+				if why := wholeTreeDelete(e); why != "" {
+					return why
+				}
 				for _, c := range e.F.Cmds("rm") {
 					if !recursive(c) {
 						continue
@@ -42,8 +45,10 @@ func systemRules() []Rule {
 				}
 				return ""
 			},
-			Catch: []string{"rm -rf ./*", "rm -rf .git", "rm -rf /home/dev/proj", "ls | xargs rm -rf", "python3 -c \"import os; [os.remove(f) for f in os.listdir('.')]\""},
-			Allow: []string{"rm -rf ./build", "rm -rf .git/hooks/pre-commit.sample", "rm -rf node_modules", "cd build && rm -rf *"},
+			Catch: []string{"rm -rf ./*", "rm -rf .git", "rm -rf /home/dev/proj", "ls | xargs rm -rf", "python3 -c \"import os; [os.remove(f) for f in os.listdir('.')]\"",
+				"find . -type f -delete", "find . -mindepth 1 -exec rm -rf {} +", "git ls-files | xargs rm", "rm -f $(git ls-files)", "git ls-files -z | xargs -0 rm -f"},
+			Allow: []string{"rm -rf ./build", "rm -rf .git/hooks/pre-commit.sample", "rm -rf node_modules", "cd build && rm -rf *", "find . -name '*.pyc' -delete",
+				"find ./build -type f -delete", "git ls-files '*.orig' | xargs rm", "git ls-files --deleted | xargs git rm"},
 		},
 		{
 			ID: "core.destroy:kernel-write", Mode: Ask, Tools: shellTools,
@@ -116,10 +121,39 @@ func systemRules() []Rule {
 			},
 			[]string{"docker volume rm pgdata", "docker system prune -af --volumes", "docker compose down -v", "podman volume prune -f"},
 			[]string{"docker volume ls", "docker system prune -f", "docker compose down", "docker volume create x"}),
+		cmdRule("core.destroy:containers-all", Ask, "Force-removing or killing every container (docker rm -f $(docker ps -aq), docker kill $(docker ps -q)), removing a stack or service, leaving a swarm by force: running services stop and their containers' files are gone", []string{"docker", "podman", "nerdctl"},
+			func(e *Env, c *Cmd) string {
+				p := c.Pos
+				if len(p) > 0 && p[0] == "container" {
+					p = p[1:]
+				}
+				switch {
+				case len(p) > 1 && (p[0] == "stack" && (p[1] == "rm" || p[1] == "remove" || p[1] == "down") || p[0] == "service" && (p[1] == "rm" || p[1] == "remove")):
+					return c.Name + " " + p[0] + " " + p[1] + " removes running services: " + c.String()
+				case len(p) > 1 && p[0] == "swarm" && p[1] == "leave" && c.Has("-f", "--force"):
+					return "docker swarm leave --force takes the node out of the swarm with its services: " + c.String()
+				}
+				if len(p) < 2 || !(p[0] == "rm" && c.Has("-f", "--force") || p[0] == "kill" || p[0] == "stop") {
+					return ""
+				}
+				for _, a := range p[1:] {
+					if strings.Contains(a, "$(…)") || unknownValue(a) {
+						return c.Name + " " + p[0] + " acts on a list of containers the command does not show (every container, as written): " + c.String()
+					}
+				}
+				return ""
+			},
+			[]string{"docker rm -f $(docker ps -aq)", "docker kill $(docker ps -q)", "podman container rm -f $(podman ps -aq)", "docker stop $(docker ps -q)", "docker stack rm prod", "docker service rm api", "docker swarm leave --force"},
+			[]string{"docker rm -f web", "docker rm $(docker ps -aq -f status=exited)", "docker ps -aq", "docker kill web"}),
 		{
 			ID: "core.destroy:history-wipe", Mode: Ask, Tools: shellTools,
-			Desc: "Wiping shell history (history -c, deleting or emptying ~/.bash_history, unset HISTFILE)",
+			Desc: "Wiping shell history (history -c, deleting or emptying ~/.bash_history, unset HISTFILE, export HISTSIZE=0)",
 			Match: func(e *Env) string {
+				if strings.Contains(e.F.Command, "HIST") { // the regexp only when a history variable is named
+					if m := histOff.FindString(e.F.Command); m != "" {
+						return strings.TrimLeft(m, ";&|(\n \t") + " stops the shell history being kept"
+					}
+				}
 				for _, c := range e.F.Cmds("history", "unset") {
 					if c.Name == "history" && c.Has("-c", "-w") && (c.Has("-c") || anyPos(c, "/dev/null")) || c.Name == "unset" && anyPos(c, "HISTFILE") {
 						return c.String() + " wipes the shell history"
@@ -134,8 +168,8 @@ func systemRules() []Rule {
 				}
 				return ""
 			},
-			Catch: []string{"history -c", "rm ~/.bash_history", "unset HISTFILE", "ln -sf /dev/null ~/.zsh_history"},
-			Allow: []string{"history | tail", "cat ~/.bash_history", "echo $HISTFILE", "history 20"},
+			Catch: []string{"history -c", "rm ~/.bash_history", "unset HISTFILE", "ln -sf /dev/null ~/.zsh_history", "export HISTSIZE=0", "HISTFILE=/dev/null bash"},
+			Allow: []string{"history | tail", "cat ~/.bash_history", "echo $HISTFILE", "history 20", "export HISTSIZE=10000", "grep HISTSIZE=0 ~/.bashrc"},
 		},
 	}
 }
@@ -173,4 +207,64 @@ func publishRule() Rule {
 		},
 		[]string{"npm publish", "cargo publish", "twine upload dist/*", "gem push x-1.0.gem", "pnpm publish --access public"},
 		[]string{"npm publish --dry-run", "npm pack", "cargo build", "twine check dist/*", "npm run publish-docs"})
+}
+
+// histOff matches an assignment that stops the shell keeping history
+// (export HISTSIZE=0, HISTFILE=/dev/null).
+var histOff = re(`(?:^|[;&|(\n]\s*|\b(?:export|declare|typeset|readonly)\s+(?:-\w+\s+)*)(?:(?:HISTSIZE|HISTFILESIZE|SAVEHIST)=0\b|HISTFILE=/dev/null\b)`)
+
+// wholeTreeDelete says how the line deletes every file of the project:
+// find on its root with no test that picks some files (-type f selects
+// them all), or rm fed the whole list of git ls-files.
+func wholeTreeDelete(e *Env) string {
+	for _, c := range e.F.Cmds("find") {
+		del := c.Has("-delete")
+		for _, x := range findExecs(c.Args) {
+			n := cmdName(x[0])
+			del = del || n == "rm" || n == "shred" || n == "unlink"
+		}
+		if !del || findFilters(c.Args) && !onlyTypeFile(c.Args) {
+			continue
+		}
+		for _, a := range c.Args {
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+				break
+			}
+			if e.abs(c, a) == e.F.Project {
+				return "find " + a + " deletes every file of the project"
+			}
+		}
+	}
+	for _, g := range e.F.Cmds("git") {
+		if sub(g) != "ls-files" || len(g.Pos) > 1 || g.Has("-d", "--deleted", "-k", "--killed") {
+			continue
+		}
+		for _, c := range e.F.Cmds("rm", "shred", "unlink") {
+			fed := contains(c.Upstream, "git") && c.Wrappers != nil
+			for _, a := range c.Args {
+				fed = fed || strings.Contains(a, "$(…)")
+			}
+			if fed {
+				return c.Name + " deletes every file git ls-files lists: the whole project"
+			}
+		}
+	}
+	return ""
+}
+
+// onlyTypeFile reports whether find's only test is -type f (every file).
+func onlyTypeFile(args []string) bool {
+	for i, a := range args {
+		if a == "-type" && i+1 < len(args) && args[i+1] == "f" {
+			continue
+		}
+		if i > 0 && args[i-1] == "-type" {
+			continue
+		}
+		switch a {
+		case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newer", "-size", "-mtime", "-mmin", "-user", "-group", "-perm", "-empty", "-links", "-wholename", "-lname", "-samefile", "-inum", "-atime", "-ctime", "-cmin", "-amin":
+			return false
+		}
+	}
+	return true
 }

@@ -32,6 +32,18 @@ type normalizer struct {
 	vars      map[string][]string
 	files     map[string]text
 	evalDepth int
+	// stdinFile is the file the next command's input is redirected from
+	// (< FILE) when the line did not write it; command() takes it.
+	stdinFile string
+	// captured says the next command's output is taken by a command
+	// substitution; command() takes it.
+	captured bool
+	// aliases and funcs the line defines (alias x='…', f() { …; }):
+	// calling them runs their text (see calls.go).
+	aliases   map[string]string
+	funcs     map[string]string
+	called    map[string]bool
+	funcCalls int
 }
 
 // shell parses src and adds what it finds. Depth counts nested payloads;
@@ -57,6 +69,8 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 	in := map[*syntax.Stmt]*text{} // what the previous stage of a pipe prints
 	stmtOf := map[*syntax.CallExpr]*syntax.Stmt{}
 	seenPipe := map[*syntax.BinaryCmd]bool{}
+	var declared []string                  // functions defined here, walked when called
+	var captured map[*syntax.CallExpr]bool // calls whose output a $(…) takes
 	syntax.Walk(file, func(node syntax.Node) bool {
 		switch x := node.(type) {
 		case *syntax.BinaryCmd:
@@ -79,6 +93,13 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 					}
 				}
 			}
+		case *syntax.CmdSubst:
+			if captured == nil {
+				captured = map[*syntax.CallExpr]bool{}
+			}
+			for _, st := range x.Stmts {
+				markCaptured(st, captured)
+			}
 		case *syntax.Stmt:
 			if call, ok := x.Cmd.(*syntax.CallExpr); ok {
 				stmtOf[call] = x
@@ -88,6 +109,11 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 					in[x] = t // sh < file-the-line-wrote reads that text
 				}
 			}
+		case *syntax.FuncDecl:
+			if n.defineFunc(x) {
+				declared = append(declared, x.Name.Value)
+				return false // its body runs when it is called (calls.go)
+			}
 		case *syntax.CallExpr:
 			if len(x.Args) == 0 {
 				return true
@@ -96,6 +122,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 			if len(argv) == 0 {
 				return true
 			}
+			argv = n.expandAlias(argv, escapedWord(x.Args[0]))
 			u := upstream
 			var stdin *text
 			if st := stmtOf[x]; st != nil {
@@ -108,10 +135,20 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 				}
 			}
 			n.envCode(x, depth, wrappers)
+			n.stdinFile = ""
+			if st := stmtOf[x]; st != nil && (stdin == nil || !stdin.known) {
+				n.stdinFile = n.inputFile(st)
+			}
+			n.captured = captured[x]
 			n.command(argv, escapedWord(x.Args[0]), stdin, depth, wrappers, u)
+			n.defineAlias(argv)
+			n.callFunc(argv, depth, wrappers, u)
 		}
 		return true
 	})
+	for _, name := range declared {
+		n.uncalledFunc(name, depth, wrappers)
+	}
 }
 
 // envCommandVar reports whether a program runs the value of an environment
@@ -133,6 +170,42 @@ func (n *normalizer) envCode(x *syntax.CallExpr, depth int, wrappers []string) {
 			n.shell(v, depth+1, append(append([]string(nil), wrappers...), a.Name.Value+"="), nil)
 		}
 	}
+}
+
+// markCaptured marks the calls of a substitution's statement whose output
+// the substitution takes: the last stage of a pipeline, every command of
+// a list.
+func markCaptured(st *syntax.Stmt, out map[*syntax.CallExpr]bool) {
+	switch x := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		out[x] = true
+	case *syntax.BinaryCmd:
+		if x.Op != syntax.Pipe && x.Op != syntax.PipeAll {
+			markCaptured(x.X, out)
+		}
+		markCaptured(x.Y, out)
+	case *syntax.Block:
+		for _, s := range x.Stmts {
+			markCaptured(s, out)
+		}
+	case *syntax.Subshell:
+		for _, s := range x.Stmts {
+			markCaptured(s, out)
+		}
+	}
+}
+
+// inputFile is the file a statement's input is redirected from (< FILE,
+// normalized), "" when there is none or it is /dev/null.
+func (n *normalizer) inputFile(st *syntax.Stmt) string {
+	for _, r := range st.Redirs {
+		if r.Op == syntax.RdrIn && r.Word != nil && (r.N == nil || r.N.Value == "0") {
+			if t := n.wordAlts(r.Word)[0]; t != "/dev/null" && t != "-" {
+				return NormPath(t, n.cwd, n.home)
+			}
+		}
+	}
+	return ""
 }
 
 // flattenPipe lists the statements of a pipeline left to right.

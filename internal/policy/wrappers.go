@@ -420,6 +420,7 @@ func hostPath(a string, mounts [][2]string) string {
 // search path standing for {} (fd . / -x rm -rf is rm -rf over /).
 func fdExecs(args []string) [][]string {
 	var pos []string
+	filtered := false
 	var out [][]string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -435,7 +436,11 @@ func fdExecs(args []string) [][]string {
 			}
 			i = j
 		case strings.HasPrefix(a, "-"):
-			if a == "-e" || a == "-t" || a == "-E" || a == "-d" || a == "--extension" || a == "--type" || a == "--exclude" || a == "--max-depth" || a == "-S" || a == "--size" || a == "--changed-within" || a == "--owner" {
+			switch a {
+			case "-e", "--extension", "-t", "--type", "-S", "--size", "--changed-within", "--changed-before", "--owner":
+				filtered = filtered || !(a == "-t" || a == "--type") || i+1 < len(args) && args[i+1] != "d" && args[i+1] != "directory"
+				i++
+			case "-E", "-d", "--exclude", "--max-depth", "--min-depth", "--search-path", "-j", "--threads":
 				i++
 			}
 		default:
@@ -445,6 +450,11 @@ func fdExecs(args []string) [][]string {
 	where := "."
 	if len(pos) > 1 {
 		where = pos[1]
+	}
+	// With a pattern other than "." or a filter (-e py, -t f, -g x), {}
+	// is what matched under the path, not the path itself.
+	if len(pos) > 0 && pos[0] != "." && pos[0] != "" && pos[0] != "^" || filtered {
+		where = strings.TrimSuffix(where, "/") + "/{}"
 	}
 	for k, cmd := range out {
 		replaced := false

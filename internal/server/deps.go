@@ -33,11 +33,12 @@ type DeliveryStore interface {
 	SetDeliveryTask(ctx context.Context, source, id, taskID string) error
 }
 
-// EventStore is the read side of the event record.
+// EventStore is the read side of the event record: this machine's store,
+// or in a pool the shared one (the daemon chooses; Options.EventSource
+// names it).
 type EventStore interface {
 	EventsPage(ctx context.Context, after int64, session string, since time.Time, limit int) ([]store.Event, error)
 	SessionsPage(ctx context.Context, limit int) ([]store.Session, error)
-	Setting(ctx context.Context, key string) (string, bool, error)
 	Check(ctx context.Context) error
 }
 

@@ -135,6 +135,9 @@ type EventsPage struct {
 	// Next is the cursor to pass as ?since= for the following page (the
 	// last event's id; the same cursor again when the page was empty).
 	Next int64 `json:"next"`
+	// Source is the store that answered ("local" or "shared"): ids are
+	// that store's, so a client paging by id starts again when it changes.
+	Source string `json:"source,omitempty"`
 }
 
 // listEvents pages forward through the record: ?since= is a cursor (an
@@ -172,6 +175,9 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := EventsPage{Events: evs, Next: after}
+	if s.o.EventSource != nil {
+		p.Source = s.o.EventSource()
+	}
 	if len(evs) > 0 {
 		p.Next = evs[len(evs)-1].ID
 	}

@@ -27,8 +27,11 @@ type Options struct {
 	Tokens     TokenStore
 	Deliveries DeliveryStore
 	Events     EventStore
-	Pace       PaceReader
-	Usage      UsageReader
+	// EventSource names the store Events reads now ("local", "shared"),
+	// shown as /api/events' source; nil: not shown.
+	EventSource func() string
+	Pace        PaceReader
+	Usage       UsageReader
 	// Agents is nil until the agents feature provides one.
 	Agents   AgentControl
 	Webhooks Webhooks

@@ -22,6 +22,15 @@ type TaskRequest struct {
 	System         string `json:"system,omitempty"`
 	Agent          string `json:"agent,omitempty"`
 	Source         string `json:"source,omitempty"`
+	// Criteria, Allow and Deny are the task's own completion criteria and
+	// operations (internal/task/rules.go); the tmux agent runner enforces
+	// them.
+	Criteria []string `json:"criteria,omitempty"`
+	Allow    []string `json:"allow,omitempty"`
+	Deny     []string `json:"deny,omitempty"`
+	// Profile names a set of operations (task.Profiles) added to Allow
+	// and Deny; the task stores what it stands for.
+	Profile string `json:"profile,omitempty"`
 }
 
 // TaskDetail is GET /api/tasks/{id}: the task and its story.
@@ -68,7 +77,10 @@ func (s *Server) enqueue(r *http.Request, req TaskRequest) (t *task.Task, create
 	}
 	nt := &task.Task{ID: task.NewID(now), Project: req.Project, Prompt: req.Prompt, Priority: req.Priority,
 		Status: task.Queued, Source: req.Source, IdempotencyKey: req.IdempotencyKey, System: req.System,
-		Agent: req.Agent, CreatedAt: now, UpdatedAt: now}
+		Agent: req.Agent, Criteria: req.Criteria, Allow: req.Allow, Deny: req.Deny, CreatedAt: now, UpdatedAt: now}
+	if err := nt.WithProfile(req.Profile); err != nil {
+		return nil, false, http.StatusBadRequest, "invalid_task", err.Error()
+	}
 	if err := nt.Check(); err != nil {
 		return nil, false, http.StatusBadRequest, "invalid_task", err.Error()
 	}

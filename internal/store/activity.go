@@ -1,6 +1,9 @@
 package store
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // The read models of the dashboard (internal/dashboard/storesource): what
 // the event log says about sessions, rules and overridden blocks. The store
@@ -52,4 +55,23 @@ type EventQuery struct {
 // Override is a block followed by the call running anyway.
 type Override struct {
 	Block, Followed Event
+}
+
+// ActivityReader is the event log's read side the dashboard and the
+// daemon's API use; both stores implement it with the same results
+// (internal/store/storetest), so the dashboard can read the machine's own
+// store or the pool's shared one.
+type ActivityReader interface {
+	// SessionSummaries lists each session with an event since since.
+	SessionSummaries(ctx context.Context, since time.Time) ([]SessionSummary, error)
+	// RuleDecisionCounts counts events naming a rule since since, per
+	// rule and decision.
+	RuleDecisionCounts(ctx context.Context, since time.Time) ([]RuleDecisions, error)
+	// Overrides finds blocks since since whose call ran anyway within
+	// within, newest first, at most 200.
+	Overrides(ctx context.Context, since time.Time, within time.Duration) ([]Override, error)
+	// SearchEvents lists events matching q, oldest first.
+	SearchEvents(ctx context.Context, q EventQuery) ([]Event, error)
+	// Event loads one event; nil when unknown.
+	Event(ctx context.Context, id int64) (*Event, error)
 }

@@ -22,6 +22,9 @@ type Agent struct {
 	Updated     time.Time `json:"updated"`
 	Ended       time.Time `json:"ended,omitzero"`
 	Cleaned     time.Time `json:"cleaned,omitzero"`
+	// MemoryCgroup is the cgroup directory of the agent's memory limit
+	// when warden made one itself (internal/agent/cgroup.go).
+	MemoryCgroup string `json:"memory_cgroup,omitempty"`
 }
 
 // AgentState is one state an agent entered, with when and why.

@@ -119,4 +119,11 @@ const (
 	// SettingTamper holds tampering warden detected (a session state whose
 	// signature failed) until the next SessionStart shows it.
 	SettingTamper = "tamper_pending"
+	// SettingShipEvents is the id of the newest local event the shipper
+	// (internal/store/ship) copied to the shared store, and
+	// SettingShipSessions "<updated_us> <id>" of the newest session state:
+	// rows past them are not shipped yet, and retention keeps them while a
+	// shared store is configured (sqlite.Store.PruneShipped).
+	SettingShipEvents   = "ship.events"
+	SettingShipSessions = "ship.sessions"
 )

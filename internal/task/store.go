@@ -60,7 +60,7 @@ type Store interface {
 	// queueLimit tasks are already queued (ErrQueueFull; 0 = no limit).
 	// With an idempotency key that names a task already, nothing is
 	// inserted and that task comes back with created = false
-	// (ErrKeyReused when its project or prompt differ).
+	// (ErrKeyReused when its project, prompt or rules differ).
 	CreateTask(ctx context.Context, t *Task, queueLimit int) (got *Task, created bool, err error)
 	// Task loads one task (ErrNotFound).
 	Task(ctx context.Context, id string) (*Task, error)

@@ -75,6 +75,13 @@ type Task struct {
 	Agent      string `json:"agent,omitempty"`
 	AgentState string `json:"agent_state,omitempty"`
 	AgentRef   string `json:"agent_ref,omitempty"`
+	// Criteria are what the task's agent must show when it stops, on top
+	// of agent.criteria (committed, clean, run:CMD, or prose for the
+	// completion judge); Allow and Deny are the operations its agent may
+	// run beyond, or not run within, what agents may (see rules.go).
+	Criteria []string `json:"criteria,omitempty"`
+	Allow    []string `json:"allow,omitempty"`
+	Deny     []string `json:"deny,omitempty"`
 	// Owner is the daemon instance that claimed it.
 	Owner      string     `json:"owner,omitempty"`
 	CreatedAt  time.Time  `json:"created_at"`
@@ -168,5 +175,5 @@ func (t *Task) Check() error {
 	case len(t.IdempotencyKey) > MaxKeyBytes:
 		return fmt.Errorf("idempotency key is %d bytes; the limit is %d", len(t.IdempotencyKey), MaxKeyBytes)
 	}
-	return nil
+	return t.checkRules()
 }

@@ -46,6 +46,9 @@ type apiTask struct {
 	UpdatedAt  time.Time `json:"updated_at"`
 	CostUSD    float64   `json:"cost_usd"`
 	DiffStat   string    `json:"diff_stat"`
+	Criteria   []string  `json:"criteria"`
+	Allow      []string  `json:"allow"`
+	Deny       []string  `json:"deny"`
 }
 
 func (t apiTask) task() dashboard.Task {
@@ -57,7 +60,8 @@ func (t apiTask) task() dashboard.Task {
 		title = string(r[:80]) + "…"
 	}
 	return dashboard.Task{ID: t.ID, Title: title, Prompt: t.Prompt, Project: t.Project, State: t.Status,
-		Priority: t.Priority, Created: t.CreatedAt, Updated: t.UpdatedAt, CostUSD: t.CostUSD}
+		Priority: t.Priority, Created: t.CreatedAt, Updated: t.UpdatedAt, CostUSD: t.CostUSD,
+		Criteria: t.Criteria, Allow: t.Allow, Deny: t.Deny}
 }
 
 // apiError is the API's one error shape.
@@ -160,7 +164,8 @@ func (a *Tasks) Add(ctx context.Context, n dashboard.NewTask) (dashboard.Task, e
 		n.Project = a.Project
 	}
 	var t apiTask
-	req := map[string]any{"prompt": n.Prompt, "project": n.Project, "priority": n.Priority, "source": "dashboard"}
+	req := map[string]any{"prompt": n.Prompt, "project": n.Project, "priority": n.Priority, "source": "dashboard",
+		"criteria": n.Criteria, "allow": n.Allow, "deny": n.Deny}
 	if err := a.call(ctx, "POST", "/api/tasks", req, &t); err != nil {
 		return dashboard.Task{}, err
 	}

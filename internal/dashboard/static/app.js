@@ -143,6 +143,9 @@ function selectText(b) {
       }
     };
     src.addEventListener("problem", function (e) { status.textContent = "store problem: " + e.data; });
+    // Another store answers now (a pool's shared store stopped or came
+    // back): its ids are not lastId's, so load the page afresh.
+    src.addEventListener("reload", function () { src.close(); window.location.reload(); });
     src.addEventListener("ev", function (e) {
       var r = JSON.parse(e.data);
       if (paused) held.push(r); else add(r);

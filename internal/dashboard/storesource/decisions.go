@@ -22,7 +22,7 @@ func (s *Source) engine() *policy.Engine {
 // decided since since, the mode in force now and how many of its blocks
 // were overridden.
 func (s *Source) RuleStats(ctx context.Context, since time.Time) ([]dashboard.RuleStat, error) {
-	counts, err := s.st.RuleDecisionCounts(ctx, since)
+	counts, err := s.act.RuleDecisionCounts(ctx, since)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func (s *Source) RuleStats(ctx context.Context, since time.Time) ([]dashboard.Ru
 // tool_use_id (an ask the user approved), or of the same tool on the same
 // file. The first such follow-up per block.
 func (s *Source) Overrides(ctx context.Context, since time.Time, within time.Duration) ([]dashboard.Override, error) {
-	pairs, err := s.st.Overrides(ctx, since, within)
+	pairs, err := s.act.Overrides(ctx, since, within)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,6 @@ import (
 // events after it come back (a stream must not skip any); without, the
 // newest Limit. Either way oldest first.
 func (s *Source) Events(ctx context.Context, f dashboard.EventFilter) ([]store.Event, error) {
-	return s.st.SearchEvents(ctx, store.EventQuery{SessionPrefix: f.Session, Event: f.Event, Tool: f.Tool,
+	return s.act.SearchEvents(ctx, store.EventQuery{SessionPrefix: f.Session, Event: f.Event, Tool: f.Tool,
 		Decision: f.Decision, AfterID: f.AfterID, Limit: f.Limit})
 }

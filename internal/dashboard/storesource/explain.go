@@ -16,7 +16,7 @@ import (
 // evaluated again now, as the CLI would; without it the recorded decision
 // is shown with the command to run by hand.
 func (s *Source) Explain(ctx context.Context, id int64) (*dashboard.Explanation, error) {
-	e, err := s.st.Event(ctx, id)
+	e, err := s.act.Event(ctx, id)
 	if err != nil || e == nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func stateOf(event string) string {
 // with an event since since, its newest event, and its subagents (running
 // until their SubagentStop), most recently active first.
 func (s *Source) Sessions(ctx context.Context, since time.Time) ([]dashboard.SessionInfo, error) {
-	sums, err := s.st.SessionSummaries(ctx, since)
+	sums, err := s.act.SessionSummaries(ctx, since)
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,6 @@
 // Package storesource implements the dashboard's data interfaces over the
-// store (any that implements Store; warden opens internal/store/sqlite)
+// store (any that implements Store: this machine's SQLite store, with the
+// event pages optionally read from a pool's shared store, Options.Activity)
 // and the packages that already compute
 // each figure: pacing (internal/pace), usage reports (internal/usage), the
 // effective config (internal/config) and the policy engine (explain). It
@@ -22,11 +23,7 @@ import (
 // Store is what the dashboard reads: the event log's read models, pacing
 // figures, judge calls and the usage cache.
 type Store interface {
-	SessionSummaries(ctx context.Context, since time.Time) ([]store.SessionSummary, error)
-	RuleDecisionCounts(ctx context.Context, since time.Time) ([]store.RuleDecisions, error)
-	Overrides(ctx context.Context, since time.Time, within time.Duration) ([]store.Override, error)
-	SearchEvents(ctx context.Context, q store.EventQuery) ([]store.Event, error)
-	Event(ctx context.Context, id int64) (*store.Event, error)
+	store.ActivityReader
 	Judgements(ctx context.Context, f store.JudgementFilter) ([]store.Judgement, error)
 	pace.SnapshotReader
 	SnapshotsSince(ctx context.Context, since time.Time) ([]quota.Snapshot, error)
@@ -52,11 +49,16 @@ type Options struct {
 	UsageTTL time.Duration
 	// Loc is the time zone of daily usage; nil: time.Local.
 	Loc *time.Location
+	// Activity is where the event pages (sessions, live, decisions,
+	// explain) read the record; nil: the store. A daemon in a pool passes
+	// the shared store's, so the pages show every machine's events.
+	Activity store.ActivityReader
 }
 
 // Source is every dashboard source over one store.
 type Source struct {
 	st  Store
+	act store.ActivityReader // opt.Activity, else st
 	opt Options
 
 	usageMu   sync.Mutex
@@ -80,7 +82,11 @@ func New(st Store, opt Options) *Source {
 	if opt.UsageDirs == nil {
 		opt.UsageDirs = usage.ConfigDirs()
 	}
-	return &Source{st: st, opt: opt}
+	act := opt.Activity
+	if act == nil {
+		act = st
+	}
+	return &Source{st: st, act: act, opt: opt}
 }
 
 // Sources returns the dashboard sources this package implements (all but

@@ -36,6 +36,7 @@ func NewRoot() *cobra.Command {
 	root.AddCommand(paceCmd)
 	root.AddCommand(newStoreCmd())
 	root.AddCommand(newShipCmd())
+	root.AddCommand(newAuditCmd())
 	return root
 }
 

@@ -57,9 +57,9 @@ the backlog (events not shipped yet) and the age of the oldest.`,
 			}
 			defer st.Close()
 			if status {
-				return shipStatus(ctx, cmd.OutOrStdout(), st, url, asJSON)
+				return shipStatus(ctx, cmd.OutOrStdout(), st, url, cfg.RetentionDays, asJSON)
 			}
-			o := ship.Options{Spool: st, Dial: dialShared(url),
+			o := ship.Options{Spool: st, Dial: ship.Dialer(postgres.Open, url),
 				Log: slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil)).With("component", "ship")}
 			if once {
 				sh, err := ship.New(o)
@@ -88,30 +88,14 @@ the backlog (events not shipped yet) and the age of the oldest.`,
 	return cmd
 }
 
-// dialShared opens the shared store: its errors are one line naming the
-// setting and the fix (postgres.Open).
-func dialShared(url string) func(ctx context.Context) (ship.Target, error) {
-	return func(ctx context.Context) (ship.Target, error) {
-		st, err := postgres.Open(ctx, url)
-		if err != nil {
-			return nil, err
-		}
-		return st, nil
-	}
-}
-
 // shipStatus probes the shared store (5 s) and prints the spool's report.
-func shipStatus(ctx context.Context, w io.Writer, st *sqlite.Store, url string, asJSON bool) error {
-	probe := func(ctx context.Context) error {
-		t, err := dialShared(url)(ctx)
-		if err != nil {
-			return err
-		}
-		defer t.Close()
-		return t.Check(ctx)
-	}
+func shipStatus(ctx context.Context, w io.Writer, st *sqlite.Store, url string, retentionDays int, asJSON bool) error {
+	probe := func(ctx context.Context) error { return ship.Probe(ctx, ship.Dialer(postgres.Open, url)) }
 	r, err := ship.Inspect(ctx, st, url, 5*time.Second, probe)
 	if err != nil {
+		return err
+	}
+	if err := r.CheckRetention(ctx, st, retentionDays, time.Now(), 5*time.Second); err != nil {
 		return err
 	}
 	if asJSON {
@@ -125,6 +109,9 @@ func shipStatus(ctx context.Context, w io.Writer, st *sqlite.Store, url string, 
 		fmt.Fprintf(w, "shared store %s: %s\n", r.Target, r.Error)
 	}
 	fmt.Fprintln(w, r.BacklogLine())
+	if line := r.RetentionLine(); line != "" {
+		fmt.Fprintln(w, line)
+	}
 	if !r.LastShipped.IsZero() {
 		fmt.Fprintf(w, "last shipped %s ago\n", ship.Age(time.Since(r.LastShipped)))
 	}

@@ -8,7 +8,9 @@
 // A line is "<expect> <command>": expect is flag (deny or ask), deny,
 // ask, audit (recorded at least), allow (neither deny nor ask) or quiet
 // (nothing at all). In a command ⏎ stands for a newline and ⇥ for a tab,
-// so here-documents and makefiles fit on one line. # starts a comment.
+// so here-documents and makefiles fit on one line. # starts a comment;
+// "@class NAME" puts the lines after it in that class (heldout/ holds a
+// set written before the rules it measured were changed).
 package corpus
 
 import (
@@ -22,7 +24,7 @@ import (
 	"github.com/warden-dev/warden/internal/policy"
 )
 
-//go:embed *.txt
+//go:embed *.txt heldout/*.txt
 var files embed.FS
 
 // Case is one corpus line.
@@ -39,30 +41,57 @@ func (c Case) Risky() bool { return c.Expect != "allow" && c.Expect != "quiet" }
 
 var expects = map[string]bool{"flag": true, "deny": true, "ask": true, "audit": true, "allow": true, "quiet": true}
 
-// Load parses every corpus file.
+// Load parses every corpus file: the class files, then the held-out set
+// (heldout/: written before the rules it measures were changed; its
+// lines join their classes).
 func Load() ([]Case, error) {
-	names, err := files.ReadDir(".")
-	if err != nil {
-		return nil, err
-	}
 	var out []Case
-	for _, f := range names {
-		b, err := files.ReadFile(f.Name())
+	for _, dir := range []string{".", "heldout"} {
+		names, err := files.ReadDir(dir)
 		if err != nil {
 			return nil, err
 		}
-		class := strings.TrimSuffix(f.Name(), path.Ext(f.Name()))
-		for i, line := range strings.Split(string(b), "\n") {
-			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+		for _, f := range names {
+			if f.IsDir() || path.Ext(f.Name()) != ".txt" {
 				continue
 			}
-			exp, cmd, ok := strings.Cut(line, " ")
-			if !ok || !expects[exp] {
-				return nil, fmt.Errorf("%s:%d: a line is \"<flag|deny|ask|audit|allow|quiet> <command>\", got %q", f.Name(), i+1, line)
+			name := path.Join(dir, f.Name())
+			b, err := files.ReadFile(name)
+			if err != nil {
+				return nil, err
 			}
-			cmd = strings.NewReplacer("⏎", "\n", "⇥", "\t").Replace(cmd)
-			out = append(out, Case{Class: class, Source: fmt.Sprintf("%s:%d", f.Name(), i+1), Expect: exp, Command: cmd})
+			cs, err := Parse(name, b)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, cs...)
 		}
+	}
+	return out, nil
+}
+
+// Parse reads one corpus file. Its lines are in the class named by the
+// file (destroy.txt: destroy) until an "@class NAME" line names another,
+// so a set written in one file (a held-out set) keeps its classes.
+func Parse(name string, b []byte) ([]Case, error) {
+	base := path.Base(strings.ReplaceAll(name, "\\", "/"))
+	class := strings.TrimSuffix(base, path.Ext(base))
+	var out []Case
+	for i, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if c, ok := strings.CutPrefix(line, "@class "); ok && strings.TrimSpace(c) != "" {
+			class = strings.TrimSpace(c)
+			continue
+		}
+		exp, cmd, ok := strings.Cut(line, " ")
+		if !ok || !expects[exp] {
+			return nil, fmt.Errorf("%s:%d: a line is \"<flag|deny|ask|audit|allow|quiet> <command>\" or \"@class NAME\", got %q", name, i+1, line)
+		}
+		cmd = strings.NewReplacer("⏎", "\n", "⇥", "\t").Replace(cmd)
+		out = append(out, Case{Class: class, Source: fmt.Sprintf("%s:%d", name, i+1), Expect: exp, Command: cmd})
 	}
 	return out, nil
 }

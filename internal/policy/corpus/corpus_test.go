@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/warden-dev/warden/internal/policy"
@@ -38,5 +39,21 @@ func TestHolds(t *testing.T) {
 		if Holds(c.exp, c.got) != c.ok {
 			t.Errorf("Holds(%s, %s) = %v", c.exp, c.got, !c.ok)
 		}
+	}
+}
+
+// A file's lines are in its own class until "@class NAME"; a bad line
+// names the file and line.
+func TestParseClasses(t *testing.T) {
+	cs, err := Parse("dir/set.txt", []byte("# c\nflag rm -rf /\n@class remote\nallow ssh h uptime\r\nask a⏎b\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 3 || cs[0].Class != "set" || cs[1].Class != "remote" || cs[2].Class != "remote" ||
+		cs[1].Command != "ssh h uptime" || cs[2].Command != "a\nb" || cs[2].Source != "dir/set.txt:5" {
+		t.Fatalf("parsed %+v", cs)
+	}
+	if _, err := Parse("x.txt", []byte("flag ok\nmaybe rm -rf /\n")); err == nil || !strings.Contains(err.Error(), "x.txt:2") {
+		t.Fatalf("bad line: %v", err)
 	}
 }

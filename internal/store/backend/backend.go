@@ -24,6 +24,7 @@ type Store interface {
 	task.Store
 	quota.Store
 	stats.Source
+	store.ActivityReader
 
 	ClaimSetting(ctx context.Context, key, value string) (bool, error)
 	DeleteSetting(ctx context.Context, key string) error

@@ -13,6 +13,9 @@
 // rarely meet an automatic checkpoint), and exits after an idle time without
 // commits, when the store file is removed or replaced, or on SIGTERM. When
 // it is gone, hooks work as before, only slower: nothing depends on it.
+// With a shared store configured it runs the shipper beside it and stays
+// past its idle time while rows wait to be shipped (Options.Backlog), so a
+// long outage's backlog drains when the shared store is back.
 //
 // WARDEN_KEEPER=off (or store.keeper = false in the user config) stops hooks
 // from starting it; tests that create throwaway stores set it so no keeper

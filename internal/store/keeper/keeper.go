@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -17,7 +18,8 @@ var ErrRunning = errors.New("a keeper already holds this store")
 type Options struct {
 	DBPath   string
 	LockPath string
-	// Idle: exit after this long without a commit (default 30 min).
+	// Idle: exit after this long without a commit (default 30 min), unless
+	// Backlog holds the keeper.
 	Idle time.Duration
 	// Poll: how often to look at the store (default 2 s).
 	Poll time.Duration
@@ -37,6 +39,17 @@ type Options struct {
 	// store until it stops (it answers hooks: internal/hookserve); Run
 	// cancels its context and waits for it before returning.
 	Serve func(ctx context.Context) error
+	// Backlog, when set, is asked on each poll once the keeper has been
+	// idle for Idle: while it says rows wait to be shipped to a shared
+	// store (its shipper child runs beside it: internal/store/ship), the
+	// keeper stays, so an outage longer than Idle is drained when the
+	// shared store answers again, not at the next hook. Once drained and
+	// idle for another Idle, it leaves. It runs under a deadline of its
+	// own on the keeper's pinned connection (sqlite.Pin.HasUnshipped): the
+	// store's pool has no other. An error counts as no backlog.
+	Backlog func(ctx context.Context, pin *sqlite.Pin) (bool, error)
+	// Log gets a line when the keeper stays for a backlog (nil: none).
+	Log io.Writer
 
 	// polled, set only by tests, hears of every poll the keeper stayed
 	// through (non-blocking: give it a buffer), so a test can wait for
@@ -105,6 +118,7 @@ func Run(ctx context.Context, o Options) error {
 		defer func() { cancel(); <-served }()
 	}
 	lastChange, lastCheckpoint, dirty := time.Now(), time.Now(), false
+	holding := false // staying past Idle for a backlog (logged once per stay)
 	tick := time.NewTicker(o.Poll)
 	defer tick.Stop()
 	for {
@@ -141,14 +155,35 @@ func Run(ctx context.Context, o Options) error {
 			lastCheckpoint, dirty = time.Now(), false
 		}
 		if changed {
+			holding = false
 			o.notePoll()
 			continue
 		}
 		if quiet >= o.Idle {
-			return nil
+			if !o.backlog(ctx, pin) {
+				return nil
+			}
+			if !holding && o.Log != nil {
+				fmt.Fprintf(o.Log, "warden keeper: idle for %v, but rows wait to be shipped to the shared store; staying until they are\n", quiet.Round(time.Second))
+			}
+			holding = true
 		}
 		o.notePoll()
 	}
+}
+
+// backlogCheck bounds one Backlog call: a keeper must not hang on it.
+const backlogCheck = 5 * time.Second
+
+// backlog asks Options.Backlog, under a deadline.
+func (o *Options) backlog(ctx context.Context, pin *sqlite.Pin) bool {
+	if o.Backlog == nil {
+		return false
+	}
+	cctx, cancel := context.WithTimeout(ctx, backlogCheck)
+	defer cancel()
+	has, err := o.Backlog(cctx, pin)
+	return err == nil && has
 }
 
 func (o *Options) notePoll() {

@@ -11,20 +11,24 @@ import (
 
 // TestConformance runs the store conformance suite on a real PostgreSQL
 // server, a fresh database per test.
-func TestConformance(t *testing.T) {
-	storetest.Run(t, storetest.Backend{
-		New: testenv.Postgres,
-		Open: func(t testing.TB, url string) storetest.Store {
-			st, err := postgres.Open(context.Background(), url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return st
-		},
-		Exec: func(t testing.TB, s storetest.Store, sql string) {
-			if _, err := s.(*postgres.Store).Pool().Exec(context.Background(), sql); err != nil {
-				t.Fatal(err)
-			}
-		},
-	})
+func TestConformance(t *testing.T) { storetest.Run(t, backend) }
+
+// BenchmarkActivity times the dashboard's queries on a real server
+// (storetest.BenchActivity; internal/store/sqlite runs the same).
+func BenchmarkActivity(b *testing.B) { storetest.BenchActivity(b, backend) }
+
+var backend = storetest.Backend{
+	New: testenv.Postgres,
+	Open: func(t testing.TB, url string) storetest.Store {
+		st, err := postgres.Open(context.Background(), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	},
+	Exec: func(t testing.TB, s storetest.Store, sql string) {
+		if _, err := s.(*postgres.Store).Pool().Exec(context.Background(), sql); err != nil {
+			t.Fatal(err)
+		}
+	},
 }

@@ -285,30 +285,40 @@ func (s *Store) DecisionCounts(ctx context.Context, since time.Time) (map[string
 	return out, rows.Err()
 }
 
-// VerifyChain implements store.Store: it streams the events in id order,
+// chainPage is how many rows VerifyChain reads per statement.
+const chainPage = 5000
+
+// VerifyChain implements store.Store: it reads the events in id order,
 // recomputes each row's hash and checks each row links to the one before
 // it (the first to the retention anchor, if retention deleted older rows).
+// It pages by id, so a pool's long chain is many short statements, each
+// well inside statement_timeout, not one that must stream it all.
 func (s *Store) VerifyChain(ctx context.Context) (int64, *store.ChainBreak, error) {
+	return s.verifyChain(ctx, chainPage)
+}
+
+// verifyChain is VerifyChain reading page rows per statement.
+func (s *Store) verifyChain(ctx context.Context, page int) (int64, *store.ChainBreak, error) {
 	anchor, _, err := s.Setting(ctx, store.SettingChainAnchor)
 	if err != nil {
 		return 0, nil, err
 	}
 	walk := store.NewChainWalk(anchor)
-	rows, err := s.pool.Query(ctx, "SELECT "+eventCols+" FROM events ORDER BY id")
-	if err != nil {
-		return 0, nil, fmt.Errorf("read events: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		e, err := scanEvent(rows)
+	for after := int64(-1 << 62); ; {
+		evs, err := s.queryEvents(ctx, "SELECT "+eventCols+" FROM events WHERE id > $1 ORDER BY id LIMIT $2", after, page)
 		if err != nil {
-			return walk.Checked(), nil, err
+			return walk.Checked(), nil, fmt.Errorf("read events: %w", err)
 		}
-		if brk := walk.Next(&e); brk != nil {
-			return walk.Checked(), brk, nil
+		for i := range evs {
+			if brk := walk.Next(&evs[i]); brk != nil {
+				return walk.Checked(), brk, nil
+			}
 		}
+		if len(evs) < page {
+			return walk.Checked(), nil, nil
+		}
+		after = evs[len(evs)-1].ID
 	}
-	return walk.Checked(), nil, rows.Err()
 }
 
 // scanEvent reads one row of eventCols.

@@ -21,15 +21,19 @@ var _ task.Store = (*Store)(nil)
 
 const taskCols = `id, project, prompt, priority, status, attempts, result, error, source,
 	COALESCE(idem_key, ''), system, agent, agent_state, agent_ref, owner,
-	created_us, updated_us, claimed_us, started_us, finished_us`
+	created_us, updated_us, claimed_us, started_us, finished_us, criteria, allow_ops, deny_ops`
 
 func scanTask(sc pgx.Row) (*task.Task, error) {
 	var t task.Task
 	var created, updated int64
+	var crit, allow, deny string
 	var claimed, started, finished *int64
 	if err := sc.Scan(&t.ID, &t.Project, &t.Prompt, &t.Priority, &t.Status, &t.Attempts, &t.Result, &t.Error,
 		&t.Source, &t.IdempotencyKey, &t.System, &t.Agent, &t.AgentState, &t.AgentRef, &t.Owner,
-		&created, &updated, &claimed, &started, &finished); err != nil {
+		&created, &updated, &claimed, &started, &finished, &crit, &allow, &deny); err != nil {
+		return nil, err
+	}
+	if err := t.SetRulesColumns(crit, allow, deny); err != nil {
 		return nil, err
 	}
 	t.CreatedAt, t.UpdatedAt = micros(created), micros(updated)
@@ -84,7 +88,7 @@ func (s *Store) CreateTask(ctx context.Context, t *task.Task, queueLimit int) (*
 		if t.IdempotencyKey != "" {
 			old, err := scanTask(tx.QueryRow(ctx, "SELECT "+taskCols+" FROM tasks WHERE idem_key = $1", t.IdempotencyKey))
 			if err == nil {
-				if old.Project != t.Project || old.Prompt != t.Prompt {
+				if old.Project != t.Project || old.Prompt != t.Prompt || !old.SameRules(t) {
 					return fmt.Errorf("%w: key %q made task %s", task.ErrKeyReused, t.IdempotencyKey, old.ID)
 				}
 				got = old
@@ -108,9 +112,12 @@ func (s *Store) CreateTask(ctx context.Context, t *task.Task, queueLimit int) (*
 			key = &t.IdempotencyKey
 		}
 		now := t.CreatedAt.UnixMicro()
+		crit, allow, deny := t.RulesColumns()
 		if _, err := tx.Exec(ctx, `INSERT INTO tasks (id, project, prompt, priority, status, attempts, source,
-			idem_key, system, agent, created_us, updated_us) VALUES ($1,$2,$3,$4,$5,0,$6,$7,$8,$9,$10,$11)`,
-			t.ID, t.Project, t.Prompt, t.Priority, string(t.Status), t.Source, key, t.System, t.Agent, now, now); err != nil {
+			idem_key, system, agent, created_us, updated_us, criteria, allow_ops, deny_ops)
+			VALUES ($1,$2,$3,$4,$5,0,$6,$7,$8,$9,$10,$11,$12,$13,$14)`,
+			t.ID, t.Project, t.Prompt, t.Priority, string(t.Status), t.Source, key, t.System, t.Agent, now, now,
+			crit, allow, deny); err != nil {
 			return fmt.Errorf("insert task: %w", err)
 		}
 		if err := addTransition(ctx, tx, t.ID, t.CreatedAt, "", t.Status, "created by "+orUnknown(t.Source)); err != nil {

@@ -273,21 +273,22 @@ func newHome(t *testing.T, url string) *home {
 }
 
 // startKeeper runs the keeper as the test's child (so the test owns it and
-// sees its log) and waits until it answers hooks.
-func (h *home) startKeeper(t *testing.T) {
+// sees its log) with extra arguments, and waits until it answers hooks.
+func (h *home) startKeeper(t *testing.T, args ...string) *keeperProc {
 	t.Helper()
-	k := exec.Command(h.core, "keeper")
+	k := exec.Command(h.core, append([]string{"keeper"}, args...)...)
 	k.Env = h.env
-	var log syncBuffer
-	k.Stderr = &log
+	p := &keeperProc{exited: make(chan struct{})}
+	k.Stderr = &p.log
 	if err := k.Start(); err != nil {
 		t.Fatal(err)
 	}
+	go func() { k.Wait(); close(p.exited) }()
 	t.Cleanup(func() {
 		k.Process.Signal(syscall.SIGTERM)
-		k.Wait()
+		<-p.exited
 		if t.Failed() {
-			t.Logf("keeper log:\n%s", log.String())
+			t.Logf("keeper log:\n%s", p.log.String())
 		}
 	})
 	sock := filepath.Join(h.dir, ".warden", "run", "hook.sock")
@@ -298,6 +299,14 @@ func (h *home) startKeeper(t *testing.T) {
 		}
 		return err == nil
 	})
+	return p
+}
+
+// keeperProc is a keeper the test started: its stderr, and closed when
+// it has exited.
+type keeperProc struct {
+	log    syncBuffer
+	exited chan struct{}
 }
 
 // firing runs hooks of several sessions, each session one at a time, as

@@ -30,6 +30,39 @@ type Report struct {
 	LastShipped   time.Time `json:"last_shipped,omitzero"`
 	Retrying      string    `json:"retrying,omitempty"`
 	RetryingSince time.Time `json:"retrying_since,omitzero"`
+	// RetentionDays is retention_days when CheckRetention ran; KeptEvents
+	// and KeptSessions count the rows older than that which retention
+	// keeps only because they are not shipped yet.
+	RetentionDays int   `json:"retention_days,omitempty"`
+	KeptEvents    int64 `json:"kept_past_retention_events,omitempty"`
+	KeptSessions  int64 `json:"kept_past_retention_sessions,omitempty"`
+}
+
+// CheckRetention counts what the local store keeps past retention_days
+// (days) only because it is not shipped yet (sqlite.Store.PruneShipped),
+// under a deadline of d. days <= 0 (no retention) counts nothing.
+func (r *Report) CheckRetention(ctx context.Context, sp Spool, days int, now time.Time, d time.Duration) error {
+	if days <= 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	ne, ns, err := sp.UnshippedBefore(ctx, now.Add(-time.Duration(days)*24*time.Hour))
+	if err != nil {
+		return err
+	}
+	r.RetentionDays, r.KeptEvents, r.KeptSessions = days, ne, ns
+	return nil
+}
+
+// RetentionLine says what retention keeps only because it is not shipped
+// yet; "" when nothing.
+func (r Report) RetentionLine() string {
+	if r.KeptEvents == 0 && r.KeptSessions == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d event(s) and %d session state(s) older than the %d-day retention are kept only because they are not shipped yet",
+		r.KeptEvents, r.KeptSessions, r.RetentionDays)
 }
 
 // Inspect reads the backlog and the shipper's notes from the local store

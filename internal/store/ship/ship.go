@@ -35,6 +35,9 @@ type Spool interface {
 	EventsAfter(ctx context.Context, after int64, limit int) ([]store.Event, error)
 	SessionsAfter(ctx context.Context, updatedUS int64, id string, limit int) ([]store.Session, error)
 	Backlog(ctx context.Context, after int64) (int64, time.Time, error)
+	// UnshippedBefore counts the rows past the marks older than before:
+	// what retention keeps only because it is not shipped.
+	UnshippedBefore(ctx context.Context, before time.Time) (events, sessions int64, err error)
 	Setting(ctx context.Context, key string) (string, bool, error)
 	SetSetting(ctx context.Context, key, value string) error
 	ClaimSetting(ctx context.Context, key, value string) (bool, error)
@@ -47,10 +50,10 @@ const (
 	// restarting at 1) is a new origin, not a duplicate of the old one.
 	SettingOrigin = "ship.origin"
 	// SettingEvents is the id of the newest local event shipped.
-	SettingEvents = "ship.events"
+	SettingEvents = store.SettingShipEvents
 	// SettingSessions is "<updated_us> <id>" of the newest session state
 	// shipped.
-	SettingSessions = "ship.sessions"
+	SettingSessions = store.SettingShipSessions
 	// SettingLastOK is the unix time (µs) of the last pass that shipped
 	// something or got through after failures. Passes that find nothing
 	// write nothing: the keeper leaves once the store has been idle, and a
@@ -81,6 +84,13 @@ type Options struct {
 	// connection attempt, and the spool should drain soon after the shared
 	// store is back).
 	MinBackoff, MaxBackoff time.Duration
+	// Once the shared store has failed for LongOutage in a row (default
+	// 5 min), the wait grows to at most LongBackoff (default 1 min): a
+	// keeper staying alive for a backlog through an outage of hours must
+	// not knock every few seconds, and shipping resumes at most that long
+	// after the store is back (the daemon's /health/db probe, or
+	// `warden ship --once`, ships at once).
+	LongOutage, LongBackoff time.Duration
 	// Log gets one line per failure and per recovery (default: discarded).
 	Log *slog.Logger
 }
@@ -100,6 +110,12 @@ func (o *Options) defaults() {
 	}
 	if o.MaxBackoff < o.MinBackoff {
 		o.MaxBackoff = max(5*time.Second, o.MinBackoff)
+	}
+	if o.LongOutage <= 0 {
+		o.LongOutage = 5 * time.Minute
+	}
+	if o.LongBackoff < o.MaxBackoff {
+		o.LongBackoff = max(time.Minute, o.MaxBackoff)
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -165,7 +181,7 @@ func (s *Shipper) Run(ctx context.Context) error {
 				return nil
 			}
 			failures++
-			wait = backoff(s.o.MinBackoff, s.o.MaxBackoff, failures)
+			wait = backoff(s.o.MinBackoff, s.maxBackoff(time.Now()), failures)
 		} else {
 			failures = 0
 		}
@@ -185,6 +201,15 @@ func (s *Shipper) Kick() {
 	case s.kick <- struct{}{}:
 	default:
 	}
+}
+
+// maxBackoff is the longest wait after a failure at now: MaxBackoff, or
+// LongBackoff once the failures in a row have lasted LongOutage.
+func (s *Shipper) maxBackoff(now time.Time) time.Duration {
+	if since := s.Status().ErrorSince; !since.IsZero() && now.Sub(since) >= s.o.LongOutage {
+		return s.o.LongBackoff
+	}
+	return s.o.MaxBackoff
 }
 
 // backoff doubles from lo per failure in a row up to hi, with ±20 % jitter

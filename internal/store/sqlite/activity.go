@@ -199,3 +199,5 @@ func (s *Store) Event(ctx context.Context, id int64) (*store.Event, error) {
 	}
 	return &e, nil
 }
+
+var _ store.ActivityReader = (*Store)(nil)

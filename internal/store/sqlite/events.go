@@ -167,52 +167,6 @@ func (s *Store) Events(ctx context.Context, f store.Filter) ([]store.Event, erro
 	return out, nil
 }
 
-// Prune implements store.Store. Before deleting, it records the newest
-// deleted row as the chain's anchor, so verification of what remains still
-// knows where the chain must continue from.
-func (s *Store) Prune(ctx context.Context, before time.Time) (int64, int64, error) {
-	var ne, ns int64
-	err := retryLocked(ctx, func() error {
-		tx, err := s.db.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback()
-		var id int64
-		var hash string
-		err = tx.QueryRowContext(ctx, "SELECT id, hash FROM events WHERE ts_us < ? ORDER BY id DESC LIMIT 1",
-			before.UnixMicro()).Scan(&id, &hash)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-		case err != nil:
-			return err
-		default:
-			// Delete a prefix of the chain (by id), so what remains is
-			// still one unbroken chain from the anchor.
-			r, err := tx.ExecContext(ctx, "DELETE FROM events WHERE id <= ?", id)
-			if err != nil {
-				return err
-			}
-			ne, _ = r.RowsAffected()
-			if _, err := tx.ExecContext(ctx,
-				"INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-				store.SettingChainAnchor, fmt.Sprintf("%d %s", id, hash)); err != nil {
-				return err
-			}
-		}
-		r, err := tx.ExecContext(ctx, "DELETE FROM sessions WHERE updated_us < ?", before.UnixMicro())
-		if err != nil {
-			return err
-		}
-		ns, _ = r.RowsAffected()
-		if err := tx.Commit(); err != nil {
-			return err
-		}
-		return nil
-	})
-	return ne, ns, err
-}
-
 // DecisionCounts implements store.Store.
 func (s *Store) DecisionCounts(ctx context.Context, since time.Time) (map[string]int, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT decision, count(*) FROM events WHERE ts_us >= ? GROUP BY decision", since.UnixMicro())

@@ -35,5 +35,11 @@ func (p *Pin) CheckpointPassive(ctx context.Context) error {
 	return err
 }
 
+// HasUnshipped is Store.HasUnshipped on the pinned connection: the keeper
+// asks it once idle, to stay while rows wait to be shipped.
+func (p *Pin) HasUnshipped(ctx context.Context) (bool, error) {
+	return hasUnshipped(ctx, p.conn)
+}
+
 // Close returns the connection to the pool.
 func (p *Pin) Close() error { return p.conn.Close() }

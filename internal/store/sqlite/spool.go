@@ -61,3 +61,44 @@ func (s *Store) SessionsAfter(ctx context.Context, updatedUS int64, id string, l
 	}
 	return out, nil
 }
+
+// HasUnshipped says whether any event or session state waits past the
+// shipper's marks: the keeper stays past its idle time while one does and
+// a shared store is configured, so an outage's backlog does not wait for
+// the next hook. Two index probes, cheap enough for every keeper poll.
+func (s *Store) HasUnshipped(ctx context.Context) (bool, error) {
+	return hasUnshipped(ctx, cachedDB{s})
+}
+
+func hasUnshipped(ctx context.Context, q rowQuerier) (bool, error) {
+	m, err := readShipMarks(ctx, q)
+	if err != nil {
+		return false, err
+	}
+	var n int
+	err = q.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM events WHERE id > ?)
+		OR EXISTS(SELECT 1 FROM sessions WHERE `+sessionUnshipped+`)`,
+		m.events, m.sessUS, m.sessUS, m.sessID).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("look for unshipped rows: %w", err)
+	}
+	return n != 0, nil
+}
+
+// UnshippedBefore counts the events and session states not shipped yet
+// that are older than before: what retention keeps only because they are
+// not shipped (PruneShipped), for `warden doctor`.
+func (s *Store) UnshippedBefore(ctx context.Context, before time.Time) (events, sessions int64, err error) {
+	m, err := readShipMarks(ctx, cachedDB{s})
+	if err != nil {
+		return 0, 0, err
+	}
+	err = s.db.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM events WHERE id > ? AND ts_us < ?),
+		(SELECT count(*) FROM sessions WHERE updated_us < ? AND `+sessionUnshipped+`)`,
+		m.events, before.UnixMicro(), before.UnixMicro(), m.sessUS, m.sessUS, m.sessID).Scan(&events, &sessions)
+	if err != nil {
+		return 0, 0, fmt.Errorf("count unshipped rows older than retention: %w", err)
+	}
+	return events, sessions, nil
+}

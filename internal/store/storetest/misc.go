@@ -61,7 +61,8 @@ func testAgents(t *testing.T, b Backend) {
 	}
 	for i, id := range []string{"t1", "t2"} {
 		a := &store.Agent{TaskID: id, Project: "/p", Worktree: "/wt/" + id, Branch: "warden/" + id, Base: "main", Mode: "auto",
-			Window: "w:" + id, Criteria: []string{"tests pass", "lint"}, State: "starting", Reason: "spawned", Started: start.Add(time.Duration(i) * time.Minute)}
+			Window: "w:" + id, Criteria: []string{"tests pass", "lint"}, State: "starting", Reason: "spawned", Started: start.Add(time.Duration(i) * time.Minute),
+			MemoryCgroup: "/sys/fs/cgroup/warden-agents/" + id}
 		if err := st.InsertAgent(ctx, a); err != nil {
 			t.Fatal(err)
 		}
@@ -70,15 +71,15 @@ func testAgents(t *testing.T, b Backend) {
 		t.Error("a second agent for one task was stored")
 	}
 	a, err := st.Agent(ctx, "t1")
-	if err != nil || a == nil || a.Window != "w:t1" || fmt.Sprint(a.Criteria) != "[tests pass lint]" || !a.Started.Equal(start) || !a.Ended.IsZero() {
+	if err != nil || a == nil || a.Window != "w:t1" || a.MemoryCgroup != "/sys/fs/cgroup/warden-agents/t1" || fmt.Sprint(a.Criteria) != "[tests pass lint]" || !a.Started.Equal(start) || !a.Ended.IsZero() {
 		t.Fatalf("agent: %+v %v", a, err)
 	}
-	a.State, a.LastEventID, a.LastEvent, a.Ended = "done", 42, start.Add(time.Hour), start.Add(2*time.Hour)
+	a.State, a.LastEventID, a.LastEvent, a.Ended, a.MemoryCgroup = "done", 42, start.Add(time.Hour), start.Add(2*time.Hour), ""
 	if err := st.UpdateAgent(ctx, a, &store.AgentState{State: "done", At: start.Add(2 * time.Hour), Reason: "criteria met"}); err != nil {
 		t.Fatal(err)
 	}
 	a2, _ := st.Agent(ctx, "t1")
-	if a2.State != "done" || a2.LastEventID != 42 || !a2.LastEvent.Equal(start.Add(time.Hour)) || !a2.Ended.Equal(start.Add(2*time.Hour)) {
+	if a2.State != "done" || a2.LastEventID != 42 || a2.MemoryCgroup != "" || !a2.LastEvent.Equal(start.Add(time.Hour)) || !a2.Ended.Equal(start.Add(2*time.Hour)) {
 		t.Errorf("updated agent: %+v", a2)
 	}
 	states, _ := st.AgentStates(ctx, "t1")

@@ -72,6 +72,7 @@ func Run(t *testing.T, b Backend) {
 		{"TaskQueueOrderClaimAndHistory", testTaskQueueOrderClaimAndHistory},
 		{"TaskIdempotencyAndQueueLimit", testTaskIdempotencyAndQueueLimit},
 		{"TaskPinnedToSystem", testTaskPinnedToSystem},
+		{"TaskRules", testTaskRules},
 		{"ClaimNextConcurrent", testClaimNextConcurrent},
 		{"UpdateTaskConflicts", testUpdateTaskConflicts},
 		{"UpdateTaskOwnerFence", testUpdateTaskOwnerFence},
@@ -80,6 +81,10 @@ func Run(t *testing.T, b Backend) {
 		{"Agents", testAgents},
 		{"Systems", testSystems},
 		{"StatsEqualDirectCounts", testStatsEqualDirectCounts},
+		{"SessionSummaries", testSessionSummaries},
+		{"RuleDecisionCounts", testRuleDecisionCounts},
+		{"Overrides", testOverrides},
+		{"SearchEvents", testSearchEvents},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
