@@ -13,7 +13,6 @@ import (
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store"
-	"github.com/warden-dev/warden/internal/store/postgres"
 )
 
 // auditVerifyTimeout bounds a verification of the shared chain: a pool's
@@ -76,13 +75,9 @@ func VerifyShared(ctx context.Context, cfg *config.Config) SharedAudit {
 		return r
 	}
 	r.From = from
-	if msg := config.CheckStoreURL(url); msg != "" {
-		r.Error = from + ": " + msg
-		return r
-	}
-	st, err := postgres.Connect(ctx, url)
-	if err != nil {
-		r.Error = err.Error()
+	st, msg := connectShared(ctx, url, from)
+	if st == nil {
+		r.Error = msg
 		return r
 	}
 	defer st.Close()

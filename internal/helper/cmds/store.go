@@ -85,13 +85,9 @@ func CheckStore(ctx context.Context, cfg *config.Config) StoreCheck {
 		return StoreCheck{Kind: "sqlite", Where: paths.DB(), OK: true}
 	}
 	r := StoreCheck{Kind: "postgres", From: from}
-	if msg := config.CheckStoreURL(url); msg != "" {
-		r.Error = from + ": " + msg
-		return r
-	}
-	st, err := postgres.Connect(ctx, url)
-	if err != nil {
-		r.Error = err.Error()
+	st, msg := connectShared(ctx, url, from)
+	if st == nil {
+		r.Error = msg
 		return r
 	}
 	defer st.Close()
@@ -104,4 +100,17 @@ func CheckStore(ctx context.Context, cfg *config.Config) StoreCheck {
 	}
 	r.OK = true
 	return r
+}
+
+// connectShared checks the shared store's URL (from names where it was
+// set) and connects without migrating; msg says what stopped it.
+func connectShared(ctx context.Context, url, from string) (st *postgres.Store, msg string) {
+	if m := config.CheckStoreURL(url); m != "" {
+		return nil, from + ": " + m
+	}
+	st, err := postgres.Connect(ctx, url)
+	if err != nil {
+		return nil, err.Error()
+	}
+	return st, ""
 }
