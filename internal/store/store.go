@@ -126,4 +126,8 @@ const (
 	// shared store is configured (sqlite.Store.PruneShipped).
 	SettingShipEvents   = "ship.events"
 	SettingShipSessions = "ship.sessions"
+	// SettingWALRestart is the unix microseconds of the keeper's last WAL
+	// restart (sqlite.Pin.RestartWAL): a write of its own, so the restart
+	// and its fsync are not paid by the next hook.
+	SettingWALRestart = "keeper.wal_restart"
 )

@@ -151,7 +151,13 @@ func Run(ctx context.Context, o Options) error {
 		if dirty && (quiet >= o.Quiet || time.Since(lastCheckpoint) >= o.Busy) {
 			// PASSIVE never waits for or blocks a writer; a hook that
 			// commits meanwhile just leaves the rest for next time.
-			_ = pin.CheckpointPassive(ctx)
+			complete, _ := pin.CheckpointPassive(ctx)
+			if complete && quiet >= o.Quiet {
+				// Start the WAL over here, not in the next hook (see
+				// RestartWAL). Only when writes went quiet: under a
+				// stream of hooks this write would meet one on the lock.
+				_ = pin.RestartWAL(ctx)
+			}
 			lastCheckpoint, dirty = time.Now(), false
 		}
 		if changed {
