@@ -74,6 +74,7 @@ func main() {
 	flag.BoolVar(&o.json, "json", false, "print JSON instead of a table")
 	flag.StringVar(&o.parallel, "parallel", "4,8", "also measure these numbers of concurrent PreToolUse callers (one session) against as many bare Go processes at once, with the keeper; \"\" for none")
 	flag.IntVar(&o.parallelRounds, "parallel-rounds", 100, "measured rounds per concurrency level")
+	flag.IntVar(&o.pauseRounds, "pause-rounds", 12, "also measure this many hooks each after a pause, once the keeper checkpointed (0: none)")
 	flag.StringVar(&o.pgURL, "pg-url", os.Getenv("WARDEN_BENCH_PG_URL"), "configure this PostgreSQL store ([store] url) in the bench's home: hooks still write locally, the keeper ships; the keeper phase also waits until every row was shipped")
 	flag.Float64Var(&o.maxRatio, "max-ratio-bare", 0, "exit 1 if the warden/bare-go median ratio with the store keeper (the default path) exceeds this; 0 = no check")
 	flag.Parse()
@@ -104,6 +105,7 @@ func main() {
 }
 
 type options struct {
+	pauseRounds           int
 	warden, bare, trueBin string
 	rounds, warmup        int
 	alone, held, json     bool
@@ -123,6 +125,7 @@ type Result struct {
 	WardenMB     float64         `json:"warden_mb"`
 	Phases       []Phase         `json:"phases"`
 	Parallel     []ParallelPhase `json:"parallel,omitempty"`
+	Pause        *PausePhase     `json:"pause,omitempty"`
 	Check        *Check          `json:"check,omitempty"`
 	Ship         *ShipCheck      `json:"ship,omitempty"`
 }
@@ -238,6 +241,11 @@ func run(o options) (*Result, error) {
 	res.Ship = ship
 	res.Phases = append(res.Phases, *kept)
 	res.Parallel = par
+	if o.pauseRounds > 0 {
+		if res.Pause, err = b.pausePhase(o); err != nil {
+			return nil, err
+		}
+	}
 
 	// The daemon in the keeper's place: the same hook server, answered
 	// from `warden serve` (SPEC §8): it must cost what the keeper costs.

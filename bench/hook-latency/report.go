@@ -50,6 +50,7 @@ func printTable(w io.Writer, r *Result) {
 		fmt.Fprintf(w, "  rows added: %d = %d warden runs (warm-up included), all clean allows\n", p.RowsAdded, p.WardenRuns)
 	}
 	printParallel(w, r.Parallel)
+	printPause(w, r.Pause)
 	if s := r.Ship; s != nil {
 		fmt.Fprintf(w, "\nPostgreSQL store configured: the keeper shipped all %d local rows (mark %d), caught up %.1f s after the last hook\n", s.Rows, s.Shipped, s.CaughtUpS)
 	}

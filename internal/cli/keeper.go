@@ -20,7 +20,7 @@ import (
 // keeperCmd is started by hooks, detached; users have no reason to run it,
 // so it is hidden from help.
 func keeperCmd() *cobra.Command {
-	var idle time.Duration
+	var idle, quiet, poll time.Duration
 	var noServe bool
 	cmd := &cobra.Command{
 		Use:    "keeper",
@@ -31,7 +31,7 @@ func keeperCmd() *cobra.Command {
 			oneProc()
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 			defer stop()
-			o := keeper.Options{DBPath: paths.DB(), LockPath: paths.KeeperLock(), Idle: idle}
+			o := keeper.Options{DBPath: paths.DB(), LockPath: paths.KeeperLock(), Idle: idle, Quiet: quiet, Poll: poll}
 			if self, err := os.Executable(); err == nil {
 				o.Binary = self
 			}
@@ -49,6 +49,9 @@ func keeperCmd() *cobra.Command {
 	}
 	cmd.Flags().DurationVar(&idle, "idle", 30*time.Minute, "exit after this long without a new event (and, with a shared store, nothing left to ship)")
 	cmd.Flags().BoolVar(&noServe, "no-serve", false, "only keep the store open; do not answer hooks")
+	// For bench/hook-latency's pause phase, which cannot wait 5 s a round.
+	cmd.Flags().DurationVar(&quiet, "quiet", 5*time.Second, "checkpoint once writes have stopped for this long")
+	cmd.Flags().DurationVar(&poll, "poll", 2*time.Second, "look at the store this often")
 	return cmd
 }
 
