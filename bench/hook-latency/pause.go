@@ -26,6 +26,9 @@ type PausePhase struct {
 	Bare         Summary `json:"bare_go"`
 	RatioBare    float64 `json:"ratio_warden_bare_go"`
 	HookRestarts int     `json:"hook_wal_restarts"`
+	// Keeper is the keeper's CPU and context switches during the hooks
+	// (counted from just before each to just after it).
+	Keeper *KeeperCost `json:"keeper,omitempty"`
 }
 
 // Keeper timing for the phase: the default Quiet (5 s) would make a round
@@ -71,6 +74,9 @@ func (b *bench) pausePhase(o options) (*PausePhase, error) {
 	bareV := variant{path: o.bare}
 	p := &PausePhase{Rounds: o.pauseRounds, PauseMS: pauseWait.Milliseconds()}
 	var wardenMS, bareMS []float64
+	pid := keeperPID(lock)
+	var spent procTotals
+	counted := true
 	for r := 0; r < o.pauseRounds+1; r++ { // round 0 only makes the WAL dirty
 		time.Sleep(pauseWait)
 		order := []variant{wardenV, bareV}
@@ -79,7 +85,9 @@ func (b *bench) pausePhase(o options) (*PausePhase, error) {
 		}
 		for _, v := range order {
 			salt := walSalt(b.db)
+			t0, ok0 := totals(pid)
 			d, err := b.spawn(v)
+			t1, ok1 := totals(pid)
 			if err != nil {
 				return nil, errors.Join(fmt.Errorf("pause phase: %w", err), b.stderrEmpty())
 			}
@@ -89,6 +97,9 @@ func (b *bench) pausePhase(o options) (*PausePhase, error) {
 			ms := float64(d.Microseconds()) / 1000
 			if v.warden {
 				wardenMS = append(wardenMS, ms)
+				counted = counted && ok0 && ok1
+				spent.cpuNS += t1.cpuNS - t0.cpuNS
+				spent.ctxsw += t1.ctxsw - t0.ctxsw
 				if walSalt(b.db) != salt {
 					p.HookRestarts++
 				}
@@ -102,6 +113,10 @@ func (b *bench) pausePhase(o options) (*PausePhase, error) {
 	}
 	p.Warden, p.Bare = summarize("warden hook", wardenMS), summarize("bare Go", bareMS)
 	p.RatioBare = p.Warden.Median / p.Bare.Median
+	if counted && len(wardenMS) > 0 {
+		n := float64(len(wardenMS))
+		p.Keeper = &KeeperCost{CPUus: float64(spent.cpuNS) / 1e3 / n, CtxSwitches: float64(spent.ctxsw) / n}
+	}
 	return p, nil
 }
 
@@ -128,6 +143,9 @@ func printPause(w io.Writer, p *PausePhase) {
 	fmt.Fprintf(w, "  %-26s %9s %9s %9s\n", "ms", "median", "p90", "p99")
 	for _, v := range []Summary{p.Warden, p.Bare} {
 		fmt.Fprintf(w, "  %-26s %9.2f %9.2f %9.2f\n", v.Name, v.Median, v.P90, v.P99)
+	}
+	if k := p.Keeper; k != nil {
+		fmt.Fprintf(w, "  keeper per hook: %.0f µs CPU, %.1f context switches (from just before to just after each hook)\n", k.CPUus, k.CtxSwitches)
 	}
 	fmt.Fprintf(w, "  warden / bare Go %.2f×   (medians); hooks that started the WAL over (header fsync): %d of %d\n", p.RatioBare, p.HookRestarts, p.Rounds)
 }
