@@ -171,8 +171,7 @@ func (c *Config) HandlerEnabled(name string) bool {
 // that would loosen a guard is ignored. Each of these is returned as a
 // Problem, user file first, in line order. Missing files are not problems.
 func Load(userFile, projectDir string) (*Config, []Problem) {
-	r := resolve(keys, userFile, projectDir)
-	return r.cfg, r.problems
+	return loads.load(userFile, projectDir)
 }
 
 // Check returns every problem in both files: the same list Load returns.
