@@ -74,6 +74,7 @@ func main() {
 	flag.BoolVar(&o.json, "json", false, "print JSON instead of a table")
 	flag.StringVar(&o.parallel, "parallel", "4,8", "also measure these numbers of concurrent PreToolUse callers (one session) against as many bare Go processes at once, with the keeper; \"\" for none")
 	flag.IntVar(&o.parallelRounds, "parallel-rounds", 100, "measured rounds per concurrency level")
+	flag.BoolVar(&o.noUserConfig, "no-user-config", false, "measure without a user config.toml (every key at its default)")
 	flag.IntVar(&o.pauseRounds, "pause-rounds", 12, "also measure this many hooks each after a pause, once the keeper checkpointed (0: none)")
 	flag.StringVar(&o.pgURL, "pg-url", os.Getenv("WARDEN_BENCH_PG_URL"), "configure this PostgreSQL store ([store] url) in the bench's home: hooks still write locally, the keeper ships; the keeper phase also waits until every row was shipped")
 	flag.Float64Var(&o.maxRatio, "max-ratio-bare", 0, "exit 1 if the warden/bare-go median ratio with the store keeper (the default path) exceeds this; 0 = no check")
@@ -106,6 +107,7 @@ func main() {
 
 type options struct {
 	pauseRounds           int
+	noUserConfig          bool
 	warden, bare, trueBin string
 	rounds, warmup        int
 	alone, held, json     bool
@@ -191,7 +193,7 @@ func run(o options) (*Result, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	b, err := setup(tmp)
+	b, err := setup(tmp, o.noUserConfig)
 	if err != nil {
 		return nil, err
 	}
@@ -298,12 +300,46 @@ func run(o options) (*Result, error) {
 	return res, nil
 }
 
+// userConfig is a user config.toml as people keep one: a few keys in a
+// few tables, none that changes the decision (every row stays a clean
+// allow). Loading it is part of every hook's work (config.Load), so the
+// bench measures with it.
+const userConfig = `# ~/.warden/config.toml
+retention_days = 90
+
+[context]
+threshold = 75
+
+[pacing]
+safety_buffer_pct = 10
+notify = true
+
+[policy]
+protected_branches = ["main", "release"]
+max_lines_warn = 400
+
+[gates]
+test_commands = ["go test ./...", "make test"]
+`
+
 // setup makes an isolated HOME, WARDEN_HOME and project directory, so no
-// user or project config and no existing store shape the result.
-func setup(tmp string) (*bench, error) {
+// existing store shapes the result, with the user config above (written
+// an hour "ago", as a config is: one written the moment before a hook is
+// read again each time, see config.Load) unless noUserConfig.
+func setup(tmp string, noUserConfig bool) (*bench, error) {
 	home, proj := filepath.Join(tmp, "home"), filepath.Join(tmp, "project")
-	for _, d := range []string{home, proj} {
+	for _, d := range []string{home, proj, filepath.Join(home, ".warden")} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
+			return nil, err
+		}
+	}
+	if !noUserConfig {
+		cfg := filepath.Join(home, ".warden", "config.toml")
+		if err := os.WriteFile(cfg, []byte(userConfig), 0o600); err != nil {
+			return nil, err
+		}
+		then := time.Now().Add(-time.Hour)
+		if err := os.Chtimes(cfg, then, then); err != nil {
 			return nil, err
 		}
 	}
