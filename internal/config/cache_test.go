@@ -182,3 +182,42 @@ func TestLoadConcurrently(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// BenchmarkLoad: a hook's config load with a small user config, kept
+// (the files unchanged since the last load: what a resident server does
+// for every hook but the first) and read (parsed and applied again, as
+// every hook did before the cache, and as one does right after an edit).
+func BenchmarkLoad(b *testing.B) {
+	dir := b.TempDir()
+	userFile, projectDir := filepath.Join(dir, "config.toml"), filepath.Join(dir, "project")
+	text := "retention_days = 90\n[context]\nthreshold = 75\n[pacing]\nsafety_buffer_pct = 10\n[policy]\nprotected_branches = [\"main\", \"release\"]\n[gates]\ntest_commands = [\"go test ./...\"]\n"
+	if err := os.WriteFile(userFile, []byte(text), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	projectFile := filepath.Join(projectDir, ".warden", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(projectFile), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(projectFile, []byte("[context]\nthreshold = 60\n"), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(userFile, old, old)
+	os.Chtimes(projectFile, old, old)
+	b.Run("kept", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if c, p := Load(userFile, projectDir); c.RetentionDays != 90 || len(p) != 0 {
+				b.Fatal(c.RetentionDays, p)
+			}
+		}
+	})
+	b.Run("read", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if r := resolve(keys, userFile, projectDir); r.cfg.RetentionDays != 90 || len(r.problems) != 0 {
+				b.Fatal(r.cfg.RetentionDays, r.problems)
+			}
+		}
+	})
+}

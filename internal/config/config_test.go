@@ -266,18 +266,3 @@ func TestEffective(t *testing.T) {
 		t.Errorf("%d settings for %d keys", len(settings), len(keys))
 	}
 }
-
-func BenchmarkLoad(b *testing.B) {
-	dir := b.TempDir()
-	userFile := filepath.Join(dir, "config.toml")
-	os.WriteFile(userFile, []byte("retention_days = 30\ncapture = true\ndisabled_handlers = [\"pacing\"]\n[context]\nthreshold = 80\n[hook]\nread_timeout_ms = 1500\n"), 0o644)
-	proj := filepath.Join(dir, "p")
-	os.MkdirAll(filepath.Join(proj, ".warden"), 0o755)
-	os.WriteFile(filepath.Join(proj, ".warden", "config.toml"), []byte("[context]\nthreshold = 60\n"), 0o644)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, ps := Load(userFile, proj); len(ps) != 0 {
-			b.Fatal(ps)
-		}
-	}
-}
