@@ -381,7 +381,7 @@ func selfPack() Pack {
 						return ""
 					}
 					a := strings.Join(c.Pos, " ")
-					for _, bad := range []string{"off", "uninstall", "safemode off", "breaker reset", "tempo off", "s-", "rb-"} {
+					for _, bad := range []string{"off", "disable", "uninstall", "safemode off", "breaker reset", "tempo off", "s-", "rb-"} {
 						if a == bad || strings.HasPrefix(a, bad+" ") {
 							return "`" + c.Name + " " + a + "` may only be typed by the user"
 						}
@@ -389,8 +389,8 @@ func selfPack() Pack {
 					return ""
 				})
 			},
-			Catch: []string{"systemctl --user disable --now warden.service", "launchctl bootout gui/501/dev.warden.serve", "pkill -f warden-core", "warden off", "~/.warden/bin/warden off", "warden uninstall --scope user", "bash -c 'warden safemode off'", "warden breaker reset"},
-			Allow: []string{"warden status", "warden log -n 20", "echo 'warden off'", "warden policy explain -- ls", "systemctl --user status warden.service", "systemctl stop nginx"},
+			Catch: []string{"systemctl --user disable --now warden.service", "launchctl bootout gui/501/dev.warden.serve", "pkill -f warden-core", "warden off", "~/.warden/bin/warden off", "warden uninstall --scope user", "bash -c 'warden safemode off'", "warden breaker reset", "$(which warden) off", "\"$(command -v warden)\" disable", "W=$(which warden); $W safemode off"},
+			Allow: []string{"warden status", "warden log -n 20", "echo 'warden off'", "warden policy explain -- ls", "systemctl --user status warden.service", "systemctl stop nginx", "$(which warden) status", "ls -l $(which warden)"},
 		},
 	}}
 }
