@@ -3,7 +3,9 @@ package policy
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
+	"sync"
 )
 
 // The two-step leak: the environment or a secret file is written to a
@@ -186,4 +188,32 @@ func uploadOperands(a string) []string {
 		out = append(out, a[i+1:])
 	}
 	return out
+}
+
+// wholeEnv matches interpreter code that takes the whole environment
+// (str(os.environ), dict(os.environ), JSON.stringify(process.env),
+// ENV.to_h, %ENV) rather than one variable of it (os.environ.get('HOME'),
+// process.env.PORT); netCall matches a call that sends over the network.
+var (
+	wholeEnv = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`os\.environ(?:\.copy\(\)|\.items\(\))?\s*[),}\]]|os\.environ\s*$|process\.env\s*[),}\]]|ENV\.to_[ha]\b|ENV\.inspect|%ENV\b|getenv\(\)\s*[),]`)
+	})
+	netCall = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`urlopen|requests\.\w+\(|http\.client|httpx\.|socket\.|\bfetch\(|https?\.(?:request|get)\(|axios|Net::HTTP|LWP::|HTTP::Tiny|curl_exec|file_get_contents\(\s*['"]https?:|XMLHttpRequest|WebSocket`)
+	})
+)
+
+// interpSendsEnv says which interpreter one-liner sends the whole
+// environment over the network, "" for none.
+func interpSendsEnv(e *Env) string {
+	for i := range e.F.Commands {
+		c := &e.F.Commands[i]
+		if c.Payload == "" || !isInterpreter(c.Name) {
+			continue
+		}
+		if wholeEnv().MatchString(c.Payload) && netCall().MatchString(c.Payload) {
+			return c.Name + " sends the whole environment, with its secrets, over the network: send only the values the request needs"
+		}
+	}
+	return ""
 }
