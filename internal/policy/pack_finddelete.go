@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -41,7 +42,8 @@ func findDeleteRule() Rule {
 		Catch: []string{"find . -name '*.go' -delete", "find . -name '*.go' -exec rm {} +", "find src -name '*.ts' -execdir rm -f {} \\;", "find . -name '*.go' | xargs rm",
 			"fd -e go -x rm", "find . -not -name '*.md' -delete", "for f in $(find . -name '*.py'); do rm \"$f\"; done", "find . -name '*.go' -exec truncate -s 0 {} +"},
 		Allow: []string{"find . -name '*.go' -print", "find . -name '*.pyc' -delete", "find . -name '__pycache__' -type d -exec rm -rf {} +", "find ./build -type f -delete",
-			"find . -type d -empty -delete", "find . -name '*.go' | xargs gofmt -l", "find /tmp/x -name '*.go' -delete", "fd -e pyc -x rm"},
+			"find . -type d -empty -delete", "find . -name '*.go' | xargs gofmt -l", "find /tmp/x -name '*.go' -delete", "fd -e pyc -x rm",
+			"find . -name '*.min.js' -path './dist/*' -delete"},
 	}
 }
 
@@ -122,6 +124,14 @@ func finderSelection(c *Cmd) ([]string, string) {
 			return starts, ""
 		}
 		return starts, "every file"
+	}
+	// Tests without -o all hold for a match: one generated pattern
+	// (-name '*.min.js' -path './dist/*') confines the delete to it.
+	or := slices.Contains(c.Args, "-o") || slices.Contains(c.Args, "-or")
+	for _, p := range pats {
+		if !or && generatedPattern(p) {
+			return starts, ""
+		}
 	}
 	for _, p := range pats {
 		if !generatedPattern(p) {
