@@ -142,6 +142,9 @@ func upstreamSecret(e *Env, i int, u string) string {
 // sentSecretFile says how a sender uploads a file the line filled with a
 // secret, "" when none does.
 func sentSecretFile(e *Env) string {
+	if !e.F.HasCmd(senders...) {
+		return "" // most lines: nothing sends, no file to trace
+	}
 	files := secretFiles(e)
 	if len(files) == 0 {
 		return ""
