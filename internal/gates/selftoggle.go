@@ -128,8 +128,17 @@ func substitutedName(word string) string {
 	if !strings.Contains(word, "$(") && !strings.Contains(word, "`") {
 		return ""
 	}
-	for _, tok := range strings.FieldsFunc(word, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '(' || r == ')' || r == '`' || r == '$' || r == '"' || r == '\'' || r == ';' || r == '|' || r == '&'
+	// Quotes, backslashes and dollars go first, as in mayNameWarden:
+	// $(which w''arden) names warden too.
+	folded := strings.Map(func(r rune) rune {
+		switch r {
+		case '\'', '"', '\\', '$':
+			return -1
+		}
+		return r
+	}, word)
+	for _, tok := range strings.FieldsFunc(folded, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '(' || r == ')' || r == '`' || r == ';' || r == '|' || r == '&' || r == '<' || r == '>'
 	}) {
 		if b := path.Base(tok); b == "warden" || b == "pace-maker" {
 			return b

@@ -99,6 +99,8 @@ func TestSelfToggleThroughSubstitution(t *testing.T) {
 		"$(which go) test ./... && echo off":          false,
 		"$(cat warden-notes.txt) off":                 false,
 		"file $(which warden) off":                    false,
+		"$(which w''arden) off":                       true,
+		`$(command -v war\den) safemode off`:          true,
 	} {
 		if _, got := SelfToggle(cmd); got != want {
 			t.Errorf("SelfToggle(%q) = %v, want %v", cmd, got, want)
