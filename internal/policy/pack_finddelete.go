@@ -29,6 +29,9 @@ func findDeleteRule() Rule {
 					return ""
 				}
 				for _, s := range starts {
+					if scratchVar(s) {
+						continue // $TMPDIR/…: a scratch directory, whatever its value
+					}
 					p := e.abs(c, s)
 					if scratchPath(p, e.F.Project, e.F.Home) || !under(p, e.F.Project) && !under(e.F.Project, p) {
 						continue
@@ -40,10 +43,10 @@ func findDeleteRule() Rule {
 			})
 		},
 		Catch: []string{"find . -name '*.go' -delete", "find . -name '*.go' -exec rm {} +", "find src -name '*.ts' -execdir rm -f {} \\;", "find . -name '*.go' | xargs rm",
-			"fd -e go -x rm", "find . -not -name '*.md' -delete", "for f in $(find . -name '*.py'); do rm \"$f\"; done", "find . -name '*.go' -exec truncate -s 0 {} +"},
+			"fd -e go -x rm", "find . -not -name '*.md' -delete", "for f in $(find . -name '*.py'); do rm \"$f\"; done", "find . -name '*.go' -exec truncate -s 0 {} +", "find $SRC_DIR -name '*.go' -delete"},
 		Allow: []string{"find . -name '*.go' -print", "find . -name '*.pyc' -delete", "find . -name '__pycache__' -type d -exec rm -rf {} +", "find ./build -type f -delete",
 			"find . -type d -empty -delete", "find . -name '*.go' | xargs gofmt -l", "find /tmp/x -name '*.go' -delete", "fd -e pyc -x rm",
-			"find . -name '*.min.js' -path './dist/*' -delete"},
+			"find . -name '*.min.js' -path './dist/*' -delete", "find $TMPDIR -name 'go-build*' -delete"},
 	}
 }
 
@@ -235,6 +238,23 @@ func scratchPath(p, project, home string) bool {
 			if buildDirs[part] {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// scratchVar reports whether a starting point is a temp or cache directory
+// named by a variable ($TMPDIR, ${XDG_CACHE_HOME}/x) the line leaves
+// unset. Another unknown variable stays suspect: find $UNSET -delete,
+// empty, deletes under the current directory.
+func scratchVar(s string) bool {
+	if !unknownValue(s) {
+		return false
+	}
+	v := strings.TrimPrefix(strings.TrimPrefix(s, "$"), "{")
+	for _, n := range []string{"TMPDIR", "TMP", "TEMP", "RUNNER_TEMP", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"} {
+		if rest, ok := strings.CutPrefix(v, n); ok && (rest == "" || strings.ContainsAny(rest[:1], "/}:")) {
+			return true
 		}
 	}
 	return false
