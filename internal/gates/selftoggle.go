@@ -11,6 +11,7 @@ import (
 // run them would switch its own guards off.
 var userOnly = map[string]bool{
 	"off": true, "on": true, "safemode": true, "breaker": true, "uninstall": true, "tempo": true,
+	"disable": true, // no such command: a model guessing at off
 }
 
 // SelfToggle reports whether a shell command runs a user-only warden
@@ -55,10 +56,16 @@ func selfToggle(cmd string, depth int) (string, bool) {
 		return "", false
 	}
 	var found string
+	vars := map[string]string{} // W=$(which warden): what $W runs
 	syntax.Walk(f, func(n syntax.Node) bool {
 		c, ok := n.(*syntax.CallExpr)
 		if !ok || found != "" {
 			return found == ""
+		}
+		for _, a := range c.Assigns {
+			if a.Name != nil {
+				vars[a.Name.Value] = wordText(a.Value)
+			}
 		}
 		args := make([]string, 0, len(c.Args))
 		for _, a := range c.Args {
@@ -71,6 +78,12 @@ func selfToggle(cmd string, depth int) (string, bool) {
 			return true
 		}
 		name := path.Base(args[0])
+		if v, ok := vars[strings.Trim(strings.TrimPrefix(args[0], "$"), "{}")]; ok && strings.HasPrefix(args[0], "$") {
+			name = path.Base(v)
+		}
+		if n := substitutedName(name); n != "" {
+			name = n
+		}
 		switch {
 		case name == "warden" || name == "pace-maker":
 			if sub := firstOperand(args[1:]); userOnly[sub] {
@@ -105,4 +118,31 @@ func loopStop(args []string) bool {
 		}
 	}
 	return false
+}
+
+// substitutedName is the program a command substitution in command
+// position resolves to when its text names warden: $(which warden),
+// "$(command -v warden)", `type -P pace-maker`, $(readlink -f $(which
+// warden)) all run warden. "" for anything else.
+func substitutedName(word string) string {
+	if !strings.Contains(word, "$(") && !strings.Contains(word, "`") {
+		return ""
+	}
+	// Quotes, backslashes and dollars go first, as in mayNameWarden:
+	// $(which w''arden) names warden too.
+	folded := strings.Map(func(r rune) rune {
+		switch r {
+		case '\'', '"', '\\', '$':
+			return -1
+		}
+		return r
+	}, word)
+	for _, tok := range strings.FieldsFunc(folded, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '(' || r == ')' || r == '`' || r == ';' || r == '|' || r == '&' || r == '<' || r == '>'
+	}) {
+		if b := path.Base(tok); b == "warden" || b == "pace-maker" {
+			return b
+		}
+	}
+	return ""
 }

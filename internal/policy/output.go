@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -178,6 +179,11 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			}
 		}
 		return text{s: strings.Join(outs, "\n") + "\n", known: len(outs) > 0}
+	case "which", "command", "type":
+		if p := programPath(name, args); p != "" {
+			return text{s: p + "\n", known: true, names: true}
+		}
+		return text{}
 	case "ls":
 		// ls prints the names in its directories: xargs rm -rf then gets
 		// all of them (a glob stands for them).
@@ -516,4 +522,37 @@ func short(s string) string {
 		return string(r[:199]) + "…"
 	}
 	return s
+}
+
+// programPath is what `which X`, `command -v X`, `type -P X` print: where
+// PATH finds X. The directory is not known here; a system bin directory
+// stands for it, so $(which warden) off runs warden and rm $(which python)
+// deletes a system file.
+// "" when the command prints something else (type X, command -V X).
+func programPath(name string, args []string) string {
+	var opts, ops []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			opts = append(opts, a)
+		} else {
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) == 0 {
+		return ""
+	}
+	switch name {
+	case "command":
+		if !slices.Contains(opts, "-v") {
+			return ""
+		}
+	case "type":
+		if !slices.Contains(opts, "-p") && !slices.Contains(opts, "-P") {
+			return ""
+		}
+	}
+	if strings.Contains(ops[0], "/") {
+		return ops[0]
+	}
+	return "/usr/bin/" + ops[0]
 }

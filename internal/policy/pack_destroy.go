@@ -41,6 +41,9 @@ func destroyPack() Pack {
 				switch c.Name {
 				case "rsync":
 					for _, f := range c.Flags {
+						if strings.HasPrefix(f, "--del") && len(c.Pos) > 1 && !strings.Contains(c.Pos[len(c.Pos)-1], ":") && scratchPath(e.abs(c, c.Pos[len(c.Pos)-1]), "", "") {
+							continue // it deletes only in a scratch copy under /tmp
+						}
 						if strings.HasPrefix(f, "--del") || f == "--remove-source-files" || f == "--remove-sent-files" {
 							return "rsync " + f + " deletes files: " + c.String()
 						}
@@ -344,7 +347,7 @@ func destroyPack() Pack {
 			},
 			[]string{"shred -n 3 ~/.bash_history", "srm -r /home/dev/old/", "shred -uz /home/dev/data.db", "shred -u $F", "shred -u ../other/notes.txt"},
 			[]string{"shred -u /tmp/secret.txt", "shred --help", "echo shred x", "man shred", "shred -u notes.txt", "shred -u secrets/tmp-token.txt"}),
-	}, append(systemRules(), remoteScriptRule())...)}
+	}, append(systemRules(), remoteScriptRule(), findDeleteRule())...)}
 }
 
 // scratchOnly reports whether every path c names is in a scratch

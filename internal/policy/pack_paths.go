@@ -34,10 +34,19 @@ func homeDirRule(id, desc string, dirs []string, catch, allow []string) Rule {
 }
 
 // pathLink reports whether p is warden's link on PATH (~/.local/bin or
-// ~/bin: warden install puts it there); replacing it switches warden off.
+// ~/bin: warden install puts it there; /usr/local/bin, /usr/bin or
+// Homebrew's when installed system-wide, and where $(which warden)
+// stands); replacing it switches warden off.
 func pathLink(p, home string) bool {
 	d, b := path.Dir(p), path.Base(p)
-	return home != "" && (d == path.Join(home, ".local/bin") || d == path.Join(home, "bin")) && (b == "warden" || strings.HasPrefix(b, "warden-"))
+	if b != "warden" && !strings.HasPrefix(b, "warden-") {
+		return false
+	}
+	switch d {
+	case "/usr/local/bin", "/usr/bin", "/bin", "/opt/homebrew/bin":
+		return true
+	}
+	return home != "" && (d == path.Join(home, ".local/bin") || d == path.Join(home, "bin"))
 }
 
 // sshPublic reports whether a file in ~/.ssh holds no secret: public
@@ -221,7 +230,9 @@ func hookScript(p string) bool { return strings.Contains(p, "/.claude/hooks/") }
 
 // readOnlyCmds do not change the files they name.
 var readOnlyCmds = map[string]bool{"ls": true, "cat": true, "stat": true, "du": true, "file": true, "head": true, "tail": true,
-	"less": true, "more": true, "wc": true, "grep": true, "rg": true, "diff": true, "find": true, "tree": true, "bat": true, "jq": true, "Read": true, "Grep": true, "Glob": true, "LS": true}
+	"less": true, "more": true, "wc": true, "grep": true, "rg": true, "diff": true, "find": true, "tree": true, "bat": true, "jq": true, "Read": true, "Grep": true, "Glob": true, "LS": true,
+	"readlink": true, "realpath": true, "sha256sum": true, "sha1sum": true, "sha512sum": true, "md5sum": true, "shasum": true, "b2sum": true, "cksum": true,
+	"ldd": true, "nm": true, "objdump": true, "strings": true, "od": true, "hexdump": true}
 
 func settingsHooks(content string) (any, any, bool) {
 	var m map[string]any
@@ -301,7 +312,7 @@ func selfPack() Pack {
 				}
 				return ""
 			},
-			Catch: []string{"ln -sf /bin/true ~/.local/bin/warden", "rm ~/bin/warden", "mv .warden /tmp/w", "ln -sfn /tmp/empty .warden", "rm -rf .warden", "python3 -c \"open('.warden/config.toml','w').write('')\"", `{"tool_name":"Write","tool_input":{"file_path":"~/.warden/config.toml","content":"x"}}`, "rm -rf ~/.warden", "sqlite3 ~/.warden/warden.db 'delete from events'", "echo 'x' > .warden/config.toml", "cp /tmp/w ~/.warden/bin/warden", "chmod 777 ~/.warden/state.key",
+			Catch: []string{"ln -sf /bin/true ~/.local/bin/warden", "rm ~/bin/warden", "cp /tmp/fake $(which warden)", "mv .warden /tmp/w", "ln -sfn /tmp/empty .warden", "rm -rf .warden", "python3 -c \"open('.warden/config.toml','w').write('')\"", `{"tool_name":"Write","tool_input":{"file_path":"~/.warden/config.toml","content":"x"}}`, "rm -rf ~/.warden", "sqlite3 ~/.warden/warden.db 'delete from events'", "echo 'x' > .warden/config.toml", "cp /tmp/w ~/.warden/bin/warden", "chmod 777 ~/.warden/state.key",
 				`echo '{"allow":["push"]}' > ~/.warden/worktrees/app/t1/.warden/task.json`, "rm -rf ~/.warden/worktrees/app"},
 			Allow: []string{"cat ~/.warden/config.toml", "ls ~/.warden", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.warden/config.toml"}}`, "warden log -n 5", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.warden/state/notes.json","content":"{}"}}`,
 				`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/.warden/worktrees/app/t1/main.go","content":"package main"}}`},
@@ -380,8 +391,14 @@ func selfPack() Pack {
 						}
 						return ""
 					}
-					a := strings.Join(c.Pos, " ")
-					for _, bad := range []string{"off", "uninstall", "safemode off", "breaker reset", "tempo off", "s-", "rb-"} {
+					pos := c.Pos
+					for len(pos) > 0 && (path.Base(pos[0]) == "warden" || path.Base(pos[0]) == "pace-maker") {
+						// $(which warden || echo ~/bin/warden) off: the
+						// substitution's other value, not an argument
+						pos = pos[1:]
+					}
+					a := strings.Join(pos, " ")
+					for _, bad := range []string{"off", "disable", "uninstall", "safemode off", "breaker reset", "tempo off", "s-", "rb-"} {
 						if a == bad || strings.HasPrefix(a, bad+" ") {
 							return "`" + c.Name + " " + a + "` may only be typed by the user"
 						}
@@ -389,8 +406,8 @@ func selfPack() Pack {
 					return ""
 				})
 			},
-			Catch: []string{"systemctl --user disable --now warden.service", "launchctl bootout gui/501/dev.warden.serve", "pkill -f warden-core", "warden off", "~/.warden/bin/warden off", "warden uninstall --scope user", "bash -c 'warden safemode off'", "warden breaker reset"},
-			Allow: []string{"warden status", "warden log -n 20", "echo 'warden off'", "warden policy explain -- ls", "systemctl --user status warden.service", "systemctl stop nginx"},
+			Catch: []string{"systemctl --user disable --now warden.service", "launchctl bootout gui/501/dev.warden.serve", "pkill -f warden-core", "warden off", "~/.warden/bin/warden off", "warden uninstall --scope user", "bash -c 'warden safemode off'", "warden breaker reset", "$(which warden) off", "\"$(command -v warden)\" disable", "W=$(which warden); $W safemode off", "$(which warden 2>/dev/null || echo ~/.local/bin/warden) off"},
+			Allow: []string{"warden status", "warden log -n 20", "echo 'warden off'", "warden policy explain -- ls", "systemctl --user status warden.service", "systemctl stop nginx", "$(which warden) status", "ls -l $(which warden)"},
 		},
 	}}
 }

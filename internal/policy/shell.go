@@ -244,6 +244,8 @@ func (n *normalizer) redirect(s *syntax.Stmt, r *syntax.Redirect, stdin *text) *
 	cmd := ""
 	if c, ok := s.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
 		cmd = path.Base(wordValue(c.Args[0]))
+	} else if d, ok := s.Cmd.(*syntax.DeclClause); ok && declDumps(d) {
+		cmd = d.Variant.Value // export -p > f: the environment into f
 	}
 	op := r.Op.String()
 	if r.Op == syntax.DplOut || r.Op == syntax.DplIn || target == "/dev/null" || target == "-" {
@@ -357,4 +359,15 @@ func escapedWord(w *syntax.Word) bool {
 		return true
 	}
 	return false
+}
+
+// declDumps reports whether export/declare/typeset only prints variables
+// (export -p, declare -x, bare typeset): no assignment, only options.
+func declDumps(d *syntax.DeclClause) bool {
+	for _, a := range d.Args {
+		if a.Name != nil || a.Value == nil || !strings.HasPrefix(wordValue(a.Value), "-") {
+			return false
+		}
+	}
+	return d.Variant != nil
 }

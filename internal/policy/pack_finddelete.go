@@ -1,0 +1,261 @@
+package policy
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+)
+
+// findDeleteRule asks before find or fd deletes, across the project, files
+// a pattern selects when the pattern selects source rather than build
+// output: `find . -name '*.go' -delete`, `-exec rm {} +`, `-execdir rm`,
+// `| xargs rm`, `fd -e go -x rm`, a loop over find's output. One rm of a
+// named file is routine (git has it); a pattern over the whole tree
+// removes every match at once, uncommitted changes with them. Generated
+// files (*.pyc, *.o, *.log, .DS_Store, __pycache__…), empty directories
+// and deletes under build or scratch directories stay routine.
+func findDeleteRule() Rule {
+	return Rule{
+		ID: "core.destroy:find-delete", Mode: Ask, Tools: shellTools, Cmds: []string{"find", "fd", "fdfind"},
+		Desc: "find or fd deleting, across the project, the files a pattern selects when they are source rather than build output (find . -name '*.go' -delete, -exec rm {} +, | xargs rm, fd -e go -x rm)",
+		Match: func(e *Env) string {
+			if e.F.Project == "" || !finderDeletes(e.F) {
+				return ""
+			}
+			return first(e.F.Cmds("find", "fd", "fdfind"), func(c *Cmd) string {
+				starts, what := finderSelection(c)
+				if what == "" {
+					return ""
+				}
+				for _, s := range starts {
+					if scratchVar(s) {
+						continue // $TMPDIR/…: a scratch directory, whatever its value
+					}
+					p := e.abs(c, s)
+					if scratchPath(p, e.F.Project, e.F.Home) || !under(p, e.F.Project) && !under(e.F.Project, p) {
+						continue
+					}
+					return fmt.Sprintf("%s deletes %s under %s at once, uncommitted changes with them: list them with `%s … -print` first, then delete the ones you mean by name (or narrow the pattern to build output)",
+						c.Name, what, homeRel(p, e.F.Home), c.Name)
+				}
+				return ""
+			})
+		},
+		Catch: []string{"find . -name '*.go' -delete", "find . -name '*.go' -exec rm {} +", "find src -name '*.ts' -execdir rm -f {} \\;", "find . -name '*.go' | xargs rm",
+			"fd -e go -x rm", "find . -not -name '*.md' -delete", "for f in $(find . -name '*.py'); do rm \"$f\"; done", "find . -name '*.go' -exec truncate -s 0 {} +", "find $SRC_DIR -name '*.go' -delete"},
+		Allow: []string{"find . -name '*.go' -print", "find . -name '*.pyc' -delete", "find . -name '__pycache__' -type d -exec rm -rf {} +", "find ./build -type f -delete",
+			"find . -type d -empty -delete", "find . -name '*.go' | xargs gofmt -l", "find /tmp/x -name '*.go' -delete", "fd -e pyc -x rm",
+			"find . -name '*.min.js' -path './dist/*' -delete", "find $TMPDIR -name 'go-build*' -delete"},
+	}
+}
+
+// fileDeleters remove a file or its contents.
+var fileDeleters = map[string]bool{"rm": true, "shred": true, "unlink": true, "truncate": true, "srm": true, "rimraf": true}
+
+// finderDeletes reports whether the line deletes what find or fd select:
+// find -delete, or a deleter given find's or fd's matches ({} from -exec,
+// -x, xargs or parallel; a loop variable fed by find's output).
+func finderDeletes(f *Facts) bool {
+	read := map[string]bool{} // variables `while read f` fills from find's output
+	for _, c := range f.Cmds("read") {
+		for _, v := range c.Pos {
+			read["$"+v] = true
+		}
+	}
+	for i := range f.Commands {
+		c := &f.Commands[i]
+		if c.Name == "find" && c.Has("-delete") {
+			return true
+		}
+		if !fileDeleters[c.Name] && !(c.Name == "git" && sub(c) == "rm") {
+			continue
+		}
+		fed := contains(c.Upstream, "find") || contains(c.Upstream, "fd") || contains(c.Upstream, "fdfind")
+		for _, a := range c.Pos {
+			if strings.HasSuffix(a, "{}") || fed && strings.Contains(a, "$") || read[a] || read[strings.Trim(a, "{}")] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// finderSelection returns a find or fd command's starting points and,
+// when what it selects is not only generated files, a description of it
+// ("every *.go file"); "" when it selects build output or empty
+// directories only.
+func finderSelection(c *Cmd) ([]string, string) {
+	if c.Name != "find" {
+		return fdSelection(c)
+	}
+	var starts, pats []string
+	i := 0
+	for ; i < len(c.Args); i++ {
+		a := c.Args[i]
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		starts = append(starts, a)
+	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	empty := false
+	for ; i < len(c.Args); i++ {
+		switch a := c.Args[i]; a {
+		case "!", "-not":
+			return starts, "every file but those it excludes"
+		case "-prune":
+			if i+1 < len(c.Args) && (c.Args[i+1] == "-o" || c.Args[i+1] == "-or") {
+				return starts, "every file outside what it prunes"
+			}
+		case "-empty":
+			empty = true
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex":
+			if i+1 < len(c.Args) {
+				pats = append(pats, c.Args[i+1])
+				i++
+			}
+		case "-exec", "-execdir", "-ok", "-okdir":
+			for i++; i < len(c.Args) && c.Args[i] != ";" && c.Args[i] != "+"; i++ {
+			}
+		}
+	}
+	if len(pats) == 0 {
+		if empty {
+			return starts, ""
+		}
+		return starts, "every file"
+	}
+	// Tests without -o all hold for a match: one generated pattern
+	// (-name '*.min.js' -path './dist/*') confines the delete to it.
+	or := slices.Contains(c.Args, "-o") || slices.Contains(c.Args, "-or")
+	for _, p := range pats {
+		if !or && generatedPattern(p) {
+			return starts, ""
+		}
+	}
+	for _, p := range pats {
+		if !generatedPattern(p) {
+			return starts, "every " + p + " file"
+		}
+	}
+	return starts, ""
+}
+
+// fdSelection is finderSelection for fd: `fd [PATTERN] [PATH…]`, -e EXT.
+func fdSelection(c *Cmd) ([]string, string) {
+	var pos, exts []string
+	glob := false
+	for i := 0; i < len(c.Args); i++ {
+		switch a := c.Args[i]; a {
+		case "-e", "--extension":
+			if i+1 < len(c.Args) {
+				exts = append(exts, c.Args[i+1])
+				i++
+			}
+		case "-t", "--type", "-E", "--exclude", "-d", "--max-depth", "--min-depth", "-S", "--size", "--changed-within", "--changed-before", "-j", "--threads", "-o", "--owner", "--base-directory", "--search-path":
+			i++
+		case "-x", "--exec", "-X", "--exec-batch":
+			i = len(c.Args)
+		case "-g", "--glob":
+			glob = true
+		default:
+			if !strings.HasPrefix(a, "-") {
+				pos = append(pos, a)
+			}
+		}
+	}
+	starts := []string{"."}
+	if len(pos) > 1 {
+		starts = pos[1:]
+	}
+	for _, x := range exts {
+		if !generatedPattern("*." + strings.TrimPrefix(x, ".")) {
+			return starts, "every ." + strings.TrimPrefix(x, ".") + " file"
+		}
+	}
+	if len(exts) > 0 {
+		return starts, ""
+	}
+	pat := ""
+	if len(pos) > 0 {
+		pat = pos[0]
+	}
+	if !glob {
+		// a regex: `\.pyc$` names what a glob calls *.pyc
+		pat = "*" + strings.TrimSuffix(strings.ReplaceAll(strings.TrimPrefix(pat, "^"), `\.`, "."), "$")
+	}
+	switch pat {
+	case "", "*", "*.", "*.*", "*.*.*":
+		return starts, "every file"
+	}
+	if !generatedPattern(pat) {
+		return starts, "every file matching " + pat
+	}
+	return starts, ""
+}
+
+// generatedExts and generatedNames are what builds, editors and test runs
+// leave behind: deleting them by pattern is routine clean-up.
+var generatedExts = map[string]bool{".pyc": true, ".pyo": true, ".o": true, ".obj": true, ".a": true, ".lo": true, ".la": true, ".class": true,
+	".log": true, ".tmp": true, ".temp": true, ".bak": true, ".orig": true, ".rej": true, ".swp": true, ".swo": true, ".map": true, ".bk": true,
+	".gcda": true, ".gcno": true, ".prof": true, ".pprof": true, ".test": true, ".tsbuildinfo": true, ".cache": true, ".egg-info": true, ".d": true, ".dsym": true}
+
+var generatedNames = map[string]bool{".ds_store": true, "thumbs.db": true, "__pycache__": true, ".pytest_cache": true, ".mypy_cache": true,
+	".ruff_cache": true, "node_modules": true, ".tox": true, ".coverage": true, "coverage.out": true, "*~": true, ".*~": true, "*.sw?": true}
+
+// generatedPattern reports whether a find pattern selects only generated
+// files: a literal name (deleting files by name is like rm of them), an
+// extension builds leave behind, or a path under a build directory.
+func generatedPattern(p string) bool {
+	for _, part := range strings.Split(p, "/") {
+		if buildDirs[part] {
+			return true
+		}
+	}
+	b := strings.ToLower(path.Base(p))
+	if !strings.ContainsAny(b, "*?[") || generatedNames[b] || strings.HasSuffix(b, "~") {
+		return true
+	}
+	return generatedExts[path.Ext(b)]
+}
+
+// buildDirs hold build output, dependencies or scratch files: deleting in
+// them by pattern is routine.
+var buildDirs = map[string]bool{"build": true, "dist": true, "target": true, "out": true, "node_modules": true, "coverage": true, "tmp": true,
+	".cache": true, "__pycache__": true, ".next": true, ".nuxt": true, ".gradle": true, ".pytest_cache": true, ".tox": true, "obj": true, "_build": true}
+
+// scratchPath reports whether deleting under p is routine: /tmp, the user's
+// cache, or a build directory inside the project.
+func scratchPath(p, project, home string) bool {
+	if under(p, "/tmp") || under(p, "/var/tmp") || home != "" && under(p, path.Join(home, ".cache")) {
+		return true
+	}
+	if rel, ok := strings.CutPrefix(p, project+"/"); ok && project != "" {
+		for _, part := range strings.Split(rel, "/") {
+			if buildDirs[part] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// scratchVar reports whether a starting point is a temp or cache directory
+// named by a variable ($TMPDIR, ${XDG_CACHE_HOME}/x) the line leaves
+// unset. Another unknown variable stays suspect: find $UNSET -delete,
+// empty, deletes under the current directory.
+func scratchVar(s string) bool {
+	if !unknownValue(s) {
+		return false
+	}
+	v := strings.TrimPrefix(strings.TrimPrefix(s, "$"), "{")
+	for _, n := range []string{"TMPDIR", "TMP", "TEMP", "RUNNER_TEMP", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"} {
+		if rest, ok := strings.CutPrefix(v, n); ok && (rest == "" || strings.ContainsAny(rest[:1], "/}:")) {
+			return true
+		}
+	}
+	return false
+}
