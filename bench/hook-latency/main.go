@@ -459,13 +459,8 @@ func (b *bench) keeperPhase(vs []variant, o options) (*Phase, []ParallelPhase, *
 	if _, err := b.spawn(vs[0]); err != nil {
 		return nil, nil, nil, err
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if running, _ := keeper.Running(lock); running {
-			break
-		}
-		if time.Now().After(deadline) {
-			return nil, nil, nil, errors.New("no store keeper came up after a hook (see internal/store/keeper)")
-		}
+	if !keeperUp(lock) {
+		return nil, nil, nil, errors.New("no store keeper came up after a hook (see internal/store/keeper)")
 	}
 	name := "with the store keeper (default)"
 	if o.pgURL != "" {
@@ -495,6 +490,16 @@ func (b *bench) keeperPhase(vs []variant, o options) (*Phase, []ParallelPhase, *
 		}
 	}
 	return p, par, ship, nil
+}
+
+// keeperUp waits up to 10 s for a keeper to hold lock.
+func keeperUp(lock string) bool {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if running, _ := keeper.Running(lock); running {
+			return true
+		}
+	}
+	return false
 }
 
 // daemonPhase starts `warden serve` (after the keeper phase stopped the
