@@ -119,5 +119,5 @@ func printFloor(w io.Writer, p *FloorPhase) {
 	for _, v := range []Summary{p.Front, p.Bare} {
 		fmt.Fprintf(w, "  %-26s %9.2f %9.2f %9.2f\n", v.Name, v.Median, v.P90, v.P99)
 	}
-	fmt.Fprintf(w, "  front / bare Go  %.2f×   (medians): the floor under any keeper's work\n", p.RatioBare)
+	fmt.Fprintf(w, "  front / bare Go  %.2f×   (medians): the floor under any keeper work\n", p.RatioBare)
 }
