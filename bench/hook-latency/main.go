@@ -74,6 +74,7 @@ func main() {
 	flag.BoolVar(&o.json, "json", false, "print JSON instead of a table")
 	flag.StringVar(&o.parallel, "parallel", "4,8", "also measure these numbers of concurrent PreToolUse callers (one session) against as many bare Go processes at once, with the keeper; \"\" for none")
 	flag.IntVar(&o.parallelRounds, "parallel-rounds", 100, "measured rounds per concurrency level")
+	flag.BoolVar(&o.floor, "floor", true, "also measure the front against a stand-in keeper that answers at once (the round trip alone)")
 	flag.BoolVar(&o.noUserConfig, "no-user-config", false, "measure without a user config.toml (every key at its default)")
 	flag.IntVar(&o.pauseRounds, "pause-rounds", 12, "also measure this many hooks each after a pause, once the keeper checkpointed (0: none)")
 	flag.StringVar(&o.pgURL, "pg-url", os.Getenv("WARDEN_BENCH_PG_URL"), "configure this PostgreSQL store ([store] url) in the bench's home: hooks still write locally, the keeper ships; the keeper phase also waits until every row was shipped")
@@ -107,7 +108,7 @@ func main() {
 
 type options struct {
 	pauseRounds           int
-	noUserConfig          bool
+	noUserConfig, floor   bool
 	warden, bare, trueBin string
 	rounds, warmup        int
 	alone, held, json     bool
@@ -128,6 +129,7 @@ type Result struct {
 	Phases       []Phase         `json:"phases"`
 	Parallel     []ParallelPhase `json:"parallel,omitempty"`
 	Pause        *PausePhase     `json:"pause,omitempty"`
+	Floor        *FloorPhase     `json:"floor,omitempty"`
 	Check        *Check          `json:"check,omitempty"`
 	Ship         *ShipCheck      `json:"ship,omitempty"`
 }
@@ -245,6 +247,11 @@ func run(o options) (*Result, error) {
 	res.Parallel = par
 	if o.pauseRounds > 0 {
 		if res.Pause, err = b.pausePhase(o); err != nil {
+			return nil, err
+		}
+	}
+	if o.floor {
+		if res.Floor, err = b.floorPhase(o); err != nil {
 			return nil, err
 		}
 	}
@@ -459,13 +466,8 @@ func (b *bench) keeperPhase(vs []variant, o options) (*Phase, []ParallelPhase, *
 	if _, err := b.spawn(vs[0]); err != nil {
 		return nil, nil, nil, err
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if running, _ := keeper.Running(lock); running {
-			break
-		}
-		if time.Now().After(deadline) {
-			return nil, nil, nil, errors.New("no store keeper came up after a hook (see internal/store/keeper)")
-		}
+	if !keeperUp(lock) {
+		return nil, nil, nil, errors.New("no store keeper came up after a hook (see internal/store/keeper)")
 	}
 	name := "with the store keeper (default)"
 	if o.pgURL != "" {
@@ -495,6 +497,16 @@ func (b *bench) keeperPhase(vs []variant, o options) (*Phase, []ParallelPhase, *
 		}
 	}
 	return p, par, ship, nil
+}
+
+// keeperUp waits up to 10 s for a keeper to hold lock.
+func keeperUp(lock string) bool {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if running, _ := keeper.Running(lock); running {
+			return true
+		}
+	}
+	return false
 }
 
 // daemonPhase starts `warden serve` (after the keeper phase stopped the

@@ -62,13 +62,8 @@ func (b *bench) pausePhase(o options) (*PausePhase, error) {
 			<-waited
 		}
 	}()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if running, _ := keeper.Running(lock); running {
-			break
-		}
-		if time.Now().After(deadline) {
-			return nil, errors.New("pause phase: the keeper did not come up")
-		}
+	if !keeperUp(lock) {
+		return nil, errors.New("pause phase: the keeper did not come up")
 	}
 	wardenV := variant{path: o.warden, args: []string{"hook", "--harness", "claude"}, warden: true, event: preToolUse}
 	bareV := variant{path: o.bare}

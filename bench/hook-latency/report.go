@@ -51,6 +51,7 @@ func printTable(w io.Writer, r *Result) {
 	}
 	printParallel(w, r.Parallel)
 	printPause(w, r.Pause)
+	printFloor(w, r.Floor)
 	if s := r.Ship; s != nil {
 		fmt.Fprintf(w, "\nPostgreSQL store configured: the keeper shipped all %d local rows (mark %d), caught up %.1f s after the last hook\n", s.Rows, s.Shipped, s.CaughtUpS)
 	}
