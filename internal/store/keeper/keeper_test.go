@@ -93,6 +93,48 @@ func TestKeeperHoldsTheStoreAndIsAlone(t *testing.T) {
 	}
 }
 
+// A stop that lands while the keeper runs a statement on its connection
+// must not interrupt that statement: SQLite keeps an interrupt until the
+// connection's next statement, so the checkpoint that closing the last
+// connection runs would stop at once and leave the WAL behind (seen under
+// load in the test above). The Backlog call stands in for any statement: it
+// runs on the pinned connection, under the context the keeper gives it.
+func TestKeeperStopDoesNotInterruptAStatement(t *testing.T) {
+	db, lock := newStore(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	written := make(chan struct{})
+	var reached error
+	done := runAsync(ctx, Options{DBPath: db, LockPath: lock, Poll: 10 * time.Millisecond,
+		Idle: time.Nanosecond, Quiet: time.Hour, Busy: time.Hour,
+		Backlog: func(sctx context.Context, pin *sqlite.Pin) (bool, error) {
+			<-written
+			cancel() // the stop, while the keeper is in a statement
+			reached = sctx.Err()
+			_, err := pin.DataVersion(sctx)
+			return false, err
+		}})
+	waitHeld(t, lock, true)
+	st, err := sqlite.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.RecordHook(context.Background(), &store.Event{Event: "PreToolUse", SessionID: "s"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	close(written)
+	if err := wait(t, done); err != nil {
+		t.Fatalf("keeper: %v", err)
+	}
+	if reached != nil {
+		t.Fatalf("the stop reached the keeper's statement in flight: %v", reached)
+	}
+	if _, err := os.Stat(db + "-wal"); !os.IsNotExist(err) {
+		t.Fatalf("WAL left after the keeper exited: %v", err)
+	}
+}
+
 func TestKeeperExitsWhenIdle(t *testing.T) {
 	db, lock := newStore(t)
 	err := wait(t, runAsync(context.Background(), Options{DBPath: db, LockPath: lock,
