@@ -65,18 +65,7 @@ func TestConcurrentHookProcesses(t *testing.T) {
 		t.Errorf("%d of %d hook processes surfaced an error to Claude Code", n, workers*perWorker)
 	}
 
-	st, err := sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	evs, err := st.Events(context.Background(), store.Filter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(evs) != workers*perWorker {
-		t.Fatalf("want exactly %d rows, got %d", workers*perWorker, len(evs))
-	}
+	evs := checkConcurrentWriters(t, home, workers, perWorker)
 	seen := map[string]bool{}
 	for _, e := range evs {
 		if seen[e.ToolUseID] {
@@ -87,14 +76,23 @@ func TestConcurrentHookProcesses(t *testing.T) {
 			t.Errorf("row with error: %+v", e)
 		}
 	}
-	checkConcurrentWriters(t, st, workers, perWorker)
 }
 
 // checkConcurrentWriters: after workers sessions w0, w1, … of perWorker
-// hooks each, the audit chain holds every row and each session's tool
-// counter is exact.
-func checkConcurrentWriters(t *testing.T, st *sqlite.Store, workers, perWorker int) {
+// hooks each into the store in home, it holds exactly that many rows, the
+// audit chain holds every one and each session's tool counter is exact.
+// It returns the rows.
+func checkConcurrentWriters(t *testing.T, home string, workers, perWorker int) []store.Event {
 	t.Helper()
+	evs := events(t, home)
+	if len(evs) != workers*perWorker {
+		t.Fatalf("want exactly %d rows, got %d", workers*perWorker, len(evs))
+	}
+	st, err := sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
 	if n, brk, err := st.VerifyChain(context.Background()); err != nil || brk != nil || n != int64(workers*perWorker) {
 		t.Errorf("audit chain after concurrent writers: %d rows, break %+v, %v", n, brk, err)
 	}
@@ -104,6 +102,7 @@ func checkConcurrentWriters(t *testing.T, st *sqlite.Store, workers, perWorker i
 			t.Errorf("session w%d state: %v %v", w, sess, err)
 		}
 	}
+	return evs
 }
 
 // TestParallelHooksOfOneSessionKeepEveryUpdate fires PreToolUse hooks of one

@@ -34,14 +34,7 @@ type served struct {
 func newServed(t *testing.T) *served {
 	t.Helper()
 	dir := testenv.Binaries(t, "warden")
-	s := &served{home: t.TempDir(), front: filepath.Join(t.TempDir(), "warden"), core: filepath.Join(dir, "warden-core")}
-	b, err := os.ReadFile(filepath.Join(dir, "warden"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(s.front, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	s := &served{home: t.TempDir(), front: testenv.Alone(t, filepath.Join(dir, "warden")), core: filepath.Join(dir, "warden-core")}
 	st, err := sqlite.Open(context.Background(), filepath.Join(s.home, "warden.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -69,13 +62,13 @@ func (s *served) startKeeper(t *testing.T) {
 		k.Wait()
 	})
 	sock := filepath.Join(s.home, "run", "hook.sock")
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if c, err := net.Dial("unix", sock); err == nil {
+	testenv.WaitFor(t, 10*time.Second, "the keeper to answer on "+sock, func() bool {
+		c, err := net.Dial("unix", sock)
+		if err == nil {
 			c.Close()
-			return
 		}
-	}
-	t.Fatalf("the keeper never answered on %s; its stderr:\n%s", sock, s.keeperErr)
+		return err == nil
+	}, func() string { return "its stderr:\n" + s.keeperErr.String() })
 }
 
 // hook runs the front binary with payload on stdin.
@@ -84,15 +77,28 @@ func (s *served) hook(t *testing.T, payload string, extraEnv ...string) (stdout,
 	cmd := exec.Command(s.front, "hook", "--harness", "claude")
 	cmd.Env = append(append([]string{}, s.env...), extraEnv...)
 	cmd.Stdin = strings.NewReader(payload)
-	var o, e strings.Builder
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
+	return testenv.Run(t, cmd)
+}
+
+// startHook starts the front's hook with stdin from a pipe the test
+// writes (and may never close): the hook's process, the pipe's ends and
+// the hook's stderr.
+func (s *served) startHook(t *testing.T) (hook *exec.Cmd, pr, pw *os.File, stderr *strings.Builder) {
+	t.Helper()
+	pr, pw, err := os.Pipe()
+	if err != nil {
 		t.Fatal(err)
 	}
-	return o.String(), e.String(), code
+	t.Cleanup(func() { pw.Close() })
+	hook = exec.Command(s.front, "hook")
+	hook.Env = s.env
+	hook.Stdin = pr
+	stderr = &strings.Builder{}
+	hook.Stderr = stderr
+	if err := hook.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return hook, pr, pw, stderr
 }
 
 func bashPayload(session, cwd, command string) string {
@@ -169,19 +175,7 @@ func TestStuckClientHoldsNoOne(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(s.home, "config.toml"), []byte("[hook]\nread_timeout_ms = 4000\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pw.Close()
-	slow := exec.Command(s.front, "hook")
-	slow.Env = s.env
-	slow.Stdin = pr
-	var slowErr strings.Builder
-	slow.Stderr = &slowErr
-	if err := slow.Start(); err != nil {
-		t.Fatal(err)
-	}
+	slow, pr, pw, slowErr := s.startHook(t)
 	pr.Close()
 	io.WriteString(pw, `{"session_id":"slow",`) // and never more, never closed
 
@@ -207,19 +201,7 @@ func TestStuckClientHoldsNoOne(t *testing.T) {
 // leaves its client to allow (exit 0, one line), not to hang or block.
 func TestKeeperKilledMidHookAllows(t *testing.T) {
 	s := newServed(t)
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pw.Close()
-	hook := exec.Command(s.front, "hook")
-	hook.Env = s.env
-	hook.Stdin = pr
-	var errOut strings.Builder
-	hook.Stderr = &errOut
-	if err := hook.Start(); err != nil {
-		t.Fatal(err)
-	}
+	hook, pr, pw, errOut := s.startHook(t)
 	defer pr.Close()
 	// Kill the keeper once it has taken the hook, not at a guessed moment:
 	// before that, the client would just run the hook itself and this
@@ -265,16 +247,7 @@ func TestConcurrentHooksThroughTheKeeper(t *testing.T) {
 	}
 	wg.Wait()
 	failed.Range(func(k, v any) bool { t.Errorf("hook %s: %s", k, v); return true })
-	evs := events(t, s.home)
-	if len(evs) != workers*perWorker {
-		t.Fatalf("want exactly %d rows, got %d", workers*perWorker, len(evs))
-	}
-	st, err := sqlite.Open(context.Background(), filepath.Join(s.home, "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	checkConcurrentWriters(t, st, workers, perWorker)
+	checkConcurrentWriters(t, s.home, workers, perWorker)
 }
 
 // TestKeeperRendersTheStatusLine: `warden statusline` is answered by the
