@@ -2,12 +2,9 @@ package testenv
 
 import (
 	"errors"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Run runs cmd to its end and returns what it wrote and its exit code. A
@@ -40,39 +37,4 @@ func exitCode(t testing.TB, err error) int {
 	}
 	t.Fatal(err)
 	return -1
-}
-
-// WaitFor polls cond until it holds, and fails the test when it still does
-// not after within, saying what it waited for and then what each of
-// explain returns (a log, a screen): a wait on a condition with a
-// deadline, never a sleep that hopes.
-func WaitFor(t testing.TB, within time.Duration, what string, cond func() bool, explain ...func() string) {
-	t.Helper()
-	for deadline := time.Now().Add(within); !cond(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			msg := "timed out after " + within.String() + " waiting for " + what
-			for _, f := range explain {
-				msg += "\n" + f()
-			}
-			t.Fatal(msg)
-			return
-		}
-	}
-}
-
-// Alone copies the file at path (a built binary) into a new temp directory
-// with nothing beside it, and returns the copy's path: a `warden` without
-// its warden-core has nowhere to run a hook but the keeper or the daemon,
-// so an answer proves they gave it.
-func Alone(t testing.TB, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lone := filepath.Join(t.TempDir(), filepath.Base(path))
-	if err := os.WriteFile(lone, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return lone
 }
