@@ -6,13 +6,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -27,8 +25,7 @@ import (
 type served struct {
 	home, front, core string
 	env               []string
-	keeper            *exec.Cmd
-	keeperErr         *strings.Builder
+	keeper            *testenv.Keeper
 }
 
 func newServed(t *testing.T) *served {
@@ -41,34 +38,8 @@ func newServed(t *testing.T) *served {
 	}
 	st.Close()
 	s.env = append(envWithout("WARDEN_KEEPER", "WARDEN_HOME", "CLAUDE_PROJECT_DIR"), "WARDEN_HOME="+s.home)
-	s.startKeeper(t)
+	s.keeper = testenv.StartKeeper(t, s.core, s.home, s.env)
 	return s
-}
-
-// startKeeper runs `warden-core keeper` as a child (not detached, so the
-// test owns it) and waits until its socket answers.
-func (s *served) startKeeper(t *testing.T) {
-	t.Helper()
-	s.keeper = exec.Command(s.core, "keeper")
-	s.keeper.Env = s.env
-	s.keeperErr = &strings.Builder{}
-	s.keeper.Stderr = s.keeperErr
-	if err := s.keeper.Start(); err != nil {
-		t.Fatal(err)
-	}
-	k := s.keeper
-	t.Cleanup(func() {
-		k.Process.Signal(syscall.SIGTERM)
-		k.Wait()
-	})
-	sock := filepath.Join(s.home, "run", "hook.sock")
-	testenv.WaitFor(t, 10*time.Second, "the keeper to answer on "+sock, func() bool {
-		c, err := net.Dial("unix", sock)
-		if err == nil {
-			c.Close()
-		}
-		return err == nil
-	}, func() string { return "its stderr:\n" + s.keeperErr.String() })
 }
 
 // hook runs the front binary with payload on stdin.
