@@ -82,12 +82,7 @@ func (r *poolRig) start(name string, maxAgents int) *poolWorker {
 		if err := os.WriteFile(filepath.Join(w.home, "config.toml"), []byte(cfg), 0o600); err != nil {
 			r.t.Fatal(err)
 		}
-		for _, kv := range os.Environ() {
-			if !strings.HasPrefix(kv, "WARDEN_") && !strings.HasPrefix(kv, "CLAUDE_PROJECT_DIR=") {
-				w.env = append(w.env, kv)
-			}
-		}
-		w.env = append(w.env, "WARDEN_HOME="+w.home, "WARDEN_DATABASE_URL="+r.url, "FAKE_LOG="+r.log,
+		w.env = append(testenv.EnvWithout("WARDEN_", "CLAUDE_PROJECT_DIR"), "WARDEN_HOME="+w.home, "WARDEN_DATABASE_URL="+r.url, "FAKE_LOG="+r.log,
 			"FAKE_RELEASE="+r.release, "FAKE_SYSTEM="+name)
 		r.workers[name] = w
 	}

@@ -57,12 +57,7 @@ func newHome(t *testing.T) *home {
 	// open ("warden-core is missing"), so a recorded event proves the
 	// resident process answered it.
 	h.lone = testenv.Alone(t, filepath.Join(bins, "warden"))
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "WARDEN_") && !strings.HasPrefix(kv, "CLAUDE_PROJECT_DIR=") {
-			h.env = append(h.env, kv)
-		}
-	}
-	h.env = append(h.env, "WARDEN_HOME="+h.dir, "FAKE_LOG="+h.log, "FAKE_RELEASE="+h.release)
+	h.env = append(testenv.EnvWithout("WARDEN_", "CLAUDE_PROJECT_DIR"), "WARDEN_HOME="+h.dir, "FAKE_LOG="+h.log, "FAKE_RELEASE="+h.release)
 	t.Cleanup(func() { keeper.Stop(filepath.Join(h.dir, "locks", "keeper.lock"), 10*time.Second) })
 	return h
 }

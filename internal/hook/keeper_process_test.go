@@ -42,7 +42,7 @@ func TestHookStartsOneKeeperThatStops(t *testing.T) {
 	bin := testenv.Binary(t, "warden")
 	home := t.TempDir()
 	lock := filepath.Join(home, "locks", "keeper.lock")
-	env := append(envWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home)
+	env := append(testenv.EnvWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home)
 	t.Cleanup(func() { _ = keeper.Stop(lock, 10*time.Second) })
 
 	runBinaryHook(t, bin, env)
@@ -91,13 +91,13 @@ func TestNoKeeperWhenSwitchedOff(t *testing.T) {
 	bin := testenv.Binary(t, "warden")
 	for name, setup := range map[string]func(home string) []string{
 		"env": func(home string) []string {
-			return append(envWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home, "WARDEN_KEEPER=off")
+			return append(testenv.EnvWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home, "WARDEN_KEEPER=off")
 		},
 		"config": func(home string) []string {
 			if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("[hook]\nkeeper = false\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			return append(envWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home)
+			return append(testenv.EnvWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home)
 		},
 	} {
 		t.Run(name, func(t *testing.T) {

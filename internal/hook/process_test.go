@@ -30,7 +30,7 @@ func TestConcurrentHookProcesses(t *testing.T) {
 	bin := testenv.Binary(t, "warden")
 	home := t.TempDir()
 	t.Cleanup(func() { _ = keeper.Stop(filepath.Join(home, "locks", "keeper.lock"), 10*time.Second) })
-	env := append(envWithout("WARDEN_KEEPER", "WARDEN_HOME"), "WARDEN_HOME="+home)
+	env := append(testenv.EnvWithout("WARDEN_KEEPER", "WARDEN_HOME"), "WARDEN_HOME="+home)
 	const workers, perWorker = 16, 200
 	var wg sync.WaitGroup
 	errs := make(chan string, workers*perWorker)

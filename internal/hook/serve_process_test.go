@@ -37,7 +37,7 @@ func newServed(t *testing.T) *served {
 		t.Fatal(err)
 	}
 	st.Close()
-	s.env = append(envWithout("WARDEN_KEEPER", "WARDEN_HOME", "CLAUDE_PROJECT_DIR"), "WARDEN_HOME="+s.home)
+	s.env = append(testenv.EnvWithout("WARDEN_KEEPER", "WARDEN_HOME", "CLAUDE_PROJECT_DIR"), "WARDEN_HOME="+s.home)
 	s.keeper = testenv.StartKeeper(t, s.core, s.home, s.env)
 	return s
 }

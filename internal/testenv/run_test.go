@@ -2,6 +2,7 @@ package testenv
 
 import (
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 )
@@ -41,5 +42,21 @@ func TestWaitForFailsAfterItsDeadlineSayingWhy(t *testing.T) {
 	WaitFor(r, 100*time.Millisecond, "never", func() bool { return false }, func() string { return "the log" })
 	if time.Since(start) < 100*time.Millisecond || r.msg != "timed out after 100ms waiting for never\nthe log" {
 		t.Fatalf("a condition that never comes: %q after %v", r.msg, time.Since(start))
+	}
+}
+
+func TestEnvWithoutDropsNamesAndPrefixes(t *testing.T) {
+	t.Setenv("WARDEN_A", "1")
+	t.Setenv("WARDEN_B", "2")
+	t.Setenv("KEEP_ME", "3")
+	t.Setenv("KEEP_ME_TOO", "4")
+	got := strings.Join(EnvWithout("WARDEN_", "KEEP_ME"), "\n")
+	for _, gone := range []string{"WARDEN_A=", "WARDEN_B=", "KEEP_ME=3"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("%s still there", gone)
+		}
+	}
+	if !strings.Contains(got, "KEEP_ME_TOO=4") {
+		t.Error("KEEP_ME_TOO was dropped with KEEP_ME")
 	}
 }
