@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -202,22 +201,13 @@ func TestConcurrentHooksThroughTheKeeper(t *testing.T) {
 	s := newServed(t)
 	s.front = filepath.Join(filepath.Dir(s.core), "warden")
 	const workers, perWorker = 8, 50
-	var wg sync.WaitGroup
-	var failed sync.Map
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := 0; i < perWorker; i++ {
-				out, errOut, code := s.hook(t, bashPayload(fmt.Sprintf("w%d", w), "/tmp", fmt.Sprintf("echo %d-%d", w, i)))
-				if out != "" || errOut != "" || code != 0 {
-					failed.Store(fmt.Sprintf("%d/%d", w, i), fmt.Sprintf("stdout=%q stderr=%q code=%d", out, errOut, code))
-				}
-			}
-		}(w)
-	}
-	wg.Wait()
-	failed.Range(func(k, v any) bool { t.Errorf("hook %s: %s", k, v); return true })
+	testenv.Concurrently(t, workers, perWorker, func(w, i int) string {
+		out, errOut, code := s.hook(t, bashPayload(fmt.Sprintf("w%d", w), "/tmp", fmt.Sprintf("echo %d-%d", w, i)))
+		if out != "" || errOut != "" || code != 0 {
+			return fmt.Sprintf("stdout=%q stderr=%q code=%d", out, errOut, code)
+		}
+		return ""
+	})
 	checkConcurrentWriters(t, s.home, workers, perWorker)
 }
 

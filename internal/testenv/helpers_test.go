@@ -1,8 +1,10 @@
 package testenv
 
 import (
+	"fmt"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -58,5 +60,42 @@ func TestEnvWithoutDropsNamesAndPrefixes(t *testing.T) {
 	}
 	if !strings.Contains(got, "KEEP_ME_TOO=4") {
 		t.Error("KEEP_ME_TOO was dropped with KEEP_ME")
+	}
+}
+
+// errorRecorder is a testing.TB that records Error and Errorf.
+type errorRecorder struct {
+	testing.TB
+	errs []string
+}
+
+func (r *errorRecorder) Helper()           {}
+func (r *errorRecorder) Error(args ...any) { r.errs = append(r.errs, fmt.Sprint(args...)) }
+func (r *errorRecorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+// Every call runs, side by side; problems fail the test, ten shown, then
+// their count.
+func TestConcurrentlyRunsEveryCallAndReportsProblems(t *testing.T) {
+	r := &errorRecorder{TB: t}
+	var calls atomic.Int64
+	Concurrently(r, 4, 25, func(w, i int) string {
+		calls.Add(1)
+		if i%5 == 0 {
+			return fmt.Sprintf("bad %d", i)
+		}
+		return ""
+	})
+	if calls.Load() != 100 {
+		t.Errorf("%d calls, want 100", calls.Load())
+	}
+	if len(r.errs) != 11 || r.errs[10] != "20 of 100 calls had a problem" || !strings.Contains(r.errs[0], ": bad ") {
+		t.Errorf("reported %q", r.errs)
+	}
+	r.errs = nil
+	Concurrently(r, 2, 3, func(w, i int) string { return "" })
+	if len(r.errs) != 0 {
+		t.Errorf("no problems, yet reported %q", r.errs)
 	}
 }
