@@ -11,7 +11,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store"
-	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
@@ -24,11 +24,7 @@ func TestTokenCreateListRevoke(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &made) != nil || !strings.HasPrefix(made.Token, store.APITokenPrefix) {
 		t.Fatalf("create: %d %s", code, out)
 	}
-	st, err := sqlite.Open(context.Background(), paths.DB())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := sqlitetest.Store(t, paths.DB())
 	got, err := st.TokenByHash(context.Background(), store.HashAPIToken(made.Token))
 	if err != nil || got == nil || got.Name != "grafana" {
 		t.Fatalf("stored token %+v %v", got, err)

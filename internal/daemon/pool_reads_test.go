@@ -19,6 +19,7 @@ import (
 	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/store/ship"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
@@ -156,11 +157,7 @@ func TestPoolDashboardShowsEveryMachinesEvents(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now().UTC()
 
-	stB, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stB.Close()
+	stB := sqlitetest.Store(t, filepath.Join(t.TempDir(), "warden.db"))
 	recordActivity(t, stB, sessB, "r.machine-b", now)
 	sh, err := ship.New(ship.Options{Spool: stB, Origin: "machine-b", Dial: func(ctx context.Context) (ship.Target, error) {
 		return postgres.Open(ctx, dbURL)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/postgres"
-	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
@@ -21,11 +21,7 @@ import (
 func TestEventReadsFallBackAndReturn(t *testing.T) {
 	dbURL := testenv.Postgres(t)
 	ctx := context.Background()
-	local, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer local.Close()
+	local := sqlitetest.Store(t, filepath.Join(t.TempDir(), "warden.db"))
 	if err := local.RecordHook(ctx, &store.Event{SessionID: "here", Event: "Stop"}, nil); err != nil {
 		t.Fatal(err)
 	}

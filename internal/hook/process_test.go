@@ -13,6 +13,7 @@ import (
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
@@ -106,11 +107,7 @@ func TestParallelHooksOfOneSessionKeepEveryUpdate(t *testing.T) {
 		}
 		return ""
 	})
-	st, err := sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := sqlitetest.Store(t, filepath.Join(home, "warden.db"))
 	sess, err := st.Session(context.Background(), "same")
 	if err != nil || sess == nil {
 		t.Fatal(err)

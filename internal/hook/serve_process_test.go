@@ -3,7 +3,6 @@
 package hook
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
@@ -31,11 +30,7 @@ func newServed(t *testing.T) *served {
 	t.Helper()
 	dir := testenv.Binaries(t, "warden")
 	s := &served{home: t.TempDir(), front: testenv.Alone(t, filepath.Join(dir, "warden")), core: filepath.Join(dir, "warden-core")}
-	st, err := sqlite.Open(context.Background(), filepath.Join(s.home, "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
+	sqlitetest.Create(t, filepath.Join(s.home, "warden.db"))
 	s.env = append(testenv.EnvWithout("WARDEN_KEEPER", "WARDEN_HOME", "CLAUDE_PROJECT_DIR"), "WARDEN_HOME="+s.home)
 	s.keeper = testenv.StartKeeper(t, s.core, s.home, s.env)
 	return s

@@ -19,6 +19,7 @@ import (
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
@@ -262,11 +263,7 @@ func newHome(t *testing.T, url string) *home {
 		"PATH=" + os.Getenv("PATH"), "HOME=" + h.dir, "WARDEN_HOME=" + filepath.Join(h.dir, ".warden"),
 		"CLAUDE_CONFIG_DIR=" + filepath.Join(h.dir, ".claude"), "WARDEN_DATABASE_URL=" + url,
 	}
-	st, err := sqlite.Open(context.Background(), filepath.Join(h.dir, ".warden", "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
+	sqlitetest.Create(t, filepath.Join(h.dir, ".warden", "warden.db"))
 	return h
 }
 
@@ -417,16 +414,7 @@ func (h *home) doctor(t *testing.T) map[string]check {
 
 func (h *home) localEvents(t *testing.T) []store.Event {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(h.dir, ".warden", "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	evs, err := st.Events(context.Background(), store.Filter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return evs
+	return sqlitetest.Events(t, filepath.Join(h.dir, ".warden", "warden.db"))
 }
 
 func countShared(t *testing.T, st *postgres.Store) int {
