@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,9 +84,7 @@ func TestTailDaemonLog(t *testing.T) {
 
 func waitText(t *testing.T, l *testenv.Buffer, want string) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); l.String() != want; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("followed %q, want %q", l.String(), want)
-		}
-	}
+	testenv.WaitFor(t, 10*time.Second, fmt.Sprintf("%q to be followed", want),
+		func() bool { return l.String() == want },
+		func() string { return fmt.Sprintf("followed %q", l.String()) })
 }

@@ -5,6 +5,7 @@ package keeper
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // newStore makes a real store file with one event, as a hook would leave it.
@@ -39,12 +41,10 @@ func runAsync(ctx context.Context, o Options) <-chan error {
 
 func waitHeld(t *testing.T, lock string, want bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if got, err := Running(lock); err == nil && got == want {
-			return
-		}
-	}
-	t.Fatalf("lock %s held = %v never came", lock, want)
+	testenv.WaitFor(t, 10*time.Second, fmt.Sprintf("lock %s held = %v", lock, want), func() bool {
+		got, err := Running(lock)
+		return err == nil && got == want
+	})
 }
 
 func wait(t *testing.T, done <-chan error) error {
