@@ -72,7 +72,7 @@ func (r *rig) untilCleaned(t *testing.T, task string, d time.Duration) (*Status,
 	t.Helper()
 	var all []Change
 	var s *Status
-	waitFor(t, d, "task "+task+" to end and be cleaned up", func() bool {
+	testenv.WaitFor(t, d, "task "+task+" to end and be cleaned up", func() bool {
 		cs, err := r.m.Poll(context.Background())
 		if err != nil {
 			t.Logf("poll: %v", err)
@@ -140,7 +140,7 @@ func TestAgentKilledMidTaskIsErrorWithArchive(t *testing.T) {
 	a := r.spawn(t, "t1")
 	ctx := context.Background()
 	var w *Window
-	waitFor(t, 20*time.Second, "the agent to start working", func() bool {
+	testenv.WaitFor(t, 20*time.Second, "the agent to start working", func() bool {
 		r.m.Poll(ctx)
 		s, _ := r.m.Status(ctx, "t1")
 		w, _ = r.cfg.Tmux.Window(ctx, "t1")
@@ -184,7 +184,7 @@ func TestKilledTmuxServerIsError(t *testing.T) {
 	r := newRig(t, "hang", nil)
 	a := r.spawn(t, "t1")
 	ctx := context.Background()
-	waitFor(t, 20*time.Second, "work in progress", func() bool {
+	testenv.WaitFor(t, 20*time.Second, "work in progress", func() bool {
 		_, err := os.Stat(filepath.Join(a.Worktree, "wip.txt"))
 		return err == nil
 	})
@@ -202,7 +202,7 @@ func TestNewManagerCarriesOn(t *testing.T) {
 	r.spawn(t, "t1")
 	ctx := context.Background()
 	m2 := NewManager(r.cfg, r.st)
-	waitFor(t, 20*time.Second, "the new manager to see the agent work", func() bool {
+	testenv.WaitFor(t, 20*time.Second, "the new manager to see the agent work", func() bool {
 		m2.Poll(ctx)
 		s, _ := m2.Status(ctx, "t1")
 		return s.State == "working"

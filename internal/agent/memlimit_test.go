@@ -62,7 +62,7 @@ func TestAgentCgroupHoldsItsLimitAndGoesWithIt(t *testing.T) {
 	r := newRig(t, "hang", func(c *Config) { c.MemoryMax = "256M" })
 	a := r.spawn(t, "t1")
 	limit := filepath.Join(a.MemoryCgroup, mem.cgroup.limitFile())
-	waitFor(t, 20*time.Second, "the agent to enter its cgroup", func() bool { return len(cgroupPIDs(a.MemoryCgroup)) > 0 })
+	testenv.WaitFor(t, 20*time.Second, "the agent to enter its cgroup", func() bool { return len(cgroupPIDs(a.MemoryCgroup)) > 0 })
 	if b, err := os.ReadFile(limit); err != nil || strings.TrimSpace(string(b)) != "268435456" {
 		t.Errorf("%s: %q %v, want 268435456", limit, b, err)
 	}

@@ -36,18 +36,6 @@ func privateTmux(t *testing.T) *Tmux {
 	return tm
 }
 
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", d, what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // startWindow launches a ModeCommand agent running a shell snippet in a
 // window named task.
 func startWindow(t *testing.T, tm *Tmux, task, dir, script string) {
@@ -75,7 +63,7 @@ func TestTmuxWindowPerTaskWithEnvAndArgv(t *testing.T) {
 	startWindow(t, tm, "t1", dir, script)
 	startWindow(t, tm, "t10", dir, "exec sleep 600")
 
-	waitFor(t, 10*time.Second, "the agent to start", func() bool { b, _ := os.ReadFile(out); return len(b) > 0 })
+	testenv.WaitFor(t, 10*time.Second, "the agent to start", func() bool { b, _ := os.ReadFile(out); return len(b) > 0 })
 	b, _ := os.ReadFile(out)
 	if want := "t1|" + dir + "|say 'hi'|t1|" + dir + "|a b'c\n"; string(b) != want {
 		t.Errorf("agent saw %q, want %q", b, want)
@@ -88,11 +76,11 @@ func TestTmuxWindowPerTaskWithEnvAndArgv(t *testing.T) {
 		t.Fatalf("windows %+v, want t1 and t10 alive", ws)
 	}
 	// The pane's process is the agent itself (exec all the way down).
-	waitFor(t, 5*time.Second, "the pane process to be sleep 600", func() bool {
+	testenv.WaitFor(t, 5*time.Second, "the pane process to be sleep 600", func() bool {
 		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(ws[1].PanePID) + "/cmdline")
 		return strings.HasPrefix(strings.ReplaceAll(string(cmdline), "\x00", " "), "sleep 600")
 	})
-	waitFor(t, 5*time.Second, "the pane to show output", func() bool {
+	testenv.WaitFor(t, 5*time.Second, "the pane to show output", func() bool {
 		s, _ := tm.Capture(ctx, "t1", 100)
 		return strings.Contains(s, "agent-ready")
 	})
@@ -122,7 +110,7 @@ func TestTmuxKeepsDeadWindowWithStatus(t *testing.T) {
 	ctx := context.Background()
 	startWindow(t, tm, "crash", t.TempDir(), "echo last words; sleep 0.5; exit 3")
 	var w *Window
-	waitFor(t, 10*time.Second, "the window to die", func() bool {
+	testenv.WaitFor(t, 10*time.Second, "the window to die", func() bool {
 		w, _ = tm.Window(ctx, "crash")
 		return w != nil && w.Dead
 	})

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // TestFindsExactlyTheOrphansOfAKilledTree starts real process trees — a
@@ -62,7 +64,7 @@ wait`)
 		other = waitPIDs(t, otherDir, "root", "mcp")
 	}
 	// Every process has exec'd into its final command line.
-	waitFor(t, "the trees to exec", func() bool {
+	testenv.WaitFor(t, 10*time.Second, "the trees to exec", func() bool {
 		procs, _ := List()
 		n := 0
 		for _, p := range procs {
@@ -79,7 +81,7 @@ wait`)
 		syscall.Kill(otherRoot.Process.Pid, syscall.SIGKILL)
 		otherRoot.Wait()
 	}
-	waitFor(t, "the orphans to be adopted", func() bool {
+	testenv.WaitFor(t, 10*time.Second, "the orphans to be adopted", func() bool {
 		procs, _ := List()
 		for _, p := range procs {
 			if contains(orphans, p.PID) && p.PPID == os.Getpid() {
@@ -188,7 +190,7 @@ func waitPIDs(t *testing.T, dir string, names ...string) []int {
 	var pids []int
 	for _, n := range names {
 		var pid int
-		waitFor(t, n+".pid in "+dir, func() bool {
+		testenv.WaitFor(t, 10*time.Second, n+".pid in "+dir, func() bool {
 			b, err := os.ReadFile(filepath.Join(dir, n+".pid"))
 			pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
 			return err == nil && pid > 0
@@ -198,17 +200,6 @@ func waitPIDs(t *testing.T, dir string, names ...string) []int {
 		t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
 	}
 	return pids
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 func reapAll() {

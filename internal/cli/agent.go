@@ -10,9 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/warden-dev/warden/internal/agent"
-	"github.com/warden-dev/warden/internal/config"
-	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 // newAgentCmd is `warden agent`: the agents `warden serve` runs, one per
@@ -32,22 +30,6 @@ done, error, timed_out.`,
 
 // agentStore is what the agent commands need of the store: the manager's
 // part, and closing it.
-type agentStore interface {
-	agent.Store
-	Close() error
-}
-
-// agentManager opens the store and a manager configured from the user's
-// config.
-func agentManager(ctx context.Context) (*agent.Manager, agentStore, error) {
-	st, err := openExistingStore(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	cfg, _ := config.Load(paths.UserConfig(), "")
-	return agent.NewManager(agent.ConfigFrom(cfg), st), st, nil
-}
-
 func newAgentListCmd() *cobra.Command {
 	var all, asJSON bool
 	cmd := &cobra.Command{
@@ -56,46 +38,43 @@ func newAgentListCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := context.Background()
-			st, err := openExistingStore(ctx)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			as, err := st.Agents(ctx, all)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				for _, a := range as {
-					if err := enc.Encode(a); err != nil {
-						return err
+			return withExistingStore(ctx, func(st *sqlite.Store) error {
+				as, err := st.Agents(ctx, all)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					enc := json.NewEncoder(cmd.OutOrStdout())
+					for _, a := range as {
+						if err := enc.Encode(a); err != nil {
+							return err
+						}
 					}
+					return nil
 				}
+				if len(as) == 0 {
+					fmt.Fprintln(cmd.OutOrStdout(), "no agents")
+					return nil
+				}
+				var b bytes.Buffer
+				tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "TASK\tSTATE\tFOR\tLAST EVENT\tBRANCH\tREASON")
+				now := time.Now()
+				for _, a := range as {
+					end := now
+					if !a.Ended.IsZero() {
+						end = a.Ended
+					}
+					last := "-"
+					if !a.LastEvent.IsZero() {
+						last = ago(now.Sub(a.LastEvent))
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.TaskID, a.State, end.Sub(a.Started).Round(time.Second), last, a.Branch, a.Reason)
+				}
+				tw.Flush()
+				writeClipped(cmd.OutOrStdout(), b.String())
 				return nil
-			}
-			if len(as) == 0 {
-				fmt.Fprintln(cmd.OutOrStdout(), "no agents")
-				return nil
-			}
-			var b bytes.Buffer
-			tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "TASK\tSTATE\tFOR\tLAST EVENT\tBRANCH\tREASON")
-			now := time.Now()
-			for _, a := range as {
-				end := now
-				if !a.Ended.IsZero() {
-					end = a.Ended
-				}
-				last := "-"
-				if !a.LastEvent.IsZero() {
-					last = ago(now.Sub(a.LastEvent))
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.TaskID, a.State, end.Sub(a.Started).Round(time.Second), last, a.Branch, a.Reason)
-			}
-			tw.Flush()
-			writeClipped(cmd.OutOrStdout(), b.String())
-			return nil
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&all, "all", false, "also agents that ended and were cleaned up")

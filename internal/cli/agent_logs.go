@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/warden-dev/warden/internal/agent"
 )
 
 func newAgentLogsCmd() *cobra.Command {
@@ -17,17 +19,14 @@ agent's state comes from its hook events, never from its screen.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := context.Background()
-			m, st, err := agentManager(ctx)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			out, err := m.Logs(ctx, args[0], lines)
-			if err != nil {
-				return err
-			}
-			fmt.Fprint(cmd.OutOrStdout(), out)
-			return nil
+			return withAgentManager(ctx, func(m *agent.Manager) error {
+				out, err := m.Logs(ctx, args[0], lines)
+				if err != nil {
+					return err
+				}
+				fmt.Fprint(cmd.OutOrStdout(), out)
+				return nil
+			})
 		},
 	}
 	cmd.Flags().IntVarP(&lines, "lines", "n", 200, "lines of scrollback")

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/warden-dev/warden/internal/helper"
-	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
@@ -26,13 +25,6 @@ export" writes the rows with their hashes as JSON lines.`,
 	}
 	cmd.AddCommand(newAuditVerifyCmd(), newAuditExportCmd())
 	return cmd
-}
-
-func openExistingStore(ctx context.Context) (*sqlite.Store, error) {
-	if _, err := os.Stat(paths.DB()); err != nil {
-		return nil, fmt.Errorf("no store at %s: run `warden install` first (or set WARDEN_HOME)", paths.DB())
-	}
-	return sqlite.Open(ctx, paths.DB())
 }
 
 func newAuditVerifyCmd() *cobra.Command {
@@ -63,32 +55,29 @@ shipped events, as that store chained them.`,
 				return nil
 			}
 			ctx := context.Background()
-			st, err := openExistingStore(ctx)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			n, brk, err := st.VerifyChain(ctx)
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				json.NewEncoder(out).Encode(struct {
-					OK      bool              `json:"ok"`
-					Checked int64             `json:"checked"`
-					Break   *store.ChainBreak `json:"break,omitempty"`
-				}{brk == nil, n, brk})
-			} else if brk == nil {
-				fmt.Fprintf(out, "audit chain intact: %d rows checked in %s\n", n, st.Path())
-			} else {
-				fmt.Fprintf(out, "audit chain BROKEN at row %d: %s\n", brk.ID, brk.Reason)
-				fmt.Fprintf(out, "rows before %d verified; inspect with `warden log --json` and `warden audit export`\n", brk.ID)
-			}
-			if brk != nil {
-				return ExitError{Code: 1}
-			}
-			return nil
+			return withExistingStore(ctx, func(st *sqlite.Store) error {
+				n, brk, err := st.VerifyChain(ctx)
+				if err != nil {
+					return err
+				}
+				out := cmd.OutOrStdout()
+				if asJSON {
+					json.NewEncoder(out).Encode(struct {
+						OK      bool              `json:"ok"`
+						Checked int64             `json:"checked"`
+						Break   *store.ChainBreak `json:"break,omitempty"`
+					}{brk == nil, n, brk})
+				} else if brk == nil {
+					fmt.Fprintf(out, "audit chain intact: %d rows checked in %s\n", n, st.Path())
+				} else {
+					fmt.Fprintf(out, "audit chain BROKEN at row %d: %s\n", brk.ID, brk.Reason)
+					fmt.Fprintf(out, "rows before %d verified; inspect with `warden log --json` and `warden audit export`\n", brk.ID)
+				}
+				if brk != nil {
+					return ExitError{Code: 1}
+				}
+				return nil
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"ok":…,"checked":N,"break":{"id","reason"}}`)
@@ -112,34 +101,31 @@ func newAuditExportCmd() *cobra.Command {
 				}
 				f.Since = t
 			}
-			st, err := openExistingStore(ctx)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			evs, err := st.Events(ctx, f)
-			if err != nil {
-				return err
-			}
-			w := cmd.OutOrStdout()
-			if output != "" && output != "-" {
-				file, err := os.OpenFile(output, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+			return withExistingStore(ctx, func(st *sqlite.Store) error {
+				evs, err := st.Events(ctx, f)
 				if err != nil {
-					return fmt.Errorf("export to %s: %w (choose a new file name)", output, err)
-				}
-				defer file.Close()
-				w = file
-			}
-			enc := json.NewEncoder(w)
-			for _, e := range evs {
-				if err := enc.Encode(e); err != nil {
 					return err
 				}
-			}
-			if output != "" && output != "-" {
-				fmt.Fprintf(cmd.ErrOrStderr(), "exported %d events to %s\n", len(evs), output)
-			}
-			return nil
+				w := cmd.OutOrStdout()
+				if output != "" && output != "-" {
+					file, err := os.OpenFile(output, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+					if err != nil {
+						return fmt.Errorf("export to %s: %w (choose a new file name)", output, err)
+					}
+					defer file.Close()
+					w = file
+				}
+				enc := json.NewEncoder(w)
+				for _, e := range evs {
+					if err := enc.Encode(e); err != nil {
+						return err
+					}
+				}
+				if output != "" && output != "-" {
+					fmt.Fprintf(cmd.ErrOrStderr(), "exported %d events to %s\n", len(evs), output)
+				}
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&since, "since", "", "only events since a duration ago (24h, 7d) or a date")

@@ -74,42 +74,39 @@ func judgeLogCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := context.Background()
-			st, err := sqlite.Open(ctx, paths.DB())
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			f := store.JudgementFilter{SessionID: sessionID, Judge: name, Limit: n}
-			if since > 0 {
-				f.Since = time.Now().Add(-since)
-			}
-			js, err := st.Judgements(ctx, f)
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				enc := json.NewEncoder(out)
+			return withStore(ctx, func(st *sqlite.Store) error {
+				f := store.JudgementFilter{SessionID: sessionID, Judge: name, Limit: n}
+				if since > 0 {
+					f.Since = time.Now().Add(-since)
+				}
+				js, err := st.Judgements(ctx, f)
+				if err != nil {
+					return err
+				}
+				out := cmd.OutOrStdout()
+				if asJSON {
+					enc := json.NewEncoder(out)
+					for _, j := range js {
+						enc.Encode(j)
+					}
+					return nil
+				}
+				tw := tabwriter.NewWriter(out, 0, 2, 2, ' ', 0)
+				fmt.Fprintln(tw, "TIME\tJUDGE\tMODEL\tIN\tOUT\tCOST\tMS\tVERDICT\tREASON")
+				var cost float64
 				for _, j := range js {
-					enc.Encode(j)
+					cost += j.CostUSD
+					why := j.Reason
+					if j.Error != "" {
+						why = j.Error
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t$%.4f\t%d\t%s\t%s\n", j.Time.Local().Format("01-02 15:04:05"),
+						j.Judge, j.Model, j.TokensIn, j.TokensOut, j.CostUSD, j.LatencyMS, j.Verdict, judgeClip(why, 60))
 				}
+				tw.Flush()
+				fmt.Fprintf(out, "%d calls, $%.4f estimated\n", len(js), cost)
 				return nil
-			}
-			tw := tabwriter.NewWriter(out, 0, 2, 2, ' ', 0)
-			fmt.Fprintln(tw, "TIME\tJUDGE\tMODEL\tIN\tOUT\tCOST\tMS\tVERDICT\tREASON")
-			var cost float64
-			for _, j := range js {
-				cost += j.CostUSD
-				why := j.Reason
-				if j.Error != "" {
-					why = j.Error
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t$%.4f\t%d\t%s\t%s\n", j.Time.Local().Format("01-02 15:04:05"),
-					j.Judge, j.Model, j.TokensIn, j.TokensOut, j.CostUSD, j.LatencyMS, j.Verdict, judgeClip(why, 60))
-			}
-			tw.Flush()
-			fmt.Fprintf(out, "%d calls, $%.4f estimated\n", len(js), cost)
-			return nil
+			})
 		},
 	}
 	c.Flags().StringVar(&sessionID, "session", "", "only this session")

@@ -45,31 +45,28 @@ func newLoopStartCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			st, err := sqlite.Open(ctx, paths.DB())
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			old, err := loop.Load(ctx, st, project)
-			if err != nil {
-				return err
-			}
-			if old != nil && old.Status == loop.Active && !force {
-				return fmt.Errorf("a loop is already active in %s (%q, iteration %d of %d); `warden loop stop` it first or pass --force to replace it",
-					old.Project, old.Task, old.Iteration, old.Max)
-			}
-			if err := loop.Save(ctx, st, l); err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "loop started in %s: %q, at most %d iterations\n", l.Project, l.Task, l.Max)
-			for _, c := range l.Criteria {
-				fmt.Fprintf(out, "  criterion: %s\n", c)
-			}
-			for _, c := range l.Checks {
-				fmt.Fprintf(out, "  check:     %s\n", c)
-			}
-			return nil
+			return withStore(ctx, func(st *sqlite.Store) error {
+				old, err := loop.Load(ctx, st, project)
+				if err != nil {
+					return err
+				}
+				if old != nil && old.Status == loop.Active && !force {
+					return fmt.Errorf("a loop is already active in %s (%q, iteration %d of %d); `warden loop stop` it first or pass --force to replace it",
+						old.Project, old.Task, old.Iteration, old.Max)
+				}
+				if err := loop.Save(ctx, st, l); err != nil {
+					return err
+				}
+				out := cmd.OutOrStdout()
+				fmt.Fprintf(out, "loop started in %s: %q, at most %d iterations\n", l.Project, l.Task, l.Max)
+				for _, c := range l.Criteria {
+					fmt.Fprintf(out, "  criterion: %s\n", c)
+				}
+				for _, c := range l.Checks {
+					fmt.Fprintf(out, "  check:     %s\n", c)
+				}
+				return nil
+			})
 		},
 	}
 	f := cmd.Flags()
@@ -130,25 +127,22 @@ func newLoopStopCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := context.Background()
-			st, err := sqlite.Open(ctx, paths.DB())
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			l, err := loop.Load(ctx, st, loopProject())
-			if err != nil {
-				return err
-			}
-			if l == nil || l.Status != loop.Active {
-				fmt.Fprintf(cmd.OutOrStdout(), "no active loop in %s\n", loop.Canonical(loopProject()))
+			return withStore(ctx, func(st *sqlite.Store) error {
+				l, err := loop.Load(ctx, st, loopProject())
+				if err != nil {
+					return err
+				}
+				if l == nil || l.Status != loop.Active {
+					fmt.Fprintf(cmd.OutOrStdout(), "no active loop in %s\n", loop.Canonical(loopProject()))
+					return nil
+				}
+				l.Status = loop.Stopped
+				if err := loop.Save(ctx, st, l); err != nil {
+					return err
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), l.Summary())
 				return nil
-			}
-			l.Status = loop.Stopped
-			if err := loop.Save(ctx, st, l); err != nil {
-				return err
-			}
-			fmt.Fprintln(cmd.OutOrStdout(), l.Summary())
-			return nil
+			})
 		},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/warden-dev/warden/internal/stats"
+	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 func newStatsCmd() *cobra.Command {
@@ -48,22 +49,19 @@ their sessions.`,
 				q.Project = abs
 			}
 			_, q.TZOffset = time.Now().Zone()
-			st, err := openExistingStore(ctx)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			r, err := stats.Collect(ctx, st, q)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(r)
-			}
-			r.WriteText(cmd.OutOrStdout())
-			return nil
+			return withExistingStore(ctx, func(st *sqlite.Store) error {
+				r, err := stats.Collect(ctx, st, q)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					enc := json.NewEncoder(cmd.OutOrStdout())
+					enc.SetIndent("", "  ")
+					return enc.Encode(r)
+				}
+				r.WriteText(cmd.OutOrStdout())
+				return nil
+			})
 		},
 	}
 	f := cmd.Flags()

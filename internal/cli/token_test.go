@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,8 @@ import (
 
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store"
-	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // A token is shown once, kept only as its hash, listed without it, and
@@ -23,11 +25,7 @@ func TestTokenCreateListRevoke(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &made) != nil || !strings.HasPrefix(made.Token, store.APITokenPrefix) {
 		t.Fatalf("create: %d %s", code, out)
 	}
-	st, err := sqlite.Open(context.Background(), paths.DB())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := sqlitetest.Store(t, paths.DB())
 	got, err := st.TokenByHash(context.Background(), store.HashAPIToken(made.Token))
 	if err != nil || got == nil || got.Name != "grafana" {
 		t.Fatalf("stored token %+v %v", got, err)
@@ -67,50 +65,26 @@ func TestTailDaemonLog(t *testing.T) {
 		t.Errorf("missing log: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := newLockedBuffer()
+	followed := &testenv.Buffer{}
 	done := make(chan error, 1)
-	go func() { done <- tailLog(ctx, pw, path, 1, true) }()
-	waitText(t, pr, "l3\n")
+	go func() { done <- tailLog(ctx, followed, path, 1, true) }()
+	waitText(t, followed, "l3\n")
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString("l4\n")
 	f.Close()
-	waitText(t, pr, "l3\nl4\n")
+	waitText(t, followed, "l3\nl4\n")
 	os.Rename(path, path+".1") // rotated: a new file from its start
 	os.WriteFile(path, []byte("n1\n"), 0o600)
-	waitText(t, pr, "l3\nl4\nn1\n")
+	waitText(t, followed, "l3\nl4\nn1\n")
 	cancel()
 	if err := <-done; err != nil {
 		t.Error(err)
 	}
 }
 
-type lockedBuffer struct {
-	mu chan struct{}
-	b  strings.Builder
-}
-
-func newLockedBuffer() (*lockedBuffer, *lockedBuffer) {
-	l := &lockedBuffer{mu: make(chan struct{}, 1)}
-	return l, l
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu <- struct{}{}
-	defer func() { <-l.mu }()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu <- struct{}{}
-	defer func() { <-l.mu }()
-	return l.b.String()
-}
-
-func waitText(t *testing.T, l *lockedBuffer, want string) {
+func waitText(t *testing.T, l *testenv.Buffer, want string) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); l.String() != want; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("followed %q, want %q", l.String(), want)
-		}
-	}
+	testenv.WaitFor(t, 10*time.Second, fmt.Sprintf("%q to be followed", want),
+		func() bool { return l.String() == want },
+		func() string { return fmt.Sprintf("followed %q", l.String()) })
 }

@@ -82,12 +82,7 @@ func (r *poolRig) start(name string, maxAgents int) *poolWorker {
 		if err := os.WriteFile(filepath.Join(w.home, "config.toml"), []byte(cfg), 0o600); err != nil {
 			r.t.Fatal(err)
 		}
-		for _, kv := range os.Environ() {
-			if !strings.HasPrefix(kv, "WARDEN_") && !strings.HasPrefix(kv, "CLAUDE_PROJECT_DIR=") {
-				w.env = append(w.env, kv)
-			}
-		}
-		w.env = append(w.env, "WARDEN_HOME="+w.home, "WARDEN_DATABASE_URL="+r.url, "FAKE_LOG="+r.log,
+		w.env = append(testenv.EnvWithout("WARDEN_", "CLAUDE_PROJECT_DIR"), "WARDEN_HOME="+w.home, "WARDEN_DATABASE_URL="+r.url, "FAKE_LOG="+r.log,
 			"FAKE_RELEASE="+r.release, "FAKE_SYSTEM="+name)
 		r.workers[name] = w
 	}
@@ -109,18 +104,16 @@ func (r *poolRig) start(name string, maxAgents int) *poolWorker {
 
 func (r *poolRig) waitFor(what string, limit time.Duration, cond func() bool) {
 	r.t.Helper()
-	for deadline := time.Now().Add(limit); !cond(); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			var b strings.Builder
-			for _, w := range r.workers {
-				out, _ := os.ReadFile(filepath.Join(w.home, "serve.out"))
-				lg, _ := os.ReadFile(filepath.Join(w.home, "logs", "daemon.log"))
-				fmt.Fprintf(&b, "--- worker %s output:\n%s\nlog (tail):\n%s\n", w.name, out, tail(string(lg), 30))
-			}
-			counts, _ := r.st.CountTasks(context.Background())
-			r.t.Fatalf("gave up waiting for %s (tasks %v)\n%s", what, counts, b.String())
+	testenv.WaitFor(r.t, limit, what, cond, func() string {
+		counts, _ := r.st.CountTasks(context.Background())
+		b := fmt.Sprintf("tasks %v\n", counts)
+		for _, w := range r.workers {
+			out, _ := os.ReadFile(filepath.Join(w.home, "serve.out"))
+			lg, _ := os.ReadFile(filepath.Join(w.home, "logs", "daemon.log"))
+			b += fmt.Sprintf("--- worker %s output:\n%s\nlog (tail):\n%s\n", w.name, out, tail(string(lg), 30))
 		}
-	}
+		return b
+	})
 }
 
 func tail(s string, n int) string {

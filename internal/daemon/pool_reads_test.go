@@ -8,20 +8,18 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/warden-dev/warden/internal/daemon"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/store/ship"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
@@ -159,11 +157,7 @@ func TestPoolDashboardShowsEveryMachinesEvents(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now().UTC()
 
-	stB, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stB.Close()
+	stB := sqlitetest.Store(t, filepath.Join(t.TempDir(), "warden.db"))
 	recordActivity(t, stB, sessB, "r.machine-b", now)
 	sh, err := ship.New(ship.Options{Spool: stB, Origin: "machine-b", Dial: func(ctx context.Context) (ship.Target, error) {
 		return postgres.Open(ctx, dbURL)
@@ -238,7 +232,8 @@ func TestPoolDashboardShowsEveryMachinesEvents(t *testing.T) {
 	// meanwhile counted the shared store's ids: it tells the page to
 	// reload rather than resume by id in another store.
 	stream := c.stream("/live/stream")
-	closeDatabase(t, dbURL)
+	t.Cleanup(func() { testenv.AllowConnections(t, dbURL, true) }) // so testenv can drop it
+	testenv.AllowConnections(t, dbURL, false)
 	select {
 	case line := <-stream:
 		if !strings.Contains(line, "this machine") {
@@ -262,33 +257,5 @@ func TestPoolDashboardShowsEveryMachinesEvents(t *testing.T) {
 	}
 	if _, overview := c.get("/"); !strings.Contains(overview, "this machine&#39;s events only") {
 		t.Errorf("overview does not say it shows this machine's events only")
-	}
-}
-
-// closeDatabase makes the database at dbURL refuse connections and ends
-// the ones it has, as a server gone away would; Cleanup opens it again so
-// testenv can drop it.
-func closeDatabase(t *testing.T, dbURL string) {
-	t.Helper()
-	u, err := url.Parse(dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := strings.TrimPrefix(u.Path, "/")
-	u.Path = "/postgres"
-	ctx := context.Background()
-	c, err := pgx.Connect(ctx, u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c.Exec(ctx, "ALTER DATABASE "+pgx.Identifier{name}.Sanitize()+" ALLOW_CONNECTIONS true")
-		c.Close(ctx)
-	})
-	if _, err := c.Exec(ctx, "ALTER DATABASE "+pgx.Identifier{name}.Sanitize()+" ALLOW_CONNECTIONS false"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name); err != nil {
-		t.Fatal(err)
 	}
 }

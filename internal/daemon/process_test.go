@@ -56,15 +56,8 @@ func newHome(t *testing.T) *home {
 	// A front alone in its directory: a hook it hands to no one fails
 	// open ("warden-core is missing"), so a recorded event proves the
 	// resident process answered it.
-	h.lone = filepath.Join(t.TempDir(), "warden")
-	b, _ := os.ReadFile(filepath.Join(bins, "warden"))
-	os.WriteFile(h.lone, b, 0o755)
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "WARDEN_") && !strings.HasPrefix(kv, "CLAUDE_PROJECT_DIR=") {
-			h.env = append(h.env, kv)
-		}
-	}
-	h.env = append(h.env, "WARDEN_HOME="+h.dir, "FAKE_LOG="+h.log, "FAKE_RELEASE="+h.release)
+	h.lone = testenv.Alone(t, filepath.Join(bins, "warden"))
+	h.env = append(testenv.EnvWithout("WARDEN_", "CLAUDE_PROJECT_DIR"), "WARDEN_HOME="+h.dir, "FAKE_LOG="+h.log, "FAKE_RELEASE="+h.release)
 	t.Cleanup(func() { keeper.Stop(filepath.Join(h.dir, "locks", "keeper.lock"), 10*time.Second) })
 	return h
 }
@@ -98,27 +91,18 @@ func (h *home) serve() *exec.Cmd {
 
 func (h *home) waitFor(what string, cond func() bool) {
 	h.t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			out, _ := os.ReadFile(filepath.Join(h.dir, "serve.out"))
-			lg, _ := os.ReadFile(filepath.Join(h.dir, "logs", "daemon.log"))
-			h.t.Fatalf("gave up waiting for %s\nserve output:\n%s\nlog:\n%s", what, out, lg)
-		}
-	}
+	testenv.WaitFor(h.t, 20*time.Second, what, cond, func() string {
+		out, _ := os.ReadFile(filepath.Join(h.dir, "serve.out"))
+		lg, _ := os.ReadFile(filepath.Join(h.dir, "logs", "daemon.log"))
+		return fmt.Sprintf("serve output:\n%s\nlog:\n%s", out, lg)
+	})
 }
 
 func (h *home) warden(args ...string) (string, int) {
 	h.t.Helper()
 	cmd := exec.Command(filepath.Join(h.bin, "warden"), args...)
 	cmd.Env = h.env
-	out, err := cmd.CombinedOutput()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		h.t.Fatal(err)
-	}
-	return string(out), code
+	return testenv.RunCombined(h.t, cmd)
 }
 
 func (h *home) hook(front, session string) string {

@@ -3,45 +3,16 @@ package daemon
 import (
 	"context"
 	"log/slog"
-	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/postgres"
-	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 	"github.com/warden-dev/warden/internal/testenv"
 )
-
-// allowConnections lets the database at dbURL take connections or not;
-// refusing also ends the ones it has, as a server gone away would.
-func allowConnections(t *testing.T, dbURL string, allow bool) {
-	t.Helper()
-	u, err := url.Parse(dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := strings.TrimPrefix(u.Path, "/")
-	u.Path = "/postgres"
-	ctx := context.Background()
-	c, err := pgx.Connect(ctx, u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
-	if _, err := c.Exec(ctx, "ALTER DATABASE "+pgx.Identifier{name}.Sanitize()+" ALLOW_CONNECTIONS "+map[bool]string{true: "true", false: "false"}[allow]); err != nil {
-		t.Fatal(err)
-	}
-	if !allow {
-		if _, err := c.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // TestEventReadsFallBackAndReturn: reads go to the shared store; when it
 // stops answering they come from the local store at once and stay there
@@ -50,11 +21,7 @@ func allowConnections(t *testing.T, dbURL string, allow bool) {
 func TestEventReadsFallBackAndReturn(t *testing.T) {
 	dbURL := testenv.Postgres(t)
 	ctx := context.Background()
-	local, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer local.Close()
+	local := sqlitetest.Store(t, filepath.Join(t.TempDir(), "warden.db"))
 	if err := local.RecordHook(ctx, &store.Event{SessionID: "here", Event: "Stop"}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -93,8 +60,8 @@ func TestEventReadsFallBackAndReturn(t *testing.T) {
 		t.Errorf("shared store: %s (%s)", got, r.Label())
 	}
 
-	allowConnections(t, dbURL, false)
-	t.Cleanup(func() { allowConnections(t, dbURL, true) })
+	testenv.AllowConnections(t, dbURL, false)
+	t.Cleanup(func() { testenv.AllowConnections(t, dbURL, true) })
 	if got := sessions(); got != "here from local" {
 		t.Errorf("shared store gone: %s", got)
 	}
@@ -103,7 +70,7 @@ func TestEventReadsFallBackAndReturn(t *testing.T) {
 		t.Errorf("status while the shared store is gone: %v (%s)", d, r.Label())
 	}
 
-	allowConnections(t, dbURL, true)
+	testenv.AllowConnections(t, dbURL, true)
 	clock = clock.Add(sharedRetry - time.Second)
 	if got := sessions(); got != "here from local" {
 		t.Errorf("before the retry is due: %s; want the local store still", got)

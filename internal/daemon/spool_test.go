@@ -11,7 +11,7 @@ import (
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/store/ship"
-	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
@@ -20,11 +20,7 @@ import (
 func TestDaemonSpoolShipsAndReports(t *testing.T) {
 	url := testenv.Postgres(t)
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := sqlitetest.Store(t, filepath.Join(t.TempDir(), "warden.db"))
 	for i := 0; i < 12; i++ {
 		if err := st.RecordHook(ctx, &store.Event{SessionID: "s", Event: "PreToolUse", Tool: "Bash"}, nil); err != nil {
 			t.Fatal(err)

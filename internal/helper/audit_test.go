@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,9 +50,7 @@ func TestAuditVerifyShared(t *testing.T) {
 	ship("machine-b", 1, 2)
 	ship("machine-a", 4)
 	empty := testenv.Postgres(t) // no schema yet
-	l, _ := net.Listen("tcp", "127.0.0.1:0")
-	down := fmt.Sprintf("postgres://postgres:pw@%s/warden", l.Addr())
-	l.Close()
+	down := testenv.UnreachablePostgres(t)
 
 	run := func(env, config string, args ...string) (stdout, stderr string, code int) {
 		home := t.TempDir()
@@ -64,15 +61,7 @@ func TestAuditVerifyShared(t *testing.T) {
 		}
 		cmd := exec.Command(filepath.Join(dir, "warden"), append([]string{"audit", "verify", "--shared"}, args...)...)
 		cmd.Env = append(os.Environ(), "WARDEN_HOME="+home, "HOME="+t.TempDir(), "WARDEN_DATABASE_URL="+env)
-		var o, e strings.Builder
-		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return o.String(), e.String(), code
+		return testenv.Run(t, cmd)
 	}
 	asJSON := func(out string) cmds.SharedAudit {
 		t.Helper()

@@ -3,8 +3,6 @@ package helper_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,21 +36,12 @@ func TestStoreCheckAndDoctor(t *testing.T) {
 	}
 	st.Close()
 	empty := testenv.Postgres(t)
-	l, _ := net.Listen("tcp", "127.0.0.1:0")
-	down := fmt.Sprintf("postgres://postgres:pw@%s/warden", l.Addr())
-	l.Close()
+	down := testenv.UnreachablePostgres(t)
 
 	run := func(url string, args ...string) (string, int) {
 		cmd := exec.Command(filepath.Join(dir, "warden"), args...)
 		cmd.Env = append(os.Environ(), "WARDEN_HOME="+t.TempDir(), "HOME="+t.TempDir(), "WARDEN_DATABASE_URL="+url)
-		out, err := cmd.CombinedOutput()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return string(out), code
+		return testenv.RunCombined(t, cmd)
 	}
 	for _, c := range []struct {
 		name, url string

@@ -12,7 +12,6 @@ import (
 
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/store"
-	"github.com/warden-dev/warden/internal/store/sqlite"
 	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 )
 
@@ -76,11 +75,7 @@ func TestFileEventsCarryHashesLinesAndDuration(t *testing.T) {
 	if bash.HashBefore != "" || bash.HashAfter != "" || bash.LinesAdded != nil || bash.DurationMS == nil || *bash.DurationMS != 7 {
 		t.Errorf("Bash: %+v", bash)
 	}
-	st, err := sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := sqlitetest.Store(t, filepath.Join(home, "warden.db"))
 	if n, brk, err := st.VerifyChain(context.Background()); err != nil || brk != nil || n != 6 {
 		t.Errorf("audit chain over the new fields: %d rows, break %+v, %v", n, brk, err)
 	}

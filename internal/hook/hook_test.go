@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/store"
-	"github.com/warden-dev/warden/internal/store/sqlite"
 	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 )
 
@@ -42,16 +41,7 @@ func payload(ev string, extra string) string {
 
 func events(t *testing.T, home string) []store.Event {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	evs, err := st.Events(context.Background(), store.Filter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return evs
+	return sqlitetest.Events(t, filepath.Join(home, "warden.db"))
 }
 
 func TestAllowIsSilenceAndRecorded(t *testing.T) {
@@ -134,11 +124,7 @@ func TestSessionStateCarriesAcrossProcesses(t *testing.T) {
 		runHook(t, strings.NewReader(payload("PreToolUse", `"tool_name":"Bash","tool_input":{"command":"ls"}`)))
 	}
 	runHook(t, strings.NewReader(payload("SubagentStart", `"agent_id":"a1","agent_type":"Explore"`)))
-	st, err := sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := sqlitetest.Store(t, filepath.Join(home, "warden.db"))
 	sess, err := st.Session(context.Background(), "sess-1")
 	if err != nil || sess == nil {
 		t.Fatalf("session: %v %v", sess, err)
@@ -257,11 +243,7 @@ func TestCorruptStoreFailsOpen(t *testing.T) {
 func TestLockedStoreFailsOpenWithinBudget(t *testing.T) {
 	home, _ := env(t)
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(home, "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := sqlitetest.Store(t, filepath.Join(home, "warden.db"))
 	// Hold the write lock for longer than the retry budget.
 	conn, err := sqlitetest.Open(t, st.Path()).Conn(ctx)
 	if err != nil {

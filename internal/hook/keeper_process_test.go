@@ -24,17 +24,6 @@ func runBinaryHook(t *testing.T, bin string, env []string) {
 	}
 }
 
-// lockHeld polls until a keeper holds lock (want true) or none does, or
-// 10 s pass.
-func lockHeld(lock string, want bool) bool {
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if running, err := keeper.Running(lock); err == nil && running == want {
-			return true
-		}
-	}
-	return false
-}
-
 // TestHookStartsOneKeeperThatStops: the real binary's first hook starts
 // `warden keeper` detached; it holds the store lock with its pid, and
 // Stop ends it.
@@ -42,7 +31,7 @@ func TestHookStartsOneKeeperThatStops(t *testing.T) {
 	bin := testenv.Binary(t, "warden")
 	home := t.TempDir()
 	lock := filepath.Join(home, "locks", "keeper.lock")
-	env := append(envWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home)
+	env := append(testenv.EnvWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home)
 	t.Cleanup(func() { _ = keeper.Stop(lock, 10*time.Second) })
 
 	runBinaryHook(t, bin, env)
@@ -52,17 +41,16 @@ func TestHookStartsOneKeeperThatStops(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(home, "locks", "keeper.started")); err != nil {
 		t.Fatalf("no keeper start stamp once the hook exited: %v", err)
 	}
-	if !lockHeld(lock, true) {
-		t.Fatal("no keeper holds the store after the first hook")
-	}
+	testenv.WaitFor(t, 10*time.Second, "a keeper to hold the store after the first hook", func() bool {
+		running, err := keeper.Running(lock)
+		return err == nil && running
+	})
 	var pid string
-	for deadline := time.Now().Add(5 * time.Second); pid == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	testenv.WaitFor(t, 5*time.Second, "the keeper's pid in its lock file", func() bool {
 		b, _ := os.ReadFile(lock) // written just after the lock is taken
 		pid = strings.TrimSpace(string(b))
-	}
-	if pid == "" {
-		t.Fatal("the keeper wrote no pid into its lock file")
-	}
+		return pid != ""
+	})
 	cmdline, err := os.ReadFile("/proc/" + pid + "/cmdline")
 	if err == nil && !strings.Contains(string(cmdline), "keeper") {
 		t.Fatalf("pid %s in the lock is not a keeper: %q", pid, cmdline)
@@ -91,13 +79,13 @@ func TestNoKeeperWhenSwitchedOff(t *testing.T) {
 	bin := testenv.Binary(t, "warden")
 	for name, setup := range map[string]func(home string) []string{
 		"env": func(home string) []string {
-			return append(envWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home, "WARDEN_KEEPER=off")
+			return append(testenv.EnvWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home, "WARDEN_KEEPER=off")
 		},
 		"config": func(home string) []string {
 			if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("[hook]\nkeeper = false\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			return append(envWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home)
+			return append(testenv.EnvWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home)
 		},
 	} {
 		t.Run(name, func(t *testing.T) {

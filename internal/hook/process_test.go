@@ -7,13 +7,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
@@ -30,53 +30,24 @@ func TestConcurrentHookProcesses(t *testing.T) {
 	bin := testenv.Binary(t, "warden")
 	home := t.TempDir()
 	t.Cleanup(func() { _ = keeper.Stop(filepath.Join(home, "locks", "keeper.lock"), 10*time.Second) })
-	env := append(envWithout("WARDEN_KEEPER", "WARDEN_HOME"), "WARDEN_HOME="+home)
+	env := append(testenv.EnvWithout("WARDEN_KEEPER", "WARDEN_HOME"), "WARDEN_HOME="+home)
 	const workers, perWorker = 16, 200
-	var wg sync.WaitGroup
-	errs := make(chan string, workers*perWorker)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := 0; i < perWorker; i++ {
-				cmd := exec.Command(bin, "hook", "--harness", "claude")
-				cmd.Env = env
-				cmd.Stdin = strings.NewReader(fmt.Sprintf(
-					`{"session_id":"w%d","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"t%d-%d","tool_input":{"command":"echo %d"}}`,
-					w, w, i, i))
-				var stdout, stderr strings.Builder
-				cmd.Stdout, cmd.Stderr = &stdout, &stderr
-				if err := cmd.Run(); err != nil || stdout.Len() > 0 || stderr.Len() > 0 {
-					errs <- fmt.Sprintf("worker %d event %d: err=%v stdout=%q stderr=%q", w, i, err, stdout.String(), stderr.String())
-				}
-			}
-		}(w)
-	}
-	wg.Wait()
-	close(errs)
-	n := 0
-	for e := range errs {
-		if n < 10 {
-			t.Error(e)
+	// A problem is a hook process that surfaced an error to Claude Code.
+	testenv.Concurrently(t, workers, perWorker, func(w, i int) string {
+		cmd := exec.Command(bin, "hook", "--harness", "claude")
+		cmd.Env = env
+		cmd.Stdin = strings.NewReader(fmt.Sprintf(
+			`{"session_id":"w%d","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"t%d-%d","tool_input":{"command":"echo %d"}}`,
+			w, w, i, i))
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil || stdout.Len() > 0 || stderr.Len() > 0 {
+			return fmt.Sprintf("err=%v stdout=%q stderr=%q", err, stdout.String(), stderr.String())
 		}
-		n++
-	}
-	if n > 0 {
-		t.Errorf("%d of %d hook processes surfaced an error to Claude Code", n, workers*perWorker)
-	}
+		return ""
+	})
 
-	st, err := sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	evs, err := st.Events(context.Background(), store.Filter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(evs) != workers*perWorker {
-		t.Fatalf("want exactly %d rows, got %d", workers*perWorker, len(evs))
-	}
+	evs := checkConcurrentWriters(t, home, workers, perWorker)
 	seen := map[string]bool{}
 	for _, e := range evs {
 		if seen[e.ToolUseID] {
@@ -87,14 +58,23 @@ func TestConcurrentHookProcesses(t *testing.T) {
 			t.Errorf("row with error: %+v", e)
 		}
 	}
-	checkConcurrentWriters(t, st, workers, perWorker)
 }
 
 // checkConcurrentWriters: after workers sessions w0, w1, … of perWorker
-// hooks each, the audit chain holds every row and each session's tool
-// counter is exact.
-func checkConcurrentWriters(t *testing.T, st *sqlite.Store, workers, perWorker int) {
+// hooks each into the store in home, it holds exactly that many rows, the
+// audit chain holds every one and each session's tool counter is exact.
+// It returns the rows.
+func checkConcurrentWriters(t *testing.T, home string, workers, perWorker int) []store.Event {
 	t.Helper()
+	evs := events(t, home)
+	if len(evs) != workers*perWorker {
+		t.Fatalf("want exactly %d rows, got %d", workers*perWorker, len(evs))
+	}
+	st, err := sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
 	if n, brk, err := st.VerifyChain(context.Background()); err != nil || brk != nil || n != int64(workers*perWorker) {
 		t.Errorf("audit chain after concurrent writers: %d rows, break %+v, %v", n, brk, err)
 	}
@@ -104,6 +84,7 @@ func checkConcurrentWriters(t *testing.T, st *sqlite.Store, workers, perWorker i
 			t.Errorf("session w%d state: %v %v", w, sess, err)
 		}
 	}
+	return evs
 }
 
 // TestParallelHooksOfOneSessionKeepEveryUpdate fires PreToolUse hooks of one
@@ -117,29 +98,16 @@ func TestParallelHooksOfOneSessionKeepEveryUpdate(t *testing.T) {
 	bin := testenv.Binary(t, "warden")
 	home := t.TempDir()
 	const workers, perWorker = 8, 20
-	var wg sync.WaitGroup
-	var failed sync.Map
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := 0; i < perWorker; i++ {
-				cmd := exec.Command(bin, "hook")
-				cmd.Env = append(os.Environ(), "WARDEN_HOME="+home)
-				cmd.Stdin = strings.NewReader(`{"session_id":"same","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/tmp/x"}}`)
-				if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
-					failed.Store(fmt.Sprintf("%d/%d", w, i), fmt.Sprintf("%v %s", err, out))
-				}
-			}
-		}(w)
-	}
-	wg.Wait()
-	failed.Range(func(k, v any) bool { t.Errorf("hook %s: %s", k, v); return true })
-	st, err := sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	testenv.Concurrently(t, workers, perWorker, func(w, i int) string {
+		cmd := exec.Command(bin, "hook")
+		cmd.Env = append(os.Environ(), "WARDEN_HOME="+home)
+		cmd.Stdin = strings.NewReader(`{"session_id":"same","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/tmp/x"}}`)
+		if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
+			return fmt.Sprintf("%v %s", err, out)
+		}
+		return ""
+	})
+	st := sqlitetest.Store(t, filepath.Join(home, "warden.db"))
 	sess, err := st.Session(context.Background(), "same")
 	if err != nil || sess == nil {
 		t.Fatal(err)

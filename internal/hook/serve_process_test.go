@@ -3,20 +3,16 @@
 package hook
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
@@ -27,55 +23,17 @@ import (
 type served struct {
 	home, front, core string
 	env               []string
-	keeper            *exec.Cmd
-	keeperErr         *strings.Builder
+	keeper            *testenv.Keeper
 }
 
 func newServed(t *testing.T) *served {
 	t.Helper()
 	dir := testenv.Binaries(t, "warden")
-	s := &served{home: t.TempDir(), front: filepath.Join(t.TempDir(), "warden"), core: filepath.Join(dir, "warden-core")}
-	b, err := os.ReadFile(filepath.Join(dir, "warden"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(s.front, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	st, err := sqlite.Open(context.Background(), filepath.Join(s.home, "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
-	s.env = append(envWithout("WARDEN_KEEPER", "WARDEN_HOME", "CLAUDE_PROJECT_DIR"), "WARDEN_HOME="+s.home)
-	s.startKeeper(t)
+	s := &served{home: t.TempDir(), front: testenv.Alone(t, filepath.Join(dir, "warden")), core: filepath.Join(dir, "warden-core")}
+	sqlitetest.Create(t, filepath.Join(s.home, "warden.db"))
+	s.env = append(testenv.EnvWithout("WARDEN_KEEPER", "WARDEN_HOME", "CLAUDE_PROJECT_DIR"), "WARDEN_HOME="+s.home)
+	s.keeper = testenv.StartKeeper(t, s.core, s.home, s.env)
 	return s
-}
-
-// startKeeper runs `warden-core keeper` as a child (not detached, so the
-// test owns it) and waits until its socket answers.
-func (s *served) startKeeper(t *testing.T) {
-	t.Helper()
-	s.keeper = exec.Command(s.core, "keeper")
-	s.keeper.Env = s.env
-	s.keeperErr = &strings.Builder{}
-	s.keeper.Stderr = s.keeperErr
-	if err := s.keeper.Start(); err != nil {
-		t.Fatal(err)
-	}
-	k := s.keeper
-	t.Cleanup(func() {
-		k.Process.Signal(syscall.SIGTERM)
-		k.Wait()
-	})
-	sock := filepath.Join(s.home, "run", "hook.sock")
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if c, err := net.Dial("unix", sock); err == nil {
-			c.Close()
-			return
-		}
-	}
-	t.Fatalf("the keeper never answered on %s; its stderr:\n%s", sock, s.keeperErr)
 }
 
 // hook runs the front binary with payload on stdin.
@@ -84,15 +42,28 @@ func (s *served) hook(t *testing.T, payload string, extraEnv ...string) (stdout,
 	cmd := exec.Command(s.front, "hook", "--harness", "claude")
 	cmd.Env = append(append([]string{}, s.env...), extraEnv...)
 	cmd.Stdin = strings.NewReader(payload)
-	var o, e strings.Builder
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
+	return testenv.Run(t, cmd)
+}
+
+// startHook starts the front's hook with stdin from a pipe the test
+// writes (and may never close): the hook's process, the pipe's ends and
+// the hook's stderr.
+func (s *served) startHook(t *testing.T) (hook *exec.Cmd, pr, pw *os.File, stderr *strings.Builder) {
+	t.Helper()
+	pr, pw, err := os.Pipe()
+	if err != nil {
 		t.Fatal(err)
 	}
-	return o.String(), e.String(), code
+	t.Cleanup(func() { pw.Close() })
+	hook = exec.Command(s.front, "hook")
+	hook.Env = s.env
+	hook.Stdin = pr
+	stderr = &strings.Builder{}
+	hook.Stderr = stderr
+	if err := hook.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return hook, pr, pw, stderr
 }
 
 func bashPayload(session, cwd, command string) string {
@@ -169,19 +140,7 @@ func TestStuckClientHoldsNoOne(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(s.home, "config.toml"), []byte("[hook]\nread_timeout_ms = 4000\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pw.Close()
-	slow := exec.Command(s.front, "hook")
-	slow.Env = s.env
-	slow.Stdin = pr
-	var slowErr strings.Builder
-	slow.Stderr = &slowErr
-	if err := slow.Start(); err != nil {
-		t.Fatal(err)
-	}
+	slow, pr, pw, slowErr := s.startHook(t)
 	pr.Close()
 	io.WriteString(pw, `{"session_id":"slow",`) // and never more, never closed
 
@@ -207,19 +166,7 @@ func TestStuckClientHoldsNoOne(t *testing.T) {
 // leaves its client to allow (exit 0, one line), not to hang or block.
 func TestKeeperKilledMidHookAllows(t *testing.T) {
 	s := newServed(t)
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pw.Close()
-	hook := exec.Command(s.front, "hook")
-	hook.Env = s.env
-	hook.Stdin = pr
-	var errOut strings.Builder
-	hook.Stderr = &errOut
-	if err := hook.Start(); err != nil {
-		t.Fatal(err)
-	}
+	hook, pr, pw, errOut := s.startHook(t)
 	defer pr.Close()
 	// Kill the keeper once it has taken the hook, not at a guessed moment:
 	// before that, the client would just run the hook itself and this
@@ -249,32 +196,14 @@ func TestConcurrentHooksThroughTheKeeper(t *testing.T) {
 	s := newServed(t)
 	s.front = filepath.Join(filepath.Dir(s.core), "warden")
 	const workers, perWorker = 8, 50
-	var wg sync.WaitGroup
-	var failed sync.Map
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := 0; i < perWorker; i++ {
-				out, errOut, code := s.hook(t, bashPayload(fmt.Sprintf("w%d", w), "/tmp", fmt.Sprintf("echo %d-%d", w, i)))
-				if out != "" || errOut != "" || code != 0 {
-					failed.Store(fmt.Sprintf("%d/%d", w, i), fmt.Sprintf("stdout=%q stderr=%q code=%d", out, errOut, code))
-				}
-			}
-		}(w)
-	}
-	wg.Wait()
-	failed.Range(func(k, v any) bool { t.Errorf("hook %s: %s", k, v); return true })
-	evs := events(t, s.home)
-	if len(evs) != workers*perWorker {
-		t.Fatalf("want exactly %d rows, got %d", workers*perWorker, len(evs))
-	}
-	st, err := sqlite.Open(context.Background(), filepath.Join(s.home, "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	checkConcurrentWriters(t, st, workers, perWorker)
+	testenv.Concurrently(t, workers, perWorker, func(w, i int) string {
+		out, errOut, code := s.hook(t, bashPayload(fmt.Sprintf("w%d", w), "/tmp", fmt.Sprintf("echo %d-%d", w, i)))
+		if out != "" || errOut != "" || code != 0 {
+			return fmt.Sprintf("stdout=%q stderr=%q code=%d", out, errOut, code)
+		}
+		return ""
+	})
+	checkConcurrentWriters(t, s.home, workers, perWorker)
 }
 
 // TestKeeperRendersTheStatusLine: `warden statusline` is answered by the

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/warden-dev/warden/internal/store"
-	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 )
 
 // Hooks of warden's agents carry WARDEN_TASK_ID: each event is tagged with
@@ -19,11 +19,7 @@ func TestEventsTaggedWithTheCallersTask(t *testing.T) {
 	s.hook(t, bashPayload("s2", "/tmp", "ls"), "WARDEN_TASK_ID=task-b")
 	s.hook(t, bashPayload("s3", "/tmp", "ls"))
 
-	st, err := sqlite.Open(context.Background(), filepath.Join(s.home, "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := sqlitetest.Store(t, filepath.Join(s.home, "warden.db"))
 	evs, err := st.Events(context.Background(), store.Filter{})
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 	"github.com/warden-dev/warden/internal/hookwire"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // TestMain doubles as the `warden-core handoff auto …` a status line
@@ -44,25 +45,8 @@ type rig struct {
 	home, sock string
 	st         *sqlite.Store
 	srv        *Server
-	log        *syncBuffer
+	log        *testenv.Buffer
 	served     chan error
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 func newRig(t testing.TB, o Options) *rig {
@@ -73,7 +57,7 @@ func newRig(t testing.TB, o Options) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(home) })
-	r := &rig{home: home, sock: filepath.Join(home, "run", "hook.sock"), log: &syncBuffer{}, served: make(chan error, 1)}
+	r := &rig{home: home, sock: filepath.Join(home, "run", "hook.sock"), log: &testenv.Buffer{}, served: make(chan error, 1)}
 	r.st, err = sqlite.OpenResident(context.Background(), filepath.Join(home, "warden.db")) // as the keeper does
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/handlers"
 	"github.com/warden-dev/warden/internal/pipeline"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // TestConcurrentClients: 8 clients, 25 PreToolUse each, through one
@@ -26,22 +27,13 @@ import (
 func TestConcurrentClients(t *testing.T) {
 	r := newRig(t, Options{})
 	const workers, per = 8, 25
-	var wg sync.WaitGroup
-	var failed sync.Map
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := 0; i < per; i++ {
-				res := r.do(t, call{args: hookArgs(), stdin: preToolUse(fmt.Sprintf("w%d", w), r.home, fmt.Sprintf("echo %d", i))})
-				if res.err != nil || res.declined || res.code != 0 || res.stdout != "" || res.stderr != "" {
-					failed.Store(fmt.Sprintf("%d/%d", w, i), fmt.Sprintf("%+v", res))
-				}
-			}
-		}(w)
-	}
-	wg.Wait()
-	failed.Range(func(k, v any) bool { t.Errorf("request %s: %s", k, v); return true })
+	testenv.Concurrently(t, workers, per, func(w, i int) string {
+		res := r.do(t, call{args: hookArgs(), stdin: preToolUse(fmt.Sprintf("w%d", w), r.home, fmt.Sprintf("echo %d", i))})
+		if res.err != nil || res.declined || res.code != 0 || res.stdout != "" || res.stderr != "" {
+			return fmt.Sprintf("%+v", res)
+		}
+		return ""
+	})
 	if n := len(r.events(t)); n != workers*per {
 		t.Fatalf("%d rows, want %d", n, workers*per)
 	}

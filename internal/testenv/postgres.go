@@ -5,8 +5,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -134,4 +136,43 @@ func pgExec(dsn, sql string) error {
 	defer conn.Close(context.Background())
 	_, err = conn.Exec(ctx, sql)
 	return err
+}
+
+// UnreachablePostgres returns a PostgreSQL URL on a loopback port that
+// was free a moment ago, so nothing answers there: a server that is down.
+// Its password, "pw", is there for tests to check that no message shows it.
+func UnreachablePostgres(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return fmt.Sprintf("postgres://postgres:pw@%s/warden", l.Addr())
+}
+
+// AllowConnections lets the database at dbURL take connections or not;
+// refusing also ends the ones it has, as a server gone away would.
+func AllowConnections(t testing.TB, dbURL string, allow bool) {
+	t.Helper()
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := strings.TrimPrefix(u.Path, "/")
+	u.Path = "/postgres"
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if _, err := c.Exec(ctx, "ALTER DATABASE "+pgx.Identifier{name}.Sanitize()+" ALLOW_CONNECTIONS "+map[bool]string{true: "true", false: "false"}[allow]); err != nil {
+		t.Fatal(err)
+	}
+	if !allow {
+		if _, err := c.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

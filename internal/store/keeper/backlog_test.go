@@ -5,12 +5,12 @@ package keeper
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // Past its idle time, a keeper whose Backlog says rows wait to be shipped
@@ -20,7 +20,7 @@ import (
 // by another connection as the shipper would.
 func TestKeeperStaysWhileRowsWaitToBeShipped(t *testing.T) {
 	db, lock := newStore(t)
-	var log lockedLog
+	var log testenv.Buffer
 	polled := make(chan struct{}, 1)
 	done := runAsync(context.Background(), Options{DBPath: db, LockPath: lock,
 		Poll: 10 * time.Millisecond, Idle: 100 * time.Millisecond, Quiet: 20 * time.Millisecond,
@@ -59,21 +59,4 @@ func TestKeeperStaysWhileRowsWaitToBeShipped(t *testing.T) {
 	if n := strings.Count(log.String(), "\n"); n != 1 {
 		t.Errorf("the keeper logged %d lines for one stay:\n%s", n, log.String())
 	}
-}
-
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

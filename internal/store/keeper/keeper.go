@@ -91,22 +91,33 @@ func Run(ctx context.Context, o Options) error {
 	if o.Binary != "" {
 		binary, _ = os.Stat(o.Binary)
 	}
-	st, err := sqlite.Open(ctx, o.DBPath)
+	// Opening is not cut short by a stop either (see statement): a keeper
+	// stopped meanwhile opens, then leaves at the loop's first look.
+	octx, cancelOpen := context.WithTimeout(context.WithoutCancel(ctx), openTimeout)
+	defer cancelOpen()
+	st, err := sqlite.Open(octx, o.DBPath)
 	if err != nil {
 		return fmt.Errorf("keeper: %w", err)
 	}
 	defer st.Close()
 	// One pinned connection: data_version is only meaningful on the same
 	// connection, and holding it is the keeper's whole point.
-	pin, err := st.Pin(ctx)
+	pin, err := st.Pin(octx)
 	if err != nil {
 		return fmt.Errorf("keeper: %w", err)
 	}
 	defer pin.Close()
-	version := func() (int64, error) { return pin.DataVersion(ctx) }
+	version := func() (int64, error) {
+		sctx, cancel := statement(ctx)
+		defer cancel()
+		return pin.DataVersion(sctx)
+	}
 	last, err := version()
 	if err != nil {
 		return fmt.Errorf("keeper: %w", err)
+	}
+	if ctx.Err() != nil {
+		return nil // stopped while opening
 	}
 	if o.Serve != nil {
 		sctx, cancel := context.WithCancel(ctx)
@@ -138,9 +149,6 @@ func Run(ctx context.Context, o Options) error {
 		}
 		v, err := version()
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil // stopped while polling: the same as stopping between polls
-			}
 			return fmt.Errorf("keeper: %w", err)
 		}
 		changed := v != last
@@ -151,13 +159,15 @@ func Run(ctx context.Context, o Options) error {
 		if dirty && (quiet >= o.Quiet || time.Since(lastCheckpoint) >= o.Busy) {
 			// PASSIVE never waits for or blocks a writer; a hook that
 			// commits meanwhile just leaves the rest for next time.
-			complete, _ := pin.CheckpointPassive(ctx)
+			cctx, cancel := statement(ctx)
+			complete, _ := pin.CheckpointPassive(cctx)
 			if complete && quiet >= o.Quiet {
 				// Start the WAL over here, not in the next hook (see
 				// RestartWAL). Only when writes went quiet: under a
 				// stream of hooks this write would meet one on the lock.
-				_ = pin.RestartWAL(ctx)
+				_ = pin.RestartWAL(cctx)
 			}
+			cancel()
 			lastCheckpoint, dirty = time.Now(), false
 		}
 		if changed {
@@ -178,15 +188,33 @@ func Run(ctx context.Context, o Options) error {
 	}
 }
 
-// backlogCheck bounds one Backlog call: a keeper must not hang on it.
-const backlogCheck = 5 * time.Second
+// openTimeout bounds opening the store (its migrations included: the hook
+// that started the keeper has normally run them already).
+const openTimeout = 2 * time.Minute
 
-// backlog asks Options.Backlog, under a deadline.
+// statementTimeout bounds one statement on the pinned connection (and one
+// Backlog call): a keeper must not hang on it.
+const statementTimeout = 5 * time.Second
+
+// statement is the context for one statement on the pinned connection: it
+// ends at statementTimeout, but not when Run is stopped. A stop that
+// cancelled a statement midway would interrupt the connection
+// (sqlite3_interrupt), and SQLite keeps that flag until the connection's
+// next statement; there is none before Run closes it, so the checkpoint
+// that closing the last connection runs would stop at its first page and
+// leave the WAL, every frame since the last checkpoint, for the next hook
+// to recover. The statements are short; the loop sees the stop right after.
+func statement(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), statementTimeout)
+}
+
+// backlog asks Options.Backlog, under a deadline (statement: a stop does
+// not interrupt it either).
 func (o *Options) backlog(ctx context.Context, pin *sqlite.Pin) bool {
 	if o.Backlog == nil {
 		return false
 	}
-	cctx, cancel := context.WithTimeout(ctx, backlogCheck)
+	cctx, cancel := statement(ctx)
 	defer cancel()
 	has, err := o.Backlog(cctx, pin)
 	return err == nil && has

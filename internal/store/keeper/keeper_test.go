@@ -5,6 +5,7 @@ package keeper
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // newStore makes a real store file with one event, as a hook would leave it.
@@ -39,12 +41,10 @@ func runAsync(ctx context.Context, o Options) <-chan error {
 
 func waitHeld(t *testing.T, lock string, want bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if got, err := Running(lock); err == nil && got == want {
-			return
-		}
-	}
-	t.Fatalf("lock %s held = %v never came", lock, want)
+	testenv.WaitFor(t, 10*time.Second, fmt.Sprintf("lock %s held = %v", lock, want), func() bool {
+		got, err := Running(lock)
+		return err == nil && got == want
+	})
 }
 
 func wait(t *testing.T, done <-chan error) error {
@@ -88,6 +88,48 @@ func TestKeeperHoldsTheStoreAndIsAlone(t *testing.T) {
 	waitHeld(t, lock, false)
 	// The keeper was the last connection: closing it checkpointed and
 	// removed the WAL, and the event is in the database file.
+	if _, err := os.Stat(db + "-wal"); !os.IsNotExist(err) {
+		t.Fatalf("WAL left after the keeper exited: %v", err)
+	}
+}
+
+// A stop that lands while the keeper runs a statement on its connection
+// must not interrupt that statement: SQLite keeps an interrupt until the
+// connection's next statement, so the checkpoint that closing the last
+// connection runs would stop at once and leave the WAL behind (seen under
+// load in the test above). The Backlog call stands in for any statement: it
+// runs on the pinned connection, under the context the keeper gives it.
+func TestKeeperStopDoesNotInterruptAStatement(t *testing.T) {
+	db, lock := newStore(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	written := make(chan struct{})
+	var reached error
+	done := runAsync(ctx, Options{DBPath: db, LockPath: lock, Poll: 10 * time.Millisecond,
+		Idle: time.Nanosecond, Quiet: time.Hour, Busy: time.Hour,
+		Backlog: func(sctx context.Context, pin *sqlite.Pin) (bool, error) {
+			<-written
+			cancel() // the stop, while the keeper is in a statement
+			reached = sctx.Err()
+			_, err := pin.DataVersion(sctx)
+			return false, err
+		}})
+	waitHeld(t, lock, true)
+	st, err := sqlite.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.RecordHook(context.Background(), &store.Event{Event: "PreToolUse", SessionID: "s"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	close(written)
+	if err := wait(t, done); err != nil {
+		t.Fatalf("keeper: %v", err)
+	}
+	if reached != nil {
+		t.Fatalf("the stop reached the keeper's statement in flight: %v", reached)
+	}
 	if _, err := os.Stat(db + "-wal"); !os.IsNotExist(err) {
 		t.Fatalf("WAL left after the keeper exited: %v", err)
 	}

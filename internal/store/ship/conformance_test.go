@@ -250,7 +250,7 @@ func TestLostCommitAnswerIsRetriedWithoutDuplicates(t *testing.T) {
 		done := make(chan error, 1)
 		go func() { done <- s.Run(ctx) }()
 		sh := openShared(t, open)
-		waitFor(t, 20*time.Second, "every event shipped", func() bool {
+		testenv.WaitFor(t, 20*time.Second, "every event shipped", func() bool {
 			return mark(t, sp) == want[len(want)-1].ID
 		})
 		cancel()
@@ -261,16 +261,6 @@ func TestLostCommitAnswerIsRetriedWithoutDuplicates(t *testing.T) {
 			t.Fatalf("the shipper did not open the store again after each broken answer: %d dials", dials.Load())
 		}
 	})
-}
-
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatalf("timed out waiting for %s", what)
 }
 
 // A session state shipped late never rolls back a newer one.

@@ -38,17 +38,17 @@ func TestKeeperStaysForTheBacklogThroughAnOutage(t *testing.T) {
 		}
 	}
 	hooks(1, 3)
-	waitFor(t, 20*time.Second, "the first events in PostgreSQL", func() bool { return countShared(t, shared) == 3 })
+	testenv.WaitFor(t, 20*time.Second, "the first events in PostgreSQL", func() bool { return countShared(t, shared) == 3 })
 
 	if err := srv.Stop(); err != nil {
 		t.Fatal(err)
 	}
 	hooks(4, 9) // spooled: PostgreSQL is down
-	waitFor(t, 60*time.Second, "the keeper staying past its idle time for the backlog", func() bool {
-		return strings.Contains(k.log.String(), "rows wait to be shipped") || isClosed(k.exited)
+	testenv.WaitFor(t, 60*time.Second, "the keeper staying past its idle time for the backlog", func() bool {
+		return strings.Contains(k.Log(), "rows wait to be shipped") || isClosed(k.Exited)
 	})
-	if isClosed(k.exited) {
-		t.Fatalf("the keeper left after its idle time with 6 events not shipped:\n%s", k.log.String())
+	if isClosed(k.Exited) {
+		t.Fatalf("the keeper left after its idle time with 6 events not shipped:\n%s", k.Log())
 	}
 
 	if err := srv.Start(); err != nil {
@@ -58,12 +58,12 @@ func TestKeeperStaysForTheBacklogThroughAnOutage(t *testing.T) {
 	// No hook fires from here on: only the staying keeper's shipper can
 	// ship the backlog (its retry wait is at most 5 s this early in an
 	// outage).
-	waitFor(t, 60*time.Second, "the backlog in PostgreSQL without a hook", func() bool { return countShared(t, shared) == 9 })
+	testenv.WaitFor(t, 60*time.Second, "the backlog in PostgreSQL without a hook", func() bool { return countShared(t, shared) == 9 })
 	drained := time.Now()
 	select {
-	case <-k.exited:
+	case <-k.Exited:
 	case <-time.After(60 * time.Second):
-		t.Fatalf("the keeper did not leave once drained and idle:\n%s", k.log.String())
+		t.Fatalf("the keeper did not leave once drained and idle:\n%s", k.Log())
 	}
 	t.Logf("backlog shipped %.1f s after PostgreSQL came back; the keeper left %.1f s after (idle 2 s)",
 		drained.Sub(up).Seconds(), time.Since(drained).Seconds())

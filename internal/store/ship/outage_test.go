@@ -7,20 +7,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
@@ -50,7 +49,7 @@ func TestOutageHooksSpoolAndDrainInOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Shipping works before the outage.
-	waitFor(t, 20*time.Second, "the first events in PostgreSQL", func() bool { return countShared(t, shared) >= 6 })
+	testenv.WaitFor(t, 20*time.Second, "the first events in PostgreSQL", func() bool { return countShared(t, shared) >= 6 })
 	shared.Close()
 
 	if err := srv.Stop(); err != nil {
@@ -93,7 +92,7 @@ func TestOutageHooksSpoolAndDrainInOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer shared.Close()
-	waitFor(t, 30*time.Second, "every event in PostgreSQL after the restart", func() bool {
+	testenv.WaitFor(t, 30*time.Second, "every event in PostgreSQL after the restart", func() bool {
 		return countShared(t, shared) >= len(local)
 	})
 	t.Logf("%d events in PostgreSQL %.1f s after it came back", len(local), time.Since(up).Seconds())
@@ -210,7 +209,7 @@ func TestShipperKilledRepeatedly(t *testing.T) {
 		// (or at once when earlier rounds shipped everything: a fast
 		// machine ships several batches before a kill lands).
 		before := countShared(t, shared)
-		waitFor(t, 20*time.Second, "a batch shipped", func() bool { return before == n || countShared(t, shared) > before })
+		testenv.WaitFor(t, 20*time.Second, "a batch shipped", func() bool { return before == n || countShared(t, shared) > before })
 		time.Sleep(time.Duration(round*13) * time.Millisecond)
 		cmd.Process.Kill()
 		cmd.Wait()
@@ -264,49 +263,15 @@ func newHome(t *testing.T, url string) *home {
 		"PATH=" + os.Getenv("PATH"), "HOME=" + h.dir, "WARDEN_HOME=" + filepath.Join(h.dir, ".warden"),
 		"CLAUDE_CONFIG_DIR=" + filepath.Join(h.dir, ".claude"), "WARDEN_DATABASE_URL=" + url,
 	}
-	st, err := sqlite.Open(context.Background(), filepath.Join(h.dir, ".warden", "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
+	sqlitetest.Create(t, filepath.Join(h.dir, ".warden", "warden.db"))
 	return h
 }
 
-// startKeeper runs the keeper as the test's child (so the test owns it and
-// sees its log) with extra arguments, and waits until it answers hooks.
-func (h *home) startKeeper(t *testing.T, args ...string) *keeperProc {
+// startKeeper runs the keeper as the test's child with extra arguments,
+// and waits until it answers hooks.
+func (h *home) startKeeper(t *testing.T, args ...string) *testenv.Keeper {
 	t.Helper()
-	k := exec.Command(h.core, append([]string{"keeper"}, args...)...)
-	k.Env = h.env
-	p := &keeperProc{exited: make(chan struct{})}
-	k.Stderr = &p.log
-	if err := k.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { k.Wait(); close(p.exited) }()
-	t.Cleanup(func() {
-		k.Process.Signal(syscall.SIGTERM)
-		<-p.exited
-		if t.Failed() {
-			t.Logf("keeper log:\n%s", p.log.String())
-		}
-	})
-	sock := filepath.Join(h.dir, ".warden", "run", "hook.sock")
-	waitFor(t, 10*time.Second, "the keeper's socket", func() bool {
-		c, err := net.Dial("unix", sock)
-		if err == nil {
-			c.Close()
-		}
-		return err == nil
-	})
-	return p
-}
-
-// keeperProc is a keeper the test started: its stderr, and closed when
-// it has exited.
-type keeperProc struct {
-	log    syncBuffer
-	exited chan struct{}
+	return testenv.StartKeeper(t, h.core, filepath.Join(h.dir, ".warden"), h.env, args...)
 }
 
 // firing runs hooks of several sessions, each session one at a time, as
@@ -449,16 +414,7 @@ func (h *home) doctor(t *testing.T) map[string]check {
 
 func (h *home) localEvents(t *testing.T) []store.Event {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(h.dir, ".warden", "warden.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	evs, err := st.Events(context.Background(), store.Filter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return evs
+	return sqlitetest.Events(t, filepath.Join(h.dir, ".warden", "warden.db"))
 }
 
 func countShared(t *testing.T, st *postgres.Store) int {
@@ -470,31 +426,4 @@ func countShared(t *testing.T, st *postgres.Store) int {
 		return -1
 	}
 	return n
-}
-
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatalf("timed out after %v waiting for %s", d, what)
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // While the shared store cannot be opened, the spool grows and the report
@@ -35,7 +36,7 @@ func TestReportFollowsAnOutage(t *testing.T) {
 	defer func() { cancel(); <-done; s.Close() }()
 
 	want := record(t, sp, 25, "a", "b")
-	waitFor(t, 10*time.Second, "three failed tries", func() bool { return dials.Load() >= 3 })
+	testenv.WaitFor(t, 10*time.Second, "three failed tries", func() bool { return dials.Load() >= 3 })
 	r, err := s.Report(ctx, "postgres://u:secret@db:5432/warden")
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +55,7 @@ func TestReportFollowsAnOutage(t *testing.T) {
 	}
 
 	down.Store(false)
-	waitFor(t, 10*time.Second, "the backlog drained", func() bool {
+	testenv.WaitFor(t, 10*time.Second, "the backlog drained", func() bool {
 		r, err := Inspect(ctx, sp, "", time.Second, nil)
 		return err == nil && r.Backlog == 0
 	})
@@ -64,7 +65,7 @@ func TestReportFollowsAnOutage(t *testing.T) {
 	}
 	defer sh.Close()
 	checkArrived(t, sh, want)
-	waitFor(t, 5*time.Second, "the report cleared", func() bool {
+	testenv.WaitFor(t, 5*time.Second, "the report cleared", func() bool {
 		r, err := Inspect(ctx, sp, "", time.Second, nil)
 		return err == nil && r.Retrying == "" && !r.LastShipped.IsZero()
 	})

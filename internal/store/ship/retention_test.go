@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/store"
-	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
@@ -29,11 +29,7 @@ func TestRetentionWaitsForTheShipper(t *testing.T) {
 	h.env = append(h.env, "WARDEN_KEEPER=off") // nothing ships but the command
 	ctx := context.Background()
 	db := filepath.Join(h.dir, ".warden", "warden.db")
-	st, err := sqlite.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := sqlitetest.Store(t, db)
 	old := time.Now().AddDate(0, 0, -90) // retention_days defaults to 60
 	for i := range 3 {
 		if err := st.RecordHook(ctx, &store.Event{SessionID: "old", Event: "PreToolUse", Tool: "Bash",

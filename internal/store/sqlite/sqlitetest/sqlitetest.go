@@ -12,6 +12,9 @@ import (
 	"testing"
 
 	_ "modernc.org/sqlite" // the "sqlite" driver
+
+	"github.com/warden-dev/warden/internal/store"
+	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 // Open opens a connection pool of its own to the store file at path,
@@ -36,4 +39,43 @@ func Exec(t testing.TB, path, query string, args ...any) sql.Result {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return res
+}
+
+// Store opens the warden store at path through its API (creating it, as
+// a hook would), closed when the test ends.
+func Store(t testing.TB, path string) *sqlite.Store {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// Create makes the warden store at path, schema and all, and closes it
+// again: a home as a first hook leaves it.
+func Create(t testing.TB, path string) {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+}
+
+// Events reads every event recorded in the store at path, oldest first,
+// on a connection closed before it returns.
+func Events(t testing.TB, path string) []store.Event {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	evs, err := st.Events(context.Background(), store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
 }
