@@ -193,7 +193,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	// The spool ships what hooks record here to the shared store; deferred
 	// before the hook server's stop, so it stops after it (a last pass) and
 	// before the store closes.
-	spoolCheck, stopSpool := startSpool(st, o.DatabaseURL, log)
+	spoolCheck, stopSpool := startSpool(st, o.DatabaseURL, o.Config, log)
 	defer stopSpool()
 
 	// The hook server stops last, on a context of its own, after the API

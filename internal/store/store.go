@@ -126,4 +126,7 @@ const (
 	// shared store is configured (sqlite.Store.PruneShipped).
 	SettingShipEvents   = "ship.events"
 	SettingShipSessions = "ship.sessions"
+	// SettingShipPermanent is "1" while the shipper's failure is one
+	// retrying cannot mend (a refused login, a missing database).
+	SettingShipPermanent = "ship.permanent"
 )
