@@ -2,8 +2,13 @@ package postgres
 
 import (
 	"context"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/warden-dev/warden/internal/store"
 )
@@ -15,13 +20,15 @@ const filterRows = 60000
 // fillFilterEvents writes filterRows events in one statement: mostly
 // PreToolUse/Bash/allow, with a rare tool (WebFetch, 1 in 500), a rare
 // decision (deny, 1 in 400) and a rare event (SessionStart, 1 in 1000),
-// in mixed case as Claude Code and rules spell them; then ANALYZE, as
+// in mixed case as Claude Code and rules spell them, and rare sessions
+// (ids starting "rare", 1 in 2000); then ANALYZE, as
 // autovacuum would on a real pool's table.
 func fillFilterEvents(t testing.TB, st *Store) {
 	t.Helper()
 	ctx := context.Background()
 	_, err := st.pool.Exec(ctx, `INSERT INTO events (id, ts_us, session_id, event, tool, decision)
-		SELECT g, 1700000000000000 + g*1000, 'sess-' || (g % 50),
+		SELECT g, 1700000000000000 + g*1000,
+			CASE WHEN g % 2000 = 7 THEN 'rare' || g ELSE 'sess-' || (g % 50) END,
 			CASE WHEN g % 1000 = 0 THEN 'SessionStart' ELSE 'PreToolUse' END,
 			CASE WHEN g % 500 = 0 THEN 'WebFetch' ELSE 'Bash' END,
 			CASE WHEN g % 400 = 0 THEN 'deny' ELSE 'allow' END
@@ -32,6 +39,28 @@ func fillFilterEvents(t testing.TB, st *Store) {
 	if _, err := st.pool.Exec(ctx, "ANALYZE events"); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// openCollated opens a store on a fresh database whose collation is
+// collation, not the test server's C: what most production servers have
+// (en_US.UTF-8, C.UTF-8), and where a plain btree cannot serve a prefix.
+func openCollated(t testing.TB, collation string) *Store {
+	t.Helper()
+	ctx := context.Background()
+	base := open(t)
+	name := fmt.Sprintf("warden_coll_%d", time.Now().UnixNano())
+	if _, err := base.pool.Exec(ctx, fmt.Sprintf("CREATE DATABASE %s LC_COLLATE '%s' LC_CTYPE '%s' TEMPLATE template0", name, collation, collation)); err != nil {
+		t.Fatalf("create a %s database (the locale comes with libc): %v", collation, err)
+	}
+	t.Cleanup(func() { base.pool.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
+	cfg := base.pool.Config().ConnConfig
+	u := url.URL{Scheme: "postgres", User: url.User(cfg.User), Host: net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port))), Path: "/" + name, RawQuery: "sslmode=disable"}
+	st, err := Open(ctx, u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }
 
 // explain is PostgreSQL's plan for SearchEvents' own statement.
@@ -57,11 +86,12 @@ func explain(t testing.TB, st *Store, eq store.EventQuery) string {
 	return strings.Join(lines, "\n")
 }
 
-// The case-insensitive filters of the dashboard and /api/events read
-// their index (migration 0065), never the whole table: for a rare value
-// in any spelling, the newest page and a stream's poll after an id.
+// The filters of the dashboard and /api/events read their index
+// (migration 0065), never the whole table, in a database whose collation
+// is not C: the case-insensitive ones for a rare value in any spelling,
+// the newest page and a stream's poll after an id, and the session prefix.
 func TestEventFiltersUseTheirIndex(t *testing.T) {
-	st := open(t)
+	st := openCollated(t, "C.UTF-8")
 	fillFilterEvents(t, st)
 	for _, c := range []struct {
 		index string
@@ -71,6 +101,7 @@ func TestEventFiltersUseTheirIndex(t *testing.T) {
 		{"events_tool_fold", store.EventQuery{Tool: "WEBFETCH", AfterID: 100, Limit: 500}},
 		{"events_decision_fold", store.EventQuery{Decision: "Deny", Limit: 300}},
 		{"events_event_fold", store.EventQuery{Event: "sessionstart", Limit: 300}},
+		{"events_session_prefix", store.EventQuery{SessionPrefix: "rare", Limit: 300}},
 	} {
 		plan := explain(t, st, c.q)
 		if !strings.Contains(plan, c.index) || strings.Contains(plan, "Seq Scan") {
@@ -92,23 +123,31 @@ func TestEventFiltersUseTheirIndex(t *testing.T) {
 	}
 }
 
-// BenchmarkEventFilter reads the newest page of a rare tool with the
-// index and, on the same data in the same run, without it (the
-// baseline): scripts compare the two.
+// BenchmarkEventFilter reads the newest page of a rare tool and of a rare
+// session prefix with the indexes and, on the same data in the same run,
+// without them (the baseline), in a C.UTF-8 database: compare the pairs.
 func BenchmarkEventFilter(b *testing.B) {
 	ctx := context.Background()
-	st := open(b)
+	st := openCollated(b, "C.UTF-8")
 	fillFilterEvents(b, st)
-	q := store.EventQuery{Tool: "webfetch", Limit: 50}
-	run := func(b *testing.B) {
+	queries := []struct {
+		name string
+		q    store.EventQuery
+	}{
+		{"tool", store.EventQuery{Tool: "webfetch", Limit: 50}},
+		{"session", store.EventQuery{SessionPrefix: "rare", Limit: 50}},
+	}
+	run := func(b *testing.B, q store.EventQuery) {
 		for b.Loop() {
 			if _, err := st.SearchEvents(ctx, q); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
-	b.Run("indexed", run)
-	for _, ix := range []string{"events_event_fold", "events_tool_fold", "events_decision_fold"} {
+	for _, c := range queries {
+		b.Run(c.name+"/indexed", func(b *testing.B) { run(b, c.q) })
+	}
+	for _, ix := range []string{"events_event_fold", "events_tool_fold", "events_decision_fold", "events_session_prefix"} {
 		if _, err := st.pool.Exec(ctx, "DROP INDEX "+ix); err != nil {
 			b.Fatal(err)
 		}
@@ -116,5 +155,7 @@ func BenchmarkEventFilter(b *testing.B) {
 	if _, err := st.pool.Exec(ctx, "ANALYZE events"); err != nil {
 		b.Fatal(err)
 	}
-	b.Run("no-index", run)
+	for _, c := range queries {
+		b.Run(c.name+"/no-index", func(b *testing.B) { run(b, c.q) })
+	}
 }
