@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/warden-dev/warden/internal/daemon"
+	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
@@ -89,6 +90,10 @@ func TestServeAnswersBeforeTheSharedStore(t *testing.T) {
 	}
 	if code, body := c.get("/"); code != 200 || !strings.Contains(body, "is not reachable yet") {
 		t.Errorf("dashboard while waiting: %d, footer lacks the waiting shared store:\n%s", code, tail(body, 2000))
+	}
+	bad := &apiClient{t: t, base: c.base, tk: store.APITokenPrefix + "not-this-machines"}
+	if code, body := bad.get("/api/events"); code != 401 || !strings.Contains(body, "only this machine's tokens are accepted") {
+		t.Errorf("an unknown token while waiting = %d %s", code, body)
 	}
 	// The queue waits: no task goes into a local queue.
 	if code, body := c.post("/api/tasks", `{"project":`+strconv.Quote(h.dir)+`,"prompt":"early"}`); code != 503 || !strings.Contains(body, "shared_store_waiting") {
