@@ -82,6 +82,8 @@ func TestWrongPasswordIsBoundedAndOnRecord(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
+			stdin.Close()
+			sh.Wait()
 			t.Fatalf("no permanent failure and pruning on record: %+v\nshipper log:\n%s", rep, log.String())
 		}
 	}
@@ -125,12 +127,12 @@ func TestWrongPasswordIsBoundedAndOnRecord(t *testing.T) {
 	if stuck, err := pin.ShipStuck(ctx); err != nil || !stuck {
 		t.Errorf("the keeper would stay for a backlog that cannot drain: stuck=%v %v", stuck, err)
 	}
+	stdin.Close()
+	if err := sh.Wait(); err != nil { // the log is read only after this
+		t.Errorf("the shipper on stdin's close: %v\n%s", err, log.String())
+	}
 	if !strings.Contains(log.String(), "retrying will not help") {
 		t.Errorf("the shipper's log does not call the failure permanent:\n%s", log.String())
-	}
-	stdin.Close()
-	if err := sh.Wait(); err != nil {
-		t.Errorf("the shipper on stdin's close: %v\n%s", err, log.String())
 	}
 
 	// The password fixed: the rest ships and the mark clears.
