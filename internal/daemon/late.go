@@ -10,6 +10,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/orchestrator"
 	"github.com/warden-dev/warden/internal/server"
+	"github.com/warden-dev/warden/internal/store/ship"
 	"github.com/warden-dev/warden/internal/task"
 )
 
@@ -47,7 +48,7 @@ func newSharedWait(where string, reads *eventReads, now time.Time) *sharedWait {
 func (w *sharedWait) failed(err error) {
 	w.mu.Lock()
 	w.tries++
-	w.state.Error = err.Error()
+	w.state.Error, w.state.Permanent = err.Error(), ship.Permanent(err)
 	where := w.state.Where
 	w.mu.Unlock()
 	w.reads.waiting(where, err)
@@ -73,7 +74,7 @@ func (w *sharedWait) State() *server.SharedState {
 func (w *sharedWait) check(context.Context) (any, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	d := map[string]any{"where": w.state.Where, "state": w.state.State, "since": w.state.Since, "tries": w.tries, "waiting": w.state.Waiting}
+	d := map[string]any{"where": w.state.Where, "state": w.state.State, "since": w.state.Since, "tries": w.tries, "waiting": w.state.Waiting, "permanent": w.state.Permanent}
 	if w.state.State != server.Waiting {
 		return d, nil
 	}

@@ -5,6 +5,7 @@ package daemon_test
 import (
 	"context"
 	"encoding/json"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -148,6 +149,48 @@ func TestServeAnswersBeforeTheSharedStore(t *testing.T) {
 		var n int
 		conn.QueryRow(context.Background(), "SELECT count(*) FROM events WHERE session_id = 's-down'").Scan(&n)
 		return n == 1
+	})
+	syscall.Kill(cmd.Process.Pid, syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("SIGTERM: %v", err)
+	}
+}
+
+// A shared store that refuses the password: warden serve comes up on the
+// local store as for an outage, and /health, /health/db and stderr say
+// that retrying will not mend it.
+func TestServeSaysAWrongPasswordNeedsAFix(t *testing.T) {
+	h := newHome(t)
+	srv := testenv.NewPostgres(t)
+	if err := srv.RequirePassword("right-pw"); err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(srv.URL("postgres"))
+	u.User = url.UserPassword("postgres", "wrong-pw")
+	h.env = append(h.env, "WARDEN_DATABASE_URL="+u.String())
+	cmd := h.serve()
+	c := h.api()
+	var health struct {
+		Status      string
+		SharedStore struct {
+			State, Error string
+			Permanent    bool
+		} `json:"shared_store"`
+	}
+	h.waitFor("/health to name the refused login", func() bool {
+		c.getJSON("/health", &health)
+		return health.SharedStore.Error != ""
+	})
+	if health.Status != "degraded" || health.SharedStore.State != "waiting" || !health.SharedStore.Permanent ||
+		!strings.Contains(health.SharedStore.Error, "fix the user or password in store.url / WARDEN_DATABASE_URL") || strings.Contains(health.SharedStore.Error, "wrong-pw") {
+		t.Errorf("/health with a wrong password: %+v", health)
+	}
+	if code, body := c.get("/health/db"); code != 503 || !strings.Contains(body, `"permanent":true`) {
+		t.Errorf("/health/db = %d %s", code, body)
+	}
+	h.waitFor("stderr to say retrying will not mend it", func() bool {
+		b, _ := os.ReadFile(filepath.Join(h.dir, "serve.out"))
+		return strings.Contains(string(b), "retrying will not mend this: fix store.url / WARDEN_DATABASE_URL")
 	})
 	syscall.Kill(cmd.Process.Pid, syscall.SIGTERM)
 	if err := cmd.Wait(); err != nil {

@@ -96,6 +96,9 @@ func waitShared(ctx context.Context, url string, stderr io.Writer, log *slog.Log
 		if tries == 1 {
 			log.Warn("shared store not reachable yet: serving hooks, the API and the dashboard from the local store", "where", wait.State().Where, "waiting", waitingFor)
 			fmt.Fprintf(stderr, "warden serve: shared store: %v — hooks, the API and the dashboard serve the local store; the task queue and the scheduler wait; retrying until it answers\n", err)
+			if wait.State().Permanent {
+				fmt.Fprintln(stderr, "warden serve: retrying will not mend this: fix store.url / WARDEN_DATABASE_URL or the server (warden serve keeps trying every 30 s)")
+			}
 		}
 		log.Error("shared store unreachable", "err", err, "retry_in", backoff.String())
 		select {

@@ -20,8 +20,11 @@ type SharedState struct {
 	State string `json:"state"`
 	// Where is host:port/database, never the password.
 	Where string `json:"where"`
-	// Error is the last failure while waiting.
-	Error string `json:"error,omitempty"`
+	// Error is the last failure while waiting; Permanent says retrying
+	// will not mend it (a refused login, a missing database): someone
+	// must fix store.url / WARDEN_DATABASE_URL or the server.
+	Error     string `json:"error,omitempty"`
+	Permanent bool   `json:"permanent,omitempty"`
 	// Since is when the daemon started waiting, or when it came up.
 	Since time.Time `json:"since"`
 	// Waiting lists what does not run until the shared store answers.
