@@ -55,13 +55,18 @@ func shipping() bool {
 
 // shipBacklog is the keeper's Options.Backlog: rows wait to be shipped
 // while a shared store is still configured (the user config is read again,
-// so removing store.url lets an idle keeper go) and a shipper can run at
-// all (without warden-helper the keeper would stay for nothing).
+// so removing store.url lets an idle keeper go), a shipper can run at
+// all (without warden-helper the keeper would stay for nothing) and its
+// failure is not one only a fixed setting mends (a wrong password: the
+// keeper would stay for ever; the next hook starts it again).
 func shipBacklog(ctx context.Context, pin *sqlite.Pin) (bool, error) {
 	if !shipping() {
 		return false, nil
 	}
 	if _, err := helper.Path(); err != nil {
+		return false, err
+	}
+	if stuck, err := pin.ShipStuck(ctx); err != nil || stuck {
 		return false, err
 	}
 	return pin.HasUnshipped(ctx)

@@ -114,6 +114,9 @@ type Config struct {
 	// workers; empty keeps the local SQLite file (see StoreURL).
 	Store struct {
 		URL string
+		// UnshippedKeepDays bounds how long past retention_days rows the
+		// shared store never took are kept (internal/store/ship).
+		UnshippedKeepDays int
 	}
 	// Serve configures the daemon, `warden serve` (internal/daemon).
 	Serve struct {

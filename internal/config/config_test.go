@@ -143,6 +143,14 @@ read_timeout_ms = 500
 			},
 		},
 		{
+			name:  "unshipped rows kept a negative number of days",
+			user:  "[store]\nunshipped_keep_days = -1\n",
+			check: func(c *Config) bool { return c.Store.UnshippedKeepDays == 30 },
+			problems: []want{
+				{"user", 2, "store.unshipped_keep_days", "store.unshipped_keep_days = -1 is out of range 0..3650; set it to a whole number of days, default 30"},
+			},
+		},
+		{
 			name:     "inline table values are placed on the table's line",
 			user:     "capture = true\ncontext = { threshold = 500 }\n",
 			check:    func(c *Config) bool { return c.Capture && c.Context.Threshold == 70 },

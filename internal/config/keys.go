@@ -442,6 +442,12 @@ var keys = []Key{
 		Field:  func(c *Config) any { return &c.Store.URL },
 	},
 	{
+		Name: "store.unshipped_keep_days", Kind: Int, Default: 30, Min: 0, Max: 3650, Unit: "days",
+		Policy: UserOnly,
+		Doc:    "With store.url set, rows the shared store has not taken yet outlive retention_days by at most this many days; past that they are pruned anyway, and warden records how many and which (warden doctor, warden ship --status). 0: prune at retention_days like shipped rows.",
+		Field:  func(c *Config) any { return &c.Store.UnshippedKeepDays },
+	},
+	{
 		Name: "serve.addr", Kind: String, Default: "127.0.0.1:8765",
 		Policy: UserOnly,
 		Doc:    "Address `warden serve` listens on; anything but loopback needs serve.tls_cert and serve.tls_key (or --insecure-public).",

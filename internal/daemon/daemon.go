@@ -17,16 +17,16 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/orchestrator"
-	"github.com/warden-dev/warden/internal/pace"
 	"github.com/warden-dev/warden/internal/pool"
 	"github.com/warden-dev/warden/internal/server"
 	"github.com/warden-dev/warden/internal/store/keeper"
+	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/store/sqlite"
-	"github.com/warden-dev/warden/internal/usage"
 )
 
 // Options configure Run. Paths are resolved once, at start-up: the hook
@@ -178,10 +178,11 @@ func Run(ctx context.Context, o Options) error {
 }
 
 // serve runs the hook server, the scheduler and the API until ctx ends.
-// The hook server starts first, on the local store: it never waits for
-// the shared one, which may take a while to answer (waitShared).
+// The hook server starts first, on the local store, and the API right
+// after it: neither waits for a shared store, which may take a while to
+// answer. Until it does, the API and the dashboard serve the local store
+// and the pool's parts wait (late.go); then the daemon switches over.
 func serve(ctx context.Context, o *Options, log *slog.Logger) error {
-	cfg := o.Config
 	st, err := sqlite.OpenResident(ctx, o.DB) // checkpoints: keeper.Run's loop, not a hook's commit
 	if err != nil {
 		return err
@@ -192,7 +193,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	// The spool ships what hooks record here to the shared store; deferred
 	// before the hook server's stop, so it stops after it (a last pass) and
 	// before the store closes.
-	spoolCheck, stopSpool := startSpool(st, o.DatabaseURL, log)
+	spoolCheck, stopSpool := startSpool(st, o.DatabaseURL, o.Config, log)
 	defer stopSpool()
 
 	// The hook server stops last, on a context of its own, after the API
@@ -207,17 +208,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	}()
 	defer func() { hcancel(); <-hooksDone }()
 
-	system := cfg.Serve.System
-	if system == "" {
-		system, _ = os.Hostname()
-	}
-	owner := pool.OwnerOf(system, os.Getpid())
-	p := &Parts{Store: st, Shared: st, Reads: newEventReads(st, o.DB, log), Options: o, Log: log, Runners: map[string]orchestrator.Runner{
-		orchestrator.HeadlessName: &orchestrator.Headless{
-			Command: cfg.Serve.ClaudeCommand, Args: cfg.Serve.ClaudeArgs, Env: o.Env, Dir: o.TaskDir,
-			Timeout: time.Duration(cfg.Serve.TaskTimeout) * time.Minute,
-		},
-	}}
+	p := &Parts{Store: st, Shared: st, Reads: newEventReads(st, o.DB, log), Options: o, Log: log}
 	p.DBChecks = []server.DBCheck{{Name: "local", Check: func(ctx context.Context) (any, error) {
 		return map[string]any{"path": o.DB}, st.Check(ctx)
 	}}}
@@ -225,80 +216,22 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		p.DBChecks = append(p.DBChecks, server.DBCheck{Name: "spool", Check: spoolCheck})
 	}
 	p.DBChecks = append(p.DBChecks, server.DBCheck{Name: "events", Check: p.Reads.Status})
-	var peers orchestrator.Peers
-	var listen func(context.Context, func(string)) error
-	interval := time.Second
-	if o.DatabaseURL != "" {
-		pg, err := waitShared(ctx, o.DatabaseURL, o.Stderr, log)
-		if err != nil {
-			return err
-		}
-		defer pg.Close()
-		p.Shared, listen = pg, pg.listen
-		p.Reads.useShared(pg.reads, pg.where)
-		peers = pool.Peers{Registry: &pool.Stored{St: pg, Stale: pool.StaleAfter(pool.BeatEvery, pool.MissedBeats)}, Leases: pg}
-		p.DBChecks = append(p.DBChecks, server.DBCheck{Name: "shared", Check: func(ctx context.Context) (any, error) {
-			t0 := time.Now()
-			err := pg.Check(ctx)
-			return map[string]any{"where": pg.where, "latency_ms": float64(time.Since(t0).Microseconds()) / 1000}, err
-		}})
-		// NOTIFY wakes the scheduler; polling is only the fallback.
-		interval = 5 * time.Second
-	}
-	// The systems table: this daemon's row alone, or the pool's.
-	p.Registry = &pool.Stored{St: p.Shared, Stale: pool.StaleAfter(pool.BeatEvery, pool.MissedBeats)}
-	extendRunners(p)
-
-	ps := pace.SettingsFrom(cfg)
-	sched, err := orchestrator.New(orchestrator.Options{
-		Store: p.Shared, Settings: st, Runners: p.Runners, Default: p.Default,
-		Quota: &orchestrator.PaceQuota{Settings: ps, Figures: orchestrator.StoreFigures(p.Shared, ps)},
-		Log:   log, Owner: owner, System: system, Peers: peers, Interval: interval,
-		MaxAgents: cfg.Serve.MaxAgents, MaxAttempts: cfg.Serve.MaxAttempts,
-	})
-	if err != nil {
-		return err
-	}
-	p.Scheduler = sched
-	srv, err := server.New(server.Options{
-		Tasks: p.Shared, Scheduler: sched, Tokens: p.Shared, Deliveries: p.Shared, Events: p.Reads, EventSource: p.Reads.Source,
-		Pace: func(ctx context.Context, now time.Time) (*pace.Record, error) {
-			rec, _, err := pace.Current(ctx, p.Shared, ps, "", now)
-			return rec, err
-		},
-		Usage:     UsageReader(st, usage.ConfigDirs()),
-		Agents:    p.Agents,
-		Webhooks:  webhooks(cfg),
-		Systems:   p.Registry.Systems,
-		DBChecks:  p.DBChecks,
-		QueueSize: cfg.Serve.QueueSize, System: system, Owner: owner, Version: o.Version, Log: log,
-	})
-	if err != nil {
-		return err
-	}
-	p.Server = srv
-	extendServer(p)
+	id := newIdentity(o.Config)
 
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w (is another program using the port? set serve.addr or --addr)", o.Addr, err)
-	}
-	if err := ensureCLIToken(ctx, p.Shared, o.TokenPath); err != nil {
-		ln.Close()
-		return err
 	}
 	scheme := "http"
 	if o.TLSCert != "" {
 		scheme = "https"
 	}
 	addr := ln.Addr().String()
-	started := time.Now().UTC()
-	if err := writeState(o.StatePath, State{PID: os.Getpid(), Addr: addr, URL: scheme + "://" + addr, Started: started, Version: o.Version}); err != nil {
+	if err := writeState(o.StatePath, State{PID: os.Getpid(), Addr: addr, URL: scheme + "://" + addr, Started: id.started, Version: o.Version}); err != nil {
 		ln.Close()
 		return err
 	}
 	defer os.Remove(o.StatePath)
-	log.Info("daemon serving", "addr", addr, "system", system, "owner", owner, "shared", o.DatabaseURL != "", "max_agents", cfg.Serve.MaxAgents, "pid", os.Getpid())
 
 	// The API, the scheduler and the pool's heartbeat and LISTEN stop
 	// together (ctx ends or one fails).
@@ -315,28 +248,44 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		mu.Unlock()
 		scancel()
 	}
-	host, _ := os.Hostname()
-	wg.Go(func() {
-		pool.Heartbeat(sctx, p.Registry, pool.BeatEvery, func() pool.System {
-			ss := sched.Status()
-			return pool.System{Owner: owner, Name: system, Host: host, PID: os.Getpid(), Version: o.Version,
-				Agents: ss.Running, MaxAgents: ss.MaxAgents, Load1: pool.Load1(), Started: started}
-		}, log)
-	})
-	if o.DatabaseURL != "" {
-		wg.Go(func() { _ = listen(sctx, func(string) { sched.Notify() }) })
-		// One account, one ledger: figures and the usage poll's lease go
-		// through the shared store; hooks keep to the local one.
-		ledger := &pool.Ledger{Local: st, Shared: p.Shared, Owner: owner, Interval: ps.PollInterval, Log: log}
-		wg.Go(func() { ledger.Run(sctx) })
-	}
-	wg.Go(func() {
-		if err := sched.Run(sctx); err != nil && !errors.Is(err, context.Canceled) {
-			fail(fmt.Errorf("scheduler: %w", err))
+	front := &switchHandler{}
+	var held atomic.Pointer[pgShared] // closed once the API has drained
+	if o.DatabaseURL == "" {
+		if err := buildPool(p, nil, id); err != nil {
+			ln.Close()
+			return err
 		}
-	})
+		if err := ensureCLIToken(ctx, st, o.TokenPath); err != nil {
+			ln.Close()
+			return err
+		}
+		front.set(p.Server)
+		runPool(sctx, &wg, p, nil, id, fail)
+	} else {
+		wait := newSharedWait(postgres.WhereURL(o.DatabaseURL), p.Reads, time.Now())
+		if err := buildWaiting(p, wait, id); err != nil {
+			ln.Close()
+			return err
+		}
+		if err := ensureCLIToken(ctx, st, o.TokenPath); err != nil {
+			ln.Close()
+			return err
+		}
+		front.set(p.Server)
+		wg.Go(func() {
+			pg, err := waitShared(sctx, o.DatabaseURL, o.Stderr, log, wait)
+			if err != nil {
+				return // the daemon is stopping
+			}
+			held.Store(pg)
+			if err := switchToShared(sctx, &wg, p, pg, id, front, wait, fail); err != nil {
+				fail(err)
+			}
+		})
+	}
+	log.Info("daemon serving", "addr", addr, "system", id.system, "owner", id.owner, "shared", o.DatabaseURL != "", "max_agents", o.Config.Serve.MaxAgents, "pid", os.Getpid())
 	wg.Go(func() {
-		hs := server.HTTPServer(srv, log)
+		hs := server.HTTPServer(front, log)
 		if o.Ready != nil {
 			go o.Ready(addr)
 		}
@@ -346,6 +295,9 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		scancel()
 	})
 	wg.Wait()
+	if pg := held.Load(); pg != nil {
+		pg.Close()
+	}
 	return first
 }
 

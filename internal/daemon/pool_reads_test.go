@@ -81,6 +81,21 @@ func (c *apiClient) get(path string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
+// post returns the status and body of POST path with a JSON body.
+func (c *apiClient) post(path, body string) (int, string) {
+	c.t.Helper()
+	req, _ := http.NewRequest("POST", c.base+path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+c.tk)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
 func (c *apiClient) getJSON(path string, v any) int {
 	c.t.Helper()
 	status, body := c.get(path)

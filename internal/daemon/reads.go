@@ -56,6 +56,9 @@ type eventReads struct {
 	mu        sync.Mutex
 	downUntil time.Time // reads go local until then
 	lastErr   string    // why the shared store was left
+	// waitErr is set while a configured shared store has not answered
+	// since the daemon started (shared is nil until it does).
+	waitErr string
 }
 
 func newEventReads(local recordReader, localWhere string, log *slog.Logger) *eventReads {
@@ -65,7 +68,15 @@ func newEventReads(local recordReader, localWhere string, log *slog.Logger) *eve
 // useShared makes the shared store at where the source.
 func (r *eventReads) useShared(st recordReader, where string) {
 	r.mu.Lock()
-	r.shared, r.sharedWhere = st, where
+	r.shared, r.sharedWhere, r.waitErr = st, where, ""
+	r.mu.Unlock()
+}
+
+// waiting records that the shared store at where has not answered yet
+// (err: the last failure): reads stay local and the labels say why.
+func (r *eventReads) waiting(where string, err error) {
+	r.mu.Lock()
+	r.sharedWhere, r.waitErr = where, err.Error()
 	r.mu.Unlock()
 }
 
@@ -110,6 +121,8 @@ func (r *eventReads) Label() string {
 		return "events of every machine, from the shared store " + r.sharedWhere
 	case r.shared != nil:
 		return "this machine's events only: the shared store " + r.sharedWhere + " did not answer (" + r.lastErr + ")"
+	case r.waitErr != "":
+		return "this machine's events only: the shared store " + r.sharedWhere + " is not reachable yet (" + r.waitErr + "); tasks wait for it"
 	default:
 		return "this machine's events (no shared store configured)"
 	}
@@ -126,6 +139,8 @@ func (r *eventReads) Status(context.Context) (any, error) {
 		d["source"], d["where"] = sourceShared, r.sharedWhere
 	} else if r.shared != nil {
 		d["shared_error"], d["shared_retry_at"] = r.lastErr, r.downUntil.UTC()
+	} else if r.waitErr != "" {
+		d["shared_error"], d["shared_state"] = r.waitErr, "not reachable yet"
 	}
 	return d, nil
 }

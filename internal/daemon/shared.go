@@ -73,9 +73,10 @@ func checkURL(url string) error {
 
 // waitShared opens the shared store, retrying with backoff (1 s doubling
 // to 30 s) while the server is unreachable, refuses the password or lacks
-// the database: meanwhile the hook server keeps answering on the local
-// store. The first failure is one line on stderr, each one a log record.
-func waitShared(ctx context.Context, url string, stderr io.Writer, log *slog.Logger) (*pgShared, error) {
+// the database: meanwhile the hook server, the API and the dashboard
+// serve the local store, and wait shows why. The first failure is one
+// line on stderr, each one a log record.
+func waitShared(ctx context.Context, url string, stderr io.Writer, log *slog.Logger, wait *sharedWait) (*pgShared, error) {
 	backoff := time.Second
 	for tries := 1; ; tries++ {
 		octx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -83,7 +84,7 @@ func waitShared(ctx context.Context, url string, stderr io.Writer, log *slog.Log
 		cancel()
 		if err == nil {
 			if tries > 1 {
-				fmt.Fprintf(stderr, "warden serve: shared store %s is up; the scheduler and the API start\n", st.where)
+				fmt.Fprintf(stderr, "warden serve: shared store %s is up; the task queue and the scheduler start\n", st.where)
 			}
 			log.Info("shared store open", "where", st.where, "tries", tries)
 			return st, nil
@@ -91,8 +92,13 @@ func waitShared(ctx context.Context, url string, stderr io.Writer, log *slog.Log
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		wait.failed(err)
 		if tries == 1 {
-			fmt.Fprintf(stderr, "warden serve: shared store: %v — hooks keep working on the local store; retrying until it answers\n", err)
+			log.Warn("shared store not reachable yet: serving hooks, the API and the dashboard from the local store", "where", wait.State().Where, "waiting", waitingFor)
+			fmt.Fprintf(stderr, "warden serve: shared store: %v — hooks, the API and the dashboard serve the local store; the task queue and the scheduler wait; retrying until it answers\n", err)
+			if wait.State().Permanent {
+				fmt.Fprintln(stderr, "warden serve: retrying will not mend this: fix store.url / WARDEN_DATABASE_URL or the server (warden serve keeps trying every 30 s)")
+			}
 		}
 		log.Error("shared store unreachable", "err", err, "retry_in", backoff.String())
 		select {

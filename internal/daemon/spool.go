@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 
+	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/store/ship"
 	"github.com/warden-dev/warden/internal/store/sqlite"
@@ -17,13 +18,14 @@ import (
 // detail says how much waits and since when); stop ends it after one last
 // pass and must run after the hook server stopped and before the store
 // closes. With no url there is nothing to ship: check is nil.
-func startSpool(st *sqlite.Store, url string, log *slog.Logger) (check func(context.Context) (any, error), stop func()) {
+func startSpool(st *sqlite.Store, url string, cfg *config.Config, log *slog.Logger) (check func(context.Context) (any, error), stop func()) {
 	if url == "" {
 		return nil, func() {}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	dial := ship.Dialer(postgres.Open, url)
-	sh, wait, err := ship.Start(ctx, ship.Options{Spool: st, Dial: dial, Log: log.With("component", "ship")})
+	retention, keep := ship.Bound(cfg.RetentionDays, cfg.Store.UnshippedKeepDays)
+	sh, wait, err := ship.Start(ctx, ship.Options{Spool: st, Dial: dial, Log: log.With("component", "ship"), Retention: retention, UnshippedKeep: keep})
 	if err != nil {
 		cancel()
 		log.Error("shipper not started", "err", err)

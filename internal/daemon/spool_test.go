@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/store/ship"
@@ -26,12 +27,12 @@ func TestDaemonSpoolShipsAndReports(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if check, stop := startSpool(st, "", slog.New(slog.DiscardHandler)); check != nil {
+	if check, stop := startSpool(st, "", config.Defaults(), slog.New(slog.DiscardHandler)); check != nil {
 		stop()
 		t.Fatal("a spool without a shared store")
 	}
 	var log bytes.Buffer
-	check, stop := startSpool(st, url, slog.New(slog.NewTextHandler(&log, nil)))
+	check, stop := startSpool(st, url, config.Defaults(), slog.New(slog.NewTextHandler(&log, nil)))
 	defer stop()
 	var last ship.Report
 	for end := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {

@@ -64,15 +64,26 @@ func daemonPID(statePath string) int {
 }
 
 // ensureCLIToken keeps a token for the local CLI in path (0600): reused
-// while the store knows it, made anew otherwise.
+// while the store knows it; a token the store lacks is added as it is
+// (a pool's daemon serves on the local store's tokens until the shared
+// store answers, then carries the CLI's token over, so the CLI and a
+// logged-in dashboard keep working); made anew when that fails (the
+// hash is unique: a token revoked in the store is never revived).
 func ensureCLIToken(ctx context.Context, st SharedStore, path string) error {
+	host, _ := os.Hostname()
 	if b, err := os.ReadFile(path); err == nil {
-		if t, err := st.TokenByHash(ctx, store.HashAPIToken(strings.TrimSpace(string(b)))); err == nil && t != nil {
+		raw := strings.TrimSpace(string(b))
+		hash := store.HashAPIToken(raw)
+		if t, err := st.TokenByHash(ctx, hash); err == nil && t != nil {
 			return nil
+		}
+		if strings.HasPrefix(raw, store.APITokenPrefix) && len(raw) <= 200 {
+			if err := st.AddToken(ctx, &store.APIToken{ID: "cli-" + hash[:8], Name: "local CLI (" + host + ")", Hash: hash, Created: time.Now().UTC()}); err == nil {
+				return nil
+			}
 		}
 	}
 	tok, hash := store.NewAPIToken()
-	host, _ := os.Hostname()
 	if err := st.AddToken(ctx, &store.APIToken{ID: "cli-" + hash[:8], Name: "local CLI (" + host + ")", Hash: hash, Created: time.Now().UTC()}); err != nil {
 		return err
 	}

@@ -46,7 +46,17 @@ func (d *doctor) spool(ctx context.Context, db string) {
 			"run `make install` so warden-helper sits next to warden (it ships and probes the shared store)")
 		return
 	}
+	if line := r.DroppedLine(); line != "" {
+		d.warn("unshipped rows pruned", line+"; the shared store will never have them",
+			"fix the shared store (store.url / WARDEN_DATABASE_URL), or raise store.unshipped_keep_days to keep unshipped rows longer")
+	}
 	backlog := withRetention(r)
+	if !r.Reachable && r.Permanent {
+		d.warn("shared store", fmt.Sprintf("%s; %s (hooks keep working: the local store holds them)", r.Error, backlog),
+			fmt.Sprintf("retrying will not mend this: fix store.url / WARDEN_DATABASE_URL or the server; until then rows older than retention_days + store.unshipped_keep_days (%d days) are pruned even if never shipped",
+				cfg.RetentionDays+cfg.Store.UnshippedKeepDays))
+		return
+	}
 	if !r.Reachable {
 		d.warn("shared store", fmt.Sprintf("%s; %s (hooks keep working: the local store holds them)", r.Error, backlog),
 			"start the PostgreSQL server or fix store.url / WARDEN_DATABASE_URL; the keeper or `warden serve` ships the backlog once it answers")

@@ -75,6 +75,9 @@ func (s *Server) RequireAuth(h http.Handler) http.Handler {
 			if r.Header.Get("Authorization") != "" {
 				msg = "invalid or revoked token; create one with `warden token create`"
 			}
+			if st := s.sharedState(); st != nil && st.State == Waiting {
+				msg += " (the shared store " + st.Where + " is not reachable yet: until it answers only this machine's tokens are accepted, such as the local CLI's)"
+			}
 			writeError(w, http.StatusUnauthorized, "unauthorized", msg)
 			return
 		}

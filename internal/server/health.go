@@ -9,9 +9,19 @@ import (
 	"time"
 )
 
+// health answers 200 while the daemon runs; "status" is "degraded" while
+// a configured shared store is not reachable yet, and "shared_store" says
+// which, why and what waits for it.
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "version": s.o.Version,
-		"uptime_s": int64(s.o.Now().Sub(s.o.Started).Seconds())})
+	b := map[string]any{"status": "ok", "version": s.o.Version,
+		"uptime_s": int64(s.o.Now().Sub(s.o.Started).Seconds())}
+	if st := s.sharedState(); st != nil {
+		b["shared_store"] = st
+		if st.State == Waiting {
+			b["status"] = "degraded"
+		}
+	}
+	writeJSON(w, http.StatusOK, b)
 }
 
 // DBCheck is one part of /health/db: the local store, the shared

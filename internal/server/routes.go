@@ -60,6 +60,9 @@ func (s *Server) table() []Route {
 // path that answers 405 in the API's shape with the allowed methods.
 func (s *Server) add(r Route) {
 	var h http.Handler = r.handler
+	if needsShared(r.Path) {
+		h = s.requireShared(h)
+	}
 	switch r.Access {
 	case Token:
 		h = s.RequireAuth(h)

@@ -46,6 +46,10 @@ type Options struct {
 	// DBChecks are the parts /health/db reports (default: Events.Check
 	// as "store").
 	DBChecks []DBCheck
+	// Shared is the shared store's state (/health; while it is
+	// Waiting, the routes that need it answer 503); nil: none
+	// configured.
+	Shared func() *SharedState
 	// BodyLimit caps API request bodies (default 1 MiB; webhooks 5 MiB).
 	BodyLimit int64
 	Log       *slog.Logger

@@ -130,4 +130,7 @@ const (
 	// restart (sqlite.Pin.RestartWAL): a write of its own, so the restart
 	// and its fsync are not paid by the next hook.
 	SettingWALRestart = "keeper.wal_restart"
+	// SettingShipPermanent is "1" while the shipper's failure is one
+	// retrying cannot mend (a refused login, a missing database).
+	SettingShipPermanent = "ship.permanent"
 )

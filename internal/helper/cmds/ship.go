@@ -59,7 +59,8 @@ the backlog (events not shipped yet) and the age of the oldest.`,
 			if status {
 				return shipStatus(ctx, cmd.OutOrStdout(), st, url, cfg.RetentionDays, asJSON)
 			}
-			o := ship.Options{Spool: st, Dial: ship.Dialer(postgres.Open, url),
+			retention, keep := ship.Bound(cfg.RetentionDays, cfg.Store.UnshippedKeepDays)
+			o := ship.Options{Spool: st, Dial: ship.Dialer(postgres.Open, url), Retention: retention, UnshippedKeep: keep,
 				Log: slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil)).With("component", "ship")}
 			if once {
 				sh, err := ship.New(o)
@@ -117,6 +118,12 @@ func shipStatus(ctx context.Context, w io.Writer, st *sqlite.Store, url string, 
 	}
 	if r.Retrying != "" {
 		fmt.Fprintf(w, "the shipper has been failing since %s: %s\n", r.RetryingSince.Local().Format("2006-01-02 15:04:05"), r.Retrying)
+	}
+	if r.Permanent {
+		fmt.Fprintln(w, "retrying will not mend this: fix store.url / WARDEN_DATABASE_URL or the server; rows older than retention_days + store.unshipped_keep_days are pruned even if never shipped")
+	}
+	if line := r.DroppedLine(); line != "" {
+		fmt.Fprintln(w, line)
 	}
 	return nil
 }

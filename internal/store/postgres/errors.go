@@ -10,20 +10,37 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
+// ConfigError is a failure that retrying will not mend: the server
+// answered and refused the login, or lacks the database or the rights.
+// Someone must change store.url / WARDEN_DATABASE_URL or the server.
+// Callers tell it from an outage with errors.As on an interface
+// { Permanent() bool }, so they need not link pgx (internal/store/ship).
+type ConfigError struct{ msg string }
+
+func (e *ConfigError) Error() string { return e.msg }
+
+// Permanent is true: only a change of the setting or the server helps.
+func (e *ConfigError) Permanent() bool { return true }
+
+func configError(format string, a ...any) error {
+	return &ConfigError{msg: fmt.Sprintf(format, a...)}
+}
+
 // connError turns a failure to connect or to run the first query into one
 // line naming the setting and the fix, for warden doctor and warden serve.
-// The URL itself is never printed: it may hold a password.
+// The URL itself is never printed: it may hold a password. A refused
+// login, a missing database and missing rights are *ConfigError.
 func (s *Store) connError(err error) error {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		switch pe.Code {
 		case "28P01", "28000": // invalid_password, invalid_authorization_specification
-			return fmt.Errorf("PostgreSQL at %s refused the login (%s): fix the user or password in %s", s.where, pe.Message, urlKeys)
+			return configError("PostgreSQL at %s refused the login (%s): fix the user or password in %s", s.where, pe.Message, urlKeys)
 		case "3D000": // invalid_catalog_name
 			db := s.where[strings.LastIndex(s.where, "/")+1:]
-			return fmt.Errorf("PostgreSQL at %s has no database %q: create it (createdb %s) or fix the name in %s", s.where, db, db, urlKeys)
+			return configError("PostgreSQL at %s has no database %q: create it (createdb %s) or fix the name in %s", s.where, db, db, urlKeys)
 		case "42501": // insufficient_privilege
-			return fmt.Errorf("PostgreSQL at %s: permission denied (%s): grant the user rights on the database or use another user in %s", s.where, pe.Message, urlKeys)
+			return configError("PostgreSQL at %s: permission denied (%s): grant the user rights on the database or use another user in %s", s.where, pe.Message, urlKeys)
 		}
 		return fmt.Errorf("PostgreSQL at %s: %s (SQLSTATE %s); check %s", s.where, pe.Message, pe.Code, urlKeys)
 	}

@@ -113,6 +113,16 @@ func where(c pgconn.Config) string {
 // Where is the server and database as host:port/database (no password).
 func (s *Store) Where() string { return s.where }
 
+// WhereURL is Where for a URL not opened yet (messages while the server
+// does not answer); "" when the URL does not parse.
+func WhereURL(url string) string {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return ""
+	}
+	return where(cfg.ConnConfig.Config)
+}
+
 // Pool exposes the connection pool: the daemon LISTENs on TaskChannel on
 // a connection it acquires from it.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/warden-dev/warden/internal/store"
 )
 
 // Report is the spool's state as `warden doctor` and the daemon's
@@ -19,6 +21,10 @@ type Report struct {
 	// not, in one line.
 	Reachable bool   `json:"reachable"`
 	Error     string `json:"error,omitempty"`
+	// Permanent is true when the failure (the probe's, or the one the
+	// shipper keeps retrying) is one retrying cannot mend: a refused
+	// login, a missing database or rights (ship.Permanent).
+	Permanent bool `json:"permanent,omitempty"`
 	// Backlog is how many local events are not shipped yet, Oldest when
 	// the oldest of them was recorded.
 	Backlog    int64     `json:"backlog"`
@@ -36,6 +42,27 @@ type Report struct {
 	RetentionDays int   `json:"retention_days,omitempty"`
 	KeptEvents    int64 `json:"kept_past_retention_events,omitempty"`
 	KeptSessions  int64 `json:"kept_past_retention_sessions,omitempty"`
+	// Dropped are the latest prunings of rows never shipped (past
+	// retention_days + store.unshipped_keep_days), newest first.
+	Dropped []store.Dropped `json:"dropped,omitempty"`
+}
+
+// DroppedLine says what was pruned without ever being shipped; "" when
+// nothing was.
+func (r Report) DroppedLine() string {
+	if len(r.Dropped) == 0 {
+		return ""
+	}
+	d := r.Dropped[0]
+	line := fmt.Sprintf("%s: %d event(s)", d.At.Local().Format("2006-01-02 15:04"), d.Events)
+	if d.Events > 0 {
+		line += fmt.Sprintf(" (ids %d–%d, recorded %s to %s)", d.FirstID, d.LastID, d.First.Local().Format("2006-01-02"), d.Last.Local().Format("2006-01-02"))
+	}
+	line += fmt.Sprintf(" and %d session state(s) never shipped were pruned, past retention_days + store.unshipped_keep_days", d.Sessions)
+	if n := len(r.Dropped); n > 1 {
+		line += fmt.Sprintf(" (%d prunings on record)", n)
+	}
+	return line
 }
 
 // CheckRetention counts what the local store keeps past retention_days
@@ -76,7 +103,7 @@ func Inspect(ctx context.Context, sp Spool, target string, d time.Duration, prob
 		cancel()
 		r.Reachable = err == nil
 		if err != nil {
-			r.Error = oneLine(err.Error())
+			r.Error, r.Permanent = oneLine(err.Error()), Permanent(err)
 		}
 	}
 	lctx, cancel := context.WithTimeout(ctx, d)
@@ -106,7 +133,15 @@ func Inspect(ctx context.Context, sp Spool, target string, d time.Duration, prob
 			r.RetryingSince = time.UnixMicro(us).UTC()
 		}
 		r.Retrying = msg
+		if v, _, err := sp.Setting(lctx, SettingPermanent); err == nil && v == "1" && (probe == nil || !r.Reachable) {
+			r.Permanent = true
+		}
 	}
+	drops, err := sp.Drops(lctx, 5)
+	if err != nil {
+		return r, err
+	}
+	r.Dropped = drops
 	return r, nil
 }
 

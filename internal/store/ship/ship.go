@@ -38,6 +38,11 @@ type Spool interface {
 	// UnshippedBefore counts the rows past the marks older than before:
 	// what retention keeps only because it is not shipped.
 	UnshippedBefore(ctx context.Context, before time.Time) (events, sessions int64, err error)
+	// DropUnshipped deletes the rows older than before, shipped or not,
+	// and records what unshipped ones went (bound.go); Drops lists those
+	// records, newest first.
+	DropUnshipped(ctx context.Context, before time.Time, reason string) (store.Dropped, error)
+	Drops(ctx context.Context, limit int) ([]store.Dropped, error)
 	Setting(ctx context.Context, key string) (string, bool, error)
 	SetSetting(ctx context.Context, key, value string) error
 	ClaimSetting(ctx context.Context, key, value string) (bool, error)
@@ -62,6 +67,10 @@ const (
 	// SettingLastError is "<unix µs> <message>" of the failure the shipper
 	// is retrying, "" once it got through again.
 	SettingLastError = "ship.last_error"
+	// SettingPermanent is "1" while that failure is one retrying cannot
+	// mend (Permanent), "" otherwise: the keeper does not stay alive for
+	// a backlog that cannot drain.
+	SettingPermanent = store.SettingShipPermanent
 )
 
 // Options configure a Shipper; zero values take the defaults.
@@ -91,6 +100,10 @@ type Options struct {
 	// after the store is back (the daemon's /health/db probe, or
 	// `warden ship --once`, ships at once).
 	LongOutage, LongBackoff time.Duration
+	// Retention is retention_days and UnshippedKeep store.unshipped_keep_days:
+	// rows older than their sum go even when not shipped (bound.go).
+	// Retention 0: no bound.
+	Retention, UnshippedKeep time.Duration
 	// Log gets one line per failure and per recovery (default: discarded).
 	Log *slog.Logger
 }
@@ -131,6 +144,9 @@ type Shipper struct {
 	target     Target
 	origin     string
 	errWritten time.Time // when SettingLastError was last written
+	// noted: this shipper has cleared (or found clear) the failure a
+	// previous one left in the local store.
+	noted bool
 
 	mu     sync.Mutex // guards status, so reading it never waits for a pass
 	status Status
@@ -149,6 +165,9 @@ type Status struct {
 	Error string `json:"error,omitempty"`
 	// ErrorSince is when the failures in a row began.
 	ErrorSince time.Time `json:"error_since,omitzero"`
+	// Permanent is true when Error is one retrying cannot mend (a
+	// refused login, a missing database): someone must fix the setting.
+	Permanent bool `json:"permanent,omitempty"`
 	// Shipped counts the rows this shipper inserted into the shared store.
 	Shipped int64 `json:"shipped"`
 }
@@ -174,6 +193,7 @@ func (s *Shipper) Status() Status {
 // open for a last Drain; Close releases it.
 func (s *Shipper) Run(ctx context.Context) error {
 	failures := 0
+	var bounded time.Time
 	for {
 		wait := s.o.Every
 		if _, err := s.Drain(ctx); err != nil {
@@ -184,6 +204,14 @@ func (s *Shipper) Run(ctx context.Context) error {
 			wait = backoff(s.o.MinBackoff, s.maxBackoff(time.Now()), failures)
 		} else {
 			failures = 0
+		}
+		// After the first pass, so the record says why rows went unshipped;
+		// then hourly.
+		if now := time.Now(); now.Sub(bounded) >= boundEvery {
+			bounded = now
+			if _, err := s.enforceBound(ctx, now); err != nil && ctx.Err() == nil {
+				s.o.Log.Error("retention bound for unshipped rows", "err", err)
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -206,7 +234,11 @@ func (s *Shipper) Kick() {
 // maxBackoff is the longest wait after a failure at now: MaxBackoff, or
 // LongBackoff once the failures in a row have lasted LongOutage.
 func (s *Shipper) maxBackoff(now time.Time) time.Duration {
-	if since := s.Status().ErrorSince; !since.IsZero() && now.Sub(since) >= s.o.LongOutage {
+	st := s.Status()
+	if st.Permanent {
+		return s.o.LongBackoff // knocking sooner cannot help
+	}
+	if since := st.ErrorSince; !since.IsZero() && now.Sub(since) >= s.o.LongOutage {
 		return s.o.LongBackoff
 	}
 	return s.o.MaxBackoff
@@ -353,20 +385,27 @@ func (s *Shipper) note(ctx context.Context, shipped int, err error) {
 	s.mu.Lock()
 	prev, since := s.status.Error, s.status.ErrorSince
 	if err == nil {
-		s.status.Connected, s.status.LastOK, s.status.Error, s.status.ErrorSince = true, now, "", time.Time{}
+		s.status.Connected, s.status.LastOK, s.status.Error, s.status.ErrorSince, s.status.Permanent = true, now, "", time.Time{}, false
 	} else if ctx.Err() == nil {
 		if since.IsZero() {
 			since = now
 		}
-		s.status.Connected, s.status.Error, s.status.ErrorSince = false, oneLine(err.Error()), since
+		s.status.Connected, s.status.Error, s.status.ErrorSince, s.status.Permanent = false, oneLine(err.Error()), since, Permanent(err)
 	}
-	cur := s.status.Error
+	cur, permanent := s.status.Error, s.status.Permanent
 	s.mu.Unlock()
 	if err == nil {
 		recovered := prev != ""
+		if !s.noted { // a previous shipper's failure, mended meanwhile
+			s.noted = true
+			if v, _, err := s.setting(ctx, SettingLastError); err == nil && v != "" {
+				recovered = true
+			}
+		}
 		if recovered {
 			s.o.Log.Info("shared store reachable again; shipping resumed")
 			_ = s.setSetting(ctx, SettingLastError, "")
+			_ = s.setSetting(ctx, SettingPermanent, "")
 		}
 		if recovered || shipped > 0 {
 			_ = s.setSetting(ctx, SettingLastOK, strconv.FormatInt(now.UnixMicro(), 10))
@@ -380,8 +419,18 @@ func (s *Shipper) note(ctx context.Context, shipped int, err error) {
 	// minutes while it keeps changing (a message may carry a port or a
 	// time), so a long outage does not write the store on every retry.
 	if cur != prev && (prev == "" || now.Sub(s.errWritten) >= errRewrite) {
-		s.o.Log.Warn("shipping to the shared store failed; events stay in the local store and are retried", "err", cur)
+		if permanent {
+			s.o.Log.Error("shipping to the shared store failed and retrying will not help until the setting or the server is fixed; events stay in the local store, retried once a minute",
+				"err", cur, "key", "store.url / WARDEN_DATABASE_URL", "bound", "rows older than retention_days + store.unshipped_keep_days are pruned even if not shipped")
+		} else {
+			s.o.Log.Warn("shipping to the shared store failed; events stay in the local store and are retried", "err", cur)
+		}
 		_ = s.setSetting(ctx, SettingLastError, fmt.Sprintf("%d %s", since.UnixMicro(), cur))
+		flag := ""
+		if permanent {
+			flag = "1"
+		}
+		_ = s.setSetting(ctx, SettingPermanent, flag)
 		s.errWritten = now
 	}
 	// A broken connection is opened again on the next pass.

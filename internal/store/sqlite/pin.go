@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strconv"
 	"time"
 
@@ -61,6 +62,18 @@ func (p *Pin) RestartWAL(ctx context.Context) error {
 // asks it once idle, to stay while rows wait to be shipped.
 func (p *Pin) HasUnshipped(ctx context.Context) (bool, error) {
 	return hasUnshipped(ctx, p.conn)
+}
+
+// ShipStuck is whether the shipper's failure is one retrying cannot mend
+// (store.SettingShipPermanent): the keeper does not stay past its idle
+// time for a backlog that cannot drain; the next hook starts it again.
+func (p *Pin) ShipStuck(ctx context.Context) (bool, error) {
+	var v string
+	err := p.conn.QueryRowContext(ctx, settingQuery, store.SettingShipPermanent).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return v == "1", err
 }
 
 // Close returns the connection to the pool.

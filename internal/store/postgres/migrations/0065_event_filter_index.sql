@@ -1,0 +1,15 @@
+-- 0065: indexes for the dashboard's and the API's case-insensitive event
+-- filters (SearchEvents: event, tool, decision compared ASCII-folded, the
+-- newest first). Without them every filter read the whole events table,
+-- which in a pool holds every machine's record. Each index is on the very
+-- expression SearchEvents compares (asciiLower in activity.go) followed by
+-- id, so "WHERE fold(tool) = fold($1) ORDER BY id DESC LIMIT n" reads n
+-- index entries. translate() is immutable, so it may be indexed.
+-- The session filter (starts_with(session_id, prefix), the dashboard's
+-- 8-character ids) uses events_session only when the database's collation
+-- is C; under any other (en_US.UTF-8, C.UTF-8) it read the whole table.
+-- A "C"-collated index turns the prefix into a range in every database.
+CREATE INDEX events_event_fold ON events (translate(event::text, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), id);
+CREATE INDEX events_tool_fold ON events (translate(tool::text, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), id);
+CREATE INDEX events_decision_fold ON events (translate(decision::text, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), id);
+CREATE INDEX events_session_prefix ON events (session_id COLLATE "C", id);
