@@ -250,28 +250,27 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	}
 	front := &switchHandler{}
 	var held atomic.Pointer[pgShared] // closed once the API has drained
-	if o.DatabaseURL == "" {
-		if err := buildPool(p, nil, id); err != nil {
-			ln.Close()
-			return err
-		}
-		if err := ensureCLIToken(ctx, st, o.TokenPath); err != nil {
-			ln.Close()
-			return err
-		}
-		front.set(p.Server)
+	// Without a shared store the pool runs at once; with one, the API
+	// serves the local store until the shared store answers (buildWaiting)
+	// and then switches over.
+	var wait *sharedWait
+	build := func() error { return buildPool(p, nil, id) }
+	if o.DatabaseURL != "" {
+		wait = newSharedWait(postgres.WhereURL(o.DatabaseURL), p.Reads, time.Now())
+		build = func() error { return buildWaiting(p, wait, id) }
+	}
+	if err := build(); err != nil {
+		ln.Close()
+		return err
+	}
+	if err := ensureCLIToken(ctx, st, o.TokenPath); err != nil {
+		ln.Close()
+		return err
+	}
+	front.set(p.Server)
+	if wait == nil {
 		runPool(sctx, &wg, p, nil, id, fail)
 	} else {
-		wait := newSharedWait(postgres.WhereURL(o.DatabaseURL), p.Reads, time.Now())
-		if err := buildWaiting(p, wait, id); err != nil {
-			ln.Close()
-			return err
-		}
-		if err := ensureCLIToken(ctx, st, o.TokenPath); err != nil {
-			ln.Close()
-			return err
-		}
-		front.set(p.Server)
 		wg.Go(func() {
 			pg, err := waitShared(sctx, o.DatabaseURL, o.Stderr, log, wait)
 			if err != nil {
