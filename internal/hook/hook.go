@@ -444,7 +444,7 @@ func (r *run) record(out hookio.Output) {
 	}
 	if r.ev == event.SessionStart {
 		sharedURL, _ := r.cfg.StoreURL() // rows not shipped there yet are kept
-		prune(ctx, r.st, r.cfg.RetentionDays, sharedURL != "", r.start, r.paths.Locks())
+		prune(ctx, r.st, r.cfg.RetentionDays, r.cfg.Store.UnshippedKeepDays, sharedURL != "", r.start, r.paths.Locks())
 	}
 }
 

@@ -16,11 +16,23 @@ type shippedPruner interface {
 	PruneShipped(ctx context.Context, before time.Time) (events, sessions int64, err error)
 }
 
+// unshippedDropper deletes rows past the bound even when not shipped, on
+// record (sqlite.Store.DropUnshipped; internal/store/ship explains the
+// bound).
+type unshippedDropper interface {
+	DropUnshipped(ctx context.Context, before time.Time, reason string) (store.Dropped, error)
+}
+
 // prune deletes rows older than retention_days, at most once a day: it runs
 // at SessionStart (not on every tool call) and remembers when it last did.
 // With a shared store configured (shipping), rows not shipped yet stay
 // however old: the local store is the only copy until they are.
-func prune(ctx context.Context, s store.Store, retentionDays int, shipping bool, now time.Time, locks string) {
+//
+// Past retention_days + store.unshipped_keep_days (keepDays) even those
+// go, recorded as dropped: the same bound the shipper applies, here too
+// because with the keeper off and no `warden serve` no shipper runs at
+// all, and the local store would otherwise grow for ever.
+func prune(ctx context.Context, s store.Store, retentionDays, keepDays int, shipping bool, now time.Time, locks string) {
 	if retentionDays <= 0 {
 		return
 	}
@@ -42,6 +54,13 @@ func prune(ctx context.Context, s store.Store, retentionDays int, shipping bool,
 	}
 	if _, _, err := pruneRows(ctx, before); err != nil {
 		return
+	}
+	if d, ok := s.(unshippedDropper); ok && shipping && keepDays >= 0 {
+		reason := "not shipped within retention_days (" + strconv.Itoa(retentionDays) + " days) + store.unshipped_keep_days (" +
+			strconv.Itoa(keepDays) + " days), found by a hook's retention"
+		if _, err := d.DropUnshipped(ctx, before.Add(-time.Duration(keepDays)*24*time.Hour), reason); err != nil {
+			return
+		}
 	}
 	pruneLocks(locks, now.Add(-7*24*time.Hour))
 	_ = s.SetSetting(ctx, store.SettingLastPrune, strconv.FormatInt(now.Unix(), 10))

@@ -37,13 +37,10 @@ func TestRetentionKeepsWhatIsNotShippedYet(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer st.Close()
-			old := time.Now().AddDate(0, 0, -100) // retention_days defaults to 60
-			for i := range 4 {
-				ev := &store.Event{SessionID: "old", Event: "PreToolUse", Tool: "Bash", Time: old.Add(time.Duration(i) * time.Second)}
-				if err := st.RecordHook(ctx, ev, &store.Session{ID: "old", State: []byte("{}")}); err != nil {
-					t.Fatal(err)
-				}
-			}
+			// Past retention_days (60 by default), within the bound on
+			// unshipped rows (+ store.unshipped_keep_days, 30).
+			old := time.Now().AddDate(0, 0, -75)
+			sqlitetest.RecordAt(t, st, "old", old, 4, []byte("{}"))
 			sqlitetest.Exec(t, db, "UPDATE sessions SET updated_us = ? WHERE id = 'old'", old.UnixMicro())
 
 			sessionStart := func() {
@@ -110,4 +107,53 @@ func checkChain(t *testing.T, st *sqlite.Store, want int64) {
 	if err != nil || brk != nil || n != want {
 		t.Fatalf("audit chain after retention: %d rows (want %d), break %+v, %v", n, want, brk, err)
 	}
+}
+
+// With a shared store configured but nothing shipping (the keeper off, no
+// `warden serve`), retention still bounds the local store: rows older than
+// retention_days + store.unshipped_keep_days (60 + 30 by default) go, on
+// record; younger unshipped rows stay; the chain still verifies.
+func TestRetentionBoundsWhatNeverShips(t *testing.T) {
+	home, _ := env(t)
+	t.Setenv("WARDEN_DATABASE_URL", "postgres://warden@127.0.0.1:1/warden") // never dialled
+	ctx := context.Background()
+	db := filepath.Join(home, "warden.db")
+	st, err := sqlite.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, s := range []struct {
+		id   string
+		days int
+	}{{"ancient", 100}, {"old", 75}} {
+		then := time.Now().AddDate(0, 0, -s.days)
+		sqlitetest.RecordAt(t, st, s.id, then, 3, []byte("{}"))
+		sqlitetest.Exec(t, db, "UPDATE sessions SET updated_us = ? WHERE id = ?", then.UnixMicro(), s.id)
+	}
+	if _, errs, code := runHook(t, strings.NewReader(payload("SessionStart", `"source":"startup"`)), "--harness", "claude"); code != 0 || errs != "" {
+		t.Fatalf("SessionStart: exit %d, %s", code, errs)
+	}
+	count := func(id string) int {
+		t.Helper()
+		evs, err := st.Events(ctx, store.Filter{SessionID: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(evs)
+	}
+	if n := count("ancient"); n != 0 {
+		t.Errorf("%d unshipped events past the bound survived", n)
+	}
+	if n := count("old"); n != 3 {
+		t.Errorf("unshipped events within the bound: %d of 3 left", n)
+	}
+	drops, err := st.Drops(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(drops) != 1 || drops[0].Events != 3 || drops[0].Sessions != 1 || !strings.Contains(drops[0].Reason, "store.unshipped_keep_days") {
+		t.Fatalf("drops on record: %+v", drops)
+	}
+	checkChain(t, st, 4) // the 3 old rows and the SessionStart
 }

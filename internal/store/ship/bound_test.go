@@ -16,6 +16,7 @@ import (
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/ship"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
@@ -48,14 +49,7 @@ func TestWrongPasswordIsBoundedAndOnRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	record := func(sess string, at time.Time, n int) {
-		for i := range n {
-			if err := st.RecordHook(ctx, &store.Event{SessionID: sess, Event: "PreToolUse", Tool: "Bash",
-				Time: at.Add(time.Duration(i) * time.Second)}, nil); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	record := func(sess string, at time.Time, n int) { sqlitetest.RecordAt(t, st, sess, at, n, nil) }
 	now := time.Now()
 	record("ancient", now.AddDate(0, 0, -120), 3) // past 60 + 30 days: goes
 	record("old", now.AddDate(0, 0, -75), 2)      // past retention only: stays, unshipped

@@ -30,13 +30,10 @@ func TestRetentionWaitsForTheShipper(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(h.dir, ".warden", "warden.db")
 	st := sqlitetest.Store(t, db)
-	old := time.Now().AddDate(0, 0, -90) // retention_days defaults to 60
-	for i := range 3 {
-		if err := st.RecordHook(ctx, &store.Event{SessionID: "old", Event: "PreToolUse", Tool: "Bash",
-			Time: old.Add(time.Duration(i) * time.Second)}, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
+	// Past retention_days (60 by default), within the bound on unshipped
+	// rows (+ store.unshipped_keep_days, 30), which retention applies too.
+	old := time.Now().AddDate(0, 0, -75)
+	sqlitetest.RecordAt(t, st, "old", old, 3, nil)
 	sessionStart := func() {
 		t.Helper()
 		if err := st.SetSetting(ctx, store.SettingLastPrune, "0"); err != nil { // retention runs once a day

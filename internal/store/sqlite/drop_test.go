@@ -28,11 +28,7 @@ func TestDropUnshippedRecordsWhatWent(t *testing.T) {
 	now := time.Now()
 	old := now.AddDate(0, 0, -100)
 	bound := now.AddDate(0, 0, -90)
-	for i := range 5 {
-		if err := st.RecordHook(ctx, &store.Event{SessionID: "s", Event: "PreToolUse", Time: old.Add(time.Duration(i) * time.Second)}, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
+	sqlitetest.RecordAt(t, st, "s", old, 5, nil)
 	if err := st.RecordHook(ctx, &store.Event{SessionID: "s", Event: "PreToolUse"}, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -29,12 +29,7 @@ func TestPruneShippedFollowsTheMarks(t *testing.T) {
 	now := time.Now()
 	old := now.AddDate(0, 0, -100)
 	cut := now.AddDate(0, 0, -60)
-	for i := range 6 {
-		ev := &store.Event{SessionID: "s", Event: "PreToolUse", Time: old.Add(time.Duration(i) * time.Second)}
-		if err := st.RecordHook(ctx, ev, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
+	sqlitetest.RecordAt(t, st, "s", old, 6, nil)
 	if err := st.RecordHook(ctx, &store.Event{SessionID: "s", Event: "PreToolUse"}, nil); err != nil {
 		t.Fatal(err)
 	}

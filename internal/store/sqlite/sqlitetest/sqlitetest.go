@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"net/url"
 	"testing"
+	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" driver
 
@@ -78,4 +79,21 @@ func Events(t testing.TB, path string) []store.Event {
 		t.Fatal(err)
 	}
 	return evs
+}
+
+// RecordAt records n PreToolUse Bash events of session in st, one second
+// apart from at (an old time, for retention tests), each with state as
+// the session's saved state when it is not nil.
+func RecordAt(t testing.TB, st *sqlite.Store, session string, at time.Time, n int, state []byte) {
+	t.Helper()
+	for i := range n {
+		var sess *store.Session
+		if state != nil {
+			sess = &store.Session{ID: session, State: state}
+		}
+		ev := &store.Event{SessionID: session, Event: "PreToolUse", Tool: "Bash", Time: at.Add(time.Duration(i) * time.Second)}
+		if err := st.RecordHook(context.Background(), ev, sess); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
