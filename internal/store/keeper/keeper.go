@@ -97,6 +97,9 @@ func Run(ctx context.Context, o Options) error {
 	defer cancelOpen()
 	st, err := sqlite.Open(octx, o.DBPath)
 	if err != nil {
+		if gone(o.DBPath, before) {
+			return nil // removed or replaced while opening: nothing to keep
+		}
 		return fmt.Errorf("keeper: %w", err)
 	}
 	defer st.Close()
@@ -138,8 +141,7 @@ func Run(ctx context.Context, o Options) error {
 			return nil
 		case <-tick.C:
 		}
-		now, err := os.Stat(o.DBPath)
-		if err != nil || !os.SameFile(before, now) {
+		if gone(o.DBPath, before) {
 			return nil // removed or replaced: this connection keeps nothing useful
 		}
 		if binary != nil {
@@ -227,4 +229,11 @@ func (o *Options) notePoll() {
 		default:
 		}
 	}
+}
+
+// gone reports whether the file at path is no longer the one stat'ed as
+// before (removed, or replaced by another).
+func gone(path string, before os.FileInfo) bool {
+	now, err := os.Stat(path)
+	return err != nil || !os.SameFile(before, now)
 }

@@ -76,8 +76,16 @@ func TestHookAfterAPauseFindsTheWALStartedOver(t *testing.T) {
 	t.Run("with the keeper the hook appends", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		done := runAsync(ctx, Options{DBPath: db, LockPath: lock, Poll: 10 * time.Millisecond, Quiet: 50 * time.Millisecond})
+		polled := make(chan struct{}, 1)
+		done := runAsync(ctx, Options{DBPath: db, LockPath: lock, Poll: 10 * time.Millisecond, Quiet: 50 * time.Millisecond, polled: polled})
 		waitHeld(t, lock, true)
+		// The keeper reads its first data_version after taking the lock:
+		// a write before that is not a change it can see.
+		select {
+		case <-polled:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the keeper never polled")
+		}
 		hookWrite(t, w)
 		start := walRestarts(t, db)
 		restarted := func() bool {
