@@ -81,8 +81,6 @@ func (s *Store) DropUnshipped(ctx context.Context, before time.Time, reason stri
 	return d, nil
 }
 
-const upsertSettingSQL = "INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
-
 func firstUS(d store.Dropped) int64 {
 	if d.Events == 0 {
 		return 0

@@ -53,7 +53,7 @@ func (p *Pin) CheckpointPassive(ctx context.Context) (complete bool, err error) 
 // that reader starts it over (as before).
 func (p *Pin) RestartWAL(ctx context.Context) error {
 	_, err := p.conn.ExecContext(ctx,
-		"INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+		upsertSettingSQL,
 		store.SettingWALRestart, strconv.FormatInt(time.Now().UnixMicro(), 10))
 	return err
 }

@@ -63,7 +63,7 @@ func (s *Store) prune(ctx context.Context, before time.Time, keepUnshipped bool)
 			}
 			ne, _ = r.RowsAffected()
 			if _, err := tx.ExecContext(ctx,
-				"INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+				upsertSettingSQL,
 				store.SettingChainAnchor, fmt.Sprintf("%d %s", id, hash)); err != nil {
 				return err
 			}

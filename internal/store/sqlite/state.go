@@ -30,11 +30,12 @@ func (s *Store) Session(ctx context.Context, id string) (*store.Session, error) 
 	return &sess, nil
 }
 
-// settingQuery reads one setting; chainTipQuery the newest event's id and
-// hash (the chain's tip).
+// settingQuery reads one setting and upsertSettingSQL writes one;
+// chainTipQuery reads the newest event's id and hash (the chain's tip).
 const (
-	settingQuery  = "SELECT value FROM settings WHERE key = ?"
-	chainTipQuery = "SELECT id, hash FROM events ORDER BY id DESC LIMIT 1"
+	settingQuery     = "SELECT value FROM settings WHERE key = ?"
+	upsertSettingSQL = "INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+	chainTipQuery    = "SELECT id, hash FROM events ORDER BY id DESC LIMIT 1"
 )
 
 // Setting implements store.Store.
@@ -57,7 +58,7 @@ func (s *Store) Setting(ctx context.Context, key string) (string, bool, error) {
 // SetSetting implements store.Store.
 func (s *Store) SetSetting(ctx context.Context, key, value string) error {
 	_, err := s.execRetry(ctx,
-		"INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+		upsertSettingSQL,
 		key, value)
 	store.ForgetSetting(ctx, key)
 	return err
