@@ -281,13 +281,23 @@ func (b *browser) do(t testing.TB, actions ...chromedp.Action[chromedp.Void]) {
 // decodes its value.
 func eval[T any](t testing.TB, b *browser, js string) T {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
-	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+	v, err := tryEval[T](b, js)
 	if err != nil {
 		t.Fatalf("evaluate %s: %v", js, err)
 	}
 	return v
+}
+
+func tryEval[T any](b *browser, js string) (T, error) {
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	return chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+}
+
+// navigating: the evaluation met the page navigating away (a reload the
+// test waits for); Chrome reports it as an error of the evaluation.
+func navigating(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "navigated or closed")
 }
 
 // takeErrors returns and clears the recorded errors.
@@ -323,7 +333,11 @@ func (b *browser) waitFor(t testing.TB, js string, within time.Duration) time.Du
 	t.Helper()
 	start := time.Now()
 	for {
-		if eval[bool](t, b, js) {
+		ok, err := tryEval[bool](b, js)
+		if err != nil && !navigating(err) {
+			t.Fatalf("evaluate %s: %v", js, err)
+		}
+		if ok {
 			return time.Since(start)
 		}
 		if time.Since(start) > within {
