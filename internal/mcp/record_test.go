@@ -4,7 +4,9 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/warden-dev/warden/internal/judge/llm"
 	"github.com/warden-dev/warden/internal/store/sqlite"
@@ -14,7 +16,16 @@ import (
 // judges' are: confirm's verdict, the commit message, and a judge that
 // could not answer (verdict "open": not a pass).
 func TestJudgeCallsRecorded(t *testing.T) {
-	api := commitAPI(t, "CONFIRMED", "fix: greet the world")
+	var slow atomic.Bool // set: the API holds its answer past the confirm deadline
+	api := newFakeAPI(t, func(r apiRequest) apiReply {
+		if slow.Load() {
+			return apiReply{Text: "CONFIRMED", Delay: time.Minute}
+		}
+		if strings.Contains(r.system(), "Conventional Commits") {
+			return apiReply{Text: "fix: greet the world"}
+		}
+		return apiReply{Text: "CONFIRMED"}
+	})
 	e := newEnv(t, api)
 	db := filepath.Join(t.TempDir(), "warden.db")
 	write(t, e.dir, "main.go", "package main\n\nfunc main() {\n\tprintln(\"hello, world\")\n}\n")
@@ -25,7 +36,10 @@ func TestJudgeCallsRecorded(t *testing.T) {
 	if !out.Committed {
 		t.Fatalf("got %+v", out)
 	}
-	e.cfg.MCP.ConfirmTimeoutMS = 1 // the next confirm cannot be answered in time
+	// The next confirm cannot be answered in time: the API holds its answer
+	// well past the deadline (a deadline alone raced a fast fake on CI).
+	e.cfg.MCP.ConfirmTimeoutMS = 200
+	slow.Store(true)
 	write(t, e.dir, "main.go", "package main\n\nfunc main() {}\n")
 	var c ConfirmOut
 	call(t, cs, "confirm", map[string]any{"skip_check": true}, &c)
