@@ -41,25 +41,21 @@ func FuzzStatusline(f *testing.F) {
 	}
 	f.Cleanup(func() { errFile.Close() })
 	f.Fuzz(func(t *testing.T, in []byte) {
-		var took time.Duration
+		// A render that takes seconds is a hang or a blow-up on some input,
+		// not a slow machine: the bound is far above any scheduler hiccup
+		// (render speed itself is BenchmarkRenderLive's job, not this test's).
 		var out bytes.Buffer
-		for attempt := 0; attempt < 2; attempt++ { // one retry: a scheduler hiccup is not a bug
-			out.Reset()
-			old := os.Stderr
-			os.Stderr = errFile
-			start := time.Now()
-			Run(bytes.NewReader(in), &out, Live(Options{}))
-			took = time.Since(start)
-			os.Stderr = old
-			if fi, err := errFile.Stat(); err == nil && fi.Size() > 0 {
-				t.Fatalf("wrote to stderr for %q", in)
-			}
-			if took <= 50*time.Millisecond {
-				break
-			}
+		old := os.Stderr
+		os.Stderr = errFile
+		start := time.Now()
+		Run(bytes.NewReader(in), &out, Live(Options{}))
+		took := time.Since(start)
+		os.Stderr = old
+		if fi, err := errFile.Stat(); err == nil && fi.Size() > 0 {
+			t.Fatalf("wrote to stderr for %q", in)
 		}
-		if took > 50*time.Millisecond {
-			t.Errorf("render took %v (> 50 ms) for %q", took, in)
+		if took > 2*time.Second {
+			t.Errorf("render took %v for %q: a hang or a blow-up", took, in)
 		}
 		s := out.String()
 		if s == "" || !strings.HasSuffix(s, "\n") {
