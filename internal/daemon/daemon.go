@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/dashboard"
 	"github.com/warden-dev/warden/internal/orchestrator"
 	"github.com/warden-dev/warden/internal/pool"
 	"github.com/warden-dev/warden/internal/server"
@@ -78,6 +79,8 @@ type Parts struct {
 	Agents    server.AgentControl
 	Scheduler *orchestrator.Scheduler
 	Server    *server.Server
+	// Dashboard is the dashboard mounted on Server (nil: not served).
+	Dashboard *dashboard.Server
 	Options   *Options
 	Log       *slog.Logger
 }

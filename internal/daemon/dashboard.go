@@ -47,4 +47,5 @@ func mountDashboard(p *Parts) {
 	// Public: the dashboard answers a missing or wrong token with its own
 	// login page (the API's 401 JSON would be no use to a browser).
 	p.Server.Mount("/", d, true)
+	p.Dashboard = d
 }

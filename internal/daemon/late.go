@@ -131,8 +131,8 @@ func (s waitingScheduler) Status() orchestrator.SchedStatus {
 
 // switchHandler serves through the handler set last: the waiting
 // server, then the pool's. Requests already running finish on the one
-// they started on (the dashboard's live view reloads when the event
-// source changes).
+// they started on; the waiting dashboard's live streams, which would run
+// on, are ended at the switch and their pages reload (switchToShared).
 type switchHandler struct{ h atomic.Pointer[http.Handler] }
 
 func (s *switchHandler) set(h http.Handler) { s.h.Store(&h) }

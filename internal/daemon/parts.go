@@ -139,6 +139,12 @@ func switchToShared(ctx context.Context, wg *sync.WaitGroup, waiting *Parts, pg 
 	p.Reads.useShared(pg.reads, pg.where)
 	front.set(p.Server)
 	wait.up(pg.where, time.Now())
+	// Live views opened before the switch stream from the waiting
+	// handler: end them, so their pages reload from this one (the
+	// pool's events, the footer saying so).
+	if waiting.Dashboard != nil {
+		waiting.Dashboard.Retire()
+	}
 	p.Log.Info("shared store answers: serving the pool's queue, scheduler and events from it", "where", pg.where)
 	runPool(ctx, wg, p, pg, id, fail)
 	return nil

@@ -148,15 +148,26 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	defer tick.Stop()
 	lastWrite := time.Now()
 	source := s.eventSource().Name
+	// reload ends the stream and has the page load afresh: EventSource
+	// would reconnect with this store's last id, which means nothing to
+	// another store or another handler.
+	reload := func() { s.send(w, rc, "event: reload\ndata: "+strconv.Quote(s.eventSource().Text)+"\n\n") }
 	for {
+		select {
+		case <-s.retired:
+			// The daemon serves another handler now (Retire).
+			reload()
+			return
+		default:
+		}
 		qctx, cancel := context.WithTimeout(ctx, sourceTimeout)
 		evs, err := src.Events(qctx, EventFilter{AfterID: after, Limit: streamBatch})
 		cancel()
-		if now := s.eventSource(); now.Name != source {
+		if s.eventSource().Name != source {
 			// Another store answers now (the shared one stopped or came
 			// back): its ids are not the ones this stream counted, so the
 			// page starts again rather than resume by id.
-			s.send(w, rc, "event: reload\ndata: "+strconv.Quote(now.Text)+"\n\n")
+			reload()
 			return
 		}
 		if err != nil {
@@ -191,6 +202,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		}
 		select {
 		case <-ctx.Done():
+			return
+		case <-s.retired:
+			reload()
 			return
 		case <-tick.C:
 		}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -60,6 +61,11 @@ type Server struct {
 	opt   Options
 	pages map[string]*template.Template
 	mux   *http.ServeMux
+	// retired closes when this handler stops being the one the daemon
+	// serves (Retire): its live streams end and tell their pages to
+	// reload, which reaches the handler that replaced it.
+	retired    chan struct{}
+	retireOnce sync.Once
 }
 
 // pageNames are the templates next to layout.html.
@@ -82,7 +88,7 @@ func New(opt Options) (*Server, error) {
 	if opt.Log == nil {
 		opt.Log = slog.Default()
 	}
-	s := &Server{opt: opt, pages: map[string]*template.Template{}, mux: http.NewServeMux()}
+	s := &Server{opt: opt, pages: map[string]*template.Template{}, mux: http.NewServeMux(), retired: make(chan struct{})}
 	base, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html")
 	if err != nil {
 		return nil, fmt.Errorf("dashboard templates: %w", err)
@@ -97,6 +103,14 @@ func New(opt Options) (*Server, error) {
 	s.routes()
 	return s, nil
 }
+
+// Retire ends every open live stream of this handler, and any opened on
+// it later, with "reload": the page loads afresh from whatever serves now.
+// A daemon that swaps its HTTP handler (a pool's daemon whose shared store
+// came up) calls it on the old one after the swap, so a page opened
+// before the swap does not keep streaming from a handler nobody reaches
+// any more.
+func (s *Server) Retire() { s.retireOnce.Do(func() { close(s.retired) }) }
 
 func (s *Server) routes() {
 	static, _ := fs.Sub(staticFiles, "static")

@@ -44,3 +44,46 @@ func TestStreamOutlivesServerTimeouts(t *testing.T) {
 	}
 	t.Fatalf("the stream ended before the late event: %v", sc.Err())
 }
+
+// TestRetireEndsOpenStreams: a daemon that swaps its HTTP handler retires
+// the old dashboard; a stream open on it (the store unchanged) and one
+// opened on it afterwards both end with "reload", so their pages load
+// afresh from the handler that serves now instead of streaming on.
+func TestRetireEndsOpenStreams(t *testing.T) {
+	e := newEnv(t)
+	// A stream that is never ended fails the test at this deadline.
+	client := &http.Client{Timeout: 20 * time.Second}
+	open := func() (*http.Response, *bufio.Scanner) {
+		req, _ := http.NewRequest("GET", "http://"+e.addr+"/live/stream?after=0", nil)
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp, bufio.NewScanner(resp.Body)
+	}
+	// untilEnd reads the stream to its end: the lines it sent.
+	untilEnd := func(sc *bufio.Scanner) []string {
+		var lines []string
+		for sc.Scan() {
+			lines = append(lines, sc.Text())
+		}
+		return lines
+	}
+	_, sc := open()
+	e.hook(`{"session_id":"before-retire","cwd":"/tmp","hook_event_name":"Stop"}`)
+	for sc.Scan() { // the stream is live: the event arrives
+		if strings.Contains(sc.Text(), "before-retire") {
+			break
+		}
+	}
+	e.dash.Retire()
+	if lines := untilEnd(sc); !strings.Contains(strings.Join(lines, "\n"), "event: reload") {
+		t.Errorf("the open stream ended without reload: %q", lines)
+	}
+	_, sc = open()
+	if lines := untilEnd(sc); !strings.Contains(strings.Join(lines, "\n"), "event: reload") || strings.Contains(strings.Join(lines, "\n"), "event: ev") {
+		t.Errorf("a stream opened on a retired dashboard: %q; want only reload", lines)
+	}
+}
