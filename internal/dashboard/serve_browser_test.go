@@ -23,7 +23,8 @@ type daemon struct {
 	home, url, token string
 }
 
-func startDaemon(t *testing.T) *daemon {
+// startDaemon starts it; env adds to its environment.
+func startDaemon(t *testing.T, env ...string) *daemon {
 	t.Helper()
 	dir := testenv.Binaries(t, "warden", "warden-serve")
 	home := t.TempDir()
@@ -40,6 +41,7 @@ func startDaemon(t *testing.T) *daemon {
 	}
 	cmd := exec.Command(filepath.Join(dir, "warden-serve"), "serve")
 	cmd.Env = append(os.Environ(), "WARDEN_HOME="+home, "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, "claude"))
+	cmd.Env = append(cmd.Env, env...)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
