@@ -25,5 +25,16 @@ package hookclient
 // command, WARDEN_KEEPER=off, stdin a terminal, a home path filepath.Join
 // would change, no working directory, a request over 256 KiB), or tried
 // and the keeper was not there or declined, or it took the hook and
-// stopped. fast_test.go checks that both paths send the same bytes.
+// stopped. fast_linux_amd64_test.go checks that both paths send the same
+// bytes and end the same way.
+//
+// Two things the Go runtime would do before main are done here too: a
+// process started with stdout or stderr closed is left to the Go front
+// (the socket would take the free descriptor and be handed over as the
+// hook's output; the runtime opens /dev/null there first), and the
+// signals the runtime catches and ignores (SIGUSR1, SIGALRM, SIGPIPE, …)
+// are ignored while the front waits. One difference remains, on purpose:
+// SIGQUIT, SIGABRT and the like take their default action here (the Go
+// front prints its goroutines and exits 2, which Claude Code would read as
+// a block).
 func entry()

@@ -13,6 +13,7 @@
 #include "textflag.h"
 
 #define SYS_read 0
+#define SYS_rt_sigaction 13
 #define SYS_close 3
 #define SYS_stat 4
 #define SYS_fstat 5
@@ -42,6 +43,12 @@
 // is left to the Go front.
 #define REQSIZE 262144
 #define MAXSOCK 103
+// Repeated keys are found by comparing each entry with those before it;
+// an environment of more entries is left to the Go front (a map).
+#define MAXENV 4096
+// ... and while it compares at most this many bytes in all, so a crafted
+// environment cannot make it slow either.
+#define DUPBUDGET 4194304
 
 GLOBL entrySP<>(SB), NOPTR, $8
 GLOBL req<>(SB), NOPTR, $REQSIZE
@@ -62,6 +69,20 @@ GLOBL reply<>(SB), NOPTR, $8
 GLOBL numbuf<>(SB), NOPTR, $24
 GLOBL sock<>(SB), NOPTR, $8
 GLOBL zero<>(SB), NOPTR, $8
+// The signals the Go runtime catches and ignores (os/signal: "other
+// signals will be caught but no action will be taken"), whose default
+// action would end this process: ignored while it waits for the keeper,
+// as the Go front would, and put back before the Go runtime starts.
+// SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM,
+// SIGPROF, SIGIO, SIGPWR.
+#define NIGNORED 10
+GLOBL ignored<>(SB), RODATA, $NIGNORED
+DATA ignored<>+0(SB)/8, $"\x0a\x0c\x0d\x0e\x18\x19\x1a\x1b"
+DATA ignored<>+8(SB)/2, $"\x1d\x1e"
+GLOBL ignoreAct<>(SB), RODATA, $32
+DATA ignoreAct<>+0(SB)/8, $1 // SIG_IGN; no flags, no restorer, empty mask
+GLOBL savedActs<>(SB), NOPTR, $(NIGNORED*32)
+
 GLOBL comma<>(SB), RODATA, $1
 DATA comma<>+0(SB)/1, $","
 
@@ -307,13 +328,17 @@ argDone:
 
 	// environ as os.Environ gives it: empty entries and every entry of a
 	// key after its first dropped, NUL-joined. R15 counts entries kept.
+	// (Bailing out here is still before the socket: nothing was sent.)
 	CALL fieldStart<>(SB)
 	XORQ R9, R9
 	XORQ R15, R15
+	MOVQ $DUPBUDGET, R11
 envLoop:
 	MOVQ (R14)(R9*8), SI
 	TESTQ SI, SI
 	JZ   envDone
+	CMPQ R9, $MAXENV
+	JGE  bail
 	MOVBLZX (SI), AX
 	TESTL AX, AX
 	JZ   envNext
@@ -365,6 +390,13 @@ envDone:
 	TESTQ AX, AX
 	JMI  bail
 	MOVQ AX, sock<>(SB)
+	// A descriptor below 3 means this process started with stdout or
+	// stderr closed, and the socket took its place: it would be handed to
+	// the keeper as the hook's output. The Go runtime opens /dev/null
+	// there first (and so does the Go front).
+	CMPQ AX, $3
+	JLT  closeSock
+	CALL ignoreSignals<>(SB)
 	MOVQ $2, tv<>+0(SB)
 	MOVQ $0, tv<>+8(SB)
 	MOVQ $SO_SNDTIMEO, SI
@@ -433,12 +465,14 @@ sendLoop:
 
 runHere:
 	MOVL $RUN_HERE, ·fastOutcome(SB)
-	JMP  closeSock
+	JMP  restore
 noAnswer:
 	MOVL $NO_ANSWER, ·fastOutcome(SB)
-	JMP  closeSock
+	JMP  restore
 stopped:
 	MOVL $STOPPED, ·fastOutcome(SB)
+restore:
+	CALL restoreSignals<>(SB)
 closeSock:
 	MOVQ $SYS_close, AX
 	MOVQ sock<>(SB), DI
@@ -556,7 +590,7 @@ notClean:
 	JMP  toGo<>(SB)
 
 // copyn copies CX bytes from SI to the cursor DI; a request that would
-// outgrow the buffer is left to the Go front. Clobbers AX.
+// outgrow the buffer is left to the Go front. Clobbers AX, CX, DX, SI.
 TEXT copyn<>(SB), NOSPLIT|NOFRAME, $0
 	LEAQ (DI)(CX*1), AX
 	LEAQ req<>+REQSIZE(SB), DX
@@ -573,7 +607,8 @@ TEXT putNUL<>(SB), NOSPLIT|NOFRAME, $0
 	MOVQ $1, CX
 	JMP  copyn<>(SB)
 
-// fieldStart leaves room for a field's length at DI; fieldEnd fills it in.
+// fieldStart leaves room for a field's length at DI (clobbers AX, CX,
+// DX, SI); fieldEnd fills it in (clobbers AX, CX).
 TEXT fieldStart<>(SB), NOSPLIT|NOFRAME, $0
 	LEAQ zero<>(SB), SI
 	MOVQ DI, slot<>(SB)
@@ -590,7 +625,8 @@ TEXT fieldEnd<>(SB), NOSPLIT|NOFRAME, $0
 	RET
 
 // dupkey: AX = 1 if the entry SI has a key ("KEY=…") that an entry
-// before index R9 of envp already has. Clobbers CX, DX, BX, R8, R10.
+// before index R9 of envp already has. Each byte compared counts down
+// R11; at 0 the Go front takes over. Clobbers CX, DX, BX, R8, R10.
 TEXT dupkey<>(SB), NOSPLIT|NOFRAME, $0
 	XORQ CX, CX
 findEq:
@@ -609,6 +645,8 @@ earlier:
 	MOVQ (R14)(R10*8), BX
 	XORQ DX, DX
 sameByte:
+	DECQ R11
+	JZ   overBudget
 	MOVBLZX (SI)(DX*1), AX
 	MOVBLZX (BX)(DX*1), R8
 	CMPL AX, R8
@@ -626,6 +664,8 @@ isDup:
 unique:
 	XORQ AX, AX
 	RET
+overBudget:
+	JMP  toGo<>(SB)
 
 // utoa appends AX in decimal at DI. Clobbers AX, CX, DX, SI, R8.
 TEXT utoa<>(SB), NOSPLIT|NOFRAME, $0
@@ -642,6 +682,49 @@ nextDigit:
 	LEAQ numbuf<>+24(SB), CX
 	SUBQ SI, CX
 	JMP  copyn<>(SB)
+
+// ignoreSignals sets each signal of ignored to SIG_IGN, keeping its
+// action in savedActs; restoreSignals puts them back. Clobbers AX, CX,
+// DX, SI, DI, R8, R9, R10, R11.
+TEXT ignoreSignals<>(SB), NOSPLIT|NOFRAME, $0
+	XORQ R9, R9
+nextIgnore:
+	CMPQ R9, $NIGNORED
+	JGE  ignoredAll
+	LEAQ ignored<>(SB), AX
+	MOVBQZX (AX)(R9*1), DI
+	LEAQ ignoreAct<>(SB), SI
+	MOVQ R9, DX
+	SHLQ $5, DX
+	LEAQ savedActs<>(SB), AX
+	ADDQ AX, DX
+	MOVQ $8, R10
+	MOVQ $SYS_rt_sigaction, AX
+	SYSCALL
+	INCQ R9
+	JMP  nextIgnore
+ignoredAll:
+	RET
+
+TEXT restoreSignals<>(SB), NOSPLIT|NOFRAME, $0
+	XORQ R9, R9
+nextRestore:
+	CMPQ R9, $NIGNORED
+	JGE  restoredAll
+	LEAQ ignored<>(SB), AX
+	MOVBQZX (AX)(R9*1), DI
+	MOVQ R9, SI
+	SHLQ $5, SI
+	LEAQ savedActs<>(SB), AX
+	ADDQ AX, SI
+	XORQ DX, DX
+	MOVQ $8, R10
+	MOVQ $SYS_rt_sigaction, AX
+	SYSCALL
+	INCQ R9
+	JMP  nextRestore
+restoredAll:
+	RET
 
 // setTimeout sets socket option SI (SO_SNDTIMEO, SO_RCVTIMEO) to tv.
 TEXT setTimeout<>(SB), NOSPLIT|NOFRAME, $0

@@ -70,7 +70,8 @@ type standIn struct {
 
 type seen struct {
 	raw     []byte
-	threads int // of the client while it waited
+	threads int    // of the client while it waited
+	kinds   string // of the descriptors it handed over, as fdKinds says
 }
 
 func newStandIn(t *testing.T, sock string, answer func(req *hookwire.Request, stdin, stdout *os.File) []byte) *standIn {
@@ -135,7 +136,7 @@ func (s *standIn) one(t *testing.T, c *net.UnixConn) {
 		})
 	}
 	s.mu.Lock()
-	s.reqs = append(s.reqs, seen{raw: raw, threads: threads})
+	s.reqs = append(s.reqs, seen{raw: raw, threads: threads, kinds: fdKinds(files)})
 	s.mu.Unlock()
 	req, err := hookwire.Decode(raw)
 	if err != nil || len(files) != 3 {
@@ -157,6 +158,27 @@ func (s *standIn) reset() {
 	s.mu.Lock()
 	s.reqs = nil
 	s.mu.Unlock()
+}
+
+// fdKinds names the file type of each descriptor: "fifo,chardev,socket".
+func fdKinds(files []*os.File) string {
+	var out []string
+	for _, f := range files {
+		fi, err := f.Stat()
+		switch {
+		case err != nil:
+			out = append(out, "?")
+		case fi.Mode()&os.ModeNamedPipe != 0:
+			out = append(out, "fifo")
+		case fi.Mode()&os.ModeSocket != 0:
+			out = append(out, "socket")
+		case fi.Mode()&os.ModeCharDevice != 0:
+			out = append(out, "chardev")
+		default:
+			out = append(out, "file")
+		}
+	}
+	return strings.Join(out, ",")
 }
 
 func threadsOf(pid int) int {
@@ -182,16 +204,32 @@ type ran struct {
 
 func runFront(t *testing.T, bin, dir string, env []string, stdin *os.File, args ...string) ran {
 	t.Helper()
+	return runFrontWith(t, bin, dir, env, stdin, "", nil, args...)
+}
+
+// runFrontWith is runFront with stdout or stderr closed in the front
+// (closed "1" or "2"), and started gets the process once it runs.
+func runFrontWith(t *testing.T, bin, dir string, env []string, stdin *os.File, closed string, started func(*os.Process), args ...string) ran {
+	t.Helper()
 	// os.StartProcess, not os/exec: exec.Cmd drops duplicate keys from
 	// Env, and the fronts must be shown the environment as it is.
 	outR, outW, _ := os.Pipe()
 	errR, errW, _ := os.Pipe()
-	p, err := os.StartProcess(bin, append([]string{bin}, args...), &os.ProcAttr{
-		Dir: dir, Env: env, Files: []*os.File{stdin, outW, errW}})
+	files := []*os.File{stdin, outW, errW}
+	switch closed {
+	case "1":
+		files[1] = nil
+	case "2":
+		files[2] = nil
+	}
+	p, err := os.StartProcess(bin, append([]string{bin}, args...), &os.ProcAttr{Dir: dir, Env: env, Files: files})
 	outW.Close()
 	errW.Close()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if started != nil {
+		started(p)
 	}
 	var out, errb bytes.Buffer
 	var wg sync.WaitGroup
@@ -251,6 +289,17 @@ func TestFastFrontSendsWhatTheGoFrontSends(t *testing.T) {
 	for i := range 3 {
 		big = append(big, "BIG"+strconv.Itoa(i)+"="+strings.Repeat("x", 100<<10))
 	}
+	var many []string
+	for i := range 5000 {
+		many = append(many, "V"+strconv.Itoa(i%4000)+"=1")
+	}
+	// Long keys that differ only at their end, the last one repeated:
+	// each repeat is compared with every key before it, byte by byte.
+	var crafted []string
+	prefix := strings.Repeat("K", 296)
+	for i := range 400 {
+		crafted = append(crafted, prefix+strconv.Itoa(1000+min(i, 199))+"=v")
+	}
 
 	cases := []struct {
 		name string
@@ -275,6 +324,8 @@ func TestFastFrontSendsWhatTheGoFrontSends(t *testing.T) {
 		{"home with a dot-dot", append([]string{"WARDEN_HOME=" + wh + "/../.warden"}, base...), proj, []string{"hook"}, false},
 		{"home with a double slash", append([]string{"HOME=" + root + "//home"}, base[1:]...), proj, []string{"hook"}, false},
 		{"an environment over 256 KiB", append(big, base...), proj, []string{"hook"}, false},
+		{"over 4096 entries, some repeated", append(many, base...), proj, []string{"hook"}, false},
+		{"repeated keys that take long to compare", append(crafted, base...), proj, []string{"hook"}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -381,4 +432,67 @@ func TestFastFrontHandsOverWhatItCannotFinish(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestFastFrontWithStdoutOrStderrClosed: a front started with stdout or
+// stderr closed must not hand its own socket over as the hook's output
+// (the socket would take the lowest free descriptor): the keeper gets
+// /dev/null there, which the Go runtime opens, from both fronts.
+func TestFastFrontWithStdoutOrStderrClosed(t *testing.T) {
+	fast, slow := fronts(t)
+	home := filepath.Join(t.TempDir(), "home")
+	k := newStandIn(t, filepath.Join(home, ".warden", "run", "hook.sock"), accept)
+	env := []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
+	for _, c := range []struct{ closed, kinds string }{{"1", "fifo,chardev,fifo"}, {"2", "fifo,fifo,chardev"}} {
+		for _, bin := range []string{fast, slow} {
+			k.reset()
+			got := runFrontWith(t, bin, t.TempDir(), env, payloadPipe(t, `{"n":1}`), c.closed, nil, "hook")
+			if got.code != 5 {
+				t.Errorf("fd %s closed, %s: %+v, want the keeper's exit 5", c.closed, bin, got)
+			}
+			s := k.requests()
+			var kinds []string
+			for _, r := range s {
+				kinds = append(kinds, r.kinds)
+			}
+			if len(s) != 1 || s[0].kinds != c.kinds {
+				t.Errorf("fd %s closed, %s: the keeper got descriptors %q, want one request with %s", c.closed, bin, kinds, c.kinds)
+			}
+		}
+	}
+}
+
+// TestFastFrontOutlivesSignalsGoIgnores: a signal the Go runtime catches
+// and ignores (SIGUSR1, SIGALRM, SIGPIPE, …) arriving while the front
+// waits for the keeper does not end it: it still exits with the keeper's
+// code, as the Go front does.
+func TestFastFrontOutlivesSignalsGoIgnores(t *testing.T) {
+	fast, slow := fronts(t)
+	home := filepath.Join(t.TempDir(), "home")
+	waiting := make(chan struct{})   // the stand-in has the request: the front waits
+	signalled := make(chan struct{}) // the test has signalled the front
+	newStandIn(t, filepath.Join(home, ".warden", "run", "hook.sock"), func(_ *hookwire.Request, in, _ *os.File) []byte {
+		in.Read(make([]byte, 64))
+		waiting <- struct{}{}
+		<-signalled
+		return []byte{hookwire.Accepted, 5}
+	})
+	env := []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
+	for _, sig := range []syscall.Signal{syscall.SIGUSR1, syscall.SIGALRM, syscall.SIGPIPE, syscall.SIGIO} {
+		for _, bin := range []string{fast, slow} {
+			got := runFrontWith(t, bin, t.TempDir(), env, payloadPipe(t, `{"n":1}`), "", func(p *os.Process) {
+				go func() {
+					<-waiting
+					// A signal the process ignores is dropped when sent; one
+					// whose default is to end it has ended it by the time
+					// kill returns (the Go front's handler runs on its own).
+					p.Signal(sig)
+					signalled <- struct{}{}
+				}()
+			}, "hook")
+			if got.code != 5 {
+				t.Errorf("%v to %s while it waited: %+v, want the keeper's exit 5", sig, bin, got)
+			}
+		}
+	}
 }
