@@ -149,7 +149,10 @@ func TestKeeperStaysWhileWritesCome(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	polled := make(chan struct{}, 1)
-	idle := 300 * time.Millisecond
+	// Idle is well above a write's worst stall on a loaded machine: the
+	// keeper may leave when no write came for Idle, and a 300 ms Idle
+	// failed once when a write stalled that long under load.
+	idle := 1500 * time.Millisecond
 	done := runAsync(ctx, Options{DBPath: db, LockPath: lock, Poll: 10 * time.Millisecond,
 		Idle: idle, Quiet: 20 * time.Millisecond, polled: polled})
 	waitHeld(t, lock, true)
