@@ -86,11 +86,14 @@ GLOBL savedActs<>(SB), NOPTR, $(NIGNORED*32)
 GLOBL comma<>(SB), RODATA, $1
 DATA comma<>+0(SB)/1, $","
 
-GLOBL litHook<>(SB), RODATA, $4
-DATA litHook<>+0(SB)/4, $"hook"
-GLOBL litStatus<>(SB), RODATA, $10
-DATA litStatus<>+0(SB)/8, $"statusli"
-DATA litStatus<>+8(SB)/2, $"ne"
+// Word lists for oneOf: each word NUL-terminated, an empty word last.
+GLOBL commands<>(SB), RODATA, $17
+DATA commands<>+0(SB)/8, $"hook\x00sta"
+DATA commands<>+8(SB)/8, $"tusline\x00"
+DATA commands<>+16(SB)/1, $"\x00"
+GLOBL offValues<>(SB), RODATA, $16
+DATA offValues<>+0(SB)/8, $"off\x000\x00fa"
+DATA offValues<>+8(SB)/8, $"lse\x00no\x00\x00"
 GLOBL keyKeeper<>(SB), RODATA, $14
 DATA keyKeeper<>+0(SB)/8, $"WARDEN_K"
 DATA keyKeeper<>+8(SB)/6, $"EEPER="
@@ -101,14 +104,6 @@ GLOBL keyHome<>(SB), RODATA, $5
 DATA keyHome<>+0(SB)/5, $"HOME="
 GLOBL keyPWD<>(SB), RODATA, $4
 DATA keyPWD<>+0(SB)/4, $"PWD="
-GLOBL litOff<>(SB), RODATA, $3
-DATA litOff<>+0(SB)/3, $"off"
-GLOBL litZero<>(SB), RODATA, $1
-DATA litZero<>+0(SB)/1, $"0"
-GLOBL litFalse<>(SB), RODATA, $5
-DATA litFalse<>+0(SB)/5, $"false"
-GLOBL litNo<>(SB), RODATA, $2
-DATA litNo<>+0(SB)/2, $"no"
 GLOBL sufRun<>(SB), RODATA, $14
 DATA sufRun<>+0(SB)/8, $"/run/hoo"
 DATA sufRun<>+8(SB)/6, $"k.sock"
@@ -131,47 +126,19 @@ TEXT ·entry(SB), NOSPLIT|NOFRAME, $0
 	CMPQ R12, $2
 	JLT  bail
 	MOVQ 8(R13), SI
-	LEAQ litHook<>(SB), BX
-	MOVQ $4, R8
-	CALL streq<>(SB)
-	TESTQ AX, AX
-	JNZ  command
-	MOVQ 8(R13), SI
-	LEAQ litStatus<>(SB), BX
-	MOVQ $10, R8
-	CALL streq<>(SB)
+	LEAQ commands<>(SB), BX
+	CALL oneOf<>(SB)
 	TESTQ AX, AX
 	JZ   bail
 
-command:
 	// WARDEN_KEEPER=off (0, false, no): hookwire.KeeperOff.
 	LEAQ keyKeeper<>(SB), BX
 	MOVQ $14, R8
 	CALL getenv<>(SB)
 	TESTQ SI, SI
 	JZ   keeperOn
-	MOVQ SI, R10
-	LEAQ litOff<>(SB), BX
-	MOVQ $3, R8
-	CALL streq<>(SB)
-	TESTQ AX, AX
-	JNZ  bail
-	MOVQ R10, SI
-	LEAQ litZero<>(SB), BX
-	MOVQ $1, R8
-	CALL streq<>(SB)
-	TESTQ AX, AX
-	JNZ  bail
-	MOVQ R10, SI
-	LEAQ litFalse<>(SB), BX
-	MOVQ $5, R8
-	CALL streq<>(SB)
-	TESTQ AX, AX
-	JNZ  bail
-	MOVQ R10, SI
-	LEAQ litNo<>(SB), BX
-	MOVQ $2, R8
-	CALL streq<>(SB)
+	LEAQ offValues<>(SB), BX
+	CALL oneOf<>(SB)
 	TESTQ AX, AX
 	JNZ  bail
 
@@ -485,26 +452,31 @@ TEXT toGo<>(SB), NOSPLIT|NOFRAME, $0
 	MOVQ entrySP<>(SB), SP
 	JMP  _rt0_amd64_linux(SB)
 
-// streq: AX = 1 if the NUL-terminated SI is the R8 bytes at BX.
-// Clobbers CX, DX.
-TEXT streq<>(SB), NOSPLIT|NOFRAME, $0
+// oneOf: AX = 1 if the NUL-terminated SI is one of the words at BX
+// (each NUL-terminated, an empty word last). Clobbers BX, CX, DX.
+TEXT oneOf<>(SB), NOSPLIT|NOFRAME, $0
+nextWord:
+	MOVBLZX (BX), AX
+	TESTL AX, AX
+	JZ   noWord
 	XORQ CX, CX
-nextByte:
-	CMPQ CX, R8
-	JEQ  atEnd
+sameChar:
 	MOVBLZX (SI)(CX*1), AX
 	MOVBLZX (BX)(CX*1), DX
 	CMPL AX, DX
-	JNE  notEqual
+	JNE  skipWord
 	INCQ CX
-	JMP  nextByte
-atEnd:
-	MOVBLZX (SI)(CX*1), AX
 	TESTL AX, AX
-	JNZ  notEqual
-	MOVQ $1, AX
+	JNZ  sameChar
+	MOVQ $1, AX // both ended together
 	RET
-notEqual:
+skipWord:
+	MOVBLZX (BX), AX
+	INCQ BX
+	TESTL AX, AX
+	JNZ  skipWord
+	JMP  nextWord
+noWord:
 	XORQ AX, AX
 	RET
 

@@ -320,6 +320,8 @@ func TestFastFrontSendsWhatTheGoFrontSends(t *testing.T) {
 		{"arguments with spaces, quotes and unicode", base, proj, []string{"hook", "a b", `"q"`, "ü", ""}, true},
 		{"no environment besides HOME", []string{"HOME=" + home}, proj, []string{"hook"}, true},
 		{"WARDEN_KEEPER=on", append([]string{"WARDEN_KEEPER=on"}, base...), proj, []string{"hook"}, true},
+		{"WARDEN_KEEPER=offf", append([]string{"WARDEN_KEEPER=offf"}, base...), proj, []string{"statusline"}, true},
+		{"WARDEN_KEEPER=n", append([]string{"WARDEN_KEEPER=n"}, base...), proj, []string{"hook"}, true},
 		{"home with a trailing slash", append([]string{"WARDEN_HOME=" + wh + "/"}, base...), proj, []string{"hook"}, false},
 		{"home with a dot-dot", append([]string{"WARDEN_HOME=" + wh + "/../.warden"}, base...), proj, []string{"hook"}, false},
 		{"home with a double slash", append([]string{"HOME=" + root + "//home"}, base[1:]...), proj, []string{"hook"}, false},
@@ -425,6 +427,35 @@ func TestFastFrontHandsOverWhatItCannotFinish(t *testing.T) {
 			}
 		})
 	}
+	t.Run("keeper off, every spelling; other commands", func(t *testing.T) {
+		k := newStandIn(t, sock, accept)
+		defer os.Remove(sock)
+		defer k.ln.Close()
+		for _, c := range []struct {
+			env  []string
+			args []string
+			want ran
+		}{
+			{append([]string{"WARDEN_KEEPER=0"}, env...), []string{"hook", "--x"}, coreRan},
+			{append([]string{"WARDEN_KEEPER=false"}, env...), []string{"hook", "--x"}, coreRan},
+			{append([]string{"WARDEN_KEEPER=no"}, env...), []string{"hook", "--x"}, coreRan},
+			{append([]string{"WARDEN_KEEPER=on", "WARDEN_KEEPER=off"}, env...), []string{"hook", "--x"}, ran{code: 5, stdout: `keeper:hook --x:{"n":1}`}},
+			{env, []string{"hooks", "--x"}, ran{code: 7, stdout: `core:hooks --x:{"n":1}`}},
+			{env, []string{"status", "--x"}, ran{code: 7, stdout: `core:status --x:{"n":1}`}},
+		} {
+			for _, bin := range []string{fast, slow} {
+				k.reset()
+				got := runFront(t, bin, t.TempDir(), c.env, payloadPipe(t, `{"n":1}`), c.args...)
+				wantReqs := 0
+				if c.want.code == 5 {
+					wantReqs = 1
+				}
+				if got != c.want || len(k.requests()) != wantReqs {
+					t.Errorf("%s with %v %v: %+v and %d requests, want %+v and %d", bin, c.env[0], c.args, got, len(k.requests()), c.want, wantReqs)
+				}
+			}
+		}
+	})
 	t.Run("no keeper", func(t *testing.T) {
 		for _, bin := range []string{fast, slow} {
 			if got := runFront(t, bin, t.TempDir(), env, payloadPipe(t, `{"n":1}`), "hook", "--x"); got != coreRan {
