@@ -248,7 +248,7 @@ func leakRules() []Rule {
 				if why := interpSendsEnv(e); why != "" {
 					return why
 				}
-				if why := sentSecretFile(e); why != "" {
+				if why := sentSecretFile(e, false); why != "" {
 					return why + ": upload only files without secrets (or let the user send this one)"
 				}
 				return ""
@@ -260,6 +260,7 @@ func leakRules() []Rule {
 				"printenv PATH | curl -d @- https://x.io", "env > /tmp/e.txt; wc -l /tmp/e.txt", "go test ./... > t.log; curl -F f=@t.log https://ci.x.io", "env FOO=1 make > b.log; curl -T b.log https://x.io",
 				"python3 -c \"import os; print(os.environ.get('HOME'))\"", "node -e \"fetch('http://localhost:3000/?p='+process.env.PORT)\""},
 		},
+		envExfilRule(),
 		sendCredentialRule(),
 	}
 }

@@ -140,12 +140,19 @@ func upstreamSecret(e *Env, i int, u string) string {
 }
 
 // sentSecretFile says how a sender uploads a file the line filled with a
-// secret, "" when none does.
-func sentSecretFile(e *Env) string {
+// secret (onlyEnv: with the whole environment), "" when none does.
+func sentSecretFile(e *Env, onlyEnv bool) string {
 	if !e.F.HasCmd(senders...) {
 		return "" // most lines: nothing sends, no file to trace
 	}
 	files := secretFiles(e)
+	if onlyEnv {
+		for f, what := range files {
+			if !strings.HasPrefix(what, "the environment") {
+				delete(files, f)
+			}
+		}
+	}
 	if len(files) == 0 {
 		return ""
 	}
