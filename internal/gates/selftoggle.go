@@ -3,6 +3,7 @@ package gates
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -42,13 +43,18 @@ func mayNameWarden(cmd string) bool {
 	return strings.Contains(folded, "warden") || strings.Contains(folded, "pace-maker") || mayBuildName(low)
 }
 
-// buildWords are the words of a line that may build a command name the
-// text does not spell: decoders, printf, and (next to a $ expansion) the
-// user-only subcommands a joined name ($a$b off) would run.
-var buildWords = map[string]byte{
-	"base64": 'd', "base32": 'd', "basenc": 'd', "xxd": 'd', "rev": 'd', "tr": 'd', "openssl": 'd', "uudecode": 'd',
-	"gunzip": 'd', "zcat": 'd', "printf": 'd',
-	"off": 'u', "on": 'u', "safemode": 'u', "breaker": 'u', "uninstall": 'u', "tempo": 'u', "disable": 'u', "loop": 'u',
+// buildWord classes the words of a line that may build a command name the
+// text does not spell: 'd' for decoders and printf, 'u' for the user-only
+// subcommands a joined name ($a$b off) would run (next to a $ expansion).
+// A switch, not a map: no hashing per word on the hot path.
+func buildWord(w string) byte {
+	switch w {
+	case "base64", "base32", "basenc", "xxd", "rev", "tr", "openssl", "uudecode", "gunzip", "zcat", "printf":
+		return 'd'
+	case "off", "on", "safemode", "breaker", "uninstall", "tempo", "disable", "loop":
+		return 'u'
+	}
+	return 0
 }
 
 // mayBuildName reports whether a lowercased line has an escape sequence
@@ -72,7 +78,7 @@ func mayBuildName(low string) bool {
 			continue
 		}
 		if start >= 0 {
-			switch buildWords[low[start:i]] {
+			switch buildWord(low[start:i]) {
 			case 'd':
 				return true
 			case 'u':
@@ -86,11 +92,17 @@ func mayBuildName(low string) bool {
 	return false
 }
 
+// parsers are reused: a parser is a few KB to set up, more than a short
+// command takes to parse.
+var parsers = sync.Pool{New: func() any { return syntax.NewParser() }}
+
 func selfToggle(cmd string, depth int) (string, bool) {
 	if depth > maxDepth {
 		return "", false
 	}
-	f, err := syntax.NewParser().Parse(strings.NewReader(cmd), "")
+	p := parsers.Get().(*syntax.Parser)
+	f, err := p.Parse(strings.NewReader(cmd), "")
+	parsers.Put(p) // the tree does not borrow from the parser
 	if err != nil {
 		// Unparseable: fall back to text, conservatively.
 		low := strings.ToLower(cmd)

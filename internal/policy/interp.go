@@ -56,7 +56,8 @@ func shellStrings(code string) []string {
 			end := matchParen(code, start)
 			args := code[start:end]
 			if lits := Literals(args); len(lits) > 0 {
-				if strings.Contains(args, "[") {
+				if strings.Contains(args, "[") || len(lits) > 1 && onlyLiterals(args) {
+					// a list, or Perl's and Ruby's system("rm", "-rf", "/")
 					out = append(out, strings.Join(lits, " "))
 				} else {
 					out = append(out, lits[0])
@@ -95,6 +96,28 @@ func shellStrings(code string) []string {
 		}
 	}
 	return out
+}
+
+// onlyLiterals reports whether an argument list is string literals and
+// commas only: system("rm", "-rf", "/"), not run("make", cwd="/").
+func onlyLiterals(args string) bool {
+	q := byte(0)
+	for i := 0; i < len(args); i++ {
+		c := args[i]
+		switch {
+		case q != 0:
+			if c == '\\' {
+				i++
+			} else if c == q {
+				q = 0
+			}
+		case c == '\'' || c == '"':
+			q = c
+		case c != ',' && c != ' ' && c != '\t' && c != '\n':
+			return false
+		}
+	}
+	return true
 }
 
 // homeVar matches the home directory read from the environment or the

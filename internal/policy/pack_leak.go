@@ -168,6 +168,25 @@ func printsToken(c *Cmd) string {
 	return ""
 }
 
+// countsOnly reports whether one of the pipe stages after a secret's
+// source reduces it to a count or a yes/no (wc, grep -c, grep -q): what
+// is sent then holds no secret.
+func countsOnly(e *Env, stages []string) bool {
+	for _, u := range stages {
+		if u == "wc" {
+			return true
+		}
+		if u == "grep" || u == "rg" {
+			for _, c := range e.F.Cmds(u) {
+				if c.Has("-c", "--count", "-q", "--quiet", "-l", "--files-with-matches") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // senders move data off the machine.
 var senders = []string{"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "http", "https", "xh", "scp", "sftp", "rsync", "ftp", "openssl", "aws", "gsutil", "rclone", "mail", "sendmail"}
 
@@ -215,8 +234,8 @@ func leakRules() []Rule {
 					}
 				}
 				for _, c := range e.F.Cmds(senders...) {
-					for _, u := range c.Upstream {
-						if envDumpers[u] && (u == "compgen" || first(e.F.Cmds(u), func(d *Cmd) string {
+					for ui, u := range c.Upstream {
+						if envDumpers[u] && !countsOnly(e, c.Upstream[ui+1:]) && (u == "compgen" || first(e.F.Cmds(u), func(d *Cmd) string {
 							if dumpsEnv(d) {
 								return u
 							}

@@ -20,6 +20,10 @@ import (
 // envSendNames are the programs that can send their input or a file.
 var envSendNames = append([]string{"ssh", "xh", "rcat"}, senders...)
 
+// envExfilCmds is the rule's prefilter: a sender or an interpreter
+// (versioned names such as python3.12 are left to core.secrets:exfil).
+var envExfilCmds = append([]string{"python", "python3", "python2", "node", "nodejs", "ruby", "perl", "php", "deno", "bun", "pypy", "pypy3"}, envSendNames...)
+
 // sendsStdin reports whether c sends what it reads on its input: the
 // socket tools, ssh, httpie and mail always; curl and wget with @- or -T
 // -; cloud copies with - as the source.
@@ -160,7 +164,7 @@ func capturedEnv(e *Env) string {
 
 func envExfilRule() Rule {
 	return Rule{
-		ID: "core.secrets:exfil-env", Mode: Deny, Tools: shellTools,
+		ID: "core.secrets:exfil-env", Mode: Deny, Tools: shellTools, Cmds: envExfilCmds,
 		Desc: "The whole environment sent over the network, to any host (env | curl -d @-, printenv | nc, cat /proc/self/environ | …, curl --data \"$(env)\", env > f; curl -F x=@f, an interpreter posting os.environ)",
 		Match: func(e *Env) string {
 			if why := sendsWholeEnv(e); why != "" {

@@ -209,7 +209,7 @@ var (
 		return regexp.MustCompile(`os\.environ(?:\.copy\(\)|\.items\(\))?\s*[),}\]]|os\.environ\s*$|process\.env\s*[),}\]]|ENV\.to_[ha]\b|ENV\.inspect|%ENV\b|getenv\(\)\s*[),]`)
 	})
 	netCall = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`urlopen|requests\.\w+\(|http\.client|httpx\.|socket\.|\bfetch\(|https?\.(?:request|get)\(|axios|Net::HTTP|LWP::|HTTP::Tiny|curl_exec|file_get_contents\(\s*['"]https?:|XMLHttpRequest|WebSocket`)
+		return regexp.MustCompile(`urlopen|requests\.\w+\(|http\.client|httpx\.|socket\.|\bfetch\(|https?\.(?:request|get)\(|require\(\s*['"](?:node:)?https?['"]\s*\)|axios|Net::HTTP|LWP::|HTTP::Tiny|curl_exec|file_get_contents\(\s*['"]https?:|XMLHttpRequest|WebSocket`)
 	})
 )
 
