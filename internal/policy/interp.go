@@ -59,6 +59,9 @@ func shellStrings(code string) []string {
 				if strings.Contains(args, "[") || len(lits) > 1 && onlyLiterals(args) {
 					// a list, or Perl's and Ruby's system("rm", "-rf", "/")
 					out = append(out, strings.Join(lits, " "))
+				} else if len(lits) > 1 && strings.Contains(args, "+") {
+					// 'rm' + ' -rf ' + os.path.expanduser('~'): one string
+					out = append(out, strings.Join(lits, ""))
 				} else {
 					out = append(out, lits[0])
 				}
@@ -122,7 +125,7 @@ func onlyLiterals(args string) bool {
 
 // homeVar matches the home directory read from the environment or the
 // runtime in interpreter code; in an exec call's arguments it stands for ~.
-var homeVar = re(`\$ENV\{HOME\}|process\.env\.HOME\b|os\.homedir\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|(?:Deno\.)?env\.get\(['"]HOME['"]\)|os\.environ\[['"]HOME['"]\]|getenv\(['"]HOME['"]\)`)
+var homeVar = re(`\$ENV\{HOME\}|process\.env\.HOME\b|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|(?:Deno\.)?env\.get\(['"]HOME['"]\)|os\.environ\[['"]HOME['"]\]|getenv\(['"]HOME['"]\)`)
 
 // matchParen returns the index of the ) closing the ( before start, or
 // len(s).

@@ -17,6 +17,8 @@ func TestStoredAliasAndListSystem(t *testing.T) {
 		{"git config user.name 'rm -rf'", "rm", ""},
 		{`perl -e 'system("warden", "breaker", "reset")'`, "warden", "warden breaker reset"},
 		{`python3 -c "import subprocess; subprocess.run('make', cwd='/')"`, "make", "make"},
+		{`python3 -c "import os; os.system('rm' + ' -rf ' + os.path.expanduser('~'))"`, "rm", "rm -rf ~"},
+		{`node -e "require('child_process').execFileSync('rm', ['-rf', require('os').homedir()])"`, "rm", "rm -rf ~"},
 	} {
 		if got := cmdLine(bash(tc.cmd), tc.name); got != tc.want {
 			t.Errorf("%q: %s commands %q, want %q", tc.cmd, tc.name, got, tc.want)
