@@ -60,6 +60,6 @@ func printTable(w io.Writer, r *Result) {
 		if !c.Pass {
 			verdict = "FAIL: start-up regression, or hooks declined under parallel load?"
 		}
-		fmt.Fprintf(w, "\ncheck: warden / bare Go %.2f× against max %.2f×, %d declined under parallel load: %s\n", c.RatioBare, c.Max, c.Declines, verdict)
+		fmt.Fprintf(w, "\ncheck: warden / bare Go %.2f× one at a time, %.2f× at worst in parallel (p50, p99), against max %.2f×; %d declined under parallel load: %s\n", c.RatioBare, c.WorstParallel, c.Max, c.Declines, verdict)
 	}
 }

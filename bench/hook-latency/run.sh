@@ -8,9 +8,10 @@
 #   bench/hook-latency/run.sh --check   CI check: 60 rounds with the store
 #                                       keeper answering (the default path),
 #                                       fails when the warden/bare-go median
-#                                       ratio is over MAX_RATIO_BARE, or when
-#                                       the keeper declined any hook of 4 or 8
-#                                       concurrent callers (30 rounds each)
+#                                       ratio, or the p50 or p99 ratio of 4 or
+#                                       8 concurrent callers (30 rounds each),
+#                                       is over MAX_RATIO_BARE, or when the
+#                                       keeper declined any of their hooks
 set -eu
 
 # MAX_RATIO_BARE is the start-up regression threshold for --check. It is a
@@ -46,14 +47,28 @@ set -eu
 # same VM kind). 2.5 is ~1.5x the typical ratio; a front that links a heavy
 # package, or a keeper that stops answering (every hook then runs in
 # warden-core: 6x and more), fails it.
-: "${MAX_RATIO_BARE:=2.5}"
+# Lowered to 1.5 on 2026-11-26, the target of issue #14, when the front
+# began handing hooks to the keeper before the Go runtime starts
+# (internal/hookclient/fast_linux_amd64.s): a served hook then cost less
+# than a bare Go process. Checks measured 0.70-0.75x one at a time and
+# 1.06-1.22x at worst in parallel (p99 of 8 callers, the noisiest figure);
+# full runs 0.61x, and 0.79-0.86x (p50) in parallel. The check now holds
+# the parallel p50 and p99 to it as well. A front that lost its fast path
+# (1.8-2.0x, the Go front alone) fails it.
+: "${MAX_RATIO_BARE:=1.5}"
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 cd "$root"
-go build -trimpath -ldflags "-s -w" -o "$tmp/warden" ./cmd/warden
+# The front as the Makefile links it: on linux/amd64 it starts in its fast
+# path, before the Go runtime (internal/hookclient/fast_linux_amd64.s).
+entry=
+if [ "$(go env GOOS)/$(go env GOARCH)" = linux/amd64 ]; then
+	entry="-E github.com/warden-dev/warden/internal/hookclient.entry"
+fi
+go build -trimpath -ldflags "-s -w $entry" -o "$tmp/warden" ./cmd/warden
 go build -trimpath -ldflags "-s -w" -o "$tmp/warden-core" ./cmd/warden-core
 go build -trimpath -ldflags "-s -w" -o "$tmp/warden-serve" ./cmd/warden-serve
 go build -trimpath -ldflags "-s -w" -o "$tmp/warden-helper" ./cmd/warden-helper # the keeper ships through it (-pg-url)

@@ -27,6 +27,17 @@ const (
 	resultWait = 11 * time.Minute
 )
 
+// fastOutcome is how far the fast path got before the Go runtime started
+// (see fast_linux_amd64.go); fastUntried where there is none.
+var fastOutcome uint32
+
+const (
+	fastUntried  = 0 // not tried: viaKeeper does it all
+	fastRunHere  = 1 // no keeper took the hook; stdin is untouched
+	fastNoAnswer = 2 // the keeper answered nothing
+	fastStopped  = 3 // the keeper took the hook and stopped before the code
+)
+
 // viaKeeper asks the keeper to run args (hook or statusline and their
 // arguments). ok is false when no keeper answers or it declines; stdin is
 // untouched then. problem gets what went wrong after the keeper took it.
@@ -34,6 +45,15 @@ const (
 // It uses raw syscalls, not package net: the request is one connect, one
 // sendmsg and two reads, and the netpoller would only add start-up.
 func viaKeeper(args []string, problem func(string)) (code int, ok bool) {
+	switch fastOutcome {
+	case fastRunHere:
+		return 0, false
+	case fastNoAnswer:
+		return noAnswer(problem)
+	case fastStopped:
+		problem("the keeper stopped before it finished")
+		return 0, true
+	}
 	if hookwire.KeeperOff() || !passable(0) {
 		return 0, false
 	}
@@ -75,14 +95,7 @@ func viaKeeper(args []string, problem func(string)) (code int, ok bool) {
 		return 0, false // stdin is untouched: run it here
 	}
 	if n != 1 || err != nil || b[0] != hookwire.Accepted {
-		// No answer: the keeper went away, or is stuck. It may have
-		// taken the hook and read stdin; only if it did not is the hook
-		// run here (never twice, never on a half-read payload).
-		if untouched(0) {
-			return 0, false
-		}
-		problem("the keeper stopped before it finished")
-		return 0, true
+		return noAnswer(problem)
 	}
 	// Accepted: the keeper owns stdin now; whatever happens next, this
 	// process must not run the hook again.
@@ -92,6 +105,17 @@ func viaKeeper(args []string, problem func(string)) (code int, ok bool) {
 		return 0, true
 	}
 	return int(b[0]), true
+}
+
+// noAnswer: the keeper went away, or is stuck. It may have taken the hook
+// and read stdin; only if it did not is the hook run here (never twice,
+// never on a half-read payload).
+func noAnswer(problem func(string)) (code int, ok bool) {
+	if untouched(0) {
+		return 0, false
+	}
+	problem("the keeper stopped before it finished")
+	return 0, true
 }
 
 // untouched reports whether nothing was read from fd (stdin) yet: a pipe
