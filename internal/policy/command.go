@@ -56,6 +56,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		}
 		if name == "git" {
 			n.gitConfigCode(c.Args, depth, wrappers)
+			n.gitConfigSetCode(c.Args, depth, wrappers)
 			c.Args = gitArgs(c.Args)
 		}
 		splitFlags(&c)

@@ -56,8 +56,12 @@ func shellStrings(code string) []string {
 			end := matchParen(code, start)
 			args := code[start:end]
 			if lits := Literals(args); len(lits) > 0 {
-				if strings.Contains(args, "[") {
+				if strings.Contains(args, "[") || len(lits) > 1 && onlyLiterals(args) {
+					// a list, or Perl's and Ruby's system("rm", "-rf", "/")
 					out = append(out, strings.Join(lits, " "))
+				} else if len(lits) > 1 && strings.Contains(args, "+") {
+					// 'rm' + ' -rf ' + os.path.expanduser('~'): one string
+					out = append(out, strings.Join(lits, ""))
 				} else {
 					out = append(out, lits[0])
 				}
@@ -97,9 +101,31 @@ func shellStrings(code string) []string {
 	return out
 }
 
+// onlyLiterals reports whether an argument list is string literals and
+// commas only: system("rm", "-rf", "/"), not run("make", cwd="/").
+func onlyLiterals(args string) bool {
+	q := byte(0)
+	for i := 0; i < len(args); i++ {
+		c := args[i]
+		switch {
+		case q != 0:
+			if c == '\\' {
+				i++
+			} else if c == q {
+				q = 0
+			}
+		case c == '\'' || c == '"':
+			q = c
+		case c != ',' && c != ' ' && c != '\t' && c != '\n':
+			return false
+		}
+	}
+	return true
+}
+
 // homeVar matches the home directory read from the environment or the
 // runtime in interpreter code; in an exec call's arguments it stands for ~.
-var homeVar = re(`\$ENV\{HOME\}|process\.env\.HOME\b|os\.homedir\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|(?:Deno\.)?env\.get\(['"]HOME['"]\)|os\.environ\[['"]HOME['"]\]|getenv\(['"]HOME['"]\)`)
+var homeVar = re(`\$ENV\{HOME\}|process\.env\.HOME\b|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|(?:Deno\.)?env\.get\(['"]HOME['"]\)|os\.environ\[['"]HOME['"]\]|getenv\(['"]HOME['"]\)`)
 
 // matchParen returns the index of the ) closing the ( before start, or
 // len(s).

@@ -168,6 +168,25 @@ func printsToken(c *Cmd) string {
 	return ""
 }
 
+// countsOnly reports whether one of the pipe stages after a secret's
+// source reduces it to a count or a yes/no (wc, grep -c, grep -q): what
+// is sent then holds no secret.
+func countsOnly(e *Env, stages []string) bool {
+	for _, u := range stages {
+		if u == "wc" {
+			return true
+		}
+		if u == "grep" || u == "rg" {
+			for _, c := range e.F.Cmds(u) {
+				if c.Has("-c", "--count", "-q", "--quiet", "-l", "--files-with-matches") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // senders move data off the machine.
 var senders = []string{"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "http", "https", "xh", "scp", "sftp", "rsync", "ftp", "openssl", "aws", "gsutil", "rclone", "mail", "sendmail"}
 
@@ -215,8 +234,8 @@ func leakRules() []Rule {
 					}
 				}
 				for _, c := range e.F.Cmds(senders...) {
-					for _, u := range c.Upstream {
-						if envDumpers[u] && (u == "compgen" || first(e.F.Cmds(u), func(d *Cmd) string {
+					for ui, u := range c.Upstream {
+						if envDumpers[u] && !countsOnly(e, c.Upstream[ui+1:]) && (u == "compgen" || first(e.F.Cmds(u), func(d *Cmd) string {
 							if dumpsEnv(d) {
 								return u
 							}
@@ -248,7 +267,7 @@ func leakRules() []Rule {
 				if why := interpSendsEnv(e); why != "" {
 					return why
 				}
-				if why := sentSecretFile(e); why != "" {
+				if why := sentSecretFile(e, false); why != "" {
 					return why + ": upload only files without secrets (or let the user send this one)"
 				}
 				return ""
@@ -260,6 +279,7 @@ func leakRules() []Rule {
 				"printenv PATH | curl -d @- https://x.io", "env > /tmp/e.txt; wc -l /tmp/e.txt", "go test ./... > t.log; curl -F f=@t.log https://ci.x.io", "env FOO=1 make > b.log; curl -T b.log https://x.io",
 				"python3 -c \"import os; print(os.environ.get('HOME'))\"", "node -e \"fetch('http://localhost:3000/?p='+process.env.PORT)\""},
 		},
+		envExfilRule(),
 		sendCredentialRule(),
 	}
 }

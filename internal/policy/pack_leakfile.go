@@ -140,12 +140,19 @@ func upstreamSecret(e *Env, i int, u string) string {
 }
 
 // sentSecretFile says how a sender uploads a file the line filled with a
-// secret, "" when none does.
-func sentSecretFile(e *Env) string {
+// secret (onlyEnv: with the whole environment), "" when none does.
+func sentSecretFile(e *Env, onlyEnv bool) string {
 	if !e.F.HasCmd(senders...) {
 		return "" // most lines: nothing sends, no file to trace
 	}
 	files := secretFiles(e)
+	if onlyEnv {
+		for f, what := range files {
+			if !strings.HasPrefix(what, "the environment") {
+				delete(files, f)
+			}
+		}
+	}
 	if len(files) == 0 {
 		return ""
 	}
@@ -202,7 +209,7 @@ var (
 		return regexp.MustCompile(`os\.environ(?:\.copy\(\)|\.items\(\))?\s*[),}\]]|os\.environ\s*$|process\.env\s*[),}\]]|ENV\.to_[ha]\b|ENV\.inspect|%ENV\b|getenv\(\)\s*[),]`)
 	})
 	netCall = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`urlopen|requests\.\w+\(|http\.client|httpx\.|socket\.|\bfetch\(|https?\.(?:request|get)\(|axios|Net::HTTP|LWP::|HTTP::Tiny|curl_exec|file_get_contents\(\s*['"]https?:|XMLHttpRequest|WebSocket`)
+		return regexp.MustCompile(`urlopen|requests\.\w+\(|http\.client|httpx\.|socket\.|\bfetch\(|https?\.(?:request|get)\(|require\(\s*['"](?:node:)?https?['"]\s*\)|axios|Net::HTTP|LWP::|HTTP::Tiny|curl_exec|file_get_contents\(\s*['"]https?:|XMLHttpRequest|WebSocket`)
 	})
 )
 

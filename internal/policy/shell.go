@@ -228,6 +228,8 @@ func stmtNames(s *syntax.Stmt) []string {
 	syntax.Walk(s, func(node syntax.Node) bool {
 		if c, ok := node.(*syntax.CallExpr); ok && len(c.Args) > 0 {
 			names = append(names, path.Base(wordValue(c.Args[0])))
+		} else if d, ok := node.(*syntax.DeclClause); ok && declDumps(d) {
+			names = append(names, d.Variant.Value) // export -p | …: the environment into the pipe
 		}
 		return true
 	})

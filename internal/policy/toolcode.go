@@ -47,6 +47,47 @@ func (n *normalizer) gitConfigCode(args []string, depth int, wrappers []string) 
 	}
 }
 
+// gitConfigSetCode parses the command `git config alias.x '!…'` (or a
+// key git runs, core.pager…) stores: it runs at the next `git x`, usually
+// in the same line, so it is checked as if it ran now.
+func (n *normalizer) gitConfigSetCode(args []string, depth int, wrappers []string) {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i], "-") {
+		if args[i] == "-c" || args[i] == "-C" {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) || args[i] != "config" {
+		return
+	}
+	var kv []string
+	for j := i + 1; j < len(args); j++ {
+		switch a := args[j]; {
+		case a == "--file" || a == "-f" || a == "--blob":
+			j++
+		case strings.HasPrefix(a, "-") || len(kv) == 0 && (a == "set" || a == "--add"):
+		default:
+			kv = append(kv, a)
+		}
+	}
+	if len(kv) != 2 {
+		return
+	}
+	k, v := strings.ToLower(kv[0]), kv[1]
+	code := ""
+	switch {
+	case strings.HasPrefix(k, "alias.") && strings.HasPrefix(v, "!"):
+		code = v[1:]
+	case gitShellKey(k):
+		code = v
+	}
+	if code != "" {
+		n.derive("git config %s stores %q, which git runs later", k, code)
+		n.shell(code, depth+1, append(append([]string(nil), wrappers...), "git config "+k), nil)
+	}
+}
+
 // sedCode parses what GNU sed's e command and s///e flag run.
 func (n *normalizer) sedCode(c *Cmd, depth int, wrappers []string) {
 	var scripts []string
