@@ -14,10 +14,10 @@ LDFLAGS := -s -w -X github.com/warden-dev/warden/internal/version.Version=$(VERS
            -X github.com/warden-dev/warden/internal/version.Commit=$(COMMIT) \
            -X github.com/warden-dev/warden/internal/version.Date=$(DATE)
 
-# On linux/amd64 the front starts in its fast path, before the Go runtime
-# (internal/hookclient/fast_linux_amd64.s): a hook handed to the keeper
-# then costs a few system calls instead of a Go program's start-up.
-ifeq ($(shell $(GO) env GOOS)/$(shell $(GO) env GOARCH),linux/amd64)
+# On linux/amd64 and linux/arm64 the front starts in its fast path, before
+# the Go runtime (internal/hookclient/fast_linux_<arch>.s): a hook handed to
+# the keeper then costs a few system calls instead of a Go program's start-up.
+ifneq ($(filter linux/amd64 linux/arm64,$(shell $(GO) env GOOS)/$(shell $(GO) env GOARCH)),)
 FRONT_ENTRY := -E github.com/warden-dev/warden/internal/hookclient.entry
 endif
 

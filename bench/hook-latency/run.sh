@@ -64,12 +64,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 cd "$root"
-# The front as the Makefile links it: on linux/amd64 it starts in its fast
-# path, before the Go runtime (internal/hookclient/fast_linux_amd64.s).
+# The front as the Makefile links it: on linux/amd64 and linux/arm64 it
+# starts in its fast path, before the Go runtime
+# (internal/hookclient/fast_linux_<arch>.s).
 entry=
-if [ "$(go env GOOS)/$(go env GOARCH)" = linux/amd64 ]; then
-	entry="-E github.com/warden-dev/warden/internal/hookclient.entry"
-fi
+case "$(go env GOOS)/$(go env GOARCH)" in
+linux/amd64 | linux/arm64) entry="-E github.com/warden-dev/warden/internal/hookclient.entry" ;;
+esac
 go build -trimpath -ldflags "-s -w $entry" -o "$tmp/warden" ./cmd/warden
 go build -trimpath -ldflags "-s -w" -o "$tmp/warden-core" ./cmd/warden-core
 go build -trimpath -ldflags "-s -w" -o "$tmp/warden-serve" ./cmd/warden-serve

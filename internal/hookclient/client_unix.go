@@ -28,7 +28,7 @@ const (
 )
 
 // fastOutcome is how far the fast path got before the Go runtime started
-// (see fast_linux_amd64.go); fastUntried where there is none.
+// (see fast_linux.go); fastUntried where there is none.
 var fastOutcome uint32
 
 const (

@@ -1,5 +1,5 @@
 // The front's fast path: `warden hook` and `warden statusline` handed to
-// the keeper before the Go runtime starts. See fast_linux_amd64.go for why
+// the keeper before the Go runtime starts. See fast_linux.go for why
 // and what falls through to the Go front.
 //
 // It is entered as the process's ELF entry point (`-ldflags -E`, set by the
@@ -11,6 +11,7 @@
 // after SIGSTOP/SIGCONT on a socket with a timeout; those are retried.
 
 #include "textflag.h"
+#include "fast_linux.h"
 
 #define SYS_read 0
 #define SYS_rt_sigaction 13
@@ -25,99 +26,10 @@
 #define SYS_umask 95
 #define SYS_exit_group 231
 
-#define EINTR 4
-#define AF_UNIX 1
-#define SOCK_STREAM_CLOEXEC 0x80001
-#define SOL_SOCKET 1
-#define SCM_RIGHTS 1
-#define SO_RCVTIMEO 20
-#define SO_SNDTIMEO 21
-#define MSG_NOSIGNAL 0x4000
-
-// Outcomes handed to the Go front (fastOutcome, see client_unix.go).
-#define RUN_HERE 1
-#define NO_ANSWER 2
-#define STOPPED 3
-
-// The request buffer; a request that does not fit (a huge environment)
-// is left to the Go front.
-#define REQSIZE 262144
-#define MAXSOCK 103
-// Repeated keys are found by comparing each entry with those before it;
-// an environment of more entries is left to the Go front (a map).
-#define MAXENV 4096
-// ... and while it compares at most this many bytes in all, so a crafted
-// environment cannot make it slow either.
-#define DUPBUDGET 4194304
-
-GLOBL entrySP<>(SB), NOPTR, $8
-GLOBL req<>(SB), NOPTR, $REQSIZE
-GLOBL slot<>(SB), NOPTR, $8
-GLOBL dot<>(SB), NOPTR, $144
-GLOBL st<>(SB), NOPTR, $144
-GLOBL cwdbuf<>(SB), NOPTR, $4096
-GLOBL cwdptr<>(SB), NOPTR, $8
-GLOBL cwdlen<>(SB), NOPTR, $8
-GLOBL mask<>(SB), NOPTR, $8
-GLOBL addr<>(SB), NOPTR, $112
-GLOBL addrlen<>(SB), NOPTR, $8
-GLOBL msg<>(SB), NOPTR, $56
-GLOBL iov<>(SB), NOPTR, $16
-GLOBL cmsg<>(SB), NOPTR, $32
-GLOBL tv<>(SB), NOPTR, $16
-GLOBL reply<>(SB), NOPTR, $8
-GLOBL numbuf<>(SB), NOPTR, $24
-GLOBL sock<>(SB), NOPTR, $8
-GLOBL zero<>(SB), NOPTR, $8
-// The signals the Go runtime catches and ignores (os/signal: "other
-// signals will be caught but no action will be taken"), whose default
-// action would end this process: ignored while it waits for the keeper,
-// as the Go front would, and put back before the Go runtime starts.
-// SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM,
-// SIGPROF, SIGIO, SIGPWR.
-#define NIGNORED 10
-GLOBL ignored<>(SB), RODATA, $NIGNORED
-DATA ignored<>+0(SB)/8, $"\x0a\x0c\x0d\x0e\x18\x19\x1a\x1b"
-DATA ignored<>+8(SB)/2, $"\x1d\x1e"
-GLOBL ignoreAct<>(SB), RODATA, $32
-DATA ignoreAct<>+0(SB)/8, $1 // SIG_IGN; no flags, no restorer, empty mask
-GLOBL savedActs<>(SB), NOPTR, $(NIGNORED*32)
-
-GLOBL comma<>(SB), RODATA, $1
-DATA comma<>+0(SB)/1, $","
-
-// Word lists for oneOf: each word NUL-terminated, an empty word last.
-GLOBL commands<>(SB), RODATA, $17
-DATA commands<>+0(SB)/8, $"hook\x00sta"
-DATA commands<>+8(SB)/8, $"tusline\x00"
-DATA commands<>+16(SB)/1, $"\x00"
-GLOBL offValues<>(SB), RODATA, $16
-DATA offValues<>+0(SB)/8, $"off\x000\x00fa"
-DATA offValues<>+8(SB)/8, $"lse\x00no\x00\x00"
-GLOBL keyKeeper<>(SB), RODATA, $14
-DATA keyKeeper<>+0(SB)/8, $"WARDEN_K"
-DATA keyKeeper<>+8(SB)/6, $"EEPER="
-GLOBL keyWHome<>(SB), RODATA, $12
-DATA keyWHome<>+0(SB)/8, $"WARDEN_H"
-DATA keyWHome<>+8(SB)/4, $"OME="
-GLOBL keyHome<>(SB), RODATA, $5
-DATA keyHome<>+0(SB)/5, $"HOME="
-GLOBL keyPWD<>(SB), RODATA, $4
-DATA keyPWD<>+0(SB)/4, $"PWD="
-GLOBL sufRun<>(SB), RODATA, $14
-DATA sufRun<>+0(SB)/8, $"/run/hoo"
-DATA sufRun<>+8(SB)/6, $"k.sock"
-GLOBL sufWarden<>(SB), RODATA, $22
-DATA sufWarden<>+0(SB)/8, $"/.warden"
-DATA sufWarden<>+8(SB)/8, $"/run/hoo"
-DATA sufWarden<>+16(SB)/6, $"k.sock"
-GLOBL litDot<>(SB), RODATA, $2
-DATA litDot<>+0(SB)/2, $".\x00"
-
 // Registers kept across the whole path: R12 argc, R13 &argv[0],
 // R14 &envp[0]. DI is the write cursor while the request is built.
 TEXT ·entry(SB), NOSPLIT|NOFRAME, $0
-	MOVQ SP, entrySP<>(SB)
+	MOVQ SP, ·fastEntrySP(SB)
 	MOVQ 0(SP), R12
 	LEAQ 8(SP), R13
 	LEAQ 8(R13)(R12*8), R14
@@ -126,18 +38,18 @@ TEXT ·entry(SB), NOSPLIT|NOFRAME, $0
 	CMPQ R12, $2
 	JLT  bail
 	MOVQ 8(R13), SI
-	LEAQ commands<>(SB), BX
+	LEAQ ·fastCommands(SB), BX
 	CALL oneOf<>(SB)
 	TESTQ AX, AX
 	JZ   bail
 
 	// WARDEN_KEEPER=off (0, false, no): hookwire.KeeperOff.
-	LEAQ keyKeeper<>(SB), BX
+	LEAQ ·fastKeyKeeper(SB), BX
 	MOVQ $14, R8
 	CALL getenv<>(SB)
 	TESTQ SI, SI
 	JZ   keeperOn
-	LEAQ offValues<>(SB), BX
+	LEAQ ·fastOffValues(SB), BX
 	CALL oneOf<>(SB)
 	TESTQ AX, AX
 	JNZ  bail
@@ -146,11 +58,11 @@ keeperOn:
 	// passable(0): stdin is a pipe, a socket or a file.
 	MOVQ $SYS_fstat, AX
 	XORQ DI, DI
-	LEAQ st<>(SB), SI
+	LEAQ ·fastSt(SB), SI
 	SYSCALL
 	TESTQ AX, AX
 	JNZ  bail
-	MOVL st<>+24(SB), AX
+	MOVL ·fastSt+24(SB), AX
 	ANDL $0xF000, AX
 	CMPL AX, $0x1000
 	JEQ  passable
@@ -163,7 +75,7 @@ keeperOn:
 passable:
 	// The socket: $WARDEN_HOME/run/hook.sock, else $HOME/.warden/run/hook.sock
 	// (paths.HookSocket), for a home that filepath.Join leaves as it is.
-	LEAQ keyWHome<>(SB), BX
+	LEAQ ·fastKeyWHome(SB), BX
 	MOVQ $12, R8
 	CALL getenv<>(SB)
 	TESTQ SI, SI
@@ -171,17 +83,17 @@ passable:
 	MOVBLZX (SI), AX
 	TESTL AX, AX
 	JZ   useHome
-	LEAQ sufRun<>(SB), R10
+	LEAQ ·fastSufRun(SB), R10
 	MOVQ $14, R11
 	JMP  haveBase
 
 useHome:
-	LEAQ keyHome<>(SB), BX
+	LEAQ ·fastKeyHome(SB), BX
 	MOVQ $5, R8
 	CALL getenv<>(SB)
 	TESTQ SI, SI
 	JZ   bail
-	LEAQ sufWarden<>(SB), R10
+	LEAQ ·fastSufWarden(SB), R10
 	MOVQ $22, R11
 
 haveBase:
@@ -189,27 +101,27 @@ haveBase:
 	LEAQ (CX)(R11*1), AX
 	CMPQ AX, $MAXSOCK
 	JGT  bail
-	MOVW $AF_UNIX, addr<>(SB)
-	LEAQ addr<>+2(SB), DI
+	MOVW $AF_UNIX, ·fastAddr(SB)
+	LEAQ ·fastAddr+2(SB), DI
 	REP; MOVSB
 	MOVQ R10, SI
 	MOVQ R11, CX
 	REP; MOVSB
 	MOVB $0, (DI)
-	LEAQ addr<>(SB), AX
+	LEAQ ·fastAddr(SB), AX
 	SUBQ AX, DI
 	INCQ DI
-	MOVQ DI, addrlen<>(SB)
+	MOVQ DI, ·fastAddrlen(SB)
 
 	// The working directory as os.Getwd finds it: $PWD when it names ".",
 	// else getcwd(2); its device and inode from stat(".").
 	MOVQ $SYS_stat, AX
-	LEAQ litDot<>(SB), DI
-	LEAQ dot<>(SB), SI
+	LEAQ ·fastLitDot(SB), DI
+	LEAQ ·fastDot(SB), SI
 	SYSCALL
 	TESTQ AX, AX
 	JNZ  bail
-	LEAQ keyPWD<>(SB), BX
+	LEAQ ·fastKeyPWD(SB), BX
 	MOVQ $4, R8
 	CALL getenv<>(SB)
 	TESTQ SI, SI
@@ -220,50 +132,50 @@ haveBase:
 	MOVQ SI, R10
 	MOVQ $SYS_stat, AX
 	MOVQ R10, DI
-	LEAQ st<>(SB), SI
+	LEAQ ·fastSt(SB), SI
 	SYSCALL
 	TESTQ AX, AX
 	JNZ  callGetcwd
-	MOVQ st<>+0(SB), AX
-	CMPQ AX, dot<>+0(SB)
+	MOVQ ·fastSt+0(SB), AX
+	CMPQ AX, ·fastDot+0(SB)
 	JNE  callGetcwd
-	MOVQ st<>+8(SB), AX
-	CMPQ AX, dot<>+8(SB)
+	MOVQ ·fastSt+8(SB), AX
+	CMPQ AX, ·fastDot+8(SB)
 	JNE  callGetcwd
 	MOVQ R10, SI
 	CALL strlen<>(SB)
-	MOVQ R10, cwdptr<>(SB)
-	MOVQ CX, cwdlen<>(SB)
+	MOVQ R10, ·fastCwdptr(SB)
+	MOVQ CX, ·fastCwdlen(SB)
 	JMP  readUmask
 
 callGetcwd:
 	MOVQ $SYS_getcwd, AX
-	LEAQ cwdbuf<>(SB), DI
+	LEAQ ·fastCwdbuf(SB), DI
 	MOVQ $4096, SI
 	SYSCALL
 	CMPQ AX, $2
 	JLT  bail
-	MOVBLZX cwdbuf<>(SB), CX
+	MOVBLZX ·fastCwdbuf(SB), CX
 	CMPL CX, $'/'
 	JNE  bail
 	DECQ AX
-	LEAQ cwdbuf<>(SB), CX
-	MOVQ CX, cwdptr<>(SB)
-	MOVQ AX, cwdlen<>(SB)
+	LEAQ ·fastCwdbuf(SB), CX
+	MOVQ CX, ·fastCwdptr(SB)
+	MOVQ AX, ·fastCwdlen(SB)
 
 readUmask:
 	// The umask can only be read by setting it.
 	MOVQ $SYS_umask, AX
 	MOVQ $0x12, DI
 	SYSCALL
-	MOVQ AX, mask<>(SB)
+	MOVQ AX, ·fastMask(SB)
 	MOVQ AX, DI
 	MOVQ $SYS_umask, AX
 	SYSCALL
 
 	// The request (hookwire.Request.Encode): "WDNH2", then args, cwd,
 	// environ and facts, each a big-endian uint32 length and its bytes.
-	LEAQ req<>(SB), DI
+	LEAQ ·fastReq(SB), DI
 	MOVL $0x484E4457, (DI)
 	MOVB $'2', 4(DI)
 	ADDQ $5, DI
@@ -288,8 +200,8 @@ argDone:
 
 	// cwd.
 	CALL fieldStart<>(SB)
-	MOVQ cwdptr<>(SB), SI
-	MOVQ cwdlen<>(SB), CX
+	MOVQ ·fastCwdptr(SB), SI
+	MOVQ ·fastCwdlen(SB), CX
 	CALL copyn<>(SB)
 	CALL fieldEnd<>(SB)
 
@@ -328,25 +240,25 @@ envDone:
 
 	// facts: "umask,dev,ino" in decimal.
 	CALL fieldStart<>(SB)
-	MOVQ mask<>(SB), AX
+	MOVQ ·fastMask(SB), AX
 	CALL utoa<>(SB)
-	LEAQ comma<>(SB), SI
+	LEAQ ·fastComma(SB), SI
 	MOVQ $1, CX
 	CALL copyn<>(SB)
-	MOVQ dot<>+0(SB), AX
+	MOVQ ·fastDot+0(SB), AX
 	CALL utoa<>(SB)
-	LEAQ comma<>(SB), SI
+	LEAQ ·fastComma(SB), SI
 	MOVQ $1, CX
 	CALL copyn<>(SB)
-	MOVQ dot<>+8(SB), AX
+	MOVQ ·fastDot+8(SB), AX
 	CALL utoa<>(SB)
 	CALL fieldEnd<>(SB)
 
 	// iov covers the whole request.
-	LEAQ req<>(SB), AX
-	MOVQ AX, iov<>+0(SB)
+	LEAQ ·fastReq(SB), AX
+	MOVQ AX, ·fastIov+0(SB)
 	SUBQ AX, DI
-	MOVQ DI, iov<>+8(SB)
+	MOVQ DI, ·fastIov+8(SB)
 
 	// Connect, with the Go front's 2 s send and receive timeouts.
 	MOVQ $SYS_socket, AX
@@ -356,7 +268,7 @@ envDone:
 	SYSCALL
 	TESTQ AX, AX
 	JMI  bail
-	MOVQ AX, sock<>(SB)
+	MOVQ AX, ·fastSock(SB)
 	// A descriptor below 3 means this process started with stdout or
 	// stderr closed, and the socket took its place: it would be handed to
 	// the keeper as the hook's output. The Go runtime opens /dev/null
@@ -364,68 +276,68 @@ envDone:
 	CMPQ AX, $3
 	JLT  closeSock
 	CALL ignoreSignals<>(SB)
-	MOVQ $2, tv<>+0(SB)
-	MOVQ $0, tv<>+8(SB)
+	MOVQ $2, ·fastTv+0(SB)
+	MOVQ $0, ·fastTv+8(SB)
 	MOVQ $SO_SNDTIMEO, SI
 	CALL setTimeout<>(SB)
 	MOVQ $SO_RCVTIMEO, SI
 	CALL setTimeout<>(SB)
 	MOVQ $SYS_connect, AX
-	MOVQ sock<>(SB), DI
-	LEAQ addr<>(SB), SI
-	MOVQ addrlen<>(SB), DX
+	MOVQ ·fastSock(SB), DI
+	LEAQ ·fastAddr(SB), SI
+	MOVQ ·fastAddrlen(SB), DX
 	SYSCALL
 	TESTQ AX, AX
 	JNZ  runHere
 
 	// Send it, descriptors 0, 1 and 2 with its first bytes.
-	MOVQ $28, cmsg<>+0(SB)
-	MOVL $SOL_SOCKET, cmsg<>+8(SB)
-	MOVL $SCM_RIGHTS, cmsg<>+12(SB)
-	MOVL $0, cmsg<>+16(SB)
-	MOVL $1, cmsg<>+20(SB)
-	MOVL $2, cmsg<>+24(SB)
-	LEAQ iov<>(SB), AX
-	MOVQ AX, msg<>+16(SB)
-	MOVQ $1, msg<>+24(SB)
-	LEAQ cmsg<>(SB), AX
-	MOVQ AX, msg<>+32(SB)
-	MOVQ $32, msg<>+40(SB)
+	MOVQ $28, ·fastCmsg+0(SB)
+	MOVL $SOL_SOCKET, ·fastCmsg+8(SB)
+	MOVL $SCM_RIGHTS, ·fastCmsg+12(SB)
+	MOVL $0, ·fastCmsg+16(SB)
+	MOVL $1, ·fastCmsg+20(SB)
+	MOVL $2, ·fastCmsg+24(SB)
+	LEAQ ·fastIov(SB), AX
+	MOVQ AX, ·fastMsg+16(SB)
+	MOVQ $1, ·fastMsg+24(SB)
+	LEAQ ·fastCmsg(SB), AX
+	MOVQ AX, ·fastMsg+32(SB)
+	MOVQ $32, ·fastMsg+40(SB)
 sendLoop:
 	MOVQ $SYS_sendmsg, AX
-	MOVQ sock<>(SB), DI
-	LEAQ msg<>(SB), SI
+	MOVQ ·fastSock(SB), DI
+	LEAQ ·fastMsg(SB), SI
 	MOVQ $MSG_NOSIGNAL, DX
 	SYSCALL
 	CMPQ AX, $-EINTR
 	JEQ  sendLoop
 	TESTQ AX, AX
 	JLE  runHere
-	MOVQ $0, msg<>+32(SB)
-	MOVQ $0, msg<>+40(SB)
-	ADDQ AX, iov<>+0(SB)
-	SUBQ AX, iov<>+8(SB)
-	CMPQ iov<>+8(SB), $0
+	MOVQ $0, ·fastMsg+32(SB)
+	MOVQ $0, ·fastMsg+40(SB)
+	ADDQ AX, ·fastIov+0(SB)
+	SUBQ AX, ·fastIov+8(SB)
+	CMPQ ·fastIov+8(SB), $0
 	JGT  sendLoop
 
 	// Accepted (then the exit code), or Declined before stdin was touched.
-	LEAQ reply<>+0(SB), SI
+	LEAQ ·fastReply+0(SB), SI
 	CALL readByte<>(SB)
 	CMPQ AX, $1
 	JNE  noAnswer
-	MOVBLZX reply<>+0(SB), AX
+	MOVBLZX ·fastReply+0(SB), AX
 	CMPL AX, $'D'
 	JEQ  runHere
 	CMPL AX, $'A'
 	JNE  noAnswer
-	MOVQ $660, tv<>+0(SB)
+	MOVQ $660, ·fastTv+0(SB)
 	MOVQ $SO_RCVTIMEO, SI
 	CALL setTimeout<>(SB)
-	LEAQ reply<>+1(SB), SI
+	LEAQ ·fastReply+1(SB), SI
 	CALL readByte<>(SB)
 	CMPQ AX, $1
 	JNE  stopped
-	MOVBLZX reply<>+1(SB), DI
+	MOVBLZX ·fastReply+1(SB), DI
 	MOVQ $SYS_exit_group, AX
 	SYSCALL
 	JMP  stopped // not reached
@@ -442,14 +354,14 @@ restore:
 	CALL restoreSignals<>(SB)
 closeSock:
 	MOVQ $SYS_close, AX
-	MOVQ sock<>(SB), DI
+	MOVQ ·fastSock(SB), DI
 	SYSCALL
 bail:
 	JMP  toGo<>(SB)
 
 // fallthrough starts the Go runtime as if it had been entered first.
 TEXT toGo<>(SB), NOSPLIT|NOFRAME, $0
-	MOVQ entrySP<>(SB), SP
+	MOVQ ·fastEntrySP(SB), SP
 	JMP  _rt0_amd64_linux(SB)
 
 // oneOf: AX = 1 if the NUL-terminated SI is one of the words at BX
@@ -565,7 +477,7 @@ notClean:
 // outgrow the buffer is left to the Go front. Clobbers AX, CX, DX, SI.
 TEXT copyn<>(SB), NOSPLIT|NOFRAME, $0
 	LEAQ (DI)(CX*1), AX
-	LEAQ req<>+REQSIZE(SB), DX
+	LEAQ ·fastReq+REQSIZE(SB), DX
 	CMPQ AX, DX
 	JGT  noRoom
 	REP; MOVSB
@@ -575,20 +487,20 @@ noRoom:
 
 // putNUL writes one NUL separator. Clobbers AX, CX, DX, SI.
 TEXT putNUL<>(SB), NOSPLIT|NOFRAME, $0
-	LEAQ zero<>(SB), SI
+	LEAQ ·fastZero(SB), SI
 	MOVQ $1, CX
 	JMP  copyn<>(SB)
 
 // fieldStart leaves room for a field's length at DI (clobbers AX, CX,
 // DX, SI); fieldEnd fills it in (clobbers AX, CX).
 TEXT fieldStart<>(SB), NOSPLIT|NOFRAME, $0
-	LEAQ zero<>(SB), SI
-	MOVQ DI, slot<>(SB)
+	LEAQ ·fastZero(SB), SI
+	MOVQ DI, ·fastSlot(SB)
 	MOVQ $4, CX
 	JMP  copyn<>(SB)
 
 TEXT fieldEnd<>(SB), NOSPLIT|NOFRAME, $0
-	MOVQ slot<>(SB), AX
+	MOVQ ·fastSlot(SB), AX
 	MOVQ DI, CX
 	SUBQ AX, CX
 	SUBQ $4, CX
@@ -641,7 +553,7 @@ overBudget:
 
 // utoa appends AX in decimal at DI. Clobbers AX, CX, DX, SI, R8.
 TEXT utoa<>(SB), NOSPLIT|NOFRAME, $0
-	LEAQ numbuf<>+24(SB), SI
+	LEAQ ·fastNumbuf+24(SB), SI
 	MOVQ $10, R8
 nextDigit:
 	XORQ DX, DX
@@ -651,7 +563,7 @@ nextDigit:
 	MOVB DX, (SI)
 	TESTQ AX, AX
 	JNZ  nextDigit
-	LEAQ numbuf<>+24(SB), CX
+	LEAQ ·fastNumbuf+24(SB), CX
 	SUBQ SI, CX
 	JMP  copyn<>(SB)
 
@@ -663,12 +575,12 @@ TEXT ignoreSignals<>(SB), NOSPLIT|NOFRAME, $0
 nextIgnore:
 	CMPQ R9, $NIGNORED
 	JGE  ignoredAll
-	LEAQ ignored<>(SB), AX
+	LEAQ ·fastIgnored(SB), AX
 	MOVBQZX (AX)(R9*1), DI
-	LEAQ ignoreAct<>(SB), SI
+	LEAQ ·fastIgnoreAct(SB), SI
 	MOVQ R9, DX
 	SHLQ $5, DX
-	LEAQ savedActs<>(SB), AX
+	LEAQ ·fastSavedActs(SB), AX
 	ADDQ AX, DX
 	MOVQ $8, R10
 	MOVQ $SYS_rt_sigaction, AX
@@ -683,11 +595,11 @@ TEXT restoreSignals<>(SB), NOSPLIT|NOFRAME, $0
 nextRestore:
 	CMPQ R9, $NIGNORED
 	JGE  restoredAll
-	LEAQ ignored<>(SB), AX
+	LEAQ ·fastIgnored(SB), AX
 	MOVBQZX (AX)(R9*1), DI
 	MOVQ R9, SI
 	SHLQ $5, SI
-	LEAQ savedActs<>(SB), AX
+	LEAQ ·fastSavedActs(SB), AX
 	ADDQ AX, SI
 	XORQ DX, DX
 	MOVQ $8, R10
@@ -701,10 +613,10 @@ restoredAll:
 // setTimeout sets socket option SI (SO_SNDTIMEO, SO_RCVTIMEO) to tv.
 TEXT setTimeout<>(SB), NOSPLIT|NOFRAME, $0
 	MOVQ $SYS_setsockopt, AX
-	MOVQ sock<>(SB), DI
+	MOVQ ·fastSock(SB), DI
 	MOVQ SI, DX
 	MOVQ $SOL_SOCKET, SI
-	LEAQ tv<>(SB), R10
+	LEAQ ·fastTv(SB), R10
 	MOVQ $16, R8
 	SYSCALL
 	RET
@@ -714,7 +626,7 @@ TEXT readByte<>(SB), NOSPLIT|NOFRAME, $0
 	MOVQ SI, R10
 retry:
 	MOVQ $SYS_read, AX
-	MOVQ sock<>(SB), DI
+	MOVQ ·fastSock(SB), DI
 	MOVQ R10, SI
 	MOVQ $1, DX
 	SYSCALL

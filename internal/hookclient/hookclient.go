@@ -6,9 +6,9 @@
 //
 // It imports only the standard library and internal/paths and
 // internal/hookwire, so the process Claude Code starts for every hook costs
-// what a bare Go program costs (a test checks the import list). On
-// linux/amd64 it costs less: the hand-over runs before the Go runtime
-// starts (fast_linux_amd64.s), and this code takes over only for what
+// what a bare Go program costs (a test checks the import list). On Linux
+// (amd64, arm64) it costs less: the hand-over runs before the Go runtime
+// starts (fast_linux_<arch>.s), and this code takes over only for what
 // that path leaves (fastOutcome).
 package hookclient
 

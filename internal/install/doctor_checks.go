@@ -46,7 +46,7 @@ func (d *doctor) binary() {
 }
 
 // front says whether the installed front hands hooks over before the Go
-// runtime starts (linux/amd64 only; elsewhere there is nothing to say).
+// runtime starts (Linux on amd64 and arm64; elsewhere there is nothing to say).
 func (d *doctor) front(bin string) {
 	if !fastFrontPlatform {
 		return

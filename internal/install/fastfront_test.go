@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -16,14 +17,24 @@ import (
 // plainly, and say how to get it.
 func TestFrontFastPathIsSeen(t *testing.T) {
 	if !fastFrontPlatform {
-		t.Skip("the fast path exists on linux/amd64 only")
+		t.Skip("the fast path exists on linux/amd64 and linux/arm64 only")
 	}
 	fast := filepath.Join(testenv.Binaries(t, "warden"), "warden")
 	slow := filepath.Join(t.TempDir(), "warden")
 	if out, err := exec.Command("go", "build", "-o", slow, testenv.Module+"/cmd/warden").CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/warden: %v\n%s", err, out)
 	}
-	for bin, want := range map[string]bool{fast: true, slow: false} {
+	// The other architecture's fronts, cross-built.
+	other := map[string]string{"amd64": "arm64", "arm64": "amd64"}[runtime.GOARCH]
+	otherFast, otherSlow := filepath.Join(t.TempDir(), "warden"), filepath.Join(t.TempDir(), "warden")
+	for bin, flags := range map[string][]string{otherFast: {"-ldflags", "-E " + testenv.FrontEntry}, otherSlow: nil} {
+		cmd := exec.Command("go", append(append([]string{"build", "-o", bin}, flags...), testenv.Module+"/cmd/warden")...)
+		cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH="+other, "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build ./cmd/warden for %s: %v\n%s", other, err, out)
+		}
+	}
+	for bin, want := range map[string]bool{fast: true, slow: false, otherFast: true, otherSlow: false} {
 		got, err := frontIsFast(bin)
 		if err != nil || got != want {
 			t.Errorf("frontIsFast(%s) = %v, %v; want %v", bin, got, err, want)

@@ -80,10 +80,10 @@ func build(names []string) (string, error) {
 }
 
 // FrontEntry is the front's fast path (internal/hookclient's entry,
-// fast_linux_amd64.s), linked as the ELF entry point of warden as the
+// fast_linux_<arch>.s), linked as the ELF entry point of warden as the
 // Makefile links it; "" where there is none.
 var FrontEntry = func() string {
-	if runtime.GOOS == "linux" && runtime.GOARCH == "amd64" {
+	if runtime.GOOS == "linux" && (runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64") {
 		return Module + "/internal/hookclient.entry"
 	}
 	return ""

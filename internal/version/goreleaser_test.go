@@ -109,9 +109,9 @@ func TestGoreleaserBuildsEveryCommand(t *testing.T) {
 			t.Errorf("build %q: env %v, want CGO_ENABLED=0 (the store is pure Go; archives must run anywhere)", bd.ID, bd.Env)
 		}
 		flags := strings.Join(bd.Ldflags, " ")
-		// The front's fast path is its ELF entry on linux/amd64 only; any
+		// The front's fast path is its ELF entry on linux/amd64 and arm64; any
 		// other binary has no such symbol and would not link.
-		fast := `{{ if and (eq .Os "linux") (eq .Arch "amd64") }}-E github.com/warden-dev/warden/internal/hookclient.entry{{ end }}`
+		fast := `{{ if and (eq .Os "linux") (or (eq .Arch "amd64") (eq .Arch "arm64")) }}-E github.com/warden-dev/warden/internal/hookclient.entry{{ end }}`
 		if (bd.Binary == "warden") != strings.Contains(flags, fast) || strings.Count(flags, "-E ") > 1 || (bd.Binary != "warden" && strings.Contains(flags, "-E ")) {
 			t.Errorf("build %q: ldflags %q: the front (and only it) is linked with %s", bd.ID, flags, fast)
 		}

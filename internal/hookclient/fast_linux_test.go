@@ -1,3 +1,5 @@
+//go:build linux && (amd64 || arm64)
+
 package hookclient_test
 
 import (
@@ -7,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,26 +26,65 @@ import (
 // with it (as `make build` links it) and the front built without it
 // against a stand-in keeper that records every request, and compare.
 
-// fronts returns the front with the fast path (linked as `make build`
-// links it) and the one without, each in its own directory beside a
-// stand-in warden-core.
-func fronts(t *testing.T) (fast, slow string) {
-	t.Helper()
-	dir := testenv.Binaries(t, "warden") // linked as `make build` links it
-	fast = filepath.Join(t.TempDir(), "fast", "warden")
-	slow = filepath.Join(t.TempDir(), "slow", "warden")
-	copyFile(t, filepath.Join(dir, "warden"), fast)
-	out, err := exec.Command("go", "build", "-o", slow, testenv.Module+"/cmd/warden").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build ./cmd/warden: %v\n%s", err, out)
+// front is a warden binary to run, under an emulator for another
+// architecture (qemu-user) or natively.
+type front struct {
+	path, emulator, arch string
+	// alone is how many threads the process has while the fast path
+	// waits (before any Go runtime): 1, and qemu's own beside it.
+	alone int
+}
+
+func (f front) String() string { return f.path }
+
+// forEachArch runs test with the fronts of every architecture the fast
+// path exists for: this machine's natively, and the other (linux/arm64 on
+// amd64, or the reverse) under qemu-user when this machine can run it.
+// Under CI a missing qemu fails the test.
+func forEachArch(t *testing.T, test func(t *testing.T, fast, slow front)) {
+	for _, arch := range []string{"amd64", "arm64"} {
+		t.Run(arch, func(t *testing.T) {
+			fast, slow := fronts(t, arch)
+			test(t, fast, slow)
+		})
 	}
+}
+
+// fronts returns the front for arch with the fast path (for this
+// machine's, the one `make build` linked) and the one without, each in
+// its own directory beside a stand-in warden-core.
+func fronts(t *testing.T, arch string) (fast, slow front) {
+	t.Helper()
+	fast = front{path: filepath.Join(t.TempDir(), "fast", "warden"), arch: arch, alone: 1}
+	slow = front{path: filepath.Join(t.TempDir(), "slow", "warden"), arch: arch}
+	if arch == runtime.GOARCH {
+		dir := testenv.Binaries(t, "warden") // linked as `make build` links it
+		copyFile(t, filepath.Join(dir, "warden"), fast.path)
+	} else {
+		q := "qemu-" + map[string]string{"arm64": "aarch64", "amd64": "x86_64"}[arch] + "-static"
+		qemu := testenv.RequireCommand(t, q, "qemu-user-static")
+		fast.emulator, slow.emulator = qemu, qemu
+		fast.alone = 2 // qemu-user runs a thread per guest thread, and its RCU thread
+		build(t, fast.path, arch, "-ldflags", "-E "+testenv.Module+"/internal/hookclient.entry")
+	}
+	build(t, slow.path, arch)
 	// warden-core stand-in: what runs when no keeper takes the hook. It
 	// proves stdin reached it whole.
 	core := "#!/bin/sh\nprintf 'core:%s:' \"$*\"\ncat\nexit 7\n"
-	for _, f := range []string{fast, slow} {
-		os.WriteFile(filepath.Join(filepath.Dir(f), "warden-core"), []byte(core), 0o755)
+	for _, f := range []front{fast, slow} {
+		os.WriteFile(filepath.Join(filepath.Dir(f.path), "warden-core"), []byte(core), 0o755)
 	}
 	return fast, slow
+}
+
+// build builds cmd/warden for linux/arch into path.
+func build(t *testing.T, path, arch string, flags ...string) {
+	t.Helper()
+	cmd := exec.Command("go", append(append([]string{"build", "-o", path}, flags...), testenv.Module+"/cmd/warden")...)
+	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH="+arch, "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/warden for %s: %v\n%s", arch, err, out)
+	}
 }
 
 func copyFile(t *testing.T, from, to string) {
@@ -202,14 +244,14 @@ type ran struct {
 	stdout, stderr string
 }
 
-func runFront(t *testing.T, bin, dir string, env []string, stdin *os.File, args ...string) ran {
+func runFront(t *testing.T, bin front, dir string, env []string, stdin *os.File, args ...string) ran {
 	t.Helper()
 	return runFrontWith(t, bin, dir, env, stdin, "", nil, args...)
 }
 
 // runFrontWith is runFront with stdout or stderr closed in the front
 // (closed "1" or "2"), and started gets the process once it runs.
-func runFrontWith(t *testing.T, bin, dir string, env []string, stdin *os.File, closed string, started func(*os.Process), args ...string) ran {
+func runFrontWith(t *testing.T, bin front, dir string, env []string, stdin *os.File, closed string, started func(*os.Process), args ...string) ran {
 	t.Helper()
 	// os.StartProcess, not os/exec: exec.Cmd drops duplicate keys from
 	// Env, and the fronts must be shown the environment as it is.
@@ -222,7 +264,11 @@ func runFrontWith(t *testing.T, bin, dir string, env []string, stdin *os.File, c
 	case "2":
 		files[2] = nil
 	}
-	p, err := os.StartProcess(bin, append([]string{bin}, args...), &os.ProcAttr{Dir: dir, Env: env, Files: files})
+	exe, argv := bin.path, append([]string{bin.path}, args...)
+	if bin.emulator != "" {
+		exe, argv = bin.emulator, append([]string{bin.emulator}, argv...)
+	}
+	p, err := os.StartProcess(exe, argv, &os.ProcAttr{Dir: dir, Env: env, Files: files})
 	outW.Close()
 	errW.Close()
 	if err != nil {
@@ -273,7 +319,10 @@ func accept(req *hookwire.Request, stdin, stdout *os.File) []byte {
 // both fronts; the fast one sent them before the Go runtime started (one
 // thread) wherever it can, and the answer reached the caller the same way.
 func TestFastFrontSendsWhatTheGoFrontSends(t *testing.T) {
-	fast, slow := fronts(t)
+	forEachArch(t, testFastFrontSendsWhatTheGoFrontSends)
+}
+
+func testFastFrontSendsWhatTheGoFrontSends(t *testing.T, fast, slow front) {
 	root := t.TempDir()
 	home := filepath.Join(root, "home")
 	wh := filepath.Join(home, ".warden")
@@ -329,11 +378,21 @@ func TestFastFrontSendsWhatTheGoFrontSends(t *testing.T) {
 		{"over 4096 entries, some repeated", append(many, base...), proj, []string{"hook"}, false},
 		{"repeated keys that take long to compare", append(crafted, base...), proj, []string{"hook"}, false},
 	}
+	// Environments with a key twice: amd64 drops the repeats as
+	// os.Environ does, arm64 leaves them to the Go front; qemu-user
+	// shows a process each key once (the last), so not under it.
+	repeats := map[string]bool{"duplicate keys, empty and bare entries": true, "second HOME ignored": true}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if repeats[c.name] {
+				if fast.emulator != "" {
+					t.Skip("qemu-user shows a process each key once: repeats cannot reach it")
+				}
+				c.fast = fast.arch == "amd64"
+			}
 			var got [2]seen
 			var outs [2]ran
-			for i, bin := range []string{fast, slow} {
+			for i, bin := range []front{fast, slow} {
 				k.reset()
 				outs[i] = runFront(t, bin, c.dir, c.env, payloadPipe(t, `{"n":1}`), c.args...)
 				s := k.requests()
@@ -351,10 +410,10 @@ func TestFastFrontSendsWhatTheGoFrontSends(t *testing.T) {
 			if outs[0] != want || outs[1] != want {
 				t.Errorf("fast %+v, Go %+v, want %+v", outs[0], outs[1], want)
 			}
-			if fastThreads := got[0].threads; (fastThreads == 1) != c.fast {
+			if fastThreads := got[0].threads; (fastThreads == fast.alone) != c.fast {
 				t.Errorf("fast front had %d threads while it waited; fast path taken: want %v", fastThreads, c.fast)
 			}
-			if got[1].threads < 2 {
+			if got[1].threads <= fast.alone {
 				t.Errorf("the Go front had %d threads: the check cannot tell the paths apart", got[1].threads)
 			}
 		})
@@ -366,7 +425,10 @@ func TestFastFrontSendsWhatTheGoFrontSends(t *testing.T) {
 // fast path stopped: it never asks the keeper twice, never runs a hook the
 // keeper took, and runs it itself (warden-core) on an untouched stdin.
 func TestFastFrontHandsOverWhatItCannotFinish(t *testing.T) {
-	fast, slow := fronts(t)
+	forEachArch(t, testFastFrontHandsOverWhatItCannotFinish)
+}
+
+func testFastFrontHandsOverWhatItCannotFinish(t *testing.T, fast, slow front) {
 	home := filepath.Join(t.TempDir(), "home")
 	sock := filepath.Join(home, ".warden", "run", "hook.sock")
 	env := []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
@@ -406,7 +468,7 @@ func TestFastFrontHandsOverWhatItCannotFinish(t *testing.T) {
 				k = newStandIn(t, sock, c.answer)
 				defer os.Remove(sock)
 			}
-			for _, bin := range []string{fast, slow} {
+			for _, bin := range []front{fast, slow} {
 				stdin := payloadPipe(t, `{"n":1}`)
 				if c.stdin != nil {
 					stdin = c.stdin(t)
@@ -439,11 +501,10 @@ func TestFastFrontHandsOverWhatItCannotFinish(t *testing.T) {
 			{append([]string{"WARDEN_KEEPER=0"}, env...), []string{"hook", "--x"}, coreRan},
 			{append([]string{"WARDEN_KEEPER=false"}, env...), []string{"hook", "--x"}, coreRan},
 			{append([]string{"WARDEN_KEEPER=no"}, env...), []string{"hook", "--x"}, coreRan},
-			{append([]string{"WARDEN_KEEPER=on", "WARDEN_KEEPER=off"}, env...), []string{"hook", "--x"}, ran{code: 5, stdout: `keeper:hook --x:{"n":1}`}},
 			{env, []string{"hooks", "--x"}, ran{code: 7, stdout: `core:hooks --x:{"n":1}`}},
 			{env, []string{"status", "--x"}, ran{code: 7, stdout: `core:status --x:{"n":1}`}},
 		} {
-			for _, bin := range []string{fast, slow} {
+			for _, bin := range []front{fast, slow} {
 				k.reset()
 				got := runFront(t, bin, t.TempDir(), c.env, payloadPipe(t, `{"n":1}`), c.args...)
 				wantReqs := 0
@@ -456,8 +517,23 @@ func TestFastFrontHandsOverWhatItCannotFinish(t *testing.T) {
 			}
 		}
 	})
+	t.Run("the first WARDEN_KEEPER counts", func(t *testing.T) {
+		if fast.emulator != "" {
+			t.Skip("qemu-user shows a process each key once: repeats cannot reach it")
+		}
+		k := newStandIn(t, sock, accept)
+		defer os.Remove(sock)
+		defer k.ln.Close()
+		for _, bin := range []front{fast, slow} {
+			k.reset()
+			got := runFront(t, bin, t.TempDir(), append([]string{"WARDEN_KEEPER=on", "WARDEN_KEEPER=off"}, env...), payloadPipe(t, `{"n":1}`), "hook", "--x")
+			if want := (ran{code: 5, stdout: `keeper:hook --x:{"n":1}`}); got != want || len(k.requests()) != 1 {
+				t.Errorf("%s: %+v and %d requests, want %+v and 1", bin, got, len(k.requests()), want)
+			}
+		}
+	})
 	t.Run("no keeper", func(t *testing.T) {
-		for _, bin := range []string{fast, slow} {
+		for _, bin := range []front{fast, slow} {
 			if got := runFront(t, bin, t.TempDir(), env, payloadPipe(t, `{"n":1}`), "hook", "--x"); got != coreRan {
 				t.Errorf("%s: %+v, want %+v", bin, got, coreRan)
 			}
@@ -470,12 +546,15 @@ func TestFastFrontHandsOverWhatItCannotFinish(t *testing.T) {
 // (the socket would take the lowest free descriptor): the keeper gets
 // /dev/null there, which the Go runtime opens, from both fronts.
 func TestFastFrontWithStdoutOrStderrClosed(t *testing.T) {
-	fast, slow := fronts(t)
+	forEachArch(t, testFastFrontWithStdoutOrStderrClosed)
+}
+
+func testFastFrontWithStdoutOrStderrClosed(t *testing.T, fast, slow front) {
 	home := filepath.Join(t.TempDir(), "home")
 	k := newStandIn(t, filepath.Join(home, ".warden", "run", "hook.sock"), accept)
 	env := []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
 	for _, c := range []struct{ closed, kinds string }{{"1", "fifo,chardev,fifo"}, {"2", "fifo,fifo,chardev"}} {
-		for _, bin := range []string{fast, slow} {
+		for _, bin := range []front{fast, slow} {
 			k.reset()
 			got := runFrontWith(t, bin, t.TempDir(), env, payloadPipe(t, `{"n":1}`), c.closed, nil, "hook")
 			if got.code != 5 {
@@ -498,7 +577,10 @@ func TestFastFrontWithStdoutOrStderrClosed(t *testing.T) {
 // waits for the keeper does not end it: it still exits with the keeper's
 // code, as the Go front does.
 func TestFastFrontOutlivesSignalsGoIgnores(t *testing.T) {
-	fast, slow := fronts(t)
+	forEachArch(t, testFastFrontOutlivesSignalsGoIgnores)
+}
+
+func testFastFrontOutlivesSignalsGoIgnores(t *testing.T, fast, slow front) {
 	home := filepath.Join(t.TempDir(), "home")
 	waiting := make(chan struct{})   // the stand-in has the request: the front waits
 	signalled := make(chan struct{}) // the test has signalled the front
@@ -510,7 +592,7 @@ func TestFastFrontOutlivesSignalsGoIgnores(t *testing.T) {
 	})
 	env := []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
 	for _, sig := range []syscall.Signal{syscall.SIGUSR1, syscall.SIGALRM, syscall.SIGPIPE, syscall.SIGIO} {
-		for _, bin := range []string{fast, slow} {
+		for _, bin := range []front{fast, slow} {
 			got := runFrontWith(t, bin, t.TempDir(), env, payloadPipe(t, `{"n":1}`), "", func(p *os.Process) {
 				go func() {
 					<-waiting

@@ -1,6 +1,9 @@
+//go:build linux && (amd64 || arm64)
+
 package hookclient
 
-// entry is the front's fast path, in fast_linux_amd64.s: the process's ELF
+// entry is the front's fast path, in fast_linux_amd64.s and
+// fast_linux_arm64.s (their data in fast_data_linux.s): the process's ELF
 // entry point when the front is linked with
 //
 //	-ldflags "-E github.com/warden-dev/warden/internal/hookclient.entry"
@@ -25,7 +28,7 @@ package hookclient
 // command, WARDEN_KEEPER=off, stdin a terminal, a home path filepath.Join
 // would change, no working directory, a request over 256 KiB), or tried
 // and the keeper was not there or declined, or it took the hook and
-// stopped. fast_linux_amd64_test.go checks that both paths send the same
+// stopped. fast_linux_test.go checks that both paths send the same
 // bytes and end the same way.
 //
 // Two things the Go runtime would do before main are done here too: a
