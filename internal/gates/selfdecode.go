@@ -3,6 +3,7 @@ package gates
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"github.com/warden-dev/warden/internal/shellesc"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -49,7 +50,7 @@ func partValue(p syntax.WordPart, vals map[string]value, depth int) value {
 		return value{s: unescape(p.Value, ""), known: true}
 	case *syntax.SglQuoted:
 		if p.Dollar {
-			return value{s: ansiC(p.Value), known: true, decoded: strings.Contains(p.Value, `\`)}
+			return value{s: shellesc.ANSIC(p.Value), known: true, decoded: strings.Contains(p.Value, `\`)}
 		}
 		return value{s: p.Value, known: true}
 	case *syntax.DblQuoted:
@@ -188,7 +189,7 @@ func decode(name string, args []string, in value) (value, bool) {
 		}
 		s := strings.Join(args, " ")
 		if esc {
-			s = ansiC(s)
+			s = shellesc.ANSIC(s)
 		}
 		if nl {
 			s += "\n"
@@ -201,7 +202,7 @@ func decode(name string, args []string, in value) (value, bool) {
 		if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 			return value{}, false
 		}
-		return value{s: printfText(args[0], args[1:]), known: true, decoded: strings.Contains(args[0], `\`)}, true
+		return value{s: shellesc.Printf(args[0], args[1:]), known: true, decoded: strings.Contains(args[0], `\`)}, true
 	case "cat":
 		return in, len(args) == 0 && in.known
 	}
@@ -285,128 +286,4 @@ func trSet(s string) []rune {
 		out = append(out, r[i])
 	}
 	return out
-}
-
-// printfText formats like the shell builtin for %s, %b, %c and %%,
-// reusing the format while arguments remain.
-func printfText(format string, args []string) string {
-	var b strings.Builder
-	for pass := 0; pass < 8; pass++ {
-		used := 0
-		for i := 0; i < len(format); i++ {
-			c := format[i]
-			if c == '\\' {
-				j := escapeEnd(format, i)
-				b.WriteString(ansiC(format[i:j]))
-				i = j - 1
-				continue
-			}
-			if c != '%' || i+1 >= len(format) {
-				b.WriteByte(c)
-				continue
-			}
-			i++
-			for i < len(format) && strings.IndexByte("-+ #0123456789.", format[i]) >= 0 {
-				i++
-			}
-			if i >= len(format) {
-				break
-			}
-			switch format[i] {
-			case '%':
-				b.WriteByte('%')
-			case 's', 'b', 'c', 'd', 'q':
-				if used < len(args) {
-					a := args[used]
-					if format[i] == 'b' {
-						a = ansiC(a)
-					} else if format[i] == 'c' && a != "" {
-						a = a[:1]
-					}
-					b.WriteString(a)
-				}
-				used++
-			}
-		}
-		args = args[min(used, len(args)):]
-		if used == 0 || len(args) == 0 {
-			break
-		}
-	}
-	return b.String()
-}
-
-// escapeEnd is the index after the backslash escape starting at s[i].
-func escapeEnd(s string, i int) int {
-	j := i + 2
-	if j > len(s) {
-		return len(s)
-	}
-	switch d := s[i+1]; {
-	case d == 'x':
-		for j < len(s) && j < i+4 && isHex(s[j]) {
-			j++
-		}
-	case d >= '0' && d <= '7':
-		for j < len(s) && j < i+5 && s[j] >= '0' && s[j] <= '7' {
-			j++
-		}
-	}
-	return j
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-// ansiC decodes the escapes of $'…', echo -e and printf: \xHH, octal
-// \NNN (and \0NNN), \n \t \\ \' \" \e \a; others stay as written.
-func ansiC(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 >= len(s) {
-			b.WriteByte(s[i])
-			continue
-		}
-		j := escapeEnd(s, i)
-		switch d := s[i+1]; {
-		case d == 'x' && j > i+2:
-			b.WriteByte(byte(hexVal(s[i+2 : j])))
-		case d >= '0' && d <= '7':
-			n := 0
-			for _, c := range s[i+1 : j] {
-				n = n*8 + int(c-'0')
-			}
-			b.WriteByte(byte(n))
-		default:
-			if r, ok := simpleEscapes[d]; ok {
-				b.WriteByte(r)
-			} else {
-				b.WriteString(s[i:j])
-			}
-		}
-		i = j - 1
-	}
-	return b.String()
-}
-
-var simpleEscapes = map[byte]byte{'n': '\n', 't': '\t', 'r': '\r', '\\': '\\', '\'': '\'', '"': '"', 'e': 0x1b, 'E': 0x1b, 'a': 7, 'b': 8, 'f': 12, 'v': 11}
-
-func hexVal(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			n = n*16 + int(c-'0')
-		case c >= 'a' && c <= 'f':
-			n = n*16 + int(c-'a'+10)
-		default:
-			n = n*16 + int(c-'A'+10)
-		}
-	}
-	return n
 }

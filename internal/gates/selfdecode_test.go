@@ -81,21 +81,6 @@ func TestSelfToggleThroughDecoding(t *testing.T) {
 	}
 }
 
-// TestAnsiCAndPrintf: the escape and printf decoding the gate relies on.
-func TestAnsiCAndPrintf(t *testing.T) {
-	for in, want := range map[string]string{`\x77arden`: "warden", `\167arden`: "warden", `\0167arden`: "warden", `a\tb\\`: "a\tb\\", `\q`: `\q`} {
-		if got := ansiC(in); got != want {
-			t.Errorf("ansiC(%q) = %q, want %q", in, got, want)
-		}
-	}
-	if got := printfText("w%sden %s", []string{"ar", "off"}); got != "warden off" {
-		t.Errorf("printf = %q", got)
-	}
-	if got := printfText("%s", []string{"war", "den"}); got != "warden" {
-		t.Errorf("printf reuse = %q", got)
-	}
-}
-
 // TestPrefilterPassesBuiltNames: names a line builds without spelling
 // warden reach the parser.
 func TestPrefilterPassesBuiltNames(t *testing.T) {

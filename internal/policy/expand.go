@@ -1,9 +1,8 @@
 package policy
 
 import (
-	"strconv"
+	"github.com/warden-dev/warden/internal/shellesc"
 	"strings"
-	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -220,7 +219,7 @@ func (n *normalizer) partAlts(p syntax.WordPart, inDQ bool) []string {
 		return []string{unescape(x.Value, inDQ)}
 	case *syntax.SglQuoted:
 		if x.Dollar {
-			return []string{ansiC(x.Value)}
+			return []string{shellesc.ANSIC(x.Value)}
 		}
 		return []string{x.Value}
 	case *syntax.DblQuoted:
@@ -305,63 +304,6 @@ func mapAlts(vals []string, f func(string) string) []string {
 		out[i] = f(v)
 	}
 	return out
-}
-
-// ansiC decodes the escapes of a $'…' string (\n, \t, \xHH, \NNN, \uXXXX…):
-// $'\x72\x6d' is rm.
-func ansiC(s string) string {
-	if !strings.ContainsRune(s, '\\') {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 >= len(s) {
-			b.WriteByte(s[i])
-			continue
-		}
-		i++
-		switch c := s[i]; c {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'a', 'b', 'e', 'E', 'f', 'v':
-			b.WriteByte(map[byte]byte{'a': 7, 'b': 8, 'e': 27, 'E': 27, 'f': 12, 'v': 11}[c])
-		case 'x', 'u', 'U':
-			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
-			j := i + 1
-			for j < len(s) && j-i-1 < max && strings.IndexByte("0123456789abcdefABCDEF", s[j]) >= 0 {
-				j++
-			}
-			v, err := strconv.ParseUint(s[i+1:j], 16, 32)
-			if err != nil {
-				b.WriteByte(c)
-				continue
-			}
-			if c == 'x' {
-				b.WriteByte(byte(v))
-			} else {
-				b.WriteString(string(rune(v)))
-			}
-			i = j - 1
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			j := i
-			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
-				j++
-			}
-			v, _ := strconv.ParseUint(s[i:j], 8, 8)
-			b.WriteByte(byte(v))
-			i = j - 1
-		default:
-			b.WriteByte(c)
-		}
-	}
-	if !utf8.ValidString(b.String()) {
-		return strings.ToValidUTF8(b.String(), "?")
-	}
-	return b.String()
 }
 
 // unknownParts replaces what expansion could not know ($NAME, $(…)) with

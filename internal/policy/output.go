@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"github.com/warden-dev/warden/internal/shellesc"
 	"path"
 	"slices"
 	"strings"
@@ -116,7 +117,7 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 		}
 		s := strings.Join(args, " ")
 		if esc {
-			s = ansiC(s)
+			s = shellesc.ANSIC(s)
 		}
 		if nl {
 			s += "\n"
@@ -132,7 +133,7 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 		if len(args) == 0 {
 			return text{known: true}
 		}
-		return text{s: printf(args[0], args[1:]), known: true}
+		return text{s: shellesc.Printf(args[0], args[1:]), known: true}
 	case "cat", "tac":
 		if len(args) == 0 || len(args) == 1 && args[0] == "-" {
 			return stdin
@@ -301,71 +302,6 @@ func hasArg(args []string, vals ...string) bool {
 		}
 	}
 	return false
-}
-
-// printf formats like the shell builtin for the common verbs (%s %b %d %c
-// %%), reusing the format while arguments remain.
-func printf(format string, args []string) string {
-	var b strings.Builder
-	for pass := 0; pass < 8; pass++ {
-		used := 0
-		for i := 0; i < len(format); i++ {
-			c := format[i]
-			if c == '\\' && i+1 < len(format) {
-				j := i + 2 // \n, \t, \\ …
-				switch d := format[i+1]; {
-				case d == 'x':
-					for j < len(format) && j < i+4 && strings.IndexByte("0123456789abcdefABCDEF", format[j]) >= 0 {
-						j++
-					}
-				case d >= '0' && d <= '7':
-					for j < len(format) && j < i+5 && format[j] >= '0' && format[j] <= '7' {
-						j++
-					}
-				}
-				b.WriteString(ansiC(format[i:j]))
-				i = j - 1
-				continue
-			}
-			if c != '%' || i+1 >= len(format) {
-				b.WriteByte(c)
-				continue
-			}
-			j := i + 1
-			for j < len(format) && strings.IndexByte("-+ #0123456789.", format[j]) >= 0 {
-				j++
-			}
-			if j >= len(format) {
-				break
-			}
-			verb := format[j]
-			i = j
-			if verb == '%' {
-				b.WriteByte('%')
-				continue
-			}
-			arg := ""
-			if used < len(args) {
-				arg = args[used]
-			}
-			used++
-			switch verb {
-			case 'b':
-				b.WriteString(ansiC(arg))
-			case 'c':
-				if arg != "" {
-					b.WriteByte(arg[0])
-				}
-			default:
-				b.WriteString(arg)
-			}
-		}
-		if used == 0 || used >= len(args) {
-			break
-		}
-		args = args[used:]
-	}
-	return b.String()
 }
 
 // stmtHeredoc is the text a here-document or here-string gives a
