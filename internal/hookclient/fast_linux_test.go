@@ -532,6 +532,29 @@ func testFastFrontHandsOverWhatItCannotFinish(t *testing.T, fast, slow front) {
 			}
 		}
 	})
+	t.Run("declined: warden-core gets the signals as the front got them", func(t *testing.T) {
+		// The fast path ignores some signals while it waits and puts them
+		// back before the Go runtime starts. The runtime installs its own
+		// handlers over most, but keeps an inherited SIG_IGN for SIGHUP
+		// and SIGINT, and exec passes SIG_IGN on: a fast path that left
+		// one ignored would hand warden-core a process that ignores it.
+		// warden-core reports its ignored signals; the Go front's child is
+		// the reference.
+		k := newStandIn(t, sock, func(*hookwire.Request, *os.File, *os.File) []byte { return []byte{hookwire.Declined} })
+		defer os.Remove(sock)
+		defer k.ln.Close()
+		var got [2]string
+		for i, bin := range []front{fast, slow} {
+			core := filepath.Join(filepath.Dir(bin.path), "warden-core")
+			orig, _ := os.ReadFile(core)
+			os.WriteFile(core, []byte("#!/bin/sh\ngrep SigIgn /proc/$$/status\n"), 0o755)
+			got[i] = runFront(t, bin, t.TempDir(), env, payloadPipe(t, `{"n":1}`), "hook").stdout
+			os.WriteFile(core, orig, 0o755)
+		}
+		if got[0] != got[1] || !strings.HasPrefix(got[0], "SigIgn:") {
+			t.Errorf("warden-core's ignored signals: after the fast front %q, after the Go front %q", got[0], got[1])
+		}
+	})
 	t.Run("no keeper", func(t *testing.T) {
 		for _, bin := range []front{fast, slow} {
 			if got := runFront(t, bin, t.TempDir(), env, payloadPipe(t, `{"n":1}`), "hook", "--x"); got != coreRan {
