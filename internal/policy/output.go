@@ -1,8 +1,6 @@
 package policy
 
 import (
-	"encoding/base64"
-	"encoding/hex"
 	"fmt"
 	"github.com/warden-dev/warden/internal/shellesc"
 	"path"
@@ -247,37 +245,11 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			return text{from: name}
 		}
 		out := text{known: true, from: name}
-		switch {
-		case name == "rev":
-			lines := strings.Split(in.s, "\n")
-			for i, l := range lines {
-				r := []rune(l)
-				for a, b := 0, len(r)-1; a < b; a, b = a+1, b-1 {
-					r[a], r[b] = r[b], r[a]
-				}
-				lines[i] = string(r)
-			}
-			out.s = strings.Join(lines, "\n")
-		case name == "base64" && hasArg(args, "-d", "--decode", "-D", "-di", "-id"),
-			name == "openssl" && hasArg(args, "base64", "enc") && hasArg(args, "-d"):
-			s := strings.Join(strings.Fields(in.s), "")
-			b, err := base64.StdEncoding.DecodeString(s)
-			if err != nil {
-				b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(s, "="))
-			}
-			if err != nil {
-				return text{from: name}
-			}
-			out.s = string(b)
-		case name == "xxd" && hasArg(args, "-r"):
-			b, err := hex.DecodeString(strings.Join(strings.Fields(in.s), ""))
-			if err != nil {
-				return text{from: name}
-			}
-			out.s = string(b)
-		default:
+		s, ok := shellesc.Decode(name, args, in.s)
+		if !ok {
 			return text{from: name}
 		}
+		out.s = s
 		n.derive("%s decodes to %q", name, short(out.s))
 		return out
 	}

@@ -38,3 +38,32 @@ func TestPrintf(t *testing.T) {
 		}
 	}
 }
+
+// TestDecode: each decoding filter on its input, and what it refuses.
+func TestDecode(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+		in   string
+		want string
+		ok   bool
+	}{
+		{"rev", nil, "nedraw\nffo", "warden\noff", true},
+		{"base64", []string{"-d"}, "d2FyZGVu\n", "warden", true},
+		{"base64", []string{"-di"}, "d2FyZGVu", "warden", true},
+		{"base64", []string{"--decode"}, "d2FyZGVu", "warden", true},
+		{"openssl", []string{"base64", "-d"}, "d2FyZGVu", "warden", true},
+		{"xxd", []string{"-r", "-p"}, "77617264656e", "warden", true},
+		{"xxd", []string{"-rp"}, "77 61 72", "war", true},
+		{"tr", []string{"a-z", "b-za"}, "vzqcdm", "warden", true},
+		{"base64", nil, "d2FyZGVu", "", false},
+		{"base64", []string{"-d"}, "not base64!", "", false},
+		{"tr", []string{"[:lower:]", "[:upper:]"}, "x", "", false},
+		{"cat", nil, "x", "", false},
+	} {
+		got, ok := Decode(c.name, c.args, c.in)
+		if got != c.want || ok != c.ok {
+			t.Errorf("Decode(%s %q, %q) = %q, %v; want %q, %v", c.name, c.args, c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
