@@ -30,11 +30,16 @@ var (
 	skipAll   string // reason every test skips (e.g. -short)
 )
 
+// TestMain runs the suite in a home of its own (testenv.Isolate), with
+// warden built from this tree and the pinned Claude Code installed.
 func TestMain(m *testing.M) {
 	flag.Parse()
+	end := testenv.Isolate()
 	if testing.Short() {
 		skipAll = "end-to-end suite skipped with -short"
-		os.Exit(m.Run())
+		code := m.Run()
+		end()
+		os.Exit(code)
 	}
 	// Build warden and install Claude Code side by side: both take seconds.
 	done := make(chan struct{})
@@ -49,6 +54,7 @@ func TestMain(m *testing.M) {
 	<-done
 	code := m.Run()
 	testenv.Cleanup()
+	end()
 	os.Exit(code)
 }
 

@@ -12,11 +12,8 @@ import (
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testenv.Cleanup()
-	os.Exit(code)
-}
+// TestMain runs the package's tests in a home of their own (testenv.Main).
+func TestMain(m *testing.M) { testenv.Main(m) }
 
 // readmeSkip are the commands of the README's shell blocks this test does
 // not run, and why.

@@ -58,8 +58,18 @@ type env struct {
 // src is the store source the dashboard reads.
 func (e *env) src() *storesource.Source { return e.source }
 
-func newEnv(t testing.TB) *env {
+func newEnv(t testing.TB) *env { t.Helper(); return newEnvAt(t, time.Time{}, nil) }
+
+// newEnvAt is newEnv on a clock that starts at now and ticks from there
+// (the wall clock when now is zero), with daily usage in loc (nil: Local):
+// what the pages and the pacing charts call now.
+func newEnvAt(t testing.TB, now time.Time, loc *time.Location) *env {
 	t.Helper()
+	clock := time.Now
+	if !now.IsZero() {
+		created := time.Now()
+		clock = func() time.Time { return now.Add(time.Since(created)) }
+	}
 	home, claude := t.TempDir(), t.TempDir()
 	st, err := sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
 	if err != nil {
@@ -69,14 +79,14 @@ func newEnv(t testing.TB) *env {
 	e := &env{t: t, home: home, claude: claude, st: st, project: t.TempDir(), taskIDs: map[string]string{}}
 	e.api = newAPI(t, st)
 	// As `warden serve` composes it (internal/daemon/dashboard.go).
-	src := storesource.New(st, storesource.Options{WardenHome: home, UserHome: "/home/dev", UsageDirs: []string{claude}})
+	src := storesource.New(st, storesource.Options{WardenHome: home, UserHome: "/home/dev", UsageDirs: []string{claude}, Now: clock, Loc: loc})
 	e.source = src
 	sources := src.Sources()
 	sources.Tasks = apitasks.New(e.api, e.project)
 	e.dash, err = dashboard.New(dashboard.Options{
 		CheckToken: func(ctx context.Context, tok string) (bool, error) { return e.api.TokenValid(ctx, tok), nil },
 		CookieName: server.CookieName,
-		Sources:    sources, Version: "test", AttachHint: "warden agent attach {id}",
+		Sources:    sources, Version: "test", AttachHint: "warden agent attach {id}", Now: clock,
 		EventSource: func() dashboard.EventStoreInfo { s, _ := e.eventSource.Load().(dashboard.EventStoreInfo); return s },
 	})
 	if err != nil {

@@ -29,9 +29,39 @@ type drawnSeries struct {
 // window, and the figures now are pace.Compute's at the JSON endpoint's
 // moment. The polylines carry as many points as the series and the 7-day
 // chart shades each weekend.
+//
+// The instant is pinned, not read from the wall clock: a Saturday (the
+// 5-hour window inside a weekend), a Monday, a Friday evening whose 5-hour
+// window runs into Saturday, and the nights clocks change in New York and
+// Berlin, with daily usage in those zones.
 func TestPacingChartMatchesPacing(t *testing.T) {
-	e := newEnv(t)
-	now := time.Now()
+	for _, tc := range []struct {
+		name string
+		now  string
+		zone string
+	}{
+		{"saturday", "2026-11-28T10:00:00Z", "UTC"},
+		{"monday", "2026-11-30T09:00:00Z", "UTC"},
+		{"friday-evening", "2026-11-27T22:30:00Z", "UTC"},
+		{"dst-starts-new-york", "2026-03-08T06:30:00Z", "America/New_York"},
+		{"dst-ends-berlin", "2026-10-25T00:30:00Z", "Europe/Berlin"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			now, err := time.Parse(time.RFC3339, tc.now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			loc, err := time.LoadLocation(tc.zone)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPacingChart(t, now, loc)
+		})
+	}
+}
+
+func checkPacingChart(t *testing.T, now time.Time, loc *time.Location) {
+	e := newEnvAt(t, now, loc)
 	seed(t, e, now)
 	b := newBrowser(t, 1280, 860, false)
 	b.login(t, e)
@@ -148,9 +178,11 @@ func TestPacingChartMatchesPacing(t *testing.T) {
 		if n := eval[int](t, b, `document.querySelector('`+sel+` polyline.usage').points.numberOfItems`); n != len(d.Usage) {
 			t.Errorf("%s: usage line has %d points, series %d", w.name, n, len(d.Usage))
 		}
+		// Only the 7-day window counts weekdays (pace.WeekdayAllowance):
+		// the 5-hour allowance runs on through weekends, unshaded.
 		wantBands := 0
 		inWeekend := false
-		for at := start; at.Before(w.reset); at = at.Add(time.Hour) {
+		for at := start; w.name == "7-day" && at.Before(w.reset); at = at.Add(time.Hour) {
 			we := pace.IsWeekend(at.UTC())
 			if we && !inWeekend {
 				wantBands++

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/warden-dev/warden/internal/event"
@@ -38,7 +39,12 @@ func TestPolicyAgentPackOnlyForAgents(t *testing.T) {
 	if d := bash("git push origin warden/t1", "pkg/sub"); d.Verdict == event.Deny {
 		t.Errorf("push the task allows: %+v", d)
 	}
-	if d := bash("echo x > ../../../outside.txt", "pkg/sub"); d.Verdict != event.Deny || d.RuleID != "core.agent:write-outside" {
+	// Enough ../ to climb from the subdirectory to /, wherever the temp
+	// directory holding the worktree is (TMPDIR unset, or deep): the
+	// target is /srv/outside.txt, never inside the temporary directory the
+	// pack lets agents write.
+	up := strings.Repeat("../", strings.Count(t.TempDir(), string(filepath.Separator))+4)
+	if d := bash("echo x > "+up+"srv/outside.txt", "pkg/sub"); d.Verdict != event.Deny || d.RuleID != "core.agent:write-outside" {
 		t.Errorf("write outside the worktree from a subdirectory: %+v", d)
 	}
 	if d := bash("echo x > inside.txt", "pkg/sub"); d.Verdict == event.Deny {

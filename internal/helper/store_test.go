@@ -13,11 +13,8 @@ import (
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testenv.Cleanup()
-	os.Exit(code)
-}
+// TestMain runs the package's tests in a home of their own (testenv.Main).
+func TestMain(m *testing.M) { testenv.Main(m) }
 
 // `warden store check` and `warden doctor` on the store the environment
 // names: SQLite without a URL; a PostgreSQL store with its schema: ok; one

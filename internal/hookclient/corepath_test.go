@@ -10,11 +10,8 @@ import (
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testenv.Cleanup()
-	os.Exit(code)
-}
+// TestMain runs the package's tests in a home of their own (testenv.Main).
+func TestMain(m *testing.M) { testenv.Main(m) }
 
 // `go install …/cmd/...@latest` puts the binaries in GOBIN, and a package
 // manager may put the front alone somewhere: the front runs the warden-core

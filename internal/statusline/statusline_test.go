@@ -219,7 +219,7 @@ func TestMain(m *testing.M) {
 		Run(os.Stdin, os.Stdout, Live(Options{}))
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	testenv.Main(m)
 }
 
 // runProcess runs the render as its own process and checks the contract:

@@ -12,11 +12,8 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	Cleanup()
-	os.Exit(code)
-}
+// TestMain runs the package's tests in a home of their own.
+func TestMain(m *testing.M) { Main(m) }
 
 // TestPostgresFreshDatabases: each call gives an empty database of its own
 // that takes writes, and it is gone after the test's cleanup.

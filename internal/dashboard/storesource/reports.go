@@ -82,7 +82,7 @@ func (s *Source) computeUsage(ctx context.Context) (*dashboard.UsageView, error)
 	if err != nil {
 		return nil, err
 	}
-	now := time.Now()
+	now := s.opt.Now()
 	es := d.Select(usage.Filter{Loc: s.opt.Loc})
 	v := &dashboard.UsageView{Computed: now}
 	v.Daily, v.DailyTotals = usage.Periods(d, es, usage.Daily, s.opt.Loc, time.Sunday)

@@ -49,6 +49,9 @@ type Options struct {
 	UsageTTL time.Duration
 	// Loc is the time zone of daily usage; nil: time.Local.
 	Loc *time.Location
+	// Now is the clock the usage report's "today" and its current block
+	// are taken from; nil: time.Now. Tests pin it.
+	Now func() time.Time
 	// Activity is where the event pages (sessions, live, decisions,
 	// explain) read the record; nil: the store. A daemon in a pool passes
 	// the shared store's, so the pages show every machine's events.
@@ -75,6 +78,9 @@ func New(st Store, opt Options) *Source {
 	}
 	if opt.Loc == nil {
 		opt.Loc = time.Local
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
 	}
 	if opt.UserHome == "" {
 		opt.UserHome, _ = os.UserHomeDir()

@@ -12,11 +12,8 @@ import (
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testenv.Cleanup()
-	os.Exit(code)
-}
+// TestMain runs the package's tests in a home of their own (testenv.Main).
+func TestMain(m *testing.M) { testenv.Main(m) }
 
 // No URL: the SQLite file; a URL: that PostgreSQL database; a bad URL: an
 // error naming the setting, and no SQLite file made instead.

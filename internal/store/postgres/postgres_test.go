@@ -20,11 +20,8 @@ import (
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testenv.Cleanup() // stops the PostgreSQL server testenv started, if it did
-	os.Exit(code)
-}
+// TestMain runs the package's tests in a home of their own (testenv.Main).
+func TestMain(m *testing.M) { testenv.Main(m) }
 
 // open opens a store on a fresh database of the suite's server.
 func open(t testing.TB) *Store {

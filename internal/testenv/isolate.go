@@ -1,0 +1,203 @@
+package testenv
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Main runs a package's tests in a home of their own and exits with their
+// code: every package's TestMain calls it (TestEveryPackageIsIsolated
+// checks), so no test reads or writes the developer's warden, config,
+// store, transcripts or credentials, nor runs the warden or claude that
+// happens to be on PATH. See Isolate for what changes.
+func Main(m *testing.M) {
+	end := Isolate()
+	code := m.Run()
+	Cleanup()
+	end()
+	os.Exit(code)
+}
+
+// Shadowed are the programs a test never takes from the developer's PATH:
+// warden itself (tests run the binaries Build makes from this tree), and
+// the agent CLIs and usage tools a user may have installed (tests that
+// need one get the pinned copy explicitly, e.g. ClaudeCode.Require). A
+// name ending in "-" covers every program that starts with it.
+var Shadowed = []string{"warden", "warden-", "claude", "ccusage", "codex", "gemini", "copilot"}
+
+// Isolate makes this test process's environment a fresh user's, for the
+// process and every child it starts, and returns a func that removes the
+// home it made:
+//
+//   - HOME is a new empty directory with only a git identity in it (tests
+//     commit; the developer's ~/.gitconfig is not theirs), and the XDG
+//     directories are inside it; XDG_RUNTIME_DIR is a new 0700 directory.
+//   - The developer's warden, Claude Code and agent settings are unset:
+//     WARDEN_* (but WARDEN_TEST_* and WARDEN_E2E_CACHE, which the suite's
+//     runner sets), CLAUDE_*, CLAUDECODE, ANTHROPIC_*, the other agent
+//     CLIs' keys, and TMUX/TMUX_PANE (a test inside the developer's tmux
+//     must not reach its server), and GIT_DIR-style variables a git hook
+//     exports.
+//   - PATH keeps its directories, but one holding a Shadowed program is
+//     replaced by a copy of links to everything else in it.
+//   - What the toolchain and the pinned npm tools keep under the real home
+//     stays where it is: GOCACHE, GOMODCACHE, GOPATH and GOENV are pinned
+//     to their values before the switch, as are the npm cache and
+//     WARDEN_E2E_CACHE (CacheRoot), so nothing is built or downloaded twice.
+//   - TMPDIR and TZ are left as they are: the suite must pass with TMPDIR
+//     unset or deep, and in any time zone.
+//
+// A test that wants a home of its own within this one still sets HOME,
+// WARDEN_HOME or CLAUDE_CONFIG_DIR with t.Setenv or on the child's Env.
+func Isolate() (end func()) {
+	keep := pinnedOutside()
+	root, err := os.MkdirTemp("", "warden-test-home-")
+	if err != nil {
+		panic("testenv: " + err.Error())
+	}
+	home := filepath.Join(root, "home")
+	runtimeDir := filepath.Join(root, "run")
+	for _, d := range []string{home, filepath.Join(home, ".config"), filepath.Join(home, ".local", "share"),
+		filepath.Join(home, ".local", "state"), filepath.Join(home, ".cache"), runtimeDir} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			panic("testenv: " + err.Error())
+		}
+	}
+	gitconfig := "[user]\n\tname = warden tests\n\temail = tests@warden.invalid\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n[tag]\n\tgpgsign = false\n"
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o600); err != nil {
+		panic("testenv: " + err.Error())
+	}
+	path, err := shadowPath(os.Getenv("PATH"), filepath.Join(root, "path"))
+	if err != nil {
+		panic("testenv: " + err.Error())
+	}
+
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if foreign(name) {
+			os.Unsetenv(name)
+		}
+	}
+	set := map[string]string{
+		"HOME":            home,
+		"XDG_CONFIG_HOME": filepath.Join(home, ".config"),
+		"XDG_DATA_HOME":   filepath.Join(home, ".local", "share"),
+		"XDG_STATE_HOME":  filepath.Join(home, ".local", "state"),
+		"XDG_CACHE_HOME":  filepath.Join(home, ".cache"),
+		"XDG_RUNTIME_DIR": runtimeDir,
+		"PATH":            path,
+	}
+	for k, v := range keep {
+		set[k] = v
+	}
+	for k, v := range set {
+		os.Setenv(k, v)
+	}
+	return func() { os.RemoveAll(root) }
+}
+
+// foreign reports whether the variable belongs to the developer's setup
+// rather than to the test run.
+func foreign(name string) bool {
+	switch {
+	case strings.HasPrefix(name, "WARDEN_TEST_"), name == "WARDEN_E2E_CACHE":
+		return false
+	case strings.HasPrefix(name, "WARDEN_"), strings.HasPrefix(name, "CLAUDE_"), name == "CLAUDECODE",
+		strings.HasPrefix(name, "ANTHROPIC_"), strings.HasPrefix(name, "OPENAI_"), name == "CODEX_HOME",
+		strings.HasPrefix(name, "GEMINI_"), name == "GOOGLE_API_KEY", strings.HasPrefix(name, "COPILOT_"),
+		name == "GH_TOKEN", name == "GITHUB_TOKEN",
+		name == "TMUX", name == "TMUX_PANE", name == "TMUX_TMPDIR",
+		name == "GIT_DIR", name == "GIT_WORK_TREE", name == "GIT_INDEX_FILE", name == "GIT_CONFIG_GLOBAL",
+		name == "GIT_CONFIG_SYSTEM", name == "GIT_AUTHOR_NAME", name == "GIT_AUTHOR_EMAIL",
+		name == "GIT_COMMITTER_NAME", name == "GIT_COMMITTER_EMAIL",
+		strings.HasPrefix(name, "XDG_"):
+		return true
+	}
+	return false
+}
+
+// pinnedOutside is what stays pointed at the real home: the Go toolchain's
+// caches and settings (so a test that runs `go build` reuses them) and the
+// npm caches the pinned CLIs install from.
+func pinnedOutside() map[string]string {
+	keep := map[string]string{}
+	if out, err := exec.Command("go", "env", "-json", "GOCACHE", "GOMODCACHE", "GOPATH", "GOENV").Output(); err == nil {
+		var env map[string]string
+		if json.Unmarshal(out, &env) == nil {
+			for k, v := range env {
+				if v != "" && v != "off" {
+					keep[k] = v
+				}
+			}
+		}
+	}
+	if dir, err := CacheRoot(); err == nil {
+		keep["WARDEN_E2E_CACHE"] = dir
+	}
+	if os.Getenv("npm_config_cache") == "" {
+		if h, err := os.UserHomeDir(); err == nil && h != "" {
+			keep["npm_config_cache"] = filepath.Join(h, ".npm")
+		}
+	}
+	return keep
+}
+
+// shadowPath is PATH without the Shadowed programs: each directory that
+// holds one is replaced by a new directory under into with a link to each
+// of its other entries; relative and empty entries are dropped (a test's
+// working directory is not a place to find programs).
+func shadowPath(path, into string) (string, error) {
+	var out []string
+	for i, dir := range filepath.SplitList(path) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue // gone, or unreadable: nothing to find there anyway
+		}
+		if !holdsShadowed(entries) {
+			out = append(out, dir)
+			continue
+		}
+		copyDir := filepath.Join(into, fmt.Sprint(i))
+		if err := os.MkdirAll(copyDir, 0o755); err != nil {
+			return "", err
+		}
+		for _, e := range entries {
+			if IsShadowed(e.Name()) {
+				continue
+			}
+			if err := os.Symlink(filepath.Join(dir, e.Name()), filepath.Join(copyDir, e.Name())); err != nil {
+				return "", err
+			}
+		}
+		out = append(out, copyDir)
+	}
+	return strings.Join(out, string(filepath.ListSeparator)), nil
+}
+
+func holdsShadowed(entries []os.DirEntry) bool {
+	for _, e := range entries {
+		if IsShadowed(e.Name()) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsShadowed reports whether a program of this name is never taken from
+// the developer's PATH (Shadowed).
+func IsShadowed(name string) bool {
+	for _, s := range Shadowed {
+		if name == s || strings.HasSuffix(s, "-") && strings.HasPrefix(name, s) {
+			return true
+		}
+	}
+	return false
+}
