@@ -3,7 +3,9 @@
 #   make install   build, copy to $WARDEN_HOME/bin and register with Claude Code
 #   make test      install missing test dependencies (apt, as root), then run
 #                  vet, every Go test (unit, process, e2e with the real Claude
-#                  Code CLI) and the hook start-up check
+#                  Code CLI), the race run, the clock check and the hook
+#                  start-up check, each in a home like a user's after
+#                  `make install` (scripts/polluted-home.sh)
 #   make bench     hook latency against /bin/true and a bare Go binary
 
 GO      ?= go
@@ -21,7 +23,7 @@ ifneq ($(filter linux/amd64 linux/arm64,$(shell $(GO) env GOOS)/$(shell $(GO) en
 FRONT_ENTRY := -E github.com/warden-dev/warden/internal/hookclient.entry
 endif
 
-.PHONY: build install test test-deps vet unit race bench bench-check clean
+.PHONY: build install test test-deps vet unit race clock-check bench bench-check clean
 
 # warden is the tiny front Claude Code starts for every hook: it hands the
 # hook to the keeper (a warden-core process holding the store open) and
@@ -41,7 +43,19 @@ build:
 install: build
 	./bin/warden install
 
-test: test-deps vet unit race bench-check
+# Each step runs in a home of its own that looks like a user's after
+# following the README — warden installed and on PATH, a config with tempo
+# on and a pacing buffer, pacing figures near the limits, transcripts, and
+# a `claude` that fails first on PATH. The tests make homes of their own
+# (internal/testenv.Main), so none of it may change an outcome: a test that
+# leaks into the developer's home fails here, not on a user's machine.
+IN_USER_HOME := ./scripts/polluted-home.sh bin env
+
+test: test-deps vet build
+	$(IN_USER_HOME) $(UNIT)
+	$(IN_USER_HOME) $(RACE)
+	$(IN_USER_HOME) $(CLOCK_CHECK)
+	$(IN_USER_HOME) $(BENCH_CHECK)
 
 test-deps:
 	@./scripts/test-deps.sh
@@ -54,8 +68,9 @@ vet:
 # by each test process (internal/testenv), not linked again per package.
 # scripts/pg-test.sh runs them with one PostgreSQL server for the whole
 # run (WARDEN_TEST_PG_URL), stopped afterwards even when tests fail.
+UNIT := WARDEN_TEST_BINARIES=$(CURDIR)/bin ./scripts/pg-test.sh $(GO) test -count=1 -timeout 15m ./...
 unit: build
-	WARDEN_TEST_BINARIES=$(CURDIR)/bin ./scripts/pg-test.sh $(GO) test -count=1 -timeout 15m ./...
+	$(UNIT)
 
 # The resident processes (hook server, daemon: scheduler, API, agents) and
 # the hook runtime serve many callers in one process: their packages' tests
@@ -64,14 +79,22 @@ RACE_PKGS := ./internal/hookserve ./internal/hook ./internal/pipeline ./internal
              ./internal/orchestrator ./internal/server ./internal/daemon ./internal/agent \
              ./internal/store/postgres ./internal/store/ship ./internal/store/keeper ./internal/config ./internal/pool
 # -race needs cgo and a C compiler (scripts/test-deps.sh installs gcc).
+RACE := CGO_ENABLED=1 WARDEN_TEST_BINARIES=$(CURDIR)/bin ./scripts/pg-test.sh $(GO) test -race -count=1 -timeout 20m $(RACE_PKGS)
 race: build
-	CGO_ENABLED=1 WARDEN_TEST_BINARIES=$(CURDIR)/bin ./scripts/pg-test.sh $(GO) test -race -count=1 -timeout 20m $(RACE_PKGS)
+	$(RACE)
+
+# The code that decides by the calendar (pacing's weekdays, daily usage,
+# the charts) tested on a pinned Saturday and Monday in two time zones.
+CLOCK_CHECK := WARDEN_TEST_BINARIES=$(CURDIR)/bin ./scripts/clock-check.sh
+clock-check: build
+	$(CLOCK_CHECK)
 
 bench:
 	./bench/hook-latency/run.sh
 
+BENCH_CHECK := ./bench/hook-latency/run.sh --check
 bench-check:
-	./bench/hook-latency/run.sh --check
+	$(BENCH_CHECK)
 
 clean:
 	rm -rf bin

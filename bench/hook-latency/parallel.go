@@ -164,9 +164,7 @@ func (b *bench) burst(v variant, stdins []*os.File) ([]time.Duration, error) {
 		go func() {
 			defer wg.Done()
 			<-start
-			t := time.Now()
-			errs[i] = cmd.Run()
-			out[i] = time.Since(t)
+			out[i], errs[i] = runBounded(cmd)
 		}()
 	}
 	close(start)

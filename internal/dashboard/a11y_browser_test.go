@@ -3,7 +3,6 @@ package dashboard_test
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -43,7 +42,7 @@ const contrastJS = `(() => {
 // link first and then the navigation, and Enter on a live row opens it.
 func TestAccessibility(t *testing.T) {
 	e := newEnv(t)
-	seed(t, e, time.Now())
+	seed(t, e, e.now())
 	for _, size := range []struct {
 		name          string
 		width, height int64

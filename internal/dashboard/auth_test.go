@@ -27,7 +27,7 @@ func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastRe
 // the stream and JSON answer 401, and none of them carries any data.
 func TestLoginRequiredHTTP(t *testing.T) {
 	e := newEnv(t)
-	seed(t, e, time.Now())
+	seed(t, e, e.now())
 	c := &http.Client{CheckRedirect: noRedirect, Timeout: 10 * time.Second}
 	get := func(path, cookie string) (int, string, string) {
 		req, _ := http.NewRequest("GET", e.url(path), nil)
@@ -115,7 +115,7 @@ func TestLoginRequiredHTTP(t *testing.T) {
 // nothing changes.
 func TestMutationsNeedCSRF(t *testing.T) {
 	e := newEnv(t)
-	seed(t, e, time.Now())
+	seed(t, e, e.now())
 	c := &http.Client{CheckRedirect: noRedirect, Timeout: 10 * time.Second}
 	post := func(path string, form url.Values, origin string) int {
 		req, _ := http.NewRequest("POST", e.url(path), strings.NewReader(form.Encode()))
@@ -191,7 +191,7 @@ func csrfFromPage(t *testing.T, e *env) string {
 // the page it asked for.
 func TestLoginRequiredInBrowser(t *testing.T) {
 	e := newEnv(t)
-	seed(t, e, time.Now())
+	seed(t, e, e.now())
 	b := newBrowser(t, 1280, 860, false)
 	b.do(t, chromedp.Navigate(e.url("/decisions")), chromedp.WaitVisible(chromedp.ID("token")))
 	b.do(t, chromedp.SendKeys(chromedp.ID("token"), "not-the-token"), chromedp.Submit(chromedp.ID("token")),

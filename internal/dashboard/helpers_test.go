@@ -50,6 +50,8 @@ type env struct {
 	// seeded tasks by the column they were put in.
 	project string
 	taskIDs map[string]string
+	// now is the dashboard's clock.
+	now func() time.Time
 	// eventSource is what Options.EventSource says (zero at first: no
 	// footer note), as a daemon's store switch would change it.
 	eventSource atomic.Value
@@ -58,25 +60,24 @@ type env struct {
 // src is the store source the dashboard reads.
 func (e *env) src() *storesource.Source { return e.source }
 
-func newEnv(t testing.TB) *env { t.Helper(); return newEnvAt(t, time.Time{}, nil) }
+// Its clock is testenv.Now: the wall clock, or the instant the suite's
+// clock check pins.
+func newEnv(t testing.TB) *env { t.Helper(); return newEnvAt(t, testenv.Now(), nil) }
 
-// newEnvAt is newEnv on a clock that starts at now and ticks from there
-// (the wall clock when now is zero), with daily usage in loc (nil: Local):
-// what the pages and the pacing charts call now.
+// newEnvAt is newEnv on a clock that starts at now and ticks from there,
+// with daily usage in loc (nil: Local): what the pages and the pacing
+// charts call now (env.now).
 func newEnvAt(t testing.TB, now time.Time, loc *time.Location) *env {
 	t.Helper()
-	clock := time.Now
-	if !now.IsZero() {
-		created := time.Now()
-		clock = func() time.Time { return now.Add(time.Since(created)) }
-	}
+	created := time.Now()
+	clock := func() time.Time { return now.Add(time.Since(created)) }
 	home, claude := t.TempDir(), t.TempDir()
 	st, err := sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	e := &env{t: t, home: home, claude: claude, st: st, project: t.TempDir(), taskIDs: map[string]string{}}
+	e := &env{t: t, home: home, claude: claude, st: st, project: t.TempDir(), taskIDs: map[string]string{}, now: clock}
 	e.api = newAPI(t, st)
 	// As `warden serve` composes it (internal/daemon/dashboard.go).
 	src := storesource.New(st, storesource.Options{WardenHome: home, UserHome: "/home/dev", UsageDirs: []string{claude}, Now: clock, Loc: loc})

@@ -23,7 +23,7 @@ const visibleRows = `document.querySelectorAll("#events details.ev:not([hidden])
 // exactly the store's matching rows; pausing holds new rows until resumed.
 func TestLiveViewShowsHookFiltersAndPauses(t *testing.T) {
 	e := newEnv(t)
-	seed(t, e, time.Now())
+	seed(t, e, e.now())
 	b := newBrowser(t, 1280, 860, false)
 	b.login(t, e)
 	b.open(t, e.url("/live"))
@@ -103,7 +103,7 @@ func TestLiveViewShowsHookFiltersAndPauses(t *testing.T) {
 // last event id, and ends with every event exactly once, in order.
 func TestLiveViewSurvivesRestart(t *testing.T) {
 	e := newEnv(t)
-	seed(t, e, time.Now())
+	seed(t, e, e.now())
 	b := newBrowser(t, 1280, 860, false)
 	b.login(t, e)
 	b.open(t, e.url("/live"))
@@ -167,7 +167,7 @@ func contains(s, sub string) bool { return strings.Contains(s, sub) }
 // footer naming the new source.
 func TestLiveViewReloadsWhenTheEventSourceChanges(t *testing.T) {
 	e := newEnv(t)
-	seed(t, e, time.Now())
+	seed(t, e, e.now())
 	e.eventSource.Store(dashboard.EventStoreInfo{Name: "shared", Text: "events of every machine, from the shared store"})
 	b := newBrowser(t, 1280, 860, false)
 	b.login(t, e)

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -30,7 +29,7 @@ var pages = []struct{ name, path, expect string }{
 // README's docs/dashboard/).
 func TestPagesLoadWithoutConsoleErrors(t *testing.T) {
 	e := newEnv(t)
-	seed(t, e, time.Now())
+	seed(t, e, e.now())
 	shots := os.Getenv("WARDEN_DASHBOARD_SHOTS")
 	for _, size := range []struct {
 		name          string

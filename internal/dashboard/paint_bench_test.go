@@ -20,7 +20,7 @@ const firstPaint = `(() => { const e = performance.getEntriesByName("first-conte
 // seeded store, no network, no browser.
 func BenchmarkHandler(b *testing.B) {
 	e := newEnv(b)
-	seed(b, e, time.Now())
+	seed(b, e, e.now())
 	for _, p := range pages {
 		b.Run(p.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
@@ -44,7 +44,7 @@ func BenchmarkHandler(b *testing.B) {
 //	go test -run '^$' -bench FirstPaint ./internal/dashboard
 func BenchmarkFirstPaint(b *testing.B) {
 	e := newEnv(b)
-	seed(b, e, time.Now())
+	seed(b, e, e.now())
 	br := newBrowser(b, 1280, 860, false)
 	br.login(b, e)
 	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

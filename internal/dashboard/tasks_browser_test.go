@@ -18,7 +18,7 @@ import (
 // the attach command.
 func TestTasksBoardAddAndCancel(t *testing.T) {
 	e := newEnv(t)
-	seed(t, e, time.Now())
+	seed(t, e, e.now())
 	b := newBrowser(t, 1280, 860, false)
 	b.login(t, e)
 	b.open(t, e.url("/tasks"))

@@ -12,6 +12,7 @@ import (
 	"github.com/warden-dev/warden/internal/pipeline"
 	"github.com/warden-dev/warden/internal/session"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // The handler never asks for a sleep past its deadline: with 2 s left and
@@ -25,7 +26,7 @@ func TestPacingSleepBoundedByDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	now := time.Now().UTC()
+	now := testenv.Now().UTC()
 	util, reset := 99.0, now.Add(30*time.Minute)
 	st.AddSnapshot(context.Background(), &quota.Snapshot{Time: now, Source: quota.SourceStatusline,
 		FiveHour: quota.Window{Util: &util, ResetsAt: &reset}})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/pace/quota"
 	"github.com/warden-dev/warden/internal/reqenv"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 func TestNeedsEstimate(t *testing.T) {
@@ -113,7 +114,7 @@ func TestSubscription(t *testing.T) {
 func TestReportsSayEstimated(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
-	now := time.Now().UTC()
+	now := testenv.Now().UTC()
 	u, reset := 72.5, now.Add(2*time.Hour).Truncate(time.Second)
 	if _, err := st.AddSnapshot(ctx, &quota.Snapshot{Time: now.Add(-time.Minute), Source: quota.SourceEstimate,
 		FiveHour: quota.Window{Util: &u, ResetsAt: &reset}}); err != nil {
@@ -123,7 +124,7 @@ func TestReportsSayEstimated(t *testing.T) {
 		Current: 29, Reference: 40, RefStart: now.AddDate(0, 0, -2), Blocks: 12, Util: 72.5})
 	st.SetSetting(ctx, SettingEstimate, string(b))
 
-	all := strings.Join(StatusLines(ctx, st), "\n")
+	all := strings.Join(StatusLines(ctx, st, now), "\n")
 	wantAll(t, "status", all, "5-hour (ESTIMATED): 72.5% used", "7-day: unknown", "an ESTIMATE from local transcripts",
 		"pacing estimate: 5-hour ≈ current block", "$29.00 at API prices", "largest of 12 completed blocks", "$40.00", "lower bound")
 	rep, err := Report(ctx, st, DefaultSettings(), now)

@@ -12,6 +12,7 @@ import (
 	"github.com/warden-dev/warden/internal/pace/quota"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 func openStore(t *testing.T) *sqlite.Store { return openStoreB(t) }
@@ -209,16 +210,16 @@ func TestStatuslineSegment(t *testing.T) {
 func TestStatusLinesAndReport(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
-	lines := StatusLines(ctx, st)
+	now := testenv.Now().UTC()
+	lines := StatusLines(ctx, st, now)
 	if len(lines) != 1 || !strings.Contains(lines[0], "no subscription limits known") {
 		t.Errorf("no figures: %q", lines)
 	}
-	now := time.Now().UTC()
 	raw := []byte(fmt.Sprintf(slPayload, now.Add(3*time.Hour).Unix(), now.Add(50*time.Hour).Unix()))
 	if err := RecordStatusline(ctx, st, raw, now); err != nil {
 		t.Fatal(err)
 	}
-	lines = StatusLines(ctx, st)
+	lines = StatusLines(ctx, st, now)
 	all := strings.Join(lines, "\n")
 	wantAll(t, "status lines", all, "5-hour: 42.0% used, allowance", "7-day: 61.0% used", "safe", "points", "resets in",
 		"the status line", "old", "delay", "active session")

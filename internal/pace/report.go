@@ -55,12 +55,13 @@ func WindowLine(name string, w Window, ws WindowStatus, p Params, now time.Time)
 // StatusLines are pacing's lines for `warden status`: both windows, the
 // source and age of the figures, the current delay and the active sessions.
 // It reads the store only (the newest figures and decision); st may be nil.
-func StatusLines(ctx context.Context, st store.Store) []string {
+// now is the clock the allowance is computed on (it counts weekdays).
+func StatusLines(ctx context.Context, st store.Store, now time.Time) []string {
 	qs, ok := st.(quota.Store)
 	if st == nil || !ok {
 		return []string{"pacing: store not usable"}
 	}
-	now := time.Now().UTC()
+	now = now.UTC()
 	s := DefaultSettings()
 	if d, err := qs.LatestDecision(ctx); err == nil && d != nil {
 		if r, err := LoadRecord(d); err == nil {

@@ -28,7 +28,7 @@ func pacingSegment(env *Env) Segment {
 	if !ok {
 		return Segment{}
 	}
-	now := time.Now()
+	now := env.now()
 	cfg, _ := config.Load(env.paths().UserConfig(), env.Caller.Abs(env.In.Project()))
 	s := pace.SettingsFrom(cfg)
 	if s.Enabled {

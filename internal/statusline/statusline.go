@@ -142,6 +142,9 @@ type Options struct {
 	// and do no I/O beyond reading a small cached file.
 	Badges []func(e *Env) Segment
 	Pacing func(e *Env) Segment
+	// Now is the clock pacing's allowance is computed on (it counts
+	// weekdays); nil: time.Now. Tests pin it.
+	Now func() time.Time
 	// Spawn starts `warden handoff auto …` detached for the caller (nil:
 	// internal/detach with this binary); tests count the calls.
 	Spawn func(env *reqenv.Env, args []string) error
@@ -168,7 +171,7 @@ func Run(stdin io.Reader, stdout io.Writer, opts Options) {
 	in, ok := Decode(raw)
 	var lines []string
 	if ok {
-		env := &Env{In: in, Raw: raw, OpenStore: opts.OpenStore, Caller: opts.Env}
+		env := &Env{In: in, Raw: raw, OpenStore: opts.OpenStore, Caller: opts.Env, Now: opts.Now}
 		lines = Layout(Segments(env, opts), opts.Columns, opts.Color)
 	}
 	if len(lines) == 0 {
@@ -253,6 +256,16 @@ type Env struct {
 	OpenStore func() (StoreReader, bool)
 	// Caller is the environment the render is for (nil: this process).
 	Caller *reqenv.Env
+	// Now is Options.Now (nil: time.Now).
+	Now func() time.Time
+}
+
+// now is the render's clock.
+func (e *Env) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
 }
 
 // StoreReader is the read side of the store a segment may use.

@@ -14,6 +14,7 @@ import (
 	"github.com/warden-dev/warden/internal/lifecycle"
 	"github.com/warden-dev/warden/internal/reqenv"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 func TestRender(t *testing.T) {

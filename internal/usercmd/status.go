@@ -48,7 +48,7 @@ func runStatus(ctx context.Context, env *Env, _ []string) (string, error) {
 			fmt.Fprintf(&b, "%s\n", br.Status(env.config().Gates.BreakerThreshold, reqenv.Location(ctx)))
 		}
 	}
-	for _, l := range pace.StatusLines(ctx, env.Store) {
+	for _, l := range pace.StatusLines(ctx, env.Store, time.Now()) {
 		b.WriteString(l + "\n")
 	}
 	if steps := env.config().Gates.StartupSteps; len(steps) > 0 && env.State != nil {
