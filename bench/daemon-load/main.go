@@ -33,6 +33,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/store/sqlite"
 	"github.com/warden-dev/warden/internal/task"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 type result struct {
@@ -57,6 +58,8 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
+	// A home of its own: never the developer's config, store or PATH.
+	defer testenv.Isolate()()
 	base, err := baseline(*rate, min(*duration/3, 10*time.Second))
 	if err != nil {
 		fatal(err)

@@ -47,6 +47,7 @@ import (
 	_ "modernc.org/sqlite" // only to count rows and to hold the DB open
 
 	"github.com/warden-dev/warden/internal/store/keeper"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // Exit codes: exitSlow is the regression check failing, exitBroken a run
@@ -89,7 +90,12 @@ func main() {
 		os.Exit(exitBroken)
 	}
 	o.levels = levels
+	// The run's processes get a home of their own, never the developer's
+	// warden, config, figures or PATH (testenv.Isolate); run(o) then makes
+	// the bench's own HOME and WARDEN_HOME inside it.
+	end := testenv.Isolate()
 	res, err := run(o)
+	end()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hook-latency: %v\n", err)
 		os.Exit(exitBroken)

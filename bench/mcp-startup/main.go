@@ -14,6 +14,8 @@ import (
 	"os/exec"
 	"sort"
 	"time"
+
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 func main() {
@@ -21,6 +23,8 @@ func main() {
 	bare := flag.String("bare", "", "the baseline MCP server binary")
 	rounds := flag.Int("rounds", 30, "runs of each")
 	flag.Parse()
+	// A home of its own: never the developer's config, store or PATH.
+	defer testenv.Isolate()()
 	dir, _ := os.MkdirTemp("", "mcp-startup-")
 	defer os.RemoveAll(dir)
 	exec.Command("git", "init", "-q", dir).Run()

@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/store/keeper"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 type variant struct {
@@ -63,6 +64,8 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
+	// A home of its own: never the developer's config, figures or PATH.
+	defer testenv.Isolate()()
 	tmp, err := os.MkdirTemp("", "statusline-bench-")
 	if err != nil {
 		fail(err)

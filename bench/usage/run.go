@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/warden-dev/warden/internal/testenv"
 	"github.com/warden-dev/warden/internal/usage"
 	"github.com/warden-dev/warden/internal/usage/corpus"
 )
@@ -104,6 +105,9 @@ func runMain(args []string) {
 		}
 		fmt.Printf("%d files, %d lines, %.1f MB\n", st.Files, st.Lines, float64(st.Bytes)/(1<<20))
 	}
+	// A home of its own: never the developer's config, store or PATH (the
+	// corpus and ccusage are given by path).
+	defer testenv.Isolate()()
 	tmp, err := os.MkdirTemp("", "usage-bench-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

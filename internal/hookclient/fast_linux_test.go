@@ -429,7 +429,7 @@ func TestFastFrontHandsOverWhatItCannotFinish(t *testing.T) {
 }
 
 func testFastFrontHandsOverWhatItCannotFinish(t *testing.T, fast, slow front) {
-	home := filepath.Join(t.TempDir(), "home")
+	home := filepath.Join(testenv.ShortDir(t), "home")
 	sock := filepath.Join(home, ".warden", "run", "hook.sock")
 	env := []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
 	coreRan := ran{code: 7, stdout: `core:hook --x:{"n":1}`}
@@ -573,7 +573,7 @@ func TestFastFrontWithStdoutOrStderrClosed(t *testing.T) {
 }
 
 func testFastFrontWithStdoutOrStderrClosed(t *testing.T, fast, slow front) {
-	home := filepath.Join(t.TempDir(), "home")
+	home := filepath.Join(testenv.ShortDir(t), "home")
 	k := newStandIn(t, filepath.Join(home, ".warden", "run", "hook.sock"), accept)
 	env := []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
 	for _, c := range []struct{ closed, kinds string }{{"1", "fifo,chardev,fifo"}, {"2", "fifo,fifo,chardev"}} {
@@ -604,7 +604,7 @@ func TestFastFrontOutlivesSignalsGoIgnores(t *testing.T) {
 }
 
 func testFastFrontOutlivesSignalsGoIgnores(t *testing.T, fast, slow front) {
-	home := filepath.Join(t.TempDir(), "home")
+	home := filepath.Join(testenv.ShortDir(t), "home")
 	waiting := make(chan struct{})   // the stand-in has the request: the front waits
 	signalled := make(chan struct{}) // the test has signalled the front
 	newStandIn(t, filepath.Join(home, ".warden", "run", "hook.sock"), func(_ *hookwire.Request, in, _ *os.File) []byte {

@@ -201,3 +201,23 @@ func IsShadowed(name string) bool {
 	}
 	return false
 }
+
+// ShortDir is a new directory for a warden home whose sockets a test
+// uses (run/hook.sock): a unix socket's path holds at most 107 bytes, and
+// t.TempDir under a deep TMPDIR with a long test name leaves too few —
+// warden then rightly runs hooks without its keeper, and the test would
+// measure that instead. It is under the temporary directory when that is
+// short, else under /tmp; removed when the test ends.
+func ShortDir(t testing.TB) string {
+	t.Helper()
+	base := os.TempDir()
+	if len(base) > 24 {
+		base = "/tmp"
+	}
+	dir, err := os.MkdirTemp(base, "wt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
