@@ -34,6 +34,14 @@ func TestIsWeekend(t *testing.T) {
 func TestCountWeekdaySeconds(t *testing.T) {
 	t.Parallel()
 	ms := time.Millisecond
+	newYork, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
 	est := time.FixedZone("EST", -5*3600)
 	msk := time.FixedZone("MSK", 3*3600)
 	tests := []struct {
@@ -83,6 +91,17 @@ func TestCountWeekdaySeconds(t *testing.T) {
 			at(7, 23, 0, 0), time.Date(2025, 11, 8, 3, 30, 0, 0, msk), 3600},
 		// Mon 00:00 -> Wed 00:00 of the next week = 5 + 2 weekdays = 7 x 86,400.
 		{"nine days", at(3, 0, 0, 0), at(12, 0, 0, 0), 604800},
+		// Across the night New York's clocks go forward (Sun 8 Mar 2026,
+		// 02:00 EST -> 03:00 EDT): days are cut at the start's offset
+		// (EST) midnights throughout, so Mon 04:00 EDT is 03:00 EST.
+		// Fri 20:00 -> Sat 00:00 = 4 h; Mon 00:00 -> 03:00 EST = 3 h.
+		{"across DST starting, in the start's offset",
+			time.Date(2026, 3, 6, 20, 0, 0, 0, newYork), time.Date(2026, 3, 9, 4, 0, 0, 0, newYork), 25200},
+		// Back in Berlin (Sun 25 Oct 2026, 03:00 CEST -> 02:00 CET): Fri
+		// 22:00 -> Sat 00:00 CEST = 2 h; Mon 00:00 CEST (Sun 23:00 CET) ->
+		// Mon 01:00 CET = 2 h.
+		{"across DST ending, in the start's offset",
+			time.Date(2026, 10, 23, 22, 0, 0, 0, berlin), time.Date(2026, 10, 26, 1, 0, 0, 0, berlin), 14400},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
