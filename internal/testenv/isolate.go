@@ -14,9 +14,15 @@ import (
 // code: every package's TestMain calls it (TestEveryPackageIsIsolated
 // checks), so no test reads or writes the developer's warden, config,
 // store, transcripts or credentials, nor runs the warden or claude that
-// happens to be on PATH. See Isolate for what changes.
-func Main(m *testing.M) {
+// happens to be on PATH. See Isolate for what changes. env (KEY=VALUE) is
+// set after it, for the whole package: what every test there needs, such
+// as WARDEN_KEEPER=off.
+func Main(m *testing.M, env ...string) {
 	end := Isolate()
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		os.Setenv(k, v)
+	}
 	code := m.Run()
 	Cleanup()
 	end()

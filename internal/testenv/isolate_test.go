@@ -108,6 +108,10 @@ func TestEveryPackageIsIsolated(t *testing.T) {
 		}
 		dir := filepath.Dir(path)
 		dirs[dir] = dirs[dir] || isolatingMain(t, path)
+		if initSetsEnv(t, path) {
+			rel, _ := filepath.Rel(root, path)
+			t.Errorf("%s: an init sets the environment, which Isolate then resets; pass it to testenv.Main(m, \"KEY=VALUE\")", rel)
+		}
 		return nil
 	})
 	if err != nil {
@@ -157,4 +161,28 @@ func isolatingMain(t *testing.T, path string) bool {
 		return found
 	}
 	return false
+}
+
+// initSetsEnv reports whether the file has an init func calling os.Setenv.
+func initSetsEnv(t *testing.T, path string) bool {
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, decl := range f.Decls {
+		fn, ok := decl.(*ast.FuncDecl)
+		if !ok || fn.Name.Name != "init" || fn.Body == nil {
+			continue
+		}
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "os" && sel.Sel.Name == "Setenv" {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }
