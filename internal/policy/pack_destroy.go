@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // dryRun reports whether c only says what it would do (--dry-run,
@@ -282,12 +284,12 @@ func destroyPack() Pack {
 						return ""
 					}
 				case "find":
-					if !c.Has("-delete") && len(findExecs(c.Args)) == 0 {
+					if !c.Has("-delete") && len(callfacts.FindExecs(c.Args)) == 0 {
 						return ""
 					}
 					del := c.Has("-delete")
-					for _, x := range findExecs(c.Args) {
-						n := cmdName(x[0])
+					for _, x := range callfacts.FindExecs(c.Args) {
+						n := callfacts.ProgramName(x[0])
 						del = del || n == "rm" || n == "shred" || n == "unlink"
 					}
 					if !del {
@@ -302,7 +304,7 @@ func destroyPack() Pack {
 					}
 				}
 				for _, a := range targets {
-					if unknownValue(a) {
+					if callfacts.UnknownValue(a) {
 						continue
 					}
 					p := e.abs(c, a)
@@ -339,7 +341,7 @@ func destroyPack() Pack {
 				for _, p := range c.Pos {
 					// A file of the project is no more lost than after rm
 					// (its history is in git); elsewhere nothing is left.
-					if a := e.abs(c, p); !tempDir(a) && (!under(a, e.F.Project) || a == e.F.Project || unknownValue(p)) {
+					if a := e.abs(c, p); !tempDir(a) && (!under(a, e.F.Project) || a == e.F.Project || callfacts.UnknownValue(p)) {
 						return c.Name + " destroys " + p + " beyond recovery"
 					}
 				}
@@ -357,7 +359,7 @@ func scratchOnly(e *Env, c *Cmd) bool {
 		return false
 	}
 	for _, p := range c.Pos {
-		if unknownValue(p) || !tempDir(e.abs(c, p)) {
+		if callfacts.UnknownValue(p) || !tempDir(e.abs(c, p)) {
 			return false
 		}
 	}
@@ -375,12 +377,12 @@ func outside(e *Env, p string) bool {
 func regularFiles(e *Env, c *Cmd, args []string) bool {
 	n := 0
 	for _, a := range args {
-		if !pathLike(a) && !strings.Contains(a, ".") {
+		if !callfacts.PathLike(a) && !strings.Contains(a, ".") {
 			continue
 		}
 		n++
 		p := e.abs(c, a)
-		if strings.HasPrefix(p, "/dev/") || !under(p, e.F.Project) || unknownValue(a) {
+		if strings.HasPrefix(p, "/dev/") || !under(p, e.F.Project) || callfacts.UnknownValue(a) {
 			return false
 		}
 	}

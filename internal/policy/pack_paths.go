@@ -6,6 +6,8 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // homeDirRule denies any access (read or write) to paths under one of dirs
@@ -343,7 +345,7 @@ func selfPack() Pack {
 				for _, c := range e.F.Cmds("chmod") {
 					files := c.Pos
 					switch {
-					case chmodFlagMode(c) && c.Has("-x"):
+					case callfacts.ChmodFlagMode(c) && c.Has("-x"):
 					case len(c.Pos) > 1 && (strings.Contains(c.Pos[0], "-x") || c.Pos[0] == "000" || c.Pos[0] == "644" || c.Pos[0] == "600"):
 						files = c.Pos[1:]
 					default:

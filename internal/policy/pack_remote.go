@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // Code that runs somewhere the command line does not show it: a SQL file
@@ -39,7 +41,7 @@ func sqlFileOf(c *Cmd) string {
 	if c.Heredoc != "" || onlyHelp(c) {
 		// The text is in the line (core.sql:drop reads it), but it may
 		// itself run a file: psql <<EOF \i /tmp/x.sql EOF.
-		if m := sqlInclude.get().FindStringSubmatch(c.Heredoc); m != nil {
+		if m := sqlInclude.FindStringSubmatch(c.Heredoc); m != nil {
 			return m[1]
 		}
 		return ""
@@ -65,7 +67,7 @@ func sqlFileOf(c *Cmd) string {
 				if a == f {
 					v = c.Args[i+1]
 				}
-				if m := sqlInclude.get().FindStringSubmatch(v); m != nil {
+				if m := sqlInclude.FindStringSubmatch(v); m != nil {
 					return m[1]
 				}
 			}
@@ -100,7 +102,7 @@ func sqlServer(c *Cmd) string {
 		}
 	}
 	for _, p := range c.Pos {
-		if strings.Contains(p, "://") || strings.Contains(p, "host=") || unknownValue(p) && strings.Contains(strings.ToUpper(p), "URL") {
+		if strings.Contains(p, "://") || strings.Contains(p, "host=") || callfacts.UnknownValue(p) && strings.Contains(strings.ToUpper(p), "URL") {
 			return p
 		}
 	}
@@ -112,7 +114,7 @@ func localServer(h string) bool {
 	if h == "" || strings.HasPrefix(h, "/") {
 		return true // default socket, or a socket directory
 	}
-	if unknownValue(h) {
+	if callfacts.UnknownValue(h) {
 		return false
 	}
 	if i := strings.Index(h, "://"); i >= 0 {
@@ -152,7 +154,7 @@ func sqlFile(e *Env, c *Cmd) (reason string, local bool) {
 	if !localServer(server) {
 		where = server
 	}
-	local = localServer(server) && !strings.HasPrefix(file, "| ") && !unknownValue(file) && under(e.abs(c, file), e.F.Project) &&
+	local = localServer(server) && !strings.HasPrefix(file, "| ") && !callfacts.UnknownValue(file) && under(e.abs(c, file), e.F.Project) &&
 		!destructiveSQLName.MatchString(file[strings.LastIndexByte(file, '/')+1:])
 	return fmt.Sprintf("%s runs the statements of %s against %s; the command does not show them", c.Name, src, where), local
 }
@@ -186,18 +188,18 @@ func sqlFileRules() []Rule {
 func stdinShell(payload string) bool {
 	w := strings.Fields(payload)
 	for len(w) > 0 {
-		switch name := cmdName(strings.Trim(w[0], `'"`)); {
+		switch name := callfacts.ProgramName(strings.Trim(w[0], `'"`)); {
 		case name == "sudo" || name == "doas" || name == "env" || name == "nohup" || name == "exec" || name == "time" || name == "nice":
-			if name == "sudo" && (hasArg(w[1:], "-s", "-i", "--shell", "--login")) {
+			if name == "sudo" && (callfacts.HasArg(w[1:], "-s", "-i", "--shell", "--login")) {
 				return true
 			}
-			w = skipFlags(w[1:], "ugpCn")
+			w = callfacts.SkipFlags(w[1:], "ugpCn")
 			for len(w) > 0 && strings.Contains(w[0], "=") {
 				w = w[1:]
 			}
 		case name == "su":
-			return !hasArg(w[1:], "-c", "--command")
-		case shells[name]:
+			return !callfacts.HasArg(w[1:], "-c", "--command")
+		case callfacts.IsShell(name):
 			for _, a := range w[1:] {
 				if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'c') {
 					return false // bash -c '…': the payload, parsed already
@@ -207,7 +209,7 @@ func stdinShell(payload string) bool {
 				}
 			}
 			return true
-		case isInterpreter(name):
+		case callfacts.IsInterpreter(name):
 			return len(w) == 1 || w[1] == "-"
 		default:
 			return false
@@ -230,7 +232,7 @@ func remoteWrapper(c *Cmd) string {
 
 // sshHost is the host an ssh command connects to.
 func sshHost(c *Cmd) string {
-	if r := skipFlags(c.Args, "ipl oFJLRDbcEemOQSWwB"); len(r) > 0 {
+	if r := callfacts.SkipFlags(c.Args, "ipl oFJLRDbcEemOQSWwB"); len(r) > 0 {
 		return r[0]
 	}
 	return "the host"
@@ -244,7 +246,7 @@ func uploadedScript(e *Env, c *Cmd) string {
 	for len(w) > 1 && (w[0] == "sudo" || strings.HasPrefix(w[0], "-")) {
 		w = w[1:]
 	}
-	if len(w) < 2 || !(shells[cmdName(w[0])] || isInterpreter(cmdName(w[0]))) {
+	if len(w) < 2 || !(callfacts.IsShell(callfacts.ProgramName(w[0])) || callfacts.IsInterpreter(callfacts.ProgramName(w[0]))) {
 		return ""
 	}
 	script := strings.Trim(w[len(w)-1], `'"`)
@@ -295,7 +297,7 @@ func remoteScriptRule() Rule {
 				if c.Name == "ssh" && !c.Has("-N", "-W", "-O", "-V") && stdinShell(c.Payload) {
 					return fmt.Sprintf("ssh runs %s as a shell script on %s; the command does not show what it does", strings.TrimPrefix(strings.TrimPrefix(c.Stdin, "< "), "| "), sshHost(c))
 				}
-				if where := remoteWrapper(c); where != "" && (shells[c.Name] || isInterpreter(c.Name)) && c.Payload == "" && stdinShell(c.String()) {
+				if where := remoteWrapper(c); where != "" && (callfacts.IsShell(c.Name) || callfacts.IsInterpreter(c.Name)) && c.Payload == "" && stdinShell(c.String()) {
 					return fmt.Sprintf("%s runs %s through %s; the command does not show what it does", c.Name, strings.TrimPrefix(strings.TrimPrefix(c.Stdin, "< "), "| "), where)
 				}
 			}

@@ -3,6 +3,8 @@ package policy
 import (
 	"fmt"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // cmdRule is a rule over commands with given names: fires when match
@@ -238,7 +240,7 @@ func externalPack() Pack {
 				}
 				if anyPos(c, "del", "DEL", "unlink", "UNLINK") {
 					for _, p := range c.Pos {
-						if unknownValue(p) || strings.Contains(p, "*") {
+						if callfacts.UnknownValue(p) || strings.Contains(p, "*") {
 							return c.Name + " deletes keys the command does not name: " + c.String()
 						}
 					}

@@ -1,12 +1,12 @@
-package policy
+package callfacts
 
 import (
 	"fmt"
-	"github.com/warden-dev/warden/internal/shellesc"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/warden-dev/warden/internal/shellesc"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -36,6 +36,10 @@ type text struct {
 // code that is not visible in the line.
 var fetchers = map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "aria2c": true,
 	"xh": true, "lynx": true, "nc": true, "ncat": true, "socat": true}
+
+// IsFetcher reports whether a program produces text from the network.
+func IsFetcher(name string) bool { return fetchers[name] }
+
 var decoders = map[string]bool{"base64": true, "xxd": true, "openssl": true, "uudecode": true, "base32": true, "gzip": true, "gunzip": true, "zcat": true, "rev": true}
 
 // derive notes a step of the derivation for `warden policy explain`.
@@ -100,10 +104,10 @@ func (n *normalizer) stmtOutput(st *syntax.Stmt, stdin text) text {
 // xxd -r of known text. Anything else is unknown; a fetcher's output is
 // unknown and marked as fetched.
 func (n *normalizer) callOutput(argv []string, stdin text) text {
-	name := cmdName(argv[0])
+	name := ProgramName(argv[0])
 	args := argv[1:]
 	for (name == "command" || name == "builtin" || name == "sudo" || name == "env") && len(args) > 0 && !strings.HasPrefix(args[0], "-") && !strings.Contains(args[0], "=") {
-		name, args = cmdName(args[0]), args[1:]
+		name, args = ProgramName(args[0]), args[1:]
 	}
 	switch name {
 	case "echo":
@@ -165,7 +169,7 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			if strings.HasPrefix(a, "-") {
 				continue
 			}
-			if unknownValue(a) {
+			if UnknownValue(a) {
 				return text{}
 			}
 			switch name {
@@ -206,7 +210,7 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			}
 			starts = append(starts, a)
 		}
-		if findFilters(args) {
+		if FindFilters(args) {
 			// What matched under each starting point, as find -exec's {}
 			// stands for it: find / -name x | xargs rm is rm on /{}.
 			var matched []string
@@ -265,7 +269,7 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 	return text{}
 }
 
-func hasArg(args []string, vals ...string) bool {
+func HasArg(args []string, vals ...string) bool {
 	for _, a := range args {
 		for _, v := range vals {
 			if a == v {
@@ -363,7 +367,7 @@ func (n *normalizer) fetcherIn(node syntax.Node) string {
 	found := ""
 	syntax.Walk(node, func(x syntax.Node) bool {
 		if c, ok := x.(*syntax.CallExpr); ok && len(c.Args) > 0 && found == "" {
-			if name := cmdName(wordValue(c.Args[0])); fetchers[name] || decoders[name] {
+			if name := ProgramName(wordValue(c.Args[0])); fetchers[name] || decoders[name] {
 				found = name
 			}
 		}
