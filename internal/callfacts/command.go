@@ -24,9 +24,13 @@ var interpreters = map[string][]string{
 // stdin is the text fed to it (a pipe, a here-document), nil when nothing
 // is fed.
 func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int, wrappers, upstream []string) {
-	stdinFile, captured := n.stdinFile, n.captured
-	n.stdinFile, n.captured = "", false // nested commands (payloads, find -exec) have their own
-	for len(argv) > 0 && len(n.f.Commands) < maxCmds {
+	stdinFile, captured, nameBuilt := n.stdinFile, n.captured, n.nameBuilt
+	n.stdinFile, n.captured, n.nameBuilt = "", false, false // nested commands (payloads, find -exec) have their own
+	for len(argv) > 0 {
+		if len(n.f.Commands) >= maxCmds {
+			n.f.Truncated = true
+			return
+		}
 		raw := argv[0]
 		name := ProgramName(raw)
 		if name == "" {
@@ -36,7 +40,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			name = n.globName(name)
 		}
 		c := Cmd{Name: name, Raw: raw, Args: argv[1:], Depth: depth, Escaped: escaped,
-			Wrappers: wrappers, Upstream: upstream, Dir: n.cwd, Captured: captured}
+			Wrappers: wrappers, Upstream: upstream, Dir: n.cwd, Captured: captured, NameBuilt: nameBuilt && strings.Contains(raw, "$(…)")}
 		switch {
 		case stdin != nil && stdin.known:
 			c.Heredoc = stdin.s
@@ -87,6 +91,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			c.FeedUnknown = true // xargs sh -c, bash -c "$CMD": the script is not in the line
 		}
 		c.Payload = payload
+		c.Effect, c.Why = effectOf(&c)
 		idx := len(n.f.Commands)
 		n.f.Commands = append(n.f.Commands, c)
 		n.f.names[name] = true
@@ -116,7 +121,9 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				n.cwd = NormPath(c.Pos[0], n.cwd, n.home)
 			}
 		}
+		named := len(n.f.Paths)
 		n.paths(&c)
+		n.targets(idx, named)
 		n.outputs(&c, stdin)
 
 		switch {
@@ -196,6 +203,16 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		argv, escaped, wrappers = inner, name == "command", w
 		if name == "xargs" || name == "parallel" {
 			stdin, stdinFile = nil, "" // the commands get arguments, not the input
+		}
+	}
+}
+
+// targets gives command idx the paths it writes or deletes among those
+// recorded from index named on.
+func (n *normalizer) targets(idx, named int) {
+	for _, p := range n.f.Paths[named:] {
+		if p.Op == OpWrite || p.Op == OpDelete {
+			n.f.Commands[idx].Targets = append(n.f.Commands[idx].Targets, p.Path)
 		}
 	}
 }

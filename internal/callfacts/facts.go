@@ -64,6 +64,17 @@ type Cmd struct {
 	// Captured is set when a command substitution takes the command's
 	// output ($(gh auth token)): it is not printed into the conversation.
 	Captured bool `json:"captured,omitempty" expr:"captured"`
+	// NameBuilt is set when argv[0] is built at run time by a decoder or
+	// a fetcher (base64 -d, xxd -r, curl…) from text the line does not
+	// show: a name hidden on purpose, $(base64 -d < n.b64) off.
+	NameBuilt bool `json:"name_built,omitempty" expr:"name_built"`
+	// Effect is what the command itself does (its wrapped or payload
+	// commands have their own), Why says so in words, and Targets are
+	// the paths it writes or deletes, normalized, where the line names
+	// them.
+	Effect  Effect   `json:"effect,omitempty" expr:"effect"`
+	Why     string   `json:"why,omitempty" expr:"why"`
+	Targets []string `json:"targets,omitempty" expr:"targets"`
 }
 
 // Redirect is one redirection: `> file`, `>> file`, `< file`, `2>&1`.
@@ -121,6 +132,9 @@ type Facts struct {
 	// into a shell, the constant a variable held, the call an interpreter
 	// makes (for `warden policy explain`).
 	Derivation []string `json:"derivation,omitempty" expr:"derivation"`
+	// Truncated is set when the reading stopped at its bounds (payload
+	// depth, command count): what lies deeper was not read.
+	Truncated bool `json:"truncated,omitempty" expr:"truncated"`
 	// Obfuscated is set when the command had Unicode look-alikes (spaces,
 	// dashes, fullwidth letters) that were normalised before matching.
 	Obfuscated bool `json:"obfuscated,omitempty" expr:"obfuscated"`

@@ -77,6 +77,9 @@ func (n *normalizer) stmtOutput(st *syntax.Stmt, stdin text) text {
 		if isOutRedirect(r) && r.N == nil {
 			return text{known: true} // output goes to the file
 		}
+		if t := n.redirectedInput(r); t != nil {
+			stdin = *t
+		}
 	}
 	switch x := st.Cmd.(type) {
 	case *syntax.CallExpr:
@@ -97,6 +100,24 @@ func (n *normalizer) stmtOutput(st *syntax.Stmt, stdin text) text {
 		return n.stmtsOutput(x.Stmts, stdin)
 	}
 	return text{}
+}
+
+// redirectedInput is what `< FILE` feeds a statement: the text of a file
+// the line wrote, else an unknown text from that file (base64 -d < f
+// decodes what the line does not show). nil for other redirections.
+func (n *normalizer) redirectedInput(r *syntax.Redirect) *text {
+	if r.Op != syntax.RdrIn || r.Word == nil || r.N != nil && r.N.Value != "0" {
+		return nil
+	}
+	p := n.wordAlts(r.Word)[0]
+	if p == "/dev/null" {
+		return &text{known: true}
+	}
+	p = NormPath(p, n.cwd, n.home)
+	if t, ok := n.files[p]; ok {
+		return &t
+	}
+	return &text{file: p}
 }
 
 // callOutput is what one command prints: echo and printf of literals,
@@ -234,10 +255,12 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			starts = []string{"."}
 		}
 		return text{s: strings.Join(starts, "\n") + "\n", known: true, names: true}
-	case "base64", "base32", "xxd", "rev", "openssl":
+	case "base64", "base32", "xxd", "rev", "openssl", "tr":
 		in := stdin
 		for _, a := range args {
-			if !strings.HasPrefix(a, "-") && name != "openssl" {
+			// openssl's operands are a subcommand, tr's are its sets:
+			// neither names an input file.
+			if !strings.HasPrefix(a, "-") && name != "openssl" && name != "tr" {
 				t, ok := n.files[NormPath(a, n.cwd, n.home)]
 				if !ok {
 					return text{from: name}

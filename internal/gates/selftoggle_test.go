@@ -36,20 +36,20 @@ func TestSelfTogglePrefilterMissesNothing(t *testing.T) {
 		for _, s := range subs {
 			for _, w := range wraps {
 				cmd := fmt.Sprintf(w, n+" "+s)
-				if _, hit := selfToggle(cmd, 0); hit {
+				if _, hit := selfToggle(cmd); hit {
 					flagged++
 					if !mayNameWarden(cmd) {
 						t.Errorf("prefilter skips %q, which the parser flags", cmd)
 					}
 				}
-				if _, a := selfToggle(cmd, 0); a != func() bool { _, b := SelfToggle(cmd); return b }() {
+				if _, a := selfToggle(cmd); a != func() bool { _, b := SelfToggle(cmd); return b }() {
 					t.Errorf("SelfToggle(%q) differs from the parser alone", cmd)
 				}
 			}
 			for _, sw := range subst {
 				for _, w := range wraps {
 					cmd := fmt.Sprintf(w, fmt.Sprintf(sw, n)+" "+s)
-					_, hit := selfToggle(cmd, 0)
+					_, hit := selfToggle(cmd)
 					if hit {
 						flagged++
 						if !mayNameWarden(cmd) {

@@ -31,7 +31,7 @@ func indirectPack() Pack {
 				}
 				return ""
 			},
-			Catch: []string{"echo cm0= | tr a-z A-Z | bash", "python3 gen.py | sh", "ls | xargs sh -c", "./build-cmd | sudo -s", "jq -r .script cfg.json | python3 -", "sort cmds.txt > /tmp/r.sh; bash /tmp/r.sh"},
+			Catch: []string{"tr a-z A-Z < cmds.txt | bash", "python3 gen.py | sh", "ls | xargs sh -c", "./build-cmd | sudo -s", "jq -r .script cfg.json | python3 -", "sort cmds.txt > /tmp/r.sh; bash /tmp/r.sh"},
 			Allow: []string{"echo 'ls -la' | bash", "bash ./scripts/build.sh", "cat <<'EOF' | sh\necho hi\nEOF", "python3 gen.py | tee out.txt", "printf 'make test\\n' | sh", "eval \"$(ssh-agent -s)\"", "eval \"$(pyenv init -)\"", "source <(kubectl completion bash)"},
 		},
 		{

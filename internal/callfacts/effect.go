@@ -1,0 +1,128 @@
+package callfacts
+
+import (
+	"strings"
+
+	"github.com/warden-dev/warden/internal/lazyre"
+)
+
+// Effect is what one command does to the files and state around it,
+// coarsely: enough for a gate that must deny every change (safemode) or
+// count edits (mutation tracking) to ask the same facts the policy reads.
+type Effect string
+
+// Effects, weakest first.
+const (
+	// EffectNone: the command reads or prints, as far as the facts show.
+	EffectNone Effect = ""
+	// EffectWrite: it creates or changes files, or repository, package or
+	// database state.
+	EffectWrite Effect = "write"
+	// EffectDelete: it removes files or moves them away.
+	EffectDelete Effect = "delete"
+	// EffectRun: it runs code the line does not show (a script file, an
+	// interpreter one-liner, a shell fed unknown text), which may change
+	// anything.
+	EffectRun Effect = "run"
+)
+
+// changers change files whatever their arguments (besides the programs
+// pathOps already gives a write or delete).
+var changers = map[string]Effect{
+	"mv": EffectDelete, "cp": EffectWrite, "ln": EffectWrite, "dd": EffectWrite, "install": EffectWrite,
+	"patch": EffectWrite, "rsync": EffectWrite, "tar": EffectWrite, "unzip": EffectWrite, "gunzip": EffectWrite,
+	"gzip": EffectWrite, "mkfs": EffectWrite, "wipefs": EffectDelete, "rename": EffectWrite, "mkfifo": EffectWrite,
+	"mknod": EffectWrite, "link": EffectWrite, "fallocate": EffectWrite,
+	// PowerShell cmdlets met outside PowerShell (names are lowercased).
+	"set-content": EffectWrite, "add-content": EffectWrite, "out-file": EffectWrite, "remove-item": EffectDelete,
+	"new-item": EffectWrite, "move-item": EffectDelete, "copy-item": EffectWrite, "rename-item": EffectWrite,
+}
+
+// changingSub are tools whose subcommand decides whether they change
+// repository, package or release state.
+var changingSub = map[string]map[string]bool{
+	"git": {"add": true, "commit": true, "push": true, "merge": true, "rebase": true, "reset": true,
+		"checkout": true, "switch": true, "restore": true, "rm": true, "mv": true, "stash": true,
+		"cherry-pick": true, "revert": true, "apply": true, "am": true, "tag": true, "clean": true,
+		"pull": true, "init": true, "clone": true, "branch": true, "worktree": true, "submodule": true,
+		"update-ref": true, "filter-branch": true, "filter-repo": true, "gc": true, "prune": true, "reflog": true},
+	"npm":   {"install": true, "i": true, "add": true, "uninstall": true, "remove": true, "rm": true, "update": true, "publish": true, "unpublish": true, "ci": true, "link": true},
+	"pnpm":  {"install": true, "i": true, "add": true, "remove": true, "update": true, "publish": true},
+	"yarn":  {"add": true, "remove": true, "install": true, "upgrade": true, "publish": true},
+	"pip":   {"install": true, "uninstall": true},
+	"pip3":  {"install": true, "uninstall": true},
+	"go":    {"get": true, "install": true, "generate": true, "mod": true},
+	"cargo": {"add": true, "remove": true, "install": true, "update": true, "publish": true},
+	"gh":    {"pr": true, "release": true, "repo": true, "issue": true},
+}
+
+// inPlaceFlags make an editor-like tool write its input files.
+var inPlaceFlags = map[string][]string{"sed": {"-i", "--in-place"}, "perl": {"-i"}, "ruby": {"-i"}}
+
+// sqlClients run SQL from their arguments or input.
+var sqlClients = map[string]bool{"sqlite3": true, "psql": true, "mysql": true, "mariadb": true, "duckdb": true}
+
+// sqlWrite matches SQL that changes a database.
+var sqlWrite = lazyre.New(`(?i)\b(insert|update|delete|drop|create|alter|replace|truncate|vacuum|attach|pragma\s+\w+\s*=)\b|\.(import|restore)\b`)
+
+// effectOf is what c does and why, from its program, options and
+// arguments; commands it runs (a wrapper's, a payload's) have their own.
+func effectOf(c *Cmd) (Effect, string) {
+	switch op := pathOps[c.Name]; {
+	case op == OpDelete:
+		return EffectDelete, c.Name
+	case op == OpWrite:
+		return EffectWrite, c.Name
+	}
+	if e, ok := changers[c.Name]; ok {
+		return e, c.Name
+	}
+	if strings.HasPrefix(c.Name, "mkfs.") {
+		return EffectWrite, c.Name
+	}
+	if subs, ok := changingSub[c.Name]; ok {
+		if sub := c.Sub(0); subs[sub] {
+			return EffectWrite, c.Name + " " + sub
+		}
+		return EffectNone, ""
+	}
+	for _, f := range inPlaceFlags[c.Name] {
+		if c.Has(f) {
+			return EffectWrite, c.Name + " " + f + " (edits files in place)"
+		}
+	}
+	switch {
+	case c.Name == "find" && c.Has("-delete"):
+		return EffectDelete, "find -delete"
+	case sqlClients[c.Name] && sqlWrite.MatchString(strings.Join(c.Args, " ")+"\n"+c.Heredoc):
+		return EffectWrite, c.Name + " with a statement that writes"
+	case (c.Name == "curl" || c.Name == "wget") && downloads(c.Name, c.Args):
+		return EffectWrite, c.Name + " writing a file"
+	case IsInterpreter(c.Name) && c.Payload != "":
+		return EffectRun, c.Name + " with inline code, which may change files"
+	case c.FeedUnknown:
+		return EffectRun, c.Name + " runs text the line does not show, which may change anything"
+	case shells[c.Name] && c.Payload == "" && len(c.Pos) > 0 && c.Pos[0] != "-":
+		return EffectRun, c.Name + " runs a script, which may change anything"
+	}
+	return EffectNone, ""
+}
+
+// downloads: curl -o/-O/--output, wget unless it writes to stdout.
+func downloads(name string, args []string) bool {
+	for i, a := range args {
+		switch name {
+		case "curl":
+			if a == "-o" || a == "-O" || a == "--output" || a == "--remote-name" || strings.HasPrefix(a, "--output=") ||
+				(strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "oO")) {
+				return true
+			}
+		case "wget":
+			if (a == "-O" || a == "--output-document") && i+1 < len(args) && args[i+1] == "-" ||
+				a == "--output-document=-" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.HasSuffix(a, "O-") {
+				return false
+			}
+		}
+	}
+	return name == "wget"
+}
