@@ -6,13 +6,6 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// userOnly are warden commands only the user may run: a model that could
-// run them would switch its own guards off.
-var userOnly = map[string]bool{
-	"off": true, "on": true, "safemode": true, "breaker": true, "uninstall": true, "tempo": true,
-	"disable": true, // no such command: a model guessing at off
-}
-
 // SelfToggle reports whether a shell command runs a user-only warden
 // command (`warden breaker reset`, `warden safemode off`, `warden off`…),
 // wherever it hides in the command line: the commands are those of the
@@ -31,32 +24,11 @@ func SelfToggle(cmd string) (string, bool) {
 func selfToggle(cmd string) (string, bool) {
 	f := callfacts.Bash(cmd, "", "")
 	for i := range f.Commands {
-		if what := userOnlyRun(&f.Commands[i]); what != "" {
+		if what := f.Commands[i].WardenToggle(); what != "" {
 			return what, true
 		}
 	}
 	return "", false
-}
-
-// userOnlyRun is the user-only warden command c runs, "" for none.
-func userOnlyRun(c *callfacts.Cmd) string {
-	sub := c.Sub(0)
-	switch {
-	case c.Name == "warden" || c.Name == "pace-maker":
-		if userOnly[sub] {
-			return c.Name + " " + sub
-		}
-		if sub == "loop" && c.Sub(1) == "stop" {
-			// Claude may start a loop, never end one it is held in.
-			return c.Name + " loop stop"
-		}
-	case c.NameBuilt && userOnly[sub]:
-		// $(base64 -d < name.b64) off: a name built at run time from
-		// text the line hides, running a user-only subcommand, is taken
-		// for warden.
-		return "warden " + sub
-	}
-	return ""
 }
 
 // mayNameWarden is a cheap test that selfToggle can only pass: every name

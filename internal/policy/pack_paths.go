@@ -393,17 +393,8 @@ func selfPack() Pack {
 						}
 						return ""
 					}
-					pos := c.Pos
-					for len(pos) > 0 && (path.Base(pos[0]) == "warden" || path.Base(pos[0]) == "pace-maker") {
-						// $(which warden || echo ~/bin/warden) off: the
-						// substitution's other value, not an argument
-						pos = pos[1:]
-					}
-					a := strings.Join(pos, " ")
-					for _, bad := range []string{"off", "disable", "uninstall", "safemode off", "breaker reset", "tempo off", "s-", "rb-"} {
-						if a == bad || strings.HasPrefix(a, bad+" ") {
-							return "`" + c.Name + " " + a + "` may only be typed by the user"
-						}
+					if w := c.WardenToggle(); w != "" {
+						return "`" + w + "` may only be typed by the user"
 					}
 					return ""
 				})
