@@ -78,8 +78,14 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 				}
 			}
 		}
-	case "nsenter", "unshare":
-		inner = skip("tSGwrUmuinpCT|--target --setuid --setgid --wd --root --env --user-parent")
+	case "unshare":
+		// -r is --map-root-user, -m -u -i -n -p -U -C -T name namespaces:
+		// none takes a value, so unshare -r rm -rf x runs rm.
+		inner = skip("RwSG|--root --wd --setuid --setgid --map-user --map-group --map-users --map-groups --propagation --setgroups")
+	case "nsenter":
+		// -t PID; -r, -w and the namespace flags take their value attached
+		// (-m/proc/1/ns/mnt), never as the next word.
+		inner = skip("tSG|--target --setuid --setgid")
 	case "flock":
 		for i, a := range args {
 			if (a == "-c" || a == "--command") && i+1 < len(args) {
