@@ -20,6 +20,8 @@ const (
 	EffectWrite Effect = "write"
 	// EffectDelete: it removes files or moves them away.
 	EffectDelete Effect = "delete"
+	// EffectStop: it stops processes, services or the machine.
+	EffectStop Effect = "stop"
 	// EffectRun: it runs code the line does not show (a script file, an
 	// interpreter one-liner, a shell fed unknown text), which may change
 	// anything.
@@ -59,15 +61,17 @@ var changingSub = map[string]map[string]bool{
 // inPlaceFlags make an editor-like tool write its input files.
 var inPlaceFlags = map[string][]string{"sed": {"-i", "--in-place"}, "perl": {"-i"}, "ruby": {"-i"}}
 
-// sqlClients run SQL from their arguments or input.
-var sqlClients = map[string]bool{"sqlite3": true, "psql": true, "mysql": true, "mariadb": true, "duckdb": true}
-
-// sqlWrite matches SQL that changes a database.
-var sqlWrite = lazyre.New(`(?i)\b(insert|update|delete|drop|create|alter|replace|truncate|vacuum|attach|pragma\s+\w+\s*=)\b|\.(import|restore)\b`)
+// sqlWrite matches statements that change a database: SQL, and the
+// document stores' and key-value stores' own calls.
+var sqlWrite = lazyre.New(`(?i)\b(insert|update|delete|drop|create|alter|replace|truncate|vacuum|attach|pragma\s+\w+\s*=)\b|\.(import|restore)\b|` +
+	`\b(deleteMany|deleteOne|insertOne|insertMany|updateOne|updateMany|replaceOne|bulkWrite|findOneAndDelete|dropDatabase|renameCollection|flushall|flushdb)\b`)
 
 // effectOf is what c does and why, from its program, options and
 // arguments; commands it runs (a wrapper's, a payload's) have their own.
 func effectOf(c *Cmd) (Effect, string) {
+	if c.DryRun() {
+		return EffectNone, ""
+	}
 	switch op := pathOps[c.Name]; {
 	case op == OpDelete:
 		return EffectDelete, c.Name
@@ -81,7 +85,7 @@ func effectOf(c *Cmd) (Effect, string) {
 		return EffectWrite, c.Name
 	}
 	if subs, ok := changingSub[c.Name]; ok {
-		if sub := c.Sub(0); subs[sub] {
+		if sub := c.Sub(0); subs[sub] && !(c.Name == "git" && gitLists(c)) {
 			return EffectWrite, c.Name + " " + sub
 		}
 		return EffectNone, ""
@@ -91,21 +95,80 @@ func effectOf(c *Cmd) (Effect, string) {
 			return EffectWrite, c.Name + " " + f + " (edits files in place)"
 		}
 	}
+	if e, why := familyEffect(c); e != EffectNone {
+		return e, why
+	}
 	switch {
 	case c.Name == "find" && c.Has("-delete"):
 		return EffectDelete, "find -delete"
-	case sqlClients[c.Name] && sqlWrite.MatchString(strings.Join(c.Args, " ")+"\n"+c.Heredoc):
-		return EffectWrite, c.Name + " with a statement that writes"
 	case (c.Name == "curl" || c.Name == "wget") && downloads(c.Name, c.Args):
 		return EffectWrite, c.Name + " writing a file"
 	case IsInterpreter(c.Name) && c.Payload != "":
-		return EffectRun, c.Name + " with inline code, which may change files"
+		return inlineEffect(c)
+	case c.Name == "ssh" && c.Stdin != "":
+		return EffectRun, "ssh runs input the line does not show (" + c.Stdin + ") on another host"
+	case c.WardenToggle() != "":
+		return EffectWrite, c.WardenToggle() + " switches warden's guards"
 	case c.FeedUnknown:
 		return EffectRun, c.Name + " runs text the line does not show, which may change anything"
 	case shells[c.Name] && c.Payload == "" && len(c.Pos) > 0 && c.Pos[0] != "-":
 		return EffectRun, c.Name + " runs a script, which may change anything"
 	}
 	return EffectNone, ""
+}
+
+// inlineEffect is what an interpreter one-liner does: a delete or a
+// write when its library calls say so, nothing for perl -n/-p filters
+// (they print; -i was read before), else code that may change anything.
+func inlineEffect(c *Cmd) (Effect, string) {
+	switch {
+	case DeleteCall.MatchString(c.Payload):
+		return EffectDelete, c.Name + " code that deletes files"
+	case writeCall.MatchString(c.Payload):
+		return EffectWrite, c.Name + " code that writes files"
+	case c.Name == "perl" && c.Has("-n", "-p"):
+		return EffectNone, ""
+	}
+	return EffectRun, c.Name + " with inline code, which may change files"
+}
+
+// gitLists reports whether a git subcommand that can change refs only
+// lists them here: git branch, git tag -l, git stash list, git worktree
+// list, git reflog (show).
+func gitLists(c *Cmd) bool {
+	switch c.Sub(0) {
+	case "branch":
+		return len(c.Pos) == 1 && !c.Has("-d", "-D", "-m", "-M", "-c", "-C", "-f", "--delete", "--move", "--copy", "--force",
+			"--set-upstream-to", "-u", "--unset-upstream", "--edit-description")
+	case "tag":
+		return len(c.Pos) == 1 && !c.Has("-d", "--delete", "-a", "-s", "-f", "-m", "-F", "-u") || c.Has("-l", "--list")
+	case "stash":
+		return c.Sub(1) == "list" || c.Sub(1) == "show"
+	case "worktree":
+		return c.Sub(1) == "list"
+	case "reflog":
+		return c.Sub(1) != "expire" && c.Sub(1) != "delete"
+	}
+	return false
+}
+
+// DryRun reports whether c only says what it would do (--dry-run,
+// --no-act, rsync -n, apt-get -s): such forms change nothing.
+func (c *Cmd) DryRun() bool {
+	if c.Has("--dry-run", "--dryrun", "--no-act", "--simulate", "--just-print", "--what-if", "--check", "--plan") {
+		return true
+	}
+	switch c.Name {
+	case "rsync", "rename", "make", "gmake", "gsutil", "prename", "perl-rename", "rclone":
+		return c.Has("-n")
+	case "apt-get", "apt":
+		return c.Has("-s")
+	case "wipefs", "mke2fs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4":
+		return c.Has("-n", "--no-act")
+	case "mkfs.xfs":
+		return c.Has("-N")
+	}
+	return false
 }
 
 // downloads: curl -o/-O/--output, wget unless it writes to stdout.

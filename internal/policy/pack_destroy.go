@@ -8,37 +8,15 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// dryRun reports whether c only says what it would do (--dry-run,
-// --no-act, rsync -n, apt-get -s): such forms change nothing.
-func dryRun(c *Cmd) bool {
-	if c.Has("--dry-run", "--dryrun", "--no-act", "--simulate", "--just-print", "--what-if", "--check", "--plan") {
-		return true
-	}
-	switch c.Name {
-	case "rsync", "rename", "make", "gmake", "gsutil", "prename", "perl-rename", "rclone":
-		return c.Has("-n")
-	case "apt-get", "apt":
-		return c.Has("-s")
-	}
-	return false
-}
-
 // tempDir reports whether p is in a scratch directory.
 func tempDir(p string) bool {
 	return under(p, "/tmp") || under(p, "/var/tmp") || under(p, "/dev/shm") || under(p, "/private/tmp")
 }
 
-var (
-	diskTools  = []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "blkdiscard", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "hdparm", "nvme", "badblocks", "zfs"}
-	powerTools = []string{"shutdown", "reboot", "poweroff", "halt", "init", "telinit", "systemctl", "kexec"}
-	userTools  = []string{"userdel", "deluser", "groupdel", "delgroup", "passwd", "usermod"}
-	syncTools  = []string{"rsync", "rclone", "aws", "gsutil", "azcopy", "s3cmd", "mc"}
-)
-
 // destroyPack: destructive tools that had no rule of their own.
 func destroyPack() Pack {
 	return Pack{Name: "core.destroy", Desc: "Destructive tools: sync with delete, disk partitioning, power off, killing every process, moving system dirs away, truncating files outside the project, deleting users, the whole project, kernel writes, volumes", Rules: append([]Rule{
-		cmdRule("core.destroy:sync-delete", Ask, "Sync that deletes at the destination or the source (rsync --delete/--remove-source-files, rclone sync/purge/delete, aws s3 sync --delete, gsutil rsync -d)", syncTools,
+		cmdRule("core.destroy:sync-delete", Ask, "Sync that deletes at the destination or the source (rsync --delete/--remove-source-files, rclone sync/purge/delete, aws s3 sync --delete, gsutil rsync -d)", callfacts.SyncTools,
 			func(e *Env, c *Cmd) string {
 				switch c.Name {
 				case "rsync":
@@ -68,7 +46,7 @@ func destroyPack() Pack {
 			},
 			[]string{"rsync -a --delete src/ /backup/", "rsync -av --del ./ host:/srv/app/", "rclone sync ./site remote:bucket", "aws s3 sync . s3://bucket --delete", "rsync -a --remove-source-files logs/ archive/", "rclone purge remote:old"},
 			[]string{"rsync -av src/ dst/", "rsync -an --delete src/ dst/", "rclone sync --dry-run a remote:b", "rclone ls remote:", "aws s3 sync . s3://bucket"}),
-		cmdRule("core.destroy:disk-tools", Deny, "Partitioning, wiping or erasing disks (fdisk, parted, sgdisk, blkdiscard, cryptsetup luksFormat, zpool destroy, lvremove…)", diskTools,
+		cmdRule("core.destroy:disk-tools", Deny, "Partitioning, wiping or erasing disks (fdisk, parted, sgdisk, blkdiscard, cryptsetup luksFormat, zpool destroy, lvremove…)", callfacts.DiskTools,
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || c.Has("-l", "--list", "-p", "--print", "-L", "--version", "status", "-i") && c.Name != "blkdiscard" {
 					return ""
@@ -114,7 +92,7 @@ func destroyPack() Pack {
 			},
 			[]string{"fdisk /dev/sda", "sgdisk --zap-all /dev/nvme0n1", "parted /dev/sdb mklabel gpt", "blkdiscard /dev/sdc", "cryptsetup luksFormat /dev/sdb1", "zpool destroy tank"},
 			[]string{"fdisk -l", "parted -l", "sgdisk -p /dev/sda", "cryptsetup status root", "zpool status"}),
-		cmdRule("core.destroy:power", Ask, "Shutting down or rebooting the machine (shutdown, reboot, poweroff, halt, init 0/6)", powerTools,
+		cmdRule("core.destroy:power", Ask, "Shutting down or rebooting the machine (shutdown, reboot, poweroff, halt, init 0/6)", callfacts.PowerTools,
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || c.Has("-c", "--show") && c.Name == "shutdown" {
 					return ""
@@ -317,7 +295,7 @@ func destroyPack() Pack {
 			},
 			[]string{"rm -rf ~/Documents", "rm -rf ../other-project", "rm -r /data/backups", "find ~/Downloads -type f -delete", "rm -rf ~/proj2/*", "rimraf ../shared"},
 			[]string{"rm -rf ./build", "rm -rf /tmp/x", "rm -rf ~/.cache/pip", "rm ~/notes.txt", "find . -name '*.o' -delete", "rm -rf node_modules"}),
-		cmdRule("core.destroy:user-delete", Ask, "Deleting users or groups, removing passwords (userdel, deluser, groupdel, passwd -d)", userTools,
+		cmdRule("core.destroy:user-delete", Ask, "Deleting users or groups, removing passwords (userdel, deluser, groupdel, passwd -d)", callfacts.UserTools,
 			func(e *Env, c *Cmd) string {
 				switch c.Name {
 				case "passwd":

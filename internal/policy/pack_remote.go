@@ -14,11 +14,6 @@ import (
 // echo '…' |, a file it wrote) the text is parsed and the other rules judge
 // it; these rules are for text the line only names.
 
-// serverSQL are the clients of database servers (sqlite3 and duckdb open a
-// local file the other rules see).
-var serverSQL = []string{"psql", "mysql", "mariadb", "sqlcmd", "cockroach", "clickhouse-client", "clickhouse", "mongosh", "mongo",
-	"pgcli", "mycli", "cqlsh", "snowsql", "redis-cli", "usql"}
-
 // sqlFileFlags are each client's options whose value is a file of
 // statements to run (mysql -f is --force, so it has none).
 var sqlFileFlags = map[string][]string{
@@ -161,7 +156,7 @@ func sqlFile(e *Env, c *Cmd) (reason string, local bool) {
 
 func sqlFileRules() []Rule {
 	return []Rule{
-		cmdRule("core.sql:run-file", Ask, "A database client runs statements the command does not show (psql -f, mysql < dump.sql, \\i, source, input piped from a program) against another server, from outside the project or from a script named like a teardown or a dump: they may DROP, DELETE or TRUNCATE", serverSQL,
+		cmdRule("core.sql:run-file", Ask, "A database client runs statements the command does not show (psql -f, mysql < dump.sql, \\i, source, input piped from a program) against another server, from outside the project or from a script named like a teardown or a dump: they may DROP, DELETE or TRUNCATE", callfacts.SQLServerClients,
 			func(e *Env, c *Cmd) string {
 				if r, local := sqlFile(e, c); r != "" && !local {
 					return r + " (they may DROP, DELETE or TRUNCATE)"
@@ -170,7 +165,7 @@ func sqlFileRules() []Rule {
 			},
 			[]string{"psql -h prod -f migrations/001.sql", "mysql shop < dump.sql", "cat wipe.sql | psql app", "psql postgres://u@db.example/app --file=x.sql", "mysql -h db1 -e 'source reset.sql' shop", "psql -c '\\i /tmp/x.sql'", "psql <<'EOF'\n\\i /tmp/wipe.sql\nEOF", "sudo -u postgres psql < restore.sql", "mongosh mongodb://prod purge.js", "redis-cli -h cache < cmds.txt", "psql \"$DATABASE_URL\" -f migrations/002.sql", "psql -f migrations/003_drop_users.sql"},
 			[]string{"psql -c 'select 1'", "psql -l", "echo 'select 1' | psql", "psql <<'EOF'\nselect now();\nEOF", "pg_dump app > app.sql", "mysql -f -e 'show tables'", "sqlite3 app.db < schema.sql", "psql --help", "psql -f migrations/001_init.sql", "psql -h localhost -d dev -f db/schema.sql"}),
-		cmdRule("core.sql:run-local-file", Audit, "A project's own SQL script run on the local database server (psql -f migrations/001_init.sql): recorded", serverSQL,
+		cmdRule("core.sql:run-local-file", Audit, "A project's own SQL script run on the local database server (psql -f migrations/001_init.sql): recorded", callfacts.SQLServerClients,
 			func(e *Env, c *Cmd) string {
 				if r, local := sqlFile(e, c); local {
 					return r

@@ -13,7 +13,7 @@ func cmdRule(id string, mode Mode, desc string, names []string, match func(e *En
 	return Rule{ID: id, Mode: mode, Desc: desc, Tools: shellTools, Cmds: names, Catch: catch, Allow: allow,
 		Match: func(e *Env) string {
 			return first(e.F.Cmds(names...), func(c *Cmd) string {
-				if dryRun(c) {
+				if c.DryRun() {
 					return "" // it only says what it would do
 				}
 				return match(e, c)

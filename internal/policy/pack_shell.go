@@ -10,7 +10,6 @@ import (
 var shellTools = []string{"Bash", "PowerShell"}
 
 var (
-	mkfsNames    = []string{"mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mkfs.ntfs", "mkfs.exfat", "mkfs.f2fs", "mke2fs", "mkswap", "wipefs"}
 	fetchNames   = []string{"curl", "wget", "fetch", "http", "https", "aria2c", "base64", "xxd", "openssl", "uudecode"}
 	execNames    = []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "perl", "ruby", "node", "php", "eval", "source", "."}
 	devicePrefix = re(`^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper/|loop\d|sr\d|nbd\d)`)
@@ -83,11 +82,11 @@ func shellPack() Pack {
 			Allow: []string{"find . -name '*.pyc' -delete", "find / -name foo.txt", "find ./build -type f -exec rm {} +", "find ~ -name '*.go' -print", "echo find / -delete"},
 		},
 		{
-			ID: "core.shell:mkfs", Mode: Deny, Tools: shellTools, Cmds: mkfsNames,
+			ID: "core.shell:mkfs", Mode: Deny, Tools: shellTools, Cmds: callfacts.FormatTools,
 			Desc: "Formatting or wiping a filesystem (mkfs, mke2fs, mkswap, wipefs)",
 			Match: func(e *Env) string {
-				return first(e.F.Cmds(mkfsNames...), func(c *Cmd) string {
-					if onlyHelp(c) || dryRun(c) || c.Has("-n") && (c.Name == "wipefs" || c.Name == "mke2fs" || strings.HasPrefix(c.Name, "mkfs.ext")) || c.Has("-N") && c.Name == "mkfs.xfs" {
+				return first(e.F.Cmds(callfacts.FormatTools...), func(c *Cmd) string {
+					if onlyHelp(c) || c.DryRun() || c.Has("-n") && (c.Name == "wipefs" || c.Name == "mke2fs" || strings.HasPrefix(c.Name, "mkfs.ext")) || c.Has("-N") && c.Name == "mkfs.xfs" {
 						return ""
 					}
 					if regularFiles(e, c, c.Pos) {
