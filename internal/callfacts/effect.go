@@ -33,7 +33,7 @@ const (
 var changers = map[string]Effect{
 	"mv": EffectDelete, "cp": EffectWrite, "ln": EffectWrite, "dd": EffectWrite, "install": EffectWrite,
 	"patch": EffectWrite, "rsync": EffectWrite, "tar": EffectWrite, "unzip": EffectWrite, "gunzip": EffectWrite,
-	"gzip": EffectWrite, "mkfs": EffectWrite, "wipefs": EffectDelete, "rename": EffectWrite, "mkfifo": EffectWrite,
+	"gzip": EffectWrite, "rename": EffectWrite, "mkfifo": EffectWrite,
 	"mknod": EffectWrite, "link": EffectWrite, "fallocate": EffectWrite,
 	// PowerShell cmdlets met outside PowerShell (names are lowercased).
 	"set-content": EffectWrite, "add-content": EffectWrite, "out-file": EffectWrite, "remove-item": EffectDelete,
@@ -82,7 +82,7 @@ func effectOf(c *Cmd) (Effect, string) {
 		return e, c.Name
 	}
 	if strings.HasPrefix(c.Name, "mkfs.") {
-		return EffectWrite, c.Name
+		return EffectDelete, c.Name + " formats a filesystem" // mkfs.minix and kin, beyond FormatTools
 	}
 	if subs, ok := changingSub[c.Name]; ok {
 		if sub := c.Sub(0); subs[sub] && !(c.Name == "git" && gitLists(c)) {
@@ -98,6 +98,9 @@ func effectOf(c *Cmd) (Effect, string) {
 	if e, why := familyEffect(c); e != EffectNone {
 		return e, why
 	}
+	if w := c.WardenToggle(); w != "" {
+		return EffectWrite, w + " switches warden's guards"
+	}
 	switch {
 	case c.Name == "find" && c.Has("-delete"):
 		return EffectDelete, "find -delete"
@@ -107,8 +110,6 @@ func effectOf(c *Cmd) (Effect, string) {
 		return inlineEffect(c)
 	case c.Name == "ssh" && c.Stdin != "":
 		return EffectRun, "ssh runs input the line does not show (" + c.Stdin + ") on another host"
-	case c.WardenToggle() != "":
-		return EffectWrite, c.WardenToggle() + " switches warden's guards"
 	case c.FeedUnknown:
 		return EffectRun, c.Name + " runs text the line does not show, which may change anything"
 	case shells[c.Name] && c.Payload == "" && len(c.Pos) > 0 && c.Pos[0] != "-":

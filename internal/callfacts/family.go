@@ -83,10 +83,8 @@ func familyEffect(c *Cmd) (Effect, string) {
 		}
 		return EffectStop, c.Name + " signals processes"
 	case famKernel:
-		for _, p := range c.Pos {
-			if c.Has("-w", "--write") || strings.Contains(p, "=") {
-				return EffectWrite, "sysctl changes kernel parameters"
-			}
+		if c.Has("-w", "--write") || strings.Contains(strings.Join(c.Pos, " "), "=") {
+			return EffectWrite, "sysctl changes kernel parameters"
 		}
 	case famHistory:
 		if c.Has("-c", "-d") {
