@@ -17,7 +17,14 @@ import (
 // The user's home is not known here; it only changes how paths are
 // spelled in the facts, not whether the call changes something.
 func Mutation(in *event.Input) (bool, string) {
-	why, changes := callfacts.Normalize(callfacts.Call{Tool: in.ToolName, Input: in.ToolInput, Cwd: in.Cwd}).Change()
+	var f *callfacts.Facts
+	if in.ToolName == "Bash" {
+		// the hook decoded tool_input once already: no second decoding
+		f = callfacts.Bash(in.ToolString("command"), in.Cwd, "")
+	} else {
+		f = callfacts.Normalize(callfacts.Call{Tool: in.ToolName, Input: in.ToolInput, Cwd: in.Cwd})
+	}
+	why, changes := f.Change()
 	return changes, why
 }
 
