@@ -26,7 +26,7 @@ func TestLoopStopIsUserOnly(t *testing.T) {
 // checked against the parser run without the prefilter.
 func TestSelfTogglePrefilterMissesNothing(t *testing.T) {
 	names := append([]string{"warden", "w''arden", `w"ar"den`, `war\den`, "w$''arden", `"warden"`, "'warden'", "/usr/local/bin/warden", "pace-maker", `pace\-maker`}, builtNames...)
-	subs := []string{"off", "on", "safemode off", "breaker reset", "uninstall", "loop stop", "status"}
+	subs := []string{"off", "on", "safemode off", "breaker reset", "uninstall", "loop stop", "status", "s-", "rb-", "tempo off", "disable"}
 	wraps := []string{"%s", "sudo %s", "env A=1 %s", "nohup %s &", `bash -c "%s"`, "sh -c '%s'", "eval %s", "true && %s", "(%s)", "echo x | %s", "timeout 5 %s", "$(%s)", "bash -c \"eval '%s'\""}
 	// The program named through a command substitution or a variable
 	// holding one: $(which warden) off.
