@@ -2,6 +2,7 @@ package callfacts
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/warden-dev/warden/internal/lazyre"
 )
@@ -68,52 +69,111 @@ var sqlWrite = lazyre.New(`(?i)\b(insert|update|delete|drop|create|alter|replace
 
 // effectOf is what c does and why, from its program, options and
 // arguments; commands it runs (a wrapper's, a payload's) have their own.
+// One table lookup decides for the programs the tables name; the rest
+// change something only by running code the line does not show.
 func effectOf(c *Cmd) (Effect, string) {
-	if c.DryRun() {
-		return EffectNone, ""
+	if rule := effectRules()[c.Name]; rule != nil && !c.DryRun() {
+		if e, why := rule(c); e != EffectNone {
+			return e, why
+		}
 	}
-	switch op := pathOps[c.Name]; {
-	case op == OpDelete:
-		return EffectDelete, c.Name
-	case op == OpWrite:
-		return EffectWrite, c.Name
-	}
-	if e, ok := changers[c.Name]; ok {
-		return e, c.Name
-	}
-	if strings.HasPrefix(c.Name, "mkfs.") {
+	switch {
+	case c.FeedUnknown:
+		return EffectRun, c.Name + " runs text the line does not show, which may change anything"
+	case c.Payload != "" && IsInterpreter(c.Name):
+		return inlineEffect(c)
+	case c.Payload == "" && len(c.Pos) > 0 && c.Pos[0] != "-" && shells[c.Name]:
+		return EffectRun, c.Name + " runs a script, which may change anything"
+	case c.NameBuilt:
+		return wardenEffect(c)
+	case strings.HasPrefix(c.Name, "mkfs.") && !c.DryRun():
 		return EffectDelete, c.Name + " formats a filesystem" // mkfs.minix and kin, beyond FormatTools
 	}
-	if subs, ok := changingSub[c.Name]; ok {
-		if sub := c.Sub(0); subs[sub] && !(c.Name == "git" && gitLists(c)) {
-			return EffectWrite, c.Name + " " + sub
+	return EffectNone, ""
+}
+
+// effectRule gives a program's effect from its options and arguments.
+type effectRule func(c *Cmd) (Effect, string)
+
+// effectRules are the rules of every program the tables name, built on
+// first use (most hooks never ask); later tables win over earlier ones.
+var effectRules = sync.OnceValue(func() map[string]effectRule {
+	m := map[string]effectRule{}
+	for f, names := range families() {
+		for _, n := range names {
+			m[n] = familyRule(f)
 		}
-		return EffectNone, ""
 	}
+	for name, op := range pathOps {
+		switch op {
+		case OpDelete:
+			m[name] = always(EffectDelete)
+		case OpWrite:
+			m[name] = always(EffectWrite)
+		}
+	}
+	for name, e := range changers {
+		m[name] = always(e)
+	}
+	for name := range changingSub {
+		m[name] = subcommandEffect
+	}
+	for name := range inPlaceFlags {
+		m[name] = inPlaceEffect
+	}
+	m["find"] = findEffect
+	m["curl"], m["wget"] = downloadEffect, downloadEffect
+	m["ssh"] = sshEffect
+	m["warden"], m["pace-maker"] = wardenEffect, wardenEffect
+	return m
+})
+
+// always is the rule of a program that changes files whatever its
+// arguments.
+func always(e Effect) effectRule {
+	return func(c *Cmd) (Effect, string) { return e, c.Name }
+}
+
+func subcommandEffect(c *Cmd) (Effect, string) {
+	if sub := c.Sub(0); changingSub[c.Name][sub] && !(c.Name == "git" && gitLists(c)) {
+		return EffectWrite, c.Name + " " + sub
+	}
+	return EffectNone, ""
+}
+
+func inPlaceEffect(c *Cmd) (Effect, string) {
 	for _, f := range inPlaceFlags[c.Name] {
 		if c.Has(f) {
 			return EffectWrite, c.Name + " " + f + " (edits files in place)"
 		}
 	}
-	if e, why := familyEffect(c); e != EffectNone {
-		return e, why
+	return EffectNone, ""
+}
+
+func findEffect(c *Cmd) (Effect, string) {
+	if c.Has("-delete") {
+		return EffectDelete, "find -delete"
 	}
+	return EffectNone, ""
+}
+
+func downloadEffect(c *Cmd) (Effect, string) {
+	if downloads(c.Name, c.Args) {
+		return EffectWrite, c.Name + " writing a file"
+	}
+	return EffectNone, ""
+}
+
+func sshEffect(c *Cmd) (Effect, string) {
+	if c.Stdin != "" {
+		return EffectRun, "ssh runs input the line does not show (" + c.Stdin + ") on another host"
+	}
+	return EffectNone, ""
+}
+
+func wardenEffect(c *Cmd) (Effect, string) {
 	if w := c.WardenToggle(); w != "" {
 		return EffectWrite, w + " switches warden's guards"
-	}
-	switch {
-	case c.Name == "find" && c.Has("-delete"):
-		return EffectDelete, "find -delete"
-	case (c.Name == "curl" || c.Name == "wget") && downloads(c.Name, c.Args):
-		return EffectWrite, c.Name + " writing a file"
-	case IsInterpreter(c.Name) && c.Payload != "":
-		return inlineEffect(c)
-	case c.Name == "ssh" && c.Stdin != "":
-		return EffectRun, "ssh runs input the line does not show (" + c.Stdin + ") on another host"
-	case c.FeedUnknown:
-		return EffectRun, c.Name + " runs text the line does not show, which may change anything"
-	case shells[c.Name] && c.Payload == "" && len(c.Pos) > 0 && c.Pos[0] != "-":
-		return EffectRun, c.Name + " runs a script, which may change anything"
 	}
 	return EffectNone, ""
 }

@@ -1,16 +1,12 @@
 package callfacts
 
-import (
-	"strings"
-	"sync"
-)
+import "strings"
 
 // family is which group of tools.go a program belongs to.
 type family byte
 
 const (
-	famNone family = iota
-	famFormat
+	famFormat family = iota
 	famDisk
 	famPower
 	famUser
@@ -21,31 +17,30 @@ const (
 	famHistory
 )
 
-// families maps each program of tools.go to its family, built on first
-// use (not at init: most hooks never ask).
-var families = sync.OnceValue(func() map[string]family {
-	m := map[string]family{"sqlite3": famSQL, "duckdb": famSQL, "dropdb": famSQL, "dropuser": famSQL, "mysqladmin": famSQL,
-		"sysctl": famKernel, "history": famHistory,
-		"kill": famKill, "pkill": famKill, "killall": famKill, "killall5": famKill, "skill": famKill, "kill-port": famKill, "fuser": famKill}
-	for _, g := range []struct {
-		names []string
-		f     family
-	}{{FormatTools, famFormat}, {DiskTools, famDisk}, {PowerTools, famPower}, {UserTools, famUser}, {SQLServerClients, famSQL},
-		{SyncTools, famVerbs}, {remoteCLIs, famVerbs}} {
-		for _, n := range g.names {
-			m[n] = g.f
-		}
+// families maps each program of tools.go to its family.
+func families() map[family][]string {
+	return map[family][]string{
+		famFormat: FormatTools, famDisk: DiskTools, famPower: PowerTools, famUser: UserTools,
+		famSQL:    append([]string{"sqlite3", "duckdb", "dropdb", "dropuser", "mysqladmin"}, SQLServerClients...),
+		famVerbs:  append(append([]string(nil), SyncTools...), remoteCLIs...),
+		famKill:   {"kill", "pkill", "killall", "killall5", "skill", "kill-port", "fuser"},
+		famKernel: {"sysctl"}, famHistory: {"history"},
 	}
-	return m
-})
+}
 
-// familyEffect is the coarse effect of a program of tools.go: what the
-// family does unless the options only list, print or show help.
-func familyEffect(c *Cmd) (Effect, string) {
-	f := families()[c.Name]
-	if f == famNone || c.Has("--help", "--version") {
-		return EffectNone, ""
+// familyRule is the effect rule of a family's programs: what the family
+// does unless the options only list, print or show help.
+func familyRule(f family) effectRule {
+	return func(c *Cmd) (Effect, string) {
+		if c.Has("--help", "--version") {
+			return EffectNone, ""
+		}
+		return familyEffect(f, c)
 	}
+}
+
+// familyEffect is the coarse effect of program c of family f.
+func familyEffect(f family, c *Cmd) (Effect, string) {
 	switch f {
 	case famFormat:
 		return EffectDelete, c.Name + " formats or wipes a filesystem"
