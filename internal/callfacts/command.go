@@ -91,9 +91,12 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			c.FeedUnknown = true // xargs sh -c, bash -c "$CMD": the script is not in the line
 		}
 		c.Payload = payload
-		c.Effect, c.Why = effectOf(&c)
 		idx := len(n.f.Commands)
 		n.f.Commands = append(n.f.Commands, c)
+		// on the stored copy: c passed to a rule through a func value
+		// would escape to the heap on every command
+		stored := &n.f.Commands[idx]
+		stored.Effect, stored.Why = effectOf(stored)
 		n.f.names[name] = true
 		if name == "env" {
 			for _, a := range c.Args {

@@ -124,6 +124,7 @@ var effectRules = sync.OnceValue(func() map[string]effectRule {
 	m["find"] = findEffect
 	m["curl"], m["wget"] = downloadEffect, downloadEffect
 	m["ssh"] = sshEffect
+	m["crontab"], m["at"], m["batch"] = scheduleEffect, scheduleEffect, scheduleEffect
 	m["warden"], m["pace-maker"] = wardenEffect, wardenEffect
 	return m
 })
@@ -169,6 +170,15 @@ func sshEffect(c *Cmd) (Effect, string) {
 		return EffectRun, "ssh runs input the line does not show (" + c.Stdin + ") on another host"
 	}
 	return EffectNone, ""
+}
+
+// scheduleEffect: crontab replaces or edits the user's jobs, at and
+// batch queue one; listing them (-l) changes nothing.
+func scheduleEffect(c *Cmd) (Effect, string) {
+	if c.Has("-l") {
+		return EffectNone, ""
+	}
+	return EffectWrite, c.Name + " schedules commands"
 }
 
 func wardenEffect(c *Cmd) (Effect, string) {

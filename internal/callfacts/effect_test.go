@@ -50,6 +50,8 @@ func TestEffects(t *testing.T) {
 		{"warden status", ""},
 		{"sysctl -w a.b=1", "sysctl:write"},
 		{"sysctl -a", ""},
+		{"crontab jobs.txt", "crontab:write"},
+		{"crontab -l", ""},
 	} {
 		var got []string
 		for _, c := range bash(tc.cmd).Commands {
