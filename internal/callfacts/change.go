@@ -40,7 +40,7 @@ func (f *Facts) commandChange() (string, bool) {
 	}
 	for i := range f.Commands {
 		if c := &f.Commands[i]; c.Effect != EffectNone {
-			return c.Why, true
+			return c.EffectWhy(), true
 		}
 	}
 	for _, p := range f.Paths {

@@ -96,7 +96,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		// on the stored copy: c passed to a rule through a func value
 		// would escape to the heap on every command
 		stored := &n.f.Commands[idx]
-		stored.Effect, stored.Why = effectOf(stored)
+		stored.Effect, _ = effectOf(stored)
 		n.f.names[name] = true
 		if name == "env" {
 			for _, a := range c.Args {

@@ -92,6 +92,14 @@ func effectOf(c *Cmd) (Effect, string) {
 	return EffectNone, ""
 }
 
+// EffectWhy says in words what makes c's Effect ("git commit", "find
+// -delete"); asked only when a consumer reports it, so the reason's text
+// is not built for every command.
+func (c *Cmd) EffectWhy() string {
+	_, why := effectOf(c)
+	return why
+}
+
 // effectRule gives a program's effect from its options and arguments.
 type effectRule func(c *Cmd) (Effect, string)
 

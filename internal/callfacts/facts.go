@@ -40,8 +40,6 @@ type Cmd struct {
 	// Upstream names the commands earlier in the same pipeline (curl for
 	// the sh of `curl … | sh`).
 	Upstream []string `json:"upstream,omitempty" expr:"upstream"`
-	// Escaped is true when argv[0] dodged aliases: \rm, 'rm', command rm.
-	Escaped bool `json:"escaped,omitempty" expr:"escaped"`
 	// Dir is the directory the command runs in: the call's cwd, changed by
 	// an earlier `cd DIR` in the same command line.
 	Dir string `json:"dir,omitempty" expr:"dir"`
@@ -52,15 +50,18 @@ type Cmd struct {
 	// Feed names the fetcher or decoder (curl, wget, base64) whose output
 	// this shell or interpreter runs as code.
 	Feed string `json:"feed,omitempty" expr:"feed"`
-	// FeedUnknown is set when this shell or interpreter runs script text
-	// the line does not show (piped from a program, a file fetched or
-	// built by one, the input of xargs sh -c).
-	FeedUnknown bool `json:"feed_unknown,omitempty" expr:"feed_unknown"`
 	// Stdin names what the command reads on its input when the line does
 	// not show the text: "< FILE" for a redirect from a file (normalized),
 	// "| NAME" for a pipe from a program (psql < dump.sql, cat x.sh | ssh
 	// host bash). Empty when nothing is fed or Heredoc has the text.
 	Stdin string `json:"stdin,omitempty" expr:"stdin"`
+	// (The flags stand together: Cmd stays in a smaller allocation class.)
+	// Escaped is true when argv[0] dodged aliases: \rm, 'rm', command rm.
+	Escaped bool `json:"escaped,omitempty" expr:"escaped"`
+	// FeedUnknown is set when this shell or interpreter runs script text
+	// the line does not show (piped from a program, a file fetched or
+	// built by one, the input of xargs sh -c).
+	FeedUnknown bool `json:"feed_unknown,omitempty" expr:"feed_unknown"`
 	// Captured is set when a command substitution takes the command's
 	// output ($(gh auth token)): it is not printed into the conversation.
 	Captured bool `json:"captured,omitempty" expr:"captured"`
@@ -69,11 +70,10 @@ type Cmd struct {
 	// show: a name hidden on purpose, $(base64 -d < n.b64) off.
 	NameBuilt bool `json:"name_built,omitempty" expr:"name_built"`
 	// Effect is what the command itself does (its wrapped or payload
-	// commands have their own), Why says so in words, and Targets are
-	// the paths it writes or deletes, normalized, where the line names
-	// them.
+	// commands have their own; EffectWhy says it in words), and Targets
+	// are the paths it writes or deletes, normalized, where the line
+	// names them.
 	Effect  Effect   `json:"effect,omitempty" expr:"effect"`
-	Why     string   `json:"why,omitempty" expr:"why"`
 	Targets []string `json:"targets,omitempty" expr:"targets"`
 }
 
