@@ -26,7 +26,7 @@ func TestLoopStopIsUserOnly(t *testing.T) {
 // checked against the parser run without the prefilter.
 func TestSelfTogglePrefilterMissesNothing(t *testing.T) {
 	names := append([]string{"warden", "w''arden", `w"ar"den`, `war\den`, "w$''arden", `"warden"`, "'warden'", "/usr/local/bin/warden", "pace-maker", `pace\-maker`}, builtNames...)
-	subs := []string{"off", "on", "safemode off", "breaker reset", "uninstall", "loop stop", "status"}
+	subs := []string{"off", "on", "safemode off", "breaker reset", "uninstall", "loop stop", "status", "s-", "rb-", "tempo off", "disable"}
 	wraps := []string{"%s", "sudo %s", "env A=1 %s", "nohup %s &", `bash -c "%s"`, "sh -c '%s'", "eval %s", "true && %s", "(%s)", "echo x | %s", "timeout 5 %s", "$(%s)", "bash -c \"eval '%s'\""}
 	// The program named through a command substitution or a variable
 	// holding one: $(which warden) off.
@@ -36,20 +36,20 @@ func TestSelfTogglePrefilterMissesNothing(t *testing.T) {
 		for _, s := range subs {
 			for _, w := range wraps {
 				cmd := fmt.Sprintf(w, n+" "+s)
-				if _, hit := selfToggle(cmd, 0); hit {
+				if _, hit := selfToggle(cmd); hit {
 					flagged++
 					if !mayNameWarden(cmd) {
 						t.Errorf("prefilter skips %q, which the parser flags", cmd)
 					}
 				}
-				if _, a := selfToggle(cmd, 0); a != func() bool { _, b := SelfToggle(cmd); return b }() {
+				if _, a := selfToggle(cmd); a != func() bool { _, b := SelfToggle(cmd); return b }() {
 					t.Errorf("SelfToggle(%q) differs from the parser alone", cmd)
 				}
 			}
 			for _, sw := range subst {
 				for _, w := range wraps {
 					cmd := fmt.Sprintf(w, fmt.Sprintf(sw, n)+" "+s)
-					_, hit := selfToggle(cmd, 0)
+					_, hit := selfToggle(cmd)
 					if hit {
 						flagged++
 						if !mayNameWarden(cmd) {

@@ -1,180 +1,28 @@
-// Package policy is warden's guard engine: built-in rule packs and user rules
-// evaluated against a normalized tool call (Facts). Normalization parses
-// shell commands with a real parser (mvdan.cc/sh) so rules match on the
-// commands that would run, not on substrings of the text.
-//
-// Nothing here does work at package init: packs are Go tables built by the
-// compiler, regexps and expressions are compiled on first use, and only the
-// rules that can match the event, tool and command names are looked at.
 package policy
 
-// Cmd is one simple command that would run, wherever it sits: in a pipeline,
-// a list, a subshell, a command substitution, a function body, behind a
-// wrapper (sudo, env, xargs, find -exec…) or inside a bash -c / eval payload.
-type Cmd struct {
-	// Name is the program's base name ("rm" for /bin/rm, \rm or 'rm').
-	Name string `json:"name" expr:"name"`
-	// Raw is argv[0] as written ("\\rm", "/bin/rm").
-	Raw string `json:"raw,omitempty" expr:"raw"`
-	// Args are the arguments after argv[0], unquoted. For git, global
-	// options (-C dir, -c k=v) are dropped so Args[0] is the subcommand.
-	Args []string `json:"args" expr:"args"`
-	// Flags are the options among Args, split: "-rf" gives "-r" and "-f";
-	// "--force=x" gives "--force". Everything after "--" is positional.
-	Flags []string `json:"flags,omitempty" expr:"flags"`
-	// Pos are the positional (non-option) arguments.
-	Pos []string `json:"positional,omitempty" expr:"positional"`
-	// Wrappers are the commands this one runs under, outermost first
-	// ("sudo", "env", "bash -c", "find -exec"…).
-	Wrappers []string `json:"wrappers,omitempty" expr:"wrappers"`
-	// Depth is the nesting of shell payloads: 0 for the command itself,
-	// 1 inside bash -c '…' or eval, and so on.
-	Depth int `json:"depth,omitempty" expr:"depth"`
-	// Payload is the code of an interpreter one-liner (python -c, node -e…)
-	// or of sh -c / eval.
-	Payload string `json:"payload,omitempty" expr:"payload"`
-	// Upstream names the commands earlier in the same pipeline (curl for
-	// the sh of `curl … | sh`).
-	Upstream []string `json:"upstream,omitempty" expr:"upstream"`
-	// Escaped is true when argv[0] dodged aliases: \rm, 'rm', command rm.
-	Escaped bool `json:"escaped,omitempty" expr:"escaped"`
-	// Dir is the directory the command runs in: the call's cwd, changed by
-	// an earlier `cd DIR` in the same command line.
-	Dir string `json:"dir,omitempty" expr:"dir"`
-	// Heredoc is the text fed to the command when the line shows it: a
-	// here-document, a here-string, or what an earlier stage of the pipe
-	// prints (echo, printf, cat of a file the line wrote, base64 -d).
-	Heredoc string `json:"heredoc,omitempty" expr:"heredoc"`
-	// Feed names the fetcher or decoder (curl, wget, base64) whose output
-	// this shell or interpreter runs as code.
-	Feed string `json:"feed,omitempty" expr:"feed"`
-	// FeedUnknown is set when this shell or interpreter runs script text
-	// the line does not show (piped from a program, a file fetched or
-	// built by one, the input of xargs sh -c).
-	FeedUnknown bool `json:"feed_unknown,omitempty" expr:"feed_unknown"`
-	// Stdin names what the command reads on its input when the line does
-	// not show the text: "< FILE" for a redirect from a file (normalized),
-	// "| NAME" for a pipe from a program (psql < dump.sql, cat x.sh | ssh
-	// host bash). Empty when nothing is fed or Heredoc has the text.
-	Stdin string `json:"stdin,omitempty" expr:"stdin"`
-	// Captured is set when a command substitution takes the command's
-	// output ($(gh auth token)): it is not printed into the conversation.
-	Captured bool `json:"captured,omitempty" expr:"captured"`
-}
+import "github.com/warden-dev/warden/internal/callfacts"
 
-// Redirect is one redirection: `> file`, `>> file`, `< file`, `2>&1`.
-type Redirect struct {
-	Op     string `json:"op" expr:"op"`
-	Target string `json:"target" expr:"target"` // normalized path (or "&1")
-	Cmd    string `json:"cmd,omitempty" expr:"cmd"`
-}
-
-// Path ops.
-const (
-	OpRead   = "read"
-	OpWrite  = "write"
-	OpDelete = "delete"
-	OpArg    = "arg" // named on a command line; what happens to it is unknown
+// The rules read the one reading of a call that every gate reads too
+// (internal/callfacts); these names keep the rule packs and user rules
+// written against policy.Facts as they were.
+type (
+	Facts    = callfacts.Facts
+	Cmd      = callfacts.Cmd
+	Call     = callfacts.Call
+	PathRef  = callfacts.PathRef
+	Redirect = callfacts.Redirect
 )
 
-// PathRef is a path the call touches, normalized: absolute, ~ and $HOME
-// expanded, .. resolved, forward slashes.
-type PathRef struct {
-	Path string `json:"path" expr:"path"`
-	Op   string `json:"op" expr:"op"`
-	// Via is the tool or command that touches it ("Write", "rm", ">").
-	Via string `json:"via,omitempty" expr:"via"`
-}
+// Path ops (see callfacts).
+const (
+	OpRead   = callfacts.OpRead
+	OpWrite  = callfacts.OpWrite
+	OpDelete = callfacts.OpDelete
+	OpArg    = callfacts.OpArg
+)
 
-// Facts is the normalized call every rule looks at.
-type Facts struct {
-	Event string `json:"event" expr:"event"`
-	Tool  string `json:"tool,omitempty" expr:"tool"`
-	// Input is tool_input decoded.
-	Input map[string]any `json:"-" expr:"input"`
-	// Command is the Bash/PowerShell command text.
-	Command string `json:"command,omitempty" expr:"command"`
-	// Commands are every simple command found in Command.
-	Commands  []Cmd      `json:"commands,omitempty" expr:"commands"`
-	Redirects []Redirect `json:"redirects,omitempty" expr:"redirects"`
-	Paths     []PathRef  `json:"paths,omitempty" expr:"paths"`
-	// FilePath is the normalized file_path/notebook_path of a file tool.
-	FilePath string `json:"file_path,omitempty" expr:"file_path"`
-	// Content is what a Write/Edit/NotebookEdit puts into the file (all new
-	// strings joined for edits).
-	Content string `json:"-" expr:"content"`
-	// Lines is the line count of a Write's content (0 for other tools).
-	Lines  int    `json:"lines,omitempty" expr:"lines"`
-	Prompt string `json:"prompt,omitempty" expr:"prompt"`
-	Cwd    string `json:"cwd,omitempty" expr:"cwd"`
-	Home   string `json:"home,omitempty" expr:"home"`
-	// Project is the project directory (CLAUDE_PROJECT_DIR, else cwd).
-	Project string `json:"project,omitempty" expr:"project"`
-	// ParseError is set when Command did not parse: Commands then come from
-	// conservative word splitting and every reason says so.
-	ParseError string `json:"parse_error,omitempty" expr:"parse_error"`
-	// Derivation says how the facts were found: the script a pipe fed
-	// into a shell, the constant a variable held, the call an interpreter
-	// makes (for `warden policy explain`).
-	Derivation []string `json:"derivation,omitempty" expr:"derivation"`
-	// Obfuscated is set when the command had Unicode look-alikes (spaces,
-	// dashes, fullwidth letters) that were normalised before matching.
-	Obfuscated bool `json:"obfuscated,omitempty" expr:"obfuscated"`
-	// Session is a read-only view of session values for expressions.
-	Session map[string]any `json:"-" expr:"session"`
+// Normalize reads a call into facts (callfacts.Normalize).
+func Normalize(c Call) *Facts { return callfacts.Normalize(c) }
 
-	names map[string]bool // Commands' names, for the per-rule prefilter
-}
-
-// HasCmd reports whether any command is named one of names.
-func (f *Facts) HasCmd(names ...string) bool {
-	for _, n := range names {
-		if f.names[n] {
-			return true
-		}
-	}
-	return false
-}
-
-// Cmds returns the commands named one of names.
-func (f *Facts) Cmds(names ...string) []*Cmd {
-	var out []*Cmd
-	for i := range f.Commands {
-		for _, n := range names {
-			if f.Commands[i].Name == n {
-				out = append(out, &f.Commands[i])
-				break
-			}
-		}
-	}
-	return out
-}
-
-// Has reports whether c has any of the flags (with dashes: "-f", "--force").
-func (c *Cmd) Has(flags ...string) bool {
-	for _, f := range c.Flags {
-		for _, w := range flags {
-			if f == w {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// Sub returns the i-th positional argument, or "".
-func (c *Cmd) Sub(i int) string {
-	if i < len(c.Pos) {
-		return c.Pos[i]
-	}
-	return ""
-}
-
-// String is the command line as normalized, for reasons.
-func (c *Cmd) String() string {
-	s := c.Name
-	for _, a := range c.Args {
-		s += " " + a
-	}
-	return s
-}
+// NormPath normalizes a path as the facts do (callfacts.NormPath).
+func NormPath(p, cwd, home string) string { return callfacts.NormPath(p, cwd, home) }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/warden-dev/warden/internal/callfacts"
 	"github.com/warden-dev/warden/internal/redact"
 )
 
@@ -30,10 +31,10 @@ func resultLines(f *Facts) int {
 		return 0
 	}
 	old, _ := f.Input["old_string"].(string)
-	n := countLines(string(b)) - strings.Count(old, "\n") + strings.Count(f.Content, "\n")
+	n := callfacts.CountLines(string(b)) - strings.Count(old, "\n") + strings.Count(f.Content, "\n")
 	if all, _ := f.Input["replace_all"].(bool); all && old != "" {
 		k := strings.Count(string(b), old)
-		n = countLines(string(b)) + k*(strings.Count(f.Content, "\n")-strings.Count(old, "\n"))
+		n = callfacts.CountLines(string(b)) + k*(strings.Count(f.Content, "\n")-strings.Count(old, "\n"))
 	}
 	return n
 }

@@ -4,39 +4,19 @@ import (
 	"fmt"
 	"path"
 	"strings"
-)
 
-// dryRun reports whether c only says what it would do (--dry-run,
-// --no-act, rsync -n, apt-get -s): such forms change nothing.
-func dryRun(c *Cmd) bool {
-	if c.Has("--dry-run", "--dryrun", "--no-act", "--simulate", "--just-print", "--what-if", "--check", "--plan") {
-		return true
-	}
-	switch c.Name {
-	case "rsync", "rename", "make", "gmake", "gsutil", "prename", "perl-rename", "rclone":
-		return c.Has("-n")
-	case "apt-get", "apt":
-		return c.Has("-s")
-	}
-	return false
-}
+	"github.com/warden-dev/warden/internal/callfacts"
+)
 
 // tempDir reports whether p is in a scratch directory.
 func tempDir(p string) bool {
 	return under(p, "/tmp") || under(p, "/var/tmp") || under(p, "/dev/shm") || under(p, "/private/tmp")
 }
 
-var (
-	diskTools  = []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "blkdiscard", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "hdparm", "nvme", "badblocks", "zfs"}
-	powerTools = []string{"shutdown", "reboot", "poweroff", "halt", "init", "telinit", "systemctl", "kexec"}
-	userTools  = []string{"userdel", "deluser", "groupdel", "delgroup", "passwd", "usermod"}
-	syncTools  = []string{"rsync", "rclone", "aws", "gsutil", "azcopy", "s3cmd", "mc"}
-)
-
 // destroyPack: destructive tools that had no rule of their own.
 func destroyPack() Pack {
 	return Pack{Name: "core.destroy", Desc: "Destructive tools: sync with delete, disk partitioning, power off, killing every process, moving system dirs away, truncating files outside the project, deleting users, the whole project, kernel writes, volumes", Rules: append([]Rule{
-		cmdRule("core.destroy:sync-delete", Ask, "Sync that deletes at the destination or the source (rsync --delete/--remove-source-files, rclone sync/purge/delete, aws s3 sync --delete, gsutil rsync -d)", syncTools,
+		cmdRule("core.destroy:sync-delete", Ask, "Sync that deletes at the destination or the source (rsync --delete/--remove-source-files, rclone sync/purge/delete, aws s3 sync --delete, gsutil rsync -d)", callfacts.SyncTools,
 			func(e *Env, c *Cmd) string {
 				switch c.Name {
 				case "rsync":
@@ -66,7 +46,7 @@ func destroyPack() Pack {
 			},
 			[]string{"rsync -a --delete src/ /backup/", "rsync -av --del ./ host:/srv/app/", "rclone sync ./site remote:bucket", "aws s3 sync . s3://bucket --delete", "rsync -a --remove-source-files logs/ archive/", "rclone purge remote:old"},
 			[]string{"rsync -av src/ dst/", "rsync -an --delete src/ dst/", "rclone sync --dry-run a remote:b", "rclone ls remote:", "aws s3 sync . s3://bucket"}),
-		cmdRule("core.destroy:disk-tools", Deny, "Partitioning, wiping or erasing disks (fdisk, parted, sgdisk, blkdiscard, cryptsetup luksFormat, zpool destroy, lvremove…)", diskTools,
+		cmdRule("core.destroy:disk-tools", Deny, "Partitioning, wiping or erasing disks (fdisk, parted, sgdisk, blkdiscard, cryptsetup luksFormat, zpool destroy, lvremove…)", callfacts.DiskTools,
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || c.Has("-l", "--list", "-p", "--print", "-L", "--version", "status", "-i") && c.Name != "blkdiscard" {
 					return ""
@@ -112,7 +92,7 @@ func destroyPack() Pack {
 			},
 			[]string{"fdisk /dev/sda", "sgdisk --zap-all /dev/nvme0n1", "parted /dev/sdb mklabel gpt", "blkdiscard /dev/sdc", "cryptsetup luksFormat /dev/sdb1", "zpool destroy tank"},
 			[]string{"fdisk -l", "parted -l", "sgdisk -p /dev/sda", "cryptsetup status root", "zpool status"}),
-		cmdRule("core.destroy:power", Ask, "Shutting down or rebooting the machine (shutdown, reboot, poweroff, halt, init 0/6)", powerTools,
+		cmdRule("core.destroy:power", Ask, "Shutting down or rebooting the machine (shutdown, reboot, poweroff, halt, init 0/6)", callfacts.PowerTools,
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || c.Has("-c", "--show") && c.Name == "shutdown" {
 					return ""
@@ -282,12 +262,12 @@ func destroyPack() Pack {
 						return ""
 					}
 				case "find":
-					if !c.Has("-delete") && len(findExecs(c.Args)) == 0 {
+					if !c.Has("-delete") && len(callfacts.FindExecs(c.Args)) == 0 {
 						return ""
 					}
 					del := c.Has("-delete")
-					for _, x := range findExecs(c.Args) {
-						n := cmdName(x[0])
+					for _, x := range callfacts.FindExecs(c.Args) {
+						n := callfacts.ProgramName(x[0])
 						del = del || n == "rm" || n == "shred" || n == "unlink"
 					}
 					if !del {
@@ -302,7 +282,7 @@ func destroyPack() Pack {
 					}
 				}
 				for _, a := range targets {
-					if unknownValue(a) {
+					if callfacts.UnknownValue(a) {
 						continue
 					}
 					p := e.abs(c, a)
@@ -315,7 +295,7 @@ func destroyPack() Pack {
 			},
 			[]string{"rm -rf ~/Documents", "rm -rf ../other-project", "rm -r /data/backups", "find ~/Downloads -type f -delete", "rm -rf ~/proj2/*", "rimraf ../shared"},
 			[]string{"rm -rf ./build", "rm -rf /tmp/x", "rm -rf ~/.cache/pip", "rm ~/notes.txt", "find . -name '*.o' -delete", "rm -rf node_modules"}),
-		cmdRule("core.destroy:user-delete", Ask, "Deleting users or groups, removing passwords (userdel, deluser, groupdel, passwd -d)", userTools,
+		cmdRule("core.destroy:user-delete", Ask, "Deleting users or groups, removing passwords (userdel, deluser, groupdel, passwd -d)", callfacts.UserTools,
 			func(e *Env, c *Cmd) string {
 				switch c.Name {
 				case "passwd":
@@ -339,7 +319,7 @@ func destroyPack() Pack {
 				for _, p := range c.Pos {
 					// A file of the project is no more lost than after rm
 					// (its history is in git); elsewhere nothing is left.
-					if a := e.abs(c, p); !tempDir(a) && (!under(a, e.F.Project) || a == e.F.Project || unknownValue(p)) {
+					if a := e.abs(c, p); !tempDir(a) && (!under(a, e.F.Project) || a == e.F.Project || callfacts.UnknownValue(p)) {
 						return c.Name + " destroys " + p + " beyond recovery"
 					}
 				}
@@ -357,7 +337,7 @@ func scratchOnly(e *Env, c *Cmd) bool {
 		return false
 	}
 	for _, p := range c.Pos {
-		if unknownValue(p) || !tempDir(e.abs(c, p)) {
+		if callfacts.UnknownValue(p) || !tempDir(e.abs(c, p)) {
 			return false
 		}
 	}
@@ -375,12 +355,12 @@ func outside(e *Env, p string) bool {
 func regularFiles(e *Env, c *Cmd, args []string) bool {
 	n := 0
 	for _, a := range args {
-		if !pathLike(a) && !strings.Contains(a, ".") {
+		if !callfacts.PathLike(a) && !strings.Contains(a, ".") {
 			continue
 		}
 		n++
 		p := e.abs(c, a)
-		if strings.HasPrefix(p, "/dev/") || !under(p, e.F.Project) || unknownValue(a) {
+		if strings.HasPrefix(p, "/dev/") || !under(p, e.F.Project) || callfacts.UnknownValue(a) {
 			return false
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // findDeleteRule asks before find or fd deletes, across the project, files
@@ -248,7 +250,7 @@ func scratchPath(p, project, home string) bool {
 // unset. Another unknown variable stays suspect: find $UNSET -delete,
 // empty, deletes under the current directory.
 func scratchVar(s string) bool {
-	if !unknownValue(s) {
+	if !callfacts.UnknownValue(s) {
 		return false
 	}
 	v := strings.TrimPrefix(strings.TrimPrefix(s, "$"), "{")

@@ -3,6 +3,8 @@ package policy
 import (
 	"fmt"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // indirectPack: what the line runs but does not show. A constant the line
@@ -29,7 +31,7 @@ func indirectPack() Pack {
 				}
 				return ""
 			},
-			Catch: []string{"echo cm0= | tr a-z A-Z | bash", "python3 gen.py | sh", "ls | xargs sh -c", "./build-cmd | sudo -s", "jq -r .script cfg.json | python3 -", "sort cmds.txt > /tmp/r.sh; bash /tmp/r.sh"},
+			Catch: []string{"tr a-z A-Z < cmds.txt | bash", "python3 gen.py | sh", "ls | xargs sh -c", "./build-cmd | sudo -s", "jq -r .script cfg.json | python3 -", "sort cmds.txt > /tmp/r.sh; bash /tmp/r.sh"},
 			Allow: []string{"echo 'ls -la' | bash", "bash ./scripts/build.sh", "cat <<'EOF' | sh\necho hi\nEOF", "python3 gen.py | tee out.txt", "printf 'make test\\n' | sh", "eval \"$(ssh-agent -s)\"", "eval \"$(pyenv init -)\"", "source <(kubectl completion bash)"},
 		},
 		{
@@ -38,10 +40,10 @@ func indirectPack() Pack {
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
-					if globLike(c.Name) {
+					if callfacts.GlobLike(c.Name) {
 						return fmt.Sprintf("the program %s is whatever the glob matches when it runs (args: %.80s)", c.Raw, strings.Join(c.Args, " "))
 					}
-					if strings.HasPrefix(c.Name, "$") || strings.HasPrefix(c.Raw, "$") && unknownValue(c.Raw) {
+					if strings.HasPrefix(c.Name, "$") || strings.HasPrefix(c.Raw, "$") && callfacts.UnknownValue(c.Raw) {
 						return fmt.Sprintf("the program %s is not known until it runs (args: %.80s)", c.Raw, strings.Join(c.Args, " "))
 					}
 				}
@@ -56,16 +58,16 @@ func indirectPack() Pack {
 			Match: func(e *Env) string {
 				return first(e.F.Cmds("rm", "rimraf", "shred", "find", "chmod", "chown", "chgrp", "rmdir", "mv", "rsync"), func(c *Cmd) string {
 					destructive := c.Name == "rm" && (recursive(c) || c.Has("-f", "--force")) || c.Name == "rimraf" || c.Name == "shred" ||
-						c.Name == "find" && (c.Has("-delete") || len(findExecs(c.Args)) > 0) || (c.Name == "chmod" || c.Name == "chown" || c.Name == "chgrp") && recursive(c) ||
+						c.Name == "find" && (c.Has("-delete") || len(callfacts.FindExecs(c.Args)) > 0) || (c.Name == "chmod" || c.Name == "chown" || c.Name == "chgrp") && recursive(c) ||
 						c.Name == "rmdir" || c.Name == "mv" || c.Name == "rsync" && c.Has("--delete")
 					if !destructive {
 						return ""
 					}
 					for _, a := range c.Pos {
-						if !unknownValue(a) || strings.TrimSpace(unknownParts(a)) == "" {
+						if !callfacts.UnknownValue(a) || strings.TrimSpace(callfacts.UnknownParts(a)) == "" {
 							continue
 						}
-						if why := critical(e.abs(c, unknownParts(a)), e.F.Home); why != "" {
+						if why := critical(e.abs(c, callfacts.UnknownParts(a)), e.F.Home); why != "" {
 							return fmt.Sprintf("%s %s would hit %s if the unknown part of %q were empty", c.Name, strings.Join(c.Flags, " "), why, a)
 						}
 					}

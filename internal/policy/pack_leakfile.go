@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // The two-step leak: the environment or a secret file is written to a
@@ -218,7 +220,7 @@ var (
 func interpSendsEnv(e *Env) string {
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
-		if c.Payload == "" || !isInterpreter(c.Name) {
+		if c.Payload == "" || !callfacts.IsInterpreter(c.Name) {
 			continue
 		}
 		if wholeEnv().MatchString(c.Payload) && netCall().MatchString(c.Payload) {

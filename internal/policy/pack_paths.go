@@ -6,6 +6,8 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // homeDirRule denies any access (read or write) to paths under one of dirs
@@ -343,7 +345,7 @@ func selfPack() Pack {
 				for _, c := range e.F.Cmds("chmod") {
 					files := c.Pos
 					switch {
-					case chmodFlagMode(c) && c.Has("-x"):
+					case callfacts.ChmodFlagMode(c) && c.Has("-x"):
 					case len(c.Pos) > 1 && (strings.Contains(c.Pos[0], "-x") || c.Pos[0] == "000" || c.Pos[0] == "644" || c.Pos[0] == "600"):
 						files = c.Pos[1:]
 					default:
@@ -391,17 +393,8 @@ func selfPack() Pack {
 						}
 						return ""
 					}
-					pos := c.Pos
-					for len(pos) > 0 && (path.Base(pos[0]) == "warden" || path.Base(pos[0]) == "pace-maker") {
-						// $(which warden || echo ~/bin/warden) off: the
-						// substitution's other value, not an argument
-						pos = pos[1:]
-					}
-					a := strings.Join(pos, " ")
-					for _, bad := range []string{"off", "disable", "uninstall", "safemode off", "breaker reset", "tempo off", "s-", "rb-"} {
-						if a == bad || strings.HasPrefix(a, bad+" ") {
-							return "`" + c.Name + " " + a + "` may only be typed by the user"
-						}
+					if w := c.WardenToggle(); w != "" {
+						return "`" + w + "` may only be typed by the user"
 					}
 					return ""
 				})

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // Code that runs somewhere the command line does not show it: a SQL file
@@ -11,11 +13,6 @@ import (
 // or in a container. When the line itself shows the text (a here-document,
 // echo '…' |, a file it wrote) the text is parsed and the other rules judge
 // it; these rules are for text the line only names.
-
-// serverSQL are the clients of database servers (sqlite3 and duckdb open a
-// local file the other rules see).
-var serverSQL = []string{"psql", "mysql", "mariadb", "sqlcmd", "cockroach", "clickhouse-client", "clickhouse", "mongosh", "mongo",
-	"pgcli", "mycli", "cqlsh", "snowsql", "redis-cli", "usql"}
 
 // sqlFileFlags are each client's options whose value is a file of
 // statements to run (mysql -f is --force, so it has none).
@@ -39,7 +36,7 @@ func sqlFileOf(c *Cmd) string {
 	if c.Heredoc != "" || onlyHelp(c) {
 		// The text is in the line (core.sql:drop reads it), but it may
 		// itself run a file: psql <<EOF \i /tmp/x.sql EOF.
-		if m := sqlInclude.get().FindStringSubmatch(c.Heredoc); m != nil {
+		if m := sqlInclude.FindStringSubmatch(c.Heredoc); m != nil {
 			return m[1]
 		}
 		return ""
@@ -65,7 +62,7 @@ func sqlFileOf(c *Cmd) string {
 				if a == f {
 					v = c.Args[i+1]
 				}
-				if m := sqlInclude.get().FindStringSubmatch(v); m != nil {
+				if m := sqlInclude.FindStringSubmatch(v); m != nil {
 					return m[1]
 				}
 			}
@@ -100,7 +97,7 @@ func sqlServer(c *Cmd) string {
 		}
 	}
 	for _, p := range c.Pos {
-		if strings.Contains(p, "://") || strings.Contains(p, "host=") || unknownValue(p) && strings.Contains(strings.ToUpper(p), "URL") {
+		if strings.Contains(p, "://") || strings.Contains(p, "host=") || callfacts.UnknownValue(p) && strings.Contains(strings.ToUpper(p), "URL") {
 			return p
 		}
 	}
@@ -112,7 +109,7 @@ func localServer(h string) bool {
 	if h == "" || strings.HasPrefix(h, "/") {
 		return true // default socket, or a socket directory
 	}
-	if unknownValue(h) {
+	if callfacts.UnknownValue(h) {
 		return false
 	}
 	if i := strings.Index(h, "://"); i >= 0 {
@@ -152,14 +149,14 @@ func sqlFile(e *Env, c *Cmd) (reason string, local bool) {
 	if !localServer(server) {
 		where = server
 	}
-	local = localServer(server) && !strings.HasPrefix(file, "| ") && !unknownValue(file) && under(e.abs(c, file), e.F.Project) &&
+	local = localServer(server) && !strings.HasPrefix(file, "| ") && !callfacts.UnknownValue(file) && under(e.abs(c, file), e.F.Project) &&
 		!destructiveSQLName.MatchString(file[strings.LastIndexByte(file, '/')+1:])
 	return fmt.Sprintf("%s runs the statements of %s against %s; the command does not show them", c.Name, src, where), local
 }
 
 func sqlFileRules() []Rule {
 	return []Rule{
-		cmdRule("core.sql:run-file", Ask, "A database client runs statements the command does not show (psql -f, mysql < dump.sql, \\i, source, input piped from a program) against another server, from outside the project or from a script named like a teardown or a dump: they may DROP, DELETE or TRUNCATE", serverSQL,
+		cmdRule("core.sql:run-file", Ask, "A database client runs statements the command does not show (psql -f, mysql < dump.sql, \\i, source, input piped from a program) against another server, from outside the project or from a script named like a teardown or a dump: they may DROP, DELETE or TRUNCATE", callfacts.SQLServerClients,
 			func(e *Env, c *Cmd) string {
 				if r, local := sqlFile(e, c); r != "" && !local {
 					return r + " (they may DROP, DELETE or TRUNCATE)"
@@ -168,7 +165,7 @@ func sqlFileRules() []Rule {
 			},
 			[]string{"psql -h prod -f migrations/001.sql", "mysql shop < dump.sql", "cat wipe.sql | psql app", "psql postgres://u@db.example/app --file=x.sql", "mysql -h db1 -e 'source reset.sql' shop", "psql -c '\\i /tmp/x.sql'", "psql <<'EOF'\n\\i /tmp/wipe.sql\nEOF", "sudo -u postgres psql < restore.sql", "mongosh mongodb://prod purge.js", "redis-cli -h cache < cmds.txt", "psql \"$DATABASE_URL\" -f migrations/002.sql", "psql -f migrations/003_drop_users.sql"},
 			[]string{"psql -c 'select 1'", "psql -l", "echo 'select 1' | psql", "psql <<'EOF'\nselect now();\nEOF", "pg_dump app > app.sql", "mysql -f -e 'show tables'", "sqlite3 app.db < schema.sql", "psql --help", "psql -f migrations/001_init.sql", "psql -h localhost -d dev -f db/schema.sql"}),
-		cmdRule("core.sql:run-local-file", Audit, "A project's own SQL script run on the local database server (psql -f migrations/001_init.sql): recorded", serverSQL,
+		cmdRule("core.sql:run-local-file", Audit, "A project's own SQL script run on the local database server (psql -f migrations/001_init.sql): recorded", callfacts.SQLServerClients,
 			func(e *Env, c *Cmd) string {
 				if r, local := sqlFile(e, c); local {
 					return r
@@ -186,18 +183,18 @@ func sqlFileRules() []Rule {
 func stdinShell(payload string) bool {
 	w := strings.Fields(payload)
 	for len(w) > 0 {
-		switch name := cmdName(strings.Trim(w[0], `'"`)); {
+		switch name := callfacts.ProgramName(strings.Trim(w[0], `'"`)); {
 		case name == "sudo" || name == "doas" || name == "env" || name == "nohup" || name == "exec" || name == "time" || name == "nice":
-			if name == "sudo" && (hasArg(w[1:], "-s", "-i", "--shell", "--login")) {
+			if name == "sudo" && (callfacts.HasArg(w[1:], "-s", "-i", "--shell", "--login")) {
 				return true
 			}
-			w = skipFlags(w[1:], "ugpCn")
+			w = callfacts.SkipFlags(w[1:], "ugpCn")
 			for len(w) > 0 && strings.Contains(w[0], "=") {
 				w = w[1:]
 			}
 		case name == "su":
-			return !hasArg(w[1:], "-c", "--command")
-		case shells[name]:
+			return !callfacts.HasArg(w[1:], "-c", "--command")
+		case callfacts.IsShell(name):
 			for _, a := range w[1:] {
 				if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'c') {
 					return false // bash -c '…': the payload, parsed already
@@ -207,7 +204,7 @@ func stdinShell(payload string) bool {
 				}
 			}
 			return true
-		case isInterpreter(name):
+		case callfacts.IsInterpreter(name):
 			return len(w) == 1 || w[1] == "-"
 		default:
 			return false
@@ -230,7 +227,7 @@ func remoteWrapper(c *Cmd) string {
 
 // sshHost is the host an ssh command connects to.
 func sshHost(c *Cmd) string {
-	if r := skipFlags(c.Args, "ipl oFJLRDbcEemOQSWwB"); len(r) > 0 {
+	if r := callfacts.SkipFlags(c.Args, "ipl oFJLRDbcEemOQSWwB"); len(r) > 0 {
 		return r[0]
 	}
 	return "the host"
@@ -244,7 +241,7 @@ func uploadedScript(e *Env, c *Cmd) string {
 	for len(w) > 1 && (w[0] == "sudo" || strings.HasPrefix(w[0], "-")) {
 		w = w[1:]
 	}
-	if len(w) < 2 || !(shells[cmdName(w[0])] || isInterpreter(cmdName(w[0]))) {
+	if len(w) < 2 || !(callfacts.IsShell(callfacts.ProgramName(w[0])) || callfacts.IsInterpreter(callfacts.ProgramName(w[0]))) {
 		return ""
 	}
 	script := strings.Trim(w[len(w)-1], `'"`)
@@ -295,7 +292,7 @@ func remoteScriptRule() Rule {
 				if c.Name == "ssh" && !c.Has("-N", "-W", "-O", "-V") && stdinShell(c.Payload) {
 					return fmt.Sprintf("ssh runs %s as a shell script on %s; the command does not show what it does", strings.TrimPrefix(strings.TrimPrefix(c.Stdin, "< "), "| "), sshHost(c))
 				}
-				if where := remoteWrapper(c); where != "" && (shells[c.Name] || isInterpreter(c.Name)) && c.Payload == "" && stdinShell(c.String()) {
+				if where := remoteWrapper(c); where != "" && (callfacts.IsShell(c.Name) || callfacts.IsInterpreter(c.Name)) && c.Payload == "" && stdinShell(c.String()) {
 					return fmt.Sprintf("%s runs %s through %s; the command does not show what it does", c.Name, strings.TrimPrefix(strings.TrimPrefix(c.Stdin, "< "), "| "), where)
 				}
 			}

@@ -3,6 +3,8 @@ package policy
 import (
 	"fmt"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // cmdRule is a rule over commands with given names: fires when match
@@ -11,7 +13,7 @@ func cmdRule(id string, mode Mode, desc string, names []string, match func(e *En
 	return Rule{ID: id, Mode: mode, Desc: desc, Tools: shellTools, Cmds: names, Catch: catch, Allow: allow,
 		Match: func(e *Env) string {
 			return first(e.F.Cmds(names...), func(c *Cmd) string {
-				if dryRun(c) {
+				if c.DryRun() {
 					return "" // it only says what it would do
 				}
 				return match(e, c)
@@ -238,7 +240,7 @@ func externalPack() Pack {
 				}
 				if anyPos(c, "del", "DEL", "unlink", "UNLINK") {
 					for _, p := range c.Pos {
-						if unknownValue(p) || strings.Contains(p, "*") {
+						if callfacts.UnknownValue(p) || strings.Contains(p, "*") {
 							return c.Name + " deletes keys the command does not name: " + c.String()
 						}
 					}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // Credentials sent in an HTTP request: a token in a header (curl -H
@@ -104,7 +106,7 @@ func requestParts(c *Cmd) []reqPart {
 			case a == "-A" || a == "--auth-type" || a == "-o" || a == "--output" || a == "--session" || a == "--verify" || a == "--cert" || a == "--cert-key":
 				i++
 			case strings.HasPrefix(a, "-"):
-			case !seenURL && a != "" && strings.ToUpper(a) == a && letters(a):
+			case !seenURL && a != "" && upperWord(a):
 				// the method
 			case !seenURL:
 				seenURL = true
@@ -214,7 +216,7 @@ func ownHost(h string) bool {
 	switch {
 	case h == "localhost" || h == "::1" || h == "0.0.0.0" || strings.HasPrefix(h, "127.") || h == "host.docker.internal":
 		return true
-	case strings.HasPrefix(h, "$") && unknownValue(h):
+	case strings.HasPrefix(h, "$") && callfacts.UnknownValue(h):
 		return true
 	case strings.HasPrefix(h, "10.") || strings.HasPrefix(h, "192.168."):
 		return true
@@ -392,4 +394,9 @@ func sendCredentialRule() Rule {
 			`curl -H "Authorization: Bearer $(gcloud auth print-access-token)" https://storage.googleapis.com/b`,
 			`curl -u "$USER:$PASS" https://nexus.corp/repo`, `curl -H "Authorization: Bearer $CI_JOB_TOKEN" "$CI_API_V4_URL/projects"`,
 			`curl -H "Authorization: Basic $(echo -n u:p | base64)" https://api.example.com`, `curl -H "Authorization: Bearer $T" http://10.0.0.7:8080/`})
+}
+
+// upperWord reports whether a word is ASCII capitals only (GET, POST).
+func upperWord(a string) bool {
+	return a != "" && strings.Trim(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
 }

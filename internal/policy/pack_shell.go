@@ -3,12 +3,13 @@ package policy
 import (
 	"fmt"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 var shellTools = []string{"Bash", "PowerShell"}
 
 var (
-	mkfsNames    = []string{"mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mkfs.ntfs", "mkfs.exfat", "mkfs.f2fs", "mke2fs", "mkswap", "wipefs"}
 	fetchNames   = []string{"curl", "wget", "fetch", "http", "https", "aria2c", "base64", "xxd", "openssl", "uudecode"}
 	execNames    = []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "perl", "ruby", "node", "php", "eval", "source", "."}
 	devicePrefix = re(`^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper/|loop\d|sr\d|nbd\d)`)
@@ -58,8 +59,8 @@ func shellPack() Pack {
 			Match: func(e *Env) string {
 				return first(e.F.Cmds("find"), func(c *Cmd) string {
 					del := c.Has("-delete")
-					for _, x := range findExecs(c.Args) {
-						if n := cmdName(x[0]); n == "rm" || n == "shred" || n == "unlink" {
+					for _, x := range callfacts.FindExecs(c.Args) {
+						if n := callfacts.ProgramName(x[0]); n == "rm" || n == "shred" || n == "unlink" {
 							del = true
 						}
 					}
@@ -81,11 +82,11 @@ func shellPack() Pack {
 			Allow: []string{"find . -name '*.pyc' -delete", "find / -name foo.txt", "find ./build -type f -exec rm {} +", "find ~ -name '*.go' -print", "echo find / -delete"},
 		},
 		{
-			ID: "core.shell:mkfs", Mode: Deny, Tools: shellTools, Cmds: mkfsNames,
+			ID: "core.shell:mkfs", Mode: Deny, Tools: shellTools, Cmds: callfacts.FormatTools,
 			Desc: "Formatting or wiping a filesystem (mkfs, mke2fs, mkswap, wipefs)",
 			Match: func(e *Env) string {
-				return first(e.F.Cmds(mkfsNames...), func(c *Cmd) string {
-					if onlyHelp(c) || dryRun(c) || c.Has("-n") && (c.Name == "wipefs" || c.Name == "mke2fs" || strings.HasPrefix(c.Name, "mkfs.ext")) || c.Has("-N") && c.Name == "mkfs.xfs" {
+				return first(e.F.Cmds(callfacts.FormatTools...), func(c *Cmd) string {
+					if onlyHelp(c) || c.DryRun() || c.Has("-n") && (c.Name == "wipefs" || c.Name == "mke2fs" || strings.HasPrefix(c.Name, "mkfs.ext")) || c.Has("-N") && c.Name == "mkfs.xfs" {
 						return ""
 					}
 					if regularFiles(e, c, c.Pos) {
@@ -159,7 +160,7 @@ func shellPack() Pack {
 					if c.Feed == "" {
 						continue
 					}
-					if fetchers[c.Feed] {
+					if callfacts.IsFetcher(c.Feed) {
 						return fmt.Sprintf("%s runs code fetched from the network by %s", c.Name, c.Feed)
 					}
 					return fmt.Sprintf("%s runs code decoded by %s (not visible in the command)", c.Name, c.Feed)
@@ -168,7 +169,7 @@ func shellPack() Pack {
 					return ""
 				}
 				return first(e.F.Cmds(execNames...), func(c *Cmd) string {
-					if (c.Name == "eval" || shells[c.Name]) && strings.Contains(c.Payload, "$(…)") {
+					if (c.Name == "eval" || callfacts.IsShell(c.Name)) && strings.Contains(c.Payload, "$(…)") {
 						return c.Name + " runs the output of a network fetch"
 					}
 					return ""
@@ -400,11 +401,11 @@ func interpPack() Pack {
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
-					if c.Payload == "" || !isInterpreter(c.Name) || !deleteCall.MatchString(c.Payload) {
+					if c.Payload == "" || !callfacts.IsInterpreter(c.Name) || !callfacts.DeleteCall.MatchString(c.Payload) {
 						continue
 					}
-					for _, lit := range append(Literals(c.Payload), scriptArgs(c)...) {
-						if why := critical(e.abs(c, lit), e.F.Home); why != "" && (pathLike(lit) || lit == "/") {
+					for _, lit := range append(callfacts.Literals(c.Payload), scriptArgs(c)...) {
+						if why := critical(e.abs(c, lit), e.F.Home); why != "" && (callfacts.PathLike(lit) || lit == "/") {
 							return fmt.Sprintf("the %s one-liner deletes %s", c.Name, why)
 						}
 					}
@@ -423,7 +424,7 @@ func interpPack() Pack {
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
-					if c.Payload != "" && isInterpreter(c.Name) {
+					if c.Payload != "" && callfacts.IsInterpreter(c.Name) {
 						return fmt.Sprintf("%s one-liner: %.200s", c.Name, c.Payload)
 					}
 				}
@@ -438,12 +439,10 @@ func interpPack() Pack {
 // homeRef matches the ways interpreter code names the home directory.
 var homeRef = re(`expanduser|homedir\(\)|Path\.home\(\)|Dir\.home|ENV\[['"]HOME['"]\]|environ\[['"]HOME['"]\]|environ\.get\(['"]HOME['"]|getenv\(['"]HOME['"]\)|process\.env\.HOME|env\.get\(['"]HOME['"]\)|\$ENV\{HOME\}|os\.UserHomeDir|File\.expand_path\(['"]~`)
 
-var deleteCall = re(`removeSync|Deno\.remove\b|rmtree|rm_rf|rm_r\b|rmSync|rmdirSync|rimraf|remove_tree|removedirs|RemoveAll|remove_dir_all|unlinkSync|\brm\s*\(|File::Path|os\.(remove|unlink|rmdir)\b|\.unlink\s*\(|\bunlink\s*[\(\s"']|\brmdir\s*\(|fs\.(promises\.)?rm\b|File\.delete|FileUtils\.(rm|remove)|Dir\.(rmdir|delete)|fs\.unlink|del_tree|shutil\.move|os\.removedirs`)
-
 // pkgInstall says "installs packages" when sudo/doas runs a package
 // manager's install or update (and nothing after it), else "".
 func pkgInstall(c *Cmd) string {
-	in := skipFlags(c.Args, "ugpChrtUD")
+	in := callfacts.SkipFlags(c.Args, "ugpChrtUD")
 	if len(in) < 2 {
 		return ""
 	}
@@ -453,7 +452,7 @@ func pkgInstall(c *Cmd) string {
 		"brew": {"install", "update", "upgrade"}, "port": {"install", "selfupdate"}, "pip": {"install"}, "pip3": {"install"},
 		"npm": {"install", "i"}, "gem": {"install"}, "emerge": {"--sync"}, "flatpak": {"install", "update"},
 		"make": {"install"}, "dpkg": {"-i", "--install"}, "rpm": {"-i", "-U", "-ivh", "-Uvh"}, "pipx": {"install"}, "cargo": {"install"}, "go": {"install"}}
-	name := cmdName(in[0])
+	name := callfacts.ProgramName(in[0])
 	for _, v := range verbs[name] {
 		for _, a := range in[1:] {
 			if a == v {

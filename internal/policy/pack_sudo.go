@@ -1,6 +1,10 @@
 package policy
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
+)
 
 // rootQuery says what a command run as root only reads (sudo systemctl
 // status nginx, sudo journalctl -u x, sudo lsof -i :80): "" when it may
@@ -10,7 +14,7 @@ func rootQuery(c *Cmd) string {
 	if c.Name != "sudo" && c.Name != "doas" {
 		return ""
 	}
-	in := skipFlags(c.Args, "ugpChrtUD")
+	in := callfacts.SkipFlags(c.Args, "ugpChrtUD")
 	if len(in) == 0 {
 		return ""
 	}
@@ -19,7 +23,7 @@ func rootQuery(c *Cmd) string {
 			return "" // root's own files are why one would need root
 		}
 	}
-	name, args := cmdName(in[0]), in[1:]
+	name, args := callfacts.ProgramName(in[0]), in[1:]
 	first := ""
 	for _, a := range args {
 		if !strings.HasPrefix(a, "-") {
@@ -27,7 +31,7 @@ func rootQuery(c *Cmd) string {
 			break
 		}
 	}
-	has := func(flags ...string) bool { return hasArg(args, flags...) }
+	has := func(flags ...string) bool { return callfacts.HasArg(args, flags...) }
 	switch name {
 	case "ls", "cat", "less", "head", "tail", "grep", "rg", "stat", "du", "df", "lsof", "ss", "netstat", "ps", "id", "whoami",
 		"lsblk", "blkid", "lspci", "lsusb", "lsmod", "dmidecode", "free", "uptime", "wc", "file", "getent", "findmnt", "pstree", "ip", "who", "last":

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // systemRules extend core.destroy with what breaks the machine or the
@@ -137,7 +139,7 @@ func systemRules() []Rule {
 					return ""
 				}
 				for _, a := range p[1:] {
-					if strings.Contains(a, "$(…)") || unknownValue(a) {
+					if strings.Contains(a, "$(…)") || callfacts.UnknownValue(a) {
 						return c.Name + " " + p[0] + " acts on a list of containers the command does not show (every container, as written): " + c.String()
 					}
 				}
@@ -219,11 +221,11 @@ var histOff = re(`(?:^|[;&|(\n]\s*|\b(?:export|declare|typeset|readonly)\s+(?:-\
 func wholeTreeDelete(e *Env) string {
 	for _, c := range e.F.Cmds("find") {
 		del := c.Has("-delete")
-		for _, x := range findExecs(c.Args) {
-			n := cmdName(x[0])
+		for _, x := range callfacts.FindExecs(c.Args) {
+			n := callfacts.ProgramName(x[0])
 			del = del || n == "rm" || n == "shred" || n == "unlink"
 		}
-		if !del || findFilters(c.Args) && !onlyTypeFile(c.Args) {
+		if !del || callfacts.FindFilters(c.Args) && !onlyTypeFile(c.Args) {
 			continue
 		}
 		for _, a := range c.Args {

@@ -5,27 +5,6 @@ import (
 	"testing"
 )
 
-// The code a git alias stores with `git config` runs at the next `git
-// x`, and Perl's and Ruby's system("prog", "arg", …) runs prog with those
-// arguments: both are followed like the forms they stand for.
-func TestStoredAliasAndListSystem(t *testing.T) {
-	for _, tc := range []struct{ cmd, name, want string }{
-		{"git config alias.nuke '!rm -rf ~' && git nuke", "rm", "rm -rf ~"},
-		{"git config --global alias.x '!rm -rf /tmp/x'", "rm", "rm -rf /tmp/x"},
-		{"git config core.pager 'rm -rf ~'", "rm", "rm -rf ~"},
-		{"git config alias.st status", "rm", ""},
-		{"git config user.name 'rm -rf'", "rm", ""},
-		{`perl -e 'system("warden", "breaker", "reset")'`, "warden", "warden breaker reset"},
-		{`python3 -c "import subprocess; subprocess.run('make', cwd='/')"`, "make", "make"},
-		{`python3 -c "import os; os.system('rm' + ' -rf ' + os.path.expanduser('~'))"`, "rm", "rm -rf ~"},
-		{`node -e "require('child_process').execFileSync('rm', ['-rf', require('os').homedir()])"`, "rm", "rm -rf ~"},
-	} {
-		if got := cmdLine(bash(tc.cmd), tc.name); got != tc.want {
-			t.Errorf("%q: %s commands %q, want %q", tc.cmd, tc.name, got, tc.want)
-		}
-	}
-}
-
 // The whole environment sent over the network is denied by exfil-env,
 // to this machine too; a count of it, a filtered part of it, or a client
 // that sends no input is not.

@@ -1,11 +1,10 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/warden-dev/warden/internal/event"
+	"github.com/warden-dev/warden/internal/lazyre"
 )
 
 // Mode is what a rule does when it fires. It is the hook verdict itself
@@ -116,18 +115,6 @@ func (r *Rule) forTool(tool string) bool {
 
 // lazyRE compiles its pattern on first use, so no hook pays for regexps of
 // rules that never run.
-type lazyRE struct {
-	pat  string
-	once sync.Once
-	re   *regexp.Regexp
-}
+type lazyRE = lazyre.Regexp
 
-func re(p string) *lazyRE { return &lazyRE{pat: p} }
-
-func (l *lazyRE) get() *regexp.Regexp {
-	l.once.Do(func() { l.re = regexp.MustCompile(l.pat) })
-	return l.re
-}
-
-func (l *lazyRE) MatchString(s string) bool  { return l.get().MatchString(s) }
-func (l *lazyRE) FindString(s string) string { return l.get().FindString(s) }
+func re(p string) *lazyRE { return lazyre.New(p) }

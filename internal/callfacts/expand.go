@@ -1,9 +1,9 @@
-package policy
+package callfacts
 
 import (
-	"github.com/warden-dev/warden/internal/shellesc"
 	"strings"
 
+	"github.com/warden-dev/warden/internal/shellesc"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -306,9 +306,9 @@ func mapAlts(vals []string, f func(string) string) []string {
 	return out
 }
 
-// unknownParts replaces what expansion could not know ($NAME, $(…)) with
+// UnknownParts replaces what expansion could not know ($NAME, $(…)) with
 // nothing: what a path becomes when the variable is unset or empty.
-func unknownParts(s string) string {
+func UnknownParts(s string) string {
 	if !strings.Contains(s, "$") {
 		return s
 	}
@@ -341,10 +341,10 @@ func unknownParts(s string) string {
 	return b.String()
 }
 
-// unknownValue reports whether an expanded word still holds a variable or
+// UnknownValue reports whether an expanded word still holds a variable or
 // substitution the line does not define.
-func unknownValue(s string) bool {
-	return strings.Contains(s, "$") && unknownParts(s) != s
+func UnknownValue(s string) bool {
+	return strings.Contains(s, "$") && UnknownParts(s) != s
 }
 
 // braces reports whether a word has an unquoted {a,b} for brace expansion.

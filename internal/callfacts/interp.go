@@ -1,6 +1,10 @@
-package policy
+package callfacts
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/warden-dev/warden/internal/lazyre"
+)
 
 // execFuncs are the calls through which an interpreter one-liner runs a
 // shell command: their string arguments are parsed as shell.
@@ -22,7 +26,7 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 	}
 	op := OpRead // code with no write or delete call only reads the files it names
 	switch {
-	case deleteCall.MatchString(payload):
+	case DeleteCall.MatchString(payload):
 		op = OpDelete
 	case writeCall.MatchString(payload), strings.HasSuffix(name, "awk") && awkWrite.MatchString(payload):
 		op = OpWrite
@@ -31,7 +35,7 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 		n.derive("the %s code %s files: %s", name, map[string]string{OpDelete: "deletes", OpWrite: "writes"}[op], short(payload))
 	}
 	for _, lit := range Literals(payload) {
-		if pathLike(lit) && !strings.ContainsAny(lit, " \n") {
+		if PathLike(lit) && !strings.ContainsAny(lit, " \n") {
 			n.addPath(lit, op, name)
 		}
 	}
@@ -44,7 +48,7 @@ func shellStrings(code string) []string {
 	var out []string
 	if strings.Contains(code, "HOME") || strings.Contains(code, "home") {
 		// system "rm", "-rf", $ENV{HOME}: the home directory is an argument
-		code = homeVar.get().ReplaceAllString(code, `"~"`)
+		code = homeVar.ReplaceAllString(code, `"~"`)
 	}
 	for _, fn := range execFuncs {
 		for i := 0; ; {
@@ -125,7 +129,7 @@ func onlyLiterals(args string) bool {
 
 // homeVar matches the home directory read from the environment or the
 // runtime in interpreter code; in an exec call's arguments it stands for ~.
-var homeVar = re(`\$ENV\{HOME\}|process\.env\.HOME\b|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|(?:Deno\.)?env\.get\(['"]HOME['"]\)|os\.environ\[['"]HOME['"]\]|getenv\(['"]HOME['"]\)`)
+var homeVar = lazyre.New(`\$ENV\{HOME\}|process\.env\.HOME\b|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|(?:Deno\.)?env\.get\(['"]HOME['"]\)|os\.environ\[['"]HOME['"]\]|getenv\(['"]HOME['"]\)`)
 
 // matchParen returns the index of the ) closing the ( before start, or
 // len(s).
@@ -180,7 +184,11 @@ func Literals(code string) []string {
 
 // awkWrite matches an awk program's output redirected to a named file
 // (print > "/etc/hosts").
-var awkWrite = re(`(print|printf)\b[^;}]*>\s*"`)
+var awkWrite = lazyre.New(`(print|printf)\b[^;}]*>\s*"`)
 
 // writeCall matches interpreter calls that write or replace files.
-var writeCall = re(`open\s*\([^)]*['"](w|a|wb|ab|w\+|r\+)['"]|write_text|write_bytes|writeFileSync|writeFile\(|appendFileSync|File\.write|IO\.write|File\.open\([^)]*['"]w|file_put_contents|fopen\([^)]*['"]w|copyfile|shutil\.(copy|move)|os\.(rename|replace|symlink|chmod)|renameSync|symlinkSync|copyFileSync|FileUtils\.(cp|mv|ln|touch)|json\.dump\(|>\s*\$|open\s*\(\s*[A-Z]+\s*,\s*['"]>`)
+var writeCall = lazyre.New(`open\s*\([^)]*['"](w|a|wb|ab|w\+|r\+)['"]|write_text|write_bytes|writeFileSync|writeFile\(|appendFileSync|File\.write|IO\.write|File\.open\([^)]*['"]w|file_put_contents|fopen\([^)]*['"]w|copyfile|shutil\.(copy|move)|os\.(rename|replace|symlink|chmod)|renameSync|symlinkSync|copyFileSync|FileUtils\.(cp|mv|ln|touch)|json\.dump\(|>\s*\$|open\s*\(\s*[A-Z]+\s*,\s*['"]>`)
+
+// DeleteCall matches interpreter library calls that delete files or
+// trees (shutil.rmtree, fs.rmSync, FileUtils.rm_rf, os.RemoveAll…).
+var DeleteCall = lazyre.New(`removeSync|Deno\.remove\b|rmtree|rm_rf|rm_r\b|rmSync|rmdirSync|rimraf|remove_tree|removedirs|RemoveAll|remove_dir_all|unlinkSync|\brm\s*\(|File::Path|os\.(remove|unlink|rmdir)\b|\.unlink\s*\(|\bunlink\s*[\(\s"']|\brmdir\s*\(|fs\.(promises\.)?rm\b|File\.delete|FileUtils\.(rm|remove)|Dir\.(rmdir|delete)|fs\.unlink|del_tree|shutil\.move|os\.removedirs`)

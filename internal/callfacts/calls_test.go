@@ -1,4 +1,4 @@
-package policy
+package callfacts
 
 import (
 	"strings"
@@ -56,11 +56,11 @@ func TestRecursiveFunctionBounded(t *testing.T) {
 // a program; text the line shows is in Heredoc instead.
 func TestStdinNamesUnseenInput(t *testing.T) {
 	for _, tc := range []struct{ cmd, name, want string }{
-		{"psql app < dump.sql", "psql", "< " + TestProject + "/dump.sql"},
-		{"cat x.sql | psql", "psql", "< " + TestProject + "/x.sql"},
+		{"psql app < dump.sql", "psql", "< " + testProject + "/dump.sql"},
+		{"cat x.sql | psql", "psql", "< " + testProject + "/x.sql"},
 		{"cat a.sql b.sql | psql", "psql", "| cat"},
 		{"echo 'select 1' | psql", "psql", ""},
-		{"sudo -u postgres psql < r.sql", "psql", "< " + TestProject + "/r.sql"},
+		{"sudo -u postgres psql < r.sql", "psql", "< " + testProject + "/r.sql"},
 		{"xargs rm < list.txt", "rm", ""},
 		{"psql < /dev/null", "psql", ""},
 	} {
@@ -103,6 +103,27 @@ func TestHeredocText(t *testing.T) {
 	} {
 		if got := bash(cmd).Commands[len(bash(cmd).Commands)-1].Heredoc; got != want {
 			t.Errorf("%q: heredoc %q, want %q", cmd, got, want)
+		}
+	}
+}
+
+// The code a git alias stores with `git config` runs at the next `git
+// x`, and Perl's and Ruby's system("prog", "arg", …) runs prog with those
+// arguments: both are followed like the forms they stand for.
+func TestStoredAliasAndListSystem(t *testing.T) {
+	for _, tc := range []struct{ cmd, name, want string }{
+		{"git config alias.nuke '!rm -rf ~' && git nuke", "rm", "rm -rf ~"},
+		{"git config --global alias.x '!rm -rf /tmp/x'", "rm", "rm -rf /tmp/x"},
+		{"git config core.pager 'rm -rf ~'", "rm", "rm -rf ~"},
+		{"git config alias.st status", "rm", ""},
+		{"git config user.name 'rm -rf'", "rm", ""},
+		{`perl -e 'system("warden", "breaker", "reset")'`, "warden", "warden breaker reset"},
+		{`python3 -c "import subprocess; subprocess.run('make', cwd='/')"`, "make", "make"},
+		{`python3 -c "import os; os.system('rm' + ' -rf ' + os.path.expanduser('~'))"`, "rm", "rm -rf ~"},
+		{`node -e "require('child_process').execFileSync('rm', ['-rf', require('os').homedir()])"`, "rm", "rm -rf ~"},
+	} {
+		if got := cmdLine(bash(tc.cmd), tc.name); got != tc.want {
+			t.Errorf("%q: %s commands %q, want %q", tc.cmd, tc.name, got, tc.want)
 		}
 	}
 }

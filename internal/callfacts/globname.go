@@ -1,4 +1,4 @@
-package policy
+package callfacts
 
 import (
 	"path"
@@ -10,9 +10,9 @@ import (
 var globNames = []string{"rm", "dd", "shred", "mkfs", "wipefs", "chmod", "chown", "mv", "truncate", "find", "kill", "curl", "wget",
 	"nc", "sh", "bash", "zsh", "dash", "python3", "python", "perl", "ruby", "node", "git", "sudo", "tee", "cp"}
 
-// globLike reports whether a command name is a glob: * or ?, or a [set]
+// GlobLike reports whether a command name is a glob: * or ?, or a [set]
 // (the test command [ is not).
-func globLike(name string) bool {
+func GlobLike(name string) bool {
 	if strings.ContainsAny(name, "*?") {
 		return true
 	}

@@ -1,4 +1,4 @@
-package policy
+package callfacts
 
 import (
 	"path"
@@ -8,6 +8,9 @@ import (
 // shells run their -c payload as shell code.
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true,
 	"ash": true, "fish": true, "mksh": true, "busybox-sh": true, "rbash": true}
+
+// IsShell reports whether a program runs shell code (sh, bash, zsh…).
+func IsShell(name string) bool { return shells[name] }
 
 // interpreters and the flag that takes a one-liner.
 var interpreters = map[string][]string{
@@ -21,19 +24,23 @@ var interpreters = map[string][]string{
 // stdin is the text fed to it (a pipe, a here-document), nil when nothing
 // is fed.
 func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int, wrappers, upstream []string) {
-	stdinFile, captured := n.stdinFile, n.captured
-	n.stdinFile, n.captured = "", false // nested commands (payloads, find -exec) have their own
-	for len(argv) > 0 && len(n.f.Commands) < maxCmds {
+	stdinFile, captured, nameBuilt := n.stdinFile, n.captured, n.nameBuilt
+	n.stdinFile, n.captured, n.nameBuilt = "", false, false // nested commands (payloads, find -exec) have their own
+	for len(argv) > 0 {
+		if len(n.f.Commands) >= maxCmds {
+			n.f.Truncated = true
+			return
+		}
 		raw := argv[0]
-		name := cmdName(raw)
+		name := ProgramName(raw)
 		if name == "" {
 			return
 		}
-		if globLike(name) {
+		if GlobLike(name) {
 			name = n.globName(name)
 		}
 		c := Cmd{Name: name, Raw: raw, Args: argv[1:], Depth: depth, Escaped: escaped,
-			Wrappers: wrappers, Upstream: upstream, Dir: n.cwd, Captured: captured}
+			Wrappers: wrappers, Upstream: upstream, Dir: n.cwd, Captured: captured, NameBuilt: nameBuilt && strings.Contains(raw, "$(…)")}
 		switch {
 		case stdin != nil && stdin.known:
 			c.Heredoc = stdin.s
@@ -61,7 +68,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		}
 		splitFlags(&c)
 		inner, innerName, payload := unwrap(name, c.Args)
-		if isInterpreter(name) {
+		if IsInterpreter(name) {
 			payload = interpPayload(name, c.Args)
 		}
 		w := append(append([]string(nil), wrappers...), innerName)
@@ -80,12 +87,16 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				n.derive("%s runs %s, whose text the line does not show", name, from)
 			}
 		}
-		if shells[name] && payload == "" && c.Has("-c") || payload != "" && unknownValue(payload) && strings.TrimSpace(unknownParts(payload)) == "" {
+		if IsShell(name) && payload == "" && c.Has("-c") || payload != "" && UnknownValue(payload) && strings.TrimSpace(UnknownParts(payload)) == "" {
 			c.FeedUnknown = true // xargs sh -c, bash -c "$CMD": the script is not in the line
 		}
 		c.Payload = payload
 		idx := len(n.f.Commands)
 		n.f.Commands = append(n.f.Commands, c)
+		// on the stored copy: c passed to a rule through a func value
+		// would escape to the heap on every command
+		stored := &n.f.Commands[idx]
+		stored.Effect, _ = effectOf(stored)
 		n.f.names[name] = true
 		if name == "env" {
 			for _, a := range c.Args {
@@ -113,11 +124,13 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				n.cwd = NormPath(c.Pos[0], n.cwd, n.home)
 			}
 		}
+		named := len(n.f.Paths)
 		n.paths(&c)
+		n.targets(idx, named)
 		n.outputs(&c, stdin)
 
 		switch {
-		case isInterpreter(name):
+		case IsInterpreter(name):
 			if payload != "" {
 				n.interp(name, payload, depth+1, w)
 			}
@@ -128,7 +141,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				n.shell(stdin.s, depth+1, w, nil)
 			}
 		case name == "find":
-			for _, ex := range findExecs(c.Args) {
+			for _, ex := range FindExecs(c.Args) {
 				n.command(ex, false, nil, depth, w, upstream)
 			}
 		case name == "fd" || name == "fdfind":
@@ -197,6 +210,16 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 	}
 }
 
+// targets gives command idx the paths it writes or deletes among those
+// recorded from index named on.
+func (n *normalizer) targets(idx, named int) {
+	for _, p := range n.f.Paths[named:] {
+		if p.Op == OpWrite || p.Op == OpDelete {
+			n.f.Commands[idx].Targets = append(n.f.Commands[idx].Targets, p.Path)
+		}
+	}
+}
+
 // scriptOf finds the script text c runs besides a -c payload: for a shell,
 // source or an interpreter, the script file named first when the line
 // wrote it, else its input; for ./x.sh, the file itself when the line
@@ -210,7 +233,7 @@ func (n *normalizer) scriptOf(c *Cmd, payload string, inner []string, stdin *tex
 			return &t, "the file " + c.Raw + " written earlier in the line"
 		}
 	}
-	reads := shells[c.Name] || c.Name == "source" || c.Name == "." || isInterpreter(c.Name)
+	reads := IsShell(c.Name) || c.Name == "source" || c.Name == "." || IsInterpreter(c.Name)
 	if !reads {
 		if (c.Name == "sudo" || c.Name == "doas" || c.Name == "su" || c.Name == "run0") && inner == nil && stdin != nil &&
 			(c.Name == "su" || c.Has("-s", "-i", "--shell", "--login")) {
@@ -218,7 +241,7 @@ func (n *normalizer) scriptOf(c *Cmd, payload string, inner []string, stdin *tex
 		}
 		return nil, ""
 	}
-	if c.Has("-s") && shells[c.Name] || len(c.Pos) == 0 || c.Pos[0] == "-" || c.Pos[0] == "/dev/stdin" {
+	if c.Has("-s") && IsShell(c.Name) || len(c.Pos) == 0 || c.Pos[0] == "-" || c.Pos[0] == "/dev/stdin" {
 		if c.Name == "source" || c.Name == "." {
 			return stdin, "its input"
 		}
@@ -272,9 +295,9 @@ func (n *normalizer) outputs(c *Cmd, stdin *text) {
 	}
 }
 
-// cmdName is the program of argv[0]: its base name, with Windows .exe
+// ProgramName is the program of argv[0]: its base name, with Windows .exe
 // dropped.
-func cmdName(raw string) string {
+func ProgramName(raw string) string {
 	if raw == "" || strings.HasPrefix(raw, "$(") {
 		return raw
 	}
@@ -284,7 +307,7 @@ func cmdName(raw string) string {
 	return lowerASCII(n)
 }
 
-func isInterpreter(name string) bool {
+func IsInterpreter(name string) bool {
 	if _, ok := interpreters[name]; ok {
 		return true
 	}
@@ -403,7 +426,7 @@ func (n *normalizer) paths(c *Cmd) {
 	case "echo", "printf", "true", ":", "test", "[":
 		return // they name no file they touch
 	case "chmod", "chown", "chgrp":
-		if len(pos) > 0 && !(c.Name == "chmod" && chmodFlagMode(c)) {
+		if len(pos) > 0 && !(c.Name == "chmod" && ChmodFlagMode(c)) {
 			pos = pos[1:] // mode / owner
 		}
 	case "grep", "rg", "egrep", "awk", "jq":
@@ -436,7 +459,7 @@ func (n *normalizer) paths(c *Cmd) {
 		}
 	}
 	for _, a := range pos {
-		if known || pathLike(a) {
+		if known || PathLike(a) {
 			o := op
 			if !known {
 				o = OpArg
@@ -446,9 +469,9 @@ func (n *normalizer) paths(c *Cmd) {
 	}
 }
 
-// chmodFlagMode reports whether chmod's mode was written like a flag
+// ChmodFlagMode reports whether chmod's mode was written like a flag
 // (chmod -x file), so the first positional is already a file.
-func chmodFlagMode(c *Cmd) bool {
+func ChmodFlagMode(c *Cmd) bool {
 	for _, a := range c.Args {
 		if len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "rwxXst") == "" {
 			return true
@@ -489,7 +512,7 @@ func (n *normalizer) text(src string, depth int, wrappers, upstream []string) {
 		}
 		if len(seg) > 0 {
 			n.command(seg, false, nil, depth, wrappers, up)
-			prev = append(prev, cmdName(seg[0]))
+			prev = append(prev, ProgramName(seg[0]))
 		}
 		seg = nil
 		if pipe {

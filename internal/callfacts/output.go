@@ -1,12 +1,12 @@
-package policy
+package callfacts
 
 import (
 	"fmt"
-	"github.com/warden-dev/warden/internal/shellesc"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/warden-dev/warden/internal/shellesc"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -36,6 +36,10 @@ type text struct {
 // code that is not visible in the line.
 var fetchers = map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "aria2c": true,
 	"xh": true, "lynx": true, "nc": true, "ncat": true, "socat": true}
+
+// IsFetcher reports whether a program produces text from the network.
+func IsFetcher(name string) bool { return fetchers[name] }
+
 var decoders = map[string]bool{"base64": true, "xxd": true, "openssl": true, "uudecode": true, "base32": true, "gzip": true, "gunzip": true, "zcat": true, "rev": true}
 
 // derive notes a step of the derivation for `warden policy explain`.
@@ -73,6 +77,9 @@ func (n *normalizer) stmtOutput(st *syntax.Stmt, stdin text) text {
 		if isOutRedirect(r) && r.N == nil {
 			return text{known: true} // output goes to the file
 		}
+		if t := n.redirectedInput(r); t != nil {
+			stdin = *t
+		}
 	}
 	switch x := st.Cmd.(type) {
 	case *syntax.CallExpr:
@@ -95,15 +102,33 @@ func (n *normalizer) stmtOutput(st *syntax.Stmt, stdin text) text {
 	return text{}
 }
 
+// redirectedInput is what `< FILE` feeds a statement: the text of a file
+// the line wrote, else an unknown text from that file (base64 -d < f
+// decodes what the line does not show). nil for other redirections.
+func (n *normalizer) redirectedInput(r *syntax.Redirect) *text {
+	if r.Op != syntax.RdrIn || r.Word == nil || r.N != nil && r.N.Value != "0" {
+		return nil
+	}
+	p := n.wordAlts(r.Word)[0]
+	if p == "/dev/null" {
+		return &text{known: true}
+	}
+	p = NormPath(p, n.cwd, n.home)
+	if t, ok := n.files[p]; ok {
+		return &t
+	}
+	return &text{file: p}
+}
+
 // callOutput is what one command prints: echo and printf of literals,
 // cat of its input or of a file written earlier in the line, base64 -d and
 // xxd -r of known text. Anything else is unknown; a fetcher's output is
 // unknown and marked as fetched.
 func (n *normalizer) callOutput(argv []string, stdin text) text {
-	name := cmdName(argv[0])
+	name := ProgramName(argv[0])
 	args := argv[1:]
 	for (name == "command" || name == "builtin" || name == "sudo" || name == "env") && len(args) > 0 && !strings.HasPrefix(args[0], "-") && !strings.Contains(args[0], "=") {
-		name, args = cmdName(args[0]), args[1:]
+		name, args = ProgramName(args[0]), args[1:]
 	}
 	switch name {
 	case "echo":
@@ -165,7 +190,7 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			if strings.HasPrefix(a, "-") {
 				continue
 			}
-			if unknownValue(a) {
+			if UnknownValue(a) {
 				return text{}
 			}
 			switch name {
@@ -206,7 +231,7 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			}
 			starts = append(starts, a)
 		}
-		if findFilters(args) {
+		if FindFilters(args) {
 			// What matched under each starting point, as find -exec's {}
 			// stands for it: find / -name x | xargs rm is rm on /{}.
 			var matched []string
@@ -230,10 +255,12 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			starts = []string{"."}
 		}
 		return text{s: strings.Join(starts, "\n") + "\n", known: true, names: true}
-	case "base64", "base32", "xxd", "rev", "openssl":
+	case "base64", "base32", "xxd", "rev", "openssl", "tr":
 		in := stdin
 		for _, a := range args {
-			if !strings.HasPrefix(a, "-") && name != "openssl" {
+			// openssl's operands are a subcommand, tr's are its sets:
+			// neither names an input file.
+			if !strings.HasPrefix(a, "-") && name != "openssl" && name != "tr" {
 				t, ok := n.files[NormPath(a, n.cwd, n.home)]
 				if !ok {
 					return text{from: name}
@@ -265,7 +292,7 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 	return text{}
 }
 
-func hasArg(args []string, vals ...string) bool {
+func HasArg(args []string, vals ...string) bool {
 	for _, a := range args {
 		for _, v := range vals {
 			if a == v {
@@ -363,7 +390,7 @@ func (n *normalizer) fetcherIn(node syntax.Node) string {
 	found := ""
 	syntax.Walk(node, func(x syntax.Node) bool {
 		if c, ok := x.(*syntax.CallExpr); ok && len(c.Args) > 0 && found == "" {
-			if name := cmdName(wordValue(c.Args[0])); fetchers[name] || decoders[name] {
+			if name := ProgramName(wordValue(c.Args[0])); fetchers[name] || decoders[name] {
 				found = name
 			}
 		}

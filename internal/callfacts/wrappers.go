@@ -1,4 +1,4 @@
-package policy
+package callfacts
 
 import "strings"
 
@@ -7,7 +7,7 @@ import "strings"
 // eval, env -S, watch).
 func unwrap(name string, args []string) (inner []string, label, payload string) {
 	label = name
-	skip := func(withArg string) []string { return skipFlags(args, withArg) }
+	skip := func(withArg string) []string { return SkipFlags(args, withArg) }
 	switch name {
 	case "sudo", "doas", "run0", "pkexec":
 		inner = skip("ugpChrtUDR|--user --group --chdir --prompt --host --close-from --role --type --other-user --command-timeout")
@@ -18,7 +18,7 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 			inner = inner[1:]
 		}
 		if (name == "direnv" || name == "doppler" || name == "op") && len(inner) > 0 && (inner[0] == "exec" || inner[0] == "run") {
-			inner = skipFlags(inner[1:], "")
+			inner = SkipFlags(inner[1:], "")
 			if name == "direnv" && len(inner) > 0 {
 				inner = inner[1:] // the directory
 			}
@@ -30,7 +30,7 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		inner = skip("p|--package -p --call")
 	case "pipx", "pnpm", "yarn", "bun", "npm":
 		if len(args) > 1 && (args[0] == "dlx" || args[0] == "run" && name == "pipx" || args[0] == "x" || args[0] == "exec" && name != "npm") {
-			inner = skipFlags(args[1:], "")
+			inner = SkipFlags(args[1:], "")
 		}
 	case "runuser", "setpriv", "prlimit", "xvfb-run", "numactl", "cgexec", "fakeroot", "fakechroot", "proot", "sandbox-exec", "catatonit", "gosu", "su-exec", "chpst", "s6-setuidgid", "aws-vault", "env-cmd", "cross-env", "dotenvx":
 		inner = skip("ugfsnplgaeCSrNm|--user --group --profile --server-args --cpunodebind --membind --physcpubind")
@@ -38,7 +38,7 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 			inner = inner[1:] // the user
 		}
 		if name == "aws-vault" && len(inner) > 1 && inner[0] == "exec" {
-			inner = skipFlags(inner[2:], "")
+			inner = SkipFlags(inner[2:], "")
 		}
 		for len(inner) > 0 && (name == "cross-env" || name == "env-cmd" || name == "dotenvx") && strings.Contains(inner[0], "=") {
 			inner = inner[1:]
@@ -78,8 +78,14 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 				}
 			}
 		}
-	case "nsenter", "unshare":
-		inner = skip("tSGwrUmuinpCT|--target --setuid --setgid --wd --root --env --user-parent")
+	case "unshare":
+		// -r is --map-root-user, -m -u -i -n -p -U -C -T name namespaces:
+		// none takes a value, so unshare -r rm -rf x runs rm.
+		inner = skip("RwSG|--root --wd --setuid --setgid --map-user --map-group --map-users --map-groups --propagation --setgroups")
+	case "nsenter":
+		// -t PID; -r, -w and the namespace flags take their value attached
+		// (-m/proc/1/ns/mnt), never as the next word.
+		inner = skip("tSG|--target --setuid --setgid")
 	case "flock":
 		for i, a := range args {
 			if (a == "-c" || a == "--command") && i+1 < len(args) {
@@ -159,7 +165,7 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 	case "docker", "podman", "nerdctl", "kubectl", "oc", "lxc", "incus", "vagrant", "multipass":
 		return containerCmd(name, args)
 	default:
-		if shells[name] {
+		if IsShell(name) {
 			for i, a := range args {
 				if a == "--" {
 					break
@@ -172,7 +178,7 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 				}
 			}
 		}
-		if isInterpreter(name) {
+		if IsInterpreter(name) {
 			label = name + " " + strings.Join(interpFlags(name)[:1], "")
 		}
 	}
@@ -182,10 +188,10 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 	return inner, label, payload
 }
 
-// findExecs returns the commands of find's -exec/-execdir/-ok actions with
+// FindExecs returns the commands of find's -exec/-execdir/-ok actions with
 // {} replaced by find's starting points, so `find / -exec rm -rf {} +` is
 // seen as rm -rf on /.
-func findExecs(args []string) [][]string {
+func FindExecs(args []string) [][]string {
 	var starts []string
 	for _, a := range args {
 		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
@@ -199,7 +205,7 @@ func findExecs(args []string) [][]string {
 	// With tests that filter, {} is what matched under the starting
 	// points, not the starting points themselves.
 	matched := starts
-	if findFilters(args) {
+	if FindFilters(args) {
 		matched = nil
 		for _, s := range starts {
 			matched = append(matched, strings.TrimSuffix(s, "/")+"/{}")
@@ -227,11 +233,11 @@ func findExecs(args []string) [][]string {
 	return out
 }
 
-// skipFlags drops leading options (withArg lists the short ones that take
+// SkipFlags drops leading options (withArg lists the short ones that take
 // a value) and returns the command that follows.
 // After a "|", withArg lists long options that take a value too
 // ("ug|--user --group").
-func skipFlags(args []string, withArg string) []string {
+func SkipFlags(args []string, withArg string) []string {
 	short, long, _ := strings.Cut(withArg, "|")
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -360,7 +366,7 @@ func containerCmd(name string, args []string) (inner []string, label, payload st
 			return nil, name, ""
 		}
 		cmd := append([]string(nil), args[i+1:]...)
-		if len(cmd) > 2 && cmdName(cmd[0]) == "chroot" {
+		if len(cmd) > 2 && ProgramName(cmd[0]) == "chroot" {
 			// chroot DIR inside the container: its / is DIR there
 			root := strings.TrimSuffix(cmd[1], "/")
 			cmd = cmd[2:]
@@ -479,7 +485,7 @@ func (n *normalizer) fanOut(name string, args, inner []string, stdin *text) [][]
 	var items []string
 	if name == "parallel" {
 		repl = "{}"
-		cmd := skipFlags(args, "jSnNLdEa")
+		cmd := SkipFlags(args, "jSnNLdEa")
 		for i, a := range cmd {
 			if a == ":::" || a == "::::" || a == ":::+" {
 				items = append(items, cmd[i+1:]...)
@@ -507,7 +513,7 @@ func (n *normalizer) fanOut(name string, args, inner []string, stdin *text) [][]
 		return nil
 	}
 	if items == nil {
-		runsCode := len(inner) > 0 && (shells[cmdName(inner[0])] || cmdName(inner[0]) == "eval" || isInterpreter(cmdName(inner[0])))
+		runsCode := len(inner) > 0 && (IsShell(ProgramName(inner[0])) || ProgramName(inner[0]) == "eval" || IsInterpreter(ProgramName(inner[0])))
 		switch {
 		case stdin != nil && stdin.known && !(stdin.names && runsCode):
 			if repl != "" {
@@ -544,9 +550,9 @@ func (n *normalizer) fanOut(name string, args, inner []string, stdin *text) [][]
 	return out
 }
 
-// findFilters reports whether find's expression has tests that select
+// FindFilters reports whether find's expression has tests that select
 // some files (-name, -type f, -mtime…) rather than everything.
-func findFilters(args []string) bool {
+func FindFilters(args []string) bool {
 	for i, a := range args {
 		switch a {
 		case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newer", "-size", "-mtime", "-mmin", "-user", "-group", "-perm", "-empty", "-links", "-wholename", "-lname", "-samefile", "-inum", "-atime", "-ctime", "-cmin", "-amin":

@@ -1,4 +1,4 @@
-package policy
+package callfacts
 
 import (
 	"encoding/json"
@@ -35,19 +35,14 @@ func Normalize(c Call) *Facts {
 	}
 	switch c.Tool {
 	case "Bash":
-		f.Command = str("command")
-		if folded, changed := foldLookalikes(f.Command); changed {
-			f.Command, f.Obfuscated = folded, true
-			n.derive("Unicode look-alikes folded to ASCII: %q", short(folded))
-		}
-		n.shell(f.Command, 0, nil, nil)
+		n.bash(str("command"))
 	case "PowerShell":
 		f.Command = str("command")
 		n.powershell(f.Command)
 	case "Write":
 		f.FilePath = n.file(str("file_path"), OpWrite)
 		f.Content = str("content")
-		f.Lines = countLines(f.Content)
+		f.Lines = CountLines(f.Content)
 	case "Edit":
 		f.FilePath = n.file(str("file_path"), OpWrite)
 		f.Content = str("new_string")
@@ -77,6 +72,16 @@ func Normalize(c Call) *Facts {
 	return f
 }
 
+// bash reads a shell command line, Unicode look-alikes folded first.
+func (n *normalizer) bash(command string) {
+	n.f.Command = command
+	if folded, changed := foldLookalikes(command); changed {
+		n.f.Command, n.f.Obfuscated = folded, true
+		n.derive("Unicode look-alikes folded to ASCII: %q", short(folded))
+	}
+	n.shell(n.f.Command, 0, nil, nil)
+}
+
 func (n *normalizer) file(p, op string) string {
 	if p == "" {
 		return ""
@@ -86,7 +91,7 @@ func (n *normalizer) file(p, op string) string {
 	return np
 }
 
-func countLines(s string) int {
+func CountLines(s string) int {
 	if s == "" {
 		return 0
 	}
@@ -135,4 +140,14 @@ func (n *normalizer) powershell(src string) {
 			n.paths(c)
 		}
 	}
+}
+
+// Bash reads a shell command line run in cwd: what the gates that look at
+// a command alone (self-toggle) and tests need.
+// No JSON is decoded: the command is at hand.
+func Bash(command, cwd, home string) *Facts {
+	f := &Facts{Tool: "Bash", Cwd: cwd, Home: home, Project: cwd, Input: map[string]any{"command": command}, names: map[string]bool{}}
+	n := &normalizer{f: f, cwd: cwd, home: home}
+	n.bash(command)
+	return f
 }

@@ -1,4 +1,4 @@
-package policy
+package callfacts
 
 import (
 	"strconv"
@@ -29,7 +29,7 @@ func shellSetup(name string, args []string) bool {
 	case "ssh-agent", "dircolors", "gpg-agent":
 		return true
 	case "keychain":
-		return hasArg(args, "--eval")
+		return HasArg(args, "--eval")
 	case "direnv":
 		return pos(0) == "export" || pos(0) == "hook"
 	case "pyenv", "rbenv", "nodenv", "goenv", "jenv", "plenv", "phpenv", "tfenv", "zoxide", "starship", "atuin", "mcfly", "oh-my-posh", "pyenv-virtualenv":
@@ -43,7 +43,7 @@ func shellSetup(name string, args []string) bool {
 	case "conda", "micromamba", "mamba":
 		return strings.HasPrefix(pos(0), "shell.") || pos(0) == "shell" && pos(1) == "hook"
 	case "thefuck":
-		return hasArg(args, "--alias")
+		return HasArg(args, "--alias")
 	case "luarocks":
 		return pos(0) == "path"
 	case "minikube":

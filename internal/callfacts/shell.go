@@ -1,4 +1,4 @@
-package policy
+package callfacts
 
 import (
 	"path"
@@ -36,8 +36,9 @@ type normalizer struct {
 	// (< FILE) when the line did not write it; command() takes it.
 	stdinFile string
 	// captured says the next command's output is taken by a command
-	// substitution; command() takes it.
-	captured bool
+	// substitution, nameBuilt that its name is built at run time from
+	// hidden text; command() takes both.
+	captured, nameBuilt bool
 	// aliases and funcs the line defines (alias x='…', f() { …; }):
 	// calling them runs their text (see calls.go).
 	aliases   map[string]string
@@ -49,7 +50,11 @@ type normalizer struct {
 // shell parses src and adds what it finds. Depth counts nested payloads;
 // wrappers and upstream are inherited from the command that carries src.
 func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
-	if depth > maxDepth || len(n.f.Commands) >= maxCmds || strings.TrimSpace(src) == "" {
+	if strings.TrimSpace(src) == "" {
+		return
+	}
+	if depth > maxDepth || len(n.f.Commands) >= maxCmds {
+		n.f.Truncated = true // a gate that must see every change cannot trust the rest
 		return
 	}
 	p := parsers.Get().(*syntax.Parser)
@@ -140,6 +145,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 				n.stdinFile = n.inputFile(st)
 			}
 			n.captured = captured[x]
+			n.nameBuilt = n.builtWords(x, argv)
 			n.command(argv, escapedWord(x.Args[0]), stdin, depth, wrappers, u)
 			n.defineAlias(argv)
 			n.callFunc(argv, depth, wrappers, u)
@@ -149,6 +155,23 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 	for _, name := range declared {
 		n.uncalledFunc(name, depth, wrappers)
 	}
+}
+
+// builtWords reports whether a word of the call is built at run time by
+// a decoder or a fetcher from text the line does not show: command()
+// marks the command whose name is such a word (sudo $(base64 -d < f) off).
+func (n *normalizer) builtWords(x *syntax.CallExpr, argv []string) bool {
+	for _, a := range argv {
+		if strings.Contains(a, "$(…)") {
+			for _, w := range x.Args {
+				if n.fetcherIn(w) != "" {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
 }
 
 // envCommandVar reports whether a program runs the value of an environment

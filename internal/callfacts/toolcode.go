@@ -1,4 +1,4 @@
-package policy
+package callfacts
 
 import "strings"
 
@@ -194,12 +194,12 @@ func stringCode(c *Cmd) []string {
 	case "tmux":
 		var rest []string
 		for i, a := range c.Args {
-			if a == sub(c) {
-				rest = skipFlags(c.Args[i+1:], "tcnsxyFeENlLpSTb")
+			if a == c.Sub(0) {
+				rest = SkipFlags(c.Args[i+1:], "tcnsxyFeENlLpSTb")
 				break
 			}
 		}
-		switch sub(c) {
+		switch c.Sub(0) {
 		case "new", "new-session", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "run-shell", "run", "respawn-window":
 			if len(rest) > 0 {
 				out = append(out, strings.Join(rest, " "))

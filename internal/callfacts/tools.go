@@ -1,0 +1,30 @@
+package callfacts
+
+// Families of programs whose effect is a change to the machine, its disks,
+// its accounts, a database or a remote store. The policy's rules judge
+// each form in detail (which options make rsync delete, which fdisk only
+// lists); the facts give every member of a family a coarse effect
+// (effectOf), so a gate that denies every change needs no rule.
+var (
+	// FormatTools format or wipe a filesystem.
+	FormatTools = []string{"mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mkfs.ntfs", "mkfs.exfat", "mkfs.f2fs", "mke2fs", "mkswap", "wipefs"}
+	// DiskTools partition, wipe or erase disks and volumes.
+	DiskTools = []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "blkdiscard", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "hdparm", "nvme", "badblocks", "zfs"}
+	// PowerTools stop or restart the machine.
+	PowerTools = []string{"shutdown", "reboot", "poweroff", "halt", "init", "telinit", "systemctl", "kexec"}
+	// UserTools delete or change accounts.
+	UserTools = []string{"userdel", "deluser", "groupdel", "delgroup", "passwd", "usermod"}
+	// SyncTools copy trees, and may delete at the destination or source.
+	SyncTools = []string{"rsync", "rclone", "aws", "gsutil", "azcopy", "s3cmd", "mc"}
+	// SQLServerClients are the clients of database servers (sqlite3 and
+	// duckdb open a local file the other facts see).
+	SQLServerClients = []string{"psql", "mysql", "mariadb", "sqlcmd", "cockroach", "clickhouse-client", "clickhouse", "mongosh", "mongo",
+		"pgcli", "mycli", "cqlsh", "snowsql", "redis-cli", "usql"}
+	// remoteCLIs manage services, containers, clusters and cloud
+	// resources through subcommands: a change verb among their first
+	// words changes something (docker volume rm, kubectl delete, aws ec2
+	// terminate-instances, systemctl stop).
+	remoteCLIs = []string{"docker", "podman", "nerdctl", "docker-compose", "kubectl", "oc", "k", "helm", "systemctl", "launchctl", "service",
+		"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls", "gcloud", "az", "doctl", "linode-cli", "hcloud",
+		"flyctl", "fly", "vercel", "heroku", "oci", "ibmcloud", "virsh", "vagrant", "multipass", "lxc", "incus"}
+)
