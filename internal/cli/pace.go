@@ -55,8 +55,8 @@ come from). With figures as flags it is a what-if. Utilisations are
 percentages from 0 to 100; reset times are RFC 3339 (2025-11-06T14:30:00Z)
 or "none" for a window with no active reset, and default to mid-window
 (2 h 30 m and 3 d 12 h from --at).
---at sets the moment to decide at (default now). The other flags override
-the pacing settings.`,
+--at sets the moment to decide at (default now). A what-if starts from the
+pacing settings of config.toml ([pacing]); the other flags override them.`,
 		Example: "  warden pace\n  warden pace --five-hour-util 40 --seven-day-util 60\n" + paceExample,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -98,10 +98,8 @@ the pacing settings.`,
 				}
 			}
 
-			p := pace.Params{
-				PreloadHours: preload.v, SafetyBufferPct: safety.v, ThresholdPercent: threshold.v,
-				BaseDelay: base.v, MaxDelay: maxDelay.v, WeeklyLimit: weekly.v, FiveHourLimit: fiveHour.v,
-			}
+			p := whatIfParams(cmd, configPaceParams(), paceParamFlags{preload: preload.v, safety: safety.v, threshold: threshold.v,
+				base: base.v, maxDelay: maxDelay.v, weekly: weekly.v, fiveHour: fiveHour.v})
 			if err := p.Validate(); err != nil {
 				return paramFlagError(err)
 			}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -297,5 +299,29 @@ func TestPaceSummaryNamesTheTargetAndTheSafeAllowance(t *testing.T) {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// A what-if uses the pacing settings of config.toml, as the hooks do, and a
+// flag overrides its key: a 50 % safety buffer throttles figures the
+// defaults (95 %) leave alone, and --safety-buffer-pct 95 puts them back.
+func TestPaceWhatIfUsesConfig(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("WARDEN_HOME", home)
+	// 5-hour: target 50 at paceArgs' moment; 45 % used is under the
+	// default safe allowance (47.5) and over a 50 % buffer's (25).
+	args := paceArgs("45", "2025-11-06T14:30:00Z", "10", "2025-11-10T00:00:00Z", "--json")
+	throttles := func(args []string) bool { return paceJSON(t, args)["should_throttle"].(bool) }
+	if throttles(args) {
+		t.Fatal("no config: the defaults throttle 45 % of a 50 % allowance")
+	}
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("[pacing]\nsafety_buffer_pct = 50\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !throttles(args) {
+		t.Error("config safety_buffer_pct = 50: the what-if ignored it")
+	}
+	if throttles(append(args, "--safety-buffer-pct", "95")) {
+		t.Error("--safety-buffer-pct 95 did not override the config")
 	}
 }
