@@ -148,7 +148,7 @@ func writeImportedConfig(cmd *cobra.Command, pm *importer.PaceMaker, dryRun bool
 		}
 		fmt.Fprintf(out, "✓ backed up the old config to %s\n", bak)
 	}
-	if err := atomicfile.Write(path, []byte(merged), 0o644); err != nil {
+	if err := atomicfile.Write(path, []byte(merged), 0o600); err != nil { // holds webhook secrets and URLs: the user's alone
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if !bytes.Equal(old, []byte(merged)) {

@@ -70,6 +70,7 @@ func Doctor(ctx context.Context, o DoctorOptions) Report {
 	d.settings()
 	d.claude(ctx)
 	d.store(ctx)
+	d.modes()
 	d.sharedStore(ctx)
 	d.stateKey()
 	d.config()

@@ -147,6 +147,9 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 			return res, fmt.Errorf("%w; nothing was changed", err)
 		}
 	}
+	if err := privateHome(w, paths.Home()); err != nil {
+		return res, err
+	}
 	if res.BinaryCopied {
 		// warden-core first: a hook that starts in between finds the new
 		// core beside the old front, which speaks to it the same way.

@@ -55,6 +55,13 @@ func openWith(ctx context.Context, path, pragmas string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create store directory: %w", err)
 	}
+	// A new store is the user's alone: SQLite would create it with the
+	// umask's mode (0644), and its WAL and shared-memory files take the
+	// database file's. One open with O_EXCL, which fails at once when the
+	// store exists (the common case: a hook opening it again).
+	if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		f.Close()
+	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		"?_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_txlock=immediate" + pragmas
 	db, err := sql.Open("sqlite", dsn)
