@@ -1,0 +1,188 @@
+package callfacts
+
+import "strings"
+
+// PathEffect is what a command does to one path target, finer than a
+// command's Effect: the verdict table (policy) judges it per zone.
+type PathEffect string
+
+// Path effects, in the order the verdict table shows them.
+const (
+	PathRecursiveDelete PathEffect = "recursive-delete" // rm -r, find -delete, sync with delete
+	PathDelete          PathEffect = "delete"           // rm, unlink, mv away, shred
+	PathTruncate        PathEffect = "truncate"         // emptied: truncate, `: > f`, cp /dev/null f
+	PathOverwrite       PathEffect = "overwrite"        // replaced: `> f`, cp/mv onto, dd of=, tee
+	PathWrite           PathEffect = "write"            // created, appended, edited in place
+	PathPermissions     PathEffect = "permissions"      // chmod, chown, chgrp, chattr, setfacl
+)
+
+// PathEffects lists every path effect in table order.
+func PathEffects() []PathEffect {
+	return []PathEffect{PathRecursiveDelete, PathDelete, PathTruncate, PathOverwrite, PathWrite, PathPermissions}
+}
+
+// Touch is one effect on one path target, with the zone it falls in.
+type Touch struct {
+	Effect PathEffect `json:"effect"`
+	Path   string     `json:"path"`
+	Zone   Zone       `json:"zone"`
+	// Via is the command ("rm -rf ~/x") or redirect ("> ~/.bashrc").
+	Via string `json:"via"`
+}
+
+// recursiveDeleters delete whole trees whatever their flags.
+var recursiveDeleters = map[string]bool{"rimraf": true, "trash": true, "trash-put": true, "del": true, "remove-item": true, "rmtree": true}
+
+// permissionChangers change modes, owners or attributes.
+var permissionChangers = map[string]bool{"chmod": true, "chown": true, "chgrp": true, "chattr": true, "setfacl": true}
+
+// truncaters empty the files they name.
+var truncaters = map[string]bool{"truncate": true}
+
+// Touches lists the call's effects on path targets: file tools' files,
+// each command's targets, and output redirections. Device files
+// (/dev/null, the process's own streams) are left out.
+func (f *Facts) Touches() []Touch {
+	var out []Touch
+	add := func(e PathEffect, p, via string) {
+		if !deviceFile(p) {
+			out = append(out, Touch{Effect: e, Path: p, Zone: ZoneOf(p, f.Home, f.Project), Via: via})
+		}
+	}
+	switch f.Tool {
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		if f.FilePath != "" {
+			add(PathWrite, f.FilePath, f.Tool)
+		}
+		return out
+	}
+	for i := range f.Commands {
+		c := &f.Commands[i]
+		if c.DryRun() {
+			continue // it only says what it would do
+		}
+		for _, t := range cmdTouches(c, f.Home) {
+			add(t.Effect, t.Path, c.String())
+		}
+	}
+	for _, r := range f.Redirects {
+		switch {
+		case r.Op == ">" || r.Op == ">|" || r.Op == "&>":
+			e := PathOverwrite
+			if r.Cmd == "" || r.Cmd == ":" || r.Cmd == "true" {
+				e = PathTruncate // `> f`, `: > f`: nothing written, the file emptied
+			}
+			add(e, r.Target, r.Op+" "+r.Target)
+		case r.Op == ">>" || r.Op == "&>>":
+			add(PathWrite, r.Target, r.Op+" "+r.Target)
+		}
+	}
+	return out
+}
+
+// cmdTouches are the effects of one command on its path targets, from
+// its tables: the paths the reading gave it (Targets), find's start
+// points, a sync's destination, and, for a command whose effect is a
+// delete but whose targets the tables do not place, its path-like
+// arguments (a program the tables know only by family).
+func cmdTouches(c *Cmd, home string) []Touch {
+	var out []Touch
+	recursive := recursiveDeleters[c.Name] || c.Has("-r", "-R", "--recursive", "-Recurse", "-recurse")
+	switch {
+	case c.Name == "find" && c.Has("-delete"):
+		// with a filter it deletes the matches inside, not the tree
+		e := deleteEffect(!c.Has(findFilters...))
+		for _, p := range findRoots(c) {
+			out = append(out, Touch{Effect: e, Path: NormPath(p, c.Dir, home)})
+		}
+		return out
+	case c.Name == "rsync" && syncDeletes(c) && len(c.Pos) > 1:
+		if dst := c.Pos[len(c.Pos)-1]; !remoteSpec(dst) {
+			out = append(out, Touch{Effect: PathRecursiveDelete, Path: NormPath(dst, c.Dir, home)})
+		}
+		return out
+	case c.Effect == EffectDelete && len(c.Targets) == 0:
+		for _, a := range c.Pos {
+			if PathLike(a) && !remoteSpec(a) {
+				out = append(out, Touch{Effect: deleteEffect(recursive), Path: NormPath(a, c.Dir, home)})
+			}
+		}
+		return out
+	}
+	dst := ""
+	if len(c.Pos) > 1 {
+		dst = NormPath(c.Pos[len(c.Pos)-1], c.Dir, home)
+	}
+	for _, t := range c.Targets {
+		out = append(out, Touch{Effect: targetEffect(c, t == dst, recursive), Path: t})
+	}
+	return out
+}
+
+// targetEffect is what c does to one of its targets; dst says it is the
+// destination of a copy or a move (the last of two or more arguments).
+func targetEffect(c *Cmd, dst, recursive bool) PathEffect {
+	switch {
+	case permissionChangers[c.Name]:
+		return PathPermissions
+	case truncaters[c.Name]:
+		return PathTruncate
+	case (c.Name == "cp" || c.Name == "install") && len(c.Pos) > 0 && c.Pos[0] == "/dev/null":
+		return PathTruncate
+	case c.Name == "mv" && !dst:
+		return deleteEffect(recursive) // moved away
+	case c.Name == "cp" || c.Name == "mv" || c.Name == "dd" || c.Name == "install" || c.Name == "ln" && c.Has("-f", "--force"):
+		return PathOverwrite
+	case c.Name == "tee" && !c.Has("-a", "--append"):
+		return PathOverwrite
+	case c.Effect == EffectDelete:
+		return deleteEffect(recursive)
+	}
+	return PathWrite
+}
+
+func deleteEffect(recursive bool) PathEffect {
+	if recursive {
+		return PathRecursiveDelete
+	}
+	return PathDelete
+}
+
+// findFilters narrow what find -delete removes to some files of the tree.
+var findFilters = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-regex", "-iregex", "-newer",
+	"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-empty", "-user", "-group", "-perm", "-links", "-inum", "-samefile"}
+
+// findRoots are find's start points: the arguments before the first
+// expression word ("." when none).
+func findRoots(c *Cmd) []string {
+	var roots []string
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == "\\(" {
+			if a == "-L" || a == "-H" || a == "-P" {
+				continue
+			}
+			break
+		}
+		roots = append(roots, a)
+	}
+	if len(roots) == 0 {
+		return []string{"."}
+	}
+	return roots
+}
+
+// syncDeletes reports whether rsync deletes at its destination.
+func syncDeletes(c *Cmd) bool {
+	for _, f := range c.Flags {
+		if strings.HasPrefix(f, "--del") {
+			return !c.Has("-n", "--dry-run")
+		}
+	}
+	return false
+}
+
+// remoteSpec reports whether an argument names another host or a URL
+// (host:path, s3://…), not a local path.
+func remoteSpec(a string) bool {
+	return strings.Contains(a, "://") || strings.Contains(a, ":") && !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, ".")
+}
