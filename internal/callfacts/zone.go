@@ -90,10 +90,10 @@ func ZoneOf(p, home, project string) Zone {
 		return ZoneRepo
 	case project != "" && project != home && project != "/" && within(p, project):
 		return ZoneProject
-	case withinAny(p, "", tempDirs):
-		return ZoneTemp
 	case home != "" && home != "/" && within(p, home):
 		return homeZone(p, home)
+	case withinAny(p, "", tempDirs):
+		return ZoneTemp
 	case p == "/" || strings.HasPrefix(p, "/*") || withinAny(p, "", systemDirs):
 		return ZoneSystem
 	}

@@ -3,6 +3,7 @@ package policy
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -79,9 +80,26 @@ func parseZoneEntry(s string) (zoneEntry, error) {
 	e, z, ok2 := strings.Cut(strings.TrimSpace(k), ":")
 	m, ok3 := zoneVerdict(strings.TrimSpace(v))
 	if !ok || !ok2 || !ok3 {
-		return zoneEntry{}, fmt.Errorf("zone entry %q: want effect:zone=allow|ask|deny (effect or zone may be *)", s)
+		return zoneEntry{}, fmt.Errorf("%q must be \"effect:zone=verdict\" with verdict allow, ask or deny (effect or zone may be *)", s)
+	}
+	if e != "*" && !slices.Contains(callfacts.PathEffects(), callfacts.PathEffect(e)) {
+		return zoneEntry{}, fmt.Errorf("%q: no effect %q (want one of %v)", s, e, callfacts.PathEffects())
+	}
+	if z != "*" && !slices.Contains(callfacts.Zones(), callfacts.Zone(z)) {
+		return zoneEntry{}, fmt.Errorf("%q: no zone %q (want one of %v)", s, z, callfacts.Zones())
 	}
 	return zoneEntry{effect: e, zone: z, verdict: m}, nil
+}
+
+// lintZoneEntries reports the entries of a zones key that change nothing.
+func lintZoneEntries(key string, entries []string) []string {
+	var out []string
+	for _, s := range entries {
+		if _, err := parseZoneEntry(s); err != nil {
+			out = append(out, key+": "+err.Error())
+		}
+	}
+	return out
 }
 
 // ZoneTableFor is the table an engine judges by: the built-in table, the
@@ -145,4 +163,25 @@ func ZoneLine(e callfacts.PathEffect, z callfacts.Zone, m Mode) string {
 		v = "allow"
 	}
 	return strings.ReplaceAll(string(e), "-", " ") + " · " + strings.ReplaceAll(string(z), "-", " ") + " → " + v
+}
+
+// ZoneCell is one effect on a path with the cell of the table that
+// judges it, for explain.
+type ZoneCell struct {
+	callfacts.Touch
+	Verdict string `json:"verdict"`
+	Cell    string `json:"cell"` // "recursive delete · home data → deny"
+}
+
+// ZoneCells judges every effect of the call on a path by the engine's
+// table, allowed ones included: explain shows what the table saw.
+func (e *Engine) ZoneCells(f *Facts) []ZoneCell {
+	t := e.opts.zones()
+	var out []ZoneCell
+	for _, tc := range f.Touches() {
+		m := t.Verdict(tc.Effect, tc.Zone)
+		line := ZoneLine(tc.Effect, tc.Zone, m)
+		out = append(out, ZoneCell{Touch: tc, Verdict: line[strings.LastIndex(line, " ")+1:], Cell: line})
+	}
+	return out
 }
