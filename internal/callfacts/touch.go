@@ -10,8 +10,8 @@ type PathEffect string
 const (
 	PathRecursiveDelete PathEffect = "recursive-delete" // rm -r, find -delete, sync with delete
 	PathDelete          PathEffect = "delete"           // rm, unlink, mv away, shred
-	PathTruncate        PathEffect = "truncate"         // emptied: truncate, `: > f`, cp /dev/null f
-	PathOverwrite       PathEffect = "overwrite"        // replaced: `> f`, cp/mv onto, dd of=, tee
+	PathTruncate        PathEffect = "truncate"         // emptied or rewritten whole: truncate, `: > f`, cp /dev/null f, dd of=
+	PathOverwrite       PathEffect = "overwrite"        // replaced: `> f`, cp/mv onto, tee
 	PathWrite           PathEffect = "write"            // created, appended, edited in place
 	PathPermissions     PathEffect = "permissions"      // chmod, chown, chgrp, chattr, setfacl
 )
@@ -62,6 +62,9 @@ func (f *Facts) Touches() []Touch {
 			continue // it only says what it would do
 		}
 		for _, t := range cmdTouches(c, f.Home) {
+			if strings.HasPrefix(t.Path, "$(") && f.onlyMktempCaptured() {
+				t.Path = "/tmp/(mktemp)" // rm -rf "$(mktemp -d)": a fresh scratch directory
+			}
 			add(t.Effect, t.Path, c.String())
 		}
 	}
@@ -78,6 +81,21 @@ func (f *Facts) Touches() []Touch {
 		}
 	}
 	return out
+}
+
+// onlyMktempCaptured reports whether every command substitution of the
+// line runs mktemp, so a target it names is a new scratch path.
+func (f *Facts) onlyMktempCaptured() bool {
+	seen := false
+	for i := range f.Commands {
+		if c := &f.Commands[i]; c.Captured {
+			if c.Name != "mktemp" {
+				return false
+			}
+			seen = true
+		}
+	}
+	return seen
 }
 
 // cmdTouches are the effects of one command on its path targets, from
@@ -107,14 +125,31 @@ func cmdTouches(c *Cmd, home string) []Touch {
 				out = append(out, Touch{Effect: deleteEffect(recursive), Path: NormPath(a, c.Dir, home)})
 			}
 		}
-		return out
+		return append(out, hiddenTargets(c, recursive)...)
 	}
+	out = append(out, hiddenTargets(c, recursive)...)
 	dst := ""
 	if len(c.Pos) > 1 {
 		dst = NormPath(c.Pos[len(c.Pos)-1], c.Dir, home)
 	}
 	for _, t := range c.Targets {
 		out = append(out, Touch{Effect: targetEffect(c, t == dst, recursive), Path: t})
+	}
+	return out
+}
+
+// hiddenTargets are the targets of a delete that a command substitution
+// names ($(cat dirs.txt)): the line does not show them, so their zone is
+// unknown.
+func hiddenTargets(c *Cmd, recursive bool) []Touch {
+	if c.Effect != EffectDelete {
+		return nil
+	}
+	var out []Touch
+	for _, a := range c.Pos {
+		if strings.HasPrefix(a, "$(") {
+			out = append(out, Touch{Effect: deleteEffect(recursive), Path: a})
+		}
 	}
 	return out
 }
@@ -127,11 +162,11 @@ func targetEffect(c *Cmd, dst, recursive bool) PathEffect {
 		return PathPermissions
 	case truncaters[c.Name]:
 		return PathTruncate
-	case (c.Name == "cp" || c.Name == "install") && len(c.Pos) > 0 && c.Pos[0] == "/dev/null":
-		return PathTruncate
+	case (c.Name == "cp" || c.Name == "install") && len(c.Pos) > 0 && c.Pos[0] == "/dev/null", c.Name == "dd":
+		return PathTruncate // dd of= rewrites its output from the start: an image, a device
 	case c.Name == "mv" && !dst:
 		return deleteEffect(recursive) // moved away
-	case c.Name == "cp" || c.Name == "mv" || c.Name == "dd" || c.Name == "install" || c.Name == "ln" && c.Has("-f", "--force"):
+	case c.Name == "cp" || c.Name == "mv" || c.Name == "install" || c.Name == "ln" && c.Has("-f", "--force"):
 		return PathOverwrite
 	case c.Name == "tee" && !c.Has("-a", "--append"):
 		return PathOverwrite

@@ -1,5 +1,7 @@
 package policy
 
+import "github.com/warden-dev/warden/internal/callfacts"
+
 // zonesPack judges every effect on a path by the zone of the path,
 // through the verdict table (zones.txt): a program the tool tables know,
 // or a disguise the reading sees through, is judged without a rule of
@@ -23,9 +25,14 @@ func zoneRule(id string, mode Mode, desc string, catch, allow []string) Rule {
 		Match: func(e *Env) string {
 			t := e.Opts.zones()
 			for _, tc := range e.Touches() {
-				if t.Verdict(tc.Effect, tc.Zone) == mode {
-					return tc.Via + " (" + homeRel(tc.Path, e.F.Home) + "): " + ZoneLine(tc.Effect, tc.Zone, mode)
+				if t.Verdict(tc.Effect, tc.Zone) != mode {
+					continue
 				}
+				why := tc.Via + " (" + homeRel(tc.Path, e.F.Home) + "): " + ZoneLine(tc.Effect, tc.Zone, mode)
+				if tc.Zone == callfacts.ZoneUnknown {
+					why += "; the line does not show the target, so it cannot be judged by where it is"
+				}
+				return why
 			}
 			return ""
 		}}

@@ -73,3 +73,23 @@ func TestZoneExplainNamesCell(t *testing.T) {
 		}
 	}
 }
+
+// TestZoneUnknownSaysSo: a destructive effect whose target the line does
+// not show is asked, and the reason says why.
+func TestZoneUnknownSaysSo(t *testing.T) {
+	for _, cmd := range []string{`rm -rf "$TARGET"`, "rm -rf $(cat dirs.txt)", `dd if=/dev/zero of="$DEV"`} {
+		c, _ := CaseCall(cmd, TestHome, TestProject)
+		r := TestEngine(Builtin(), nil, Options{}).Evaluate(context.Background(), Normalize(c))
+		if r.Decision.Rank() < Ask.Rank() || !strings.Contains(r.Top().Reason+hitReasons(r), "does not show the target") {
+			t.Errorf("%q: %s, reasons %s", cmd, r.Decision, hitReasons(r))
+		}
+	}
+}
+
+func hitReasons(r *Result) string {
+	var s []string
+	for _, h := range r.Hits {
+		s = append(s, h.ID+": "+h.Reason)
+	}
+	return strings.Join(s, "; ")
+}
