@@ -1,6 +1,10 @@
 package callfacts
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/warden-dev/warden/internal/lazyre"
+)
 
 // PathEffect is what a command does to one path target, finer than a
 // command's Effect: the verdict table (policy) judges it per zone.
@@ -56,10 +60,20 @@ func (f *Facts) Touches() []Touch {
 		}
 		return out
 	}
+	interpSeen := map[string]bool{}
 	for i := range f.Commands {
 		c := &f.Commands[i]
 		if c.DryRun() {
 			continue // it only says what it would do
+		}
+		if c.Payload != "" && IsInterpreter(c.Name) {
+			if !interpSeen[c.Name] {
+				interpSeen[c.Name] = true
+				for _, t := range f.interpTouches(c) {
+					add(t.Effect, t.Path, c.Name+" "+short(c.Payload))
+				}
+			}
+			continue
 		}
 		for _, t := range cmdTouches(c, f.Home) {
 			if strings.HasPrefix(t.Path, "$(") && f.onlyMktempCaptured() {
@@ -98,6 +112,27 @@ func (f *Facts) onlyMktempCaptured() bool {
 	return seen
 }
 
+// treeDeleteCall matches library calls that delete whole trees.
+var treeDeleteCall = lazyre.New(`rmtree|rm_rf|rm_r\b|RemoveAll|remove_dir_all|rimraf|remove_tree|removedirs|del_tree|File::Path|recursive\s*:\s*true|Deno\.remove\b`)
+
+// interpTouches are the effects of an interpreter one-liner on the paths
+// its library calls name (the reading records them as paths of the
+// interpreter: shutil.rmtree('/x'), fs.rmSync(…, {recursive: true})).
+func (f *Facts) interpTouches(c *Cmd) []Touch {
+	var out []Touch
+	for _, p := range f.Paths {
+		if p.Via != c.Name || p.Op != OpDelete && p.Op != OpWrite {
+			continue
+		}
+		e := PathWrite
+		if p.Op == OpDelete {
+			e = deleteEffect(treeDeleteCall.MatchString(c.Payload))
+		}
+		out = append(out, Touch{Effect: e, Path: p.Path})
+	}
+	return out
+}
+
 // cmdTouches are the effects of one command on its path targets, from
 // its tables: the paths the reading gave it (Targets), find's start
 // points, a sync's destination, and, for a command whose effect is a
@@ -119,7 +154,13 @@ func cmdTouches(c *Cmd, home string) []Touch {
 			out = append(out, Touch{Effect: PathRecursiveDelete, Path: NormPath(dst, c.Dir, home)})
 		}
 		return out
-	case c.Effect == EffectDelete && len(c.Targets) == 0:
+	case removedSources(c) != nil:
+		// archived or sent, then removed: the sources go, trees and all
+		for _, a := range removedSources(c) {
+			out = append(out, Touch{Effect: PathRecursiveDelete, Path: NormPath(a, c.Dir, home)})
+		}
+		return out
+	case c.Effect == EffectDelete && len(c.Targets) == 0 && c.Payload == "":
 		for _, a := range c.Pos {
 			if PathLike(a) && !remoteSpec(a) {
 				out = append(out, Touch{Effect: deleteEffect(recursive), Path: NormPath(a, c.Dir, home)})
@@ -166,7 +207,9 @@ func targetEffect(c *Cmd, dst, recursive bool) PathEffect {
 		return PathTruncate // dd of= rewrites its output from the start: an image, a device
 	case c.Name == "mv" && !dst:
 		return deleteEffect(recursive) // moved away
-	case c.Name == "cp" || c.Name == "mv" || c.Name == "install" || c.Name == "ln" && c.Has("-f", "--force"):
+	case copyMove[c.Name] && intoDir(c):
+		return PathWrite
+	case copyMove[c.Name] && (c.Name != "ln" || c.Has("-f", "--force")):
 		return PathOverwrite
 	case c.Name == "tee" && !c.Has("-a", "--append"):
 		return PathOverwrite
@@ -174,6 +217,16 @@ func targetEffect(c *Cmd, dst, recursive bool) PathEffect {
 		return deleteEffect(recursive)
 	}
 	return PathWrite
+}
+
+// copyMove put files at a destination, over what is there.
+var copyMove = map[string]bool{"cp": true, "mv": true, "install": true, "ln": true}
+
+// intoDir reports whether a copy or a move puts its sources into a
+// directory (a trailing slash, several sources, -t) rather than over a
+// file.
+func intoDir(c *Cmd) bool {
+	return len(c.Pos) > 2 || c.Has("-t", "--target-directory") || len(c.Pos) > 0 && strings.HasSuffix(c.Pos[len(c.Pos)-1], "/")
 }
 
 func deleteEffect(recursive bool) PathEffect {
@@ -204,6 +257,34 @@ func findRoots(c *Cmd) []string {
 		return []string{"."}
 	}
 	return roots
+}
+
+// sourceRemovers delete what they archive or send when given one of
+// the flags; skip is how many positionals come before the sources (the
+// archive, 7z's command letter), dest that the last one is the
+// destination.
+var sourceRemovers = map[string]struct {
+	flags []string
+	skip  int
+	dest  bool
+}{"tar": {[]string{"--remove-files"}, 1, false}, "zip": {[]string{"-m", "--move"}, 1, false},
+	"7z": {[]string{"-sdel"}, 2, false}, "rsync": {[]string{"--remove-source-files", "--remove-sent-files"}, 0, true}}
+
+// removedSources are the positionals c deletes after archiving or
+// sending them, nil for none.
+func removedSources(c *Cmd) []string {
+	r, ok := sourceRemovers[c.Name]
+	if !ok || !c.Has(r.flags...) {
+		return nil
+	}
+	end := len(c.Pos)
+	if r.dest {
+		end--
+	}
+	if r.skip >= end {
+		return nil
+	}
+	return c.Pos[r.skip:end]
 }
 
 // syncDeletes reports whether rsync deletes at its destination.

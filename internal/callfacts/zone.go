@@ -51,7 +51,7 @@ var systemSecrets = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/et
 	"/etc/ssl/private", "/private/etc/shadow", "/private/etc/sudoers"}
 
 // homeCaches are rebuilt by the tools that fill them (relative to home).
-var homeCaches = []string{".cache", "Library/Caches", ".npm", ".pnpm-store", ".yarn/cache", ".gradle/caches",
+var homeCaches = []string{".cache", "Library/Caches", "Library/Developer/Xcode/DerivedData", ".gradle/wrapper/dists", ".npm", ".pnpm-store", ".yarn/cache", ".gradle/caches",
 	".m2/repository", "go/pkg/mod", ".cargo/registry", ".cargo/git", ".rustup/downloads", ".bun/install/cache",
 	".nuget/packages", ".ivy2/cache", ".sbt/boot", ".pub-cache", ".deno", ".local/share/pnpm/store"}
 
