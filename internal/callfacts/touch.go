@@ -48,10 +48,19 @@ var truncaters = map[string]bool{"truncate": true}
 // (/dev/null, the process's own streams) are left out.
 func (f *Facts) Touches() []Touch {
 	var out []Touch
+	links := f.lineLinks()
 	add := func(e PathEffect, p, via string) {
-		if !deviceFile(p) {
-			out = append(out, Touch{Effect: e, Path: p, Zone: ZoneOf(p, f.Home, f.Project), Via: via})
+		if deviceFile(p) {
+			return
 		}
+		home, project := f.Home, f.Project
+		if e.destructive() {
+			var onDisk bool
+			if p, onDisk = throughLinks(p, links); onDisk {
+				home, project = resolved(home), resolved(project)
+			}
+		}
+		out = append(out, Touch{Effect: e, Path: p, Zone: ZoneOf(p, home, project), Via: via})
 	}
 	switch f.Tool {
 	case "Write", "Edit", "MultiEdit", "NotebookEdit":

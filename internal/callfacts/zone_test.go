@@ -1,6 +1,8 @@
 package callfacts
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -93,5 +95,30 @@ func TestTouches(t *testing.T) {
 		if g := strings.Join(got, " "); g != want {
 			t.Errorf("%q: touches %q, want %q", cmd, g, want)
 		}
+	}
+}
+
+// TestTouchesThroughLinks: a delete below a link lands in the link's
+// target — one the line creates, or one on disk now.
+func TestTouchesThroughLinks(t *testing.T) {
+	f := bash("ln -s ~ h && rm -rf h/Documents")
+	if got := f.Touches(); len(got) != 2 || got[1].Zone != ZoneHomeData || got[1].Path != testHome+"/Documents" {
+		t.Errorf("line link: %+v", got)
+	}
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	proj := filepath.Join(dir, "proj")
+	for _, d := range []string{filepath.Join(home, "Documents"), proj} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(home, filepath.Join(proj, "data")); err != nil {
+		t.Fatal(err)
+	}
+	f = Bash("rm -rf data/Documents; rm -f data", proj, home)
+	got := f.Touches()
+	if len(got) != 2 || got[0].Zone != ZoneHomeData || got[1].Zone != ZoneProject {
+		t.Errorf("disk link: %+v", got)
 	}
 }
