@@ -1,6 +1,8 @@
 package callfacts
 
 import (
+	"os"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -25,26 +27,46 @@ func (f *Facts) lineLinks() map[string]string {
 
 // throughLinks is where a destructive effect on p lands: below a link the
 // line creates, in that link's target; below a link that exists on disk
-// now, in its target (p's parent is resolved, so deleting a link itself
-// stays a delete of the link). onDisk says the disk answered: the zone is
-// then judged against home and project resolved the same way (a home
-// behind a link is still home). A few lstat calls, made only for deletes
-// and truncations, never for reads or everyday writes.
-func throughLinks(p string, links map[string]string) (real string, onDisk bool) {
+// now, in its target. Only the directories between p and the root it is
+// in (the project, home, a temp dir) are looked at, one lstat each — none
+// for ./build — and p itself is not followed, so deleting a link stays a
+// delete of the link. onDisk says the disk answered: the zone is then
+// judged against home and project resolved the same way.
+func throughLinks(p string, links map[string]string, roots ...string) (real string, onDisk bool) {
 	for link, target := range links {
 		if rest, ok := strings.CutPrefix(p, link+"/"); ok {
-			return filepath.ToSlash(filepath.Join(target, rest)), false
+			return path.Join(target, rest), false
 		}
 	}
-	if !filepath.IsAbs(p) || strings.ContainsAny(p, "$`*?[") {
+	if strings.ContainsAny(p, "$`*?[") {
 		return p, false
 	}
-	dir, base := filepath.Split(p)
-	r, err := filepath.EvalSymlinks(dir)
-	if err != nil || r == filepath.Clean(dir) {
-		return p, false // nothing on disk, or no link on the way
+	dir := path.Dir(p)
+	for _, root := range roots {
+		if root == "" || root == "/" || !within(dir, root) {
+			continue
+		}
+		for cur := root; cur != dir; {
+			next := dir
+			if i := strings.IndexByte(dir[len(cur)+1:], '/'); i >= 0 {
+				next = dir[:len(cur)+1+i]
+			}
+			fi, err := os.Lstat(next)
+			if err != nil {
+				return p, false // nothing on disk
+			}
+			if fi.Mode()&os.ModeSymlink != 0 {
+				r, err := filepath.EvalSymlinks(dir)
+				if err != nil {
+					return p, false
+				}
+				return path.Join(filepath.ToSlash(r), path.Base(p)), true
+			}
+			cur = next
+		}
+		return p, false
 	}
-	return filepath.ToSlash(filepath.Join(r, base)), true
+	return p, false
 }
 
 // resolved is dir with its links resolved, dir itself when the disk

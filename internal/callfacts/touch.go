@@ -56,7 +56,7 @@ func (f *Facts) Touches() []Touch {
 		home, project := f.Home, f.Project
 		if e.destructive() {
 			var onDisk bool
-			if p, onDisk = throughLinks(p, links); onDisk {
+			if p, onDisk = throughLinks(p, links, f.Project, f.Home, "/tmp", "/var/tmp"); onDisk {
 				home, project = resolved(home), resolved(project)
 			}
 		}
@@ -69,14 +69,17 @@ func (f *Facts) Touches() []Touch {
 		}
 		return out
 	}
-	interpSeen := map[string]bool{}
+	var interpSeen map[string]bool
 	for i := range f.Commands {
 		c := &f.Commands[i]
-		if c.DryRun() {
-			continue // it only says what it would do
+		if c.Effect == EffectNone && len(c.Targets) == 0 && sourceRemovers[c.Name].flags == nil || c.DryRun() {
+			continue // it changes nothing, or only says what it would do
 		}
 		if c.Payload != "" && IsInterpreter(c.Name) {
 			if !interpSeen[c.Name] {
+				if interpSeen == nil {
+					interpSeen = map[string]bool{}
+				}
 				interpSeen[c.Name] = true
 				for _, t := range f.interpTouches(c) {
 					add(t.Effect, t.Path, c.Name+" "+short(c.Payload))
@@ -84,11 +87,15 @@ func (f *Facts) Touches() []Touch {
 			}
 			continue
 		}
+		via := ""
 		for _, t := range cmdTouches(c, f.Home) {
 			if strings.HasPrefix(t.Path, "$(") && f.onlyMktempCaptured() {
 				t.Path = "/tmp/(mktemp)" // rm -rf "$(mktemp -d)": a fresh scratch directory
 			}
-			add(t.Effect, t.Path, c.String())
+			if via == "" {
+				via = c.String()
+			}
+			add(t.Effect, t.Path, via)
 		}
 	}
 	for _, r := range f.Redirects {
@@ -179,8 +186,8 @@ func cmdTouches(c *Cmd, home string) []Touch {
 	}
 	out = append(out, hiddenTargets(c, recursive)...)
 	dst := ""
-	if len(c.Pos) > 1 {
-		dst = NormPath(c.Pos[len(c.Pos)-1], c.Dir, home)
+	if len(c.Targets) > 0 && len(c.Pos) > 1 && copyMove[c.Name] {
+		dst = NormPath(c.Pos[len(c.Pos)-1], c.Dir, home) // the one target that is not moved away
 	}
 	for _, t := range c.Targets {
 		out = append(out, Touch{Effect: targetEffect(c, t == dst, recursive), Path: t})

@@ -174,10 +174,14 @@ func within(p, dir string) bool {
 
 // withinAny reports whether p is inside base joined with one of dirs.
 func withinAny(p, base string, dirs []string) bool {
-	for _, d := range dirs {
-		if base != "" {
-			d = base + "/" + d
+	if base != "" {
+		// p relative to base, without building base/d for every d
+		if len(p) <= len(base)+1 || !strings.HasPrefix(p, base) || p[len(base)] != '/' {
+			return false
 		}
+		p = p[len(base)+1:]
+	}
+	for _, d := range dirs {
 		if within(p, d) {
 			return true
 		}
