@@ -63,7 +63,12 @@ func (f *Facts) Touches() []Touch {
 		out = append(out, Touch{Effect: e, Path: p, Zone: ZoneOf(p, home, project), Via: via})
 	}
 	switch f.Tool {
-	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+	case "Write": // the whole file, whatever was there
+		if f.FilePath != "" {
+			add(PathOverwrite, f.FilePath, f.Tool)
+		}
+		return out
+	case "Edit", "MultiEdit", "NotebookEdit":
 		if f.FilePath != "" {
 			add(PathWrite, f.FilePath, f.Tool)
 		}
