@@ -30,9 +30,10 @@ func newPolicyCmd() *cobra.Command {
 your rule files ($WARDEN_HOME/rules/*.toml, <project>/.warden/rules/*.toml).
 Modes: deny > ask > warn > audit. Configure with policy.disabled,
 policy.modes ("id=mode"), policy.raise, policy.protected_branches,
-policy.max_lines_warn and policy.max_lines_deny.`,
+policy.max_lines_warn, policy.max_lines_deny, and the verdict table's
+cells with policy.zones and policy.zones_raise (warden policy zones).`,
 	}
-	cmd.AddCommand(newPolicyExplainCmd(), newPolicyListCmd(), newPolicyTestCmd(), newPolicyLintCmd())
+	cmd.AddCommand(newPolicyExplainCmd(), newPolicyListCmd(), newPolicyTestCmd(), newPolicyLintCmd(), newPolicyZonesCmd())
 	return cmd
 }
 
@@ -93,10 +94,13 @@ func newPolicyExplainCmd() *cobra.Command {
 }
 
 type explainJSON struct {
-	Decision string         `json:"decision"`
-	Rules    []policy.Hit   `json:"rules"`
-	Facts    *policy.Facts  `json:"facts"`
-	Input    map[string]any `json:"input,omitempty"`
+	Decision string        `json:"decision"`
+	Rules    []policy.Hit  `json:"rules"`
+	Facts    *policy.Facts `json:"facts"`
+	// Zones are the call's effects on paths with the verdict table's
+	// cell for each ("recursive delete · home data → deny").
+	Zones []policy.ZoneCell `json:"zones,omitempty"`
+	Input map[string]any    `json:"input,omitempty"`
 }
 
 func runPolicyExplain(ctx context.Context, w io.Writer, o explainOptions, args []string) error {
@@ -128,13 +132,15 @@ func runPolicyExplain(ctx context.Context, w io.Writer, o explainOptions, args [
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	f := policy.Normalize(call)
-	res := env.engine().Evaluate(ctx, f)
+	eng := env.engine()
+	res := eng.Evaluate(ctx, f)
+	zones := eng.ZoneCells(f)
 	dec := string(res.Decision)
 	if dec == "" {
 		dec = "allow"
 	}
 	if o.json {
-		out := explainJSON{Decision: dec, Rules: res.Hits, Facts: f}
+		out := explainJSON{Decision: dec, Rules: res.Hits, Facts: f, Zones: zones}
 		if out.Rules == nil {
 			out.Rules = []policy.Hit{}
 		}
@@ -154,6 +160,12 @@ func runPolicyExplain(ctx context.Context, w io.Writer, o explainOptions, args [
 		tw.Flush()
 	}
 	printFacts(w, f)
+	if len(zones) > 0 {
+		fmt.Fprintln(w, "zones (warden policy zones):")
+		for _, z := range zones {
+			fmt.Fprintf(w, "  %s: %s\n", oneLineClip(z.Via, 100), z.Cell)
+		}
+	}
 	if len(f.Derivation) > 0 {
 		fmt.Fprintln(w, "derivation:")
 		for _, d := range f.Derivation {

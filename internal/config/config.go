@@ -57,6 +57,8 @@ type Config struct {
 		Disabled          []string
 		Modes             []string
 		Raise             []string
+		Zones             []string
+		ZonesRaise        []string
 		ProtectedBranches []string
 		MaxLinesWarn      int
 		MaxLinesDeny      int

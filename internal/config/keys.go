@@ -283,6 +283,18 @@ var keys = []Key{
 		Field:  func(c *Config) any { return &c.Policy.Raise },
 	},
 	{
+		Name: "policy.zones", Kind: Strings, Default: []string{},
+		Policy: UserOnly,
+		Doc:    "Cells of the verdict table (warden policy zones) as \"effect:zone=verdict\" (allow, ask, deny; effect or zone may be *), set either way; a project may not loosen the table.",
+		Field:  func(c *Config) any { return &c.Policy.Zones },
+	},
+	{
+		Name: "policy.zones_raise", Kind: Strings, Default: []string{},
+		Policy: UnionOnly,
+		Doc:    "Cells of the verdict table as \"effect:zone=verdict\" that only ever make it stricter (a project may use this to tighten, never loosen).",
+		Field:  func(c *Config) any { return &c.Policy.ZonesRaise },
+	},
+	{
 		Name: "policy.protected_branches", Kind: Strings, Default: []string{},
 		Policy: UnionOnly,
 		Doc:    "Branches, besides main and master (always protected), that may not be force-pushed or deleted (core.git:push-force).",

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/warden-dev/warden/internal/callfacts"
 	"github.com/warden-dev/warden/internal/reqenv"
 )
 
@@ -22,6 +23,11 @@ type Options struct {
 	// Raise entries only ever make a mode stricter; a project may add them
 	// (policy.raise).
 	Raise []string
+	// Zones ("effect:zone=verdict") set cells of the verdict table
+	// freely: user config only (policy.zones). ZonesRaise cells only make
+	// the table stricter; a project may add them (policy.zones_raise).
+	Zones, ZonesRaise []string
+	zoneTable         ZoneTable // Zones and ZonesRaise applied, once per engine
 	// ProtectedBranches may not be force-pushed, besides main and master.
 	ProtectedBranches []string
 	// MaxLinesWarn / MaxLinesDeny bound the lines of a written file.
@@ -53,6 +59,25 @@ type Env struct {
 	OnceKey string
 	// Err is set by a rule whose evaluation failed.
 	Err error
+	// touches caches the call's effects on paths for the zone rules.
+	touches *[]callfacts.Touch
+}
+
+// Touches is the call's effects on path targets, read once per call.
+func (e *Env) Touches() []callfacts.Touch {
+	if e.touches == nil {
+		t := e.F.Touches()
+		e.touches = &t
+	}
+	return *e.touches
+}
+
+// zones is the verdict table the engine judges by.
+func (o *Options) zones() ZoneTable {
+	if o.zoneTable == nil {
+		o.zoneTable = ZoneTableFor(o)
+	}
+	return o.zoneTable
 }
 
 // Dirty reports whether the project has uncommitted changes. Called only by
@@ -149,6 +174,7 @@ type prepared struct {
 // on first use.
 func New(packs []Pack, user []Rule, opts Options) *Engine {
 	e := &Engine{opts: opts, Git: gitDirty, GitBranch: gitCurrentBranch}
+	e.opts.zoneTable = ZoneTableFor(&e.opts)
 	add := func(r *Rule) {
 		m := ResolveMode(r, &opts)
 		if m == Off {

@@ -68,7 +68,8 @@ func Lint(rules []Rule, opts Options) []Problem {
 	return out
 }
 
-// LintOptions reports policy.modes/raise/disabled entries that name no rule.
+// LintOptions reports policy.modes/raise/disabled entries that name no
+// rule, and policy.zones/zones_raise entries that name no cell.
 func LintOptions(rules []Rule, packs []Pack, opts Options) []string {
 	ids := map[string]bool{}
 	addID := func(id string) { ids[id], ids[packOf(id)], ids[categoryOf(id)] = true, true, true }
@@ -100,7 +101,8 @@ func LintOptions(rules []Rule, packs []Pack, opts Options) []string {
 	check("policy.disabled", opts.Disabled, false)
 	check("policy.modes", opts.Modes, true)
 	check("policy.raise", opts.Raise, true)
-	return out
+	out = append(out, lintZoneEntries("policy.zones", opts.Zones)...)
+	return append(out, lintZoneEntries("policy.zones_raise", opts.ZonesRaise)...)
 }
 
 // exprLineOffset: the expression usually starts on the line after [[rule]]

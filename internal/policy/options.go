@@ -8,6 +8,6 @@ func OptionsFrom(c *config.Config, wardenHome string) Options {
 		c = config.Defaults()
 	}
 	p := c.Policy
-	return Options{Disabled: p.Disabled, Modes: p.Modes, Raise: p.Raise, ProtectedBranches: p.ProtectedBranches,
+	return Options{Disabled: p.Disabled, Modes: p.Modes, Raise: p.Raise, Zones: p.Zones, ZonesRaise: p.ZonesRaise, ProtectedBranches: p.ProtectedBranches,
 		MaxLinesWarn: p.MaxLinesWarn, MaxLinesDeny: p.MaxLinesDeny, WardenHome: wardenHome}
 }

@@ -21,8 +21,8 @@ func destroyPack() Pack {
 				switch c.Name {
 				case "rsync":
 					for _, f := range c.Flags {
-						if strings.HasPrefix(f, "--del") && len(c.Pos) > 1 && !strings.Contains(c.Pos[len(c.Pos)-1], ":") && scratchPath(e.abs(c, c.Pos[len(c.Pos)-1]), "", "") {
-							continue // it deletes only in a scratch copy under /tmp
+						if strings.HasPrefix(f, "--del") && len(c.Pos) > 1 && !strings.Contains(c.Pos[len(c.Pos)-1], ":") {
+							continue // a local destination: the verdict table judges it by zone (core.zones)
 						}
 						if strings.HasPrefix(f, "--del") || f == "--remove-source-files" || f == "--remove-sent-files" {
 							return "rsync " + f + " deletes files: " + c.String()
@@ -44,8 +44,8 @@ func destroyPack() Pack {
 				}
 				return ""
 			},
-			[]string{"rsync -a --delete src/ /backup/", "rsync -av --del ./ host:/srv/app/", "rclone sync ./site remote:bucket", "aws s3 sync . s3://bucket --delete", "rsync -a --remove-source-files logs/ archive/", "rclone purge remote:old"},
-			[]string{"rsync -av src/ dst/", "rsync -an --delete src/ dst/", "rclone sync --dry-run a remote:b", "rclone ls remote:", "aws s3 sync . s3://bucket"}),
+			[]string{"rsync -a --delete src/ backup:/srv/backup/", "rsync -av --del ./ host:/srv/app/", "rclone sync ./site remote:bucket", "aws s3 sync . s3://bucket --delete", "rsync -a --remove-source-files logs/ archive/", "rclone purge remote:old"},
+			[]string{"rsync -av src/ dst/", "rsync -an --delete src/ dst/", "rsync -a --delete ./src/ ./dist/", "rclone sync --dry-run a remote:b", "rclone ls remote:", "aws s3 sync . s3://bucket"}),
 		cmdRule("core.destroy:disk-tools", Deny, "Partitioning, wiping or erasing disks (fdisk, parted, sgdisk, blkdiscard, cryptsetup luksFormat, zpool destroy, lvremove…)", callfacts.DiskTools,
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || c.Has("-l", "--list", "-p", "--print", "-L", "--version", "status", "-i") && c.Name != "blkdiscard" {

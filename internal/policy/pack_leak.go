@@ -84,7 +84,7 @@ func printsSecret(c *Cmd) string {
 		}
 		return printsToken(c)
 	case "git":
-		if sub(c) == "credential" && c.Sub(1) == "fill" {
+		if sub(c) == "credential" && c.Sub(1) == "fill" || strings.HasPrefix(sub(c), "credential-") && c.Sub(1) == "get" {
 			return "git credentials"
 		}
 	default:
@@ -164,6 +164,27 @@ func printsToken(c *Cmd) string {
 		if s0 == "auth:token" {
 			return "a Heroku token"
 		}
+	case "secret-tool", "kwallet-query", "keyring":
+		if s0 == "lookup" || s0 == "get" || c.Has("-r", "--read-password") {
+			return "a keyring secret"
+		}
+	case "bw", "lpass":
+		if s0 == "get" || s0 == "show" || s0 == "export" {
+			return "a password manager entry"
+		}
+	case "doctl":
+		if s0 == "auth" && s1 == "token" {
+			return "a DigitalOcean token"
+		}
+	}
+	if (strings.HasPrefix(c.Name, "docker-credential-") || strings.HasPrefix(c.Name, "git-credential-")) && s0 == "get" {
+		return "a credential helper's secret" // the helper prints what it stores
+	}
+	if (c.Name == "kubectl" || c.Name == "oc") && kubeSub(c) == "config" && c.Has("--raw", "--flatten") {
+		return "the cluster credentials in kubeconfig"
+	}
+	if c.Name == "az" && s0 == "keyvault" && s1 == "secret" && c.Sub(2) == "show" {
+		return "an Azure Key Vault secret"
 	}
 	return ""
 }
@@ -281,5 +302,6 @@ func leakRules() []Rule {
 		},
 		envExfilRule(),
 		sendCredentialRule(),
+		sourceToNetworkRule(),
 	}
 }

@@ -1,0 +1,87 @@
+package callfacts
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// lineLinks are the symbolic links the line itself creates (ln -s
+// TARGET LINK), link → target, both normalized: a later delete through
+// the link reaches the target, whatever the disk holds now.
+func (f *Facts) lineLinks() map[string]string {
+	var links map[string]string
+	for i := range f.Commands {
+		c := &f.Commands[i]
+		if c.Name != "ln" || !c.Has("-s", "--symbolic") || len(c.Pos) != 2 {
+			continue
+		}
+		if links == nil {
+			links = map[string]string{}
+		}
+		links[NormPath(c.Pos[1], c.Dir, f.Home)] = NormPath(c.Pos[0], c.Dir, f.Home)
+	}
+	return links
+}
+
+// throughLinks is where a destructive effect on p lands: below a link the
+// line creates, in that link's target; below a link that exists on disk
+// now, in its target. Only the directories between p and the root it is
+// in (the project, home, a temp dir) are looked at, one lstat each — none
+// for ./build — and p itself is not followed, so deleting a link stays a
+// delete of the link. onDisk says the disk answered: the zone is then
+// judged against home and project resolved the same way.
+func throughLinks(p string, links map[string]string, roots ...string) (real string, onDisk bool) {
+	for link, target := range links {
+		if rest, ok := strings.CutPrefix(p, link+"/"); ok {
+			return path.Join(target, rest), false
+		}
+	}
+	if strings.ContainsAny(p, "$`*?[") {
+		return p, false
+	}
+	dir := path.Dir(p)
+	for _, root := range roots {
+		if root == "" || root == "/" || !within(dir, root) {
+			continue
+		}
+		for cur := root; cur != dir; {
+			next := dir
+			if i := strings.IndexByte(dir[len(cur)+1:], '/'); i >= 0 {
+				next = dir[:len(cur)+1+i]
+			}
+			fi, err := os.Lstat(next)
+			if err != nil {
+				return p, false // nothing on disk
+			}
+			if fi.Mode()&os.ModeSymlink != 0 {
+				r, err := filepath.EvalSymlinks(dir)
+				if err != nil {
+					return p, false
+				}
+				return path.Join(filepath.ToSlash(r), path.Base(p)), true
+			}
+			cur = next
+		}
+		return p, false
+	}
+	return p, false
+}
+
+// resolved is dir with its links resolved, dir itself when the disk
+// cannot say.
+func resolved(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		return filepath.ToSlash(r)
+	}
+	return dir
+}
+
+// destructive effects are worth resolving links for.
+func (e PathEffect) destructive() bool {
+	return e == PathRecursiveDelete || e == PathDelete || e == PathTruncate
+}

@@ -1,0 +1,325 @@
+package callfacts
+
+import (
+	"strings"
+
+	"github.com/warden-dev/warden/internal/lazyre"
+)
+
+// PathEffect is what a command does to one path target, finer than a
+// command's Effect: the verdict table (policy) judges it per zone.
+type PathEffect string
+
+// Path effects, in the order the verdict table shows them.
+const (
+	PathRecursiveDelete PathEffect = "recursive-delete" // rm -r, find -delete, sync with delete
+	PathDelete          PathEffect = "delete"           // rm, unlink, mv away, shred
+	PathTruncate        PathEffect = "truncate"         // emptied or rewritten whole: truncate, `: > f`, cp /dev/null f, dd of=
+	PathOverwrite       PathEffect = "overwrite"        // replaced: `> f`, cp/mv onto, tee
+	PathWrite           PathEffect = "write"            // created, appended, edited in place
+	PathPermissions     PathEffect = "permissions"      // chmod, chown, chgrp, chattr, setfacl
+)
+
+// PathEffects lists every path effect in table order.
+func PathEffects() []PathEffect {
+	return []PathEffect{PathRecursiveDelete, PathDelete, PathTruncate, PathOverwrite, PathWrite, PathPermissions}
+}
+
+// Touch is one effect on one path target, with the zone it falls in.
+type Touch struct {
+	Effect PathEffect `json:"effect"`
+	Path   string     `json:"path"`
+	Zone   Zone       `json:"zone"`
+	// Via is the command ("rm -rf ~/x") or redirect ("> ~/.bashrc").
+	Via string `json:"via"`
+}
+
+// recursiveDeleters delete whole trees whatever their flags.
+var recursiveDeleters = map[string]bool{"rimraf": true, "trash": true, "trash-put": true, "del": true, "remove-item": true, "rmtree": true}
+
+// permissionChangers change modes, owners or attributes.
+var permissionChangers = map[string]bool{"chmod": true, "chown": true, "chgrp": true, "chattr": true, "setfacl": true}
+
+// truncaters empty the files they name.
+var truncaters = map[string]bool{"truncate": true}
+
+// Touches lists the call's effects on path targets: file tools' files,
+// each command's targets, and output redirections. Device files
+// (/dev/null, the process's own streams) are left out.
+func (f *Facts) Touches() []Touch {
+	var out []Touch
+	links := f.lineLinks()
+	add := func(e PathEffect, p, via string) {
+		if deviceFile(p) {
+			return
+		}
+		home, project := f.Home, f.Project
+		if e.destructive() {
+			var onDisk bool
+			if p, onDisk = throughLinks(p, links, f.Project, f.Home, "/tmp", "/var/tmp"); onDisk {
+				home, project = resolved(home), resolved(project)
+			}
+		}
+		out = append(out, Touch{Effect: e, Path: p, Zone: ZoneOf(p, home, project), Via: via})
+	}
+	switch f.Tool {
+	case "Write": // the whole file, whatever was there
+		if f.FilePath != "" {
+			add(PathOverwrite, f.FilePath, f.Tool)
+		}
+		return out
+	case "Edit", "MultiEdit", "NotebookEdit":
+		if f.FilePath != "" {
+			add(PathWrite, f.FilePath, f.Tool)
+		}
+		return out
+	}
+	var interpSeen map[string]bool
+	for i := range f.Commands {
+		c := &f.Commands[i]
+		if c.Effect == EffectNone && len(c.Targets) == 0 && sourceRemovers[c.Name].flags == nil || c.DryRun() {
+			continue // it changes nothing, or only says what it would do
+		}
+		if c.Payload != "" && IsInterpreter(c.Name) {
+			if !interpSeen[c.Name] {
+				if interpSeen == nil {
+					interpSeen = map[string]bool{}
+				}
+				interpSeen[c.Name] = true
+				for _, t := range f.interpTouches(c) {
+					add(t.Effect, t.Path, c.Name+" "+short(c.Payload))
+				}
+			}
+			continue
+		}
+		via := ""
+		for _, t := range cmdTouches(c, f.Home) {
+			if strings.HasPrefix(t.Path, "$(") && f.onlyMktempCaptured() {
+				t.Path = "/tmp/(mktemp)" // rm -rf "$(mktemp -d)": a fresh scratch directory
+			}
+			if via == "" {
+				via = c.String()
+			}
+			add(t.Effect, t.Path, via)
+		}
+	}
+	for _, r := range f.Redirects {
+		switch {
+		case r.Op == ">" || r.Op == ">|" || r.Op == "&>":
+			e := PathOverwrite
+			if r.Cmd == "" || r.Cmd == ":" || r.Cmd == "true" {
+				e = PathTruncate // `> f`, `: > f`: nothing written, the file emptied
+			}
+			add(e, r.Target, r.Op+" "+r.Target)
+		case r.Op == ">>" || r.Op == "&>>":
+			add(PathWrite, r.Target, r.Op+" "+r.Target)
+		}
+	}
+	return out
+}
+
+// onlyMktempCaptured reports whether every command substitution of the
+// line runs mktemp, so a target it names is a new scratch path.
+func (f *Facts) onlyMktempCaptured() bool {
+	seen := false
+	for i := range f.Commands {
+		if c := &f.Commands[i]; c.Captured {
+			if c.Name != "mktemp" {
+				return false
+			}
+			seen = true
+		}
+	}
+	return seen
+}
+
+// treeDeleteCall matches library calls that delete whole trees.
+var treeDeleteCall = lazyre.New(`rmtree|rm_rf|rm_r\b|RemoveAll|remove_dir_all|rimraf|remove_tree|removedirs|del_tree|File::Path|recursive\s*:\s*true|Deno\.remove\b`)
+
+// interpTouches are the effects of an interpreter one-liner on the paths
+// its library calls name (the reading records them as paths of the
+// interpreter: shutil.rmtree('/x'), fs.rmSync(…, {recursive: true})).
+func (f *Facts) interpTouches(c *Cmd) []Touch {
+	var out []Touch
+	for _, p := range f.Paths {
+		if p.Via != c.Name || p.Op != OpDelete && p.Op != OpWrite {
+			continue
+		}
+		e := PathWrite
+		if p.Op == OpDelete {
+			e = deleteEffect(treeDeleteCall.MatchString(c.Payload))
+		}
+		out = append(out, Touch{Effect: e, Path: p.Path})
+	}
+	return out
+}
+
+// cmdTouches are the effects of one command on its path targets, from
+// its tables: the paths the reading gave it (Targets), find's start
+// points, a sync's destination, and, for a command whose effect is a
+// delete but whose targets the tables do not place, its path-like
+// arguments (a program the tables know only by family).
+func cmdTouches(c *Cmd, home string) []Touch {
+	var out []Touch
+	recursive := recursiveDeleters[c.Name] || c.Has("-r", "-R", "--recursive", "-Recurse", "-recurse")
+	switch {
+	case c.Name == "find" && c.Has("-delete"):
+		// with a filter it deletes the matches inside, not the tree
+		e := deleteEffect(!c.Has(findFilters...))
+		for _, p := range findRoots(c) {
+			out = append(out, Touch{Effect: e, Path: NormPath(p, c.Dir, home)})
+		}
+		return out
+	case c.Name == "rsync" && syncDeletes(c) && len(c.Pos) > 1:
+		if dst := c.Pos[len(c.Pos)-1]; !remoteSpec(dst) {
+			out = append(out, Touch{Effect: PathRecursiveDelete, Path: NormPath(dst, c.Dir, home)})
+		}
+		return out
+	case removedSources(c) != nil:
+		// archived or sent, then removed: the sources go, trees and all
+		for _, a := range removedSources(c) {
+			out = append(out, Touch{Effect: PathRecursiveDelete, Path: NormPath(a, c.Dir, home)})
+		}
+		return out
+	case c.Effect == EffectDelete && len(c.Targets) == 0 && c.Payload == "":
+		for _, a := range c.Pos {
+			if PathLike(a) && !remoteSpec(a) {
+				out = append(out, Touch{Effect: deleteEffect(recursive), Path: NormPath(a, c.Dir, home)})
+			}
+		}
+		return append(out, hiddenTargets(c, recursive)...)
+	}
+	out = append(out, hiddenTargets(c, recursive)...)
+	dst := ""
+	if len(c.Targets) > 0 && len(c.Pos) > 1 && copyMove[c.Name] {
+		dst = NormPath(c.Pos[len(c.Pos)-1], c.Dir, home) // the one target that is not moved away
+	}
+	for _, t := range c.Targets {
+		out = append(out, Touch{Effect: targetEffect(c, t == dst, recursive), Path: t})
+	}
+	return out
+}
+
+// hiddenTargets are the targets of a delete that a command substitution
+// names ($(cat dirs.txt)): the line does not show them, so their zone is
+// unknown.
+func hiddenTargets(c *Cmd, recursive bool) []Touch {
+	if c.Effect != EffectDelete {
+		return nil
+	}
+	var out []Touch
+	for _, a := range c.Pos {
+		if strings.HasPrefix(a, "$(") {
+			out = append(out, Touch{Effect: deleteEffect(recursive), Path: a})
+		}
+	}
+	return out
+}
+
+// targetEffect is what c does to one of its targets; dst says it is the
+// destination of a copy or a move (the last of two or more arguments).
+func targetEffect(c *Cmd, dst, recursive bool) PathEffect {
+	switch {
+	case permissionChangers[c.Name]:
+		return PathPermissions
+	case truncaters[c.Name]:
+		return PathTruncate
+	case (c.Name == "cp" || c.Name == "install") && len(c.Pos) > 0 && c.Pos[0] == "/dev/null", c.Name == "dd":
+		return PathTruncate // dd of= rewrites its output from the start: an image, a device
+	case c.Name == "mv" && !dst:
+		return deleteEffect(recursive) // moved away
+	case copyMove[c.Name] && intoDir(c):
+		return PathWrite
+	case copyMove[c.Name] && (c.Name != "ln" || c.Has("-f", "--force")):
+		return PathOverwrite
+	case c.Name == "tee" && !c.Has("-a", "--append"):
+		return PathOverwrite
+	case c.Effect == EffectDelete:
+		return deleteEffect(recursive)
+	}
+	return PathWrite
+}
+
+// copyMove put files at a destination, over what is there.
+var copyMove = map[string]bool{"cp": true, "mv": true, "install": true, "ln": true}
+
+// intoDir reports whether a copy or a move puts its sources into a
+// directory (a trailing slash, several sources, -t) rather than over a
+// file.
+func intoDir(c *Cmd) bool {
+	return len(c.Pos) > 2 || c.Has("-t", "--target-directory") || len(c.Pos) > 0 && strings.HasSuffix(c.Pos[len(c.Pos)-1], "/")
+}
+
+func deleteEffect(recursive bool) PathEffect {
+	if recursive {
+		return PathRecursiveDelete
+	}
+	return PathDelete
+}
+
+// findFilters narrow what find -delete removes to some files of the tree.
+var findFilters = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-regex", "-iregex", "-newer",
+	"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-empty", "-user", "-group", "-perm", "-links", "-inum", "-samefile"}
+
+// findRoots are find's start points: the arguments before the first
+// expression word ("." when none).
+func findRoots(c *Cmd) []string {
+	var roots []string
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == "\\(" {
+			if a == "-L" || a == "-H" || a == "-P" {
+				continue
+			}
+			break
+		}
+		roots = append(roots, a)
+	}
+	if len(roots) == 0 {
+		return []string{"."}
+	}
+	return roots
+}
+
+// sourceRemovers delete what they archive or send when given one of
+// the flags; skip is how many positionals come before the sources (the
+// archive, 7z's command letter), dest that the last one is the
+// destination.
+var sourceRemovers = map[string]struct {
+	flags []string
+	skip  int
+	dest  bool
+}{"tar": {[]string{"--remove-files"}, 1, false}, "zip": {[]string{"-m", "--move"}, 1, false},
+	"7z": {[]string{"-sdel"}, 2, false}, "rsync": {[]string{"--remove-source-files", "--remove-sent-files"}, 0, true}}
+
+// removedSources are the positionals c deletes after archiving or
+// sending them, nil for none.
+func removedSources(c *Cmd) []string {
+	r, ok := sourceRemovers[c.Name]
+	if !ok || !c.Has(r.flags...) {
+		return nil
+	}
+	end := len(c.Pos)
+	if r.dest {
+		end--
+	}
+	if r.skip >= end {
+		return nil
+	}
+	return c.Pos[r.skip:end]
+}
+
+// syncDeletes reports whether rsync deletes at its destination.
+func syncDeletes(c *Cmd) bool {
+	for _, f := range c.Flags {
+		if strings.HasPrefix(f, "--del") {
+			return !c.Has("-n", "--dry-run")
+		}
+	}
+	return false
+}
+
+// remoteSpec reports whether an argument names another host or a URL
+// (host:path, s3://…), not a local path.
+func remoteSpec(a string) bool {
+	return strings.Contains(a, "://") || strings.Contains(a, ":") && !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, ".")
+}

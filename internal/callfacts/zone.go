@@ -1,0 +1,190 @@
+package callfacts
+
+import (
+	"path"
+	"strings"
+)
+
+// Zone is the kind of place a path is in: what losing or changing it
+// costs. The verdict table (policy) judges an effect by the zone of its
+// target, so a new program or a new disguise that reaches a known effect
+// on a known zone needs no rule of its own.
+type Zone string
+
+// Zones, in the order the verdict table shows them.
+const (
+	ZoneProject     Zone = "project"     // the project or worktree, below its root
+	ZoneRepo        Zone = "repo"        // the project root itself and its .git
+	ZoneTemp        Zone = "temp"        // scratch directories
+	ZoneCache       Zone = "cache"       // caches under home, rebuilt on demand
+	ZoneHomeData    Zone = "home-data"   // the user's own folders and files under home
+	ZoneHomeConfig  Zone = "home-config" // dot-dirs and dot-files in home
+	ZoneCredentials Zone = "credentials" // keys, tokens, keychains
+	ZoneSystem      Zone = "system"      // the operating system's directories
+	ZoneWarden      Zone = "warden"      // warden's own files and its hooks
+	ZoneAgent       Zone = "agent"       // the agent's own config (~/.claude, .claude/)
+	ZoneElsewhere   Zone = "elsewhere"   // outside home, the project and the system dirs
+	ZoneUnknown     Zone = "unknown"     // the line does not show where: "$DIR", xargs' input
+	ZoneUnknownSub  Zone = "unknown-sub" // a named path under an unknown one: "$BUILD_DIR/out"
+)
+
+// Zones lists every zone in table order.
+func Zones() []Zone {
+	return []Zone{ZoneProject, ZoneRepo, ZoneTemp, ZoneCache, ZoneHomeData, ZoneHomeConfig,
+		ZoneCredentials, ZoneSystem, ZoneWarden, ZoneAgent, ZoneElsewhere, ZoneUnknown, ZoneUnknownSub}
+}
+
+// homeCredentials hold keys and tokens (relative to home).
+var homeCredentials = []string{".ssh", ".aws", ".gnupg", ".config/gh", ".kube/config", ".docker/config.json",
+	".netrc", "_netrc", ".git-credentials", ".pgpass", ".pypirc", ".npmrc", ".vault-token", ".config/gcloud",
+	".azure", ".terraform.d/credentials.tfrc.json", ".config/doctl", ".password-store", ".local/share/keyrings",
+	"Library/Keychains", ".config/op", ".op", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials",
+	".config/hub", ".m2/settings-security.xml", ".config/sops", ".authinfo", ".authinfo.gpg"}
+
+// credentialNames hold secrets wherever they are.
+var credentialNames = map[string]bool{"id_rsa": true, "id_ed25519": true, "id_ecdsa": true, "id_dsa": true,
+	".netrc": true, ".git-credentials": true, ".pgpass": true, "credentials.json": true, "service-account.json": true,
+	"client_secret.json": true, ".vault-token": true, "master.key": true}
+
+// systemSecrets are the system's own credentials.
+var systemSecrets = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh",
+	"/etc/ssl/private", "/private/etc/shadow", "/private/etc/sudoers"}
+
+// homeCaches are rebuilt by the tools that fill them (relative to home).
+var homeCaches = []string{".cache", "Library/Caches", "Library/Developer/Xcode/DerivedData", ".gradle/wrapper/dists", ".npm", ".pnpm-store", ".yarn/cache", ".gradle/caches",
+	".m2/repository", "go/pkg/mod", ".cargo/registry", ".cargo/git", ".rustup/downloads", ".bun/install/cache",
+	".nuget/packages", ".ivy2/cache", ".sbt/boot", ".pub-cache", ".deno", ".local/share/pnpm/store"}
+
+// homeWarden are warden's files and the files that hold its hooks
+// (relative to home).
+var homeWarden = []string{".warden", ".config/warden", ".claude/settings.json", ".local/bin/warden",
+	"bin/warden", ".local/share/warden"}
+
+// systemDirs belong to the operating system; / itself is system too.
+var systemDirs = []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/boot",
+	"/var", "/opt", "/sys", "/proc", "/dev", "/run", "/root", "/srv", "/snap", "/System", "/Library",
+	"/Applications", "/private", "/nix", "/c/Windows", "/c/Program Files", "/home", "/Users"}
+
+// tempDirs are scratch space.
+var tempDirs = []string{"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/private/var/folders", "/var/folders"}
+
+// ZoneOf puts a normalized path (NormPath) in its zone, home and project
+// being the user's home and the project directory. It reads no disk: the
+// zone follows from what the line says.
+func ZoneOf(p, home, project string) Zone {
+	if strings.ContainsAny(p, "$`") {
+		p = knownVar(p, home)
+	}
+	switch {
+	case p == "":
+		return ZoneUnknown
+	case strings.ContainsAny(p, "$`"):
+		return unknownZone(p)
+	case warden(p, home):
+		return ZoneWarden
+	case agentConfig(p, home, project):
+		return ZoneAgent
+	case credential(p, home):
+		return ZoneCredentials
+	case project != "" && project != home && project != "/" && (p == project || p == project+"/*" || within(p, project+"/.git")):
+		return ZoneRepo
+	case project != "" && project != home && project != "/" && within(p, project):
+		return ZoneProject
+	case home != "" && home != "/" && within(p, home):
+		return homeZone(p, home)
+	case withinAny(p, "", tempDirs):
+		return ZoneTemp
+	case p == "/" || strings.HasPrefix(p, "/*") || withinAny(p, "", systemDirs):
+		return ZoneSystem
+	}
+	return ZoneElsewhere
+}
+
+// wellKnownVars hold places every shell agrees on, relative to home
+// when they start without a slash.
+var wellKnownVars = map[string]string{"TMPDIR": "/tmp", "TMP": "/tmp", "TEMP": "/tmp", "XDG_CACHE_HOME": ".cache",
+	"XDG_CONFIG_HOME": ".config", "XDG_DATA_HOME": ".local/share", "XDG_STATE_HOME": ".local/state",
+	"GOPATH": "go", "GOCACHE": ".cache/go-build", "GOMODCACHE": "go/pkg/mod", "CARGO_HOME": ".cargo", "RUSTUP_HOME": ".rustup"}
+
+// knownVar replaces a well-known variable that starts the target
+// ($TMPDIR/x, made "<cwd>/$TMPDIR/x" by NormPath) with its usual value.
+func knownVar(p, home string) string {
+	i := strings.IndexByte(p, '$')
+	if i <= 0 || p[i-1] != '/' {
+		return p
+	}
+	name, rest := p[i+1:], ""
+	if strings.HasPrefix(name, "{") {
+		name, rest, _ = strings.Cut(name[1:], "}")
+	} else if j := strings.IndexByte(name, '/'); j >= 0 {
+		name, rest = name[:j], name[j:]
+	}
+	v, ok := wellKnownVars[name]
+	if !ok {
+		return p
+	}
+	if !strings.HasPrefix(v, "/") {
+		v = home + "/" + v
+	}
+	return path.Clean(v + rest)
+}
+
+// unknownZone tells a target the line does not show at all ("$DIR",
+// "$DIR/*": it may be home or /) from a named path under one
+// ("$BUILD_DIR/out"), which is neither.
+func unknownZone(p string) Zone {
+	last := path.Base(strings.TrimSuffix(p, "/*"))
+	if strings.ContainsAny(last, "$`") || last == "." || last == ".." {
+		return ZoneUnknown
+	}
+	return ZoneUnknownSub
+}
+
+// homeZone is the zone of p under home: caches, dot-files, or the user's
+// data (any folder, home itself included).
+func homeZone(p, home string) Zone {
+	rel := strings.TrimPrefix(strings.TrimPrefix(p, home), "/")
+	switch {
+	case withinAny(p, home, homeCaches):
+		return ZoneCache
+	case strings.HasPrefix(rel, ".") && !strings.HasPrefix(rel, "./"):
+		return ZoneHomeConfig
+	}
+	return ZoneHomeData
+}
+
+func warden(p, home string) bool {
+	return home != "" && withinAny(p, home, homeWarden) || strings.HasPrefix(path.Base(p), "warden") &&
+		(path.Dir(p) == "/usr/local/bin" || path.Dir(p) == "/usr/bin" || path.Dir(p) == "/opt/homebrew/bin")
+}
+
+func agentConfig(p, home, project string) bool {
+	return home != "" && (within(p, home+"/.claude") || p == home+"/.claude.json") ||
+		project != "" && within(p, project+"/.claude")
+}
+
+func credential(p, home string) bool {
+	return credentialNames[path.Base(p)] || home != "" && withinAny(p, home, homeCredentials) || withinAny(p, "", systemSecrets)
+}
+
+// within reports whether p is dir or inside it.
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, dir) && len(p) > len(dir) && p[len(dir)] == '/'
+}
+
+// withinAny reports whether p is inside base joined with one of dirs.
+func withinAny(p, base string, dirs []string) bool {
+	if base != "" {
+		// p relative to base, without building base/d for every d
+		if len(p) <= len(base)+1 || !strings.HasPrefix(p, base) || p[len(base)] != '/' {
+			return false
+		}
+		p = p[len(base)+1:]
+	}
+	for _, d := range dirs {
+		if within(p, d) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,124 @@
+package callfacts
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestZoneOf: every kind of place, the line's own resolution of ~, $HOME
+// and well-known variables, and targets the line does not show.
+func TestZoneOf(t *testing.T) {
+	const home, project = "/home/dev", "/home/dev/proj"
+	for p, want := range map[string]Zone{
+		"/home/dev/proj/build":                 ZoneProject,
+		"/home/dev/proj":                       ZoneRepo,
+		"/home/dev/proj/*":                     ZoneRepo,
+		"/home/dev/proj/.git/config":           ZoneRepo,
+		"/home/dev/proj/.claude/settings.json": ZoneAgent,
+		"/tmp/x":                               ZoneTemp,
+		"/var/tmp/y":                           ZoneTemp,
+		"/home/dev/.cache/pip":                 ZoneCache,
+		"/home/dev/go/pkg/mod/x":               ZoneCache,
+		"/home/dev":                            ZoneHomeData,
+		"/home/dev/Documents":                  ZoneHomeData,
+		"/home/dev/some-new-folder/a.txt":      ZoneHomeData,
+		"/home/dev/.bashrc":                    ZoneHomeConfig,
+		"/home/dev/.config/nvim":               ZoneHomeConfig,
+		"/home/dev/.ssh/id_rsa":                ZoneCredentials,
+		"/home/dev/.aws":                       ZoneCredentials,
+		"/home/dev/.config/gh/hosts.yml":       ZoneCredentials,
+		"/home/dev/.kube/config":               ZoneCredentials,
+		"/home/dev/.docker/config.json":        ZoneCredentials,
+		"/home/dev/.netrc":                     ZoneCredentials,
+		"/srv/app/deploy/id_ed25519":           ZoneCredentials,
+		"/etc/shadow":                          ZoneCredentials,
+		"/etc/hosts":                           ZoneSystem,
+		"/usr/lib":                             ZoneSystem,
+		"/":                                    ZoneSystem,
+		"/*":                                   ZoneSystem,
+		"/home/other":                          ZoneSystem,
+		"/home/dev/.warden/config.toml":        ZoneWarden,
+		"/home/dev/.claude/settings.json":      ZoneWarden,
+		"/usr/local/bin/warden":                ZoneWarden,
+		"/home/dev/.claude/projects":           ZoneAgent,
+		"/home/dev/.claude.json":               ZoneAgent,
+		"/work/other-checkout":                 ZoneElsewhere,
+		"/home/dev/proj/$DIR":                  ZoneUnknown,
+		"/home/dev/proj/$DIR/*":                ZoneUnknown,
+		"/home/dev/proj/${DIR}":                ZoneUnknown,
+		"/home/dev/proj/$BUILD_DIR/out":        ZoneUnknownSub,
+		"/home/dev/proj/$TMPDIR/x":             ZoneTemp,
+		"/home/dev/proj/${XDG_CACHE_HOME}/go":  ZoneCache,
+		"/home/dev/proj/$XDG_CONFIG_HOME":      ZoneHomeConfig,
+	} {
+		if got := ZoneOf(p, home, project); got != want {
+			t.Errorf("ZoneOf(%q) = %s, want %s", p, got, want)
+		}
+	}
+}
+
+// TestTouches: each effect on each target, through the line's own
+// resolution (cd chains, $HOME quoted, braces), wrappers and redirects.
+func TestTouches(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"rm -rf ~/Documents":                "recursive-delete:home-data",
+		`rm -rf "$HOME"/Music`:              "recursive-delete:home-data",
+		"rm -r ${HOME}/{a,.b}":              "recursive-delete:home-data recursive-delete:home-config",
+		"cd ~ && rm -rf Pictures":           "recursive-delete:home-data",
+		"pushd /etc && rm hosts":            "delete:system",
+		"sudo -u root rm -f /etc/motd":      "delete:system",
+		"find ~/x -delete":                  "recursive-delete:home-data",
+		"find . -name '*.pyc' -delete":      "delete:repo",
+		"rsync -a --delete ./src/ ./dist/":  "recursive-delete:project",
+		"rsync -an --delete ./src/ ~/":      "",
+		"mv ~/.bashrc /tmp/x":               "overwrite:temp delete:home-config",
+		"cp /dev/null ~/.zsh_history":       "truncate:home-config",
+		"truncate -s0 /var/log/syslog":      "truncate:system",
+		": > ~/.gitconfig":                  "truncate:home-config",
+		"echo x > out.txt":                  "overwrite:project",
+		"echo x >> ~/.bashrc":               "write:home-config",
+		"echo x > /dev/null":                "",
+		"chmod -R 777 /usr/local":           "permissions:system",
+		"tee -a ~/.ssh/authorized_keys < k": "write:credentials",
+		`rm -rf "$TARGET"`:                  "recursive-delete:unknown",
+		"gio trash ~/Desktop/x":             "",
+		"trash-put ~/Downloads":             "recursive-delete:home-data",
+		"git ls-files '*.orig' | xargs rm":  "delete:unknown",
+		"cat ~/.bashrc":                     "",
+	} {
+		var got []string
+		for _, tc := range bash(cmd).Touches() {
+			got = append(got, string(tc.Effect)+":"+string(tc.Zone))
+		}
+		if g := strings.Join(got, " "); g != want {
+			t.Errorf("%q: touches %q, want %q", cmd, g, want)
+		}
+	}
+}
+
+// TestTouchesThroughLinks: a delete below a link lands in the link's
+// target — one the line creates, or one on disk now.
+func TestTouchesThroughLinks(t *testing.T) {
+	f := bash("ln -s ~ h && rm -rf h/Documents")
+	if got := f.Touches(); len(got) != 2 || got[1].Zone != ZoneHomeData || got[1].Path != testHome+"/Documents" {
+		t.Errorf("line link: %+v", got)
+	}
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	proj := filepath.Join(dir, "proj")
+	for _, d := range []string{filepath.Join(home, "Documents"), proj} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(home, filepath.Join(proj, "data")); err != nil {
+		t.Fatal(err)
+	}
+	f = Bash("rm -rf data/Documents; rm -f data", proj, home)
+	got := f.Touches()
+	if len(got) != 2 || got[0].Zone != ZoneHomeData || got[1].Zone != ZoneProject {
+		t.Errorf("disk link: %+v", got)
+	}
+}

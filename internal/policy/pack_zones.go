@@ -1,0 +1,39 @@
+package policy
+
+import "github.com/warden-dev/warden/internal/callfacts"
+
+// zonesPack judges every effect on a path by the zone of the path,
+// through the verdict table (zones.txt): a program the tool tables know,
+// or a disguise the reading sees through, is judged without a rule of
+// its own. One rule per verdict, so config and explain treat them like
+// any other rule.
+func zonesPack() Pack {
+	return Pack{Name: "core.zones", Desc: "The verdict table, effect × zone (warden policy zones): recursive delete of home data, writes to credentials, system or warden's files, destructive effects on targets the line does not show", Rules: []Rule{
+		zoneRule("core.zones:deny", Deny, "Effects the verdict table denies (recursive delete · home data, anything but permissions on credentials, deletes in the system, warden's own files)",
+			[]string{"rm -rf ~/Documents", "find ~/Pictures -type f -delete", "srm -r ~/work", "rm -rf .git", "cd ~ && rm -rf Music", "rm -rf \"$HOME\"/Desktop", "rm -rf ${HOME}/{a,b}", "shred -u ~/.aws/credentials", "rsync -a --delete ./empty/ ~/photos/"},
+			[]string{"rm -rf ./build", "rm -rf node_modules", "rm -rf /tmp/x", "find . -name '*.pyc' -delete", "rsync -a --delete ./src/ ./dist/", "cat ~/.bashrc", "rm -rf ~/.cache/pip"}),
+		zoneRule("core.zones:ask", Ask, "Effects the verdict table asks about (deletes in home, overwriting home config, the agent's config or system directories, destructive effects on unknown targets)",
+			[]string{"rm ~/.zsh_history", "rm -rf \"$TARGET\"", "cp dotfiles/zshrc ~/.zshrc", "truncate -s 0 ~/.zsh_history", "rm -rf ~/.claude/projects"},
+			[]string{"rm -f build/app.o", "echo x > /tmp/out", "echo hi > notes.txt", "chmod +x ./run.sh", "touch ~/todo.txt"}),
+	}}
+}
+
+// zoneRule fires on the first effect on a path whose verdict in the
+// engine's table is mode, and names the table's cell.
+func zoneRule(id string, mode Mode, desc string, catch, allow []string) Rule {
+	return Rule{ID: id, Mode: mode, Desc: desc, Catch: catch, Allow: allow,
+		Match: func(e *Env) string {
+			t := e.Opts.zones()
+			for _, tc := range e.Touches() {
+				if t.Verdict(tc.Effect, tc.Zone) != mode {
+					continue
+				}
+				why := tc.Via + " (" + homeRel(tc.Path, e.F.Home) + "): " + ZoneLine(tc.Effect, tc.Zone, mode)
+				if tc.Zone == callfacts.ZoneUnknown {
+					why += "; the line does not show the target, so it cannot be judged by where it is"
+				}
+				return why
+			}
+			return ""
+		}}
+}
