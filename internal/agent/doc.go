@@ -19,4 +19,5 @@
 //   - cgroup.go    the memory cgroups warden makes itself (v2 or v1), their OOM kills
 //   - cgroup_proc.go  reading /proc about cgroup mounts, a process's cgroups, total memory
 //   - state.go     the agent's state machine over its hook events
+//   - notify.go    which Notification types mean the agent waits for a person
 package agent

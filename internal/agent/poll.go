@@ -81,6 +81,14 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 			}
 		}
 		if to == State(a.State) {
+			if why != "" && why != a.Reason {
+				// A note with the state unchanged (an unknown
+				// notification): recorded like a change, so task show
+				// and the board carry it.
+				if err := set(to, why, e.Time); err != nil {
+					return changes, err
+				}
+			}
 			continue
 		}
 		if err := set(to, why, e.Time); err != nil {

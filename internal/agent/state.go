@@ -23,12 +23,9 @@ const (
 // Final reports whether s never changes again.
 func (s State) Final() bool { return s == Done || s == Error || s == TimedOut }
 
-// waitingNotifications are the Notification types that mean the agent
-// shows a prompt and waits for someone.
-var waitingNotifications = map[string]bool{"idle_prompt": true, "permission_prompt": true, "elicitation_dialog": true}
-
 // Next is the state after one of the agent's hook events, and a short
-// reason for the record when it changed. A Stop that was allowed ends in
+// reason for the record when it changed. A reason with the state
+// unchanged is a note for the record (an unknown notification). A Stop that was allowed ends in
 // StopAllowed: the caller checks the task's criteria, which decide
 // between Done and Error.
 func Next(cur State, e *store.Event) (State, string) {
@@ -54,8 +51,16 @@ func Next(cur State, e *store.Event) (State, string) {
 	case event.PermissionRequest:
 		return Waiting, "permission dialog for " + e.Tool
 	case event.Notification:
-		if waitingNotifications[e.Detail] {
-			return Waiting, "Notification " + e.Detail
+		switch notificationKind(e.Detail) {
+		case notifyWaits:
+			if cur != Waiting {
+				return Waiting, "Notification " + e.Detail + ": it waits for a person"
+			}
+		case notifyUnknown:
+			// Kept in the record with the state unchanged: a type newer
+			// than warden is shown (task show, the board) so a person can
+			// look, never dropped.
+			return cur, "Notification " + orUnknown(e.Detail) + ": a type warden does not know, state kept; look at the agent (warden agent attach)"
 		}
 	case event.Stop:
 		if e.Decision != string(event.Deny) {

@@ -6,10 +6,11 @@ import (
 	"github.com/warden-dev/warden/internal/store"
 )
 
+func ev(name, tool, detail, decision string) *store.Event {
+	return &store.Event{Event: name, Tool: tool, Detail: detail, Decision: decision}
+}
+
 func TestNextState(t *testing.T) {
-	ev := func(name, tool, detail, decision string) *store.Event {
-		return &store.Event{Event: name, Tool: tool, Detail: detail, Decision: decision}
-	}
 	cases := []struct {
 		from State
 		e    *store.Event

@@ -219,6 +219,13 @@ type Task struct {
 	Criteria []string `json:"criteria,omitempty"`
 	Allow    []string `json:"allow,omitempty"`
 	Deny     []string `json:"deny,omitempty"`
+	// AgentState is the agent's own state (working, waiting…) and
+	// AgentNote why it is there: what it waits for, a notification warden
+	// does not know, or for an agent that failed the pane's last lines.
+	AgentState string `json:"agent_state,omitempty"`
+	AgentNote  string `json:"agent_note,omitempty"`
+	// Error is why a failed task failed, with the next step.
+	Error string `json:"error,omitempty"`
 }
 
 // TaskStep is one state change in a task's story.

@@ -42,6 +42,7 @@ type apiTask struct {
 	Result     string    `json:"result"`
 	Error      string    `json:"error"`
 	AgentState string    `json:"agent_state"`
+	AgentNote  string    `json:"agent_note"`
 	CreatedAt  time.Time `json:"created_at"`
 	UpdatedAt  time.Time `json:"updated_at"`
 	CostUSD    float64   `json:"cost_usd"`
@@ -61,7 +62,7 @@ func (t apiTask) task() dashboard.Task {
 	}
 	return dashboard.Task{ID: t.ID, Title: title, Prompt: t.Prompt, Project: t.Project, State: t.Status,
 		Priority: t.Priority, Created: t.CreatedAt, Updated: t.UpdatedAt, CostUSD: t.CostUSD,
-		Criteria: t.Criteria, Allow: t.Allow, Deny: t.Deny}
+		Criteria: t.Criteria, Allow: t.Allow, Deny: t.Deny, AgentState: t.AgentState, AgentNote: t.AgentNote, Error: t.Error}
 }
 
 // apiError is the API's one error shape.
