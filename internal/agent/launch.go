@@ -76,6 +76,9 @@ func AgentArgv(s LaunchSpec) ([]string, error) {
 		if s.PermissionMode != "" {
 			argv = append(argv, "--permission-mode", s.PermissionMode)
 		}
+		if s.PermissionMode == BypassPermissions {
+			argv = append(argv, "--settings", bypassAccepted)
+		}
 		// "--" keeps a prompt that starts with '-' a prompt.
 		argv = append(argv, "--", s.Prompt)
 	case ModeCommand:

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/store"
 )
 
@@ -60,6 +61,9 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 			}
 		}
 		c := Change{Task: a.TaskID, From: State(a.State), To: to, Reason: reason}
+		if to != Waiting {
+			a.Pending = "" // answered: the agent moved on
+		}
 		a.State, a.Reason = string(to), reason
 		if to.Final() {
 			a.Ended = at
@@ -74,6 +78,9 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 		e := &evs[i]
 		a.LastEventID, a.LastEvent = e.ID, e.Time
 		to, why := Next(State(a.State), e)
+		if to == Waiting && event.Name(e.Event) == event.PreToolUse {
+			a.Pending = encodePending(PendingFrom(e))
+		}
 		if to == StopAllowed {
 			to, why = Done, "stopped with its criteria met"
 			if unmet := CheckCriteria(ctx, a.Worktree, a.BaseCommit, a.Criteria); unmet != "" {

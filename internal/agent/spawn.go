@@ -88,6 +88,9 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 	a := &store.Agent{TaskID: sp.Task, Project: wt.Project, Worktree: wt.Dir, Branch: wt.Branch, Base: wt.Base,
 		BaseCommit: wt.BaseCommit, Mode: mode, Window: sp.Task, Criteria: sp.Criteria, State: string(Spawning),
 		Reason: joinNotes(wt.Note, memNote), Started: time.Now(), MemoryCgroup: ls.MemoryCgroup}
+	if mode != ModeCommand {
+		a.PermissionMode = m.cfg.PermissionMode
+	}
 	// Recorded before the window opens: the agent's first hook events
 	// may come at once, and a row must be there to apply them to.
 	if err := m.st.InsertAgent(ctx, a); err != nil {

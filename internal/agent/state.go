@@ -39,7 +39,16 @@ func Next(cur State, e *store.Event) (State, string) {
 		if cur == Waiting {
 			return Working, "prompt submitted"
 		}
-	case event.PreToolUse, event.PostToolUse, event.PostToolUseFailure, event.PostToolBatch,
+	case event.PreToolUse:
+		if e.Decision == string(event.Ask) {
+			// The policy sent this call to a person: Claude Code shows
+			// its dialog and nobody is at the window (pending.go).
+			return Waiting, "asks a person: " + PendingFrom(e).String()
+		}
+		if cur != Working {
+			return Working, e.Event + " " + e.Tool
+		}
+	case event.PostToolUse, event.PostToolUseFailure, event.PostToolBatch,
 		event.SubagentStart, event.SubagentStop, event.PreCompact, event.PostCompact:
 		if cur != Working {
 			what := e.Event
@@ -49,7 +58,11 @@ func Next(cur State, e *store.Event) (State, string) {
 			return Working, what
 		}
 	case event.PermissionRequest:
-		return Waiting, "permission dialog for " + e.Tool
+		// Already waiting (the policy's ask came first): its reason,
+		// which names the call and the rule, stays.
+		if cur != Waiting {
+			return Waiting, "permission dialog for " + e.Tool
+		}
 	case event.Notification:
 		switch notificationKind(e.Detail) {
 		case notifyWaits:
@@ -67,6 +80,9 @@ func Next(cur State, e *store.Event) (State, string) {
 			return StopAllowed, "Stop allowed"
 		}
 		// A blocked stop: Claude Code carries on with the reason.
+		if cur == Working {
+			return cur, ""
+		}
 		return Working, "Stop blocked: " + e.Reason
 	case event.StopFailure:
 		return Error, fmt.Sprintf("StopFailure: %s", orUnknown(e.Detail))

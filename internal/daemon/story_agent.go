@@ -104,6 +104,10 @@ func writeAgentStory(w io.Writer, as *AgentStory) {
 	} else {
 		fmt.Fprintf(w, "  worktree: removed %s (the branch stays)\n", a.Cleaned.Local().Format("15:04:05"))
 	}
+	fmt.Fprintf(w, "  permissions: %s\n", agent.PermissionNote(a.PermissionMode, a.Mode))
+	if p := agent.Pending(a); p != nil {
+		fmt.Fprintf(w, "  waiting on: %s since %s (answer in its window: warden agent attach %s)\n", p, p.At.Local().Format("15:04:05"), a.TaskID)
+	}
 	if a.Archive != "" {
 		fmt.Fprintf(w, "  archive:  %s (uncommitted work)\n", a.Archive)
 	}

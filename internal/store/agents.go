@@ -31,6 +31,9 @@ type Agent struct {
 	// Tail is the pane's last lines when the agent ended in error: what
 	// it said before it stopped.
 	Tail string `json:"tail,omitempty"`
+	// PermissionMode is Claude Code's --permission-mode the agent ran
+	// with ("" = its default).
+	PermissionMode string `json:"permission_mode,omitempty"`
 }
 
 // AgentState is one state an agent entered, with when and why.
