@@ -39,6 +39,16 @@ func startDaemonMode(t *testing.T, w *agentWorld, permissionMode, extraConfig st
 	if permissionMode != "" {
 		pm = fmt.Sprintf("permission_mode = %q\n", permissionMode)
 	}
+	return startDaemonAgent(t, w, fmt.Sprintf("mode = \"interactive\"\nclaude = %q\n%s%s", w.Claude, pm, extraConfig))
+}
+
+// startDaemonAgent runs `warden serve` with agentConfig as the [agent]
+// table's keys beyond runner, tmux socket, criteria and idle timeout.
+func startDaemonAgent(t *testing.T, w *agentWorld, agentConfig string) *daemon {
+	t.Helper()
+	if !strings.Contains(agentConfig, "idle_timeout") {
+		agentConfig += "\nidle_timeout = 120"
+	}
 	cfg := fmt.Sprintf(`[tempo]
 enabled = false
 
@@ -47,12 +57,10 @@ addr = "127.0.0.1:0"
 
 [agent]
 runner = "tmux"
-mode = "interactive"
-claude = %q
-%stmux_socket = %q
+tmux_socket = %q
 criteria = ["committed", "clean"]
-idle_timeout = 120
-%s`, w.Claude, pm, w.Tmux.Socket, extraConfig)
+%s
+`, w.Tmux.Socket, agentConfig)
 	if err := os.WriteFile(filepath.Join(w.WardenHome, "config.toml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}

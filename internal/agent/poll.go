@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -58,6 +60,14 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 		if to == Error || to == TimedOut {
 			if unmet := CheckCriteria(ctx, a.Worktree, a.BaseCommit, GitCriteria(a.Criteria)); unmet != "" && !strings.Contains(reason, unmet) {
 				reason += "; criteria not met: " + unmet
+			}
+			// What the agent last said, while its window is still there
+			// (why.go).
+			if tail := m.captureTail(ctx, a); tail != "" {
+				a.Tail = tail
+				if last := LastErrorLine(tail); last != "" && !strings.Contains(reason, last) {
+					reason += "; last error: " + last
+				}
 			}
 		}
 		c := Change{Task: a.TaskID, From: State(a.State), To: to, Reason: reason}
@@ -129,6 +139,18 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 			m.deadSeen[a.TaskID] = now
 		} else if now.Sub(first) >= m.cfg.ExitGrace {
 			delete(m.deadSeen, a.TaskID)
+			if w.DeadStatus < 0 {
+				w.DeadStatus = m.savedExit(a.TaskID)
+			}
+			if w.DeadStatus == 0 {
+				// Exit 0 is the agent's own "finished": Claude Code's Stop
+				// is one signal of done, not the only one (a command agent
+				// has no Stop hook). The task's criteria decide.
+				if unmet := CheckCriteria(ctx, a.Worktree, a.BaseCommit, a.Criteria); unmet != "" {
+					return changes, set(Error, "the agent exited 0 with criteria not met: "+unmet, now)
+				}
+				return changes, set(Done, "the agent exited 0 with its criteria met", now)
+			}
 			why := "the agent process exited before the task was done"
 			if w.DeadStatus >= 0 {
 				why = fmt.Sprintf("the agent process exited with status %d before the task was done", w.DeadStatus)
@@ -147,6 +169,20 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 		return changes, set(TimedOut, fmt.Sprintf("no hook event for %v (agent_idle_timeout %v)", idle.Round(time.Second), m.cfg.IdleTimeout), now)
 	}
 	return changes, nil
+}
+
+// savedExit is the exit status a command agent's launch script saved; -1
+// when there is none.
+func (m *Manager) savedExit(task string) int {
+	b, err := os.ReadFile(m.exitFile(task))
+	if err != nil {
+		return -1
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		return -1
+	}
+	return n
 }
 
 // memoryKill names the memory limit when it is what ended the agent: the

@@ -124,6 +124,11 @@ func (r *tmuxRunner) pollOnce() {
 		// or after a minute of failed cleanups (retried by later polls) so
 		// a stuck cleanup does not hold the slot.
 		if agent.State(s.State).Final() && (!s.Cleaned.IsZero() || time.Since(s.Ended) > time.Minute) {
+			if s.Tail != "" {
+				// The board and the task page show a failed agent's last
+				// lines as its note.
+				r.mirror(ctx, run.id, s.State, s.Tail)
+			}
 			run.end(outcomeOf(ctx, s))
 		}
 	}
@@ -156,6 +161,9 @@ func outcomeOf(ctx context.Context, s *agent.Status) orchestrator.Outcome {
 	msg := fmt.Sprintf("agent %s: %s", strings.ReplaceAll(s.State, "_", " "), s.Reason)
 	if s.Archive != "" {
 		msg += "; uncommitted work archived to " + s.Archive
+	}
+	if next := agent.NextStep(s.Agent); next != "" {
+		msg += ". Next: " + next
 	}
 	return orchestrator.Outcome{Status: task.Failed, Error: msg}
 }

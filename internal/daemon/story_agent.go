@@ -120,6 +120,15 @@ func writeAgentStory(w io.Writer, as *AgentStory) {
 	} else if len(as.Sessions) > 0 {
 		fmt.Fprintf(w, "  usage:    %d session(s), no transcript found\n", len(as.Sessions))
 	}
+	if a.Tail != "" {
+		fmt.Fprintln(w, "  last lines of its window:")
+		for _, l := range strings.Split(a.Tail, "\n") {
+			fmt.Fprintf(w, "    | %s\n", l)
+		}
+	}
+	if next := agent.NextStep(a); next != "" {
+		fmt.Fprintf(w, "  next:     %s\n", next)
+	}
 	fmt.Fprintln(w, "  states (from its hooks):")
 	h := append([]store.AgentState(nil), as.History...)
 	sort.SliceStable(h, func(i, j int) bool { return h[i].At.Before(h[j].At) })
