@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -92,17 +91,9 @@ func TestDefaultSettingsTaskDoneUnattended(t *testing.T) {
 	t.Logf("done unattended in %v\n%s", took.Round(100*time.Millisecond), story)
 }
 
-// A call the policy answers with ask (reading .env) puts the task in
-// waiting with the pending call recorded and shown; a person answers
-// the dialog in the agent's window and the task finishes done.
-func TestDefaultSettingsAskWaitsWithPendingCall(t *testing.T) {
-	w := defaultWorld(t, Script{Steps: []Step{
-		{Tools: []ToolUse{{Name: "Bash", Input: map[string]any{"command": "cat .env"}}}},
-		{Tools: []ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo hi > hello.txt && git add hello.txt && git commit -m hello"}}}},
-		{Text: "Committed hello.txt."},
-	}, DoneText: "Done."})
-	d := startDaemonMode(t, w, "", "")
-	id := addTask(t, d, "Read .env, then add hello.txt and commit it.")
+// untilWaiting polls the task until its agent waits (or the task ends).
+func untilWaiting(t *testing.T, d *daemon, id string) taskJSON {
+	t.Helper()
 	var tj taskJSON
 	deadline := time.Now().Add(90 * time.Second)
 	for {
@@ -112,30 +103,115 @@ func TestDefaultSettingsAskWaitsWithPendingCall(t *testing.T) {
 		}
 		time.Sleep(300 * time.Millisecond)
 	}
-	story := d.warden(t, "task", "show", id)
 	if tj.Task.AgentState != "waiting" {
-		t.Fatalf("agent %s, want waiting on the ask\n%s", tj.Task.AgentState, story)
+		t.Fatalf("agent %s, want waiting on the ask\n%s", tj.Task.AgentState, d.warden(t, "task", "show", id))
 	}
-	for _, want := range []string{"waiting on: Bash `cat .env` (core.secrets:read-secret", "why:      asks a person: Bash `cat .env`"} {
+	return tj
+}
+
+// askCommit reads .env (the policy asks: core.secrets:read-secret) and
+// commits in the same call.
+const askCommit = "cat .env; echo hi > hello.txt && git add hello.txt && git commit -m hello"
+
+// A call the policy answers with ask puts the task in waiting with the
+// pending call recorded and shown; `warden task approve` answers Claude
+// Code's dialog; the call runs, the task is done with the call's commit
+// on its branch, and `warden task diff` shows it.
+func TestAskWaitsThenApprovedFromCLI(t *testing.T) {
+	w := defaultWorld(t, Script{Steps: []Step{
+		{Tools: []ToolUse{{Name: "Bash", Input: map[string]any{"command": askCommit}}}},
+		{Text: "Committed hello.txt."},
+	}, DoneText: "Done."})
+	d := startDaemonMode(t, w, "", "")
+	id := addTask(t, d, "Read .env, then add hello.txt and commit it.")
+	untilWaiting(t, d, id)
+	asked := time.Now()
+	story := d.warden(t, "task", "show", id)
+	for _, want := range []string{"waiting on: Bash `" + askCommit + "` (core.secrets:read-secret", "why:      asks a person: Bash `cat .env;"} {
 		if !strings.Contains(story, want) {
 			t.Errorf("task show lacks %q:\n%s", want, story)
 		}
 	}
-	// Claude Code's dialog is on screen; a person says yes.
-	testenv.WaitFor(t, 30*time.Second, "the permission dialog", func() bool {
-		pane, _ := w.Tmux.Capture(context.Background(), id, 40)
-		return strings.Contains(pane, "Do you want to proceed")
-	})
-	if err := w.Tmux.SendKeys(context.Background(), id, "Enter"); err != nil {
-		t.Fatal(err)
+	// Nothing ran before the answer.
+	if n := len(w.API.ToolResults()); n != 0 {
+		t.Fatalf("%d tool results before the answer", n)
 	}
-	tj = d.waitTask(t, id, finalStatus, 120*time.Second)
+	var out string
+	testenv.WaitFor(t, 30*time.Second, "warden task approve to find the dialog", func() bool {
+		o, err := runBin(d.bin, w.Env, w.Project, "task", "approve", id)
+		out = o
+		return err == nil
+	})
+	if !strings.Contains(out, "approved: Bash `cat .env;") {
+		t.Errorf("approve said %q", out)
+	}
+	tj := d.waitTask(t, id, finalStatus, 120*time.Second)
 	story = d.warden(t, "task", "show", id)
 	if tj.Task.Status != "done" {
 		t.Fatalf("task %s after the answer: %s\n%s", tj.Task.Status, tj.Task.Error, story)
 	}
+	t.Logf("asked → done %v after the approval", time.Since(asked).Round(100*time.Millisecond))
 	if strings.Contains(story, "waiting on:") {
 		t.Errorf("a finished task still shows a pending call:\n%s", story)
+	}
+	diff := d.warden(t, "task", "diff", id)
+	for _, want := range []string{"1 commit(s), 1 file(s) changed, +1 -0", "hello (", "hello.txt | 1 +", "+hi"} {
+		if !strings.Contains(diff, want) {
+			t.Errorf("task diff lacks %q:\n%s", want, diff)
+		}
+	}
+	var dj struct {
+		Commits []string
+		Stat    struct{ Files int }
+	}
+	if err := json.Unmarshal([]byte(d.warden(t, "task", "diff", id, "--json", "--stat")), &dj); err != nil || len(dj.Commits) != 1 || dj.Stat.Files != 1 {
+		t.Errorf("task diff --json: %+v %v", dj, err)
+	}
+	if _, err := runBin(d.bin, w.Env, w.Project, "task", "approve", id); err == nil {
+		t.Error("approving a finished task succeeded")
+	}
+}
+
+// `warden task deny --reason` answers the dialog with No and tells the
+// agent why: the call never runs, the model reads the reason, and the
+// agent goes on to finish another way.
+func TestAskDeniedFromCLIWithReason(t *testing.T) {
+	w := defaultWorld(t, Script{Steps: []Step{
+		{Tools: []ToolUse{{Name: "Bash", Input: map[string]any{"command": askCommit}}}},
+		{Tools: []ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo hi > hello.txt && git add hello.txt && git commit -m hello"}}}},
+		{Text: "Committed hello.txt without reading .env."},
+	}, DoneText: "Done."})
+	d := startDaemonMode(t, w, "", "")
+	id := addTask(t, d, "Read .env, then add hello.txt and commit it.")
+	untilWaiting(t, d, id)
+	var out string
+	testenv.WaitFor(t, 30*time.Second, "warden task deny to find the dialog", func() bool {
+		o, err := runBin(d.bin, w.Env, w.Project, "task", "deny", id, "--reason", "secrets stay out of this task")
+		out = o
+		return err == nil
+	})
+	if !strings.Contains(out, "denied: Bash `cat .env;") {
+		t.Errorf("deny said %q", out)
+	}
+	tj := d.waitTask(t, id, finalStatus, 120*time.Second)
+	if tj.Task.Status != "done" {
+		t.Fatalf("task %s after the denial: %s\n%s\nAPI:\n%s", tj.Task.Status, tj.Task.Error, d.warden(t, "task", "show", id), w.API.Summary())
+	}
+	sawReason := false
+	for _, r := range w.API.MainRequests() {
+		if m, ok := r.LastUser(); ok && strings.Contains(m.Text(), "secrets stay out of this task") {
+			sawReason = true
+		}
+	}
+	// The call was rejected, never run; the model heard so.
+	if r, ok := w.API.ToolResults()["toolu_e2e_00_0"]; !ok || !r.IsError || !strings.Contains(r.ResultText(), "rejected") {
+		t.Errorf("the denied call's result %+v (present %v), want a rejection", r, ok)
+	}
+	if !sawReason {
+		t.Errorf("the model never read the reason:\n%s", w.API.Summary())
+	}
+	if _, err := os.Stat(filepath.Join(w.Project, "hello.txt")); err == nil {
+		t.Error("hello.txt in the project itself")
 	}
 }
 

@@ -23,4 +23,6 @@
 //   - pending.go   the tool call an agent waits on a person for (the policy asked)
 //   - bypass.go    accepting Claude Code's bypassPermissions warning for one agent
 //   - why.go       what a failed agent last said, and the next step
+//   - answer.go    approve or deny a waiting agent's pending call in its window
+//   - diff.go      what a task's branch holds against its base
 package agent
