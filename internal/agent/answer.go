@@ -18,6 +18,14 @@ import (
 // while the agent's record says it waits on a call and the dialog is on
 // screen, so they never land in the prompt by mistake.
 
+// Refusal is an answer the agent is in no state to take: no agent, not
+// waiting, no pending call, the dialog not on screen. Msg says what to do.
+type Refusal struct{ Msg string }
+
+func (r *Refusal) Error() string { return r.Msg }
+
+func refuse(format string, a ...any) error { return &Refusal{Msg: fmt.Sprintf(format, a...)} }
+
 // dialogText is what Claude Code 2.1.330's permission dialog shows.
 const dialogText = "Do you want to proceed?"
 
@@ -29,14 +37,14 @@ func (m *Manager) Answer(ctx context.Context, task string, approve bool, reason 
 		return nil, err
 	}
 	if a == nil {
-		return nil, fmt.Errorf("task %s has no agent (warden task show %s)", task, task)
+		return nil, refuse("task %s has no agent (warden task show %s)", task, task)
 	}
 	if State(a.State) != Waiting {
-		return nil, fmt.Errorf("task %s's agent is %s, not waiting: there is nothing to answer", task, a.State)
+		return nil, refuse("task %s's agent is %s, not waiting: there is nothing to answer", task, a.State)
 	}
 	p := Pending(a)
 	if p == nil {
-		return nil, fmt.Errorf("task %s's agent waits (%s), but not on a call warden's policy asked about: answer it in its window (warden agent attach %s)", task, a.Reason, task)
+		return nil, refuse("task %s's agent waits (%s), but not on a call warden's policy asked about: answer it in its window (warden agent attach %s)", task, a.Reason, task)
 	}
 	tm := m.cfg.Tmux
 	pane, err := tm.Capture(ctx, a.Window, 60)
@@ -44,7 +52,7 @@ func (m *Manager) Answer(ctx context.Context, task string, approve bool, reason 
 		return nil, fmt.Errorf("task %s: read its window: %w", task, err)
 	}
 	if !strings.Contains(pane, dialogText) {
-		return nil, fmt.Errorf("task %s waits on %s, but Claude Code's permission dialog is not on its screen; look at it: warden agent attach %s", task, p, task)
+		return nil, refuse("task %s waits on %s, but Claude Code's permission dialog is not on its screen; look at it: warden agent attach %s", task, p, task)
 	}
 	if approve {
 		return p, tm.SendKeys(ctx, a.Window, "Enter")

@@ -60,6 +60,13 @@ func (e *env) src() *storesource.Source { return e.source }
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
+	return newEnvWith(t)
+}
+
+// newEnvWith is newEnv with the API's options changed by mods (agent
+// control, for instance).
+func newEnvWith(t testing.TB, mods ...func(*server.Options)) *env {
+	t.Helper()
 	home, claude := t.TempDir(), t.TempDir()
 	st, err := sqlite.Open(context.Background(), filepath.Join(home, "warden.db"))
 	if err != nil {
@@ -67,7 +74,7 @@ func newEnv(t testing.TB) *env {
 	}
 	t.Cleanup(func() { st.Close() })
 	e := &env{t: t, home: home, claude: claude, st: st, project: t.TempDir(), taskIDs: map[string]string{}}
-	e.api = newAPI(t, st)
+	e.api = newAPI(t, st, mods...)
 	// As `warden serve` composes it (internal/daemon/dashboard.go).
 	src := storesource.New(st, storesource.Options{WardenHome: home, UserHome: "/home/dev", UsageDirs: []string{claude}})
 	e.source = src
@@ -101,7 +108,7 @@ func (e *env) serve(ln net.Listener) {
 // newAPI is the daemon's API over the store with its real scheduler (not
 // started, so tasks stay where the test puts them) and testToken as a
 // valid API token.
-func newAPI(t testing.TB, st *sqlite.Store) *server.Server {
+func newAPI(t testing.TB, st *sqlite.Store, mods ...func(*server.Options)) *server.Server {
 	t.Helper()
 	ctx := context.Background()
 	if err := st.AddToken(ctx, &store.APIToken{ID: "test", Name: "test", Hash: store.HashAPIToken(testToken), Created: time.Now().UTC()}); err != nil {
@@ -115,7 +122,11 @@ func newAPI(t testing.TB, st *sqlite.Store) *server.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api, err := server.New(server.Options{Tasks: st, Scheduler: sched, Tokens: st, Deliveries: st, Events: st, System: "test", Version: "test"})
+	opts := server.Options{Tasks: st, Scheduler: sched, Tokens: st, Deliveries: st, Events: st, System: "test", Version: "test"}
+	for _, m := range mods {
+		m(&opts)
+	}
+	api, err := server.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

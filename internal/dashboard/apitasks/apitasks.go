@@ -226,3 +226,17 @@ func (a *Tasks) Story(ctx context.Context, id string) (*dashboard.TaskStory, err
 	}
 	return st, nil
 }
+
+// Answer implements dashboard.TaskAnswers: POST /api/tasks/{id}/approve or
+// /deny with the reason.
+func (a *Tasks) Answer(ctx context.Context, id string, approve bool, reason string) (string, error) {
+	verb := "approve"
+	if !approve {
+		verb = "deny"
+	}
+	var res struct {
+		Call string `json:"call"`
+	}
+	err := a.call(ctx, "POST", "/api/tasks/"+url.PathEscape(id)+"/"+verb, map[string]string{"reason": reason}, &res)
+	return res.Call, err
+}
