@@ -25,9 +25,9 @@ func (s State) Final() bool { return s == Done || s == Error || s == TimedOut }
 
 // Next is the state after one of the agent's hook events, and a short
 // reason for the record when it changed. A reason with the state
-// unchanged is a note for the record (an unknown notification). A Stop that was allowed ends in
-// StopAllowed: the caller checks the task's criteria, which decide
-// between Done and Error.
+// unchanged is a note for the record (an unknown notification). A Stop
+// that was allowed ends in StopAllowed: the caller checks the task's
+// criteria, which decide between Done and Error.
 func Next(cur State, e *store.Event) (State, string) {
 	if cur.Final() {
 		return cur, ""

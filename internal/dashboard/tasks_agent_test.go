@@ -38,12 +38,12 @@ func TestTasksShowAgentNoteAndFailure(t *testing.T) {
 	seed(t, e, time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC))
 	ctx := context.Background()
 	waiting, note := "waiting", "Notification brand_new_kind: a type warden does not know, state kept"
-	if _, err := e.st.UpdateTask(ctx, e.taskIDs["running"], task.Change{AgentState: &waiting, AgentNote: &note, Time: time.Now()}); err != nil {
+	if _, err := e.st.UpdateTask(ctx, e.taskIDs["running"], task.Change{AgentState: &waiting, AgentNote: &note, Time: time.Date(2026, 11, 28, 12, 5, 0, 0, time.UTC)}); err != nil {
 		t.Fatal(err)
 	}
 	errState, tail := "error", "Welcome to Claude Code\nAPI Error: Unable to connect to Anthropic services"
 	msg := "agent error: the agent process exited with status 1; last error: API Error: Unable to connect to Anthropic services. Next: check ANTHROPIC_BASE_URL"
-	if _, err := e.st.UpdateTask(ctx, e.taskIDs["failed"], task.Change{AgentState: &errState, AgentNote: &tail, Error: &msg, Time: time.Now()}); err != nil {
+	if _, err := e.st.UpdateTask(ctx, e.taskIDs["failed"], task.Change{AgentState: &errState, AgentNote: &tail, Error: &msg, Time: time.Date(2026, 11, 28, 12, 5, 0, 0, time.UTC)}); err != nil {
 		t.Fatal(err)
 	}
 	board := getPage(t, e, "/tasks")

@@ -42,10 +42,11 @@ func (f *fakeAnswers) answers() string {
 func TestTasksApproveAndDenyInTheBrowser(t *testing.T) {
 	fa := &fakeAnswers{}
 	e := newEnvWith(t, func(o *server.Options) { o.Agents = fa })
-	seed(t, e, time.Now())
+	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	seed(t, e, now)
 	id := e.taskIDs["running"]
 	waiting, note := "waiting", "asks a person: Bash `cat .env` (core.secrets:read-secret: cat reads .env, which holds secrets)"
-	if _, err := e.st.UpdateTask(context.Background(), id, task.Change{AgentState: &waiting, AgentNote: &note, Time: time.Now()}); err != nil {
+	if _, err := e.st.UpdateTask(context.Background(), id, task.Change{AgentState: &waiting, AgentNote: &note, Time: now}); err != nil {
 		t.Fatal(err)
 	}
 	b := newBrowser(t, 1280, 860, false)
