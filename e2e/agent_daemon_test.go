@@ -24,10 +24,31 @@ type daemon struct {
 	logs *strings.Builder
 }
 
-// startDaemon writes the agent config and runs `warden serve` until the
-// test ends.
+// startDaemon writes the agent config (Claude Code in bypassPermissions
+// mode) and runs `warden serve` until the test ends.
 func startDaemon(t *testing.T, w *agentWorld, extraConfig string) *daemon {
 	t.Helper()
+	return startDaemonMode(t, w, "bypassPermissions", extraConfig)
+}
+
+// startDaemonMode is startDaemon with agent.permission_mode set to
+// permissionMode ("": the key is left out, Claude Code's default mode).
+func startDaemonMode(t *testing.T, w *agentWorld, permissionMode, extraConfig string) *daemon {
+	t.Helper()
+	pm := ""
+	if permissionMode != "" {
+		pm = fmt.Sprintf("permission_mode = %q\n", permissionMode)
+	}
+	return startDaemonAgent(t, w, fmt.Sprintf("mode = \"interactive\"\nclaude = %q\n%s%s", w.Claude, pm, extraConfig))
+}
+
+// startDaemonAgent runs `warden serve` with agentConfig as the [agent]
+// table's keys beyond runner, tmux socket, criteria and idle timeout.
+func startDaemonAgent(t *testing.T, w *agentWorld, agentConfig string) *daemon {
+	t.Helper()
+	if !strings.Contains(agentConfig, "idle_timeout") {
+		agentConfig += "\nidle_timeout = 120"
+	}
 	cfg := fmt.Sprintf(`[tempo]
 enabled = false
 
@@ -36,13 +57,10 @@ addr = "127.0.0.1:0"
 
 [agent]
 runner = "tmux"
-mode = "interactive"
-claude = %q
-permission_mode = "bypassPermissions"
 tmux_socket = %q
 criteria = ["committed", "clean"]
-idle_timeout = 120
-%s`, w.Claude, w.Tmux.Socket, extraConfig)
+%s
+`, w.Tmux.Socket, agentConfig)
 	if err := os.WriteFile(filepath.Join(w.WardenHome, "config.toml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -19,4 +19,10 @@
 //   - cgroup.go    the memory cgroups warden makes itself (v2 or v1), their OOM kills
 //   - cgroup_proc.go  reading /proc about cgroup mounts, a process's cgroups, total memory
 //   - state.go     the agent's state machine over its hook events
+//   - notify.go    which Notification types mean the agent waits for a person
+//   - pending.go   the tool call an agent waits on a person for (the policy asked)
+//   - bypass.go    accepting Claude Code's bypassPermissions warning for one agent
+//   - why.go       what a failed agent last said, and the next step
+//   - answer.go    approve or deny a waiting agent's pending call in its window
+//   - diff.go      what a task's branch holds against its base
 package agent

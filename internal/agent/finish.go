@@ -46,6 +46,7 @@ func (m *Manager) finish(ctx context.Context, a *store.Agent) error {
 		}
 	}
 	_ = os.Remove(m.script(a.TaskID))
+	_ = os.Remove(m.exitFile(a.TaskID))
 	a.Archive, a.Cleaned = res.Archive, time.Now()
 	return m.st.UpdateAgent(ctx, a, nil)
 }

@@ -52,6 +52,9 @@ type LaunchSpec struct {
 	// MemoryCgroup is a cgroup warden made with the limit (cgroup.go):
 	// the script moves itself into it before it execs the agent.
 	MemoryCgroup string
+	// ExitFile, for ModeCommand, is where the script writes the agent's
+	// exit status.
+	ExitFile string
 }
 
 // AgentArgv is the command line of the agent itself. It fails when the
@@ -75,6 +78,9 @@ func AgentArgv(s LaunchSpec) ([]string, error) {
 		}
 		if s.PermissionMode != "" {
 			argv = append(argv, "--permission-mode", s.PermissionMode)
+		}
+		if s.PermissionMode == BypassPermissions {
+			argv = append(argv, "--settings", bypassAccepted)
 		}
 		// "--" keeps a prompt that starts with '-' a prompt.
 		argv = append(argv, "--", s.Prompt)
@@ -130,11 +136,21 @@ func WriteLaunchScript(path string, s LaunchSpec) ([]string, error) {
 		procs := filepath.Join(s.MemoryCgroup, "cgroup.procs")
 		fmt.Fprintf(&b, "echo $$ > %s || { echo 'warden: cannot enter the memory cgroup %s' >&2; exit 96; }\n", shQuote(procs), s.MemoryCgroup)
 	}
-	b.WriteString("exec")
-	for _, a := range argv {
-		b.WriteString(" " + shQuote(a))
+	if s.Mode == ModeCommand && s.ExitFile != "" {
+		// A command agent is done by its exit status and criteria
+		// (poll.go), and tmux does not always report a dead pane's
+		// status (3.3a): the script keeps it in ExitFile.
+		for _, a := range argv {
+			b.WriteString(shQuote(a) + " ")
+		}
+		fmt.Fprintf(&b, "\nstatus=$?\necho \"$status\" > %s\nexit \"$status\"\n", shQuote(s.ExitFile))
+	} else {
+		b.WriteString("exec")
+		for _, a := range argv {
+			b.WriteString(" " + shQuote(a))
+		}
+		b.WriteString("\n")
 	}
-	b.WriteString("\n")
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}

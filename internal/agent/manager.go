@@ -99,7 +99,8 @@ func NewManager(cfg Config, st Store) *Manager {
 // Config returns the manager's configuration with defaults filled in.
 func (m *Manager) Config() Config { return m.cfg }
 
-// Change is one state change Poll or Kill made.
+// Change is one state change Poll or Kill made; From == To is a note
+// recorded with the state kept (an unknown notification).
 type Change struct {
 	Task   string `json:"task"`
 	From   State  `json:"from"`

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/store"
 )
 
@@ -58,8 +61,19 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 			if unmet := CheckCriteria(ctx, a.Worktree, a.BaseCommit, GitCriteria(a.Criteria)); unmet != "" && !strings.Contains(reason, unmet) {
 				reason += "; criteria not met: " + unmet
 			}
+			// What the agent last said, while its window is still there
+			// (why.go).
+			if tail := m.captureTail(ctx, a); tail != "" {
+				a.Tail = tail
+				if last := LastErrorLine(tail); last != "" && !strings.Contains(reason, last) {
+					reason += "; last error: " + last
+				}
+			}
 		}
 		c := Change{Task: a.TaskID, From: State(a.State), To: to, Reason: reason}
+		if to != Waiting {
+			a.Pending = "" // answered: the agent moved on
+		}
 		a.State, a.Reason = string(to), reason
 		if to.Final() {
 			a.Ended = at
@@ -74,6 +88,9 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 		e := &evs[i]
 		a.LastEventID, a.LastEvent = e.ID, e.Time
 		to, why := Next(State(a.State), e)
+		if to == Waiting && event.Name(e.Event) == event.PreToolUse {
+			a.Pending = encodePending(PendingFrom(e))
+		}
 		if to == StopAllowed {
 			to, why = Done, "stopped with its criteria met"
 			if unmet := CheckCriteria(ctx, a.Worktree, a.BaseCommit, a.Criteria); unmet != "" {
@@ -81,6 +98,14 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 			}
 		}
 		if to == State(a.State) {
+			if why != "" && why != a.Reason {
+				// A note with the state unchanged (an unknown
+				// notification): recorded like a change, so task show
+				// and the board carry it.
+				if err := set(to, why, e.Time); err != nil {
+					return changes, err
+				}
+			}
 			continue
 		}
 		if err := set(to, why, e.Time); err != nil {
@@ -114,6 +139,18 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 			m.deadSeen[a.TaskID] = now
 		} else if now.Sub(first) >= m.cfg.ExitGrace {
 			delete(m.deadSeen, a.TaskID)
+			if w.DeadStatus < 0 {
+				w.DeadStatus = m.savedExit(a.TaskID)
+			}
+			if w.DeadStatus == 0 {
+				// Exit 0 is the agent's own "finished": Claude Code's Stop
+				// is one signal of done, not the only one (a command agent
+				// has no Stop hook). The task's criteria decide.
+				if unmet := CheckCriteria(ctx, a.Worktree, a.BaseCommit, a.Criteria); unmet != "" {
+					return changes, set(Error, "the agent exited 0 with criteria not met: "+unmet, now)
+				}
+				return changes, set(Done, "the agent exited 0 with its criteria met", now)
+			}
 			why := "the agent process exited before the task was done"
 			if w.DeadStatus >= 0 {
 				why = fmt.Sprintf("the agent process exited with status %d before the task was done", w.DeadStatus)
@@ -132,6 +169,20 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 		return changes, set(TimedOut, fmt.Sprintf("no hook event for %v (agent_idle_timeout %v)", idle.Round(time.Second), m.cfg.IdleTimeout), now)
 	}
 	return changes, nil
+}
+
+// savedExit is the exit status a command agent's launch script saved; -1
+// when there is none.
+func (m *Manager) savedExit(task string) int {
+	b, err := os.ReadFile(m.exitFile(task))
+	if err != nil {
+		return -1
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		return -1
+	}
+	return n
 }
 
 // memoryKill names the memory limit when it is what ended the agent: the

@@ -45,7 +45,7 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 		return nil, err
 	}
 	ls := LaunchSpec{Task: sp.Task, Prompt: sp.Prompt, Mode: mode, Claude: m.cfg.Claude,
-		PermissionMode: m.cfg.PermissionMode, Command: m.cfg.Command, Env: m.cfg.Env}
+		PermissionMode: m.cfg.PermissionMode, Command: m.cfg.Command, Env: m.cfg.Env, ExitFile: m.exitFile(sp.Task)}
 	if ls.Env == nil {
 		ls.Env = os.Environ()
 	}
@@ -71,6 +71,7 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 			_ = Untrust(m.cfg.TrustFile, wt.Dir)
 		}
 		_ = os.Remove(m.script(sp.Task))
+		_ = os.Remove(m.exitFile(sp.Task))
 		undoCreate(wt.Project, wt)
 		_ = removeCgroup(context.Background(), ls.MemoryCgroup)
 	}
@@ -88,6 +89,9 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 	a := &store.Agent{TaskID: sp.Task, Project: wt.Project, Worktree: wt.Dir, Branch: wt.Branch, Base: wt.Base,
 		BaseCommit: wt.BaseCommit, Mode: mode, Window: sp.Task, Criteria: sp.Criteria, State: string(Spawning),
 		Reason: joinNotes(wt.Note, memNote), Started: time.Now(), MemoryCgroup: ls.MemoryCgroup}
+	if mode != ModeCommand {
+		a.PermissionMode = m.cfg.PermissionMode
+	}
 	// Recorded before the window opens: the agent's first hook events
 	// may come at once, and a row must be there to apply them to.
 	if err := m.st.InsertAgent(ctx, a); err != nil {
@@ -104,6 +108,10 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 }
 
 func (m *Manager) script(task string) string { return filepath.Join(m.cfg.Scripts, task+".sh") }
+
+// exitFile is where a command agent's launch script leaves its exit
+// status.
+func (m *Manager) exitFile(task string) string { return filepath.Join(m.cfg.Scripts, task+".exit") }
 
 func joinNotes(a, b string) string {
 	if a == "" || b == "" {

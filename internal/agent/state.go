@@ -23,14 +23,11 @@ const (
 // Final reports whether s never changes again.
 func (s State) Final() bool { return s == Done || s == Error || s == TimedOut }
 
-// waitingNotifications are the Notification types that mean the agent
-// shows a prompt and waits for someone.
-var waitingNotifications = map[string]bool{"idle_prompt": true, "permission_prompt": true, "elicitation_dialog": true}
-
 // Next is the state after one of the agent's hook events, and a short
-// reason for the record when it changed. A Stop that was allowed ends in
-// StopAllowed: the caller checks the task's criteria, which decide
-// between Done and Error.
+// reason for the record when it changed. A reason with the state
+// unchanged is a note for the record (an unknown notification). A Stop
+// that was allowed ends in StopAllowed: the caller checks the task's
+// criteria, which decide between Done and Error.
 func Next(cur State, e *store.Event) (State, string) {
 	if cur.Final() {
 		return cur, ""
@@ -42,7 +39,16 @@ func Next(cur State, e *store.Event) (State, string) {
 		if cur == Waiting {
 			return Working, "prompt submitted"
 		}
-	case event.PreToolUse, event.PostToolUse, event.PostToolUseFailure, event.PostToolBatch,
+	case event.PreToolUse:
+		if e.Decision == string(event.Ask) {
+			// The policy sent this call to a person: Claude Code shows
+			// its dialog and nobody is at the window (pending.go).
+			return Waiting, "asks a person: " + PendingFrom(e).String()
+		}
+		if cur != Working {
+			return Working, e.Event + " " + e.Tool
+		}
+	case event.PostToolUse, event.PostToolUseFailure, event.PostToolBatch,
 		event.SubagentStart, event.SubagentStop, event.PreCompact, event.PostCompact:
 		if cur != Working {
 			what := e.Event
@@ -52,16 +58,31 @@ func Next(cur State, e *store.Event) (State, string) {
 			return Working, what
 		}
 	case event.PermissionRequest:
-		return Waiting, "permission dialog for " + e.Tool
+		// Already waiting (the policy's ask came first): its reason,
+		// which names the call and the rule, stays.
+		if cur != Waiting {
+			return Waiting, "permission dialog for " + e.Tool
+		}
 	case event.Notification:
-		if waitingNotifications[e.Detail] {
-			return Waiting, "Notification " + e.Detail
+		switch notificationKind(e.Detail) {
+		case notifyWaits:
+			if cur != Waiting {
+				return Waiting, "Notification " + e.Detail + ": it waits for a person"
+			}
+		case notifyUnknown:
+			// Kept in the record with the state unchanged: a type newer
+			// than warden is shown (task show, the board) so a person can
+			// look, never dropped.
+			return cur, "Notification " + orUnknown(e.Detail) + ": a type warden does not know, state kept; look at the agent (warden agent attach)"
 		}
 	case event.Stop:
 		if e.Decision != string(event.Deny) {
 			return StopAllowed, "Stop allowed"
 		}
 		// A blocked stop: Claude Code carries on with the reason.
+		if cur == Working {
+			return cur, ""
+		}
 		return Working, "Stop blocked: " + e.Reason
 	case event.StopFailure:
 		return Error, fmt.Sprintf("StopFailure: %s", orUnknown(e.Detail))

@@ -6,10 +6,11 @@ import (
 	"github.com/warden-dev/warden/internal/store"
 )
 
+func ev(name, tool, detail, decision string) *store.Event {
+	return &store.Event{Event: name, Tool: tool, Detail: detail, Decision: decision}
+}
+
 func TestNextState(t *testing.T) {
-	ev := func(name, tool, detail, decision string) *store.Event {
-		return &store.Event{Event: name, Tool: tool, Detail: detail, Decision: decision}
-	}
 	cases := []struct {
 		from State
 		e    *store.Event
@@ -23,6 +24,8 @@ func TestNextState(t *testing.T) {
 		{Working, ev("Notification", "", "permission_prompt", "allow"), Waiting},
 		{Working, ev("Notification", "", "auth_success", "allow"), Working},
 		{Working, ev("PermissionRequest", "Bash", "", "allow"), Waiting},
+		{Working, ev("PreToolUse", "Bash", "cat .env", "ask"), Waiting}, // the policy asks a person
+		{Waiting, ev("PermissionRequest", "Bash", "", "allow"), Waiting},
 		{Waiting, ev("UserPromptSubmit", "", "", "allow"), Working},
 		{Waiting, ev("PostToolUse", "Bash", "", "allow"), Working},
 		{Working, ev("Stop", "", "", "allow"), StopAllowed},
@@ -41,6 +44,9 @@ func TestNextState(t *testing.T) {
 		}
 		if got != c.from && why == "" {
 			t.Errorf("%s -> %s without a reason", c.from, got)
+		}
+		if got == c.from && why != "" && c.e.Event != "Notification" {
+			t.Errorf("%s + %s: a note %q where nothing changed", c.from, c.e.Event, why)
 		}
 	}
 }

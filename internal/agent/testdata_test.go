@@ -26,6 +26,16 @@ commit)
   hook SessionEnd ',"reason":"other"'
   echo "fake agent done"
   ;;
+needsinput)
+  # Claude Code 2.1.330's auto mode stopping at its dialog, then a
+  # notification type no warden knows, then the work going on.
+  hook PreToolUse ',"tool_name":"Bash","tool_input":{"command":"git commit"}'
+  hook Notification ',"notification_type":"agent_needs_input","message":"Claude needs your attention"'
+  hook Notification ',"notification_type":"brand_new_kind","message":"something new"'
+  git add -A 2>/dev/null; echo hi > hi.txt; git add hi.txt && git -c user.email=a@b -c user.name=agent commit -qm "add hi"
+  hook PostToolUse ',"tool_name":"Bash"'
+  hook Stop ''
+  ;;
 paused)
   hook PreToolUse ',"tool_name":"Read"'
   hook PostToolUse ',"tool_name":"Read"'

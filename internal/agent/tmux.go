@@ -207,6 +207,13 @@ func (t *Tmux) Capture(ctx context.Context, name string, lines int) (string, err
 	return t.run(ctx, "capture-pane", "-p", "-J", "-S", "-"+strconv.Itoa(lines), "-t", t.Target(name))
 }
 
+// SendKeys types keys (tmux key names: Enter, Escape, or text) into the
+// window's pane: a person's answer to the dialog an agent waits at.
+func (t *Tmux) SendKeys(ctx context.Context, name string, keys ...string) error {
+	_, err := t.run(ctx, append([]string{"send-keys", "-t", t.Target(name)}, keys...)...)
+	return err
+}
+
 // KillWindow closes the window; tmux hangs up the process in it. A window
 // already gone is not an error.
 func (t *Tmux) KillWindow(ctx context.Context, name string) error {

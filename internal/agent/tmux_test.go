@@ -146,6 +146,12 @@ func TestAgentArgv(t *testing.T) {
 	if err != nil || strings.Join(got, " ") != claude+" --permission-mode acceptEdits -- -fix it" {
 		t.Errorf("interactive: %q %v", got, err)
 	}
+	// bypassPermissions: Claude Code's one-time warning is accepted on the
+	// agent's own command line, not in the user's config.
+	got, err = AgentArgv(LaunchSpec{Claude: claude, PermissionMode: "bypassPermissions", Prompt: "p"})
+	if err != nil || strings.Join(got, " ") != claude+` --permission-mode bypassPermissions --settings {"skipDangerousModePermissionPrompt":true} -- p` {
+		t.Errorf("bypass: %q %v", got, err)
+	}
 	got, err = AgentArgv(LaunchSpec{Claude: claude, Mode: ModeHeadless, Prompt: "p"})
 	if err != nil || strings.Join(got, " ") != claude+" -p -- p" {
 		t.Errorf("headless: %q %v", got, err)

@@ -16,7 +16,8 @@ func newServeCmd() *cobra.Command {
 	return c
 }
 
-// newTaskCmd is `warden task add|list|show|cancel`, over the daemon's API.
+// newTaskCmd is `warden task add|list|show|cancel|approve|deny|diff`, over
+// the daemon's API and this machine's agents.
 func newTaskCmd() *cobra.Command {
-	return binaryCmd(ServeBinary, "task add|list|show|cancel", "Queue, list, inspect and cancel the daemon's tasks", "task")
+	return binaryCmd(ServeBinary, "task add|list|show|cancel|approve|deny|diff", "Queue, list, inspect and cancel the daemon's tasks; answer a waiting agent; see a task's diff", "task")
 }

@@ -78,7 +78,7 @@ var keys = []Key{
 	{
 		Name: "agent.permission_mode", Kind: String, Default: "", Allowed: []string{"", "default", "acceptEdits", "plan", "bypassPermissions"},
 		Policy: UserOnly,
-		Doc:    "--permission-mode for Claude Code agents (\"\" = Claude Code's own default: an agent asking for a permission waits until someone attaches).",
+		Doc:    "--permission-mode for Claude Code agents (\"\" = Claude Code's own default; warden's policy answers every tool call of an agent either way, and a call the policy asks about waits for a person). With bypassPermissions warden accepts Claude Code's one-time warning for the agent (--settings skipDangerousModePermissionPrompt), never in your own config.",
 		Field:  func(c *Config) any { return &c.Agent.PermissionMode },
 	},
 	{

@@ -97,3 +97,17 @@ func (c *agentControl) Health(ctx context.Context) error {
 	_, err := c.m.Config().Tmux.Windows(ctx)
 	return err
 }
+
+// Answer implements server.PendingAnswerer: approve or deny the call a
+// waiting agent's policy asked about (agent.Manager.Answer).
+func (c *agentControl) Answer(ctx context.Context, id string, approve bool, reason string) (string, error) {
+	p, err := c.m.Answer(ctx, id, approve, reason)
+	var ref *agent.Refusal
+	if errors.As(err, &ref) {
+		return "", &server.Refusal{Msg: ref.Msg}
+	}
+	if err != nil {
+		return "", err
+	}
+	return p.String(), nil
+}

@@ -50,7 +50,7 @@ func (r *tmuxRunner) Start(ctx context.Context, t *task.Task) (orchestrator.Run,
 	if err != nil {
 		return nil, err
 	}
-	r.mirror(ctx, t.ID, a.State)
+	r.mirror(ctx, t.ID, a.State, a.Reason)
 	return r.track(t.ID), nil
 }
 
@@ -107,7 +107,7 @@ func (r *tmuxRunner) pollOnce() {
 	}
 	for _, c := range changes {
 		r.log.Info("agent state", "task", c.Task, "from", c.From, "to", c.To, "reason", c.Reason)
-		r.mirror(ctx, c.Task, string(c.To))
+		r.mirror(ctx, c.Task, string(c.To), c.Reason)
 	}
 	r.mu.Lock()
 	runs := make([]*tmuxRun, 0, len(r.runs))
@@ -124,15 +124,20 @@ func (r *tmuxRunner) pollOnce() {
 		// or after a minute of failed cleanups (retried by later polls) so
 		// a stuck cleanup does not hold the slot.
 		if agent.State(s.State).Final() && (!s.Cleaned.IsZero() || time.Since(s.Ended) > time.Minute) {
+			if s.Tail != "" {
+				// The board and the task page show a failed agent's last
+				// lines as its note.
+				r.mirror(ctx, run.id, s.State, s.Tail)
+			}
 			run.end(outcomeOf(ctx, s))
 		}
 	}
 }
 
-// mirror records the agent's state on its task (an agent state update
-// keeps the task's status).
-func (r *tmuxRunner) mirror(ctx context.Context, id, state string) {
-	if _, err := r.tasks.UpdateTask(ctx, id, task.Change{AgentState: &state}); err != nil {
+// mirror records the agent's state and why it is there on its task (an
+// agent state update keeps the task's status), for the board and the API.
+func (r *tmuxRunner) mirror(ctx context.Context, id, state, note string) {
+	if _, err := r.tasks.UpdateTask(ctx, id, task.Change{AgentState: &state, AgentNote: &note}); err != nil {
 		r.log.Error("mirror agent state", "task", id, "err", err)
 	}
 }
@@ -156,6 +161,9 @@ func outcomeOf(ctx context.Context, s *agent.Status) orchestrator.Outcome {
 	msg := fmt.Sprintf("agent %s: %s", strings.ReplaceAll(s.State, "_", " "), s.Reason)
 	if s.Archive != "" {
 		msg += "; uncommitted work archived to " + s.Archive
+	}
+	if next := agent.NextStep(s.Agent); next != "" {
+		msg += ". Next: " + next
 	}
 	return orchestrator.Outcome{Status: task.Failed, Error: msg}
 }
@@ -195,7 +203,7 @@ func (run *tmuxRun) Stop(ctx context.Context) error {
 	_, err := run.r.m.Kill(ctx, run.id, "task cancelled")
 	s, _ := run.r.m.Status(ctx, run.id)
 	if s != nil {
-		run.r.mirror(ctx, run.id, s.State)
+		run.r.mirror(ctx, run.id, s.State, s.Reason)
 		run.end(outcomeOf(ctx, s))
 	} else {
 		run.end(orchestrator.Outcome{Status: task.Failed, Error: "stopped"})

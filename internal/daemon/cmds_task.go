@@ -19,10 +19,11 @@ import (
 
 func newTaskCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "task add|list|show|cancel",
-		Short: "Queue, list, inspect and cancel the daemon's tasks (through its API)",
+		Use:   "task add|list|show|cancel|approve|deny|diff",
+		Short: "Queue, list, inspect and cancel the daemon's tasks (through its API); answer a waiting agent, see its diff",
 	}
-	cmd.AddCommand(newTaskAddCmd(), newTaskListCmd(), newTaskShowCmd(), newTaskCancelCmd())
+	cmd.AddCommand(newTaskAddCmd(), newTaskListCmd(), newTaskShowCmd(), newTaskCancelCmd(),
+		newTaskAnswerCmd(true), newTaskAnswerCmd(false), newTaskDiffCmd())
 	return cmd
 }
 

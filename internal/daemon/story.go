@@ -22,6 +22,9 @@ func writeTaskStory(w io.Writer, d *server.TaskDetail) {
 	if t.Agent != "" || t.AgentRef != "" || t.AgentState != "" {
 		fmt.Fprintf(w, "agent:    %s %s %s\n", t.Agent, t.AgentState, t.AgentRef)
 	}
+	if t.AgentNote != "" && !t.Status.Final() {
+		fmt.Fprintf(w, "why:      %s\n", t.AgentNote)
+	}
 	fmt.Fprintf(w, "prompt:   %s\n", clip(oneLine(t.Prompt), 200))
 	if len(t.Criteria) > 0 {
 		fmt.Fprintf(w, "done when: %s\n", strings.Join(t.Criteria, "; "))

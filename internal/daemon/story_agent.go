@@ -104,6 +104,10 @@ func writeAgentStory(w io.Writer, as *AgentStory) {
 	} else {
 		fmt.Fprintf(w, "  worktree: removed %s (the branch stays)\n", a.Cleaned.Local().Format("15:04:05"))
 	}
+	fmt.Fprintf(w, "  permissions: %s\n", agent.PermissionNote(a.PermissionMode, a.Mode))
+	if p := agent.Pending(a); p != nil {
+		fmt.Fprintf(w, "  waiting on: %s since %s (answer in its window: warden agent attach %s)\n", p, p.At.Local().Format("15:04:05"), a.TaskID)
+	}
 	if a.Archive != "" {
 		fmt.Fprintf(w, "  archive:  %s (uncommitted work)\n", a.Archive)
 	}
@@ -115,6 +119,15 @@ func writeAgentStory(w io.Writer, as *AgentStory) {
 			u.TotalTokens, u.InputTokens, u.OutputTokens, u.CacheCreationTokens, u.CacheReadTokens, u.TotalCost)
 	} else if len(as.Sessions) > 0 {
 		fmt.Fprintf(w, "  usage:    %d session(s), no transcript found\n", len(as.Sessions))
+	}
+	if a.Tail != "" {
+		fmt.Fprintln(w, "  last lines of its window:")
+		for _, l := range strings.Split(a.Tail, "\n") {
+			fmt.Fprintf(w, "    | %s\n", l)
+		}
+	}
+	if next := agent.NextStep(a); next != "" {
+		fmt.Fprintf(w, "  next:     %s\n", next)
 	}
 	fmt.Fprintln(w, "  states (from its hooks):")
 	h := append([]store.AgentState(nil), as.History...)

@@ -29,6 +29,15 @@ var funcs = template.FuncMap{
 	"costbar":   costBars,
 	"joinm":     func(ms []string) string { return strings.Join(ms, ", ") },
 	"decisions": decisionNames,
+	"clipText":  clipText,
+}
+
+// clipText keeps a card short: at most n runes, "…" when cut.
+func clipText(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 func stamp(t time.Time) string {

@@ -64,10 +64,17 @@ func (e *env) src() *storesource.Source { return e.source }
 // clock check pins.
 func newEnv(t testing.TB) *env { t.Helper(); return newEnvAt(t, testenv.Now(), nil) }
 
+// newEnvWith is newEnv with the API's options changed by mods (agent
+// control, for instance).
+func newEnvWith(t testing.TB, mods ...func(*server.Options)) *env {
+	t.Helper()
+	return newEnvAt(t, testenv.Now(), nil, mods...)
+}
+
 // newEnvAt is newEnv on a clock that starts at now and ticks from there,
 // with daily usage in loc (nil: Local): what the pages and the pacing
 // charts call now (env.now).
-func newEnvAt(t testing.TB, now time.Time, loc *time.Location) *env {
+func newEnvAt(t testing.TB, now time.Time, loc *time.Location, mods ...func(*server.Options)) *env {
 	t.Helper()
 	created := time.Now()
 	clock := func() time.Time { return now.Add(time.Since(created)) }
@@ -78,7 +85,7 @@ func newEnvAt(t testing.TB, now time.Time, loc *time.Location) *env {
 	}
 	t.Cleanup(func() { st.Close() })
 	e := &env{t: t, home: home, claude: claude, st: st, project: t.TempDir(), taskIDs: map[string]string{}, now: clock}
-	e.api = newAPI(t, st)
+	e.api = newAPI(t, st, mods...)
 	// As `warden serve` composes it (internal/daemon/dashboard.go).
 	src := storesource.New(st, storesource.Options{WardenHome: home, UserHome: "/home/dev", UsageDirs: []string{claude}, Now: clock, Loc: loc})
 	e.source = src
@@ -112,7 +119,7 @@ func (e *env) serve(ln net.Listener) {
 // newAPI is the daemon's API over the store with its real scheduler (not
 // started, so tasks stay where the test puts them) and testToken as a
 // valid API token.
-func newAPI(t testing.TB, st *sqlite.Store) *server.Server {
+func newAPI(t testing.TB, st *sqlite.Store, mods ...func(*server.Options)) *server.Server {
 	t.Helper()
 	ctx := context.Background()
 	if err := st.AddToken(ctx, &store.APIToken{ID: "test", Name: "test", Hash: store.HashAPIToken(testToken), Created: time.Now().UTC()}); err != nil {
@@ -126,7 +133,11 @@ func newAPI(t testing.TB, st *sqlite.Store) *server.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api, err := server.New(server.Options{Tasks: st, Scheduler: sched, Tokens: st, Deliveries: st, Events: st, System: "test", Version: "test"})
+	opts := server.Options{Tasks: st, Scheduler: sched, Tokens: st, Deliveries: st, Events: st, System: "test", Version: "test"}
+	for _, m := range mods {
+		m(&opts)
+	}
+	api, err := server.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -133,6 +133,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /tasks", s.addTask)
 	s.mux.HandleFunc("GET /tasks/{id}", s.requireLogin(s.task))
 	s.mux.HandleFunc("POST /tasks/{id}/cancel", s.cancelTask)
+	s.mux.HandleFunc("POST /tasks/{id}/approve", s.answerTask(true))
+	s.mux.HandleFunc("POST /tasks/{id}/deny", s.answerTask(false))
 	s.mux.HandleFunc("GET /usage", s.requireLogin(s.usage))
 	s.mux.HandleFunc("GET /settings", s.requireLogin(s.settings))
 	s.mux.HandleFunc("GET /ui/pacing.json", s.requireToken(s.pacingJSON))

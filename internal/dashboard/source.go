@@ -3,6 +3,7 @@ package dashboard
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/warden-dev/warden/internal/config"
@@ -219,6 +220,27 @@ type Task struct {
 	Criteria []string `json:"criteria,omitempty"`
 	Allow    []string `json:"allow,omitempty"`
 	Deny     []string `json:"deny,omitempty"`
+	// AgentState is the agent's own state (working, waiting…) and
+	// AgentNote why it is there: what it waits for, a notification warden
+	// does not know, or for an agent that failed the pane's last lines.
+	AgentState string `json:"agent_state,omitempty"`
+	AgentNote  string `json:"agent_note,omitempty"`
+	// Error is why a failed task failed, with the next step.
+	Error string `json:"error,omitempty"`
+}
+
+// Asking reports whether the task's agent waits on a tool call warden's
+// policy asked a person about (the note the agent's runner gives it then),
+// which the board and the task page offer to approve or deny.
+func (t Task) Asking() bool {
+	return t.AgentState == "waiting" && strings.HasPrefix(t.AgentNote, "asks a person: ")
+}
+
+// TaskAnswers is the optional part of Tasks that answers a waiting
+// agent's pending call (apitasks: POST /api/tasks/{id}/approve|deny); it
+// returns the call answered.
+type TaskAnswers interface {
+	Answer(ctx context.Context, id string, approve bool, reason string) (string, error)
 }
 
 // TaskStep is one state change in a task's story.

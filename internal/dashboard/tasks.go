@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // taskColumns are the board's columns; a state outside them goes to the
@@ -159,6 +160,42 @@ func (s *Server) cancelTask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Redirect(w, r, "/tasks", http.StatusSeeOther)
+}
+
+// answerTimeout bounds an answer: a denial waits for Claude Code to close
+// its dialog and take the typed reason (internal/agent/answer.go).
+const answerTimeout = 30 * time.Second
+
+// answerTask approves or denies the call a waiting task's agent asks
+// about, through the API (the same path as `warden task approve|deny`).
+func (s *Server) answerTask(approve bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		tok, ok := s.checkMutation(w, r)
+		if !ok {
+			return
+		}
+		id := r.PathValue("id")
+		ans, _ := s.opt.Sources.Tasks.(TaskAnswers)
+		if ans == nil {
+			http.Error(w, "no task queue: run `warden serve`", http.StatusServiceUnavailable)
+			return
+		}
+		ctx, cancel := context.WithTimeout(WithToken(r.Context(), tok), answerTimeout)
+		defer cancel()
+		verb := "approve"
+		if !approve {
+			verb = "deny"
+		}
+		if _, err := ans.Answer(ctx, id, approve, strings.TrimSpace(r.PostFormValue("reason"))); err != nil {
+			s.renderError(w, r, s.newPage("Tasks", "tasks", tok), http.StatusConflict, verb+" the call of task "+id+": "+err.Error())
+			return
+		}
+		back := "/tasks/" + id
+		if r.PostFormValue("from") == "board" {
+			back = "/tasks"
+		}
+		http.Redirect(w, r, back, http.StatusSeeOther)
+	}
 }
 
 // attach fills in the attach command of a task whose agent runs (or is

@@ -66,12 +66,19 @@ type Decision struct {
 	// state is saved and its lock released, never past the event's budget,
 	// and wakes early on SIGTERM.
 	Sleep time.Duration `json:"sleep,omitempty"`
+	// Explicit, at PreToolUse, says a call that is not denied or asked
+	// about out loud: permissionDecision "allow". Claude Code then runs
+	// it with no dialog and no check of its own (auto mode's check runs
+	// on the model provider's server and stops at a dialog offline). Set
+	// for warden's task agents only, whose permission system warden is;
+	// a person's own session keeps Claude Code's permissions.
+	Explicit bool `json:"explicit,omitempty"`
 }
 
 // IsZero reports whether the decision says nothing at all.
 func (d Decision) IsZero() bool {
 	return (d.Verdict == "" || d.Verdict == Allow) && d.Context == "" &&
-		d.SystemMessage == "" && d.UserReply == "" && d.RuleID == "" && d.Sleep == 0
+		d.SystemMessage == "" && d.UserReply == "" && d.RuleID == "" && d.Sleep == 0 && !d.Explicit
 }
 
 // Resolve combines decisions with precedence deny > ask > warn > audit >
@@ -91,6 +98,7 @@ func Resolve(ds []Decision) Decision {
 			out.Verdict, out.RuleID, out.Mode, out.Reason = v, d.RuleID, d.Mode, d.Reason
 		}
 		out.Sleep = max(out.Sleep, d.Sleep)
+		out.Explicit = out.Explicit || d.Explicit
 		ctx = appendNonEmpty(ctx, d.Context)
 		sys = appendNonEmpty(sys, d.SystemMessage)
 		reply = appendNonEmpty(reply, d.UserReply)

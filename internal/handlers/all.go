@@ -10,6 +10,7 @@ import "github.com/warden-dev/warden/internal/pipeline"
 func All() []pipeline.Handler {
 	return []pipeline.Handler{
 		agentCriteriaHandler(),
+		agentPermissionHandler(),
 		cleanupStartHandler(),
 		confignoticeHandler(),
 		countersHandler(),

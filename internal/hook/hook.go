@@ -487,6 +487,9 @@ func (r *run) eventRow(out hookio.Output) *store.Event {
 			ev.Decision = string(d.Verdict)
 		}
 		ev.Rule, ev.Mode, ev.Reason = d.RuleID, d.Mode, d.Reason
+		if d.Verdict == event.Ask && r.ev == event.PreToolUse && ev.TaskID != "" && r.in != nil {
+			ev.Detail = pendingCall(r.in)
+		}
 	}
 	if out.Exit == 2 {
 		ev.Decision = string(event.Deny)

@@ -84,6 +84,11 @@ func Render(ev event.Name, d event.Decision) Output {
 			sys = joinText(reason, sys)
 		}
 	}
+	if d.Explicit && spec.Block == PermissionDecision && verdict != event.Deny && verdict != event.Ask {
+		// A task agent's call the policy allows (or only warns or audits
+		// about) is answered out loud, so Claude Code asks nobody.
+		hso.PermissionDecision = "allow"
+	}
 
 	if ctx != "" && spec.Context {
 		hso.AdditionalContext = clip(ctx)

@@ -41,7 +41,7 @@ type apiRig struct {
 	project string
 }
 
-func newAPIRig(t *testing.T, queueSize int, wh server.Webhooks) *apiRig {
+func newAPIRig(t *testing.T, queueSize int, wh server.Webhooks, mods ...func(*server.Options)) *apiRig {
 	t.Helper()
 	dir := t.TempDir()
 	ctx := context.Background()
@@ -69,13 +69,17 @@ func newAPIRig(t *testing.T, queueSize int, wh server.Webhooks) *apiRig {
 	if wh.TelegramProject == "x" {
 		wh.TelegramProject = r.project
 	}
-	r.srv, err = server.New(server.Options{Tasks: st, Scheduler: sched, Tokens: st, Deliveries: st, Events: st,
+	opts := server.Options{Tasks: st, Scheduler: sched, Tokens: st, Deliveries: st, Events: st,
 		Pace: func(ctx context.Context, now time.Time) (*pace.Record, error) {
 			rec, _, err := pace.Current(ctx, st, ps, "", now)
 			return rec, err
 		},
 		Usage:    daemon.UsageReader(st, []string{filepath.Join(dir, "claude")}),
-		Webhooks: wh, QueueSize: queueSize, System: "test-box", Version: "test"})
+		Webhooks: wh, QueueSize: queueSize, System: "test-box", Version: "test"}
+	for _, m := range mods {
+		m(&opts)
+	}
+	r.srv, err = server.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,6 +40,8 @@ func (s *Server) table() []Route {
 		{"GET", "/api/tasks", Token, "list tasks, newest first", s.listTasks},
 		{"GET", "/api/tasks/{id}", Token, "one task with its history and scheduling decisions", s.getTask},
 		{"POST", "/api/tasks/{id}/cancel", Token, "cancel a task", s.cancelTask},
+		{"POST", "/api/tasks/{id}/approve", Token, "approve the tool call a waiting task's agent asks about", s.approveTask},
+		{"POST", "/api/tasks/{id}/deny", Token, "deny the tool call a waiting task's agent asks about, with a reason for it", s.denyTask},
 		{"GET", "/api/agents", Token, "running agents", s.listAgents},
 		{"GET", "/api/projects", Token, "projects seen in tasks and sessions", s.listProjects},
 		{"GET", "/api/systems", Token, "the workers sharing this queue (this daemon first) with their agents, load and heartbeat", s.listSystems},

@@ -25,6 +25,15 @@ type Agent struct {
 	// MemoryCgroup is the cgroup directory of the agent's memory limit
 	// when warden made one itself (internal/agent/cgroup.go).
 	MemoryCgroup string `json:"memory_cgroup,omitempty"`
+	// Pending is the tool call the agent waits on a person for (JSON of
+	// agent.PendingCall), "" when none.
+	Pending string `json:"pending,omitempty"`
+	// Tail is the pane's last lines when the agent ended in error: what
+	// it said before it stopped.
+	Tail string `json:"tail,omitempty"`
+	// PermissionMode is Claude Code's --permission-mode the agent ran
+	// with ("" = its default).
+	PermissionMode string `json:"permission_mode,omitempty"`
 }
 
 // AgentState is one state an agent entered, with when and why.

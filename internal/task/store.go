@@ -39,6 +39,7 @@ type Change struct {
 	Error      *string
 	AgentState *string
 	AgentRef   *string
+	AgentNote  *string
 	// Requeue clears the claim (owner, claimed_at, started_at) when the
 	// task goes back to queued.
 	Requeue bool

@@ -75,6 +75,10 @@ type Task struct {
 	Agent      string `json:"agent,omitempty"`
 	AgentState string `json:"agent_state,omitempty"`
 	AgentRef   string `json:"agent_ref,omitempty"`
+	// AgentNote is why the agent is in its state, as its runner says:
+	// what it waits for, a notification warden does not know, why it
+	// failed and what to do next.
+	AgentNote string `json:"agent_note,omitempty"`
 	// Criteria are what the task's agent must show when it stops, on top
 	// of agent.criteria (committed, clean, run:CMD, or prose for the
 	// completion judge); Allow and Deny are the operations its agent may

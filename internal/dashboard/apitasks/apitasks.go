@@ -42,6 +42,7 @@ type apiTask struct {
 	Result     string    `json:"result"`
 	Error      string    `json:"error"`
 	AgentState string    `json:"agent_state"`
+	AgentNote  string    `json:"agent_note"`
 	CreatedAt  time.Time `json:"created_at"`
 	UpdatedAt  time.Time `json:"updated_at"`
 	CostUSD    float64   `json:"cost_usd"`
@@ -61,7 +62,7 @@ func (t apiTask) task() dashboard.Task {
 	}
 	return dashboard.Task{ID: t.ID, Title: title, Prompt: t.Prompt, Project: t.Project, State: t.Status,
 		Priority: t.Priority, Created: t.CreatedAt, Updated: t.UpdatedAt, CostUSD: t.CostUSD,
-		Criteria: t.Criteria, Allow: t.Allow, Deny: t.Deny}
+		Criteria: t.Criteria, Allow: t.Allow, Deny: t.Deny, AgentState: t.AgentState, AgentNote: t.AgentNote, Error: t.Error}
 }
 
 // apiError is the API's one error shape.
@@ -224,4 +225,18 @@ func (a *Tasks) Story(ctx context.Context, id string) (*dashboard.TaskStory, err
 		st.Steps = append(st.Steps, dashboard.TaskStep{At: d.Task.UpdatedAt, State: "error", Note: d.Task.Error})
 	}
 	return st, nil
+}
+
+// Answer implements dashboard.TaskAnswers: POST /api/tasks/{id}/approve or
+// /deny with the reason.
+func (a *Tasks) Answer(ctx context.Context, id string, approve bool, reason string) (string, error) {
+	verb := "approve"
+	if !approve {
+		verb = "deny"
+	}
+	var res struct {
+		Call string `json:"call"`
+	}
+	err := a.call(ctx, "POST", "/api/tasks/"+url.PathEscape(id)+"/"+verb, map[string]string{"reason": reason}, &res)
+	return res.Call, err
 }

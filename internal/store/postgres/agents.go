@@ -14,7 +14,8 @@ import (
 
 // Agents (migration 0031). "window" is quoted: reserved in PostgreSQL.
 const agentCols = `task_id, project, worktree, branch, base, base_commit, mode, "window", criteria, state, reason,
-	archive, last_event_id, last_event_us, started_us, updated_us, ended_us, cleaned_us, memory_cgroup`
+	archive, last_event_id, last_event_us, started_us, updated_us, ended_us, cleaned_us, memory_cgroup,
+	pending, tail, permission_mode`
 
 func usOf(t time.Time) int64 {
 	if t.IsZero() {
@@ -37,7 +38,7 @@ func agentArgs(a *store.Agent) []any {
 	}
 	return []any{a.TaskID, a.Project, a.Worktree, a.Branch, a.Base, a.BaseCommit, a.Mode, a.Window, string(crit),
 		a.State, a.Reason, a.Archive, a.LastEventID, usOf(a.LastEvent), usOf(a.Started), usOf(a.Updated),
-		usOf(a.Ended), usOf(a.Cleaned), a.MemoryCgroup}
+		usOf(a.Ended), usOf(a.Cleaned), a.MemoryCgroup, a.Pending, a.Tail, a.PermissionMode}
 }
 
 // InsertAgent records a new agent and its first state, in one
@@ -48,7 +49,7 @@ func (s *Store) InsertAgent(ctx context.Context, a *store.Agent) error {
 	}
 	a.Updated = a.Started
 	return s.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "INSERT INTO agents ("+agentCols+") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)",
+		if _, err := tx.Exec(ctx, "INSERT INTO agents ("+agentCols+") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)",
 			agentArgs(a)...); err != nil {
 			return fmt.Errorf("record agent of task %s: %w", a.TaskID, err)
 		}
@@ -63,7 +64,7 @@ func (s *Store) UpdateAgent(ctx context.Context, a *store.Agent, next *store.Age
 	return s.inTx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE agents SET project=$2, worktree=$3, branch=$4, base=$5, base_commit=$6, mode=$7, "window"=$8,
 			criteria=$9, state=$10, reason=$11, archive=$12, last_event_id=$13, last_event_us=$14, started_us=$15, updated_us=$16,
-			ended_us=$17, cleaned_us=$18, memory_cgroup=$19 WHERE task_id=$1`, agentArgs(a)...)
+			ended_us=$17, cleaned_us=$18, memory_cgroup=$19, pending=$20, tail=$21, permission_mode=$22 WHERE task_id=$1`, agentArgs(a)...)
 		if err != nil {
 			return fmt.Errorf("update agent of task %s: %w", a.TaskID, err)
 		}
@@ -94,7 +95,7 @@ func scanAgent(sc pgx.Row) (*store.Agent, error) {
 	var crit string
 	var last, started, updated, ended, cleaned int64
 	if err := sc.Scan(&a.TaskID, &a.Project, &a.Worktree, &a.Branch, &a.Base, &a.BaseCommit, &a.Mode, &a.Window, &crit,
-		&a.State, &a.Reason, &a.Archive, &a.LastEventID, &last, &started, &updated, &ended, &cleaned, &a.MemoryCgroup); err != nil {
+		&a.State, &a.Reason, &a.Archive, &a.LastEventID, &last, &started, &updated, &ended, &cleaned, &a.MemoryCgroup, &a.Pending, &a.Tail, &a.PermissionMode); err != nil {
 		return nil, err
 	}
 	_ = json.Unmarshal([]byte(crit), &a.Criteria)

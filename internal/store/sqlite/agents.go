@@ -12,7 +12,8 @@ import (
 )
 
 const agentCols = `task_id, project, worktree, branch, base, base_commit, mode, window, criteria, state, reason,
-	archive, last_event_id, last_event_us, started_us, updated_us, ended_us, cleaned_us, memory_cgroup`
+	archive, last_event_id, last_event_us, started_us, updated_us, ended_us, cleaned_us, memory_cgroup,
+	pending, tail, permission_mode`
 
 func usOf(t time.Time) int64 {
 	if t.IsZero() {
@@ -35,7 +36,7 @@ func agentArgs(a *store.Agent) []any {
 	}
 	return []any{a.TaskID, a.Project, a.Worktree, a.Branch, a.Base, a.BaseCommit, a.Mode, a.Window, string(crit),
 		a.State, a.Reason, a.Archive, a.LastEventID, usOf(a.LastEvent), usOf(a.Started), usOf(a.Updated),
-		usOf(a.Ended), usOf(a.Cleaned), a.MemoryCgroup}
+		usOf(a.Ended), usOf(a.Cleaned), a.MemoryCgroup, a.Pending, a.Tail, a.PermissionMode}
 }
 
 // InsertAgent records a new agent and its first state, in one
@@ -51,7 +52,7 @@ func (s *Store) InsertAgent(ctx context.Context, a *store.Agent) error {
 			return err
 		}
 		defer tx.Rollback()
-		if _, err := tx.ExecContext(ctx, "INSERT INTO agents ("+agentCols+") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		if _, err := tx.ExecContext(ctx, "INSERT INTO agents ("+agentCols+") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			agentArgs(a)...); err != nil {
 			return fmt.Errorf("record agent of task %s: %w", a.TaskID, err)
 		}
@@ -75,7 +76,7 @@ func (s *Store) UpdateAgent(ctx context.Context, a *store.Agent, next *store.Age
 		args := agentArgs(a)
 		r, err := tx.ExecContext(ctx, `UPDATE agents SET project=?, worktree=?, branch=?, base=?, base_commit=?, mode=?, window=?,
 			criteria=?, state=?, reason=?, archive=?, last_event_id=?, last_event_us=?, started_us=?, updated_us=?, ended_us=?,
-			cleaned_us=?, memory_cgroup=? WHERE task_id=?`, append(args[1:], args[0])...)
+			cleaned_us=?, memory_cgroup=?, pending=?, tail=?, permission_mode=? WHERE task_id=?`, append(args[1:], args[0])...)
 		if err != nil {
 			return fmt.Errorf("update agent of task %s: %w", a.TaskID, err)
 		}
@@ -108,7 +109,7 @@ func scanAgent(sc interface{ Scan(...any) error }) (*store.Agent, error) {
 	var crit string
 	var last, started, updated, ended, cleaned int64
 	if err := sc.Scan(&a.TaskID, &a.Project, &a.Worktree, &a.Branch, &a.Base, &a.BaseCommit, &a.Mode, &a.Window, &crit,
-		&a.State, &a.Reason, &a.Archive, &a.LastEventID, &last, &started, &updated, &ended, &cleaned, &a.MemoryCgroup); err != nil {
+		&a.State, &a.Reason, &a.Archive, &a.LastEventID, &last, &started, &updated, &ended, &cleaned, &a.MemoryCgroup, &a.Pending, &a.Tail, &a.PermissionMode); err != nil {
 		return nil, err
 	}
 	_ = json.Unmarshal([]byte(crit), &a.Criteria)

@@ -15,7 +15,7 @@ import (
 var _ task.Store = (*Store)(nil)
 
 const taskCols = `id, project, prompt, priority, status, attempts, result, error, source,
-	COALESCE(idem_key, ''), system, agent, agent_state, agent_ref, owner,
+	COALESCE(idem_key, ''), system, agent, agent_state, agent_ref, agent_note, owner,
 	created_us, updated_us, claimed_us, started_us, finished_us, criteria, allow_ops, deny_ops`
 
 func scanTask(sc interface{ Scan(...any) error }) (*task.Task, error) {
@@ -24,7 +24,7 @@ func scanTask(sc interface{ Scan(...any) error }) (*task.Task, error) {
 	var crit, allow, deny string
 	var claimed, started, finished sql.NullInt64
 	if err := sc.Scan(&t.ID, &t.Project, &t.Prompt, &t.Priority, &t.Status, &t.Attempts, &t.Result, &t.Error,
-		&t.Source, &t.IdempotencyKey, &t.System, &t.Agent, &t.AgentState, &t.AgentRef, &t.Owner,
+		&t.Source, &t.IdempotencyKey, &t.System, &t.Agent, &t.AgentState, &t.AgentRef, &t.AgentNote, &t.Owner,
 		&created, &updated, &claimed, &started, &finished, &crit, &allow, &deny); err != nil {
 		return nil, err
 	}
@@ -263,6 +263,9 @@ func (s *Store) UpdateTask(ctx context.Context, id string, c task.Change) (*task
 		}
 		if c.AgentRef != nil {
 			set("agent_ref", *c.AgentRef)
+		}
+		if c.AgentNote != nil {
+			set("agent_note", *c.AgentNote)
 		}
 		if c.NewOwner != "" {
 			set("owner", c.NewOwner)

@@ -75,11 +75,12 @@ func testAgents(t *testing.T, b Backend) {
 		t.Fatalf("agent: %+v %v", a, err)
 	}
 	a.State, a.LastEventID, a.LastEvent, a.Ended, a.MemoryCgroup = "done", 42, start.Add(time.Hour), start.Add(2*time.Hour), ""
+	a.Pending, a.Tail, a.PermissionMode = `{"tool":"Bash"}`, "line 1\nError: boom", "bypassPermissions"
 	if err := st.UpdateAgent(ctx, a, &store.AgentState{State: "done", At: start.Add(2 * time.Hour), Reason: "criteria met"}); err != nil {
 		t.Fatal(err)
 	}
 	a2, _ := st.Agent(ctx, "t1")
-	if a2.State != "done" || a2.LastEventID != 42 || a2.MemoryCgroup != "" || !a2.LastEvent.Equal(start.Add(time.Hour)) || !a2.Ended.Equal(start.Add(2*time.Hour)) {
+	if a2.State != "done" || a2.LastEventID != 42 || a2.MemoryCgroup != "" || a2.Pending != `{"tool":"Bash"}` || a2.Tail != "line 1\nError: boom" || a2.PermissionMode != "bypassPermissions" || !a2.LastEvent.Equal(start.Add(time.Hour)) || !a2.Ended.Equal(start.Add(2*time.Hour)) {
 		t.Errorf("updated agent: %+v", a2)
 	}
 	states, _ := st.AgentStates(ctx, "t1")

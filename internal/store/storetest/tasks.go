@@ -273,9 +273,9 @@ func testUpdateTaskConflicts(t *testing.T, b Backend) {
 		t.Errorf("history %+v, want created, claimed, running", h)
 	}
 	// A change without a status move updates fields only.
-	ref := "win:1"
-	got, err := c.UpdateTask(ctx, "x", task.Change{AgentRef: &ref})
-	if err != nil || got.AgentRef != ref || got.Status != task.Running {
+	ref, note := "win:1", "Notification agent_needs_input: it waits for a person"
+	got, err := c.UpdateTask(ctx, "x", task.Change{AgentRef: &ref, AgentNote: &note})
+	if err != nil || got.AgentRef != ref || got.AgentNote != note || got.Status != task.Running {
 		t.Errorf("field update: %+v %v", got, err)
 	}
 	if h, _ := a.History(ctx, "x"); len(h) != 3 {
