@@ -63,13 +63,18 @@ func (s *Server) webhookGitHub(w http.ResponseWriter, r *http.Request) {
 		notConfigured(w, "webhook.github_secret")
 		return
 	}
-	body, ok := readRaw(w, r)
+	// A request without a signature is refused before its body is read.
+	if !strings.HasPrefix(r.Header.Get("X-Hub-Signature-256"), "sha256=") {
+		badGitHubSignature(w)
+		return
+	}
+	body, ok := readRaw(w, r, githubBodyLimit)
 	if !ok {
 		return
 	}
 	if !githubSigned(wh.GitHubSecret, body, r.Header.Get("X-Hub-Signature-256")) {
 		s.o.Log.Warn("github webhook: bad signature", "delivery", r.Header.Get("X-GitHub-Delivery"))
-		writeError(w, http.StatusUnauthorized, "bad_signature", "X-Hub-Signature-256 is missing or does not match; set the same secret in GitHub and webhook.github_secret")
+		badGitHubSignature(w)
 		return
 	}
 	delivery := r.Header.Get("X-GitHub-Delivery")
@@ -84,7 +89,7 @@ func (s *Server) webhookGitHub(w http.ResponseWriter, r *http.Request) {
 	}
 	var p ghPayload
 	if err := json.Unmarshal(body, &p); err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", jsonErrorText(err, webhookBodyLimit))
+		writeError(w, http.StatusBadRequest, "bad_request", jsonErrorText(err, githubBodyLimit))
 		return
 	}
 	if p.Repository == nil || p.Issue == nil {
@@ -113,6 +118,10 @@ func (s *Server) webhookGitHub(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.webhookTask(w, r, "github", delivery, TaskRequest{Project: project, Prompt: prompt, Source: "github", IdempotencyKey: "github:" + delivery})
+}
+
+func badGitHubSignature(w http.ResponseWriter) {
+	writeError(w, http.StatusUnauthorized, "bad_signature", "X-Hub-Signature-256 is missing or does not match; set the same secret in GitHub and webhook.github_secret")
 }
 
 func hasLabel(p ghPayload, name string) bool {

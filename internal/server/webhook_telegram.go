@@ -41,13 +41,13 @@ func (s *Server) webhookTelegram(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, "bad_secret", "X-Telegram-Bot-Api-Secret-Token is missing or wrong; set it with setWebhook's secret_token")
 		return
 	}
-	body, ok := readRaw(w, r)
+	body, ok := readRaw(w, r, telegramBodyLimit)
 	if !ok {
 		return
 	}
 	var u tgUpdate
 	if err := json.Unmarshal(body, &u); err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", jsonErrorText(err, webhookBodyLimit))
+		writeError(w, http.StatusBadRequest, "bad_request", jsonErrorText(err, telegramBodyLimit))
 		return
 	}
 	if u.UpdateID == 0 {
