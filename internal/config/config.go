@@ -126,6 +126,7 @@ type Config struct {
 		ClaudeCommand            string
 		ClaudeArgs               []string
 		TLSCert, TLSKey          string
+		Hosts                    []string
 	}
 	// Webhook configures the daemon's webhooks (internal/server).
 	Webhook struct {

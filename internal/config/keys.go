@@ -508,6 +508,12 @@ var keys = []Key{
 		Field:  func(c *Config) any { return &c.Serve.TLSKey },
 	},
 	{
+		Name: "serve.hosts", Kind: Strings, Default: []string{},
+		Policy: UserOnly,
+		Doc:    "Host names `warden serve` answers to besides its own address and localhost (a DNS name, a proxy in front); any other Host header is refused with 421, against DNS rebinding.",
+		Field:  func(c *Config) any { return &c.Serve.Hosts },
+	},
+	{
 		Name: "webhook.github_secret", Kind: String, Default: "", Secret: true,
 		Policy: UserOnly,
 		Doc:    "Secret of the GitHub webhook (X-Hub-Signature-256); empty switches /webhook/github off.",

@@ -287,7 +287,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	}
 	log.Info("daemon serving", "addr", addr, "system", id.system, "owner", id.owner, "shared", o.DatabaseURL != "", "max_agents", o.Config.Serve.MaxAgents, "pid", os.Getpid())
 	wg.Go(func() {
-		hs := server.HTTPServer(front, log)
+		hs := server.HTTPServer(server.HostGuard(front, o.Config.Serve.Hosts), log)
 		if o.Ready != nil {
 			go o.Ready(addr)
 		}

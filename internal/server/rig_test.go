@@ -41,7 +41,8 @@ type apiRig struct {
 	project string
 }
 
-func newAPIRig(t *testing.T, queueSize int, wh server.Webhooks) *apiRig {
+// hosts are serve.hosts: names served besides the listener's address.
+func newAPIRig(t *testing.T, queueSize int, wh server.Webhooks, hosts ...string) *apiRig {
 	t.Helper()
 	dir := t.TempDir()
 	ctx := context.Background()
@@ -79,7 +80,7 @@ func newAPIRig(t *testing.T, queueSize int, wh server.Webhooks) *apiRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.ts = httptest.NewServer(r.srv)
+	r.ts = httptest.NewServer(server.HostGuard(r.srv, hosts)) // as the daemon serves it
 	t.Cleanup(r.ts.Close)
 	r.token = r.addToken("test")
 	r.revoked = r.addToken("old")
