@@ -492,7 +492,7 @@ var keys = []Key{
 	{
 		Name: "serve.claude_args", Kind: Strings, Default: []string{"--output-format", "json", "--permission-mode", "acceptEdits"},
 		Policy: UserOnly,
-		Doc:    "Arguments after `-p PROMPT` for headless tasks.",
+		Doc:    "Arguments after `-p` for headless tasks (the prompt goes on stdin).",
 		Field:  func(c *Config) any { return &c.Serve.ClaudeArgs },
 	},
 	{
