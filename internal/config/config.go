@@ -131,7 +131,7 @@ type Config struct {
 	// Webhook configures the daemon's webhooks (internal/server).
 	Webhook struct {
 		GitHubSecret, GitHubLabel                 string
-		GitHubRepos                               []string
+		GitHubRepos, GitHubTrusted                []string
 		AlertmanagerProject, AlertmanagerTemplate string
 		TelegramSecret, TelegramProject           string
 		TelegramChats                             []string

@@ -520,6 +520,12 @@ var keys = []Key{
 		Field:  func(c *Config) any { return &c.Webhook.GitHubSecret },
 	},
 	{
+		Name: "webhook.github_trusted", Kind: Strings, Default: []string{"OWNER", "MEMBER", "COLLABORATOR"},
+		Policy: UserOnly,
+		Doc:    "GitHub author_association values whose `/warden run` comments (and labelled new issues) queue tasks; empty: nobody's.",
+		Field:  func(c *Config) any { return &c.Webhook.GitHubTrusted },
+	},
+	{
 		Name: "webhook.github_label", Kind: String, Default: "warden",
 		Policy: UserOnly,
 		Doc:    "Issue label that turns a GitHub issue into a task.",
@@ -559,7 +565,7 @@ var keys = []Key{
 	{
 		Name: "webhook.telegram_chats", Kind: Strings, Default: []string{},
 		Policy: UserOnly,
-		Doc:    "Telegram chat ids allowed to command the daemon (empty: any chat that knows the secret).",
+		Doc:    "Telegram chat ids allowed to command the daemon; empty: none (the secret proves an update came from Telegram, not who sent it).",
 		Field:  func(c *Config) any { return &c.Webhook.TelegramChats },
 	},
 	{

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -59,9 +58,7 @@ func (s *Server) webhookTelegram(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	chat := u.Message.Chat.ID
-	if len(wh.TelegramChats) > 0 && !slices.Contains(wh.TelegramChats, chat) {
-		s.o.Log.Warn("telegram: command from a chat not in webhook.telegram_chats", "chat", chat)
-		s.ignored(w, "telegram", "chat not allowed")
+	if !s.telegramAllowed(w, chat) {
 		return
 	}
 	delivery := strconv.FormatInt(u.UpdateID, 10)
