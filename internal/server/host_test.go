@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -17,25 +16,12 @@ import (
 // serve.hosts are served.
 func TestHostHeaderMustNameThisDaemon(t *testing.T) {
 	r := newAPIRig(t, 100, server.Webhooks{GitHubSecret: ghSecret}, "warden.example.org")
-	port := strings.TrimPrefix(r.ts.URL[strings.LastIndex(r.ts.URL, ":"):], ":")
-	get := func(method, path, host, tok string) (int, string) {
-		req, err := http.NewRequest(method, r.ts.URL+path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Host = host
-		if tok != "" {
-			req.Header.Set("Authorization", "Bearer "+tok)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
-	}
 	u, _ := url.Parse(r.ts.URL)
+	port := u.Port()
+	get := func(method, path, host, tok string) (int, string) {
+		status, body, _ := r.do(method, path, "", tok, map[string]string{"Host": host})
+		return status, string(body)
+	}
 	for _, host := range []string{u.Host, "localhost:" + port, "warden.example.org", "warden.example.org:443"} {
 		if code, body := get("GET", "/health", host, ""); code != 200 {
 			t.Errorf("Host %q: %d %s; want 200", host, code, body)

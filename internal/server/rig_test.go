@@ -98,7 +98,7 @@ func (r *apiRig) addToken(name string) string {
 	return tok
 }
 
-// do sends one request; tok "" sends none.
+// do sends one request; tok "" sends none; hdr "Host" sets the Host.
 func (r *apiRig) do(method, path, body, tok string, hdr map[string]string) (int, []byte, http.Header) {
 	r.t.Helper()
 	var rd io.Reader
@@ -117,6 +117,9 @@ func (r *apiRig) do(method, path, body, tok string, hdr map[string]string) (int,
 	}
 	for k, v := range hdr {
 		req.Header.Set(k, v)
+	}
+	if h, ok := hdr["Host"]; ok {
+		req.Host = h // the client sends req.Host, not a Host header
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
