@@ -97,17 +97,22 @@ func configProjectDir(flag string) (string, error) {
 
 func checkConfig(out, errOut io.Writer, projectDir string, asJSON bool) error {
 	userFile := paths.UserConfig()
-	problems := config.Check(userFile, projectDir)
+	cfg, problems := config.Load(userFile, projectDir)
+	notes := config.Notes(cfg)
 	checked := configFilesPresent(userFile, projectDir)
 	if asJSON {
 		writeConfigJSON(out, map[string]any{
 			"ok":       len(problems) == 0,
 			"files":    nonNil(checked),
 			"problems": nonNil(problems),
+			"notes":    nonNil(notes),
 		})
 	} else {
 		for _, p := range problems {
 			fmt.Fprintln(out, p.String())
+		}
+		for _, n := range notes {
+			fmt.Fprintln(out, "note: "+n)
 		}
 		switch {
 		case len(problems) > 0:

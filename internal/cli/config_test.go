@@ -71,6 +71,16 @@ func TestConfigCheck(t *testing.T) {
 			},
 		},
 		{
+			name: "webhooks on with empty allow-lists",
+			user: "[webhook]\ntelegram_secret = \"s\"\ngithub_secret = \"s\"\ngithub_trusted = []\n",
+			code: 0,
+			lines: []string{
+				"note: webhook.telegram_chats is empty: no Telegram chat may command the daemon",
+				"note: webhook.github_trusted is empty: nobody's /warden run comment",
+				"config OK: {user}",
+			},
+		},
+		{
 			name:  "syntax error",
 			user:  "a = 1\nretention_days = = 3\n",
 			code:  1,

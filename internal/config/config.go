@@ -128,11 +128,12 @@ type Config struct {
 		ClaudeCommand            string
 		ClaudeArgs               []string
 		TLSCert, TLSKey          string
+		Hosts                    []string
 	}
 	// Webhook configures the daemon's webhooks (internal/server).
 	Webhook struct {
 		GitHubSecret, GitHubLabel                 string
-		GitHubRepos                               []string
+		GitHubRepos, GitHubTrusted                []string
 		AlertmanagerProject, AlertmanagerTemplate string
 		TelegramSecret, TelegramProject           string
 		TelegramChats                             []string

@@ -504,7 +504,7 @@ var keys = []Key{
 	{
 		Name: "serve.claude_args", Kind: Strings, Default: []string{"--output-format", "json", "--permission-mode", "acceptEdits"},
 		Policy: UserOnly,
-		Doc:    "Arguments after `-p PROMPT` for headless tasks.",
+		Doc:    "Arguments after `-p` for headless tasks (the prompt goes on stdin).",
 		Field:  func(c *Config) any { return &c.Serve.ClaudeArgs },
 	},
 	{
@@ -520,10 +520,22 @@ var keys = []Key{
 		Field:  func(c *Config) any { return &c.Serve.TLSKey },
 	},
 	{
+		Name: "serve.hosts", Kind: Strings, Default: []string{},
+		Policy: UserOnly,
+		Doc:    "Host names `warden serve` answers to besides its own address and localhost (a DNS name, a proxy in front); any other Host header is refused with 421, against DNS rebinding.",
+		Field:  func(c *Config) any { return &c.Serve.Hosts },
+	},
+	{
 		Name: "webhook.github_secret", Kind: String, Default: "", Secret: true,
 		Policy: UserOnly,
 		Doc:    "Secret of the GitHub webhook (X-Hub-Signature-256); empty switches /webhook/github off.",
 		Field:  func(c *Config) any { return &c.Webhook.GitHubSecret },
+	},
+	{
+		Name: "webhook.github_trusted", Kind: Strings, Default: []string{"OWNER", "MEMBER", "COLLABORATOR"},
+		Policy: UserOnly,
+		Doc:    "GitHub author_association values whose `/warden run` comments (and labelled new issues) queue tasks; empty: nobody's.",
+		Field:  func(c *Config) any { return &c.Webhook.GitHubTrusted },
 	},
 	{
 		Name: "webhook.github_label", Kind: String, Default: "warden",
@@ -565,7 +577,7 @@ var keys = []Key{
 	{
 		Name: "webhook.telegram_chats", Kind: Strings, Default: []string{},
 		Policy: UserOnly,
-		Doc:    "Telegram chat ids allowed to command the daemon (empty: any chat that knows the secret).",
+		Doc:    "Telegram chat ids allowed to command the daemon; empty: none (the secret proves an update came from Telegram, not who sent it).",
 		Field:  func(c *Config) any { return &c.Webhook.TelegramChats },
 	},
 	{

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/server"
 	"github.com/warden-dev/warden/internal/task"
+	"github.com/warden-dev/warden/internal/termtext"
 )
 
 func newTaskCmd() *cobra.Command {
@@ -140,7 +142,7 @@ func newTaskListCmd() *cobra.Command {
 			fmt.Fprintln(tw, "ID\tSTATUS\tPRI\tCREATED\tPROJECT\tPROMPT")
 			for _, t := range out.Tasks {
 				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", t.ID, t.Status, t.Priority, t.CreatedAt.Local().Format("01-02 15:04"),
-					clip(filepath.Base(t.Project), 20), clip(oneLine(t.Prompt), 50))
+					clip(termtext.Visible(filepath.Base(t.Project)), 20), clip(termtext.Visible(oneLine(t.Prompt)), 50))
 			}
 			return tw.Flush()
 		},
@@ -179,9 +181,13 @@ func newTaskShowCmd() *cobra.Command {
 					Agent *AgentStory `json:"agent_story,omitempty"`
 				}{d, as})
 			}
-			writeTaskStory(cmd.OutOrStdout(), &d)
-			writeAgentStory(cmd.OutOrStdout(), as)
-			return nil
+			// Stored text (prompt, result, reasons) came from webhooks,
+			// agents and the API: made visible before the terminal sees it.
+			var story strings.Builder
+			writeTaskStory(&story, &d)
+			writeAgentStory(&story, as)
+			_, err = io.WriteString(cmd.OutOrStdout(), termtext.VisibleLines(story.String()))
+			return err
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "JSON output")

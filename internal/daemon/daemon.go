@@ -287,7 +287,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	}
 	log.Info("daemon serving", "addr", addr, "system", id.system, "owner", id.owner, "shared", o.DatabaseURL != "", "max_agents", o.Config.Serve.MaxAgents, "pid", os.Getpid())
 	wg.Go(func() {
-		hs := server.HTTPServer(front, log)
+		hs := server.HTTPServer(server.HostGuard(front, o.Config.Serve.Hosts), log)
 		if o.Ready != nil {
 			go o.Ready(addr)
 		}
@@ -317,6 +317,9 @@ func webhooks(cfg *config.Config) server.Webhooks {
 		AlertProject: cfg.Webhook.AlertmanagerProject, AlertTemplate: cfg.Webhook.AlertmanagerTemplate,
 		TelegramSecret: cfg.Webhook.TelegramSecret, TelegramProject: cfg.Webhook.TelegramProject,
 	}
+	// Never nil: an empty webhook.github_trusted trusts nobody (nil would
+	// be the server's default).
+	wh.GitHubTrusted = append([]string{}, cfg.Webhook.GitHubTrusted...)
 	for _, e := range cfg.Webhook.GitHubRepos {
 		if repo, dir, ok := strings.Cut(e, "="); ok {
 			wh.GitHubProjects[strings.TrimSpace(repo)] = filepath.Clean(strings.TrimSpace(dir))

@@ -31,7 +31,7 @@ import (
 // prompt starts with "wait", and prints a result.
 const poolClaude = `#!/bin/sh
 echo "$WARDEN_TASK_ID $FAKE_SYSTEM $$" >> "$FAKE_LOG"
-case "$2" in
+case "$(cat)" in
   wait*) while [ ! -e "$FAKE_RELEASE/$WARDEN_TASK_ID" ]; do sleep 0.05; done ;;
 esac
 printf '{"type":"result","is_error":false,"result":"done %s"}\n' "$WARDEN_TASK_ID"

@@ -155,16 +155,6 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, safeNext(r.PostFormValue("next")), http.StatusSeeOther)
 }
 
-// safeNext is where to go after logging in: a path of this site only (no
-// other host, no scheme, not the login page itself).
-func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") ||
-		strings.HasPrefix(next, "/login") {
-		return "/"
-	}
-	return next
-}
-
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	if _, ok := s.checkMutation(w, r); !ok {
 		return

@@ -19,8 +19,8 @@ import (
 // on a prompt starting with "fail", waits for a release file on one
 // starting with "wait", and prints a --output-format json result.
 const fakeClaude = `#!/bin/sh
-prompt="$2"
-echo "$WARDEN_TASK_ID $PWD $*" >> "$FAKE_LOG"
+prompt=$(cat) # on stdin (runner_headless.go)
+echo "$WARDEN_TASK_ID $PWD $* <$prompt" >> "$FAKE_LOG"
 case "$prompt" in
   fail*) echo "model overloaded" >&2; exit 3 ;;
   wait*) while [ ! -e "$FAKE_RELEASE/$WARDEN_TASK_ID" ]; do sleep 0.02; done ;;

@@ -23,7 +23,7 @@ const EnvTaskID = task.EnvTaskID
 // HeadlessName is the default runner's agent kind.
 const HeadlessName = "claude-p"
 
-// Headless runs a task as `claude -p PROMPT ARGS…` in the task's project
+// Headless runs a task as `claude -p ARGS… <PROMPT` (the prompt on stdin) in the task's project
 // directory, output to files under Dir/<task>/. The process is a group
 // leader (Stop ends the whole group) and, on Linux, dies with the daemon
 // (Pdeathsig), so a killed daemon leaves no agent behind: the restarted
@@ -32,7 +32,7 @@ type Headless struct {
 	// Command is the claude executable (an absolute path, or a name looked
 	// up in Env's PATH at start).
 	Command string
-	// Args follow the prompt (`--output-format json`, a permission mode).
+	// Args follow -p (`--output-format json`, a permission mode).
 	Args []string
 	// Env is the agent's environment (captured when the daemon started;
 	// EnvTaskID is added).
@@ -78,10 +78,20 @@ func (h *Headless) Start(ctx context.Context, t *task.Task) (Run, error) {
 		stdout.Close()
 		return nil, fmt.Errorf("task output: %w", err)
 	}
-	cmd := exec.Command(bin, append([]string{"-p", t.Prompt}, h.Args...)...)
+	prompt, err := promptFile(base+".prompt", t.Prompt)
+	if err != nil {
+		stdout.Close()
+		stderr.Close()
+		return nil, err
+	}
+	defer prompt.Close() // the child has its own descriptor once started
+	// The prompt goes on stdin, never in argv: a prompt such as
+	// "--dangerously-skip-permissions" would be read as that option, and
+	// argv is readable by every user (ps).
+	cmd := exec.Command(bin, append([]string{"-p"}, h.Args...)...)
 	cmd.Dir = t.Project
 	cmd.Env = append(withoutKey(h.Env, EnvTaskID), EnvTaskID+"="+t.ID)
-	cmd.Stdin = nil // /dev/null: -p never waits for input
+	cmd.Stdin = prompt
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.SysProcAttr = agentProcAttr()
 	if err := startLocked(cmd); err != nil {
@@ -113,6 +123,20 @@ func (h *Headless) Reattach(ctx context.Context, t *task.Task) (Run, error) {
 		_ = syscall.Kill(-n, syscall.SIGKILL)
 	}
 	return nil, nil
+}
+
+// promptFile writes the prompt next to the attempt's output (0600: it may
+// hold what the user would not show) and opens it for the agent's stdin:
+// a file, not a pipe, so no writer has to wait for the agent to read.
+func promptFile(path, prompt string) (*os.File, error) {
+	if err := os.WriteFile(path, []byte(prompt), 0o600); err != nil {
+		return nil, fmt.Errorf("task prompt file: %w", err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("task prompt file: %w", err)
+	}
+	return f, nil
 }
 
 func (h *Headless) lookPath() (string, error) {

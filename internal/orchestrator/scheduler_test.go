@@ -42,9 +42,10 @@ func TestStartsUpToMaxAgents(t *testing.T) {
 	if ds := r.decisions("t4"); !has(ds, "fail: the agent failed: claude exit status 3: model overloaded") {
 		t.Errorf("t4 decisions %q", ds)
 	}
-	// The agent ran in the project directory, tagged with its task.
+	// The agent ran in the project directory, tagged with its task, its
+	// prompt on stdin.
 	log, _ := os.ReadFile(r.log)
-	must(t, strings.Contains(string(log), "t2 "+r.project+" -p wait two --output-format json"), "claude log:\n%s", log)
+	must(t, strings.Contains(string(log), "t2 "+r.project+" -p --output-format json <wait two"), "claude log:\n%s", log)
 }
 
 // With the 5-hour window at 96 %, nothing starts, running agents are told

@@ -41,7 +41,7 @@ func TestAPI(t *testing.T) {
 	p := r.project
 	valid := fmt.Sprintf(`{"project":%q,"prompt":"fix the flaky test","priority":3}`, p)
 	issue := fmt.Sprintf(`{"action":"labeled","label":{"name":"warden"},"issue":{"number":7,"title":"Crash on start","body":"stack…","html_url":"https://github.com/acme/app/issues/7","labels":[{"name":"warden"}]},"repository":{"full_name":"acme/app"}}`)
-	comment := `{"action":"created","comment":{"body":"/warden run add a regression test","user":{"login":"ann"}},"issue":{"number":7,"title":"Crash","body":"","html_url":"u"},"repository":{"full_name":"acme/app"}}`
+	comment := `{"action":"created","comment":{"body":"/warden run add a regression test","user":{"login":"ann"},"author_association":"MEMBER"},"issue":{"number":7,"title":"Crash","body":"","html_url":"u"},"repository":{"full_name":"acme/app"}}`
 	otherRepo := strings.Replace(issue, `"full_name":"acme/app"`, `"full_name":"acme/other"`, 1)
 	gh := func(event, delivery, body string) map[string]string {
 		return map[string]string{"X-GitHub-Event": event, "X-GitHub-Delivery": delivery, "X-Hub-Signature-256": ghSign(body)}
@@ -158,7 +158,7 @@ func TestAPI(t *testing.T) {
 		{name: "telegram replay", method: "POST", path: "/webhook/telegram", body: tg(1, 42, "/status"), tok: "none", hdr: tgh, status: 200, want: []string{`"duplicate":true`}},
 		{name: "telegram task add", method: "POST", path: "/webhook/telegram", body: tg(2, 42, "/task add rotate the logs"), tok: "none", hdr: tgh, status: 200, want: []string{"queued t"}, writes: 1},
 		{name: "telegram pace", method: "POST", path: "/webhook/telegram", body: tg(3, 42, "/pace"), tok: "none", hdr: tgh, status: 200, want: []string{"no subscription limits known"}},
-		{name: "telegram other chat", method: "POST", path: "/webhook/telegram", body: tg(4, 7, "/task add x"), tok: "none", hdr: tgh, status: 202, want: []string{"chat not allowed"}},
+		{name: "telegram other chat", method: "POST", path: "/webhook/telegram", body: tg(4, 7, "/task add x"), tok: "none", hdr: tgh, status: 202, want: []string{"not in webhook.telegram_chats"}},
 		{name: "telegram unknown command", method: "POST", path: "/webhook/telegram", body: tg(5, 42, "hello"), tok: "none", hdr: tgh, status: 200, want: []string{"warden commands"}},
 		{name: "telegram not an update", method: "POST", path: "/webhook/telegram", body: `{"message":{}}`, tok: "none", hdr: tgh, status: 400, want: []string{"update_id"}},
 	}

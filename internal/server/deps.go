@@ -88,6 +88,10 @@ type Webhooks struct {
 	GitHubSecret   string
 	GitHubProjects map[string]string
 	GitHubLabel    string
+	// GitHubTrusted are the author_association values whose "/warden
+	// run" comments queue work (webhook.github_trusted; nil: OWNER,
+	// MEMBER, COLLABORATOR).
+	GitHubTrusted []string
 	// Alertmanager: firing alerts become tasks in AlertProject with the
 	// prompt AlertTemplate (text/template over the alert). The route takes
 	// an API bearer token (Alertmanager's http_config authorization).
@@ -95,7 +99,7 @@ type Webhooks struct {
 	AlertTemplate string
 	// Telegram: TelegramSecret is checked against
 	// X-Telegram-Bot-Api-Secret-Token; TelegramProject is where `/task add`
-	// tasks run; TelegramChats lists the chat ids allowed (empty: all).
+	// tasks run; TelegramChats lists the chat ids allowed (empty: none).
 	TelegramSecret  string
 	TelegramProject string
 	TelegramChats   []int64

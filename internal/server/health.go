@@ -10,15 +10,21 @@ import (
 )
 
 // health answers 200 while the daemon runs; "status" is "degraded" while
-// a configured shared store is not reachable yet, and "shared_store" says
-// which, why and what waits for it.
+// a configured shared store is not reachable yet. It is public (a liveness
+// probe needs no token), so without a token it says only that: the exact
+// build tells a stranger which bugs to try. With one it adds the version,
+// the uptime and "shared_store": which, why and what waits for it.
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
-	b := map[string]any{"status": "ok", "version": s.o.Version,
-		"uptime_s": int64(s.o.Now().Sub(s.o.Started).Seconds())}
-	if st := s.sharedState(); st != nil {
-		b["shared_store"] = st
-		if st.State == Waiting {
-			b["status"] = "degraded"
+	b := map[string]any{"status": "ok"}
+	st := s.sharedState()
+	if st != nil && st.State == Waiting {
+		b["status"] = "degraded"
+	}
+	if s.Authorized(r) {
+		b["version"] = s.o.Version
+		b["uptime_s"] = int64(s.o.Now().Sub(s.o.Started).Seconds())
+		if st != nil {
+			b["shared_store"] = st
 		}
 	}
 	writeJSON(w, http.StatusOK, b)

@@ -80,8 +80,25 @@ func (m *metrics) observe(method, pattern string, code int, d time.Duration) {
 	if pattern == "" {
 		pattern = "unmatched"
 	}
-	m.requests.WithLabelValues(method, pattern, strconv.Itoa(code)).Inc()
+	m.requests.WithLabelValues(methodLabel(method), pattern, strconv.Itoa(code)).Inc()
 	m.latency.WithLabelValues(pattern).Observe(d.Seconds())
+}
+
+// knownMethods are the methods counted under their own name.
+var knownMethods = map[string]bool{
+	http.MethodGet: true, http.MethodHead: true, http.MethodPost: true, http.MethodPut: true,
+	http.MethodPatch: true, http.MethodDelete: true, http.MethodConnect: true,
+	http.MethodOptions: true, http.MethodTrace: true,
+}
+
+// methodLabel bounds the method label: requests are counted before any
+// auth, so a made-up method would otherwise add a series of its own that
+// is never freed (20,000 methods, 20,000 series).
+func methodLabel(method string) string {
+	if knownMethods[method] {
+		return method
+	}
+	return "OTHER"
 }
 
 func (s *Server) metricsHandler(w http.ResponseWriter, r *http.Request) {

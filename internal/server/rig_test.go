@@ -43,6 +43,13 @@ type apiRig struct {
 
 func newAPIRig(t *testing.T, queueSize int, wh server.Webhooks, mods ...func(*server.Options)) *apiRig {
 	t.Helper()
+	return newAPIRigHosts(t, queueSize, wh, nil, mods...)
+}
+
+// newAPIRigHosts is newAPIRig whose server also answers to hosts
+// (serve.hosts: names served besides the listener's address).
+func newAPIRigHosts(t *testing.T, queueSize int, wh server.Webhooks, hosts []string, mods ...func(*server.Options)) *apiRig {
+	t.Helper()
 	dir := t.TempDir()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, filepath.Join(dir, "warden.db"))
@@ -83,7 +90,7 @@ func newAPIRig(t *testing.T, queueSize int, wh server.Webhooks, mods ...func(*se
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.ts = httptest.NewServer(r.srv)
+	r.ts = httptest.NewServer(server.HostGuard(r.srv, hosts)) // as the daemon serves it
 	t.Cleanup(r.ts.Close)
 	r.token = r.addToken("test")
 	r.revoked = r.addToken("old")
@@ -101,7 +108,7 @@ func (r *apiRig) addToken(name string) string {
 	return tok
 }
 
-// do sends one request; tok "" sends none.
+// do sends one request; tok "" sends none; hdr "Host" sets the Host.
 func (r *apiRig) do(method, path, body, tok string, hdr map[string]string) (int, []byte, http.Header) {
 	r.t.Helper()
 	var rd io.Reader
@@ -120,6 +127,9 @@ func (r *apiRig) do(method, path, body, tok string, hdr map[string]string) (int,
 	}
 	for k, v := range hdr {
 		req.Header.Set(k, v)
+	}
+	if h, ok := hdr["Host"]; ok {
+		req.Host = h // the client sends req.Host, not a Host header
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -31,7 +31,7 @@ type Route struct {
 // table is every route of the API.
 func (s *Server) table() []Route {
 	return []Route{
-		{"GET", "/health", Public, "liveness: the daemon answers", s.health},
+		{"GET", "/health", Public, "liveness: the daemon answers (status only; version, uptime and shared store with a token)", s.health},
 		{"GET", "/health/db", Token, "every store part is up: the local SQLite store and, with [store] url, the shared PostgreSQL store", s.healthDB},
 		{"GET", "/health/tmux", Token, "agents can run (tmux reachable)", s.healthTmux},
 		{"GET", "/metrics", Token, "Prometheus metrics (text format)", s.metricsHandler},

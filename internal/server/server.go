@@ -50,7 +50,8 @@ type Options struct {
 	// Waiting, the routes that need it answer 503); nil: none
 	// configured.
 	Shared func() *SharedState
-	// BodyLimit caps API request bodies (default 1 MiB; webhooks 5 MiB).
+	// BodyLimit caps API request bodies (default 1 MiB; webhooks have
+	// their own caps, webhooks.go).
 	BodyLimit int64
 	Log       *slog.Logger
 	// Now is the clock (default time.Now).

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/warden-dev/warden/internal/task"
 )
@@ -72,6 +73,11 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 // on failure t is nil and status, code and msg say why.
 func (s *Server) enqueue(r *http.Request, req TaskRequest) (t *task.Task, created bool, status int, code, msg string) {
 	now := s.o.Now().UTC()
+	// Before Clean: Clean would read "/p\x00/.." as a directory and drop it.
+	if i := strings.IndexFunc(req.Project, unicode.IsControl); i >= 0 {
+		return nil, false, http.StatusBadRequest, "invalid_task",
+			fmt.Sprintf("project %q holds a control character at byte %d; give the project directory's path as it is", req.Project, i)
+	}
 	if req.Project != "" {
 		req.Project = filepath.Clean(req.Project)
 	}

@@ -55,13 +55,13 @@ func (s *Server) webhookAlertmanager(w http.ResponseWriter, r *http.Request) {
 		notConfigured(w, "webhook.alertmanager_project")
 		return
 	}
-	body, ok := readRaw(w, r)
+	body, ok := readRaw(w, r, alertmanagerBodyLimit)
 	if !ok {
 		return
 	}
 	var p amPayload
 	if err := json.Unmarshal(body, &p); err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", jsonErrorText(err, webhookBodyLimit))
+		writeError(w, http.StatusBadRequest, "bad_request", jsonErrorText(err, alertmanagerBodyLimit))
 		return
 	}
 	if p.Version != "4" {

@@ -27,7 +27,9 @@ type ghPayload struct {
 		Title   string `json:"title"`
 		Body    string `json:"body"`
 		HTMLURL string `json:"html_url"`
-		Labels  []struct {
+		// AuthorAssociation is the opener's relation to the repository.
+		AuthorAssociation string `json:"author_association"`
+		Labels            []struct {
 			Name string `json:"name"`
 		} `json:"labels"`
 	} `json:"issue"`
@@ -36,6 +38,9 @@ type ghPayload struct {
 		User struct {
 			Login string `json:"login"`
 		} `json:"user"`
+		// AuthorAssociation is the commenter's relation to the
+		// repository: OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE…
+		AuthorAssociation string `json:"author_association"`
 	} `json:"comment"`
 	Repository *struct {
 		FullName string `json:"full_name"`
@@ -63,13 +68,18 @@ func (s *Server) webhookGitHub(w http.ResponseWriter, r *http.Request) {
 		notConfigured(w, "webhook.github_secret")
 		return
 	}
-	body, ok := readRaw(w, r)
+	// A request without a signature is refused before its body is read.
+	if !strings.HasPrefix(r.Header.Get("X-Hub-Signature-256"), "sha256=") {
+		badGitHubSignature(w)
+		return
+	}
+	body, ok := readRaw(w, r, githubBodyLimit)
 	if !ok {
 		return
 	}
 	if !githubSigned(wh.GitHubSecret, body, r.Header.Get("X-Hub-Signature-256")) {
 		s.o.Log.Warn("github webhook: bad signature", "delivery", r.Header.Get("X-GitHub-Delivery"))
-		writeError(w, http.StatusUnauthorized, "bad_signature", "X-Hub-Signature-256 is missing or does not match; set the same secret in GitHub and webhook.github_secret")
+		badGitHubSignature(w)
 		return
 	}
 	delivery := r.Header.Get("X-GitHub-Delivery")
@@ -84,7 +94,7 @@ func (s *Server) webhookGitHub(w http.ResponseWriter, r *http.Request) {
 	}
 	var p ghPayload
 	if err := json.Unmarshal(body, &p); err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", jsonErrorText(err, webhookBodyLimit))
+		writeError(w, http.StatusBadRequest, "bad_request", jsonErrorText(err, githubBodyLimit))
 		return
 	}
 	if p.Repository == nil || p.Issue == nil {
@@ -99,10 +109,19 @@ func (s *Server) webhookGitHub(w http.ResponseWriter, r *http.Request) {
 	ref := fmt.Sprintf("%s#%d", p.Repository.FullName, p.Issue.Number)
 	var prompt string
 	switch {
-	case ev == "issues" && p.Action == "labeled" && p.Label != nil && p.Label.Name == wh.GitHubLabel,
-		ev == "issues" && p.Action == "opened" && hasLabel(p, wh.GitHubLabel):
+	// Labelling takes triage rights: the labeller is trusted by GitHub.
+	case ev == "issues" && p.Action == "labeled" && p.Label != nil && p.Label.Name == wh.GitHubLabel:
+		prompt = fmt.Sprintf("Work on GitHub issue %s: %s\n\n%s\n\n(%s)", ref, p.Issue.Title, p.Issue.Body, p.Issue.HTMLURL)
+	// An issue template can put the label on anyone's new issue.
+	case ev == "issues" && p.Action == "opened" && hasLabel(p, wh.GitHubLabel):
+		if !s.trustedOnGitHub(w, p.Issue.AuthorAssociation, "issue opener") {
+			return
+		}
 		prompt = fmt.Sprintf("Work on GitHub issue %s: %s\n\n%s\n\n(%s)", ref, p.Issue.Title, p.Issue.Body, p.Issue.HTMLURL)
 	case ev == "issue_comment" && p.Action == "created" && p.Comment != nil && strings.HasPrefix(strings.TrimSpace(p.Comment.Body), "/warden run"):
+		if !s.trustedOnGitHub(w, p.Comment.AuthorAssociation, "commenter "+p.Comment.User.Login) {
+			return
+		}
 		what := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(p.Comment.Body), "/warden run"))
 		if what == "" {
 			what = "Work on the issue."
@@ -113,6 +132,10 @@ func (s *Server) webhookGitHub(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.webhookTask(w, r, "github", delivery, TaskRequest{Project: project, Prompt: prompt, Source: "github", IdempotencyKey: "github:" + delivery})
+}
+
+func badGitHubSignature(w http.ResponseWriter) {
+	writeError(w, http.StatusUnauthorized, "bad_signature", "X-Hub-Signature-256 is missing or does not match; set the same secret in GitHub and webhook.github_secret")
 }
 
 func hasLabel(p ghPayload, name string) bool {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -41,13 +40,13 @@ func (s *Server) webhookTelegram(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, "bad_secret", "X-Telegram-Bot-Api-Secret-Token is missing or wrong; set it with setWebhook's secret_token")
 		return
 	}
-	body, ok := readRaw(w, r)
+	body, ok := readRaw(w, r, telegramBodyLimit)
 	if !ok {
 		return
 	}
 	var u tgUpdate
 	if err := json.Unmarshal(body, &u); err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", jsonErrorText(err, webhookBodyLimit))
+		writeError(w, http.StatusBadRequest, "bad_request", jsonErrorText(err, telegramBodyLimit))
 		return
 	}
 	if u.UpdateID == 0 {
@@ -59,9 +58,7 @@ func (s *Server) webhookTelegram(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	chat := u.Message.Chat.ID
-	if len(wh.TelegramChats) > 0 && !slices.Contains(wh.TelegramChats, chat) {
-		s.o.Log.Warn("telegram: command from a chat not in webhook.telegram_chats", "chat", chat)
-		s.ignored(w, "telegram", "chat not allowed")
+	if !s.telegramAllowed(w, chat) {
 		return
 	}
 	delivery := strconv.FormatInt(u.UpdateID, 10)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/dashboard"
+	"github.com/warden-dev/warden/internal/task"
 )
 
 // Tasks implements dashboard.Tasks over the API handler.
@@ -183,6 +184,11 @@ func (a *Tasks) Cancel(ctx context.Context, id string) error {
 // and the scheduler's decisions in time order. Nil when there is no such
 // task.
 func (a *Tasks) Story(ctx context.Context, id string) (*dashboard.TaskStory, error) {
+	// A malformed id ("a/b" from /tasks/a%2fb, "..") names no task: the
+	// page's 404, not an API call that answers 400 or a redirect (a 500).
+	if !task.ValidID(id) {
+		return nil, nil
+	}
 	var d struct {
 		Task    *apiTask `json:"task"`
 		History []struct {
