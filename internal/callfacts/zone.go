@@ -80,16 +80,18 @@ func ZoneOf(p, home, project string) Zone {
 		return ZoneUnknown
 	case strings.ContainsAny(p, "$`"):
 		return unknownZone(p)
+	case agentWorktree(project, home) && within(p, project):
+		// A task's agent works in a worktree warden keeps under its own
+		// home: there, its files are the project's, not warden's.
+		return worktreeZone(p, home, project)
 	case warden(p, home):
 		return ZoneWarden
 	case agentConfig(p, home, project):
 		return ZoneAgent
 	case credential(p, home):
 		return ZoneCredentials
-	case project != "" && project != home && project != "/" && (p == project || p == project+"/*" || within(p, project+"/.git")):
-		return ZoneRepo
 	case project != "" && project != home && project != "/" && within(p, project):
-		return ZoneProject
+		return projectZone(p, project)
 	case home != "" && home != "/" && within(p, home):
 		return homeZone(p, home)
 	case withinAny(p, "", tempDirs):
@@ -151,6 +153,33 @@ func homeZone(p, home string) Zone {
 		return ZoneHomeConfig
 	}
 	return ZoneHomeData
+}
+
+// projectZone is the zone of p inside project: the project root itself,
+// everything in it at once, and its .git are the repository.
+func projectZone(p, project string) Zone {
+	if p == project || p == project+"/*" || within(p, project+"/.git") {
+		return ZoneRepo
+	}
+	return ZoneProject
+}
+
+// worktreeZone is the zone of p inside an agent's worktree: its agent
+// config and credentials are still those, the rest the project's.
+func worktreeZone(p, home, project string) Zone {
+	switch {
+	case agentConfig(p, home, project):
+		return ZoneAgent
+	case credential(p, home):
+		return ZoneCredentials
+	}
+	return projectZone(p, project)
+}
+
+// agentWorktree reports whether project is a task agent's worktree, which
+// warden keeps under its home (internal/agent: ~/.warden/worktrees).
+func agentWorktree(project, home string) bool {
+	return project != "" && home != "" && strings.HasPrefix(project, home+"/.warden/worktrees/")
 }
 
 func warden(p, home string) bool {

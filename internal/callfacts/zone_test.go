@@ -122,3 +122,24 @@ func TestTouchesThroughLinks(t *testing.T) {
 		t.Errorf("disk link: %+v", got)
 	}
 }
+
+// A task's agent works in a worktree warden keeps under its own home: its
+// files there are the project's (the agent must be able to write them),
+// while the rest of warden's home stays warden's.
+func TestZoneOfAgentWorktree(t *testing.T) {
+	const home, project = "/home/dev", "/home/dev/.warden/worktrees/003/tagx"
+	for p, want := range map[string]Zone{
+		project + "/hello.txt":              ZoneProject,
+		project + "/src/main.go":            ZoneProject,
+		project:                             ZoneRepo,
+		project + "/.git":                   ZoneRepo,
+		project + "/.claude/settings.json":  ZoneAgent,
+		"/home/dev/.warden/config.toml":     ZoneWarden,
+		"/home/dev/.warden/worktrees/003":   ZoneWarden,
+		"/home/dev/.warden/worktrees/other": ZoneWarden,
+	} {
+		if got := ZoneOf(p, home, project); got != want {
+			t.Errorf("ZoneOf(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
