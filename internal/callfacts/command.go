@@ -91,6 +91,9 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			c.FeedUnknown = true // xargs sh -c, bash -c "$CMD": the script is not in the line
 		}
 		c.Payload = payload
+		if c.Feed == "" && payload != "" && IsInterpreter(name) {
+			c.Feed = n.fetchedFeed(name, payload)
+		}
 		idx := len(n.f.Commands)
 		n.f.Commands = append(n.f.Commands, c)
 		// on the stored copy: c passed to a rule through a func value
@@ -181,8 +184,12 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		case name == "powershell" || name == "pwsh" || name == "powershell.exe" || name == "pwsh.exe":
 			for i, a := range c.Args {
 				if l := strings.ToLower(a); (l == "-command" || l == "-c" || l == "/c") && i+1 < len(c.Args) {
-					n.derive("%s runs %q", name, short(strings.Join(c.Args[i+1:], " ")))
-					n.powershell(strings.Join(c.Args[i+1:], " "))
+					code := strings.Join(c.Args[i+1:], " ")
+					n.derive("%s runs %q", name, short(code))
+					if n.f.Commands[idx].Feed == "" {
+						n.f.Commands[idx].Feed = n.fetchedFeed(name, code)
+					}
+					n.powershell(code)
 				}
 			}
 		case name == "sed":
