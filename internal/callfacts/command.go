@@ -64,6 +64,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		if name == "git" {
 			n.gitConfigCode(c.Args, depth, wrappers)
 			n.gitConfigSetCode(c.Args, depth, wrappers)
+			c.Dir = gitDir(c.Args, c.Dir, n.home)
 			c.Args = gitArgs(c.Args)
 		}
 		splitFlags(&c)
@@ -165,13 +166,15 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 					tab = nil // a crontab file from the project
 				}
 			}
-			switch {
-			case tab != nil && tab.known && !tab.names:
+			if tab != nil && !tab.names {
+				// the jobs the line shows, also beside text it does not
+				// ((crontab -l; echo '* * * * * curl … | sh') | crontab -)
 				for _, cmd := range cronCommands(tab.s) {
 					n.derive("crontab installs %q", cmd)
 					n.shell(cmd, depth+1, append(append([]string(nil), w...), "crontab"), nil)
 				}
-			case tab != nil:
+			}
+			if tab != nil && (!tab.known || tab.names) {
 				n.f.Commands[idx].FeedUnknown = true // replaces every job with text the line does not show
 			}
 		case name == "at" || name == "batch":
