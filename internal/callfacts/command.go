@@ -428,6 +428,21 @@ var pathOps = map[string]string{
 	"cp": OpRead, "mv": OpRead, "ln": OpRead, "install": OpRead, "sort": OpRead, "awk": OpRead, "jq": OpRead,
 }
 
+// truncateFiles are truncate's files: its arguments without options and
+// the values of -s/--size and -r/--reference given apart.
+func truncateFiles(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-s" || a == "--size" || a == "-r" || a == "--reference":
+			i++
+		case !strings.HasPrefix(a, "-") || a == "-":
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // paths adds the files a command names to Facts.Paths.
 func (n *normalizer) paths(c *Cmd) {
 	op, known := pathOps[c.Name]
@@ -439,6 +454,8 @@ func (n *normalizer) paths(c *Cmd) {
 		if len(pos) > 0 && !(c.Name == "chmod" && ChmodFlagMode(c)) {
 			pos = pos[1:] // mode / owner
 		}
+	case "truncate":
+		pos = truncateFiles(c.Args) // -s 0 is a size, not a file
 	case "grep", "rg", "egrep", "awk", "jq":
 		if len(pos) > 0 {
 			pos = pos[1:] // pattern / program
