@@ -27,9 +27,15 @@ func jobTouches(c *Cmd, home string) []Touch {
 		if len(roots) == 0 {
 			roots = []string{"."}
 		}
-		var out []Touch
+		out := []Touch{}
 		for _, r := range roots {
-			out = append(out, Touch{Effect: e, Path: path.Join(NormPath(r, c.Dir, home), untrackedIn)})
+			d := NormPath(r, c.Dir, home)
+			if d != home && within(d, home) && ZoneOf(d, home, "") == ZoneHomeData {
+				// another repository under home (git -C ~/src/app clean):
+				// its untracked files are build output, not the user's data
+				continue
+			}
+			out = append(out, Touch{Effect: e, Path: path.Join(d, untrackedIn)})
 		}
 		return out
 	case c.Name == "crontab" && c.Has("-r"):
