@@ -64,6 +64,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		if name == "git" {
 			n.gitConfigCode(c.Args, depth, wrappers)
 			n.gitConfigSetCode(c.Args, depth, wrappers)
+			c.Dir = gitDir(c.Args, c.Dir, n.home)
 			c.Args = gitArgs(c.Args)
 		}
 		splitFlags(&c)
@@ -91,6 +92,9 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			c.FeedUnknown = true // xargs sh -c, bash -c "$CMD": the script is not in the line
 		}
 		c.Payload = payload
+		if c.Feed == "" && payload != "" && IsInterpreter(name) {
+			c.Feed = n.fetchedFeed(name, payload)
+		}
 		idx := len(n.f.Commands)
 		n.f.Commands = append(n.f.Commands, c)
 		// on the stored copy: c passed to a rule through a func value
@@ -162,13 +166,15 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 					tab = nil // a crontab file from the project
 				}
 			}
-			switch {
-			case tab != nil && tab.known && !tab.names:
+			if tab != nil && !tab.names {
+				// the jobs the line shows, also beside text it does not
+				// ((crontab -l; echo '* * * * * curl … | sh') | crontab -)
 				for _, cmd := range cronCommands(tab.s) {
 					n.derive("crontab installs %q", cmd)
 					n.shell(cmd, depth+1, append(append([]string(nil), w...), "crontab"), nil)
 				}
-			case tab != nil:
+			}
+			if tab != nil && (!tab.known || tab.names) {
 				n.f.Commands[idx].FeedUnknown = true // replaces every job with text the line does not show
 			}
 		case name == "at" || name == "batch":
@@ -181,8 +187,12 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		case name == "powershell" || name == "pwsh" || name == "powershell.exe" || name == "pwsh.exe":
 			for i, a := range c.Args {
 				if l := strings.ToLower(a); (l == "-command" || l == "-c" || l == "/c") && i+1 < len(c.Args) {
-					n.derive("%s runs %q", name, short(strings.Join(c.Args[i+1:], " ")))
-					n.powershell(strings.Join(c.Args[i+1:], " "))
+					code := strings.Join(c.Args[i+1:], " ")
+					n.derive("%s runs %q", name, short(code))
+					if n.f.Commands[idx].Feed == "" {
+						n.f.Commands[idx].Feed = n.fetchedFeed(name, code)
+					}
+					n.powershell(code)
 				}
 			}
 		case name == "sed":
@@ -418,6 +428,21 @@ var pathOps = map[string]string{
 	"cp": OpRead, "mv": OpRead, "ln": OpRead, "install": OpRead, "sort": OpRead, "awk": OpRead, "jq": OpRead,
 }
 
+// truncateFiles are truncate's files: its arguments without options and
+// the values of -s/--size and -r/--reference given apart.
+func truncateFiles(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-s" || a == "--size" || a == "-r" || a == "--reference":
+			i++
+		case !strings.HasPrefix(a, "-") || a == "-":
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // paths adds the files a command names to Facts.Paths.
 func (n *normalizer) paths(c *Cmd) {
 	op, known := pathOps[c.Name]
@@ -429,6 +454,8 @@ func (n *normalizer) paths(c *Cmd) {
 		if len(pos) > 0 && !(c.Name == "chmod" && ChmodFlagMode(c)) {
 			pos = pos[1:] // mode / owner
 		}
+	case "truncate":
+		pos = truncateFiles(c.Args) // -s 0 is a size, not a file
 	case "grep", "rg", "egrep", "awk", "jq":
 		if len(pos) > 0 {
 			pos = pos[1:] // pattern / program

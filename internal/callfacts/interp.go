@@ -11,7 +11,7 @@ import (
 var execFuncs = []string{"system", "popen", "run", "call", "check_call", "check_output", "Popen",
 	"getoutput", "getstatusoutput", "spawn", "spawnSync", "exec", "execSync", "execFile", "execFileSync",
 	"shell_exec", "passthru", "proc_open", "Command", "capture2", "capture3", "%x", "execute", "execl", "execlp", "execv", "execvp",
-	"spawnl", "spawnlp", "startfile", "exec_command", "IO.popen", "Open3.popen3", "qx", "readpipe", "ProcessBuilder", "os.execute", "io.popen"}
+	"spawnl", "spawnlp", "startfile", "exec_command", "IO.popen", "Open3.popen3", "qx", "readpipe", "ProcessBuilder", "os.execute", "io.popen", "system2"}
 
 // interp records what an interpreter one-liner does: the shell commands it
 // runs (os.system("…"), subprocess.run([...]), execSync("…"), `…`) are
@@ -60,8 +60,8 @@ func shellStrings(code string) []string {
 			end := matchParen(code, start)
 			args := code[start:end]
 			if lits := Literals(args); len(lits) > 0 {
-				if strings.Contains(args, "[") || len(lits) > 1 && onlyLiterals(args) {
-					// a list, or Perl's and Ruby's system("rm", "-rf", "/")
+				if strings.Contains(args, "[") || strings.Contains(args, "c(") || len(lits) > 1 && onlyLiterals(args) {
+					// a list (R's c(…) too), or Perl's and Ruby's system("rm", "-rf", "/")
 					out = append(out, strings.Join(lits, " "))
 				} else if len(lits) > 1 && strings.Contains(args, "+") {
 					// 'rm' + ' -rf ' + os.path.expanduser('~'): one string

@@ -38,7 +38,7 @@ var fetchers = map[string]bool{"curl": true, "wget": true, "fetch": true, "http"
 	"xh": true, "lynx": true, "nc": true, "ncat": true, "socat": true}
 
 // IsFetcher reports whether a program produces text from the network.
-func IsFetcher(name string) bool { return fetchers[name] }
+func IsFetcher(name string) bool { return fetchers[name] || strings.HasPrefix(name, codeFetchFeed) }
 
 var decoders = map[string]bool{"base64": true, "xxd": true, "openssl": true, "uudecode": true, "base32": true, "gzip": true, "gunzip": true, "zcat": true, "rev": true}
 

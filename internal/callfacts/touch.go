@@ -54,6 +54,9 @@ func (f *Facts) Touches() []Touch {
 			return
 		}
 		home, project := f.Home, f.Project
+		if target, ok := links[p]; ok && e == PathRecursiveDelete {
+			p = target // rm -rf link/: the tree the line linked to (a trailing / is lost in normalizing)
+		}
 		if e.destructive() {
 			var onDisk bool
 			if p, onDisk = throughLinks(p, links, f.Project, f.Home, "/tmp", "/var/tmp"); onDisk {
@@ -134,7 +137,7 @@ func (f *Facts) onlyMktempCaptured() bool {
 }
 
 // treeDeleteCall matches library calls that delete whole trees.
-var treeDeleteCall = lazyre.New(`rmtree|rm_rf|rm_r\b|RemoveAll|remove_dir_all|rimraf|remove_tree|removedirs|del_tree|File::Path|recursive\s*:\s*true|Deno\.remove\b`)
+var treeDeleteCall = lazyre.New(`rmtree|rm_rf|rm_r\b|RemoveAll|remove_dir_all|rimraf|remove_tree|removedirs|del_tree|File::Path|recursive\s*[:=]\s*(?:true|TRUE|T\b)|Deno\.remove\b`)
 
 // interpTouches are the effects of an interpreter one-liner on the paths
 // its library calls name (the reading records them as paths of the
@@ -161,6 +164,9 @@ func (f *Facts) interpTouches(c *Cmd) []Touch {
 // arguments (a program the tables know only by family).
 func cmdTouches(c *Cmd, home string) []Touch {
 	var out []Touch
+	if out := jobTouches(c, home); out != nil {
+		return out
+	}
 	recursive := recursiveDeleters[c.Name] || c.Has("-r", "-R", "--recursive", "-Recurse", "-recurse")
 	switch {
 	case c.Name == "find" && c.Has("-delete"):

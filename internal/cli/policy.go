@@ -366,6 +366,9 @@ func runCorpusReport(w io.Writer, files []string, verbose, asJSON bool) error {
 	}
 	rs := corpus.Run(policy.TestEngine(policy.Builtin(), nil, policy.Options{}), cases)
 	stats := corpus.Report(rs)
+	// recall per effect and per zone: how a blind corpus will be judged
+	byEffect := corpus.ReportBy(rs, func(r corpus.Result) string { return r.Effect })
+	byZone := corpus.ReportBy(rs, func(r corpus.Result) string { return r.Zone })
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -375,7 +378,7 @@ func runCorpusReport(w io.Writer, files []string, verbose, asJSON bool) error {
 				failed = append(failed, r)
 			}
 		}
-		if err := enc.Encode(map[string]any{"classes": stats, "failed": failed}); err != nil {
+		if err := enc.Encode(map[string]any{"classes": stats, "effects": byEffect, "zones": byZone, "failed": failed}); err != nil {
 			return err
 		}
 	} else {
@@ -388,21 +391,31 @@ func runCorpusReport(w io.Writer, files []string, verbose, asJSON bool) error {
 				fmt.Fprintf(w, "%s %s: expected %s, got %s %s: %s\n", mark, r.Source, r.Expect, r.Got, r.Rule, oneLineClip(r.Command, 90))
 			}
 		}
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "CLASS\tRISKY\tCAUGHT\tRECALL\tLOOK-ALIKES\tFALSE FLAGS")
-		for _, s := range stats {
-			recall := "-"
-			if s.Risky > 0 {
-				recall = fmt.Sprintf("%.1f%%", 100*s.Recall)
-			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\t%d\n", s.Class, s.Risky, s.Caught, recall, s.LookAlikes, s.FalseFlags)
-		}
-		tw.Flush()
+		printStats(w, "CLASS", stats)
+		fmt.Fprintln(w)
+		printStats(w, "EFFECT", byEffect)
+		fmt.Fprintln(w)
+		printStats(w, "ZONE", byZone)
 	}
 	if stats[len(stats)-1].WrongDetail > 0 {
 		return ExitError{Code: 1}
 	}
 	return nil
+}
+
+// printStats prints one table of the report: a row a group (class,
+// effect or zone), the total last.
+func printStats(w io.Writer, group string, stats []corpus.ClassStats) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, group+"\tRISKY\tCAUGHT\tRECALL\tLOOK-ALIKES\tFALSE FLAGS")
+	for _, s := range stats {
+		recall := "-"
+		if s.Risky > 0 {
+			recall = fmt.Sprintf("%.1f%%", 100*s.Recall)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\t%d\n", s.Class, s.Risky, s.Caught, recall, s.LookAlikes, s.FalseFlags)
+	}
+	tw.Flush()
 }
 
 // loadCorpus reads the corpus files named, or the built-in corpus.

@@ -101,7 +101,8 @@ func TestPolicyReportAndDerivation(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("report (%d): %s%s", code, out, stderr)
 	}
-	for _, want := range []string{"CLASS", "feed", "indirection", "xargs", "wrappers", "interp", "total"} {
+	for _, want := range []string{"CLASS", "feed", "indirection", "xargs", "wrappers", "interp", "total",
+		"EFFECT", "recursive-delete", "run-fetched", "ZONE", "home-data", "credentials"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}

@@ -30,6 +30,11 @@ func keyFile(p string) bool {
 // a secret.
 func secretName(v string) bool {
 	u := strings.ToUpper(v)
+	for _, s := range []string{"_PATH", "_FILE", "_DIR", "_URL", "_NAME", "_TYPE", "_TTL", "_EXPIRY"} {
+		if strings.HasSuffix(u, s) {
+			return false // GITHUB_TOKEN_PATH names where a secret is, not the secret
+		}
+	}
 	for _, w := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "ACCESS_KEY", "CREDENTIAL", "AUTH_KEY", "SESSION_KEY"} {
 		if strings.Contains(u, w) {
 			return true
@@ -302,6 +307,7 @@ func leakRules() []Rule {
 		},
 		envExfilRule(),
 		sendCredentialRule(),
+		sendSecretVarRule(),
 		sourceToNetworkRule(),
 	}
 }

@@ -268,7 +268,9 @@ func belongsTo(name, host string) bool {
 
 // credentialSent returns why an HTTP client's request sends a credential
 // somewhere it does not belong ("" when it does not).
-func credentialSent(e *Env, c *Cmd) string {
+// named is the variable whose name says it is a secret ($AWS_SECRET_ACCESS_KEY,
+// $*_TOKEN…) leaving for a foreign host: core.secrets:send-secret-var denies it.
+func credentialSent(e *Env, c *Cmd) (why, named string) {
 	parts := requestParts(c)
 	var hosts []string
 	for _, p := range parts {
@@ -277,7 +279,7 @@ func credentialSent(e *Env, c *Cmd) string {
 		}
 	}
 	if len(hosts) == 0 {
-		return ""
+		return "", ""
 	}
 	dest := hosts[0]
 	leaves := func(name string) bool {
@@ -294,7 +296,7 @@ func credentialSent(e *Env, c *Cmd) string {
 		case "header":
 			if v := strings.TrimSpace(p.val[strings.IndexByte(p.val, ':')+1:]); strings.HasPrefix(p.val, "@") {
 				if f := e.abs(c, p.val[1:]); secretFile(f) || under(f, path.Join(e.F.Home, ".aws")) || under(f, path.Join(e.F.Home, ".ssh")) {
-					return fmt.Sprintf("%s sends the secret file %s as request headers to %s", c.Name, p.val[1:], dest)
+					return fmt.Sprintf("%s sends the secret file %s as request headers to %s", c.Name, p.val[1:], dest), ""
 				}
 			} else if authHeader(p.name) && strings.Contains(v, "$") {
 				what = "the " + p.name + " header"
@@ -313,16 +315,16 @@ func credentialSent(e *Env, c *Cmd) string {
 		}
 		switch {
 		case what != "" && secret != "" && leaves(secret):
-			return fmt.Sprintf("%s sends $%s in %s to %s, which is not the service the secret is for", c.Name, secret, what, dest)
+			return fmt.Sprintf("%s sends $%s in %s to %s, which is not the service the secret is for", c.Name, secret, what, dest), secret
 		case what != "" && secret == "" && len(names) > 0 && leaves(names[0]):
-			return fmt.Sprintf("%s sends $%s in %s to %s", c.Name, names[0], what, dest)
+			return fmt.Sprintf("%s sends $%s in %s to %s", c.Name, names[0], what, dest), ""
 		case what != "" && len(names) == 0 && !ownHost(dest) && !tokenCLIFor(e, dest) && secretOutput(e):
-			return fmt.Sprintf("%s sends the output of a command in %s to %s", c.Name, what, dest)
+			return fmt.Sprintf("%s sends the output of a command in %s to %s", c.Name, what, dest), ""
 		case what == "" && secret != "" && leaves(secret):
-			return fmt.Sprintf("%s sends $%s in the request's %s to %s, which is not the service the secret is for", c.Name, secret, p.kind, dest)
+			return fmt.Sprintf("%s sends $%s in the request's %s to %s, which is not the service the secret is for", c.Name, secret, p.kind, dest), secret
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // tokenCLIFor reports whether the line runs a service's own CLI (gcloud
@@ -365,7 +367,7 @@ func capturedSecretSent(e *Env, c *Cmd) string {
 func sendCredentialRule() Rule {
 	return cmdRule("core.secrets:send-credential", Ask, "A secret sent in an HTTP request to a host it does not belong to: a token in a header (curl -H \"Authorization: Bearer $TOKEN\", wget --header, httpie Name:value), basic auth from a variable, a secret variable in the URL or body, a secret file as headers (-H @.env), the environment in a body (--data \"$(env)\"); to this machine or the secret's own service (GITHUB_TOKEN to api.github.com) it is routine", httpClients,
 		func(e *Env, c *Cmd) string {
-			if why := credentialSent(e, c); why != "" {
+			if why, _ := credentialSent(e, c); why != "" {
 				return why
 			}
 			if why := capturedSecretSent(e, c); why != "" {

@@ -102,6 +102,10 @@ type Result struct {
 	Got  string `json:"got"`
 	Rule string `json:"rule,omitempty"`
 	OK   bool   `json:"ok"`
+	// Effect and Zone are what the case does, derived from its facts
+	// (kindOf): the report's rows per effect and per zone.
+	Effect string `json:"effect"`
+	Zone   string `json:"zone"`
 }
 
 // Holds reports whether decision meets expect.
@@ -131,7 +135,9 @@ func Run(e *policy.Engine, cases []Case) []Result {
 			out = append(out, r)
 			continue
 		}
-		res := e.Evaluate(context.Background(), policy.Normalize(call))
+		f := policy.Normalize(call)
+		r.Effect, r.Zone = kindOf(f)
+		res := e.Evaluate(context.Background(), f)
 		if res.Decision != "" {
 			r.Got = string(res.Decision)
 		}
@@ -157,13 +163,20 @@ type ClassStats struct {
 
 // Report sums results per class, sorted by class, with a "total" row last.
 func Report(rs []Result) []ClassStats {
+	return ReportBy(rs, func(r Result) string { return r.Class })
+}
+
+// ReportBy sums results per group (a class, an effect, a zone), sorted by
+// group, with a "total" row last; the Class field holds the group.
+func ReportBy(rs []Result, group func(Result) string) []ClassStats {
 	by := map[string]*ClassStats{}
 	total := &ClassStats{Class: "total"}
 	for _, r := range rs {
-		s := by[r.Class]
+		g := group(r)
+		s := by[g]
 		if s == nil {
-			s = &ClassStats{Class: r.Class}
-			by[r.Class] = s
+			s = &ClassStats{Class: g}
+			by[g] = s
 		}
 		for _, t := range []*ClassStats{s, total} {
 			if r.Risky() {
