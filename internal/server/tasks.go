@@ -183,24 +183,33 @@ type CancelRequest struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-func (s *Server) cancelTask(w http.ResponseWriter, r *http.Request) {
-	id, ok := taskID(w, r)
-	if !ok {
-		return
+// taskAndReason reads a task action's id from the path and its optional
+// body {"reason": …} of at most 1000 bytes (cancel, approve, deny: the
+// bodies CancelRequest and AnswerRequest); false once it has answered
+// with the error.
+func (s *Server) taskAndReason(w http.ResponseWriter, r *http.Request) (id, reason string, ok bool) {
+	if id, ok = taskID(w, r); !ok {
+		return "", "", false
 	}
 	var req CancelRequest
-	if r.ContentLength != 0 {
-		if !decodeBody(w, r, s.o.BodyLimit, &req) {
-			return
-		}
+	if r.ContentLength != 0 && !decodeBody(w, r, s.o.BodyLimit, &req) {
+		return "", "", false
 	}
 	if len(req.Reason) > 1000 {
 		writeError(w, http.StatusBadRequest, "bad_request", "reason is longer than 1000 bytes")
+		return "", "", false
+	}
+	return id, req.Reason, true
+}
+
+func (s *Server) cancelTask(w http.ResponseWriter, r *http.Request) {
+	id, given, ok := s.taskAndReason(w, r)
+	if !ok {
 		return
 	}
 	reason := "cancelled through the API"
-	if req.Reason != "" {
-		reason += ": " + req.Reason
+	if given != "" {
+		reason += ": " + given
 	}
 	t, err := s.o.Scheduler.Cancel(r.Context(), id, reason)
 	switch {

@@ -40,18 +40,8 @@ func (s *Server) approveTask(w http.ResponseWriter, r *http.Request) { s.answerT
 func (s *Server) denyTask(w http.ResponseWriter, r *http.Request)    { s.answerTask(w, r, false) }
 
 func (s *Server) answerTask(w http.ResponseWriter, r *http.Request, approve bool) {
-	id, ok := taskID(w, r)
+	id, reason, ok := s.taskAndReason(w, r)
 	if !ok {
-		return
-	}
-	var req AnswerRequest
-	if r.ContentLength != 0 {
-		if !decodeBody(w, r, s.o.BodyLimit, &req) {
-			return
-		}
-	}
-	if len(req.Reason) > 1000 {
-		writeError(w, http.StatusBadRequest, "bad_request", "reason is longer than 1000 bytes")
 		return
 	}
 	ans, ok := s.o.Agents.(PendingAnswerer)
@@ -59,7 +49,7 @@ func (s *Server) answerTask(w http.ResponseWriter, r *http.Request, approve bool
 		writeError(w, http.StatusNotImplemented, "not_implemented", "this daemon runs no tmux agents (agent.runner = \"tmux\"), so there is no pending call to answer")
 		return
 	}
-	call, err := ans.Answer(r.Context(), id, approve, req.Reason)
+	call, err := ans.Answer(r.Context(), id, approve, reason)
 	var ref *Refusal
 	switch {
 	case errors.As(err, &ref):
