@@ -23,7 +23,7 @@ ifneq ($(filter linux/amd64 linux/arm64,$(shell $(GO) env GOOS)/$(shell $(GO) en
 FRONT_ENTRY := -E github.com/warden-dev/warden/internal/hookclient.entry
 endif
 
-.PHONY: build install test test-deps vet unit race clock-check bench bench-check clean
+.PHONY: build install test test-deps vet unit race clock-check bench bench-check clean docs
 
 # warden is the tiny front Claude Code starts for every hook: it hands the
 # hook to the keeper (a warden-core process holding the store open) and
@@ -42,6 +42,11 @@ build:
 
 install: build
 	./bin/warden install
+
+# docs/reference/*.md are generated from the command tree and the config
+# key registry; a test fails when they differ from the code.
+docs:
+	WARDEN_TEST_UPDATE_DOCS=1 $(GO) test ./internal/cli -run TestReferenceDocsAreCurrent -count=1
 
 # Each step runs in a home of its own that looks like a user's after
 # following the README — warden installed and on PATH, a config with tempo
