@@ -151,6 +151,7 @@ func TestReferenceDocsAreCurrent(t *testing.T) {
 	pages := map[string]string{
 		"docs/reference/commands.md": commandsReference(NewRoot()),
 		"docs/reference/config.md":   configReference(),
+		"docs/reference/api.md":      apiReference(t),
 	}
 	update := os.Getenv("WARDEN_TEST_UPDATE_DOCS") == "1"
 	for rel, want := range pages {
