@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // docs/reference/api.md is rendered from the daemon's OpenAPI document,
@@ -354,11 +355,11 @@ func apiReference(t *testing.T) string {
 // hyphens, punctuation other than hyphens and underscores dropped.
 func githubAnchor(h string) string {
 	var b strings.Builder
-	for _, r := range strings.ToLower(h) {
+	for _, r := range strings.ToLower(strings.TrimSpace(h)) {
 		switch {
 		case r == ' ':
 			b.WriteByte('-')
-		case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
 			b.WriteRune(r)
 		}
 	}
