@@ -43,8 +43,9 @@ build:
 install: build
 	./bin/warden install
 
-# docs/reference/*.md are generated from the command tree and the config
-# key registry; a test fails when they differ from the code.
+# docs/reference/*.md are generated from the command tree, the config key
+# registry and the daemon's OpenAPI document; a test fails when they differ
+# from the code.
 docs:
 	WARDEN_TEST_UPDATE_DOCS=1 $(GO) test ./internal/cli -run TestReferenceDocsAreCurrent -count=1
 

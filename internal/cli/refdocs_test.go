@@ -151,6 +151,7 @@ func TestReferenceDocsAreCurrent(t *testing.T) {
 	pages := map[string]string{
 		"docs/reference/commands.md": commandsReference(NewRoot()),
 		"docs/reference/config.md":   configReference(),
+		"docs/reference/api.md":      apiReference(t),
 	}
 	update := os.Getenv("WARDEN_TEST_UPDATE_DOCS") == "1"
 	for rel, want := range pages {
@@ -198,7 +199,7 @@ func TestReadmeStaysAFrontDoor(t *testing.T) {
 }
 
 // TestDocsLinksResolve: every relative link of the README and the guides
-// names a file that exists.
+// names a file that exists, and a #fragment names one of its headings.
 func TestDocsLinksResolve(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
 	more, _ := filepath.Glob(filepath.Join(repoRoot, "docs", "*", "*.md"))
@@ -214,16 +215,54 @@ func TestDocsLinksResolve(t *testing.T) {
 				t.Errorf("%s:%d cites a file outside the repository: %s", file, i+1, line)
 			}
 			for _, link := range linkTargets(line) {
-				if strings.Contains(link, "://") || strings.HasPrefix(link, "#") || strings.HasPrefix(link, "mailto:") {
+				if strings.Contains(link, "://") || strings.HasPrefix(link, "mailto:") {
 					continue
 				}
-				target := strings.SplitN(link, "#", 2)[0]
-				if _, err := os.Stat(filepath.Join(filepath.Dir(file), target)); err != nil {
+				target, frag, _ := strings.Cut(link, "#")
+				path := file
+				if target != "" {
+					path = filepath.Join(filepath.Dir(file), target)
+				}
+				if _, err := os.Stat(path); err != nil {
 					t.Errorf("%s links to %s, which does not exist", file, link)
+					continue
+				}
+				if frag != "" && strings.HasSuffix(path, ".md") && !headingAnchors(t, path)[frag] {
+					t.Errorf("%s links to %s, but %s has no heading with that anchor", file, link, path)
 				}
 			}
 		}
 	}
+}
+
+// headingAnchors are the anchors GitHub gives the Markdown headings of
+// file (outside code blocks), a repeated one numbered -1, -2….
+func headingAnchors(t *testing.T, file string) map[string]bool {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := map[string]bool{}
+	seen := map[string]int{}
+	fence := false
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fence = !fence
+			continue
+		}
+		if fence || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		a := githubAnchor(strings.TrimLeft(line, "#"))
+		if n := seen[a]; n > 0 {
+			anchors[fmt.Sprintf("%s-%d", a, n)] = true
+		} else {
+			anchors[a] = true
+		}
+		seen[a]++
+	}
+	return anchors
 }
 
 // linkTargets returns the targets of Markdown links ](…) in a line.
