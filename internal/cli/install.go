@@ -15,10 +15,10 @@ import (
 // installFlags are shared by install and uninstall.
 type installFlags struct {
 	harness string
-	scope  string
-	dryRun bool
-	diff   bool
-	yes    bool
+	scope   string
+	dryRun  bool
+	diff    bool
+	yes     bool
 }
 
 func (f *installFlags) add(cmd *cobra.Command) {
