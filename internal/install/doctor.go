@@ -69,6 +69,7 @@ func Doctor(ctx context.Context, o DoctorOptions) Report {
 	d.onPath()
 	d.settings()
 	d.claude(ctx)
+	d.harnesses()
 	d.store(ctx)
 	d.modes()
 	d.sharedStore(ctx)

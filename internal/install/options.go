@@ -10,13 +10,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/warden-dev/warden/internal/harness"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 // Options control install and uninstall. The zero value edits the user
 // scope, asks nothing and writes to nowhere (set Stdout).
 type Options struct {
-	Scope Scope
+	// Harness is the CLI to install into ("" or claude: Claude Code, by
+	// Scope; codex, gemini, copilot: that CLI's user configuration).
+	Harness harness.Name
+	Scope   Scope
 	// Cwd is the project directory for the project and local scopes;
 	// empty means the current directory.
 	Cwd string
