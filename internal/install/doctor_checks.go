@@ -111,7 +111,8 @@ func (d *doctor) settings() {
 			registeredIn = append(registeredIn, string(sc))
 			for ev, hs := range reg {
 				for _, h := range hs {
-					runs.add(ev, h.Command)
+					runs.add(ev, h.key())
+					d.registeredForm(h)
 				}
 			}
 		}
@@ -258,6 +259,7 @@ func (d *doctor) claude(ctx context.Context) {
 		d.problem("claude", err.Error(), "reinstall Claude Code (https://docs.claude.com/claude-code) or fix its PATH entry")
 	default:
 		d.ok("claude", v)
+		d.hookForm(v)
 	}
 }
 

@@ -32,6 +32,8 @@ type Result struct {
 	HelpersCopied bool
 	// StoreCreated: the event store did not exist yet.
 	StoreCreated bool
+	// Form is the form warden's hook handlers are written in.
+	Form HookForm
 	// Linked is the link made on PATH to the installed warden ("" when
 	// none was needed or possible).
 	Linked string
@@ -84,7 +86,9 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 	}
 
 	before := snapshotRegistration(s)
-	res.Changed, err = Merge(s, Registration{Bin: bin, Events: hookio.Installed(), StatusLine: !o.NoStatusLine})
+	form, formNote := o.installForm(ctx)
+	res.Form = form
+	res.Changed, err = Merge(s, Registration{Bin: bin, Events: hookio.Installed(), StatusLine: !o.NoStatusLine, Form: form})
 	if err != nil {
 		return nil, err
 	}
@@ -97,6 +101,7 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 
 	w := o.Stdout
 	fmt.Fprintf(w, "warden install, scope %s: %s\n", o.Scope, res.Settings)
+	fmt.Fprintln(w, formNote)
 	core := filepath.Join(filepath.Dir(bin), hookclient.CoreName)
 	if !res.Changed && !res.BinaryCopied && !res.HelpersCopied && !res.StoreCreated && link.Link == "" {
 		fmt.Fprintln(w, "already installed, nothing to change")
