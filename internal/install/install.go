@@ -164,9 +164,6 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 			}
 			fmt.Fprintf(w, "✓ installed %s\n", copies[i].dst)
 		}
-		if fast, err := frontIsFast(bin); fastFrontPlatform && err == nil && !fast {
-			fmt.Fprintf(w, "  note: %s %s; %s\n", bin, slowFrontNote, slowFrontFix)
-		}
 		// A keeper still running the old binary keeps working, but the
 		// next hook should start one of the new version.
 		if err := keeper.Stop(paths.KeeperLock(), 5*time.Second); err != nil {
