@@ -41,6 +41,7 @@ commands you can use there.`,
 	root.AddCommand(hookHelpCmd())
 	root.AddCommand(commands()...)
 	root.AddCommand(userCommands()...)
+	groupCommands(root)
 	groupsRejectUnknown(root)
 	return root
 }
