@@ -99,9 +99,6 @@ func (b *binaries) install(ctx context.Context, o Options, res *Result) error {
 			}
 			fmt.Fprintf(w, "✓ installed %s\n", b.copies[i].dst)
 		}
-		if fast, err := frontIsFast(b.bin); fastFrontPlatform && err == nil && !fast {
-			fmt.Fprintf(w, "  note: %s %s; %s\n", b.bin, slowFrontNote, slowFrontFix)
-		}
 		// A keeper still running the old binary keeps working, but the
 		// next hook should start one of the new version.
 		if err := keeper.Stop(paths.KeeperLock(), 5*time.Second); err != nil {

@@ -90,6 +90,8 @@ type doctor struct {
 	opts   DoctorOptions
 	env    Env
 	checks []Check
+	// forms are the forms warden's hook handlers are registered in.
+	forms map[HookForm]bool
 }
 
 func (d *doctor) ok(name, detail string) {

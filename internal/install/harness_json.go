@@ -20,7 +20,7 @@ func mergeHarness(s *Settings, h harness.Name, bin string, unit int) (changed bo
 		}
 	}
 	for _, hk := range harness.Hooks(h) {
-		ch, err := mergeEvent(s, hooks, event.Name(hk.Native), HarnessHookCommand(bin, h, hk.Native), timeoutFor(hk)*unit)
+		ch, err := mergeEvent(s, hooks, event.Name(hk.Native), Registration{Bin: bin, Line: HarnessHookCommand(bin, h, hk.Native)}, timeoutFor(hk)*unit)
 		if err != nil {
 			return false, err
 		}

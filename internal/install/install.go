@@ -26,6 +26,8 @@ type Result struct {
 	HelpersCopied bool
 	// StoreCreated: the event store did not exist yet.
 	StoreCreated bool
+	// Form is the form warden's hook handlers are written in.
+	Form HookForm
 	// Linked is the link made on PATH to the installed warden ("" when
 	// none was needed or possible).
 	Linked string
@@ -52,7 +54,9 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 	res.StoreCreated = b.storeCreated
 
 	before := snapshotRegistration(s)
-	res.Changed, err = Merge(s, Registration{Bin: b.bin, Events: hookio.Installed(), StatusLine: !o.NoStatusLine})
+	form, formNote := o.installForm(ctx)
+	res.Form = form
+	res.Changed, err = Merge(s, Registration{Bin: b.bin, Events: hookio.Installed(), StatusLine: !o.NoStatusLine, Form: form})
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +68,7 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 
 	w := o.Stdout
 	fmt.Fprintf(w, "warden install, scope %s: %s\n", o.Scope, res.Settings)
+	fmt.Fprintln(w, formNote)
 	if !res.Changed && b.nothing() {
 		fmt.Fprintln(w, "already installed, nothing to change")
 		fmt.Fprintln(w, "PATH: "+b.link.Note)

@@ -45,6 +45,9 @@ type Options struct {
 	Now func() time.Time
 	// OpenStore creates or migrates the event store; nil opens SQLite.
 	OpenStore func(ctx context.Context, path string) error
+	// ClaudeVersion returns `claude --version` (or ErrClaudeNotFound),
+	// which decides the hooks' form (hookform.go); nil runs the real one.
+	ClaudeVersion func(ctx context.Context) (string, error)
 	// StartKeeper starts the installed core's store keeper when none runs
 	// (the CLI sets it; tests that do not want a resident process don't).
 	StartKeeper bool
