@@ -240,7 +240,7 @@ func (t Task) Asking() bool {
 // agent's pending call (apitasks: POST /api/tasks/{id}/approve|deny); it
 // returns the call answered.
 type TaskAnswers interface {
-	Answer(ctx context.Context, id string, approve bool, reason string) (string, error)
+	Answer(ctx context.Context, id string, approve, always bool, reason string) (string, error)
 }
 
 // TaskStep is one state change in a task's story.

@@ -234,8 +234,9 @@ func (a *Tasks) Story(ctx context.Context, id string) (*dashboard.TaskStory, err
 }
 
 // Answer implements dashboard.TaskAnswers: POST /api/tasks/{id}/approve or
-// /deny with the reason.
-func (a *Tasks) Answer(ctx context.Context, id string, approve bool, reason string) (string, error) {
+// /deny with the reason; always approves the same kind of call for the
+// rest of the task.
+func (a *Tasks) Answer(ctx context.Context, id string, approve, always bool, reason string) (string, error) {
 	verb := "approve"
 	if !approve {
 		verb = "deny"
@@ -243,6 +244,10 @@ func (a *Tasks) Answer(ctx context.Context, id string, approve bool, reason stri
 	var res struct {
 		Call string `json:"call"`
 	}
-	err := a.call(ctx, "POST", "/api/tasks/"+url.PathEscape(id)+"/"+verb, map[string]string{"reason": reason}, &res)
+	body := map[string]any{"reason": reason}
+	if always {
+		body = map[string]any{"always": true}
+	}
+	err := a.call(ctx, "POST", "/api/tasks/"+url.PathEscape(id)+"/"+verb, body, &res)
 	return res.Call, err
 }
