@@ -161,6 +161,10 @@ func (m *Manager) SpawnFollowUp(ctx context.Context, sp Spec) (*store.Agent, err
 	a.Started, a.Ended, a.Cleaned = time.Now(), time.Time{}, time.Time{}
 	a.Pending, a.Tail, a.Archive, a.MemoryCgroup = "", "", "", ls.MemoryCgroup
 	a.Criteria = sp.Criteria
+	// The earlier run's events are its own: this run reads from here on.
+	if evs, err := m.st.Events(ctx, store.Filter{TaskID: sp.Task, AfterID: a.LastEventID}); err == nil && len(evs) > 0 {
+		a.LastEventID = evs[len(evs)-1].ID
+	}
 	if mode != ModeCommand {
 		a.PermissionMode = m.cfg.PermissionMode
 	}
