@@ -116,6 +116,9 @@ func TestApproveAlwaysThenReplyToRunningAgent(t *testing.T) {
 	if !sawInMain(w.API, "REPLY-MARK: keep the commit message short") {
 		t.Errorf("the model never read the reply:\n%s", w.API.Summary())
 	}
+	if !strings.Contains(story, "always allowed: Bash `cat .env`") {
+		t.Errorf("task show does not list the allowance:\n%s", story)
+	}
 	if !strings.Contains(story, "scheduler reply") && !strings.Contains(story, "a person replied to the running agent") {
 		t.Errorf("task show does not record the reply:\n%s", story)
 	}
