@@ -17,6 +17,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/task"
 )
 
@@ -76,9 +77,9 @@ type Server struct {
 	touchMu sync.Mutex
 	touched map[string]time.Time
 	// verified: when each token hash last passed a check against the
-	// store (the fallback while the store is unreachable; one entry per
-	// live token).
-	verified map[string]time.Time
+	// store, and the token as it was then (the fallback while the store
+	// is unreachable; one entry per live token).
+	verified map[string]verifiedToken
 }
 
 // New builds the server and its routes.
@@ -111,7 +112,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{o: o, mux: http.NewServeMux(), touched: map[string]time.Time{}, verified: map[string]time.Time{}, alertTmpl: tmpl}
+	s := &Server{o: o, mux: http.NewServeMux(), touched: map[string]time.Time{}, verified: map[string]verifiedToken{}, alertTmpl: tmpl}
 	s.metrics = newMetrics(s)
 	for _, r := range s.table() {
 		s.add(r)
@@ -144,7 +145,7 @@ func (s *Server) Routes() []Route { return append([]Route(nil), s.routes...) }
 // no API route claims. Call it before serving.
 func (s *Server) Mount(pattern string, h http.Handler, public bool) {
 	if !public {
-		h = s.RequireAuth(h)
+		h = s.RequireAuth(store.ScopeRead, h)
 	}
 	if pattern == "/" {
 		s.root = h

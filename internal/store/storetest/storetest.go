@@ -78,6 +78,7 @@ func Run(t *testing.T, b Backend) {
 		{"UpdateTaskOwnerFence", testUpdateTaskOwnerFence},
 		{"SchedulingDecisions", testSchedulingDecisions},
 		{"TokensAndDeliveries", testTokensAndDeliveries},
+		{"TokenScopes", testTokenScopes},
 		{"Agents", testAgents},
 		{"Systems", testSystems},
 		{"StatsEqualDirectCounts", testStatsEqualDirectCounts},
