@@ -80,6 +80,9 @@ type Server struct {
 	// store, and the token as it was then (the fallback while the store
 	// is unreachable; one entry per live token).
 	verified map[string]verifiedToken
+	// lastPrune: when old webhook deliveries were last pruned
+	// (webhook_dedupe.go; under touchMu).
+	lastPrune time.Time
 }
 
 // New builds the server and its routes.

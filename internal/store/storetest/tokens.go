@@ -45,3 +45,33 @@ func testTokenScopes(t *testing.T, b Backend) {
 		t.Errorf("listed: %+v %v", all, err)
 	}
 }
+
+// testDeliveryRetention: a recorded delivery is found with its task;
+// pruning forgets those recorded before the cut and keeps the rest.
+func testDeliveryRetention(t *testing.T, b Backend) {
+	st := b.fresh(t)
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	for i, id := range []string{"old", "new"} {
+		if first, err := st.ClaimDelivery(ctx, "github", id, now.Add(time.Duration(i)*48*time.Hour)); !first || err != nil {
+			t.Fatal(first, err)
+		}
+	}
+	if err := st.SetDeliveryTask(ctx, "github", "new", "t1"); err != nil {
+		t.Fatal(err)
+	}
+	if task, seen, err := st.DeliveryTask(ctx, "github", "new"); task != "t1" || !seen || err != nil {
+		t.Errorf("new: %q %v %v", task, seen, err)
+	}
+	if task, seen, err := st.DeliveryTask(ctx, "telegram", "new"); task != "" || seen || err != nil {
+		t.Errorf("other source: %q %v %v", task, seen, err)
+	}
+	if n, err := st.PruneDeliveries(ctx, now.Add(24*time.Hour)); n != 1 || err != nil {
+		t.Errorf("pruned %d %v; want 1", n, err)
+	}
+	if _, seen, _ := st.DeliveryTask(ctx, "github", "old"); seen {
+		t.Error("a pruned delivery is still known")
+	}
+	if _, seen, _ := st.DeliveryTask(ctx, "github", "new"); !seen {
+		t.Error("a delivery inside the window was pruned")
+	}
+}
