@@ -387,8 +387,8 @@ func (s *Scheduler) Cancel(ctx context.Context, id, reason string) (*task.Task, 
 }
 
 // Shutdown stops watching agents; those that cannot outlive the daemon are
-// stopped. Their tasks stay as they are in the store for the next start's
-// reconciliation.
+// stopped and their tasks handed back (handback.go); the others' tasks
+// stay as they are in the store for the next start's reconciliation.
 func (s *Scheduler) Shutdown(ctx context.Context) {
 	s.mu.Lock()
 	runs := s.runs
@@ -402,6 +402,7 @@ func (s *Scheduler) Shutdown(ctx context.Context) {
 			if err := r.Shutdown(ctx); err != nil {
 				s.o.Log.Error("shut down agent", "task", id, "err", err)
 			}
+			s.handBack(ctx, id, r)
 		}()
 	}
 	wg.Wait()

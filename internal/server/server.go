@@ -17,6 +17,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/warden-dev/warden/internal/httpstop"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/task"
 )
@@ -220,6 +221,10 @@ func HTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 // Serve serves hs on ln until ctx ends, then shuts down gracefully:
 // no new connections, in-flight requests get up to drain to finish.
 func Serve(ctx context.Context, hs *http.Server, ln net.Listener, drain time.Duration, tlsCert, tlsKey string) error {
+	// Streams end as the shutdown starts (httpstop), not at the deadline.
+	base, stop := httpstop.With(context.Background())
+	hs.BaseContext = func(net.Listener) context.Context { return base }
+	hs.RegisterOnShutdown(stop)
 	errc := make(chan error, 1)
 	go func() {
 		if tlsCert != "" {

@@ -79,6 +79,7 @@ func Run(t *testing.T, b Backend) {
 		{"SchedulingDecisions", testSchedulingDecisions},
 		{"TokensAndDeliveries", testTokensAndDeliveries},
 		{"TokenScopes", testTokenScopes},
+		{"RequeueRefund", testRequeueRefund},
 		{"DeliveryRetention", testDeliveryRetention},
 		{"Agents", testAgents},
 		{"Systems", testSystems},
