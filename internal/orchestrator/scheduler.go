@@ -334,6 +334,10 @@ func (s *Scheduler) start(ctx context.Context, t *task.Task, why string) {
 		run, err = r.Start(ctx, t)
 	}
 	now := s.o.Clock.Now()
+	// What happened is recorded even when the loop is being stopped
+	// meanwhile: a started agent left "claimed" would cost its task an
+	// attempt at the next start.
+	ctx = context.WithoutCancel(ctx)
 	if err != nil {
 		msg := err.Error()
 		if _, uerr := s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{task.Claimed}, To: task.Failed,
