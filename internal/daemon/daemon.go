@@ -150,6 +150,11 @@ func Run(ctx context.Context, o Options) error {
 		if pid := daemonPID(o.StatePath); pid > 0 {
 			return fmt.Errorf("warden serve already runs (pid %d); stop it first", pid)
 		}
+		// serve.json may be gone (removed by hand): the lock says whether
+		// its holder is a daemon, which must not be stopped like a keeper.
+		if pid, role, err := keeper.Holder(o.Lock); err == nil && role == keeper.RoleServe {
+			return fmt.Errorf("warden serve already runs (pid %d, holding %s; its %s is missing and is written again within %v); stop it first", pid, o.Lock, o.StatePath, stateCheckEvery)
+		}
 		log.Info("stopping the on-demand keeper to take the store over")
 		if err := keeper.Stop(o.Lock, 10*time.Second); err != nil {
 			return fmt.Errorf("take over from the keeper: %w", err)
@@ -162,6 +167,7 @@ func Run(ctx context.Context, o Options) error {
 	err = keeper.Run(dctx, keeper.Options{
 		DBPath: o.DB, LockPath: o.Lock,
 		Idle: 100 * 365 * 24 * time.Hour, // a daemon does not leave when idle
+		Role: keeper.RoleServe,
 		Serve: func(kctx context.Context) error {
 			err := serve(kctx, &o, log)
 			once.Do(func() { serveErr = err })
@@ -230,7 +236,8 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		scheme = "https"
 	}
 	addr := ln.Addr().String()
-	if err := writeState(o.StatePath, State{PID: os.Getpid(), Addr: addr, URL: scheme + "://" + addr, Started: id.started, Version: o.Version}); err != nil {
+	state := State{PID: os.Getpid(), Addr: addr, URL: scheme + "://" + addr, Started: id.started, Version: o.Version}
+	if err := writeState(o.StatePath, state); err != nil {
 		ln.Close()
 		return err
 	}
@@ -285,6 +292,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 			}
 		})
 	}
+	wg.Go(func() { keepState(sctx, o.StatePath, state, log) }) // state_keep.go
 	log.Info("daemon serving", "addr", addr, "system", id.system, "owner", id.owner, "shared", o.DatabaseURL != "", "max_agents", o.Config.Serve.MaxAgents, "pid", os.Getpid())
 	wg.Go(func() {
 		hs := server.HTTPServer(server.HostGuard(front, o.Config.Serve.Hosts), log)

@@ -35,6 +35,8 @@ type SharedStore interface {
 	AddToken(ctx context.Context, t *store.APIToken) error
 	ClaimDelivery(ctx context.Context, source, id string, now time.Time) (first bool, err error)
 	SetDeliveryTask(ctx context.Context, source, id, taskID string) error
+	DeliveryTask(ctx context.Context, source, id string) (taskID string, seen bool, err error)
+	PruneDeliveries(ctx context.Context, before time.Time) (int64, error)
 	pool.SystemStore
 	Check(ctx context.Context) error
 	Close() error

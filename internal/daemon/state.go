@@ -78,13 +78,13 @@ func ensureCLIToken(ctx context.Context, st SharedStore, path string) error {
 			return nil
 		}
 		if strings.HasPrefix(raw, store.APITokenPrefix) && len(raw) <= 200 {
-			if err := st.AddToken(ctx, &store.APIToken{ID: "cli-" + hash[:8], Name: "local CLI (" + host + ")", Hash: hash, Created: time.Now().UTC()}); err == nil {
+			if err := st.AddToken(ctx, &store.APIToken{ID: "cli-" + hash[:8], Name: "local CLI (" + host + ")", Hash: hash, Created: time.Now().UTC(), Scope: store.ScopeAdmin}); err == nil {
 				return nil
 			}
 		}
 	}
 	tok, hash := store.NewAPIToken()
-	if err := st.AddToken(ctx, &store.APIToken{ID: "cli-" + hash[:8], Name: "local CLI (" + host + ")", Hash: hash, Created: time.Now().UTC()}); err != nil {
+	if err := st.AddToken(ctx, &store.APIToken{ID: "cli-" + hash[:8], Name: "local CLI (" + host + ")", Hash: hash, Created: time.Now().UTC(), Scope: store.ScopeAdmin}); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/warden-dev/warden/internal/httpstop"
 	"github.com/warden-dev/warden/internal/store"
 )
 
@@ -202,6 +203,10 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		}
 		select {
 		case <-ctx.Done():
+			return
+		case <-httpstop.Done(ctx):
+			// The daemon is stopping: the page's EventSource reconnects
+			// to the next one from its last id.
 			return
 		case <-s.retired:
 			reload()

@@ -33,6 +33,13 @@ func (s *Scheduler) Run(ctx context.Context) error {
 		stalled := s.watch(ctx, exited)
 		cancel()
 		if !stalled {
+			// A step in flight finishes first (an agent it is starting
+			// is recorded and in s.runs), so Shutdown sees every agent;
+			// a step stuck past StallAfter is left behind as above.
+			select {
+			case <-exited:
+			case <-time.After(s.o.StallAfter):
+			}
 			return ctx.Err()
 		}
 		s.restarts.Add(1)

@@ -77,7 +77,7 @@ func (r *poolRig) start(name string, pid int, recoverEvery time.Duration) *poolW
 	owner := pool.OwnerOf(name, pid)
 	w.sched, err = New(Options{
 		Store: st, Owner: owner, System: name, MaxAgents: 2, Log: r.log,
-		Runners:  map[string]Runner{HeadlessName: &Headless{Command: r.bin, Env: r.env, Dir: filepath.Join(filepath.Dir(r.l), "tasks", owner), Grace: time.Second}},
+		Runners:  map[string]Runner{HeadlessName: crashLike{&Headless{Command: r.bin, Env: r.env, Dir: filepath.Join(filepath.Dir(r.l), "tasks", owner), Grace: time.Second}}},
 		Quota:    &PaceQuota{}, // pacing off: never holds
 		Interval: time.Minute, Peers: pool.Peers{Registry: r.reg, Leases: st}, RecoverEvery: recoverEvery,
 	})
@@ -286,4 +286,20 @@ func TestPoolWorkerYieldsATaskNoLongerItsOwn(t *testing.T) {
 	if _, err := r.st.UpdateTask(ctx, id, task.Change{Owner: pool.OwnerOf("a", 1), To: task.Done, Result: &done}); err == nil {
 		t.Fatal("a change fenced on the old claim was applied")
 	}
+}
+
+// crashLike runs agents whose stop at the worker's end is a crash for
+// their tasks: they are not handed back (handback.go), so the tests of
+// recovery see what a worker that died leaves.
+type crashLike struct{ Runner }
+
+// plainRun hides HandedBack.
+type plainRun struct{ Run }
+
+func (c crashLike) Start(ctx context.Context, t *task.Task) (Run, error) {
+	run, err := c.Runner.Start(ctx, t)
+	if run == nil {
+		return nil, err
+	}
+	return plainRun{run}, err
 }

@@ -108,8 +108,9 @@ func (h *Headless) Start(ctx context.Context, t *task.Task) (Run, error) {
 }
 
 // Reattach implements Runner: a headless agent cannot be watched again (its
-// exit status went to the dead daemon), so a survivor is killed and the
-// task queued again.
+// exit status went to the dead daemon), so a survivor is killed, with
+// every process of its group left behind (taskGroup), and the task
+// queued again.
 func (h *Headless) Reattach(ctx context.Context, t *task.Task) (Run, error) {
 	pid, ok := strings.CutPrefix(t.AgentRef, "pid:")
 	if !ok {
@@ -121,6 +122,9 @@ func (h *Headless) Reattach(ctx context.Context, t *task.Task) (Run, error) {
 	}
 	if isTaskProcess(n, t.ID) {
 		_ = syscall.Kill(-n, syscall.SIGKILL)
+	}
+	for _, p := range taskGroup(n, t.ID) {
+		_ = syscall.Kill(p, syscall.SIGKILL)
 	}
 	return nil, nil
 }
@@ -170,6 +174,7 @@ type headlessRun struct {
 	mu               sync.Mutex
 	outcome          Outcome
 	stopping         bool
+	handedBack       bool
 }
 
 func (r *headlessRun) Ref() string                    { return "pid:" + strconv.Itoa(r.cmd.Process.Pid) }
@@ -177,8 +182,26 @@ func (r *headlessRun) Done() <-chan struct{}          { return r.done }
 func (r *headlessRun) Stop(ctx context.Context) error { return r.stop(ctx) }
 
 // Shutdown implements Run: a headless agent dies with the daemon anyway,
-// so it is stopped here and reaped.
-func (r *headlessRun) Shutdown(ctx context.Context) error { return r.stop(ctx) }
+// so it is stopped here and reaped; its task is handed back (HandedBack).
+func (r *headlessRun) Shutdown(ctx context.Context) error {
+	select {
+	case <-r.done:
+		return nil // it ended on its own: its outcome stands
+	default:
+	}
+	r.mu.Lock()
+	r.handedBack = true
+	r.mu.Unlock()
+	return r.stop(ctx)
+}
+
+// HandedBack implements handBack: Shutdown stopped the agent while it
+// worked.
+func (r *headlessRun) HandedBack() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.handedBack
+}
 
 func (r *headlessRun) Outcome() Outcome {
 	r.mu.Lock()

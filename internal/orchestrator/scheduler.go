@@ -334,6 +334,10 @@ func (s *Scheduler) start(ctx context.Context, t *task.Task, why string) {
 		run, err = r.Start(ctx, t)
 	}
 	now := s.o.Clock.Now()
+	// What happened is recorded even when the loop is being stopped
+	// meanwhile: a started agent left "claimed" would cost its task an
+	// attempt at the next start.
+	ctx = context.WithoutCancel(ctx)
 	if err != nil {
 		msg := err.Error()
 		if _, uerr := s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{task.Claimed}, To: task.Failed,
@@ -387,8 +391,8 @@ func (s *Scheduler) Cancel(ctx context.Context, id, reason string) (*task.Task, 
 }
 
 // Shutdown stops watching agents; those that cannot outlive the daemon are
-// stopped. Their tasks stay as they are in the store for the next start's
-// reconciliation.
+// stopped and their tasks handed back (handback.go); the others' tasks
+// stay as they are in the store for the next start's reconciliation.
 func (s *Scheduler) Shutdown(ctx context.Context) {
 	s.mu.Lock()
 	runs := s.runs
@@ -402,6 +406,7 @@ func (s *Scheduler) Shutdown(ctx context.Context) {
 			if err := r.Shutdown(ctx); err != nil {
 				s.o.Log.Error("shut down agent", "task", id, "err", err)
 			}
+			s.handBack(ctx, id, r)
 		}()
 	}
 	wg.Wait()

@@ -43,6 +43,7 @@ func TestAPI(t *testing.T) {
 	issue := fmt.Sprintf(`{"action":"labeled","label":{"name":"warden"},"issue":{"number":7,"title":"Crash on start","body":"stack…","html_url":"https://github.com/acme/app/issues/7","labels":[{"name":"warden"}]},"repository":{"full_name":"acme/app"}}`)
 	comment := `{"action":"created","comment":{"body":"/warden run add a regression test","user":{"login":"ann"},"author_association":"MEMBER"},"issue":{"number":7,"title":"Crash","body":"","html_url":"u"},"repository":{"full_name":"acme/app"}}`
 	otherRepo := strings.Replace(issue, `"full_name":"acme/app"`, `"full_name":"acme/other"`, 1)
+	edited := strings.Replace(issue, `"action":"labeled"`, `"action":"edited"`, 1)
 	gh := func(event, delivery, body string) map[string]string {
 		return map[string]string{"X-GitHub-Event": event, "X-GitHub-Delivery": delivery, "X-Hub-Signature-256": ghSign(body)}
 	}
@@ -144,7 +145,7 @@ func TestAPI(t *testing.T) {
 		{name: "github no delivery id", method: "POST", path: "/webhook/github", body: issue, tok: "none", hdr: gh("issues", "", issue), status: 400, want: []string{"X-GitHub-Delivery"}},
 		{name: "github ping", method: "POST", path: "/webhook/github", body: `{"zen":"x"}`, tok: "none", hdr: gh("ping", "d-5", `{"zen":"x"}`), status: 200, want: []string{`"ping"`}},
 		{name: "github other repository", method: "POST", path: "/webhook/github", body: otherRepo, tok: "none", hdr: gh("issues", "d-6", otherRepo), status: 202, want: []string{"acme/other is not in webhook.github_repos"}},
-		{name: "github unrelated event", method: "POST", path: "/webhook/github", body: issue, tok: "none", hdr: gh("issues_edited", "d-7", issue), status: 202},
+		{name: "github unrelated event", method: "POST", path: "/webhook/github", body: edited, tok: "none", hdr: gh("issues", "d-7", edited), status: 202},
 		{name: "github signed garbage", method: "POST", path: "/webhook/github", body: `{"action":`, tok: "none", hdr: gh("issues", "d-8", `{"action":`), status: 400},
 		// Alertmanager
 		{name: "alertmanager needs a token", method: "POST", path: "/webhook/alertmanager", body: alert, tok: "none", status: 401},

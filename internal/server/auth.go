@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -18,10 +19,19 @@ const CookieName = "warden_session"
 // while the token store cannot be reached.
 const StaleAuth = 10 * time.Minute
 
-// TokenValid reports whether raw is a live API token (and notes its use).
+// TokenValid reports whether raw is a live API token that may at least
+// read (the dashboard's login; a webhook:NAME token may not log in).
 func (s *Server) TokenValid(ctx context.Context, raw string) bool {
+	t, _ := s.token(ctx, raw)
+	return t != nil && t.Allows(store.ScopeRead)
+}
+
+// token finds the live API token raw (and notes its use); nil and why
+// not when it is none: unknown or revoked, or expired.
+func (s *Server) token(ctx context.Context, raw string) (*store.APIToken, string) {
+	const unknown = "invalid or revoked token; create one with `warden token create`"
 	if !strings.HasPrefix(raw, store.APITokenPrefix) || len(raw) > 200 {
-		return false
+		return nil, unknown
 	}
 	hash := store.HashAPIToken(raw)
 	now := s.o.Now()
@@ -32,16 +42,24 @@ func (s *Server) TokenValid(ctx context.Context, raw string) bool {
 		// /health/db can say what is down. Revocation takes effect as
 		// soon as the store answers again.
 		s.touchMu.Lock()
-		ok := now.Sub(s.verified[hash]) <= StaleAuth
+		v, seen := s.verified[hash]
 		s.touchMu.Unlock()
+		ok := seen && now.Sub(v.at) <= StaleAuth && !v.tok.Expired(now)
 		s.o.Log.Error("token lookup", "err", err, "accepted_from_recent_check", ok)
-		return ok
+		if !ok {
+			return nil, unknown
+		}
+		return &v.tok, ""
 	}
 	if t == nil {
-		return false
+		return nil, unknown
+	}
+	if t.Expired(now) {
+		return nil, fmt.Sprintf("token %s (%s) expired at %s; create a new one with `warden token create NAME --scope %s --expires 30d`",
+			t.ID, t.Name, t.Expires.UTC().Format(time.RFC3339), t.EffectiveScope())
 	}
 	s.touchMu.Lock()
-	s.verified[hash] = now
+	s.verified[hash] = verifiedToken{at: now, tok: *t}
 	due := now.Sub(s.touched[t.ID]) > time.Minute
 	if due {
 		s.touched[t.ID] = now
@@ -50,35 +68,55 @@ func (s *Server) TokenValid(ctx context.Context, raw string) bool {
 	if due {
 		_ = s.o.Tokens.TouchToken(ctx, t.ID, now)
 	}
-	return true
+	return t, ""
 }
 
-// Authorized reports whether r carries a live token: "Authorization:
-// Bearer …" or the dashboard's session cookie.
-func (s *Server) Authorized(r *http.Request) bool {
+// verifiedToken is a token as its last successful check found it.
+type verifiedToken struct {
+	at  time.Time
+	tok store.APIToken
+}
+
+// requestToken is r's API token: "Authorization: Bearer …" or the
+// dashboard's session cookie; nil and why not when none is live.
+func (s *Server) requestToken(r *http.Request) (*store.APIToken, string) {
 	if h := r.Header.Get("Authorization"); h != "" {
 		scheme, tok, ok := strings.Cut(h, " ")
-		return ok && strings.EqualFold(scheme, "Bearer") && s.TokenValid(r.Context(), strings.TrimSpace(tok))
+		if !ok || !strings.EqualFold(scheme, "Bearer") {
+			return nil, "the Authorization header is not \"Bearer <token>\""
+		}
+		return s.token(r.Context(), strings.TrimSpace(tok))
 	}
 	if c, err := r.Cookie(CookieName); err == nil {
-		return s.TokenValid(r.Context(), c.Value)
+		return s.token(r.Context(), c.Value)
 	}
-	return false
+	return nil, "missing token; send Authorization: Bearer <token> (create one with `warden token create`)"
 }
 
-// RequireAuth answers 401 unless the request is Authorized.
-func (s *Server) RequireAuth(h http.Handler) http.Handler {
+// Authorized reports whether r carries a live token that may read.
+func (s *Server) Authorized(r *http.Request) bool {
+	t, _ := s.requestToken(r)
+	return t != nil && t.Allows(store.ScopeRead)
+}
+
+// RequireAuth answers 401 unless the request carries a live token, 403
+// unless its scope covers need (scopes.go says what each route needs).
+func (s *Server) RequireAuth(need string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.Authorized(r) {
+		t, why := s.requestToken(r)
+		if t == nil {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="warden"`)
-			msg := "missing token; send Authorization: Bearer <token> (create one with `warden token create`)"
-			if r.Header.Get("Authorization") != "" {
-				msg = "invalid or revoked token; create one with `warden token create`"
-			}
 			if st := s.sharedState(); st != nil && st.State == Waiting {
-				msg += " (the shared store " + st.Where + " is not reachable yet: until it answers only this machine's tokens are accepted, such as the local CLI's)"
+				why += " (the shared store " + st.Where + " is not reachable yet: until it answers only this machine's tokens are accepted, such as the local CLI's)"
 			}
-			writeError(w, http.StatusUnauthorized, "unauthorized", msg)
+			writeError(w, http.StatusUnauthorized, "unauthorized", why)
+			return
+		}
+		if !t.Allows(need) {
+			s.o.Log.Warn("token scope refused", "token", t.ID, "scope", t.EffectiveScope(), "method", r.Method, "path", r.URL.Path)
+			w.Header().Set("WWW-Authenticate", `Bearer realm="warden", error="insufficient_scope", scope="`+need+`"`)
+			writeError(w, http.StatusForbidden, "insufficient_scope", fmt.Sprintf("token %s (%s) has scope %s; %s %s needs %s (create one with `warden token create NAME --scope %s`)",
+				t.ID, t.Name, t.EffectiveScope(), r.Method, r.URL.Path, need, need))
 			return
 		}
 		if refuseCrossSite(w, r) { // csrf.go

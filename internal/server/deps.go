@@ -31,6 +31,10 @@ type TokenStore interface {
 type DeliveryStore interface {
 	ClaimDelivery(ctx context.Context, source, id string, now time.Time) (first bool, err error)
 	SetDeliveryTask(ctx context.Context, source, id, taskID string) error
+	// DeliveryTask: was id recorded, and which task did it make.
+	DeliveryTask(ctx context.Context, source, id string) (taskID string, seen bool, err error)
+	// PruneDeliveries forgets what was recorded before before.
+	PruneDeliveries(ctx context.Context, before time.Time) (int64, error)
 }
 
 // EventStore is the read side of the event record: this machine's store,

@@ -59,6 +59,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 		}
 		var op struct {
 			Summary   string                     `json:"summary"`
+			Scope     string                     `json:"x-scope"`
 			Security  *[]any                     `json:"security"`
 			Responses map[string]json.RawMessage `json:"responses"`
 		}
@@ -76,6 +77,9 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 		if rt.Access != server.Public && rt.Access != server.Signed {
 			if _, ok := op.Responses["401"]; !ok {
 				t.Errorf("%s needs a token but documents no 401", k)
+			}
+			if _, ok := op.Responses["403"]; !ok || op.Scope != rt.Scope() {
+				t.Errorf("%s: documents x-scope %q (403 documented: %v); the route needs %q", k, op.Scope, ok, rt.Scope())
 			}
 		}
 		for code, resp := range op.Responses {

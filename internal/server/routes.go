@@ -69,9 +69,9 @@ func (s *Server) add(r Route) {
 	}
 	switch r.Access {
 	case Token:
-		h = s.RequireAuth(h)
+		h = s.RequireAuth(r.Scope(), h)
 	case Loopback:
-		h = s.requireLoopback(s.RequireAuth(h))
+		h = s.requireLoopback(s.RequireAuth(r.Scope(), h))
 	}
 	s.mux.Handle(r.Method+" "+r.Path, h)
 	first := !slices.ContainsFunc(s.routes, func(o Route) bool { return o.Path == r.Path })

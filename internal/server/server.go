@@ -17,6 +17,8 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/warden-dev/warden/internal/httpstop"
+	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/task"
 )
 
@@ -76,9 +78,12 @@ type Server struct {
 	touchMu sync.Mutex
 	touched map[string]time.Time
 	// verified: when each token hash last passed a check against the
-	// store (the fallback while the store is unreachable; one entry per
-	// live token).
-	verified map[string]time.Time
+	// store, and the token as it was then (the fallback while the store
+	// is unreachable; one entry per live token).
+	verified map[string]verifiedToken
+	// lastPrune: when old webhook deliveries were last pruned
+	// (webhook_dedupe.go; under touchMu).
+	lastPrune time.Time
 }
 
 // New builds the server and its routes.
@@ -111,7 +116,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{o: o, mux: http.NewServeMux(), touched: map[string]time.Time{}, verified: map[string]time.Time{}, alertTmpl: tmpl}
+	s := &Server{o: o, mux: http.NewServeMux(), touched: map[string]time.Time{}, verified: map[string]verifiedToken{}, alertTmpl: tmpl}
 	s.metrics = newMetrics(s)
 	for _, r := range s.table() {
 		s.add(r)
@@ -144,7 +149,7 @@ func (s *Server) Routes() []Route { return append([]Route(nil), s.routes...) }
 // no API route claims. Call it before serving.
 func (s *Server) Mount(pattern string, h http.Handler, public bool) {
 	if !public {
-		h = s.RequireAuth(h)
+		h = s.RequireAuth(store.ScopeRead, h)
 	}
 	if pattern == "/" {
 		s.root = h
@@ -216,6 +221,10 @@ func HTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 // Serve serves hs on ln until ctx ends, then shuts down gracefully:
 // no new connections, in-flight requests get up to drain to finish.
 func Serve(ctx context.Context, hs *http.Server, ln net.Listener, drain time.Duration, tlsCert, tlsKey string) error {
+	// Streams end as the shutdown starts (httpstop), not at the deadline.
+	base, stop := httpstop.With(context.Background())
+	hs.BaseContext = func(net.Listener) context.Context { return base }
+	hs.RegisterOnShutdown(stop)
 	errc := make(chan error, 1)
 	go func() {
 		if tlsCert != "" {

@@ -88,6 +88,13 @@ func (s *Server) webhookAlertmanager(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		key := "alertmanager:" + a.Fingerprint + ":" + a.StartsAt.UTC().Format(time.RFC3339)
+		// A firing seen before is not queued again, even when its task
+		// is gone (pruned) while Alertmanager still repeats it.
+		if id, seen := s.deliverySeen(r.Context(), "alertmanager", key); seen {
+			existing = append(existing, id)
+			s.metrics.webhooks.WithLabelValues("alertmanager", "duplicate").Inc()
+			continue
+		}
 		t, made, status, code, msg := s.enqueue(r, TaskRequest{Project: wh.AlertProject, Prompt: strings.TrimSpace(b.String()),
 			Source: "alertmanager", IdempotencyKey: key})
 		if t == nil {
@@ -95,6 +102,7 @@ func (s *Server) webhookAlertmanager(w http.ResponseWriter, r *http.Request) {
 			writeError(w, status, code, fmt.Sprintf("alerts[%d]: %s", i, msg))
 			return
 		}
+		s.recordDelivery(r.Context(), "alertmanager", t.ID, key)
 		if made {
 			created = append(created, t.ID)
 			s.metrics.webhooks.WithLabelValues("alertmanager", "task").Inc()

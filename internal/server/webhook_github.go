@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // GitHub: an issue labelled webhook.github_label (when labelled, or opened
@@ -15,7 +16,8 @@ import (
 // webhook.github_repos maps the repository to. The signature
 // (X-Hub-Signature-256, HMAC-SHA256 of the raw body with the secret) is
 // checked in constant time before anything is parsed; a redelivery (same
-// X-GitHub-Delivery) finds the task it made through the idempotency key.
+// X-GitHub-Delivery) or the same signed body under another delivery id
+// finds the task it made (webhook_dedupe.go).
 
 type ghPayload struct {
 	Action string `json:"action"`
@@ -27,6 +29,8 @@ type ghPayload struct {
 		Title   string `json:"title"`
 		Body    string `json:"body"`
 		HTMLURL string `json:"html_url"`
+		// UpdatedAt is when the issue last changed (labelling changes it).
+		UpdatedAt time.Time `json:"updated_at"`
 		// AuthorAssociation is the opener's relation to the repository.
 		AuthorAssociation string `json:"author_association"`
 		Labels            []struct {
@@ -40,7 +44,8 @@ type ghPayload struct {
 		} `json:"user"`
 		// AuthorAssociation is the commenter's relation to the
 		// repository: OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE…
-		AuthorAssociation string `json:"author_association"`
+		AuthorAssociation string    `json:"author_association"`
+		CreatedAt         time.Time `json:"created_at"`
 	} `json:"comment"`
 	Repository *struct {
 		FullName string `json:"full_name"`
@@ -92,6 +97,9 @@ func (s *Server) webhookGitHub(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "event": "ping"})
 		return
 	}
+	if s.seenDelivery(w, r, "github", delivery, bodyKey(body)) {
+		return
+	}
 	var p ghPayload
 	if err := json.Unmarshal(body, &p); err != nil {
 		writeError(w, http.StatusBadRequest, "bad_request", jsonErrorText(err, githubBodyLimit))
@@ -104,6 +112,13 @@ func (s *Server) webhookGitHub(w http.ResponseWriter, r *http.Request) {
 	project, known := wh.GitHubProjects[p.Repository.FullName]
 	if !known {
 		s.ignored(w, "github", "repository "+p.Repository.FullName+" is not in webhook.github_repos")
+		return
+	}
+	at := p.Issue.UpdatedAt
+	if p.Comment != nil {
+		at = p.Comment.CreatedAt
+	}
+	if s.tooOld(w, "github", at) {
 		return
 	}
 	ref := fmt.Sprintf("%s#%d", p.Repository.FullName, p.Issue.Number)
@@ -131,7 +146,9 @@ func (s *Server) webhookGitHub(w http.ResponseWriter, r *http.Request) {
 		s.ignored(w, "github", fmt.Sprintf("%s/%s is not a %q label or a /warden run comment", ev, p.Action, wh.GitHubLabel))
 		return
 	}
-	s.webhookTask(w, r, "github", delivery, TaskRequest{Project: project, Prompt: prompt, Source: "github", IdempotencyKey: "github:" + delivery})
+	// The body's hash keys the task: two deliveries of one body racing
+	// each other make one task.
+	s.webhookTask(w, r, "github", []string{delivery, bodyKey(body)}, TaskRequest{Project: project, Prompt: prompt, Source: "github", IdempotencyKey: "github:" + bodyKey(body)})
 }
 
 func badGitHubSignature(w http.ResponseWriter) {
@@ -155,23 +172,20 @@ func (s *Server) ignored(w http.ResponseWriter, source, why string) {
 }
 
 // webhookTask queues the task of one delivery: 201 when made, 200 with
-// duplicate: true for a replay (nothing new).
-func (s *Server) webhookTask(w http.ResponseWriter, r *http.Request, source, delivery string, req TaskRequest) {
+// duplicate: true for a replay (nothing new); either way the delivery's
+// keys are recorded with the task.
+func (s *Server) webhookTask(w http.ResponseWriter, r *http.Request, source string, keys []string, req TaskRequest) {
 	t, created, status, code, msg := s.enqueue(r, req)
 	if t == nil {
 		s.metrics.webhooks.WithLabelValues(source, "error").Inc()
 		writeError(w, status, code, msg)
 		return
 	}
+	s.recordDelivery(r.Context(), source, t.ID, keys...)
 	if !created {
 		s.metrics.webhooks.WithLabelValues(source, "duplicate").Inc()
 		writeJSON(w, http.StatusOK, map[string]any{"duplicate": true, "task": t})
 		return
-	}
-	if s.o.Deliveries != nil {
-		if _, err := s.o.Deliveries.ClaimDelivery(r.Context(), source, delivery, s.o.Now()); err == nil {
-			_ = s.o.Deliveries.SetDeliveryTask(r.Context(), source, delivery, t.ID)
-		}
 	}
 	s.metrics.webhooks.WithLabelValues(source, "task").Inc()
 	writeJSON(w, http.StatusCreated, map[string]any{"task": t})

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/warden-dev/warden/internal/task"
 )
@@ -21,6 +22,7 @@ type tgUpdate struct {
 	UpdateID int64 `json:"update_id"`
 	Message  *struct {
 		Text string `json:"text"`
+		Date int64  `json:"date"` // Unix seconds
 		Chat struct {
 			ID int64 `json:"id"`
 		} `json:"chat"`
@@ -61,8 +63,12 @@ func (s *Server) webhookTelegram(w http.ResponseWriter, r *http.Request) {
 	if !s.telegramAllowed(w, chat) {
 		return
 	}
+	if u.Message.Date > 0 && s.tooOld(w, "telegram", time.Unix(u.Message.Date, 0)) { // webhook_dedupe.go
+		return
+	}
 	delivery := strconv.FormatInt(u.UpdateID, 10)
 	if s.o.Deliveries != nil {
+		s.pruneDeliveries(r.Context(), s.o.Now())
 		first, err := s.o.Deliveries.ClaimDelivery(r.Context(), "telegram", delivery, s.o.Now())
 		if err != nil {
 			writeError(w, http.StatusInternalServerError, "internal", err.Error())

@@ -17,6 +17,11 @@ type APIToken struct {
 	Created  time.Time  `json:"created"`
 	LastUsed *time.Time `json:"last_used,omitempty"`
 	Revoked  *time.Time `json:"revoked,omitempty"`
+	// Scope is what the token may do (tokenscope.go); empty reads as
+	// admin, what a token stored before scopes could do.
+	Scope string `json:"scope"`
+	// Expires is when the token stops working; nil: never.
+	Expires *time.Time `json:"expires,omitempty"`
 }
 
 // APITokenPrefix starts every API token, so one pasted in the wrong place

@@ -43,6 +43,10 @@ type Change struct {
 	// Requeue clears the claim (owner, claimed_at, started_at) when the
 	// task goes back to queued.
 	Requeue bool
+	// Refund, with Requeue, gives back the attempt the claim counted:
+	// the daemon stopped the agent itself (a clean shutdown), so the
+	// task was not lost and must not come nearer to serve.max_attempts.
+	Refund bool
 	// Owner fences the change: when set, it applies only while the task
 	// is claimed by Owner (ErrConflict otherwise). In a pool a worker
 	// that stalled past its heartbeats finds its task recovered by a peer

@@ -47,13 +47,35 @@ var tokenName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9 ._:@()-]{0,63}$`)
 
 func newCreateCmd(open Opener) *cobra.Command {
 	var asJSON bool
+	var scope, expires string
 	cmd := &cobra.Command{
-		Use:   "create NAME",
+		Use:   "create NAME [--scope read|tasks|admin|webhook:alertmanager] [--expires 30d]",
 		Short: "Make a token and print it once (only its hash is kept)",
-		Args:  cobra.ExactArgs(1),
+		Long: `Make a token and print it once (only its hash is kept).
+
+--scope is what the token may do: read (every GET: lists, events, metrics,
+the dashboard's pages), tasks (read, and queue, cancel, approve or deny
+tasks; the default), admin (everything, the loopback-only agent control
+routes included), webhook:alertmanager (only /webhook/alertmanager: the
+credential to give Alertmanager). --expires makes it stop working after a
+time (30d, 2w, 12h) or on a date (2027-01-31, UTC); the default is never.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !tokenName.MatchString(args[0]) {
 				return fmt.Errorf("token name %q: use 1–64 letters, digits, spaces or ._:@()- (e.g. \"grafana\" or \"phone\")", args[0])
+			}
+			sc, err := store.ParseScope(scope)
+			if err != nil {
+				return fmt.Errorf("--scope: %w", err)
+			}
+			now := time.Now().UTC()
+			var exp *time.Time
+			if expires != "" {
+				at, err := store.ParseExpiry(expires, now)
+				if err != nil {
+					return err
+				}
+				exp = &at
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -63,19 +85,22 @@ func newCreateCmd(open Opener) *cobra.Command {
 			}
 			defer st.Close()
 			tok, hash := store.NewAPIToken()
-			t := &store.APIToken{ID: "tok-" + hash[:10], Name: args[0], Hash: hash, Created: time.Now().UTC()}
+			t := &store.APIToken{ID: "tok-" + hash[:10], Name: args[0], Hash: hash, Created: now, Scope: sc, Expires: exp}
 			if err := st.AddToken(ctx, t); err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				return json.NewEncoder(out).Encode(map[string]any{"id": t.ID, "name": t.Name, "token": tok})
+				return json.NewEncoder(out).Encode(map[string]any{"id": t.ID, "name": t.Name, "token": tok, "scope": t.Scope, "expires": t.Expires})
 			}
-			fmt.Fprintf(out, "%s\n\ntoken %s (%s) created. It is shown only this once: store it now.\nUse it as: Authorization: Bearer <token>\n", tok, t.ID, t.Name)
+			fmt.Fprintf(out, "%s\n\ntoken %s (%s) created with scope %s, %s. It is shown only this once: store it now.\nUse it as: Authorization: Bearer <token>\n",
+				tok, t.ID, t.Name, t.Scope, expiryText(t.Expires))
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "JSON output")
+	cmd.Flags().StringVar(&scope, "scope", store.ScopeTasks, "what it may do: read, tasks, admin or webhook:alertmanager")
+	cmd.Flags().StringVar(&expires, "expires", "", "stop working after 30d, 2w, 12h… or on a date (2027-01-31); default never")
 	return cmd
 }
 
@@ -83,7 +108,7 @@ func newListCmd(open Opener) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "Tokens with their creation, last use and revocation (never the tokens)",
+		Short: "Tokens with their scope, creation, last use, expiry and revocation (never the tokens)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -109,22 +134,37 @@ func newListCmd(open Opener) *cobra.Command {
 				return nil
 			}
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tNAME\tCREATED\tLAST USED\tSTATE")
+			fmt.Fprintln(tw, "ID\tNAME\tSCOPE\tCREATED\tLAST USED\tEXPIRES\tSTATE")
+			now := time.Now()
 			for _, t := range ts {
-				used, state := "never", "active"
+				used, expires, state := "never", "never", "active"
 				if t.LastUsed != nil {
 					used = t.LastUsed.Local().Format("2006-01-02 15:04")
+				}
+				if t.Expires != nil {
+					expires = t.Expires.Local().Format("2006-01-02 15:04")
+					if t.Expired(now) {
+						state = "expired"
+					}
 				}
 				if t.Revoked != nil {
 					state = "revoked " + t.Revoked.Local().Format("2006-01-02 15:04")
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.ID, t.Name, t.Created.Local().Format("2006-01-02 15:04"), used, state)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Name, t.EffectiveScope(), t.Created.Local().Format("2006-01-02 15:04"), used, expires, state)
 			}
 			return tw.Flush()
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "JSON output")
 	return cmd
+}
+
+// expiryText says when a token stops working.
+func expiryText(exp *time.Time) string {
+	if exp == nil {
+		return "never expiring"
+	}
+	return "expiring " + exp.Local().Format("2006-01-02 15:04 MST")
 }
 
 func newRevokeCmd(open Opener) *cobra.Command {

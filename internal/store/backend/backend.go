@@ -38,6 +38,8 @@ type Store interface {
 	RevokeToken(ctx context.Context, idOrName string, now time.Time) (int64, error)
 	ClaimDelivery(ctx context.Context, source, id string, now time.Time) (bool, error)
 	SetDeliveryTask(ctx context.Context, source, id, taskID string) error
+	DeliveryTask(ctx context.Context, source, id string) (taskID string, seen bool, err error)
+	PruneDeliveries(ctx context.Context, before time.Time) (int64, error)
 
 	InsertAgent(ctx context.Context, a *store.Agent) error
 	UpdateAgent(ctx context.Context, a *store.Agent, next *store.AgentState) error

@@ -11,6 +11,9 @@ import (
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
+// RoleServe marks the lock of warden serve (Options.Role).
+const RoleServe = "serve"
+
 // ErrRunning is returned by Run when another keeper holds the store.
 var ErrRunning = errors.New("a keeper already holds this store")
 
@@ -50,6 +53,10 @@ type Options struct {
 	Backlog func(ctx context.Context, pin *sqlite.Pin) (bool, error)
 	// Log gets a line when the keeper stays for a backlog (nil: none).
 	Log io.Writer
+	// Role is written after the pid in the lock file (Holder): RoleServe
+	// for warden serve, so a second one tells the daemon from an
+	// on-demand keeper it may stop, even when serve.json is gone.
+	Role string
 
 	// polled, set only by tests, hears of every poll the keeper stayed
 	// through (non-blocking: give it a buffer), so a test can wait for
@@ -78,7 +85,7 @@ func (o *Options) defaults() {
 // creates one).
 func Run(ctx context.Context, o Options) error {
 	o.defaults()
-	unlock, err := tryLock(o.LockPath)
+	unlock, err := tryLock(o.LockPath, o.Role)
 	if err != nil {
 		return err
 	}

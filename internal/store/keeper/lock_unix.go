@@ -13,8 +13,9 @@ import (
 	"time"
 )
 
-// tryLock takes the keeper lock, or returns ErrRunning.
-func tryLock(path string) (unlock func(), err error) {
+// tryLock takes the keeper lock, or returns ErrRunning. The lock file
+// then holds the pid, and the role after it when there is one (Holder).
+func tryLock(path, role string) (unlock func(), err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
@@ -29,7 +30,11 @@ func tryLock(path string) (unlock func(), err error) {
 		if err == nil {
 			// The pid lets Stop (tests, uninstall) find the holder.
 			_ = f.Truncate(0)
-			_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+			line := strconv.Itoa(os.Getpid())
+			if role != "" {
+				line += " " + role
+			}
+			_, _ = f.WriteAt([]byte(line+"\n"), 0)
 			return func() { f.Close() }, nil
 		}
 		if !errors.Is(err, syscall.EWOULDBLOCK) || try == 20 {
@@ -73,13 +78,9 @@ func Stop(path string, timeout time.Duration) error {
 	if err != nil || !running {
 		return err
 	}
-	b, err := os.ReadFile(path)
+	pid, _, err := Holder(path)
 	if err != nil {
 		return err
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil || pid <= 1 {
-		return fmt.Errorf("keeper lock %s holds no pid", path)
 	}
 	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
 		return err
@@ -90,4 +91,24 @@ func Stop(path string, timeout time.Duration) error {
 		}
 	}
 	return fmt.Errorf("keeper (pid %d) still holds %s after %v", pid, path, timeout)
+}
+
+// Holder reads who holds the lock at path, as tryLock wrote it: the pid
+// and the role (RoleServe for the daemon, "" for an on-demand keeper).
+func Holder(path string) (pid int, role string, err error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, "", err
+	}
+	f := strings.Fields(string(b))
+	if len(f) > 0 {
+		pid, _ = strconv.Atoi(f[0])
+	}
+	if pid <= 1 {
+		return 0, "", fmt.Errorf("keeper lock %s holds no pid", path)
+	}
+	if len(f) > 1 {
+		role = f[1]
+	}
+	return pid, role, nil
 }

@@ -289,6 +289,9 @@ func (s *Store) UpdateTask(ctx context.Context, id string, c task.Change) (*task
 			case c.To == task.Queued && c.Requeue:
 				set("owner", "")
 				sets = append(sets, "claimed_us = NULL", "started_us = NULL")
+				if c.Refund {
+					sets = append(sets, "attempts = GREATEST(attempts - 1, 0)")
+				}
 			}
 		}
 		if _, err := tx.Exec(ctx, "UPDATE tasks SET "+strings.Join(sets, ", ")+" WHERE id = "+p.add(id), p...); err != nil {

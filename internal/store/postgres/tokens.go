@@ -16,17 +16,18 @@ import (
 
 // AddToken stores a new token (its hash only).
 func (s *Store) AddToken(ctx context.Context, t *store.APIToken) error {
-	_, err := s.pool.Exec(ctx, "INSERT INTO api_tokens (id, name, hash, created_us) VALUES ($1,$2,$3,$4)",
-		t.ID, t.Name, t.Hash, t.Created.UnixMicro())
+	_, err := s.pool.Exec(ctx, "INSERT INTO api_tokens (id, name, hash, created_us, scope, expires_us) VALUES ($1,$2,$3,$4,$5,$6)",
+		t.ID, t.Name, t.Hash, t.Created.UnixMicro(), t.EffectiveScope(), expiresUS(t))
 	if err != nil {
 		return fmt.Errorf("store token: %w", err)
 	}
 	return nil
 }
 
-const tokenCols = "id, name, hash, created_us, last_used_us, revoked_us"
+const tokenCols = "id, name, hash, created_us, last_used_us, revoked_us, scope, expires_us"
 
-// TokenByHash finds the live (not revoked) token with hash; nil when none.
+// TokenByHash finds the unrevoked token with hash (expired or not: the
+// API says which it is); nil when none.
 func (s *Store) TokenByHash(ctx context.Context, hash string) (*store.APIToken, error) {
 	t, err := scanToken(s.pool.QueryRow(ctx, "SELECT "+tokenCols+" FROM api_tokens WHERE hash = $1 AND revoked_us = 0", hash))
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -70,10 +71,18 @@ func (s *Store) RevokeToken(ctx context.Context, idOrName string, now time.Time)
 	return tag.RowsAffected(), nil
 }
 
+// expiresUS is the stored expiry: 0 for never.
+func expiresUS(t *store.APIToken) int64 {
+	if t.Expires == nil {
+		return 0
+	}
+	return t.Expires.UnixMicro()
+}
+
 func scanToken(sc pgx.Row) (*store.APIToken, error) {
 	var t store.APIToken
-	var created, used, revoked int64
-	if err := sc.Scan(&t.ID, &t.Name, &t.Hash, &created, &used, &revoked); err != nil {
+	var created, used, revoked, expires int64
+	if err := sc.Scan(&t.ID, &t.Name, &t.Hash, &created, &used, &revoked, &t.Scope, &expires); err != nil {
 		return nil, err
 	}
 	t.Created = micros(created)
@@ -84,6 +93,10 @@ func scanToken(sc pgx.Row) (*store.APIToken, error) {
 	if revoked > 0 {
 		r := micros(revoked)
 		t.Revoked = &r
+	}
+	if expires > 0 {
+		e := micros(expires)
+		t.Expires = &e
 	}
 	return &t, nil
 }

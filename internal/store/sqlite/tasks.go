@@ -280,6 +280,9 @@ func (s *Store) UpdateTask(ctx context.Context, id string, c task.Change) (*task
 			case c.To == task.Queued && c.Requeue:
 				set("owner", "")
 				sets = append(sets, "claimed_us = NULL", "started_us = NULL")
+				if c.Refund {
+					sets = append(sets, "attempts = MAX(attempts - 1, 0)")
+				}
 			}
 		}
 		args = append(args, id)

@@ -12,20 +12,23 @@ import (
 
 // API tokens (migration 0011) and webhook deliveries (0012).
 
+const tokenCols = "id, name, hash, created_us, last_used_us, revoked_us, scope, expires_us"
+
 // AddToken stores a new token (its hash only).
 func (s *Store) AddToken(ctx context.Context, t *store.APIToken) error {
-	_, err := s.execRetry(ctx, "INSERT INTO api_tokens (id, name, hash, created_us) VALUES (?,?,?,?)",
-		t.ID, t.Name, t.Hash, t.Created.UnixMicro())
+	_, err := s.execRetry(ctx, "INSERT INTO api_tokens (id, name, hash, created_us, scope, expires_us) VALUES (?,?,?,?,?,?)",
+		t.ID, t.Name, t.Hash, t.Created.UnixMicro(), t.EffectiveScope(), expiresUS(t))
 	if err != nil {
 		return fmt.Errorf("store token: %w", err)
 	}
 	return nil
 }
 
-// TokenByHash finds the live (not revoked) token with hash; nil when none.
+// TokenByHash finds the unrevoked token with hash (expired or not: the
+// API says which it is); nil when none.
 func (s *Store) TokenByHash(ctx context.Context, hash string) (*store.APIToken, error) {
 	t, err := scanToken(cachedDB{s}.QueryRowContext(ctx,
-		"SELECT id, name, hash, created_us, last_used_us, revoked_us FROM api_tokens WHERE hash = ? AND revoked_us = 0", hash))
+		"SELECT "+tokenCols+" FROM api_tokens WHERE hash = ? AND revoked_us = 0", hash))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -41,7 +44,7 @@ func (s *Store) TouchToken(ctx context.Context, id string, now time.Time) error 
 
 // Tokens lists every token, revoked ones included, oldest first.
 func (s *Store) Tokens(ctx context.Context) ([]store.APIToken, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT id, name, hash, created_us, last_used_us, revoked_us FROM api_tokens ORDER BY created_us, id")
+	rows, err := s.db.QueryContext(ctx, "SELECT "+tokenCols+" FROM api_tokens ORDER BY created_us, id")
 	if err != nil {
 		return nil, fmt.Errorf("list tokens: %w", err)
 	}
@@ -68,10 +71,18 @@ func (s *Store) RevokeToken(ctx context.Context, idOrName string, now time.Time)
 	return res.RowsAffected()
 }
 
+// expiresUS is the stored expiry: 0 for never.
+func expiresUS(t *store.APIToken) int64 {
+	if t.Expires == nil {
+		return 0
+	}
+	return t.Expires.UnixMicro()
+}
+
 func scanToken(sc interface{ Scan(...any) error }) (*store.APIToken, error) {
 	var t store.APIToken
-	var created, used, revoked int64
-	if err := sc.Scan(&t.ID, &t.Name, &t.Hash, &created, &used, &revoked); err != nil {
+	var created, used, revoked, expires int64
+	if err := sc.Scan(&t.ID, &t.Name, &t.Hash, &created, &used, &revoked, &t.Scope, &expires); err != nil {
 		return nil, err
 	}
 	t.Created = time.UnixMicro(created).UTC()
@@ -82,6 +93,10 @@ func scanToken(sc interface{ Scan(...any) error }) (*store.APIToken, error) {
 	if revoked > 0 {
 		r := time.UnixMicro(revoked).UTC()
 		t.Revoked = &r
+	}
+	if expires > 0 {
+		e := time.UnixMicro(expires).UTC()
+		t.Expires = &e
 	}
 	return &t, nil
 }

@@ -1,0 +1,32 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// DeliveryTask reports whether webhook delivery id from source was
+// recorded, and the task it made ("" when none or not yet noted).
+func (s *Store) DeliveryTask(ctx context.Context, source, id string) (taskID string, seen bool, err error) {
+	err = s.db.QueryRowContext(ctx, "SELECT task_id FROM webhook_deliveries WHERE source = ? AND delivery_id = ?", source, id).Scan(&taskID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("look up delivery: %w", err)
+	}
+	return taskID, true, nil
+}
+
+// PruneDeliveries forgets deliveries recorded before before (the
+// retention of replay protection); it reports how many.
+func (s *Store) PruneDeliveries(ctx context.Context, before time.Time) (int64, error) {
+	res, err := s.execRetry(ctx, "DELETE FROM webhook_deliveries WHERE time_us < ?", before.UnixMicro())
+	if err != nil {
+		return 0, fmt.Errorf("prune deliveries: %w", err)
+	}
+	return res.RowsAffected()
+}
