@@ -25,6 +25,7 @@ type tgUpdate struct {
 			ID int64 `json:"id"`
 		} `json:"chat"`
 	} `json:"message"`
+	CallbackQuery *tgCallback `json:"callback_query"` // a button of a notice (webhook_telegram_answer.go)
 }
 
 const telegramHelp = "warden commands: /status — the daemon and its queue; /pace — the quota windows; /task add PROMPT — queue a task"
@@ -51,6 +52,10 @@ func (s *Server) webhookTelegram(w http.ResponseWriter, r *http.Request) {
 	}
 	if u.UpdateID == 0 {
 		writeError(w, http.StatusBadRequest, "bad_request", "update_id missing; this endpoint takes Telegram Update objects")
+		return
+	}
+	if u.CallbackQuery != nil {
+		s.telegramCallback(w, r, u.UpdateID, u.CallbackQuery)
 		return
 	}
 	if u.Message == nil || u.Message.Text == "" {
