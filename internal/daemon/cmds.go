@@ -86,7 +86,7 @@ $WARDEN_HOME/logs/daemon.log (warden logs daemon -f).`,
 			}
 			o.Home, o.DB, o.Lock, o.Socket = paths.Home(), paths.DB(), paths.KeeperLock(), paths.HookSocket()
 			o.LogPath, o.StatePath, o.TokenPath, o.TaskDir = paths.DaemonLog(), paths.ServeState(), paths.CLIToken(), paths.TaskDir()
-			o.Config, o.Env, o.Version = cfg, os.Environ(), version.String()
+			o.Config, o.Env, o.Version, o.ConfigPath = cfg, os.Environ(), version.String(), paths.UserConfig()
 			o.Stderr, o.DatabaseURL = cmd.ErrOrStderr(), databaseURL(cfg)
 			if logStderr {
 				o.LogTo = cmd.ErrOrStderr()

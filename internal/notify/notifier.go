@@ -94,9 +94,13 @@ func (n *Notifier) Deliver(ctx context.Context, no Notice) error {
 	}
 	if tg := s.Telegram; tg.Token != "" {
 		text := no.Text()
+		buttons := "" // only a pending call has something to approve
+		if no.Tool != "" {
+			buttons = no.Task
+		}
 		for _, chat := range tg.Chats {
 			wg.Go(func() {
-				err := retry(ctx, s.Retries, n.Backoff, func() error { return tg.sendMessage(ctx, n.client, chat, text, no.Task, s.Timeout) })
+				err := retry(ctx, s.Retries, n.Backoff, func() error { return tg.sendMessage(ctx, n.client, chat, text, buttons, s.Timeout) })
 				if err != nil {
 					fail(fmt.Errorf("telegram chat %d: %s", chat, redactToken(err.Error(), tg.Token)))
 				}

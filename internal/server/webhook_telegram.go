@@ -31,7 +31,7 @@ type tgUpdate struct {
 const telegramHelp = "warden commands: /status — the daemon and its queue; /pace — the quota windows; /task add PROMPT — queue a task"
 
 func (s *Server) webhookTelegram(w http.ResponseWriter, r *http.Request) {
-	wh := s.o.Webhooks
+	wh := s.webhooks()
 	if wh.TelegramSecret == "" {
 		notConfigured(w, "webhook.telegram_secret")
 		return
@@ -123,10 +123,10 @@ func (s *Server) telegramAnswer(r *http.Request, u tgUpdate, delivery string) st
 		if sub != "add" || strings.TrimSpace(prompt) == "" {
 			return "usage: /task add PROMPT"
 		}
-		if s.o.Webhooks.TelegramProject == "" {
+		if s.webhooks().TelegramProject == "" {
 			return "set webhook.telegram_project to the directory tasks from Telegram run in"
 		}
-		t, _, _, _, msg := s.enqueue(r, TaskRequest{Project: s.o.Webhooks.TelegramProject, Prompt: strings.TrimSpace(prompt),
+		t, _, _, _, msg := s.enqueue(r, TaskRequest{Project: s.webhooks().TelegramProject, Prompt: strings.TrimSpace(prompt),
 			Source: "telegram", IdempotencyKey: "telegram:" + delivery})
 		if t == nil {
 			return "not queued: " + msg

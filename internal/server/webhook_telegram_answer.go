@@ -50,7 +50,7 @@ func (s *Server) telegramCallback(w http.ResponseWriter, r *http.Request, update
 	if cq.Message != nil {
 		chat = cq.Message.Chat.ID
 	}
-	if !slices.Contains(s.o.Webhooks.TelegramChats, chat) {
+	if !slices.Contains(s.webhooks().TelegramChats, chat) {
 		s.o.Log.Warn("telegram: a button tapped in a chat not in webhook.telegram_chats: refused", "chat", chat, "from", cq.From.ID, "data", cq.Data)
 		s.metrics.webhooks.WithLabelValues("telegram", "refused").Inc()
 		reply("refused: this chat is not in warden's webhook.telegram_chats")
