@@ -63,7 +63,7 @@ type Options struct {
 	// BaseURL is where the API answers (set once it listens).
 	BaseURL string
 
-	live     *liveConfig       // the config in force (reload.go)
+	live     *liveConfig      // the config in force (reload.go)
 	notifier *notify.Notifier // a waiting agent's notices
 }
 

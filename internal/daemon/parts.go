@@ -79,13 +79,13 @@ func buildPool(p *Parts, pg *pgShared, id identity) error {
 			return rec, err
 		},
 		ConfigStatus: o.configStatus(),
-		Usage:     UsageReader(p.Store, usage.ConfigDirs()),
-		Agents:    p.Agents,
-		Webhooks:  webhooks(cfg),
-		Systems:   p.Registry.Systems,
-		DBChecks:  p.DBChecks,
-		Shared:    shared,
-		QueueSize: cfg.Serve.QueueSize, System: id.system, Owner: id.owner, Version: o.Version, Log: p.Log, Started: id.started,
+		Usage:        UsageReader(p.Store, usage.ConfigDirs()),
+		Agents:       p.Agents,
+		Webhooks:     webhooks(cfg),
+		Systems:      p.Registry.Systems,
+		DBChecks:     p.DBChecks,
+		Shared:       shared,
+		QueueSize:    cfg.Serve.QueueSize, System: id.system, Owner: id.owner, Version: o.Version, Log: p.Log, Started: id.started,
 	})
 	if err != nil {
 		return err
@@ -121,11 +121,11 @@ func buildWaiting(p *Parts, wait *sharedWait, id identity) error {
 			return rec, err
 		},
 		ConfigStatus: o.configStatus(),
-		Usage:     UsageReader(p.Store, usage.ConfigDirs()),
-		Webhooks:  webhooks(cfg),
-		DBChecks:  append(p.DBChecks[:len(p.DBChecks):len(p.DBChecks)], server.DBCheck{Name: "shared", Check: wait.check}),
-		Shared:    wait.State,
-		QueueSize: cfg.Serve.QueueSize, System: id.system, Owner: id.owner, Version: o.Version, Log: p.Log, Started: id.started,
+		Usage:        UsageReader(p.Store, usage.ConfigDirs()),
+		Webhooks:     webhooks(cfg),
+		DBChecks:     append(p.DBChecks[:len(p.DBChecks):len(p.DBChecks)], server.DBCheck{Name: "shared", Check: wait.check}),
+		Shared:       wait.State,
+		QueueSize:    cfg.Serve.QueueSize, System: id.system, Owner: id.owner, Version: o.Version, Log: p.Log, Started: id.started,
 	})
 	if err != nil {
 		return err

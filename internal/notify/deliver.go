@@ -85,4 +85,3 @@ func redactToken(s, token string) string {
 	}
 	return strings.ReplaceAll(s, token, "<token>")
 }
-
