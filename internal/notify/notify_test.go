@@ -86,6 +86,10 @@ func TestDeliverWebhookAndTelegram(t *testing.T) {
 	if err := n.Deliver(context.Background(), notice()); err != nil {
 		t.Fatal(err)
 	}
+	mu.Lock()
+	defer mu.Unlock()
+	bot.mu.Lock()
+	defer bot.mu.Unlock()
 	if tries != 2 || len(got) != 1 {
 		t.Fatalf("webhook tries %d, notices %d; want 2 and 1", tries, len(got))
 	}
@@ -152,9 +156,11 @@ func TestDeliverBounded(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error")
 	}
+	mu.Lock()
 	if calls["/gone"] != 1 || calls["/hang"] != 3 || calls["/bot999:bad-token/sendMessage"] != 1 {
 		t.Errorf("calls %v; want 1 (4xx), 3 (1 + 2 retries), 1 (401)", calls)
 	}
+	mu.Unlock()
 	msg := err.Error()
 	for _, want := range []string{"notify.webhook_urls[0]: HTTP 410", "notify.webhook_urls[1]", "telegram chat 7"} {
 		if !strings.Contains(msg, want) {

@@ -73,6 +73,8 @@ func TestTelegramButtonsAnswerAWaitingAgent(t *testing.T) {
 	if err := n.Deliver(context.Background(), notify.Notice{Task: "twaiting", Title: "read the config", Tool: "Bash", Call: "cat .env"}); err != nil {
 		t.Fatal(err)
 	}
+	bot.mu.Lock()
+	defer bot.mu.Unlock()
 	if len(bot.sent) != 1 || bot.sent[0].ChatID != 42 || len(bot.sent[0].ReplyMarkup.Keyboard) != 1 {
 		t.Fatalf("sent %+v", bot.sent)
 	}
