@@ -16,14 +16,7 @@ LDFLAGS := -s -w -X github.com/warden-dev/warden/internal/version.Version=$(VERS
            -X github.com/warden-dev/warden/internal/version.Commit=$(COMMIT) \
            -X github.com/warden-dev/warden/internal/version.Date=$(DATE)
 
-# On linux/amd64 and linux/arm64 the front starts in its fast path, before
-# the Go runtime (internal/hookclient/fast_linux_<arch>.s): a hook handed to
-# the keeper then costs a few system calls instead of a Go program's start-up.
-ifneq ($(filter linux/amd64 linux/arm64,$(shell $(GO) env GOOS)/$(shell $(GO) env GOARCH)),)
-FRONT_ENTRY := -E github.com/warden-dev/warden/internal/hookclient.entry
-endif
-
-.PHONY: build install test test-deps vet unit race clock-check bench bench-check clean
+.PHONY: build install test test-deps vet unit race clock-check bench bench-check clean docs
 
 # warden is the tiny front Claude Code starts for every hook: it hands the
 # hook to the keeper (a warden-core process holding the store open) and
@@ -33,7 +26,7 @@ endif
 # packages' init never runs in a hook. warden-mcp is `warden mcp`, the MCP
 # server, with the MCP SDK.
 build:
-	$(GO) build -trimpath -ldflags "$(LDFLAGS) $(FRONT_ENTRY)" -o bin/warden ./cmd/warden
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden ./cmd/warden
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-core ./cmd/warden-core
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-helper ./cmd/warden-helper
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-judge ./cmd/warden-judge
@@ -42,6 +35,12 @@ build:
 
 install: build
 	./bin/warden install
+
+# docs/reference/*.md are generated from the command tree, the config key
+# registry and the daemon's OpenAPI document; a test fails when they differ
+# from the code.
+docs:
+	WARDEN_TEST_UPDATE_DOCS=1 $(GO) test ./internal/cli -run TestReferenceDocsAreCurrent -count=1
 
 # Each step runs in a home of its own that looks like a user's after
 # following the README — warden installed and on PATH, a config with tempo

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -161,7 +162,9 @@ func prepareRun(t *testing.T, sc Scenario) (*Run, []string, string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		cmd := exec.CommandContext(ctx, wardenBin, "install", "--scope", "user", "--yes")
 		cmd.Dir = r.Proj
-		cmd.Env = env
+		// With the pinned claude on PATH, as a user's is, install reads its
+		// version and registers exec-form hooks.
+		cmd.Env = append(slices.Clone(env[1:]), "PATH="+filepath.Dir(claude)+string(os.PathListSeparator)+path)
 		out, err := cmd.CombinedOutput()
 		cancel()
 		r.InstallOutput = string(out)
@@ -171,6 +174,7 @@ func prepareRun(t *testing.T, sc Scenario) (*Run, []string, string) {
 		if _, err := os.Stat(filepath.Join(r.Home, ".claude", "settings.json")); err != nil {
 			t.Fatalf("warden install wrote no %s/.claude/settings.json: %v\n%s", r.Home, err, out)
 		}
+		requireExecForm(t, filepath.Join(r.Home, ".claude", "settings.json"), out)
 	}
 
 	r.API = newFakeAPI(sc.Script, map[string]string{"CWD": r.Proj, "HOME": r.Home, "RUN": dir})
@@ -188,6 +192,42 @@ func prepareRun(t *testing.T, sc Scenario) (*Run, []string, string) {
 	}
 	env = append(env, sc.Env...)
 	return r, env, claude
+}
+
+// requireExecForm fails the test unless every hook handler install wrote
+// is in exec form (the program in "command", its arguments in "args"), so
+// every scenario that passes proves the pinned Claude Code runs them.
+func requireExecForm(t *testing.T, settings string, installOut []byte) {
+	t.Helper()
+	b, err := os.ReadFile(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Hooks map[string][]struct {
+			Hooks []struct {
+				Command string   `json:"command"`
+				Args    []string `json:"args"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatalf("%s: %v", settings, err)
+	}
+	n := 0
+	for ev, groups := range s.Hooks {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				n++
+				if filepath.Base(h.Command) != "warden" || !slices.Equal(h.Args, []string{"hook", "--harness", "claude"}) {
+					t.Fatalf("%s: %s handler %q %q is not warden in exec form\ninstall said:\n%s", settings, ev, h.Command, h.Args, installOut)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatalf("%s holds no hook handlers\ninstall said:\n%s", settings, installOut)
+	}
 }
 
 // runPrint runs `claude -p` for the scenario's prompt and decodes its

@@ -15,10 +15,6 @@ declare -A need=(
   [chromium]=chromium   # internal/dashboard drives it headless (chromedp)
   [systemd-analyze]=systemd
   [gcc]=gcc   # go test -race (make race) needs cgo and a C compiler
-  # internal/hookclient runs the front built for the other architecture
-  # (its fast path is assembly for amd64 and arm64) under qemu-user
-  [qemu-aarch64-static]=qemu-user-static
-  [qemu-x86_64-static]=qemu-user-static
 )
 
 missing=()

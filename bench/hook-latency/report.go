@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 )
 
 func summarize(name string, ms []float64) Summary {
@@ -50,6 +51,7 @@ func printTable(w io.Writer, r *Result) {
 		fmt.Fprintf(w, "  rows added: %d = %d warden runs (warm-up included), all clean allows\n", p.RowsAdded, p.WardenRuns)
 	}
 	printParallel(w, r.Parallel)
+	printNode(w, r.Node)
 	printPause(w, r.Pause)
 	printFloor(w, r.Floor)
 	if s := r.Ship; s != nil {
@@ -58,8 +60,12 @@ func printTable(w io.Writer, r *Result) {
 	if c := r.Check; c != nil {
 		verdict := "ok"
 		if !c.Pass {
-			verdict = "FAIL: start-up regression, or hooks declined under parallel load?"
+			verdict = "FAIL: start-up regression, or hooks declined?"
 		}
-		fmt.Fprintf(w, "\ncheck: warden / bare Go %.2f× one at a time, %.2f× at worst in parallel (p50, p99), against max %.2f×; %d declined under parallel load: %s\n", c.RatioBare, c.WorstParallel, c.Max, c.Declines, verdict)
+		var parts []string
+		for _, p := range r.Node {
+			parts = append(parts, fmt.Sprintf("%.2f× with %d caller(s)", c.Ratios[p.Callers], p.Callers))
+		}
+		fmt.Fprintf(w, "\ncheck: warden (exec form) / bare Go from the Node parent, p50: %s, against max %.2f×; %d declined: %s\n", strings.Join(parts, ", "), c.Max, c.Declines, verdict)
 	}
 }

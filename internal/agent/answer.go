@@ -30,8 +30,9 @@ func refuse(format string, a ...any) error { return &Refusal{Msg: fmt.Sprintf(fo
 const dialogText = "Do you want to proceed?"
 
 // Answer approves (or denies, with reason) the pending call of task's
-// waiting agent and returns it.
-func (m *Manager) Answer(ctx context.Context, task string, approve bool, reason string) (*PendingCall, error) {
+// waiting agent and returns it. always (with approve) also allows every
+// later call of the same kind for the task (always.go).
+func (m *Manager) Answer(ctx context.Context, task string, approve, always bool, reason string) (*PendingCall, error) {
 	a, err := m.st.Agent(ctx, task)
 	if err != nil {
 		return nil, err
@@ -55,7 +56,19 @@ func (m *Manager) Answer(ctx context.Context, task string, approve bool, reason 
 		return nil, refuse("task %s waits on %s, but Claude Code's permission dialog is not on its screen; look at it: warden agent attach %s", task, p, task)
 	}
 	if approve {
-		return p, tm.SendKeys(ctx, a.Window, "Enter")
+		key := ""
+		if always {
+			if key, err = m.askedKey(ctx, task, p); err != nil {
+				return nil, err
+			}
+		}
+		if err := tm.SendKeys(ctx, a.Window, "Enter"); err != nil {
+			return nil, err
+		}
+		if always {
+			return p, m.allowAlways(ctx, task, key, p)
+		}
+		return p, nil
 	}
 	if err := tm.SendKeys(ctx, a.Window, "Escape"); err != nil {
 		return nil, err

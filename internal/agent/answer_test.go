@@ -15,18 +15,18 @@ import (
 func TestAnswerRefusals(t *testing.T) {
 	r := newRig(t, "idle", nil)
 	ctx := context.Background()
-	if _, err := r.m.Answer(ctx, "nosuch", true, ""); err == nil || !strings.Contains(err.Error(), "has no agent") {
+	if _, err := r.m.Answer(ctx, "nosuch", true, false, ""); err == nil || !strings.Contains(err.Error(), "has no agent") {
 		t.Errorf("unknown task: %v", err)
 	}
 	a := r.spawn(t, "t1")
-	if _, err := r.m.Answer(ctx, "t1", true, ""); err == nil || !strings.Contains(err.Error(), "not waiting") {
+	if _, err := r.m.Answer(ctx, "t1", true, false, ""); err == nil || !strings.Contains(err.Error(), "not waiting") {
 		t.Errorf("spawning agent: %v", err)
 	}
 	a.State, a.Reason = string(Waiting), "Notification idle_prompt: it waits for a person"
 	if err := r.st.UpdateAgent(ctx, a, &store.AgentState{State: a.State, Reason: a.Reason}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.m.Answer(ctx, "t1", false, "no"); err == nil || !strings.Contains(err.Error(), "warden agent attach t1") {
+	if _, err := r.m.Answer(ctx, "t1", false, false, "no"); err == nil || !strings.Contains(err.Error(), "warden agent attach t1") {
 		t.Errorf("waiting without a pending call: %v", err)
 	}
 	a.Pending = encodePending(PendingCall{Tool: "Bash", Call: "cat .env", Rule: "core.secrets:read-secret", At: time.Now()})
@@ -34,7 +34,7 @@ func TestAnswerRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The fake agent sleeps: no dialog on its screen, so no keys.
-	if _, err := r.m.Answer(ctx, "t1", true, ""); err == nil || !strings.Contains(err.Error(), "dialog is not on its screen") {
+	if _, err := r.m.Answer(ctx, "t1", true, false, ""); err == nil || !strings.Contains(err.Error(), "dialog is not on its screen") {
 		t.Errorf("no dialog: %v", err)
 	}
 	r.m.Kill(ctx, "t1", "test over")

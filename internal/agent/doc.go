@@ -25,4 +25,10 @@
 //   - why.go       what a failed agent last said, and the next step
 //   - answer.go    approve or deny a waiting agent's pending call in its window
 //   - diff.go      what a task's branch holds against its base
+//   - always.go    approving a call always for the task: the allowance its hooks read
+//   - reply.go     a person's reply typed into a running agent's prompt
+//   - followup.go  a finished task's follow-up run on its branch
+//   - merge.go     merging a branch into its base, refused before anything changes
+//   - pr.go        pushing a branch and opening a pull request with gh
+//   - merge_task.go  merge or pull request for a task's finished agent
 package agent

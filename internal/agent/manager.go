@@ -19,6 +19,10 @@ type Store interface {
 	Agents(ctx context.Context, all bool) ([]*store.Agent, error)
 	AgentStates(ctx context.Context, task string) ([]store.AgentState, error)
 	Events(ctx context.Context, f store.Filter) ([]store.Event, error)
+	// Setting and SetSetting carry a task's "always" approvals to its
+	// agent's hooks (always.go).
+	Setting(ctx context.Context, key string) (string, bool, error)
+	SetSetting(ctx context.Context, key, value string) error
 }
 
 // Config is how agents are run; zero fields take the defaults.
@@ -89,6 +93,8 @@ type Manager struct {
 	mu       sync.Mutex           // one Poll, Spawn or Kill at a time
 	cfgMu    sync.RWMutex         // Reconfigure against Config (reconfigure.go)
 	deadSeen map[string]time.Time // when a dead pane was first seen, per task
+
+	allowMu sync.Mutex // one change of a task's allowances at a time
 }
 
 // NewManager returns a manager over st.

@@ -86,7 +86,13 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 	}
 	for i := range evs {
 		e := &evs[i]
-		a.LastEventID, a.LastEvent = e.ID, e.Time
+		a.LastEventID = e.ID
+		if e.Time.Before(a.Started) {
+			// A late event of an earlier run of the task (its session's
+			// end, recorded while a follow-up run starts): not this run's.
+			continue
+		}
+		a.LastEvent = e.Time
 		to, why := Next(State(a.State), e)
 		if to == Waiting && event.Name(e.Event) == event.PreToolUse {
 			a.Pending = encodePending(PendingFrom(e))

@@ -8,18 +8,21 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/warden-dev/warden/internal/harness"
 	"github.com/warden-dev/warden/internal/install"
 )
 
 // installFlags are shared by install and uninstall.
 type installFlags struct {
-	scope  string
-	dryRun bool
-	diff   bool
-	yes    bool
+	harness string
+	scope   string
+	dryRun  bool
+	diff    bool
+	yes     bool
 }
 
 func (f *installFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.harness, "harness", "claude", "the agent CLI: claude (Claude Code), codex (OpenAI Codex CLI), gemini (Gemini CLI) or copilot (GitHub Copilot CLI); the others are set up in their user configuration")
 	cmd.Flags().StringVar(&f.scope, "scope", "user", "settings file to edit: user (~/.claude/settings.json), project (.claude/settings.json) or local (.claude/settings.local.json)")
 	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the full diff and change nothing")
 	cmd.Flags().BoolVar(&f.diff, "diff", false, "print the settings file's full diff, not only a summary")
@@ -31,7 +34,15 @@ func (f *installFlags) options(cmd *cobra.Command) (install.Options, error) {
 	if err != nil {
 		return install.Options{}, err
 	}
+	h, err := harness.Parse(f.harness)
+	if err != nil {
+		return install.Options{}, err
+	}
+	if h != harness.Claude && cmd.Flags().Changed("scope") {
+		return install.Options{}, fmt.Errorf("--scope is for Claude Code's settings files; --harness %s installs into that CLI's user configuration", h)
+	}
 	return install.Options{
+		Harness:     h,
 		Scope:       sc,
 		DryRun:      f.dryRun,
 		ShowDiff:    f.diff,
@@ -60,7 +71,7 @@ func newInstallCmd() *cobra.Command {
 	var f installFlags
 	var noStatusLine bool
 	cmd := &cobra.Command{
-		Use:   "install [--scope user|project|local] [--diff] [--dry-run] [--no-statusline] [--yes]",
+		Use:   "install [--harness claude|codex|gemini|copilot] [--scope user|project|local] [--diff] [--dry-run] [--no-statusline] [--yes]",
 		Short: "Register warden's hooks and status line with Claude Code",
 		Long: `Copy this binary to ~/.warden/bin/warden, create the event store, and merge
 warden's hook registrations (with an explicit timeout per event) and its status
@@ -72,7 +83,14 @@ added, status line set or wrapped, backup); --diff prints the full diff,
 --dry-run prints it and changes nothing. When the install directory is not
 on PATH, warden is linked from ~/.local/bin or ~/bin if one of them is on
 PATH; otherwise the line to add to your shell's start-up file is printed.
-Running it again changes nothing.`,
+Running it again changes nothing.
+
+--harness codex, gemini or copilot sets warden up for that CLI instead, in
+its user configuration: Codex's ~/.codex/hooks.json plus a trust entry per
+hook in ~/.codex/config.toml (Codex skips an untrusted hook silently; the
+entry is rewritten when the hook's command changes), Gemini CLI's
+~/.gemini/settings.json, Copilot CLI's ~/.copilot/hooks/warden.json. The same
+backups, summary, --diff and --dry-run apply.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o, err := f.options(cmd)
@@ -93,7 +111,7 @@ Running it again changes nothing.`,
 func newUninstallCmd() *cobra.Command {
 	var f installFlags
 	cmd := &cobra.Command{
-		Use:   "uninstall [--scope user|project|local] [--diff] [--dry-run] [--yes]",
+		Use:   "uninstall [--harness claude|codex|gemini|copilot] [--scope user|project|local] [--diff] [--dry-run] [--yes]",
 		Short: "Remove warden's hooks and status line from Claude Code settings",
 		Long: `Remove exactly what "warden install" added to a settings file: warden's hook
 handlers and its status line (a status line warden wrapped gets its original

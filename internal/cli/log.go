@@ -14,12 +14,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/warden-dev/warden/internal/harness"
 	"github.com/warden-dev/warden/internal/store"
 )
 
 type logOptions struct {
 	session string
 	event   string
+	harness string
 	since   string
 	limit   int
 	json    bool
@@ -29,7 +31,7 @@ type logOptions struct {
 func newLogCmd() *cobra.Command {
 	var o logOptions
 	cmd := &cobra.Command{
-		Use:   "log [--session ID] [--event E] [--since D] [--json] [-f]",
+		Use:   "log [--session ID] [--event E] [--harness H] [--since D] [--json] [-f]",
 		Short: "Show recorded hook events and decisions",
 		Long: `Show the events warden recorded, oldest first: time, session, event, tool,
 decision, rule and reason. --since takes a duration (90m, 24h, 7d) or a date
@@ -40,6 +42,7 @@ decision, rule and reason. --since takes a duration (90m, 24h, 7d) or a date
 	f := cmd.Flags()
 	f.StringVar(&o.session, "session", "", "only this session id")
 	f.StringVar(&o.event, "event", "", "only this event name (e.g. PreToolUse)")
+	f.StringVar(&o.harness, "harness", "", "only events of this agent CLI: claude, codex, gemini or copilot")
 	f.StringVar(&o.since, "since", "", "only events since a duration ago (24h, 7d) or a date")
 	f.IntVarP(&o.limit, "limit", "n", 50, "show at most the newest N events (0 = all)")
 	f.BoolVar(&o.json, "json", false, "one JSON object per line")
@@ -49,6 +52,13 @@ decision, rule and reason. --since takes a duration (90m, 24h, 7d) or a date
 
 func runLog(cmd *cobra.Command, o logOptions) error {
 	filter := store.Filter{SessionID: o.session, Event: o.event, Limit: o.limit}
+	if o.harness != "" {
+		h, err := harness.Parse(o.harness)
+		if err != nil {
+			return err
+		}
+		filter.Harness = string(h)
+	}
 	if o.since != "" {
 		t, err := parseSince(o.since, time.Now())
 		if err != nil {
@@ -125,8 +135,12 @@ func printEvents(w io.Writer, evs []store.Event, asJSON, header bool) {
 		if e.Error != "" {
 			reason = "error: " + e.Error
 		}
+		name := e.Event
+		if e.Harness != "" && e.Harness != string(harness.Claude) {
+			name += " (" + e.Harness + ")" // another CLI's event, in Claude Code's name
+		}
 		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s",
-			e.Time.Local().Format("01-02 15:04:05"), short(e.SessionID, 8), e.Event, e.Tool,
+			e.Time.Local().Format("01-02 15:04:05"), short(e.SessionID, 8), name, e.Tool,
 			eventDetail(e), e.Decision, e.Rule, oneLine(reason))
 		fmt.Fprintln(tw, line)
 	}

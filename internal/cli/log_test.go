@@ -54,6 +54,7 @@ func TestLogCommand(t *testing.T) {
 	}
 	st.RecordHook(ctx, &store.Event{SessionID: "aaaa1111", Event: "PreToolUse", Tool: "Bash", Decision: "deny", Rule: "core:rm", Reason: "rm -rf /"}, nil)
 	st.RecordHook(ctx, &store.Event{SessionID: "bbbb2222", Event: "Stop"}, nil)
+	st.RecordHook(ctx, &store.Event{SessionID: "cccc3333", Event: "PreToolUse", Harness: "gemini", Tool: "Bash", Decision: "deny"}, nil)
 	st.Close()
 
 	out, _, code := runCLI(t, "log")
@@ -69,6 +70,17 @@ func TestLogCommand(t *testing.T) {
 	out, _, _ = runCLI(t, "log", "--event", "Stop", "--json")
 	if !strings.Contains(out, "bbbb2222") || strings.Contains(out, "aaaa1111") {
 		t.Errorf("log --event: %q", out)
+	}
+	out, _, _ = runCLI(t, "log", "--harness", "gemini", "--json")
+	if !strings.Contains(out, "cccc3333") || strings.Contains(out, "aaaa1111") || strings.Contains(out, "bbbb2222") {
+		t.Errorf("log --harness gemini: %q", out)
+	}
+	out, _, _ = runCLI(t, "log")
+	if !strings.Contains(out, "PreToolUse (gemini)") {
+		t.Errorf("the table names another CLI's events: %q", out)
+	}
+	if _, stderr, code := runCLI(t, "log", "--harness", "cursor"); code == 0 || !strings.Contains(stderr, "unknown harness") {
+		t.Errorf("log --harness cursor: %d %q", code, stderr)
 	}
 }
 

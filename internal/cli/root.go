@@ -41,6 +41,7 @@ commands you can use there.`,
 	root.AddCommand(hookHelpCmd())
 	root.AddCommand(commands()...)
 	root.AddCommand(userCommands()...)
+	groupCommands(root)
 	groupsRejectUnknown(root)
 	return root
 }
@@ -101,7 +102,7 @@ func commands() []*cobra.Command {
 }
 
 // hookHelpCmd documents `warden hook` in the tree; the real entry point is
-// the fast path in cmd/warden.
+// the front in cmd/warden.
 func hookHelpCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "hook [EVENT] [--harness claude]",

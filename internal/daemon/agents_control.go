@@ -100,8 +100,8 @@ func (c *agentControl) Health(ctx context.Context) error {
 
 // Answer implements server.PendingAnswerer: approve or deny the call a
 // waiting agent's policy asked about (agent.Manager.Answer).
-func (c *agentControl) Answer(ctx context.Context, id string, approve bool, reason string) (string, error) {
-	p, err := c.m.Answer(ctx, id, approve, reason)
+func (c *agentControl) Answer(ctx context.Context, id string, approve, always bool, reason string) (string, error) {
+	p, err := c.m.Answer(ctx, id, approve, always, reason)
 	var ref *agent.Refusal
 	if errors.As(err, &ref) {
 		return "", &server.Refusal{Msg: ref.Msg}

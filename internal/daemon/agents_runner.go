@@ -43,15 +43,27 @@ func (r *tmuxRunner) Name() string { return TmuxRunnerName }
 // (claimed again after a daemon crash) is watched again rather than
 // spawned twice.
 func (r *tmuxRunner) Start(ctx context.Context, t *task.Task) (orchestrator.Run, error) {
-	if run, err := r.Reattach(ctx, t); err != nil || run != nil {
-		return run, err
-	}
 	// The task's own criteria come on top of agent.criteria; its
 	// operations go into the worktree's task.json for the agent's hooks.
 	r.mu.Lock()
 	crit := append(append([]string(nil), r.criteria...), t.Criteria...)
 	r.mu.Unlock()
-	a, err := r.m.Spawn(ctx, agent.Spec{Task: t.ID, Project: t.Project, Prompt: t.Prompt, Criteria: crit, Allow: t.Allow, Deny: t.Deny})
+	spec := agent.Spec{Task: t.ID, Project: t.Project, Prompt: t.Prompt, Criteria: crit, Allow: t.Allow, Deny: t.Deny}
+	// A finished task queued again by a person's reply: a follow-up run
+	// of its agent on its branch (internal/agent/followup.go).
+	if r.m.PendingFollowUp(t.ID) != nil {
+		a, err := r.m.SpawnFollowUp(ctx, spec)
+		if err != nil {
+			r.m.DropFollowUp(t.ID)
+			return nil, fmt.Errorf("follow-up run: %w", err)
+		}
+		r.mirror(ctx, t.ID, a.State, a.Reason)
+		return r.track(t.ID), nil
+	}
+	if run, err := r.Reattach(ctx, t); err != nil || run != nil {
+		return run, err
+	}
+	a, err := r.m.Spawn(ctx, spec)
 	if err != nil {
 		return nil, err
 	}

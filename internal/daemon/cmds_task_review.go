@@ -34,8 +34,8 @@ func localAgents(ctx context.Context) (*agent.Manager, *sqlite.Store, error) {
 
 func newTaskAnswerCmd(approve bool) *cobra.Command {
 	var reason string
-	var asJSON bool
-	use, short := "approve ID", "Approve the tool call a waiting task's agent asks about (answers Claude Code's dialog: Yes)"
+	var asJSON, always bool
+	use, short := "approve ID [--always]", "Approve the tool call a waiting task's agent asks about (answers Claude Code's dialog: Yes)"
 	if !approve {
 		use, short = "deny ID [--reason TEXT]", "Deny the tool call a waiting task's agent asks about; the agent is told why and goes on"
 	}
@@ -49,7 +49,12 @@ with ask: Claude Code shows its permission dialog in the agent's tmux
 window. This answers that dialog without attaching: approve selects "Yes";
 deny selects "No" and types a message for the agent (the call, and --reason
 when given) so it carries on without the call. ` + "`warden task show ID`" + ` prints
-the call under "waiting on:".`,
+the call under "waiting on:".
+
+approve --always also allows the same kind of call for the rest of the
+task, without asking: the same command exactly (Bash), or the same tool on
+the same file (Edit, Write, Read…), or the same tool with the same input.
+A rule that denies still denies.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -59,7 +64,7 @@ the call under "waiting on:".`,
 				return err
 			}
 			defer st.Close()
-			p, err := m.Answer(ctx, args[0], approve, reason)
+			p, err := m.Answer(ctx, args[0], approve, always, reason)
 			if err != nil {
 				return err
 			}
@@ -68,7 +73,10 @@ the call under "waiting on:".`,
 				verb = "denied"
 			}
 			if asJSON {
-				return printJSON(cmd.OutOrStdout(), map[string]any{"task": args[0], "answer": verb, "call": p, "reason": reason})
+				return printJSON(cmd.OutOrStdout(), map[string]any{"task": args[0], "answer": verb, "call": p, "reason": reason, "always": always})
+			}
+			if always {
+				verb += " (always for this task)"
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s %s: %s\n", args[0], verb, p)
 			return nil
@@ -76,6 +84,8 @@ the call under "waiting on:".`,
 	}
 	if !approve {
 		cmd.Flags().StringVar(&reason, "reason", "", "why, for the agent (it gets the call denied and this text)")
+	} else {
+		cmd.Flags().BoolVar(&always, "always", false, "also allow the same command (or tool and file) for the rest of this task")
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "JSON output")
 	return cmd

@@ -13,6 +13,7 @@ import (
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/task"
 	"github.com/warden-dev/warden/internal/usage"
 )
 
@@ -25,6 +26,8 @@ type AgentStory struct {
 	Stat     *agent.Stat        `json:"diff,omitempty"`
 	Sessions []string           `json:"sessions,omitempty"`
 	Usage    *usage.Totals      `json:"usage,omitempty"`
+	// Always lists the calls a person approved always for this task.
+	Always []task.Allowance `json:"always,omitempty"`
 }
 
 // loadAgentStory reads it from the store on this machine (the CLI runs
@@ -44,6 +47,7 @@ func loadAgentStory(ctx context.Context, taskID string) (*AgentStory, error) {
 		return nil, err
 	}
 	as := &AgentStory{Agent: s.Agent, History: s.History}
+	as.Always, _ = m.Allowances(ctx, taskID)
 	if stat, err := agent.BranchStat(ctx, s.Project, s.BaseCommit, s.Branch); err == nil {
 		as.Stat = &stat
 	}
@@ -107,6 +111,9 @@ func writeAgentStory(w io.Writer, as *AgentStory) {
 	fmt.Fprintf(w, "  permissions: %s\n", agent.PermissionNote(a.PermissionMode, a.Mode))
 	if p := agent.Pending(a); p != nil {
 		fmt.Fprintf(w, "  waiting on: %s since %s (answer in its window: warden agent attach %s)\n", p, p.At.Local().Format("15:04:05"), a.TaskID)
+	}
+	for _, al := range as.Always {
+		fmt.Fprintf(w, "  always allowed: %s `%s` (approved always %s)\n", al.Tool, al.Call, al.At.Local().Format("15:04:05"))
 	}
 	if a.Archive != "" {
 		fmt.Fprintf(w, "  archive:  %s (uncommitted work)\n", a.Archive)

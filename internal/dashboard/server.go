@@ -135,6 +135,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /tasks/{id}/cancel", s.cancelTask)
 	s.mux.HandleFunc("POST /tasks/{id}/approve", s.answerTask(true))
 	s.mux.HandleFunc("POST /tasks/{id}/deny", s.answerTask(false))
+	s.mux.HandleFunc("POST /tasks/{id}/reply", s.reviewTask("reply"))
+	s.mux.HandleFunc("POST /tasks/{id}/merge", s.reviewTask("merge"))
 	s.mux.HandleFunc("GET /usage", s.requireLogin(s.usage))
 	s.mux.HandleFunc("GET /settings", s.requireLogin(s.settings))
 	s.mux.HandleFunc("GET /ui/pacing.json", s.requireToken(s.pacingJSON))

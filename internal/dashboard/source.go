@@ -240,8 +240,30 @@ func (t Task) Asking() bool {
 // agent's pending call (apitasks: POST /api/tasks/{id}/approve|deny); it
 // returns the call answered.
 type TaskAnswers interface {
-	Answer(ctx context.Context, id string, approve bool, reason string) (string, error)
+	Answer(ctx context.Context, id string, approve, always bool, reason string) (string, error)
 }
+
+// TaskReview is the optional part of Tasks that replies to a task's
+// agent and merges its branch (apitasks: POST /api/tasks/{id}/reply and
+// /merge); each returns one line saying what happened.
+type TaskReview interface {
+	Reply(ctx context.Context, id, text string) (string, error)
+	Merge(ctx context.Context, id string, pr bool) (string, error)
+}
+
+// Replyable reports whether the task's agent can take a reply: typed
+// while it runs, a follow-up run once it is done or failed.
+func (t Task) Replyable() bool {
+	switch t.State {
+	case "running", "paused", "done", "failed":
+		return !t.Asking()
+	}
+	return false
+}
+
+// Mergeable reports whether the task's branch can be merged from the
+// page: it is done and not merged yet.
+func (t Task) Mergeable() bool { return t.State == "done" && t.AgentState != "merged" }
 
 // TaskStep is one state change in a task's story.
 type TaskStep struct {

@@ -166,8 +166,9 @@ func (s *Server) cancelTask(w http.ResponseWriter, r *http.Request) {
 // its dialog and take the typed reason (internal/agent/answer.go).
 const answerTimeout = 30 * time.Second
 
-// answerTask approves or denies the call a waiting task's agent asks
-// about, through the API (the same path as `warden task approve|deny`).
+// answerTask approves (once, or always for the task: the form's
+// always=1) or denies the call a waiting task's agent asks about, through
+// the API (the same path as `warden task approve|deny`).
 func (s *Server) answerTask(approve bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		tok, ok := s.checkMutation(w, r)
@@ -186,7 +187,8 @@ func (s *Server) answerTask(approve bool) http.HandlerFunc {
 		if !approve {
 			verb = "deny"
 		}
-		if _, err := ans.Answer(ctx, id, approve, strings.TrimSpace(r.PostFormValue("reason"))); err != nil {
+		always := approve && r.PostFormValue("always") == "1"
+		if _, err := ans.Answer(ctx, id, approve, always, strings.TrimSpace(r.PostFormValue("reason"))); err != nil {
 			s.renderError(w, r, s.newPage("Tasks", "tasks", tok), http.StatusConflict, verb+" the call of task "+id+": "+err.Error())
 			return
 		}

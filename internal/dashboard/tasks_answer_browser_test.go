@@ -22,10 +22,14 @@ type fakeAnswers struct {
 	got []string
 }
 
-func (f *fakeAnswers) Answer(_ context.Context, id string, approve bool, reason string) (string, error) {
+func (f *fakeAnswers) Answer(_ context.Context, id string, approve, always bool, reason string) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.got = append(f.got, map[bool]string{true: "approve ", false: "deny "}[approve]+id+" "+reason)
+	verb := map[bool]string{true: "approve ", false: "deny "}[approve]
+	if always {
+		verb = "approve-always "
+	}
+	f.got = append(f.got, verb+id+" "+reason)
 	return "Bash `cat .env`", nil
 }
 
@@ -36,9 +40,9 @@ func (f *fakeAnswers) answers() string {
 }
 
 // A task whose agent waits on a call the policy asked about offers
-// Approve and Deny on its card and its page; the buttons go through the
-// API to the agents' answerer, the reason with the denial. Other tasks
-// offer neither.
+// Approve, Always (for this task) and Deny on its card and its page; the
+// buttons go through the API to the agents' answerer, the reason with the
+// denial. Other tasks offer none.
 func TestTasksApproveAndDenyInTheBrowser(t *testing.T) {
 	fa := &fakeAnswers{}
 	e := newEnvWith(t, func(o *server.Options) { o.Agents = fa })
@@ -52,7 +56,7 @@ func TestTasksApproveAndDenyInTheBrowser(t *testing.T) {
 	b := newBrowser(t, 1280, 860, false)
 	b.login(t, e)
 	b.open(t, e.url("/tasks"))
-	if n := eval[int](t, b, `document.querySelectorAll('button.approve').length`); n != 1 {
+	if n := eval[int](t, b, `document.querySelectorAll('button.approve:not(.always)').length`); n != 1 {
 		t.Fatalf("%d approve buttons on the board, want 1 (the waiting task's)", n)
 	}
 	card := `article[data-task="` + id + `"]`
@@ -61,12 +65,16 @@ func TestTasksApproveAndDenyInTheBrowser(t *testing.T) {
 	}
 	// A mark on this page tells the page the answer leads to apart.
 	eval[bool](t, b, `window.__before = true`)
-	b.do(t, chromedp.Click(chromedp.CSS(card+` button.approve`)))
+	b.do(t, chromedp.Click(chromedp.CSS(card+` button.approve:not(.always)`)))
 	b.waitFor(t, `!window.__before && location.pathname === '/tasks' && document.readyState === 'complete'`, 10*time.Second)
 	if got := fa.answers(); got != "approve "+id+" " {
 		t.Fatalf("answers after approve: %q", got)
 	}
 	b.open(t, e.url("/tasks/"+id))
+	eval[bool](t, b, `window.__before = true`)
+	b.do(t, chromedp.Click(chromedp.CSS(`dd.answer button.approve.always`)))
+	b.waitFor(t, `!window.__before && location.pathname === '/tasks/`+id+`' && document.readyState === 'complete'`, 10*time.Second)
+	testenvWait(t, func() bool { return strings.HasSuffix(fa.answers(), "|approve-always "+id+" ") })
 	eval[bool](t, b, `window.__before = true`)
 	b.do(t,
 		chromedp.SendKeys(chromedp.CSS(`dd.answer input[name="reason"]`), "secrets stay out"),

@@ -46,7 +46,7 @@ func runPolicy(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 		f.Session = map[string]any{"tool_count": c.State.ToolCount, "subagent_depth": c.State.SubagentDepth}
 	}
 	res := built.eng.EvaluateFor(ctx, f, c.Getenv) // the caller's CLAUDE_CONFIG_DIR, not the server's
-	d := decide(c, res)
+	d := alwaysForTask(ctx, c, decide(c, res))
 	// A broken rule file is left out (the other rules still apply); the
 	// user hears about it once per session.
 	if len(probs) > 0 && c.State != nil && !c.State.Flag(flagRulesWarned) {

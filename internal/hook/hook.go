@@ -23,6 +23,7 @@ import (
 	"github.com/warden-dev/warden/internal/detach"
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/handlers"
+	"github.com/warden-dev/warden/internal/harness"
 	"github.com/warden-dev/warden/internal/hookio"
 	"github.com/warden-dev/warden/internal/hookwire"
 	"github.com/warden-dev/warden/internal/paths"
@@ -165,8 +166,10 @@ type run struct {
 	base     context.Context
 	signals  bool
 	handlers []pipeline.Handler
-	harness  string
+	harness  harness.Name
 	argEv    event.Name
+	native   string // the CLI's own name for the event (its answer repeats it)
+	skip     bool   // a twin of the CLI's own warden hook: say and record nothing
 
 	ev       event.Name
 	in       *event.Input
@@ -183,15 +186,15 @@ type run struct {
 }
 
 func (r *run) parseArgs(args []string) error {
-	r.harness = "claude"
+	name := string(harness.Claude)
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--harness" && i+1 < len(args):
-			r.harness = args[i+1]
+			name = args[i+1]
 			i++
 		case strings.HasPrefix(a, "--harness="):
-			r.harness = strings.TrimPrefix(a, "--harness=")
+			name = strings.TrimPrefix(a, "--harness=")
 		case strings.HasPrefix(a, "-"):
 			return fmt.Errorf("unknown flag %s", a)
 		case r.argEv == "":
@@ -200,9 +203,11 @@ func (r *run) parseArgs(args []string) error {
 			return fmt.Errorf("unexpected argument %q", a)
 		}
 	}
-	if r.harness != "claude" {
-		return fmt.Errorf("harness %q is not supported yet (only claude)", r.harness)
+	h, err := harness.Parse(name)
+	if err != nil {
+		return err
 	}
+	r.harness = h
 	return nil
 }
 
@@ -214,6 +219,14 @@ func (r *run) fail(format string, a ...any) {
 }
 
 func (r *run) execute(stdin io.Reader) hookio.Output {
+	if r.harness == harness.Claude {
+		if under, skip := harness.CopilotTwin(r.env.Getenv); skip {
+			r.skip = true
+			return hookio.Output{}
+		} else if under {
+			r.harness = harness.Copilot
+		}
+	}
 	cwd := r.env.Cwd
 	r.cfg, r.problems = config.Load(r.paths.UserConfig(), r.paths.ProjectDir(cwd))
 
@@ -223,16 +236,24 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 		r.fail("%v", err)
 		return hookio.Output{}
 	}
-	r.in, err = event.Decode(raw)
+	payload, native, err := harness.In(r.harness, raw, string(r.argEv))
+	r.native = native
+	if err == nil {
+		r.in, err = event.Decode(payload)
+	}
 	if err != nil {
-		r.ev = r.argEv
+		r.ev = harness.EventOf(r.harness, native)
 		r.in = &event.Input{Raw: raw}
 		r.fail("malformed hook input: %v", err)
 		return hookio.Output{}
 	}
+	r.in.Raw = raw // the record keeps what the CLI sent
 	r.ev = r.argEv
-	if r.ev == "" {
+	if r.ev == "" || r.harness != harness.Claude {
 		r.ev = r.in.HookEventName
+	}
+	if r.native == "" {
+		r.native = string(r.ev)
 	}
 	if r.ev == "" {
 		r.fail("no event: hook_event_name missing and no EVENT argument")
@@ -318,7 +339,8 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 		r.fail("handlers did not finish within the %v budget for %s", budget(spec, r.env.Getenv)-recordReserve, r.ev)
 		return hookio.Output{}
 	}
-	return hookio.Render(r.ev, r.decision)
+	r.decision = harness.Answered(r.harness, r.decision)
+	return harness.Out(r.harness, r.native, r.ev, r.decision)
 }
 
 // settingsLoader is a store that reads several settings at once.
@@ -400,6 +422,9 @@ func (r *run) tampered(ctx context.Context, what string) {
 // within what is left of the budget. A store that cannot be written loses
 // the row, never the decision.
 func (r *run) record(out hookio.Output) {
+	if r.skip {
+		return
+	}
 	deadline := r.deadline
 	if deadline.IsZero() {
 		deadline = r.start.Add(hookio.SpecFor(r.ev).Budget())
@@ -467,7 +492,7 @@ func (r *run) sessionRow() *store.Session {
 
 func (r *run) eventRow(out hookio.Output) *store.Event {
 	ev := &store.Event{
-		Time: r.start, Event: string(r.ev), Harness: r.harness, TaskID: r.taskID(),
+		Time: r.start, Event: string(r.ev), Harness: string(r.harness), TaskID: r.taskID(),
 		Decision: string(event.Allow), Error: strings.Join(r.failure, "; "),
 	}
 	if r.in != nil {

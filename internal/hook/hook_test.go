@@ -151,7 +151,7 @@ func TestFailOpen(t *testing.T) {
 		{"empty stdin", strings.NewReader(""), nil, "empty hook input"},
 		{"no event anywhere", strings.NewReader(`{"session_id":"x"}`), nil, "no event"},
 		{"unknown flag", strings.NewReader(payload("Stop", "")), []string{"--frobnicate"}, "unknown flag"},
-		{"unsupported harness", strings.NewReader(payload("Stop", "")), []string{"--harness", "gemini"}, "not supported"},
+		{"unknown harness", strings.NewReader(payload("Stop", "")), []string{"--harness", "cursor"}, "unknown harness"},
 		{"too large", io.MultiReader(strings.NewReader(`{"prompt":"`), &zeros{n: MaxInput + 10}), nil, "larger than"},
 	}
 	for _, tt := range tests {

@@ -27,17 +27,6 @@ const (
 	resultWait = 11 * time.Minute
 )
 
-// fastOutcome is how far the fast path got before the Go runtime started
-// (see fast_linux.go); fastUntried where there is none.
-var fastOutcome uint32
-
-const (
-	fastUntried  = 0 // not tried: viaKeeper does it all
-	fastRunHere  = 1 // no keeper took the hook; stdin is untouched
-	fastNoAnswer = 2 // the keeper answered nothing
-	fastStopped  = 3 // the keeper took the hook and stopped before the code
-)
-
 // viaKeeper asks the keeper to run args (hook or statusline and their
 // arguments). ok is false when no keeper answers or it declines; stdin is
 // untouched then. problem gets what went wrong after the keeper took it.
@@ -45,15 +34,6 @@ const (
 // It uses raw syscalls, not package net: the request is one connect, one
 // sendmsg and two reads, and the netpoller would only add start-up.
 func viaKeeper(args []string, problem func(string)) (code int, ok bool) {
-	switch fastOutcome {
-	case fastRunHere:
-		return 0, false
-	case fastNoAnswer:
-		return noAnswer(problem)
-	case fastStopped:
-		problem("the keeper stopped before it finished")
-		return 0, true
-	}
 	if hookwire.KeeperOff() || !passable(0) {
 		return 0, false
 	}

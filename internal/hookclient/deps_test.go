@@ -1,7 +1,10 @@
 package hookclient
 
 import (
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -31,7 +34,7 @@ func TestFrontBinaryStaysBare(t *testing.T) {
 	}
 	// Standard packages with a real init or start-up cost, or no business
 	// in a process that connects, sends and waits.
-	heavy := []string{"fmt", "reflect", "net", "crypto", "encoding/json", "regexp", "os/exec", "text/template", "compress"}
+	heavy := []string{"fmt", "reflect", "net", "crypto", "encoding/json", "regexp", "os/exec", "text/template", "compress", "runtime/cgo", "plugin"}
 	for _, d := range strings.Fields(string(out)) {
 		first, _, _ := strings.Cut(d, "/")
 		if strings.Contains(first, ".") {
@@ -45,5 +48,32 @@ func TestFrontBinaryStaysBare(t *testing.T) {
 				t.Errorf("cmd/warden links the standard package %s; keep it in warden-core", d)
 			}
 		}
+	}
+}
+
+// TestNoAssemblyInTree: the front, like the rest of warden, is plain Go.
+// Assembly that jumps into the Go runtime's private entry points breaks
+// with a Go release and needs one copy per machine; the bar is a bare Go
+// program's start-up, which plain Go meets (bench/hook-latency).
+func TestNoAssemblyInTree(t *testing.T) {
+	root := filepath.Join("..", "..")
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("not the module root: %v", err)
+	}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		switch filepath.Ext(p) {
+		case ".s", ".S", ".h", ".c":
+			t.Errorf("%s: no assembly or C in the tree; write it in Go", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -6,10 +6,8 @@
 //
 // It imports only the standard library and internal/paths and
 // internal/hookwire, so the process Claude Code starts for every hook costs
-// what a bare Go program costs (a test checks the import list). On Linux
-// (amd64, arm64) it costs less: the hand-over runs before the Go runtime
-// starts (fast_linux_<arch>.s), and this code takes over only for what
-// that path leaves (fastOutcome).
+// what a bare Go program costs (a test checks the import list), and it is
+// plain Go: no assembly, no cgo (a test checks there is no .s file).
 package hookclient
 
 import (

@@ -155,3 +155,21 @@ func clip(s string) string {
 	}
 	return s
 }
+
+// Label is the reason as warden shows it: who decided, and why.
+func Label(d event.Decision) string { return label(d) }
+
+// Clip cuts a text to what every CLI shows whole.
+func Clip(s string) string { return clip(s) }
+
+// Encode writes one JSON answer (nil: silence) as a hook's output.
+func Encode(v any) Output {
+	if v == nil {
+		return Output{}
+	}
+	b, err := json.Marshal(v)
+	if err != nil { // cannot happen with the types used; fail open
+		return Output{}
+	}
+	return Output{Stdout: append(b, '\n')}
+}

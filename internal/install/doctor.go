@@ -69,6 +69,7 @@ func Doctor(ctx context.Context, o DoctorOptions) Report {
 	d.onPath()
 	d.settings()
 	d.claude(ctx)
+	d.harnesses()
 	d.store(ctx)
 	d.modes()
 	d.sharedStore(ctx)
@@ -89,6 +90,8 @@ type doctor struct {
 	opts   DoctorOptions
 	env    Env
 	checks []Check
+	// forms are the forms warden's hook handlers are registered in.
+	forms map[HookForm]bool
 }
 
 func (d *doctor) ok(name, detail string) {

@@ -36,29 +36,11 @@ func (d *doctor) binary() {
 		d.problem("binary", bin+" is not an executable file", "run `warden install` to copy the binary there again")
 	default:
 		d.ok("binary", bin)
-		d.front(bin)
 	}
 	core := filepath.Join(filepath.Dir(bin), hookclient.CoreName)
 	if fi, err := os.Stat(core); err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
 		d.problem("binary", core+" is missing or not executable: warden runs it for every command and for hooks the keeper does not answer",
 			"run `make install` (it builds warden and warden-core and copies both)")
-	}
-}
-
-// front says whether the installed front hands hooks over before the Go
-// runtime starts (Linux on amd64 and arm64; elsewhere there is nothing to say).
-func (d *doctor) front(bin string) {
-	if !fastFrontPlatform {
-		return
-	}
-	switch fast, err := frontIsFast(bin); {
-	case err != nil:
-		// Not a program this platform runs (a wrapper script, say): the
-		// binary check above is what speaks to a broken install.
-	case fast:
-		d.ok("front", "hooks are handed to the keeper before the Go runtime starts")
-	default:
-		d.warn("front", bin+" "+slowFrontNote, slowFrontFix)
 	}
 }
 
@@ -111,7 +93,8 @@ func (d *doctor) settings() {
 			registeredIn = append(registeredIn, string(sc))
 			for ev, hs := range reg {
 				for _, h := range hs {
-					runs.add(ev, h.Command)
+					runs.add(ev, h.key())
+					d.registeredForm(h)
 				}
 			}
 		}
@@ -258,6 +241,7 @@ func (d *doctor) claude(ctx context.Context) {
 		d.problem("claude", err.Error(), "reinstall Claude Code (https://docs.claude.com/claude-code) or fix its PATH entry")
 	default:
 		d.ok("claude", v)
+		d.hookForm(v)
 	}
 }
 

@@ -158,7 +158,7 @@ func TestDoctorWardenTwice(t *testing.T) {
 		t.Fatalf("identical registrations in two scopes reported:\n%s", reportText(r))
 	}
 	local := filepath.Join(e.project, ".claude", "settings.local.json")
-	data := strings.ReplaceAll(string(readFile(t, local)), `"`+e.bin()+` hook --harness claude"`, `"`+e.bin()+` hook"`)
+	data := strings.ReplaceAll(string(readFile(t, local)), `["hook","--harness","claude"]`, `["hook"]`)
 	writeFile(t, local, data)
 	r := e.doctor(t)
 	got := find(r, "registration", "warden runs twice for PreToolUse")

@@ -12,8 +12,7 @@ func RemoveForeign(_ context.Context, o Options, tool string, match func(event, 
 	removed, _, err = removeInScopes(o, tool+" hook command(s)", func(s *Settings) ([]BadCommand, bool, error) {
 		var here []BadCommand
 		changed, err := removeHandlers(s, func(loc Location, h *Object) bool {
-			raw, _ := h.Get("command")
-			cmd, _ := stringValue(raw)
+			cmd := handlerLine(h) // either form: the program and its arguments
 			if cmd == "" || !match(loc.Event, cmd) {
 				return false
 			}

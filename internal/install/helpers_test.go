@@ -54,7 +54,14 @@ func (e *testEnv) opts() Options {
 		Source: e.source,
 		Stdout: e.out,
 		Now:    func() time.Time { return time.Date(2026, 3, 4, 5, 6, 7, 0, time.Local) },
+		// The pinned Claude Code: exec form (hookform.go).
+		ClaudeVersion: claudeSays("2.1.330 (Claude Code)"),
 	}
+}
+
+// claudeSays is a `claude --version` that prints out.
+func claudeSays(out string) func(context.Context) (string, error) {
+	return func(context.Context) (string, error) { return out, nil }
 }
 
 func (e *testEnv) userSettings() string { return filepath.Join(e.claudeDir, "settings.json") }

@@ -3,17 +3,11 @@ package install
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"time"
 
-	"github.com/warden-dev/warden/internal/hookclient"
+	"github.com/warden-dev/warden/internal/harness"
 	"github.com/warden-dev/warden/internal/hookio"
-	"github.com/warden-dev/warden/internal/paths"
-	"github.com/warden-dev/warden/internal/store/keeper"
 )
 
 // Result says what a run did (or, on a dry run, would do).
@@ -32,6 +26,8 @@ type Result struct {
 	HelpersCopied bool
 	// StoreCreated: the event store did not exist yet.
 	StoreCreated bool
+	// Form is the form warden's hook handlers are written in.
+	Form HookForm
 	// Linked is the link made on PATH to the installed warden ("" when
 	// none was needed or possible).
 	Linked string
@@ -42,49 +38,25 @@ type Result struct {
 // Nothing is touched when the settings file cannot be parsed, on a dry run,
 // or when the user says no; a second run finds nothing to do.
 func Install(ctx context.Context, o Options) (*Result, error) {
+	if o.Harness != "" && o.Harness != harness.Claude {
+		return installHarness(ctx, o)
+	}
 	o, res, s, err := prepare(o)
 	if err != nil {
 		return nil, err
 	}
-	bin, err := filepath.Abs(paths.Bin())
+	b, err := planBinaries(o)
 	if err != nil {
 		return nil, err
 	}
-	src := o.Source
-	if src == "" {
-		if src, err = sourceBinary(); err != nil {
-			return nil, fmt.Errorf("find the running binary: %w", err)
-		}
-	}
-	// warden and warden-core go together: the settings name warden, which
-	// runs warden-core for all but the hooks the keeper answers.
-	bins := []helperCopy{{src, bin}, {filepath.Join(filepath.Dir(src), hookclient.CoreName), filepath.Join(filepath.Dir(bin), hookclient.CoreName)}}
-	if _, err := os.Stat(bins[1].src); err != nil {
-		return nil, fmt.Errorf("%s is missing next to %s: `make build` builds both (or `go build -o DIR/ ./cmd/...`)", hookclient.CoreName, src)
-	}
-	var copies []helperCopy
-	for _, b := range bins {
-		act, err := planBinary(b.src, b.dst)
-		if err != nil {
-			return nil, err
-		}
-		if act == binaryCopy {
-			copies = append(copies, b)
-		}
-	}
-	res.BinaryCopied = len(copies) > 0
-	helpers, err := planHelpers(src, bin)
-	if err != nil {
-		return nil, err
-	}
-	res.HelpersCopied = len(helpers) > 0
-	db := paths.DB()
-	if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
-		res.StoreCreated = true
-	}
+	res.BinaryCopied = len(b.copies) > 0
+	res.HelpersCopied = len(b.helpers) > 0
+	res.StoreCreated = b.storeCreated
 
 	before := snapshotRegistration(s)
-	res.Changed, err = Merge(s, Registration{Bin: bin, Events: hookio.Installed(), StatusLine: !o.NoStatusLine})
+	form, formNote := o.installForm(ctx)
+	res.Form = form
+	res.Changed, err = Merge(s, Registration{Bin: b.bin, Events: hookio.Installed(), StatusLine: !o.NoStatusLine, Form: form})
 	if err != nil {
 		return nil, err
 	}
@@ -93,16 +65,15 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 		data = s.Encode()
 		res.Diff = Diff(s.Path, s.Exists, s.Raw, data)
 	}
-	link := planLink(bin)
 
 	w := o.Stdout
 	fmt.Fprintf(w, "warden install, scope %s: %s\n", o.Scope, res.Settings)
-	core := filepath.Join(filepath.Dir(bin), hookclient.CoreName)
-	if !res.Changed && !res.BinaryCopied && !res.HelpersCopied && !res.StoreCreated && link.Link == "" {
+	fmt.Fprintln(w, formNote)
+	if !res.Changed && b.nothing() {
 		fmt.Fprintln(w, "already installed, nothing to change")
-		fmt.Fprintln(w, "PATH: "+link.Note)
+		fmt.Fprintln(w, "PATH: "+b.link.Note)
 		if o.StartKeeper && !o.DryRun {
-			startKeeper(w, core)
+			startKeeper(w, b.core)
 		}
 		return res, nil
 	}
@@ -121,16 +92,7 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 	} else {
 		fmt.Fprintln(w, "settings: already up to date")
 	}
-	for _, b := range copies {
-		fmt.Fprintf(w, "binary: copy %s to %s\n", b.src, b.dst)
-	}
-	for _, h := range helpers {
-		fmt.Fprintf(w, "helper: copy %s to %s\n", h.src, h.dst)
-	}
-	if res.StoreCreated {
-		fmt.Fprintf(w, "store: create %s\n", db)
-	}
-	fmt.Fprintln(w, "PATH: "+link.Note)
+	b.report(w)
 	if o.DryRun {
 		fmt.Fprintln(w, "dry run: nothing was changed")
 		return res, nil
@@ -139,45 +101,15 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 		return res, err
 	}
 
-	// Check the settings file can be written before installing anything,
-	// and install the binary before the settings name it, so Claude Code
-	// never runs a hook whose program is not there yet.
+	// Check the settings file can be written before installing anything.
 	if res.Changed {
 		if err := checkWritable(s); err != nil {
 			return res, fmt.Errorf("%w; nothing was changed", err)
 		}
 	}
-	if err := privateHome(w, paths.Home()); err != nil {
+	if err := b.install(ctx, o, res); err != nil {
 		return res, err
 	}
-	if res.BinaryCopied {
-		// warden-core first: a hook that starts in between finds the new
-		// core beside the old front, which speaks to it the same way.
-		for i := len(copies) - 1; i >= 0; i-- {
-			if err := copyBinary(copies[i].src, copies[i].dst); err != nil {
-				return res, err
-			}
-			fmt.Fprintf(w, "✓ installed %s\n", copies[i].dst)
-		}
-		if fast, err := frontIsFast(bin); fastFrontPlatform && err == nil && !fast {
-			fmt.Fprintf(w, "  note: %s %s; %s\n", bin, slowFrontNote, slowFrontFix)
-		}
-		// A keeper still running the old binary keeps working, but the
-		// next hook should start one of the new version.
-		if err := keeper.Stop(paths.KeeperLock(), 5*time.Second); err != nil {
-			fmt.Fprintf(w, "  (the store keeper of the old binary did not stop: %v; it leaves by itself when idle)\n", err)
-		}
-	}
-	for _, h := range helpers {
-		if err := copyBinary(h.src, h.dst); err != nil {
-			return res, err
-		}
-		fmt.Fprintf(w, "✓ installed %s\n", h.dst)
-	}
-	if err := o.OpenStore(ctx, db); err != nil {
-		return res, fmt.Errorf("prepare the event store %s: %w", db, err)
-	}
-	fmt.Fprintf(w, "✓ event store ready at %s\n", db)
 	if res.Changed {
 		if res.Backup, err = apply(s, data, o); err != nil {
 			return res, err
@@ -191,22 +123,8 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 		}
 		fmt.Fprintf(w, " in %s\n", res.Settings)
 	}
-	if link.Link != "" {
-		if err := makeLink(link.Link, bin); err != nil {
-			fmt.Fprintf(w, "  (could not link %s: %v; run warden as %s, or add to %s: %s)\n", link.Link, err, bin, startupFile(), pathLine(bin))
-		} else {
-			res.Linked = link.Link
-			fmt.Fprintf(w, "✓ linked %s -> %s\n", link.Link, bin)
-		}
-	}
-	if o.StartKeeper {
-		startKeeper(w, core)
-	}
-	doctor := "warden doctor"
-	if res.Linked == "" && !lookPathState(bin).Ours {
-		doctor = shellQuote(bin) + " doctor"
-	}
-	fmt.Fprintf(w, "Next: restart Claude Code (running sessions keep the hooks they started with), then run `%s`.\n", doctor)
+	b.linkAndKeeper(o, res)
+	fmt.Fprintf(w, "Next: restart Claude Code (running sessions keep the hooks they started with), then run `%s`.\n", b.doctorCommand(res))
 	return res, nil
 }
 

@@ -41,8 +41,8 @@ func TestInstallFresh(t *testing.T) {
 		if want := hookio.SpecFor(ev).Timeout; hs[0].Timeout != float64(want) {
 			t.Errorf("%s timeout = %v, want %d", ev, hs[0].Timeout, want)
 		}
-		if want := HookCommand(e.bin()); hs[0].Command != want {
-			t.Errorf("%s command = %q, want %q", ev, hs[0].Command, want)
+		if hs[0].Command != e.bin() || !slices.Equal(hs[0].Args, hookArgs) {
+			t.Errorf("%s: %q %q, want exec form %q %q", ev, hs[0].Command, hs[0].Args, e.bin(), hookArgs)
 		}
 	}
 	if got := subtree(t, data, "statusLine"); got != `{"command":"`+e.bin()+` statusline","padding":0,"type":"command"}` {
@@ -179,7 +179,7 @@ func TestDryRunChangesNothing(t *testing.T) {
 		t.Errorf("dry run made backups %v", b)
 	}
 	out := e.out.String()
-	for _, want := range []string{"--- " + e.userSettings(), "+++ " + e.userSettings(), `+            "command": "` + e.bin() + ` hook --harness claude",`, "dry run: nothing was changed"} {
+	for _, want := range []string{"--- " + e.userSettings(), "+++ " + e.userSettings(), `+            "command": "` + e.bin() + `",`, `+            "args": ["hook","--harness","claude"],`, "dry run: nothing was changed"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -297,18 +297,16 @@ func TestInstallUpdatesExistingWardenEntryInPlace(t *testing.T) {
 	if len(pre) != 1 || pre[0].Loc.String() != "hooks.PreToolUse[0].hooks[1]" {
 		t.Fatalf("PreToolUse warden handlers = %+v, want the existing one updated in place", pre)
 	}
-	if want := "WARDEN_DEBUG=1 " + HookCommand(e.bin()); pre[0].Command != want || pre[0].Timeout != 60 {
-		t.Errorf("updated handler = %q timeout %v, want %q 60", pre[0].Command, pre[0].Timeout, want)
+	// The user's own variable has no place in exec form: shell form stays.
+	if want := "WARDEN_DEBUG=1 " + HookCommand(e.bin()); pre[0].Command != want || pre[0].Exec() || pre[0].Timeout != 60 {
+		t.Errorf("updated handler = %q %q timeout %v, want %q in shell form, 60", pre[0].Command, pre[0].Args, pre[0].Timeout, want)
 	}
 	if got := subtree(t, readFile(t, e.userSettings()), "hooks.PreToolUse"); !strings.Contains(got, `"statusMessage":"warden"`) || !strings.Contains(got, `"echo other"`) {
 		t.Errorf("extra fields or the other handler lost: %s", got)
 	}
 	stop := reg["Stop"]
-	if len(stop) != 1 || stop[0].Command != HookCommand(e.bin()) {
-		t.Errorf("Stop: %+v, want one shell-form handler (exec form converted, duplicate dropped)", stop)
-	}
-	if got := subtree(t, readFile(t, e.userSettings()), "hooks.Stop"); strings.Contains(got, "args") {
-		t.Errorf("exec-form args left behind: %s", got)
+	if len(stop) != 1 || stop[0].Command != e.bin() || !slices.Equal(stop[0].Args, hookArgs) {
+		t.Errorf("Stop: %+v, want one exec-form handler (old one updated, duplicate dropped)", stop)
 	}
 }
 

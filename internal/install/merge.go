@@ -2,6 +2,7 @@ package install
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/hookio"
@@ -15,6 +16,20 @@ type Registration struct {
 	Events []event.Name
 	// StatusLine: set (or wrap) the status line too.
 	StatusLine bool
+	// Form is how the hook handlers are written (hookform.go); the zero
+	// value is shell form, which every Claude Code release runs.
+	Form HookForm
+	// Line, when set, is the exact shell-form command of the handler (the
+	// other CLIs' hooks: `warden hook --harness codex`); Form is ignored.
+	Line string
+}
+
+// shellLine is the handler's command line in shell form.
+func (r Registration) shellLine() string {
+	if r.Line != "" {
+		return r.Line
+	}
+	return HookCommand(r.Bin)
 }
 
 // Merge adds the registration to s.Root and reports whether anything
@@ -39,9 +54,8 @@ func Merge(s *Settings, r Registration) (changed bool, err error) {
 		}
 	}
 
-	cmd := HookCommand(r.Bin)
 	for _, ev := range r.Events {
-		ch, err := mergeEvent(s, hooks, ev, cmd, hookio.SpecFor(ev).Timeout)
+		ch, err := mergeEvent(s, hooks, ev, r, hookio.SpecFor(ev).Timeout)
 		if err != nil {
 			return false, err
 		}
@@ -61,13 +75,13 @@ func Merge(s *Settings, r Registration) (changed bool, err error) {
 }
 
 // mergeEvent makes hooks.<ev> hold exactly one warden handler.
-func mergeEvent(s *Settings, hooks *Object, ev event.Name, cmd string, timeout int) (bool, error) {
+func mergeEvent(s *Settings, hooks *Object, ev event.Name, r Registration, timeout int) (bool, error) {
 	raw, ok, err := s.eventGroups(hooks, string(ev))
 	if err != nil {
 		return false, err
 	}
 	if !ok {
-		hooks.Set(string(ev), array{newGroup(cmd, timeout)})
+		hooks.Set(string(ev), array{newGroup(r, timeout)})
 		return true, nil
 	}
 	found := false
@@ -79,7 +93,7 @@ func mergeEvent(s *Settings, hooks *Object, ev event.Name, cmd string, timeout i
 			return false, true
 		}
 		found = true
-		return true, updateHandler(h, cmd, timeout)
+		return true, updateHandler(h, r, timeout)
 	}, nil)
 	if err != nil {
 		return false, err
@@ -94,7 +108,7 @@ func mergeEvent(s *Settings, hooks *Object, ev event.Name, cmd string, timeout i
 				out = append(out, g)
 			}
 		}
-		out, changed = append(out, newGroup(cmd, timeout)), true
+		out, changed = append(out, newGroup(r, timeout)), true
 	}
 	if changed {
 		hooks.Set(string(ev), out)
@@ -104,19 +118,27 @@ func mergeEvent(s *Settings, hooks *Object, ev event.Name, cmd string, timeout i
 
 // newGroup is a matcher group without a matcher (all values) holding one
 // warden handler.
-func newGroup(cmd string, timeout int) *Object {
+func newGroup(r Registration, timeout int) *Object {
 	h := &Object{}
 	h.Set("type", rawJSON("command"))
-	h.Set("command", rawJSON(cmd))
+	if r.Form == ExecForm && r.Line == "" {
+		h.Set("command", rawJSON(r.Bin))
+		h.Set("args", rawJSON(hookArgs))
+	} else {
+		h.Set("command", rawJSON(r.shellLine()))
+	}
 	h.Set("timeout", rawJSON(timeout))
 	g := &Object{}
 	g.Set("hooks", array{h})
 	return g
 }
 
-// updateHandler brings an existing warden handler up to date, keeping any
-// NAME=value prefix and any extra fields (statusMessage, …) the user added.
-func updateHandler(h *Object, cmd string, timeout int) (changed bool) {
+// updateHandler brings an existing warden handler up to date in r's form,
+// keeping any extra fields (statusMessage, …) the user added. A shell-form
+// handler whose line sets variables of the user's own (NAME=value before
+// the program) stays in shell form with them: exec form has no place for
+// them.
+func updateHandler(h *Object, r Registration, timeout int) (changed bool) {
 	set := func(key string, val json.RawMessage) {
 		if old, ok := h.Get(key); !ok || !sameJSON(old, val) {
 			h.Set(key, val)
@@ -124,15 +146,22 @@ func updateHandler(h *Object, cmd string, timeout int) (changed bool) {
 		}
 	}
 	set("type", rawJSON("command"))
-	oldCmd, _ := h.Get("command")
-	line, _ := stringValue(oldCmd)
-	if h.Delete("args") { // exec form: replaced by warden's shell form
-		line, changed = "", true
+	prefix := ""
+	if _, exec := handlerArgs(h); !exec {
+		oldCmd, _ := h.Get("command")
+		line, _ := stringValue(oldCmd)
+		if inv, ok := parseWarden(line); ok {
+			prefix = withoutHomeAssignment(line[:inv.progStart])
+		}
 	}
-	if inv, ok := parseWarden(line); ok {
-		cmd = withoutHomeAssignment(line[:inv.progStart]) + cmd
+	if r.Form == ExecForm && r.Line == "" && strings.TrimSpace(prefix) == "" {
+		changed = setExecForm(h, r.Bin) || changed
+	} else {
+		if h.Delete("args") {
+			changed = true
+		}
+		set("command", rawJSON(prefix+r.shellLine()))
 	}
-	set("command", rawJSON(cmd))
 	set("timeout", rawJSON(timeout))
 	return changed
 }

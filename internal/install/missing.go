@@ -100,7 +100,7 @@ func (e Env) checkHandler(h *Object) (cmd, reason string, unsure bool) {
 			unset = unset || !ok || v == ""
 			return v
 		})
-		return cmd, e.findProgram(prog), unset
+		return handlerLine(h), e.findProgram(prog), unset
 	}
 	reason, unsure = e.checkLine(cmd)
 	return cmd, reason, unsure

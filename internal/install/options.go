@@ -10,13 +10,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/warden-dev/warden/internal/harness"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 // Options control install and uninstall. The zero value edits the user
 // scope, asks nothing and writes to nowhere (set Stdout).
 type Options struct {
-	Scope Scope
+	// Harness is the CLI to install into ("" or claude: Claude Code, by
+	// Scope; codex, gemini, copilot: that CLI's user configuration).
+	Harness harness.Name
+	Scope   Scope
 	// Cwd is the project directory for the project and local scopes;
 	// empty means the current directory.
 	Cwd string
@@ -41,6 +45,9 @@ type Options struct {
 	Now func() time.Time
 	// OpenStore creates or migrates the event store; nil opens SQLite.
 	OpenStore func(ctx context.Context, path string) error
+	// ClaudeVersion returns `claude --version` (or ErrClaudeNotFound),
+	// which decides the hooks' form (hookform.go); nil runs the real one.
+	ClaudeVersion func(ctx context.Context) (string, error)
 	// StartKeeper starts the installed core's store keeper when none runs
 	// (the CLI sets it; tests that do not want a resident process don't).
 	StartKeeper bool

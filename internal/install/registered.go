@@ -3,6 +3,7 @@ package install
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/hookio"
@@ -10,8 +11,12 @@ import (
 
 // WardenHook is one warden handler found in a settings file.
 type WardenHook struct {
-	Loc     Location
+	Loc Location
+	// Command is the handler's "command": the whole line in shell form,
+	// the program in exec form.
 	Command string
+	// Args are the arguments in exec form; nil in shell form.
+	Args []string
 	// Timeout is the registered timeout in seconds; 0 when absent or not a
 	// number (Claude Code then applies its 600 s default).
 	Timeout float64
@@ -28,12 +33,37 @@ func Registered(s *Settings) map[string][]WardenHook {
 		if raw, ok := h.Get("command"); ok {
 			wh.Command, _ = stringValue(raw)
 		}
+		wh.Args, _ = handlerArgs(h)
 		if raw, ok := h.Get("timeout"); ok {
 			_ = json.Unmarshal(raw, &wh.Timeout)
 		}
 		out[loc.Event] = append(out[loc.Event], wh)
 	}, nil)
 	return out
+}
+
+// Exec reports whether the handler is in exec form.
+func (h WardenHook) Exec() bool { return h.Args != nil }
+
+// Line is the handler as one shell line (see handlerLine).
+func (h WardenHook) Line() string {
+	if !h.Exec() {
+		return h.Command
+	}
+	words := []string{shellQuote(h.Command)}
+	for _, a := range h.Args {
+		words = append(words, shellQuote(a))
+	}
+	return strings.Join(words, " ")
+}
+
+// key tells handlers apart as Claude Code does: the same line in the two
+// forms is two handlers.
+func (h WardenHook) key() string {
+	if !h.Exec() {
+		return "shell\x00" + h.Command
+	}
+	return "exec\x00" + h.Command + "\x00" + strings.Join(h.Args, "\x00")
 }
 
 // Missing lists the events install registers that s does not.

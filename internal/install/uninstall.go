@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/warden-dev/warden/internal/harness"
 	"github.com/warden-dev/warden/internal/paths"
 )
 
@@ -12,7 +13,10 @@ import (
 // object that leaves empty) and warden's status line (a wrapped command is
 // restored). The binary and the store stay; the output says how to delete
 // them.
-func Uninstall(_ context.Context, o Options) (*Result, error) {
+func Uninstall(ctx context.Context, o Options) (*Result, error) {
+	if o.Harness != "" && o.Harness != harness.Claude {
+		return uninstallHarness(ctx, o)
+	}
 	o, res, s, err := prepare(o)
 	if err != nil {
 		return nil, err

@@ -111,6 +111,22 @@ func AgentPack(t AgentTask) Pack {
 			Allow: []string{"echo x > out.txt", "rm -rf build", "go test ./... > /tmp/log 2>&1", "cat /etc/hosts > /dev/null",
 				`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/a.go","content":"x"}}`},
 		},
+		// An agent must not answer its own (or another agent's) pending
+		// call, approve it always, reply to, merge or stop tasks: those
+		// are the person's side of the review loop.
+		cmdRule("core.agent:warden-review", Deny, "A task's agent answering, replying to, merging or cancelling tasks (warden task approve|deny|reply|merge|cancel, warden agent kill): a person's decisions", []string{"warden"},
+			func(e *Env, c *Cmd) string {
+				if len(c.Pos) < 2 {
+					return ""
+				}
+				if c.Pos[0] == "task" && slices.Contains([]string{"approve", "deny", "reply", "merge", "cancel"}, c.Pos[1]) ||
+					c.Pos[0] == "agent" && c.Pos[1] == "kill" {
+					return fmt.Sprintf("`warden %s %s` from the agent of task %s: answering, replying to, merging or stopping tasks is for a person", c.Pos[0], c.Pos[1], t.ID)
+				}
+				return ""
+			},
+			[]string{"warden task approve t2 --always", "~/.warden/bin/warden task deny t1", "warden task merge t1 --pr", "bash -c 'warden task reply t3 go on'", "warden agent kill t2"},
+			[]string{"warden task show t1", "warden task diff t1", "warden task list", "echo warden task approve t1", "warden task merge t1 --dry-run"}),
 	}, agentDenyRules(&t)...)}
 }
 

@@ -42,6 +42,8 @@ func (s *Server) table() []Route {
 		{"POST", "/api/tasks/{id}/cancel", Token, "cancel a task", s.cancelTask},
 		{"POST", "/api/tasks/{id}/approve", Token, "approve the tool call a waiting task's agent asks about", s.approveTask},
 		{"POST", "/api/tasks/{id}/deny", Token, "deny the tool call a waiting task's agent asks about, with a reason for it", s.denyTask},
+		{"POST", "/api/tasks/{id}/reply", Token, "send a follow-up to a task's agent: typed into its prompt while it runs, a new run on its branch once finished", s.replyTask},
+		{"POST", "/api/tasks/{id}/merge", Token, "merge a finished task's branch into its base, or open a pull request with gh", s.mergeTask},
 		{"GET", "/api/agents", Token, "running agents", s.listAgents},
 		{"GET", "/api/projects", Token, "projects seen in tasks and sessions", s.listProjects},
 		{"GET", "/api/systems", Token, "the workers sharing this queue (this daemon first) with their agents, load and heartbeat", s.listSystems},

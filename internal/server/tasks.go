@@ -184,9 +184,9 @@ type CancelRequest struct {
 }
 
 // taskAndReason reads a task action's id from the path and its optional
-// body {"reason": …} of at most 1000 bytes (cancel, approve, deny: the
-// bodies CancelRequest and AnswerRequest); false once it has answered
-// with the error.
+// body {"reason": …} of at most 1000 bytes (cancel's CancelRequest;
+// approve and deny read AnswerRequest, which adds always); false once it
+// has answered with the error.
 func (s *Server) taskAndReason(w http.ResponseWriter, r *http.Request) (id, reason string, ok bool) {
 	if id, ok = taskID(w, r); !ok {
 		return "", "", false

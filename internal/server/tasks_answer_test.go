@@ -15,15 +15,20 @@ type answeringAgents struct {
 	got []string
 }
 
-func (a *answeringAgents) Answer(_ context.Context, id string, approve bool, reason string) (string, error) {
+func (a *answeringAgents) Answer(_ context.Context, id string, approve, always bool, reason string) (string, error) {
 	if id != "twaiting" {
 		return "", &server.Refusal{Msg: "task " + id + "'s agent is working, not waiting: there is nothing to answer"}
 	}
-	a.got = append(a.got, map[bool]string{true: "approve", false: "deny"}[approve]+":"+reason)
+	verb := map[bool]string{true: "approve", false: "deny"}[approve]
+	if always {
+		verb += "-always"
+	}
+	a.got = append(a.got, verb+":"+reason)
 	return "Bash `cat .env` (core.secrets:read-secret: …)", nil
 }
 
-// POST /api/tasks/{id}/approve|deny reach the agents' answerer; a refusal
+// POST /api/tasks/{id}/approve|deny reach the agents' answerer (approve
+// with always: true, deny never); a refusal
 // is a 409 with its message; a daemon without tmux agents answers 501.
 func TestTaskApproveDenyRoutes(t *testing.T) {
 	ag := &answeringAgents{}
@@ -37,7 +42,15 @@ func TestTaskApproveDenyRoutes(t *testing.T) {
 	if status != 200 || !strings.Contains(string(body), `"answer":"denied"`) {
 		t.Errorf("deny: %d %s", status, body)
 	}
-	if strings.Join(ag.got, ",") != "approve:,deny:not here" {
+	hdr := map[string]string{"Content-Type": "application/json"}
+	status, body, _ = r.do("POST", "/api/tasks/twaiting/approve", `{"always":true}`, r.token, hdr)
+	if status != 200 || !strings.Contains(string(body), `"always":true`) {
+		t.Errorf("approve always: %d %s", status, body)
+	}
+	if status, body, _ := r.do("POST", "/api/tasks/twaiting/deny", `{"always":true}`, r.token, hdr); status != 400 || !strings.Contains(string(body), "approve only") {
+		t.Errorf("deny always: %d %s", status, body)
+	}
+	if strings.Join(ag.got, ",") != "approve:,deny:not here,approve-always:" {
 		t.Errorf("answers %q", ag.got)
 	}
 	if status, body, _ := r.do("POST", "/api/tasks/tbusy/approve", "", r.token, nil); status != 409 || !strings.Contains(string(body), "not waiting") {

@@ -36,12 +36,6 @@ type tgCallback struct {
 	} `json:"message"`
 }
 
-// AlwaysAnswerer is the optional part of AgentControl that approves a
-// pending call and the same call for the rest of the task.
-type AlwaysAnswerer interface {
-	AnswerAlways(ctx context.Context, taskID string) (call string, err error)
-}
-
 func (s *Server) telegramCallback(w http.ResponseWriter, r *http.Request, updateID int64, cq *tgCallback) {
 	reply := func(text string) {
 		writeJSON(w, http.StatusOK, map[string]any{"method": "answerCallbackQuery", "callback_query_id": cq.ID, "text": clipRunes(text, 190), "show_alert": true})
@@ -90,18 +84,12 @@ func (s *Server) telegramCallback(w http.ResponseWriter, r *http.Request, update
 }
 
 func (s *Server) telegramAnswerCall(ctx context.Context, action, id string) (string, error) {
-	if action == notify.ActAlways {
-		aa, ok := s.o.Agents.(AlwaysAnswerer)
-		if !ok {
-			return "", &Refusal{Msg: "this warden cannot approve a call for the rest of a task; tap Approve"}
-		}
-		return aa.AnswerAlways(ctx, id)
-	}
 	ans, ok := s.o.Agents.(PendingAnswerer)
 	if !ok {
 		return "", &Refusal{Msg: "this daemon runs no tmux agents, so there is no pending call to answer"}
 	}
-	return ans.Answer(ctx, id, action == notify.ActApprove, "")
+	approve, always := action != notify.ActDeny, action == notify.ActAlways
+	return ans.Answer(ctx, id, approve, always, "")
 }
 
 func pastTense(action string) string {

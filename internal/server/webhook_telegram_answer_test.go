@@ -49,14 +49,6 @@ func (b *tgBotAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, `{"ok":true,"result":{"message_id":%d}}`, len(b.sent))
 }
 
-// alwaysAgents also approves for the rest of a task.
-type alwaysAgents struct{ answeringAgents }
-
-func (a *alwaysAgents) AnswerAlways(_ context.Context, id string) (string, error) {
-	a.got = append(a.got, "always:"+id)
-	return "Bash `cat .env`", nil
-}
-
 // A waiting agent's Telegram notice goes out with three buttons; a tap in
 // an allowed chat comes back as a callback_query on /webhook/telegram and
 // approves, denies or approves always through the agents' answerer (the
@@ -83,7 +75,7 @@ func TestTelegramButtonsAnswerAWaitingAgent(t *testing.T) {
 		buttons[b.Text] = b.CallbackData
 	}
 
-	ag := &alwaysAgents{}
+	ag := &answeringAgents{}
 	r := newAPIRig(t, 10, server.Webhooks{TelegramSecret: tgSecret, TelegramChats: []int64{42}}, func(o *server.Options) { o.Agents = ag })
 	hdr := map[string]string{"X-Telegram-Bot-Api-Secret-Token": tgSecret}
 	tap := func(update, chat int64, data string) (int, string) {
@@ -107,7 +99,7 @@ func TestTelegramButtonsAnswerAWaitingAgent(t *testing.T) {
 	if status, got := tap(201, 42, notify.CallbackData(notify.ActApprove, "tbusy")); !strings.Contains(got, "not answered") || !strings.Contains(got, "not waiting") {
 		t.Errorf("busy task: %d %s", status, got)
 	}
-	if got := strings.Join(ag.got, ","); got != "approve:,deny:,always:twaiting" {
-		t.Errorf("answers %q; want approve, deny, always once each and nothing from chat 7", got)
+	if got := strings.Join(ag.got, ","); got != "approve:,deny:,approve-always:" {
+		t.Errorf("answers %q; want approve, deny, approve always once each and nothing from chat 7", got)
 	}
 }

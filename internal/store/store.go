@@ -70,7 +70,9 @@ type Filter struct {
 	SessionID string
 	Event     string
 	TaskID    string
-	Since     time.Time
+	// Harness: only events of this agent CLI (claude, codex, gemini, copilot).
+	Harness string
+	Since   time.Time
 	// AfterID returns only events with a larger id (for following).
 	AfterID int64
 	// Limit caps the result; the newest Limit events are returned, oldest

@@ -127,6 +127,8 @@ const (
 	ActRequeue   = "requeue"
 	ActReconcile = "reconcile"
 	ActWatchdog  = "watchdog"
+	ActReply     = "reply" // a person's follow-up to the task's agent
+	ActMerge     = "merge" // the task's branch merged, or its pull request opened
 )
 
 // Limits on what a task may carry; the API refuses more.

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -68,9 +67,6 @@ func build(names []string) (string, error) {
 	defer cancel()
 	for _, name := range names {
 		args := []string{"build", "-o", filepath.Join(dir, name)}
-		if name == "warden" && FrontEntry != "" {
-			args = append(args, "-ldflags", "-E "+FrontEntry)
-		}
 		out, err := exec.CommandContext(ctx, "go", append(args, Module+"/cmd/"+name)...).CombinedOutput()
 		if err != nil {
 			return "", fmt.Errorf("go build ./cmd/%s: %v\n%s", name, err, out)
@@ -78,16 +74,6 @@ func build(names []string) (string, error) {
 	}
 	return dir, nil
 }
-
-// FrontEntry is the front's fast path (internal/hookclient's entry,
-// fast_linux_<arch>.s), linked as the ELF entry point of warden as the
-// Makefile links it; "" where there is none.
-var FrontEntry = func() string {
-	if runtime.GOOS == "linux" && (runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64") {
-		return Module + "/internal/hookclient.entry"
-	}
-	return ""
-}()
 
 // BinariesEnv names a directory of binaries `make test` built from this
 // tree just before (`make build`), so each test process copies them

@@ -233,9 +233,38 @@ func (a *Tasks) Story(ctx context.Context, id string) (*dashboard.TaskStory, err
 	return st, nil
 }
 
+// Reply implements dashboard.TaskReview: POST /api/tasks/{id}/reply.
+func (a *Tasks) Reply(ctx context.Context, id, text string) (string, error) {
+	var res struct {
+		Delivered string `json:"delivered"`
+	}
+	if err := a.call(ctx, "POST", "/api/tasks/"+url.PathEscape(id)+"/reply", map[string]string{"text": text}, &res); err != nil {
+		return "", err
+	}
+	if res.Delivered == "typed" {
+		return "reply sent to the running agent", nil
+	}
+	return "queued for a follow-up run on its branch", nil
+}
+
+// Merge implements dashboard.TaskReview: POST /api/tasks/{id}/merge.
+func (a *Tasks) Merge(ctx context.Context, id string, pr bool) (string, error) {
+	var res struct {
+		Base, Commit, URL string
+	}
+	if err := a.call(ctx, "POST", "/api/tasks/"+url.PathEscape(id)+"/merge", map[string]bool{"pr": pr}, &res); err != nil {
+		return "", err
+	}
+	if pr {
+		return "pull request " + res.URL, nil
+	}
+	return "merged into " + res.Base, nil
+}
+
 // Answer implements dashboard.TaskAnswers: POST /api/tasks/{id}/approve or
-// /deny with the reason.
-func (a *Tasks) Answer(ctx context.Context, id string, approve bool, reason string) (string, error) {
+// /deny with the reason; always approves the same kind of call for the
+// rest of the task.
+func (a *Tasks) Answer(ctx context.Context, id string, approve, always bool, reason string) (string, error) {
 	verb := "approve"
 	if !approve {
 		verb = "deny"
@@ -243,6 +272,10 @@ func (a *Tasks) Answer(ctx context.Context, id string, approve bool, reason stri
 	var res struct {
 		Call string `json:"call"`
 	}
-	err := a.call(ctx, "POST", "/api/tasks/"+url.PathEscape(id)+"/"+verb, map[string]string{"reason": reason}, &res)
+	body := map[string]any{"reason": reason}
+	if always {
+		body = map[string]any{"always": true}
+	}
+	err := a.call(ctx, "POST", "/api/tasks/"+url.PathEscape(id)+"/"+verb, body, &res)
 	return res.Call, err
 }

@@ -142,6 +142,9 @@ func (s *Store) Events(ctx context.Context, f store.Filter) ([]store.Event, erro
 	if f.TaskID != "" {
 		where = append(where, "task_id = "+p.add(f.TaskID))
 	}
+	if f.Harness != "" {
+		where = append(where, "harness = "+p.add(f.Harness))
+	}
 	if !f.Since.IsZero() {
 		where = append(where, "ts_us >= "+p.add(f.Since.UnixMicro()))
 	}

@@ -140,6 +140,10 @@ func (s *Store) Events(ctx context.Context, f store.Filter) ([]store.Event, erro
 		where = append(where, "task_id = ?")
 		args = append(args, f.TaskID)
 	}
+	if f.Harness != "" {
+		where = append(where, "harness = ?")
+		args = append(args, f.Harness)
+	}
 	if !f.Since.IsZero() {
 		where = append(where, "ts_us >= ?")
 		args = append(args, f.Since.UnixMicro())

@@ -1,0 +1,45 @@
+// The Node parent of bench/hook-latency (nodeparent.go): it spawns hook
+// processes the way Claude Code does (child_process.spawn, detached, stdin,
+// stdout and stderr piped, the payload written to stdin and closed) and
+// times each from the burst's start to its 'close' (exited and every pipe
+// closed, the keeper's copies included).
+//
+// Protocol, one JSON object per line each way:
+//   in:  {"runs": [{"path": "...", "args": ["..."], "stdin": "..."}, ...]}
+//   out: {"ms": [..], "codes": [..], "stderr": "..."}
+// The runs of one line start together (a burst: parallel tool calls).
+'use strict';
+const { spawn } = require('child_process');
+const readline = require('readline');
+
+function burst(runs) {
+  return new Promise((resolve) => {
+    const ms = new Array(runs.length);
+    const codes = new Array(runs.length);
+    let stderr = '';
+    let left = runs.length;
+    const start = process.hrtime.bigint();
+    runs.forEach((r, i) => {
+      const child = spawn(r.path, r.args || [], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+      child.stdout.on('data', () => {});
+      child.stderr.on('data', (d) => { stderr += d; });
+      child.stdin.on('error', () => {}); // a child that exits before reading
+      child.on('error', (e) => { stderr += r.path + ': ' + e.message + '\n'; });
+      child.on('close', (code) => {
+        ms[i] = Number(process.hrtime.bigint() - start) / 1e6;
+        codes[i] = code;
+        if (--left === 0) resolve({ ms, codes, stderr });
+      });
+      child.stdin.end(r.stdin || '');
+    });
+  });
+}
+
+const rl = readline.createInterface({ input: process.stdin });
+let queue = Promise.resolve();
+rl.on('line', (line) => {
+  const req = JSON.parse(line);
+  queue = queue.then(() => burst(req.runs)).then((res) => {
+    process.stdout.write(JSON.stringify(res) + '\n');
+  });
+});

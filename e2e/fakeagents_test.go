@@ -1,0 +1,205 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+)
+
+// fakeModels is the model API of the other agent CLIs, scripted the same
+// way for all three: a conversation's first request is answered with one
+// shell tool call running Command, and any request that carries a tool
+// result with FinalText. It speaks OpenAI Responses (Codex CLI, POST
+// /v1/responses), OpenAI Chat Completions (Copilot CLI, POST
+// /v1/chat/completions) and Gemini (Gemini CLI, POST
+// /v1beta/models/<m>:streamGenerateContent?alt=sse), all streamed as SSE.
+type fakeModels struct {
+	Command   string // the shell command the model asks for
+	FinalText string
+	srv       *httptest.Server
+
+	mu      sync.Mutex
+	reqs    []string // "METHOD path" of every request
+	results []string // the tool results the CLIs sent back, as text
+}
+
+func newFakeModels(command string) *fakeModels {
+	f := &fakeModels{Command: command, FinalText: "All done."}
+	f.srv = httptest.NewServer(f)
+	return f
+}
+
+func (f *fakeModels) URL() string { return f.srv.URL }
+func (f *fakeModels) Close()      { f.srv.Close() }
+
+// Requests lists the requests made, "METHOD path".
+func (f *fakeModels) Requests() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.reqs...)
+}
+
+// ToolResults are the tool results the CLI sent back to the model.
+func (f *fakeModels) ToolResults() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.results...)
+}
+
+func (f *fakeModels) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	f.mu.Lock()
+	f.reqs = append(f.reqs, r.Method+" "+r.URL.Path)
+	f.mu.Unlock()
+	var req map[string]any
+	_ = json.Unmarshal(body, &req)
+	switch {
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses"):
+		f.responses(w, req)
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions"):
+		f.chat(w, req)
+	case r.Method == http.MethodPost && strings.Contains(r.URL.Path, ":streamGenerateContent"):
+		f.gemini(w, req)
+	default:
+		http.Error(w, `{"error":{"message":"not scripted"}}`, http.StatusNotFound)
+	}
+}
+
+// toolResult finds a tool result in a request (JSON path per API); ok is
+// false for a conversation's first request.
+func (f *fakeModels) toolResult(texts []string, ok bool) bool {
+	if ok {
+		f.mu.Lock()
+		f.results = append(f.results, strings.Join(texts, "\n"))
+		f.mu.Unlock()
+	}
+	return ok
+}
+
+func items(v any) []map[string]any {
+	list, _ := v.([]any)
+	var out []map[string]any
+	for _, x := range list {
+		if m, ok := x.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func text(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+type sse struct{ w http.ResponseWriter }
+
+func startSSE(w http.ResponseWriter) sse {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	return sse{w}
+}
+
+// event writes one SSE event (name "" for a data-only one).
+func (s sse) event(name string, data any) {
+	if name != "" {
+		fmt.Fprintf(s.w, "event: %s\n", name)
+	}
+	b, _ := json.Marshal(data)
+	fmt.Fprintf(s.w, "data: %s\n\n", b)
+	if fl, ok := s.w.(http.Flusher); ok {
+		fl.Flush()
+	}
+}
+
+// responses answers OpenAI Responses: exec_command{cmd}, as Codex's
+// model calls its shell.
+func (f *fakeModels) responses(w http.ResponseWriter, req map[string]any) {
+	var outs []string
+	for _, it := range items(req["input"]) {
+		if it["type"] == "function_call_output" {
+			outs = append(outs, text(it["output"]))
+		}
+	}
+	done := f.toolResult(outs, len(outs) > 0)
+	s := startSSE(w)
+	id := fmt.Sprintf("resp_%d", len(f.Requests()))
+	s.event("response.created", map[string]any{"type": "response.created", "response": map[string]any{"id": id}})
+	var item map[string]any
+	if done {
+		item = map[string]any{"type": "message", "role": "assistant", "id": "msg_" + id,
+			"content": []any{map[string]any{"type": "output_text", "text": f.FinalText, "annotations": []any{}}}}
+	} else {
+		args, _ := json.Marshal(map[string]any{"cmd": f.Command})
+		item = map[string]any{"type": "function_call", "id": "fc_" + id, "call_id": "call_" + id, "name": "exec_command", "arguments": string(args)}
+	}
+	s.event("response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": 0, "item": item})
+	s.event("response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
+	s.event("response.completed", map[string]any{"type": "response.completed", "response": map[string]any{
+		"id": id, "usage": map[string]any{"input_tokens": 100, "input_tokens_details": map[string]any{"cached_tokens": 0},
+			"output_tokens": 10, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 110}}})
+}
+
+// chat answers OpenAI Chat Completions: bash{command,description}, as
+// Copilot's model calls its shell.
+func (f *fakeModels) chat(w http.ResponseWriter, req map[string]any) {
+	var outs []string
+	for _, m := range items(req["messages"]) {
+		if m["role"] == "tool" {
+			outs = append(outs, text(m["content"]))
+		}
+	}
+	done := f.toolResult(outs, len(outs) > 0)
+	s := startSSE(w)
+	id := fmt.Sprintf("chatcmpl-%d", len(f.Requests()))
+	chunk := func(delta map[string]any, finish any) map[string]any {
+		return map[string]any{"id": id, "object": "chat.completion.chunk", "created": 1764324000, "model": text(req["model"]),
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+	}
+	if done {
+		s.event("", chunk(map[string]any{"role": "assistant", "content": f.FinalText}, nil))
+		s.event("", chunk(map[string]any{}, "stop"))
+	} else {
+		args, _ := json.Marshal(map[string]any{"command": f.Command, "description": "run the command"})
+		s.event("", chunk(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
+			"index": 0, "id": "call_" + id, "type": "function", "function": map[string]any{"name": "bash", "arguments": string(args)}}}}, nil))
+		s.event("", chunk(map[string]any{}, "tool_calls"))
+	}
+	s.event("", map[string]any{"id": id, "object": "chat.completion.chunk", "created": 1764324000, "model": text(req["model"]), "choices": []any{},
+		"usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}})
+	fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
+// gemini answers Gemini's streamGenerateContent: run_shell_command.
+func (f *fakeModels) gemini(w http.ResponseWriter, req map[string]any) {
+	var outs []string
+	for _, c := range items(req["contents"]) {
+		for _, p := range items(c["parts"]) {
+			if fr, ok := p["functionResponse"]; ok {
+				outs = append(outs, text(fr))
+			}
+		}
+	}
+	done := f.toolResult(outs, len(outs) > 0)
+	s := startSSE(w)
+	var part map[string]any
+	if done {
+		part = map[string]any{"text": f.FinalText}
+	} else {
+		part = map[string]any{"functionCall": map[string]any{"name": "run_shell_command",
+			"args": map[string]any{"command": f.Command, "description": "run the command"}}}
+	}
+	s.event("", map[string]any{
+		"candidates":    []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0}},
+		"usageMetadata": map[string]any{"promptTokenCount": 100, "candidatesTokenCount": 10, "totalTokenCount": 110},
+		"modelVersion":  "gemini-3.1-pro-preview",
+	})
+}
