@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -68,9 +67,9 @@ func AgentArgv(s LaunchSpec) ([]string, error) {
 		if bin == "" {
 			bin = "claude"
 		}
-		p, err := exec.LookPath(bin)
+		p, err := FindProgram(bin, launchEnv(s))
 		if err != nil {
-			return nil, fmt.Errorf("Claude Code (%s) is not installed or not on PATH: npm install -g @anthropic-ai/claude-code, or set the agent's claude path", bin)
+			return nil, fmt.Errorf("Claude Code: %v: %s", err, InstallClaudeHint)
 		}
 		argv = []string{p}
 		if s.Mode == ModeHeadless {
@@ -93,13 +92,24 @@ func AgentArgv(s LaunchSpec) ([]string, error) {
 		for _, a := range s.Command {
 			argv = append(argv, r.Replace(a))
 		}
-		if _, err := exec.LookPath(argv[0]); err != nil {
-			return nil, fmt.Errorf("agent command %s is not installed or not on PATH", argv[0])
+		p, err := FindProgram(argv[0], launchEnv(s))
+		if err != nil {
+			return nil, fmt.Errorf("agent command: %v; install it or set agent.command to its path", err)
 		}
+		argv[0] = p
 	default:
 		return nil, fmt.Errorf("agent mode %q: use %s, %s or %s", s.Mode, ModeInteractive, ModeHeadless, ModeCommand)
 	}
 	return argv, nil
+}
+
+// launchEnv is the environment the agent's program is looked up in: its
+// own (nil: this process's).
+func launchEnv(s LaunchSpec) []string {
+	if s.Env != nil {
+		return s.Env
+	}
+	return os.Environ()
 }
 
 // WriteLaunchScript writes the script a task's tmux window runs (0700):

@@ -91,6 +91,7 @@ type Manager struct {
 	st  Store
 
 	mu       sync.Mutex           // one Poll, Spawn or Kill at a time
+	cfgMu    sync.RWMutex         // Reconfigure against Config (reconfigure.go)
 	deadSeen map[string]time.Time // when a dead pane was first seen, per task
 
 	allowMu sync.Mutex // one change of a task's allowances at a time
@@ -103,7 +104,11 @@ func NewManager(cfg Config, st Store) *Manager {
 }
 
 // Config returns the manager's configuration with defaults filled in.
-func (m *Manager) Config() Config { return m.cfg }
+func (m *Manager) Config() Config {
+	m.cfgMu.RLock()
+	defer m.cfgMu.RUnlock()
+	return m.cfg
+}
 
 // Change is one state change Poll or Kill made; From == To is a note
 // recorded with the state kept (an unknown notification).

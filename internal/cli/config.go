@@ -100,14 +100,22 @@ func checkConfig(out, errOut io.Writer, projectDir string, asJSON bool) error {
 	cfg, problems := config.Load(userFile, projectDir)
 	notes := config.Notes(cfg)
 	checked := configFilesPresent(userFile, projectDir)
+	daemon := daemonConfigStatus(userFile)
 	if asJSON {
-		writeConfigJSON(out, map[string]any{
+		j := map[string]any{
 			"ok":       len(problems) == 0,
 			"files":    nonNil(checked),
 			"problems": nonNil(problems),
 			"notes":    nonNil(notes),
-		})
+		}
+		if daemon != nil {
+			j["daemon"] = daemon
+		}
+		writeConfigJSON(out, j)
 	} else {
+		if daemon != nil {
+			defer fmt.Fprintln(out, "daemon: "+daemon.Message)
+		}
 		for _, p := range problems {
 			fmt.Fprintln(out, p.String())
 		}

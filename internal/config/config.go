@@ -138,6 +138,14 @@ type Config struct {
 		TelegramSecret, TelegramProject           string
 		TelegramChats                             []string
 	}
+	// Notify is what `warden serve` sends out when a task's agent starts
+	// waiting for a person (internal/notify).
+	Notify struct {
+		WebhookURLs                []string
+		WebhookTimeoutMS, Retries  int
+		TelegramToken, TelegramAPI string
+		DashboardURL               string
+	}
 	// Validation switches the pre-tool judges.
 	Validation struct {
 		Intent           bool

@@ -131,7 +131,8 @@ type Key struct {
 	// Secret: the value is a credential; `config show` prints that it is
 	// set, never the value.
 	Secret bool
-	// Check, when set, validates a String key's value beyond its kind; it
+	// Check, when set, validates a String key's value (each member of a
+	// Strings key's) beyond its kind; it
 	// returns what is wrong and the fix ("" when fine), without repeating
 	// the value (it may be a secret).
 	Check func(s string) string

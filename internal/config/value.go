@@ -125,6 +125,11 @@ func convert(k *Key, raw any) (any, string) {
 				return nil, fmt.Sprintf("%s contains %q, which is not allowed; set it to %s, default %s",
 					k.Name, s, k.expect(), k.DefaultString())
 			}
+			if k.Check != nil {
+				if msg := k.Check(s); msg != "" {
+					return nil, k.Name + ": " + msg
+				}
+			}
 			out = append(out, s)
 		}
 		return out, ""

@@ -1,20 +1,34 @@
 package daemon
 
 import (
+	"context"
 	"time"
 
 	"github.com/warden-dev/warden/internal/agent"
+	"github.com/warden-dev/warden/internal/config"
 )
 
 // addAgents adds the tmux/worktree agents (internal/agent): the "tmux"
 // runner and the agent control of the API. The agents get the
-// environment the daemon captured at start-up.
+// environment the daemon captured at start-up; a reloaded agent.* applies
+// to the next agent started (and the idle timeout at once); an agent
+// that starts waiting for a person sends the configured notices.
 func addAgents(p *Parts) {
-	cfg := agent.ConfigFrom(p.Options.Config)
-	cfg.Env = p.Options.Env
+	o := p.Options
+	cfg := agent.ConfigFrom(o.cfg())
+	cfg.Env = o.Env
 	m := agent.NewManager(cfg, p.Store)
-	p.Runners[TmuxRunnerName] = &tmuxRunner{m: m, tasks: p.Shared, criteria: p.Options.Config.Agent.Criteria,
+	r := &tmuxRunner{m: m, tasks: p.Shared, criteria: o.cfg().Agent.Criteria,
 		interval: time.Second, log: p.Log, runs: map[string]*tmuxRun{}}
+	if o.notifier != nil {
+		tasks, n := p.Shared, o.notifier
+		r.waiting = func(ctx context.Context, id, reason string) { n.Notify(o.noticeFor(ctx, tasks, m, id, reason)) }
+	}
+	p.Runners[TmuxRunnerName] = r
 	p.Agents = &agentControl{m: m, tasks: p.Shared, parts: p}
-	p.Default = p.Options.Config.Agent.Runner
+	p.Default = o.cfg().Agent.Runner
+	o.onReload("agents", func(c *config.Config) {
+		m.Reconfigure(agent.ConfigFrom(c))
+		r.setCriteria(c.Agent.Criteria)
+	})
 }

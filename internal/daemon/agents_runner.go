@@ -28,6 +28,9 @@ type tmuxRunner struct {
 	criteria []string
 	interval time.Duration
 	log      *slog.Logger
+	// waiting, when set, is told of each agent that starts waiting for a
+	// person (the notices: it returns at once).
+	waiting func(ctx context.Context, id, reason string)
 
 	mu      sync.Mutex
 	runs    map[string]*tmuxRun
@@ -42,7 +45,9 @@ func (r *tmuxRunner) Name() string { return TmuxRunnerName }
 func (r *tmuxRunner) Start(ctx context.Context, t *task.Task) (orchestrator.Run, error) {
 	// The task's own criteria come on top of agent.criteria; its
 	// operations go into the worktree's task.json for the agent's hooks.
+	r.mu.Lock()
 	crit := append(append([]string(nil), r.criteria...), t.Criteria...)
+	r.mu.Unlock()
 	spec := agent.Spec{Task: t.ID, Project: t.Project, Prompt: t.Prompt, Criteria: crit, Allow: t.Allow, Deny: t.Deny}
 	// A finished task queued again by a person's reply: a follow-up run
 	// of its agent on its branch (internal/agent/followup.go).
@@ -120,6 +125,9 @@ func (r *tmuxRunner) pollOnce() {
 	for _, c := range changes {
 		r.log.Info("agent state", "task", c.Task, "from", c.From, "to", c.To, "reason", c.Reason)
 		r.mirror(ctx, c.Task, string(c.To), c.Reason)
+		if c.To == agent.Waiting && c.From != agent.Waiting && r.waiting != nil {
+			r.waiting(ctx, c.Task, c.Reason)
+		}
 	}
 	r.mu.Lock()
 	runs := make([]*tmuxRun, 0, len(r.runs))
@@ -152,6 +160,14 @@ func (r *tmuxRunner) mirror(ctx context.Context, id, state, note string) {
 	if _, err := r.tasks.UpdateTask(ctx, id, task.Change{AgentState: &state, AgentNote: &note}); err != nil {
 		r.log.Error("mirror agent state", "task", id, "err", err)
 	}
+}
+
+// setCriteria applies a reloaded agent.criteria to the tasks started
+// from now on.
+func (r *tmuxRunner) setCriteria(c []string) {
+	r.mu.Lock()
+	r.criteria = c
+	r.mu.Unlock()
 }
 
 func (r *tmuxRunner) forget(id string) {

@@ -63,9 +63,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 
 func newServeCmd() *cobra.Command {
 	var o Options
-	var logStderr bool
+	var logStderr, demoMode, demoKeep bool
 	cmd := &cobra.Command{
-		Use:   "serve [--addr 127.0.0.1:8765] [--tls-cert F --tls-key F] [--insecure-public]",
+		Use:   "serve [--addr 127.0.0.1:8765] [--tls-cert F --tls-key F] [--insecure-public] | serve --demo [--keep]",
 		Short: "Run the daemon: hooks, task queue, scheduler, REST API, webhooks, metrics",
 		Long: `Run warden's resident daemon in the foreground until SIGTERM or Ctrl-C.
 
@@ -75,18 +75,31 @@ stops, the keeper comes back on the next hook). It runs the task queue's
 scheduler (serve.max_agents at once, held while a quota window is critical)
 and serves the API on serve.addr (loopback by default; any other address
 needs TLS or --insecure-public). Logs are JSON lines in
-$WARDEN_HOME/logs/daemon.log (warden logs daemon -f).`,
+$WARDEN_HOME/logs/daemon.log (warden logs daemon -f).
+
+It re-reads config.toml on SIGHUP and within two seconds of a save, and
+applies what can change live; warden config check says what needs a
+restart, and when a reload was refused.
+
+--demo runs one task end to end instead, without a subscription or the
+network: a throwaway project and home, the real Claude Code pointed at a
+scripted model warden serves on a loopback port, a warden serve of its
+own; it prints the task going queued, working, done, then its diff, and
+removes everything (--keep leaves it).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 			defer stop()
+			if demoMode {
+				return runDemo(ctx, cmd.OutOrStdout(), demoKeep)
+			}
 			cfg, problems := config.Load(paths.UserConfig(), "")
 			for _, p := range problems {
 				fmt.Fprintln(cmd.ErrOrStderr(), "warden: config:", p)
 			}
 			o.Home, o.DB, o.Lock, o.Socket = paths.Home(), paths.DB(), paths.KeeperLock(), paths.HookSocket()
 			o.LogPath, o.StatePath, o.TokenPath, o.TaskDir = paths.DaemonLog(), paths.ServeState(), paths.CLIToken(), paths.TaskDir()
-			o.Config, o.Env, o.Version = cfg, os.Environ(), version.String()
+			o.Config, o.Env, o.Version, o.ConfigPath = cfg, os.Environ(), version.String(), paths.UserConfig()
 			o.Stderr, o.DatabaseURL = cmd.ErrOrStderr(), databaseURL(cfg)
 			if logStderr {
 				o.LogTo = cmd.ErrOrStderr()
@@ -103,6 +116,8 @@ $WARDEN_HOME/logs/daemon.log (warden logs daemon -f).`,
 	f.StringVar(&o.TLSKey, "tls-key", "", "TLS private key (PEM)")
 	f.BoolVar(&o.InsecurePublic, "insecure-public", false, "serve plain HTTP on a non-loopback address (tokens travel in clear)")
 	f.BoolVar(&logStderr, "log-stderr", false, "also write the log to stderr")
+	f.BoolVar(&demoMode, "demo", false, "run one task end to end against a built-in scripted model, in a throwaway project (no subscription needed)")
+	f.BoolVar(&demoKeep, "keep", false, "with --demo: keep the demo's directory")
 	cmd.AddCommand(newServeStatusCmd())
 	return cmd
 }

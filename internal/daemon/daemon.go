@@ -22,6 +22,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/dashboard"
+	"github.com/warden-dev/warden/internal/notify"
 	"github.com/warden-dev/warden/internal/orchestrator"
 	"github.com/warden-dev/warden/internal/pool"
 	"github.com/warden-dev/warden/internal/server"
@@ -56,6 +57,14 @@ type Options struct {
 	DatabaseURL string
 	// Ready is called with the listening address once the API answers.
 	Ready func(addr string)
+	// ConfigPath is the config.toml Config came from: reloaded on SIGHUP
+	// and when it changes ("": never reloaded).
+	ConfigPath string
+	// BaseURL is where the API answers (set once it listens).
+	BaseURL string
+
+	live     *liveConfig      // the config in force (reload.go)
+	notifier *notify.Notifier // a waiting agent's notices
 }
 
 // Parts are the daemon's pieces, built in Run; extend.go lets other
@@ -236,17 +245,33 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		scheme = "https"
 	}
 	addr := ln.Addr().String()
-	state := State{PID: os.Getpid(), Addr: addr, URL: scheme + "://" + addr, Started: id.started, Version: o.Version}
+	o.BaseURL = scheme + "://" + addr
+	o.live = newLiveConfig(o.ConfigPath, o.Config, log)
+	state := State{PID: os.Getpid(), Addr: addr, URL: o.BaseURL, Started: id.started, Version: o.Version}
+	stamp := o.live.Stamp()
+	state.Config = &stamp
 	if err := writeState(o.StatePath, state); err != nil {
 		ln.Close()
 		return err
 	}
 	defer os.Remove(o.StatePath)
+	o.live.onStamp = func(c ConfigStamp) {
+		s := state
+		s.Config = &c
+		if err := writeState(o.StatePath, s); err != nil {
+			log.Error("state file", "err", err)
+		}
+	}
 
 	// The API, the scheduler and the pool's heartbeat and LISTEN stop
 	// together (ctx ends or one fails).
 	sctx, scancel := context.WithCancel(ctx)
 	defer scancel()
+	if o.ConfigPath != "" {
+		go watchConfig(sctx, o.live, 2*time.Second)
+	}
+	o.notifier = notify.New(func() notify.Settings { return notifySettings(o.cfg()) }, log)
+	go o.notifier.Run(sctx)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var first error

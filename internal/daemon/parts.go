@@ -34,7 +34,7 @@ func newIdentity(cfg *config.Config) identity {
 // buildPool builds the scheduler and the API on p.Shared: the local store
 // alone (pg nil) or the shared PostgreSQL store.
 func buildPool(p *Parts, pg *pgShared, id identity) error {
-	o, cfg := p.Options, p.Options.Config
+	o, cfg := p.Options, p.Options.cfg()
 	p.Runners = map[string]orchestrator.Runner{
 		orchestrator.HeadlessName: &orchestrator.Headless{
 			Command: cfg.Serve.ClaudeCommand, Args: cfg.Serve.ClaudeArgs, Env: o.Env, Dir: o.TaskDir,
@@ -61,10 +61,9 @@ func buildPool(p *Parts, pg *pgShared, id identity) error {
 	p.Registry = &pool.Stored{St: p.Shared, Stale: pool.StaleAfter(pool.BeatEvery, pool.MissedBeats)}
 	extendRunners(p)
 
-	ps := pace.SettingsFrom(cfg)
 	sched, err := orchestrator.New(orchestrator.Options{
 		Store: p.Shared, Settings: p.Store, Runners: p.Runners, Default: p.Default,
-		Quota: &orchestrator.PaceQuota{Settings: ps, Figures: orchestrator.StoreFigures(p.Shared, ps)},
+		Quota: liveQuota{o: o, store: p.Shared},
 		Log:   p.Log, Owner: id.owner, System: id.system, Peers: peers, Interval: interval,
 		MaxAgents: cfg.Serve.MaxAgents, MaxAttempts: cfg.Serve.MaxAttempts,
 	})
@@ -72,26 +71,39 @@ func buildPool(p *Parts, pg *pgShared, id identity) error {
 		return err
 	}
 	p.Scheduler = sched
+	o.onReload("scheduler", func(c *config.Config) { sched.SetLimits(c.Serve.MaxAgents, c.Serve.MaxAttempts) })
 	srv, err := server.New(server.Options{
 		Tasks: p.Shared, Scheduler: sched, Tokens: p.Shared, Deliveries: p.Shared, Events: p.Reads, EventSource: p.Reads.Source,
 		Pace: func(ctx context.Context, now time.Time) (*pace.Record, error) {
-			rec, _, err := pace.Current(ctx, p.Shared, ps, "", now)
+			rec, _, err := pace.Current(ctx, p.Shared, pace.SettingsFrom(o.cfg()), "", now)
 			return rec, err
 		},
-		Usage:     UsageReader(p.Store, usage.ConfigDirs()),
-		Agents:    p.Agents,
-		Webhooks:  webhooks(cfg),
-		Systems:   p.Registry.Systems,
-		DBChecks:  p.DBChecks,
-		Shared:    shared,
-		QueueSize: cfg.Serve.QueueSize, System: id.system, Owner: id.owner, Version: o.Version, Log: p.Log, Started: id.started,
+		ConfigStatus: o.configStatus(),
+		Usage:        UsageReader(p.Store, usage.ConfigDirs()),
+		Agents:       p.Agents,
+		Webhooks:     webhooks(cfg),
+		Systems:      p.Registry.Systems,
+		DBChecks:     p.DBChecks,
+		Shared:       shared,
+		QueueSize:    cfg.Serve.QueueSize, System: id.system, Owner: id.owner, Version: o.Version, Log: p.Log, Started: id.started,
 	})
 	if err != nil {
 		return err
 	}
 	p.Server = srv
+	onReloadWebhooks(p)
 	extendServer(p)
 	return nil
+}
+
+// onReloadWebhooks applies reloaded webhook.* keys to p's server.
+func onReloadWebhooks(p *Parts) {
+	srv := p.Server
+	p.Options.onReload("webhooks", func(c *config.Config) {
+		if err := srv.SetWebhooks(webhooks(c)); err != nil {
+			p.Log.Error("config reload: webhook.alertmanager_template does not parse; the webhooks keep their settings", "err", err)
+		}
+	})
 }
 
 // buildWaiting builds the API a pool's daemon serves until its shared
@@ -100,25 +112,26 @@ func buildPool(p *Parts, pg *pgShared, id identity) error {
 // local hooks follow; the queue's routes answer 503 (server.SharedState)
 // and no scheduler, agent, ledger or heartbeat runs.
 func buildWaiting(p *Parts, wait *sharedWait, id identity) error {
-	o, cfg := p.Options, p.Options.Config
-	ps := pace.SettingsFrom(cfg)
+	o, cfg := p.Options, p.Options.cfg()
 	srv, err := server.New(server.Options{
 		Tasks: waitingTasks{}, Scheduler: waitingScheduler{maxAgents: cfg.Serve.MaxAgents}, Tokens: p.Store,
 		Events: p.Reads, EventSource: p.Reads.Source,
 		Pace: func(ctx context.Context, now time.Time) (*pace.Record, error) {
-			rec, _, err := pace.Current(ctx, p.Store, ps, "", now)
+			rec, _, err := pace.Current(ctx, p.Store, pace.SettingsFrom(o.cfg()), "", now)
 			return rec, err
 		},
-		Usage:     UsageReader(p.Store, usage.ConfigDirs()),
-		Webhooks:  webhooks(cfg),
-		DBChecks:  append(p.DBChecks[:len(p.DBChecks):len(p.DBChecks)], server.DBCheck{Name: "shared", Check: wait.check}),
-		Shared:    wait.State,
-		QueueSize: cfg.Serve.QueueSize, System: id.system, Owner: id.owner, Version: o.Version, Log: p.Log, Started: id.started,
+		ConfigStatus: o.configStatus(),
+		Usage:        UsageReader(p.Store, usage.ConfigDirs()),
+		Webhooks:     webhooks(cfg),
+		DBChecks:     append(p.DBChecks[:len(p.DBChecks):len(p.DBChecks)], server.DBCheck{Name: "shared", Check: wait.check}),
+		Shared:       wait.State,
+		QueueSize:    cfg.Serve.QueueSize, System: id.system, Owner: id.owner, Version: o.Version, Log: p.Log, Started: id.started,
 	})
 	if err != nil {
 		return err
 	}
 	p.Server = srv
+	onReloadWebhooks(p)
 	extendServer(p)
 	return nil
 }

@@ -22,6 +22,8 @@ type State struct {
 	URL     string    `json:"url"`
 	Started time.Time `json:"started"`
 	Version string    `json:"version"`
+	// Config is which config.toml the daemon applies (reload.go).
+	Config *ConfigStamp `json:"config,omitempty"`
 }
 
 func writeState(path string, s State) error {

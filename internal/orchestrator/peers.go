@@ -73,7 +73,7 @@ func (s *Scheduler) recoverPeers(ctx context.Context, now time.Time) error {
 // or failed once it has used MaxAttempts claims.
 func (s *Scheduler) requeueOrFail(ctx context.Context, t *task.Task, cause string) error {
 	now := s.o.Clock.Now()
-	if t.Attempts >= s.o.MaxAttempts {
+	if t.Attempts >= s.maxAttempts() {
 		msg := fmt.Sprintf("the agent was lost %d times (%s while it ran); giving up after serve.max_attempts", t.Attempts, cause)
 		if _, err := s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{t.Status}, To: task.Failed, Time: now, Reason: msg, Error: &msg, Owner: t.Owner}); err != nil {
 			return err
@@ -81,7 +81,7 @@ func (s *Scheduler) requeueOrFail(ctx context.Context, t *task.Task, cause strin
 		s.record(ctx, t.ID, task.ActFail, msg)
 		return nil
 	}
-	why := fmt.Sprintf("%s while the task was %s (attempt %d of %d); its agent is gone: queued again", cause, t.Status, t.Attempts, s.o.MaxAttempts)
+	why := fmt.Sprintf("%s while the task was %s (attempt %d of %d); its agent is gone: queued again", cause, t.Status, t.Attempts, s.maxAttempts())
 	if _, err := s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{t.Status}, To: task.Queued, Time: now, Reason: why, Requeue: true, Owner: t.Owner}); err != nil {
 		return err
 	}

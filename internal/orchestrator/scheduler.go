@@ -65,6 +65,9 @@ type Scheduler struct {
 	// wait is recorded when it changes, not every step.
 	lastWait string
 
+	// limits are MaxAgents and MaxAttempts, changed by SetLimits.
+	limits atomic.Pointer[[2]int]
+
 	beat        atomic.Int64 // unix nanos of the last finished step
 	lastRecover atomic.Int64 // unix nanos of the last peer recovery
 	restarts    atomic.Int64
@@ -103,7 +106,9 @@ func New(o Options) (*Scheduler, error) {
 	if o.RecoverEvery <= 0 {
 		o.RecoverEvery = 5 * time.Second
 	}
-	return &Scheduler{o: o, wake: make(chan struct{}, 1), runs: map[string]Run{}}, nil
+	s := &Scheduler{o: o, wake: make(chan struct{}, 1), runs: map[string]Run{}}
+	s.SetLimits(o.MaxAgents, o.MaxAttempts)
+	return s, nil
 }
 
 // Notify wakes the loop (a task was added or cancelled).
@@ -128,7 +133,7 @@ type SchedStatus struct {
 func (s *Scheduler) Status() SchedStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := SchedStatus{Running: len(s.runs), MaxAgents: s.o.MaxAgents, Steps: s.steps.Load(), Restarts: s.restarts.Load()}
+	st := SchedStatus{Running: len(s.runs), MaxAgents: s.maxAgents(), Steps: s.steps.Load(), Restarts: s.restarts.Load()}
 	if s.held != nil {
 		h := *s.held
 		st.Held = &h
@@ -289,11 +294,11 @@ func (s *Scheduler) fill(ctx context.Context, q Quota) error {
 		s.mu.Lock()
 		running := len(s.runs)
 		s.mu.Unlock()
-		if running >= s.o.MaxAgents {
-			s.noteWait(ctx, fmt.Sprintf("all %d agent slots busy (serve.max_agents)", s.o.MaxAgents))
+		if running >= s.maxAgents() {
+			s.noteWait(ctx, fmt.Sprintf("all %d agent slots busy (serve.max_agents)", s.maxAgents()))
 			return nil
 		}
-		why := fmt.Sprintf("slot free (%d of %d running); %s", running, s.o.MaxAgents, q.Reason)
+		why := fmt.Sprintf("slot free (%d of %d running); %s", running, s.maxAgents(), q.Reason)
 		t, err := s.o.Store.ClaimNext(ctx, s.o.Owner, s.o.System, why, s.o.Clock.Now())
 		if err != nil {
 			return err

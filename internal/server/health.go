@@ -26,6 +26,9 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		if st != nil {
 			b["shared_store"] = st
 		}
+		if s.o.ConfigStatus != nil {
+			b["config"] = s.o.ConfigStatus() // which config.toml it applies
+		}
 	}
 	writeJSON(w, http.StatusOK, b)
 }

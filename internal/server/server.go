@@ -14,7 +14,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
-	"text/template"
+	"sync/atomic"
 	"time"
 
 	"github.com/warden-dev/warden/internal/httpstop"
@@ -24,11 +24,15 @@ import (
 
 // Options are the server's dependencies and settings.
 type Options struct {
-	Tasks      task.Store
-	Scheduler  Scheduler
-	Tokens     TokenStore
-	Deliveries DeliveryStore
-	Events     EventStore
+	// ConfigStatus, when set, says in /health (with a token) which
+	// config.toml the daemon applies: its hash, when it was loaded, the
+	// last reload refused.
+	ConfigStatus func() any
+	Tasks        task.Store
+	Scheduler    Scheduler
+	Tokens       TokenStore
+	Deliveries   DeliveryStore
+	Events       EventStore
 	// EventSource names the store Events reads now ("local", "shared"),
 	// shown as /api/events' source; nil: not shown.
 	EventSource func() string
@@ -68,8 +72,9 @@ type Server struct {
 	mux     *http.ServeMux
 	routes  []Route
 	metrics *metrics
-	// alertTmpl renders webhook.alertmanager_template.
-	alertTmpl *template.Template
+	// hooks are the webhooks' settings and the parsed
+	// webhook.alertmanager_template; SetWebhooks swaps them (a reload).
+	hooks atomic.Pointer[webhookConf]
 	// root serves paths no route claims ("/": the dashboard, once
 	// mounted; a JSON 404 until then).
 	root http.Handler
@@ -116,7 +121,8 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{o: o, mux: http.NewServeMux(), touched: map[string]time.Time{}, verified: map[string]verifiedToken{}, alertTmpl: tmpl}
+	s := &Server{o: o, mux: http.NewServeMux(), touched: map[string]time.Time{}, verified: map[string]verifiedToken{}}
+	s.hooks.Store(&webhookConf{Webhooks: o.Webhooks, tmpl: tmpl})
 	s.metrics = newMetrics(s)
 	for _, r := range s.table() {
 		s.add(r)

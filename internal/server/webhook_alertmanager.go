@@ -50,7 +50,7 @@ func ParseAlertTemplate(text string) (*template.Template, error) {
 }
 
 func (s *Server) webhookAlertmanager(w http.ResponseWriter, r *http.Request) {
-	wh := s.o.Webhooks
+	wh := s.webhooks()
 	if wh.AlertProject == "" {
 		notConfigured(w, "webhook.alertmanager_project")
 		return
@@ -82,7 +82,7 @@ func (s *Server) webhookAlertmanager(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		var b bytes.Buffer
-		if err := s.alertTmpl.Execute(&b, alertView{Labels: a.Labels, Annotations: a.Annotations, StartsAt: a.StartsAt,
+		if err := s.hooks.Load().tmpl.Execute(&b, alertView{Labels: a.Labels, Annotations: a.Annotations, StartsAt: a.StartsAt,
 			GeneratorURL: a.GeneratorURL, Fingerprint: a.Fingerprint}); err != nil {
 			writeError(w, http.StatusInternalServerError, "template", "webhook.alertmanager_template failed: "+err.Error())
 			return

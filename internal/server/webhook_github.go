@@ -68,7 +68,7 @@ func githubSigned(secret string, body []byte, sig string) bool {
 }
 
 func (s *Server) webhookGitHub(w http.ResponseWriter, r *http.Request) {
-	wh := s.o.Webhooks
+	wh := s.webhooks()
 	if wh.GitHubSecret == "" {
 		notConfigured(w, "webhook.github_secret")
 		return

@@ -27,12 +27,13 @@ type tgUpdate struct {
 			ID int64 `json:"id"`
 		} `json:"chat"`
 	} `json:"message"`
+	CallbackQuery *tgCallback `json:"callback_query"` // a button of a notice (webhook_telegram_answer.go)
 }
 
 const telegramHelp = "warden commands: /status — the daemon and its queue; /pace — the quota windows; /task add PROMPT — queue a task"
 
 func (s *Server) webhookTelegram(w http.ResponseWriter, r *http.Request) {
-	wh := s.o.Webhooks
+	wh := s.webhooks()
 	if wh.TelegramSecret == "" {
 		notConfigured(w, "webhook.telegram_secret")
 		return
@@ -53,6 +54,10 @@ func (s *Server) webhookTelegram(w http.ResponseWriter, r *http.Request) {
 	}
 	if u.UpdateID == 0 {
 		writeError(w, http.StatusBadRequest, "bad_request", "update_id missing; this endpoint takes Telegram Update objects")
+		return
+	}
+	if u.CallbackQuery != nil {
+		s.telegramCallback(w, r, u.UpdateID, u.CallbackQuery)
 		return
 	}
 	if u.Message == nil || u.Message.Text == "" {
@@ -124,10 +129,10 @@ func (s *Server) telegramAnswer(r *http.Request, u tgUpdate, delivery string) st
 		if sub != "add" || strings.TrimSpace(prompt) == "" {
 			return "usage: /task add PROMPT"
 		}
-		if s.o.Webhooks.TelegramProject == "" {
+		if s.webhooks().TelegramProject == "" {
 			return "set webhook.telegram_project to the directory tasks from Telegram run in"
 		}
-		t, _, _, _, msg := s.enqueue(r, TaskRequest{Project: s.o.Webhooks.TelegramProject, Prompt: strings.TrimSpace(prompt),
+		t, _, _, _, msg := s.enqueue(r, TaskRequest{Project: s.webhooks().TelegramProject, Prompt: strings.TrimSpace(prompt),
 			Source: "telegram", IdempotencyKey: "telegram:" + delivery})
 		if t == nil {
 			return "not queued: " + msg

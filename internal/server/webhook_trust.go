@@ -19,7 +19,7 @@ var defaultGitHubTrusted = []string{"OWNER", "MEMBER", "COLLABORATOR"}
 // trustedOnGitHub reports whether assoc (author_association) may queue
 // work; if not it answers 202 ignored, naming the key that would allow it.
 func (s *Server) trustedOnGitHub(w http.ResponseWriter, assoc, who string) bool {
-	trusted := s.o.Webhooks.GitHubTrusted
+	trusted := s.webhooks().GitHubTrusted
 	if trusted == nil {
 		trusted = defaultGitHubTrusted
 	}
@@ -34,7 +34,7 @@ func (s *Server) trustedOnGitHub(w http.ResponseWriter, assoc, who string) bool 
 // telegramAllowed reports whether chat may command the daemon; if not it
 // answers 202 ignored. Empty webhook.telegram_chats allows no chat.
 func (s *Server) telegramAllowed(w http.ResponseWriter, chat int64) bool {
-	if slices.Contains(s.o.Webhooks.TelegramChats, chat) {
+	if slices.Contains(s.webhooks().TelegramChats, chat) {
 		return true
 	}
 	s.o.Log.Warn("telegram: command from a chat not in webhook.telegram_chats", "chat", chat)

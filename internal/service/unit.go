@@ -90,7 +90,9 @@ Type=simple
 	for _, k := range sortedKeys(s.Env) {
 		fmt.Fprintf(&b, "Environment=%s\n", systemdQuote(k+"="+s.Env[k]))
 	}
-	b.WriteString(`Restart=always
+	b.WriteString(`# systemctl --user reload: warden serve re-reads config.toml on SIGHUP.
+ExecReload=/bin/kill -HUP $MAINPID
+Restart=always
 RestartSec=2
 # SIGTERM lets running hooks and requests finish (they have 10 s).
 TimeoutStopSec=30
