@@ -199,8 +199,8 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			n.sedCode(&c, depth, w)
 		case name == "vi" || name == "vim" || name == "nvim" || name == "ex" || name == "view":
 			n.vimCode(&c, depth, w)
-		case name == "make" || name == "gmake":
-			n.makeCode(&n.f.Commands[idx], stdin, depth, w)
+		case runners[name]:
+			n.runByName(&n.f.Commands[idx], stdin, depth, w)
 		case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk" || name == "busybox-awk":
 			if len(c.Pos) > 0 && !c.Has("-f") {
 				n.interp(name, c.Pos[0], depth+1, w)

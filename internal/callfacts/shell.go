@@ -45,6 +45,9 @@ type normalizer struct {
 	funcs     map[string]string
 	called    map[string]bool
 	funcCalls int
+	// defReads counts the task runners' definition files read from disk
+	// (rundefs.go bounds them).
+	defReads int
 }
 
 // shell parses src and adds what it finds. Depth counts nested payloads;

@@ -102,6 +102,12 @@ func (f *Facts) Touches() []Touch {
 			}
 			if via == "" {
 				via = c.String()
+				for j := len(c.Wrappers) - 1; j >= 0; j-- {
+					if runnerWrapper(c.Wrappers[j]) {
+						via = c.Wrappers[j] + " runs `" + via + "`" // npm run clean runs `rm -rf ~/x`
+						break
+					}
+				}
 			}
 			add(t.Effect, t.Path, via)
 		}
