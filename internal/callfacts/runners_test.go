@@ -137,10 +137,10 @@ func TestRunnersReadTheProject(t *testing.T) {
 func TestRunnersReadWhatTheLineWrote(t *testing.T) {
 	const home, cwd = "/home/dev", "/home/dev/proj"
 	for cmd, want := range map[string]string{
-		`printf '{"scripts":{"x":"rm -rf ~"}}' > package.json && npm run x`:  "npm run x: rm -rf ~",
-		"printf 'go:\\n\\trm -rf ~/a\\n' > Makefile; make go":               "make go: rm -rf ~/a",
-		"printf 'all:\\n\\trm -rf ~\\n' | make -f -":                        "make all: rm -rf ~",
-		"cat > justfile <<'EOF'\nz:\n    rm -rf /srv\nEOF\njust z":          "just z: rm -rf /srv",
+		`printf '{"scripts":{"x":"rm -rf ~"}}' > package.json && npm run x`:       "npm run x: rm -rf ~",
+		"printf 'go:\\n\\trm -rf ~/a\\n' > Makefile; make go":                     "make go: rm -rf ~/a",
+		"printf 'all:\\n\\trm -rf ~\\n' | make -f -":                              "make all: rm -rf ~",
+		"cat > justfile <<'EOF'\nz:\n    rm -rf /srv\nEOF\njust z":                "just z: rm -rf /srv",
 		"printf '[alias]\\nq = \"run --bin x\"\\n' > .cargo/config.toml; cargo q": "cargo q: cargo run --bin x",
 	} {
 		if f := Bash(cmd, cwd, home); !hasRun(f, want) {

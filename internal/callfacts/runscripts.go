@@ -99,8 +99,8 @@ const composerBuiltins = " about archive audit browse home bump check-platform-r
 
 // composerEvents are the scripts composer runs for its own commands.
 var composerEvents = map[string][]string{
-	"install": {"pre-install-cmd", "pre-autoload-dump", "post-autoload-dump", "post-install-cmd"},
-	"update":  {"pre-update-cmd", "pre-autoload-dump", "post-autoload-dump", "post-update-cmd"},
+	"install":       {"pre-install-cmd", "pre-autoload-dump", "post-autoload-dump", "post-install-cmd"},
+	"update":        {"pre-update-cmd", "pre-autoload-dump", "post-autoload-dump", "post-update-cmd"},
 	"dump-autoload": {"pre-autoload-dump", "post-autoload-dump"}, "dumpautoload": {"pre-autoload-dump", "post-autoload-dump"},
 	"create-project": {"post-root-package-install", "post-create-project-cmd"},
 }
