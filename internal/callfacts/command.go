@@ -415,6 +415,9 @@ func truncateFiles(args []string) []string {
 // paths adds the files a command names to Facts.Paths.
 func (n *normalizer) paths(c *Cmd) {
 	op := tool(c.Name).args
+	if op == ArgsNames {
+		return // datasets and volumes, not files
+	}
 	known := op != ""
 	pos := c.Pos
 	switch c.Name {

@@ -16,7 +16,7 @@ var toolsText string
 
 // toolSpec is one program's line of tools.txt.
 type toolSpec struct {
-	args     string     // OpDelete, OpWrite or OpRead: what it does to its positional arguments
+	args     string     // OpDelete, OpWrite, OpRead, or ArgsNames: what its positional arguments are
 	changes  Effect     // it changes files whatever its arguments
 	trees    bool       // it deletes whole trees whatever its flags
 	sets     PathEffect // PathPermissions or PathTruncate on its targets
@@ -28,6 +28,11 @@ type toolSpec struct {
 	chdir    []string
 	dry      []string
 	removes  *sourceRemover
+	// package managers: the subcommands (or options) that remove
+	// packages and that list the installed ones, the options that remove
+	// every package, and whether it manages the system's packages
+	uninstall, inventory, all []string
+	system                    bool
 }
 
 // sourceRemover: with one of flags the program deletes its sources after
@@ -38,6 +43,14 @@ type sourceRemover struct {
 	skip  int
 	dest  bool
 }
+
+// ArgsNames: a program's positional arguments name things that are not
+// files (zfs datasets, LVM volumes, pools): they are no path targets.
+const ArgsNames = "names"
+
+// NamesArgs reports whether program name's arguments name datasets,
+// volumes or pools rather than files (tools.txt args=names).
+func NamesArgs(name string) bool { return tool(name).args == ArgsNames }
 
 // noTool is the spec of a program tools.txt does not list.
 var noTool = &toolSpec{}
@@ -84,8 +97,8 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 			k, v, _ := strings.Cut(field, "=")
 			switch k {
 			case "args":
-				if v != OpDelete && v != OpWrite && v != OpRead {
-					return nil, fmt.Errorf("tools.txt:%d: args=%s: want delete, write or read", n+1, v)
+				if v != OpDelete && v != OpWrite && v != OpRead && v != ArgsNames {
+					return nil, fmt.Errorf("tools.txt:%d: args=%s: want delete, write, read or names", n+1, v)
 				}
 				s.args = v
 			case "changes":
@@ -114,6 +127,14 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 				s.chdir = strings.Split(v, ",")
 			case "dry":
 				s.dry = strings.Split(v, ",")
+			case "uninstall":
+				s.uninstall = strings.Split(v, ",")
+			case "inventory":
+				s.inventory = strings.Split(v, ",")
+			case "all":
+				s.all = strings.Split(v, ",")
+			case "system":
+				s.system = true
 			case "removes":
 				p := strings.Split(v, ":")
 				skip, err := strconv.Atoi(p[len(p)-1])

@@ -184,7 +184,7 @@ func cmdTouches(c *Cmd, home string) []Touch {
 			out = append(out, Touch{Effect: PathRecursiveDelete, Path: NormPath(a, c.Dir, home)})
 		}
 		return out
-	case c.Effect == EffectDelete && len(c.Targets) == 0 && c.Payload == "":
+	case c.Effect == EffectDelete && len(c.Targets) == 0 && c.Payload == "" && !NamesArgs(c.Name):
 		for _, a := range c.Pos {
 			if PathLike(a) && !remoteSpec(a) {
 				out = append(out, Touch{Effect: deleteEffect(recursive), Path: NormPath(a, c.Dir, home)})
