@@ -135,6 +135,8 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		n.outputs(&c, stdin)
 
 		switch {
+		case runners[name] && payload == "": // bun is an interpreter too
+			n.runByName(&n.f.Commands[idx], stdin, depth, w)
 		case IsInterpreter(name):
 			if payload != "" {
 				n.interp(name, payload, depth+1, w)
@@ -200,8 +202,6 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			n.sedCode(&c, depth, w)
 		case name == "vi" || name == "vim" || name == "nvim" || name == "ex" || name == "view":
 			n.vimCode(&c, depth, w)
-		case runners[name]:
-			n.runByName(&n.f.Commands[idx], stdin, depth, w)
 		case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk" || name == "busybox-awk":
 			if len(c.Pos) > 0 && !c.Has("-f") {
 				n.interp(name, c.Pos[0], depth+1, w)

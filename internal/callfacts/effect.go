@@ -87,6 +87,8 @@ var effectRules = sync.OnceValue(func() map[string]effectRule {
 			m[name] = always(EffectDelete)
 		case s.args == OpWrite:
 			m[name] = always(EffectWrite)
+		case s.uninstall != nil:
+			m[name] = packageEffect
 		case s.subs != nil:
 			m[name] = subcommandEffect
 		case s.inplace != nil:
@@ -105,6 +107,15 @@ var effectRules = sync.OnceValue(func() map[string]effectRule {
 // arguments.
 func always(e Effect) effectRule {
 	return func(c *Cmd) (Effect, string) { return e, c.Name }
+}
+
+// packageEffect: a package manager removing packages deletes them;
+// its other changing subcommands write.
+func packageEffect(c *Cmd) (Effect, string) {
+	if c.PackageRemoval() {
+		return EffectDelete, c.Name + " removes packages"
+	}
+	return subcommandEffect(c)
 }
 
 func subcommandEffect(c *Cmd) (Effect, string) {

@@ -53,7 +53,7 @@ func inventoryFeeding(f *callfacts.Facts, c *Cmd) *Cmd {
 		xargs := slices.Contains(c.Wrappers, "xargs") || slices.Contains(c.Wrappers, "parallel")
 		for _, p := range c.Pos {
 			switch {
-			case xargs && slices.Contains(c.Upstream, inv.Name),
+			case xargs && (slices.Contains(c.Upstream, inv.Name) || inv.Name == c.Name && inv != c),
 				strings.HasPrefix(p, "$(") && inv.Captured,
 				strings.HasPrefix(p, "/dev/fd/"),
 				strings.HasPrefix(p, "$") && readsFrom(f, inv.Name):
