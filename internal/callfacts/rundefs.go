@@ -42,9 +42,8 @@ func (n *normalizer) defText(p string) (t text, ok bool) {
 // after defReadTimeout (a stalled network mount must not hang the hook:
 // the read goes on in the background and its result is dropped).
 func readBounded(p string) (string, bool) {
-	fi, err := os.Stat(p)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxDefBytes {
-		return "", false
+	if size, ok := regularSize(p); !ok || size > maxDefBytes {
+		return "", false // none, a directory, a FIFO that would block, too large
 	}
 	type result struct {
 		s  string
@@ -72,7 +71,8 @@ func readBounded(p string) (string, bool) {
 }
 
 // findDef looks for the first of names in dir, then (when up) in its
-// parents, and returns the file's path and text.
+// parents up to the project's root (or home, or /), and returns the
+// file's path and text.
 func (n *normalizer) findDef(dir string, up bool, names ...string) (string, text, bool) {
 	for i := 0; i <= maxDefUp && dir != ""; i++ {
 		for _, name := range names {
@@ -81,8 +81,8 @@ func (n *normalizer) findDef(dir string, up bool, names ...string) (string, text
 				return p, t, true
 			}
 		}
-		if !up || dir == "/" || dir == n.home {
-			break
+		if !up || dir == "/" || dir == n.home || dir == n.f.Project {
+			break // a project's runner files are in the project
 		}
 		dir = path.Dir(dir)
 	}

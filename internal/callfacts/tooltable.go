@@ -57,14 +57,24 @@ var noTool = &toolSpec{}
 
 // toolTable is tools.txt read once, on first use (most hooks never ask
 // for more than a few lines of it). A malformed table is a build error the
-// package's tests catch, so it panics.
-var toolTable = sync.OnceValue(func() map[string]*toolSpec {
-	t, err := parseTools(toolsText)
-	if err != nil {
-		panic(err)
-	}
-	return t
-})
+// package's tests catch, so it panics. A sync.Once rather than
+// sync.OnceValue: tool() is asked several times for every command, and
+// Once's fast path inlines.
+func toolTable() map[string]*toolSpec {
+	toolsOnce.Do(func() {
+		t, err := parseTools(toolsText)
+		if err != nil {
+			panic(err)
+		}
+		toolsByName = t
+	})
+	return toolsByName
+}
+
+var (
+	toolsOnce   sync.Once
+	toolsByName map[string]*toolSpec
+)
 
 // tool is the spec of program name (an empty one when it is not listed).
 func tool(name string) *toolSpec {

@@ -222,16 +222,17 @@ func hiddenTargets(c *Cmd, recursive bool) []Touch {
 // targetEffect is what c does to one of its targets; dst says it is the
 // destination of a copy or a move (the last of two or more arguments).
 func targetEffect(c *Cmd, dst, recursive bool) PathEffect {
+	t := tool(c.Name)
 	switch {
-	case tool(c.Name).sets != "":
-		return tool(c.Name).sets // chmod: permissions, truncate: truncate
+	case t.sets != "":
+		return t.sets // chmod: permissions, truncate: truncate
 	case (c.Name == "cp" || c.Name == "install") && len(c.Pos) > 0 && c.Pos[0] == "/dev/null", c.Name == "dd":
 		return PathTruncate // dd of= rewrites its output from the start: an image, a device
 	case c.Name == "mv" && !dst:
 		return deleteEffect(recursive) // moved away
-	case tool(c.Name).copies && intoDir(c):
+	case t.copies && intoDir(c):
 		return PathWrite
-	case tool(c.Name).copies && (c.Name != "ln" || c.Has("-f", "--force")):
+	case t.copies && (c.Name != "ln" || c.Has("-f", "--force")):
 		return PathOverwrite
 	case c.Name == "tee" && !c.Has("-a", "--append"):
 		return PathOverwrite

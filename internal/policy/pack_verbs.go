@@ -79,6 +79,17 @@ var httpFlush = re(`(?i)(^|[/\s"'])flush(all|db)\b`)
 // statement: its request bodies (-d, --data…, --json; @- is the text the
 // line pipes in), and its URLs' paths and query strings, decoded.
 func httpBody(c *Cmd) string {
+	sends := false
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "-d") || strings.HasPrefix(a, "--data") || strings.HasPrefix(a, "--json") ||
+			strings.Contains(a, "://") && (strings.Contains(a, "?") || strings.Contains(strings.ToLower(a), "flush")) {
+			sends = true
+			break
+		}
+	}
+	if !sends {
+		return "" // a plain GET of a URL with no query: nothing a store runs
+	}
 	var b strings.Builder
 	for i, a := range c.Args {
 		v, isData := "", false
@@ -103,8 +114,10 @@ func httpBody(c *Cmd) string {
 		b.WriteByte('\n')
 	}
 	s := b.String()
-	if d, err := url.QueryUnescape(strings.ReplaceAll(s, "+", "%20")); err == nil {
-		s = d
+	if strings.ContainsAny(s, "%+") {
+		if d, err := url.QueryUnescape(strings.ReplaceAll(s, "+", "%20")); err == nil {
+			s = d
+		}
 	}
 	return s
 }
