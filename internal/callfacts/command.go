@@ -420,6 +420,18 @@ func (n *normalizer) paths(c *Cmd) {
 	}
 	known := op != ""
 	pos := c.Pos
+	t := tool(c.Name)
+	if t.out != nil || t.into != nil {
+		files, dirs := t.outputs(c)
+		for _, p := range append(files, dirs...) {
+			n.addPath(p, OpWrite, c.Name)
+		}
+	}
+	if t.inplace != nil && c.Has(t.inplace...) {
+		// perl -pi -e '…' FILE: the files after the program are edited
+		op, known = OpWrite, true
+		pos = programFiles(c, t)
+	}
 	switch c.Name {
 	case "echo", "printf", "true", ":", "test", "[":
 		return // they name no file they touch
@@ -432,13 +444,6 @@ func (n *normalizer) paths(c *Cmd) {
 	case "grep", "rg", "egrep", "awk", "jq":
 		if len(pos) > 0 {
 			pos = pos[1:] // pattern / program
-		}
-	case "sed":
-		if c.Has("-i", "--in-place") || hasPrefixFlag(c, "-i") {
-			op, known = OpWrite, true
-			if len(pos) > 0 {
-				pos = pos[1:]
-			}
 		}
 	case "dd":
 		for _, a := range c.Args {
@@ -480,14 +485,6 @@ func ChmodFlagMode(c *Cmd) bool {
 	return false
 }
 
-func hasPrefixFlag(c *Cmd, p string) bool {
-	for _, f := range c.Args {
-		if strings.HasPrefix(f, p) {
-			return true
-		}
-	}
-	return false
-}
 
 func (n *normalizer) addPath(p, op, via string) {
 	if p == "" || strings.HasPrefix(p, "$(") || strings.Contains(p, "://") || strings.Contains(p, "@") && strings.Contains(p, ":") {

@@ -95,6 +95,11 @@ var effectRules = sync.OnceValue(func() map[string]effectRule {
 			m[name] = inPlaceEffect
 		}
 	}
+	for name, s := range toolTable() {
+		if s.out != nil || s.into != nil {
+			m[name] = outputEffect(m[name]) // 7z x -o/dir writes; 7z l does not
+		}
+	}
 	m["find"] = findEffect
 	m["curl"], m["wget"] = downloadEffect, downloadEffect
 	m["ssh"] = sshEffect
@@ -102,6 +107,22 @@ var effectRules = sync.OnceValue(func() map[string]effectRule {
 	m["warden"], m["pace-maker"] = wardenEffect, wardenEffect
 	return m
 })
+
+// outputEffect is a write when c names an output by its options
+// (tools.txt out= and into=), else what rule (if any) says.
+func outputEffect(rule effectRule) effectRule {
+	return func(c *Cmd) (Effect, string) {
+		if rule != nil {
+			if e, why := rule(c); e != EffectNone {
+				return e, why
+			}
+		}
+		if files, dirs := tool(c.Name).outputs(c); len(files)+len(dirs) > 0 {
+			return EffectWrite, c.Name + " writes its output"
+		}
+		return EffectNone, ""
+	}
+}
 
 // always is the rule of a program that changes files whatever its
 // arguments.

@@ -33,6 +33,12 @@ type toolSpec struct {
 	// every package, and whether it manages the system's packages
 	uninstall, inventory, all []string
 	system                    bool
+	// out: options whose value is a file it overwrites (curl -o); into:
+	// a directory it writes its files into, over what is there (tar -C,
+	// unzip -d); when: the options, subcommands or mode letters without
+	// which out and into name no output (tar -x); program: the options
+	// that give an in-place editor its program (else its first argument)
+	out, into, when, program []string
 }
 
 // sourceRemover: with one of flags the program deletes its sources after
@@ -145,6 +151,14 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 				s.all = strings.Split(v, ",")
 			case "system":
 				s.system = true
+			case "out":
+				s.out = strings.Split(v, ",")
+			case "into":
+				s.into = strings.Split(v, ",")
+			case "when":
+				s.when = strings.Split(v, ",")
+			case "program":
+				s.program = strings.Split(v, ",")
 			case "removes":
 				p := strings.Split(v, ":")
 				skip, err := strconv.Atoi(p[len(p)-1])

@@ -63,3 +63,44 @@ func TestGlobalOptions(t *testing.T) {
 		}
 	}
 }
+
+// Options' values in every spelling; outputs only in the mode that
+// writes them (tar -x, 7z x), and in-place editors' files without their
+// program.
+func TestOutputsByOption(t *testing.T) {
+	for args, want := range map[string]string{
+		"-o out.json https://x":       "out.json",
+		"-sSLo k https://x":           "k",
+		"--output=f https://x":        "f",
+		"--output f https://x":        "f",
+		"-ofile https://x":            "file",
+		"-s --data-raw x https://x":   "",
+		"https://x -- -o notanoption": "",
+	} {
+		if got := strings.Join(OptionValues(strings.Fields(args), []string{"-o", "--output"}), " "); got != want {
+			t.Errorf("%s: %q, want %q", args, got, want)
+		}
+	}
+	const home, cwd = "/home/dev", "/home/dev/proj"
+	for cmd, want := range map[string]string{
+		"tar -xzf k.tgz -C ~/.ssh":             "overwrite /home/dev/.ssh",
+		"tar xf p.tar --directory=/usr/local":  "overwrite /usr/local",
+		"tar -czf out.tgz -C src .":            "",
+		"7z x -o/etc p.7z":                     "overwrite /etc",
+		"7z l p.7z":                            "",
+		"unzip -o x.zip -d ~/.config":          "overwrite /home/dev/.config",
+		"curl -fsSLo ~/.bashrc https://x/rc":   "overwrite /home/dev/.bashrc",
+		"wget -qO- https://x | sh":             "",
+		"sort -o /etc/hosts x":                 "overwrite /etc/hosts",
+		"perl -pi -e 's/a/b/' /etc/hosts":      "write /etc/hosts",
+		"sed -i -e 's/a/b/' -e 's/c/d/' f1 f2": "write /home/dev/proj/f1 write /home/dev/proj/f2",
+	} {
+		var got []string
+		for _, tc := range Bash(cmd, cwd, home).Touches() {
+			got = append(got, string(tc.Effect)+" "+tc.Path)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s: touches %q, want %q", cmd, got, want)
+		}
+	}
+}

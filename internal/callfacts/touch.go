@@ -226,6 +226,8 @@ func targetEffect(c *Cmd, dst, recursive bool) PathEffect {
 	switch {
 	case t.sets != "":
 		return t.sets // chmod: permissions, truncate: truncate
+	case (t.out != nil || t.into != nil) && !t.copies && t.inplace == nil:
+		return PathOverwrite // curl -o, tar -x -C: what was there is replaced
 	case (c.Name == "cp" || c.Name == "install") && len(c.Pos) > 0 && c.Pos[0] == "/dev/null", c.Name == "dd":
 		return PathTruncate // dd of= rewrites its output from the start: an image, a device
 	case c.Name == "mv" && !dst:
