@@ -485,7 +485,6 @@ func ChmodFlagMode(c *Cmd) bool {
 	return false
 }
 
-
 func (n *normalizer) addPath(p, op, via string) {
 	if p == "" || strings.HasPrefix(p, "$(") || strings.Contains(p, "://") || strings.Contains(p, "@") && strings.Contains(p, ":") {
 		return
