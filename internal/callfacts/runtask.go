@@ -119,8 +119,8 @@ func (p *yamlParser) value(v string, min int) *yamlNode {
 		ind := -1
 		for ; p.i < len(p.lines); p.i++ {
 			l := p.lines[p.i]
-			if l.indent >= 0 && l.indent < min {
-				break
+			if l.indent >= 0 && (l.indent < min || ind >= 0 && l.indent < ind) {
+				break // less indented than the scalar's first line: it ended
 			}
 			if l.indent >= 0 && ind < 0 {
 				ind = l.indent
