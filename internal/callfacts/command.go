@@ -64,9 +64,10 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		if name == "git" {
 			n.gitConfigCode(c.Args, depth, wrappers)
 			n.gitConfigSetCode(c.Args, depth, wrappers)
-			c.Dir = gitDir(c.Args, c.Dir, n.home)
-			c.Args = gitArgs(c.Args)
 		}
+		// global options before the subcommand (git -C, kubectl -n, aws
+		// --profile): set aside, the directory they name kept (tools.txt)
+		c.Args, c.Dir = toolArgs(tool(name), c.Args, c.Dir, n.home)
 		splitFlags(&c)
 		inner, innerName, payload := unwrap(name, c.Args)
 		if IsInterpreter(name) {
@@ -134,6 +135,8 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		n.outputs(&c, stdin)
 
 		switch {
+		case runners[name] && payload == "": // bun is an interpreter too
+			n.runByName(&n.f.Commands[idx], stdin, depth, w)
 		case IsInterpreter(name):
 			if payload != "" {
 				n.interp(name, payload, depth+1, w)
@@ -199,8 +202,6 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			n.sedCode(&c, depth, w)
 		case name == "vi" || name == "vim" || name == "nvim" || name == "ex" || name == "view":
 			n.vimCode(&c, depth, w)
-		case name == "make" || name == "gmake":
-			n.makeCode(&n.f.Commands[idx], stdin, depth, w)
 		case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk" || name == "busybox-awk":
 			if len(c.Pos) > 0 && !c.Has("-f") {
 				n.interp(name, c.Pos[0], depth+1, w)
@@ -396,38 +397,6 @@ func splitFlags(c *Cmd) {
 	}
 }
 
-// gitArgs drops git's global options so Args[0] is the subcommand.
-func gitArgs(args []string) []string {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace":
-			i++
-		case strings.HasPrefix(a, "--git-dir=") || strings.HasPrefix(a, "--work-tree=") ||
-			a == "--no-pager" || a == "-p" || a == "--paginate" || a == "--bare" || a == "--no-replace-objects" ||
-			strings.HasPrefix(a, "-c") && len(a) > 2:
-		default:
-			return args[i:]
-		}
-	}
-	return nil
-}
-
-// pathOps says what a command does to its positional arguments.
-var pathOps = map[string]string{
-	"rm": OpDelete, "rmdir": OpDelete, "unlink": OpDelete, "shred": OpDelete, "srm": OpDelete,
-	"trash": OpDelete, "trash-put": OpDelete, "rimraf": OpDelete, "del": OpDelete,
-	"touch": OpWrite, "tee": OpWrite, "mkdir": OpWrite, "truncate": OpWrite, "chmod": OpWrite,
-	"chown": OpWrite, "chgrp": OpWrite, "chattr": OpWrite, "setfacl": OpWrite, "vi": OpWrite, "vim": OpWrite,
-	"nvim": OpWrite, "nano": OpWrite, "emacs": OpWrite, "ed": OpWrite, "code": OpWrite, "subl": OpWrite, "micro": OpWrite,
-	"hx": OpWrite, "gedit": OpWrite, "kate": OpWrite, "cursor": OpWrite,
-	"cat": OpRead, "less": OpRead, "more": OpRead, "head": OpRead, "tail": OpRead, "bat": OpRead,
-	"base64": OpRead, "xxd": OpRead, "hexdump": OpRead, "od": OpRead, "strings": OpRead, "source": OpRead,
-	".": OpRead, "grep": OpRead, "rg": OpRead, "egrep": OpRead, "diff": OpRead, "wc": OpRead,
-	"scp": OpRead, "rsync": OpRead, "tar": OpRead, "zip": OpRead, "gpg": OpRead, "openssl": OpRead,
-	"cp": OpRead, "mv": OpRead, "ln": OpRead, "install": OpRead, "sort": OpRead, "awk": OpRead, "jq": OpRead,
-}
-
 // truncateFiles are truncate's files: its arguments without options and
 // the values of -s/--size and -r/--reference given apart.
 func truncateFiles(args []string) []string {
@@ -445,8 +414,24 @@ func truncateFiles(args []string) []string {
 
 // paths adds the files a command names to Facts.Paths.
 func (n *normalizer) paths(c *Cmd) {
-	op, known := pathOps[c.Name]
+	op := tool(c.Name).args
+	if op == ArgsNames {
+		return // datasets and volumes, not files
+	}
+	known := op != ""
 	pos := c.Pos
+	t := tool(c.Name)
+	if t.out != nil || t.into != nil {
+		files, dirs := t.outputs(c)
+		for _, p := range append(files, dirs...) {
+			n.addPath(p, OpWrite, c.Name)
+		}
+	}
+	if t.inplace != nil && c.Has(t.inplace...) {
+		// perl -pi -e '…' FILE: the files after the program are edited
+		op, known = OpWrite, true
+		pos = programFiles(c, t)
+	}
 	switch c.Name {
 	case "echo", "printf", "true", ":", "test", "[":
 		return // they name no file they touch
@@ -459,13 +444,6 @@ func (n *normalizer) paths(c *Cmd) {
 	case "grep", "rg", "egrep", "awk", "jq":
 		if len(pos) > 0 {
 			pos = pos[1:] // pattern / program
-		}
-	case "sed":
-		if c.Has("-i", "--in-place") || hasPrefixFlag(c, "-i") {
-			op, known = OpWrite, true
-			if len(pos) > 0 {
-				pos = pos[1:]
-			}
 		}
 	case "dd":
 		for _, a := range c.Args {
@@ -501,15 +479,6 @@ func (n *normalizer) paths(c *Cmd) {
 func ChmodFlagMode(c *Cmd) bool {
 	for _, a := range c.Args {
 		if len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "rwxXst") == "" {
-			return true
-		}
-	}
-	return false
-}
-
-func hasPrefixFlag(c *Cmd, p string) bool {
-	for _, f := range c.Args {
-		if strings.HasPrefix(f, p) {
 			return true
 		}
 	}

@@ -29,39 +29,6 @@ const (
 	EffectRun Effect = "run"
 )
 
-// changers change files whatever their arguments (besides the programs
-// pathOps already gives a write or delete).
-var changers = map[string]Effect{
-	"mv": EffectDelete, "cp": EffectWrite, "ln": EffectWrite, "dd": EffectWrite, "install": EffectWrite,
-	"patch": EffectWrite, "rsync": EffectWrite, "tar": EffectWrite, "unzip": EffectWrite, "gunzip": EffectWrite,
-	"gzip": EffectWrite, "rename": EffectWrite, "mkfifo": EffectWrite,
-	"mknod": EffectWrite, "link": EffectWrite, "fallocate": EffectWrite,
-	// PowerShell cmdlets met outside PowerShell (names are lowercased).
-	"set-content": EffectWrite, "add-content": EffectWrite, "out-file": EffectWrite, "remove-item": EffectDelete,
-	"new-item": EffectWrite, "move-item": EffectDelete, "copy-item": EffectWrite, "rename-item": EffectWrite,
-}
-
-// changingSub are tools whose subcommand decides whether they change
-// repository, package or release state.
-var changingSub = map[string]map[string]bool{
-	"git": {"add": true, "commit": true, "push": true, "merge": true, "rebase": true, "reset": true,
-		"checkout": true, "switch": true, "restore": true, "rm": true, "mv": true, "stash": true,
-		"cherry-pick": true, "revert": true, "apply": true, "am": true, "tag": true, "clean": true,
-		"pull": true, "init": true, "clone": true, "branch": true, "worktree": true, "submodule": true,
-		"update-ref": true, "filter-branch": true, "filter-repo": true, "gc": true, "prune": true, "reflog": true},
-	"npm":   {"install": true, "i": true, "add": true, "uninstall": true, "remove": true, "rm": true, "update": true, "publish": true, "unpublish": true, "ci": true, "link": true},
-	"pnpm":  {"install": true, "i": true, "add": true, "remove": true, "update": true, "publish": true},
-	"yarn":  {"add": true, "remove": true, "install": true, "upgrade": true, "publish": true},
-	"pip":   {"install": true, "uninstall": true},
-	"pip3":  {"install": true, "uninstall": true},
-	"go":    {"get": true, "install": true, "generate": true, "mod": true},
-	"cargo": {"add": true, "remove": true, "install": true, "update": true, "publish": true},
-	"gh":    {"pr": true, "release": true, "repo": true, "issue": true},
-}
-
-// inPlaceFlags make an editor-like tool write its input files.
-var inPlaceFlags = map[string][]string{"sed": {"-i", "--in-place"}, "perl": {"-i"}, "ruby": {"-i"}}
-
 // sqlWrite matches statements that change a database: SQL, and the
 // document stores' and key-value stores' own calls.
 var sqlWrite = lazyre.New(`(?i)\b(insert|update|delete|drop|create|alter|replace|truncate|vacuum|attach|pragma\s+\w+\s*=)\b|\.(import|restore)\b|` +
@@ -112,22 +79,26 @@ var effectRules = sync.OnceValue(func() map[string]effectRule {
 			m[n] = familyRule(f)
 		}
 	}
-	for name, op := range pathOps {
-		switch op {
-		case OpDelete:
+	for name, s := range toolTable() {
+		switch {
+		case s.changes != EffectNone:
+			m[name] = always(s.changes)
+		case s.args == OpDelete:
 			m[name] = always(EffectDelete)
-		case OpWrite:
+		case s.args == OpWrite:
 			m[name] = always(EffectWrite)
+		case s.uninstall != nil:
+			m[name] = packageEffect
+		case s.subs != nil:
+			m[name] = subcommandEffect
+		case s.inplace != nil:
+			m[name] = inPlaceEffect
 		}
 	}
-	for name, e := range changers {
-		m[name] = always(e)
-	}
-	for name := range changingSub {
-		m[name] = subcommandEffect
-	}
-	for name := range inPlaceFlags {
-		m[name] = inPlaceEffect
+	for name, s := range toolTable() {
+		if s.out != nil || s.into != nil {
+			m[name] = outputEffect(m[name]) // 7z x -o/dir writes; 7z l does not
+		}
 	}
 	m["find"] = findEffect
 	m["curl"], m["wget"] = downloadEffect, downloadEffect
@@ -137,21 +108,46 @@ var effectRules = sync.OnceValue(func() map[string]effectRule {
 	return m
 })
 
+// outputEffect is a write when c names an output by its options
+// (tools.txt out= and into=), else what rule (if any) says.
+func outputEffect(rule effectRule) effectRule {
+	return func(c *Cmd) (Effect, string) {
+		if rule != nil {
+			if e, why := rule(c); e != EffectNone {
+				return e, why
+			}
+		}
+		if files, dirs := tool(c.Name).outputs(c); len(files)+len(dirs) > 0 {
+			return EffectWrite, c.Name + " writes its output"
+		}
+		return EffectNone, ""
+	}
+}
+
 // always is the rule of a program that changes files whatever its
 // arguments.
 func always(e Effect) effectRule {
 	return func(c *Cmd) (Effect, string) { return e, c.Name }
 }
 
+// packageEffect: a package manager removing packages deletes them;
+// its other changing subcommands write.
+func packageEffect(c *Cmd) (Effect, string) {
+	if c.PackageRemoval() {
+		return EffectDelete, c.Name + " removes packages"
+	}
+	return subcommandEffect(c)
+}
+
 func subcommandEffect(c *Cmd) (Effect, string) {
-	if sub := c.Sub(0); changingSub[c.Name][sub] && !(c.Name == "git" && gitLists(c)) {
+	if sub := c.Sub(0); tool(c.Name).subs[sub] && !(c.Name == "git" && gitLists(c)) {
 		return EffectWrite, c.Name + " " + sub
 	}
 	return EffectNone, ""
 }
 
 func inPlaceEffect(c *Cmd) (Effect, string) {
-	for _, f := range inPlaceFlags[c.Name] {
+	for _, f := range tool(c.Name).inplace {
 		if c.Has(f) {
 			return EffectWrite, c.Name + " " + f + " (edits files in place)"
 		}
@@ -232,22 +228,13 @@ func gitLists(c *Cmd) bool {
 }
 
 // DryRun reports whether c only says what it would do (--dry-run,
-// --no-act, rsync -n, apt-get -s): such forms change nothing.
+// --no-act, and each program's own in tools.txt: rsync -n, apt-get -s):
+// such forms change nothing.
 func (c *Cmd) DryRun() bool {
 	if c.Has("--dry-run", "--dryrun", "--no-act", "--simulate", "--just-print", "--what-if", "--check", "--plan") {
 		return true
 	}
-	switch c.Name {
-	case "rsync", "rename", "make", "gmake", "gsutil", "prename", "perl-rename", "rclone":
-		return c.Has("-n")
-	case "apt-get", "apt":
-		return c.Has("-s")
-	case "wipefs", "mke2fs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4":
-		return c.Has("-n", "--no-act")
-	case "mkfs.xfs":
-		return c.Has("-N")
-	}
-	return false
+	return c.Has(tool(c.Name).dry...) // rsync -n, apt-get -s, mkfs.xfs -N (tools.txt)
 }
 
 // downloads: curl -o/-O/--output, wget unless it writes to stdout.

@@ -15,6 +15,7 @@ const (
 	famKill
 	famKernel
 	famHistory
+	famSnapshot
 )
 
 // families maps each program of tools.go to its family.
@@ -24,7 +25,7 @@ func families() map[family][]string {
 		famSQL:    append([]string{"sqlite3", "duckdb", "dropdb", "dropuser", "mysqladmin"}, SQLServerClients...),
 		famVerbs:  append(append([]string(nil), SyncTools...), remoteCLIs...),
 		famKill:   {"kill", "pkill", "killall", "killall5", "skill", "kill-port", "fuser"},
-		famKernel: {"sysctl"}, famHistory: {"history"},
+		famKernel: {"sysctl"}, famHistory: {"history"}, famSnapshot: SnapshotTools,
 	}
 }
 
@@ -84,6 +85,19 @@ func familyEffect(f family, c *Cmd) (Effect, string) {
 	case famHistory:
 		if c.Has("-c", "-d") {
 			return EffectDelete, "history " + strings.Join(c.Flags, " ") + " wipes the shell history"
+		}
+	case famSnapshot:
+		words := c.Pos
+		if len(words) > 3 {
+			words = words[:3]
+		}
+		for _, p := range append(append([]string(nil), words...), c.Flags...) {
+			w := strings.ToLower(p)
+			for _, v := range []string{"delete", "destroy", "remove", "prune", "forget", "purge", "thin"} {
+				if strings.Contains(w, v) || w == "rm" {
+					return EffectDelete, c.Name + " " + p + " deletes backups or snapshots"
+				}
+			}
 		}
 	case famVerbs:
 		for i, p := range c.Pos {

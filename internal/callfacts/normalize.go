@@ -136,7 +136,7 @@ func (n *normalizer) powershell(src string) {
 			}
 		}
 		c.Flags = flags
-		if pathOps[c.Name] != "" {
+		if tool(c.Name).args != "" {
 			n.paths(c)
 		}
 	}

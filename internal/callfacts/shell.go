@@ -45,6 +45,9 @@ type normalizer struct {
 	funcs     map[string]string
 	called    map[string]bool
 	funcCalls int
+	// defReads counts the task runners' definition files read from disk
+	// (rundefs.go bounds them).
+	defReads int
 }
 
 // shell parses src and adds what it finds. Depth counts nested payloads;
@@ -84,6 +87,19 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 				var names []string
 				for i, s := range stmts {
 					up[s] = append(append([]string(nil), upstream...), names...)
+					if _, call := s.Cmd.(*syntax.CallExpr); !call && len(names) > 0 {
+						// a loop or a group fed by the pipe: its commands
+						// read what earlier stages print (… | while read p)
+						inner := up[s]
+						syntax.Walk(s, func(node syntax.Node) bool {
+							if st, ok := node.(*syntax.Stmt); ok && st != s {
+								if _, set := up[st]; !set {
+									up[st] = inner
+								}
+							}
+							return true
+						})
+					}
 					names = append(names, stmtNames(s)...)
 					if i > 0 {
 						var prev text

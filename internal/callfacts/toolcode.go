@@ -3,7 +3,7 @@ package callfacts
 import "strings"
 
 // Tools that run shell code of their own: git's configured commands, sed's
-// e flag, vim's :!, make recipes. What they would run is parsed as shell
+// e flag, vim's :! (task runners: runners.go). What they would run is parsed as shell
 // and goes through the same rules.
 
 // gitShellKey reports whether git runs the value of a config key as a command.
@@ -141,36 +141,6 @@ func (n *normalizer) vimCode(c *Cmd, depth int, wrappers []string) {
 			}
 			n.derive("%s runs %q", c.Name, code)
 			n.shell(code, depth+1, append(append([]string(nil), wrappers...), c.Name+" -c !"), nil)
-		}
-	}
-}
-
-// makeCode parses the recipes of a makefile fed on the input (make -f -)
-// or written earlier in the line.
-func (n *normalizer) makeCode(c *Cmd, stdin *text, depth int, wrappers []string) {
-	var mk *text
-	for i, a := range c.Args {
-		if (a == "-f" || a == "--file" || a == "--makefile") && i+1 < len(c.Args) {
-			f := c.Args[i+1]
-			if f == "-" || f == "/dev/stdin" {
-				mk = stdin
-			} else if t, ok := n.files[NormPath(f, n.cwd, n.home)]; ok {
-				mk = &t
-			}
-		}
-	}
-	if mk == nil {
-		return
-	}
-	if !mk.known {
-		c.FeedUnknown = true
-		return
-	}
-	for _, line := range strings.Split(mk.s, "\n") {
-		if strings.HasPrefix(line, "\t") {
-			r := strings.TrimLeft(line, "\t@-+ ")
-			n.derive("make recipe runs %q", r)
-			n.shell(r, depth+1, append(append([]string(nil), wrappers...), "make recipe"), nil)
 		}
 	}
 }

@@ -12,6 +12,11 @@ var (
 	DiskTools = []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "blkdiscard", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "hdparm", "nvme", "badblocks", "zfs"}
 	// PowerTools stop or restart the machine.
 	PowerTools = []string{"shutdown", "reboot", "poweroff", "halt", "init", "telinit", "systemctl", "kexec"}
+	// SnapshotTools keep backups and snapshots of filesystems: a delete,
+	// destroy, prune or thin among their first words removes them
+	// (tmutil deletelocalsnapshots, btrfs subvolume delete, snapper rm,
+	// timeshift --delete-all).
+	SnapshotTools = []string{"tmutil", "btrfs", "snapper", "timeshift", "zfs-auto-snapshot", "sanoid", "syncoid", "vssadmin", "wbadmin", "velero", "duplicity", "rdiff-backup", "kopia"}
 	// UserTools delete or change accounts.
 	UserTools = []string{"userdel", "deluser", "groupdel", "delgroup", "passwd", "usermod"}
 	// SyncTools copy trees, and may delete at the destination or source.

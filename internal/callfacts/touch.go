@@ -34,15 +34,6 @@ type Touch struct {
 	Via string `json:"via"`
 }
 
-// recursiveDeleters delete whole trees whatever their flags.
-var recursiveDeleters = map[string]bool{"rimraf": true, "trash": true, "trash-put": true, "del": true, "remove-item": true, "rmtree": true}
-
-// permissionChangers change modes, owners or attributes.
-var permissionChangers = map[string]bool{"chmod": true, "chown": true, "chgrp": true, "chattr": true, "setfacl": true}
-
-// truncaters empty the files they name.
-var truncaters = map[string]bool{"truncate": true}
-
 // Touches lists the call's effects on path targets: file tools' files,
 // each command's targets, and output redirections. Device files
 // (/dev/null, the process's own streams) are left out.
@@ -80,7 +71,7 @@ func (f *Facts) Touches() []Touch {
 	var interpSeen map[string]bool
 	for i := range f.Commands {
 		c := &f.Commands[i]
-		if c.Effect == EffectNone && len(c.Targets) == 0 && sourceRemovers[c.Name].flags == nil || c.DryRun() {
+		if c.Effect == EffectNone && len(c.Targets) == 0 && tool(c.Name).removes == nil || c.DryRun() {
 			continue // it changes nothing, or only says what it would do
 		}
 		if c.Payload != "" && IsInterpreter(c.Name) {
@@ -102,6 +93,12 @@ func (f *Facts) Touches() []Touch {
 			}
 			if via == "" {
 				via = c.String()
+				for j := len(c.Wrappers) - 1; j >= 0; j-- {
+					if runnerWrapper(c.Wrappers[j]) {
+						via = c.Wrappers[j] + " runs `" + via + "`" // npm run clean runs `rm -rf ~/x`
+						break
+					}
+				}
 			}
 			add(t.Effect, t.Path, via)
 		}
@@ -167,7 +164,7 @@ func cmdTouches(c *Cmd, home string) []Touch {
 	if out := jobTouches(c, home); out != nil {
 		return out
 	}
-	recursive := recursiveDeleters[c.Name] || c.Has("-r", "-R", "--recursive", "-Recurse", "-recurse")
+	recursive := tool(c.Name).trees || c.Has("-r", "-R", "--recursive", "-Recurse", "-recurse")
 	switch {
 	case c.Name == "find" && c.Has("-delete"):
 		// with a filter it deletes the matches inside, not the tree
@@ -187,7 +184,7 @@ func cmdTouches(c *Cmd, home string) []Touch {
 			out = append(out, Touch{Effect: PathRecursiveDelete, Path: NormPath(a, c.Dir, home)})
 		}
 		return out
-	case c.Effect == EffectDelete && len(c.Targets) == 0 && c.Payload == "":
+	case c.Effect == EffectDelete && len(c.Targets) == 0 && c.Payload == "" && !NamesArgs(c.Name):
 		for _, a := range c.Pos {
 			if PathLike(a) && !remoteSpec(a) {
 				out = append(out, Touch{Effect: deleteEffect(recursive), Path: NormPath(a, c.Dir, home)})
@@ -197,7 +194,7 @@ func cmdTouches(c *Cmd, home string) []Touch {
 	}
 	out = append(out, hiddenTargets(c, recursive)...)
 	dst := ""
-	if len(c.Targets) > 0 && len(c.Pos) > 1 && copyMove[c.Name] {
+	if len(c.Targets) > 0 && len(c.Pos) > 1 && tool(c.Name).copies {
 		dst = NormPath(c.Pos[len(c.Pos)-1], c.Dir, home) // the one target that is not moved away
 	}
 	for _, t := range c.Targets {
@@ -225,18 +222,19 @@ func hiddenTargets(c *Cmd, recursive bool) []Touch {
 // targetEffect is what c does to one of its targets; dst says it is the
 // destination of a copy or a move (the last of two or more arguments).
 func targetEffect(c *Cmd, dst, recursive bool) PathEffect {
+	t := tool(c.Name)
 	switch {
-	case permissionChangers[c.Name]:
-		return PathPermissions
-	case truncaters[c.Name]:
-		return PathTruncate
+	case t.sets != "":
+		return t.sets // chmod: permissions, truncate: truncate
+	case (t.out != nil || t.into != nil) && !t.copies && t.inplace == nil:
+		return PathOverwrite // curl -o, tar -x -C: what was there is replaced
 	case (c.Name == "cp" || c.Name == "install") && len(c.Pos) > 0 && c.Pos[0] == "/dev/null", c.Name == "dd":
 		return PathTruncate // dd of= rewrites its output from the start: an image, a device
 	case c.Name == "mv" && !dst:
 		return deleteEffect(recursive) // moved away
-	case copyMove[c.Name] && intoDir(c):
+	case t.copies && intoDir(c):
 		return PathWrite
-	case copyMove[c.Name] && (c.Name != "ln" || c.Has("-f", "--force")):
+	case t.copies && (c.Name != "ln" || c.Has("-f", "--force")):
 		return PathOverwrite
 	case c.Name == "tee" && !c.Has("-a", "--append"):
 		return PathOverwrite
@@ -245,9 +243,6 @@ func targetEffect(c *Cmd, dst, recursive bool) PathEffect {
 	}
 	return PathWrite
 }
-
-// copyMove put files at a destination, over what is there.
-var copyMove = map[string]bool{"cp": true, "mv": true, "install": true, "ln": true}
 
 // intoDir reports whether a copy or a move puts its sources into a
 // directory (a trailing slash, several sources, -t) rather than over a
@@ -286,22 +281,11 @@ func findRoots(c *Cmd) []string {
 	return roots
 }
 
-// sourceRemovers delete what they archive or send when given one of
-// the flags; skip is how many positionals come before the sources (the
-// archive, 7z's command letter), dest that the last one is the
-// destination.
-var sourceRemovers = map[string]struct {
-	flags []string
-	skip  int
-	dest  bool
-}{"tar": {[]string{"--remove-files"}, 1, false}, "zip": {[]string{"-m", "--move"}, 1, false},
-	"7z": {[]string{"-sdel"}, 2, false}, "rsync": {[]string{"--remove-source-files", "--remove-sent-files"}, 0, true}}
-
 // removedSources are the positionals c deletes after archiving or
 // sending them, nil for none.
 func removedSources(c *Cmd) []string {
-	r, ok := sourceRemovers[c.Name]
-	if !ok || !c.Has(r.flags...) {
+	r := tool(c.Name).removes
+	if r == nil || !c.Has(r.flags...) {
 		return nil
 	}
 	end := len(c.Pos)

@@ -2,7 +2,6 @@ package callfacts
 
 import (
 	"path"
-	"strings"
 )
 
 // Programs whose targets are not in their arguments: git clean deletes
@@ -48,22 +47,4 @@ func jobTouches(c *Cmd, home string) []Touch {
 		return []Touch{{Effect: PathDelete, Path: path.Join(userCrontab, user)}}
 	}
 	return nil
-}
-
-// gitDir is the directory git works in: cwd changed by each global -C
-// (git -C ~ clean -fdx cleans home), before the subcommand.
-func gitDir(args []string, cwd, home string) string {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-C" && i+1 < len(args):
-			cwd = NormPath(args[i+1], cwd, home)
-			i++
-		case a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace":
-			i++
-		case !strings.HasPrefix(a, "-"):
-			return cwd // the subcommand
-		}
-	}
-	return cwd
 }

@@ -180,6 +180,17 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		}
 		if IsInterpreter(name) {
 			label = name + " " + strings.Join(interpFlags(name)[:1], "")
+			if strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy") {
+				// python -m pip uninstall …: the module runs as its program
+				for i, a := range args {
+					if a == "-m" && i+1 < len(args) {
+						return args[i+1:], name + " -m", ""
+					}
+					if !strings.HasPrefix(a, "-") || a == "-c" {
+						break
+					}
+				}
+			}
 		}
 	}
 	if len(inner) == 0 {

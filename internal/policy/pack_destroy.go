@@ -82,7 +82,7 @@ func destroyPack() Pack {
 						return ""
 					}
 				}
-				if regularFiles(e, c, c.Pos) {
+				if !callfacts.NamesArgs(c.Name) && regularFiles(e, c, c.Pos) {
 					return "" // a disk image in the project
 				}
 				if len(c.Pos) == 0 && (c.Name == "fdisk" || c.Name == "parted" || c.Name == "gdisk" || c.Name == "cfdisk") {
@@ -92,6 +92,15 @@ func destroyPack() Pack {
 			},
 			[]string{"fdisk /dev/sda", "sgdisk --zap-all /dev/nvme0n1", "parted /dev/sdb mklabel gpt", "blkdiscard /dev/sdc", "cryptsetup luksFormat /dev/sdb1", "zpool destroy tank"},
 			[]string{"fdisk -l", "parted -l", "sgdisk -p /dev/sda", "cryptsetup status root", "zpool status"}),
+		cmdRule("core.destroy:snapshots", Ask, "Deleting backups or snapshots (tmutil delete, btrfs subvolume delete, snapper rm, timeshift --delete, vssadmin delete shadows, velero backup delete)", callfacts.SnapshotTools,
+			func(e *Env, c *Cmd) string {
+				if c.Effect == callfacts.EffectDelete {
+					return c.EffectWhy() + ": " + c.String()
+				}
+				return ""
+			},
+			[]string{"tmutil deletelocalsnapshots /", "btrfs subvolume delete /mnt/@home", "snapper -c root delete 1-100", "timeshift --delete-all", "vssadmin delete shadows /all /quiet"},
+			[]string{"tmutil listbackups", "btrfs subvolume list /", "snapper list", "timeshift --list", "vssadmin list shadows"}),
 		cmdRule("core.destroy:power", Ask, "Shutting down or rebooting the machine (shutdown, reboot, poweroff, halt, init 0/6)", callfacts.PowerTools,
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || c.Has("-c", "--show") && c.Name == "shutdown" {
@@ -121,6 +130,9 @@ func destroyPack() Pack {
 				case "killall5":
 					return "killall5 signals every process"
 				case "pkill", "killall":
+					if c.Has("-u", "-U", "--euid", "--uid", "--user") && len(c.Pos) <= 1 {
+						return c.Name + " kills every process of a user (the session it runs in too): " + c.String() // the one positional is the user
+					}
 					if c.Has("-u") && anyPos(c, "root") || anyPos(c, "init", "systemd", "sshd", "launchd", ".", ".*", "^", "''") || c.Has("-f") && anyPos(c, ".", ".*") {
 						return c.Name + " kills system processes: " + c.String()
 					}
@@ -133,8 +145,8 @@ func destroyPack() Pack {
 				}
 				return ""
 			},
-			[]string{"kill -9 -1", "kill -KILL -1", "kill -s KILL -1", "sudo kill -9 1", "killall5 -9"},
-			[]string{"kill -9 1234", "kill -1 4321", "kill %1", "pkill -f 'node server'"}),
+			[]string{"kill -9 -1", "kill -KILL -1", "kill -s KILL -1", "sudo kill -9 1", "killall5 -9", "pkill -u $USER", "killall -u dev"},
+			[]string{"kill -9 1234", "kill -1 4321", "kill %1", "pkill -f 'node server'", "pkill -u dev node", "killall -u dev vim"}),
 		cmdRule("core.destroy:mv-away", Deny, "Moving /, the home directory or a system directory away (mv ~ /dev/null, mv /etc /tmp/x)", []string{"mv"},
 			func(e *Env, c *Cmd) string {
 				if len(c.Pos) < 2 {
@@ -327,7 +339,7 @@ func destroyPack() Pack {
 			},
 			[]string{"shred -n 3 ~/.bash_history", "srm -r /home/dev/old/", "shred -uz /home/dev/data.db", "shred -u $F", "shred -u ../other/notes.txt"},
 			[]string{"shred -u /tmp/secret.txt", "shred --help", "echo shred x", "man shred", "shred -u notes.txt", "shred -u secrets/tmp-token.txt"}),
-	}, append(systemRules(), remoteScriptRule(), findDeleteRule())...)}
+	}, append(append(systemRules(), remoteScriptRule(), findDeleteRule()), packageRules()...)...)}
 }
 
 // scratchOnly reports whether every path c names is in a scratch

@@ -26,7 +26,7 @@ func homeDirRule(id, desc string, dirs []string, catch, allow []string) Rule {
 					if p.Op != OpWrite && p.Op != OpDelete && (listing[p.Via] && d != ".gnupg" || d == ".ssh" && sshPublic(p.Path)) {
 						continue // ls ~/.ssh, ls ~/.aws, cat ~/.ssh/id_rsa.pub: names, public keys, host settings
 					}
-					if under(p.Path, path.Join(e.F.Home, d)) {
+					if underSub(p.Path, e.F.Home, d) {
 						return fmt.Sprintf("%s %s %s, which holds credentials", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 					}
 				}

@@ -142,21 +142,10 @@ func riskyPack() Pack {
 	}}
 }
 
-// kubeSub is kubectl's subcommand after its global options (-n prod,
-// --context x, --kubeconfig f take a value).
-func kubeSub(c *Cmd) string {
-	for i := 0; i < len(c.Args); i++ {
-		a := c.Args[i]
-		switch {
-		case a == "-n" || a == "--namespace" || a == "--context" || a == "--kubeconfig" || a == "--cluster" || a == "--user" || a == "-s" || a == "--server" || a == "--as" || a == "--token":
-			i++
-		case strings.HasPrefix(a, "-"):
-		default:
-			return a
-		}
-	}
-	return ""
-}
+// kubeSub is kubectl's subcommand: the facts set its global options
+// (-n prod, --context x, --kubeconfig f) aside wherever they stand
+// (callfacts tools.txt).
+func kubeSub(c *Cmd) string { return c.Sub(0) }
 
 // externalPack: destroying things outside the machine needs the user.
 func externalPack() Pack {

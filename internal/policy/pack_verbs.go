@@ -1,6 +1,9 @@
 package policy
 
-import "strings"
+import (
+	"net/url"
+	"strings"
+)
 
 // externalCLIs manage things that live outside the machine: hosted
 // databases, storage, secrets, queues, DNS, backups, platforms. A
@@ -33,6 +36,9 @@ func externalVerbRules() []Rule {
 							return c.Name + " sends an HTTP DELETE: " + c.String()
 						}
 					}
+					if body := httpBody(c); sqlDrop.MatchString(body) || httpFlush.MatchString(body) {
+						return c.Name + " sends a data store a statement that drops or empties data: " + c.String()
+					}
 					return ""
 				case "cargo", "gem", "twine", "dotnet", "nuget", "pip", "pip3":
 					if anyPos(c, "yank", "unpublish", "owner") && !c.Has("--undo") {
@@ -60,9 +66,60 @@ func externalVerbRules() []Rule {
 				}
 				return ""
 			},
-			[]string{"vault kv delete secret/app", "restic forget --prune --keep-last 1", "borg delete ::archive", "supabase db reset --linked", "curl -X DELETE https://api.x.io/v1/users/1", "kafka-topics --bootstrap-server k:9092 --delete --topic orders", "wrangler r2 bucket delete assets", "firebase firestore:delete --all-collections"},
-			[]string{"vault kv get secret/app", "restic snapshots", "borg list ::", "supabase start", "curl https://api.x.io/v1/users", "kafka-topics --list", "wrangler deploy"}),
+			[]string{"vault kv delete secret/app", "restic forget --prune --keep-last 1", "borg delete ::archive", "supabase db reset --linked", "curl -X DELETE https://api.x.io/v1/users/1", "curl -d 'DROP TABLE events' http://ch:8123/", "kafka-topics --bootstrap-server k:9092 --delete --topic orders", "wrangler r2 bucket delete assets", "firebase firestore:delete --all-collections"},
+			[]string{"vault kv get secret/app", "restic snapshots", "borg list ::", "supabase start", "curl https://api.x.io/v1/users", "curl -d 'SELECT count() FROM events' http://ch:8123/", "kafka-topics --list", "wrangler deploy"}),
 	}
+}
+
+// httpFlush matches a key-value store's flush sent over HTTP (webdis,
+// a REST proxy): /FLUSHALL, "FLUSHDB".
+var httpFlush = re(`(?i)(^|[/\s"'])flush(all|db)\b`)
+
+// httpBody is what an HTTP client sends that a data store runs as a
+// statement: its request bodies (-d, --data…, --json; @- is the text the
+// line pipes in), and its URLs' paths and query strings, decoded.
+func httpBody(c *Cmd) string {
+	sends := false
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "-d") || strings.HasPrefix(a, "--data") || strings.HasPrefix(a, "--json") ||
+			strings.Contains(a, "://") && (strings.Contains(a, "?") || strings.Contains(strings.ToLower(a), "flush")) {
+			sends = true
+			break
+		}
+	}
+	if !sends {
+		return "" // a plain GET of a URL with no query: nothing a store runs
+	}
+	var b strings.Builder
+	for i, a := range c.Args {
+		v, isData := "", false
+		for _, o := range []string{"-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json", "--data-ascii"} {
+			switch {
+			case a == o && i+1 < len(c.Args):
+				v, isData = c.Args[i+1], true
+			case strings.HasPrefix(a, o+"=") && strings.HasPrefix(o, "--"):
+				v, isData = a[len(o)+1:], true
+			case o == "-d" && len(a) > 2 && strings.HasPrefix(a, "-d") && !strings.HasPrefix(a, "--"):
+				v, isData = a[2:], true
+			}
+		}
+		switch {
+		case isData && (v == "@-" || v == "@/dev/stdin"):
+			b.WriteString(c.Heredoc)
+		case isData:
+			b.WriteString(v)
+		case strings.Contains(a, "://") || strings.HasPrefix(a, "localhost:"):
+			b.WriteString(a)
+		}
+		b.WriteByte('\n')
+	}
+	s := b.String()
+	if strings.ContainsAny(s, "%+") {
+		if d, err := url.QueryUnescape(strings.ReplaceAll(s, "+", "%20")); err == nil {
+			s = d
+		}
+	}
+	return s
 }
 
 // subcommandWords are c's positional words before the first option-like

@@ -16,6 +16,20 @@ func under(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, dir+"/")
 }
 
+// underSub reports whether p is dir/sub or lies under it, like
+// under(p, path.Join(dir, sub)) without building the path: rules ask it
+// for every path of a call.
+func underSub(p, dir, sub string) bool {
+	if dir == "/" || dir == "" || strings.Contains(sub, "..") {
+		return under(p, path.Join(dir, sub))
+	}
+	if len(p) <= len(dir) || p[len(dir)] != '/' || !strings.HasPrefix(p, dir) {
+		return false
+	}
+	rest := p[len(dir)+1:]
+	return strings.HasPrefix(rest, sub) && (len(rest) == len(sub) || rest[len(sub)] == '/')
+}
+
 // topLevelDirs are the directories whose recursive removal wrecks a system.
 var topLevelDirs = map[string]bool{
 	"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true, "/lib": true,

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"path"
 	"strings"
 	"testing"
 
@@ -92,4 +93,17 @@ func hitReasons(r *Result) string {
 		s = append(s, h.ID+": "+h.Reason)
 	}
 	return strings.Join(s, "; ")
+}
+
+// underSub is under(p, path.Join(dir, sub)) without building the path.
+func TestUnderSub(t *testing.T) {
+	for _, c := range []struct {
+		p, dir, sub string
+	}{{"/home/dev/.ssh", "/home/dev", ".ssh"}, {"/home/dev/.ssh/id_rsa", "/home/dev", ".ssh"}, {"/home/dev/.sshx", "/home/dev", ".ssh"},
+		{"/home/dev", "/home/dev", ".ssh"}, {"/home/devx/.ssh", "/home/dev", ".ssh"}, {"/home/dev/.config/gh/hosts.yml", "/home/dev", ".config/gh"},
+		{"/.ssh/k", "/", ".ssh"}, {"/home/.ssh", "/home/dev", "../.ssh"}, {"/x", "", ".ssh"}} {
+		if got, want := underSub(c.p, c.dir, c.sub), under(c.p, path.Join(c.dir, c.sub)); got != want {
+			t.Errorf("underSub(%q, %q, %q) = %v, want %v", c.p, c.dir, c.sub, got, want)
+		}
+	}
 }

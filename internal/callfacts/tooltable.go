@@ -1,0 +1,222 @@
+package callfacts
+
+import (
+	_ "embed"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// toolsText is what warden knows of each program, one line a program
+// (tools.txt says what each field means).
+//
+//go:embed tools.txt
+var toolsText string
+
+// toolSpec is one program's line of tools.txt.
+type toolSpec struct {
+	args     string     // OpDelete, OpWrite, OpRead, or ArgsNames: what its positional arguments are
+	changes  Effect     // it changes files whatever its arguments
+	trees    bool       // it deletes whole trees whatever its flags
+	sets     PathEffect // PathPermissions or PathTruncate on its targets
+	copies   bool       // its last argument is a destination, overwritten
+	subs     map[string]bool
+	inplace  []string
+	globals  map[string]bool // options before the subcommand that take a value
+	switches map[string]bool // options before the subcommand that take none, set aside
+	chdir    []string
+	dry      []string
+	removes  *sourceRemover
+	// package managers: the subcommands (or options) that remove
+	// packages and that list the installed ones, the options that remove
+	// every package, and whether it manages the system's packages
+	uninstall, inventory, all []string
+	system                    bool
+	// out: options whose value is a file it overwrites (curl -o); into:
+	// a directory it writes its files into, over what is there (tar -C,
+	// unzip -d); when: the options, subcommands or mode letters without
+	// which out and into name no output (tar -x); program: the options
+	// that give an in-place editor its program (else its first argument)
+	out, into, when, program []string
+}
+
+// sourceRemover: with one of flags the program deletes its sources after
+// archiving or sending them; skip positionals come before them (the
+// archive), dest says the last one is the destination.
+type sourceRemover struct {
+	flags []string
+	skip  int
+	dest  bool
+}
+
+// ArgsNames: a program's positional arguments name things that are not
+// files (zfs datasets, LVM volumes, pools): they are no path targets.
+const ArgsNames = "names"
+
+// NamesArgs reports whether program name's arguments name datasets,
+// volumes or pools rather than files (tools.txt args=names).
+func NamesArgs(name string) bool { return tool(name).args == ArgsNames }
+
+// noTool is the spec of a program tools.txt does not list.
+var noTool = &toolSpec{}
+
+// toolTable is tools.txt read once, on first use (most hooks never ask
+// for more than a few lines of it). A malformed table is a build error the
+// package's tests catch, so it panics. A sync.Once rather than
+// sync.OnceValue: tool() is asked several times for every command, and
+// Once's fast path inlines.
+func toolTable() map[string]*toolSpec {
+	toolsOnce.Do(func() {
+		t, err := parseTools(toolsText)
+		if err != nil {
+			panic(err)
+		}
+		toolsByName = t
+	})
+	return toolsByName
+}
+
+var (
+	toolsOnce   sync.Once
+	toolsByName map[string]*toolSpec
+)
+
+// tool is the spec of program name (an empty one when it is not listed).
+func tool(name string) *toolSpec {
+	if s := toolTable()[name]; s != nil {
+		return s
+	}
+	return noTool
+}
+
+func parseTools(src string) (map[string]*toolSpec, error) {
+	out := map[string]*toolSpec{}
+	set := func(l string) map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Split(l, ",") {
+			m[w] = true
+		}
+		return m
+	}
+	for n, line := range strings.Split(src, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		s := &toolSpec{}
+		if out[f[0]] != nil {
+			return nil, fmt.Errorf("tools.txt:%d: %s is listed twice", n+1, f[0])
+		}
+		out[f[0]] = s
+		for _, field := range f[1:] {
+			k, v, _ := strings.Cut(field, "=")
+			switch k {
+			case "args":
+				if v != OpDelete && v != OpWrite && v != OpRead && v != ArgsNames {
+					return nil, fmt.Errorf("tools.txt:%d: args=%s: want delete, write, read or names", n+1, v)
+				}
+				s.args = v
+			case "changes":
+				if v != string(EffectWrite) && v != string(EffectDelete) {
+					return nil, fmt.Errorf("tools.txt:%d: changes=%s: want write or delete", n+1, v)
+				}
+				s.changes = Effect(v)
+			case "trees":
+				s.trees = true
+			case "copies":
+				s.copies = true
+			case "sets":
+				if v != string(PathPermissions) && v != string(PathTruncate) {
+					return nil, fmt.Errorf("tools.txt:%d: sets=%s: want permissions or truncate", n+1, v)
+				}
+				s.sets = PathEffect(v)
+			case "subs":
+				s.subs = set(v)
+			case "inplace":
+				s.inplace = strings.Split(v, ",")
+			case "globals":
+				s.globals = set(v)
+			case "switches":
+				s.switches = set(v)
+			case "chdir":
+				s.chdir = strings.Split(v, ",")
+			case "dry":
+				s.dry = strings.Split(v, ",")
+			case "uninstall":
+				s.uninstall = strings.Split(v, ",")
+			case "inventory":
+				s.inventory = strings.Split(v, ",")
+			case "all":
+				s.all = strings.Split(v, ",")
+			case "system":
+				s.system = true
+			case "out":
+				s.out = strings.Split(v, ",")
+			case "into":
+				s.into = strings.Split(v, ",")
+			case "when":
+				s.when = strings.Split(v, ",")
+			case "program":
+				s.program = strings.Split(v, ",")
+			case "removes":
+				p := strings.Split(v, ":")
+				skip, err := strconv.Atoi(p[len(p)-1])
+				dest := false
+				if p[len(p)-1] == "dest" && len(p) == 3 {
+					skip, err = strconv.Atoi(p[1])
+					dest = true
+				}
+				if len(p) < 2 || err != nil {
+					return nil, fmt.Errorf("tools.txt:%d: removes=%s: want FLAGS:SKIP or FLAGS:SKIP:dest", n+1, v)
+				}
+				s.removes = &sourceRemover{flags: strings.Split(p[0], ","), skip: skip, dest: dest}
+			default:
+				return nil, fmt.Errorf("tools.txt:%d: unknown field %q (see the comment at the top)", n+1, k)
+			}
+		}
+	}
+	return out, nil
+}
+
+// toolArgs sets aside program name's global options before its
+// subcommand (tools.txt globals and switches), wherever the user put
+// them, so the subcommand is the first positional: `aws --profile p s3
+// rb`, `kubectl --context prod delete`, `git -C dir clean`. dir is the
+// directory the command works in, changed by its chdir options.
+func toolArgs(s *toolSpec, args []string, dir, home string) ([]string, string) {
+	if s.globals == nil && s.switches == nil {
+		return args, dir
+	}
+	var kept []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" {
+			if kept == nil {
+				return args[i:], dir
+			}
+			return append(kept, args[i:]...), dir
+		}
+		val, dropped := "", true
+		switch k, v, eq := strings.Cut(a, "="); {
+		case s.globals[a] && i+1 < len(args):
+			val = args[i+1]
+			i++
+		case eq && s.globals[k]:
+			a, val = k, v
+		case len(a) > 2 && a[1] != '-' && s.globals[a[:2]]:
+			a, val = a[:2], a[2:] // -Cdir, -cname=value
+		case s.switches[a]:
+		default:
+			kept, dropped = append(kept, a), false
+		}
+		if dropped {
+			for _, o := range s.chdir {
+				if a == o {
+					dir = NormPath(val, dir, home)
+				}
+			}
+		}
+	}
+	return kept, dir
+}
