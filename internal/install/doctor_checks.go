@@ -14,11 +14,11 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/config"
-	"github.com/warden-dev/warden/internal/hookclient"
 	"github.com/warden-dev/warden/internal/hookio"
 	"github.com/warden-dev/warden/internal/hookserve"
 	"github.com/warden-dev/warden/internal/hookwire"
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/sibling"
 	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
@@ -37,7 +37,7 @@ func (d *doctor) binary() {
 	default:
 		d.ok("binary", bin)
 	}
-	core := filepath.Join(filepath.Dir(bin), hookclient.CoreName)
+	core := filepath.Join(filepath.Dir(bin), sibling.Core)
 	if fi, err := os.Stat(core); err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
 		d.problem("binary", core+" is missing or not executable: warden runs it for every command and for hooks the keeper does not answer",
 			"run `make install` (it builds warden and warden-core and copies both)")

@@ -123,7 +123,7 @@ func TestInitMCPNewAndRefused(t *testing.T) {
 }
 
 // doctor checks the registration: fine without one, a problem when the
-// warden it names is gone or has no warden-mcp beside it.
+// warden it names is gone or has no warden-helper beside it.
 func TestDoctorChecksMCPRegistration(t *testing.T) {
 	e := newEnv(t)
 	os.MkdirAll(e.project, 0o755)
@@ -135,10 +135,10 @@ func TestDoctorChecksMCPRegistration(t *testing.T) {
 	if _, err := InitMCP(e.project, bin, false, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if c := find(e.doctor(t), "mcp server", "warden-mcp is missing"); len(c) != 1 || c[0].OK {
-		t.Errorf("without warden-mcp: %+v", e.doctor(t).Checks)
+	if c := find(e.doctor(t), "mcp server", "warden-helper is missing"); len(c) != 1 || c[0].OK {
+		t.Errorf("without warden-helper: %+v", e.doctor(t).Checks)
 	}
-	os.WriteFile(filepath.Join(filepath.Dir(bin), "warden-mcp"), []byte("#!/bin/sh\n"), 0o755)
+	os.WriteFile(filepath.Join(filepath.Dir(bin), "warden-helper"), []byte("#!/bin/sh\n"), 0o755)
 	if c := find(e.doctor(t), "mcp server", "registered in"); len(c) != 1 || !c[0].OK {
 		t.Errorf("complete: %+v", e.doctor(t).Checks)
 	}
