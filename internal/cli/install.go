@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/warden-dev/warden/internal/doctor"
 	"github.com/warden-dev/warden/internal/exitcode"
 	"github.com/warden-dev/warden/internal/harness"
 	"github.com/warden-dev/warden/internal/install"
@@ -165,7 +166,7 @@ atomically, as install does.`,
 				}
 				fmt.Fprintln(cmd.OutOrStdout())
 			}
-			r := install.Doctor(cmd.Context(), install.DoctorOptions{})
+			r := doctor.Run(cmd.Context(), doctor.Options{})
 			if asJSON {
 				if err := r.WriteJSON(cmd.OutOrStdout()); err != nil {
 					return err

@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/warden-dev/warden/internal/sibling"
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/sibling"
 	"github.com/warden-dev/warden/internal/store/keeper"
 )
 
@@ -120,7 +120,7 @@ func (b *binaries) install(ctx context.Context, o Options, res *Result) error {
 	// these, and an old one left running finds none of them stale.
 	for _, r := range b.retired {
 		if err := os.Remove(r); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fsError("remove the old binary", r, err)
+			return NewFSError("remove the old binary", r, err)
 		}
 		fmt.Fprintf(w, "✓ removed %s (%s runs its commands now)\n", r, sibling.Helper)
 	}
@@ -137,7 +137,7 @@ func (b *binaries) linkAndKeeper(o Options, res *Result) {
 	w := o.Stdout
 	if b.link.Link != "" {
 		if err := makeLink(b.link.Link, b.bin); err != nil {
-			fmt.Fprintf(w, "  (could not link %s: %v; run warden as %s, or add to %s: %s)\n", b.link.Link, err, b.bin, startupFile(), pathLine(b.bin))
+			fmt.Fprintf(w, "  (could not link %s: %v; run warden as %s, or add to %s: %s)\n", b.link.Link, err, b.bin, StartupFile(), PathLine(b.bin))
 		} else {
 			res.Linked = b.link.Link
 			fmt.Fprintf(w, "✓ linked %s -> %s\n", b.link.Link, b.bin)
@@ -150,8 +150,8 @@ func (b *binaries) linkAndKeeper(o Options, res *Result) {
 
 // doctorCommand is how the user runs doctor after this install.
 func (b *binaries) doctorCommand(res *Result) string {
-	if res.Linked == "" && !lookPathState(b.bin).Ours {
-		return shellQuote(b.bin) + " doctor"
+	if res.Linked == "" && !LookPathState(b.bin).Ours {
+		return ShellQuote(b.bin) + " doctor"
 	}
 	return "warden doctor"
 }

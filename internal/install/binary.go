@@ -26,14 +26,14 @@ const (
 func planBinary(src, dst string) (binaryAction, error) {
 	si, err := os.Stat(src)
 	if err != nil {
-		return 0, fsError("read", src, err)
+		return 0, NewFSError("read", src, err)
 	}
 	di, err := os.Stat(dst)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return binaryCopy, nil
 	case err != nil:
-		return 0, fsError("read", dst, err)
+		return 0, NewFSError("read", dst, err)
 	case os.SameFile(si, di):
 		return binaryInPlace, nil
 	case si.Size() != di.Size() || di.Mode().Perm()&0o111 == 0:
@@ -54,10 +54,10 @@ func planBinary(src, dst string) (binaryAction, error) {
 func copyBinary(src, dst string) error {
 	data, err := os.ReadFile(src)
 	if err != nil {
-		return fsError("read", src, err)
+		return NewFSError("read", src, err)
 	}
 	if err := writeAtomic(dst, data, 0o755); err != nil {
-		return fsError("install the binary at", dst, err)
+		return NewFSError("install the binary at", dst, err)
 	}
 	return nil
 }
@@ -66,12 +66,12 @@ func copyBinary(src, dst string) error {
 func sameContent(a, b string) (bool, error) {
 	fa, err := os.Open(a)
 	if err != nil {
-		return false, fsError("read", a, err)
+		return false, NewFSError("read", a, err)
 	}
 	defer fa.Close()
 	fb, err := os.Open(b)
 	if err != nil {
-		return false, fsError("read", b, err)
+		return false, NewFSError("read", b, err)
 	}
 	defer fb.Close()
 	ba, bb := make([]byte, 64<<10), make([]byte, 64<<10)

@@ -67,7 +67,7 @@ func Uninstall(ctx context.Context, o Options) (*Result, error) {
 	}
 	fmt.Fprintf(w, "Left in place: the binary %s and the store %s (with your config in %s).\n",
 		paths.Bin(), paths.DB(), paths.Home())
-	fmt.Fprintf(w, "To delete them too: rm -r %s\n", shellQuote(paths.Home()))
+	fmt.Fprintf(w, "To delete them too: rm -r %s\n", ShellQuote(paths.Home()))
 	fmt.Fprintln(w, "Next: restart Claude Code so running sessions drop the hooks.")
 	return res, nil
 }

@@ -1,9 +1,10 @@
-package install
+package doctor
 
 import (
 	"encoding/json"
 	"path/filepath"
 
+	"github.com/warden-dev/warden/internal/install"
 	"github.com/warden-dev/warden/internal/sibling"
 )
 
@@ -12,17 +13,17 @@ import (
 // it, which it execs (`warden-helper mcp`). A project without the entry is fine.
 func (d *doctor) mcpServer() {
 	p := filepath.Join(d.opts.Cwd, ".mcp.json")
-	s, err := ReadSettings(p)
+	s, err := install.ReadSettings(p)
 	if err != nil {
 		d.problem("mcp server", err.Error(), "fix the JSON in "+p)
 		return
 	}
-	servers, err := s.objectAt(s.Root, "mcpServers", "mcpServers")
+	servers, err := s.ObjectAt(s.Root, "mcpServers", "mcpServers")
 	if err != nil {
 		d.problem("mcp server", err.Error(), "make mcpServers in "+p+" an object")
 		return
 	}
-	raw, ok := servers.Get(MCPServerName)
+	raw, ok := servers.Get(install.MCPServerName)
 	if !ok {
 		d.ok("mcp server", "not registered in this project (`warden init --mcp` adds it)")
 		return
