@@ -18,20 +18,20 @@ LDFLAGS := -s -w -X github.com/warden-dev/warden/internal/version.Version=$(VERS
 
 .PHONY: build install test test-deps vet unit race clock-check bench bench-check clean docs
 
-# warden is the tiny front Claude Code starts for every hook: it hands the
-# hook to the keeper (a warden-core process holding the store open) and
-# runs warden-core for everything else. warden-core holds the command tree
-# and the hook runtime; warden-helper carries the rare, heavy commands
-# (network, image encoding) and warden-judge the LLM SDK, so their
-# packages' init never runs in a hook. warden-mcp is `warden mcp`, the MCP
-# server, with the MCP SDK.
+# Three binaries (internal/sibling). warden is the tiny front Claude Code
+# starts for every hook: it hands the hook to the keeper (a warden-core
+# process holding the store open) and runs warden-core for everything
+# else. warden-core holds the command tree and the hook runtime.
+# warden-helper carries the heavy dependencies — the daemon (`serve`,
+# `task`), the MCP server (`mcp`), the judges' LLM SDK (`judge`),
+# PostgreSQL, OAuth polling — so their packages' init never runs in a hook.
+# Binaries of earlier builds (warden-judge, warden-serve, warden-mcp) are
+# removed so nothing stale runs from bin/.
 build:
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden ./cmd/warden
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-core ./cmd/warden-core
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-helper ./cmd/warden-helper
-	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-judge ./cmd/warden-judge
-	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-serve ./cmd/warden-serve
-	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/warden-mcp ./cmd/warden-mcp
+	rm -f bin/warden-judge bin/warden-serve bin/warden-mcp
 
 install: build
 	./bin/warden install

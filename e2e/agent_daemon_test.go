@@ -170,7 +170,7 @@ func bashCommitScript() Script {
 // alone; the branch has the commit; the worktree is removed; `warden task
 // show` tells the story.
 func TestDaemonRunsTaskInTmuxToDone(t *testing.T) {
-	bin := testenv.Binaries(t, "warden", "warden-serve")
+	bin := testenv.Binaries(t, "warden", "warden-helper")
 	w := newAgentWorldWith(t, filepath.Join(bin, "warden"), "", bashCommitScript())
 	d := startDaemon(t, w, "")
 	out := d.warden(t, "task", "add", "-C", w.Project, "--json", "Add hello.txt and commit it.")
@@ -215,7 +215,7 @@ func TestDaemonRunsTaskInTmuxToDone(t *testing.T) {
 // answer). The task fails within the exit grace — well inside the idle
 // timeout —, its uncommitted work is archived, its slot is free again.
 func TestDaemonAgentKilledMidTask(t *testing.T) {
-	bin := testenv.Binaries(t, "warden", "warden-serve")
+	bin := testenv.Binaries(t, "warden", "warden-helper")
 	w := newAgentWorldWith(t, filepath.Join(bin, "warden"), "", Script{Steps: []Step{
 		{Tools: []ToolUse{{Name: "Bash", Input: map[string]any{"command": "printf 'work in progress\\n' > wip.txt"}}}},
 		{Text: "never seen", Delay: 90 * time.Second},

@@ -19,7 +19,7 @@ import (
 // commit`.
 func defaultWorld(t *testing.T, script Script) *agentWorld {
 	t.Helper()
-	bin := testenv.Binaries(t, "warden", "warden-serve")
+	bin := testenv.Binaries(t, "warden", "warden-helper")
 	w := newAgentWorldWith(t, filepath.Join(bin, "warden"), "", script)
 	path := filepath.Join(w.Home, ".claude.json")
 	var cj map[string]any

@@ -10,18 +10,18 @@ import (
 )
 
 // The LLM judges end to end: the real Claude Code CLI, warden installed by
-// its installer, warden-judge (built here, found through WARDEN_JUDGE_BIN)
+// its installer, warden-helper (built here, found through WARDEN_JUDGE_BIN)
 // using the anthropic provider pointed at the same fake Messages API, which
 // answers the judge's requests through SideRules.
 
-// buildJudge builds cmd/warden-judge into its own directory (not next to
+// buildJudge builds cmd/warden-helper into its own directory (not next to
 // warden, so the other scenarios keep running without judges).
 func buildJudge(t *testing.T) string {
 	t.Helper()
 	if skipAll != "" {
 		t.Skip(skipAll)
 	}
-	return testenv.Binary(t, "warden-judge")
+	return testenv.Binary(t, "warden-helper")
 }
 
 func TestTempoEndToEnd(t *testing.T) {

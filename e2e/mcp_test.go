@@ -21,9 +21,9 @@ func TestMCPServerEndToEnd(t *testing.T) {
 	if skipAll != "" {
 		t.Skip(skipAll)
 	}
-	// warden beside warden-mcp (and warden-core), as make install lays
+	// warden beside warden-helper (and warden-core), as make install lays
 	// them out; .mcp.json names this warden.
-	bins := testenv.Binaries(t, "warden", "warden-mcp")
+	bins := testenv.Binaries(t, "warden", "warden-helper")
 	sc := Scenario{
 		Name:   "mcp",
 		Prompt: "Check the project with warden's tools.",

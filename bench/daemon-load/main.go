@@ -46,7 +46,7 @@ type result struct {
 }
 
 func main() {
-	bin := flag.String("bin", "", "directory with warden, warden-core and warden-serve (required)")
+	bin := flag.String("bin", "", "directory with warden, warden-core and warden-helper (required)")
 	duration := flag.Duration("duration", 30*time.Second, "how long to send")
 	rate := flag.Int("rate", 200, "requests per second")
 	writes := flag.Float64("writes", 0.25, "share of requests that create a task")

@@ -9,7 +9,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 cd "$root"
-for b in warden warden-core warden-serve; do
+for b in warden warden-core warden-helper; do
 	go build -trimpath -ldflags "-s -w" -o "$tmp/$b" "./cmd/$b"
 done
 go build -o "$tmp/daemon-load" ./bench/daemon-load

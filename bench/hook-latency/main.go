@@ -69,7 +69,7 @@ func main() {
 	flag.IntVar(&o.rounds, "rounds", 300, "measured rounds; each runs every variant once")
 	flag.IntVar(&o.warmup, "warmup", 10, "rounds run and discarded first")
 	flag.BoolVar(&o.alone, "alone", true, "measure warden with no store keeper (WARDEN_KEEPER=off): each hook runs in warden-core, which opens and, as the last connection, closes the store")
-	flag.BoolVar(&o.daemon, "daemon", false, "also measure with `warden serve` holding the store and answering hooks (warden-serve must sit next to warden)")
+	flag.BoolVar(&o.daemon, "daemon", false, "also measure with `warden serve` holding the store and answering hooks (warden-helper must sit next to warden)")
 	flag.BoolVar(&o.held, "held", false, "also measure warden while this process (not warden's keeper) holds the DB open")
 	flag.BoolVar(&o.post, "post", true, "also measure a PostToolUse hook reading the cached pacing decision (figures stored, no throttle)")
 	flag.BoolVar(&o.json, "json", false, "print JSON instead of a table")
@@ -575,7 +575,7 @@ func (b *bench) daemonPhase(vs []variant, o options) (*Phase, error) {
 			break
 		}
 		if time.Now().After(deadline) {
-			return nil, errors.New("warden serve did not take the store within 20 s (is warden-serve next to warden?)")
+			return nil, errors.New("warden serve did not take the store within 20 s (is warden-helper next to warden?)")
 		}
 	}
 	return b.phase("with `warden serve` answering (the daemon)", vs, o, nil)

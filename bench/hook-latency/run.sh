@@ -73,8 +73,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 cd "$root"
 go build -trimpath -ldflags "-s -w" -o "$tmp/warden" ./cmd/warden
 go build -trimpath -ldflags "-s -w" -o "$tmp/warden-core" ./cmd/warden-core
-go build -trimpath -ldflags "-s -w" -o "$tmp/warden-serve" ./cmd/warden-serve
-go build -trimpath -ldflags "-s -w" -o "$tmp/warden-helper" ./cmd/warden-helper # the keeper ships through it (-pg-url)
+go build -trimpath -ldflags "-s -w" -o "$tmp/warden-helper" ./cmd/warden-helper # `serve` (-daemon); the keeper ships through it (-pg-url)
 go build -o "$tmp/hook-latency" ./bench/hook-latency
 
 # The bare baseline is built from its own module, so nothing of warden's

@@ -19,7 +19,7 @@ import (
 )
 
 func main() {
-	warden := flag.String("warden", "", "the warden front binary (warden-mcp, warden-core beside it)")
+	warden := flag.String("warden", "", "the warden front binary (warden-helper, warden-core beside it)")
 	bare := flag.String("bare", "", "the baseline MCP server binary")
 	rounds := flag.Int("rounds", 30, "runs of each")
 	flag.Parse()

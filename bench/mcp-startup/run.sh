@@ -7,7 +7,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 cd "$root"
-for c in warden warden-core warden-mcp; do
+for c in warden warden-core warden-helper; do
 	go build -trimpath -ldflags "-s -w" -o "$tmp/$c" ./cmd/$c
 done
 go build -trimpath -ldflags "-s -w" -o "$tmp/bare" ./bench/mcp-startup/bare

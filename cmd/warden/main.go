@@ -6,8 +6,8 @@
 // `warden statusline` are handed to the keeper that already holds the
 // store open (internal/hookclient); every other command, and what no
 // keeper takes, runs in warden-core beside it, which this process becomes
-// (exec) rather than waits for. `warden mcp` becomes warden-mcp, the
-// MCP server's own binary.
+// (exec) rather than waits for. `warden mcp` becomes `warden-helper mcp`,
+// the binary that carries the MCP SDK.
 package main
 
 import (

@@ -107,7 +107,7 @@ func sh(t *testing.T, dir string, env []string, command string) (string, error) 
 // command installs warden, and every other command of its shell blocks
 // then runs as written, `warden` found on PATH, exit 0.
 func TestReadmeCommandsRunAsWritten(t *testing.T) {
-	bin := testenv.Binaries(t, "warden", "warden-core", "warden-helper", "warden-judge")
+	bin := testenv.Binaries(t, "warden", "warden-core", "warden-helper")
 	_, project, env := freshHome(t, true)
 	for _, c := range readmeCommands(t) {
 		if why, ok := readmeSkip[c]; ok {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/warden-dev/warden/internal/exitcode"
 	"github.com/warden-dev/warden/internal/helper"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
@@ -74,7 +75,7 @@ shipped events, as that store chained them.`,
 					fmt.Fprintf(out, "rows before %d verified; inspect with `warden log --json` and `warden audit export`\n", brk.ID)
 				}
 				if brk != nil {
-					return ExitError{Code: 1}
+					return ExitError{Code: exitcode.Failure}
 				}
 				return nil
 			})

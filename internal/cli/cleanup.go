@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/warden-dev/warden/internal/cleanup"
+	"github.com/warden-dev/warden/internal/exitcode"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
@@ -91,7 +92,7 @@ background.`,
 				fmt.Fprintln(out, "run `warden cleanup --kill` to end them")
 			case len(failed) > 0:
 				fmt.Fprintf(out, "ended %d; could not end %v\n", len(killed), failed)
-				return ExitError{Code: 1}
+				return ExitError{Code: exitcode.Failure}
 			default:
 				fmt.Fprintf(out, "ended %d\n", len(killed))
 			}

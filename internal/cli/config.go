@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/exitcode"
 	"github.com/warden-dev/warden/internal/paths"
 )
 
@@ -133,7 +134,7 @@ func checkConfig(out, errOut io.Writer, projectDir string, asJSON bool) error {
 		}
 	}
 	if len(problems) > 0 {
-		return ExitError{Code: 1}
+		return ExitError{Code: exitcode.Failure}
 	}
 	return nil
 }

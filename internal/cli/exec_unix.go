@@ -11,11 +11,12 @@ import (
 	"github.com/warden-dev/warden/internal/helper"
 )
 
-// execBinary runs helper binary bin with path and the command's arguments
-// in place of this process (exec): same pid, stdio and signals.
-func execBinary(bin string, path ...string) func(*cobra.Command, []string) error {
+// execHelper runs `warden-helper path… args…` in place of this process
+// (exec): same pid, stdio and signals, so a service manager's SIGTERM
+// reaches the daemon itself.
+func execHelper(path ...string) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
-		p, err := helper.PathOf(bin)
+		p, err := helper.Path()
 		if err != nil {
 			return err
 		}

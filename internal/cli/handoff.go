@@ -10,13 +10,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/warden-dev/warden/internal/exitcode"
 	"github.com/warden-dev/warden/internal/lifecycle"
 	"github.com/warden-dev/warden/internal/paths"
 )
 
 // exitBlocked is `warden handoff check`'s exit code when the newest agent
 // handoff (newer than the newest session handoff) is blocked.
-const exitBlocked = 3
+const exitBlocked = exitcode.No
 
 func newHandoffCmd() *cobra.Command {
 	cmd := &cobra.Command{

@@ -6,27 +6,28 @@ import (
 	"github.com/warden-dev/warden/internal/helper"
 )
 
-// helperCmd is a command that runs in warden-helper: flags and arguments
-// pass through untouched, and its exit code is warden's.
+// helperCmd is a command that runs in warden-helper as `warden-helper
+// path… args…`: flags and arguments pass through untouched, and its exit
+// code is warden's.
 func helperCmd(use, short string, path ...string) *cobra.Command {
-	return binaryCmd(helper.Name, use, short, path...)
-}
-
-// binaryCmd is helperCmd for the helper binary named bin.
-func binaryCmd(bin, use, short string, path ...string) *cobra.Command {
 	return &cobra.Command{
 		Use:                use,
 		Short:              short,
 		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			code, err := helper.RunNamed(bin, append(append([]string{}, path...), args...), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			if code != 0 {
-				return ExitError{Code: code}
-			}
-			return nil
-		},
+		RunE:               runHelper(path...),
+	}
+}
+
+// runHelper runs `warden-helper path… args…` as a child and waits.
+func runHelper(path ...string) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		code, err := helper.Run(append(append([]string{}, path...), args...), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+		if err != nil {
+			return err
+		}
+		if code != 0 {
+			return ExitError{Code: code}
+		}
+		return nil
 	}
 }

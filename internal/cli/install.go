@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/warden-dev/warden/internal/doctor"
+	"github.com/warden-dev/warden/internal/exitcode"
 	"github.com/warden-dev/warden/internal/harness"
 	"github.com/warden-dev/warden/internal/install"
 )
@@ -62,7 +64,7 @@ func stdinIsTTY() bool { return term.IsTerminal(int(os.Stdin.Fd())) }
 func aborted(cmd *cobra.Command, err error) error {
 	if errors.Is(err, install.ErrAborted) {
 		fmt.Fprintln(cmd.OutOrStdout(), install.ErrAborted)
-		return ExitError{Code: 1}
+		return ExitError{Code: exitcode.Failure}
 	}
 	return err
 }
@@ -164,7 +166,7 @@ atomically, as install does.`,
 				}
 				fmt.Fprintln(cmd.OutOrStdout())
 			}
-			r := install.Doctor(cmd.Context(), install.DoctorOptions{})
+			r := doctor.Run(cmd.Context(), doctor.Options{})
 			if asJSON {
 				if err := r.WriteJSON(cmd.OutOrStdout()); err != nil {
 					return err
@@ -173,7 +175,7 @@ atomically, as install does.`,
 				r.WriteText(cmd.OutOrStdout())
 			}
 			if !r.OK {
-				return ExitError{Code: 1}
+				return ExitError{Code: exitcode.Failure}
 			}
 			return nil
 		},

@@ -20,7 +20,7 @@ import (
 )
 
 // `warden judge status|log|prompts`: which provider the LLM judges use and
-// whether warden-judge is installed, the recorded judge calls with their
+// whether warden-helper (which asks the models) is installed, the recorded judge calls with their
 // cost, and the prompt templates (built-in or overridden).
 
 func judgeCmd() *cobra.Command {
@@ -35,7 +35,7 @@ func judgeCmd() *cobra.Command {
 func judgeStatusCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "status",
-		Short: "Show the provider the judges use, why, and where warden-judge is",
+		Short: "Show the provider the judges use, why, and where warden-helper is",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cwd, _ := os.Getwd()

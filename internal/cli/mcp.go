@@ -7,8 +7,8 @@ import (
 )
 
 // newMCPCmd documents `warden mcp` in the tree. The front (cmd/warden)
-// execs warden-mcp before any tree is built; warden-core run directly
-// does the same here.
+// execs `warden-helper mcp` before any tree is built; warden-core run
+// directly does the same here.
 func newMCPCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "mcp",
@@ -21,8 +21,8 @@ Tools: check (lint and tests), confirm (a judge over the git diff that may
 read the project with Read, Glob and Grep; CONFIRMED or DECLINED with
 reasons), commit (confirm, a conventional message, commit), push (never
 force, never a protected branch), validate_intent, status, pace, usage,
-events, explain. It runs as warden-mcp, a binary of its own, so the hook
-path never links the MCP SDK.`,
+events, explain. It runs in warden-helper, so the hook path never links
+the MCP SDK.`,
 		Args:               cobra.NoArgs,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/exitcode"
 	"github.com/warden-dev/warden/internal/gates"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/policy"
@@ -345,7 +346,7 @@ FILES, --report runs those corpus files instead (lines "<expect>
 				fmt.Fprintf(w, "%d cases, %d passed, %d failed\n", len(results), len(results)-failed, failed)
 			}
 			if failed > 0 || len(env.probs) > 0 {
-				return ExitError{Code: 1}
+				return ExitError{Code: exitcode.Failure}
 			}
 			return nil
 		},
@@ -398,7 +399,7 @@ func runCorpusReport(w io.Writer, files []string, verbose, asJSON bool) error {
 		printStats(w, "ZONE", byZone)
 	}
 	if stats[len(stats)-1].WrongDetail > 0 {
-		return ExitError{Code: 1}
+		return ExitError{Code: exitcode.Failure}
 	}
 	return nil
 }
@@ -471,7 +472,7 @@ func newPolicyLintCmd() *cobra.Command {
 				fmt.Fprintln(w, l)
 			}
 			if len(lines) > 0 {
-				return ExitError{Code: 1}
+				return ExitError{Code: exitcode.Failure}
 			}
 			fmt.Fprintf(w, "%d user rules, no problems\n", len(env.user))
 			return nil

@@ -13,14 +13,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/exitcode"
 	"github.com/warden-dev/warden/internal/version"
 )
 
 // ExitError carries a specific exit code (for example doctor's 1 when a
-// problem was found) without printing anything more.
-type ExitError struct{ Code int }
-
-func (e ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+// problem was found) without printing anything more; the codes are
+// internal/exitcode's.
+type ExitError = exitcode.Error
 
 // NewRoot builds the whole command tree.
 func NewRoot() *cobra.Command {
@@ -127,19 +127,13 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.Execute()
-	if err == nil {
-		return 0
+	if err != nil && !exitcode.Silent(err) {
+		if msg, ok := unknownCommand(root, args, err); ok {
+			fmt.Fprint(stderr, msg)
+			return exitcode.Failure
+		}
 	}
-	var ee ExitError
-	if errors.As(err, &ee) {
-		return ee.Code
-	}
-	if msg, ok := unknownCommand(root, args, err); ok {
-		fmt.Fprint(stderr, msg)
-		return 1
-	}
-	fmt.Fprintln(stderr, "warden:", err)
-	return 1
+	return exitcode.Report(stderr, err)
 }
 
 // unknownCommand words cobra's "unknown command" error: the name, the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/warden-dev/warden/internal/exitcode"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/service"
 )
@@ -115,7 +116,7 @@ func newServiceCmd() *cobra.Command {
 			installed, state := service.Status(context.Background(), t)
 			fmt.Fprintf(cmd.OutOrStdout(), "%s: %s (%s)\n", format, state, t.Path)
 			if !installed {
-				return ExitError{Code: 3}
+				return ExitError{Code: exitcode.No}
 			}
 			return nil
 		},

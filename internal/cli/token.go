@@ -18,7 +18,7 @@ func newTokenCmd() *cobra.Command { return tokencmd.New(openTokenStore) }
 
 // openTokenStore opens the local store. With a shared store configured
 // (store.url, WARDEN_DATABASE_URL) the daemon's API checks tokens in
-// PostgreSQL, which warden-core does not link: warden-serve runs the
+// PostgreSQL, which warden-core does not link: warden-helper runs the
 // same command there instead (it replaces this process on Unix).
 func openTokenStore(ctx context.Context, cmd *cobra.Command, args []string) (tokencmd.Store, error) {
 	cfg, _ := config.Load(paths.UserConfig(), "")
@@ -30,8 +30,8 @@ func openTokenStore(ctx context.Context, cmd *cobra.Command, args []string) (tok
 	argv := strings.Fields(cmd.CommandPath())[1:]
 	cmd.Flags().Visit(func(f *pflag.Flag) { argv = append(argv, "--"+f.Name+"="+f.Value.String()) })
 	argv = append(append(argv, "--"), args...)
-	if err := execBinary(ServeBinary)(cmd, argv); err != nil {
+	if err := execHelper()(cmd, argv); err != nil {
 		return nil, err
 	}
-	return nil, ExitError{Code: 0} // it ran in warden-serve (where exec is not available)
+	return nil, ExitError{Code: 0} // it ran in warden-helper (where exec is not available)
 }

@@ -96,7 +96,7 @@ type Config struct {
 		FairShare    bool
 		Notify       bool
 	}
-	// LLM is the judges' provider layer (internal/judge, cmd/warden-judge).
+	// LLM is the judges' provider layer (internal/judge, warden-helper judge).
 	LLM struct {
 		// Provider: auto, anthropic, claude-cli or none.
 		Provider                           string

@@ -3,7 +3,6 @@ package daemon
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,21 +13,22 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/exitcode"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/version"
 )
 
 // ExitNotRunning is the exit code of a command that needs the daemon when
-// none runs.
-const ExitNotRunning = 3
+// none runs (ErrNotRunning carries it).
+const ExitNotRunning = exitcode.No
 
-type exitCode int
+// Commands are `serve` and the commands that talk to the daemon's API:
+// they need net/http, which warden-core never links, so warden-helper's
+// tree carries them (internal/helper/cmds). Users type `warden serve …`,
+// `warden task …`.
+func Commands() []*cobra.Command { return []*cobra.Command{newServeCmd(), newTaskCmd(), newTokenCmd()} }
 
-func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
-
-// NewRoot is warden-serve's command tree: `serve` and the commands that
-// talk to the daemon's API (they need net/http, which warden-core never
-// links). Users type `warden serve …`, `warden task …`.
+// NewRoot is a tree of Commands alone (tests run it in process).
 func NewRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "warden",
@@ -36,7 +36,7 @@ func NewRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCmd(), newTaskCmd(), newTokenCmd())
+	root.AddCommand(Commands()...)
 	return root
 }
 
@@ -46,19 +46,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
-	var ec exitCode
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ec):
-		return int(ec)
-	case errors.Is(err, ErrNotRunning):
-		fmt.Fprintln(stderr, "warden:", err)
-		return ExitNotRunning
-	}
-	fmt.Fprintln(stderr, "warden:", err)
-	return 1
+	return exitcode.Report(stderr, root.Execute())
 }
 
 func newServeCmd() *cobra.Command {

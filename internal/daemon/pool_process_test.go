@@ -55,7 +55,7 @@ type poolWorker struct {
 
 func newPoolRig(t *testing.T) *poolRig {
 	t.Helper()
-	r := &poolRig{t: t, url: testenv.Postgres(t), bin: testenv.Binaries(t, "warden", "warden-serve"),
+	r := &poolRig{t: t, url: testenv.Postgres(t), bin: testenv.Binaries(t, "warden", "warden-helper"),
 		release: t.TempDir(), proj: t.TempDir(), workers: map[string]*poolWorker{}}
 	dir := t.TempDir()
 	r.log = filepath.Join(dir, "runs.log")
@@ -267,7 +267,7 @@ func TestPoolRunsEveryTaskOnce(t *testing.T) {
 	}
 
 	// Tokens live where the API checks them: one made with `warden token
-	// create` on w1 (warden-core hands it to warden-serve, which writes
+	// create` on w1 (warden-core hands it to warden-helper, which writes
 	// the shared store) opens w2's API; revoked, it opens nothing.
 	tc := exec.Command(filepath.Join(r.bin, "warden"), "token", "create", "--json", "grafana")
 	tc.Env = r.workers["w1"].env

@@ -40,7 +40,7 @@ type home struct {
 
 func newHome(t *testing.T) *home {
 	t.Helper()
-	bins := testenv.Binaries(t, "warden", "warden-serve")
+	bins := testenv.Binaries(t, "warden", "warden-helper")
 	h := &home{t: t, dir: t.TempDir(), bin: bins, release: t.TempDir()}
 	h.log = filepath.Join(h.dir, "claude.log")
 	claude := filepath.Join(h.dir, "claude")
@@ -62,7 +62,7 @@ func newHome(t *testing.T) *home {
 	return h
 }
 
-// serve starts `warden serve` (front → warden-core → warden-serve, one
+// serve starts `warden serve` (front → warden-core → warden-helper, one
 // pid) and waits until its API answers.
 func (h *home) serve() *exec.Cmd {
 	h.t.Helper()

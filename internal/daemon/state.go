@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/atomicfile"
+	"github.com/warden-dev/warden/internal/exitcode"
 	"github.com/warden-dev/warden/internal/store"
 )
 
@@ -55,7 +56,7 @@ func ReadState(path string) (*State, error) {
 }
 
 // ErrNotRunning: no daemon answers.
-var ErrNotRunning = errors.New("the warden daemon is not running; start it with `warden serve` (or `warden service install` to keep it running)")
+var ErrNotRunning = exitcode.With(exitcode.No, errors.New("the warden daemon is not running; start it with `warden serve` (or `warden service install` to keep it running)"))
 
 func daemonPID(statePath string) int {
 	s, err := ReadState(statePath)

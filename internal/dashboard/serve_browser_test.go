@@ -17,7 +17,7 @@ import (
 	"github.com/warden-dev/warden/internal/testenv"
 )
 
-// daemon is a real `warden serve` (warden-serve) on a loopback port in a
+// daemon is a real `warden serve` (warden-helper serve) on a loopback port in a
 // temp warden home, with a fake `claude` (a script) as its agent.
 type daemon struct {
 	home, url, token string
@@ -26,7 +26,7 @@ type daemon struct {
 // startDaemon starts it; env adds to its environment.
 func startDaemon(t *testing.T, env ...string) *daemon {
 	t.Helper()
-	dir := testenv.Binaries(t, "warden", "warden-serve")
+	dir := testenv.Binaries(t, "warden", "warden-helper")
 	home := t.TempDir()
 	fake := filepath.Join(home, "fake-claude")
 	// The agent: works for a minute (unless cancelled), answers like `claude -p --output-format json`.
@@ -39,7 +39,7 @@ func startDaemon(t *testing.T, env ...string) *daemon {
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(filepath.Join(dir, "warden-serve"), "serve")
+	cmd := exec.Command(filepath.Join(dir, "warden-helper"), "serve")
 	cmd.Env = append(os.Environ(), "WARDEN_HOME="+home, "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, "claude"))
 	cmd.Env = append(cmd.Env, env...)
 	var out strings.Builder

@@ -69,7 +69,7 @@ func (a *approval) save(c *pipeline.Call) {
 
 // toolApprove asks the haiku judge about a call no handler decided, with
 // one appeal (sonnet: it weighs the whole recent conversation) run by
-// warden-judge right after a DENY. judged is false when the call was left
+// warden-helper judge right after a DENY. judged is false when the call was left
 // alone (low risk, decided elsewhere, judges unusable).
 func toolApprove(ctx context.Context, c *pipeline.Call, js *judge.State, a *approval, prior event.Decision) (d event.Decision, judged bool) {
 	in := c.Input
@@ -108,7 +108,7 @@ func toolApprove(ctx context.Context, c *pipeline.Call, js *judge.State, a *appr
 	}
 	resp := askJudge(ctx, c, req)
 	// A first verdict that could not be had fails open. An appeal that
-	// could not be heard leaves the denial standing (warden-judge copies
+	// could not be heard leaves the denial standing (warden-helper judge copies
 	// the first verdict into it).
 	if resp.FailedOpen || resp.Verdict.Pass {
 		return event.Decision{}, true

@@ -21,7 +21,7 @@ import (
 
 // These tests run tool approval the way `warden hook` does: the whole
 // pipeline (counters, policy, gates… then the judges), the real
-// warden-judge binary, and an httptest server speaking the Messages API
+// warden-helper binary, and an httptest server speaking the Messages API
 // in place of the model.
 
 // Model ids the fake API scripts by.
@@ -30,7 +30,7 @@ const (
 	approveSonnet = "sonnet-test"
 )
 
-// approveEnv: WARDEN_HOME with the store where warden-judge records (and
+// approveEnv: WARDEN_HOME with the store where warden-helper records (and
 // finishes lazy verdicts), the anthropic provider pointed at the fake, and
 // validation.tool_approve on, strict (validation.lazy off) unless a test
 // turns lazy on.

@@ -12,7 +12,7 @@ import (
 
 // Shared plumbing of the LLM judges (judge_*.go). The hook process never
 // talks to a model: it decides what it can deterministically and runs
-// warden-judge (internal/judge.Ask) for the rest, failing open.
+// warden-helper judge (internal/judge.Ask) for the rest, failing open.
 
 // judgeProvider resolves llm.provider ("auto" looks claude up on PATH and
 // the Anthropic key in the environment).
@@ -21,7 +21,7 @@ func judgeProvider(c *pipeline.Call) string {
 	return p
 }
 
-// judgesUsable: a provider exists and warden-judge is installed. Judges
+// judgesUsable: a provider exists and warden-helper is installed. Judges
 // that are switched on but unusable stay silent apart from one notice.
 func judgesUsable(c *pipeline.Call) (provider string, ok bool, notice string) {
 	provider = judgeProvider(c)

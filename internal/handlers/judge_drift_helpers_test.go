@@ -9,8 +9,8 @@ import (
 )
 
 // newModelEnv is a judgeEnv whose judge calls reach the fake Messages API
-// through the real warden-judge, answering reply. Its store is the one at
-// paths.DB(), which warden-judge's background runs (lazy verdicts) open.
+// through the real warden-helper, answering reply. Its store is the one at
+// paths.DB(), which warden-helper judge's background runs (lazy verdicts) open.
 // Claude Code's directory is a temp dir (CLAUDE_CONFIG_DIR).
 func newModelEnv(t *testing.T, reply string) (*judgeEnv, *messagesAPI) {
 	e := newJudgeEnv(t)

@@ -19,9 +19,9 @@ type checkOutcome struct {
 // runCheckJudge asks an OK/BLOCK judge (the drift judges, error-ack) about
 // this call, the way intent review is asked: strictly when
 // judge.StrictReason says so or validation.lazy is off (the hook waits; a
-// BLOCK denies now), else lazily (the call is allowed, warden-judge runs
+// BLOCK denies now), else lazily (the call is allowed, warden-helper judge runs
 // detached, and judge-pretool delivers a BLOCK on the session's next
-// PreToolUse). No provider, a missing warden-judge, a provider error or
+// PreToolUse). No provider, a missing warden-helper, a provider error or
 // the deadline: allowed (fail open).
 func runCheckJudge(ctx context.Context, c *pipeline.Call, req *judge.Request, strict judge.StrictInput, target string) checkOutcome {
 	provider, usable, notice := judgesUsable(c)

@@ -205,7 +205,7 @@ func TestStyleDriftSkipsRealEditsAndRequestedFormatting(t *testing.T) {
 }
 
 // A style judgement that StrictReason lets run lazily: the call is allowed
-// at once, warden-judge runs detached, and judge-pretool delivers the
+// at once, warden-helper runs detached, and judge-pretool delivers the
 // BLOCK on the session's next call.
 func TestStyleDriftLazyVerdictDeniesNextCall(t *testing.T) {
 	e, api := newModelEnv(t, "BLOCK: the edit re-indents the whole object")

@@ -19,9 +19,9 @@ import (
 // costs no model call and keeps a pending verdict for the next call
 // (behind their denial its reason would be lost), but the denial counts
 // toward workaround detection. Intent stage 1 decides here, deterministically;
-// stage 2 (an opus review with sonnet fallback) runs through warden-judge,
+// stage 2 (an opus review with sonnet fallback) runs through warden-helper judge,
 // strictly (the hook waits) when StrictReason says so, else lazily: the
-// call is allowed, `warden-judge run <id>` is started detached (Setsid,
+// call is allowed, `warden-helper judge run <id>` is started detached (Setsid,
 // stdio on /dev/null), and a failed verdict denies the session's next call
 // once. With every pre-tool judge off this handler returns at once.
 func judgePretoolHandler() pipeline.Handler {
@@ -160,7 +160,7 @@ func intentCheck(ctx context.Context, c *pipeline.Call, js *judge.State) (event.
 		Reason: "warden code review of this change against your declared intent:\n" + resp.Verdict.Reason}, nil
 }
 
-// startLazy stores req as a pending verdict and starts warden-judge on it,
+// startLazy stores req as a pending verdict and starts warden-helper judge on it,
 // detached. False when that is impossible (the caller then judges strictly).
 func startLazy(ctx context.Context, c *pipeline.Call, req *judge.Request, tool, target string) bool {
 	ps, ok := c.Store.(pendingStore)

@@ -19,7 +19,7 @@ import (
 )
 
 // judgeEnv: a temp WARDEN_HOME and store, the anthropic provider (a fake
-// key), and a fake warden-judge that logs each request and answers with the
+// key), and a fake warden-helper that logs each request and answers with the
 // given verdicts in turn (the last repeats).
 type judgeEnv struct {
 	t     *testing.T
@@ -47,7 +47,7 @@ func newJudgeEnv(t *testing.T, verdicts ...string) *judgeEnv {
 	}
 	script := fmt.Sprintf("#!/bin/sh\nn=$(( $(cat %[1]q.n 2>/dev/null || echo 0) + 1 ))\necho $n > %[1]q.n\ncat >> %[1]q\necho >> %[1]q\n[ $n -gt %[2]d ] && n=%[2]d\ncase $n in\n%[3]sesac\n",
 		log, len(verdicts), cases.String())
-	bin := filepath.Join(dir, "warden-judge")
+	bin := filepath.Join(dir, "warden-helper")
 	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestTempoMissingHelperFailsOpenAndSaysSoOnce(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	d1 := e.stop(false, "x")
 	d2 := e.stop(false, "x")
-	if d1.Verdict == event.Deny || !strings.Contains(d1.SystemMessage, "warden-judge") || d2.SystemMessage != "" {
+	if d1.Verdict == event.Deny || !strings.Contains(d1.SystemMessage, "warden-helper") || d2.SystemMessage != "" {
 		t.Errorf("missing helper: %+v then %+v, want allow with one notice", d1, d2)
 	}
 }

@@ -124,7 +124,7 @@ func TestLoopCriteriaWithoutJudgeNeedClaudesDeclaration(t *testing.T) {
 
 func TestLoopCriteriaGoToTheJudgeWhenConfigured(t *testing.T) {
 	e := newLoopEnv(t, []string{"the README documents the flag"}, []string{"true"}, 5)
-	j := newJudgeEnv(t, "BLOCKED: the flag is not in the README", "APPROVED") // a fake warden-judge
+	j := newJudgeEnv(t, "BLOCKED: the flag is not in the README", "APPROVED") // a fake warden-helper
 	e.cfg = j.cfg
 	d := e.stop("Added it.", false)
 	if d.Verdict != event.Deny || !strings.Contains(d.Reason, "the judge: the flag is not in the README") {

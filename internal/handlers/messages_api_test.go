@@ -18,8 +18,8 @@ import (
 )
 
 // The judge tests that go the whole way (tool approval, drift, error-ack)
-// run the real warden-judge (built once) against an httptest server
-// speaking the Messages API in place of the model: hook → warden-judge →
+// run the real warden-helper (built once) against an httptest server
+// speaking the Messages API in place of the model: hook → warden-helper →
 // SDK → HTTP → verdict.
 
 // messagesAPI is a fake Messages API. Requests are recorded. With a script,
@@ -50,10 +50,10 @@ type apiCall struct {
 
 // newMessagesAPI skips under -short; otherwise it starts the fake and points
 // the anthropic provider (ANTHROPIC_BASE_URL) and judge.BinEnv (the real
-// warden-judge) at it.
+// warden-helper) at it.
 func newMessagesAPI(t *testing.T, script map[string][]apiReply) *messagesAPI {
 	if testing.Short() {
-		t.Skip("builds and runs warden-judge")
+		t.Skip("builds and runs warden-helper")
 	}
 	t.Setenv(judge.BinEnv, testenv.Binary(t, judge.BinaryName))
 	f := &messagesAPI{script: script, seen: map[string]int{}}
@@ -126,7 +126,7 @@ func (f *messagesAPI) calls() []apiCall {
 }
 
 // openHomeStore opens the store at paths.DB() (under WARDEN_HOME), the one
-// warden-judge's background runs (lazy verdicts) open and record into.
+// warden-helper judge's background runs (lazy verdicts) open and record into.
 func openHomeStore(t *testing.T) *sqlite.Store {
 	os.MkdirAll(paths.Home(), 0o700)
 	st, err := sqlite.Open(context.Background(), paths.DB())

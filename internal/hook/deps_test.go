@@ -16,6 +16,8 @@ var forbidden = []string{
 	"github.com/warden-dev/warden/internal/statusline",
 	"github.com/warden-dev/warden/internal/cli",
 	"github.com/warden-dev/warden/internal/install",
+	"github.com/warden-dev/warden/internal/doctor",
+	"github.com/warden-dev/warden/internal/helper/cmds",
 	"github.com/warden-dev/warden/internal/server",
 	"github.com/warden-dev/warden/internal/daemon",
 	"github.com/warden-dev/warden/internal/web",

@@ -12,7 +12,7 @@ import (
 )
 
 // TestFrontBinaryStaysBare: cmd/warden is what Claude Code starts for
-// every hook, so it links only the standard library's basics and the three
+// every hook, so it links only the standard library's basics and the five
 // small packages of its own; each package more is start-up paid on every
 // event (a Go program's init and page faults grow with what it links).
 func TestFrontBinaryStaysBare(t *testing.T) {
@@ -31,6 +31,8 @@ func TestFrontBinaryStaysBare(t *testing.T) {
 		testenv.Module + "/internal/hookclient": true,
 		testenv.Module + "/internal/hookwire":   true,
 		testenv.Module + "/internal/paths":      true,
+		testenv.Module + "/internal/sibling":    true,
+		testenv.Module + "/internal/exitcode":   true,
 	}
 	// Standard packages with a real init or start-up cost, or no business
 	// in a process that connects, sends and waits.

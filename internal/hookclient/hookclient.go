@@ -11,75 +11,30 @@
 package hookclient
 
 import (
-	"errors"
 	"os"
-	"path/filepath"
+
+	"github.com/warden-dev/warden/internal/exitcode"
+	"github.com/warden-dev/warden/internal/sibling"
 )
 
-// CoreName is the binary that does the work, installed next to warden.
-const CoreName = "warden-core"
+// CorePath is warden-core beside the running warden, else on PATH
+// (internal/sibling).
+func CorePath() (string, error) { return sibling.Find(sibling.Core) }
 
-// CorePath is warden-core next to the running warden (symlinks resolved,
-// so a link to the installed warden finds its warden-core), else the first
-// on PATH: `go install …/cmd/...@latest` puts all the binaries in GOBIN,
-// which is on PATH, and a packager may split them across directories.
-func CorePath() (string, error) { return siblingPath(CoreName) }
-
-// MCPName is the MCP server's binary (`warden mcp`): a binary of its own
-// so the MCP SDK is linked into neither this front nor warden-core.
-const MCPName = "warden-mcp"
-
-// siblingPath is the binary name next to the running warden, else on PATH.
-func siblingPath(name string) (string, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return "", errors.New("cannot find the running warden: " + err.Error())
-	}
-	if real, err := filepath.EvalSymlinks(self); err == nil {
-		self = real
-	}
-	p := filepath.Join(filepath.Dir(self), name)
-	if isFile(p) {
-		return p, nil
-	}
-	if p := onPath(name); p != "" {
-		return p, nil
-	}
-	return "", errors.New(name + " is missing next to " + self + " and on PATH; build them with `make build`, or reinstall with `make install`")
-}
-
-// MCP runs `warden mcp args…`: warden-mcp in place of this process.
+// MCP runs `warden mcp args…`: `warden-helper mcp args…` in place of this
+// process, so the MCP server starts without a hop through warden-core.
 func MCP(args []string) int {
-	bin, err := siblingPath(MCPName)
+	bin, err := sibling.Find(sibling.Helper)
 	if err != nil {
 		say(err.Error())
-		return 1
+		return exitcode.Failure
 	}
-	code, err := run(bin, args)
+	code, err := run(bin, append([]string{"mcp"}, args...))
 	if err != nil {
 		say("run " + bin + ": " + err.Error())
-		return 1
+		return exitcode.Failure
 	}
 	return code
-}
-
-// onPath is exec.LookPath without os/exec (which the front does not link):
-// the first executable file called name in a PATH directory.
-func onPath(name string) string {
-	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
-		if dir == "" || !filepath.IsAbs(dir) {
-			continue // "" and relative entries mean the working directory: not for a hook
-		}
-		if p := filepath.Join(dir, name); isFile(p) {
-			return p
-		}
-	}
-	return ""
-}
-
-func isFile(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0
 }
 
 // Forward runs warden-core with args (a command other than hook) in place
@@ -88,12 +43,12 @@ func Forward(args []string) int {
 	core, err := CorePath()
 	if err != nil {
 		say(err.Error())
-		return 1
+		return exitcode.Failure
 	}
 	code, err := run(core, args)
 	if err != nil {
 		say("run " + core + ": " + err.Error())
-		return 1
+		return exitcode.Failure
 	}
 	return code
 }

@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/warden-dev/warden/internal/hookclient"
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/sibling"
 	"github.com/warden-dev/warden/internal/store/keeper"
 )
 
@@ -20,8 +20,9 @@ import (
 // install shares it.
 type binaries struct {
 	bin, core, db string
-	copies        []helperCopy
-	helpers       []helperCopy
+	copies        []fileCopy // warden and warden-core
+	helper        *fileCopy  // warden-helper, when beside the source and not installed yet
+	retired       []string   // binaries of an earlier install to remove (sibling.Retired)
 	storeCreated  bool
 	link          linkAction
 }
@@ -38,12 +39,12 @@ func planBinaries(o Options) (*binaries, error) {
 			return nil, fmt.Errorf("find the running binary: %w", err)
 		}
 	}
-	b := &binaries{bin: bin, core: filepath.Join(filepath.Dir(bin), hookclient.CoreName), db: paths.DB()}
+	b := &binaries{bin: bin, core: filepath.Join(filepath.Dir(bin), sibling.Core), db: paths.DB()}
 	// warden and warden-core go together: the settings name warden, which
 	// runs warden-core for all but the hooks the keeper answers.
-	bins := []helperCopy{{src, bin}, {filepath.Join(filepath.Dir(src), hookclient.CoreName), b.core}}
+	bins := []fileCopy{{src, bin}, {filepath.Join(filepath.Dir(src), sibling.Core), b.core}}
 	if _, err := os.Stat(bins[1].src); err != nil {
-		return nil, fmt.Errorf("%s is missing next to %s: `make build` builds both (or `go build -o DIR/ ./cmd/...`)", hookclient.CoreName, src)
+		return nil, fmt.Errorf("%s is missing next to %s: `make build` builds both (or `go build -o DIR/ ./cmd/...`)", sibling.Core, src)
 	}
 	for _, c := range bins {
 		act, err := planBinary(c.src, c.dst)
@@ -54,9 +55,10 @@ func planBinaries(o Options) (*binaries, error) {
 			b.copies = append(b.copies, c)
 		}
 	}
-	if b.helpers, err = planHelpers(src, bin); err != nil {
+	if b.helper, err = planHelper(src, bin); err != nil {
 		return nil, err
 	}
+	b.retired = planRetired(bin)
 	if _, err := os.Stat(b.db); errors.Is(err, fs.ErrNotExist) {
 		b.storeCreated = true
 	}
@@ -66,7 +68,7 @@ func planBinaries(o Options) (*binaries, error) {
 
 // nothing reports whether the binaries, store and link are all in place.
 func (b *binaries) nothing() bool {
-	return len(b.copies) == 0 && len(b.helpers) == 0 && !b.storeCreated && b.link.Link == ""
+	return len(b.copies) == 0 && b.helper == nil && len(b.retired) == 0 && !b.storeCreated && b.link.Link == ""
 }
 
 // report prints what apply will do.
@@ -74,8 +76,11 @@ func (b *binaries) report(w io.Writer) {
 	for _, c := range b.copies {
 		fmt.Fprintf(w, "binary: copy %s to %s\n", c.src, c.dst)
 	}
-	for _, h := range b.helpers {
+	if h := b.helper; h != nil {
 		fmt.Fprintf(w, "helper: copy %s to %s\n", h.src, h.dst)
+	}
+	for _, r := range b.retired {
+		fmt.Fprintf(w, "binary: remove %s (an earlier version's; %s runs its commands now)\n", r, sibling.Helper)
 	}
 	if b.storeCreated {
 		fmt.Fprintf(w, "store: create %s\n", b.db)
@@ -105,11 +110,19 @@ func (b *binaries) install(ctx context.Context, o Options, res *Result) error {
 			fmt.Fprintf(w, "  (the store keeper of the old binary did not stop: %v; it leaves by itself when idle)\n", err)
 		}
 	}
-	for _, h := range b.helpers {
+	if h := b.helper; h != nil {
 		if err := copyBinary(h.src, h.dst); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "✓ installed %s\n", h.dst)
+	}
+	// After the new binaries are in place: the new warden-core never runs
+	// these, and an old one left running finds none of them stale.
+	for _, r := range b.retired {
+		if err := os.Remove(r); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return NewFSError("remove the old binary", r, err)
+		}
+		fmt.Fprintf(w, "✓ removed %s (%s runs its commands now)\n", r, sibling.Helper)
 	}
 	if err := o.OpenStore(ctx, b.db); err != nil {
 		return fmt.Errorf("prepare the event store %s: %w", b.db, err)
@@ -124,7 +137,7 @@ func (b *binaries) linkAndKeeper(o Options, res *Result) {
 	w := o.Stdout
 	if b.link.Link != "" {
 		if err := makeLink(b.link.Link, b.bin); err != nil {
-			fmt.Fprintf(w, "  (could not link %s: %v; run warden as %s, or add to %s: %s)\n", b.link.Link, err, b.bin, startupFile(), pathLine(b.bin))
+			fmt.Fprintf(w, "  (could not link %s: %v; run warden as %s, or add to %s: %s)\n", b.link.Link, err, b.bin, StartupFile(), PathLine(b.bin))
 		} else {
 			res.Linked = b.link.Link
 			fmt.Fprintf(w, "✓ linked %s -> %s\n", b.link.Link, b.bin)
@@ -137,8 +150,8 @@ func (b *binaries) linkAndKeeper(o Options, res *Result) {
 
 // doctorCommand is how the user runs doctor after this install.
 func (b *binaries) doctorCommand(res *Result) string {
-	if res.Linked == "" && !lookPathState(b.bin).Ours {
-		return shellQuote(b.bin) + " doctor"
+	if res.Linked == "" && !LookPathState(b.bin).Ours {
+		return ShellQuote(b.bin) + " doctor"
 	}
 	return "warden doctor"
 }

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/warden-dev/warden/internal/hookclient"
+	"github.com/warden-dev/warden/internal/sibling"
 )
 
 // binaryAction is what installing the binary would do.
@@ -26,14 +26,14 @@ const (
 func planBinary(src, dst string) (binaryAction, error) {
 	si, err := os.Stat(src)
 	if err != nil {
-		return 0, fsError("read", src, err)
+		return 0, NewFSError("read", src, err)
 	}
 	di, err := os.Stat(dst)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return binaryCopy, nil
 	case err != nil:
-		return 0, fsError("read", dst, err)
+		return 0, NewFSError("read", dst, err)
 	case os.SameFile(si, di):
 		return binaryInPlace, nil
 	case si.Size() != di.Size() || di.Mode().Perm()&0o111 == 0:
@@ -54,10 +54,10 @@ func planBinary(src, dst string) (binaryAction, error) {
 func copyBinary(src, dst string) error {
 	data, err := os.ReadFile(src)
 	if err != nil {
-		return fsError("read", src, err)
+		return NewFSError("read", src, err)
 	}
 	if err := writeAtomic(dst, data, 0o755); err != nil {
-		return fsError("install the binary at", dst, err)
+		return NewFSError("install the binary at", dst, err)
 	}
 	return nil
 }
@@ -66,12 +66,12 @@ func copyBinary(src, dst string) error {
 func sameContent(a, b string) (bool, error) {
 	fa, err := os.Open(a)
 	if err != nil {
-		return false, fsError("read", a, err)
+		return false, NewFSError("read", a, err)
 	}
 	defer fa.Close()
 	fb, err := os.Open(b)
 	if err != nil {
-		return false, fsError("read", b, err)
+		return false, NewFSError("read", b, err)
 	}
 	defer fb.Close()
 	ba, bb := make([]byte, 64<<10), make([]byte, 64<<10)
@@ -98,39 +98,42 @@ func sourceBinary() (string, error) {
 	if r, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = r
 	}
-	if filepath.Base(exe) == hookclient.CoreName {
-		exe = filepath.Join(filepath.Dir(exe), "warden")
+	if filepath.Base(exe) == sibling.Core {
+		exe = filepath.Join(filepath.Dir(exe), sibling.Front)
 	}
 	return exe, nil
 }
 
-// Helpers are binaries that ship beside warden and are installed with it
-// when present next to the source binary: warden-judge carries the LLM
-// SDK, which the hook binary must not link (its init would run on every
-// event); warden-serve the daemon (its HTTP API, metrics and scheduler);
-// warden-mcp the MCP server (`warden mcp`) and its SDK.
-var Helpers = []string{"warden-helper", "warden-judge", "warden-serve", "warden-mcp"}
+// fileCopy is one binary to copy.
+type fileCopy struct{ src, dst string }
 
-type helperCopy struct{ src, dst string }
+// planHelper is the copy of warden-helper from beside src to beside bin,
+// nil when it is there already or not beside src: `go run ./cmd/warden
+// install` has none, and warden works without it (no judges, daemon, MCP
+// server or shared store).
+func planHelper(src, bin string) (*fileCopy, error) {
+	hs := filepath.Join(filepath.Dir(src), sibling.Helper)
+	if _, err := os.Stat(hs); err != nil {
+		return nil, nil
+	}
+	hd := filepath.Join(filepath.Dir(bin), sibling.Helper)
+	act, err := planBinary(hs, hd)
+	if err != nil || act != binaryCopy {
+		return nil, err
+	}
+	return &fileCopy{hs, hd}, nil
+}
 
-// planHelpers lists the helper binaries next to src that need copying next
-// to bin. A helper that is not there is skipped: `go run ./cmd/warden
-// install` has none, and warden works without it (judges off).
-func planHelpers(src, bin string) ([]helperCopy, error) {
-	var out []helperCopy
-	for _, name := range Helpers {
-		hs := filepath.Join(filepath.Dir(src), name)
-		if _, err := os.Stat(hs); err != nil {
-			continue
-		}
-		hd := filepath.Join(filepath.Dir(bin), name)
-		act, err := planBinary(hs, hd)
-		if err != nil {
-			return nil, err
-		}
-		if act == binaryCopy {
-			out = append(out, helperCopy{hs, hd})
+// planRetired lists the binaries an earlier install put beside bin whose
+// commands warden-helper runs now (sibling.Retired): an upgrade removes
+// them, so nothing stale is left to run.
+func planRetired(bin string) []string {
+	var out []string
+	for _, name := range sibling.Retired {
+		p := filepath.Join(filepath.Dir(bin), name)
+		if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
+			out = append(out, p)
 		}
 	}
-	return out, nil
+	return out
 }

@@ -1,8 +1,9 @@
 // Package install puts warden into Claude Code and takes it out again:
 // it merges hook registrations and the status line into a settings.json,
 // backs the file up and writes it atomically, prints the change as a diff,
-// undoes exactly that on uninstall, and checks the whole set-up for
-// `warden doctor`.
+// undoes exactly that on uninstall, and copies the three binaries
+// (removing those an earlier version installed). `warden doctor` lives in
+// internal/doctor and reads settings through this package.
 //
 // Settings files belong to the user and to other tools, so the rules are
 // strict: a file warden cannot parse is refused, never overwritten; keys and

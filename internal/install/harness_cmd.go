@@ -12,7 +12,7 @@ import (
 // event native. Copilot's camelCase payload does not name its event, so
 // the command does.
 func HarnessHookCommand(bin string, h harness.Name, native string) string {
-	cmd := homePrefix() + shellQuote(bin) + " hook --harness " + string(h)
+	cmd := HomePrefix() + ShellQuote(bin) + " hook --harness " + string(h)
 	if h == harness.Copilot {
 		cmd += " " + native
 	}

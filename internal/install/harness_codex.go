@@ -32,8 +32,8 @@ const (
 // codexBlock matches warden's trust block, with the newline before it.
 var codexBlock = regexp.MustCompile(`(?s)\n# BEGIN warden hook trust \([^\n]*\)\n.*?# END warden hook trust\n?`)
 
-// codexTrust is one hook's trust entry.
-type codexTrust struct{ key, hash string }
+// CodexTrust is one hook's trust entry: its key in Codex's [hooks.state] and the hash Codex trusts.
+type CodexTrust struct{ Key, Hash string }
 
 // planCodex is the change to Codex's hooks.json and config.toml.
 func planCodex(bin string, install bool) ([]fileChange, error) {
@@ -56,7 +56,7 @@ func planCodex(bin string, install bool) ([]fileChange, error) {
 		if c := jsonChange(s, changed, "register warden's hooks"); c != nil {
 			out = append(out, *c)
 		}
-		trust, err := codexTrusts(s, hooksPath)
+		trust, err := CodexTrusts(s, hooksPath)
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +69,7 @@ func planCodex(bin string, install bool) ([]fileChange, error) {
 		}
 		return out, nil
 	}
-	changed, err := removeHandlers(s, func(_ Location, h *Object) bool { return isWardenHook(h) })
+	changed, err := removeHandlers(s, func(_ Location, h *Object) bool { return IsWardenHook(h) })
 	if err != nil {
 		return nil, err
 	}
@@ -88,17 +88,17 @@ func planCodex(bin string, install bool) ([]fileChange, error) {
 	return out, nil
 }
 
-// codexTrusts lists the trust entries for every warden handler in
+// CodexTrusts lists the trust entries for every warden handler in
 // hooks.json as it will be written.
-func codexTrusts(s *Settings, path string) ([]codexTrust, error) {
+func CodexTrusts(s *Settings, path string) ([]CodexTrust, error) {
 	written, err := parseObject(s.Encode())
 	if err != nil {
 		return nil, err
 	}
 	tmp := &Settings{Path: s.Path, Root: written}
-	var out []codexTrust
+	var out []CodexTrust
 	err = tmp.Visit(func(loc Location, h *Object) {
-		if loc.Handler < 0 || !isWardenHook(h) {
+		if loc.Handler < 0 || !IsWardenHook(h) {
 			return
 		}
 		cmd, _ := h.Get("command")
@@ -108,9 +108,9 @@ func codexTrusts(s *Settings, path string) ([]codexTrust, error) {
 			_ = json.Unmarshal(raw, &timeout)
 		}
 		ev := codexEventKey(loc.Event)
-		out = append(out, codexTrust{
-			key:  fmt.Sprintf("%s:%s:%d:%d", path, ev, loc.Group, loc.Handler),
-			hash: CodexHookHash(ev, command, timeout),
+		out = append(out, CodexTrust{
+			Key:  fmt.Sprintf("%s:%s:%d:%d", path, ev, loc.Group, loc.Handler),
+			Hash: CodexHookHash(ev, command, timeout),
 		})
 	}, nil)
 	return out, err
@@ -158,7 +158,7 @@ func codexEventKey(ev string) string {
 // withCodexTrust is config.toml with warden's trust block replaced by one
 // for trust (none: no block). The result must still parse, and no entry
 // of the user's may already claim one of warden's keys.
-func withCodexTrust(cfg *Settings, trust []codexTrust) ([]byte, error) {
+func withCodexTrust(cfg *Settings, trust []CodexTrust) ([]byte, error) {
 	base, created := withoutCodexTrust(cfg.Raw)
 	if !cfg.Exists {
 		created = true
@@ -179,7 +179,7 @@ func withCodexTrust(cfg *Settings, trust []codexTrust) ([]byte, error) {
 	}
 	b.WriteByte('\n')
 	for _, t := range trust {
-		fmt.Fprintf(&b, "[hooks.state.%s]\ntrusted_hash = %s\n", tomlString(t.key), tomlString(t.hash))
+		fmt.Fprintf(&b, "[hooks.state.%s]\ntrusted_hash = %s\n", tomlString(t.Key), tomlString(t.Hash))
 	}
 	b.WriteString(codexEnd + "\n")
 	var probe map[string]any
@@ -192,7 +192,7 @@ func withCodexTrust(cfg *Settings, trust []codexTrust) ([]byte, error) {
 
 // checkCodexConfig refuses a config.toml that does not parse, or whose own
 // entries already claim a key warden trusts.
-func checkCodexConfig(path string, base []byte, trust []codexTrust) error {
+func checkCodexConfig(path string, base []byte, trust []CodexTrust) error {
 	var doc struct {
 		Hooks struct {
 			State map[string]any `toml:"state"`
@@ -202,8 +202,8 @@ func checkCodexConfig(path string, base []byte, trust []codexTrust) error {
 		return fmt.Errorf("%s is not valid TOML (%v); fix it by hand and run the command again, warden does not rewrite a file it cannot read", path, err)
 	}
 	for _, t := range trust {
-		if _, ok := doc.Hooks.State[t.key]; ok {
-			return fmt.Errorf("%s already has [hooks.state.%q] (an earlier trust of the hook at that place); delete that table and run the command again, warden then writes the trust for its own hook there", path, t.key)
+		if _, ok := doc.Hooks.State[t.Key]; ok {
+			return fmt.Errorf("%s already has [hooks.state.%q] (an earlier trust of the hook at that place); delete that table and run the command again, warden then writes the trust for its own hook there", path, t.Key)
 		}
 	}
 	return nil

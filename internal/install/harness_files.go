@@ -34,11 +34,11 @@ func rawFile(path string) (*Settings, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return s, nil
 	case err != nil:
-		return nil, fsError("read", path, err)
+		return nil, NewFSError("read", path, err)
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, fsError("read", path, err)
+		return nil, NewFSError("read", path, err)
 	}
 	s.Exists, s.Mode, s.Raw = true, fi.Mode().Perm(), raw
 	return s, nil
@@ -74,7 +74,7 @@ func (c fileChange) apply(o Options) (backup string, err error) {
 		}
 	}
 	if err := os.Remove(c.s.Path); err != nil {
-		return backup, fsError("remove", c.s.Path, err)
+		return backup, NewFSError("remove", c.s.Path, err)
 	}
 	return backup, nil
 }

@@ -41,7 +41,7 @@ func installHarness(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{BinaryCopied: len(b.copies) > 0, HelpersCopied: len(b.helpers) > 0, StoreCreated: b.storeCreated}
+	res := &Result{BinaryCopied: len(b.copies) > 0, HelpersCopied: b.helper != nil, StoreCreated: b.storeCreated}
 	w := o.Stdout
 	fmt.Fprintf(w, "warden install --harness %s (%s)\n", o.Harness, o.Harness.Title())
 	if len(changes) == 0 && b.nothing() {

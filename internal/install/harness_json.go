@@ -44,7 +44,7 @@ func planGemini(bin string, install bool) ([]fileChange, error) {
 		changed, err = mergeHarness(s, harness.Gemini, bin, 1000)
 	} else {
 		what = "remove warden's hooks"
-		changed, err = removeHandlers(s, func(_ Location, h *Object) bool { return isWardenHook(h) })
+		changed, err = removeHandlers(s, func(_ Location, h *Object) bool { return IsWardenHook(h) })
 	}
 	if err != nil {
 		return nil, err

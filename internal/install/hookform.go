@@ -49,14 +49,14 @@ func chooseForm(version string, err error) (HookForm, string) {
 	if err != nil {
 		return ShellForm, "hooks: shell form (Claude Code's version is unknown: " + err.Error() + "; exec form needs " + ExecFormSince + " or newer, run `warden install` again once `claude` is on PATH)"
 	}
-	v, ok := parseVersion(version)
+	v, ok := ParseVersion(version)
 	if !ok {
 		return ShellForm, "hooks: shell form (cannot read Claude Code's version from " + strconv.Quote(version) + "; exec form needs " + ExecFormSince + " or newer)"
 	}
-	if !versionAtLeast(v, ExecFormSince) {
+	if !VersionAtLeast(v, ExecFormSince) {
 		return ShellForm, "hooks: shell form (Claude Code " + v + " predates exec form, which needs " + ExecFormSince + "; run `warden install` again after upgrading it)"
 	}
-	if homePrefix() != "" {
+	if HomePrefix() != "" {
 		// Exec form cannot set a variable; the line must carry WARDEN_HOME.
 		return ShellForm, "hooks: shell form (WARDEN_HOME is not the default and exec form cannot set it)"
 	}
@@ -67,14 +67,14 @@ func chooseForm(version string, err error) (HookForm, string) {
 func (o Options) installForm(ctx context.Context) (HookForm, string) {
 	get := o.ClaudeVersion
 	if get == nil {
-		get = claudeVersion
+		get = ClaudeVersion
 	}
 	return chooseForm(get(ctx))
 }
 
-// parseVersion takes the version from `claude --version` output such as
+// ParseVersion takes the version from `claude --version` output such as
 // "2.1.330 (Claude Code)".
-func parseVersion(out string) (string, bool) {
+func ParseVersion(out string) (string, bool) {
 	f := strings.Fields(out)
 	if len(f) == 0 {
 		return "", false
@@ -104,8 +104,8 @@ func versionParts(v string) ([3]int, bool) {
 	return out, true
 }
 
-// versionAtLeast reports whether v >= min (both well formed).
-func versionAtLeast(v, min string) bool {
+// VersionAtLeast reports whether v >= min (both well formed).
+func VersionAtLeast(v, min string) bool {
 	a, _ := versionParts(v)
 	b, _ := versionParts(min)
 	for i := range a {
@@ -144,9 +144,9 @@ func handlerLine(h *Object) string {
 	if !exec {
 		return cmd
 	}
-	words := []string{shellQuote(cmd)}
+	words := []string{ShellQuote(cmd)}
 	for _, a := range args {
-		words = append(words, shellQuote(a))
+		words = append(words, ShellQuote(a))
 	}
 	return strings.Join(words, " ")
 }

@@ -22,7 +22,7 @@ type Result struct {
 	Backup string
 	// BinaryCopied: the binary needed copying to paths.Bin().
 	BinaryCopied bool
-	// HelpersCopied: a helper binary (warden-judge) was installed beside it.
+	// HelpersCopied: warden-helper was installed beside it.
 	HelpersCopied bool
 	// StoreCreated: the event store did not exist yet.
 	StoreCreated bool
@@ -50,7 +50,7 @@ func Install(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	res.BinaryCopied = len(b.copies) > 0
-	res.HelpersCopied = len(b.helpers) > 0
+	res.HelpersCopied = b.helper != nil
 	res.StoreCreated = b.storeCreated
 
 	before := snapshotRegistration(s)

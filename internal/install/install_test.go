@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/warden-dev/warden/internal/hookio"
+	"github.com/warden-dev/warden/internal/sibling"
 )
 
 func TestInstallFresh(t *testing.T) {
@@ -455,19 +456,70 @@ func TestDefaultWardenHomeIsNotPinned(t *testing.T) {
 
 func TestHelperBinaryInstalledBeside(t *testing.T) {
 	e := newEnv(t)
-	helper := filepath.Join(filepath.Dir(e.source), "warden-judge")
-	writeFile(t, helper, "#!/bin/sh\necho judge\n")
+	helper := filepath.Join(filepath.Dir(e.source), sibling.Helper)
+	writeFile(t, helper, "#!/bin/sh\necho helper\n")
 	os.Chmod(helper, 0o755)
 	res := e.install(t, e.opts())
 	if !res.HelpersCopied {
 		t.Fatal("helper not copied")
 	}
-	got, err := os.ReadFile(filepath.Join(e.wardenHome, "bin", "warden-judge"))
-	if err != nil || string(got) != "#!/bin/sh\necho judge\n" {
+	got, err := os.ReadFile(filepath.Join(e.wardenHome, "bin", sibling.Helper))
+	if err != nil || string(got) != "#!/bin/sh\necho helper\n" {
 		t.Fatalf("installed helper: %q %v", got, err)
 	}
 	e.out.Reset()
 	if res := e.install(t, e.opts()); res.HelpersCopied || res.Changed {
 		t.Errorf("second install copied again:\n%s", e.out)
+	}
+}
+
+// An upgrade from the six binaries earlier versions shipped leaves the
+// three of today in ~/.warden/bin and nothing stale beside them: the
+// binaries whose commands warden-helper runs now are removed (a dry run
+// only says so), and nothing else in the directory is touched.
+func TestUpgradeRemovesRetiredBinaries(t *testing.T) {
+	e := newEnv(t)
+	helper := filepath.Join(filepath.Dir(e.source), sibling.Helper)
+	writeFile(t, helper, "#!/bin/sh\necho helper\n")
+	os.Chmod(helper, 0o755)
+	bin := filepath.Join(e.wardenHome, "bin")
+	old := append([]string{sibling.Front, sibling.Core, sibling.Helper, "mine"}, sibling.Retired...)
+	for _, name := range old {
+		writeFile(t, filepath.Join(bin, name), "#!/bin/sh\necho old\n")
+		os.Chmod(filepath.Join(bin, name), 0o755)
+	}
+	o := e.opts()
+	o.DryRun = true
+	e.install(t, o)
+	for _, name := range sibling.Retired {
+		if !strings.Contains(e.out.String(), "binary: remove "+filepath.Join(bin, name)) {
+			t.Errorf("dry run does not say it removes %s:\n%s", name, e.out)
+		}
+		if _, err := os.Stat(filepath.Join(bin, name)); err != nil {
+			t.Errorf("dry run removed %s", name)
+		}
+	}
+	e.out.Reset()
+	e.install(t, e.opts())
+	entries, err := os.ReadDir(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range entries {
+		names = append(names, d.Name())
+	}
+	want := []string{"mine", sibling.Front, sibling.Core, sibling.Helper}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("%s after the upgrade: %v, want %v\n%s", bin, names, want, e.out)
+	}
+	for _, name := range sibling.All {
+		if b, _ := os.ReadFile(filepath.Join(bin, name)); strings.Contains(string(b), "echo old") {
+			t.Errorf("%s is still the old binary", name)
+		}
+	}
+	e.out.Reset()
+	if res := e.install(t, e.opts()); res.Changed || strings.Contains(e.out.String(), "remove") {
+		t.Errorf("a second install changed something:\n%s", e.out)
 	}
 }

@@ -46,7 +46,7 @@ type MCPInitResult struct {
 // servers without the installing shell's environment).
 func MCPServerEntry(bin string) map[string]any {
 	e := map[string]any{"type": "stdio", "command": bin, "args": []string{"mcp"}}
-	if pre := homePrefix(); pre != "" {
+	if pre := HomePrefix(); pre != "" {
 		e["env"] = map[string]string{"WARDEN_HOME": os.Getenv("WARDEN_HOME")}
 	}
 	return e
@@ -67,7 +67,7 @@ func InitMCP(project, bin string, force bool, now time.Time) (MCPInitResult, err
 	if err != nil {
 		return res, err
 	}
-	servers, err := s.objectAt(s.Root, "mcpServers", "mcpServers")
+	servers, err := s.ObjectAt(s.Root, "mcpServers", "mcpServers")
 	if err != nil {
 		return res, err
 	}
@@ -117,13 +117,13 @@ func writeMCPCommands(project string, force bool, res *MCPInitResult) error {
 			res.Skipped = append(res.Skipped, rel)
 			continue
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
-			return fsError("read", p, err)
+			return NewFSError("read", p, err)
 		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return fsError("create directory for", p, err)
+			return NewFSError("create directory for", p, err)
 		}
 		if err := atomicfile.Write(p, content, 0o644); err != nil {
-			return fsError("write", p, err)
+			return NewFSError("write", p, err)
 		}
 		if old != nil {
 			res.Overwritten = append(res.Overwritten, rel)

@@ -86,7 +86,7 @@ func mergeEvent(s *Settings, hooks *Object, ev event.Name, r Registration, timeo
 	}
 	found := false
 	out, changed, err := editGroups(string(ev), raw, func(_ Location, h *Object) (bool, bool) {
-		if !isWardenHook(h) {
+		if !IsWardenHook(h) {
 			return true, false
 		}
 		if found { // a duplicate would run warden twice per event
@@ -181,7 +181,7 @@ func sameJSON(a, b json.RawMessage) bool {
 // matcher group, event key and "hooks" object left empty by that) and
 // warden's status line (restoring a wrapped command).
 func Unmerge(s *Settings) (changed bool, err error) {
-	changed, err = removeHandlers(s, func(_ Location, h *Object) bool { return isWardenHook(h) })
+	changed, err = removeHandlers(s, func(_ Location, h *Object) bool { return IsWardenHook(h) })
 	if err != nil {
 		return false, err
 	}

@@ -226,7 +226,7 @@ func (e Env) findProgram(p string) string {
 		case fi.IsDir():
 			return p + " is a directory"
 		case fi.Mode().Perm()&0o111 == 0:
-			return p + " is not executable (chmod +x " + shellQuote(p) + ")"
+			return p + " is not executable (chmod +x " + ShellQuote(p) + ")"
 		}
 		return ""
 	}

@@ -15,13 +15,13 @@ import (
 // already on PATH (~/.local/bin, ~/bin) when there is one, and otherwise
 // prints the one line to add; doctor checks the result.
 
-// linkDirs are the per-user directories install may link warden from, in
+// LinkDirs are the per-user directories install may link warden from, in
 // order of preference, relative to the home directory. Only one that is
 // already on PATH is used: install never edits shell start-up files.
-var linkDirs = []string{".local/bin", "bin"}
+var LinkDirs = []string{".local/bin", "bin"}
 
-// pathState says how `warden` resolves on PATH.
-type pathState struct {
+// PathState says how `warden` resolves on PATH.
+type PathState struct {
 	// Resolved is what `warden` runs ("" when nothing).
 	Resolved string
 	// Ours: Resolved is bin (directly or through links).
@@ -31,9 +31,9 @@ type pathState struct {
 	LinkDir string
 }
 
-// lookPathState inspects PATH for bin.
-func lookPathState(bin string) pathState {
-	var st pathState
+// LookPathState inspects PATH for bin.
+func LookPathState(bin string) PathState {
+	var st PathState
 	if p, err := exec.LookPath("warden"); err == nil {
 		st.Resolved = p
 		st.Ours = sameFile(p, bin)
@@ -42,7 +42,7 @@ func lookPathState(bin string) pathState {
 	if err != nil || home == "" {
 		return st
 	}
-	for _, rel := range linkDirs {
+	for _, rel := range LinkDirs {
 		d := filepath.Join(home, rel)
 		if onPath(d) {
 			st.LinkDir = d
@@ -68,9 +68,9 @@ func sameFile(a, b string) bool {
 	return err1 == nil && err2 == nil && ra == rb
 }
 
-// pathLine is the line to add to a shell start-up file so that `warden`
+// PathLine is the line to add to a shell start-up file so that `warden`
 // runs the installed binary.
-func pathLine(bin string) string {
+func PathLine(bin string) string {
 	dir := filepath.Dir(bin)
 	if home, err := os.UserHomeDir(); err == nil && home != "" {
 		if rel, err := filepath.Rel(home, dir); err == nil && !strings.HasPrefix(rel, "..") {
@@ -80,8 +80,8 @@ func pathLine(bin string) string {
 	return `export PATH="` + dir + `:$PATH"`
 }
 
-// startupFile names the shell start-up file for $SHELL, for the hint.
-func startupFile() string {
+// StartupFile names the shell start-up file for $SHELL, for the hint.
+func StartupFile() string {
 	switch filepath.Base(os.Getenv("SHELL")) {
 	case "zsh":
 		return "~/.zshrc"
@@ -102,7 +102,7 @@ type linkAction struct {
 
 // planLink decides how `warden` becomes runnable after installing bin.
 func planLink(bin string) linkAction {
-	st := lookPathState(bin)
+	st := LookPathState(bin)
 	switch {
 	case st.Ours:
 		return linkAction{Note: "`warden` on PATH runs " + bin}
@@ -112,7 +112,7 @@ func planLink(bin string) linkAction {
 		link := filepath.Join(st.LinkDir, "warden")
 		if fi, err := os.Lstat(link); err == nil && fi.Mode()&fs.ModeSymlink == 0 {
 			return linkAction{Note: link + " exists and is not warden's link, so it was left alone; " +
-				"run warden as " + bin + ", or add to " + startupFile() + ": " + pathLine(bin)}
+				"run warden as " + bin + ", or add to " + StartupFile() + ": " + PathLine(bin)}
 		}
 		note := "link " + link + " -> " + bin + " (" + st.LinkDir + " is on PATH)"
 		if st.Resolved != "" && filepath.Dir(st.Resolved) != st.LinkDir {
@@ -120,10 +120,10 @@ func planLink(bin string) linkAction {
 		}
 		return linkAction{Link: link, Note: note}
 	}
-	note := "`warden` is not on PATH; add this line to " + startupFile() + " and open a new shell:\n    " + pathLine(bin)
+	note := "`warden` is not on PATH; add this line to " + StartupFile() + " and open a new shell:\n    " + PathLine(bin)
 	if st.Resolved != "" {
 		note = "`warden` on PATH is " + st.Resolved + ", not the installed " + bin + "; to run the installed one, add to " +
-			startupFile() + ":\n    " + pathLine(bin)
+			StartupFile() + ":\n    " + PathLine(bin)
 	}
 	return linkAction{Note: note}
 }
@@ -131,7 +131,7 @@ func planLink(bin string) linkAction {
 // makeLink points link at bin, replacing an older link of warden's.
 func makeLink(link, bin string) error {
 	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
-		return fsError("create", filepath.Dir(link), err)
+		return NewFSError("create", filepath.Dir(link), err)
 	}
 	if cur, err := os.Readlink(link); err == nil && cur == bin {
 		return nil
@@ -139,11 +139,11 @@ func makeLink(link, bin string) error {
 	tmp := link + ".warden-tmp"
 	_ = os.Remove(tmp)
 	if err := os.Symlink(bin, tmp); err != nil {
-		return fsError("create the link", link, err)
+		return NewFSError("create the link", link, err)
 	}
 	if err := os.Rename(tmp, link); err != nil {
 		_ = os.Remove(tmp)
-		return fsError("create the link", link, err)
+		return NewFSError("create the link", link, err)
 	}
 	return nil
 }
@@ -155,7 +155,7 @@ func removeLink(bin string) (removed []string) {
 	if err != nil || home == "" {
 		return nil
 	}
-	for _, rel := range linkDirs {
+	for _, rel := range LinkDirs {
 		link := filepath.Join(home, rel, "warden")
 		if cur, err := os.Readlink(link); err == nil && cur == bin {
 			if err := os.Remove(link); err == nil || errors.Is(err, fs.ErrNotExist) {

@@ -26,7 +26,7 @@ type WardenHook struct {
 func Registered(s *Settings) map[string][]WardenHook {
 	out := map[string][]WardenHook{}
 	_ = s.Visit(func(loc Location, h *Object) {
-		if !isWardenHook(h) {
+		if !IsWardenHook(h) {
 			return
 		}
 		wh := WardenHook{Loc: loc}
@@ -50,16 +50,16 @@ func (h WardenHook) Line() string {
 	if !h.Exec() {
 		return h.Command
 	}
-	words := []string{shellQuote(h.Command)}
+	words := []string{ShellQuote(h.Command)}
 	for _, a := range h.Args {
-		words = append(words, shellQuote(a))
+		words = append(words, ShellQuote(a))
 	}
 	return strings.Join(words, " ")
 }
 
 // key tells handlers apart as Claude Code does: the same line in the two
 // forms is two handlers.
-func (h WardenHook) key() string {
+func (h WardenHook) Key() string {
 	if !h.Exec() {
 		return "shell\x00" + h.Command
 	}
@@ -77,11 +77,11 @@ func Missing(reg map[string][]WardenHook) []event.Name {
 	return out
 }
 
-// timeoutProblem says what is wrong with a registered timeout, or "".
+// TimeoutProblem says what is wrong with a registered timeout, or "".
 // warden sizes its own deadline from hookio's timeout, so a shorter one
 // lets Claude Code kill it mid-decision (which fails open silently); a
 // value in milliseconds leaves the hook effectively uncapped.
-func timeoutProblem(ev string, t float64) string {
+func TimeoutProblem(ev string, t float64) string {
 	want := hookio.SpecFor(event.Name(ev)).Timeout
 	switch {
 	case t == 0:

@@ -64,11 +64,11 @@ func ReadSettings(path string) (*Settings, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return s, nil
 	case err != nil:
-		return nil, fsError("read", path, err)
+		return nil, NewFSError("read", path, err)
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, fsError("read", path, err)
+		return nil, NewFSError("read", path, err)
 	}
 	s.Exists, s.Mode, s.Raw = true, fi.Mode().Perm(), raw
 	if len(bytes.TrimSpace(raw)) == 0 {
@@ -149,7 +149,7 @@ func (s *Settings) Encode() []byte {
 
 // objectAt returns the object under key, an empty one when the key is
 // absent, or an error naming the key when it holds something else.
-func (s *Settings) objectAt(parent *Object, key, where string) (*Object, error) {
+func (s *Settings) ObjectAt(parent *Object, key, where string) (*Object, error) {
 	raw, ok := parent.Get(key)
 	if !ok {
 		return &Object{}, nil

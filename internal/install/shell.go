@@ -18,8 +18,8 @@ import (
 // init runs on every event.
 var safeWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`) })
 
-// shellQuote quotes s for a POSIX shell only when it needs it.
-func shellQuote(s string) string {
+// ShellQuote quotes s for a POSIX shell only when it needs it.
+func ShellQuote(s string) string {
 	if s != "" && safeWord().MatchString(s) {
 		return s
 	}

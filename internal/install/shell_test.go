@@ -11,14 +11,14 @@ func TestQuoteSplitRoundTrip(t *testing.T) {
 	for _, s := range []string{
 		"plain", "/a b/c", "it's", `"dq" $HOME ~ \x`, "", "a'b'c''", "new\nline", "tab\there; rm -rf /",
 	} {
-		for _, q := range []string{shellQuote(s), singleQuote(s)} {
+		for _, q := range []string{ShellQuote(s), singleQuote(s)} {
 			words, err := splitWords(q+" next", nil)
 			if err != nil || len(words) != 2 || words[0].text != s || words[1].text != "next" {
 				t.Errorf("%q quoted as %s splits to %+v (%v)", s, q, words, err)
 			}
 		}
 	}
-	if shellQuote("/home/me/.warden/bin/warden") != "/home/me/.warden/bin/warden" {
+	if ShellQuote("/home/me/.warden/bin/warden") != "/home/me/.warden/bin/warden" {
 		t.Error("a safe path was quoted")
 	}
 }

@@ -96,7 +96,7 @@ func sameHooks(a, b []WardenHook) bool {
 		return false
 	}
 	for i := range a {
-		if a[i].key() != b[i].key() || a[i].Timeout != b[i].Timeout {
+		if a[i].Key() != b[i].Key() || a[i].Timeout != b[i].Timeout {
 			return false
 		}
 	}

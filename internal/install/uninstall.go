@@ -3,15 +3,18 @@ package install
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/warden-dev/warden/internal/harness"
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/sibling"
 )
 
 // Uninstall removes from the scope's settings file exactly what Install
 // added: warden's hook handlers (and the groups, event keys and "hooks"
 // object that leaves empty) and warden's status line (a wrapped command is
-// restored). The binary and the store stay; the output says how to delete
+// restored). The binaries and the store stay; the output says how to delete
 // them.
 func Uninstall(ctx context.Context, o Options) (*Result, error) {
 	if o.Harness != "" && o.Harness != harness.Claude {
@@ -65,9 +68,9 @@ func Uninstall(ctx context.Context, o Options) (*Result, error) {
 			fmt.Fprintf(w, "✓ removed the link %s\n", l)
 		}
 	}
-	fmt.Fprintf(w, "Left in place: the binary %s and the store %s (with your config in %s).\n",
-		paths.Bin(), paths.DB(), paths.Home())
-	fmt.Fprintf(w, "To delete them too: rm -r %s\n", shellQuote(paths.Home()))
+	fmt.Fprintf(w, "Left in place: the binaries in %s (%s) and the store %s (with your config in %s).\n",
+		filepath.Dir(paths.Bin()), strings.Join(sibling.All, ", "), paths.DB(), paths.Home())
+	fmt.Fprintf(w, "To delete them too: rm -r %s\n", ShellQuote(paths.Home()))
 	fmt.Fprintln(w, "Next: restart Claude Code so running sessions drop the hooks.")
 	return res, nil
 }

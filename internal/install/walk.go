@@ -116,7 +116,7 @@ func parseGroup(raw json.RawMessage) (*Object, []json.RawMessage, bool) {
 // hooksObject returns the settings' "hooks" object (empty when absent) or
 // refuses a file where it is something else.
 func (s *Settings) hooksObject() (*Object, error) {
-	return s.objectAt(s.Root, "hooks", "hooks")
+	return s.ObjectAt(s.Root, "hooks", "hooks")
 }
 
 // eventGroups returns hooks.<ev>, refusing anything but an array.

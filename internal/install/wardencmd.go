@@ -11,15 +11,15 @@ import (
 )
 
 // HookCommand is the command install registers for every hook event.
-func HookCommand(bin string) string { return homePrefix() + shellQuote(bin) + " hook --harness claude" }
+func HookCommand(bin string) string { return HomePrefix() + ShellQuote(bin) + " hook --harness claude" }
 
 // StatusLineCommand is the status line install sets when there was none.
-func StatusLineCommand(bin string) string { return homePrefix() + shellQuote(bin) + " statusline" }
+func StatusLineCommand(bin string) string { return HomePrefix() + ShellQuote(bin) + " statusline" }
 
-// homePrefix pins a non-default WARDEN_HOME into the registered commands:
+// HomePrefix pins a non-default WARDEN_HOME into the registered commands:
 // Claude Code does not pass the installing shell's environment to hooks, and
 // without it they would write to ~/.warden while doctor looks elsewhere.
-func homePrefix() string {
+func HomePrefix() string {
 	h := os.Getenv("WARDEN_HOME")
 	if h == "" {
 		return ""
@@ -27,7 +27,7 @@ func homePrefix() string {
 	if home, err := os.UserHomeDir(); err == nil && filepath.Clean(h) == filepath.Join(home, ".warden") {
 		return ""
 	}
-	return "WARDEN_HOME=" + shellQuote(h) + " "
+	return "WARDEN_HOME=" + ShellQuote(h) + " "
 }
 
 // wrapCommand is the status line install sets over someone else's: warden
@@ -55,7 +55,7 @@ func (inv invocation) sub() string {
 // withProgram returns the line with the program replaced by bin and
 // everything else (assignments before it, arguments after it) kept.
 func (inv invocation) withProgram(bin string) string {
-	return withoutHomeAssignment(inv.line[:inv.progStart]) + homePrefix() + shellQuote(bin) + inv.line[inv.progEnd:]
+	return withoutHomeAssignment(inv.line[:inv.progStart]) + HomePrefix() + ShellQuote(bin) + inv.line[inv.progEnd:]
 }
 
 // homeAssignment matches a WARDEN_HOME=value word in a command's prefix.
@@ -88,10 +88,10 @@ func isWardenProgram(p string) bool {
 	return strings.TrimSuffix(base, ".exe") == "warden"
 }
 
-// isWardenHook reports whether a hook handler is one warden registered:
+// IsWardenHook reports whether a hook handler is one warden registered:
 // type "command" running `warden hook …`, in shell form or exec form
 // (`command` plus an `args` array).
-func isWardenHook(h *Object) bool {
+func IsWardenHook(h *Object) bool {
 	if t, ok := h.Get("type"); ok {
 		if s, _ := stringValue(t); s != "command" {
 			return false

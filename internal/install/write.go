@@ -22,17 +22,17 @@ func checkWritable(s *Settings) error {
 	if s.Exists {
 		f, err := os.OpenFile(s.Path, os.O_WRONLY, 0)
 		if err != nil {
-			return fsError("write", s.Path, err)
+			return NewFSError("write", s.Path, err)
 		}
 		f.Close()
 	}
 	dir := filepath.Dir(s.Path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fsError("create directory for", s.Path, err)
+		return NewFSError("create directory for", s.Path, err)
 	}
 	f, err := os.CreateTemp(dir, ".warden-probe-*")
 	if err != nil {
-		return fsError("write", s.Path, err)
+		return NewFSError("write", s.Path, err)
 	}
 	name := f.Name()
 	f.Close()
@@ -52,12 +52,12 @@ func backup(s *Settings, now time.Time) (string, error) {
 			continue
 		}
 		if err != nil {
-			return "", fsError("back up", s.Path, err)
+			return "", NewFSError("back up", s.Path, err)
 		}
 		_, werr := f.Write(s.Raw)
 		if err := errors.Join(werr, f.Sync(), f.Close()); err != nil {
 			os.Remove(name)
-			return "", fsError("back up", s.Path, err)
+			return "", NewFSError("back up", s.Path, err)
 		}
 		return name, nil
 	}
@@ -72,7 +72,7 @@ func writeSettings(s *Settings, data []byte) error {
 		target = resolved
 	}
 	if err := writeAtomic(target, data, s.Mode); err != nil {
-		return fsError("write", s.Path, err)
+		return NewFSError("write", s.Path, err)
 	}
 	return nil
 }
@@ -111,7 +111,7 @@ func (e *FSError) Fix() string {
 	return "check the path and its permissions"
 }
 
-func fsError(op, path string, err error) error {
+func NewFSError(op, path string, err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err // the path is already in the message

@@ -128,7 +128,7 @@ func LowRisk(tool string, globs []string) bool {
 }
 
 // DenialSlot is left in an appeal's prompt by the hook, which cannot know
-// the denial yet; warden-judge puts the first verdict's reason there
+// the denial yet; warden-helper judge puts the first verdict's reason there
 // (FillDenial) before it runs the appeal.
 const DenialSlot = "{{denial}}"
 

@@ -4,65 +4,47 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/warden-dev/warden/internal/detach"
 	"github.com/warden-dev/warden/internal/reqenv"
+	"github.com/warden-dev/warden/internal/sibling"
 )
 
-// BinaryName is the helper binary that talks to models.
-const BinaryName = "warden-judge"
+// BinaryName is the binary that talks to models: `warden-helper judge`.
+const BinaryName = sibling.Helper
 
-// BinEnv overrides where warden-judge is (tests, unusual installs).
+// BinEnv overrides where warden-helper is for judge calls (tests, unusual
+// installs); it is run as `$WARDEN_JUDGE_BIN judge …`.
 const BinEnv = "WARDEN_JUDGE_BIN"
 
-// FindBinary locates warden-judge for this process; see FindBinaryFor.
+// FindBinary locates warden-helper for this process; see FindBinaryFor.
 func FindBinary() (string, error) { return FindBinaryFor(reqenv.Process()) }
 
-// FindBinaryFor locates warden-judge for the caller env: its
+// FindBinaryFor locates warden-helper for the caller env: its
 // $WARDEN_JUDGE_BIN, else next to the running executable, else on its PATH.
 func FindBinaryFor(env *reqenv.Env) (string, error) {
 	if p := env.Abs(env.Getenv(BinEnv)); p != "" {
-		if isExec(p) {
+		if sibling.IsExecutable(p) {
 			return p, nil
 		}
 		return "", fmt.Errorf("%s=%s is not an executable file", BinEnv, p)
 	}
-	if self, err := os.Executable(); err == nil {
-		if real, err := filepath.EvalSymlinks(self); err == nil {
-			self = real
-		}
-		p := filepath.Join(filepath.Dir(self), BinaryName)
-		if isExec(p) {
-			return p, nil
-		}
-	}
-	if p, err := env.LookPath(BinaryName); err == nil {
-		return p, nil
-	}
-	return "", errors.New(BinaryName + " was not found next to warden nor on PATH (make install, or warden install, puts it next to warden)")
+	return sibling.FindOnPath(BinaryName, env.Getenv("PATH"))
 }
 
-func isExec(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
-}
-
-// ErrMissing marks a response that failed open because warden-judge is not
-// installed.
-const ErrMissing = "warden-judge missing"
+// ErrMissing marks a response that failed open because warden-helper is
+// not installed.
+const ErrMissing = BinaryName + " missing"
 
 // graceMS is added to a request's deadline for the subprocess to start,
 // record and exit before the hook gives up on it.
 const grace = 1500 * time.Millisecond
 
-// Ask runs one judge call through warden-judge and returns its response.
+// Ask runs one judge call through `warden-helper judge` and returns its response.
 // It never fails: a missing binary, a crash, garbage on stdout or the
 // deadline make a passing response with FailedOpen set and the reason.
 func Ask(ctx context.Context, req *Request) Response {
@@ -92,7 +74,7 @@ func Ask(ctx context.Context, req *Request) Response {
 	}
 	cctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
-	cmd := exec.CommandContext(cctx, bin)
+	cmd := exec.CommandContext(cctx, bin, "judge")
 	cmd.Env, cmd.Dir = env.Environ, env.Cwd // the caller's: keys, provider, PATH for claude
 	cmd.Stdin = bytes.NewReader(in)
 	var stdout, stderr bytes.Buffer
@@ -116,7 +98,7 @@ func Ask(ctx context.Context, req *Request) Response {
 	return resp
 }
 
-// StartLazy starts `warden-judge run <id>` detached (own session, stdio on
+// StartLazy starts `warden-helper judge run <id>` detached (own session, stdio on
 // /dev/null, reaped when it exits) for a pending verdict already stored
 // under id, with the environment of the caller ctx carries, and returns at
 // once.
@@ -126,7 +108,7 @@ func StartLazy(ctx context.Context, id int64) error {
 	if err != nil {
 		return err
 	}
-	return detach.StartFor(env, bin, "run", fmt.Sprint(id))
+	return detach.StartFor(env, bin, "judge", "run", fmt.Sprint(id))
 }
 
 func clip(s string, n int) string {

@@ -6,10 +6,10 @@
 //
 // It never talks to a model itself and links neither the Anthropic SDK nor
 // net/http: the hook process must stay small (README, "The hot path"). When
-// a model is needed, Ask runs the helper binary warden-judge (cmd/warden-
-// judge, found next to the running warden executable, then on PATH) with a
+// a model is needed, Ask runs `warden-helper judge` (internal/helper/cmds,
+// found next to the running warden executable, then on PATH) with a
 // Request as JSON on stdin and reads a Response as JSON on stdout, under a
 // deadline. Anything that goes wrong there fails open. The providers, model
 // fallback, format retries and recording live in internal/judge/llm, which
-// only warden-judge imports.
+// only warden-helper links.
 package judge

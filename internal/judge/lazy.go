@@ -9,7 +9,7 @@ import (
 
 // Strict vs lazy (SPEC §5). A pre-tool judge runs strictly (the hook waits
 // for it) when a mistake would be costly or context is fresh; otherwise
-// lazily: the call is allowed at once, warden-judge runs detached, and a
+// lazily: the call is allowed at once, warden-helper judge runs detached, and a
 // failed verdict is delivered as a denial by the session's next PreToolUse
 // (once). Pending verdicts older than PendingTTL are dropped.
 

@@ -8,8 +8,8 @@ import (
 	"github.com/warden-dev/warden/internal/config"
 )
 
-// Request is what the hook sends warden-judge (JSON on stdin): one judge
-// call, fully resolved so warden-judge needs no config of its own.
+// Request is what the hook sends warden-helper judge (JSON on stdin): one judge
+// call, fully resolved so warden-helper judge needs no config of its own.
 type Request struct {
 	// Judge names the judge for the record: tempo, intent-review,
 	// tool-approve, appeal, error-ack, plan-drift, style-drift, claude-md.
@@ -32,13 +32,13 @@ type Request struct {
 
 	SessionID string `json:"session_id,omitempty"`
 	ToolUseID string `json:"tool_use_id,omitempty"`
-	// Record asks warden-judge to record the call in the store.
+	// Record asks warden-helper judge to record the call in the store.
 	Record bool `json:"record,omitempty"`
 	// Lazy marks a background run (recorded as such).
 	Lazy bool `json:"lazy,omitempty"`
 }
 
-// Response is warden-judge's answer (JSON on stdout). A response that
+// Response is warden-helper judge's answer (JSON on stdout). A response that
 // FailedOpen carries a passing verdict and the reason in Error.
 type Response struct {
 	Verdict    Verdict  `json:"verdict"`

@@ -9,7 +9,7 @@ const StateKey = "judge"
 type State struct {
 	// TempoBlocks counts tempo's consecutive blocks in the current turn.
 	TempoBlocks int `json:"tempo_blocks,omitempty"`
-	// MissingWarned: the user was told once that warden-judge is missing.
+	// MissingWarned: the user was told once that warden-helper is missing.
 	MissingWarned bool `json:"missing_warned,omitempty"`
 	// LastPrompt is the latest user prompt (the transcript may lag it).
 	LastPrompt string `json:"last_prompt,omitempty"`

@@ -6,10 +6,11 @@ import (
 	"testing"
 )
 
-// The MCP SDK lives in warden-mcp alone: neither the front Claude Code
+// The MCP SDK lives in warden-helper alone: neither the front Claude Code
 // starts for every hook nor warden-core (the keeper, the hook runtime)
-// links it or this package.
-func TestMCPSDKOnlyInWardenMCP(t *testing.T) {
+// links it or this package (internal/sibling checks every heavy package
+// the same way).
+func TestMCPSDKOnlyInWardenHelper(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go tool not on PATH")
 	}
@@ -25,16 +26,16 @@ func TestMCPSDKOnlyInWardenMCP(t *testing.T) {
 		for _, d := range deps("github.com/warden-dev/warden/" + cmd) {
 			for _, h := range heavy {
 				if d == h || strings.HasPrefix(d, h+"/") {
-					t.Errorf("%s links %s; only cmd/warden-mcp may", cmd, d)
+					t.Errorf("%s links %s; only cmd/warden-helper may", cmd, d)
 				}
 			}
 		}
 	}
 	found := false
-	for _, d := range deps("github.com/warden-dev/warden/cmd/warden-mcp") {
+	for _, d := range deps("github.com/warden-dev/warden/cmd/warden-helper") {
 		found = found || d == "github.com/modelcontextprotocol/go-sdk/mcp"
 	}
 	if !found {
-		t.Errorf("cmd/warden-mcp does not link the MCP SDK")
+		t.Errorf("cmd/warden-helper does not link the MCP SDK")
 	}
 }

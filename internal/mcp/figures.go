@@ -181,7 +181,7 @@ func (s *server) core(ctx context.Context, asJSON bool, args ...string) (Figures
 	}
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
-		return f, fmt.Errorf("%s: cannot run %s: %v (warden-core belongs next to warden-mcp; make install puts it there)", f.Command, s.o.Core, err)
+		return f, fmt.Errorf("%s: cannot run %s: %v (warden-core belongs next to warden-helper; make install puts it there)", f.Command, s.o.Core, err)
 	}
 	if err != nil {
 		msg := firstLine(errb.String())

@@ -81,7 +81,7 @@ func TestFigureToolsWithoutCore(t *testing.T) {
 	e := newEnv(t, nil)
 	cs := e.connect(t, Options{})
 	res, err := callErr(cs, "status", nil)
-	if err != nil || !res.IsError || !strings.Contains(resultText(res), "warden-core belongs next to warden-mcp") {
+	if err != nil || !res.IsError || !strings.Contains(resultText(res), "warden-core belongs next to warden-helper") {
 		t.Errorf("got %v %s", err, resultText(res))
 	}
 }
@@ -89,7 +89,7 @@ func TestFigureToolsWithoutCore(t *testing.T) {
 // warden mcp through the front binary: a real stdio session with the
 // built binaries (the command Claude Code runs from .mcp.json).
 func TestServeOverStdioThroughFront(t *testing.T) {
-	dir := testenv.Binaries(t, "warden", "warden-core", "warden-mcp")
+	dir := testenv.Binaries(t, "warden", "warden-core", "warden-helper")
 	home := t.TempDir()
 	e := newEnv(t, nil)
 	cmd := exec.Command(filepath.Join(dir, "warden"), "mcp")

@@ -126,7 +126,7 @@ func tailText(s string, n int) string {
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 
-// lazyRE compiles a regular expression on first use: warden-mcp starts
+// lazyRE compiles a regular expression on first use: warden-helper mcp starts
 // with every Claude Code session, and most of its expressions serve one
 // tool that may never be called.
 func lazyRE(pattern string) func() *regexp.Regexp {

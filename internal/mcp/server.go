@@ -3,15 +3,14 @@
 // commit, push, validate_intent — and warden's own figures (status, pace,
 // usage, events, explain) as tools with JSON schemas and structured output.
 //
-// It runs in its own binary (cmd/warden-mcp), which the front `warden`
-// execs for `warden mcp`: the SDK, net/http and the Anthropic SDK never
+// It runs in warden-helper (`warden-helper mcp`), which the front
+// `warden` execs for `warden mcp`: the SDK, net/http and the Anthropic SDK never
 // reach the hook path (internal/hook/deps_test.go).
 package mcp
 
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -21,6 +20,7 @@ import (
 	"github.com/warden-dev/warden/internal/judge"
 	"github.com/warden-dev/warden/internal/judge/llm"
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/sibling"
 	"github.com/warden-dev/warden/internal/version"
 )
 
@@ -40,7 +40,7 @@ type Options struct {
 	// usage, events, explain) exactly as the CLI does.
 	Core string
 	// Judgements opens the store judge calls are recorded in (nil records
-	// nothing); cmd/warden-mcp opens the local SQLite store.
+	// nothing); `warden-helper mcp` opens the local SQLite store.
 	Judgements llm.Opener
 }
 
@@ -55,21 +55,12 @@ func (o Options) withDefaults() Options {
 		o.Getenv = os.Getenv
 	}
 	if o.Core == "" {
-		o.Core = siblingPath("warden-core")
+		o.Core = sibling.Core // run by name when none is found: the error names it
+		if p, err := sibling.Find(sibling.Core); err == nil {
+			o.Core = p
+		}
 	}
 	return o
-}
-
-// siblingPath is name next to the running binary (symlinks resolved).
-func siblingPath(name string) string {
-	self, err := os.Executable()
-	if err != nil {
-		return name
-	}
-	if real, err := filepath.EvalSymlinks(self); err == nil {
-		self = real
-	}
-	return filepath.Join(filepath.Dir(self), name)
 }
 
 // server holds the options every tool handler reads; it keeps no state

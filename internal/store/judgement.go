@@ -34,7 +34,7 @@ type JudgementFilter struct {
 }
 
 // PendingVerdict is a lazy judge run: stored by the hook, run by
-// `warden-judge run <id>`, delivered by the next PreToolUse when it failed.
+// `warden-helper judge run <id>`, delivered by the next PreToolUse when it failed.
 type PendingVerdict struct {
 	ID        int64
 	SessionID string

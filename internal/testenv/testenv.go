@@ -29,7 +29,7 @@ var (
 
 // Build builds Module/cmd/<name> for each name into one new temp directory,
 // side by side, and returns the directory (warden finds warden-helper and
-// warden-judge next to itself). Each set of names is built once per process
+// warden-helper next to itself). Each set of names is built once per process
 // (a failure too is kept); sets are never mixed, so a lone warden has no
 // helper next to it. The error carries go build's output.
 //

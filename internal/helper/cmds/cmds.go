@@ -1,19 +1,28 @@
-// Package cmds holds the commands warden-helper runs: the rare, heavy ones
-// whose packages (net/http, image encoding, LLM SDKs) must not be linked
-// into the binary that runs every hook. `warden` hands these commands over
-// to warden-helper (internal/helper); users still type `warden …`.
+// Package cmds is warden-helper's command tree: every command whose
+// packages must not be linked into warden-core, which every hook the
+// keeper does not answer starts. `warden` hands these over (internal/helper,
+// the front for `mcp`); users still type `warden …`.
+//
+//	serve, task, token   the daemon and its API's clients (net/http, TLS, Prometheus, pgx; internal/daemon)
+//	mcp                  the MCP server on stdio (the MCP SDK; internal/mcp)
+//	judge                model calls for the LLM judges (the Anthropic SDK; internal/judge/llm)
+//	pace poll|simulate   OAuth usage polling, image encoding
+//	store check, ship, audit verify --shared   PostgreSQL
 package cmds
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/daemon"
+	"github.com/warden-dev/warden/internal/exitcode"
 	"github.com/warden-dev/warden/internal/flagval"
 	"github.com/warden-dev/warden/internal/pace"
 	"github.com/warden-dev/warden/internal/pace/estimate"
@@ -21,13 +30,17 @@ import (
 	"github.com/warden-dev/warden/internal/pace/simulate"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/version"
 )
 
-// NewRoot builds warden-helper's command tree.
+// NewRoot builds warden-helper's command tree. Its name is warden: users
+// reach it as `warden serve`, `warden task …`, and its help and errors
+// should read that way.
 func NewRoot() *cobra.Command {
 	root := &cobra.Command{
-		Use:           "warden-helper",
-		Short:         "Heavy commands of warden (run through warden, not directly)",
+		Use:           "warden",
+		Short:         "warden-helper: warden's commands with heavy dependencies (run through warden, not directly)",
+		Version:       version.String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -37,20 +50,31 @@ func NewRoot() *cobra.Command {
 	root.AddCommand(newStoreCmd())
 	root.AddCommand(newShipCmd())
 	root.AddCommand(newAuditCmd())
+	root.AddCommand(daemon.Commands()...)
+	root.AddCommand(newMCPCmd(), newJudgeCmd(), newVersionCmd())
 	return root
 }
 
-// Main runs the tree and returns the exit code.
-func Main(args []string) int {
+// Main runs the tree and returns the exit code (internal/exitcode).
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := NewRoot()
 	root.SetArgs(args)
-	if err := root.Execute(); err != nil {
-		if err != errSilent {
-			fmt.Fprintln(os.Stderr, "warden:", err)
-		}
-		return 1
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	return exitcode.Report(stderr, root.Execute())
+}
+
+// newVersionCmd is `warden-helper version` (`warden judge status` shows it).
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print warden-helper's version",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			fmt.Fprintln(cmd.OutOrStdout(), "warden-helper", version.String())
+		},
 	}
-	return 0
 }
 
 // newPacePollCmd is `warden pace poll`: one poll of the OAuth usage

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/exitcode"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store/postgres"
 )
@@ -74,8 +75,9 @@ Exit 1, with one line naming the setting and the fix, when it is not usable.`,
 	return cmd
 }
 
-// errSilent fails the command without another message (the JSON said it).
-var errSilent = errors.New("")
+// errSilent fails the command without another message (what it printed
+// said why).
+var errSilent = exitcode.Error{Code: exitcode.Failure}
 
 // CheckStore checks the store cfg (and the environment) chooses, without
 // changing it.

@@ -2,7 +2,7 @@
 // Anthropic Messages API through the official SDK, the claude -p CLI, none),
 // the fallback chain on 429/529/overload, the corrective retries when a
 // reply is not a verdict, the per-call deadline and the record of every
-// call. Only cmd/warden-judge imports it: the SDK and net/http must never
+// call. Only warden-helper (internal/helper/cmds, internal/mcp) links it: the SDK and net/http must never
 // reach the hook process.
 package llm
 

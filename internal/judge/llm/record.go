@@ -15,7 +15,7 @@ type JudgementStore interface {
 }
 
 // Opener opens the store judge calls are recorded in. The binaries choose
-// it (cmd/warden-judge, cmd/warden-mcp: the local SQLite file).
+// it (warden-helper judge and mcp: the local SQLite file).
 type Opener func(ctx context.Context) (JudgementStore, error)
 
 // StoreRecorder records judge calls in a store opened on the first record

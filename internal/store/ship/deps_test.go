@@ -8,7 +8,7 @@ import (
 )
 
 // The shipper links pgx — the network and TLS — so it runs in
-// warden-helper (started by the keeper) and warden-serve, never in
+// warden-helper (started by the keeper, and `serve`), never in
 // warden-core, which every hook the keeper does not answer starts; nor
 // does this package link pgx itself (callers pass the dial function), so
 // warden-core's doctor can read the spool's report.
@@ -26,11 +26,11 @@ func TestShipperStaysOutOfWardenCore(t *testing.T) {
 	for _, pkg := range []string{"cmd/warden-core", "internal/store/ship"} {
 		for _, d := range deps(pkg) {
 			if strings.HasPrefix(d, "github.com/jackc/pgx") || d == "crypto/tls" {
-				t.Errorf("%s links %s; the shipper's PostgreSQL side belongs in warden-helper and warden-serve", pkg, d)
+				t.Errorf("%s links %s; the shipper's PostgreSQL side belongs in warden-helper", pkg, d)
 			}
 		}
 	}
-	for _, cmd := range []string{"cmd/warden-helper", "cmd/warden-serve"} {
+	for _, cmd := range []string{"cmd/warden-helper"} {
 		if !slices.Contains(deps(cmd), "github.com/warden-dev/warden/internal/store/ship") {
 			t.Errorf("%s does not link the shipper", cmd)
 		}

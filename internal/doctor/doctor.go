@@ -1,4 +1,13 @@
-package install
+// Package doctor is `warden doctor`: every check of an installation —
+// the three binaries, PATH, warden's registration in each settings scope
+// and harness, the hook form against the Claude Code version, the store,
+// the keeper, file modes, the shared store and its spool, config, the
+// judges, the MCP registration — one line each, with one fix per problem.
+// It changes nothing (opening an existing store applies pending
+// migrations, as the next hook would); `doctor --fix` goes through
+// install.FixBroken. It reads settings through internal/install, which
+// only installs.
+package doctor
 
 import (
 	"context"
@@ -8,6 +17,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/install"
 )
 
 // Check is one line of `warden doctor`: a problem carries one fix; a
@@ -43,28 +54,28 @@ type Report struct {
 	Checks []Check `json:"checks"`
 }
 
-// DoctorOptions make doctor's environment explicit for tests.
-type DoctorOptions struct {
+// Options make doctor's environment explicit for tests.
+type Options struct {
 	// Cwd is the project directory (project and local scopes, project
 	// config, CLAUDE_PROJECT_DIR); empty means the current directory.
 	Cwd string
 	// Getenv resolves variables in hook commands; nil means os.LookupEnv.
 	Getenv func(string) (string, bool)
-	// ClaudeVersion returns `claude --version`, or ErrClaudeNotFound; nil
+	// ClaudeVersion returns `claude --version`, or install.ErrClaudeNotFound; nil
 	// runs the real command.
 	ClaudeVersion func(ctx context.Context) (string, error)
 }
 
-// Doctor runs every check. It changes nothing (except that opening an
+// Run runs every check. It changes nothing (except that opening an
 // existing store applies pending migrations, as the next hook would).
-func Doctor(ctx context.Context, o DoctorOptions) Report {
+func Run(ctx context.Context, o Options) Report {
 	if o.Cwd == "" {
 		o.Cwd, _ = os.Getwd()
 	}
 	if o.ClaudeVersion == nil {
-		o.ClaudeVersion = claudeVersion
+		o.ClaudeVersion = install.ClaudeVersion
 	}
-	d := &doctor{opts: o, env: Env{Cwd: o.Cwd, Getenv: o.Getenv}}
+	d := &doctor{opts: o, env: install.Env{Cwd: o.Cwd, Getenv: o.Getenv}}
 	d.binary()
 	d.onPath()
 	d.settings()
@@ -87,11 +98,11 @@ func Doctor(ctx context.Context, o DoctorOptions) Report {
 }
 
 type doctor struct {
-	opts   DoctorOptions
-	env    Env
+	opts   Options
+	env    install.Env
 	checks []Check
 	// forms are the forms warden's hook handlers are registered in.
-	forms map[HookForm]bool
+	forms map[install.HookForm]bool
 }
 
 func (d *doctor) ok(name, detail string) {
@@ -163,8 +174,8 @@ func (r Report) WriteJSON(w io.Writer) error {
 // describe renders an error for a check line, split into detail and fix
 // when the error knows its fix.
 func describe(err error) (detail, fix string) {
-	var pe *ParseError
-	var fe *FSError
+	var pe *install.ParseError
+	var fe *install.FSError
 	switch {
 	case errors.As(err, &pe):
 		return pe.Where() + ": " + pe.Msg, pe.Fix()

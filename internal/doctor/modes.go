@@ -1,13 +1,13 @@
-package install
+package doctor
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 
+	"github.com/warden-dev/warden/internal/install"
 	"github.com/warden-dev/warden/internal/paths"
 )
 
@@ -41,7 +41,7 @@ func (d *doctor) modes() {
 		if dir {
 			want = "700"
 		}
-		fix = append(fix, fmt.Sprintf("chmod %s %s", want, shellQuote(p)))
+		fix = append(fix, fmt.Sprintf("chmod %s %s", want, install.ShellQuote(p)))
 	}
 	for _, d := range privateDirs {
 		look(filepath.Join(home, d), true)
@@ -62,28 +62,4 @@ func (d *doctor) modes() {
 	}
 	d.warn("modes", "other users can read warden's prompts, events, token hashes or secrets: "+strings.Join(loose, ", "),
 		strings.Join(fix, " && "))
-}
-
-// privateHome creates warden's home as the user's alone (0700), or makes
-// an existing one so: it holds the store, the config and the daemon's
-// token, and a home made by hand (or by an older install, through the
-// binary's directory) is often 0755.
-func privateHome(w io.Writer, home string) error {
-	if runtime.GOOS == "windows" {
-		return os.MkdirAll(home, 0o700)
-	}
-	if err := os.MkdirAll(home, 0o700); err != nil {
-		return fmt.Errorf("create %s: %w", home, err)
-	}
-	fi, err := os.Stat(home)
-	if err != nil {
-		return err
-	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		if err := os.Chmod(home, 0o700); err != nil {
-			return fmt.Errorf("make %s private (chmod 700): %w", home, err)
-		}
-		fmt.Fprintf(w, "✓ made %s private (it was %#o: other users could read prompts and events)\n", home, perm)
-	}
-	return nil
 }

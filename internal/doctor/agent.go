@@ -1,4 +1,4 @@
-package install
+package doctor
 
 import (
 	"github.com/warden-dev/warden/internal/agent"

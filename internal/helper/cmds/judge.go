@@ -1,16 +1,4 @@
-// Command warden-judge is the helper binary that asks models for warden's
-// LLM judges. It is the only program that links the Anthropic SDK and
-// net/http: `warden hook` (which must start in milliseconds) runs it as a
-// subprocess when a judge needs a model.
-//
-//	warden-judge              read a judge.Request (JSON) on stdin, print a judge.Response (JSON)
-//	warden-judge run ID       run the lazy request stored under ID and store its verdict
-//	warden-judge probe        print which provider the judges would use and why (JSON; no network)
-//	warden-judge version
-//
-// Every call is recorded in the store (judgements table). Whatever goes
-// wrong fails open: the response passes and says why.
-package main
+package cmds
 
 import (
 	"context"
@@ -22,7 +10,10 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/exitcode"
 	"github.com/warden-dev/warden/internal/judge"
 	"github.com/warden-dev/warden/internal/judge/llm"
 	"github.com/warden-dev/warden/internal/paths"
@@ -30,41 +21,58 @@ import (
 	"github.com/warden-dev/warden/internal/version"
 )
 
+// newJudgeCmd is `warden-helper judge`, what the hooks run when a judge
+// needs a model (internal/judge.Ask, StartLazy):
+//
+//	warden-helper judge          read a judge.Request (JSON) on stdin, print a judge.Response (JSON)
+//	warden-helper judge run ID   run the lazy request stored under ID and store its verdict
+//	warden-helper judge probe    print which provider the judges would use and why (JSON; no network)
+//
+// Every call is recorded in the store (judgements table). Whatever goes
+// wrong fails open: the response passes and says why.
+func newJudgeCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:                "judge [run ID | probe]",
+		Short:              "Ask a model for a judge: a request on stdin, the response on stdout (run by hooks)",
+		Hidden:             true,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if code := runJudge(args, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr()); code != 0 {
+				return exitcode.Error{Code: code}
+			}
+			return nil
+		},
+	}
+}
+
 // maxRequest caps the request read from stdin.
 const maxRequest = 8 << 20
 
-func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-}
-
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runJudge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		return ask(stdin, stdout)
 	}
 	switch args[0] {
 	case "run":
 		if len(args) != 2 {
-			fmt.Fprintln(stderr, "usage: warden-judge run ID")
-			return 2
+			fmt.Fprintln(stderr, "usage: warden-helper judge run ID")
+			return exitcode.Usage
 		}
 		id, err := strconv.ParseInt(args[1], 10, 64)
 		if err != nil {
-			fmt.Fprintln(stderr, "warden-judge run: bad id:", args[1])
-			return 2
+			fmt.Fprintln(stderr, "warden-helper judge run: bad id:", args[1])
+			return exitcode.Usage
 		}
 		if err := runLazy(id); err != nil {
-			fmt.Fprintln(stderr, "warden-judge run:", err)
-			return 1
+			fmt.Fprintln(stderr, "warden-helper judge run:", err)
+			return exitcode.Failure
 		}
-		return 0
+		return exitcode.OK
 	case "probe":
 		return probe(stdout)
-	case "version", "--version":
-		fmt.Fprintln(stdout, "warden-judge", version.String())
-		return 0
 	}
-	fmt.Fprintf(stderr, "warden-judge: unknown command %q (use: run ID, probe, version, or a request on stdin)\n", args[0])
-	return 2
+	fmt.Fprintf(stderr, "warden-helper judge: unknown command %q (use: run ID, probe, or a request on stdin)\n", args[0])
+	return exitcode.Usage
 }
 
 // openLocal opens the local SQLite store, where the hooks' judge calls are
@@ -97,7 +105,7 @@ func ask(stdin io.Reader, stdout io.Writer) int {
 	}
 	out, _ := json.Marshal(resp)
 	fmt.Fprintln(stdout, string(out))
-	return 0
+	return exitcode.OK
 }
 
 // runLazy runs a stored request and stores its verdict (passed, failed, or
@@ -133,7 +141,7 @@ func runLazy(id int64) error {
 	return st.FinishPending(ctx, id, "failed", final.Verdict.Reason)
 }
 
-// Probe is what `warden-judge probe` prints (warden doctor reads it).
+// Probe is what `warden-helper judge probe` prints (warden doctor reads it).
 type Probe struct {
 	Version  string `json:"version"`
 	Setting  string `json:"setting"`
@@ -160,5 +168,5 @@ func probe(stdout io.Writer) int {
 	p.Models.Haiku, p.Models.Sonnet, p.Models.Opus = cfg.LLM.ModelHaiku, cfg.LLM.ModelSonnet, cfg.LLM.ModelOpus
 	b, _ := json.MarshalIndent(p, "", "  ")
 	fmt.Fprintln(stdout, string(b))
-	return 0
+	return exitcode.OK
 }

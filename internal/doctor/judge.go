@@ -1,4 +1,4 @@
-package install
+package doctor
 
 import (
 	"context"
@@ -16,8 +16,8 @@ import (
 
 // llmJudges checks the LLM judges: which provider llm.provider resolves to
 // (and why judges are off when it is none), and that the hooks can run
-// warden-judge — next to the installed warden (paths.Bin()), where `warden
-// hook` looks first — by running `warden-judge probe` (no network).
+// warden-helper — next to the installed warden (paths.Bin()), where `warden
+// hook` looks first — by running `warden-helper judge probe` (no network).
 func (d *doctor) llmJudges(ctx context.Context) {
 	cfg, _ := config.Load(paths.UserConfig(), d.opts.Cwd)
 	getenv := func(k string) string {
@@ -47,20 +47,20 @@ func (d *doctor) llmJudges(ctx context.Context) {
 		found, err := judge.FindBinary()
 		if err != nil {
 			d.problem("llm judges", fmt.Sprintf("provider %s (%s), but %s", provider, why, err),
-				"run `make install` (builds warden-judge and copies it next to warden), or put warden-judge on PATH")
+				"run `make install` (builds warden-helper and copies it next to warden), or put warden-helper on PATH")
 			return
 		}
 		bin = found
 	}
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(pctx, bin, "probe").Output()
+	out, err := exec.CommandContext(pctx, bin, "judge", "probe").Output()
 	var p struct {
 		Version  string `json:"version"`
 		Provider string `json:"provider"`
 	}
 	if err != nil || json.Unmarshal(out, &p) != nil {
-		d.problem("llm judges", fmt.Sprintf("%s probe failed: %v", bin, err), "rebuild and reinstall it: `make install`")
+		d.problem("llm judges", fmt.Sprintf("%s judge probe failed: %v", bin, err), "rebuild and reinstall it: `make install`")
 		return
 	}
 	d.ok("llm judges", fmt.Sprintf("provider %s (%s); models haiku=%s sonnet=%s opus=%s; helper %s",

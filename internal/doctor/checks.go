@@ -1,7 +1,6 @@
-package install
+package doctor
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,11 +13,12 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/config"
-	"github.com/warden-dev/warden/internal/hookclient"
 	"github.com/warden-dev/warden/internal/hookio"
 	"github.com/warden-dev/warden/internal/hookserve"
 	"github.com/warden-dev/warden/internal/hookwire"
+	"github.com/warden-dev/warden/internal/install"
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/sibling"
 	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
@@ -30,14 +30,14 @@ func (d *doctor) binary() {
 	case errors.Is(err, fs.ErrNotExist):
 		d.problem("binary", bin+" does not exist", "run `warden install`")
 	case err != nil:
-		detail, fix := describe(fsError("read", bin, err))
+		detail, fix := describe(install.NewFSError("read", bin, err))
 		d.problem("binary", detail, fix)
 	case fi.IsDir() || fi.Mode().Perm()&0o111 == 0:
 		d.problem("binary", bin+" is not an executable file", "run `warden install` to copy the binary there again")
 	default:
 		d.ok("binary", bin)
 	}
-	core := filepath.Join(filepath.Dir(bin), hookclient.CoreName)
+	core := filepath.Join(filepath.Dir(bin), sibling.Core)
 	if fi, err := os.Stat(core); err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
 		d.problem("binary", core+" is missing or not executable: warden runs it for every command and for hooks the keeper does not answer",
 			"run `make install` (it builds warden and warden-core and copies both)")
@@ -48,18 +48,18 @@ func (d *doctor) binary() {
 // its full path, so this is for the user's commands only).
 func (d *doctor) onPath() {
 	bin := paths.Bin()
-	st := lookPathState(bin)
+	st := install.LookPathState(bin)
 	switch {
 	case st.Ours:
 		d.ok("on PATH", "`warden` runs "+bin)
 	case st.Resolved != "":
 		d.warn("on PATH", "`warden` on PATH is "+st.Resolved+", not the installed "+bin+" (hooks use the installed one)",
-			"remove or reinstall "+st.Resolved+", or put "+filepath.Dir(bin)+" first: "+pathLine(bin))
+			"remove or reinstall "+st.Resolved+", or put "+filepath.Dir(bin)+" first: "+install.PathLine(bin))
 	case st.LinkDir != "":
 		d.warn("on PATH", "`warden` is not on PATH", "run `warden install` again (it links "+filepath.Join(st.LinkDir, "warden")+"), or: ln -s "+bin+" "+filepath.Join(st.LinkDir, "warden"))
 	default:
 		d.warn("on PATH", "`warden` is not on PATH, so the shell does not find it (hooks name its full path and work)",
-			"add to "+startupFile()+": "+pathLine(bin))
+			"add to "+install.StartupFile()+": "+install.PathLine(bin))
 	}
 }
 
@@ -69,16 +69,16 @@ func (d *doctor) settings() {
 	var registeredIn []string
 	runs := commandScopes{}
 	commands, files := 0, 0
-	var bad []BadCommand
+	var bad []install.BadCommand
 	seen := map[string]bool{}
-	for _, sc := range Scopes {
-		path := SettingsPath(sc, d.opts.Cwd)
+	for _, sc := range install.Scopes {
+		path := install.SettingsPath(sc, d.opts.Cwd)
 		if seen[path] { // the project is the home directory
 			continue
 		}
 		seen[path] = true
 		name := "settings " + string(sc)
-		s, err := ReadSettings(path)
+		s, err := install.ReadSettings(path)
 		if err != nil {
 			detail, fix := describe(err)
 			d.problem(name, detail, fix)
@@ -93,14 +93,14 @@ func (d *doctor) settings() {
 			registeredIn = append(registeredIn, string(sc))
 			for ev, hs := range reg {
 				for _, h := range hs {
-					runs.add(ev, h.key())
+					runs.add(ev, h.Key())
 					d.registeredForm(h)
 				}
 			}
 		}
 		d.malformed(name, s)
-		_ = s.Visit(func(Location, *Object) { commands++ }, nil)
-		bad = append(bad, CheckCommands(s, d.env)...)
+		_ = s.Visit(func(install.Location, *install.Object) { commands++ }, nil)
+		bad = append(bad, install.CheckCommands(s, d.env)...)
 	}
 
 	if len(registeredIn) == 0 {
@@ -159,14 +159,14 @@ func (c commandScopes) twice() []string {
 
 // registration reports on warden's registration in one file and returns
 // warden's handlers there.
-func (d *doctor) registration(sc Scope, name string, s *Settings) map[string][]WardenHook {
-	reg := Registered(s)
+func (d *doctor) registration(sc install.Scope, name string, s *install.Settings) map[string][]install.WardenHook {
+	reg := install.Registered(s)
 	if len(reg) == 0 {
 		d.ok(name, s.Path+": warden not registered")
 		return nil
 	}
 	var issues []string
-	if missing := Missing(reg); len(missing) > 0 {
+	if missing := install.Missing(reg); len(missing) > 0 {
 		names := make([]string, len(missing))
 		for i, ev := range missing {
 			names[i] = string(ev)
@@ -179,7 +179,7 @@ func (d *doctor) registration(sc Scope, name string, s *Settings) map[string][]W
 			issues = append(issues, fmt.Sprintf("%s registered %d times (warden would run twice)", ev, len(hs)))
 		}
 		for _, h := range hs {
-			if p := timeoutProblem(string(ev), h.Timeout); p != "" {
+			if p := install.TimeoutProblem(string(ev), h.Timeout); p != "" {
 				issues = append(issues, p)
 			}
 		}
@@ -195,9 +195,9 @@ func (d *doctor) registration(sc Scope, name string, s *Settings) map[string][]W
 
 // malformed reports entries Claude Code skips (and, for PreToolUse, that
 // make it withhold the permissions next to them).
-func (d *doctor) malformed(name string, s *Settings) {
+func (d *doctor) malformed(name string, s *install.Settings) {
 	var msgs []string
-	_ = s.Visit(func(Location, *Object) {}, func(loc Location, msg string) {
+	_ = s.Visit(func(install.Location, *install.Object) {}, func(loc install.Location, msg string) {
 		msgs = append(msgs, loc.String()+" "+msg)
 	})
 	if len(msgs) > 0 {
@@ -206,35 +206,10 @@ func (d *doctor) malformed(name string, s *Settings) {
 	}
 }
 
-// ErrClaudeNotFound: `claude` is not on PATH.
-var ErrClaudeNotFound = errors.New("claude is not on PATH")
-
-// claudeVersion runs `claude --version`, bounded to 3 s so a broken
-// install cannot hang doctor.
-func claudeVersion(ctx context.Context) (string, error) {
-	bin, err := exec.LookPath("claude")
-	if err != nil {
-		return "", ErrClaudeNotFound
-	}
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--version")
-	cmd.WaitDelay = 500 * time.Millisecond
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return "", fmt.Errorf("%s --version did not answer within 3 s", bin)
-		}
-		return "", fmt.Errorf("%s --version: %w", bin, err)
-	}
-	return strings.TrimSpace(out.String()), nil
-}
-
 func (d *doctor) claude(ctx context.Context) {
 	v, err := d.opts.ClaudeVersion(ctx)
 	switch {
-	case errors.Is(err, ErrClaudeNotFound):
+	case errors.Is(err, install.ErrClaudeNotFound):
 		d.warn("claude", "not found on PATH: its version is not checked and the LLM judges cannot use the claude provider (fine if Claude Code runs from elsewhere)",
 			"install Claude Code (https://docs.claude.com/claude-code) or put its directory on PATH")
 	case err != nil:

@@ -1,4 +1,4 @@
-package install
+package doctor
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/warden-dev/warden/internal/install"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
@@ -16,7 +17,7 @@ import (
 
 func (e *testEnv) doctor(t *testing.T) Report {
 	t.Helper()
-	return Doctor(context.Background(), DoctorOptions{
+	return Run(context.Background(), Options{
 		Cwd:           e.project,
 		ClaudeVersion: func(context.Context) (string, error) { return "2.1.330 (Claude Code)", nil },
 	})
@@ -137,9 +138,9 @@ func TestDoctorProblemsWithoutInstall(t *testing.T) {
 func TestDoctorClaudeNotFoundIsANote(t *testing.T) {
 	e := newEnv(t)
 	e.install(t, e.opts())
-	r := Doctor(context.Background(), DoctorOptions{
+	r := Run(context.Background(), Options{
 		Cwd:           e.project,
-		ClaudeVersion: func(context.Context) (string, error) { return "", ErrClaudeNotFound },
+		ClaudeVersion: func(context.Context) (string, error) { return "", install.ErrClaudeNotFound },
 	})
 	if !r.OK || len(find(r, "claude", "not found on PATH")) != 1 {
 		t.Errorf("claude missing should be a note:\n%s", reportText(r))
@@ -152,7 +153,7 @@ func TestDoctorWardenTwice(t *testing.T) {
 	// The same command in the local scope is deduplicated by Claude Code:
 	// fine. Another spelling of it runs warden twice: a problem.
 	o := e.opts()
-	o.Scope = Local
+	o.Scope = install.Local
 	e.install(t, o)
 	if r := e.doctor(t); !r.OK {
 		t.Fatalf("identical registrations in two scopes reported:\n%s", reportText(r))
@@ -183,7 +184,7 @@ func TestDoctorReportsBrokenChainAndLooseKey(t *testing.T) {
 	key := filepath.Join(e.wardenHome, "keys", "state.key")
 	writeFile(t, key, "00")
 	os.Chmod(key, 0o644)
-	r := Doctor(ctx, DoctorOptions{Cwd: e.project, ClaudeVersion: func(context.Context) (string, error) { return "", ErrClaudeNotFound }})
+	r := Run(ctx, Options{Cwd: e.project, ClaudeVersion: func(context.Context) (string, error) { return "", install.ErrClaudeNotFound }})
 	var chain, keyCheck *Check
 	for i := range r.Checks {
 		switch r.Checks[i].Name {

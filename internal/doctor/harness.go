@@ -1,4 +1,4 @@
-package install
+package doctor
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/warden-dev/warden/internal/harness"
+	"github.com/warden-dev/warden/internal/install"
 )
 
 // harnesses adds one line per other CLI warden is set up for (or whose
@@ -23,10 +24,10 @@ func (d *doctor) harnesses() {
 
 // registeredNatives lists the CLI event names under which s holds a
 // warden hook handler.
-func registeredNatives(s *Settings) map[string]bool {
+func registeredNatives(s *install.Settings) map[string]bool {
 	got := map[string]bool{}
-	_ = s.Visit(func(loc Location, h *Object) {
-		if loc.Handler >= 0 && isWardenHook(h) {
+	_ = s.Visit(func(loc install.Location, h *install.Object) {
+		if loc.Handler >= 0 && install.IsWardenHook(h) {
 			got[loc.Event] = true
 		}
 	}, nil)
@@ -47,9 +48,9 @@ func missingHooks(h harness.Name, got map[string]bool) []string {
 func (d *doctor) codexCheck() {
 	const name = "codex"
 	fix := "warden install --harness codex"
-	home := CodexHome()
+	home := install.CodexHome()
 	hooksPath, cfgPath := filepath.Join(home, "hooks.json"), filepath.Join(home, "config.toml")
-	s, err := ReadSettings(hooksPath)
+	s, err := install.ReadSettings(hooksPath)
 	if err != nil {
 		d.problem(name, err.Error(), "fix the file, then "+fix)
 		return
@@ -85,21 +86,21 @@ func (d *doctor) codexCheck() {
 			return
 		}
 	}
-	trusts, err := codexTrusts(s, hooksPath)
+	trusts, err := install.CodexTrusts(s, hooksPath)
 	if err != nil {
 		d.problem(name, err.Error(), fix)
 		return
 	}
 	var bad []string
 	for _, t := range trusts {
-		st, ok := cfg.Hooks.State[t.key]
+		st, ok := cfg.Hooks.State[t.Key]
 		switch {
 		case !ok || st.TrustedHash == "":
-			bad = append(bad, t.key+" is not trusted")
-		case st.TrustedHash != t.hash:
-			bad = append(bad, t.key+" changed since it was trusted")
+			bad = append(bad, t.Key+" is not trusted")
+		case st.TrustedHash != t.Hash:
+			bad = append(bad, t.Key+" changed since it was trusted")
 		case st.Enabled != nil && !*st.Enabled:
-			bad = append(bad, t.key+" is disabled")
+			bad = append(bad, t.Key+" is disabled")
 		}
 	}
 	if len(bad) > 0 {
@@ -111,8 +112,8 @@ func (d *doctor) codexCheck() {
 
 func (d *doctor) geminiCheck() {
 	const name = "gemini"
-	path := GeminiSettings()
-	s, err := ReadSettings(path)
+	path := install.GeminiSettings()
+	s, err := install.ReadSettings(path)
 	if err != nil {
 		d.problem(name, err.Error(), "fix the file (warden does not read comments in it), then warden install --harness gemini")
 		return
@@ -142,7 +143,7 @@ func (d *doctor) geminiCheck() {
 
 func (d *doctor) copilotCheck() {
 	const name = "copilot"
-	path := CopilotHookFile()
+	path := install.CopilotHookFile()
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		if _, err := os.Stat(filepath.Dir(filepath.Dir(path))); err == nil {

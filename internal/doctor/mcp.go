@@ -1,27 +1,29 @@
-package install
+package doctor
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
+
+	"github.com/warden-dev/warden/internal/install"
+	"github.com/warden-dev/warden/internal/sibling"
 )
 
 // mcpServer checks the project's registration of `warden mcp` (`warden
-// init --mcp`): the warden it names exists and has warden-mcp beside it,
-// which it execs. A project without the entry is fine.
+// init --mcp`): the warden it names exists and has warden-helper beside
+// it, which it execs (`warden-helper mcp`). A project without the entry is fine.
 func (d *doctor) mcpServer() {
 	p := filepath.Join(d.opts.Cwd, ".mcp.json")
-	s, err := ReadSettings(p)
+	s, err := install.ReadSettings(p)
 	if err != nil {
 		d.problem("mcp server", err.Error(), "fix the JSON in "+p)
 		return
 	}
-	servers, err := s.objectAt(s.Root, "mcpServers", "mcpServers")
+	servers, err := s.ObjectAt(s.Root, "mcpServers", "mcpServers")
 	if err != nil {
 		d.problem("mcp server", err.Error(), "make mcpServers in "+p+" an object")
 		return
 	}
-	raw, ok := servers.Get(MCPServerName)
+	raw, ok := servers.Get(install.MCPServerName)
 	if !ok {
 		d.ok("mcp server", "not registered in this project (`warden init --mcp` adds it)")
 		return
@@ -43,11 +45,10 @@ func (d *doctor) mcpServer() {
 			"run `warden init --mcp` with the installed warden to point it there")
 		return
 	}
-	mcp := filepath.Join(filepath.Dir(bin), "warden-mcp")
-	if _, err := os.Stat(mcp); err != nil || !isExecutable(mcp) {
-		d.problem("mcp server", "warden-mcp is missing next to "+bin+" (`warden mcp` runs it)",
-			"run `make install` (builds warden-mcp and copies it next to warden)")
+	if h := filepath.Join(filepath.Dir(bin), sibling.Helper); !sibling.IsExecutable(h) {
+		d.problem("mcp server", sibling.Helper+" is missing next to "+bin+" (`warden mcp` runs it)",
+			"run `make install` (builds "+sibling.Helper+" and copies it next to warden)")
 		return
 	}
-	d.ok("mcp server", "registered in "+p+": "+entry.Command+" mcp (warden-mcp beside it)")
+	d.ok("mcp server", "registered in "+p+": "+entry.Command+" mcp ("+sibling.Helper+" beside it)")
 }
