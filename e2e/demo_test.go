@@ -29,7 +29,7 @@ func TestServeDemoRunsOneTaskEndToEnd(t *testing.T) {
 		}
 		t.Skip("tmux not installed")
 	}
-	bin := testenv.Binaries(t, "warden", "warden-serve")
+	bin := testenv.Binaries(t, "warden", "warden-core", "warden-helper")
 	dir := t.TempDir()
 	home, pathDir, tmp := filepath.Join(dir, "home"), filepath.Join(dir, "bin"), filepath.Join(dir, "tmp")
 	for _, d := range []string{home, pathDir, tmp} {
@@ -83,7 +83,7 @@ func TestServeDemoWithoutClaudeSaysHowToInstall(t *testing.T) {
 	if skipAll != "" {
 		t.Skip(skipAll)
 	}
-	bin := testenv.Binaries(t, "warden", "warden-serve")
+	bin := testenv.Binaries(t, "warden", "warden-core", "warden-helper")
 	dir := t.TempDir()
 	cmd := exec.Command(filepath.Join(bin, "warden"), "serve", "--demo")
 	cmd.Env = []string{"HOME=" + dir, "PATH=/usr/bin:/bin", "TMPDIR=" + dir}

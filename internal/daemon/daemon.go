@@ -1,7 +1,7 @@
 // Package daemon is `warden serve`: one resident process that holds the
 // store (it takes the keeper's lock and socket and answers hooks and the
 // status line as the keeper does), runs the scheduler and serves the HTTP
-// API. It lives in its own binary, warden-serve, so net/http and the
+// API. It lives in its own binary, warden-helper (serve), so net/http and the
 // Prometheus client never load into the process Claude Code starts for a
 // hook.
 package daemon

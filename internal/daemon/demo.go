@@ -12,7 +12,7 @@ import (
 	"github.com/warden-dev/warden/internal/paths"
 )
 
-// runDemo is `warden serve --demo` (internal/demo). warden-serve runs in
+// runDemo is `warden serve --demo` (internal/demo). warden-helper runs in
 // place of the front (same pid), which sits next to it.
 func runDemo(ctx context.Context, out io.Writer, keep bool) error {
 	exe, err := os.Executable()

@@ -1,7 +1,7 @@
 // Package tokencmd is `warden token create|list|revoke`, built on the
 // store it is given: warden-core keeps the tokens of a lone daemon in the
 // local SQLite store; with a shared PostgreSQL store (a pool of workers,
-// whose API checks tokens there) warden-serve runs the same command on it,
+// whose API checks tokens there) warden-helper runs the same command on it,
 // as warden-core does not link pgx.
 package tokencmd
 
