@@ -77,6 +77,7 @@ func commands() []*cobra.Command {
 		newLogCmd(),
 		newAuditCmd(),
 		newPolicyCmd(),
+		newReplayCmd(),
 		judgeCmd(),
 		newPaceCmd(),
 		tempoCmd(),

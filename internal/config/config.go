@@ -24,6 +24,14 @@ type Config struct {
 	Capture bool
 	// DisabledHandlers names hook handlers switched off.
 	DisabledHandlers []string
+	// Record is what an event row keeps of a tool call beyond its
+	// decision, so `warden replay` can evaluate it again.
+	Record struct {
+		// ToolInputs keeps the tool name, input and cwd of PreToolUse and
+		// PermissionRequest events (secrets redacted), up to ToolInputMaxKB.
+		ToolInputs     bool
+		ToolInputMaxKB int
+	}
 	Context          struct {
 		// Threshold is the context-window use, in percent, that triggers
 		// carrying context over.

@@ -37,6 +37,7 @@ func NewRoot() *cobra.Command {
 	root.AddCommand(newStoreCmd())
 	root.AddCommand(newShipCmd())
 	root.AddCommand(newAuditCmd())
+	root.AddCommand(newEventsCmd())
 	return root
 }
 
