@@ -32,7 +32,7 @@ type Config struct {
 		ToolInputs     bool
 		ToolInputMaxKB int
 	}
-	Context          struct {
+	Context struct {
 		// Threshold is the context-window use, in percent, that triggers
 		// carrying context over.
 		Threshold int

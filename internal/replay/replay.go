@@ -7,8 +7,10 @@ package replay
 
 import (
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/warden-dev/warden/internal/policy"
@@ -53,7 +55,7 @@ type Options struct {
 	Home string
 	// Baseline is what the candidate is compared with; nil compares with
 	// the decisions as recorded.
-	Baseline *Policy
+	Baseline  *Policy
 	Candidate *Policy
 	// Examples is how many calls each change keeps (default 3).
 	Examples int
@@ -70,6 +72,8 @@ type Report struct {
 	Calls     int `json:"calls"`
 	Replayed  int `json:"replayed"`
 	Unchanged int `json:"unchanged"`
+	// Reattributed counts unchanged decisions another rule now makes.
+	Reattributed int `json:"reattributed"`
 	// NotReplayed counts the calls that could not be evaluated, by reason.
 	NotReplayed []Skipped `json:"not_replayed"`
 	// OtherHandler counts calls (against the record) decided by a gate, a
@@ -123,37 +127,39 @@ func Run(evs []store.Event, o Options) *Report {
 	}
 	projects := SessionProjects(evs)
 	skips := map[string]int{}
-	groups := map[[3]string]*Change{}
+	// Choose and rebuild the calls, judge them side by side (an engine
+	// serves concurrent callers, as in the keeper), then count in order.
+	var jobs []job
 	for i := range evs {
 		ev := &evs[i]
 		if !Replayable(ev) || !o.Match(ev) {
 			continue
 		}
 		r.Calls++
-		project := projects[ev.SessionID]
-		call, skip := CallOf(ev, o.Home, project)
+		call, skip := CallOf(ev, o.Home, projects[ev.SessionID])
 		if skip != "" {
 			skips[skip]++
 			continue
 		}
-		project = call.Project
-		cand := o.Candidate.engine(project)
-		var before Outcome
-		if o.Baseline == nil {
-			if ev.Rule != "" && !cand.rules[ev.Rule] {
-				r.OtherHandler++
-				continue
-			}
-			before = Outcome{Decision: ev.Decision, Rule: ev.Rule}
+		jobs = append(jobs, job{ev: ev, call: call})
+	}
+	judgeAll(jobs, o)
+	groups := map[[3]string]*Change{}
+	for i := range jobs {
+		j := &jobs[i]
+		if j.other {
+			r.OtherHandler++
+			continue
 		}
-		f := policy.Normalize(call)
-		if o.Baseline != nil {
-			before = Judge(o.Baseline.engine(project).eng, f)
-		}
-		after := Judge(cand.eng, f)
+		ev, before, after := j.ev, j.before, j.after
 		r.Replayed++
-		if before.Decision == after.Decision && before.Rule == after.Rule {
+		if before.Decision == after.Decision {
+			// Another rule may decide now, for the same decision: not a
+			// change a user or a CI threshold cares about.
 			r.Unchanged++
+			if before.Rule != after.Rule {
+				r.Reattributed++
+			}
 			continue
 		}
 		r.Changed++
@@ -176,7 +182,7 @@ func Run(evs []store.Event, o Options) *Report {
 		g.Count++
 		if len(g.Examples) < o.Examples {
 			g.Examples = append(g.Examples, Example{ID: ev.ID, Time: ev.Time, Session: ev.SessionID,
-				Call: Summary(call), Before: before, After: after})
+				Call: Summary(j.call), Before: before, After: after})
 		}
 	}
 	for reason, n := range skips {
@@ -205,6 +211,48 @@ func Run(evs []store.Event, o Options) *Report {
 		}
 	}
 	return r
+}
+
+// job is one recorded call and its two judgements.
+type job struct {
+	ev            *store.Event
+	call          policy.Call
+	before, after Outcome
+	// other: decided (as recorded) by a handler replay does not run.
+	other bool
+}
+
+// judgeAll judges every job under o, on as many goroutines as there are
+// CPUs.
+func judgeAll(jobs []job, o Options) {
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(jobs); i += workers {
+				judgeOne(&jobs[i], o)
+			}
+		}(w)
+	}
+	wg.Wait()
+}
+
+func judgeOne(j *job, o Options) {
+	cand := o.Candidate.engine(j.call.Project)
+	if o.Baseline == nil {
+		if j.ev.Rule != "" && !cand.rules[j.ev.Rule] {
+			j.other = true
+			return
+		}
+		j.before = Outcome{Decision: j.ev.Decision, Rule: j.ev.Rule}
+	}
+	f := policy.Normalize(j.call)
+	if o.Baseline != nil {
+		j.before = Judge(o.Baseline.engine(j.call.Project).eng, f)
+	}
+	j.after = Judge(cand.eng, f)
 }
 
 // SessionProjects is each session's project directory as its hooks saw

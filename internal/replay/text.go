@@ -12,6 +12,9 @@ func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "replayed %d of %d recorded tool calls: %s against %s\n", r.Replayed, r.Calls, r.Candidate, r.Against)
 	fmt.Fprintf(w, "%d unchanged, %d would change (%d newly denied, %d no longer denied)\n",
 		r.Unchanged, r.Changed, r.DenyIncrease, r.DenyDecrease)
+	if r.Reattributed > 0 {
+		fmt.Fprintf(w, "(%d of the unchanged are now decided by another rule)\n", r.Reattributed)
+	}
 	if len(r.Changes) > 0 {
 		fmt.Fprintln(w)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
