@@ -156,3 +156,15 @@ func LoadRules(paths []string) ([]policy.Rule, error) {
 	}
 	return rules, nil
 }
+
+// Outcome judges one call by the engine of its project.
+func (p *Policy) Outcome(c policy.Call) Outcome {
+	return Judge(p.engine(c.Project).eng, policy.Normalize(c))
+}
+
+// Knows reports whether rule is a policy rule for calls in project (a
+// built-in rule, one of the user's or the project's): a recorded decision
+// by anything else came from a gate, a judge or another handler.
+func (p *Policy) Knows(project, rule string) bool {
+	return p.engine(project).rules[rule]
+}
