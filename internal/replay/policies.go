@@ -41,7 +41,10 @@ type Policy struct {
 type built struct {
 	eng   *policy.Engine
 	rules map[string]bool // every policy rule id this engine knows, off ones too
-	probs []policy.Problem
+	// modes are the rules' effective modes, defaults the modes they ship
+	// with (or their file gives them).
+	modes, defaults map[string]policy.Mode
+	probs           []policy.Problem
 }
 
 // engine is the engine for calls in project, built on first use.
@@ -59,16 +62,18 @@ func (p *Policy) engine(project string) *built {
 	user = withExtra(user, p.Extra)
 	eng := policy.New(policy.Builtin(), user, policy.OptionsFrom(cfg, p.WardenHome))
 	noGit(eng)
-	ids := map[string]bool{}
+	b := &built{eng: eng, rules: map[string]bool{}, modes: map[string]policy.Mode{}, defaults: map[string]policy.Mode{}, probs: probs}
 	for _, pk := range policy.Builtin() {
 		for _, r := range pk.Rules {
-			ids[r.ID] = true
+			b.rules[r.ID], b.defaults[r.ID] = true, r.Mode
 		}
 	}
 	for _, r := range user {
-		ids[r.ID] = true
+		b.rules[r.ID], b.defaults[r.ID] = true, r.Mode
 	}
-	b := &built{eng: eng, rules: ids, probs: probs}
+	for _, r := range eng.Rules() {
+		b.modes[r.ID] = r.Mode
+	}
 	p.built[project] = b
 	return b
 }
