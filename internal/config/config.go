@@ -128,6 +128,10 @@ type Config struct {
 		// shared store never took are kept (internal/store/ship).
 		UnshippedKeepDays int
 	}
+	// OTel is the OpenTelemetry export of decisions (internal/otelexport).
+	OTel struct {
+		Endpoint string
+	}
 	// Serve configures the daemon, `warden serve` (internal/daemon).
 	Serve struct {
 		Addr, System             string

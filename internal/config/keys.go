@@ -34,6 +34,12 @@ var keys = []Key{
 		Field:  func(c *Config) any { return &c.Record.ToolInputMaxKB },
 	},
 	{
+		Name: "otel.endpoint", Kind: String, Default: "",
+		Policy: UserOnly,
+		Doc:    "OTLP/HTTP collector URL (http://localhost:4318) the keeper and warden serve send decisions (logs) and hook counters and latencies (metrics) to; the standard OTEL_EXPORTER_OTLP_ENDPOINT wins where it is set. Empty and no such variable: no export.",
+		Field:  func(c *Config) any { return &c.OTel.Endpoint },
+	},
+	{
 		Name: "disabled_handlers", Kind: Strings, Default: []string{},
 		Policy: UserOnly,
 		Doc:    "Names of hook handlers switched off (a project may not switch a handler off).",

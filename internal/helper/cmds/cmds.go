@@ -38,6 +38,7 @@ func NewRoot() *cobra.Command {
 	root.AddCommand(newShipCmd())
 	root.AddCommand(newAuditCmd())
 	root.AddCommand(newEventsCmd())
+	root.AddCommand(newOTelCmd())
 	return root
 }
 
