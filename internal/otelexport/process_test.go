@@ -41,10 +41,10 @@ func TestHelperExportsRecordedHooks(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 	// The first pass marks where the export starts.
-	waitFor(t, "the export's start mark", func() bool { return settingSet(t, home) })
+	testenv.WaitFor(t, 20*time.Second, "the export's start mark", func() bool { return settingSet(t, home) })
 	hook(`{"session_id":"s1","cwd":"` + proj + `","tool_name":"Bash","tool_input":{"command":"rm -rf ~"}}`)
 	hook(`{"session_id":"s1","cwd":"` + proj + `","tool_name":"Read","tool_input":{"file_path":"` + proj + `/a.go"}}`)
-	waitFor(t, "2 log records", func() bool { rc.mu.Lock(); defer rc.mu.Unlock(); return len(rc.logs) >= 2 })
+	testenv.WaitFor(t, 20*time.Second, "2 log records", func() bool { rc.mu.Lock(); defer rc.mu.Unlock(); return len(rc.logs) >= 2 })
 	stdin.Close()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -68,16 +68,5 @@ func TestHelperExportsRecordedHooks(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no warden.hook.decisions metric sent at shutdown")
-	}
-}
-
-func waitFor(t *testing.T, what string, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }
