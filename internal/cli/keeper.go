@@ -72,6 +72,7 @@ func serveHooks(ctx context.Context) error {
 	st.SetMaxOpenConns(8)
 	st.SetMaxIdleConns(8)
 	defer startShipper(ctx)() // stops with ctx
+	defer startOTel(ctx)()
 	return hookserve.ListenAndServe(ctx, paths.HookSocket(), hookserve.Options{DBPath: paths.DB(), Store: st, Log: os.Stderr})
 }
 

@@ -28,12 +28,19 @@ func startShipper(ctx context.Context) (wait func()) {
 	if !shipping() {
 		return func() {}
 	}
+	return startChild(ctx, "shipper", "ship")
+}
+
+// startChild runs `warden-helper ARGS --until-stdin-closes` beside the
+// keeper until ctx ends, starting it again after shipperRestart when it
+// exits on its own. wait returns once it has stopped.
+func startChild(ctx context.Context, name string, args ...string) (wait func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for {
-			if err := runShipper(ctx); err != nil {
-				fmt.Fprintln(os.Stderr, "warden keeper: shipper:", err)
+			if err := runChild(ctx, args...); err != nil {
+				fmt.Fprintf(os.Stderr, "warden keeper: %s: %v\n", name, err)
 			}
 			select {
 			case <-ctx.Done():
@@ -72,15 +79,15 @@ func shipBacklog(ctx context.Context, pin *sqlite.Pin) (bool, error) {
 	return pin.HasUnshipped(ctx)
 }
 
-// runShipper runs one shipper process until it exits or ctx ends; then it
-// closes its stdin and gives it the shipper's last pass (5 s) and a
-// little more before killing it.
-func runShipper(ctx context.Context) error {
+// runChild runs one helper process (the shipper, the OTel export) until
+// it exits or ctx ends; then it closes its stdin and gives it its last
+// pass (5 s) and a little more before killing it.
+func runChild(ctx context.Context, args ...string) error {
 	bin, err := helper.Path()
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(bin, "ship", "--until-stdin-closes")
+	cmd := exec.Command(bin, append(args, "--until-stdin-closes")...)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -288,6 +288,7 @@ func newPolicyListCmd() *cobra.Command {
 
 func newPolicyTestCmd() *cobra.Command {
 	var verbose, asJSON, report bool
+	var history historyOptions
 	cmd := &cobra.Command{
 		Use:   "test [FILES…]",
 		Short: "Run rule tests: the built-in packs' own cases and the [[case]] entries of rule files",
@@ -306,8 +307,22 @@ a dirty git tree on main. Exit status 1 when a case fails.
 look-alikes instead and prints recall (risky commands denied or asked)
 and false flags (look-alikes denied or asked) per class of cause. With
 FILES, --report runs those corpus files instead (lines "<expect>
-<command>", "@class NAME" switching the class), e.g. a held-out set.`,
+<command>", "@class NAME" switching the class), e.g. a held-out set.
+
+--from-history turns recorded tool calls into cases: those the policy did
+not simply allow (as recorded or now), those a rule decided (--rule ID), or
+chosen events (--id N, from warden log --json), newest first up to
+--limit, within --since. Paths of the project and the home are moved into
+the test environment; each case expects what the rules decide now. They
+are added to <project>/.warden/rules/history.toml (-o FILE), which
+warden policy test runs from then on.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if history.on {
+				if len(args) > 0 || report {
+					return errors.New("--from-history takes no FILES and no --report: choose the file with -o")
+				}
+				return runPolicyTestFromHistory(cmd, history)
+			}
 			if report {
 				return runCorpusReport(cmd.OutOrStdout(), args, verbose, asJSON)
 			}
@@ -354,6 +369,7 @@ FILES, --report runs those corpus files instead (lines "<expect>
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print every case, not only failures")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "JSON output")
 	cmd.Flags().BoolVar(&report, "report", false, "run the built-in corpus and print recall and false flags per class")
+	addHistoryFlags(cmd, &history)
 	return cmd
 }
 

@@ -78,6 +78,7 @@ func commands() []*cobra.Command {
 		newLogCmd(),
 		newAuditCmd(),
 		newPolicyCmd(),
+		newReplayCmd(),
 		judgeCmd(),
 		newPaceCmd(),
 		tempoCmd(),

@@ -3,19 +3,23 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/replay"
 	"github.com/warden-dev/warden/internal/stats"
+	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 func newStatsCmd() *cobra.Command {
 	var since, project string
 	var window time.Duration
-	var asJSON bool
+	var asJSON, rollout bool
 	cmd := &cobra.Command{
 		Use:   "stats [--since 7d] [--project DIR] [--json]",
 		Short: "What the guards did, per day: blocks per rule, overridden blocks, breaker trips, loops caught, judges and cost",
@@ -27,7 +31,10 @@ func newStatsCmd() *cobra.Command {
               many are likely wrong;
   breaker     circuit-breaker trips;
   loops       calls stopped as a repetition loop (workaround detection);
-  judges      LLM judge calls by verdict, with their cost.
+  judges      LLM judge calls by verdict, with their cost;
+  rollout     per rule in audit or warn mode: the recorded tool calls it
+              fires on when evaluated again with today's rules, and how
+              many of them raising it to ask or deny would stop.
 --project DIR counts only events in DIR (and below) and the judge calls of
 their sessions.`,
 		Args: cobra.NoArgs,
@@ -54,6 +61,15 @@ their sessions.`,
 				if err != nil {
 					return err
 				}
+				if rollout {
+					evs, err := st.Events(ctx, store.Filter{Since: q.Since})
+					if err != nil {
+						return err
+					}
+					home, _ := os.UserHomeDir()
+					cur := &replay.Policy{Name: "current", UserConfig: paths.UserConfig(), WardenHome: paths.Home()}
+					r.Rollout = replay.Rollout(evs, replay.Filter{Since: q.Since, Project: q.Project}, home, cur)
+				}
 				if asJSON {
 					enc := json.NewEncoder(cmd.OutOrStdout())
 					enc.SetIndent("", "  ")
@@ -69,5 +85,6 @@ their sessions.`,
 	f.StringVar(&project, "project", "", "only this project directory (and below)")
 	f.DurationVar(&window, "window", stats.DefaultOverrideWindow, "how soon after a block letting the call through counts as overriding it")
 	f.BoolVar(&asJSON, "json", false, "the report as JSON")
+	f.BoolVar(&rollout, "rollout", true, "replay the recorded calls for the rollout figures of rules in audit or warn mode")
 	return cmd
 }

@@ -24,7 +24,15 @@ type Config struct {
 	Capture bool
 	// DisabledHandlers names hook handlers switched off.
 	DisabledHandlers []string
-	Context          struct {
+	// Record is what an event row keeps of a tool call beyond its
+	// decision, so `warden replay` can evaluate it again.
+	Record struct {
+		// ToolInputs keeps the tool name, input and cwd of PreToolUse and
+		// PermissionRequest events (secrets redacted), up to ToolInputMaxKB.
+		ToolInputs     bool
+		ToolInputMaxKB int
+	}
+	Context struct {
 		// Threshold is the context-window use, in percent, that triggers
 		// carrying context over.
 		Threshold int
@@ -119,6 +127,10 @@ type Config struct {
 		// UnshippedKeepDays bounds how long past retention_days rows the
 		// shared store never took are kept (internal/store/ship).
 		UnshippedKeepDays int
+	}
+	// OTel is the OpenTelemetry export of decisions (internal/otelexport).
+	OTel struct {
+		Endpoint string
 	}
 	// Serve configures the daemon, `warden serve` (internal/daemon).
 	Serve struct {

@@ -22,6 +22,24 @@ var keys = []Key{
 		Field:  func(c *Config) any { return &c.Capture },
 	},
 	{
+		Name: "record.tool_inputs", Kind: Bool, Default: true,
+		Policy: UserOnly,
+		Doc:    "Keep each tool call's name, input and directory in its event (PreToolUse, PermissionRequest; secrets redacted, at most record.tool_input_max_kb) so `warden replay` and `warden policy test --from-history` can evaluate it again. capture = true keeps the whole input anyway.",
+		Field:  func(c *Config) any { return &c.Record.ToolInputs },
+	},
+	{
+		Name: "record.tool_input_max_kb", Kind: Int, Default: 16, Min: 1, Max: 1024, Unit: "KiB",
+		Policy: UserOnly,
+		Doc:    "Largest tool input record.tool_inputs keeps; a larger one is recorded without its input, and `warden replay` counts it as not replayable.",
+		Field:  func(c *Config) any { return &c.Record.ToolInputMaxKB },
+	},
+	{
+		Name: "otel.endpoint", Kind: String, Default: "",
+		Policy: UserOnly,
+		Doc:    "OTLP/HTTP collector URL (http://localhost:4318) the keeper and warden serve send decisions (logs) and hook counters and latencies (metrics) to; the standard OTEL_EXPORTER_OTLP_ENDPOINT wins where it is set. Empty and no such variable: no export.",
+		Field:  func(c *Config) any { return &c.OTel.Endpoint },
+	},
+	{
 		Name: "disabled_handlers", Kind: Strings, Default: []string{},
 		Policy: UserOnly,
 		Doc:    "Names of hook handlers switched off (a project may not switch a handler off).",

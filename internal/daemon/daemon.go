@@ -213,6 +213,9 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	// before the store closes.
 	spoolCheck, stopSpool := startSpool(st, o.DatabaseURL, o.Config, log)
 	defer stopSpool()
+	// Decisions to an OpenTelemetry collector, from the store, never from
+	// a hook; stops (a last flush) before the store closes.
+	defer startOTel(st, o.Config, log)()
 
 	// The hook server stops last, on a context of its own, after the API
 	// has drained, so hooks in flight finish before the store closes.

@@ -504,6 +504,8 @@ func (r *run) eventRow(out hookio.Output) *store.Event {
 		ev.Detail = in.Detail(r.ev)
 		if r.cfg != nil && r.cfg.Capture && len(in.Raw) > 0 {
 			ev.Raw = json.RawMessage(redact.String(string(in.Raw)))
+		} else {
+			ev.Raw = toolInputRecord(r.ev, in, r.cfg)
 		}
 	}
 	if len(r.failure) == 0 {

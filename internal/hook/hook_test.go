@@ -60,8 +60,10 @@ func TestAllowIsSilenceAndRecorded(t *testing.T) {
 		e.Path != "/tmp/x.go" || e.Decision != "allow" || e.Error != "" || e.Harness != "claude" || e.LatencyUS <= 0 {
 		t.Errorf("recorded %+v", e)
 	}
-	if len(e.Raw) != 0 {
-		t.Errorf("raw input stored without capture = true")
+	// Without capture only the call itself is kept (for warden replay),
+	// not the rest of the payload.
+	if want := `{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/tmp/x.go","content":"package x"},"cwd":"/tmp"}`; string(e.Raw) != want {
+		t.Errorf("recorded input %s, want %s", e.Raw, want)
 	}
 }
 

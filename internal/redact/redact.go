@@ -4,6 +4,7 @@ package redact
 
 import (
 	"regexp"
+	"strings"
 	"sync"
 )
 
@@ -31,8 +32,28 @@ func compile() {
 	}
 }
 
+// hints are lower-case substrings at least one of which every pattern's
+// match contains: text with none of them holds no secret the patterns
+// would find, and is returned without compiling or running them (every
+// tool call a hook records passes here).
+var hints = []string{"sk-", "gh", "github_pat_", "xox", "akia", "aiza", "eyj", "-----begin",
+	"password", "passwd", "secret", "token", "api_key", "api-key", "apikey"}
+
+func mayHoldSecret(s string) bool {
+	l := strings.ToLower(s)
+	for _, h := range hints {
+		if strings.Contains(l, h) {
+			return true
+		}
+	}
+	return false
+}
+
 // String returns s with every recognised secret replaced by [REDACTED].
 func String(s string) string {
+	if !mayHoldSecret(s) {
+		return s
+	}
 	once.Do(compile)
 	for i, re := range patterns {
 		if i == len(patterns)-1 {

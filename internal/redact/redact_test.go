@@ -14,6 +14,8 @@ func TestString(t *testing.T) {
 		{"private key", "-----BEGIN RSA PRIVATE KEY-----\nMIIEabc\n-----END RSA PRIVATE KEY-----", "MIIEabc", ""},
 		{"password assignment", `mysql -u root --password=hunter2222`, "hunter2222", "--password="},
 		{"json field", `{"password": "hunter2222"}`, "hunter2222", `"password"`},
+		{"fine-grained github token", "GH=github_pat_11ABCDEFG0123456789abcdef", "11ABCDEFG0123456789", "GH="},
+		{"jwt", "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnop", "eyJzdWIiOiIxMjM0", "Bearer"},
 		{"nothing secret", "ls -la /tmp", "", "ls -la /tmp"},
 	}
 	for _, tt := range tests {

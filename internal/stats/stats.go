@@ -83,6 +83,8 @@ type Report struct {
 	BreakerTrips []DayCount `json:"breaker_trips"`
 	LoopsCaught  []DayCount `json:"loops_caught"`
 	Judges       []JudgeDay `json:"judges"`
+	// Rollout is set by the caller that can replay calls (`warden stats`).
+	Rollout *Rollout `json:"rollout,omitempty"`
 }
 
 // Day sums one day.

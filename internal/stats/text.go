@@ -24,6 +24,7 @@ func (r *Report) WriteText(w io.Writer) {
 		t.Denied+t.Asked, t.Denied, t.Asked, t.Overridden, t.BreakerTrips, t.LoopsCaught, t.JudgeCalls, t.JudgeCostUSD)
 	if len(r.Days) == 0 {
 		fmt.Fprintln(w, "nothing recorded in this period")
+		r.writeRollout(w)
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -77,4 +78,5 @@ func (r *Report) WriteText(w io.Writer) {
 		}
 		tw.Flush()
 	}
+	r.writeRollout(w)
 }

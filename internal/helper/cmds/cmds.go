@@ -52,6 +52,8 @@ func NewRoot() *cobra.Command {
 	root.AddCommand(newAuditCmd())
 	root.AddCommand(daemon.Commands()...)
 	root.AddCommand(newMCPCmd(), newJudgeCmd(), newVersionCmd())
+	root.AddCommand(newEventsCmd())
+	root.AddCommand(newOTelCmd())
 	return root
 }
 
