@@ -24,7 +24,7 @@ var groupOf = map[string]string{
 	"breaker": "session", "research": "session", "pace-maker": "session",
 	"handoff": "session", "loop": "session", "tempo": "session",
 
-	"policy": "guards", "judge": "guards", "audit": "guards", "log": "guards", "stats": "guards",
+	"policy": "guards", "replay": "guards", "judge": "guards", "audit": "guards", "log": "guards", "stats": "guards",
 
 	"usage": "usage", "pace": "usage", "statusline": "usage",
 
