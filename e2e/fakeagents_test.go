@@ -22,9 +22,37 @@ type fakeModels struct {
 	FinalText string
 	srv       *httptest.Server
 
+	// CodexHeaders are sent with every Responses answer: Codex records
+	// x-codex-* rate-limit headers in its rollout.
+	CodexHeaders map[string]string
+
 	mu      sync.Mutex
-	reqs    []string // "METHOD path" of every request
-	results []string // the tool results the CLIs sent back, as text
+	reqs    []string    // "METHOD path" of every request
+	results []string    // the tool results the CLIs sent back, as text
+	usages  []fakeUsage // the usage each model answer reported, in order
+}
+
+// fakeUsage is the token usage one answer reports, distinct per request
+// so a report that drops, doubles or mixes up a field shows: In counts
+// every input token, Cached of them read from the cache; Out every
+// output token, Reasoning of them thinking.
+type fakeUsage struct{ In, Cached, Out, Reasoning int64 }
+
+// nextUsage is the usage of the n-th answer (1-based), recorded.
+func (f *fakeModels) nextUsage() fakeUsage {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := int64(len(f.usages) + 1)
+	u := fakeUsage{In: 1000*n + 11, Cached: 100*n + 3, Out: 10*n + 7, Reasoning: n}
+	f.usages = append(f.usages, u)
+	return u
+}
+
+// Usages are the usages the model answers reported.
+func (f *fakeModels) Usages() []fakeUsage {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]fakeUsage(nil), f.usages...)
 }
 
 func newFakeModels(command string) *fakeModels {
@@ -130,6 +158,10 @@ func (f *fakeModels) responses(w http.ResponseWriter, req map[string]any) {
 		}
 	}
 	done := f.toolResult(outs, len(outs) > 0)
+	for k, v := range f.CodexHeaders {
+		w.Header().Set(k, v)
+	}
+	u := f.nextUsage()
 	s := startSSE(w)
 	id := fmt.Sprintf("resp_%d", len(f.Requests()))
 	s.event("response.created", map[string]any{"type": "response.created", "response": map[string]any{"id": id}})
@@ -144,8 +176,8 @@ func (f *fakeModels) responses(w http.ResponseWriter, req map[string]any) {
 	s.event("response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": 0, "item": item})
 	s.event("response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
 	s.event("response.completed", map[string]any{"type": "response.completed", "response": map[string]any{
-		"id": id, "usage": map[string]any{"input_tokens": 100, "input_tokens_details": map[string]any{"cached_tokens": 0},
-			"output_tokens": 10, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 110}}})
+		"id": id, "usage": map[string]any{"input_tokens": u.In, "input_tokens_details": map[string]any{"cached_tokens": u.Cached},
+			"output_tokens": u.Out, "output_tokens_details": map[string]any{"reasoning_tokens": u.Reasoning}, "total_tokens": u.In + u.Out}}})
 }
 
 // chat answers OpenAI Chat Completions: bash{command,description}, as
@@ -158,6 +190,7 @@ func (f *fakeModels) chat(w http.ResponseWriter, req map[string]any) {
 		}
 	}
 	done := f.toolResult(outs, len(outs) > 0)
+	u := f.nextUsage()
 	s := startSSE(w)
 	id := fmt.Sprintf("chatcmpl-%d", len(f.Requests()))
 	chunk := func(delta map[string]any, finish any) map[string]any {
@@ -174,7 +207,8 @@ func (f *fakeModels) chat(w http.ResponseWriter, req map[string]any) {
 		s.event("", chunk(map[string]any{}, "tool_calls"))
 	}
 	s.event("", map[string]any{"id": id, "object": "chat.completion.chunk", "created": 1764324000, "model": text(req["model"]), "choices": []any{},
-		"usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}})
+		"usage": map[string]any{"prompt_tokens": u.In, "prompt_tokens_details": map[string]any{"cached_tokens": u.Cached},
+			"completion_tokens": u.Out, "completion_tokens_details": map[string]any{"reasoning_tokens": u.Reasoning}, "total_tokens": u.In + u.Out}})
 	fmt.Fprint(w, "data: [DONE]\n\n")
 }
 
@@ -189,6 +223,7 @@ func (f *fakeModels) gemini(w http.ResponseWriter, req map[string]any) {
 		}
 	}
 	done := f.toolResult(outs, len(outs) > 0)
+	u := f.nextUsage()
 	s := startSSE(w)
 	var part map[string]any
 	if done {
@@ -198,8 +233,10 @@ func (f *fakeModels) gemini(w http.ResponseWriter, req map[string]any) {
 			"args": map[string]any{"command": f.Command, "description": "run the command"}}}
 	}
 	s.event("", map[string]any{
-		"candidates":    []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0}},
-		"usageMetadata": map[string]any{"promptTokenCount": 100, "candidatesTokenCount": 10, "totalTokenCount": 110},
-		"modelVersion":  "gemini-3.1-pro-preview",
+		"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0}},
+		// Gemini counts thoughts apart from candidates.
+		"usageMetadata": map[string]any{"promptTokenCount": u.In, "cachedContentTokenCount": u.Cached,
+			"candidatesTokenCount": u.Out - u.Reasoning, "thoughtsTokenCount": u.Reasoning, "totalTokenCount": u.In + u.Out},
+		"modelVersion": "gemini-3.1-pro-preview",
 	})
 }
