@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // fakeModels is the model API of the other agent CLIs, scripted the same
@@ -18,7 +19,8 @@ import (
 // /v1/chat/completions) and Gemini (Gemini CLI, POST
 // /v1beta/models/<m>:streamGenerateContent?alt=sse), all streamed as SSE.
 type fakeModels struct {
-	Command   string // the shell command the model asks for
+	Command   string   // the shell command the model asks for
+	Then      []string // commands asked next, one per tool result received
 	FinalText string
 	srv       *httptest.Server
 
@@ -53,12 +55,6 @@ func (f *fakeModels) Usages() []fakeUsage {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]fakeUsage(nil), f.usages...)
-}
-
-func newFakeModels(command string) *fakeModels {
-	f := &fakeModels{Command: command, FinalText: "All done."}
-	f.srv = httptest.NewServer(f)
-	return f
 }
 
 func (f *fakeModels) URL() string { return f.srv.URL }
@@ -97,6 +93,18 @@ func (f *fakeModels) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// next is the command to ask for once the conversation holds results
+// tool results; done when there is none left (answer FinalText).
+func (f *fakeModels) next(results int) (cmd string, done bool) {
+	switch {
+	case results == 0:
+		return f.Command, false
+	case results-1 < len(f.Then):
+		return f.Then[results-1], false
+	}
+	return "", true
+}
+
 // toolResult finds a tool result in a request (JSON path per API); ok is
 // false for a conversation's first request.
 func (f *fakeModels) toolResult(texts []string, ok bool) bool {
@@ -126,6 +134,11 @@ func text(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// fakeIDs numbers responses across every fake in the process: a real
+// API's response ids are unique, and usage reports count one response
+// once by its id.
+var fakeIDs atomic.Int64
 
 type sse struct{ w http.ResponseWriter }
 
@@ -157,20 +170,21 @@ func (f *fakeModels) responses(w http.ResponseWriter, req map[string]any) {
 			outs = append(outs, text(it["output"]))
 		}
 	}
-	done := f.toolResult(outs, len(outs) > 0)
+	f.toolResult(outs, len(outs) > 0)
+	command, done := f.next(len(outs))
 	for k, v := range f.CodexHeaders {
 		w.Header().Set(k, v)
 	}
 	u := f.nextUsage()
 	s := startSSE(w)
-	id := fmt.Sprintf("resp_%d", len(f.Requests()))
+	id := fmt.Sprintf("resp_%d", fakeIDs.Add(1))
 	s.event("response.created", map[string]any{"type": "response.created", "response": map[string]any{"id": id}})
 	var item map[string]any
 	if done {
 		item = map[string]any{"type": "message", "role": "assistant", "id": "msg_" + id,
 			"content": []any{map[string]any{"type": "output_text", "text": f.FinalText, "annotations": []any{}}}}
 	} else {
-		args, _ := json.Marshal(map[string]any{"cmd": f.Command})
+		args, _ := json.Marshal(map[string]any{"cmd": command})
 		item = map[string]any{"type": "function_call", "id": "fc_" + id, "call_id": "call_" + id, "name": "exec_command", "arguments": string(args)}
 	}
 	s.event("response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": 0, "item": item})
@@ -189,10 +203,11 @@ func (f *fakeModels) chat(w http.ResponseWriter, req map[string]any) {
 			outs = append(outs, text(m["content"]))
 		}
 	}
-	done := f.toolResult(outs, len(outs) > 0)
+	f.toolResult(outs, len(outs) > 0)
+	command, done := f.next(len(outs))
 	u := f.nextUsage()
 	s := startSSE(w)
-	id := fmt.Sprintf("chatcmpl-%d", len(f.Requests()))
+	id := fmt.Sprintf("chatcmpl-%d", fakeIDs.Add(1))
 	chunk := func(delta map[string]any, finish any) map[string]any {
 		return map[string]any{"id": id, "object": "chat.completion.chunk", "created": 1764324000, "model": text(req["model"]),
 			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
@@ -201,7 +216,7 @@ func (f *fakeModels) chat(w http.ResponseWriter, req map[string]any) {
 		s.event("", chunk(map[string]any{"role": "assistant", "content": f.FinalText}, nil))
 		s.event("", chunk(map[string]any{}, "stop"))
 	} else {
-		args, _ := json.Marshal(map[string]any{"command": f.Command, "description": "run the command"})
+		args, _ := json.Marshal(map[string]any{"command": command, "description": "run the command"})
 		s.event("", chunk(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
 			"index": 0, "id": "call_" + id, "type": "function", "function": map[string]any{"name": "bash", "arguments": string(args)}}}}, nil))
 		s.event("", chunk(map[string]any{}, "tool_calls"))
@@ -222,7 +237,8 @@ func (f *fakeModels) gemini(w http.ResponseWriter, req map[string]any) {
 			}
 		}
 	}
-	done := f.toolResult(outs, len(outs) > 0)
+	f.toolResult(outs, len(outs) > 0)
+	command, done := f.next(len(outs))
 	u := f.nextUsage()
 	s := startSSE(w)
 	var part map[string]any
@@ -230,7 +246,7 @@ func (f *fakeModels) gemini(w http.ResponseWriter, req map[string]any) {
 		part = map[string]any{"text": f.FinalText}
 	} else {
 		part = map[string]any{"functionCall": map[string]any{"name": "run_shell_command",
-			"args": map[string]any{"command": f.Command, "description": "run the command"}}}
+			"args": map[string]any{"command": command, "description": "run the command"}}}
 	}
 	s.event("", map[string]any{
 		"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0}},
