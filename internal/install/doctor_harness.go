@@ -10,6 +10,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/warden-dev/warden/internal/harness"
+	"github.com/warden-dev/warden/internal/pace"
 )
 
 // harnesses adds one line per other CLI warden is set up for (or whose
@@ -107,6 +108,7 @@ func (d *doctor) codexCheck() {
 		return
 	}
 	d.ok(name, fmt.Sprintf("%d hooks registered in %s and trusted in %s", len(trusts), hooksPath, cfgPath))
+	d.info(name, "pacing: Codex sessions are paced by Codex's own rate limits, read from its rollouts (warden pace --harness codex)")
 }
 
 func (d *doctor) geminiCheck() {
@@ -138,6 +140,7 @@ func (d *doctor) geminiCheck() {
 		}
 	}
 	d.ok(name, fmt.Sprintf("%d hooks registered in %s", len(got), path))
+	d.info(name, "pacing: "+pace.NoQuotaNote(harness.Gemini.Title()))
 }
 
 func (d *doctor) copilotCheck() {
@@ -180,4 +183,5 @@ func (d *doctor) copilotCheck() {
 		}
 	}
 	d.ok(name, fmt.Sprintf("%d hooks registered in %s (a repository's .claude/settings.json warden hooks stay silent under Copilot)", len(got), path))
+	d.info(name, "pacing: "+pace.NoQuotaNote(harness.Copilot.Title()))
 }
