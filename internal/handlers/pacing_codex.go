@@ -2,7 +2,9 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/pace"
@@ -18,6 +20,9 @@ import (
 func codexPacing(ctx context.Context, c *pipeline.Call, st quota.Store, s pace.Settings) (event.Decision, error) {
 	if path := c.Input.TranscriptPath; path != "" {
 		lim, err := codexrl.Latest(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			lim, err = nil, nil // not written yet: the stored figures stand
+		}
 		if err != nil {
 			return event.Decision{}, fmt.Errorf("read Codex rate limits from %s: %w", path, err)
 		}

@@ -68,6 +68,11 @@ func TestPacingCodexFromRollout(t *testing.T) {
 			t.Errorf("%s was paced: %+v", h, d)
 		}
 	}
+	// A rollout not written yet: the stored figures stand.
+	rollout = filepath.Join(t.TempDir(), "missing.jsonl")
+	if d := call("codex"); d.Sleep != time.Duration(want)*time.Second {
+		t.Errorf("codex, rollout missing: sleep %v (want %d s)", d.Sleep, want)
+	}
 	// Claude Code still goes by its own figures (99 %: the emergency).
 	if d := call("claude"); d.Sleep != 350*time.Second {
 		t.Errorf("claude: sleep %v, want 350s", d.Sleep)

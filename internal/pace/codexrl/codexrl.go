@@ -62,9 +62,11 @@ type Limits struct {
 // long.
 var tailSizes = []int64{64 << 10, 1 << 20, 8 << 20}
 
-// Latest returns the newest rate limits in the rollout at path; nil when
-// it has none (no token_count yet, or a provider that sends no x-codex-*
-// headers).
+// Latest returns the rate limits of the rollout's newest token_count
+// event; nil when it has none (no reply yet, or a provider that sends no
+// x-codex-* headers: Codex then records null). Only the newest event
+// counts, so a rollout without figures costs a read of its last turn, not
+// of the whole file.
 func Latest(path string) (*Limits, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -88,7 +90,7 @@ func Latest(path string) (*Limits, error) {
 				buf = nil
 			}
 		}
-		if l := lastLimits(buf); l != nil {
+		if l, found := newestTokenCount(buf); found {
 			return l, nil
 		}
 		if from == 0 {
@@ -98,20 +100,28 @@ func Latest(path string) (*Limits, error) {
 	return nil, nil
 }
 
-// lastLimits scans the lines of buf from the end.
-func lastLimits(buf []byte) *Limits {
+// newestTokenCount scans the lines of buf from the end for the newest
+// token_count event (found) and returns its limits.
+func newestTokenCount(buf []byte) (l *Limits, found bool) {
 	for len(buf) > 0 {
 		i := bytes.LastIndexByte(bytes.TrimRight(buf, "\n"), '\n')
 		ln := buf[i+1:]
 		buf = buf[:max(i, 0)]
-		if !bytes.Contains(ln, []byte(`"rate_limits"`)) {
+		if !bytes.Contains(ln, []byte(`"token_count"`)) || !bytes.Contains(ln, []byte(`"event_msg"`)) {
 			continue
 		}
-		if l := Parse(ln); l != nil {
-			return l
+		var probe struct {
+			Type    string `json:"type"`
+			Payload struct {
+				Type string `json:"type"`
+			} `json:"payload"`
 		}
+		if json.Unmarshal(bytes.TrimSpace(ln), &probe) != nil || probe.Type != "event_msg" || probe.Payload.Type != "token_count" {
+			continue // a torn line, or the words inside some text
+		}
+		return Parse(ln), true
 	}
-	return nil
+	return nil, false
 }
 
 // Parse reads one rollout line; nil when it carries no usable rate limits.

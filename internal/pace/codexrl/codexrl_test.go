@@ -34,8 +34,8 @@ func TestLatestReadsTheNewestLimits(t *testing.T) {
 		`{"timestamp":"2026-11-28T10:00:00.000Z","type":"session_meta","payload":{"id":"s"}}`,
 		tokenCount("2026-11-28T10:00:01.000Z", 10, 30, 1800000000, 1800300000),
 		tokenCount("2026-11-28T10:00:02.000Z", 12.5, 40, 1800000000, 1800300000),
-		// A provider without the headers: rate_limits null, skipped.
-		`{"timestamp":"2026-11-28T10:00:03.000Z","type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":null}}`,
+		// Text that mentions the words is not an event.
+		`{"timestamp":"2026-11-28T10:00:03.000Z","type":"response_item","payload":{"type":"message","content":"\"event_msg\" \"token_count\" \"rate_limits\""}}`,
 	}
 	for range 200 {
 		lines = append(lines, filler)
@@ -50,6 +50,22 @@ func TestLatestReadsTheNewestLimits(t *testing.T) {
 		*s.FiveHour.Util != 12.5 || s.FiveHour.ResetsAt.Unix() != 1800000000 ||
 		*s.SevenDay.Util != 40 || s.SevenDay.ResetsAt.Unix() != 1800300000 || len(l.Ignored) != 0 {
 		t.Errorf("snapshot %+v five %v/%v seven %v/%v", s, *s.FiveHour.Util, s.FiveHour.ResetsAt, *s.SevenDay.Util, s.SevenDay.ResetsAt)
+	}
+}
+
+// The newest token_count decides: once the provider stops sending the
+// headers (rate_limits null), there are no figures.
+func TestLatestNullLimits(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rollout.jsonl")
+	write(t, path,
+		tokenCount("2026-11-28T10:00:01.000Z", 10, 30, 1800000000, 1800300000),
+		`{"timestamp":"2026-11-28T10:00:03.000Z","type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":null}}`,
+	)
+	if l, err := Latest(path); l != nil || err != nil {
+		t.Errorf("Latest = %+v, %v; want none", l, err)
+	}
+	if l, err := Latest(filepath.Join(t.TempDir(), "none.jsonl")); l != nil || err == nil {
+		t.Errorf("a missing rollout: %+v, %v", l, err)
 	}
 }
 
