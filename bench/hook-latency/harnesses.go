@@ -33,12 +33,14 @@ var harnessRuns = []harnessRun{
 	{name: "copilot", args: []string{"hook", "--harness", "copilot", "preToolUse"}, payload: copilotPayload},
 }
 
-func codexPayload(b *bench, desc string) []byte {
+// codexPayload: Codex sends no description (its payload is smaller than
+// the others'); the command stays the short one, as the model writes it.
+func codexPayload(b *bench, _ string) []byte {
 	p, _ := json.Marshal(map[string]any{
 		"session_id": "0a1b2c3d-codex-4e5f-8a9b-0c1d2e3f4a5b", "turn_id": "0a1b2c3d-turn-4e5f-8a9b-0c1d2e3f4a5b",
 		"transcript_path": "/home/dev/.codex/sessions/2026/11/28/rollout-2026-11-28T10-00-00-0a1b2c3d.jsonl",
 		"cwd":             b.dir, "hook_event_name": preToolUse, "model": "gpt-5.4", "permission_mode": "default",
-		"tool_name": "Bash", "tool_input": map[string]any{"command": "ls -la # " + desc},
+		"tool_name": "Bash", "tool_input": map[string]any{"command": "ls -la"},
 		"tool_use_id": fmt.Sprintf("call_bench_%08d", b.seq),
 	})
 	return p
