@@ -75,7 +75,7 @@ type HarnessPhase struct {
 	// from the noise of spawning.
 	InProcess []Summary `json:"in_process"`
 	RowsAdded int       `json:"rows_added"`
-	Declines      int64     `json:"declines"`
+	Declines  int64     `json:"declines"`
 }
 
 func (b *bench) harnessPhase(p *nodeParent, o options) (*HarnessPhase, error) {

@@ -39,7 +39,7 @@ func newUsageCmd() *cobra.Command {
 	var o usageOptions
 	cmd := &cobra.Command{
 		Use:   "usage daily|weekly|monthly|session|blocks [flags]",
-		Short: "Token and cost reports from Claude Code transcripts (ccusage-compatible)",
+		Short: "Token and cost reports from Claude Code transcripts (ccusage-compatible), or another CLI's",
 		Long: `Token and cost reports from the Claude Code transcripts under
 $CLAUDE_CONFIG_DIR (a comma-separated list is allowed) or ~/.claude and
 ~/.config/claude (projects/**/*.jsonl, subagent transcripts included).
@@ -52,7 +52,13 @@ embedded in warden (no network); models it does not know cost 0 and are
 named in a warning. --json prints ccusage's JSON shapes.
 
 Parsed entries are cached per file in warden's store, so a later run reads
-only what was appended (--no-cache reads everything).`,
+only what was appended (--no-cache reads everything).
+
+--harness codex|gemini|copilot gives the same reports over that CLI's own
+transcripts: Codex's rollouts ($CODEX_HOME/sessions), Gemini CLI's chats
+(~/.gemini/tmp/*/chats) or Copilot CLI's session events
+(~/.copilot/session-state). Input is the input not read from a cache,
+output includes reasoning; a session's project is the directory it ran in.`,
 		Args: cobra.NoArgs,
 	}
 	pf := cmd.PersistentFlags()
