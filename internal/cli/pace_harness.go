@@ -53,7 +53,7 @@ func runHarnessPace(cmd *cobra.Command, h harness.Name, asJSON bool) error {
 				return err
 			}
 			for _, w := range lim.Ignored {
-				fmt.Fprintf(cmd.ErrOrStderr(), "warden: Codex reports a %s window; pacing knows 5-hour and 7-day windows only and ignores it\n", w)
+				fmt.Fprintf(cmd.ErrOrStderr(), "warden: Codex reports a %s; pacing uses 5-hour and 7-day windows that reset within their length, and ignores it\n", w)
 			}
 		}
 	}

@@ -53,7 +53,8 @@ type line struct {
 // Limits is what one rollout line says.
 type Limits struct {
 	Snapshot quota.Snapshot // Time: the line's; Source: quota.SourceCodex
-	// Ignored lists windows of a length pacing does not know ("60m").
+	// Ignored lists windows pacing cannot use: of a length it does not
+	// know ("1h0m0s"), or resetting further off than their length.
 	Ignored []string
 }
 
@@ -156,6 +157,13 @@ func Parse(b []byte) *Limits {
 			minutes = fiveHourMinutes
 		} else {
 			minutes = sevenDayMinutes
+		}
+		if length := time.Duration(minutes) * time.Minute; qw.ResetsAt != nil && qw.ResetsAt.Sub(ts) > length+5*time.Minute {
+			// A reset further off than the window is long: not figures
+			// pacing can use (its allowance would be far behind and the
+			// delay the largest).
+			out.Ignored = append(out.Ignored, length.String()+" window resetting at "+qw.ResetsAt.Format(time.RFC3339)+", beyond its length")
+			continue
 		}
 		switch minutes {
 		case fiveHourMinutes:

@@ -30,10 +30,11 @@ func TestLatestReadsTheNewestLimits(t *testing.T) {
 	// The newest limits sit before 200 KB of later lines: the tail is
 	// read further back until they are found.
 	filler := `{"timestamp":"2026-11-28T10:00:05.000Z","type":"response_item","payload":{"type":"function_call_output","output":"` + strings.Repeat("x", 1000) + `"}}`
+	r5, r7 := time.Date(2026, 11, 28, 14, 0, 0, 0, time.UTC).Unix(), time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC).Unix()
 	lines := []string{
 		`{"timestamp":"2026-11-28T10:00:00.000Z","type":"session_meta","payload":{"id":"s"}}`,
-		tokenCount("2026-11-28T10:00:01.000Z", 10, 30, 1800000000, 1800300000),
-		tokenCount("2026-11-28T10:00:02.000Z", 12.5, 40, 1800000000, 1800300000),
+		tokenCount("2026-11-28T10:00:01.000Z", 10, 30, r5, r7),
+		tokenCount("2026-11-28T10:00:02.000Z", 12.5, 40, r5, r7),
 		// Text that mentions the words is not an event.
 		`{"timestamp":"2026-11-28T10:00:03.000Z","type":"response_item","payload":{"type":"message","content":"\"event_msg\" \"token_count\" \"rate_limits\""}}`,
 	}
@@ -47,9 +48,9 @@ func TestLatestReadsTheNewestLimits(t *testing.T) {
 	}
 	s := l.Snapshot
 	if s.Source != "codex" || !s.Time.Equal(time.Date(2026, 11, 28, 10, 0, 2, 0, time.UTC)) ||
-		*s.FiveHour.Util != 12.5 || s.FiveHour.ResetsAt.Unix() != 1800000000 ||
-		*s.SevenDay.Util != 40 || s.SevenDay.ResetsAt.Unix() != 1800300000 || len(l.Ignored) != 0 {
-		t.Errorf("snapshot %+v five %v/%v seven %v/%v", s, *s.FiveHour.Util, s.FiveHour.ResetsAt, *s.SevenDay.Util, s.SevenDay.ResetsAt)
+		s.FiveHour.Util == nil || *s.FiveHour.Util != 12.5 || s.FiveHour.ResetsAt.Unix() != r5 ||
+		s.SevenDay.Util == nil || *s.SevenDay.Util != 40 || s.SevenDay.ResetsAt.Unix() != r7 || len(l.Ignored) != 0 {
+		t.Errorf("snapshot %+v, ignored %v", s, l.Ignored)
 	}
 }
 
@@ -58,7 +59,7 @@ func TestLatestReadsTheNewestLimits(t *testing.T) {
 func TestLatestNullLimits(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rollout.jsonl")
 	write(t, path,
-		tokenCount("2026-11-28T10:00:01.000Z", 10, 30, 1800000000, 1800300000),
+		tokenCount("2026-11-28T10:00:01.000Z", 10, 30, time.Date(2026, 11, 28, 14, 0, 0, 0, time.UTC).Unix(), time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC).Unix()),
 		`{"timestamp":"2026-11-28T10:00:03.000Z","type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":null}}`,
 	)
 	if l, err := Latest(path); l != nil || err != nil {
@@ -79,6 +80,11 @@ func TestParseWindowsByLength(t *testing.T) {
 	if l.Snapshot.FiveHour.Util != nil || *l.Snapshot.SevenDay.Util != 7 ||
 		!l.Snapshot.SevenDay.ResetsAt.Equal(time.Date(2026, 11, 28, 11, 0, 0, 0, time.UTC)) || fmt.Sprint(l.Ignored) != "[1h0m0s]" {
 		t.Errorf("%+v", l)
+	}
+	// A 5-hour window said to reset in 48 days is not used.
+	far := Parse([]byte(`{"timestamp":"2026-11-28T10:00:00Z","type":"event_msg","payload":{"type":"token_count","rate_limits":{"primary":{"used_percent":5,"window_minutes":300,"resets_at":1800000000}}}}`))
+	if far == nil || far.Snapshot.FiveHour.Util != nil || len(far.Ignored) != 1 || !strings.Contains(far.Ignored[0], "beyond its length") {
+		t.Errorf("far reset: %+v", far)
 	}
 	for _, bad := range []string{``, `{}`, `{"type":"event_msg","payload":{"rate_limits":null}}`, `not json`,
 		`{"timestamp":"2026-11-28T10:00:00Z","type":"event_msg","payload":{"rate_limits":{"primary":null,"secondary":null}}}`} {
