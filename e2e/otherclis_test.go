@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -203,7 +204,13 @@ func newCLIHome(t *testing.T, c otherCLI) *cliHome {
 // run has the CLI's model ask for command once, and returns the API.
 func (w *cliHome) run(t *testing.T, c otherCLI, bin, command string) *fakeModels {
 	t.Helper()
-	api := newFakeModels(command)
+	return w.runAPI(t, c, bin, &fakeModels{Command: command, FinalText: "All done."})
+}
+
+// runAPI runs the CLI headless against api (served here).
+func (w *cliHome) runAPI(t *testing.T, c otherCLI, bin string, api *fakeModels) *fakeModels {
+	t.Helper()
+	api.srv = httptest.NewServer(api)
 	t.Cleanup(api.Close)
 	args, extra := c.command(bin, api.URL(), "Run the command the task needs.")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -214,7 +221,7 @@ func (w *cliHome) run(t *testing.T, c otherCLI, bin, command string) *fakeModels
 	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.CombinedOutput()
 	if err != nil || len(api.ToolResults()) == 0 {
-		t.Fatalf("%s (%q): %v; requests %v; output:\n%s", c.harness, command, err, api.Requests(), testenv.Tail(out, 4000))
+		t.Fatalf("%s (%q): %v; requests %v; output:\n%s", c.harness, api.Command, err, api.Requests(), testenv.Tail(out, 4000))
 	}
 	return api
 }

@@ -78,6 +78,8 @@ func main() {
 	flag.StringVar(&o.node, "node", "node", "the Node program the Node-parent phase spawns hooks from, as Claude Code does; \"\" for none")
 	flag.StringVar(&o.nodeCallers, "node-callers", "1,4", "numbers of callers started together from the Node parent")
 	flag.IntVar(&o.nodeRounds, "node-rounds", 200, "measured rounds per number of callers from the Node parent")
+	flag.IntVar(&o.harnessRounds, "harness-rounds", 100, "measured rounds of the per-harness phase (one hook of each CLI warden governs per round, from the Node parent); 0 for none")
+	flag.Float64Var(&o.maxRatioClaude, "max-ratio-claude", 0, "exit 1 if another CLI's hook p50 exceeds this many times Claude Code's in the harness phase; 0 = no check")
 	flag.BoolVar(&o.floor, "floor", true, "also measure the front against a stand-in keeper that answers at once (the round trip alone)")
 	flag.BoolVar(&o.noUserConfig, "no-user-config", false, "measure without a user config.toml (every key at its default)")
 	flag.IntVar(&o.pauseRounds, "pause-rounds", 12, "also measure this many hooks each after a pause, once the keeper checkpointed (0: none)")
@@ -135,6 +137,8 @@ type options struct {
 	node, nodeCallers     string
 	nodeRounds            int
 	nodeLevels            []int
+	harnessRounds         int
+	maxRatioClaude        float64
 	pgURL                 string
 }
 
@@ -147,6 +151,7 @@ type Result struct {
 	Phases       []Phase         `json:"phases"`
 	Parallel     []ParallelPhase `json:"parallel,omitempty"`
 	Node         []NodePhase     `json:"node_parent,omitempty"`
+	Harnesses    *HarnessPhase   `json:"harnesses,omitempty"`
 	Pause        *PausePhase     `json:"pause,omitempty"`
 	Floor        *FloorPhase     `json:"floor,omitempty"`
 	Check        *Check          `json:"check,omitempty"`
@@ -188,7 +193,11 @@ type Check struct {
 	// Declines by the keeper in the parallel and Node phases: any fails
 	// the check.
 	Declines int64 `json:"declines"`
-	Pass     bool  `json:"pass"`
+	// HarnessRatios are each other CLI's hook p50 to Claude Code's, held
+	// to MaxClaude when it is set.
+	HarnessRatios map[string]float64 `json:"harness_ratios_p50_to_claude,omitempty"`
+	MaxClaude     float64            `json:"max_ratio_claude,omitempty"`
+	Pass          bool               `json:"pass"`
 }
 
 // bench holds what every spawn shares.
@@ -200,8 +209,10 @@ type bench struct {
 	stdout *os.File // /dev/null
 	stderr *os.File // a file, so a complaint can be shown afterwards
 	seq    int      // warden runs so far, for unique tool_use_ids
-	desc   string   // description padding that brings the payload to size
-	pdesc  string   // the same for the PostToolUse payload
+	// harnesses is the per-harness phase's result (keeper phase).
+	harnesses *HarnessPhase
+	desc      string // description padding that brings the payload to size
+	pdesc     string // the same for the PostToolUse payload
 }
 
 type variant struct {
@@ -267,7 +278,7 @@ func run(o options) (*Result, error) {
 	}
 	res.Ship = ship
 	res.Phases = append(res.Phases, *kept)
-	res.Parallel, res.Node = par, node
+	res.Parallel, res.Node, res.Harnesses = par, node, b.harnesses
 	if o.pauseRounds > 0 {
 		if res.Pause, err = b.pausePhase(o); err != nil {
 			return nil, err
@@ -331,6 +342,19 @@ func run(o options) (*Result, error) {
 		}
 		c.Pass = c.Pass && c.Declines == 0
 		res.Check = c
+	}
+	if h := res.Harnesses; h != nil && (o.maxRatio > 0 || o.maxRatioClaude > 0) {
+		if res.Check == nil {
+			res.Check = &Check{Ratios: map[int]float64{}, Pass: true}
+		}
+		c := res.Check
+		c.HarnessRatios, c.MaxClaude = map[string]float64{}, o.maxRatioClaude
+		c.Declines += h.Declines
+		c.Pass = c.Pass && h.Declines == 0
+		for i, r := range h.RatioToClaude[1:] {
+			c.HarnessRatios[harnessRuns[i+1].name] = r
+			c.Pass = c.Pass && (o.maxRatioClaude <= 0 || r <= o.maxRatioClaude)
+		}
 	}
 	return res, nil
 }
@@ -533,6 +557,11 @@ func (b *bench) keeperPhase(vs []variant, o options) (*Phase, []ParallelPhase, [
 				return nil, nil, nil, nil, err
 			}
 			node = append(node, *ph)
+		}
+		if o.harnessRounds > 0 {
+			if b.harnesses, err = b.harnessPhase(np, o); err != nil {
+				return nil, nil, nil, nil, err
+			}
 		}
 	}
 	var ship *ShipCheck

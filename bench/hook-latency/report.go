@@ -52,6 +52,7 @@ func printTable(w io.Writer, r *Result) {
 	}
 	printParallel(w, r.Parallel)
 	printNode(w, r.Node)
+	printHarnesses(w, r.Harnesses)
 	printPause(w, r.Pause)
 	printFloor(w, r.Floor)
 	if s := r.Ship; s != nil {
@@ -66,6 +67,15 @@ func printTable(w io.Writer, r *Result) {
 		for _, p := range r.Node {
 			parts = append(parts, fmt.Sprintf("%.2f× with %d caller(s)", c.Ratios[p.Callers], p.Callers))
 		}
-		fmt.Fprintf(w, "\ncheck: warden (exec form) / bare Go from the Node parent, p50: %s, against max %.2f×; %d declined: %s\n", strings.Join(parts, ", "), c.Max, c.Declines, verdict)
+		if c.Max > 0 {
+			fmt.Fprintf(w, "\ncheck: warden (exec form) / bare Go from the Node parent, p50: %s, against max %.2f×; %d declined: %s\n", strings.Join(parts, ", "), c.Max, c.Declines, verdict)
+		}
+		if c.MaxClaude > 0 {
+			var hs []string
+			for _, h := range harnessRuns[1:] {
+				hs = append(hs, fmt.Sprintf("%s %.2f×", h.name, c.HarnessRatios[h.name]))
+			}
+			fmt.Fprintf(w, "check: other CLIs' hook p50 / Claude Code's: %s, against max %.2f×: %s\n", strings.Join(hs, ", "), c.MaxClaude, verdict)
+		}
 	}
 }

@@ -11,7 +11,9 @@
 #                                       p50, both spawned from a Node parent
 #                                       as Claude Code spawns hooks, alone or
 #                                       4 callers at once (100 rounds each),
-#                                       is over MAX_RATIO_BARE, or when the
+#                                       is over MAX_RATIO_BARE, when another
+#                                       CLI's hook / Claude Code's at p50 is
+#                                       over MAX_RATIO_CLAUDE, or when the
 #                                       keeper declined any hook
 set -eu
 
@@ -66,6 +68,16 @@ set -eu
 # Node's and say more about the front itself). See docs/hot-path.md.
 MAX_RATIO_BARE=${MAX_RATIO_BARE:-1.35}
 
+# MAX_RATIO_CLAUDE holds each other CLI's hook (Codex, Gemini, Copilot, in
+# its own payload) to Claude Code's at p50, measured in the same rounds
+# from the Node parent. Set on 2026-11-29: three runs of 300 rounds at load
+# average 6-13 measured 0.97-1.04x for every CLI (the aim is within 1.10x;
+# in-process work differs by under 0.1 ms, the rest is spawn noise); single
+# runs at load 15-19 reached 1.16-1.21x. 1.35 does not fail on that noise,
+# and still catches a harness that stops being served by the keeper (every
+# such hook runs in warden-core: 2x and more).
+MAX_RATIO_CLAUDE=${MAX_RATIO_CLAUDE:-1.35}
+
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -98,7 +110,8 @@ shift
 # The no-keeper phase is reported by the full run; the check measures the
 # path users get, with the store keeper (a keeper that fails to start makes
 # the run fail too: every hook would pay ~2 ms more).
-set -- -rounds 60 -alone=false -parallel-rounds 60 -node-rounds 100 -pause-rounds 0 -floor=false -max-ratio-bare "$MAX_RATIO_BARE" "$@"
+set -- -rounds 60 -alone=false -parallel-rounds 60 -node-rounds 100 -pause-rounds 0 -floor=false -max-ratio-bare "$MAX_RATIO_BARE" \
+	-harness-rounds 60 -max-ratio-claude "$MAX_RATIO_CLAUDE" "$@"
 rc=0
 measure "$@" || rc=$?
 if [ "$rc" -eq 1 ]; then

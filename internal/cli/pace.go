@@ -13,6 +13,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/flagval"
+	"github.com/warden-dev/warden/internal/harness"
 	"github.com/warden-dev/warden/internal/hookio"
 	"github.com/warden-dev/warden/internal/pace"
 )
@@ -28,6 +29,7 @@ const paceExample = `  warden pace --at 2025-11-06T12:00:00Z \
 func newPaceCmd() *cobra.Command {
 	var (
 		asJSON, explain bool
+		harnessName     string
 		at              = flagval.Time{Unset: "now"}
 		fiveUtil        floatFlag
 		sevenUtil       floatFlag
@@ -55,11 +57,23 @@ come from). With figures as flags it is a what-if. Utilisations are
 percentages from 0 to 100; reset times are RFC 3339 (2025-11-06T14:30:00Z)
 or "none" for a window with no active reset, and default to mid-window
 (2 h 30 m and 3 d 12 h from --at).
+With --harness codex it shows the decision a Codex CLI session gets now:
+Codex's own rate limits (OpenAI's 5-hour and weekly windows, which Codex
+records in its rollouts under $CODEX_HOME/sessions) pace Codex sessions, and
+Claude Code's figures never do. Gemini CLI and Copilot CLI expose no quota:
+their sessions are not paced.
 --at sets the moment to decide at (default now). A what-if starts from the
 pacing settings of config.toml ([pacing]); the other flags override them.`,
 		Example: "  warden pace\n  warden pace --five-hour-util 40 --seven-day-util 60\n" + paceExample,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			h, err := harness.Parse(harnessName)
+			if err != nil {
+				return fmt.Errorf("--harness: %v", err)
+			}
+			if h != harness.Claude {
+				return runHarnessPace(cmd, h, asJSON)
+			}
 			if asJSON && explain {
 				return errors.New("--explain prints words and --json prints the decision; pass one of them")
 			}
@@ -137,6 +151,7 @@ pacing settings of config.toml ([pacing]); the other flags override them.`,
 	f.BoolVar(&asJSON, "json", false, "print the decision as JSON (the reference's keys)")
 	f.BoolVar(&explain, "explain", false, "explain the decision in words: window, allowance, deviation, delay and strategy")
 	f.Var(&at, "at", "decide at this RFC 3339 time instead of now")
+	f.StringVar(&harnessName, "harness", "claude", "whose pacing: claude, or codex (its own rate limits); gemini and copilot expose none")
 	f.Var(&fiveUtil, "five-hour-util", "5-hour window utilisation, percent (0-100)")
 	f.Var(&fiveReset, "five-hour-resets-at", `5-hour window reset time, RFC 3339, or "none"`)
 	f.Var(&sevenUtil, "seven-day-util", "7-day window utilisation, percent (0-100)")

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/warden-dev/warden/internal/harness"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 	"github.com/warden-dev/warden/internal/usage"
@@ -25,6 +26,7 @@ import (
 type usageOptions struct {
 	json, breakdown, offline, noCache bool
 	since, until, project, timezone   string
+	harness                           string
 	startOfWeek                       string
 	// blocks
 	tokenLimit    string
@@ -37,7 +39,7 @@ func newUsageCmd() *cobra.Command {
 	var o usageOptions
 	cmd := &cobra.Command{
 		Use:   "usage daily|weekly|monthly|session|blocks [flags]",
-		Short: "Token and cost reports from Claude Code transcripts (ccusage-compatible)",
+		Short: "Token and cost reports from Claude Code transcripts (ccusage-compatible), or another CLI's",
 		Long: `Token and cost reports from the Claude Code transcripts under
 $CLAUDE_CONFIG_DIR (a comma-separated list is allowed) or ~/.claude and
 ~/.config/claude (projects/**/*.jsonl, subagent transcripts included).
@@ -50,18 +52,25 @@ embedded in warden (no network); models it does not know cost 0 and are
 named in a warning. --json prints ccusage's JSON shapes.
 
 Parsed entries are cached per file in warden's store, so a later run reads
-only what was appended (--no-cache reads everything).`,
+only what was appended (--no-cache reads everything).
+
+--harness codex|gemini|copilot gives the same reports over that CLI's own
+transcripts: Codex's rollouts ($CODEX_HOME/sessions), Gemini CLI's chats
+(~/.gemini/tmp/*/chats) or Copilot CLI's session events
+(~/.copilot/session-state). Input is the input not read from a cache,
+output includes reasoning; a session's project is the directory it ran in.`,
 		Args: cobra.NoArgs,
 	}
 	pf := cmd.PersistentFlags()
 	pf.BoolVarP(&o.json, "json", "j", false, "JSON output (ccusage's field names and nesting)")
 	pf.StringVarP(&o.since, "since", "s", "", "from this date (YYYYMMDD or YYYY-MM-DD), inclusive")
 	pf.StringVarP(&o.until, "until", "u", "", "until this date (YYYYMMDD or YYYY-MM-DD), inclusive")
-	pf.StringVarP(&o.project, "project", "p", "", "only this project (directory name under projects/)")
+	pf.StringVarP(&o.project, "project", "p", "", "only this project (Claude Code: directory name under projects/; other CLIs: the session's directory)")
 	pf.BoolVarP(&o.breakdown, "breakdown", "b", false, "per-model rows in tables")
 	pf.StringVarP(&o.timezone, "timezone", "z", "", "time zone for dates (default: local)")
 	pf.BoolVarP(&o.offline, "offline", "O", true, "use the embedded price table (always; accepted for ccusage compatibility)")
 	pf.BoolVar(&o.noCache, "no-cache", false, "read every file, ignore and do not update the cache")
+	pf.StringVar(&o.harness, "harness", "claude", "whose transcripts: claude, codex, gemini or copilot")
 
 	for _, kind := range []string{usage.Daily, usage.Weekly, usage.Monthly} {
 		kind := kind
@@ -163,6 +172,14 @@ func runUsage(cmd *cobra.Command, report string, o usageOptions) error {
 		week = w
 	}
 
+	h, err := harness.Parse(o.harness)
+	if err != nil {
+		return fmt.Errorf("--harness: %v", err)
+	}
+	if h != harness.Claude {
+		return runHarnessUsage(ctx, cmd, string(h), report, o, f, bopt, week)
+	}
+
 	opt := usage.Options{}
 	var st usage.CacheStore // nil: no cache
 	if !o.noCache {
@@ -208,6 +225,11 @@ func runUsage(cmd *cobra.Command, report string, o usageOptions) error {
 	if err != nil {
 		return err
 	}
+	return printUsage(cmd, d, report, o, f, bopt, week)
+}
+
+// printUsage prints report over the loaded entries that pass f.
+func printUsage(cmd *cobra.Command, d *usage.Data, report string, o usageOptions, f usage.Filter, bopt usage.BlockOptions, week time.Weekday) error {
 	es := d.Select(f)
 	out := cmd.OutOrStdout()
 	width := terminalWidth()

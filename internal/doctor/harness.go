@@ -11,6 +11,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/harness"
 	"github.com/warden-dev/warden/internal/install"
+	"github.com/warden-dev/warden/internal/pace"
 )
 
 // harnesses adds one line per other CLI warden is set up for (or whose
@@ -108,6 +109,7 @@ func (d *doctor) codexCheck() {
 		return
 	}
 	d.ok(name, fmt.Sprintf("%d hooks registered in %s and trusted in %s", len(trusts), hooksPath, cfgPath))
+	d.info(name, "pacing: Codex sessions are paced by Codex's own rate limits, read from its rollouts (warden pace --harness codex)")
 }
 
 func (d *doctor) geminiCheck() {
@@ -139,6 +141,7 @@ func (d *doctor) geminiCheck() {
 		}
 	}
 	d.ok(name, fmt.Sprintf("%d hooks registered in %s", len(got), path))
+	d.info(name, "pacing: "+pace.NoQuotaNote(harness.Gemini.Title()))
 }
 
 func (d *doctor) copilotCheck() {
@@ -181,4 +184,5 @@ func (d *doctor) copilotCheck() {
 		}
 	}
 	d.ok(name, fmt.Sprintf("%d hooks registered in %s (a repository's .claude/settings.json warden hooks stay silent under Copilot)", len(got), path))
+	d.info(name, "pacing: "+pace.NoQuotaNote(harness.Copilot.Title()))
 }

@@ -37,6 +37,15 @@ func runPacing(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 		return event.Decision{}, nil
 	}
 	now := c.Now
+	switch c.Harness {
+	case "", "claude":
+	case "codex":
+		return codexPacing(ctx, c, st, s)
+	default:
+		// Gemini CLI and Copilot CLI expose no quota; Claude Code's
+		// figures are another account's.
+		return event.Decision{}, nil
+	}
 	rec, fresh, err := pace.Current(ctx, st, s, c.Input.SessionID, now)
 	if err != nil {
 		return event.Decision{}, err
@@ -61,21 +70,27 @@ func runPacing(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 			}
 		}
 	}
+	return applyDelay(ctx, d, rec), nil
+}
+
+// applyDelay has the runtime sleep rec's delay (bounded by the hook's
+// deadline), telling the model why when it is noticeable.
+func applyDelay(ctx context.Context, d event.Decision, rec *pace.Record) event.Decision {
 	if rec.DelaySeconds <= 0 {
-		return d, nil
+		return d
 	}
 	delay := time.Duration(rec.DelaySeconds) * time.Second
 	if dl, ok := ctx.Deadline(); ok {
 		delay = min(delay, time.Until(dl))
 	}
 	if delay <= 0 {
-		return d, nil
+		return d
 	}
 	d.Sleep = delay
 	if delay >= pace.NoticeableDelay {
 		d.Context = pacingContext(rec, delay)
 	}
-	return d, nil
+	return d
 }
 
 func pacingContext(rec *pace.Record, delay time.Duration) string {

@@ -300,7 +300,7 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 	work := cloneState(r.state)
 	call := &pipeline.Call{
 		Event: r.ev, Input: r.in, State: work, Config: r.cfg, ConfigProblems: r.problems,
-		ProjectDir: projectDir, Env: r.env,
+		ProjectDir: projectDir, Env: r.env, Harness: string(r.harness),
 		Enabled: enabled, Now: r.start,
 	}
 	if s := r.st; s != nil {

@@ -214,7 +214,7 @@ func Current(ctx context.Context, st quota.Store, s Settings, sessionID string, 
 	if cached != nil && now.Sub(cached.Time) < DecisionTTL && now.Sub(cached.Time) >= 0 {
 		var r Record
 		if json.Unmarshal(cached.Detail, &r) == nil && r.Params == s.Params && r.FairShare == s.FairShare {
-			newest, err := st.LatestSnapshot(ctx, "")
+			newest, err := newestClaudeSnapshot(ctx, st)
 			if err != nil {
 				return nil, false, err
 			}
@@ -224,6 +224,27 @@ func Current(ctx context.Context, st quota.Store, s Settings, sessionID string, 
 		}
 	}
 	return Recompute(ctx, st, s, sessionID, now)
+}
+
+// newestClaudeSnapshot is the newest snapshot of Claude Code's sources:
+// one query, or one per source when the newest of all is Codex's (whose
+// figures never make Claude Code's decision stale).
+func newestClaudeSnapshot(ctx context.Context, st quota.Store) (*quota.Snapshot, error) {
+	newest, err := st.LatestSnapshot(ctx, "")
+	if err != nil || newest == nil || newest.Source != quota.SourceCodex {
+		return newest, err
+	}
+	newest = nil
+	for _, src := range []string{quota.SourceStatusline, quota.SourceOAuth, quota.SourceEstimate} {
+		s, err := st.LatestSnapshot(ctx, src)
+		if err != nil {
+			return nil, err
+		}
+		if s != nil && (newest == nil || s.Time.After(newest.Time) || (s.Time.Equal(newest.Time) && s.ID > newest.ID)) {
+			newest = s
+		}
+	}
+	return newest, nil
 }
 
 // Recompute computes and stores the decision at now.

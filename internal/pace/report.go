@@ -23,6 +23,8 @@ func SourceText(f *quota.Snapshot, now time.Time) string {
 		src = "the OAuth usage endpoint"
 	case quota.SourceEstimate:
 		src = "an ESTIMATE from local transcripts"
+	case quota.SourceCodex:
+		src = "Codex's rollout (its API's x-codex-* rate limits)"
 	default:
 		src = f.Source
 	}

@@ -41,6 +41,9 @@ type Call struct {
 	// process's own. The context a handler gets carries it too
 	// (reqenv.From), for packages that start programs.
 	Env *reqenv.Env
+	// Harness is the CLI that called ("claude", "codex", "gemini",
+	// "copilot"; "" = claude): what the CLI exposes differs (pacing).
+	Harness string
 	// Enabled is false after `warden off`: only AlwaysOn handlers run.
 	Enabled bool
 	Now     time.Time

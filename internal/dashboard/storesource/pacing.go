@@ -57,6 +57,8 @@ func (s *Source) Pacing(ctx context.Context, now time.Time) (*dashboard.PacingVi
 	if err != nil {
 		return nil, err
 	}
+	// Codex's figures are another account's (OpenAI's): not this chart's.
+	history = slices.DeleteFunc(history, func(sn quota.Snapshot) bool { return sn.Source == quota.SourceCodex })
 	for _, w := range []struct {
 		name   pace.WindowName
 		win    pace.Window

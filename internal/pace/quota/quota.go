@@ -20,6 +20,10 @@ const (
 	SourceOAuth = "oauth"
 	// SourceEstimate: estimated from local transcripts (marked estimated).
 	SourceEstimate = "estimate"
+	// SourceCodex: the rate limits Codex CLI records in its rollout (its
+	// API's x-codex-* headers). They are OpenAI's limits, not Anthropic's:
+	// only Codex sessions are paced by them.
+	SourceCodex = "codex"
 )
 
 // Window is one window's figures in a snapshot.
