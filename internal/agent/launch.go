@@ -51,8 +51,8 @@ type LaunchSpec struct {
 	// MemoryCgroup is a cgroup warden made with the limit (cgroup.go):
 	// the script moves itself into it before it execs the agent.
 	MemoryCgroup string
-	// ExitFile, for ModeCommand, is where the script writes the agent's
-	// exit status.
+	// ExitFile, for the modes that end on their own (headless, command),
+	// is where the script writes the agent's exit status.
 	ExitFile string
 }
 
@@ -146,10 +146,10 @@ func WriteLaunchScript(path string, s LaunchSpec) ([]string, error) {
 		procs := filepath.Join(s.MemoryCgroup, "cgroup.procs")
 		fmt.Fprintf(&b, "echo $$ > %s || { echo 'warden: cannot enter the memory cgroup %s' >&2; exit 96; }\n", shQuote(procs), s.MemoryCgroup)
 	}
-	if s.Mode == ModeCommand && s.ExitFile != "" {
-		// A command agent is done by its exit status and criteria
-		// (poll.go), and tmux does not always report a dead pane's
-		// status (3.3a): the script keeps it in ExitFile.
+	if (s.Mode == ModeCommand || s.Mode == ModeHeadless) && s.ExitFile != "" {
+		// An agent that ends on its own is done by its exit status and
+		// criteria (poll.go), and tmux does not always report a dead
+		// pane's status (3.3a): the script keeps it in ExitFile.
 		for _, a := range argv {
 			b.WriteString(shQuote(a) + " ")
 		}

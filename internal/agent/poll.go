@@ -177,7 +177,7 @@ func (m *Manager) follow(ctx context.Context, a *store.Agent) ([]Change, error) 
 	return changes, nil
 }
 
-// savedExit is the exit status a command agent's launch script saved; -1
+// savedExit is the exit status a headless or command agent's launch script saved; -1
 // when there is none.
 func (m *Manager) savedExit(task string) int {
 	b, err := os.ReadFile(m.exitFile(task))

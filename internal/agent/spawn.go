@@ -109,7 +109,7 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 
 func (m *Manager) script(task string) string { return filepath.Join(m.cfg.Scripts, task+".sh") }
 
-// exitFile is where a command agent's launch script leaves its exit
+// exitFile is where a headless or command agent's launch script leaves its exit
 // status.
 func (m *Manager) exitFile(task string) string { return filepath.Join(m.cfg.Scripts, task+".exit") }
 

@@ -80,6 +80,11 @@ func (r *tmuxRunner) Reattach(ctx context.Context, t *task.Task) (orchestrator.R
 	if err != nil || s == nil {
 		return nil, err
 	}
+	if t.Status == task.Claimed && agent.State(s.Agent.State).Final() {
+		// The claim's agent never started: this record is an earlier
+		// attempt's (or a finished run a reply queued again).
+		return nil, nil
+	}
 	return r.track(t.ID), nil
 }
 

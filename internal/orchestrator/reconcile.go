@@ -30,7 +30,10 @@ func (s *Scheduler) Reconcile(ctx context.Context) error {
 			continue
 		}
 		var run Run
-		if r := s.runnerFor(t); r != nil && t.Status != task.Claimed {
+		// A claimed task is tried too: a daemon killed between starting an
+		// agent and recording it running leaves the agent working under a
+		// claim, and starting a second one beside it would fail.
+		if r := s.runnerFor(t); r != nil {
 			run, err = r.Reattach(ctx, t)
 			if err != nil {
 				s.o.Log.Error("reattach", "task", t.ID, "err", err)
@@ -56,6 +59,10 @@ func (s *Scheduler) Reconcile(ctx context.Context) error {
 			s.runs[t.ID] = run
 			s.mu.Unlock()
 			go func() { <-run.Done(); s.Notify() }()
+			if t.Status == task.Claimed {
+				_, _ = s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{task.Claimed}, To: task.Running, Time: now,
+					Reason: "daemon restarted after its agent had started"})
+			}
 			if t.Status == task.Paused {
 				_, _ = s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{task.Paused}, To: task.Running, Time: now,
 					Reason: "daemon restarted; the quota hold is decided again"})
