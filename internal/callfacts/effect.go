@@ -39,6 +39,11 @@ var sqlWrite = lazyre.New(`(?i)\b(insert|update|delete|drop|create|alter|replace
 // One table lookup decides for the programs the tables name; the rest
 // change something only by running code the line does not show.
 func effectOf(c *Cmd) (Effect, string) {
+	if hostSecRules()[c.Name] != nil {
+		if why := c.DisablesSecurity(); why != "" {
+			return EffectWrite, why
+		}
+	}
 	if rule := effectRules()[c.Name]; rule != nil && !c.DryRun() {
 		if e, why := rule(c); e != EffectNone {
 			return e, why
