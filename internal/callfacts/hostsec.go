@@ -13,57 +13,124 @@ import (
 //go:embed hostsec.txt
 var hostSecText string
 
-// hostSecRules are hostsec.txt read once: per program, each line's words
-// (each a set of alternatives).
-var hostSecRules = sync.OnceValue(func() map[string][][]map[string]bool {
-	m := map[string][][]map[string]bool{}
-	for _, line := range strings.Split(hostSecText, "\n") {
+// remoteText lists, as data, what commands do to things outside the
+// machine that no path shows: publishing, making public, deleting from a
+// registry.
+//
+//go:embed remote.txt
+var remoteText string
+
+// wordRule is one line of a word table: a kind (for remote.txt) and the
+// words that must follow the program, in order, each a set of
+// alternatives ("a|b"; "x*" matches words starting with x).
+type wordRule struct {
+	kind  string
+	words []map[string]bool
+}
+
+// parseWords reads a word table; withKind: each line starts with its kind.
+func parseWords(text string, withKind bool) map[string][]wordRule {
+	m := map[string][]wordRule{}
+	for _, line := range strings.Split(text, "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
 			continue
 		}
-		var words []map[string]bool
+		r := wordRule{}
+		if withKind {
+			r.kind, f = f[0], f[1:]
+		}
 		for _, w := range f[1:] {
 			alt := map[string]bool{}
 			for _, a := range strings.Split(w, "|") {
 				alt[fold(a)] = true
 			}
-			words = append(words, alt)
+			r.words = append(r.words, alt)
 		}
-		m[f[0]] = append(m[f[0]], words)
+		m[f[0]] = append(m[f[0]], r)
 	}
 	return m
-})
+}
 
-// DisablesSecurity says how c switches off the host's protection
-// (hostsec.txt: "ufw disable", "iptables -P INPUT ACCEPT"), "" when it
-// does not; help and dry-run forms change nothing.
-func (c *Cmd) DisablesSecurity() string {
-	rules := hostSecRules()[c.Name]
-	if rules == nil || c.DryRun() || c.Has("--help", "-h") {
-		return ""
+var hostSecRules = sync.OnceValue(func() map[string][]wordRule { return parseWords(hostSecText, false) })
+
+var remoteRules = sync.OnceValue(func() map[string][]wordRule { return parseWords(remoteText, true) })
+
+// matchWords is the first rule of rules whose words c's arguments hold in
+// order; help and dry-run forms match none.
+func matchWords(rules []wordRule, c *Cmd) *wordRule {
+	if rules == nil || c.DryRun() || c.Has("--help") {
+		return nil
 	}
 	args := make([]string, 0, len(c.Args))
 	for _, a := range c.Args {
 		a = fold(strings.TrimSuffix(a, ".service"))
 		if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") && k != "--set-default-zone" {
-			args = append(args, k, v) // --policy=INPUT
+			args = append(args, k, v) // --policy=INPUT, --visibility=public
 			continue
 		}
 		args = append(args, a)
 	}
-	for _, words := range rules {
-		i := 0
+	for i := range rules {
+		n := 0
 		for _, a := range args {
-			if i < len(words) && words[i][a] {
-				i++
+			if n < len(rules[i].words) && wordIn(rules[i].words[n], a) {
+				n++
 			}
 		}
-		if i == len(words) {
-			return c.Name + " " + strings.Join(c.Args, " ") + " switches off the host's protection"
+		if n == len(rules[i].words) {
+			return &rules[i]
 		}
 	}
+	return nil
+}
+
+// wordIn reports whether a is one of alt's words or starts one ending in *.
+func wordIn(alt map[string]bool, a string) bool {
+	if alt[a] {
+		return true
+	}
+	for w := range alt {
+		if strings.HasSuffix(w, "*") && strings.HasPrefix(a, w[:len(w)-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// DisablesSecurity says how c switches off the host's protection
+// (hostsec.txt: "ufw disable", "iptables -P INPUT ACCEPT"), "" when it
+// does not; help and dry-run forms change nothing.
+func (c *Cmd) DisablesSecurity() string {
+	if matchWords(hostSecRules()[c.Name], c) == nil {
+		return ""
+	}
+	return c.Name + " " + strings.Join(c.Args, " ") + " switches off the host's protection"
+}
+
+// RemoteAction is what c does outside the machine by remote.txt:
+// "publish", "visibility" (makes something public), "destroy" (deletes
+// from a registry or service), "" for none of these.
+func (c *Cmd) RemoteAction() string {
+	if r := matchWords(remoteRules()[c.Name], c); r != nil {
+		return r.kind
+	}
 	return ""
+}
+
+// HostSecTools are the programs hostsec.txt names.
+func HostSecTools() []string { return programNames(hostSecRules()) }
+
+// RemoteActionTools are the programs remote.txt names.
+func RemoteActionTools() []string { return programNames(remoteRules()) }
+
+func programNames(m map[string][]wordRule) []string {
+	var out []string
+	for n := range m {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // fold lowercases a word but not an option: iptables -P (policy) is not
@@ -73,14 +140,4 @@ func fold(w string) string {
 		return w
 	}
 	return strings.ToLower(w)
-}
-
-// HostSecTools are the programs hostsec.txt names.
-func HostSecTools() []string {
-	var out []string
-	for n := range hostSecRules() {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
 }

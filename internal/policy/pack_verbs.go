@@ -25,7 +25,7 @@ func externalVerbRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:destructive-verb", Ask, "Deleting, dropping or purging through a CLI of an external system (vault, restic, borg, supabase, firebase, wrangler, kafka-topics --delete, curl -X DELETE…)", externalCLIs,
 			func(e *Env, c *Cmd) string {
-				if onlyHelp(c) {
+				if onlyHelp(c) || c.Has("--help") {
 					return ""
 				}
 				switch c.Name {
