@@ -39,7 +39,7 @@ var sqlWrite = lazyre.New(`(?i)\b(insert|update|delete|drop|create|alter|replace
 // One table lookup decides for the programs the tables name; the rest
 // change something only by running code the line does not show.
 func effectOf(c *Cmd) (Effect, string) {
-	if hostSecRules()[c.Name] != nil || remoteRules()[c.Name] != nil {
+	if wordTools()[c.Name] {
 		if why := c.DisablesSecurity(); why != "" {
 			return EffectWrite, why
 		}

@@ -25,7 +25,13 @@ var remoteText string
 // alternatives ("a|b"; "x*" matches words starting with x).
 type wordRule struct {
 	kind  string
-	words []map[string]bool
+	words []wordSet
+}
+
+// wordSet is one word's alternatives: exact words and prefixes (x*).
+type wordSet struct {
+	exact    map[string]bool
+	prefixes []string
 }
 
 // parseWords reads a word table; withKind: each line starts with its kind.
@@ -41,9 +47,13 @@ func parseWords(text string, withKind bool) map[string][]wordRule {
 			r.kind, f = f[0], f[1:]
 		}
 		for _, w := range f[1:] {
-			alt := map[string]bool{}
+			alt := wordSet{exact: map[string]bool{}}
 			for _, a := range strings.Split(w, "|") {
-				alt[fold(a)] = true
+				if p, ok := strings.CutSuffix(fold(a), "*"); ok {
+					alt.prefixes = append(alt.prefixes, p)
+				} else {
+					alt.exact[fold(a)] = true
+				}
 			}
 			r.words = append(r.words, alt)
 		}
@@ -56,10 +66,23 @@ var hostSecRules = sync.OnceValue(func() map[string][]wordRule { return parseWor
 
 var remoteRules = sync.OnceValue(func() map[string][]wordRule { return parseWords(remoteText, true) })
 
+// wordTools are the programs either word table names: one lookup tells
+// whether a command needs matching at all.
+var wordTools = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for n := range hostSecRules() {
+		m[n] = true
+	}
+	for n := range remoteRules() {
+		m[n] = true
+	}
+	return m
+})
+
 // matchWords is the first rule of rules whose words c's arguments hold in
 // order; help and dry-run forms match none.
 func matchWords(rules []wordRule, c *Cmd) *wordRule {
-	if rules == nil || c.DryRun() || c.Has("--help") {
+	if rules == nil || !firstWordIn(rules, c.Args) || c.DryRun() || c.Has("--help") {
 		return nil
 	}
 	args := make([]string, 0, len(c.Args))
@@ -85,13 +108,35 @@ func matchWords(rules []wordRule, c *Cmd) *wordRule {
 	return nil
 }
 
+// firstWordIn reports whether some rule's first word is among args, the
+// cheap test before reading them (npm run build: no rule's first word).
+func firstWordIn(rules []wordRule, args []string) bool {
+	for i := range rules {
+		if len(rules[i].words) == 0 {
+			return true // aa-teardown: the program alone
+		}
+	}
+	for _, a := range args {
+		a = fold(a)
+		if k, _, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") {
+			a = k
+		}
+		for i := range rules {
+			if wordIn(rules[i].words[0], a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // wordIn reports whether a is one of alt's words or starts one ending in *.
-func wordIn(alt map[string]bool, a string) bool {
-	if alt[a] {
+func wordIn(alt wordSet, a string) bool {
+	if alt.exact[a] {
 		return true
 	}
-	for w := range alt {
-		if strings.HasSuffix(w, "*") && strings.HasPrefix(a, w[:len(w)-1]) {
+	for _, p := range alt.prefixes {
+		if strings.HasPrefix(a, p) {
 			return true
 		}
 	}

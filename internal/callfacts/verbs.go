@@ -41,32 +41,42 @@ func Known(name string) bool {
 // has no table for (hcloud server delete, nomad job stop -purge), "" for
 // none, a known program, a script by path, help and dry-run forms.
 func (c *Cmd) UnknownDestroy() string {
-	if c.Name == "" || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") {
+	v := c.destroyWord()
+	if v == "" || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") {
 		return ""
 	}
+	return wrapped(c, v)
+}
+
+// destroyWord is the first destroy option or verb among c's first
+// words, "" when a read word comes first or none is there: the cheap
+// test, made before asking whether the program is known.
+func (c *Cmd) destroyWord() string {
 	t := destroyVerbs()
 	for _, f := range c.Flags {
 		if t.options[f] {
-			return wrapped(c, f)
+			return f
 		}
 	}
 	for i, p := range c.Pos {
-		if i > 3 || strings.ContainsAny(p, "/=@") {
+		if i > 3 || strings.ContainsAny(p, "/=@ .") {
 			break
 		}
 		l := strings.ToLower(p)
 		if t.reads[l] || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789:_-") != "" {
-			return "" // hcloud server list, apt-cache search purge; a quoted script
-		}
-		if Known(l) {
-			continue // xargs rm, fd -x rm: a program named, not a verb
+			return "" // hcloud server list, apt-cache search purge
 		}
 		if t.verbs[l] {
-			return wrapped(c, l)
+			if Known(l) {
+				continue // xargs rm, fd -x rm: a program named, not a verb
+			}
+			return l
 		}
-		for _, w := range strings.FieldsFunc(l, func(r rune) bool { return r == ':' || r == '-' || r == '_' }) {
-			if t.verbs[w] && w != l {
-				return wrapped(c, l) // apps:destroy, delete-bucket
+		if strings.ContainsAny(l, ":-_") {
+			for _, w := range strings.FieldsFunc(l, func(r rune) bool { return r == ':' || r == '-' || r == '_' }) {
+				if t.verbs[w] {
+					return l // apps:destroy, delete-bucket
+				}
 			}
 		}
 	}

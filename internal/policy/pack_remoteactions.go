@@ -42,10 +42,11 @@ func remoteActionRules() []Rule {
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
-					if slices.Contains(externalCLIs, c.Name) && !c.Has("-purge", "--purge") {
-						continue // external.systems:destructive-verb judges these
+					if c.Effect != callfacts.EffectDelete {
+						continue // the reading gives an unknown destroy the delete effect
 					}
-					if v := c.UnknownDestroy(); v != "" {
+					if v := c.UnknownDestroy(); v != "" && (!slices.Contains(externalCLIs, c.Name) || c.Has("-purge", "--purge")) {
+						// external.systems:destructive-verb judges the CLIs it names
 						return c.Name + " " + v + ": destroy remote resource (unknown tool): " + c.String()
 					}
 				}
