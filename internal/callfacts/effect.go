@@ -39,6 +39,17 @@ var sqlWrite = lazyre.New(`(?i)\b(insert|update|delete|drop|create|alter|replace
 // One table lookup decides for the programs the tables name; the rest
 // change something only by running code the line does not show.
 func effectOf(c *Cmd) (Effect, string) {
+	if wordTools()[c.Name] {
+		if why := c.DisablesSecurity(); why != "" {
+			return EffectWrite, why
+		}
+		switch c.RemoteAction() {
+		case "publish", "visibility":
+			return EffectWrite, c.Name + " publishes or makes public"
+		case "destroy":
+			return EffectDelete, c.Name + " deletes outside this machine"
+		}
+	}
 	if rule := effectRules()[c.Name]; rule != nil && !c.DryRun() {
 		if e, why := rule(c); e != EffectNone {
 			return e, why
@@ -55,6 +66,11 @@ func effectOf(c *Cmd) (Effect, string) {
 		return wardenEffect(c)
 	case strings.HasPrefix(c.Name, "mkfs.") && !c.DryRun():
 		return EffectDelete, c.Name + " formats a filesystem" // mkfs.minix and kin, beyond FormatTools
+	}
+	if effectRules()[c.Name] == nil {
+		if v := c.UnknownDestroy(); v != "" {
+			return EffectDelete, c.Name + " " + v + " (a program warden has no table for) removes something"
+		}
 	}
 	return EffectNone, ""
 }

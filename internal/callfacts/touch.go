@@ -18,11 +18,12 @@ const (
 	PathOverwrite       PathEffect = "overwrite"        // replaced: `> f`, cp/mv onto, tee
 	PathWrite           PathEffect = "write"            // created, appended, edited in place
 	PathPermissions     PathEffect = "permissions"      // chmod, chown, chgrp, chattr, setfacl
+	PathSetID           PathEffect = "setuid"           // chmod u+s, g+s, 4755: runs as its owner, whoever starts it
 )
 
 // PathEffects lists every path effect in table order.
 func PathEffects() []PathEffect {
-	return []PathEffect{PathRecursiveDelete, PathDelete, PathTruncate, PathOverwrite, PathWrite, PathPermissions}
+	return []PathEffect{PathRecursiveDelete, PathDelete, PathTruncate, PathOverwrite, PathWrite, PathPermissions, PathSetID}
 }
 
 // Touch is one effect on one path target, with the zone it falls in.
@@ -224,6 +225,8 @@ func hiddenTargets(c *Cmd, recursive bool) []Touch {
 func targetEffect(c *Cmd, dst, recursive bool) PathEffect {
 	t := tool(c.Name)
 	switch {
+	case t.sets == PathPermissions && c.SetsID():
+		return PathSetID
 	case t.sets != "":
 		return t.sets // chmod: permissions, truncate: truncate
 	case (t.out != nil || t.into != nil) && !t.copies && t.inplace == nil:

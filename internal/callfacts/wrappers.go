@@ -29,7 +29,7 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		// npx rimraf / runs rimraf /
 		inner = skip("p|--package -p --call")
 	case "pipx", "pnpm", "yarn", "bun", "npm":
-		if len(args) > 1 && (args[0] == "dlx" || args[0] == "run" && name == "pipx" || args[0] == "x" || args[0] == "exec" && name != "npm") {
+		if len(args) > 1 && (args[0] == "dlx" || args[0] == "run" && name == "pipx" || args[0] == "x" || args[0] == "exec") {
 			inner = SkipFlags(args[1:], "")
 		}
 	case "runuser", "setpriv", "prlimit", "xvfb-run", "numactl", "cgexec", "fakeroot", "fakechroot", "proot", "sandbox-exec", "catatonit", "gosu", "su-exec", "chpst", "s6-setuidgid", "aws-vault", "env-cmd", "cross-env", "dotenvx":

@@ -418,7 +418,7 @@ func homeRC(k string) bool {
 // scratch reports whether p is a temp or cache directory (rebuilt on
 // demand, deleting it loses nothing).
 func scratch(p, home string) bool {
-	if tempDir(p) {
+	if tempDir(p) || home != "" && callfacts.ZoneOf(p, home, "") == callfacts.ZoneCache {
 		return true
 	}
 	for _, c := range []string{"/.cache", "/Library/Caches", "/.npm/_cacache", "/.gradle/caches", "/go/pkg/mod/cache", "/.cargo/registry/cache", "/.m2/repository", "/node_modules", "/__pycache__", "/.pytest_cache", "/.mypy_cache", "/.next", "/.turbo", "/.parcel-cache", "/DerivedData"} {

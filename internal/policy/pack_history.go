@@ -19,6 +19,23 @@ func historyRules() []Rule {
 			},
 			[]string{"git commit --amend --no-edit", "git rebase -i HEAD~3", "git filter-branch --tree-filter 'rm -f x' HEAD", "git reset HEAD~2", "git tag -d v1.0", "git push --force-with-lease origin feat", "git branch -f main HEAD~1", "git stash drop"},
 			[]string{"git commit -m x", "git status", "git log --oneline", "git push origin feat", "git reset", "git tag v1.1"}),
+		cmdRule("core.git:push-delete", Ask, "Deleting branches or tags on a remote (push --delete, or a refspec with no source, :branch): others' clones lose them too", []string{"git"},
+			func(e *Env, c *Cmd) string {
+				if sub(c) != "push" || c.DryRun() {
+					return ""
+				}
+				if c.Has("--delete", "-d") && len(c.Pos) > 2 {
+					return "deletes " + strings.Join(c.Pos[2:], ", ") + " on the remote " + c.Pos[1]
+				}
+				for i, r := range c.Pos {
+					if i >= 2 && strings.HasPrefix(r, ":") && len(r) > 1 {
+						return "deletes " + strings.TrimPrefix(r[1:], "refs/heads/") + " on the remote " + c.Pos[1] + " (a refspec with no source)"
+					}
+				}
+				return ""
+			},
+			[]string{"git push origin :feature", "git push origin --delete old-branch", "git push upstream :refs/heads/release", "git -C repo push origin :tmp"},
+			[]string{"git push origin feature:feature", "git push origin HEAD:feature", "git push origin feature", "git push --dry-run origin :feature"}),
 		cmdRule("core.git:lose-work", Ask, "Discards that lose work: worktree remove --force, branch -D, restore or checkout -- path over uncommitted changes, push --mirror", []string{"git"},
 			func(e *Env, c *Cmd) string {
 				s := sub(c)

@@ -18,9 +18,10 @@ func homeDirRule(id, desc string, dirs []string, catch, allow []string) Rule {
 			if len(e.F.Paths) == 0 {
 				return ""
 			}
+			tightens := tighteningOnly(e)
 			for _, p := range e.F.Paths {
-				if !under(p.Path, e.F.Home) {
-					continue
+				if !under(p.Path, e.F.Home) || p.Via == "chmod" && tightens {
+					continue // chmod 600 ~/.ssh/id_ed25519: the fix ssh asks for
 				}
 				for _, d := range dirs {
 					if p.Op != OpWrite && p.Op != OpDelete && (listing[p.Via] && d != ".gnupg" || d == ".ssh" && sshPublic(p.Path)) {
@@ -33,6 +34,18 @@ func homeDirRule(id, desc string, dirs []string, catch, allow []string) Rule {
 			}
 			return ""
 		}}
+}
+
+// tighteningOnly reports whether every chmod of the line only takes
+// access away from group and others (600, go-rwx).
+func tighteningOnly(e *Env) bool {
+	cs := e.F.Cmds("chmod")
+	for _, c := range cs {
+		if !c.TightensMode() {
+			return false
+		}
+	}
+	return len(cs) > 0
 }
 
 // pathLink reports whether p is warden's link on PATH (~/.local/bin or
@@ -84,8 +97,8 @@ var etcSecret = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/su
 func pathsPack() Pack {
 	return Pack{Name: "core.paths", Desc: "Blocked paths: ~/.ssh, ~/.aws, ~/.gnupg, cloud CLIs' credentials, /etc, credentials files, .env writes", Rules: []Rule{
 		homeDirRule("core.paths:ssh", "Reads and writes of ~/.ssh", []string{".ssh"},
-			[]string{"cat ~/.ssh/id_rsa", `{"tool_name":"Write","tool_input":{"file_path":"~/.ssh/config","content":"Host x"}}`, `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.ssh/id_ed25519"}}`, "echo key >> $HOME/.ssh/authorized_keys", "cp id.pub ~/.ssh/", "python3 -c \"open('/home/dev/.ssh/id_rsa').read()\""},
-			[]string{"ls ~/.ssh", "cat ~/.ssh/id_rsa.pub", "cat ~/.ssh/config", "grep -A3 'Host prod' ~/.ssh/config", "ssh user@host", "cat ./ssh/config", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/docs/ssh.md"}}`, "git clone git@github.com:a/b.git", "echo ~/.ssh"}),
+			[]string{"cat ~/.ssh/id_rsa", `{"tool_name":"Write","tool_input":{"file_path":"~/.ssh/config","content":"Host x"}}`, `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.ssh/id_ed25519"}}`, "echo key >> $HOME/.ssh/authorized_keys", "cp id.pub ~/.ssh/", "python3 -c \"open('/home/dev/.ssh/id_rsa').read()\"", "chmod 644 ~/.ssh/id_rsa"},
+			[]string{"ls ~/.ssh", "cat ~/.ssh/id_rsa.pub", "cat ~/.ssh/config", "grep -A3 'Host prod' ~/.ssh/config", "ssh user@host", "cat ./ssh/config", "chmod 600 ~/.ssh/id_ed25519", "chmod go-rwx ~/.ssh", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/docs/ssh.md"}}`, "git clone git@github.com:a/b.git", "echo ~/.ssh"}),
 		homeDirRule("core.paths:cloud-credentials", "Reads and writes of cloud CLI credentials (~/.aws, ~/.config/gcloud, ~/.azure, ~/.kube, ~/.docker/config.json)",
 			[]string{".aws", ".config/gcloud", ".azure", ".kube/config", ".docker/config.json", ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json", ".config/doctl"},
 			[]string{"cat ~/.aws/credentials", `{"tool_name":"Read","tool_input":{"file_path":"~/.config/gcloud/application_default_credentials.json"}}`, "cp creds ~/.aws/config", "less $HOME/.kube/config", `{"tool_name":"Edit","tool_input":{"file_path":"/home/dev/.azure/config","old_string":"a","new_string":"b"}}`},
@@ -119,8 +132,12 @@ func pathsPack() Pack {
 			ID: "core.paths:credentials-files", Mode: Deny,
 			Desc: "Reads and writes of credentials files (.netrc, .git-credentials, .pypirc, .pgpass, private keys, service-account JSON)",
 			Match: func(e *Env) string {
+				tightens := tighteningOnly(e)
 				for _, p := range e.F.Paths {
 					b := path.Base(p.Path)
+					if p.Via == "chmod" && tightens {
+						continue // chmod 600 deploy/id_rsa: access taken away, the content untouched
+					}
 					if credentialFiles[b] || b == ".npmrc" && under(p.Path, e.F.Home) && path.Dir(p.Path) == e.F.Home {
 						return fmt.Sprintf("%s %s %s, a credentials file", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 					}
@@ -128,7 +145,7 @@ func pathsPack() Pack {
 				return ""
 			},
 			Catch: []string{"cat ~/.netrc", "cat ~/.git-credentials", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/config/credentials.json"}}`, "cat ~/.npmrc", "cat deploy/id_rsa", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/.pgpass","content":"x"}}`},
-			Allow: []string{"cat .npmrc", "cat README.md", "git config credential.helper", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/credentials.go"}}`},
+			Allow: []string{"cat .npmrc", "cat README.md", "git config credential.helper", "chmod 400 deploy/id_rsa", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/credentials.go"}}`},
 		},
 		{
 			ID: "core.paths:env-write", Mode: Deny,

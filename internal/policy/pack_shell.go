@@ -374,6 +374,9 @@ func sqlPack() Pack {
 					}
 				}
 				return first(e.F.Cmds(sqlClients...), func(c *Cmd) string {
+					if localDataFile(e, c) {
+						return "" // the project's own (or a scratch) database file: project data
+					}
 					text := strings.Join(c.Args, " ") + "\n" + c.Heredoc
 					if len(c.Upstream) > 0 {
 						text += "\n" + e.F.Command
@@ -384,11 +387,34 @@ func sqlPack() Pack {
 					return ""
 				})
 			},
-			Catch: []string{"psql -c 'DROP DATABASE prod'", "mysql -e \"drop table users\" app", "sqlite3 app.db 'DROP TABLE sessions;'", "echo 'TRUNCATE orders;' | psql", "psql <<EOF\nDROP SCHEMA public CASCADE;\nEOF", "dropdb production"},
-			Allow: []string{"psql -c 'select count(*) from users'", "sqlite3 app.db .tables", "echo 'DROP TABLE x'", "mysql -e 'show tables'", "grep -r 'DROP TABLE' migrations/"},
+			Catch: []string{"psql -c 'DROP DATABASE prod'", "mysql -e \"drop table users\" app", "sqlite3 /var/lib/app/app.db 'DROP TABLE sessions;'", "sqlite3 ~/notes.db 'DELETE FROM notes'", "sqlite3 db/prod.sqlite3 'DROP TABLE users'", "echo 'TRUNCATE orders;' | psql", "psql <<EOF\nDROP SCHEMA public CASCADE;\nEOF", "dropdb production"},
+			Allow: []string{"psql -c 'select count(*) from users'", "sqlite3 app.db .tables", "sqlite3 db/dev.sqlite3 'DELETE FROM sessions'", "duckdb /tmp/t.duckdb 'DROP TABLE x'", "echo 'DROP TABLE x'", "mysql -e 'show tables'", "grep -r 'DROP TABLE' migrations/"},
 		},
 	}, sqlFileRules()...)}
 }
+
+// localDataFile reports whether c is an embedded database's client
+// (sqlite3, duckdb) on a file in the project or a scratch directory that
+// is not named as production data: dropping its tables changes the
+// project's own data, as deleting the file would.
+func localDataFile(e *Env, c *Cmd) bool {
+	switch c.Name {
+	case "sqlite3", "sqlite", "duckdb":
+	default:
+		return false
+	}
+	if len(c.Pos) == 0 || callfacts.UnknownValue(c.Pos[0]) || c.Pos[0] == ":memory:" || prodName.MatchString(c.Pos[0]) {
+		return false
+	}
+	switch callfacts.ZoneOf(e.abs(c, c.Pos[0]), e.F.Home, e.F.Project) {
+	case callfacts.ZoneProject, callfacts.ZoneTemp:
+		return true
+	}
+	return false
+}
+
+// prodName: a file named like the live system's data.
+var prodName = re(`(?i)(^|[/._-])(prod|production|live)([/._-]|$)`)
 
 // interpPack looks into interpreter one-liners. Their shell-outs are
 // already parsed (and caught by the other packs); these rules cover what

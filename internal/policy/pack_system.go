@@ -52,6 +52,10 @@ func systemRules() []Rule {
 			Allow: []string{"rm -rf ./build", "rm -rf .git/hooks/pre-commit.sample", "rm -rf node_modules", "cd build && rm -rf *", "find . -name '*.pyc' -delete",
 				"find ./build -type f -delete", "git ls-files '*.orig' | xargs rm", "git ls-files --deleted | xargs git rm"},
 		},
+		cmdRule("core.destroy:disable-security", Deny, "Switching off the host's protection: firewall (ufw disable, iptables -F, -P INPUT ACCEPT, nft flush ruleset), SELinux/AppArmor (setenforce 0), auditing, Gatekeeper and SIP (spctl --master-disable, csrutil disable); the list is data (callfacts/hostsec.txt)", callfacts.HostSecTools(),
+			func(e *Env, c *Cmd) string { return c.DisablesSecurity() },
+			[]string{"sudo ufw disable", "setenforce 0", "sudo systemctl stop firewalld", "systemctl disable --now apparmor.service", "sudo iptables -P INPUT ACCEPT", "iptables -F", "sudo spctl --master-disable", "csrutil disable", "sudo nft flush ruleset"},
+			[]string{"sudo ufw status", "sudo ufw allow 22/tcp", "getenforce", "systemctl status firewalld", "sudo iptables -L -n", "iptables -A INPUT -p tcp --dport 22 -j ACCEPT", "spctl --status", "csrutil status", "systemctl stop nginx"}),
 		{
 			ID: "core.destroy:kernel-write", Mode: Ask, Tools: shellTools,
 			Desc: "Writes to /proc and /sys (sysrq, kernel parameters) and sysctl -w",

@@ -25,14 +25,14 @@ func externalVerbRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:destructive-verb", Ask, "Deleting, dropping or purging through a CLI of an external system (vault, restic, borg, supabase, firebase, wrangler, kafka-topics --delete, curl -X DELETE…)", externalCLIs,
 			func(e *Env, c *Cmd) string {
-				if onlyHelp(c) {
+				if onlyHelp(c) || c.Has("--help") {
 					return ""
 				}
 				switch c.Name {
 				case "curl", "http", "https", "xh", "wget":
 					a := " " + strings.Join(c.Args, " ") + " "
 					for _, m := range []string{" -X DELETE ", " -XDELETE ", " --request DELETE ", " --request=DELETE ", " --method=DELETE ", " DELETE "} {
-						if strings.Contains(strings.ToUpper(a), m) {
+						if strings.Contains(strings.ToUpper(a), m) && !onlyLocalURLs(c) {
 							return c.Name + " sends an HTTP DELETE: " + c.String()
 						}
 					}
@@ -66,10 +66,36 @@ func externalVerbRules() []Rule {
 				}
 				return ""
 			},
-			[]string{"vault kv delete secret/app", "restic forget --prune --keep-last 1", "borg delete ::archive", "supabase db reset --linked", "curl -X DELETE https://api.x.io/v1/users/1", "curl -d 'DROP TABLE events' http://ch:8123/", "kafka-topics --bootstrap-server k:9092 --delete --topic orders", "wrangler r2 bucket delete assets", "firebase firestore:delete --all-collections"},
-			[]string{"vault kv get secret/app", "restic snapshots", "borg list ::", "supabase start", "curl https://api.x.io/v1/users", "curl -d 'SELECT count() FROM events' http://ch:8123/", "kafka-topics --list", "wrangler deploy"}),
+			[]string{"vault kv delete secret/app", "restic forget --prune --keep-last 1", "borg delete ::archive", "supabase db reset --linked", "curl -X DELETE https://api.x.io/v1/users/1", "curl -X DELETE http://localhost:8080/a https://api.x.io/b", "curl -d 'DROP TABLE events' http://ch:8123/", "kafka-topics --bootstrap-server k:9092 --delete --topic orders", "wrangler r2 bucket delete assets", "firebase firestore:delete --all-collections"},
+			[]string{"vault kv get secret/app", "restic snapshots", "borg list ::", "supabase start", "curl https://api.x.io/v1/users", "curl -d 'SELECT count() FROM events' http://ch:8123/", "kafka-topics --list", "wrangler deploy", "curl -X DELETE http://localhost:8080/api/items/1", "curl -X DELETE 127.0.0.1:3000/users/5"}),
 	}
 }
+
+// onlyLocalURLs reports whether every URL c names is on this machine
+// (localhost, 127.0.0.1, ::1) and none is a data store's port: a DELETE
+// to a dev server the user runs removes nothing outside it, one to a
+// local Elasticsearch drops an index.
+func onlyLocalURLs(c *Cmd) bool {
+	n := 0
+	for _, a := range c.Pos {
+		if strings.Contains(a, "://") || strings.HasPrefix(a, "localhost") || strings.HasPrefix(a, "127.0.0.1") || strings.HasPrefix(a, "[::1]") {
+			u := a
+			if !strings.Contains(u, "://") {
+				u = "http://" + u
+			}
+			if !localServer(u) || storePort.MatchString(u) {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
+// storePort matches a URL on the port of a data store with an HTTP API
+// (Elasticsearch/OpenSearch, Solr, CouchDB, ClickHouse, InfluxDB, Qdrant,
+// Neo4j, ArangoDB, webdis, Consul, etcd, Meilisearch, Typesense).
+var storePort = re(`^[a-z]+://[^/]*:(9200|9201|8983|5984|8123|8086|6333|7474|8529|7379|8500|2379|7700|8108)(/|$)`)
 
 // httpFlush matches a key-value store's flush sent over HTTP (webdis,
 // a REST proxy): /FLUSHALL, "FLUSHDB".

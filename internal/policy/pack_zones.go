@@ -8,8 +8,8 @@ import "github.com/warden-dev/warden/internal/callfacts"
 // its own. One rule per verdict, so config and explain treat them like
 // any other rule.
 func zonesPack() Pack {
-	return Pack{Name: "core.zones", Desc: "The verdict table, effect × zone (warden policy zones): recursive delete of home data, writes to credentials, system or warden's files, destructive effects on targets the line does not show", Rules: []Rule{
-		zoneRule("core.zones:deny", Deny, "Effects the verdict table denies (recursive delete · home data, anything but permissions on credentials, deletes in the system, warden's own files)",
+	return Pack{Name: "core.zones", Desc: "The verdict table, effect × zone (warden policy zones): recursive delete of home data and home config, writes to credentials, system or warden's files, destructive effects on targets the line does not show", Rules: []Rule{
+		zoneRule("core.zones:deny", Deny, "Effects the verdict table denies (recursive delete · home data or home config, anything but permissions on credentials, deletes in the system, warden's own files)",
 			[]string{"rm -rf ~/Documents", "find ~/Pictures -type f -delete", "srm -r ~/work", "rm -rf .git", "cd ~ && rm -rf Music", "rm -rf \"$HOME\"/Desktop", "rm -rf ${HOME}/{a,b}", "shred -u ~/.aws/credentials", "rsync -a --delete ./empty/ ~/photos/"},
 			[]string{"rm -rf ./build", "rm -rf node_modules", "rm -rf /tmp/x", "find . -name '*.pyc' -delete", "rsync -a --delete ./src/ ./dist/", "cat ~/.bashrc", "rm -rf ~/.cache/pip"}),
 		zoneRule("core.zones:ask", Ask, "Effects the verdict table asks about (deletes in home, overwriting home config, the agent's config or system directories, destructive effects on unknown targets)",

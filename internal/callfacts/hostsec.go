@@ -1,0 +1,188 @@
+package callfacts
+
+import (
+	_ "embed"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// hostSecText lists, as data, the commands that switch off the host's own
+// protection (firewall, SELinux/AppArmor, auditing, Gatekeeper, SIP).
+//
+//go:embed hostsec.txt
+var hostSecText string
+
+// remoteText lists, as data, what commands do to things outside the
+// machine that no path shows: publishing, making public, deleting from a
+// registry.
+//
+//go:embed remote.txt
+var remoteText string
+
+// wordRule is one line of a word table: a kind (for remote.txt) and the
+// words that must follow the program, in order, each a set of
+// alternatives ("a|b"; "x*" matches words starting with x).
+type wordRule struct {
+	kind  string
+	words []wordSet
+}
+
+// wordSet is one word's alternatives: exact words and prefixes (x*).
+type wordSet struct {
+	exact    map[string]bool
+	prefixes []string
+}
+
+// parseWords reads a word table; withKind: each line starts with its kind.
+func parseWords(text string, withKind bool) map[string][]wordRule {
+	m := map[string][]wordRule{}
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		r := wordRule{}
+		if withKind {
+			r.kind, f = f[0], f[1:]
+		}
+		for _, w := range f[1:] {
+			alt := wordSet{exact: map[string]bool{}}
+			for _, a := range strings.Split(w, "|") {
+				if p, ok := strings.CutSuffix(fold(a), "*"); ok {
+					alt.prefixes = append(alt.prefixes, p)
+				} else {
+					alt.exact[fold(a)] = true
+				}
+			}
+			r.words = append(r.words, alt)
+		}
+		m[f[0]] = append(m[f[0]], r)
+	}
+	return m
+}
+
+var hostSecRules = sync.OnceValue(func() map[string][]wordRule { return parseWords(hostSecText, false) })
+
+var remoteRules = sync.OnceValue(func() map[string][]wordRule { return parseWords(remoteText, true) })
+
+// wordTools are the programs either word table names: one lookup tells
+// whether a command needs matching at all.
+var wordTools = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for n := range hostSecRules() {
+		m[n] = true
+	}
+	for n := range remoteRules() {
+		m[n] = true
+	}
+	return m
+})
+
+// matchWords is the first rule of rules whose words c's arguments hold in
+// order; help and dry-run forms match none.
+func matchWords(rules []wordRule, c *Cmd) *wordRule {
+	if rules == nil || !firstWordIn(rules, c.Args) || c.DryRun() || c.Has("--help") {
+		return nil
+	}
+	args := make([]string, 0, len(c.Args))
+	for _, a := range c.Args {
+		a = fold(strings.TrimSuffix(a, ".service"))
+		if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") && k != "--set-default-zone" {
+			args = append(args, k, v) // --policy=INPUT, --visibility=public
+			continue
+		}
+		args = append(args, a)
+	}
+	for i := range rules {
+		n := 0
+		for _, a := range args {
+			if n < len(rules[i].words) && wordIn(rules[i].words[n], a) {
+				n++
+			}
+		}
+		if n == len(rules[i].words) {
+			return &rules[i]
+		}
+	}
+	return nil
+}
+
+// firstWordIn reports whether some rule's first word is among args, the
+// cheap test before reading them (npm run build: no rule's first word).
+func firstWordIn(rules []wordRule, args []string) bool {
+	for i := range rules {
+		if len(rules[i].words) == 0 {
+			return true // aa-teardown: the program alone
+		}
+	}
+	for _, a := range args {
+		a = fold(a)
+		if k, _, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") {
+			a = k
+		}
+		for i := range rules {
+			if wordIn(rules[i].words[0], a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wordIn reports whether a is one of alt's words or starts one ending in *.
+func wordIn(alt wordSet, a string) bool {
+	if alt.exact[a] {
+		return true
+	}
+	for _, p := range alt.prefixes {
+		if strings.HasPrefix(a, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// DisablesSecurity says how c switches off the host's protection
+// (hostsec.txt: "ufw disable", "iptables -P INPUT ACCEPT"), "" when it
+// does not; help and dry-run forms change nothing.
+func (c *Cmd) DisablesSecurity() string {
+	if matchWords(hostSecRules()[c.Name], c) == nil {
+		return ""
+	}
+	return c.Name + " " + strings.Join(c.Args, " ") + " switches off the host's protection"
+}
+
+// RemoteAction is what c does outside the machine by remote.txt:
+// "publish", "visibility" (makes something public), "destroy" (deletes
+// from a registry or service), "" for none of these.
+func (c *Cmd) RemoteAction() string {
+	if r := matchWords(remoteRules()[c.Name], c); r != nil {
+		return r.kind
+	}
+	return ""
+}
+
+// HostSecTools are the programs hostsec.txt names.
+func HostSecTools() []string { return programNames(hostSecRules()) }
+
+// RemoteActionTools are the programs remote.txt names.
+func RemoteActionTools() []string { return programNames(remoteRules()) }
+
+func programNames(m map[string][]wordRule) []string {
+	var out []string
+	for n := range m {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// fold lowercases a word but not an option: iptables -P (policy) is not
+// -p (protocol), -F (flush) not -f (fragments).
+func fold(w string) string {
+	if strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") {
+		return w
+	}
+	return strings.ToLower(w)
+}

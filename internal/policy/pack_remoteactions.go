@@ -1,0 +1,59 @@
+package policy
+
+import (
+	"slices"
+
+	"github.com/warden-dev/warden/internal/callfacts"
+)
+
+// remoteActionRules join external.systems: what a command does outside
+// the machine by the word tables (callfacts/remote.txt, verbs.txt) —
+// publishing, making public, deleting from a registry — and a destroy
+// verb of a program no table names.
+func remoteActionRules() []Rule {
+	kind := func(id, k, desc string, catch, allow []string) Rule {
+		return cmdRule(id, Ask, desc, callfacts.RemoteActionTools(),
+			func(e *Env, c *Cmd) string {
+				if c.RemoteAction() != k {
+					return ""
+				}
+				switch k {
+				case "publish":
+					return c.Name + " publishes where others take it: " + c.String()
+				case "visibility":
+					return c.Name + " makes something public: " + c.String()
+				}
+				return c.Name + " deletes outside this machine (a registry or a service): " + c.String()
+			}, catch, allow)
+	}
+	return []Rule{
+		kind("external.systems:publish-image", "publish", "Publishing images and changing published packages (docker/podman/buildah push, npm deprecate, npm dist-tag rm, crane/oras push, gh release create); the list is data (callfacts/remote.txt)",
+			[]string{"docker push myorg/app:latest", "podman push quay.io/me/app", "buildah push app docker://x/app", "npm deprecate pkg@1 'old'", "npm dist-tag rm pkg beta", "docker buildx build --push -t x/y ."},
+			[]string{"docker pull nginx", "docker build -t app .", "npm dist-tag ls pkg", "podman images", "docker push --help"}),
+		kind("external.systems:make-public", "visibility", "Making a repository, bucket or object public (gh repo edit --visibility public, private=false, put-bucket-acl public-read, allUsers); the list is data (callfacts/remote.txt)",
+			[]string{"gh repo edit --visibility public", "gh api -X PATCH repos/o/r -f private=false", "aws s3api put-bucket-acl --bucket b --acl public-read", "gsutil iam ch allUsers:objectViewer gs://b", "gh repo edit o/r --visibility=public --accept-visibility-change-consequences"},
+			[]string{"gh repo view", "gh repo edit --description x", "aws s3api get-bucket-acl --bucket b", "gsutil iam get gs://b", "gh repo edit --visibility private"}),
+		kind("external.systems:registry-delete", "destroy", "Deleting from a registry or a forge (skopeo delete, crane delete, regctl tag rm, oras manifest delete, gh release delete, gh api -X DELETE); the list is data (callfacts/remote.txt)",
+			[]string{"skopeo delete docker://reg/app:1", "crane delete reg/app:1", "regctl tag rm reg/app:1", "oras manifest delete reg/app:1", "gh api -X DELETE repos/o/r/git/refs/heads/x"},
+			[]string{"skopeo inspect docker://reg/app:1", "crane ls reg/app", "regctl tag ls reg/app", "oras manifest fetch reg/app:1", "gh api repos/o/r"}),
+		{
+			ID: "external.systems:unknown-destroy", Mode: Ask, Tools: shellTools,
+			Desc: "A destroy verb or option of a program warden has no table for (hcloud server delete, pscale database delete, nomad job stop -purge): most likely a remote resource; the verbs and the local programs left out are data (callfacts/verbs.txt)",
+			Match: func(e *Env) string {
+				for i := range e.F.Commands {
+					c := &e.F.Commands[i]
+					if c.Effect != callfacts.EffectDelete {
+						continue // the reading gives an unknown destroy the delete effect
+					}
+					if v := c.UnknownDestroy(); v != "" && (!slices.Contains(externalCLIs, c.Name) || c.Has("-purge", "--purge")) {
+						// external.systems:destructive-verb judges the CLIs it names
+						return c.Name + " " + v + ": destroy remote resource (unknown tool): " + c.String()
+					}
+				}
+				return ""
+			},
+			Catch: []string{"nomad job stop -purge web", "koyeb service delete web", "upctl server delete x", "triton instance delete vm1", "mytool cluster destroy prod", "exo compute instance delete vm1"},
+			Allow: []string{"scw instance server list", "mytool cluster describe prod", "poetry remove requests", "cargo remove serde", "docker rmi app", "mytool delete --help", "mytool delete --dry-run x", "./scripts/cleanup.sh delete"},
+		},
+	}
+}
