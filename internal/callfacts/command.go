@@ -67,7 +67,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		}
 		// global options before the subcommand (git -C, kubectl -n, aws
 		// --profile): set aside, the directory they name kept (tools.txt)
-		c.Args, c.Dir = toolArgs(tool(name), c.Args, c.Dir, n.home)
+		c.Args, c.Dir, c.Remote = toolArgs(tool(name), c.Args, c.Dir, n.home)
 		splitFlags(&c)
 		inner, innerName, payload := unwrap(name, c.Args)
 		if IsInterpreter(name) {

@@ -75,6 +75,10 @@ type Cmd struct {
 	// names them.
 	Effect  Effect   `json:"effect,omitempty" expr:"effect"`
 	Targets []string `json:"targets,omitempty" expr:"targets"`
+	// Remote is where a subcommand CLI talks to when a global option
+	// before its subcommand says so ("--context=prod", "-H=tcp://h"):
+	// the option is set aside from Args with the others.
+	Remote string `json:"remote,omitempty" expr:"remote"`
 }
 
 // Redirect is one redirection: `> file`, `>> file`, `< file`, `2>&1`.

@@ -183,19 +183,20 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 // subcommand (tools.txt globals and switches), wherever the user put
 // them, so the subcommand is the first positional: `aws --profile p s3
 // rb`, `kubectl --context prod delete`, `git -C dir clean`. dir is the
-// directory the command works in, changed by its chdir options.
-func toolArgs(s *toolSpec, args []string, dir, home string) ([]string, string) {
+// directory the command works in, changed by its chdir options; remote
+// is the "option=value" of the last global naming where it talks to (a
+// kube context, a Docker host, an API endpoint), which they set aside too.
+func toolArgs(s *toolSpec, args []string, dir, home string) (kept []string, _ string, remote string) {
 	if s.globals == nil && s.switches == nil {
-		return args, dir
+		return args, dir, ""
 	}
-	var kept []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" {
 			if kept == nil {
-				return args[i:], dir
+				return args[i:], dir, remote
 			}
-			return append(kept, args[i:]...), dir
+			return append(kept, args[i:]...), dir, remote
 		}
 		val, dropped := "", true
 		switch k, v, eq := strings.Cut(a, "="); {
@@ -216,7 +217,14 @@ func toolArgs(s *toolSpec, args []string, dir, home string) ([]string, string) {
 					dir = NormPath(val, dir, home)
 				}
 			}
+			if endpointGlobals[a] && val != "" {
+				remote = a + "=" + val
+			}
 		}
 	}
-	return kept, dir
+	return kept, dir, remote
 }
+
+// endpointGlobals are global options that say where a CLI talks to.
+var endpointGlobals = map[string]bool{"--context": true, "--kube-context": true, "-H": true, "--host": true,
+	"--endpoint-url": true, "--endpoint": true, "--server": true, "--url": true, "--addr": true, "-http-addr": true}

@@ -13,13 +13,21 @@ func cmdRule(id string, mode Mode, desc string, names []string, match func(e *En
 	return Rule{ID: id, Mode: mode, Desc: desc, Tools: shellTools, Cmds: names, Catch: catch, Allow: allow,
 		Match: func(e *Env) string {
 			return first(e.F.Cmds(names...), func(c *Cmd) string {
-				if c.DryRun() {
-					return "" // it only says what it would do
+				if c.DryRun() || c.Has("--help") {
+					return "" // it only says what it would do, or how to use it
+				}
+				if strings.HasPrefix(id, "external.") && !sendsRequests[c.Name] && localOnly(c) {
+					return "" // every endpoint it names is this machine (local_target.go)
 				}
 				return match(e, c)
 			})
 		}}
 }
+
+// sendsRequests are HTTP clients: judged by what they send (a local
+// DELETE of one index is scratch state; a DROP statement is not), in
+// externalVerbRules, not by where they send it alone.
+var sendsRequests = map[string]bool{"curl": true, "http": true, "https": true, "xh": true, "wget": true}
 
 // riskyPack: routine but risky commands, recorded (audit) by default; a
 // user or project may raise the pack to warn or ask (policy.raise).

@@ -220,7 +220,7 @@ func gitPack() Pack {
 			Desc: "Force-push (or branch deletion) to a protected branch (main, master and policy.protected_branches)",
 			Match: func(e *Env) string {
 				return first(e.F.Cmds("git"), func(c *Cmd) string {
-					if sub(c) != "push" {
+					if sub(c) != "push" || c.Has("--dry-run", "-n") {
 						return ""
 					}
 					force := c.Has("--force", "-f", "--force-with-lease", "--force-if-includes", "--mirror")
@@ -279,10 +279,11 @@ func gitPack() Pack {
 			ID: "core.git:clean-force", Mode: Ask, Tools: shellTools, Cmds: []string{"git"},
 			Desc: "git clean -f (-d, -x) with uncommitted or untracked files",
 			Match: gitDirtyRule(func(c *Cmd) bool {
-				return sub(c) == "clean" && c.Has("-f", "--force") && !c.Has("-n", "--dry-run")
+				return sub(c) == "clean" && c.Has("-f", "--force") && !c.Has("-n", "--dry-run") &&
+					!c.Has("-X") && !onlyBuildOutput(c.Pos[1:]) // -X: only what .gitignore ignores
 			}, "git clean deletes untracked files for good"),
-			Catch: []string{"git clean -fdx", "git clean -fd", "git clean -xfd", "git clean -f"},
-			Allow: []string{"git clean -n", "git clean --dry-run -d", "git clean -fdn", "git status --porcelain"},
+			Catch: []string{"git clean -fdx", "git clean -fd", "git clean -xfd", "git clean -f", "git clean -fd -- src/"},
+			Allow: []string{"git clean -n", "git clean --dry-run -d", "git clean -fdn", "git status --porcelain", "git clean -fdX", "git clean -fd -- build/ dist/"},
 		},
 		{
 			ID: "core.git:checkout-all", Mode: Ask, Tools: shellTools, Cmds: []string{"git"},
@@ -507,4 +508,22 @@ func scriptArgs(c *Cmd) []string {
 		}
 	}
 	return out
+}
+
+// buildOutput are the directories builds and tools make and remake:
+// deleting them loses nothing a build does not bring back.
+var buildOutput = map[string]bool{"build": true, "dist": true, "out": true, "target": true, "node_modules": true,
+	"coverage": true, ".next": true, ".nuxt": true, "__pycache__": true, ".pytest_cache": true, ".venv": true,
+	".tox": true, ".cache": true, "obj": true, ".gradle": true, ".turbo": true, ".parcel-cache": true}
+
+// onlyBuildOutput: paths names at least one path, and every one is a
+// build output directory of the project (build/, ./dist, web/node_modules).
+func onlyBuildOutput(paths []string) bool {
+	for _, p := range paths {
+		p = strings.TrimSuffix(strings.TrimPrefix(p, "./"), "/")
+		if p == "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "..") || strings.HasPrefix(p, "~") || !buildOutput[p[strings.LastIndexByte(p, '/')+1:]] {
+			return false
+		}
+	}
+	return len(paths) > 0
 }

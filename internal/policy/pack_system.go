@@ -116,17 +116,28 @@ func systemRules() []Rule {
 			func(e *Env, c *Cmd) string {
 				p := " " + strings.Join(c.Pos, " ") + " "
 				switch {
-				case strings.Contains(p, " volume rm ") || strings.Contains(p, " volume prune") || strings.Contains(p, " volume remove "):
-					return "deletes container volumes and their data: " + c.String()
-				case strings.Contains(p, " system prune") && c.Has("--volumes"):
+				case strings.Contains(p, " volume prune"):
 					return "prunes every unused volume with its data: " + c.String()
 				case strings.Contains(p, " down") && c.Has("-v", "--volumes"):
 					return "compose down -v deletes the project's volumes: " + c.String()
+				case (strings.Contains(p, " volume rm ") || strings.Contains(p, " volume remove ")) && (optValue(c, "--context") != "" || optValue(c, "-H") != "" || optValue(c, "--host") != ""):
+					return "deletes volumes and their data on another Docker host: " + c.String()
+				case strings.Contains(p, " volume rm ") || strings.Contains(p, " volume remove "):
+					// Volumes named on the line are the developer's own
+					// (a compose project's pgdata); a list the line does
+					// not show could be any.
+					for _, v := range c.Pos[2:] {
+						if callfacts.UnknownValue(v) || strings.ContainsAny(v, "*?$`") {
+							return "deletes container volumes the line does not name, with their data: " + c.String()
+						}
+					}
+				case strings.Contains(p, " system prune") && c.Has("--volumes"):
+					return "prunes every unused volume with its data: " + c.String()
 				}
 				return ""
 			},
-			[]string{"docker volume rm pgdata", "docker system prune -af --volumes", "docker compose down -v", "podman volume prune -f"},
-			[]string{"docker volume ls", "docker system prune -f", "docker compose down", "docker volume create x"}),
+			[]string{"docker volume rm $(docker volume ls -q)", "docker system prune -af --volumes", "docker volume prune -f", "podman volume prune -f", "docker compose down -v", "docker --context prod volume rm data"},
+			[]string{"docker volume ls", "docker system prune -f", "docker compose down", "docker volume create x", "docker volume rm proj_pgdata"}),
 		cmdRule("core.destroy:containers-all", Ask, "Force-removing or killing every container (docker rm -f $(docker ps -aq), docker kill $(docker ps -q)), removing a stack or service, leaving a swarm by force: running services stop and their containers' files are gone", []string{"docker", "podman", "nerdctl"},
 			func(e *Env, c *Cmd) string {
 				p := c.Pos

@@ -1,0 +1,124 @@
+package policy
+
+import "strings"
+
+// A command that destroys something "outside the machine" asks because
+// what it removes belongs to others or to production. When every
+// endpoint the command names is this machine — a dev server or data store
+// on localhost, an emulator (LocalStack, the Firebase emulator), a
+// throwaway cluster (kind, minikube, k3d, Docker Desktop) — the thing it
+// removes is the developer's own scratch state, like a file under /tmp.
+// Wiping a local store whole (FLUSHALL, _all, *) still asks: that is
+// rarely what a test needs.
+
+// endpointOptions name the server a CLI talks to; their value is a URL or
+// a host[:port].
+var endpointOptions = []string{"--endpoint-url", "--endpoint", "--bootstrap-server", "-http-addr", "--http-addr",
+	"--addr", "--address", "--url", "--server", "--host", "--hostname", "--uri"}
+
+// hostFlagCLIs take -h as the host (not help).
+var hostFlagCLIs = map[string]bool{"redis-cli": true, "valkey-cli": true, "keydb-cli": true, "psql": true, "mysql": true,
+	"mariadb": true, "clickhouse-client": true, "mongosh": true, "mongo": true, "cqlsh": true}
+
+// localKubeContexts are the context names throwaway local clusters use.
+var localKubeContexts = []string{"kind-", "minikube", "docker-desktop", "docker-for-desktop", "k3d-", "rancher-desktop", "colima", "orbstack", "microk8s"}
+
+// localOnly reports whether c names at least one endpoint and every one is
+// on this machine, and it does not wipe a store whole.
+func localOnly(c *Cmd) bool {
+	n := 0
+	local := true
+	see := func(v string) {
+		if v == "" {
+			return
+		}
+		n++
+		if !isLocalEndpoint(v) {
+			local = false
+		}
+	}
+	if o, v, ok := strings.Cut(c.Remote, "="); ok && o != "--context" && o != "--kube-context" {
+		see(v)
+	}
+	for i, a := range c.Args {
+		switch {
+		case strings.Contains(a, "://"):
+			see(a)
+		case strings.HasPrefix(a, "localhost:") || strings.HasPrefix(a, "127.0.0.1"):
+			see(a)
+		}
+		name, val, hasVal := strings.Cut(a, "=")
+		isOpt := false
+		for _, o := range endpointOptions {
+			if name == o {
+				isOpt = true
+			}
+		}
+		if hostFlagCLIs[c.Name] && name == "-h" {
+			isOpt = true
+		}
+		if !isOpt {
+			continue
+		}
+		if !hasVal && i+1 < len(c.Args) {
+			val = c.Args[i+1]
+		}
+		if !strings.Contains(val, "://") { // a URL was seen above
+			see(val)
+		}
+	}
+	for _, o := range []string{"--context", "--kube-context"} {
+		if v := optValue(c, o); v != "" {
+			n++
+			if !localKubeContext(v) {
+				local = false
+			}
+		}
+	}
+	return n > 0 && local && !wipesWhole(c)
+}
+
+// optValue is the value of option o ("o v" or "o=v"), "" when absent;
+// also when it stood before the subcommand (Cmd.Remote).
+func optValue(c *Cmd, o string) string {
+	if v, ok := strings.CutPrefix(c.Remote, o+"="); ok {
+		return v
+	}
+	for i, a := range c.Args {
+		if a == o && i+1 < len(c.Args) {
+			return c.Args[i+1]
+		}
+		if v, ok := strings.CutPrefix(a, o+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+func localKubeContext(v string) bool {
+	v = strings.ToLower(v)
+	for _, p := range localKubeContexts {
+		if v == strings.TrimSuffix(p, "-") || strings.HasPrefix(v, p) && strings.HasSuffix(p, "-") {
+			return true
+		}
+	}
+	return false
+}
+
+// isLocalEndpoint: a URL or host[:port] on this machine.
+func isLocalEndpoint(v string) bool {
+	h := urlHost(v)
+	return h == "localhost" || h == "::1" || h == "0.0.0.0" || strings.HasPrefix(h, "127.") || strings.HasSuffix(h, ".localhost")
+}
+
+// wipesWhole: the command empties a store entirely rather than removing
+// what it names.
+func wipesWhole(c *Cmd) bool {
+	for _, a := range c.Args {
+		l := strings.ToLower(a)
+		if l == "flushall" || strings.Contains(l, "/_all") || strings.HasSuffix(l, "/*") || l == "*" || l == "--all" || l == "--all-namespaces" || l == "-a" && c.Name == "kubectl" {
+			return true
+		}
+	}
+	return false
+}
