@@ -8,7 +8,8 @@ import "strings"
 // on localhost, an emulator (LocalStack, the Firebase emulator), a
 // throwaway cluster (kind, minikube, k3d, Docker Desktop) — the thing it
 // removes is the developer's own scratch state, like a file under /tmp.
-// Wiping a local store whole (FLUSHALL, _all, *) still asks: that is
+// Wiping a local store whole or by pattern (FLUSHALL, _all, logs-*)
+// still asks: that is
 // rarely what a test needs.
 
 // endpointOptions name the server a CLI talks to; their value is a URL or
@@ -116,7 +117,7 @@ func isLocalEndpoint(v string) bool {
 func wipesWhole(c *Cmd) bool {
 	for _, a := range c.Args {
 		l := strings.ToLower(a)
-		if l == "flushall" || strings.Contains(l, "/_all") || strings.HasSuffix(l, "/*") || l == "*" || l == "--all" || l == "--all-namespaces" || l == "-a" && c.Name == "kubectl" {
+		if l == "flushall" || strings.Contains(l, "/_all") || strings.Contains(l, "*") || l == "--all" || l == "--all-namespaces" || l == "-a" && c.Name == "kubectl" {
 			return true
 		}
 	}
