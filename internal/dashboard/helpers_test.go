@@ -354,8 +354,11 @@ func (b *browser) login(t testing.TB, e *env) {
 func (b *browser) waitFor(t testing.TB, js string, within time.Duration) time.Duration {
 	t.Helper()
 	start := time.Now()
+	// A document that has no body yet is still loading after a
+	// navigation: not yet true, rather than the condition's TypeError.
+	guarded := `(() => { try { return !!(` + js + `) } catch (e) { if (!document.body) return false; throw e } })()`
 	for {
-		ok, err := tryEval[bool](b, js)
+		ok, err := tryEval[bool](b, guarded)
 		if err != nil && !navigating(err) {
 			t.Fatalf("evaluate %s: %v", js, err)
 		}
