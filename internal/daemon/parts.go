@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/warden-dev/warden/internal/agent"
 	"os"
 	"sync"
 	"time"
@@ -35,8 +36,8 @@ func newIdentity(cfg *config.Config) identity {
 // alone (pg nil) or the shared PostgreSQL store.
 func buildPool(p *Parts, pg *pgShared, id identity) error {
 	o, cfg := p.Options, p.Options.cfg()
-	p.Runners = map[string]orchestrator.Runner{
-		orchestrator.HeadlessName: &orchestrator.Headless{
+	p.Runners = map[string]agent.Runner{
+		agent.HeadlessName: &agent.Headless{
 			Command: cfg.Serve.ClaudeCommand, Args: cfg.Serve.ClaudeArgs, Env: o.Env, Dir: o.TaskDir,
 			Timeout: time.Duration(cfg.Serve.TaskTimeout) * time.Minute,
 		},

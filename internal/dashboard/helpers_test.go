@@ -3,6 +3,7 @@ package dashboard_test
 import (
 	"context"
 	"fmt"
+	"github.com/warden-dev/warden/internal/agent"
 	"log/slog"
 	"net"
 	"net/http"
@@ -127,7 +128,7 @@ func newAPI(t testing.TB, st *sqlite.Store, mods ...func(*server.Options)) *serv
 	}
 	ps := pace.DefaultSettings()
 	sched, err := orchestrator.New(orchestrator.Options{Store: st, Settings: st,
-		Runners: map[string]orchestrator.Runner{orchestrator.HeadlessName: &orchestrator.Headless{Command: "/bin/false"}},
+		Runners: map[string]agent.Runner{agent.HeadlessName: &agent.Headless{Command: "/bin/false"}},
 		Quota:   &orchestrator.PaceQuota{Settings: ps, Figures: orchestrator.StoreFigures(st, ps)},
 		Owner:   "test:1", System: "test"})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/warden-dev/warden/internal/agent"
 
 	"github.com/warden-dev/warden/internal/task"
 )
@@ -29,7 +30,7 @@ func (s *Scheduler) Reconcile(ctx context.Context) error {
 		if !s.mine(t) {
 			continue
 		}
-		var run Run
+		var run agent.Run
 		if r := s.runnerFor(t); r != nil && t.Status != task.Claimed {
 			run, err = r.Reattach(ctx, t)
 			if err != nil {

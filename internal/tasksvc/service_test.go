@@ -3,6 +3,7 @@ package tasksvc_test
 import (
 	"context"
 	"errors"
+	"github.com/warden-dev/warden/internal/agent"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -47,7 +48,7 @@ func newRig(t *testing.T, queueSize int) *rig {
 	t.Cleanup(func() { st.Close() })
 	ps := pace.DefaultSettings()
 	sched, err := orchestrator.New(orchestrator.Options{Store: st, Settings: st, Owner: "test",
-		Runners: map[string]orchestrator.Runner{orchestrator.HeadlessName: &orchestrator.Headless{Command: "/nonexistent/claude", Dir: filepath.Join(dir, "tasks")}},
+		Runners: map[string]agent.Runner{agent.HeadlessName: &agent.Headless{Command: "/nonexistent/claude", Dir: filepath.Join(dir, "tasks")}},
 		Quota:   &orchestrator.PaceQuota{Settings: ps, Figures: orchestrator.StoreFigures(st, ps)}})
 	if err != nil {
 		t.Fatal(err)
