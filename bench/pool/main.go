@@ -22,7 +22,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/warden-dev/warden/internal/agent"
 	"io"
 	"log/slog"
 	"net/url"
@@ -32,7 +31,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/orchestrator"
 	"github.com/warden-dev/warden/internal/pool"
 	"github.com/warden-dev/warden/internal/store/postgres"

@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/warden-dev/warden/internal/agent"
 	"io"
 	"log/slog"
 	"net"
@@ -21,6 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/dashboard"
 	"github.com/warden-dev/warden/internal/notify"

@@ -5,10 +5,11 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
-	"github.com/warden-dev/warden/internal/sameorigin"
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/sameorigin"
 )
 
 // DefaultCookieName holds the API token the login form took (unless

@@ -3,7 +3,6 @@ package dashboard_test
 import (
 	"context"
 	"fmt"
-	"github.com/warden-dev/warden/internal/agent"
 	"log/slog"
 	"net"
 	"net/http"
@@ -20,7 +19,7 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/dashboard"
 	"github.com/warden-dev/warden/internal/dashboard/apitasks"
 	"github.com/warden-dev/warden/internal/dashboard/storesource"

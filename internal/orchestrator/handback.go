@@ -2,8 +2,8 @@ package orchestrator
 
 import (
 	"context"
-	"github.com/warden-dev/warden/internal/agent"
 
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/task"
 )
 

@@ -3,13 +3,13 @@ package orchestrator
 import (
 	"context"
 	"fmt"
-	"github.com/warden-dev/warden/internal/agent"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/pace"
 	"github.com/warden-dev/warden/internal/pace/quota"
 	"github.com/warden-dev/warden/internal/store/sqlite"

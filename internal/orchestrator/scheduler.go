@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/warden-dev/warden/internal/agent"
 	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/task"
 )
 

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/warden-dev/warden/internal/tasksvc"
 	"net/http"
 	"strings"
 	"text/template"
 	"time"
+
+	"github.com/warden-dev/warden/internal/tasksvc"
 )
 
 // Alertmanager (webhook_config with an API token as its bearer

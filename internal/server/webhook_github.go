@@ -6,10 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/warden-dev/warden/internal/tasksvc"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/warden-dev/warden/internal/tasksvc"
 )
 
 // GitHub: an issue labelled webhook.github_label (when labelled, or opened

@@ -4,13 +4,13 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
-	"github.com/warden-dev/warden/internal/tasksvc"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/warden-dev/warden/internal/task"
+	"github.com/warden-dev/warden/internal/tasksvc"
 )
 
 // Telegram (setWebhook with secret_token): /status, /pace, /task add …

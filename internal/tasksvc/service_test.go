@@ -3,13 +3,13 @@ package tasksvc_test
 import (
 	"context"
 	"errors"
-	"github.com/warden-dev/warden/internal/agent"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/orchestrator"
 	"github.com/warden-dev/warden/internal/pace"
 	"github.com/warden-dev/warden/internal/store/sqlite"

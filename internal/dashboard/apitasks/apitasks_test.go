@@ -2,12 +2,12 @@ package apitasks_test
 
 import (
 	"context"
-	"github.com/warden-dev/warden/internal/agent"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/dashboard"
 	"github.com/warden-dev/warden/internal/dashboard/apitasks"
 	"github.com/warden-dev/warden/internal/orchestrator"
