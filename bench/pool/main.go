@@ -31,7 +31,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/orchestrator"
 	"github.com/warden-dev/warden/internal/pool"
 	"github.com/warden-dev/warden/internal/store/postgres"
@@ -106,7 +106,7 @@ func wakeUps(ctx context.Context, dbURL string, workers, n int, gap time.Duratio
 		stores = append(stores, st)
 		name := fmt.Sprintf("w%d", i+1)
 		sched, err := orchestrator.New(orchestrator.Options{
-			Store: st, Runners: map[string]orchestrator.Runner{orchestrator.HeadlessName: rec},
+			Store: st, Runners: map[string]agent.Runner{agent.HeadlessName: rec},
 			Quota: open{}, Log: log, Owner: pool.OwnerOf(name, i+1), System: name, MaxAgents: 4,
 			Interval: time.Minute, // the fallback poll: never the reason a task was seen
 		})
@@ -202,9 +202,9 @@ type recorder struct {
 	count   map[string]int
 }
 
-func (r *recorder) Name() string { return orchestrator.HeadlessName }
+func (r *recorder) Name() string { return agent.HeadlessName }
 
-func (r *recorder) Start(_ context.Context, t *task.Task) (orchestrator.Run, error) {
+func (r *recorder) Start(_ context.Context, t *task.Task) (agent.Run, error) {
 	now := time.Now()
 	r.mu.Lock()
 	if _, ok := r.started[t.ID]; !ok {
@@ -215,7 +215,7 @@ func (r *recorder) Start(_ context.Context, t *task.Task) (orchestrator.Run, err
 	return done{}, nil
 }
 
-func (r *recorder) Reattach(context.Context, *task.Task) (orchestrator.Run, error) { return nil, nil }
+func (r *recorder) Reattach(context.Context, *task.Task) (agent.Run, error) { return nil, nil }
 
 func (r *recorder) claimed() int {
 	r.mu.Lock()
@@ -230,8 +230,8 @@ var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c
 
 func (done) Ref() string           { return "bench" }
 func (done) Done() <-chan struct{} { return closed }
-func (done) Outcome() orchestrator.Outcome {
-	return orchestrator.Outcome{Status: task.Done, Result: "ok"}
+func (done) Outcome() agent.Outcome {
+	return agent.Outcome{Status: task.Done, Result: "ok"}
 }
 func (done) Stop(context.Context) error     { return nil }
 func (done) Shutdown(context.Context) error { return nil }

@@ -31,4 +31,8 @@
 //   - merge.go     merging a branch into its base, refused before anything changes
 //   - pr.go        pushing a branch and opening a pull request with gh
 //   - merge_task.go  merge or pull request for a task's finished agent
+//   - runner.go    the scheduler's Runner and Run interfaces, every runner's contract
+//   - runner_tmux.go  TmuxRunner: tasks as the agents above, their states mirrored into the task
+//   - runner_headless.go  Headless: `claude -p` in the project directory, no worktree or tmux
+//   - runner_headless_proc_*.go, runner_headless_orphans_*.go  its process group and stray processes
 package agent

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"time"
 
 	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/config"
@@ -18,17 +17,17 @@ func addAgents(p *Parts) {
 	cfg := agent.ConfigFrom(o.cfg())
 	cfg.Env = o.Env
 	m := agent.NewManager(cfg, p.Store)
-	r := &tmuxRunner{m: m, tasks: p.Shared, criteria: o.cfg().Agent.Criteria,
-		interval: time.Second, log: p.Log, runs: map[string]*tmuxRun{}}
+	var waiting func(ctx context.Context, id, reason string)
 	if o.notifier != nil {
 		tasks, n := p.Shared, o.notifier
-		r.waiting = func(ctx context.Context, id, reason string) { n.Notify(o.noticeFor(ctx, tasks, m, id, reason)) }
+		waiting = func(ctx context.Context, id, reason string) { n.Notify(o.noticeFor(ctx, tasks, m, id, reason)) }
 	}
-	p.Runners[TmuxRunnerName] = r
+	r := agent.NewTmuxRunner(m, p.Shared, o.cfg().Agent.Criteria, p.Log, waiting)
+	p.Runners[agent.TmuxRunnerName] = r
 	p.Agents = &agentControl{m: m, tasks: p.Shared, parts: p}
 	p.Default = o.cfg().Agent.Runner
 	o.onReload("agents", func(c *config.Config) {
 		m.Reconfigure(agent.ConfigFrom(c))
-		r.setCriteria(c.Agent.Criteria)
+		r.SetCriteria(c.Agent.Criteria)
 	})
 }

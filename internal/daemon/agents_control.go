@@ -19,7 +19,7 @@ type agentControl struct {
 }
 
 func info(s *agent.Status) server.AgentInfo {
-	return server.AgentInfo{TaskID: s.TaskID, Kind: TmuxRunnerName, State: s.State,
+	return server.AgentInfo{TaskID: s.TaskID, Kind: agent.TmuxRunnerName, State: s.State,
 		Ref: "tmux:" + agent.SessionName + ":" + s.Window, Project: s.Project, Since: s.Started}
 }
 
@@ -31,7 +31,7 @@ func (c *agentControl) Spawn(ctx context.Context, req server.SpawnRequest) (serv
 	if err != nil {
 		return server.AgentInfo{}, err
 	}
-	if req.Agent != "" && req.Agent != TmuxRunnerName {
+	if req.Agent != "" && req.Agent != agent.TmuxRunnerName {
 		return server.AgentInfo{}, fmt.Errorf("%w: agent kind %q is not run by this control (tmux)", task.ErrConflict, req.Agent)
 	}
 	if s, err := c.m.Status(ctx, t.ID); err != nil {
@@ -45,7 +45,7 @@ func (c *agentControl) Spawn(ctx context.Context, req server.SpawnRequest) (serv
 	if c.parts.Scheduler != nil {
 		c.parts.Scheduler.Notify()
 	}
-	return server.AgentInfo{TaskID: t.ID, Kind: TmuxRunnerName, State: string(t.Status), Project: t.Project, Since: t.CreatedAt}, nil
+	return server.AgentInfo{TaskID: t.ID, Kind: agent.TmuxRunnerName, State: string(t.Status), Project: t.Project, Since: t.CreatedAt}, nil
 }
 
 // Kill cancels the task through the scheduler (its run stops the agent,

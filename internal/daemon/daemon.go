@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/dashboard"
 	"github.com/warden-dev/warden/internal/notify"
@@ -83,7 +84,7 @@ type Parts struct {
 	// DBChecks are what /health/db reports; extendRunners may add to
 	// them (the spool's backlog) before the server is built.
 	DBChecks  []server.DBCheck
-	Runners   map[string]orchestrator.Runner
+	Runners   map[string]agent.Runner
 	Default   string // the runner of tasks that name none ("" = headless)
 	Agents    server.AgentControl
 	Scheduler *orchestrator.Scheduler

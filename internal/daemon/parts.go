@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/orchestrator"
 	"github.com/warden-dev/warden/internal/pace"
@@ -35,8 +36,8 @@ func newIdentity(cfg *config.Config) identity {
 // alone (pg nil) or the shared PostgreSQL store.
 func buildPool(p *Parts, pg *pgShared, id identity) error {
 	o, cfg := p.Options, p.Options.cfg()
-	p.Runners = map[string]orchestrator.Runner{
-		orchestrator.HeadlessName: &orchestrator.Headless{
+	p.Runners = map[string]agent.Runner{
+		agent.HeadlessName: &agent.Headless{
 			Command: cfg.Serve.ClaudeCommand, Args: cfg.Serve.ClaudeArgs, Env: o.Env, Dir: o.TaskDir,
 			Timeout: time.Duration(cfg.Serve.TaskTimeout) * time.Minute,
 		},

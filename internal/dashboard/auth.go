@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/sameorigin"
 )
 
 // DefaultCookieName holds the API token the login form took (unless
@@ -55,22 +57,10 @@ func (s *Server) authed(r *http.Request) (string, bool) {
 	return tok, true
 }
 
-// sameOrigin rejects cross-site requests: Sec-Fetch-Site when the browser
-// sends it, otherwise Origin against Host. A request with neither (a
-// script, curl) passes here and still needs the CSRF token.
-func sameOrigin(r *http.Request) bool {
-	switch r.Header.Get("Sec-Fetch-Site") {
-	case "", "same-origin", "none":
-	default:
-		return false
-	}
-	o := r.Header.Get("Origin")
-	if o == "" || o == "null" {
-		return o == ""
-	}
-	u, err := url.Parse(o)
-	return err == nil && u.Host == r.Host
-}
+// sameOrigin rejects cross-site requests (internal/sameorigin, the
+// reading the API's cookie routes use too). A request with neither
+// header (a script, curl) passes here and still needs the CSRF token.
+func sameOrigin(r *http.Request) bool { return sameorigin.Check(r) != sameorigin.Cross }
 
 // checkMutation is the guard of every POST: authenticated, same origin and
 // the CSRF token of this session.

@@ -19,7 +19,7 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/dashboard"
 	"github.com/warden-dev/warden/internal/dashboard/apitasks"
 	"github.com/warden-dev/warden/internal/dashboard/storesource"
@@ -127,7 +127,7 @@ func newAPI(t testing.TB, st *sqlite.Store, mods ...func(*server.Options)) *serv
 	}
 	ps := pace.DefaultSettings()
 	sched, err := orchestrator.New(orchestrator.Options{Store: st, Settings: st,
-		Runners: map[string]orchestrator.Runner{orchestrator.HeadlessName: &orchestrator.Headless{Command: "/bin/false"}},
+		Runners: map[string]agent.Runner{agent.HeadlessName: &agent.Headless{Command: "/bin/false"}},
 		Quota:   &orchestrator.PaceQuota{Settings: ps, Figures: orchestrator.StoreFigures(st, ps)},
 		Owner:   "test:1", System: "test"})
 	if err != nil {
@@ -354,8 +354,11 @@ func (b *browser) login(t testing.TB, e *env) {
 func (b *browser) waitFor(t testing.TB, js string, within time.Duration) time.Duration {
 	t.Helper()
 	start := time.Now()
+	// A document that has no body yet is still loading after a
+	// navigation: not yet true, rather than the condition's TypeError.
+	guarded := `(() => { try { return !!(` + js + `) } catch (e) { if (!document.body) return false; throw e } })()`
 	for {
-		ok, err := tryEval[bool](b, js)
+		ok, err := tryEval[bool](b, guarded)
 		if err != nil && !navigating(err) {
 			t.Fatalf("evaluate %s: %v", js, err)
 		}

@@ -4,8 +4,8 @@
 // agents to pause through their hooks) while a quota window is critical,
 // reconciles what a crashed daemon left behind, and is watched by a
 // watchdog that restarts a stalled loop. Agents are started through the
-// Runner interface; the default runner is headless `claude -p` in the
-// project directory (runner_headless.go).
+// agent.Runner interface; the runners themselves (headless `claude -p`,
+// the tmux/worktree agents) live together in internal/agent.
 //
 // The task model and the store contract live in internal/task, which
 // the store implementation links without pulling this package in.

@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"context"
 
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/task"
 )
 
@@ -18,7 +19,7 @@ type handBack interface{ HandedBack() bool }
 
 // handBack queues id again, the attempt refunded, when its run was
 // stopped by Shutdown.
-func (s *Scheduler) handBack(ctx context.Context, id string, r Run) {
+func (s *Scheduler) handBack(ctx context.Context, id string, r agent.Run) {
 	hb, ok := r.(handBack)
 	if !ok || !hb.HandedBack() {
 		return

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/pace"
 	"github.com/warden-dev/warden/internal/pace/quota"
 	"github.com/warden-dev/warden/internal/store/sqlite"
@@ -19,7 +20,7 @@ import (
 // on a prompt starting with "fail", waits for a release file on one
 // starting with "wait", and prints a --output-format json result.
 const fakeClaude = `#!/bin/sh
-prompt=$(cat) # on stdin (runner_headless.go)
+prompt=$(cat) # on stdin (internal/agent/runner_headless.go)
 echo "$WARDEN_TASK_ID $PWD $* <$prompt" >> "$FAKE_LOG"
 case "$prompt" in
   fail*) echo "model overloaded" >&2; exit 3 ;;
@@ -63,7 +64,7 @@ func newRig(t *testing.T, maxAgents int) *rig {
 	ps := pace.DefaultSettings()
 	r.sched, err = New(Options{
 		Store: st, Settings: st, Clock: r.clock, Owner: "test", MaxAgents: maxAgents,
-		Runners: map[string]Runner{HeadlessName: &Headless{Command: bin, Args: []string{"--output-format", "json"}, Env: env, Dir: filepath.Join(dir, "tasks"), Grace: time.Second}},
+		Runners: map[string]agent.Runner{agent.HeadlessName: &agent.Headless{Command: bin, Args: []string{"--output-format", "json"}, Env: env, Dir: filepath.Join(dir, "tasks"), Grace: time.Second}},
 		Quota:   &PaceQuota{Settings: ps, Figures: StoreFigures(st, ps)},
 	})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/pool"
 	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/task"
@@ -77,7 +78,7 @@ func (r *poolRig) start(name string, pid int, recoverEvery time.Duration) *poolW
 	owner := pool.OwnerOf(name, pid)
 	w.sched, err = New(Options{
 		Store: st, Owner: owner, System: name, MaxAgents: 2, Log: r.log,
-		Runners:  map[string]Runner{HeadlessName: crashLike{&Headless{Command: r.bin, Env: r.env, Dir: filepath.Join(filepath.Dir(r.l), "tasks", owner), Grace: time.Second}}},
+		Runners:  map[string]agent.Runner{agent.HeadlessName: crashLike{&agent.Headless{Command: r.bin, Env: r.env, Dir: filepath.Join(filepath.Dir(r.l), "tasks", owner), Grace: time.Second}}},
 		Quota:    &PaceQuota{}, // pacing off: never holds
 		Interval: time.Minute, Peers: pool.Peers{Registry: r.reg, Leases: st}, RecoverEvery: recoverEvery,
 	})
@@ -291,12 +292,12 @@ func TestPoolWorkerYieldsATaskNoLongerItsOwn(t *testing.T) {
 // crashLike runs agents whose stop at the worker's end is a crash for
 // their tasks: they are not handed back (handback.go), so the tests of
 // recovery see what a worker that died leaves.
-type crashLike struct{ Runner }
+type crashLike struct{ agent.Runner }
 
 // plainRun hides HandedBack.
-type plainRun struct{ Run }
+type plainRun struct{ agent.Run }
 
-func (c crashLike) Start(ctx context.Context, t *task.Task) (Run, error) {
+func (c crashLike) Start(ctx context.Context, t *task.Task) (agent.Run, error) {
 	run, err := c.Runner.Start(ctx, t)
 	if run == nil {
 		return nil, err

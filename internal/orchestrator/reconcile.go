@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/task"
 )
 
@@ -29,7 +30,7 @@ func (s *Scheduler) Reconcile(ctx context.Context) error {
 		if !s.mine(t) {
 			continue
 		}
-		var run Run
+		var run agent.Run
 		// A claimed task is tried too: a daemon killed between starting an
 		// agent and recording it running leaves the agent working under a
 		// claim, and starting a second one beside it would fail.

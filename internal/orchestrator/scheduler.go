@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/task"
 )
 
@@ -29,7 +30,7 @@ type Options struct {
 	Store    task.Store
 	Settings Settings
 	// Runners by agent kind; Default runs tasks whose Agent is "".
-	Runners map[string]Runner
+	Runners map[string]agent.Runner
 	Default string
 	Quota   QuotaSource
 	Clock   Clock
@@ -59,8 +60,8 @@ type Scheduler struct {
 	wake chan struct{}
 
 	mu   sync.Mutex
-	runs map[string]Run // task id → live agent
-	held *Hold          // quota hold in force
+	runs map[string]agent.Run // task id → live agent
+	held *Hold                // quota hold in force
 	// lastWait is the reason of the last recorded queue-wide wait, so a
 	// wait is recorded when it changes, not every step.
 	lastWait string
@@ -80,7 +81,7 @@ func New(o Options) (*Scheduler, error) {
 		return nil, errors.New("scheduler: store, quota source and a runner are required")
 	}
 	if o.Default == "" {
-		o.Default = HeadlessName
+		o.Default = agent.HeadlessName
 	}
 	if o.Runners[o.Default] == nil {
 		return nil, fmt.Errorf("scheduler: no runner %q for tasks without an agent kind", o.Default)
@@ -106,7 +107,7 @@ func New(o Options) (*Scheduler, error) {
 	if o.RecoverEvery <= 0 {
 		o.RecoverEvery = 5 * time.Second
 	}
-	s := &Scheduler{o: o, wake: make(chan struct{}, 1), runs: map[string]Run{}}
+	s := &Scheduler{o: o, wake: make(chan struct{}, 1), runs: map[string]agent.Run{}}
 	s.SetLimits(o.MaxAgents, o.MaxAttempts)
 	return s, nil
 }
@@ -156,7 +157,7 @@ func (s *Scheduler) record(ctx context.Context, taskID, action, reason string) {
 	s.o.Log.Info("scheduler", "task", taskID, "action", action, "reason", reason)
 }
 
-func (s *Scheduler) runnerFor(t *task.Task) Runner {
+func (s *Scheduler) runnerFor(t *task.Task) agent.Runner {
 	if t.Agent == "" {
 		return s.o.Runners[s.o.Default]
 	}
@@ -333,7 +334,7 @@ func (s *Scheduler) noteWait(ctx context.Context, reason string) {
 // start launches a claimed task's agent.
 func (s *Scheduler) start(ctx context.Context, t *task.Task, why string) {
 	r := s.runnerFor(t)
-	var run Run
+	var run agent.Run
 	err := fmt.Errorf("no runner for agent kind %q; known: %v", t.Agent, keys(s.o.Runners))
 	if r != nil {
 		run, err = r.Start(ctx, t)
@@ -401,7 +402,7 @@ func (s *Scheduler) Cancel(ctx context.Context, id, reason string) (*task.Task, 
 func (s *Scheduler) Shutdown(ctx context.Context) {
 	s.mu.Lock()
 	runs := s.runs
-	s.runs = map[string]Run{}
+	s.runs = map[string]agent.Run{}
 	s.mu.Unlock()
 	var wg sync.WaitGroup
 	for id, r := range runs {
@@ -417,7 +418,7 @@ func (s *Scheduler) Shutdown(ctx context.Context) {
 	wg.Wait()
 }
 
-func keys(m map[string]Runner) []string {
+func keys(m map[string]agent.Runner) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -146,4 +147,24 @@ func FromLoopback(r *http.Request) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// Allow says, in the API's words, why the live token raw may not act on
+// the task queue with scope (nil: it may): the check the API's routes
+// make, for callers of TaskService that are not HTTP requests to it (the
+// dashboard, in process), including the 503 of a shared store that has
+// not answered yet.
+func (s *Server) Allow(ctx context.Context, raw, scope string) error {
+	t, why := s.token(ctx, raw)
+	if t == nil {
+		return errors.New(why)
+	}
+	if !t.Allows(scope) {
+		return fmt.Errorf("token %s (%s) has scope %s; this needs %s (create one with `warden token create NAME --scope %s`)",
+			t.ID, t.Name, t.EffectiveScope(), scope, scope)
+	}
+	if msg := s.sharedWaiting(); msg != "" {
+		return errors.New(msg)
+	}
+	return nil
 }

@@ -2,7 +2,8 @@ package server
 
 import (
 	"net/http"
-	"net/url"
+
+	"github.com/warden-dev/warden/internal/sameorigin"
 )
 
 // Cross-site request forgery: a browser attaches the dashboard's session
@@ -13,7 +14,8 @@ import (
 // browser adds on its own) must come from this origin: Sec-Fetch-Site
 // same-origin (or none: typed by the user), else an Origin whose host is
 // this request's Host. With neither header it is refused: every browser
-// sends one on such requests, and scripts use a bearer token.
+// sends one on such requests, and scripts use a bearer token. The
+// headers are read by internal/sameorigin, as the dashboard's are.
 
 // cookieMutation reports whether r changes state on the strength of the
 // session cookie alone.
@@ -25,23 +27,10 @@ func cookieMutation(r *http.Request) bool {
 	return r.Header.Get("Authorization") == ""
 }
 
-// sameOrigin reports whether r says it comes from this origin.
-func sameOrigin(r *http.Request) bool {
-	if site := r.Header.Get("Sec-Fetch-Site"); site != "" {
-		return site == "same-origin" || site == "none"
-	}
-	o := r.Header.Get("Origin")
-	if o == "" || o == "null" {
-		return false
-	}
-	u, err := url.Parse(o)
-	return err == nil && u.Host != "" && u.Host == r.Host
-}
-
 // refuseCrossSite answers 403 and returns true for a cookie-authenticated
 // mutation that does not come from this origin.
 func refuseCrossSite(w http.ResponseWriter, r *http.Request) bool {
-	if !cookieMutation(r) || sameOrigin(r) {
+	if !cookieMutation(r) || sameorigin.Check(r) == sameorigin.Same {
 		return false
 	}
 	writeError(w, http.StatusForbidden, "cross_site",

@@ -45,6 +45,7 @@ func TestCookieMutationsMustComeFromThisOrigin(t *testing.T) {
 		{"cookie, cross-site fetch", map[string]string{"Cookie": cookie, "Sec-Fetch-Site": "cross-site", "Origin": r.ts.URL}, 403},
 		{"cookie, same-site but not same-origin", map[string]string{"Cookie": cookie, "Sec-Fetch-Site": "same-site"}, 403},
 		{"cookie, Origin null (sandboxed page)", map[string]string{"Cookie": cookie, "Origin": "null"}, 403},
+		{"cookie, same-origin fetch but another site's Origin", map[string]string{"Cookie": cookie, "Sec-Fetch-Site": "same-origin", "Origin": "https://evil.example"}, 403},
 		{"cookie, neither header", map[string]string{"Cookie": cookie}, 403},
 		{"cookie, this origin", map[string]string{"Cookie": cookie, "Origin": r.ts.URL}, 201},
 		{"cookie, same-origin fetch", map[string]string{"Cookie": cookie, "Sec-Fetch-Site": "same-origin"}, 201},

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/orchestrator"
 	"github.com/warden-dev/warden/internal/pace"
 	"github.com/warden-dev/warden/internal/pool"
@@ -49,7 +50,7 @@ func TestPoolWorkerSystemsAndHealth(t *testing.T) {
 	}
 	ps := pace.DefaultSettings()
 	sched, err := orchestrator.New(orchestrator.Options{Store: shared, Settings: local, Owner: "w2:20", System: "w2",
-		Runners: map[string]orchestrator.Runner{orchestrator.HeadlessName: &orchestrator.Headless{Command: "/nonexistent/claude"}},
+		Runners: map[string]agent.Runner{agent.HeadlessName: &agent.Headless{Command: "/nonexistent/claude"}},
 		Quota:   &orchestrator.PaceQuota{Settings: ps, Figures: orchestrator.StoreFigures(shared, ps)}})
 	if err != nil {
 		t.Fatal(err)

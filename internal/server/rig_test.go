@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/daemon"
 	"github.com/warden-dev/warden/internal/orchestrator"
 	"github.com/warden-dev/warden/internal/pace"
@@ -60,7 +61,7 @@ func newAPIRigHosts(t *testing.T, queueSize int, wh server.Webhooks, hosts []str
 	st.SetMaxOpenConns(4)
 	ps := pace.DefaultSettings()
 	sched, err := orchestrator.New(orchestrator.Options{Store: st, Settings: st, Owner: "test",
-		Runners: map[string]orchestrator.Runner{orchestrator.HeadlessName: &orchestrator.Headless{Command: "/nonexistent/claude", Dir: filepath.Join(dir, "tasks")}},
+		Runners: map[string]agent.Runner{agent.HeadlessName: &agent.Headless{Command: "/nonexistent/claude", Dir: filepath.Join(dir, "tasks")}},
 		Quota:   &orchestrator.PaceQuota{Settings: ps, Figures: orchestrator.StoreFigures(st, ps)}})
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 	"github.com/warden-dev/warden/internal/httpstop"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/task"
+	"github.com/warden-dev/warden/internal/tasksvc"
 )
 
 // Options are the server's dependencies and settings.
@@ -86,6 +87,9 @@ type Server struct {
 	// store, and the token as it was then (the fallback while the store
 	// is unreachable; one entry per live token).
 	verified map[string]verifiedToken
+	// tasks is the queue's rules (internal/tasksvc) every route and
+	// webhook that makes or cancels tasks goes through.
+	tasks *tasksvc.Service
 	// lastPrune: when old webhook deliveries were last pruned
 	// (webhook_dedupe.go; under touchMu).
 	lastPrune time.Time
@@ -124,6 +128,12 @@ func New(o Options) (*Server, error) {
 	s := &Server{o: o, mux: http.NewServeMux(), touched: map[string]time.Time{}, verified: map[string]verifiedToken{}}
 	s.hooks.Store(&webhookConf{Webhooks: o.Webhooks, tmpl: tmpl})
 	s.metrics = newMetrics(s)
+	s.tasks, err = tasksvc.New(tasksvc.Options{Store: o.Tasks, Scheduler: o.Scheduler, QueueSize: o.QueueSize, Now: o.Now,
+		Created:  func(t *task.Task) { s.metrics.created.WithLabelValues(t.Source).Inc() },
+		Rejected: func(reason string) { s.metrics.rejected.WithLabelValues(reason).Inc() }})
+	if err != nil {
+		return nil, err
+	}
 	for _, r := range s.table() {
 		s.add(r)
 	}

@@ -57,17 +57,26 @@ func (s *Server) sharedState() *SharedState {
 	return s.o.Shared()
 }
 
+// sharedWaiting says why the queue is not served while the shared store
+// is waiting; "" otherwise.
+func (s *Server) sharedWaiting() string {
+	st := s.sharedState()
+	if st == nil || st.State != Waiting {
+		return ""
+	}
+	msg := "the shared store " + st.Where + " (store.url / WARDEN_DATABASE_URL) is not reachable yet"
+	if st.Error != "" {
+		msg += ": " + st.Error
+	}
+	return msg + "; the task queue, the scheduler and webhooks wait for it (this machine's events and the dashboard are served from the local store meanwhile)"
+}
+
 // requireShared answers 503 (with Retry-After) while the shared store is
 // waiting, naming it and the last error.
 func (s *Server) requireShared(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if st := s.sharedState(); st != nil && st.State == Waiting {
+		if msg := s.sharedWaiting(); msg != "" {
 			w.Header().Set("Retry-After", "5")
-			msg := "the shared store " + st.Where + " (store.url / WARDEN_DATABASE_URL) is not reachable yet"
-			if st.Error != "" {
-				msg += ": " + st.Error
-			}
-			msg += "; the task queue, the scheduler and webhooks wait for it (this machine's events and the dashboard are served from the local store meanwhile)"
 			writeError(w, http.StatusServiceUnavailable, "shared_store_waiting", msg)
 			return
 		}

@@ -4,12 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/warden-dev/warden/internal/task"
+	"github.com/warden-dev/warden/internal/tasksvc"
 )
 
 // TaskRequest is the body of POST /api/tasks.
@@ -35,10 +34,13 @@ type TaskRequest struct {
 }
 
 // TaskDetail is GET /api/tasks/{id}: the task and its story.
-type TaskDetail struct {
-	Task      *task.Task        `json:"task"`
-	History   []task.Transition `json:"history"`
-	Decisions []task.Decision   `json:"decisions"`
+type TaskDetail = tasksvc.Detail
+
+// request is the service's form of a TaskRequest.
+func (req TaskRequest) request() tasksvc.Request {
+	return tasksvc.Request{Project: req.Project, Prompt: req.Prompt, Priority: req.Priority,
+		IdempotencyKey: req.IdempotencyKey, System: req.System, Agent: req.Agent, Source: req.Source,
+		Criteria: req.Criteria, Allow: req.Allow, Deny: req.Deny, Profile: req.Profile}
 }
 
 func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
@@ -56,9 +58,9 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 	if req.Source == "" {
 		req.Source = "api"
 	}
-	t, created, status, code, msg := s.enqueue(r, req)
-	if t == nil {
-		writeError(w, status, code, msg)
+	t, created, err := s.tasks.Add(r.Context(), req.request())
+	if err != nil {
+		s.writeTaskError(w, err, "")
 		return
 	}
 	if created {
@@ -69,46 +71,40 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, t)
 }
 
-// enqueue validates and stores a task for any entry point (API, webhooks);
-// on failure t is nil and status, code and msg say why.
-func (s *Server) enqueue(r *http.Request, req TaskRequest) (t *task.Task, created bool, status int, code, msg string) {
-	now := s.o.Now().UTC()
-	// Before Clean: Clean would read "/p\x00/.." as a directory and drop it.
-	if i := strings.IndexFunc(req.Project, unicode.IsControl); i >= 0 {
-		return nil, false, http.StatusBadRequest, "invalid_task",
-			fmt.Sprintf("project %q holds a control character at byte %d; give the project directory's path as it is", req.Project, i)
-	}
-	if req.Project != "" {
-		req.Project = filepath.Clean(req.Project)
-	}
-	nt := &task.Task{ID: task.NewID(now), Project: req.Project, Prompt: req.Prompt, Priority: req.Priority,
-		Status: task.Queued, Source: req.Source, IdempotencyKey: req.IdempotencyKey, System: req.System,
-		Agent: req.Agent, Criteria: req.Criteria, Allow: req.Allow, Deny: req.Deny, CreatedAt: now, UpdatedAt: now}
-	if err := nt.WithProfile(req.Profile); err != nil {
-		return nil, false, http.StatusBadRequest, "invalid_task", err.Error()
-	}
-	if err := nt.Check(); err != nil {
-		return nil, false, http.StatusBadRequest, "invalid_task", err.Error()
-	}
-	if len(req.Source) > 40 || len(req.System) > 200 || len(req.Agent) > 40 {
-		return nil, false, http.StatusBadRequest, "invalid_task", "source, system or agent too long (40, 200, 40 bytes)"
-	}
-	got, created, err := s.o.Tasks.CreateTask(r.Context(), nt, s.o.QueueSize)
+// TaskService is the queue's rules the API answers with; the dashboard
+// calls it directly.
+func (s *Server) TaskService() *tasksvc.Service { return s.tasks }
+
+// taskErrorStatus maps a task service error to the API's status and
+// error code: the one place domain errors become HTTP.
+func taskErrorStatus(err error) (status int, code string) {
 	switch {
-	case errors.Is(err, task.ErrQueueFull):
-		s.metrics.rejected.WithLabelValues("queue_full").Inc()
-		return nil, false, http.StatusTooManyRequests, "queue_full", err.Error() + "; wait for tasks to finish or cancel some"
-	case errors.Is(err, task.ErrKeyReused):
-		return nil, false, http.StatusConflict, "idempotency_key_reused", err.Error() + "; use a new key for a new task"
-	case err != nil:
-		s.o.Log.Error("create task", "err", err)
-		return nil, false, http.StatusInternalServerError, "internal", "could not store the task: " + err.Error()
+	case errors.Is(err, tasksvc.ErrInvalid):
+		return http.StatusBadRequest, "invalid_task"
+	case errors.Is(err, tasksvc.ErrQueueFull):
+		return http.StatusTooManyRequests, "queue_full"
+	case errors.Is(err, tasksvc.ErrKeyReused):
+		return http.StatusConflict, "idempotency_key_reused"
+	case errors.Is(err, tasksvc.ErrNotFound):
+		return http.StatusNotFound, "not_found"
+	case errors.Is(err, tasksvc.ErrWrongStatus):
+		return http.StatusConflict, "conflict"
 	}
-	if created {
-		s.metrics.created.WithLabelValues(req.Source).Inc()
-		s.o.Scheduler.Notify()
+	return http.StatusInternalServerError, "internal"
+}
+
+// writeTaskError answers a task service error; hint is added to a
+// not-found message (where to look instead).
+func (s *Server) writeTaskError(w http.ResponseWriter, err error, hint string) {
+	status, code := taskErrorStatus(err)
+	msg := err.Error()
+	if status == http.StatusInternalServerError {
+		s.o.Log.Error("task service", "err", err)
 	}
-	return got, created, 0, "", ""
+	if status == http.StatusNotFound && hint != "" {
+		msg += "; " + hint
+	}
+	writeError(w, status, code, msg)
 }
 
 func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
@@ -133,13 +129,10 @@ func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.Limit = n
-	ts, err := s.o.Tasks.Tasks(r.Context(), f)
+	ts, err := s.tasks.List(r.Context(), f)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "internal", err.Error())
 		return
-	}
-	if ts == nil {
-		ts = []task.Task{}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"tasks": ts})
 }
@@ -159,21 +152,10 @@ func (s *Server) getTask(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	t, err := s.o.Tasks.Task(r.Context(), id)
-	if errors.Is(err, task.ErrNotFound) {
-		writeError(w, http.StatusNotFound, "not_found", "no task "+id+"; list them with GET /api/tasks")
-		return
-	}
+	d, err := s.tasks.Get(r.Context(), id)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "internal", err.Error())
+		s.writeTaskError(w, err, "list them with GET /api/tasks")
 		return
-	}
-	d := TaskDetail{Task: t, History: []task.Transition{}, Decisions: []task.Decision{}}
-	if h, err := s.o.Tasks.History(r.Context(), id); err == nil && h != nil {
-		d.History = h
-	}
-	if ds, err := s.o.Tasks.Decisions(r.Context(), id, 0, 0); err == nil && ds != nil {
-		d.Decisions = ds
 	}
 	writeJSON(w, http.StatusOK, d)
 }
@@ -211,17 +193,12 @@ func (s *Server) cancelTask(w http.ResponseWriter, r *http.Request) {
 	if given != "" {
 		reason += ": " + given
 	}
-	t, err := s.o.Scheduler.Cancel(r.Context(), id, reason)
-	switch {
-	case errors.Is(err, task.ErrNotFound):
-		writeError(w, http.StatusNotFound, "not_found", "no task "+id)
-	case errors.Is(err, task.ErrConflict):
-		writeError(w, http.StatusConflict, "conflict", err.Error()+"; only queued, claimed, running or paused tasks can be cancelled")
-	case err != nil:
-		writeError(w, http.StatusInternalServerError, "internal", err.Error())
-	default:
-		writeJSON(w, http.StatusOK, t)
+	t, err := s.tasks.Cancel(r.Context(), id, reason)
+	if err != nil {
+		s.writeTaskError(w, err, "")
+		return
 	}
+	writeJSON(w, http.StatusOK, t)
 }
 
 // unknownParams names a query parameter the route does not take.

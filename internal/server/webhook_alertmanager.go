@@ -8,6 +8,8 @@ import (
 	"strings"
 	"text/template"
 	"time"
+
+	"github.com/warden-dev/warden/internal/tasksvc"
 )
 
 // Alertmanager (webhook_config with an API token as its bearer
@@ -95,11 +97,12 @@ func (s *Server) webhookAlertmanager(w http.ResponseWriter, r *http.Request) {
 			s.metrics.webhooks.WithLabelValues("alertmanager", "duplicate").Inc()
 			continue
 		}
-		t, made, status, code, msg := s.enqueue(r, TaskRequest{Project: wh.AlertProject, Prompt: strings.TrimSpace(b.String()),
+		t, made, err := s.tasks.Add(r.Context(), tasksvc.Request{Project: wh.AlertProject, Prompt: strings.TrimSpace(b.String()),
 			Source: "alertmanager", IdempotencyKey: key})
-		if t == nil {
+		if err != nil {
 			s.metrics.webhooks.WithLabelValues("alertmanager", "error").Inc()
-			writeError(w, status, code, fmt.Sprintf("alerts[%d]: %s", i, msg))
+			status, code := taskErrorStatus(err)
+			writeError(w, status, code, fmt.Sprintf("alerts[%d]: %s", i, err))
 			return
 		}
 		s.recordDelivery(r.Context(), "alertmanager", t.ID, key)

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/warden-dev/warden/internal/tasksvc"
 )
 
 // GitHub: an issue labelled webhook.github_label (when labelled, or opened
@@ -148,7 +150,7 @@ func (s *Server) webhookGitHub(w http.ResponseWriter, r *http.Request) {
 	}
 	// The body's hash keys the task: two deliveries of one body racing
 	// each other make one task.
-	s.webhookTask(w, r, "github", []string{delivery, bodyKey(body)}, TaskRequest{Project: project, Prompt: prompt, Source: "github", IdempotencyKey: "github:" + bodyKey(body)})
+	s.webhookTask(w, r, "github", []string{delivery, bodyKey(body)}, tasksvc.Request{Project: project, Prompt: prompt, Source: "github", IdempotencyKey: "github:" + bodyKey(body)})
 }
 
 func badGitHubSignature(w http.ResponseWriter) {
@@ -174,11 +176,11 @@ func (s *Server) ignored(w http.ResponseWriter, source, why string) {
 // webhookTask queues the task of one delivery: 201 when made, 200 with
 // duplicate: true for a replay (nothing new); either way the delivery's
 // keys are recorded with the task.
-func (s *Server) webhookTask(w http.ResponseWriter, r *http.Request, source string, keys []string, req TaskRequest) {
-	t, created, status, code, msg := s.enqueue(r, req)
-	if t == nil {
+func (s *Server) webhookTask(w http.ResponseWriter, r *http.Request, source string, keys []string, req tasksvc.Request) {
+	t, created, err := s.tasks.Add(r.Context(), req)
+	if err != nil {
 		s.metrics.webhooks.WithLabelValues(source, "error").Inc()
-		writeError(w, status, code, msg)
+		s.writeTaskError(w, err, "")
 		return
 	}
 	s.recordDelivery(r.Context(), source, t.ID, keys...)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/task"
+	"github.com/warden-dev/warden/internal/tasksvc"
 )
 
 // Telegram (setWebhook with secret_token): /status, /pace, /task add …
@@ -132,10 +133,10 @@ func (s *Server) telegramAnswer(r *http.Request, u tgUpdate, delivery string) st
 		if s.webhooks().TelegramProject == "" {
 			return "set webhook.telegram_project to the directory tasks from Telegram run in"
 		}
-		t, _, _, _, msg := s.enqueue(r, TaskRequest{Project: s.webhooks().TelegramProject, Prompt: strings.TrimSpace(prompt),
+		t, _, err := s.tasks.Add(r.Context(), tasksvc.Request{Project: s.webhooks().TelegramProject, Prompt: strings.TrimSpace(prompt),
 			Source: "telegram", IdempotencyKey: "telegram:" + delivery})
-		if t == nil {
-			return "not queued: " + msg
+		if err != nil {
+			return "not queued: " + err.Error()
 		}
 		return fmt.Sprintf("queued %s (%s)", t.ID, t.Status)
 	}

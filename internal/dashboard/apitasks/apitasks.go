@@ -1,8 +1,10 @@
-// Package apitasks gives the dashboard its tasks through the daemon's own
-// REST API, called in process: the page's add and cancel go through the
-// same handler as POST /api/tasks and /api/tasks/{id}/cancel — the same
-// validation, queue limit (429), scheduler wake-up and metrics — as the
-// logged-in user's token. It knows the API's JSON, not its Go types.
+// Package apitasks gives the dashboard its tasks from the daemon: the
+// board, a task's story, add and cancel through the task service
+// (internal/tasksvc: the same validation, queue limit, scheduler wake-up
+// and metrics as POST /api/tasks), once the server has checked the
+// logged-in user's token for the scope the API would ask; reply, merge,
+// approve and deny through the REST handler called in process, as that
+// user (they drive the agents, internal/agent).
 package apitasks
 
 import (
@@ -18,19 +20,53 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/dashboard"
+	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/task"
+	"github.com/warden-dev/warden/internal/tasksvc"
 )
 
-// Tasks implements dashboard.Tasks over the API handler.
+// Backend is what the adapter needs of the daemon's server
+// (server.Server).
+type Backend interface {
+	// ServeHTTP answers the API routes the agent actions use.
+	http.Handler
+	// TaskService is the queue's rules.
+	TaskService() *tasksvc.Service
+	// Allow says why token may not act with scope on the queue (nil:
+	// it may), in the API's words.
+	Allow(ctx context.Context, token, scope string) error
+}
+
+// Tasks implements dashboard.Tasks over the task service.
 type Tasks struct {
-	api http.Handler
+	api Backend
 	// Project is the project of a task added without one.
 	Project string
 }
 
-// New wraps the daemon's handler (server.Server).
-func New(api http.Handler, defaultProject string) *Tasks {
+// New wraps the daemon's server.
+func New(api Backend, defaultProject string) *Tasks {
 	return &Tasks{api: api, Project: defaultProject}
+}
+
+// service is the task service once the logged-in user's token may act
+// with scope.
+func (a *Tasks) service(ctx context.Context, scope string) (*tasksvc.Service, error) {
+	tok := dashboard.RequestToken(ctx)
+	if tok == "" {
+		return nil, errors.New("not logged in")
+	}
+	if err := a.api.Allow(ctx, tok, scope); err != nil {
+		return nil, err
+	}
+	return a.api.TaskService(), nil
+}
+
+// boardTask is what the board shows of t.
+func boardTask(t *task.Task) dashboard.Task {
+	return apiTask{ID: t.ID, Project: t.Project, Prompt: t.Prompt, Priority: t.Priority, Status: string(t.Status),
+		Result: t.Result, Error: t.Error, AgentState: t.AgentState, AgentNote: t.AgentNote, CreatedAt: t.CreatedAt,
+		UpdatedAt: t.UpdatedAt, Criteria: t.Criteria, Allow: t.Allow, Deny: t.Deny}.task()
 }
 
 // apiTask is the API's task JSON (the fields the board shows).
@@ -145,82 +181,76 @@ func (a *Tasks) call(ctx context.Context, method, path string, in, out any) erro
 	return nil
 }
 
-// List implements dashboard.Tasks.
+// List implements dashboard.Tasks: the newest 500.
 func (a *Tasks) List(ctx context.Context) ([]dashboard.Task, error) {
-	var res struct {
-		Tasks []apiTask `json:"tasks"`
-	}
-	if err := a.call(ctx, "GET", "/api/tasks?limit=500", nil, &res); err != nil {
+	svc, err := a.service(ctx, store.ScopeRead)
+	if err != nil {
 		return nil, err
 	}
-	out := make([]dashboard.Task, 0, len(res.Tasks))
-	for _, t := range res.Tasks {
-		out = append(out, t.task())
+	ts, err := svc.List(ctx, task.Filter{Limit: 500})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]dashboard.Task, 0, len(ts))
+	for i := range ts {
+		out = append(out, boardTask(&ts[i]))
 	}
 	return out, nil
 }
 
-// Add implements dashboard.Tasks: POST /api/tasks.
+// Add implements dashboard.Tasks.
 func (a *Tasks) Add(ctx context.Context, n dashboard.NewTask) (dashboard.Task, error) {
+	svc, err := a.service(ctx, store.ScopeTasks)
+	if err != nil {
+		return dashboard.Task{}, err
+	}
 	if n.Project == "" {
 		n.Project = a.Project
 	}
-	var t apiTask
-	req := map[string]any{"prompt": n.Prompt, "project": n.Project, "priority": n.Priority, "source": "dashboard",
-		"criteria": n.Criteria, "allow": n.Allow, "deny": n.Deny}
-	if err := a.call(ctx, "POST", "/api/tasks", req, &t); err != nil {
+	t, _, err := svc.Add(ctx, tasksvc.Request{Prompt: n.Prompt, Project: n.Project, Priority: n.Priority, Source: "dashboard",
+		Criteria: n.Criteria, Allow: n.Allow, Deny: n.Deny})
+	if err != nil {
 		return dashboard.Task{}, err
 	}
-	return t.task(), nil
+	return boardTask(t), nil
 }
 
-// Cancel implements dashboard.Tasks: POST /api/tasks/{id}/cancel.
+// Cancel implements dashboard.Tasks.
 func (a *Tasks) Cancel(ctx context.Context, id string) error {
-	return a.call(ctx, "POST", "/api/tasks/"+url.PathEscape(id)+"/cancel",
-		map[string]string{"reason": "from the dashboard"}, nil)
+	svc, err := a.service(ctx, store.ScopeTasks)
+	if err != nil {
+		return err
+	}
+	_, err = svc.Cancel(ctx, id, "cancelled through the API: from the dashboard")
+	return err
 }
 
-// Story implements dashboard.Tasks: GET /api/tasks/{id}, its transitions
-// and the scheduler's decisions in time order. Nil when there is no such
-// task.
+// Story implements dashboard.Tasks: the task, its transitions and the
+// scheduler's decisions in time order. Nil when there is no such task.
 func (a *Tasks) Story(ctx context.Context, id string) (*dashboard.TaskStory, error) {
 	// A malformed id ("a/b" from /tasks/a%2fb, "..") names no task: the
-	// page's 404, not an API call that answers 400 or a redirect (a 500).
+	// page's 404.
 	if !task.ValidID(id) {
 		return nil, nil
 	}
-	var d struct {
-		Task    *apiTask `json:"task"`
-		History []struct {
-			Time   time.Time `json:"time"`
-			From   string    `json:"from"`
-			To     string    `json:"to"`
-			Reason string    `json:"reason"`
-		} `json:"history"`
-		Decisions []struct {
-			Time   time.Time `json:"time"`
-			Action string    `json:"action"`
-			Reason string    `json:"reason"`
-		} `json:"decisions"`
-	}
-	err := a.call(ctx, "GET", "/api/tasks/"+url.PathEscape(id), nil, &d)
+	svc, err := a.service(ctx, store.ScopeRead)
 	if err != nil {
-		var se *statusError
-		if errors.As(err, &se) && se.status == http.StatusNotFound {
-			return nil, nil
-		}
 		return nil, err
 	}
-	if d.Task == nil {
+	d, err := svc.Get(ctx, id)
+	if errors.Is(err, tasksvc.ErrNotFound) {
 		return nil, nil
 	}
-	st := &dashboard.TaskStory{Task: d.Task.task(), DiffStat: d.Task.DiffStat}
+	if err != nil {
+		return nil, err
+	}
+	st := &dashboard.TaskStory{Task: boardTask(d.Task)}
 	for _, h := range d.History {
 		note := h.Reason
 		if h.From != "" {
-			note = "from " + h.From + ": " + h.Reason
+			note = "from " + string(h.From) + ": " + h.Reason
 		}
-		st.Steps = append(st.Steps, dashboard.TaskStep{At: h.Time, State: h.To, Note: note})
+		st.Steps = append(st.Steps, dashboard.TaskStep{At: h.Time, State: string(h.To), Note: note})
 	}
 	for _, dc := range d.Decisions {
 		st.Steps = append(st.Steps, dashboard.TaskStep{At: dc.Time, State: "scheduler " + dc.Action, Note: dc.Reason})

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/dashboard"
 	"github.com/warden-dev/warden/internal/dashboard/apitasks"
 	"github.com/warden-dev/warden/internal/orchestrator"
@@ -14,6 +15,7 @@ import (
 	"github.com/warden-dev/warden/internal/server"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/task"
 )
 
 const token = "wdn_apitasks_test_token"
@@ -33,7 +35,7 @@ func TestTasksThroughTheAPI(t *testing.T) {
 	}
 	ps := pace.DefaultSettings()
 	sched, err := orchestrator.New(orchestrator.Options{Store: st, Settings: st,
-		Runners: map[string]orchestrator.Runner{orchestrator.HeadlessName: &orchestrator.Headless{Command: "/bin/false"}},
+		Runners: map[string]agent.Runner{agent.HeadlessName: &agent.Headless{Command: "/bin/false"}},
 		Quota:   &orchestrator.PaceQuota{Settings: ps, Figures: orchestrator.StoreFigures(st, ps)}, Owner: "t:1", System: "t"})
 	if err != nil {
 		t.Fatal(err)
@@ -85,5 +87,47 @@ func TestTasksThroughTheAPI(t *testing.T) {
 	}
 	if s, err := a.Story(user, "tnosuchtask"); s != nil || err != nil {
 		t.Errorf("unknown task: %+v, %v", s, err)
+	}
+}
+
+// TestReadTokenMayNotChangeTasks: the service is called directly, so the
+// adapter asks the server for the scope the API routes would need: a
+// read token lists the board but neither adds nor cancels, and the
+// refusal names the scope to create.
+func TestReadTokenMayNotChangeTasks(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "warden.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const reader = "wdn_apitasks_reader_token"
+	if err := st.AddToken(ctx, &store.APIToken{ID: "r", Name: "reader", Scope: store.ScopeRead, Hash: store.HashAPIToken(reader), Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	ps := pace.DefaultSettings()
+	sched, err := orchestrator.New(orchestrator.Options{Store: st, Settings: st,
+		Runners: map[string]agent.Runner{agent.HeadlessName: &agent.Headless{Command: "/bin/false"}},
+		Quota:   &orchestrator.PaceQuota{Settings: ps, Figures: orchestrator.StoreFigures(st, ps)}, Owner: "t:1", System: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := server.New(server.Options{Tasks: st, Scheduler: sched, Tokens: st, Deliveries: st, Events: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := apitasks.New(api, t.TempDir())
+	user := dashboard.WithToken(ctx, reader)
+	if _, err := a.List(user); err != nil {
+		t.Errorf("a read token lists: %v", err)
+	}
+	if _, err := a.Add(user, dashboard.NewTask{Prompt: "x"}); err == nil || !strings.Contains(err.Error(), "--scope tasks") {
+		t.Errorf("a read token adds: %v", err)
+	}
+	if err := a.Cancel(user, "t0000000000000000"); err == nil || !strings.Contains(err.Error(), "--scope tasks") {
+		t.Errorf("a read token cancels: %v", err)
+	}
+	if ts, _ := st.Tasks(ctx, task.Filter{}); len(ts) != 0 {
+		t.Errorf("refused adds stored %d tasks", len(ts))
 	}
 }

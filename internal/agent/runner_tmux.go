@@ -1,4 +1,4 @@
-package daemon
+package agent
 
 import (
 	"context"
@@ -8,8 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/warden-dev/warden/internal/agent"
-	"github.com/warden-dev/warden/internal/orchestrator"
 	"github.com/warden-dev/warden/internal/task"
 )
 
@@ -17,13 +15,13 @@ import (
 // worktree and a tmux window each, state from the agent's hooks.
 const TmuxRunnerName = "tmux"
 
-// tmuxRunner is the scheduler's Runner over an agent.Manager. One poll
+// TmuxRunner is the scheduler's Runner over a Manager. One poll
 // loop, alive while it watches agents, brings their states up to date from
 // their hook events, mirrors each state into the task (AgentState), and
 // ends a task's Run once its agent reached a final state and was cleaned
 // up — which frees the scheduler's slot.
-type tmuxRunner struct {
-	m        *agent.Manager
+type TmuxRunner struct {
+	m        *Manager
 	tasks    task.Store
 	criteria []string
 	interval time.Duration
@@ -37,18 +35,26 @@ type tmuxRunner struct {
 	polling bool
 }
 
-func (r *tmuxRunner) Name() string { return TmuxRunnerName }
+// NewTmuxRunner runs tasks as m's agents, mirroring their states into
+// tasks; criteria are agent.criteria (added to each task's own); waiting,
+// when set, is told of each agent that starts waiting for a person (it
+// must return at once).
+func NewTmuxRunner(m *Manager, tasks task.Store, criteria []string, log *slog.Logger, waiting func(ctx context.Context, id, reason string)) *TmuxRunner {
+	return &TmuxRunner{m: m, tasks: tasks, criteria: criteria, interval: time.Second, log: log, waiting: waiting, runs: map[string]*tmuxRun{}}
+}
 
-// Start implements orchestrator.Runner. A task whose agent already exists
+func (r *TmuxRunner) Name() string { return TmuxRunnerName }
+
+// Start implements Runner. A task whose agent already exists
 // (claimed again after a daemon crash) is watched again rather than
 // spawned twice.
-func (r *tmuxRunner) Start(ctx context.Context, t *task.Task) (orchestrator.Run, error) {
+func (r *TmuxRunner) Start(ctx context.Context, t *task.Task) (Run, error) {
 	// The task's own criteria come on top of agent.criteria; its
 	// operations go into the worktree's task.json for the agent's hooks.
 	r.mu.Lock()
 	crit := append(append([]string(nil), r.criteria...), t.Criteria...)
 	r.mu.Unlock()
-	spec := agent.Spec{Task: t.ID, Project: t.Project, Prompt: t.Prompt, Criteria: crit, Allow: t.Allow, Deny: t.Deny}
+	spec := Spec{Task: t.ID, Project: t.Project, Prompt: t.Prompt, Criteria: crit, Allow: t.Allow, Deny: t.Deny}
 	// A finished task queued again by a person's reply: a follow-up run
 	// of its agent on its branch (internal/agent/followup.go).
 	if r.m.PendingFollowUp(t.ID) != nil {
@@ -71,16 +77,16 @@ func (r *tmuxRunner) Start(ctx context.Context, t *task.Task) (orchestrator.Run,
 	return r.track(t.ID), nil
 }
 
-// Reattach implements orchestrator.Runner: the agent's window outlived the
+// Reattach implements Runner: the agent's window outlived the
 // daemon, so it is watched again; an agent that ended meanwhile is
 // reported as ended (its task finishes, it is not run twice); a task
 // without an agent is queued again.
-func (r *tmuxRunner) Reattach(ctx context.Context, t *task.Task) (orchestrator.Run, error) {
+func (r *TmuxRunner) Reattach(ctx context.Context, t *task.Task) (Run, error) {
 	s, err := r.m.Status(ctx, t.ID)
 	if err != nil || s == nil {
 		return nil, err
 	}
-	if t.Status == task.Claimed && agent.State(s.Agent.State).Final() {
+	if t.Status == task.Claimed && State(s.Agent.State).Final() {
 		// The claim's agent never started: this record is an earlier
 		// attempt's (or a finished run a reply queued again).
 		return nil, nil
@@ -88,7 +94,7 @@ func (r *tmuxRunner) Reattach(ctx context.Context, t *task.Task) (orchestrator.R
 	return r.track(t.ID), nil
 }
 
-func (r *tmuxRunner) track(id string) *tmuxRun {
+func (r *TmuxRunner) track(id string) *tmuxRun {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if run := r.runs[id]; run != nil {
@@ -104,7 +110,7 @@ func (r *tmuxRunner) track(id string) *tmuxRun {
 }
 
 // loop polls while any agent is watched.
-func (r *tmuxRunner) loop() {
+func (r *TmuxRunner) loop() {
 	t := time.NewTicker(r.interval)
 	defer t.Stop()
 	for {
@@ -120,7 +126,7 @@ func (r *tmuxRunner) loop() {
 	}
 }
 
-func (r *tmuxRunner) pollOnce() {
+func (r *TmuxRunner) pollOnce() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	changes, err := r.m.Poll(ctx)
@@ -130,7 +136,7 @@ func (r *tmuxRunner) pollOnce() {
 	for _, c := range changes {
 		r.log.Info("agent state", "task", c.Task, "from", c.From, "to", c.To, "reason", c.Reason)
 		r.mirror(ctx, c.Task, string(c.To), c.Reason)
-		if c.To == agent.Waiting && c.From != agent.Waiting && r.waiting != nil {
+		if c.To == Waiting && c.From != Waiting && r.waiting != nil {
 			r.waiting(ctx, c.Task, c.Reason)
 		}
 	}
@@ -148,7 +154,7 @@ func (r *tmuxRunner) pollOnce() {
 		// Ended: once cleaned up (the worktree removed, its work archived),
 		// or after a minute of failed cleanups (retried by later polls) so
 		// a stuck cleanup does not hold the slot.
-		if agent.State(s.State).Final() && (!s.Cleaned.IsZero() || time.Since(s.Ended) > time.Minute) {
+		if State(s.State).Final() && (!s.Cleaned.IsZero() || time.Since(s.Ended) > time.Minute) {
 			if s.Tail != "" {
 				// The board and the task page show a failed agent's last
 				// lines as its note.
@@ -161,21 +167,21 @@ func (r *tmuxRunner) pollOnce() {
 
 // mirror records the agent's state and why it is there on its task (an
 // agent state update keeps the task's status), for the board and the API.
-func (r *tmuxRunner) mirror(ctx context.Context, id, state, note string) {
+func (r *TmuxRunner) mirror(ctx context.Context, id, state, note string) {
 	if _, err := r.tasks.UpdateTask(ctx, id, task.Change{AgentState: &state, AgentNote: &note}); err != nil {
 		r.log.Error("mirror agent state", "task", id, "err", err)
 	}
 }
 
-// setCriteria applies a reloaded agent.criteria to the tasks started
+// SetCriteria applies a reloaded agent.criteria to the tasks started
 // from now on.
-func (r *tmuxRunner) setCriteria(c []string) {
+func (r *TmuxRunner) SetCriteria(c []string) {
 	r.mu.Lock()
 	r.criteria = c
 	r.mu.Unlock()
 }
 
-func (r *tmuxRunner) forget(id string) {
+func (r *TmuxRunner) forget(id string) {
 	r.mu.Lock()
 	delete(r.runs, id)
 	r.mu.Unlock()
@@ -183,44 +189,44 @@ func (r *tmuxRunner) forget(id string) {
 
 // outcomeOf turns an agent's end into its task's: done with what the
 // branch holds, or failed with why (and where its work was archived).
-func outcomeOf(ctx context.Context, s *agent.Status) orchestrator.Outcome {
-	if agent.State(s.State) == agent.Done {
+func outcomeOf(ctx context.Context, s *Status) Outcome {
+	if State(s.State) == Done {
 		res := "branch " + s.Branch
-		if st, err := agent.BranchStat(ctx, s.Project, s.BaseCommit, s.Branch); err == nil {
+		if st, err := BranchStat(ctx, s.Project, s.BaseCommit, s.Branch); err == nil {
 			res += ": " + st.String()
 		}
-		return orchestrator.Outcome{Status: task.Done, Result: res}
+		return Outcome{Status: task.Done, Result: res}
 	}
 	msg := fmt.Sprintf("agent %s: %s", strings.ReplaceAll(s.State, "_", " "), s.Reason)
 	if s.Archive != "" {
 		msg += "; uncommitted work archived to " + s.Archive
 	}
-	if next := agent.NextStep(s.Agent); next != "" {
+	if next := NextStep(s.Agent); next != "" {
 		msg += ". Next: " + next
 	}
-	return orchestrator.Outcome{Status: task.Failed, Error: msg}
+	return Outcome{Status: task.Failed, Error: msg}
 }
 
 // tmuxRun is one watched agent.
 type tmuxRun struct {
-	r    *tmuxRunner
+	r    *TmuxRunner
 	id   string
 	once sync.Once
 	done chan struct{}
 	mu   sync.Mutex
-	out  orchestrator.Outcome
+	out  Outcome
 }
 
-func (run *tmuxRun) Ref() string           { return "tmux:" + agent.SessionName + ":" + run.id }
+func (run *tmuxRun) Ref() string           { return "tmux:" + SessionName + ":" + run.id }
 func (run *tmuxRun) Done() <-chan struct{} { return run.done }
 
-func (run *tmuxRun) Outcome() orchestrator.Outcome {
+func (run *tmuxRun) Outcome() Outcome {
 	run.mu.Lock()
 	defer run.mu.Unlock()
 	return run.out
 }
 
-func (run *tmuxRun) end(out orchestrator.Outcome) {
+func (run *tmuxRun) end(out Outcome) {
 	run.once.Do(func() {
 		run.mu.Lock()
 		run.out = out
@@ -230,7 +236,7 @@ func (run *tmuxRun) end(out orchestrator.Outcome) {
 	})
 }
 
-// Stop implements orchestrator.Run (the task was cancelled): the agent
+// Stop implements Run (the task was cancelled): the agent
 // ends in error with its work archived and its worktree removed.
 func (run *tmuxRun) Stop(ctx context.Context) error {
 	_, err := run.r.m.Kill(ctx, run.id, "task cancelled")
@@ -239,12 +245,12 @@ func (run *tmuxRun) Stop(ctx context.Context) error {
 		run.r.mirror(ctx, run.id, s.State, s.Reason)
 		run.end(outcomeOf(ctx, s))
 	} else {
-		run.end(orchestrator.Outcome{Status: task.Failed, Error: "stopped"})
+		run.end(Outcome{Status: task.Failed, Error: "stopped"})
 	}
 	return err
 }
 
-// Shutdown implements orchestrator.Run: the agent's tmux window outlives
+// Shutdown implements Run: the agent's tmux window outlives
 // the daemon; the next daemon reattaches to it.
 func (run *tmuxRun) Shutdown(ctx context.Context) error {
 	run.r.forget(run.id)

@@ -1,4 +1,4 @@
-package orchestrator
+package agent
 
 import (
 	"bytes"
@@ -154,7 +154,7 @@ func (h *Headless) lookPath() (string, error) {
 		}
 		return name, nil
 	}
-	for _, d := range filepath.SplitList(envValue(h.Env, "PATH")) {
+	for _, d := range filepath.SplitList(envLookup(h.Env, "PATH")) {
 		if d == "" {
 			continue
 		}
@@ -237,9 +237,9 @@ func (r *headlessRun) wait(stdout, stderr *os.File, timeout time.Duration) {
 	case r.stopping:
 		r.outcome = Outcome{Status: task.Failed, Error: "stopped"}
 	case err != nil:
-		msg := lastLine(readTail(r.errPath, 4096))
+		msg := lastOutputLine(readTail(r.errPath, 4096))
 		if msg == "" {
-			msg = lastLine(out)
+			msg = lastOutputLine(out)
 		}
 		r.outcome = Outcome{Status: task.Failed, Error: fmt.Sprintf("claude %v: %s", err, msg)}
 	default:
@@ -310,7 +310,7 @@ func readTail(path string, n int64) string {
 	return b.String()
 }
 
-func lastLine(s string) string {
+func lastOutputLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
 		s = s[i+1:]
@@ -321,7 +321,7 @@ func lastLine(s string) string {
 	return s
 }
 
-func envValue(env []string, key string) string {
+func envLookup(env []string, key string) string {
 	for i := len(env) - 1; i >= 0; i-- {
 		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
 			return v

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package orchestrator
+package agent
 
 // taskGroup cannot tell a recycled group from the agent's here: nothing
 // is killed.

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package orchestrator
+package agent
 
 import (
 	"os/exec"

@@ -1,4 +1,4 @@
-package orchestrator
+package agent
 
 import (
 	"context"
@@ -8,8 +8,9 @@ import (
 
 // Runner starts the agents that work on tasks. The scheduler picks the
 // runner whose Name is the task's Agent ("" = the default runner). The
-// default is headless `claude -p` (Headless); the tmux/worktree agent
-// runner implements the same interface.
+// default is headless `claude -p` (Headless, runner_headless.go); the
+// tmux/worktree agents are TmuxRunner (runner_tmux.go). The scheduler
+// (internal/orchestrator) only knows this interface.
 type Runner interface {
 	// Name is the agent kind this runner runs ("claude-p", "tmux", …).
 	Name() string
