@@ -108,15 +108,7 @@ func (m *Manager) SpawnFollowUp(ctx context.Context, sp Spec) (*store.Agent, err
 	}
 	mode := a.Mode
 	prompt := followUpPrompt(ctx, a, sp.Prompt, fu.Text)
-	ls := LaunchSpec{Task: sp.Task, Prompt: prompt, Mode: mode, Claude: m.cfg.Claude, Dir: a.Worktree,
-		PermissionMode: m.cfg.PermissionMode, Command: m.cfg.Command, Env: m.cfg.Env, ExitFile: m.exitFile(sp.Task)}
-	if ls.Env == nil {
-		ls.Env = os.Environ()
-	}
-	if _, err := AgentArgv(ls); err != nil {
-		return nil, err
-	}
-	memNote, err := m.limitMemory(&ls)
+	ls, memNote, err := m.launchSpec(sp.Task, prompt, mode, a.Worktree)
 	if err != nil {
 		return nil, err
 	}

@@ -44,16 +44,8 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 	if _, err := m.cfg.Tmux.bin(); err != nil {
 		return nil, err
 	}
-	ls := LaunchSpec{Task: sp.Task, Prompt: sp.Prompt, Mode: mode, Claude: m.cfg.Claude,
-		PermissionMode: m.cfg.PermissionMode, Command: m.cfg.Command, Env: m.cfg.Env, ExitFile: m.exitFile(sp.Task)}
-	if ls.Env == nil {
-		ls.Env = os.Environ()
-	}
-	if _, err := AgentArgv(ls); err != nil {
-		return nil, err
-	}
 	// Before the worktree, so a failure leaves nothing.
-	memNote, err := m.limitMemory(&ls)
+	ls, memNote, err := m.launchSpec(sp.Task, sp.Prompt, mode, "")
 	if err != nil {
 		return nil, err
 	}
@@ -108,6 +100,22 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 }
 
 func (m *Manager) script(task string) string { return filepath.Join(m.cfg.Scripts, task+".sh") }
+
+// launchSpec is how task's agent is launched with prompt in mode (dir:
+// its worktree, "" while not made yet): the agent program checked, its
+// memory limit set up (memNote says how, when it says anything).
+func (m *Manager) launchSpec(task, prompt, mode, dir string) (ls LaunchSpec, memNote string, err error) {
+	ls = LaunchSpec{Task: task, Prompt: prompt, Mode: mode, Claude: m.cfg.Claude, Dir: dir,
+		PermissionMode: m.cfg.PermissionMode, Command: m.cfg.Command, Env: m.cfg.Env, ExitFile: m.exitFile(task)}
+	if ls.Env == nil {
+		ls.Env = os.Environ()
+	}
+	if _, err := AgentArgv(ls); err != nil {
+		return ls, "", err
+	}
+	memNote, err = m.limitMemory(&ls)
+	return ls, memNote, err
+}
 
 // exitFile is where a headless or command agent's launch script leaves its exit
 // status.

@@ -39,7 +39,8 @@ var homeCredentials = []string{".ssh", ".aws", ".gnupg", ".config/gh", ".kube/co
 	".netrc", "_netrc", ".git-credentials", ".pgpass", ".pypirc", ".npmrc", ".vault-token", ".config/gcloud",
 	".azure", ".terraform.d/credentials.tfrc.json", ".config/doctl", ".password-store", ".local/share/keyrings",
 	"Library/Keychains", ".config/op", ".op", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials",
-	".config/hub", ".m2/settings-security.xml", ".config/sops", ".authinfo", ".authinfo.gpg"}
+	".config/hub", ".m2/settings-security.xml", ".config/sops", ".authinfo", ".authinfo.gpg",
+	".claude/.credentials.json"} // Claude Code's own login: a credential before it is the agent's config
 
 // credentialNames hold secrets wherever they are.
 var credentialNames = map[string]bool{"id_rsa": true, "id_ed25519": true, "id_ecdsa": true, "id_dsa": true,
@@ -86,10 +87,10 @@ func ZoneOf(p, home, project string) Zone {
 		return worktreeZone(p, home, project)
 	case warden(p, home):
 		return ZoneWarden
-	case agentConfig(p, home, project):
-		return ZoneAgent
 	case credential(p, home):
 		return ZoneCredentials
+	case agentConfig(p, home, project):
+		return ZoneAgent
 	case project != "" && project != home && project != "/" && within(p, project):
 		return projectZone(p, project)
 	case home != "" && home != "/" && within(p, home):
@@ -168,10 +169,10 @@ func projectZone(p, project string) Zone {
 // config and credentials are still those, the rest the project's.
 func worktreeZone(p, home, project string) Zone {
 	switch {
-	case agentConfig(p, home, project):
-		return ZoneAgent
 	case credential(p, home):
 		return ZoneCredentials
+	case agentConfig(p, home, project):
+		return ZoneAgent
 	}
 	return projectZone(p, project)
 }
