@@ -85,3 +85,40 @@ func resolved(dir string) string {
 func (e PathEffect) destructive() bool {
 	return e == PathRecursiveDelete || e == PathDelete || e == PathTruncate
 }
+
+// writesThrough: the effect lands in the file a link points at (a
+// redirect or an editor writes through a symbolic link; rm removes the
+// link itself).
+func (e PathEffect) writesThrough() bool {
+	return e == PathOverwrite || e == PathWrite || e == PathTruncate
+}
+
+// linkedFile is where a write to p lands when p is a symbolic link on
+// disk inside one of roots (a project file the agent can be led to write
+// through: notes.txt → ~/.bashrc); p itself otherwise. One lstat, and
+// only for writes under those roots.
+func linkedFile(p string, roots ...string) string {
+	inside := false
+	for _, r := range roots {
+		if r != "" && r != "/" && within(p, r) {
+			inside = true
+		}
+	}
+	if !inside || strings.ContainsAny(p, "$`*?[") {
+		return p
+	}
+	fi, err := os.Lstat(p)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return p
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return filepath.ToSlash(r)
+	}
+	if t, err := os.Readlink(p); err == nil { // a link to a file not there yet
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(p), t)
+		}
+		return filepath.ToSlash(filepath.Clean(t))
+	}
+	return p
+}

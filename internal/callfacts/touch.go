@@ -42,12 +42,17 @@ func (f *Facts) Touches() []Touch {
 	var out []Touch
 	links := f.lineLinks()
 	add := func(e PathEffect, p, via string) {
+		home, project := f.Home, f.Project
+		if target, ok := links[p]; ok && (e == PathRecursiveDelete || e.writesThrough() && !strings.HasPrefix(via, "ln ")) {
+			// rm -rf link/: the tree the line linked to (a trailing / is
+			// lost in normalizing); > link: the file it points at (ln -sf
+			// replacing the link writes the link, not its target).
+			p = target
+		} else if e.writesThrough() && !strings.HasPrefix(via, "ln ") {
+			p = linkedFile(p, f.Project, "/tmp", "/var/tmp")
+		}
 		if deviceFile(p) {
 			return
-		}
-		home, project := f.Home, f.Project
-		if target, ok := links[p]; ok && e == PathRecursiveDelete {
-			p = target // rm -rf link/: the tree the line linked to (a trailing / is lost in normalizing)
 		}
 		if e.destructive() {
 			var onDisk bool

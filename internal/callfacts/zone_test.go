@@ -123,6 +123,41 @@ func TestTouchesThroughLinks(t *testing.T) {
 	}
 }
 
+// TestWritesThroughLinks: a write to a link lands in the file it points
+// at — a link the line creates, or one on disk in the project — while
+// removing a link removes only the link.
+func TestWritesThroughLinks(t *testing.T) {
+	f := bash("ln -sf ~/.bashrc notes.txt && echo hi > notes.txt")
+	if got := f.Touches(); len(got) < 2 || got[len(got)-1].Zone != ZoneHomeConfig || got[len(got)-1].Path != testHome+"/.bashrc" {
+		t.Errorf("line link: %+v", got)
+	}
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	proj := filepath.Join(dir, "proj")
+	for _, d := range []string{home, proj} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(home, ".profile"), filepath.Join(proj, "notes.md")); err != nil {
+		t.Fatal(err)
+	}
+	got := Bash("echo x >> notes.md; rm notes.md; echo y > other.md", proj, home).Touches()
+	want := map[PathEffect]Touch{
+		PathWrite:     {Path: filepath.Join(home, ".profile"), Zone: ZoneHomeConfig},
+		PathDelete:    {Path: filepath.Join(proj, "notes.md"), Zone: ZoneProject},
+		PathOverwrite: {Path: filepath.Join(proj, "other.md"), Zone: ZoneProject},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("disk link: %+v", got)
+	}
+	for _, g := range got {
+		if w := want[g.Effect]; g.Path != w.Path || g.Zone != w.Zone {
+			t.Errorf("disk link: %s lands on %s (%s), want %s (%s)", g.Effect, g.Path, g.Zone, w.Path, w.Zone)
+		}
+	}
+}
+
 // A task's agent works in a worktree warden keeps under its own home: its
 // files there are the project's (the agent must be able to write them),
 // while the rest of warden's home stays warden's.
