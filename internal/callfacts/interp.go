@@ -47,6 +47,14 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 func shellStrings(code string) []string {
 	var out []string
 	if strings.Contains(code, "HOME") || strings.Contains(code, "home") {
+		// `rm -rf ${process.env.HOME}/x`, "rm -rf #{ENV['HOME']}/x": the
+		// home directory inside a template or an interpolated string
+		code = homeInString.ReplaceAllStringFunc(code, func(m string) string {
+			if strings.HasSuffix(m, "/") {
+				return "~/" // "$ENV{HOME}/x" in a Perl string
+			}
+			return "~"
+		})
 		// system "rm", "-rf", $ENV{HOME}: the home directory is an argument
 		code = homeVar.ReplaceAllString(code, `"~"`)
 	}
@@ -59,12 +67,16 @@ func shellStrings(code string) []string {
 			start := i + j + len(fn) + 1
 			end := matchParen(code, start)
 			args := code[start:end]
-			if lits := Literals(args); len(lits) > 0 {
+			if t := strings.TrimSpace(args); strings.HasPrefix(t, "`") && strings.Count(t, "`") >= 2 {
+				// a JavaScript template: execSync(`rm -rf ${dir}`)
+				out = append(out, strings.SplitN(t[1:], "`", 2)[0])
+			} else if lits := Literals(args); len(lits) > 0 {
 				if strings.Contains(args, "[") || strings.Contains(args, "c(") || len(lits) > 1 && onlyLiterals(args) {
 					// a list (R's c(…) too), or Perl's and Ruby's system("rm", "-rf", "/")
 					out = append(out, strings.Join(lits, " "))
-				} else if len(lits) > 1 && strings.Contains(args, "+") {
-					// 'rm' + ' -rf ' + os.path.expanduser('~'): one string
+				} else if len(lits) > 1 && (strings.Contains(args, "+") || concatenated(args)) {
+					// 'rm' + ' -rf ' + os.path.expanduser('~'), PHP's and
+					// Perl's "rm -rf " . getenv("HOME"), Lua's ..: one string
 					out = append(out, strings.Join(lits, ""))
 				} else {
 					out = append(out, lits[0])
@@ -105,6 +117,38 @@ func shellStrings(code string) []string {
 	return out
 }
 
+// concatenated reports whether an argument is string literals joined by
+// a concatenation operator (. in PHP and Perl, .. in Lua, & in VB, ~ in
+// D) and nothing else.
+func concatenated(args string) bool {
+	q := byte(0)
+	ops := 0
+	for i := 0; i < len(args); i++ {
+		c := args[i]
+		switch {
+		case q != 0:
+			if c == '\\' {
+				i++
+			} else if c == q {
+				q = 0
+			}
+		case c == '\'' || c == '"':
+			q = c
+		case c == '.' || c == '&' || c == '~':
+			ops++
+		case c != ' ' && c != '\t' && c != '\n':
+			return false
+		}
+	}
+	return ops > 0
+}
+
+// homeInString matches the home directory read from the environment
+// inside a JavaScript template (${process.env.HOME}) or an interpolated
+// Ruby, Perl or PHP string (#{ENV['HOME']}, {$_SERVER['HOME']},
+// "$ENV{HOME}/x").
+var homeInString = lazyre.New(`\$\{\s*(?:process\.env\.HOME|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\))\s*\}|#\{\s*(?:ENV\[['"]HOME['"]\]|Dir\.home)\s*\}|\{\$_SERVER\[['"]HOME['"]\]\}|\$ENV\{HOME\}/`)
+
 // onlyLiterals reports whether an argument list is string literals and
 // commas only: system("rm", "-rf", "/"), not run("make", cwd="/").
 func onlyLiterals(args string) bool {
@@ -129,7 +173,7 @@ func onlyLiterals(args string) bool {
 
 // homeVar matches the home directory read from the environment or the
 // runtime in interpreter code; in an exec call's arguments it stands for ~.
-var homeVar = lazyre.New(`\$ENV\{HOME\}|process\.env\.HOME\b|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|(?:Deno\.)?env\.get\(['"]HOME['"]\)|os\.environ\[['"]HOME['"]\]|getenv\(['"]HOME['"]\)`)
+var homeVar = lazyre.New(`\$ENV\{HOME\}|process\.env\.HOME\b|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|(?:Deno\.)?env\.get\(['"]HOME['"]\)|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|(?:os\.)?getenv\(['"]HOME['"]\)`)
 
 // matchParen returns the index of the ) closing the ( before start, or
 // len(s).

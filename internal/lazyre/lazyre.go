@@ -38,3 +38,8 @@ func (l *Regexp) FindStringSubmatch(s string) []string { return l.get().FindStri
 func (l *Regexp) ReplaceAllString(src, repl string) string {
 	return l.get().ReplaceAllString(src, repl)
 }
+
+// ReplaceAllStringFunc is regexp's, compiling on first use.
+func (l *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
+	return l.get().ReplaceAllStringFunc(src, repl)
+}
