@@ -15,6 +15,7 @@ func zonesPack() Pack {
 		zoneRule("core.zones:ask", Ask, "Effects the verdict table asks about (deletes in home, overwriting home config, the agent's config or system directories, destructive effects on unknown targets)",
 			[]string{"rm ~/.zsh_history", "rm -rf \"$TARGET\"", "cp dotfiles/zshrc ~/.zshrc", "truncate -s 0 ~/.zsh_history", "rm -rf ~/.claude/projects"},
 			[]string{"rm -f build/app.o", "echo x > /tmp/out", "echo hi > notes.txt", "chmod +x ./run.sh", "touch ~/todo.txt"}),
+		projectSourceRule(),
 	}}
 }
 

@@ -1,0 +1,148 @@
+package policy
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
+)
+
+// The project zone allows deletes: removing a module, a fixture or build
+// output is everyday work. Removing the project's source in bulk is not:
+// a top-level directory that is neither build output nor ignored
+// (`rm -rf src`, `git rm -r lib/`), or every file of a source language
+// across the tree (`find . -name '*.py' -delete`). Committed work can be
+// restored, uncommitted work cannot, and an agent rarely means either.
+
+// sourceExts are the extensions of source code and project documents; a
+// find that deletes them across the project removes its source.
+var sourceExts = map[string]bool{"py": true, "go": true, "js": true, "ts": true, "tsx": true, "jsx": true, "java": true,
+	"kt": true, "rs": true, "c": true, "h": true, "cc": true, "cpp": true, "hpp": true, "cs": true, "rb": true, "php": true,
+	"swift": true, "scala": true, "ex": true, "exs": true, "erl": true, "hs": true, "ml": true, "lua": true, "sh": true,
+	"sql": true, "md": true, "vue": true, "svelte": true, "dart": true, "r": true, "jl": true, "clj": true, "zig": true}
+
+func projectSourceRule() Rule {
+	return Rule{ID: "core.zones:project-source", Mode: Ask, Tools: shellTools,
+		Desc: "Deleting the project's source in bulk: a top-level directory that is not build output or ignored (rm -rf src, git rm -r lib/), or every file of a source language across the tree (find . -name '*.py' -delete)",
+		Match: func(e *Env) string {
+			project := e.F.Project
+			if project == "" || project == "/" || project == e.F.Home {
+				return ""
+			}
+			var ignored map[string]bool
+			topLevel := func(p string) string {
+				rel, ok := strings.CutPrefix(p, project+"/")
+				if !ok || rel == "" || strings.Contains(rel, "/") || strings.ContainsAny(rel, "*?[$`") {
+					return ""
+				}
+				if buildOutput[rel] || scratchName(rel) {
+					return ""
+				}
+				if ignored == nil {
+					ignored = gitignoredNames(project)
+				}
+				if ignored[rel] {
+					return ""
+				}
+				return rel
+			}
+			for _, tc := range e.Touches() {
+				if strings.ContainsAny(tc.Via, "{$`") || strings.Contains(tc.Via, "xargs") {
+					continue // targets found at run time (find -exec, xargs): judged by what finds them
+				}
+				if tc.Effect == callfacts.PathRecursiveDelete && tc.Zone == callfacts.ZoneProject {
+					if rel := topLevel(tc.Path); rel != "" {
+						return tc.Via + " deletes " + rel + "/, a top-level directory of the project's source"
+					}
+				}
+			}
+			for _, c := range e.F.Cmds("git") {
+				if sub(c) == "rm" && c.Has("-r") && !c.Has("--cached", "-n", "--dry-run") {
+					for _, p := range c.Pos[1:] {
+						if rel := topLevel(e.abs(c, strings.TrimSuffix(p, "/"))); rel != "" {
+							return c.String() + " deletes " + rel + "/, a top-level directory of the project's source"
+						}
+					}
+				}
+			}
+			for _, c := range e.F.Cmds("find", "fd") {
+				if why := findDeletesSource(e, c); why != "" {
+					return why
+				}
+			}
+			return ""
+		},
+		Catch: []string{"rm -rf src", "rm -rf lib app", "git rm -r -q src/", "find . -name '*.py' -not -path './.venv/*' -delete", "find . -type f -name '*.go' -exec rm {} +"},
+		Allow: []string{"rm -rf build dist", "rm -rf src/old_module", "find . -name '*.pyc' -delete", "git rm -r --cached src/", "rm -rf node_modules", "git rm src/a.go", "find src/gen -name '*.go' -delete"}}
+}
+
+// scratchName: a top-level name that reads as scratch space, not source
+// (tmp, tmp-build, temp, out-2, cache, logs, .hidden, ~).
+func scratchName(rel string) bool {
+	if strings.HasPrefix(rel, ".") || strings.HasPrefix(rel, "~") {
+		return true
+	}
+	l := strings.ToLower(rel)
+	for _, p := range []string{"tmp", "temp", "out", "cache", "log", "build", "dist", "coverage", "artifacts", "backup", "bak", "old", "scratch"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// findDeletesSource: a find that deletes every file of a source language
+// under the project's root.
+func findDeletesSource(e *Env, c *Cmd) string {
+	if !c.Has("-delete") && !strings.Contains(" "+strings.Join(c.Args, " ")+" ", " rm ") {
+		return ""
+	}
+	root := "."
+	if len(c.Args) > 0 && !strings.HasPrefix(c.Args[0], "-") {
+		root = c.Args[0]
+	}
+	for i, a := range c.Args {
+		if (a == "-path" || a == "-ipath" || a == "-wholename" || a == "-regex") && (i == 0 || c.Args[i-1] != "-not" && c.Args[i-1] != "!") {
+			return "" // limited to part of the tree (./dist/*, */node_modules/*); -not -path only leaves some out
+		}
+	}
+	if e.abs(c, root) != e.F.Project {
+		return ""
+	}
+	for i, a := range c.Args {
+		if (a == "-name" || a == "-iname") && i+1 < len(c.Args) {
+			ext := strings.ToLower(strings.TrimPrefix(path.Ext(c.Args[i+1]), "."))
+			if strings.HasPrefix(c.Args[i+1], "*.") && sourceExts[ext] {
+				return c.String() + " deletes every ." + ext + " file of the project"
+			}
+		}
+	}
+	return ""
+}
+
+// gitignoredNames are the plain top-level names the project's root
+// .gitignore ignores (build/, /dist, *.log is not a name); read once per
+// call, at most 64 KiB.
+func gitignoredNames(project string) map[string]bool {
+	names := map[string]bool{}
+	f, err := os.Open(path.Join(project, ".gitignore"))
+	if err != nil {
+		return names
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(io.LimitReader(f, 64<<10))
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "!") || strings.ContainsAny(l, "*?[") {
+			continue
+		}
+		l = strings.TrimSuffix(strings.TrimPrefix(l, "/"), "/")
+		if !strings.Contains(l, "/") {
+			names[l] = true
+		}
+	}
+	return names
+}
