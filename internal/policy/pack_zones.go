@@ -1,6 +1,10 @@
 package policy
 
-import "github.com/warden-dev/warden/internal/callfacts"
+import (
+	"path"
+
+	"github.com/warden-dev/warden/internal/callfacts"
+)
 
 // zonesPack judges every effect on a path by the zone of the path,
 // through the verdict table (zones.txt): a program the tool tables know,
@@ -16,6 +20,19 @@ func zonesPack() Pack {
 			[]string{"rm ~/.zsh_history", "rm -rf \"$TARGET\"", "cp dotfiles/zshrc ~/.zshrc", "truncate -s 0 ~/.zsh_history", "rm -rf ~/.claude/projects"},
 			[]string{"rm -f build/app.o", "echo x > /tmp/out", "echo hi > notes.txt", "chmod +x ./run.sh", "touch ~/todo.txt"}),
 		projectSourceRule(),
+		{ID: "core.zones:startup-replace", Mode: Deny, Tools: shellTools,
+			Desc: "Replacing or emptying a start-up file in home (~/.bashrc, ~/.zshrc, ~/.profile, ~/.gitconfig…): every later shell or tool runs what it now holds, and what it held is gone",
+			Match: func(e *Env) string {
+				for _, tc := range e.Touches() {
+					if (tc.Effect == callfacts.PathOverwrite || tc.Effect == callfacts.PathTruncate) && tc.Zone == callfacts.ZoneHomeConfig &&
+						path.Dir(tc.Path) == e.F.Home && homeRC(path.Base(tc.Path)) {
+						return tc.Via + " replaces " + homeRel(tc.Path, e.F.Home) + ", a start-up file every later shell or tool runs"
+					}
+				}
+				return ""
+			},
+			Catch: []string{"cp -f dotfiles/bashrc ~/.bashrc", "echo 'export PS1=x' > ~/.zshrc", ": > ~/.profile", "ln -sf ~/.bashrc n && cat evil > n"},
+			Allow: []string{"echo 'export PATH=$HOME/bin:$PATH' >> ~/.bashrc", "cp ~/.bashrc ~/.bashrc.bak", "cat ~/.bashrc", "cp dotfiles/bashrc ./bashrc.sample", "git config --global user.name x"}},
 	}}
 }
 
