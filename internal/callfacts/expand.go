@@ -67,9 +67,26 @@ func (n *normalizer) collectVars(file *syntax.File) {
 	}
 	syntax.Walk(file, func(node syntax.Node) bool {
 		switch x := node.(type) {
+		case *syntax.Stmt:
+			// read V <<< 'text': V holds the text (one variable: all of it)
+			if c, ok := x.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 1 && wordValue(c.Args[0]) == "read" {
+				for _, r := range x.Redirs {
+					if r.Op == syntax.WordHdoc && r.Word != nil {
+						if names := readNames(n.argv(c.Args[1:])); len(names) == 1 {
+							n.setVar(names[0], n.wordAlts(r.Word))
+						}
+					}
+				}
+			}
 		case *syntax.CallExpr:
 			for _, a := range x.Assigns {
 				assign(a)
+			}
+			if len(x.Args) > 3 && wordValue(x.Args[0]) == "printf" && wordValue(x.Args[1]) == "-v" {
+				// printf -v V FORMAT ARGS…: V holds what printf would print
+				if args := n.argv(x.Args[3:]); len(args) > 0 {
+					n.setVar(wordValue(x.Args[2]), []string{formatS(args[0], args[1:])})
+				}
 			}
 			if len(x.Args) > 1 && wordValue(x.Args[0]) == "set" && wordValue(x.Args[1]) == "--" {
 				// set -- a b c: the positional parameters
@@ -375,4 +392,51 @@ func braceExpand(s string) []string {
 		}
 	}
 	return out
+}
+
+// readNames are the variables `read` assigns: its words that are not
+// options (-r, -p PROMPT, -d DELIM…).
+func readNames(args []string) []string {
+	var names []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-p" || a == "-d" || a == "-n" || a == "-N" || a == "-t" || a == "-u" || a == "-a":
+			i++ // the option's value (-a names an array: not a plain variable)
+			if a == "-a" {
+				return nil
+			}
+		case strings.HasPrefix(a, "-"):
+		default:
+			names = append(names, a)
+		}
+	}
+	return names
+}
+
+// formatS is what printf prints for format and args when the format's
+// conversions are plain (%s, %d, %%): each takes the next argument.
+func formatS(format string, args []string) string {
+	var b strings.Builder
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' || i+1 >= len(format) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch format[i] {
+		case '%':
+			b.WriteByte('%')
+		case 's', 'd', 'b', 'q':
+			if len(args) > 0 {
+				b.WriteString(args[0])
+				args = args[1:]
+			}
+		default:
+			b.WriteByte('%')
+			b.WriteByte(format[i])
+		}
+	}
+	return b.String()
 }

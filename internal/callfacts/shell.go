@@ -70,7 +70,8 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 		n.text(src, depth, wrappers, upstream)
 		return
 	}
-	if strings.Contains(src, "=") || strings.Contains(src, "for") || strings.Contains(src, "set ") {
+	if strings.Contains(src, "=") || strings.Contains(src, "for") || strings.Contains(src, "set ") ||
+		strings.Contains(src, "printf -v") || strings.Contains(src, "<<<") {
 		n.collectVars(file) // only a line that assigns has constants to follow
 	}
 	up := map[*syntax.Stmt][]string{}

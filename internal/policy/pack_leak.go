@@ -309,5 +309,6 @@ func leakRules() []Rule {
 		sendCredentialRule(),
 		sendSecretVarRule(),
 		sourceToNetworkRule(),
+		serveHomeRule(),
 	}
 }
