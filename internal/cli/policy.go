@@ -120,8 +120,11 @@ func runPolicyExplain(ctx context.Context, w io.Writer, o explainOptions, args [
 		if call, err = policy.CaseCall(o.call, env.home, env.project); err != nil {
 			return err
 		}
-		if call.Cwd == env.project {
-			call.Cwd = env.cwd
+		var given struct {
+			Cwd string `json:"cwd"`
+		}
+		if json.Unmarshal([]byte(o.call), &given); given.Cwd == "" {
+			call.Cwd = env.cwd // a call without its own cwd runs where explain does
 		}
 	} else {
 		b, _ := json.Marshal(map[string]string{"command": strings.Join(args, " ")})

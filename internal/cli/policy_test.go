@@ -132,3 +132,28 @@ func TestPolicyReportAndDerivation(t *testing.T) {
 		t.Errorf("explain of an interpreter call:\n%s", out)
 	}
 }
+
+// A call's own cwd is where its relative paths are: explain judges a
+// recorded call as the hook did, wherever explain itself runs.
+func TestPolicyExplainUsesTheCallsCwd(t *testing.T) {
+	t.Setenv("WARDEN_HOME", t.TempDir())
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	call := `{"tool_name":"Bash","tool_input":{"command":"rm -rf Documents"},"cwd":"` + home + `"}`
+	out, stderr, code := runCLI(t, "policy", "explain", "--json", "--call", call)
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+	var got struct {
+		Decision string `json:"decision"`
+		Facts    struct {
+			Cwd string `json:"cwd"`
+		} `json:"facts"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if got.Facts.Cwd != home || got.Decision != "deny" {
+		t.Errorf("cwd %q, decision %q; want the call's cwd %q and deny (recursive delete of home data):\n%s", got.Facts.Cwd, got.Decision, home, out)
+	}
+}
