@@ -121,10 +121,23 @@ func shellStrings(code string) []string {
 // a concatenation operator (. in PHP and Perl, .. in Lua, & in VB, ~ in
 // D) and nothing else.
 func concatenated(args string) bool {
-	q := byte(0)
 	ops := 0
-	for i := 0; i < len(args); i++ {
-		c := args[i]
+	clean := outsideQuotes(args, func(c byte) bool {
+		if c == '.' || c == '&' || c == '~' {
+			ops++
+			return true
+		}
+		return c == ' ' || c == '\t' || c == '\n'
+	})
+	return clean && ops > 0
+}
+
+// outsideQuotes calls keep with each byte of code outside its '…' and
+// "…" literals, and reports whether keep accepted every one.
+func outsideQuotes(code string, keep func(c byte) bool) bool {
+	q := byte(0)
+	for i := 0; i < len(code); i++ {
+		c := code[i]
 		switch {
 		case q != 0:
 			if c == '\\' {
@@ -134,13 +147,11 @@ func concatenated(args string) bool {
 			}
 		case c == '\'' || c == '"':
 			q = c
-		case c == '.' || c == '&' || c == '~':
-			ops++
-		case c != ' ' && c != '\t' && c != '\n':
+		case !keep(c):
 			return false
 		}
 	}
-	return ops > 0
+	return true
 }
 
 // homeInString matches the home directory read from the environment
@@ -152,23 +163,7 @@ var homeInString = lazyre.New(`\$\{\s*(?:process\.env\.HOME|os\.homedir\(\)|requ
 // onlyLiterals reports whether an argument list is string literals and
 // commas only: system("rm", "-rf", "/"), not run("make", cwd="/").
 func onlyLiterals(args string) bool {
-	q := byte(0)
-	for i := 0; i < len(args); i++ {
-		c := args[i]
-		switch {
-		case q != 0:
-			if c == '\\' {
-				i++
-			} else if c == q {
-				q = 0
-			}
-		case c == '\'' || c == '"':
-			q = c
-		case c != ',' && c != ' ' && c != '\t' && c != '\n':
-			return false
-		}
-	}
-	return true
+	return outsideQuotes(args, func(c byte) bool { return c == ',' || c == ' ' || c == '\t' || c == '\n' })
 }
 
 // homeVar matches the home directory read from the environment or the
