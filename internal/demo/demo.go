@@ -128,7 +128,9 @@ func (w *world) follow(ctx context.Context, id, last string, timeout time.Durati
 		b, err := w.warden(ctx, "task", "show", id, "--json")
 		if err == nil && json.Unmarshal(b, &tj) == nil {
 			now := tj.Task.Status
-			if tj.Task.AgentState != "" && tj.Task.Status == "running" {
+			if tj.Task.AgentState != "" && tj.Task.AgentState != "done" && tj.Task.Status == "running" {
+				// The agent's own state while it works; its "done" waits
+				// for the task's, which carries the result.
 				now = tj.Task.AgentState
 			}
 			if now != last {
