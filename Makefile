@@ -76,7 +76,8 @@ unit: build
 # run again under the race detector (in process, with concurrent clients).
 RACE_PKGS := ./internal/hookserve ./internal/hook ./internal/pipeline ./internal/reqenv ./internal/detach ./internal/hookwire \
              ./internal/orchestrator ./internal/server ./internal/daemon ./internal/agent \
-             ./internal/store/postgres ./internal/store/ship ./internal/store/keeper ./internal/config ./internal/pool
+             ./internal/store/postgres ./internal/store/ship ./internal/store/keeper ./internal/config ./internal/pool \
+             ./internal/notify ./internal/otelexport ./internal/tasksvc ./internal/replay
 # -race needs cgo and a C compiler (scripts/test-deps.sh installs gcc).
 RACE := CGO_ENABLED=1 WARDEN_TEST_BINARIES=$(CURDIR)/bin ./scripts/pg-test.sh $(GO) test -race -count=1 -timeout 20m $(RACE_PKGS)
 race: build
