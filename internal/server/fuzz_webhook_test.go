@@ -88,7 +88,7 @@ func FuzzWebhookBody(f *testing.F) {
 		switch {
 		case !signed && rec.Code != http.StatusUnauthorized:
 			t.Fatalf("%s unauthenticated: %d %s; want 401", req.URL.Path, rec.Code, rec.Body.Bytes())
-		case !json.Valid(body) && rec.Code != http.StatusBadRequest && !(kind%3 == 0 && event == "ping"):
+		case signed && !json.Valid(body) && rec.Code != http.StatusBadRequest && !(kind%3 == 0 && event == "ping"):
 			t.Fatalf("%s with a body that is not JSON: %d %s; want 400", req.URL.Path, rec.Code, rec.Body.Bytes())
 		case rec.Code >= 300 && added != 0:
 			t.Fatalf("%s answered %d %s and queued %d tasks", req.URL.Path, rec.Code, rec.Body.Bytes(), added)
