@@ -105,3 +105,26 @@ func TestStreamEndsWhenTokenExpires(t *testing.T) {
 		t.Errorf("the stream of an expired token ended without a reload: %q", got)
 	}
 }
+
+// TestLivePageLogsOutWhenTokenRevoked: in a real browser, a live view
+// open while its token is revoked with `warden token revoke` lands on the
+// login form, with no console error on the way.
+func TestLivePageLogsOutWhenTokenRevoked(t *testing.T) {
+	e := newEnv(t)
+	b := newBrowser(t, 1280, 860, false)
+	b.login(t, e)
+	b.open(t, e.url("/live"))
+	b.waitFor(t, `document.getElementById("status").textContent === "live"`, 10*time.Second)
+
+	cmd := exec.Command(testenv.Binary(t, "warden"), "token", "revoke", "test")
+	cmd.Env = append(os.Environ(), "WARDEN_HOME="+e.home, "WARDEN_KEEPER=off", "HOME="+e.home)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("warden token revoke: %v\n%s", err, out)
+	}
+	// The stream checks every 2 s; 30 s is the deadline of a page that
+	// never leaves, not a measure.
+	b.waitFor(t, `location.pathname === "/login" && !!document.getElementById("token")`, 30*time.Second)
+	if errs := b.takeErrors(); len(errs) > 0 {
+		t.Errorf("console errors on the way to the login form: %q", errs)
+	}
+}
