@@ -7,6 +7,8 @@
 #                  start-up check, each in a home like a user's after
 #                  `make install` (scripts/polluted-home.sh)
 #   make bench     hook latency against /bin/true and a bare Go binary
+#   make bench-serve  the daemon under 200 requests/s mixed for 20 s beside a
+#                  bare net/http server, then 100k made-up methods (RSS)
 
 GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -16,7 +18,7 @@ LDFLAGS := -s -w -X github.com/warden-dev/warden/internal/version.Version=$(VERS
            -X github.com/warden-dev/warden/internal/version.Commit=$(COMMIT) \
            -X github.com/warden-dev/warden/internal/version.Date=$(DATE)
 
-.PHONY: build install test test-deps vet unit race clock-check bench bench-check clean docs
+.PHONY: build install test test-deps vet unit race clock-check bench bench-check bench-serve serve-load-check clean docs
 
 # Three binaries (internal/sibling). warden is the tiny front Claude Code
 # starts for every hook: it hands the hook to the keeper (a warden-core
@@ -55,6 +57,7 @@ test: test-deps vet build
 	$(IN_USER_HOME) $(RACE)
 	$(IN_USER_HOME) $(CLOCK_CHECK)
 	$(IN_USER_HOME) $(BENCH_CHECK)
+	$(IN_USER_HOME) $(SERVE_LOAD_CHECK)
 
 test-deps:
 	@./scripts/test-deps.sh
@@ -95,6 +98,16 @@ bench:
 BENCH_CHECK := ./bench/hook-latency/run.sh --check
 bench-check:
 	$(BENCH_CHECK)
+
+# The daemon's load: the built binaries beside a bare net/http server, the
+# same mixed load to both (bench/serve-load). The suite runs the 5 s
+# version (about 20 s in all); bench-serve the full 20 s one.
+SERVE_LOAD_CHECK := WARDEN_BENCH_BIN=$(CURDIR)/bin ./bench/serve-load/run.sh --short
+serve-load-check: build
+	$(SERVE_LOAD_CHECK)
+
+bench-serve: build
+	WARDEN_BENCH_BIN=$(CURDIR)/bin ./bench/serve-load/run.sh
 
 clean:
 	rm -rf bin

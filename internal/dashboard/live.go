@@ -22,6 +22,15 @@ const streamBatch = 500
 // heartbeat keeps proxies and the browser from closing an idle stream.
 const heartbeat = 15 * time.Second
 
+// DefaultTokenRecheck is how often a live stream checks its token again
+// (Options.TokenRecheck): one indexed lookup by hash, so a revoked token's
+// stream ends within seconds at no measurable cost.
+const DefaultTokenRecheck = 2 * time.Second
+
+// sessionEnded is the reload message of a stream whose token stopped
+// being valid: the page reloads, which sends it to the login form.
+const sessionEnded = "the session's token was revoked or has expired; log in again"
+
 // row is one event as the live view shows it, rendered by live.html for
 // the first page and by app.js from the stream's JSON for the rest.
 type row struct {
@@ -148,6 +157,10 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	tick := time.NewTicker(s.opt.Poll)
 	defer tick.Stop()
 	lastWrite := time.Now()
+	// The token was checked when the stream opened (requireToken); it is
+	// checked again every TokenRecheck, since a stream is one request
+	// that would otherwise outlive a revocation by hours.
+	tok, lastCheck := s.token(r), time.Now()
 	source := s.eventSource().Name
 	// reload ends the stream and has the page load afresh: EventSource
 	// would reconnect with this store's last id, which means nothing to
@@ -160,6 +173,15 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 			reload()
 			return
 		default:
+		}
+		if time.Since(lastCheck) >= s.opt.TokenRecheck {
+			lastCheck = time.Now()
+			if !s.stillValid(ctx, tok) {
+				if ctx.Err() == nil {
+					s.send(w, rc, "event: reload\ndata: "+strconv.Quote(sessionEnded)+"\n\n")
+				}
+				return
+			}
 		}
 		qctx, cancel := context.WithTimeout(ctx, sourceTimeout)
 		evs, err := src.Events(qctx, EventFilter{AfterID: after, Limit: streamBatch})
@@ -214,6 +236,20 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		case <-tick.C:
 		}
 	}
+}
+
+// stillValid checks an open stream's token again. An error of the check
+// itself (not a verdict) keeps the stream: the daemon's check already
+// rides out a token store that does not answer for a while.
+func (s *Server) stillValid(ctx context.Context, tok string) bool {
+	cctx, cancel := context.WithTimeout(ctx, sourceTimeout)
+	defer cancel()
+	ok, err := s.opt.CheckToken(cctx, tok)
+	if err != nil {
+		s.opt.Log.Warn("dashboard: stream token check", "err", err)
+		return true
+	}
+	return ok
 }
 
 // send writes and flushes under a deadline, so a client that stopped

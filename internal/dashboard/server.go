@@ -37,6 +37,10 @@ type Options struct {
 	// Poll is how often the live stream looks for new events (hooks write
 	// from other processes, so there is nothing to wait on); 0: 200 ms.
 	Poll time.Duration
+	// TokenRecheck is how often an open live stream checks its token
+	// again, so that a revoked or expired token stops the stream as it
+	// stops every other request; 0: DefaultTokenRecheck.
+	TokenRecheck time.Duration
 	// Log receives errors of the data sources; nil: slog.Default().
 	Log *slog.Logger
 	// EventSource says which store the event pages read (a daemon in a
@@ -84,6 +88,9 @@ func New(opt Options) (*Server, error) {
 	}
 	if opt.Poll <= 0 {
 		opt.Poll = 200 * time.Millisecond
+	}
+	if opt.TokenRecheck <= 0 {
+		opt.TokenRecheck = DefaultTokenRecheck
 	}
 	if opt.Log == nil {
 		opt.Log = slog.Default()

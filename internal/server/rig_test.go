@@ -33,7 +33,7 @@ const (
 // apiRig is the server as the daemon builds it, on a real store, with a
 // real (not running) scheduler, behind a real loopback listener.
 type apiRig struct {
-	t       *testing.T
+	t       testing.TB
 	st      *sqlite.Store
 	srv     *server.Server
 	ts      *httptest.Server
@@ -42,14 +42,14 @@ type apiRig struct {
 	project string
 }
 
-func newAPIRig(t *testing.T, queueSize int, wh server.Webhooks, mods ...func(*server.Options)) *apiRig {
+func newAPIRig(t testing.TB, queueSize int, wh server.Webhooks, mods ...func(*server.Options)) *apiRig {
 	t.Helper()
 	return newAPIRigHosts(t, queueSize, wh, nil, mods...)
 }
 
 // newAPIRigHosts is newAPIRig whose server also answers to hosts
 // (serve.hosts: names served besides the listener's address).
-func newAPIRigHosts(t *testing.T, queueSize int, wh server.Webhooks, hosts []string, mods ...func(*server.Options)) *apiRig {
+func newAPIRigHosts(t testing.TB, queueSize int, wh server.Webhooks, hosts []string, mods ...func(*server.Options)) *apiRig {
 	t.Helper()
 	dir := t.TempDir()
 	ctx := context.Background()

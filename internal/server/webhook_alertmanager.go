@@ -9,6 +9,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/warden-dev/warden/internal/task"
 	"github.com/warden-dev/warden/internal/tasksvc"
 )
 
@@ -74,7 +75,14 @@ func (s *Server) webhookAlertmanager(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("%d alerts in one notification; group them (max_alerts) to 100 at most", len(p.Alerts)))
 		return
 	}
-	created, existing := []string{}, []string{}
+	// Every alert is checked and its prompt rendered before any is
+	// queued: a notification refused for its third alert must not leave
+	// the first two queued behind the refusal.
+	type firing struct {
+		i   int
+		req tasksvc.Request
+	}
+	var todo []firing
 	for i, a := range p.Alerts {
 		if a.Status != "firing" {
 			continue
@@ -89,7 +97,18 @@ func (s *Server) webhookAlertmanager(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusInternalServerError, "template", "webhook.alertmanager_template failed: "+err.Error())
 			return
 		}
-		key := "alertmanager:" + a.Fingerprint + ":" + a.StartsAt.UTC().Format(time.RFC3339)
+		req := tasksvc.Request{Project: wh.AlertProject, Prompt: strings.TrimSpace(b.String()), Source: "alertmanager",
+			IdempotencyKey: "alertmanager:" + a.Fingerprint + ":" + a.StartsAt.UTC().Format(time.RFC3339)}
+		draft := task.Task{Project: req.Project, Prompt: req.Prompt, IdempotencyKey: req.IdempotencyKey}
+		if err := draft.Check(); err != nil {
+			writeError(w, http.StatusBadRequest, "invalid_task", fmt.Sprintf("alerts[%d]: %v", i, err))
+			return
+		}
+		todo = append(todo, firing{i, req})
+	}
+	created, existing := []string{}, []string{}
+	for _, f := range todo {
+		key := f.req.IdempotencyKey
 		// A firing seen before is not queued again, even when its task
 		// is gone (pruned) while Alertmanager still repeats it.
 		if id, seen := s.deliverySeen(r.Context(), "alertmanager", key); seen {
@@ -97,12 +116,14 @@ func (s *Server) webhookAlertmanager(w http.ResponseWriter, r *http.Request) {
 			s.metrics.webhooks.WithLabelValues("alertmanager", "duplicate").Inc()
 			continue
 		}
-		t, made, err := s.tasks.Add(r.Context(), tasksvc.Request{Project: wh.AlertProject, Prompt: strings.TrimSpace(b.String()),
-			Source: "alertmanager", IdempotencyKey: key})
+		// An error here is the queue's (full, the store), not the
+		// body's: the alerts queued before it stay, and Alertmanager's
+		// retry of the notification finds them by their keys.
+		t, made, err := s.tasks.Add(r.Context(), f.req)
 		if err != nil {
 			s.metrics.webhooks.WithLabelValues("alertmanager", "error").Inc()
 			status, code := taskErrorStatus(err)
-			writeError(w, status, code, fmt.Sprintf("alerts[%d]: %s", i, err))
+			writeError(w, status, code, fmt.Sprintf("alerts[%d]: %s", f.i, err))
 			return
 		}
 		s.recordDelivery(r.Context(), "alertmanager", t.ID, key)

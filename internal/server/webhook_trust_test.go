@@ -68,3 +68,18 @@ func TestGitHubCommentNeedsATrustedAuthor(t *testing.T) {
 		t.Errorf("OWNER with only OWNER trusted: %d %s; want 201", status, got)
 	}
 }
+
+// TestAlertmanagerRefusalQueuesNothing: a notification refused for one of
+// its alerts (here the second has no fingerprint) queues none of them,
+// the valid first one included; found by FuzzWebhookBody.
+func TestAlertmanagerRefusalQueuesNothing(t *testing.T) {
+	r := newAPIRig(t, 100, server.Webhooks{AlertProject: "x"})
+	body := `{"version":"4","alerts":[{"status":"firing","labels":{"a":"b"},"startsAt":"2026-11-26T01:00:00Z","fingerprint":"f1"},{"status":"firing","labels":{"a":"c"}}]}`
+	status, b, _ := r.do("POST", "/webhook/alertmanager", body, r.token, nil)
+	if status != 400 || !strings.Contains(string(b), "alerts[1]") {
+		t.Errorf("%d %s; want 400 naming alerts[1]", status, b)
+	}
+	if n := r.taskCount(); n != 0 {
+		t.Errorf("a refused notification queued %d tasks", n)
+	}
+}
