@@ -1,11 +1,11 @@
 package agent
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/warden-dev/warden/internal/atomicfile"
 	"github.com/warden-dev/warden/internal/task"
@@ -53,22 +53,26 @@ var cliInstall = map[string]string{
 // --dangerously-bypass-hook-trust, no --yolo): warden's hooks must see
 // every tool call. What each needs to run tools unattended at all:
 //
-//   - Codex: `exec` asks nothing; -s workspace-write keeps its sandbox,
-//     with the repository's git directory (outside a linked worktree)
-//     writable so the agent can commit; "-" reads the prompt from stdin.
+//   - Codex: `exec` asks nothing; "-" reads the prompt from stdin.
+//     -s danger-full-access unless agent.codex_args picks a sandbox: its
+//     workspace-write sandbox keeps a linked worktree's git directory
+//     read-only even when named a writable root (measured with 0.171:
+//     "Unable to create …/.git/worktrees/<task>/index.lock: Read-only
+//     file system"), so the agent could not commit. warden's PreToolUse
+//     hook answers each call either way.
 //   - Gemini: headless, it offers no shell tool unless a policy allows it:
 //     --policy names a file that allows the shell and file edits (warden's
 //     BeforeTool hook still answers each call). stdin is the prompt.
 //   - Copilot: --allow-tool shell and write, so -p-less headless runs
 //     (the prompt piped in) do not stop to ask; its preToolUse hook still
 //     answers each call. --no-auto-update: no download mid-task.
-func cliArgv(mode, gitDir, policyFile string, extra []string) []string {
+func cliArgv(mode, policyFile string, extra []string) []string {
 	var argv []string
 	switch mode {
 	case ModeCodex:
-		argv = []string{"exec", "-s", "workspace-write"}
-		if gitDir != "" {
-			argv = append(argv, "-c", "sandbox_workspace_write.writable_roots=["+tomlQuote(gitDir)+"]")
+		argv = []string{"exec"}
+		if !slices.ContainsFunc(extra, isSandboxFlag) {
+			argv = append(argv, "-s", "danger-full-access")
 		}
 		argv = append(argv, extra...)
 		// Last: what follows is the prompt ("-": read it from stdin).
@@ -113,7 +117,7 @@ func cliArgvFull(s LaunchSpec) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s CLI: %v; install it (%s) or set agent.%s to its path", s.Mode, err, cliInstall[s.Mode], s.Mode)
 	}
-	return append([]string{p}, cliArgv(s.Mode, s.GitDir, s.PolicyFile, s.CLI.Args)...), nil
+	return append([]string{p}, cliArgv(s.Mode, s.PolicyFile, s.CLI.Args)...), nil
 }
 
 // writeCLIFiles writes what a CLI agent's launch reads: the prompt (its
@@ -135,29 +139,7 @@ func writeCLIFiles(s LaunchSpec) error {
 	return nil
 }
 
-// tomlQuote is s as a TOML basic string (Codex's -c values are TOML).
-func tomlQuote(s string) string {
-	b := []byte{'"'}
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b = append(b, '\\', byte(r))
-		case r < 0x20 || r == 0x7f:
-			b = append(b, fmt.Sprintf(`\u%04X`, r)...)
-		default:
-			b = append(b, string(r)...)
-		}
-	}
-	return string(append(b, '"'))
-}
-
-// gitCommonDir is the repository's git directory shared by its worktrees
-// (a linked worktree's own .git is a file pointing into it), absolute:
-// a commit in the worktree writes there.
-func gitCommonDir(dir string) (string, error) {
-	out, err := git(context.Background(), dir, "rev-parse", "--path-format=absolute", "--git-common-dir")
-	if err != nil {
-		return "", fmt.Errorf("the git directory of %s (Codex's sandbox must let the agent commit there): %w", dir, err)
-	}
-	return out, nil
+// isSandboxFlag: a Codex argument that chooses its sandbox.
+func isSandboxFlag(a string) bool {
+	return a == "-s" || a == "--sandbox" || strings.HasPrefix(a, "--sandbox=") || strings.HasPrefix(a, "-s=")
 }

@@ -20,11 +20,11 @@ func TestCLIArgv(t *testing.T) {
 		mode string
 		want []string
 	}{
-		{ModeCodex, []string{"exec", "-s", "workspace-write", "-c", `sandbox_workspace_write.writable_roots=["/r/.git \"q\""]`, "-m", "x", "-"}},
+		{ModeCodex, []string{"exec", "-s", "danger-full-access", "-m", "x", "-"}},
 		{ModeGemini, []string{"--policy", "/run/t.gemini-policy.toml", "-m", "x"}},
 		{ModeCopilot, []string{"--no-auto-update", "--allow-tool", "shell", "--allow-tool", "write", "-m", "x"}},
 	} {
-		got := cliArgv(tc.mode, `/r/.git "q"`, "/run/t.gemini-policy.toml", []string{"-m", "x"})
+		got := cliArgv(tc.mode, "/run/t.gemini-policy.toml", []string{"-m", "x"})
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s argv:\n got %q\nwant %q", tc.mode, got, tc.want)
 		}
@@ -35,6 +35,10 @@ func TestCLIArgv(t *testing.T) {
 				}
 			}
 		}
+	}
+	// A sandbox the user picks in agent.codex_args is theirs alone.
+	if got := cliArgv(ModeCodex, "", []string{"--sandbox=workspace-write"}); !slices.Equal(got, []string{"exec", "--sandbox=workspace-write", "-"}) {
+		t.Errorf("codex with its own sandbox: %q", got)
 	}
 }
 
@@ -82,8 +86,7 @@ func TestCLILaunchScriptPromptOnStdin(t *testing.T) {
 
 // A task run by another CLI (a stand-in for codex here: the real ones
 // run in e2e) gets its worktree and window, its hooks ensured first, the
-// prompt on stdin, the repository's git directory as Codex's writable
-// root; it commits, exits 0 and is done by the task's criteria.
+// prompt on stdin; it commits, exits 0 and is done by the task's criteria.
 func TestCLIAgentRunsInWorktreeDoneByCriteria(t *testing.T) {
 	var ensured []string
 	fake := filepath.Join(t.TempDir(), "codex")
@@ -108,11 +111,7 @@ rm args.txt
 		t.Errorf("agent record: mode %q, permission mode %q, reason %q", a.Mode, a.PermissionMode, a.Reason)
 	}
 	script, _ := os.ReadFile(r.m.script("t1"))
-	gitDir := filepath.Join(r.project, ".git")
-	if real, err := filepath.EvalSymlinks(gitDir); err == nil {
-		gitDir = real
-	}
-	if !strings.Contains(string(script), "exec -s workspace-write -c ") || !strings.Contains(string(script), gitDir) || strings.Contains(string(script), "please") {
+	if !strings.Contains(string(script), fake+" exec -s danger-full-access - < "+r.m.promptFile("t1")) || strings.Contains(string(script), "please") {
 		t.Errorf("launch script:\n%s", script)
 	}
 	s, _ := r.untilCleaned(t, "t1", 30*time.Second)

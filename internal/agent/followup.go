@@ -112,12 +112,7 @@ func (m *Manager) SpawnFollowUp(ctx context.Context, sp Spec) (*store.Agent, err
 	if err != nil {
 		return nil, err
 	}
-	if mode == ModeCodex {
-		if ls.GitDir, err = gitCommonDir(a.Project); err != nil {
-			_ = removeCgroup(context.Background(), ls.MemoryCgroup)
-			return nil, err
-		}
-	}
+
 	wt := &Worktree{Task: a.TaskID, Project: a.Project, Dir: a.Worktree, Branch: a.Branch, Base: a.Base, BaseCommit: a.BaseCommit}
 	undo := func() {
 		_ = m.cfg.Tmux.KillWindow(context.Background(), sp.Task)

@@ -55,10 +55,9 @@ type LaunchSpec struct {
 	// the other CLIs), is where the script writes the agent's exit status.
 	ExitFile string
 	// CLI is the program and extra arguments of a CLI mode (clis.go);
-	// PromptFile its stdin, PolicyFile Gemini's tool policy, GitDir the
-	// repository's git directory Codex's sandbox lets it write.
-	CLI                            CLIConfig
-	PromptFile, PolicyFile, GitDir string
+	// PromptFile its stdin, PolicyFile Gemini's tool policy.
+	CLI                    CLIConfig
+	PromptFile, PolicyFile string
 }
 
 // AgentArgv is the command line of the agent itself. It fails when the

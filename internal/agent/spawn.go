@@ -57,13 +57,6 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 		return nil, err
 	}
 	ls.Dir = wt.Dir
-	if mode == ModeCodex {
-		if ls.GitDir, err = gitCommonDir(wt.Dir); err != nil {
-			undoCreate(wt.Project, wt)
-			_ = removeCgroup(context.Background(), ls.MemoryCgroup)
-			return nil, err
-		}
-	}
 	undo := func() {
 		_ = m.cfg.Tmux.KillWindow(context.Background(), sp.Task)
 		if mode == ModeInteractive {
