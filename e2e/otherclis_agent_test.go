@@ -35,7 +35,8 @@ func cliAgentConfig(c otherCLI, bin, url string) (keys string, env []string) {
 
 // For each real CLI, offline against the scripted model: a task queued
 // with `warden task add --agent NAME` runs that CLI in the task's own
-// worktree and tmux window (the prompt on stdin, no trust-bypass flag);
+// worktree and tmux window (the prompt on stdin, no trust-bypass flag),
+// warden's hooks for it installed by the runner (they were uninstalled);
 // the model's `rm -rf ~` is denied by warden's hook and the home
 // survives; its next command writes a file and commits; the hook events
 // are recorded with the harness and the task; the task ends done by the
@@ -45,6 +46,11 @@ func TestOtherCLIAgentTaskDone(t *testing.T) {
 		t.Run(c.harness, func(t *testing.T) {
 			bin := c.tool.Require(t)
 			w := newCLIHomeFrom(t, c, testenv.Binaries(t, "warden", "warden-helper"))
+			// Installed, then taken out again: the runner must put warden's
+			// hooks for the CLI back before its agent starts.
+			if out, err := runBin(filepath.Join(w.home, ".warden", "bin", "warden"), w.env, w.proj, "uninstall", "--harness", c.harness, "--yes"); err != nil {
+				t.Fatalf("warden uninstall --harness %s: %v\n%s", c.harness, err, out)
+			}
 			writeTestFile(t, filepath.Join(w.proj, "README.md"), "# demo\n")
 			testenv.Git(t, w.proj, "add", "README.md")
 			testenv.Git(t, w.proj, "-c", "user.name=u", "-c", "user.email=u@example.com", "commit", "-qm", "init")
@@ -74,7 +80,8 @@ func TestOtherCLIAgentTaskDone(t *testing.T) {
 			if tj.Task.Status != "done" || tj.Task.AgentState != "done" {
 				t.Fatalf("task %s (agent %s): %s\n%s\nrequests %v\ntool results %q", tj.Task.Status, tj.Task.AgentState, tj.Task.Error, story, api.Requests(), api.ToolResults())
 			}
-			if !strings.Contains(story, "criteria met") || !strings.Contains(story, ", "+c.harness+")") {
+			if !strings.Contains(story, "criteria met") || !strings.Contains(story, ", "+c.harness+")") ||
+				!strings.Contains(story, "installed warden's "+c.harness+" hooks") {
 				t.Errorf("task show does not tell the %s agent's story:\n%s", c.harness, story)
 			}
 			if msg := strings.TrimSpace(testenv.Git(t, w.proj, "log", "-1", "--format=%s", "warden/"+id)); msg != "hello" {
