@@ -86,7 +86,8 @@ func TestCLILaunchScriptPromptOnStdin(t *testing.T) {
 
 // A task run by another CLI (a stand-in for codex here: the real ones
 // run in e2e) gets its worktree and window, its hooks ensured first, the
-// prompt on stdin; it commits, exits 0 and is done by the task's criteria.
+// prompt on stdin; it commits, exits 0 and is done by the task's
+// criteria. A reply runs the same CLI again on the branch.
 func TestCLIAgentRunsInWorktreeDoneByCriteria(t *testing.T) {
 	var ensured []string
 	fake := filepath.Join(t.TempDir(), "codex")
@@ -128,5 +129,28 @@ rm args.txt
 		if _, err := os.Stat(p); !os.IsNotExist(err) {
 			t.Errorf("%s left after cleanup (%v)", p, err)
 		}
+	}
+
+	// A reply to the finished task: a follow-up run of the same CLI on
+	// its branch, its prompt on stdin again.
+	if err := r.m.RequestFollowUp(context.Background(), "t1", "also say goodbye"); err != nil {
+		t.Fatal(err)
+	}
+	a, err = r.m.SpawnFollowUp(context.Background(), Spec{Task: "t1", Project: r.project, Prompt: "--yolo please", Criteria: []string{"committed", "clean"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Mode != ModeCodex {
+		t.Errorf("follow-up mode %q", a.Mode)
+	}
+	s, _ = r.untilCleaned(t, "t1", 30*time.Second)
+	if s.State != "done" {
+		t.Fatalf("follow-up %s: %s", s.State, s.Reason)
+	}
+	if got := testenv.Git(t, r.project, "show", "warden/t1:prompt.txt"); !strings.Contains(got, "also say goodbye") {
+		t.Errorf("the follow-up read %q on stdin", got)
+	}
+	if !slices.Equal(ensured, []string{ModeCodex, ModeCodex}) {
+		t.Errorf("hooks ensured for %v", ensured)
 	}
 }
