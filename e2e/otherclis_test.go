@@ -171,6 +171,13 @@ type cliHome struct {
 
 func newCLIHome(t *testing.T, c otherCLI) *cliHome {
 	t.Helper()
+	return newCLIHomeFrom(t, c, testenv.Binaries(t, "warden"))
+}
+
+// newCLIHomeFrom installs warden from the binaries in bins (warden serve
+// needs warden-helper beside them).
+func newCLIHomeFrom(t *testing.T, c otherCLI, bins string) *cliHome {
+	t.Helper()
 	dir := t.TempDir()
 	w := &cliHome{dir: dir, home: filepath.Join(dir, "home")}
 	w.proj = filepath.Join(w.home, "proj")
@@ -193,7 +200,7 @@ func newCLIHome(t *testing.T, c otherCLI) *cliHome {
 	if c.prepare != nil {
 		c.prepare(t, w.home)
 	}
-	warden := filepath.Join(testenv.Binaries(t, "warden"), "warden")
+	warden := filepath.Join(bins, "warden")
 	out, err := runBin(warden, w.env, w.proj, "install", "--harness", c.harness, "--yes")
 	if err != nil {
 		t.Fatalf("warden install --harness %s: %v\n%s", c.harness, err, out)

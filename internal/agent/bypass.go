@@ -25,6 +25,9 @@ func PermissionNote(mode, agentMode string) string {
 	if agentMode == ModeCommand {
 		return "the agent command's own (warden's policy applies where its hooks call warden)"
 	}
+	if IsCLIMode(agentMode) {
+		return "warden's policy answers every tool call through its " + agentMode + " hooks (a call it would ask about is denied: the CLI runs headless)"
+	}
 	switch mode {
 	case BypassPermissions:
 		return "bypassPermissions: Claude Code asks nothing; its one-time bypass warning was accepted by warden for this agent (--settings skipDangerousModePermissionPrompt); warden's policy still denies and asks"

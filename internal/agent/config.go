@@ -13,5 +13,10 @@ func ConfigFrom(c *config.Config) Config {
 	return Config{
 		Tmux: &Tmux{Socket: a.TmuxSocket}, Mode: a.Mode, Claude: a.Claude, PermissionMode: a.PermissionMode,
 		Command: a.Command, MemoryMax: a.MemoryMax, IdleTimeout: time.Duration(a.IdleTimeout) * time.Second,
+		CLIs: map[string]CLIConfig{
+			ModeCodex:   {Command: a.Codex, Args: a.CodexArgs},
+			ModeGemini:  {Command: a.Gemini, Args: a.GeminiArgs},
+			ModeCopilot: {Command: a.Copilot, Args: a.CopilotArgs},
+		},
 	}
 }

@@ -45,8 +45,7 @@ func (m *Manager) finish(ctx context.Context, a *store.Agent) error {
 			return fmt.Errorf("worktree removed, but its trust entry stays: %w", err)
 		}
 	}
-	_ = os.Remove(m.script(a.TaskID))
-	_ = os.Remove(m.exitFile(a.TaskID))
+	m.removeRunFiles(a.TaskID)
 	a.Archive, a.Cleaned = res.Archive, time.Now()
 	return m.st.UpdateAgent(ctx, a, nil)
 }

@@ -112,14 +112,14 @@ func (m *Manager) SpawnFollowUp(ctx context.Context, sp Spec) (*store.Agent, err
 	if err != nil {
 		return nil, err
 	}
+
 	wt := &Worktree{Task: a.TaskID, Project: a.Project, Dir: a.Worktree, Branch: a.Branch, Base: a.Base, BaseCommit: a.BaseCommit}
 	undo := func() {
 		_ = m.cfg.Tmux.KillWindow(context.Background(), sp.Task)
 		if mode == ModeInteractive {
 			_ = Untrust(m.cfg.TrustFile, wt.Dir)
 		}
-		_ = os.Remove(m.script(sp.Task))
-		_ = os.Remove(m.exitFile(sp.Task))
+		m.removeRunFiles(sp.Task)
 		_, _ = RemoveWorktree(context.Background(), wt, m.cfg.Archives) // the branch stays
 		_ = removeCgroup(context.Background(), ls.MemoryCgroup)
 	}
@@ -157,7 +157,7 @@ func (m *Manager) SpawnFollowUp(ctx context.Context, sp Spec) (*store.Agent, err
 	if evs, err := m.st.Events(ctx, store.Filter{TaskID: sp.Task, AfterID: a.LastEventID}); err == nil && len(evs) > 0 {
 		a.LastEventID = evs[len(evs)-1].ID
 	}
-	if mode != ModeCommand {
+	if mode != ModeCommand && !IsCLIMode(mode) {
 		a.PermissionMode = m.cfg.PermissionMode
 	}
 	if err := m.st.UpdateAgent(ctx, a, &store.AgentState{State: a.State, At: a.Started, Reason: why}); err != nil {

@@ -51,9 +51,13 @@ type LaunchSpec struct {
 	// MemoryCgroup is a cgroup warden made with the limit (cgroup.go):
 	// the script moves itself into it before it execs the agent.
 	MemoryCgroup string
-	// ExitFile, for the modes that end on their own (headless, command),
-	// is where the script writes the agent's exit status.
+	// ExitFile, for the modes that end on their own (headless, command,
+	// the other CLIs), is where the script writes the agent's exit status.
 	ExitFile string
+	// CLI is the program and extra arguments of a CLI mode (clis.go);
+	// PromptFile its stdin, PolicyFile Gemini's tool policy.
+	CLI                    CLIConfig
+	PromptFile, PolicyFile string
 }
 
 // AgentArgv is the command line of the agent itself. It fails when the
@@ -97,8 +101,10 @@ func AgentArgv(s LaunchSpec) ([]string, error) {
 			return nil, fmt.Errorf("agent command: %v; install it or set agent.command to its path", err)
 		}
 		argv[0] = p
+	case ModeCodex, ModeGemini, ModeCopilot:
+		return cliArgvFull(s)
 	default:
-		return nil, fmt.Errorf("agent mode %q: use %s, %s or %s", s.Mode, ModeInteractive, ModeHeadless, ModeCommand)
+		return nil, fmt.Errorf("agent mode %q: use %s, %s, %s, %s, %s or %s", s.Mode, ModeInteractive, ModeHeadless, ModeCommand, ModeCodex, ModeGemini, ModeCopilot)
 	}
 	return argv, nil
 }
@@ -123,6 +129,12 @@ func WriteLaunchScript(path string, s LaunchSpec) ([]string, error) {
 	if s.MemoryMax != "" {
 		argv = append(MemoryScopeArgv(s.Task, s.MemoryMax, s.MemoryUser), argv...)
 	}
+	cli := IsCLIMode(s.Mode)
+	if cli {
+		if err := writeCLIFiles(s); err != nil {
+			return nil, err
+		}
+	}
 	if s.Mode == ModeCommand {
 		if err := os.MkdirAll(filepath.Join(s.Dir, ".warden"), 0o755); err != nil {
 			return nil, err
@@ -133,7 +145,11 @@ func WriteLaunchScript(path string, s LaunchSpec) ([]string, error) {
 	}
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n# warden: the agent of task " + s.Task + " (written by warden serve)\n")
-	for _, kv := range withoutEnv(s.Env, TaskIDEnv, "TMUX", "TMUX_PANE") {
+	env := s.Env
+	if cli {
+		env = append(append([]string(nil), env...), cliEnv(s.Mode)...)
+	}
+	for _, kv := range withoutEnv(env, TaskIDEnv, "TMUX", "TMUX_PANE") {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || !validEnvName(k) {
 			continue
@@ -146,18 +162,25 @@ func WriteLaunchScript(path string, s LaunchSpec) ([]string, error) {
 		procs := filepath.Join(s.MemoryCgroup, "cgroup.procs")
 		fmt.Fprintf(&b, "echo $$ > %s || { echo 'warden: cannot enter the memory cgroup %s' >&2; exit 96; }\n", shQuote(procs), s.MemoryCgroup)
 	}
-	if (s.Mode == ModeCommand || s.Mode == ModeHeadless) && s.ExitFile != "" {
+	if (s.Mode == ModeCommand || s.Mode == ModeHeadless || cli) && s.ExitFile != "" {
 		// An agent that ends on its own is done by its exit status and
 		// criteria (poll.go), and tmux does not always report a dead
 		// pane's status (3.3a): the script keeps it in ExitFile.
 		for _, a := range argv {
 			b.WriteString(shQuote(a) + " ")
 		}
+		if cli {
+			// The prompt on stdin, never on the command line.
+			b.WriteString("< " + shQuote(s.PromptFile) + " ")
+		}
 		fmt.Fprintf(&b, "\nstatus=$?\necho \"$status\" > %s\nexit \"$status\"\n", shQuote(s.ExitFile))
 	} else {
 		b.WriteString("exec")
 		for _, a := range argv {
 			b.WriteString(" " + shQuote(a))
+		}
+		if cli {
+			b.WriteString(" < " + shQuote(s.PromptFile))
 		}
 		b.WriteString("\n")
 	}

@@ -50,6 +50,12 @@ type Config struct {
 	ExitGrace time.Duration
 	// TrustFile is Claude Code's global config; "" = ClaudeGlobalConfig.
 	TrustFile string
+	// CLIs are how the other CLIs run, by mode (ModeCodex…).
+	CLIs map[string]CLIConfig
+	// EnsureHooks makes sure the CLI of mode calls warden's hooks in the
+	// agents' home (installing them when missing) before an agent of it
+	// starts; note says what it changed. nil: nothing is checked.
+	EnsureHooks func(mode string) (note string, err error)
 }
 
 func (c *Config) defaults() {

@@ -14,7 +14,7 @@ func (m *Manager) Reconfigure(c Config) {
 	m.cfgMu.Lock()
 	defer m.cfgMu.Unlock()
 	m.cfg.Mode, m.cfg.Claude, m.cfg.PermissionMode = c.Mode, c.Claude, c.PermissionMode
-	m.cfg.Command, m.cfg.MemoryMax = c.Command, c.MemoryMax
+	m.cfg.Command, m.cfg.MemoryMax, m.cfg.CLIs = c.Command, c.MemoryMax, c.CLIs
 	if m.cfg.Mode == "" {
 		m.cfg.Mode = ModeInteractive
 	}

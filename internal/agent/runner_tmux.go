@@ -49,12 +49,17 @@ func (r *TmuxRunner) Name() string { return TmuxRunnerName }
 // (claimed again after a daemon crash) is watched again rather than
 // spawned twice.
 func (r *TmuxRunner) Start(ctx context.Context, t *task.Task) (Run, error) {
+	return r.start(ctx, t, "")
+}
+
+// start runs t's agent in mode ("" = agent.mode).
+func (r *TmuxRunner) start(ctx context.Context, t *task.Task, mode string) (Run, error) {
 	// The task's own criteria come on top of agent.criteria; its
 	// operations go into the worktree's task.json for the agent's hooks.
 	r.mu.Lock()
 	crit := append(append([]string(nil), r.criteria...), t.Criteria...)
 	r.mu.Unlock()
-	spec := Spec{Task: t.ID, Project: t.Project, Prompt: t.Prompt, Criteria: crit, Allow: t.Allow, Deny: t.Deny}
+	spec := Spec{Task: t.ID, Project: t.Project, Prompt: t.Prompt, Criteria: crit, Allow: t.Allow, Deny: t.Deny, Mode: mode}
 	// A finished task queued again by a person's reply: a follow-up run
 	// of its agent on its branch (internal/agent/followup.go).
 	if r.m.PendingFollowUp(t.ID) != nil {

@@ -62,8 +62,7 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 		if mode == ModeInteractive {
 			_ = Untrust(m.cfg.TrustFile, wt.Dir)
 		}
-		_ = os.Remove(m.script(sp.Task))
-		_ = os.Remove(m.exitFile(sp.Task))
+		m.removeRunFiles(sp.Task)
 		undoCreate(wt.Project, wt)
 		_ = removeCgroup(context.Background(), ls.MemoryCgroup)
 	}
@@ -81,7 +80,7 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 	a := &store.Agent{TaskID: sp.Task, Project: wt.Project, Worktree: wt.Dir, Branch: wt.Branch, Base: wt.Base,
 		BaseCommit: wt.BaseCommit, Mode: mode, Window: sp.Task, Criteria: sp.Criteria, State: string(Spawning),
 		Reason: joinNotes(wt.Note, memNote), Started: time.Now(), MemoryCgroup: ls.MemoryCgroup}
-	if mode != ModeCommand {
+	if mode != ModeCommand && !IsCLIMode(mode) {
 		a.PermissionMode = m.cfg.PermissionMode
 	}
 	// Recorded before the window opens: the agent's first hook events
@@ -101,6 +100,21 @@ func (m *Manager) Spawn(ctx context.Context, sp Spec) (*store.Agent, error) {
 
 func (m *Manager) script(task string) string { return filepath.Join(m.cfg.Scripts, task+".sh") }
 
+// removeRunFiles removes what a task's launch wrote beside its script:
+// the script, the exit status, a CLI agent's prompt and policy files.
+func (m *Manager) removeRunFiles(task string) {
+	for _, p := range []string{m.script(task), m.exitFile(task), m.promptFile(task), m.policyFile(task)} {
+		_ = os.Remove(p)
+	}
+}
+
+// promptFile is a CLI agent's prompt (its stdin); policyFile Gemini
+// CLI's tool policy (clis.go).
+func (m *Manager) promptFile(task string) string { return filepath.Join(m.cfg.Scripts, task+".prompt") }
+func (m *Manager) policyFile(task string) string {
+	return filepath.Join(m.cfg.Scripts, task+".gemini-policy.toml")
+}
+
 // launchSpec is how task's agent is launched with prompt in mode (dir:
 // its worktree, "" while not made yet): the agent program checked, its
 // memory limit set up (memNote says how, when it says anything).
@@ -110,11 +124,22 @@ func (m *Manager) launchSpec(task, prompt, mode, dir string) (ls LaunchSpec, mem
 	if ls.Env == nil {
 		ls.Env = os.Environ()
 	}
+	var hookNote string
+	if IsCLIMode(mode) {
+		ls.CLI, ls.PromptFile, ls.PolicyFile = m.cfg.CLIs[mode], m.promptFile(task), m.policyFile(task)
+	}
 	if _, err := AgentArgv(ls); err != nil {
 		return ls, "", err
 	}
+	if IsCLIMode(mode) && m.cfg.EnsureHooks != nil {
+		// Before anything is made: a CLI whose hooks would not call
+		// warden must not run a task unwatched.
+		if hookNote, err = m.cfg.EnsureHooks(mode); err != nil {
+			return ls, "", fmt.Errorf("warden's hooks for %s: %w", mode, err)
+		}
+	}
 	memNote, err = m.limitMemory(&ls)
-	return ls, memNote, err
+	return ls, joinNotes(hookNote, memNote), err
 }
 
 // exitFile is where a headless or command agent's launch script leaves its exit

@@ -49,6 +49,10 @@ type Config struct {
 		Runner, Mode, Claude, PermissionMode, MemoryMax, TmuxSocket string
 		Command, Criteria                                           []string
 		IdleTimeout                                                 int // seconds
+		// Codex, Gemini, Copilot: the executables of those agent kinds
+		// ("" = from PATH); *Args: their extra arguments.
+		Codex, Gemini, Copilot             string
+		CodexArgs, GeminiArgs, CopilotArgs []string
 	}
 	// Briefing switches each piece of the SessionStart briefing.
 	Briefing struct {

@@ -70,9 +70,9 @@ var keys = []Key{
 		Field:  func(c *Config) any { return &c.Agent.Mode },
 	},
 	{
-		Name: "agent.runner", Kind: String, Default: "tmux", Allowed: []string{"tmux", "claude-p"},
+		Name: "agent.runner", Kind: String, Default: "tmux", Allowed: []string{"tmux", "claude-p", "codex", "gemini", "copilot"},
 		Policy: UserOnly,
-		Doc:    "How warden serve runs a task that names no agent: tmux (its own git worktree and tmux window, state from its hooks) or claude-p (headless in the project directory).",
+		Doc:    "How warden serve runs a task that names no agent: tmux (Claude Code in its own git worktree and tmux window, state from its hooks), claude-p (headless in the project directory), or codex, gemini, copilot (that CLI headless in its own worktree and tmux window, state from warden's hooks for it).",
 		Field:  func(c *Config) any { return &c.Agent.Runner },
 	},
 	{
@@ -92,6 +92,42 @@ var keys = []Key{
 		Policy: UserOnly,
 		Doc:    "Path of the Claude Code executable agents run (\"\" = claude from PATH).",
 		Field:  func(c *Config) any { return &c.Agent.Claude },
+	},
+	{
+		Name: "agent.codex", Kind: String, Default: "",
+		Policy: UserOnly,
+		Doc:    "Path of the Codex CLI executable tasks with --agent codex run (\"\" = codex from PATH).",
+		Field:  func(c *Config) any { return &c.Agent.Codex },
+	},
+	{
+		Name: "agent.codex_args", Kind: Strings, Default: []string{},
+		Policy: UserOnly,
+		Doc:    "Arguments added to `codex exec` for --agent codex tasks, e.g. [\"-m\", \"gpt-5.4\"] (warden passes -s workspace-write and the prompt on stdin itself).",
+		Field:  func(c *Config) any { return &c.Agent.CodexArgs },
+	},
+	{
+		Name: "agent.gemini", Kind: String, Default: "",
+		Policy: UserOnly,
+		Doc:    "Path of the Gemini CLI executable tasks with --agent gemini run (\"\" = gemini from PATH).",
+		Field:  func(c *Config) any { return &c.Agent.Gemini },
+	},
+	{
+		Name: "agent.gemini_args", Kind: Strings, Default: []string{},
+		Policy: UserOnly,
+		Doc:    "Arguments added to `gemini` for --agent gemini tasks, e.g. [\"-m\", \"gemini-3.1-pro-preview\"] (warden passes its tool policy and the prompt on stdin itself).",
+		Field:  func(c *Config) any { return &c.Agent.GeminiArgs },
+	},
+	{
+		Name: "agent.copilot", Kind: String, Default: "",
+		Policy: UserOnly,
+		Doc:    "Path of the Copilot CLI executable tasks with --agent copilot run (\"\" = copilot from PATH).",
+		Field:  func(c *Config) any { return &c.Agent.Copilot },
+	},
+	{
+		Name: "agent.copilot_args", Kind: Strings, Default: []string{},
+		Policy: UserOnly,
+		Doc:    "Arguments added to `copilot` for --agent copilot tasks, e.g. [\"--model\", \"gpt-5.4\"] (warden passes --allow-tool shell and write and the prompt on stdin itself).",
+		Field:  func(c *Config) any { return &c.Agent.CopilotArgs },
 	},
 	{
 		Name: "agent.permission_mode", Kind: String, Default: "", Allowed: []string{"", "default", "acceptEdits", "plan", "bypassPermissions"},

@@ -5,6 +5,8 @@ import (
 
 	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/harness"
+	"github.com/warden-dev/warden/internal/install"
 )
 
 // addAgents adds the tmux/worktree agents (internal/agent): the "tmux"
@@ -16,6 +18,7 @@ func addAgents(p *Parts) {
 	o := p.Options
 	cfg := agent.ConfigFrom(o.cfg())
 	cfg.Env = o.Env
+	cfg.EnsureHooks = ensureHooks
 	m := agent.NewManager(cfg, p.Store)
 	var waiting func(ctx context.Context, id, reason string)
 	if o.notifier != nil {
@@ -24,10 +27,26 @@ func addAgents(p *Parts) {
 	}
 	r := agent.NewTmuxRunner(m, p.Shared, o.cfg().Agent.Criteria, p.Log, waiting)
 	p.Runners[agent.TmuxRunnerName] = r
+	// Codex, Gemini and Copilot tasks: the same worktrees, windows and
+	// criteria, that CLI in the window.
+	for _, mode := range agent.CLIModes {
+		p.Runners[mode] = r.ForCLI(mode)
+	}
 	p.Agents = &agentControl{m: m, tasks: p.Shared, parts: p}
 	p.Default = o.cfg().Agent.Runner
 	o.onReload("agents", func(c *config.Config) {
 		m.Reconfigure(agent.ConfigFrom(c))
 		r.SetCriteria(c.Agent.Criteria)
 	})
+}
+
+// ensureHooks installs warden's hooks for the CLI an agent is about to
+// run, when they are missing (as `warden install --harness NAME` does):
+// without them the CLI would run the task unwatched.
+func ensureHooks(mode string) (string, error) {
+	h, err := harness.Parse(mode)
+	if err != nil {
+		return "", err
+	}
+	return install.EnsureHarness(h)
 }

@@ -19,7 +19,7 @@ type agentControl struct {
 }
 
 func info(s *agent.Status) server.AgentInfo {
-	return server.AgentInfo{TaskID: s.TaskID, Kind: agent.TmuxRunnerName, State: s.State,
+	return server.AgentInfo{TaskID: s.TaskID, Kind: kindOf(s.Mode), State: s.State,
 		Ref: "tmux:" + agent.SessionName + ":" + s.Window, Project: s.Project, Since: s.Started}
 }
 
@@ -31,8 +31,8 @@ func (c *agentControl) Spawn(ctx context.Context, req server.SpawnRequest) (serv
 	if err != nil {
 		return server.AgentInfo{}, err
 	}
-	if req.Agent != "" && req.Agent != agent.TmuxRunnerName {
-		return server.AgentInfo{}, fmt.Errorf("%w: agent kind %q is not run by this control (tmux)", task.ErrConflict, req.Agent)
+	if req.Agent != "" && req.Agent != agent.TmuxRunnerName && !agent.IsCLIMode(req.Agent) {
+		return server.AgentInfo{}, fmt.Errorf("%w: agent kind %q is not run by this control (tmux, codex, gemini, copilot)", task.ErrConflict, req.Agent)
 	}
 	if s, err := c.m.Status(ctx, t.ID); err != nil {
 		return server.AgentInfo{}, err
@@ -45,7 +45,20 @@ func (c *agentControl) Spawn(ctx context.Context, req server.SpawnRequest) (serv
 	if c.parts.Scheduler != nil {
 		c.parts.Scheduler.Notify()
 	}
-	return server.AgentInfo{TaskID: t.ID, Kind: agent.TmuxRunnerName, State: string(t.Status), Project: t.Project, Since: t.CreatedAt}, nil
+	kind := t.Agent
+	if kind == "" {
+		kind = agent.TmuxRunnerName
+	}
+	return server.AgentInfo{TaskID: t.ID, Kind: kind, State: string(t.Status), Project: t.Project, Since: t.CreatedAt}, nil
+}
+
+// kindOf is the agent kind of a worktree agent run in mode: the CLI's
+// name for the other CLIs, else tmux (Claude Code, or agent.command).
+func kindOf(mode string) string {
+	if agent.IsCLIMode(mode) {
+		return mode
+	}
+	return agent.TmuxRunnerName
 }
 
 // Kill cancels the task through the scheduler (its run stops the agent,

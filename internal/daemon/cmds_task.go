@@ -42,7 +42,7 @@ func newTaskAddCmd() *cobra.Command {
 	var req server.TaskRequest
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "add [--project DIR] [--priority N] [--done-when CRIT]… [--allow OP]… [--deny OP]… PROMPT…",
+		Use:   "add [--project DIR] [--priority N] [--agent KIND] [--done-when CRIT]… [--allow OP]… [--deny OP]… PROMPT…",
 		Short: "Queue a task: an agent works on PROMPT in the project directory",
 		Long: `Queue a task: an agent works on PROMPT in the project directory.
 
@@ -57,10 +57,23 @@ agent stops with a criterion unmet fails with what is missing.
 --profile adds a named set: read-only (deny write, commit), offline (deny
 network), sealed (all three), publish (allow push).
 The agent's hooks enforce them for this task only; criteria and operations
-need agent.runner = tmux.`,
+need a worktree agent (tmux, codex, gemini or copilot).
+
+--agent names the agent that runs the task (default: agent.runner):
+  tmux      Claude Code in the task's own git worktree and tmux window
+  claude-p  claude -p in the project directory
+  codex     Codex CLI (codex exec), in its own worktree and tmux window
+  gemini    Gemini CLI (gemini, headless), likewise
+  copilot   Copilot CLI (copilot, headless), likewise
+The other CLIs get the prompt on stdin, run with warden's hooks for them
+installed (warden install --harness NAME, done for you when missing), and
+their task is done by the same criteria as Claude Code's.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req.Prompt = strings.Join(args, " ")
+			if err := task.CheckAgent(req.Agent); err != nil {
+				return fmt.Errorf("--agent: %w", err)
+			}
 			if req.Project == "" {
 				req.Project, _ = os.Getwd()
 			}
@@ -92,7 +105,7 @@ need agent.runner = tmux.`,
 	f.StringVarP(&req.Project, "project", "C", "", "project directory (default: the current one)")
 	f.IntVarP(&req.Priority, "priority", "p", 0, "higher runs first (-1000..1000)")
 	f.StringVar(&req.IdempotencyKey, "key", "", "idempotency key: running add again with it returns the same task")
-	f.StringVar(&req.Agent, "agent", "", "agent kind (default: the daemon's)")
+	f.StringVar(&req.Agent, "agent", "", "agent kind: "+strings.Join(task.AgentKinds, ", ")+" (default: the daemon's agent.runner)")
 	f.StringArrayVar(&req.Criteria, "done-when", nil, "a completion criterion (repeatable): committed, clean, run:CMD or a sentence")
 	f.StringSliceVar(&req.Allow, "allow", nil, "let the agent run these guarded operations: "+strings.Join(task.AllowOps, ","))
 	f.StringSliceVar(&req.Deny, "deny", nil, "deny the agent these operations: "+strings.Join(task.DenyOps, ","))

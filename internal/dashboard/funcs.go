@@ -9,6 +9,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/store"
+	"github.com/warden-dev/warden/internal/task"
 )
 
 // funcs are the template helpers: formatting only, no data access.
@@ -30,6 +31,8 @@ var funcs = template.FuncMap{
 	"joinm":     func(ms []string) string { return strings.Join(ms, ", ") },
 	"decisions": decisionNames,
 	"clipText":  clipText,
+	// agentKinds are the agents a task can name (the add form's choice).
+	"agentKinds": func() []string { return task.AgentKinds },
 }
 
 // clipText keeps a card short: at most n runes, "…" when cut.

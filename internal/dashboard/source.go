@@ -284,6 +284,8 @@ type NewTask struct {
 	Prompt   string `json:"prompt"`
 	Project  string `json:"project,omitempty"`
 	Priority int    `json:"priority,omitempty"`
+	// Agent is the agent kind ("" = the daemon's agent.runner).
+	Agent string `json:"agent,omitempty"`
 	// Criteria, Allow and Deny are the task's own completion criteria and
 	// operations (internal/task/rules.go).
 	Criteria []string `json:"criteria,omitempty"`

@@ -108,7 +108,8 @@ func (s *Server) addTask(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no task queue: run `warden serve`", http.StatusServiceUnavailable)
 		return
 	}
-	nt := NewTask{Prompt: strings.TrimSpace(r.PostFormValue("prompt")), Project: strings.TrimSpace(r.PostFormValue("project"))}
+	nt := NewTask{Prompt: strings.TrimSpace(r.PostFormValue("prompt")), Project: strings.TrimSpace(r.PostFormValue("project")),
+		Agent: strings.TrimSpace(r.PostFormValue("agent"))}
 	p := s.newPage("Tasks", "tasks", tok)
 	if nt.Prompt == "" {
 		s.renderError(w, r, p, http.StatusBadRequest, "a task needs a prompt: say what the agent should do")

@@ -181,5 +181,8 @@ func (t *Task) Check() error {
 	case len(t.IdempotencyKey) > MaxKeyBytes:
 		return fmt.Errorf("idempotency key is %d bytes; the limit is %d", len(t.IdempotencyKey), MaxKeyBytes)
 	}
+	if err := CheckAgent(t.Agent); err != nil {
+		return err
+	}
 	return t.checkRules()
 }

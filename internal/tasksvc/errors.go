@@ -49,6 +49,7 @@ func invalid(err error) *InvalidError {
 		{"prompt", "prompt"}, {"project", "project"}, {"priority", "priority"},
 		{"idempotency key", "idempotency_key"}, {"profile", "profile"},
 		{"allow", "allow"}, {"deny", "deny"}, {"a criterion", "criteria"}, {"criterion", "criteria"},
+		{"agent", "agent"},
 	} {
 		if strings.HasPrefix(msg, p.prefix) {
 			field = p.field

@@ -115,7 +115,8 @@ func TestAddRefusesBrokenRules(t *testing.T) {
 		{"profile", tasksvc.Request{Project: r.project, Prompt: "x", Profile: "nosuch"}, "profile", "use one of"},
 		{"allow", tasksvc.Request{Project: r.project, Prompt: "x", Allow: []string{"fly"}}, "allow", "not an operation"},
 		{"long source", tasksvc.Request{Project: r.project, Prompt: "x", Source: strings.Repeat("s", 41)}, "source", "too long"},
-		{"long agent", tasksvc.Request{Project: r.project, Prompt: "x", Agent: strings.Repeat("a", 41)}, "agent", "too long"},
+		{"long agent", tasksvc.Request{Project: r.project, Prompt: "x", Agent: strings.Repeat("a", 41)}, "agent", "not a kind warden runs"},
+		{"unknown agent", tasksvc.Request{Project: r.project, Prompt: "x", Agent: "cursor"}, "agent", "use one of tmux, claude-p, codex, gemini, copilot"},
 	} {
 		_, _, err := r.svc.Add(ctx, tc.req)
 		var inv *tasksvc.InvalidError

@@ -208,7 +208,7 @@ func (a *Tasks) Add(ctx context.Context, n dashboard.NewTask) (dashboard.Task, e
 		n.Project = a.Project
 	}
 	t, _, err := svc.Add(ctx, tasksvc.Request{Prompt: n.Prompt, Project: n.Project, Priority: n.Priority, Source: "dashboard",
-		Criteria: n.Criteria, Allow: n.Allow, Deny: n.Deny})
+		Agent: n.Agent, Criteria: n.Criteria, Allow: n.Allow, Deny: n.Deny})
 	if err != nil {
 		return dashboard.Task{}, err
 	}

@@ -57,9 +57,16 @@ func TestTasksThroughTheAPI(t *testing.T) {
 	if _, err := a.Add(user, dashboard.NewTask{Prompt: "x", Project: "relative/dir"}); err == nil || !strings.Contains(err.Error(), "absolute path") {
 		t.Errorf("relative project: %v", err)
 	}
-	added, err := a.Add(user, dashboard.NewTask{Prompt: "Write the changelog\nfor 0.9", Priority: 3})
+	// The form's agent choice: a kind warden runs, or a clear refusal.
+	if _, err := a.Add(user, dashboard.NewTask{Prompt: "x", Agent: "cursor"}); err == nil || !strings.Contains(err.Error(), "codex, gemini, copilot") {
+		t.Errorf("unknown agent: %v", err)
+	}
+	added, err := a.Add(user, dashboard.NewTask{Prompt: "Write the changelog\nfor 0.9", Priority: 3, Agent: "gemini"})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got, err := st.Task(ctx, added.ID); err != nil || got.Agent != "gemini" {
+		t.Errorf("the task's agent: %+v, %v", got, err)
 	}
 	if added.State != "queued" || added.Project != project || added.Priority != 3 || added.Title != "Write the changelog" {
 		t.Errorf("added %+v", added)
