@@ -40,7 +40,7 @@ type Policy struct {
 
 type built struct {
 	eng   *policy.Engine
-	cfg   *config.Config // the effective config (the judges read it)
+	cfg   *config.Config  // the effective config (the judges read it)
 	rules map[string]bool // every policy rule id this engine knows, off ones too
 	// modes are the rules' effective modes, defaults the modes they ship
 	// with (or their file gives them).
