@@ -32,7 +32,7 @@ type replayOptions struct {
 func newReplayCmd() *cobra.Command {
 	var o replayOptions
 	cmd := &cobra.Command{
-		Use:   "replay [--since 7d] [--policy FILE|DIR]… [--config FILE] [--fail-on deny-increase|any-change] [--json]",
+		Use:   "replay [--since 7d] [--policy FILE|DIR]… [--config FILE] [--judges] [--fail-on deny-increase|any-change] [--json]",
 		Short: "Evaluate recorded tool calls again, under the current rules or a candidate, and show the decisions that would change",
 		Long: `Replay re-evaluates the tool calls warden recorded (PreToolUse and
 PermissionRequest) with the policy engine and prints the decisions that
