@@ -82,6 +82,7 @@ func main() {
 	flag.Float64Var(&o.maxRatioClaude, "max-ratio-claude", 0, "exit 1 if another CLI's hook p50 exceeds this many times Claude Code's in the harness phase; 0 = no check")
 	flag.BoolVar(&o.floor, "floor", true, "also measure the front against a stand-in keeper that answers at once (the round trip alone)")
 	flag.BoolVar(&o.noUserConfig, "no-user-config", false, "measure without a user config.toml (every key at its default)")
+	flag.IntVar(&o.exportRounds, "export-rounds", 100, "also measure this many hooks each with the OpenTelemetry export off and on (logs, metrics, traces to a local receiver; 0: none)")
 	flag.IntVar(&o.pauseRounds, "pause-rounds", 12, "also measure this many hooks each after a pause, once the keeper checkpointed (0: none)")
 	flag.StringVar(&o.pgURL, "pg-url", os.Getenv("WARDEN_BENCH_PG_URL"), "configure this PostgreSQL store ([store] url) in the bench's home: hooks still write locally, the keeper ships; the keeper phase also waits until every row was shipped")
 	flag.Float64Var(&o.maxRatio, "max-ratio-bare", 0, "exit 1 if a warden/bare-go p50 ratio from the Node parent (exec form, store keeper answering) exceeds this at any -node-callers, or the keeper declined a hook; 0 = no check")
@@ -125,6 +126,7 @@ func main() {
 
 type options struct {
 	pauseRounds           int
+	exportRounds          int
 	noUserConfig, floor   bool
 	warden, bare, trueBin string
 	rounds, warmup        int
@@ -154,6 +156,7 @@ type Result struct {
 	Harnesses    *HarnessPhase   `json:"harnesses,omitempty"`
 	Pause        *PausePhase     `json:"pause,omitempty"`
 	Floor        *FloorPhase     `json:"floor,omitempty"`
+	Export       *ExportPhase    `json:"export,omitempty"`
 	Check        *Check          `json:"check,omitempty"`
 	Ship         *ShipCheck      `json:"ship,omitempty"`
 }
@@ -286,6 +289,11 @@ func run(o options) (*Result, error) {
 	}
 	if o.floor {
 		if res.Floor, err = b.floorPhase(o); err != nil {
+			return nil, err
+		}
+	}
+	if o.exportRounds > 0 {
+		if res.Export, err = exportPhase(tmp, o); err != nil {
 			return nil, err
 		}
 	}

@@ -55,6 +55,7 @@ func printTable(w io.Writer, r *Result) {
 	printHarnesses(w, r.Harnesses)
 	printPause(w, r.Pause)
 	printFloor(w, r.Floor)
+	printExport(w, r.Export)
 	if s := r.Ship; s != nil {
 		fmt.Fprintf(w, "\nPostgreSQL store configured: the keeper shipped all %d local rows (mark %d), caught up %.1f s after the last hook\n", s.Rows, s.Shipped, s.CaughtUpS)
 	}

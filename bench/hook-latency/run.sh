@@ -4,7 +4,8 @@
 #
 #   bench/hook-latency/run.sh [flags]   full run, 300 rounds (flags go to main.go:
 #                                       -rounds N, -json, -alone=false, -held, -max-ratio-bare F,
-#                                       -parallel 4,8 -parallel-rounds N: concurrent callers)
+#                                       -parallel 4,8 -parallel-rounds N: concurrent callers,
+#                                       -export-rounds N: OpenTelemetry export off vs on)
 #   bench/hook-latency/run.sh --check   CI check with the store keeper
 #                                       answering (the default path): fails
 #                                       when warden (exec form) / bare Go at
@@ -118,7 +119,7 @@ shift
 # The no-keeper phase is reported by the full run; the check measures the
 # path users get, with the store keeper (a keeper that fails to start makes
 # the run fail too: every hook would pay ~2 ms more).
-set -- -rounds 60 -alone=false -parallel-rounds 60 -node-rounds 100 -pause-rounds 0 -floor=false -max-ratio-bare "$MAX_RATIO_BARE" \
+set -- -rounds 60 -alone=false -parallel-rounds 60 -node-rounds 100 -pause-rounds 0 -floor=false -export-rounds 0 -max-ratio-bare "$MAX_RATIO_BARE" \
 	-harness-rounds 60 -max-ratio-claude "$MAX_RATIO_CLAUDE" "$@"
 rc=0
 measure "$@" || rc=$?

@@ -24,12 +24,15 @@ type replayOptions struct {
 	failOn                               string
 	examples                             int
 	json, shared                         bool
+	judges                               bool
+	judgeConcurrency                     int
+	judgeTimeout                         time.Duration
 }
 
 func newReplayCmd() *cobra.Command {
 	var o replayOptions
 	cmd := &cobra.Command{
-		Use:   "replay [--since 7d] [--policy FILE|DIR]… [--config FILE] [--fail-on deny-increase|any-change] [--json]",
+		Use:   "replay [--since 7d] [--policy FILE|DIR]… [--config FILE] [--judges] [--fail-on deny-increase|any-change] [--json]",
 		Short: "Evaluate recorded tool calls again, under the current rules or a candidate, and show the decisions that would change",
 		Long: `Replay re-evaluates the tool calls warden recorded (PreToolUse and
 PermissionRequest) with the policy engine and prints the decisions that
@@ -45,14 +48,21 @@ What is compared:
 yours replaces it); --config FILE is read instead of your config.toml (a
 project's .warden/config.toml still applies, as in a hook).
 
-Replay has no side effects: it writes nothing, runs no judges and no
-pacing sleeps, and never runs git (a rule that would ask git about
+Replay has no side effects: it writes nothing, runs no pacing sleeps
+and no judges unless --judges, and never runs git (a rule that would ask git about
 uncommitted changes is told "cannot tell" and asks, on both sides).
 Calls recorded without their input (record.tool_inputs off, an input
 over record.tool_input_max_kb) cannot be replayed; the report counts them
 with the reason. --fail-on deny-increase exits 1 when any call would be
 newly denied, --fail-on any-change when any decision changes (for CI on
-a policy repository).`,
+a policy repository).
+
+--judges runs the tool-approval judge (validation.tool_approve) again
+where a side's config turns it on and its rules leave a call to it, as a
+hook would: through warden-helper judge and your LLM provider, so it costs
+model calls (the report says how many; --judge-concurrency bounds those in
+flight, --judge-timeout each one). Its answers are kept in memory only: an
+identical request is asked once, and no judgement is recorded.`,
 		Example: `  warden replay --since 7d
   warden replay --policy candidate.toml --fail-on deny-increase
   warden replay --config new-config.toml --project . --json`,
@@ -73,6 +83,9 @@ a policy repository).`,
 	f.StringVar(&o.failOn, "fail-on", "", "exit 1 when a change crosses this threshold: deny-increase or any-change")
 	f.IntVar(&o.examples, "examples", 3, "example calls shown per change")
 	f.BoolVar(&o.json, "json", false, "the report as JSON")
+	f.BoolVar(&o.judges, "judges", false, "run the tool-approval judge again where the policy leaves a call to it (model calls; nothing recorded)")
+	f.IntVar(&o.judgeConcurrency, "judge-concurrency", 4, "with --judges: judge calls in flight at once")
+	f.DurationVar(&o.judgeTimeout, "judge-timeout", 0, "with --judges: deadline of one judge call (default: llm.timeout_ms)")
 	f.BoolVar(&o.shared, "shared", false, "replay the shared PostgreSQL store's calls (every machine's) instead of this machine's")
 	return cmd
 }
@@ -91,6 +104,14 @@ func runReplay(cmd *cobra.Command, o replayOptions) error {
 		return err
 	}
 	opts := replay.Options{Filter: filter, Examples: o.examples}
+	if o.judges {
+		if o.judgeConcurrency < 1 {
+			return fmt.Errorf("--judge-concurrency %d: give 1 or more", o.judgeConcurrency)
+		}
+		opts.Judges = &replay.Judges{Concurrency: o.judgeConcurrency, Deadline: o.judgeTimeout}
+	} else if cmd.Flags().Changed("judge-concurrency") || cmd.Flags().Changed("judge-timeout") {
+		return fmt.Errorf("--judge-concurrency and --judge-timeout go with --judges")
+	}
 	opts.Home, _ = os.UserHomeDir()
 	current := &replay.Policy{Name: "current config and rules", UserConfig: paths.UserConfig(), WardenHome: paths.Home()}
 	candidate := current
@@ -124,7 +145,7 @@ func runReplay(cmd *cobra.Command, o replayOptions) error {
 	if err != nil {
 		return err
 	}
-	r := replay.Run(evs, opts)
+	r := replay.RunContext(ctx, evs, opts)
 	w := cmd.OutOrStdout()
 	if o.json {
 		enc := json.NewEncoder(w)

@@ -135,6 +135,9 @@ type Config struct {
 	// OTel is the OpenTelemetry export of decisions (internal/otelexport).
 	OTel struct {
 		Endpoint string
+		// Traces: hooks keep their handlers' timings and the export sends
+		// a trace per hook (see TracesOn).
+		Traces bool
 	}
 	// Serve configures the daemon, `warden serve` (internal/daemon).
 	Serve struct {

@@ -40,6 +40,12 @@ var keys = []Key{
 		Field:  func(c *Config) any { return &c.OTel.Endpoint },
 	},
 	{
+		Name: "otel.traces", Kind: Bool, Default: false,
+		Policy: UserOnly,
+		Doc:    "Also send a trace per hook, with a span per handler, to the OpenTelemetry endpoint: hooks then keep their handlers' timings in the record (a few bytes), and the export builds the spans from them. OTEL_TRACES_EXPORTER=otlp turns it on too, none off.",
+		Field:  func(c *Config) any { return &c.OTel.Traces },
+	},
+	{
 		Name: "disabled_handlers", Kind: Strings, Default: []string{},
 		Policy: UserOnly,
 		Doc:    "Names of hook handlers switched off (a project may not switch a handler off).",

@@ -29,3 +29,27 @@ func (c *Config) OTelEndpoint(getenv func(string) string) (endpoint, from string
 	}
 	return "", ""
 }
+
+// TracesOn reports whether traces are wanted: OTEL_TRACES_EXPORTER naming
+// otlp, else otel.traces — unless OTEL_TRACES_EXPORTER is "none" or the
+// SDK is disabled. Unlike the SDK's default (otlp), warden's traces are off
+// until asked for: they make hooks keep their handlers' timings. The hook
+// asks it with its caller's environment (which Claude Code strips of
+// OTEL_*, so otel.traces is the way there), the export with its own.
+func (c *Config) TracesOn(getenv func(string) string) bool {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") {
+		return false
+	}
+	for _, e := range strings.Split(getenv("OTEL_TRACES_EXPORTER"), ",") {
+		switch strings.ToLower(strings.TrimSpace(e)) {
+		case "none":
+			return false
+		case "otlp":
+			return true
+		}
+	}
+	return c != nil && c.OTel.Traces
+}

@@ -19,7 +19,7 @@ func startOTel(st *sqlite.Store, cfg *config.Config, log *slog.Logger) (stop fun
 	if endpoint == "" {
 		return func() {}
 	}
-	o := otelexport.Options{Source: st, Log: log.With("component", "otel")}
+	o := otelexport.Options{Source: st, Traces: cfg.TracesOn(nil), Log: log.With("component", "otel")}
 	if from == "otel.endpoint" {
 		o.Endpoint = endpoint // otherwise the SDK reads the variables itself
 	}
@@ -35,6 +35,6 @@ func startOTel(st *sqlite.Store, cfg *config.Config, log *slog.Logger) (stop fun
 		defer close(done)
 		_ = e.Run(ctx)
 	}()
-	log.Info("OpenTelemetry export on", "endpoint_from", from)
+	log.Info("OpenTelemetry export on", "endpoint_from", from, "traces", o.Traces)
 	return func() { cancel(); <-done }
 }

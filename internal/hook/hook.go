@@ -181,6 +181,8 @@ type run struct {
 	unlock   func() // releases the session lock once the state is saved (no-op without one)
 	state    *session.State
 	decision event.Decision
+	// results are the handlers' outcomes and timings (for otel.traces).
+	results  []pipeline.Result
 	failure  []string // why warden failed open, for the record
 	deadline time.Time
 }
@@ -330,6 +332,7 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 	case res := <-done:
 		r.state = work
 		r.decision = res.d
+		r.results = res.res
 		for _, hr := range res.res {
 			if hr.Err != nil {
 				r.fail("handler %s: %v", hr.Handler, hr.Err)
@@ -522,6 +525,7 @@ func (r *run) eventRow(out hookio.Output) *store.Event {
 		ev.Decision = string(event.Deny)
 	}
 	ev.LatencyUS = time.Since(r.start).Microseconds()
+	ev.Spans = r.spans()
 	return ev
 }
 

@@ -48,7 +48,10 @@ type Options struct {
 	// MetricInterval is how often metrics are sent (default: the SDK's,
 	// OTEL_METRIC_EXPORT_INTERVAL or 60 s).
 	MetricInterval time.Duration
-	Log            *slog.Logger
+	// Traces sends a trace per hook with a span per handler (config
+	// TracesOn: otel.traces or OTEL_TRACES_EXPORTER=otlp).
+	Traces bool
+	Log    *slog.Logger
 }
 
 // Exporter sends the store's events as they are recorded.
@@ -62,6 +65,7 @@ type Exporter struct {
 	decisions metric.Int64Counter
 	errors    metric.Int64Counter
 	latency   metric.Float64Histogram
+	traces    *traces // nil: traces off
 }
 
 // New prepares an exporter (no connection is made until the first send).
@@ -104,6 +108,11 @@ func New(ctx context.Context, o Options) (*Exporter, error) {
 		return nil, fmt.Errorf("OTLP metric exporter: %w", err)
 	}
 	e := &Exporter{o: o, logExp: logExp, pending: &pending{}}
+	if o.Traces {
+		if e.traces, err = newTraces(ctx, res, strings.TrimRight(o.Endpoint, "/")); err != nil {
+			return nil, fmt.Errorf("OTLP trace exporter: %w", err)
+		}
+	}
 	// Records are exported by the pass that emitted them, and the mark
 	// moves only when that export succeeded: each decision is sent once
 	// (again only after a failure), never dropped by a full queue.
@@ -188,6 +197,18 @@ func (e *Exporter) Pass(ctx context.Context) (int, error) {
 	}
 	for i := range evs {
 		e.emit(ctx, &evs[i])
+		if e.traces != nil {
+			e.traces.build(ctx, &evs[i])
+		}
+	}
+	// Traces go first: were the logs then refused, the pass runs again and
+	// sends the same spans (their ids derive from the records), where a
+	// log record sent twice would count a decision twice.
+	if e.traces != nil {
+		if err := e.traces.send(ctx); err != nil {
+			e.pending.take()
+			return 0, fmt.Errorf("send the traces of %d hooks: %w", len(evs), err)
+		}
 	}
 	if err := e.logExp.Export(ctx, e.pending.take()); err != nil {
 		return 0, fmt.Errorf("send %d decisions: %w", len(evs), err)
@@ -205,7 +226,11 @@ func (e *Exporter) ForceFlush(ctx context.Context) error { return e.meters.Force
 func (e *Exporter) Shutdown(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	return errors.Join(e.meters.Shutdown(ctx), e.logs.Shutdown(ctx), e.logExp.Shutdown(ctx))
+	err := errors.Join(e.meters.Shutdown(ctx), e.logs.Shutdown(ctx), e.logExp.Shutdown(ctx))
+	if e.traces != nil {
+		err = errors.Join(err, e.traces.shutdown(ctx))
+	}
+	return err
 }
 
 // pending collects the records one pass emits, for the pass to export

@@ -11,9 +11,11 @@ import (
 
 	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
 	colmetrics "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
+	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	logspb "go.opentelemetry.io/proto/otlp/logs/v1"
 	metricspb "go.opentelemetry.io/proto/otlp/metrics/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/warden-dev/warden/internal/otelexport"
@@ -28,6 +30,7 @@ type receiver struct {
 	mu      sync.Mutex
 	logs    []*logspb.LogRecord
 	metrics []*metricspb.Metric
+	spans   []*tracepb.Span
 	fail    bool
 }
 
@@ -70,6 +73,20 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		b, _ := proto.Marshal(&colmetrics.ExportMetricsServiceResponse{})
+		w.Header().Set("Content-Type", "application/x-protobuf")
+		w.Write(b)
+	case "/v1/traces":
+		var req coltrace.ExportTraceServiceRequest
+		if err := proto.Unmarshal(body, &req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		for _, rs := range req.ResourceSpans {
+			for _, ss := range rs.ScopeSpans {
+				rc.spans = append(rc.spans, ss.Spans...)
+			}
+		}
+		b, _ := proto.Marshal(&coltrace.ExportTraceServiceResponse{})
 		w.Header().Set("Content-Type", "application/x-protobuf")
 		w.Write(b)
 	default:

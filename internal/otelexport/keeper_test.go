@@ -22,7 +22,7 @@ func TestKeeperRunsTheExport(t *testing.T) {
 	rc := &receiver{}
 	srv := newServer(t, rc)
 	home := t.TempDir()
-	os.WriteFile(filepath.Join(home, "config.toml"), []byte("[otel]\nendpoint = \""+srv+"\"\n"), 0o644)
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte("[otel]\nendpoint = \""+srv+"\"\ntraces = true\n"), 0o644)
 	lock := filepath.Join(home, "locks", "keeper.lock")
 	t.Cleanup(func() { _ = keeper.Stop(lock, 10*time.Second) })
 	env := append(testenv.EnvWithout("WARDEN_KEEPER"), "WARDEN_HOME="+home)
@@ -49,5 +49,15 @@ func TestKeeperRunsTheExport(t *testing.T) {
 	}
 	if a := attrs(rc.logs[1].Attributes); a["decision"] != "deny" || a["tool_name"] != "Bash" {
 		t.Errorf("second record: %v", a)
+	}
+	// Traces went with them (otel.traces): one per hook, its handlers under it.
+	traces := byTrace(rc.spans)
+	if len(traces) != 2 {
+		t.Fatalf("want 2 traces, got %d", len(traces))
+	}
+	for _, spans := range traces {
+		if spans[0].Name != "hook PreToolUse" || len(spans) < 2 {
+			t.Errorf("trace %q with %d spans", spans[0].Name, len(spans))
+		}
 	}
 }

@@ -58,6 +58,13 @@ func (e *Exporter) emit(ctx context.Context, ev *store.Event) {
 		body += ": " + ev.Reason
 	}
 	r.SetBody(attribute.StringValue(body))
+	r.AddAttributes(eventAttrs(ev)...)
+	e.logger.Emit(ctx, r)
+}
+
+// eventAttrs are a recorded event's attributes, on its log record and on
+// its trace's root span.
+func eventAttrs(ev *store.Event) []attribute.KeyValue {
 	kv := []attribute.KeyValue{
 		attribute.Int64(AttrEventID, ev.ID),
 		attribute.String(AttrHookEvent, ev.Event),
@@ -86,8 +93,7 @@ func (e *Exporter) emit(ctx context.Context, ev *store.Event) {
 		add(AttrErrorType, "hook_failed_open")
 		add(AttrError, ev.Error)
 	}
-	r.AddAttributes(kv...)
-	e.logger.Emit(ctx, r)
+	return kv
 }
 
 func severity(ev *store.Event) (otellog.Severity, string) {

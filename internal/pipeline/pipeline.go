@@ -115,7 +115,10 @@ type Result struct {
 	Handler  string
 	Decision event.Decision
 	Err      error
-	Elapsed  time.Duration
+	// Started is when the handler began (with the monotonic reading:
+	// Started.Sub of the hook's start is exact); Elapsed how long it ran.
+	Started time.Time
+	Elapsed time.Duration
 }
 
 // For lists the handlers of hs that run for c, in run order: matching the
@@ -159,7 +162,7 @@ func Run(ctx context.Context, all []Handler, c *Call) (event.Decision, []Result)
 	decisions := make([]event.Decision, 0, len(hs))
 	for _, h := range hs {
 		if ctx.Err() != nil {
-			results = append(results, Result{Handler: h.Name, Err: ctx.Err()})
+			results = append(results, Result{Handler: h.Name, Err: ctx.Err(), Started: time.Now()})
 			break
 		}
 		c.Prior = results[:len(results):len(results)] // capped: a handler cannot write into the run's results
@@ -172,7 +175,7 @@ func Run(ctx context.Context, all []Handler, c *Call) (event.Decision, []Result)
 					Reason: fmt.Sprintf("%s failed and is set to fail closed: %v", h.Name, err)}
 			}
 		}
-		results = append(results, Result{Handler: h.Name, Decision: d, Err: err, Elapsed: time.Since(start)})
+		results = append(results, Result{Handler: h.Name, Decision: d, Err: err, Started: start, Elapsed: time.Since(start)})
 		decisions = append(decisions, d)
 	}
 	return event.Resolve(decisions), results

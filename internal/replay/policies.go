@@ -40,6 +40,7 @@ type Policy struct {
 
 type built struct {
 	eng   *policy.Engine
+	cfg   *config.Config  // the effective config (the judges read it)
 	rules map[string]bool // every policy rule id this engine knows, off ones too
 	// modes are the rules' effective modes, defaults the modes they ship
 	// with (or their file gives them).
@@ -62,7 +63,7 @@ func (p *Policy) engine(project string) *built {
 	user = withExtra(user, p.Extra)
 	eng := policy.New(policy.Builtin(), user, policy.OptionsFrom(cfg, p.WardenHome))
 	noGit(eng)
-	b := &built{eng: eng, rules: map[string]bool{}, modes: map[string]policy.Mode{}, defaults: map[string]policy.Mode{}, probs: probs}
+	b := &built{eng: eng, cfg: cfg, rules: map[string]bool{}, modes: map[string]policy.Mode{}, defaults: map[string]policy.Mode{}, probs: probs}
 	for _, pk := range policy.Builtin() {
 		for _, r := range pk.Rules {
 			b.rules[r.ID], b.defaults[r.ID] = true, r.Mode

@@ -2,10 +2,12 @@
 // by the policy engine — the current config and rules, or a candidate —
 // to show which decisions a change would turn, before it goes live. It
 // only reads: its engines never run git, no handler runs (no pacing
-// sleeps, no judges), and nothing is written to any store.
+// sleeps; the tool-approval judge only with Options.Judges, see Judges),
+// and nothing is written to any store.
 package replay
 
 import (
+	"context"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -59,6 +61,9 @@ type Options struct {
 	Candidate *Policy
 	// Examples is how many calls each change keeps (default 3).
 	Examples int
+	// Judges, when set, runs the tool-approval judge again where a policy
+	// leaves a call to it (warden replay --judges); nil asks no model.
+	Judges *Judges
 }
 
 // Report is what a replay found.
@@ -87,6 +92,8 @@ type Report struct {
 	DenyDecrease int `json:"deny_decrease"`
 	// Problems are rule-file problems of the engines (rules left out).
 	Problems []string `json:"problems,omitempty"`
+	// Judges is what the judges cost (with --judges only).
+	Judges *JudgeStats `json:"judges,omitempty"`
 }
 
 // Skipped is a count of calls not replayed for one reason.
@@ -117,7 +124,10 @@ type Example struct {
 }
 
 // Run replays evs (oldest first, as the store lists them) under o.
-func Run(evs []store.Event, o Options) *Report {
+func Run(evs []store.Event, o Options) *Report { return RunContext(context.Background(), evs, o) }
+
+// RunContext is Run whose judge calls (Options.Judges) end with ctx.
+func RunContext(ctx context.Context, evs []store.Event, o Options) *Report {
 	if o.Examples <= 0 {
 		o.Examples = 3
 	}
@@ -144,6 +154,11 @@ func Run(evs []store.Event, o Options) *Report {
 		jobs = append(jobs, job{ev: ev, call: call})
 	}
 	judgeAll(jobs, o)
+	if o.Judges != nil {
+		runJudges(ctx, jobs, o)
+		st := o.Judges.Stats()
+		r.Judges = &st
+	}
 	groups := map[[3]string]*Change{}
 	for i := range jobs {
 		j := &jobs[i]
@@ -242,7 +257,7 @@ func judgeAll(jobs []job, o Options) {
 func judgeOne(j *job, o Options) {
 	cand := o.Candidate.engine(j.call.Project)
 	if o.Baseline == nil {
-		if j.ev.Rule != "" && !cand.rules[j.ev.Rule] {
+		if j.ev.Rule != "" && !cand.rules[j.ev.Rule] && (o.Judges == nil || j.ev.Rule != RuleToolApprove) {
 			j.other = true
 			return
 		}

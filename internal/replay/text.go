@@ -12,6 +12,10 @@ func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "replayed %d of %d recorded tool calls: %s against %s\n", r.Replayed, r.Calls, r.Candidate, r.Against)
 	fmt.Fprintf(w, "%d unchanged, %d would change (%d newly denied, %d no longer denied)\n",
 		r.Unchanged, r.Changed, r.DenyIncrease, r.DenyDecrease)
+	if j := r.Judges; j != nil {
+		fmt.Fprintf(w, "judges: %d calls left to tool approval, %d judge requests made (%d answered again from this replay's memory, %d failed open), %d tokens in, %d out, about $%.4f\n",
+			j.Consulted, j.Requests, j.Reused, j.FailedOpen, j.TokensIn, j.TokensOut, j.CostUSD)
+	}
 	if r.Reattributed > 0 {
 		fmt.Fprintf(w, "(%d of the unchanged are now decided by another rule)\n", r.Reattributed)
 	}
@@ -32,7 +36,7 @@ func (r *Report) WriteText(w io.Writer) {
 		}
 	}
 	if r.OtherHandler > 0 {
-		fmt.Fprintf(w, "\n%d calls were decided by a gate, a judge or another handler, which replay does not run: not compared\n", r.OtherHandler)
+		fmt.Fprintf(w, "\n%d calls were decided by a gate, a judge or another handler, which replay does not run (--judges runs tool approval): not compared\n", r.OtherHandler)
 	}
 	if len(r.NotReplayed) > 0 {
 		fmt.Fprintln(w, "\nnot replayed:")

@@ -52,6 +52,9 @@ type Event struct {
 	// PrevHash and Hash link the row into the audit chain (ChainHash).
 	PrevHash string `json:"prev_hash,omitempty"`
 	Hash     string `json:"hash,omitempty"`
+	// Spans are the handlers' timings (internal/hookspan), kept while
+	// otel.traces is on for the trace export; not part of the chain hash.
+	Spans string `json:"spans,omitempty"`
 }
 
 // Session is one Claude Code session's saved state.

@@ -44,7 +44,7 @@ func newOTelCmd() *cobra.Command {
 				return err
 			}
 			defer st.Close()
-			o := otelexport.Options{Source: st, Log: slog.New(slog.NewTextHandler(os.Stderr, nil)).With("component", "otel")}
+			o := otelexport.Options{Source: st, Traces: cfg.TracesOn(nil), Log: slog.New(slog.NewTextHandler(os.Stderr, nil)).With("component", "otel")}
 			if from == "otel.endpoint" {
 				o.Endpoint = endpoint
 			}

@@ -15,8 +15,8 @@ import (
 const insertEvent = `INSERT INTO events
 	(id, ts_us, session_id, event, harness, tool, tool_use_id, agent_id, cwd, path,
 	 decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms,
-	 hash_before, hash_after, lines_added, lines_removed, task_id, detail)
-	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	 hash_before, hash_after, lines_added, lines_removed, task_id, detail, spans)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 
 const upsertSession = `INSERT INTO sessions (id, cwd, started_us, updated_us, state, sig)
 	VALUES (?,?,?,?,?,?)
@@ -92,7 +92,7 @@ func (s *Store) RecordHook(ctx context.Context, ev *store.Event, sess *store.Ses
 		if _, err := q.ExecContext(ctx, insertEvent, ev.ID, ev.Time.UnixMicro(), ev.SessionID, ev.Event, harness,
 			ev.Tool, ev.ToolUseID, ev.AgentID, ev.Cwd, ev.Path, ev.Decision, ev.Rule, ev.Mode, ev.Reason,
 			ev.Error, ev.LatencyUS, ev.DurationMS, raw, ev.PrevHash, ev.Hash, ev.SleptMS,
-			ev.HashBefore, ev.HashAfter, ev.LinesAdded, ev.LinesRemoved, ev.TaskID, ev.Detail); err != nil {
+			ev.HashBefore, ev.HashAfter, ev.LinesAdded, ev.LinesRemoved, ev.TaskID, ev.Detail, ev.Spans); err != nil {
 			return fmt.Errorf("record event: %w", err)
 		}
 		if err := saveSession(ctx, q, sess); err != nil {
@@ -196,7 +196,7 @@ func timeFromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
 // eventCols are the events columns scanEvent reads, in its order.
 const eventCols = `id, ts_us, session_id, event, harness, tool, tool_use_id, agent_id, cwd, path,
 	decision, rule, mode, reason, error, latency_us, duration_ms, raw, prev_hash, hash, slept_ms,
-	hash_before, hash_after, lines_added, lines_removed, task_id, detail`
+	hash_before, hash_after, lines_added, lines_removed, task_id, detail, spans`
 
 // scanEvent reads one row of eventCols.
 func scanEvent(sc interface{ Scan(...any) error }) (store.Event, error) {
@@ -207,7 +207,7 @@ func scanEvent(sc interface{ Scan(...any) error }) (store.Event, error) {
 	if err := sc.Scan(&e.ID, &ts, &e.SessionID, &e.Event, &e.Harness, &e.Tool, &e.ToolUseID,
 		&e.AgentID, &e.Cwd, &e.Path, &e.Decision, &e.Rule, &e.Mode, &e.Reason, &e.Error,
 		&e.LatencyUS, &dur, &raw, &e.PrevHash, &e.Hash, &e.SleptMS,
-		&e.HashBefore, &e.HashAfter, &added, &removed, &e.TaskID, &e.Detail); err != nil {
+		&e.HashBefore, &e.HashAfter, &added, &removed, &e.TaskID, &e.Detail, &e.Spans); err != nil {
 		return e, err
 	}
 	if added.Valid {
