@@ -196,4 +196,6 @@ func (p *params) add(v any) string {
 	return "$" + strconv.Itoa(len(*p))
 }
 
-var _ store.Store = (*Store)(nil)
+// The PostgreSQL store plays the shared role only: hooks record in the
+// local SQLite store and ship from it (internal/store/roles.go).
+var _ store.Shared = (*Store)(nil)
