@@ -25,6 +25,7 @@ type Store interface {
 	quota.Store
 	stats.Source
 	store.ActivityReader
+	store.Importer
 
 	ClaimSetting(ctx context.Context, key, value string) (bool, error)
 	DeleteSetting(ctx context.Context, key string) error
