@@ -30,6 +30,7 @@ import (
 // and agents (internal/store/sqlite).
 type Local interface {
 	Store
+	RecordReader
 	Settings
 	Retention
 	Verdicts

@@ -13,7 +13,7 @@ import (
 // the last 4 hours, each session with 5 subagents, a block every 10th
 // event and the call running anyway right after it. Both stores' tests
 // call it, so their figures compare in one run.
-func BenchActivity(b *testing.B, back Backend) {
+func BenchActivity(b *testing.B, back SharedBackend) {
 	st := back.fresh(b)
 	// Seeded with the shipper's batch insert (store.Importer): 10,000 rows
 	// one transaction each would take longer than the benchmark.
