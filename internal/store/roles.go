@@ -49,6 +49,7 @@ type Shared interface {
 	Deliveries
 	Systems
 	RecordReader
+	AuditReader
 	Importer
 	Close() error
 }
@@ -139,6 +140,17 @@ type RecordReader interface {
 	SessionsPage(ctx context.Context, limit int) ([]Session, error)
 	// Check says whether the store is usable (reachable, schema current).
 	Check(ctx context.Context) error
+}
+
+// AuditReader is the audit side of the record: `warden audit verify` walks
+// the chain, `warden replay` reads the events (store.Store has both, so the
+// local store does too).
+type AuditReader interface {
+	// Events lists events matching f, oldest first.
+	Events(ctx context.Context, f Filter) ([]Event, error)
+	// VerifyChain walks the audit chain from the oldest row and returns how
+	// many rows it checked and the first break, if any.
+	VerifyChain(ctx context.Context) (checked int64, brk *ChainBreak, err error)
 }
 
 // Importer takes the events and session states shipped from a local store
