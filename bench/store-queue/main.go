@@ -74,7 +74,8 @@ func main() {
 	dbURL, drop := database(ctx, admin)
 	defer drop()
 	var pgs []queue
-	listeners := map[queue]*postgres.Store{} // each queue's LISTEN
+	// Each queue's LISTEN, by queue.
+	listeners := map[queue]*postgres.Store{}
 	for range *workers + 1 { // the producer has a store of its own too
 		st, err := postgres.Open(ctx, dbURL)
 		if err != nil {
