@@ -74,6 +74,8 @@ func main() {
 	dbURL, drop := database(ctx, admin)
 	defer drop()
 	var pgs []queue
+	// Each queue's LISTEN, by queue.
+	listeners := map[queue]*postgres.Store{}
 	for range *workers + 1 { // the producer has a store of its own too
 		st, err := postgres.Open(ctx, dbURL)
 		if err != nil {
@@ -81,11 +83,12 @@ func main() {
 			fail(err.Error())
 		}
 		pgs = append(pgs, st)
+		listeners[st] = st
 	}
 	pg := run(ctx, *n, *interval, pgs, func(q queue, wake func(string)) func() {
 		lctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
-		go func() { q.(*postgres.Store).ListenTasks(lctx, wake); close(done) }()
+		go func() { listeners[q].ListenTasks(lctx, wake); close(done) }()
 		return func() { cancel(); <-done }
 	}, false)
 

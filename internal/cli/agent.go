@@ -9,8 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/store"
 )
 
 // newAgentCmd is `warden agent`: the agents `warden serve` runs, one per
@@ -38,7 +37,7 @@ func newAgentListCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := context.Background()
-			return withExistingStore(ctx, func(st *sqlite.Store) error {
+			return withExistingStore(ctx, func(st store.Local) error {
 				as, err := st.Agents(ctx, all)
 				if err != nil {
 					return err

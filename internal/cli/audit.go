@@ -11,8 +11,8 @@ import (
 
 	"github.com/warden-dev/warden/internal/exitcode"
 	"github.com/warden-dev/warden/internal/helper"
+	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store"
-	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 func newAuditCmd() *cobra.Command {
@@ -56,7 +56,7 @@ shipped events, as that store chained them.`,
 				return nil
 			}
 			ctx := context.Background()
-			return withExistingStore(ctx, func(st *sqlite.Store) error {
+			return withExistingStore(ctx, func(st store.Local) error {
 				n, brk, err := st.VerifyChain(ctx)
 				if err != nil {
 					return err
@@ -69,7 +69,7 @@ shipped events, as that store chained them.`,
 						Break   *store.ChainBreak `json:"break,omitempty"`
 					}{brk == nil, n, brk})
 				} else if brk == nil {
-					fmt.Fprintf(out, "audit chain intact: %d rows checked in %s\n", n, st.Path())
+					fmt.Fprintf(out, "audit chain intact: %d rows checked in %s\n", n, paths.DB())
 				} else {
 					fmt.Fprintf(out, "audit chain BROKEN at row %d: %s\n", brk.ID, brk.Reason)
 					fmt.Fprintf(out, "rows before %d verified; inspect with `warden log --json` and `warden audit export`\n", brk.ID)
@@ -102,7 +102,7 @@ func newAuditExportCmd() *cobra.Command {
 				}
 				f.Since = t
 			}
-			return withExistingStore(ctx, func(st *sqlite.Store) error {
+			return withExistingStore(ctx, func(st store.Local) error {
 				evs, err := st.Events(ctx, f)
 				if err != nil {
 					return err

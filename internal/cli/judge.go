@@ -16,7 +16,6 @@ import (
 	"github.com/warden-dev/warden/internal/judge"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store"
-	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 // `warden judge status|log|prompts`: which provider the LLM judges use and
@@ -74,7 +73,7 @@ func judgeLogCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := context.Background()
-			return withStore(ctx, func(st *sqlite.Store) error {
+			return withStore(ctx, func(st store.Local) error {
 				f := store.JudgementFilter{SessionID: sessionID, Judge: name, Limit: n}
 				if since > 0 {
 					f.Since = time.Now().Add(-since)

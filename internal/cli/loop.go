@@ -12,6 +12,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/loop"
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
@@ -45,7 +46,7 @@ func newLoopStartCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return withStore(ctx, func(st *sqlite.Store) error {
+			return withStore(ctx, func(st store.Local) error {
 				old, err := loop.Load(ctx, st, project)
 				if err != nil {
 					return err
@@ -127,7 +128,7 @@ func newLoopStopCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := context.Background()
-			return withStore(ctx, func(st *sqlite.Store) error {
+			return withStore(ctx, func(st store.Local) error {
 				l, err := loop.Load(ctx, st, loopProject())
 				if err != nil {
 					return err

@@ -11,7 +11,6 @@ import (
 
 	"github.com/warden-dev/warden/internal/helper"
 	"github.com/warden-dev/warden/internal/store"
-	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 // recordedEvents reads recorded events for the commands that evaluate them
@@ -21,7 +20,7 @@ import (
 func recordedEvents(ctx context.Context, shared bool, f store.Filter, stderr io.Writer) ([]store.Event, error) {
 	if !shared {
 		var evs []store.Event
-		err := withExistingStore(ctx, func(st *sqlite.Store) error {
+		err := withExistingStore(ctx, func(st store.Local) error {
 			var err error
 			evs, err = st.Events(ctx, f)
 			return err

@@ -13,7 +13,6 @@ import (
 	"github.com/warden-dev/warden/internal/replay"
 	"github.com/warden-dev/warden/internal/stats"
 	"github.com/warden-dev/warden/internal/store"
-	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 func newStatsCmd() *cobra.Command {
@@ -56,7 +55,7 @@ their sessions.`,
 				q.Project = abs
 			}
 			_, q.TZOffset = time.Now().Zone()
-			return withExistingStore(ctx, func(st *sqlite.Store) error {
+			return withExistingStore(ctx, func(st store.Local) error {
 				r, err := stats.Collect(ctx, st, q)
 				if err != nil {
 					return err

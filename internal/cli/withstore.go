@@ -8,13 +8,14 @@ import (
 	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/paths"
+	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 // withStore opens the store at paths.DB() (creating it, as a hook would),
 // runs fn on it and closes it: the open and close every command that
 // writes the store would otherwise repeat.
-func withStore(ctx context.Context, fn func(st *sqlite.Store) error) error {
+func withStore(ctx context.Context, fn func(st store.Local) error) error {
 	st, err := sqlite.Open(ctx, paths.DB())
 	if err != nil {
 		return err
@@ -26,7 +27,7 @@ func withStore(ctx context.Context, fn func(st *sqlite.Store) error) error {
 // withExistingStore is withStore for commands that read what hooks
 // recorded: with no store yet it says to install, instead of creating an
 // empty store to read nothing from.
-func withExistingStore(ctx context.Context, fn func(st *sqlite.Store) error) error {
+func withExistingStore(ctx context.Context, fn func(st store.Local) error) error {
 	st, err := openExistingStore(ctx)
 	if err != nil {
 		return err

@@ -27,6 +27,7 @@ import (
 	"github.com/warden-dev/warden/internal/orchestrator"
 	"github.com/warden-dev/warden/internal/pool"
 	"github.com/warden-dev/warden/internal/server"
+	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/store/sqlite"
@@ -76,7 +77,7 @@ type Parts struct {
 	// tokens, deliveries and the pacing ledger: Store itself when alone,
 	// PostgreSQL in a pool.
 	Store  *sqlite.Store
-	Shared SharedStore
+	Shared store.Shared
 	// Reads is where the dashboard and the API read the event record:
 	// the shared store while it answers, else Store.
 	Reads    *eventReads

@@ -6,7 +6,6 @@ import (
 
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/otelexport"
-	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
 // startOTel sends what hooks record to the daemon's local store to an
@@ -14,7 +13,7 @@ import (
 // configured — OTEL_EXPORTER_OTLP_ENDPOINT in the daemon's environment or
 // otel.endpoint — as the keeper's child does without a daemon. stop ends
 // it after a last flush; it must run before the store closes.
-func startOTel(st *sqlite.Store, cfg *config.Config, log *slog.Logger) (stop func()) {
+func startOTel(st otelexport.Source, cfg *config.Config, log *slog.Logger) (stop func()) {
 	endpoint, from := cfg.OTelEndpoint(nil)
 	if endpoint == "" {
 		return func() {}

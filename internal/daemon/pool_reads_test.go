@@ -212,11 +212,17 @@ func TestPoolDashboardShowsEveryMachinesEvents(t *testing.T) {
 	var sessions struct {
 		Sessions []store.Session `json:"sessions"`
 	}
-	c.getJSON("/api/sessions", &sessions)
 	seen := map[string]string{}
-	for _, s := range sessions.Sessions {
-		seen[s.ID] = s.Cwd
-	}
+	// The spool ships a pass's session states after its events, in a
+	// transaction of their own: wait for them too.
+	h.waitFor("every machine's sessions in /api/sessions", func() bool {
+		c.getJSON("/api/sessions", &sessions)
+		seen = map[string]string{}
+		for _, s := range sessions.Sessions {
+			seen[s.ID] = s.Cwd
+		}
+		return len(seen) == 3
+	})
 	if seen[sessA] != "/proj/"+sessA || seen[sessB] != "/proj/"+sessB || len(seen) != 3 {
 		t.Errorf("/api/sessions = %v; want both machines' sessions and the hook's", seen)
 	}

@@ -33,23 +33,14 @@ const (
 	sourceLocal  = "local"
 )
 
-// recordReader is what the dashboard and the API read of the record; both
-// stores implement it.
-type recordReader interface {
-	store.ActivityReader
-	EventsPage(ctx context.Context, after int64, session string, since time.Time, limit int) ([]store.Event, error)
-	SessionsPage(ctx context.Context, limit int) ([]store.Session, error)
-	Check(ctx context.Context) error
-}
-
 // eventReads chooses the store the record is read from: shared when one
 // is configured and answers, else local. Its ids are the chosen store's:
 // they are unrelated between the two, so a reader paging by id starts
 // again when the source changes (the dashboard's live stream reloads).
 type eventReads struct {
-	local, shared recordReader // shared nil: none configured
-	localWhere    string       // the SQLite file
-	sharedWhere   string       // host:port/database, no password
+	local, shared store.RecordReader // shared nil: none configured
+	localWhere    string             // the SQLite file
+	sharedWhere   string             // host:port/database, no password
 	log           *slog.Logger
 	now           func() time.Time
 
@@ -61,12 +52,12 @@ type eventReads struct {
 	waitErr string
 }
 
-func newEventReads(local recordReader, localWhere string, log *slog.Logger) *eventReads {
+func newEventReads(local store.RecordReader, localWhere string, log *slog.Logger) *eventReads {
 	return &eventReads{local: local, localWhere: localWhere, log: log, now: time.Now}
 }
 
 // useShared makes the shared store at where the source.
-func (r *eventReads) useShared(st recordReader, where string) {
+func (r *eventReads) useShared(st store.RecordReader, where string) {
 	r.mu.Lock()
 	r.shared, r.sharedWhere, r.waitErr = st, where, ""
 	r.mu.Unlock()
@@ -81,7 +72,7 @@ func (r *eventReads) waiting(where string, err error) {
 }
 
 // pick is the store to read now and whether it is the shared one.
-func (r *eventReads) pick() (recordReader, bool) {
+func (r *eventReads) pick() (store.RecordReader, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.shared == nil || r.now().Before(r.downUntil) {
@@ -148,7 +139,7 @@ func (r *eventReads) Status(context.Context) (any, error) {
 // read runs f on the chosen store; a shared store that fails (or does not
 // answer within sharedReadTimeout) while the caller still waits is left
 // for sharedRetry, and the local store answers.
-func read[T any](ctx context.Context, r *eventReads, f func(context.Context, recordReader) (T, error)) (T, error) {
+func read[T any](ctx context.Context, r *eventReads, f func(context.Context, store.RecordReader) (T, error)) (T, error) {
 	st, shared := r.pick()
 	if !shared {
 		return f(ctx, st)
@@ -165,56 +156,56 @@ func read[T any](ctx context.Context, r *eventReads, f func(context.Context, rec
 
 // SessionSummaries implements store.ActivityReader.
 func (r *eventReads) SessionSummaries(ctx context.Context, since time.Time) ([]store.SessionSummary, error) {
-	return read(ctx, r, func(ctx context.Context, st recordReader) ([]store.SessionSummary, error) {
+	return read(ctx, r, func(ctx context.Context, st store.RecordReader) ([]store.SessionSummary, error) {
 		return st.SessionSummaries(ctx, since)
 	})
 }
 
 // RuleDecisionCounts implements store.ActivityReader.
 func (r *eventReads) RuleDecisionCounts(ctx context.Context, since time.Time) ([]store.RuleDecisions, error) {
-	return read(ctx, r, func(ctx context.Context, st recordReader) ([]store.RuleDecisions, error) {
+	return read(ctx, r, func(ctx context.Context, st store.RecordReader) ([]store.RuleDecisions, error) {
 		return st.RuleDecisionCounts(ctx, since)
 	})
 }
 
 // Overrides implements store.ActivityReader.
 func (r *eventReads) Overrides(ctx context.Context, since time.Time, within time.Duration) ([]store.Override, error) {
-	return read(ctx, r, func(ctx context.Context, st recordReader) ([]store.Override, error) {
+	return read(ctx, r, func(ctx context.Context, st store.RecordReader) ([]store.Override, error) {
 		return st.Overrides(ctx, since, within)
 	})
 }
 
 // SearchEvents implements store.ActivityReader.
 func (r *eventReads) SearchEvents(ctx context.Context, q store.EventQuery) ([]store.Event, error) {
-	return read(ctx, r, func(ctx context.Context, st recordReader) ([]store.Event, error) {
+	return read(ctx, r, func(ctx context.Context, st store.RecordReader) ([]store.Event, error) {
 		return st.SearchEvents(ctx, q)
 	})
 }
 
 // Event implements store.ActivityReader.
 func (r *eventReads) Event(ctx context.Context, id int64) (*store.Event, error) {
-	return read(ctx, r, func(ctx context.Context, st recordReader) (*store.Event, error) {
+	return read(ctx, r, func(ctx context.Context, st store.RecordReader) (*store.Event, error) {
 		return st.Event(ctx, id)
 	})
 }
 
 // EventsPage is server.EventStore's page of events.
 func (r *eventReads) EventsPage(ctx context.Context, after int64, session string, since time.Time, limit int) ([]store.Event, error) {
-	return read(ctx, r, func(ctx context.Context, st recordReader) ([]store.Event, error) {
+	return read(ctx, r, func(ctx context.Context, st store.RecordReader) ([]store.Event, error) {
 		return st.EventsPage(ctx, after, session, since, limit)
 	})
 }
 
 // SessionsPage is server.EventStore's list of sessions.
 func (r *eventReads) SessionsPage(ctx context.Context, limit int) ([]store.Session, error) {
-	return read(ctx, r, func(ctx context.Context, st recordReader) ([]store.Session, error) {
+	return read(ctx, r, func(ctx context.Context, st store.RecordReader) ([]store.Session, error) {
 		return st.SessionsPage(ctx, limit)
 	})
 }
 
 // Check is server.EventStore's: the store reads go to answers.
 func (r *eventReads) Check(ctx context.Context) error {
-	_, err := read(ctx, r, func(ctx context.Context, st recordReader) (struct{}, error) {
+	_, err := read(ctx, r, func(ctx context.Context, st store.RecordReader) (struct{}, error) {
 		return struct{}{}, st.Check(ctx)
 	})
 	return err

@@ -10,46 +10,18 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/warden-dev/warden/internal/config"
-	"github.com/warden-dev/warden/internal/pace/quota"
-	"github.com/warden-dev/warden/internal/pool"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/postgres"
-	"github.com/warden-dev/warden/internal/task"
 )
 
-// SharedStore is what the daemon keeps where every worker of a pool sees
-// it: the task queue, the API's tokens, webhook deliveries, the pacing
-// ledger and its poll leases. Each part is the interface its consumer
-// declares (task.Store for the scheduler and the API, quota.Store for
-// pacing, the token and delivery methods server.TokenStore and
-// server.DeliveryStore ask for). Alone, it is the local SQLite store;
-// with [store] url / WARDEN_DATABASE_URL, the PostgreSQL one. Hooks,
-// session state, events, agents (tmux windows on this machine), the usage
-// cache and the quota hold stay in the local store either way: the hook
-// path never waits on the network.
-type SharedStore interface {
-	task.Store
-	quota.Store
-	TokenByHash(ctx context.Context, hash string) (*store.APIToken, error)
-	TouchToken(ctx context.Context, id string, now time.Time) error
-	AddToken(ctx context.Context, t *store.APIToken) error
-	ClaimDelivery(ctx context.Context, source, id string, now time.Time) (first bool, err error)
-	SetDeliveryTask(ctx context.Context, source, id, taskID string) error
-	DeliveryTask(ctx context.Context, source, id string) (taskID string, seen bool, err error)
-	PruneDeliveries(ctx context.Context, before time.Time) (int64, error)
-	pool.SystemStore
-	Check(ctx context.Context) error
-	Close() error
-}
-
-// pgShared is a PostgreSQL shared store: the store, where it is (for
+// pgShared is a PostgreSQL shared store (the store.Shared role): the store, where it is (for
 // messages, no password) and its LISTEN.
 type pgShared struct {
-	SharedStore
+	store.Shared
 	where string
 	// reads is the record as every machine shipped it (the dashboard
 	// and the API's event routes, eventReads).
-	reads recordReader
+	reads store.RecordReader
 	// listen wakes the scheduler on the queue's NOTIFY until ctx ends.
 	listen func(ctx context.Context, wake func(id string)) error
 }
@@ -61,7 +33,7 @@ func openShared(ctx context.Context, url string) (*pgShared, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pgShared{SharedStore: st, where: st.Where(), reads: st, listen: st.ListenTasks}, nil
+	return &pgShared{Shared: st, where: st.Where(), reads: st, listen: st.ListenTasks}, nil
 }
 
 // checkURL refuses a URL that can never work (not a PostgreSQL URL):

@@ -72,7 +72,7 @@ func daemonPID(statePath string) int {
 // store answers, then carries the CLI's token over, so the CLI and a
 // logged-in dashboard keep working); made anew when that fails (the
 // hash is unique: a token revoked in the store is never revived).
-func ensureCLIToken(ctx context.Context, st SharedStore, path string) error {
+func ensureCLIToken(ctx context.Context, st store.Shared, path string) error {
 	host, _ := os.Hostname()
 	if b, err := os.ReadFile(path); err == nil {
 		raw := strings.TrimSpace(string(b))

@@ -70,7 +70,7 @@ func loadAgentStory(ctx context.Context, taskID string) (*AgentStory, error) {
 
 // sessionUsage totals the transcripts of the given sessions (subagents'
 // included); nil when none is found.
-func sessionUsage(ctx context.Context, st *sqlite.Store, sessions map[string]bool) *usage.Totals {
+func sessionUsage(ctx context.Context, st usage.CacheStore, sessions map[string]bool) *usage.Totals {
 	files, err := usage.DiscoverStore(ctx, st, usage.ConfigDirs())
 	if err != nil {
 		return nil

@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/warden-dev/warden/internal/store/sqlite"
 	"github.com/warden-dev/warden/internal/usage"
 )
 
@@ -13,7 +12,7 @@ import (
 // --json` prints, from the transcript directories found at start-up (the
 // hook server swaps the process environment, so they are not looked up
 // per request). One report is built at a time: a cold scan is heavy.
-func UsageReader(st *sqlite.Store, dirs []string) func(ctx context.Context, report string) (any, error) {
+func UsageReader(st usage.CacheStore, dirs []string) func(ctx context.Context, report string) (any, error) {
 	var mu sync.Mutex
 	return func(ctx context.Context, report string) (any, error) {
 		mu.Lock()

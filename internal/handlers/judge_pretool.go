@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/judge"
@@ -31,13 +30,6 @@ func judgePretoolHandler() pipeline.Handler {
 		Order:  pipeline.OrderJudge,
 		Run:    runJudgePreTool,
 	}
-}
-
-// pendingStore is the part of the store lazy verdicts use.
-type pendingStore interface {
-	AddPending(ctx context.Context, p *store.PendingVerdict) (int64, error)
-	FinishPending(ctx context.Context, id int64, state, reason string) error
-	TakeFailedVerdict(ctx context.Context, sessionID string, since time.Time) (*store.PendingVerdict, error)
 }
 
 // preToolJudgesOn: a judge that needs this handler is on. The drift and
@@ -74,8 +66,8 @@ func runJudgePreTool(ctx context.Context, c *pipeline.Call) (event.Decision, err
 		js.Save(c.State)
 		return event.Decision{}, nil
 	}
-	if ps, ok := c.Store.(pendingStore); ok && c.Input.SessionID != "" {
-		if p, err := ps.TakeFailedVerdict(ctx, c.Input.SessionID, c.Now.Add(-judge.PendingTTL)); err == nil && p != nil {
+	if c.Store != nil && c.Input.SessionID != "" {
+		if p, err := c.Store.TakeFailedVerdict(ctx, c.Input.SessionID, c.Now.Add(-judge.PendingTTL)); err == nil && p != nil {
 			js.AfterTrouble = true
 			js.Save(c.State)
 			return event.Decision{Verdict: event.Deny, RuleID: "judge:" + p.Judge, Mode: "deny",
@@ -163,8 +155,8 @@ func intentCheck(ctx context.Context, c *pipeline.Call, js *judge.State) (event.
 // startLazy stores req as a pending verdict and starts warden-helper judge on it,
 // detached. False when that is impossible (the caller then judges strictly).
 func startLazy(ctx context.Context, c *pipeline.Call, req *judge.Request, tool, target string) bool {
-	ps, ok := c.Store.(pendingStore)
-	if !ok || c.Input.SessionID == "" {
+	ps := c.Store
+	if ps == nil || c.Input.SessionID == "" {
 		return false
 	}
 	req.SessionID, req.ToolUseID, req.Lazy = c.Input.SessionID, c.Input.ToolUseID, true

@@ -28,7 +28,7 @@ type harness struct {
 	proj  string
 	state *session.State
 	cfg   *config.Config
-	st    store.Store
+	st    store.Local
 	now   time.Time
 }
 

@@ -7,7 +7,6 @@ import (
 
 	"github.com/warden-dev/warden/internal/event"
 	"github.com/warden-dev/warden/internal/pace"
-	"github.com/warden-dev/warden/internal/pace/quota"
 	"github.com/warden-dev/warden/internal/pipeline"
 )
 
@@ -28,8 +27,8 @@ func pacingHandler() pipeline.Handler {
 }
 
 func runPacing(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
-	st, ok := c.Store.(quota.Store)
-	if !ok || c.Store == nil {
+	st := c.Store
+	if st == nil {
 		return event.Decision{}, nil
 	}
 	s := pace.SettingsFrom(c.Config)

@@ -63,7 +63,7 @@ type Request struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	// Store is the server's open store, shared and never closed here.
-	Store store.Store
+	Store store.Local
 	// Handlers run for the event (nil: internal/handlers.All()).
 	Handlers []pipeline.Handler
 }
@@ -92,7 +92,7 @@ type invocation struct {
 	env            *reqenv.Env
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	store          store.Store // open and shared; nil: open one, close it after
+	store          store.Local // open and shared; nil: open one, close it after
 	spawnKeeper    bool
 	signals        bool               // this process is the hook's: SIGTERM/SIGINT end a pacing sleep
 	handlers       []pipeline.Handler // nil: handlers.All()
@@ -162,7 +162,7 @@ type run struct {
 	stderr   io.Writer
 	env      *reqenv.Env // the caller: environment and working directory
 	paths    paths.Paths // resolved from env
-	shared   store.Store // the server's store, never closed here
+	shared   store.Local // the server's store, never closed here
 	base     context.Context
 	signals  bool
 	handlers []pipeline.Handler
@@ -175,7 +175,7 @@ type run struct {
 	in       *event.Input
 	cfg      *config.Config
 	problems []config.Problem
-	st       store.Store
+	st       store.Local
 	stErr    error
 	key      []byte // signs session state; nil when unusable
 	unlock   func() // releases the session lock once the state is saved (no-op without one)
@@ -346,21 +346,15 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 	return harness.Out(r.harness, r.native, r.ev, r.decision)
 }
 
-// settingsLoader is a store that reads several settings at once.
-type settingsLoader interface {
-	Settings(ctx context.Context, keys []string) (map[string]string, error)
-}
-
 // preloadSettings loads the settings this event's handlers read, in one
-// query, into the hook's context (see store.WithSettings). A store that
-// cannot, or an error, leaves ctx as it was: each is then read alone.
+// query, into the hook's context (see store.WithSettings). No store, or an
+// error, leaves ctx as it was: each is then read alone.
 func (r *run) preloadSettings(ctx context.Context, projectDir string) context.Context {
-	l, ok := r.st.(settingsLoader)
-	if !ok {
+	if r.st == nil {
 		return ctx
 	}
 	keys := handlers.SettingsRead(r.ev, projectDir)
-	vals, err := l.Settings(ctx, keys)
+	vals, err := r.st.Settings(ctx, keys)
 	if err != nil {
 		return ctx
 	}

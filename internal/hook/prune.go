@@ -10,19 +10,6 @@ import (
 	"github.com/warden-dev/warden/internal/store"
 )
 
-// shippedPruner is the local store's retention that keeps what the shipper
-// has not copied to the shared store yet (sqlite.Store.PruneShipped).
-type shippedPruner interface {
-	PruneShipped(ctx context.Context, before time.Time) (events, sessions int64, err error)
-}
-
-// unshippedDropper deletes rows past the bound even when not shipped, on
-// record (sqlite.Store.DropUnshipped; internal/store/ship explains the
-// bound).
-type unshippedDropper interface {
-	DropUnshipped(ctx context.Context, before time.Time, reason string) (store.Dropped, error)
-}
-
 // prune deletes rows older than retention_days, at most once a day: it runs
 // at SessionStart (not on every tool call) and remembers when it last did.
 // With a shared store configured (shipping), rows not shipped yet stay
@@ -32,7 +19,7 @@ type unshippedDropper interface {
 // go, recorded as dropped: the same bound the shipper applies, here too
 // because with the keeper off and no `warden serve` no shipper runs at
 // all, and the local store would otherwise grow for ever.
-func prune(ctx context.Context, s store.Store, retentionDays, keepDays int, shipping bool, now time.Time, locks string) {
+func prune(ctx context.Context, s store.Local, retentionDays, keepDays int, shipping bool, now time.Time, locks string) {
 	if retentionDays <= 0 {
 		return
 	}
@@ -46,19 +33,15 @@ func prune(ctx context.Context, s store.Store, retentionDays, keepDays int, ship
 	before := now.Add(-time.Duration(retentionDays) * 24 * time.Hour)
 	pruneRows := s.Prune
 	if shipping {
-		sp, ok := s.(shippedPruner)
-		if !ok {
-			return // cannot tell shipped rows from the rest: keep them all
-		}
-		pruneRows = sp.PruneShipped
+		pruneRows = s.PruneShipped
 	}
 	if _, _, err := pruneRows(ctx, before); err != nil {
 		return
 	}
-	if d, ok := s.(unshippedDropper); ok && shipping && keepDays >= 0 {
+	if shipping && keepDays >= 0 {
 		reason := "not shipped within retention_days (" + strconv.Itoa(retentionDays) + " days) + store.unshipped_keep_days (" +
 			strconv.Itoa(keepDays) + " days), found by a hook's retention"
-		if _, err := d.DropUnshipped(ctx, before.Add(-time.Duration(keepDays)*24*time.Hour), reason); err != nil {
+		if _, err := s.DropUnshipped(ctx, before.Add(-time.Duration(keepDays)*24*time.Hour), reason); err != nil {
 			return
 		}
 	}

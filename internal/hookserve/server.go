@@ -56,7 +56,7 @@ type Options struct {
 	// connections that stay open (SetMaxOpenConns and SetMaxIdleConns
 	// both ~8, as `warden keeper` does): hooks run side by side, and
 	// opening a connection costs about half a millisecond.
-	Store store.Store
+	Store store.Local
 	// Workers bounds the requests running at once (default 4×GOMAXPROCS,
 	// at least 16): Claude Code fires the hooks of parallel tool calls in
 	// parallel, and a judge may hold a worker for seconds.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/reqenv"
-	"github.com/warden-dev/warden/internal/store"
 )
 
 // markerPath is a file that mirrors the store mark, so the status line's
@@ -55,11 +54,11 @@ func SetMarker(home, sessionID string) {
 // again until SessionStart clears the mark (a compaction, a resume).
 func thresholdKey(sessionID string) string { return "lifecycle.ctx_threshold:" + sessionID }
 
-// settingClaimer is what the mark needs beyond store.Store: a set-if-unset
-// in one step, so two status line renders racing each other spawn one
-// handoff, and a delete. The SQLite store has both; another store falls
-// back to read-then-write.
-type settingClaimer interface {
+// Marks is what the mark needs of the store: a set-if-unset in one step,
+// so two status line renders racing each other spawn one handoff, a read
+// and a delete (store.Local has them).
+type Marks interface {
+	Setting(ctx context.Context, key string) (value string, ok bool, err error)
 	ClaimSetting(ctx context.Context, key, value string) (bool, error)
 	DeleteSetting(ctx context.Context, key string) error
 }
@@ -67,23 +66,16 @@ type settingClaimer interface {
 // ClaimThreshold marks sessionID as past the threshold. It returns true
 // only for the one caller that set the mark (two status line renders racing
 // each other spawn one handoff).
-func ClaimThreshold(ctx context.Context, st store.Store, sessionID string, pct int, now time.Time) (bool, error) {
+func ClaimThreshold(ctx context.Context, st Marks, sessionID string, pct int, now time.Time) (bool, error) {
 	if st == nil || sessionID == "" {
 		return false, nil
 	}
 	val := strconv.Itoa(pct) + " " + Timestamp(now)
-	if c, ok := st.(settingClaimer); ok {
-		return c.ClaimSetting(ctx, thresholdKey(sessionID), val)
-	}
-	// Another store: read then write (not atomic, good enough there).
-	if v, ok, err := st.Setting(ctx, thresholdKey(sessionID)); err != nil || (ok && v != "") {
-		return false, err
-	}
-	return true, st.SetSetting(ctx, thresholdKey(sessionID), val)
+	return st.ClaimSetting(ctx, thresholdKey(sessionID), val)
 }
 
 // ThresholdFired reports whether the mark is set for sessionID.
-func ThresholdFired(ctx context.Context, st store.Store, sessionID string) bool {
+func ThresholdFired(ctx context.Context, st Marks, sessionID string) bool {
 	if st == nil || sessionID == "" {
 		return false
 	}
@@ -93,7 +85,7 @@ func ThresholdFired(ctx context.Context, st store.Store, sessionID string) bool 
 
 // ClearThreshold removes the mark (SessionStart, SessionEnd); the marker
 // file is under the warden home of the caller ctx carries (reqenv).
-func ClearThreshold(ctx context.Context, st store.Store, sessionID string) error {
+func ClearThreshold(ctx context.Context, st Marks, sessionID string) error {
 	if sessionID == "" {
 		return nil
 	}
@@ -101,11 +93,5 @@ func ClearThreshold(ctx context.Context, st store.Store, sessionID string) error
 	if st == nil {
 		return nil
 	}
-	if c, ok := st.(settingClaimer); ok {
-		return c.DeleteSetting(ctx, thresholdKey(sessionID))
-	}
-	if _, ok, err := st.Setting(ctx, thresholdKey(sessionID)); err != nil || !ok {
-		return err
-	}
-	return st.SetSetting(ctx, thresholdKey(sessionID), "")
+	return st.DeleteSetting(ctx, thresholdKey(sessionID))
 }

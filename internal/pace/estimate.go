@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/pace/quota"
-	"github.com/warden-dev/warden/internal/store"
 )
 
 // Quota source 3, the transcript estimate (internal/pace/estimate computes
@@ -102,8 +101,13 @@ func Subscription(getenv func(string) string) bool {
 // ErrNoSubscription is why an API-key user gets no estimate.
 var ErrNoSubscription = errors.New("no Claude subscription detected (no OAuth token): " + "no subscription limits known")
 
+// SettingReader reads one setting of the store.
+type SettingReader interface {
+	Setting(ctx context.Context, key string) (value string, ok bool, err error)
+}
+
 // LoadEstimateBasis reads the newest estimate's basis; nil when none.
-func LoadEstimateBasis(ctx context.Context, st store.Store) *EstimateBasis {
+func LoadEstimateBasis(ctx context.Context, st SettingReader) *EstimateBasis {
 	if st == nil {
 		return nil
 	}

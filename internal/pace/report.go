@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/pace/quota"
-	"github.com/warden-dev/warden/internal/store"
 )
 
 // SourceText words where figures came from and how old they are.
@@ -54,13 +53,20 @@ func WindowLine(name string, w Window, ws WindowStatus, p Params, now time.Time)
 		name, ws.Utilization, ws.Target, safe, pace, shortDuration(w.ResetsAt.Sub(now)))
 }
 
+// Ledger is what pacing's reports read: the ledger, and the settings the
+// newest estimate's basis is kept in (store.Local has both).
+type Ledger interface {
+	quota.Store
+	SettingReader
+}
+
 // StatusLines are pacing's lines for `warden status`: both windows, the
 // source and age of the figures, the current delay and the active sessions.
 // It reads the store only (the newest figures and decision); st may be nil.
 // now is the clock the allowance is computed on (it counts weekdays).
-func StatusLines(ctx context.Context, st store.Store, now time.Time) []string {
-	qs, ok := st.(quota.Store)
-	if st == nil || !ok {
+func StatusLines(ctx context.Context, st Ledger, now time.Time) []string {
+	qs := st
+	if st == nil {
 		return []string{"pacing: store not usable"}
 	}
 	now = now.UTC()
@@ -118,14 +124,14 @@ func StatusLines(ctx context.Context, st store.Store, now time.Time) []string {
 // allowance, burn rate, why this delay, fair sharing, where the figures
 // came from and how old they are). It recomputes when the cached decision
 // is stale.
-func Report(ctx context.Context, st store.Store, s Settings, now time.Time) (string, error) {
+func Report(ctx context.Context, st Ledger, s Settings, now time.Time) (string, error) {
 	return report(ctx, st, s, now, false)
 }
 
 // ReportExplained is Report for `warden pace --explain`: with no figures
 // stored it also says where figures come from, why none arrived and how
 // to try a what-if (with figures, Report already gives the reasoning).
-func ReportExplained(ctx context.Context, st store.Store, s Settings, now time.Time) (string, error) {
+func ReportExplained(ctx context.Context, st Ledger, s Settings, now time.Time) (string, error) {
 	return report(ctx, st, s, now, true)
 }
 
@@ -146,9 +152,9 @@ pacing does nothing.
 Try the decision for figures of your own:
   warden pace --five-hour-util 40 --seven-day-util 60 --explain`
 
-func report(ctx context.Context, st store.Store, s Settings, now time.Time, explain bool) (string, error) {
-	qs, ok := st.(quota.Store)
-	if st == nil || !ok {
+func report(ctx context.Context, st Ledger, s Settings, now time.Time, explain bool) (string, error) {
+	qs := st
+	if st == nil {
 		return "", fmt.Errorf("the store is not usable; run `warden doctor`")
 	}
 	var b strings.Builder
@@ -271,7 +277,7 @@ func Notices(ctx context.Context, st quota.Store, figures *quota.Snapshot, now t
 }
 
 // estimateText is the newest estimate's basis in words.
-func estimateText(ctx context.Context, st store.Store) string {
+func estimateText(ctx context.Context, st Ledger) string {
 	if b := LoadEstimateBasis(ctx, st); b != nil {
 		return b.Text()
 	}

@@ -32,7 +32,7 @@ type Call struct {
 	// ConfigProblems lists what was wrong with the config files.
 	ConfigProblems []config.Problem
 	// Store is nil when the store could not be opened (hooks still run).
-	Store store.Store
+	Store store.Local
 	// ProjectDir is CLAUDE_PROJECT_DIR, else the payload's cwd.
 	ProjectDir string
 	// Env is the caller: its environment and working directory (the

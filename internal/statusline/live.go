@@ -53,13 +53,13 @@ func Live(opts Options) Options {
 
 // openLocal opens the local SQLite store: the status line, like the hooks,
 // reads and writes only it (never a shared PostgreSQL store), so this is
-// its one constructor; everything past it sees store.Store.
-func openLocal(ctx context.Context, db string) (store.Store, error) { return sqlite.Open(ctx, db) }
+// its one constructor; everything past it sees store.Local.
+func openLocal(ctx context.Context, db string) (store.Local, error) { return sqlite.Open(ctx, db) }
 
 // lazyStore opens the store db at most once per render, on first use; the
 // second function closes it if it was opened.
 func lazyStore(db string) (func() (StoreReader, bool), func()) {
-	var st store.Store
+	var st store.Local
 	tried := false
 	closeIt := func() {
 		if st != nil {

@@ -60,11 +60,7 @@ func recordRateLimits(env *Env, five, seven quota.Window, now time.Time) {
 	if env.OpenStore == nil {
 		return
 	}
-	r, ok := env.OpenStore()
-	if !ok {
-		return
-	}
-	st, ok := r.(quota.Store)
+	st, ok := env.OpenStore()
 	if !ok {
 		return
 	}

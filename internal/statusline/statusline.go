@@ -25,6 +25,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/warden-dev/warden/internal/pace/quota"
 	"github.com/warden-dev/warden/internal/reqenv"
 )
 
@@ -268,9 +269,11 @@ func (e *Env) now() time.Time {
 	return time.Now()
 }
 
-// StoreReader is the read side of the store a segment may use.
+// StoreReader is the part of the local store a segment may use: settings,
+// and the pacing ledger the status line's figures go to.
 type StoreReader interface {
 	Setting(ctx context.Context, key string) (string, bool, error)
+	quota.Store
 }
 
 // Segments builds every segment for in.

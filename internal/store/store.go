@@ -1,8 +1,8 @@
 // Package store defines warden's event store: the record of every hook event
-// and decision, per-session state and settings. The interface is what callers
-// use; internal/store/sqlite is the embedded implementation and
-// internal/store/postgres the shared one (internal/store/storetest holds
-// both to one contract).
+// and decision, per-session state and settings, and the two roles a store
+// plays (roles.go): Local, this machine's store (internal/store/sqlite), and
+// Shared, a pool's (internal/store/postgres, or SQLite for a daemon alone).
+// internal/store/storetest holds the stores to each role's contract.
 package store
 
 import (
@@ -83,7 +83,8 @@ type Filter struct {
 	Limit int
 }
 
-// Store is the event store.
+// Store is the event record's core: what every hook writes and reads.
+// It is part of the Local role (roles.go).
 type Store interface {
 	// RecordHook saves one hook run: the event row, and the session's state
 	// when sess is not nil, in one transaction.

@@ -30,7 +30,7 @@ func setEnabled(on bool) func(context.Context, *Env, []string) (string, error) {
 }
 
 // Enabled reads the master switch; a missing setting means on.
-func Enabled(ctx context.Context, s store.Store) bool {
+func Enabled(ctx context.Context, s store.Local) bool {
 	if s == nil {
 		return true
 	}

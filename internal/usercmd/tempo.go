@@ -86,7 +86,7 @@ func tempoStatusFor(ctx context.Context, env *Env, sid string) string {
 }
 
 // latestSession is the most recent session with an event in projectDir.
-func latestSession(ctx context.Context, st store.Store, projectDir string) string {
+func latestSession(ctx context.Context, st store.Local, projectDir string) string {
 	evs, err := st.Events(ctx, store.Filter{Limit: 500})
 	if err != nil {
 		return ""

@@ -17,7 +17,7 @@ import (
 // Env is what a command may use. Store may be nil (unusable store); State
 // and SessionID are set only when the command was typed in a session.
 type Env struct {
-	Store          store.Store
+	Store          store.Local
 	StorePath      string
 	StoreErr       error
 	SessionID      string

@@ -16,10 +16,12 @@ func TestVerifyChainAcrossPages(t *testing.T) {
 	st := open(t)
 	ctx := context.Background()
 	base := time.Date(2026, 11, 7, 0, 0, 0, 0, time.UTC)
+	var evs []store.Event
 	for i := range 10 {
-		if err := st.RecordHook(ctx, &store.Event{Time: base.Add(time.Duration(i) * time.Second), SessionID: "s", Event: "Stop"}, nil); err != nil {
-			t.Fatal(err)
-		}
+		evs = append(evs, store.Event{ID: int64(i + 1), Time: base.Add(time.Duration(i) * time.Second), SessionID: "s", Event: "Stop"})
+	}
+	if n, err := st.ImportEvents(ctx, "laptop", evs); err != nil || n != 10 {
+		t.Fatalf("import: %d, %v", n, err)
 	}
 	for _, page := range []int{1, 3, 5, 10, 11} {
 		if n, brk, err := st.verifyChain(ctx, page); n != 10 || brk != nil || err != nil {

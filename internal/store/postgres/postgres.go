@@ -1,7 +1,9 @@
-// Package postgres is the shared event store: the same tables and the same
-// contract as internal/store/sqlite (the conformance suite in
-// internal/store/storetest runs against both), on a PostgreSQL server that
-// several warden workers use at once.
+// Package postgres is the shared store of a pool (the store.Shared role):
+// the same tables as internal/store/sqlite and the same behaviour in that
+// role (the conformance suite in internal/store/storetest runs the role on
+// both), on a PostgreSQL server that several warden workers use at once.
+// Hooks never write here: they record in the local SQLite store, and the
+// shipper (internal/store/ship) copies the rows on.
 //
 // It talks to PostgreSQL through pgx's own pool (pgxpool), not
 // database/sql: the task queue's workers wait on LISTEN/NOTIFY, which
@@ -28,8 +30,7 @@ import (
 	"github.com/warden-dev/warden/internal/store"
 )
 
-// Store is the PostgreSQL implementation of store.Store, task.Store,
-// quota.Store, stats.Source and the rest of sqlite.Store's method sets.
+// Store is the PostgreSQL implementation of store.Shared.
 type Store struct {
 	pool *pgxpool.Pool
 	// where names the server for messages: host:port/database, no
@@ -153,7 +154,7 @@ func checkVersion(where string, num int) error {
 	return nil
 }
 
-// Check implements store.Store: the server answers, is recent enough, and
+// Check implements store.RecordReader: the server answers, is recent enough, and
 // has the schema this warden expects.
 func (s *Store) Check(ctx context.Context) error {
 	if err := s.Ping(ctx); err != nil {
@@ -196,4 +197,6 @@ func (p *params) add(v any) string {
 	return "$" + strconv.Itoa(len(*p))
 }
 
-var _ store.Store = (*Store)(nil)
+// The PostgreSQL store plays the shared role only: hooks record in the
+// local SQLite store and ship from it (internal/store/roles.go).
+var _ store.Shared = (*Store)(nil)

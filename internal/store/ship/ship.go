@@ -14,16 +14,10 @@ import (
 	"github.com/warden-dev/warden/internal/store"
 )
 
-// Target is the shared store the events go to. PostgreSQL implements it
-// (internal/store/postgres/import.go), and SQLite too, so the shipper's
-// tests run against both.
+// Target is the shared store the events go to (store.Shared has it):
+// PostgreSQL, and SQLite too, so the shipper's tests run against both.
 type Target interface {
-	// ImportEvents appends evs — one origin's rows in its id order — to the
-	// target's audit chain in one transaction, skipping rows whose
-	// (origin, id) it already has; it returns how many it inserted.
-	ImportEvents(ctx context.Context, origin string, evs []store.Event) (int, error)
-	// ImportSessions saves session states, keeping a newer one it has.
-	ImportSessions(ctx context.Context, sess []store.Session) error
+	store.Importer
 	// Check says whether the store is usable (reachable, schema current).
 	Check(ctx context.Context) error
 	Close() error

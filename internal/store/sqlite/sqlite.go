@@ -25,7 +25,8 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// Store is the SQLite implementation of store.Store.
+// Store is the SQLite implementation of store.Local, and of store.Shared
+// for a daemon alone.
 type Store struct {
 	db   *sql.DB
 	path string

@@ -155,4 +155,9 @@ func (s *Store) Check(ctx context.Context) error {
 	return nil
 }
 
-var _ store.Store = (*Store)(nil)
+// The SQLite store plays both roles: the machine's own store, and the
+// shared one of a daemon alone (internal/store/roles.go).
+var (
+	_ store.Local  = (*Store)(nil)
+	_ store.Shared = (*Store)(nil)
+)

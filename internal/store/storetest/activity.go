@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,16 +15,39 @@ import (
 // The dashboard's read models (store.ActivityReader): the figures the
 // pages show must be the same whichever store the daemon reads.
 
-// record saves e (and sess, when not nil) and returns its id.
-func record(t testing.TB, st Store, e store.Event, sess *store.Session) int64 {
+// record saves e (and sess, when not nil) in a shared store the way
+// events reach one, shipped (store.Importer), and returns its id there.
+// The suite's stores start empty and only record writes events to them,
+// so the id is the count of events recorded.
+func record(t testing.TB, st Shared, e store.Event, sess *store.Session) int64 {
 	t.Helper()
-	if err := st.RecordHook(ctx, &e, sess); err != nil {
-		t.Fatal(err)
+	if e.Time.IsZero() {
+		e.Time = time.Now() // as a hook's record would be
+	}
+	n, _ := recorded.LoadOrStore(st, new(atomic.Int64))
+	e.ID = n.(*atomic.Int64).Add(1) // the origin's id: its local store's
+	if got, err := st.ImportEvents(ctx, "storetest", []store.Event{e}); err != nil || got != 1 {
+		t.Fatalf("import %+v: %d rows, %v", e, got, err)
+	}
+	if sess != nil {
+		ss := *sess
+		if ss.Started.IsZero() {
+			ss.Started = e.Time
+		}
+		if ss.Updated.IsZero() {
+			ss.Updated = e.Time
+		}
+		if err := st.ImportSessions(ctx, []store.Session{ss}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return e.ID
 }
 
-func testSessionSummaries(t *testing.T, b Backend) {
+// recorded counts the events record imported, per store.
+var recorded sync.Map
+
+func testSessionSummaries(t *testing.T, b SharedBackend) {
 	st := b.fresh(t)
 	base := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
 	at := func(d time.Duration) time.Time { return base.Add(d) }
@@ -77,7 +102,7 @@ func testSessionSummaries(t *testing.T, b Backend) {
 	}
 }
 
-func summaries(t *testing.T, st Store, since time.Time) []store.SessionSummary {
+func summaries(t *testing.T, st Shared, since time.Time) []store.SessionSummary {
 	t.Helper()
 	sums, err := st.SessionSummaries(ctx, since)
 	if err != nil {
@@ -107,7 +132,7 @@ func agents(as []store.SubagentSummary) string {
 	return strings.Join(out, " ")
 }
 
-func testRuleDecisionCounts(t *testing.T, b Backend) {
+func testRuleDecisionCounts(t *testing.T, b SharedBackend) {
 	st := b.fresh(t)
 	base := time.Date(2026, 11, 4, 9, 0, 0, 0, time.UTC)
 	rec := func(d time.Duration, rule, decision, mode string) {
@@ -135,7 +160,7 @@ func testRuleDecisionCounts(t *testing.T, b Backend) {
 	}
 }
 
-func ruleCounts(t *testing.T, st Store, since time.Time) string {
+func ruleCounts(t *testing.T, st Shared, since time.Time) string {
 	t.Helper()
 	rs, err := st.RuleDecisionCounts(ctx, since)
 	if err != nil {
@@ -149,7 +174,7 @@ func ruleCounts(t *testing.T, st Store, since time.Time) string {
 	return strings.Join(out, " ")
 }
 
-func testOverrides(t *testing.T, b Backend) {
+func testOverrides(t *testing.T, b SharedBackend) {
 	st := b.fresh(t)
 	base := time.Date(2026, 11, 5, 12, 0, 0, 0, time.UTC)
 	const within = 5 * time.Minute
@@ -230,7 +255,7 @@ func testOverrides(t *testing.T, b Backend) {
 	}
 }
 
-func testSearchEvents(t *testing.T, b Backend) {
+func testSearchEvents(t *testing.T, b SharedBackend) {
 	st := b.fresh(t)
 	base := time.Date(2026, 11, 6, 9, 0, 0, 0, time.UTC)
 	for i, e := range []store.Event{

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -9,24 +8,16 @@ import (
 	"github.com/warden-dev/warden/internal/store"
 )
 
-// importer is the batch insert both stores have (the shipper's target):
-// seeding 10,000 rows one transaction each would take longer than the
-// benchmark.
-type importer interface {
-	ImportEvents(ctx context.Context, origin string, evs []store.Event) (int, error)
-}
-
 // BenchActivity times the dashboard's read models (store.ActivityReader)
 // on a record a pool's dashboard might read: 40 sessions × 250 events over
 // the last 4 hours, each session with 5 subagents, a block every 10th
 // event and the call running anyway right after it. Both stores' tests
 // call it, so their figures compare in one run.
-func BenchActivity(b *testing.B, back Backend) {
+func BenchActivity(b *testing.B, back SharedBackend) {
 	st := back.fresh(b)
-	imp, ok := st.(importer)
-	if !ok {
-		b.Fatalf("%T cannot import events in batches", st)
-	}
+	// Seeded with the shipper's batch insert (store.Importer): 10,000 rows
+	// one transaction each would take longer than the benchmark.
+	imp := st
 	now := time.Now().UTC()
 	var batch []store.Event
 	var id int64

@@ -10,7 +10,7 @@ import (
 	"github.com/warden-dev/warden/internal/store"
 )
 
-func testEvents(t *testing.T, b Backend) {
+func testEvents(t *testing.T, b LocalBackend) {
 	st := b.fresh(t)
 	base := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 	dur, added, removed := int64(42), int64(3), int64(0)
@@ -86,15 +86,13 @@ func ids(evs []store.Event) string {
 	return fmt.Sprint(out)
 }
 
-func testEventsPage(t *testing.T, b Backend) {
+func testEventsPage(t *testing.T, b SharedBackend) {
 	st := b.fresh(t)
 	base := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
 	for i := range 7 {
 		sess := []string{"a", "b"}[i%2]
-		if err := st.RecordHook(ctx, &store.Event{Time: base.Add(time.Duration(i) * time.Minute), SessionID: sess, Event: "Stop"},
-			&store.Session{ID: sess, Cwd: "/w/" + sess}); err != nil {
-			t.Fatal(err)
-		}
+		record(t, st, store.Event{Time: base.Add(time.Duration(i) * time.Minute), SessionID: sess, Event: "Stop"},
+			&store.Session{ID: sess, Cwd: "/w/" + sess})
 	}
 	var seen []store.Event
 	for after := int64(0); ; {
@@ -127,7 +125,7 @@ func testEventsPage(t *testing.T, b Backend) {
 }
 
 // seed records n events an hour apart from start.
-func seed(t testing.TB, st Store, n int, start time.Time) {
+func seed(t testing.TB, st Local, n int, start time.Time) {
 	t.Helper()
 	for i := 0; i < n; i++ {
 		ev := &store.Event{Time: start.Add(time.Duration(i) * time.Hour), SessionID: "s", Event: "PreToolUse", Tool: "Bash", Reason: "r"}
@@ -137,7 +135,7 @@ func seed(t testing.TB, st Store, n int, start time.Time) {
 	}
 }
 
-func testChainBreaks(t *testing.T, b Backend) {
+func testChainBreaks(t *testing.T, b LocalBackend) {
 	start := time.Now().Add(-10 * time.Hour)
 	tests := []struct {
 		name    string
@@ -177,12 +175,12 @@ func testChainBreaks(t *testing.T, b Backend) {
 
 // Writers on two handles (two processes, two workers) append side by
 // side: one unbroken chain, ids 1..n in insert order, no row lost.
-func testChainConcurrentWriters(t *testing.T, b Backend) {
+func testChainConcurrentWriters(t *testing.T, b LocalBackend) {
 	a, c := b.twin(t)
 	const writers, each = 6, 25
 	var wg sync.WaitGroup
 	for w := range writers {
-		st := []Store{a, c}[w%2]
+		st := []Local{a, c}[w%2]
 		wg.Go(func() {
 			for i := range each {
 				ev := &store.Event{SessionID: fmt.Sprint("w", w), Event: "PostToolUse", Reason: fmt.Sprint(i)}
@@ -209,7 +207,7 @@ func testChainConcurrentWriters(t *testing.T, b Backend) {
 	}
 }
 
-func testChainSurvivesRetention(t *testing.T, b Backend) {
+func testChainSurvivesRetention(t *testing.T, b LocalBackend) {
 	st := b.fresh(t)
 	now := time.Now()
 	seed(t, st, 5, now.Add(-100*24*time.Hour))
@@ -242,7 +240,7 @@ func testChainSurvivesRetention(t *testing.T, b Backend) {
 	}
 }
 
-func testPruneEverythingKeepsTheAnchor(t *testing.T, b Backend) {
+func testPruneEverythingKeepsTheAnchor(t *testing.T, b LocalBackend) {
 	st := b.fresh(t)
 	seed(t, st, 3, time.Now().AddDate(0, 0, -90))
 	st.SaveSession(ctx, &store.Session{ID: "old"})

@@ -9,7 +9,7 @@ import (
 	"github.com/warden-dev/warden/internal/store"
 )
 
-func testTokensAndDeliveries(t *testing.T, b Backend) {
+func testTokensAndDeliveries(t *testing.T, b SharedBackend) {
 	st := b.fresh(t)
 	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 	tok, hash := store.NewAPIToken()
@@ -53,7 +53,7 @@ func testTokensAndDeliveries(t *testing.T, b Backend) {
 	}
 }
 
-func testAgents(t *testing.T, b Backend) {
+func testAgents(t *testing.T, b LocalBackend) {
 	st := b.fresh(t)
 	start := time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
 	if a, err := st.Agent(ctx, "none"); a != nil || err != nil {
@@ -101,7 +101,7 @@ func testAgents(t *testing.T, b Backend) {
 	}
 }
 
-func testJudgements(t *testing.T, b Backend) {
+func testJudgements(t *testing.T, b LocalBackend) {
 	st := b.fresh(t)
 	base := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
 	for i := range 5 {
@@ -127,7 +127,7 @@ func testJudgements(t *testing.T, b Backend) {
 	}
 }
 
-func testPendingVerdicts(t *testing.T, b Backend) {
+func testPendingVerdicts(t *testing.T, b LocalBackend) {
 	st := b.fresh(t)
 	now := time.Now()
 	if p, err := st.Pending(ctx, 999); p != nil || err != nil {
@@ -177,7 +177,7 @@ func testPendingVerdicts(t *testing.T, b Backend) {
 	}
 }
 
-func testUsageCache(t *testing.T, b Backend) {
+func testUsageCache(t *testing.T, b LocalBackend) {
 	st := b.fresh(t)
 	files := []store.UsageFile{
 		{Path: "/t/a.jsonl", Size: 10, MtimeNs: 1, Offset: 8, Prefix: []byte{1, 2}, Data: []byte("aa")},
@@ -226,7 +226,7 @@ func testUsageCache(t *testing.T, b Backend) {
 
 // The pool's registry: a heartbeat inserts or replaces a worker's row,
 // two handles (two workers) see each other's, a clean stop removes one.
-func testSystems(t *testing.T, b Backend) {
+func testSystems(t *testing.T, b SharedBackend) {
 	a, c := b.twin(t)
 	start := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
 	if got, err := a.Systems(ctx); err != nil || len(got) != 0 {

@@ -13,7 +13,7 @@ import (
 
 func fp(f float64) *float64 { return &f }
 
-func testPacingLedger(t *testing.T, b Backend) {
+func testPacingLedger(t *testing.T, b SharedBackend) {
 	st := b.fresh(t)
 	base := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 	reset := base.Add(3 * time.Hour)
@@ -66,9 +66,7 @@ func testPacingLedger(t *testing.T, b Backend) {
 		{Time: base, SessionID: "c", Event: "SessionEnd"},
 		{Time: base.Add(2 * time.Second), SessionID: "c", Event: "SessionStart"}, // resumed
 	} {
-		if err := st.RecordHook(ctx, &ev, nil); err != nil {
-			t.Fatal(err)
-		}
+		record(t, st, ev, nil)
 	}
 	if act, err := st.ActiveSessions(ctx, base.Add(-time.Minute)); err != nil || fmt.Sprint(act) != "[a c]" {
 		t.Errorf("active %v %v, want [a c]", act, err)
@@ -107,7 +105,7 @@ func testPacingLedger(t *testing.T, b Backend) {
 // The poll lease: of holders racing on two handles (two workers), exactly
 // one gets it; nobody gets it again before its Next; FinishLease by the
 // holder sets Next, by anyone else changes nothing.
-func testPollLeaseOneWinner(t *testing.T, b Backend) {
+func testPollLeaseOneWinner(t *testing.T, b SharedBackend) {
 	a, c := b.twin(t)
 	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 	if l, err := a.LeaseState(ctx, "oauth"); err != nil || l.Holder != "" || !l.Next.IsZero() || l.Name != "oauth" {
@@ -119,7 +117,7 @@ func testPollLeaseOneWinner(t *testing.T, b Backend) {
 		var winner atomic.Value
 		var wg sync.WaitGroup
 		for i := range 12 {
-			st := []Store{a, c}[i%2]
+			st := []Shared{a, c}[i%2]
 			wg.Go(func() {
 				holder := fmt.Sprint("h", i)
 				ok, err := st.TryLease(ctx, "oauth", holder, at, 30*time.Second)

@@ -10,7 +10,7 @@ import (
 // testRequeueRefund: a task handed back by a clean shutdown (Requeue and
 // Refund) is queued with the attempt its claim counted given back; a
 // plain requeue (a lost agent) keeps the count.
-func testRequeueRefund(t *testing.T, b Backend) {
+func testRequeueRefund(t *testing.T, b SharedBackend) {
 	st := b.fresh(t)
 	base := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
 	if _, _, err := st.CreateTask(ctx, newTask("t1", 0, base), 0); err != nil {

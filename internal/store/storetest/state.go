@@ -9,7 +9,7 @@ import (
 	"github.com/warden-dev/warden/internal/store"
 )
 
-func testSessions(t *testing.T, b Backend) {
+func testSessions(t *testing.T, b LocalBackend) {
 	st := b.fresh(t)
 	if s, err := st.Session(ctx, "nope"); s != nil || err != nil {
 		t.Errorf("unknown session: %v %v", s, err)
@@ -49,7 +49,7 @@ func testSessions(t *testing.T, b Backend) {
 	}
 }
 
-func testSettings(t *testing.T, b Backend) {
+func testSettings(t *testing.T, b LocalBackend) {
 	st := b.fresh(t)
 	if _, ok, err := st.Setting(ctx, "k"); ok || err != nil {
 		t.Errorf("unset setting found (%v)", err)
@@ -81,12 +81,12 @@ func testSettings(t *testing.T, b Backend) {
 
 // Of callers racing to claim one key, on two handles, exactly one wins; an
 // emptied key can be claimed again, a deleted one too.
-func testClaimSettingHasOneWinner(t *testing.T, b Backend) {
+func testClaimSettingHasOneWinner(t *testing.T, b LocalBackend) {
 	a, c := b.twin(t)
 	var wins atomic.Int32
 	var wg sync.WaitGroup
 	for i := range 16 {
-		st := []Store{a, c}[i%2]
+		st := []Local{a, c}[i%2]
 		wg.Go(func() {
 			ok, err := st.ClaimSetting(ctx, "k", fmt.Sprint("v", i))
 			if err != nil {

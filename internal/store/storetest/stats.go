@@ -17,7 +17,7 @@ import (
 // calls in a real store, then checks every figure of stats.Collect against
 // counts made here from the rows themselves (Events, Judgements), for the
 // whole record, a --since, a --project and a time zone that moves days.
-func testStatsEqualDirectCounts(t *testing.T, b Backend) {
+func testStatsEqualDirectCounts(t *testing.T, b LocalBackend) {
 	st := b.fresh(t)
 	rng := rand.New(rand.NewSource(22))
 	base := time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC)

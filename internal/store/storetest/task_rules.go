@@ -11,7 +11,7 @@ import (
 
 // A task's own criteria and operations come back as they went in, from
 // every read (one task, the list, a claim); a task without any has none.
-func testTaskRules(t *testing.T, b Backend) {
+func testTaskRules(t *testing.T, b SharedBackend) {
 	st := b.fresh(t)
 	now := time.Now()
 	r := newTask("r1", 5, now)

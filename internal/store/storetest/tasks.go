@@ -14,7 +14,7 @@ func newTask(id string, pri int, at time.Time) *task.Task {
 	return &task.Task{ID: id, Project: "/p", Prompt: "do " + id, Priority: pri, Status: task.Queued, Source: "test", CreatedAt: at, UpdatedAt: at}
 }
 
-func testTaskQueueOrderClaimAndHistory(t *testing.T, b Backend) {
+func testTaskQueueOrderClaimAndHistory(t *testing.T, b SharedBackend) {
 	st := b.fresh(t)
 	base := time.Date(2026, 11, 26, 1, 0, 0, 0, time.UTC)
 	for i, tc := range []struct {
@@ -105,7 +105,7 @@ func taskIDs(ts []task.Task) string {
 	return fmt.Sprint(out)
 }
 
-func testTaskIdempotencyAndQueueLimit(t *testing.T, b Backend) {
+func testTaskIdempotencyAndQueueLimit(t *testing.T, b SharedBackend) {
 	st := b.fresh(t)
 	now := time.Now()
 	a := newTask("k1", 0, now)
@@ -144,7 +144,7 @@ func testTaskIdempotencyAndQueueLimit(t *testing.T, b Backend) {
 	var wg sync.WaitGroup
 	made := make(chan string, 8)
 	for i := range 8 {
-		st := []Store{x, y}[i%2]
+		st := []Shared{x, y}[i%2]
 		wg.Go(func() {
 			tk := newTask(fmt.Sprint("r", i), 0, now)
 			tk.IdempotencyKey, tk.Prompt = "race", "same"
@@ -166,7 +166,7 @@ func testTaskIdempotencyAndQueueLimit(t *testing.T, b Backend) {
 }
 
 // A task pinned to a system is claimed only by that system's workers.
-func testTaskPinnedToSystem(t *testing.T, b Backend) {
+func testTaskPinnedToSystem(t *testing.T, b SharedBackend) {
 	st := b.fresh(t)
 	now := time.Now()
 	pinned := newTask("pinned", 9, now)
@@ -190,7 +190,7 @@ func testTaskPinnedToSystem(t *testing.T, b Backend) {
 
 // Concurrent claimers on two handles (two workers) never claim one task
 // twice, and every task is claimed.
-func testClaimNextConcurrent(t *testing.T, b Backend) {
+func testClaimNextConcurrent(t *testing.T, b SharedBackend) {
 	a, c := b.twin(t)
 	const tasks = 60
 	for i := 0; i < tasks; i++ {
@@ -202,7 +202,7 @@ func testClaimNextConcurrent(t *testing.T, b Backend) {
 	seen := map[string]int{}
 	var wg sync.WaitGroup
 	for w := 0; w < 6; w++ {
-		st := []Store{a, c}[w%2]
+		st := []Shared{a, c}[w%2]
 		wg.Go(func() {
 			for {
 				got, err := st.ClaimNext(ctx, fmt.Sprint("w", w), "", "r", time.Now())
@@ -236,7 +236,7 @@ func testClaimNextConcurrent(t *testing.T, b Backend) {
 
 // Two workers moving one task out of the same status: exactly one wins,
 // the other gets ErrConflict, and the history has one transition.
-func testUpdateTaskConflicts(t *testing.T, b Backend) {
+func testUpdateTaskConflicts(t *testing.T, b SharedBackend) {
 	a, c := b.twin(t)
 	now := time.Now()
 	if _, _, err := a.CreateTask(ctx, newTask("x", 0, now), 0); err != nil {
@@ -248,7 +248,7 @@ func testUpdateTaskConflicts(t *testing.T, b Backend) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 10)
 	for i := range 10 {
-		st := []Store{a, c}[i%2]
+		st := []Shared{a, c}[i%2]
 		wg.Go(func() {
 			_, err := st.UpdateTask(ctx, "x", task.Change{From: []task.Status{task.Claimed}, To: task.Running, Reason: fmt.Sprint("w", i)})
 			errs <- err
@@ -288,7 +288,7 @@ func testUpdateTaskConflicts(t *testing.T, b Backend) {
 
 // A change fenced by Owner applies only while that owner holds the claim;
 // NewOwner hands the claim over.
-func testUpdateTaskOwnerFence(t *testing.T, b Backend) {
+func testUpdateTaskOwnerFence(t *testing.T, b SharedBackend) {
 	st := b.open(t, b.New(t))
 	now := time.Now()
 	if _, _, err := st.CreateTask(ctx, newTask("f", 0, now), 0); err != nil {
@@ -318,7 +318,7 @@ func testUpdateTaskOwnerFence(t *testing.T, b Backend) {
 	}
 }
 
-func testSchedulingDecisions(t *testing.T, b Backend) {
+func testSchedulingDecisions(t *testing.T, b SharedBackend) {
 	st := b.fresh(t)
 	now := time.Now().UTC()
 	for i, d := range []task.Decision{{TaskID: "", Action: "hold", Reason: "5-hour at 96%"}, {TaskID: "x", Action: "start", Reason: "slot free"}, {TaskID: "", Action: "resume", Reason: "ok"}} {

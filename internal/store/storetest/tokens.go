@@ -11,7 +11,7 @@ import (
 // a scope reads as admin; a row written before scopes existed (only the
 // columns of migration 0011) reads as admin and never expiring, the
 // access it had.
-func testTokenScopes(t *testing.T, b Backend) {
+func testTokenScopes(t *testing.T, b SharedBackend) {
 	st := b.fresh(t)
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	exp := now.Add(30 * 24 * time.Hour)
@@ -48,7 +48,7 @@ func testTokenScopes(t *testing.T, b Backend) {
 
 // testDeliveryRetention: a recorded delivery is found with its task;
 // pruning forgets those recorded before the cut and keeps the rest.
-func testDeliveryRetention(t *testing.T, b Backend) {
+func testDeliveryRetention(t *testing.T, b SharedBackend) {
 	st := b.fresh(t)
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	for i, id := range []string{"old", "new"} {
