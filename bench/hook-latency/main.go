@@ -209,7 +209,7 @@ type bench struct {
 	dir    string   // the processes' cwd, also the payload's cwd
 	db     string   // $WARDEN_HOME/warden.db
 	stdin  *os.File // the payload, rewritten before each warden run
-	stdout *os.File // /dev/null
+	stdout *os.File // /dev/null, for the keeper the pause phase starts
 	stderr *os.File // a file, so a complaint can be shown afterwards
 	seq    int      // warden runs so far, for unique tool_use_ids
 	// harnesses is the per-harness phase's result (keeper phase).
@@ -708,9 +708,16 @@ func (b *bench) spawn(v variant) (time.Duration, error) {
 	}
 	cmd := exec.Command(v.path, v.args...)
 	cmd.Env, cmd.Dir = b.env, b.dir
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = b.stdin, b.stdout, b.stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = b.stdin, claudeStdout, b.stderr
 	return runBounded(cmd)
 }
+
+// claudeStdout is where a measured process writes its output: a pipe
+// read to its end (os/exec copies it, and Wait waits for the end), as
+// Claude Code reads a hook's output. A served hook's exit code reaches its
+// client before the event is recorded; the keeper closes the caller's
+// stdout only after the record, so a run ends when its row is stored.
+var claudeStdout io.Writer = io.Discard
 
 // stderrEmpty fails when any process complained: warden fails open with a
 // line on stderr, and a fail-open run does not measure the real path.

@@ -152,7 +152,7 @@ func (b *bench) burst(v variant, stdins []*os.File) ([]time.Duration, error) {
 		}
 		cmd := exec.Command(v.path, v.args...)
 		cmd.Env, cmd.Dir = b.env, b.dir
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = in, b.stdout, b.stderr
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = in, claudeStdout, b.stderr
 		cmds[i] = cmd
 	}
 	out := make([]time.Duration, len(cmds))

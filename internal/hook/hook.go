@@ -66,6 +66,14 @@ type Request struct {
 	Store store.Local
 	// Handlers run for the event (nil: internal/handlers.All()).
 	Handlers []pipeline.Handler
+	// Answer, when set, gets the exit code as soon as it is final: after
+	// the output is written, before the event is recorded (unless a
+	// pacing sleep lies ahead, which is part of the hook's time). Stdout
+	// and Stderr must stay open until Run returns — the record closes
+	// them, in effect — so a caller that reads them to their end, as
+	// Claude Code does, still sees the hook end only once its row is in
+	// the store, while the client process exits meanwhile.
+	Answer func(code int)
 }
 
 // Run runs one hook for a caller of a resident server and returns its exit
@@ -81,7 +89,7 @@ func Run(ctx context.Context, req Request) int {
 	}
 	return invoke(ctx, &invocation{
 		args: req.Args, env: env, stdin: req.Stdin, stdout: req.Stdout, stderr: req.Stderr, store: req.Store,
-		handlers: req.Handlers,
+		handlers: req.Handlers, answer: req.Answer,
 	})
 }
 
@@ -96,6 +104,7 @@ type invocation struct {
 	spawnKeeper    bool
 	signals        bool               // this process is the hook's: SIGTERM/SIGINT end a pacing sleep
 	handlers       []pipeline.Handler // nil: handlers.All()
+	answer         func(code int)     // Request.Answer
 }
 
 func invoke(ctx context.Context, inv *invocation) (code int) {
@@ -123,6 +132,9 @@ func invoke(ctx context.Context, inv *invocation) (code int) {
 	}
 	if out.Stderr != "" {
 		fmt.Fprintln(stderr, out.Stderr)
+	}
+	if inv.answer != nil && r.decision.Sleep <= 0 {
+		inv.answer(out.Exit)
 	}
 	r.record(out)
 	if inv.spawnKeeper {

@@ -74,11 +74,34 @@ func readFileInput(f *os.File, deadline time.Duration) (b []byte, err error, don
 }
 
 func readAllCapped(r io.Reader) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	b, err := readAll(io.LimitReader(r, MaxInput+1), inputBuf)
 	if err == nil && len(b) > MaxInput {
 		err = errTooLarge
 	}
 	return b, err
+}
+
+// inputBuf is the first buffer a payload is read into: a tool call's
+// payload is a few KB, which io.ReadAll (512 bytes first) reads in four
+// or five growing buffers.
+const inputBuf = 4 << 10
+
+// readAll is io.ReadAll starting with size bytes of room.
+func readAll(r io.Reader, size int) ([]byte, error) {
+	b := make([]byte, 0, size)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // let append pick the next size
+		}
+	}
 }
 
 // checked turns a read's outcome into readInput's errors.

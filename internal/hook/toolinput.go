@@ -34,15 +34,15 @@ func toolInputRecord(ev event.Name, in *event.Input, cfg *config.Config) json.Ra
 	if max := cfg.Record.ToolInputMaxKB * 1024; len(in.ToolInput) > max {
 		rec.Input, rec.Omitted = nil, len(in.ToolInput)
 	}
-	if len(rec.Input) > 0 && !json.Valid(rec.Input) {
-		return nil
-	}
+	// Marshal checks the input (a RawMessage that is not JSON fails it),
+	// so it is scanned once here, not once more beforehand.
 	b, err := json.Marshal(rec)
 	if err != nil {
 		return nil
 	}
-	out := redact.String(string(b))
-	if !json.Valid([]byte(out)) {
+	marshalled := string(b)
+	out := redact.String(marshalled)
+	if out != marshalled && !json.Valid([]byte(out)) {
 		// A redaction that cut through the JSON's syntax: keep nothing
 		// rather than a row replay cannot read.
 		return nil

@@ -150,16 +150,20 @@ func (s *Server) handle(conn *net.UnixConn) {
 		stdin.Close()
 		stdout.Close()
 		stderr.Close()
-		rep.code(code)
+		rep.code(code) // a no-op when the hook sent its code early
 	})
 	defer answer()
 	env := &reqenv.Env{Environ: req.Environ, Cwd: filepath.Clean(req.Cwd)}
 	switch req.Args[0] {
 	case "hook":
-		// The event is recorded before the client hears back: whoever
-		// reads the store once the hook returned finds its row.
+		// The client hears its exit code as soon as the hook's output is
+		// out and exits while the event is recorded; the caller's stdout
+		// and stderr close only after the record (answer, below). Claude
+		// Code waits for both, so the hook ends for it when its row is in
+		// the store, as before — without the client's exit after it.
 		code = hook.Run(ctx, hook.Request{Args: req.Args[1:], Env: env,
-			Stdin: stdin, Stdout: stdout, Stderr: stderr, Store: s.o.Store, Handlers: s.o.Handlers})
+			Stdin: stdin, Stdout: stdout, Stderr: stderr, Store: s.o.Store, Handlers: s.o.Handlers,
+			Answer: func(c int) { stdin.Close(); rep.code(c) }})
 	case "statusline":
 		o := statusline.Options{Wrap: wrapArg(req.Args[1:]), Env: env, ReadTimeout: s.o.ReadTimeout}
 		statusline.Run(stdin, stdout, statusline.Live(o))
