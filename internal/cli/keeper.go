@@ -41,8 +41,8 @@ func keeperCmd() *cobra.Command {
 				o.Serve, o.Backlog, o.Log = serveHooks, shipBacklog, os.Stderr
 			}
 			err := keeper.Run(ctx, o)
-			if errors.Is(err, keeper.ErrRunning) {
-				return nil
+			if errors.Is(err, keeper.ErrRunning) || errors.Is(err, keeper.ErrStoreGone) {
+				return nil // another keeper serves; or the line above said why it left
 			}
 			return err
 		},

@@ -145,6 +145,10 @@ func newServeStatusCmd() *cobra.Command {
 					continue
 				}
 				fmt.Fprintf(out, "warden serve: running at %s as system %v (pid %v, %v, since %v)\n", c.Base, s["name"], s["pid"], s["version"], s["started"])
+				if f, ok := s["store_fault"].(map[string]any); ok {
+					// The one thing to act on: first, in capitals.
+					fmt.Fprintf(out, "STORE FAULT since %v, taking no new work: the store %v: %v; %v\n", f["since"], f["store"], f["reason"], f["fix"])
+				}
 				if sc, ok := s["scheduler"].(map[string]any); ok {
 					fmt.Fprintf(out, "scheduler: %v of %v agents running, last step %v, watchdog restarts %v\n",
 						sc["running"], sc["max_agents"], sc["last_step"], sc["watchdog_restarts"])

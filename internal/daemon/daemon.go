@@ -30,6 +30,7 @@ import (
 	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/storeguard"
 )
 
 // Options configure Run. Paths are resolved once, at start-up: the hook
@@ -93,6 +94,8 @@ type Parts struct {
 	Dashboard *dashboard.Server
 	Options   *Options
 	Log       *slog.Logger
+	// Guard latches the store's first failed write (storeguard.go).
+	Guard *storeguard.Guard
 }
 
 // CheckAddr refuses a non-loopback address unless TLS is configured or
@@ -192,8 +195,13 @@ func Run(ctx context.Context, o Options) error {
 		log.Error("daemon stopped", "err", serveErr)
 		return serveErr
 	}
+	if err != nil {
+		// The keeper's own reason, such as the store file removed.
+		log.Error("daemon stopped", "err", err)
+		return err
+	}
 	log.Info("daemon stopped")
-	return err
+	return nil
 }
 
 // serve runs the hook server, the scheduler and the API until ctx ends.
@@ -230,10 +238,14 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	}()
 	defer func() { hcancel(); <-hooksDone }()
 
-	p := &Parts{Store: st, Shared: st, Reads: newEventReads(st, o.DB, log), Options: o, Log: log}
+	guard, gone, err := newStoreGuard(o.DB, log)
+	if err != nil {
+		return err
+	}
+	p := &Parts{Store: st, Shared: st, Reads: newEventReads(st, o.DB, log), Options: o, Log: log, Guard: guard}
 	p.DBChecks = []server.DBCheck{{Name: "local", Check: func(ctx context.Context) (any, error) {
 		return map[string]any{"path": o.DB}, st.Check(ctx)
-	}}}
+	}}, storeWritesCheck(guard)}
 	if spoolCheck != nil {
 		p.DBChecks = append(p.DBChecks, server.DBCheck{Name: "spool", Check: spoolCheck})
 	}
@@ -322,6 +334,7 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		})
 	}
 	wg.Go(func() { keepState(sctx, o.StatePath, state, log) }) // state_keep.go
+	wg.Go(func() { watchStoreFile(sctx, guard, gone, time.Second, fail) })
 	log.Info("daemon serving", "addr", addr, "system", id.system, "owner", id.owner, "shared", o.DatabaseURL != "", "max_agents", o.Config.Serve.MaxAgents, "pid", os.Getpid())
 	wg.Go(func() {
 		hs := server.HTTPServer(server.HostGuard(front, o.Config.Serve.Hosts), log)
