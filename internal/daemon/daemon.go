@@ -148,7 +148,7 @@ func Run(ctx context.Context, o Options) error {
 	defer lf.Close()
 	var w io.Writer = lf
 	if o.LogTo != nil {
-		w = io.MultiWriter(lf, o.LogTo)
+		w = teeWriter{lf, o.LogTo} // storeguard.go: stderr even when the file refuses
 	}
 	log := slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
 

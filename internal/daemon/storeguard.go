@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"time"
 
@@ -64,8 +65,11 @@ func (s guardedTasks) ClaimNext(ctx context.Context, owner, system, reason strin
 	return t, s.g.ObserveStore(s.where, err)
 }
 
+// UpdateTask and RecordDecision are about work under way: tried until the
+// file is gone (RefuseGone), so a task finishing once space is freed is
+// recorded.
 func (s guardedTasks) UpdateTask(ctx context.Context, id string, c task.Change) (*task.Task, error) {
-	if err := s.g.Refuse(); err != nil {
+	if err := s.g.RefuseGone(); err != nil {
 		return nil, err
 	}
 	t, err := s.SharedStore.UpdateTask(ctx, id, c)
@@ -73,7 +77,7 @@ func (s guardedTasks) UpdateTask(ctx context.Context, id string, c task.Change) 
 }
 
 func (s guardedTasks) RecordDecision(ctx context.Context, d task.Decision) error {
-	if err := s.g.Refuse(); err != nil {
+	if err := s.g.RefuseGone(); err != nil {
 		return err
 	}
 	return s.g.ObserveStore(s.where, s.SharedStore.RecordDecision(ctx, d))
@@ -94,6 +98,21 @@ func newStoreGuard(path string, log *slog.Logger) (*storeguard.Guard, <-chan sto
 		}
 	})
 	return g, gone, g.WatchFile(path)
+}
+
+// teeWriter writes to every writer, whatever the others answer: on a full
+// disk the log file refuses its lines, and they must still reach stderr
+// (journald, a terminal). It reports the first error.
+type teeWriter []io.Writer
+
+func (t teeWriter) Write(p []byte) (int, error) {
+	var first error
+	for _, w := range t {
+		if _, err := w.Write(p); err != nil && first == nil {
+			first = err
+		}
+	}
+	return len(p), first
 }
 
 // watchStoreFile looks at the store file every second until ctx ends;

@@ -103,6 +103,18 @@ func (g *Guard) Refuse() error {
 	return nil
 }
 
+// RefuseGone is Refuse for writes about work already under way (a task
+// finishing, an agent handed back): they are still tried while the store
+// is merely failing — space freed meanwhile lets them through — and
+// refused only once the file is gone (they would land in a file nobody
+// opens again).
+func (g *Guard) RefuseGone() error {
+	if f := g.Current(); f != nil && f.Gone {
+		return &Error{Fault: *f}
+	}
+	return nil
+}
+
 // Observe looks at a write's error: one the store itself cannot recover
 // from (full, read-only, I/O, corrupt: IsStorageFault) latches a fault and
 // comes back as an *Error wrapping it; any other comes back as it is.
