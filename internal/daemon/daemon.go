@@ -64,6 +64,9 @@ type Options struct {
 	ConfigPath string
 	// BaseURL is where the API answers (set once it listens).
 	BaseURL string
+	// NewStore accepts a store other than the one the daemon last ran on
+	// (missing, or replaced by a new one: storemark.go).
+	NewStore bool
 
 	live     *liveConfig      // the config in force (reload.go)
 	notifier *notify.Notifier // a waiting agent's notices
@@ -152,6 +155,12 @@ func Run(ctx context.Context, o Options) error {
 	}
 	log := slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
+	// Never a new empty store in place of one that held tasks and tokens
+	// without saying so (storemark.go).
+	if err := checkStoreMark(ctx, o.StatePath, o.DB, o.NewStore); err != nil {
+		log.Error("refusing to start", "err", err)
+		return err
+	}
 	// A keeper never creates the store; the daemon does, like a hook.
 	st, err := sqlite.Open(ctx, o.DB)
 	if err != nil {
@@ -334,7 +343,8 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		})
 	}
 	wg.Go(func() { keepState(sctx, o.StatePath, state, log) }) // state_keep.go
-	wg.Go(func() { watchStoreFile(sctx, guard, gone, time.Second, fail) })
+	marker := &storeMarker{st: st, statePath: o.StatePath}
+	wg.Go(func() { watchStoreFile(sctx, guard, gone, time.Second, fail, func() { marker.update(sctx) }) })
 	log.Info("daemon serving", "addr", addr, "system", id.system, "owner", id.owner, "shared", o.DatabaseURL != "", "max_agents", o.Config.Serve.MaxAgents, "pid", os.Getpid())
 	wg.Go(func() {
 		hs := server.HTTPServer(server.HostGuard(front, o.Config.Serve.Hosts), log)
@@ -347,6 +357,11 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		scancel()
 	})
 	wg.Wait()
+	if guard.Current() == nil {
+		// What the store holds as the daemon leaves it, for the next
+		// start's check (not for a file gone: that one holds nothing).
+		_ = writeStoreMark(context.WithoutCancel(ctx), st, o.StatePath)
+	}
 	if pg := held.Load(); pg != nil {
 		pg.Close()
 	}

@@ -119,7 +119,10 @@ func (t teeWriter) Write(p []byte) (int, error) {
 // the first time it is removed or replaced (seen here or before a task
 // was acknowledged), stop is called with the fault, so the daemon exits
 // non-zero rather than keep serving a file nobody will open again.
-func watchStoreFile(ctx context.Context, g *storeguard.Guard, gone <-chan storeguard.Fault, every time.Duration, stop func(error)) {
+//
+// While the file is there, mark (when set) is called on each look: it
+// keeps run/store.json up to date (storemark.go).
+func watchStoreFile(ctx context.Context, g *storeguard.Guard, gone <-chan storeguard.Fault, every time.Duration, stop func(error), mark func()) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -130,7 +133,9 @@ func watchStoreFile(ctx context.Context, g *storeguard.Guard, gone <-chan storeg
 			stop(errors.New(f.Message()))
 			return
 		case <-t.C:
-			_ = g.CheckFile() // a fault comes back on gone
+			if g.CheckFile() == nil && mark != nil { // a fault comes back on gone
+				mark()
+			}
 		}
 	}
 }
