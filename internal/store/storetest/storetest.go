@@ -88,6 +88,7 @@ func Run(t *testing.T, b Backend) {
 		{"RuleDecisionCounts", testRuleDecisionCounts},
 		{"Overrides", testOverrides},
 		{"SearchEvents", testSearchEvents},
+		{"TaskPrune", testTaskPrune},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
