@@ -190,6 +190,8 @@ func runPool(ctx context.Context, wg *sync.WaitGroup, p *Parts, pg *pgShared, id
 		ledger := &pool.Ledger{Local: p.Store, Shared: pg, Owner: id.owner, Interval: ps.PollInterval, Log: p.Log}
 		wg.Go(func() { ledger.Run(ctx) })
 	}
+	// Task retention: at start, then hourly (prune.go).
+	wg.Go(func() { runPrune(ctx, p, p.Shared, time.Hour) })
 	wg.Go(func() {
 		if err := sched.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 			fail(fmt.Errorf("scheduler: %w", err))

@@ -38,6 +38,7 @@ type SharedStore interface {
 	DeliveryTask(ctx context.Context, source, id string) (taskID string, seen bool, err error)
 	PruneDeliveries(ctx context.Context, before time.Time) (int64, error)
 	pool.SystemStore
+	TaskPruner // prune.go
 	Check(ctx context.Context) error
 	Close() error
 }

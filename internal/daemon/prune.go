@@ -1,0 +1,191 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/warden-dev/warden/internal/task"
+)
+
+// Task retention: a busy daemon makes a directory per task
+// ($WARDEN_HOME/tasks/<id>: the headless agent's output) and rows per task
+// (the task, its transitions and decisions), and nothing removed them.
+// pruneTasks removes, after serve.task_files_days, the directories of
+// finished tasks (and of tasks whose rows are gone), and after
+// serve.task_rows_days the finished tasks' rows. It never touches a task
+// that is not finished, and never a git worktree: a finished task whose
+// worktree is still there (its work could not be archived, or was left
+// for review) keeps its rows and is reported, so the branch's work is not
+// forgotten. Archives ($WARDEN_HOME/archives) and branches are left alone.
+
+// TaskPruner is what retention asks of the store holding the queue.
+type TaskPruner interface {
+	FinishedTasks(ctx context.Context, before time.Time, limit int) ([]task.Task, error)
+	DeleteTasks(ctx context.Context, ids []string) (int64, error)
+}
+
+// pruneStore is the queue's store as retention uses it.
+type pruneStore interface {
+	TaskPruner
+	Task(ctx context.Context, id string) (*task.Task, error)
+}
+
+// PruneOptions say what to prune; a days value of 0 prunes nothing of
+// its kind.
+type PruneOptions struct {
+	TaskDir, Worktrees  string
+	FilesDays, RowsDays int
+	Now                 time.Time
+	DryRun              bool
+}
+
+// PruneReport is what a prune did (or, dry, would do).
+type PruneReport struct {
+	DryRun    bool        `json:"dry_run"`
+	FilesDays int         `json:"files_days"`
+	RowsDays  int         `json:"rows_days"`
+	Dirs      []string    `json:"dirs"`  // task directories removed
+	Tasks     []string    `json:"tasks"` // task ids whose rows were deleted
+	Kept      []PruneKept `json:"kept"`  // due, but kept, and why
+	Errors    []string    `json:"errors,omitempty"`
+}
+
+// PruneKept is a finished task retention left alone.
+type PruneKept struct {
+	Task string `json:"task"`
+	Path string `json:"path"`
+	Why  string `json:"why"`
+}
+
+// pruneBatch bounds one pass over the rows; the rest waits for the next.
+const pruneBatch = 5000
+
+func pruneTasks(ctx context.Context, st pruneStore, o PruneOptions) (PruneReport, error) {
+	r := PruneReport{DryRun: o.DryRun, FilesDays: o.FilesDays, RowsDays: o.RowsDays, Dirs: []string{}, Tasks: []string{}, Kept: []PruneKept{}}
+	if o.RowsDays > 0 {
+		due, err := st.FinishedTasks(ctx, o.Now.AddDate(0, 0, -o.RowsDays), pruneBatch)
+		if err != nil {
+			return r, err
+		}
+		var ids []string
+		for _, t := range due {
+			if wt := worktreeOf(o.Worktrees, t.ID); wt != "" {
+				r.Kept = append(r.Kept, PruneKept{Task: t.ID, Path: wt,
+					Why: "its git worktree is still there (work not archived, branch warden/" + t.ID + " maybe unmerged): review it, `git worktree remove` it, and the next prune takes the task"})
+				continue
+			}
+			ids = append(ids, t.ID)
+		}
+		if !o.DryRun && len(ids) > 0 {
+			if _, err := st.DeleteTasks(ctx, ids); err != nil {
+				return r, err
+			}
+		}
+		r.Tasks = append(r.Tasks, ids...)
+	}
+	if o.FilesDays > 0 || o.RowsDays > 0 {
+		if err := pruneDirs(ctx, st, o, &r); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// pruneDirs removes the task directories that are due: a finished task's
+// after FilesDays, one whose task has no row (pruned, or its store
+// replaced) once it is as old, or at once when its rows were deleted in
+// this prune.
+func pruneDirs(ctx context.Context, st pruneStore, o PruneOptions, r *PruneReport) error {
+	entries, err := os.ReadDir(o.TaskDir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("task directories %s: %w", o.TaskDir, err)
+	}
+	gone := map[string]bool{}
+	for _, id := range r.Tasks {
+		gone[id] = true
+	}
+	cut := o.Now.AddDate(0, 0, -o.FilesDays)
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		id, path := e.Name(), filepath.Join(o.TaskDir, e.Name())
+		due := gone[id]
+		if !due && o.FilesDays > 0 {
+			t, err := st.Task(ctx, id)
+			switch {
+			case errors.Is(err, task.ErrNotFound):
+				fi, ferr := e.Info()
+				due = ferr == nil && fi.ModTime().Before(cut)
+			case err != nil:
+				return err
+			default:
+				due = t.Status.Final() && t.FinishedAt != nil && t.FinishedAt.Before(cut)
+			}
+		}
+		if !due {
+			continue
+		}
+		if !o.DryRun {
+			if err := os.RemoveAll(path); err != nil {
+				r.Errors = append(r.Errors, err.Error())
+				continue
+			}
+		}
+		r.Dirs = append(r.Dirs, path)
+	}
+	sort.Strings(r.Dirs)
+	return nil
+}
+
+// worktreeOf is task id's worktree ($WARDEN_HOME/worktrees/<project>/<id>)
+// when one is still there, else "".
+func worktreeOf(root, id string) string {
+	if root == "" {
+		return ""
+	}
+	m, _ := filepath.Glob(filepath.Join(root, "*", id))
+	if len(m) > 0 {
+		return m[0]
+	}
+	return ""
+}
+
+// runPrune prunes every interval until ctx ends (the first pass at once),
+// with the retention the config says at that moment; a pass that removed
+// something is logged.
+func runPrune(ctx context.Context, p *Parts, st pruneStore, interval time.Duration) {
+	for {
+		if p.Guard.Current() != nil {
+			// A store that takes no writes takes no deletes either.
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(interval):
+			}
+			continue
+		}
+		cfg := p.Options.cfg()
+		r, err := pruneTasks(ctx, st, PruneOptions{TaskDir: p.Options.TaskDir, Worktrees: filepath.Join(p.Options.Home, "worktrees"),
+			FilesDays: cfg.Serve.TaskFilesDays, RowsDays: cfg.Serve.TaskRowsDays, Now: time.Now()})
+		switch {
+		case err != nil && ctx.Err() == nil:
+			p.Log.Error("task retention", "err", err)
+		case len(r.Dirs)+len(r.Tasks)+len(r.Kept)+len(r.Errors) > 0:
+			p.Log.Info("task retention", "dirs_removed", len(r.Dirs), "tasks_deleted", len(r.Tasks), "kept", r.Kept, "errors", r.Errors)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(interval):
+		}
+	}
+}
