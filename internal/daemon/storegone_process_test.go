@@ -76,6 +76,9 @@ func TestStoreRemovedWhileServing(t *testing.T) {
 	if _, err := os.Stat(db); !os.IsNotExist(err) {
 		t.Errorf("the refused start made a store: %v", err)
 	}
+	if o, code := h.warden("doctor"); code == 0 || !strings.Contains(o, "store identity") || !strings.Contains(o, "is missing") || !strings.Contains(o, "--new-store") {
+		t.Errorf("doctor with the store missing: exit %d\n%s", code, o)
+	}
 	// A hook makes a new, empty store in its place.
 	h.hook(filepath.Join(h.bin, "warden"), "s1")
 	h.waitFor("the hook's new store", func() bool { _, err := os.Stat(db); return err == nil })

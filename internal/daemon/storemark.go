@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/atomicfile"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/storeguard"
 )
 
 // A store removed under the daemon (or between two runs) must not be
@@ -25,57 +25,39 @@ import (
 // new empty one when the file is gone), refuses and says what it expected
 // and the two ways on: put the file back, or --new-store.
 
-// storeIDSetting names the store: made on the daemon's first start on it,
-// carried by a backup, absent from a new store.
-const storeIDSetting = "store_id"
+// storeIDSetting names the store (storeguard.Mark).
+const storeIDSetting = storeguard.StoreIDSetting
 
 // storeMark is run/store.json.
-type storeMark struct {
-	Path    string    `json:"path"`
-	StoreID string    `json:"store_id"`
-	Tasks   int       `json:"tasks"`
-	Tokens  int       `json:"tokens"`
-	Seen    time.Time `json:"seen"`
-}
+type storeMark = storeguard.Mark
 
-// markPath is run/store.json, beside serve.json (statePath): not beside
-// the store, where `rm warden.db*` would take it along.
-func markPath(statePath string) string { return filepath.Join(filepath.Dir(statePath), "store.json") }
+// markPath is run/store.json, beside serve.json (statePath).
+func markPath(statePath string) string { return storeguard.MarkPath(filepath.Dir(statePath)) }
 
 // checkStoreMark runs before the daemon opens (and so may create) the
 // store: nil when there is no mark, the mark is another file's, the store
 // is the one marked, or newStore accepts a new one.
 func checkStoreMark(ctx context.Context, statePath, db string, newStore bool) error {
-	b, err := os.ReadFile(markPath(statePath))
-	if errors.Is(err, os.ErrNotExist) || newStore {
+	if newStore {
 		return nil
 	}
-	if err != nil {
+	m, err := storeguard.ReadMark(markPath(statePath))
+	if err != nil || m == nil {
 		return err
 	}
-	var m storeMark
-	if err := json.Unmarshal(b, &m); err != nil || m.Path != db || m.StoreID == "" {
-		return nil // unreadable or another store's: nothing to compare with
-	}
-	held := fmt.Sprintf("when warden serve last looked (%s) it held %d tasks and %d API tokens", m.Seen.UTC().Format(time.RFC3339), m.Tasks, m.Tokens)
-	const ways = "put the file back from a backup (with its -wal file, if any) and start again; or start on a new store, without those tasks and tokens, with `warden serve --new-store` (then make new tokens: warden token create)"
-	if _, err := os.Stat(db); errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("the store %s is missing; %s (%s). To go on: %s", db, held, markPath(statePath), ways)
-	}
-	st, err := sqlite.Open(ctx, db)
+	err = m.Compare(db, markPath(statePath), func() (string, error) {
+		st, err := sqlite.Open(ctx, db)
+		if err != nil {
+			return "", err
+		}
+		defer st.Close()
+		id, _, err := st.Setting(ctx, storeIDSetting)
+		return id, err
+	})
 	if err != nil {
-		return err
+		return fmt.Errorf("%w. To go on: %s", err, storeguard.NewStoreFix)
 	}
-	defer st.Close()
-	id, _, err := st.Setting(ctx, storeIDSetting)
-	if err != nil {
-		return err
-	}
-	if id == m.StoreID {
-		return nil
-	}
-	return fmt.Errorf("the store %s is not the one warden serve last ran on (store id %s; this one has %q, made after it was removed, by a hook or by hand); %s (%s). To go on: %s",
-		db, m.StoreID, id, held, markPath(statePath), ways)
+	return nil
 }
 
 // storeMarker keeps the mark current: the daemon looks every second
