@@ -63,7 +63,8 @@ type PruneKept struct {
 }
 
 // pruneBatch bounds one pass over the rows; the rest waits for the next.
-const pruneBatch = 5000
+// pruneDeleteBatch is the tasks one transaction deletes.
+const pruneBatch, pruneDeleteBatch = 5000, 100
 
 func pruneTasks(ctx context.Context, st pruneStore, o PruneOptions) (PruneReport, error) {
 	r := PruneReport{DryRun: o.DryRun, FilesDays: o.FilesDays, RowsDays: o.RowsDays, Dirs: []string{}, Tasks: []string{}, Kept: []PruneKept{}}
@@ -81,12 +82,18 @@ func pruneTasks(ctx context.Context, st pruneStore, o PruneOptions) (PruneReport
 			}
 			ids = append(ids, t.ID)
 		}
-		if !o.DryRun && len(ids) > 0 {
-			if _, err := st.DeleteTasks(ctx, ids); err != nil {
-				return r, err
+		// In small transactions: hooks write to the same SQLite file and
+		// wait while one holds the write lock.
+		for len(ids) > 0 {
+			n := min(len(ids), pruneDeleteBatch)
+			if !o.DryRun {
+				if _, err := st.DeleteTasks(ctx, ids[:n]); err != nil {
+					return r, err
+				}
 			}
+			r.Tasks = append(r.Tasks, ids[:n]...)
+			ids = ids[n:]
 		}
-		r.Tasks = append(r.Tasks, ids...)
 	}
 	if o.FilesDays > 0 || o.RowsDays > 0 {
 		if err := pruneDirs(ctx, st, o, &r); err != nil {
