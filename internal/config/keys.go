@@ -516,7 +516,7 @@ var keys = []Key{
 	{
 		Name: "serve.task_files_days", Kind: Int, Default: 14, Min: 0, Max: 3650, Unit: "days",
 		Policy: UserOnly,
-		Doc:    "A finished task's directory under $WARDEN_HOME/tasks (its agent's output) is removed this long after it finished (0 = kept).",
+		Doc:    "A finished task's directory under $WARDEN_HOME/tasks and its agent's log are removed this long after it finished (0 = kept).",
 		Field:  func(c *Config) any { return &c.Serve.TaskFilesDays },
 	},
 	{

@@ -23,8 +23,9 @@ func newTaskPruneCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "prune [--dry-run] [--json] [--files-days N] [--rows-days N]",
 		Short: "Remove finished tasks' directories and rows past their retention (serve.task_files_days, serve.task_rows_days)",
-		Long: `Removes the directories ($WARDEN_HOME/tasks/<id>) of tasks finished more
-than serve.task_files_days ago (14) and deletes the rows — the task, its
+		Long: `Removes the directories ($WARDEN_HOME/tasks/<id>) and agents' logs
+($WARDEN_HOME/logs/agents/<id>.log) of tasks finished more than
+serve.task_files_days ago (14) and deletes the rows — the task, its
 history and decisions — of tasks finished more than serve.task_rows_days
 ago (90). A task that is not finished is never touched; one whose git
 worktree is still there keeps its rows and is listed, with what to do.
@@ -61,7 +62,7 @@ The daemon does the same every hour; --dry-run says what would go.`,
 				st = lite
 			}
 			defer st.Close()
-			r, err := pruneTasks(ctx, st, PruneOptions{TaskDir: paths.TaskDir(), Worktrees: paths.Worktrees(),
+			r, err := pruneTasks(ctx, st, PruneOptions{TaskDir: paths.TaskDir(), AgentLogs: paths.AgentLogs(), Worktrees: paths.Worktrees(),
 				FilesDays: filesDays, RowsDays: rowsDays, Now: time.Now(), DryRun: dry})
 			if err != nil {
 				return err
@@ -71,8 +72,8 @@ The daemon does the same every hour; --dry-run says what would go.`,
 				return printJSON(out, r)
 			}
 			verb := map[bool][2]string{false: {"removed", "deleted"}, true: {"would remove", "would delete"}}[dry]
-			fmt.Fprintf(out, "%s %d task directories (%s), %s %d finished tasks (%s)\n",
-				verb[0], len(r.Dirs), days("serve.task_files_days", filesDays), verb[1], len(r.Tasks), days("serve.task_rows_days", rowsDays))
+			fmt.Fprintf(out, "%s %d task directories and %d agent logs (%s), %s %d finished tasks (%s)\n",
+				verb[0], len(r.Dirs), len(r.Logs), days("serve.task_files_days", filesDays), verb[1], len(r.Tasks), days("serve.task_rows_days", rowsDays))
 			for _, k := range r.Kept {
 				fmt.Fprintf(out, "kept %s: %s (%s)\n", k.Task, k.Why, k.Path)
 			}

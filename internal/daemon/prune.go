@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/warden-dev/warden/internal/task"
@@ -38,10 +40,12 @@ type pruneStore interface {
 // PruneOptions say what to prune; a days value of 0 prunes nothing of
 // its kind.
 type PruneOptions struct {
-	TaskDir, Worktrees  string
-	FilesDays, RowsDays int
-	Now                 time.Time
-	DryRun              bool
+	// TaskDir holds the task directories, AgentLogs the agents' logs,
+	// Worktrees the agents' git worktrees (never removed: checked).
+	TaskDir, AgentLogs, Worktrees string
+	FilesDays, RowsDays           int
+	Now                           time.Time
+	DryRun                        bool
 }
 
 // PruneReport is what a prune did (or, dry, would do).
@@ -50,6 +54,7 @@ type PruneReport struct {
 	FilesDays int         `json:"files_days"`
 	RowsDays  int         `json:"rows_days"`
 	Dirs      []string    `json:"dirs"`  // task directories removed
+	Logs      []string    `json:"logs"`  // agents' logs removed
 	Tasks     []string    `json:"tasks"` // task ids whose rows were deleted
 	Kept      []PruneKept `json:"kept"`  // due, but kept, and why
 	Errors    []string    `json:"errors,omitempty"`
@@ -67,7 +72,7 @@ type PruneKept struct {
 const pruneBatch, pruneDeleteBatch = 5000, 100
 
 func pruneTasks(ctx context.Context, st pruneStore, o PruneOptions) (PruneReport, error) {
-	r := PruneReport{DryRun: o.DryRun, FilesDays: o.FilesDays, RowsDays: o.RowsDays, Dirs: []string{}, Tasks: []string{}, Kept: []PruneKept{}}
+	r := PruneReport{DryRun: o.DryRun, FilesDays: o.FilesDays, RowsDays: o.RowsDays, Dirs: []string{}, Logs: []string{}, Tasks: []string{}, Kept: []PruneKept{}}
 	if o.RowsDays > 0 {
 		due, err := st.FinishedTasks(ctx, o.Now.AddDate(0, 0, -o.RowsDays), pruneBatch)
 		if err != nil {
@@ -103,28 +108,48 @@ func pruneTasks(ctx context.Context, st pruneStore, o PruneOptions) (PruneReport
 	return r, nil
 }
 
-// pruneDirs removes the task directories that are due: a finished task's
-// after FilesDays, one whose task has no row (pruned, or its store
-// replaced) once it is as old, or at once when its rows were deleted in
-// this prune.
+// pruneDirs removes the task directories and the agents' logs
+// ($WARDEN_HOME/logs/agents/<id>.log) that are due.
 func pruneDirs(ctx context.Context, st pruneStore, o PruneOptions, r *PruneReport) error {
-	entries, err := os.ReadDir(o.TaskDir)
+	dirs, err := pruneEntries(ctx, st, o, r, o.TaskDir, func(e fs.DirEntry) (string, bool) { return e.Name(), e.IsDir() })
+	if err != nil {
+		return err
+	}
+	logs, err := pruneEntries(ctx, st, o, r, o.AgentLogs, func(e fs.DirEntry) (string, bool) {
+		id, ok := strings.CutSuffix(e.Name(), ".log")
+		return id, ok && e.Type().IsRegular()
+	})
+	r.Dirs, r.Logs = append(r.Dirs, dirs...), append(r.Logs, logs...)
+	return err
+}
+
+// pruneEntries removes the entries of root that pick names a task for
+// and that are due: a finished task's after FilesDays, one whose task has
+// no row (pruned, or its store replaced) once it is as old, or at once
+// when its rows were deleted in this prune. It returns their paths.
+func pruneEntries(ctx context.Context, st pruneStore, o PruneOptions, r *PruneReport, root string, pick func(fs.DirEntry) (string, bool)) ([]string, error) {
+	if root == "" {
+		return nil, nil
+	}
+	entries, err := os.ReadDir(root)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return fmt.Errorf("task directories %s: %w", o.TaskDir, err)
+		return nil, fmt.Errorf("task files %s: %w", root, err)
 	}
 	gone := map[string]bool{}
 	for _, id := range r.Tasks {
 		gone[id] = true
 	}
 	cut := o.Now.AddDate(0, 0, -o.FilesDays)
+	var out []string
 	for _, e := range entries {
-		if !e.IsDir() {
+		id, ok := pick(e)
+		if !ok {
 			continue
 		}
-		id, path := e.Name(), filepath.Join(o.TaskDir, e.Name())
+		path := filepath.Join(root, e.Name())
 		due := gone[id]
 		if !due && o.FilesDays > 0 {
 			t, err := st.Task(ctx, id)
@@ -133,7 +158,7 @@ func pruneDirs(ctx context.Context, st pruneStore, o PruneOptions, r *PruneRepor
 				fi, ferr := e.Info()
 				due = ferr == nil && fi.ModTime().Before(cut)
 			case err != nil:
-				return err
+				return out, err
 			default:
 				due = t.Status.Final() && t.FinishedAt != nil && t.FinishedAt.Before(cut)
 			}
@@ -147,10 +172,10 @@ func pruneDirs(ctx context.Context, st pruneStore, o PruneOptions, r *PruneRepor
 				continue
 			}
 		}
-		r.Dirs = append(r.Dirs, path)
+		out = append(out, path)
 	}
-	sort.Strings(r.Dirs)
-	return nil
+	sort.Strings(out)
+	return out, nil
 }
 
 // worktreeOf is task id's worktree ($WARDEN_HOME/worktrees/<project>/<id>)
@@ -181,13 +206,14 @@ func runPrune(ctx context.Context, p *Parts, st pruneStore, interval time.Durati
 			continue
 		}
 		cfg := p.Options.cfg()
-		r, err := pruneTasks(ctx, st, PruneOptions{TaskDir: p.Options.TaskDir, Worktrees: filepath.Join(p.Options.Home, "worktrees"),
+		r, err := pruneTasks(ctx, st, PruneOptions{TaskDir: p.Options.TaskDir,
+			AgentLogs: filepath.Join(p.Options.Home, "logs", "agents"), Worktrees: filepath.Join(p.Options.Home, "worktrees"),
 			FilesDays: cfg.Serve.TaskFilesDays, RowsDays: cfg.Serve.TaskRowsDays, Now: time.Now()})
 		switch {
 		case err != nil && ctx.Err() == nil:
 			p.Log.Error("task retention", "err", err)
-		case len(r.Dirs)+len(r.Tasks)+len(r.Kept)+len(r.Errors) > 0:
-			p.Log.Info("task retention", "dirs_removed", len(r.Dirs), "tasks_deleted", len(r.Tasks), "kept", r.Kept, "errors", r.Errors)
+		case len(r.Dirs)+len(r.Logs)+len(r.Tasks)+len(r.Kept)+len(r.Errors) > 0:
+			p.Log.Info("task retention", "dirs_removed", len(r.Dirs), "logs_removed", len(r.Logs), "tasks_deleted", len(r.Tasks), "kept", r.Kept, "errors", r.Errors)
 		}
 		select {
 		case <-ctx.Done():

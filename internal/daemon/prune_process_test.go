@@ -20,7 +20,7 @@ import (
 // would go; `warden task prune` removes the directories of tasks finished
 // over serve.task_files_days ago and of tasks without rows, deletes the
 // rows of those finished over serve.task_rows_days ago, keeps a running
-// task's and a recent one's, and keeps (and names) a task whose worktree
+// task's and a recent one's (directories and agent logs alike), and keeps (and names) a task whose worktree
 // is still there. The daemon does the same at its start.
 func TestTaskRetention(t *testing.T) {
 	h := newHome(t)
@@ -46,6 +46,8 @@ func TestTaskRetention(t *testing.T) {
 			}
 		}
 		os.MkdirAll(filepath.Join(h.dir, "tasks", id), 0o700)
+		os.MkdirAll(filepath.Join(h.dir, "logs", "agents"), 0o700)
+		os.WriteFile(filepath.Join(h.dir, "logs", "agents", id+".log"), []byte("agent output\n"), 0o600)
 	}
 	mk("ancient", task.Done, 200)      // rows and directory go
 	mk("oldfail", task.Failed, 30)     // directory goes, rows stay
@@ -72,10 +74,11 @@ func TestTaskRetention(t *testing.T) {
 	var r struct {
 		DryRun bool `json:"dry_run"`
 		Dirs   []string
+		Logs   []string
 		Tasks  []string
 		Kept   []struct{ Task, Path, Why string }
 	}
-	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || !r.DryRun || len(r.Dirs) != 4 || strings.Join(r.Tasks, " ") != "ancient" ||
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || !r.DryRun || len(r.Dirs) != 4 || len(r.Logs) != 3 || strings.Join(r.Tasks, " ") != "ancient" ||
 		len(r.Kept) != 1 || r.Kept[0].Task != "worktree" || !strings.Contains(r.Kept[0].Why, "git worktree remove") {
 		t.Fatalf("prune --dry-run --json: exit %d\n%s", code, out)
 	}
@@ -84,11 +87,14 @@ func TestTaskRetention(t *testing.T) {
 	}
 
 	out, code = h.warden("task", "prune")
-	if code != 0 || !strings.Contains(out, "removed 4 task directories") || !strings.Contains(out, "deleted 1 finished tasks") || !strings.Contains(out, "kept worktree:") {
+	if code != 0 || !strings.Contains(out, "removed 4 task directories and 3 agent logs") || !strings.Contains(out, "deleted 1 finished tasks") || !strings.Contains(out, "kept worktree:") {
 		t.Fatalf("prune: exit %d\n%s", code, out)
 	}
 	if got := dirs(); got != "recent running" {
 		t.Errorf("directories left: %s", got)
+	}
+	if logs, _ := filepath.Glob(filepath.Join(h.dir, "logs", "agents", "*.log")); len(logs) != 2 {
+		t.Errorf("agent logs left: %v", logs)
 	}
 	ts := h.tasks()
 	if _, ok := ts["ancient"]; ok || len(ts) != 4 {
