@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"syscall"
 	"time"
@@ -41,6 +43,10 @@ func keeperCmd() *cobra.Command {
 				o.Serve, o.Backlog, o.Log = serveHooks, shipBacklog, os.Stderr
 			}
 			err := keeper.Run(ctx, o)
+			if errors.Is(err, keeper.ErrStoreGone) {
+				noteKeeperLeft(err)
+				return nil // the next hook opens (or makes) what is there now
+			}
 			if errors.Is(err, keeper.ErrRunning) {
 				return nil
 			}
@@ -89,4 +95,21 @@ func oneProc() {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)
 	}
+}
+
+// noteKeeperLeft appends why the keeper left to paths.KeeperLog(): started
+// detached by a hook, it has no stderr anyone reads, and a store removed
+// under it must not go unsaid.
+func noteKeeperLeft(err error) {
+	p := paths.KeeperLog()
+	if os.MkdirAll(filepath.Dir(p), 0o700) != nil {
+		return
+	}
+	f, ferr := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if ferr != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s warden keeper (pid %d): %v; left (the next hook opens or makes the store at that path)\n",
+		time.Now().UTC().Format(time.RFC3339), os.Getpid(), err)
 }

@@ -15,8 +15,8 @@ func newServeCmd() *cobra.Command {
 	return c
 }
 
-// newTaskCmd is `warden task add|list|show|cancel|approve|deny|diff`, over
-// the daemon's API and this machine's agents.
+// newTaskCmd is `warden task add|list|show|cancel|approve|deny|diff|…`, over
+// the daemon's API and this machine's agents; prune works on the store.
 func newTaskCmd() *cobra.Command {
-	return helperCmd("task add|list|show|cancel|approve|deny|diff", "Queue, list, inspect and cancel the daemon's tasks; answer a waiting agent; see a task's diff", "task")
+	return helperCmd("task add|list|show|cancel|approve|deny|diff|reply|merge|prune", "Queue, list, inspect and cancel the daemon's tasks; answer a waiting agent; see a task's diff; prune finished ones", "task")
 }

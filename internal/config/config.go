@@ -144,10 +144,12 @@ type Config struct {
 		Addr, System             string
 		MaxAgents, QueueSize     int
 		MaxAttempts, TaskTimeout int
-		ClaudeCommand            string
-		ClaudeArgs               []string
-		TLSCert, TLSKey          string
-		Hosts                    []string
+		// TaskFilesDays and TaskRowsDays: task retention (0 = keep).
+		TaskFilesDays, TaskRowsDays int
+		ClaudeCommand               string
+		ClaudeArgs                  []string
+		TLSCert, TLSKey             string
+		Hosts                       []string
 	}
 	// Webhook configures the daemon's webhooks (internal/server).
 	Webhook struct {

@@ -556,6 +556,18 @@ var keys = []Key{
 		Field:  func(c *Config) any { return &c.Serve.TaskTimeout },
 	},
 	{
+		Name: "serve.task_files_days", Kind: Int, Default: 14, Min: 0, Max: 3650, Unit: "days",
+		Policy: UserOnly,
+		Doc:    "A finished task's directory under $WARDEN_HOME/tasks and its agent's log are removed this long after it finished (0 = kept).",
+		Field:  func(c *Config) any { return &c.Serve.TaskFilesDays },
+	},
+	{
+		Name: "serve.task_rows_days", Kind: Int, Default: 90, Min: 0, Max: 3650, Unit: "days",
+		Policy: UserOnly,
+		Doc:    "A finished task, its history and decisions are deleted from the store this long after it finished (0 = kept); never one whose worktree is still there.",
+		Field:  func(c *Config) any { return &c.Serve.TaskRowsDays },
+	},
+	{
 		Name: "serve.claude_command", Kind: String, Default: "claude",
 		Policy: UserOnly,
 		Doc:    "Claude Code executable the daemon runs tasks with (name on PATH or absolute path).",

@@ -73,7 +73,13 @@ restart, and when a reload was refused.
 network: a throwaway project and home, the real Claude Code pointed at a
 scripted model warden serves on a loopback port, a warden serve of its
 own; it prints the task going queued, working, done, then its diff, and
-removes everything (--keep leaves it).`,
+removes everything (--keep leaves it).
+
+When the store the daemon last ran on is missing, or another one is in
+its place (a hook makes a new empty store when the file is gone), it
+refuses to start and says what it held; put the file back, or give
+--new-store to go on with the new one. A store file removed or replaced
+while the daemon runs stops it with an error (exit 1).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
@@ -104,6 +110,7 @@ removes everything (--keep leaves it).`,
 	f.StringVar(&o.TLSKey, "tls-key", "", "TLS private key (PEM)")
 	f.BoolVar(&o.InsecurePublic, "insecure-public", false, "serve plain HTTP on a non-loopback address (tokens travel in clear)")
 	f.BoolVar(&logStderr, "log-stderr", false, "also write the log to stderr")
+	f.BoolVar(&o.NewStore, "new-store", false, "start although the store is missing or not the one the daemon last ran on (its tasks and tokens are then gone)")
 	f.BoolVar(&demoMode, "demo", false, "run one task end to end against a built-in scripted model, in a throwaway project (no subscription needed)")
 	f.BoolVar(&demoKeep, "keep", false, "with --demo: keep the demo's directory")
 	cmd.AddCommand(newServeStatusCmd())
@@ -145,6 +152,10 @@ func newServeStatusCmd() *cobra.Command {
 					continue
 				}
 				fmt.Fprintf(out, "warden serve: running at %s as system %v (pid %v, %v, since %v)\n", c.Base, s["name"], s["pid"], s["version"], s["started"])
+				if f, ok := s["store_fault"].(map[string]any); ok {
+					// The one thing to act on: first, in capitals.
+					fmt.Fprintf(out, "STORE FAULT since %v, taking no new work: the store %v: %v; %v\n", f["since"], f["store"], f["reason"], f["fix"])
+				}
 				if sc, ok := s["scheduler"].(map[string]any); ok {
 					fmt.Fprintf(out, "scheduler: %v of %v agents running, last step %v, watchdog restarts %v\n",
 						sc["running"], sc["max_agents"], sc["last_step"], sc["watchdog_restarts"])

@@ -21,11 +21,11 @@ import (
 
 func newTaskCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "task add|list|show|cancel|approve|deny|diff|reply|merge",
+		Use:   "task add|list|show|cancel|approve|deny|diff|reply|merge|prune",
 		Short: "Queue, list, inspect and cancel the daemon's tasks (through its API); answer a waiting agent, see its diff, reply, merge",
 	}
 	cmd.AddCommand(newTaskAddCmd(), newTaskListCmd(), newTaskShowCmd(), newTaskCancelCmd(),
-		newTaskAnswerCmd(true), newTaskAnswerCmd(false), newTaskDiffCmd(), newTaskReplyCmd(), newTaskMergeCmd())
+		newTaskAnswerCmd(true), newTaskAnswerCmd(false), newTaskDiffCmd(), newTaskReplyCmd(), newTaskMergeCmd(), newTaskPruneCmd())
 	return cmd
 }
 

@@ -31,6 +31,7 @@ import (
 	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/store/sqlite"
+	"github.com/warden-dev/warden/internal/storeguard"
 )
 
 // Options configure Run. Paths are resolved once, at start-up: the hook
@@ -64,6 +65,9 @@ type Options struct {
 	ConfigPath string
 	// BaseURL is where the API answers (set once it listens).
 	BaseURL string
+	// NewStore accepts a store other than the one the daemon last ran on
+	// (missing, or replaced by a new one: storemark.go).
+	NewStore bool
 
 	live     *liveConfig      // the config in force (reload.go)
 	notifier *notify.Notifier // a waiting agent's notices
@@ -94,6 +98,8 @@ type Parts struct {
 	Dashboard *dashboard.Server
 	Options   *Options
 	Log       *slog.Logger
+	// Guard latches the store's first failed write (storeguard.go).
+	Guard *storeguard.Guard
 }
 
 // CheckAddr refuses a non-loopback address unless TLS is configured or
@@ -146,10 +152,16 @@ func Run(ctx context.Context, o Options) error {
 	defer lf.Close()
 	var w io.Writer = lf
 	if o.LogTo != nil {
-		w = io.MultiWriter(lf, o.LogTo)
+		w = teeWriter{lf, o.LogTo} // storeguard.go: stderr even when the file refuses
 	}
 	log := slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
+	// Never a new empty store in place of one that held tasks and tokens
+	// without saying so (storemark.go).
+	if err := checkStoreMark(ctx, o.StatePath, o.DB, o.NewStore); err != nil {
+		log.Error("refusing to start", "err", err)
+		return err
+	}
 	// A keeper never creates the store; the daemon does, like a hook.
 	st, err := sqlite.Open(ctx, o.DB)
 	if err != nil {
@@ -193,8 +205,13 @@ func Run(ctx context.Context, o Options) error {
 		log.Error("daemon stopped", "err", serveErr)
 		return serveErr
 	}
+	if err != nil {
+		// The keeper's own reason, such as the store file removed.
+		log.Error("daemon stopped", "err", err)
+		return err
+	}
 	log.Info("daemon stopped")
-	return err
+	return nil
 }
 
 // serve runs the hook server, the scheduler and the API until ctx ends.
@@ -231,10 +248,14 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	}()
 	defer func() { hcancel(); <-hooksDone }()
 
-	p := &Parts{Store: st, Shared: st, Reads: newEventReads(st, o.DB, log), Options: o, Log: log}
+	guard, gone, err := newStoreGuard(o.DB, log)
+	if err != nil {
+		return err
+	}
+	p := &Parts{Store: st, Shared: st, Reads: newEventReads(st, o.DB, log), Options: o, Log: log, Guard: guard}
 	p.DBChecks = []server.DBCheck{{Name: "local", Check: func(ctx context.Context) (any, error) {
 		return map[string]any{"path": o.DB}, st.Check(ctx)
-	}}}
+	}}, storeWritesCheck(guard)}
 	if spoolCheck != nil {
 		p.DBChecks = append(p.DBChecks, server.DBCheck{Name: "spool", Check: spoolCheck})
 	}
@@ -323,6 +344,8 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		})
 	}
 	wg.Go(func() { keepState(sctx, o.StatePath, state, log) }) // state_keep.go
+	marker := &storeMarker{st: st, statePath: o.StatePath}
+	wg.Go(func() { watchStoreFile(sctx, guard, gone, time.Second, fail, func() { marker.update(sctx) }) })
 	log.Info("daemon serving", "addr", addr, "system", id.system, "owner", id.owner, "shared", o.DatabaseURL != "", "max_agents", o.Config.Serve.MaxAgents, "pid", os.Getpid())
 	wg.Go(func() {
 		hs := server.HTTPServer(server.HostGuard(front, o.Config.Serve.Hosts), log)
@@ -335,6 +358,11 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		scancel()
 	})
 	wg.Wait()
+	if guard.Current() == nil {
+		// What the store holds as the daemon leaves it, for the next
+		// start's check (not for a file gone: that one holds nothing).
+		_ = writeStoreMark(context.WithoutCancel(ctx), st, o.StatePath)
+	}
 	if pg := held.Load(); pg != nil {
 		pg.Close()
 	}

@@ -62,8 +62,15 @@ func buildPool(p *Parts, pg *pgShared, id identity) error {
 	p.Registry = &pool.Stored{St: p.Shared, Stale: pool.StaleAfter(pool.BeatEvery, pool.MissedBeats)}
 	extendRunners(p)
 
+	// The queue's writes are guarded (storeguard.go): a store that fails
+	// one stops the scheduler's claims and the API's new tasks.
+	where, local := o.DB, pg == nil
+	if pg != nil {
+		where = pg.where
+	}
+	queue := guardTasks(p.Shared, p.Guard, where, local)
 	sched, err := orchestrator.New(orchestrator.Options{
-		Store: p.Shared, Settings: p.Store, Runners: p.Runners, Default: p.Default,
+		Store: queue, Settings: p.Store, Gate: p.Guard.Refuse, Runners: p.Runners, Default: p.Default,
 		Quota: liveQuota{o: o, store: p.Shared},
 		Log:   p.Log, Owner: id.owner, System: id.system, Peers: peers, Interval: interval,
 		MaxAgents: cfg.Serve.MaxAgents, MaxAttempts: cfg.Serve.MaxAttempts,
@@ -74,7 +81,7 @@ func buildPool(p *Parts, pg *pgShared, id identity) error {
 	p.Scheduler = sched
 	o.onReload("scheduler", func(c *config.Config) { sched.SetLimits(c.Serve.MaxAgents, c.Serve.MaxAttempts) })
 	srv, err := server.New(server.Options{
-		Tasks: p.Shared, Scheduler: sched, Tokens: p.Shared, Deliveries: p.Shared, Events: p.Reads, EventSource: p.Reads.Source,
+		Tasks: queue, Scheduler: sched, StoreFault: p.Guard.Current, Tokens: p.Shared, Deliveries: p.Shared, Events: p.Reads, EventSource: p.Reads.Source,
 		Pace: func(ctx context.Context, now time.Time) (*pace.Record, error) {
 			rec, _, err := pace.Current(ctx, p.Shared, pace.SettingsFrom(o.cfg()), "", now)
 			return rec, err
@@ -142,7 +149,7 @@ func buildWaiting(p *Parts, wait *sharedWait, id identity) error {
 // the ledger (on wg, until ctx ends). waiting keeps its own Parts: the
 // waiting server's dashboard may still be answering a request.
 func switchToShared(ctx context.Context, wg *sync.WaitGroup, waiting *Parts, pg *pgShared, id identity, front *switchHandler, wait *sharedWait, fail func(error)) error {
-	p := &Parts{Store: waiting.Store, Shared: waiting.Store, Reads: waiting.Reads, Options: waiting.Options, Log: waiting.Log}
+	p := &Parts{Store: waiting.Store, Shared: waiting.Store, Reads: waiting.Reads, Options: waiting.Options, Log: waiting.Log, Guard: waiting.Guard}
 	p.DBChecks = waiting.DBChecks[:len(waiting.DBChecks):len(waiting.DBChecks)]
 	if err := buildPool(p, pg, id); err != nil {
 		return err
@@ -183,6 +190,8 @@ func runPool(ctx context.Context, wg *sync.WaitGroup, p *Parts, pg *pgShared, id
 		ledger := &pool.Ledger{Local: p.Store, Shared: pg, Owner: id.owner, Interval: ps.PollInterval, Log: p.Log}
 		wg.Go(func() { ledger.Run(ctx) })
 	}
+	// Task retention: at start, then hourly (prune.go).
+	wg.Go(func() { runPrune(ctx, p, p.Shared, time.Hour) })
 	wg.Go(func() {
 		if err := sched.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 			fail(fmt.Errorf("scheduler: %w", err))

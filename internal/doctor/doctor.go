@@ -82,6 +82,7 @@ func Run(ctx context.Context, o Options) Report {
 	d.claude(ctx)
 	d.harnesses()
 	d.store(ctx)
+	d.storeFaults(ctx)
 	d.modes()
 	d.sharedStore(ctx)
 	d.stateKey()

@@ -52,6 +52,10 @@ type Options struct {
 	// tasks cancelled through them stop here.
 	Peers        Peers
 	RecoverEvery time.Duration
+	// Gate, when set and returning an error, keeps the scheduler from
+	// claiming and starting tasks: the daemon's store stopped taking
+	// writes (storefault.go). Agents already running are still watched.
+	Gate func() error
 }
 
 // Scheduler claims, starts, holds, resumes and finishes tasks.
@@ -65,6 +69,8 @@ type Scheduler struct {
 	// lastWait is the reason of the last recorded queue-wide wait, so a
 	// wait is recorded when it changes, not every step.
 	lastWait string
+	// gateShut: Gate refused at the last look (its reason logged once).
+	gateShut bool
 
 	// limits are MaxAgents and MaxAttempts, changed by SetLimits.
 	limits atomic.Pointer[[2]int]
@@ -292,6 +298,9 @@ func (s *Scheduler) resume(ctx context.Context, q Quota) {
 // fill claims and starts tasks while a slot is free.
 func (s *Scheduler) fill(ctx context.Context, q Quota) error {
 	for {
+		if s.gated() {
+			return nil
+		}
 		s.mu.Lock()
 		running := len(s.runs)
 		s.mu.Unlock()
@@ -308,7 +317,9 @@ func (s *Scheduler) fill(ctx context.Context, q Quota) error {
 			s.noteWait(ctx, "")
 			return nil
 		}
-		s.start(ctx, t, why)
+		if err := s.start(ctx, t, why); err != nil {
+			return err
+		}
 	}
 }
 
@@ -331,8 +342,18 @@ func (s *Scheduler) noteWait(ctx context.Context, reason string) {
 	s.record(ctx, "", task.ActWait, fmt.Sprintf("%d queued: %s", counts[task.Queued], reason))
 }
 
-// start launches a claimed task's agent.
-func (s *Scheduler) start(ctx context.Context, t *task.Task, why string) {
+// start launches a claimed task's agent. The store takes the start before
+// the agent runs and its running state right after; when it refuses
+// either, no agent is left working unrecorded (storefault.go) and the
+// error stops this round of claims.
+func (s *Scheduler) start(ctx context.Context, t *task.Task, why string) error {
+	// What happened is recorded even when the loop is being stopped
+	// meanwhile: a started agent left "claimed" would cost its task an
+	// attempt at the next start.
+	ctx = context.WithoutCancel(ctx)
+	if err := s.startRecorded(ctx, t, why); err != nil {
+		return err
+	}
 	r := s.runnerFor(t)
 	var run agent.Run
 	err := fmt.Errorf("no runner for agent kind %q; known: %v", t.Agent, keys(s.o.Runners))
@@ -340,10 +361,6 @@ func (s *Scheduler) start(ctx context.Context, t *task.Task, why string) {
 		run, err = r.Start(ctx, t)
 	}
 	now := s.o.Clock.Now()
-	// What happened is recorded even when the loop is being stopped
-	// meanwhile: a started agent left "claimed" would cost its task an
-	// attempt at the next start.
-	ctx = context.WithoutCancel(ctx)
 	if err != nil {
 		msg := err.Error()
 		if _, uerr := s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{task.Claimed}, To: task.Failed,
@@ -351,18 +368,18 @@ func (s *Scheduler) start(ctx context.Context, t *task.Task, why string) {
 			s.o.Log.Error("fail task", "task", t.ID, "err", uerr)
 		}
 		s.record(ctx, t.ID, task.ActFail, "the agent did not start: "+msg)
-		return
+		return nil
 	}
 	ref := run.Ref()
+	if _, err := s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{task.Claimed}, To: task.Running,
+		Time: now, Owner: s.o.Owner, Reason: "agent started (" + ref + ")", AgentRef: &ref}); err != nil {
+		return s.unrecorded(ctx, t, run, err)
+	}
 	s.mu.Lock()
 	s.runs[t.ID] = run
 	s.mu.Unlock()
 	go func() { <-run.Done(); s.Notify() }()
-	if _, err := s.o.Store.UpdateTask(ctx, t.ID, task.Change{From: []task.Status{task.Claimed}, To: task.Running,
-		Time: now, Owner: s.o.Owner, Reason: "agent started (" + ref + ")", AgentRef: &ref}); err != nil {
-		s.o.Log.Error("mark task running", "task", t.ID, "err", err)
-	}
-	s.record(ctx, t.ID, task.ActStart, why)
+	return nil
 }
 
 // Cancel cancels task id: a queued task at once, a running one by stopping

@@ -136,6 +136,10 @@ func StateKey() string { return proc().StateKey() }
 // DaemonLog is `warden serve`'s JSON log (rotated beside it).
 func DaemonLog() string { return filepath.Join(Home(), "logs", "daemon.log") }
 
+// KeeperLog is where the on-demand keeper (detached, its stderr gone)
+// notes why it left when that needs saying: its store file removed.
+func KeeperLog() string { return filepath.Join(Home(), "logs", "keeper.log") }
+
 // ServeState is written by a running `warden serve`: its address and pid,
 // for the CLI to find it.
 func ServeState() string { return filepath.Join(Home(), "run", "serve.json") }

@@ -20,11 +20,18 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	if st != nil && st.State == Waiting {
 		b["status"] = "degraded"
 	}
+	fault := s.storeFault()
+	if fault != nil {
+		b["status"] = "degraded"
+	}
 	if s.Authorized(r) {
 		b["version"] = s.o.Version
 		b["uptime_s"] = int64(s.o.Now().Sub(s.o.Started).Seconds())
 		if st != nil {
 			b["shared_store"] = st
+		}
+		if fault != nil {
+			b["store_fault"] = fault
 		}
 		if s.o.ConfigStatus != nil {
 			b["config"] = s.o.ConfigStatus() // which config.toml it applies

@@ -19,6 +19,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/httpstop"
 	"github.com/warden-dev/warden/internal/store"
+	"github.com/warden-dev/warden/internal/storeguard"
 	"github.com/warden-dev/warden/internal/task"
 	"github.com/warden-dev/warden/internal/tasksvc"
 )
@@ -57,6 +58,9 @@ type Options struct {
 	// Waiting, the routes that need it answer 503); nil: none
 	// configured.
 	Shared func() *SharedState
+	// StoreFault is the daemon's latched store fault (nil: none), for
+	// /health and /api/systems (storefault.go).
+	StoreFault func() *storeguard.Fault
 	// BodyLimit caps API request bodies (default 1 MiB; webhooks have
 	// their own caps, webhooks.go).
 	BodyLimit int64

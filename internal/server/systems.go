@@ -8,6 +8,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/orchestrator"
 	"github.com/warden-dev/warden/internal/pool"
+	"github.com/warden-dev/warden/internal/storeguard"
 	"github.com/warden-dev/warden/internal/task"
 )
 
@@ -23,6 +24,9 @@ type SystemEntry struct {
 	Self      bool                      `json:"self"`
 	Scheduler *orchestrator.SchedStatus `json:"scheduler,omitempty"`
 	Tasks     map[string]int            `json:"tasks,omitempty"`
+	// StoreFault, on this daemon's entry: its store stopped taking
+	// writes, so it takes no new work (package storeguard).
+	StoreFault *storeguard.Fault `json:"store_fault,omitempty"`
 }
 
 func (s *Server) listSystems(w http.ResponseWriter, r *http.Request) {
@@ -44,7 +48,7 @@ func (s *Server) listSystems(w http.ResponseWriter, r *http.Request) {
 	host, _ := os.Hostname()
 	self := SystemEntry{System: pool.System{Owner: s.o.Owner, Name: s.o.System, Host: host, PID: os.Getpid(),
 		Version: s.o.Version, Agents: sched.Running, MaxAgents: sched.MaxAgents, Load1: pool.Load1(),
-		Started: s.o.Started.UTC(), Heartbeat: now}, Self: true, Scheduler: &sched, Tasks: tc}
+		Started: s.o.Started.UTC(), Heartbeat: now}, Self: true, Scheduler: &sched, Tasks: tc, StoreFault: s.storeFault()}
 	out := []SystemEntry{}
 	if s.o.Systems != nil {
 		rows, err := s.o.Systems(r.Context(), now)

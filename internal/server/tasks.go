@@ -79,6 +79,8 @@ func (s *Server) TaskService() *tasksvc.Service { return s.tasks }
 // error code: the one place domain errors become HTTP.
 func taskErrorStatus(err error) (status int, code string) {
 	switch {
+	case isStoreFault(err):
+		return storeFaultStatus, storeFaultCode
 	case errors.Is(err, tasksvc.ErrInvalid):
 		return http.StatusBadRequest, "invalid_task"
 	case errors.Is(err, tasksvc.ErrQueueFull):

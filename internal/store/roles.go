@@ -51,7 +51,15 @@ type Shared interface {
 	RecordReader
 	AuditReader
 	Importer
+	TaskRetention
 	Close() error
+}
+
+// TaskRetention is the queue's pruning (serve.task_rows_days): finished
+// tasks oldest first, and their rows deleted with their history.
+type TaskRetention interface {
+	FinishedTasks(ctx context.Context, before time.Time, limit int) ([]task.Task, error)
+	DeleteTasks(ctx context.Context, ids []string) (int64, error)
 }
 
 // Settings is the settings table beyond Store's Setting and SetSetting.

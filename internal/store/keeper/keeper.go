@@ -17,6 +17,13 @@ const RoleServe = "serve"
 // ErrRunning is returned by Run when another keeper holds the store.
 var ErrRunning = errors.New("a keeper already holds this store")
 
+// ErrStoreGone is returned (wrapped, naming the file) by Run when the
+// store's file was removed or replaced while it held it: what was written
+// since went to a file nobody opens again. An on-demand keeper just
+// leaves (the next hook makes or opens the new file); warden serve stops
+// with an error.
+var ErrStoreGone = errors.New("the store file was removed or replaced while the keeper held it")
+
 // Options configure Run; zero durations take the defaults.
 type Options struct {
 	DBPath   string
@@ -149,7 +156,11 @@ func Run(ctx context.Context, o Options) error {
 		case <-tick.C:
 		}
 		if gone(o.DBPath, before) {
-			return nil // removed or replaced: this connection keeps nothing useful
+			// Removed or replaced: this connection keeps nothing useful.
+			if o.Log != nil {
+				fmt.Fprintf(o.Log, "warden keeper: the store %s was removed or replaced; leaving (the next hook opens what is there now)\n", o.DBPath)
+			}
+			return fmt.Errorf("%w: %s", ErrStoreGone, o.DBPath)
 		}
 		if binary != nil {
 			if b, err := os.Stat(o.Binary); err != nil || !os.SameFile(binary, b) || !b.ModTime().Equal(binary.ModTime()) {

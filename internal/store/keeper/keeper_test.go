@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -184,15 +185,21 @@ func TestKeeperStaysWhileWritesCome(t *testing.T) {
 	}
 }
 
+// The keeper leaves when its store is removed, and says so: in its log,
+// and by ErrStoreGone naming the file (warden serve stops with it).
 func TestKeeperLeavesWhenTheStoreIsRemoved(t *testing.T) {
 	db, lock := newStore(t)
-	done := runAsync(context.Background(), Options{DBPath: db, LockPath: lock, Poll: 10 * time.Millisecond})
+	var said testenv.Buffer
+	done := runAsync(context.Background(), Options{DBPath: db, LockPath: lock, Poll: 10 * time.Millisecond, Log: &said})
 	waitHeld(t, lock, true)
 	for _, p := range []string{db, db + "-wal", db + "-shm"} {
 		os.Remove(p)
 	}
-	if err := wait(t, done); err != nil {
-		t.Fatal(err)
+	if err := wait(t, done); !errors.Is(err, ErrStoreGone) || !strings.Contains(err.Error(), db) {
+		t.Fatalf("Run returned %v, want ErrStoreGone naming %s", err, db)
+	}
+	if !strings.Contains(said.String(), "the store "+db+" was removed or replaced") {
+		t.Errorf("the keeper's log says %q", said.String())
 	}
 	if _, err := os.Stat(db); !os.IsNotExist(err) {
 		t.Fatalf("keeper recreated the removed store: %v", err)

@@ -84,6 +84,7 @@ func RunShared(t *testing.T, b SharedBackend) {
 		{"RuleDecisionCounts", testRuleDecisionCounts},
 		{"Overrides", testOverrides},
 		{"SearchEvents", testSearchEvents},
+		{"TaskPrune", testTaskPrune},
 	})
 }
 
