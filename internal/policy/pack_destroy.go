@@ -92,7 +92,7 @@ func destroyPack() Pack {
 			},
 			[]string{"fdisk /dev/sda", "sgdisk --zap-all /dev/nvme0n1", "parted /dev/sdb mklabel gpt", "blkdiscard /dev/sdc", "cryptsetup luksFormat /dev/sdb1", "zpool destroy tank"},
 			[]string{"fdisk -l", "parted -l", "sgdisk -p /dev/sda", "cryptsetup status root", "zpool status"}),
-		cmdRule("core.destroy:snapshots", Ask, "Deleting backups or snapshots (tmutil delete, btrfs subvolume delete, snapper rm, timeshift --delete, vssadmin delete shadows, velero backup delete)", callfacts.SnapshotTools,
+		cmdRule("core.destroy:snapshots", Deny, "Deleting backups or snapshots (tmutil delete, btrfs subvolume delete, snapper rm, timeshift --delete, vssadmin delete shadows, velero backup delete)", callfacts.SnapshotTools,
 			func(e *Env, c *Cmd) string {
 				if c.Effect == callfacts.EffectDelete {
 					return c.EffectWhy() + ": " + c.String()
@@ -101,7 +101,7 @@ func destroyPack() Pack {
 			},
 			[]string{"tmutil deletelocalsnapshots /", "btrfs subvolume delete /mnt/@home", "snapper -c root delete 1-100", "timeshift --delete-all", "vssadmin delete shadows /all /quiet"},
 			[]string{"tmutil listbackups", "btrfs subvolume list /", "snapper list", "timeshift --list", "vssadmin list shadows"}),
-		cmdRule("core.destroy:power", Ask, "Shutting down or rebooting the machine (shutdown, reboot, poweroff, halt, init 0/6)", callfacts.PowerTools,
+		cmdRule("core.destroy:power", Deny, "Shutting down or rebooting the machine (shutdown, reboot, poweroff, halt, init 0/6)", callfacts.PowerTools,
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || c.Has("-c", "--show") && c.Name == "shutdown" {
 					return ""
@@ -239,7 +239,7 @@ func destroyPack() Pack {
 			[]string{"sudo rm -rf /var/lib/postgresql", "rm -rf /etc/nginx", "rm -rf /usr/local/lib", "rm -rf /home/alice/projects", "find /opt/app -delete", "rm -rf /root/.cache"},
 			[]string{"rm -rf /tmp/x", "sudo rm -rf /var/lib/apt/lists/*", "rm -rf ~/proj/build", "rm -rf /var/tmp/cache", "rm /etc/x.conf.bak"}),
 		{
-			ID: "core.destroy:remote-delete", Mode: Ask, Tools: shellTools,
+			ID: "core.destroy:remote-delete", Mode: Deny, Tools: shellTools,
 			Desc: "Deleting or wiping on another host or in a container (ssh host 'rm -rf …', docker/kubectl exec … rm -rf, dd, mkfs, truncate)",
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {
@@ -307,7 +307,7 @@ func destroyPack() Pack {
 			},
 			[]string{"rm -rf ~/Documents", "rm -rf ../other-project", "rm -r /data/backups", "find ~/Downloads -type f -delete", "rm -rf ~/proj2/*", "rimraf ../shared"},
 			[]string{"rm -rf ./build", "rm -rf /tmp/x", "rm -rf ~/.cache/pip", "rm ~/notes.txt", "find . -name '*.o' -delete", "rm -rf node_modules"}),
-		cmdRule("core.destroy:user-delete", Ask, "Deleting users or groups, removing passwords (userdel, deluser, groupdel, passwd -d)", callfacts.UserTools,
+		cmdRule("core.destroy:user-delete", Deny, "Deleting users or groups, removing passwords (userdel, deluser, groupdel, passwd -d)", callfacts.UserTools,
 			func(e *Env, c *Cmd) string {
 				switch c.Name {
 				case "passwd":
@@ -326,7 +326,7 @@ func destroyPack() Pack {
 			},
 			[]string{"sudo userdel -r alice", "deluser bob", "groupdel devs", "passwd -d root"},
 			[]string{"id alice", "passwd", "getent passwd bob", "userdel --help"}),
-		cmdRule("core.destroy:shred", Ask, "shred (overwrites file content beyond recovery) outside scratch directories and the project's own files", []string{"shred", "srm", "wipe"},
+		cmdRule("core.destroy:shred", Deny, "shred (overwrites file content beyond recovery) outside scratch directories and the project's own files", []string{"shred", "srm", "wipe"},
 			func(e *Env, c *Cmd) string {
 				for _, p := range c.Pos {
 					// A file of the project is no more lost than after rm

@@ -12,7 +12,7 @@ import (
 // verb of a program no table names.
 func remoteActionRules() []Rule {
 	kind := func(id, k, desc string, catch, allow []string) Rule {
-		return cmdRule(id, Ask, desc, callfacts.RemoteActionTools(),
+		return cmdRule(id, Deny, desc, callfacts.RemoteActionTools(),
 			func(e *Env, c *Cmd) string {
 				if c.RemoteAction() != k {
 					return ""

@@ -112,7 +112,7 @@ func systemRules() []Rule {
 			},
 			[]string{"sudo usermod -aG sudo bob", "usermod -a -G wheel eve", "gpasswd -a mallory docker", "adduser eve sudo"},
 			[]string{"usermod -c 'Bob B' bob", "groups", "id -Gn", "adduser --disabled-password svc"}),
-		cmdRule("core.destroy:volumes", Ask, "Deleting container volumes (docker volume rm/prune, system prune --volumes, compose down -v): their data is gone", []string{"docker", "podman", "nerdctl", "docker-compose"},
+		cmdRule("core.destroy:volumes", Deny, "Deleting container volumes (docker volume rm/prune, system prune --volumes, compose down -v): their data is gone", []string{"docker", "podman", "nerdctl", "docker-compose"},
 			func(e *Env, c *Cmd) string {
 				p := " " + strings.Join(c.Pos, " ") + " "
 				switch {
@@ -138,7 +138,7 @@ func systemRules() []Rule {
 			},
 			[]string{"docker volume rm $(docker volume ls -q)", "docker system prune -af --volumes", "docker volume prune -f", "podman volume prune -f", "docker compose down -v", "docker --context prod volume rm data"},
 			[]string{"docker volume ls", "docker system prune -f", "docker compose down", "docker volume create x", "docker volume rm proj_pgdata"}),
-		cmdRule("core.destroy:containers-all", Ask, "Force-removing or killing every container (docker rm -f $(docker ps -aq), docker kill $(docker ps -q)), removing a stack or service, leaving a swarm by force: running services stop and their containers' files are gone", []string{"docker", "podman", "nerdctl"},
+		cmdRule("core.destroy:containers-all", Deny, "Force-removing or killing every container (docker rm -f $(docker ps -aq), docker kill $(docker ps -q)), removing a stack or service, leaving a swarm by force: running services stop and their containers' files are gone", []string{"docker", "podman", "nerdctl"},
 			func(e *Env, c *Cmd) string {
 				p := c.Pos
 				if len(p) > 0 && p[0] == "container" {
@@ -208,7 +208,7 @@ func metadataRule() Rule {
 
 // publishRule joins external.systems.
 func publishRule() Rule {
-	return cmdRule("external.systems:publish", Ask, "Publishing a package or release to a public registry (npm/yarn/pnpm publish, cargo publish, twine upload, gem push): hard to take back", []string{"npm", "yarn", "pnpm", "bun", "cargo", "twine", "gem", "poetry", "flit", "hatch", "uv", "dotnet", "mvn", "gradle", "gradlew"},
+	return cmdRule("external.systems:publish", Deny, "Publishing a package or release to a public registry (npm/yarn/pnpm publish, cargo publish, twine upload, gem push): hard to take back", []string{"npm", "yarn", "pnpm", "bun", "cargo", "twine", "gem", "poetry", "flit", "hatch", "uv", "dotnet", "mvn", "gradle", "gradlew"},
 		func(e *Env, c *Cmd) string {
 			s := sub(c)
 			switch {

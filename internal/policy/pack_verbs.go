@@ -23,7 +23,7 @@ var destructiveVerbs = []string{"delete", "del", "destroy", "remove", "rm", "rb"
 
 func externalVerbRules() []Rule {
 	return []Rule{
-		cmdRule("external.systems:destructive-verb", Ask, "Deleting, dropping or purging through a CLI of an external system (vault, restic, borg, supabase, firebase, wrangler, kafka-topics --delete, curl -X DELETE…)", externalCLIs,
+		cmdRule("external.systems:destructive-verb", Deny, "Deleting, dropping or purging through a CLI of an external system (vault, restic, borg, supabase, firebase, wrangler, kafka-topics --delete, curl -X DELETE…)", externalCLIs,
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || c.Has("--help") {
 					return ""
