@@ -16,7 +16,7 @@ func tempDir(p string) bool {
 // destroyPack: destructive tools that had no rule of their own.
 func destroyPack() Pack {
 	return Pack{Name: "core.destroy", Desc: "Destructive tools: sync with delete, disk partitioning, power off, killing every process, moving system dirs away, truncating files outside the project, deleting users, the whole project, kernel writes, volumes", Rules: append([]Rule{
-		cmdRule("core.destroy:sync-delete", Ask, "Sync that deletes at the destination or the source (rsync --delete/--remove-source-files, rclone sync/purge/delete, aws s3 sync --delete, gsutil rsync -d)", callfacts.SyncTools,
+		cmdRule("core.destroy:sync-delete", Deny, "Sync that deletes at the destination or the source (rsync --delete/--remove-source-files, rclone sync/purge/delete, aws s3 sync --delete, gsutil rsync -d)", callfacts.SyncTools,
 			func(e *Env, c *Cmd) string {
 				switch c.Name {
 				case "rsync":
@@ -339,7 +339,7 @@ func destroyPack() Pack {
 			},
 			[]string{"shred -n 3 ~/.bash_history", "srm -r /home/dev/old/", "shred -uz /home/dev/data.db", "shred -u $F", "shred -u ../other/notes.txt"},
 			[]string{"shred -u /tmp/secret.txt", "shred --help", "echo shred x", "man shred", "shred -u notes.txt", "shred -u secrets/tmp-token.txt"}),
-	}, append(append(systemRules(), remoteScriptRule(), findDeleteRule()), packageRules()...)...)}
+	}, append(append(append(systemRules(), remoteScriptRule(), findDeleteRule()), packageRules()...), killByName()...)...)}
 }
 
 // scratchOnly reports whether every path c names is in a scratch

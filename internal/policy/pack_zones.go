@@ -13,11 +13,11 @@ import (
 // any other rule.
 func zonesPack() Pack {
 	return Pack{Name: "core.zones", Desc: "The verdict table, effect × zone (warden policy zones): recursive delete of home data and home config, writes to credentials, system or warden's files, destructive effects on targets the line does not show", Rules: []Rule{
-		zoneRule("core.zones:deny", Deny, "Effects the verdict table denies (recursive delete · home data or home config, anything but permissions on credentials, deletes in the system, warden's own files)",
-			[]string{"rm -rf ~/Documents", "find ~/Pictures -type f -delete", "srm -r ~/work", "rm -rf .git", "cd ~ && rm -rf Music", "rm -rf \"$HOME\"/Desktop", "rm -rf ${HOME}/{a,b}", "shred -u ~/.aws/credentials", "rsync -a --delete ./empty/ ~/photos/"},
+		zoneRule("core.zones:deny", Deny, "Effects the verdict table denies (recursive delete · home data, home config or the agent's config, emptying files there, anything but permissions on credentials, deletes in the system, warden's own files)",
+			[]string{"rm -rf ~/Documents", "find ~/Pictures -type f -delete", "srm -r ~/work", "rm -rf .git", "cd ~ && rm -rf Music", "rm -rf \"$HOME\"/Desktop", "rm -rf ${HOME}/{a,b}", "shred -u ~/.aws/credentials", "rsync -a --delete ./empty/ ~/photos/", "truncate -s 0 ~/.zsh_history", "rm -rf ~/.claude/projects", "truncate -s 0 ~/notes/todo.md"},
 			[]string{"rm -rf ./build", "rm -rf node_modules", "rm -rf /tmp/x", "find . -name '*.pyc' -delete", "rsync -a --delete ./src/ ./dist/", "cat ~/.bashrc", "rm -rf ~/.cache/pip"}),
 		zoneRule("core.zones:ask", Ask, "Effects the verdict table asks about (deletes in home, overwriting home config, the agent's config or system directories, destructive effects on unknown targets)",
-			[]string{"rm ~/.zsh_history", "rm -rf \"$TARGET\"", "cp dotfiles/zshrc ~/.zshrc", "truncate -s 0 ~/.zsh_history", "rm -rf ~/.claude/projects"},
+			[]string{"rm ~/.zsh_history", "rm -rf \"$TARGET\"", "cp dotfiles/zshrc ~/.zshrc", "chmod 000 ~/.config", "rm ~/.claude/CLAUDE.md"},
 			[]string{"rm -f build/app.o", "echo x > /tmp/out", "echo hi > notes.txt", "chmod +x ./run.sh", "touch ~/todo.txt"}),
 		projectSourceRule(),
 		{ID: "core.zones:startup-replace", Mode: Deny, Tools: shellTools,
