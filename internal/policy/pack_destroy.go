@@ -81,6 +81,12 @@ func destroyPack() Pack {
 					if !c.Has("-w") {
 						return ""
 					}
+				case "diskutil":
+					if !anyPos(c, "eraseDisk", "eraseVolume", "partitionDisk", "zeroDisk", "randomDisk", "secureErase", "reformat", "deleteVolume", "apfs") ||
+						anyPos(c, "list", "info") {
+						return ""
+					}
+					return "diskutil erases or repartitions a disk: " + c.String()
 				}
 				if !callfacts.NamesArgs(c.Name) && regularFiles(e, c, c.Pos) {
 					return "" // a disk image in the project
@@ -90,8 +96,8 @@ func destroyPack() Pack {
 				}
 				return c.Name + " rewrites or erases a disk: " + c.String()
 			},
-			[]string{"fdisk /dev/sda", "sgdisk --zap-all /dev/nvme0n1", "parted /dev/sdb mklabel gpt", "blkdiscard /dev/sdc", "cryptsetup luksFormat /dev/sdb1", "zpool destroy tank"},
-			[]string{"fdisk -l", "parted -l", "sgdisk -p /dev/sda", "cryptsetup status root", "zpool status"}),
+			[]string{"fdisk /dev/sda", "sgdisk --zap-all /dev/nvme0n1", "parted /dev/sdb mklabel gpt", "blkdiscard /dev/sdc", "cryptsetup luksFormat /dev/sdb1", "zpool destroy tank", "diskutil eraseDisk APFS Blank disk2"},
+			[]string{"fdisk -l", "parted -l", "sgdisk -p /dev/sda", "cryptsetup status root", "zpool status", "diskutil list", "diskutil info disk0"}),
 		cmdRule("core.destroy:snapshots", Deny, "Deleting backups or snapshots (tmutil delete, btrfs subvolume delete, snapper rm, timeshift --delete, vssadmin delete shadows, velero backup delete)", callfacts.SnapshotTools,
 			func(e *Env, c *Cmd) string {
 				if c.Effect == callfacts.EffectDelete {

@@ -57,7 +57,7 @@ func systemRules() []Rule {
 			[]string{"sudo ufw disable", "setenforce 0", "sudo systemctl stop firewalld", "systemctl disable --now apparmor.service", "sudo iptables -P INPUT ACCEPT", "iptables -F", "sudo spctl --master-disable", "csrutil disable", "sudo nft flush ruleset"},
 			[]string{"sudo ufw status", "sudo ufw allow 22/tcp", "getenforce", "systemctl status firewalld", "sudo iptables -L -n", "iptables -A INPUT -p tcp --dport 22 -j ACCEPT", "spctl --status", "csrutil status", "systemctl stop nginx"}),
 		{
-			ID: "core.destroy:kernel-write", Mode: Ask, Tools: shellTools,
+			ID: "core.destroy:kernel-write", Mode: Deny, Tools: shellTools,
 			Desc: "Writes to /proc and /sys (sysrq, kernel parameters) and sysctl -w",
 			Match: func(e *Env) string {
 				for _, p := range writes(e.F) {
@@ -75,7 +75,7 @@ func systemRules() []Rule {
 			Catch: []string{"echo b > /proc/sysrq-trigger", "echo 0 | sudo tee /proc/sys/kernel/randomize_va_space", "sysctl -w vm.swappiness=0", "echo 1 > /sys/class/leds/x/brightness"},
 			Allow: []string{"cat /proc/cpuinfo", "sysctl -a", "cat /sys/class/net/eth0/address", "echo hi > /tmp/x"},
 		},
-		cmdRule("core.destroy:system-file", Ask, "Removing, moving or linking over single files in system directories (mv /bin/bash …, rm /usr/bin/python3, ln -sf … /usr/bin/x)", []string{"rm", "mv", "ln", "unlink"},
+		cmdRule("core.destroy:system-file", Deny, "Removing, moving or linking over single files in system directories (mv /bin/bash …, rm /usr/bin/python3, ln -sf … /usr/bin/x)", []string{"rm", "mv", "ln", "unlink"},
 			func(e *Env, c *Cmd) string {
 				srcs := c.Pos
 				if (c.Name == "mv" || c.Name == "ln") && len(c.Pos) > 1 {
