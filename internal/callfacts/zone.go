@@ -218,3 +218,18 @@ func withinAny(p, base string, dirs []string) bool {
 	}
 	return false
 }
+
+// HoldsCredentials reports whether the directory p (normalized) holds a
+// credentials file of home: ~/.kube holds ~/.kube/config, home holds all.
+// A copy of p sends them along.
+func HoldsCredentials(p, home string) bool {
+	if home == "" || p != home && !strings.HasPrefix(p, home+"/") {
+		return false
+	}
+	for _, c := range homeCredentials {
+		if full := home + "/" + c; strings.HasPrefix(full, p+"/") {
+			return true
+		}
+	}
+	return false
+}
