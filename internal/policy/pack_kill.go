@@ -30,7 +30,7 @@ func killByName() []Rule {
 	return []Rule{
 		cmdRule("core.destroy:kill-system", Deny, "Ending a process the machine or the session depends on (sshd, systemd, launchd, Finder, dockerd, explorer.exe…), every process of a user (pkill -u, killall -u) or every process a pattern matches (pkill -f .)", killTools,
 			func(e *Env, c *Cmd) string {
-				if c.Has("-l", "-L") {
+				if listsSignals(c) {
 					return ""
 				}
 				if (c.Name == "pkill" || c.Name == "killall" || c.Name == "skill") && userOnly(c) {
@@ -48,7 +48,7 @@ func killByName() []Rule {
 			[]string{"kill -9 1234", "pkill -f vite", "killall python3", "kill %1", "kill -l", "pgrep sshd"}),
 		cmdRule("core.destroy:kill-by-name", Ask, "Ending every process of a name (pkill node, killall python3) or what listens on a service's port (fuser -k 5432/tcp, kill $(lsof -t -i:6379)): it reaches processes the agent did not start; one command line (pkill -f 'vite dev') or a dev server's port is routine", killTools,
 			func(e *Env, c *Cmd) string {
-				if c.Has("-l", "-L") || c.Name == "fuser" && !c.Has("-k") {
+				if listsSignals(c) || c.Name == "fuser" && !c.Has("-k") {
 					return ""
 				}
 				if c.Has("-u", "--user") && len(c.Pos) > 0 {
@@ -69,7 +69,7 @@ func killByName() []Rule {
 					return ""
 				case "pkill", "killall", "skill":
 					for _, n := range c.Pos {
-						if c.Has("-f", "--full") && strings.ContainsAny(n, " ./") {
+						if hasArg(c, "-f", "--full") && strings.ContainsAny(n, " ./") {
 							continue // one script or command line: pkill -f 'node server.js'
 						}
 						return c.Name + " ends every process named " + n + ": " + c.String()
@@ -78,7 +78,7 @@ func killByName() []Rule {
 				}
 				return c.Name + " ends processes chosen by name: " + c.String()
 			},
-			[]string{"pkill node", "fuser -k 5432/tcp", "lsof -ti :6379 | xargs kill -9", "killall python3", "pkill -f webpack", "taskkill /F /IM node.exe", "kill $(lsof -t -i:5432)"},
+			[]string{"pkill node", "pkill -KILL -f postgres", "fuser -k 5432/tcp", "lsof -ti :6379 | xargs kill -9", "killall python3", "pkill -f webpack", "taskkill /F /IM node.exe", "kill $(lsof -t -i:5432)"},
 			[]string{"kill -9 1234", "kill %1", "kill $PID", "kill -l", "fuser 8080/tcp", "pgrep node", "kill -9 $(lsof -t -i:3000)", "pkill -f 'vite dev'", "pkill -u dev node", "fuser -k 3000/tcp"}),
 	}
 }
@@ -169,6 +169,21 @@ func userOnly(c *Cmd) bool {
 	for i, a := range c.Args {
 		if (a == "-u" || a == "--user") && i+1 < len(c.Args) && i+2 == len(c.Args) {
 			return true
+		}
+	}
+	return false
+}
+
+// listsSignals: kill -l / -L list signal names (a bundle like -KILL is a
+// signal, not -K -I -L -L).
+func listsSignals(c *Cmd) bool { return hasArg(c, "-l", "-L", "--list") }
+
+func hasArg(c *Cmd, xs ...string) bool {
+	for _, a := range c.Args {
+		for _, x := range xs {
+			if a == x {
+				return true
+			}
 		}
 	}
 	return false
