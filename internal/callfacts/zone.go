@@ -233,3 +233,13 @@ func HoldsCredentials(p, home string) bool {
 	}
 	return false
 }
+
+// CacheOnly reports whether every home path text names is a cache
+// (~/.cache/…, Library/Caches): deleting those loses nothing.
+func CacheOnly(text string) bool {
+	if !strings.Contains(text, "/.cache") && !strings.Contains(text, "Library/Caches") {
+		return false
+	}
+	rest := strings.NewReplacer("~/.cache", "", "/.cache", "", "~/Library/Caches", "", "Library/Caches", "").Replace(text)
+	return !strings.Contains(rest, "~/") && !strings.Contains(rest, "/home/")
+}

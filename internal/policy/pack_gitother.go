@@ -29,14 +29,14 @@ func gitOtherRules() []Rule {
 						return ""
 					}
 					switch callfacts.ZoneOf(dir, e.F.Home, e.F.Project) {
-					case callfacts.ZoneHomeData, callfacts.ZoneHomeConfig, callfacts.ZoneElsewhere:
+					case callfacts.ZoneHomeData, callfacts.ZoneHomeConfig, callfacts.ZoneElsewhere, callfacts.ZoneSystem, callfacts.ZoneWarden, callfacts.ZoneAgent:
 						return "git " + c.Sub(0) + " discards work in " + dir + ", a repository that is not the project: " + c.String()
 					}
 					return ""
 				})
 			},
 			Catch: []string{"git -C ~/code/api reset --hard HEAD~5", "git -C ~/code/website clean -fdx", "cd ~/code/mobile && git clean -ffdx",
-				"git --git-dir=$HOME/dotfiles.git --work-tree=$HOME checkout -f -- .", "cd ../other && git checkout -- ."},
+				"git --git-dir=$HOME/dotfiles.git --work-tree=$HOME checkout -f -- .", "cd ../other && git checkout -- .", "git -C ~/.warden reset --hard HEAD~10", "git --work-tree=/ checkout HEAD -- ."},
 			Allow: []string{"git reset --hard", "git -C ~/code/api status", "git -C ~/code/api log", "cd ~/code/api && git pull", "git -C /tmp/scratch reset --hard", "git clean -n"}},
 		cmdRule("core.git:global-config", Ask, "Changing git's global or system configuration (git config --global …): every repository obeys it; a key that runs programs (core.hooksPath, core.pager, core.sshCommand, core.fsmonitor, credential.helper !…, alias !…) is core.git:global-config-code", []string{"git"},
 			func(e *Env, c *Cmd) string {

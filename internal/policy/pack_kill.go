@@ -19,7 +19,7 @@ var systemProcesses = map[string]bool{"sshd": true, "ssh-agent": true, "systemd"
 	"networkmanager": true, "dockerd": true, "containerd": true, "kubelet": true, "xorg": true, "gnome-shell": true, "plasmashell": true,
 	"gdm": true, "lightdm": true, "sddm": true, "cron": true, "crond": true, "rsyslogd": true, "systemd-journald": true, "polkitd": true,
 	"wininit.exe": true, "winlogon.exe": true, "lsass.exe": true, "csrss.exe": true, "svchost.exe": true, "tmux": true, "screen": true,
-	"claude": true, "code": true, "kernel_task": true, "mds": true, "coreaudiod": true, "pulseaudio": true, "pipewire": true}
+	"claude": true, "code": true, "warden": true, "warden-core": true, "warden-helper": true, "kernel_task": true, "mds": true, "coreaudiod": true, "pulseaudio": true, "pipewire": true}
 
 // killByName: ending processes chosen by name, pattern, port or a
 // finder's output reaches processes the agent did not start (every node,
@@ -44,7 +44,7 @@ func killByName() []Rule {
 				}
 				return ""
 			},
-			[]string{"killall Finder", "sudo kill -9 $(pgrep sshd)", "pkill -9 dockerd", "pkill -u dev", "pkill -f .", "taskkill /F /IM explorer.exe", "kill $(pidof systemd-journald)"},
+			[]string{"killall Finder", "sudo kill -9 $(pgrep sshd)", "pkill -9 dockerd", "pkill -u dev", "pkill -f .", "taskkill /F /IM explorer.exe", "kill $(pidof systemd-journald)", "kill $(pgrep -f warden)"},
 			[]string{"kill -9 1234", "pkill -f vite", "killall python3", "kill %1", "kill -l", "pgrep sshd"}),
 		cmdRule("core.destroy:kill-by-name", Ask, "Ending every process of a name (pkill node, killall python3) or what listens on a service's port (fuser -k 5432/tcp, kill $(lsof -t -i:6379)): it reaches processes the agent did not start; one command line (pkill -f 'vite dev') or a dev server's port is routine", killTools,
 			func(e *Env, c *Cmd) string {

@@ -421,7 +421,7 @@ var prodName = re(`(?i)(^|[/._-])(prod|production|live)([/._-]|$)`)
 // already parsed (and caught by the other packs); these rules cover what
 // the code itself does.
 func interpPack() Pack {
-	return Pack{Name: "core.interp", Desc: "Inline interpreters (python -c, node -e, ruby -e, perl -e, php -r): recursive deletes of / or ~ in the payload; every one-liner recorded", Rules: []Rule{
+	return Pack{Name: "core.interp", Desc: "Inline interpreters (python -c, node -e, ruby -e, perl -e, php -r): recursive deletes of / or ~ in the payload; every one-liner recorded", Rules: append([]Rule{
 		{
 			ID: "core.interp:delete-root", Mode: Deny, Tools: shellTools,
 			Desc: "An interpreter one-liner that recursively deletes /, ~ or a system directory (shutil.rmtree, fs.rmSync, FileUtils.rm_rf…)",
@@ -460,7 +460,7 @@ func interpPack() Pack {
 			Catch: []string{"python3 -c 'print(1)'", "node -e 'console.log(1)'", "perl -pe 's/a/b/' f.txt", "php -r 'echo 1;'"},
 			Allow: []string{"python3 script.py", "node server.js", "ruby -v", "perl script.pl"},
 		},
-	}}
+	}, runtimeWipeRule())}
 }
 
 // homeRef matches the ways interpreter code names the home directory.
