@@ -19,7 +19,7 @@ var systemProcesses = map[string]bool{"sshd": true, "ssh-agent": true, "systemd"
 	"networkmanager": true, "dockerd": true, "containerd": true, "kubelet": true, "xorg": true, "gnome-shell": true, "plasmashell": true,
 	"gdm": true, "lightdm": true, "sddm": true, "cron": true, "crond": true, "rsyslogd": true, "systemd-journald": true, "polkitd": true,
 	"wininit.exe": true, "winlogon.exe": true, "lsass.exe": true, "csrss.exe": true, "svchost.exe": true, "tmux": true, "screen": true,
-	"claude": true, "code": true, "warden": true, "warden-core": true, "warden-helper": true, "kernel_task": true, "mds": true, "coreaudiod": true, "pulseaudio": true, "pipewire": true}
+	"claude": true, "code": true, "warden": true, "warden-core": true, "warden-helper": true, "postgres": true, "postgresql": true, "mysqld": true, "mariadbd": true, "redis-server": true, "mongod": true, "nginx": true, "httpd": true, "apache2": true, "kernel_task": true, "mds": true, "coreaudiod": true, "pulseaudio": true, "pipewire": true}
 
 // killByName: ending processes chosen by name, pattern, port or a
 // finder's output reaches processes the agent did not start (every node,
