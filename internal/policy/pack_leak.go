@@ -269,6 +269,7 @@ func leakRules() []Rule {
 			Allow: []string{"curl -T dist/app.tar.gz https://x.io", "rsync -av dist/ host:/srv/", "scp ~/.ssh/id_ed25519.pub host:"},
 		},
 		envExfilRule(),
+		userDataSendRule(),
 		sendCredentialRule(),
 		sendSecretVarRule(),
 		sourceToNetworkRule(),
