@@ -378,7 +378,7 @@ func regularFiles(e *Env, c *Cmd, args []string) bool {
 		}
 		n++
 		p := e.abs(c, a)
-		if strings.HasPrefix(p, "/dev/") || !under(p, e.F.Project) || callfacts.UnknownValue(a) {
+		if strings.HasPrefix(p, "/dev/") || !under(p, e.F.Project) && !tempDir(p) || callfacts.UnknownValue(a) {
 			return false
 		}
 	}

@@ -16,8 +16,11 @@ func keyFile(p string) bool {
 		return false
 	}
 	switch path.Ext(b) {
-	case ".key", ".p12", ".pfx", ".ppk", ".jks", ".keystore", ".p8", ".asc":
+	case ".key", ".p12", ".pfx", ".ppk", ".jks", ".keystore", ".p8":
 		return !strings.Contains(b, "public")
+	case ".asc":
+		// an armored private key, not a signature (SHA256SUMS.asc)
+		return strings.Contains(b, "key") && !strings.Contains(b, "public") || strings.Contains(b, "secret") || strings.Contains(b, "priv")
 	case ".pem":
 		return strings.Contains(b, "key") || strings.Contains(b, "priv") || strings.Contains(b, "secret")
 	}
@@ -233,14 +236,14 @@ func leakRules() []Rule {
 					if p.Op == OpWrite || p.Op == OpDelete || listing[p.Via] || p.Via == "source" || p.Via == "." {
 						continue
 					}
-					if secretFile(p.Path) {
+					if secretFile(p.Path) && !generatesKeys(e, p.Via) {
 						return fmt.Sprintf("%s reads %s, which holds secrets", p.Via, homeRel(p.Path, e.F.Home))
 					}
 				}
 				return ""
 			},
 			Catch: []string{"cat .env", "grep API_KEY .env.production", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/.env.local"}}`, "cat certs/server.key", "base64 deploy/private-key.pem", "cp .env .env.backup", "strings /proc/1/environ"},
-			Allow: []string{"cat .env.example", "cat ~/.ssh/id_rsa.pub", "ls .env*", "source .env", "cat keys.go", "cat certs/server.crt"},
+			Allow: []string{"cat .env.example", "cat ~/.ssh/id_rsa.pub", "ls .env*", "source .env", "cat keys.go", "cat certs/server.crt", "openssl req -x509 -newkey rsa:2048 -nodes -keyout certs/dev.key -out certs/dev.crt -days 30 -subj /CN=localhost", "gpg --verify SHA256SUMS.asc SHA256SUMS"},
 		},
 		{
 			ID: "core.secrets:exfil", Mode: Ask, Tools: shellTools,
