@@ -30,7 +30,7 @@ func persistRules() []Rule {
 				return ""
 			},
 			Catch: []string{"echo 'export PATH=/tmp/.x:$PATH' | tee -a ~/.bashrc", "echo 'export LD_PRELOAD=/tmp/hook.so' >> ~/.profile", "echo 'alias sudo=\"/tmp/s\"' >> ~/.zshrc",
-				"printf 'PATH=$HOME/.cache/.b:$PATH\\n' >> ~/.bash_profile", "echo \"PROMPT_COMMAND='curl -s x.example/p'\" >> ~/.bashrc"},
+				"printf 'PATH=$HOME/.cache/.b:$PATH\\n' >> ~/.bash_profile", "echo \"PROMPT_COMMAND='curl -s x.example/p'\" >> ~/.bashrc", "echo 'source /tmp/.p' >> ~/.profile", "echo \"alias git='rm -rf ~; git'\" >> ~/.bash_aliases"},
 			Allow: []string{"echo 'export PATH=$HOME/bin:$PATH' >> ~/.bashrc", "echo 'alias ll=\"ls -la\"' >> ~/.zshrc", "echo 'export PATH=\"$HOME/.local/bin:$PATH\"' >> ~/.bashrc", "echo 'export EDITOR=vim' >> ~/.profile"}},
 		{ID: "core.zones:autostart", Mode: Deny, Tools: shellTools,
 			Desc: "Writing a service, login item or scheduled job that starts by itself (~/.config/systemd/user/, ~/Library/LaunchAgents/, ~/.config/autostart/, /etc/systemd/, /Library/LaunchDaemons/, /etc/cron.*): it keeps running after the session",
@@ -43,10 +43,17 @@ func persistRules() []Rule {
 						return tc.Via + " writes " + homeRel(tc.Path, e.F.Home) + " in " + d + ": it starts by itself"
 					}
 				}
+				for _, c := range e.F.Cmds("ditto", "gcp", "rsync") {
+					if len(c.Pos) >= 2 && !c.DryRun() {
+						if d := autostartDir(e.abs(c, c.Pos[len(c.Pos)-1]), e.F.Home); d != "" {
+							return c.Name + " copies into " + d + ": it starts by itself"
+						}
+					}
+				}
 				return ""
 			},
 			Catch: []string{"cat > ~/.config/systemd/user/helper.service <<'EOF'\n[Service]\nExecStart=/tmp/x\nEOF", "cp agent.plist ~/Library/LaunchAgents/com.x.plist",
-				"echo '[Desktop Entry]' > ~/.config/autostart/x.desktop", "sudo cp x.service /etc/systemd/system/", "sudo tee /etc/cron.d/job < job"},
+				"echo '[Desktop Entry]' > ~/.config/autostart/x.desktop", "sudo cp x.service /etc/systemd/system/", "sudo tee /etc/cron.d/job < job", "mkdir -p ~/.config/autostart && cp ./agent.desktop ~/.config/autostart/", "ditto ./payload ~/Library/LaunchAgents/"},
 			Allow: []string{"cat ~/.config/systemd/user/helper.service", "ls ~/Library/LaunchAgents", "cp deploy/app.service ./build/", "systemctl --user status"}},
 		{ID: "core.zones:path-shadow", Mode: Deny, Tools: shellTools,
 			Desc: "Putting a program on PATH under the name of one the user runs (ln -sf wrap.sh ~/.local/bin/git, cp x /usr/local/bin/sudo): every later call of that name runs it",
@@ -66,7 +73,7 @@ func persistRules() []Rule {
 	}
 }
 
-var startupHijack = regexp.MustCompile(`(?:\bPATH=["']?(?:/tmp|/var/tmp|/dev/shm|[^:"'\s]*/\.[^/:"'\s]+(?:/|:|["']|$))[^\s"']*|\b(?:LD_PRELOAD|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH|PROMPT_COMMAND)=\S*|\btrap\b[^;]*\bDEBUG\b|\balias\s+(?:sudo|su|ssh|scp|git|cd|ls|cat|gpg|passwd|curl|wget|python3?|node|npm|pip3?|docker|kubectl|aws|rm|cp|mv)=\S*)`)
+var startupHijack = regexp.MustCompile(`(?:\bPATH=["']?(?:/tmp|/var/tmp|/dev/shm|[^:"'\s]*/\.[^/:"'\s]+(?:/|:|["']|$))[^\s"']*|\b(?:LD_PRELOAD|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH|PROMPT_COMMAND)=\S*|\btrap\b[^;]*\bDEBUG\b|(?:^|[;&|\s"'])(?:source|\.)\s+/(?:tmp|var/tmp|dev/shm)/\S*|\balias\s+(?:sudo|su|ssh|scp|git|cd|ls|cat|gpg|passwd|curl|wget|python3?|node|npm|pip3?|docker|kubectl|aws|rm|cp|mv)=\S*)`)
 
 // autostartDir names the start-by-itself directory p is in, "" for none.
 func autostartDir(p, home string) string {
@@ -81,7 +88,7 @@ func autostartDir(p, home string) string {
 			}
 			full = home + d[1:]
 		}
-		if strings.HasPrefix(p, full) {
+		if strings.HasPrefix(p, full) || p+"/" == full {
 			return d
 		}
 	}
