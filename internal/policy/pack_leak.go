@@ -273,6 +273,8 @@ func leakRules() []Rule {
 		},
 		envExfilRule(),
 		userDataSendRule(),
+		credStoreRules()[0],
+		credStoreRules()[1],
 		sendCredentialRule(),
 		sendSecretVarRule(),
 		sourceToNetworkRule(),
