@@ -20,13 +20,13 @@ func extractOverRule() Rule {
 				c := &e.F.Commands[i]
 				d := extractDir(e, c)
 				archive := c.Name != "cp" && c.Name != "rsync" && c.Name != "ditto" // members unknown
-				if d != "" && (d == e.F.Home || archive && callfacts.ZoneOf(d, e.F.Home, e.F.Project) == callfacts.ZoneHomeConfig && path.Dir(d) == e.F.Home) {
+				if d != "" && (d == e.F.Home || d == e.F.Home+"/.config" || archive && callfacts.ZoneOf(d, e.F.Home, e.F.Project) == callfacts.ZoneHomeConfig && path.Dir(d) == e.F.Home) {
 					return c.Name + " writes files it does not name into " + homeRel(d, e.F.Home) + ", over what is there: " + c.String()
 				}
 			}
 			return ""
 		},
-		Catch: []string{"tar xf dotfiles.tar -C $HOME", "find . -depth -print | cpio -pdmu ~/", "7z x -y archive.7z -o$HOME", "cp -r ./template/. ~/", "cd ~ && cpio -idmu < /tmp/restore.cpio",
+		Catch: []string{"unrar x -o+ pack.rar ~/", "stow -t ~ dotfiles", "patch -p1 -d ~ < dotfiles.patch", "git apply --unsafe-paths --directory=/home/dev fix.patch", "cp -rf ./config/* ~/.config/", "pax -r -f backup.pax -s ',^,/home/dev/,'", "tar xf dotfiles.tar -C $HOME", "find . -depth -print | cpio -pdmu ~/", "7z x -y archive.7z -o$HOME", "cp -r ./template/. ~/", "cd ~ && cpio -idmu < /tmp/restore.cpio",
 			"unzip -o backup.zip -d ~", "tar -xzf cfg.tgz -C ~/.config"},
 		Allow: []string{"tar xf deps.tar -C ./vendor", "unzip -o x.zip -d build/", "tar -xzf x.tgz", "cp -r ./template/. ./out/", "tar -tf dotfiles.tar", "unzip -l x.zip", "tar -xf x.tar -C ~/Downloads/x", "cp -r src ~/backup/src"}}
 }
@@ -89,6 +89,33 @@ func extractDir(e *Env, c *Cmd) string {
 			}
 		}
 		return c.Dir
+	case "unrar", "unar", "rar":
+		if s := sub(c); c.Name != "unar" && s != "x" && s != "e" {
+			return ""
+		}
+		if len(c.Pos) >= 3 || c.Name == "unar" && len(c.Pos) >= 2 {
+			if d := c.Pos[len(c.Pos)-1]; strings.HasSuffix(d, "/") || d == "~" {
+				return norm(d)
+			}
+		}
+		return dirOr(extractOpt(c, "-o", ""))
+	case "stow":
+		return dirOr(extractOpt(c, "-t", "--target"))
+	case "patch":
+		return dirOr(extractOpt(c, "-d", "--directory"))
+	case "git":
+		if sub(c) == "apply" {
+			if d := extractOpt(c, "", "--directory"); d != "" {
+				return norm(d)
+			}
+		}
+	case "pax":
+		if c.Has("-r") {
+			if v := extractOpt(c, "-s", ""); strings.Contains(v, e.F.Home+"/") || strings.Contains(v, "~/") {
+				return e.F.Home
+			}
+			return c.Dir
+		}
 	case "cpio":
 		if c.Has("-i", "--extract") {
 			return c.Dir
@@ -104,7 +131,7 @@ func extractDir(e *Env, c *Cmd) string {
 		if strings.Contains(dst, ":") {
 			return "" // another host
 		}
-		if strings.HasSuffix(src, "/.") || strings.HasSuffix(src, "/") && c.Name != "cp" || c.Name == "ditto" {
+		if strings.HasSuffix(src, "/.") || strings.HasSuffix(src, "/*") || strings.HasSuffix(src, "/") && c.Name != "cp" || c.Name == "ditto" {
 			return norm(dst) // the tree's content lands in dst itself
 		}
 	}
