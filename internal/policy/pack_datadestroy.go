@@ -25,7 +25,7 @@ var dataTasks = map[string][]string{
 
 var (
 	prodMarker  = regexp.MustCompile(`(?i)(^|[^a-z])(prod|production|live)([^a-z]|$)|PROD_|_PROD\b`)
-	localMarker = regexp.MustCompile(`(?i)(RAILS_ENV|NODE_ENV|MIX_ENV|APP_ENV|DJANGO_SETTINGS_MODULE|--env|-e)[= ](test|testing|development|dev|local)\b|localhost|127\.0\.0\.1|_test\b`)
+	localMarker = regexp.MustCompile(`(?i)(RAILS_ENV|NODE_ENV|MIX_ENV|APP_ENV|DJANGO_SETTINGS_MODULE|--env|-e)[= ](test|testing|development|dev|local)\b|localhost|127\.0\.0\.1|_test\b|settings[._]test\b|test_settings\b`)
 	solrWipe    = regexp.MustCompile(`(?i)<delete>\s*<query>\s*\*:\*`)
 	mcFlush     = regexp.MustCompile(`(?i)flush_all`)
 )
@@ -92,4 +92,15 @@ func dataDestroyRule() []Rule {
 			Catch: []string{"python manage.py flush --noinput", "alembic downgrade base", "npx prisma db push --accept-data-loss", "php artisan migrate:fresh --force", "flyway clean"},
 			Allow: []string{"python manage.py migrate", "alembic upgrade head", "npx prisma migrate dev", "RAILS_ENV=test rails db:reset", "dropdb -h localhost app_test", "flyway info"}},
 	}
+}
+
+var (
+	localHostRef = regexp.MustCompile(`(?i)localhost|127\.0\.0\.1|\[::1\]|/var/run/postgresql|/tmp/\.s\.PGSQL`)
+	testDBRef    = regexp.MustCompile(`(?i)[_-]test\b|\btest_|\btest\b|[_-]testing\b`)
+)
+
+// localTestDB: the line names a database server on this machine and a
+// test database (psql -h localhost -d app_test, mongodb://localhost/app_test).
+func localTestDB(line string) bool {
+	return localHostRef.MatchString(line) && testDBRef.MatchString(line)
 }

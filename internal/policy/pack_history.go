@@ -44,7 +44,7 @@ func historyRules() []Rule {
 					return "git worktree remove --force deletes the worktree with its uncommitted changes"
 				case (s == "branch" && c.Has("-D") || s == "branch" && c.Has("--delete", "-d") && c.Has("--force", "-f")) && !fewNamedBranches(c):
 					return "git branch -D deletes the branch even with commits merged nowhere"
-				case s == "filter-branch" || s == "filter-repo":
+				case (s == "filter-branch" || s == "filter-repo") && !c.Has("--analyze", "--dry-run"):
 					return "git " + s + " rewrites every commit of the history"
 				case s == "reflog" && c.Sub(1) == "expire" && strings.Contains(strings.Join(c.Args, " "), "=now"),
 					s == "gc" && strings.Contains(strings.Join(c.Args, " "), "--prune=now"), s == "prune" && !c.Has("-n", "--dry-run"):

@@ -390,6 +390,9 @@ func sqlPack() Pack {
 			ID: "core.sql:drop", Mode: Deny, Tools: shellTools, Cmds: append([]string{"dropdb", "mysqladmin"}, sqlClients...),
 			Desc: "DROP DATABASE, DROP TABLE, DROP SCHEMA or TRUNCATE in psql/mysql/sqlite3 invocations",
 			Match: func(e *Env) string {
+				if localTestDB(e.F.Command) {
+					return "" // a test database on this machine (psql -h localhost -d app_test): scratch state
+				}
 				for _, c := range e.F.Cmds("dropdb", "mysqladmin") {
 					if c.Name == "dropdb" && !onlyHelp(c) || c.Name == "mysqladmin" && anyPos(c, "drop") {
 						return c.Name + " drops a database"

@@ -54,6 +54,9 @@ func externalVerbRules() []Rule {
 				for _, w := range subcommandWords(c) {
 					for _, v := range destructiveVerbs {
 						if w == v {
+							if v == "reset" && c.Name == "supabase" && !c.Has("--linked", "--db-url") && !hasPrefixArg(c, "--db-url=") {
+								continue // supabase db reset without --linked resets the local stack
+							}
 							if v == "reset" && c.Name != "supabase" && c.Name != "neonctl" && c.Name != "pscale" && c.Name != "turso" && c.Name != "heroku" {
 								continue
 							}
