@@ -40,7 +40,9 @@ var homeCredentials = []string{".ssh", ".aws", ".gnupg", ".config/gh", ".kube/co
 	".azure", ".terraform.d/credentials.tfrc.json", ".config/doctl", ".password-store", ".local/share/keyrings",
 	"Library/Keychains", ".config/op", ".op", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials",
 	".config/hub", ".m2/settings-security.xml", ".config/sops", ".authinfo", ".authinfo.gpg",
-	".claude/.credentials.json"} // Claude Code's own login: a credential before it is the agent's config
+	".claude/.credentials.json", ".bitcoin", ".electrum", ".ethereum/keystore", ".monero", ".config/Exodus", "Library/Application Support/Exodus",
+	"Library/Application Support/Bitcoin", ".config/solana", ".local/share/io.parity.ethereum", ".android/debug.keystore", ".config/rclone/rclone.conf",
+	".s3cfg", ".boto", ".config/hub", ".config/glab-cli", ".config/netlify", ".vercel", ".fly/config.yml", ".config/heroku", ".netrc.gpg"} // Claude Code's own login: a credential before it is the agent's config
 
 // credentialNames hold secrets wherever they are.
 var credentialNames = map[string]bool{"id_rsa": true, "id_ed25519": true, "id_ecdsa": true, "id_dsa": true,

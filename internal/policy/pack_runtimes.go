@@ -12,16 +12,16 @@ import (
 // what it calls and what it names.
 var runtimes = map[string]bool{"julia": true, "tclsh": true, "wish": true, "osascript": true, "groovy": true, "scala": true, "kotlin": true, "kotlinc": true,
 	"swift": true, "jshell": true, "ghc": true, "runghc": true, "erl": true, "elixir": true, "iex": true, "racket": true, "guile": true, "sbcl": true,
-	"clojure": true, "bb": true, "pwsh": true, "powershell": true, "Rscript": true, "rscript": true, "R": true, "crystal": true, "nim": true, "ocaml": true,
+	"clojure": true, "bb": true, "emacs": true, "pwsh": true, "powershell": true, "Rscript": true, "rscript": true, "R": true, "crystal": true, "nim": true, "ocaml": true,
 	"dotnet-script": true, "csi": true, "gawk": true, "awk": true, "mawk": true, "nawk": true, "php": true, "lua": true, "luajit": true, "node": true, "nodejs": true,
 	"python": true, "python3": true, "python2": true, "pypy3": true, "ruby": true, "perl": true, "deno": true, "bun": true, "dart": true}
 
 // wipeCall: library calls that delete, empty or overwrite, across
 // languages (the one-liner rules know the common ones by name).
-var wipeCall = re(`rmtree|rm_rf|rmSync|rmdirSync|RemoveAll|remove_dir_all|removeDirectoryRecursive|del_dir_r|File\.rm_rf|deleteRecursively|Files\.delete|file\s+delete\s+-force|\brm\s*\(.*recursive\s*=\s*true|\bdelete\s*\(?\s*every\s+item|write_text\(\s*['"]{2}\s*\)|writeFileSync\([^,]+,\s*['"]{2}\s*\)|File\.write\([^,]+,\s*['"]{2}\s*\)|erase-buffer|printf\s+""\s*>|Remove-Item\b[^|]*-Recurse|truncate\(`)
+var wipeCall = re(`rmtree|rm_rf|rmSync|rmdirSync|RemoveAll|remove_dir_all|removeDirectoryRecursive|del_dir_r|File\.rm_rf|deleteRecursively|Files\.delete|file\s+delete\s+-force|\brm\s*\(.*recursive\s*=\s*true|\bdelete\s*\(?\s*every\s+item|write_text\(\s*['"]{2}\s*\)|writeFileSync\([^,]+,\s*['"]{2}\s*\)|File\.write\([^,]+,\s*['"]{2}\s*\)|erase-buffer|printf\s+""\s*>|Remove-Item\b[^|]*-Recurse|truncate\(|deleteDir\(|\.delete\(\s*\)|removeItem\(|\.delete\(\s*Path\(|delete-directory|delete-file|\(system\s+"rm\s|system\s*\(\s*"rm\s|FileUtils\.rm|File\.delete\(|Files\.walk|unlink\(`)
 
 // userHomeRef: a reference to the user's home in any of those languages.
-var userHomeRef = re(`homedir\(\)|expanduser|Path\.home\(\)|Dir\.home|user\.home|user_home|System\.user_home|ENV\[['"]HOME['"]\]|ENVIRON\[['"]HOME['"]\]|environ\[['"]HOME['"]\]|getenv\(['"]HOME['"]\)|process\.env\.HOME|\$env:USERPROFILE|\$HOME\b|~/|\bof home\b|\(every item of home\)|/home/[a-z]`)
+var userHomeRef = re(`homedir\(\)|expanduser|Path\.home\(\)|Dir\.home|user\.home|user_home|System\.user_home|ENV\[['"]HOME['"]\]|ENVIRON\[['"]HOME['"]\]|environ\[['"]HOME['"]\]|getenv\(['"]HOME['"]\)|process\.env\.HOME|\$env:USERPROFILE|\$HOME\b|~/|\bof home\b|\(every item of home\)|/home/[a-z]|/Users/[a-z]|NSHomeDirectory|sys\.props\(\s*"user\.home"|getProperty\(\s*"user\.home"|homeDirectoryForCurrentUser|Environment\.GetFolderPath|UserProfile`)
 
 // runtimeWipeRule: a program of any language whose text deletes, empties
 // or overwrites something it names in the user's home (julia rm(homedir()…;
@@ -47,7 +47,10 @@ func runtimeWipeRule() Rule {
 		Catch: []string{"julia -e 'rm(joinpath(homedir(), \"Documents\"); recursive=true)'", "tclsh <<< 'file delete -force ~/Documents'",
 			"osascript -e 'tell application \"Finder\" to delete (every item of home)'", "python3 -c \"import pathlib;pathlib.Path.home().joinpath('.zshrc').write_text('')\"",
 			"awk 'BEGIN{printf \"\" > ENVIRON[\"HOME\"]\"/.bashrc\"}'", "node -e \"require('fs').writeFileSync(require('os').homedir()+'/.npmrc','')\"",
-			"pwsh -c 'Remove-Item -Recurse -Force $env:USERPROFILE/Documents'", "elixir -e 'File.rm_rf!(System.user_home!())'"},
+			"pwsh -c 'Remove-Item -Recurse -Force $env:USERPROFILE/Documents'", "elixir -e 'File.rm_rf!(System.user_home!())'",
+			"groovy -e 'new File(System.getProperty(\"user.home\")+\"/.ssh\").deleteDir()'", "scala -e 'new java.io.File(sys.props(\"user.home\"), \".gitconfig\").delete()'",
+			"swift -e 'import Foundation; try FileManager.default.removeItem(atPath: NSHomeDirectory()+\"/Library/Mail\")'", "osascript -l JavaScript -e 'Application(\"Finder\").delete(Path(\"/Users/dev/Documents\"))'",
+			"guile -c '(system \"rm -rf ~/.emacs.d\")'", "emacs --batch --eval '(delete-directory \"~/org\" t)'"},
 		Allow: []string{"julia -e 'println(homedir())'", "python3 -c \"import shutil; shutil.rmtree('build')\"", "node -e \"require('fs').rmSync('dist', {recursive: true})\"",
 			"python3 -c \"import shutil,os; shutil.rmtree(os.path.expanduser('~/.cache/pip'))\"", "osascript -e 'display notification \"done\"'", "awk '{print $1}' ~/notes.txt"}}
 }
