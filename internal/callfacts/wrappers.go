@@ -25,6 +25,14 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		} else if name == "direnv" || name == "doppler" || name == "op" {
 			inner = nil
 		}
+	case "cmd", "cmd.exe":
+		// cmd /c rd /s /q …: the command after /c (or /k)
+		for i, a := range args {
+			if l := strings.ToLower(a); l == "/c" || l == "/k" || l == "/r" {
+				inner = args[i+1:]
+				break
+			}
+		}
 	case "cmake":
 		// cmake -E rm -rf x, remove_directory x: its portable file commands
 		if len(args) > 1 && args[0] == "-E" {

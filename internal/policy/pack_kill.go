@@ -44,7 +44,7 @@ func killByName() []Rule {
 				}
 				return ""
 			},
-			[]string{"killall Finder", "sudo kill -9 $(pgrep sshd)", "pkill -9 dockerd", "pkill -u dev", "pkill -f .", "taskkill /F /IM explorer.exe", "kill $(pidof systemd-journald)", "kill $(pgrep -f warden)"},
+			[]string{"killall Finder", "sudo kill -9 $(pgrep sshd)", "pkill -9 dockerd", "pkill -u dev", "pkill -f .", "taskkill /F /IM explorer.exe", "kill $(pidof systemd-journald)", "kill $(pgrep -f warden)", "powershell -c 'Stop-Process -Name explorer -Force'"},
 			[]string{"kill -9 1234", "pkill -f vite", "killall python3", "kill %1", "kill -l", "pgrep sshd"}),
 		cmdRule("core.destroy:kill-by-name", Ask, "Ending every process of a name (pkill node, killall python3) or what listens on a service's port (fuser -k 5432/tcp, kill $(lsof -t -i:6379)): it reaches processes the agent did not start; one command line (pkill -f 'vite dev') or a dev server's port is routine", killTools,
 			func(e *Env, c *Cmd) string {
@@ -96,6 +96,11 @@ func killNames(e *Env, c *Cmd) []string {
 			}
 		}
 	case "kill":
+		for i, a := range c.Args {
+			if strings.EqualFold(a, "-Name") && i+1 < len(c.Args) {
+				out = append(out, c.Args[i+1]) // PowerShell's Stop-Process -Name
+			}
+		}
 		for i := range e.F.Commands {
 			f := &e.F.Commands[i]
 			if f.Name == "pgrep" || f.Name == "pidof" {
