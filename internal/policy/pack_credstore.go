@@ -10,7 +10,8 @@ import (
 // they hold: program → subcommand words (a word may be "sub opt": the
 // subcommand with that option). Adding a store is a line here.
 var credStoreOps = map[string][]string{
-	"security":   {"delete-keychain", "delete-generic-password", "delete-internet-password", "delete-certificate", "delete-identity", "dump-keychain", "export"},
+	"security":   {"delete-keychain", "delete-generic-password", "delete-internet-password", "delete-certificate", "delete-identity", "dump-keychain", "export", "find-generic-password Safe Storage"},
+	"keytool": {"-delete", "-changealias"},
 	"secret-tool": {"clear"}, "pass": {"rm", "delete", "remove", "git push"}, "gopass": {"rm", "delete", "remove"},
 	"gpg":        {"--delete-secret-keys", "--delete-secret-and-public-key", "--delete-keys", "--export-secret-keys", "--export-secret-subkeys"},
 	"gpg2":       {"--delete-secret-keys", "--delete-secret-and-public-key", "--delete-keys", "--export-secret-keys"},
@@ -23,7 +24,7 @@ var credStoreOps = map[string][]string{
 // credChangeOps change what a store holds, or log the user out: asked.
 var credChangeOps = map[string][]string{
 	"gh": {"auth logout", "auth refresh", "secret set", "ssh-key add"}, "glab": {"auth logout", "variable set"}, "aws": {"configure set"}, "gcloud": {"auth revoke", "config set account"},
-	"az": {"logout", "account clear"}, "docker": {"logout"}, "npm": {"logout", "token revoke", "token create"}, "ssh-copy-id": {""},
+	"az": {"logout", "account clear"}, "docker": {"logout"}, "npm": {"logout", "token revoke", "token create"}, "ssh-copy-id": {""}, "ssh-keygen": {"-R"},
 	"kubectl": {"config unset", "config delete-user", "config set-credentials"}, "firebase": {"logout"}, "heroku": {"auth:logout", "logout"},
 }
 
@@ -63,7 +64,7 @@ func credStoreRules() []Rule {
 		cmdRule("core.secrets:credential-store", Deny, "Destroying or dumping what a credential store holds: keychains (security delete-keychain, dump-keychain), secret-tool clear, pass/gopass/op/bw rm, gpg --delete-secret-keys or --export-secret-keys, ssh-add -D, vault kv destroy, cloud and forge secrets deleted", names(credStoreOps),
 			match(credStoreOps),
 			[]string{"security delete-keychain ~/Library/Keychains/login.keychain-db", "security delete-generic-password -s github.com", "secret-tool clear service github", "pass rm -rf email",
-				"gpg --batch --yes --delete-secret-keys ABCD1234EF567890", "gpg --export-secret-keys --armor > keys.asc", "security dump-keychain -d login.keychain > /tmp/k.txt", "gh secret delete PROD_TOKEN"},
+				"gpg --batch --yes --delete-secret-keys ABCD1234EF567890", "gpg --export-secret-keys --armor > keys.asc", "security dump-keychain -d login.keychain > /tmp/k.txt", "gh secret delete PROD_TOKEN", "security find-generic-password -wa 'Chrome Safe Storage'", "keytool -delete -alias release -keystore ~/keys/release.jks"},
 			[]string{"security find-certificate -a", "pass ls", "gpg --list-keys", "gpg --verify x.asc x", "secret-tool search service github", "gh secret list", "ssh-add -l", "op item list"}),
 		cmdRule("core.secrets:credential-change", Ask, "Logging the user out of a CLI, revoking or minting its tokens, adding keys to hosts or changing stored credentials (gh auth logout, aws configure set, ssh-copy-id, kubectl config unset users, npm token create)", names(credChangeOps),
 			match(credChangeOps),

@@ -62,7 +62,7 @@ func destroyPack() Pack {
 						return ""
 					}
 				case "zpool", "zfs":
-					if !anyPos(c, "destroy", "labelclear") {
+					if !anyPos(c, "destroy", "labelclear", "rollback") {
 						return ""
 					}
 				case "mdadm":
@@ -82,7 +82,7 @@ func destroyPack() Pack {
 						return ""
 					}
 				case "diskutil":
-					if !anyPos(c, "eraseDisk", "eraseVolume", "partitionDisk", "zeroDisk", "randomDisk", "secureErase", "reformat", "deleteVolume", "apfs") ||
+					if !anyPos(c, "eraseDisk", "eraseVolume", "partitionDisk", "zeroDisk", "randomDisk", "secureErase", "reformat", "deleteVolume", "deleteSnapshot", "deleteContainer") ||
 						anyPos(c, "list", "info") {
 						return ""
 					}
@@ -267,7 +267,7 @@ func destroyPack() Pack {
 			Catch: []string{"ssh db 'rm -rf /var/lib/mysql'", "docker exec app rm -rf /data", "kubectl exec web -- sh -c 'rm -rf /srv/*'", "ssh host truncate -s 0 /var/log/app.log"},
 			Allow: []string{"ssh db 'ls /var/lib/mysql'", "docker exec app cat /data/x", "kubectl exec web -- df -h", "rm -rf ./build", "ssh ci 'rm -rf /tmp/build-cache'"},
 		},
-		cmdRule("core.destroy:rm-outside", Ask, "Recursive or glob delete outside the project (other projects, ~/Documents, data directories); scratch and cache directories excepted", []string{"rm", "rimraf", "find", "trash", "trash-put"},
+		cmdRule("core.destroy:rm-outside", Deny, "Recursive or glob delete outside the project (other projects, ~/Documents, data directories); scratch and cache directories excepted", []string{"rm", "rimraf", "find", "trash", "trash-put"},
 			func(e *Env, c *Cmd) string {
 				glob := false
 				for _, p := range c.Pos {

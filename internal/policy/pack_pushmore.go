@@ -11,6 +11,24 @@ import (
 // somewhere else.
 func pushMoreRules() []Rule {
 	return []Rule{
+		cmdRule("core.git:destroy-recovery", Deny, "Destroying git's way back: reflog expire --expire=now --all with gc --prune=now (or prune) in the same line — commits no branch holds are gone for good", []string{"git"},
+			func(e *Env, c *Cmd) string {
+				if sub(c) != "gc" && sub(c) != "prune" || c.DryRun() {
+					return ""
+				}
+				a := strings.Join(c.Args, " ")
+				if sub(c) == "gc" && !strings.Contains(a, "--prune=now") && !strings.Contains(a, "--prune=all") {
+					return ""
+				}
+				for _, r := range e.F.Cmds("git") {
+					if r.Sub(0) == "reflog" && r.Sub(1) == "expire" && strings.Contains(strings.Join(r.Args, " "), "=now") {
+						return "git reflog expire and " + sub(c) + " in one line destroy every unreachable commit: " + c.String()
+					}
+				}
+				return ""
+			},
+			[]string{"git reflog expire --expire=now --all && git gc --prune=now --aggressive", "git reflog expire --expire-unreachable=now --all; git prune", "git reflog expire --expire=now --all && git gc --prune=all"},
+			[]string{"git gc", "git reflog expire --expire=90.days.ago --all && git gc", "git gc --prune=now"}),
 		cmdRule("core.git:push-delete-many", Deny, "Deleting tags, or many branches at once, on a remote: git push origin :refs/tags/v2, --delete $(git branch -r …), --prune with a pattern, a force-push whose branch the line computes", []string{"git"},
 			func(e *Env, c *Cmd) string {
 				if sub(c) != "push" || c.DryRun() || len(c.Pos) < 2 {

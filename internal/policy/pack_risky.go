@@ -177,12 +177,12 @@ func externalPack() Pack {
 					sub(c) == "stack" && c.Sub(1) == "rm" {
 					return c.Name + " changes the recorded state of real infrastructure: " + c.String()
 				}
-				if sub(c) == "destroy" || sub(c) == "remove" && (c.Name == "serverless" || c.Name == "sls") || sub(c) == "apply" && c.Has("-destroy", "--destroy") || sub(c) == "run-all" && c.Sub(1) == "destroy" {
+				if sub(c) == "destroy" || sub(c) == "remove" && (c.Name == "serverless" || c.Name == "sls") || sub(c) == "apply" && (c.Has("-destroy", "--destroy") || hasPrefixArg(c, "-replace=") && c.Has("-auto-approve", "--auto-approve")) || sub(c) == "run-all" && c.Sub(1) == "destroy" {
 					return c.Name + " destroys infrastructure: " + c.String()
 				}
 				return ""
 			},
-			[]string{"terraform destroy", "terraform apply -destroy -auto-approve", "tofu destroy", "pulumi destroy --yes"},
+			[]string{"terraform destroy", "terraform apply -destroy -auto-approve", "tofu destroy", "pulumi destroy --yes", "terraform apply -auto-approve -replace=aws_db_instance.main"},
 			[]string{"terraform plan", "terraform init", "terraform fmt", "pulumi preview"}),
 		cmdRule("external.systems:kubectl-delete", Deny, "kubectl/oc delete, drain", []string{"kubectl", "oc", "k"},
 			func(e *Env, c *Cmd) string {

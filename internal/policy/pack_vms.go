@@ -22,7 +22,7 @@ var vmOps = map[string][][]string{
 // vmDeleteRule: a local virtual machine, cluster or builder deleted with
 // its disks: what it held is gone, and it is not the project's.
 func vmDeleteRule() Rule {
-	return cmdRule("core.destroy:vm-delete", Ask, "Deleting virtual machines, local clusters or builders with their disks (virsh undefine, VBoxManage unregistervm --delete, multipass delete --purge, limactl delete, podman machine rm, minikube delete --all, kind delete clusters, vagrant destroy, wsl --unregister): their data is gone", vmNames(),
+	return cmdRule("core.destroy:vm-delete", Deny, "Deleting virtual machines, local clusters or builders with their disks (virsh undefine, VBoxManage unregistervm --delete, multipass delete --purge, limactl delete, podman machine rm, minikube delete --all, kind delete clusters, vagrant destroy, wsl --unregister): their data is gone", vmNames(),
 		func(e *Env, c *Cmd) string {
 			a := " " + strings.Join(c.Args, " ") + " "
 			for _, words := range vmOps[c.Name] {

@@ -24,7 +24,7 @@ func zonesPack() Pack {
 			Desc: "Replacing or emptying a start-up file in home (~/.bashrc, ~/.zshrc, ~/.profile, ~/.gitconfig…): every later shell or tool runs what it now holds, and what it held is gone",
 			Match: func(e *Env) string {
 				for _, tc := range e.Touches() {
-					if (tc.Effect == callfacts.PathOverwrite || tc.Effect == callfacts.PathTruncate) && tc.Zone == callfacts.ZoneHomeConfig &&
+					if (tc.Effect == callfacts.PathOverwrite || tc.Effect == callfacts.PathTruncate || tc.Effect == callfacts.PathDelete) && tc.Zone == callfacts.ZoneHomeConfig &&
 						path.Dir(tc.Path) == e.F.Home && homeRC(path.Base(tc.Path)) {
 						return tc.Via + " replaces " + homeRel(tc.Path, e.F.Home) + ", a start-up file every later shell or tool runs"
 					}
