@@ -230,7 +230,7 @@ func shellPack() Pack {
 			Catch: []string{"sudo apt-get install -y jq", "sudo apt update", "sudo dnf install -y git", "doas apk add curl"},
 			Allow: []string{"sudo rm -rf /var/cache/x", "apt-get install jq", "sudo apt-get remove nginx", "sudo -l"},
 		},
-	}, append(supplyRules(), sudoQueryRule())...)}
+	}, append(append(supplyRules(), sudoQueryRule()), fetchMoreRules()...)...)}
 }
 
 // gitPack guards history and uncommitted work.
