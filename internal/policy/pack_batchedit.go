@@ -16,7 +16,7 @@ var emptyingScript = regexp.MustCompile(`^\s*(1,\$\s*d|%\s*d|,\s*d|\$!?d|d|/\.\*
 // it edits, judged by their zone like truncate (core.zones): home data,
 // home config, credentials and the agent's files are denied.
 func batchEmptyRule() Rule {
-	return Rule{ID: "core.zones:batch-empty", Mode: Deny, Tools: shellTools,
+	return Rule{ID: "core.zones:batch-empty", Mode: Deny, Tools: shellTools, Cmds: []string{"sed", "gsed", "vim", "vi", "nvim", "ex", "view", "ed", "red", "awk", "gawk", "perl", "ruby", "emacs"},
 		Desc: "An editor run as a batch (sed -i, ex, vim -es, nvim --headless, ed, awk -i inplace, perl/ruby -pi, emacs --batch) whose script empties the files it edits, outside the project and temp directories",
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {

@@ -10,15 +10,15 @@ import (
 // they hold: program → subcommand words (a word may be "sub opt": the
 // subcommand with that option). Adding a store is a line here.
 var credStoreOps = map[string][]string{
-	"security":   {"delete-keychain", "delete-generic-password", "delete-internet-password", "delete-certificate", "delete-identity", "dump-keychain", "export", "find-generic-password Safe Storage"},
-	"keytool": {"-delete", "-changealias"},
+	"security":    {"delete-keychain", "delete-generic-password", "delete-internet-password", "delete-certificate", "delete-identity", "dump-keychain", "export", "find-generic-password Safe Storage"},
+	"keytool":     {"-delete", "-changealias"},
 	"secret-tool": {"clear"}, "pass": {"rm", "delete", "remove", "git push"}, "gopass": {"rm", "delete", "remove"},
-	"gpg":        {"--delete-secret-keys", "--delete-secret-and-public-key", "--delete-keys", "--export-secret-keys", "--export-secret-subkeys"},
-	"gpg2":       {"--delete-secret-keys", "--delete-secret-and-public-key", "--delete-keys", "--export-secret-keys"},
-	"op":         {"item delete", "vault delete", "document delete"}, "bw": {"delete"}, "lpass": {"rm"}, "keepassxc-cli": {"rm"},
-	"ssh-add":    {"-D"}, "keyring": {"del"}, "cmdkey": {"/delete"}, "vault": {"kv destroy", "kv metadata delete", "secrets disable", "token revoke"},
-	"aws":        {"secretsmanager delete-secret", "ssm delete-parameter", "ssm delete-parameters"}, "gh": {"secret delete", "secret remove", "variable delete", "ssh-key delete", "gpg-key delete"},
-	"glab":       {"variable delete"}, "doppler": {"secrets delete"}, "infisical": {"secrets delete"},
+	"gpg":  {"--delete-secret-keys", "--delete-secret-and-public-key", "--delete-keys", "--export-secret-keys", "--export-secret-subkeys"},
+	"gpg2": {"--delete-secret-keys", "--delete-secret-and-public-key", "--delete-keys", "--export-secret-keys"},
+	"op":   {"item delete", "vault delete", "document delete"}, "bw": {"delete"}, "lpass": {"rm"}, "keepassxc-cli": {"rm"},
+	"ssh-add": {"-D"}, "keyring": {"del"}, "cmdkey": {"/delete"}, "vault": {"kv destroy", "kv metadata delete", "secrets disable", "token revoke"},
+	"aws": {"secretsmanager delete-secret", "ssm delete-parameter", "ssm delete-parameters"}, "gh": {"secret delete", "secret remove", "variable delete", "ssh-key delete", "gpg-key delete"},
+	"glab": {"variable delete"}, "doppler": {"secrets delete"}, "infisical": {"secrets delete"},
 }
 
 // credChangeOps change what a store holds, or log the user out: asked.

@@ -10,11 +10,11 @@ import (
 // matches a subcommand; "--opt" an option; "a b" two words in order).
 // Adding a tool is a line here.
 var dataTasks = map[string][]string{
-	"rails": {"db:drop", "db:reset", "db:schema:load", "db:purge", "db:migrate:reset", "db:truncate_all", "db:structure:load", "db:seed:replant"},
-	"rake":  {"db:drop", "db:reset", "db:schema:load", "db:purge", "db:migrate:reset", "db:truncate_all", "db:structure:load"},
+	"rails":     {"db:drop", "db:reset", "db:schema:load", "db:purge", "db:migrate:reset", "db:truncate_all", "db:structure:load", "db:seed:replant"},
+	"rake":      {"db:drop", "db:reset", "db:schema:load", "db:purge", "db:migrate:reset", "db:truncate_all", "db:structure:load"},
 	"manage.py": {"flush", "reset_db", "sqlflush"}, "django-admin": {"flush", "reset_db"},
-	"artisan":   {"migrate:fresh", "migrate:reset", "migrate:refresh", "db:wipe"},
-	"knex":      {"migrate:rollback --all"}, "sequelize": {"db:drop", "db:migrate:undo:all"}, "sequelize-cli": {"db:drop", "db:migrate:undo:all"},
+	"artisan": {"migrate:fresh", "migrate:reset", "migrate:refresh", "db:wipe"},
+	"knex":    {"migrate:rollback --all"}, "sequelize": {"db:drop", "db:migrate:undo:all"}, "sequelize-cli": {"db:drop", "db:migrate:undo:all"},
 	"alembic": {"downgrade base"}, "prisma": {"migrate reset", "--accept-data-loss", "--force-reset"}, "liquibase": {"dropAll", "drop-all"},
 	"flyway": {"clean"}, "typeorm": {"schema:drop"}, "typeorm-ts-node-commonjs": {"schema:drop"}, "console": {"doctrine:database:drop", "doctrine:schema:drop"},
 	"mix": {"ecto.drop", "ecto.reset"}, "supabase": {"db reset --linked"}, "mongorestore": {"--drop"}, "pg_restore": {"--clean", "-c"},

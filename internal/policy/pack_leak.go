@@ -286,8 +286,17 @@ func leakRules() []Rule {
 var uploadOpt = map[string]bool{"-T": true, "--upload-file": true, "--post-file": true, "--body-file": true, "--data-binary": false}
 
 // exfilReason: a secret printed into the conversation, or sent over the
-// network (the reason then says " over the network").
+// network (the reason then says " over the network"). Computed once per
+// call: core.secrets:exfil and exfil-send both read it.
 func exfilReason(e *Env) string {
+	if e.exfil == nil {
+		r := exfilReasonOnce(e)
+		e.exfil = &r
+	}
+	return *e.exfil
+}
+
+func exfilReasonOnce(e *Env) string {
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
 		if s := printsSecret(c); s != "" {

@@ -30,6 +30,9 @@ func publishVerbRule() Rule {
 					if j > 2 {
 						break
 					}
+					if !publishWordHint(w) {
+						continue
+					}
 					l := strings.ToLower(w)
 					next := ""
 					if j+1 < len(c.Pos) {
@@ -50,4 +53,17 @@ func publishVerbRule() Rule {
 		Catch: []string{"npx lerna publish from-package --yes", "npx changeset publish", "maturin publish", "pod trunk push MyLib.podspec", "snapcraft upload --release=stable app.snap",
 			"conan upload \"*\" -r conancenter --confirm", "deno publish", "dart pub publish --force", "mix hex.publish --yes", "npm owner add stranger mypkg", "vsce publish", "yarn npm publish"},
 		Allow: []string{"dotnet publish -c Release", "npm run build", "lerna run test", "deno publish --dry-run", "dart pub publish --dry-run", "cargo publish --dry-run", "npm owner ls mypkg", "gradle publishToMavenLocal", "npm run publish-docs"}}
+}
+
+// publishWordHint: a cheap test before lowering a word.
+func publishWordHint(w string) bool {
+	if len(w) < 3 {
+		return false
+	}
+	for _, h := range []string{"ublish", "pload", "runk", "wner", "ccess", "run", "exec", "UBLISH"} {
+		if strings.Contains(w, h) {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,8 @@ package policy
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -26,9 +28,9 @@ var userHomeRef = re(`homedir\(\)|expanduser|Path\.home\(\)|Dir\.home|user\.home
 // runtimeWipeRule: a program of any language whose text deletes, empties
 // or overwrites something it names in the user's home (julia rm(homedir()…;
 // recursive=true), tclsh <<< 'file delete -force ~/x', osascript Finder
-// delete every item of home, pathlib's write_text('') on ~/.zshrc).
+// delete every item of home, pathlib's write_text(”) on ~/.zshrc).
 func runtimeWipeRule() Rule {
-	return Rule{ID: "core.interp:wipe-home", Mode: Deny, Tools: shellTools,
+	return Rule{ID: "core.interp:wipe-home", Mode: Deny, Tools: shellTools, Cmds: slices.Sorted(maps.Keys(runtimes)),
 		Desc: "Code in any language (one-liner, here-string or script text on the line) that deletes, empties or overwrites what it names in the user's home: the call is read from the text, the program need not have a rule of its own",
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -22,9 +24,16 @@ var networkSinks = map[string]bool{"curl": true, "wget": true, "nc": true, "ncat
 // shell history — piped or substituted into a program that sends it
 // elsewhere. The destination does not matter: the data is the user's.
 func userDataSendRule() Rule {
-	return Rule{ID: "core.secrets:send-user-data", Mode: Deny, Tools: shellTools,
+	return Rule{ID: "core.secrets:send-user-data", Mode: Deny, Tools: shellTools, Cmds: slices.Sorted(maps.Keys(networkSinks)),
 		Desc: "The user's data sent over the network: a file or directory under home outside the project, a database dump, the clipboard, a screenshot, the keychain or shell history, piped into or substituted in a sender (curl, nc, ssh, dig, ping -p…), or packed into a file the same line uploads",
 		Match: func(e *Env) string {
+			sink := false
+			for i := range e.F.Commands {
+				sink = sink || networkSinks[e.F.Commands[i].Name]
+			}
+			if !sink {
+				return "" // most lines send nothing
+			}
 			reads := map[string]string{} // command → home path it reads
 			for _, p := range e.F.Paths {
 				if p.Op != OpRead && p.Op != OpArg {

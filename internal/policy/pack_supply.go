@@ -1,7 +1,9 @@
 package policy
 
 import (
+	"maps"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -13,11 +15,14 @@ var officialRegistries = []string{"registry.npmjs.org", "registry.yarnpkg.com", 
 // supplyRules: where packages come from, and code fetched to run.
 func supplyRules() []Rule {
 	return []Rule{
-		{ID: "core.shell:package-source", Mode: Deny, Tools: shellTools,
+		{ID: "core.shell:package-source", Mode: Deny, Tools: shellTools, Cmds: slices.Sorted(maps.Keys(packageSourceTools)),
 			Desc: "Pointing a package manager at another index or switching off its TLS checks for the user (npm config set registry, pip config set global.index-url, gem sources --add, go env -w GOPROXY/GOINSECURE, git config --global http.sslVerify false): every later install takes what that host serves",
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
+					if !packageSourceTools[c.Name] {
+						continue
+					}
 					a := strings.ToLower(strings.Join(c.Args, " "))
 					official := false
 					for _, r := range officialRegistries {
@@ -54,7 +59,7 @@ func supplyRules() []Rule {
 			Catch: []string{"npm config set registry https://npm.x.example/", "pip config set global.index-url https://pypi.x.example/simple", "gem sources --add http://gems.x.example/",
 				"go env -w GOPROXY=https://proxy.x.example", "git config --global http.sslVerify false", "yarn config set npmRegistryServer https://x.example", "npm config set strict-ssl false"},
 			Allow: []string{"npm config get registry", "npm config set registry https://registry.npmjs.org/", "pip config list", "gem sources --list", "go env GOPROXY", "npm install --registry https://registry.npmjs.org/ x"}},
-		{ID: "core.shell:run-cloned", Mode: Deny, Tools: shellTools,
+		{ID: "core.shell:run-cloned", Mode: Deny, Tools: shellTools, Cmds: []string{"git"},
 			Desc: "Running a script from a repository the same line clones (git clone URL /tmp/x && /tmp/x/install.sh, cd x && ./setup.sh, bash x/install.sh): code fetched from the network runs unread",
 			Match: func(e *Env) string {
 				dirs := clonedDirs(e)
@@ -123,3 +128,5 @@ func extractOptArg(c *Cmd, opt string) string {
 	}
 	return ""
 }
+
+var packageSourceTools = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "bun": true, "pip": true, "pip3": true, "uv": true, "poetry": true, "pdm": true, "gem": true, "go": true, "git": true}

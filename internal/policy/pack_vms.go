@@ -11,12 +11,12 @@ import (
 var vmOps = map[string][][]string{
 	"virsh":      {{"undefine"}, {"vol-delete"}, {"pool-delete"}, {"destroy"}},
 	"VBoxManage": {{"unregistervm", "--delete"}, {"closemedium", "--delete"}}, "vboxmanage": {{"unregistervm", "--delete"}},
-	"multipass":  {{"delete", "--purge"}, {"delete", "--all"}, {"purge"}}, "limactl": {{"delete"}, {"rm"}}, "colima": {{"delete"}},
-	"podman":     {{"machine", "rm"}, {"machine", "reset"}, {"system", "reset"}}, "minikube": {{"delete", "--all"}, {"delete", "--purge"}},
-	"kind":       {{"delete", "clusters"}}, "k3d": {{"cluster", "delete", "--all"}}, "vagrant": {{"destroy"}}, "utmctl": {{"delete"}},
-	"prlctl":     {{"delete"}}, "vmrun": {{"deleteVM"}}, "qm": {{"destroy"}}, "pct": {{"destroy"}}, "lxc": {{"delete"}}, "incus": {{"delete"}},
-	"docker":     {{"context", "rm"}, {"buildx", "prune", "-a"}, {"buildx", "rm"}}, "tart": {{"delete"}}, "orb": {{"delete"}}, "orbctl": {{"delete"}},
-	"wsl":        {{"--unregister"}}, "wsl.exe": {{"--unregister"}},
+	"multipass": {{"delete", "--purge"}, {"delete", "--all"}, {"purge"}}, "limactl": {{"delete"}, {"rm"}}, "colima": {{"delete"}},
+	"podman": {{"machine", "rm"}, {"machine", "reset"}, {"system", "reset"}}, "minikube": {{"delete", "--all"}, {"delete", "--purge"}},
+	"kind": {{"delete", "clusters"}}, "k3d": {{"cluster", "delete", "--all"}}, "vagrant": {{"destroy"}}, "utmctl": {{"delete"}},
+	"prlctl": {{"delete"}}, "vmrun": {{"deleteVM"}}, "qm": {{"destroy"}}, "pct": {{"destroy"}}, "lxc": {{"delete"}}, "incus": {{"delete"}},
+	"docker": {{"context", "rm"}, {"buildx", "prune", "-a"}, {"buildx", "rm"}}, "tart": {{"delete"}}, "orb": {{"delete"}}, "orbctl": {{"delete"}},
+	"wsl": {{"--unregister"}}, "wsl.exe": {{"--unregister"}},
 }
 
 // vmDeleteRule: a local virtual machine, cluster or builder deleted with
