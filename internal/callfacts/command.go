@@ -1,8 +1,10 @@
 package callfacts
 
 import (
+	"encoding/base64"
 	"path"
 	"strings"
+	"unicode/utf16"
 )
 
 // shells run their -c payload as shell code.
@@ -189,6 +191,13 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			}
 		case name == "powershell" || name == "pwsh" || name == "powershell.exe" || name == "pwsh.exe":
 			for i, a := range c.Args {
+				if l := strings.ToLower(a); (l == "-encodedcommand" || l == "-enc" || l == "-ec" || l == "-e") && i+1 < len(c.Args) {
+					// -EncodedCommand: base64 of UTF-16LE text
+					if code := decodeUTF16Base64(c.Args[i+1]); code != "" {
+						n.derive("%s runs the encoded %q", name, short(code))
+						n.powershell(code)
+					}
+				}
 				if l := strings.ToLower(a); (l == "-command" || l == "-c" || l == "/c") && i+1 < len(c.Args) {
 					code := strings.Join(c.Args[i+1:], " ")
 					n.derive("%s runs %q", name, short(code))
@@ -568,4 +577,18 @@ func letters(s string) bool {
 		}
 	}
 	return true
+}
+
+// decodeUTF16Base64 decodes PowerShell's -EncodedCommand (base64 of
+// UTF-16LE), "" when it is not that.
+func decodeUTF16Base64(s string) string {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(b)%2 != 0 {
+		return ""
+	}
+	u := make([]uint16, len(b)/2)
+	for i := range u {
+		u[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
+	}
+	return string(utf16.Decode(u))
 }

@@ -121,6 +121,17 @@ var effectRules = sync.OnceValue(func() map[string]effectRule {
 	m["ssh"] = sshEffect
 	m["crontab"], m["at"], m["batch"] = scheduleEffect, scheduleEffect, scheduleEffect
 	m["warden"], m["pace-maker"] = wardenEffect, wardenEffect
+	// ip OBJECT VERB: routes, links and addresses changed (ip link set
+	// eth0 down, ip route del default); show/list read
+	m["ip"] = func(c *Cmd) (Effect, string) {
+		for _, p := range c.Pos[min(1, len(c.Pos)):] {
+			switch p {
+			case "set", "add", "del", "delete", "flush", "replace", "change", "append":
+				return EffectWrite, "ip " + strings.Join(c.Pos, " ") + " changes the network"
+			}
+		}
+		return EffectNone, ""
+	}
 	return m
 })
 

@@ -181,8 +181,8 @@ func programNames(m map[string][]wordRule) []string {
 // fold lowercases a word but not an option: iptables -P (policy) is not
 // -p (protocol), -F (flush) not -f (fragments).
 func fold(w string) string {
-	if strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") {
-		return w
+	if strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && len(w) <= 3 {
+		return w // -P, -F: short options whose case matters (iptables)
 	}
 	return strings.ToLower(w)
 }

@@ -1,6 +1,8 @@
 package callfacts
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/lazyre"
@@ -23,6 +25,14 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 	for _, s := range shellStrings(payload) {
 		n.derive("the %s code runs %q", name, short(s))
 		n.shell(s, depth, wrappers, nil)
+	}
+	if runsSomething.MatchString(payload) {
+		// bytes.fromhex('726d…').decode(), Buffer.from('cm0g…','base64'),
+		// pack("H*","726d…"): the command is spelled in an encoding
+		for _, d := range decodedLiterals(payload) {
+			n.derive("the %s code decodes %q and runs it", name, short(d))
+			n.shell(d, depth+1, append(append([]string(nil), wrappers...), "decoded by "+name), nil)
+		}
 	}
 	op := OpRead // code with no write or delete call only reads the files it names
 	switch {
@@ -231,3 +241,48 @@ var writeCall = lazyre.New(`open\s*\([^)]*['"](w|a|wb|ab|w\+|r\+)['"]|write_text
 // DeleteCall matches interpreter library calls that delete files or
 // trees (shutil.rmtree, fs.rmSync, FileUtils.rm_rf, os.RemoveAll…).
 var DeleteCall = lazyre.New(`removeSync|Deno\.remove\b|rmtree|rm_rf|rm_r\b|rmSync|rmdirSync|rimraf|remove_tree|removedirs|RemoveAll|remove_dir_all|unlinkSync|\brm\s*\(|File::Path|os\.(remove|unlink|rmdir)\b|\.unlink\s*\(|\bunlink\s*[\(\s"']|\brmdir\s*\(|fs\.(promises\.)?rm\b|File\.delete|FileUtils\.(rm|remove)|Dir\.(rmdir|delete)|fs\.unlink|del_tree|shutil\.move|os\.removedirs`)
+
+// runsSomething: code that hands a string to a shell or runs a program.
+var runsSomething = lazyre.New(`system|exec|spawn|popen|subprocess|\.run\(|\.call\(|eval|Process|os\.system|shell_exec|passthru|proc_open|Command\(`)
+
+// encodedLiteral: a hex or base64 string literal long enough to be a
+// command.
+var encodedLiteral = lazyre.New(`['"]([0-9a-fA-F]{8,}|[A-Za-z0-9+/]{8,}={0,2})['"]`)
+
+// decodedLiterals decodes the payload's hex and base64 literals that turn
+// into printable text with a space (a command and its arguments).
+func decodedLiterals(code string) []string {
+	var out []string
+	for _, m := range encodedLiteral.FindAllStringSubmatch(code, 8) {
+		lit := m[1]
+		var b []byte
+		if len(lit)%2 == 0 && isHex(lit) {
+			b, _ = hex.DecodeString(lit)
+		}
+		if b == nil {
+			b, _ = base64.StdEncoding.DecodeString(lit)
+		}
+		if t := string(b); len(t) > 2 && strings.Contains(t, " ") && printable(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func isHex(s string) bool {
+	for _, r := range s {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+			return false
+		}
+	}
+	return true
+}
+
+func printable(s string) bool {
+	for _, r := range s {
+		if r < 0x20 && r != '\n' && r != '\t' || r > 0x7e {
+			return false
+		}
+	}
+	return true
+}

@@ -416,7 +416,35 @@ func (n *normalizer) writeFile(p string, t text, appendTo bool) {
 		// cron file) is checked as if it ran now.
 		n.derive("the text written to %s runs later: %q", p, short(t.s))
 		n.shell(t.s, 2, []string{"runs later from " + path.Base(p)}, nil)
+	} else if t.known && t.s != "" {
+		if lang, flag := loadedByTools(p); lang != "" {
+			// conftest.py for pytest, setup.py for pip install ., an
+			// ESLint config for eslint: the line's own text, run by the
+			// tool that loads it, is judged as if run now.
+			n.derive("the text written to %s runs when a tool loads it: %q", p, short(t.s))
+			n.command([]string{lang, flag, t.s}, false, nil, 2, []string{"loaded from " + path.Base(p)}, nil)
+		} else if strings.HasSuffix(p, ".sh") && strings.Contains(p, "/scripts/") {
+			n.derive("the text written to %s runs when the project's scripts run: %q", p, short(t.s))
+			n.shell(t.s, 2, []string{"runs later from " + path.Base(p)}, nil)
+		}
 	}
+}
+
+// loadedByTools names the interpreter (and its one-liner flag) whose code
+// a file holds when tools load it on their own: test runners' and
+// linters' configs, package build scripts. "" for other files.
+func loadedByTools(p string) (string, string) {
+	switch b := path.Base(p); {
+	case b == "conftest.py", b == "setup.py", b == "noxfile.py", b == "fabfile.py", b == "dodo.py", strings.HasPrefix(b, "test_") && strings.HasSuffix(b, ".py"):
+		return "python3", "-c"
+	case b == ".eslintrc.js", b == ".eslintrc.cjs", strings.HasPrefix(b, "eslint.config."), strings.HasPrefix(b, "jest.config."), strings.HasPrefix(b, "vite.config."),
+		strings.HasPrefix(b, "webpack.config."), strings.HasPrefix(b, "babel.config."), b == ".prettierrc.js", strings.HasPrefix(b, "vitest.config."), strings.HasPrefix(b, "next.config."),
+		strings.HasPrefix(b, "postcss.config."), strings.HasPrefix(b, "tailwind.config."), strings.HasPrefix(b, "rollup.config."), b == "Gruntfile.js", b == "gulpfile.js":
+		return "node", "-e"
+	case b == "Rakefile", b == "Gemfile", strings.HasSuffix(b, ".gemspec"):
+		return "ruby", "-e"
+	}
+	return "", ""
 }
 
 // runsLater reports whether a file's content runs as shell code later: shell
@@ -424,7 +452,8 @@ func (n *normalizer) writeFile(p string, t text, appendTo bool) {
 func runsLater(p string) bool {
 	b := path.Base(p)
 	switch b {
-	case ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".zshenv", ".bash_login", ".bash_logout", ".zlogin", "rc.local", "config.fish":
+	case ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".zshenv", ".bash_login", ".bash_logout", ".zlogin", "rc.local", "config.fish",
+		".bash_aliases", ".zsh_aliases", ".aliases", ".envrc", ".zlogout", ".kshrc", ".mkshrc", ".xprofile", ".xsessionrc", ".xinitrc":
 		return true
 	}
 	return strings.Contains(p, "/.git/hooks/") || strings.Contains(p, "/.husky/") || strings.HasPrefix(p, "/etc/profile.d/") ||

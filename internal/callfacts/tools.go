@@ -9,7 +9,7 @@ var (
 	// FormatTools format or wipe a filesystem.
 	FormatTools = []string{"mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mkfs.ntfs", "mkfs.exfat", "mkfs.f2fs", "mke2fs", "mkswap", "wipefs"}
 	// DiskTools partition, wipe or erase disks and volumes.
-	DiskTools = []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "blkdiscard", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "hdparm", "nvme", "badblocks", "zfs"}
+	DiskTools = []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "blkdiscard", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "hdparm", "nvme", "badblocks", "zfs", "diskutil", "diskpart", "format.com", "Format-Volume", "Clear-Disk"}
 	// PowerTools stop or restart the machine.
 	PowerTools = []string{"shutdown", "reboot", "poweroff", "halt", "init", "telinit", "systemctl", "kexec"}
 	// SnapshotTools keep backups and snapshots of filesystems: a delete,

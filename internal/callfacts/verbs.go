@@ -67,10 +67,15 @@ func (c *Cmd) destroyWord() string {
 			return "" // hcloud server list, apt-cache search purge
 		}
 		if t.verbs[l] {
-			if Known(l) {
-				continue // xargs rm, fd -x rm: a program named, not a verb
+			if Known(l) && optionBefore(c.Args, p) {
+				continue // fd -x rm, command -v rm: a program named as an option's value
 			}
-			return l
+			return l // an unknown program's rm is its own subcommand (s5cmd rm, databricks fs rm)
+		}
+		for _, v := range []string{"delete", "remove", "destroy", "purge", "drop", "erase", "wipe", "undefine", "unregister"} {
+			if strings.HasPrefix(l, v) && len(l) > len(v) && !strings.ContainsAny(l, ":-_") {
+				return l // deletesnapshot, removeitem, unregistervm
+			}
 		}
 		if strings.ContainsAny(l, ":-_") {
 			for _, w := range strings.FieldsFunc(l, func(r rune) bool { return r == ':' || r == '-' || r == '_' }) {
@@ -90,4 +95,14 @@ func wrapped(c *Cmd, v string) string {
 		return ""
 	}
 	return v
+}
+
+// optionBefore: the argument before the first p in args is an option.
+func optionBefore(args []string, p string) bool {
+	for i, a := range args {
+		if a == p {
+			return i > 0 && strings.HasPrefix(args[i-1], "-")
+		}
+	}
+	return false
 }

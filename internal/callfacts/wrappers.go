@@ -25,6 +25,46 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		} else if name == "direnv" || name == "doppler" || name == "op" {
 			inner = nil
 		}
+	case "cmd", "cmd.exe":
+		// cmd /c rd /s /q …: the command after /c (or /k)
+		for i, a := range args {
+			if l := strings.ToLower(a); l == "/c" || l == "/k" || l == "/r" {
+				inner = args[i+1:]
+				break
+			}
+		}
+	case "cmake":
+		// cmake -E rm -rf x, remove_directory x: its portable file commands
+		if len(args) > 1 && args[0] == "-E" {
+			switch args[1] {
+			case "rm", "copy", "copy_directory", "rename", "touch", "chdir", "env", "make_directory":
+				inner = append([]string{map[string]string{"copy": "cp", "copy_directory": "cp", "rename": "mv", "make_directory": "mkdir"}[args[1]]}, args[2:]...)
+				if inner[0] == "" {
+					inner[0] = args[1]
+				}
+				if args[1] == "copy_directory" {
+					inner = append([]string{"cp", "-r"}, args[2:]...)
+				}
+			case "remove_directory", "rm_directory":
+				inner = append([]string{"rm", "-rf"}, args[2:]...)
+			case "remove":
+				inner = append([]string{"rm", "-f"}, args[2:]...)
+			}
+		}
+	case "mvn", "mvnw", "gradle", "gradlew":
+		// mvn exec:exec -Dexec.executable=rm -Dexec.args='-rf ~/x'
+		exe, rest := "", ""
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a, "-Dexec.executable="); ok {
+				exe = v
+			}
+			if v, ok := strings.CutPrefix(a, "-Dexec.args="); ok {
+				rest = v
+			}
+		}
+		if exe != "" {
+			inner = append([]string{exe}, strings.Fields(rest)...)
+		}
 	case "npx", "bunx", "pnpx", "uvx":
 		// npx rimraf / runs rimraf /
 		inner = skip("p|--package -p --call")

@@ -40,7 +40,9 @@ var homeCredentials = []string{".ssh", ".aws", ".gnupg", ".config/gh", ".kube/co
 	".azure", ".terraform.d/credentials.tfrc.json", ".config/doctl", ".password-store", ".local/share/keyrings",
 	"Library/Keychains", ".config/op", ".op", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials",
 	".config/hub", ".m2/settings-security.xml", ".config/sops", ".authinfo", ".authinfo.gpg",
-	".claude/.credentials.json"} // Claude Code's own login: a credential before it is the agent's config
+	".claude/.credentials.json", ".bitcoin", ".electrum", ".ethereum/keystore", ".monero", ".config/Exodus", "Library/Application Support/Exodus",
+	"Library/Application Support/Bitcoin", ".config/solana", ".local/share/io.parity.ethereum", ".android/debug.keystore", ".config/rclone/rclone.conf",
+	".s3cfg", ".boto", ".config/hub", ".config/glab-cli", ".config/netlify", ".vercel", ".fly/config.yml", ".config/heroku", ".netrc.gpg"} // Claude Code's own login: a credential before it is the agent's config
 
 // credentialNames hold secrets wherever they are.
 var credentialNames = map[string]bool{"id_rsa": true, "id_ed25519": true, "id_ecdsa": true, "id_dsa": true,
@@ -217,4 +219,29 @@ func withinAny(p, base string, dirs []string) bool {
 		}
 	}
 	return false
+}
+
+// HoldsCredentials reports whether the directory p (normalized) holds a
+// credentials file of home: ~/.kube holds ~/.kube/config, home holds all.
+// A copy of p sends them along.
+func HoldsCredentials(p, home string) bool {
+	if home == "" || p != home && !strings.HasPrefix(p, home+"/") {
+		return false
+	}
+	for _, c := range homeCredentials {
+		if full := home + "/" + c; strings.HasPrefix(full, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// CacheOnly reports whether every home path text names is a cache
+// (~/.cache/…, Library/Caches): deleting those loses nothing.
+func CacheOnly(text string) bool {
+	if !strings.Contains(text, "/.cache") && !strings.Contains(text, "Library/Caches") {
+		return false
+	}
+	rest := strings.NewReplacer("~/.cache", "", "/.cache", "", "~/Library/Caches", "", "Library/Caches", "").Replace(text)
+	return !strings.Contains(rest, "~/") && !strings.Contains(rest, "/home/")
 }

@@ -39,7 +39,7 @@ func TestStatsRollout(t *testing.T) {
 	if c := got["team.net:curl"]; c.Mode != "audit" || c.Default != "audit" || c.Fired != 2 || c.WouldBlock != 1 || c.Sessions != 1 || c.Recorded != 1 {
 		t.Errorf("team.net:curl: %+v", c)
 	}
-	if p := got["core.destroy:power"]; p.Mode != "warn" || p.Default != "ask" || p.Fired != 1 {
+	if p := got["core.destroy:power"]; p.Mode != "warn" || p.Default != "deny" || p.Fired != 1 {
 		t.Errorf("core.destroy:power: %+v (all: %+v)", p, r.Rollout.Rules)
 	}
 	out, _, _ = runCLI(t, "stats")

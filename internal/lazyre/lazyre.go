@@ -34,6 +34,11 @@ func (l *Regexp) FindString(s string) string { return l.get().FindString(s) }
 // none.
 func (l *Regexp) FindStringSubmatch(s string) []string { return l.get().FindStringSubmatch(s) }
 
+// FindAllStringSubmatch is regexp.Regexp.FindAllStringSubmatch.
+func (l *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
+	return l.get().FindAllStringSubmatch(s, n)
+}
+
 // ReplaceAllString replaces every match in src with repl ($1 expands).
 func (l *Regexp) ReplaceAllString(src, repl string) string {
 	return l.get().ReplaceAllString(src, repl)

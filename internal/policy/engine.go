@@ -61,6 +61,8 @@ type Env struct {
 	Err error
 	// touches caches the call's effects on paths for the zone rules.
 	touches *[]callfacts.Touch
+	// exfil caches exfilReason, which two rules read.
+	exfil *string
 }
 
 // Touches is the call's effects on path targets, read once per call.

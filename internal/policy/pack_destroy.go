@@ -16,7 +16,7 @@ func tempDir(p string) bool {
 // destroyPack: destructive tools that had no rule of their own.
 func destroyPack() Pack {
 	return Pack{Name: "core.destroy", Desc: "Destructive tools: sync with delete, disk partitioning, power off, killing every process, moving system dirs away, truncating files outside the project, deleting users, the whole project, kernel writes, volumes", Rules: append([]Rule{
-		cmdRule("core.destroy:sync-delete", Ask, "Sync that deletes at the destination or the source (rsync --delete/--remove-source-files, rclone sync/purge/delete, aws s3 sync --delete, gsutil rsync -d)", callfacts.SyncTools,
+		cmdRule("core.destroy:sync-delete", Deny, "Sync that deletes at the destination or the source (rsync --delete/--remove-source-files, rclone sync/purge/delete, aws s3 sync --delete, gsutil rsync -d)", callfacts.SyncTools,
 			func(e *Env, c *Cmd) string {
 				switch c.Name {
 				case "rsync":
@@ -62,7 +62,7 @@ func destroyPack() Pack {
 						return ""
 					}
 				case "zpool", "zfs":
-					if !anyPos(c, "destroy", "labelclear") {
+					if !anyPos(c, "destroy", "labelclear", "rollback") {
 						return ""
 					}
 				case "mdadm":
@@ -81,6 +81,12 @@ func destroyPack() Pack {
 					if !c.Has("-w") {
 						return ""
 					}
+				case "diskutil":
+					if !anyPos(c, "eraseDisk", "eraseVolume", "partitionDisk", "zeroDisk", "randomDisk", "secureErase", "reformat", "deleteVolume", "deleteSnapshot", "deleteContainer") ||
+						anyPos(c, "list", "info") {
+						return ""
+					}
+					return "diskutil erases or repartitions a disk: " + c.String()
 				}
 				if !callfacts.NamesArgs(c.Name) && regularFiles(e, c, c.Pos) {
 					return "" // a disk image in the project
@@ -90,9 +96,9 @@ func destroyPack() Pack {
 				}
 				return c.Name + " rewrites or erases a disk: " + c.String()
 			},
-			[]string{"fdisk /dev/sda", "sgdisk --zap-all /dev/nvme0n1", "parted /dev/sdb mklabel gpt", "blkdiscard /dev/sdc", "cryptsetup luksFormat /dev/sdb1", "zpool destroy tank"},
-			[]string{"fdisk -l", "parted -l", "sgdisk -p /dev/sda", "cryptsetup status root", "zpool status"}),
-		cmdRule("core.destroy:snapshots", Ask, "Deleting backups or snapshots (tmutil delete, btrfs subvolume delete, snapper rm, timeshift --delete, vssadmin delete shadows, velero backup delete)", callfacts.SnapshotTools,
+			[]string{"fdisk /dev/sda", "sgdisk --zap-all /dev/nvme0n1", "parted /dev/sdb mklabel gpt", "blkdiscard /dev/sdc", "cryptsetup luksFormat /dev/sdb1", "zpool destroy tank", "diskutil eraseDisk APFS Blank disk2"},
+			[]string{"fdisk -l", "parted -l", "sgdisk -p /dev/sda", "cryptsetup status root", "zpool status", "diskutil list", "diskutil info disk0"}),
+		cmdRule("core.destroy:snapshots", Deny, "Deleting backups or snapshots (tmutil delete, btrfs subvolume delete, snapper rm, timeshift --delete, vssadmin delete shadows, velero backup delete)", callfacts.SnapshotTools,
 			func(e *Env, c *Cmd) string {
 				if c.Effect == callfacts.EffectDelete {
 					return c.EffectWhy() + ": " + c.String()
@@ -101,7 +107,7 @@ func destroyPack() Pack {
 			},
 			[]string{"tmutil deletelocalsnapshots /", "btrfs subvolume delete /mnt/@home", "snapper -c root delete 1-100", "timeshift --delete-all", "vssadmin delete shadows /all /quiet"},
 			[]string{"tmutil listbackups", "btrfs subvolume list /", "snapper list", "timeshift --list", "vssadmin list shadows"}),
-		cmdRule("core.destroy:power", Ask, "Shutting down or rebooting the machine (shutdown, reboot, poweroff, halt, init 0/6)", callfacts.PowerTools,
+		cmdRule("core.destroy:power", Deny, "Shutting down or rebooting the machine (shutdown, reboot, poweroff, halt, init 0/6)", callfacts.PowerTools,
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || c.Has("-c", "--show") && c.Name == "shutdown" {
 					return ""
@@ -239,7 +245,7 @@ func destroyPack() Pack {
 			[]string{"sudo rm -rf /var/lib/postgresql", "rm -rf /etc/nginx", "rm -rf /usr/local/lib", "rm -rf /home/alice/projects", "find /opt/app -delete", "rm -rf /root/.cache"},
 			[]string{"rm -rf /tmp/x", "sudo rm -rf /var/lib/apt/lists/*", "rm -rf ~/proj/build", "rm -rf /var/tmp/cache", "rm /etc/x.conf.bak"}),
 		{
-			ID: "core.destroy:remote-delete", Mode: Ask, Tools: shellTools,
+			ID: "core.destroy:remote-delete", Mode: Deny, Tools: shellTools,
 			Desc: "Deleting or wiping on another host or in a container (ssh host 'rm -rf …', docker/kubectl exec … rm -rf, dd, mkfs, truncate)",
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {
@@ -261,7 +267,7 @@ func destroyPack() Pack {
 			Catch: []string{"ssh db 'rm -rf /var/lib/mysql'", "docker exec app rm -rf /data", "kubectl exec web -- sh -c 'rm -rf /srv/*'", "ssh host truncate -s 0 /var/log/app.log"},
 			Allow: []string{"ssh db 'ls /var/lib/mysql'", "docker exec app cat /data/x", "kubectl exec web -- df -h", "rm -rf ./build", "ssh ci 'rm -rf /tmp/build-cache'"},
 		},
-		cmdRule("core.destroy:rm-outside", Ask, "Recursive or glob delete outside the project (other projects, ~/Documents, data directories); scratch and cache directories excepted", []string{"rm", "rimraf", "find", "trash", "trash-put"},
+		cmdRule("core.destroy:rm-outside", Deny, "Recursive or glob delete outside the project (other projects, ~/Documents, data directories); scratch and cache directories excepted", []string{"rm", "rimraf", "find", "trash", "trash-put"},
 			func(e *Env, c *Cmd) string {
 				glob := false
 				for _, p := range c.Pos {
@@ -307,7 +313,7 @@ func destroyPack() Pack {
 			},
 			[]string{"rm -rf ~/Documents", "rm -rf ../other-project", "rm -r /data/backups", "find ~/Downloads -type f -delete", "rm -rf ~/proj2/*", "rimraf ../shared"},
 			[]string{"rm -rf ./build", "rm -rf /tmp/x", "rm -rf ~/.cache/pip", "rm ~/notes.txt", "find . -name '*.o' -delete", "rm -rf node_modules"}),
-		cmdRule("core.destroy:user-delete", Ask, "Deleting users or groups, removing passwords (userdel, deluser, groupdel, passwd -d)", callfacts.UserTools,
+		cmdRule("core.destroy:user-delete", Deny, "Deleting users or groups, removing passwords (userdel, deluser, groupdel, passwd -d)", callfacts.UserTools,
 			func(e *Env, c *Cmd) string {
 				switch c.Name {
 				case "passwd":
@@ -326,7 +332,7 @@ func destroyPack() Pack {
 			},
 			[]string{"sudo userdel -r alice", "deluser bob", "groupdel devs", "passwd -d root"},
 			[]string{"id alice", "passwd", "getent passwd bob", "userdel --help"}),
-		cmdRule("core.destroy:shred", Ask, "shred (overwrites file content beyond recovery) outside scratch directories and the project's own files", []string{"shred", "srm", "wipe"},
+		cmdRule("core.destroy:shred", Deny, "shred (overwrites file content beyond recovery) outside scratch directories and the project's own files", []string{"shred", "srm", "wipe"},
 			func(e *Env, c *Cmd) string {
 				for _, p := range c.Pos {
 					// A file of the project is no more lost than after rm
@@ -339,7 +345,7 @@ func destroyPack() Pack {
 			},
 			[]string{"shred -n 3 ~/.bash_history", "srm -r /home/dev/old/", "shred -uz /home/dev/data.db", "shred -u $F", "shred -u ../other/notes.txt"},
 			[]string{"shred -u /tmp/secret.txt", "shred --help", "echo shred x", "man shred", "shred -u notes.txt", "shred -u secrets/tmp-token.txt"}),
-	}, append(append(systemRules(), remoteScriptRule(), findDeleteRule()), packageRules()...)...)}
+	}, append(append(append(append(systemRules(), remoteScriptRule(), findDeleteRule()), packageRules()...), killByName()...), append(append(append(serviceRules(), vmDeleteRule()), windowsRules()...), netConfigRules()...)...)...)}
 }
 
 // scratchOnly reports whether every path c names is in a scratch
@@ -372,7 +378,7 @@ func regularFiles(e *Env, c *Cmd, args []string) bool {
 		}
 		n++
 		p := e.abs(c, a)
-		if strings.HasPrefix(p, "/dev/") || !under(p, e.F.Project) || callfacts.UnknownValue(a) {
+		if strings.HasPrefix(p, "/dev/") || !under(p, e.F.Project) && !tempDir(p) || callfacts.UnknownValue(a) {
 			return false
 		}
 	}

@@ -103,14 +103,17 @@ func finderSelection(c *Cmd) ([]string, string) {
 	if len(starts) == 0 {
 		starts = []string{"."}
 	}
-	empty := false
+	empty, pruned := false, false
 	for ; i < len(c.Args); i++ {
 		switch a := c.Args[i]; a {
 		case "!", "-not":
 			return starts, "every file but those it excludes"
 		case "-prune":
 			if i+1 < len(c.Args) && (c.Args[i+1] == "-o" || c.Args[i+1] == "-or") {
-				return starts, "every file outside what it prunes"
+				// find . -path ./node_modules -prune -o -name '*.orig' -exec rm:
+				// what follows the -o is what it deletes
+				pruned, pats = true, nil
+				i++
 			}
 		case "-empty":
 			empty = true
@@ -128,11 +131,14 @@ func finderSelection(c *Cmd) ([]string, string) {
 		if empty {
 			return starts, ""
 		}
+		if pruned {
+			return starts, "every file outside what it prunes"
+		}
 		return starts, "every file"
 	}
 	// Tests without -o all hold for a match: one generated pattern
 	// (-name '*.min.js' -path './dist/*') confines the delete to it.
-	or := slices.Contains(c.Args, "-o") || slices.Contains(c.Args, "-or")
+	or := !pruned && (slices.Contains(c.Args, "-o") || slices.Contains(c.Args, "-or")) || pruned && strings.Count(strings.Join(c.Args, " "), " -o ") > 1
 	for _, p := range pats {
 		if !or && generatedPattern(p) {
 			return starts, ""

@@ -42,9 +42,9 @@ func historyRules() []Rule {
 				switch {
 				case s == "worktree" && c.Sub(1) == "remove" && c.Has("--force", "-f"):
 					return "git worktree remove --force deletes the worktree with its uncommitted changes"
-				case s == "branch" && c.Has("-D") || s == "branch" && c.Has("--delete", "-d") && c.Has("--force", "-f"):
+				case (s == "branch" && c.Has("-D") || s == "branch" && c.Has("--delete", "-d") && c.Has("--force", "-f")) && !fewNamedBranches(c):
 					return "git branch -D deletes the branch even with commits merged nowhere"
-				case s == "filter-branch" || s == "filter-repo":
+				case (s == "filter-branch" || s == "filter-repo") && !c.Has("--analyze", "--dry-run"):
 					return "git " + s + " rewrites every commit of the history"
 				case s == "reflog" && c.Sub(1) == "expire" && strings.Contains(strings.Join(c.Args, " "), "=now"),
 					s == "gc" && strings.Contains(strings.Join(c.Args, " "), "--prune=now"), s == "prune" && !c.Has("-n", "--dry-run"):
@@ -87,7 +87,7 @@ func historyRules() []Rule {
 				}
 				return ""
 			},
-			[]string{"git worktree remove --force ../wt", "git restore --source HEAD~3 src/", "git checkout main -- src/app.go", "git push --mirror origin", "git checkout -- README.md", "git restore src/a.go", "git branch -D spike",
+			[]string{"git worktree remove --force ../wt", "git restore --source HEAD~3 src/", "git checkout main -- src/app.go", "git push --mirror origin", "git checkout -- README.md", "git restore src/a.go", "git branch -D $(git branch --merged | grep -v main)",
 				"git update-ref refs/heads/main HEAD~10", "git update-ref HEAD 4b825dc", "git symbolic-ref -d HEAD", "git branch -f main origin/main~20", "git branch -M spike main"},
 			[]string{"git worktree remove ../wt", "git worktree list", "git restore --staged a.go", "git checkout main", "git push origin main", "git update-ref refs/heads/backup HEAD", "git symbolic-ref HEAD", "git branch -f feature HEAD", "git branch -M old new"}),
 	}
@@ -161,4 +161,20 @@ func historyOp(c *Cmd) string {
 		}
 	}
 	return ""
+}
+
+// fewNamedBranches: git branch -D of one or two branches the line names
+// (recorded by risky.routine:branch-delete; the reflog keeps their
+// commits), not a list it computes.
+func fewNamedBranches(c *Cmd) bool {
+	names := c.Pos[1:]
+	if len(names) == 0 || len(names) > 2 {
+		return false
+	}
+	for _, n := range names {
+		if strings.ContainsAny(n, "$*?`") || n == "main" || n == "master" {
+			return false
+		}
+	}
+	return true
 }

@@ -159,6 +159,9 @@ func sentSecretFile(e *Env, onlyEnv bool) string {
 		return ""
 	}
 	for _, c := range e.F.Cmds(senders...) {
+		if c.Name == "openssl" && !opensslConnects(c) {
+			continue // openssl req/genrsa/x509 make keys and certificates here
+		}
 		if f, ok := strings.CutPrefix(c.Stdin, "< "); ok {
 			if what := files[e.abs(c, f)]; what != "" {
 				return fmt.Sprintf("%s sends %s, which the line filled with %s", c.Name, f, what)
@@ -228,4 +231,30 @@ func interpSendsEnv(e *Env) string {
 		}
 	}
 	return ""
+}
+
+// opensslConnects: an openssl subcommand that talks to another host.
+func opensslConnects(c *Cmd) bool {
+	switch sub(c) {
+	case "s_client", "s_time", "ocsp":
+		return true
+	}
+	return false
+}
+
+// generatesKeys: a command that writes new keys and certificates (its key
+// options name outputs, not secrets it reads).
+func generatesKeys(e *Env, via string) bool {
+	for _, c := range e.F.Cmds(via) {
+		switch c.Name {
+		case "openssl":
+			switch sub(c) {
+			case "req", "genrsa", "genpkey", "ecparam", "x509", "rand", "dhparam":
+				return !opensslConnects(c)
+			}
+		case "ssh-keygen", "mkcert", "step", "certstrap", "cfssl":
+			return true
+		}
+	}
+	return false
 }

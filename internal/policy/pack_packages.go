@@ -30,7 +30,7 @@ func packageRules() []Rule {
 			},
 			[]string{"pip freeze | xargs pip uninstall -y", "pip uninstall -y -r <(pip freeze)", "brew uninstall --force $(brew list)", "gem uninstall -aIx", "npm ls -g --parseable | xargs npm uninstall -g", "pipx uninstall-all"},
 			[]string{"pip uninstall -y requests", "pip freeze > requirements.txt && pip uninstall -y six", "brew list", "npm uninstall -g typescript", "npm cache clean --force"}),
-		cmdRule("core.destroy:system-packages", Ask, "Removing the system's packages (apt-get purge, dnf remove, pacman -R, dpkg -P, apk del)", managers,
+		cmdRule("core.destroy:system-packages", Deny, "Removing the system's packages (apt-get purge, dnf remove, pacman -R, dpkg -P, apk del)", managers,
 			func(e *Env, c *Cmd) string {
 				if callfacts.SystemPackages(c.Name) && c.PackageRemoval() && !onlyHelp(c) {
 					return c.Name + " removes system packages: " + c.String()

@@ -152,16 +152,35 @@ func pathsPack() Pack {
 			Desc: "Writes to .env files (.env, .env.local, .env.production…; .env.example and templates are fine)",
 			Match: func(e *Env) string {
 				for _, p := range writes(e.F) {
-					if envFile(path.Base(p.Path)) && !envBackup(e.F, p) {
+					if envFile(path.Base(p.Path)) && !envBackup(e.F, p) && !envFromTemplate(e, p) {
 						return fmt.Sprintf("%s %s %s, which holds environment secrets", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 					}
 				}
 				return ""
 			},
 			Catch: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env","content":"A=1"}}`, "echo 'KEY=x' >> .env.local", `{"tool_name":"Edit","tool_input":{"file_path":".env.production","old_string":"a","new_string":"b"}}`, "cp secrets .env", "rm .env"},
-			Allow: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env.example","content":"A="}}`, "cat .env", "cp .env .env.backup", `{"tool_name":"Read","tool_input":{"file_path":".env"}}`, "cp .env.example .env.sample", "grep API .env"},
+			Allow: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env.example","content":"A="}}`, "cat .env", "cp .env .env.backup", `{"tool_name":"Read","tool_input":{"file_path":".env"}}`, "cp .env.example .env.sample", "grep API .env", "cp -n .env.example .env"},
 		},
 	}}
+}
+
+// envFromTemplate: cp -n (never over an existing file) from a template
+// (.env.example, .env.sample, .env.template, .env.dist) — the first step of
+// most projects' set-up, with no secret in it.
+func envFromTemplate(e *Env, p PathRef) bool {
+	if p.Via != "cp" {
+		return false
+	}
+	for _, c := range e.F.Cmds("cp") {
+		if !c.Has("-n", "--no-clobber", "--update=none") || len(c.Pos) != 2 {
+			continue
+		}
+		switch b := path.Base(c.Pos[0]); {
+		case strings.HasSuffix(b, ".example"), strings.HasSuffix(b, ".sample"), strings.HasSuffix(b, ".template"), strings.HasSuffix(b, ".dist"), strings.HasSuffix(b, ".defaults"):
+			return true
+		}
+	}
+	return false
 }
 
 // envBackup reports whether p is written by cp of another env file (cp
@@ -262,7 +281,7 @@ func settingsHooks(content string) (any, any, bool) {
 }
 
 func selfPack() Pack {
-	return Pack{Name: "core.self", Desc: "Self-protection: Claude Code hook settings, warden's config, store, binary and keys, hook scripts, warden off typed by the model", Rules: []Rule{
+	return Pack{Name: "core.self", Desc: "Self-protection: Claude Code hook settings, warden's config, store, binary and keys, hook scripts, warden off typed by the model", Rules: append([]Rule{
 		{
 			ID: "core.self:settings-hooks", Mode: Deny,
 			Desc: "Changes to the hooks or disableAllHooks of any Claude Code settings file",
@@ -419,7 +438,7 @@ func selfPack() Pack {
 			Catch: []string{"systemctl --user disable --now warden.service", "launchctl bootout gui/501/dev.warden.serve", "pkill -f warden-core", "warden off", "~/.warden/bin/warden off", "warden uninstall --scope user", "bash -c 'warden safemode off'", "warden breaker reset", "$(which warden) off", "\"$(command -v warden)\" disable", "W=$(which warden); $W safemode off", "$(which warden 2>/dev/null || echo ~/.local/bin/warden) off"},
 			Allow: []string{"warden status", "warden log -n 20", "echo 'warden off'", "warden policy explain -- ls", "systemctl --user status warden.service", "systemctl stop nginx", "$(which warden) status", "ls -l $(which warden)"},
 		},
-	}}
+	}, agentFilesRule())}
 }
 
 func jsonEqual(a, b any) bool {

@@ -12,7 +12,7 @@ import (
 // verb of a program no table names.
 func remoteActionRules() []Rule {
 	kind := func(id, k, desc string, catch, allow []string) Rule {
-		return cmdRule(id, Ask, desc, callfacts.RemoteActionTools(),
+		return cmdRule(id, Deny, desc, callfacts.RemoteActionTools(),
 			func(e *Env, c *Cmd) string {
 				if c.RemoteAction() != k {
 					return ""
@@ -37,7 +37,7 @@ func remoteActionRules() []Rule {
 			[]string{"skopeo delete docker://reg/app:1", "crane delete reg/app:1", "regctl tag rm reg/app:1", "oras manifest delete reg/app:1", "gh api -X DELETE repos/o/r/git/refs/heads/x"},
 			[]string{"skopeo inspect docker://reg/app:1", "crane ls reg/app", "regctl tag ls reg/app", "oras manifest fetch reg/app:1", "gh api repos/o/r"}),
 		{
-			ID: "external.systems:unknown-destroy", Mode: Ask, Tools: shellTools,
+			ID: "external.systems:unknown-destroy", Mode: Deny, Tools: shellTools,
 			Desc: "A destroy verb or option of a program warden has no table for (hcloud server delete, pscale database delete, nomad job stop -purge): most likely a remote resource; the verbs and the local programs left out are data (callfacts/verbs.txt)",
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {

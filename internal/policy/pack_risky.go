@@ -158,7 +158,7 @@ func kubeSub(c *Cmd) string { return c.Sub(0) }
 // externalPack: destroying things outside the machine needs the user.
 func externalPack() Pack {
 	return Pack{Name: "external.systems", Desc: "External systems: cloud deletes, terraform destroy, kubectl delete, helm uninstall, npm unpublish, crontab -r, redis FLUSHALL, iptables -F, systemctl stop/disable", Rules: append([]Rule{
-		cmdRule("external.systems:cloud-delete", Ask, "Deleting cloud resources (aws/gcloud/az/doctl … delete, aws s3 rm/rb)", []string{"aws", "gcloud", "az", "doctl", "gsutil", "linode-cli", "hcloud", "flyctl", "fly", "vercel", "heroku", "oci", "ibmcloud"},
+		cmdRule("external.systems:cloud-delete", Deny, "Deleting cloud resources (aws/gcloud/az/doctl … delete, aws s3 rm/rb)", []string{"aws", "gcloud", "az", "doctl", "gsutil", "linode-cli", "hcloud", "flyctl", "fly", "vercel", "heroku", "oci", "ibmcloud"},
 			func(e *Env, c *Cmd) string {
 				for _, p := range cloudWords(c.Pos) {
 					l := strings.ToLower(p)
@@ -171,20 +171,20 @@ func externalPack() Pack {
 			},
 			[]string{"aws ec2 terminate-instances --instance-ids i-1", "gcloud compute instances delete vm1", "az group delete -n rg", "aws s3 rb s3://bucket --force", "aws s3 rm s3://b/ --recursive", "doctl compute droplet delete 1"},
 			[]string{"aws s3 ls", "gcloud config list", "az account show", "aws ec2 describe-instances"}),
-		cmdRule("external.systems:terraform-destroy", Ask, "terraform/tofu destroy, apply -destroy, pulumi/cdk destroy", []string{"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls"},
+		cmdRule("external.systems:terraform-destroy", Deny, "terraform/tofu destroy, apply -destroy, pulumi/cdk destroy", []string{"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls"},
 			func(e *Env, c *Cmd) string {
 				if sub(c) == "state" && (c.Sub(1) == "rm" || c.Sub(1) == "push" || c.Sub(1) == "replace-provider") || sub(c) == "workspace" && c.Sub(1) == "delete" || sub(c) == "force-unlock" ||
 					sub(c) == "stack" && c.Sub(1) == "rm" {
 					return c.Name + " changes the recorded state of real infrastructure: " + c.String()
 				}
-				if sub(c) == "destroy" || sub(c) == "remove" && (c.Name == "serverless" || c.Name == "sls") || sub(c) == "apply" && c.Has("-destroy", "--destroy") || sub(c) == "run-all" && c.Sub(1) == "destroy" {
+				if sub(c) == "destroy" || sub(c) == "remove" && (c.Name == "serverless" || c.Name == "sls") || sub(c) == "apply" && (c.Has("-destroy", "--destroy") || hasPrefixArg(c, "-replace=") && c.Has("-auto-approve", "--auto-approve")) || sub(c) == "run-all" && c.Sub(1) == "destroy" {
 					return c.Name + " destroys infrastructure: " + c.String()
 				}
 				return ""
 			},
-			[]string{"terraform destroy", "terraform apply -destroy -auto-approve", "tofu destroy", "pulumi destroy --yes"},
+			[]string{"terraform destroy", "terraform apply -destroy -auto-approve", "tofu destroy", "pulumi destroy --yes", "terraform apply -auto-approve -replace=aws_db_instance.main"},
 			[]string{"terraform plan", "terraform init", "terraform fmt", "pulumi preview"}),
-		cmdRule("external.systems:kubectl-delete", Ask, "kubectl/oc delete, drain", []string{"kubectl", "oc", "k"},
+		cmdRule("external.systems:kubectl-delete", Deny, "kubectl/oc delete, drain", []string{"kubectl", "oc", "k"},
 			func(e *Env, c *Cmd) string {
 				if s := kubeSub(c); s == "delete" || s == "drain" || s == "replace" && c.Has("--force") || s == "scale" && strings.Contains(strings.Join(c.Args, " "), "--replicas=0") || s == "cordon" {
 					return c.Name + " deletes cluster resources: " + c.String()
@@ -193,7 +193,7 @@ func externalPack() Pack {
 			},
 			[]string{"kubectl delete pod web-1", "kubectl delete ns prod", "oc delete project x", "kubectl drain node-1", "kubectl -n prod delete secret db", "kubectl --context prod delete deploy api"},
 			[]string{"kubectl get pods", "kubectl describe pod x", "kubectl logs web-1", "kubectl apply -f k8s/"}),
-		cmdRule("external.systems:helm-uninstall", Ask, "helm uninstall/delete", []string{"helm"},
+		cmdRule("external.systems:helm-uninstall", Deny, "helm uninstall/delete", []string{"helm"},
 			func(e *Env, c *Cmd) string {
 				if s := sub(c); s == "uninstall" || s == "delete" || s == "del" || s == "un" || s == "rollback" {
 					return "helm removes a release: " + c.String()
@@ -202,7 +202,7 @@ func externalPack() Pack {
 			},
 			[]string{"helm uninstall web", "helm delete web --purge", "helm uninstall -n prod api"},
 			[]string{"helm list", "helm install web ./chart", "helm upgrade web ./chart", "helm template ./chart"}),
-		cmdRule("external.systems:npm-unpublish", Ask, "npm/yarn/pnpm unpublish", []string{"npm", "yarn", "pnpm"},
+		cmdRule("external.systems:npm-unpublish", Deny, "npm/yarn/pnpm unpublish", []string{"npm", "yarn", "pnpm"},
 			func(e *Env, c *Cmd) string {
 				if anyPos(c, "unpublish") {
 					return "removes a published package: " + c.String()
@@ -220,7 +220,7 @@ func externalPack() Pack {
 			},
 			[]string{"crontab -r", "crontab -u root -r", "sudo crontab -r", "bash -c 'crontab -r'"},
 			[]string{"crontab -l", "crontab -e", "echo crontab -r", "crontab mycron"}),
-		cmdRule("external.systems:forge-delete", Ask, "Deleting repositories, releases and other forge objects (gh repo delete, gh release delete, glab repo delete, gh api -X DELETE)", []string{"gh", "glab", "tea", "hub"},
+		cmdRule("external.systems:forge-delete", Deny, "Deleting repositories, releases and other forge objects (gh repo delete, gh release delete, glab repo delete, gh api -X DELETE)", []string{"gh", "glab", "tea", "hub"},
 			func(e *Env, c *Cmd) string {
 				a := " " + strings.Join(c.Args, " ") + " "
 				if anyPos(c, "delete", "delete-asset", "archive") && !anyPos(c, "label") || sub(c) == "api" && (strings.Contains(a, "-X DELETE") || strings.Contains(a, "--method DELETE") || strings.Contains(a, "-XDELETE") || strings.Contains(a, "--method=DELETE")) {
@@ -230,7 +230,7 @@ func externalPack() Pack {
 			},
 			[]string{"gh repo delete me/app --yes", "gh release delete v1.0", "glab repo delete grp/x", "gh api -X DELETE repos/me/app"},
 			[]string{"gh repo view", "gh pr list", "gh release create v1.1", "gh api repos/me/app"}),
-		cmdRule("external.systems:redis-flush", Ask, "redis-cli FLUSHALL/FLUSHDB", []string{"redis-cli", "valkey-cli", "keydb-cli"},
+		cmdRule("external.systems:redis-flush", Deny, "redis-cli FLUSHALL/FLUSHDB", []string{"redis-cli", "valkey-cli", "keydb-cli"},
 			func(e *Env, c *Cmd) string {
 				if a := lowerArgs(c); strings.Contains(a, "flushall") || strings.Contains(a, "flushdb") {
 					return c.Name + " empties the database"
@@ -256,7 +256,7 @@ func externalPack() Pack {
 			},
 			[]string{"iptables -F", "sudo iptables --flush INPUT", "nft flush ruleset", "ufw disable"},
 			[]string{"iptables -L", "nft list ruleset", "ufw status", "iptables -S"}),
-		cmdRule("external.systems:systemctl-stop", Ask, "systemctl stop/disable/mask of system services", []string{"systemctl", "service"},
+		cmdRule("external.systems:systemctl-stop", Deny, "systemctl stop/disable/mask of system services", []string{"systemctl", "service"},
 			func(e *Env, c *Cmd) string {
 				if c.Has("--user") {
 					return ""
@@ -271,7 +271,7 @@ func externalPack() Pack {
 			},
 			[]string{"systemctl stop nginx", "sudo systemctl disable sshd", "systemctl mask docker", "service postgresql stop"},
 			[]string{"systemctl status nginx", "systemctl --user stop app", "systemctl list-units", "service nginx status"}),
-	}, append(append(externalVerbRules(), publishRule()), remoteActionRules()...)...)}
+	}, append(append(append(externalVerbRules(), publishRule(), deployRule(), publishVerbRule()), remoteActionRules()...), cloudControlRules()...)...)}
 }
 
 // cloudWords splits subcommands like apps:destroy and delete-db-instance

@@ -57,7 +57,7 @@ func systemRules() []Rule {
 			[]string{"sudo ufw disable", "setenforce 0", "sudo systemctl stop firewalld", "systemctl disable --now apparmor.service", "sudo iptables -P INPUT ACCEPT", "iptables -F", "sudo spctl --master-disable", "csrutil disable", "sudo nft flush ruleset"},
 			[]string{"sudo ufw status", "sudo ufw allow 22/tcp", "getenforce", "systemctl status firewalld", "sudo iptables -L -n", "iptables -A INPUT -p tcp --dport 22 -j ACCEPT", "spctl --status", "csrutil status", "systemctl stop nginx"}),
 		{
-			ID: "core.destroy:kernel-write", Mode: Ask, Tools: shellTools,
+			ID: "core.destroy:kernel-write", Mode: Deny, Tools: shellTools,
 			Desc: "Writes to /proc and /sys (sysrq, kernel parameters) and sysctl -w",
 			Match: func(e *Env) string {
 				for _, p := range writes(e.F) {
@@ -75,7 +75,7 @@ func systemRules() []Rule {
 			Catch: []string{"echo b > /proc/sysrq-trigger", "echo 0 | sudo tee /proc/sys/kernel/randomize_va_space", "sysctl -w vm.swappiness=0", "echo 1 > /sys/class/leds/x/brightness"},
 			Allow: []string{"cat /proc/cpuinfo", "sysctl -a", "cat /sys/class/net/eth0/address", "echo hi > /tmp/x"},
 		},
-		cmdRule("core.destroy:system-file", Ask, "Removing, moving or linking over single files in system directories (mv /bin/bash …, rm /usr/bin/python3, ln -sf … /usr/bin/x)", []string{"rm", "mv", "ln", "unlink"},
+		cmdRule("core.destroy:system-file", Deny, "Removing, moving or linking over single files in system directories (mv /bin/bash …, rm /usr/bin/python3, ln -sf … /usr/bin/x)", []string{"rm", "mv", "ln", "unlink"},
 			func(e *Env, c *Cmd) string {
 				srcs := c.Pos
 				if (c.Name == "mv" || c.Name == "ln") && len(c.Pos) > 1 {
@@ -112,7 +112,7 @@ func systemRules() []Rule {
 			},
 			[]string{"sudo usermod -aG sudo bob", "usermod -a -G wheel eve", "gpasswd -a mallory docker", "adduser eve sudo"},
 			[]string{"usermod -c 'Bob B' bob", "groups", "id -Gn", "adduser --disabled-password svc"}),
-		cmdRule("core.destroy:volumes", Ask, "Deleting container volumes (docker volume rm/prune, system prune --volumes, compose down -v): their data is gone", []string{"docker", "podman", "nerdctl", "docker-compose"},
+		cmdRule("core.destroy:volumes", Deny, "Deleting container volumes (docker volume rm/prune, system prune --volumes, compose down -v): their data is gone", []string{"docker", "podman", "nerdctl", "docker-compose"},
 			func(e *Env, c *Cmd) string {
 				p := " " + strings.Join(c.Pos, " ") + " "
 				switch {
@@ -138,7 +138,7 @@ func systemRules() []Rule {
 			},
 			[]string{"docker volume rm $(docker volume ls -q)", "docker system prune -af --volumes", "docker volume prune -f", "podman volume prune -f", "docker compose down -v", "docker --context prod volume rm data"},
 			[]string{"docker volume ls", "docker system prune -f", "docker compose down", "docker volume create x", "docker volume rm proj_pgdata"}),
-		cmdRule("core.destroy:containers-all", Ask, "Force-removing or killing every container (docker rm -f $(docker ps -aq), docker kill $(docker ps -q)), removing a stack or service, leaving a swarm by force: running services stop and their containers' files are gone", []string{"docker", "podman", "nerdctl"},
+		cmdRule("core.destroy:containers-all", Deny, "Force-removing or killing every container (docker rm -f $(docker ps -aq), docker kill $(docker ps -q)), removing a stack or service, leaving a swarm by force: running services stop and their containers' files are gone", []string{"docker", "podman", "nerdctl"},
 			func(e *Env, c *Cmd) string {
 				p := c.Pos
 				if len(p) > 0 && p[0] == "container" {
@@ -208,7 +208,7 @@ func metadataRule() Rule {
 
 // publishRule joins external.systems.
 func publishRule() Rule {
-	return cmdRule("external.systems:publish", Ask, "Publishing a package or release to a public registry (npm/yarn/pnpm publish, cargo publish, twine upload, gem push): hard to take back", []string{"npm", "yarn", "pnpm", "bun", "cargo", "twine", "gem", "poetry", "flit", "hatch", "uv", "dotnet", "mvn", "gradle", "gradlew"},
+	return cmdRule("external.systems:publish", Deny, "Publishing a package or release to a public registry (npm/yarn/pnpm publish, cargo publish, twine upload, gem push): hard to take back", []string{"npm", "yarn", "pnpm", "bun", "cargo", "twine", "gem", "poetry", "flit", "hatch", "uv", "dotnet", "mvn", "gradle", "gradlew"},
 		func(e *Env, c *Cmd) string {
 			s := sub(c)
 			switch {

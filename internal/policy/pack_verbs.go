@@ -23,7 +23,7 @@ var destructiveVerbs = []string{"delete", "del", "destroy", "remove", "rm", "rb"
 
 func externalVerbRules() []Rule {
 	return []Rule{
-		cmdRule("external.systems:destructive-verb", Ask, "Deleting, dropping or purging through a CLI of an external system (vault, restic, borg, supabase, firebase, wrangler, kafka-topics --delete, curl -X DELETE…)", externalCLIs,
+		cmdRule("external.systems:destructive-verb", Deny, "Deleting, dropping or purging through a CLI of an external system (vault, restic, borg, supabase, firebase, wrangler, kafka-topics --delete, curl -X DELETE…)", externalCLIs,
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || c.Has("--help") {
 					return ""
@@ -54,6 +54,9 @@ func externalVerbRules() []Rule {
 				for _, w := range subcommandWords(c) {
 					for _, v := range destructiveVerbs {
 						if w == v {
+							if v == "reset" && c.Name == "supabase" && !c.Has("--linked", "--db-url") && !hasPrefixArg(c, "--db-url=") {
+								continue // supabase db reset without --linked resets the local stack
+							}
 							if v == "reset" && c.Name != "supabase" && c.Name != "neonctl" && c.Name != "pscale" && c.Name != "turso" && c.Name != "heroku" {
 								continue
 							}

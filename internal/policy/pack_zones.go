@@ -12,19 +12,19 @@ import (
 // its own. One rule per verdict, so config and explain treat them like
 // any other rule.
 func zonesPack() Pack {
-	return Pack{Name: "core.zones", Desc: "The verdict table, effect × zone (warden policy zones): recursive delete of home data and home config, writes to credentials, system or warden's files, destructive effects on targets the line does not show", Rules: []Rule{
-		zoneRule("core.zones:deny", Deny, "Effects the verdict table denies (recursive delete · home data or home config, anything but permissions on credentials, deletes in the system, warden's own files)",
-			[]string{"rm -rf ~/Documents", "find ~/Pictures -type f -delete", "srm -r ~/work", "rm -rf .git", "cd ~ && rm -rf Music", "rm -rf \"$HOME\"/Desktop", "rm -rf ${HOME}/{a,b}", "shred -u ~/.aws/credentials", "rsync -a --delete ./empty/ ~/photos/"},
+	return Pack{Name: "core.zones", Desc: "The verdict table, effect × zone (warden policy zones): recursive delete of home data and home config, writes to credentials, system or warden's files, destructive effects on targets the line does not show", Rules: append([]Rule{
+		zoneRule("core.zones:deny", Deny, "Effects the verdict table denies (recursive delete · home data, home config or the agent's config, emptying files there, anything but permissions on credentials, deletes in the system, warden's own files)",
+			[]string{"rm -rf ~/Documents", "find ~/Pictures -type f -delete", "srm -r ~/work", "rm -rf .git", "cd ~ && rm -rf Music", "rm -rf \"$HOME\"/Desktop", "rm -rf ${HOME}/{a,b}", "shred -u ~/.aws/credentials", "rsync -a --delete ./empty/ ~/photos/", "truncate -s 0 ~/.zsh_history", "rm -rf ~/.claude/projects", "truncate -s 0 ~/notes/todo.md"},
 			[]string{"rm -rf ./build", "rm -rf node_modules", "rm -rf /tmp/x", "find . -name '*.pyc' -delete", "rsync -a --delete ./src/ ./dist/", "cat ~/.bashrc", "rm -rf ~/.cache/pip"}),
 		zoneRule("core.zones:ask", Ask, "Effects the verdict table asks about (deletes in home, overwriting home config, the agent's config or system directories, destructive effects on unknown targets)",
-			[]string{"rm ~/.zsh_history", "rm -rf \"$TARGET\"", "cp dotfiles/zshrc ~/.zshrc", "truncate -s 0 ~/.zsh_history", "rm -rf ~/.claude/projects"},
+			[]string{"rm ~/.zsh_history", "rm -rf \"$TARGET\"", "cp dotfiles/zshrc ~/.zshrc", "chmod 000 ~/.config", "rm ~/.claude/CLAUDE.md"},
 			[]string{"rm -f build/app.o", "echo x > /tmp/out", "echo hi > notes.txt", "chmod +x ./run.sh", "touch ~/todo.txt"}),
 		projectSourceRule(),
 		{ID: "core.zones:startup-replace", Mode: Deny, Tools: shellTools,
 			Desc: "Replacing or emptying a start-up file in home (~/.bashrc, ~/.zshrc, ~/.profile, ~/.gitconfig…): every later shell or tool runs what it now holds, and what it held is gone",
 			Match: func(e *Env) string {
 				for _, tc := range e.Touches() {
-					if (tc.Effect == callfacts.PathOverwrite || tc.Effect == callfacts.PathTruncate) && tc.Zone == callfacts.ZoneHomeConfig &&
+					if (tc.Effect == callfacts.PathOverwrite || tc.Effect == callfacts.PathTruncate || tc.Effect == callfacts.PathDelete) && tc.Zone == callfacts.ZoneHomeConfig &&
 						path.Dir(tc.Path) == e.F.Home && homeRC(path.Base(tc.Path)) {
 						return tc.Via + " replaces " + homeRel(tc.Path, e.F.Home) + ", a start-up file every later shell or tool runs"
 					}
@@ -33,7 +33,7 @@ func zonesPack() Pack {
 			},
 			Catch: []string{"cp -f dotfiles/bashrc ~/.bashrc", "echo 'export PS1=x' > ~/.zshrc", ": > ~/.profile", "ln -sf ~/.bashrc n && cat evil > n"},
 			Allow: []string{"echo 'export PATH=$HOME/bin:$PATH' >> ~/.bashrc", "cp ~/.bashrc ~/.bashrc.bak", "cat ~/.bashrc", "cp dotfiles/bashrc ./bashrc.sample", "git config --global user.name x"}},
-	}}
+	}, append(persistRules(), extractOverRule(), extractSystemRule(), batchEmptyRule())...)}
 }
 
 // zoneRule fires on the first effect on a path whose verdict in the

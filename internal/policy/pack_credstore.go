@@ -1,0 +1,74 @@
+package policy
+
+import (
+	"maps"
+	"slices"
+	"strings"
+)
+
+// credStoreOps are credential stores' commands that destroy or dump what
+// they hold: program → subcommand words (a word may be "sub opt": the
+// subcommand with that option). Adding a store is a line here.
+var credStoreOps = map[string][]string{
+	"security":    {"delete-keychain", "delete-generic-password", "delete-internet-password", "delete-certificate", "delete-identity", "dump-keychain", "export", "find-generic-password Safe Storage"},
+	"keytool":     {"-delete", "-changealias"},
+	"secret-tool": {"clear"}, "pass": {"rm", "delete", "remove", "git push"}, "gopass": {"rm", "delete", "remove"},
+	"gpg":  {"--delete-secret-keys", "--delete-secret-and-public-key", "--delete-keys", "--export-secret-keys", "--export-secret-subkeys"},
+	"gpg2": {"--delete-secret-keys", "--delete-secret-and-public-key", "--delete-keys", "--export-secret-keys"},
+	"op":   {"item delete", "vault delete", "document delete"}, "bw": {"delete"}, "lpass": {"rm"}, "keepassxc-cli": {"rm"},
+	"ssh-add": {"-D"}, "keyring": {"del"}, "cmdkey": {"/delete"}, "vault": {"kv destroy", "kv metadata delete", "secrets disable", "token revoke"},
+	"aws": {"secretsmanager delete-secret", "ssm delete-parameter", "ssm delete-parameters"}, "gh": {"secret delete", "secret remove", "variable delete", "ssh-key delete", "gpg-key delete"},
+	"glab": {"variable delete"}, "doppler": {"secrets delete"}, "infisical": {"secrets delete"},
+}
+
+// credChangeOps change what a store holds, or log the user out: asked.
+var credChangeOps = map[string][]string{
+	"gh": {"auth logout", "auth refresh", "secret set", "ssh-key add"}, "glab": {"auth logout", "variable set"}, "aws": {"configure set"}, "gcloud": {"auth revoke", "config set account"},
+	"az": {"logout", "account clear"}, "docker": {"logout"}, "npm": {"logout", "token revoke", "token create"}, "ssh-copy-id": {""}, "ssh-keygen": {"-R"},
+	"kubectl": {"config unset", "config delete-user", "config set-credentials"}, "firebase": {"logout"}, "heroku": {"auth:logout", "logout"},
+}
+
+// credStoreRules: keychains, password managers, GPG and CLI logins.
+func credStoreRules() []Rule {
+	match := func(ops map[string][]string) func(e *Env, c *Cmd) string {
+		return func(e *Env, c *Cmd) string {
+			words := ops[c.Name]
+			a := " " + strings.Join(c.Args, " ") + " "
+			for _, w := range words {
+				f := strings.Fields(w)
+				if len(f) == 0 {
+					return c.Name + " changes the user's credentials: " + c.String()
+				}
+				ok := true
+				at := 0
+				for _, x := range f {
+					j := strings.Index(a[at:], " "+x+" ")
+					if j < 0 && strings.HasPrefix(x, "-") {
+						j = strings.Index(a[at:], " "+x+"=")
+					}
+					if j < 0 {
+						ok = false
+						break
+					}
+					at += j + len(x)
+				}
+				if ok {
+					return c.Name + " " + w + " acts on the user's stored credentials: " + c.String()
+				}
+			}
+			return ""
+		}
+	}
+	names := func(ops map[string][]string) []string { return slices.Sorted(maps.Keys(ops)) }
+	return []Rule{
+		cmdRule("core.secrets:credential-store", Deny, "Destroying or dumping what a credential store holds: keychains (security delete-keychain, dump-keychain), secret-tool clear, pass/gopass/op/bw rm, gpg --delete-secret-keys or --export-secret-keys, ssh-add -D, vault kv destroy, cloud and forge secrets deleted", names(credStoreOps),
+			match(credStoreOps),
+			[]string{"security delete-keychain ~/Library/Keychains/login.keychain-db", "security delete-generic-password -s github.com", "secret-tool clear service github", "pass rm -rf email",
+				"gpg --batch --yes --delete-secret-keys ABCD1234EF567890", "gpg --export-secret-keys --armor > keys.asc", "security dump-keychain -d login.keychain > /tmp/k.txt", "gh secret delete PROD_TOKEN", "security find-generic-password -wa 'Chrome Safe Storage'", "keytool -delete -alias release -keystore ~/keys/release.jks"},
+			[]string{"security find-certificate -a", "pass ls", "gpg --list-keys", "gpg --verify x.asc x", "secret-tool search service github", "gh secret list", "ssh-add -l", "op item list"}),
+		cmdRule("core.secrets:credential-change", Ask, "Logging the user out of a CLI, revoking or minting its tokens, adding keys to hosts or changing stored credentials (gh auth logout, aws configure set, ssh-copy-id, kubectl config unset users, npm token create)", names(credChangeOps),
+			match(credChangeOps),
+			[]string{"gh auth logout --hostname github.com", "aws configure set aws_secret_access_key AKIAFAKE --profile default", "ssh-copy-id -i ~/.ssh/id_ed25519.pub user@new-host", "kubectl config unset users", "docker logout"},
+			[]string{"gh auth status", "aws configure list", "kubectl config view", "npm whoami", "gcloud auth list"}),
+	}
+}

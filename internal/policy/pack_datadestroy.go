@@ -1,0 +1,106 @@
+package policy
+
+import (
+	"regexp"
+	"strings"
+)
+
+// dataTasks are the tasks of frameworks and database tools that drop,
+// empty or rebuild a database from nothing: program → words (a word
+// matches a subcommand; "--opt" an option; "a b" two words in order).
+// Adding a tool is a line here.
+var dataTasks = map[string][]string{
+	"rails":     {"db:drop", "db:reset", "db:schema:load", "db:purge", "db:migrate:reset", "db:truncate_all", "db:structure:load", "db:seed:replant"},
+	"rake":      {"db:drop", "db:reset", "db:schema:load", "db:purge", "db:migrate:reset", "db:truncate_all", "db:structure:load"},
+	"manage.py": {"flush", "reset_db", "sqlflush"}, "django-admin": {"flush", "reset_db"},
+	"artisan": {"migrate:fresh", "migrate:reset", "migrate:refresh", "db:wipe"},
+	"knex":    {"migrate:rollback --all"}, "sequelize": {"db:drop", "db:migrate:undo:all"}, "sequelize-cli": {"db:drop", "db:migrate:undo:all"},
+	"alembic": {"downgrade base"}, "prisma": {"migrate reset", "--accept-data-loss", "--force-reset"}, "liquibase": {"dropAll", "drop-all"},
+	"flyway": {"clean"}, "typeorm": {"schema:drop"}, "typeorm-ts-node-commonjs": {"schema:drop"}, "console": {"doctrine:database:drop", "doctrine:schema:drop"},
+	"mix": {"ecto.drop", "ecto.reset"}, "supabase": {"db reset --linked"}, "mongorestore": {"--drop"}, "pg_restore": {"--clean", "-c"},
+	"influx": {"delete", "bucket delete"}, "dropdb": {""}, "mysqladmin": {"drop"}, "diesel": {"database reset", "migration redo --all"},
+	"sqlx": {"database drop", "database reset"}, "dbmate": {"drop"}, "goose": {"reset"}, "migrate": {"drop"}, "atlas": {"schema clean"},
+	"hasura": {"migrate apply --down all"}, "drizzle-kit": {"drop"}, "mikro-orm": {"schema:drop", "schema:fresh"}, "cqlsh": {}, "arangodb": {},
+}
+
+var (
+	prodMarker  = regexp.MustCompile(`(?i)(^|[^a-z])(prod|production|live)([^a-z]|$)|PROD_|_PROD\b`)
+	localMarker = regexp.MustCompile(`(?i)(RAILS_ENV|NODE_ENV|MIX_ENV|APP_ENV|DJANGO_SETTINGS_MODULE|--env|-e)[= ](test|testing|development|dev|local)\b|localhost|127\.0\.0\.1|_test\b|settings[._]test\b|test_settings\b`)
+	solrWipe    = regexp.MustCompile(`(?i)<delete>\s*<query>\s*\*:\*`)
+	mcFlush     = regexp.MustCompile(`(?i)flush_all`)
+)
+
+// dataDestroyRule: a framework's or a tool's task that drops, empties or
+// rebuilds a database. Against production (the line names it: an
+// environment, a URL or host with prod, a PROD_ variable) it is denied,
+// against a test or local database allowed, and asked otherwise: the
+// line does not show which database the task's configuration points at.
+func dataDestroyRule() []Rule {
+	match := func(e *Env) (string, bool) {
+		line := e.F.Command
+		for i := range e.F.Commands {
+			c := &e.F.Commands[i]
+			name := c.Name
+			args := c.Args
+			if (isShellOrInterp(name) || name == "php") && len(c.Pos) > 0 && (strings.HasSuffix(c.Pos[0], "manage.py") || c.Pos[0] == "artisan" || strings.HasSuffix(c.Pos[0], "bin/console")) {
+				name = strings.TrimPrefix(c.Pos[0][strings.LastIndex(c.Pos[0], "/")+1:], "bin/")
+				args = c.Args[indexOf(c.Args, c.Pos[0])+1:]
+			}
+			words, ok := dataTasks[name]
+			if !ok {
+				if (name == "nc" || name == "ncat" || name == "telnet") && mcFlush.MatchString(c.Heredoc+line) {
+					return "a memcached flush_all sent to " + strings.Join(c.Pos, " "), prodMarker.MatchString(line) || !localMarker.MatchString(line)
+				}
+				if sendsRequests[name] && solrWipe.MatchString(strings.Join(args, " ")) {
+					return name + " deletes every document of a search index: " + c.String(), !localMarker.MatchString(line)
+				}
+				continue
+			}
+			a := " " + strings.Join(args, " ") + " "
+			hit := ""
+			for _, w := range words {
+				if w == "" || strings.Contains(a, " "+w+" ") || strings.HasPrefix(w, "-") && strings.Contains(a, " "+w+"=") {
+					hit = w
+					break
+				}
+			}
+			if hit == "" || c.DryRun() || onlyHelp(c) {
+				continue
+			}
+			why := strings.TrimSpace(name+" "+hit) + " drops or rebuilds a database: " + c.String()
+			if prodMarker.MatchString(line) {
+				return why + " (production)", true
+			}
+			if localMarker.MatchString(line) {
+				continue
+			}
+			return why, false
+		}
+		return "", false
+	}
+	return []Rule{
+		{ID: "core.sql:destroy-task-prod", Mode: Deny, Tools: shellTools,
+			Desc:  "A framework's or a database tool's task that drops, empties or rebuilds a database, aimed at production (rails db:drop RAILS_ENV=production, knex migrate:rollback --all --env production, liquibase dropAll on a prod URL, pg_restore --clean into $PROD_DB_URL, mongorestore --drop)",
+			Match: func(e *Env) string { why, prod := match(e); return map[bool]string{true: why}[prod && why != ""] },
+			Catch: []string{"DISABLE_DATABASE_ENVIRONMENT_CHECK=1 bin/rails db:drop RAILS_ENV=production", "npx knex migrate:rollback --all --env production", "liquibase dropAll --url=jdbc:postgresql://db.prod/app",
+				"pg_restore --clean --if-exists -d \"$PROD_DB_URL\" dump.pgdump", "mongorestore --drop --uri \"$MONGO_PROD\" dump/", "MIX_ENV=prod mix ecto.drop", "npx sequelize-cli db:drop --env production",
+				"printf 'flush_all\\r\\n' | nc cache.internal 11211", "curl -X POST 'http://solr.internal:8983/solr/core/update?commit=true' -H 'Content-Type: text/xml' -d '<delete><query>*:*</query></delete>'"},
+			Allow: []string{"bin/rails db:migrate RAILS_ENV=production", "RAILS_ENV=test bin/rails db:drop", "pg_restore -l dump.pgdump", "mix ecto.migrate"}},
+		{ID: "core.sql:destroy-task", Mode: Ask, Tools: shellTools,
+			Desc:  "A framework's or a database tool's task that drops, empties or rebuilds a database the line does not show (python manage.py flush, alembic downgrade base, prisma migrate reset, artisan migrate:fresh, flyway clean); a test or local database is routine",
+			Match: func(e *Env) string { why, prod := match(e); return map[bool]string{false: why}[prod] },
+			Catch: []string{"python manage.py flush --noinput", "alembic downgrade base", "npx prisma db push --accept-data-loss", "php artisan migrate:fresh --force", "flyway clean"},
+			Allow: []string{"python manage.py migrate", "alembic upgrade head", "npx prisma migrate dev", "RAILS_ENV=test rails db:reset", "dropdb -h localhost app_test", "flyway info"}},
+	}
+}
+
+var (
+	localHostRef = regexp.MustCompile(`(?i)localhost|127\.0\.0\.1|\[::1\]|/var/run/postgresql|/tmp/\.s\.PGSQL`)
+	testDBRef    = regexp.MustCompile(`(?i)[_-]test\b|\btest_|\btest\b|[_-]testing\b`)
+)
+
+// localTestDB: the line names a database server on this machine and a
+// test database (psql -h localhost -d app_test, mongodb://localhost/app_test).
+func localTestDB(line string) bool {
+	return localHostRef.MatchString(line) && testDBRef.MatchString(line)
+}

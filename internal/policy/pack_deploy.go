@@ -1,0 +1,79 @@
+package policy
+
+import (
+	"strings"
+)
+
+// deployTools change infrastructure and running services elsewhere.
+var deployTools = []string{"terraform", "tofu", "terragrunt", "pulumi", "kubectl", "oc", "k", "helm", "helmfile", "cdk", "cdktf", "serverless", "sls", "sam",
+	"flyctl", "fly", "vercel", "netlify", "firebase", "wrangler", "gcloud", "az", "aws", "eb", "heroku", "ansible-playbook", "kustomize", "skaffold",
+	"railway", "render", "doctl", "eksctl", "kops", "nomad", "waypoint", "cf", "dokku", "kamal"}
+
+// deployRule: applying changes to infrastructure or deploying to a
+// running environment needs the user; plans, diffs, templates and
+// previews are reads. Changes only to this machine's clusters (kind,
+// minikube, k3d) are left alone by cmdRule's local check.
+func deployRule() Rule {
+	return cmdRule("external.systems:deploy", Ask, "Applying infrastructure or deploying to a running environment (terraform apply, pulumi up, kubectl apply/scale/rollout restart, helm install/upgrade/rollback, cdk/sam/serverless/fly/vercel/firebase deploy, ansible-playbook): it changes what others use; plans, diffs and previews are reads", deployTools,
+		func(e *Env, c *Cmd) string {
+			if onlyHelp(c) || c.Has("--check", "--dry-run", "--diff") && c.Name == "ansible-playbook" {
+				return ""
+			}
+			if dry := strings.Join(c.Flags, " "); strings.Contains(dry, "--dry-run") || strings.Contains(dry, "--preview") {
+				return ""
+			}
+			s := sub(c)
+			w := deployWords[c.Name]
+			if c.Name == "ansible-playbook" {
+				return "ansible-playbook changes the hosts of its inventory: " + c.String()
+			}
+			if c.Name == "kubectl" || c.Name == "oc" || c.Name == "k" {
+				if s == "config" && anyPos(c, "delete-context", "delete-cluster", "delete-user") {
+					return c.Name + " config removes a cluster's context from the user's kubeconfig: " + c.String()
+				}
+				if s == "rollout" && !anyPos(c, "restart", "undo", "pause", "resume") {
+					return ""
+				}
+			}
+			if c.Name == "vercel" && s == "" {
+				if c.Has("--prod") {
+					return "vercel --prod deploys to production: " + c.String()
+				}
+				return "" // bare vercel deploys a preview
+			}
+			if c.Name == "gcloud" || c.Name == "az" || c.Name == "aws" || c.Name == "eb" || c.Name == "doctl" {
+				for _, p := range cloudWords(c.Pos) {
+					l := strings.ToLower(p)
+					if l == "deploy" || strings.HasPrefix(l, "update-stack") || strings.HasPrefix(l, "create-stack") || l == "update-function-code" || l == "swap" {
+						return c.Name + " deploys: " + c.String()
+					}
+				}
+				return ""
+			}
+			for _, x := range w {
+				if s == x {
+					return c.Name + " " + s + " changes a running environment: " + c.String()
+				}
+			}
+			return ""
+		},
+		[]string{"terraform apply -auto-approve", "pulumi up --yes", "kubectl apply -f k8s/", "helm upgrade --install app ./chart -n staging", "kubectl config delete-context prod", "kubectl scale deploy/api --replicas=3",
+			"kubectl rollout restart deploy/api", "cdk deploy --all", "fly deploy", "firebase deploy --only hosting", "sam deploy --no-confirm-changeset", "ansible-playbook -i prod site.yml", "gcloud run deploy api --source ."},
+		[]string{"terraform plan", "terraform init", "terraform validate", "pulumi preview", "kubectl get pods", "kubectl diff -f k8s/", "helm template ./chart", "helm lint ./chart", "cdk synth", "cdk diff",
+			"sam build", "ansible-playbook --check site.yml", "kubectl apply --dry-run=client -f k8s/", "gcloud run services list", "kubectl rollout status deploy/api", "kubectl apply -f k8s/ --context kind-dev"})
+}
+
+// deployWords are each tool's subcommands that change a running
+// environment.
+var deployWords = map[string][]string{
+	"terraform": {"apply", "import", "taint", "untaint"}, "tofu": {"apply", "import", "taint", "untaint"}, "terragrunt": {"apply", "run-all"},
+	"pulumi": {"up", "update", "refresh", "import", "cancel"}, "kubectl": {"apply", "create", "replace", "patch", "scale", "set", "edit", "label", "annotate", "cordon", "taint", "autoscale", "expose", "rollout"},
+	"oc": {"apply", "create", "replace", "patch", "scale", "set", "edit", "rollout", "new-app"}, "k": {"apply", "create", "replace", "patch", "scale", "set", "edit", "rollout"},
+	"helm": {"install", "upgrade", "rollback"}, "helmfile": {"apply", "sync", "destroy"}, "cdk": {"deploy"}, "cdktf": {"deploy", "apply"},
+	"serverless": {"deploy"}, "sls": {"deploy"}, "sam": {"deploy", "sync"}, "flyctl": {"deploy", "scale"}, "fly": {"deploy", "scale"},
+	"vercel": {"deploy", "--prod", "promote", "rollback", "alias"}, "netlify": {"deploy"}, "firebase": {"deploy"}, "wrangler": {"deploy", "publish"},
+	"heroku": {"releases:rollback", "ps:scale", "config:set", "config:unset", "maintenance:on"}, "skaffold": {"run", "deploy", "apply"},
+	"railway": {"up", "deploy"}, "render": {"deploy"}, "eksctl": {"create", "upgrade", "scale"},
+	"kops": {"update", "rolling-update"}, "nomad": {"run"}, "waypoint": {"up", "deploy"}, "cf": {"push", "scale", "restart"}, "dokku": {"ps:rebuild", "ps:scale"},
+	"kamal": {"deploy", "rollback", "setup"},
+}

@@ -1,0 +1,47 @@
+package policy
+
+import (
+	"maps"
+	"slices"
+	"strings"
+)
+
+// vmOps delete virtual machines, local clusters and their disks:
+// program → words (all must appear). Adding a tool is a line here.
+var vmOps = map[string][][]string{
+	"virsh":      {{"undefine"}, {"vol-delete"}, {"pool-delete"}, {"destroy"}},
+	"VBoxManage": {{"unregistervm", "--delete"}, {"closemedium", "--delete"}}, "vboxmanage": {{"unregistervm", "--delete"}},
+	"multipass": {{"delete", "--purge"}, {"delete", "--all"}, {"purge"}}, "limactl": {{"delete"}, {"rm"}}, "colima": {{"delete"}},
+	"podman": {{"machine", "rm"}, {"machine", "reset"}, {"system", "reset"}}, "minikube": {{"delete", "--all"}, {"delete", "--purge"}},
+	"kind": {{"delete", "clusters"}}, "k3d": {{"cluster", "delete", "--all"}}, "vagrant": {{"destroy"}}, "utmctl": {{"delete"}},
+	"prlctl": {{"delete"}}, "vmrun": {{"deleteVM"}}, "qm": {{"destroy"}}, "pct": {{"destroy"}}, "lxc": {{"delete"}}, "incus": {{"delete"}},
+	"docker": {{"context", "rm"}, {"buildx", "prune", "-a"}, {"buildx", "rm"}}, "tart": {{"delete"}}, "orb": {{"delete"}}, "orbctl": {{"delete"}},
+	"wsl": {{"--unregister"}}, "wsl.exe": {{"--unregister"}},
+}
+
+// vmDeleteRule: a local virtual machine, cluster or builder deleted with
+// its disks: what it held is gone, and it is not the project's.
+func vmDeleteRule() Rule {
+	return cmdRule("core.destroy:vm-delete", Deny, "Deleting virtual machines, local clusters or builders with their disks (virsh undefine, VBoxManage unregistervm --delete, multipass delete --purge, limactl delete, podman machine rm, minikube delete --all, kind delete clusters, vagrant destroy, wsl --unregister): their data is gone", vmNames(),
+		func(e *Env, c *Cmd) string {
+			a := " " + strings.Join(c.Args, " ") + " "
+			for _, words := range vmOps[c.Name] {
+				ok := true
+				for _, w := range words {
+					if !strings.Contains(a, " "+w+" ") && !(strings.HasPrefix(w, "-") && strings.Contains(a, " "+w)) {
+						ok = false
+						break
+					}
+				}
+				if ok {
+					return c.Name + " " + strings.Join(words, " ") + " deletes a machine or cluster with its data: " + c.String()
+				}
+			}
+			return ""
+		},
+		[]string{"virsh undefine win10 --remove-all-storage", "VBoxManage unregistervm \"Ubuntu Dev\" --delete", "multipass delete --all --purge", "limactl delete -f default", "colima delete -f",
+			"podman machine rm -f", "minikube delete --all --purge", "kind delete clusters --all", "vagrant destroy -f", "docker context rm -f prod", "docker buildx prune -af", "wsl.exe --unregister Ubuntu"},
+		[]string{"virsh list --all", "multipass list", "limactl list", "podman machine ls", "minikube status", "kind get clusters", "vagrant status", "docker context ls", "kind delete cluster --name dev"})
+}
+
+func vmNames() []string { return slices.Sorted(maps.Keys(vmOps)) }
