@@ -27,16 +27,7 @@ func (s *Store) FinishedTasks(ctx context.Context, before time.Time, limit int) 
 	if err != nil {
 		return nil, fmt.Errorf("list finished tasks: %w", err)
 	}
-	defer rows.Close()
-	var out []task.Task
-	for rows.Next() {
-		t, err := scanTask(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *t)
-	}
-	return out, rows.Err()
+	return scanTasks(rows)
 }
 
 // DeleteTasks deletes those of ids that are finished, with their

@@ -170,16 +170,7 @@ func (s *Store) Tasks(ctx context.Context, f task.Filter) ([]task.Task, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list tasks: %w", err)
 	}
-	defer rows.Close()
-	var out []task.Task
-	for rows.Next() {
-		t, err := scanTask(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *t)
-	}
-	return out, rows.Err()
+	return scanTasks(rows)
 }
 
 // CountTasks implements task.Store.
@@ -366,6 +357,20 @@ func (s *Store) Decisions(ctx context.Context, taskID string, after int64, limit
 		}
 		d.Time = time.UnixMicro(ts).UTC()
 		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// scanTasks reads every task of rows and closes them.
+func scanTasks(rows *sql.Rows) ([]task.Task, error) {
+	defer rows.Close()
+	var out []task.Task
+	for rows.Next() {
+		t, err := scanTask(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *t)
 	}
 	return out, rows.Err()
 }
