@@ -65,43 +65,66 @@ func Untrust(path, dir string) error {
 func editProjects(path string, edit func(map[string]json.RawMessage) error) error {
 	trustMu.Lock()
 	defer trustMu.Unlock()
+	// Claude Code rewrites the same file without a lock: read, change,
+	// then write only if the file still holds what was read, else start
+	// over from its new content, so a write it made meanwhile is kept.
+	for attempt := 0; ; attempt++ {
+		before, out, mode, err := editedProjects(path, edit)
+		if err != nil {
+			return err
+		}
+		now, err := os.ReadFile(path)
+		if err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		if !bytes.Equal(now, before) && attempt < 5 {
+			continue // changed under us: edit the new content
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		return atomicfile.Write(path, out, mode)
+	}
+}
+
+// editedProjects reads path, applies edit to its projects and returns
+// the bytes read, the bytes to write and the file's mode.
+func editedProjects(path string, edit func(map[string]json.RawMessage) error) (before, out []byte, mode os.FileMode, err error) {
 	top := map[string]json.RawMessage{}
-	mode := os.FileMode(0o600)
+	mode = 0o600
 	b, err := os.ReadFile(path)
 	switch {
 	case os.IsNotExist(err):
+		b = nil
 	case err != nil:
-		return err
+		return nil, nil, 0, err
 	default:
 		if fi, err := os.Stat(path); err == nil {
 			mode = fi.Mode().Perm()
 		}
 		if len(bytes.TrimSpace(b)) > 0 {
 			if err := json.Unmarshal(b, &top); err != nil {
-				return fmt.Errorf("%s is not valid JSON (%v); fix or remove it, Claude Code rewrites it", path, err)
+				return nil, nil, 0, fmt.Errorf("%s is not valid JSON (%v); fix or remove it, Claude Code rewrites it", path, err)
 			}
 		}
 	}
 	projects := map[string]json.RawMessage{}
 	if raw, ok := top["projects"]; ok {
 		if err := json.Unmarshal(raw, &projects); err != nil {
-			return fmt.Errorf("%s: key projects is not an object: %w", path, err)
+			return nil, nil, 0, fmt.Errorf("%s: key projects is not an object: %w", path, err)
 		}
 	}
 	if err := edit(projects); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return nil, nil, 0, fmt.Errorf("%s: %w", path, err)
 	}
 	pb, err := json.Marshal(projects)
 	if err != nil {
-		return err
+		return nil, nil, 0, err
 	}
 	top["projects"] = pb
-	out, err := json.MarshalIndent(top, "", "  ")
+	o, err := json.MarshalIndent(top, "", "  ")
 	if err != nil {
-		return err
+		return nil, nil, 0, err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return atomicfile.Write(path, append(out, '\n'), mode)
+	return b, append(o, '\n'), mode, nil
 }
