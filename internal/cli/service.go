@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/warden-dev/warden/internal/config"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -55,14 +57,31 @@ func newServiceCmd() *cobra.Command {
 			if h := os.Getenv("WARDEN_HOME"); h != "" {
 				env["WARDEN_HOME"] = h
 			}
-			content, err := service.Render(format, service.Spec{Binary: bin, Env: env, LogDir: filepath.Dir(paths.DaemonLog())})
+			// The shared store's URL set in this shell reaches the service
+			// too (else it would run on SQLite without a word); the unit
+			// file is written 0600 since the URL may hold a password.
+			dbURL := strings.TrimSpace(os.Getenv(config.DatabaseURLEnv))
+			if dbURL != "" {
+				env[config.DatabaseURLEnv] = dbURL
+			}
+			spec := service.Spec{Binary: bin, Env: env, LogDir: filepath.Dir(paths.DaemonLog())}
+			content, err := service.Render(format, spec)
 			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
 			if dryRun {
+				if dbURL != "" {
+					spec.Env[config.DatabaseURLEnv] = "<" + config.DatabaseURLEnv + ", not shown>"
+					if shown, err := service.Render(format, spec); err == nil {
+						content = shown
+					}
+				}
 				fmt.Fprintf(out, "# would write %s\n%s", t.Path, content)
 				return nil
+			}
+			if dbURL != "" {
+				fmt.Fprintf(out, "the service uses the shared store from %s (kept in the unit file, mode 0600)\n", config.DatabaseURLEnv)
 			}
 			changed, err := service.Install(context.Background(), t, content)
 			if err != nil {

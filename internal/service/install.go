@@ -53,9 +53,11 @@ func Install(ctx context.Context, t Target, content []byte) (changed bool, err e
 		if err := os.MkdirAll(filepath.Dir(t.Path), 0o755); err != nil {
 			return false, fmt.Errorf("create %s: %w", filepath.Dir(t.Path), err)
 		}
-		if err := atomicfile.Write(t.Path, content, 0o644); err != nil {
+		if err := atomicfile.Write(t.Path, content, 0o600); err != nil { // it may hold the shared store's URL
 			return false, err
 		}
+	} else if err := os.Chmod(t.Path, 0o600); err != nil {
+		return false, err
 	}
 	if t.Run == nil {
 		return changed, nil
