@@ -193,6 +193,42 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 				return nil, "ssh", strings.Join(r[1:], " ")
 			}
 		}
+	case "mosh", "autossh", "et", "dbclient":
+		// mosh host -- command…: the remote command is shell code, as ssh's
+		for i, a := range args {
+			if a == "--" && i+1 < len(args) {
+				return nil, "ssh", strings.Join(args[i+1:], " ")
+			}
+		}
+	case "adb":
+		// adb [-s SERIAL] shell command…: shell code on the device
+		for i, a := range args {
+			if a == "shell" && i+1 < len(args) {
+				return nil, "adb shell", strings.Join(args[i+1:], " ")
+			}
+		}
+	case "wsl", "wsl.exe":
+		// wsl -e cmd…, wsl -- cmd…, wsl bash -c …: a command on this machine
+		// (its Windows drives are /mnt/c…)
+		for i, a := range args {
+			if (a == "-e" || a == "--exec" || a == "--") && i+1 < len(args) {
+				return args[i+1:], "wsl", ""
+			}
+		}
+		if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+			return args, "wsl", ""
+		}
+	case "gcloud", "az":
+		// gcloud compute ssh VM --command=…, gcloud cloud-shell ssh --command=…,
+		// az vm run-command invoke … --scripts '…': shell code on another host
+		for i, a := range args {
+			if v, ok := strings.CutPrefix(a, "--command="); ok && name == "gcloud" {
+				return nil, "ssh", v
+			}
+			if (a == "--command" && name == "gcloud" || a == "--scripts" && name == "az") && i+1 < len(args) {
+				return nil, "ssh", args[i+1]
+			}
+		}
 	case "su":
 		for i, a := range args {
 			if (a == "-c" || a == "--command") && i+1 < len(args) {

@@ -158,6 +158,14 @@ func printsToken(c *Cmd) string {
 		if s0 == "inspect" && strings.Contains(strings.Join(c.Args, " "), ".Config.Env") {
 			return "a container's environment"
 		}
+	case "sops":
+		if c.Has("-d", "--decrypt") || s0 == "decrypt" || s0 == "-d" {
+			return "secrets decrypted by sops"
+		}
+	case "ansible-vault":
+		if s0 == "view" || s0 == "decrypt" && c.Has("--output") && strings.Contains(strings.Join(c.Args, " "), "--output -") {
+			return "an Ansible vault's secrets"
+		}
 	case "vault":
 		if s0 == "read" || (s0 == "kv" && s1 == "get") || s0 == "print" && s1 == "token" {
 			return "a Vault secret"

@@ -500,9 +500,10 @@ func pkgInstall(c *Cmd) string {
 	verbs := map[string][]string{"apt-get": {"install", "update", "upgrade"}, "apt": {"install", "update", "upgrade"},
 		"dnf": {"install", "update", "upgrade", "makecache"}, "yum": {"install", "update", "makecache"}, "apk": {"add", "update", "upgrade"},
 		"zypper": {"install", "in", "refresh", "update"}, "pacman": {"-S", "-Sy", "-Syu", "-Syy"}, "snap": {"install", "refresh"},
-		"brew": {"install", "update", "upgrade"}, "port": {"install", "selfupdate"}, "pip": {"install"}, "pip3": {"install"},
-		"npm": {"install", "i"}, "gem": {"install"}, "emerge": {"--sync"}, "flatpak": {"install", "update"},
-		"make": {"install"}, "dpkg": {"-i", "--install"}, "rpm": {"-i", "-U", "-ivh", "-Uvh"}, "pipx": {"install"}, "cargo": {"install"}, "go": {"install"}}
+		"brew": {"install", "update", "upgrade"}, "port": {"install", "selfupdate"}, "emerge": {"--sync"}, "flatpak": {"install", "update"},
+		"make": {"install"}, "dpkg": {"-i", "--install"}, "rpm": {"-i", "-U", "-ivh", "-Uvh"}}
+	// pip, npm, gem, cargo, go and pipx as root run the packages' own
+	// build and install scripts as root: those ask (core.shell:sudo).
 	name := callfacts.ProgramName(in[0])
 	for _, v := range verbs[name] {
 		for _, a := range in[1:] {
