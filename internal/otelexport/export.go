@@ -172,6 +172,12 @@ func (e *Exporter) Run(ctx context.Context) error {
 // mark. A store with no mark yet starts from its newest event: the export
 // covers what is recorded from when it was turned on.
 func (e *Exporter) Pass(ctx context.Context) (int, error) {
+	// A pass that has started finishes, bounded, even when the process is
+	// told to stop: records the receiver took must move the mark (else
+	// they would be sent again on the next start) and count in the metrics
+	// the shutdown sends.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), passTimeout)
+	defer cancel()
 	v, ok, err := e.o.Source.Setting(ctx, SettingMark)
 	if err != nil {
 		return 0, err
@@ -218,6 +224,9 @@ func (e *Exporter) Pass(ctx context.Context) (int, error) {
 	}
 	return len(evs), e.o.Source.SetSetting(ctx, SettingMark, strconv.FormatInt(evs[len(evs)-1].ID, 10))
 }
+
+// passTimeout bounds one pass (a batch sent, the mark moved).
+const passTimeout = 30 * time.Second
 
 // ForceFlush sends the metrics now (tests, and a stopping process).
 func (e *Exporter) ForceFlush(ctx context.Context) error { return e.meters.ForceFlush(ctx) }
