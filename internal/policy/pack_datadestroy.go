@@ -2,6 +2,7 @@ package policy
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -44,7 +45,7 @@ func dataDestroyRule() []Rule {
 			args := c.Args
 			if (isShellOrInterp(name) || name == "php") && len(c.Pos) > 0 && (strings.HasSuffix(c.Pos[0], "manage.py") || c.Pos[0] == "artisan" || strings.HasSuffix(c.Pos[0], "bin/console")) {
 				name = strings.TrimPrefix(c.Pos[0][strings.LastIndex(c.Pos[0], "/")+1:], "bin/")
-				args = c.Args[indexOf(c.Args, c.Pos[0])+1:]
+				args = c.Args[slices.Index(c.Args, c.Pos[0])+1:]
 			}
 			words, ok := dataTasks[name]
 			if !ok {

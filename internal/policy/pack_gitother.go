@@ -2,6 +2,7 @@ package policy
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -54,7 +55,7 @@ func gitOtherRules() []Rule {
 					return ""
 				}
 				v := ""
-				if i := indexOf(c.Pos, k); i >= 0 && i+1 < len(c.Pos) {
+				if i := slices.Index(c.Pos, k); i >= 0 && i+1 < len(c.Pos) {
 					v = c.Pos[i+1]
 				}
 				if gitCodeKey.MatchString(strings.ToLower(k)) || strings.HasPrefix(strings.TrimSpace(v), "!") {
@@ -84,15 +85,6 @@ func globalConfigSet(c *Cmd) string {
 		return "" // git config --global KEY reads it
 	}
 	return keys[0]
-}
-
-func indexOf(xs []string, x string) int {
-	for i, v := range xs {
-		if v == x {
-			return i
-		}
-	}
-	return -1
 }
 
 // gitDiscards: a git subcommand that throws away uncommitted work or

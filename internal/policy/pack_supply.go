@@ -73,7 +73,7 @@ func supplyRules() []Rule {
 						cands = append(cands, c.Pos[0])
 					}
 					if c.Name == "make" {
-						if d := extractOptArg(c, "-C"); d != "" {
+						if d := optValue(c, "-C"); d != "" {
 							cands = append(cands, d+"/Makefile")
 						}
 					}
@@ -118,15 +118,6 @@ func clonedDirs(e *Env) []string {
 
 func isShellOrInterp(name string) bool {
 	return name == "sh" || name == "bash" || name == "zsh" || name == "dash" || name == "ksh" || runtimes[name]
-}
-
-func extractOptArg(c *Cmd, opt string) string {
-	for i, a := range c.Args {
-		if a == opt && i+1 < len(c.Args) {
-			return c.Args[i+1]
-		}
-	}
-	return ""
 }
 
 var packageSourceTools = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "bun": true, "pip": true, "pip3": true, "uv": true, "poetry": true, "pdm": true, "gem": true, "go": true, "git": true}
