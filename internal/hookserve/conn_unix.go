@@ -87,7 +87,7 @@ func (s *Server) Serve(ln *net.UnixListener) error {
 // send its exit code.
 func (s *Server) handle(conn *net.UnixConn) {
 	hook.GrowStack()
-	defer s.active.Done()
+	defer s.end()
 	defer conn.Close()
 	var fds []int // the client's descriptors, closed here
 	defer func() {
@@ -146,24 +146,27 @@ func (s *Server) handle(conn *net.UnixConn) {
 	stdin, stdout, stderr := clientFiles(fds)
 	fds = nil
 	code := 0
-	answer = sync.OnceFunc(func() {
+	answerWith := func(c int) {
 		stdin.Close()
 		stdout.Close()
 		stderr.Close()
-		rep.code(code) // a no-op when the hook sent its code early
-	})
+		rep.code(c)
+	}
+	var answered sync.Once
+	answer = func() { answered.Do(func() { answerWith(code) }) }
 	defer answer()
 	env := &reqenv.Env{Environ: req.Environ, Cwd: filepath.Clean(req.Cwd)}
 	switch req.Args[0] {
 	case "hook":
-		// The client hears its exit code as soon as the hook's output is
-		// out and exits while the event is recorded; the caller's stdout
-		// and stderr close only after the record (answer, below). Claude
-		// Code waits for both, so the hook ends for it when its row is in
-		// the store, as before — without the client's exit after it.
+		// The hook ends for the caller as soon as its output is out: the
+		// caller's descriptors close and the client hears its exit code
+		// while the event is recorded. Claude Code waits for the process
+		// and its pipes, not for the row; the next hook of the session
+		// waits for the row (the session lock), and a reader in another
+		// process may find it a fraction of a millisecond later.
 		code = hook.Run(ctx, hook.Request{Args: req.Args[1:], Env: env,
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Store: s.o.Store, Handlers: s.o.Handlers,
-			Answer: func(c int) { stdin.Close(); rep.code(c) }})
+			Answer: func(c int) { answered.Do(func() { answerWith(c) }) }, Late: s.o.Log})
 	case "statusline":
 		o := statusline.Options{Wrap: wrapArg(req.Args[1:]), Env: env, ReadTimeout: s.o.ReadTimeout}
 		statusline.Run(stdin, stdout, statusline.Live(o))

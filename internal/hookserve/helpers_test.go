@@ -221,11 +221,22 @@ func preToolUse(session, cwd, command string) string {
 
 func (r *rig) events(t *testing.T) []store.Event {
 	t.Helper()
+	r.settle(t)
 	evs, err := r.st.Events(context.Background(), store.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return evs
+}
+
+// settle waits until the server has recorded every hook it answered.
+func (r *rig) settle(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := r.srv.Settle(ctx); err != nil {
+		t.Fatalf("server still busy after 10s: %v", err)
+	}
 }
 
 // children lists this process's child processes with their state letter

@@ -116,6 +116,7 @@ type Server struct {
 	listeners map[io.Closer]struct{}
 	closing   bool
 	active    sync.WaitGroup // accepted connections being handled
+	running   atomic.Int64   // the same, counted for Settle
 
 	declines atomic.Int64
 	persist  chan struct{} // wakes the goroutine that saves the decline count
@@ -209,7 +210,31 @@ func (s *Server) begin() bool {
 		return false
 	}
 	s.active.Add(1)
+	s.running.Add(1)
 	return true
+}
+
+// end is begin's other half, when a connection's handling returns.
+func (s *Server) end() {
+	s.running.Add(-1)
+	s.active.Done()
+}
+
+// Settle waits until no request is being served, or ctx ends. A hook's
+// caller is answered before its event is recorded (Claude Code waits
+// for the hook's process and pipes, not for the row), so a reader in
+// this process that must see the last answered hook's row calls Settle
+// first. The next hook of the same session needs no Settle: it waits
+// for the row on the session lock.
+func (s *Server) Settle(ctx context.Context) error {
+	for s.running.Load() > 0 {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Millisecond):
+		}
+	}
+	return nil
 }
 
 func (s *Server) isClosing() bool {
