@@ -51,6 +51,13 @@ type rig struct {
 
 func newRig(t testing.TB, o Options) *rig {
 	t.Helper()
+	return newRigWith(t, o, nil)
+}
+
+// newRigWith is newRig with the server's store seen through wrap (nil:
+// as it is); r.st stays the store itself.
+func newRigWith(t testing.TB, o Options, wrap func(store.Local) store.Local) *rig {
+	t.Helper()
 	// A short socket path: t.TempDir() can exceed sun_path.
 	home, err := os.MkdirTemp("", "wds")
 	if err != nil {
@@ -65,6 +72,9 @@ func newRig(t testing.TB, o Options) *rig {
 	r.st.SetMaxOpenConns(8)
 	r.st.SetMaxIdleConns(8)
 	o.DBPath, o.Store, o.Log = filepath.Join(home, "warden.db"), r.st, r.log
+	if wrap != nil {
+		o.Store = wrap(r.st)
+	}
 	r.srv = New(o)
 	ln, err := Listen(r.sock)
 	if err != nil {
