@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warden-dev/warden/internal/hookwire/settle"
 	"github.com/warden-dev/warden/internal/store"
 )
 
@@ -59,5 +60,34 @@ func TestAnsweredBeforeRecorded(t *testing.T) {
 	sess, err := r.st.Session(context.Background(), "one")
 	if err != nil || sess == nil || !strings.Contains(string(sess.State), `"tool_count":2`) {
 		t.Fatalf("the second hook did not build on the first's saved state: %v %v", sess, err)
+	}
+}
+
+// TestSettleRequestWaitsForTheRecord: a reader in another process sends
+// a settle request (settle.Wait) after a hook was answered: it returns
+// only once that hook's row is stored, and at once when nothing is left
+// to record.
+func TestSettleRequestWaitsForTheRecord(t *testing.T) {
+	release := make(chan struct{})
+	r := newRigWith(t, Options{}, func(st store.Local) store.Local { return heldRecords{st, release} })
+	if res := r.do(t, call{args: hookArgs(), stdin: preToolUse("one", r.home, "ls")}); res.err != nil || res.code != 0 || res.declined {
+		t.Fatalf("hook: %+v", res)
+	}
+	settled := make(chan struct{})
+	go func() { settle.Wait(r.home, 30*time.Second); close(settled) }()
+	select {
+	case <-settled: // waiting can only make this pass late, never fail wrongly
+		t.Fatal("settle returned while the answered hook's record was still held")
+	case <-time.After(300 * time.Millisecond):
+	}
+	close(release)
+	<-settled
+	evs, err := r.st.Events(context.Background(), store.Filter{})
+	if err != nil || len(evs) != 1 {
+		t.Fatalf("rows once settled: %d (%v), want 1", len(evs), err)
+	}
+	settle.Wait(r.home, 30*time.Second) // nothing pending: returns at once
+	if d := r.srv.Declines(); d != 0 {
+		t.Errorf("%d declines: a settle request is not a hook to decline", d)
 	}
 }

@@ -74,20 +74,21 @@ func (s *Server) Serve(ln *net.UnixListener) error {
 			time.Sleep(20 * time.Millisecond) // EMFILE and the like: let it pass
 			continue
 		}
-		if !s.begin() {
+		id, ok := s.begin()
+		if !ok {
 			conn.Close() // shutting down: the client runs the hook itself
 			continue
 		}
-		go s.handle(conn)
+		go s.handle(conn, id)
 	}
 }
 
 // handle serves one connection: read the request and its descriptors,
 // decline what this server must not run, else run it with a worker and
 // send its exit code.
-func (s *Server) handle(conn *net.UnixConn) {
+func (s *Server) handle(conn *net.UnixConn, id uint64) {
 	hook.GrowStack()
-	defer s.end()
+	defer s.end(id)
 	defer conn.Close()
 	var fds []int // the client's descriptors, closed here
 	defer func() {
@@ -113,6 +114,10 @@ func (s *Server) handle(conn *net.UnixConn) {
 	}
 	if err != nil {
 		s.decline(conn, err.Error())
+		return
+	}
+	if len(req.Args) == 1 && req.Args[0] == hookwire.Settle && len(fds) == 0 {
+		s.answerSettle(conn)
 		return
 	}
 	if why := s.refuse(conn, req, fds); why != "" {
@@ -166,7 +171,7 @@ func (s *Server) handle(conn *net.UnixConn) {
 		// process may find it a fraction of a millisecond later.
 		code = hook.Run(ctx, hook.Request{Args: req.Args[1:], Env: env,
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Store: s.o.Store, Handlers: s.o.Handlers,
-			Answer: func(c int) { answered.Do(func() { answerWith(c) }) }, Late: s.o.Log})
+			Answer: func(c int) { answered.Do(func() { s.answered(id); answerWith(c) }) }, Late: s.o.Log})
 	case "statusline":
 		o := statusline.Options{Wrap: wrapArg(req.Args[1:]), Env: env, ReadTimeout: s.o.ReadTimeout}
 		statusline.Run(stdin, stdout, statusline.Live(o))
@@ -175,6 +180,22 @@ func (s *Server) handle(conn *net.UnixConn) {
 	// sends its next request at once finds it free.
 	release()
 	answer()
+}
+
+// answerSettle answers a settle request (hookwire.Settle) from this
+// server's user once the hooks answered before it are recorded, or
+// after hookwire.SettleWait: Accepted and 0 either way (the reader then
+// reads what is there).
+func (s *Server) answerSettle(conn *net.UnixConn) {
+	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
+		s.decline(conn, fmt.Sprintf("settle from peer uid %d, not this server's %d (%v)", uid, os.Getuid(), err))
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.hard, hookwire.SettleWait)
+	defer cancel()
+	_ = s.Settle(ctx)
+	_ = conn.SetWriteDeadline(time.Now().Add(time.Second))
+	conn.Write([]byte{hookwire.Accepted, 0})
 }
 
 // takeSlot waits up to QueueWait for a free worker; false when none
