@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/agent"
+	"github.com/warden-dev/warden/internal/hookwire/settle"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/sqlite"
@@ -151,6 +152,7 @@ func commitScript() Script {
 func TestAgentInteractiveInTmuxReachesDone(t *testing.T) {
 	const task = "e2e-hello"
 	w := newAgentWorld(t, task, commitScript())
+	settle.Wait(w.WardenHome, 10*time.Second) // the hook server records after it answers
 	st, err := sqlite.Open(context.Background(), filepath.Join(w.WardenHome, "warden.db"))
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warden-dev/warden/internal/hookwire/settle"
 	"github.com/warden-dev/warden/internal/pace/quota"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
@@ -36,6 +37,7 @@ func TestCodexPacingFromRollout(t *testing.T) {
 	w.runAPI(t, c, bin, api)
 
 	// The hook of the second tool call saw the first answer's limits.
+	settle.Wait(filepath.Join(w.home, ".warden"), 10*time.Second) // the hook server records after it answers
 	st, err := sqlite.Open(context.Background(), filepath.Join(w.home, ".warden", "warden.db"))
 	if err != nil {
 		t.Fatal(err)

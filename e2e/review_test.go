@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warden-dev/warden/internal/hookwire/settle"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 	"github.com/warden-dev/warden/internal/testenv"
@@ -95,6 +96,7 @@ func TestApproveAlwaysThenReplyToRunningAgent(t *testing.T) {
 	if r, ok := res["toolu_e2e_01_0"]; !ok || strings.Contains(r.ResultText(), "rejected") {
 		t.Errorf("the second cat .env: %+v (present %v), want it run", r, ok)
 	}
+	settle.Wait(w.WardenHome, 10*time.Second) // the hook server records after it answers
 	st, err := sqlite.Open(context.Background(), filepath.Join(w.WardenHome, "warden.db"))
 	if err != nil {
 		t.Fatal(err)

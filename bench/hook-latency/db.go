@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // pacedOnFigures checks that the PostToolUse runs decided from the stored
@@ -73,6 +74,19 @@ func (b *bench) countRows(conn *sql.Conn) (total, bad int, err error) {
 	err = conn.QueryRowContext(context.Background(),
 		`SELECT count(*), coalesce(sum(decision <> 'allow' OR error <> '' OR slept_ms > 0), 0) FROM events`).Scan(&total, &bad)
 	return total, bad, err
+}
+
+// settledRows is countRows once the store holds want rows, or after 2 s
+// (then the counts say what is missing). The keeper records an event
+// after the hook's caller was answered, so the last row can land a
+// fraction of a millisecond after the last process ended.
+func (b *bench) settledRows(conn *sql.Conn, want int) (total, bad int, err error) {
+	for end := time.Now().Add(2 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+		total, bad, err = b.countRows(conn)
+		if err != nil || total >= want || time.Now().After(end) {
+			return total, bad, err
+		}
+	}
 }
 
 // useConn returns conn, or without one (nil) a connection of its own that

@@ -109,7 +109,7 @@ func (b *bench) harnessPhase(p *nodeParent, o options) (*HarnessPhase, error) {
 			}
 		}
 	}
-	after, bad, err := b.countRows(nil)
+	after, bad, err := b.settledRows(nil, before+runs)
 	if err != nil {
 		return nil, err
 	}

@@ -655,7 +655,7 @@ func (b *bench) phase(name string, vs []variant, o options, conn *sql.Conn) (*Ph
 	if err := b.stderrEmpty(); err != nil {
 		return nil, err
 	}
-	after, bad, err := b.countRows(conn)
+	after, bad, err := b.settledRows(conn, before+runs)
 	if err != nil {
 		return nil, err
 	}

@@ -173,7 +173,7 @@ func (b *bench) nodePhase(p *nodeParent, o options, n int) (*NodePhase, error) {
 			}
 		}
 	}
-	after, bad, err := b.countRows(nil)
+	after, bad, err := b.settledRows(nil, before+runs)
 	if err != nil {
 		return nil, err
 	}

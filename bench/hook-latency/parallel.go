@@ -122,7 +122,7 @@ func (b *bench) parallelPhase(o options, wardenBin string, n int) (*ParallelPhas
 	if err := b.stderrEmpty(); err != nil {
 		return nil, err
 	}
-	after, bad, err := b.countRows(nil)
+	after, bad, err := b.settledRows(nil, before+runs)
 	if err != nil {
 		return nil, err
 	}

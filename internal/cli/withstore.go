@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/warden-dev/warden/internal/agent"
 	"github.com/warden-dev/warden/internal/config"
+	"github.com/warden-dev/warden/internal/hookwire/settle"
 	"github.com/warden-dev/warden/internal/paths"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
@@ -41,6 +43,9 @@ func openExistingStore(ctx context.Context) (*sqlite.Store, error) {
 	if _, err := os.Stat(paths.DB()); err != nil {
 		return nil, fmt.Errorf("no store at %s: run `warden install` first (or set WARDEN_HOME)", paths.DB())
 	}
+	// The keeper answers a hook before it records it: let the hooks it
+	// has answered land first, so what was just done is in what we read.
+	settle.Wait(paths.Home(), time.Second)
 	return sqlite.Open(ctx, paths.DB())
 }
 

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/daemon"
+	"github.com/warden-dev/warden/internal/hookwire/settle"
 	"github.com/warden-dev/warden/internal/pace/quota"
 	"github.com/warden-dev/warden/internal/store/postgres"
 	"github.com/warden-dev/warden/internal/store/sqlite"
@@ -322,6 +323,7 @@ func TestPoolRunsEveryTaskOnce(t *testing.T) {
 // local opens worker name's local SQLite store.
 func (r *poolRig) local(name string) *sqlite.Store {
 	r.t.Helper()
+	settle.Wait(r.workers[name].home, 10*time.Second) // the hook server records after it answers
 	st, err := sqlite.Open(context.Background(), filepath.Join(r.workers[name].home, "warden.db"))
 	if err != nil {
 		r.t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/warden-dev/warden/internal/daemon"
+	"github.com/warden-dev/warden/internal/hookwire/settle"
 	"github.com/warden-dev/warden/internal/store/keeper"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 	"github.com/warden-dev/warden/internal/task"
@@ -117,6 +118,7 @@ func (h *home) hook(front, session string) string {
 
 func (h *home) events(session string) int {
 	h.t.Helper()
+	settle.Wait(h.dir, 10*time.Second) // the hook server records after it answers
 	st, err := sqlite.Open(context.Background(), filepath.Join(h.dir, "warden.db"))
 	if err != nil {
 		h.t.Fatal(err)

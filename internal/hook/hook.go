@@ -68,12 +68,17 @@ type Request struct {
 	Handlers []pipeline.Handler
 	// Answer, when set, gets the exit code as soon as it is final: after
 	// the output is written, before the event is recorded (unless a
-	// pacing sleep lies ahead, which is part of the hook's time). Stdout
-	// and Stderr must stay open until Run returns — the record closes
-	// them, in effect — so a caller that reads them to their end, as
-	// Claude Code does, still sees the hook end only once its row is in
-	// the store, while the client process exits meanwhile.
+	// pacing sleep lies ahead, which is part of the hook's time). From
+	// then on Run writes nothing to Stdin, Stdout or Stderr, so the
+	// caller may close them: Claude Code waits for the hook's process
+	// and its pipes, and need not wait for the record too. The record
+	// still runs before Run returns, and the next hook of the session
+	// waits for it (the session lock is held until the row is stored).
 	Answer func(code int)
+	// Late gets what the record has to say once Answer was called (the
+	// caller's Stderr may be closed by then): a server's log. Nil:
+	// discarded.
+	Late io.Writer
 }
 
 // Run runs one hook for a caller of a resident server and returns its exit
@@ -89,7 +94,7 @@ func Run(ctx context.Context, req Request) int {
 	}
 	return invoke(ctx, &invocation{
 		args: req.Args, env: env, stdin: req.Stdin, stdout: req.Stdout, stderr: req.Stderr, store: req.Store,
-		handlers: req.Handlers, answer: req.Answer,
+		handlers: req.Handlers, answer: req.Answer, late: req.Late,
 	})
 }
 
@@ -105,6 +110,7 @@ type invocation struct {
 	signals        bool               // this process is the hook's: SIGTERM/SIGINT end a pacing sleep
 	handlers       []pipeline.Handler // nil: handlers.All()
 	answer         func(code int)     // Request.Answer
+	late           io.Writer          // Request.Late
 }
 
 func invoke(ctx context.Context, inv *invocation) (code int) {
@@ -135,6 +141,12 @@ func invoke(ctx context.Context, inv *invocation) (code int) {
 	}
 	if inv.answer != nil && r.decision.Sleep <= 0 {
 		inv.answer(out.Exit)
+		// The caller's streams are its own again (they may be closed
+		// now): what the record says goes to the server's log.
+		r.stderr = inv.late
+		if r.stderr == nil {
+			r.stderr = io.Discard
+		}
 	}
 	r.record(out)
 	if inv.spawnKeeper {

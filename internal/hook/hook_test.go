@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warden-dev/warden/internal/hookwire/settle"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite/sqlitetest"
 )
@@ -41,6 +42,7 @@ func payload(ev string, extra string) string {
 
 func events(t *testing.T, home string) []store.Event {
 	t.Helper()
+	settle.Wait(home, 10*time.Second) // a keeper records after it answers
 	return sqlitetest.Events(t, filepath.Join(home, "warden.db"))
 }
 

@@ -74,20 +74,21 @@ func (s *Server) Serve(ln *net.UnixListener) error {
 			time.Sleep(20 * time.Millisecond) // EMFILE and the like: let it pass
 			continue
 		}
-		if !s.begin() {
+		id, ok := s.begin()
+		if !ok {
 			conn.Close() // shutting down: the client runs the hook itself
 			continue
 		}
-		go s.handle(conn)
+		go s.handle(conn, id)
 	}
 }
 
 // handle serves one connection: read the request and its descriptors,
 // decline what this server must not run, else run it with a worker and
 // send its exit code.
-func (s *Server) handle(conn *net.UnixConn) {
+func (s *Server) handle(conn *net.UnixConn, id uint64) {
 	hook.GrowStack()
-	defer s.active.Done()
+	defer s.end(id)
 	defer conn.Close()
 	var fds []int // the client's descriptors, closed here
 	defer func() {
@@ -113,6 +114,10 @@ func (s *Server) handle(conn *net.UnixConn) {
 	}
 	if err != nil {
 		s.decline(conn, err.Error())
+		return
+	}
+	if len(req.Args) == 1 && req.Args[0] == hookwire.Settle && len(fds) == 0 {
+		s.answerSettle(conn)
 		return
 	}
 	if why := s.refuse(conn, req, fds); why != "" {
@@ -146,24 +151,27 @@ func (s *Server) handle(conn *net.UnixConn) {
 	stdin, stdout, stderr := clientFiles(fds)
 	fds = nil
 	code := 0
-	answer = sync.OnceFunc(func() {
+	answerWith := func(c int) {
 		stdin.Close()
 		stdout.Close()
 		stderr.Close()
-		rep.code(code) // a no-op when the hook sent its code early
-	})
+		rep.code(c)
+	}
+	var answered sync.Once
+	answer = func() { answered.Do(func() { answerWith(code) }) }
 	defer answer()
 	env := &reqenv.Env{Environ: req.Environ, Cwd: filepath.Clean(req.Cwd)}
 	switch req.Args[0] {
 	case "hook":
-		// The client hears its exit code as soon as the hook's output is
-		// out and exits while the event is recorded; the caller's stdout
-		// and stderr close only after the record (answer, below). Claude
-		// Code waits for both, so the hook ends for it when its row is in
-		// the store, as before — without the client's exit after it.
+		// The hook ends for the caller as soon as its output is out: the
+		// caller's descriptors close and the client hears its exit code
+		// while the event is recorded. Claude Code waits for the process
+		// and its pipes, not for the row; the next hook of the session
+		// waits for the row (the session lock), and a reader in another
+		// process may find it a fraction of a millisecond later.
 		code = hook.Run(ctx, hook.Request{Args: req.Args[1:], Env: env,
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Store: s.o.Store, Handlers: s.o.Handlers,
-			Answer: func(c int) { stdin.Close(); rep.code(c) }})
+			Answer: func(c int) { answered.Do(func() { s.answered(id); answerWith(c) }) }, Late: s.o.Log})
 	case "statusline":
 		o := statusline.Options{Wrap: wrapArg(req.Args[1:]), Env: env, ReadTimeout: s.o.ReadTimeout}
 		statusline.Run(stdin, stdout, statusline.Live(o))
@@ -172,6 +180,22 @@ func (s *Server) handle(conn *net.UnixConn) {
 	// sends its next request at once finds it free.
 	release()
 	answer()
+}
+
+// answerSettle answers a settle request (hookwire.Settle) from this
+// server's user once the hooks answered before it are recorded, or
+// after hookwire.SettleWait: Accepted and 0 either way (the reader then
+// reads what is there).
+func (s *Server) answerSettle(conn *net.UnixConn) {
+	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
+		s.decline(conn, fmt.Sprintf("settle from peer uid %d, not this server's %d (%v)", uid, os.Getuid(), err))
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.hard, hookwire.SettleWait)
+	defer cancel()
+	_ = s.Settle(ctx)
+	_ = conn.SetWriteDeadline(time.Now().Add(time.Second))
+	conn.Write([]byte{hookwire.Accepted, 0})
 }
 
 // takeSlot waits up to QueueWait for a free worker; false when none

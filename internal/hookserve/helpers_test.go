@@ -51,6 +51,13 @@ type rig struct {
 
 func newRig(t testing.TB, o Options) *rig {
 	t.Helper()
+	return newRigWith(t, o, nil)
+}
+
+// newRigWith is newRig with the server's store seen through wrap (nil:
+// as it is); r.st stays the store itself.
+func newRigWith(t testing.TB, o Options, wrap func(store.Local) store.Local) *rig {
+	t.Helper()
 	// A short socket path: t.TempDir() can exceed sun_path.
 	home, err := os.MkdirTemp("", "wds")
 	if err != nil {
@@ -65,6 +72,9 @@ func newRig(t testing.TB, o Options) *rig {
 	r.st.SetMaxOpenConns(8)
 	r.st.SetMaxIdleConns(8)
 	o.DBPath, o.Store, o.Log = filepath.Join(home, "warden.db"), r.st, r.log
+	if wrap != nil {
+		o.Store = wrap(r.st)
+	}
 	r.srv = New(o)
 	ln, err := Listen(r.sock)
 	if err != nil {
@@ -221,11 +231,22 @@ func preToolUse(session, cwd, command string) string {
 
 func (r *rig) events(t *testing.T) []store.Event {
 	t.Helper()
+	r.settle(t)
 	evs, err := r.st.Events(context.Background(), store.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return evs
+}
+
+// settle waits until the server has recorded every hook it answered.
+func (r *rig) settle(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := r.srv.Settle(ctx); err != nil {
+		t.Fatalf("server still busy after 10s: %v", err)
+	}
 }
 
 // children lists this process's child processes with their state letter

@@ -115,7 +115,9 @@ type Server struct {
 	mu        sync.Mutex
 	listeners map[io.Closer]struct{}
 	closing   bool
-	active    sync.WaitGroup // accepted connections being handled
+	active    sync.WaitGroup           // accepted connections being handled
+	recording map[uint64]chan struct{} // hooks answered, their record running; each closed when done (Settle); under mu
+	seq       uint64                   // the last connection's id; under mu
 
 	declines atomic.Int64
 	persist  chan struct{} // wakes the goroutine that saves the decline count
@@ -201,15 +203,66 @@ func ListenAndServe(ctx context.Context, socket string, o Options) error {
 	return nil
 }
 
-// begin registers one accepted connection; false once shutting down.
-func (s *Server) begin() bool {
+// begin registers one accepted connection and gives it an id; false once
+// shutting down.
+func (s *Server) begin() (id uint64, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closing {
-		return false
+		return 0, false
 	}
 	s.active.Add(1)
-	return true
+	s.seq++
+	return s.seq, true
+}
+
+// answered notes that connection id's caller has its answer while its
+// event is still being recorded.
+func (s *Server) answered(id uint64) {
+	s.mu.Lock()
+	if s.recording == nil {
+		s.recording = map[uint64]chan struct{}{}
+	}
+	s.recording[id] = make(chan struct{})
+	s.mu.Unlock()
+}
+
+// end is begin's other half, when a connection's handling returns.
+func (s *Server) end(id uint64) {
+	s.mu.Lock()
+	done, ok := s.recording[id]
+	delete(s.recording, id)
+	s.mu.Unlock()
+	if ok {
+		close(done)
+	}
+	s.active.Done()
+}
+
+// Settle waits until every hook answered before it was called has its
+// event recorded, or ctx ends. A hook's caller is answered before its
+// event is recorded (Claude Code waits for the hook's process and pipes,
+// not for the row), so a reader that must see the rows of the hooks
+// answered so far settles first: in this process with Settle, in another
+// with a settle request on the socket (settle.Wait). The next hook of
+// the same session needs neither: it waits for the row on the session
+// lock. Hooks not yet answered (a judge, a pacing sleep) are not waited
+// for: their callers have not seen them end either.
+func (s *Server) Settle(ctx context.Context) error {
+	s.mu.Lock()
+	running := make([]chan struct{}, 0, len(s.recording))
+	for _, done := range s.recording {
+		running = append(running, done)
+	}
+	s.mu.Unlock()
+	for _, done := range running {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
 }
 
 func (s *Server) isClosing() bool {

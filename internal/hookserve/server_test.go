@@ -411,6 +411,7 @@ func TestParallelHooksOfOneSession(t *testing.T) {
 		}(w)
 	}
 	wg.Wait()
+	r.settle(t)
 	sess, err := r.st.Session(context.Background(), "one")
 	if err != nil || sess == nil || !strings.Contains(string(sess.State), fmt.Sprintf(`"tool_count":%d`, callers*per)) {
 		t.Fatalf("session state after %d parallel hooks: %v %v", callers*per, sess, err)

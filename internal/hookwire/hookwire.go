@@ -31,6 +31,13 @@
 //	                 with no byte at all means the keeper died: the client
 //	                 runs the hook itself only if its stdin is untouched.
 //
+// A settle request is a request whose only argument is Settle, with no
+// descriptors: the keeper answers Accepted and 0 once every hook it had
+// answered when the settle came has its row in the store, or after
+// SettleWait. Readers in other
+// processes send it before reading rows a hook just wrote: the keeper
+// answers a hook before recording it.
+//
 // This package imports only small standard packages (not even fmt): the
 // client side must stay as cheap to start as a bare Go program.
 package hookwire
@@ -40,6 +47,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Magic starts every request; its last digit is the protocol version.
@@ -49,6 +57,13 @@ const Magic = "WDNH2"
 const (
 	Accepted byte = 'A'
 	Declined byte = 'D'
+)
+
+// Settle is the argument of a settle request; SettleWait bounds how long
+// the keeper waits before it answers one.
+const (
+	Settle     = "settle"
+	SettleWait = 2 * time.Second
 )
 
 // MaxRequest caps a request: arguments, a path and an environment.

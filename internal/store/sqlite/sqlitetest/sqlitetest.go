@@ -9,11 +9,13 @@ import (
 	"context"
 	"database/sql"
 	"net/url"
+	"path/filepath"
 	"testing"
 	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" driver
 
+	"github.com/warden-dev/warden/internal/hookwire/settle"
 	"github.com/warden-dev/warden/internal/store"
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
@@ -22,6 +24,7 @@ import (
 // closed when the test ends.
 func Open(t testing.TB, path string) *sql.DB {
 	t.Helper()
+	settle.Wait(filepath.Dir(path), 10*time.Second) // a keeper records after it answers
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_pragma=busy_timeout(5000)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -46,6 +49,7 @@ func Exec(t testing.TB, path, query string, args ...any) sql.Result {
 // a hook would), closed when the test ends.
 func Store(t testing.TB, path string) *sqlite.Store {
 	t.Helper()
+	settle.Wait(filepath.Dir(path), 10*time.Second) // a keeper records after it answers
 	st, err := sqlite.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +73,7 @@ func Create(t testing.TB, path string) {
 // on a connection closed before it returns.
 func Events(t testing.TB, path string) []store.Event {
 	t.Helper()
+	settle.Wait(filepath.Dir(path), 10*time.Second) // a keeper records after it answers
 	st, err := sqlite.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
