@@ -1,0 +1,179 @@
+package policy
+
+import (
+	"strings"
+)
+
+// Production as a target. A command aimed at production says so: an
+// environment variable picking the connection (PGHOST=db.prod…,
+// AWS_PROFILE=prod-admin), an option picking the app, project, context
+// or environment (-a acme-prod, --project acme-prod, --env production,
+// -f docker-compose.prod.yml), a flag for live mode (--live), or, for a
+// remote service's CLI, a resource named for production (payments-prod).
+// Against production, what changes asks, what destroys is denied, and
+// what reads stays allowed — but a copy of production's data to a file
+// here asks. The words are data (remoteops.txt).
+
+// prodWord: a name for production (prod, production, prd) standing as a
+// word: prod-pg, acme-prod, db.prod.internal, docker-compose.prod.yml.
+var prodWord = re(`(?i)(^|[^a-z])(prod|production|prd)([^a-z]|$)`)
+
+// envAssign matches VAR=value on the line (a prefix assignment, export, a
+// make variable).
+var envAssign = re(`(?:^|[\s;&|(])([A-Z][A-Z0-9_]*)=("[^"]*"|'[^']*'|[^\s;&|)]*)`)
+
+// prodVar: a variable named for production ($PROD_MONGO_URI, $DB_PROD).
+var prodVar = re(`\$\{?[A-Z0-9_]*(PROD|PRODUCTION)[A-Z0-9_]*`)
+
+// prodMarkerOf says what names production as c's target, "" when nothing
+// does. hosted is set when only a flag for the hosted service (--linked,
+// --remote) names it.
+func prodMarkerOf(e *Env, c *Cmd) (why string, hosted bool) {
+	remoteCLI := opsList("remote-cli")[c.Name]
+	runner := opsList("runner-cli")[c.Name]
+	modeOK := remoteCLI || opsList("mode-runner")[c.Name]
+	// environment assignments on the line, and KEY=VALUE arguments
+	conn, mode := opsList("prod-env"), opsList("prod-mode-env")
+	for _, m := range envAssign.FindAllStringSubmatch(e.F.Command, -1) {
+		k, v := m[1], strings.Trim(m[2], `"'`)
+		if (conn[k] || modeOK && mode[k] || strings.HasSuffix(k, "_HOST") || strings.HasSuffix(k, "_URL") && !strings.Contains(k, "WEBHOOK")) && prodWord.MatchString(v) {
+			return k + "=" + v, false
+		}
+	}
+	if !remoteCLI && !runner && !opsList("export-prog")[c.Name] {
+		return "", false
+	}
+	for _, a := range c.Args {
+		if m := prodVar.FindString(a); m != "" {
+			return m, false
+		}
+	}
+	if c.Remote != "" && prodWord.MatchString(c.Remote) {
+		return c.Remote, false
+	}
+	opts := opsList("prod-option")
+	for i, a := range c.Args {
+		if opsList("prod-flag")[a] {
+			return a + " (live mode)", false
+		}
+		k, v, hasV := strings.Cut(a, "=")
+		if !opts[k] {
+			continue
+		}
+		if !hasV && i+1 < len(c.Args) {
+			v = c.Args[i+1]
+		}
+		if prodWord.MatchString(v) {
+			return k + " " + v, false
+		}
+	}
+	if remoteCLI {
+		for _, p := range c.Pos {
+			if prodWord.MatchString(p) {
+				return p, false
+			}
+		}
+	}
+	for _, a := range c.Args {
+		if opsList("remote-flag")[a] {
+			return a + " (the hosted service)", true
+		}
+	}
+	return "", false
+}
+
+// prodAction classes what c does by its subcommand words: "destroy",
+// "export", "read", "local" (a runner's build or test) or "change".
+func prodAction(e *Env, c *Cmd) string {
+	var words []string
+	n := 0
+	for i, p := range c.Pos {
+		if n == 3 {
+			break
+		}
+		if i > 0 && (prodWord.MatchString(p) || strings.ContainsAny(p, "=/")) {
+			continue // the target (acme-prod, a file, KEY=VALUE), not a verb
+		}
+		words = append(words, wordsOf(p)...)
+		n++
+	}
+	destroy, export, read, local := opsList("destroy-verb"), opsList("export-verb"), opsList("read-verb"), opsList("local-verb")
+	for _, w := range words {
+		if destroy[w] {
+			return "destroy"
+		}
+	}
+	if opsList("export-prog")[c.Name] {
+		return "export"
+	}
+	for _, w := range words {
+		if export[w] {
+			return "export"
+		}
+	}
+	for _, w := range words {
+		if read[w] {
+			return "read"
+		}
+	}
+	if opsList("runner-cli")[c.Name] {
+		for _, p := range c.Pos {
+			if local[strings.ToLower(p)] {
+				return "local"
+			}
+		}
+	}
+	return "change"
+}
+
+// prodHit is why c acts on production at the level the rule asks for.
+func prodHit(e *Env, c *Cmd, deny bool) string {
+	if onlyHelp(c) || c.DryRun() {
+		return ""
+	}
+	marker, hosted := prodMarkerOf(e, c)
+	if marker == "" {
+		return ""
+	}
+	act := prodAction(e, c)
+	if deny {
+		if act == "destroy" && !hosted {
+			return c.Name + " destroys on production (" + marker + "): " + c.String()
+		}
+		return ""
+	}
+	switch act {
+	case "local":
+		return ""
+	case "read":
+		if strings.HasSuffix(marker, "(live mode)") {
+			return c.Name + " reads live-mode data (real customers): " + c.String()
+		}
+		return ""
+	case "export":
+		return c.Name + " copies production data out (" + marker + "): " + c.String()
+	case "destroy":
+		return c.Name + " destroys on the hosted service (" + marker + "): " + c.String()
+	}
+	return c.Name + " changes production (" + marker + "): " + c.String()
+}
+
+func prodTargetRules() []Rule {
+	names := opsNames("remote-cli", "runner-cli", "export-prog")
+	return []Rule{
+		cmdRule("external.systems:prod-destroy", Deny, "A destroy verb (delete, unset, gc, purge, reset…) of a command aimed at production by an environment variable, an option (-a app-prod, --env production, --project x-prod, --context production) or a resource named for it; the words are data (policy/remoteops.txt)", names,
+			func(e *Env, c *Cmd) string { return prodHit(e, c, true) },
+			[]string{"fly secrets unset DATABASE_URL -a prod-app", "mlflow gc --backend-store-uri postgresql://mlflow@mlflow-db.prod.internal/mlflow", "heroku pg:reset -a acme-production --confirm acme-production",
+				"AWS_PROFILE=prod aws ecr batch-delete-image --repository-name api --image-ids imageTag=v1", "railway variables delete API_KEY --environment production", "vault kv destroy -versions=1 secret/prod/db"},
+			[]string{"fly secrets list -a prod-app", "mlflow gc --backend-store-uri sqlite:///mlruns.db", "heroku pg:info -a acme-production", "fly secrets unset DATABASE_URL -a staging-app", "aws ecr describe-images --repository-name api --profile prod"}),
+		cmdRule("external.systems:prod-change", Ask, "A change aimed at production (an environment variable, an option, a context or a resource naming it, or --live): deploys, migrations, syncs, secret writes, context switches; reads (list, get, describe, logs, plan) stay allowed, but copying production's data to a file here asks", names,
+			func(e *Env, c *Cmd) string { return prodHit(e, c, false) },
+			[]string{"heroku run rails db:migrate -a acme-prod", "kubectl config use-context production", "argocd app sync payments-prod --force --prune", "dvc push -r prod-storage",
+				"wrangler secret put STRIPE_KEY --env production", "docker compose -f docker-compose.prod.yml up -d --build", "PGHOST=replica.prod.acme.internal PGUSER=admin npm run db:migrate",
+				"AWS_PROFILE=prod-admin npm run s3:clean", "firebase auth:export users.json --format=json --project acme-prod", "stripe customers list --live --limit 100",
+				"make deploy ENV=production", "pg_dump -h prod-db.acme.internal -U readonly app", "mongoexport --uri \"$PROD_MONGO_URI\" -c users --out /tmp/users.json", "supabase db push --linked"},
+			[]string{"heroku logs -a acme-prod --tail", "kubectl get pods -n prod", "argocd app diff payments-prod", "terraform plan -var-file=prod.tfvars", "NODE_ENV=production npm run build",
+				"docker compose -f docker-compose.prod.yml ps", "stripe customers list --limit 10", "gcloud compute instances list --project acme-prod", "kubectl config get-contexts", "make build ENV=production",
+				"NODE_ENV=production node server.js", "pg_dump -h localhost app_dev", "dvc push", "helm template ./chart -f values-prod.yaml"}),
+	}
+}
