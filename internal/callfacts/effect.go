@@ -44,8 +44,10 @@ func effectOf(c *Cmd) (Effect, string) {
 			return EffectWrite, why
 		}
 		switch c.RemoteAction() {
-		case "publish", "visibility":
+		case "publish", "visibility", "upload":
 			return EffectWrite, c.Name + " publishes or makes public"
+		case "unprotect":
+			return EffectWrite, c.Name + " switches off a deletion protection"
 		case "destroy":
 			return EffectDelete, c.Name + " deletes outside this machine"
 		}

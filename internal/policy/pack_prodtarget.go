@@ -128,7 +128,7 @@ func prodAction(e *Env, c *Cmd) string {
 
 // prodHit is why c acts on production at the level the rule asks for.
 func prodHit(e *Env, c *Cmd, deny bool) string {
-	if onlyHelp(c) || c.DryRun() {
+	if onlyHelp(c) || c.DryRun() || c.Has("--syntax-check", "--check", "--list-hosts", "--list-tasks", "--dry_run", "--noop") {
 		return ""
 	}
 	marker, hosted := prodMarkerOf(e, c)
@@ -175,5 +175,50 @@ func prodTargetRules() []Rule {
 			[]string{"heroku logs -a acme-prod --tail", "kubectl get pods -n prod", "argocd app diff payments-prod", "terraform plan -var-file=prod.tfvars", "NODE_ENV=production npm run build",
 				"docker compose -f docker-compose.prod.yml ps", "stripe customers list --limit 10", "gcloud compute instances list --project acme-prod", "kubectl config get-contexts", "make build ENV=production",
 				"NODE_ENV=production node server.js", "pg_dump -h localhost app_dev", "dvc push", "helm template ./chart -f values-prod.yaml"}),
+	}
+}
+
+// tfArgsDestroy: TF_CLI_ARGS or TF_CLI_ARGS_<command> set to -destroy on
+// the line: terraform plan/apply then destroys without saying so.
+var tfArgsDestroy = re(`\bTF_CLI_ARGS(_[a-z]+)?=["']?[^"'\s]*\s*[^;&|]*-destroy\b`)
+
+// writtenToFile: c's output goes to a file (> f, >> f, -o f, --out f).
+func writtenToFile(e *Env, c *Cmd) bool {
+	for _, r := range e.F.Redirects {
+		if r.Cmd == c.Name && (r.Op == ">" || r.Op == ">>" || r.Op == ">|" || r.Op == "&>") && r.Target != "/dev/null" && !strings.HasPrefix(r.Target, "&") {
+			return true
+		}
+	}
+	return c.Has("-o", "--out", "--output", "--output-file", "--out-file")
+}
+
+func remoteExportRules() []Rule {
+	return []Rule{
+		cmdRule("external.systems:remote-state-export", Ask, "A remote service's state or data pulled into a file here (terraform state pull > f, an export or dump subcommand written to a file): state and dumps hold secrets and customers' data in plain text", opsNames("remote-cli"),
+			func(e *Env, c *Cmd) string {
+				if onlyHelp(c) || prodAction(e, c) != "export" || !writtenToFile(e, c) {
+					return ""
+				}
+				return c.Name + " copies a remote service's state or data into a file here: " + c.String()
+			},
+			[]string{"terraform state pull > /tmp/state.json", "tofu state pull > state.json", "heroku pg:backups:download -a acme -o latest.dump", "firebase auth:export users.json -o users.json"},
+			[]string{"terraform state pull | jq '.serial'", "terraform state list", "terraform output -json > out.json", "dvc pull"}),
+		{
+			ID: "external.systems:terraform-env-destroy", Mode: Deny, Tools: shellTools, Cmds: []string{"terraform", "tofu", "terragrunt"},
+			Desc: "terraform plan/apply run with TF_CLI_ARGS(_plan/_apply) set to -destroy on the same line: a destroy that does not say so",
+			Match: func(e *Env) string {
+				if !tfArgsDestroy.MatchString(e.F.Command) {
+					return ""
+				}
+				return first(e.F.Cmds("terraform", "tofu", "terragrunt"), func(c *Cmd) string {
+					if s := sub(c); s == "plan" || s == "apply" {
+						return c.Name + " " + s + " runs with -destroy from TF_CLI_ARGS: it destroys the infrastructure"
+					}
+					return ""
+				})
+			},
+			Catch: []string{"TF_CLI_ARGS_plan=\"-destroy\" terraform plan -out=tfplan && terraform apply tfplan", "TF_CLI_ARGS='-destroy -auto-approve' terraform apply", "export TF_CLI_ARGS_apply=-destroy; tofu apply -auto-approve"},
+			Allow: []string{"TF_CLI_ARGS_plan=\"-refresh=false\" terraform plan", "terraform plan -destroy -out=destroy.tfplan", "TF_CLI_ARGS='-no-color' terraform apply tfplan"},
+		},
 	}
 }
