@@ -23,7 +23,7 @@ func worldCIDR(a string) bool {
 }
 
 // authOff: an option that switches a server's authentication off
-// (--ServerApp.token='', --auth none, --no-auth, --disable-auth).
+// (--ServerApp.token=”, --auth none, --no-auth, --disable-auth).
 func authOff(c *Cmd) string {
 	for i, a := range c.Args {
 		k, v, hasV := strings.Cut(a, "=")
