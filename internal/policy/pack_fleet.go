@@ -141,5 +141,22 @@ func fleetRules() []Rule {
 			[]string{"docker run -d -v /var/run/docker.sock:/var/run/docker.sock portainer/portainer-ce", "docker run --rm -v /run/containerd/containerd.sock:/run/containerd/containerd.sock img",
 				"podman run -v $XDG_RUNTIME_DIR/podman/podman.sock:/var/run/docker.sock img", "docker create --mount type=bind,source=/var/run/docker.sock,target=/var/run/docker.sock ci-runner"},
 			[]string{"docker run -d -p 9000:9000 portainer/portainer-ce", "docker ps", "docker run --rm -v $PWD:/src img make", "ls -l /var/run/docker.sock"}),
+		cmdRule("external.systems:ssh-unverified", Ask, "A remote login that skips the host-key check (StrictHostKeyChecking=no) or gives a password on the line (sshpass): whoever answers at that address gets the session and what it sends", []string{"ssh", "scp", "sftp", "sshpass", "rsync", "autossh"},
+			func(e *Env, c *Cmd) string {
+				if c.Name == "sshpass" {
+					return "sshpass logs in with a password given on the line: " + c.String()
+				}
+				if onlyHelp(c) {
+					return ""
+				}
+				a := strings.ToLower(strings.Join(c.Args, " "))
+				a = strings.ReplaceAll(strings.ReplaceAll(a, " = ", "="), "stricthostkeychecking ", "stricthostkeychecking=")
+				if strings.Contains(a, "stricthostkeychecking=no") || strings.Contains(a, "stricthostkeychecking=off") {
+					return c.Name + " connects without checking the host's key: " + c.String()
+				}
+				return ""
+			},
+			[]string{"ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null root@203.0.113.40", "sshpass -p 'hunter2' ssh root@192.0.2.4 uptime", "scp -o StrictHostKeyChecking=no dump.sql admin@198.51.100.7:/tmp/", "rsync -e 'ssh -o StrictHostKeyChecking=no' -a dist/ web:/srv/"},
+			[]string{"ssh -o StrictHostKeyChecking=accept-new git@github.com", "ssh root@192.0.2.4 uptime", "scp dump.sql admin@198.51.100.7:/tmp/", "ssh -o ConnectTimeout=5 host true"}),
 	}
 }

@@ -55,14 +55,14 @@ func gitRemoteRules() []Rule {
 								}
 								ref = strings.TrimLeft(r, "+:")
 							}
-							if protectedRef.MatchString(ref) {
+							if protectedRef.MatchString(ref) || e.Opts != nil && e.protected(strings.TrimPrefix(ref, "refs/heads/")) {
 								return "git push deletes " + ref + " on the remote, a ref others build on: " + c.String()
 							}
 						}
 					case "update-ref":
 						if c.Has("-d") {
 							for _, r := range c.Pos[1:] {
-								if strings.HasPrefix(r, "refs/") && protectedRef.MatchString(r) || r == "HEAD" {
+								if strings.HasPrefix(r, "refs/") && (protectedRef.MatchString(r) || e.Opts != nil && e.protected(strings.TrimPrefix(r, "refs/heads/"))) || r == "HEAD" {
 									return "git update-ref deletes " + r + ": " + c.String()
 								}
 							}

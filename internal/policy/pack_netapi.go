@@ -13,7 +13,7 @@ import (
 // denied. Reads (GET) and calls to this machine stay allowed.
 
 // apiClients are the programs whose requests the line spells out.
-var apiClients = []string{"curl", "wget", "http", "https", "xh", "xhs", "curlie", "invoke-restmethod", "invoke-webrequest", "irm", "iwr"}
+var apiClients = []string{"gh", "glab", "curl", "wget", "http", "https", "xh", "xhs", "curlie", "invoke-restmethod", "invoke-webrequest", "irm", "iwr"}
 
 // apiCall is what an HTTP client's arguments say about its request.
 type apiCall struct {
@@ -25,9 +25,51 @@ type apiCall struct {
 
 var httpMethods = map[string]bool{"GET": true, "HEAD": true, "OPTIONS": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true}
 
+// forgeAPICall reads gh api / glab api: the forge's REST path, -X, and
+// -f/-F fields (which make it a POST); the CLI signs in for the user.
+func forgeAPICall(c *Cmd) apiCall {
+	r := apiCall{creds: c.Name + "'s login"}
+	host := "api.github.com"
+	if c.Name == "glab" {
+		host = "gitlab.com/api/v4"
+	}
+	if h := optValue(c, "--hostname"); h != "" {
+		host = h
+	}
+	for i, a := range c.Args {
+		next := ""
+		if i+1 < len(c.Args) {
+			next = c.Args[i+1]
+		}
+		k, v, hasV := strings.Cut(a, "=")
+		if !hasV {
+			v = next
+		}
+		switch k {
+		case "-X", "--method":
+			r.method = strings.ToUpper(v)
+		case "-f", "-F", "--field", "--raw-field", "--input":
+			r.body += "&" + v
+		}
+	}
+	if len(c.Pos) > 1 {
+		r.urls = []string{"https://" + host + "/" + strings.TrimPrefix(c.Pos[1], "/")}
+		if c.Pos[1] == "graphql" && !strings.Contains(strings.ToLower(r.body), "mutation") {
+			return apiCall{} // a GraphQL query reads
+		}
+	}
+	if r.method == "" && r.body != "" {
+		r.method = "POST"
+	}
+	return r
+}
+
 // readAPICall reads c's request: its method (explicit, or implied by a
 // body or an upload), URLs, body and credentials.
 func readAPICall(c *Cmd) apiCall {
+	if (c.Name == "gh" || c.Name == "glab") && sub(c) == "api" {
+		return forgeAPICall(c)
+	}
 	var r apiCall
 	get := false
 	args := c.Args
@@ -288,11 +330,13 @@ func netAPIRules() []Rule {
 				`http PATCH https://git.example.com/api/v4/projects/7 visibility=public "PRIVATE-TOKEN:$GL_TOKEN"`,
 				`curl -X PUT https://es.example.com/_cluster/settings -d '{"persistent":{"action.destructive_requires_name":false}}'`,
 				`curl -X POST https://api.monitor.example/api/v1/downtime -H "X-API-KEY: $MON_KEY" -d '{"scope": "*"}'`,
-				`wget --method=POST --header="Authorization: Bearer $T" https://idp.example.com/users/42/suspend`},
+				`wget --method=POST --header="Authorization: Bearer $T" https://idp.example.com/users/42/suspend`,
+				"gh api -X PUT repos/acme/api/collaborators/someone -f permission=admin", "glab api -X PUT projects/4211 -f visibility=public"},
 			[]string{`curl -X POST http://localhost:3000/api/users/1/deactivate`, `curl -s https://api.example.com/v1/refunds -u "$PAY_KEY:"`,
 				`curl -X POST https://api.example.com/v1/messages -H "Authorization: Bearer $T" -d text=archive`,
 				`curl -X PATCH http://web/api/projects/1 -d visibility=public`, `http GET https://api.example.com/users/1/deactivate`,
-				`curl -X POST https://api.example.com/v1/search -H "Authorization: Bearer $T" -d '{"scope":"orders"}'`}),
+				`curl -X POST https://api.example.com/v1/search -H "Authorization: Bearer $T" -d '{"scope":"orders"}'`,
+				"gh api repos/acme/api/collaborators", "gh api -X PUT repos/acme/api/collaborators/someone -f permission=pull"}),
 		cmdRule("external.systems:api-mutating-call", Ask, "An HTTP call that changes something on a remote API with credentials (POST/PUT/PATCH, a body or an upload, with an Authorization header, -u user:token, an API-key header or a $…_TOKEN), or that posts a message to people through a webhook: a change in a service others use", apiClients,
 			func(e *Env, c *Cmd) string {
 				r, ok := mutating(c)
@@ -314,10 +358,12 @@ func netAPIRules() []Rule {
 				`curl -X POST https://events.pager.example/v2/enqueue -d '{"routing_key":"R1","event_action":"trigger"}'`,
 				`curl --request POST --url https://api.mail.example/v3/mail/send --header "Authorization: Bearer $MAIL_API_KEY" -d @campaign.json`,
 				`http POST https://api.example.com/v1/orders "Authorization:Bearer $API_TOKEN" item=1`,
-				`wget --post-data 'a=1' --header "X-Api-Key: $KEY" https://api.example.com/v1/jobs`},
+				`wget --post-data 'a=1' --header "X-Api-Key: $KEY" https://api.example.com/v1/jobs`,
+				"gh api repos/acme/api/issues -f title=x -f body=y", "gh api graphql -f query='mutation { addStar(input:{starrableId:\"x\"}) { clientMutationId } }'"},
 			[]string{`curl -s -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user`, `curl -X POST localhost:8080/api/items -d '{"name":"a"}'`,
 				`http :8080/api/users Authorization:"Bearer devtoken"`, `curl -X POST http://api:8000/v1/jobs -H "Authorization: Bearer dev"`,
-				`curl -G https://api.example.com/search -d q=x -H "Authorization: Bearer $T"`, `curl -X POST https://httpbin.org/post -d hello=world`}),
+				`curl -G https://api.example.com/search -d q=x -H "Authorization: Bearer $T"`, `curl -X POST https://httpbin.org/post -d hello=world`,
+				"gh api repos/acme/api/pulls", "gh api graphql -f query='query { viewer { login } }'", "gh api --paginate repos/acme/api/issues -q '.[].title'"}),
 		cmdRule("external.systems:instance-credentials", Deny, "Reading the cloud instance's own credentials from its metadata service (169.254.169.254 …/security-credentials, metadata.google.internal …/token): the machine's role keys into the conversation", apiClients,
 			func(e *Env, c *Cmd) string {
 				for _, u := range readAPICall(c).urls {

@@ -85,7 +85,10 @@ func prodMarkerOf(e *Env, c *Cmd) (why string, hosted bool) {
 // prodAction classes what c does by its subcommand words: "destroy",
 // "export", "read", "local" (a runner's build or test) or "change".
 func prodAction(e *Env, c *Cmd) string {
-	var words []string
+	// words: every part of a verb (batch-delete-image: batch, delete,
+	// image); heads: the part that says what kind of verb it is
+	// (describe-instances: describe; apps:info: apps, info).
+	var words, heads []string
 	n := 0
 	for i, p := range c.Pos {
 		if n == 3 {
@@ -95,9 +98,15 @@ func prodAction(e *Env, c *Cmd) string {
 			continue // the target (acme-prod, a file, KEY=VALUE), not a verb
 		}
 		words = append(words, wordsOf(p)...)
+		for _, part := range strings.Split(strings.ToLower(p), ":") {
+			heads = append(heads, part, strings.SplitN(part, "-", 2)[0])
+		}
 		n++
 	}
 	destroy, export, read, local := opsList("destroy-verb"), opsList("export-verb"), opsList("read-verb"), opsList("local-verb")
+	if (c.Name == "kcat" || c.Name == "kafkacat") && !c.Has("-P") {
+		return "read" // -C consumes, -L lists: only -P produces
+	}
 	for _, w := range words {
 		if destroy[w] {
 			return "destroy"
@@ -111,7 +120,7 @@ func prodAction(e *Env, c *Cmd) string {
 			return "export"
 		}
 	}
-	for _, w := range words {
+	for _, w := range heads {
 		if read[w] {
 			return "read"
 		}
@@ -171,10 +180,10 @@ func prodTargetRules() []Rule {
 			[]string{"heroku run rails db:migrate -a acme-prod", "kubectl config use-context production", "argocd app sync payments-prod --force --prune", "dvc push -r prod-storage",
 				"wrangler secret put STRIPE_KEY --env production", "docker compose -f docker-compose.prod.yml up -d --build", "PGHOST=replica.prod.acme.internal PGUSER=admin npm run db:migrate",
 				"AWS_PROFILE=prod-admin npm run s3:clean", "firebase auth:export users.json --format=json --project acme-prod", "stripe customers list --live --limit 100",
-				"make deploy ENV=production", "pg_dump -h prod-db.acme.internal -U readonly app", "mongoexport --uri \"$PROD_MONGO_URI\" -c users --out /tmp/users.json", "supabase db push --linked"},
+				"make deploy ENV=production", "kcat -b kafka.prod:9092 -t payments -P -l events.json", "pg_dump -h prod-db.acme.internal -U readonly app", "mongoexport --uri \"$PROD_MONGO_URI\" -c users --out /tmp/users.json", "supabase db push --linked"},
 			[]string{"heroku logs -a acme-prod --tail", "kubectl get pods -n prod", "argocd app diff payments-prod", "terraform plan -var-file=prod.tfvars", "NODE_ENV=production npm run build",
 				"docker compose -f docker-compose.prod.yml ps", "stripe customers list --limit 10", "gcloud compute instances list --project acme-prod", "kubectl config get-contexts", "make build ENV=production",
-				"NODE_ENV=production node server.js", "pg_dump -h localhost app_dev", "dvc push", "helm template ./chart -f values-prod.yaml"}),
+				"NODE_ENV=production node server.js", "pg_dump -h localhost app_dev", "dvc push", "kcat -b kafka.prod:9092 -t payments -C -c 10", "helm template ./chart -f values-prod.yaml"}),
 	}
 }
 
