@@ -303,7 +303,7 @@ func apiDestroys(r apiCall) string {
 
 func netAPIRules() []Rule {
 	mutating := func(c *Cmd) (apiCall, bool) {
-		if onlyHelp(c) {
+		if onlyHelp(c) || !mayMutate(c) {
 			return apiCall{}, false
 		}
 		r := readAPICall(c)
@@ -366,6 +366,9 @@ func netAPIRules() []Rule {
 				"gh api repos/acme/api/pulls", "gh api graphql -f query='query { viewer { login } }'", "gh api --paginate repos/acme/api/issues -q '.[].title'"}),
 		cmdRule("external.systems:instance-credentials", Deny, "Reading the cloud instance's own credentials from its metadata service (169.254.169.254 …/security-credentials, metadata.google.internal …/token): the machine's role keys into the conversation", apiClients,
 			func(e *Env, c *Cmd) string {
+				if !strings.Contains(strings.Join(c.Args, " "), "169.254.") && !strings.Contains(strings.Join(c.Args, " "), "metadata") && !strings.Contains(strings.Join(c.Args, " "), "fd00:ec2") {
+					return ""
+				}
 				for _, u := range readAPICall(c).urls {
 					h := urlHost(u)
 					if h != "169.254.169.254" && h != "metadata.google.internal" && h != "169.254.170.2" && h != "fd00:ec2::254" && h != "metadata" {
@@ -383,4 +386,32 @@ func netAPIRules() []Rule {
 				"wget -qO- http://169.254.169.254/latest/meta-data/identity-credentials/ec2/security-credentials/ec2-instance", "curl http://169.254.170.2/v2/credentials/abc"},
 			[]string{"curl -s http://169.254.169.254/latest/meta-data/instance-id", "curl -s http://169.254.169.254/latest/meta-data/placement/region", "curl https://example.com/token", "curl -s http://metadata.google.internal/computeMetadata/v1/project/project-id"}),
 	}
+}
+
+// mayMutate is the cheap test before reading a request: an option that
+// sets a method, a body or an upload, or a positional method (httpie,
+// PowerShell), or gh/glab api. A plain GET has none.
+func mayMutate(c *Cmd) bool {
+	if c.Name == "gh" || c.Name == "glab" {
+		return sub(c) == "api"
+	}
+	for _, a := range c.Args {
+		if len(a) < 2 {
+			continue
+		}
+		if a[0] == '-' {
+			switch {
+			case a[1] == 'X' || a[1] == 'd' || a[1] == 'F' || a[1] == 'T',
+				strings.HasPrefix(a, "--data"), strings.HasPrefix(a, "--json"), strings.HasPrefix(a, "--form"), strings.HasPrefix(a, "--request"),
+				strings.HasPrefix(a, "--upload"), strings.HasPrefix(a, "--post"), strings.HasPrefix(a, "--body"), strings.HasPrefix(a, "--method"),
+				strings.EqualFold(a, "-method"), strings.EqualFold(a, "-body"), strings.EqualFold(a, "-infile"):
+				return true
+			}
+			continue
+		}
+		if c.Name != "curl" && c.Name != "wget" && (httpMethods[strings.ToUpper(a)] || strings.Contains(a, "=")) {
+			return true // httpie/xh: a method word or a body item
+		}
+	}
+	return false
 }

@@ -29,6 +29,9 @@ var prodVar = re(`\$\{?[A-Z0-9_]*(PROD|PRODUCTION)[A-Z0-9_]*`)
 // does. hosted is set when only a flag for the hosted service (--linked,
 // --remote) names it.
 func prodMarkerOf(e *Env, c *Cmd) (why string, hosted bool) {
+	if !mayNameProd(e.F.Command) {
+		return "", false // the everyday command: no word for production on the line
+	}
 	remoteCLI := opsList("remote-cli")[c.Name]
 	runner := opsList("runner-cli")[c.Name]
 	modeOK := remoteCLI || opsList("mode-runner")[c.Name]
@@ -83,12 +86,17 @@ func prodMarkerOf(e *Env, c *Cmd) (why string, hosted bool) {
 }
 
 // prodAction classes what c does by its subcommand words: "destroy",
-// "export", "read", "local" (a runner's build or test) or "change".
+// "export", "read", "local" (a runner's build or test) or "change". The
+// verbs are read in order and the first that says decides: kubectl auth
+// can-i delete pods asks a question, heroku pg:reset destroys.
 func prodAction(e *Env, c *Cmd) string {
-	// words: every part of a verb (batch-delete-image: batch, delete,
-	// image); heads: the part that says what kind of verb it is
-	// (describe-instances: describe; apps:info: apps, info).
-	var words, heads []string
+	destroy, export, read, local := opsList("destroy-verb"), opsList("export-verb"), opsList("read-verb"), opsList("local-verb")
+	if (c.Name == "kcat" || c.Name == "kafkacat") && !c.Has("-P") {
+		return "read" // -C consumes, -L lists: only -P produces
+	}
+	if opsList("export-prog")[c.Name] {
+		return "export"
+	}
 	n := 0
 	for i, p := range c.Pos {
 		if n == 3 {
@@ -97,32 +105,29 @@ func prodAction(e *Env, c *Cmd) string {
 		if i > 0 && (prodWord.MatchString(p) || strings.ContainsAny(p, "=/")) {
 			continue // the target (acme-prod, a file, KEY=VALUE), not a verb
 		}
-		words = append(words, wordsOf(p)...)
+		n++
+		// words: every part of a verb (batch-delete-image: batch,
+		// delete, image); heads: the parts that say what kind of verb
+		// it is (describe-instances: describe; apps:info: apps, info)
+		words := wordsOf(p)
+		var heads []string
 		for _, part := range strings.Split(strings.ToLower(p), ":") {
 			heads = append(heads, part, strings.SplitN(part, "-", 2)[0])
 		}
-		n++
-	}
-	destroy, export, read, local := opsList("destroy-verb"), opsList("export-verb"), opsList("read-verb"), opsList("local-verb")
-	if (c.Name == "kcat" || c.Name == "kafkacat") && !c.Has("-P") {
-		return "read" // -C consumes, -L lists: only -P produces
-	}
-	for _, w := range words {
-		if destroy[w] {
-			return "destroy"
+		for _, w := range words {
+			if destroy[w] {
+				return "destroy"
+			}
 		}
-	}
-	if opsList("export-prog")[c.Name] {
-		return "export"
-	}
-	for _, w := range words {
-		if export[w] {
-			return "export"
+		for _, w := range words {
+			if export[w] {
+				return "export"
+			}
 		}
-	}
-	for _, w := range heads {
-		if read[w] {
-			return "read"
+		for _, w := range heads {
+			if read[w] {
+				return "read"
+			}
 		}
 	}
 	if opsList("runner-cli")[c.Name] {
@@ -169,13 +174,25 @@ func prodHit(e *Env, c *Cmd, deny bool) string {
 
 func prodTargetRules() []Rule {
 	names := opsNames("remote-cli", "runner-cli", "export-prog")
+	// a line with no word for production costs one scan of its text:
+	// the runners (go, npm, make, bash) are in every everyday command
+	cheap := func(r Rule) Rule {
+		match := r.Match
+		r.Match = func(e *Env) string {
+			if !mayNameProd(e.F.Command) {
+				return ""
+			}
+			return match(e)
+		}
+		return r
+	}
 	return []Rule{
-		cmdRule("external.systems:prod-destroy", Deny, "A destroy verb (delete, unset, gc, purge, reset…) of a command aimed at production by an environment variable, an option (-a app-prod, --env production, --project x-prod, --context production) or a resource named for it; the words are data (policy/remoteops.txt)", names,
+		cheap(cmdRule("external.systems:prod-destroy", Deny, "A destroy verb (delete, unset, gc, purge, reset…) of a command aimed at production by an environment variable, an option (-a app-prod, --env production, --project x-prod, --context production) or a resource named for it; the words are data (policy/remoteops.txt)", names,
 			func(e *Env, c *Cmd) string { return prodHit(e, c, true) },
 			[]string{"fly secrets unset DATABASE_URL -a prod-app", "mlflow gc --backend-store-uri postgresql://mlflow@mlflow-db.prod.internal/mlflow", "heroku pg:reset -a acme-production --confirm acme-production",
 				"AWS_PROFILE=prod aws ecr batch-delete-image --repository-name api --image-ids imageTag=v1", "railway variables delete API_KEY --environment production", "vault kv destroy -versions=1 secret/prod/db"},
-			[]string{"fly secrets list -a prod-app", "mlflow gc --backend-store-uri sqlite:///mlruns.db", "heroku pg:info -a acme-production", "fly secrets unset DATABASE_URL -a staging-app", "aws ecr describe-images --repository-name api --profile prod"}),
-		cmdRule("external.systems:prod-change", Ask, "A change aimed at production (an environment variable, an option, a context or a resource naming it, or --live): deploys, migrations, syncs, secret writes, context switches; reads (list, get, describe, logs, plan) stay allowed, but copying production's data to a file here asks", names,
+			[]string{"fly secrets list -a prod-app", "mlflow gc --backend-store-uri sqlite:///mlruns.db", "heroku pg:info -a acme-production", "fly secrets unset DATABASE_URL -a staging-app", "aws ecr describe-images --repository-name api --profile prod"})),
+		cheap(cmdRule("external.systems:prod-change", Ask, "A change aimed at production (an environment variable, an option, a context or a resource naming it, or --live): deploys, migrations, syncs, secret writes, context switches; reads (list, get, describe, logs, plan) stay allowed, but copying production's data to a file here asks", names,
 			func(e *Env, c *Cmd) string { return prodHit(e, c, false) },
 			[]string{"heroku run rails db:migrate -a acme-prod", "kubectl config use-context production", "argocd app sync payments-prod --force --prune", "dvc push -r prod-storage",
 				"wrangler secret put STRIPE_KEY --env production", "docker compose -f docker-compose.prod.yml up -d --build", "PGHOST=replica.prod.acme.internal PGUSER=admin npm run db:migrate",
@@ -183,7 +200,7 @@ func prodTargetRules() []Rule {
 				"make deploy ENV=production", "kcat -b kafka.prod:9092 -t payments -P -l events.json", "pg_dump -h prod-db.acme.internal -U readonly app", "mongoexport --uri \"$PROD_MONGO_URI\" -c users --out /tmp/users.json", "supabase db push --linked"},
 			[]string{"heroku logs -a acme-prod --tail", "kubectl get pods -n prod", "argocd app diff payments-prod", "terraform plan -var-file=prod.tfvars", "NODE_ENV=production npm run build",
 				"docker compose -f docker-compose.prod.yml ps", "stripe customers list --limit 10", "gcloud compute instances list --project acme-prod", "kubectl config get-contexts", "make build ENV=production",
-				"NODE_ENV=production node server.js", "pg_dump -h localhost app_dev", "dvc push", "kcat -b kafka.prod:9092 -t payments -C -c 10", "helm template ./chart -f values-prod.yaml"}),
+				"NODE_ENV=production node server.js", "kubectl auth can-i delete pods -n prod", "pg_dump -h localhost app_dev", "dvc push", "kcat -b kafka.prod:9092 -t payments -C -c 10", "helm template ./chart -f values-prod.yaml"})),
 	}
 }
 
@@ -230,4 +247,22 @@ func remoteExportRules() []Rule {
 			Allow: []string{"TF_CLI_ARGS_plan=\"-refresh=false\" terraform plan", "terraform plan -destroy -out=destroy.tfplan", "TF_CLI_ARGS='-no-color' terraform apply tfplan"},
 		},
 	}
+}
+
+// mayNameProd is the cheap test before reading a line for production:
+// it holds prod, prd, --live, --linked or --remote in any case.
+func mayNameProd(line string) bool {
+	for i := 0; i+3 <= len(line); i++ {
+		switch line[i] | 0x20 {
+		case 'p':
+			if i+4 <= len(line) && line[i+1]|0x20 == 'r' && line[i+2]|0x20 == 'o' && line[i+3]|0x20 == 'd' || line[i+1]|0x20 == 'r' && line[i+2]|0x20 == 'd' {
+				return true
+			}
+		case '-':
+			if rest := line[i:]; strings.HasPrefix(rest, "--live") || strings.HasPrefix(rest, "--linked") || strings.HasPrefix(rest, "--remote") {
+				return true
+			}
+		}
+	}
+	return false
 }
