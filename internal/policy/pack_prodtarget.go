@@ -220,6 +220,7 @@ func writtenToFile(e *Env, c *Cmd) bool {
 
 func remoteExportRules() []Rule {
 	return []Rule{
+		deployTaskRule(),
 		cmdRule("external.systems:remote-state-export", Ask, "A remote service's state or data pulled into a file here (terraform state pull > f, an export or dump subcommand written to a file): state and dumps hold secrets and customers' data in plain text", opsNames("remote-cli"),
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || prodAction(e, c) != "export" || !writtenToFile(e, c) {
@@ -265,4 +266,68 @@ func mayNameProd(line string) bool {
 		}
 	}
 	return false
+}
+
+// taskRunners run a task named on the line; npm-like ones after "run".
+var taskRunners = map[string]bool{"make": true, "gmake": true, "just": true, "task": true, "mage": true, "rake": true, "fab": true, "cap": true,
+	"invoke": true, "inv": true, "gulp": true, "grunt": true, "nx": true, "turbo": true, "npm": true, "pnpm": true, "bun": true, "yarn": true}
+
+// deployTask is the task of a runner whose name says it ships to others.
+func deployTask(c *Cmd) string {
+	names := c.Pos
+	switch c.Name {
+	case "npm", "pnpm", "bun":
+		if len(c.Pos) < 2 || c.Pos[0] != "run" && c.Pos[0] != "run-script" {
+			return ""
+		}
+		names = c.Pos[1:2]
+	case "yarn":
+		if len(c.Pos) > 1 && c.Pos[0] == "run" {
+			names = c.Pos[1:2]
+		} else {
+			names = c.Pos[:min(1, len(c.Pos))]
+		}
+	case "nx", "turbo":
+		if len(c.Pos) < 2 || c.Pos[0] != "run" {
+			return ""
+		}
+		names = c.Pos[1:2]
+	}
+	ship, stay := opsList("deploy-task"), opsList("local-task")
+	for _, n := range names {
+		if strings.ContainsAny(n, "=/") {
+			continue
+		}
+		hit := false
+		for _, w := range wordsOf(n) {
+			if stay[w] {
+				hit = false
+				break
+			}
+			hit = hit || ship[w]
+		}
+		if hit {
+			return n
+		}
+	}
+	return ""
+}
+
+func deployTaskRule() Rule {
+	names := make([]string, 0, len(taskRunners))
+	for n := range taskRunners {
+		names = append(names, n)
+	}
+	return cmdRule("external.systems:deploy-task", Ask, "A task runner's task named for shipping to others (make deploy, npm run release, just deploy-prod, fab deploy, cap production deploy): it deploys, releases or publishes whatever its definition says; dry runs and tasks that only build, check or write notes stay allowed; the words are data (policy/remoteops.txt)", names,
+		func(e *Env, c *Cmd) string {
+			if onlyHelp(c) || c.Has("-n", "--just-print", "--dry-run", "--dry", "--list", "-l") && c.Name != "npm" {
+				return ""
+			}
+			if t := deployTask(c); t != "" {
+				return c.Name + " " + t + " ships to others by its name: " + c.String()
+			}
+			return ""
+		},
+		[]string{"make deploy", "npm run release", "just deploy-prod", "fab -H web1,web2 deploy", "yarn release:minor", "task ship", "cap production deploy", "pnpm run publish:packages"},
+		[]string{"make -n deploy", "make build", "npm run build:release", "npm run release-notes", "just test", "make deploy-check", "yarn dev", "npm run lint", "task --list"})
 }
