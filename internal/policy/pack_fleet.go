@@ -19,7 +19,7 @@ import (
 //     the host.
 
 // fleetPayloadBad: a payload that stops, reboots, wipes or kills.
-var fleetPayloadBad = re(`(?i)\b(reboot|shutdown|poweroff|halt|init\s+[06]|rm\s+-[a-z]*[rf]|mkfs|dd\s+if=|wipefs|userdel|kill(all)?\s|pkill|systemctl\s+(stop|disable|mask|isolate)|service\s+\S+\s+stop|iptables\s+-F|truncate\s+-s\s*0|drop\s+(database|table))`)
+var fleetPayloadBad = re(`(?i)\b(reboot|shutdown|poweroff|halt|init\s+[06]|rm\s+-[a-z]*[rf]|mkfs|dd\s+if=|wipefs|userdel|kill(all)?\s|pkill|systemctl\s+(stop|disable|mask|isolate)|service\s+\S+\s+stop|iptables\s+-F|truncate\s+-s\s*0|drop\s+(database|table)|state=(stopped|absent))`)
 
 // rootUser: configuration code creating a uid-0 user or adding one to an
 // administrators' group.
@@ -37,6 +37,9 @@ func fleetPayload(c *Cmd) string {
 	case "gcloud", "az":
 		return "" // run-command / ssh --command: the remote payload reading judges them
 	case "ansible":
+		if m := optValue(c, "-m"); m == "reboot" || m == "win_reboot" {
+			return "reboot"
+		}
 		for i, a := range c.Args {
 			if (a == "-a" || a == "--args") && i+1 < len(c.Args) {
 				return c.Args[i+1]
@@ -79,7 +82,7 @@ func fleetRules() []Rule {
 				return ""
 			},
 			[]string{"aws ssm send-command --document-name AWS-RunShellScript --targets Key=tag:env,Values=prod --parameters 'commands=[\"reboot\"]'", "aws ssm send-command --document-name AWS-RunShellScript --instance-ids i-1 i-2 --parameters commands='systemctl stop app'",
-				"ansible webservers -m shell -a 'rm -rf /var/www/*' -b", "salt '*' cmd.run 'shutdown -h now'", "salt-key -D -y", "pdsh -w node[01-20] 'sudo reboot'", "salt '*' system.reboot"},
+				"ansible webservers -m shell -a 'rm -rf /var/www/*' -b", "salt '*' cmd.run 'shutdown -h now'", "salt-key -D -y", "pdsh -w node[01-20] 'sudo reboot'", "salt '*' system.reboot", "ansible all -i prod.ini -m reboot", "ansible web -m service -a 'name=nginx state=stopped' -b"},
 			[]string{"aws ssm send-command --document-name AWS-RunShellScript --targets Key=tag:env,Values=prod --parameters 'commands=[\"uptime\"]'", "ansible all -m ping", "ansible webservers -m shell -a 'df -h'",
 				"salt-key -L", "salt '*' test.ping", "pdsh -w node[01-20] uptime", "aws ssm describe-instance-information"}),
 		cmdRule("external.systems:fleet-root-user", Deny, "Configuration-management code on the line (puppet apply -e, ansible -m user, salt state.single user.present, chef-apply -e) that creates a uid-0 user or adds one to sudo/wheel/admin", []string{"puppet", "ansible", "salt", "salt-call", "salt-ssh", "chef-apply", "mgmt", "cdist", "pyinfra"},

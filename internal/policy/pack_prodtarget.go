@@ -1,7 +1,10 @@
 package policy
 
 import (
+	"regexp"
+	"sort"
 	"strings"
+	"sync"
 )
 
 // Production as a target. A command aimed at production says so: an
@@ -71,6 +74,13 @@ func prodMarkerOf(e *Env, c *Cmd) (why string, hosted bool) {
 		}
 	}
 	if remoteCLI {
+		// global options before the subcommand (aws --profile prod rds …,
+		// kubectl -n prod exec …) are set aside from Args: read the line
+		for _, m := range lineOptions().FindAllStringSubmatch(e.F.Command, -1) {
+			if prodWord.MatchString(m[2]) {
+				return m[1] + " " + m[2], false
+			}
+		}
 		for _, p := range c.Pos {
 			if prodWord.MatchString(p) {
 				return p, false
@@ -190,11 +200,11 @@ func prodTargetRules() []Rule {
 		cheap(cmdRule("external.systems:prod-destroy", Deny, "A destroy verb (delete, unset, gc, purge, reset…) of a command aimed at production by an environment variable, an option (-a app-prod, --env production, --project x-prod, --context production) or a resource named for it; the words are data (policy/remoteops.txt)", names,
 			func(e *Env, c *Cmd) string { return prodHit(e, c, true) },
 			[]string{"fly secrets unset DATABASE_URL -a prod-app", "mlflow gc --backend-store-uri postgresql://mlflow@mlflow-db.prod.internal/mlflow", "heroku pg:reset -a acme-production --confirm acme-production",
-				"AWS_PROFILE=prod aws ecr batch-delete-image --repository-name api --image-ids imageTag=v1", "railway variables delete API_KEY --environment production", "vault kv destroy -versions=1 secret/prod/db"},
+				"AWS_PROFILE=prod aws ecr batch-delete-image --repository-name api --image-ids imageTag=v1", "aws --profile prod secretsmanager delete-secret --secret-id db", "railway variables delete API_KEY --environment production", "vault kv destroy -versions=1 secret/prod/db"},
 			[]string{"fly secrets list -a prod-app", "mlflow gc --backend-store-uri sqlite:///mlruns.db", "heroku pg:info -a acme-production", "fly secrets unset DATABASE_URL -a staging-app", "aws ecr describe-images --repository-name api --profile prod"})),
 		cheap(cmdRule("external.systems:prod-change", Ask, "A change aimed at production (an environment variable, an option, a context or a resource naming it, or --live): deploys, migrations, syncs, secret writes, context switches; reads (list, get, describe, logs, plan) stay allowed, but copying production's data to a file here asks", names,
 			func(e *Env, c *Cmd) string { return prodHit(e, c, false) },
-			[]string{"heroku run rails db:migrate -a acme-prod", "kubectl config use-context production", "argocd app sync payments-prod --force --prune", "dvc push -r prod-storage",
+			[]string{"heroku run rails db:migrate -a acme-prod", "kubectl config use-context production", "kubectl -n prod exec -it deploy/api -- rails console", "aws --profile prod rds reboot-db-instance --db-instance-identifier main", "argocd app sync payments-prod --force --prune", "dvc push -r prod-storage",
 				"wrangler secret put STRIPE_KEY --env production", "docker compose -f docker-compose.prod.yml up -d --build", "PGHOST=replica.prod.acme.internal PGUSER=admin npm run db:migrate",
 				"AWS_PROFILE=prod-admin npm run s3:clean", "firebase auth:export users.json --format=json --project acme-prod", "stripe customers list --live --limit 100",
 				"make deploy ENV=production", "kcat -b kafka.prod:9092 -t payments -P -l events.json", "pg_dump -h prod-db.acme.internal -U readonly app", "mongoexport --uri \"$PROD_MONGO_URI\" -c users --out /tmp/users.json", "supabase db push --linked"},
@@ -331,3 +341,13 @@ func deployTaskRule() Rule {
 		[]string{"make deploy", "npm run release", "just deploy-prod", "fab -H web1,web2 deploy", "yarn release:minor", "task ship", "cap production deploy", "pnpm run publish:packages"},
 		[]string{"make -n deploy", "make build", "npm run build:release", "npm run release-notes", "just test", "make deploy-check", "yarn dev", "npm run lint", "task --list"})
 }
+
+// lineOptions matches a prod-option and its value anywhere on the line.
+var lineOptions = sync.OnceValue(func() *regexp.Regexp {
+	var alts []string
+	for o := range opsList("prod-option") {
+		alts = append(alts, regexp.QuoteMeta(o))
+	}
+	sort.Strings(alts)
+	return regexp.MustCompile(`(?:^|\s)(` + strings.Join(alts, "|") + `)(?:=|\s+)['"]?([^\s'"]+)`)
+})
