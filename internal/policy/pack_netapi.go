@@ -348,7 +348,7 @@ func netAPIRules() []Rule {
 						return c.Name + " posts a message to people through a webhook: " + c.String()
 					}
 				}
-				if r.creds != "" {
+				if r.creds != "" && !apiReads(r) {
 					return c.Name + " " + r.method + " to a remote API with " + r.creds + ": it changes something in a service others use: " + c.String()
 				}
 				return ""
@@ -363,7 +363,7 @@ func netAPIRules() []Rule {
 			[]string{`curl -s -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user`, `curl -X POST localhost:8080/api/items -d '{"name":"a"}'`,
 				`http :8080/api/users Authorization:"Bearer devtoken"`, `curl -X POST http://api:8000/v1/jobs -H "Authorization: Bearer dev"`,
 				`curl -G https://api.example.com/search -d q=x -H "Authorization: Bearer $T"`, `curl -X POST https://httpbin.org/post -d hello=world`,
-				"gh api repos/acme/api/pulls", "gh api graphql -f query='query { viewer { login } }'", "gh api --paginate repos/acme/api/issues -q '.[].title'"}),
+				"gh api repos/acme/api/pulls", `curl -X POST https://es.example.com/logs/_search -u "elastic:$ES_PASS" -d '{"query":{"match_all":{}}}'`, `curl https://api.github.com/graphql -H "Authorization: bearer $GITHUB_TOKEN" -d '{"query":"query { viewer { login } }"}'`, "gh api graphql -f query='query { viewer { login } }'", "gh api --paginate repos/acme/api/issues -q '.[].title'"}),
 		cmdRule("external.systems:instance-credentials", Deny, "Reading the cloud instance's own credentials from its metadata service (169.254.169.254 …/security-credentials, metadata.google.internal …/token): the machine's role keys into the conversation", apiClients,
 			func(e *Env, c *Cmd) string {
 				if !strings.Contains(strings.Join(c.Args, " "), "169.254.") && !strings.Contains(strings.Join(c.Args, " "), "metadata") && !strings.Contains(strings.Join(c.Args, " "), "fd00:ec2") {
@@ -411,6 +411,23 @@ func mayMutate(c *Cmd) bool {
 		}
 		if c.Name != "curl" && c.Name != "wget" && (httpMethods[strings.ToUpper(a)] || strings.Contains(a, "=")) {
 			return true // httpie/xh: a method word or a body item
+		}
+	}
+	return false
+}
+
+// apiReads: a POST whose path says it searches, counts, queries, runs a
+// model or exchanges a token, and whose body holds no GraphQL mutation.
+func apiReads(r apiCall) bool {
+	if r.method != "POST" || strings.Contains(strings.ToLower(r.body), "mutation") {
+		return false
+	}
+	read := opsList("api-read")
+	for _, u := range r.urls {
+		for _, w := range wordsOf(urlPath(u)) {
+			if read[w] || read["_"+w] {
+				return true
+			}
 		}
 	}
 	return false

@@ -107,6 +107,10 @@ func prodAction(e *Env, c *Cmd) string {
 	if opsList("export-prog")[c.Name] {
 		return "export"
 	}
+	if text := sqlOf(c); text != "" && sqlReadOnly(text) {
+		return "read" // wrangler d1 execute prod-db --command "SELECT …"
+	}
+	remote := opsList("remote-cli")[c.Name]
 	n := 0
 	for i, p := range c.Pos {
 		if n == 3 {
@@ -130,8 +134,11 @@ func prodAction(e *Env, c *Cmd) string {
 			}
 		}
 		for _, w := range words {
-			if export[w] {
+			if export[w] && remote {
 				return "export"
+			}
+			if w == "pull" && !remote {
+				return "read" // docker compose pull fetches images, not data
 			}
 		}
 		for _, w := range heads {
@@ -170,7 +177,7 @@ func prodHit(e *Env, c *Cmd, deny bool) string {
 	case "local":
 		return ""
 	case "read":
-		if strings.HasSuffix(marker, "(live mode)") {
+		if strings.HasSuffix(marker, "(live mode)") && !opsList("live-quiet")[strings.ToLower(sub(c))] {
 			return c.Name + " reads live-mode data (real customers): " + c.String()
 		}
 		return ""
@@ -210,7 +217,7 @@ func prodTargetRules() []Rule {
 				"make deploy ENV=production", "kcat -b kafka.prod:9092 -t payments -P -l events.json", "pg_dump -h prod-db.acme.internal -U readonly app", "mongoexport --uri \"$PROD_MONGO_URI\" -c users --out /tmp/users.json", "supabase db push --linked"},
 			[]string{"heroku logs -a acme-prod --tail", "kubectl get pods -n prod", "argocd app diff payments-prod", "terraform plan -var-file=prod.tfvars", "NODE_ENV=production npm run build",
 				"docker compose -f docker-compose.prod.yml ps", "stripe customers list --limit 10", "gcloud compute instances list --project acme-prod", "kubectl config get-contexts", "make build ENV=production",
-				"NODE_ENV=production node server.js", "kubectl auth can-i delete pods -n prod", "pg_dump -h localhost app_dev", "dvc push", "kcat -b kafka.prod:9092 -t payments -C -c 10", "helm template ./chart -f values-prod.yaml"})),
+				"NODE_ENV=production node server.js", "kubectl auth can-i delete pods -n prod", "pg_dump -h localhost app_dev", "dvc push", "kcat -b kafka.prod:9092 -t payments -C -c 10", "helm template ./chart -f values-prod.yaml", "heroku releases -a shop-prod", "stripe logs tail --live", "wrangler d1 execute prod-db --remote --command \"SELECT count(*) FROM users\"", "docker compose -f docker-compose.prod.yml pull"})),
 	}
 }
 
@@ -351,3 +358,21 @@ var lineOptions = sync.OnceValue(func() *regexp.Regexp {
 	sort.Strings(alts)
 	return regexp.MustCompile(`(?:^|\s)(` + strings.Join(alts, "|") + `)(?:=|\s+)['"]?([^\s'"]+)`)
 })
+
+// sqlRead: statements that only read.
+var sqlRead = re(`(?is)^\s*(select|show|describe|desc|explain|with\s+\w+\s+as\s*\(\s*select|values|table\s+\w+\s*$|\\d)`)
+
+// sqlReadOnly: every statement of text reads.
+func sqlReadOnly(text string) bool {
+	n := 0
+	for _, st := range strings.Split(text, ";") {
+		if strings.TrimSpace(st) == "" {
+			continue
+		}
+		n++
+		if !sqlRead.MatchString(st) || strings.Contains(strings.ToLower(st), " into ") {
+			return false
+		}
+	}
+	return n > 0
+}
