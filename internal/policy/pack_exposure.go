@@ -134,12 +134,15 @@ func exposureRules() []Rule {
 						return c.Name + " opens access to every address on the internet: " + c.String()
 					}
 				}
+				if (anyPos(c, "0.0.0.0") || hasPrefixArg(c, "--start-ip-address=0.0.0.0")) && (anyPos(c, "255.255.255.255") || hasPrefixArg(c, "--end-ip-address=255.255.255.255")) {
+					return c.Name + " opens access to every address from 0.0.0.0 to 255.255.255.255: " + c.String()
+				}
 				return ""
 			},
 			[]string{"hcloud firewall add-rule fw-db --direction in --protocol tcp --port 5432 --source-ips 0.0.0.0/0 --source-ips ::/0", "gcloud sql instances patch prod-pg --authorized-networks=0.0.0.0/0 --quiet",
 				"aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 22 --cidr 0.0.0.0/0", "doctl compute firewall add-rules fw1 --inbound-rules protocol:tcp,ports:5432,address:0.0.0.0/0",
 				"gcloud compute firewall-rules create allow-db --allow tcp:5432 --source-ranges 0.0.0.0/0", "openstack security group rule create --remote-ip 0.0.0.0/0 --dst-port 3306 default"},
 			[]string{"hcloud firewall add-rule fw-db --direction in --protocol tcp --port 5432 --source-ips 10.0.0.0/8", "gcloud sql instances patch prod-pg --authorized-networks=203.0.113.4/32",
-				"aws ec2 revoke-security-group-ingress --group-id sg-1 --protocol tcp --port 22 --cidr 0.0.0.0/0", "aws ec2 describe-security-groups --filters Name=ip-permission.cidr,Values=0.0.0.0/0", "hcloud firewall describe fw-db"}),
+				"aws ec2 revoke-security-group-ingress --group-id sg-1 --protocol tcp --port 22 --cidr 0.0.0.0/0", "aws ec2 describe-security-groups --filters Name=ip-permission.cidr,Values=0.0.0.0/0", "hcloud firewall describe fw-db", "az sql server firewall-rule create -g rg -s srv -n azure --start-ip-address 0.0.0.0 --end-ip-address 0.0.0.0"}),
 	}
 }

@@ -20,7 +20,7 @@ func archivesProject(e *Env) string {
 		switch {
 		case c.Name == "git" && (sub(c) == "archive" || sub(c) == "bundle" && c.Sub(1) == "create"):
 			return "git " + sub(c)
-		case (c.Name == "tar" || c.Name == "bsdtar") && (anyPos(c, ".", "./") || anyPos(c, e.F.Project)) && strings.Contains(strings.Join(c.Args, " "), "-"):
+		case (c.Name == "tar" || c.Name == "bsdtar" || c.Name == "zip" || c.Name == "7z") && (anyPos(c, ".", "./") || anyPos(c, e.F.Project)) && strings.Contains(strings.Join(c.Args, " "), "-"):
 			return c.Name + " of the project"
 		}
 	}

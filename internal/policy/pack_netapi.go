@@ -278,6 +278,9 @@ func webhookURL(u string) bool {
 	return false
 }
 
+// gqlAction: a GraphQL field whose name starts with a verb (deleteProject).
+var gqlAction = re(`\b([a-z]+)[A-Z]\w*\s*[({]`)
+
 // apiDestroys says which word of the call's paths or which body setting
 // removes, locks out or exposes.
 func apiDestroys(r apiCall) string {
@@ -289,6 +292,14 @@ func apiDestroys(r apiCall) string {
 		for _, w := range wordsOf(urlPath(u)) {
 			if words[w] {
 				return "\"" + w + "\" in the URL"
+			}
+		}
+	}
+	if l := strings.ToLower(r.body); strings.Contains(l, "mutation") {
+		// a GraphQL mutation named for its action: deleteProject, archiveRepository
+		for _, m := range gqlAction.FindAllStringSubmatch(r.body, -1) {
+			if words[strings.ToLower(m[1])] {
+				return "the mutation " + m[0]
 			}
 		}
 	}
@@ -331,7 +342,8 @@ func netAPIRules() []Rule {
 				`curl -X PUT https://es.example.com/_cluster/settings -d '{"persistent":{"action.destructive_requires_name":false}}'`,
 				`curl -X POST https://api.monitor.example/api/v1/downtime -H "X-API-KEY: $MON_KEY" -d '{"scope": "*"}'`,
 				`wget --method=POST --header="Authorization: Bearer $T" https://idp.example.com/users/42/suspend`,
-				"gh api -X PUT repos/acme/api/collaborators/someone -f permission=admin", "glab api -X PUT projects/4211 -f visibility=public"},
+				"gh api -X PUT repos/acme/api/collaborators/someone -f permission=admin", "glab api -X PUT projects/4211 -f visibility=public",
+				`curl -X POST https://api.example.com/graphql -H "Authorization: Bearer $T" -d '{"query":"mutation { deleteProject(id: 1) { id } }"}'`},
 			[]string{`curl -X POST http://localhost:3000/api/users/1/deactivate`, `curl -s https://api.example.com/v1/refunds -u "$PAY_KEY:"`,
 				`curl -X POST https://api.example.com/v1/messages -H "Authorization: Bearer $T" -d text=archive`,
 				`curl -X PATCH http://web/api/projects/1 -d visibility=public`, `http GET https://api.example.com/users/1/deactivate`,

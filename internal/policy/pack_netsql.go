@@ -95,6 +95,11 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 	if m, _ := prodMarkerOf(e, c); m != "" {
 		return "remote", m
 	}
+	for _, w := range c.Wrappers {
+		if strings.HasPrefix(w, "kubectl exec") || strings.HasPrefix(w, "oc exec") || strings.HasPrefix(w, "ssh") {
+			return "remote", "run on another host by " + w // the client connects from there
+		}
+	}
 	if prodWord.MatchString(text) && prodTable.MatchString(text) {
 		return "remote", "a production table"
 	}
@@ -159,7 +164,7 @@ func netSQLRules() []Rule {
 			[]string{"bq query --use_legacy_sql=false 'DELETE FROM `acme.prod.users` WHERE true'", "PGHOST=db.prod.internal psql -U app -d app -c \"UPDATE users SET is_admin = true\"",
 				"mysql -u root -e \"CREATE USER 'x'@'%' IDENTIFIED BY 'x'; GRANT ALL ON *.* TO 'x'@'%' WITH GRANT OPTION\"", "snowsql -c prod -q \"GRANT ROLE ACCOUNTADMIN TO USER DEV\"",
 				"wrangler d1 execute prod-db --remote --command \"DROP TABLE users\"", "psql -h db.example.com -U app -c 'DELETE FROM orders'", "cqlsh cass.example.net -e 'TRUNCATE ks.events'",
-				"clickhouse-client --host ch.example.com --query 'ALTER TABLE logs DROP COLUMN ip'", "sqlcmd -S sql.example.com -Q \"UPDATE accounts SET balance = 0\""},
+				"clickhouse-client --host ch.example.com --query 'ALTER TABLE logs DROP COLUMN ip'", "sqlcmd -S sql.example.com -Q \"UPDATE accounts SET balance = 0\"", "kubectl -n prod exec deploy/api -- psql -c \"UPDATE users SET role='admin'\""},
 			[]string{"psql -h localhost -c 'DELETE FROM sessions'", "psql -h db.example.com -c \"DELETE FROM sessions WHERE expires < now()\"", "bq query --dry_run 'DELETE FROM `acme.prod.users` WHERE true'",
 				"wrangler d1 execute dev-db --local --command \"DROP TABLE users\"", "snowsql -c prod -q 'SELECT count(*) FROM users'", "mysql -h db.example.com -e 'UPDATE users SET name=\"x\" WHERE id=1'"}),
 		cmdRule("external.systems:sql-unknown-server", Ask, "SQL on a client's command line that empties a table, updates every row or grants administration, on the server the environment picks (the line names no host): it may be production", netSQLClients,
