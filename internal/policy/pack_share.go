@@ -48,6 +48,14 @@ func shareRules() []Rule {
 			"switches off a protection against deletion",
 			[]string{"aws dynamodb update-table --table-name Orders --no-deletion-protection-enabled", "aws rds modify-db-instance --db-instance-identifier prod --no-deletion-protection --apply-immediately", "gcloud sql instances patch prod-pg --no-deletion-protection", "aws s3api put-bucket-versioning --bucket b --versioning-configuration Status=Suspended"},
 			[]string{"aws dynamodb update-table --table-name Orders --deletion-protection-enabled", "aws rds modify-db-instance --db-instance-identifier prod --deletion-protection", "gcloud sql instances describe prod-pg", "aws s3api get-bucket-versioning --bucket b"}),
+		kindRule("external.systems:notify", Ask, "notify", "Sending a message to people through a service (aws ses send-email, aws sns publish, gcloud pubsub topics publish, twilio messages:create); the list is data (callfacts/remote.txt notify)",
+			"sends a message to people",
+			[]string{"aws ses send-email --from a@x.com --destination ToAddresses=b@y.com --message 'Subject={Data=hi},Body={Text={Data=x}}'", "aws sns publish --topic-arn arn:aws:sns:us-east-1:1:alerts --message test", "gcloud pubsub topics publish orders --message '{}'", "twilio api:core:messages:create --to +15551234567 --from +15557654321 --body hi"},
+			[]string{"aws ses list-identities", "aws sns list-topics", "gcloud pubsub topics list", "twilio api:core:messages:list"}),
+		kindRule("external.systems:remote-change", Ask, "change", "Changing a shared service's settings or secrets (gh secret set, gh variable set, glab variable set, gh repo rename): what others' builds and runs read; the list is data (callfacts/remote.txt change)",
+			"changes a shared service's settings or secrets",
+			[]string{"gh secret set NPM_TOKEN < token.txt", "gh variable set DEPLOY_ENV --body prod", "glab variable set AWS_KEY value", "gh repo rename api-v2"},
+			[]string{"gh secret list", "gh variable list", "glab variable list", "gh repo view"}),
 		cmdRule("external.systems:gradle-publish", Ask, "A Gradle publish task (publish, publishAllPublicationsTo…Repository, closeAndReleaseSonatypeStagingRepository, publishPlugins): the artifacts go to a remote repository others use; publishToMavenLocal stays here", []string{"gradle", "gradlew"},
 			func(e *Env, c *Cmd) string {
 				if t := gradlePublishes(c); t != "" && !c.Has("--dry-run", "-m") {
