@@ -2,6 +2,8 @@ package policy
 
 import (
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // An HTTP client given a method and a body is a remote API's CLI: what
@@ -443,4 +445,62 @@ func apiReads(r apiCall) bool {
 		}
 	}
 	return false
+}
+
+// interpHTTP matches an HTTP call in an interpreter one-liner: the method
+// in the call's name (requests.delete, httpx.post, axios.patch) or in its
+// options (fetch(url, {method: 'DELETE'}), Request(url, method='PUT')).
+var (
+	interpHTTPNamed  = re(`(?i)\b[\w.]+\.(delete|post|put|patch)\(\s*[fr]?['"](https?://[^'"]+)['"]`)
+	interpHTTPOption = re(`(?is)\b(?:fetch|Request|request|urlopen|http\.request|https\.request)\(\s*[fr]?['"](https?://[^'"]+)['"].{0,200}?method\s*[:=]\s*['"](DELETE|POST|PUT|PATCH)['"]`)
+	interpCreds      = re(`(?i)authorization|bearer|api[_-]?key|token|secret|environ|process\.env|getenv|ENV\[`)
+)
+
+// interpAPICalls reads the HTTP calls of an interpreter one-liner as
+// requests: method, URL, the payload as body, credentials if it reads a
+// token or the environment.
+func interpAPICalls(c *Cmd) []apiCall {
+	if c.Payload == "" || !callfacts.IsInterpreter(c.Name) {
+		return nil
+	}
+	var out []apiCall
+	creds := ""
+	if interpCreds.MatchString(c.Payload) {
+		creds = "a token the code reads"
+	}
+	for _, m := range interpHTTPNamed.FindAllStringSubmatch(c.Payload, 4) {
+		out = append(out, apiCall{method: strings.ToUpper(m[1]), urls: []string{m[2]}, body: c.Payload, creds: creds})
+	}
+	for _, m := range interpHTTPOption.FindAllStringSubmatch(c.Payload, 4) {
+		out = append(out, apiCall{method: strings.ToUpper(m[2]), urls: []string{m[1]}, body: c.Payload, creds: creds})
+	}
+	return out
+}
+
+func interpAPIRule() Rule {
+	return Rule{
+		ID: "external.systems:api-call-in-code", Mode: Deny, Tools: shellTools,
+		Desc: "An interpreter one-liner's HTTP call to a remote API (requests.delete, fetch(url, {method: 'POST'}), axios.patch) read as the request it sends: a destructive method, path or GraphQL mutation is denied, as for curl",
+		Match: func(e *Env) string {
+			for i := range e.F.Commands {
+				for _, r := range interpAPICalls(&e.F.Commands[i]) {
+					if apiHostLocal(r.urls) {
+						continue
+					}
+					if why := apiDestroys(apiCall{method: r.method, urls: r.urls}); why != "" {
+						return e.F.Commands[i].Name + " code sends " + r.method + " " + r.urls[0] + " with " + why + ": an action that removes, locks out or exposes"
+					}
+				}
+			}
+			return ""
+		},
+		Catch: []string{`python3 -c "import requests,os; requests.delete('https://api.example.com/v1/projects/1', headers={'Authorization': 'Bearer '+os.environ['T']})"`,
+			`node -e "fetch('https://api.example.com/v1/users/1/suspend',{method:'POST',headers:{Authorization:'Bearer '+process.env.T}})"`,
+			`python -c "import httpx; httpx.post('https://idp.example.com/api/v1/users/u1/lifecycle/deactivate')"`,
+			`ruby -e 'require "faraday"; Faraday.new.delete("https://api.example.com/v2/repos/x")'`},
+		Allow: []string{`python3 -c "import requests; print(requests.get('https://api.example.com/v1/projects').json())"`,
+			`node -e "fetch('http://localhost:3000/api/users/1/suspend',{method:'POST'})"`,
+			`python3 -c "import requests; requests.post('https://api.example.com/v1/search', json={'q':'x'})"`,
+			`python3 -c "print('requests.delete(url)')"`},
+	}
 }
