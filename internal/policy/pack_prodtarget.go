@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // Production as a target. A command aimed at production says so: an
@@ -237,7 +239,7 @@ func writtenToFile(e *Env, c *Cmd) bool {
 
 func remoteExportRules() []Rule {
 	return []Rule{
-		deployTaskRule(),
+		deployTaskRule(), prodHostChangeRule(),
 		cmdRule("external.systems:remote-state-export", Ask, "A remote service's state or data pulled into a file here (terraform state pull > f, an export or dump subcommand written to a file): state and dumps hold secrets and customers' data in plain text", opsNames("remote-cli"),
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || prodAction(e, c) != "export" || !writtenToFile(e, c) {
@@ -375,4 +377,52 @@ func sqlReadOnly(text string) bool {
 		}
 	}
 	return n > 0
+}
+
+// prodHostChange: a command run on a production host through ssh (ssh
+// web-prod-01 'git pull && npm ci') that changes, deletes, stops or runs
+// something there: the live machine changes under its users.
+func prodHostChangeRule() Rule {
+	return Rule{
+		ID: "external.systems:prod-host-change", Mode: Ask, Tools: shellTools, Cmds: []string{"ssh", "autossh", "mosh"},
+		Desc: "A command run through ssh on a host named for production that changes, deletes, stops or runs something there (ssh web-prod-01 'git pull && npm ci'); reads (uptime, tail, df) stay allowed",
+		Match: func(e *Env) string {
+			if !mayNameProd(e.F.Command) {
+				return ""
+			}
+			host := ""
+			for _, c := range e.F.Cmds("ssh", "autossh", "mosh") {
+				for _, p := range c.Pos[:min(1, len(c.Pos))] {
+					if prodWord.MatchString(p) {
+						host = p
+					}
+				}
+			}
+			if host == "" {
+				return ""
+			}
+			for i := range e.F.Commands {
+				c := &e.F.Commands[i]
+				if len(c.Wrappers) == 0 || !strings.HasPrefix(c.Wrappers[0], "ssh") && !strings.HasPrefix(c.Wrappers[0], "mosh") && !strings.HasPrefix(c.Wrappers[0], "autossh") {
+					continue
+				}
+				if c.Effect != callfacts.EffectNone && !onlyTemp(c, e) {
+					return c.Name + " " + string(c.Effect) + "s on " + host + ", a production host: " + c.String()
+				}
+			}
+			return ""
+		},
+		Catch: []string{"ssh web-prod-01 'cd /srv/app && git pull && npm ci'", "ssh deploy@api.prod.example.com 'sed -i s/debug/info/ /etc/app.conf'", "ssh db-prod 'sudo -u postgres psql -c \"VACUUM FULL\"'"},
+		Allow: []string{"ssh web-prod-01 uptime", "ssh web-prod-01 'tail -n 100 /var/log/app.log'", "ssh web-staging-01 'cd /srv/app && git pull'", "ssh web-prod-01 'df -h && free -m'", "ssh prod 'rm -rf /tmp/build-cache'"},
+	}
+}
+
+// onlyTemp: every path c writes or deletes is a scratch directory.
+func onlyTemp(c *Cmd, e *Env) bool {
+	for _, t := range c.Targets {
+		if callfacts.ZoneOf(t, e.F.Home, e.F.Project) != callfacts.ZoneTemp {
+			return false
+		}
+	}
+	return len(c.Targets) > 0
 }
