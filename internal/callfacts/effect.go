@@ -44,8 +44,10 @@ func effectOf(c *Cmd) (Effect, string) {
 			return EffectWrite, why
 		}
 		switch c.RemoteAction() {
-		case "publish", "visibility":
+		case "publish", "visibility", "upload", "notify", "change":
 			return EffectWrite, c.Name + " publishes or makes public"
+		case "unprotect":
+			return EffectWrite, c.Name + " switches off a deletion protection"
 		case "destroy":
 			return EffectDelete, c.Name + " deletes outside this machine"
 		}
@@ -88,10 +90,16 @@ type effectRule func(c *Cmd) (Effect, string)
 
 // effectRules are the rules of every program the tables name, built on
 // first use (most hooks never ask); later tables win over earlier ones.
-var effectRules = sync.OnceValue(func() map[string]effectRule {
+var effectRules = sync.OnceValue(buildEffectRules)
+
+func buildEffectRules() map[string]effectRule {
 	m := map[string]effectRule{}
-	for f, names := range families() {
-		for _, n := range names {
+	// in the families' order, not the map's: a program in two families
+	// (systemctl: power and subcommand verbs) gets the later one's rule
+	// on every run, so systemctl status reads and systemctl stop changes
+	fams := families()
+	for f := famFormat; f <= famSnapshot; f++ {
+		for _, n := range fams[f] {
 			m[n] = familyRule(f)
 		}
 	}
@@ -133,7 +141,7 @@ var effectRules = sync.OnceValue(func() map[string]effectRule {
 		return EffectNone, ""
 	}
 	return m
-})
+}
 
 // outputEffect is a write when c names an output by its options
 // (tools.txt out= and into=), else what rule (if any) says.

@@ -134,3 +134,18 @@ func TestChange(t *testing.T) {
 }
 
 func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// A program in two families reads the same on every run: systemctl status
+// changes nothing, systemctl stop does (the families were once walked in
+// a map's random order).
+func TestFamilyOrderIsStable(t *testing.T) {
+	for i := 0; i < 20; i++ {
+		rules := buildEffectRules()
+		for cmd, want := range map[string]Effect{"systemctl status nginx": EffectNone, "systemctl stop nginx": EffectWrite} {
+			c := Bash(cmd, "/tmp", "/home/u").Commands[0]
+			if got, _ := rules[c.Name](&c); got != want {
+				t.Fatalf("run %d: %q: effect %q, want %q", i, cmd, got, want)
+			}
+		}
+	}
+}

@@ -10,7 +10,7 @@ var cloudControlTools = []string{"aws", "gcloud", "az", "kubectl", "oc", "k", "v
 
 var (
 	adminRole   = regexp.MustCompile(`(?i)AdministratorAccess|cluster-admin|roles/(owner|editor)|\bOwner\b|-policy=root|policy/\*|"Action"\s*:\s*"\*"|IAMFullAccess|--role[= ]admin\b`)
-	grantVerb   = regexp.MustCompile(`(?i)\battach-(user|group|role)-policy\b|\bput-(user|group|role)-policy\b|add-iam-policy-binding|role assignment create|create (cluster)?rolebinding|\btoken create\b|\bcreate-policy-version\b`)
+	grantVerb   = regexp.MustCompile(`(?i)\battach-(user|group|role)-policy\b|\bput-(user|group|role)-policy\b|add-iam-policy-binding|role assignment create|(create|patch|edit|replace|set subject) (cluster)?rolebinding|\btoken create\b|\bcreate-policy-version\b`)
 	worldOpen   = regexp.MustCompile(`(?i)(authorize-security-group-ingress|firewall-rules create|nsg rule create|--source-ranges|--cidr|--source-address-prefixes)\b.*(0\.0\.0\.0/0|::/0|\*)|(0\.0\.0\.0/0|::/0).*(authorize-security-group-ingress|firewall-rules create|nsg rule create)`)
 	scaleToZero = regexp.MustCompile(`(?i)--replicas[= ]0\b|"replicas"\s*:\s*0\b|--desired-capacity[= ]0\b|--max-size[= ]0\b|ps:scale\s+\w+=0\b|scale\s+\S+=0\b|--max-instances[= ]0\b|--count[= ]0\b|--desired-count[= ]0\b`)
 	keyDestroy  = regexp.MustCompile(`(?i)schedule-key-deletion|\bdisable-key\b|keys versions destroy|key delete|secrets disable|delete-secret\b.*--force-delete-without-recovery`)

@@ -103,5 +103,14 @@ var (
 // localTestDB: the line names a database server on this machine and a
 // test database (psql -h localhost -d app_test, mongodb://localhost/app_test).
 func localTestDB(line string) bool {
-	return localHostRef.MatchString(line) && testDBRef.MatchString(line)
+	return localHostRef.MatchString(line) && testDBRef.MatchString(line) || testDBName.MatchString(line) && !namesDBHost.MatchString(line)
 }
+
+// testDBName: the database the command names (-d, --dbname, dropdb's
+// argument) is a test one; namesDBHost: the line names a server. With no
+// server named a client connects to this machine's socket, so a test
+// database named there is the developer's own (dropdb --if-exists app_test).
+var (
+	testDBName  = regexp.MustCompile(`(?i)(?:(?:^|\s)(?:-d|--dbname)[\s=]|\bdropdb\s+(?:-\S+\s+)*)['"]?(?:[\w-]*[_-]test|test_[\w-]*)['"]?(?:\s|$)`)
+	namesDBHost = regexp.MustCompile(`(?:^|\s)(?:-h|--host|-S|--server|-p|--port)[\s=]|\b(?:PGHOST|PGSERVICE|DATABASE_URL|DB_HOST)=|\w+://`)
+)

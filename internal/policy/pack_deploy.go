@@ -16,7 +16,7 @@ var deployTools = []string{"terraform", "tofu", "terragrunt", "pulumi", "kubectl
 func deployRule() Rule {
 	return cmdRule("external.systems:deploy", Ask, "Applying infrastructure or deploying to a running environment (terraform apply, pulumi up, kubectl apply/scale/rollout restart, helm install/upgrade/rollback, cdk/sam/serverless/fly/vercel/firebase deploy, ansible-playbook): it changes what others use; plans, diffs and previews are reads", deployTools,
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || c.Has("--check", "--dry-run", "--diff") && c.Name == "ansible-playbook" {
+			if onlyHelp(c) || c.Has("--check", "-C", "--dry-run", "--diff", "--syntax-check", "--list-hosts", "--list-tasks", "--list-tags") && c.Name == "ansible-playbook" {
 				return ""
 			}
 			if dry := strings.Join(c.Flags, " "); strings.Contains(dry, "--dry-run") || strings.Contains(dry, "--preview") {
@@ -60,7 +60,7 @@ func deployRule() Rule {
 		[]string{"terraform apply -auto-approve", "pulumi up --yes", "kubectl apply -f k8s/", "helm upgrade --install app ./chart -n staging", "kubectl config delete-context prod", "kubectl scale deploy/api --replicas=3",
 			"kubectl rollout restart deploy/api", "cdk deploy --all", "fly deploy", "firebase deploy --only hosting", "sam deploy --no-confirm-changeset", "ansible-playbook -i prod site.yml", "gcloud run deploy api --source ."},
 		[]string{"terraform plan", "terraform init", "terraform validate", "pulumi preview", "kubectl get pods", "kubectl diff -f k8s/", "helm template ./chart", "helm lint ./chart", "cdk synth", "cdk diff",
-			"sam build", "ansible-playbook --check site.yml", "kubectl apply --dry-run=client -f k8s/", "gcloud run services list", "kubectl rollout status deploy/api", "kubectl apply -f k8s/ --context kind-dev"})
+			"sam build", "ansible-playbook --check site.yml", "ansible-playbook site.yml --syntax-check", "ansible-playbook -i prod site.yml --list-hosts", "kubectl apply --dry-run=client -f k8s/", "gcloud run services list", "kubectl rollout status deploy/api", "kubectl apply -f k8s/ --context kind-dev"})
 }
 
 // deployWords are each tool's subcommands that change a running

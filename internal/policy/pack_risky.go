@@ -233,6 +233,9 @@ func externalPack() Pack {
 		cmdRule("external.systems:redis-flush", Deny, "redis-cli FLUSHALL/FLUSHDB", []string{"redis-cli", "valkey-cli", "keydb-cli"},
 			func(e *Env, c *Cmd) string {
 				if a := lowerArgs(c); strings.Contains(a, "flushall") || strings.Contains(a, "flushdb") {
+					if localScratchRedis(c) {
+						return "" // one numbered database of this machine's server: a test index
+					}
 					return c.Name + " empties the database"
 				}
 				if anyPos(c, "del", "DEL", "unlink", "UNLINK") {
@@ -244,8 +247,8 @@ func externalPack() Pack {
 				}
 				return ""
 			},
-			[]string{"redis-cli FLUSHALL", "redis-cli -h prod flushdb", "redis-cli -n 2 FLUSHDB ASYNC", "bash -c 'redis-cli flushall'"},
-			[]string{"redis-cli ping", "redis-cli get k", "redis-cli info", "echo FLUSHALL"}),
+			[]string{"redis-cli FLUSHALL", "redis-cli -h prod flushdb", "redis-cli -h cache.example.com -n 2 FLUSHDB ASYNC", "redis-cli flushdb", "bash -c 'redis-cli flushall'"},
+			[]string{"redis-cli ping", "redis-cli get k", "redis-cli info", "echo FLUSHALL", "redis-cli -n 15 flushdb", "redis-cli -h 127.0.0.1 -n 3 FLUSHDB"}),
 		cmdRule("external.systems:iptables-flush", Ask, "iptables/nft flush", []string{"iptables", "ip6tables", "nft", "ufw"},
 			func(e *Env, c *Cmd) string {
 				if c.Has("-F", "--flush", "-X") || c.Name == "nft" && anyPos(c, "flush") || c.Name == "ufw" && (anyPos(c, "reset") || anyPos(c, "disable") || anyPos(c, "deny") && anyPos(c, "default")) ||
@@ -271,7 +274,7 @@ func externalPack() Pack {
 			},
 			[]string{"systemctl stop nginx", "sudo systemctl disable sshd", "systemctl mask docker", "service postgresql stop"},
 			[]string{"systemctl status nginx", "systemctl --user stop app", "systemctl list-units", "service nginx status"}),
-	}, append(append(append(externalVerbRules(), publishRule(), deployRule(), publishVerbRule()), remoteActionRules()...), cloudControlRules()...)...)}
+	}, append(append(append(externalVerbRules(), publishRule(), deployRule(), publishVerbRule()), remoteActionRules()...), append(cloudControlRules(), netRules()...)...)...)}
 }
 
 // cloudWords splits subcommands like apps:destroy and delete-db-instance

@@ -1,0 +1,12 @@
+package policy
+
+import "slices"
+
+// netRules join external.systems: what a command does to remote
+// resources and the network — API calls that change things, production
+// named as the target, exposure to the internet, SQL sent to a server,
+// fleets and container runtimes. (Git against remotes joins core.git:
+// gitRemoteRules.)
+func netRules() []Rule {
+	return slices.Concat(netAPIRules(), []Rule{interpAPIRule()}, prodTargetRules(), netSQLRules(), exposureRules(), fleetRules(), shareRules(), remoteExportRules(), netUploadRules())
+}

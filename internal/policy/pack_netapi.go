@@ -1,0 +1,506 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
+)
+
+// An HTTP client given a method and a body is a remote API's CLI: what
+// it changes is said by the method, the URL's path and the body. A call
+// that changes something on a remote API with credentials (or posts a
+// message to people through a webhook) needs the user; one whose path or
+// body names an action that removes, locks out or exposes (…/deactivate,
+// conversations.archive, v1/refunds, visibility=public, scope "*") is
+// denied. Reads (GET) and calls to this machine stay allowed.
+
+// apiClients are the programs whose requests the line spells out.
+var apiClients = []string{"gh", "glab", "curl", "wget", "http", "https", "xh", "xhs", "curlie", "invoke-restmethod", "invoke-webrequest", "irm", "iwr"}
+
+// apiCall is what an HTTP client's arguments say about its request.
+type apiCall struct {
+	method string   // upper case; "" for a plain GET
+	urls   []string // as written
+	body   string   // every body part, joined
+	creds  string   // what carries a credential, "" when nothing does
+}
+
+var httpMethods = map[string]bool{"GET": true, "HEAD": true, "OPTIONS": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true}
+
+// forgeAPICall reads gh api / glab api: the forge's REST path, -X, and
+// -f/-F fields (which make it a POST); the CLI signs in for the user.
+func forgeAPICall(c *Cmd) apiCall {
+	r := apiCall{creds: c.Name + "'s login"}
+	host := "api.github.com"
+	if c.Name == "glab" {
+		host = "gitlab.com/api/v4"
+	}
+	if h := optValue(c, "--hostname"); h != "" {
+		host = h
+	}
+	for i, a := range c.Args {
+		next := ""
+		if i+1 < len(c.Args) {
+			next = c.Args[i+1]
+		}
+		k, v, hasV := strings.Cut(a, "=")
+		if !hasV {
+			v = next
+		}
+		switch k {
+		case "-X", "--method":
+			r.method = strings.ToUpper(v)
+		case "-f", "-F", "--field", "--raw-field", "--input":
+			r.body += "&" + v
+		}
+	}
+	if len(c.Pos) > 1 {
+		r.urls = []string{"https://" + host + "/" + strings.TrimPrefix(c.Pos[1], "/")}
+		if c.Pos[1] == "graphql" && !strings.Contains(strings.ToLower(r.body), "mutation") {
+			return apiCall{} // a GraphQL query reads
+		}
+	}
+	if r.method == "" && r.body != "" {
+		r.method = "POST"
+	}
+	return r
+}
+
+// readAPICall reads c's request: its method (explicit, or implied by a
+// body or an upload), URLs, body and credentials.
+func readAPICall(c *Cmd) apiCall {
+	if (c.Name == "gh" || c.Name == "glab") && sub(c) == "api" {
+		return forgeAPICall(c)
+	}
+	var r apiCall
+	get := false
+	args := c.Args
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		next := func() string {
+			if i+1 < len(args) {
+				i++
+				return args[i]
+			}
+			return ""
+		}
+		l := strings.ToLower(a)
+		switch {
+		case a == "-X" || a == "--request" || l == "--method" || l == "-method":
+			r.method = strings.ToUpper(next())
+		case strings.HasPrefix(a, "-X") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			r.method = strings.ToUpper(a[2:])
+		case strings.HasPrefix(a, "--request=") || strings.HasPrefix(l, "--method="):
+			r.method = strings.ToUpper(a[strings.IndexByte(a, '=')+1:])
+		case a == "-G" || a == "--get":
+			get = true
+		case a == "-T" || a == "--upload-file" || strings.HasPrefix(a, "--upload-file="):
+			if r.method == "" {
+				r.method = "PUT"
+			}
+			if !strings.Contains(a, "=") {
+				next()
+			}
+		case l == "-body" || l == "-infile":
+			r.body += "&" + next()
+			if r.method == "" {
+				r.method = "POST"
+			}
+		case l == "-headers":
+			if h := next(); authHeader(h) || strings.Contains(strings.ToLower(h), "authorization") {
+				r.creds = "a credential header"
+			}
+		case l == "-uri":
+			r.urls = append(r.urls, next())
+		case l == "-credential" || l == "-token":
+			r.creds = "a credential option"
+			next()
+		case strings.HasPrefix(l, "--post-file") || strings.HasPrefix(l, "--body-file"):
+			if r.method == "" {
+				r.method = "POST"
+			}
+		}
+	}
+	for _, p := range requestParts(c) {
+		switch p.kind {
+		case "url":
+			if !httpMethods[strings.ToUpper(p.val)] {
+				r.urls = append(r.urls, p.val)
+			}
+		case "data":
+			r.body += "&" + p.val
+		case "header":
+			if authHeader(p.name) {
+				r.creds = "the " + p.name + " header"
+			}
+		case "auth":
+			r.creds = "credentials (" + p.val + ")"
+		}
+	}
+	if c.Name == "http" || c.Name == "https" || c.Name == "xh" || c.Name == "xhs" {
+		// [METHOD] URL ITEM…: the method may be lower case (xh post URL)
+		if len(c.Pos) > 1 && httpMethods[strings.ToUpper(c.Pos[0])] {
+			r.method = strings.ToUpper(c.Pos[0])
+			r.urls, r.body = []string{c.Pos[1]}, ""
+			for _, a := range c.Pos[2:] {
+				switch p := httpieItem(a); p.kind {
+				case "data":
+					r.body += "&" + p.val
+				case "header":
+					if authHeader(p.name) {
+						r.creds = "the " + p.name + " header"
+					}
+				}
+			}
+		}
+		if r.method == "" && strings.TrimSpace(r.body) != "" {
+			r.method = "POST" // httpie sends a body item with POST
+		}
+	}
+	if r.method == "" && !get && strings.TrimSpace(r.body) != "" {
+		r.method = "POST"
+	}
+	if r.creds == "" {
+		for _, a := range c.Args {
+			for _, v := range varNames(a) {
+				if secretVarName(v) {
+					r.creds = "$" + v
+				}
+			}
+		}
+	}
+	if r.creds == "" {
+		keys := opsList("api-bodykey")
+		for _, k := range bodyPairs(r.body) {
+			if keys[k[0]] {
+				r.creds = "the body's " + k[0]
+			}
+		}
+		for _, u := range r.urls {
+			for _, w := range wordsOf(urlQuery(u)) {
+				if keys[w] || w == "key" || w == "sig" {
+					r.creds = "a key in the URL"
+				}
+			}
+		}
+	}
+	return r
+}
+
+// secretVarName: a variable named for a credential ($SLACK_BOT_TOKEN,
+// $STRIPE_SECRET_KEY, $TWILIO_SID).
+func secretVarName(v string) bool {
+	u := strings.ToUpper(v)
+	for _, w := range []string{"TOKEN", "KEY", "SECRET", "PASS", "SID", "_PAT", "CREDENTIAL", "AUTH"} {
+		if strings.Contains(u, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func urlQuery(u string) string {
+	if _, q, ok := strings.Cut(u, "?"); ok {
+		return q
+	}
+	return ""
+}
+
+// urlPath is a URL's path and query, without scheme and host.
+func urlPath(u string) string {
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	if i := strings.IndexByte(u, '/'); i >= 0 {
+		return u[i:]
+	}
+	if i := strings.IndexByte(u, '?'); i >= 0 {
+		return u[i:]
+	}
+	return ""
+}
+
+// bodyPairs reads key=value and "key": value pairs of a body, lower case,
+// quotes and spaces dropped.
+func bodyPairs(body string) [][2]string {
+	var out [][2]string
+	s := strings.NewReplacer(`"`, "", `'`, "", " ", "", "\n", "", "\\", "").Replace(strings.ToLower(body))
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == '{' || r == '}' || r == ',' || r == '&' || r == '[' || r == ']' }) {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok {
+			k, v, ok = strings.Cut(f, ":")
+		}
+		if !ok {
+			continue
+		}
+		if i := strings.LastIndexAny(k, ".:"); i >= 0 {
+			k = k[i+1:] // persistent.action.destructive_requires_name
+		}
+		out = append(out, [2]string{k, v})
+	}
+	return out
+}
+
+// apiHostLocal: every URL is this machine or a compose service (a name
+// with no dot); false when no URL is named.
+func apiHostLocal(urls []string) bool {
+	n := 0
+	for _, u := range urls {
+		h := urlHost(u)
+		if h == "" || strings.HasPrefix(h, "-") {
+			continue
+		}
+		n++
+		if strings.HasPrefix(h, "$") {
+			return false
+		}
+		if !(isLocalEndpoint(u) || strings.HasSuffix(h, ".local") || !strings.Contains(h, ".") && !strings.Contains(h, ":")) {
+			return false
+		}
+	}
+	return n > 0
+}
+
+// webhookURL: a URL that posts a message to people (a chat webhook, or a
+// variable named for one).
+func webhookURL(u string) bool {
+	l := strings.ToLower(u)
+	for w := range opsList("api-webhook") {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	for _, v := range varNames(u) {
+		for w := range opsList("api-webhook-var") {
+			if strings.Contains(strings.ToUpper(v), w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gqlAction: a GraphQL field whose name starts with a verb (deleteProject).
+var gqlAction = re(`\b([a-z]+)[A-Z]\w*\s*[({]`)
+
+// apiDestroys says which word of the call's paths or which body setting
+// removes, locks out or exposes.
+func apiDestroys(r apiCall) string {
+	if r.method == "DELETE" {
+		return "the DELETE method"
+	}
+	words := opsList("api-destroy")
+	for _, u := range r.urls {
+		for _, w := range wordsOf(urlPath(u)) {
+			if words[w] {
+				return "\"" + w + "\" in the URL"
+			}
+		}
+	}
+	if l := strings.ToLower(r.body); strings.Contains(l, "mutation") {
+		// a GraphQL mutation named for its action: deleteProject, archiveRepository
+		for _, m := range gqlAction.FindAllStringSubmatch(r.body, -1) {
+			if words[strings.ToLower(m[1])] {
+				return "the mutation " + m[0]
+			}
+		}
+	}
+	unsafe := opsList("api-unsafe")
+	for _, kv := range bodyPairs(r.body + "&" + strings.Join(r.urls, "&")) {
+		if unsafe[kv[0]+"="+kv[1]] {
+			return kv[0] + "=" + kv[1]
+		}
+	}
+	return ""
+}
+
+func netAPIRules() []Rule {
+	mutating := func(c *Cmd) (apiCall, bool) {
+		if onlyHelp(c) || !mayMutate(c) {
+			return apiCall{}, false
+		}
+		r := readAPICall(c)
+		if r.method == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" || len(r.urls) == 0 || apiHostLocal(r.urls) {
+			return r, false
+		}
+		return r, true
+	}
+	return []Rule{
+		cmdRule("external.systems:api-destructive-call", Deny, "An HTTP call to a remote API whose method, path or body removes, locks out or exposes (DELETE, …/deactivate, conversations.archive, v1/refunds, visibility=public, destructive_requires_name=false, a downtime of scope *); the words are data (policy/remoteops.txt api-destroy, api-unsafe)", apiClients,
+			func(e *Env, c *Cmd) string {
+				r, ok := mutating(c)
+				if !ok {
+					return ""
+				}
+				if why := apiDestroys(r); why != "" {
+					return c.Name + " " + r.method + " to a remote API with " + why + ": an action that removes, locks out or exposes: " + c.String()
+				}
+				return ""
+			},
+			[]string{`curl -X POST https://acme.okta.com/api/v1/users/00u9/lifecycle/deactivate -H "Authorization: SSWS $OKTA_TOKEN"`,
+				`curl https://api.payments.example/v1/refunds -u "$PAY_KEY:" -d charge=ch_1`,
+				`xh post https://chat.example.com/api/channels.archive channel=C1 "Authorization:Bearer $BOT_TOKEN"`,
+				`http PATCH https://git.example.com/api/v4/projects/7 visibility=public "PRIVATE-TOKEN:$GL_TOKEN"`,
+				`curl -X PUT https://es.example.com/_cluster/settings -d '{"persistent":{"action.destructive_requires_name":false}}'`,
+				`curl -X POST https://api.monitor.example/api/v1/downtime -H "X-API-KEY: $MON_KEY" -d '{"scope": "*"}'`,
+				`wget --method=POST --header="Authorization: Bearer $T" https://idp.example.com/users/42/suspend`,
+				"gh api -X PUT repos/acme/api/collaborators/someone -f permission=admin", "glab api -X PUT projects/4211 -f visibility=public",
+				`curl -X POST https://api.example.com/graphql -H "Authorization: Bearer $T" -d '{"query":"mutation { deleteProject(id: 1) { id } }"}'`},
+			[]string{`curl -X POST http://localhost:3000/api/users/1/deactivate`, `curl -s https://api.example.com/v1/refunds -u "$PAY_KEY:"`,
+				`curl -X POST https://api.example.com/v1/messages -H "Authorization: Bearer $T" -d text=archive`,
+				`curl -X PATCH http://web/api/projects/1 -d visibility=public`, `http GET https://api.example.com/users/1/deactivate`,
+				`curl -X POST https://api.example.com/v1/search -H "Authorization: Bearer $T" -d '{"scope":"orders"}'`,
+				"gh api repos/acme/api/collaborators", "gh api -X PUT repos/acme/api/collaborators/someone -f permission=pull"}),
+		cmdRule("external.systems:api-mutating-call", Ask, "An HTTP call that changes something on a remote API with credentials (POST/PUT/PATCH, a body or an upload, with an Authorization header, -u user:token, an API-key header or a $…_TOKEN), or that posts a message to people through a webhook: a change in a service others use", apiClients,
+			func(e *Env, c *Cmd) string {
+				r, ok := mutating(c)
+				if !ok {
+					return ""
+				}
+				for _, u := range r.urls {
+					if webhookURL(u) {
+						return c.Name + " posts a message to people through a webhook: " + c.String()
+					}
+				}
+				if r.creds != "" && !apiReads(r) {
+					return c.Name + " " + r.method + " to a remote API with " + r.creds + ": it changes something in a service others use: " + c.String()
+				}
+				return ""
+			},
+			[]string{`curl -X POST "https://api.cdn.example/v4/zones/$ZONE/purge_cache" -H "Authorization: Bearer $CDN_TOKEN" --data '{"purge_everything":true}'`,
+				`curl -X POST -H 'Content-type: application/json' --data '{"text":"deploy done"}' "$SLACK_WEBHOOK_URL"`,
+				`curl -X POST https://events.pager.example/v2/enqueue -d '{"routing_key":"R1","event_action":"trigger"}'`,
+				`curl --request POST --url https://api.mail.example/v3/mail/send --header "Authorization: Bearer $MAIL_API_KEY" -d @campaign.json`,
+				`http POST https://api.example.com/v1/orders "Authorization:Bearer $API_TOKEN" item=1`,
+				`wget --post-data 'a=1' --header "X-Api-Key: $KEY" https://api.example.com/v1/jobs`,
+				"gh api repos/acme/api/issues -f title=x -f body=y", "gh api graphql -f query='mutation { addStar(input:{starrableId:\"x\"}) { clientMutationId } }'"},
+			[]string{`curl -s -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user`, `curl -X POST localhost:8080/api/items -d '{"name":"a"}'`,
+				`http :8080/api/users Authorization:"Bearer devtoken"`, `curl -X POST http://api:8000/v1/jobs -H "Authorization: Bearer dev"`,
+				`curl -G https://api.example.com/search -d q=x -H "Authorization: Bearer $T"`, `curl -X POST https://httpbin.org/post -d hello=world`,
+				"gh api repos/acme/api/pulls", `curl -X POST https://es.example.com/logs/_search -u "elastic:$ES_PASS" -d '{"query":{"match_all":{}}}'`, `curl https://api.github.com/graphql -H "Authorization: bearer $GITHUB_TOKEN" -d '{"query":"query { viewer { login } }"}'`, "gh api graphql -f query='query { viewer { login } }'", "gh api --paginate repos/acme/api/issues -q '.[].title'"}),
+		cmdRule("external.systems:instance-credentials", Deny, "Reading the cloud instance's own credentials from its metadata service (169.254.169.254 …/security-credentials, metadata.google.internal …/token): the machine's role keys into the conversation", apiClients,
+			func(e *Env, c *Cmd) string {
+				if !strings.Contains(strings.Join(c.Args, " "), "169.254.") && !strings.Contains(strings.Join(c.Args, " "), "metadata") && !strings.Contains(strings.Join(c.Args, " "), "fd00:ec2") {
+					return ""
+				}
+				for _, u := range readAPICall(c).urls {
+					h := urlHost(u)
+					if h != "169.254.169.254" && h != "metadata.google.internal" && h != "169.254.170.2" && h != "fd00:ec2::254" && h != "metadata" {
+						continue
+					}
+					for _, w := range wordsOf(urlPath(u)) {
+						if w == "credentials" || w == "token" || w == "identity" || w == "credential" {
+							return c.Name + " reads this instance's credentials from the metadata service: " + c.String()
+						}
+					}
+				}
+				return ""
+			},
+			[]string{"curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/role", `curl -H "Metadata-Flavor: Google" http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/token`,
+				"wget -qO- http://169.254.169.254/latest/meta-data/identity-credentials/ec2/security-credentials/ec2-instance", "curl http://169.254.170.2/v2/credentials/abc"},
+			[]string{"curl -s http://169.254.169.254/latest/meta-data/instance-id", "curl -s http://169.254.169.254/latest/meta-data/placement/region", "curl https://example.com/token", "curl -s http://metadata.google.internal/computeMetadata/v1/project/project-id"}),
+	}
+}
+
+// mayMutate is the cheap test before reading a request: an option that
+// sets a method, a body or an upload, or a positional method (httpie,
+// PowerShell), or gh/glab api. A plain GET has none.
+func mayMutate(c *Cmd) bool {
+	if c.Name == "gh" || c.Name == "glab" {
+		return sub(c) == "api"
+	}
+	for _, a := range c.Args {
+		if len(a) < 2 {
+			continue
+		}
+		if a[0] == '-' {
+			switch {
+			case a[1] == 'X' || a[1] == 'd' || a[1] == 'F' || a[1] == 'T',
+				strings.HasPrefix(a, "--data"), strings.HasPrefix(a, "--json"), strings.HasPrefix(a, "--form"), strings.HasPrefix(a, "--request"),
+				strings.HasPrefix(a, "--upload"), strings.HasPrefix(a, "--post"), strings.HasPrefix(a, "--body"), strings.HasPrefix(a, "--method"),
+				strings.EqualFold(a, "-method"), strings.EqualFold(a, "-body"), strings.EqualFold(a, "-infile"):
+				return true
+			}
+			continue
+		}
+		if c.Name != "curl" && c.Name != "wget" && (httpMethods[strings.ToUpper(a)] || strings.Contains(a, "=")) {
+			return true // httpie/xh: a method word or a body item
+		}
+	}
+	return false
+}
+
+// apiReads: a POST whose path says it searches, counts, queries, runs a
+// model or exchanges a token, and whose body holds no GraphQL mutation.
+func apiReads(r apiCall) bool {
+	if r.method != "POST" || strings.Contains(strings.ToLower(r.body), "mutation") {
+		return false
+	}
+	read := opsList("api-read")
+	for _, u := range r.urls {
+		for _, w := range wordsOf(urlPath(u)) {
+			if read[w] || read["_"+w] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// interpHTTP matches an HTTP call in an interpreter one-liner: the method
+// in the call's name (requests.delete, httpx.post, axios.patch) or in its
+// options (fetch(url, {method: 'DELETE'}), Request(url, method='PUT')).
+var (
+	interpHTTPNamed  = re(`(?i)\b[\w.]+\.(delete|post|put|patch)\(\s*[fr]?['"](https?://[^'"]+)['"]`)
+	interpHTTPOption = re(`(?is)\b(?:fetch|Request|request|urlopen|http\.request|https\.request)\(\s*[fr]?['"](https?://[^'"]+)['"].{0,200}?method\s*[:=]\s*['"](DELETE|POST|PUT|PATCH)['"]`)
+	interpCreds      = re(`(?i)authorization|bearer|api[_-]?key|token|secret|environ|process\.env|getenv|ENV\[`)
+)
+
+// interpAPICalls reads the HTTP calls of an interpreter one-liner as
+// requests: method, URL, the payload as body, credentials if it reads a
+// token or the environment.
+func interpAPICalls(c *Cmd) []apiCall {
+	if c.Payload == "" || !callfacts.IsInterpreter(c.Name) {
+		return nil
+	}
+	var out []apiCall
+	creds := ""
+	if interpCreds.MatchString(c.Payload) {
+		creds = "a token the code reads"
+	}
+	for _, m := range interpHTTPNamed.FindAllStringSubmatch(c.Payload, 4) {
+		out = append(out, apiCall{method: strings.ToUpper(m[1]), urls: []string{m[2]}, body: c.Payload, creds: creds})
+	}
+	for _, m := range interpHTTPOption.FindAllStringSubmatch(c.Payload, 4) {
+		out = append(out, apiCall{method: strings.ToUpper(m[2]), urls: []string{m[1]}, body: c.Payload, creds: creds})
+	}
+	return out
+}
+
+func interpAPIRule() Rule {
+	return Rule{
+		ID: "external.systems:api-call-in-code", Mode: Deny, Tools: shellTools,
+		Desc: "An interpreter one-liner's HTTP call to a remote API (requests.delete, fetch(url, {method: 'POST'}), axios.patch) read as the request it sends: a destructive method, path or GraphQL mutation is denied, as for curl",
+		Match: func(e *Env) string {
+			for i := range e.F.Commands {
+				for _, r := range interpAPICalls(&e.F.Commands[i]) {
+					if apiHostLocal(r.urls) {
+						continue
+					}
+					if why := apiDestroys(apiCall{method: r.method, urls: r.urls}); why != "" {
+						return e.F.Commands[i].Name + " code sends " + r.method + " " + r.urls[0] + " with " + why + ": an action that removes, locks out or exposes"
+					}
+				}
+			}
+			return ""
+		},
+		Catch: []string{`python3 -c "import requests,os; requests.delete('https://api.example.com/v1/projects/1', headers={'Authorization': 'Bearer '+os.environ['T']})"`,
+			`node -e "fetch('https://api.example.com/v1/users/1/suspend',{method:'POST',headers:{Authorization:'Bearer '+process.env.T}})"`,
+			`python -c "import httpx; httpx.post('https://idp.example.com/api/v1/users/u1/lifecycle/deactivate')"`,
+			`ruby -e 'require "faraday"; Faraday.new.delete("https://api.example.com/v2/repos/x")'`},
+		Allow: []string{`python3 -c "import requests; print(requests.get('https://api.example.com/v1/projects').json())"`,
+			`node -e "fetch('http://localhost:3000/api/users/1/suspend',{method:'POST'})"`,
+			`python3 -c "import requests; requests.post('https://api.example.com/v1/search', json={'q':'x'})"`,
+			`python3 -c "print('requests.delete(url)')"`},
+	}
+}

@@ -1,0 +1,195 @@
+package policy
+
+import (
+	"strings"
+)
+
+// SQL given on a database client's command line is read for its
+// statements: emptying a table (DELETE or UPDATE with no WHERE, or WHERE
+// true), dropping, truncating, and granting administration (GRANT ALL,
+// an admin role, a user that logs in from anywhere) are judged by where
+// the client connects. A server named as not this machine (-h, a URL, a
+// PGHOST-style variable, a production connection or dataset, a cloud
+// warehouse, wrangler --remote) is denied; a server the line does not
+// name asks; this machine is the developer's own.
+
+// sqlTextOptions carry a statement for the clients that take one.
+var sqlTextOptions = map[string]bool{"-c": true, "--command": true, "-e": true, "--execute": true, "-q": true, "--query": true,
+	"-Q": true, "--sql": true, "--eval": true, "-E": false}
+
+// netSQLClients are the database clients that talk to a server.
+var netSQLClients = []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "bq", "snowsql", "cqlsh", "clickhouse-client", "clickhouse",
+	"trino", "presto", "cypher-shell", "sqlcmd", "cockroach", "mongosh", "mongo", "wrangler", "vsql", "impala-shell", "beeline", "spark-sql", "hdbsql", "usql", "gcloud", "databricks"}
+
+// cloudWarehouses always run on a remote server.
+var cloudWarehouses = map[string]bool{"bq": true, "snowsql": true, "databricks": true, "gcloud": true}
+
+var (
+	sqlChanges = re(`(?is)^\s*(delete\s+from\s+\S+|update\s+\S+\s+set\s)`)
+	sqlWhere   = re(`(?is)\swhere\s+(.*)$`)
+	sqlTrue    = re(`(?i)^\s*(true|1|1\s*=\s*1|'1'\s*=\s*'1'|1\s*<>\s*0)\s*$`)
+	sqlDrops   = re(`(?is)^\s*(drop\s+(database|table|schema|keyspace|user|role|view|index|collection|graph)\b|truncate\b|alter\s+table\s+\S+\s+drop\b)`)
+	sqlAdmin   = re(`(?is)^\s*(grant\s+all\b|grant\s+(role\s+)?\S*(accountadmin|securityadmin|sysadmin|orgadmin|superuser|rds_superuser|cloudsqlsuperuser|db_owner|dba|admin)\b|grant\b.+\bwith\s+(grant|admin)\s+option|alter\s+(user|role)\s+\S+\s+(with\s+)?superuser|create\s+(user|role)\s+\S+.*\bsuperuser|create\s+user\s+\S*@\S*'%')`)
+	sqlAnyHost = re(`(?is)'[^']*'@'%'|@'%'`)
+)
+
+// sqlOf is the SQL text the line shows c running.
+func sqlOf(c *Cmd) string {
+	var b strings.Builder
+	for i, a := range c.Args {
+		k, v, hasV := strings.Cut(a, "=")
+		if !sqlTextOptions[k] || c.Name == "wrangler" && k == "-e" {
+			continue
+		}
+		if !hasV && i+1 < len(c.Args) {
+			v = c.Args[i+1]
+		}
+		b.WriteString(v + ";")
+	}
+	if c.Name == "bq" && sub(c) == "query" || c.Name == "cypher-shell" || c.Name == "sqlcmd" {
+		for _, p := range c.Pos {
+			b.WriteString(p + ";")
+		}
+	}
+	b.WriteString(c.Heredoc)
+	return b.String()
+}
+
+// sqlRisk returns the statement that empties, drops or grants
+// administration, and whether it opens the database to any host.
+func sqlRisk(text string) (stmt string, anyHost bool) {
+	for _, s := range strings.Split(text, ";") {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		switch {
+		case sqlAdmin.MatchString(s) || sqlAnyHost.MatchString(s) && strings.HasPrefix(strings.ToLower(s), "create user"):
+			return s, sqlAnyHost.MatchString(text)
+		case sqlDrops.MatchString(s), sqlChanges.MatchString(s) && everyRow(s):
+			stmt = s
+		}
+	}
+	return stmt, false
+}
+
+// everyRow: a DELETE or UPDATE with no WHERE, or one that holds for
+// every row (WHERE true, WHERE 1=1).
+func everyRow(s string) bool {
+	m := sqlWhere.FindStringSubmatch(s)
+	return m == nil || sqlTrue.MatchString(m[1])
+}
+
+// sqlTarget says where c connects: "remote" (with what names it),
+// "local", or "" when the line does not say.
+func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
+	if cloudWarehouses[c.Name] {
+		return "remote", c.Name + " runs in the cloud"
+	}
+	if c.Name == "wrangler" {
+		if c.Has("--remote") {
+			return "remote", "--remote"
+		}
+		return "local", ""
+	}
+	if m, _ := prodMarkerOf(e, c); m != "" {
+		return "remote", m
+	}
+	for _, w := range c.Wrappers {
+		if strings.HasPrefix(w, "kubectl exec") || strings.HasPrefix(w, "oc exec") || strings.HasPrefix(w, "ssh") {
+			return "remote", "run on another host by " + w // the client connects from there
+		}
+	}
+	if prodWord.MatchString(text) && prodTable.MatchString(text) {
+		return "remote", "a production table"
+	}
+	for _, m := range envAssign.FindAllStringSubmatch(e.F.Command, -1) {
+		if k := m[1]; opsList("prod-env")[k] || strings.HasSuffix(k, "HOST") || strings.HasSuffix(k, "_URL") {
+			if v := strings.Trim(m[2], `"'`); v != "" && !isLocalEndpoint(v) && !strings.HasPrefix(v, "/") {
+				return "remote", k + "=" + v
+			}
+		}
+	}
+	host := sqlServer(c)
+	if host == "" && c.Name == "cqlsh" && len(c.Pos) > 0 && !strings.Contains(c.Pos[0], " ") {
+		host = c.Pos[0]
+	}
+	switch {
+	case host == "":
+		return "", ""
+	case localServer(host) || host == "." || strings.EqualFold(host, "(local)"):
+		return "local", ""
+	}
+	return "remote", host
+}
+
+// prodTable: a table or dataset named for production (acme.prod.users).
+var prodTable = re("(?i)(from|into|update|table|on)\\s+[`\"]?[\\w-]*\\.?(prod|production)[.`\"]")
+
+func netSQLRules() []Rule {
+	judge := func(e *Env, c *Cmd) (string, string) {
+		if onlyHelp(c) || c.DryRun() || c.Has("--dry_run") {
+			return "", ""
+		}
+		text := sqlOf(c)
+		if text == "" {
+			return "", ""
+		}
+		stmt, anyHost := sqlRisk(text)
+		if stmt == "" {
+			return "", ""
+		}
+		if len(stmt) > 80 {
+			stmt = stmt[:80] + "…"
+		}
+		where, named := sqlTarget(e, c, text)
+		switch {
+		case anyHost:
+			return "deny", c.Name + " creates a login that connects from any host with rights: " + stmt
+		case where == "remote":
+			return "deny", c.Name + " runs " + stmt + " on a server that is not this machine (" + named + ")"
+		case where == "" && !localTestDB(e.F.Command):
+			return "ask", c.Name + " runs " + stmt + " on the server its environment picks"
+		}
+		return "", ""
+	}
+	return []Rule{
+		cmdRule("external.systems:sql-remote", Deny, "SQL on a client's command line that empties a table (DELETE/UPDATE with no WHERE or WHERE true), drops, truncates or grants administration (GRANT ALL, an admin role, a login from '%'), sent to a server that is not this machine (-h, a URL, PGHOST, a production connection or dataset, bq/snowsql, wrangler d1 --remote)", netSQLClients,
+			func(e *Env, c *Cmd) string {
+				if lvl, why := judge(e, c); lvl == "deny" {
+					return why
+				}
+				return ""
+			},
+			[]string{"bq query --use_legacy_sql=false 'DELETE FROM `acme.prod.users` WHERE true'", "PGHOST=db.prod.internal psql -U app -d app -c \"UPDATE users SET is_admin = true\"",
+				"mysql -u root -e \"CREATE USER 'x'@'%' IDENTIFIED BY 'x'; GRANT ALL ON *.* TO 'x'@'%' WITH GRANT OPTION\"", "snowsql -c prod -q \"GRANT ROLE ACCOUNTADMIN TO USER DEV\"",
+				"wrangler d1 execute prod-db --remote --command \"DROP TABLE users\"", "psql -h db.example.com -U app -c 'DELETE FROM orders'", "cqlsh cass.example.net -e 'TRUNCATE ks.events'",
+				"clickhouse-client --host ch.example.com --query 'ALTER TABLE logs DROP COLUMN ip'", "sqlcmd -S sql.example.com -Q \"UPDATE accounts SET balance = 0\"", "kubectl -n prod exec deploy/api -- psql -c \"UPDATE users SET role='admin'\""},
+			[]string{"psql -h localhost -c 'DELETE FROM sessions'", "psql -h db.example.com -c \"DELETE FROM sessions WHERE expires < now()\"", "bq query --dry_run 'DELETE FROM `acme.prod.users` WHERE true'",
+				"wrangler d1 execute dev-db --local --command \"DROP TABLE users\"", "snowsql -c prod -q 'SELECT count(*) FROM users'", "mysql -h db.example.com -e 'UPDATE users SET name=\"x\" WHERE id=1'"}),
+		cmdRule("external.systems:sql-unknown-server", Ask, "SQL on a client's command line that empties a table, updates every row or grants administration, on the server the environment picks (the line names no host): it may be production", netSQLClients,
+			func(e *Env, c *Cmd) string {
+				if lvl, why := judge(e, c); lvl == "ask" {
+					return why
+				}
+				return ""
+			},
+			[]string{"psql -c 'UPDATE users SET is_admin = true'", "mysql app -e 'GRANT ALL ON app.* TO dev'", "psql -d app -c \"DELETE FROM orders WHERE 1=1\""},
+			[]string{"psql -c 'UPDATE users SET is_admin = true WHERE id = 1'", "psql -h localhost -d app -c 'UPDATE users SET x=1'", "mysql -e 'select 1'", "psql -d app_test -c 'DELETE FROM orders'"}),
+	}
+}
+
+// localScratchRedis: FLUSHDB (not FLUSHALL) of a numbered database other
+// than the default one on this machine's server (no host, or a local
+// one): the index tests use, emptied between runs.
+func localScratchRedis(c *Cmd) bool {
+	a := lowerArgs(c)
+	if strings.Contains(a, "flushall") {
+		return false
+	}
+	if h := optValue(c, "-h"); h != "" && !isLocalEndpoint(h) || optValue(c, "-u") != "" || strings.Contains(a, "://") {
+		return false
+	}
+	n := optValue(c, "-n")
+	return n != "" && n != "0" && strings.Trim(n, "0123456789") == ""
+}

@@ -1,0 +1,428 @@
+package policy
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/warden-dev/warden/internal/callfacts"
+)
+
+// Production as a target. A command aimed at production says so: an
+// environment variable picking the connection (PGHOST=db.prod…,
+// AWS_PROFILE=prod-admin), an option picking the app, project, context
+// or environment (-a acme-prod, --project acme-prod, --env production,
+// -f docker-compose.prod.yml), a flag for live mode (--live), or, for a
+// remote service's CLI, a resource named for production (payments-prod).
+// Against production, what changes asks, what destroys is denied, and
+// what reads stays allowed — but a copy of production's data to a file
+// here asks. The words are data (remoteops.txt).
+
+// prodWord: a name for production (prod, production, prd) standing as a
+// word: prod-pg, acme-prod, db.prod.internal, docker-compose.prod.yml.
+var prodWord = re(`(?i)(^|[^a-z])(prod|production|prd)([^a-z]|$)`)
+
+// envAssign matches VAR=value on the line (a prefix assignment, export, a
+// make variable).
+var envAssign = re(`(?:^|[\s;&|(])([A-Z][A-Z0-9_]*)=("[^"]*"|'[^']*'|[^\s;&|)]*)`)
+
+// prodVar: a variable named for production ($PROD_MONGO_URI, $DB_PROD).
+var prodVar = re(`\$\{?[A-Z0-9_]*(PROD|PRODUCTION)[A-Z0-9_]*`)
+
+// prodMarkerOf says what names production as c's target, "" when nothing
+// does. hosted is set when only a flag for the hosted service (--linked,
+// --remote) names it.
+func prodMarkerOf(e *Env, c *Cmd) (why string, hosted bool) {
+	if !mayNameProd(e.F.Command) {
+		return "", false // the everyday command: no word for production on the line
+	}
+	remoteCLI := opsList("remote-cli")[c.Name]
+	runner := opsList("runner-cli")[c.Name]
+	modeOK := remoteCLI || opsList("mode-runner")[c.Name]
+	// environment assignments on the line, and KEY=VALUE arguments
+	conn, mode := opsList("prod-env"), opsList("prod-mode-env")
+	for _, m := range envAssign.FindAllStringSubmatch(e.F.Command, -1) {
+		k, v := m[1], strings.Trim(m[2], `"'`)
+		if (conn[k] || modeOK && mode[k] || strings.HasSuffix(k, "_HOST") || strings.HasSuffix(k, "_URL") && !strings.Contains(k, "WEBHOOK")) && prodWord.MatchString(v) {
+			return k + "=" + v, false
+		}
+	}
+	if !remoteCLI && !runner && !opsList("export-prog")[c.Name] {
+		return "", false
+	}
+	for _, a := range c.Args {
+		if m := prodVar.FindString(a); m != "" {
+			return m, false
+		}
+	}
+	if c.Remote != "" && prodWord.MatchString(c.Remote) {
+		return c.Remote, false
+	}
+	opts := opsList("prod-option")
+	for i, a := range c.Args {
+		if opsList("prod-flag")[a] {
+			return a + " (live mode)", false
+		}
+		k, v, hasV := strings.Cut(a, "=")
+		if !opts[k] {
+			continue
+		}
+		if !hasV && i+1 < len(c.Args) {
+			v = c.Args[i+1]
+		}
+		if prodWord.MatchString(v) {
+			return k + " " + v, false
+		}
+	}
+	if remoteCLI {
+		// global options before the subcommand (aws --profile prod rds …,
+		// kubectl -n prod exec …) are set aside from Args: read the line
+		for _, m := range lineOptions().FindAllStringSubmatch(e.F.Command, -1) {
+			if prodWord.MatchString(m[2]) {
+				return m[1] + " " + m[2], false
+			}
+		}
+		for _, p := range c.Pos {
+			if prodWord.MatchString(p) {
+				return p, false
+			}
+		}
+	}
+	for _, a := range c.Args {
+		if opsList("remote-flag")[a] {
+			return a + " (the hosted service)", true
+		}
+	}
+	return "", false
+}
+
+// prodAction classes what c does by its subcommand words: "destroy",
+// "export", "read", "local" (a runner's build or test) or "change". The
+// verbs are read in order and the first that says decides: kubectl auth
+// can-i delete pods asks a question, heroku pg:reset destroys.
+func prodAction(e *Env, c *Cmd) string {
+	destroy, export, read, local := opsList("destroy-verb"), opsList("export-verb"), opsList("read-verb"), opsList("local-verb")
+	if (c.Name == "kcat" || c.Name == "kafkacat") && !c.Has("-P") {
+		return "read" // -C consumes, -L lists: only -P produces
+	}
+	if opsList("export-prog")[c.Name] {
+		return "export"
+	}
+	if text := sqlOf(c); text != "" && sqlReadOnly(text) {
+		return "read" // wrangler d1 execute prod-db --command "SELECT …"
+	}
+	remote := opsList("remote-cli")[c.Name]
+	n := 0
+	for i, p := range c.Pos {
+		if n == 3 {
+			break
+		}
+		if i > 0 && (prodWord.MatchString(p) || strings.ContainsAny(p, "=/")) {
+			continue // the target (acme-prod, a file, KEY=VALUE), not a verb
+		}
+		n++
+		// words: every part of a verb (batch-delete-image: batch,
+		// delete, image); heads: the parts that say what kind of verb
+		// it is (describe-instances: describe; apps:info: apps, info)
+		words := wordsOf(p)
+		var heads []string
+		for _, part := range strings.Split(strings.ToLower(p), ":") {
+			heads = append(heads, part, strings.SplitN(part, "-", 2)[0])
+		}
+		for _, w := range words {
+			if destroy[w] {
+				return "destroy"
+			}
+		}
+		for _, w := range words {
+			if export[w] && remote {
+				return "export"
+			}
+			if w == "pull" && !remote {
+				return "read" // docker compose pull fetches images, not data
+			}
+		}
+		for _, w := range heads {
+			if read[w] {
+				return "read"
+			}
+		}
+	}
+	if opsList("runner-cli")[c.Name] {
+		for _, p := range c.Pos {
+			if local[strings.ToLower(p)] {
+				return "local"
+			}
+		}
+	}
+	return "change"
+}
+
+// prodHit is why c acts on production at the level the rule asks for.
+func prodHit(e *Env, c *Cmd, deny bool) string {
+	if onlyHelp(c) || c.DryRun() || c.Has("--syntax-check", "--check", "--list-hosts", "--list-tasks", "--dry_run", "--noop") {
+		return ""
+	}
+	marker, hosted := prodMarkerOf(e, c)
+	if marker == "" {
+		return ""
+	}
+	act := prodAction(e, c)
+	if deny {
+		if act == "destroy" && !hosted {
+			return c.Name + " destroys on production (" + marker + "): " + c.String()
+		}
+		return ""
+	}
+	switch act {
+	case "local":
+		return ""
+	case "read":
+		if strings.HasSuffix(marker, "(live mode)") && !opsList("live-quiet")[strings.ToLower(sub(c))] {
+			return c.Name + " reads live-mode data (real customers): " + c.String()
+		}
+		return ""
+	case "export":
+		return c.Name + " copies production data out (" + marker + "): " + c.String()
+	case "destroy":
+		return c.Name + " destroys on the hosted service (" + marker + "): " + c.String()
+	}
+	return c.Name + " changes production (" + marker + "): " + c.String()
+}
+
+func prodTargetRules() []Rule {
+	names := opsNames("remote-cli", "runner-cli", "export-prog")
+	// a line with no word for production costs one scan of its text:
+	// the runners (go, npm, make, bash) are in every everyday command
+	cheap := func(r Rule) Rule {
+		match := r.Match
+		r.Match = func(e *Env) string {
+			if !mayNameProd(e.F.Command) {
+				return ""
+			}
+			return match(e)
+		}
+		return r
+	}
+	return []Rule{
+		cheap(cmdRule("external.systems:prod-destroy", Deny, "A destroy verb (delete, unset, gc, purge, reset…) of a command aimed at production by an environment variable, an option (-a app-prod, --env production, --project x-prod, --context production) or a resource named for it; the words are data (policy/remoteops.txt)", names,
+			func(e *Env, c *Cmd) string { return prodHit(e, c, true) },
+			[]string{"fly secrets unset DATABASE_URL -a prod-app", "mlflow gc --backend-store-uri postgresql://mlflow@mlflow-db.prod.internal/mlflow", "heroku pg:reset -a acme-production --confirm acme-production",
+				"AWS_PROFILE=prod aws ecr batch-delete-image --repository-name api --image-ids imageTag=v1", "aws --profile prod secretsmanager delete-secret --secret-id db", "railway variables delete API_KEY --environment production", "vault kv destroy -versions=1 secret/prod/db"},
+			[]string{"fly secrets list -a prod-app", "mlflow gc --backend-store-uri sqlite:///mlruns.db", "heroku pg:info -a acme-production", "fly secrets unset DATABASE_URL -a staging-app", "aws ecr describe-images --repository-name api --profile prod"})),
+		cheap(cmdRule("external.systems:prod-change", Ask, "A change aimed at production (an environment variable, an option, a context or a resource naming it, or --live): deploys, migrations, syncs, secret writes, context switches; reads (list, get, describe, logs, plan) stay allowed, but copying production's data to a file here asks", names,
+			func(e *Env, c *Cmd) string { return prodHit(e, c, false) },
+			[]string{"heroku run rails db:migrate -a acme-prod", "kubectl config use-context production", "kubectl -n prod exec -it deploy/api -- rails console", "aws --profile prod rds reboot-db-instance --db-instance-identifier main", "argocd app sync payments-prod --force --prune", "dvc push -r prod-storage",
+				"wrangler secret put STRIPE_KEY --env production", "docker compose -f docker-compose.prod.yml up -d --build", "PGHOST=replica.prod.acme.internal PGUSER=admin npm run db:migrate",
+				"AWS_PROFILE=prod-admin npm run s3:clean", "firebase auth:export users.json --format=json --project acme-prod", "stripe customers list --live --limit 100",
+				"make deploy ENV=production", "kcat -b kafka.prod:9092 -t payments -P -l events.json", "pg_dump -h prod-db.acme.internal -U readonly app", "mongoexport --uri \"$PROD_MONGO_URI\" -c users --out /tmp/users.json", "supabase db push --linked"},
+			[]string{"heroku logs -a acme-prod --tail", "kubectl get pods -n prod", "argocd app diff payments-prod", "terraform plan -var-file=prod.tfvars", "NODE_ENV=production npm run build",
+				"docker compose -f docker-compose.prod.yml ps", "stripe customers list --limit 10", "gcloud compute instances list --project acme-prod", "kubectl config get-contexts", "make build ENV=production",
+				"NODE_ENV=production node server.js", "kubectl auth can-i delete pods -n prod", "pg_dump -h localhost app_dev", "dvc push", "kcat -b kafka.prod:9092 -t payments -C -c 10", "helm template ./chart -f values-prod.yaml", "heroku releases -a shop-prod", "stripe logs tail --live", "wrangler d1 execute prod-db --remote --command \"SELECT count(*) FROM users\"", "docker compose -f docker-compose.prod.yml pull"})),
+	}
+}
+
+// tfArgsDestroy: TF_CLI_ARGS or TF_CLI_ARGS_<command> set to -destroy on
+// the line: terraform plan/apply then destroys without saying so.
+var tfArgsDestroy = re(`\bTF_CLI_ARGS(_[a-z]+)?=["']?[^"'\s]*\s*[^;&|]*-destroy\b`)
+
+// writtenToFile: c's output goes to a file (> f, >> f, -o f, --out f).
+func writtenToFile(e *Env, c *Cmd) bool {
+	for _, r := range e.F.Redirects {
+		if r.Cmd == c.Name && (r.Op == ">" || r.Op == ">>" || r.Op == ">|" || r.Op == "&>") && r.Target != "/dev/null" && !strings.HasPrefix(r.Target, "&") {
+			return true
+		}
+	}
+	return c.Has("-o", "--out", "--output", "--output-file", "--out-file")
+}
+
+func remoteExportRules() []Rule {
+	return []Rule{
+		deployTaskRule(), prodHostChangeRule(),
+		cmdRule("external.systems:remote-state-export", Ask, "A remote service's state or data pulled into a file here (terraform state pull > f, an export or dump subcommand written to a file): state and dumps hold secrets and customers' data in plain text", opsNames("remote-cli"),
+			func(e *Env, c *Cmd) string {
+				if onlyHelp(c) || prodAction(e, c) != "export" || !writtenToFile(e, c) {
+					return ""
+				}
+				return c.Name + " copies a remote service's state or data into a file here: " + c.String()
+			},
+			[]string{"terraform state pull > /tmp/state.json", "tofu state pull > state.json", "heroku pg:backups:download -a acme -o latest.dump", "firebase auth:export users.json -o users.json"},
+			[]string{"terraform state pull | jq '.serial'", "terraform state list", "terraform output -json > out.json", "dvc pull"}),
+		{
+			ID: "external.systems:terraform-env-destroy", Mode: Deny, Tools: shellTools, Cmds: []string{"terraform", "tofu", "terragrunt"},
+			Desc: "terraform plan/apply run with TF_CLI_ARGS(_plan/_apply) set to -destroy on the same line: a destroy that does not say so",
+			Match: func(e *Env) string {
+				if !tfArgsDestroy.MatchString(e.F.Command) {
+					return ""
+				}
+				return first(e.F.Cmds("terraform", "tofu", "terragrunt"), func(c *Cmd) string {
+					if s := sub(c); s == "plan" || s == "apply" {
+						return c.Name + " " + s + " runs with -destroy from TF_CLI_ARGS: it destroys the infrastructure"
+					}
+					return ""
+				})
+			},
+			Catch: []string{"TF_CLI_ARGS_plan=\"-destroy\" terraform plan -out=tfplan && terraform apply tfplan", "TF_CLI_ARGS='-destroy -auto-approve' terraform apply", "export TF_CLI_ARGS_apply=-destroy; tofu apply -auto-approve"},
+			Allow: []string{"TF_CLI_ARGS_plan=\"-refresh=false\" terraform plan", "terraform plan -destroy -out=destroy.tfplan", "TF_CLI_ARGS='-no-color' terraform apply tfplan"},
+		},
+	}
+}
+
+// mayNameProd is the cheap test before reading a line for production:
+// it holds prod, prd, --live, --linked or --remote in any case.
+func mayNameProd(line string) bool {
+	for i := 0; i+3 <= len(line); i++ {
+		switch line[i] | 0x20 {
+		case 'p':
+			if i+4 <= len(line) && line[i+1]|0x20 == 'r' && line[i+2]|0x20 == 'o' && line[i+3]|0x20 == 'd' || line[i+1]|0x20 == 'r' && line[i+2]|0x20 == 'd' {
+				return true
+			}
+		case '-':
+			if rest := line[i:]; strings.HasPrefix(rest, "--live") || strings.HasPrefix(rest, "--linked") || strings.HasPrefix(rest, "--remote") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// taskRunners run a task named on the line; npm-like ones after "run".
+var taskRunners = map[string]bool{"make": true, "gmake": true, "just": true, "task": true, "mage": true, "rake": true, "fab": true, "cap": true,
+	"invoke": true, "inv": true, "gulp": true, "grunt": true, "nx": true, "turbo": true, "npm": true, "pnpm": true, "bun": true, "yarn": true}
+
+// deployTask is the task of a runner whose name says it ships to others.
+func deployTask(c *Cmd) string {
+	names := c.Pos
+	switch c.Name {
+	case "npm", "pnpm", "bun":
+		if len(c.Pos) < 2 || c.Pos[0] != "run" && c.Pos[0] != "run-script" {
+			return ""
+		}
+		names = c.Pos[1:2]
+	case "yarn":
+		if len(c.Pos) > 1 && c.Pos[0] == "run" {
+			names = c.Pos[1:2]
+		} else {
+			names = c.Pos[:min(1, len(c.Pos))]
+		}
+	case "nx", "turbo":
+		if len(c.Pos) < 2 || c.Pos[0] != "run" {
+			return ""
+		}
+		names = c.Pos[1:2]
+	}
+	ship, stay := opsList("deploy-task"), opsList("local-task")
+	for _, n := range names {
+		if strings.ContainsAny(n, "=/") {
+			continue
+		}
+		hit := false
+		for _, w := range wordsOf(n) {
+			if stay[w] {
+				hit = false
+				break
+			}
+			hit = hit || ship[w]
+		}
+		if hit {
+			return n
+		}
+	}
+	return ""
+}
+
+func deployTaskRule() Rule {
+	names := make([]string, 0, len(taskRunners))
+	for n := range taskRunners {
+		names = append(names, n)
+	}
+	return cmdRule("external.systems:deploy-task", Ask, "A task runner's task named for shipping to others (make deploy, npm run release, just deploy-prod, fab deploy, cap production deploy): it deploys, releases or publishes whatever its definition says; dry runs and tasks that only build, check or write notes stay allowed; the words are data (policy/remoteops.txt)", names,
+		func(e *Env, c *Cmd) string {
+			if onlyHelp(c) || c.Has("-n", "--just-print", "--dry-run", "--dry", "--list", "-l") && c.Name != "npm" {
+				return ""
+			}
+			if t := deployTask(c); t != "" {
+				return c.Name + " " + t + " ships to others by its name: " + c.String()
+			}
+			return ""
+		},
+		[]string{"make deploy", "npm run release", "just deploy-prod", "fab -H web1,web2 deploy", "yarn release:minor", "task ship", "cap production deploy", "pnpm run publish:packages"},
+		[]string{"make -n deploy", "make build", "npm run build:release", "npm run release-notes", "just test", "make deploy-check", "yarn dev", "npm run lint", "task --list"})
+}
+
+// lineOptions matches a prod-option and its value anywhere on the line.
+var lineOptions = sync.OnceValue(func() *regexp.Regexp {
+	var alts []string
+	for o := range opsList("prod-option") {
+		alts = append(alts, regexp.QuoteMeta(o))
+	}
+	sort.Strings(alts)
+	return regexp.MustCompile(`(?:^|\s)(` + strings.Join(alts, "|") + `)(?:=|\s+)['"]?([^\s'"]+)`)
+})
+
+// sqlRead: statements that only read.
+var sqlRead = re(`(?is)^\s*(select|show|describe|desc|explain|with\s+\w+\s+as\s*\(\s*select|values|table\s+\w+\s*$|\\d)`)
+
+// sqlReadOnly: every statement of text reads.
+func sqlReadOnly(text string) bool {
+	n := 0
+	for _, st := range strings.Split(text, ";") {
+		if strings.TrimSpace(st) == "" {
+			continue
+		}
+		n++
+		if !sqlRead.MatchString(st) || strings.Contains(strings.ToLower(st), " into ") {
+			return false
+		}
+	}
+	return n > 0
+}
+
+// prodHostChange: a command run on a production host through ssh (ssh
+// web-prod-01 'git pull && npm ci') that changes, deletes, stops or runs
+// something there: the live machine changes under its users.
+func prodHostChangeRule() Rule {
+	return Rule{
+		ID: "external.systems:prod-host-change", Mode: Ask, Tools: shellTools, Cmds: []string{"ssh", "autossh", "mosh"},
+		Desc: "A command run through ssh on a host named for production that changes, deletes, stops or runs something there (ssh web-prod-01 'git pull && npm ci'); reads (uptime, tail, df) stay allowed",
+		Match: func(e *Env) string {
+			if !mayNameProd(e.F.Command) {
+				return ""
+			}
+			host := ""
+			for _, c := range e.F.Cmds("ssh", "autossh", "mosh") {
+				for _, p := range c.Pos[:min(1, len(c.Pos))] {
+					if prodWord.MatchString(p) {
+						host = p
+					}
+				}
+			}
+			if host == "" {
+				return ""
+			}
+			for i := range e.F.Commands {
+				c := &e.F.Commands[i]
+				if len(c.Wrappers) == 0 || !strings.HasPrefix(c.Wrappers[0], "ssh") && !strings.HasPrefix(c.Wrappers[0], "mosh") && !strings.HasPrefix(c.Wrappers[0], "autossh") {
+					continue
+				}
+				if c.Effect != callfacts.EffectNone && !onlyTemp(c, e) {
+					return c.Name + " " + string(c.Effect) + "s on " + host + ", a production host: " + c.String()
+				}
+			}
+			return ""
+		},
+		Catch: []string{"ssh web-prod-01 'cd /srv/app && git pull && npm ci'", "ssh deploy@api.prod.example.com 'sed -i s/debug/info/ /etc/app.conf'", "ssh db-prod 'sudo -u postgres psql -c \"VACUUM FULL\"'"},
+		Allow: []string{"ssh web-prod-01 uptime", "ssh web-prod-01 'tail -n 100 /var/log/app.log'", "ssh web-staging-01 'cd /srv/app && git pull'", "ssh web-prod-01 'df -h && free -m'", "ssh prod 'rm -rf /tmp/build-cache'"},
+	}
+}
+
+// onlyTemp: every path c writes or deletes is a scratch directory.
+func onlyTemp(c *Cmd, e *Env) bool {
+	for _, t := range c.Targets {
+		if callfacts.ZoneOf(t, e.F.Home, e.F.Project) != callfacts.ZoneTemp {
+			return false
+		}
+	}
+	return len(c.Targets) > 0
+}
