@@ -195,6 +195,9 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 					// -EncodedCommand: base64 of UTF-16LE text
 					if code := decodeUTF16Base64(c.Args[i+1]); code != "" {
 						n.derive("%s runs the encoded %q", name, short(code))
+						if n.f.Commands[idx].Feed == "" {
+							n.f.Commands[idx].Feed = n.fetchedFeed(name, code) // -enc of "iwr … | iex"
+						}
 						n.powershell(code)
 					}
 				}
@@ -207,6 +210,17 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 					n.powershell(code)
 				}
 			}
+		case psInvoke[strings.ToLower(name)]:
+			// iex (iwr …).Content typed into a shell that is PowerShell: the
+			// whole line is the code the expression evaluates
+			if n.f.Commands[idx].Feed == "" {
+				n.f.Commands[idx].Feed = n.fetchedFeed(name, n.f.Command)
+			}
+		case psStart[strings.ToLower(name)]:
+			if argv := startProcessArgv(c.Args); len(argv) > 0 {
+				n.derive("%s starts %q", name, short(strings.Join(argv, " ")))
+				n.command(argv, false, nil, depth, w, upstream)
+			}
 		case name == "sed":
 			n.sedCode(&c, depth, w)
 		case name == "vi" || name == "vim" || name == "nvim" || name == "ex" || name == "view":
@@ -215,6 +229,11 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			if len(c.Pos) > 0 && !c.Has("-f") {
 				n.interp(name, c.Pos[0], depth+1, w)
 			}
+		}
+		codes, labels := execOptionCode(&c)
+		for i, code := range codes {
+			n.derive("%s runs %q", labels[i], short(code))
+			n.shell(code, depth+1, append(append([]string(nil), w...), labels[i]), nil)
 		}
 		for _, code := range stringCode(&c) {
 			n.derive("%s runs %q", name, short(code))

@@ -1,0 +1,173 @@
+package policy
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
+)
+
+// downgradeRules: a security check switched off — TLS verification, a
+// package index's integrity, the trusted CAs, the system proxy,
+// antivirus, script policy. The commands and variables are data
+// (callfacts/downgrade.txt); the level says how far the downgrade reaches:
+// the whole machine or its protection is deny, one command or one user's
+// setting is ask.
+func downgradeRules() []Rule {
+	tools := append(callfacts.DowngradeTools(), "set-executionpolicy", "sshpass", "ssh", "scp", "pip", "pip3")
+	return []Rule{
+		cmdRule("core.local:downgrade-system", Deny, "Switching off a security check for the whole machine: trusting a CA system-wide (security add-trusted-cert, certutil -addstore Root, trust anchor), a system proxy (networksetup -setwebproxy, netsh winhttp set proxy, gsettings org.gnome.system.proxy), antivirus off or blinded (Set-MpPreference -Disable*, Add-MpPreference -Exclusion*), Set-ExecutionPolicy Unrestricted/Bypass for the machine, pip trusting a foreign index host; the list is data (callfacts/downgrade.txt)", tools,
+			func(e *Env, c *Cmd) string {
+				if lv, why := c.Downgrade(); lv == "deny" {
+					return why + ": every program on the machine trusts it from now on"
+				}
+				if c.Name == "set-executionpolicy" {
+					if scope := execPolicyScope(c); scope == "localmachine" && execPolicyOpen(c) {
+						return "Set-ExecutionPolicy opens the script policy for the whole machine: " + c.String()
+					}
+				}
+				if h := pipForeignTrusted(c); h != "" {
+					return c.Name + " trusts " + h + " without TLS and installs what it serves: " + c.String()
+				}
+				return ""
+			},
+			[]string{"sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain ./proxy-ca.crt", "certutil -addstore -f Root corp.cer", "networksetup -setwebproxy Wi-Fi 10.0.0.9 8080",
+				"netsh winhttp set proxy 10.0.0.9:8080", "gsettings set org.gnome.system.proxy mode manual", "Set-MpPreference -DisableRealtimeMonitoring $true", "Add-MpPreference -ExclusionPath C:\\Users\\dev",
+				"Set-ExecutionPolicy Unrestricted -Scope LocalMachine -Force", "Set-ExecutionPolicy Bypass", "pip install --trusted-host pypi-cache.example.ru -i http://pypi-cache.example.ru/simple requests", "sudo trust anchor ./mitm.pem"},
+			[]string{"security find-certificate -a", "certutil -dump corp.cer", "networksetup -getwebproxy Wi-Fi", "netsh winhttp show proxy", "gsettings get org.gnome.system.proxy mode", "Get-MpPreference",
+				"Set-ExecutionPolicy RemoteSigned -Scope Process", "Set-ExecutionPolicy Bypass -Scope Process -Force", "pip install --trusted-host localhost -i http://localhost:8080/simple x", "trust list"}),
+		cmdRule("core.local:downgrade", Ask, "Switching off a check for one command or one user: a package manager told to skip TLS or to install from an index over plain http (npm --strict-ssl=false, pip -i http://…, pip --trusted-host, conda channels http://…), git config http.sslVerify false in a repository, Set-ExecutionPolicy for the current user, ssh with host keys unchecked as root, sshpass -p with the password on the line; the list is data (callfacts/downgrade.txt)", tools,
+			func(e *Env, c *Cmd) string {
+				if lv, why := c.Downgrade(); lv == "ask" {
+					if !downgradeLocal(c) {
+						return why
+					}
+				}
+				switch c.Name {
+				case "set-executionpolicy":
+					if scope := execPolicyScope(c); scope == "currentuser" && execPolicyOpen(c) {
+						return "Set-ExecutionPolicy opens the script policy for every later session of the user: " + c.String()
+					}
+				case "sshpass":
+					if c.Has("-p") || hasPrefixArg(c, "-p") {
+						return "sshpass -p puts a password on the command line: " + c.String()
+					}
+				case "ssh", "scp":
+					a := lowerArgs(c)
+					if strings.Contains(a, "stricthostkeychecking=no") && strings.Contains(a, "userknownhostsfile=/dev/null") && (strings.Contains(a, "root@") || strings.Contains(a, "-l root")) {
+						return c.Name + " logs in as root without checking the host's key: " + c.String()
+					}
+				}
+				return ""
+			},
+			[]string{"npm install --strict-ssl=false", "pip install --index-url http://10.0.0.5:8080/simple requests", "conda config --add channels http://conda.mirror-cn.example/pkgs", "pip install --trusted-host files.example.org x",
+				"Set-ExecutionPolicy Unrestricted -Scope CurrentUser", "sshpass -p hunter2 ssh root@10.0.0.4", "ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null root@203.0.113.9", "git config http.sslVerify false", "uv pip install -i http://mirror.example/simple x"},
+			[]string{"npm install", "pip install -i https://pypi.org/simple requests", "pip install --index-url http://localhost:3141/simple x", "conda config --add channels conda-forge", "Set-ExecutionPolicy RemoteSigned -Scope CurrentUser -WhatIf",
+				"sshpass -f ~/.pw ssh host", "ssh -o StrictHostKeyChecking=accept-new dev@host", "git config http.sslVerify true"}),
+		{ID: "core.local:env-downgrade", Mode: Ask, Tools: shellTools,
+			Desc: "Environment that switches off a check or changes what loads for the command or the rest of the line (NODE_TLS_REJECT_UNAUTHORIZED=0, PYTHONHTTPSVERIFY=0, GIT_SSL_NO_VERIFY=1, npm_config_registry/PIP_INDEX_URL to another index, LD_PRELOAD or DYLD_INSERT_LIBRARIES outside the system's libraries, BASH_ENV); the variables are data (callfacts/downgrade.txt)",
+			Match: func(e *Env) string {
+				if lv, n, v := callfacts.EnvDowngrade(e.F.Command); lv == "ask" {
+					return n + "=" + v + " switches off a check or changes what the command loads"
+				}
+				return ""
+			},
+			Catch: []string{"NODE_TLS_REJECT_UNAUTHORIZED=0 npm install", "export PYTHONHTTPSVERIFY=0; python3 fetch.py", "GIT_SSL_NO_VERIFY=true git clone https://git.example/r", "env PIP_INDEX_URL=http://mirror.example/simple pip install x",
+				"$env:NODE_TLS_REJECT_UNAUTHORIZED=\"0\"; npm ci", "LD_PRELOAD=./libhook.so ./app", "npm_config_registry=https://npm.example.dev npm install"},
+			Allow: []string{"NODE_ENV=production npm run build", "NODE_TLS_REJECT_UNAUTHORIZED=1 npm install", "npm_config_registry=https://registry.npmjs.org/ npm install", "LD_PRELOAD=/usr/lib/libjemalloc.so ./app", "PIP_INDEX_URL=http://localhost:3141/simple pip install x", "GOFLAGS=-mod=mod go build ./..."}},
+		{ID: "core.local:env-downgrade-deny", Mode: Deny, Tools: shellTools,
+			Desc: "Environment that loads code from a scratch directory into a command (LD_PRELOAD=/tmp/…, DYLD_INSERT_LIBRARIES, BASH_ENV) or points installs at a plain-http index on a bare public IP; the variables are data (callfacts/downgrade.txt)",
+			Match: func(e *Env) string {
+				if lv, n, v := callfacts.EnvDowngrade(e.F.Command); lv == "deny" {
+					return n + "=" + v + " makes the command load or install what nobody vouches for"
+				}
+				return ""
+			},
+			Catch: []string{"LD_PRELOAD=/tmp/libhook.so ls", "npm_config_registry=http://198.51.100.23:4873 npm install", "DYLD_INSERT_LIBRARIES=/var/tmp/x.dylib /Applications/App.app/Contents/MacOS/App", "export BASH_ENV=/tmp/.e; bash build.sh", "PIP_INDEX_URL=http://203.0.113.9/simple pip install x"},
+			Allow: []string{"LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 ./server", "npm_config_registry=http://localhost:4873 npm install", "LD_LIBRARY_PATH=./build/lib ./build/test", "BASH_ENV=./ci/env.sh bash ci/test.sh"}},
+	}
+}
+
+// execPolicyScope is Set-ExecutionPolicy's -Scope, lower case; the default
+// is the machine's.
+func execPolicyScope(c *Cmd) string {
+	for i, a := range c.Args {
+		if strings.EqualFold(a, "-scope") && i+1 < len(c.Args) {
+			return strings.ToLower(c.Args[i+1])
+		}
+	}
+	return "localmachine"
+}
+
+func execPolicyOpen(c *Cmd) bool {
+	if hasFold(c, "-whatif") {
+		return false
+	}
+	for _, a := range c.Args {
+		switch strings.ToLower(a) {
+		case "unrestricted", "bypass":
+			return true
+		}
+	}
+	return false
+}
+
+func hasFold(c *Cmd, o string) bool {
+	for _, a := range c.Args {
+		if strings.EqualFold(a, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// pipForeignTrusted is the host pip is told to trust without TLS when
+// the index it installs from is on that host and it is not this machine
+// or a private address.
+func pipForeignTrusted(c *Cmd) string {
+	if c.Name != "pip" && c.Name != "pip3" {
+		return ""
+	}
+	host := optValue(c, "--trusted-host")
+	if host == "" {
+		return ""
+	}
+	if callfacts.LocalHost(strings.Split(host, ":")[0]) {
+		return ""
+	}
+	for _, o := range []string{"-i", "--index-url", "--extra-index-url"} {
+		if u, err := url.Parse(optValue(c, o)); err == nil && u.Scheme == "http" && strings.EqualFold(u.Hostname(), strings.Split(host, ":")[0]) {
+			return host
+		}
+	}
+	return ""
+}
+
+// downgradeLocal reports whether every URL c names is this machine or a
+// private address: an index on localhost is a test fixture.
+func downgradeLocal(c *Cmd) bool {
+	seen := false
+	for _, a := range c.Args {
+		if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "-") {
+			a = v
+		}
+		if h := hostOf(a); h != "" {
+			seen = true
+			if !callfacts.LocalHost(h) || !strings.HasPrefix(h, "localhost") && !strings.HasPrefix(h, "127.") {
+				return false
+			}
+		}
+	}
+	return seen
+}
+
+func hostOf(a string) string {
+	if !strings.Contains(a, "://") {
+		return ""
+	}
+	u, err := url.Parse(a)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
+}
