@@ -2,6 +2,7 @@ package callfacts
 
 import (
 	_ "embed"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -105,4 +106,14 @@ func ExecOptionExpected(label, name string) (known, expected bool) {
 		}
 	}
 	return false, false
+}
+
+// ExecOptionTools are the programs execopts.txt names.
+func ExecOptionTools() []string {
+	var out []string
+	for n := range execOpts() {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -14,7 +14,7 @@ import (
 func agentConfigRules() []Rule {
 	agents := []string{"claude", "codex", "gemini", "amp", "qwen", "cursor-agent", "opencode", "aider"}
 	return []Rule{
-		cmdRule("core.local:agent-unchecked", Deny, "Starting a coding agent with its permission checks off (claude --dangerously-skip-permissions or --permission-mode bypassPermissions, codex --dangerously-bypass-approvals-and-sandbox or --yolo, gemini --yolo, amp --dangerously-allow-all)", agents,
+		localRule("core.local:agent-unchecked", Deny, "Starting a coding agent with its permission checks off (claude --dangerously-skip-permissions or --permission-mode bypassPermissions, codex --dangerously-bypass-approvals-and-sandbox or --yolo, gemini --yolo, amp --dangerously-allow-all)", agents,
 			func(e *Env, c *Cmd) string {
 				a := strings.ToLower(" " + strings.Join(c.Args, " ") + " ")
 				for _, f := range []string{"--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--dangerously-bypass-approvals-and-sandbox", "--dangerously-allow-all", "--yolo", " --force ", "--approval-mode yolo", "--approval-mode=yolo", "--sandbox danger-full-access", "--full-auto", "--yes-always"} {
@@ -29,7 +29,7 @@ func agentConfigRules() []Rule {
 			},
 			[]string{"claude --dangerously-skip-permissions -p \"finish the migration\"", "claude -p x --permission-mode bypassPermissions", "codex exec --dangerously-bypass-approvals-and-sandbox 'fix it'", "gemini --yolo -p 'clean up'", "codex --yolo"},
 			[]string{"claude -p 'summarize'", "claude --permission-mode plan", "codex exec 'explain'", "gemini -p hi", "claude --help"}),
-		cmdRule("core.local:agent-mcp-shell", Deny, "Giving a coding agent an MCP server that runs shell commands (claude mcp add … mcp-shell-server, a server started as bash/sh/cmd, desktop-commander, mcp-server-commands): every later command bypasses the guard", agents,
+		localRule("core.local:agent-mcp-shell", Deny, "Giving a coding agent an MCP server that runs shell commands (claude mcp add … mcp-shell-server, a server started as bash/sh/cmd, desktop-commander, mcp-server-commands): every later command bypasses the guard", agents,
 			func(e *Env, c *Cmd) string {
 				if sub(c) != "mcp" || !anyPos(c, "add", "add-json", "add-from-claude-desktop") {
 					return ""
@@ -86,7 +86,11 @@ func agentConfigWrite(e *Env) string {
 			return "the line changes the agent's own instructions or permissions: " + homeRel(tc.Path, e.F.Home)
 		}
 	}
-	for _, c := range e.F.Cmds("find", "fd", "fdfind") {
+	for i := range e.F.Commands {
+		c := &e.F.Commands[i]
+		if c.Name != "find" && c.Name != "fd" && c.Name != "fdfind" {
+			continue
+		}
 		a := strings.Join(c.Args, " ")
 		if !strings.Contains(a, ".claude") && !strings.Contains(a, ".codex") && !strings.Contains(a, ".gemini") {
 			continue
@@ -119,6 +123,9 @@ var instructionFiles = map[string]bool{"CLAUDE.md": true, "AGENTS.md": true, "GE
 var skipChecks = re(`(?i)--no-verify|skip\w*\s+(?:the\s+)?(?:confirm|check|hook|review|test|verif|approv|permission)|never\s+(?:ask|confirm|prompt|wait)|(?:don'?t|do\s+not)\s+(?:ask|confirm|prompt|check|wait\s+for)|without\s+(?:asking|confirm|approval|permission)|disable\s+(?:\w+\s+)?(?:hooks?|checks?|guard|warden|sandbox)|bypass|dangerously|auto-?approve|ignore\s+(?:the\s+)?(?:guard|warden|hooks?|permission)|--force\b|yolo`)
 
 func instructionSkip(e *Env) string {
+	if len(e.F.Redirects) == 0 && len(e.Touches()) == 0 {
+		return ""
+	}
 	hit := ""
 	for _, tc := range e.Touches() {
 		if instructionFiles[path.Base(tc.Path)] && tc.Effect != callfacts.PathDelete {
@@ -143,12 +150,15 @@ func instructionSkip(e *Env) string {
 }
 
 func wardenRead(e *Env) string {
-	if e.F.Home == "" {
+	if e.F.Home == "" || !strings.Contains(e.F.Command, "warden") {
 		return ""
 	}
 	for _, p := range e.F.Paths {
 		// warden's rules and data; its binary and the hooks in
 		// ~/.claude/settings.json are public knowledge
+		if !strings.Contains(p.Path, "warden") {
+			continue
+		}
 		if !within(p.Path, e.F.Home+"/.warden") && !within(p.Path, e.F.Home+"/.config/warden") && !within(p.Path, e.F.Home+"/.local/share/warden") || p.Via == "warden" {
 			continue
 		}

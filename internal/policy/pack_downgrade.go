@@ -16,7 +16,7 @@ import (
 func downgradeRules() []Rule {
 	tools := append(callfacts.DowngradeTools(), "set-executionpolicy", "sshpass", "ssh", "scp", "pip", "pip3")
 	return []Rule{
-		cmdRule("core.local:downgrade-system", Deny, "Switching off a security check for the whole machine: trusting a CA system-wide (security add-trusted-cert, certutil -addstore Root, trust anchor), a system proxy (networksetup -setwebproxy, netsh winhttp set proxy, gsettings org.gnome.system.proxy), antivirus off or blinded (Set-MpPreference -Disable*, Add-MpPreference -Exclusion*), Set-ExecutionPolicy Unrestricted/Bypass for the machine, pip trusting a foreign index host; the list is data (callfacts/downgrade.txt)", tools,
+		localRule("core.local:downgrade-system", Deny, "Switching off a security check for the whole machine: trusting a CA system-wide (security add-trusted-cert, certutil -addstore Root, trust anchor), a system proxy (networksetup -setwebproxy, netsh winhttp set proxy, gsettings org.gnome.system.proxy), antivirus off or blinded (Set-MpPreference -Disable*, Add-MpPreference -Exclusion*), Set-ExecutionPolicy Unrestricted/Bypass for the machine, pip trusting a foreign index host; the list is data (callfacts/downgrade.txt)", tools,
 			func(e *Env, c *Cmd) string {
 				if lv, why := c.Downgrade(); lv == "deny" {
 					return why + ": every program on the machine trusts it from now on"
@@ -36,7 +36,7 @@ func downgradeRules() []Rule {
 				"Set-ExecutionPolicy Unrestricted -Scope LocalMachine -Force", "Set-ExecutionPolicy Bypass", "pip install --trusted-host pypi-cache.example.ru -i http://pypi-cache.example.ru/simple requests", "sudo trust anchor ./mitm.pem"},
 			[]string{"security find-certificate -a", "certutil -dump corp.cer", "networksetup -getwebproxy Wi-Fi", "netsh winhttp show proxy", "gsettings get org.gnome.system.proxy mode", "Get-MpPreference",
 				"Set-ExecutionPolicy RemoteSigned -Scope Process", "Set-ExecutionPolicy Bypass -Scope Process -Force", "pip install --trusted-host localhost -i http://localhost:8080/simple x", "trust list"}),
-		cmdRule("core.local:downgrade", Ask, "Switching off a check for one command or one user: a package manager told to skip TLS or to install from an index over plain http (npm --strict-ssl=false, pip -i http://…, pip --trusted-host, conda channels http://…), git config http.sslVerify false in a repository, Set-ExecutionPolicy for the current user, ssh with host keys unchecked as root, sshpass -p with the password on the line; the list is data (callfacts/downgrade.txt)", tools,
+		localRule("core.local:downgrade", Ask, "Switching off a check for one command or one user: a package manager told to skip TLS or to install from an index over plain http (npm --strict-ssl=false, pip -i http://…, pip --trusted-host, conda channels http://…), Set-ExecutionPolicy for the current user, ssh with host keys unchecked as root, sshpass -p with the password on the line; the list is data (callfacts/downgrade.txt)", tools,
 			func(e *Env, c *Cmd) string {
 				if lv, why := c.Downgrade(); lv == "ask" {
 					if !downgradeLocal(c) {
@@ -61,9 +61,9 @@ func downgradeRules() []Rule {
 				return ""
 			},
 			[]string{"npm install --strict-ssl=false", "pip install --index-url http://10.0.0.5:8080/simple requests", "conda config --add channels http://conda.mirror-cn.example/pkgs", "pip install --trusted-host files.example.org x",
-				"Set-ExecutionPolicy Unrestricted -Scope CurrentUser", "sshpass -p hunter2 ssh root@10.0.0.4", "ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null root@203.0.113.9", "git config http.sslVerify false", "uv pip install -i http://mirror.example/simple x"},
+				"Set-ExecutionPolicy Unrestricted -Scope CurrentUser", "sshpass -p hunter2 ssh root@10.0.0.4", "ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null root@203.0.113.9", "uv pip install -i http://mirror.example/simple x"},
 			[]string{"npm install", "pip install -i https://pypi.org/simple requests", "pip install --index-url http://localhost:3141/simple x", "conda config --add channels conda-forge", "Set-ExecutionPolicy RemoteSigned -Scope CurrentUser -WhatIf",
-				"sshpass -f ~/.pw ssh host", "ssh -o StrictHostKeyChecking=accept-new dev@host", "git config http.sslVerify true"}),
+				"sshpass -f ~/.pw ssh host", "ssh -o StrictHostKeyChecking=accept-new dev@host"}),
 		{ID: "core.local:env-downgrade", Mode: Ask, Tools: shellTools,
 			Desc: "Environment that switches off a check or changes what loads for the command or the rest of the line (NODE_TLS_REJECT_UNAUTHORIZED=0, PYTHONHTTPSVERIFY=0, GIT_SSL_NO_VERIFY=1, npm_config_registry/PIP_INDEX_URL to another index, LD_PRELOAD or DYLD_INSERT_LIBRARIES outside the system's libraries, BASH_ENV); the variables are data (callfacts/downgrade.txt)",
 			Match: func(e *Env) string {

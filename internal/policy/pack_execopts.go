@@ -14,7 +14,7 @@ import (
 // least ask, and a script from a scratch directory or the network is deny.
 func execOptionRules() []Rule {
 	return []Rule{
-		{ID: "core.local:exec-option", Mode: Ask, Tools: shellTools,
+		{ID: "core.local:exec-option", Mode: Ask, Tools: shellTools, Cmds: callfacts.ExecOptionTools(),
 			Desc: "An option that makes an everyday program run a command, given a program it is not normally given (tar --to-command, tar -I 'sh …', zip -TT, rsync -e 'sh -c …', ssh -o LocalCommand=, apt-get -o APT::Update::Pre-Invoke::=); the options are data (callfacts/execopts.txt)",
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {
@@ -32,7 +32,7 @@ func execOptionRules() []Rule {
 			Catch: []string{"tar -cf a.tar --to-command='python3 x.py' src", "tar -I 'sh -c id' -cf x.tar .", "zip a.zip f -T -TT 'python3 -c pass'", "rsync -e 'bash x.sh' . h:", "ssh -o LocalCommand='touch /tmp/x' -o PermitLocalCommand=yes host",
 				"sudo apt-get update -o APT::Update::Pre-Invoke::=/tmp/p.sh"},
 			Allow: []string{"tar -I zstd -cf x.tar.zst .", "tar --use-compress-program=pigz -cf x.tgz .", "rsync -avz -e 'ssh -p 2222' . host:/srv/x", "ssh -o ProxyCommand='ssh -W %h:%p bastion' host", "zip -r a.zip src", "tar -czf a.tgz src"}},
-		{ID: "core.local:exec-option-script", Mode: Deny, Tools: shellTools,
+		{ID: "core.local:exec-option-script", Mode: Deny, Tools: shellTools, Cmds: callfacts.ExecOptionTools(),
 			Desc: "An option that makes an everyday program run a script from a scratch directory (tar --checkpoint-action=exec='sh /tmp/x.sh', rsync -e /tmp/x, zip -TT 'bash /dev/shm/y'): code dropped where nobody reviews it runs under a harmless name",
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {

@@ -20,3 +20,27 @@ func fileExists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
 }
+
+// localRule is cmdRule for rules naming many programs: membership is one
+// map lookup per command instead of a scan of the names (the everyday
+// cost stays flat however long the list grows).
+func localRule(id string, mode Mode, desc string, names []string, match func(e *Env, c *Cmd) string, catch, allow []string) Rule {
+	set := make(map[string]bool, len(names))
+	for _, n := range names {
+		set[n] = true
+	}
+	return Rule{ID: id, Mode: mode, Desc: desc, Tools: shellTools, Cmds: names, Catch: catch, Allow: allow,
+		Match: func(e *Env) string {
+			for i := range e.F.Commands {
+				c := &e.F.Commands[i]
+				if !set[c.Name] {
+					continue
+				}
+				// help and dry-run forms change nothing; asked only of a hit
+				if why := match(e, c); why != "" && !c.DryRun() && !c.Has("--help") {
+					return why
+				}
+			}
+			return ""
+		}}
+}

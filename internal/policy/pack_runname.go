@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -15,26 +14,26 @@ import (
 func runNameRules() []Rule {
 	runnersNamed := []string{"make", "gmake", "npm", "yarn", "pnpm", "bun", "just", "task", "go-task", "mage", "invoke", "inv", "rake", "nx", "turbo"}
 	return []Rule{
-		cmdRule("core.local:run-name-release", Ask, "A task runner target named for shipping (deploy, release, publish, ship, promote, rollout) when its definition is not on disk to read", runnersNamed,
+		localRule("core.local:run-name-release", Ask, "A task runner target named for shipping (deploy, release, publish, ship, promote, rollout) when its definition is not on disk to read", runnersNamed,
 			func(e *Env, c *Cmd) string {
 				t, _ := runTarget(e, c)
-				if t == "" || !shipWord.MatchString(t) || rehearsalWord.MatchString(t) {
+				if t == "" || !nameHas(t, shipWords) || nameHas(t, rehearsalWords) {
 					return ""
 				}
 				return c.Name + " runs the target " + t + ", whose definition is not on disk to read: it ships something"
 			},
 			[]string{"make deploy", "npm run release", "just deploy-prod", "yarn publish:all", "task release"},
 			[]string{"make test", "npm run build", "just fmt", "make -n deploy", "npm run lint", "make deploy-dry-run", "npm run release:notes"}),
-		cmdRule("core.local:run-name-destroy", Deny, "A task runner target named for destroying (drop, destroy, nuke, wipe, purge, teardown, reset) aimed at production, or a clean target given a variable that points at the home directory or a system path, when its definition is not on disk to read", runnersNamed,
+		localRule("core.local:run-name-destroy", Deny, "A task runner target named for destroying (drop, destroy, nuke, wipe, purge, teardown, reset) aimed at production, or a clean target given a variable that points at the home directory or a system path, when its definition is not on disk to read", runnersNamed,
 			func(e *Env, c *Cmd) string {
 				t, vars := runTarget(e, c)
 				if t == "" {
 					return ""
 				}
-				if destroyWord.MatchString(t) && (prodWord.MatchString(t) || prodWord.MatchString(strings.Join(vars, " "))) {
+				if nameHas(t, destroyWords) && (nameHas(t, prodWords) || nameHas(strings.Join(vars, " "), prodWords)) {
 					return c.Name + " runs " + t + " against production, and its definition is not on disk to read"
 				}
-				if destroyWord.MatchString(t) || cleanWord.MatchString(t) {
+				if len(vars) > 0 && (nameHas(t, destroyWords) || cleanWords[strings.ToLower(t)]) {
 					for _, v := range vars {
 						_, val, _ := strings.Cut(v, "=")
 						if val == "" || !strings.HasPrefix(val, "/") && !strings.HasPrefix(val, "~") && !strings.HasPrefix(val, "$HOME") {
@@ -59,7 +58,7 @@ func runNameRules() []Rule {
 			Match: linkThenRun,
 			Catch: []string{"ln -sfn /etc/hosts ./reports/out.txt && npm run report", "ln -s ~/.ssh/authorized_keys out/keys.txt; make export", "ln -sf ~/.bashrc build/log.txt && ./scripts/gen.sh"},
 			Allow: []string{"ln -s ../shared/config.json config.json && npm run build", "ln -sfn /etc/hosts ./hosts.txt && cat hosts.txt", "ln -s $(pwd)/bin/tool ~/bin/tool"}},
-		cmdRule("core.local:project-program-home", Ask, "A project's own program run over the home directory or / with a flag that makes it act (go run ./cmd/cleanup --root=$HOME --apply, cargo run -- --dir ~ --force)", []string{"go", "cargo", "python", "python3", "node", "deno", "bun", "ruby", "dotnet"},
+		localRule("core.local:project-program-home", Ask, "A project's own program run over the home directory or / with a flag that makes it act (go run ./cmd/cleanup --root=$HOME --apply, cargo run -- --dir ~ --force)", []string{"go", "cargo", "python", "python3", "node", "deno", "bun", "ruby", "dotnet"},
 			func(e *Env, c *Cmd) string {
 				if (c.Name == "go" || c.Name == "cargo" || c.Name == "dotnet") && sub(c) != "run" {
 					return ""
@@ -88,21 +87,44 @@ func runNameRules() []Rule {
 	}
 }
 
+// Words of a target's name (split at - _ : . /) that say what it does.
 var (
-	shipWord    = regexp.MustCompile(`(?i)(?:^|[-_:./])(deploy|release|publish|ship|promote|rollout|push-prod|upload)(?:$|[-_:./])`)
-	destroyWord = regexp.MustCompile(`(?i)(?:^|[-_:./])(drop|destroy|nuke|wipe|purge|teardown|tear-down|reset|truncate|obliterate|delete-all)(?:$|[-_:./])`)
-	// rehearsalWord: a target that only shows or checks what would ship
-	rehearsalWord = regexp.MustCompile(`(?i)(?:^|[-_:./])(dry|dry-run|dryrun|check|plan|diff|preview|test|lint|validate|status|notes|changelog|docs)(?:$|[-_:./])`)
-	cleanWord     = regexp.MustCompile(`(?i)^(clean|distclean|clobber|mrproper|realclean|cleanall|clean-all)$`)
-	prodWord      = regexp.MustCompile(`(?i)(?:^|[-_:./= ])(prod|production|live|prd)(?:$|[-_:./ ])`)
+	shipWords      = wordSet("deploy", "release", "publish", "ship", "promote", "rollout", "upload")
+	destroyWords   = wordSet("drop", "destroy", "nuke", "wipe", "purge", "teardown", "reset", "truncate", "obliterate")
+	rehearsalWords = wordSet("dry", "dryrun", "check", "plan", "diff", "preview", "test", "lint", "validate", "status", "notes", "changelog", "docs")
+	cleanWords     = wordSet("clean", "distclean", "clobber", "mrproper", "realclean", "cleanall")
+	prodWords      = wordSet("prod", "production", "live", "prd")
 )
+
+func wordSet(ws ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+// nameHas reports whether one of name's words (split at - _ : . / = and
+// spaces, lower case) is in set.
+func nameHas(name string, set map[string]bool) bool {
+	start := 0
+	for i := 0; i <= len(name); i++ {
+		if i == len(name) || strings.IndexByte("-_:./= ", name[i]) >= 0 {
+			if i > start && set[strings.ToLower(name[start:i])] {
+				return true
+			}
+			start = i + 1
+		}
+	}
+	return false
+}
 
 // runTarget is the target a runner is asked to run and the variables
 // given (make X V=1, npm run X, just X, task X), "" when the definition
 // was read from disk (commands then run under the runner's label) or
 // there is no target.
 func runTarget(e *Env, c *Cmd) (string, []string) {
-	if c.DryRun() || c.Has("-n", "--just-print", "--dry-run", "--recon", "--help", "-l", "--list") {
+	if len(c.Pos) == 0 || c.Has("-n", "--just-print", "--recon", "-l", "--list") {
 		return "", nil
 	}
 	for i := range e.F.Commands {

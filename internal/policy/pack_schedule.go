@@ -13,7 +13,7 @@ import (
 // judged by the other rules; these add that it persists.
 func scheduleRules() []Rule {
 	return []Rule{
-		cmdRule("core.local:crontab-replace", Ask, "Replacing the user's whole crontab with a table the line feeds it (echo … | crontab -, crontab /tmp/x): the jobs persist after the session, and every job the user had is gone unless the line keeps them (crontab -l; …) | crontab -", []string{"crontab"},
+		localRule("core.local:crontab-replace", Ask, "Replacing the user's whole crontab with a table the line feeds it (echo … | crontab -, crontab /tmp/x): the jobs persist after the session, and every job the user had is gone unless the line keeps them (crontab -l; …) | crontab -", []string{"crontab"},
 			func(e *Env, c *Cmd) string {
 				if src := crontabFed(e, c); src != "" {
 					return "crontab installs a table from " + src + ": jobs that keep running after the session"
@@ -22,7 +22,7 @@ func scheduleRules() []Rule {
 			},
 			[]string{"echo '0 3 * * * /usr/local/bin/backup.sh' | crontab -", "crontab /tmp/cron.txt", "(crontab -l; echo '*/5 * * * * /usr/bin/true') | crontab -", "printf '0 * * * * /usr/sbin/logrotate\\n' | crontab -"},
 			[]string{"crontab -l", "crontab -l | grep backup", "crontab deploy/crontab.txt", "crontab -e"}),
-		cmdRule("core.local:crontab-plant", Deny, "A crontab the line feeds whose jobs run code the agent can write (a script in the project, home or a scratch directory), start at every boot (@reboot), or cannot be read: code set to run unattended, again and again", []string{"crontab"},
+		localRule("core.local:crontab-plant", Deny, "A crontab the line feeds whose jobs run code the agent can write (a script in the project, home or a scratch directory), start at every boot (@reboot), or cannot be read: code set to run unattended, again and again", []string{"crontab"},
 			func(e *Env, c *Cmd) string {
 				if crontabFed(e, c) == "" {
 					return ""
@@ -70,7 +70,7 @@ func scheduleRules() []Rule {
 			Catch: []string{"reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v upd /d C:\\Users\\dev\\AppData\\x.exe", "schtasks /create /tn u /tr C:\\x.bat /sc onlogon", "osascript -e 'tell application \"System Events\" to make login item at end with properties {path:\"/tmp/x.app\", hidden:true}'",
 				"New-ItemProperty -Path HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run -Name u -Value C:\\x.exe"},
 			Allow: []string{"reg query HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run", "schtasks /query /tn u", "osascript -e 'tell application \"System Events\" to get the name of every login item'", "reg add HKCU\\Software\\Acme /v theme /d dark"}},
-		cmdRule("core.local:auto-run-trust", Ask, "Trusting a directory's code to run by itself from now on (direnv allow runs .envrc at every cd into it, mise trust runs its hooks and tasks' env): later shells run it unasked", []string{"direnv", "mise", "rtx", "nix-direnv"},
+		localRule("core.local:auto-run-trust", Ask, "Trusting a directory's code to run by itself from now on (direnv allow runs .envrc at every cd into it, mise trust runs its hooks and tasks' env): later shells run it unasked", []string{"direnv", "mise", "rtx", "nix-direnv"},
 			func(e *Env, c *Cmd) string {
 				if anyPos(c, "allow", "permit", "grant", "trust") && !c.Has("--untrust", "--show") && !wroteAutoRunFile(e) {
 					return c.Name + " " + sub(c) + " makes the directory's code run by itself at every later cd: " + c.String()
@@ -169,7 +169,11 @@ func pthPlant(e *Env) string {
 			}
 		}
 	}
-	for _, c := range e.F.Cmds("cp", "mv", "install", "ln", "tee") {
+	for i := range e.F.Commands {
+		c := &e.F.Commands[i]
+		if c.Name != "cp" && c.Name != "mv" && c.Name != "install" && c.Name != "ln" && c.Name != "tee" {
+			continue
+		}
 		for _, p := range c.Pos {
 			if strings.HasSuffix(p, "site-packages/") || strings.HasSuffix(p, "site-packages") {
 				for _, q := range c.Pos {

@@ -17,7 +17,7 @@ func secretLocalRules() []Rule {
 			Catch: []string{"sqlite3 ~/Library/Application\\ Support/Google/Chrome/Default/Cookies 'select host_key,name,encrypted_value from cookies'", "sqlite3 ~/.mozilla/firefox/*.default-release/places.sqlite 'select url from moz_places'",
 				"cp ~/.config/google-chrome/Default/Login\\ Data /tmp/ld", "python3 dump.py ~/.mozilla/firefox/abc.default/logins.json", "cat ~/Library/Cookies/Cookies.binarycookies", "sqlite3 \"$LOCALAPPDATA/Microsoft/Edge/User Data/Default/History\" .dump"},
 			Allow: []string{"google-chrome --headless --dump-dom https://example.com", "firefox --new-tab https://example.com", "ls ~/.mozilla/firefox", "sqlite3 ./data/History.db .tables", "cat cookies.txt"}},
-		cmdRule("core.local:password-export", Deny, "Exporting or printing a password manager's vault (keepassxc-cli export, keepassxc-cli show --show-protected, bw export, lpass export, op item get --reveal of every item, gopass export)", []string{"keepassxc-cli", "bw", "lpass", "op", "gopass", "pass", "kpcli", "rbw", "enpass-cli"},
+		localRule("core.local:password-export", Deny, "Exporting or printing a password manager's vault (keepassxc-cli export, keepassxc-cli show --show-protected, bw export, lpass export, op item get --reveal of every item, gopass export)", []string{"keepassxc-cli", "bw", "lpass", "op", "gopass", "pass", "kpcli", "rbw", "enpass-cli"},
 			func(e *Env, c *Cmd) string {
 				switch c.Name {
 				case "keepassxc-cli":
@@ -56,7 +56,7 @@ func secretLocalRules() []Rule {
 			Match: historyRead,
 			Catch: []string{"Get-Content (Get-PSReadLineOption).HistorySavePath -Tail 500", "cat ~/.bash_history", "tail -n 200 ~/.zsh_history", "grep -i token ~/.local/share/fish/fish_history", "type %APPDATA%\\Microsoft\\Windows\\PowerShell\\PSReadLine\\ConsoleHost_history.txt", "less ~/.psql_history"},
 			Allow: []string{"history | tail", "git log -5", "cat docs/history.md", "wc -l CHANGELOG.md", "fc -l"}},
-		cmdRule("core.local:hive-dump", Deny, "Saving Windows' password hives or LSASS memory (reg save HKLM\\SAM|SYSTEM|SECURITY, procdump/comsvcs MiniDump of lsass, esentutl copy of SAM or ntds.dit): the machine's password hashes", []string{"reg", "reg.exe", "procdump", "procdump64", "rundll32", "rundll32.exe", "esentutl", "esentutl.exe", "ntdsutil", "vssadmin", "mimikatz", "secretsdump.py", "impacket-secretsdump"},
+		localRule("core.local:hive-dump", Deny, "Saving Windows' password hives or LSASS memory (reg save HKLM\\SAM|SYSTEM|SECURITY, procdump/comsvcs MiniDump of lsass, esentutl copy of SAM or ntds.dit): the machine's password hashes", []string{"reg", "reg.exe", "procdump", "procdump64", "rundll32", "rundll32.exe", "esentutl", "esentutl.exe", "ntdsutil", "vssadmin", "mimikatz", "secretsdump.py", "impacket-secretsdump"},
 			func(e *Env, c *Cmd) string {
 				a := strings.ToLower(strings.Join(c.Args, " "))
 				switch strings.TrimSuffix(c.Name, ".exe") {
@@ -88,7 +88,7 @@ func secretLocalRules() []Rule {
 			Match: envSecretGrep,
 			Catch: []string{"printenv | grep -iE 'key|token|secret'", "env | grep -i password", "set | findstr /i secret", "Get-ChildItem env: | Select-String -Pattern token", "export -p | grep API_KEY"},
 			Allow: []string{"printenv | grep -i path", "env | grep NODE_ENV", "grep -r token src/", "printenv HOME", "env | sort", "env | grep -v SECRET | sort > vars.txt", "printenv | grep -i token | wc -l"}},
-		cmdRule("core.local:credential-fill", Deny, "Asking git for the password or token it would use for a host (git credential fill): every configured helper — the OS keychain, the credential manager, the store — is asked and the secret printed; one helper's own get is core.secrets:read-secret", []string{"git"},
+		localRule("core.local:credential-fill", Deny, "Asking git for the password or token it would use for a host (git credential fill): every configured helper — the OS keychain, the credential manager, the store — is asked and the secret printed; one helper's own get is core.secrets:read-secret", []string{"git"},
 			func(e *Env, c *Cmd) string {
 				if sub(c) == "credential" && anyPos(c, "fill") {
 					return "git credential fill prints the stored secret: " + c.String()
@@ -97,7 +97,7 @@ func secretLocalRules() []Rule {
 			},
 			[]string{"git credential fill <<< $'protocol=https\\nhost=github.com\\n'", "printf 'protocol=https\\nhost=gitlab.com\\n' | git credential fill", "echo url=https://github.com | git credential fill", "git -C ~/other credential fill < req.txt"},
 			[]string{"git credential reject", "git config credential.helper", "git credential approve", "git help credential"}),
-		cmdRule("core.local:metadata-credentials", Deny, "Fetching a cloud instance's credentials from the metadata service (169.254.169.254/…/security-credentials, metadata.google.internal/…/token, Azure /metadata/identity/oauth2/token, 169.254.170.2 container credentials)", []string{"curl", "wget", "http", "xh", "iwr", "irm", "invoke-webrequest", "invoke-restmethod"},
+		localRule("core.local:metadata-credentials", Deny, "Fetching a cloud instance's credentials from the metadata service (169.254.169.254/…/security-credentials, metadata.google.internal/…/token, Azure /metadata/identity/oauth2/token, 169.254.170.2 container credentials)", []string{"curl", "wget", "http", "xh", "iwr", "irm", "invoke-webrequest", "invoke-restmethod"},
 			func(e *Env, c *Cmd) string {
 				a := strings.ToLower(strings.Join(c.Args, " "))
 				if !(strings.Contains(a, "169.254.169.254") || strings.Contains(a, "metadata.google.internal") || strings.Contains(a, "169.254.170.2") || strings.Contains(a, "[fd00:ec2::254]") || strings.Contains(a, "100.100.100.200")) {
@@ -121,17 +121,20 @@ var browserDB = map[string]bool{"cookies": true, "login data": true, "login data
 
 var browserDirs = []string{"google/chrome/", "google-chrome", "chromium/", "microsoft edge/", "microsoft/edge/", "microsoft-edge", "bravesoftware/", "vivaldi/", "opera software/", ".mozilla/firefox/", "firefox/profiles/", "library/safari/", "library/cookies/", "/chrome/user data/", "/user data/default/", "google/chrome beta/", "arc/user data/"}
 
-// browserData: a command naming a browser profile's database.
-func browserData(e *Env) string {
-	low := strings.ToLower(e.F.Command)
-	hit := false
-	for _, d := range browserDirs {
-		if strings.Contains(low, d) {
-			hit = true
-			break
+// browserHint is the cheap test before reading the arguments: a stem of
+// a browser's name or of its cookie store, in either case.
+func browserHint(s string) bool {
+	for _, h := range []string{"hrom", "irefox", "dge", "rave", "afari", "ookies", "ivaldi", "pera"} {
+		if strings.Contains(s, h) {
+			return true
 		}
 	}
-	if !hit {
+	return false
+}
+
+// browserData: a command naming a browser profile's database.
+func browserData(e *Env) string {
+	if !browserHint(e.F.Command) {
 		return ""
 	}
 	for i := range e.F.Commands {
@@ -233,11 +236,10 @@ var historyNames = map[string]bool{".bash_history": true, ".zsh_history": true, 
 // historyRead: a command that reads a history file (or PowerShell's
 // HistorySavePath).
 func historyRead(e *Env) string {
-	cmd := strings.ToLower(e.F.Command)
-	if !strings.Contains(cmd, "history") && !strings.Contains(cmd, "hst") {
+	if !strings.Contains(e.F.Command, "istory") && !strings.Contains(e.F.Command, "ISTORY") && !strings.Contains(e.F.Command, "hst") {
 		return ""
 	}
-	if strings.Contains(cmd, "historysavepath") && !strings.Contains(cmd, "set-psreadlineoption") {
+	if cmd := strings.ToLower(e.F.Command); strings.Contains(cmd, "historysavepath") && !strings.Contains(cmd, "set-psreadlineoption") {
 		return "the command reads PowerShell's history, where typed passwords and tokens stay"
 	}
 	for i := range e.F.Commands {

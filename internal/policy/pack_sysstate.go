@@ -10,7 +10,7 @@ import (
 // to cmd.exe as one string.
 func sysStateRules() []Rule {
 	return []Rule{
-		cmdRule("core.local:rescue-mode", Deny, "Switching the machine to rescue or emergency mode or halting it (systemctl isolate rescue.target|emergency.target|halt.target, systemctl rescue|emergency, telinit 1|S): every service and session stops", []string{"systemctl", "telinit", "init"},
+		localRule("core.local:rescue-mode", Deny, "Switching the machine to rescue or emergency mode or halting it (systemctl isolate rescue.target|emergency.target|halt.target, systemctl rescue|emergency, telinit 1|S): every service and session stops", []string{"systemctl", "telinit", "init"},
 			func(e *Env, c *Cmd) string {
 				if c.Name == "systemctl" {
 					if sub(c) == "rescue" || sub(c) == "emergency" || sub(c) == "isolate" && anyPos(c, "rescue.target", "emergency.target", "halt.target", "poweroff.target", "rescue", "emergency", "runlevel1.target", "shutdown.target") {
@@ -25,7 +25,7 @@ func sysStateRules() []Rule {
 			},
 			[]string{"sudo systemctl isolate rescue.target", "systemctl emergency", "sudo telinit 1", "systemctl isolate emergency.target"},
 			[]string{"systemctl isolate graphical.target --help", "systemctl status", "systemctl get-default", "systemctl list-units"}),
-		cmdRule("core.local:wsl-state", Ask, "Stopping or removing the machine's WSL distributions (wsl --shutdown, --terminate, --unregister): every Linux process and shell in them ends, --unregister deletes the distribution's disk", []string{"wsl", "wsl.exe", "wslconfig", "wslconfig.exe"},
+		localRule("core.local:wsl-state", Ask, "Stopping or removing the machine's WSL distributions (wsl --shutdown, --terminate, --unregister): every Linux process and shell in them ends, --unregister deletes the distribution's disk", []string{"wsl", "wsl.exe", "wslconfig", "wslconfig.exe"},
 			func(e *Env, c *Cmd) string {
 				for _, a := range c.Args {
 					switch strings.ToLower(a) {
@@ -40,7 +40,7 @@ func sysStateRules() []Rule {
 			},
 			[]string{"wsl --shutdown", "wsl.exe --terminate Ubuntu", "wsl --unregister Debian", "wslconfig /unregister Ubuntu"},
 			[]string{"wsl -l -v", "wsl --status", "wsl ls -la", "wsl -d Ubuntu -- make test"}),
-		cmdRule("core.local:setcap-root", Deny, "Giving a program root's powers through file capabilities (setcap cap_setuid/cap_sys_admin/cap_dac_override/cap_sys_ptrace/cap_dac_read_search…+ep): any user running it, an interpreter above all, can become root", []string{"setcap"},
+		localRule("core.local:setcap-root", Deny, "Giving a program root's powers through file capabilities (setcap cap_setuid/cap_sys_admin/cap_dac_override/cap_sys_ptrace/cap_dac_read_search…+ep): any user running it, an interpreter above all, can become root", []string{"setcap"},
 			func(e *Env, c *Cmd) string {
 				if c.Has("-r", "-v") {
 					return ""
@@ -55,7 +55,7 @@ func sysStateRules() []Rule {
 			},
 			[]string{"sudo setcap cap_setuid,cap_net_bind_service+ep \"$(readlink -f $(which node))\"", "setcap cap_dac_read_search+ep /usr/bin/python3.12", "sudo setcap cap_sys_admin+eip ./tool", "setcap =ep /usr/bin/perl"},
 			[]string{"sudo setcap cap_net_bind_service=+ep ./server", "getcap /usr/bin/ping", "setcap -r ./server", "setcap -v cap_net_raw+ep /usr/bin/ping"}),
-		cmdRule("core.local:cmd-delete", Deny, "A recursive delete handed to cmd.exe (cmd /c del /s, rd /s /q, rmdir /s) of a user's folders, a drive's root or the Windows directory", []string{"cmd", "cmd.exe"},
+		localRule("core.local:cmd-delete", Deny, "A recursive delete handed to cmd.exe (cmd /c del /s, rd /s /q, rmdir /s) of a user's folders, a drive's root or the Windows directory", []string{"cmd", "cmd.exe"},
 			func(e *Env, c *Cmd) string {
 				code := strings.Join(c.Args, " ")
 				if m := cmdDelete.FindStringSubmatch(code); m != nil && strings.Contains(strings.ToLower(m[2]), "/s") {
