@@ -482,7 +482,17 @@ func (n *normalizer) paths(c *Cmd) {
 			}
 		}
 		return
+	case "ssh", "sftp":
+		// -i KEY, -F CONFIG, -o …: the identity and config files ssh uses
+		// to log in are option values, not files it reads out or sends
+		pos, _ = positionals(c.Args, sshValueOpts...)
+		if c.Name == "ssh" && len(pos) > 1 {
+			pos = pos[:1] // the host; the rest is the remote command
+		}
 	case "cp", "mv", "ln", "install", "rsync", "scp":
+		if c.Name == "scp" {
+			pos, _ = positionals(c.Args, sshValueOpts...)
+		}
 		if len(pos) > 1 {
 			n.addPath(pos[len(pos)-1], OpWrite, c.Name)
 			if c.Name == "mv" {
@@ -611,3 +621,6 @@ func decodeUTF16Base64(s string) string {
 	}
 	return string(utf16.Decode(u))
 }
+
+// sshValueOpts are the options of ssh, scp and sftp that take a value.
+var sshValueOpts = []string{"-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-P", "-p", "-Q", "-R", "-S", "-W", "-w"}

@@ -50,6 +50,11 @@ func effectOf(c *Cmd) (Effect, string) {
 			return EffectDelete, c.Name + " deletes outside this machine"
 		}
 	}
+	if downgrades().cmds[c.Name] != nil {
+		if lv, why := c.Downgrade(); lv == "deny" {
+			return EffectWrite, why // the machine's trust store, proxy or antivirus changed
+		}
+	}
 	if rule := effectRules()[c.Name]; rule != nil && !c.DryRun() {
 		if e, why := rule(c); e != EffectNone {
 			return e, why
@@ -121,6 +126,10 @@ var effectRules = sync.OnceValue(func() map[string]effectRule {
 	m["ssh"] = sshEffect
 	m["crontab"], m["at"], m["batch"] = scheduleEffect, scheduleEffect, scheduleEffect
 	m["warden"], m["pace-maker"] = wardenEffect, wardenEffect
+	// reg add/delete/import, schtasks /create|/delete|/change: the
+	// registry and the scheduled tasks changed (query, export: read)
+	m["reg"], m["reg.exe"] = windowsEffect, windowsEffect
+	m["schtasks"], m["schtasks.exe"] = windowsEffect, windowsEffect
 	// ip OBJECT VERB: routes, links and addresses changed (ip link set
 	// eth0 down, ip route del default); show/list read
 	m["ip"] = func(c *Cmd) (Effect, string) {
@@ -281,4 +290,16 @@ func downloads(name string, args []string) bool {
 		}
 	}
 	return name == "wget"
+}
+
+// windowsEffect: reg and schtasks verbs that change the registry or the
+// scheduled tasks.
+func windowsEffect(c *Cmd) (Effect, string) {
+	for _, a := range c.Args {
+		switch strings.ToLower(a) {
+		case "add", "delete", "import", "restore", "load", "unload", "copy", "/create", "/delete", "/change", "-create", "-delete", "-change":
+			return EffectWrite, c.Name + " " + a + " changes the registry or the scheduled tasks"
+		}
+	}
+	return EffectNone, ""
 }

@@ -155,6 +155,11 @@ func browserData(e *Env) string {
 			if browserDB[base] || strings.HasSuffix(base, ".sqlite") || strings.HasSuffix(base, "-journal") {
 				return c.Name + " reads a browser's saved sessions, passwords or history: " + a
 			}
+			for db := range browserDB {
+				if strings.Contains(la, "/"+db+"'") || strings.Contains(la, "/"+db+`"`) {
+					return c.Name + " reads a browser's saved sessions, passwords or history" // a path inside code
+				}
+			}
 			if base == "default" || strings.HasSuffix(base, ".default") || strings.HasSuffix(base, ".default-release") || strings.HasPrefix(base, "profile ") {
 				if c.Name == "cp" || c.Name == "tar" || c.Name == "zip" || c.Name == "rsync" || c.Name == "scp" || c.Name == "7z" {
 					return c.Name + " copies a whole browser profile (cookies, saved passwords): " + a

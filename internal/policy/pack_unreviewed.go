@@ -23,7 +23,7 @@ func unreviewedRules() []Rule {
 					if s != "install" && s != "i" && s != "add" && s != "tool" && s != "pip" && s != "global" {
 						return ""
 					}
-					for _, p := range c.Pos[1:] {
+					for _, p := range installArgs(c) {
 						lp := strings.ToLower(p)
 						if strings.HasPrefix(lp, "git+") || strings.HasPrefix(lp, "http://") || strings.HasPrefix(lp, "https://") || strings.HasPrefix(lp, "github:") || strings.HasPrefix(lp, "git://") {
 							return c.Name + " installs code from " + p + ", not a registry release: " + c.String()
@@ -120,7 +120,11 @@ func installDownloaded(e *Env) string {
 	var got []string
 	for _, c := range e.F.Cmds("curl", "wget", "iwr", "invoke-webrequest", "aria2c") {
 		for i, a := range c.Args {
-			if (a == "-o" || a == "-O" || a == "--output" || a == "--output-document" || a == "-OutFile" || a == "-outfile") && i+1 < len(c.Args) && !(c.Name == "curl" && a == "-O") {
+			// -o FILE, and curl's bundled -fsSLo FILE
+			short := len(a) > 1 && a[0] == '-' && a[1] != '-'
+			out := a == "--output" || a == "--output-document" || strings.EqualFold(a, "-OutFile") ||
+				c.Name == "curl" && short && strings.HasSuffix(a, "o") || c.Name == "wget" && short && strings.HasSuffix(a, "O")
+			if out && i+1 < len(c.Args) && c.Args[i+1] != "-" {
 				got = append(got, e.abs(c, c.Args[i+1]))
 			}
 		}
@@ -146,4 +150,27 @@ func installDownloaded(e *Env) string {
 		}
 	}
 	return ""
+}
+
+// installArgs are a package manager's positionals after the subcommand,
+// without the values of its options (pip -i URL, npm --registry URL).
+func installArgs(c *Cmd) []string {
+	var out []string
+	for i := 0; i < len(c.Args); i++ {
+		a := c.Args[i]
+		switch a {
+		case "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--registry", "--source", "-c", "--constraint", "-r", "--requirement",
+			"--trusted-host", "--proxy", "--cert", "--target", "-t", "--prefix", "--root", "--python", "-p", "--index", "--default-index":
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		out = append(out, a)
+	}
+	if len(out) > 0 {
+		out = out[1:] // the subcommand
+	}
+	return out
 }
