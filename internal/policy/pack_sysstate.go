@@ -3,6 +3,8 @@ package policy
 import (
 	"regexp"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // sysStateRules: the machine's running state — rescue mode, its Linux
@@ -55,6 +57,53 @@ func sysStateRules() []Rule {
 			},
 			[]string{"sudo setcap cap_setuid,cap_net_bind_service+ep \"$(readlink -f $(which node))\"", "setcap cap_dac_read_search+ep /usr/bin/python3.12", "sudo setcap cap_sys_admin+eip ./tool", "setcap =ep /usr/bin/perl"},
 			[]string{"sudo setcap cap_net_bind_service=+ep ./server", "getcap /usr/bin/ping", "setcap -r ./server", "setcap -v cap_net_raw+ep /usr/bin/ping"}),
+		localRule("core.local:root-account", Deny, "An account made root or left without a password (useradd/usermod -o -u 0, dscl … UniqueID 0, passwd -d, net user /add into Administrators, Add-LocalGroupMember -Group Administrators): a second way in with every right", []string{"useradd", "usermod", "adduser", "dscl", "passwd", "net", "net.exe", "add-localgroupmember", "new-localuser", "sysadminctl"},
+			func(e *Env, c *Cmd) string {
+				a := strings.ToLower(" " + strings.Join(c.Args, " ") + " ")
+				switch strings.TrimSuffix(c.Name, ".exe") {
+				case "useradd", "usermod", "adduser":
+					if v := optValue(c, "-u"); v == "0" || optValue(c, "--uid") == "0" || strings.Contains(a, " -ou 0 ") {
+						return c.Name + " gives an account root's user id: " + c.String()
+					}
+				case "dscl":
+					if strings.Contains(a, " uniqueid 0 ") || strings.Contains(a, "/groups/admin") && (strings.Contains(a, "-append") || strings.Contains(a, "-create")) {
+						return "dscl makes an account root or an admin: " + c.String()
+					}
+				case "sysadminctl":
+					if strings.Contains(a, "-admin") && strings.Contains(a, "-adduser") {
+						return "sysadminctl adds an admin account: " + c.String()
+					}
+				case "passwd":
+					if c.Has("-d", "--delete") {
+						return "passwd removes an account's password: " + c.String()
+					}
+				case "net":
+					if sub(c) == "localgroup" && strings.Contains(a, "administrators") && strings.Contains(a, "/add") {
+						return "net adds an account to the Administrators group: " + c.String()
+					}
+				case "add-localgroupmember":
+					if strings.Contains(a, "administrators") {
+						return "Add-LocalGroupMember adds an account to the Administrators group: " + c.String()
+					}
+				}
+				return ""
+			},
+			[]string{"sudo useradd -o -u 0 -g 0 -M svc", "sudo usermod -o -u 0 backup", "sudo dscl . -create /Users/svc UniqueID 0", "sudo passwd -d root", "net localgroup administrators helper /add", "Add-LocalGroupMember -Group Administrators -Member helper"},
+			[]string{"sudo useradd -m -s /bin/bash dev2", "id -u", "passwd", "net user", "dscl . -read /Users/dev UniqueID", "Get-LocalGroupMember Administrators"}),
+		localRule("core.local:system-pointer-temp", Deny, "Pointing the system's choice of a program at a scratch directory (chsh -s /tmp/sh, usermod -s, update-alternatives --set/--install java /tmp/java): every login or every caller of the name runs a file anyone could have dropped there", []string{"chsh", "usermod", "update-alternatives", "alternatives"},
+			func(e *Env, c *Cmd) string {
+				for _, a := range c.Args {
+					if !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, "~") && !strings.HasPrefix(a, "./") {
+						continue
+					}
+					if callfacts.ZoneOf(e.abs(c, a), e.F.Home, e.F.Project) == callfacts.ZoneTemp {
+						return c.Name + " makes the system run " + a + ", from a scratch directory: " + c.String()
+					}
+				}
+				return ""
+			},
+			[]string{"chsh -s /tmp/sh", "sudo update-alternatives --set java /tmp/java", "sudo update-alternatives --install /usr/bin/python python /var/tmp/py 100", "sudo usermod -s /dev/shm/x dev"},
+			[]string{"chsh -s /bin/zsh", "sudo update-alternatives --set java /usr/lib/jvm/java-17-openjdk-amd64/bin/java", "update-alternatives --list java", "usermod -s /usr/bin/fish dev"}),
 		localRule("core.local:cmd-delete", Deny, "A recursive delete handed to cmd.exe (cmd /c del /s, rd /s /q, rmdir /s) of a user's folders, a drive's root or the Windows directory", []string{"cmd", "cmd.exe"},
 			func(e *Env, c *Cmd) string {
 				code := strings.Join(c.Args, " ")
