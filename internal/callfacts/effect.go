@@ -195,6 +195,9 @@ func findEffect(c *Cmd) (Effect, string) {
 	if c.Has("-delete") {
 		return EffectDelete, "find -delete"
 	}
+	if c.Has("-fprint", "-fprint0", "-fprintf", "-fls") {
+		return EffectWrite, "find -fprint writes a file" // tools.txt: out=
+	}
 	return EffectNone, ""
 }
 

@@ -20,6 +20,7 @@ type execOpt struct {
 	opts   []string
 	prefix string
 	expect map[string]bool
+	shell  bool // extract=shell: the code is what $(shell …) runs
 }
 
 var execOpts = sync.OnceValue(func() map[string][]execOpt {
@@ -40,6 +41,8 @@ var execOpts = sync.OnceValue(func() map[string][]execOpt {
 					o.prefix += "="
 				}
 				o.label += " " + o.prefix
+			case "extract":
+				o.shell = v == "shell"
 			case "expect":
 				o.expect = map[string]bool{}
 				for _, p := range strings.Split(v, "|") {
@@ -86,6 +89,12 @@ func execOptionCode(c *Cmd) (codes, labels []string) {
 					}
 					v = v[len(o.prefix):]
 				}
+				if o.shell {
+					for _, code := range shellCalls(v) {
+						codes, labels = append(codes, code), append(labels, o.label)
+					}
+					continue
+				}
 				if strings.TrimSpace(v) != "" {
 					codes, labels = append(codes, v), append(labels, o.label)
 				}
@@ -101,7 +110,7 @@ func execOptionCode(c *Cmd) (codes, labels []string) {
 func ExecOptionExpected(label, name string) (known, expected bool) {
 	prog, _, _ := strings.Cut(label, " ")
 	for _, o := range execOpts()[prog] {
-		if o.label == label {
+		if o.label == label || strings.TrimSuffix(o.label, "=") == label {
 			return true, o.expect[name]
 		}
 	}
@@ -116,4 +125,32 @@ func ExecOptionTools() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// shellCalls are the commands make's $(shell …) calls in text run (the
+// parentheses balanced).
+func shellCalls(text string) []string {
+	var out []string
+	for {
+		i := strings.Index(text, "$(shell ")
+		if i < 0 {
+			return out
+		}
+		rest, depth := text[i+len("$(shell "):], 1
+		j := 0
+		for ; j < len(rest) && depth > 0; j++ {
+			switch rest[j] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+		}
+		if depth == 0 {
+			out = append(out, rest[:j-1])
+		} else {
+			out = append(out, rest)
+		}
+		text = rest[j:]
+	}
 }

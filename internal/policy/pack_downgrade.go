@@ -14,7 +14,7 @@ import (
 // the whole machine or its protection is deny, one command or one user's
 // setting is ask.
 func downgradeRules() []Rule {
-	tools := append(callfacts.DowngradeTools(), "set-executionpolicy", "sshpass", "ssh", "scp", "pip", "pip3")
+	tools := append(callfacts.DowngradeTools(), "set-executionpolicy", "sshpass", "ssh", "scp", "pip", "pip3", "git")
 	return []Rule{
 		localRule("core.local:downgrade-system", Deny, "Switching off a security check for the whole machine: trusting a CA system-wide (security add-trusted-cert, certutil -addstore Root, trust anchor), a system proxy (networksetup -setwebproxy, netsh winhttp set proxy, gsettings org.gnome.system.proxy), antivirus off or blinded (Set-MpPreference -Disable*, Add-MpPreference -Exclusion*), Set-ExecutionPolicy Unrestricted/Bypass for the machine, pip trusting a foreign index host; the list is data (callfacts/downgrade.txt)", tools,
 			func(e *Env, c *Cmd) string {
@@ -44,6 +44,12 @@ func downgradeRules() []Rule {
 					}
 				}
 				switch c.Name {
+				case "git":
+					if f := e.F.Command; (strings.Contains(f, "sslVerify") || strings.Contains(f, "sslverify")) && !c.Has("--global", "--system") {
+						if l := strings.ToLower(f); strings.Contains(l, "sslverify=false") || strings.Contains(l, "sslverify false") || strings.Contains(l, "sslverify=0") {
+							return "git runs with TLS checks off: " + c.String()
+						}
+					}
 				case "set-executionpolicy":
 					if scope := execPolicyScope(c); scope == "currentuser" && execPolicyOpen(c) {
 						return "Set-ExecutionPolicy opens the script policy for every later session of the user: " + c.String()
@@ -61,9 +67,22 @@ func downgradeRules() []Rule {
 				return ""
 			},
 			[]string{"npm install --strict-ssl=false", "pip install --index-url http://10.0.0.5:8080/simple requests", "conda config --add channels http://conda.mirror-cn.example/pkgs", "pip install --trusted-host files.example.org x",
-				"Set-ExecutionPolicy Unrestricted -Scope CurrentUser", "sshpass -p hunter2 ssh root@10.0.0.4", "ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null root@203.0.113.9", "uv pip install -i http://mirror.example/simple x"},
+				"Set-ExecutionPolicy Unrestricted -Scope CurrentUser", "sshpass -p hunter2 ssh root@10.0.0.4", "ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null root@203.0.113.9", "uv pip install -i http://mirror.example/simple x", "git -c http.sslVerify=false clone https://git.corp.example/r.git"},
 			[]string{"npm install", "pip install -i https://pypi.org/simple requests", "pip install --index-url http://localhost:3141/simple x", "conda config --add channels conda-forge", "Set-ExecutionPolicy RemoteSigned -Scope CurrentUser -WhatIf",
-				"sshpass -f ~/.pw ssh host", "ssh -o StrictHostKeyChecking=accept-new dev@host"}),
+				"sshpass -f ~/.pw ssh host", "ssh -o StrictHostKeyChecking=accept-new dev@host", "git config http.sslVerify true"}),
+		localRule("core.local:ca-anchor", Deny, "Adding a certificate to the system's trusted CAs by file (cp … /usr/local/share/ca-certificates/, /etc/pki/ca-trust/source/anchors/): after update-ca-certificates every program trusts whoever holds its key, a proxy reading all TLS traffic included", []string{"cp", "mv", "install", "tee", "ln", "rsync", "dd", "cat"},
+			func(e *Env, c *Cmd) string {
+				for _, t := range c.Targets {
+					for _, d := range caAnchorDirs {
+						if strings.HasPrefix(t, d) || t+"/" == d {
+							return c.Name + " puts a certificate among the system's trusted CAs: " + t
+						}
+					}
+				}
+				return ""
+			},
+			[]string{"sudo cp mitm-ca.crt /usr/local/share/ca-certificates/ && sudo update-ca-certificates", "sudo install -m644 proxy.pem /etc/pki/ca-trust/source/anchors/proxy.pem", "sudo tee /usr/local/share/ca-certificates/x.crt < x.pem", "sudo ln -s ~/x.pem /etc/ssl/certs/x.pem"},
+			[]string{"cp /usr/local/share/ca-certificates/corp.crt ./certs/", "ls /etc/ssl/certs", "cp certs/dev.pem ./build/", "update-ca-certificates --help"}),
 		{ID: "core.local:env-downgrade", Mode: Ask, Tools: shellTools,
 			Desc: "Environment that switches off a check or changes what loads for the command or the rest of the line (NODE_TLS_REJECT_UNAUTHORIZED=0, PYTHONHTTPSVERIFY=0, GIT_SSL_NO_VERIFY=1, npm_config_registry/PIP_INDEX_URL to another index, LD_PRELOAD or DYLD_INSERT_LIBRARIES outside the system's libraries, BASH_ENV); the variables are data (callfacts/downgrade.txt)",
 			Match: func(e *Env) string {
@@ -175,3 +194,7 @@ func hostOf(a string) string {
 	}
 	return u.Hostname()
 }
+
+// caAnchorDirs are where a certificate file becomes trusted by the whole
+// system (Debian, Red Hat, Arch, OpenSSL's hashed directory).
+var caAnchorDirs = []string{"/usr/local/share/ca-certificates/", "/usr/share/ca-certificates/", "/etc/pki/ca-trust/source/anchors/", "/etc/ca-certificates/trust-source/anchors/", "/etc/ssl/certs/", "/etc/pki/tls/certs/", "/usr/local/etc/openssl/certs/"}
