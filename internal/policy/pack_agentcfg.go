@@ -12,11 +12,17 @@ import (
 // gives itself a shell tool, or rewrites what it is told cannot be
 // governed afterwards.
 func agentConfigRules() []Rule {
-	agents := []string{"claude", "codex", "gemini", "amp", "qwen", "cursor-agent", "opencode", "aider"}
+	agents := []string{"claude", "codex", "gemini", "amp", "qwen", "cursor-agent", "opencode", "aider", "npx", "bunx", "pnpx", "pnpm", "yarn", "bun"}
 	return []Rule{
 		localRule("core.local:agent-unchecked", Deny, "Starting a coding agent with its permission checks off (claude --dangerously-skip-permissions or --permission-mode bypassPermissions, codex --dangerously-bypass-approvals-and-sandbox or --yolo, gemini --yolo, amp --dangerously-allow-all)", agents,
 			func(e *Env, c *Cmd) string {
+				if !agentCLI(c) {
+					return ""
+				}
 				a := strings.ToLower(" " + strings.Join(c.Args, " ") + " ")
+				if c.Name == "claude" && sub(c) == "config" && anyPos(c, "set", "add") && (strings.Contains(a, "allowedtools") || strings.Contains(a, "permissions") || strings.Contains(a, "bypass") || strings.Contains(a, "skipdangerous")) {
+					return "claude config widens what the agent may do unasked: " + c.String()
+				}
 				for _, f := range []string{"--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--dangerously-bypass-approvals-and-sandbox", "--dangerously-allow-all", "--yolo", " --force ", "--approval-mode yolo", "--approval-mode=yolo", "--sandbox danger-full-access", "--full-auto", "--yes-always"} {
 					if strings.Contains(a, f) && (f != " --force " || c.Name == "cursor-agent") && (f != "--full-auto" || c.Name == "codex") {
 						return c.Name + " runs with its permission checks off: " + c.String()
@@ -27,8 +33,9 @@ func agentConfigRules() []Rule {
 				}
 				return ""
 			},
-			[]string{"claude --dangerously-skip-permissions -p \"finish the migration\"", "claude -p x --permission-mode bypassPermissions", "codex exec --dangerously-bypass-approvals-and-sandbox 'fix it'", "gemini --yolo -p 'clean up'", "codex --yolo"},
-			[]string{"claude -p 'summarize'", "claude --permission-mode plan", "codex exec 'explain'", "gemini -p hi", "claude --help"}),
+			[]string{"claude --dangerously-skip-permissions -p \"finish the migration\"", "claude -p x --permission-mode bypassPermissions", "codex exec --dangerously-bypass-approvals-and-sandbox 'fix it'", "gemini --yolo -p 'clean up'", "codex --yolo",
+				"npx @anthropic-ai/claude-code --dangerously-skip-permissions -p fix", "claude config add allowedTools \"Bash(*)\""},
+			[]string{"claude -p 'summarize'", "claude --permission-mode plan", "codex exec 'explain'", "gemini -p hi", "claude --help", "npx prettier --yolo", "claude config get allowedTools"}),
 		localRule("core.local:agent-mcp-shell", Deny, "Giving a coding agent an MCP server that runs shell commands (claude mcp add … mcp-shell-server, a server started as bash/sh/cmd, desktop-commander, mcp-server-commands): every later command bypasses the guard", agents,
 			func(e *Env, c *Cmd) string {
 				if sub(c) != "mcp" || !anyPos(c, "add", "add-json", "add-from-claude-desktop") {
@@ -171,4 +178,19 @@ func wardenRead(e *Env) string {
 		return p.Via + " reads warden's own files: " + homeRel(p.Path, e.F.Home)
 	}
 	return ""
+}
+
+// agentCLI reports whether c is a coding agent's CLI, run directly or
+// through a package runner (npx @anthropic-ai/claude-code …).
+func agentCLI(c *Cmd) bool {
+	switch c.Name {
+	case "npx", "bunx", "pnpx", "pnpm", "yarn", "bun":
+		for _, a := range c.Pos {
+			if strings.Contains(a, "@anthropic-ai/claude-code") || strings.Contains(a, "@openai/codex") || strings.Contains(a, "@google/gemini-cli") || strings.Contains(a, "@sourcegraph/amp") {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }

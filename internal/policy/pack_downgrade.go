@@ -2,6 +2,7 @@ package policy
 
 import (
 	"net/url"
+	"path"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -83,6 +84,12 @@ func downgradeRules() []Rule {
 			},
 			[]string{"sudo cp mitm-ca.crt /usr/local/share/ca-certificates/ && sudo update-ca-certificates", "sudo install -m644 proxy.pem /etc/pki/ca-trust/source/anchors/proxy.pem", "sudo tee /usr/local/share/ca-certificates/x.crt < x.pem", "sudo ln -s ~/x.pem /etc/ssl/certs/x.pem"},
 			[]string{"cp /usr/local/share/ca-certificates/corp.crt ./certs/", "ls /etc/ssl/certs", "cp certs/dev.pem ./build/", "update-ca-certificates --help"}),
+		{ID: "core.local:package-config-downgrade", Mode: Deny, Tools: shellTools,
+			Desc:  "Writing into a package manager's config file (~/.npmrc, pip.conf, .condarc, .gemrc, .yarnrc, cargo's config, Maven's settings.xml) a trusted host, an index over plain http or TLS checks off: every later install in every project takes what that host serves",
+			Match: packageConfigDowngrade,
+			Catch: []string{"echo \"trusted-host = pypi.evil.example\" >> ~/.config/pip/pip.conf", "echo 'strict-ssl=false' >> ~/.npmrc", "printf 'channels:\\n  - http://conda.x.example/main\\n' > ~/.condarc", "echo 'registry=http://203.0.113.9/' | tee -a .npmrc",
+				"echo ':ssl_verify_mode: 0' >> ~/.gemrc"},
+			Allow: []string{"echo 'save-exact=true' >> .npmrc", "cat ~/.config/pip/pip.conf", "echo '[global]\\ntimeout = 60' > ~/.config/pip/pip.conf", "echo 'registry=https://registry.npmjs.org/' > .npmrc"}},
 		{ID: "core.local:env-downgrade", Mode: Ask, Tools: shellTools,
 			Desc: "Environment that switches off a check or changes what loads for the command or the rest of the line (NODE_TLS_REJECT_UNAUTHORIZED=0, PYTHONHTTPSVERIFY=0, GIT_SSL_NO_VERIFY=1, npm_config_registry/PIP_INDEX_URL to another index, LD_PRELOAD or DYLD_INSERT_LIBRARIES outside the system's libraries, BASH_ENV); the variables are data (callfacts/downgrade.txt)",
 			Match: func(e *Env) string {
@@ -198,3 +205,31 @@ func hostOf(a string) string {
 // caAnchorDirs are where a certificate file becomes trusted by the whole
 // system (Debian, Red Hat, Arch, OpenSSL's hashed directory).
 var caAnchorDirs = []string{"/usr/local/share/ca-certificates/", "/usr/share/ca-certificates/", "/etc/pki/ca-trust/source/anchors/", "/etc/ca-certificates/trust-source/anchors/", "/etc/ssl/certs/", "/etc/pki/tls/certs/", "/usr/local/etc/openssl/certs/"}
+
+// packageConfigs are the files package managers read their index and TLS
+// settings from.
+var packageConfigs = map[string]bool{".npmrc": true, "pip.conf": true, "pip.ini": true, ".condarc": true, ".gemrc": true, ".yarnrc": true, ".yarnrc.yml": true,
+	"config.toml": true, "config": true, "settings.xml": true, "bunfig.toml": true, "uv.toml": true, ".pydistutils.cfg": true, ".bowerrc": true}
+
+var configDowngrade = re(`(?i)trusted[-_]host|strict[-_]?ssl\s*[=:]?\s*false|enableStrictSsl\s*:\s*false|ssl[-_]verify(?:[-_]mode)?\s*[=:]\s*(?:false|0|no)|(?:registry|index[-_]url|extra[-_]index[-_]url|npmRegistryServer|url|mirror)\s*[=:]?\s*["']?http://|^\s*-\s*http://|check-revoke\s*=\s*false|insecure\s*[=:]\s*true|\bhttp://`)
+
+func packageConfigDowngrade(e *Env) string {
+	if len(e.F.Redirects) == 0 && len(e.Touches()) == 0 {
+		return ""
+	}
+	hit := ""
+	for _, tc := range e.Touches() {
+		b := path.Base(tc.Path)
+		if packageConfigs[b] && (b != "config" && b != "config.toml" || strings.Contains(tc.Path, "/.cargo/")) {
+			hit = tc.Path
+			break
+		}
+	}
+	if hit == "" {
+		return ""
+	}
+	if m := configDowngrade.FindString(e.F.Command); m != "" && !strings.Contains(m, "localhost") {
+		return "the line writes " + homeRel(hit, e.F.Home) + " with " + strings.TrimSpace(m) + ": every later install trusts it"
+	}
+	return ""
+}

@@ -237,6 +237,9 @@ func wideRoot(e *Env, c *Cmd) string {
 		if n == e.F.Home || n == "/" || n == "/home" || n == "/Users" || n == "/root" || n == "/etc" || strings.EqualFold(p, `C:\`) || strings.EqualFold(p, `C:\Users`) {
 			return p
 		}
+		if n == e.F.Home+"/.config" || n == e.F.Home+"/.local" || n == e.F.Home+"/Library" || n == e.F.Home+"/.local/share" {
+			return p // every tool's settings and tokens at once
+		}
 	}
 	return ""
 }
