@@ -223,13 +223,13 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 					n.powershell(code)
 				}
 			}
-		case psInvoke[strings.ToLower(name)]:
+		case psInvoke[lowerName(name)]:
 			// iex (iwr …).Content typed into a shell that is PowerShell: the
 			// whole line is the code the expression evaluates
 			if n.f.Commands[idx].Feed == "" {
 				n.f.Commands[idx].Feed = n.fetchedFeed(name, n.f.Command)
 			}
-		case psStart[strings.ToLower(name)]:
+		case psStart[lowerName(name)]:
 			if argv := startProcessArgv(c.Args); len(argv) > 0 {
 				n.derive("%s starts %q", name, short(strings.Join(argv, " ")))
 				n.command(argv, false, nil, depth, w, upstream)

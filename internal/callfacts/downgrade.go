@@ -83,8 +83,21 @@ func (c *Cmd) Downgrade() (level, why string) {
 	return r.kind, c.Name + " " + strings.Join(c.Args, " ") + " switches off a security check"
 }
 
-// DowngradeTools are the programs downgrade.txt names.
-func DowngradeTools() []string { return programNames(downgrades().cmds) }
+// DowngradeTools are the programs downgrade.txt names at level ("deny"
+// or "ask").
+func DowngradeTools(level string) []string {
+	var out []string
+	for n, rules := range downgrades().cmds {
+		for _, r := range rules {
+			if r.kind == level {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
 
 // EnvDowngrade finds in a command line an environment variable set to a
 // value that switches off a check (NODE_TLS_REJECT_UNAUTHORIZED=0,

@@ -21,6 +21,9 @@ type execOpt struct {
 	prefix string
 	expect map[string]bool
 	shell  bool // extract=shell: the code is what $(shell …) runs
+	// labelOnly: git -c keys, read by toolcode.go before the global
+	// options are set aside; the line only names what each key expects
+	labelOnly bool
 }
 
 var execOpts = sync.OnceValue(func() map[string][]execOpt {
@@ -32,6 +35,7 @@ var execOpts = sync.OnceValue(func() map[string][]execOpt {
 		}
 		o := execOpt{opts: strings.Split(f[1], "|")}
 		o.label = f[0] + " " + o.opts[0]
+		o.labelOnly = f[0] == "git" && f[1] == "-c"
 		for _, kv := range f[2:] {
 			k, v, _ := strings.Cut(kv, "=")
 			switch k {
@@ -70,6 +74,9 @@ func execOptionCode(c *Cmd) (codes, labels []string) {
 			continue
 		}
 		for _, o := range table {
+			if o.labelOnly {
+				continue
+			}
 			for _, opt := range o.opts {
 				v, ok := "", false
 				switch {

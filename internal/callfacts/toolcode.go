@@ -284,3 +284,14 @@ func startProcessArgv(args []string) []string {
 	}
 	return append(argv, strings.Fields(list)...)
 }
+
+// lowerName is name in lower case, without a copy when it has no upper
+// case letter (almost every program name).
+func lowerName(name string) string {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c >= 'A' && c <= 'Z' {
+			return strings.ToLower(name)
+		}
+	}
+	return name
+}

@@ -32,7 +32,7 @@ func execOptionRules() []Rule {
 			Catch: []string{"tar -cf a.tar --to-command='python3 x.py' src", "tar -I 'sh -c id' -cf x.tar .", "zip a.zip f -T -TT 'python3 -c pass'", "rsync -e 'bash x.sh' . h:", "ssh -o LocalCommand='touch /tmp/x' -o PermitLocalCommand=yes host",
 				"sudo apt-get update -o APT::Update::Pre-Invoke::=/tmp/p.sh"},
 			Allow: []string{"tar -I zstd -cf x.tar.zst .", "tar --use-compress-program=pigz -cf x.tgz .", "rsync -avz -e 'ssh -p 2222' . host:/srv/x", "ssh -o ProxyCommand='ssh -W %h:%p bastion' host", "zip -r a.zip src", "tar -czf a.tgz src"}},
-		{ID: "core.local:exec-option-script", Mode: Deny, Tools: shellTools, Cmds: callfacts.ExecOptionTools(),
+		{ID: "core.local:exec-option-script", Mode: Deny, Tools: shellTools, Cmds: scriptOptionTools(),
 			Desc: "An option that makes an everyday program run a script from a scratch directory (tar --checkpoint-action=exec='sh /tmp/x.sh', rsync -e /tmp/x, zip -TT 'bash /dev/shm/y'): code dropped where nobody reviews it runs under a harmless name",
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {
@@ -59,4 +59,18 @@ func execOptionRules() []Rule {
 			Catch: []string{"tar -cf /dev/null --checkpoint=1 --checkpoint-action=exec='sh /tmp/x.sh' .", "rsync -e /tmp/.r . host:", "zip a.zip f -T -TT 'bash /dev/shm/y'", "tar -xf a.tar --to-command=/var/tmp/t"},
 			Allow: []string{"tar -cf x.tar --checkpoint=1000 --checkpoint-action=dot .", "rsync -e ssh . host:", "tar -I zstd -xf x.tar.zst", "sh /tmp/x.sh"}},
 	}
+}
+
+// scriptOptionTools are the programs whose options hand a shell a command
+// line (tar, zip, rsync, ssh…); make's --eval and git's -c keys give code
+// in their own syntax, judged by core.local:exec-option and the rules the
+// code meets.
+func scriptOptionTools() []string {
+	var out []string
+	for _, n := range callfacts.ExecOptionTools() {
+		if n != "git" && n != "make" && n != "gmake" {
+			out = append(out, n)
+		}
+	}
+	return out
 }

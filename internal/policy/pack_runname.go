@@ -17,7 +17,7 @@ func runNameRules() []Rule {
 		localRule("core.local:run-name-release", Ask, "A task runner target named for shipping (deploy, release, publish, ship, promote, rollout) when its definition is not on disk to read", runnersNamed,
 			func(e *Env, c *Cmd) string {
 				t, _ := runTarget(e, c)
-				if t == "" || !nameHas(t, shipWords) || nameHas(t, rehearsalWords) {
+				if t == "" || !nameHas(t, shipWords) || nameHas(t, rehearsalWords) || definitionRead(e, c) {
 					return ""
 				}
 				return c.Name + " runs the target " + t + ", whose definition is not on disk to read: it ships something"
@@ -28,6 +28,9 @@ func runNameRules() []Rule {
 			func(e *Env, c *Cmd) string {
 				t, vars := runTarget(e, c)
 				if t == "" {
+					return ""
+				}
+				if (nameHas(t, destroyWords) || len(vars) > 0 && cleanWords[strings.ToLower(t)]) && definitionRead(e, c) {
 					return ""
 				}
 				if nameHas(t, destroyWords) && (nameHas(t, prodWords) || nameHas(strings.Join(vars, " "), prodWords)) {
@@ -120,47 +123,52 @@ func nameHas(name string, set map[string]bool) bool {
 }
 
 // runTarget is the target a runner is asked to run and the variables
-// given (make X V=1, npm run X, just X, task X), "" when the definition
-// was read from disk (commands then run under the runner's label) or
-// there is no target.
+// given (make X V=1, npm run X, just X, task X), "" when there is none.
 func runTarget(e *Env, c *Cmd) (string, []string) {
 	if len(c.Pos) == 0 || c.Has("-n", "--just-print", "--recon", "-l", "--list") {
 		return "", nil
 	}
+	var names [2]string
+	n := 0
+	var vars []string
+	for _, p := range c.Pos {
+		if strings.IndexByte(p, '=') >= 0 {
+			vars = append(vars, p)
+		} else if n < len(names) {
+			names[n] = p
+			n++
+		}
+	}
+	t := ""
+	switch c.Name {
+	case "npm", "pnpm", "bun":
+		if n == 2 && (names[0] == "run" || names[0] == "run-script") {
+			t = names[1]
+		}
+	case "yarn":
+		if n == 2 && names[0] == "run" {
+			t = names[1]
+		} else if n >= 1 && names[0] != "run" && !yarnBuiltin[names[0]] {
+			t = names[0]
+		}
+	default:
+		t = names[0]
+	}
+	return t, vars
+}
+
+// definitionRead reports whether the reading found c's definition on
+// disk: the commands it runs are then in the facts, under its label, and
+// judged like any other.
+func definitionRead(e *Env, c *Cmd) bool {
 	for i := range e.F.Commands {
 		for _, w := range e.F.Commands[i].Wrappers {
-			if strings.HasPrefix(w, c.Name+" ") {
-				return "", nil // the definition was read: the commands it runs are judged
+			if len(w) > len(c.Name) && w[len(c.Name)] == ' ' && strings.HasPrefix(w, c.Name) {
+				return true
 			}
 		}
 	}
-	var vars, names []string
-	for _, p := range c.Pos {
-		if strings.Contains(p, "=") {
-			vars = append(vars, p)
-		} else {
-			names = append(names, p)
-		}
-	}
-	switch c.Name {
-	case "npm", "pnpm", "bun":
-		if len(names) >= 2 && (names[0] == "run" || names[0] == "run-script") {
-			return names[1], vars
-		}
-		return "", nil
-	case "yarn":
-		if len(names) >= 2 && names[0] == "run" {
-			return names[1], vars
-		}
-		if len(names) == 1 && !yarnBuiltin[names[0]] {
-			return names[0], vars
-		}
-		return "", nil
-	}
-	if len(names) == 0 {
-		return "", nil
-	}
-	return names[0], vars
+	return false
 }
 
 var yarnBuiltin = map[string]bool{"install": true, "add": true, "remove": true, "upgrade": true, "publish": true, "info": true, "init": true, "why": true, "link": true, "unlink": true, "list": true, "outdated": true, "cache": true, "config": true, "global": true, "dlx": true, "workspace": true, "workspaces": true, "set": true, "npm": true}

@@ -233,6 +233,9 @@ func searchesWide(e *Env, c *Cmd) bool { return wideRoot(e, c) != "" }
 
 func wideRoot(e *Env, c *Cmd) string {
 	for _, p := range c.Pos {
+		if p == "" || p[0] != '/' && p[0] != '~' && p[0] != '$' && p[0] != '.' && p[0] != 'C' && p[0] != 'c' && c.Dir != e.F.Home && c.Dir != "/" {
+			continue // a relative name below the directory it runs in
+		}
 		n := e.abs(c, p)
 		if n == e.F.Home || n == "/" || n == "/home" || n == "/Users" || n == "/root" || n == "/etc" || strings.EqualFold(p, `C:\`) || strings.EqualFold(p, `C:\Users`) {
 			return p
