@@ -19,7 +19,7 @@ var interpreters = map[string][]string{
 	"python": {"-c"}, "python2": {"-c"}, "python3": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
 	"ruby": {"-e"}, "node": {"-e", "--eval", "-p", "--print"}, "nodejs": {"-e", "--eval", "-p", "--print"},
 	"perl": {"-e", "-E"}, "php": {"-r"}, "lua": {"-e"}, "deno": {"eval"}, "bun": {"-e", "--eval"},
-	"rscript": {"-e"}, "tclsh": {"-c"}, "wish": {"-c"},
+	"rscript": {"-e"}, "tclsh": {"-c"}, "wish": {"-c"}, "julia": {"-e", "--eval", "-E", "--print"},
 }
 
 // command records argv (and, through wrappers, the commands it runs).
