@@ -19,7 +19,7 @@ var interpreters = map[string][]string{
 	"python": {"-c"}, "python2": {"-c"}, "python3": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
 	"ruby": {"-e"}, "node": {"-e", "--eval", "-p", "--print"}, "nodejs": {"-e", "--eval", "-p", "--print"},
 	"perl": {"-e", "-E"}, "php": {"-r"}, "lua": {"-e"}, "deno": {"eval"}, "bun": {"-e", "--eval"},
-	"rscript": {"-e"}, "tclsh": {"-c"}, "wish": {"-c"},
+	"rscript": {"-e"}, "tclsh": {"-c"}, "wish": {"-c"}, "julia": {"-e", "--eval", "-E", "--print"},
 }
 
 // command records argv (and, through wrappers, the commands it runs).
@@ -195,8 +195,24 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 					// -EncodedCommand: base64 of UTF-16LE text
 					if code := decodeUTF16Base64(c.Args[i+1]); code != "" {
 						n.derive("%s runs the encoded %q", name, short(code))
+						if n.f.Commands[idx].Feed == "" {
+							n.f.Commands[idx].Feed = n.fetchedFeed(name, code) // -enc of "iwr … | iex"
+						}
 						n.powershell(code)
 					}
+				}
+				if l := strings.ToLower(a); (l == "-command" || l == "-c" || l == "-file" || l == "-f") && i+1 < len(c.Args) && c.Args[i+1] == "-" {
+					// pwsh -Command -: the script is its input, as sh reads a pipe
+					if stdin != nil && stdin.known {
+						n.derive("%s runs its input %q", name, short(stdin.s))
+						n.powershell(stdin.s)
+					} else if stdin != nil {
+						n.f.Commands[idx].FeedUnknown = true
+						if stdin.from != "" {
+							n.f.Commands[idx].Feed = stdin.from
+						}
+					}
+					break
 				}
 				if l := strings.ToLower(a); (l == "-command" || l == "-c" || l == "/c") && i+1 < len(c.Args) {
 					code := strings.Join(c.Args[i+1:], " ")
@@ -207,6 +223,17 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 					n.powershell(code)
 				}
 			}
+		case psInvoke[lowerName(name)]:
+			// iex (iwr …).Content typed into a shell that is PowerShell: the
+			// whole line is the code the expression evaluates
+			if n.f.Commands[idx].Feed == "" {
+				n.f.Commands[idx].Feed = n.fetchedFeed(name, n.f.Command)
+			}
+		case psStart[lowerName(name)]:
+			if argv := startProcessArgv(c.Args); len(argv) > 0 {
+				n.derive("%s starts %q", name, short(strings.Join(argv, " ")))
+				n.command(argv, false, nil, depth, w, upstream)
+			}
 		case name == "sed":
 			n.sedCode(&c, depth, w)
 		case name == "vi" || name == "vim" || name == "nvim" || name == "ex" || name == "view":
@@ -215,6 +242,11 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			if len(c.Pos) > 0 && !c.Has("-f") {
 				n.interp(name, c.Pos[0], depth+1, w)
 			}
+		}
+		codes, labels := execOptionCode(&c)
+		for i, code := range codes {
+			n.derive("%s runs %q", labels[i], short(code))
+			n.shell(code, depth+1, append(append([]string(nil), w...), labels[i]), nil)
 		}
 		for _, code := range stringCode(&c) {
 			n.derive("%s runs %q", name, short(code))
@@ -463,7 +495,17 @@ func (n *normalizer) paths(c *Cmd) {
 			}
 		}
 		return
+	case "ssh", "sftp":
+		// -i KEY, -F CONFIG, -o …: the identity and config files ssh uses
+		// to log in are option values, not files it reads out or sends
+		pos, _ = positionals(c.Args, sshValueOpts...)
+		if c.Name == "ssh" && len(pos) > 1 {
+			pos = pos[:1] // the host; the rest is the remote command
+		}
 	case "cp", "mv", "ln", "install", "rsync", "scp":
+		if c.Name == "scp" {
+			pos, _ = positionals(c.Args, sshValueOpts...)
+		}
 		if len(pos) > 1 {
 			n.addPath(pos[len(pos)-1], OpWrite, c.Name)
 			if c.Name == "mv" {
@@ -592,3 +634,6 @@ func decodeUTF16Base64(s string) string {
 	}
 	return string(utf16.Decode(u))
 }
+
+// sshValueOpts are the options of ssh, scp and sftp that take a value.
+var sshValueOpts = []string{"-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-P", "-p", "-Q", "-R", "-S", "-W", "-w"}

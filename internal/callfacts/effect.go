@@ -52,6 +52,11 @@ func effectOf(c *Cmd) (Effect, string) {
 			return EffectDelete, c.Name + " deletes outside this machine"
 		}
 	}
+	if downgrades().cmds[c.Name] != nil {
+		if lv, why := c.Downgrade(); lv == "deny" {
+			return EffectWrite, why // the machine's trust store, proxy or antivirus changed
+		}
+	}
 	if rule := effectRules()[c.Name]; rule != nil && !c.DryRun() {
 		if e, why := rule(c); e != EffectNone {
 			return e, why
@@ -129,6 +134,10 @@ func buildEffectRules() map[string]effectRule {
 	m["ssh"] = sshEffect
 	m["crontab"], m["at"], m["batch"] = scheduleEffect, scheduleEffect, scheduleEffect
 	m["warden"], m["pace-maker"] = wardenEffect, wardenEffect
+	// reg add/delete/import, schtasks /create|/delete|/change: the
+	// registry and the scheduled tasks changed (query, export: read)
+	m["reg"], m["reg.exe"] = windowsEffect, windowsEffect
+	m["schtasks"], m["schtasks.exe"] = windowsEffect, windowsEffect
 	// ip OBJECT VERB: routes, links and addresses changed (ip link set
 	// eth0 down, ip route del default); show/list read
 	m["ip"] = func(c *Cmd) (Effect, string) {
@@ -193,6 +202,9 @@ func inPlaceEffect(c *Cmd) (Effect, string) {
 func findEffect(c *Cmd) (Effect, string) {
 	if c.Has("-delete") {
 		return EffectDelete, "find -delete"
+	}
+	if c.Has("-fprint", "-fprint0", "-fprintf", "-fls") {
+		return EffectWrite, "find -fprint writes a file" // tools.txt: out=
 	}
 	return EffectNone, ""
 }
@@ -289,4 +301,16 @@ func downloads(name string, args []string) bool {
 		}
 	}
 	return name == "wget"
+}
+
+// windowsEffect: reg and schtasks verbs that change the registry or the
+// scheduled tasks.
+func windowsEffect(c *Cmd) (Effect, string) {
+	for _, a := range c.Args {
+		switch strings.ToLower(a) {
+		case "add", "delete", "import", "restore", "load", "unload", "copy", "/create", "/delete", "/change", "-create", "-delete", "-change":
+			return EffectWrite, c.Name + " " + a + " changes the registry or the scheduled tasks"
+		}
+	}
+	return EffectNone, ""
 }

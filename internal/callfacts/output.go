@@ -35,7 +35,9 @@ type text struct {
 // fetchers produce text from the network; decoders turn literals into
 // code that is not visible in the line.
 var fetchers = map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "aria2c": true,
-	"xh": true, "lynx": true, "nc": true, "ncat": true, "socat": true}
+	"xh": true, "lynx": true, "nc": true, "ncat": true, "socat": true,
+	// PowerShell's, typed into a shell that is PowerShell
+	"iwr": true, "irm": true, "Invoke-WebRequest": true, "Invoke-RestMethod": true, "invoke-webrequest": true, "invoke-restmethod": true}
 
 // IsFetcher reports whether a program produces text from the network.
 func IsFetcher(name string) bool { return fetchers[name] || strings.HasPrefix(name, codeFetchFeed) }

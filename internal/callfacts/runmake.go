@@ -242,6 +242,9 @@ func (n *normalizer) runMake(c *Cmd, stdin *text, depth int, wrappers []string) 
 	}
 	if !mk.known {
 		c.FeedUnknown = true // a makefile the line fetched or built (nothing appended yet: c is current)
+		if c.Feed == "" {
+			c.Feed = mk.from // make -f <(curl …): the rules come from the network
+		}
 		return
 	}
 	_, written := n.files[file]

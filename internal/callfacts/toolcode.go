@@ -228,12 +228,70 @@ func stringCode(c *Cmd) []string {
 		}
 	case "osascript":
 		for _, a := range c.Args {
-			if _, r, ok := strings.Cut(a, "do shell script"); ok {
-				if l := Literals(r); len(l) > 0 {
-					out = append(out, l[0])
+			// do shell script "…"; Terminal's do script "…" and iTerm's
+			// write text "…" type the text into a new shell
+			for _, verb := range []string{"do shell script", "do script", "write text"} {
+				if _, r, ok := strings.Cut(a, verb); ok {
+					if l := Literals(r); len(l) > 0 {
+						out = append(out, l[0])
+					}
+					break
 				}
 			}
 		}
 	}
 	return out
+}
+
+// psInvoke are PowerShell's names for evaluating a string as code.
+var psInvoke = map[string]bool{"iex": true, "invoke-expression": true}
+
+// psStart are PowerShell's names for starting a process.
+var psStart = map[string]bool{"start-process": true, "saps": true}
+
+// startProcessArgv is the command Start-Process starts: -FilePath (or the
+// first positional) and -ArgumentList split into words.
+func startProcessArgv(args []string) []string {
+	prog, list := "", ""
+	for i := 0; i < len(args); i++ {
+		a := strings.ToLower(args[i])
+		switch {
+		case (a == "-filepath" || a == "-file") && i+1 < len(args):
+			prog = args[i+1]
+			i++
+		case (a == "-argumentlist" || a == "-args" || a == "-arguments") && i+1 < len(args):
+			list = args[i+1]
+			i++
+		case a == "-verb" || a == "-windowstyle" || a == "-workingdirectory" || a == "-credential" || a == "-redirectstandardoutput" || a == "-redirectstandarderror":
+			i++
+		case strings.HasPrefix(a, "-"):
+		case prog == "":
+			prog = args[i]
+		case list == "":
+			list = args[i]
+		}
+	}
+	if prog == "" {
+		return nil
+	}
+	argv := []string{prog}
+	list = strings.TrimSpace(list)
+	// -c / -Command: the rest is one code string
+	for _, f := range []string{"-c ", "-command ", "/c ", "-Command "} {
+		if strings.HasPrefix(list, f) {
+			return append(argv, strings.TrimSpace(f), strings.TrimSpace(list[len(f):]))
+		}
+	}
+	return append(argv, strings.Fields(list)...)
+}
+
+// lowerName is name in lower case, without a copy when it has no upper
+// case letter (almost every program name).
+func lowerName(name string) string {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c >= 'A' && c <= 'Z' {
+			return strings.ToLower(name)
+		}
+	}
+	return name
 }

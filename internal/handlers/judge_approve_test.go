@@ -223,7 +223,7 @@ func TestToolApproveLazyVerdictDeniesNextCallOnce(t *testing.T) {
 	e.cfg.Validation.Lazy = true
 	e.prompt("Ship the release.")
 	// Call 1: the first after a prompt, strict: approved.
-	if d, _ := e.bash("make release"); d.Verdict == event.Deny {
+	if d, _ := e.bash("make package"); d.Verdict == event.Deny {
 		t.Fatalf("call 1: %+v", d)
 	}
 	e.wantCalls(1)

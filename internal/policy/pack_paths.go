@@ -158,21 +158,25 @@ func pathsPack() Pack {
 				}
 				return ""
 			},
-			Catch: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env","content":"A=1"}}`, "echo 'KEY=x' >> .env.local", `{"tool_name":"Edit","tool_input":{"file_path":".env.production","old_string":"a","new_string":"b"}}`, "cp secrets .env", "rm .env"},
-			Allow: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env.example","content":"A="}}`, "cat .env", "cp .env .env.backup", `{"tool_name":"Read","tool_input":{"file_path":".env"}}`, "cp .env.example .env.sample", "grep API .env", "cp -n .env.example .env"},
+			Catch: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env","content":"A=1"}}`, "echo 'KEY=x' >> .env.local", `{"tool_name":"Edit","tool_input":{"file_path":".env.production","old_string":"a","new_string":"b"}}`, "cp secrets .env", "rm .env", "cp .env.example ~/.env"},
+			Allow: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env.example","content":"A="}}`, "cat .env", "cp .env .env.backup", `{"tool_name":"Read","tool_input":{"file_path":".env"}}`, "cp .env.example .env.sample", "grep API .env", "cp -n .env.example .env", "cp .env.example .env", "cp .env.sample ./.env"},
 		},
 	}}
 }
 
-// envFromTemplate: cp -n (never over an existing file) from a template
-// (.env.example, .env.sample, .env.template, .env.dist) — the first step of
-// most projects' set-up, with no secret in it.
+// envFromTemplate: cp from a template (.env.example, .env.sample,
+// .env.template, .env.dist) into the project — the first step of most
+// projects' set-up, with no secret in it — with cp -n, or when no .env is
+// there yet to be overwritten (a .env on disk holds the user's secrets).
 func envFromTemplate(e *Env, p PathRef) bool {
 	if p.Via != "cp" {
 		return false
 	}
 	for _, c := range e.F.Cmds("cp") {
-		if !c.Has("-n", "--no-clobber", "--update=none") || len(c.Pos) != 2 {
+		if len(c.Pos) != 2 {
+			continue
+		}
+		if !c.Has("-n", "--no-clobber", "--update=none") && (!under(p.Path, e.F.Project) || fileExists(p.Path)) {
 			continue
 		}
 		switch b := path.Base(c.Pos[0]); {

@@ -342,6 +342,9 @@ func deployTaskRule() Rule {
 			if onlyHelp(c) || c.Has("-n", "--just-print", "--dry-run", "--dry", "--list", "-l") && c.Name != "npm" {
 				return ""
 			}
+			if definitionRead(e, c) { // what the definition runs was read and is judged instead
+				return ""
+			}
 			if t := deployTask(c); t != "" {
 				return c.Name + " " + t + " ships to others by its name: " + c.String()
 			}

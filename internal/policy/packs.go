@@ -16,5 +16,5 @@ func Builtin() []Pack { return slices.Clone(builtinPacks()) }
 
 var builtinPacks = sync.OnceValue(func() []Pack {
 	return []Pack{shellPack(), gitPack(), sqlPack(), interpPack(), pathsPack(), sensitivePack(), selfPack(), sizePack(),
-		secretsPack(), riskyPack(), externalPack(), indirectPack(), destroyPack(), zonesPack(), hostControlPack()}
+		secretsPack(), riskyPack(), externalPack(), indirectPack(), destroyPack(), zonesPack(), hostControlPack(), localPack()}
 })
