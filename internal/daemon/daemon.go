@@ -276,6 +276,12 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 	state := State{PID: os.Getpid(), Addr: addr, URL: o.BaseURL, Started: id.started, Version: o.Version}
 	stamp := o.live.Stamp()
 	state.Config = &stamp
+	// The CLI's token is in place before the state file says where the
+	// daemon listens: a client that finds serve.json finds the token too.
+	if err := ensureCLIToken(ctx, st, o.TokenPath); err != nil {
+		ln.Close()
+		return err
+	}
 	if err := writeState(o.StatePath, state); err != nil {
 		ln.Close()
 		return err
@@ -321,10 +327,6 @@ func serve(ctx context.Context, o *Options, log *slog.Logger) error {
 		build = func() error { return buildWaiting(p, wait, id) }
 	}
 	if err := build(); err != nil {
-		ln.Close()
-		return err
-	}
-	if err := ensureCLIToken(ctx, st, o.TokenPath); err != nil {
 		ln.Close()
 		return err
 	}
