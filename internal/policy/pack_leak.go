@@ -244,7 +244,7 @@ func leakRules() []Rule {
 					if p.Op == OpWrite || p.Op == OpDelete || listing[p.Via] || p.Via == "source" || p.Via == "." {
 						continue
 					}
-					if secretFile(p.Path) && !generatesKeys(e, p.Via) {
+					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !reducedOutput(e, p.Via) {
 						return fmt.Sprintf("%s reads %s, which holds secrets", p.Via, homeRel(p.Path, e.F.Home))
 					}
 				}
@@ -311,7 +311,7 @@ func exfilReasonOnce(e *Env) string {
 			if len(e.F.Commands) > i+1 && len(e.F.Commands[i+1].Upstream) > 0 && contains(senders, e.F.Commands[i+1].Name) {
 				return fmt.Sprintf("%s sends %s over the network", e.F.Commands[i+1].Name, s)
 			}
-			if c.Captured || consumedByPipe(e.F.Commands, i) {
+			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) {
 				// $(gh auth token), aws ecr get-login-password | docker
 				// login --password-stdin: not printed; where it goes
 				// is judged where it is used
