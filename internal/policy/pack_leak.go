@@ -52,6 +52,9 @@ func secretName(v string) bool {
 // echo $GITHUB_TOKEN, printenv AWS_SECRET_ACCESS_KEY, gh auth token,
 // security find-generic-password -w, gpg --export-secret-keys.
 func printsSecret(c *Cmd) string {
+	if s := revealsSecret(c); s != "" {
+		return s // pulumi --show-secrets, doppler secrets download --no-file (pack_fp2_kinds.go)
+	}
 	switch c.Name {
 	case "echo", "printf", "print":
 		for _, a := range c.Args {
@@ -105,7 +108,7 @@ func printsSecret(c *Cmd) string {
 
 // secretFile reports whether p is an environment or key file.
 func secretFile(p string) bool {
-	return envFile(path.Base(p)) || keyFile(p) || strings.HasPrefix(p, "/proc/") && path.Base(p) == "environ"
+	return envFile(path.Base(p)) || keyFile(p) || strings.HasPrefix(p, "/proc/") && path.Base(p) == "environ" || secretMount(p)
 }
 
 // passThrough print what they read: a secret piped into them still
