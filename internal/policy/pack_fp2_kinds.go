@@ -142,7 +142,7 @@ func fp2GitRules() []Rule {
 func fp2LocalRules() []Rule {
 	return []Rule{
 		{ID: "core.local:instruction-no-ask", Mode: Deny, Tools: shellTools,
-			Desc:  "Writing into the agent's instruction files (CLAUDE.md, AGENTS.md, .cursorrules…) text that takes the user's approval away: never ask for confirmation, do not ask for permission, run without approval, bypass the permissions",
+			Desc: "Writing into the agent's instruction files (CLAUDE.md, AGENTS.md, .cursorrules…) text that takes the user's approval away: never ask for confirmation, do not ask for permission, run without approval, bypass the permissions",
 			Match: func(e *Env) string {
 				if why := instructionSkip(e); why != "" {
 					if m := noAsk.FindString(e.F.Command); m != "" {
