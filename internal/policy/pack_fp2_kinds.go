@@ -200,3 +200,83 @@ func secretMount(p string) bool {
 	}
 	return false
 }
+
+// sourceGlobEmptied: every file of a source language in a directory
+// replaced or emptied at once (for f in src/*.py; do : > "$f"; done,
+// truncate -s 0 lib/*.go): the project's source, gone in bulk.
+func sourceGlobEmptied(e *Env) string {
+	emptied := func(p string) bool {
+		b := path.Base(p)
+		return within(p, e.F.Project) && strings.HasPrefix(b, "*.") && sourceExts[strings.ToLower(strings.TrimPrefix(b, "*."))]
+	}
+	for _, r := range e.F.Redirects {
+		if (r.Op == ">" || r.Op == ">|") && emptied(r.Target) {
+			return "> replaces every " + path.Base(r.Target) + " file of " + homeRel(path.Dir(r.Target), e.F.Home) + ": the project's source, emptied"
+		}
+	}
+	for _, c := range e.F.Cmds("truncate") {
+		if optJoined(c, "-s", "--size") != "0" {
+			continue
+		}
+		for _, p := range c.Pos {
+			if emptied(e.abs(c, p)) {
+				return "truncate empties every " + path.Base(p) + " file of " + path.Dir(p) + ": the project's source"
+			}
+		}
+	}
+	return ""
+}
+
+// foreignKeyGrant: a public key added to an account (gh ssh-key add,
+// glab ssh-key add, gh repo deploy-key add, ssh-copy-id -i, doctl
+// compute ssh-key import, hcloud ssh-key create) from a file that is not
+// the user's own key in ~/.ssh (/tmp/k.pub): whoever holds its private
+// half gets lasting access to the account.
+func foreignKeyGrant(e *Env, c *Cmd) string {
+	if onlyHelp(c) {
+		return ""
+	}
+	verb := false
+	for _, p := range c.Pos {
+		switch p {
+		case "add", "create", "import", "upload":
+			verb = true
+		}
+	}
+	if c.Name == "ssh-copy-id" {
+		verb = true
+	}
+	if !verb {
+		return ""
+	}
+	var files []string
+	for i, a := range c.Args {
+		switch {
+		case strings.HasSuffix(a, ".pub") && !strings.HasPrefix(a, "-"):
+			files = append(files, a)
+		case (a == "-i" || a == "--public-key-file" || a == "--public-key-from-file" || a == "--key-file") && i+1 < len(c.Args):
+			files = append(files, c.Args[i+1])
+		default:
+			if k, v, ok := strings.Cut(a, "="); ok && (k == "--public-key-file" || k == "--public-key-from-file") {
+				files = append(files, v)
+			}
+		}
+	}
+	for _, f := range files {
+		p := e.abs(c, f)
+		if callfacts.UnknownValue(f) || e.F.Home != "" && within(p, e.F.Home+"/.ssh") {
+			continue
+		}
+		return c.Name + " grants the key " + homeRel(p, e.F.Home) + ", not one of the user's own in ~/.ssh, access to the account: " + c.String()
+	}
+	return ""
+}
+
+func fp2SecretRules() []Rule {
+	return []Rule{
+		cmdRule("core.local:grant-foreign-key", Deny, "Adding to an account a public key from outside ~/.ssh (gh ssh-key add /tmp/k.pub, gh repo deploy-key add, glab ssh-key add, ssh-copy-id -i /tmp/x, doctl compute ssh-key import, hcloud ssh-key create): lasting access for whoever holds the private half", []string{"gh", "glab", "ssh-copy-id", "doctl", "hcloud"},
+			foreignKeyGrant,
+			[]string{"gh ssh-key add /tmp/k.pub --title ci", "gh repo deploy-key add /tmp/deploy.pub --allow-write", "glab ssh-key add ./k.pub -t x", "ssh-copy-id -i /tmp/x.pub deploy@web-1", "doctl compute ssh-key import ci --public-key-file /tmp/ci.pub"},
+			[]string{"gh ssh-key add ~/.ssh/id_ed25519.pub --title laptop", "gh ssh-key list", "ssh-copy-id -i ~/.ssh/id_ed25519.pub deploy@web-1", "gh repo view", "hcloud ssh-key list"}),
+	}
+}
