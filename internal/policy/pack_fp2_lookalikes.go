@@ -268,10 +268,26 @@ func localMirrorDest(c *Cmd) bool {
 	return true
 }
 
-// pinnedRelease: a repository URL pinned to a release tag or a full
-// commit (git+https://github.com/psf/requests@v2.32.3): a fixed, public
-// version, like a registry release.
-var pinnedRelease = regexp.MustCompile(`(?i)^git\+https://[\w.-]+/[\w.-]+/[\w.-]+?(?:\.git)?@(?:v?\d+(?:\.\d+)+(?:[-.]?(?:rc|post|b|a)\d*)?|[0-9a-f]{40})(?:#.*)?$`)
+// pinnedRelease: a repository URL of a well-known publisher pinned to a
+// release tag or a full commit (git+https://github.com/psf/requests@v2.32.3):
+// a fixed, public version of a project others review, like a registry
+// release. A pin alone is not enough: anyone can tag their own repository.
+var pinnedRelease = regexp.MustCompile(`(?i)^git\+https://(?:github\.com|gitlab\.com)/([\w.-]+)/[\w.-]+?(?:\.git)?@(?:v?\d+(?:\.\d+)+(?:[-.]?(?:rc|post|b|a)\d*)?|[0-9a-f]{40})(?:#.*)?$`)
+
+// knownPublishers are forge organisations of widely used open-source
+// projects (the Python, web and ML ecosystems' own, and large vendors'):
+// their tagged releases are what the registries ship.
+var knownPublishers = map[string]bool{"psf": true, "pallets": true, "django": true, "pypa": true, "python": true, "numpy": true, "scipy": true,
+	"pandas-dev": true, "encode": true, "tiangolo": true, "fastapi": true, "pydantic": true, "sqlalchemy": true, "aio-libs": true, "boto": true,
+	"googleapis": true, "google": true, "microsoft": true, "facebook": true, "facebookresearch": true, "aws": true, "awslabs": true, "huggingface": true,
+	"pytorch": true, "tensorflow": true, "apache": true, "mozilla": true, "openai": true, "anthropics": true, "pytest-dev": true, "celery": true,
+	"scikit-learn": true, "matplotlib": true, "jupyter": true, "ipython": true, "astral-sh": true, "python-poetry": true, "urllib3": true,
+	"certifi": true, "pyca": true, "psycopg": true, "redis": true, "getsentry": true, "Textualize": true, "pallets-eco": true, "tox-dev": true}
+
+func pinnedKnownRelease(p string) bool {
+	m := pinnedRelease.FindStringSubmatch(p)
+	return m != nil && knownPublishers[m[1]]
+}
 
 // projectVenvInstall: pip (the project's virtualenv's own, by its path)
 // installs only pinned releases.
@@ -288,7 +304,7 @@ func projectVenvInstall(e *Env, c *Cmd) bool {
 		if p == "install" {
 			continue
 		}
-		if strings.Contains(p, "://") && !pinnedRelease.MatchString(p) {
+		if strings.Contains(p, "://") && !pinnedKnownRelease(p) {
 			return false
 		}
 		n++
