@@ -382,8 +382,17 @@ func projectMirror(e *Env, c *Cmd) bool {
 		return false
 	}
 	switch callfacts.ZoneOf(d, e.F.Home, e.F.Project) {
-	case callfacts.ZoneProject, callfacts.ZoneTemp:
+	case callfacts.ZoneTemp:
 		return true
+	case callfacts.ZoneProject:
+		// a mirror, not the project's source: named as a copy or output
+		// (assets-mirror, fixtures-cache, dist), or not there yet
+		rel, _ := strings.CutPrefix(d, e.F.Project+"/")
+		top, _, _ := strings.Cut(rel, "/")
+		return buildOutput[top] || scratchName(top) || mirrorName.MatchString(path.Base(d)) || !fileExists(path.Join(e.F.Project, top))
 	}
 	return false
 }
+
+// mirrorName: a directory named as a local copy of something elsewhere.
+var mirrorName = regexp.MustCompile(`(?i)mirror|backup|copy|cache|snapshot|download|export|dump|replica|sync|local`)
