@@ -366,7 +366,9 @@ var selfGuardedTasks = map[string]string{"rails": "DISABLE_DATABASE_ENVIRONMENT_
 // this line (nothing names production: the caller tested that).
 func selfGuarded(name, line string) bool {
 	off, ok := selfGuardedTasks[name]
-	return ok && !strings.Contains(line, off) && !strings.Contains(line, "DATABASE_URL=")
+	// an environment named on the line (RAILS_ENV=staging) may be one the
+	// framework does not protect: only the default, development, is sure
+	return ok && !strings.Contains(line, off) && !strings.Contains(line, "DATABASE_URL=") && !strings.Contains(line, "_ENV=") && !strings.Contains(line, "--environment")
 }
 
 // projectMirror: a sync's local destination is in the project or a
