@@ -38,6 +38,11 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		if name == "" {
 			return
 		}
+		if sub, ok := strings.CutPrefix(name, "git-"); ok && tool("git").subs[sub] {
+			// git-filter-repo is git filter-repo: git runs git-SUB for SUB
+			argv = append([]string{"git", sub}, argv[1:]...)
+			raw, name = "git", "git"
+		}
 		if GlobLike(name) {
 			name = n.globName(name)
 		}

@@ -1,6 +1,7 @@
 package callfacts
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -57,7 +58,7 @@ func effectOf(c *Cmd) (Effect, string) {
 			return EffectWrite, why // the machine's trust store, proxy or antivirus changed
 		}
 	}
-	if rule := effectRules()[c.Name]; rule != nil && !c.DryRun() {
+	if rule := effectRules()[c.Name]; rule != nil && !c.OnlyReports() {
 		if e, why := rule(c); e != EffectNone {
 			return e, why
 		}
@@ -282,6 +283,35 @@ func (c *Cmd) DryRun() bool {
 		return true
 	}
 	return c.Has(tool(c.Name).dry...) // rsync -n, apt-get -s, mkfs.xfs -N (tools.txt)
+}
+
+// OnlyReports reports whether c only prints: a dry run, or one of its
+// program's inspecting subcommands or options (tools.txt reports=:
+// cryptsetup luksDump, zfs list, mdadm --detail). A destroying program's
+// inspector is the everyday look-alike of its destroying form.
+func (c *Cmd) OnlyReports() bool {
+	if c.DryRun() {
+		return true
+	}
+	r := tool(c.Name).reports
+	if len(r) == 0 {
+		return false
+	}
+	if c.Has(r...) {
+		return true
+	}
+	words := c.Pos
+	if len(words) > 1 && strings.HasPrefix(words[0], "/dev/") {
+		words = words[1:] // parted /dev/sda print: the device first, then its commands, each a report
+	} else if len(words) > 1 {
+		words = words[:1]
+	}
+	for _, p := range words {
+		if !slices.ContainsFunc(r, func(w string) bool { return strings.EqualFold(w, p) }) {
+			return false
+		}
+	}
+	return len(words) > 0
 }
 
 // downloads: curl -o/-O/--output, wget unless it writes to stdout.

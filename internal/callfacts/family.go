@@ -44,6 +44,9 @@ func familyRule(f family) effectRule {
 func familyEffect(f family, c *Cmd) (Effect, string) {
 	switch f {
 	case famFormat:
+		if c.Name == "wipefs" && !c.Has("-a", "--all", "-o", "--offset") {
+			return EffectNone, "" // wipefs DEVICE only lists the signatures it finds
+		}
 		return EffectDelete, c.Name + " formats or wipes a filesystem"
 	case famDisk:
 		if c.Has("-l", "--list", "-p", "--print", "-L", "-i") || c.Sub(0) == "status" || c.Sub(0) == "list" || len(c.Pos) == 0 {

@@ -151,6 +151,24 @@ func (n *normalizer) vimCode(c *Cmd, depth int, wrappers []string) {
 func stringCode(c *Cmd) []string {
 	var out []string
 	switch c.Name {
+	case "npm", "pnpm", "yarn", "bun":
+		// npm pkg set scripts.postinstall="curl … | sh", npm set-script
+		// K CODE: a manifest script the next install or run executes
+		if c.Sub(0) == "pkg" && c.Sub(1) == "set" {
+			for _, p := range c.Pos[2:] {
+				if k, v, ok := strings.Cut(p, "="); ok && strings.HasPrefix(k, "scripts.") {
+					out = append(out, v)
+				}
+			}
+		}
+		if c.Sub(0) == "set-script" && len(c.Pos) > 2 {
+			out = append(out, c.Pos[2])
+		}
+	case "composer":
+		// composer config scripts.post-install-cmd "CODE"
+		if c.Sub(0) == "config" && len(c.Pos) > 2 && strings.HasPrefix(c.Pos[1], "scripts.") {
+			out = append(out, c.Pos[2])
+		}
 	case "trap":
 		if len(c.Pos) > 1 {
 			out = append(out, c.Pos[0])

@@ -27,6 +27,7 @@ type toolSpec struct {
 	switches map[string]bool // options before the subcommand that take none, set aside
 	chdir    []string
 	dry      []string
+	reports  []string // subcommands or options that only print what is there
 	removes  *sourceRemover
 	// package managers: the subcommands (or options) that remove
 	// packages and that list the installed ones, the options that remove
@@ -143,6 +144,8 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 				s.chdir = strings.Split(v, ",")
 			case "dry":
 				s.dry = strings.Split(v, ",")
+			case "reports":
+				s.reports = strings.Split(v, ",")
 			case "uninstall":
 				s.uninstall = strings.Split(v, ",")
 			case "inventory":

@@ -1,6 +1,9 @@
 package callfacts
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // unwrap returns the command a wrapper runs (nil if name is no wrapper),
 // the wrapper's label for Cmd.Wrappers, and a shell payload (bash -c,
@@ -24,6 +27,18 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 			}
 		} else if name == "direnv" || name == "doppler" || name == "op" {
 			inner = nil
+		}
+	case "java":
+		// java -jar tools/bfg-1.14.0.jar …: the jar is the program (bfg)
+		for i, a := range args {
+			if a == "-jar" && i+1 < len(args) {
+				inner = append([]string{jarProgram(args[i+1])}, args[i+2:]...)
+				label = "java -jar"
+				break
+			}
+			if !strings.HasPrefix(a, "-") {
+				break // java Main: a class, not a jar
+			}
 		}
 	case "cmd", "cmd.exe":
 		// cmd /c rd /s /q …: the command after /c (or /k)
@@ -240,6 +255,23 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		}
 	case "docker", "podman", "nerdctl", "kubectl", "oc", "lxc", "incus", "vagrant", "multipass":
 		return containerCmd(name, args)
+	case "nomad":
+		// nomad alloc exec [-task T] [-i] [-t] ALLOC CMD…: CMD runs in the allocation
+		if len(args) > 2 && args[0] == "alloc" && args[1] == "exec" {
+			rest := args[2:]
+			for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+				switch strings.TrimLeft(rest[0], "-") {
+				case "task", "namespace", "address", "region", "token", "e", "escape":
+					rest = rest[1:] // an option with its value
+				}
+				if len(rest) > 0 {
+					rest = rest[1:]
+				}
+			}
+			if len(rest) > 1 {
+				return rest[1:], "nomad alloc exec", ""
+			}
+		}
 	default:
 		if IsShell(name) {
 			for i, a := range args {
@@ -294,7 +326,14 @@ func FindExecs(args []string) [][]string {
 	matched := starts
 	if FindFilters(args) {
 		matched = nil
+		name := findLiteralName(args)
 		for _, s := range starts {
+			if name != "" {
+				// find . -maxdepth 1 -name .git -exec rm -rf {} +: what
+				// matches is ./.git, a path the zones can judge
+				matched = append(matched, strings.TrimSuffix(s, "/")+"/"+name)
+				continue
+			}
 			matched = append(matched, strings.TrimSuffix(s, "/")+"/{}")
 		}
 	}
@@ -651,4 +690,41 @@ func FindFilters(args []string) bool {
 		}
 	}
 	return false
+}
+
+// findLiteralName is the one name find's tests select when it is a
+// literal (-name .git, no pattern) and the other tests only limit depth
+// or type: every match is then a path of that name, "" otherwise.
+func findLiteralName(args []string) string {
+	name := ""
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; a {
+		case "-name":
+			if i+1 >= len(args) || name != "" || strings.ContainsAny(args[i+1], "*?[]\\/$") || args[i+1] == "" {
+				return ""
+			}
+			name = args[i+1]
+			i++
+		case "-maxdepth", "-type":
+			i++
+		case "-exec", "-execdir", "-ok", "-okdir":
+			return name
+		default:
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+				return "" // another test: the matches are not all of that name
+			}
+		}
+	}
+	return name
+}
+
+// jarProgram names the program a jar file is (bfg-1.14.0.jar → bfg).
+func jarProgram(jar string) string {
+	b := strings.TrimSuffix(path.Base(jar), ".jar")
+	for i := 1; i < len(b); i++ {
+		if b[i] == '-' && i+1 < len(b) && b[i+1] >= '0' && b[i+1] <= '9' {
+			return b[:i]
+		}
+	}
+	return b
 }

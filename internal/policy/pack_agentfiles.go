@@ -51,6 +51,9 @@ func agentLoads(p, home, project string) bool {
 	if home != "" && p == home+"/.claude.json" {
 		return true
 	}
+	if project != "" && (p == project+"/.mcp.json" || p == project+"/.cursor/mcp.json" || p == project+"/.vscode/mcp.json") {
+		return true // the MCP servers the agent starts in this project: commands it runs
+	}
 	for _, root := range []string{home + "/.claude", project + "/.claude"} {
 		if root == "/.claude" || !strings.HasPrefix(p, root+"/") {
 			continue

@@ -72,7 +72,7 @@ func dataDestroyRule() []Rule {
 			if prodMarker.MatchString(line) {
 				return why + " (production)", true
 			}
-			if localMarker.MatchString(line) {
+			if localMarker.MatchString(line) || selfGuarded(name, line) {
 				continue
 			}
 			return why, false

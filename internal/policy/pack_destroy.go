@@ -18,6 +18,9 @@ func destroyPack() Pack {
 	return Pack{Name: "core.destroy", Desc: "Destructive tools: sync with delete, disk partitioning, power off, killing every process, moving system dirs away, truncating files outside the project, deleting users, the whole project, kernel writes, volumes", Rules: append([]Rule{
 		cmdRule("core.destroy:sync-delete", Deny, "Sync that deletes at the destination or the source (rsync --delete/--remove-source-files, rclone sync/purge/delete, aws s3 sync --delete, gsutil rsync -d)", callfacts.SyncTools,
 			func(e *Env, c *Cmd) string {
+				if c.Name != "rsync" && anyPos(c, "sync", "rsync", "mirror") && projectMirror(e, c) {
+					return "" // it deletes only in a mirror inside the project or a scratch directory
+				}
 				switch c.Name {
 				case "rsync":
 					for _, f := range c.Flags {
@@ -48,7 +51,7 @@ func destroyPack() Pack {
 			[]string{"rsync -av src/ dst/", "rsync -an --delete src/ dst/", "rsync -a --delete ./src/ ./dist/", "rclone sync --dry-run a remote:b", "rclone ls remote:", "aws s3 sync . s3://bucket"}),
 		cmdRule("core.destroy:disk-tools", Deny, "Partitioning, wiping or erasing disks (fdisk, parted, sgdisk, blkdiscard, cryptsetup luksFormat, zpool destroy, lvremove…)", callfacts.DiskTools,
 			func(e *Env, c *Cmd) string {
-				if onlyHelp(c) || c.Has("-l", "--list", "-p", "--print", "-L", "--version", "status", "-i") && c.Name != "blkdiscard" {
+				if onlyHelp(c) || c.OnlyReports() || c.Has("-l", "--list", "-p", "--print", "-L", "--version", "status", "-i") && c.Name != "blkdiscard" {
 					return ""
 				}
 				a := strings.ToLower(strings.Join(c.Args, " "))

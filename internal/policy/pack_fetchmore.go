@@ -65,7 +65,7 @@ func fetchMoreRules() []Rule {
 		cmdRule("core.shell:run-unvetted", Ask, "Running a package straight from a registry or a repository without adding it to the project: npx -y, pnpm/yarn dlx, bunx, pipx run --spec git+…, uvx --from git+…, pip install git+https://…, go run module@version", []string{"npx", "pnpm", "yarn", "bunx", "pipx", "uvx", "pip", "pip3", "go", "uv"},
 			func(e *Env, c *Cmd) string {
 				a := strings.Join(c.Args, " ")
-				if wellKnownPackage(c) {
+				if wellKnownPackage(c) || projectVenvInstall(e, c) {
 					return ""
 				}
 				switch c.Name {

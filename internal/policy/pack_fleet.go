@@ -119,7 +119,7 @@ func fleetRules() []Rule {
 				for _, p := range c.Pos {
 					if p == "$(…)" || strings.HasPrefix(p, "$(") || strings.HasPrefix(p, "`") {
 						for _, d := range e.F.Commands {
-							if d.Name == c.Name && d.Captured && (anyPos(&d, "ls", "list", "ps") || d.Has("-q")) {
+							if d.Name == c.Name && d.Captured && (anyPos(&d, "ls", "list", "ps") || d.Has("-q")) && !danglingOnly(e, c.Name) {
 								return c.Name + " removes everything its own listing prints: " + c.String()
 							}
 						}

@@ -52,6 +52,9 @@ func secretName(v string) bool {
 // echo $GITHUB_TOKEN, printenv AWS_SECRET_ACCESS_KEY, gh auth token,
 // security find-generic-password -w, gpg --export-secret-keys.
 func printsSecret(c *Cmd) string {
+	if s := revealsSecret(c); s != "" {
+		return s // pulumi --show-secrets, doppler secrets download --no-file (pack_fp2_kinds.go)
+	}
 	switch c.Name {
 	case "echo", "printf", "print":
 		for _, a := range c.Args {
@@ -105,7 +108,7 @@ func printsSecret(c *Cmd) string {
 
 // secretFile reports whether p is an environment or key file.
 func secretFile(p string) bool {
-	return envFile(path.Base(p)) || keyFile(p) || strings.HasPrefix(p, "/proc/") && path.Base(p) == "environ"
+	return envFile(path.Base(p)) || keyFile(p) || strings.HasPrefix(p, "/proc/") && path.Base(p) == "environ" || secretMount(p)
 }
 
 // passThrough print what they read: a secret piped into them still
@@ -244,7 +247,7 @@ func leakRules() []Rule {
 					if p.Op == OpWrite || p.Op == OpDelete || listing[p.Via] || p.Via == "source" || p.Via == "." {
 						continue
 					}
-					if secretFile(p.Path) && !generatesKeys(e, p.Via) {
+					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !reducedOutput(e, p.Via) {
 						return fmt.Sprintf("%s reads %s, which holds secrets", p.Via, homeRel(p.Path, e.F.Home))
 					}
 				}
@@ -311,7 +314,7 @@ func exfilReasonOnce(e *Env) string {
 			if len(e.F.Commands) > i+1 && len(e.F.Commands[i+1].Upstream) > 0 && contains(senders, e.F.Commands[i+1].Name) {
 				return fmt.Sprintf("%s sends %s over the network", e.F.Commands[i+1].Name, s)
 			}
-			if c.Captured || consumedByPipe(e.F.Commands, i) {
+			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) {
 				// $(gh auth token), aws ecr get-login-password | docker
 				// login --password-stdin: not printed; where it goes
 				// is judged where it is used

@@ -169,6 +169,9 @@ func netSQLRules() []Rule {
 				"wrangler d1 execute dev-db --local --command \"DROP TABLE users\"", "snowsql -c prod -q 'SELECT count(*) FROM users'", "mysql -h db.example.com -e 'UPDATE users SET name=\"x\" WHERE id=1'"}),
 		cmdRule("external.systems:sql-unknown-server", Ask, "SQL on a client's command line that empties a table, updates every row or grants administration, on the server the environment picks (the line names no host): it may be production", netSQLClients,
 			func(e *Env, c *Cmd) string {
+				if localDevDB(e) {
+					return "" // docker exec proj_db_1 psql -d app_dev: the developer's own database
+				}
 				if lvl, why := judge(e, c); lvl == "ask" {
 					return why
 				}

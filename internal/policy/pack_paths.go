@@ -24,7 +24,7 @@ func homeDirRule(id, desc string, dirs []string, catch, allow []string) Rule {
 					continue // chmod 600 ~/.ssh/id_ed25519: the fix ssh asks for
 				}
 				for _, d := range dirs {
-					if p.Op != OpWrite && p.Op != OpDelete && (listing[p.Via] && d != ".gnupg" || d == ".ssh" && sshPublic(p.Path)) {
+					if p.Op != OpWrite && p.Op != OpDelete && (listing[p.Via] && d != ".gnupg" || d == ".ssh" && sshPublic(p.Path) || d != ".ssh" && d != ".gnupg" && reducedOutput(e, p.Via)) {
 						continue // ls ~/.ssh, ls ~/.aws, cat ~/.ssh/id_rsa.pub: names, public keys, host settings
 					}
 					if underSub(p.Path, e.F.Home, d) {

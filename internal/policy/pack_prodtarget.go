@@ -169,6 +169,9 @@ func prodHit(e *Env, c *Cmd, deny bool) string {
 		return ""
 	}
 	act := prodAction(e, c)
+	if act == "change" && mirrorsFromProd(c) {
+		act = "read" // gsutil rsync -d gs://x-prod ./mirror: production is only read
+	}
 	if deny {
 		if act == "destroy" && !hosted {
 			return c.Name + " destroys on production (" + marker + "): " + c.String()

@@ -73,10 +73,22 @@ func projectSourceRule() Rule {
 					return why
 				}
 			}
-			return ""
+			for _, c := range e.F.Cmds("mv") {
+				if len(c.Pos) < 2 || strings.HasPrefix(c.Pos[len(c.Pos)-1], "$") {
+					continue
+				}
+				if dst := e.abs(c, c.Pos[len(c.Pos)-1]); !within(dst, project) {
+					for _, p := range c.Pos[:len(c.Pos)-1] {
+						if rel := topLevel(e.abs(c, strings.TrimSuffix(p, "/"))); rel != "" {
+							return "mv moves " + rel + "/, a top-level directory of the project's source, out of the project (" + homeRel(dst, e.F.Home) + ")"
+						}
+					}
+				}
+			}
+			return sourceGlobEmptied(e)
 		},
-		Catch: []string{"rm -rf src", "rm -rf lib app", "git rm -r -q src/", "find . -name '*.py' -not -path './.venv/*' -delete", "find . -type f -name '*.go' -exec rm {} +"},
-		Allow: []string{"rm -rf build dist", "rm -rf src/old_module", "find . -name '*.pyc' -delete", "git rm -r --cached src/", "rm -rf node_modules", "git rm src/a.go", "find src/gen -name '*.go' -delete"}}
+		Catch: []string{"rm -rf src", "rm -rf lib app", "git rm -r -q src/", "mv src /tmp/src-old", "for f in src/*.py; do : > \"$f\"; done", "find . -name '*.py' -not -path './.venv/*' -delete", "find . -type f -name '*.go' -exec rm {} +"},
+		Allow: []string{"rm -rf build dist", "rm -rf src/old_module", "mv src source", "mv build /tmp/old-build", "for f in logs/*.log; do : > \"$f\"; done", "find . -name '*.pyc' -delete", "git rm -r --cached src/", "rm -rf node_modules", "git rm src/a.go", "find src/gen -name '*.go' -delete"}}
 }
 
 // scratchName: a top-level name that reads as scratch space, not source

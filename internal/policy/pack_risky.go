@@ -13,8 +13,8 @@ func cmdRule(id string, mode Mode, desc string, names []string, match func(e *En
 	return Rule{ID: id, Mode: mode, Desc: desc, Tools: shellTools, Cmds: names, Catch: catch, Allow: allow,
 		Match: func(e *Env) string {
 			return first(e.F.Cmds(names...), func(c *Cmd) string {
-				if c.DryRun() || c.Has("--help") {
-					return "" // it only says what it would do, or how to use it
+				if c.OnlyReports() || c.Has("--help") {
+					return "" // it only says what it would do, prints what is there, or how to use it
 				}
 				if strings.HasPrefix(id, "external.") && !sendsRequests[c.Name] && localOnly(c) {
 					return "" // every endpoint it names is this machine (local_target.go)

@@ -20,7 +20,7 @@ var runtimes = map[string]bool{"julia": true, "tclsh": true, "wish": true, "osas
 
 // wipeCall: library calls that delete, empty or overwrite, across
 // languages (the one-liner rules know the common ones by name).
-var wipeCall = re(`rmtree|rm_rf|rmSync|rmdirSync|RemoveAll|remove_dir_all|removeDirectoryRecursive|del_dir_r|File\.rm_rf|deleteRecursively|Files\.delete|file\s+delete\s+-force|\brm\s*\(.*recursive\s*=\s*true|\bdelete\s*\(?\s*every\s+item|write_text\(\s*['"]{2}\s*\)|writeFileSync\([^,]+,\s*['"]{2}\s*\)|File\.write\([^,]+,\s*['"]{2}\s*\)|erase-buffer|printf\s+""\s*>|Remove-Item\b[^|]*-Recurse|truncate\(|deleteDir\(|\.delete\(\s*\)|removeItem\(|\.delete\(\s*Path\(|delete-directory|delete-file|\(system\s+"rm\s|system\s*\(\s*"rm\s|FileUtils\.rm|File\.delete\(|Files\.walk|unlink\(`)
+var wipeCall = re(`rmtree|rm_rf|rmSync|rmdirSync|RemoveAll|remove_dir_all|removeDirectoryRecursive|del_dir_r|File\.rm_rf|deleteRecursively|Files\.delete|file\s+delete\s+-force|\brm\s*\(.*recursive\s*=\s*true|\bdelete\s*\(?\s*every\s+item|write_text\(\s*['"]{2}\s*\)|writeFileSync\([^,]+,\s*['"]{2}\s*\)|File\.write\([^,]+,\s*['"]{2}\s*\)|erase-buffer|printf\s+""\s*>|Remove-Item\b[^|]*-Recurse|truncate\(|deleteDir\(|\.delete\(\s*\)|removeItem\(|removeItemAt\w*\(|trashItemAt\w*\(|\.delete\(\s*Path\(|delete-directory|delete-file|\(system\s+"rm\s|system\s*\(\s*"rm\s|FileUtils\.rm|File\.delete\(|Files\.walk|unlink\(`)
 
 // userHomeRef: a reference to the user's home in any of those languages.
 var userHomeRef = re(`homedir\(\)|expanduser|Path\.home\(\)|Dir\.home|user\.home|user_home|System\.user_home|ENV\[['"]HOME['"]\]|ENVIRON\[['"]HOME['"]\]|environ\[['"]HOME['"]\]|getenv\(['"]HOME['"]\)|process\.env\.HOME|\$env:USERPROFILE|\$HOME\b|~/|\bof home\b|\(every item of home\)|/home/[a-z]|/Users/[a-z]|NSHomeDirectory|sys\.props\(\s*"user\.home"|getProperty\(\s*"user\.home"|homeDirectoryForCurrentUser|Environment\.GetFolderPath|UserProfile`)
@@ -52,6 +52,7 @@ func runtimeWipeRule() Rule {
 			"pwsh -c 'Remove-Item -Recurse -Force $env:USERPROFILE/Documents'", "elixir -e 'File.rm_rf!(System.user_home!())'",
 			"groovy -e 'new File(System.getProperty(\"user.home\")+\"/.ssh\").deleteDir()'", "scala -e 'new java.io.File(sys.props(\"user.home\"), \".gitconfig\").delete()'",
 			"swift -e 'import Foundation; try FileManager.default.removeItem(atPath: NSHomeDirectory()+\"/Library/Mail\")'", "osascript -l JavaScript -e 'Application(\"Finder\").delete(Path(\"/Users/dev/Documents\"))'",
+			"osascript -l JavaScript -e 'ObjC.import(\"Foundation\"); $.NSFileManager.defaultManager.removeItemAtPathError($(\"~/Library/Keychains\").stringByExpandingTildeInPath, null)'",
 			"guile -c '(system \"rm -rf ~/.emacs.d\")'", "emacs --batch --eval '(delete-directory \"~/org\" t)'"},
 		Allow: []string{"julia -e 'println(homedir())'", "python3 -c \"import shutil; shutil.rmtree('build')\"", "node -e \"require('fs').rmSync('dist', {recursive: true})\"",
 			"python3 -c \"import shutil,os; shutil.rmtree(os.path.expanduser('~/.cache/pip'))\"", "osascript -e 'display notification \"done\"'", "awk '{print $1}' ~/notes.txt"}}

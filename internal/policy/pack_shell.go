@@ -86,8 +86,8 @@ func shellPack() Pack {
 			Desc: "Formatting or wiping a filesystem (mkfs, mke2fs, mkswap, wipefs)",
 			Match: func(e *Env) string {
 				return first(e.F.Cmds(callfacts.FormatTools...), func(c *Cmd) string {
-					if onlyHelp(c) || c.DryRun() || c.Has("-n") && (c.Name == "wipefs" || c.Name == "mke2fs" || strings.HasPrefix(c.Name, "mkfs.ext")) || c.Has("-N") && c.Name == "mkfs.xfs" {
-						return ""
+					if onlyHelp(c) || c.DryRun() || c.Has("-n") && (c.Name == "wipefs" || c.Name == "mke2fs" || strings.HasPrefix(c.Name, "mkfs.ext")) || c.Has("-N") && c.Name == "mkfs.xfs" || c.Name == "wipefs" && c.Effect == callfacts.EffectNone {
+						return "" // wipefs DEVICE without -a only lists signatures
 					}
 					if regularFiles(e, c, c.Pos) {
 						return "" // an image file in the project, not a disk
@@ -209,6 +209,9 @@ func shellPack() Pack {
 					}
 					if pkgInstall(c) != "" || rootQuery(c) != "" {
 						return "" // recorded by core.shell:sudo-install or sudo-query
+					}
+					if rootReportsOnly(e, c) {
+						return "" // sudo wipefs --no-act, sudo -u postgres psql: the command's own rules judge it
 					}
 					return c.Name + " runs a command as root: " + c.String()
 				})
@@ -339,7 +342,7 @@ func gitPack() Pack {
 			Catch: []string{"git stash drop", "git stash clear", "git stash drop stash@{2}", "bash -c 'git stash clear'"},
 			Allow: []string{"git stash", "git stash list", "git stash pop", "git stash show -p"},
 		},
-	}, append(append(append(historyRules(), pushNewRemoteRule()), gitOtherRules()...), append(pushMoreRules(), gitRemoteRules()...)...)...)}
+	}, append(append(append(append(historyRules(), fp2GitRules()...), pushNewRemoteRule()), gitOtherRules()...), append(pushMoreRules(), gitRemoteRules()...)...)...)}
 }
 
 // gitDirtyRule fires when a git command matches and the tree has
@@ -390,8 +393,8 @@ func sqlPack() Pack {
 			ID: "core.sql:drop", Mode: Deny, Tools: shellTools, Cmds: append([]string{"dropdb", "mysqladmin"}, sqlClients...),
 			Desc: "DROP DATABASE, DROP TABLE, DROP SCHEMA or TRUNCATE in psql/mysql/sqlite3 invocations",
 			Match: func(e *Env) string {
-				if localTestDB(e.F.Command) {
-					return "" // a test database on this machine (psql -h localhost -d app_test): scratch state
+				if localTestDB(e.F.Command) || localDevDB(e) {
+					return "" // a test or dev database on this machine (psql -h localhost -d app_test, docker exec db psql -d app_dev): scratch state
 				}
 				for _, c := range e.F.Cmds("dropdb", "mysqladmin") {
 					if c.Name == "dropdb" && !onlyHelp(c) || c.Name == "mysqladmin" && anyPos(c, "drop") {

@@ -20,7 +20,7 @@ func unreviewedRules() []Rule {
 						return "cargo install builds and installs code straight from a repository: " + c.String()
 					}
 				case "pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "gem":
-					if s != "install" && s != "i" && s != "add" && s != "tool" && s != "pip" && s != "global" {
+					if s != "install" && s != "i" && s != "add" && s != "tool" && s != "pip" && s != "global" || projectVenvInstall(e, c) {
 						return ""
 					}
 					for _, p := range installArgs(c) {

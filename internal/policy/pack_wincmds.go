@@ -75,7 +75,7 @@ func windowsRules() []Rule {
 						return c.Name + " formats a drive: " + c.String()
 					}
 				case "cipher", "cipher.exe":
-					if has("/w") {
+					if has("/w") && !cipherScratch(e, c) {
 						return "cipher /w overwrites a drive's free space: " + c.String()
 					}
 				case "stop-process":
