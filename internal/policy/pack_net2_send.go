@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -85,7 +87,8 @@ func secretsInText(e *Env, c *Cmd, text string) string {
 // (fetch(…, {body: readFileSync('.env')}), Downloads.request(…;
 // input=open(joinpath(homedir(), ".aws", "credentials")))).
 func net2SendRule() Rule {
-	return Rule{ID: "external.systems:secret-to-service", Mode: Deny, Tools: shellTools,
+	cmds := slices.Concat(opsNames("saas-sink"), callfacts.RemoteActionTools(), slices.Sorted(maps.Keys(runtimes)))
+	return Rule{ID: "external.systems:secret-to-service", Mode: Deny, Tools: shellTools, Cmds: cmds,
 		Desc: "A secret or credentials file given to a chat, SMS, mail, paste or gist service (twilio/slack/sendgrid CLIs, gh gist create) or read raw by interpreter code that sends over the network (fetch with readFileSync('.env'), requests.post(files=open(…)), Julia Downloads.request); the services are data (policy/remoteops.txt saas-sink)",
 		Match: func(e *Env) string {
 			sinks := opsList("saas-sink")
