@@ -27,3 +27,19 @@ func net2ShipRule() Rule {
 			"xcrun altool --validate-app -f build/App.ipa -t ios", "bazel run //tools:gazelle", "bazel build //deploy:all", "flux get kustomizations", "velero backup create nightly", "velero restore describe r1",
 			"cockroach node status --host=crdb-2:26257", "buildkite-agent pipeline upload .buildkite/pipeline.yml", "act -j test", "gh pr merge 12 --squash", "nodetool status", "kubectl get nodes"})
 }
+
+// net2GrantRule: a key or a person given access to an account or a
+// repository (gh ssh-key add, gh repo deploy-key add, heroku access:add):
+// whoever holds that key gets in, long after the session; the list is
+// data (callfacts/remote.txt grant).
+func net2GrantRule() Rule {
+	return cmdRule("external.systems:grant-access", Deny, "Giving a key or a person access to an account or a repository (gh ssh-key add, gh repo deploy-key add, glab deploy-key add, heroku keys:add, doctl compute ssh-key import): whoever holds the key gets in; the list is data (callfacts/remote.txt grant)", callfacts.RemoteActionTools(),
+		func(e *Env, c *Cmd) string {
+			if c.RemoteAction() == "grant" {
+				return c.Name + " gives a key or a person access to an account or repository: " + c.String()
+			}
+			return ""
+		},
+		[]string{"gh ssh-key add /tmp/k.pub --title ci", "gh repo deploy-key add key.pub --allow-write", "glab ssh-key add ~/.ssh/other.pub -t laptop", "heroku access:add someone@x.example -a shop", "doctl compute ssh-key import ci --public-key-file k.pub"},
+		[]string{"gh ssh-key list", "gh repo deploy-key list", "glab ssh-key list", "heroku access -a shop", "doctl compute ssh-key list"})
+}
