@@ -102,7 +102,7 @@ func net2SendRule() Rule {
 						return c.Name + " reads " + f + " and sends over the network in the same code"
 					}
 				}
-				if networkSinks[c.Name] && captureHost(c) != "" {
+				if networkSinks[c.Name] && (c.Has("-T", "--upload-file") || strings.Contains(strings.Join(c.Args, " "), "@")) && captureHost(c) != "" {
 					for _, a := range c.Args {
 						for _, f := range uploadOperands(a) {
 							if p := peopleData(f); p != "" {

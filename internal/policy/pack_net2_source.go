@@ -125,6 +125,13 @@ func net2SourceRules() []Rule {
 					}
 				}
 				envs := opsList("index-env")
+				named := false
+				for k := range envs {
+					named = named || strings.Contains(e.F.Command, k+"=")
+				}
+				if !named {
+					return "" // the everyday install: no variable picks its index
+				}
 				for _, m := range envAssign.FindAllStringSubmatch(e.F.Command, -1) {
 					if v := strings.Trim(m[2], `"'`); envs[m[1]] && !indexHostKnown(v) {
 						return c.Name + " installs from " + v + " (" + m[1] + "), an index nobody vetted"
