@@ -45,7 +45,7 @@ func effectOf(c *Cmd) (Effect, string) {
 			return EffectWrite, why
 		}
 		switch c.RemoteAction() {
-		case "publish", "visibility", "upload", "notify", "change":
+		case "publish", "visibility", "upload", "notify", "change", "ship", "grant":
 			return EffectWrite, c.Name + " publishes or makes public"
 		case "unprotect":
 			return EffectWrite, c.Name + " switches off a deletion protection"

@@ -28,10 +28,12 @@ type wordRule struct {
 	words []wordSet
 }
 
-// wordSet is one word's alternatives: exact words and prefixes (x*).
+// wordSet is one word's alternatives: exact words, prefixes (x*) and
+// parts (*x*: //deploy:push_prod, .buildkite/release.yml).
 type wordSet struct {
 	exact    map[string]bool
 	prefixes []string
+	parts    []string
 }
 
 // parseWords reads a word table; withKind: each line starts with its kind.
@@ -49,7 +51,9 @@ func parseWords(text string, withKind bool) map[string][]wordRule {
 		for _, w := range f[1:] {
 			alt := wordSet{exact: map[string]bool{}}
 			for _, a := range strings.Split(w, "|") {
-				if p, ok := strings.CutSuffix(fold(a), "*"); ok {
+				if p, ok := strings.CutSuffix(fold(a), "*"); ok && strings.HasPrefix(p, "*") && len(p) > 1 {
+					alt.parts = append(alt.parts, p[1:])
+				} else if ok {
 					alt.prefixes = append(alt.prefixes, p)
 				} else {
 					alt.exact[fold(a)] = true
@@ -137,6 +141,11 @@ func wordIn(alt wordSet, a string) bool {
 	}
 	for _, p := range alt.prefixes {
 		if strings.HasPrefix(a, p) {
+			return true
+		}
+	}
+	for _, p := range alt.parts {
+		if strings.Contains(a, p) {
 			return true
 		}
 	}

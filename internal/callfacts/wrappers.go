@@ -11,11 +11,22 @@ import (
 func unwrap(name string, args []string) (inner []string, label, payload string) {
 	label = name
 	skip := func(withArg string) []string { return SkipFlags(args, withArg) }
+	if rs := rshellRules()[name]; rs != nil {
+		// fly ssh console -C, tsh ssh, heroku run, knife ssh (rshell.txt):
+		// shell code elsewhere, read as ssh's payload is
+		if p, _ := remoteShellPayload(name, args); p != "" {
+			return nil, "ssh", p
+		}
+	}
 	switch name {
+	case "sshpass":
+		// sshpass -p PW ssh host cmd: the ssh it runs
+		inner = skip("pfd")
 	case "sudo", "doas", "run0", "pkexec":
 		inner = skip("ugpChrtUDR|--user --group --chdir --prompt --host --close-from --role --type --other-user --command-timeout")
 	case "nohup", "exec", "time", "builtin", "setsid", "caffeinate", "unbuffer", "torsocks", "proxychains", "proxychains4",
-		"catchsegv", "strace", "ltrace", "chronic", "sg", "firejail", "systemd-run", "tini", "dumb-init", "faketime", "ts", "pv", "rlwrap", "doppler", "op", "dotenv", "with-contenv", "direnv", "daemonize":
+		"catchsegv", "strace", "ltrace", "chronic", "sg", "firejail", "systemd-run", "tini", "dumb-init", "faketime", "ts", "pv", "rlwrap", "doppler", "op", "dotenv", "with-contenv", "direnv", "daemonize",
+		"flatpak-spawn", "host-spawn", "distrobox-host-exec":
 		inner = skip("oeEpuMa")
 		if name == "faketime" && len(inner) > 1 {
 			inner = inner[1:]

@@ -233,6 +233,7 @@ func bodyPairs(body string) [][2]string {
 		if !ok {
 			continue
 		}
+		k = strings.TrimRight(k, ":") // httpie/xh private:=false, a JSON field
 		if i := strings.LastIndexAny(k, ".:"); i >= 0 {
 			k = k[i+1:] // persistent.action.destructive_requires_name
 		}
@@ -304,6 +305,9 @@ func apiDestroys(r apiCall) string {
 				return "the mutation " + m[0]
 			}
 		}
+	}
+	if why := apiGrantsOrForwards(r); why != "" {
+		return why
 	}
 	unsafe := opsList("api-unsafe")
 	for _, kv := range bodyPairs(r.body + "&" + strings.Join(r.urls, "&")) {

@@ -25,7 +25,7 @@ var netSQLClients = []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "bq",
 var cloudWarehouses = map[string]bool{"bq": true, "snowsql": true, "databricks": true, "gcloud": true}
 
 var (
-	sqlChanges = re(`(?is)^\s*(delete\s+from\s+\S+|update\s+\S+\s+set\s)`)
+	sqlChanges = re(`(?is)^\s*(delete\s+from\s+\S+|update\s+\S+\s+set\s|alter\s+table\s+\S+\s+(delete|update)\s|match\s*\([^{}]*\)\s*(detach\s+)?delete\s)`)
 	sqlWhere   = re(`(?is)\swhere\s+(.*)$`)
 	sqlTrue    = re(`(?i)^\s*(true|1|1\s*=\s*1|'1'\s*=\s*'1'|1\s*<>\s*0)\s*$`)
 	sqlDrops   = re(`(?is)^\s*(drop\s+(database|table|schema|keyspace|user|role|view|index|collection|graph)\b|truncate\b|alter\s+table\s+\S+\s+drop\b)`)

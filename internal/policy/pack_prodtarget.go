@@ -390,7 +390,7 @@ func sqlReadOnly(text string) bool {
 // something there: the live machine changes under its users.
 func prodHostChangeRule() Rule {
 	return Rule{
-		ID: "external.systems:prod-host-change", Mode: Ask, Tools: shellTools, Cmds: []string{"ssh", "autossh", "mosh"},
+		ID: "external.systems:prod-host-change", Mode: Ask, Tools: shellTools, Cmds: append([]string{"ssh", "autossh", "mosh"}, callfacts.RemoteShellTools()...),
 		Desc: "A command run through ssh on a host named for production that changes, deletes, stops or runs something there (ssh web-prod-01 'git pull && npm ci'); reads (uptime, tail, df) stay allowed",
 		Match: func(e *Env) string {
 			if !mayNameProd(e.F.Command) {
@@ -399,6 +399,15 @@ func prodHostChangeRule() Rule {
 			host := ""
 			for _, c := range e.F.Cmds("ssh", "autossh", "mosh") {
 				for _, p := range c.Pos[:min(1, len(c.Pos))] {
+					if prodWord.MatchString(p) {
+						host = p
+					}
+				}
+			}
+			for i := range e.F.Commands {
+				// tsh ssh root@db-prod-1, fly ssh console -a api-prod: the
+				// words before the command name where it runs (rshell.txt)
+				for _, p := range callfacts.RemoteShellWhere(&e.F.Commands[i]) {
 					if prodWord.MatchString(p) {
 						host = p
 					}

@@ -1,0 +1,148 @@
+package callfacts
+
+import (
+	_ "embed"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// rshellText lists, as data, the remote shells and consoles beside ssh
+// (fly ssh console -C, tsh ssh, heroku run, knife ssh, kamal app exec):
+// where each puts the command it runs elsewhere.
+//
+//go:embed rshell.txt
+var rshellText string
+
+// rshellRule is one line of rshell.txt.
+type rshellRule struct {
+	words []wordSet // the subcommand words opening the arguments
+	opts  []string  // opt=: the options whose value is the command
+	rest  int       // rest=N: positionals before the command (-1: none)
+	vals  []string  // vals=: options taking a value before the command
+	dash  bool      // dash: the arguments after --
+}
+
+var rshellRules = sync.OnceValue(func() map[string][]rshellRule {
+	m := map[string][]rshellRule{}
+	for _, line := range strings.Split(rshellText, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 3 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		r := rshellRule{rest: -1}
+		for _, w := range f[1:] {
+			k, v, ok := strings.Cut(w, "=")
+			switch {
+			case w == "-":
+			case w == "dash":
+				r.dash = true
+			case ok && k == "opt":
+				r.opts = strings.Split(v, ",")
+			case ok && k == "vals":
+				r.vals = strings.Split(v, ",")
+			case ok && k == "rest":
+				r.rest = int(v[0] - '0')
+			default:
+				alt := wordSet{exact: map[string]bool{}}
+				for _, a := range strings.Split(w, "|") {
+					alt.exact[a] = true
+				}
+				r.words = append(r.words, alt)
+			}
+		}
+		m[f[0]] = append(m[f[0]], r)
+	}
+	return m
+})
+
+// RemoteShellTools are the programs rshell.txt names.
+func RemoteShellTools() []string {
+	var out []string
+	for n := range rshellRules() {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// remoteShellPayload is the command a remote shell of rshell.txt runs
+// elsewhere ("" when args run none: fly ssh console alone opens a
+// session the line does not show), and the words before it that name
+// where (the host, the app, the query).
+func remoteShellPayload(name string, args []string) (payload string, where []string) {
+	rules := rshellRules()[name]
+	for i := range rules {
+		r := &rules[i]
+		rest, ok := openingWords(r.words, args)
+		if !ok {
+			continue
+		}
+		for j, a := range rest {
+			for _, o := range r.opts {
+				if a == o && j+1 < len(rest) {
+					return rest[j+1], rest[:j]
+				}
+				if v, ok := strings.CutPrefix(a, o+"="); ok && strings.HasPrefix(o, "--") {
+					return v, rest[:j]
+				}
+			}
+			if r.dash && a == "--" && j+1 < len(rest) {
+				return strings.Join(rest[j+1:], " "), rest[:j]
+			}
+		}
+		if r.rest < 0 {
+			continue
+		}
+		n := 0
+		for j := 0; j < len(rest); j++ {
+			a := rest[j]
+			if a == "--" {
+				if j+1+r.rest-n < len(rest) {
+					return strings.Join(rest[j+1+r.rest-n:], " "), rest[:j+1+r.rest-n]
+				}
+				break
+			}
+			if strings.HasPrefix(a, "-") && len(a) > 1 {
+				for _, v := range r.vals {
+					if a == v {
+						j++
+					}
+				}
+				continue
+			}
+			if n == r.rest {
+				return strings.Join(rest[j:], " "), rest[:j]
+			}
+			n++
+		}
+	}
+	return "", nil
+}
+
+// openingWords: args open with words (options between them skipped);
+// returns what follows the last.
+func openingWords(words []wordSet, args []string) ([]string, bool) {
+	i := 0
+	for _, w := range words {
+		for i < len(args) && strings.HasPrefix(args[i], "-") {
+			i++ // --app x before the subcommand: its value is no word either way
+		}
+		if i >= len(args) || !w.exact[args[i]] {
+			return nil, false
+		}
+		i++
+	}
+	return args[i:], true
+}
+
+// RemoteShellWhere are the words of a remote shell of rshell.txt that
+// name where its command runs (the host, the app, the node query); nil
+// for other commands and for sessions that run none.
+func RemoteShellWhere(c *Cmd) []string {
+	if rshellRules()[c.Name] == nil {
+		return nil
+	}
+	_, where := remoteShellPayload(c.Name, c.Args)
+	return where
+}
