@@ -51,6 +51,9 @@ func effectOf(c *Cmd) (Effect, string) {
 		case "destroy":
 			return EffectDelete, c.Name + " deletes outside this machine"
 		}
+		if a := c.HostAction(); a != nil {
+			return a.Effect, c.Name + " " + a.What // hostacts.txt
+		}
 	}
 	if downgrades().cmds[c.Name] != nil {
 		if lv, why := c.Downgrade(); lv == "deny" {
