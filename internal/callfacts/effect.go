@@ -132,6 +132,11 @@ func buildEffectRules() map[string]effectRule {
 			m[name] = outputEffect(m[name]) // 7z x -o/dir writes; 7z l does not
 		}
 	}
+	for name, s := range toolTable() {
+		if s.empties != nil {
+			m[name] = emptyEffect(m[name]) // vite build --outDir D --emptyOutDir deletes D's contents
+		}
+	}
 	m["find"] = findEffect
 	m["curl"], m["wget"] = downloadEffect, downloadEffect
 	m["ssh"] = sshEffect

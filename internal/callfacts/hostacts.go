@@ -27,7 +27,6 @@ type HostAct struct {
 type hostActs struct {
 	rules map[string][]wordRule
 	kinds map[string]*HostAct
-	root  map[string]bool // kind fields that match only a command run as root
 }
 
 var hostActTable = sync.OnceValue(func() *hostActs {
@@ -59,18 +58,16 @@ func parseHostActs(text string) (*hostActs, error) {
 		rules.WriteString(line)
 		rules.WriteByte('\n')
 	}
-	t := &hostActs{rules: parseWords(rules.String(), true), kinds: map[string]*HostAct{}, root: map[string]bool{}}
+	t := &hostActs{rules: parseWords(rules.String(), true), kinds: map[string]*HostAct{}}
 	for _, rs := range t.rules {
 		for _, r := range rs {
 			level, kind, _ := strings.Cut(r.kind, ":")
-			kind, root := strings.CutSuffix(kind, "+root")
 			k, ok := kinds[kind]
 			if !ok || level != "deny" && level != "ask" {
 				return nil, fmt.Errorf("hostacts.txt: %q: want deny:KIND or ask:KIND with KIND one of the @ lines", r.kind)
 			}
 			k.Level = level
 			t.kinds[r.kind] = &k
-			t.root[r.kind] = root
 		}
 	}
 	return t, nil
@@ -84,34 +81,10 @@ func (c *Cmd) HostAction() *HostAct {
 	if rs == nil {
 		return nil
 	}
-	for len(rs) > 0 {
-		r := matchWords(rs, c)
-		if r == nil {
-			return nil
-		}
-		if !t.root[r.kind] || c.AsRoot() {
-			return t.kinds[r.kind]
-		}
-		// a +root line that does not apply: try the lines after it
-		i := 0
-		for i < len(rs) && &rs[i] != r {
-			i++
-		}
-		rs = rs[i+1:]
+	if r := matchWords(rs, c); r != nil {
+		return t.kinds[r.kind]
 	}
 	return nil
-}
-
-// AsRoot reports whether c runs under sudo, doas, run0 or pkexec.
-func (c *Cmd) AsRoot() bool {
-	for _, w := range c.Wrappers {
-		n, _, _ := strings.Cut(w, " ")
-		switch n {
-		case "sudo", "doas", "run0", "pkexec", "gsudo":
-			return true
-		}
-	}
-	return false
 }
 
 // HostActTools are the programs hostacts.txt names.

@@ -179,6 +179,12 @@ func cmdTouches(c *Cmd, home string) []Touch {
 			out = append(out, Touch{Effect: e, Path: NormPath(p, c.Dir, home)})
 		}
 		return out
+	case EmptiedDirs(c) != nil:
+		// emptied before the build or the sync writes into it
+		for _, d := range EmptiedDirs(c) {
+			out = append(out, Touch{Effect: PathRecursiveDelete, Path: NormPath(d, c.Dir, home)})
+		}
+		return out
 	case c.Name == "rsync" && syncDeletes(c) && len(c.Pos) > 1:
 		if dst := c.Pos[len(c.Pos)-1]; !remoteSpec(dst) {
 			out = append(out, Touch{Effect: PathRecursiveDelete, Path: NormPath(dst, c.Dir, home)})

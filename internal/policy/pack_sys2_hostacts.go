@@ -31,14 +31,14 @@ func hostActRules() []Rule {
 				"sudo apt-get install -y curl", "dnf install ripgrep", "net share", "fsutil fsinfo drives", "snap remove firefox", "snap list", "adb shell pm list packages", "resolvectl status",
 				"ip route show", "ip link show", "usermod -s /bin/zsh dev", "chsh -s /bin/zsh", "sudo chattr +i /etc/resolv.conf", "diskutil list", "tmutil listlocalsnapshots /", "tarsnap --list-archives",
 				"flatpak override --user --nofilesystem=home org.gimp.GIMP", "umount /mnt/usb", "apt-get install --dry-run --allow-unauthenticated x"}),
-		localRule("core.local:host-action-ask", Ask, "A change to the machine or the account that is worth a look and that no path shows: installing for the whole machine or account (choco, winget, scoop, cpan, dotnet tool install -g, nix profile install, sudo make install), an app let into the home directory (flatpak override --filesystem=home), older package generations deleted (nix-collect-garbage -d), the trash emptied, a disk forced away, logs vacuumed, a session or desktop service ended; the list is data (callfacts/hostacts.txt)", names,
+		localRule("core.local:host-action-ask", Ask, "A change to the machine or the account that is worth a look and that no path shows: installing for the whole machine or account (choco, winget, scoop, cpan, dotnet tool install -g, nix profile install, make install PREFIX=/usr/local), an app let into the home directory (flatpak override --filesystem=home), older package generations deleted (nix-collect-garbage -d), the trash emptied, a disk forced away, logs vacuumed, a session or desktop service ended; the list is data (callfacts/hostacts.txt)", names,
 			level("ask"),
 			[]string{"choco install nodejs-lts -y", "winget install --id Git.Git -e", "scoop install ripgrep", "cpan -i Acme::Free::Helper", "dotnet tool install -g dotnet-ef", "nix profile install nixpkgs#ripgrep",
-				"nix-env -iA nixpkgs.jq", "sudo make install PREFIX=/usr/local", "make install PREFIX=/usr/local", "flatpak override --user --filesystem=home com.slack.Slack", "nix-collect-garbage -d",
+				"nix-env -iA nixpkgs.jq", "sudo make install PREFIX=/usr/local", "gmake install DESTDIR=/opt/acme", "flatpak override --user --filesystem=home com.slack.Slack", "nix-collect-garbage -d",
 				"trash-empty", "gio trash --empty", "powershell.exe -NoProfile -Command 'Clear-RecycleBin -DriveLetter C -Force'", "hdiutil detach /Volumes/Backup -force",
 				"sudo journalctl --vacuum-size=500M", "screen -X -S prod quit", "systemctl --user stop pipewire", "nix-env --install jq"},
 			[]string{"choco list", "winget search git", "scoop list", "cpan -l", "dotnet tool install dotnet-ef", "dotnet tool list -g", "nix profile list", "nix-env -q", "make install PREFIX=$HOME/.local",
-				"make install DESTDIR=./stage", "make", "flatpak override --user --show com.slack.Slack", "nix-collect-garbage", "trash-list", "gio trash ./tmp.txt", "hdiutil detach /Volumes/Backup",
-				"journalctl --vacuum-time=2weeks --help", "screen -ls", "systemctl --user status pipewire", "xcrun simctl erase all", "adb shell pm clear com.acme.app.debug", "choco install nodejs-lts --whatif"}),
+				"make install DESTDIR=./stage", "sudo make install", "flatpak override --user --show com.slack.Slack", "nix-collect-garbage", "trash-list", "gio trash ./tmp.txt", "hdiutil detach /Volumes/Backup",
+				"journalctl --vacuum-time=2weeks --help", "screen -ls", "systemctl --user status pipewire", "systemctl --user stop app", "xcrun simctl erase all", "adb shell pm clear com.acme.app.debug", "choco install nodejs-lts --whatif"}),
 	}
 }
