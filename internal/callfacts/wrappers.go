@@ -247,7 +247,11 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 					break
 				}
 				if len(a) >= 2 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'c') && i+1 < len(args) {
-					return nil, name + " -c", args[i+1]
+					var params []string
+					if i+3 < len(args) {
+						params = args[i+3:] // after $0: sh -c 'rm -rf "$1"' _ ~/x
+					}
+					return nil, name + " -c", bindParams(args[i+1], params)
 				}
 				if !strings.HasPrefix(a, "-") {
 					break
