@@ -34,6 +34,10 @@ func bindParams(payload string, params []string) string {
 		rest := payload[i+1:]
 		n, width := -1, 0
 		switch {
+		case rest[0] == '@' && i > 0 && payload[i-1] == '"' && len(rest) > 1 && rest[1] == '"':
+			b.WriteString(strings.Join(params, `" "`)) // "$@": a word each
+			i++
+			continue
 		case rest[0] == '@' || rest[0] == '*':
 			b.WriteString(strings.Join(params, " "))
 			i++

@@ -10,7 +10,8 @@ func TestBindParams(t *testing.T) {
 	}{
 		{`rm -rf "$1"`, []string{"~/Archive"}, `rm -rf "$HOME/Archive"`},
 		{`cd "${1}" && rm -rf ./*`, []string{"$HOME"}, `cd "$HOME" && rm -rf ./*`},
-		{`rm -rf "$@"`, []string{"./build", "./dist"}, `rm -rf "./build ./dist"`},
+		{`rm -rf "$@"`, []string{"./build", "./dist"}, `rm -rf "./build" "./dist"`},
+		{`rm -rf $*`, []string{"./build", "./dist"}, `rm -rf ./build ./dist`},
 		{`echo $2 $1`, []string{"a", "b"}, `echo b a`},
 		{`echo $10 $HOME $3`, []string{"a"}, `echo $10 $HOME `},
 		{`rm -rf "$1"`, []string{"my dir"}, `rm -rf "$1"`}, // pasting would change the words
