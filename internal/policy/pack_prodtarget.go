@@ -287,7 +287,6 @@ func mayNameProd(line string) bool {
 	return false
 }
 
-
 // deployTask is the task of a runner whose name says it ships to others.
 func deployTask(c *Cmd) string {
 	names := runnerTasks(c) // taskrunners.txt
