@@ -144,6 +144,16 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 				return nil, "script -c", a[len("--command="):]
 			}
 		}
+	case "launchctl":
+		// launchctl submit -l label [-o out] -- program args: the job it runs
+		if len(args) > 0 && args[0] == "submit" {
+			for i, a := range args {
+				if a == "--" && i+1 < len(args) {
+					inner = args[i+1:]
+					break
+				}
+			}
+		}
 	case "timeout":
 		if r := skip("sk"); len(r) > 1 {
 			inner = r[1:] // drop the duration
