@@ -12,7 +12,7 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 	case "sudo", "doas", "run0", "pkexec":
 		inner = skip("ugpChrtUDR|--user --group --chdir --prompt --host --close-from --role --type --other-user --command-timeout")
 	case "nohup", "exec", "time", "builtin", "setsid", "caffeinate", "unbuffer", "torsocks", "proxychains", "proxychains4",
-		"catchsegv", "strace", "ltrace", "chronic", "sg", "firejail", "systemd-run", "tini", "dumb-init", "faketime", "ts", "pv", "rlwrap", "doppler", "op", "dotenv", "with-contenv", "direnv", "daemonize":
+		"catchsegv", "strace", "ltrace", "chronic", "sg", "firejail", "systemd-run", "tini", "dumb-init", "faketime", "ts", "pv", "rlwrap", "doppler", "op", "dotenv", "with-contenv", "direnv", "daemonize", "flatpak-spawn", "host-spawn", "distrobox-host-exec":
 		inner = skip("oeEpuMa")
 		if name == "faketime" && len(inner) > 1 {
 			inner = inner[1:]
