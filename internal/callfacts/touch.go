@@ -1,6 +1,8 @@
 package callfacts
 
 import (
+	"os"
+	"path"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/lazyre"
@@ -210,9 +212,24 @@ func cmdTouches(c *Cmd, home string) []Touch {
 		dst = NormPath(c.Pos[len(c.Pos)-1], c.Dir, home) // the one target that is not moved away
 	}
 	for _, t := range c.Targets {
-		out = append(out, Touch{Effect: targetEffect(c, t == dst, recursive), Path: t})
+		e := targetEffect(c, t == dst, recursive)
+		if e == PathDelete && c.Name == "mv" && dst != "" && withinAny(dst, "", tempDirs) && movedTree(t, home) {
+			e = PathRecursiveDelete // mv ~/Documents /tmp/: the whole folder goes where it is wiped
+		}
+		out = append(out, Touch{Effect: e, Path: t})
 	}
 	return out
+}
+
+// movedTree reports whether a source mv moves away (to a scratch
+// directory) is a folder: one on
+// disk, or a name without an extension right under home (~/Documents,
+// ~/Projects), where folders are.
+func movedTree(p, home string) bool {
+	if fi, err := os.Stat(p); err == nil {
+		return fi.IsDir()
+	}
+	return home != "" && path.Dir(p) == home && !strings.Contains(path.Base(p), ".")
 }
 
 // hiddenTargets are the targets of a delete that a command substitution
@@ -236,8 +253,10 @@ func hiddenTargets(c *Cmd, recursive bool) []Touch {
 func targetEffect(c *Cmd, dst, recursive bool) PathEffect {
 	t := tool(c.Name)
 	switch {
-	case t.sets == PathPermissions && c.SetsID():
+	case t.sets == PathPermissions && c.SetsID(), c.Name == "install" && dst && c.SetsID():
 		return PathSetID
+	case c.Name == "fallocate" && c.Has("-p", "--punch-hole", "-z", "--zero-range", "-c", "--collapse-range"):
+		return PathTruncate // the range's data is gone
 	case t.sets != "":
 		return t.sets // chmod: permissions, truncate: truncate
 	case (t.out != nil || t.into != nil) && !t.copies && t.inplace == nil:

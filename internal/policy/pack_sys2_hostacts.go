@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"strings"
+
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
@@ -31,6 +33,16 @@ func hostActRules() []Rule {
 				"sudo apt-get install -y curl", "dnf install ripgrep", "net share", "fsutil fsinfo drives", "snap remove firefox", "snap list", "adb shell pm list packages", "resolvectl status",
 				"ip route show", "ip link show", "usermod -s /bin/zsh dev", "chsh -s /bin/zsh", "sudo chattr +i /etc/resolv.conf", "diskutil list", "tmutil listlocalsnapshots /", "tarsnap --list-archives",
 				"flatpak override --user --nofilesystem=home org.gimp.GIMP", "umount /mnt/usb", "apt-get install --dry-run --allow-unauthenticated x"}),
+		localRule("core.local:trash-script", Ask, "Emptying the trash through a script (osascript -e 'tell application \"Finder\" to empty trash'): what the user set aside for recovery is gone", []string{"osascript"},
+			func(e *Env, c *Cmd) string {
+				a := strings.ToLower(strings.Join(c.Args, " "))
+				if strings.Contains(a, "empty trash") || strings.Contains(a, "empty the trash") || strings.Contains(a, "emptytrash") {
+					return "osascript empties the trash: " + c.String()
+				}
+				return ""
+			},
+			[]string{"osascript -e 'tell application \"Finder\" to empty trash'", "osascript -e 'tell app \"Finder\" to empty the trash'", "osascript -l JavaScript -e 'Application(\"Finder\").emptyTrash()'"},
+			[]string{"osascript -e 'tell application \"Finder\" to get name of every item of trash'", "osascript -e 'display notification \"done\"'", "osascript -e 'tell application \"Finder\" to open trash'"}),
 		localRule("core.local:host-action-ask", Ask, "A change to the machine or the account that is worth a look and that no path shows: installing for the whole machine or account (choco, winget, scoop, cpan, dotnet tool install -g, nix profile install, make install PREFIX=/usr/local), an app let into the home directory (flatpak override --filesystem=home), older package generations deleted (nix-collect-garbage -d), the trash emptied, a disk forced away, logs vacuumed, a session or desktop service ended; the list is data (callfacts/hostacts.txt)", names,
 			level("ask"),
 			[]string{"choco install nodejs-lts -y", "winget install --id Git.Git -e", "scoop install ripgrep", "cpan -i Acme::Free::Helper", "dotnet tool install -g dotnet-ef", "nix profile install nixpkgs#ripgrep",
