@@ -172,7 +172,7 @@ func cmdTouches(c *Cmd, home string) []Touch {
 	if out := jobTouches(c, home); out != nil {
 		return out
 	}
-	recursive := tool(c.Name).trees || c.Has("-r", "-R", "--recursive", "-Recurse", "-recurse")
+	recursive := tool(c.Name).trees || c.Has("-r", "-R", "--recursive", "-Recurse", "-recurse") || everyFound(c)
 	switch {
 	case c.Name == "find" && c.Has("-delete"):
 		// with a filter it deletes the matches inside, not the tree
@@ -219,6 +219,26 @@ func cmdTouches(c *Cmd, home string) []Touch {
 		out = append(out, Touch{Effect: e, Path: t})
 	}
 	return out
+}
+
+// everyFound reports whether c runs on every file an unfiltered find or
+// fd finds (fd . ~/Documents -X rm): its target is the start point, and
+// what it does, it does to the whole tree. A filtered search names
+// DIR/{} instead, the matches inside.
+func everyFound(c *Cmd) bool {
+	if len(c.Wrappers) == 0 || c.Effect != EffectDelete {
+		return false
+	}
+	w := c.Wrappers[len(c.Wrappers)-1]
+	if !strings.HasPrefix(w, "fd") && !strings.HasPrefix(w, "find") {
+		return false
+	}
+	for _, a := range c.Args {
+		if strings.Contains(a, "{}") {
+			return false
+		}
+	}
+	return true
 }
 
 // movedTree reports whether a source mv moves away (to a scratch
