@@ -11,6 +11,9 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 	switch name {
 	case "sudo", "doas", "run0", "pkexec":
 		inner = skip("ugpChrtUDR|--user --group --chdir --prompt --host --close-from --role --type --other-user --command-timeout")
+		for len(inner) > 1 && envAssign(inner[0]) {
+			inner = inner[1:] // sudo EDITOR='tee -a' visudo: the variable is set for the command
+		}
 	case "nohup", "exec", "time", "builtin", "setsid", "caffeinate", "unbuffer", "torsocks", "proxychains", "proxychains4",
 		"catchsegv", "strace", "ltrace", "chronic", "sg", "firejail", "systemd-run", "tini", "dumb-init", "faketime", "ts", "pv", "rlwrap", "doppler", "op", "dotenv", "with-contenv", "direnv", "daemonize", "flatpak-spawn", "host-spawn", "distrobox-host-exec":
 		inner = skip("oeEpuMa")
@@ -665,4 +668,19 @@ func FindFilters(args []string) bool {
 		}
 	}
 	return false
+}
+
+// envAssign reports whether a is a variable assignment (NAME=value).
+func envAssign(a string) bool {
+	k, _, ok := strings.Cut(a, "=")
+	if !ok || k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		b := k[i]
+		if !(b == '_' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || i > 0 && b >= '0' && b <= '9') {
+			return false
+		}
+	}
+	return true
 }

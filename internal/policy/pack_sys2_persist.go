@@ -84,3 +84,37 @@ func hiddenFile(p, home string) bool {
 	}
 	return strings.HasPrefix(rel, ".cache/") || strings.HasPrefix(rel, ".local/share/") || strings.HasPrefix(rel, ".config/") && !strings.Contains(rel, "/bin/")
 }
+
+// sudoersGrantRule: a line fed to visudo (EDITOR='tee -a' visudo) or
+// written into /etc/sudoers that lets an account run anything as root
+// without a password, or switches authentication off.
+func sudoersGrantRule() Rule {
+	return Rule{ID: "core.local:sudoers-grant", Mode: Deny, Tools: shellTools, Cmds: []string{"visudo", "tee"},
+		Desc: "Granting root without a password through sudoers (echo 'dev ALL=(ALL) NOPASSWD:ALL' | sudo EDITOR='tee -a' visudo, Defaults !authenticate): every later command of the account can become root unasked",
+		Match: func(e *Env) string {
+			for i := range e.F.Commands {
+				c := &e.F.Commands[i]
+				if c.Name != "visudo" && !strings.Contains(strings.Join(c.Args, " "), "/etc/sudoers") {
+					continue
+				}
+				text := strings.ToLower(c.Heredoc + " " + strings.Join(c.Args, " "))
+				if strings.Contains(text, "nopasswd") || strings.Contains(text, "!authenticate") || strings.Contains(text, "!requiretty") && strings.Contains(text, "all") {
+					return c.Name + " writes a sudoers rule that grants root without a password"
+				}
+				if c.Name == "visudo" && c.Heredoc != "" && !c.Has("-c", "--check") {
+					return "visudo is fed sudoers text the user does not review: " + short(c.Heredoc)
+				}
+			}
+			return ""
+		},
+		Catch: []string{"echo 'dev ALL=(ALL) NOPASSWD:ALL' | sudo EDITOR='tee -a' visudo", "echo 'Defaults !authenticate' | sudo EDITOR='tee -a' visudo", "printf 'ci ALL=(ALL) NOPASSWD: ALL\\n' | sudo tee /etc/sudoers.d/ci"},
+		Allow: []string{"sudo visudo -c", "sudo cat /etc/sudoers", "sudo -l", "echo 'NOPASSWD is risky' > notes.txt"}}
+}
+
+func short(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
+}
