@@ -213,7 +213,7 @@ func cmdTouches(c *Cmd, home string) []Touch {
 	}
 	for _, t := range c.Targets {
 		e := targetEffect(c, t == dst, recursive)
-		if e == PathDelete && c.Name == "mv" && dst != "" && withinAny(dst, "", tempDirs) && movedTree(t, home) {
+		if e == PathDelete && c.Name == "mv" && dst != "" && withinAny(dst, "", tempDirs) && movedTree(t, home, c.Dir) {
 			e = PathRecursiveDelete // mv ~/Documents /tmp/: the whole folder goes where it is wiped
 		}
 		out = append(out, Touch{Effect: e, Path: t})
@@ -243,13 +243,17 @@ func everyFound(c *Cmd) bool {
 
 // movedTree reports whether a source mv moves away (to a scratch
 // directory) is a folder: one on
-// disk, or a name without an extension right under home (~/Documents,
-// ~/Projects), where folders are.
-func movedTree(p, home string) bool {
+// disk, or a name without an extension right under home or the working
+// directory (~/Documents, src), where folders are.
+func movedTree(p, home, dir string) bool {
 	if fi, err := os.Stat(p); err == nil {
 		return fi.IsDir()
 	}
-	return home != "" && path.Dir(p) == home && !strings.Contains(path.Base(p), ".")
+	d, b := path.Dir(p), path.Base(p)
+	if strings.Contains(b, ".") || strings.ToUpper(b) == b || strings.HasSuffix(b, "file") {
+		return false // notes.md, LICENSE, Makefile, Dockerfile: files
+	}
+	return home != "" && d == home || dir != "" && d == dir
 }
 
 // hiddenTargets are the targets of a delete that a command substitution
