@@ -4,6 +4,12 @@ import "strings"
 
 // chmodMode is chmod's mode argument ("" for --reference or none).
 func chmodMode(c *Cmd) string {
+	if c.Name == "install" { // install -m 4755 src dst: the mode it gives the copy
+		if m := OptionValues(c.Args, []string{"-m", "--mode"}); len(m) > 0 {
+			return m[len(m)-1]
+		}
+		return ""
+	}
 	if c.Name != "chmod" || len(c.Pos) == 0 || c.Has("--reference") {
 		return ""
 	}

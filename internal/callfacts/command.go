@@ -473,6 +473,9 @@ func (n *normalizer) paths(c *Cmd) {
 			n.addPath(p, OpWrite, c.Name)
 		}
 	}
+	for _, p := range EmptiedDirs(c) {
+		n.addPath(p, OpDelete, c.Name)
+	}
 	if t.inplace != nil && c.Has(t.inplace...) {
 		// perl -pi -e '…' FILE: the files after the program are edited
 		op, known = OpWrite, true

@@ -52,6 +52,9 @@ func effectOf(c *Cmd) (Effect, string) {
 		case "destroy":
 			return EffectDelete, c.Name + " deletes outside this machine"
 		}
+		if a := c.HostAction(); a != nil {
+			return a.Effect, c.Name + " " + a.What // hostacts.txt
+		}
 	}
 	if downgrades().cmds[c.Name] != nil {
 		if lv, why := c.Downgrade(); lv == "deny" {
@@ -128,6 +131,11 @@ func buildEffectRules() map[string]effectRule {
 	for name, s := range toolTable() {
 		if s.out != nil || s.into != nil {
 			m[name] = outputEffect(m[name]) // 7z x -o/dir writes; 7z l does not
+		}
+	}
+	for name, s := range toolTable() {
+		if s.empties != nil {
+			m[name] = emptyEffect(m[name]) // vite build --outDir D --emptyOutDir deletes D's contents
 		}
 	}
 	m["find"] = findEffect

@@ -24,7 +24,7 @@ func families() map[family][]string {
 		famFormat: FormatTools, famDisk: DiskTools, famPower: PowerTools, famUser: UserTools,
 		famSQL:    append([]string{"sqlite3", "duckdb", "dropdb", "dropuser", "mysqladmin"}, SQLServerClients...),
 		famVerbs:  append(append([]string(nil), SyncTools...), remoteCLIs...),
-		famKill:   {"kill", "pkill", "killall", "killall5", "skill", "kill-port", "fuser"},
+		famKill:   {"kill", "pkill", "killall", "killall5", "skill", "kill-port", "fuser", "taskkill", "taskkill.exe", "tskill"},
 		famKernel: {"sysctl"}, famHistory: {"history"}, famSnapshot: SnapshotTools,
 	}
 }

@@ -80,6 +80,9 @@ var wordTools = sync.OnceValue(func() map[string]bool {
 	for n := range remoteRules() {
 		m[n] = true
 	}
+	for n := range hostActTable().rules {
+		m[n] = true
+	}
 	return m
 })
 

@@ -522,3 +522,7 @@ func programPath(name string, args []string) string {
 	}
 	return "/usr/bin/" + ops[0]
 }
+
+// RunsLater reports whether a file's content runs as shell code later (a
+// shell start-up file, a git hook, a cron or profile.d file).
+func RunsLater(p string) bool { return runsLater(p) }

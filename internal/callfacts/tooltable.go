@@ -40,6 +40,8 @@ type toolSpec struct {
 	// which out and into name no output (tar -x); program: the options
 	// that give an in-place editor its program (else its first argument)
 	out, into, when, program []string
+	// empties: the directory it empties before writing into it
+	empties *emptier
 }
 
 // sourceRemover: with one of flags the program deletes its sources after
@@ -162,6 +164,8 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 				s.when = strings.Split(v, ",")
 			case "program":
 				s.program = strings.Split(v, ",")
+			case "empties":
+				s.empties = parseEmptier(v)
 			case "removes":
 				p := strings.Split(v, ":")
 				skip, err := strconv.Atoi(p[len(p)-1])

@@ -1,6 +1,8 @@
 package callfacts
 
 import (
+	"os"
+	"path"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/lazyre"
@@ -170,13 +172,19 @@ func cmdTouches(c *Cmd, home string) []Touch {
 	if out := jobTouches(c, home); out != nil {
 		return out
 	}
-	recursive := tool(c.Name).trees || c.Has("-r", "-R", "--recursive", "-Recurse", "-recurse")
+	recursive := tool(c.Name).trees || c.Has("-r", "-R", "--recursive", "-Recurse", "-recurse") || everyFound(c)
 	switch {
 	case c.Name == "find" && c.Has("-delete"):
 		// with a filter it deletes the matches inside, not the tree
 		e := deleteEffect(!c.Has(findFilters...))
 		for _, p := range findRoots(c) {
 			out = append(out, Touch{Effect: e, Path: NormPath(p, c.Dir, home)})
+		}
+		return out
+	case EmptiedDirs(c) != nil:
+		// emptied before the build or the sync writes into it
+		for _, d := range EmptiedDirs(c) {
+			out = append(out, Touch{Effect: PathRecursiveDelete, Path: NormPath(d, c.Dir, home)})
 		}
 		return out
 	case c.Name == "rsync" && syncDeletes(c) && len(c.Pos) > 1:
@@ -204,9 +212,48 @@ func cmdTouches(c *Cmd, home string) []Touch {
 		dst = NormPath(c.Pos[len(c.Pos)-1], c.Dir, home) // the one target that is not moved away
 	}
 	for _, t := range c.Targets {
-		out = append(out, Touch{Effect: targetEffect(c, t == dst, recursive), Path: t})
+		e := targetEffect(c, t == dst, recursive)
+		if e == PathDelete && c.Name == "mv" && dst != "" && withinAny(dst, "", tempDirs) && movedTree(t, home, c.Dir) {
+			e = PathRecursiveDelete // mv ~/Documents /tmp/: the whole folder goes where it is wiped
+		}
+		out = append(out, Touch{Effect: e, Path: t})
 	}
 	return out
+}
+
+// everyFound reports whether c runs on every file an unfiltered find or
+// fd finds (fd . ~/Documents -X rm): its target is the start point, and
+// what it does, it does to the whole tree. A filtered search names
+// DIR/{} instead, the matches inside.
+func everyFound(c *Cmd) bool {
+	if len(c.Wrappers) == 0 || c.Effect != EffectDelete {
+		return false
+	}
+	w := c.Wrappers[len(c.Wrappers)-1]
+	if !strings.HasPrefix(w, "fd") && !strings.HasPrefix(w, "find") {
+		return false
+	}
+	for _, a := range c.Args {
+		if strings.Contains(a, "{}") {
+			return false
+		}
+	}
+	return true
+}
+
+// movedTree reports whether a source mv moves away (to a scratch
+// directory) is a folder: one on
+// disk, or a name without an extension right under home or the working
+// directory (~/Documents, src), where folders are.
+func movedTree(p, home, dir string) bool {
+	if fi, err := os.Stat(p); err == nil {
+		return fi.IsDir()
+	}
+	d, b := path.Dir(p), path.Base(p)
+	if strings.Contains(b, ".") || strings.ToUpper(b) == b || strings.HasSuffix(b, "file") {
+		return false // notes.md, LICENSE, Makefile, Dockerfile: files
+	}
+	return home != "" && d == home || dir != "" && d == dir
 }
 
 // hiddenTargets are the targets of a delete that a command substitution
@@ -230,8 +277,10 @@ func hiddenTargets(c *Cmd, recursive bool) []Touch {
 func targetEffect(c *Cmd, dst, recursive bool) PathEffect {
 	t := tool(c.Name)
 	switch {
-	case t.sets == PathPermissions && c.SetsID():
+	case t.sets == PathPermissions && c.SetsID(), c.Name == "install" && dst && c.SetsID():
 		return PathSetID
+	case c.Name == "fallocate" && c.Has("-p", "--punch-hole", "-z", "--zero-range", "-c", "--collapse-range"):
+		return PathTruncate // the range's data is gone
 	case t.sets != "":
 		return t.sets // chmod: permissions, truncate: truncate
 	case (t.out != nil || t.into != nil) && !t.copies && t.inplace == nil:

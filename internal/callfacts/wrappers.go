@@ -24,6 +24,9 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		inner = skip("pfd")
 	case "sudo", "doas", "run0", "pkexec":
 		inner = skip("ugpChrtUDR|--user --group --chdir --prompt --host --close-from --role --type --other-user --command-timeout")
+		for len(inner) > 1 && envAssign(inner[0]) {
+			inner = inner[1:] // sudo EDITOR='tee -a' visudo: the variable is set for the command
+		}
 	case "nohup", "exec", "time", "builtin", "setsid", "caffeinate", "unbuffer", "torsocks", "proxychains", "proxychains4",
 		"catchsegv", "strace", "ltrace", "chronic", "sg", "firejail", "systemd-run", "tini", "dumb-init", "faketime", "ts", "pv", "rlwrap", "doppler", "op", "dotenv", "with-contenv", "direnv", "daemonize",
 		"flatpak-spawn", "host-spawn", "distrobox-host-exec":
@@ -170,6 +173,16 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 				return nil, "script -c", a[len("--command="):]
 			}
 		}
+	case "launchctl":
+		// launchctl submit -l label [-o out] -- program args: the job it runs
+		if len(args) > 0 && args[0] == "submit" {
+			for i, a := range args {
+				if a == "--" && i+1 < len(args) {
+					inner = args[i+1:]
+					break
+				}
+			}
+		}
 	case "timeout":
 		if r := skip("sk"); len(r) > 1 {
 			inner = r[1:] // drop the duration
@@ -290,7 +303,11 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 					break
 				}
 				if len(a) >= 2 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'c') && i+1 < len(args) {
-					return nil, name + " -c", args[i+1]
+					var params []string
+					if i+3 < len(args) {
+						params = args[i+3:] // after $0: sh -c 'rm -rf "$1"' _ ~/x
+					}
+					return nil, name + " -c", bindParams(args[i+1], params)
 				}
 				if !strings.HasPrefix(a, "-") {
 					break
@@ -738,4 +755,19 @@ func jarProgram(jar string) string {
 		}
 	}
 	return b
+}
+
+// envAssign reports whether a is a variable assignment (NAME=value).
+func envAssign(a string) bool {
+	k, _, ok := strings.Cut(a, "=")
+	if !ok || k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		b := k[i]
+		if !(b == '_' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || i > 0 && b >= '0' && b <= '9') {
+			return false
+		}
+	}
+	return true
 }

@@ -102,8 +102,37 @@ func ZoneOf(p, home, project string) Zone {
 	case p == "/" || strings.HasPrefix(p, "/*") || withinAny(p, "", systemDirs):
 		return ZoneSystem
 	}
+	return windowsZone(p)
+}
+
+// windowsZone places a Windows path (C:\Users\dev\Documents, read as
+// /c/Users/dev/Documents): a user's profile is a home, judged like one;
+// a drive's root, Windows and Program Files are the system's.
+func windowsZone(p string) Zone {
+	if len(p) < 2 || p[0] != '/' || !isLetter(p[1]) || len(p) > 2 && p[2] != '/' {
+		return ZoneElsewhere
+	}
+	parts := strings.SplitN(p, "/", 5) // "", c, Users, dev, rest
+	if len(parts) == 2 || len(parts) == 3 && parts[2] == "" {
+		return ZoneSystem // C:\
+	}
+	switch top := strings.ToLower(parts[2]); {
+	case top == "users" && len(parts) >= 4 && parts[3] != "" && !strings.EqualFold(parts[3], "public"):
+		profile := strings.Join(parts[:4], "/")
+		if credential(p, profile) {
+			return ZoneCredentials
+		}
+		if len(parts) == 5 && strings.HasPrefix(strings.ToLower(parts[4]), "appdata") {
+			return ZoneHomeConfig
+		}
+		return homeZone(p, profile)
+	case top == "windows" || strings.HasPrefix(top, "program files") || top == "programdata":
+		return ZoneSystem
+	}
 	return ZoneElsewhere
 }
+
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
 // wellKnownVars hold places every shell agrees on, relative to home
 // when they start without a slash.

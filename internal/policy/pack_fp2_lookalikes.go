@@ -327,24 +327,6 @@ func danglingOnly(e *Env, name string) bool {
 	return true
 }
 
-// cipherScratch: cipher /w on a folder rather than a drive's root
-// (cipher /w:C:\Users\dev\proj\tmp): it overwrites only the volume's
-// free space, deleting no file; a drive root (/w:C:\) stays asked.
-func cipherScratch(e *Env, c *Cmd) bool {
-	for _, a := range c.Args {
-		l := strings.ToLower(a)
-		if !strings.HasPrefix(l, "/w:") {
-			continue
-		}
-		v := strings.TrimRight(strings.Trim(l[3:], `"'`), `\/`)
-		if v == "" || len(v) == 2 && v[1] == ':' {
-			return false
-		}
-		return true
-	}
-	return false
-}
-
 // mirrorsFromProd: a sync or copy into a local directory (the last
 // argument) that names production only among its sources: production is
 // read, the local copy is what changes.

@@ -290,31 +290,9 @@ func mayNameProd(line string) bool {
 	return false
 }
 
-// taskRunners run a task named on the line; npm-like ones after "run".
-var taskRunners = map[string]bool{"make": true, "gmake": true, "just": true, "task": true, "mage": true, "rake": true, "fab": true, "cap": true,
-	"invoke": true, "inv": true, "gulp": true, "grunt": true, "nx": true, "turbo": true, "npm": true, "pnpm": true, "bun": true, "yarn": true}
-
 // deployTask is the task of a runner whose name says it ships to others.
 func deployTask(c *Cmd) string {
-	names := c.Pos
-	switch c.Name {
-	case "npm", "pnpm", "bun":
-		if len(c.Pos) < 2 || c.Pos[0] != "run" && c.Pos[0] != "run-script" {
-			return ""
-		}
-		names = c.Pos[1:2]
-	case "yarn":
-		if len(c.Pos) > 1 && c.Pos[0] == "run" {
-			names = c.Pos[1:2]
-		} else {
-			names = c.Pos[:min(1, len(c.Pos))]
-		}
-	case "nx", "turbo":
-		if len(c.Pos) < 2 || c.Pos[0] != "run" {
-			return ""
-		}
-		names = c.Pos[1:2]
-	}
+	names := runnerTasks(c) // taskrunners.txt
 	ship, stay := opsList("deploy-task"), opsList("local-task")
 	for _, n := range names {
 		if strings.ContainsAny(n, "=/") {
@@ -336,10 +314,7 @@ func deployTask(c *Cmd) string {
 }
 
 func deployTaskRule() Rule {
-	names := make([]string, 0, len(taskRunners))
-	for n := range taskRunners {
-		names = append(names, n)
-	}
+	names := taskRunnerNames()
 	return cmdRule("external.systems:deploy-task", Ask, "A task runner's task named for shipping to others (make deploy, npm run release, just deploy-prod, fab deploy, cap production deploy): it deploys, releases or publishes whatever its definition says; dry runs and tasks that only build, check or write notes stay allowed; the words are data (policy/remoteops.txt)", names,
 		func(e *Env, c *Cmd) string {
 			if onlyHelp(c) || c.Has("-n", "--just-print", "--dry-run", "--dry", "--list", "-l") && c.Name != "npm" {

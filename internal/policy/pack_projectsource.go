@@ -79,7 +79,7 @@ func projectSourceRule() Rule {
 				}
 				if dst := e.abs(c, c.Pos[len(c.Pos)-1]); !within(dst, project) {
 					for _, p := range c.Pos[:len(c.Pos)-1] {
-						if rel := topLevel(e.abs(c, strings.TrimSuffix(p, "/"))); rel != "" {
+						if rel := topLevel(e.abs(c, strings.TrimSuffix(p, "/"))); rel != "" && !fileName(rel) {
 							return "mv moves " + rel + "/, a top-level directory of the project's source, out of the project (" + homeRel(dst, e.F.Home) + ")"
 						}
 					}
@@ -88,7 +88,21 @@ func projectSourceRule() Rule {
 			return sourceGlobEmptied(e)
 		},
 		Catch: []string{"rm -rf src", "rm -rf lib app", "git rm -r -q src/", "mv src /tmp/src-old", "for f in src/*.py; do : > \"$f\"; done", "find . -name '*.py' -not -path './.venv/*' -delete", "find . -type f -name '*.go' -exec rm {} +"},
-		Allow: []string{"rm -rf build dist", "rm -rf src/old_module", "mv src source", "mv build /tmp/old-build", "for f in logs/*.log; do : > \"$f\"; done", "find . -name '*.pyc' -delete", "git rm -r --cached src/", "rm -rf node_modules", "git rm src/a.go", "find src/gen -name '*.go' -delete"}}
+		Allow: []string{"rm -rf build dist", "rm -rf src/old_module", "mv src source", "mv build /tmp/old-build", "mv Makefile /tmp/Makefile.bak", "for f in logs/*.log; do : > \"$f\"; done", "find . -name '*.pyc' -delete", "git rm -r --cached src/", "rm -rf node_modules", "git rm src/a.go", "find src/gen -name '*.go' -delete"}}
+}
+
+// fileName: a top-level name that reads as one file, not a directory of
+// source (Makefile, go.mod, README.md): moving it away is not moving the
+// source out.
+func fileName(rel string) bool {
+	if strings.Contains(rel, ".") {
+		return true
+	}
+	switch rel {
+	case "Makefile", "GNUmakefile", "Dockerfile", "Containerfile", "Rakefile", "Gemfile", "Procfile", "Justfile", "justfile", "Jenkinsfile", "Vagrantfile", "Brewfile", "LICENSE", "README", "CHANGELOG", "NOTICE", "AUTHORS", "CODEOWNERS":
+		return true
+	}
+	return false
 }
 
 // scratchName: a top-level name that reads as scratch space, not source

@@ -12,7 +12,7 @@ import (
 // judge (a target named for shipping: external.systems:deploy-task). A project program pointed at the home directory with a flag that
 // makes it act is judged the same way.
 func runNameRules() []Rule {
-	runnersNamed := []string{"make", "gmake", "npm", "yarn", "pnpm", "bun", "just", "task", "go-task", "mage", "invoke", "inv", "rake", "nx", "turbo"}
+	runnersNamed := taskRunnerNames()
 	return []Rule{
 		localRule("core.local:run-name-destroy", Deny, "A task runner target named for destroying (drop, destroy, nuke, wipe, purge, teardown, reset) aimed at production, or a clean target given a variable that points at the home directory or a system path, when its definition is not on disk to read", runnersNamed,
 			func(e *Env, c *Cmd) string {
@@ -116,31 +116,15 @@ func runTarget(e *Env, c *Cmd) (string, []string) {
 	if len(c.Pos) == 0 || c.Has("-n", "--just-print", "--recon", "-l", "--list") {
 		return "", nil
 	}
-	var names [2]string
-	n := 0
 	var vars []string
 	for _, p := range c.Pos {
 		if strings.IndexByte(p, '=') >= 0 {
 			vars = append(vars, p)
-		} else if n < len(names) {
-			names[n] = p
-			n++
 		}
 	}
 	t := ""
-	switch c.Name {
-	case "npm", "pnpm", "bun":
-		if n == 2 && (names[0] == "run" || names[0] == "run-script") {
-			t = names[1]
-		}
-	case "yarn":
-		if n == 2 && names[0] == "run" {
-			t = names[1]
-		} else if n >= 1 && names[0] != "run" && !yarnBuiltin[names[0]] {
-			t = names[0]
-		}
-	default:
-		t = names[0]
+	if ts := runnerTasks(c); len(ts) > 0 { // taskrunners.txt
+		t = ts[0]
 	}
 	return t, vars
 }

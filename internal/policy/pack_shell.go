@@ -542,7 +542,8 @@ func scriptArgs(c *Cmd) []string {
 // deleting them loses nothing a build does not bring back.
 var buildOutput = map[string]bool{"build": true, "dist": true, "out": true, "target": true, "node_modules": true,
 	"coverage": true, ".next": true, ".nuxt": true, "__pycache__": true, ".pytest_cache": true, ".venv": true,
-	".tox": true, ".cache": true, "obj": true, ".gradle": true, ".turbo": true, ".parcel-cache": true}
+	".tox": true, ".cache": true, "obj": true, ".gradle": true, ".turbo": true, ".parcel-cache": true,
+	"site": true, "_site": true, "_build": true} // mkdocs, jekyll, sphinx outputs
 
 // onlyBuildOutput: paths names at least one path, and every one is a
 // build output directory of the project (build/, ./dist, web/node_modules).

@@ -9,7 +9,7 @@ import (
 // folders, autostart entries, admin accounts, world-writable ACLs.
 func windowsRules() []Rule {
 	names := []string{"rd", "rmdir", "del", "erase", "reg", "reg.exe", "schtasks", "schtasks.exe", "icacls", "icacls.exe", "takeown", "net", "net.exe",
-		"cipher", "cipher.exe", "wmic", "format", "format.com", "remove-item", "stop-process", "new-itemproperty", "set-itemproperty", "register-scheduledtask",
+		"wmic", "format", "format.com", "remove-item", "stop-process", "new-itemproperty", "set-itemproperty", "register-scheduledtask",
 		"add-localgroupmember", "new-localuser", "wevtutil", "wevtutil.exe"}
 	return []Rule{
 		cmdRule("core.destroy:windows", Deny, "Windows commands that destroy, persist or open the machine: rd /s or Remove-Item -Recurse over the user's folders or a drive, autostart Run keys and logon tasks (reg add …\\Run, schtasks /create), new admin accounts, Everyone:F ACLs, shadow copies or event logs cleared, a drive formatted", names,
@@ -74,10 +74,8 @@ func windowsRules() []Rule {
 					if len(c.Pos) > 0 && strings.HasSuffix(c.Pos[0], ":") {
 						return c.Name + " formats a drive: " + c.String()
 					}
-				case "cipher", "cipher.exe":
-					if has("/w") && !cipherScratch(e, c) {
-						return "cipher /w overwrites a drive's free space: " + c.String()
-					}
+				// cipher /w overwrites only free space: no file is lost
+				// (a whole drive's asks: callfacts/hostacts.txt)
 				case "stop-process":
 					if has("explorer", "winlogon", "lsass", "csrss", "svchost", "wininit") {
 						return "Stop-Process ends a process Windows depends on: " + c.String()
@@ -87,7 +85,7 @@ func windowsRules() []Rule {
 			},
 			[]string{"cmd /c rd /s /q C:\\Users\\dev\\AppData", "reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v upd /t REG_SZ /d x.exe /f", "schtasks /create /sc onlogon /tn upd /tr a.exe",
 				"icacls C:\\Users\\dev /grant Everyone:F /T", "net user helper P@ssw0rd1 /add",
-				"wmic shadowcopy delete", "cipher /w:C:\\"},
+				"wmic shadowcopy delete"},
 			[]string{"cmd /c dir", "reg query HKCU\\Software\\x", "schtasks /query", "icacls build", "net use", "del /q build\\*.obj", "pwsh -c 'Remove-Item -Recurse -Force ./dist'", "powershell -c 'Get-Process'"}),
 	}
 }

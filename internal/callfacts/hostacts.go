@@ -1,0 +1,91 @@
+package callfacts
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// hostActsText lists, as data, what commands do to this machine, its
+// user's account and data that no path argument shows (hostacts.txt says
+// how a line reads).
+//
+//go:embed hostacts.txt
+var hostActsText string
+
+// HostAct is what a hostacts.txt line says of a command that matches it.
+type HostAct struct {
+	Level  string // "deny" or "ask"
+	Kind   string // persist, boot, tracks…
+	Effect Effect // how safemode and mutation tracking count it
+	What   string // the kind in words: "erases the record of what ran on the machine…"
+}
+
+// hostActs is hostacts.txt read once: the word rules per program, and per
+// rule's kind field ("deny:tracks", "ask:global+root") what it says.
+type hostActs struct {
+	rules map[string][]wordRule
+	kinds map[string]*HostAct
+}
+
+var hostActTable = sync.OnceValue(func() *hostActs {
+	t, err := parseHostActs(hostActsText)
+	if err != nil {
+		panic(err) // a malformed table is a build error the package's tests catch
+	}
+	return t
+})
+
+func parseHostActs(text string) (*hostActs, error) {
+	kinds := map[string]HostAct{}
+	var rules strings.Builder
+	for n, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		if strings.HasPrefix(f[0], "@") {
+			if len(f) < 3 || f[1] != string(EffectWrite) && f[1] != string(EffectDelete) && f[1] != string(EffectStop) && f[1] != string(EffectRun) {
+				return nil, fmt.Errorf("hostacts.txt:%d: want @kind write|delete|stop|run description", n+1)
+			}
+			kinds[f[0][1:]] = HostAct{Kind: f[0][1:], Effect: Effect(f[1]), What: strings.Join(f[2:], " ")}
+			continue
+		}
+		if len(f) < 2 {
+			return nil, fmt.Errorf("hostacts.txt:%d: want LEVEL:KIND program words…", n+1)
+		}
+		rules.WriteString(line)
+		rules.WriteByte('\n')
+	}
+	t := &hostActs{rules: parseWords(rules.String(), true), kinds: map[string]*HostAct{}}
+	for _, rs := range t.rules {
+		for _, r := range rs {
+			level, kind, _ := strings.Cut(r.kind, ":")
+			k, ok := kinds[kind]
+			if !ok || level != "deny" && level != "ask" {
+				return nil, fmt.Errorf("hostacts.txt: %q: want deny:KIND or ask:KIND with KIND one of the @ lines", r.kind)
+			}
+			k.Level = level
+			t.kinds[r.kind] = &k
+		}
+	}
+	return t, nil
+}
+
+// HostAction is what c does to the machine by hostacts.txt (nil for
+// nothing it lists); help and dry-run forms match none.
+func (c *Cmd) HostAction() *HostAct {
+	t := hostActTable()
+	rs := t.rules[c.Name]
+	if rs == nil {
+		return nil
+	}
+	if r := matchWords(rs, c); r != nil {
+		return t.kinds[r.kind]
+	}
+	return nil
+}
+
+// HostActTools are the programs hostacts.txt names.
+func HostActTools() []string { return programNames(hostActTable().rules) }

@@ -1,0 +1,124 @@
+package policy
+
+import (
+	_ "embed"
+	"strings"
+	"sync"
+)
+
+// taskRunnersText: the task runners and where each puts the name of the
+// task it runs (taskrunners.txt).
+//
+//go:embed taskrunners.txt
+var taskRunnersText string
+
+// runnerForm is where a runner's task name sits: after one of subs, or
+// first when first is set.
+type runnerForm struct {
+	subs  map[string]bool
+	first bool
+}
+
+var runnerForms = sync.OnceValue(func() map[string]runnerForm {
+	m := map[string]runnerForm{}
+	for _, line := range strings.Split(taskRunnersText, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 2 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		form := runnerForm{subs: map[string]bool{}}
+		for _, w := range strings.Split(f[1], "|") {
+			if w == "-" {
+				form.first = true
+			} else {
+				form.subs[w] = true
+			}
+		}
+		m[f[0]] = form
+	}
+	return m
+})
+
+// taskRunnerNames are the programs taskrunners.txt lists.
+func taskRunnerNames() []string {
+	var out []string
+	for n := range runnerForms() {
+		out = append(out, n)
+	}
+	return out
+}
+
+// runnerTasks are the task names c is asked to run, its variables (X=1)
+// left out: every positional of a runner that takes them first (make a b,
+// cap production deploy), the one after the subcommand otherwise (deno
+// task deploy); nil for none.
+func runnerTasks(c *Cmd) []string {
+	form, ok := runnerForms()[c.Name]
+	if !ok || len(c.Pos) == 0 {
+		return nil
+	}
+	if len(c.Pos) > 1 && form.subs[c.Pos[0]] {
+		return c.Pos[1:2]
+	}
+	if !form.first || c.Name == "yarn" && yarnBuiltin[c.Pos[0]] {
+		return nil
+	}
+	var out []string
+	for _, p := range c.Pos {
+		if !strings.Contains(p, "=") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// runNameWipeRule: a task named for destroying, run where its definition
+// cannot be read (deno task destroy with no deno.json on disk, just nuke
+// with no justfile): what it destroys is unknown, so it asks. Aimed at
+// production it is core.local:run-name-destroy.
+func runNameWipeRule() Rule {
+	return localRule("core.local:run-name-wipe", Ask, "A task runner's task named for destroying (nuke, destroy, wipe, purge, teardown, drop) whose definition is not on disk to read: what it destroys cannot be judged; tasks that name scratch, build output or a dev/test target stay allowed; the words are data (policy/remoteops.txt)", taskRunnerNames(),
+		func(e *Env, c *Cmd) string {
+			if onlyHelp(c) || c.Has("-n", "--just-print", "--dry-run", "--dry", "--list", "-l") || definitionRead(e, c) {
+				return ""
+			}
+			wipe, keep, local := opsList("wipe-task"), opsList("wipe-keep"), opsList("local-task")
+			for _, t := range runnerTasks(c) {
+				hit := false
+				for _, w := range wordsOf(uncamel(t)) {
+					if keep[w] || local[w] {
+						hit = false
+						break
+					}
+					hit = hit || wipe[w]
+				}
+				if !hit {
+					continue
+				}
+				for _, p := range c.Pos {
+					for _, w := range wordsOf(p) {
+						if strings.Contains(p, "=") && (local[w] || keep[w]) {
+							return "" // task db:drop ENV=test
+						}
+					}
+				}
+				return c.Name + " runs " + t + ", named for destroying, and its definition is not on disk to read"
+			}
+			return ""
+		},
+		[]string{"just nuke", "deno task destroy", "mise run wipe", "bun run teardown", "poe purge", "rake db:drop", "invoke obliterate", "gradle dropDatabase", "make destroy"},
+		[]string{"just nuke-cache", "deno task build", "mise run test", "task db:drop ENV=test", "make -n destroy", "rake --help", "npm run clean", "just teardown-dev", "make purge-tmp"})
+}
+
+// uncamel puts a space between a lower-case letter and the capital after
+// it: gradle's dropDatabase reads as "drop Database".
+func uncamel(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if i > 0 && s[i] >= 'A' && s[i] <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' {
+			b.WriteByte(' ')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
