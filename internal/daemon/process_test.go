@@ -60,6 +60,20 @@ func newHome(t *testing.T) *home {
 	h.lone = testenv.Alone(t, filepath.Join(bins, "warden"))
 	h.env = append(testenv.EnvWithout("WARDEN_", "CLAUDE_PROJECT_DIR"), "WARDEN_HOME="+h.dir, "FAKE_LOG="+h.log, "FAKE_RELEASE="+h.release)
 	t.Cleanup(func() { keeper.Stop(filepath.Join(h.dir, "locks", "keeper.lock"), 10*time.Second) })
+	// Agents outlive a daemon by design (the next one re-adopts them): a
+	// test that ends with one still waiting for its release must end it,
+	// or it writes into the home while the home is removed.
+	t.Cleanup(func() {
+		for _, pids := range h.starts() {
+			for _, pid := range pids {
+				// Only if the pid is still this test's fake claude, not a
+				// process that got the number since.
+				if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && strings.Contains(string(b), claude) {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+		}
+	})
 	return h
 }
 
