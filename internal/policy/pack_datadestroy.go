@@ -96,14 +96,14 @@ func dataDestroyRule() []Rule {
 }
 
 var (
-	localHostRef = regexp.MustCompile(`(?i)localhost|127\.0\.0\.1|\[::1\]|/var/run/postgresql|/tmp/\.s\.PGSQL`)
+	localHostRef = regexp.MustCompile(`(?i)localhost|127\.0\.0\.1|\[::1\]|/var/run/postgresql|/tmp/\.s\.PGSQL|\(localdb\)|\(local\)`)
 	testDBRef    = regexp.MustCompile(`(?i)[_-]test\b|\btest_|\btest\b|[_-]testing\b`)
 )
 
 // localTestDB: the line names a database server on this machine and a
 // test database (psql -h localhost -d app_test, mongodb://localhost/app_test).
 func localTestDB(line string) bool {
-	return localHostRef.MatchString(line) && testDBRef.MatchString(line) || testDBName.MatchString(line) && !namesDBHost.MatchString(line)
+	return localHostRef.MatchString(line) && (testDBRef.MatchString(line) || testDBCamel.MatchString(line)) || testDBName.MatchString(line) && !namesDBHost.MatchString(line)
 }
 
 // testDBName: the database the command names (-d, --dbname, dropdb's

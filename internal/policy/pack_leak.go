@@ -247,7 +247,7 @@ func leakRules() []Rule {
 					if p.Op == OpWrite || p.Op == OpDelete || listing[p.Via] || p.Via == "source" || p.Via == "." {
 						continue
 					}
-					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !reducedOutput(e, p.Via) {
+					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !usesSecretQuietly(e, p.Via) && !reducedOutput(e, p.Via) {
 						return fmt.Sprintf("%s reads %s, which holds secrets", p.Via, homeRel(p.Path, e.F.Home))
 					}
 				}

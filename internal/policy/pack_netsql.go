@@ -117,7 +117,7 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 	switch {
 	case host == "":
 		return "", ""
-	case localServer(host) || host == "." || strings.EqualFold(host, "(local)"):
+	case localServer(host) || mssqlLocal(host):
 		return "local", ""
 	}
 	return "remote", host

@@ -543,7 +543,10 @@ func scriptArgs(c *Cmd) []string {
 var buildOutput = map[string]bool{"build": true, "dist": true, "out": true, "target": true, "node_modules": true,
 	"coverage": true, ".next": true, ".nuxt": true, "__pycache__": true, ".pytest_cache": true, ".venv": true,
 	".tox": true, ".cache": true, "obj": true, ".gradle": true, ".turbo": true, ".parcel-cache": true,
-	"site": true, "_site": true, "_build": true} // mkdocs, jekyll, sphinx outputs
+	"site": true, "_site": true, "_build": true, // mkdocs, jekyll, sphinx outputs
+	// dependencies a tool installs from its lock or manifest (dbt deps, bower, jspm, terraform init, dart pub get, elm)
+	"dbt_packages": true, "bower_components": true, "jspm_packages": true, ".terraform": true, ".dart_tool": true, "elm-stuff": true,
+	".mypy_cache": true, ".ruff_cache": true, ".svelte-kit": true, ".angular": true, ".eggs": true}
 
 // onlyBuildOutput: paths names at least one path, and every one is a
 // build output directory of the project (build/, ./dist, web/node_modules).

@@ -51,6 +51,9 @@ func externalVerbRules() []Rule {
 					}
 					return ""
 				}
+				if localStoreTarget(c) {
+					return "" // mc rm local/scratch, firebase --project demo-x: this machine's own server or emulator
+				}
 				for _, w := range subcommandWords(c) {
 					for _, v := range destructiveVerbs {
 						if w == v {

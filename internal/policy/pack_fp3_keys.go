@@ -1,0 +1,36 @@
+package policy
+
+// Programs that use a secret file without showing it. A signer reads the
+// private key to sign an artifact and writes only the signature; a
+// keystore tool lists certificates (public) or creates keys; an ACL tool
+// changes who may read the file and never opens it. None puts the secret
+// into the conversation, so reading it through them is not a secret read
+// (what they delete or send is judged by their own rules: keytool
+// -delete, icacls … /grant Everyone:F).
+
+// keyUsers sign or verify with a key file and print no key material.
+var keyUsers = map[string]bool{
+	"sign-file": true, "kmodsign": true, "sbsign": true, "sbverify": true, "pesign": true, "jarsigner": true,
+	"apksigner": true, "osslsigncode": true, "signtool": true, "codesign": true, "rpmsign": true, "debsign": true,
+	"dpkg-sig": true, "minisign": true, "signify": true, "keytool": true, "zipalign": true, "productsign": true,
+	"notarytool": true, "xmlsec1": true,
+}
+
+// aclSetters change a file's permissions or owner, not its content.
+var aclSetters = map[string]bool{"icacls": true, "cacls": true, "xcacls": true, "takeown": true, "attrib": true, "setfattr": true}
+
+// usesSecretQuietly: every command named via uses the secret without
+// printing it (and none of them prints keys on request: keytool
+// -exportcert and -list show certificates, which are public).
+func usesSecretQuietly(e *Env, via string) bool {
+	cs := e.F.Cmds(via)
+	if len(cs) == 0 {
+		return false
+	}
+	for _, c := range cs {
+		if !keyUsers[c.Name] && !aclSetters[c.Name] {
+			return false
+		}
+	}
+	return true
+}
