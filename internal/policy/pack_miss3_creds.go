@@ -25,5 +25,5 @@ func miss3Rules() []Rule {
 		}
 		return ""
 	}
-	return []Rule{r}
+	return append([]Rule{r}, miss3DepRules()...)
 }
