@@ -43,6 +43,9 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			argv = append([]string{"git", sub}, argv[1:]...)
 			raw, name = "git", "git"
 		}
+		if full, ok := shortNames[name]; ok {
+			name = full // k get pods: the alias every kubectl guide sets up
+		}
 		if GlobLike(name) {
 			name = n.globName(name)
 		}

@@ -36,6 +36,8 @@ func NormPath(p, cwd, home string) string {
 		p = home + p[len("%USERPROFILE%"):]
 	case strings.HasPrefix(p, "$env:USERPROFILE"):
 		p = home + p[len("$env:USERPROFILE"):]
+	default:
+		p = winProfileDir(p, home)
 	}
 	if !strings.HasPrefix(p, "/") {
 		if cwd == "" {

@@ -59,6 +59,10 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		for i, a := range args {
 			if l := strings.ToLower(a); l == "/c" || l == "/k" || l == "/r" {
 				inner = args[i+1:]
+				if len(inner) == 1 && strings.ContainsAny(inner[0], "&|") {
+					// cmd /c "certutil … && a.exe": one quoted command line, read as a shell's
+					return nil, label, strings.ReplaceAll(inner[0], `\`, `\\`) // C:\Users: a separator, not an escape
+				}
 				break
 			}
 		}

@@ -42,7 +42,9 @@ var homeCredentials = []string{".ssh", ".aws", ".gnupg", ".config/gh", ".kube/co
 	".config/hub", ".m2/settings-security.xml", ".config/sops", ".authinfo", ".authinfo.gpg",
 	".claude/.credentials.json", ".bitcoin", ".electrum", ".ethereum/keystore", ".monero", ".config/Exodus", "Library/Application Support/Exodus",
 	"Library/Application Support/Bitcoin", ".config/solana", ".local/share/io.parity.ethereum", ".android/debug.keystore", ".config/rclone/rclone.conf",
-	".s3cfg", ".boto", ".config/hub", ".config/glab-cli", ".config/netlify", ".vercel", ".fly/config.yml", ".config/heroku", ".netrc.gpg"} // Claude Code's own login: a credential before it is the agent's config
+	".s3cfg", ".boto", ".config/hub", ".config/glab-cli", ".config/netlify", ".vercel", ".fly/config.yml", ".config/heroku", ".netrc.gpg",
+	".snowsql/config", ".config/snowflake/connections.toml", ".dbt/profiles.yml", ".databrickscfg", ".config/NuGet/NuGet.Config",
+	".nuget/NuGet/NuGet.Config", "AppData/Roaming/NuGet/NuGet.Config", ".config/configstore/firebase-tools.json"} // Claude Code's own login: a credential before it is the agent's config
 
 // credentialNames hold secrets wherever they are.
 var credentialNames = map[string]bool{"id_rsa": true, "id_ed25519": true, "id_ecdsa": true, "id_dsa": true,

@@ -55,6 +55,9 @@ func printsSecret(c *Cmd) string {
 	if s := revealsSecret(c); s != "" {
 		return s // pulumi --show-secrets, doppler secrets download --no-file (pack_fp2_kinds.go)
 	}
+	if s := c.PrintsStoredSecret(); s != "" {
+		return s // the table of platform CLIs' secret reads (callfacts/secretprints.txt)
+	}
 	switch c.Name {
 	case "echo", "printf", "print":
 		for _, a := range c.Args {

@@ -1,0 +1,7 @@
+package callfacts
+
+// shortNames are the one- or two-letter aliases the tools' own guides
+// tell users to set up; a line that calls one means the tool (k delete
+// ns prod is kubectl delete ns prod). An alias defined earlier in the
+// line is expanded before this is read.
+var shortNames = map[string]string{"k": "kubectl", "kc": "kubectl", "kubecolor": "kubectl", "tf": "terraform"}
