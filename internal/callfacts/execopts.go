@@ -2,7 +2,8 @@ package callfacts
 
 import (
 	_ "embed"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -125,14 +126,7 @@ func ExecOptionExpected(label, name string) (known, expected bool) {
 }
 
 // ExecOptionTools are the programs execopts.txt names.
-func ExecOptionTools() []string {
-	var out []string
-	for n := range execOpts() {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func ExecOptionTools() []string { return slices.Sorted(maps.Keys(execOpts())) }
 
 // shellCalls are the commands make's $(shell …) calls in text run (the
 // parentheses balanced).

@@ -2,7 +2,8 @@ package callfacts
 
 import (
 	_ "embed"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -57,14 +58,7 @@ var rshellRules = sync.OnceValue(func() map[string][]rshellRule {
 })
 
 // RemoteShellTools are the programs rshell.txt names.
-func RemoteShellTools() []string {
-	var out []string
-	for n := range rshellRules() {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func RemoteShellTools() []string { return slices.Sorted(maps.Keys(rshellRules())) }
 
 // remoteShellPayload is the command a remote shell of rshell.txt runs
 // elsewhere ("" when args run none: fly ssh console alone opens a
