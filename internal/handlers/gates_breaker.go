@@ -28,7 +28,7 @@ func gatesBreakerHandler() pipeline.Handler {
 				if !b.Tripped {
 					return event.Decision{}, nil
 				}
-				if mut, _ := gates.MutationOnce(c.Input); mut {
+				if mut, _ := callChanges(ctx, c); mut {
 					return event.Decision{Verdict: event.Deny, RuleID: "gates:breaker", Mode: "deny", Reason: b.DenyReason()}, nil
 				}
 				return event.Decision{}, nil

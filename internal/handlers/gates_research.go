@@ -16,7 +16,7 @@ func gatesResearchHandler() pipeline.Handler {
 	return pipeline.Handler{
 		Name:   "research",
 		Events: []event.Name{event.PreToolUse, event.PostToolUse},
-		Run: func(_ context.Context, c *pipeline.Call) (event.Decision, error) {
+		Run: func(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 			cfg := c.Config.Gates
 			if !cfg.Research {
 				return event.Decision{}, nil
@@ -38,7 +38,7 @@ func gatesResearchHandler() pipeline.Handler {
 			if g.Prompt != gates.Task && g.Prompt != gates.BigTask {
 				return event.Decision{}, nil
 			}
-			if mut, _ := gates.MutationOnce(c.Input); !mut {
+			if mut, _ := callChanges(ctx, c); !mut {
 				return event.Decision{}, nil
 			}
 			home := c.Paths().UserHome()

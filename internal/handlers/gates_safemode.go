@@ -18,7 +18,7 @@ func gatesSafemodeHandler() pipeline.Handler {
 			if c.Store == nil || !gates.Safemode(ctx, c.Store) {
 				return event.Decision{}, nil
 			}
-			mut, why := gates.MutationOnce(c.Input)
+			mut, why := callChanges(ctx, c)
 			if !mut {
 				return event.Decision{}, nil
 			}

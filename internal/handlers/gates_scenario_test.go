@@ -151,6 +151,26 @@ func TestSafemodeSequence(t *testing.T) {
 	} {
 		s.wantDecision(s.pre(tc.tool, tc.input), tc.want, "safemode "+tc.tool+" "+toString(tc.input))
 	}
+	// Changes no path shows, found by the policy's rules: safemode stops
+	// them too (the policy alone would only ask). Reads of secrets keep
+	// the policy's ask: safemode stops changes, not reads.
+	for cmd, want := range map[string]string{
+		"ansible-playbook -i inventory/prod site.yml":    "deny",
+		"sudo mount -o remount,rw /":                     "deny",
+		"npx prisma migrate reset --force":               "deny",
+		"npx -y some-random-cli@latest init":             "deny",
+		"git config --global user.email bot@example.com": "deny",
+		"timeout 60 helmfile -e production sync":         "deny",
+		"gh auth token":                                  "ask",
+		"cat .env":                                       "ask",
+		"printenv | grep -i token":                       "ask",
+	} {
+		r := s.pre("Bash", bash(cmd))
+		s.wantDecision(r, want, "safemode "+cmd)
+		if inSafemode := strings.Contains(r.text(), "gates:safemode") || strings.Contains(r.text(), "safemode is on"); inSafemode != (want == "deny") {
+			t.Errorf("safemode %q: denied by safemode = %v, want %v: %s", cmd, inSafemode, want == "deny", r.text())
+		}
+	}
 	if r := s.prompt("s?"); !strings.Contains(r.text(), "ON") {
 		t.Errorf("s?: %s", r.text())
 	}

@@ -16,7 +16,7 @@ func gatesStartupHandler() pipeline.Handler {
 	return pipeline.Handler{
 		Name:   "startup",
 		Events: []event.Name{event.SessionStart, event.PreToolUse, event.PostToolUse},
-		Run: func(_ context.Context, c *pipeline.Call) (event.Decision, error) {
+		Run: func(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 			if len(c.Config.Gates.StartupSteps) == 0 {
 				return event.Decision{}, nil
 			}
@@ -48,7 +48,7 @@ func gatesStartupHandler() pipeline.Handler {
 			if len(missing) == 0 {
 				return event.Decision{}, err
 			}
-			if mut, _ := gates.MutationOnce(c.Input); !mut {
+			if mut, _ := callChanges(ctx, c); !mut {
 				return event.Decision{}, err
 			}
 			return event.Decision{Verdict: event.Deny, RuleID: "gates:startup", Mode: "deny",

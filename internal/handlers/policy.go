@@ -32,20 +32,7 @@ func runPolicy(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 	if c.Event != event.UserPromptSubmit && in.ToolName == "" {
 		return event.Decision{}, nil
 	}
-	home := c.Paths().UserHome()
-	cwd := in.Cwd
-	if cwd == "" {
-		cwd = c.ProjectDir
-	}
-	agent, agentKey := agentPacks(c)
-	built := engines.get(policy.RuleDirs(c.Paths().Home(), c.ProjectDir), policy.OptionsFrom(c.Config, c.Paths().Home()), agent, agentKey)
-	probs := built.probs
-	f := policy.Normalize(policy.Call{Event: string(c.Event), Tool: in.ToolName, Input: in.ToolInput,
-		Prompt: in.Prompt, Cwd: cwd, Home: home, Project: c.ProjectDir})
-	if c.State != nil {
-		f.Session = map[string]any{"tool_count": c.State.ToolCount, "subagent_depth": c.State.SubagentDepth}
-	}
-	res := built.eng.EvaluateFor(ctx, f, c.Getenv) // the caller's CLAUDE_CONFIG_DIR, not the server's
+	res, probs := evaluatePolicy(ctx, c)
 	d := alwaysForTask(ctx, c, decide(c, res))
 	// A broken rule file is left out (the other rules still apply); the
 	// user hears about it once per session.
@@ -57,6 +44,25 @@ func runPolicy(ctx context.Context, c *pipeline.Call) (event.Decision, error) {
 }
 
 const flagRulesWarned = "policy_rules_warned"
+
+// evaluatePolicy runs the caller's engine (built-in packs, its rule files,
+// its config) on the call, and says which rule files were left out.
+func evaluatePolicy(ctx context.Context, c *pipeline.Call) (*policy.Result, []policy.Problem) {
+	in := c.Input
+	home := c.Paths().UserHome()
+	cwd := in.Cwd
+	if cwd == "" {
+		cwd = c.ProjectDir
+	}
+	agent, agentKey := agentPacks(c)
+	built := engines.get(policy.RuleDirs(c.Paths().Home(), c.ProjectDir), policy.OptionsFrom(c.Config, c.Paths().Home()), agent, agentKey)
+	f := policy.Normalize(policy.Call{Event: string(c.Event), Tool: in.ToolName, Input: in.ToolInput,
+		Prompt: in.Prompt, Cwd: cwd, Home: home, Project: c.ProjectDir})
+	if c.State != nil {
+		f.Session = map[string]any{"tool_count": c.State.ToolCount, "subagent_depth": c.State.SubagentDepth}
+	}
+	return built.eng.EvaluateFor(ctx, f, c.Getenv), built.probs // the caller's CLAUDE_CONFIG_DIR, not the server's
+}
 
 // decide turns the engine's hits into one decision: once-per-session asks
 // already answered are dropped; at PermissionRequest only denials count

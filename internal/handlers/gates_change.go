@@ -1,0 +1,32 @@
+package handlers
+
+import (
+	"context"
+
+	"github.com/warden-dev/warden/internal/event"
+	"github.com/warden-dev/warden/internal/gates"
+	"github.com/warden-dev/warden/internal/pipeline"
+)
+
+// callChanges reports whether a tool call changes something, for the
+// gates that stop changes (safemode, the breaker, the research and
+// start-up gates): the call's facts show a write, a delete or a mutating
+// command through any wrapper — or, when they show none, a built-in
+// policy rule found a change the facts do not model as a path (a deploy,
+// a database reset, a remount, a package run straight from a registry,
+// a tunnel opened). Gates and the policy read a call one way: what the
+// policy flags as a change, these gates stop. The policy runs here only
+// when a gate is closed, so an everyday hook pays nothing for it.
+func callChanges(ctx context.Context, c *pipeline.Call) (bool, string) {
+	if mut, why := gates.MutationOnce(c.Input); mut {
+		return true, why
+	}
+	if c.Event != event.PreToolUse || c.Input.ToolName == "" {
+		return false, ""
+	}
+	res, _ := evaluatePolicy(ctx, c)
+	if h := res.ChangeHit(); h != nil {
+		return true, h.ID + ": " + h.Reason
+	}
+	return false, ""
+}
