@@ -3,9 +3,6 @@ package gates
 import (
 	"context"
 	"encoding/json"
-	"sync"
-
-	"github.com/warden-dev/warden/internal/event"
 )
 
 // Settings is the part of the store the gates keep their shared state in
@@ -54,24 +51,4 @@ func SaveBreaker(ctx context.Context, s Settings, projectDir string, b *Breaker)
 		return err
 	}
 	return s.SetSetting(ctx, BreakerKey(projectDir), string(v))
-}
-
-// memo keeps the last Mutation answer: several gates ask about the same
-// call in one hook process, and parsing the command once is enough.
-var memo struct {
-	sync.Mutex
-	in  *event.Input
-	mut bool
-	why string
-}
-
-// MutationOnce is Mutation, computed once per input.
-func MutationOnce(in *event.Input) (bool, string) {
-	memo.Lock()
-	defer memo.Unlock()
-	if memo.in != in {
-		memo.in = in
-		memo.mut, memo.why = Mutation(in)
-	}
-	return memo.mut, memo.why
 }

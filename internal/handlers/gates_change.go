@@ -18,15 +18,34 @@ import (
 // policy flags as a change, these gates stop. The policy runs here only
 // when a gate is closed, so an everyday hook pays nothing for it.
 func callChanges(ctx context.Context, c *pipeline.Call) (bool, string) {
-	if mut, why := gates.MutationOnce(c.Input); mut {
+	if mut, why := callMutation(c); mut {
 		return true, why
 	}
 	if c.Event != event.PreToolUse || c.Input.ToolName == "" {
 		return false, ""
 	}
-	res, _ := evaluatePolicy(ctx, c)
-	if h := res.ChangeHit(); h != nil {
-		return true, h.ID + ": " + h.Reason
-	}
-	return false, ""
+	ch := pipeline.Once(c, "policy-change", func() change {
+		res, _ := evaluatePolicy(ctx, c)
+		if h := res.ChangeHit(); h != nil {
+			return change{true, h.ID + ": " + h.Reason}
+		}
+		return change{}
+	})
+	return ch.yes, ch.why
+}
+
+// change is whether a call changes something, and why.
+type change struct {
+	yes bool
+	why string
+}
+
+// callMutation is gates.Mutation — the call's facts show a change —
+// worked out once per call however many gates ask.
+func callMutation(c *pipeline.Call) (bool, string) {
+	ch := pipeline.Once(c, "mutation", func() change {
+		yes, why := gates.Mutation(c.Input)
+		return change{yes, why}
+	})
+	return ch.yes, ch.why
 }

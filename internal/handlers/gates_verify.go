@@ -24,7 +24,7 @@ func gatesVerifyHandler() pipeline.Handler {
 				}
 				if c.Input.ToolName == "Bash" && gates.TestRun(c.Input.ToolString("command"), c.Config.Gates.TestCommands) {
 					g.Tested()
-				} else if mut, why := gates.MutationOnce(c.Input); mut {
+				} else if mut, why := callMutation(c); mut {
 					g.Edited(why)
 				} else {
 					return event.Decision{}, nil

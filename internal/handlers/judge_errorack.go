@@ -57,7 +57,7 @@ func runJudgeErrorAck(ctx context.Context, c *pipeline.Call) (event.Decision, er
 		js.Save(c.State)
 		return event.Decision{}, nil
 	}
-	if mut, _ := gates.MutationOnce(c.Input); !mut || c.PriorDecision().Verdict == event.Deny {
+	if mut, _ := callMutation(c); !mut || c.PriorDecision().Verdict == event.Deny {
 		return event.Decision{}, nil
 	}
 	d, checked := ackCheck(ctx, c, js)

@@ -51,6 +51,26 @@ type Call struct {
 	// event, in run order (Run sets it before each handler). A late handler
 	// (an LLM judge) reads it to leave alone what an earlier one decided.
 	Prior []Result
+
+	// memo holds what one handler worked out about this call for the
+	// others (Once). It lives and dies with the call: a resident server
+	// runs many callers at once and shares nothing between them.
+	memo map[string]any
+}
+
+// Once returns what fn computes for key, computing it at most once per
+// call (the call's facts are read by several gates). Handlers of a call
+// run one after another, so no lock is needed.
+func Once[T any](c *Call, key string, fn func() T) T {
+	if v, ok := c.memo[key].(T); ok {
+		return v
+	}
+	v := fn()
+	if c.memo == nil {
+		c.memo = map[string]any{}
+	}
+	c.memo[key] = v
+	return v
 }
 
 // Paths resolves warden's and Claude Code's files for the caller.
