@@ -31,6 +31,7 @@ func keeperCmd() *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			withTimerSlack() // first: it may exec this binary again
 			oneProc()
 			residentGC()
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
