@@ -168,7 +168,20 @@ type Engine struct {
 type prepared struct {
 	*Rule
 	mode Mode
-	idx  int // position in Engine.rules
+	idx  int     // position in Engine.rules
+	on   Trigger // for rules in Engine.always: when they can fire
+}
+
+// trigger is r's declared trigger: its own, the built-in table's, or
+// every call (a user rule, or a rule that declares none).
+func trigger(r *Rule) Trigger {
+	if r.On.declared() {
+		return r.On
+	}
+	if t, ok := builtinTriggers[r.ID]; ok && r.Source == "" {
+		return t
+	}
+	return Any("declares no trigger")
 }
 
 // New prepares packs and user rules under opts: modes resolved, disabled
@@ -246,6 +259,7 @@ func (e *Engine) index() {
 			}
 			continue
 		}
+		r.on = trigger(r.Rule)
 		e.always = append(e.always, r)
 	}
 }
@@ -336,8 +350,11 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 			}
 		}
 	}
+	sh := shapeOf(f)
 	for _, r := range e.always {
-		run(r)
+		if r.on.fires(&sh, env) {
+			run(r)
+		}
 	}
 	if top := res.Top(); top != nil {
 		res.Decision = top.Mode
