@@ -63,6 +63,9 @@ type Env struct {
 	touches *[]callfacts.Touch
 	// exfil caches exfilReason, which two rules read.
 	exfil *string
+	// cmdMemo caches, per command of the call, what every cmdRule asks
+	// before its own match (memo.go).
+	cmdMemo []uint8
 }
 
 // Touches is the call's effects on path targets, read once per call.
