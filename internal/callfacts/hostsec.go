@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
 )
 
 // hostSecText lists, as data, the commands that switch off the host's own
@@ -36,16 +38,17 @@ type wordSet struct {
 	parts    []string
 }
 
-// parseWords reads a word table; withKind: each line starts with its kind.
-func parseWords(text string, withKind bool) map[string][]wordRule {
+// parseWords reads a word table's entries (datatable.Lines); withKind:
+// each starts with its kind.
+func parseWords(lines []datatable.Line, withKind bool) map[string][]wordRule {
 	m := map[string][]wordRule{}
-	for _, line := range strings.Split(text, "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
+	for _, l := range lines {
+		f := l.Fields
 		r := wordRule{}
 		if withKind {
+			if len(f) < 2 {
+				panic(l.Errorf("want KIND PROGRAM WORDS…, got %q", l.Text)) // a build error the tests catch
+			}
 			r.kind, f = f[0], f[1:]
 		}
 		for _, w := range f[1:] {
@@ -66,9 +69,9 @@ func parseWords(text string, withKind bool) map[string][]wordRule {
 	return m
 }
 
-var hostSecRules = sync.OnceValue(func() map[string][]wordRule { return parseWords(hostSecText, false) })
+var hostSecRules = sync.OnceValue(func() map[string][]wordRule { return parseWords(datatable.Lines("hostsec.txt", hostSecText), false) })
 
-var remoteRules = sync.OnceValue(func() map[string][]wordRule { return parseWords(remoteText, true) })
+var remoteRules = sync.OnceValue(func() map[string][]wordRule { return parseWords(datatable.Lines("remote.txt", remoteText), true) })
 
 // wordTools are the programs either word table names: one lookup tells
 // whether a command needs matching at all.
