@@ -178,13 +178,16 @@ type prepared struct {
 // trigger is r's declared trigger: its own, the built-in table's, or
 // every call (a user rule, or a rule that declares none).
 func trigger(r *Rule) Trigger {
+	t := Any("declares no trigger")
 	if r.On.declared() {
-		return r.On
+		t = r.On
+	} else if bt, ok := builtinTriggers()[r.ID]; ok && r.Source == "" {
+		t = bt
 	}
-	if t, ok := builtinTriggers[r.ID]; ok && r.Source == "" {
-		return t
+	if len(t.Progs) > 0 {
+		t.progs = nameSet(t.Progs)
 	}
-	return Any("declares no trigger")
+	return t
 }
 
 // New prepares packs and user rules under opts: modes resolved, disabled

@@ -40,6 +40,12 @@ const (
 	// FactFeedUnknown: a shell or interpreter runs text the line does not
 	// show.
 	FactFeedUnknown
+	// FactFeed: a shell or interpreter runs what a fetcher or decoder
+	// printed (Cmd.Feed).
+	FactFeed
+	// FactInterp: a command is a shell, an interpreter or a language
+	// runtime (python, node, bash, php, deno…), whatever it is given.
+	FactInterp
 	// FactPipe: a command reads the output of an earlier one (Upstream).
 	FactPipe
 	// FactWrapped: a command runs under a wrapper (sudo, ssh, docker exec…).
@@ -60,19 +66,29 @@ const (
 )
 
 // Trigger says which calls a rule can fire on. Any non-empty reason means
-// every call; otherwise the rule runs when the call has one of Facts or
-// one of the programs Progs (a rule that is mostly about paths but also
-// names a program or two).
+// every call; otherwise the rule runs when the call has one of Facts, one
+// of the programs Progs (a rule that is mostly about paths but also names
+// a program or two), or one of Text in its command line (a rule whose
+// Match first looks for a word in the line: HIST, /dev/tcp/, warden).
 type Trigger struct {
 	Facts Fact
 	Progs []string
+	Text  []string
 	// AnyWhy, when set, runs the rule on every call of its tools and says
 	// why no cheaper fact is necessary for it.
 	AnyWhy string
+
+	progs func(string) bool // Progs as a set, built when the engine indexes
 }
 
 // On is a trigger on facts and programs.
 func On(f Fact, progs ...string) Trigger { return Trigger{Facts: f, Progs: progs} }
+
+// OrText adds words of the command line to a trigger.
+func (t Trigger) OrText(words ...string) Trigger {
+	t.Text = append(t.Text[:len(t.Text):len(t.Text)], words...)
+	return t
+}
 
 // Any is the trigger of a rule that must see every call of its tools, and
 // why (it reads the whole line's text, every command's words, or a table
@@ -80,7 +96,9 @@ func On(f Fact, progs ...string) Trigger { return Trigger{Facts: f, Progs: progs
 func Any(why string) Trigger { return Trigger{AnyWhy: why} }
 
 // declared reports whether the trigger says anything.
-func (t Trigger) declared() bool { return t.AnyWhy != "" || t.Facts != 0 || len(t.Progs) > 0 }
+func (t Trigger) declared() bool {
+	return t.AnyWhy != "" || t.Facts != 0 || len(t.Progs) > 0 || len(t.Text) > 0
+}
 
 // shape is the call's cheap facts, read once per call.
 type shape struct {
@@ -118,6 +136,12 @@ func shapeOf(f *Facts) shape {
 		if c.FeedUnknown {
 			s |= FactFeedUnknown
 		}
+		if c.Feed != "" {
+			s |= FactFeed
+		}
+		if interpLike(c.Name) {
+			s |= FactInterp
+		}
 		if len(c.Upstream) > 0 {
 			s |= FactPipe
 		}
@@ -135,6 +159,13 @@ func shapeOf(f *Facts) shape {
 		s |= FactDerivation
 	}
 	return shape{facts: s}
+}
+
+// interpLike: name runs code it is given: a shell, an interpreter or a
+// language runtime (the sets the rules test: callfacts.IsShell,
+// callfacts.IsInterpreter, isShellOrInterp's, runtimes).
+func interpLike(name string) bool {
+	return callfacts.IsShell(name) || callfacts.IsInterpreter(name) || isShellOrInterp(name)
 }
 
 // homeDot reports whether p is home/.NAME or lies under it: every
@@ -166,5 +197,17 @@ func (t *Trigger) fires(s *shape, e *Env) bool {
 			return true
 		}
 	}
-	return len(t.Progs) > 0 && e.F.HasCmd(t.Progs...)
+	if t.progs != nil {
+		for i := range e.F.Commands {
+			if t.progs(e.F.Commands[i].Name) {
+				return true
+			}
+		}
+	}
+	for _, w := range t.Text {
+		if strings.Contains(e.F.Command, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -15,7 +15,7 @@ func TestEveryRuleDeclaresWhenItRuns(t *testing.T) {
 		for i := range p.Rules {
 			r := &p.Rules[i]
 			ids[r.ID] = true
-			_, inTable := builtinTriggers[r.ID]
+			_, inTable := builtinTriggers()[r.ID]
 			switch {
 			case len(r.Cmds) > 0 && isShellOnly(r):
 				if r.On.declared() || inTable {
@@ -31,7 +31,7 @@ func TestEveryRuleDeclaresWhenItRuns(t *testing.T) {
 			}
 		}
 	}
-	for id := range builtinTriggers {
+	for id := range builtinTriggers() {
 		if !ids[id] {
 			t.Errorf("builtinTriggers names %s, which is no built-in rule", id)
 		}
