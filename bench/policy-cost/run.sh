@@ -11,6 +11,10 @@
 #
 # Prints one line per benchmark: the median over COUNT runs of each
 # per-run median. The bar (docs/guards.md): eval ≤ 50 µs median.
+#
+# A change meant to cut the cost without changing a verdict is checked with
+# bench/policy-cost/verdicts: run it on both builds and diff (no line may
+# differ):  go run ./bench/policy-cost/verdicts [SET.jsonl…] > after.txt
 set -eu
 cd "$(dirname "$0")/../.."
 count=${1:-5}
