@@ -2,6 +2,7 @@ package policy
 
 import (
 	"strings"
+	"sync"
 )
 
 // Code and packages from sources nobody reviewed, by where they come
@@ -48,6 +49,16 @@ func runsFrom(c *Cmd, list map[string]bool) string {
 	}
 	return ""
 }
+
+// indexEnvAssigns are "VAR=" for each index-env variable, built once
+// (index-unknown looks for them in every package manager's line).
+var indexEnvAssigns = sync.OnceValue(func() []string {
+	var out []string
+	for k := range opsList("index-env") {
+		out = append(out, k+"=")
+	}
+	return out
+})
 
 // indexHostKnown: the index URL's host is a public registry, a cloud's
 // artifact service or a name inside the company.
@@ -128,8 +139,11 @@ func net2SourceRules() []Rule {
 				}
 				envs := opsList("index-env")
 				named := false
-				for k := range envs {
-					named = named || strings.Contains(e.F.Command, k+"=")
+				for _, k := range indexEnvAssigns() {
+					if strings.Contains(e.F.Command, k) {
+						named = true
+						break
+					}
 				}
 				if !named {
 					return "" // the everyday install: no variable picks its index
