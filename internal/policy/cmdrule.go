@@ -3,6 +3,7 @@ package policy
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // cmdRule is a rule over commands with given names: fires when match
@@ -38,11 +39,19 @@ func nameSet(names []string) func(string) bool {
 	if len(names) <= 6 {
 		return func(n string) bool { return slices.Contains(names, n) }
 	}
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
+	// built on first use: a process that never meets the rule (a hook
+	// that evaluates one call) does not pay for its map
+	var once sync.Once
+	var m map[string]bool
+	return func(n string) bool {
+		once.Do(func() {
+			m = make(map[string]bool, len(names))
+			for _, n := range names {
+				m[n] = true
+			}
+		})
+		return m[n]
 	}
-	return func(n string) bool { return m[n] }
 }
 
 // Per-command answers cached for one call (Env.cmdMemo): bit "known",

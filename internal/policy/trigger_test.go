@@ -77,3 +77,35 @@ func TestTriggersAreSound(t *testing.T) {
 		t.Fatal("no triggered rule fired on any input")
 	}
 }
+
+// An engine scans its rules' program names for its first calls and looks
+// them up in a map after (cmdIndex): both find the same rules in the same
+// order, so every hit, and the hit that decides, is the same.
+func TestScanAndIndexAgree(t *testing.T) {
+	warm := TestEngine(Builtin(), nil, Options{})
+	for i := 0; i <= scanCalls; i++ {
+		evalCommand(warm, "true")
+	}
+	if warm.cmdIndex() == nil {
+		t.Fatal("the warmed engine has no index")
+	}
+	var inputs []string
+	for _, r := range warm.rules {
+		inputs = append(inputs, r.Catch...)
+		inputs = append(inputs, r.Allow...)
+	}
+	inputs = append(inputs, readCorpus(t, "benign.txt")...)
+	inputs = append(inputs, readCorpus(t, "destructive.txt")...)
+	for _, in := range inputs {
+		c, err := CaseCall(in, TestHome, TestProject)
+		if err != nil {
+			continue
+		}
+		cold := TestEngine(Builtin(), nil, Options{}) // scans
+		a := cold.Evaluate(context.Background(), Normalize(c))
+		b := warm.Evaluate(context.Background(), Normalize(c))
+		if a.Decision != b.Decision || !slices.Equal(a.Hits, b.Hits) {
+			t.Errorf("%q: scanning gives %s %v, the index %s %v", in, a.Decision, a.Hits, b.Decision, b.Hits)
+		}
+	}
+}
