@@ -89,5 +89,8 @@ func (c *Cmd) HostAction() *HostAct {
 	return nil
 }
 
-// HostActTools are the programs hostacts.txt names.
-func HostActTools() []string { return programNames(hostActTable().rules) }
+// HostActTools are the programs hostacts.txt names (sorted, shared: do not
+// modify).
+func HostActTools() []string { return hostActTools() }
+
+var hostActTools = sync.OnceValue(func() []string { return programNames(hostActTable().rules) })
