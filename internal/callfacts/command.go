@@ -112,7 +112,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		// would escape to the heap on every command
 		stored := &n.f.Commands[idx]
 		stored.Effect, _ = effectOf(stored)
-		n.f.names[name] = true
+		n.f.addName(name)
 		if name == "env" {
 			for _, a := range c.Args {
 				// env PAGER='sh -c …' man: the variable's value runs

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
 )
 
 // downgradeText lists, as data, the commands and environment that switch
@@ -34,13 +36,10 @@ type downgradeTable struct {
 
 var downgrades = sync.OnceValue(func() *downgradeTable {
 	t := &downgradeTable{}
-	var cmdLines []string
+	var cmdLines []datatable.Line
 	names := map[string]bool{}
-	for _, line := range strings.Split(downgradeText, "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
+	datatable.Must("downgrade.txt", downgradeText, 2, func(l datatable.Line) error {
+		f := l.Fields
 		if v, ok := strings.CutPrefix(f[1], "$"); ok {
 			d := envDowngrade{level: f[0], name: strings.ToUpper(v), vals: wordSet{exact: map[string]bool{}}}
 			for _, w := range f[2:] {
@@ -59,11 +58,12 @@ var downgrades = sync.OnceValue(func() *downgradeTable {
 			if !names[d.name] {
 				names[d.name] = true
 			}
-			continue
+			return nil
 		}
-		cmdLines = append(cmdLines, line)
-	}
-	t.cmds = parseWords(strings.Join(cmdLines, "\n"), true)
+		cmdLines = append(cmdLines, l)
+		return nil
+	})
+	t.cmds = parseWords(cmdLines, true)
 	var alts []string
 	for n := range names {
 		alts = append(alts, regexp.QuoteMeta(n))

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
 )
 
 // execOptsText lists, as data, the options that make an everyday program
@@ -29,11 +31,8 @@ type execOpt struct {
 
 var execOpts = sync.OnceValue(func() map[string][]execOpt {
 	m := map[string][]execOpt{}
-	for _, line := range strings.Split(execOptsText, "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
+	datatable.Must("execopts.txt", execOptsText, 2, func(l datatable.Line) error {
+		f := l.Fields
 		o := execOpt{opts: strings.Split(f[1], "|")}
 		o.label = f[0] + " " + o.opts[0]
 		o.labelOnly = f[0] == "git" && f[1] == "-c"
@@ -56,7 +55,8 @@ var execOpts = sync.OnceValue(func() map[string][]execOpt {
 			}
 		}
 		m[f[0]] = append(m[f[0]], o)
-	}
+		return nil
+	})
 	return m
 })
 

@@ -146,10 +146,32 @@ type Facts struct {
 	Session map[string]any `json:"-" expr:"session"`
 
 	names map[string]bool // Commands' names, for the per-rule prefilter
+	// nameList is names' keys: a line has a few names and a rule asks
+	// about up to dozens, so comparing the few is cheaper than looking
+	// each of the dozens up.
+	nameList []string
+}
+
+// addName records a command's name for HasCmd.
+func (f *Facts) addName(n string) {
+	if !f.names[n] {
+		f.names[n] = true
+		f.nameList = append(f.nameList, n)
+	}
 }
 
 // HasCmd reports whether any command is named one of names.
 func (f *Facts) HasCmd(names ...string) bool {
+	if len(f.nameList)*len(names) <= 48 {
+		for _, have := range f.nameList {
+			for _, n := range names {
+				if have == n {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for _, n := range names {
 		if f.names[n] {
 			return true

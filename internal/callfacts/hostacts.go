@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
 )
 
 // hostActsText lists, as data, what commands do to this machine, its
@@ -39,26 +41,26 @@ var hostActTable = sync.OnceValue(func() *hostActs {
 
 func parseHostActs(text string) (*hostActs, error) {
 	kinds := map[string]HostAct{}
-	var rules strings.Builder
-	for n, line := range strings.Split(text, "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
+	var rules []datatable.Line
+	err := datatable.Read("hostacts.txt", text, 1, func(l datatable.Line) error {
+		f := l.Fields
 		if strings.HasPrefix(f[0], "@") {
 			if len(f) < 3 || f[1] != string(EffectWrite) && f[1] != string(EffectDelete) && f[1] != string(EffectStop) && f[1] != string(EffectRun) {
-				return nil, fmt.Errorf("hostacts.txt:%d: want @kind write|delete|stop|run description", n+1)
+				return l.Errorf("want @kind write|delete|stop|run description")
 			}
 			kinds[f[0][1:]] = HostAct{Kind: f[0][1:], Effect: Effect(f[1]), What: strings.Join(f[2:], " ")}
-			continue
+			return nil
 		}
 		if len(f) < 2 {
-			return nil, fmt.Errorf("hostacts.txt:%d: want LEVEL:KIND program words…", n+1)
+			return l.Errorf("want LEVEL:KIND program words…")
 		}
-		rules.WriteString(line)
-		rules.WriteByte('\n')
+		rules = append(rules, l)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	t := &hostActs{rules: parseWords(rules.String(), true), kinds: map[string]*HostAct{}}
+	t := &hostActs{rules: parseWords(rules, true), kinds: map[string]*HostAct{}}
 	for _, rs := range t.rules {
 		for _, r := range rs {
 			level, kind, _ := strings.Cut(r.kind, ":")
@@ -87,5 +89,8 @@ func (c *Cmd) HostAction() *HostAct {
 	return nil
 }
 
-// HostActTools are the programs hostacts.txt names.
-func HostActTools() []string { return programNames(hostActTable().rules) }
+// HostActTools are the programs hostacts.txt names (sorted, shared: do not
+// modify).
+func HostActTools() []string { return hostActTools() }
+
+var hostActTools = sync.OnceValue(func() []string { return programNames(hostActTable().rules) })

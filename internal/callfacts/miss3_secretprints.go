@@ -4,12 +4,16 @@ import (
 	_ "embed"
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
 )
 
 //go:embed secretprints.txt
 var secretPrintsText string
 
-var secretPrintRules = sync.OnceValue(func() map[string][]wordRule { return parseWords(secretPrintsText, false) })
+var secretPrintRules = sync.OnceValue(func() map[string][]wordRule {
+	return parseWords(datatable.Lines("secretprints.txt", secretPrintsText), false)
+})
 
 // PrintsStoredSecret says which stored secret c prints by
 // secretprints.txt (databricks secrets get-secret, airflow connections

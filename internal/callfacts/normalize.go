@@ -125,7 +125,7 @@ func (n *normalizer) powershell(src string) {
 		c := &n.f.Commands[i]
 		if m, ok := psAliases[strings.ToLower(c.Name)]; ok {
 			c.Name = m
-			n.f.names[m] = true
+			n.f.addName(m)
 		}
 		var flags []string
 		for _, fl := range c.Flags {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
 )
 
 // rshellText lists, as data, the remote shells and consoles beside ssh
@@ -26,11 +28,8 @@ type rshellRule struct {
 
 var rshellRules = sync.OnceValue(func() map[string][]rshellRule {
 	m := map[string][]rshellRule{}
-	for _, line := range strings.Split(rshellText, "\n") {
-		f := strings.Fields(line)
-		if len(f) < 3 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
+	datatable.Must("rshell.txt", rshellText, 3, func(l datatable.Line) error {
+		f := l.Fields
 		r := rshellRule{rest: -1}
 		for _, w := range f[1:] {
 			k, v, ok := strings.Cut(w, "=")
@@ -43,6 +42,9 @@ var rshellRules = sync.OnceValue(func() map[string][]rshellRule {
 			case ok && k == "vals":
 				r.vals = strings.Split(v, ",")
 			case ok && k == "rest":
+				if len(v) != 1 || v[0] < '0' || v[0] > '9' {
+					return l.Errorf("rest=%s: want one digit", v)
+				}
 				r.rest = int(v[0] - '0')
 			default:
 				alt := wordSet{exact: map[string]bool{}}
@@ -53,7 +55,8 @@ var rshellRules = sync.OnceValue(func() map[string][]rshellRule {
 			}
 		}
 		m[f[0]] = append(m[f[0]], r)
-	}
+		return nil
+	})
 	return m
 })
 

@@ -2,10 +2,11 @@ package callfacts
 
 import (
 	_ "embed"
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
 )
 
 // toolsText is what warden knows of each program, one line a program
@@ -102,14 +103,11 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 		}
 		return m
 	}
-	for n, line := range strings.Split(src, "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
+	err := datatable.Read("tools.txt", src, 1, func(l datatable.Line) error {
+		f := l.Fields
 		s := &toolSpec{}
 		if out[f[0]] != nil {
-			return nil, fmt.Errorf("tools.txt:%d: %s is listed twice", n+1, f[0])
+			return l.Errorf("%s is listed twice", f[0])
 		}
 		out[f[0]] = s
 		for _, field := range f[1:] {
@@ -117,12 +115,12 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 			switch k {
 			case "args":
 				if v != OpDelete && v != OpWrite && v != OpRead && v != ArgsNames {
-					return nil, fmt.Errorf("tools.txt:%d: args=%s: want delete, write, read or names", n+1, v)
+					return l.Errorf("args=%s: want delete, write, read or names", v)
 				}
 				s.args = v
 			case "changes":
 				if v != string(EffectWrite) && v != string(EffectDelete) {
-					return nil, fmt.Errorf("tools.txt:%d: changes=%s: want write or delete", n+1, v)
+					return l.Errorf("changes=%s: want write or delete", v)
 				}
 				s.changes = Effect(v)
 			case "trees":
@@ -131,7 +129,7 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 				s.copies = true
 			case "sets":
 				if v != string(PathPermissions) && v != string(PathTruncate) {
-					return nil, fmt.Errorf("tools.txt:%d: sets=%s: want permissions or truncate", n+1, v)
+					return l.Errorf("sets=%s: want permissions or truncate", v)
 				}
 				s.sets = PathEffect(v)
 			case "subs":
@@ -175,13 +173,17 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 					dest = true
 				}
 				if len(p) < 2 || err != nil {
-					return nil, fmt.Errorf("tools.txt:%d: removes=%s: want FLAGS:SKIP or FLAGS:SKIP:dest", n+1, v)
+					return l.Errorf("removes=%s: want FLAGS:SKIP or FLAGS:SKIP:dest", v)
 				}
 				s.removes = &sourceRemover{flags: strings.Split(p[0], ","), skip: skip, dest: dest}
 			default:
-				return nil, fmt.Errorf("tools.txt:%d: unknown field %q (see the comment at the top)", n+1, k)
+				return l.Errorf("unknown field %q (see the comment at the top)", k)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -4,6 +4,8 @@ import (
 	_ "embed"
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
 )
 
 // verbsText is the destroy verbs and options of programs warden has no
@@ -18,16 +20,16 @@ type verbTable struct {
 
 var destroyVerbs = sync.OnceValue(func() verbTable {
 	t := verbTable{verbs: map[string]bool{}, options: map[string]bool{}, reads: map[string]bool{}, local: map[string]bool{}}
-	for _, line := range strings.Split(verbsText, "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			continue
+	datatable.Must("verbs.txt", verbsText, 1, func(l datatable.Line) error {
+		m := map[string]map[string]bool{"verbs": t.verbs, "options": t.options, "reads": t.reads, "local": t.local}[l.Fields[0]]
+		if m == nil {
+			return l.Errorf("list %q: want verbs, options, reads or local", l.Fields[0])
 		}
-		m := map[string]map[string]bool{"verbs": t.verbs, "options": t.options, "reads": t.reads, "local": t.local}[f[0]]
-		for _, w := range f[1:] {
+		for _, w := range l.Fields[1:] {
 			m[w] = true
 		}
-	}
+		return nil
+	})
 	return t
 })
 

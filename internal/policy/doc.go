@@ -6,4 +6,17 @@
 // Nothing here does work at package init: packs are Go tables built by the
 // compiler, regexps and expressions are compiled on first use, and only the
 // rules that can match the event, tool and command names are looked at.
+//
+// Every built-in rule says which calls it can fire on (TestEveryRuleDeclaresWhenItRuns):
+//   - Cmds, the programs it is about (cmdRule): it runs only when one of
+//     them is in the call;
+//   - otherwise a Trigger (trigger.go), in Rule.On or builtinTriggers: the
+//     facts of the call it needs (a path written, under a home dot-directory
+//     or /etc, inline code, a fed shell, a wrapper, a redirect, an effect on
+//     a path…), programs, or words of the line; or Any("why") when it must
+//     see every call of its tools;
+//   - or only non-shell Tools (Write, Edit…).
+//
+// A trigger is a necessary condition of the rule's Match, never a verdict
+// (TestTriggersAreSound checks it wherever the rule fires).
 package policy

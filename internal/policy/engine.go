@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -63,6 +64,9 @@ type Env struct {
 	touches *[]callfacts.Touch
 	// exfil caches exfilReason, which two rules read.
 	exfil *string
+	// cmdMemo caches, per command of the call, what every cmdRule asks
+	// before its own match (memo.go).
+	cmdMemo []uint8
 }
 
 // Touches is the call's effects on path targets, read once per call.
@@ -160,15 +164,37 @@ type Engine struct {
 	Git       func(ctx context.Context, dir string) (bool, error)
 	GitBranch func(ctx context.Context, dir string) string
 
-	once   sync.Once
-	byCmd  map[string][]*prepared // shell rules with a command prefilter
-	always []*prepared            // every other rule
+	once    sync.Once
+	indexed []*prepared // shell rules with a command prefilter (Cmds), in rule order
+	always  []*prepared // every other rule
+	// byCmd maps a program to its indexed rules, built once the engine has
+	// served scanCalls calls (cmdIndex): a hook process that evaluates one
+	// call scans the rules' names instead of building a map of thousands.
+	calls     atomic.Int64
+	byCmdOnce sync.Once
+	byCmd     map[string][]*prepared
 }
 
 type prepared struct {
 	*Rule
 	mode Mode
-	idx  int // position in Engine.rules
+	idx  int     // position in Engine.rules
+	on   Trigger // for rules in Engine.always: when they can fire
+}
+
+// trigger is r's declared trigger: its own, the built-in table's, or
+// every call (a user rule, or a rule that declares none).
+func trigger(r *Rule) Trigger {
+	t := Any("declares no trigger")
+	if r.On.declared() {
+		t = r.On
+	} else if bt, ok := builtinTriggers()[r.ID]; ok && r.Source == "" {
+		t = bt
+	}
+	if len(t.Progs) > 0 {
+		t.progs = nameSet(t.Progs)
+	}
+	return t
 }
 
 // New prepares packs and user rules under opts: modes resolved, disabled
@@ -238,16 +264,37 @@ func modeEntry(entries []string, id string) (Mode, bool) {
 }
 
 func (e *Engine) index() {
-	e.byCmd = map[string][]*prepared{}
 	for _, r := range e.rules {
 		if len(r.Cmds) > 0 && isShellOnly(r.Rule) {
-			for _, c := range r.Cmds {
-				e.byCmd[c] = append(e.byCmd[c], r)
-			}
+			e.indexed = append(e.indexed, r)
 			continue
 		}
+		r.on = trigger(r.Rule)
 		e.always = append(e.always, r)
 	}
+}
+
+// scanCalls is how many calls an engine serves by scanning its rules'
+// program names before it builds the map from names to rules: the scan
+// costs a few µs a call, the map (thousands of names) ~0.5 ms once.
+const scanCalls = 16
+
+// cmdIndex is the map from program names to indexed rules, or nil while
+// the engine scans (its first scanCalls calls).
+func (e *Engine) cmdIndex() map[string][]*prepared {
+	if e.calls.Add(1) <= scanCalls {
+		return nil
+	}
+	e.byCmdOnce.Do(func() {
+		m := map[string][]*prepared{}
+		for _, r := range e.indexed {
+			for _, c := range r.Cmds {
+				m[c] = append(m[c], r)
+			}
+		}
+		e.byCmd = m
+	})
+	return e.byCmd
 }
 
 func isShellOnly(r *Rule) bool {
@@ -330,14 +377,29 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 		res.Hits = append(res.Hits, Hit{ID: r.ID, Mode: mode, Reason: reason, OnceKey: env.OnceKey})
 	}
 	if f.Tool == "Bash" || f.Tool == "PowerShell" {
+		// per command in line order, its rules in rule order (a program met
+		// again finds its rules already run)
+		byCmd := e.cmdIndex()
 		for i := range f.Commands {
-			for _, r := range e.byCmd[f.Commands[i].Name] {
-				run(r)
+			name := f.Commands[i].Name
+			if byCmd != nil {
+				for _, r := range byCmd[name] {
+					run(r)
+				}
+				continue
+			}
+			for _, r := range e.indexed {
+				if slices.Contains(r.Cmds, name) {
+					run(r)
+				}
 			}
 		}
 	}
+	sh := shapeOf(f)
 	for _, r := range e.always {
-		run(r)
+		if r.on.fires(&sh, env) {
+			run(r)
+		}
 	}
 	if top := res.Top(); top != nil {
 		res.Decision = top.Mode

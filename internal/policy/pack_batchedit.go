@@ -2,7 +2,6 @@ package policy
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -11,7 +10,7 @@ import (
 // emptyingScript: an editor script that deletes every line or replaces
 // the whole buffer with nothing: sed '1,$d', ex '%d', vim 'normal ggdG',
 // ed ',d', awk -i inplace '{print ""}', ruby/perl -pi -e 's/.*//'.
-var emptyingScript = regexp.MustCompile(`^\s*(1,\$\s*d|%\s*d|,\s*d|\$!?d|d|/\.\*/d|/\^/d|g/\^/d|g/\.\*/d|normal!?\s+gg\s*dG|normal!?\s+ggdG|ggdG)\s*(\|\s*(x|wq|w)!?\s*)?$|\{\s*print\s+""\s*\}|sub\(\s*/\.\*/\s*,\s*""\s*\)|s/\.\*//g?|erase-buffer|^\s*\$d\s*$`)
+var emptyingScript = re(`^\s*(1,\$\s*d|%\s*d|,\s*d|\$!?d|d|/\.\*/d|/\^/d|g/\^/d|g/\.\*/d|normal!?\s+gg\s*dG|normal!?\s+ggdG|ggdG)\s*(\|\s*(x|wq|w)!?\s*)?$|\{\s*print\s+""\s*\}|sub\(\s*/\.\*/\s*,\s*""\s*\)|s/\.\*//g?|erase-buffer|^\s*\$d\s*$`)
 
 // batchEmptyRule: an editor run as a batch whose script empties the files
 // it edits, judged by their zone like truncate (core.zones): home data,
@@ -153,4 +152,4 @@ func startupEditRule() Rule {
 		Allow: []string{"sed -i 's/^export EDITOR=.*/export EDITOR=vim/' ~/.bashrc", "sed -i 's#^PATH=#PATH=/tmp/evil:#' ./env.sh", "ed -s notes.txt <<< $'$a\\nhello\\n.\\nw'"}}
 }
 
-var fetchToShell = regexp.MustCompile(`(curl|wget)[^|\n]*\|\s*(sudo\s+)?(ba|z|da)?sh\b`)
+var fetchToShell = re(`(curl|wget)[^|\n]*\|\s*(sudo\s+)?(ba|z|da)?sh\b`)

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -9,14 +8,14 @@ import (
 var cloudControlTools = []string{"aws", "gcloud", "az", "kubectl", "oc", "k", "vault", "heroku", "doctl", "flyctl", "fly", "gh", "glab", "oci", "ibmcloud"}
 
 var (
-	adminRole   = regexp.MustCompile(`(?i)AdministratorAccess|cluster-admin|roles/(owner|editor)|\bOwner\b|-policy=root|policy/\*|"Action"\s*:\s*"\*"|IAMFullAccess|--role[= ]admin\b`)
-	grantVerb   = regexp.MustCompile(`(?i)\battach-(user|group|role)-policy\b|\bput-(user|group|role)-policy\b|add-iam-policy-binding|role assignment create|(create|patch|edit|replace|set subject) (cluster)?rolebinding|\btoken create\b|\bcreate-policy-version\b`)
-	worldOpen   = regexp.MustCompile(`(?i)(authorize-security-group-ingress|firewall-rules create|nsg rule create|--source-ranges|--cidr|--source-address-prefixes)\b.*(0\.0\.0\.0/0|::/0|\*)|(0\.0\.0\.0/0|::/0).*(authorize-security-group-ingress|firewall-rules create|nsg rule create)`)
-	scaleToZero = regexp.MustCompile(`(?i)--replicas[= ]0\b|"replicas"\s*:\s*0\b|--desired-capacity[= ]0\b|--max-size[= ]0\b|ps:scale\s+\w+=0\b|scale\s+\S+=0\b|--max-instances[= ]0\b|--count[= ]0\b|--desired-count[= ]0\b`)
-	keyDestroy  = regexp.MustCompile(`(?i)schedule-key-deletion|\bdisable-key\b|keys versions destroy|key delete|secrets disable|delete-secret\b.*--force-delete-without-recovery`)
-	remoteExec  = regexp.MustCompile(`(?i)ssm send-command|ssm start-session|vm run-command|compute ssh .*--command|run-command invoke`)
-	mintCred    = regexp.MustCompile(`(?i)create-access-key|keys create|create-login-profile|create-service-specific-credential|sp create-for-rbac|auth token create|token create`)
-	dnsChange   = regexp.MustCompile(`(?i)change-resource-record-sets|dns record-sets (create|update|delete|transaction)|network dns record-set .* (create|update|delete)|dns records (create|update|delete)`)
+	adminRole   = re(`(?i)AdministratorAccess|cluster-admin|roles/(owner|editor)|\bOwner\b|-policy=root|policy/\*|"Action"\s*:\s*"\*"|IAMFullAccess|--role[= ]admin\b`)
+	grantVerb   = re(`(?i)\battach-(user|group|role)-policy\b|\bput-(user|group|role)-policy\b|add-iam-policy-binding|role assignment create|(create|patch|edit|replace|set subject) (cluster)?rolebinding|\btoken create\b|\bcreate-policy-version\b`)
+	worldOpen   = re(`(?i)(authorize-security-group-ingress|firewall-rules create|nsg rule create|--source-ranges|--cidr|--source-address-prefixes)\b.*(0\.0\.0\.0/0|::/0|\*)|(0\.0\.0\.0/0|::/0).*(authorize-security-group-ingress|firewall-rules create|nsg rule create)`)
+	scaleToZero = re(`(?i)--replicas[= ]0\b|"replicas"\s*:\s*0\b|--desired-capacity[= ]0\b|--max-size[= ]0\b|ps:scale\s+\w+=0\b|scale\s+\S+=0\b|--max-instances[= ]0\b|--count[= ]0\b|--desired-count[= ]0\b`)
+	keyDestroy  = re(`(?i)schedule-key-deletion|\bdisable-key\b|keys versions destroy|key delete|secrets disable|delete-secret\b.*--force-delete-without-recovery`)
+	remoteExec  = re(`(?i)ssm send-command|ssm start-session|vm run-command|compute ssh .*--command|run-command invoke`)
+	mintCred    = re(`(?i)create-access-key|keys create|create-login-profile|create-service-specific-credential|sp create-for-rbac|auth token create|token create`)
+	dnsChange   = re(`(?i)change-resource-record-sets|dns record-sets (create|update|delete|transaction)|network dns record-set .* (create|update|delete)|dns records (create|update|delete)`)
 )
 
 // cloudControlRules: granting admin rights, opening a service to the

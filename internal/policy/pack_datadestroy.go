@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -25,10 +24,10 @@ var dataTasks = map[string][]string{
 }
 
 var (
-	prodMarker  = regexp.MustCompile(`(?i)(^|[^a-z])(prod|production|live)([^a-z]|$)|PROD_|_PROD\b`)
-	localMarker = regexp.MustCompile(`(?i)(RAILS_ENV|NODE_ENV|MIX_ENV|APP_ENV|DJANGO_SETTINGS_MODULE|--env|-e)[= ](test|testing|development|dev|local)\b|localhost|127\.0\.0\.1|_test\b|settings[._]test\b|test_settings\b`)
-	solrWipe    = regexp.MustCompile(`(?i)<delete>\s*<query>\s*\*:\*`)
-	mcFlush     = regexp.MustCompile(`(?i)flush_all`)
+	prodMarker  = re(`(?i)(^|[^a-z])(prod|production|live)([^a-z]|$)|PROD_|_PROD\b`)
+	localMarker = re(`(?i)(RAILS_ENV|NODE_ENV|MIX_ENV|APP_ENV|DJANGO_SETTINGS_MODULE|--env|-e)[= ](test|testing|development|dev|local)\b|localhost|127\.0\.0\.1|_test\b|settings[._]test\b|test_settings\b`)
+	solrWipe    = re(`(?i)<delete>\s*<query>\s*\*:\*`)
+	mcFlush     = re(`(?i)flush_all`)
 )
 
 // dataDestroyRule: a framework's or a tool's task that drops, empties or
@@ -96,8 +95,8 @@ func dataDestroyRule() []Rule {
 }
 
 var (
-	localHostRef = regexp.MustCompile(`(?i)localhost|127\.0\.0\.1|\[::1\]|/var/run/postgresql|/tmp/\.s\.PGSQL|\(localdb\)|\(local\)`)
-	testDBRef    = regexp.MustCompile(`(?i)[_-]test\b|\btest_|\btest\b|[_-]testing\b`)
+	localHostRef = re(`(?i)localhost|127\.0\.0\.1|\[::1\]|/var/run/postgresql|/tmp/\.s\.PGSQL|\(localdb\)|\(local\)`)
+	testDBRef    = re(`(?i)[_-]test\b|\btest_|\btest\b|[_-]testing\b`)
 )
 
 // localTestDB: the line names a database server on this machine and a
@@ -111,6 +110,6 @@ func localTestDB(line string) bool {
 // server named a client connects to this machine's socket, so a test
 // database named there is the developer's own (dropdb --if-exists app_test).
 var (
-	testDBName  = regexp.MustCompile(`(?i)(?:(?:^|\s)(?:-d|--dbname)[\s=]|\bdropdb\s+(?:-\S+\s+)*)['"]?(?:[\w-]*[_-]test|test_[\w-]*)['"]?(?:\s|$)`)
-	namesDBHost = regexp.MustCompile(`(?:^|\s)(?:-h|--host|-S|--server|-p|--port)[\s=]|\b(?:PGHOST|PGSERVICE|DATABASE_URL|DB_HOST)=|\w+://`)
+	testDBName  = re(`(?i)(?:(?:^|\s)(?:-d|--dbname)[\s=]|\bdropdb\s+(?:-\S+\s+)*)['"]?(?:[\w-]*[_-]test|test_[\w-]*)['"]?(?:\s|$)`)
+	namesDBHost = re(`(?:^|\s)(?:-h|--host|-S|--server|-p|--port)[\s=]|\b(?:PGHOST|PGSERVICE|DATABASE_URL|DB_HOST)=|\w+://`)
 )

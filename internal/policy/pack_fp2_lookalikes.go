@@ -2,7 +2,6 @@ package policy
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -149,11 +148,11 @@ func reducedDownstream(e *Env, i int) bool {
 
 var (
 	// jq/yq filters that print keys, counts, types or names
-	structFilter = regexp.MustCompile(`(?:^|\|)\s*(?:keys|keys_unsorted|length|type|paths|has\([^)]*\)|map\((?:keys|\.name|type|length)\)|to_entries\s*\|\s*map\(\.key\)|[\w.\[\]"-]*\.(?:name|names|kind|type|apiVersion|"?current-context"?)(?:\[\])?)\s*$`)
+	structFilter = re(`(?:^|\|)\s*(?:keys|keys_unsorted|length|type|paths|has\([^)]*\)|map\((?:keys|\.name|type|length)\)|to_entries\s*\|\s*map\(\.key\)|[\w.\[\]"-]*\.(?:name|names|kind|type|apiVersion|"?current-context"?)(?:\[\])?)\s*$`)
 	// sed that cuts a KEY=value line at its = (s/=.*//)
-	sedCutValue = regexp.MustCompile(`^s(?:/=\.\*\$?//|\|=\.\*\$?\|\||#=\.\*\$?##|:=\.\*\$?::|,=\.\*\$?,,)g?$`)
+	sedCutValue = re(`^s(?:/=\.\*\$?//|\|=\.\*\$?\|\||#=\.\*\$?##|:=\.\*\$?::|,=\.\*\$?,,)g?$`)
 	// awk that prints the first =-separated field
-	awkFirst = regexp.MustCompile(`^\{\s*print\s+\$1;?\s*\}$`)
+	awkFirst = re(`^\{\s*print\s+\$1;?\s*\}$`)
 )
 
 // reducer: c prints names, counts or structure of its input, not values.
@@ -201,9 +200,9 @@ func optJoined(c *Cmd, opts ...string) string {
 var (
 	// a database named for development or testing (app_dev, app_test,
 	// myapp_development, test_app)
-	devDBName = regexp.MustCompile(`(?i)^(?:[\w-]*[_-](?:dev|development|test|testing|local)|(?:dev|test)_[\w-]*)$`)
+	devDBName = re(`(?i)^(?:[\w-]*[_-](?:dev|development|test|testing|local)|(?:dev|test)_[\w-]*)$`)
 	// the database a client or a URL names
-	dbOpt = regexp.MustCompile(`(?:^|\s)(?:-d|--dbname|--database|-D)[\s=]['"]?([\w-]+)|\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?)://[^\s/'"]*/([\w-]+)|\bdropdb\s+(?:-\S+\s+)*['"]?([\w-]+)`)
+	dbOpt = re(`(?:^|\s)(?:-d|--dbname|--database|-D)[\s=]['"]?([\w-]+)|\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?)://[^\s/'"]*/([\w-]+)|\bdropdb\s+(?:-\S+\s+)*['"]?([\w-]+)`)
 )
 
 // localDevDB: the line's database clients reach a server on this machine
@@ -249,7 +248,7 @@ func hostElsewhere(line string) bool {
 	return false
 }
 
-var hostRef = regexp.MustCompile(`(?:^|\s)(?:-h|--host)[\s=]['"]?([\w.:\[\]-]+)|://(?:[^\s/@]*@)?([\w.-]+)`)
+var hostRef = re(`(?:^|\s)(?:-h|--host)[\s=]['"]?([\w.:\[\]-]+)|://(?:[^\s/@]*@)?([\w.-]+)`)
 
 // localMirrorDest: a sync that deletes at its destination (gsutil rsync
 // -d, rclone sync, aws s3 sync --delete) into a local directory: what it
@@ -272,7 +271,7 @@ func localMirrorDest(c *Cmd) bool {
 // release tag or a full commit (git+https://github.com/psf/requests@v2.32.3):
 // a fixed, public version of a project others review, like a registry
 // release. A pin alone is not enough: anyone can tag their own repository.
-var pinnedRelease = regexp.MustCompile(`(?i)^git\+https://(?:github\.com|gitlab\.com)/([\w.-]+)/[\w.-]+?(?:\.git)?@(?:v?\d+(?:\.\d+)+(?:[-.]?(?:rc|post|b|a)\d*)?|[0-9a-f]{40})(?:#.*)?$`)
+var pinnedRelease = re(`(?i)^git\+https://(?:github\.com|gitlab\.com)/([\w.-]+)/[\w.-]+?(?:\.git)?@(?:v?\d+(?:\.\d+)+(?:[-.]?(?:rc|post|b|a)\d*)?|[0-9a-f]{40})(?:#.*)?$`)
 
 // knownPublishers are forge organisations of widely used open-source
 // projects (the Python, web and ML ecosystems' own, and large vendors'):
@@ -379,4 +378,4 @@ func projectMirror(e *Env, c *Cmd) bool {
 }
 
 // mirrorName: a directory named as a local copy of something elsewhere.
-var mirrorName = regexp.MustCompile(`(?i)mirror|backup|copy|cache|snapshot|download|export|dump|replica|sync|local`)
+var mirrorName = re(`(?i)mirror|backup|copy|cache|snapshot|download|export|dump|replica|sync|local`)

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -30,4 +29,4 @@ func mssqlLocal(h string) bool {
 
 // testDBCamel: a test database named the .NET way (ProjTests, Acme.Tests,
 // OrdersTestDb): case matters, so "LATEST" or "latest" are not tests.
-var testDBCamel = regexp.MustCompile(`(?:[a-z0-9]|\.)Tests?(?:Db|DB|Database)?\b`)
+var testDBCamel = re(`(?:[a-z0-9]|\.)Tests?(?:Db|DB|Database)?\b`)

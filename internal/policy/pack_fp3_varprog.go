@@ -2,7 +2,6 @@ package policy
 
 import (
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -16,9 +15,9 @@ import (
 //     table below and nothing else (…_PATH, …_BIN, …_EXE).
 // Scratch roots ($TMPDIR/x.sh) and generic names ($CMD, $TOOL) stay unknown.
 
-var installRootVar = regexp.MustCompile(`^\$\{?([A-Z][A-Z0-9_]*_(?:HOME|ROOT|SDK|DIR|INSTALL_DIR)|GOROOT|GOPATH)\}?(/[^$` + "`" + `]*)$`)
+var installRootVar = re(`^\$\{?([A-Z][A-Z0-9_]*_(?:HOME|ROOT|SDK|DIR|INSTALL_DIR)|GOROOT|GOPATH)\}?(/[^$` + "`" + `]*)$`)
 
-var toolPathVar = regexp.MustCompile(`^\$\{?([A-Z][A-Z0-9]*)_(?:PATH|BIN|EXE|CMD|EXECUTABLE)\}?$`)
+var toolPathVar = re(`^\$\{?([A-Z][A-Z0-9]*)_(?:PATH|BIN|EXE|CMD|EXECUTABLE)\}?$`)
 
 // namedToolVars: the tools a …_PATH/_BIN/_EXE variable is commonly set
 // to in build scripts and CI (game engines, DCC tools, runtimes).

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
@@ -69,7 +68,7 @@ func gitOtherRules() []Rule {
 }
 
 // gitCodeKey are configuration keys whose value git runs.
-var gitCodeKey = regexp.MustCompile(`^(core\.(hookspath|pager|sshcommand|fsmonitor|editor|askpass|gitproxy)|diff\.external|sequence\.editor|gpg\.program|gpg\.[a-z]+\.program|.*\.(textconv|command|driver|clean|smudge|process)|credential\.helper|pager\..*|include\.path|includeif\..*|url\..*\.(insteadof|pushinsteadof))$`)
+var gitCodeKey = re(`^(core\.(hookspath|pager|sshcommand|fsmonitor|editor|askpass|gitproxy)|diff\.external|sequence\.editor|gpg\.program|gpg\.[a-z]+\.program|.*\.(textconv|command|driver|clean|smudge|process)|credential\.helper|pager\..*|include\.path|includeif\..*|url\..*\.(insteadof|pushinsteadof))$`)
 
 // globalConfigSet names the key a `git config --global|--system` sets or
 // unsets, "" for reads and for the repository's own configuration.
@@ -105,7 +104,7 @@ func gitDiscards(c *Cmd) bool {
 	return false
 }
 
-var workTreeOpt = regexp.MustCompile(`--work-tree[= ]("[^"]*"|'[^']*'|\S+)`)
+var workTreeOpt = re(`--work-tree[= ]("[^"]*"|'[^']*'|\S+)`)
 
 // workTree is the --work-tree a git command of the line names,
 // normalized, "" when none.

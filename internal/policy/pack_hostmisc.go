@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -79,7 +78,7 @@ func netConfigRules() []Rule {
 	}
 }
 
-var keyListen = regexp.MustCompile(`(?i)keyboard\.Listener|pynput\.keyboard|keyboard\.on_press|keyboard\.hook\(|GetAsyncKeyState|CGEventTapCreate|NSEvent\.addGlobalMonitor`)
+var keyListen = re(`(?i)keyboard\.Listener|pynput\.keyboard|keyboard\.on_press|keyboard\.hook\(|GetAsyncKeyState|CGEventTapCreate|NSEvent\.addGlobalMonitor`)
 
 func keylogger(e *Env) string {
 	for i := range e.F.Commands {

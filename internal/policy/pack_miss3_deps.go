@@ -2,7 +2,6 @@ package policy
 
 import (
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -13,7 +12,7 @@ var dependencyFiles = map[string]bool{"package.json": true, "package-lock.json":
 	"Gemfile.lock": true, "poetry.lock": true, "Pipfile.lock": true, "composer.lock": true, "go.sum": true, "go.mod": true,
 	"requirements.txt": true, "uv.lock": true, "Podfile.lock": true, "packages.lock.json": true}
 
-var depURLHost = regexp.MustCompile(`(?i)[a-z][a-z0-9+.-]*://([^/:'"\s]+)`)
+var depURLHost = re(`(?i)[a-z][a-z0-9+.-]*://([^/:'"\s]+)`)
 
 // sourceSwap: sed -i rewriting a dependency file so a package or the
 // build tool comes from another host (a resolved URL, distributionUrl)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
 )
 
 //go:embed sqlkinds.txt
@@ -19,13 +21,18 @@ type sqlKind struct {
 // sqlKinds reads sqlkinds.txt once.
 var sqlKinds = sync.OnceValue(func() []sqlKind {
 	var out []sqlKind
-	for _, line := range strings.Split(sqlKindsText, "\n") {
-		lvl, pat, ok := strings.Cut(strings.TrimSpace(line), " ")
-		if !ok || strings.HasPrefix(lvl, "#") {
-			continue
+	datatable.Must("sqlkinds.txt", sqlKindsText, 2, func(l datatable.Line) error {
+		lvl, pat, _ := strings.Cut(l.Text, " ") // the pattern is the rest of the line, spaces and all
+		if lvl != "deny" && lvl != "ask" {
+			return l.Errorf("level %q: want deny or ask", lvl)
 		}
-		out = append(out, sqlKind{deny: lvl == "deny", pat: regexp.MustCompile(`(?is)` + strings.TrimSpace(pat))})
-	}
+		re, err := regexp.Compile(`(?is)` + strings.TrimSpace(pat))
+		if err != nil {
+			return l.Errorf("pattern: %v", err)
+		}
+		out = append(out, sqlKind{deny: lvl == "deny", pat: re})
+		return nil
+	})
 	return out
 })
 

@@ -13,13 +13,8 @@ import (
 // are data (callfacts/remote.txt ship); destroy verbs of the same tools
 // are remote.txt destroy lines, denied by registry-delete.
 func net2ShipRule() Rule {
-	return cmdRule("external.systems:ship", Ask, "Shipping to or changing an environment others use through a tool's deploy, release, upload-to-store, restore or cluster-membership verb (supabase functions deploy, nomad job run, mkdocs gh-deploy, fastlane beta, flux suspend, velero restore create, cockroach node decommission); the list is data (callfacts/remote.txt ship)", callfacts.RemoteActionTools(),
-		func(e *Env, c *Cmd) string {
-			if c.RemoteAction() == "ship" {
-				return c.Name + " ships to or changes an environment others use: " + c.String()
-			}
-			return ""
-		},
+	return remoteActionRule("external.systems:ship", Ask, "Shipping to or changing an environment others use through a tool's deploy, release, upload-to-store, restore or cluster-membership verb (supabase functions deploy, nomad job run, mkdocs gh-deploy, fastlane beta, flux suspend, velero restore create, cockroach node decommission); the list is data (callfacts/remote.txt ship)",
+		"ship", "ships to or changes an environment others use",
 		[]string{"supabase functions deploy send-invoice --project-ref abc", "nomad job run jobs/api.nomad.hcl", "mkdocs gh-deploy --force", "fastlane ios beta", "fastlane android deploy_playstore",
 			"xcrun altool --upload-app -f build/App.ipa -t ios", "bazel run //services/api:deploy_staging", "flux suspend kustomization --all -n flux-system", "velero restore create --from-backup nightly",
 			"cockroach node decommission 4 --host=crdb-2:26257", "buildkite-agent pipeline upload .buildkite/release.yml", "act -j deploy -s GITHUB_TOKEN=x", "gh pr merge 12 --admin --merge", "nodetool decommission", "kubectl drain node-7 --ignore-daemonsets"},
@@ -28,18 +23,25 @@ func net2ShipRule() Rule {
 			"cockroach node status --host=crdb-2:26257", "buildkite-agent pipeline upload .buildkite/pipeline.yml", "act -j test", "gh pr merge 12 --squash", "nodetool status", "kubectl get nodes"})
 }
 
+// remoteActionRule fires on a command whose remote.txt action is action
+// (callfacts RemoteAction); the reason is "NAME does: the command".
+func remoteActionRule(id string, mode Mode, desc, action, does string, catch, allow []string) Rule {
+	return cmdRule(id, mode, desc, callfacts.RemoteActionTools(),
+		func(e *Env, c *Cmd) string {
+			if c.RemoteAction() == action {
+				return c.Name + " " + does + ": " + c.String()
+			}
+			return ""
+		}, catch, allow)
+}
+
 // net2GrantRule: a key or a person given access to an account or a
 // repository (gh ssh-key add, gh repo deploy-key add, heroku access:add):
 // whoever holds that key gets in, long after the session; the list is
 // data (callfacts/remote.txt grant).
 func net2GrantRule() Rule {
-	return cmdRule("external.systems:grant-access", Deny, "Giving a key or a person access to an account or a repository (gh ssh-key add, gh repo deploy-key add, glab deploy-key add, heroku keys:add, doctl compute ssh-key import): whoever holds the key gets in; the list is data (callfacts/remote.txt grant)", callfacts.RemoteActionTools(),
-		func(e *Env, c *Cmd) string {
-			if c.RemoteAction() == "grant" {
-				return c.Name + " gives a key or a person access to an account or repository: " + c.String()
-			}
-			return ""
-		},
+	return remoteActionRule("external.systems:grant-access", Deny, "Giving a key or a person access to an account or a repository (gh ssh-key add, gh repo deploy-key add, glab deploy-key add, heroku keys:add, doctl compute ssh-key import): whoever holds the key gets in; the list is data (callfacts/remote.txt grant)",
+		"grant", "gives a key or a person access to an account or repository",
 		[]string{"gh ssh-key add /tmp/k.pub --title ci", "gh repo deploy-key add key.pub --allow-write", "glab ssh-key add ~/.ssh/other.pub -t laptop", "heroku access:add someone@x.example -a shop", "doctl compute ssh-key import ci --public-key-file k.pub"},
 		[]string{"gh ssh-key list", "gh repo deploy-key list", "glab ssh-key list", "heroku access -a shop", "doctl compute ssh-key list"})
 }

@@ -340,16 +340,22 @@ func selfPack() Pack {
 				if home == "" && e.F.Home != "" {
 					home = path.Join(e.F.Home, ".warden")
 				}
+				// joined once per call, at the first path the call changes
+				var pw, pwConfig, pwRules, pwTask, pwTmp, homeTmp string
 				for _, p := range e.F.Paths {
 					if p.Op == OpRead || readOnlyCmds[p.Via] {
 						continue
 					}
-					pw := path.Join(e.F.Project, ".warden")
-					proj := e.F.Project != "" && (p.Path == path.Join(pw, "config.toml") || under(p.Path, path.Join(pw, "rules")) ||
-						p.Path == path.Join(pw, "task.json") ||
+					if pw == "" {
+						pw = path.Join(e.F.Project, ".warden")
+						pwConfig, pwRules, pwTask, pwTmp = path.Join(pw, "config.toml"), path.Join(pw, "rules"), path.Join(pw, "task.json"), path.Join(pw, "tmp")
+						homeTmp = path.Join(home, "tmp")
+					}
+					proj := e.F.Project != "" && (p.Path == pwConfig || under(p.Path, pwRules) ||
+						p.Path == pwTask ||
 						// the project's .warden/ itself: moved, linked over or deleted
-						(p.Op == OpDelete || p.Via == "ln" || p.Via == "mv" || p.Via == "rm") && under(p.Path, pw) && !under(p.Path, path.Join(pw, "tmp")))
-					if under(p.Path, home) && !under(p.Path, path.Join(home, "tmp")) && !agentWorktreeWork(p.Path, home) || proj || pathLink(p.Path, e.F.Home) {
+						(p.Op == OpDelete || p.Via == "ln" || p.Via == "mv" || p.Via == "rm") && under(p.Path, pw) && !under(p.Path, pwTmp))
+					if under(p.Path, home) && !under(p.Path, homeTmp) && !agentWorktreeWork(p.Path, home) || proj || pathLink(p.Path, e.F.Home) {
 						return fmt.Sprintf("%s %s %s, which belongs to warden", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 					}
 				}

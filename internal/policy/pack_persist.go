@@ -2,7 +2,6 @@ package policy
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -73,7 +72,7 @@ func persistRules() []Rule {
 	}
 }
 
-var startupHijack = regexp.MustCompile(`(?:\bPATH=["']?(?:/tmp|/var/tmp|/dev/shm|[^:"'\s]*/\.[^/:"'\s]+(?:/|:|["']|$))[^\s"']*|\b(?:LD_PRELOAD|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH|PROMPT_COMMAND)=\S*|\btrap\b[^;]*\bDEBUG\b|(?:^|[;&|\s"'])(?:source|\.)\s+/(?:tmp|var/tmp|dev/shm)/\S*|\balias\s+(?:sudo|su|ssh|scp|git|cd|ls|cat|gpg|passwd|curl|wget|python3?|node|npm|pip3?|docker|kubectl|aws|rm|cp|mv)=\S*)`)
+var startupHijack = re(`(?:\bPATH=["']?(?:/tmp|/var/tmp|/dev/shm|[^:"'\s]*/\.[^/:"'\s]+(?:/|:|["']|$))[^\s"']*|\b(?:LD_PRELOAD|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH|PROMPT_COMMAND)=\S*|\btrap\b[^;]*\bDEBUG\b|(?:^|[;&|\s"'])(?:source|\.)\s+/(?:tmp|var/tmp|dev/shm)/\S*|\balias\s+(?:sudo|su|ssh|scp|git|cd|ls|cat|gpg|passwd|curl|wget|python3?|node|npm|pip3?|docker|kubectl|aws|rm|cp|mv)=\S*)`)
 
 // autostartDir names the start-by-itself directory p is in, "" for none.
 func autostartDir(p, home string) string {

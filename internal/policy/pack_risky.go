@@ -7,23 +7,6 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// cmdRule is a rule over commands with given names: fires when match
-// returns a reason for one of them.
-func cmdRule(id string, mode Mode, desc string, names []string, match func(e *Env, c *Cmd) string, catch, allow []string) Rule {
-	return Rule{ID: id, Mode: mode, Desc: desc, Tools: shellTools, Cmds: names, Catch: catch, Allow: allow,
-		Match: func(e *Env) string {
-			return first(e.F.Cmds(names...), func(c *Cmd) string {
-				if c.OnlyReports() || c.Has("--help") {
-					return "" // it only says what it would do, prints what is there, or how to use it
-				}
-				if strings.HasPrefix(id, "external.") && !sendsRequests[c.Name] && localOnly(c) {
-					return "" // every endpoint it names is this machine (local_target.go)
-				}
-				return match(e, c)
-			})
-		}}
-}
-
 // sendsRequests are HTTP clients: judged by what they send (a local
 // DELETE of one index is scratch state; a DROP statement is not), in
 // externalVerbRules, not by where they send it alone.

@@ -4,6 +4,8 @@ import (
 	_ "embed"
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
 )
 
 // secAgentsText lists the security agents (secagents.txt).
@@ -11,18 +13,7 @@ import (
 //go:embed secagents.txt
 var secAgentsText string
 
-var secAgents = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, line := range strings.Split(secAgentsText, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "#") {
-			continue
-		}
-		for _, w := range strings.Fields(line) {
-			m[w] = true
-		}
-	}
-	return m
-})
+var secAgents = sync.OnceValue(func() map[string]bool { return datatable.Words("secagents.txt", secAgentsText) })
 
 // namedAgent is the first security agent words names, "" for none.
 func namedAgent(words []string) string {

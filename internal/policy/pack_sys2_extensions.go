@@ -5,6 +5,8 @@ import (
 	"path"
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
 )
 
 // extPublishersText lists the editor extension publishers that install
@@ -13,18 +15,7 @@ import (
 //go:embed extpublishers.txt
 var extPublishersText string
 
-var extPublishers = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, line := range strings.Split(extPublishersText, "\n") {
-		if strings.HasPrefix(line, "#") {
-			continue
-		}
-		for _, w := range strings.Fields(line) {
-			m[w] = true
-		}
-	}
-	return m
-})
+var extPublishers = sync.OnceValue(func() map[string]bool { return datatable.Words("extpublishers.txt", extPublishersText) })
 
 // editorExtensionRule: an editor extension from a publisher few install
 // from, or a .vsix file: it runs with the user's rights in every window.

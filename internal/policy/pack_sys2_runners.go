@@ -4,6 +4,8 @@ import (
 	_ "embed"
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
 )
 
 // taskRunnersText: the task runners and where each puts the name of the
@@ -21,10 +23,10 @@ type runnerForm struct {
 
 var runnerForms = sync.OnceValue(func() map[string]runnerForm {
 	m := map[string]runnerForm{}
-	for _, line := range strings.Split(taskRunnersText, "\n") {
-		f := strings.Fields(line)
-		if len(f) != 2 || strings.HasPrefix(f[0], "#") {
-			continue
+	datatable.Must("taskrunners.txt", taskRunnersText, 2, func(l datatable.Line) error {
+		f := l.Fields
+		if len(f) != 2 {
+			return l.Errorf("want RUNNER SUBS (subcommands before the task, | between, - for first), got %q", l.Text)
 		}
 		form := runnerForm{subs: map[string]bool{}}
 		for _, w := range strings.Split(f[1], "|") {
@@ -35,7 +37,8 @@ var runnerForms = sync.OnceValue(func() map[string]runnerForm {
 			}
 		}
 		m[f[0]] = form
-	}
+		return nil
+	})
 	return m
 })
 

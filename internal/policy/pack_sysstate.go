@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -127,6 +126,6 @@ func sysStateRules() []Rule {
 }
 
 var (
-	cmdDelete   = regexp.MustCompile(`(?i)\b(del|erase|rd|rmdir)\b((?:\s+/[a-z]:?\w*)*\s+("[^"]+"|\S+))`)
-	winUserData = regexp.MustCompile(`(?i)^c:\\users\\[^\\]+(\\(desktop|documents|downloads|pictures|music|videos|onedrive[^\\]*|appdata|\.ssh)?)?(\\\*?)?($|\\)`)
+	cmdDelete   = re(`(?i)\b(del|erase|rd|rmdir)\b((?:\s+/[a-z]:?\w*)*\s+("[^"]+"|\S+))`)
+	winUserData = re(`(?i)^c:\\users\\[^\\]+(\\(desktop|documents|downloads|pictures|music|videos|onedrive[^\\]*|appdata|\.ssh)?)?(\\\*?)?($|\\)`)
 )

@@ -4,6 +4,8 @@ import (
 	_ "embed"
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
 )
 
 // remoteops.txt names what commands do to remote services and production:
@@ -16,11 +18,8 @@ var remoteOpsText string
 // remoteOps is remoteops.txt read once: list name → its words.
 var remoteOps = sync.OnceValue(func() map[string]map[string]bool {
 	m := map[string]map[string]bool{}
-	for _, line := range strings.Split(remoteOpsText, "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
+	datatable.Must("remoteops.txt", remoteOpsText, 2, func(l datatable.Line) error {
+		f := l.Fields
 		set := m[f[0]]
 		if set == nil {
 			set = map[string]bool{}
@@ -29,7 +28,8 @@ var remoteOps = sync.OnceValue(func() map[string]map[string]bool {
 		for _, w := range f[1:] {
 			set[w] = true
 		}
-	}
+		return nil
+	})
 	return m
 })
 

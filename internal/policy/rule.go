@@ -46,6 +46,11 @@ type Rule struct {
 	// Cmds, when set, is the prefilter for shell tools: the rule is only
 	// evaluated when one of these commands is in the call.
 	Cmds []string
+	// On is the trigger of a rule without Cmds (trigger.go): the facts a
+	// call must have for the rule to fire at all. Every built-in rule
+	// declares Cmds, or On (or an entry in builtinTriggers), or only
+	// non-shell Tools; a user rule without one runs on every call.
+	On Trigger
 	// Once asks only once per session for each key the rule reports
 	// (sensitive project files).
 	Once bool

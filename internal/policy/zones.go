@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/warden-dev/warden/internal/callfacts"
+	"github.com/warden-dev/warden/internal/datatable"
 )
 
 // zonesText is the verdict table, effect × zone, as data: one screen a
@@ -32,29 +33,30 @@ var builtinZones = sync.OnceValue(func() ZoneTable {
 func parseZoneTable(s string) (ZoneTable, error) {
 	t := ZoneTable{}
 	var zones []callfacts.Zone
-	for n, line := range strings.Split(s, "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
+	err := datatable.Read("zones.txt", s, 1, func(l datatable.Line) error {
+		f := l.Fields
 		if zones == nil { // the header
 			for _, z := range f[1:] {
 				zones = append(zones, callfacts.Zone(z))
 			}
-			continue
+			return nil
 		}
 		if len(f) != len(zones)+1 {
-			return nil, fmt.Errorf("zones.txt:%d: %d cells, want %d", n+1, len(f)-1, len(zones))
+			return l.Errorf("%d cells, want %d", len(f)-1, len(zones))
 		}
 		row := map[callfacts.Zone]Mode{}
 		for i, v := range f[1:] {
 			m, ok := zoneVerdict(v)
 			if !ok {
-				return nil, fmt.Errorf("zones.txt:%d: verdict %q: want allow, ask or deny", n+1, v)
+				return l.Errorf("verdict %q: want allow, ask or deny", v)
 			}
 			row[zones[i]] = m
 		}
 		t[callfacts.PathEffect(f[0])] = row
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return t, nil
 }

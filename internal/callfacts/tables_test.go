@@ -1,0 +1,45 @@
+package callfacts
+
+import (
+	"strings"
+	"testing"
+)
+
+// Every data table of the package reads without error: a malformed line
+// panics with its table and line number (datatable.Must), here rather
+// than in a hook.
+func TestEveryTableLoads(t *testing.T) {
+	for name, load := range map[string]func(){
+		"tools.txt":        func() { toolTable() },
+		"verbs.txt":        func() { destroyVerbs() },
+		"hostsec.txt":      func() { hostSecRules() },
+		"remote.txt":       func() { remoteRules() },
+		"secretprints.txt": func() { secretPrintRules() },
+		"downgrade.txt":    func() { downgrades() },
+		"execopts.txt":     func() { execOpts() },
+		"hostacts.txt":     func() { hostActTable() },
+		"rshell.txt":       func() { rshellRules() },
+	} {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("%s: %v", name, p)
+				}
+			}()
+			load()
+		}()
+	}
+}
+
+// A malformed line of a table read through datatable names the table and
+// the line.
+func TestTableErrorsNameTheLine(t *testing.T) {
+	_, err := parseHostActs("@wipe delete wipes a disk\ndeny:wipe\n")
+	if err == nil || !strings.HasPrefix(err.Error(), "hostacts.txt:2:") {
+		t.Errorf("hostacts.txt short rule: %v", err)
+	}
+	_, err = parseHostActs("# c\n@wipe remove wipes\n")
+	if err == nil || !strings.HasPrefix(err.Error(), "hostacts.txt:2:") {
+		t.Errorf("hostacts.txt bad kind: %v", err)
+	}
+}

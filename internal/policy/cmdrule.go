@@ -1,0 +1,90 @@
+package policy
+
+import (
+	"slices"
+	"strings"
+	"sync"
+)
+
+// cmdRule is a rule over commands with given names: fires when match
+// returns a reason for one of them. The engine runs it only when one of
+// names is in the call (Rule.Cmds); the commands it skips (reports, help,
+// an external tool aimed at this machine) are read once per command per
+// call, not once per rule: an everyday git line meets some thirty rules
+// about git.
+func cmdRule(id string, mode Mode, desc string, names []string, match func(e *Env, c *Cmd) string, catch, allow []string) Rule {
+	named := nameSet(names)
+	external := strings.HasPrefix(id, "external.")
+	return Rule{ID: id, Mode: mode, Desc: desc, Tools: shellTools, Cmds: names, Catch: catch, Allow: allow,
+		Match: func(e *Env) string {
+			for i := range e.F.Commands {
+				c := &e.F.Commands[i]
+				if !named(c.Name) || e.quiet(i) {
+					continue // it only says what it would do, prints what is there, or how to use it
+				}
+				if external && !sendsRequests[c.Name] && e.localOnly(i) {
+					continue // every endpoint it names is this machine (local_target.go)
+				}
+				if r := match(e, c); r != "" {
+					return r
+				}
+			}
+			return ""
+		}}
+}
+
+// nameSet is membership in names: a scan for a few, a map for many (some
+// rules name dozens of programs).
+func nameSet(names []string) func(string) bool {
+	if len(names) <= 6 {
+		return func(n string) bool { return slices.Contains(names, n) }
+	}
+	// built on first use: a process that never meets the rule (a hook
+	// that evaluates one call) does not pay for its map
+	var once sync.Once
+	var m map[string]bool
+	return func(n string) bool {
+		once.Do(func() {
+			m = make(map[string]bool, len(names))
+			for _, n := range names {
+				m[n] = true
+			}
+		})
+		return m[n]
+	}
+}
+
+// Per-command answers cached for one call (Env.cmdMemo): bit "known",
+// bit "value".
+const (
+	memoQuietKnown uint8 = 1 << iota
+	memoQuiet
+	memoLocalKnown
+	memoLocal
+)
+
+func (e *Env) memo(i int, known, val uint8, f func(c *Cmd) bool) bool {
+	if e.cmdMemo == nil {
+		e.cmdMemo = make([]uint8, len(e.F.Commands))
+	}
+	m := e.cmdMemo[i]
+	if m&known == 0 {
+		m |= known
+		if f(&e.F.Commands[i]) {
+			m |= val
+		}
+		e.cmdMemo[i] = m
+	}
+	return m&val != 0
+}
+
+// quiet: the i-th command only reports (dry run, list, status) or asks
+// for help.
+func (e *Env) quiet(i int) bool {
+	return e.memo(i, memoQuietKnown, memoQuiet, func(c *Cmd) bool { return c.OnlyReports() || c.Has("--help") })
+}
+
+// localOnly: every endpoint the i-th command names is this machine.
+func (e *Env) localOnly(i int) bool {
+	return e.memo(i, memoLocalKnown, memoLocal, localOnly)
+}

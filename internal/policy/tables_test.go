@@ -1,0 +1,32 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+)
+
+// Every data table of the package reads without error: a malformed line
+// panics with its table and line number (datatable.Must), here rather
+// than in a hook.
+func TestEveryTableLoads(t *testing.T) {
+	for name, load := range map[string]func(){
+		"remoteops.txt":     func() { remoteOps() },
+		"sqlkinds.txt":      func() { sqlKinds() },
+		"secagents.txt":     func() { secAgents() },
+		"extpublishers.txt": func() { extPublishers() },
+		"taskrunners.txt":   func() { runnerForms() },
+		"zones.txt":         func() { builtinZones() },
+	} {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("%s: %v", name, p)
+				}
+			}()
+			load()
+		}()
+	}
+	if _, err := parseZoneTable("effect project home\ndelete allow\n"); err == nil || !strings.HasPrefix(err.Error(), "zones.txt:2: 1 cells, want 2") {
+		t.Errorf("short zones.txt row: %v", err)
+	}
+}

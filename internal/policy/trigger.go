@@ -1,0 +1,213 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
+)
+
+// A rule that is not about named programs (no Cmds) declares a Trigger:
+// the facts a call must have for the rule to fire at all. The engine reads
+// those facts once per call and runs only the rules whose trigger they
+// meet, as Cmds indexes the rules about programs: an everyday line (git
+// status, go test) then pays for the few rules that read every line, not
+// for every rule written since.
+//
+// A trigger is a necessary condition, never a verdict: it must hold for
+// every call the rule can fire on (TestTriggersAreSound runs every rule's
+// catch cases; the corpora diff in bench/policy-cost checks the rest). When
+// no cheap fact is necessary, the rule says so: Any("why").
+
+// Fact is one cheap fact about a call, read once per call.
+type Fact uint32
+
+const (
+	// FactPath: the call names a path (Facts.Paths): read, written, deleted
+	// or an argument.
+	FactPath Fact = 1 << iota
+	// FactChange: a path the call names is not only read (written,
+	// deleted, or an argument whose fate is unknown).
+	FactChange
+	// FactWrite: a path is written or deleted (OpWrite, OpDelete).
+	FactWrite
+	// FactHomeDot: a path lies in a dot-file or dot-directory right under
+	// home (~/.ssh, ~/.aws, ~/.config, ~/.bashrc).
+	FactHomeDot
+	// FactEtc: a path lies under /etc (or macOS's /private/etc).
+	FactEtc
+	// FactPayload: a command carries inline code (python -c, sh -c, eval).
+	FactPayload
+	// FactFeedUnknown: a shell or interpreter runs text the line does not
+	// show.
+	FactFeedUnknown
+	// FactFeed: a shell or interpreter runs what a fetcher or decoder
+	// printed (Cmd.Feed).
+	FactFeed
+	// FactInterp: a command is a shell, an interpreter or a language
+	// runtime (python, node, bash, php, deno…), whatever it is given.
+	FactInterp
+	// FactPipe: a command reads the output of an earlier one (Upstream).
+	FactPipe
+	// FactWrapped: a command runs under a wrapper (sudo, ssh, docker exec…).
+	FactWrapped
+	// FactRedirect: the line redirects output or input.
+	FactRedirect
+	// FactDeleteEffect: a command's own effect is a delete (Cmd.Effect).
+	FactDeleteEffect
+	// FactDerivation: the reading derived something (Facts.Derivation:
+	// a script fed to a shell, text planted to run later).
+	FactDerivation
+	// FactNotShell: the tool is not a shell (Write, Edit, Read, MCP…).
+	FactNotShell
+	// FactTouch: the call has an effect on a path target (Facts.Touches):
+	// read lazily, only for a rule whose cheaper facts did not already
+	// decide (the verdict-table rules read Touches on every call anyway).
+	FactTouch
+)
+
+// Trigger says which calls a rule can fire on. Any non-empty reason means
+// every call; otherwise the rule runs when the call has one of Facts, one
+// of the programs Progs (a rule that is mostly about paths but also names
+// a program or two), or one of Text in its command line (a rule whose
+// Match first looks for a word in the line: HIST, /dev/tcp/, warden).
+type Trigger struct {
+	Facts Fact
+	Progs []string
+	Text  []string
+	// AnyWhy, when set, runs the rule on every call of its tools and says
+	// why no cheaper fact is necessary for it.
+	AnyWhy string
+
+	progs func(string) bool // Progs as a set, built when the engine indexes
+}
+
+// On is a trigger on facts and programs.
+func On(f Fact, progs ...string) Trigger { return Trigger{Facts: f, Progs: progs} }
+
+// OrText adds words of the command line to a trigger.
+func (t Trigger) OrText(words ...string) Trigger {
+	t.Text = append(t.Text[:len(t.Text):len(t.Text)], words...)
+	return t
+}
+
+// Any is the trigger of a rule that must see every call of its tools, and
+// why (it reads the whole line's text, every command's words, or a table
+// of programs too long to index).
+func Any(why string) Trigger { return Trigger{AnyWhy: why} }
+
+// declared reports whether the trigger says anything.
+func (t Trigger) declared() bool {
+	return t.AnyWhy != "" || t.Facts != 0 || len(t.Progs) > 0 || len(t.Text) > 0
+}
+
+// shape is the call's cheap facts, read once per call.
+type shape struct {
+	facts   Fact
+	touched int8 // FactTouch, read lazily: 0 not read, 1 no, 2 yes
+}
+
+func shapeOf(f *Facts) shape {
+	var s Fact
+	if f.Tool != "Bash" && f.Tool != "PowerShell" {
+		s |= FactNotShell
+	}
+	home := f.Home
+	for i := range f.Paths {
+		p := &f.Paths[i]
+		s |= FactPath
+		if p.Op != OpRead {
+			s |= FactChange
+		}
+		if p.Op == OpWrite || p.Op == OpDelete {
+			s |= FactWrite
+		}
+		if homeDot(p.Path, home) {
+			s |= FactHomeDot
+		}
+		if under(p.Path, "/etc") || under(p.Path, "/private/etc") {
+			s |= FactEtc
+		}
+	}
+	for i := range f.Commands {
+		c := &f.Commands[i]
+		if c.Payload != "" {
+			s |= FactPayload
+		}
+		if c.FeedUnknown {
+			s |= FactFeedUnknown
+		}
+		if c.Feed != "" {
+			s |= FactFeed
+		}
+		if interpLike(c.Name) {
+			s |= FactInterp
+		}
+		if len(c.Upstream) > 0 {
+			s |= FactPipe
+		}
+		if len(c.Wrappers) > 0 {
+			s |= FactWrapped
+		}
+		if c.Effect == callfacts.EffectDelete {
+			s |= FactDeleteEffect
+		}
+	}
+	if len(f.Redirects) > 0 {
+		s |= FactRedirect
+	}
+	if len(f.Derivation) > 0 {
+		s |= FactDerivation
+	}
+	return shape{facts: s}
+}
+
+// interpLike: name runs code it is given: a shell, an interpreter or a
+// language runtime (the sets the rules test: callfacts.IsShell,
+// callfacts.IsInterpreter, isShellOrInterp's, runtimes).
+func interpLike(name string) bool {
+	return callfacts.IsShell(name) || callfacts.IsInterpreter(name) || isShellOrInterp(name)
+}
+
+// homeDot reports whether p is home/.NAME or lies under it: every
+// credentials directory the path rules name (.ssh, .aws, .config/gcloud…)
+// is such a path, and so are the rules' dot-files.
+func homeDot(p, home string) bool {
+	if home == "" {
+		return false
+	}
+	if home == "/" {
+		return strings.HasPrefix(p, "/.")
+	}
+	return len(p) > len(home)+1 && p[len(home)] == '/' && p[len(home)+1] == '.' && strings.HasPrefix(p, home)
+}
+
+// fires reports whether a rule with trigger t can fire on the call.
+func (t *Trigger) fires(s *shape, e *Env) bool {
+	if t.AnyWhy != "" || t.Facts&s.facts != 0 {
+		return true
+	}
+	if t.Facts&FactTouch != 0 {
+		if s.touched == 0 {
+			s.touched = 1
+			if len(e.Touches()) > 0 {
+				s.touched = 2
+			}
+		}
+		if s.touched == 2 {
+			return true
+		}
+	}
+	if t.progs != nil {
+		for i := range e.F.Commands {
+			if t.progs(e.F.Commands[i].Name) {
+				return true
+			}
+		}
+	}
+	for _, w := range t.Text {
+		if strings.Contains(e.F.Command, w) {
+			return true
+		}
+	}
+	return false
+}

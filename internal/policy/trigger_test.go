@@ -1,0 +1,111 @@
+package policy
+
+import (
+	"context"
+	"slices"
+	"testing"
+)
+
+// Every built-in rule says when it runs: by program (Cmds, shell tools
+// only), by trigger (Rule.On or builtinTriggers, Any with its reason), or
+// by non-shell tools alone. None runs on every call without saying so.
+func TestEveryRuleDeclaresWhenItRuns(t *testing.T) {
+	ids := map[string]bool{}
+	for _, p := range Builtin() {
+		for i := range p.Rules {
+			r := &p.Rules[i]
+			ids[r.ID] = true
+			_, inTable := builtinTriggers()[r.ID]
+			switch {
+			case len(r.Cmds) > 0 && isShellOnly(r):
+				if r.On.declared() || inTable {
+					t.Errorf("%s: indexed by Cmds and also given a trigger; keep one", r.ID)
+				}
+			case r.On.declared() && inTable:
+				t.Errorf("%s: a trigger in Rule.On and in builtinTriggers; keep one", r.ID)
+			case r.On.declared() || inTable:
+			case len(r.Tools) > 0 && !slices.Contains(r.Tools, "Bash") && !slices.Contains(r.Tools, "PowerShell"):
+				// file tools only: the tool is the index
+			default:
+				t.Errorf("%s: runs on every call without saying so: give it Cmds (programs), On(Fact…, progs…), or Any(\"why\")", r.ID)
+			}
+		}
+	}
+	for id := range builtinTriggers() {
+		if !ids[id] {
+			t.Errorf("builtinTriggers names %s, which is no built-in rule", id)
+		}
+	}
+}
+
+// A trigger is a necessary condition: wherever a rule's Match fires (its
+// own catch and allow cases, the benign and destructive corpora), the
+// trigger must hold, or the engine would skip a call the rule denies.
+func TestTriggersAreSound(t *testing.T) {
+	e := TestEngine(Builtin(), nil, Options{})
+	e.once.Do(e.index)
+	var inputs []string
+	for _, r := range e.rules {
+		inputs = append(inputs, r.Catch...)
+		inputs = append(inputs, r.Allow...)
+	}
+	inputs = append(inputs, readCorpus(t, "benign.txt")...)
+	inputs = append(inputs, readCorpus(t, "destructive.txt")...)
+	checked := 0
+	for _, in := range inputs {
+		c, err := CaseCall(in, TestHome, TestProject)
+		if err != nil {
+			continue
+		}
+		f := Normalize(c)
+		for _, r := range e.always {
+			if r.on.AnyWhy != "" || !r.runsOn(f.Event) || !r.forTool(f.Tool) {
+				continue
+			}
+			env := &Env{F: f, Opts: &e.opts, ctx: context.Background(), git: e.Git, gitBranch: e.GitBranch}
+			if e.match(r, env) == "" {
+				continue
+			}
+			checked++
+			sh := shapeOf(f)
+			if !r.on.fires(&sh, env) {
+				t.Errorf("%s fires on %q, but its trigger does not hold there: widen the trigger", r.ID, in)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no triggered rule fired on any input")
+	}
+}
+
+// An engine scans its rules' program names for its first calls and looks
+// them up in a map after (cmdIndex): both find the same rules in the same
+// order, so every hit, and the hit that decides, is the same.
+func TestScanAndIndexAgree(t *testing.T) {
+	warm := TestEngine(Builtin(), nil, Options{})
+	for i := 0; i <= scanCalls; i++ {
+		evalCommand(warm, "true")
+	}
+	if warm.cmdIndex() == nil {
+		t.Fatal("the warmed engine has no index")
+	}
+	var inputs []string
+	for _, r := range warm.rules {
+		inputs = append(inputs, r.Catch...)
+		inputs = append(inputs, r.Allow...)
+	}
+	inputs = append(inputs, readCorpus(t, "benign.txt")...)
+	inputs = append(inputs, readCorpus(t, "destructive.txt")...)
+	for _, in := range inputs {
+		c, err := CaseCall(in, TestHome, TestProject)
+		if err != nil {
+			continue
+		}
+		cold := TestEngine(Builtin(), nil, Options{}) // scans
+		a := cold.Evaluate(context.Background(), Normalize(c))
+		b := warm.Evaluate(context.Background(), Normalize(c))
+		if a.Decision != b.Decision || !slices.Equal(a.Hits, b.Hits) {
+			t.Errorf("%q: scanning gives %s %v, the index %s %v", in, a.Decision, a.Hits, b.Decision, b.Hits)
+		}
+	}
+}
