@@ -128,3 +128,20 @@ func testEnvShown(e *Env, p PathRef) bool {
 }
 
 var testEnvNames = map[string]bool{".env.test": true, ".env.testing": true, ".env.ci": true, ".env.e2e": true, ".env.test.local": true, ".env.spec": true}
+
+// recreatedLater reports whether a later task of the same run recreates
+// what a wipe task dropped (rake db:drop db:create db:migrate): a reset.
+func recreatedLater(tasks []string) bool {
+	re := opsList("wipe-recreate")
+	for _, t := range tasks {
+		if re[strings.ToLower(t)] {
+			return true
+		}
+		for _, w := range wordsOf(t) {
+			if re[w] {
+				return true
+			}
+		}
+	}
+	return false
+}
