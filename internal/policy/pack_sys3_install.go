@@ -24,6 +24,8 @@ type installScope struct {
 	envNames []string
 	into     []string
 	system   bool
+	asroot   bool
+	vars     []string
 }
 
 var installScopes = sync.OnceValue(func() map[string]*installScope {
@@ -45,6 +47,10 @@ var installScopes = sync.OnceValue(func() map[string]*installScope {
 				s.always = true
 			case "system":
 				s.system = true
+			case "asroot":
+				s.asroot = true
+			case "vars":
+				s.vars = strings.Split(v, ",")
 			case "global":
 				s.global = strings.Split(v, ",")
 			case "into":
@@ -92,6 +98,10 @@ func subIn(c *Cmd, ops []string) bool {
 			}
 		case c.Sub(0) == op:
 			return true
+		case strings.HasPrefix(c.Name, "make") || c.Name == "gmake" || c.Name == "ninja":
+			if slices.Contains(c.Pos, op) {
+				return true // make -j4 all install, make modules_install install
+			}
 		}
 	}
 	return false
@@ -100,6 +110,22 @@ func subIn(c *Cmd, ops []string) bool {
 // installWhere says where an install by c lands when that is outside the
 // project ("" when it is the project's own environment or unknown).
 func installWhere(e *Env, c *Cmd, s *installScope) string {
+	if s.asroot {
+		for _, w := range c.Wrappers {
+			n, _, _ := strings.Cut(w, " ")
+			if n == "sudo" || n == "doas" || n == "run0" || n == "pkexec" || n == "su" {
+				return "into the system's directories as root (" + n + ")"
+			}
+		}
+		for _, a := range c.Args {
+			k, v, ok := strings.Cut(a, "=")
+			if ok && slices.Contains(s.vars, k) && strings.HasPrefix(v, "/") {
+				if z := callfacts.ZoneOf(e.abs(c, v), e.F.Home, e.F.Project); z == callfacts.ZoneSystem {
+					return "into " + v + " (" + k + ")"
+				}
+			}
+		}
+	}
 	for _, o := range s.into {
 		v := optValue(c, o)
 		if v == "" {
@@ -120,6 +146,9 @@ func installWhere(e *Env, c *Cmd, s *installScope) string {
 		if v := optValue(c, o); v != "" && slices.Contains(s.envNames, v) {
 			return "into the shared " + v + " environment"
 		}
+	}
+	if s.asroot {
+		return ""
 	}
 	if subIn(c, s.gsubs) {
 		return "for every project of the user (" + c.Name + " " + strings.ReplaceAll(c.Sub(0)+" "+c.Sub(1), ":", " ") + ")"
@@ -184,8 +213,14 @@ var systemComponents = []string{"nvidia-", "cuda-drivers", "linux-image", "linux
 // installscope.txt — an install that lands outside the project changes
 // what every later command, in every project, runs.
 func globalInstallRule() Rule {
-	return cmdRule("core.local:global-install", Ask, "Installing outside the project: for every project of the user or the machine (npm i -g, pnpm add -g, yarn global add, pip install --user, pipx, uv tool install, conda install -n base, gem install, cargo install, go install, composer global require, corepack enable, dotnet tool install -g) or over the system's own parts (a driver, the kernel, firmware, a full system upgrade); installscope.txt says where each manager installs", installManagers(),
+	return cmdRule("core.local:global-install", Ask, "Installing outside the project: for every project of the user or the machine (npm i -g, pnpm add -g, yarn global add, pip install --user, pipx, uv tool install, conda install -n base, gem install, cargo install, go install, composer global require, corepack enable, dotnet tool install -g) or over the system's own parts (a driver, the kernel, firmware, a full system upgrade, sudo make install, R's site library); installscope.txt says where each manager installs", append(installManagers(), "rscript", "r"),
 		func(e *Env, c *Cmd) string {
+			if c.Name == "rscript" || c.Name == "r" {
+				if where := rLibraryInstall(c); where != "" && !isolatedInstall(c) {
+					return "R installs packages " + where + ": every later R session on the machine loads them: " + c.String()
+				}
+				return ""
+			}
 			s := installScopes()[c.Name]
 			if s == nil || !s.installing(c) || c.DryRun() || isolatedInstall(c) {
 				return ""
@@ -216,12 +251,14 @@ func globalInstallRule() Rule {
 			"mamba update --name base --all", "gem install rails -v 7.1.3", "cargo install cargo-watch --locked", "go install github.com/air-verse/air@latest",
 			"composer global require laravel/installer", "corepack enable --install-directory /usr/local/bin", "dotnet tool install -g dotnet-ef", "sudo apt-get install -y nvidia-driver-550",
 			"sudo dnf install -y kernel-devel akmod-nvidia", "sudo apt-get -y dist-upgrade", "pip install --target /usr/lib/python3/dist-packages requests", "sudo -E env \"PATH=$PATH\" npm i -g pm2",
-			"deno install -g -A jsr:@std/http/file-server", "luarocks install luasocket", "nix profile install nixpkgs#ripgrep", "bun add --global serve"},
+			"deno install -g -A jsr:@std/http/file-server", "luarocks install luasocket", "nix profile install nixpkgs#ripgrep", "bun add --global serve",
+			"sudo make install", "sudo make modules_install install", "make install PREFIX=/usr/local", "sudo cmake --install build", "Rscript -e 'install.packages(\"data.table\", lib = .Library)'", "sudo Rscript -e 'BiocManager::install(\"DESeq2\")'"},
 		[]string{"npm i -D typescript", "npm link ../lib", "pip install -r requirements.txt", "npm ls -g", "yarn add react", "pip install --target ./vendor requests",
 			"gem install --install-dir vendor/gems rake", "cargo install --root ./.tools cargo-nextest", "conda install -c conda-forge numpy", "conda install -n myenv numpy",
 			"conda create -n base-analysis python=3.11", "sudo apt-get install -y jq", "sudo chroot build/rootfs /bin/sh -c 'apt-get install -y busybox'", "uv pip install -r requirements.txt",
 			"uv tool run ruff check", "npm install --global --help", "pipx list", "gem list", "cargo install --list", "apt-get install -s nvidia-driver-550", "docker run --rm ubuntu apt-get install -y nvidia-driver-550",
-			"composer require spatie/laravel-backup", "dotnet tool restore", "corepack --version", "go install ./cmd/...", "cargo install --path ."})
+			"composer require spatie/laravel-backup", "dotnet tool restore", "corepack --version", "go install ./cmd/...", "cargo install --path .", "make install", "make -C build install DESTDIR=$PWD/stage", "cmake --install build --prefix ./dist",
+			"Rscript -e 'install.packages(\"data.table\")'", "Rscript -e 'renv::install(\"dplyr\")'", "make test"})
 }
 
 // localBuild reports whether go or cargo install builds the project's own
@@ -238,4 +275,28 @@ func localBuild(c *Cmd) bool {
 		}
 	}
 	return len(c.Pos) > 1
+}
+
+// rInstall matches R's package installers in a payload.
+var rInstall = re(`(?:install\.packages|BiocManager::install|remotes::install_\w+|devtools::install\w*|pak::pkg_install)\s*\(`)
+
+// rSystemLib matches a lib= argument naming the system's R library.
+var rSystemLib = re(`\blib\s*=\s*(?:\.Library(?:\.site)?\b|["'](?:/usr|/opt|/Library|/etc|/srv))`)
+
+// rLibraryInstall says where an R one-liner installs packages when that is
+// the system's library (lib = .Library, a root Rscript), "" otherwise:
+// R's default is the user's own library or the project's renv.
+func rLibraryInstall(c *Cmd) string {
+	if c.Payload == "" || !rInstall.MatchString(c.Payload) {
+		return ""
+	}
+	if rSystemLib.MatchString(c.Payload) {
+		return "into the system's R library"
+	}
+	for _, w := range c.Wrappers {
+		if n, _, _ := strings.Cut(w, " "); n == "sudo" || n == "doas" {
+			return "as root, into the system's R library"
+		}
+	}
+	return ""
 }
