@@ -16,10 +16,11 @@ import (
 var envRunnersText string
 
 type envRunner struct {
-	subs  []string
-	vals  []string
-	after []string
-	dash  bool
+	subs    []string
+	vals    []string
+	after   []string
+	payload []string
+	dash    bool
 }
 
 var envRunners = sync.OnceValue(func() map[string][]envRunner {
@@ -42,6 +43,8 @@ var envRunners = sync.OnceValue(func() map[string][]envRunner {
 				r.after = strings.Split(v, ",")
 			case "dash":
 				r.dash = true
+			case "payload":
+				r.payload = strings.Split(v, ",")
 			}
 		}
 		m[f[0]] = append(m[f[0]], r)
@@ -50,8 +53,8 @@ var envRunners = sync.OnceValue(func() map[string][]envRunner {
 })
 
 // envRunnerCmd returns the command an environment runner runs and its
-// label ("conda run"), or nil.
-func envRunnerCmd(name string, args []string) ([]string, string) {
+// label ("conda run"), or the shell code it runs (sbatch --wrap="…").
+func envRunnerCmd(name string, args []string) ([]string, string, string) {
 	for _, r := range envRunners()[name] {
 		rest := args
 		label := name
@@ -62,17 +65,30 @@ func envRunnerCmd(name string, args []string) ([]string, string) {
 			label += " " + rest[0]
 			rest = rest[1:]
 		}
+		if len(r.payload) > 0 {
+			for i, a := range rest {
+				for _, o := range r.payload {
+					if v, ok := strings.CutPrefix(a, o+"="); ok {
+						return nil, label, v
+					}
+					if a == o && i+1 < len(rest) {
+						return nil, label, rest[i+1]
+					}
+				}
+			}
+			continue
+		}
 		switch {
 		case r.dash:
 			i := slices.Index(rest, "--")
 			if i < 0 {
 				continue
 			}
-			return rest[i+1:], label
+			return rest[i+1:], label, ""
 		case len(r.after) > 0:
 			for i, a := range rest {
 				if slices.Contains(r.after, a) && i+1 < len(rest) {
-					return rest[i+1:], label
+					return rest[i+1:], label, ""
 				}
 			}
 			continue
@@ -80,15 +96,18 @@ func envRunnerCmd(name string, args []string) ([]string, string) {
 		for i := 0; i < len(rest); i++ {
 			a := rest[i]
 			if a == "--" {
-				return rest[i+1:], label
+				return rest[i+1:], label, ""
 			}
 			if !strings.HasPrefix(a, "-") {
-				return rest[i:], label
+				if i == len(rest)-1 && strings.ContainsAny(a, " ;|&") {
+					return nil, label, a // bsub "rm -rf ~/x": one quoted command line
+				}
+				return rest[i:], label, ""
 			}
 			if slices.Contains(r.vals, a) {
 				i++
 			}
 		}
 	}
-	return nil, ""
+	return nil, "", ""
 }

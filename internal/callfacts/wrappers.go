@@ -18,8 +18,8 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 			return nil, "ssh", p
 		}
 	}
-	if in, l := envRunnerCmd(name, args); len(in) > 0 {
-		return in, l, "" // conda run -n base python -c …: the python it runs
+	if in, l, p := envRunnerCmd(name, args); len(in) > 0 || p != "" {
+		return in, l, p // conda run -n base python -c …: the python it runs
 	}
 	switch name {
 	case "sshpass":
