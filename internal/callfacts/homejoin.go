@@ -13,11 +13,28 @@ import (
 // ".ssh"), os.path.expanduser("~") + "/.x". Each becomes ~/… so the path
 // is judged by its zone like a literal one.
 func homeJoined(code string) []string {
-	if !strings.Contains(code, "home") && !strings.Contains(code, "HOME") && !strings.Contains(code, "~") {
+	if !strings.Contains(code, "home") && !strings.Contains(code, "HOME") && !strings.Contains(code, "Home") && !strings.Contains(code, "~") {
 		return nil
 	}
 	var out []string
-	for _, loc := range homeExpr().FindAllStringIndex(code, -1) {
+	locs := homeExpr().FindAllStringIndex(code, -1)
+	// h, _ := os.UserHomeDir(); home := os.Getenv("HOME"): the variable
+	// stands for home where it is used
+	for _, m := range homeAssign().FindAllStringSubmatch(code, -1) {
+		for i := 0; ; {
+			j := strings.Index(code[i:], m[1])
+			if j < 0 {
+				break
+			}
+			at := i + j
+			end := at + len(m[1])
+			if (at == 0 || !identByte(code[at-1])) && (end == len(code) || !identByte(code[end])) {
+				locs = append(locs, []int{at, end})
+			}
+			i = end
+		}
+	}
+	for _, loc := range locs {
 		var parts []string
 		rest := code[loc[1]:]
 		for {
@@ -60,7 +77,18 @@ func homeJoined(code string) []string {
 	return out
 }
 
+func identByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// homeAssign finds a variable given the home directory: h, _ :=
+// os.UserHomeDir() (Go), home = os.path.expanduser("~") (Python), const
+// home = os.homedir() (Node), $home = getenv("HOME") (PHP, Perl).
+var homeAssign = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:\b(?:let|const|var|my)\s+)?(\$?[A-Za-z_]\w*)\s*(?:,\s*\w+\s*)?:?=\s*(?:os\.UserHomeDir\(\)|os\.Getenv\(\s*"HOME"\s*\)|(?:os\.)?getenv\(\s*['"]HOME['"]\s*\)|os\.path\.expanduser\(\s*['"]~['"]\s*\)|(?:require\(['"](?:node:)?os['"]\)|\bos)\.homedir\(\)|Path\.home\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|dirs::home_dir\(\)|env::var\(\s*"HOME"\s*\))`)
+})
+
 // homeExpr is compiled on first use: most payloads never name home.
 var homeExpr = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:(?:os\.)?getenv\(\s*['"]HOME['"]\s*\)|\$_SERVER\[['"]HOME['"]\]|\$ENV\{HOME\}|process\.env\.HOME\b|(?:require\(['"](?:node:)?os['"]\)|\bos)\.homedir\(\)|Path\.home\(\)|expanduser\(\s*['"]~['"]\s*\)|ENV\[['"]HOME['"]\]|ENV\.fetch\(['"]HOME['"]\)|Dir\.home\b|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|System\.getProperty\(['"]user\.home['"]\)|(?:Deno\.)?env\.get\(['"]HOME['"]\)|homedir\(\))`)
+	return regexp.MustCompile(`(?:os\.Getenv\(\s*"HOME"\s*\)|(?:os\.)?getenv\(\s*['"]HOME['"]\s*\)|\$_SERVER\[['"]HOME['"]\]|\$ENV\{HOME\}|process\.env\.HOME\b|(?:require\(['"](?:node:)?os['"]\)|\bos)\.homedir\(\)|Path\.home\(\)|expanduser\(\s*['"]~['"]\s*\)|ENV\[['"]HOME['"]\]|ENV\.fetch\(['"]HOME['"]\)|Dir\.home\b|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|System\.getProperty\(['"]user\.home['"]\)|(?:Deno\.)?env\.get\(['"]HOME['"]\)|homedir\(\)|(?:std::)?env::var\(\s*"HOME"\s*\)(?:\.unwrap\(\)|\?)?|dirs::home_dir\(\)(?:\.unwrap\(\))?)`)
 })

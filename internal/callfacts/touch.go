@@ -82,7 +82,7 @@ func (f *Facts) Touches() []Touch {
 		if c.Effect == EffectNone && len(c.Targets) == 0 && tool(c.Name).removes == nil || c.DryRun() {
 			continue // it changes nothing, or only says what it would do
 		}
-		if c.Payload != "" && IsInterpreter(c.Name) {
+		if c.Payload != "" && (IsInterpreter(c.Name) || compilers[c.Name]) {
 			if !interpSeen[c.Name] {
 				if interpSeen == nil {
 					interpSeen = map[string]bool{}
