@@ -102,3 +102,57 @@ func movedWithin(e *Env, tc callfacts.Touch) bool {
 	}
 	return false
 }
+
+// unsafeLoad matches a deserializer that runs code from the file it
+// reads: pickle and its kin by nature, torch, numpy and yaml when told to
+// (weights_only=False, allow_pickle=True, an unsafe yaml Loader).
+var unsafeLoad = re(`\b(?:pickle|cPickle|dill|cloudpickle|joblib|marshal|_pickle)\.loads?\s*\(|\bread_pickle\s*\(|torch\.load\s*\((?:[^()]|\([^()]*\))*weights_only\s*=\s*False|\bload\s*\((?:[^()]|\([^()]*\))*allow_pickle\s*=\s*True|yaml\.(?:unsafe_load|load)\s*\((?:[^()]|\([^()]*\))*(?:Unsafe|Full)?Loader\s*=\s*(?:yaml\.)?(?:Unsafe|Full)?Loader\b|yaml\.unsafe_load\s*\(|load_model\s*\((?:[^()]|\([^()]*\))*safe_mode\s*=\s*False`)
+
+// foreignPlace names where a file the code loads came from when that is
+// not the project's own making: a download, a scratch directory, another
+// place in home, the network.
+func foreignPlace(e *Env, code string) string {
+	for _, lit := range callfacts.Literals(code) {
+		l := strings.ToLower(lit)
+		if strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "s3://") || strings.HasPrefix(l, "hf://") {
+			return lit
+		}
+		if !callfacts.PathLike(lit) || strings.ContainsAny(lit, " \n") {
+			continue
+		}
+		for _, part := range strings.Split(l, "/") {
+			switch part {
+			case "downloads", "download", "incoming", "untrusted", "uploads", "inbox", "third_party", "external", "from_forum", "attachments":
+				return lit
+			}
+		}
+		p := callfacts.NormPath(lit, e.F.Cwd, e.F.Home)
+		switch callfacts.ZoneOf(p, e.F.Home, e.F.Project) {
+		case callfacts.ZoneTemp, callfacts.ZoneHomeData, callfacts.ZoneElsewhere:
+			return lit
+		}
+	}
+	return ""
+}
+
+// unsafeLoadRule: code that deserializes a file it did not make, with a
+// loader that runs the code the file carries (a pickle, torch.load with
+// weights_only=False): whoever made the file runs code on this machine.
+func unsafeLoadRule() Rule {
+	names := []string{"python", "python3", "ipython", "ipython3", "pypy", "pypy3", "python3.9", "python3.10", "python3.11", "python3.12", "python3.13"}
+	return cmdRule("core.zones:unsafe-load", Ask, "Deserializing, with a loader that runs the code the file carries (pickle.load, joblib.load, torch.load(weights_only=False), np.load(allow_pickle=True), yaml.load with an unsafe Loader), a file from a download, a scratch directory or the network: whoever made the file runs code here", names,
+		func(e *Env, c *Cmd) string {
+			if c.Payload == "" || !unsafeLoad.MatchString(c.Payload) {
+				return ""
+			}
+			if src := foreignPlace(e, c.Payload); src != "" {
+				return c.Name + " loads " + src + " with a loader that runs the code inside it (" + unsafeLoad.FindString(c.Payload) + ")"
+			}
+			return ""
+		},
+		[]string{"uv run python -c \"import torch; m = torch.load('downloads/model_from_forum.pt', weights_only=False)\"", "python -c \"import pickle; pickle.load(open('/tmp/payload.pkl','rb'))\"",
+			"python3 -c \"import joblib; joblib.load('/home/dev/Downloads/clf.joblib')\"", "python -c \"import numpy as np; np.load('incoming/arr.npy', allow_pickle=True)\"",
+			"python -c \"import pandas as pd; pd.read_pickle('https://files.example/df.pkl')\""},
+		[]string{"python -c \"import torch; torch.load('checkpoints/last.pt', weights_only=False)\"", "python -c \"import torch; torch.load('downloads/model.pt')\"",
+			"python -c \"import pickle; pickle.load(open('cache/features.pkl','rb'))\"", "python -c \"import numpy as np; np.load('/tmp/a.npy')\"", "python -c \"import yaml; yaml.safe_load(open('/tmp/c.yaml'))\""})
+}

@@ -117,3 +117,35 @@ func sharedPermsRules() []Rule {
 				"chmod -R 755 /tmp/site", "getfacl -R /shared/lab", "chmod -R u+w ~/proj-old"}},
 	}
 }
+
+// sharedRoots hold storage other people rely on: a lab's or a team's
+// shares, network and cluster filesystems, mounted drives. (Scratch
+// filesystems, /scratch, are meant to be cleared by their owners.)
+var sharedRoots = map[string]bool{"shared": true, "share": true, "data": true, "mnt": true, "media": true, "Volumes": true, "net": true, "nfs": true,
+	"gpfs": true, "lustre": true, "project": true, "projects": true, "groups": true, "group": true, "lab": true, "labs": true, "storage": true,
+	"archive": true, "nas": true, "tempZone": true, "pool": true, "datasets": true, "cluster": true}
+
+// onSharedStorage reports whether p is a directory below a shared root,
+// at least two levels down (/shared/lab/x, not /shared itself: that is
+// the zone table's ask).
+func onSharedStorage(p string) bool {
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	return len(parts) >= 3 && sharedRoots[parts[0]] && !strings.ContainsAny(p, "$*?")
+}
+
+func sharedDeleteRule() Rule {
+	return Rule{ID: "core.zones:shared-delete", Mode: Deny, Tools: shellTools,
+		Desc: "Deleting a whole tree on shared storage (/shared/lab/…, /data/…, /mnt/nas/…, /gpfs/…, /projects/…), however the line does it (rm -rf, perl remove_tree, shutil.rmtree, find -delete): other people's data, often with no backup the user controls",
+		Match: func(e *Env) string {
+			for _, tc := range e.Touches() {
+				if tc.Effect != callfacts.PathRecursiveDelete || tc.Zone != callfacts.ZoneElsewhere || !onSharedStorage(tc.Path) {
+					continue
+				}
+				return tc.Via + " deletes " + tc.Path + " and everything under it, on storage others share"
+			}
+			return ""
+		},
+		Catch: []string{"perl -MFile::Path=remove_tree -e 'remove_tree(\"/shared/lab/projects/rnaseq-2023\")'", "rm -rf /data/cohort-2021/bams", "python3 -c \"import shutil; shutil.rmtree('/mnt/nas/team/archive')\"",
+			"sudo rm -rf /gpfs/projects/genomics/old", "find /projects/lab42/tmp-runs -delete"},
+		Allow: []string{"rm -rf ./data/old", "rm /shared/lab/me/notes.txt", "rm -rf /scratch/dev/run-17", "rm -rf /tmp/shared/x", "ls -R /shared/lab", "rm -rf /mnt/x"}}
+}

@@ -169,5 +169,5 @@ func sys3StartupRules() []Rule {
 
 // sys3ZoneRules are the zone pack's rules of this file and its siblings.
 func sys3ZoneRules() []Rule {
-	return append(append(sys3StartupRules(), sharedPermsRules()...), rawDataRule(), workflowOutputsRule())
+	return append(append(sys3StartupRules(), sharedPermsRules()...), rawDataRule(), workflowOutputsRule(), unsafeLoadRule(), sharedDeleteRule())
 }
