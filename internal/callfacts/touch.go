@@ -63,6 +63,15 @@ func (f *Facts) Touches() []Touch {
 			}
 		}
 		out = append(out, Touch{Effect: e, Path: p, Zone: ZoneOf(p, home, project), Via: via})
+		if e == PathRecursiveDelete {
+			// rm -rf build/rootfs after mount --bind /home build/rootfs/home:
+			// the delete goes on into what the line mounted below it
+			for dst, src := range f.lineMounts() {
+				if dst == p || strings.HasPrefix(dst, p+"/") {
+					out = append(out, Touch{Effect: e, Path: src, Zone: ZoneOf(src, f.Home, f.Project), Via: via + " (through the bind mount at " + dst + ")"})
+				}
+			}
+		}
 	}
 	switch f.Tool {
 	case "Write": // the whole file, whatever was there
