@@ -106,10 +106,19 @@ func loaderPlant(e *Env, text string) string {
 // name inside a dot-directory (~/.cache/.s/x, ~/.local/.b).
 func scratchOrHidden(e *Env, w string) bool {
 	w = strings.ReplaceAll(strings.ReplaceAll(w, "${HOME}", "~"), "$HOME", "~")
+	for _, v := range []string{"${PWD}", "$PWD", "$(pwd)"} {
+		if rest, ok := strings.CutPrefix(w, v); ok {
+			w = "." + rest // the directory the line runs in
+		}
+	}
 	p := callfacts.NormPath(w, e.F.Cwd, e.F.Home)
 	switch callfacts.ZoneOf(p, e.F.Home, e.F.Project) {
+	case callfacts.ZoneUnknown, callfacts.ZoneUnknownSub:
+		return false // $TOOLS_DIR/bin: where, the line does not say
 	case callfacts.ZoneTemp, callfacts.ZoneCache:
 		return true
+	case callfacts.ZoneProject, callfacts.ZoneRepo:
+		return false // node_modules/.bin: the project's own, in plain sight
 	}
 	dots := 0
 	for _, part := range strings.Split(strings.TrimPrefix(p, e.F.Home+"/"), "/") {
