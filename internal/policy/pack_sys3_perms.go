@@ -99,9 +99,14 @@ func sharedPermsRules() []Rule {
 				if c, t, z := wideningOutside(e, "world"); c != nil {
 					return c.Name + " makes " + homeRel(t, e.F.Home) + " and everything under it writable by every account (" + string(z) + ")"
 				}
+				// another account given write over the whole home, or over
+				// its config or keys, can plant code the user runs
+				if c, t, z := wideningOutside(e, "grant"); c != nil && grantsWrite(c) && (t == e.F.Home || z == callfacts.ZoneHomeConfig || z == callfacts.ZoneCredentials) {
+					return c.Name + " lets another account write " + homeRel(t, e.F.Home) + " and everything under it (" + string(z) + ")"
+				}
 				return ""
 			},
-			Catch: []string{"chmod -R o+rwx /shared/lab/patient_data", "sudo chmod -R 777 /data/cohort", "setfacl -R -m o::rwx /mnt/nas/projects", "chmod -R a+w /scratch/lab"},
+			Catch: []string{"chmod -R o+rwx /shared/lab/patient_data", "sudo chmod -R 777 /data/cohort", "setfacl -R -m o::rwx /mnt/nas/projects", "chmod -R a+w /scratch/lab", "setfacl -R -m u:nobody:rwx ~"},
 			Allow: []string{"chmod -R o+rwx ./public", "chmod -R go-rwx /shared/lab/patient_data", "chmod o+w /shared/lab/dropbox.txt", "chmod -R 777 /tmp/site"}},
 		{ID: "core.zones:shared-access", Mode: Ask, Tools: shellTools, Cmds: names,
 			Desc: "Giving a group, a named user or a new owner access to a whole tree outside the project (chmod -R g+w, setfacl -R -m u:bob:rx, chown -R, chgrp -R on shared storage or home data): who may read or change it is the people's decision",
@@ -148,4 +153,31 @@ func sharedDeleteRule() Rule {
 		Catch: []string{"perl -MFile::Path=remove_tree -e 'remove_tree(\"/shared/lab/projects/rnaseq-2023\")'", "rm -rf /data/cohort-2021/bams", "python3 -c \"import shutil; shutil.rmtree('/mnt/nas/team/archive')\"",
 			"sudo rm -rf /gpfs/projects/genomics/old", "find /projects/lab42/tmp-runs -delete"},
 		Allow: []string{"rm -rf ./data/old", "rm /shared/lab/me/notes.txt", "rm -rf /scratch/dev/run-17", "rm -rf /tmp/shared/x", "ls -R /shared/lab", "rm -rf /mnt/x"}}
+}
+
+// grantsWrite reports whether a widening gives write (or ownership).
+func grantsWrite(c *Cmd) bool {
+	switch c.Name {
+	case "chown", "chgrp":
+		return true
+	case "setfacl":
+		for _, a := range c.Args {
+			for _, en := range strings.Split(strings.ToLower(a), ",") {
+				if strings.Count(en, ":") >= 2 && strings.Contains(en[strings.LastIndexByte(en, ':'):], "w") {
+					return true
+				}
+			}
+		}
+	case "chmod":
+		if len(c.Pos) > 0 {
+			m := c.Pos[0]
+			if strings.Trim(m, "01234567") == "" && len(m) >= 3 {
+				g := m[len(m)-2]
+				return g == '2' || g == '3' || g == '6' || g == '7'
+			}
+			i := strings.IndexAny(m, "+=")
+			return i >= 0 && strings.ContainsRune(m[i:], 'w')
+		}
+	}
+	return false
 }
