@@ -119,3 +119,30 @@ func lockoutRule() Rule {
 		Catch: []string{"chmod 000 ~", "chmod 000 ~/.config", "chmod -R u-rwx ~/.ssh", "chmod 0000 $HOME", "chmod a= ~/.local"},
 		Allow: []string{"chmod 700 ~/.ssh", "chmod 600 ~/.ssh/id_ed25519", "chmod 000 ./secret-test-fixture", "chmod go-rwx ~/.ssh", "chmod -R u+w ~/.config", "chmod 000 ~/Downloads/x.sh"}}
 }
+
+// linkedConfigRule: a config directory, start-up file or key of the
+// user's replaced by a link into a scratch directory (ln -sfn /tmp/cfg
+// ~/.config/nvim): every later program reading its config reads what
+// anyone can write there.
+func linkedConfigRule() Rule {
+	return Rule{ID: "core.zones:config-link-scratch", Mode: Deny, Tools: shellTools, Cmds: []string{"ln"},
+		Desc: "Replacing a config directory, start-up file or key of the user's with a link into a scratch directory (ln -sfn /tmp/cfg ~/.config/nvim, ln -sf /dev/shm/.b ~/.bashrc): every later program loads config anyone can write",
+		Match: func(e *Env) string {
+			for _, c := range e.F.Cmds("ln") {
+				if !c.Has("-s", "--symbolic") || len(c.Pos) != 2 {
+					continue
+				}
+				target, link := e.abs(c, c.Pos[0]), e.abs(c, c.Pos[1])
+				if callfacts.ZoneOf(target, e.F.Home, e.F.Project) != callfacts.ZoneTemp {
+					continue
+				}
+				switch callfacts.ZoneOf(link, e.F.Home, e.F.Project) {
+				case callfacts.ZoneHomeConfig, callfacts.ZoneCredentials, callfacts.ZoneAgent, callfacts.ZoneWarden:
+					return "ln makes " + homeRel(link, e.F.Home) + " a link to " + target + ", a scratch directory anyone can write"
+				}
+			}
+			return ""
+		},
+		Catch: []string{"ln -sfn /tmp/cfg ~/.config/nvim", "ln -sf /dev/shm/.b ~/.bashrc", "ln -s /tmp/k ~/.ssh/authorized_keys", "ln -sfn /var/tmp/.g ~/.gitconfig"},
+		Allow: []string{"ln -sfn ~/dotfiles/nvim ~/.config/nvim", "ln -s /tmp/build ./out", "ln -sf ~/.config/nvim /tmp/nvim-link", "ln -s /tmp/x.sock ~/proj/x.sock"}}
+}
