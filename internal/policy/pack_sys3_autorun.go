@@ -98,6 +98,9 @@ func autorunRules() []Rule {
 		{ID: "core.local:autorun-task", Mode: Ask,
 			Desc: "Writing an editor task that runs by itself when the folder opens (.vscode/tasks.json \"runOn\": \"folderOpen\"): whatever it runs, it runs unasked at every opening",
 			Match: func(e *Env) string {
+				if !strings.Contains(e.F.Command+e.F.Content, "folderOpen") {
+					return ""
+				}
 				p, kind, text := autorunWrites(e)
 				if kind != "editor" || !strings.Contains(strings.ReplaceAll(text, " ", ""), `"runOn":"folderOpen"`) {
 					return ""

@@ -37,8 +37,8 @@ func rawDataRule() Rule {
 	return Rule{ID: "core.zones:raw-data-delete", Mode: Ask, Tools: shellTools,
 		Desc: "Deleting or emptying files in the project's raw data (data/raw/, raw_data/ …): every result is computed from them and they often cannot be fetched or measured again; processed, interim and output data stay routine",
 		Match: func(e *Env) string {
-			if e.F.Project == "" {
-				return ""
+			if e.F.Project == "" || !strings.Contains(e.F.Command, "raw") && !strings.Contains(e.F.Command, "_data") && !strings.Contains(e.F.Command, "original") {
+				return "" // every raw-data directory's name holds one of these
 			}
 			for _, tc := range e.Touches() {
 				switch tc.Effect {
