@@ -144,7 +144,18 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		n.targets(idx, named)
 		n.outputs(&c, stdin)
 
+		src := ""
+		if payload == "" {
+			src = n.compiledSource(&n.f.Commands[idx], stdin)
+		}
 		switch {
+		case src != "": // go run - <<EOF, go run /tmp/x.go the line wrote
+			n.derive("%s builds and runs the source the line shows: %q", name, short(src))
+			n.f.Commands[idx].Payload = src // its library calls are judged like a one-liner's
+			if e, _ := inlineEffect(&n.f.Commands[idx]); e == EffectDelete || e == EffectWrite {
+				n.f.Commands[idx].Effect = e
+			}
+			n.interp(name, src, depth+1, w)
 		case runners[name] && payload == "": // bun is an interpreter too
 			n.runByName(&n.f.Commands[idx], stdin, depth, w)
 		case IsInterpreter(name):

@@ -49,6 +49,13 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 			n.addPath(lit, op, name)
 		}
 	}
+	if op != OpRead || strings.Contains(payload, "open") || strings.Contains(payload, "read") || strings.Contains(payload, "Read") {
+		// a path built from home that the code opens, writes or deletes
+		// (one it only prints is no file the code touches)
+		for _, p := range homeJoined(payload) {
+			n.addPath(p, op, name)
+		}
+	}
 }
 
 // shellStrings finds the shell code a payload hands to exec-like calls:

@@ -122,3 +122,46 @@ func linkedFile(p string, roots ...string) string {
 	}
 	return p
 }
+
+// lineMounts are the bind mounts the line makes, mount point → source
+// (mount --bind SRC DST, mount -o bind SRC DST, bindfs SRC DST): a
+// recursive delete of a directory above a mount point deletes into the
+// source, as rm -rf crosses mount points.
+func (f *Facts) lineMounts() map[string]string {
+	var m map[string]string
+	for i := range f.Commands {
+		c := &f.Commands[i]
+		bind := c.Name == "bindfs"
+		if c.Name == "mount" {
+			bind = c.Has("--bind", "--rbind", "-B", "-R")
+			for j, a := range c.Args {
+				if a == "-o" && j+1 < len(c.Args) && strings.Contains(c.Args[j+1], "bind") {
+					bind = true
+				}
+			}
+		}
+		if !bind {
+			continue
+		}
+		var pos []string
+		for j, a := range c.Args {
+			if strings.HasPrefix(a, "-") || j > 0 && (c.Args[j-1] == "-o" || c.Args[j-1] == "-t") {
+				continue
+			}
+			pos = append(pos, a)
+		}
+		if len(pos) != 2 {
+			continue
+		}
+		if m == nil {
+			m = map[string]string{}
+		}
+		m[NormPath(pos[1], c.Dir, f.Home)] = NormPath(pos[0], c.Dir, f.Home)
+	}
+	for _, c := range f.Cmds("umount", "fusermount") {
+		for _, a := range c.Pos {
+			delete(m, NormPath(a, c.Dir, f.Home)) // unmounted again on the line
+		}
+	}
+	return m
+}

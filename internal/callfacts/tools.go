@@ -29,7 +29,7 @@ var (
 	// resources through subcommands: a change verb among their first
 	// words changes something (docker volume rm, kubectl delete, aws ec2
 	// terminate-instances, systemctl stop).
-	remoteCLIs = []string{"docker", "podman", "nerdctl", "docker-compose", "kubectl", "oc", "k", "helm", "systemctl", "launchctl", "service",
+	remoteCLIs = []string{"docker", "podman", "nerdctl", "docker-compose", "podman-compose", "kubectl", "oc", "k", "helm", "systemctl", "launchctl", "service",
 		"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls", "gcloud", "az", "doctl", "linode-cli", "hcloud",
 		"flyctl", "fly", "vercel", "heroku", "oci", "ibmcloud", "virsh", "vagrant", "multipass", "lxc", "incus"}
 )

@@ -63,6 +63,15 @@ func (f *Facts) Touches() []Touch {
 			}
 		}
 		out = append(out, Touch{Effect: e, Path: p, Zone: ZoneOf(p, home, project), Via: via})
+		if e == PathRecursiveDelete {
+			// rm -rf build/rootfs after mount --bind /home build/rootfs/home:
+			// the delete goes on into what the line mounted below it
+			for dst, src := range f.lineMounts() {
+				if dst == p || strings.HasPrefix(dst, p+"/") {
+					out = append(out, Touch{Effect: e, Path: src, Zone: ZoneOf(src, f.Home, f.Project), Via: via + " (through the bind mount at " + dst + ")"})
+				}
+			}
+		}
 	}
 	switch f.Tool {
 	case "Write": // the whole file, whatever was there
@@ -82,7 +91,7 @@ func (f *Facts) Touches() []Touch {
 		if c.Effect == EffectNone && len(c.Targets) == 0 && tool(c.Name).removes == nil || c.DryRun() {
 			continue // it changes nothing, or only says what it would do
 		}
-		if c.Payload != "" && IsInterpreter(c.Name) {
+		if c.Payload != "" && (IsInterpreter(c.Name) || compilers[c.Name]) {
 			if !interpSeen[c.Name] {
 				if interpSeen == nil {
 					interpSeen = map[string]bool{}

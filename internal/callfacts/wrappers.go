@@ -18,6 +18,9 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 			return nil, "ssh", p
 		}
 	}
+	if in, l, p := envRunnerCmd(name, args); len(in) > 0 || p != "" {
+		return in, l, p // conda run -n base python -c …: the python it runs
+	}
 	switch name {
 	case "sshpass":
 		// sshpass -p PW ssh host cmd: the ssh it runs

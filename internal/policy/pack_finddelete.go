@@ -127,6 +127,9 @@ func finderSelection(c *Cmd) ([]string, string) {
 			}
 		}
 	}
+	if !pruned && findSelectsData(c, starts, pats) {
+		return starts, "" // outputs/ -name '*.ckpt' -mtime +14: data or output, not source
+	}
 	if len(pats) == 0 {
 		if empty {
 			return starts, ""

@@ -153,7 +153,7 @@ func pathsPack() Pack {
 			Desc: "Writes to .env files (.env, .env.local, .env.production…; .env.example and templates are fine)",
 			Match: func(e *Env) string {
 				for _, p := range writes(e.F) {
-					if envFile(path.Base(p.Path)) && !envBackup(e.F, p) && !envFromTemplate(e, p) {
+					if envFile(path.Base(p.Path)) && !envBackup(e.F, p) && !envFromTemplate(e, p) && !testEnvShown(e, p) {
 						return fmt.Sprintf("%s %s %s, which holds environment secrets", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 					}
 				}

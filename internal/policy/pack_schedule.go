@@ -49,7 +49,7 @@ func scheduleRules() []Rule {
 							continue
 						}
 						switch callfacts.ZoneOf(e.abs(c, w), e.F.Home, e.F.Project) {
-						case callfacts.ZoneProject, callfacts.ZoneRepo, callfacts.ZoneTemp, callfacts.ZoneHomeData, callfacts.ZoneHomeConfig, callfacts.ZoneUnknown, callfacts.ZoneUnknownSub:
+						case callfacts.ZoneProject, callfacts.ZoneRepo, callfacts.ZoneTemp, callfacts.ZoneCache, callfacts.ZoneHomeData, callfacts.ZoneHomeConfig, callfacts.ZoneUnknown, callfacts.ZoneUnknownSub:
 							return "crontab installs a job running " + w + ", code the agent can change: " + line
 						}
 						break

@@ -86,7 +86,8 @@ func runNameWipeRule() Rule {
 				return ""
 			}
 			wipe, keep, local := opsList("wipe-task"), opsList("wipe-keep"), opsList("local-task")
-			for _, t := range runnerTasks(c) {
+			tasks := runnerTasks(c)
+			for ti, t := range tasks {
 				hit := false
 				for _, w := range wordsOf(uncamel(t)) {
 					if keep[w] || local[w] {
@@ -95,7 +96,7 @@ func runNameWipeRule() Rule {
 					}
 					hit = hit || wipe[w]
 				}
-				if !hit {
+				if !hit || recreatedLater(tasks[ti+1:]) {
 					continue
 				}
 				for _, p := range c.Pos {

@@ -112,14 +112,17 @@ func systemRules() []Rule {
 			},
 			[]string{"sudo usermod -aG sudo bob", "usermod -a -G wheel eve", "gpasswd -a mallory docker", "adduser eve sudo"},
 			[]string{"usermod -c 'Bob B' bob", "groups", "id -Gn", "adduser --disabled-password svc"}),
-		cmdRule("core.destroy:volumes", Deny, "Deleting container volumes (docker volume rm/prune, system prune --volumes, compose down -v): their data is gone", []string{"docker", "podman", "nerdctl", "docker-compose"},
+		cmdRule("core.destroy:volumes", Deny, "Deleting container volumes (docker volume rm/prune, system prune --volumes; compose down -v of a stack outside the project): their data is gone", []string{"docker", "podman", "nerdctl", "docker-compose", "podman-compose"},
 			func(e *Env, c *Cmd) string {
 				p := " " + strings.Join(c.Pos, " ") + " "
 				switch {
 				case strings.Contains(p, " volume prune"):
 					return "prunes every unused volume with its data: " + c.String()
 				case strings.Contains(p, " down") && c.Has("-v", "--volumes"):
-					return "compose down -v deletes the project's volumes: " + c.String()
+					if f := foreignCompose(e, c); f != "" {
+						return "compose down -v deletes the volumes of a stack outside the project (" + f + "): " + c.String()
+					}
+					return "" // the project's own stack: its volumes are scratch state it recreates
 				case (strings.Contains(p, " volume rm ") || strings.Contains(p, " volume remove ")) && (optValue(c, "--context") != "" || optValue(c, "-H") != "" || optValue(c, "--host") != ""):
 					return "deletes volumes and their data on another Docker host: " + c.String()
 				case strings.Contains(p, " volume rm ") || strings.Contains(p, " volume remove "):
@@ -136,8 +139,8 @@ func systemRules() []Rule {
 				}
 				return ""
 			},
-			[]string{"docker volume rm $(docker volume ls -q)", "docker system prune -af --volumes", "docker volume prune -f", "podman volume prune -f", "docker compose down -v", "docker --context prod volume rm data"},
-			[]string{"docker volume ls", "docker system prune -f", "docker compose down", "docker volume create x", "docker volume rm proj_pgdata"}),
+			[]string{"docker volume rm $(docker volume ls -q)", "docker system prune -af --volumes", "docker volume prune -f", "podman volume prune -f", "docker compose -f ~/code/infra/docker-compose.yml down -v", "docker --context prod volume rm data"},
+			[]string{"docker volume ls", "docker system prune -f", "docker compose down", "docker volume create x", "docker volume rm proj_pgdata", "docker compose down -v"}),
 		cmdRule("core.destroy:containers-all", Deny, "Force-removing or killing every container (docker rm -f $(docker ps -aq), docker kill $(docker ps -q)), removing a stack or service, leaving a swarm by force: running services stop and their containers' files are gone", []string{"docker", "podman", "nerdctl"},
 			func(e *Env, c *Cmd) string {
 				p := c.Pos

@@ -1,0 +1,60 @@
+package callfacts
+
+import (
+	"path"
+	"strings"
+)
+
+// Compiled one-shots: go run, rustc, gcc/cc/clang, java Main.java build a
+// program from source and run it (go run, java) or leave it to run next
+// (rustc -o /tmp/x - && /tmp/x). When the line shows the source — a
+// here-document on stdin, or a file written earlier in the line — it is
+// read like an interpreter one-liner's code: the paths it writes or
+// deletes (os.RemoveAll(filepath.Join(home, "go")), remove_dir_all) and
+// the commands it runs become facts.
+
+// compilers are the programs compiledSource reads.
+var compilers = map[string]bool{"go": true, "rustc": true, "gcc": true, "cc": true, "clang": true, "g++": true, "clang++": true, "tcc": true, "zig": true,
+	"java": true, "kotlinc": true, "scala": true, "swift": true, "crystal": true, "nim": true, "dotnet-script": true}
+
+// compiledSource returns the source text c builds when the line shows it.
+func (n *normalizer) compiledSource(c *Cmd, stdin *text) string {
+	var files []string
+	fromStdin := false
+	switch c.Name {
+	case "go":
+		if c.Sub(0) != "run" {
+			return ""
+		}
+		for _, p := range c.Pos[1:] {
+			if p == "-" {
+				fromStdin = true
+			}
+			if strings.HasSuffix(p, ".go") {
+				files = append(files, p)
+			}
+		}
+	case "rustc", "gcc", "cc", "clang", "g++", "clang++", "tcc", "zig", "java", "kotlinc", "scala", "swift", "crystal", "nim", "dotnet-script":
+		for i, a := range c.Args {
+			if a == "-" && (i == 0 || c.Args[i-1] != "-o") {
+				fromStdin = true
+			}
+			switch path.Ext(a) {
+			case ".rs", ".c", ".cc", ".cpp", ".java", ".kt", ".kts", ".scala", ".swift", ".cr", ".nim", ".zig", ".csx":
+				files = append(files, a)
+			}
+		}
+	default:
+		return ""
+	}
+	var src strings.Builder
+	if fromStdin && stdin != nil && stdin.known {
+		src.WriteString(stdin.s)
+	}
+	for _, f := range files {
+		if t, ok := n.files[NormPath(f, n.cwd, n.home)]; ok && t.known {
+			src.WriteString("\n" + t.s)
+		}
+	}
+	return src.String()
+}
