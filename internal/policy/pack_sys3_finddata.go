@@ -2,7 +2,6 @@ package policy
 
 import (
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -109,9 +108,9 @@ func foreignCompose(e *Env, c *Cmd) string {
 	return ""
 }
 
-var composeFileOpt = regexp.MustCompile(`(?:^|\s)(?:-f|--file|--project-directory)(?:=|\s+)("[^"]*"|'[^']*'|[^\s;&|]+)`)
+var composeFileOpt = re(`(?:^|\s)(?:-f|--file|--project-directory)(?:=|\s+)("[^"]*"|'[^']*'|[^\s;&|]+)`)
 
-var composeFileVar = regexp.MustCompile(`\bCOMPOSE_FILE=("[^"]*"|'[^']*'|\S+)`)
+var composeFileVar = re(`\bCOMPOSE_FILE=("[^"]*"|'[^']*'|\S+)`)
 
 // testEnvShown: a test or CI env file of the project (.env.test,
 // .env.ci) written with text the line shows in full (a here-document,

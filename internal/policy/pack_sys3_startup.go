@@ -3,7 +3,6 @@ package policy
 import (
 	_ "embed"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,7 +57,7 @@ var startupData = sync.OnceValue(func() startupTables {
 
 // assignment finds NAME=VALUE (export NAME=…, set -gx NAME …, setenv NAME
 // …) in start-up text; the value unquoted.
-var assignment = regexp.MustCompile(`(?:^|[\s;&|(])(?:export\s+|declare\s+-x\s+|set\s+-[gxU]+\s+|setenv\s+)?([A-Za-z_][A-Za-z0-9_]*)(?:=|\s+)("[^"\n]*"|'[^'\n]*'|[^\s;&|]+)`)
+var assignment = re(`(?:^|[\s;&|(])(?:export\s+|declare\s+-x\s+|set\s+-[gxU]+\s+|setenv\s+)?([A-Za-z_][A-Za-z0-9_]*)(?:=|\s+)("[^"\n]*"|'[^'\n]*'|[^\s;&|]+)`)
 
 // plantedText is what the line writes into files that run later (a shell
 // start-up file, a profile.d script), as the facts derived it.

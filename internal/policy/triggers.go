@@ -38,6 +38,12 @@ var builtinTriggers = sync.OnceValue(func() map[string]Trigger {
 		"core.zones:ask":               On(FactTouch),                          //
 		"core.zones:startup-replace":   On(FactTouch),                          //
 		"core.zones:path-shadow":       On(FactTouch),                          //
+		"core.zones:startup-loader":    On(FactDerivation),                     // text planted in a start-up file
+		"core.zones:session-loader":    On(FactTouch),                          // a script the line writes
+		"core.zones:raw-data-delete":   On(FactTouch),                          // a delete in raw data
+		"core.zones:shared-delete":     On(FactTouch),                          // a recursive delete on shared storage
+		"core.local:autorun-plant":     On(FactTouch | FactNotShell),           // a written instructions/task file
+		"core.local:autorun-task":      On(FactTouch | FactNotShell),           //
 		"core.zones:startup-append":    On(FactTouch),                          //
 		"core.zones:autostart":         On(FactTouch, "ditto", "gcp", "rsync"), //
 
