@@ -44,7 +44,9 @@ var homeCredentials = []string{".ssh", ".aws", ".gnupg", ".config/gh", ".kube/co
 	"Library/Application Support/Bitcoin", ".config/solana", ".local/share/io.parity.ethereum", ".android/debug.keystore", ".config/rclone/rclone.conf",
 	".s3cfg", ".boto", ".config/hub", ".config/glab-cli", ".config/netlify", ".vercel", ".fly/config.yml", ".config/heroku", ".netrc.gpg",
 	".snowsql/config", ".config/snowflake/connections.toml", ".dbt/profiles.yml", ".databrickscfg", ".config/NuGet/NuGet.Config",
-	".nuget/NuGet/NuGet.Config", "AppData/Roaming/NuGet/NuGet.Config", ".config/configstore/firebase-tools.json"} // Claude Code's own login: a credential before it is the agent's config
+	".nuget/NuGet/NuGet.Config", "AppData/Roaming/NuGet/NuGet.Config", ".config/configstore/firebase-tools.json",
+	".cache/huggingface/token", ".cache/huggingface/stored_tokens", ".huggingface/token", ".kaggle/kaggle.json", ".irods/.irodsA", ".nextflow/secrets",
+	".config/ngrok/ngrok.yml", ".ngrok2/ngrok.yml", ".config/gh-copilot", ".config/github-copilot/hosts.json", ".config/github-copilot/apps.json"} // Claude Code's own login: a credential before it is the agent's config
 
 // credentialNames hold secrets wherever they are.
 var credentialNames = map[string]bool{"id_rsa": true, "id_ed25519": true, "id_ecdsa": true, "id_dsa": true,
