@@ -121,7 +121,6 @@ func envRunInner(name string, args []string) (inner []string, payload string) {
 	return nil, ""
 }
 
-
 // remoteReadsScript: a remote command that runs its input as shell code
 // (bash -s, sudo sh, python3 -); for cat > f, tee or psql the input is
 // data.

@@ -3,6 +3,7 @@ package callfacts
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // Zone is the kind of place a path is in: what losing or changing it
@@ -229,7 +230,34 @@ func agentConfig(p, home, project string) bool {
 }
 
 func credential(p, home string) bool {
-	return credentialNames[path.Base(p)] || home != "" && withinAny(p, home, homeCredentials) || withinAny(p, "", systemSecrets)
+	return credentialNames[path.Base(p)] || home != "" && homeCredential(p, home) || withinAny(p, "", systemSecrets)
+}
+
+// homeCredentialsByTop indexes homeCredentials by their first path
+// element, so a path under home is compared with the few entries of its
+// own top directory, not the whole list (ZoneOf runs for every target).
+var homeCredentialsByTop = sync.OnceValue(func() map[string][]string {
+	m := map[string][]string{}
+	for _, c := range homeCredentials {
+		top, _, _ := strings.Cut(c, "/")
+		m[top] = append(m[top], c)
+	}
+	return m
+})
+
+// homeCredential: p is one of homeCredentials (or inside one) under home.
+func homeCredential(p, home string) bool {
+	if len(p) <= len(home)+1 || !strings.HasPrefix(p, home) || p[len(home)] != '/' {
+		return false
+	}
+	rel := p[len(home)+1:]
+	top, _, _ := strings.Cut(rel, "/")
+	for _, d := range homeCredentialsByTop()[top] {
+		if within(rel, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // within reports whether p is dir or inside it.

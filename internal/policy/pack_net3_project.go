@@ -44,24 +44,14 @@ func dropDest(dst string) string {
 }
 
 func net3ProjectOffRule() Rule {
-	cmds := []string{"scp", "rsync", "sftp", "curl", "rclone", "zip", "tar", "7z", "7za", "huggingface-cli", "hf"}
+	cmds := []string{"scp", "rsync", "sftp", "curl", "rclone", "aws", "gsutil", "huggingface-cli", "hf"}
 	return Rule{ID: "external.systems:project-off", Mode: Deny, Tools: shellTools, Cmds: cmds,
 		Desc: "The whole project (source, .env, keys, .git) sent where the project has no say: packed or copied to a guest account or a file-drop service, or uploaded whole to a model hub (huggingface-cli upload REPO . ); the accounts and services are data (policy/remoteops.txt drop-user, drop-host)",
 		Match: func(e *Env) string {
-			packed := map[string]bool{} // archives of the whole project made on the line
+			var packed map[string]bool // archives of the whole project made on the line, read when a drop is seen
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if a, srcs := packedFrom(c); a != "" {
-					for _, s := range srcs {
-						if wholeProject(e, c, s) {
-							packed[e.abs(c, a)] = true
-						}
-					}
-				}
-			}
-			for i := range e.F.Commands {
-				c := &e.F.Commands[i]
-				if c.DryRun() || onlyHelp(c) {
+				if c.Name == "zip" || c.Name == "tar" || c.Name == "7z" || c.Name == "7za" || c.DryRun() || onlyHelp(c) {
 					continue
 				}
 				if (c.Name == "huggingface-cli" || c.Name == "hf") && c.Sub(0) == "upload" {
@@ -72,6 +62,9 @@ func net3ProjectOffRule() Rule {
 				}
 				srcs, dst, ok := copyEnds(c)
 				if !ok {
+					if c.Name != "curl" || !c.Has("-T", "--upload-file", "-F", "--form", "--data-binary", "-d", "--data") {
+						continue // a download, or nothing sent
+					}
 					srcs, dst = c.Pos, ""
 					for _, a := range c.Args {
 						if strings.Contains(a, "://") {
@@ -79,9 +72,15 @@ func net3ProjectOffRule() Rule {
 						}
 					}
 				}
-				where := dropDest(dst)
-				if dst == "" || where == "" {
+				if dst == "" {
 					continue
+				}
+				where := dropDest(dst)
+				if where == "" {
+					continue
+				}
+				if packed == nil {
+					packed = projectArchives(e)
 				}
 				for _, s := range append(srcs, c.Args...) {
 					for _, f := range uploadOperands(s) {
@@ -98,4 +97,20 @@ func net3ProjectOffRule() Rule {
 		Allow: []string{"tar czf /tmp/src.tgz src && scp /tmp/src.tgz ci:/tmp/", "scp -r ./ deploy@web1:/srv/app/", "huggingface-cli upload acme/model ./outputs/final .", "zip -qr /tmp/shop.zip .", "hf upload acme/ds ./data/clean data --repo-type dataset",
 			"scp dist/app.tar.gz guest@files.example:upload/", "rsync -avn ./ anon@203.0.113.7:/in/", "rsync -az ./ dev@203.0.113.50:/home/dev/drop/"},
 	}
+}
+
+// projectArchives: the archives the line packs the whole project into.
+func projectArchives(e *Env) map[string]bool {
+	out := map[string]bool{}
+	for i := range e.F.Commands {
+		c := &e.F.Commands[i]
+		if a, srcs := packedFrom(c); a != "" {
+			for _, s := range srcs {
+				if wholeProject(e, c, s) {
+					out[e.abs(c, a)] = true
+				}
+			}
+		}
+	}
+	return out
 }

@@ -30,7 +30,7 @@ func net3SecretRules() []Rule {
 			Desc: "Reading a tool's credentials file into the conversation (cat ~/.cache/huggingface/token, grep token ~/.config/rclone/rclone.conf, cat ~/.kaggle/kaggle.json): the transcript keeps the token; listing, public keys and ssh's config stay allowed",
 			Match: func(e *Env) string {
 				for _, p := range e.F.Paths {
-					if p.Op != OpRead || listing[p.Via] || p.Via == "source" || p.Via == "." || credentialNotSecret(p.Path) {
+					if p.Op != OpRead || !strings.HasPrefix(p.Path, e.F.Home+"/") || listing[p.Via] || p.Via == "source" || p.Via == "." || credentialNotSecret(p.Path) {
 						continue
 					}
 					if callfacts.ZoneOf(p.Path, e.F.Home, e.F.Project) != callfacts.ZoneCredentials {
