@@ -144,7 +144,8 @@ func hiddenServer(e *Env, c *Cmd) string {
 }
 
 // sqlWrites: a statement that changes rows, schema or rights.
-var sqlWrites = re(`(?is)(^|;)\s*(insert|update|delete|merge|alter|create|drop|truncate|grant|revoke|replace|upsert|copy\s+\w+\s+from|vacuum|reindex|rename)\b`)
+var sqlWrites = re(`(?is)((^|;)\s*(insert|update|delete|merge|alter|create|drop|truncate|grant|revoke|replace|upsert|copy\s+\w+\s+from|vacuum|reindex|rename)\b)|` +
+	`(\.(update|delete|insert|replace)(one|many)\s*\(|\.(drop|dropdatabase|remove|renamecollection|deletemany|bulkwrite)\s*\()`)
 
 // net3HiddenSQLRule: SQL that changes rows or schema, sent to a server
 // the line hides in a variable or names for production: it may well be
@@ -169,8 +170,8 @@ func net3HiddenSQLRule() Rule {
 			return ""
 		},
 		[]string{`psql "$DATABASE_URL" -c "DELETE FROM sessions WHERE created_at < now() - interval '1 day';"`, `PGPASSWORD=$PROD_PG_PASS psql -h prod-db.example.internal -U app -c "UPDATE accounts SET plan='pro' WHERE id=4211;"`,
-			`mysql -h "$DB_HOST" -u app -e "INSERT INTO flags VALUES (1)"`, `psql $PG_URL -c 'ALTER TABLE users ADD COLUMN x int'`},
-		[]string{`psql "$DATABASE_URL" -c "SELECT count(*) FROM sessions"`, `psql -h localhost -c "DELETE FROM sessions WHERE id=1"`, `psql -h db.example.com -c "UPDATE users SET x=1 WHERE id=1"`, `psql "$DATABASE_URL" -f queries/report.sql`, `psql -h prod-db.example.internal -c "SELECT 1"`})
+			`mysql -h "$DB_HOST" -u app -e "INSERT INTO flags VALUES (1)"`, `psql $PG_URL -c 'ALTER TABLE users ADD COLUMN x int'`, `mongosh "$MONGO_URI" --eval 'db.users.updateMany({}, {$set: {plan: "free"}})'`},
+		[]string{`psql "$DATABASE_URL" -c "SELECT count(*) FROM sessions"`, `psql -h localhost -c "DELETE FROM sessions WHERE id=1"`, `psql -h db.example.com -c "UPDATE users SET x=1 WHERE id=1"`, `psql "$DATABASE_URL" -f queries/report.sql`, `psql -h prod-db.example.internal -c "SELECT 1"`, `mongosh "$MONGO_URI" --eval 'db.users.countDocuments({})'`})
 }
 
 // net3MigrateDownRule: a schema migration tool taken down, reset or
