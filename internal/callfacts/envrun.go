@@ -22,6 +22,7 @@ type envRun struct {
 	rest  int             // positionals before the command
 	dash  bool            // the command only after --
 	keep  bool            // the opening word is the command (pnpm turbo run …)
+	self  bool            // the command is the program itself again (yarn workspace api run deploy)
 }
 
 var envRuns = sync.OnceValue(func() map[string][]envRun {
@@ -40,6 +41,8 @@ var envRuns = sync.OnceValue(func() map[string][]envRun {
 				r.dash = true
 			case w == "keep":
 				r.keep = true
+			case w == "self":
+				r.self = true
 			case ok && k == "opt":
 				r.opts = strings.Split(v, ",")
 			case ok && k == "vals":
@@ -113,6 +116,9 @@ func envRunInner(name string, args []string) (inner []string, payload string) {
 				continue
 			}
 			if n == r.rest {
+				if r.self {
+					return append([]string{name}, rest[j:]...), ""
+				}
 				return rest[j:], ""
 			}
 			n++

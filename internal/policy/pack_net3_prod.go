@@ -71,6 +71,9 @@ func frameworkProdEnv(c *Cmd) string {
 	return ""
 }
 
+// siteReads are drush and wp-cli subcommands that only print.
+var siteReads = map[string]bool{"status": true, "st": true, "core-status": true, "uli": true, "watchdog-show": true, "ws": true, "option": true, "plugin": true, "sql-query": false}
+
 // frameworkReads are a framework runner's subcommands that only print.
 var frameworkReads = map[string]bool{"routes": true, "about": true, "stats": true, "notes": true, "-T": true, "--tasks": true, "-v": true, "--version": true,
 	"assets:precompile": true, "db:version": true, "db:migrate:status": true, "migrate:status": true, "route:list": true, "list": true, "env": true, "--help": true, "help": true}
@@ -80,21 +83,34 @@ var frameworkReads = map[string]bool{"routes": true, "about": true, "stats": tru
 // production) or forced past its production guard (php artisan migrate
 // --force: artisan refuses in production without it).
 func net3FrameworkProdRule() Rule {
-	return cmdRule("external.systems:framework-prod", Ask, "A framework command aimed at production by its own option (rails runner -e production, rails console -e production, rake -e production) or forced past the guard it keeps for production (php artisan migrate --force, db:seed --force): it changes the live database; reads (routes, about, status) stay allowed; the subcommands are data (policy/remoteops.txt force-prod-php, framework-env-opt)", []string{"rails", "rake", "php", "artisan", "mix"},
+	return cmdRule("external.systems:framework-prod", Ask, "A framework command aimed at production by its own option or variable (rails runner -e production, symfony console --env=prod, manage.py migrate --settings=…production, DJANGO_SETTINGS_MODULE=…prod, drush @prod) or forced past the guard it keeps for production (php artisan migrate --force, db:seed --force): it changes the live database; reads (routes, about, status) stay allowed; the subcommands are data (policy/remoteops.txt force-prod-php, framework-env-opt, framework-env-var)", []string{"rails", "rake", "php", "artisan", "mix", "symfony", "python", "python3", "drush", "wp"},
 		func(e *Env, c *Cmd) string {
 			if onlyHelp(c) || c.DryRun() {
 				return ""
 			}
 			pos := c.Pos
-			if c.Name == "php" && len(pos) > 0 && strings.HasSuffix(pos[0], "artisan") {
+			artisan := false
+			switch {
+			case c.Name == "php" && len(pos) > 0 && strings.HasSuffix(pos[0], "artisan"):
+				pos, artisan = pos[1:], true
+			case (c.Name == "php" || strings.HasPrefix(c.Name, "python")) && len(pos) > 0 && (strings.HasSuffix(pos[0], "console") || strings.HasSuffix(pos[0], "manage.py")):
+				pos = pos[1:] // php bin/console …, python manage.py …
+			case c.Name == "symfony" && len(pos) > 0 && pos[0] == "console":
 				pos = pos[1:]
-			} else if c.Name == "php" {
+			case c.Name == "php" || strings.HasPrefix(c.Name, "python"):
+				return ""
+			case c.Name == "drush" || c.Name == "wp":
+				for _, p := range pos {
+					if strings.HasPrefix(p, "@") && prodWord.MatchString(p) && len(pos) > 1 && !frameworkReads[pos[len(pos)-1]] && !siteReads[pos[len(pos)-1]] {
+						return c.Name + " " + p + " runs against the production site: " + c.String()
+					}
+				}
 				return ""
 			}
 			if len(pos) > 0 && frameworkReads[pos[0]] {
 				return ""
 			}
-			if c.Name == "php" || c.Name == "artisan" {
+			if artisan || c.Name == "artisan" {
 				if len(pos) == 0 || !c.Has("--force") {
 					return ""
 				}
@@ -108,10 +124,20 @@ func net3FrameworkProdRule() Rule {
 			if env := frameworkProdEnv(c); env != "" {
 				return c.Name + " runs against production (" + env + "): " + c.String()
 			}
+			if len(pos) > 0 {
+				vars := opsList("framework-env-var")
+				for _, m := range envAssign.FindAllStringSubmatch(e.F.Command, -1) {
+					if vars[m[1]] && prodWord.MatchString(strings.Trim(m[2], `"'`)) {
+						return c.Name + " runs against production (" + m[1] + "=" + m[2] + "): " + c.String()
+					}
+				}
+			}
 			return ""
 		},
-		[]string{"php artisan migrate --force", "php artisan db:seed --class=Plans --force", "bin/rails runner -e production 'User.update_all(confirmed: true)'", "rails c -e production", "bundle exec rake data:fix --environment=production", "php artisan migrate:rollback --step=1 --force"},
-		[]string{"php artisan migrate", "php artisan migrate:status --force", "rails runner -e development 'puts 1'", "bin/rails routes -e production", "php artisan route:list", "rails c", "php -r 'echo 1;'", "php artisan serve --force"})
+		[]string{"php artisan migrate --force", "php artisan db:seed --class=Plans --force", "bin/rails runner -e production 'User.update_all(confirmed: true)'", "rails c -e production", "bundle exec rake data:fix --environment=production", "php artisan migrate:rollback --step=1 --force",
+			"symfony console doctrine:migrations:migrate --env=prod --no-interaction", "python manage.py migrate --settings=config.settings.production", "DJANGO_SETTINGS_MODULE=app.settings.prod python manage.py createsuperuser", "drush -y @prod updb", "MIX_ENV=prod mix ecto.migrate"},
+		[]string{"php artisan migrate", "php artisan migrate:status --force", "rails runner -e development 'puts 1'", "bin/rails routes -e production", "php artisan route:list", "rails c", "php -r 'echo 1;'", "php artisan serve --force",
+			"python manage.py migrate", "DJANGO_SETTINGS_MODULE=app.settings.prod python -c 'print(1)'", "drush @prod status", "symfony console cache:clear --env=dev", "python train.py -c configs/prod.yaml"})
 }
 
 // hiddenServer: the database server c connects to is named by a variable
