@@ -47,7 +47,10 @@ var homeCredentials = []string{".ssh", ".aws", ".gnupg", ".config/gh", ".kube/co
 	".snowsql/config", ".config/snowflake/connections.toml", ".dbt/profiles.yml", ".databrickscfg", ".config/NuGet/NuGet.Config",
 	".nuget/NuGet/NuGet.Config", "AppData/Roaming/NuGet/NuGet.Config", ".config/configstore/firebase-tools.json",
 	".cache/huggingface/token", ".cache/huggingface/stored_tokens", ".huggingface/token", ".kaggle/kaggle.json", ".irods/.irodsA", ".nextflow/secrets",
-	".config/ngrok/ngrok.yml", ".ngrok2/ngrok.yml", ".config/gh-copilot", ".config/github-copilot/hosts.json", ".config/github-copilot/apps.json"} // Claude Code's own login: a credential before it is the agent's config
+	".config/ngrok/ngrok.yml", ".ngrok2/ngrok.yml", ".config/gh-copilot", ".config/github-copilot/hosts.json", ".config/github-copilot/apps.json",
+	".terraformrc", ".my.cnf", ".mylogin.cnf", ".pulumi/credentials.json", ".oci", ".config/hcloud/cli.toml", ".config/linode-cli", ".cloudflared",
+	".wrangler/config", ".config/.wrangler/config", ".supabase/access-token", ".railway/config.json", ".config/stripe/config.toml", ".twilio-cli/config.json",
+	".config/composer/auth.json", ".composer/auth.json"} // Claude Code's own login: a credential before it is the agent's config
 
 // credentialNames hold secrets wherever they are.
 var credentialNames = map[string]bool{"id_rsa": true, "id_ed25519": true, "id_ecdsa": true, "id_dsa": true,

@@ -88,7 +88,7 @@ func net3MoreRules() []Rule {
 // net3MoreSecretRules belong to core.secrets: an infrastructure tool's
 // secret output printed, another session's ssh agent borrowed.
 func net3MoreSecretRules() []Rule {
-	return []Rule{
+	return []Rule{net3SecretHuntRule(),
 		cmdRule("core.secrets:infra-secret-output", Ask, "An infrastructure tool's output named for a secret printed into the conversation (terraform output -raw db_password, tofu output admin_token, pulumi stack output dbPassword --show-secrets): the transcript keeps it", []string{"terraform", "tofu", "terragrunt", "pulumi"},
 			func(e *Env, c *Cmd) string {
 				if c.Captured {

@@ -61,3 +61,52 @@ func envProviderWord(a string) bool {
 	}
 	return false
 }
+
+// secretPattern: a search pattern that looks for credentials (a key's
+// prefix or a credential's name).
+var secretPattern = re(`(?i)(password|passwd|secret|token|api[_-]?key|apikey|private[_-]?key|aws_access|\bsk-|sk_live|AKIA|ghp_|gho_|github_pat|xox[bp]-|BEGIN [A-Z ]*PRIVATE)`)
+
+// net3SecretHuntRule: a recursive search of home, its config or the
+// whole disk for credentials (grep -r "sk-" ~/.config, rg -i 'api_key'
+// ~): every match prints a secret of some tool into the conversation.
+func net3SecretHuntRule() Rule {
+	return cmdRule("core.secrets:secret-hunt", Ask, "A recursive search of the home directory, its configuration or the whole disk for credentials (grep -r \"sk-\" ~/.config, rg -i api_key ~, grep -rE 'AKIA|ghp_' /): each match prints some tool's secret into the conversation; searches of the project stay allowed", []string{"grep", "egrep", "rg", "ag", "ack", "git-grep"},
+		func(e *Env, c *Cmd) string {
+			if c.Captured || c.Has("-l", "--files-with-matches", "-c", "--count", "-q", "--quiet") || len(c.Upstream) > 0 && c.Name != "rg" {
+				return ""
+			}
+			recursive := c.Name != "grep" && c.Name != "egrep" || c.Has("-r", "-R", "--recursive") || hasShortFlag(c, 'r') || hasShortFlag(c, 'R')
+			if !recursive || len(c.Pos) < 2 {
+				return ""
+			}
+			pat := c.Pos[0]
+			for i, a := range c.Args {
+				if (a == "-e" || a == "--regexp") && i+1 < len(c.Args) {
+					pat = c.Args[i+1]
+				}
+			}
+			if !secretPattern.MatchString(pat) {
+				return ""
+			}
+			for _, t := range c.Pos[1:] {
+				p := e.abs(c, t)
+				switch z := callfacts.ZoneOf(p, e.F.Home, e.F.Project); {
+				case p == "/" || p == e.F.Home || z == callfacts.ZoneHomeConfig || z == callfacts.ZoneCredentials || z == callfacts.ZoneHomeData && strings.Count(strings.TrimPrefix(p, e.F.Home), "/") <= 1:
+					return c.Name + " searches " + t + " for credentials (" + pat + ") and prints what it finds: " + c.String()
+				}
+			}
+			return ""
+		},
+		[]string{`grep -r "sk-" ~/.config`, "rg -i 'api_key' ~", "grep -rE 'AKIA|ghp_' / 2>/dev/null", "grep -ri password ~/.local/share", "ag -i token ~/"},
+		[]string{"grep -r token src/", "rg -i api_key .", "grep -rl password ~/.config", "grep -r TODO ~/.config", "grep -ri password docs/"})
+}
+
+// hasShortFlag: a bundle of short options holds f (-rn, -Hri).
+func hasShortFlag(c *Cmd, f byte) bool {
+	for _, a := range c.Args {
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], f) >= 0 {
+			return true
+		}
+	}
+	return false
+}
