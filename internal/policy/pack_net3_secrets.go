@@ -98,7 +98,7 @@ func net3SecretHuntRule() Rule {
 			return ""
 		},
 		[]string{`grep -r "sk-" ~/.config`, "rg -i 'api_key' ~", "grep -rE 'AKIA|ghp_' / 2>/dev/null", "grep -ri password ~/.local/share", "ag -i token ~/"},
-		[]string{"grep -r token src/", "rg -i api_key .", "grep -rl password ~/.config", "grep -r TODO ~/.config", "grep -ri password docs/"})
+		[]string{"grep -r token src/", "rg -i api_key .", "grep -rc password ~/.config", "grep -r TODO ~/.config", "grep -ri password docs/"})
 }
 
 // hasShortFlag: a bundle of short options holds f (-rn, -Hri).
