@@ -38,6 +38,18 @@ func slurmBig(c *Cmd) string {
 			if n := lastNumber(v); n >= 8 {
 				return k + " " + v
 			}
+		case k == "--nice":
+			if strings.HasPrefix(v, "-") {
+				return "a raised priority (--nice=" + v + ")"
+			}
+		case k == "-l" && c.Name == "qsub":
+			for _, part := range strings.Split(v, ",") {
+				if n, _, _ := strings.Cut(part, ":"); strings.HasPrefix(n, "nodes=") || strings.HasPrefix(n, "select=") {
+					if m, err := strconv.Atoi(strings.TrimLeft(n, "nodesltc=")); err == nil && m >= 8 {
+						return "-l " + v
+					}
+				}
+			}
 		}
 	}
 	return ""
@@ -112,8 +124,8 @@ func net3ClusterRules() []Rule {
 				}
 				return ""
 			},
-			[]string{"sbatch --array=1-5000%500 -p bigmem --mem=500G scripts/call.sbatch", "sbatch --gres=gpu:a100:8 train.sbatch", "srun -N 16 --mem=64G ./mpi_app", "salloc --mem=1T -p bigmem", "qsub -t 1-20000 job.sh"},
-			[]string{"sbatch --array=1-24 --mem=16G job.sbatch", "sbatch --gres=gpu:1 train.sbatch", "srun -N 1 hostname", "sbatch --test-only --array=1-5000 job.sh", "salloc --mem=32G"}),
+			[]string{"sbatch --array=1-5000%500 -p bigmem --mem=500G scripts/call.sbatch", "sbatch --gres=gpu:a100:8 train.sbatch", "srun -N 16 --mem=64G ./mpi_app", "salloc --mem=1T -p bigmem", "qsub -t 1-20000 job.sh", "qsub -l nodes=64:ppn=32 job.pbs", "sbatch --nice=-1000 train.sh"},
+			[]string{"sbatch --array=1-24 --mem=16G job.sbatch", "sbatch --gres=gpu:1 train.sbatch", "srun -N 1 hostname", "sbatch --test-only --array=1-5000 job.sh", "salloc --mem=32G", "qsub -l nodes=1:ppn=8 job.pbs", "sbatch --nice=100 low.sh"}),
 		cmdRule("external.systems:cancel-others-jobs", Deny, "Cancelling or holding other users' jobs on a shared cluster (scancel -u someone, scancel -u \"$u\" in a loop, qdel -u): their work is lost; your own jobs ($USER) stay allowed", []string{"scancel", "qdel", "bkill"},
 			func(e *Env, c *Cmd) string {
 				for i, a := range c.Args {

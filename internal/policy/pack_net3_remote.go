@@ -123,6 +123,20 @@ func sharedBucket(dst string) bool {
 	return false
 }
 
+// sharedPath: a path on another host whose directories say others read
+// it (/volume1/public/, /srv/share/, /data/collab/).
+func sharedPath(p string) bool {
+	words := opsList("shared-bucket-words")
+	for _, part := range strings.Split(strings.ToLower(p), "/") {
+		for _, w := range wordsOf(part) {
+			if words[w] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // remoteExecPath: a destination path on another host that runs what
 // lands there: its PATH directories and its shell's startup files
 // (policy/remoteops.txt remote-exec-dirs).
@@ -156,6 +170,11 @@ func net3CopyOffRule() Rule {
 					return "" // from one remote place to another, or a download
 				}
 			}
+			for _, s := range srcs {
+				if z := callfacts.ZoneOf(e.abs(c, s), e.F.Home, e.F.Project); z == callfacts.ZoneHomeData || z == callfacts.ZoneHomeConfig {
+					return c.Name + " copies " + s + ", the user's own files outside the project, off the machine to " + dst + ": " + c.String()
+				}
+			}
 			if storageDest(c, dst) {
 				if manyFiles(c, srcs) && sharedBucket(dst) {
 					return c.Name + " uploads a tree to " + dst + ", where others read it: " + c.String()
@@ -166,12 +185,15 @@ func net3CopyOffRule() Rule {
 			if remoteExecPath(p) {
 				return c.Name + " puts " + strings.Join(srcs, " ") + " into " + p + " on " + host + ", where it runs: " + c.String()
 			}
+			if sharedPath(p) {
+				return c.Name + " copies " + strings.Join(srcs, " ") + " into " + p + " on " + host + ", a place others read: " + c.String()
+			}
 			return ""
 		},
 		[]string{"rsync -a scripts/*.sh login2.hpc.example.edu:~/bin/", "scp tool user@box:/usr/local/bin/tool", "aws s3 cp results/ s3://lab-collab-share/rnaseq/ --recursive", "rclone copy results/ shared-drive:lab/results",
-			"gsutil -m cp -r out/ gs://team-share/out/", "aws s3 sync dist/ s3://partner-exchange/acme --cache-control max-age=300", "scp dotfiles/.bashrc ops@web1:~/.bashrc"},
+			"gsutil -m cp -r out/ gs://team-share/out/", "aws s3 sync dist/ s3://partner-exchange/acme --cache-control max-age=300", "scp dotfiles/.bashrc ops@web1:~/.bashrc", "rsync -av ~/datasets/ nas:/volume1/public/", "rclone copy ~/Documents gdrive:backup", "rsync -a results/ fileserver:/srv/share/lab/"},
 		[]string{"scp gpu-3:/scratch/run/best.ckpt checkpoints/", "rsync -avzn scripts/ login2:~/bin/", "scp dist/app.tar.gz deploy@web1:/tmp/", "aws s3 cp model.pt s3://acme-site/models/model.pt", "aws s3 cp s3://public-datasets/iris.csv ./data/",
-			"rsync -av dist/ user@host:/var/www/", "aws s3 cp build/ s3://my-bucket/ --recursive", "aws s3 sync s3://b/data ./data", "rclone copy remote:datasets/iris.csv ./data/", "aws s3 sync ./out s3://team-share/out --dryrun"})
+			"rsync -av dist/ user@host:/var/www/", "aws s3 cp build/ s3://my-bucket/ --recursive", "aws s3 sync s3://b/data ./data", "rclone copy remote:datasets/iris.csv ./data/", "aws s3 sync ./out s3://team-share/out --dryrun", "rsync -a results/ fileserver:/srv/lab/results/", "rclone copy ./out gdrive:runs"})
 }
 
 // regulatedPath: a path whose words name people's regulated records
