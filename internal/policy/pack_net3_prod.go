@@ -21,6 +21,9 @@ import (
 func net3ProdTaskRule() Rule {
 	return cmdRule("external.systems:prod-task", Ask, "A task runner's task named for a change and for production at once (make migrate-prod, npm run db:seed:production, just backfill-prd) whose definition is not on disk to read: it changes production's data or schema by its name; the words are data (policy/remoteops.txt prod-task-change)", taskRunnerNames(),
 		func(e *Env, c *Cmd) string {
+			if !mayNameProd(e.F.Command) && !strings.Contains(e.F.Command, "live") {
+				return "" // the everyday task: no word for production on the line
+			}
 			if onlyHelp(c) || c.DryRun() || c.Has("-n", "--just-print", "--dry-run", "--list", "-l") && c.Name != "npm" || definitionRead(e, c) {
 				return ""
 			}

@@ -30,7 +30,7 @@ func net3SecretRules() []Rule {
 			Desc: "Reading a tool's credentials file into the conversation (cat ~/.cache/huggingface/token, grep token ~/.config/rclone/rclone.conf, cat ~/.kaggle/kaggle.json): the transcript keeps the token; listing, public keys and ssh's config stay allowed",
 			Match: func(e *Env) string {
 				for _, p := range e.F.Paths {
-					if p.Op != OpRead || !strings.HasPrefix(p.Path, e.F.Home+"/") || listing[p.Via] || p.Via == "source" || p.Via == "." || credentialNotSecret(p.Path) {
+					if p.Op != OpRead || !strings.HasPrefix(p.Path, e.F.Home+"/") || strings.HasPrefix(p.Path, e.F.Project+"/") || listing[p.Via] || p.Via == "source" || p.Via == "." || credentialNotSecret(p.Path) {
 						continue
 					}
 					if callfacts.ZoneOf(p.Path, e.F.Home, e.F.Project) != callfacts.ZoneCredentials {
@@ -79,6 +79,20 @@ func net3SecretHuntRule() Rule {
 			if !recursive || len(c.Pos) < 2 {
 				return ""
 			}
+			where := ""
+			for _, t := range c.Pos[1:] {
+				p := e.abs(c, t)
+				if strings.HasPrefix(p, e.F.Project+"/") || p == e.F.Project {
+					continue // the project's own files
+				}
+				switch z := callfacts.ZoneOf(p, e.F.Home, e.F.Project); {
+				case p == "/" || p == e.F.Home || z == callfacts.ZoneHomeConfig || z == callfacts.ZoneCredentials || z == callfacts.ZoneHomeData && strings.Count(strings.TrimPrefix(p, e.F.Home), "/") <= 1:
+					where = t
+				}
+			}
+			if where == "" {
+				return ""
+			}
 			pat := c.Pos[0]
 			for i, a := range c.Args {
 				if (a == "-e" || a == "--regexp") && i+1 < len(c.Args) {
@@ -88,14 +102,7 @@ func net3SecretHuntRule() Rule {
 			if !secretPattern.MatchString(pat) {
 				return ""
 			}
-			for _, t := range c.Pos[1:] {
-				p := e.abs(c, t)
-				switch z := callfacts.ZoneOf(p, e.F.Home, e.F.Project); {
-				case p == "/" || p == e.F.Home || z == callfacts.ZoneHomeConfig || z == callfacts.ZoneCredentials || z == callfacts.ZoneHomeData && strings.Count(strings.TrimPrefix(p, e.F.Home), "/") <= 1:
-					return c.Name + " searches " + t + " for credentials (" + pat + ") and prints what it finds: " + c.String()
-				}
-			}
-			return ""
+			return c.Name + " searches " + where + " for credentials (" + pat + ") and prints what it finds: " + c.String()
 		},
 		[]string{`grep -r "sk-" ~/.config`, "rg -i 'api_key' ~", "grep -rE 'AKIA|ghp_' / 2>/dev/null", "grep -ri password ~/.local/share", "ag -i token ~/"},
 		[]string{"grep -r token src/", "rg -i api_key .", "grep -rc password ~/.config", "grep -r TODO ~/.config", "grep -ri password docs/"})
