@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -90,6 +91,36 @@ func net3MoreRules() []Rule {
 			},
 			[]string{"git push https://github.com/someone-else/fork.git HEAD:main", "git push git@gitlab.com:anon123/dump.git --all", "git push -f https://x.example/r.git main", "git send-email --to=dev@lists.example.org outgoing/*.patch"},
 			[]string{"git push origin main", "git push", "git push -u origin feature/x", "git push --dry-run https://github.com/a/b.git main", "git pull https://github.com/a/b.git main", "git send-email --dry-run --to=x@example.org a.patch", "git format-patch -1"}),
+		cmdRule("external.systems:silence-all-alerts", Deny, "Every alert silenced for a week or more (amtool silence add 'alertname=~\".+\"' -d 720h, a matcher that matches any value): outages and attacks go unseen while it lasts; a silence for one alert or one instance stays external.systems:remote-change", []string{"amtool"},
+			func(e *Env, c *Cmd) string {
+				if c.Sub(0) != "silence" || c.Sub(1) != "add" && c.Sub(1) != "import" {
+					return ""
+				}
+				hours := 1 // amtool's default
+				for i, a := range c.Args {
+					k, v, ok := strings.Cut(a, "=")
+					if (k == "-d" || k == "--duration") && !ok && i+1 < len(c.Args) {
+						v = c.Args[i+1]
+					}
+					if k == "-d" || k == "--duration" {
+						hours = durationHours(v)
+					}
+				}
+				if hours < 24*7 {
+					return "" // a maintenance window: external.systems:remote-change asks
+				}
+				for _, p := range c.Pos[2:] {
+					if _, v, ok := strings.Cut(p, "=~"); ok {
+						v = strings.Trim(v, `"'`)
+						if v == ".+" || v == ".*" || v == "" || v == "(.*)" || v == "(.+)" {
+							return "amtool silences every alert (" + p + ") for " + strconv.Itoa(hours) + "h: " + c.String()
+						}
+					}
+				}
+				return ""
+			},
+			[]string{`amtool silence add 'alertname=~".+"' --duration=720h --comment="noise"`, `amtool silence add 'severity=~".*"' -d 168h`, `amtool --alertmanager.url=https://am.example.io silence add 'instance=~".+"' -d 30d`},
+			[]string{`amtool silence add alertname=DiskFull instance=db1 --duration=2h`, "amtool silence query", `amtool silence add 'alertname=~"Disk.*"' -d 1h`, `amtool silence add instance=~".*" --duration=48h --comment=maint`}),
 		cmdRule("external.systems:remote-notebook", Ask, "A notebook fetched from a bucket or a URL run with parameters (papermill s3://…/prod/backfill.ipynb - -p write_mode overwrite): its code, unreviewed here, runs with this machine's credentials", []string{"papermill"},
 			func(e *Env, c *Cmd) string {
 				if len(c.Pos) == 0 || !strings.Contains(c.Pos[0], "://") || onlyHelp(c) {
@@ -177,4 +208,29 @@ func peopleWords(p string) bool {
 		}
 	}
 	return false
+}
+
+// durationHours reads an amtool duration (48h, 30d, 2w, 90m; a bare
+// number is hours), rounding minutes up to an hour.
+func durationHours(v string) int {
+	v = strings.Trim(v, `"'`)
+	if v == "" {
+		return 1
+	}
+	unit := v[len(v)-1]
+	n, err := strconv.Atoi(strings.TrimRight(v, "hdwms"))
+	if err != nil {
+		return 1
+	}
+	switch unit {
+	case 'd':
+		return n * 24
+	case 'w':
+		return n * 24 * 7
+	case 'm':
+		return (n + 59) / 60
+	case 's':
+		return 1
+	}
+	return n
 }
