@@ -247,3 +247,44 @@ func net3MigrateDownRule() Rule {
 		[]string{`migrate -path db/migrations -database "$DATABASE_URL" down -all`, `goose -dir migrations postgres "$PROD_DSN" reset`, `dbmate --url "$DATABASE_URL" rollback`, `flyway -url=$PROD_JDBC_URL clean`},
 		[]string{`migrate -path db/migrations -database "$DATABASE_URL" up`, `migrate -path db/migrations -database postgres://localhost:5432/app_dev down 1`, `goose -dir migrations status`, `dbmate up`, `flyway info`})
 }
+
+// net3FrameworkProdDestroyRule: a framework's or site tool's command that
+// drops the whole database, forced past its production guard (php
+// artisan migrate:fresh --force, db:wipe --force) or aimed at a
+// production site alias (drush @prod sql-drop).
+func net3FrameworkProdDestroyRule() Rule {
+	return cmdRule("external.systems:framework-prod-destroy", Deny, "A framework's or site tool's command that drops the whole database, forced past its production guard (php artisan migrate:fresh --force, db:wipe --force) or aimed at a production site alias (drush @prod sql-drop, drush @live site:install): the live data is gone; the subcommands are data (policy/remoteops.txt framework-destroy)", []string{"php", "artisan", "drush"},
+		func(e *Env, c *Cmd) string {
+			if onlyHelp(c) || c.DryRun() {
+				return ""
+			}
+			destroy := opsList("framework-destroy")
+			pos := c.Pos
+			if c.Name == "php" {
+				if len(pos) == 0 || !strings.HasSuffix(pos[0], "artisan") {
+					return ""
+				}
+				pos = pos[1:]
+			}
+			if c.Name != "drush" {
+				if len(pos) > 0 && destroy[pos[0]] && c.Has("--force") {
+					return "artisan " + pos[0] + " --force drops the database past its production guard: " + c.String()
+				}
+				return ""
+			}
+			alias := ""
+			for _, p := range pos {
+				if strings.HasPrefix(p, "@") && (prodWord.MatchString(p) || strings.Contains(strings.ToLower(p), "live")) {
+					alias = p
+				}
+			}
+			for _, p := range pos {
+				if alias != "" && destroy[p] {
+					return "drush " + p + " drops the database of " + alias + ": " + c.String()
+				}
+			}
+			return ""
+		},
+		[]string{"php artisan migrate:fresh --force", "php artisan db:wipe --force", "drush -y @prod sql-drop", "drush @live site:install standard -y"},
+		[]string{"php artisan migrate:fresh", "php artisan migrate:fresh --seed", "drush @dev sql-drop -y", "drush @prod status", "php artisan migrate --force"})
+}
