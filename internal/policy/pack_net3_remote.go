@@ -42,6 +42,16 @@ func remoteChange(c *Cmd) string {
 			}
 		}
 	}
+	if c.Name == "docker" || c.Name == "podman" || c.Name == "docker-compose" {
+		s := c.Sub(0)
+		if s == "compose" || s == "container" {
+			s = c.Sub(1)
+		}
+		if s == "" || opsList("docker-read")[s] || s == "config" {
+			return ""
+		}
+		return c.Name + " " + s
+	}
 	if opsList("remote-admin")[c.Name] {
 		read := opsList("remote-admin-read")
 		if len(c.Args) == 0 || read[c.Sub(0)] {
@@ -79,7 +89,7 @@ func net3RemoteHostRule() Rule {
 		Catch: []string{"ssh root@vps.example.io 'apt-get update && apt-get -y upgrade'", "ssh root@web1 'certbot --nginx -d example.io --non-interactive --agree-tos'", "ssh deploy@web1 'sudo ufw allow 8080/tcp'",
 			"ssh ops@db1 'dnf -y update'", "ssh admin@box 'useradd -m intern'", "fly ssh console -a shop -C 'apt-get install -y htop'", "ssh h 'docker compose up -d'"},
 		Allow: []string{"ssh web1 'tail -n 100 /var/log/app.log'", "ssh gpu-3 'nvidia-smi; df -h /scratch'", "ssh web1 'systemctl status nginx --no-pager'", "ssh root@vps 'certbot certificates'",
-			"ssh h 'apt list --installed'", "ssh h 'docker ps'", "ssh h 'nginx -t'", "apt-get update", "ssh -T git@github.com", "ssh build 'cd /srv/app && git pull && make'", "ssh build 'rm -rf /tmp/ci-cache'"},
+			"ssh h 'apt list --installed'", "ssh h 'docker ps'", "ssh h 'docker compose ps'", "ssh h 'docker compose logs --tail 50 api'", "ssh h 'nginx -t'", "apt-get update", "ssh -T git@github.com", "ssh build 'cd /srv/app && git pull && make'", "ssh build 'rm -rf /tmp/ci-cache'"},
 	}
 }
 

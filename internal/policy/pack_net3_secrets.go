@@ -20,7 +20,8 @@ import (
 // secret (ssh's config, known hosts, public keys).
 func credentialNotSecret(p string) bool {
 	b := path.Base(p)
-	return strings.HasSuffix(b, ".pub") || b == "config" && strings.HasSuffix(path.Dir(p), "/.ssh") || b == "known_hosts" || b == "known_hosts.old" || b == "authorized_keys"
+	return strings.HasSuffix(b, ".pub") || b == "config" && strings.HasSuffix(path.Dir(p), "/.ssh") || b == "known_hosts" || b == "known_hosts.old" || b == "authorized_keys" ||
+		b == "config.yml" && strings.HasSuffix(path.Dir(p), "/.config/gh") // gh's settings; its tokens are in hosts.yml
 }
 
 func net3SecretRules() []Rule {
@@ -44,7 +45,7 @@ func net3SecretRules() []Rule {
 				return ""
 			},
 			Catch: []string{"cat ~/.cache/huggingface/token", "grep -r 'token' ~/.config/rclone/rclone.conf", "cat ~/.kaggle/kaggle.json", "head -3 ~/.config/gh/hosts.yml", "less ~/.s3cfg"},
-			Allow: []string{"ls ~/.cache/huggingface", "cat ~/.ssh/config", "cat ~/.ssh/id_ed25519.pub", "cat ~/.cache/huggingface/hub/version.txt", "grep -c token ~/.config/rclone/rclone.conf", "cat ~/.config/rclone/README.md"},
+			Allow: []string{"ls ~/.cache/huggingface", "cat ~/.ssh/config", "cat ~/.config/gh/config.yml", "cat ~/.ssh/id_ed25519.pub", "cat ~/.cache/huggingface/hub/version.txt", "grep -c token ~/.config/rclone/rclone.conf", "cat ~/.config/rclone/README.md"},
 		},
 	}
 }
