@@ -236,6 +236,11 @@ func credential(p, home string) bool {
 	return credentialNames[path.Base(p)] || home != "" && homeCredential(p, home) || withinAny(p, "", systemSecrets)
 }
 
+// IsCredential reports whether p (normalized) is a credentials file or
+// directory by name or place: ZoneOf's credentials test alone, for rules
+// that ask only that.
+func IsCredential(p, home string) bool { return credential(p, home) }
+
 // homeCredentialsByTop indexes homeCredentials by their first path
 // element, so a path under home is compared with the few entries of its
 // own top directory, not the whole list (ZoneOf runs for every target).

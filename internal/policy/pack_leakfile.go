@@ -51,7 +51,7 @@ func secretPath(p, home string) bool {
 	if home == "" {
 		return false
 	}
-	if callfacts.ZoneOf(p, home, "") == callfacts.ZoneCredentials && !credentialNotSecret(p) {
+	if callfacts.IsCredential(p, home) && !credentialNotSecret(p) {
 		return true // a tool's token file (~/.cache/huggingface/token, ~/.kaggle/kaggle.json)
 	}
 	if under(p, path.Join(home, ".ssh")) {

@@ -19,7 +19,14 @@ func net3BackdoorRule() Rule {
 	return Rule{ID: "external.systems:web-backdoor", Mode: Deny,
 		Desc: "Code written into a file that gives a web request's input to a shell or an evaluator (system($_GET[…]), eval(req.body), os.system(request.args…), Runtime.exec(request.getParameter…)): served, it is a shell on the server for whoever finds the URL",
 		Match: func(e *Env) string {
-			text := writtenText(e.F)
+			text := e.F.Content
+			if text == "" {
+				// a command line: only one that names request input can hold a backdoor
+				if c := e.F.Command; !strings.Contains(c, "$_") && !strings.Contains(c, "req") && !strings.Contains(c, "Req") {
+					return ""
+				}
+				text = writtenText(e.F)
+			}
 			if text == "" || len(text) > 2<<20 || !strings.Contains(text, "$_") && !strings.Contains(text, "req") && !strings.Contains(text, "Req") {
 				return ""
 			}

@@ -34,7 +34,7 @@ func net3SecretRules() []Rule {
 					if p.Op != OpRead || !strings.HasPrefix(p.Path, e.F.Home+"/") || strings.HasPrefix(p.Path, e.F.Project+"/") || listing[p.Via] || p.Via == "source" || p.Via == "." || credentialNotSecret(p.Path) {
 						continue
 					}
-					if callfacts.ZoneOf(p.Path, e.F.Home, e.F.Project) != callfacts.ZoneCredentials {
+					if !callfacts.IsCredential(p.Path, e.F.Home) {
 						continue
 					}
 					if generatesKeys(e, p.Via) || usesSecretQuietly(e, p.Via) || reducedOutput(e, p.Via) {

@@ -43,8 +43,11 @@ func remoteDockerHost(e *Env, c *Cmd) string {
 // releases or publishes (deploy.sh, scripts/release-prod.sh).
 func deployScript(c *Cmd) string {
 	p := c.Raw
-	if callfacts.IsShell(c.Name) && len(c.Pos) > 0 {
-		p = c.Pos[0]
+	if callfacts.IsShell(c.Name) && len(c.Pos) > 0 && c.Payload == "" {
+		p = c.Pos[0] // bash scripts/deploy.sh (not bash -c '…': its commands are read on their own)
+		if strings.ContainsAny(p, " \t;|&") {
+			return ""
+		}
 	} else if !strings.Contains(p, "/") {
 		return ""
 	}
@@ -103,11 +106,14 @@ func net3ShipRules() []Rule {
 		},
 		cmdRule("external.systems:deploy-hook", Ask, "A build or deploy hook called (curl -X POST https://api.netlify.com/build_hooks/…, a Render or Vercel deploy hook): the site is rebuilt and shipped from whatever its branch holds; the hooks are data (policy/remoteops.txt deploy-hook)", []string{"curl", "wget", "http", "https", "xh"},
 			func(e *Env, c *Cmd) string {
+				if !strings.Contains(e.F.Command, "hook") && !strings.Contains(e.F.Command, "deploy") {
+					return "" // no hook on the line
+				}
 				for _, a := range c.Args {
-					l := strings.ToLower(a)
-					if !strings.Contains(l, "://") {
+					if !strings.Contains(a, "://") {
 						continue
 					}
+					l := strings.ToLower(a)
 					for h := range opsList("deploy-hook") {
 						if strings.Contains(l, h) {
 							return c.Name + " calls a deploy hook (" + a + "): the site is rebuilt and shipped"
