@@ -16,7 +16,7 @@ func IsShell(name string) bool { return shells[name] }
 
 // interpreters and the flag that takes a one-liner.
 var interpreters = map[string][]string{
-	"python": {"-c"}, "python2": {"-c"}, "python3": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
+	"python": {"-c"}, "python2": {"-c"}, "python3": {"-c"}, "ipython": {"-c"}, "ipython3": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
 	"ruby": {"-e"}, "node": {"-e", "--eval", "-p", "--print"}, "nodejs": {"-e", "--eval", "-p", "--print"},
 	"perl": {"-e", "-E"}, "php": {"-r"}, "lua": {"-e"}, "deno": {"eval"}, "bun": {"-e", "--eval"},
 	"rscript": {"-e"}, "tclsh": {"-c"}, "wish": {"-c"}, "julia": {"-e", "--eval", "-E", "--print"},
@@ -164,8 +164,9 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			}
 		case payload != "": // bash -c, eval, env -S, watch, ssh, su -c, a script the line wrote
 			n.shell(payload, depth+1, w, nil)
-			if name == "ssh" && stdin != nil && stdin.known {
+			if name == "ssh" && stdin != nil && stdin.known && remoteReadsScript(payload) {
 				// ssh host 'bash -s' <<< '…': the remote command reads it
+				// (for ssh host 'cat > f' the input is data, not code)
 				n.shell(stdin.s, depth+1, w, nil)
 			}
 		case name == "find":

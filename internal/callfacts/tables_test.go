@@ -19,6 +19,8 @@ func TestEveryTableLoads(t *testing.T) {
 		"execopts.txt":     func() { execOpts() },
 		"hostacts.txt":     func() { hostActTable() },
 		"rshell.txt":       func() { rshellRules() },
+		"envrun.txt":       func() { envRuns() },
+		"imageclis.txt":    func() { imageCLIs() },
 	} {
 		func() {
 			defer func() {

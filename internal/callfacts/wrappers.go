@@ -18,8 +18,12 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 			return nil, "ssh", p
 		}
 	}
-	if in, l, p := envRunnerCmd(name, args); len(in) > 0 || p != "" {
-		return in, l, p // conda run -n base python -c …: the python it runs
+	if envRuns()[name] != nil {
+		// bundle exec …, uv run …, conda run -n env …, sbatch --wrap='…'
+		// (envrun.txt): the command runs here, in an environment
+		if in, p := envRunInner(name, args); len(in) > 0 || p != "" {
+			return in, name, p
+		}
 	}
 	switch name {
 	case "sshpass":
@@ -527,6 +531,9 @@ func containerCmd(name string, args []string) (inner []string, label, payload st
 			return nil, name, ""
 		}
 		cmd := append([]string(nil), args[i+1:]...)
+		if p := imageCLI(args[i]); p != "" && ProgramName(cmd[0]) != p {
+			cmd = append([]string{p}, cmd...) // docker run amazon/aws-cli s3 rb …: the entrypoint is aws
+		}
 		if len(cmd) > 2 && ProgramName(cmd[0]) == "chroot" {
 			// chroot DIR inside the container: its / is DIR there
 			root := strings.TrimSuffix(cmd[1], "/")

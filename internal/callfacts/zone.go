@@ -3,6 +3,7 @@ package callfacts
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // Zone is the kind of place a path is in: what losing or changing it
@@ -44,7 +45,12 @@ var homeCredentials = []string{".ssh", ".aws", ".gnupg", ".config/gh", ".kube/co
 	"Library/Application Support/Bitcoin", ".config/solana", ".local/share/io.parity.ethereum", ".android/debug.keystore", ".config/rclone/rclone.conf",
 	".s3cfg", ".boto", ".config/hub", ".config/glab-cli", ".config/netlify", ".vercel", ".fly/config.yml", ".config/heroku", ".netrc.gpg",
 	".snowsql/config", ".config/snowflake/connections.toml", ".dbt/profiles.yml", ".databrickscfg", ".config/NuGet/NuGet.Config",
-	".nuget/NuGet/NuGet.Config", "AppData/Roaming/NuGet/NuGet.Config", ".config/configstore/firebase-tools.json"} // Claude Code's own login: a credential before it is the agent's config
+	".nuget/NuGet/NuGet.Config", "AppData/Roaming/NuGet/NuGet.Config", ".config/configstore/firebase-tools.json",
+	".cache/huggingface/token", ".cache/huggingface/stored_tokens", ".huggingface/token", ".kaggle/kaggle.json", ".irods/.irodsA", ".nextflow/secrets",
+	".config/ngrok/ngrok.yml", ".ngrok2/ngrok.yml", ".config/gh-copilot", ".config/github-copilot/hosts.json", ".config/github-copilot/apps.json",
+	".terraformrc", ".my.cnf", ".mylogin.cnf", ".pulumi/credentials.json", ".oci", ".config/hcloud/cli.toml", ".config/linode-cli", ".cloudflared",
+	".wrangler/config", ".config/.wrangler/config", ".supabase/access-token", ".railway/config.json", ".config/stripe/config.toml", ".twilio-cli/config.json",
+	".config/composer/auth.json", ".composer/auth.json"} // Claude Code's own login: a credential before it is the agent's config
 
 // credentialNames hold secrets wherever they are.
 var credentialNames = map[string]bool{"id_rsa": true, "id_ed25519": true, "id_ecdsa": true, "id_dsa": true,
@@ -227,7 +233,39 @@ func agentConfig(p, home, project string) bool {
 }
 
 func credential(p, home string) bool {
-	return credentialNames[path.Base(p)] || home != "" && withinAny(p, home, homeCredentials) || withinAny(p, "", systemSecrets)
+	return credentialNames[path.Base(p)] || home != "" && homeCredential(p, home) || withinAny(p, "", systemSecrets)
+}
+
+// IsCredential reports whether p (normalized) is a credentials file or
+// directory by name or place: ZoneOf's credentials test alone, for rules
+// that ask only that.
+func IsCredential(p, home string) bool { return credential(p, home) }
+
+// homeCredentialsByTop indexes homeCredentials by their first path
+// element, so a path under home is compared with the few entries of its
+// own top directory, not the whole list (ZoneOf runs for every target).
+var homeCredentialsByTop = sync.OnceValue(func() map[string][]string {
+	m := map[string][]string{}
+	for _, c := range homeCredentials {
+		top, _, _ := strings.Cut(c, "/")
+		m[top] = append(m[top], c)
+	}
+	return m
+})
+
+// homeCredential: p is one of homeCredentials (or inside one) under home.
+func homeCredential(p, home string) bool {
+	if len(p) <= len(home)+1 || !strings.HasPrefix(p, home) || p[len(home)] != '/' {
+		return false
+	}
+	rel := p[len(home)+1:]
+	top, _, _ := strings.Cut(rel, "/")
+	for _, d := range homeCredentialsByTop()[top] {
+		if within(rel, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // within reports whether p is dir or inside it.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -154,7 +155,7 @@ func secretsPack() Pack {
 				`{"tool_name":"Write","tool_input":{"file_path":"a.go","content":"key := os.Getenv(\"API_KEY\")"}}`,
 				"echo 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB'", `{"tool_name":"Write","tool_input":{"file_path":"a.py","content":"# BEGIN PRIVATE KEY handling\n"}}`},
 		},
-	}, append(leakRules(), metadataRule())...)}
+	}, slices.Concat(leakRules(), []Rule{metadataRule()}, net3SecretRules(), net3MoreSecretRules())...)}
 }
 
 // mask shows a secret's kind without the secret: a short prefix and its

@@ -261,6 +261,9 @@ func localMirrorDest(c *Cmd) bool {
 	if strings.Contains(d, "://") || callfacts.UnknownValue(d) || strings.HasPrefix(d, "-") {
 		return false
 	}
+	if strings.Contains(d, "=") && !strings.Contains(d, "/") {
+		return false // --cache-control max-age=300: an option's value, so the destination is not known here
+	}
 	if i := strings.Index(d, ":"); i > 0 && !strings.Contains(d[:i], "/") && !(i == 1 && len(d) > 2) {
 		return false // remote:path (rclone), host:path
 	}

@@ -51,6 +51,9 @@ func secretPath(p, home string) bool {
 	if home == "" {
 		return false
 	}
+	if callfacts.IsCredential(p, home) && !credentialNotSecret(p) {
+		return true // a tool's token file (~/.cache/huggingface/token, ~/.kaggle/kaggle.json)
+	}
 	if under(p, path.Join(home, ".ssh")) {
 		b := path.Base(p)
 		return !strings.HasSuffix(b, ".pub") && b != "config" && b != "known_hosts" && b != "authorized_keys"

@@ -55,6 +55,17 @@ func copyEnds(c *Cmd) (srcs []string, dst string, ok bool) {
 		}
 		pos = pos[i+1:]
 	}
+	if c.Name != "scp" && c.Name != "rsync" && c.Name != "unison" {
+		// aws s3 sync a s3://b --cache-control max-age=300: an option's
+		// value the table does not know is no operand
+		kept := pos[:0:0]
+		for _, p := range pos {
+			if !strings.Contains(p, "=") || strings.ContainsAny(p, "/:") {
+				kept = append(kept, p)
+			}
+		}
+		pos = kept
+	}
 	if len(pos) < 2 {
 		return nil, "", false
 	}

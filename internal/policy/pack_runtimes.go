@@ -16,7 +16,7 @@ var runtimes = map[string]bool{"julia": true, "tclsh": true, "wish": true, "osas
 	"swift": true, "jshell": true, "ghc": true, "runghc": true, "erl": true, "elixir": true, "iex": true, "racket": true, "guile": true, "sbcl": true,
 	"clojure": true, "bb": true, "emacs": true, "pwsh": true, "powershell": true, "Rscript": true, "rscript": true, "R": true, "crystal": true, "nim": true, "ocaml": true,
 	"dotnet-script": true, "csi": true, "gawk": true, "awk": true, "mawk": true, "nawk": true, "php": true, "lua": true, "luajit": true, "node": true, "nodejs": true,
-	"python": true, "python3": true, "python2": true, "pypy3": true, "ruby": true, "perl": true, "deno": true, "bun": true, "dart": true}
+	"python": true, "python3": true, "python2": true, "ipython": true, "ipython3": true, "pypy3": true, "ruby": true, "perl": true, "deno": true, "bun": true, "dart": true}
 
 // wipeCall: library calls that delete, empty or overwrite, across
 // languages (the one-liner rules know the common ones by name).

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/warden-dev/warden/internal/callfacts"
+	"github.com/warden-dev/warden/internal/datatable"
 )
 
 // installscope.txt says, per package manager, which subcommands install
@@ -30,13 +31,9 @@ type installScope struct {
 
 var installScopes = sync.OnceValue(func() map[string]*installScope {
 	m := map[string]*installScope{}
-	for _, line := range strings.Split(installScopeText, "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
+	datatable.Must("installscope.txt", installScopeText, 2, func(l datatable.Line) error {
 		s := &installScope{}
-		for _, fld := range f[1:] {
+		for _, fld := range l.Fields[1:] {
 			k, v, _ := strings.Cut(fld, "=")
 			switch k {
 			case "installs":
@@ -58,10 +55,13 @@ var installScopes = sync.OnceValue(func() map[string]*installScope {
 			case "env":
 				opts, names, _ := strings.Cut(v, ":")
 				s.envOpts, s.envNames = strings.Split(opts, ","), strings.Split(names, ",")
+			default:
+				return l.Errorf("unknown key %q", k)
 			}
 		}
-		m[f[0]] = s
-	}
+		m[l.Fields[0]] = s
+		return nil
+	})
 	return m
 })
 

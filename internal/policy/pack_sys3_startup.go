@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/warden-dev/warden/internal/callfacts"
+	"github.com/warden-dev/warden/internal/datatable"
 )
 
 // startupvars.txt lists the variables that make programs load code and
@@ -29,17 +30,14 @@ type startupTables struct {
 
 var startupData = sync.OnceValue(func() startupTables {
 	t := startupTables{loaders: map[string][]string{}, profiles: map[string][]profileEdit{}}
-	for _, line := range strings.Split(startupVarsText, "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
+	datatable.Must("startupvars.txt", startupVarsText, 2, func(l datatable.Line) error {
+		f := l.Fields
 		switch f[0] {
 		case "loader":
 			t.loaders[f[1]] = f[2:]
 		case "profile":
 			if len(f) < 3 {
-				continue
+				return l.Errorf("a profile line wants a program and its subcommands (- for any): %q", l.Text)
 			}
 			p := profileEdit{}
 			for _, w := range f[2:] {
@@ -50,8 +48,11 @@ var startupData = sync.OnceValue(func() startupTables {
 				}
 			}
 			t.profiles[f[1]] = append(t.profiles[f[1]], p)
+		default:
+			return l.Errorf("unknown kind %q: want loader or profile", f[0])
 		}
-	}
+		return nil
+	})
 	return t
 })
 

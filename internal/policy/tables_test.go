@@ -16,6 +16,8 @@ func TestEveryTableLoads(t *testing.T) {
 		"extpublishers.txt": func() { extPublishers() },
 		"taskrunners.txt":   func() { runnerForms() },
 		"zones.txt":         func() { builtinZones() },
+		"installscope.txt":  func() { installScopes() },
+		"startupvars.txt":   func() { startupData() },
 	} {
 		func() {
 			defer func() {

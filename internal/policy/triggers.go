@@ -18,34 +18,38 @@ import (
 var builtinTriggers = sync.OnceValue(func() map[string]Trigger {
 	return map[string]Trigger{
 		// paths the call names
-		"core.shell:dd-device":         On(FactWrite),                // a written path on a block device
-		"core.paths:ssh":               On(FactHomeDot),              // ~/.ssh
-		"core.paths:cloud-credentials": On(FactHomeDot),              // ~/.aws, ~/.config/gcloud, ~/.kube/config…
-		"core.paths:gnupg":             On(FactHomeDot),              // ~/.gnupg
-		"core.paths:etc":               On(FactEtc),                  // /etc, /private/etc
-		"core.paths:credentials-files": On(FactPath),                 // any named path by its base name
-		"core.paths:env-write":         On(FactWrite),                // a written .env
-		"core.sensitive:project-file":  On(FactWrite),                // a written CI file, lockfile
-		"core.self:settings-hooks":     On(FactWrite | FactNotShell), // a shell's writes, or a file tool's file
-		"core.self:warden-files":       On(FactChange),               // a path not only read
-		"core.self:hook-scripts":       On(FactWrite, "chmod"),       // a written hook script, chmod -x of one
-		"core.secrets:in-content":      On(FactNotShell | FactWrite), // a file tool's content, or a line that writes
-		"core.secrets:read-secret":     On(FactPath),                 // a read of a secret file
-		"core.destroy:kernel-write":    On(FactWrite, "sysctl"),      // /proc, /sys written; sysctl -w
-		"core.destroy:truncate":        On(FactRedirect, "ln", "truncate", "cp", "tee"),
-		"core.zones:startup-hijack":    On(FactDerivation),                     // text planted to run later
-		"core.zones:deny":              On(FactTouch),                          // the verdict table, per effect on a path
-		"core.zones:ask":               On(FactTouch),                          //
-		"core.zones:startup-replace":   On(FactTouch),                          //
-		"core.zones:path-shadow":       On(FactTouch),                          //
-		"core.zones:startup-loader":    On(FactDerivation),                     // text planted in a start-up file
-		"core.zones:session-loader":    On(FactTouch),                          // a script the line writes
-		"core.zones:raw-data-delete":   On(FactTouch),                          // a delete in raw data
-		"core.zones:shared-delete":     On(FactTouch),                          // a recursive delete on shared storage
-		"core.local:autorun-plant":     On(FactTouch | FactNotShell),           // a written instructions/task file
-		"core.local:autorun-task":      On(FactTouch | FactNotShell),           //
-		"core.zones:startup-append":    On(FactTouch),                          //
-		"core.zones:autostart":         On(FactTouch, "ditto", "gcp", "rsync"), //
+		"core.shell:dd-device":               On(FactWrite),                // a written path on a block device
+		"core.paths:ssh":                     On(FactHomeDot),              // ~/.ssh
+		"core.paths:cloud-credentials":       On(FactHomeDot),              // ~/.aws, ~/.config/gcloud, ~/.kube/config…
+		"core.paths:gnupg":                   On(FactHomeDot),              // ~/.gnupg
+		"core.paths:etc":                     On(FactEtc),                  // /etc, /private/etc
+		"core.paths:credentials-files":       On(FactPath),                 // any named path by its base name
+		"core.paths:env-write":               On(FactWrite),                // a written .env
+		"core.sensitive:project-file":        On(FactWrite),                // a written CI file, lockfile
+		"core.self:settings-hooks":           On(FactWrite | FactNotShell), // a shell's writes, or a file tool's file
+		"core.self:warden-files":             On(FactChange),               // a path not only read
+		"core.self:hook-scripts":             On(FactWrite, "chmod"),       // a written hook script, chmod -x of one
+		"core.secrets:in-content":            On(FactNotShell | FactWrite), // a file tool's content, or a line that writes
+		"core.secrets:read-secret":           On(FactPath),                 // a read of a secret file
+		"core.destroy:kernel-write":          On(FactWrite, "sysctl"),      // /proc, /sys written; sysctl -w
+		"core.destroy:truncate":              On(FactRedirect, "ln", "truncate", "cp", "tee"),
+		"core.zones:startup-hijack":          On(FactDerivation),                          // text planted to run later
+		"core.zones:deny":                    On(FactTouch),                               // the verdict table, per effect on a path
+		"core.zones:ask":                     On(FactTouch),                               //
+		"core.zones:startup-replace":         On(FactTouch),                               //
+		"core.zones:path-shadow":             On(FactTouch),                               //
+		"core.zones:startup-loader":          On(FactDerivation),                          // text planted in a start-up file
+		"core.zones:session-loader":          On(FactTouch),                               // a script the line writes
+		"core.zones:raw-data-delete":         On(FactTouch),                               // a delete in raw data
+		"core.zones:shared-delete":           On(FactTouch),                               // a recursive delete on shared storage
+		"core.local:autorun-plant":           On(FactTouch | FactNotShell),                // a written instructions/task file
+		"core.local:autorun-task":            On(FactTouch | FactNotShell),                //
+		"core.secrets:print-credential-file": On(FactPath),                                // a credentials file read
+		"core.secrets:borrowed-agent":        On(0).OrText("SSH_AUTH_SOCK"),               // the variable set on the line
+		"external.systems:web-backdoor":      On(FactNotShell).OrText("$_", "req", "Req"), // written code that reads a request
+		"external.systems:deploy-script":     On(FactInterp).OrText("/"),                  // a script run by path or by a shell
+		"core.zones:startup-append":          On(FactTouch),                               //
+		"core.zones:autostart":               On(FactTouch, "ditto", "gcp", "rsync"),      //
 
 		// what the commands carry
 		"core.shell:fork-bomb":              On(FactPipe | FactPayload), // a function piped into itself, a forking one-liner

@@ -1,0 +1,120 @@
+package policy
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
+)
+
+// Secrets printed into the conversation: a tool's credentials file read
+// to the screen (cat ~/.cache/huggingface/token, grep token
+// ~/.config/rclone/rclone.conf). An environment dump filtered for a
+// provider's variables (env | grep -i 'hf_|wandb') is
+// core.local:env-secret-grep, its provider words data here
+// (policy/remoteops.txt env-provider-words). Sending them anywhere is denied by
+// the exfil rules; here the user is asked, since the transcript keeps them.
+
+// credentialNotSecret: files in credential directories that hold no
+// secret (ssh's config, known hosts, public keys).
+func credentialNotSecret(p string) bool {
+	b := path.Base(p)
+	return strings.HasSuffix(b, ".pub") || b == "config" && strings.HasSuffix(path.Dir(p), "/.ssh") || b == "known_hosts" || b == "known_hosts.old" || b == "authorized_keys" ||
+		b == "config.yml" && strings.HasSuffix(path.Dir(p), "/.config/gh") // gh's settings; its tokens are in hosts.yml
+}
+
+func net3SecretRules() []Rule {
+	return []Rule{
+		{
+			ID: "core.secrets:print-credential-file", Mode: Ask, Tools: shellTools,
+			Desc: "Reading a tool's credentials file into the conversation (cat ~/.cache/huggingface/token, grep token ~/.config/rclone/rclone.conf, cat ~/.kaggle/kaggle.json): the transcript keeps the token; listing, public keys and ssh's config stay allowed",
+			Match: func(e *Env) string {
+				for _, p := range e.F.Paths {
+					if p.Op != OpRead || !strings.HasPrefix(p.Path, e.F.Home+"/") || strings.HasPrefix(p.Path, e.F.Project+"/") || listing[p.Via] || p.Via == "source" || p.Via == "." || credentialNotSecret(p.Path) {
+						continue
+					}
+					if !callfacts.IsCredential(p.Path, e.F.Home) {
+						continue
+					}
+					if generatesKeys(e, p.Via) || usesSecretQuietly(e, p.Via) || reducedOutput(e, p.Via) {
+						continue
+					}
+					return fmt.Sprintf("%s reads %s, a credentials file, into the conversation", p.Via, homeRel(p.Path, e.F.Home))
+				}
+				return ""
+			},
+			Catch: []string{"cat ~/.cache/huggingface/token", "grep -r 'token' ~/.config/rclone/rclone.conf", "cat ~/.kaggle/kaggle.json", "head -3 ~/.config/gh/hosts.yml", "less ~/.s3cfg"},
+			Allow: []string{"ls ~/.cache/huggingface", "cat ~/.ssh/config", "cat ~/.config/gh/config.yml", "cat ~/.ssh/id_ed25519.pub", "cat ~/.cache/huggingface/hub/version.txt", "grep -c token ~/.config/rclone/rclone.conf", "cat ~/.config/rclone/README.md"},
+		},
+	}
+}
+
+// envProviderWord: a filter's pattern names an API provider's variables
+// (HF_TOKEN, WANDB_API_KEY, OPENAI_API_KEY; policy/remoteops.txt
+// env-provider-words): what it prints are those credentials.
+func envProviderWord(a string) bool {
+	l := strings.ToLower(a)
+	for w := range opsList("env-provider-words") {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretPattern: a search pattern that looks for credentials (a key's
+// prefix or a credential's name).
+var secretPattern = re(`(?i)(password|passwd|secret|token|api[_-]?key|apikey|private[_-]?key|aws_access|\bsk-|sk_live|AKIA|ghp_|gho_|github_pat|xox[bp]-|BEGIN [A-Z ]*PRIVATE)`)
+
+// net3SecretHuntRule: a recursive search of home, its config or the
+// whole disk for credentials (grep -r "sk-" ~/.config, rg -i 'api_key'
+// ~): every match prints a secret of some tool into the conversation.
+func net3SecretHuntRule() Rule {
+	return cmdRule("core.secrets:secret-hunt", Ask, "A recursive search of the home directory, its configuration or the whole disk for credentials (grep -r \"sk-\" ~/.config, rg -i api_key ~, grep -rE 'AKIA|ghp_' /): each match prints some tool's secret into the conversation; searches of the project stay allowed", []string{"grep", "egrep", "rg", "ag", "ack", "git-grep"},
+		func(e *Env, c *Cmd) string {
+			if c.Captured || c.Has("-l", "--files-with-matches", "-c", "--count", "-q", "--quiet") || len(c.Upstream) > 0 && c.Name != "rg" {
+				return ""
+			}
+			recursive := c.Name != "grep" && c.Name != "egrep" || c.Has("-r", "-R", "--recursive") || hasShortFlag(c, 'r') || hasShortFlag(c, 'R')
+			if !recursive || len(c.Pos) < 2 {
+				return ""
+			}
+			where := ""
+			for _, t := range c.Pos[1:] {
+				p := e.abs(c, t)
+				if strings.HasPrefix(p, e.F.Project+"/") || p == e.F.Project {
+					continue // the project's own files
+				}
+				switch z := callfacts.ZoneOf(p, e.F.Home, e.F.Project); {
+				case p == "/" || p == e.F.Home || z == callfacts.ZoneHomeConfig || z == callfacts.ZoneCredentials || z == callfacts.ZoneHomeData && strings.Count(strings.TrimPrefix(p, e.F.Home), "/") <= 1:
+					where = t
+				}
+			}
+			if where == "" {
+				return ""
+			}
+			pat := c.Pos[0]
+			for i, a := range c.Args {
+				if (a == "-e" || a == "--regexp") && i+1 < len(c.Args) {
+					pat = c.Args[i+1]
+				}
+			}
+			if !secretPattern.MatchString(pat) {
+				return ""
+			}
+			return c.Name + " searches " + where + " for credentials (" + pat + ") and prints what it finds: " + c.String()
+		},
+		[]string{`grep -r "sk-" ~/.config`, "rg -i 'api_key' ~", "grep -rE 'AKIA|ghp_' / 2>/dev/null", "grep -ri password ~/.local/share", "ag -i token ~/"},
+		[]string{"grep -r token src/", "rg -i api_key .", "grep -rc password ~/.config", "grep -r TODO ~/.config", "grep -ri password docs/"})
+}
+
+// hasShortFlag: a bundle of short options holds f (-rn, -Hri).
+func hasShortFlag(c *Cmd, f byte) bool {
+	for _, a := range c.Args {
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], f) >= 0 {
+			return true
+		}
+	}
+	return false
+}
