@@ -5,7 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
+
+	"github.com/warden-dev/warden/internal/hookwire"
+	"github.com/warden-dev/warden/internal/hookwire/settle"
 )
 
 // pacedOnFigures checks that the PostToolUse runs decided from the stored
@@ -63,9 +67,16 @@ func (b *bench) hookWork(conn *sql.Conn, ev string, firstSeq int) ([]float64, er
 }
 
 // countRows counts all events and those that are not a clean allow (a
-// pacing sleep included). Without a held conn it opens and closes its own,
-// outside any timed run.
+// pacing sleep included), once the keeper recorded every hook it had
+// answered (a settle request: it answers a hook before it records it, so
+// without one the count taken as a phase's baseline could miss the row
+// of the hook run just before — the keeper phase's first — and the phase
+// would then count it as one of its own, one row too many; more likely
+// the slower the keeper, say with a tracer on it). Without a keeper the
+// settle returns at once. Without a held conn it opens and closes its
+// own, outside any timed run.
 func (b *bench) countRows(conn *sql.Conn) (total, bad int, err error) {
+	settle.Wait(filepath.Dir(b.db), hookwire.SettleWait)
 	conn, done, err := b.useConn(conn)
 	if err != nil {
 		return 0, 0, err

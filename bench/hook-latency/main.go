@@ -715,8 +715,9 @@ func (b *bench) spawn(v variant) (time.Duration, error) {
 // claudeStdout is where a measured process writes its output: a pipe
 // read to its end (os/exec copies it, and Wait waits for the end), as
 // Claude Code reads a hook's output. A served hook's exit code reaches its
-// client before the event is recorded; the keeper closes the caller's
-// stdout only after the record, so a run ends when its row is stored.
+// client, and its stdout closes, before the event is recorded, so a run
+// may end a fraction of a millisecond before its row is stored: every
+// count settles first (countRows).
 var claudeStdout io.Writer = io.Discard
 
 // stderrEmpty fails when any process complained: warden fails open with a

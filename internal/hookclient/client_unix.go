@@ -6,7 +6,6 @@ import (
 	"os"
 	"syscall"
 	"time"
-	"unsafe"
 
 	"github.com/warden-dev/warden/internal/hookwire"
 	"github.com/warden-dev/warden/internal/paths"
@@ -30,6 +29,9 @@ const (
 // viaKeeper asks the keeper to run args (hook or statusline and their
 // arguments). ok is false when no keeper answers or it declines; stdin is
 // untouched then. problem gets what went wrong after the keeper took it.
+// With the request goes its claim (hookwire): on a timely answer it is
+// not looked at; without one it settles whether the keeper or this
+// process runs the hook.
 //
 // It uses raw syscalls, not package net, to send: one connect, one
 // sendmsg. The answer is read through the runtime's poller (an os.File on
@@ -51,18 +53,23 @@ func viaKeeper(args []string, problem func(string)) (code int, ok bool) {
 	if len(sock) > hookwire.MaxSocketPath {
 		return 0, false
 	}
+	claim, ok := newClaim()
+	if !ok {
+		return 0, false
+	}
+	defer syscall.Close(claim)
 	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
 		return 0, false
 	}
 	syscall.CloseOnExec(fd)
-	if !send(fd, sock, args) {
+	if !send(fd, sock, args, claim) {
 		syscall.Close(fd)
 		return 0, false
 	}
 	if syscall.SetNonblock(fd, true) != nil {
 		syscall.Close(fd)
-		return noAnswer(problem)
+		return noAnswer(claim, problem)
 	}
 	conn := os.NewFile(uintptr(fd), "keeper") // pollable: non-blocking
 	defer conn.Close()
@@ -76,7 +83,7 @@ func viaKeeper(args []string, problem func(string)) (code int, ok bool) {
 		return 0, false // stdin is untouched: run it here
 	}
 	if n != 1 || err != nil || b[0] != hookwire.Accepted {
-		return noAnswer(problem)
+		return noAnswer(claim, problem)
 	}
 	// Accepted: the keeper owns stdin now; whatever happens next, this
 	// process must not run the hook again.
@@ -88,11 +95,30 @@ func viaKeeper(args []string, problem func(string)) (code int, ok bool) {
 	return int(b[0]), true
 }
 
+// newClaim makes the request's claim (hookwire): the read end of a pipe
+// holding one byte, its write end closed. Whoever reads the byte owns
+// the hook; the other finds the pipe empty (EOF at once, never a wait).
+// false: no descriptors left, run the hook here.
+func newClaim() (int, bool) {
+	var p [2]int
+	if syscall.Pipe(p[:]) != nil { // Pipe2 is not on every unix
+		return 0, false
+	}
+	syscall.CloseOnExec(p[0]) // this process starts no other between
+	n, err := syscall.Write(p[1], []byte{hookwire.ClaimByte})
+	syscall.Close(p[1])
+	if n != 1 || err != nil {
+		syscall.Close(p[0])
+		return 0, false
+	}
+	return p[0], true
+}
+
 // send connects fd to the keeper's socket and sends the request with
-// this process's stdin, stdout and stderr; connect and sendmsg block, for
-// at most acceptWait (SO_SNDTIMEO). false: no keeper (ENOENT,
-// ECONNREFUSED), a full backlog, or a send that failed.
-func send(fd int, sock string, args []string) bool {
+// this process's stdin, stdout and stderr and the claim; connect and
+// sendmsg block, for at most acceptWait (SO_SNDTIMEO). false: no keeper
+// (ENOENT, ECONNREFUSED), a full backlog, or a send that failed.
+func send(fd int, sock string, args []string, claim int) bool {
 	setTimeout(fd, syscall.SO_SNDTIMEO, acceptWait)
 	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: sock}); err != nil {
 		return false
@@ -107,36 +133,35 @@ func send(fd int, sock string, args []string) bool {
 	if syscall.Stat(".", &st) == nil {
 		r.CwdDev, r.CwdIno = uint64(st.Dev), uint64(st.Ino)
 	}
-	return sendAll(fd, r.Encode(), syscall.UnixRights(0, 1, 2)) == nil
+	return sendAll(fd, r.Encode(), syscall.UnixRights(0, 1, 2, claim)) == nil
 }
 
-// noAnswer: the keeper went away, or is stuck. It may have taken the hook
-// and read stdin; only if it did not is the hook run here (never twice,
+// noAnswer: no answer in time, the keeper went away, or it is stuck.
+// A stalled keeper (a debugger or tracer on it, a starved machine) may
+// still take the request from its socket when it comes back, and stdin
+// alone cannot say whether it will: it may not have read it yet. The
+// claim decides: this process takes it back — then the keeper, finding
+// it gone, leaves the hook alone and this process runs it — or the
+// keeper took it first and the hook is the keeper's (never run twice,
 // never on a half-read payload).
-func noAnswer(problem func(string)) (code int, ok bool) {
-	if untouched(0) {
+func noAnswer(claim int, problem func(string)) (code int, ok bool) {
+	if takeClaim(claim) {
 		return 0, false
 	}
 	problem("the keeper stopped before it finished")
 	return 0, true
 }
 
-// untouched reports whether nothing was read from fd (stdin) yet: a pipe
-// or socket still holds bytes (Claude Code writes the whole payload at
-// once, before or while this process starts), a file is still at its
-// start. The keeper shares the open file, so its reads show here.
-func untouched(fd int) bool {
-	var st syscall.Stat_t
-	if syscall.Fstat(fd, &st) != nil {
-		return false
+// takeClaim reads the claim's byte: true when this process got it.
+func takeClaim(claim int) bool {
+	var b [1]byte
+	for {
+		n, err := syscall.Read(claim, b[:])
+		if err == syscall.EINTR {
+			continue
+		}
+		return n == 1 && err == nil
 	}
-	if st.Mode&syscall.S_IFMT == syscall.S_IFREG {
-		off, err := syscall.Seek(fd, 0, 1) // SEEK_CUR
-		return err == nil && off == 0
-	}
-	var pending int32
-	_, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), fionread, uintptr(unsafe.Pointer(&pending)))
-	return e == 0 && pending > 0
 }
 
 // passable: only a pipe, socket or file is handed over. A terminal's open

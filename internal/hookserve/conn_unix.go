@@ -130,6 +130,16 @@ func (s *Server) handle(conn *net.UnixConn, id uint64) {
 	}
 	release := sync.OnceFunc(func() { <-s.slots })
 	defer release()
+	// Nothing declines past this point, so take the claim (hookwire): a
+	// client that waited for an answer in vain (this process stalled
+	// while the request sat in its socket) took it back and runs the
+	// hook itself; then this server must not touch its stdin at all.
+	if !takeClaim(fds[3]) {
+		s.decline(conn, "its client stopped waiting for an answer and runs the hook itself (this server was stalled)")
+		return
+	}
+	syscall.Close(fds[3])
+	fds = fds[:3]
 	// Taken: from here on the request is this server's to answer (stdin
 	// is read below); the client hears Accepted with the exit code, or at
 	// AcceptGrace when the hook takes longer.
@@ -235,8 +245,8 @@ func (s *Server) refuse(conn *net.UnixConn, req *hookwire.Request, fds []int) st
 	if req.Args[0] == "statusline" && wrapArg(req.Args[1:]) == "\x00" {
 		return "statusline arguments for warden-core to parse (and explain): " + strings.Join(req.Args[1:], " ")
 	}
-	if len(fds) != 3 {
-		return fmt.Sprintf("%d descriptors instead of stdin, stdout and stderr", len(fds))
+	if len(fds) != hookwire.RequestFDs {
+		return fmt.Sprintf("%d descriptors instead of stdin, stdout, stderr and the claim", len(fds))
 	}
 	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
 		return fmt.Sprintf("peer uid %d is not this server's %d (%v)", uid, os.Getuid(), err)
@@ -313,6 +323,24 @@ func readRequest(conn *net.UnixConn) (*hookwire.Request, []int, error) {
 			return nil, fds, fmt.Errorf("read request: %w", err)
 		}
 		data = append(data, more[:m]...)
+	}
+}
+
+// takeClaim reads the claim's byte (hookwire): true when this server got
+// it, false when the client took it back. Non-blocking: a claim is a
+// pipe whose writer is closed, and any other descriptor must not hold a
+// worker.
+func takeClaim(fd int) bool {
+	if syscall.SetNonblock(fd, true) != nil {
+		return false
+	}
+	var b [1]byte
+	for {
+		n, err := syscall.Read(fd, b[:])
+		if err == syscall.EINTR {
+			continue
+		}
+		return n == 1 && err == nil && b[0] == hookwire.ClaimByte
 	}
 }
 

@@ -123,6 +123,9 @@ type call struct {
 	// hangUp closes the connection this long after the server took the
 	// request, as a client killed by Claude Code does.
 	hangUp time.Duration
+	// withdrawn: the client took its claim back before the server got to
+	// the request, as one that waited for an answer in vain does.
+	withdrawn bool
 }
 
 type result struct {
@@ -167,10 +170,12 @@ func (r *rig) do(t testing.TB, c call) result {
 	}
 	defer conn.Close()
 	sent := time.Now()
-	_, _, err = conn.WriteMsgUnix(req.Encode(), syscall.UnixRights(int(inR.Fd()), int(outW.Fd()), int(errW.Fd())), nil)
+	claim := newClaim(t, !c.withdrawn)
+	_, _, err = conn.WriteMsgUnix(req.Encode(), syscall.UnixRights(int(inR.Fd()), int(outW.Fd()), int(errW.Fd()), int(claim.Fd())), nil)
 	inR.Close()
 	outW.Close()
 	errW.Close()
+	claim.Close()
 	if err != nil {
 		return result{err: err}
 	}
@@ -292,4 +297,19 @@ func waitFor(d time.Duration, cond func() bool) bool {
 		}
 	}
 	return cond()
+}
+
+// newClaim is a request's claim (hookwire): a pipe's read end holding
+// the claim byte, or with full false an empty one (the client took it).
+func newClaim(t testing.TB, full bool) *os.File {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full {
+		w.Write([]byte{hookwire.ClaimByte})
+	}
+	w.Close()
+	return r
 }

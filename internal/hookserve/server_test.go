@@ -203,8 +203,8 @@ func TestGarbageIsDeclinedAndCounted(t *testing.T) {
 		c.Close()
 	}
 	raw([]byte("GET / HTTP/1.1\r\n\r\n"))
-	raw([]byte("WDNH2\xff\xff\xff\xff"))
-	raw([]byte("WDNH2\x00\x00\x00\x00\x00\x00\x00\x01/\x00\x00\x00\x00\x00\x00\x00\x03a,b"))
+	raw([]byte("WDNH3\xff\xff\xff\xff"))
+	raw([]byte("WDNH3\x00\x00\x00\x00\x00\x00\x00\x01/\x00\x00\x00\x00\x00\x00\x00\x03a,b"))
 	for name, c := range map[string]call{
 		"unknown command":   {args: []string{"rm", "-rf"}},
 		"another store":     {args: hookArgs(), environ: []string{"WARDEN_HOME=/nonexistent/elsewhere"}},

@@ -19,8 +19,20 @@
 //	                 NUL-joined; facts is "umask,dev,ino" in decimal (the
 //	                 client's umask, and the device and inode of its
 //	                 working directory, so the keeper can check the path
-//	                 still names it). The message carries fds 0, 1, 2 as
-//	                 SCM_RIGHTS.
+//	                 still names it). The message carries fds 0, 1, 2 and
+//	                 the claim as SCM_RIGHTS.
+//	the claim:       the read end of a pipe holding one byte (ClaimByte),
+//	                 its write end closed. Whoever reads that byte runs
+//	                 the hook: the keeper reads it after it decided to
+//	                 take the request and before it touches stdin; a
+//	                 client that got no answer in time reads it before it
+//	                 runs the hook itself. The other finds the pipe empty
+//	                 (EOF: no wait) and leaves the hook alone — the
+//	                 keeper declines, the client allows. So a keeper that
+//	                 stalls past the client's wait and finds the request
+//	                 in its socket afterwards never runs it a second time;
+//	                 stdin cannot tell, as the keeper may not have read it
+//	                 yet when the client looks.
 //	keeper → client: Accepted (the keeper runs the hook; the client must
 //	                 not touch stdin) or Declined (the client runs the hook
 //	                 itself: stdin is untouched), then after Accepted one
@@ -29,7 +41,7 @@
 //	                 in one write, so the client wakes once; a slower one
 //	                 gets Accepted at the grace. A connection that closes
 //	                 with no byte at all means the keeper died: the client
-//	                 runs the hook itself only if its stdin is untouched.
+//	                 runs the hook itself only if it gets the claim.
 //
 // A settle request is a request whose only argument is Settle, with no
 // descriptors: the keeper answers Accepted and 0 once every hook it had
@@ -51,13 +63,20 @@ import (
 )
 
 // Magic starts every request; its last digit is the protocol version.
-const Magic = "WDNH2"
+const Magic = "WDNH3"
 
 // Replies.
 const (
 	Accepted byte = 'A'
 	Declined byte = 'D'
 )
+
+// ClaimByte is the byte in the claim pipe sent with a request.
+const ClaimByte byte = 'C'
+
+// RequestFDs is how many descriptors a hook or status line request
+// carries: stdin, stdout, stderr and the claim.
+const RequestFDs = 4
 
 // Settle is the argument of a settle request; SettleWait bounds how long
 // the keeper waits before it answers one.
