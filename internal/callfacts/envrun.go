@@ -104,31 +104,15 @@ func envRunInner(name string, args []string) (inner []string, payload string) {
 			}
 			continue
 		}
-		n := 0
-		for j := 0; j < len(rest); j++ {
-			a := rest[j]
-			if a == "--" {
-				if j+1+r.rest-n < len(rest) {
-					return rest[j+1+r.rest-n:], ""
-				}
-				break
-			}
-			if strings.HasPrefix(a, "-") && len(a) > 1 {
-				if r.vals[a] {
-					j++
-				}
-				continue
-			}
-			if n == r.rest {
-				if j == len(rest)-1 && strings.ContainsAny(a, " ;|&") {
-					return nil, a // bsub "rm -rf ~/x": one command line, run by a shell
-				}
-				if r.self {
-					return append([]string{name}, rest[j:]...), ""
-				}
-				return rest[j:], ""
-			}
-			n++
+		k := commandAt(rest, func(o string) bool { return r.vals[o] }, r.rest)
+		switch {
+		case k < 0:
+		case k == len(rest)-1 && strings.ContainsAny(rest[k], " ;|&"):
+			return nil, rest[k] // bsub "rm -rf ~/x": one command line, run by a shell
+		case r.self:
+			return append([]string{name}, rest[k:]...), ""
+		default:
+			return rest[k:], ""
 		}
 	}
 	return nil, ""

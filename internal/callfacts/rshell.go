@@ -91,30 +91,41 @@ func remoteShellPayload(name string, args []string) (payload string, where []str
 		if r.rest < 0 {
 			continue
 		}
-		n := 0
-		for j := 0; j < len(rest); j++ {
-			a := rest[j]
-			if a == "--" {
-				if j+1+r.rest-n < len(rest) {
-					return strings.Join(rest[j+1+r.rest-n:], " "), rest[:j+1+r.rest-n]
-				}
-				break
-			}
-			if strings.HasPrefix(a, "-") && len(a) > 1 {
-				for _, v := range r.vals {
-					if a == v {
-						j++
-					}
-				}
-				continue
-			}
-			if n == r.rest {
-				return strings.Join(rest[j:], " "), rest[:j]
-			}
-			n++
+		if k := commandAt(rest, func(o string) bool { return slices.Contains(r.vals, o) }, r.rest); k >= 0 {
+			return strings.Join(rest[k:], " "), rest[:k]
 		}
 	}
 	return "", nil
+}
+
+// commandAt is where the command a runner runs starts in args (what
+// follows the runner's opening words): after its options — those
+// takesValue names take the next word — and skip positionals (a host, an
+// image), or right after a "--" (the positionals still owed counted after
+// it); -1 when args hold none. Remote shells (rshell.txt) and environment
+// runners (envrun.txt) read their command line the same way.
+func commandAt(args []string, takesValue func(string) bool, skip int) int {
+	n := 0
+	for j := 0; j < len(args); j++ {
+		a := args[j]
+		if a == "--" {
+			if k := j + 1 + skip - n; k < len(args) {
+				return k
+			}
+			return -1
+		}
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			if takesValue(a) {
+				j++
+			}
+			continue
+		}
+		if n == skip {
+			return j
+		}
+		n++
+	}
+	return -1
 }
 
 // openingWords: args open with words (options between them skipped);
