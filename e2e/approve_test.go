@@ -19,6 +19,9 @@ func TestToolApprovalEndToEnd(t *testing.T) {
 		Files: map[string]string{
 			"../home/.warden/config.toml": "[llm]\nprovider = \"anthropic\"\nmodel_sonnet = \"judge-sonnet\"\nmodel_haiku = \"judge-haiku\"\n" +
 				"[validation]\ntool_approve = true\n[tempo]\nenabled = false\n",
+			// The script exists, as in a real project: the policy reads it
+			// and flags nothing, so the judges decide.
+			"scripts/deploy.sh": "#!/bin/sh\necho \"deploying to $2\"\n",
 		},
 		Env: []string{"WARDEN_JUDGE_BIN=" + bin},
 		Script: Script{

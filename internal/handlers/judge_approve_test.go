@@ -58,7 +58,10 @@ func newApproveEnv(t *testing.T, script map[string][]apiReply) *approveEnv {
 	cfg.LLM.ModelHaiku, cfg.LLM.ModelSonnet, cfg.LLM.ModelOpus = approveHaiku, approveSonnet, approveSonnet
 	cfg.Validation.ToolApprove, cfg.Validation.Lazy = true, false
 	project := filepath.Join(dir, "project")
-	os.MkdirAll(project, 0o755)
+	// The deploy script exists, as in a real project: the policy reads it
+	// and finds nothing to flag, so the judge is what decides.
+	os.MkdirAll(filepath.Join(project, "scripts"), 0o755)
+	os.WriteFile(filepath.Join(project, "scripts", "deploy.sh"), []byte("#!/bin/sh\necho \"deploying to $2\"\n"), 0o755)
 	tr := filepath.Join(dir, "transcript.jsonl")
 	os.WriteFile(tr, []byte(`{"type":"user","message":{"role":"user","content":"Ship the release: build it and deploy to staging."}}
 {"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"I will build and then deploy to STAGING-ONLY."}]}}
