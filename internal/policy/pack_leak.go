@@ -45,7 +45,7 @@ func secretName(v string) bool {
 			return true
 		}
 	}
-	return false
+	return walletSecretName(u)
 }
 
 // printsSecret says which secret a command prints into the transcript:
