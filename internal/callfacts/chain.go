@@ -123,7 +123,9 @@ func castKind(c *Cmd, t *chainTables, kind string) string {
 }
 
 // chainNet is the network class c's options name, else the program's
-// default, else unknown.
+// default, else unknown. A local endpoint wins over a chain id: anvil
+// forking mainnet keeps chain id 1, and the transaction goes to the node
+// the URL names.
 func chainNet(c *Cmd, t *chainTables) (class, word string) {
 	for i, a := range c.Args {
 		for _, o := range t.netopt[c.Name] {
@@ -138,8 +140,15 @@ func chainNet(c *Cmd, t *chainTables) (class, word string) {
 			default:
 				continue
 			}
-			return classifyNet(v, t), v
+			if k := classifyNet(v, t); k == "local" {
+				return k, v
+			} else if class == "" {
+				class, word = k, v
+			}
 		}
+	}
+	if class != "" {
+		return class, word
 	}
 	if d := t.defaults[c.Name]; d != "" {
 		return d, ""
