@@ -56,6 +56,14 @@ func effectOf(c *Cmd) (Effect, string) {
 			return a.Effect, c.Name + " " + a.What // hostacts.txt
 		}
 	}
+	if chainTools()[c.Name] {
+		if tx := c.ChainTx(); tx != nil {
+			if tx.Kind == "final" {
+				return EffectDelete, c.Name + " sends a transaction that cannot be undone (" + tx.Kind + ")"
+			}
+			return EffectWrite, c.Name + " signs and sends a transaction (" + tx.Kind + ")"
+		}
+	}
 	if downgrades().cmds[c.Name] != nil {
 		if lv, why := c.Downgrade(); lv == "deny" {
 			return EffectWrite, why // the machine's trust store, proxy or antivirus changed

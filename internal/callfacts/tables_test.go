@@ -21,6 +21,7 @@ func TestEveryTableLoads(t *testing.T) {
 		"rshell.txt":       func() { rshellRules() },
 		"envrun.txt":       func() { envRuns() },
 		"imageclis.txt":    func() { imageCLIs() },
+		"chain.txt":        func() { chainTable() },
 	} {
 		func() {
 			defer func() {

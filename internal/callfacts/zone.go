@@ -50,7 +50,8 @@ var homeCredentials = []string{".ssh", ".aws", ".gnupg", ".config/gh", ".kube/co
 	".config/ngrok/ngrok.yml", ".ngrok2/ngrok.yml", ".config/gh-copilot", ".config/github-copilot/hosts.json", ".config/github-copilot/apps.json",
 	".terraformrc", ".my.cnf", ".mylogin.cnf", ".pulumi/credentials.json", ".oci", ".config/hcloud/cli.toml", ".config/linode-cli", ".cloudflared",
 	".wrangler/config", ".config/.wrangler/config", ".supabase/access-token", ".railway/config.json", ".config/stripe/config.toml", ".twilio-cli/config.json",
-	".config/composer/auth.json", ".composer/auth.json"} // Claude Code's own login: a credential before it is the agent's config
+	".config/composer/auth.json", ".composer/auth.json",
+	".foundry/keystores", ".near-credentials", ".sui/sui_config/sui.keystore", ".aptos/config.yaml", ".brownie/accounts", ".starknet_accounts", ".starkli-wallets"} // Claude Code's own login: a credential before it is the agent's config
 
 // credentialNames hold secrets wherever they are.
 var credentialNames = map[string]bool{"id_rsa": true, "id_ed25519": true, "id_ecdsa": true, "id_dsa": true,
@@ -59,7 +60,8 @@ var credentialNames = map[string]bool{"id_rsa": true, "id_ed25519": true, "id_ec
 
 // systemSecrets are the system's own credentials.
 var systemSecrets = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh",
-	"/etc/ssl/private", "/private/etc/shadow", "/private/etc/sudoers"}
+	"/etc/ssl/private", "/private/etc/shadow", "/private/etc/sudoers",
+	"/etc/wireguard", "/etc/ipsec.secrets", "/etc/NetworkManager/system-connections", "/etc/letsencrypt/live", "/etc/letsencrypt/archive", "/etc/krb5.keytab"}
 
 // homeCaches are rebuilt by the tools that fill them (relative to home).
 var homeCaches = []string{".cache", "Library/Caches", "Library/Developer/Xcode/DerivedData", ".gradle/wrapper/dists", ".npm", ".pnpm-store", ".yarn/cache", ".gradle/caches",

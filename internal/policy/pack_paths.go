@@ -89,7 +89,7 @@ func opVerb(op string) string {
 // credentialFiles are base names that hold secrets wherever they are.
 var credentialFiles = map[string]bool{".netrc": true, "_netrc": true, ".git-credentials": true, ".pypirc": true,
 	"credentials.json": true, "client_secret.json": true, "service-account.json": true, ".pgpass": true,
-	"id_rsa": true, "id_ed25519": true, "id_ecdsa": true, "id_dsa": true, ".htpasswd": true, "secrets.yml": true,
+	"id_rsa": true, "id_ed25519": true, "id_ecdsa": true, "id_dsa": true, ".htpasswd": true, "secrets.yml": true, "secrets.yaml": true,
 	"master.key": true, "credentials.yml.enc": true, ".vault-token": true,
 	"keystore.properties": true, "key.properties": true} // Android signing passwords
 

@@ -1,0 +1,218 @@
+package callfacts
+
+import (
+	_ "embed"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
+)
+
+// chainText lists, as data, the commands that sign a blockchain
+// transaction and send it, the contract functions that move funds or
+// cannot be undone, and how each tool names its network.
+//
+//go:embed chain.txt
+var chainText string
+
+// ChainTx is a transaction a command signs and sends: its kind (chain.txt:
+// send, approve, move, final), the network class it goes to (local, test,
+// main, unknown) and the word that named the network.
+type ChainTx struct {
+	Kind, Net, NetWord string
+}
+
+// Real reports whether the transaction may spend real money: a main
+// network, or one the line does not show (a variable, a config file).
+func (t *ChainTx) Real() bool { return t.Net == "main" || t.Net == "unknown" }
+
+type chainTables struct {
+	tx       map[string][]wordRule
+	fn       map[string]string   // function name (lower case) → kind
+	net      map[string]string   // network word → class
+	netopt   map[string][]string // program → options naming the network
+	defaults map[string]string   // program → class when none is named
+}
+
+var chainTable = sync.OnceValue(func() *chainTables {
+	t := &chainTables{fn: map[string]string{}, net: map[string]string{}, netopt: map[string][]string{}, defaults: map[string]string{}}
+	var txLines []datatable.Line
+	for _, l := range datatable.Lines("chain.txt", chainText) {
+		f := l.Fields
+		if len(f) < 3 {
+			panic(l.Errorf("want tx|fn|net|netopt|default then its words, got %q", l.Text))
+		}
+		switch f[0] {
+		case "tx":
+			l.Fields = f[1:]
+			txLines = append(txLines, l)
+		case "fn":
+			for _, n := range f[2:] {
+				t.fn[strings.ToLower(n)] = f[1]
+			}
+		case "net":
+			for _, n := range f[2:] {
+				t.net[strings.ToLower(n)] = f[1]
+			}
+		case "netopt":
+			t.netopt[f[1]] = append(t.netopt[f[1]], f[2:]...)
+		case "default":
+			t.defaults[f[1]] = f[2]
+		default:
+			panic(l.Errorf("unknown section %q (want tx, fn, net, netopt or default)", f[0]))
+		}
+	}
+	t.tx = parseWords(txLines, true)
+	return t
+})
+
+// chainKindRank orders the kinds by harm, for a function that raises a
+// plain send.
+var chainKindRank = map[string]int{"send": 0, "change": 1, "approve": 2, "move": 3, "final": 4}
+
+// ChainTx is the transaction c signs and sends by chain.txt, nil when it
+// sends none (a read, a build, a local test, a dry run or help).
+func (c *Cmd) ChainTx() *ChainTx {
+	t := chainTable()
+	r := matchWords(t.tx[c.Name], c)
+	if r == nil {
+		return nil
+	}
+	tx := &ChainTx{Kind: r.kind}
+	if c.Name == "cast" {
+		tx.Kind = castKind(c, t, tx.Kind)
+	}
+	tx.Net, tx.NetWord = chainNet(c, t)
+	return tx
+}
+
+// castKind raises cast send's kind by the function it calls ("transfer(
+// address,uint256)", renounceOwnership()) and by --value; a change of
+// owner or implementation to the zero address cannot be undone.
+func castKind(c *Cmd, t *chainTables, kind string) string {
+	raise := func(k string) {
+		if chainKindRank[k] > chainKindRank[kind] {
+			kind = k
+		}
+	}
+	zero := false
+	for i, a := range c.Args {
+		if name, _, ok := strings.Cut(a, "("); ok && name != "" && !strings.HasPrefix(name, "$") {
+			if k := t.fn[strings.ToLower(name)]; k != "" {
+				raise(k)
+			}
+		}
+		if (a == "--value" || strings.HasPrefix(a, "--value=")) && i+1 <= len(c.Args) {
+			v := strings.TrimPrefix(a, "--value=")
+			if a == "--value" && i+1 < len(c.Args) {
+				v = c.Args[i+1]
+			}
+			if strings.Trim(v, "0.") != "" && strings.Trim(v, "0.") != "ether" && strings.Trim(v, "0.") != "wei" {
+				raise("move")
+			}
+		}
+		if strings.HasPrefix(a, "0x") && len(a) == 42 && strings.Trim(a[2:], "0") == "" {
+			zero = true
+		}
+	}
+	if zero && kind == "change" {
+		kind = "final"
+	}
+	return kind
+}
+
+// chainNet is the network class c's options name, else the program's
+// default, else unknown. A local endpoint wins over a chain id: anvil
+// forking mainnet keeps chain id 1, and the transaction goes to the node
+// the URL names.
+func chainNet(c *Cmd, t *chainTables) (class, word string) {
+	for i, a := range c.Args {
+		for _, o := range t.netopt[c.Name] {
+			var v string
+			switch {
+			case a == o && i+1 < len(c.Args):
+				v = c.Args[i+1]
+			case strings.HasPrefix(a, o+"="):
+				v = a[len(o)+1:]
+			case len(o) == 2 && strings.HasPrefix(a, o) && len(a) > 2 && a[2] != '-':
+				v = a[2:] // solana -um
+			default:
+				continue
+			}
+			if k := classifyNet(v, t); k == "local" {
+				return k, v
+			} else if class == "" {
+				class, word = k, v
+			}
+		}
+	}
+	if class != "" {
+		return class, word
+	}
+	if d := t.defaults[c.Name]; d != "" {
+		return d, ""
+	}
+	return "unknown", ""
+}
+
+// testWords in a variable's name or a host say the network is a test or
+// local one: $SEPOLIA_RPC_URL, https://eth-sepolia.g.alchemy.com.
+var testWords = []string{"sepolia", "goerli", "holesky", "hoodi", "testnet", "devnet", "localnet", "local", "anvil", "amoy", "mumbai", "fuji", "fork", "test"}
+
+// classifyNet reads a network's name, URL or variable.
+func classifyNet(v string, t *chainTables) string {
+	lv := strings.ToLower(strings.Trim(v, `"'`))
+	if c := t.net[lv]; c != "" {
+		return c
+	}
+	if strings.Contains(lv, "://") {
+		u, err := url.Parse(lv)
+		if err != nil {
+			return "unknown"
+		}
+		h := u.Hostname()
+		if t.net[h] == "local" || strings.HasPrefix(h, "127.") || strings.HasPrefix(h, "10.") || strings.HasPrefix(h, "192.168.") || strings.HasSuffix(h, ".local") {
+			return "local"
+		}
+		for _, w := range testWords {
+			if strings.Contains(h, w) || strings.Contains(u.Path, w) {
+				return "test"
+			}
+		}
+		if strings.Contains(h, "$") {
+			return "unknown"
+		}
+		return "main" // a public RPC endpoint
+	}
+	if strings.Contains(lv, "mainnet") {
+		return "main"
+	}
+	for _, w := range testWords {
+		if strings.Contains(lv, w) {
+			return "test"
+		}
+	}
+	if strings.HasPrefix(lv, "$") {
+		for w, c := range t.net {
+			if c == "main" && len(w) > 3 && strings.Contains(lv, w) {
+				return "main" // $POLYGON_RPC, $ARBITRUM_URL
+			}
+		}
+	}
+	return "unknown"
+}
+
+// chainTools are the programs chain.txt's tx lines name.
+var chainTools = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for n := range chainTable().tx {
+		m[n] = true
+	}
+	return m
+})
+
+// ChainTools are the programs that sign and send transactions (sorted).
+func ChainTools() []string { return chainToolList() }
+
+var chainToolList = sync.OnceValue(func() []string { return programNames(chainTable().tx) })
