@@ -3,6 +3,7 @@ package callfacts
 import (
 	"encoding/base64"
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf16"
 )
@@ -482,6 +483,9 @@ func (n *normalizer) paths(c *Cmd) {
 	known := op != ""
 	pos := c.Pos
 	t := tool(c.Name)
+	if len(pos) > 0 && slices.Contains(t.names, pos[0]) {
+		return // git check-ignore .env, git ls-files x: the paths are names, not files read or changed
+	}
 	if t.out != nil || t.into != nil {
 		files, dirs := t.outputs(c)
 		for _, p := range append(files, dirs...) {
