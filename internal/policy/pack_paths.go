@@ -432,14 +432,15 @@ func selfPack() Pack {
 					}
 				}
 				for _, p := range writes(e.F) {
-					if hookScript(p.Path) && p.Via != "chmod" {
+					if (hookScript(p.Path) || p.Op == OpDelete && strings.HasSuffix(p.Path, "/.claude/hooks")) && p.Via != "chmod" {
+						// the hooks directory itself moved or deleted takes every script along
 						return fmt.Sprintf("%s %s the hook script %s", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 					}
 				}
 				return ""
 			},
-			Catch: []string{"chmod -x ~/.claude/hooks/guard.sh", "rm .claude/hooks/pre.py", "chmod a-x /home/dev/proj/.claude/hooks/x.sh", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/.claude/hooks/guard.sh","content":"exit 0"}}`, "mv ~/.claude/hooks/a.sh /tmp/"},
-			Allow: []string{"cat ~/.claude/hooks/guard.sh", "chmod +x ~/.claude/hooks/guard.sh", "chmod -x ./scripts/build.sh", "ls .claude/hooks"},
+			Catch: []string{"chmod -x ~/.claude/hooks/guard.sh", "rm .claude/hooks/pre.py", "chmod a-x /home/dev/proj/.claude/hooks/x.sh", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/.claude/hooks/guard.sh","content":"exit 0"}}`, "mv ~/.claude/hooks/a.sh /tmp/", "mv ~/.claude/hooks ~/.claude/hooks.disabled"},
+			Allow: []string{"cat ~/.claude/hooks/guard.sh", "mkdir -p .claude/hooks", "cp -r .claude/hooks /tmp/hooks-backup", "chmod +x ~/.claude/hooks/guard.sh", "chmod -x ./scripts/build.sh", "ls .claude/hooks"},
 		},
 		{
 			ID: "core.self:warden-off", Mode: Deny, Tools: shellTools, Cmds: []string{"warden", "pace-maker", "pkill", "killall", "systemctl", "launchctl"},
