@@ -309,9 +309,14 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		}
 	default:
 		if IsShell(name) {
-			for i, a := range args {
+			for i := 0; i < len(args); i++ {
+				a := args[i]
 				if a == "--" {
 					break
+				}
+				if shellValueOpts[a] {
+					i++ // bash -o pipefail, -O expand_aliases, --rcfile F: the option's value, not the script
+					continue
 				}
 				if len(a) >= 2 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'c') && i+1 < len(args) {
 					var params []string
@@ -320,7 +325,11 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 					}
 					return nil, name + " -c", bindParams(args[i+1], params)
 				}
-				if !strings.HasPrefix(a, "-") {
+				if len(a) > 2 && (a[0] == '-' || a[0] == '+') && a[1] != '-' && (a[len(a)-1] == 'o' || a[len(a)-1] == 'O') {
+					i++ // bash -euo pipefail: the cluster's last option takes the next word
+					continue
+				}
+				if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+") {
 					break
 				}
 			}
@@ -785,3 +794,8 @@ func envAssign(a string) bool {
 	}
 	return true
 }
+
+// shellValueOpts are the shells' options that take the next word as their
+// value (set -o pipefail, shopt -s expand_aliases given on the command
+// line, a start-up file): the script or -c comes after it.
+var shellValueOpts = map[string]bool{"-o": true, "+o": true, "-O": true, "+O": true, "--rcfile": true, "--init-file": true}
