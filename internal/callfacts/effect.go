@@ -252,6 +252,9 @@ func wardenEffect(c *Cmd) (Effect, string) {
 // write when its library calls say so, nothing for perl -n/-p filters
 // (they print; -i was read before), else code that may change anything.
 func inlineEffect(c *Cmd) (Effect, string) {
+	if what := c.SDKDestroy(); what != "" {
+		return EffectDelete, c.Name + " code that deletes " + what + " through its SDK"
+	}
 	switch {
 	case DeleteCall.MatchString(c.Payload):
 		return EffectDelete, c.Name + " code that deletes files"

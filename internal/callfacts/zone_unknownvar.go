@@ -33,7 +33,9 @@ func scratchUnder(p string) bool {
 		return false
 	}
 	name := strings.TrimPrefix(p[i+1:], "{")
-	if j := strings.IndexFunc(name, func(r rune) bool { return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }); j >= 0 {
+	if j := strings.IndexFunc(name, func(r rune) bool {
+		return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}); j >= 0 {
 		name = name[:j]
 	}
 	for _, part := range strings.Split(strings.ToLower(name), "_") {
