@@ -291,6 +291,7 @@ func leakRules() []Rule {
 		credStoreRules()[1],
 		sendCredentialRule(),
 		sendSecretVarRule(),
+		interpSecretSendRule(),
 		sourceToNetworkRule(),
 		serveHomeRule(),
 	}
