@@ -3,6 +3,7 @@ package callfacts
 import (
 	"encoding/base64"
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf16"
 )
@@ -313,7 +314,11 @@ func (n *normalizer) scriptOf(c *Cmd, payload string, inner []string, stdin *tex
 		}
 		return nil, ""
 	}
-	if c.Has("-s") && IsShell(c.Name) || len(c.Pos) == 0 || c.Pos[0] == "-" || c.Pos[0] == "/dev/stdin" {
+	pos := c.Pos
+	if IsShell(c.Name) {
+		pos = shellOperands(c.Args) // bash -O expand_aliases <<< '…': the option's value is no script file
+	}
+	if c.Has("-s") && IsShell(c.Name) || len(pos) == 0 || pos[0] == "-" || pos[0] == "/dev/stdin" {
 		if c.Name == "source" || c.Name == "." {
 			return stdin, "its input"
 		}
@@ -322,8 +327,8 @@ func (n *normalizer) scriptOf(c *Cmd, payload string, inner []string, stdin *tex
 		}
 		return nil, ""
 	}
-	if t, ok := n.files[NormPath(c.Pos[0], n.cwd, n.home)]; ok {
-		return &t, "the file " + c.Pos[0] + " written earlier in the line"
+	if t, ok := n.files[NormPath(pos[0], n.cwd, n.home)]; ok {
+		return &t, "the file " + pos[0] + " written earlier in the line"
 	}
 	return nil, ""
 }
@@ -482,6 +487,9 @@ func (n *normalizer) paths(c *Cmd) {
 	known := op != ""
 	pos := c.Pos
 	t := tool(c.Name)
+	if len(pos) > 0 && slices.Contains(t.names, pos[0]) {
+		return // git check-ignore .env, git ls-files x: the paths are names, not files read or changed
+	}
 	if t.out != nil || t.into != nil {
 		files, dirs := t.outputs(c)
 		for _, p := range append(files, dirs...) {

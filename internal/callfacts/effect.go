@@ -260,6 +260,9 @@ func wardenEffect(c *Cmd) (Effect, string) {
 // write when its library calls say so, nothing for perl -n/-p filters
 // (they print; -i was read before), else code that may change anything.
 func inlineEffect(c *Cmd) (Effect, string) {
+	if what := c.SDKDestroy(); what != "" {
+		return EffectDelete, c.Name + " code that deletes " + what + " through its SDK"
+	}
 	switch {
 	case DeleteCall.MatchString(c.Payload):
 		return EffectDelete, c.Name + " code that deletes files"
@@ -309,12 +312,29 @@ func (c *Cmd) OnlyReports() bool {
 	if c.DryRun() {
 		return true
 	}
-	r := tool(c.Name).reports
+	return c.subIn(tool(c.Name).reports)
+}
+
+// OnlyKeeps reports whether c only adds a restore point: one of its
+// program's subcommands or options that take nothing away (tools.txt
+// keeps=: zfs snapshot, btrfs subvolume snapshot, lvcreate -s).
+func (c *Cmd) OnlyKeeps() bool { return c.subIn(tool(c.Name).keeps) }
+
+// subIn reports whether c's subcommand (or one of its options) is among
+// r: a word, a two-word subcommand written SUB:SUB (btrfs subvolume:list),
+// or an option.
+func (c *Cmd) subIn(r []string) bool {
 	if len(r) == 0 {
 		return false
 	}
 	if c.Has(r...) {
 		return true
+	}
+	if len(c.Pos) > 1 {
+		two := c.Pos[0] + ":" + c.Pos[1]
+		if slices.ContainsFunc(r, func(w string) bool { return strings.EqualFold(w, two) }) {
+			return true
+		}
 	}
 	words := c.Pos
 	if len(words) > 1 && strings.HasPrefix(words[0], "/dev/") {

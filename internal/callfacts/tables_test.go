@@ -18,6 +18,7 @@ func TestEveryTableLoads(t *testing.T) {
 		"downgrade.txt":    func() { downgrades() },
 		"execopts.txt":     func() { execOpts() },
 		"hostacts.txt":     func() { hostActTable() },
+		"sdkcalls.txt":     func() { sdkCalls() },
 		"rshell.txt":       func() { rshellRules() },
 		"envrun.txt":       func() { envRuns() },
 		"imageclis.txt":    func() { imageCLIs() },

@@ -29,6 +29,8 @@ type toolSpec struct {
 	chdir    []string
 	dry      []string
 	reports  []string // subcommands or options that only print what is there
+	keeps    []string // subcommands that only add a restore point (zfs snapshot)
+	names    []string // subcommands that take paths as names only (git check-ignore)
 	removes  *sourceRemover
 	// package managers: the subcommands (or options) that remove
 	// packages and that list the installed ones, the options that remove
@@ -146,6 +148,10 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 				s.dry = strings.Split(v, ",")
 			case "reports":
 				s.reports = strings.Split(v, ",")
+			case "keeps":
+				s.keeps = strings.Split(v, ",")
+			case "names":
+				s.names = strings.Split(v, ",")
 			case "uninstall":
 				s.uninstall = strings.Split(v, ",")
 			case "inventory":

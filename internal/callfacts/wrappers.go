@@ -309,18 +309,30 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		}
 	default:
 		if IsShell(name) {
-			for i, a := range args {
+			for i := 0; i < len(args); i++ {
+				a := args[i]
 				if a == "--" {
 					break
 				}
+				if shellValueOpts[a] {
+					i++ // bash -o pipefail, -O expand_aliases, --rcfile F: the option's value, not the script
+					continue
+				}
 				if len(a) >= 2 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'c') && i+1 < len(args) {
+					if args[i+1] == "--" && i+2 < len(args) {
+						i++ // bash -c -- 'script': the end of the options, then the script
+					}
 					var params []string
 					if i+3 < len(args) {
 						params = args[i+3:] // after $0: sh -c 'rm -rf "$1"' _ ~/x
 					}
 					return nil, name + " -c", bindParams(args[i+1], params)
 				}
-				if !strings.HasPrefix(a, "-") {
+				if len(a) > 2 && (a[0] == '-' || a[0] == '+') && a[1] != '-' && (a[len(a)-1] == 'o' || a[len(a)-1] == 'O') {
+					i++ // bash -euo pipefail: the cluster's last option takes the next word
+					continue
+				}
+				if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+") {
 					break
 				}
 			}
@@ -784,4 +796,28 @@ func envAssign(a string) bool {
 		}
 	}
 	return true
+}
+
+// shellValueOpts are the shells' options that take the next word as their
+// value (set -o pipefail, shopt -s expand_aliases given on the command
+// line, a start-up file): the script or -c comes after it.
+var shellValueOpts = map[string]bool{"-o": true, "+o": true, "-O": true, "+O": true, "--rcfile": true, "--init-file": true}
+
+// shellOperands are a shell's arguments after its options and their
+// values: the script file and its arguments (bash -o pipefail x.sh: x.sh).
+func shellOperands(args []string) []string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return args[i+1:]
+		case shellValueOpts[a]:
+			i++
+		case len(a) > 2 && (a[0] == '-' || a[0] == '+') && a[1] != '-' && (a[len(a)-1] == 'o' || a[len(a)-1] == 'O'):
+			i++
+		case !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+"):
+			return args[i:]
+		}
+	}
+	return nil
 }

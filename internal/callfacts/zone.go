@@ -26,7 +26,7 @@ const (
 	ZoneAgent       Zone = "agent"       // the agent's own config (~/.claude, .claude/)
 	ZoneElsewhere   Zone = "elsewhere"   // outside home, the project and the system dirs
 	ZoneUnknown     Zone = "unknown"     // the line does not show where: "$DIR", xargs' input
-	ZoneUnknownSub  Zone = "unknown-sub" // a named path under an unknown one: "$BUILD_DIR/out"
+	ZoneUnknownSub  Zone = "unknown-sub" // a named build or scratch path under an unknown one: "$BUILD_DIR/out"
 )
 
 // Zones lists every zone in table order.
@@ -174,11 +174,13 @@ func knownVar(p, home string) string {
 }
 
 // unknownZone tells a target the line does not show at all ("$DIR",
-// "$DIR/*": it may be home or /) from a named path under one
-// ("$BUILD_DIR/out"), which is neither.
+// "$DIR/*": it may be home or /) from a named build or scratch path under
+// one ("$BUILD_DIR/out", "$ROOT/dist"), which is neither. A named path
+// under a variable whose names say nothing of scratch ("$DATA_DIR/interim")
+// is as unknown as the variable (zone_unknownvar.go).
 func unknownZone(p string) Zone {
 	last := path.Base(strings.TrimSuffix(p, "/*"))
-	if strings.ContainsAny(last, "$`") || last == "." || last == ".." {
+	if strings.ContainsAny(last, "$`") || last == "." || last == ".." || !scratchUnder(p) {
 		return ZoneUnknown
 	}
 	return ZoneUnknownSub

@@ -22,7 +22,7 @@ func deployRule() Rule {
 			if dry := strings.Join(c.Flags, " "); strings.Contains(dry, "--dry-run") || strings.Contains(dry, "--preview") {
 				return ""
 			}
-			s := sub(c)
+			s := fannedSub(c)
 			w := deployWords[c.Name]
 			if c.Name == "ansible-playbook" {
 				return "ansible-playbook changes the hosts of its inventory: " + c.String()
@@ -66,7 +66,7 @@ func deployRule() Rule {
 // deployWords are each tool's subcommands that change a running
 // environment.
 var deployWords = map[string][]string{
-	"terraform": {"apply", "import", "taint", "untaint"}, "tofu": {"apply", "import", "taint", "untaint"}, "terragrunt": {"apply", "run-all"},
+	"terraform": {"apply", "import", "taint", "untaint"}, "tofu": {"apply", "import", "taint", "untaint"}, "terragrunt": {"apply", "import", "taint", "untaint"},
 	"pulumi": {"up", "update", "refresh", "import", "cancel"}, "kubectl": {"apply", "create", "replace", "patch", "scale", "set", "edit", "label", "annotate", "cordon", "taint", "autoscale", "expose", "rollout"},
 	"oc": {"apply", "create", "replace", "patch", "scale", "set", "edit", "rollout", "new-app"}, "k": {"apply", "create", "replace", "patch", "scale", "set", "edit", "rollout"},
 	"helm": {"install", "upgrade", "rollback"}, "helmfile": {"apply", "sync", "destroy"}, "cdk": {"deploy"}, "cdktf": {"deploy", "apply"},
@@ -76,4 +76,24 @@ var deployWords = map[string][]string{
 	"railway": {"up", "deploy"}, "render": {"deploy"}, "eksctl": {"create", "upgrade", "scale"},
 	"kops": {"update", "rolling-update"}, "nomad": {"run"}, "waypoint": {"up", "deploy"}, "cf": {"push", "scale", "restart"}, "dokku": {"ps:rebuild", "ps:scale"},
 	"kamal": {"deploy", "rollback", "setup"},
+}
+
+// fanOut are the subcommands that run another subcommand of the same
+// tool across many modules (terragrunt run-all plan, terragrunt run --all
+// -- apply): what they do is what that subcommand does.
+var fanOut = map[string]map[string]bool{"terragrunt": {"run-all": true, "run": true}}
+
+// fannedSub is c's subcommand, looking through a fan-out to the
+// subcommand it runs.
+func fannedSub(c *Cmd) string {
+	s := sub(c)
+	if !fanOut[c.Name][s] {
+		return s
+	}
+	for _, p := range c.Pos[1:] {
+		if p != "--" {
+			return p
+		}
+	}
+	return s
 }

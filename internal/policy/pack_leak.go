@@ -294,6 +294,7 @@ func leakRules() []Rule {
 		credStoreRules()[1],
 		sendCredentialRule(),
 		sendSecretVarRule(),
+		interpSecretSendRule(),
 		sourceToNetworkRule(),
 		serveHomeRule(),
 	}

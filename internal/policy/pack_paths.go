@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -234,6 +235,27 @@ func sensitiveKind(p, project string) string {
 	return ""
 }
 
+// lockManagers are the programs that write each lockfile anew from its
+// manifest: a lockfile deleted in a line that then runs its manager is
+// regenerated, the everyday reset of a broken lock.
+var lockManagers = map[string][]string{"package-lock.json": {"npm"}, "yarn.lock": {"yarn"}, "pnpm-lock.yaml": {"pnpm"},
+	"bun.lockb": {"bun"}, "bun.lock": {"bun"}, "go.sum": {"go"}, "Cargo.lock": {"cargo"}, "poetry.lock": {"poetry"},
+	"Pipfile.lock": {"pipenv"}, "uv.lock": {"uv"}, "Gemfile.lock": {"bundle", "bundler"}, "composer.lock": {"composer"},
+	"mix.lock": {"mix"}, "flake.lock": {"nix"}, "Podfile.lock": {"pod"}, "packages.lock.json": {"dotnet"}, "gradle.lockfile": {"gradle", "gradlew", "./gradlew"}}
+
+// lockRemade reports whether the call deletes lockfile p and runs the
+// manager that writes it anew (rm yarn.lock && yarn, rm Podfile.lock && pod install).
+func lockRemade(e *Env, p string) bool {
+	for _, m := range lockManagers[path.Base(p)] {
+		for _, c := range e.F.Cmds(m) {
+			if len(c.Pos) == 0 || !slices.Contains([]string{"remove", "uninstall", "rm", "un", "deintegrate", "clean"}, c.Pos[0]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 var lockfiles = map[string]bool{"package-lock.json": true, "yarn.lock": true, "pnpm-lock.yaml": true, "bun.lockb": true, "bun.lock": true,
 	"go.sum": true, "Cargo.lock": true, "poetry.lock": true, "Pipfile.lock": true, "uv.lock": true, "Gemfile.lock": true,
 	"composer.lock": true, "mix.lock": true, "flake.lock": true, "Podfile.lock": true, "packages.lock.json": true, "gradle.lockfile": true}
@@ -246,6 +268,9 @@ func sensitivePack() Pack {
 			Match: func(e *Env) string {
 				for _, p := range writes(e.F) {
 					if k := sensitiveKind(p.Path, e.F.Project); k != "" {
+						if p.Op == OpDelete && lockRemade(e, p.Path) {
+							continue // rm Podfile.lock && pod install: the manager writes it anew
+						}
 						e.OnceKey = p.Path
 						return fmt.Sprintf("%s %s %s, %s", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home), k)
 					}
@@ -407,14 +432,15 @@ func selfPack() Pack {
 					}
 				}
 				for _, p := range writes(e.F) {
-					if hookScript(p.Path) && p.Via != "chmod" {
+					if (hookScript(p.Path) || p.Op == OpDelete && strings.HasSuffix(p.Path, "/.claude/hooks")) && p.Via != "chmod" {
+						// the hooks directory itself moved or deleted takes every script along
 						return fmt.Sprintf("%s %s the hook script %s", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 					}
 				}
 				return ""
 			},
-			Catch: []string{"chmod -x ~/.claude/hooks/guard.sh", "rm .claude/hooks/pre.py", "chmod a-x /home/dev/proj/.claude/hooks/x.sh", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/.claude/hooks/guard.sh","content":"exit 0"}}`, "mv ~/.claude/hooks/a.sh /tmp/"},
-			Allow: []string{"cat ~/.claude/hooks/guard.sh", "chmod +x ~/.claude/hooks/guard.sh", "chmod -x ./scripts/build.sh", "ls .claude/hooks"},
+			Catch: []string{"chmod -x ~/.claude/hooks/guard.sh", "rm .claude/hooks/pre.py", "chmod a-x /home/dev/proj/.claude/hooks/x.sh", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/.claude/hooks/guard.sh","content":"exit 0"}}`, "mv ~/.claude/hooks/a.sh /tmp/", "mv ~/.claude/hooks ~/.claude/hooks.disabled"},
+			Allow: []string{"cat ~/.claude/hooks/guard.sh", "mkdir -p .claude/hooks", "cp -r .claude/hooks /tmp/hooks-backup", "chmod +x ~/.claude/hooks/guard.sh", "chmod -x ./scripts/build.sh", "ls .claude/hooks"},
 		},
 		{
 			ID: "core.self:warden-off", Mode: Deny, Tools: shellTools, Cmds: []string{"warden", "pace-maker", "pkill", "killall", "systemctl", "launchctl"},

@@ -54,7 +54,7 @@ func projectSourceRule() Rule {
 					continue // targets found at run time (find -exec, xargs): judged by what finds them
 				}
 				if tc.Effect == callfacts.PathRecursiveDelete && tc.Zone == callfacts.ZoneProject {
-					if rel := topLevel(tc.Path); rel != "" {
+					if rel := topLevel(tc.Path); rel != "" && !fileName(rel) {
 						return tc.Via + " deletes " + rel + "/, a top-level directory of the project's source"
 					}
 				}
@@ -88,7 +88,7 @@ func projectSourceRule() Rule {
 			return sourceGlobEmptied(e)
 		},
 		Catch: []string{"rm -rf src", "rm -rf lib app", "git rm -r -q src/", "mv src /tmp/src-old", "for f in src/*.py; do : > \"$f\"; done", "find . -name '*.py' -not -path './.venv/*' -delete", "find . -type f -name '*.go' -exec rm {} +"},
-		Allow: []string{"rm -rf build dist", "rm -rf src/old_module", "mv src source", "mv build /tmp/old-build", "mv Makefile /tmp/Makefile.bak", "for f in logs/*.log; do : > \"$f\"; done", "find . -name '*.pyc' -delete", "git rm -r --cached src/", "rm -rf node_modules", "git rm src/a.go", "find src/gen -name '*.go' -delete"}}
+		Allow: []string{"rm -rf build dist", "rm -rf src/old_module", "mv src source", "mv build /tmp/old-build", "mv Makefile /tmp/Makefile.bak", "for f in logs/*.log; do : > \"$f\"; done", "find . -name '*.pyc' -delete", "git rm -r --cached src/", "rm -rf node_modules", "git rm src/a.go", "rm -rf Pods Podfile.lock", "rm -rf DerivedData artifacts typechain-types", "find src/gen -name '*.go' -delete"}}
 }
 
 // fileName: a top-level name that reads as one file, not a directory of

@@ -34,7 +34,8 @@ func rootQuery(c *Cmd) string {
 	has := func(flags ...string) bool { return callfacts.HasArg(args, flags...) }
 	switch name {
 	case "ls", "cat", "less", "head", "tail", "grep", "rg", "stat", "du", "df", "lsof", "ss", "netstat", "ps", "id", "whoami",
-		"lsblk", "blkid", "lspci", "lsusb", "lsmod", "dmidecode", "free", "uptime", "wc", "file", "getent", "findmnt", "pstree", "ip", "who", "last":
+		"lsblk", "blkid", "lspci", "lsusb", "lsmod", "dmidecode", "free", "uptime", "wc", "file", "getent", "findmnt", "pstree", "ip", "who", "last",
+		"lvs", "vgs", "pvs", "lvdisplay", "vgdisplay", "pvdisplay", "lshw", "sensors", "lscpu", "lsns", "lslocks":
 		if name == "ip" && !ipShow(args) {
 			return ""
 		}

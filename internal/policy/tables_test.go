@@ -11,7 +11,6 @@ import (
 func TestEveryTableLoads(t *testing.T) {
 	for name, load := range map[string]func(){
 		"remoteops.txt":     func() { remoteOps() },
-		"sdkdeletes.txt":    func() { sdkDeletes() },
 		"sqlkinds.txt":      func() { sqlKinds() },
 		"secagents.txt":     func() { secAgents() },
 		"extpublishers.txt": func() { extPublishers() },

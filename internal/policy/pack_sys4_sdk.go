@@ -1,0 +1,27 @@
+package policy
+
+// sdkRunners are the interpreters whose one-liners and heredocs call
+// services' SDKs (boto3, huggingface_hub, @aws-sdk, octokit).
+var sdkRunners = []string{"python", "python3", "python2", "ipython", "ipython3", "pypy3", "node", "nodejs", "deno", "bun", "ruby"}
+
+// sdkDestroyRule: code that deletes a service's resources through its SDK
+// is that service's CLI deleting them (huggingface-cli repo delete, aws
+// s3 rb, wandb artifact rm), disguised as library calls; the SDKs and
+// their deleting calls are data (callfacts/sdkcalls.txt).
+func sdkDestroyRule() Rule {
+	return cmdRule("core.interp:sdk-destroy", Deny, "Interpreter code that deletes a service's resources through its SDK (delete_repo, Bucket(…).object_versions.delete(), wandb runs' .delete(), delete_namespace…): the service's CLI delete, spelled as library calls; the list is data (callfacts/sdkcalls.txt)", sdkRunners,
+		func(e *Env, c *Cmd) string {
+			if what := c.SDKDestroy(); what != "" {
+				return c.Name + " code deletes " + what + " through the service's SDK"
+			}
+			return ""
+		},
+		[]string{`python -c "from huggingface_hub import delete_repo; delete_repo('acme/model-v2')"`,
+			`python3 -c "import boto3; boto3.resource('s3').Bucket('acme-logs').objects.all().delete()"`,
+			`node -e "const {S3Client,DeleteBucketCommand}=require('@aws-sdk/client-s3'); new S3Client({}).send(new DeleteBucketCommand({Bucket:'b'}))"`,
+			`python3 -c "from kubernetes import client,config; config.load_kube_config(); client.CoreV1Api().delete_namespace('staging')"`},
+		[]string{`python -c "from huggingface_hub import list_models; print(list(list_models(author='acme')))"`,
+			`python3 -c "import boto3; print([b.name for b in boto3.resource('s3').buckets.all()])"`,
+			`python -c "import wandb; print(wandb.Api().runs('acme/x'))"`,
+			`python -c "d={'a':1}; del d['a']; print(d)"`})
+}
