@@ -58,7 +58,13 @@ func net3ProdTaskRule() Rule {
 // pointed at by its own option (rails runner -e production, rake
 // --environment=production), "" for none.
 func frameworkProdEnv(c *Cmd) string {
-	opts := opsList("framework-env-opt")
+	return prodOptValue(c, opsList("framework-env-opt"))
+}
+
+// prodOptValue returns "option value" for the first of c's options in
+// opts (--env production, -e=prod) whose value names production, "" for
+// none.
+func prodOptValue(c *Cmd, opts map[string]bool) string {
 	for i, a := range c.Args {
 		k, v, hasV := strings.Cut(a, "=")
 		if !opts[k] {

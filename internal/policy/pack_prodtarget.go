@@ -59,21 +59,13 @@ func prodMarkerOf(e *Env, c *Cmd) (why string, hosted bool) {
 	if c.Remote != "" && prodWord.MatchString(c.Remote) {
 		return c.Remote, false
 	}
-	opts := opsList("prod-option")
-	for i, a := range c.Args {
+	for _, a := range c.Args {
 		if opsList("prod-flag")[a] {
 			return a + " (live mode)", false
 		}
-		k, v, hasV := strings.Cut(a, "=")
-		if !opts[k] {
-			continue
-		}
-		if !hasV && i+1 < len(c.Args) {
-			v = c.Args[i+1]
-		}
-		if prodWord.MatchString(v) {
-			return k + " " + v, false
-		}
+	}
+	if s := prodOptValue(c, opsList("prod-option")); s != "" {
+		return s, false
 	}
 	if remoteCLI {
 		// global options before the subcommand (aws --profile prod rds …,
