@@ -120,15 +120,15 @@ func pathsPack() Pack {
 						return fmt.Sprintf("%s %s %s (system configuration)", p.Via, opVerb(p.Op), p.Path)
 					}
 					for _, s := range etcSecret {
-						if under(p.Path, s) {
+						if under(p.Path, s) && !callfacts.EtcSSHPublic(p.Path) {
 							return fmt.Sprintf("%s %s %s (system secrets)", p.Via, opVerb(p.Op), p.Path)
 						}
 					}
 				}
 				return ""
 			},
-			Catch: []string{"echo '1.2.3.4 x' >> /etc/hosts", "sudo tee /etc/resolv.conf < r", "cat /etc/shadow", `{"tool_name":"Write","tool_input":{"file_path":"/etc/profile","content":"x"}}`, "sed -i 's/a/b/' /etc/ssh/sshd_config", "rm /etc/passwd", "awk 'BEGIN{printf \"\" > \"/etc/hosts\"}'"},
-			Allow: []string{"cat /etc/os-release", "cat /etc/hosts", "awk '{print $1}' /etc/hosts", `{"tool_name":"Read","tool_input":{"file_path":"/etc/nginx/nginx.conf"}}`, "ls /etc", "grep -r foo ./etc"},
+			Catch: []string{"echo '1.2.3.4 x' >> /etc/hosts", "sudo tee /etc/resolv.conf < r", "cat /etc/shadow", "cat /etc/ssh/ssh_host_rsa_key", "sudo grep -r BEGIN /etc/ssh", `{"tool_name":"Write","tool_input":{"file_path":"/etc/profile","content":"x"}}`, "sed -i 's/a/b/' /etc/ssh/sshd_config", "rm /etc/passwd", "awk 'BEGIN{printf \"\" > \"/etc/hosts\"}'"},
+			Allow: []string{"cat /etc/os-release", "cat /etc/hosts", "grep PermitRootLogin /etc/ssh/sshd_config", "cat /etc/ssh/ssh_host_ed25519_key.pub", "awk '{print $1}' /etc/hosts", `{"tool_name":"Read","tool_input":{"file_path":"/etc/nginx/nginx.conf"}}`, "ls /etc", "grep -r foo ./etc"},
 		},
 		{
 			ID: "core.paths:credentials-files", Mode: Deny,

@@ -91,7 +91,7 @@ func riskyPack() Pack {
 					return "discards changes: git " + strings.Join(c.Args, " ")
 				case s == "checkout" && strings.Contains(" "+strings.Join(c.Args, " ")+" ", " -- ") && len(c.Pos) > 1:
 					return "discards changes: git " + strings.Join(c.Args, " ")
-				case (s == "checkout" || s == "switch") && c.Has("-f", "--force", "--discard-changes"):
+				case (s == "checkout" || s == "switch") && gitForce(c):
 					return "discards changes: git " + strings.Join(c.Args, " ")
 				}
 				return ""
