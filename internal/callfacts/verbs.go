@@ -63,7 +63,13 @@ func (c *Cmd) destroyWord() string {
 		}
 	}
 	for i, p := range c.Pos {
-		if i > 3 || strings.ContainsAny(p, "/=@ .") {
+		if i > 3 {
+			break
+		}
+		if strings.ContainsAny(p, "/=@ .") {
+			if optionBefore(c.Args, p) {
+				continue // an option's value (jenkins-cli -s http://ci/ delete-job x)
+			}
 			break
 		}
 		l := strings.ToLower(p)

@@ -180,7 +180,7 @@ func knownVar(p, home string) string {
 // is as unknown as the variable (zone_unknownvar.go).
 func unknownZone(p string) Zone {
 	last := path.Base(strings.TrimSuffix(p, "/*"))
-	if strings.ContainsAny(last, "$`") || last == "." || last == ".." || !scratchUnder(p) {
+	if strings.ContainsAny(last, "$`") || last == "." || last == ".." || strings.Contains(p, "/../") || !scratchUnder(p) {
 		return ZoneUnknown
 	}
 	return ZoneUnknownSub

@@ -9,9 +9,36 @@ import (
 // HEAD a.go, git checkout main a.go b.go, git checkout ./src, git
 // checkout --pathspec-from-file=f) and the plumbing that does what
 // reset --hard does (git read-tree --reset -u): each overwrites the
-// work tree's uncommitted changes to those files.
+// work tree's uncommitted changes to those files. And the repository's
+// own record (.git/config, HEAD, index, refs) overwritten or deleted by
+// something other than git loses its remotes and settings, a branch or
+// the staged work.
 func peers5GitRules() []Rule {
 	return []Rule{
+		{
+			ID: "core.git:repo-metadata", Mode: Ask, Tools: shellTools,
+			Desc: "The project repository's own files (.git/config, HEAD, index, packed-refs, refs/, objects/) overwritten or deleted by something other than git: its remotes and settings, a branch, or the staged work are lost",
+			Match: func(e *Env) string {
+				if e.F.Project == "" {
+					return ""
+				}
+				gitDir := e.F.Project + "/.git/"
+				for _, p := range e.F.Paths {
+					if p.Op != OpWrite && p.Op != OpDelete || p.Via == "git" || !strings.HasPrefix(p.Path, gitDir) {
+						continue
+					}
+					rel := strings.TrimPrefix(p.Path, gitDir)
+					top, _, _ := strings.Cut(rel, "/")
+					switch top {
+					case "config", "HEAD", "index", "packed-refs", "refs", "objects", "logs", "shallow", "modules", "worktrees":
+						return p.Via + " " + opVerb(p.Op) + " .git/" + rel + ", the repository's own record (git keeps it; edit it with git): " + e.F.Command
+					}
+				}
+				return ""
+			},
+			Catch: []string{"echo x >.git/config", "cp ~/other.config .git/config", "rm .git/index", "rm -f .git/refs/heads/main", "printf 'ref: refs/heads/x' > .git/HEAD", "truncate -s 0 .git/packed-refs"},
+			Allow: []string{"echo '*.log' >> .git/info/exclude", "cat .git/config", "git config user.name x", "rm .git/COMMIT_EDITMSG", "echo x > git/config", "ls .git/refs/heads", "rm .git/index.lock"},
+		},
 		{
 			ID: "core.git:checkout-paths", Mode: Ask, Tools: shellTools, Cmds: []string{"git"},
 			Desc: "git checkout of paths without `--` (git checkout HEAD a.go, git checkout main a.go b.go, git checkout ./src, --pathspec-from-file) with uncommitted changes: the files are overwritten from the index or the commit",
