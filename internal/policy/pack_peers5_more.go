@@ -55,3 +55,23 @@ func pathDeleteWord(p string) string {
 	}
 	return ""
 }
+
+// peers5DestroyRules: the shared temporary directories themselves (/tmp,
+// not what is under it) are the system's: their mode (the sticky bit that
+// keeps users from deleting each other's files) and owner are not scratch.
+func peers5DestroyRules() []Rule {
+	return []Rule{
+		cmdRule("core.destroy:temp-root-permissions", Ask, "Changing the mode or owner of a shared temporary directory itself (chmod -R 777 /tmp, chown -R nobody /var/tmp, chmod 755 /dev/shm): the sticky bit and owner every user and service relies on; what is under it stays scratch", []string{"chmod", "chown", "chgrp", "setfacl", "chattr"},
+			func(e *Env, c *Cmd) string {
+				for _, p := range c.Pos {
+					switch strings.TrimRight(p, "/") {
+					case "/tmp", "/var/tmp", "/dev/shm", "/private/tmp":
+						return c.Name + " changes " + p + " itself, the temporary directory every user shares: " + c.String()
+					}
+				}
+				return ""
+			},
+			[]string{"chmod -R 777 /tmp", "chown -R nobody:nogroup /tmp", "chmod 755 /var/tmp/", "sudo chmod 0777 /dev/shm", "setfacl -R -m u:app:rwx /tmp"},
+			[]string{"chmod -R 777 /tmp/build", "chown -R me /tmp/cache", "chmod 600 /tmp/key", "ls -ld /tmp", "stat /tmp"}),
+	}
+}
