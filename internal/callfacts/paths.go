@@ -53,13 +53,13 @@ func NormPath(p, cwd, home string) string {
 // value, not out of the directory before it, so it is resolved only
 // once the value is known (knownVar) or the target stays unknown.
 func cleanKeepingVarParent(p string) string {
-	if !strings.Contains(p, "..") || !strings.ContainsAny(p, "$`") {
+	if !strings.Contains(p, "..") || !strings.Contains(p, "$") {
 		return path.Clean(p)
 	}
 	segs := strings.Split(p, "/")
 	for k, sg := range segs {
-		if !strings.ContainsAny(sg, "$`") {
-			continue
+		if !strings.HasPrefix(sg, "${") && !(strings.HasPrefix(sg, "$") && len(sg) > 1 && (isLetter(sg[1]) || sg[1] == '_')) {
+			continue // a command's output ($(git rev-parse --show-toplevel)/..) is read as before
 		}
 		for _, later := range segs[k+1:] {
 			if later == ".." {

@@ -237,7 +237,7 @@ func agentConfig(p, home, project string) bool {
 }
 
 func credential(p, home string) bool {
-	return credentialNames[path.Base(p)] || home != "" && homeCredential(p, home) || withinAny(p, "", systemSecrets) && !EtcSSHPublic(p)
+	return credentialNames[path.Base(p)] || home != "" && homeCredential(p, home) || withinAny(p, "", systemSecrets)
 }
 
 // EtcSSHPublic reports whether p is one of /etc/ssh's public files: the
