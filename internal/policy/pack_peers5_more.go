@@ -12,7 +12,14 @@ func peers5Rules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:api-delete-path", Ask, "An HTTP request by another method whose URL path names a deletion (POST …/job/x/doDelete, …/_delete_by_query, …/users/5/delete) to a host that is not this machine: a DELETE by another name", []string{"curl", "http", "https", "xh", "xhs", "wget", "curlie"},
 			func(e *Env, c *Cmd) string {
-				if onlyHelp(c) || onlyLocalURLs(c) || localOnly(c) {
+				hinted := false
+				for _, a := range c.Args {
+					if strings.Contains(a, "/") && pathDeleteWord(a) != "" {
+						hinted = true // the cheap test first: most requests name no deletion
+						break
+					}
+				}
+				if !hinted || onlyHelp(c) || onlyLocalURLs(c) || localOnly(c) {
 					return ""
 				}
 				r := readAPICall(c)
