@@ -18,8 +18,8 @@ var LabelKeys = []string{"disguise", "effect", "zone"}
 // written in: {"cmd": …, "want": "deny"|"ask"|"allow", "disguise": …,
 // "effect": …, "zone": …, "persona": …}.
 type jsonCase struct {
-	Cmd      string `json:"cmd"`
-	Command  string `json:"command"`
+	Cmd      *string `json:"cmd"` // nil: no such key ("" is a command: the empty one)
+	Command  *string `json:"command"`
 	Want     string `json:"want"`
 	Disguise string `json:"disguise"`
 	Effect   string `json:"effect"`
@@ -53,18 +53,18 @@ func ParseJSONL(name string, b []byte) ([]Case, error) {
 			return nil, fmt.Errorf("%s:%d: a line is one JSON object {\"cmd\": …, \"want\": \"deny|ask|allow\"}: %v", name, i+1, err)
 		}
 		cmd := j.Cmd
-		if cmd == "" {
+		if cmd == nil {
 			cmd = j.Command
 		}
 		exp, ok := wants[j.Want]
-		if cmd == "" || !ok {
-			return nil, fmt.Errorf("%s:%d: want \"cmd\" (the command line) and \"want\" (deny, ask or allow), got cmd %q, want %q", name, i+1, cmd, j.Want)
+		if cmd == nil || !ok {
+			return nil, fmt.Errorf("%s:%d: want \"cmd\" (the command line) and \"want\" (deny, ask or allow), got %s", name, i+1, line)
 		}
 		class := j.Persona
 		if class == "" {
 			class = strings.TrimSuffix(base, path.Ext(base))
 		}
-		c := Case{Class: class, Source: fmt.Sprintf("%s:%d", name, i+1), Expect: exp, Command: cmd}
+		c := Case{Class: class, Source: fmt.Sprintf("%s:%d", name, i+1), Expect: exp, Command: *cmd}
 		for k, v := range map[string]string{"disguise": j.Disguise, "effect": j.Effect, "zone": j.Zone} {
 			if v != "" {
 				if c.Labels == nil {
