@@ -8,7 +8,7 @@ package policy
 // for holding a directory, project scripts run at a real place unread.
 
 func leak5SecretRules() []Rule {
-	return []Rule{leak5PipedSecretRule(), leak5CISecretPushRule(), leak5RemoteRule("core.secrets:capture-leaves"), leak5RemoteRule("core.secrets:device-config")}
+	return append(leak5CIRules(), leak5PipedSecretRule(), leak5HuntSendRule(), leak5RemoteRule("core.secrets:capture-leaves"), leak5RemoteRule("core.secrets:device-config"))
 }
 
 func leak5ExternalRules() []Rule {
