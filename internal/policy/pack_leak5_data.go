@@ -42,6 +42,8 @@ func rewriterTargets(c *Cmd) []string {
 	switch {
 	case (c.Name == "magick" || c.Name == "gm") && sub(c) == "mogrify":
 		pos = pos[1:]
+	case c.Has("--replace-input"):
+		// qpdf … --replace-input: the output replaces the file read
 	case !mediaRewriters[c.Name]:
 		return nil
 	case c.Name == "exiftool" && !c.Has("-overwrite_original", "-overwrite_original_in_place"):
@@ -61,7 +63,7 @@ func rewriterTargets(c *Cmd) []string {
 }
 
 func leak5DataRules() []Rule {
-	names := []string{"ffmpeg", "avconv", "ffmpeg.exe", "magick", "gm"}
+	names := []string{"ffmpeg", "avconv", "ffmpeg.exe", "magick", "gm", "qpdf"}
 	for n := range mediaRewriters {
 		names = append(names, n)
 	}
@@ -107,7 +109,9 @@ func leak5DataRules() []Rule {
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
 					for _, t := range rewriterTargets(c) {
-						if p := e.abs(c, t); callfacts.ZoneOf(p, e.F.Home, e.F.Project) == callfacts.ZoneHomeData {
+						// a batch: a glob, a loop's files, a folder (one photo
+						// edited in place is the user's to ask for)
+						if p := e.abs(c, t); callfacts.ZoneOf(p, e.F.Home, e.F.Project) == callfacts.ZoneHomeData && (globbed(p) || !strings.Contains(path.Base(p), ".")) {
 							return c.String() + " rewrites " + homeRel(p, e.F.Home) + " in place, the user's own files"
 						}
 					}
@@ -115,8 +119,8 @@ func leak5DataRules() []Rule {
 				return ""
 			},
 			Catch: []string{"magick mogrify -resize 50% ~/Pictures/2024/*.jpg", "for f in ~/Music/stems/*.wav; do sox \"$f\" -r 16000 -b 16 \"$f.tmp.wav\" && mv \"$f.tmp.wav\" \"$f\"; done", "jpegoptim --max=60 ~/Photos/trip/*.jpg",
-				"exiftool -all= -overwrite_original ~/Pictures/2023", "mogrify -format png -quality 80 ~/Desktop/scans/*.tif", "truncate -s 0 ~/Documents/logs/*.log"},
+				"exiftool -all= -overwrite_original ~/Pictures/2023", "mogrify -format png -quality 80 ~/Desktop/scans/*.tif", "truncate -s 0 ~/Documents/logs/*.log", "for f in ~/Documents/*.pdf; do qpdf --linearize \"$f\" --replace-input; done"},
 			Allow: []string{"magick mogrify -resize 50% build/thumbs/*.jpg", "cp ~/Pictures/2024/*.jpg build/ && mogrify -resize 50% build/*.jpg", "for f in ~/Music/stems/*.wav; do sox \"$f\" -r 16000 \"out/$(basename \"$f\")\"; done",
-				"exiftool ~/Pictures/2024/a.jpg", "magick ~/Pictures/a.jpg -resize 50% out/a.jpg", "jpegoptim --dest=out ~/Photos/a.jpg"}},
+				"exiftool ~/Pictures/2024/a.jpg", "jpegoptim --max=80 ~/Pictures/2024/a.jpg", "magick ~/Pictures/a.jpg -resize 50% out/a.jpg", "jpegoptim --dest=out ~/Photos/a.jpg"}},
 	}
 }
