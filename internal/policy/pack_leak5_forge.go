@@ -58,4 +58,3 @@ func leak5ForkRule() Rule {
 		[]string{"gh repo sync dev/libfoo --source acme/libfoo --force", "gh repo sync --force", "gh repo sync me/fork -b main --force"},
 		[]string{"gh repo sync dev/libfoo --source acme/libfoo", "gh repo sync", "gh repo view acme/libfoo", "gh repo sync --help"})
 }
-
