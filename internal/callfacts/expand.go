@@ -286,7 +286,9 @@ func (n *normalizer) paramAlts(x *syntax.ParamExp) []string {
 				return n.wordAlts(x.Exp.Word)
 			}
 		case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
-			if ok && x.Exp.Word != nil {
+			if x.Exp.Word != nil {
+				// set or not, the value itself is never printed: the word
+				// or nothing ("${TOKEN:+TOKEN is set}")
 				return n.wordAlts(x.Exp.Word)
 			}
 			if !ok {
