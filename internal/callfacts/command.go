@@ -463,6 +463,17 @@ func splitFlags(c *Cmd) {
 	}
 }
 
+// refAttached reports whether chmod/chown took its mode or owner from
+// --reference=FILE, written in one word.
+func refAttached(args []string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, "--reference=") {
+			return true
+		}
+	}
+	return false
+}
+
 // truncateFiles are truncate's files: its arguments without options and
 // the values of -s/--size and -r/--reference given apart.
 func truncateFiles(args []string) []string {
@@ -508,8 +519,8 @@ func (n *normalizer) paths(c *Cmd) {
 	case "echo", "printf", "true", ":", "test", "[":
 		return // they name no file they touch
 	case "chmod", "chown", "chgrp":
-		if len(pos) > 0 && !(c.Name == "chmod" && ChmodFlagMode(c)) {
-			pos = pos[1:] // mode / owner
+		if len(pos) > 0 && !(c.Name == "chmod" && ChmodFlagMode(c)) && !refAttached(c.Args) {
+			pos = pos[1:] // mode / owner, or --reference's file (--reference=FILE: every positional is a target)
 		}
 	case "truncate":
 		pos = truncateFiles(c.Args) // -s 0 is a size, not a file

@@ -45,6 +45,29 @@ func NormPath(p, cwd, home string) string {
 		}
 		p = cwd + "/" + p
 	}
+	return cleanKeepingVarParent(p)
+}
+
+// cleanKeepingVarParent is path.Clean(p), except that a ".." after a
+// variable's part ($TMPDIR/../x) stays: it climbs out of the variable's
+// value, not out of the directory before it, so it is resolved only
+// once the value is known (knownVar) or the target stays unknown.
+func cleanKeepingVarParent(p string) string {
+	if !strings.Contains(p, "..") || !strings.Contains(p, "$") {
+		return path.Clean(p)
+	}
+	segs := strings.Split(p, "/")
+	for k, sg := range segs {
+		if !strings.HasPrefix(sg, "${") && !(strings.HasPrefix(sg, "$") && len(sg) > 1 && (isLetter(sg[1]) || sg[1] == '_')) {
+			continue // a command's output ($(git rev-parse --show-toplevel)/..) is read as before
+		}
+		for _, later := range segs[k+1:] {
+			if later == ".." {
+				return path.Clean(strings.Join(segs[:k], "/")+"/") + "/" + strings.Join(segs[k:], "/")
+			}
+		}
+		break
+	}
 	return path.Clean(p)
 }
 

@@ -207,6 +207,9 @@ func toolArgs(s *toolSpec, args []string, dir, home string) (kept []string, _ st
 	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if a == "--" && i+1 < len(args) && s.subs[args[i+1]] {
+			continue // git -- reset --hard: "--" ends the global options, the subcommand follows
+		}
 		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" {
 			if kept == nil {
 				return args[i:], dir, remote

@@ -37,7 +37,9 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 // Known reports whether warden has a table for program name: the tool
 // table, a family, a word table, or a local program of verbs.txt.
 func Known(name string) bool {
-	return effectRules()[name] != nil || destroyVerbs().local[name] || IsInterpreter(name) || shells[name]
+	// toolTable too: a program listed only for what it reads (cat, grep,
+	// tail, wc) is known, so its operands (grep rm file) are no verb
+	return effectRules()[name] != nil || toolTable()[name] != nil || destroyVerbs().local[name] || IsInterpreter(name) || shells[name]
 }
 
 // UnknownDestroy names the destroy verb or option of a program warden
@@ -62,7 +64,13 @@ func (c *Cmd) destroyWord() string {
 		}
 	}
 	for i, p := range c.Pos {
-		if i > 3 || strings.ContainsAny(p, "/=@ .") {
+		if i > 3 {
+			break
+		}
+		if strings.ContainsAny(p, "/=@ .") {
+			if optionBefore(c.Args, p) {
+				continue // an option's value (jenkins-cli -s http://ci/ delete-job x)
+			}
 			break
 		}
 		l := strings.ToLower(p)
@@ -141,6 +149,9 @@ var checkWords = map[string]bool{"check": true, "status": true, "verify": true, 
 // wrapped is v unless c is a wrapper (its arguments are a command the
 // reading follows on its own): then "".
 func wrapped(c *Cmd, v string) string {
+	if c.Name == "xargs" || c.Name == "parallel" {
+		return "" // the reading follows the command it fans out (fanOut)
+	}
 	if inner, _, payload := unwrap(c.Name, c.Args); inner != nil || payload != "" {
 		return ""
 	}

@@ -219,7 +219,9 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 			}
 		}
 	case "xargs":
-		inner = skip("IinLPdEsa")
+		// -i, -e, -l and --replace take their value only attached (-i{},
+		// --replace=X): alone they consume nothing (xargs -i rm -rf)
+		inner = skip(xargsWithArg)
 		if len(inner) == 0 {
 			inner = []string{"echo"}
 		}
@@ -657,6 +659,10 @@ func fdExecs(args []string) [][]string {
 	return out
 }
 
+// xargsWithArg are xargs's options that take the next argument as their
+// value (SkipFlags' form); -i, -e, -l and --replace take one only attached.
+const xargsWithArg = "IJLPdEsanRS|--delimiter --arg-file --max-args --max-procs --max-chars --process-slot-var --max-lines"
+
 // fanOut is what xargs and parallel run: the command with its input (or
 // parallel's ::: arguments) added or put in place of the replace string.
 // Input the line does not show stands as $INPUT, an unknown value.
@@ -675,19 +681,35 @@ func (n *normalizer) fanOut(name string, args, inner []string, stdin *text) [][]
 		}
 		inner = cmd
 	} else {
+		short, long, _ := strings.Cut(xargsWithArg, "|")
 	opts:
-		for i, a := range args {
+		for i := 0; i < len(args); i++ {
+			a := args[i]
 			switch {
-			case !strings.HasPrefix(a, "-"):
+			case !strings.HasPrefix(a, "-") || a == "--":
 				break opts
-			case (a == "-I" || a == "--replace" || a == "-i") && i+1 < len(args):
+			case a == "-I" && i+1 < len(args):
 				repl = args[i+1]
-			case strings.HasPrefix(a, "-I") && len(a) > 2:
+			case a == "-i" || a == "--replace" || a == "--replace=":
+				repl = "{}" // GNU: the replace string defaults to {}
+			case strings.HasPrefix(a, "-I") || strings.HasPrefix(a, "-i"):
 				repl = a[2:]
 			case strings.HasPrefix(a, "--replace="):
 				repl = a[len("--replace="):]
 			}
+			if len(a) == 2 && strings.ContainsRune(short, rune(a[1])) || strings.Contains(" "+long+" ", " "+a+" ") {
+				i++ // the option's value (-d '\n', --arg-file f) is no option
+			}
 		}
+	}
+	if name == "parallel" && len(inner) == 0 && len(items) > 0 {
+		// parallel ::: 'rm -rf /' 'make': no command, so each argument
+		// is one, run by the shell
+		var out [][]string
+		for _, it := range items {
+			out = append(out, []string{"sh", "-c", it})
+		}
+		return out
 	}
 	if len(inner) == 0 {
 		return nil

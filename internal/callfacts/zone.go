@@ -180,7 +180,7 @@ func knownVar(p, home string) string {
 // is as unknown as the variable (zone_unknownvar.go).
 func unknownZone(p string) Zone {
 	last := path.Base(strings.TrimSuffix(p, "/*"))
-	if strings.ContainsAny(last, "$`") || last == "." || last == ".." || !scratchUnder(p) {
+	if strings.ContainsAny(last, "$`") || last == "." || last == ".." || strings.Contains(p, "/../") || !scratchUnder(p) {
 		return ZoneUnknown
 	}
 	return ZoneUnknownSub
@@ -238,6 +238,27 @@ func agentConfig(p, home, project string) bool {
 
 func credential(p, home string) bool {
 	return credentialNames[path.Base(p)] || home != "" && homeCredential(p, home) || withinAny(p, "", systemSecrets)
+}
+
+// EtcSSHPublic reports whether p is one of /etc/ssh's public files: the
+// daemon's and the client's settings (sshd_config, ssh_config and their
+// .d folders), moduli, and the host keys' .pub halves. The folder itself
+// and the private host keys stay secrets.
+func EtcSSHPublic(p string) bool {
+	rel, ok := strings.CutPrefix(p, "/etc/ssh/")
+	if !ok {
+		rel, ok = strings.CutPrefix(p, "/private/etc/ssh/")
+	}
+	if !ok || strings.Contains(rel, "..") {
+		return false
+	}
+	switch {
+	case rel == "sshd_config" || rel == "ssh_config" || rel == "moduli" || strings.HasSuffix(rel, ".pub"):
+		return true
+	case strings.HasPrefix(rel, "sshd_config.d/") || strings.HasPrefix(rel, "ssh_config.d/"):
+		return !strings.ContainsAny(rel, "*?[")
+	}
+	return false
 }
 
 // IsCredential reports whether p (normalized) is a credentials file or

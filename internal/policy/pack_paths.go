@@ -72,6 +72,24 @@ func sshPublic(p string) bool {
 	return strings.HasSuffix(b, ".pub") || b == "config" || b == "known_hosts" || b == "known_hosts.old"
 }
 
+// viaRoot reports whether a command named via runs as root (under sudo,
+// doas, run0 or pkexec).
+func viaRoot(e *Env, via string) bool {
+	for i := range e.F.Commands {
+		c := &e.F.Commands[i]
+		if c.Name != via {
+			continue
+		}
+		for _, w := range c.Wrappers {
+			switch w {
+			case "sudo", "doas", "run0", "pkexec", "su":
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // listing commands show names and metadata, not content.
 var listing = map[string]bool{"ls": true, "stat": true, "tree": true, "du": true, "file": true, "test": true, "[": true, "exa": true, "eza": true, "lsd": true}
 
@@ -120,15 +138,18 @@ func pathsPack() Pack {
 						return fmt.Sprintf("%s %s %s (system configuration)", p.Via, opVerb(p.Op), p.Path)
 					}
 					for _, s := range etcSecret {
-						if under(p.Path, s) {
+						if p.Path == "/etc/ssh" && p.Op == OpRead && !viaRoot(e, p.Via) {
+							continue // grep -rn X /etc/ssh as the user: only the public files are readable, the host keys are root's
+						}
+						if under(p.Path, s) && !callfacts.EtcSSHPublic(p.Path) {
 							return fmt.Sprintf("%s %s %s (system secrets)", p.Via, opVerb(p.Op), p.Path)
 						}
 					}
 				}
 				return ""
 			},
-			Catch: []string{"echo '1.2.3.4 x' >> /etc/hosts", "sudo tee /etc/resolv.conf < r", "cat /etc/shadow", `{"tool_name":"Write","tool_input":{"file_path":"/etc/profile","content":"x"}}`, "sed -i 's/a/b/' /etc/ssh/sshd_config", "rm /etc/passwd", "awk 'BEGIN{printf \"\" > \"/etc/hosts\"}'"},
-			Allow: []string{"cat /etc/os-release", "cat /etc/hosts", "awk '{print $1}' /etc/hosts", `{"tool_name":"Read","tool_input":{"file_path":"/etc/nginx/nginx.conf"}}`, "ls /etc", "grep -r foo ./etc"},
+			Catch: []string{"echo '1.2.3.4 x' >> /etc/hosts", "sudo tee /etc/resolv.conf < r", "cat /etc/shadow", "cat /etc/ssh/ssh_host_rsa_key", "sudo grep -r BEGIN /etc/ssh", "doas grep -rn PRIVATE /etc/ssh/", `{"tool_name":"Write","tool_input":{"file_path":"/etc/profile","content":"x"}}`, "sed -i 's/a/b/' /etc/ssh/sshd_config", "rm /etc/passwd", "awk 'BEGIN{printf \"\" > \"/etc/hosts\"}'"},
+			Allow: []string{"cat /etc/os-release", "cat /etc/hosts", "grep PermitRootLogin /etc/ssh/sshd_config", "cat /etc/ssh/ssh_host_ed25519_key.pub", "grep -rn Port /etc/ssh/", "awk '{print $1}' /etc/hosts", `{"tool_name":"Read","tool_input":{"file_path":"/etc/nginx/nginx.conf"}}`, "ls /etc", "grep -r foo ./etc"},
 		},
 		{
 			ID: "core.paths:credentials-files", Mode: Deny,

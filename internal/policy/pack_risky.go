@@ -91,7 +91,7 @@ func riskyPack() Pack {
 					return "discards changes: git " + strings.Join(c.Args, " ")
 				case s == "checkout" && strings.Contains(" "+strings.Join(c.Args, " ")+" ", " -- ") && len(c.Pos) > 1:
 					return "discards changes: git " + strings.Join(c.Args, " ")
-				case (s == "checkout" || s == "switch") && c.Has("-f", "--force", "--discard-changes"):
+				case (s == "checkout" || s == "switch") && gitForce(c):
 					return "discards changes: git " + strings.Join(c.Args, " ")
 				}
 				return ""
@@ -257,7 +257,7 @@ func externalPack() Pack {
 			},
 			[]string{"systemctl stop nginx", "sudo systemctl disable sshd", "systemctl mask docker", "service postgresql stop"},
 			[]string{"systemctl status nginx", "systemctl --user stop app", "systemctl list-units", "service nginx status"}),
-	}, append(append(append(externalVerbRules(), publishRule(), deployRule(), publishVerbRule()), remoteActionRules()...), append(cloudControlRules(), append(netRules(), leak5ExternalRules()...)...)...)...)}
+	}, append(append(append(append(externalVerbRules(), peers5Rules()...), publishRule(), deployRule(), publishVerbRule()), remoteActionRules()...), append(cloudControlRules(), append(netRules(), leak5ExternalRules()...)...)...)...)}
 }
 
 // cloudWords splits subcommands like apps:destroy and delete-db-instance

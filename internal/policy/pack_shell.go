@@ -323,13 +323,13 @@ func gitPack() Pack {
 				if s == "restore" && c.Has("--staged", "-S") && !c.Has("--worktree", "-W") {
 					return false
 				}
-				if (s == "checkout" || s == "switch") && c.Has("-f", "--force", "--discard-changes") {
+				if (s == "checkout" || s == "switch") && gitForce(c) {
 					return true
 				}
 				return anyPos(c, ".", ":/", "*", "./")
 			}, "this discards every uncommitted change in the tree"),
 			Catch: []string{"git checkout -- .", "git checkout .", "git restore .", "git checkout -f main", "git restore --worktree :/"},
-			Allow: []string{"git checkout feature/x", "git checkout -b new-branch", "git restore --staged .", "git checkout -- src/main.go"},
+			Allow: []string{"git checkout feature/x", "git checkout -b new-branch", "git restore --staged .", "git checkout -- src/main.go", "git switch -cfeature", "git switch -Cfixup"},
 		},
 		{
 			ID: "core.git:stash-drop", Mode: Ask, Tools: shellTools, Cmds: []string{"git"},
@@ -345,7 +345,7 @@ func gitPack() Pack {
 			Catch: []string{"git stash drop", "git stash clear", "git stash drop stash@{2}", "bash -c 'git stash clear'"},
 			Allow: []string{"git stash", "git stash list", "git stash pop", "git stash show -p"},
 		},
-	}, append(append(append(append(historyRules(), fp2GitRules()...), pushNewRemoteRule()), gitOtherRules()...), append(pushMoreRules(), append(gitRemoteRules(), leak5GitRules()...)...)...)...)}
+	}, append(append(append(append(append(historyRules(), peers5GitRules()...), fp2GitRules()...), pushNewRemoteRule()), gitOtherRules()...), append(pushMoreRules(), append(gitRemoteRules(), leak5GitRules()...)...)...)...)}
 }
 
 // gitDirtyRule fires when a git command matches and the tree has

@@ -19,7 +19,7 @@ var externalCLIs = []string{"bq", "azcopy", "linode-cli", "hcloud", "vultr-cli",
 // destructiveVerbs are subcommand words that remove what they name.
 var destructiveVerbs = []string{"delete", "del", "destroy", "remove", "rm", "rb", "drop", "purge", "terminate", "deregister",
 	"uninstall", "wipe", "erase", "truncate", "flush", "flushall", "prune", "forget", "unpublish", "yank", "teardown", "nuke",
-	"deprovision", "decommission", "revoke", "disable", "reset"}
+	"deprovision", "decommission", "revoke", "disable", "reset", "unsubscribe", "clear", "rdelete"}
 
 func externalVerbRules() []Rule {
 	return []Rule{

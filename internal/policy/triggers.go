@@ -72,6 +72,7 @@ var builtinTriggers = sync.OnceValue(func() map[string]Trigger {
 		"external.systems:publish-verb":       Any("a publish word among any program's first arguments"),
 		"core.indirect:unknown-command":       Any("a program named by a glob or a variable, on any command"),
 		"core.destroy:project-wipe":           On(FactWrite, "find", "git", "rm"), // a path deleted, find -delete, git ls-files | xargs rm, rm -r *
+		"core.git:repo-metadata":              On(FactWrite),                      // a written or deleted path under .git
 		"core.destroy:history-wipe":           On(FactWrite, "history", "unset").OrText("HIST"),
 		"core.zones:project-source":           On(FactTouch|FactRedirect, "git", "find", "fd", "mv", "truncate"),
 		"core.net:remote-shell":               On(FactPipe|FactPayload, "nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat").OrText("/dev/tcp/", "/dev/udp/"),
