@@ -253,7 +253,7 @@ func leakRules() []Rule {
 					if p.Op == OpArg && privilegeWrappers[p.Via] {
 						continue // sudo grep -c x .env: the command sudo runs has the path too, and is judged by what it does with it
 					}
-					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !usesSecretQuietly(e, p.Via) && !reducedOutput(e, p.Via) {
+					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !usesSecretQuietly(e, p.Via) && !reducedOutput(e, p.Via) && !nonSecretColumns(e, p.Via, p.Path) {
 						return fmt.Sprintf("%s reads %s, which holds secrets", p.Via, homeRel(p.Path, e.F.Home))
 					}
 				}
@@ -274,7 +274,8 @@ func leakRules() []Rule {
 			Catch: []string{"echo $GITHUB_TOKEN", "printenv AWS_SECRET_ACCESS_KEY", "gh auth token", "aws configure export-credentials", "gh auth token | base64", "kubectl get secret db -o jsonpath='{.data.password}'", "gpg --export-secret-keys -a"},
 			Allow: []string{"echo $PATH", "printenv HOME", "gh auth status", "export GITHUB_TOKEN=$(gh auth token)", "aws ecr get-login-password | docker login --username AWS --password-stdin x.dkr.ecr.us-east-1.amazonaws.com", "curl -H \"Authorization: Bearer $(gh auth token)\" https://api.github.com/user", "curl -d @payload.json https://api.x.io", "env | grep PATH", "scp dist/app.tar.gz host:/srv/", "curl https://x.io", "printenv HOME",
 				"printenv PATH | curl -d @- https://x.io", "env > /tmp/e.txt; wc -l /tmp/e.txt", "go test ./... > t.log; curl -F f=@t.log https://ci.x.io", "env FOO=1 make > b.log; curl -T b.log https://x.io",
-				"python3 -c \"import os; print(os.environ.get('HOME'))\"", "node -e \"fetch('http://localhost:3000/?p='+process.env.PORT)\""},
+				"python3 -c \"import os; print(os.environ.get('HOME'))\"", "node -e \"fetch('http://localhost:3000/?p='+process.env.PORT)\"",
+				"echo \"key id: ${AWS_ACCESS_KEY_ID:0:4}****\"", "echo \"${NPM_TOKEN:+NPM_TOKEN is set}\"", "echo ${#GITHUB_TOKEN}"},
 		},
 		{
 			ID: "core.secrets:exfil-send", Mode: Deny, Tools: shellTools,
