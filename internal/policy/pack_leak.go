@@ -243,7 +243,7 @@ var envDumpers = map[string]bool{"env": true, "printenv": true, "set": true, "ex
 func leakRules() []Rule {
 	return []Rule{
 		{
-			ID: "core.secrets:read-secret", Mode: Ask,
+			ID: "core.secrets:read-secret", Mode: Ask, Reads: true,
 			Desc: "Reading .env-style files and private key material (public keys and .env.example are fine)",
 			Match: func(e *Env) string {
 				for _, p := range e.F.Paths {
@@ -263,8 +263,9 @@ func leakRules() []Rule {
 			Allow: []string{"cat .env.example", "cat ~/.ssh/id_rsa.pub", "ls .env*", "source .env", "cat keys.go", "cat certs/server.crt", "openssl req -x509 -newkey rsa:2048 -nodes -keyout certs/dev.key -out certs/dev.crt -days 30 -subj /CN=localhost", "gpg --verify SHA256SUMS.asc SHA256SUMS"},
 		},
 		{
-			ID: "core.secrets:exfil", Mode: Ask, Tools: shellTools,
-			Desc: "Printing secrets into the conversation (echo $TOKEN, gh auth token, keychain passwords, private GPG keys); sending them is core.secrets:exfil-send",
+			ID: "core.secrets:exfil", Mode: Ask, Reads: true, // printing secrets; sending them is exfil-send (deny)
+			Tools: shellTools,
+			Desc:  "Printing secrets into the conversation (echo $TOKEN, gh auth token, keychain passwords, private GPG keys); sending them is core.secrets:exfil-send",
 			Match: func(e *Env) string {
 				if r := exfilReason(e); !strings.Contains(r, " over the network") {
 					return r

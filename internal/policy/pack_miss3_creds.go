@@ -13,6 +13,7 @@ func miss3Rules() []Rule {
 		[]string{"cat ~/.databrickscfg", "grep password ~/.dbt/profiles.yml", "type \"%APPDATA%\\NuGet\\NuGet.Config\"", "less $HOME/.config/snowflake/connections.toml", "cat ~/.config/configstore/firebase-tools.json"},
 		[]string{"ls ~/.snowsql", "cat profiles.yml", "cat nuget.config", "dbt debug", "databricks auth profiles"})
 	r.Mode = Ask
+	r.Reads = true // a write to them is a write the facts see
 	judge := r.Match
 	r.Match = func(e *Env) string {
 		// the cheap test first: most calls touch none of these files

@@ -27,7 +27,7 @@ func credentialNotSecret(p string) bool {
 func net3SecretRules() []Rule {
 	return []Rule{
 		{
-			ID: "core.secrets:print-credential-file", Mode: Ask, Tools: shellTools,
+			ID: "core.secrets:print-credential-file", Mode: Ask, Reads: true, Tools: shellTools,
 			Desc: "Reading a tool's credentials file into the conversation (cat ~/.cache/huggingface/token, grep token ~/.config/rclone/rclone.conf, cat ~/.kaggle/kaggle.json): the transcript keeps the token; listing, public keys and ssh's config stay allowed",
 			Match: func(e *Env) string {
 				for _, p := range e.F.Paths {
@@ -71,7 +71,7 @@ var secretPattern = re(`(?i)(password|passwd|secret|token|api[_-]?key|apikey|pri
 // whole disk for credentials (grep -r "sk-" ~/.config, rg -i 'api_key'
 // ~): every match prints a secret of some tool into the conversation.
 func net3SecretHuntRule() Rule {
-	return cmdRule("core.secrets:secret-hunt", Ask, "A recursive search of the home directory, its configuration or the whole disk for credentials (grep -r \"sk-\" ~/.config, rg -i api_key ~, grep -rE 'AKIA|ghp_' /): each match prints some tool's secret into the conversation; searches of the project stay allowed", []string{"grep", "egrep", "rg", "ag", "ack", "git-grep"},
+	return readsOnly(cmdRule("core.secrets:secret-hunt", Ask, "A recursive search of the home directory, its configuration or the whole disk for credentials (grep -r \"sk-\" ~/.config, rg -i api_key ~, grep -rE 'AKIA|ghp_' /): each match prints some tool's secret into the conversation; searches of the project stay allowed", []string{"grep", "egrep", "rg", "ag", "ack", "git-grep"},
 		func(e *Env, c *Cmd) string {
 			if c.Captured || c.Has("-l", "--files-with-matches", "-c", "--count", "-q", "--quiet") || len(c.Upstream) > 0 && c.Name != "rg" {
 				return ""
@@ -106,7 +106,7 @@ func net3SecretHuntRule() Rule {
 			return c.Name + " searches " + where + " for credentials (" + pat + ") and prints what it finds: " + c.String()
 		},
 		[]string{`grep -r "sk-" ~/.config`, "rg -i 'api_key' ~", "grep -rE 'AKIA|ghp_' / 2>/dev/null", "grep -ri password ~/.local/share", "ag -i token ~/"},
-		[]string{"grep -r token src/", "rg -i api_key .", "grep -rc password ~/.config", "grep -r TODO ~/.config", "grep -ri password docs/"})
+		[]string{"grep -r token src/", "rg -i api_key .", "grep -rc password ~/.config", "grep -r TODO ~/.config", "grep -ri password docs/"}))
 }
 
 // hasShortFlag: a bundle of short options holds f (-rn, -Hri).
