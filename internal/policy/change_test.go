@@ -12,7 +12,7 @@ func TestReadingRulesAreBuiltin(t *testing.T) {
 	reads := readingRules()
 	for _, id := range []string{"core.secrets:read-secret", "core.secrets:exfil", "core.secrets:send-credential", "core.secrets:cloud-metadata",
 		"core.secrets:print-credential-file", "core.secrets:secret-hunt", "core.secrets:infra-secret-output", "core.local:secret-hunt",
-		"core.local:history-read", "core.local:env-secret-grep", "core.local:warden-read", "core.local:tool-credentials", "external.systems:dns-carries-data"} {
+		"core.local:history-read", "core.local:env-secret-grep", "core.local:warden-read", "external.systems:dns-carries-data"} {
 		if !reads[id] {
 			t.Errorf("%s no longer says it only reads: safemode would deny what it asks", id)
 		}

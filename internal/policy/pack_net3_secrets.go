@@ -27,8 +27,8 @@ func credentialNotSecret(p string) bool {
 func net3SecretRules() []Rule {
 	return []Rule{
 		{
-			ID: "core.secrets:print-credential-file", Mode: Ask, Reads: true, Tools: shellTools,
-			Desc: "Reading a tool's credentials file into the conversation (cat ~/.cache/huggingface/token, grep token ~/.config/rclone/rclone.conf, cat ~/.kaggle/kaggle.json): the transcript keeps the token; listing, public keys and ssh's config stay allowed",
+			ID: "core.secrets:print-credential-file", Mode: Ask, Reads: true, Tools: credentialReaders,
+			Desc: "Reading a tool's credentials file into the conversation, by a command or the Read tool (cat ~/.cache/huggingface/token, grep token ~/.config/rclone/rclone.conf, cat ~/.kaggle/kaggle.json, cat ~/.databrickscfg, less ~/.dbt/profiles.yml): the transcript keeps the token; listing, counts, public keys and ssh's config stay allowed; the files are callfacts' credentials list",
 			Match: func(e *Env) string {
 				for _, p := range e.F.Paths {
 					if p.Op != OpRead || !strings.HasPrefix(p.Path, e.F.Home+"/") || strings.HasPrefix(p.Path, e.F.Project+"/") || listing[p.Via] || p.Via == "source" || p.Via == "." || credentialNotSecret(p.Path) {
@@ -44,11 +44,18 @@ func net3SecretRules() []Rule {
 				}
 				return ""
 			},
-			Catch: []string{"cat ~/.cache/huggingface/token", "grep -r 'token' ~/.config/rclone/rclone.conf", "cat ~/.kaggle/kaggle.json", "head -3 ~/.config/gh/hosts.yml", "less ~/.s3cfg"},
-			Allow: []string{"ls ~/.cache/huggingface", "cat ~/.ssh/config", "cat ~/.config/gh/config.yml", "cat ~/.ssh/id_ed25519.pub", "cat ~/.cache/huggingface/hub/version.txt", "grep -c token ~/.config/rclone/rclone.conf", "cat ~/.config/rclone/README.md"},
+			Catch: []string{"cat ~/.cache/huggingface/token", "grep -r 'token' ~/.config/rclone/rclone.conf", "cat ~/.kaggle/kaggle.json", "head -3 ~/.config/gh/hosts.yml", "less ~/.s3cfg",
+				"cat ~/.databrickscfg", "grep password ~/.dbt/profiles.yml", "type \"%APPDATA%\\NuGet\\NuGet.Config\"", "less $HOME/.config/snowflake/connections.toml", "cat ~/.config/configstore/firebase-tools.json",
+				`{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.kaggle/kaggle.json"}}`, `{"tool_name":"Read","tool_input":{"file_path":"~/.snowsql/config"}}`},
+			Allow: []string{"ls ~/.cache/huggingface", "cat ~/.ssh/config", "cat ~/.config/gh/config.yml", "cat ~/.ssh/id_ed25519.pub", "cat ~/.cache/huggingface/hub/version.txt", "grep -c token ~/.config/rclone/rclone.conf", "cat ~/.config/rclone/README.md",
+				"ls ~/.snowsql", "cat profiles.yml", "cat nuget.config", "dbt debug", "databricks auth profiles", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.ssh/config"}}`},
 		},
 	}
 }
+
+// credentialReaders are the tools that put a file's text in the
+// conversation: a shell's commands, and the file tools that read.
+var credentialReaders = []string{"Bash", "PowerShell", "Read", "Grep", "NotebookRead"}
 
 // envProviderWord: a filter's pattern names an API provider's variables
 // (HF_TOKEN, WANDB_API_KEY, OPENAI_API_KEY; policy/remoteops.txt
