@@ -43,3 +43,41 @@ func TestMarkedOutputDirs(t *testing.T) {
 		}
 	}
 }
+
+// yarn/pnpm/bun X runs the package binary X when package.json has no
+// script X: the binary's command is judged (yarn rimraf ~/Documents is
+// rimraf ~/Documents); a script of that name is run instead.
+func TestPackageBinRuns(t *testing.T) {
+	home := filepath.ToSlash(t.TempDir())
+	project := home + "/proj"
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pkg := `{"scripts":{"build":"tsc","prisma":"echo generated"}}`
+	if err := os.WriteFile(filepath.Join(project, "package.json"), []byte(pkg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := TestEngine(Builtin(), nil, Options{})
+	for cmd, want := range map[string]string{
+		"yarn rimraf ~/Documents":                "deny",
+		"pnpm --filter web del-cli ~/Pictures":   "deny",
+		"bun rimraf ~/Music":                     "deny",
+		"yarn prisma migrate reset --force":      "allow", // the script prisma runs, not the binary
+		"yarn build":                             "allow",
+		"yarn --cwd packages/api eslint --fix .": "allow",
+		"yarn rimraf dist":                       "allow",
+	} {
+		call, err := CaseCall(cmd, home, project)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := e.Evaluate(context.Background(), Normalize(call))
+		got := string(res.Decision)
+		if got == "" || got == "audit" {
+			got = "allow"
+		}
+		if got != want {
+			t.Errorf("%s: %s, want %s (%+v)", cmd, got, want, res.Hits)
+		}
+	}
+}
