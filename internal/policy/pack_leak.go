@@ -60,6 +60,9 @@ func printsSecret(c *Cmd) string {
 	}
 	switch c.Name {
 	case "echo", "printf", "print":
+		if printfPieces(c) {
+			return "" // printf '%.4s…' "$TOKEN": a short piece of each
+		}
 		for _, a := range c.Args {
 			for _, part := range strings.Split(a, "$")[1:] {
 				name := strings.TrimLeft(part, "{")
@@ -276,7 +279,7 @@ func leakRules() []Rule {
 			Allow: []string{"echo $PATH", "printenv HOME", "gh auth status", "export GITHUB_TOKEN=$(gh auth token)", "aws ecr get-login-password | docker login --username AWS --password-stdin x.dkr.ecr.us-east-1.amazonaws.com", "curl -H \"Authorization: Bearer $(gh auth token)\" https://api.github.com/user", "curl -d @payload.json https://api.x.io", "env | grep PATH", "scp dist/app.tar.gz host:/srv/", "curl https://x.io", "printenv HOME",
 				"printenv PATH | curl -d @- https://x.io", "env > /tmp/e.txt; wc -l /tmp/e.txt", "go test ./... > t.log; curl -F f=@t.log https://ci.x.io", "env FOO=1 make > b.log; curl -T b.log https://x.io",
 				"python3 -c \"import os; print(os.environ.get('HOME'))\"", "node -e \"fetch('http://localhost:3000/?p='+process.env.PORT)\"",
-				"echo \"key id: ${AWS_ACCESS_KEY_ID:0:4}****\"", "echo \"${NPM_TOKEN:+NPM_TOKEN is set}\"", "echo ${#GITHUB_TOKEN}"},
+				"echo \"key id: ${AWS_ACCESS_KEY_ID:0:4}****\"", "echo \"${NPM_TOKEN:+NPM_TOKEN is set}\"", "echo ${#GITHUB_TOKEN}", "gh auth token | cut -c1-4", "printf 'key: %.6s...\\n' \"$OPENAI_API_KEY\""},
 		},
 		{
 			ID: "core.secrets:exfil-send", Mode: Deny, Tools: shellTools,
