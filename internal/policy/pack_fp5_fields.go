@@ -16,7 +16,7 @@ import (
 
 type credColumns struct {
 	sep    string
-	secret int // 1-based column of the secret
+	secret int // 1-based column where the secret starts: it and every later one (a password may hold the separator)
 }
 
 var credFieldFiles = map[string]credColumns{
@@ -61,8 +61,8 @@ func columnsOnly(c *Cmd, spec credColumns) bool {
 		refs := awkFieldRef.FindAllStringSubmatch(prog, -1)
 		for _, m := range refs {
 			n, err := strconv.Atoi(m[1])
-			if err != nil || n <= 0 || n == spec.secret {
-				return false // $0, $NF, $(i), the secret's column
+			if err != nil || n <= 0 || n >= spec.secret {
+				return false // $0, $NF, $(i), the secret's columns
 			}
 		}
 		return len(refs) > 0
@@ -90,7 +90,7 @@ func columnsOnly(c *Cmd, spec credColumns) bool {
 					return false
 				}
 			}
-			if errA != nil || spec.secret >= a && spec.secret <= b {
+			if errA != nil || b >= spec.secret {
 				return false
 			}
 		}

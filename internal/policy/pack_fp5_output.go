@@ -23,6 +23,10 @@ import (
 //     environment), local_setup.bash (a colcon/catkin install or devel
 //     space). Checked only for a directory about to be flagged.
 
+//   - Remade on the line: vendor/ deleted on a line that vendors again
+//     (rm -rf vendor && go mod vendor, composer install) is the tool's
+//     output, remade from the lockfile.
+
 // buildSpaces are written beside a build/ tree by the same build.
 var buildSpaces = map[string]bool{"install": true, "devel": true, "log": true, "logs": true}
 
@@ -50,8 +54,43 @@ func deletesBuildTree(e *Env) bool {
 	return false
 }
 
+// remadeVendor: the line vendors the project's dependencies again.
+func remadeVendor(e *Env) bool {
+	for _, c := range e.F.Cmds("go", "composer") {
+		if c.Name == "go" && sub(c) == "mod" && c.Sub(1) == "vendor" || c.Name == "composer" && (sub(c) == "install" || sub(c) == "update" || sub(c) == "i" || sub(c) == "u") {
+			return true
+		}
+	}
+	return false
+}
+
 // generatedTop: a top-level directory of the project that is a build's
-// output by where it sits or by its marker.
+// output by where it sits, by its marker, or because the line remakes it.
 func generatedTop(e *Env, rel string) bool {
-	return buildSpaces[rel] && deletesBuildTree(e) || markedOutput(path.Join(e.F.Project, rel))
+	return buildSpaces[rel] && deletesBuildTree(e) || rel == "vendor" && remadeVendor(e) || markedOutput(path.Join(e.F.Project, rel))
+}
+
+// onlyScratch: paths names at least one path, and each is a scratch
+// directory of the project at its top (tmp/, .cache/, logs/): what
+// git clean removes there is what the work left behind.
+func onlyScratch(paths []string) bool {
+	for _, p := range paths {
+		p = strings.TrimSuffix(strings.TrimPrefix(p, "./"), "/")
+		if p == "" || strings.ContainsAny(p, "/~$*") || strings.HasPrefix(p, "..") || !scratchName(p) {
+			return false
+		}
+	}
+	return len(paths) > 0
+}
+
+// subdirSpecs: git pathspecs that each name a directory below where git
+// runs (tmp/, web/.cache), none the whole tree (., :/, *, ..).
+func subdirSpecs(specs []string) bool {
+	for _, p := range specs {
+		p = strings.TrimPrefix(p, "./")
+		if p == "" || p == "." || strings.HasPrefix(p, ":") || strings.HasPrefix(p, "..") || strings.HasPrefix(p, "/") || strings.ContainsAny(p, "*?[$~") {
+			return false
+		}
+	}
+	return len(specs) > 0
 }

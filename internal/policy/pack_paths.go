@@ -407,11 +407,14 @@ func selfPack() Pack {
 							return ""
 						}
 					}
+					if subdirSpecs(c.Pos[1:]) {
+						return "" // git clean -fdx -- .cache/ logs/: only under those
+					}
 					return "git clean -x deletes ignored files, the project's .warden/ (warden's state and rules) among them; add -e .warden"
 				})
 			},
 			Catch: []string{"git clean -fdx", "git clean -xfd", "git clean -f -x", "bash -c 'git clean -ffdx'"},
-			Allow: []string{"git clean -fd", "git clean -fdx -e .warden", "git clean -ndx", "git status"},
+			Allow: []string{"git clean -fd", "git clean -fdx -e .warden", "git clean -ndx", "git status", "git clean -fdx -- .cache/ logs/"},
 		},
 		{
 			ID: "core.self:hook-scripts", Mode: Deny,
