@@ -251,8 +251,11 @@ func fdSelection(c *Cmd) ([]string, string) {
 func generatedLiteral(pat string, dirs bool) bool {
 	anchored := strings.HasPrefix(pat, "^") && strings.HasSuffix(pat, "$")
 	lit := strings.ToLower(strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(pat, "^"), "$"), `\.`, "."))
-	if lit == "" || strings.ContainsAny(lit, `*?[](){}|+\`) || !generatedNames[lit] {
+	if lit == "" || strings.ContainsAny(lit, `*?[](){}|+\`) || !generatedNames[lit] && !(anchored && buildOutput[lit]) {
 		return false
+	}
+	if anchored && buildOutput[lit] {
+		return true // fd -t d '^\.terraform$': exactly a build or tool directory's name
 	}
 	return dirs || anchored || lit != ".coverage"
 }
@@ -279,7 +282,30 @@ func generatedPattern(p string) bool {
 	if !strings.ContainsAny(b, "*?[") || generatedNames[b] || strings.HasSuffix(b, "~") {
 		return true
 	}
+	if alts := classAlts(path.Ext(b)); alts != nil {
+		// *.py[co]: every extension the class spells is generated
+		for _, x := range alts {
+			if !generatedExts[x] {
+				return false
+			}
+		}
+		return true
+	}
 	return generatedExts[path.Ext(b)]
+}
+
+// classAlts spells out an extension with one character class (.py[co]
+// is .pyc and .pyo); nil when it has none or more than one.
+func classAlts(ext string) []string {
+	i, j := strings.IndexByte(ext, '['), strings.IndexByte(ext, ']')
+	if i < 0 || j < i+2 || strings.ContainsAny(ext[j+1:], "[*?") || strings.ContainsAny(ext[:i], "*?") || ext[i+1] == '!' || ext[i+1] == '^' || strings.Contains(ext[i+1:j], "-") {
+		return nil
+	}
+	var out []string
+	for _, r := range ext[i+1 : j] {
+		out = append(out, ext[:i]+string(r)+ext[j+1:])
+	}
+	return out
 }
 
 // buildDirs hold build output, dependencies or scratch files: deleting in

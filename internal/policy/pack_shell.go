@@ -564,7 +564,9 @@ var buildOutput = map[string]bool{"build": true, "dist": true, "out": true, "tar
 	".serverless": true, ".aws-sam": true, ".expo": true, "storybook-static": true, "htmlcov": true, ".nyc_output": true,
 	"cmake-build-debug": true, "cmake-build-release": true, ".output": true, ".docusaurus": true,
 	// bazel's output links (deleting them removes the links, not the cache)
-	"bazel-bin": true, "bazel-out": true, "bazel-testlogs": true}
+	"bazel-bin": true, "bazel-out": true, "bazel-testlogs": true,
+	// code generators' output, named as such (buf generate, graphql-codegen, relay)
+	"generated": true, "__generated__": true}
 
 // onlyBuildOutput: paths names at least one path, and every one is a
 // build output directory of the project (build/, ./dist, web/node_modules).
