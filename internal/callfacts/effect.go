@@ -90,6 +90,9 @@ func effectOf(c *Cmd) (Effect, string) {
 		if v := c.UnknownDestroy(); v != "" {
 			return EffectDelete, c.Name + " " + v + " (a program warden has no table for) removes something"
 		}
+		if v := c.UnknownChange(); v != "" {
+			return EffectWrite, c.Name + " " + v + " (a program warden has no table for) changes something elsewhere"
+		}
 	}
 	return EffectNone, ""
 }

@@ -296,8 +296,9 @@ func (n *normalizer) paramAlts(x *syntax.ParamExp) []string {
 				return n.wordAlts(x.Exp.Word)
 			}
 		case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
-			// ${X:+word} is word when X is set, else nothing: never X's
-			// own text (echo "${NPM_TOKEN:+set}" prints "set").
+			// ${X:+word} is word when X is set, else nothing: set or not,
+			// the value itself is never printed (echo "${NPM_TOKEN:+set}"
+			// prints "set").
 			var w []string
 			if x.Exp.Word != nil {
 				w = n.wordAlts(x.Exp.Word)

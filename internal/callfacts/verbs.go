@@ -2,6 +2,7 @@ package callfacts
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 	"sync"
 
@@ -15,15 +16,15 @@ import (
 var verbsText string
 
 type verbTable struct {
-	verbs, options, reads, local map[string]bool
+	verbs, changes, options, reads, local map[string]bool
 }
 
 var destroyVerbs = sync.OnceValue(func() verbTable {
-	t := verbTable{verbs: map[string]bool{}, options: map[string]bool{}, reads: map[string]bool{}, local: map[string]bool{}}
+	t := verbTable{verbs: map[string]bool{}, changes: map[string]bool{}, options: map[string]bool{}, reads: map[string]bool{}, local: map[string]bool{}}
 	datatable.Must("verbs.txt", verbsText, 1, func(l datatable.Line) error {
-		m := map[string]map[string]bool{"verbs": t.verbs, "options": t.options, "reads": t.reads, "local": t.local}[l.Fields[0]]
+		m := map[string]map[string]bool{"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, options, reads or local", l.Fields[0])
+			return l.Errorf("list %q: want verbs, changes, options, reads or local", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -89,6 +90,53 @@ func (c *Cmd) destroyWord() string {
 	}
 	return ""
 }
+
+// UnknownChange names the change verb (verbs.txt "changes") among the
+// first words of a program warden has no table for (fly-like deploys,
+// account suspensions, refunds), "" for none, a known program, a script
+// by path, help and dry-run forms, and a read word before it.
+func (c *Cmd) UnknownChange() string {
+	v := c.changeWord()
+	if v == "" || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || chainTools()[c.Name] || c.DryRun() || c.Has("--help", "-h") {
+		return ""
+	}
+	return wrapped(c, v)
+}
+
+// changeWord is destroyWord for the change verbs: the first of them among
+// c's first words, whole or as a part of a word joined by : - _
+// (apps:promote, release-create), "" when a read word comes first.
+func (c *Cmd) changeWord() string {
+	t := destroyVerbs()
+	for i, p := range c.Pos {
+		if i > 3 || strings.ContainsAny(p, "/=@ .") {
+			break
+		}
+		l := strings.ToLower(p)
+		if t.reads[l] || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789:_-") != "" {
+			return ""
+		}
+		if optionBefore(c.Args, p) {
+			continue // knife ssh … -x deploy: an option's value
+		}
+		if t.changes[l] {
+			return l
+		}
+		if strings.ContainsAny(l, ":-_") {
+			parts := strings.FieldsFunc(l, func(r rune) bool { return r == ':' || r == '-' || r == '_' })
+			if slices.ContainsFunc(parts, func(w string) bool { return t.reads[w] || checkWords[w] }) {
+				return "" // deploy:check, release-status
+			}
+			if slices.ContainsFunc(parts, func(w string) bool { return t.changes[w] }) {
+				return l
+			}
+		}
+	}
+	return ""
+}
+
+// checkWords join a change verb in a word that only looks (deploy:check).
+var checkWords = map[string]bool{"check": true, "status": true, "verify": true, "validate": true, "test": true, "lint": true, "dry": true, "preview": true}
 
 // wrapped is v unless c is a wrapper (its arguments are a command the
 // reading follows on its own): then "".

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -310,7 +311,11 @@ a dirty git tree on main. Exit status 1 when a case fails.
 look-alikes instead and prints recall (risky commands denied or asked)
 and false flags (look-alikes denied or asked) per class of cause. With
 FILES, --report runs those corpus files instead (lines "<expect>
-<command>", "@class NAME" switching the class), e.g. a held-out set.
+<command>", "@class NAME" switching the class), e.g. a held-out set, or
+sets written as JSON lines ({"cmd": …, "want": "deny|ask|allow"} and,
+optionally, "persona", "disguise", "effect", "zone"): an ask is met by
+ask or deny, a deny only by deny; the classes are the personas, and the
+labels get tables of their own.
 
 --from-history turns recorded tool calls into cases: those the policy did
 not simply allow (as recorded or now), those a rule decided (--rule ID), or
@@ -389,6 +394,13 @@ func runCorpusReport(w io.Writer, files []string, verbose, asJSON bool) error {
 	// recall per effect and per zone: how a blind corpus will be judged
 	byEffect := corpus.ReportBy(rs, func(r corpus.Result) string { return r.Effect })
 	byZone := corpus.ReportBy(rs, func(r corpus.Result) string { return r.Zone })
+	// and per label a JSON-lines set gives its cases (disguise…)
+	byLabel := map[string][]corpus.ClassStats{}
+	for _, k := range corpus.LabelKeys {
+		if slices.ContainsFunc(rs, func(r corpus.Result) bool { return r.Labels[k] != "" }) {
+			byLabel[k] = corpus.ReportBy(rs, func(r corpus.Result) string { return r.Labels[k] })
+		}
+	}
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -398,7 +410,7 @@ func runCorpusReport(w io.Writer, files []string, verbose, asJSON bool) error {
 				failed = append(failed, r)
 			}
 		}
-		if err := enc.Encode(map[string]any{"classes": stats, "effects": byEffect, "zones": byZone, "failed": failed}); err != nil {
+		if err := enc.Encode(map[string]any{"classes": stats, "effects": byEffect, "zones": byZone, "labels": byLabel, "failed": failed}); err != nil {
 			return err
 		}
 	} else {
@@ -416,6 +428,12 @@ func runCorpusReport(w io.Writer, files []string, verbose, asJSON bool) error {
 		printStats(w, "EFFECT", byEffect)
 		fmt.Fprintln(w)
 		printStats(w, "ZONE", byZone)
+		for _, k := range corpus.LabelKeys {
+			if st := byLabel[k]; st != nil {
+				fmt.Fprintln(w)
+				printStats(w, strings.ToUpper(k)+" (AS LABELLED)", st)
+			}
+		}
 	}
 	if stats[len(stats)-1].WrongDetail > 0 {
 		return ExitError{Code: exitcode.Failure}
@@ -449,7 +467,11 @@ func loadCorpus(files []string) ([]corpus.Case, error) {
 		if err != nil {
 			return nil, fmt.Errorf("corpus file: %v", err)
 		}
-		cs, err := corpus.Parse(f, b)
+		parse := corpus.Parse
+		if corpus.IsJSONL(f, b) {
+			parse = corpus.ParseJSONL
+		}
+		cs, err := parse(f, b)
 		if err != nil {
 			return nil, err
 		}

@@ -2,8 +2,12 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warden-dev/warden/internal/policy/corpus"
 )
 
 func TestPolicyExplainJSON(t *testing.T) {
@@ -155,5 +159,65 @@ func TestPolicyExplainUsesTheCallsCwd(t *testing.T) {
 	}
 	if got.Facts.Cwd != home || got.Decision != "deny" {
 		t.Errorf("cwd %q, decision %q; want the call's cwd %q and deny (recursive delete of home data):\n%s", got.Facts.Cwd, got.Decision, home, out)
+	}
+}
+
+// --report FILE reads a set written as JSON lines, the form blind sets
+// take: an ask is met by ask or deny, the personas are the classes and
+// the labels get tables; a malformed line names its file and line and
+// nothing is run.
+func TestPolicyReportReadsJSONLines(t *testing.T) {
+	t.Setenv("WARDEN_HOME", t.TempDir())
+	set := filepath.Join(t.TempDir(), "blind.jsonl")
+	lines := `{"cmd": "rm -rf ~/Documents", "want": "deny", "disguise": "plain", "zone": "home-data", "persona": "writer"}
+{"cmd": "bash -c 'rm -rf ~/Documents'", "want": "ask", "disguise": "subshell", "zone": "home-data", "persona": "writer"}
+{"cmd": "ls -la", "want": "allow", "disguise": "plain", "zone": "project", "persona": "writer"}
+{"cmd": "git status", "want": "deny", "disguise": "plain", "zone": "project", "persona": "strict"}
+`
+	if err := os.WriteFile(set, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runCLI(t, "policy", "test", "--report", "--json", set)
+	if code != 1 { // git status is not denied: one case fails
+		t.Fatalf("exit %d, want 1: %s%s", code, out, stderr)
+	}
+	var rep struct {
+		Classes []corpus.ClassStats            `json:"classes"`
+		Labels  map[string][]corpus.ClassStats `json:"labels"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	row := func(st []corpus.ClassStats, class string) corpus.ClassStats {
+		for _, s := range st {
+			if s.Class == class {
+				return s
+			}
+		}
+		t.Fatalf("no row %q in %+v", class, st)
+		return corpus.ClassStats{}
+	}
+	if w := row(rep.Classes, "writer"); w.Risky != 2 || w.Caught != 2 || w.LookAlikes != 1 || w.FalseFlags != 0 {
+		t.Errorf("writer (a deny met by deny, an ask by deny, ls allowed): %+v", w)
+	}
+	if s := row(rep.Classes, "strict"); s.Risky != 1 || s.Caught != 0 {
+		t.Errorf("strict: %+v", s)
+	}
+	if d := row(rep.Labels["disguise"], "subshell"); d.Risky != 1 || d.Caught != 1 {
+		t.Errorf("disguise table: %+v", rep.Labels["disguise"])
+	}
+	if z := row(rep.Labels["zone"], "home-data"); z.Risky != 2 {
+		t.Errorf("zone table: %+v", rep.Labels["zone"])
+	}
+	out, _, _ = runCLI(t, "policy", "test", "--report", set)
+	if !strings.Contains(out, "DISGUISE (AS LABELLED)") || !strings.Contains(out, "ZONE (AS LABELLED)") {
+		t.Errorf("table output lacks the label tables:\n%s", out)
+	}
+
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(bad, []byte(lines+`{"cmd": "ls", "want": "maybe"}`+"\n"), 0o644)
+	out, stderr, code = runCLI(t, "policy", "test", "--report", bad)
+	if code == 0 || !strings.Contains(stderr, "bad.jsonl:5") || !strings.Contains(stderr, "deny, ask or allow") || strings.Contains(out, "CLASS") {
+		t.Errorf("malformed set: exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 }

@@ -13,11 +13,13 @@ var credStoreOps = map[string][]string{
 	"security":    {"delete-keychain", "delete-generic-password", "delete-internet-password", "delete-certificate", "delete-identity", "dump-keychain", "export", "find-generic-password Safe Storage"},
 	"keytool":     {"-delete", "-changealias"},
 	"secret-tool": {"clear"}, "pass": {"rm", "delete", "remove", "git push"}, "gopass": {"rm", "delete", "remove"},
-	"gpg":  {"--delete-secret-keys", "--delete-secret-and-public-key", "--delete-keys", "--export-secret-keys", "--export-secret-subkeys"},
-	"gpg2": {"--delete-secret-keys", "--delete-secret-and-public-key", "--delete-keys", "--export-secret-keys"},
-	"op":   {"item delete", "vault delete", "document delete"}, "bw": {"delete"}, "lpass": {"rm"}, "keepassxc-cli": {"rm"},
+	"gpg":  {"--delete-secret-keys", "--delete-secret-and-public-key", "--delete-secret-and-public-keys", "--delete-secret-key", "--delete-keys", "--delete-key", "--export-secret-keys", "--export-secret-subkeys"},
+	"gpg2": {"--delete-secret-keys", "--delete-secret-and-public-key", "--delete-secret-and-public-keys", "--delete-secret-key", "--delete-keys", "--delete-key", "--export-secret-keys"},
+	// hardware keys reset, signing keys scheduled for deletion: what they signed or decrypted is lost
+	"gpg-connect-agent": {"delete_key"}, "ykman": {"piv reset", "openpgp reset", "fido reset", "oath reset", "otp delete"}, "gcloud": {"kms keys versions destroy"},
+	"op": {"item delete", "vault delete", "document delete"}, "bw": {"delete"}, "lpass": {"rm"}, "keepassxc-cli": {"rm"},
 	"ssh-add": {"-D"}, "keyring": {"del"}, "cmdkey": {"/delete"}, "vault": {"kv destroy", "kv metadata delete", "secrets disable", "token revoke"},
-	"aws": {"secretsmanager delete-secret", "ssm delete-parameter", "ssm delete-parameters"}, "gh": {"secret delete", "secret remove", "variable delete", "ssh-key delete", "gpg-key delete"},
+	"aws": {"secretsmanager delete-secret", "ssm delete-parameter", "ssm delete-parameters", "kms schedule-key-deletion"}, "gh": {"secret delete", "secret remove", "variable delete", "ssh-key delete", "gpg-key delete"},
 	"glab": {"variable delete"}, "doppler": {"secrets delete"}, "infisical": {"secrets delete"},
 }
 
@@ -64,7 +66,8 @@ func credStoreRules() []Rule {
 		cmdRule("core.secrets:credential-store", Deny, "Destroying or dumping what a credential store holds: keychains (security delete-keychain, dump-keychain), secret-tool clear, pass/gopass/op/bw rm, gpg --delete-secret-keys or --export-secret-keys, ssh-add -D, vault kv destroy, cloud and forge secrets deleted", names(credStoreOps),
 			match(credStoreOps),
 			[]string{"security delete-keychain ~/Library/Keychains/login.keychain-db", "security delete-generic-password -s github.com", "secret-tool clear service github", "pass rm -rf email",
-				"gpg --batch --yes --delete-secret-keys ABCD1234EF567890", "gpg --export-secret-keys --armor > keys.asc", "security dump-keychain -d login.keychain > /tmp/k.txt", "gh secret delete PROD_TOKEN", "security find-generic-password -wa 'Chrome Safe Storage'", "keytool -delete -alias release -keystore ~/keys/release.jks"},
+				"gpg --batch --yes --delete-secret-keys ABCD1234EF567890", "gpg --export-secret-keys --armor > keys.asc", "security dump-keychain -d login.keychain > /tmp/k.txt", "gh secret delete PROD_TOKEN", "security find-generic-password -wa 'Chrome Safe Storage'", "keytool -delete -alias release -keystore ~/keys/release.jks",
+				"gpg --batch --yes --delete-secret-and-public-keys 5A7F3C1E9B2D4F60A1C3E5B7D9F1A3C5E7B9D1F3", "ykman piv reset -f"},
 			[]string{"security find-certificate -a", "pass ls", "gpg --list-keys", "gpg --verify x.asc x", "secret-tool search service github", "gh secret list", "ssh-add -l", "op item list"}),
 		cmdRule("core.secrets:credential-change", Ask, "Logging the user out of a CLI, revoking or minting its tokens, adding keys to hosts or changing stored credentials (gh auth logout, aws configure set, ssh-copy-id, kubectl config unset users, npm token create)", names(credChangeOps),
 			match(credChangeOps),

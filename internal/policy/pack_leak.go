@@ -35,6 +35,9 @@ func keyFile(p string) bool {
 // a secret.
 func secretName(v string) bool {
 	u := strings.ToUpper(v)
+	if connSecretName(u) {
+		return true // DATABASE_URL: a connection string holds the password
+	}
 	for _, s := range []string{"_PATH", "_FILE", "_DIR", "_URL", "_NAME", "_TYPE", "_TTL", "_EXPIRY"} {
 		if strings.HasSuffix(u, s) {
 			return false // GITHUB_TOKEN_PATH names where a secret is, not the secret

@@ -14,7 +14,9 @@ var unfinishedWork = map[string]bool{"borg": true, "restic": true, "duplicity": 
 	"pg_dumpall": true, "pg_restore": true, "mysqldump": true, "mongodump": true, "mongorestore": true, "zfs": true, "btrfs": true, "tar": true,
 	"dd": true, "apt": true, "apt-get": true, "dpkg": true, "dnf": true, "yum": true, "pacman": true, "ipykernel_launcher": true, "ipykernel": true,
 	"jupyter": true, "jupyter-lab": true, "jupyter-notebook": true, "kopia": true, "velero": true, "aws": true, "gsutil": true, "azcopy": true,
-	"pvesm": true, "vzdump": true, "qm": true, "syncoid": true, "sanoid": true, "snapraid": true, "mdadm": true, "fsck": true, "e2fsck": true}
+	"pvesm": true, "vzdump": true, "qm": true, "syncoid": true, "sanoid": true, "snapraid": true, "mdadm": true, "fsck": true, "e2fsck": true,
+	// a robot's stack stopped mid-motion; an infrastructure run cut short leaves its state locked and half applied
+	"ros2": true, "roslaunch": true, "rosrun": true, "terraform": true, "tofu": true, "terragrunt": true, "pulumi": true, "ansible-playbook": true}
 
 // killPattern is the pattern or name a pattern kill in the line finds:
 // pkill's own, or pgrep's / pidof's inside kill $(…).

@@ -55,5 +55,23 @@ func remoteActionRules() []Rule {
 			Catch: []string{"nomad job stop -purge web", "koyeb service delete web", "upctl server delete x", "triton instance delete vm1", "mytool cluster destroy prod", "exo compute instance delete vm1"},
 			Allow: []string{"scw instance server list", "mytool cluster describe prod", "poetry remove requests", "cargo remove serde", "docker rmi app", "mytool delete --help", "mytool delete --dry-run x", "./scripts/cleanup.sh delete"},
 		},
+		{
+			ID: "external.systems:unknown-change", Mode: Ask, Tools: shellTools,
+			Desc: "A change verb of a program warden has no table for (deploy, release, promote, rollback, grant, revoke, suspend, refund, scale, restart, failover…): most likely a shared service or account; the verbs and the local programs left out are data (callfacts/verbs.txt)",
+			Match: func(e *Env) string {
+				for i := range e.F.Commands {
+					c := &e.F.Commands[i]
+					if c.Effect != callfacts.EffectWrite {
+						continue // the reading gives an unknown change the write effect
+					}
+					if v := c.UnknownChange(); v != "" {
+						return c.Name + " " + v + ": change remote resource (unknown tool): " + c.String()
+					}
+				}
+				return ""
+			},
+			Catch: []string{"nomad deployment promote 3f2a", "koyeb service redeploy web", "upctl server rotate-keys x", "triton instance disable vm1", "acmectl account suspend 42", "exo compute instance-pool scale pool1 10", "mytool apps:rollback v41"},
+			Allow: []string{"nomad deployment status 3f2a", "koyeb service describe web", "mytool deploy --help", "mytool deploy --dry-run prod", "./scripts/release.sh promote", "pnpm deploy out/", "poetry publish --dry-run", "mytool list deployments"},
+		},
 	}
 }

@@ -257,7 +257,7 @@ func externalPack() Pack {
 			},
 			[]string{"systemctl stop nginx", "sudo systemctl disable sshd", "systemctl mask docker", "service postgresql stop"},
 			[]string{"systemctl status nginx", "systemctl --user stop app", "systemctl list-units", "service nginx status"}),
-	}, append(append(append(externalVerbRules(), publishRule(), deployRule(), publishVerbRule()), remoteActionRules()...), append(cloudControlRules(), netRules()...)...)...)}
+	}, append(append(append(externalVerbRules(), publishRule(), deployRule(), publishVerbRule()), remoteActionRules()...), append(cloudControlRules(), append(netRules(), leak5ExternalRules()...)...)...)...)}
 }
 
 // cloudWords splits subcommands like apps:destroy and delete-db-instance

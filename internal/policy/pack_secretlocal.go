@@ -176,7 +176,7 @@ func browserData(e *Env) string {
 	return ""
 }
 
-var secretNamePat = re(`(?i)\*?\.(pem|p12|pfx|key|ppk|jks|keystore|kdbx|asc|gpg|ovpn)\b|id_(rsa|dsa|ecdsa|ed25519|\*)|\.env\b|credentials|secret|token|\.netrc|\.pgpass|wallet|\.aws|\.ssh|kubeconfig|htpasswd|shadow`)
+var secretNamePat = re(`(?i)\*?\.(pem|p12|pfx|key|ppk|jks|keystore|kdbx|asc|gpg|ovpn)\b|id_(rsa|dsa|ecdsa|ed25519|\*)|\.env\b|credentials|secret|token|\.netrc|\.pgpass|wallet|\.aws|\.ssh|kubeconfig|htpasswd|shadow|UTC--|keystore|mnemonic`)
 var secretContentPat = re(`(?i)AKIA|ASIA|BEGIN.{0,20}PRIVATE|PRIVATE KEY|password|passwd|secret|token|api[_-]?key|ghp_|gho_|github_pat|xox[bpa]|sk-[a-z]|aws_secret|client_secret|bearer`)
 
 // secretHunt: a search for secret files or secret text whose root is the

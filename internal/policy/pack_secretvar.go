@@ -30,7 +30,8 @@ func sendSecretVarRule() Rule {
 // than genericWords: DB_PASSWORD names a database, no web host's business.
 var ownerlessWords = map[string]bool{"API": true, "ACCESS": true, "AUTH": true, "SECRET": true, "TOKEN": true, "KEY": true,
 	"PASSWORD": true, "PASSWD": true, "PASS": true, "BEARER": true, "CLIENT": true, "PRIVATE": true, "PERSONAL": true,
-	"BOT": true, "APP": true, "USER": true, "SESSION": true, "CREDENTIAL": true, "CREDENTIALS": true, "APIKEY": true, "ID": true}
+	"BOT": true, "APP": true, "USER": true, "SESSION": true, "CREDENTIAL": true, "CREDENTIALS": true, "APIKEY": true, "ID": true,
+	"URL": true, "URI": true, "DSN": true, "CONN": true}
 
 // ownerNamed reports whether a secret variable's name says whose secret
 // it is (AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN, DB_PASSWORD): a word besides

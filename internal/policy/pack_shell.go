@@ -345,7 +345,7 @@ func gitPack() Pack {
 			Catch: []string{"git stash drop", "git stash clear", "git stash drop stash@{2}", "bash -c 'git stash clear'"},
 			Allow: []string{"git stash", "git stash list", "git stash pop", "git stash show -p"},
 		},
-	}, append(append(append(append(historyRules(), fp2GitRules()...), pushNewRemoteRule()), gitOtherRules()...), append(pushMoreRules(), gitRemoteRules()...)...)...)}
+	}, append(append(append(append(historyRules(), fp2GitRules()...), pushNewRemoteRule()), gitOtherRules()...), append(pushMoreRules(), append(gitRemoteRules(), leak5GitRules()...)...)...)...)}
 }
 
 // gitDirtyRule fires when a git command matches and the tree has

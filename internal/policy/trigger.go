@@ -54,6 +54,9 @@ const (
 	FactRedirect
 	// FactDeleteEffect: a command's own effect is a delete (Cmd.Effect).
 	FactDeleteEffect
+	// FactWriteEffect: a command's own effect is a write (Cmd.Effect):
+	// files, packages, or something elsewhere it changes.
+	FactWriteEffect
 	// FactDerivation: the reading derived something (Facts.Derivation:
 	// a script fed to a shell, text planted to run later).
 	FactDerivation
@@ -148,8 +151,11 @@ func shapeOf(f *Facts) shape {
 		if len(c.Wrappers) > 0 {
 			s |= FactWrapped
 		}
-		if c.Effect == callfacts.EffectDelete {
+		switch c.Effect {
+		case callfacts.EffectDelete:
 			s |= FactDeleteEffect
+		case callfacts.EffectWrite:
+			s |= FactWriteEffect
 		}
 	}
 	if len(f.Redirects) > 0 {

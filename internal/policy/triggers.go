@@ -59,6 +59,7 @@ var builtinTriggers = sync.OnceValue(func() map[string]Trigger {
 		"core.destroy:keylogger":            On(FactPayload, "xinput", "logkeys", "showkey", "evtest"),
 		"core.indirect:unknown-script":      On(FactFeedUnknown),  // a shell fed text the line does not show
 		"external.systems:unknown-destroy":  On(FactDeleteEffect), // the reading gives it the delete effect
+		"external.systems:unknown-change":   On(FactWriteEffect),  // the reading gives it the write effect
 		"core.destroy:remote-delete":        On(FactWrapped),      // under ssh, docker/kubectl exec
 
 		// the words of the line, and the rest

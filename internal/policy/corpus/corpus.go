@@ -33,6 +33,8 @@ type Case struct {
 	Source  string `json:"source"` // file:line
 	Expect  string `json:"expect"`
 	Command string `json:"command"`
+	// Labels are what a JSON-lines set says of the case (LabelKeys).
+	Labels map[string]string `json:"labels,omitempty"`
 }
 
 // Risky reports whether the case is a risky command (counts for recall)
