@@ -304,7 +304,37 @@ func (c *Cmd) DryRun() bool {
 	if c.Has("--dry-run", "--dryrun", "--no-act", "--simulate", "--just-print", "--what-if", "--check", "--plan") {
 		return true
 	}
-	return c.Has(tool(c.Name).dry...) // rsync -n, apt-get -s, mkfs.xfs -N (tools.txt)
+	return c.Has(tool(c.Name).dry...) || c.hasValued(tool(c.Name).dry) // rsync -n, apt-get -s, mkfs.xfs -N, goreleaser --skip=publish (tools.txt)
+}
+
+// hasValued reports whether c is given one of opts written OPT=VALUE
+// with that value: --skip=publish matches --skip=publish,announce and
+// --skip publish, not --skip=validate. Options without a value are
+// left to Has.
+func (c *Cmd) hasValued(opts []string) bool {
+	for _, o := range opts {
+		name, want, ok := strings.Cut(o, "=")
+		if !ok {
+			continue
+		}
+		for i, a := range c.Args {
+			v := ""
+			switch {
+			case strings.HasPrefix(a, name+"="):
+				v = a[len(name)+1:]
+			case a == name && i+1 < len(c.Args):
+				v = c.Args[i+1]
+			default:
+				continue
+			}
+			for _, x := range strings.Split(v, ",") {
+				if x == want {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // OnlyReports reports whether c only prints: a dry run, or one of its

@@ -162,7 +162,9 @@ func (n *normalizer) argv(words []*syntax.Word) []string {
 		}
 		for i, a := range alts {
 			var words []string
-			if split && strings.ContainsAny(a, ifs) {
+			if split && a == "" {
+				// an unquoted expansion that is empty is no word at all
+			} else if split && strings.ContainsAny(a, ifs) {
 				words = strings.FieldsFunc(a, func(r rune) bool { return strings.ContainsRune(ifs, r) })
 			} else {
 				words = []string{a}
@@ -276,6 +278,14 @@ func (n *normalizer) paramAlts(x *syntax.ParamExp) []string {
 	if !ok && name == "PWD" && n.cwd != "" {
 		vals, ok = []string{n.cwd}, true
 	}
+	if x.Length && !x.Excl {
+		return lengthAlts(vals, ok && x.Index == nil) // ${#X} is a number, never X's text
+	}
+	if x.Slice != nil && !x.Excl && x.Repl == nil && x.Exp == nil {
+		if a := sliceAlts(x.Slice, vals, ok); a != nil {
+			return a
+		}
+	}
 	if x.Length || x.Excl || x.Slice != nil || x.Repl != nil {
 		return []string{"$" + name}
 	}
@@ -286,15 +296,19 @@ func (n *normalizer) paramAlts(x *syntax.ParamExp) []string {
 				return n.wordAlts(x.Exp.Word)
 			}
 		case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+			// ${X:+word} is word when X is set, else nothing: set or not,
+			// the value itself is never printed (echo "${NPM_TOKEN:+set}"
+			// prints "set").
+			var w []string
 			if x.Exp.Word != nil {
-				// set or not, the value itself is never printed: the word
-				// or nothing ("${TOKEN:+TOKEN is set}")
-				return n.wordAlts(x.Exp.Word)
+				w = n.wordAlts(x.Exp.Word)
+			} else {
+				w = []string{""}
 			}
-			if !ok {
-				return []string{"$" + name}
+			if ok {
+				return w
 			}
-			return []string{""}
+			return append(w, "")
 		case syntax.UpperAll, syntax.UpperFirst:
 			if ok {
 				return mapAlts(vals, strings.ToUpper)
@@ -342,6 +356,8 @@ func UnknownParts(s string) string {
 			i += len("$(…)") - 1
 		case strings.HasPrefix(s[i:], "$((…))"):
 			i += len("$((…))") - 1
+		case strings.HasPrefix(s[i:], pieceMarker):
+			i += len(pieceMarker) - 1
 		case strings.HasPrefix(s[i:], "$HOME"):
 			b.WriteString("$HOME")
 			i += 4

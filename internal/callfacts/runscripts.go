@@ -37,6 +37,7 @@ func (n *normalizer) runPackageScripts(c *Cmd, depth int, wrappers []string) {
 	}
 	var names []string // scripts in the order they run
 	label := c.Name
+	bin := "" // yarn/pnpm/bun X: the package binary X when no script is named X
 	switch sub := ""; {
 	case len(pos) == 0: // bare yarn installs
 		names, label = npmLifecycle["install"], "yarn install"
@@ -58,19 +59,32 @@ func (n *normalizer) runPackageScripts(c *Cmd, depth int, wrappers []string) {
 		case c.Name != "npm" && !strings.Contains(pkgBuiltins[c.Name], " "+sub+" "):
 			names, label = []string{"pre" + sub, sub, "post" + sub}, c.Name+" "+sub
 			rest = append(pos[1:], rest...)
+			if binName(sub) {
+				bin = sub
+			}
 		default:
 			return
 		}
 	}
 	dir := n.runnerDir(c, "--prefix", "-C", "--dir", "--cwd")
 	file, t, ok := n.findDef(dir, true, "package.json")
-	if !ok || !t.known {
+	if !ok {
+		// no package.json to read: X may be a script not on disk or a
+		// binary; the binary is read as "yarn exec X", which says so
+		n.runPackageBin(c, bin, c.Name+" exec "+bin, dir, depth, wrappers)
+		return
+	}
+	if !t.known {
 		return
 	}
 	var pkg struct {
 		Scripts map[string]any `json:"scripts"`
 	}
 	if json.Unmarshal([]byte(t.s), &pkg) != nil {
+		return
+	}
+	if s, _ := pkg.Scripts[bin].(string); bin != "" && s == "" {
+		n.runPackageBin(c, bin, c.Name+" "+bin, dir, depth, wrappers)
 		return
 	}
 	for i, name := range names {
@@ -83,6 +97,33 @@ func (n *normalizer) runPackageScripts(c *Cmd, depth int, wrappers []string) {
 		}
 		n.runDef(label+scriptNote(name, label), s, defDir(file), depth, wrappers)
 	}
+}
+
+// runPackageBin walks `yarn X …`, `pnpm X …` or `bun X …` when X is no
+// script of package.json: the manager runs the package binary X
+// (node_modules/.bin/X) with the words after it, so yarn hardhat run
+// --network mainnet x.js is judged as hardhat run --network mainnet x.js.
+// The manager's own options before X (--cwd, --filter) are set aside.
+// pnpm and bun binaries envrun.txt names (pnpm turbo …) are read there.
+func (n *normalizer) runPackageBin(c *Cmd, bin, label, dir string, depth int, wrappers []string) {
+	if bin == "" {
+		return
+	}
+	if in, _ := envRunInner(c.Name, c.Args); len(in) > 0 {
+		return
+	}
+	for i, a := range c.Args {
+		if a == bin {
+			n.runArgv(label, c.Args[i:], dir, depth, wrappers)
+			return
+		}
+	}
+}
+
+// binName: a word that can name a package's binary (hardhat, tsc,
+// prisma), not a file (bun ./x.ts, bun index.ts) or an expansion.
+func binName(w string) bool {
+	return w != "" && !strings.ContainsAny(w, "/.$=`\\") && w[0] != '-'
 }
 
 // scriptNote names a hook script in the label ("npm run build

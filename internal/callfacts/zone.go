@@ -194,9 +194,30 @@ func homeZone(p, home string) Zone {
 	case withinAny(p, home, homeCaches):
 		return ZoneCache
 	case strings.HasPrefix(rel, ".") && !strings.HasPrefix(rel, "./"):
+		if toolScratch(rel) {
+			return ZoneCache
+		}
 		return ZoneHomeConfig
 	}
 	return ZoneHomeData
+}
+
+// scratchDirs are the directories a tool keeps its logs and caches in,
+// inside its own dot-directory (~/.ros/log, ~/.gazebo/log,
+// ~/.npm/_logs, ~/.config/Code/logs, ~/.local/state/x/cache): what it
+// rewrites as it runs, not the user's settings.
+var scratchDirs = map[string]bool{"log": true, "logs": true, "_logs": true, "cache": true, "caches": true, "tmp": true}
+
+// toolScratch: rel (a path under home in a dot-directory) lies in one of
+// the tool's scratchDirs below the dot-directory itself.
+func toolScratch(rel string) bool {
+	parts := strings.Split(rel, "/")
+	for _, d := range parts[1:] {
+		if scratchDirs[strings.ToLower(d)] {
+			return true
+		}
+	}
+	return false
 }
 
 // projectZone is the zone of p inside project: the project root itself,

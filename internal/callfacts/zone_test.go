@@ -21,6 +21,10 @@ func TestZoneOf(t *testing.T) {
 		"/var/tmp/y":                           ZoneTemp,
 		"/home/dev/.cache/pip":                 ZoneCache,
 		"/home/dev/go/pkg/mod/x":               ZoneCache,
+		"/home/dev/.ros/log/latest":            ZoneCache, // a tool's logs in its dot-directory
+		"/home/dev/.npm/_logs":                 ZoneCache,
+		"/home/dev/.ros":                       ZoneHomeConfig,
+		"/home/dev/.ssh/log":                   ZoneCredentials,
 		"/home/dev":                            ZoneHomeData,
 		"/home/dev/Documents":                  ZoneHomeData,
 		"/home/dev/some-new-folder/a.txt":      ZoneHomeData,

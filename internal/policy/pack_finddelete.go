@@ -45,10 +45,11 @@ func findDeleteRule() Rule {
 			})
 		},
 		Catch: []string{"find . -name '*.go' -delete", "find . -name '*.go' -exec rm {} +", "find src -name '*.ts' -execdir rm -f {} \\;", "find . -name '*.go' | xargs rm",
-			"fd -e go -x rm", "find . -not -name '*.md' -delete", "for f in $(find . -name '*.py'); do rm \"$f\"; done", "find . -name '*.go' -exec truncate -s 0 {} +", "find $SRC_DIR -name '*.go' -delete"},
+			"fd -e go -x rm", "find . -not -name '*.md' -delete", "for f in $(find . -name '*.py'); do rm \"$f\"; done", "find . -name '*.go' -exec truncate -s 0 {} +", "find $SRC_DIR -name '*.go' -delete", "find . -not -path './.git/*' -delete"},
 		Allow: []string{"find . -name '*.go' -print", "find . -name '*.pyc' -delete", "find . -name '__pycache__' -type d -exec rm -rf {} +", "find ./build -type f -delete",
 			"find . -type d -empty -delete", "find . -name '*.go' | xargs gofmt -l", "find /tmp/x -name '*.go' -delete", "fd -e pyc -x rm",
-			"find . -name '*.min.js' -path './dist/*' -delete", "find $TMPDIR -name 'go-build*' -delete"},
+			"find . -name '*.min.js' -path './dist/*' -delete", "find $TMPDIR -name 'go-build*' -delete",
+			"find . -name '*.orig' -not -path './.git/*' -delete", "fd -t d __pycache__ -x rm -rf"},
 	}
 }
 
@@ -103,11 +104,15 @@ func finderSelection(c *Cmd) ([]string, string) {
 	if len(starts) == 0 {
 		starts = []string{"."}
 	}
-	empty, pruned := false, false
+	empty, pruned, negated := false, false, false
 	for ; i < len(c.Args); i++ {
 		switch a := c.Args[i]; a {
 		case "!", "-not":
-			return starts, "every file but those it excludes"
+			// A negated test only leaves files out of what the other
+			// tests select (-name '*.orig' -not -path './.git/*'); with
+			// no other test it selects everything else.
+			negated = true
+			i = skipFindTest(c.Args, i+1)
 		case "-prune":
 			if i+1 < len(c.Args) && (c.Args[i+1] == "-o" || c.Args[i+1] == "-or") {
 				// find . -path ./node_modules -prune -o -name '*.orig' -exec rm:
@@ -134,6 +139,9 @@ func finderSelection(c *Cmd) ([]string, string) {
 		if empty {
 			return starts, ""
 		}
+		if negated {
+			return starts, "every file but those it excludes"
+		}
 		if pruned {
 			return starts, "every file outside what it prunes"
 		}
@@ -153,6 +161,31 @@ func finderSelection(c *Cmd) ([]string, string) {
 		}
 	}
 	return starts, ""
+}
+
+// skipFindTest returns the index of the last word of the find test that
+// starts at i: a parenthesized group, a test with its value, or one word.
+func skipFindTest(args []string, i int) int {
+	if i >= len(args) {
+		return i
+	}
+	switch args[i] {
+	case "(":
+		for d := 0; i < len(args); i++ {
+			switch args[i] {
+			case "(":
+				d++
+			case ")":
+				if d--; d == 0 {
+					return i
+				}
+			}
+		}
+		return i
+	case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type", "-newer", "-user", "-group", "-perm", "-size", "-mtime", "-mmin", "-atime", "-ctime":
+		return i + 1
+	}
+	return i
 }
 
 // fdSelection is finderSelection for fd: `fd [PATTERN] [PATH…]`, -e EXT.
@@ -195,6 +228,9 @@ func fdSelection(c *Cmd) ([]string, string) {
 		pat = pos[0]
 	}
 	if !glob {
+		if t := optJoined(c, "-t", "--type"); generatedLiteral(pat, t == "d" || t == "directory") {
+			return starts, "" // fd -t d __pycache__: the caches and dependency trees tools make
+		}
 		// a regex: `\.pyc$` names what a glob calls *.pyc
 		pat = "*" + strings.TrimSuffix(strings.ReplaceAll(strings.TrimPrefix(pat, "^"), `\.`, "."), "$")
 	}
@@ -206,6 +242,22 @@ func fdSelection(c *Cmd) ([]string, string) {
 		return starts, "every file matching " + pat
 	}
 	return starts, ""
+}
+
+// generatedLiteral: an fd regex that is a plain name (__pycache__,
+// ^node_modules$) matches the names that contain it; it selects only
+// generated files when that name is a generated one. .coverage is also
+// the start of .coveragerc, a source file: it needs -t d or ^…$.
+func generatedLiteral(pat string, dirs bool) bool {
+	anchored := strings.HasPrefix(pat, "^") && strings.HasSuffix(pat, "$")
+	lit := strings.ToLower(strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(pat, "^"), "$"), `\.`, "."))
+	if lit == "" || strings.ContainsAny(lit, `*?[](){}|+\`) || !generatedNames[lit] && !(anchored && buildOutput[lit]) {
+		return false
+	}
+	if anchored && buildOutput[lit] {
+		return true // fd -t d '^\.terraform$': exactly a build or tool directory's name
+	}
+	return dirs || anchored || lit != ".coverage"
 }
 
 // generatedExts and generatedNames are what builds, editors and test runs
@@ -230,7 +282,30 @@ func generatedPattern(p string) bool {
 	if !strings.ContainsAny(b, "*?[") || generatedNames[b] || strings.HasSuffix(b, "~") {
 		return true
 	}
+	if alts := classAlts(path.Ext(b)); alts != nil {
+		// *.py[co]: every extension the class spells is generated
+		for _, x := range alts {
+			if !generatedExts[x] {
+				return false
+			}
+		}
+		return true
+	}
 	return generatedExts[path.Ext(b)]
+}
+
+// classAlts spells out an extension with one character class (.py[co]
+// is .pyc and .pyo); nil when it has none or more than one.
+func classAlts(ext string) []string {
+	i, j := strings.IndexByte(ext, '['), strings.IndexByte(ext, ']')
+	if i < 0 || j < i+2 || strings.ContainsAny(ext[j+1:], "[*?") || strings.ContainsAny(ext[:i], "*?") || ext[i+1] == '!' || ext[i+1] == '^' || strings.Contains(ext[i+1:j], "-") {
+		return nil
+	}
+	var out []string
+	for _, r := range ext[i+1 : j] {
+		out = append(out, ext[:i]+string(r)+ext[j+1:])
+	}
+	return out
 }
 
 // buildDirs hold build output, dependencies or scratch files: deleting in

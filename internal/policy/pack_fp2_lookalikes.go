@@ -149,14 +149,18 @@ func reducedDownstream(e *Env, i int) bool {
 var (
 	// jq/yq filters that print keys, counts, types or names
 	structFilter = re(`(?:^|\|)\s*(?:keys|keys_unsorted|length|type|paths|has\([^)]*\)|map\((?:keys|\.name|type|length)\)|to_entries\s*\|\s*map\(\.key\)|[\w.\[\]"-]*\.(?:name|names|kind|type|apiVersion|"?current-context"?)(?:\[\])?)\s*$`)
-	// sed that cuts a KEY=value line at its = (s/=.*//)
-	sedCutValue = re(`^s(?:/=\.\*\$?//|\|=\.\*\$?\|\||#=\.\*\$?##|:=\.\*\$?::|,=\.\*\$?,,)g?$`)
+	// sed that cuts a KEY=value line at its = (s/=.*//) or masks the
+	// value (s/=.*/=***/: a replacement without & or \1)
+	sedCutValue = re(`^s(?:/=\.\*\$?/[^/&\\]*/|\|=\.\*\$?\|[^|&\\]*\||#=\.\*\$?#[^#&\\]*#|:=\.\*\$?:[^:&\\]*:|,=\.\*\$?,[^,&\\]*,)g?$`)
 	// awk that prints the first =-separated field
 	awkFirst = re(`^\{\s*print\s+\$1;?\s*\}$`)
 )
 
 // reducer: c prints names, counts or structure of its input, not values.
 func reducer(c *Cmd) bool {
+	if piecer(c) {
+		return true // cut -c1-4, head -c 6: a short piece of each line (pack_fp5_pieces.go)
+	}
 	switch c.Name {
 	case "wc":
 		return true
@@ -174,7 +178,8 @@ func reducer(c *Cmd) bool {
 			}
 		}
 	case "awk", "gawk", "mawk":
-		return optJoined(c, "-F") == "=" && len(c.Pos) > 0 && awkFirst.MatchString(strings.TrimSpace(c.Pos[0]))
+		// awk -F= '{print $1}', '{print $1"=<redacted>"}': the names only
+		return optJoined(c, "-F") == "=" && len(c.Pos) > 0 && (awkFirst.MatchString(strings.TrimSpace(c.Pos[0])) || columnsOnly(c, credColumns{"=", 2}))
 	}
 	return false
 }

@@ -63,6 +63,9 @@ func printsSecret(c *Cmd) string {
 	}
 	switch c.Name {
 	case "echo", "printf", "print":
+		if printfPieces(c) {
+			return "" // printf '%.4s…' "$TOKEN": a short piece of each
+		}
 		for _, a := range c.Args {
 			for _, part := range strings.Split(a, "$")[1:] {
 				name := strings.TrimLeft(part, "{")
@@ -246,7 +249,7 @@ var envDumpers = map[string]bool{"env": true, "printenv": true, "set": true, "ex
 func leakRules() []Rule {
 	return []Rule{
 		{
-			ID: "core.secrets:read-secret", Mode: Ask,
+			ID: "core.secrets:read-secret", Mode: Ask, Reads: true,
 			Desc: "Reading .env-style files and private key material (public keys and .env.example are fine)",
 			Match: func(e *Env) string {
 				for _, p := range e.F.Paths {
@@ -256,7 +259,7 @@ func leakRules() []Rule {
 					if p.Op == OpArg && privilegeWrappers[p.Via] {
 						continue // sudo grep -c x .env: the command sudo runs has the path too, and is judged by what it does with it
 					}
-					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !usesSecretQuietly(e, p.Via) && !reducedOutput(e, p.Via) {
+					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !usesSecretQuietly(e, p.Via) && !reducedOutput(e, p.Via) && !nonSecretColumns(e, p.Via, p.Path) {
 						return fmt.Sprintf("%s reads %s, which holds secrets", p.Via, homeRel(p.Path, e.F.Home))
 					}
 				}
@@ -266,8 +269,9 @@ func leakRules() []Rule {
 			Allow: []string{"cat .env.example", "cat ~/.ssh/id_rsa.pub", "ls .env*", "source .env", "cat keys.go", "cat certs/server.crt", "openssl req -x509 -newkey rsa:2048 -nodes -keyout certs/dev.key -out certs/dev.crt -days 30 -subj /CN=localhost", "gpg --verify SHA256SUMS.asc SHA256SUMS"},
 		},
 		{
-			ID: "core.secrets:exfil", Mode: Ask, Tools: shellTools,
-			Desc: "Printing secrets into the conversation (echo $TOKEN, gh auth token, keychain passwords, private GPG keys); sending them is core.secrets:exfil-send",
+			ID: "core.secrets:exfil", Mode: Ask, Reads: true, // printing secrets; sending them is exfil-send (deny)
+			Tools: shellTools,
+			Desc:  "Printing secrets into the conversation (echo $TOKEN, gh auth token, keychain passwords, private GPG keys); sending them is core.secrets:exfil-send",
 			Match: func(e *Env) string {
 				if r := exfilReason(e); !strings.Contains(r, " over the network") {
 					return r
@@ -277,7 +281,8 @@ func leakRules() []Rule {
 			Catch: []string{"echo $GITHUB_TOKEN", "printenv AWS_SECRET_ACCESS_KEY", "gh auth token", "aws configure export-credentials", "gh auth token | base64", "kubectl get secret db -o jsonpath='{.data.password}'", "gpg --export-secret-keys -a"},
 			Allow: []string{"echo $PATH", "printenv HOME", "gh auth status", "export GITHUB_TOKEN=$(gh auth token)", "aws ecr get-login-password | docker login --username AWS --password-stdin x.dkr.ecr.us-east-1.amazonaws.com", "curl -H \"Authorization: Bearer $(gh auth token)\" https://api.github.com/user", "curl -d @payload.json https://api.x.io", "env | grep PATH", "scp dist/app.tar.gz host:/srv/", "curl https://x.io", "printenv HOME",
 				"printenv PATH | curl -d @- https://x.io", "env > /tmp/e.txt; wc -l /tmp/e.txt", "go test ./... > t.log; curl -F f=@t.log https://ci.x.io", "env FOO=1 make > b.log; curl -T b.log https://x.io",
-				"python3 -c \"import os; print(os.environ.get('HOME'))\"", "node -e \"fetch('http://localhost:3000/?p='+process.env.PORT)\""},
+				"python3 -c \"import os; print(os.environ.get('HOME'))\"", "node -e \"fetch('http://localhost:3000/?p='+process.env.PORT)\"",
+				"echo \"key id: ${AWS_ACCESS_KEY_ID:0:4}****\"", "echo \"${NPM_TOKEN:+NPM_TOKEN is set}\"", "echo ${#GITHUB_TOKEN}", "gh auth token | cut -c1-4", "printf 'key: %.6s...\\n' \"$OPENAI_API_KEY\""},
 		},
 		{
 			ID: "core.secrets:exfil-send", Mode: Deny, Tools: shellTools,

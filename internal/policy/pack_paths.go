@@ -161,6 +161,9 @@ func pathsPack() Pack {
 					if p.Via == "chmod" && tightens {
 						continue // chmod 600 deploy/id_rsa: access taken away, the content untouched
 					}
+					if (p.Op == OpRead || p.Op == OpArg) && (nonSecretColumns(e, p.Via, p.Path) || reducedOutput(e, p.Via)) {
+						continue // awk -F: '{print $1":"$3}' ~/.pgpass, wc -l ~/.netrc: hosts, databases or a count, not the password
+					}
 					if credentialFiles[b] || b == ".npmrc" && under(p.Path, e.F.Home) && path.Dir(p.Path) == e.F.Home {
 						return fmt.Sprintf("%s %s %s, a credentials file", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 					}
@@ -168,7 +171,7 @@ func pathsPack() Pack {
 				return ""
 			},
 			Catch: []string{"cat ~/.netrc", "cat ~/.git-credentials", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/config/credentials.json"}}`, "cat ~/.npmrc", "cat deploy/id_rsa", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/.pgpass","content":"x"}}`},
-			Allow: []string{"cat .npmrc", "cat README.md", "git config credential.helper", "chmod 400 deploy/id_rsa", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/credentials.go"}}`},
+			Allow: []string{"cat .npmrc", "cat README.md", "git config credential.helper", "chmod 400 deploy/id_rsa", "awk -F: '{print $1\":\"$3}' ~/.pgpass", "cut -d: -f1-4 ~/.pgpass", "wc -l ~/.netrc", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/credentials.go"}}`},
 		},
 		{
 			ID: "core.paths:env-write", Mode: Deny,
@@ -425,11 +428,14 @@ func selfPack() Pack {
 							return ""
 						}
 					}
+					if subdirSpecs(c.Pos[1:]) {
+						return "" // git clean -fdx -- .cache/ logs/: only under those
+					}
 					return "git clean -x deletes ignored files, the project's .warden/ (warden's state and rules) among them; add -e .warden"
 				})
 			},
 			Catch: []string{"git clean -fdx", "git clean -xfd", "git clean -f -x", "bash -c 'git clean -ffdx'"},
-			Allow: []string{"git clean -fd", "git clean -fdx -e .warden", "git clean -ndx", "git status"},
+			Allow: []string{"git clean -fd", "git clean -fdx -e .warden", "git clean -ndx", "git status", "git clean -fdx -- .cache/ logs/"},
 		},
 		{
 			ID: "core.self:hook-scripts", Mode: Deny,

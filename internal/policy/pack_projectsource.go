@@ -44,7 +44,7 @@ func projectSourceRule() Rule {
 				if ignored == nil {
 					ignored = gitignoredNames(project)
 				}
-				if ignored[rel] {
+				if ignored[rel] || generatedTop(e, rel) {
 					return ""
 				}
 				return rel
@@ -87,8 +87,8 @@ func projectSourceRule() Rule {
 			}
 			return sourceGlobEmptied(e)
 		},
-		Catch: []string{"rm -rf src", "rm -rf lib app", "git rm -r -q src/", "mv src /tmp/src-old", "for f in src/*.py; do : > \"$f\"; done", "find . -name '*.py' -not -path './.venv/*' -delete", "find . -type f -name '*.go' -exec rm {} +"},
-		Allow: []string{"rm -rf build dist", "rm -rf src/old_module", "mv src source", "mv build /tmp/old-build", "mv Makefile /tmp/Makefile.bak", "for f in logs/*.log; do : > \"$f\"; done", "find . -name '*.pyc' -delete", "git rm -r --cached src/", "rm -rf node_modules", "git rm src/a.go", "rm -rf Pods Podfile.lock", "rm -rf DerivedData artifacts typechain-types", "find src/gen -name '*.go' -delete"}}
+		Catch: []string{"rm -rf src", "rm -rf install", "rm -rf lib app", "git rm -r -q src/", "mv src /tmp/src-old", "for f in src/*.py; do : > \"$f\"; done", "find . -name '*.py' -not -path './.venv/*' -delete", "find . -type f -name '*.go' -exec rm {} +"},
+		Allow: []string{"rm -rf build dist", "rm -rf src/old_module", "mv src source", "mv build /tmp/old-build", "mv Makefile /tmp/Makefile.bak", "for f in logs/*.log; do : > \"$f\"; done", "find . -name '*.pyc' -delete", "git rm -r --cached src/", "rm -rf node_modules", "git rm src/a.go", "rm -rf Pods Podfile.lock", "rm -rf DerivedData artifacts typechain-types", "find src/gen -name '*.go' -delete", "rm -rf build/ install/ log/"}}
 }
 
 // fileName: a top-level name that reads as one file, not a directory of
@@ -139,7 +139,7 @@ func findDeletesSource(e *Env, c *Cmd) string {
 		return ""
 	}
 	for i, a := range c.Args {
-		if (a == "-name" || a == "-iname") && i+1 < len(c.Args) {
+		if (a == "-name" || a == "-iname") && i+1 < len(c.Args) && (i == 0 || c.Args[i-1] != "-not" && c.Args[i-1] != "!") {
 			ext := strings.ToLower(strings.TrimPrefix(path.Ext(c.Args[i+1]), "."))
 			if strings.HasPrefix(c.Args[i+1], "*.") && sourceExts[ext] {
 				return c.String() + " deletes every ." + ext + " file of the project"

@@ -131,11 +131,13 @@ func runTarget(e *Env, c *Cmd) (string, []string) {
 
 // definitionRead reports whether the reading found c's definition on
 // disk: the commands it runs are then in the facts, under its label, and
-// judged like any other.
+// judged like any other. "yarn exec X" is not a definition: with no
+// package.json to read, yarn X is read as the binary X as well, and the
+// script it may be stays unknown.
 func definitionRead(e *Env, c *Cmd) bool {
 	for i := range e.F.Commands {
 		for _, w := range e.F.Commands[i].Wrappers {
-			if len(w) > len(c.Name) && w[len(c.Name)] == ' ' && strings.HasPrefix(w, c.Name) {
+			if len(w) > len(c.Name) && w[len(c.Name)] == ' ' && strings.HasPrefix(w, c.Name) && !strings.HasPrefix(w[len(c.Name):], " exec ") {
 				return true
 			}
 		}

@@ -46,13 +46,13 @@ func secretLocalRules() []Rule {
 			},
 			[]string{"keepassxc-cli export ~/Passwords.kdbx > /tmp/pw.xml", "bw export --format json --output /tmp/v.json", "lpass export > all.csv", "keepassxc-cli show -s db.kdbx github", "gopass export"},
 			[]string{"keepassxc-cli ls ~/Passwords.kdbx", "bw list folders", "lpass ls", "keepassxc-cli show db.kdbx github", "op whoami", "pass ls"}),
-		{ID: "core.local:secret-hunt", Mode: Ask, Tools: shellTools, Cmds: []string{"find", "grep", "egrep", "rg", "ag", "ack", "fd", "fdfind", "locate", "plocate", "mlocate", "git", "Get-ChildItem", "get-childitem", "gci", "dir", "ls"},
+		{ID: "core.local:secret-hunt", Mode: Ask, Reads: true, Tools: shellTools, Cmds: []string{"find", "grep", "egrep", "rg", "ag", "ack", "fd", "fdfind", "locate", "plocate", "mlocate", "git", "Get-ChildItem", "get-childitem", "gci", "dir", "ls"},
 			Desc:  "Hunting for keys and secrets across the home directory or the whole disk (find / -name '*.pem' -o -name 'id_*', grep -r AKIA|BEGIN PRIVATE KEY|password ~, locate id_rsa): what it finds is printed into the conversation",
 			Match: secretHunt,
 			Catch: []string{"find / \\( -name \"*.pem\" -o -name \"id_*\" -o -name \"*.p12\" \\) 2>/dev/null", "grep -rIl \"AKIA[0-9A-Z]\\{16\\}\" ~ 2>/dev/null", "rg -l -i password ~", "locate id_rsa", "find $HOME -name '.env' -type f",
 				"grep -r 'BEGIN OPENSSH PRIVATE KEY' /home", "fd -H -t f '^\\.env$' ~"},
 			Allow: []string{"find . -name '*.pem'", "grep -r password src/", "rg -l TODO ~/proj", "find ~ -name '*.go' -newer go.mod", "locate libssl.so", "grep -rn AKIA tests/fixtures"}},
-		{ID: "core.local:history-read", Mode: Ask, Tools: shellTools,
+		{ID: "core.local:history-read", Mode: Ask, Reads: true, Tools: shellTools,
 			Desc:  "Reading shell or REPL history (~/.bash_history, ~/.zsh_history, fish_history, PowerShell's ConsoleHost_history.txt / (Get-PSReadLineOption).HistorySavePath, ~/.psql_history, ~/.mysql_history): past commands hold passwords and tokens typed on the line",
 			Match: historyRead,
 			Catch: []string{"Get-Content (Get-PSReadLineOption).HistorySavePath -Tail 500", "cat ~/.bash_history", "tail -n 200 ~/.zsh_history", "grep -i token ~/.local/share/fish/fish_history", "type %APPDATA%\\Microsoft\\Windows\\PowerShell\\PSReadLine\\ConsoleHost_history.txt", "less ~/.psql_history"},
@@ -84,11 +84,11 @@ func secretLocalRules() []Rule {
 			},
 			[]string{"reg save HKLM\\SAM C:\\Windows\\Temp\\sam.hive", "reg.exe save hklm\\system sys.hiv", "reg save HKLM\\SECURITY s.h", "procdump -ma lsass.exe l.dmp", "rundll32 C:\\Windows\\System32\\comsvcs.dll, MiniDump 624 C:\\t\\l.dmp full"},
 			[]string{"reg query HKCU\\Software\\Acme", "reg export HKCU\\Software\\Acme acme.reg", "procdump -ma myapp.exe app.dmp", "vssadmin list shadows"}),
-		{ID: "core.local:env-secret-grep", Mode: Ask, Tools: shellTools, Cmds: []string{"grep", "egrep", "rg", "findstr", "select-string", "Select-String", "sls", "awk", "ag"},
+		{ID: "core.local:env-secret-grep", Mode: Ask, Reads: true, Tools: shellTools, Cmds: []string{"grep", "egrep", "rg", "findstr", "select-string", "Select-String", "sls", "awk", "ag"},
 			Desc:  "Filtering an environment dump for secrets (printenv | grep -i token, env | grep KEY, set | findstr SECRET, Get-ChildItem env: | Select-String key): the values are printed into the conversation",
 			Match: envSecretGrep,
 			Catch: []string{"printenv | grep -iE 'key|token|secret'", "env | grep -iE 'wandb|hf_|openai'", "env | grep -i password", "set | findstr /i secret", "Get-ChildItem env: | Select-String -Pattern token", "export -p | grep API_KEY"},
-			Allow: []string{"printenv | grep -i path", "env | grep NODE_ENV", "grep -r token src/", "printenv HOME", "env | sort", "env | grep -v SECRET | sort > vars.txt", "printenv | grep -i token | wc -l", "env | grep -i token | cut -d= -f1"}},
+			Allow: []string{"printenv | grep -i path", "env | grep NODE_ENV", "grep -r token src/", "printenv HOME", "env | sort", "env | grep -v SECRET | sort > vars.txt", "printenv | grep -i token | wc -l", "env | grep -i token | cut -d= -f1", "env | cut -d= -f1 | grep -i token", "compgen -v | grep -i token"}},
 		{ID: "core.local:capture-send", Mode: Deny, Tools: shellTools, Cmds: captureTools,
 			Desc:  "The screen, the clipboard, the camera or the microphone captured and sent over the network in the same line (screencapture … && curl -F file=@…, pbpaste | curl, ffmpeg -f x11grab … | nc): what the user sees, copied or said leaves the machine",
 			Match: captureSend,
@@ -307,7 +307,7 @@ func envSecretGrep(e *Env) string {
 				continue
 			}
 		}
-		if c.Has("-v", "-c", "-q", "--count", "--quiet", "--invert-match", "-l") || countsOnly(e, []string{c.Name}) || reducedDownstream(e, i) {
+		if c.Has("-v", "-c", "-q", "--count", "--quiet", "--invert-match", "-l") || countsOnly(e, []string{c.Name}) || reducedDownstream(e, i) || namesOnlyUpstream(e, i) {
 			continue // names without values, or a count
 		}
 		for j := i + 1; j < len(e.F.Commands); j++ {

@@ -365,7 +365,7 @@ func capturedSecretSent(e *Env, c *Cmd) string {
 }
 
 func sendCredentialRule() Rule {
-	return cmdRule("core.secrets:send-credential", Ask, "A secret sent in an HTTP request to a host it does not belong to: a token in a header (curl -H \"Authorization: Bearer $TOKEN\", wget --header, httpie Name:value), basic auth from a variable, a secret variable in the URL or body, a secret file as headers (-H @.env), the environment in a body (--data \"$(env)\"); to this machine or the secret's own service (GITHUB_TOKEN to api.github.com) it is routine", httpClients,
+	return readsOnly(cmdRule("core.secrets:send-credential", Ask, "A secret sent in an HTTP request to a host it does not belong to: a token in a header (curl -H \"Authorization: Bearer $TOKEN\", wget --header, httpie Name:value), basic auth from a variable, a secret variable in the URL or body, a secret file as headers (-H @.env), the environment in a body (--data \"$(env)\"); to this machine or the secret's own service (GITHUB_TOKEN to api.github.com) it is routine", httpClients,
 		func(e *Env, c *Cmd) string {
 			if why, _ := credentialSent(e, c); why != "" {
 				return why
@@ -395,7 +395,7 @@ func sendCredentialRule() Rule {
 			`curl -u "$NPM_USER:$NPM_TOKEN" https://registry.npmjs.org/-/whoami`, `wget --header="Accept: text/html" https://example.com`, `http :8080/api Authorization:"Bearer $TOKEN"`,
 			`curl -H "Authorization: Bearer $(gcloud auth print-access-token)" https://storage.googleapis.com/b`,
 			`curl -u "$USER:$PASS" https://nexus.corp/repo`, `curl -H "Authorization: Bearer $CI_JOB_TOKEN" "$CI_API_V4_URL/projects"`,
-			`curl -H "Authorization: Basic $(echo -n u:p | base64)" https://api.example.com`, `curl -H "Authorization: Bearer $T" http://10.0.0.7:8080/`})
+			`curl -H "Authorization: Basic $(echo -n u:p | base64)" https://api.example.com`, `curl -H "Authorization: Bearer $T" http://10.0.0.7:8080/`}))
 }
 
 // upperWord reports whether a word is ASCII capitals only (GET, POST).

@@ -307,10 +307,10 @@ func gitPack() Pack {
 			Desc: "git clean -f (-d, -x) with uncommitted or untracked files",
 			Match: gitDirtyRule(func(c *Cmd) bool {
 				return sub(c) == "clean" && c.Has("-f", "--force") && !c.Has("-n", "--dry-run") &&
-					!c.Has("-X") && !onlyBuildOutput(c.Pos[1:]) // -X: only what .gitignore ignores
+					!c.Has("-X") && !onlyBuildOutput(c.Pos[1:]) && !onlyScratch(c.Pos[1:]) // -X: only what .gitignore ignores
 			}, "git clean deletes untracked files for good"),
 			Catch: []string{"git clean -fdx", "git clean -fd", "git clean -xfd", "git clean -f", "git clean -fd -- src/"},
-			Allow: []string{"git clean -n", "git clean --dry-run -d", "git clean -fdn", "git status --porcelain", "git clean -fdX", "git clean -fd -- build/ dist/"},
+			Allow: []string{"git clean -n", "git clean --dry-run -d", "git clean -fdn", "git status --porcelain", "git clean -fdX", "git clean -fd -- build/ dist/", "git clean -fd -- tmp/ .cache/"},
 		},
 		{
 			ID: "core.git:checkout-all", Mode: Ask, Tools: shellTools, Cmds: []string{"git"},
@@ -562,7 +562,11 @@ var buildOutput = map[string]bool{"build": true, "dist": true, "out": true, "tar
 	// other toolchains' outputs: zig, cabal, stack, CDK, Serverless, SAM, Expo, Storybook, coverage reports, CLion
 	"zig-cache": true, ".zig-cache": true, "zig-out": true, "dist-newstyle": true, ".stack-work": true, "cdk.out": true,
 	".serverless": true, ".aws-sam": true, ".expo": true, "storybook-static": true, "htmlcov": true, ".nyc_output": true,
-	"cmake-build-debug": true, "cmake-build-release": true, ".output": true, ".docusaurus": true}
+	"cmake-build-debug": true, "cmake-build-release": true, ".output": true, ".docusaurus": true,
+	// bazel's output links (deleting them removes the links, not the cache)
+	"bazel-bin": true, "bazel-out": true, "bazel-testlogs": true,
+	// code generators' output, named as such (buf generate, graphql-codegen, relay)
+	"generated": true, "__generated__": true}
 
 // onlyBuildOutput: paths names at least one path, and every one is a
 // build output directory of the project (build/, ./dist, web/node_modules).

@@ -201,7 +201,7 @@ func systemRules() []Rule {
 
 // metadataRule joins core.secrets.
 func metadataRule() Rule {
-	return cmdRule("core.secrets:cloud-metadata", Ask, "Reading cloud instance credentials from the metadata service (169.254.169.254, metadata.google.internal)", []string{"curl", "wget", "http", "xh"},
+	return readsOnly(cmdRule("core.secrets:cloud-metadata", Ask, "Reading cloud instance credentials from the metadata service (169.254.169.254, metadata.google.internal)", []string{"curl", "wget", "http", "xh"},
 		func(e *Env, c *Cmd) string {
 			for _, a := range c.Args {
 				if strings.Contains(a, "169.254.169.254") || strings.Contains(a, "metadata.google.internal") || strings.Contains(a, "169.254.170.2") || strings.Contains(a, "[fd00:ec2::254]") {
@@ -211,7 +211,7 @@ func metadataRule() Rule {
 			return ""
 		},
 		[]string{"curl http://169.254.169.254/latest/meta-data/iam/security-credentials/", "wget -qO- http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/token", "curl -s 169.254.169.254/latest/user-data", "curl $AWS_CONTAINER_CREDENTIALS_FULL_URI http://169.254.170.2/v2/credentials"},
-		[]string{"curl https://api.example.com", "curl http://localhost:8080", "wget https://x.io/f.tgz", "curl 127.0.0.1:9000/health"})
+		[]string{"curl https://api.example.com", "curl http://localhost:8080", "wget https://x.io/f.tgz", "curl 127.0.0.1:9000/health"}))
 }
 
 // publishRule joins external.systems.

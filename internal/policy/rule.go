@@ -51,6 +51,13 @@ type Rule struct {
 	// declares Cmds, or On (or an entry in builtinTriggers), or only
 	// non-shell Tools; a user rule without one runs on every call.
 	On Trigger
+	// Reads marks a built-in rule whose finding is a read, not a change:
+	// a secret printed or looked for, a token sent along with a request,
+	// warden's own files read. The gates that stop changes (safemode, the
+	// breaker, the research and start-up gates) leave its verdict as it
+	// is; every other asking or denying rule counts as a change, so a
+	// new rule is a change until it says it only reads.
+	Reads bool
 	// Once asks only once per session for each key the rule reports
 	// (sensitive project files).
 	Once bool

@@ -87,7 +87,6 @@ var builtinTriggers = sync.OnceValue(func() map[string]Trigger {
 		"core.local:instruction-no-ask":       On(FactTouch | FactRedirect),
 		"core.local:secret-in-message":        On(FactPath), // a secret file read into a substitution
 		"core.local:pth-plant":                On(FactTouch|FactRedirect, "cp", "mv", "install", "ln", "tee"),
-		"core.local:tool-credentials":         On(FactPath), // its files under home (not all dot-directories: AppData)
 	}
 })
 

@@ -20,11 +20,11 @@ var LabelKeys = []string{"disguise", "effect", "zone"}
 type jsonCase struct {
 	Cmd      *string `json:"cmd"` // nil: no such key ("" is a command: the empty one)
 	Command  *string `json:"command"`
-	Want     string `json:"want"`
-	Disguise string `json:"disguise"`
-	Effect   string `json:"effect"`
-	Zone     string `json:"zone"`
-	Persona  string `json:"persona"`
+	Want     string  `json:"want"`
+	Disguise string  `json:"disguise"`
+	Effect   string  `json:"effect"`
+	Zone     string  `json:"zone"`
+	Persona  string  `json:"persona"`
 }
 
 // wants maps a set's verdict to a corpus expectation: an ask is met by
