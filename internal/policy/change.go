@@ -12,19 +12,20 @@ import "sync"
 // closed) rather than a list of changes means a new rule counts as a
 // change until someone says it only reads: unknown stays visible.
 var readingRules = map[string]bool{
-	"core.secrets:read-secret":           true,
-	"core.secrets:exfil":                 true, // printing secrets; sending them is exfil-send (deny)
-	"core.secrets:send-credential":       true,
-	"core.secrets:cloud-metadata":        true,
-	"core.secrets:print-credential-file": true,
-	"core.secrets:secret-hunt":           true,
-	"core.secrets:infra-secret-output":   true,
-	"core.local:secret-hunt":             true,
-	"core.local:history-read":            true,
-	"core.local:env-secret-grep":         true,
-	"core.local:warden-read":             true,
-	"core.local:tool-credentials":        true, // a write to them is a write the facts see
-	"external.systems:dns-carries-data":  true,
+	"core.secrets:read-secret":            true,
+	"core.secrets:exfil":                  true, // printing secrets; sending them is exfil-send (deny)
+	"core.secrets:send-credential":        true,
+	"core.secrets:cloud-metadata":         true,
+	"core.secrets:print-credential-file":  true,
+	"core.secrets:secret-hunt":            true,
+	"core.secrets:infra-secret-output":    true,
+	"core.local:secret-hunt":              true,
+	"core.local:history-read":             true,
+	"core.local:env-secret-grep":          true,
+	"core.local:warden-read":              true,
+	"core.local:tool-credentials":         true, // a write to them is a write the facts see
+	"external.systems:dns-carries-data":   true,
+	"external.systems:device-config-read": true, // a device's configuration printed: its secrets read
 }
 
 // builtinIDs is every built-in rule's id: user rules keep their own mode
