@@ -298,7 +298,7 @@ func LabTarget(host string, args []string) bool {
 		return ThisMachine(host) || labWord(host)
 	}
 	for _, a := range args {
-		if labWord(a) {
+		if !strings.HasPrefix(a, "/") && labWord(a) { // not /dev/ttyUSB0
 			return true
 		}
 	}

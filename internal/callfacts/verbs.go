@@ -36,7 +36,7 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 // Known reports whether warden has a table for program name: the tool
 // table, a family, a word table, or a local program of verbs.txt.
 func Known(name string) bool {
-	return effectRules()[name] != nil || destroyVerbs().local[name] || IsInterpreter(name) || shells[name]
+	return effectRules()[name] != nil || destroyVerbs().local[name] || IsInterpreter(name) || shells[name] || adminTab().progs[name] != nil
 }
 
 // UnknownDestroy names the destroy verb or option of a program warden

@@ -146,7 +146,7 @@ func externalPack() Pack {
 				for _, p := range cloudWords(c.Pos) {
 					l := strings.ToLower(p)
 					if strings.HasPrefix(l, "delete") || strings.HasPrefix(l, "terminate") || strings.HasPrefix(l, "destroy") || l == "remove" || l == "rb" ||
-						(l == "rm" && (c.Name == "aws" || c.Name == "gsutil" || c.Name == "vercel")) || strings.HasPrefix(l, "deregister") || l == "purge" {
+						(l == "rm" && (c.Name == "aws" || c.Name == "gsutil" || c.Name == "vercel")) || strings.HasPrefix(l, "deregister") || l == "purge" && c.RemoteAction() != "change" {
 						return fmt.Sprintf("%s deletes cloud resources: %s", c.Name, c.String())
 					}
 				}
