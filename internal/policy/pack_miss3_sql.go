@@ -16,7 +16,7 @@ var sqlKindsText string
 type sqlKind struct {
 	deny   bool
 	always bool // deny!: denied on this machine's server too (backups deleted)
-	pat  *regexp.Regexp
+	pat    *regexp.Regexp
 }
 
 // sqlKinds reads sqlkinds.txt once.
