@@ -36,7 +36,7 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 // Known reports whether warden has a table for program name: the tool
 // table, a family, a word table, or a local program of verbs.txt.
 func Known(name string) bool {
-	return effectRules()[name] != nil || destroyVerbs().local[name] || IsInterpreter(name) || shells[name] || adminTab().progs[name] != nil
+	return effectRules()[name] != nil || destroyVerbs().local[name] || IsInterpreter(name) || shells[name] || adminDevice(name)
 }
 
 // UnknownDestroy names the destroy verb or option of a program warden
@@ -107,4 +107,11 @@ func optionBefore(args []string, p string) bool {
 		}
 	}
 	return false
+}
+
+// adminDevice: a word of a network device's own shell (admin.txt device):
+// its verbs are judged by that table as a remote shell's payload.
+func adminDevice(name string) bool {
+	p := adminTab().progs[name]
+	return p != nil && p.where == "device"
 }
