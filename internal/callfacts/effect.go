@@ -56,6 +56,11 @@ func effectOf(c *Cmd) (Effect, string) {
 			return a.Effect, c.Name + " " + a.What // hostacts.txt
 		}
 	}
+	if adminTab().progs[c.Name] != nil {
+		if a := c.AdminAction(); a != nil && a.Effect != EffectNone {
+			return a.Effect, c.Name + " " + a.Kind + " (admin.txt)" // a server's, device's or robot's state
+		}
+	}
 	if chainTools()[c.Name] {
 		if tx := c.ChainTx(); tx != nil {
 			if tx.Kind == "final" {

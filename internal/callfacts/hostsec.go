@@ -55,6 +55,10 @@ func parseWords(lines []datatable.Line, withKind bool) map[string][]wordRule {
 		for _, w := range f[1:] {
 			alt := wordSet{exact: map[string]bool{}}
 			for _, a := range strings.Split(w, "|") {
+				if a == "''" {
+					alt.exact[""] = true // an empty argument (requirepass '')
+					continue
+				}
 				if p, ok := strings.CutSuffix(fold(a), "*"); ok && strings.HasPrefix(p, "*") && len(p) > 1 {
 					alt.parts = append(alt.parts, p[1:])
 				} else if ok {

@@ -23,6 +23,7 @@ func TestEveryTableLoads(t *testing.T) {
 		"envrun.txt":       func() { envRuns() },
 		"imageclis.txt":    func() { imageCLIs() },
 		"chain.txt":        func() { chainTable() },
+		"admin.txt":        func() { adminTab() },
 	} {
 		func() {
 			defer func() {

@@ -207,7 +207,7 @@ func cmdTouches(c *Cmd, home string) []Touch {
 			out = append(out, Touch{Effect: PathRecursiveDelete, Path: NormPath(a, c.Dir, home)})
 		}
 		return out
-	case c.Effect == EffectDelete && len(c.Targets) == 0 && c.Payload == "" && !NamesArgs(c.Name):
+	case c.Effect == EffectDelete && len(c.Targets) == 0 && c.Payload == "" && !NamesArgs(c.Name) && adminTab().progs[c.Name] == nil: // an admin verb deletes on a server, not its files
 		for _, a := range c.Pos {
 			if PathLike(a) && !remoteSpec(a) {
 				out = append(out, Touch{Effect: deleteEffect(recursive), Path: NormPath(a, c.Dir, home)})

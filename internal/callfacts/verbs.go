@@ -39,7 +39,7 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 func Known(name string) bool {
 	// toolTable too: a program listed only for what it reads (cat, grep,
 	// tail, wc) is known, so its operands (grep rm file) are no verb
-	return effectRules()[name] != nil || toolTable()[name] != nil || destroyVerbs().local[name] || IsInterpreter(name) || shells[name]
+	return effectRules()[name] != nil || toolTable()[name] != nil || destroyVerbs().local[name] || IsInterpreter(name) || shells[name] || adminProgram(name)
 }
 
 // UnknownDestroy names the destroy verb or option of a program warden
@@ -166,4 +166,11 @@ func optionBefore(args []string, p string) bool {
 		}
 	}
 	return false
+}
+
+// adminProgram: a program of admin.txt (a server's, device's or robot's
+// command line, a device shell's word): that table judges its verbs,
+// where it acts included (a lab target asks where another host denies).
+func adminProgram(name string) bool {
+	return adminTab().progs[name] != nil
 }

@@ -96,7 +96,7 @@ func dataDestroyRule() []Rule {
 
 var (
 	localHostRef = re(`(?i)localhost|127\.0\.0\.1|\[::1\]|/var/run/postgresql|/tmp/\.s\.PGSQL|\(localdb\)|\(local\)`)
-	testDBRef    = re(`(?i)[_-]test\b|\btest_|\btest\b|[_-]testing\b`)
+	testDBRef    = re(`(?i)[_-]test\b|\btest_|\btest\b|[_-]testing\b|[_-]test[_-](tmp|temp|scratch|\d+)\b`)
 )
 
 // localTestDB: the line names a database server on this machine and a

@@ -2,17 +2,17 @@ package policy
 
 // The rules of this file's siblings (pack_leak5_*.go) by pack: secrets
 // leaving (piped into a publisher, a CI config written to print them,
-// traffic captured and sent, a device's config printed), key material
+// traffic captured and sent), key material
 // destroyed (pack_credstore.go), forge settings and published tags, checks switched off for
 // every later session, home and shared data replaced, processes ended
 // for holding a directory, project scripts run at a real place unread.
 
 func leak5SecretRules() []Rule {
-	return append(leak5CIRules(), leak5PipedSecretRule(), leak5HuntSendRule(), leak5RemoteRule("core.secrets:capture-leaves"), leak5RemoteRule("core.secrets:device-config"))
+	return append(leak5CIRules(), leak5PipedSecretRule(), leak5HuntSendRule(), leak5RemoteRule("core.secrets:capture-leaves"))
 }
 
 func leak5ExternalRules() []Rule {
-	return []Rule{leak5ForkRule(), leak5RemoteRule("external.systems:fetched-root-remote"), leak5ScriptRule()}
+	return []Rule{leak5ForkRule(), leak5ScriptRule()}
 }
 
 // leak5RemoteRule is one of leak5RemoteRules by id (they share their

@@ -14,8 +14,9 @@ import (
 var sqlKindsText string
 
 type sqlKind struct {
-	deny bool
-	pat  *regexp.Regexp
+	deny   bool
+	always bool // deny!: denied on this machine's server too (backups deleted)
+	pat    *regexp.Regexp
 }
 
 // sqlKinds reads sqlkinds.txt once.
@@ -23,14 +24,14 @@ var sqlKinds = sync.OnceValue(func() []sqlKind {
 	var out []sqlKind
 	datatable.Must("sqlkinds.txt", sqlKindsText, 2, func(l datatable.Line) error {
 		lvl, pat, _ := strings.Cut(l.Text, " ") // the pattern is the rest of the line, spaces and all
-		if lvl != "deny" && lvl != "ask" {
-			return l.Errorf("level %q: want deny or ask", lvl)
+		if lvl != "deny" && lvl != "ask" && lvl != "deny!" {
+			return l.Errorf("level %q: want deny, deny! or ask", lvl)
 		}
 		re, err := regexp.Compile(`(?is)` + strings.TrimSpace(pat))
 		if err != nil {
 			return l.Errorf("pattern: %v", err)
 		}
-		out = append(out, sqlKind{deny: lvl == "deny", pat: re})
+		out = append(out, sqlKind{deny: lvl != "ask", always: lvl == "deny!", pat: re})
 		return nil
 	})
 	return out
@@ -38,7 +39,7 @@ var sqlKinds = sync.OnceValue(func() []sqlKind {
 
 // warehouseClients add the SQL consoles of lakehouses to the clients
 // pack_netsql.go reads.
-var warehouseClients = slices.Concat(netSQLClients, []string{"dbsqlcli", "duckdb", "athena", "redshift-data", "sqlcmd", "isql", "osql"})
+var warehouseClients = slices.Concat(netSQLClients, []string{"dbsqlcli", "duckdb", "athena", "redshift-data", "sqlcmd", "isql", "osql", "sqlplus", "rman", "db2", "dgmgrl"})
 
 // cloudConsoles are lakehouse SQL consoles that only talk to the cloud.
 var cloudConsoles = map[string]bool{"dbsqlcli": true, "athena": true, "redshift-data": true}
@@ -50,17 +51,18 @@ var cloudURL = re(`(?i)'(s3a?|gs|gcs|az|abfss?|r2)://`)
 // publicBucket: a destination bucket named as public or shared.
 var publicBucket = re(`(?i)'(s3a?|gs|gcs|az|abfss?|r2)://[^/']*(public|share|partner|external|ext-)`)
 
-// sqlKindOf is the first sqlkinds.txt statement in text and its level.
-func sqlKindOf(text string) (string, bool) {
+// sqlKindOf is the first sqlkinds.txt statement in text and its level;
+// always: denied wherever the server is.
+func sqlKindOf(text string) (string, bool, bool) {
 	for _, s := range strings.Split(text, ";") {
 		s = strings.TrimSpace(s)
 		for _, k := range sqlKinds() {
 			if s != "" && k.pat.MatchString(s) {
-				return s, k.deny || publicBucket.MatchString(s)
+				return s, k.deny || publicBucket.MatchString(s), k.always
 			}
 		}
 	}
-	return "", false
+	return "", false, false
 }
 
 func miss3SQLRules() []Rule {
@@ -72,12 +74,15 @@ func miss3SQLRules() []Rule {
 		if text == "" {
 			return "", false
 		}
-		stmt, deny := sqlKindOf(text)
+		stmt, deny, always := sqlKindOf(text)
 		if stmt == "" {
 			return "", false
 		}
 		if len(stmt) > 80 {
 			stmt = stmt[:80] + "…"
+		}
+		if always {
+			return c.Name + " runs " + stmt + ": the database's backups are deleted", true
 		}
 		where, named := sqlTarget(e, c, text)
 		if where == "local" && !cloudURL.MatchString(stmt) || where == "" && localTestDB(e.F.Command) {

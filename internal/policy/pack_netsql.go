@@ -100,6 +100,9 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 			return "remote", "run on another host by " + w // the client connects from there
 		}
 	}
+	if projectContainer(e, c) {
+		return "local", "" // docker exec proj-db-1 psql …: the project's own compose database
+	}
 	if prodWord.MatchString(text) && prodTable.MatchString(text) {
 		return "remote", "a production table"
 	}

@@ -146,7 +146,7 @@ func externalPack() Pack {
 				for _, p := range cloudWords(c.Pos) {
 					l := strings.ToLower(p)
 					if strings.HasPrefix(l, "delete") || strings.HasPrefix(l, "terminate") || strings.HasPrefix(l, "destroy") || l == "remove" || l == "rb" ||
-						(l == "rm" && (c.Name == "aws" || c.Name == "gsutil" || c.Name == "vercel")) || strings.HasPrefix(l, "deregister") || l == "purge" {
+						(l == "rm" && (c.Name == "aws" || c.Name == "gsutil" || c.Name == "vercel")) || strings.HasPrefix(l, "deregister") || l == "purge" && c.RemoteAction() != "change" {
 						return fmt.Sprintf("%s deletes cloud resources: %s", c.Name, c.String())
 					}
 				}
@@ -215,6 +215,9 @@ func externalPack() Pack {
 			[]string{"gh repo view", "gh pr list", "gh release create v1.1", "gh api repos/me/app"}),
 		cmdRule("external.systems:redis-flush", Deny, "redis-cli FLUSHALL/FLUSHDB", []string{"redis-cli", "valkey-cli", "keydb-cli"},
 			func(e *Env, c *Cmd) string {
+				if projectContainer(e, c) {
+					return "" // docker exec proj-redis-1 redis-cli FLUSHALL: the project's own compose store
+				}
 				if a := lowerArgs(c); strings.Contains(a, "flushall") || strings.Contains(a, "flushdb") {
 					if localScratchRedis(c) {
 						return "" // one numbered database of this machine's server: a test index
@@ -223,7 +226,7 @@ func externalPack() Pack {
 				}
 				if anyPos(c, "del", "DEL", "unlink", "UNLINK") {
 					for _, p := range c.Pos {
-						if callfacts.UnknownValue(p) || strings.Contains(p, "*") {
+						if (callfacts.UnknownValue(p) || strings.Contains(p, "*")) && !testKeysFromLocal(e, c) {
 							return c.Name + " deletes keys the command does not name: " + c.String()
 						}
 					}

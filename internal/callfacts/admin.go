@@ -1,0 +1,319 @@
+package callfacts
+
+import (
+	_ "embed"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
+)
+
+// adminText lists, as data, the admin command lines of servers, clusters,
+// network devices, robots and firmware tools: where each acts and which
+// verbs change, destroy or switch a guard off there (admin.txt says how a
+// line reads).
+//
+//go:embed admin.txt
+var adminText string
+
+// AdminAct is what an admin.txt line, or its absence, says of a command.
+type AdminAct struct {
+	Level  string // "deny" or "ask"
+	Kind   string // change, destroy, off, cut, leak, flash, secrets, unknown
+	Effect Effect // how safemode and mutation tracking count it
+	Where  string // local, remote, any or device (the program's @at line)
+	Host   string // the server, device or URL the command names; "" when none
+	Remote bool   // the command acts on another host (by Host, a URL, a remote shell)
+}
+
+// adminProg is a program's @at line.
+type adminProg struct {
+	where  string
+	host   []string // options naming the server
+	hostAt int      // the Nth positional names it (napalm DEVICE …); 0 for none
+	vals   map[string]bool
+	verbAt int
+	script bool
+}
+
+type adminTable struct {
+	progs map[string]*adminProg
+	acts  map[string][]wordRule // LEVEL:KIND lines per program
+	reads map[string][]wordRule
+}
+
+var adminKindEffect = map[string]Effect{"change": EffectWrite, "flash": EffectWrite, "off": EffectWrite, "cut": EffectWrite,
+	"leak": EffectWrite, "destroy": EffectDelete, "secrets": EffectNone}
+
+var adminTab = sync.OnceValue(func() *adminTable {
+	t := &adminTable{progs: map[string]*adminProg{}}
+	var acts, reads []datatable.Line
+	datatable.Must("admin.txt", adminText, 2, func(l datatable.Line) error {
+		f := l.Fields
+		if f[0] == "@at" {
+			if len(f) < 3 || f[2] != "local" && f[2] != "remote" && f[2] != "any" && f[2] != "device" {
+				return l.Errorf("want @at PROGRAM local|remote|any|device [host=…] [vals=…] [verb=N] [script]")
+			}
+			p := &adminProg{where: f[2], vals: map[string]bool{}}
+			for _, o := range f[3:] {
+				k, v, _ := strings.Cut(o, "=")
+				switch k {
+				case "host":
+					for _, h := range strings.Split(v, ",") {
+						if n, err := strconv.Atoi(strings.TrimPrefix(h, "@")); err == nil && strings.HasPrefix(h, "@") {
+							p.hostAt = n
+						} else {
+							p.host = append(p.host, h)
+							p.vals[h] = true
+						}
+					}
+				case "vals":
+					for _, o := range strings.Split(v, ",") {
+						p.vals[o] = true
+					}
+				case "verb":
+					n, err := strconv.Atoi(v)
+					if err != nil || n < 1 {
+						return l.Errorf("verb=%q: want a positive number", v)
+					}
+					p.verbAt = n
+				case "script":
+					p.script = true
+				default:
+					return l.Errorf("unknown field %q: want host=, vals=, verb= or script", o)
+				}
+			}
+			t.progs[f[1]] = p
+			return nil
+		}
+		level, kind, _ := strings.Cut(f[0], ":")
+		switch {
+		case f[0] == "read":
+			reads = append(reads, l)
+		case (level == "deny" || level == "ask") && adminKindEffect[kind] != "" || kind == "secrets":
+			acts = append(acts, l)
+		default:
+			return l.Errorf("kind %q: want read, or deny:/ask: with change, flash, secrets, destroy, off, cut or leak", f[0])
+		}
+		if t.progs[f[1]] == nil {
+			return l.Errorf("program %q has no @at line above", f[1])
+		}
+		return nil
+	})
+	t.acts = parseWords(acts, true)
+	t.reads = parseWords(reads, true)
+	return t
+})
+
+// AdminTools are the programs admin.txt names.
+func AdminTools() []string { return adminTools() }
+
+var adminTools = sync.OnceValue(func() []string {
+	m := map[string][]wordRule{}
+	for n := range adminTab().progs {
+		m[n] = nil
+	}
+	return programNames(m)
+})
+
+// AdminAction is what c, an admin program of admin.txt, does where it
+// acts: nil when it only reads, is a dry run or help, or (a local
+// program) names no verb; Level "" when the line gives no verdict
+// (a verb no line names, on this machine).
+func (c *Cmd) AdminAction() *AdminAct {
+	t := adminTab()
+	p := t.progs[c.Name]
+	if p == nil || c.DryRun() || c.Has("--help", "-?") || c.Has("-h") && !p.vals["-h"] {
+		return nil
+	}
+	if p.where == "device" && !InRemoteShell(c) {
+		return nil // reload, copy, show: words of a device's shell, not programs here
+	}
+	a := &AdminAct{Where: p.where}
+	a.Host, a.Remote = adminTarget(c, p)
+	wc := c
+	if p.script && c.Heredoc != "" {
+		cp := *c
+		cp.Args = append(append([]string(nil), c.Args...), strings.Fields(c.Heredoc)...)
+		wc = &cp
+		if a.Host == "" {
+			a.Host = scriptServer(c.Heredoc)
+		}
+	}
+	if r := matchWords(t.acts[c.Name], wc); r != nil {
+		a.Level, a.Kind, _ = strings.Cut(r.kind, ":")
+		a.Effect = adminKindEffect[a.Kind]
+		return a
+	}
+	if matchWords(t.reads[c.Name], wc) != nil {
+		return nil
+	}
+	v := adminVerb(c, p)
+	if v == "" {
+		return nil
+	}
+	a.Kind, a.Effect = "unknown", EffectWrite
+	if a.Remote {
+		a.Level = "ask"
+	}
+	return a
+}
+
+// adminTarget is the server c names and whether it is another host: a
+// host option's value, the Nth positional, a URL among the arguments, a
+// remote shell or cluster exec it runs through. A remote or device
+// program is always elsewhere.
+func adminTarget(c *Cmd, p *adminProg) (string, bool) {
+	host := ""
+	for i, a := range c.Args {
+		for _, o := range p.host {
+			switch {
+			case a == o && i+1 < len(c.Args):
+				host = c.Args[i+1]
+			case strings.HasPrefix(o, "--") && strings.HasPrefix(a, o+"="):
+				host = a[len(o)+1:]
+			}
+		}
+	}
+	if host == "" && p.hostAt > 0 {
+		if pos := adminPositionals(c, p); len(pos) >= p.hostAt {
+			host = pos[p.hostAt-1]
+		}
+	}
+	if host == "" && p.where != "device" {
+		for _, a := range c.Args {
+			if strings.Contains(a, "://") {
+				host = a
+				break
+			}
+		}
+	}
+	switch {
+	case p.where == "remote" || p.where == "device":
+		return host, true
+	case InRemoteShell(c):
+		return host, true
+	case host == "":
+		return "", false
+	}
+	return host, !ThisMachine(host)
+}
+
+// InRemoteShell: c runs on another host or in a cluster's container (ssh
+// host '…', kubectl exec), not on this machine or its own containers.
+func InRemoteShell(c *Cmd) bool {
+	for _, w := range c.Wrappers {
+		if w == "ssh" || strings.HasPrefix(w, "ssh ") || strings.HasPrefix(w, "kubectl exec") || strings.HasPrefix(w, "oc exec") || rshellRules()[strings.Fields(w + " x")[0]] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// ThisMachine: a host, host:port, socket path or URL on this machine
+// (localhost, 127.x, ::1, a unix socket, a .localhost name). A value
+// the line does not show is not local.
+func ThisMachine(h string) bool {
+	if UnknownValue(h) {
+		return false
+	}
+	if i := strings.Index(h, "://"); i >= 0 {
+		h = h[i+3:]
+		if at := strings.LastIndexByte(strings.SplitN(h, "/", 2)[0], '@'); at >= 0 {
+			h = h[at+1:]
+		}
+		h = strings.SplitN(h, "/", 2)[0]
+	}
+	if strings.HasPrefix(h, "/") || h == "" {
+		return true // a socket
+	}
+	if strings.HasPrefix(h, "[") {
+		h = strings.SplitN(strings.TrimPrefix(h, "["), "]", 2)[0]
+	} else if strings.Count(h, ":") == 1 {
+		h = strings.SplitN(h, ":", 2)[0]
+	}
+	h = strings.ToLower(h)
+	return h == "localhost" || h == "::1" || h == "0.0.0.0" || strings.HasPrefix(h, "127.") || strings.HasSuffix(h, ".localhost") || h == "host.docker.internal"
+}
+
+// adminPositionals are c's arguments that are neither options nor the
+// values of options the @at line names.
+func adminPositionals(c *Cmd, p *adminProg) []string {
+	var out []string
+	for i := 0; i < len(c.Args); i++ {
+		a := c.Args[i]
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			if p.vals[a] {
+				i++
+			}
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// adminVerb is the word where c's verb stands ("" when none: redis-cli
+// alone opens a prompt).
+func adminVerb(c *Cmd, p *adminProg) string {
+	pos := adminPositionals(c, p)
+	n := 1
+	if p.verbAt > 0 {
+		n = p.verbAt
+	} else if p.hostAt > 0 {
+		n = p.hostAt + 1
+	}
+	if len(pos) < n {
+		return ""
+	}
+	return strings.ToLower(pos[n-1])
+}
+
+// scriptServer is the server a command script names (nsupdate's
+// "server ns1.example.com").
+func scriptServer(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && strings.EqualFold(f[0], "server") {
+			return f[1]
+		}
+	}
+	return ""
+}
+
+func hasStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// LabTarget: a host or an argument named for a lab, a test or a
+// simulation (lab-rtr1, clab-dc1-leaf1, sw-test, sim_robot) or this
+// machine: its denials ask instead.
+func LabTarget(host string, args []string) bool {
+	if host != "" {
+		return ThisMachine(host) || labWord(host)
+	}
+	for _, a := range args {
+		if !strings.HasPrefix(a, "/") && labWord(a) { // not /dev/ttyUSB0
+			return true
+		}
+	}
+	return false
+}
+
+func labWord(s string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		w = strings.TrimRight(w, "0123456789")
+		switch w {
+		case "lab", "clab", "test", "testing", "sim", "simulation", "gazebo", "dev", "localhost", "sandbox", "vlab", "gns", "eveng":
+			return true
+		}
+	}
+	return false
+}

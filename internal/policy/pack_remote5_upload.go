@@ -1,0 +1,69 @@
+package policy
+
+import "strings"
+
+// A file of this machine put into cloud storage where it becomes the
+// record others rely on: a database dump (its rows leave the machine), a
+// bucket named for backups, masters, archives or production (the object
+// there is replaced), or a move (the local copy goes). Build output to
+// one's own artifact or site bucket stays allowed; trees to shared
+// buckets are external.systems:copy-off-machine's. The words are data
+// (policy/remoteops.txt record-bucket-words, dump-exts).
+
+// uploadRecord says why c's upload puts a record in shared storage, ""
+// when it does not.
+func uploadRecord(e *Env, c *Cmd) string {
+	if c.Name == "scp" || c.Name == "rsync" || c.Name == "unison" {
+		return ""
+	}
+	srcs, dst, ok := copyEnds(c)
+	if !ok || c.DryRun() || c.Has("--dryrun") || !remoteDest(dst) || !strings.Contains(dst, "://") && c.Name != "rclone" {
+		return ""
+	}
+	for _, s := range srcs {
+		if remoteDest(s) || s == "-" {
+			return "" // a download, or between two remote places
+		}
+	}
+	for _, s := range srcs {
+		l := strings.ToLower(s)
+		for x := range opsList("dump-exts") {
+			if strings.HasSuffix(l, x) {
+				return "uploads " + s + ", a database dump, to " + dst
+			}
+		}
+	}
+	if anyPos(c, "mv", "move", "moveto") {
+		return "moves " + strings.Join(srcs, " ") + " off the machine into " + dst
+	}
+	b := dst
+	if i := strings.Index(b, "://"); i >= 0 {
+		b = b[i+3:]
+	}
+	b = strings.SplitN(b, "/", 2)[0]
+	words := opsList("record-bucket-words")
+	for _, w := range wordsOf(strings.ToLower(strings.TrimSuffix(b, ":"))) {
+		if words[w] {
+			return "puts " + strings.Join(srcs, " ") + " into " + dst + ", storage others restore or publish from"
+		}
+	}
+	return ""
+}
+
+func remote5UploadRule() Rule {
+	names := make([]string, 0, len(remoteCopyVerbs))
+	for n := range remoteCopyVerbs {
+		names = append(names, n)
+	}
+	return cmdRule("external.systems:upload-to-record", Ask, "A file of this machine put into cloud storage as a record others rely on: a database dump uploaded, a file moved off the machine, or one put in a bucket named for backups, masters, archives or production (aws s3 cp ./app.dump s3://acme-db-backups/…); build output to one's own bucket stays allowed; the words are data (policy/remoteops.txt record-bucket-words, dump-exts)", names,
+		func(e *Env, c *Cmd) string {
+			if why := uploadRecord(e, c); why != "" {
+				return c.Name + " " + why + ": " + c.String()
+			}
+			return ""
+		},
+		[]string{"aws s3 cp ./tmp/app.dump s3://acme-db-backups/manual/app-$(date +%F).dump", "aws s3 cp ./out/ep05_master.mov s3://acme-media-masters/ep05/ep05_master.mov",
+			"gsutil cp /tmp/orders.sql.gz gs://shop-data/exports/", "aws s3 mv ./report.pdf s3://acme-reports/q3/", "gcloud storage cp build/app.apk gs://acme-release-builds/1.4/"},
+		[]string{"aws s3 cp model.pt s3://ml-artifacts/models/model.pt", "aws s3 cp s3://acme-db-backups/app.dump ./tmp/", "aws s3 cp ./tmp/app.dump s3://acme-db-backups/ --dryrun",
+			"gsutil cp dist/app.js gs://acme-public-assets/js/", "aws s3 ls s3://acme-media-masters/"})
+}
