@@ -74,24 +74,13 @@ func columnsOnly(c *Cmd, spec credColumns) bool {
 		if f == "" {
 			return false
 		}
-		for _, part := range strings.Split(f, ",") {
-			lo, hi, isRange := strings.Cut(part, "-")
-			a, errA := strconv.Atoi(lo)
-			if lo == "" {
-				a, errA = 1, nil
-			}
-			b := a
-			if isRange {
-				if hi == "" {
-					return false // N-: to the last column, the secret's among them
-				}
-				var errB error
-				if b, errB = strconv.Atoi(hi); errB != nil {
-					return false
-				}
-			}
-			if errA != nil || b >= spec.secret {
-				return false
+		rs, ok := cutRanges(f)
+		if !ok {
+			return false
+		}
+		for _, r := range rs {
+			if r[1] < 0 || r[1] >= spec.secret {
+				return false // N-: to the last column; or the secret's column
 			}
 		}
 		return true

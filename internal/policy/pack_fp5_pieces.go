@@ -31,28 +31,46 @@ func piecer(c *Cmd) bool {
 }
 
 // listWidth is how many positions a cut list (1-4,7,9-10) selects; an
-// open range (5-) counts as unbounded.
+// open range (5-) or a list cutRanges cannot read counts as unbounded.
 func listWidth(l string) int {
+	rs, ok := cutRanges(l)
+	if !ok {
+		return 1 << 20
+	}
 	w := 0
-	for _, part := range strings.Split(l, ",") {
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, errA := strconv.Atoi(lo)
-		if lo == "" {
-			a, errA = 1, nil
-		}
-		b := a
-		if isRange {
-			var errB error
-			if b, errB = strconv.Atoi(hi); errB != nil {
-				return 1 << 20
-			}
-		}
-		if errA != nil || b < a {
+	for _, r := range rs {
+		if r[1] < 0 {
 			return 1 << 20
 		}
-		w += b - a + 1
+		w += r[1] - r[0] + 1
 	}
 	return w
+}
+
+// cutRanges reads a cut list (1-4,7,-3,9-) as [from, to] pairs, counting
+// from 1; to is -1 for a range open to the end of the line. ok is false
+// for anything else (a word, a range that runs backwards).
+func cutRanges(l string) (rs [][2]int, ok bool) {
+	for _, part := range strings.Split(l, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := 1, error(nil)
+		if lo != "" {
+			if a, err = strconv.Atoi(lo); err != nil {
+				return nil, false
+			}
+		}
+		b := a
+		switch {
+		case isRange && hi == "":
+			b = -1
+		case isRange:
+			if b, err = strconv.Atoi(hi); err != nil || b < a {
+				return nil, false
+			}
+		}
+		rs = append(rs, [2]int{a, b})
+	}
+	return rs, true
 }
 
 // printfConv is one conversion of a printf format: flags, width,

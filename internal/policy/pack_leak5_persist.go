@@ -52,25 +52,19 @@ func leak5PersistedDowngradeRule() Rule {
 			}
 			// the written text is an argument or the here-document of a
 			// command of the line (echo '…' >> ~/.bashrc, tee -a <<EOF)
-			for i := range e.F.Commands {
-				c := &e.F.Commands[i]
-				for j := 0; j <= len(c.Args); j++ {
-					t := c.Heredoc
-					if j < len(c.Args) {
-						t = c.Args[j]
-					}
-					if t == "" {
-						continue
-					}
-					if m := checkOffText.FindString(t); m != "" {
-						return "the line writes " + strings.TrimSpace(m) + " into " + homeRel(hit, e.F.Home) + ": every later session skips the check"
-					}
-					if lv, n, v := callfacts.EnvDowngrade(strings.ReplaceAll(strings.ReplaceAll(t, `"`, " "), "'", " ")); lv != "" && n != "LD_PRELOAD" && n != "DYLD_INSERT_LIBRARIES" && !strings.HasPrefix(n, "WARDEN_") {
-						return "the line writes " + n + "=" + v + " into " + homeRel(hit, e.F.Home) + ": every later session skips the check"
-					}
+			what := lineTexts(e, func(t string) string {
+				if m := checkOffText.FindString(t); m != "" {
+					return strings.TrimSpace(m)
 				}
+				if lv, n, v := callfacts.EnvDowngrade(strings.ReplaceAll(strings.ReplaceAll(t, `"`, " "), "'", " ")); lv != "" && n != "LD_PRELOAD" && n != "DYLD_INSERT_LIBRARIES" && !strings.HasPrefix(n, "WARDEN_") {
+					return n + "=" + v
+				}
+				return ""
+			})
+			if what == "" {
+				return ""
 			}
-			return ""
+			return "the line writes " + what + " into " + homeRel(hit, e.F.Home) + ": every later session skips the check"
 		},
 		Catch: []string{`echo 'export GIT_SSH_COMMAND="ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"' >> ~/.bashrc`, `echo 'export NODE_TLS_REJECT_UNAUTHORIZED=0' >> ~/.zshrc`,
 			`echo insecure >> ~/.curlrc`, `printf 'Host *\n  StrictHostKeyChecking no\n' >> ~/.ssh/config`, `echo 'GIT_SSL_NO_VERIFY=1' | sudo tee -a /etc/environment`, `echo 'export PIP_TRUSTED_HOST=pypi.corp.example' >> ~/.profile`,

@@ -127,20 +127,32 @@ func ciTextWritten(e *Env, found func(t string) string) (string, string) {
 		if tc.Effect != callfacts.PathWrite && tc.Effect != callfacts.PathOverwrite || sensitiveKind(tc.Path, e.F.Project) != "CI configuration" {
 			continue
 		}
-		for i := range e.F.Commands {
-			c := &e.F.Commands[i]
-			for j := 0; j <= len(c.Args); j++ {
-				t := c.Heredoc
-				if j < len(c.Args) {
-					t = c.Args[j]
-				}
-				if m := found(t); t != "" && m != "" {
-					return m, tc.Path
-				}
-			}
+		if m := lineTexts(e, found); m != "" {
+			return m, tc.Path
 		}
 	}
 	return "", ""
+}
+
+// lineTexts is found's first answer over the texts a line can write:
+// each command's arguments and here-document (echo '…' >> f, tee <<EOF).
+func lineTexts(e *Env, found func(t string) string) string {
+	for i := range e.F.Commands {
+		c := &e.F.Commands[i]
+		for j := 0; j <= len(c.Args); j++ {
+			t := c.Heredoc
+			if j < len(c.Args) {
+				t = c.Args[j]
+			}
+			if t == "" {
+				continue
+			}
+			if m := found(t); m != "" {
+				return m
+			}
+		}
+	}
+	return ""
 }
 
 // ciUntrusted: a trigger that runs a workflow for a fork's pull request
