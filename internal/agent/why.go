@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/warden-dev/warden/internal/store"
 )
@@ -19,13 +20,31 @@ const tailLines = 15
 // captureTail returns the last non-blank lines of the agent's pane ("" when
 // its window is gone). Lines of box drawing alone (Claude Code's prompt
 // frame) say nothing and are left out.
+//
+// A process that prints and exits at once can be seen dead before tmux
+// has drained its terminal into the pane (a loaded machine), so an empty
+// pane is looked at again, a few times over at most tailSettle.
 func (m *Manager) captureTail(ctx context.Context, a *store.Agent) string {
-	out, err := m.cfg.Tmux.Capture(ctx, a.Window, 300)
-	if err != nil {
-		return ""
+	deadline := time.Now().Add(tailSettle)
+	for {
+		out, err := m.cfg.Tmux.Capture(ctx, a.Window, 300)
+		if err != nil {
+			return ""
+		}
+		if tail := TailOf(out, tailLines); tail != "" || !time.Now().Before(deadline) {
+			return tail
+		}
+		select {
+		case <-ctx.Done():
+			return ""
+		case <-time.After(tailSettle / 5):
+		}
 	}
-	return TailOf(out, tailLines)
 }
+
+// tailSettle bounds how long an agent's empty pane is waited on for the
+// output its process wrote before it exited.
+const tailSettle = time.Second
 
 // TailOf is the last n lines of out that carry text.
 func TailOf(out string, n int) string {
