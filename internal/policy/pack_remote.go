@@ -104,31 +104,10 @@ func sqlServer(c *Cmd) string {
 	return ""
 }
 
-// localServer reports whether a server as written is this machine's.
+// localServer reports whether a server as written is this machine's
+// (callfacts.ThisMachine; a libpq "host=" conninfo word too).
 func localServer(h string) bool {
-	if h == "" || strings.HasPrefix(h, "/") {
-		return true // default socket, or a socket directory
-	}
-	if callfacts.UnknownValue(h) {
-		return false
-	}
-	if i := strings.Index(h, "://"); i >= 0 {
-		h = h[i+3:]
-		if j := strings.LastIndexByte(strings.SplitN(h, "/", 2)[0], '@'); j >= 0 {
-			h = h[j+1:]
-		}
-		h = strings.SplitN(h, "/", 2)[0]
-		if h == "" {
-			return true
-		}
-	}
-	if strings.HasPrefix(h, "[") {
-		h = strings.TrimPrefix(strings.SplitN(h, "]", 2)[0], "[")
-	} else if strings.Count(h, ":") == 1 {
-		h = strings.SplitN(h, ":", 2)[0]
-	}
-	h = strings.TrimPrefix(h, "host=")
-	return h == "localhost" || h == "127.0.0.1" || h == "::1" || h == "0.0.0.0" || strings.HasSuffix(h, ".localhost")
+	return callfacts.ThisMachine(strings.TrimPrefix(h, "host="))
 }
 
 // destructiveSQLName: a script named like this drops or overwrites data
