@@ -165,10 +165,7 @@ func remoteExecPath(p string) bool {
 // rclone copy to a team drive), or files copied onto another host where
 // they run (its ~/bin, its PATH, its shell's startup files).
 func net3CopyOffRule() Rule {
-	names := make([]string, 0, len(remoteCopyVerbs))
-	for n := range remoteCopyVerbs {
-		names = append(names, n)
-	}
+	names := remoteCopyTools()
 	return cmdRule("external.systems:copy-off-machine", Ask, "A tree uploaded to storage others read (aws s3 sync to a site bucket, aws s3 cp --recursive to a team share, rclone copy to a shared drive), or files copied onto another host where they run (its ~/bin, its PATH, its shell's startup files): what others read or run changes; downloads, dry runs and one's own buckets stay allowed; the words are data (policy/remoteops.txt shared-bucket-words, remote-exec-dirs)", names,
 		func(e *Env, c *Cmd) string {
 			srcs, dst, ok := copyEnds(c)
@@ -228,10 +225,7 @@ func regulatedPath(p string) bool {
 // payroll, SSNs) copied off the machine: once there, no one can call
 // them back.
 func net3RegulatedOffRule() Rule {
-	names := make([]string, 0, len(remoteCopyVerbs))
-	for n := range remoteCopyVerbs {
-		names = append(names, n)
-	}
+	names := remoteCopyTools()
 	return cmdRule("external.systems:regulated-data-off", Deny, "People's regulated records (patient data, PHI, SSNs, payroll, a customers or users export) copied to another host or to cloud storage: once there, no one calls them back; the words are data (policy/remoteops.txt regulated-words, pii-words)", names,
 		func(e *Env, c *Cmd) string {
 			srcs, dst, ok := copyEnds(c)

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -20,6 +22,10 @@ var remoteCopyVerbs = map[string][]string{
 	"aws": {"cp", "sync", "mv"}, "gsutil": {"cp", "rsync", "mv"}, "gcloud": {"cp", "rsync", "mv"}, "rclone": {"copy", "sync", "move", "copyto", "moveto", "bisync"},
 	"azcopy": {"copy", "sync", "cp"}, "s3cmd": {"put", "sync"}, "mc": {"cp", "mirror", "mv"}, "scp": {""}, "rsync": {""}, "unison": {""}, "b2": {"sync", "upload-file"},
 }
+
+// remoteCopyTools are the programs of remoteCopyVerbs, sorted: the Cmds of
+// the rules that judge copies off the machine.
+func remoteCopyTools() []string { return slices.Sorted(maps.Keys(remoteCopyVerbs)) }
 
 // remoteDest: a copy destination elsewhere (s3://b, gs://b, remote:path,
 // host:/path, user@host:path, ssh://host//path).
@@ -73,10 +79,7 @@ func copyEnds(c *Cmd) (srcs []string, dst string, ok bool) {
 }
 
 func netUploadRules() []Rule {
-	names := make([]string, 0, len(remoteCopyVerbs))
-	for n := range remoteCopyVerbs {
-		names = append(names, n)
-	}
+	names := remoteCopyTools()
 	return []Rule{
 		cmdRule("external.systems:upload-home", Deny, "A copy to cloud storage or another host (aws s3 sync, gsutil rsync, rclone copy, azcopy, scp, rsync) whose source is the whole home directory, its dot-dirs or credentials: the user's configuration and keys leave for a bucket", names,
 			func(e *Env, c *Cmd) string {

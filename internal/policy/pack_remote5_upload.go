@@ -51,10 +51,7 @@ func uploadRecord(e *Env, c *Cmd) string {
 }
 
 func remote5UploadRule() Rule {
-	names := make([]string, 0, len(remoteCopyVerbs))
-	for n := range remoteCopyVerbs {
-		names = append(names, n)
-	}
+	names := remoteCopyTools()
 	return cmdRule("external.systems:upload-to-record", Ask, "A file of this machine put into cloud storage as a record others rely on: a database dump uploaded, a file moved off the machine, or one put in a bucket named for backups, masters, archives or production (aws s3 cp ./app.dump s3://acme-db-backups/…); build output to one's own bucket stays allowed; the words are data (policy/remoteops.txt record-bucket-words, dump-exts)", names,
 		func(e *Env, c *Cmd) string {
 			if why := uploadRecord(e, c); why != "" {

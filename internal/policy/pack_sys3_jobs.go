@@ -1,7 +1,9 @@
 package policy
 
 import (
+	"maps"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -25,10 +27,7 @@ func selfUser(e *Env, v string) bool {
 }
 
 func othersJobsRule() Rule {
-	names := make([]string, 0, len(jobCancellers))
-	for n := range jobCancellers {
-		names = append(names, n)
-	}
+	names := slices.Sorted(maps.Keys(jobCancellers))
 	return cmdRule("core.local:others-jobs", Deny, "Cancelling other users' batch jobs on a shared cluster (scancel -u alice, a loop of scancel -u over a group's members, qdel -u, bkill -u): their work, queued or running, is gone; the user's own jobs stay routine", names,
 		func(e *Env, c *Cmd) string {
 			for _, o := range jobCancellers[c.Name] {
