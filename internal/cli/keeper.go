@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -121,10 +122,13 @@ func residentGC() {
 
 // noteKeeperLeft appends why the keeper left to paths.KeeperLog(): started
 // detached by a hook, it has no stderr anyone reads, and a store removed
-// under it must not go unsaid.
+// under it must not go unsaid. When warden's whole home is gone (an
+// uninstall, a test's home cleaned up) there is no one to tell, and making
+// the home again just to log would leave a stray folder behind: only the
+// logs folder is made, inside a home that still exists.
 func noteKeeperLeft(err error) {
 	p := paths.KeeperLog()
-	if os.MkdirAll(filepath.Dir(p), 0o700) != nil {
+	if err := os.Mkdir(filepath.Dir(p), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return
 	}
 	f, ferr := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
