@@ -55,6 +55,8 @@ var Shadowed = []string{"warden", "warden-", "claude", "ccusage", "codex", "gemi
 //     stays where it is: GOCACHE, GOMODCACHE, GOPATH and GOENV are pinned
 //     to their values before the switch, as are the npm cache and
 //     WARDEN_E2E_CACHE (CacheRoot), so nothing is built or downloaded twice.
+//   - The go command's telemetry is off in the new home (it would write
+//     there after the test, from a detached child).
 //   - TMPDIR and TZ are left as they are: the suite must pass with TMPDIR
 //     unset or deep, and in any time zone.
 //
@@ -73,6 +75,18 @@ func Isolate() (end func()) {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			panic("testenv: " + err.Error())
 		}
+	}
+	// The go command counts its own use under the user's config dir and
+	// starts a detached child that keeps writing there after the test has
+	// ended — after its home is removed, so the home came back as a stray
+	// folder of counters in /tmp for most test processes that ran `go`.
+	// Telemetry off in the test home writes nothing and starts no child.
+	telemetry := filepath.Join(home, ".config", "go", "telemetry")
+	if err := os.MkdirAll(telemetry, 0o700); err != nil {
+		panic("testenv: " + err.Error())
+	}
+	if err := os.WriteFile(filepath.Join(telemetry, "mode"), []byte("off"), 0o600); err != nil {
+		panic("testenv: " + err.Error())
 	}
 	gitconfig := "[user]\n\tname = warden tests\n\temail = tests@warden.invalid\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n[tag]\n\tgpgsign = false\n"
 	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o600); err != nil {

@@ -47,6 +47,9 @@ func TestIsolatedProcess(t *testing.T) {
 			t.Errorf("%s is on PATH at %s", p, path)
 		}
 	}
+	if out, err := exec.Command("go", "env", "GOTELEMETRY").Output(); err != nil || strings.TrimSpace(string(out)) != "off" {
+		t.Errorf("go telemetry in the test home: %q, %v; want off (its detached child writes into a removed home)", out, err)
+	}
 	out, err := exec.Command("git", "config", "--global", "user.email").Output()
 	if err != nil || strings.TrimSpace(string(out)) != "tests@warden.invalid" {
 		t.Errorf("git's global identity: %q, %v", out, err)
