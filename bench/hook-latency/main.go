@@ -560,9 +560,13 @@ func (b *bench) keeperPhase(vs []variant, o options) (*Phase, []ParallelPhase, [
 		}
 		defer np.close()
 		for _, n := range o.nodeLevels {
+			t0, counted := totals(pid)
 			ph, err := b.nodePhase(np, o, n)
 			if err != nil {
 				return nil, nil, nil, nil, err
+			}
+			if counted {
+				ph.Keeper = costSince(pid, t0, ph.RowsAdded)
 			}
 			node = append(node, *ph)
 		}

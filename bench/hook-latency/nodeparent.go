@@ -39,6 +39,16 @@ type NodePhase struct {
 	RatioP99  float64  `json:"ratio_p99"`
 	Declines  int64    `json:"declines"`
 	RowsAdded int      `json:"rows_added"`
+	// Work is the hooks' in-process time (the rows' latency_us: from the
+	// hook's start in the keeper until just after its answer, the wait
+	// for stdin and the session lock included), measured rounds only:
+	// how much longer the keeper takes per hook when callers come
+	// together.
+	Work Summary `json:"warden_in_process"`
+	// Keeper is the keeper's CPU time and context switches per warden
+	// hook of this level (Linux): steadier than the wall times when the
+	// machine is shared.
+	Keeper *KeeperCost `json:"keeper,omitempty"`
 }
 
 // nodeParent is the running Node driver.
@@ -145,8 +155,11 @@ func (b *bench) nodePhase(p *nodeParent, o options, n int) (*NodePhase, error) {
 		kinds = append(kinds, shellForm)
 	}
 	samples := map[int][]float64{}
-	runs := 0
+	runs, firstMeasured := 0, 0
 	for r := 0; r < o.warmup+o.nodeRounds; r++ {
+		if r == o.warmup {
+			firstMeasured = b.seq + 1
+		}
 		for i := range kinds {
 			k := kinds[(r+i)%len(kinds)] // rotate who goes first
 			batch := make([]nodeRun, n)
@@ -189,6 +202,11 @@ func (b *bench) nodePhase(p *nodeParent, o options, n int) (*NodePhase, error) {
 	if bad > 0 {
 		return nil, fmt.Errorf("Node parent, %d callers: %d rows are not a clean allow", n, bad)
 	}
+	work, err := b.hookWork(nil, preToolUse, firstMeasured)
+	if err != nil {
+		return nil, err
+	}
+	ph.Work = summarize("warden in-process", work)
 	if s, ok := samples[shellForm]; ok {
 		sum := summarize("warden (shell form)", s)
 		ph.Shell = &sum
@@ -213,7 +231,7 @@ func printNode(w io.Writer, ps []NodePhase) {
 	fmt.Fprintf(w, "\nfrom a Node parent, as Claude Code spawns hooks (child_process.spawn, payload on a pipe), with the store keeper\n")
 	fmt.Fprintf(w, "  %-8s %-20s %9s %9s %9s\n", "callers", "ms", "median", "p90", "p99")
 	for _, p := range ps {
-		rows := []Summary{p.Warden, p.Bare}
+		rows := []Summary{p.Warden, p.Bare, p.Work}
 		if p.Shell != nil {
 			rows = append(rows, *p.Shell)
 		}
@@ -222,5 +240,8 @@ func printNode(w io.Writer, ps []NodePhase) {
 		}
 		fmt.Fprintf(w, "  %-8d warden exec form / bare Go: p50 %.2f×, p99 %.2f×; %d declined; %d rows, all clean allows\n",
 			p.Callers, p.RatioP50, p.RatioP99, p.Declines, p.RowsAdded)
+		if k := p.Keeper; k != nil {
+			fmt.Fprintf(w, "  %-8d keeper per hook: %.0f µs CPU, %.1f context switches\n", p.Callers, k.CPUus, k.CtxSwitches)
+		}
 	}
 }
