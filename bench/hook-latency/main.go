@@ -64,6 +64,7 @@ const payloadSize = 2000
 func main() {
 	var o options
 	flag.StringVar(&o.warden, "warden", "", "warden binary (required)")
+	flag.StringVar(&o.wardenB, "warden-b", "", "a second warden build (warden-core beside it) measured from the Node parent in the same rounds as -warden, in a home and with a keeper of its own: an A/B of two builds under the same load")
 	flag.StringVar(&o.bare, "bare", "", "bare Go binary, empty main (required)")
 	flag.StringVar(&o.trueBin, "true", "/bin/true", "the no-op process baseline")
 	flag.IntVar(&o.rounds, "rounds", 300, "measured rounds; each runs every variant once")
@@ -129,6 +130,7 @@ type options struct {
 	exportRounds          int
 	noUserConfig, floor   bool
 	warden, bare, trueBin string
+	wardenB               string
 	rounds, warmup        int
 	alone, held, json     bool
 	post, daemon          bool
@@ -212,6 +214,8 @@ type bench struct {
 	stdout *os.File // /dev/null, for the keeper the pause phase starts
 	stderr *os.File // a file, so a complaint can be shown afterwards
 	seq    int      // warden runs so far, for unique tool_use_ids
+	// other is the -warden-b build's home (nil without one).
+	other *bench
 	// harnesses is the per-harness phase's result (keeper phase).
 	harnesses *HarnessPhase
 	desc      string // description padding that brings the payload to size
@@ -554,15 +558,35 @@ func (b *bench) keeperPhase(vs []variant, o options) (*Phase, []ParallelPhase, [
 	}
 	var node []NodePhase
 	if o.node != "" && len(o.nodeLevels) > 0 {
+		if o.wardenB != "" {
+			stop, err := b.startOther(o, filepath.Join(filepath.Dir(b.dir), "warden-b"))
+			if err != nil {
+				return nil, nil, nil, nil, err
+			}
+			defer stop()
+		}
 		np, err := b.startNode(o.node)
 		if err != nil {
 			return nil, nil, nil, nil, err
 		}
 		defer np.close()
+		pidB := b.otherKeeperPID()
 		for _, n := range o.nodeLevels {
+			t0, counted := totals(pid)
+			t0B, countedB := totals(pidB)
+			rowsB := 0
+			if b.other != nil {
+				rowsB = b.other.seq
+			}
 			ph, err := b.nodePhase(np, o, n)
 			if err != nil {
 				return nil, nil, nil, nil, err
+			}
+			if counted {
+				ph.Keeper = costSince(pid, t0, ph.RowsAdded)
+			}
+			if countedB && pidB != 0 {
+				ph.KeeperB = costSince(pidB, t0B, b.other.seq-rowsB)
 			}
 			node = append(node, *ph)
 		}

@@ -33,12 +33,30 @@ type NodePhase struct {
 	Rounds  int     `json:"rounds"`
 	Warden  Summary `json:"warden_exec_form"`
 	Bare    Summary `json:"bare_go"`
+	// WardenB is the -warden-b build measured in the same rounds (its own
+	// home and keeper), RatioBP50 its p50 over bare Go's and RatioBA its
+	// p50 over -warden's: an A/B of two builds under the same load.
+	WardenB   *Summary `json:"warden_b_exec_form,omitempty"`
+	RatioBP50 float64  `json:"ratio_b_p50,omitempty"`
+	RatioBA   float64  `json:"ratio_b_to_a_p50,omitempty"`
+	// KeeperB is the -warden-b keeper's cost per hook.
+	KeeperB *KeeperCost `json:"keeper_b,omitempty"`
 	// Shell is warden in shell form (one caller only).
 	Shell     *Summary `json:"warden_shell_form,omitempty"`
 	RatioP50  float64  `json:"ratio_p50"`
 	RatioP99  float64  `json:"ratio_p99"`
 	Declines  int64    `json:"declines"`
 	RowsAdded int      `json:"rows_added"`
+	// Work is the hooks' in-process time (the rows' latency_us: from the
+	// hook's start in the keeper until just after its answer, the wait
+	// for stdin and the session lock included), measured rounds only:
+	// how much longer the keeper takes per hook when callers come
+	// together.
+	Work Summary `json:"warden_in_process"`
+	// Keeper is the keeper's CPU time and context switches per warden
+	// hook of this level (Linux): steadier than the wall times when the
+	// machine is shared.
+	Keeper *KeeperCost `json:"keeper,omitempty"`
 }
 
 // nodeParent is the running Node driver.
@@ -52,6 +70,8 @@ type nodeRun struct {
 	Path  string   `json:"path"`
 	Args  []string `json:"args,omitempty"`
 	Stdin string   `json:"stdin,omitempty"`
+	Env   []string `json:"env,omitempty"` // replaces the parent's (-warden-b)
+	Cwd   string   `json:"cwd,omitempty"`
 }
 
 type nodeResult struct {
@@ -139,14 +159,28 @@ func (b *bench) nodePhase(p *nodeParent, o options, n int) (*NodePhase, error) {
 		execForm = iota
 		bare
 		shellForm
+		execFormB // -warden-b: the other build, in its own home
 	)
 	kinds := []int{execForm, bare}
+	if b.other != nil {
+		kinds = append(kinds, execFormB)
+	}
 	if n == 1 {
 		kinds = append(kinds, shellForm)
 	}
+	var otherBefore int
+	if b.other != nil {
+		if otherBefore, _, err = b.other.countRows(nil); err != nil {
+			return nil, err
+		}
+	}
+	otherRuns := 0
 	samples := map[int][]float64{}
-	runs := 0
+	runs, firstMeasured := 0, 0
 	for r := 0; r < o.warmup+o.nodeRounds; r++ {
+		if r == o.warmup {
+			firstMeasured = b.seq + 1
+		}
 		for i := range kinds {
 			k := kinds[(r+i)%len(kinds)] // rotate who goes first
 			batch := make([]nodeRun, n)
@@ -157,6 +191,15 @@ func (b *bench) nodePhase(p *nodeParent, o options, n int) (*NodePhase, error) {
 					continue
 				case execForm:
 					batch[j] = nodeRun{Path: o.warden, Args: hookArgs}
+					if b.other != nil { // both builds name their home alike
+						batch[j].Env, batch[j].Cwd = b.env, b.dir
+					}
+				case execFormB:
+					o2 := b.other
+					o2.seq++
+					batch[j] = nodeRun{Path: o.wardenB, Args: hookArgs, Env: o2.env, Cwd: o2.dir, Stdin: string(o2.payload(preToolUse))}
+					otherRuns++
+					continue
 				case shellForm:
 					batch[j] = nodeRun{Path: "/bin/bash", Args: []string{"-c", shellLine}}
 				}
@@ -189,6 +232,20 @@ func (b *bench) nodePhase(p *nodeParent, o options, n int) (*NodePhase, error) {
 	if bad > 0 {
 		return nil, fmt.Errorf("Node parent, %d callers: %d rows are not a clean allow", n, bad)
 	}
+	work, err := b.hookWork(nil, preToolUse, firstMeasured)
+	if err != nil {
+		return nil, err
+	}
+	ph.Work = summarize("warden in-process", work)
+	if b.other != nil {
+		if err := b.other.checkRows(otherBefore+otherRuns, otherRuns, n); err != nil {
+			return nil, err
+		}
+		sum := summarize("warden-b (exec form)", samples[execFormB])
+		ph.WardenB = &sum
+		ph.RatioBP50 = sum.Median / ph.Bare.Median
+		ph.RatioBA = sum.Median / ph.Warden.Median
+	}
 	if s, ok := samples[shellForm]; ok {
 		sum := summarize("warden (shell form)", s)
 		ph.Shell = &sum
@@ -213,7 +270,10 @@ func printNode(w io.Writer, ps []NodePhase) {
 	fmt.Fprintf(w, "\nfrom a Node parent, as Claude Code spawns hooks (child_process.spawn, payload on a pipe), with the store keeper\n")
 	fmt.Fprintf(w, "  %-8s %-20s %9s %9s %9s\n", "callers", "ms", "median", "p90", "p99")
 	for _, p := range ps {
-		rows := []Summary{p.Warden, p.Bare}
+		rows := []Summary{p.Warden, p.Bare, p.Work}
+		if p.WardenB != nil {
+			rows = append(rows, *p.WardenB)
+		}
 		if p.Shell != nil {
 			rows = append(rows, *p.Shell)
 		}
@@ -222,5 +282,14 @@ func printNode(w io.Writer, ps []NodePhase) {
 		}
 		fmt.Fprintf(w, "  %-8d warden exec form / bare Go: p50 %.2f×, p99 %.2f×; %d declined; %d rows, all clean allows\n",
 			p.Callers, p.RatioP50, p.RatioP99, p.Declines, p.RowsAdded)
+		if k := p.Keeper; k != nil {
+			fmt.Fprintf(w, "  %-8d keeper per hook: %.0f µs CPU, %.1f context switches\n", p.Callers, k.CPUus, k.CtxSwitches)
+		}
+		if p.WardenB != nil {
+			fmt.Fprintf(w, "  %-8d -warden-b / bare Go: p50 %.2f×; -warden-b / -warden: p50 %.3f×\n", p.Callers, p.RatioBP50, p.RatioBA)
+		}
+		if k := p.KeeperB; k != nil {
+			fmt.Fprintf(w, "  %-8d -warden-b keeper per hook: %.0f µs CPU, %.1f context switches\n", p.Callers, k.CPUus, k.CtxSwitches)
+		}
 	}
 }

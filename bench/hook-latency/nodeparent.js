@@ -5,7 +5,8 @@
 // closed, the keeper's copies included).
 //
 // Protocol, one JSON object per line each way:
-//   in:  {"runs": [{"path": "...", "args": ["..."], "stdin": "..."}, ...]}
+//   in:  {"runs": [{"path": "...", "args": ["..."], "stdin": "...", "env": ["K=V", ...], "cwd": "..."}, ...]}
+//        (env and cwd, when given, replace the parent's for that run)
 //   out: {"ms": [..], "codes": [..], "stderr": "..."}
 // The runs of one line start together (a burst: parallel tool calls).
 'use strict';
@@ -20,7 +21,10 @@ function burst(runs) {
     let left = runs.length;
     const start = process.hrtime.bigint();
     runs.forEach((r, i) => {
-      const child = spawn(r.path, r.args || [], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+      const opts = { stdio: ['pipe', 'pipe', 'pipe'], detached: true };
+      if (r.env) opts.env = Object.fromEntries(r.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+      if (r.cwd) opts.cwd = r.cwd;
+      const child = spawn(r.path, r.args || [], opts);
       child.stdout.on('data', () => {});
       child.stderr.on('data', (d) => { stderr += d; });
       child.stdin.on('error', () => {}); // a child that exits before reading

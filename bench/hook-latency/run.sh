@@ -5,7 +5,8 @@
 #   bench/hook-latency/run.sh [flags]   full run, 300 rounds (flags go to main.go:
 #                                       -rounds N, -json, -alone=false, -held, -max-ratio-bare F,
 #                                       -parallel 4,8 -parallel-rounds N: concurrent callers,
-#                                       -export-rounds N: OpenTelemetry export off vs on)
+#                                       -export-rounds N: OpenTelemetry export off vs on,
+#                                       -warden-b PATH: a second build in the same Node rounds)
 #   bench/hook-latency/run.sh --check   CI check with the store keeper
 #                                       answering (the default path): fails
 #                                       when warden (exec form) / bare Go at
