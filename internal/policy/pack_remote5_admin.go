@@ -43,6 +43,9 @@ func adminJudge(e *Env, c *Cmd) (string, string) {
 	if a.Where == "device" {
 		lab = sshLab(e)
 	}
+	if lab && a.Sandbox && (level == "ask" || a.Kind == "destroy" || a.Kind == "run" || a.Kind == "people") {
+		return "", "" // a dev, test, scratch or sandbox org: its changes and its data are the developer's own
+	}
 	if level == "deny" && lab {
 		level = "ask"
 	}
@@ -67,7 +70,16 @@ func adminJudge(e *Env, c *Cmd) (string, string) {
 		"cut":     "cuts off or replaces the whole configuration of",
 		"leak":    "sends the configuration (with its secrets) away from",
 		"unknown": "runs a verb warden does not know on",
+		"grant":   "makes an administrator or raises a role on",
+		"cred":    "sets another user's password or second factor on",
+		"forward": "forwards an account's mail (or data) away from",
+		"open":    "opens a group, file or resource to anyone on",
+		"people":  "suspends, transfers or deletes accounts on",
+		"run":     "runs code in",
 	}[a.Kind]
+	if a.Bulk != "" {
+		what += " (many accounts at once: " + a.Bulk + ")"
+	}
 	if lab && a.Level == "deny" {
 		where += ", a lab"
 	}
