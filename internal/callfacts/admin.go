@@ -2,6 +2,7 @@ package callfacts
 
 import (
 	_ "embed"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -160,8 +161,8 @@ var adminTools = sync.OnceValue(func() []string {
 func (c *Cmd) AdminAction() *AdminAct {
 	t := adminTab()
 	p := t.progs[c.Name]
-	if p == nil || c.DryRun() || c.Has("--help", "-?") || c.Has("-h") && !p.vals["-h"] {
-		return nil
+	if p == nil || c.DryRun() || c.Has("--help", "-?", "-whatif") || slices.Contains(c.Args, "-h") && !p.vals["-h"] {
+		return nil // (the exact -h: a cmdlet's -AccessRights splits into letters that hold one)
 	}
 	if p.where == "device" && !InRemoteShell(c) {
 		return nil // reload, copy, show: words of a device's shell, not programs here
@@ -376,6 +377,16 @@ func adminBulk(c *Cmd, p *adminProg) string {
 	for _, w := range c.Wrappers {
 		if f := strings.Fields(w); len(f) > 0 && (f[0] == "xargs" || f[0] == "parallel") {
 			return f[0]
+		}
+	}
+	for _, u := range c.Upstream {
+		if u = strings.ToLower(u); u == "import-csv" || strings.HasPrefix(u, "get-") && strings.Contains(c.Name, "-") {
+			return u // Get-ADUser -Filter * | Disable-ADAccount: a PowerShell pipeline of accounts
+		}
+	}
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "$_") || strings.HasPrefix(strings.ToLower(a), "$psitem") {
+			return a // ForEach-Object { Remove-MgUser -UserId $_.upn }: each row of a pipeline
 		}
 	}
 	if p.bulk == nil {
