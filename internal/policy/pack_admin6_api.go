@@ -32,6 +32,23 @@ func apiIdentityChange(r apiCall) string {
 			}
 		}
 	}
+	for _, kv := range bodyPairs(r.body) {
+		if opsList("api-cred-key")[kv[0]] {
+			return kv[0] + " in the body (another user's password set)"
+		}
+	}
+	for _, u := range r.urls {
+		for _, w := range wordsOf(urlPath(u)) {
+			for _, v := range []string{"make", "set", "grant", "promote", "add"} {
+				if strings.HasPrefix(w, v) && (strings.Contains(w, "admin") || strings.Contains(w, "owner")) {
+					return "…/" + w + " (an administrator made)" // Google's users/x/makeAdmin, Slack's admin.users.setOwner
+				}
+			}
+			if strings.Contains(w, "forwarding") && mailAddress.MatchString(r.body) && !strings.Contains(strings.ReplaceAll(strings.ToLower(r.body), " ", ""), `"enabled":false`) {
+				return "…/" + w + " with an address (mail forwarded)" // Gmail settings/autoForwarding
+			}
+		}
+	}
 	verbs, objects := opsList("api-cred-verb"), opsList("api-cred-object")
 	for _, u := range r.urls {
 		verb, object := "", ""
@@ -48,3 +65,6 @@ func apiIdentityChange(r apiCall) string {
 	}
 	return ""
 }
+
+// mailAddress: an e-mail address in a request body.
+var mailAddress = re(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+\.[A-Za-z0-9.-]+`)
