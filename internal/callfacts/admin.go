@@ -2,6 +2,7 @@ package callfacts
 
 import (
 	_ "embed"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +18,15 @@ import (
 //go:embed admin.txt
 var adminText string
 
+// identityText is the same kind of table for identity, account and SaaS
+// administration CLIs (gam, okta, auth0, kcadm.sh, samba-tool, ipa, sf,
+// the IAM verbs of aws, az and gcloud): which verbs create an admin,
+// set another user's password, forward mail away, open a group to
+// anyone, suspend or delete accounts (identity.txt).
+//
+//go:embed identity.txt
+var identityText string
+
 // AdminAct is what an admin.txt line, or its absence, says of a command.
 type AdminAct struct {
 	Level  string // "deny" or "ask"
@@ -25,6 +35,10 @@ type AdminAct struct {
 	Where  string // local, remote, any or device (the program's @at line)
 	Host   string // the server, device or URL the command names; "" when none
 	Remote bool   // the command acts on another host (by Host, a URL, a remote shell)
+	Bulk   string // the word that makes it act on many accounts (gam csv …, xargs); "" for one
+	// Sandbox: the program's changes on a lab target (a dev, test,
+	// scratch or sandbox org) are everyday work (@at … sandbox).
+	Sandbox bool
 }
 
 // adminProg is a program's @at line.
@@ -35,6 +49,11 @@ type adminProg struct {
 	vals   map[string]bool
 	verbAt int
 	script bool
+	bulk   map[string]bool // positional words that name many accounts (gam csv, all, ou)
+	// sandbox: on a lab target changes say nothing and denials ask;
+	// listed: only the lines of the table judge (a verb no line names
+	// says nothing: the program's other rules judge it).
+	sandbox, listed bool
 }
 
 type adminTable struct {
@@ -44,12 +63,17 @@ type adminTable struct {
 }
 
 var adminKindEffect = map[string]Effect{"change": EffectWrite, "flash": EffectWrite, "off": EffectWrite, "cut": EffectWrite,
-	"leak": EffectWrite, "destroy": EffectDelete, "secrets": EffectNone}
+	"leak": EffectWrite, "destroy": EffectDelete, "secrets": EffectNone,
+	// identity.txt: an admin made or a role raised, another user's
+	// password or second factor set, mail forwarded, a group or file
+	// opened to anyone, accounts suspended, moved or deleted, code run
+	// in an org
+	"grant": EffectWrite, "cred": EffectWrite, "forward": EffectWrite, "open": EffectWrite, "people": EffectWrite, "run": EffectWrite}
 
 var adminTab = sync.OnceValue(func() *adminTable {
 	t := &adminTable{progs: map[string]*adminProg{}}
 	var acts, reads []datatable.Line
-	datatable.Must("admin.txt", adminText, 2, func(l datatable.Line) error {
+	load := func(l datatable.Line) error {
 		f := l.Fields
 		if f[0] == "@at" {
 			if len(f) < 3 || f[2] != "local" && f[2] != "remote" && f[2] != "any" && f[2] != "device" {
@@ -80,8 +104,17 @@ var adminTab = sync.OnceValue(func() *adminTable {
 					p.verbAt = n
 				case "script":
 					p.script = true
+				case "bulk":
+					p.bulk = map[string]bool{}
+					for _, w := range strings.Split(v, ",") {
+						p.bulk[w] = true
+					}
+				case "sandbox":
+					p.sandbox = true
+				case "listed":
+					p.listed = true
 				default:
-					return l.Errorf("unknown field %q: want host=, vals=, verb= or script", o)
+					return l.Errorf("unknown field %q: want host=, vals=, verb=, bulk=, script, sandbox or listed", o)
 				}
 			}
 			t.progs[f[1]] = p
@@ -91,16 +124,20 @@ var adminTab = sync.OnceValue(func() *adminTable {
 		switch {
 		case f[0] == "read":
 			reads = append(reads, l)
+		case f[0] == "pass":
+			acts = append(acts, l) // a look-alike that changes nothing, tried in order with the acts
 		case (level == "deny" || level == "ask") && adminKindEffect[kind] != "" || kind == "secrets":
 			acts = append(acts, l)
 		default:
-			return l.Errorf("kind %q: want read, or deny:/ask: with change, flash, secrets, destroy, off, cut or leak", f[0])
+			return l.Errorf("kind %q: want read, pass, or deny:/ask: with change, flash, secrets, destroy, off, cut, leak, grant, cred, forward, open, people or run", f[0])
 		}
 		if t.progs[f[1]] == nil {
 			return l.Errorf("program %q has no @at line above", f[1])
 		}
 		return nil
-	})
+	}
+	datatable.Must("admin.txt", adminText, 2, load)
+	datatable.Must("identity.txt", identityText, 2, load)
 	t.acts = parseWords(acts, true)
 	t.reads = parseWords(reads, true)
 	return t
@@ -124,8 +161,8 @@ var adminTools = sync.OnceValue(func() []string {
 func (c *Cmd) AdminAction() *AdminAct {
 	t := adminTab()
 	p := t.progs[c.Name]
-	if p == nil || c.DryRun() || c.Has("--help", "-?") || c.Has("-h") && !p.vals["-h"] {
-		return nil
+	if p == nil || c.DryRun() || c.Has("--help", "-?", "-whatif") || slices.Contains(c.Args, "-h") && !p.vals["-h"] {
+		return nil // (the exact -h: a cmdlet's -AccessRights splits into letters that hold one)
 	}
 	if p.where == "device" && !InRemoteShell(c) {
 		return nil // reload, copy, show: words of a device's shell, not programs here
@@ -141,12 +178,23 @@ func (c *Cmd) AdminAction() *AdminAct {
 			a.Host = scriptServer(c.Heredoc)
 		}
 	}
+	a.Sandbox = p.sandbox
+	a.Bulk = adminBulk(c, p)
 	if r := matchWords(t.acts[c.Name], wc); r != nil {
+		if r.kind == "pass" {
+			return nil
+		}
 		a.Level, a.Kind, _ = strings.Cut(r.kind, ":")
 		a.Effect = adminKindEffect[a.Kind]
+		if a.Kind == "forward" && a.Level == "deny" && !forwardsAway(c.Args) {
+			a.Level = "ask" // forwarded within the organization's own domain
+		}
+		if a.Bulk != "" && a.Level == "ask" && (a.Kind == "people" || a.Kind == "destroy" || a.Kind == "cred") {
+			a.Level = "deny" // suspending or deleting accounts by the list
+		}
 		return a
 	}
-	if matchWords(t.reads[c.Name], wc) != nil {
+	if matchWords(t.reads[c.Name], wc) != nil || p.listed {
 		return nil
 	}
 	v := adminVerb(c, p)
@@ -190,6 +238,8 @@ func adminTarget(c *Cmd, p *adminProg) (string, bool) {
 		}
 	}
 	switch {
+	case p.where == "remote" && host != "" && ThisMachine(host) && !InRemoteShell(c):
+		return host, false // a remote service's CLI pointed at a server on this machine (kcadm.sh --server http://localhost:8080)
 	case p.where == "remote" || p.where == "device":
 		return host, true
 	case InRemoteShell(c):
@@ -311,7 +361,65 @@ func labWord(s string) bool {
 	}) {
 		w = strings.TrimRight(w, "0123456789")
 		switch w {
-		case "lab", "clab", "test", "testing", "sim", "simulation", "gazebo", "dev", "localhost", "sandbox", "vlab", "gns", "eveng":
+		case "lab", "clab", "test", "testing", "sim", "simulation", "gazebo", "dev", "localhost", "sandbox", "scratch", "vlab", "gns", "eveng":
+			return true
+		}
+	}
+	return false
+}
+
+// adminBulk is what makes c act on many accounts at once: a word of the
+// @at line's bulk= as its first positional (gam csv users.csv gam …, gam
+// all users, gam ou /Sales), a field of a list read row by row (gam …
+// ~primaryEmail), or a runner feeding it one name a line (xargs,
+// parallel); "" for one account.
+func adminBulk(c *Cmd, p *adminProg) string {
+	for _, w := range c.Wrappers {
+		if f := strings.Fields(w); len(f) > 0 && (f[0] == "xargs" || f[0] == "parallel") {
+			return f[0]
+		}
+	}
+	for _, u := range c.Upstream {
+		if u = strings.ToLower(u); u == "import-csv" || strings.HasPrefix(u, "get-") && strings.Contains(c.Name, "-") {
+			return u // Get-ADUser -Filter * | Disable-ADAccount: a PowerShell pipeline of accounts
+		}
+	}
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "$_") || strings.HasPrefix(strings.ToLower(a), "$psitem") {
+			return a // ForEach-Object { Remove-MgUser -UserId $_.upn }: each row of a pipeline
+		}
+	}
+	if p.bulk == nil {
+		return ""
+	}
+	for i, a := range adminPositionals(c, p) {
+		if i == 0 && p.bulk[strings.ToLower(a)] || strings.HasPrefix(a, "~") && len(a) > 1 && !strings.HasPrefix(a, "~/") {
+			return a // the entity stands first (gam csv …, gam all users …); ~primaryEmail is a column
+		}
+	}
+	return ""
+}
+
+// forwardsAway: the mail addresses among args are not all of one domain
+// (gam user cfo@corp.com forward on x@gmail.com), or only the
+// destination is named: the mail leaves the organization.
+func forwardsAway(args []string) bool {
+	var domains []string
+	for _, a := range args {
+		if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "-") {
+			a = v
+		}
+		at := strings.LastIndexByte(a, '@')
+		if at <= 0 || !strings.Contains(a[at:], ".") || strings.ContainsAny(a, "/:") {
+			continue
+		}
+		domains = append(domains, strings.ToLower(strings.Trim(a[at+1:], `"'>`)))
+	}
+	if len(domains) < 2 {
+		return true
+	}
+	for _, d := range domains[1:] {
+		if d != domains[0] {
 			return true
 		}
 	}

@@ -172,5 +172,6 @@ func optionBefore(args []string, p string) bool {
 // command line, a device shell's word): that table judges its verbs,
 // where it acts included (a lab target asks where another host denies).
 func adminProgram(name string) bool {
-	return adminTab().progs[name] != nil
+	p := adminTab().progs[name]
+	return p != nil && !p.listed // a listed program's other verbs are for the other tables (nomad deployment promote)
 }

@@ -33,7 +33,7 @@ func apiGrantsOrForwards(r apiCall) string {
 			return "a member put in " + adm + " (admin granted)"
 		}
 	}
-	return ""
+	return apiIdentityChange(r) // pack_admin6_api.go
 }
 
 // cmdSubSecret: a command substitution that prints a file ($(cat .env),
