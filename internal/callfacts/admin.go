@@ -2,6 +2,8 @@ package callfacts
 
 import (
 	_ "embed"
+	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,9 +24,10 @@ type AdminAct struct {
 	Level  string // "deny" or "ask"
 	Kind   string // change, destroy, off, cut, leak, flash, secrets, unknown
 	Effect Effect // how safemode and mutation tracking count it
-	Where  string // local, remote, any or device (the program's @at line)
+	Where  string // local, remote, shared, any or device (the program's @at line)
 	Host   string // the server, device or URL the command names; "" when none
 	Remote bool   // the command acts on another host (by Host, a URL, a remote shell)
+	Prog   string // the program (magento for php bin/magento)
 }
 
 // adminProg is a program's @at line.
@@ -35,25 +38,31 @@ type adminProg struct {
 	vals   map[string]bool
 	verbAt int
 	script bool
+	alias  bool     // a @NAME argument names the site it acts on (wp @prod, drush @live)
+	runs   []string // interpreters that run it as a script (php bin/magento)
+	as     []string // other file names of the script (wp-cli.phar)
+	shared map[string]bool // verbs that act on the workspace's server wherever they run (svn lock, hg push)
 }
 
 type adminTable struct {
-	progs map[string]*adminProg
+	progs   map[string]*adminProg
+	scripts map[string]string // a script's file name (magento, wp-cli.phar) → its program, for runs= interpreters
 	acts  map[string][]wordRule // LEVEL:KIND lines per program
 	reads map[string][]wordRule
 }
 
 var adminKindEffect = map[string]Effect{"change": EffectWrite, "flash": EffectWrite, "off": EffectWrite, "cut": EffectWrite,
-	"leak": EffectWrite, "destroy": EffectDelete, "secrets": EffectNone}
+	"leak": EffectWrite, "destroy": EffectDelete, "secrets": EffectNone,
+	"history": EffectDelete, "others": EffectWrite, "discard": EffectDelete, "grant": EffectWrite, "down": EffectWrite, "code": EffectWrite}
 
 var adminTab = sync.OnceValue(func() *adminTable {
-	t := &adminTable{progs: map[string]*adminProg{}}
+	t := &adminTable{progs: map[string]*adminProg{}, scripts: map[string]string{}}
 	var acts, reads []datatable.Line
 	datatable.Must("admin.txt", adminText, 2, func(l datatable.Line) error {
 		f := l.Fields
 		if f[0] == "@at" {
-			if len(f) < 3 || f[2] != "local" && f[2] != "remote" && f[2] != "any" && f[2] != "device" {
-				return l.Errorf("want @at PROGRAM local|remote|any|device [host=…] [vals=…] [verb=N] [script]")
+			if len(f) < 3 || f[2] != "local" && f[2] != "remote" && f[2] != "shared" && f[2] != "any" && f[2] != "device" {
+				return l.Errorf("want @at PROGRAM local|remote|shared|any|device [host=…] [vals=…] [verb=N] [script] [alias] [runs=…] [as=…]")
 			}
 			p := &adminProg{where: f[2], vals: map[string]bool{}}
 			for _, o := range f[3:] {
@@ -80,11 +89,27 @@ var adminTab = sync.OnceValue(func() *adminTable {
 					p.verbAt = n
 				case "script":
 					p.script = true
+				case "alias":
+					p.alias = true
+				case "runs":
+					p.runs = strings.Split(v, ",")
+				case "as":
+					p.as = strings.Split(v, ",")
+				case "shared":
+					p.shared = map[string]bool{}
+					for _, w := range strings.Split(v, ",") {
+						p.shared[w] = true
+					}
 				default:
-					return l.Errorf("unknown field %q: want host=, vals=, verb= or script", o)
+					return l.Errorf("unknown field %q: want host=, vals=, verb=, script, alias, runs=, as= or shared=", o)
 				}
 			}
 			t.progs[f[1]] = p
+			if len(p.runs) > 0 {
+				for _, n := range append([]string{f[1]}, p.as...) {
+					t.scripts[n] = f[1]
+				}
+			}
 			return nil
 		}
 		level, kind, _ := strings.Cut(f[0], ":")
@@ -106,16 +131,41 @@ var adminTab = sync.OnceValue(func() *adminTable {
 	return t
 })
 
-// AdminTools are the programs admin.txt names.
+// AdminTools are the programs admin.txt names, and the interpreters that
+// run some of them as scripts (php bin/magento).
 func AdminTools() []string { return adminTools() }
 
 var adminTools = sync.OnceValue(func() []string {
 	m := map[string][]wordRule{}
-	for n := range adminTab().progs {
+	for n, p := range adminTab().progs {
 		m[n] = nil
+		for _, r := range p.runs {
+			m[r] = nil
+		}
 	}
 	return programNames(m)
 })
+
+// adminScript is c read as the admin program its interpreter runs (php
+// bin/magento cache:flush is magento cache:flush), nil when c runs none.
+func adminScript(t *adminTable, c *Cmd) *Cmd {
+	if len(c.Pos) == 0 || len(t.scripts) == 0 {
+		return nil
+	}
+	base := path.Base(c.Pos[0])
+	name := t.scripts[base]
+	if name == "" {
+		name = t.scripts[strings.TrimSuffix(base, ".phar")]
+	}
+	if name == "" || !slices.Contains(t.progs[name].runs, c.Name) {
+		return nil
+	}
+	i := slices.Index(c.Args, c.Pos[0])
+	cp := *c
+	cp.Name, cp.Args = name, c.Args[i+1:]
+	splitFlags(&cp)
+	return &cp
+}
 
 // AdminAction is what c, an admin program of admin.txt, does where it
 // acts: nil when it only reads, is a dry run or help, or (a local
@@ -124,14 +174,25 @@ var adminTools = sync.OnceValue(func() []string {
 func (c *Cmd) AdminAction() *AdminAct {
 	t := adminTab()
 	p := t.progs[c.Name]
+	if p == nil {
+		if sc := adminScript(t, c); sc != nil {
+			c, p = sc, t.progs[sc.Name]
+		}
+	}
 	if p == nil || c.DryRun() || c.Has("--help", "-?") || c.Has("-h") && !p.vals["-h"] {
 		return nil
 	}
 	if p.where == "device" && !InRemoteShell(c) {
 		return nil // reload, copy, show: words of a device's shell, not programs here
 	}
-	a := &AdminAct{Where: p.where}
+	if adminVerb(c, p) == "help" {
+		return nil // p4 help obliterate: the manual
+	}
+	a := &AdminAct{Where: p.where, Prog: c.Name}
 	a.Host, a.Remote = adminTarget(c, p)
+	if !a.Remote && p.shared[adminVerb(c, p)] {
+		a.Remote = true // svn lock --force a.psd in a working copy: the lock is the server's
+	}
 	wc := c
 	if p.script && c.Heredoc != "" {
 		cp := *c
@@ -181,7 +242,14 @@ func adminTarget(c *Cmd, p *adminProg) (string, bool) {
 			host = pos[p.hostAt-1]
 		}
 	}
-	if host == "" && p.where != "device" {
+	if host == "" && p.alias {
+		for _, a := range adminPositionals(c, p) {
+			if strings.HasPrefix(a, "@") && len(a) > 1 && !labWord(a) && (host == "" || ThisMachine(host)) {
+				host = a // drush sql:sync @self @prod: the other site; @dev is the developer's own
+			}
+		}
+	}
+	if host == "" && p.where != "device" && !p.alias {
 		for _, a := range c.Args {
 			if strings.Contains(a, "://") {
 				host = a
@@ -190,7 +258,7 @@ func adminTarget(c *Cmd, p *adminProg) (string, bool) {
 		}
 	}
 	switch {
-	case p.where == "remote" || p.where == "device":
+	case p.where == "remote" || p.where == "device" || p.where == "shared":
 		return host, true
 	case InRemoteShell(c):
 		return host, true
@@ -227,6 +295,12 @@ func ThisMachine(h string) bool {
 	}
 	if strings.HasPrefix(h, "/") || h == "" {
 		return true // a socket
+	}
+	switch lh := strings.ToLower(h); {
+	case lh == "@self" || lh == "@none" || lh == "@local" || lh == "@localhost" || lh == "@ddev" || lh == "@lando" || lh == "@docker":
+		return true // a site alias for the checkout here (drush @self)
+	case lh == "vagrant" || strings.HasPrefix(lh, "docker:") || strings.HasPrefix(lh, "docker-compose:") || strings.HasPrefix(lh, "docker-compose-run:") || strings.HasPrefix(lh, "vagrant:"):
+		return true // wp --ssh=docker:wordpress: the project's own container or VM
 	}
 	if strings.HasPrefix(h, "[") {
 		h = strings.SplitN(strings.TrimPrefix(h, "["), "]", 2)[0]

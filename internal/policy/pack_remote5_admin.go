@@ -20,11 +20,12 @@ import (
 //   - a lab target (lab-rtr1, clab-…, sim, test, localhost): what would be
 //     denied asks.
 
-// adminJudge is the verdict and reason for c ("" level for none).
-func adminJudge(e *Env, c *Cmd) (string, string) {
+// adminJudge is the verdict, the kind and the reason for c ("" level for
+// none).
+func adminJudge(e *Env, c *Cmd) (string, string, string) {
 	a := c.AdminAction()
 	if a == nil {
-		return "", ""
+		return "", "", ""
 	}
 	remote, host := a.Remote, a.Host
 	if !remote && a.Where == "local" {
@@ -32,16 +33,22 @@ func adminJudge(e *Env, c *Cmd) (string, string) {
 			remote, host = true, h
 		}
 	}
-	if !remote && a.Where != "any" {
-		return "", ""
+	// discarding the user's uncommitted work (p4 revert, svn revert -R .)
+	// is judged where it runs: the workspace is here
+	if !remote && a.Where != "any" && a.Kind != "discard" {
+		return "", "", ""
 	}
 	level := a.Level
 	if level == "" {
-		return "", ""
+		return "", "", ""
 	}
 	lab := callfacts.LabTarget(host, c.Args)
-	if a.Where == "device" {
+	switch {
+	case a.Where == "device":
 		lab = sshLab(e)
+	case a.Where == "shared" || a.Kind == "discard" || a.Kind == "history":
+		// a depot path named dev or test is still the team's history
+		lab = host != "" && callfacts.LabTarget(host, nil)
 	}
 	if level == "deny" && lab {
 		level = "ask"
@@ -51,27 +58,37 @@ func adminJudge(e *Env, c *Cmd) (string, string) {
 	case where != "":
 	case a.Where == "device" || callfacts.InRemoteShell(c):
 		where = "another host, through a remote shell"
-	case strings.HasPrefix(c.Name, "ros"):
+	case strings.HasPrefix(a.Prog, "ros"):
 		where = "the robots of this ROS graph"
+	case a.Where == "shared":
+		where = "the shared server it talks to"
+	case a.Kind == "discard":
+		where = "this workspace"
 	case a.Where == "any":
-		where = "a server or device of this machine"
+		where = "this machine"
 	default:
 		where = "another host"
 	}
 	what := map[string]string{
 		"change":  "changes",
 		"flash":   "rewrites the firmware of",
-		"secrets": "prints the configuration, with its secrets, of",
+		"secrets": "prints the configuration or data, with its secrets, of",
 		"destroy": "destroys data, backups or a cluster member on",
 		"off":     "switches a safety or security guard off on",
 		"cut":     "cuts off or replaces the whole configuration of",
 		"leak":    "sends the configuration (with its secrets) away from",
 		"unknown": "runs a verb warden does not know on",
+		"history": "destroys shared history or others' work on",
+		"others":  "changes or takes over others' work (their locks, workspaces, shelves, accounts) on",
+		"discard": "discards uncommitted work in",
+		"grant":   "grants access or administrator rights on",
+		"down":    "stops the service for everyone on",
+		"code":    "installs code fetched from an address nobody reviewed on",
 	}[a.Kind]
 	if lab && a.Level == "deny" {
 		where += ", a lab"
 	}
-	return level, c.Name + " " + what + " " + where + ": " + c.String()
+	return level, a.Kind, a.Prog + " " + what + " " + where + ": " + c.String()
 }
 
 // envHostOf: a host a variable of the line names (REDIS_HOST=cache.prod
@@ -112,11 +129,11 @@ func sshLab(e *Env) bool {
 func remote5AdminRules() []Rule {
 	fire := func(want string, kinds ...string) func(e *Env, c *Cmd) string {
 		return func(e *Env, c *Cmd) string {
-			lvl, why := adminJudge(e, c)
+			lvl, kind, why := adminJudge(e, c)
 			if lvl != want {
 				return ""
 			}
-			secrets := strings.Contains(why, " prints the configuration")
+			secrets := kind == "secrets"
 			if secrets != (len(kinds) > 0) || secrets && deviceFiltered(e, c) {
 				return ""
 			}
