@@ -139,8 +139,8 @@ var adminTools = sync.OnceValue(func() []string {
 	m := map[string][]wordRule{}
 	for n, p := range adminTab().progs {
 		m[n] = nil
-		for _, r := range p.runs {
-			m[r] = nil
+		for _, r := range append(p.runs, p.as...) {
+			m[r] = nil // php bin/magento, ./wp-cli.phar
 		}
 	}
 	return programNames(m)
@@ -174,12 +174,18 @@ func adminScript(t *adminTable, c *Cmd) *Cmd {
 func (c *Cmd) AdminAction() *AdminAct {
 	t := adminTab()
 	p := t.progs[c.Name]
+	if n := t.scripts[c.Name]; p == nil && n != "" {
+		p = t.progs[n] // ./wp-cli.phar, n98-magerun2.phar run as programs
+		cp := *c
+		cp.Name = n
+		c = &cp
+	}
 	if p == nil {
 		if sc := adminScript(t, c); sc != nil {
 			c, p = sc, t.progs[sc.Name]
 		}
 	}
-	if p == nil || c.DryRun() || c.Has("--help", "-?") || c.Has("-h") && !p.vals["-h"] {
+	if p == nil || c.DryRun() || slices.Contains(c.Args, "--help") || slices.Contains(c.Args, "-?") || slices.Contains(c.Args, "-h") && !p.vals["-h"] {
 		return nil
 	}
 	if p.where == "device" && !InRemoteShell(c) {
