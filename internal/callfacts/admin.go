@@ -255,7 +255,7 @@ func adminTarget(c *Cmd, p *adminProg) (string, bool) {
 			}
 		}
 	}
-	if host == "" && p.where != "device" && !p.alias {
+	if host == "" && p.where != "device" && p.where != "any" && !p.alias {
 		for _, a := range c.Args {
 			if strings.Contains(a, "://") {
 				host = a
