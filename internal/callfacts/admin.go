@@ -2,6 +2,7 @@ package callfacts
 
 import (
 	_ "embed"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,13 +33,14 @@ type AdminAct struct {
 	Level  string // "deny" or "ask"
 	Kind   string // change, destroy, off, cut, leak, flash, secrets, unknown
 	Effect Effect // how safemode and mutation tracking count it
-	Where  string // local, remote, any or device (the program's @at line)
+	Where  string // local, remote, shared, any or device (the program's @at line)
 	Host   string // the server, device or URL the command names; "" when none
 	Remote bool   // the command acts on another host (by Host, a URL, a remote shell)
 	Bulk   string // the word that makes it act on many accounts (gam csv …, xargs); "" for one
 	// Sandbox: the program's changes on a lab target (a dev, test,
 	// scratch or sandbox org) are everyday work (@at … sandbox).
 	Sandbox bool
+	Prog    string // the program (magento for php bin/magento)
 }
 
 // adminProg is a program's @at line.
@@ -54,12 +56,17 @@ type adminProg struct {
 	// listed: only the lines of the table judge (a verb no line names
 	// says nothing: the program's other rules judge it).
 	sandbox, listed bool
+	alias           bool            // a @NAME argument names the site it acts on (wp @prod, drush @live)
+	runs            []string        // interpreters that run it as a script (php bin/magento)
+	as              []string        // other file names of the script (wp-cli.phar)
+	shared          map[string]bool // verbs that act on the workspace's server wherever they run (svn lock, hg push)
 }
 
 type adminTable struct {
-	progs map[string]*adminProg
-	acts  map[string][]wordRule // LEVEL:KIND lines per program
-	reads map[string][]wordRule
+	progs   map[string]*adminProg
+	scripts map[string]string     // a script's file name (magento, wp-cli.phar) → its program, for runs= interpreters
+	acts    map[string][]wordRule // LEVEL:KIND lines per program
+	reads   map[string][]wordRule
 }
 
 var adminKindEffect = map[string]Effect{"change": EffectWrite, "flash": EffectWrite, "off": EffectWrite, "cut": EffectWrite,
@@ -67,17 +74,25 @@ var adminKindEffect = map[string]Effect{"change": EffectWrite, "flash": EffectWr
 	// identity.txt: an admin made or a role raised, another user's
 	// password or second factor set, mail forwarded, a group or file
 	// opened to anyone, accounts suspended, moved or deleted, code run
-	// in an org
-	"grant": EffectWrite, "cred": EffectWrite, "forward": EffectWrite, "open": EffectWrite, "people": EffectWrite, "run": EffectWrite}
+	// in an org; admin.txt's version control and sites: shared history
+	// destroyed, others' work taken over, uncommitted work discarded,
+	// a service stopped for everyone, unreviewed code installed
+	"grant": EffectWrite, "cred": EffectWrite, "forward": EffectWrite, "open": EffectWrite, "people": EffectWrite, "run": EffectWrite,
+	"history": EffectDelete, "others": EffectWrite, "discard": EffectDelete, "down": EffectWrite, "code": EffectWrite}
 
 var adminTab = sync.OnceValue(func() *adminTable {
-	t := &adminTable{progs: map[string]*adminProg{}}
+	t := &adminTable{progs: map[string]*adminProg{}, scripts: map[string]string{}}
 	var acts, reads []datatable.Line
 	load := func(l datatable.Line) error {
 		f := l.Fields
 		if f[0] == "@at" {
-			if len(f) < 3 || f[2] != "local" && f[2] != "remote" && f[2] != "any" && f[2] != "device" {
-				return l.Errorf("want @at PROGRAM local|remote|any|device [host=…] [vals=…] [verb=N] [script]")
+			if len(f) < 3 || f[2] != "local" && f[2] != "remote" && f[2] != "shared" && f[2] != "any" && f[2] != "device" {
+				return l.Errorf("want @at PROGRAM local|remote|shared|any|device [host=…] [vals=…] [verb=N] [script] [alias] [runs=…] [as=…]")
+			}
+			if t.progs[f[1]] != nil {
+				// two tables (admin.txt, identity.txt) each describing a
+				// program would leave only the second's place and options
+				return l.Errorf("@at %s: the program is described twice; keep one @at line (in admin.txt or identity.txt) and put every line of it under that one", f[1])
 			}
 			p := &adminProg{where: f[2], vals: map[string]bool{}}
 			for _, o := range f[3:] {
@@ -113,11 +128,27 @@ var adminTab = sync.OnceValue(func() *adminTable {
 					p.sandbox = true
 				case "listed":
 					p.listed = true
+				case "alias":
+					p.alias = true
+				case "runs":
+					p.runs = strings.Split(v, ",")
+				case "as":
+					p.as = strings.Split(v, ",")
+				case "shared":
+					p.shared = map[string]bool{}
+					for _, w := range strings.Split(v, ",") {
+						p.shared[w] = true
+					}
 				default:
-					return l.Errorf("unknown field %q: want host=, vals=, verb=, bulk=, script, sandbox or listed", o)
+					return l.Errorf("unknown field %q: want host=, vals=, verb=, bulk=, script, sandbox, listed, alias, runs=, as= or shared=", o)
 				}
 			}
 			t.progs[f[1]] = p
+			if len(p.runs) > 0 {
+				for _, n := range append([]string{f[1]}, p.as...) {
+					t.scripts[n] = f[1]
+				}
+			}
 			return nil
 		}
 		level, kind, _ := strings.Cut(f[0], ":")
@@ -143,16 +174,41 @@ var adminTab = sync.OnceValue(func() *adminTable {
 	return t
 })
 
-// AdminTools are the programs admin.txt names.
+// AdminTools are the programs admin.txt names, and the interpreters that
+// run some of them as scripts (php bin/magento).
 func AdminTools() []string { return adminTools() }
 
 var adminTools = sync.OnceValue(func() []string {
 	m := map[string][]wordRule{}
-	for n := range adminTab().progs {
+	for n, p := range adminTab().progs {
 		m[n] = nil
+		for _, r := range append(p.runs, p.as...) {
+			m[r] = nil // php bin/magento, ./wp-cli.phar
+		}
 	}
 	return programNames(m)
 })
+
+// adminScript is c read as the admin program its interpreter runs (php
+// bin/magento cache:flush is magento cache:flush), nil when c runs none.
+func adminScript(t *adminTable, c *Cmd) *Cmd {
+	if len(c.Pos) == 0 || len(t.scripts) == 0 {
+		return nil
+	}
+	base := path.Base(c.Pos[0])
+	name := t.scripts[base]
+	if name == "" {
+		name = t.scripts[strings.TrimSuffix(base, ".phar")]
+	}
+	if name == "" || !slices.Contains(t.progs[name].runs, c.Name) {
+		return nil
+	}
+	i := slices.Index(c.Args, c.Pos[0])
+	cp := *c
+	cp.Name, cp.Args = name, c.Args[i+1:]
+	splitFlags(&cp)
+	return &cp
+}
 
 // AdminAction is what c, an admin program of admin.txt, does where it
 // acts: nil when it only reads, is a dry run or help, or (a local
@@ -161,14 +217,31 @@ var adminTools = sync.OnceValue(func() []string {
 func (c *Cmd) AdminAction() *AdminAct {
 	t := adminTab()
 	p := t.progs[c.Name]
+	if n := t.scripts[c.Name]; p == nil && n != "" {
+		p = t.progs[n] // ./wp-cli.phar, n98-magerun2.phar run as programs
+		cp := *c
+		cp.Name = n
+		c = &cp
+	}
+	if p == nil {
+		if sc := adminScript(t, c); sc != nil {
+			c, p = sc, t.progs[sc.Name]
+		}
+	}
 	if p == nil || c.DryRun() || c.Has("--help", "-?", "-whatif") || slices.Contains(c.Args, "-h") && !p.vals["-h"] {
-		return nil // (the exact -h: a cmdlet's -AccessRights splits into letters that hold one)
+		return nil // (the exact -h: a cmdlet's -AccessRights or -batch splits into letters that hold one)
 	}
 	if p.where == "device" && !InRemoteShell(c) {
 		return nil // reload, copy, show: words of a device's shell, not programs here
 	}
-	a := &AdminAct{Where: p.where}
+	if adminVerb(c, p) == "help" {
+		return nil // p4 help obliterate: the manual
+	}
+	a := &AdminAct{Where: p.where, Prog: c.Name}
 	a.Host, a.Remote = adminTarget(c, p)
+	if !a.Remote && p.shared[adminVerb(c, p)] {
+		a.Remote = true // svn lock --force a.psd in a working copy: the lock is the server's
+	}
 	wc := c
 	if p.script && c.Heredoc != "" {
 		cp := *c
@@ -229,7 +302,14 @@ func adminTarget(c *Cmd, p *adminProg) (string, bool) {
 			host = pos[p.hostAt-1]
 		}
 	}
-	if host == "" && p.where != "device" {
+	if host == "" && p.alias {
+		for _, a := range adminPositionals(c, p) {
+			if strings.HasPrefix(a, "@") && len(a) > 1 && !labWord(a) && (host == "" || ThisMachine(host)) {
+				host = a // drush sql:sync @self @prod: the other site; @dev is the developer's own
+			}
+		}
+	}
+	if host == "" && p.where != "device" && p.where != "any" && !p.alias {
 		for _, a := range c.Args {
 			if strings.Contains(a, "://") {
 				host = a
@@ -240,7 +320,7 @@ func adminTarget(c *Cmd, p *adminProg) (string, bool) {
 	switch {
 	case p.where == "remote" && host != "" && ThisMachine(host) && !InRemoteShell(c):
 		return host, false // a remote service's CLI pointed at a server on this machine (kcadm.sh --server http://localhost:8080)
-	case p.where == "remote" || p.where == "device":
+	case p.where == "remote" || p.where == "device" || p.where == "shared":
 		return host, true
 	case InRemoteShell(c):
 		return host, true
@@ -277,6 +357,12 @@ func ThisMachine(h string) bool {
 	}
 	if strings.HasPrefix(h, "/") || h == "" {
 		return true // a socket
+	}
+	switch lh := strings.ToLower(h); {
+	case lh == "@self" || lh == "@none" || lh == "@local" || lh == "@localhost" || lh == "@ddev" || lh == "@lando" || lh == "@docker":
+		return true // a site alias for the checkout here (drush @self)
+	case lh == "vagrant" || strings.HasPrefix(lh, "docker:") || strings.HasPrefix(lh, "docker-compose:") || strings.HasPrefix(lh, "docker-compose-run:") || strings.HasPrefix(lh, "vagrant:"):
+		return true // wp --ssh=docker:wordpress: the project's own container or VM
 	}
 	if strings.HasPrefix(h, "[") {
 		h = strings.SplitN(strings.TrimPrefix(h, "["), "]", 2)[0]

@@ -29,6 +29,7 @@ var remoteText string
 type wordRule struct {
 	kind  string
 	words []wordSet
+	not   []wordSet // !x words: the line does not apply when any argument is one (p4 revert !-a)
 }
 
 // wordSet is one word's alternatives: exact words, prefixes (x*) and
@@ -53,6 +54,8 @@ func parseWords(lines []datatable.Line, withKind bool) map[string][]wordRule {
 			r.kind, f = f[0], f[1:]
 		}
 		for _, w := range f[1:] {
+			neg := strings.HasPrefix(w, "!") && len(w) > 1
+			w = strings.TrimPrefix(w, "!")
 			alt := wordSet{exact: map[string]bool{}}
 			for _, a := range strings.Split(w, "|") {
 				if a == "''" {
@@ -66,6 +69,10 @@ func parseWords(lines []datatable.Line, withKind bool) map[string][]wordRule {
 				} else {
 					alt.exact[fold(a)] = true
 				}
+			}
+			if neg {
+				r.not = append(r.not, alt)
+				continue
 			}
 			r.words = append(r.words, alt)
 		}
@@ -116,11 +123,24 @@ func matchWords(rules []wordRule, c *Cmd) *wordRule {
 				n++
 			}
 		}
-		if n == len(rules[i].words) {
+		if n == len(rules[i].words) && !anyWordIn(rules[i].not, args) {
 			return &rules[i]
 		}
 	}
 	return nil
+}
+
+// anyWordIn reports whether one of args is a word of one of sets (a
+// line's !x words: p4 revert !-a !-k, only an undo that loses edits).
+func anyWordIn(sets []wordSet, args []string) bool {
+	for _, s := range sets {
+		for _, a := range args {
+			if wordIn(s, a) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // firstWordIn reports whether some rule's first word is among args, the

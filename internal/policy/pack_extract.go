@@ -102,6 +102,9 @@ func extractDir(e *Env, c *Cmd) string {
 		}
 		return dirOr(extractOpt(c, "-o", ""))
 	case "stow":
+		if c.DryRun() || c.Has("-D", "--delete") && !c.Has("-S", "--stow", "-R", "--restow") {
+			return "" // a preview, or unstowing: stow removes only its own links
+		}
 		return dirOr(extractOpt(c, "-t", "--target"))
 	case "patch":
 		return dirOr(extractOpt(c, "-d", "--directory"))

@@ -12,7 +12,9 @@ import (
 // the clipboard, the screen, the keychain, shell history.
 var dataSources = map[string]bool{"pg_dump": true, "pg_dumpall": true, "mysqldump": true, "mariadb-dump": true, "mongodump": true, "mongoexport": true,
 	"sqlite3": true, "redis-cli": true, "xclip": true, "xsel": true, "pbpaste": true, "wl-paste": true, "screencapture": true, "scrot": true, "import": true,
-	"gnome-screenshot": true, "security": true, "history": true, "fc": true, "journalctl": true, "dmesg": true, "etcdctl": true, "vault": true}
+	"gnome-screenshot": true, "security": true, "history": true, "fc": true, "journalctl": true, "dmesg": true, "etcdctl": true, "vault": true,
+	"wp": true, "drush": true, "n98-magerun": true, "n98-magerun2": true, // a site's database (wp db export -, drush sql-dump)
+	"svnadmin": true, "svnrdump": true} // a repository's whole history (svnadmin dump)
 
 // networkSinks send what they are given elsewhere.
 var networkSinks = map[string]bool{"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "ssh": true,
@@ -91,6 +93,14 @@ func sourceDumps(e *Env, name string) bool {
 			return sub(c) == "kv" || sub(c) == "read"
 		case "xclip", "xsel":
 			return c.Has("-o", "--output") || name == "xsel"
+		case "wp":
+			return sub(c) == "db" && (c.Sub(1) == "export" || c.Sub(1) == "dump")
+		case "drush":
+			return anyPos(c, "sql-dump", "sql:dump")
+		case "n98-magerun", "n98-magerun2":
+			return anyPos(c, "db:dump")
+		case "svnadmin", "svnrdump":
+			return sub(c) == "dump" || sub(c) == "dump-revprops"
 		}
 	}
 	return true
