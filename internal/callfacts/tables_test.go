@@ -25,6 +25,7 @@ func TestEveryTableLoads(t *testing.T) {
 		"chain.txt":        func() { chainTable() },
 		"admin.txt":        func() { adminTab() },
 		"appsecrets.txt":   func() { appSecrets() },
+		"dumps.txt":        func() { dumpRules() },
 	} {
 		func() {
 			defer func() {
