@@ -25,15 +25,17 @@ type appSecretPattern struct {
 }
 
 // appSecretTable indexes the patterns by their file name when it is
-// exact, so a path is compared with the few patterns of its own name; the
-// rest (*.tfstate) are tried by glob.
+// exact, and the globs by their literal extension (*.tfstate under
+// ".tfstate"), so a path is compared with the few patterns of its own
+// name and extension: secretFile runs for every path a call reads.
 type appSecretTable struct {
 	byName map[string][]appSecretPattern
-	globs  []appSecretPattern
+	byExt  map[string][]appSecretPattern
+	globs  []appSecretPattern // globs without a literal extension (ssfn*)
 }
 
 var appSecrets = sync.OnceValue(func() *appSecretTable {
-	t := &appSecretTable{byName: map[string][]appSecretPattern{}}
+	t := &appSecretTable{byName: map[string][]appSecretPattern{}, byExt: map[string][]appSecretPattern{}}
 	datatable.Must("appsecrets.txt", appSecretsText, 2, func(l datatable.Line) error {
 		for _, p := range l.Fields[1:] {
 			segs := strings.Split(strings.ToLower(p), "/")
@@ -44,7 +46,11 @@ var appSecrets = sync.OnceValue(func() *appSecretTable {
 			}
 			e := appSecretPattern{kind: l.Fields[0], segs: segs}
 			if last := segs[len(segs)-1]; strings.ContainsAny(last, "*?[") {
-				t.globs = append(t.globs, e)
+				if ext := path.Ext(last); ext != "" && !strings.ContainsAny(ext, "*?[") {
+					t.byExt[ext] = append(t.byExt[ext], e)
+				} else {
+					t.globs = append(t.globs, e)
+				}
 			} else {
 				t.byName[last] = append(t.byName[last], e)
 			}
@@ -56,22 +62,36 @@ var appSecrets = sync.OnceValue(func() *appSecretTable {
 
 // AppSecretFile says which application's credentials file p (a cleaned
 // path, absolute or relative) is by appsecrets.txt ("wordpress",
-// "terraform"…), "" when it is none.
+// "terraform"…), "" when it is none. It runs for every path a call
+// reads: the name alone picks the candidates, and the whole path is
+// lowered and compared only for them.
 func AppSecretFile(p string) string {
 	if p == "" || strings.HasSuffix(p, "/") {
 		return ""
 	}
 	t := appSecrets()
-	lp := strings.ToLower(p)
-	name := path.Base(lp)
-	for _, e := range t.byName[name] {
-		if segsMatch(e.segs, lp) {
+	name := strings.ToLower(path.Base(p))
+	lp := ""
+	try := func(e *appSecretPattern) bool {
+		if len(e.segs) == 1 {
+			return true
+		}
+		if lp == "" {
+			lp = strings.ToLower(p)
+		}
+		return segsMatch(e.segs, lp)
+	}
+	for i := range t.byName[name] {
+		if e := &t.byName[name][i]; try(e) {
 			return e.kind
 		}
 	}
-	for _, e := range t.globs {
-		if ok, _ := path.Match(e.segs[len(e.segs)-1], name); ok && segsMatch(e.segs, lp) {
-			return e.kind
+	for _, globs := range [2][]appSecretPattern{t.byExt[path.Ext(name)], t.globs} {
+		for i := range globs {
+			e := &globs[i]
+			if ok, _ := path.Match(e.segs[len(e.segs)-1], name); ok && try(e) {
+				return e.kind
+			}
 		}
 	}
 	return ""
@@ -79,15 +99,18 @@ func AppSecretFile(p string) string {
 
 // segsMatch: p's last len(segs) segments match segs one by one.
 func segsMatch(segs []string, p string) bool {
-	parts := strings.Split(p, "/")
-	if len(parts) < len(segs) {
-		return false
-	}
-	parts = parts[len(parts)-len(segs):]
-	for i, s := range segs {
-		if ok, _ := path.Match(s, parts[i]); !ok {
+	for i := len(segs) - 1; i >= 0; i-- {
+		j := strings.LastIndexByte(p, '/')
+		if j < 0 && i > 0 {
 			return false
 		}
+		if ok, _ := path.Match(segs[i], p[j+1:]); !ok {
+			return false
+		}
+		if j < 0 {
+			break
+		}
+		p = p[:j]
 	}
 	return true
 }
