@@ -2,6 +2,7 @@ package callfacts
 
 import (
 	_ "embed"
+	"sort"
 	"sync"
 
 	"github.com/warden-dev/warden/internal/datatable"
@@ -38,5 +39,6 @@ func DumpTools() []string {
 	for n := range dumpRules() {
 		out = append(out, n)
 	}
+	sort.Strings(out)
 	return out
 }

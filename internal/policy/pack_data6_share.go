@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // Data leaving the machine for places that keep it for whoever holds a
@@ -167,7 +169,7 @@ func upstreamDump(e *Env, c *Cmd) string {
 func data6ShareRules() []Rule {
 	progs := slices.Concat(shareSenders, opsNames("share-prog"))
 	sinks := slices.Concat(progs, []string{"scp", "sftp", "rsync", "ftp", "lftp", "ssh", "aws", "gsutil", "rclone", "mail", "sendmail", "mutt", "gh", "azcopy"})
-	return []Rule{
+	return []Rule{dumpPublishedRule(),
 		cmdRule("core.secrets:share-host-send", Ask, "A file or a command's output handed to a paste, file-drop or capture service (curl -F f=@x https://0x0.st, curl -T x https://transfer.sh, nc termbin.com 9999, a Discord webhook) or to a program that gives it to whoever holds a code or link (croc send, wormhole send, onionshare, ffsend upload): it is kept where anyone with the link reads it; the services and programs are data (policy/remoteops.txt capture-host, drop-host, share-prog)", progs,
 			func(e *Env, c *Cmd) string {
 				if files, ok := shareProgSends(c); ok {
@@ -228,6 +230,38 @@ func data6ShareRules() []Rule {
 			[]string{"pg_dump -h localhost app | psql -h localhost app_copy", "mysqldump shop > backup.sql", "croc send dist/app.zip", "curl -T dist/app.zip https://transfer.sh/app.zip",
 				"wp db export backup.sql", "drush sql-dump --result-file=../backup.sql", "curl -T prod-dump.sql.gz https://transfer.sh/d.gz --help"}),
 	}
+}
+
+// webServed: p lies in a folder a web server serves as it is (policy/
+// remoteops.txt web-served: /var/www/html, public/, wp-content/uploads).
+func webServed(p string) bool {
+	dir := path.Dir(p)
+	for dir != "/" && dir != "." && dir != "" {
+		if opsList("web-served")[strings.ToLower(path.Base(dir))] {
+			return true
+		}
+		dir = path.Dir(dir)
+	}
+	return false
+}
+
+// dumpPublishedRule: a dump or an export written into a folder the web
+// server serves.
+func dumpPublishedRule() Rule {
+	return cmdRule("core.secrets:dump-published", Deny, "A database dump or a store's export written into a folder a web server serves as it is (mysqldump > /var/www/html/backup.sql, wp db export wp-content/uploads/db.sql, mongoexport -o public/users.json): anyone who guesses the URL downloads the data; the folders are data (policy/remoteops.txt web-served)", callfacts.DumpTools(),
+		func(e *Env, c *Cmd) string {
+			if !c.Dumps() {
+				return ""
+			}
+			for p, d := range dumpedFiles(e) {
+				if d == c.Name && webServed(p) {
+					return c.Name + " writes a dump into " + homeRel(p, e.F.Home) + ", a folder the web server serves: " + c.String()
+				}
+			}
+			return ""
+		},
+		[]string{"mysqldump shop > /var/www/html/backup.sql", "wp db export wp-content/uploads/db-backup.sql", "pg_dump app > public/dump.sql", "mongoexport -c users -o public/users.json", "drush sql-dump --result-file=web/sites/default/files/db.sql"},
+		[]string{"mysqldump shop > backups/shop.sql", "wp db export ../backups/db.sql", "pg_dump app > /tmp/app.sql", "mongoexport -c users -o exports/users.json", "cp public/index.html /tmp/"})
 }
 
 // dumpRestore: c restores what it is piped into another database (psql,
