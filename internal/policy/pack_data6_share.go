@@ -169,7 +169,7 @@ func upstreamDump(e *Env, c *Cmd) string {
 func data6ShareRules() []Rule {
 	progs := slices.Concat(shareSenders, opsNames("share-prog"))
 	sinks := slices.Concat(progs, []string{"scp", "sftp", "rsync", "ftp", "lftp", "ssh", "aws", "gsutil", "rclone", "mail", "sendmail", "mutt", "gh", "azcopy"})
-	return []Rule{dumpPublishedRule(),
+	return []Rule{dumpPublishedRule(), remoteDumpRule(),
 		cmdRule("core.secrets:share-host-send", Ask, "A file or a command's output handed to a paste, file-drop or capture service (curl -F f=@x https://0x0.st, curl -T x https://transfer.sh, nc termbin.com 9999, a Discord webhook) or to a program that gives it to whoever holds a code or link (croc send, wormhole send, onionshare, ffsend upload): it is kept where anyone with the link reads it; the services and programs are data (policy/remoteops.txt capture-host, drop-host, share-prog)", progs,
 			func(e *Env, c *Cmd) string {
 				if files, ok := shareProgSends(c); ok {
@@ -262,6 +262,78 @@ func dumpPublishedRule() Rule {
 		},
 		[]string{"mysqldump shop > /var/www/html/backup.sql", "wp db export wp-content/uploads/db-backup.sql", "pg_dump app > public/dump.sql", "mongoexport -c users -o public/users.json", "drush sql-dump --result-file=web/sites/default/files/db.sql"},
 		[]string{"mysqldump shop > backups/shop.sql", "wp db export ../backups/db.sql", "pg_dump app > /tmp/app.sql", "mongoexport -c users -o exports/users.json", "cp public/index.html /tmp/"})
+}
+
+// dumpHostOpts name the server a dump command reads.
+var dumpHostOpts = []string{"-h", "--host", "--hostname", "--uri", "--url", "--dburi", "--server", "-S"}
+
+// dumpRemote: the remote server or site a dump command reads, "" when it
+// is this machine, the private network, or not shown (a variable: the
+// developer's own database as often as not).
+func dumpRemote(c *Cmd) string {
+	remote := func(h string) string {
+		if h == "" || callfacts.UnknownValue(h) || strings.Contains(h, "$") {
+			return ""
+		}
+		host := urlHost(h)
+		if host == "" || callfacts.ThisMachine(h) || callfacts.LocalHost(host) {
+			return ""
+		}
+		return h
+	}
+	for _, o := range dumpHostOpts {
+		if r := remote(optJoined(c, o)); r != "" {
+			return r
+		}
+	}
+	for _, a := range c.Args {
+		switch {
+		case strings.HasPrefix(a, "--ssh=") || strings.HasPrefix(a, "--http="):
+			return a // wp-cli run on the site's server
+		case strings.HasPrefix(a, "@") && (c.Name == "wp" || c.Name == "drush") && !localSiteAlias(a):
+			return a
+		case strings.Contains(a, "://") && !strings.HasPrefix(a, "-"):
+			if r := remote(a); r != "" && !strings.HasPrefix(a, "gs://") && !strings.HasPrefix(a, "s3://") {
+				return r
+			}
+		}
+	}
+	return ""
+}
+
+// queryClients are dumps.txt's programs that dump only through a query
+// they are given: a remote read of theirs brings a result, not the store.
+var queryClients = map[string]bool{"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "duckdb": true, "sqlcmd": true, "clickhouse-client": true,
+	"bq": true, "snowsql": true, "mongosh": true, "cqlsh": true, "influx": true, "cockroach": true, "databricks": true}
+
+// localSiteAlias: a wp-cli or drush alias for the developer's own site.
+func localSiteAlias(a string) bool {
+	a = strings.ToLower(strings.TrimPrefix(a, "@"))
+	for _, l := range []string{"self", "none", "local", "dev", "ddev", "lando", "docker", "vagrant", "test"} {
+		if a == l || strings.HasPrefix(a, l+".") || strings.HasSuffix(a, "."+l) {
+			return true
+		}
+	}
+	return false
+}
+
+// remoteDumpRule: a dump or export of a remote server's or site's data
+// brought to this machine — into a file, the conversation or a local
+// database.
+func remoteDumpRule() Rule {
+	return cmdRule("core.secrets:remote-dump-here", Ask, "A dump or an export of another server's or site's data brought to this machine (mysqldump -h db.example.com, mongodump --uri mongodb+srv://…, wp user list --ssh=deploy@shop…, drush @live sql-dump): the organisation's records, customers' included, land on a laptop or in the conversation; the commands are data (callfacts/dumps.txt), a server on this machine or the private network is not flagged", callfacts.DumpTools(),
+		func(e *Env, c *Cmd) string {
+			if queryClients[c.Name] || !c.Dumps() {
+				return "" // a query's rows (SELECT count() …) are judged by what the line does with them
+			}
+			if r := dumpRemote(c); r != "" {
+				return c.Name + " brings " + r + "'s data to this machine: " + c.String()
+			}
+			return ""
+		},
+		[]string{"wp user list --role=customer --field=user_email --ssh=deploy@shop.example.com/var/www/html > tmp/customer-emails.txt", "mysqldump -h db.shop-hosting.net -u shop shop > shop.sql", "mongodump --uri mongodb+srv://admin@cluster0.ab1cd.mongodb.net/app --archive=app.archive",
+			"drush @live sql-dump > live.sql", "pg_dump -h pg.acme.com app | psql -h localhost app_copy", "redis-cli -h cache.acme.com --rdb dump.rdb"},
+		[]string{"pg_dump -h localhost app > backup.sql", "mysqldump -h 10.0.0.5 shop > shop.sql", "drush @self sql-dump > local.sql", "pg_dump \"$DATABASE_URL\" > db.sql", "wp user list --ssh=deploy@shop.example.com --help", "wp db export backup.sql", "mongodump --uri mongodb://localhost:27017/app"})
 }
 
 // dumpRestore: c restores what it is piped into another database (psql,
