@@ -203,15 +203,15 @@ func data6ShareRules() []Rule {
 				if d := upstreamDump(e, c); d != "" && !localOnly(c) && !dumpRestore(c) {
 					return c.Name + " sends the output of " + d + " (a database dump or export) off the machine: " + c.String()
 				}
+				dumped := dumpedFiles(e) // nil on most lines: no dump command
+				if !share && len(dumped) == 0 {
+					return "" // an upload elsewhere of a file no dump filled: other rules judge it
+				}
 				if !shared {
 					files = sentFiles(c)
 				}
-				var dumped map[string]string
 				for _, f := range files {
 					p := e.abs(c, f)
-					if dumped == nil {
-						dumped = dumpedFiles(e)
-					}
 					if d := dumped[p]; d != "" && !localOnly(c) {
 						return c.Name + " sends " + f + ", which " + d + " filled with a dump on this line: " + c.String()
 					}
