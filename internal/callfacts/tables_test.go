@@ -24,6 +24,8 @@ func TestEveryTableLoads(t *testing.T) {
 		"imageclis.txt":    func() { imageCLIs() },
 		"chain.txt":        func() { chainTable() },
 		"admin.txt":        func() { adminTab() },
+		"appsecrets.txt":   func() { appSecrets() },
+		"dumps.txt":        func() { dumpRules() },
 	} {
 		func() {
 			defer func() {

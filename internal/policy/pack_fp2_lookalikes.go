@@ -165,7 +165,7 @@ func reducer(c *Cmd) bool {
 	case "wc":
 		return true
 	case "grep", "rg", "egrep":
-		return c.Has("-c", "--count", "-q", "--quiet", "-l", "--files-with-matches", "-L")
+		return c.Has("-c", "--count", "-q", "--quiet", "-l", "--files-with-matches", "-L") || namesOnlyMatch(c)
 	case "jq", "yq", "gojq", "jaq":
 		return len(c.Pos) > 0 && structFilter.MatchString(c.Pos[0])
 	case "cut":
@@ -387,3 +387,23 @@ func projectMirror(e *Env, c *Cmd) bool {
 
 // mirrorName: a directory named as a local copy of something elsewhere.
 var mirrorName = re(`(?i)mirror|backup|copy|cache|snapshot|download|export|dump|replica|sync|local`)
+
+// namesOnlyMatch: grep -o with a pattern anchored at the line's start
+// that cannot reach past the first "=" (grep -o '^[A-Z_]*=' .env,
+// grep -oE '^[^=]+'): it prints the variables' names, never their values.
+// A wildcard (., \S, \w, another negated class) could run into the value.
+func namesOnlyMatch(c *Cmd) bool {
+	if !c.Has("-o", "--only-matching") && !hasShortFlag(c, 'o') {
+		return false
+	}
+	pat := optJoined(c, "-e", "--regexp")
+	if pat == "" && len(c.Pos) > 0 {
+		pat = c.Pos[0]
+	}
+	pat = strings.ReplaceAll(pat, "[^=]", "N") // a run of anything but "=": the name
+	if !strings.HasPrefix(pat, "^") || strings.ContainsAny(pat, ".|") || strings.Contains(pat, `\S`) || strings.Contains(pat, `\w`) || strings.Contains(pat, "[^") {
+		return false
+	}
+	i := strings.IndexByte(pat, '=')
+	return i < 0 || i == len(pat)-1
+}

@@ -117,7 +117,8 @@ func printsSecret(c *Cmd) string {
 
 // secretFile reports whether p is an environment or key file.
 func secretFile(p string) bool {
-	return envFile(path.Base(p)) || keyFile(p) || strings.HasPrefix(p, "/proc/") && path.Base(p) == "environ" || secretMount(p) || hostKeyFile(p)
+	return envFile(path.Base(p)) || keyFile(p) || strings.HasPrefix(p, "/proc/") && path.Base(p) == "environ" || secretMount(p) || hostKeyFile(p) ||
+		callfacts.AppSecretFile(p) != "" // wp-config.php, terraform.tfstate, ~/.p4tickets (callfacts/appsecrets.txt)
 }
 
 // passThrough print what they read: a secret piped into them still

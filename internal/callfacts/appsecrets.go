@@ -1,0 +1,116 @@
+package callfacts
+
+import (
+	_ "embed"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
+)
+
+// appSecretsText lists, as data, the files of applications, frameworks
+// and tools that hold credentials wherever they sit (appsecrets.txt):
+// wp-config.php, app/etc/env.php, terraform.tfstate, a kubeconfig, a
+// Unity license, ~/.p4tickets.
+//
+//go:embed appsecrets.txt
+var appSecretsText string
+
+// appSecretPattern is one pattern of appsecrets.txt: its segments, lower
+// case, the last one a file name glob.
+type appSecretPattern struct {
+	kind string
+	segs []string
+}
+
+// appSecretTable indexes the patterns by their file name when it is
+// exact, and the globs by their literal extension (*.tfstate under
+// ".tfstate"), so a path is compared with the few patterns of its own
+// name and extension: secretFile runs for every path a call reads.
+type appSecretTable struct {
+	byName map[string][]appSecretPattern
+	byExt  map[string][]appSecretPattern
+	globs  []appSecretPattern // globs without a literal extension (ssfn*)
+}
+
+var appSecrets = sync.OnceValue(func() *appSecretTable {
+	t := &appSecretTable{byName: map[string][]appSecretPattern{}, byExt: map[string][]appSecretPattern{}}
+	datatable.Must("appsecrets.txt", appSecretsText, 2, func(l datatable.Line) error {
+		for _, p := range l.Fields[1:] {
+			segs := strings.Split(strings.ToLower(p), "/")
+			for _, s := range segs {
+				if _, err := path.Match(s, ""); err != nil || s == "" {
+					return l.Errorf("bad pattern %q: want names and globs joined by /", p)
+				}
+			}
+			e := appSecretPattern{kind: l.Fields[0], segs: segs}
+			if last := segs[len(segs)-1]; strings.ContainsAny(last, "*?[") {
+				if ext := path.Ext(last); ext != "" && !strings.ContainsAny(ext, "*?[") {
+					t.byExt[ext] = append(t.byExt[ext], e)
+				} else {
+					t.globs = append(t.globs, e)
+				}
+			} else {
+				t.byName[last] = append(t.byName[last], e)
+			}
+		}
+		return nil
+	})
+	return t
+})
+
+// AppSecretFile says which application's credentials file p (a cleaned
+// path, absolute or relative) is by appsecrets.txt ("wordpress",
+// "terraform"…), "" when it is none. It runs for every path a call
+// reads: the name alone picks the candidates, and the whole path is
+// lowered and compared only for them.
+func AppSecretFile(p string) string {
+	if p == "" || strings.HasSuffix(p, "/") {
+		return ""
+	}
+	t := appSecrets()
+	name := strings.ToLower(path.Base(p))
+	lp := ""
+	try := func(e *appSecretPattern) bool {
+		if len(e.segs) == 1 {
+			return true
+		}
+		if lp == "" {
+			lp = strings.ToLower(p)
+		}
+		return segsMatch(e.segs, lp)
+	}
+	for i := range t.byName[name] {
+		if e := &t.byName[name][i]; try(e) {
+			return e.kind
+		}
+	}
+	for _, globs := range [2][]appSecretPattern{t.byExt[path.Ext(name)], t.globs} {
+		for i := range globs {
+			e := &globs[i]
+			if ok, _ := path.Match(e.segs[len(e.segs)-1], name); ok && try(e) {
+				return e.kind
+			}
+		}
+	}
+	return ""
+}
+
+// segsMatch: p's last len(segs) segments match segs one by one.
+func segsMatch(segs []string, p string) bool {
+	for i := len(segs) - 1; i >= 0; i-- {
+		j := strings.LastIndexByte(p, '/')
+		if j < 0 && i > 0 {
+			return false
+		}
+		if ok, _ := path.Match(segs[i], p[j+1:]); !ok {
+			return false
+		}
+		if j < 0 {
+			break
+		}
+		p = p[:j]
+	}
+	return true
+}
