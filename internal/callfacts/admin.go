@@ -120,10 +120,7 @@ var adminTab = sync.OnceValue(func() *adminTable {
 				case "script":
 					p.script = true
 				case "bulk":
-					p.bulk = map[string]bool{}
-					for _, w := range strings.Split(v, ",") {
-						p.bulk[w] = true
-					}
+					p.bulk = commaSet(v)
 				case "sandbox":
 					p.sandbox = true
 				case "listed":
@@ -135,10 +132,7 @@ var adminTab = sync.OnceValue(func() *adminTable {
 				case "as":
 					p.as = strings.Split(v, ",")
 				case "shared":
-					p.shared = map[string]bool{}
-					for _, w := range strings.Split(v, ",") {
-						p.shared[w] = true
-					}
+					p.shared = commaSet(v)
 				default:
 					return l.Errorf("unknown field %q: want host=, vals=, verb=, bulk=, script, sandbox, listed, alias, runs=, as= or shared=", o)
 				}
@@ -510,4 +504,13 @@ func forwardsAway(args []string) bool {
 		}
 	}
 	return false
+}
+
+// commaSet is a field's comma-separated words as a set (bulk=csv,all).
+func commaSet(v string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Split(v, ",") {
+		m[w] = true
+	}
+	return m
 }
