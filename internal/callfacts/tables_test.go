@@ -24,6 +24,7 @@ func TestEveryTableLoads(t *testing.T) {
 		"imageclis.txt":    func() { imageCLIs() },
 		"chain.txt":        func() { chainTable() },
 		"admin.txt":        func() { adminTab() },
+		"scratchdirs.txt":  func() { scratchDirTable() },
 	} {
 		func() {
 			defer func() {

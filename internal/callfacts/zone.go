@@ -202,18 +202,15 @@ func homeZone(p, home string) Zone {
 	return ZoneHomeData
 }
 
-// scratchDirs are the directories a tool keeps its logs and caches in,
-// inside its own dot-directory (~/.ros/log, ~/.gazebo/log,
-// ~/.npm/_logs, ~/.config/Code/logs, ~/.local/state/x/cache): what it
-// rewrites as it runs, not the user's settings.
-var scratchDirs = map[string]bool{"log": true, "logs": true, "_logs": true, "cache": true, "caches": true, "tmp": true}
-
-// toolScratch: rel (a path under home in a dot-directory) lies in one of
-// the tool's scratchDirs below the dot-directory itself.
+// toolScratch: rel (a path under home in a dot-directory: ~/.ros/log,
+// ~/.local/share/godot/shader_cache, ~/.config/Code/CachedData) lies in
+// one of the tool's scratch directories (scratchdirs.txt) below the
+// dot-directory itself: what the tool rewrites as it runs, not the user's
+// settings or the tool's data.
 func toolScratch(rel string) bool {
 	parts := strings.Split(rel, "/")
 	for _, d := range parts[1:] {
-		if scratchDirs[strings.ToLower(d)] {
+		if ScratchDir(d) {
 			return true
 		}
 	}

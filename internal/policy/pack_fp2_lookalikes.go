@@ -380,7 +380,7 @@ func projectMirror(e *Env, c *Cmd) bool {
 		// (assets-mirror, fixtures-cache, dist), or not there yet
 		rel, _ := strings.CutPrefix(d, e.F.Project+"/")
 		top, _, _ := strings.Cut(rel, "/")
-		return buildOutput[top] || scratchName(top) || mirrorName.MatchString(path.Base(d)) || !fileExists(path.Join(e.F.Project, top))
+		return buildOutputName(top) || scratchName(top) || mirrorName.MatchString(path.Base(d)) || !fileExists(path.Join(e.F.Project, top))
 	}
 	return false
 }

@@ -11,6 +11,7 @@ import (
 func TestEveryTableLoads(t *testing.T) {
 	for name, load := range map[string]func(){
 		"remoteops.txt":     func() { remoteOps() },
+		"gendirs.txt":       func() { genDirs() },
 		"sqlkinds.txt":      func() { sqlKinds() },
 		"secagents.txt":     func() { secAgents() },
 		"extpublishers.txt": func() { extPublishers() },
