@@ -165,7 +165,7 @@ func reducer(c *Cmd) bool {
 	case "wc":
 		return true
 	case "grep", "rg", "egrep":
-		return c.Has("-c", "--count", "-q", "--quiet", "-l", "--files-with-matches", "-L")
+		return c.Has("-c", "--count", "-q", "--quiet", "-l", "--files-with-matches", "-L") || grepNamesOnly(c)
 	case "jq", "yq", "gojq", "jaq":
 		return len(c.Pos) > 0 && structFilter.MatchString(c.Pos[0])
 	case "cut":
