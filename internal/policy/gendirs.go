@@ -77,10 +77,17 @@ func buildOutputName(name string) bool { return genDirs().byName.has(name) }
 // obj): the ecosystem's root file is in the project, or the same line
 // deletes another top-level directory of the same ecosystem (others).
 // The root file is looked for only then, for a directory about to be
-// flagged.
-func ecosystemOutput(project, rel string, others []string) bool {
+// flagged. A store the project's own script fills (@rebuilt) counts when
+// the line runs a program to fill it again (rebuilt).
+func ecosystemOutput(project, rel string, others []string, rebuilt bool) bool {
 	for _, g := range genDirs().ecosystems {
 		if !g.has(rel) {
+			continue
+		}
+		if g.marker == "@rebuilt" {
+			if rebuilt {
+				return true
+			}
 			continue
 		}
 		for _, o := range others {
@@ -136,11 +143,30 @@ func onlyGenerated(specs []string) bool {
 		top, _, nested := strings.Cut(p, "/")
 		last := path.Base(p)
 		switch {
-		case !nested && (buildOutputName(p) || scratchName(p) || ecosystemOutput("", p, tops)):
-		case nested && (buildOutputName(last) || callfacts.ScratchDir(last) || buildOutputName(top) || ecosystemOutput("", top, tops)):
+		case !nested && (buildOutputName(p) || scratchName(p) || ecosystemOutput("", p, tops, false)):
+		case nested && (buildOutputName(last) || callfacts.ScratchDir(last) || buildOutputName(top) || ecosystemOutput("", top, tops, false)):
 		default:
 			return false
 		}
 	}
 	return len(specs) > 0
+}
+
+// runsAfterDelete: after a delete, the line runs an interpreter or a
+// project runner (python ingest.py, npm run index, make embeddings):
+// what it deleted may be filled again there.
+func runsAfterDelete(e *Env) bool {
+	runners := opsList("runner-cli")
+	deleted := false
+	for i := range e.F.Commands {
+		c := &e.F.Commands[i]
+		if c.Effect == callfacts.EffectDelete {
+			deleted = true
+			continue
+		}
+		if deleted && c.Name != "sh" && c.Name != "bash" && (callfacts.IsInterpreter(c.Name) || runners[c.Name]) {
+			return true
+		}
+	}
+	return false
 }

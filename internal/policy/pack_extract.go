@@ -102,6 +102,11 @@ func extractDir(e *Env, c *Cmd) string {
 		}
 		return dirOr(extractOpt(c, "-o", ""))
 	case "stow":
+		// -n only says what it would do; -D removes only the links into
+		// its own package (stow never deletes files it does not own)
+		if c.Has("-n", "--no", "--simulate") || c.Has("-D", "--delete") && !c.Has("-S", "--stow", "-R", "--restow", "--adopt") {
+			return ""
+		}
 		return dirOr(extractOpt(c, "-t", "--target"))
 	case "patch":
 		return dirOr(extractOpt(c, "-d", "--directory"))

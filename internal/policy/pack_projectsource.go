@@ -53,7 +53,7 @@ func projectSourceRule() Rule {
 				if ignored == nil {
 					ignored = gitignoredNames(project)
 				}
-				if ignored[rel] || generatedTop(e, rel) || ecosystemOutput(project, rel, deleted) {
+				if ignored[rel] || generatedTop(e, rel) || ecosystemOutput(project, rel, deleted, runsAfterDelete(e)) {
 					return ""
 				}
 				return rel
