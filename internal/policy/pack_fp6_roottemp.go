@@ -55,3 +55,22 @@ func rootTempWork(e *Env, in *Cmd) bool {
 	}
 	return len(ops) > 0
 }
+
+// gitReadSub are git subcommands that only read the repository: run as
+// root (sudo git status in a root-owned checkout) they change nothing.
+var gitReadSub = map[string]bool{"status": true, "log": true, "diff": true, "show": true, "rev-parse": true, "ls-files": true,
+	"blame": true, "describe": true, "shortlog": true, "ls-tree": true, "cat-file": true, "grep": true, "reflog": true}
+
+// envCommand is the command env runs: its options and VAR=value words
+// set aside (env -i PATH=/bin ls: ls).
+func envCommand(args []string) []string {
+	for i, a := range args {
+		if a == "-u" || a == "--unset" || a == "-C" || a == "--chdir" || a == "-S" || a == "--split-string" {
+			return nil // a value follows, or env splits its own line: judged as written
+		}
+		if !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") {
+			return args[i:]
+		}
+	}
+	return nil
+}
