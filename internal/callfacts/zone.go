@@ -198,8 +198,19 @@ func homeZone(p, home string) Zone {
 			return ZoneCache
 		}
 		return ZoneHomeConfig
+	case appDir(rel) && toolScratch(rel):
+		return ZoneCache // ~/Library/Application Support/Code/Cache, ~/AppData/Local/Temp
 	}
 	return ZoneHomeData
+}
+
+// appDir: rel lies in the folders where macOS and Windows keep each
+// application's own files (~/Library/Application Support/<app>,
+// ~/Library/<app>, ~/AppData/Local/<app>), the dot-directories of those
+// systems; iCloud Drive's folder under ~/Library is the user's data.
+func appDir(rel string) bool {
+	return strings.HasPrefix(rel, "Library/") && !strings.HasPrefix(rel, "Library/Mobile Documents") ||
+		strings.HasPrefix(rel, "AppData/")
 }
 
 // toolScratch: rel (a path under home in a dot-directory: ~/.ros/log,

@@ -85,32 +85,54 @@ func rpcRead(r apiCall) bool {
 	return true
 }
 
-// sandboxCall: every URL of r goes to a service's sandbox (a host label
-// or a domain in the path starting with "sandbox": api.sandbox.paypal.com,
-// sandbox.plaid.com, api.mailgun.net/v3/sandbox4f2c.mailgun.org), or the
-// body turns the service's sandbox mode on (SendGrid's sandbox_mode).
-func sandboxCall(r apiCall) bool {
+// testKey finds a test-mode credential on a line: a variable named for
+// tests or a sandbox ($STRIPE_TEST_SECRET_KEY, $PAYPAL_SANDBOX_TOKEN),
+// or a key in a service's documented test form (Stripe's sk_test_,
+// Postmark's POSTMARK_API_TEST token).
+var testKey = re(`\$\{?[A-Z0-9_]*_(?:TEST|SANDBOX)(?:_[A-Z0-9_]*)?\b|\b[sprk]k_test_\w|\bPOSTMARK_API_TEST\b`)
+
+// sandboxCall: the call uses a test-mode credential (testKey), every URL
+// of r goes to a service's sandbox (a host label or a domain in the path
+// starting with "sandbox": api.sandbox.paypal.com, sandbox.plaid.com,
+// api.mailgun.net/v3/sandbox4f2c.mailgun.org), or the body turns the
+// service's sandbox mode on (SendGrid's sandbox_mode).
+func sandboxCall(r apiCall, c *Cmd) bool {
 	if len(r.urls) == 0 {
 		return false
+	}
+	if testKey.MatchString(strings.Join(c.Args, " ")) {
+		return true
 	}
 	b := strings.ToLower(strings.Join(strings.Fields(r.body), ""))
 	if strings.Contains(b, `"sandbox_mode":{"enable":true}`) {
 		return true
 	}
 	for _, u := range r.urls {
-		s := strings.ToLower(urlHost(u) + "/" + urlPath(u))
-		if i := strings.IndexAny(s, "?#"); i >= 0 {
-			s = s[:i]
-		}
-		sandbox := false
-		for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == '/' || r == '.' }) {
-			if strings.HasPrefix(w, "sandbox") {
-				sandbox = true
-			}
-		}
-		if !sandbox {
+		if !sandboxURL(u) {
 			return false
 		}
 	}
 	return true
+}
+
+// sandboxURL: a host label starts with "sandbox" (api-m.sandbox.paypal.com,
+// sandbox.plaid.com), or a domain named in the path does
+// (/v3/sandbox4f2c.mailgun.org/messages); a repository or file named
+// sandbox-x is not a sandbox.
+func sandboxURL(u string) bool {
+	for _, l := range strings.Split(strings.ToLower(urlHost(u)), ".") {
+		if strings.HasPrefix(l, "sandbox") {
+			return true
+		}
+	}
+	p := strings.ToLower(urlPath(u))
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p = p[:i]
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if strings.Count(seg, ".") >= 2 && strings.HasPrefix(seg, "sandbox") {
+			return true
+		}
+	}
+	return false
 }

@@ -333,8 +333,8 @@ func netAPIRules() []Rule {
 		cmdRule("external.systems:api-destructive-call", Deny, "An HTTP call to a remote API whose method, path or body removes, locks out or exposes (DELETE, …/deactivate, conversations.archive, v1/refunds, visibility=public, destructive_requires_name=false, a downtime of scope *); the words are data (policy/remoteops.txt api-destroy, api-unsafe)", apiClients,
 			func(e *Env, c *Cmd) string {
 				r, ok := mutating(c)
-				if !ok {
-					return ""
+				if !ok || sandboxCall(r, c) {
+					return "" // test-mode keys and sandbox hosts reach only test data (pack_fp6_api.go)
 				}
 				if why := apiDestroys(r); why != "" {
 					return c.Name + " " + r.method + " to a remote API with " + why + ": an action that removes, locks out or exposes: " + c.String()
@@ -366,7 +366,7 @@ func netAPIRules() []Rule {
 						return c.Name + " posts a message to people through a webhook: " + c.String()
 					}
 				}
-				if r.creds != "" && !apiReads(r) && !inferenceCall(r) && !rpcRead(r) && !sandboxCall(r) {
+				if r.creds != "" && !apiReads(r) && !inferenceCall(r) && !rpcRead(r) && !sandboxCall(r, c) {
 					return c.Name + " " + r.method + " to a remote API with " + r.creds + ": it changes something in a service others use: " + c.String()
 				}
 				return ""
