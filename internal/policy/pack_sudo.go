@@ -50,8 +50,6 @@ func rootQuery(c *Cmd) string {
 			return ""
 		}
 		return name + " only reads"
-	case "true", "false", ":":
-		return name + " does nothing"
 	case "git":
 		if gitReadSub[first] && !has("-c", "--global", "--system") {
 			return "git " + first + " only reads"
