@@ -78,7 +78,10 @@ var adminKindEffect = map[string]Effect{"change": EffectWrite, "flash": EffectWr
 	// destroyed, others' work taken over, uncommitted work discarded,
 	// a service stopped for everyone, unreviewed code installed
 	"grant": EffectWrite, "cred": EffectWrite, "forward": EffectWrite, "open": EffectWrite, "people": EffectWrite, "run": EffectWrite,
-	"history": EffectDelete, "others": EffectWrite, "discard": EffectDelete, "down": EffectWrite, "code": EffectWrite}
+	"history": EffectDelete, "others": EffectWrite, "discard": EffectDelete, "down": EffectWrite, "code": EffectWrite,
+	// a whole environment deleted (sf org delete sandbox): the target
+	// is what goes, so its name saying dev does not make it disposable
+	"env": EffectDelete}
 
 var adminTab = sync.OnceValue(func() *adminTable {
 	t := &adminTable{progs: map[string]*adminProg{}, scripts: map[string]string{}}

@@ -24,18 +24,63 @@ type sdkCall struct {
 	what    string
 }
 
-var sdkCalls = sync.OnceValue(func() []sdkCall {
-	var out []sdkCall
+// sdkTable is sdkcalls.txt read: the deleting calls, and the two signs
+// that what they delete is not a service's shared resource (@local: the
+// client is a store on this machine; @test: the resource's name says the
+// project's tests made it).
+type sdkTable struct {
+	calls       []sdkCall
+	local, test *regexp.Regexp
+}
+
+var sdkCallTable = sync.OnceValue(func() sdkTable {
+	var t sdkTable
 	datatable.Must("sdkcalls.txt", sdkCallsText, 3, func(l datatable.Line) error {
 		re, err := regexp.Compile(l.Fields[1])
 		if err != nil {
 			return l.Errorf("CALLS %q: %v", l.Fields[1], err)
 		}
-		out = append(out, sdkCall{modules: strings.Split(l.Fields[0], "|"), calls: re, what: strings.Join(l.Fields[2:], " ")})
+		switch l.Fields[0] {
+		case "@local":
+			t.local = re
+		case "@test":
+			t.test = re
+		default:
+			t.calls = append(t.calls, sdkCall{modules: strings.Split(l.Fields[0], "|"), calls: re, what: strings.Join(l.Fields[2:], " ")})
+		}
 		return nil
 	})
-	return out
+	return t
 })
+
+func sdkCalls() []sdkCall { return sdkCallTable().calls }
+
+// sdkQuoted is the first quoted literal of a call's arguments.
+var sdkQuoted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\(\s*(?:\w+\s*=\s*)?['"]([^'"]*)['"]`) })
+
+// sdkSpared: the deleting calls s finds in code delete nothing shared:
+// the client is a local store (chromadb.PersistentClient(path="./db"),
+// QdrantClient(":memory:"), weaviate.connect_to_local()), or every call
+// names, as a literal, a resource whose name says the tests made it
+// (delete_index('kb-ci-test-4821'), delete_collection("scratch")). A call
+// with no literal name (delete_all=True, a variable) is not spared.
+func sdkSpared(s sdkCall, code string) bool {
+	t := sdkCallTable()
+	if t.local != nil && t.local.MatchString(code) {
+		return true
+	}
+	if t.test == nil {
+		return false
+	}
+	hits := s.calls.FindAllStringIndex(code, 8)
+	for _, h := range hits {
+		m := sdkQuoted().FindStringSubmatch(code[h[1]:])
+		if m == nil || !t.test.MatchString(m[1]) || prodNamed(m[1]) {
+			return false
+		}
+	}
+	return len(hits) > 0
+}
 
 // SDKDestroy says what an interpreter's inline code deletes through a
 // service's SDK by sdkcalls.txt ("a Hugging Face Hub repository or its
@@ -52,9 +97,21 @@ func (c *Cmd) SDKDestroy() string {
 				break
 			}
 		}
-		if named && s.calls.MatchString(c.Payload) {
+		if named && s.calls.MatchString(c.Payload) && !sdkSpared(s, c.Payload) {
 			return s.what
 		}
 	}
 	return ""
+}
+
+// prodNamed: a resource name with a word of production in it
+// (prod-test-copy, live_tmp).
+func prodNamed(name string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		switch w {
+		case "prod", "production", "prd", "live", "main", "master", "primary":
+			return true
+		}
+	}
+	return false
 }

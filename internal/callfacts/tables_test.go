@@ -26,6 +26,7 @@ func TestEveryTableLoads(t *testing.T) {
 		"admin.txt":        func() { adminTab() },
 		"appsecrets.txt":   func() { appSecrets() },
 		"dumps.txt":        func() { dumpRules() },
+		"scratchdirs.txt":  func() { scratchDirTable() },
 	} {
 		func() {
 			defer func() {

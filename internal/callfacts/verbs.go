@@ -17,14 +17,20 @@ var verbsText string
 
 type verbTable struct {
 	verbs, changes, options, reads, local map[string]bool
+	// where an unknown program acts: the options naming its target, the
+	// words that make the target a test one (both verbs) or a developer's
+	// own (changes only), and the words naming a disposable resource
+	targetOpts, testTarget, devTarget, disposable map[string]bool
 }
 
 var destroyVerbs = sync.OnceValue(func() verbTable {
-	t := verbTable{verbs: map[string]bool{}, changes: map[string]bool{}, options: map[string]bool{}, reads: map[string]bool{}, local: map[string]bool{}}
+	t := verbTable{verbs: map[string]bool{}, changes: map[string]bool{}, options: map[string]bool{}, reads: map[string]bool{}, local: map[string]bool{},
+		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, disposable: map[string]bool{}}
 	datatable.Must("verbs.txt", verbsText, 1, func(l datatable.Line) error {
-		m := map[string]map[string]bool{"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local}[l.Fields[0]]
+		m := map[string]map[string]bool{"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local,
+			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "disposable": t.disposable}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, changes, options, reads or local", l.Fields[0])
+			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets or disposable", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -47,7 +53,7 @@ func Known(name string) bool {
 // none, a known program, a script by path, help and dry-run forms.
 func (c *Cmd) UnknownDestroy() string {
 	v := c.destroyWord()
-	if v == "" || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") {
+	if v == "" || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(false) {
 		return ""
 	}
 	return wrapped(c, v)
@@ -105,7 +111,7 @@ func (c *Cmd) destroyWord() string {
 // by path, help and dry-run forms, and a read word before it.
 func (c *Cmd) UnknownChange() string {
 	v := c.changeWord()
-	if v == "" || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || chainTools()[c.Name] || c.DryRun() || c.Has("--help", "-h") {
+	if v == "" || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || chainTools()[c.Name] || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(true) {
 		return ""
 	}
 	return wrapped(c, v)
@@ -174,4 +180,52 @@ func optionBefore(args []string, p string) bool {
 func adminProgram(name string) bool {
 	p := adminTab().progs[name]
 	return p != nil && !p.listed // a listed program's other verbs are for the other tables (nomad deployment promote)
+}
+
+// ownTarget: an unknown program's verb acts on a resource of the
+// developer's own: one of its first words names a disposable kind (sf
+// org delete scratch), or an option naming its target (--target-org,
+// --env, --stage) is given a test one (ci-test, scratch, e2e) or, for a
+// change, a developer's own (dev, local). A target with a word of
+// production in it is never one.
+func (c *Cmd) ownTarget(change bool) bool {
+	t := destroyVerbs()
+	for i, p := range c.Pos {
+		if i > 3 {
+			break
+		}
+		if t.disposable[strings.ToLower(p)] && !optionBefore(c.Args, p) {
+			return true
+		}
+	}
+	for i, a := range c.Args {
+		name, val, joined := strings.Cut(a, "=")
+		if !t.targetOpts[name] {
+			continue
+		}
+		if !joined {
+			if i+1 >= len(c.Args) {
+				continue
+			}
+			val = c.Args[i+1]
+		}
+		if strings.ContainsAny(val, "/:@$") {
+			return false // a URL, a path or a variable: a host is not named for what it holds (https://ci.example.org)
+		}
+		words := strings.FieldsFunc(strings.ToLower(val), func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+		own := false
+		for _, w := range words {
+			switch {
+			case prodNamed(w):
+				return false
+			case t.testTarget[w] || change && t.devTarget[w]:
+				own = true
+			}
+		}
+		if !own {
+			return false
+		}
+		return true
+	}
+	return false
 }

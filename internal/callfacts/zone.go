@@ -200,22 +200,30 @@ func homeZone(p, home string) Zone {
 			return ZoneCache
 		}
 		return ZoneHomeConfig
+	case appDir(rel) && toolScratch(rel):
+		return ZoneCache // ~/Library/Application Support/Code/Cache, ~/AppData/Local/Temp
 	}
 	return ZoneHomeData
 }
 
-// scratchDirs are the directories a tool keeps its logs and caches in,
-// inside its own dot-directory (~/.ros/log, ~/.gazebo/log,
-// ~/.npm/_logs, ~/.config/Code/logs, ~/.local/state/x/cache): what it
-// rewrites as it runs, not the user's settings.
-var scratchDirs = map[string]bool{"log": true, "logs": true, "_logs": true, "cache": true, "caches": true, "tmp": true}
+// appDir: rel lies in the folders where macOS and Windows keep each
+// application's own files (~/Library/Application Support/<app>,
+// ~/Library/<app>, ~/AppData/Local/<app>), the dot-directories of those
+// systems; iCloud Drive's folder under ~/Library is the user's data.
+func appDir(rel string) bool {
+	return strings.HasPrefix(rel, "Library/") && !strings.HasPrefix(rel, "Library/Mobile Documents") ||
+		strings.HasPrefix(rel, "AppData/")
+}
 
-// toolScratch: rel (a path under home in a dot-directory) lies in one of
-// the tool's scratchDirs below the dot-directory itself.
+// toolScratch: rel (a path under home in a dot-directory: ~/.ros/log,
+// ~/.local/share/godot/shader_cache, ~/.config/Code/CachedData) lies in
+// one of the tool's scratch directories (scratchdirs.txt) below the
+// dot-directory itself: what the tool rewrites as it runs, not the user's
+// settings or the tool's data.
 func toolScratch(rel string) bool {
 	parts := strings.Split(rel, "/")
 	for _, d := range parts[1:] {
-		if scratchDirs[strings.ToLower(d)] {
+		if ScratchDir(d) {
 			return true
 		}
 	}

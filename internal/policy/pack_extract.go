@@ -102,8 +102,11 @@ func extractDir(e *Env, c *Cmd) string {
 		}
 		return dirOr(extractOpt(c, "-o", ""))
 	case "stow":
-		if c.DryRun() || c.Has("-D", "--delete") && !c.Has("-S", "--stow", "-R", "--restow") {
-			return "" // a preview, or unstowing: stow removes only its own links
+		// a preview (-n, --no, --simulate), or unstowing: -D removes only
+		// the links into its own package (stow never deletes files it
+		// does not own)
+		if c.DryRun() || c.Has("-n", "--no", "--simulate") || c.Has("-D", "--delete") && !c.Has("-S", "--stow", "-R", "--restow", "--adopt") {
+			return ""
 		}
 		return dirOr(extractOpt(c, "-t", "--target"))
 	case "patch":

@@ -251,10 +251,10 @@ func fdSelection(c *Cmd) ([]string, string) {
 func generatedLiteral(pat string, dirs bool) bool {
 	anchored := strings.HasPrefix(pat, "^") && strings.HasSuffix(pat, "$")
 	lit := strings.ToLower(strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(pat, "^"), "$"), `\.`, "."))
-	if lit == "" || strings.ContainsAny(lit, `*?[](){}|+\`) || !generatedNames[lit] && !(anchored && buildOutput[lit]) {
+	if lit == "" || strings.ContainsAny(lit, `*?[](){}|+\`) || !generatedNames[lit] && !(anchored && buildOutputName(lit)) {
 		return false
 	}
-	if anchored && buildOutput[lit] {
+	if anchored && buildOutputName(lit) {
 		return true // fd -t d '^\.terraform$': exactly a build or tool directory's name
 	}
 	return dirs || anchored || lit != ".coverage"

@@ -333,8 +333,8 @@ func netAPIRules() []Rule {
 		cmdRule("external.systems:api-destructive-call", Deny, "An HTTP call to a remote API whose method, path or body removes, locks out or exposes (DELETE, …/deactivate, conversations.archive, v1/refunds, visibility=public, destructive_requires_name=false, a downtime of scope *); the words are data (policy/remoteops.txt api-destroy, api-unsafe)", apiClients,
 			func(e *Env, c *Cmd) string {
 				r, ok := mutating(c)
-				if !ok {
-					return ""
+				if !ok || sandboxCall(r, c) {
+					return "" // test-mode keys and sandbox hosts reach only test data (pack_fp6_api.go)
 				}
 				if why := apiDestroys(r); why != "" {
 					return c.Name + " " + r.method + " to a remote API with " + why + ": an action that removes, locks out or exposes: " + c.String()
@@ -366,7 +366,7 @@ func netAPIRules() []Rule {
 						return c.Name + " posts a message to people through a webhook: " + c.String()
 					}
 				}
-				if r.creds != "" && !apiReads(r) {
+				if r.creds != "" && !apiReads(r) && !inferenceCall(r) && !rpcRead(r) && !sandboxCall(r, c) {
 					return c.Name + " " + r.method + " to a remote API with " + r.creds + ": it changes something in a service others use: " + c.String()
 				}
 				return ""
@@ -377,11 +377,17 @@ func netAPIRules() []Rule {
 				`curl --request POST --url https://api.mail.example/v3/mail/send --header "Authorization: Bearer $MAIL_API_KEY" -d @campaign.json`,
 				`http POST https://api.example.com/v1/orders "Authorization:Bearer $API_TOKEN" item=1`,
 				`wget --post-data 'a=1' --header "X-Api-Key: $KEY" https://api.example.com/v1/jobs`,
-				"gh api repos/acme/api/issues -f title=x -f body=y", "gh api graphql -f query='mutation { addStar(input:{starrableId:\"x\"}) { clientMutationId } }'"},
+				"gh api repos/acme/api/issues -f title=x -f body=y", "gh api graphql -f query='mutation { addStar(input:{starrableId:\"x\"}) { clientMutationId } }'",
+				`curl -X POST https://api.openai.com/v1/files -H "Authorization: Bearer $OPENAI_API_KEY" -F purpose=fine-tune -F file=@data.jsonl`,
+				`curl -X POST https://slack.com/api/chat.postMessage -H "Authorization: Bearer $SLACK_BOT_TOKEN" -d channel=C1 -d text=hi`,
+				`curl -s --user "api:$MAILGUN_API_KEY" https://api.mailgun.net/v3/mg.shop.example.com/messages -F to=all@shop.example.com -F text=sale`},
 			[]string{`curl -s -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user`, `curl -X POST localhost:8080/api/items -d '{"name":"a"}'`,
 				`http :8080/api/users Authorization:"Bearer devtoken"`, `curl -X POST http://api:8000/v1/jobs -H "Authorization: Bearer dev"`,
 				`curl -G https://api.example.com/search -d q=x -H "Authorization: Bearer $T"`, `curl -X POST https://httpbin.org/post -d hello=world`,
-				"gh api repos/acme/api/pulls", `curl -X POST https://es.example.com/logs/_search -u "elastic:$ES_PASS" -d '{"query":{"match_all":{}}}'`, `curl https://api.github.com/graphql -H "Authorization: bearer $GITHUB_TOKEN" -d '{"query":"query { viewer { login } }"}'`, "gh api graphql -f query='query { viewer { login } }'", "gh api --paginate repos/acme/api/issues -q '.[].title'"}),
+				"gh api repos/acme/api/pulls", `curl -X POST https://es.example.com/logs/_search -u "elastic:$ES_PASS" -d '{"query":{"match_all":{}}}'`, `curl https://api.github.com/graphql -H "Authorization: bearer $GITHUB_TOKEN" -d '{"query":"query { viewer { login } }"}'`, "gh api graphql -f query='query { viewer { login } }'", "gh api --paginate repos/acme/api/issues -q '.[].title'",
+				`curl https://api.anthropic.com/v1/messages -H "x-api-key: $ANTHROPIC_API_KEY" -d '{"max_tokens":16}'`,
+				`curl -X POST https://slack.com/api/auth.test -H "Authorization: Bearer $SLACK_BOT_TOKEN"`,
+				`curl -s --user "api:$MAILGUN_API_KEY" https://api.mailgun.net/v3/sandbox123.mailgun.org/messages -F to=dev@x.example -F text=t`}),
 		cmdRule("external.systems:instance-credentials", Deny, "Reading the cloud instance's own credentials from its metadata service (169.254.169.254 …/security-credentials, metadata.google.internal …/token): the machine's role keys into the conversation", apiClients,
 			func(e *Env, c *Cmd) string {
 				if !strings.Contains(strings.Join(c.Args, " "), "169.254.") && !strings.Contains(strings.Join(c.Args, " "), "metadata") && !strings.Contains(strings.Join(c.Args, " "), "fd00:ec2") {

@@ -104,6 +104,9 @@ func prodAction(e *Env, c *Cmd) string {
 	if text := sqlOf(c); text != "" && sqlReadOnly(text) {
 		return "read" // wrangler d1 execute prod-db --command "SELECT …"
 	}
+	if prodReads(e, c) {
+		return "read" // heroku config, pg:backups:capture, kubectl exec … -- nvidia-smi (pack_fp6_prodread.go)
+	}
 	remote := opsList("remote-cli")[c.Name]
 	n := 0
 	for i, p := range c.Pos {
@@ -117,9 +120,6 @@ func prodAction(e *Env, c *Cmd) string {
 		// words: every part of a verb (batch-delete-image: batch,
 		// delete, image); heads: the parts that say what kind of verb
 		// it is (describe-instances: describe; apps:info: apps, info)
-		if opsList("read-alone")[strings.ToLower(p)] && (i+1 == len(c.Pos) || prodWord.MatchString(c.Pos[i+1])) {
-			return "read" // heroku config (-a app-prod): prints the settings (the secret rules judge that)
-		}
 		words := wordsOf(p)
 		var heads []string
 		for _, part := range strings.Split(strings.ToLower(p), ":") {

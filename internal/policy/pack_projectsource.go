@@ -33,18 +33,27 @@ func projectSourceRule() Rule {
 				return ""
 			}
 			var ignored map[string]bool
+			var deleted []string // the top-level names the line deletes, which together may name an ecosystem
+			for _, tc := range e.Touches() {
+				if tc.Effect == callfacts.PathRecursiveDelete {
+					if rel, ok := strings.CutPrefix(tc.Path, project+"/"); ok {
+						top, _, _ := strings.Cut(rel, "/")
+						deleted = append(deleted, top)
+					}
+				}
+			}
 			topLevel := func(p string) string {
 				rel, ok := strings.CutPrefix(p, project+"/")
 				if !ok || rel == "" || strings.Contains(rel, "/") || strings.ContainsAny(rel, "*?[$`") {
 					return ""
 				}
-				if buildOutput[rel] || scratchName(rel) {
+				if buildOutputName(rel) || scratchName(rel) {
 					return ""
 				}
 				if ignored == nil {
 					ignored = gitignoredNames(project)
 				}
-				if ignored[rel] || generatedTop(e, rel) {
+				if ignored[rel] || generatedTop(e, rel) || ecosystemOutput(project, rel, deleted, runsAfterDelete(e)) {
 					return ""
 				}
 				return rel
@@ -87,8 +96,8 @@ func projectSourceRule() Rule {
 			}
 			return sourceGlobEmptied(e)
 		},
-		Catch: []string{"rm -rf src", "rm -rf install", "rm -rf lib app", "git rm -r -q src/", "mv src /tmp/src-old", "for f in src/*.py; do : > \"$f\"; done", "find . -name '*.py' -not -path './.venv/*' -delete", "find . -type f -name '*.go' -exec rm {} +"},
-		Allow: []string{"rm -rf build dist", "rm -rf src/old_module", "mv src source", "mv build /tmp/old-build", "mv Makefile /tmp/Makefile.bak", "for f in logs/*.log; do : > \"$f\"; done", "find . -name '*.pyc' -delete", "git rm -r --cached src/", "rm -rf node_modules", "git rm src/a.go", "rm -rf Pods Podfile.lock", "rm -rf DerivedData artifacts typechain-types", "find src/gen -name '*.go' -delete", "rm -rf build/ install/ log/"}}
+		Catch: []string{"rm -rf src", "rm -rf install", "rm -rf lib app", "git rm -r -q src/", "mv src /tmp/src-old", "for f in src/*.py; do : > \"$f\"; done", "find . -name '*.py' -not -path './.venv/*' -delete", "find . -type f -name '*.go' -exec rm {} +", "rm -rf Library", "rm -rf bin", "rm -rf Library Assets"},
+		Allow: []string{"rm -rf build dist", "rm -rf src/old_module", "mv src source", "mv build /tmp/old-build", "mv Makefile /tmp/Makefile.bak", "for f in logs/*.log; do : > \"$f\"; done", "find . -name '*.pyc' -delete", "git rm -r --cached src/", "rm -rf node_modules", "git rm src/a.go", "rm -rf Pods Podfile.lock", "rm -rf DerivedData artifacts typechain-types", "find src/gen -name '*.go' -delete", "rm -rf build/ install/ log/", "rm -rf Library Temp Obj", "rm -rf Binaries Intermediate DerivedDataCache", "rm -rf bin obj", "rm -rf _build deps"}}
 }
 
 // fileName: a top-level name that reads as one file, not a directory of

@@ -46,6 +46,8 @@ func adminJudge(e *Env, c *Cmd) (string, string, string) {
 	switch {
 	case a.Where == "device":
 		lab = sshLab(e)
+	case a.Kind == "env":
+		lab = false // the environment deleted is the target: a sandbox named dev is still a team's copy of production
 	case a.Where == "shared" || a.Kind == "discard" || a.Kind == "history":
 		// a depot path named dev or test is still the team's history
 		lab = host != "" && callfacts.LabTarget(host, nil)
@@ -92,6 +94,7 @@ func adminJudge(e *Env, c *Cmd) (string, string, string) {
 		"discard": "discards uncommitted work in",
 		"down":    "stops the service for everyone on",
 		"code":    "installs code fetched from an address nobody reviewed on",
+		"env":     "deletes a whole environment (a sandbox org with its data) named",
 	}[a.Kind]
 	if a.Bulk != "" {
 		what += " (many accounts at once: " + a.Bulk + ")"

@@ -143,6 +143,9 @@ func externalPack() Pack {
 	return Pack{Name: "external.systems", Desc: "External systems: cloud deletes, terraform destroy, kubectl delete, helm uninstall, npm unpublish, crontab -r, redis FLUSHALL, iptables -F, systemctl stop/disable", Rules: append([]Rule{
 		cmdRule("external.systems:cloud-delete", Deny, "Deleting cloud resources (aws/gcloud/az/doctl … delete, aws s3 rm/rb)", []string{"aws", "gcloud", "az", "doctl", "gsutil", "linode-cli", "hcloud", "flyctl", "fly", "vercel", "heroku", "oci", "ibmcloud"},
 			func(e *Env, c *Cmd) string {
+				if localEndpoint(e, c) || ephemeralTargets(c) {
+					return "" // LocalStack or an emulator; a CI run's own resource (pack_fp6_testres.go)
+				}
 				for _, p := range cloudWords(c.Pos) {
 					l := strings.ToLower(p)
 					if strings.HasPrefix(l, "delete") || strings.HasPrefix(l, "terminate") || strings.HasPrefix(l, "destroy") || l == "remove" || l == "rb" ||
@@ -169,6 +172,9 @@ func externalPack() Pack {
 			[]string{"terraform plan", "terraform init", "terraform fmt", "pulumi preview"}),
 		cmdRule("external.systems:kubectl-delete", Deny, "kubectl/oc delete, drain", []string{"kubectl", "oc", "k"},
 			func(e *Env, c *Cmd) string {
+				if ephemeralTargets(c) {
+					return "" // a CI run's or a preview's own namespace (pack_fp6_testres.go)
+				}
 				if s := kubeSub(c); s == "delete" || s == "drain" || s == "replace" && c.Has("--force") || s == "scale" && strings.Contains(strings.Join(c.Args, " "), "--replicas=0") || s == "cordon" {
 					return c.Name + " deletes cluster resources: " + c.String()
 				}
@@ -178,7 +184,7 @@ func externalPack() Pack {
 			[]string{"kubectl get pods", "kubectl describe pod x", "kubectl logs web-1", "kubectl apply -f k8s/"}),
 		cmdRule("external.systems:helm-uninstall", Deny, "helm uninstall/delete", []string{"helm"},
 			func(e *Env, c *Cmd) string {
-				if s := sub(c); s == "uninstall" || s == "delete" || s == "del" || s == "un" || s == "rollback" {
+				if s := sub(c); (s == "uninstall" || s == "delete" || s == "del" || s == "un" || s == "rollback") && !ephemeralTargets(c) {
 					return "helm removes a release: " + c.String()
 				}
 				return ""

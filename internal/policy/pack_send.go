@@ -106,8 +106,8 @@ func requestParts(c *Cmd) []reqPart {
 			case a == "-A" || a == "--auth-type" || a == "-o" || a == "--output" || a == "--session" || a == "--verify" || a == "--cert" || a == "--cert-key":
 				i++
 			case strings.HasPrefix(a, "-"):
-			case !seenURL && a != "" && upperWord(a):
-				// the method
+			case !seenURL && a != "" && (upperWord(a) || httpMethods[strings.ToUpper(a)]):
+				// the method (xh and httpie take it in either case: xh post URL)
 			case !seenURL:
 				seenURL = true
 				add("url", a)
@@ -245,21 +245,6 @@ func secretOutput(e *Env) bool {
 	for i := range e.F.Commands {
 		n := e.F.Commands[i].Name
 		if !contains(httpClients, n) && !plainGenerators[n] {
-			return true
-		}
-	}
-	return false
-}
-
-// belongsTo reports whether a secret named name may go to host: this
-// machine, or a host naming the secret's service (an unknown host named
-// by a variable of the same service counts).
-func belongsTo(name, host string) bool {
-	if ownHost(host) {
-		return true
-	}
-	for _, s := range services(name) {
-		if strings.Contains(strings.ToLower(host), s) {
 			return true
 		}
 	}

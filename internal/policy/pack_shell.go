@@ -307,10 +307,10 @@ func gitPack() Pack {
 			Desc: "git clean -f (-d, -x) with uncommitted or untracked files",
 			Match: gitDirtyRule(func(c *Cmd) bool {
 				return sub(c) == "clean" && c.Has("-f", "--force") && !c.Has("-n", "--dry-run") &&
-					!c.Has("-X") && !onlyBuildOutput(c.Pos[1:]) && !onlyScratch(c.Pos[1:]) // -X: only what .gitignore ignores
+					!c.Has("-X") && !onlyBuildOutput(c.Pos[1:]) && !onlyScratch(c.Pos[1:]) && !onlyGenerated(c.Pos[1:]) // -X: only what .gitignore ignores
 			}, "git clean deletes untracked files for good"),
-			Catch: []string{"git clean -fdx", "git clean -fd", "git clean -xfd", "git clean -f", "git clean -fd -- src/"},
-			Allow: []string{"git clean -n", "git clean --dry-run -d", "git clean -fdn", "git status --porcelain", "git clean -fdX", "git clean -fd -- build/ dist/", "git clean -fd -- tmp/ .cache/"},
+			Catch: []string{"git clean -fdx", "git clean -fd", "git clean -xfd", "git clean -f", "git clean -fd -- src/", "git clean -fdx -- Library/", "git clean -fdx -- Saved/ src/"},
+			Allow: []string{"git clean -n", "git clean --dry-run -d", "git clean -fdn", "git status --porcelain", "git clean -fdX", "git clean -fd -- build/ dist/", "git clean -fd -- tmp/ .cache/", "git clean -fdx -- Builds/ Saved/Logs/", "git clean -fdx -- Library/ Temp/", "git clean -fdx -- .godot/"},
 		},
 		{
 			ID: "core.git:checkout-all", Mode: Ask, Tools: shellTools, Cmds: []string{"git"},
@@ -546,34 +546,12 @@ func scriptArgs(c *Cmd) []string {
 // text reversed or transposed (rev, tr) is hidden on purpose instead.
 var encodings = map[string]bool{"base64": true, "base32": true, "xxd": true}
 
-// buildOutput are the directories builds and tools make and remake:
-// deleting them loses nothing a build does not bring back.
-var buildOutput = map[string]bool{"build": true, "dist": true, "out": true, "target": true, "node_modules": true,
-	"coverage": true, ".next": true, ".nuxt": true, "__pycache__": true, ".pytest_cache": true, ".venv": true,
-	".tox": true, ".cache": true, "obj": true, ".gradle": true, ".turbo": true, ".parcel-cache": true,
-	"site": true, "_site": true, "_build": true, // mkdocs, jekyll, sphinx outputs
-	// dependencies a tool installs from its lock or manifest (dbt deps, bower, jspm, terraform init, dart pub get, elm)
-	"dbt_packages": true, "bower_components": true, "jspm_packages": true, ".terraform": true, ".dart_tool": true, "elm-stuff": true,
-	".mypy_cache": true, ".ruff_cache": true, ".svelte-kit": true, ".angular": true, ".eggs": true,
-	// Xcode, CocoaPods, Carthage and SwiftPM outputs, remade by a build or pod install
-	"DerivedData": true, "Pods": true, "Carthage": true, ".build": true, ".swiftpm": true, "xcuserdata": true,
-	// smart-contract toolchains (hardhat, foundry, typechain) compile into these
-	"artifacts": true, "cache": true, "typechain-types": true, "typechain": true, "cache_forge": true,
-	// other toolchains' outputs: zig, cabal, stack, CDK, Serverless, SAM, Expo, Storybook, coverage reports, CLion
-	"zig-cache": true, ".zig-cache": true, "zig-out": true, "dist-newstyle": true, ".stack-work": true, "cdk.out": true,
-	".serverless": true, ".aws-sam": true, ".expo": true, "storybook-static": true, "htmlcov": true, ".nyc_output": true,
-	"cmake-build-debug": true, "cmake-build-release": true, ".output": true, ".docusaurus": true,
-	// bazel's output links (deleting them removes the links, not the cache)
-	"bazel-bin": true, "bazel-out": true, "bazel-testlogs": true,
-	// code generators' output, named as such (buf generate, graphql-codegen, relay)
-	"generated": true, "__generated__": true}
-
 // onlyBuildOutput: paths names at least one path, and every one is a
 // build output directory of the project (build/, ./dist, web/node_modules).
 func onlyBuildOutput(paths []string) bool {
 	for _, p := range paths {
 		p = strings.TrimSuffix(strings.TrimPrefix(p, "./"), "/")
-		if p == "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "..") || strings.HasPrefix(p, "~") || !buildOutput[p[strings.LastIndexByte(p, '/')+1:]] {
+		if p == "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "..") || strings.HasPrefix(p, "~") || !buildOutputName(p[strings.LastIndexByte(p, '/')+1:]) {
 			return false
 		}
 	}

@@ -24,6 +24,13 @@ func rootQuery(c *Cmd) string {
 		}
 	}
 	name, args := callfacts.ProgramName(in[0]), in[1:]
+	if name == "env" {
+		in = envCommand(args) // sudo env VAR=1 git status: env only sets the variables
+		if len(in) == 0 {
+			return ""
+		}
+		name, args = callfacts.ProgramName(in[0]), in[1:]
+	}
 	first := ""
 	for _, a := range args {
 		if !strings.HasPrefix(a, "-") {
@@ -43,6 +50,10 @@ func rootQuery(c *Cmd) string {
 			return ""
 		}
 		return name + " only reads"
+	case "git":
+		if gitReadSub[first] && !has("-c", "--global", "--system") {
+			return "git " + first + " only reads"
+		}
 	case "systemctl":
 		switch first {
 		case "status", "show", "is-active", "is-enabled", "is-failed", "list-units", "list-unit-files", "list-timers", "list-sockets", "cat", "list-dependencies":

@@ -206,7 +206,11 @@ func systemComponent(c *Cmd) bool {
 	return slices.ContainsFunc(c.Args, func(a string) bool { return a == "-Syu" || a == "-Su" || a == "-Syyu" })
 }
 
-var systemComponents = []string{"nvidia-", "cuda-drivers", "linux-image", "linux-headers", "linux-modules", "linux-firmware", "linux-generic", "kernel",
+// NVIDIA's driver packages by name (nvidia-driver-550, nvidia-dkms-535,
+// nvidia-kernel-open, nvidia-utils-550, xserver-xorg-video-nvidia); the
+// user-space toolkits beside the driver (nvidia-container-toolkit,
+// nvidia-cuda-toolkit, nvidia-docker2) install like any tool.
+var systemComponents = []string{"nvidia-driver", "nvidia-dkms", "nvidia-kernel", "nvidia-open", "nvidia-headless", "nvidia-utils", "nvidia-compute-utils", "nvidia-graphics-drivers", "nvidia-linux", "nvidia-lts", "nvidia-fs", "cuda-drivers", "linux-image", "linux-headers", "linux-modules", "linux-firmware", "linux-generic", "kernel",
 	"firmware-", "grub", "shim-signed", "systemd", "libc6", "glibc", "dkms", "xserver-xorg-video-", "amdgpu", "rocm-dkms", "zfs-dkms", "initramfs", "dracut", "mesa-", "xorg-x11-drv-", "bootloader", "kmod-", "akmod-", "broadcom-", "intel-microcode", "amd64-microcode"}
 
 // globalInstallRule: one model over every package manager, from

@@ -11,6 +11,8 @@ import (
 func TestEveryTableLoads(t *testing.T) {
 	for name, load := range map[string]func(){
 		"remoteops.txt":     func() { remoteOps() },
+		"gendirs.txt":       func() { genDirs() },
+		"secrethosts.txt":   func() { secretHosts() },
 		"sqlkinds.txt":      func() { sqlKinds() },
 		"secagents.txt":     func() { secAgents() },
 		"extpublishers.txt": func() { extPublishers() },

@@ -1,0 +1,138 @@
+package policy
+
+import "strings"
+
+// Three kinds of credentialed POST that change nothing others use, read
+// from remoteops.txt: model inference on a model provider's API (the
+// answer is computed for the caller), an RPC-style method that reads
+// (Slack's auth.test, conversations.list), and a call to a service's
+// sandbox (a Mailgun sandbox domain, PayPal's or Plaid's sandbox hosts,
+// SendGrid's sandbox_mode), which delivers nowhere real. The secret's
+// own host is still checked by the send rules (pack_send.go).
+
+// inferenceCall: every URL of r is an inference endpoint of a model
+// provider's host (api-inference-host, api-inference).
+func inferenceCall(r apiCall) bool {
+	if r.method != "POST" || len(r.urls) == 0 {
+		return false
+	}
+	hosts, words := opsList("api-inference-host"), opsList("api-inference")
+	for _, u := range r.urls {
+		if !hostInList(strings.ToLower(urlHost(u)), hosts) {
+			return false
+		}
+		p := urlPath(u)
+		if i := strings.IndexAny(p, "?#"); i >= 0 {
+			p = p[:i]
+		}
+		last := p[strings.LastIndexByte(p, '/')+1:]
+		if _, method, ok := strings.Cut(last, ":"); ok {
+			last = method // Gemini and Vertex: models/x:generateContent
+		}
+		if !words[last] && !words[path2(p)] {
+			return false
+		}
+	}
+	return true
+}
+
+// path2 is the second-to-last element of p ("chat" of /v1/chat/completions
+// is read with its last; "messages" of /v1/messages/count_tokens).
+func path2(p string) string {
+	p = strings.TrimSuffix(p, "/")
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		p = p[:i]
+	}
+	return p[strings.LastIndexByte(p, '/')+1:]
+}
+
+// hostInList: host is one of hosts, or ends with one after "." or "-",
+// or starts with one before ".".
+func hostInList(host string, hosts map[string]bool) bool {
+	if host == "" {
+		return false
+	}
+	for h := range hosts {
+		if host == h || strings.HasSuffix(host, "."+h) || strings.HasSuffix(host, "-"+h) || strings.HasPrefix(host, h+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// rpcRead: every URL of r calls an RPC-style method whose last word only
+// reads (auth.test, users.info, getMe).
+func rpcRead(r apiCall) bool {
+	if r.method != "POST" || len(r.urls) == 0 {
+		return false
+	}
+	read := opsList("api-read-method")
+	for _, u := range r.urls {
+		p := urlPath(u)
+		if i := strings.IndexAny(p, "?#"); i >= 0 {
+			p = p[:i]
+		}
+		last := p[strings.LastIndexByte(p, '/')+1:]
+		if i := strings.LastIndexByte(last, '.'); i >= 0 {
+			last = last[i+1:]
+		} else if !strings.HasPrefix(last, "get") {
+			return false // a plain REST path (/v1/test) is not a method name
+		}
+		if !read[last] {
+			return false
+		}
+	}
+	return true
+}
+
+// testKey finds a test-mode credential on a line: a variable named for
+// tests or a sandbox ($STRIPE_TEST_SECRET_KEY, $PAYPAL_SANDBOX_TOKEN),
+// or a key in a service's documented test form (Stripe's sk_test_,
+// Postmark's POSTMARK_API_TEST token).
+var testKey = re(`\$\{?[A-Z0-9_]*_(?:TEST|SANDBOX)(?:_[A-Z0-9_]*)?\b|\b[sprk]k_test_\w|\bPOSTMARK_API_TEST\b`)
+
+// sandboxCall: the call uses a test-mode credential (testKey), every URL
+// of r goes to a service's sandbox (a host label or a domain in the path
+// starting with "sandbox": api.sandbox.paypal.com, sandbox.plaid.com,
+// api.mailgun.net/v3/sandbox4f2c.mailgun.org), or the body turns the
+// service's sandbox mode on (SendGrid's sandbox_mode).
+func sandboxCall(r apiCall, c *Cmd) bool {
+	if len(r.urls) == 0 {
+		return false
+	}
+	if testKey.MatchString(strings.Join(c.Args, " ")) {
+		return true
+	}
+	b := strings.ToLower(strings.Join(strings.Fields(r.body), ""))
+	if strings.Contains(b, `"sandbox_mode":{"enable":true}`) {
+		return true
+	}
+	for _, u := range r.urls {
+		if !sandboxURL(u) {
+			return false
+		}
+	}
+	return true
+}
+
+// sandboxURL: a host label starts with "sandbox" (api-m.sandbox.paypal.com,
+// sandbox.plaid.com), or a domain named in the path does
+// (/v3/sandbox4f2c.mailgun.org/messages); a repository or file named
+// sandbox-x is not a sandbox.
+func sandboxURL(u string) bool {
+	for _, l := range strings.Split(strings.ToLower(urlHost(u)), ".") {
+		if strings.HasPrefix(l, "sandbox") {
+			return true
+		}
+	}
+	p := strings.ToLower(urlPath(u))
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p = p[:i]
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if strings.Count(seg, ".") >= 2 && strings.HasPrefix(seg, "sandbox") {
+			return true
+		}
+	}
+	return false
+}

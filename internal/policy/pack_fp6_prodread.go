@@ -1,0 +1,114 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
+)
+
+// Reads and snapshots aimed at production are not changes (the lists are
+// data, remoteops.txt): a CLI's bare topic that lists (read-sub: heroku
+// config), a backup or snapshot taken (snapshot-noun with snapshot-make:
+// heroku pg:backups:capture, aws rds create-db-snapshot), a program that
+// only reports run in a production pod or host (exec-read: kubectl exec
+// … -- nvidia-smi), and an SDK one-liner whose calls only read
+// (sdk-read: Pinecone().describe_index('kb-prod')).
+
+// prodReads: c, aimed at production, only reads or takes a snapshot.
+func prodReads(e *Env, c *Cmd) bool {
+	return opsList("read-sub")[c.Name+"/"+strings.ToLower(sub(c))] || snapshotTaken(c) || execReads(e, c) || sdkReads(c)
+}
+
+// snapshotTaken: one of c's first subcommand words names a snapshot or
+// backup and one says it is made, and none destroys or restores.
+func snapshotTaken(c *Cmd) bool {
+	noun, make, destroy := opsList("snapshot-noun"), opsList("snapshot-make"), opsList("destroy-verb")
+	var n, m bool
+	for i, p := range c.Pos {
+		if i == 3 {
+			break
+		}
+		for _, w := range wordsOf(p) {
+			switch {
+			case destroy[w] || w == "restore" || w == "schedule" || w == "unschedule":
+				return false
+			case noun[w]:
+				n = true
+			case make[w]:
+				m = true
+			}
+		}
+	}
+	return n && m
+}
+
+// execReads: c runs commands in a pod, container or host (kubectl exec,
+// docker exec, heroku run, fly ssh console -C) and each one it runs only
+// reports the machine's state.
+func execReads(e *Env, c *Cmd) bool {
+	read, not := opsList("exec-read"), opsList("exec-read-not")
+	inner := 0
+	for i := range e.F.Commands {
+		in := &e.F.Commands[i]
+		ran := false
+		for _, w := range in.Wrappers {
+			if w == c.Name || strings.HasPrefix(w, c.Name+" ") {
+				ran = true
+			}
+		}
+		if !ran {
+			continue
+		}
+		if !read[in.Name] || callfacts.IsShell(in.Name) {
+			return false
+		}
+		for _, f := range in.Flags {
+			if not[in.Name+":"+f] {
+				return false
+			}
+		}
+		inner++
+	}
+	return inner > 0
+}
+
+// sdkCallName finds the methods an interpreter's code calls (.name( ).
+var sdkCallName = re(`\.([A-Za-z_]\w*)\s*\(`)
+
+// sdkReads: c is an interpreter one-liner whose every method call reads
+// (describe_index, list_collections, fetch) or is neutral (connect,
+// close), with at least one read among them.
+func sdkReads(c *Cmd) bool {
+	if c.Payload == "" || !callfacts.IsInterpreter(c.Name) {
+		return false
+	}
+	read, neutral := opsList("sdk-read"), opsList("sdk-neutral")
+	reads := 0
+	for _, m := range sdkCallName.FindAllStringSubmatch(c.Payload, 32) {
+		name := m[1]
+		if name[0] >= 'A' && name[0] <= 'Z' {
+			continue // a constructor: Pinecone(), Index('x')
+		}
+		first := camelFirst(name)
+		switch {
+		case read[first]:
+			reads++
+		case neutral[first] || neutral[name]:
+		default:
+			return false
+		}
+	}
+	return reads > 0
+}
+
+// camelFirst is the first word of a snake_case or camelCase name, lower
+// case (describe_index, describeIndex: describe).
+func camelFirst(name string) string {
+	name = strings.TrimLeft(name, "_")
+	for i := 1; i < len(name); i++ {
+		if name[i] == '_' || name[i] >= 'A' && name[i] <= 'Z' {
+			return strings.ToLower(name[:i])
+		}
+	}
+	return strings.ToLower(name)
+}

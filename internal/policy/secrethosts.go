@@ -1,0 +1,79 @@
+package policy
+
+import (
+	_ "embed"
+	"strings"
+	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
+)
+
+// secretHostsText lists, as data, which domains a credential belongs to
+// by a word of its variable's name (secrethosts.txt): SLACK_BOT_TOKEN
+// may go to slack.com and its subdomains, and nowhere else.
+//
+//go:embed secrethosts.txt
+var secretHostsText string
+
+// secretHost is one line of secrethosts.txt.
+type secretHost struct {
+	domains    []string
+	selfHosted bool // people run it on their own hosts too (github.acme.com)
+}
+
+var secretHosts = sync.OnceValue(func() map[string]secretHost {
+	m := map[string]secretHost{}
+	datatable.Must("secrethosts.txt", secretHostsText, 2, func(l datatable.Line) error {
+		var h secretHost
+		for _, d := range l.Fields[1:] {
+			switch {
+			case d == "self-hosted":
+				h.selfHosted = true
+			case !strings.Contains(d, ".") || strings.ContainsAny(d, "/*:"):
+				return l.Errorf("%q: a domain (slack.com), not a URL or a pattern", d)
+			default:
+				h.domains = append(h.domains, strings.ToLower(d))
+			}
+		}
+		m[strings.ToLower(l.Fields[0])] = h
+		return nil
+	})
+	return m
+})
+
+// belongsTo reports whether a secret named name may go to host: this
+// machine; a domain secrethosts.txt gives a word of its name; or, for a
+// word the table does not list (or a self-hosted service's), a host
+// naming the secret's service (an unknown host named by a variable of
+// the same service counts).
+func belongsTo(name, host string) bool {
+	if ownHost(host) {
+		return true
+	}
+	h := strings.ToLower(host)
+	table := secretHosts()
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == '-' }) {
+		sh, listed := table[w]
+		if listed && !strings.HasPrefix(h, "$") {
+			for _, d := range sh.domains {
+				if h == d || strings.HasSuffix(h, "."+d) {
+					return true
+				}
+			}
+			if !sh.selfHosted {
+				continue
+			}
+		}
+		s, ok := serviceAliases[w]
+		if !ok {
+			if len(w) < 3 || genericWords[w] {
+				continue
+			}
+			s = w
+		}
+		if strings.Contains(h, s) {
+			return true
+		}
+	}
+	return false
+}
