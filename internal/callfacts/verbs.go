@@ -229,3 +229,24 @@ func (c *Cmd) ownTarget(change bool) bool {
 	}
 	return false
 }
+
+// ListsOnly reports whether c only prints: its first word is a read verb
+// of verbs.txt (ufw status, nft list ruleset, fwupdmgr get-devices is
+// not: get-devices is one word) or it is asked only to list (-l, --list
+// with nothing named: auditctl -l). Run as root such a command reads
+// what only root may read; the secret and path rules still judge what
+// it reads. Shells, interpreters and wrappers are not: their words are
+// another command.
+func (c *Cmd) ListsOnly() bool {
+	if IsShell(c.Name) || IsInterpreter(c.Name) || c.Payload != "" {
+		return false
+	}
+	if inner, _, payload := unwrap(c.Name, c.Args); inner != nil || payload != "" {
+		return false
+	}
+	if len(c.Pos) == 0 {
+		return len(c.Args) == 1 && (c.Args[0] == "-l" || c.Args[0] == "--list")
+	}
+	first := strings.ToLower(c.Pos[0])
+	return destroyVerbs().reads[first] && !optionBefore(c.Args, c.Pos[0]) && c.destroyWord() == "" && c.changeWord() == ""
+}

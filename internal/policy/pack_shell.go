@@ -219,8 +219,10 @@ func shellPack() Pack {
 					return c.Name + " runs a command as root: " + c.String()
 				})
 			},
-			Catch: []string{"sudo systemctl restart nginx", "doas reboot", "su -c 'id' root", "bash -c 'sudo ls /root'", "sudo apt-get remove -y nginx"},
-			Allow: []string{"echo sudo", "sudo -l", "sudo -v", "man sudo", "grep sudo /var/log/auth.log", "sudo apt-get install -y jq"},
+			Catch: []string{"sudo systemctl restart nginx", "doas reboot", "su -c 'id' root", "bash -c 'sudo ls /root'", "sudo apt-get remove -y nginx",
+				"sudo nft flush ruleset", "sudo snap remove lxd", "sudo sh -c 'ufw status; ufw disable'", "sudo auditctl -D", "sudo mytool list --purge"},
+			Allow: []string{"echo sudo", "sudo -l", "sudo -v", "man sudo", "grep sudo /var/log/auth.log", "sudo apt-get install -y jq",
+				"sudo nft list ruleset", "sudo snap list", "sudo ufw status verbose", "sudo auditctl -l", "sudo zpool status tank"},
 		},
 		{
 			ID: "core.shell:sudo-install", Mode: Audit, Tools: shellTools, Cmds: []string{"sudo", "doas"},
