@@ -23,21 +23,10 @@ var gendirsText string
 // genEcosystem is one line of gendirs.txt with a marker.
 type genEcosystem struct {
 	name, marker string
-	dirs         map[string]bool
-	prefixes     []string
+	dirs         datatable.Names
 }
 
-func (g genEcosystem) has(name string) bool {
-	if g.dirs[name] {
-		return true
-	}
-	for _, p := range g.prefixes {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
-}
+func (g genEcosystem) has(name string) bool { return g.dirs.Has(name) }
 
 type genTable struct {
 	byName     genEcosystem   // the marker-less lines, merged
@@ -45,21 +34,16 @@ type genTable struct {
 }
 
 var genDirs = sync.OnceValue(func() genTable {
-	t := genTable{byName: genEcosystem{dirs: map[string]bool{}}}
+	var t genTable
 	datatable.Must("gendirs.txt", gendirsText, 3, func(l datatable.Line) error {
 		g := &t.byName
 		if l.Fields[1] != "-" {
-			t.ecosystems = append(t.ecosystems, genEcosystem{name: l.Fields[0], marker: l.Fields[1], dirs: map[string]bool{}})
+			t.ecosystems = append(t.ecosystems, genEcosystem{name: l.Fields[0], marker: l.Fields[1]})
 			g = &t.ecosystems[len(t.ecosystems)-1]
 		}
 		for _, n := range l.Fields[2:] {
-			switch {
-			case strings.HasSuffix(n, "*") && len(n) > 1:
-				g.prefixes = append(g.prefixes, n[:len(n)-1])
-			case strings.ContainsAny(n, "*/"):
-				return l.Errorf("%q: a directory name, with * only at its end", n)
-			default:
-				g.dirs[n] = true
+			if err := g.dirs.Add(n); err != nil {
+				return l.Errorf("%v", err)
 			}
 		}
 		return nil
