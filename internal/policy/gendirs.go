@@ -92,15 +92,14 @@ func markerAt(project, marker string) bool {
 	if !strings.ContainsAny(marker, "*?[") {
 		return fileExists(path.Join(project, marker))
 	}
-	ents, err := os.ReadDir(project)
+	d, err := os.Open(project)
 	if err != nil {
 		return false
 	}
-	for i, e := range ents {
-		if i > 4096 {
-			break // a root this large is not read through for a marker
-		}
-		if ok, _ := path.Match(marker, e.Name()); ok {
+	defer d.Close()
+	names, _ := d.Readdirnames(4096) // a root larger than this is not read through for a marker
+	for _, n := range names {
+		if ok, _ := path.Match(marker, n); ok {
 			return true
 		}
 	}
