@@ -263,6 +263,21 @@ func TestKeeperNeverCreatesAStore(t *testing.T) {
 	}
 }
 
+// A keeper started after warden's home was removed (an uninstall, a
+// test's home cleaned up while a hook's detached keeper was starting)
+// fails and makes nothing: the lock's folder is made only inside a home
+// that exists, so no stray home comes back around a lock file.
+func TestKeeperMakesNoHomeAgain(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "wh")
+	err := Run(context.Background(), Options{DBPath: filepath.Join(home, "warden.db"), LockPath: filepath.Join(home, "locks", "keeper.lock")})
+	if err == nil || !strings.Contains(err.Error(), "keeper lock") {
+		t.Fatalf("Run in a removed home = %v, want an error naming the lock", err)
+	}
+	if _, err := os.Stat(home); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the removed home was made again: stat = %v", err)
+	}
+}
+
 func TestEnsureStartsOnceAndNotBesideAKeeper(t *testing.T) {
 	db, lock := newStore(t)
 	starts := 0

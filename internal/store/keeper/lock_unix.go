@@ -5,6 +5,7 @@ package keeper
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,8 +17,11 @@ import (
 // tryLock takes the keeper lock, or returns ErrRunning. The lock file
 // then holds the pid, and the role after it when there is one (Holder).
 func tryLock(path, role string) (unlock func(), err error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, err
+	// Only the lock's own folder is made: a keeper or daemon starting
+	// after warden's home was removed (an uninstall, a test's home
+	// cleaned up) must not make the home again around a lock file.
+	if err := os.Mkdir(filepath.Dir(path), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("keeper lock %s: %w", path, err)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
