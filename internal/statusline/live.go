@@ -14,9 +14,10 @@ import (
 	"github.com/warden-dev/warden/internal/store/sqlite"
 )
 
-// storeBudget bounds the store access of a render that crossed the
-// threshold (the only render path that touches the store).
-const storeBudget = 300 * time.Millisecond
+// defaultStoreBudget bounds each store access of a render (opening the
+// store, recording the rate limits, claiming the threshold handoff): a
+// status line must not wait on a busy store.
+const defaultStoreBudget = 300 * time.Millisecond
 
 // Live fills opts for a real render for the caller opts.Env (nil: this
 // process): COLUMNS, colours, context.threshold from the caller's user and
@@ -42,11 +43,12 @@ func Live(opts Options) Options {
 	if spawn == nil {
 		spawn = func(env *reqenv.Env, args []string) error { return detach.StartFor(env, "", args...) }
 	}
-	opts.Fire = func(in Input, pct int) { FireHandoff(env, in, pct, spawn) }
+	budget := opts.storeBudget()
+	opts.Fire = func(in Input, pct int) { FireHandoff(env, in, pct, spawn, budget) }
 	opts.Fired = func(in Input) bool { return lifecycle.MarkerFired(p.Home(), in.SessionID) }
 	opts.Pacing = pacingSegment
 	var closeStore func()
-	opts.OpenStore, closeStore = lazyStore(p.DB())
+	opts.OpenStore, closeStore = lazyStore(p.DB(), budget)
 	opts.Done = closeStore
 	return opts
 }
@@ -58,7 +60,7 @@ func openLocal(ctx context.Context, db string) (store.Local, error) { return sql
 
 // lazyStore opens the store db at most once per render, on first use; the
 // second function closes it if it was opened.
-func lazyStore(db string) (func() (StoreReader, bool), func()) {
+func lazyStore(db string, budget time.Duration) (func() (StoreReader, bool), func()) {
 	var st store.Local
 	tried := false
 	closeIt := func() {
@@ -70,7 +72,7 @@ func lazyStore(db string) (func() (StoreReader, bool), func()) {
 	return func() (StoreReader, bool) {
 		if !tried {
 			tried = true
-			ctx, cancel := context.WithTimeout(context.Background(), storeBudget)
+			ctx, cancel := context.WithTimeout(context.Background(), budget)
 			defer cancel()
 			if s, err := openLocal(ctx, db); err == nil {
 				st = s
@@ -87,13 +89,13 @@ func lazyStore(db string) (func() (StoreReader, bool), func()) {
 // set the mark, starts `warden handoff auto` detached (internal/detach: its
 // own session, stdio on /dev/null, reaped when it exits) with the caller's
 // environment and directory.
-func FireHandoff(env *reqenv.Env, in Input, pct int, spawn func(*reqenv.Env, []string) error) {
+func FireHandoff(env *reqenv.Env, in Input, pct int, spawn func(*reqenv.Env, []string) error, budget time.Duration) {
 	p := paths.Of(env.Getenv)
 	project := env.Abs(in.Project())
 	if in.SessionID == "" || project == "" || lifecycle.MarkerFired(p.Home(), in.SessionID) {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), storeBudget)
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
 	st, err := openLocal(ctx, p.DB())
 	if err != nil {

@@ -64,7 +64,7 @@ func recordRateLimits(env *Env, five, seven quota.Window, now time.Time) {
 	if !ok {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), storeBudget)
+	ctx, cancel := context.WithTimeout(context.Background(), env.storeBudget())
 	defer cancel()
 	if pace.RecordStatusline(ctx, st, env.Raw, now) == nil {
 		os.MkdirAll(filepath.Dir(marker), 0o700)

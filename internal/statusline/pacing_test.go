@@ -23,7 +23,7 @@ func TestPaceSegmentAndSnapshot(t *testing.T) {
 		"rate_limits":{"five_hour":{"used_percentage":42,"resets_at":%d},"seven_day":{"used_percentage":61,"resets_at":%d}}}`,
 		t.TempDir(), now.Add(2*time.Hour).Unix(), now.Add(3*24*time.Hour).Unix())
 	var out bytes.Buffer
-	Run(strings.NewReader(payload), &out, Live(Options{Columns: 200, Now: testenv.Now}))
+	Run(strings.NewReader(payload), &out, Live(Options{Columns: 200, Now: testenv.Now, StoreBudget: time.Minute}))
 	if !strings.Contains(out.String(), "5h 42%/") || !strings.Contains(out.String(), "7d 61%/") {
 		t.Fatalf("no pace segment: %q", out.String())
 	}
@@ -41,7 +41,7 @@ func TestPaceSegmentAndSnapshot(t *testing.T) {
 		t.Errorf("cache file: %v", err)
 	}
 	out.Reset()
-	Run(strings.NewReader(`{"model":{"display_name":"Opus"}}`), &out, Live(Options{Columns: 200, Now: testenv.Now}))
+	Run(strings.NewReader(`{"model":{"display_name":"Opus"}}`), &out, Live(Options{Columns: 200, Now: testenv.Now, StoreBudget: time.Minute}))
 	if strings.Contains(out.String(), "5h") {
 		t.Errorf("API-key payload shows a pace segment: %q", out.String())
 	}

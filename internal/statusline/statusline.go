@@ -157,6 +157,18 @@ type Options struct {
 	// stdin that never closes must not hold a render, least of all in the
 	// resident server.
 	ReadTimeout time.Duration
+	// StoreBudget bounds each store access of a render (default 300 ms):
+	// past it the render goes on without the store. Tests that check what
+	// a render writes give a loaded machine more.
+	StoreBudget time.Duration
+}
+
+// storeBudget is o.StoreBudget or the default.
+func (o Options) storeBudget() time.Duration {
+	if o.StoreBudget > 0 {
+		return o.StoreBudget
+	}
+	return defaultStoreBudget
 }
 
 // maxInput bounds the payload read from stdin.
@@ -172,7 +184,7 @@ func Run(stdin io.Reader, stdout io.Writer, opts Options) {
 	in, ok := Decode(raw)
 	var lines []string
 	if ok {
-		env := &Env{In: in, Raw: raw, OpenStore: opts.OpenStore, Caller: opts.Env, Now: opts.Now}
+		env := &Env{In: in, Raw: raw, OpenStore: opts.OpenStore, Caller: opts.Env, Now: opts.Now, StoreBudget: opts.storeBudget()}
 		lines = Layout(Segments(env, opts), opts.Columns, opts.Color)
 	}
 	if len(lines) == 0 {
@@ -259,6 +271,13 @@ type Env struct {
 	Caller *reqenv.Env
 	// Now is Options.Now (nil: time.Now).
 	Now func() time.Time
+	// StoreBudget bounds a segment's store access (Options.StoreBudget).
+	StoreBudget time.Duration
+}
+
+// storeBudget is e.StoreBudget or the default.
+func (e *Env) storeBudget() time.Duration {
+	return Options{StoreBudget: e.StoreBudget}.storeBudget()
 }
 
 // now is the render's clock.
