@@ -87,6 +87,7 @@ func main() {
 	flag.IntVar(&o.pauseRounds, "pause-rounds", 12, "also measure this many hooks each after a pause, once the keeper checkpointed (0: none)")
 	flag.StringVar(&o.pgURL, "pg-url", os.Getenv("WARDEN_BENCH_PG_URL"), "configure this PostgreSQL store ([store] url) in the bench's home: hooks still write locally, the keeper ships; the keeper phase also waits until every row was shipped")
 	flag.Float64Var(&o.maxRatio, "max-ratio-bare", 0, "exit 1 if a warden/bare-go p50 ratio from the Node parent (exec form, store keeper answering) exceeds this at any -node-callers, or the keeper declined a hook; 0 = no check")
+	flag.StringVar(&o.keeperProfile, "keeper-cpuprofile", "", "have the keeper write a CPU profile of its life to this file (WARDEN_KEEPER_CPUPROFILE; the -warden-b keeper's gets \".b\" appended); measure one keeper phase only (-pause-rounds 0 -floor=false -export-rounds 0 -alone=false), as each keeper started later writes the same file")
 	flag.Parse()
 	levels, err := parseLevels(o.parallel)
 	if err == nil {
@@ -131,6 +132,7 @@ type options struct {
 	noUserConfig, floor   bool
 	warden, bare, trueBin string
 	wardenB               string
+	keeperProfile         string
 	rounds, warmup        int
 	alone, held, json     bool
 	post, daemon          bool
@@ -237,6 +239,9 @@ func run(o options) (*Result, error) {
 	}
 	defer os.RemoveAll(tmp)
 	b, err := setup(tmp, o.noUserConfig)
+	if err == nil && o.keeperProfile != "" {
+		b.env = append(b.env, "WARDEN_KEEPER_CPUPROFILE="+o.keeperProfile)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,9 @@ func (b *bench) startOther(o options, dir string) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.keeperProfile != "" {
+		other.env = append(other.env, "WARDEN_KEEPER_CPUPROFILE="+o.keeperProfile+".b")
+	}
 	hook := variant{name: "warden -warden-b", path: o.wardenB, args: []string{"hook", "--harness", "claude"}, warden: true, event: preToolUse}
 	// The first hook creates the store; the next finds no keeper and
 	// starts one, as in the keeper phase.

@@ -35,6 +35,7 @@ func keeperCmd() *cobra.Command {
 			withTimerSlack() // first: it may exec this binary again
 			oneProc()
 			residentGC()
+			defer keeperProfile()()
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 			defer stop()
 			o := keeper.Options{DBPath: paths.DB(), LockPath: paths.KeeperLock(), Idle: idle, Quiet: quiet, Poll: poll}
