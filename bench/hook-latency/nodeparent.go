@@ -165,7 +165,11 @@ func (b *bench) nodePhase(p *nodeParent, o options, n int) (*NodePhase, error) {
 	if b.other != nil {
 		kinds = append(kinds, execFormB)
 	}
-	if n == 1 {
+	if n == 1 && b.other == nil {
+		// Not beside -warden-b: its keeper would serve one hook a round
+		// and this build's two, and each keeper's CPU per hook then
+		// spreads its idle cost (polls, the runtime's monitor thread)
+		// over a different number of hooks.
 		kinds = append(kinds, shellForm)
 	}
 	var otherBefore int
