@@ -25,6 +25,9 @@ import (
 // Listen makes the unix socket at path (0600, in a 0700 directory),
 // replacing a file left there by a dead server. Paths longer than a unix
 // socket address allows are refused: hooks then run in their own process.
+// Closing the listener leaves the file; Shutdown removes it if it is
+// still this server's (a server whose home was removed under it must not
+// take away the socket of the one that started in its place).
 func Listen(path string) (*net.UnixListener, error) {
 	if len(path) > hookwire.MaxSocketPath {
 		return nil, fmt.Errorf("hook socket path %s is longer than a unix socket allows; hooks run in their own process", path)
@@ -37,12 +40,27 @@ func Listen(path string) (*net.UnixListener, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hook socket: %w", err)
 	}
-	ln.SetUnlinkOnClose(true)
+	ln.SetUnlinkOnClose(false)
 	if err := os.Chmod(path, 0o600); err != nil {
+		os.Remove(path)
 		ln.Close()
 		return nil, fmt.Errorf("hook socket: %w", err)
 	}
 	return ln, nil
+}
+
+// removeIfStill returns what removes the socket file at path if it is
+// still the one there now (nil when there is none).
+func removeIfStill(path string) func() {
+	own, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	return func() {
+		if fi, err := os.Stat(path); err == nil && os.SameFile(fi, own) {
+			os.Remove(path)
+		}
+	}
 }
 
 // Serve accepts requests on ln until Shutdown (then it returns
@@ -51,10 +69,14 @@ func (s *Server) Serve(ln *net.UnixListener) error {
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
+		after := removeIfStill(ln.Addr().String())
 		ln.Close()
+		if after != nil {
+			after()
+		}
 		return ErrServerClosed
 	}
-	s.listeners[ln] = struct{}{}
+	s.listeners[ln] = removeIfStill(ln.Addr().String())
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()

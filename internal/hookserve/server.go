@@ -113,7 +113,9 @@ type Server struct {
 	cancelHard context.CancelFunc
 
 	mu        sync.Mutex
-	listeners map[io.Closer]struct{}
+	// listeners are what Serve got, each with what to do once it is
+	// closed (remove its socket file if it is still this server's)
+	listeners map[io.Closer]func()
 	closing   bool
 	active    sync.WaitGroup           // accepted connections being handled
 	recording map[uint64]chan struct{} // hooks answered, their record running; each closed when done (Settle); under mu
@@ -131,7 +133,7 @@ type Server struct {
 // New makes a server; it serves nothing until Serve.
 func New(o Options) *Server {
 	o.defaults()
-	s := &Server{o: o, slots: make(chan struct{}, o.Workers), listeners: map[io.Closer]struct{}{},
+	s := &Server{o: o, slots: make(chan struct{}, o.Workers), listeners: map[io.Closer]func(){},
 		persist: make(chan struct{}, 1), saved: make(chan struct{})}
 	s.hard, s.cancelHard = context.WithCancel(context.Background())
 	s.umask = readUmask()
@@ -153,8 +155,11 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	first := !s.closing
 	s.closing = true
-	for l := range s.listeners {
+	for l, after := range s.listeners {
 		l.Close()
+		if after != nil {
+			after()
+		}
 	}
 	s.mu.Unlock()
 	done := make(chan struct{})

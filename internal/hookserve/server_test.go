@@ -417,3 +417,36 @@ func TestParallelHooksOfOneSession(t *testing.T) {
 		t.Fatalf("session state after %d parallel hooks: %v %v", callers*per, sess, err)
 	}
 }
+
+// A server whose socket was replaced by another's (its warden home was
+// removed under it and a new keeper started there) leaves the new
+// socket when it shuts down; the last one removes its own.
+func TestShutdownLeavesAnotherServersSocket(t *testing.T) {
+	a := newRig(t, Options{})
+	b := New(Options{DBPath: filepath.Join(a.home, "warden.db"), Store: a.st, Log: a.log})
+	ln, err := Listen(a.sock) // replaces a's socket file, as a new keeper's does
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- b.Serve(ln) }()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := a.srv.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c, err := net.Dial("unix", a.sock)
+	if err != nil {
+		t.Fatalf("the new server's socket went with the old server: %v", err)
+	}
+	c.Close()
+	if err := b.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-served; err != ErrServerClosed {
+		t.Errorf("Serve returned %v", err)
+	}
+	if _, err := os.Stat(a.sock); !os.IsNotExist(err) {
+		t.Errorf("the last server left its socket: %v", err)
+	}
+}
