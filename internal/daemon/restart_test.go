@@ -42,18 +42,20 @@ func alive(pid int) bool {
 	return i >= 0 && len(s) > i+2 && s[i+2] != 'Z'
 }
 
-// lastTool is the pid of the tool the newest agent started.
-func (h *home) lastTool() int {
+// tools are the pids of the tools the agents started, oldest first.
+func (h *home) tools() []int {
 	f, err := os.Open(h.log + ".tools")
 	if err != nil {
-		return 0
+		return nil
 	}
 	defer f.Close()
-	pid := 0
+	var pids []int
 	for sc := bufio.NewScanner(f); sc.Scan(); {
-		pid, _ = strconv.Atoi(strings.TrimSpace(sc.Text()))
+		if pid, err := strconv.Atoi(strings.TrimSpace(sc.Text())); err == nil {
+			pids = append(pids, pid)
+		}
 	}
-	return pid
+	return pids
 }
 
 // stopWithTERM sends SIGTERM and waits for d to exit; the error is its
@@ -90,7 +92,7 @@ func TestRestartsHandBackTasksAndEndLeftovers(t *testing.T) {
 	}
 	id := strings.Fields(out)[0]
 	for i := 1; i <= 4; i++ {
-		h.waitFor("agent start "+strconv.Itoa(i), func() bool { return len(h.starts()[id]) == i })
+		h.waitFor("agent start "+strconv.Itoa(i)+" and its tool", func() bool { return len(h.starts()[id]) == i && len(h.tools()) == i })
 		if i == 2 {
 			// A live view open in a browser.
 			st, _ := daemon.ReadState(filepath.Join(h.dir, "run", "serve.json"))
@@ -113,8 +115,10 @@ func TestRestartsHandBackTasksAndEndLeftovers(t *testing.T) {
 		d = h.serve()
 	}
 	h.waitFor("agent start 5", func() bool { return len(h.starts()[id]) == 5 })
-	h.waitFor("its tool logged", func() bool { return h.lastTool() > 0 && len(h.starts()[id]) == 5 })
-	tool := h.lastTool()
+	// the fifth agent's own tool: an agent logs its start before its tool,
+	// so the newest line alone may still be the fourth's (killed with it)
+	h.waitFor("its tool logged", func() bool { return len(h.tools()) == 5 })
+	tool := h.tools()[4]
 	agentPID := h.starts()[id][4]
 
 	d.Process.Signal(syscall.SIGKILL)
