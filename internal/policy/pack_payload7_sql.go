@@ -125,15 +125,16 @@ func carriedTarget(e *Env, c *Cmd, rest []string) (string, string) {
 			}
 		}
 	}
+	sawHost := false
 	for _, w := range words {
 		for _, m := range sqlConnHost.FindAllStringSubmatch(w, -1) {
 			if !localServer(m[1]) && !isLocalEndpoint(m[1]) {
 				return "deny", "the server " + m[1]
 			}
-			dev = true
+			dev, sawHost = true, true
 		}
 	}
-	if h := sqlServer(c); h != "" && !strings.HasPrefix(h, "/") {
+	if h := sqlServer(c); h != "" && !sawHost && !strings.HasPrefix(h, "/") {
 		if !localServer(h) {
 			return "deny", "the server " + h
 		}
