@@ -300,3 +300,31 @@ func sqlDevOnly(e *Env, c *Cmd, text string) bool {
 }
 
 var dropDBName = re(`(?i)^\s*drop\s+database\s+(?:if\s+exists\s+)?["` + "`" + `]?([\w-]+)`)
+
+// sqlSecretRead: a SELECT that reads credentials — a password, secret,
+// token or key column, or a settings table filtered for one.
+var sqlSecretRead = re(`(?is)^\s*(select|copy\s*\(\s*select)\b.*?\b(password|passwd|password_hash|encrypted_password|secret|totp_secret|otp_secret|api_?key|access_token|refresh_token|private_key)\w*\b.*\bfrom\b|^\s*select\b.*\bwhere\b.*\b(i?like)\s+'%?(secret|token|password|key)%?'`)
+
+// sqlSecretReadRule: credentials read out of a database into the
+// conversation, on a server that is not the developer's own dev or test
+// one.
+func sqlSecretReadRule() Rule {
+	return readsOnly(cmdRule("external.systems:sql-reads-secrets", Ask, "A SELECT that reads credentials (password, secret, token or key columns, a settings table filtered for them) out of a database that is not a local dev or test one: they are printed into the conversation", netSQLClients,
+		func(e *Env, c *Cmd) string {
+			if onlyHelp(c) || localTestDB(e.F.Command) || localDevDB(e) {
+				return ""
+			}
+			for _, s := range strings.Split(sqlOf(c), ";") {
+				if sqlSecretRead.MatchString(s) && !sqlDevOnly(e, c, "") {
+					s = strings.TrimSpace(s)
+					if len(s) > 80 {
+						s = s[:80] + "…"
+					}
+					return c.Name + " reads credentials out of the database: " + s
+				}
+			}
+			return ""
+		},
+		[]string{`psql acme_prod -c "SELECT login, password FROM res_users"`, `psql acme_prod -c "SELECT key, value FROM ir_config_parameter WHERE key ILIKE '%secret%'"`, `mysql -h db.example.com shop -e "select email, api_key from users"`},
+		[]string{`psql acme_prod -c "SELECT login FROM res_users"`, `psql -d app_dev -c "SELECT login, password FROM users"`, `psql -h localhost -d app_test -c "select token from sessions"`, `psql acme_prod -c "SELECT count(*) FROM users WHERE password IS NULL"`}))
+}
