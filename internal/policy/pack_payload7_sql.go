@@ -198,7 +198,7 @@ func payloadSQLRules() []Rule {
 			return ""
 		}
 	}
-	trig := On(FactPayload, "sqlite3", "sqlite", "duckdb", "spatialite", "litecli", "ogrinfo", "ogr2ogr", "sqlite-utils").
+	trig := On(0, "sqlite3", "sqlite", "duckdb", "spatialite", "litecli", "ogrinfo", "ogr2ogr", "sqlite-utils").
 		OrText("drop ", "DROP ", "Drop ", "truncate ", "TRUNCATE ", "delete ", "DELETE ", "Delete ", "update ", "UPDATE ", "Update ", "grant ", "GRANT ")
 	return []Rule{
 		{ID: "external.systems:sql-carried", Mode: Deny, Tools: shellTools, On: trig,
