@@ -85,7 +85,7 @@ func miss3SQLRules() []Rule {
 			return c.Name + " runs " + stmt + ": the database's backups are deleted", true
 		}
 		where, named := sqlTarget(e, c, text)
-		if where == "local" && !cloudURL.MatchString(stmt) || where == "" && localTestDB(e.F.Command) {
+		if where == "local" && !cloudURL.MatchString(stmt) || where == "" && (localTestDB(e.F.Command) || sqlDevOnly(e, c, stmt)) {
 			return "", false
 		}
 		if where == "" && cloudConsoles[c.Name] {

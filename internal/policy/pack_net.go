@@ -8,5 +8,5 @@ import "slices"
 // fleets and container runtimes. (Git against remotes joins core.git:
 // gitRemoteRules.)
 func netRules() []Rule {
-	return slices.Concat(netAPIRules(), []Rule{interpAPIRule()}, prodTargetRules(), netSQLRules(), exposureRules(), fleetRules(), shareRules(), []Rule{net2ShipRule(), net2GrantRule(), net2SendRule(), net2DNSRule(), net2DNSSecretRule(), net2PurgeRule(), net2SQLAdminRule(), net2StagedRule(), net2RemoteCopyRule()}, miss3SQLRules(), net2PushRules(), net2SourceRules(), remoteExportRules(), netUploadRules(), net3Rules(), net4ChainRules(), []Rule{net4ClusterSQLRule()}, remote5AdminRules(), []Rule{remote5UploadRule(), remote5FetchToHostRule()})
+	return slices.Concat(netAPIRules(), []Rule{interpAPIRule()}, prodTargetRules(), netSQLRules(), exposureRules(), fleetRules(), shareRules(), []Rule{net2ShipRule(), net2GrantRule(), net2SendRule(), net2DNSRule(), net2DNSSecretRule(), net2PurgeRule(), net2SQLAdminRule(), net2StagedRule(), net2RemoteCopyRule()}, miss3SQLRules(), net2PushRules(), net2SourceRules(), remoteExportRules(), netUploadRules(), net3Rules(), net4ChainRules(), []Rule{net4ClusterSQLRule()}, remote5AdminRules(), []Rule{remote5UploadRule(), remote5FetchToHostRule()}, payloadSQLRules(), consoleRules(), interpFileSendRules(), loaderRules(), appShellRules(), []Rule{sqlSecretReadRule()})
 }

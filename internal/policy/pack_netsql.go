@@ -66,7 +66,7 @@ func sqlRisk(text string) (stmt string, anyHost bool) {
 		switch {
 		case sqlAdmin.MatchString(s) || sqlAnyHost.MatchString(s) && strings.HasPrefix(strings.ToLower(s), "create user"):
 			return s, sqlAnyHost.MatchString(text)
-		case sqlDrops.MatchString(s), sqlChanges.MatchString(s) && everyRow(s):
+		case sqlDrops.MatchString(s), sqlChanges.MatchString(s) && (everyRow(s) || bulkWhere(s)):
 			stmt = s
 		}
 	}
@@ -94,6 +94,9 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 	}
 	if m, _ := prodMarkerOf(e, c); m != "" {
 		return "remote", m
+	}
+	if n := sqlDBName(e, c); n != "" && prodWord.MatchString(n) {
+		return "remote", "the production database " + n // psql acme_prod -c …
 	}
 	for _, w := range c.Wrappers {
 		if strings.HasPrefix(w, "kubectl exec") || strings.HasPrefix(w, "oc exec") || strings.HasPrefix(w, "ssh") {
@@ -151,7 +154,7 @@ func netSQLRules() []Rule {
 			return "deny", c.Name + " creates a login that connects from any host with rights: " + stmt
 		case where == "remote":
 			return "deny", c.Name + " runs " + stmt + " on a server that is not this machine (" + named + ")"
-		case where == "" && !localTestDB(e.F.Command):
+		case where == "" && !localTestDB(e.F.Command) && !sqlDevOnly(e, c, stmt):
 			return "ask", c.Name + " runs " + stmt + " on the server its environment picks"
 		}
 		return "", ""
