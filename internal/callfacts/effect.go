@@ -74,6 +74,11 @@ func effectOf(c *Cmd) (Effect, string) {
 			return EffectWrite, why // the machine's trust store, proxy or antivirus changed
 		}
 	}
+	if IsCloudCLI(c.Name) {
+		if e, why := cloudEffect(c); e != EffectNone {
+			return e, why // an operation's verb (cloudops.txt): stop-instances changes, revoke-… destroys
+		}
+	}
 	if rule := effectRules()[c.Name]; rule != nil && !c.OnlyReports() {
 		if e, why := rule(c); e != EffectNone {
 			return e, why
