@@ -38,7 +38,8 @@ type cloudTable struct {
 	pass, local, localOp, track                  map[string]bool
 	secretVerb, secretNoun, secretOp, secretFlag map[string]bool
 	statusOpt, statusDestroy, fleetOpt, fleetAll map[string]bool
-	keepNoun, keepVerb                           map[string]bool
+	keepNoun, keepVerb, localFlag                map[string]bool
+	localFlags                                   []string
 	secretFlags                                  []string // secretFlag's words, for Has
 }
 
@@ -46,7 +47,7 @@ var cloudTab = sync.OnceValue(func() *cloudTable {
 	t := &cloudTable{style: map[string]string{}, skip: map[string]map[string]bool{}, localIn: map[string]map[string]bool{}, class: map[string]string{}}
 	sets := map[string]*map[string]bool{"pass": &t.pass, "local": &t.local, "local-op": &t.localOp, "track": &t.track,
 		"secret-verb": &t.secretVerb, "secret-noun": &t.secretNoun, "secret-op": &t.secretOp, "secret-flag": &t.secretFlag,
-		"keep-noun": &t.keepNoun, "keep-verb": &t.keepVerb, "status-opt": &t.statusOpt, "status-destroy": &t.statusDestroy, "fleet-opt": &t.fleetOpt, "fleet-all": &t.fleetAll}
+		"local-flag": &t.localFlag, "keep-noun": &t.keepNoun, "keep-verb": &t.keepVerb, "status-opt": &t.statusOpt, "status-destroy": &t.statusDestroy, "fleet-opt": &t.fleetOpt, "fleet-all": &t.fleetAll}
 	for _, m := range sets {
 		*m = map[string]bool{}
 	}
@@ -81,12 +82,15 @@ var cloudTab = sync.OnceValue(func() *cloudTable {
 				(*sets[k])[w] = true
 			}
 		default:
-			return l.Errorf("unknown list %q: want cli, skip, read, change, destroy, pass, local, local-in, local-op, track, secret-verb, secret-noun, secret-op, secret-flag, keep-noun, keep-verb, status-opt, status-destroy, fleet-opt or fleet-all", k)
+			return l.Errorf("unknown list %q: want cli, skip, read, change, destroy, pass, local, local-in, local-op, track, secret-verb, secret-noun, secret-op, secret-flag, local-flag, keep-noun, keep-verb, status-opt, status-destroy, fleet-opt or fleet-all", k)
 		}
 		return nil
 	})
 	for f := range t.secretFlag {
 		t.secretFlags = append(t.secretFlags, f)
+	}
+	for f := range t.localFlag {
+		t.localFlags = append(t.localFlags, f)
 	}
 	return t
 })
@@ -163,6 +167,8 @@ func (c *Cmd) CloudOp() *CloudOp {
 		op.Class = "local" // get-credentials writes the kubeconfig here; it prints nothing
 	case t.secretOp[strings.ToLower(op.Op)] || t.secretVerb[op.Verb] && (t.secretNamed(op) || c.Has(t.secretFlags...)):
 		op.Class = "secret"
+	case c.Has(t.localFlags...):
+		op.Class = "local" // particle flash --usb: a device attached here
 	case t.local[first] || t.localIn[c.Name][first]:
 		op.Class, op.Config = "local", true
 	case op.Class == "change" && t.keepVerb[op.Verb] && slices.ContainsFunc(op.Words, func(w string) bool { return t.keepNoun[w] }):

@@ -163,6 +163,7 @@ func buildEffectRules() map[string]effectRule {
 	m["curl"], m["wget"] = downloadEffect, downloadEffect
 	m["ssh"] = sshEffect
 	m["crontab"], m["at"], m["batch"] = scheduleEffect, scheduleEffect, scheduleEffect
+	m["scrontab"] = scheduleEffect // Slurm's crontab: jobs the cluster runs on a schedule
 	m["warden"], m["pace-maker"] = wardenEffect, wardenEffect
 	// reg add/delete/import, schtasks /create|/delete|/change: the
 	// registry and the scheduled tasks changed (query, export: read)
