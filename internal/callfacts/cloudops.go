@@ -208,6 +208,9 @@ func (t *cloudTable) words(prog string, pos []string) *CloudOp {
 		if i > 5 || strings.ContainsAny(p, "/=@ .:$\"'{[") {
 			break
 		}
+		if w := camelWords(strings.ToUpper(p[:1]) + p[1:]); len(w) > 1 && p[0] >= 'a' && p[0] <= 'z' && t.class[w[0]] != "" {
+			return t.parts(p, w, lowerAll(pos[:i])) // netlify api deleteSite: an operation id, verbNoun
+		}
 		l := strings.ToLower(p)
 		if t.skip[prog][l] {
 			continue // gcloud run services update: run is the group
