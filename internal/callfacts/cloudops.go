@@ -35,7 +35,7 @@ type cloudTable struct {
 	style                                        map[string]string
 	skip, localIn                                map[string]map[string]bool
 	class                                        map[string]string
-	pass, local, localOp, track                  map[string]bool
+	pass, local, localOp, track, readOp          map[string]bool
 	secretVerb, secretNoun, secretOp, secretFlag map[string]bool
 	statusOpt, statusDestroy, fleetOpt, fleetAll map[string]bool
 	keepNoun, keepVerb, localFlag                map[string]bool
@@ -45,7 +45,7 @@ type cloudTable struct {
 
 var cloudTab = sync.OnceValue(func() *cloudTable {
 	t := &cloudTable{style: map[string]string{}, skip: map[string]map[string]bool{}, localIn: map[string]map[string]bool{}, class: map[string]string{}}
-	sets := map[string]*map[string]bool{"pass": &t.pass, "local": &t.local, "local-op": &t.localOp, "track": &t.track,
+	sets := map[string]*map[string]bool{"pass": &t.pass, "local": &t.local, "local-op": &t.localOp, "read-op": &t.readOp, "track": &t.track,
 		"secret-verb": &t.secretVerb, "secret-noun": &t.secretNoun, "secret-op": &t.secretOp, "secret-flag": &t.secretFlag,
 		"local-flag": &t.localFlag, "keep-noun": &t.keepNoun, "keep-verb": &t.keepVerb, "status-opt": &t.statusOpt, "status-destroy": &t.statusDestroy, "fleet-opt": &t.fleetOpt, "fleet-all": &t.fleetAll}
 	for _, m := range sets {
@@ -82,7 +82,7 @@ var cloudTab = sync.OnceValue(func() *cloudTable {
 				(*sets[k])[w] = true
 			}
 		default:
-			return l.Errorf("unknown list %q: want cli, skip, read, change, destroy, pass, local, local-in, local-op, track, secret-verb, secret-noun, secret-op, secret-flag, local-flag, keep-noun, keep-verb, status-opt, status-destroy, fleet-opt or fleet-all", k)
+			return l.Errorf("unknown list %q: want cli, skip, read, change, destroy, pass, local, local-in, local-op, read-op, track, secret-verb, secret-noun, secret-op, secret-flag, local-flag, keep-noun, keep-verb, status-opt, status-destroy, fleet-opt or fleet-all", k)
 		}
 		return nil
 	})
@@ -163,6 +163,8 @@ func (c *Cmd) CloudOp() *CloudOp {
 		return nil
 	}
 	switch {
+	case t.readOp[strings.ToLower(op.Op)]:
+		op.Class = "read" // logs start-query: a query run, nothing changed
 	case t.localOp[strings.ToLower(op.Op)]:
 		op.Class = "local" // get-credentials writes the kubeconfig here; it prints nothing
 	case t.secretOp[strings.ToLower(op.Op)] || t.secretVerb[op.Verb] && (t.secretNamed(op) || c.Has(t.secretFlags...)):
