@@ -183,7 +183,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				n.command(ex, false, nil, depth, w, upstream)
 			}
 			return
-		case name == "crontab" && !c.Has("-l", "-r", "-e"):
+		case (name == "crontab" || name == "scrontab") && !c.Has("-l", "-r", "-e"): // scrontab: Slurm's crontab, run on the cluster
 			tab := stdin
 			if len(c.Pos) > 0 && c.Pos[0] != "-" {
 				if t, ok := n.files[NormPath(c.Pos[0], n.cwd, n.home)]; ok {

@@ -74,6 +74,11 @@ func effectOf(c *Cmd) (Effect, string) {
 			return EffectWrite, why // the machine's trust store, proxy or antivirus changed
 		}
 	}
+	if IsCloudCLI(c.Name) {
+		if e, why := cloudEffect(c); e != EffectNone {
+			return e, why // an operation's verb (cloudops.txt): stop-instances changes, revoke-… destroys
+		}
+	}
 	if rule := effectRules()[c.Name]; rule != nil && !c.OnlyReports() {
 		if e, why := rule(c); e != EffectNone {
 			return e, why
@@ -158,6 +163,7 @@ func buildEffectRules() map[string]effectRule {
 	m["curl"], m["wget"] = downloadEffect, downloadEffect
 	m["ssh"] = sshEffect
 	m["crontab"], m["at"], m["batch"] = scheduleEffect, scheduleEffect, scheduleEffect
+	m["scrontab"] = scheduleEffect // Slurm's crontab: jobs the cluster runs on a schedule
 	m["warden"], m["pace-maker"] = wardenEffect, wardenEffect
 	// reg add/delete/import, schtasks /create|/delete|/change: the
 	// registry and the scheduled tasks changed (query, export: read)

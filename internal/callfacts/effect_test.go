@@ -28,7 +28,7 @@ func TestEffects(t *testing.T) {
 		{"kubectl get pods", ""},
 		{"docker volume rm data", "docker:write"},
 		{"docker ps -a", ""},
-		{"aws ec2 terminate-instances --instance-ids i-1", "aws:write"},
+		{"aws ec2 terminate-instances --instance-ids i-1", "aws:delete"}, // a destroy verb of cloudops.txt
 		{"aws s3 ls", ""},
 		{"wipefs -n /dev/sdb", ""},
 		{"fdisk -l", ""},

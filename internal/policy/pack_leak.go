@@ -55,6 +55,9 @@ func secretName(v string) bool {
 // echo $GITHUB_TOKEN, printenv AWS_SECRET_ACCESS_KEY, gh auth token,
 // security find-generic-password -w, gpg --export-secret-keys.
 func printsSecret(c *Cmd) string {
+	if callfacts.IsCloudCLI(c.Name) && narrowedOutput(c) {
+		return "" // az keyvault secret show --query attributes.expires: only the fields named are printed
+	}
 	if s := revealsSecret(c); s != "" {
 		return s // pulumi --show-secrets, doppler secrets download --no-file (pack_fp2_kinds.go)
 	}
@@ -216,6 +219,9 @@ func printsToken(c *Cmd) string {
 	}
 	if c.Name == "az" && s0 == "keyvault" && s1 == "secret" && c.Sub(2) == "show" {
 		return "an Azure Key Vault secret"
+	}
+	if op := c.CloudOp(); op != nil && op.Class == "secret" {
+		return "a credential printed by " + c.Name + " " + op.Op // a verb-noun operation that prints one (callfacts/cloudops.txt)
 	}
 	return ""
 }

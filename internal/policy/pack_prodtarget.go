@@ -95,6 +95,9 @@ func prodMarkerOf(e *Env, c *Cmd) (why string, hosted bool) {
 // can-i delete pods asks a question, heroku pg:reset destroys.
 func prodAction(e *Env, c *Cmd) string {
 	destroy, export, read, local := opsList("destroy-verb"), opsList("export-verb"), opsList("read-verb"), opsList("local-verb")
+	if op := c.CloudOp(); op != nil && (op.Class == "local" && !op.Config || op.Class == "read" && !export[op.Verb]) {
+		return op.Class // a cloud CLI's read or its own login (what-if, update-kubeconfig: callfacts/cloudops.txt)
+	}
 	if (c.Name == "kcat" || c.Name == "kafkacat") && !c.Has("-P") {
 		return "read" // -C consumes, -L lists: only -P produces
 	}

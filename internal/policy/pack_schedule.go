@@ -13,7 +13,7 @@ import (
 // judged by the other rules; these add that it persists.
 func scheduleRules() []Rule {
 	return []Rule{
-		localRule("core.local:crontab-replace", Ask, "Replacing the user's whole crontab with a table the line feeds it (echo … | crontab -, crontab /tmp/x): the jobs persist after the session, and every job the user had is gone unless the line keeps them (crontab -l; …) | crontab -", []string{"crontab"},
+		localRule("core.local:crontab-replace", Ask, "Replacing the user's whole crontab with a table the line feeds it (echo … | crontab -, crontab /tmp/x): the jobs persist after the session, and every job the user had is gone unless the line keeps them (crontab -l; …) | crontab -", []string{"crontab", "scrontab"},
 			func(e *Env, c *Cmd) string {
 				if src := crontabFed(e, c); src != "" {
 					return "crontab installs a table from " + src + ": jobs that keep running after the session"
@@ -22,7 +22,7 @@ func scheduleRules() []Rule {
 			},
 			[]string{"echo '0 3 * * * /usr/local/bin/backup.sh' | crontab -", "crontab /tmp/cron.txt", "(crontab -l; echo '*/5 * * * * /usr/bin/true') | crontab -", "printf '0 * * * * /usr/sbin/logrotate\\n' | crontab -"},
 			[]string{"crontab -l", "crontab -l | grep backup", "crontab deploy/crontab.txt", "crontab -e"}),
-		localRule("core.local:crontab-plant", Deny, "A crontab the line feeds whose jobs run code the agent can write (a script in the project, home or a scratch directory), start at every boot (@reboot), or cannot be read: code set to run unattended, again and again", []string{"crontab"},
+		localRule("core.local:crontab-plant", Deny, "A crontab the line feeds whose jobs run code the agent can write (a script in the project, home or a scratch directory), start at every boot (@reboot), or cannot be read: code set to run unattended, again and again", []string{"crontab", "scrontab"},
 			func(e *Env, c *Cmd) string {
 				if crontabFed(e, c) == "" {
 					return ""
