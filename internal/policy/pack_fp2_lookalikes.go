@@ -207,30 +207,44 @@ var (
 	// myapp_development, test_app)
 	devDBName = re(`(?i)^(?:[\w-]*[_-](?:dev|development|test|testing|local)|(?:dev|test)_[\w-]*)$`)
 	// the database a client or a URL names
-	dbOpt = re(`(?:^|\s)(?:-d|--dbname|--database|-D)[\s=]['"]?([\w-]+)|\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?)://[^\s/'"]*/([\w-]+)|\bdropdb\s+(?:-\S+\s+)*['"]?([\w-]+)`)
+	dbOpt = re(`(?:^|\s)(?:-d|--dbname|--database|-D)[\s=]['"]?([\w-]+)|\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?)://[^\s/'"]*/([\w-]+)|\bdropdb\s+(?:-\S+\s+)*['"]?([\w-]+)|(?i:\b(?:Database|Initial Catalog)=|\bDROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?)["'\[]?([\w-]+)`)
 )
 
 // localDevDB: the line's database clients reach a server on this machine
-// (a localhost URL or host, or a client run inside a local container with
-// docker/podman/nerdctl exec), every database it names is a development
+// (a localhost URL or host, no server named at all, or a client run inside
+// a local container with docker/podman/nerdctl exec), every database it
+// names (an option, a URL, psql's or mysql's operand, a connection
+// string's Database=, the name DROP DATABASE drops) is a development
 // or test one, and nothing names production: the developer's own data.
-func localDevDB(e *Env) bool {
+func localDevDB(e *Env) bool { return localDevDBFor(e, false) }
+
+// localDevDBFor is localDevDB; with drop (DROP, TRUNCATE, dropdb), a
+// line that names no server needs test databases: a dev database may hold
+// the developer's hand-made state, and the socket's server is not shown.
+func localDevDBFor(e *Env, drop bool) bool {
 	line := e.F.Command
 	if prodMarker.MatchString(line) {
 		return false
 	}
 	names := dbOpt.FindAllStringSubmatch(line, -1)
-	if len(names) == 0 {
-		return false
-	}
+	tests := true
 	for _, m := range names {
-		n := m[1] + m[2] + m[3]
-		if !devDBName.MatchString(n) {
+		n := m[1] + m[2] + m[3] + m[4]
+		if !devDBName.MatchString(n) && !devName(n) {
 			return false
 		}
+		tests = tests && testName(n)
+	}
+	n, ok, t := positionalDBs(e)
+	tests = tests && t
+	if !ok || len(names)+n == 0 || connStringElsewhere(line) {
+		return false
 	}
 	if localHostRef.MatchString(line) && !hostElsewhere(line) {
 		return true
+	}
+	if !namesDBHost.MatchString(line) && !strings.Contains(line, "PGHOST") && !strings.Contains(line, "MYSQL_HOST") && runsHere(e) && (tests || !drop) {
+		return true // no server named: the client connects to this machine's socket (dropdb acme_test_0615, psql -d dev_acme)
 	}
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
