@@ -27,6 +27,7 @@ func TestEveryTableLoads(t *testing.T) {
 		"appsecrets.txt":   func() { appSecrets() },
 		"dumps.txt":        func() { dumpRules() },
 		"scratchdirs.txt":  func() { scratchDirTable() },
+		"previews.txt":     func() { previewRules() },
 	} {
 		func() {
 			defer func() {
