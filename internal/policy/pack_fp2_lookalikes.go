@@ -56,7 +56,7 @@ func rootReportsOnly(e *Env, c *Cmd) bool {
 		len(in.Pos) > 0 && !callfacts.IsShell(in.Name) && !callfacts.IsInterpreter(in.Name) {
 		return true // a command with its arguments as a service account; not its interactive shell (sudo -u postgres psql)
 	}
-	if in.OnlyReports() || in.OnlyKeeps() || onlyHelp(in) || in.ListsOnly() || rootProjectWork(e, in) || rootLabWork(e, in) || rootTempWork(e, in) {
+	if in.OnlyReports() || in.OnlyKeeps() || onlyHelp(in) || in.ListsOnly() || rootProjectWork(e, in) || rootLabWork(e, in) || rootTempWork(e, in) || rootObserverWork(e, in) || rootOwnFiles(e, in) {
 		return true
 	}
 	return in.Name == "chroot" && len(in.Pos) > 1 && buildRoot(in.Pos[0]) && buildCmds[callfacts.ProgramName(in.Pos[1])] ||
