@@ -125,7 +125,11 @@ func reducedOutput(e *Env, via string) bool {
 
 // reducedDownstream: a later stage of command i's pipe reduces what it
 // prints, and no stage before that copies it aside (tee).
-func reducedDownstream(e *Env, i int) bool {
+func reducedDownstream(e *Env, i int) bool { return downstreamDoes(e, i, reducer) }
+
+// downstreamDoes: a later stage of command i's pipe satisfies does, and
+// no stage before it copies the output aside (tee).
+func downstreamDoes(e *Env, i int, does func(*Cmd) bool) bool {
 	c := &e.F.Commands[i]
 	n := len(c.Upstream)
 	for j := i + 1; j < len(e.F.Commands); j++ {
@@ -139,7 +143,7 @@ func reducedDownstream(e *Env, i int) bool {
 		if d.Name == "tee" {
 			return false
 		}
-		if reducer(d) {
+		if does(d) {
 			return true
 		}
 	}
@@ -406,6 +410,15 @@ var mirrorName = re(`(?i)mirror|backup|copy|cache|snapshot|download|export|dump|
 // that cannot reach past the first "=" (grep -o '^[A-Z_]*=' .env,
 // grep -oE '^[^=]+'): it prints the variables' names, never their values.
 // A wildcard (., \S, \w, another negated class) could run into the value.
+var (
+	// a bracket class of name characters only (letters, digits, _ . -)
+	nameClass = re(`\[(?:[A-Za-z0-9_.-]|[A-Za-z0-9]-[A-Za-z0-9])+\][*+?]?`)
+	// a group of plain words, one of which the name holds
+	wordAlts = re(`\((?:\?:)?[A-Za-z0-9_]+(?:\|[A-Za-z0-9_]+)+\)`)
+	// an element's key, name or id attribute up to its closing quote
+	attrNameOnly = re(`(?i)\b(?:key|name|id)=(?:"\[\^"\]\*"|'\[\^'\]\*')$`)
+)
+
 func namesOnlyMatch(c *Cmd) bool {
 	if !c.Has("-o", "--only-matching") && !hasShortFlag(c, 'o') {
 		return false
@@ -414,7 +427,12 @@ func namesOnlyMatch(c *Cmd) bool {
 	if pat == "" && len(c.Pos) > 0 {
 		pat = c.Pos[0]
 	}
+	if attrNameOnly.MatchString(pat) {
+		return true // <add key="[^"]*": an XML element's key attribute, the match ends at its closing quote
+	}
 	pat = strings.ReplaceAll(pat, "[^=]", "N") // a run of anything but "=": the name
+	pat = nameClass.ReplaceAllString(pat, "N") // [A-Za-z_.]: letters of a name, no "=" or ":"
+	pat = wordAlts.ReplaceAllString(pat, "N")  // (PASSWORD|password): words the name holds
 	if !strings.HasPrefix(pat, "^") || strings.ContainsAny(pat, ".|") || strings.Contains(pat, `\S`) || strings.Contains(pat, `\w`) || strings.Contains(pat, "[^") {
 		return false
 	}

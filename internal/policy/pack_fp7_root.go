@@ -103,3 +103,51 @@ func smallOwnRange(t string) bool {
 	}
 	return ownHost(t) && !strings.HasPrefix(t, "$")
 }
+
+// registryOptions name where a package manager pushes.
+var registryOptions = []string{"--source", "-s", "--registry", "--repository-url", "--index-url", "--publish-url"}
+
+// localRegistry: every registry c names is a folder on this machine
+// (--source ./local-feed, --registry file:///tmp/reg,
+// -DaltDeploymentRepository=local::file:./repo): what it pushes stays
+// here.
+func localRegistry(c *Cmd) bool {
+	n := 0
+	for _, o := range registryOptions {
+		if v := optValue(c, o); v != "" {
+			if !localFolder(v) {
+				return false
+			}
+			n++
+		}
+	}
+	for _, a := range c.Args {
+		if v, ok := strings.CutPrefix(a, "-DaltDeploymentRepository="); ok {
+			if i := strings.Index(v, "::"); i >= 0 {
+				v = v[i+2:]
+				if j := strings.Index(v, "::"); j >= 0 {
+					v = v[j+2:]
+				}
+			}
+			if !localFolder(v) {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
+// localFolder: a path, a file: URL or a URL on this machine, not a
+// registry's name or address elsewhere.
+func localFolder(v string) bool {
+	v = strings.Trim(v, `"'`)
+	if rest, ok := strings.CutPrefix(v, "file:"); ok {
+		v = strings.TrimPrefix(rest, "//")
+		return v != ""
+	}
+	if strings.Contains(v, "://") {
+		return isLocalEndpoint(v) // a registry on this machine (verdaccio on localhost:4873)
+	}
+	return strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~/") || v == "."
+}
