@@ -25,8 +25,7 @@ func previewForm(c *Cmd) bool {
 			continue
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		key := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(name))
-		if !previewOptions[key] {
+		if !previewOption(name) {
 			continue
 		}
 		if !hasVal && i+1 < len(c.Args) {
@@ -49,4 +48,28 @@ func previewForm(c *Cmd) bool {
 		}
 	}
 	return false
+}
+
+// previewOption: name, without dashes and underscores and in lower case
+// (dry_run, dryRun, DryRun: dryrun), is one of previewOptions. It is
+// read for every option of every command, so it does not allocate: a
+// map lookup of string(bytes) copies nothing.
+func previewOption(name string) bool {
+	if len(name) < 4 || len(name) > 16 {
+		return false
+	}
+	var b [16]byte
+	n := 0
+	for i := 0; i < len(name); i++ {
+		ch := name[i]
+		switch {
+		case ch == '-' || ch == '_':
+			continue
+		case ch >= 'A' && ch <= 'Z':
+			ch += 'a' - 'A'
+		}
+		b[n] = ch
+		n++
+	}
+	return previewOptions[string(b[:n])]
 }

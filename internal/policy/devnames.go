@@ -108,6 +108,9 @@ func inDevContainer(e *Env, c *Cmd) bool {
 // FIREBASE_AUTH_EMULATOR_HOST, STORAGE_EMULATOR_HOST): what the command
 // deletes is the emulator's data.
 func emulatorEnv(line string) bool {
+	if !strings.Contains(line, "EMULATOR_HOST=") {
+		return false
+	}
 	ms := emulatorVar.FindAllStringSubmatch(line, -1)
 	for _, m := range ms {
 		if h := strings.Trim(m[1], `"'`); !callfacts.ThisMachine(h) && !isLocalEndpoint(h) {

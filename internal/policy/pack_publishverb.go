@@ -24,7 +24,7 @@ func publishVerbRule() Rule {
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if localPublish[c.Name] || patternFilters[c.Name] || c.DryRun() || onlyHelp(c) || c.Has("--help", "-h") || localRegistry(c) {
+				if localPublish[c.Name] || patternFilters[c.Name] || c.DryRun() || onlyHelp(c) || c.Has("--help", "-h") {
 					continue // grep -i publish: a pattern, not a verb
 				}
 			words:
@@ -46,7 +46,7 @@ func publishVerbRule() Rule {
 					switch {
 					case l == "run" || l == "run-script" || l == "exec":
 						break words // a script of that name: the runners' reading judges it
-					case l == "publish" || strings.HasSuffix(l, ".publish") || strings.HasSuffix(l, ":publish"):
+					case (l == "publish" || strings.HasSuffix(l, ".publish") || strings.HasSuffix(l, ":publish")) && !localRegistry(c):
 						return c.Name + " " + w + " publishes where others take it: " + c.String()
 					case l == "trunk" && next == "push", l == "upload" && uploaders[c.Name], l == "owner" && next == "add", l == "access" && (next == "public" || next == "set"):
 						return c.Name + " " + w + " " + next + " changes what a registry serves to others: " + c.String()
