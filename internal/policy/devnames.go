@@ -212,3 +212,16 @@ func connStringElsewhere(line string) bool {
 }
 
 var connServer = re(`(?i)\b(?:Server|Data Source|Host|Address|Addr)=([^;"'\s]+)`)
+
+// lineWithPayloads is the line with the text its shells and interpreters
+// are given (a decoded base64 payload piped to sh, bash -c '…'): the
+// names a database rule reads may be there only.
+func lineWithPayloads(e *Env) string {
+	line := e.F.Command
+	for i := range e.F.Commands {
+		if p := e.F.Commands[i].Payload; p != "" && !strings.Contains(line, p) {
+			line += "\n" + p
+		}
+	}
+	return line
+}

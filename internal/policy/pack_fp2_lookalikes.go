@@ -226,7 +226,7 @@ func localDevDB(e *Env) bool { return localDevDBFor(e, false) }
 // line that names no server needs test databases: a dev database may hold
 // the developer's hand-made state, and the socket's server is not shown.
 func localDevDBFor(e *Env, drop bool) bool {
-	line := e.F.Command
+	line := lineWithPayloads(e)
 	if prodMarker.MatchString(line) {
 		return false
 	}
