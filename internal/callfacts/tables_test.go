@@ -28,6 +28,7 @@ func TestEveryTableLoads(t *testing.T) {
 		"dumps.txt":        func() { dumpRules() },
 		"scratchdirs.txt":  func() { scratchDirTable() },
 		"cloudops.txt":     func() { cloudTab() },
+		"previews.txt":     func() { previewRules() },
 	} {
 		func() {
 			defer func() {

@@ -45,6 +45,11 @@ type toolSpec struct {
 	out, into, when, program []string
 	// empties: the directory it empties before writing into it
 	empties *emptier
+	// observes: it only watches (captures packets, scans, takes an
+	// inventory): run as root, its one write is its out= file; the
+	// listed options make it do more (tcpdump -z runs a command)
+	observes    bool
+	observesNot []string
 }
 
 // sourceRemover: with one of flags the program deletes its sources after
@@ -160,6 +165,11 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 				s.all = strings.Split(v, ",")
 			case "system":
 				s.system = true
+			case "observes":
+				s.observes = true
+				if v != "" {
+					s.observesNot = strings.Split(v, ",")
+				}
 			case "out":
 				s.out = strings.Split(v, ",")
 			case "into":

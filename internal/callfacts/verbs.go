@@ -250,3 +250,7 @@ func (c *Cmd) ListsOnly() bool {
 	first := strings.ToLower(c.Pos[0])
 	return destroyVerbs().reads[first] && !optionBefore(c.Args, c.Pos[0]) && c.destroyWord() == "" && c.changeWord() == ""
 }
+
+// ReadWord reports whether w is a word that lists or shows (verbs.txt
+// reads: list, show, search, tasks): a verb after it is what is listed.
+func ReadWord(w string) bool { return destroyVerbs().reads[strings.ToLower(w)] }

@@ -93,7 +93,7 @@ func ZoneOf(p, home, project string) Zone {
 	switch {
 	case p == "":
 		return ZoneUnknown
-	case strings.ContainsAny(p, "$`"):
+	case strings.ContainsAny(p, "$`") && !UserScratch(p, home):
 		return unknownZone(p)
 	case agentWorktree(project, home) && within(p, project):
 		// A task's agent works in a worktree warden keeps under its own
@@ -109,7 +109,7 @@ func ZoneOf(p, home, project string) Zone {
 		return projectZone(p, project)
 	case home != "" && home != "/" && within(p, home):
 		return homeZone(p, home)
-	case withinAny(p, "", tempDirs):
+	case withinAny(p, "", tempDirs) || UserScratch(p, home):
 		return ZoneTemp
 	case p == "/" || strings.HasPrefix(p, "/*") || withinAny(p, "", systemDirs):
 		return ZoneSystem

@@ -117,6 +117,9 @@ func isLocalEndpoint(v string) bool {
 func wipesWhole(c *Cmd) bool {
 	for _, a := range c.Args {
 		l := strings.ToLower(a)
+		if strings.Contains(l, "*") && devName(l[strings.LastIndexByte(l, '/')+1:]) {
+			continue // test-detections-*, scratch-*: the test or scratch indexes, not the store
+		}
 		if l == "flushall" || strings.Contains(l, "/_all") || strings.Contains(l, "*") || l == "--all" || l == "--all-namespaces" || l == "-a" && c.Name == "kubectl" {
 			return true
 		}

@@ -71,7 +71,7 @@ func dataDestroyRule() []Rule {
 			if prodMarker.MatchString(line) {
 				return why + " (production)", true
 			}
-			if localMarker.MatchString(line) || selfGuarded(name, line) {
+			if localMarker.MatchString(line) || selfGuarded(name, line) || localDevDB(e) {
 				continue
 			}
 			return why, false

@@ -19,7 +19,7 @@ func deployRule() Rule {
 			if onlyHelp(c) || c.Has("--check", "-C", "--dry-run", "--diff", "--syntax-check", "--list-hosts", "--list-tasks", "--list-tags") && c.Name == "ansible-playbook" {
 				return ""
 			}
-			if dry := strings.Join(c.Flags, " "); strings.Contains(dry, "--dry-run") || strings.Contains(dry, "--preview") {
+			if dry := strings.Join(c.Flags, " "); strings.Contains(dry, "--dry-run") || strings.Contains(dry, "--preview") || c.DryRun() || c.PreviewDeploy() {
 				return ""
 			}
 			s := fannedSub(c)
@@ -58,9 +58,10 @@ func deployRule() Rule {
 			return ""
 		},
 		[]string{"terraform apply -auto-approve", "pulumi up --yes", "kubectl apply -f k8s/", "helm upgrade --install app ./chart -n staging", "kubectl config delete-context prod", "kubectl scale deploy/api --replicas=3",
-			"kubectl rollout restart deploy/api", "cdk deploy --all", "fly deploy", "firebase deploy --only hosting", "sam deploy --no-confirm-changeset", "ansible-playbook -i prod site.yml", "gcloud run deploy api --source ."},
+			"kubectl rollout restart deploy/api", "cdk deploy --all", "fly deploy", "firebase deploy --only hosting", "sam deploy --no-confirm-changeset", "ansible-playbook -i prod site.yml", "gcloud run deploy api --source .", "netlify deploy --prod --dir=public", "vercel deploy --prebuilt --prod"},
 		[]string{"terraform plan", "terraform init", "terraform validate", "pulumi preview", "kubectl get pods", "kubectl diff -f k8s/", "helm template ./chart", "helm lint ./chart", "cdk synth", "cdk diff",
-			"sam build", "ansible-playbook --check site.yml", "ansible-playbook site.yml --syntax-check", "ansible-playbook -i prod site.yml --list-hosts", "kubectl apply --dry-run=client -f k8s/", "gcloud run services list", "kubectl rollout status deploy/api", "kubectl apply -f k8s/ --context kind-dev"})
+			"sam build", "ansible-playbook --check site.yml", "ansible-playbook site.yml --syntax-check", "ansible-playbook -i prod site.yml --list-hosts", "kubectl apply --dry-run=client -f k8s/", "gcloud run services list", "kubectl rollout status deploy/api", "kubectl apply -f k8s/ --context kind-dev",
+			"netlify deploy --dir=public --alias pr-412", "vercel deploy --prebuilt", "gcloud app deploy --no-promote --version pr-12", "az deployment group what-if -g rg-prod --template-file main.bicep"})
 }
 
 // deployWords are each tool's subcommands that change a running

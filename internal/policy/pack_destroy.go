@@ -358,7 +358,7 @@ func scratchOnly(e *Env, c *Cmd) bool {
 		return false
 	}
 	for _, p := range c.Pos {
-		if callfacts.UnknownValue(p) || !tempDir(e.abs(c, p)) && !callfacts.RemoteScratch(c, e.abs(c, p), e.F.Home) {
+		if a := e.abs(c, p); !callfacts.UserScratch(a, e.F.Home) && (callfacts.UnknownValue(p) || !tempDir(a) && !callfacts.RemoteScratch(c, a, e.F.Home)) {
 			return false
 		}
 	}
@@ -368,7 +368,7 @@ func scratchOnly(e *Env, c *Cmd) bool {
 // outside reports whether p is a file outside the project, the home
 // directory's own scratch and the temp and device directories.
 func outside(e *Env, p string) bool {
-	return !under(p, e.F.Project) && !tempDir(p) && !strings.HasPrefix(p, "/dev/") && !strings.HasPrefix(p, "/proc/")
+	return !under(p, e.F.Project) && !tempDir(p) && !callfacts.UserScratch(p, e.F.Home) && !strings.HasPrefix(p, "/dev/") && !strings.HasPrefix(p, "/proc/")
 }
 
 // regularFiles reports whether every one of args is a file in the project

@@ -56,7 +56,7 @@ func rootReportsOnly(e *Env, c *Cmd) bool {
 		len(in.Pos) > 0 && !callfacts.IsShell(in.Name) && !callfacts.IsInterpreter(in.Name) {
 		return true // a command with its arguments as a service account; not its interactive shell (sudo -u postgres psql)
 	}
-	if in.OnlyReports() || in.OnlyKeeps() || onlyHelp(in) || in.ListsOnly() || rootProjectWork(e, in) || rootLabWork(e, in) || rootTempWork(e, in) {
+	if in.OnlyReports() || in.OnlyKeeps() || onlyHelp(in) || in.ListsOnly() || rootProjectWork(e, in) || rootLabWork(e, in) || rootTempWork(e, in) || rootObserverWork(e, in) || rootOwnFiles(e, in) {
 		return true
 	}
 	return in.Name == "chroot" && len(in.Pos) > 1 && buildRoot(in.Pos[0]) && buildCmds[callfacts.ProgramName(in.Pos[1])] ||
@@ -125,7 +125,11 @@ func reducedOutput(e *Env, via string) bool {
 
 // reducedDownstream: a later stage of command i's pipe reduces what it
 // prints, and no stage before that copies it aside (tee).
-func reducedDownstream(e *Env, i int) bool {
+func reducedDownstream(e *Env, i int) bool { return downstreamDoes(e, i, reducer) }
+
+// downstreamDoes: a later stage of command i's pipe satisfies does, and
+// no stage before it copies the output aside (tee).
+func downstreamDoes(e *Env, i int, does func(*Cmd) bool) bool {
 	c := &e.F.Commands[i]
 	n := len(c.Upstream)
 	for j := i + 1; j < len(e.F.Commands); j++ {
@@ -139,7 +143,7 @@ func reducedDownstream(e *Env, i int) bool {
 		if d.Name == "tee" {
 			return false
 		}
-		if reducer(d) {
+		if does(d) {
 			return true
 		}
 	}
@@ -207,30 +211,44 @@ var (
 	// myapp_development, test_app)
 	devDBName = re(`(?i)^(?:[\w-]*[_-](?:dev|development|test|testing|local)|(?:dev|test)_[\w-]*)$`)
 	// the database a client or a URL names
-	dbOpt = re(`(?:^|\s)(?:-d|--dbname|--database|-D)[\s=]['"]?([\w-]+)|\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?)://[^\s/'"]*/([\w-]+)|\bdropdb\s+(?:-\S+\s+)*['"]?([\w-]+)`)
+	dbOpt = re(`(?:^|\s)(?:-d|--dbname|--database|-D)[\s=]['"]?([\w-]+)|\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?)://[^\s/'"]*/([\w-]+)|\bdropdb\s+(?:-\S+\s+)*['"]?([\w-]+)|(?i:\b(?:Database|Initial Catalog)=|\bDROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?)["'\[]?([\w-]+)`)
 )
 
 // localDevDB: the line's database clients reach a server on this machine
-// (a localhost URL or host, or a client run inside a local container with
-// docker/podman/nerdctl exec), every database it names is a development
+// (a localhost URL or host, no server named at all, or a client run inside
+// a local container with docker/podman/nerdctl exec), every database it
+// names (an option, a URL, psql's or mysql's operand, a connection
+// string's Database=, the name DROP DATABASE drops) is a development
 // or test one, and nothing names production: the developer's own data.
-func localDevDB(e *Env) bool {
-	line := e.F.Command
+func localDevDB(e *Env) bool { return localDevDBFor(e, false) }
+
+// localDevDBFor is localDevDB; with drop (DROP, TRUNCATE, dropdb), a
+// line that names no server needs test databases: a dev database may hold
+// the developer's hand-made state, and the socket's server is not shown.
+func localDevDBFor(e *Env, drop bool) bool {
+	line := lineWithPayloads(e)
 	if prodMarker.MatchString(line) {
 		return false
 	}
 	names := dbOpt.FindAllStringSubmatch(line, -1)
-	if len(names) == 0 {
-		return false
-	}
+	tests := true
 	for _, m := range names {
-		n := m[1] + m[2] + m[3]
-		if !devDBName.MatchString(n) {
+		n := m[1] + m[2] + m[3] + m[4]
+		if !devDBName.MatchString(n) && !devName(n) {
 			return false
 		}
+		tests = tests && testName(n)
+	}
+	n, ok, t := positionalDBs(e)
+	tests = tests && t
+	if !ok || len(names)+n == 0 || connStringElsewhere(line) {
+		return false
 	}
 	if localHostRef.MatchString(line) && !hostElsewhere(line) {
 		return true
+	}
+	if !namesDBHost.MatchString(line) && !strings.Contains(line, "PGHOST") && !strings.Contains(line, "MYSQL_HOST") && runsHere(e) && (tests || !drop) {
+		return true // no server named: the client connects to this machine's socket (dropdb acme_test_0615, psql -d dev_acme)
 	}
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
@@ -392,6 +410,15 @@ var mirrorName = re(`(?i)mirror|backup|copy|cache|snapshot|download|export|dump|
 // that cannot reach past the first "=" (grep -o '^[A-Z_]*=' .env,
 // grep -oE '^[^=]+'): it prints the variables' names, never their values.
 // A wildcard (., \S, \w, another negated class) could run into the value.
+var (
+	// a bracket class of name characters only (letters, digits, _ . -)
+	nameClass = re(`\[(?:[A-Za-z0-9_.-]|[A-Za-z0-9]-[A-Za-z0-9])+\][*+?]?`)
+	// a group of plain words, one of which the name holds
+	wordAlts = re(`\((?:\?:)?[A-Za-z0-9_]+(?:\|[A-Za-z0-9_]+)+\)`)
+	// an element's key, name or id attribute up to its closing quote
+	attrNameOnly = re(`(?i)\b(?:key|name|id)=(?:"\[\^"\]\*"|'\[\^'\]\*')$`)
+)
+
 func namesOnlyMatch(c *Cmd) bool {
 	if !c.Has("-o", "--only-matching") && !hasShortFlag(c, 'o') {
 		return false
@@ -400,7 +427,12 @@ func namesOnlyMatch(c *Cmd) bool {
 	if pat == "" && len(c.Pos) > 0 {
 		pat = c.Pos[0]
 	}
+	if attrNameOnly.MatchString(pat) {
+		return true // <add key="[^"]*": an XML element's key attribute, the match ends at its closing quote
+	}
 	pat = strings.ReplaceAll(pat, "[^=]", "N") // a run of anything but "=": the name
+	pat = nameClass.ReplaceAllString(pat, "N") // [A-Za-z_.]: letters of a name, no "=" or ":"
+	pat = wordAlts.ReplaceAllString(pat, "N")  // (PASSWORD|password): words the name holds
 	if !strings.HasPrefix(pat, "^") || strings.ContainsAny(pat, ".|") || strings.Contains(pat, `\S`) || strings.Contains(pat, `\w`) || strings.Contains(pat, "[^") {
 		return false
 	}

@@ -37,13 +37,19 @@ func nonSecretColumns(e *Env, via, p string) bool {
 	if !ok || len(e.F.Cmds(senders...)) > 0 {
 		return false
 	}
-	cs := e.F.Cmds(via)
-	for _, c := range cs {
-		if !columnsOnly(c, spec) {
+	n := 0
+	for i := range e.F.Commands {
+		c := &e.F.Commands[i]
+		if c.Name != via {
+			continue
+		}
+		n++
+		// its own columns, or a later stage's (grep gis-prod ~/.pgpass | cut -d: -f1-4)
+		if !columnsOnly(c, spec) && !downstreamDoes(e, i, func(d *Cmd) bool { return columnsOnly(d, spec) }) {
 			return false
 		}
 	}
-	return len(cs) > 0
+	return n > 0
 }
 
 // columnsOnly: c (awk -F SEP or cut -d SEP) prints named columns, none the

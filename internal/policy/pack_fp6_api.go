@@ -116,14 +116,13 @@ func sandboxCall(r apiCall, c *Cmd) bool {
 }
 
 // sandboxURL: a host label starts with "sandbox" (api-m.sandbox.paypal.com,
-// sandbox.plaid.com), or a domain named in the path does
+// sandbox.plaid.com) or has a word of a practice endpoint (paper-api,
+// testnet), or a domain named in the path does
 // (/v3/sandbox4f2c.mailgun.org/messages); a repository or file named
 // sandbox-x is not a sandbox.
 func sandboxURL(u string) bool {
-	for _, l := range strings.Split(strings.ToLower(urlHost(u)), ".") {
-		if strings.HasPrefix(l, "sandbox") {
-			return true
-		}
+	if sandboxHost(u) {
+		return true
 	}
 	p := strings.ToLower(urlPath(u))
 	if i := strings.IndexAny(p, "?#"); i >= 0 {
@@ -132,6 +131,33 @@ func sandboxURL(u string) bool {
 	for _, seg := range strings.Split(p, "/") {
 		if strings.Count(seg, ".") >= 2 && strings.HasPrefix(seg, "sandbox") {
 			return true
+		}
+	}
+	return false
+}
+
+// sandboxHosts: every URL of r is on a sandbox or practice host (the
+// host's own labels say so, not a name in its path).
+func sandboxHosts(r apiCall) bool {
+	for _, u := range r.urls {
+		if !sandboxHost(u) {
+			return false
+		}
+	}
+	return len(r.urls) > 0
+}
+
+// sandboxHost: a label of u's host starts with "sandbox" or has a word
+// of a practice endpoint.
+func sandboxHost(u string) bool {
+	for _, l := range strings.Split(strings.ToLower(urlHost(u)), ".") {
+		if strings.HasPrefix(l, "sandbox") {
+			return true
+		}
+		for _, w := range strings.Split(l, "-") {
+			if w == "paper" || w == "testnet" || w == "sandbox" {
+				return true // paper-api.alpaca.markets, testnet.binance.vision: the provider's practice endpoint
+			}
 		}
 	}
 	return false

@@ -49,7 +49,17 @@ func rootTempWork(e *Env, in *Cmd) bool {
 		}
 	}
 	for _, op := range ops {
-		if op == "" || strings.ContainsAny(op, "$`*?") || callfacts.ZoneOf(e.abs(in, op), e.F.Home, e.F.Project) != callfacts.ZoneTemp {
+		if op == "" || strings.ContainsAny(op, "$`") {
+			return false
+		}
+		if i := strings.LastIndexByte(op, '/'); strings.ContainsAny(op, "*?[") {
+			// /tmp/munki-test-*.dmg: a pattern of names, with a fixed part, in a scratch directory
+			if i < 0 || strings.ContainsAny(op[:i], "*?[") || strings.Trim(op[i+1:], "*?[]") == "" {
+				return false
+			}
+			op = op[:i+1] + "x"
+		}
+		if callfacts.ZoneOf(e.abs(in, op), e.F.Home, e.F.Project) != callfacts.ZoneTemp {
 			return false
 		}
 	}

@@ -297,6 +297,13 @@ func apiDestroys(r apiCall) string {
 				return "\"" + w + "\" in the URL"
 			}
 		}
+		for _, seg := range strings.Split(urlPath(u), "/") {
+			// an operation named in camelCase (ArcGIS deleteFeatures,
+			// truncateTable): its leading verb
+			if i := strings.IndexFunc(seg, func(r rune) bool { return r >= 'A' && r <= 'Z' }); i > 0 && words[seg[:i]] {
+				return "\"" + seg + "\" in the URL"
+			}
+		}
 	}
 	if l := strings.ToLower(r.body); strings.Contains(l, "mutation") {
 		// a GraphQL mutation named for its action: deleteProject, archiveRepository
@@ -443,7 +450,7 @@ func mayMutate(c *Cmd) bool {
 // apiReads: a POST whose path says it searches, counts, queries, runs a
 // model or exchanges a token, and whose body holds no GraphQL mutation.
 func apiReads(r apiCall) bool {
-	if r.method != "POST" || strings.Contains(strings.ToLower(r.body), "mutation") {
+	if r.method != "POST" || strings.Contains(strings.ToLower(r.body), "mutation") || bodySQLWrites.MatchString(r.body) {
 		return false
 	}
 	read := opsList("api-read")
@@ -514,3 +521,8 @@ func interpAPIRule() Rule {
 			`python3 -c "print('requests.delete(url)')"`},
 	}
 }
+
+// bodySQLWrites: a request body that carries, anywhere, a statement that
+// changes data (POST /query with {"q": "UPDATE …"}): not a read,
+// whatever the path says.
+var bodySQLWrites = re(`(?i)\b(insert\s+into|update\s+\w+\s+set|delete\s+from|drop\s+(table|database|schema|index)|truncate|alter\s+table|merge\s+into|create\s+(table|or|database))\b`)

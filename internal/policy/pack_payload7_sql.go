@@ -293,11 +293,21 @@ func sqlDevOnly(e *Env, c *Cmd, text string) bool {
 		}
 	}
 	if m := dropDBName.FindStringSubmatch(text); m != nil {
-		return devDBName.MatchString(m[1])
+		return devDBName.MatchString(m[1]) && (sqlServer(c) != "" || testName(m[1]))
 	}
 	n := sqlDBName(e, c)
-	return n != "" && devDBName.MatchString(n)
+	if n == "" || !devDBName.MatchString(n) {
+		return false
+	}
+	// as localDevDBFor: with no server named, a statement that drops or
+	// empties needs a test database (a dev one may hold the developer's
+	// hand-made state, and the socket's server is not shown)
+	return sqlServer(c) != "" || !sqlEmpties.MatchString(text) || testName(n)
 }
+
+// sqlEmpties: a statement that drops or empties a table, schema or
+// database.
+var sqlEmpties = re(`(?i)\b(drop|truncate)\b|\bdelete\s+from\b`)
 
 var dropDBName = re(`(?i)^\s*drop\s+database\s+(?:if\s+exists\s+)?["` + "`" + `]?([\w-]+)`)
 

@@ -39,6 +39,9 @@ func projectSourceRule() Rule {
 					if rel, ok := strings.CutPrefix(tc.Path, project+"/"); ok {
 						top, _, _ := strings.Cut(rel, "/")
 						deleted = append(deleted, top)
+						if b := path.Base(rel); strings.HasPrefix(b, "*.") {
+							deleted = append(deleted, b) // out/*.mbtiles: the kind of file deleted beside a folder tells its ecosystem too
+						}
 					}
 				}
 			}
@@ -96,8 +99,9 @@ func projectSourceRule() Rule {
 			}
 			return sourceGlobEmptied(e)
 		},
-		Catch: []string{"rm -rf src", "rm -rf install", "rm -rf lib app", "git rm -r -q src/", "mv src /tmp/src-old", "for f in src/*.py; do : > \"$f\"; done", "find . -name '*.py' -not -path './.venv/*' -delete", "find . -type f -name '*.go' -exec rm {} +", "rm -rf Library", "rm -rf bin", "rm -rf Library Assets"},
-		Allow: []string{"rm -rf build dist", "rm -rf src/old_module", "mv src source", "mv build /tmp/old-build", "mv Makefile /tmp/Makefile.bak", "for f in logs/*.log; do : > \"$f\"; done", "find . -name '*.pyc' -delete", "git rm -r --cached src/", "rm -rf node_modules", "git rm src/a.go", "rm -rf Pods Podfile.lock", "rm -rf DerivedData artifacts typechain-types", "find src/gen -name '*.go' -delete", "rm -rf build/ install/ log/", "rm -rf Library Temp Obj", "rm -rf Binaries Intermediate DerivedDataCache", "rm -rf bin obj", "rm -rf _build deps"}}
+		Catch: []string{"rm -rf src", "rm -rf install", "rm -rf lib app", "git rm -r -q src/", "mv src /tmp/src-old", "for f in src/*.py; do : > \"$f\"; done", "find . -name '*.py' -not -path './.venv/*' -delete", "find . -type f -name '*.go' -exec rm {} +", "rm -rf Library", "rm -rf bin", "rm -rf Library Assets", "rm -rf public", "rm -rf work", "rm -rf tiles"},
+		Allow: []string{"rm -rf build dist", "rm -rf src/old_module", "mv src source", "mv build /tmp/old-build", "mv Makefile /tmp/Makefile.bak", "for f in logs/*.log; do : > \"$f\"; done", "find . -name '*.pyc' -delete", "git rm -r --cached src/", "rm -rf node_modules", "git rm src/a.go", "rm -rf Pods Podfile.lock", "rm -rf DerivedData artifacts typechain-types", "find src/gen -name '*.go' -delete", "rm -rf build/ install/ log/", "rm -rf Library Temp Obj", "rm -rf Binaries Intermediate DerivedDataCache", "rm -rf bin obj", "rm -rf _build deps",
+			"rm -rf public/ resources/_gen/", "rm -rf work/ .nextflow.log*", "rm -rf ./tiles out/*.mbtiles", "rm -rf TestResults playwright-report"}}
 }
 
 // fileName: a top-level name that reads as one file, not a directory of

@@ -2,6 +2,8 @@ package policy
 
 import (
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // uploaders put a package in a registry with an "upload" subcommand.
@@ -22,13 +24,16 @@ func publishVerbRule() Rule {
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if localPublish[c.Name] || c.DryRun() || onlyHelp(c) || c.Has("--help", "-h") {
-					continue
+				if localPublish[c.Name] || patternFilters[c.Name] || c.DryRun() || onlyHelp(c) || c.Has("--help", "-h") {
+					continue // grep -i publish: a pattern, not a verb
 				}
 			words:
 				for j, w := range c.Pos {
 					if j > 2 {
 						break
+					}
+					if callfacts.ReadWord(w) {
+						break words // gradlew tasks --all, npm search publish: what follows is listed
 					}
 					if !publishWordHint(w) {
 						continue
@@ -41,7 +46,7 @@ func publishVerbRule() Rule {
 					switch {
 					case l == "run" || l == "run-script" || l == "exec":
 						break words // a script of that name: the runners' reading judges it
-					case l == "publish" || strings.HasSuffix(l, ".publish") || strings.HasSuffix(l, ":publish"):
+					case (l == "publish" || strings.HasSuffix(l, ".publish") || strings.HasSuffix(l, ":publish")) && !localRegistry(c):
 						return c.Name + " " + w + " publishes where others take it: " + c.String()
 					case l == "trunk" && next == "push", l == "upload" && uploaders[c.Name], l == "owner" && next == "add", l == "access" && (next == "public" || next == "set"):
 						return c.Name + " " + w + " " + next + " changes what a registry serves to others: " + c.String()
@@ -52,8 +57,13 @@ func publishVerbRule() Rule {
 		},
 		Catch: []string{"npx lerna publish from-package --yes", "npx changeset publish", "maturin publish", "pod trunk push MyLib.podspec", "snapcraft upload --release=stable app.snap",
 			"conan upload \"*\" -r conancenter --confirm", "deno publish", "dart pub publish --force", "mix hex.publish --yes", "npm owner add stranger mypkg", "vsce publish", "yarn npm publish"},
-		Allow: []string{"dotnet publish -c Release", "npm run build", "lerna run test", "deno publish --dry-run", "dart pub publish --dry-run", "cargo publish --dry-run", "npm owner ls mypkg", "gradle publishToMavenLocal", "npm run publish-docs"}}
+		Allow: []string{"dotnet publish -c Release", "npm run build", "lerna run test", "deno publish --dry-run", "dart pub publish --dry-run", "cargo publish --dry-run", "npm owner ls mypkg", "gradle publishToMavenLocal", "npm run publish-docs", "./gradlew tasks --all | grep -i publish", "git log --grep publish", "npm search publish"}}
 }
+
+// patternFilters take a pattern or text as their first words, not a
+// subcommand.
+var patternFilters = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true, "sed": true,
+	"awk": true, "gawk": true, "jq": true, "yq": true, "echo": true, "printf": true, "sort": true, "uniq": true, "cut": true, "tr": true}
 
 // publishWordHint: a cheap test before lowering a word.
 func publishWordHint(w string) bool {

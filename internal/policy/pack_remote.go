@@ -138,13 +138,13 @@ func sqlFileRules() []Rule {
 	return []Rule{
 		cmdRule("core.sql:run-file", Ask, "A database client runs statements the command does not show (psql -f, mysql < dump.sql, \\i, source, input piped from a program) against another server, from outside the project or from a script named like a teardown or a dump: they may DROP, DELETE or TRUNCATE", callfacts.SQLServerClients,
 			func(e *Env, c *Cmd) string {
-				if r, local := sqlFile(e, c); r != "" && !local {
+				if r, local := sqlFile(e, c); r != "" && !local && !localDevDB(e) {
 					return r + " (they may DROP, DELETE or TRUNCATE)"
 				}
 				return ""
 			},
 			[]string{"psql -h prod -f migrations/001.sql", "mysql shop < dump.sql", "cat wipe.sql | psql app", "psql postgres://u@db.example/app --file=x.sql", "mysql -h db1 -e 'source reset.sql' shop", "psql -c '\\i /tmp/x.sql'", "psql <<'EOF'\n\\i /tmp/wipe.sql\nEOF", "sudo -u postgres psql < restore.sql", "mongosh mongodb://prod purge.js", "redis-cli -h cache < cmds.txt", "psql \"$DATABASE_URL\" -f migrations/002.sql", "psql -f migrations/003_drop_users.sql"},
-			[]string{"psql -c 'select 1'", "psql -l", "echo 'select 1' | psql", "psql <<'EOF'\nselect now();\nEOF", "pg_dump app > app.sql", "mysql -f -e 'show tables'", "sqlite3 app.db < schema.sql", "psql --help", "psql -f migrations/001_init.sql", "psql -h localhost -d dev -f db/schema.sql"}),
+			[]string{"psql -c 'select 1'", "psql -l", "echo 'select 1' | psql", "psql <<'EOF'\nselect now();\nEOF", "pg_dump app > app.sql", "mysql -f -e 'show tables'", "sqlite3 app.db < schema.sql", "psql --help", "psql -f migrations/001_init.sql", "psql -h localhost -d dev -f db/schema.sql", "shp2pgsql -s 4326 -I data/roads.shp staging.roads | psql -d gis_dev"}),
 		cmdRule("core.sql:run-local-file", Audit, "A project's own SQL script run on the local database server (psql -f migrations/001_init.sql): recorded", callfacts.SQLServerClients,
 			func(e *Env, c *Cmd) string {
 				if r, local := sqlFile(e, c); local {

@@ -398,7 +398,7 @@ func sqlPack() Pack {
 			ID: "core.sql:drop", Mode: Deny, Tools: shellTools, Cmds: append([]string{"dropdb", "mysqladmin"}, sqlClients...),
 			Desc: "DROP DATABASE, DROP TABLE, DROP SCHEMA or TRUNCATE in psql/mysql/sqlite3 invocations",
 			Match: func(e *Env) string {
-				if localTestDB(e.F.Command) || localDevDB(e) {
+				if localTestDB(lineWithPayloads(e)) || localDevDBFor(e, true) {
 					return "" // a test or dev database on this machine (psql -h localhost -d app_test, docker exec db psql -d app_dev): scratch state
 				}
 				for _, c := range e.F.Cmds("dropdb", "mysqladmin") {

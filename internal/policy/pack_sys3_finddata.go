@@ -12,7 +12,9 @@ import (
 // an extension of its own (*.ckpt, *.parquet), the search starts in a
 // directory below the project's root that is not a source directory
 // (checkpoints/, outputs/, work/), or an age test keeps only stale files
-// there (-mtime +14).
+// there (-mtime +14). With an age test in such a directory, a kind of
+// file people also write by hand (tables, JSON, text) is stale output
+// too; code and docs stay source at any age.
 
 // handWrittenExts are extensions people write by hand: code, docs, config.
 var handWrittenExts = map[string]bool{".go": true, ".py": true, ".js": true, ".mjs": true, ".cjs": true, ".ts": true, ".tsx": true, ".jsx": true,
@@ -65,7 +67,13 @@ func findSelectsData(c *Cmd, starts, pats []string) bool {
 		if strings.ContainsAny(ext, "*?[") {
 			ext = "" // events.out.tfevents.*: no extension it can be judged by
 		}
-		if handWrittenExts[ext] || strings.Trim(b, "*?.") == "" {
+		if strings.Trim(b, "*?.") == "" {
+			return false
+		}
+		if handWrittenExts[ext] && !(aged && !atRoot && !sourceExts[strings.TrimPrefix(ext, ".")]) {
+			// exports/ -name '*.csv' -mtime +30: stale tables in an output
+			// folder are housekeeping; stale code anywhere, or tables
+			// across the whole tree, are not
 			return false
 		}
 		if ext == "" && atRoot && !aged {

@@ -223,15 +223,15 @@ func publishRule() Rule {
 			case (c.Name == "npm" || c.Name == "yarn" || c.Name == "pnpm" || c.Name == "bun" || c.Name == "cargo" || c.Name == "poetry" || c.Name == "flit" || c.Name == "hatch" || c.Name == "uv") && s == "publish",
 				c.Name == "twine" && s == "upload", c.Name == "gem" && s == "push", c.Name == "dotnet" && s == "nuget" && c.Sub(1) == "push",
 				(c.Name == "mvn" || c.Name == "gradle" || c.Name == "gradlew") && anyPos(c, "deploy", "publish"):
-				if c.Has("--dry-run", "-n") && c.Name != "mvn" {
-					return ""
+				if c.Has("--dry-run", "-n") && c.Name != "mvn" || localRegistry(c) {
+					return "" // a dry run; a feed that is a folder on this machine (dotnet nuget push --source ./local-feed)
 				}
 				return c.Name + " publishes to a public registry: " + c.String()
 			}
 			return ""
 		},
 		[]string{"npm publish", "cargo publish", "twine upload dist/*", "gem push x-1.0.gem", "pnpm publish --access public"},
-		[]string{"npm publish --dry-run", "npm pack", "cargo build", "twine check dist/*", "npm run publish-docs"})
+		[]string{"npm publish --dry-run", "npm pack", "cargo build", "twine check dist/*", "npm run publish-docs", "dotnet nuget push bin/x.nupkg --source ./local-feed", "mvn deploy -DaltDeploymentRepository=local::file:./target/repo"})
 }
 
 // histOff matches an assignment that stops the shell keeping history

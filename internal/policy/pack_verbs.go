@@ -32,7 +32,7 @@ func externalVerbRules() []Rule {
 				case "curl", "http", "https", "xh", "wget":
 					a := " " + strings.Join(c.Args, " ") + " "
 					for _, m := range []string{" -X DELETE ", " -XDELETE ", " --request DELETE ", " --request=DELETE ", " --method=DELETE ", " DELETE "} {
-						if strings.Contains(strings.ToUpper(a), m) && !onlyLocalURLs(c) && !localOnly(c) {
+						if strings.Contains(strings.ToUpper(a), m) && !onlyLocalURLs(c) && !localOnly(c) && !sandboxHosts(readAPICall(c)) {
 							return c.Name + " sends an HTTP DELETE: " + c.String()
 						}
 					}
@@ -51,7 +51,7 @@ func externalVerbRules() []Rule {
 					}
 					return ""
 				}
-				if localStoreTarget(c) {
+				if localStoreTarget(c) || devScopedTargets(c) {
 					return "" // mc rm local/scratch, firebase --project demo-x: this machine's own server or emulator
 				}
 				for _, w := range subcommandWords(c) {
@@ -73,7 +73,7 @@ func externalVerbRules() []Rule {
 				return ""
 			},
 			[]string{"vault kv delete secret/app", "restic forget --prune --keep-last 1", "borg delete ::archive", "supabase db reset --linked", "curl -X DELETE https://api.x.io/v1/users/1", "curl -X DELETE http://localhost:8080/a https://api.x.io/b", "curl -d 'DROP TABLE events' http://ch:8123/", "kafka-topics --bootstrap-server k:9092 --delete --topic orders", "wrangler r2 bucket delete assets", "firebase firestore:delete --all-collections"},
-			[]string{"vault kv get secret/app", "restic snapshots", "borg list ::", "supabase start", "curl https://api.x.io/v1/users", "curl -d 'SELECT count() FROM events' http://ch:8123/", "kafka-topics --list", "wrangler deploy", "curl -X DELETE http://localhost:8080/api/items/1", "curl -X DELETE 127.0.0.1:3000/users/5"}),
+			[]string{"vault kv get secret/app", "restic snapshots", "borg list ::", "supabase start", "curl https://api.x.io/v1/users", "curl -d 'SELECT count() FROM events' http://ch:8123/", "kafka-topics --list", "wrangler deploy", "curl -X DELETE http://localhost:8080/api/items/1", "curl -X DELETE 127.0.0.1:3000/users/5", "bq rm -f -t acme_dev:scratch.tmp_test", "curl -X DELETE 'http://localhost:9200/test-events-*'", "FIRESTORE_EMULATOR_HOST=localhost:8080 firebase firestore:delete --all-collections --project demo-x --force"}),
 	}
 }
 

@@ -1,0 +1,75 @@
+package callfacts
+
+import "strings"
+
+// A preview is told by the command's structure, whatever the program:
+// an option that only checks or previews, spelled in any CLI's style
+// (--dry_run, --dryRun, -WhatIf, --validate_only true, --checkonly,
+// --validate-only), or a verb that previews (az deployment … what-if).
+// Such a command reports what would change and changes nothing, so the
+// rules about changes, deploys and publishing leave it alone.
+
+// previewOptions are option names with dashes, underscores and case
+// taken away.
+var previewOptions = map[string]bool{"dryrun": true, "whatif": true, "validateonly": true, "checkonly": true, "noop": true,
+	"simulate": true, "noact": true, "previewonly": true, "planonly": true}
+
+// previewVerbs are subcommand words that preview a change.
+var previewVerbs = map[string]bool{"what-if": true, "whatif": true}
+
+// previewForm: c carries a preview option not set to false, or a
+// preview verb among its first words.
+func previewForm(c *Cmd) bool {
+	for i, a := range c.Args {
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !previewOption(name) {
+			continue
+		}
+		if !hasVal && i+1 < len(c.Args) {
+			if v := strings.ToLower(c.Args[i+1]); v == "true" || v == "false" || v == "0" || v == "1" || v == "yes" || v == "no" {
+				val = v
+			}
+		}
+		switch strings.ToLower(strings.Trim(val, `"'`)) {
+		case "false", "0", "no", "off":
+			continue
+		}
+		return true
+	}
+	for i, p := range c.Pos {
+		if i > 3 {
+			break
+		}
+		if previewVerbs[strings.ToLower(p)] {
+			return true
+		}
+	}
+	return false
+}
+
+// previewOption: name, without dashes and underscores and in lower case
+// (dry_run, dryRun, DryRun: dryrun), is one of previewOptions. It is
+// read for every option of every command, so it does not allocate: a
+// map lookup of string(bytes) copies nothing.
+func previewOption(name string) bool {
+	if len(name) < 4 || len(name) > 16 {
+		return false
+	}
+	var b [16]byte
+	n := 0
+	for i := 0; i < len(name); i++ {
+		ch := name[i]
+		switch {
+		case ch == '-' || ch == '_':
+			continue
+		case ch >= 'A' && ch <= 'Z':
+			ch += 'a' - 'A'
+		}
+		b[n] = ch
+		n++
+	}
+	return previewOptions[string(b[:n])]
+}
