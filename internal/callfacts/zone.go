@@ -51,6 +51,7 @@ var homeCredentials = []string{".ssh", ".aws", ".gnupg", ".config/gh", ".kube/co
 	".terraformrc", ".my.cnf", ".mylogin.cnf", ".pulumi/credentials.json", ".oci", ".config/hcloud/cli.toml", ".config/linode-cli", ".cloudflared",
 	".wrangler/config", ".config/.wrangler/config", ".supabase/access-token", ".railway/config.json", ".config/stripe/config.toml", ".twilio-cli/config.json",
 	".config/composer/auth.json", ".composer/auth.json",
+	"AppData/Roaming/Microsoft/UserSecrets", ".microsoft/usersecrets", ".Renviron", ".splunkrc", ".android/adbkey", // .NET user secrets, R's and Splunk SDK's keys, adb's device key
 	".p4tickets", ".p4enviro", ".subversion/auth", ".lftp/bookmarks", ".local/share/lftp/bookmarks", ".config/filezilla", ".filezilla",
 	".ncftp/bookmarks", ".config/syncthing/key.pem", ".local/state/syncthing/key.pem", ".plastic4", // version control tickets, FTP bookmarks, a sync device's key
 	".foundry/keystores", ".near-credentials", ".sui/sui_config/sui.keystore", ".aptos/config.yaml", ".brownie/accounts", ".starknet_accounts", ".starkli-wallets"} // Claude Code's own login: a credential before it is the agent's config

@@ -20,6 +20,7 @@ func TestEveryTableLoads(t *testing.T) {
 		"zones.txt":         func() { builtinZones() },
 		"installscope.txt":  func() { installScopes() },
 		"startupvars.txt":   func() { startupData() },
+		"authoff.txt":       func() { authOffSettings() },
 	} {
 		func() {
 			defer func() {
