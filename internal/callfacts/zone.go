@@ -122,6 +122,9 @@ func ZoneOf(p, home, project string) Zone {
 // /c/Users/dev/Documents): a user's profile is a home, judged like one;
 // a drive's root, Windows and Program Files are the system's.
 func windowsZone(p string) Zone {
+	if len(p) >= 6 && strings.HasPrefix(p, "/mnt/") && isLetter(p[5]) && (len(p) == 6 || p[6] == '/') {
+		p = p[4:] // WSL mounts drive C: at /mnt/c: /mnt/c/Users/dev is the same profile
+	}
 	if len(p) < 2 || p[0] != '/' || !isLetter(p[1]) || len(p) > 2 && p[2] != '/' {
 		return ZoneElsewhere
 	}
