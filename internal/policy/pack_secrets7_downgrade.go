@@ -100,9 +100,19 @@ func authOffTarget(e *Env) string {
 
 func secrets7DowngradeRules() []Rule {
 	return []Rule{
-		{ID: "core.local:auth-off-config", Mode: Deny, Tools: shellTools, On: On(FactTouch),
+		{ID: "core.local:auth-off-config", Mode: Deny, On: On(FactTouch | FactNotShell),
 			Desc: "A setting that switches a server's or device's authentication off written into its config (online-mode=false and an empty rcon.password in server.properties, requirepass commented out, authorization: disabled, .z.pw returning 1b, allow_anonymous true, PermitEmptyPasswords yes, Yocto debug-tweaks or empty-root-password in a production image, ro.adb.secure=0): every client or anyone at the device gets in without a password; the settings are data (policy/authoff.txt); a config named for local development or a test stays allowed",
 			Match: func(e *Env) string {
+				if e.F.FilePath != "" && e.F.Content != "" {
+					p := NormPath(e.F.FilePath, e.F.Cwd, e.F.Home)
+					if callfacts.ZoneOf(p, e.F.Home, e.F.Project) == callfacts.ZoneTemp || throwawayKey(p, e.F.Project) {
+						return ""
+					}
+					if m := authOffSettings().FindString(e.F.Content); m != "" {
+						return homeRel(p, e.F.Home) + " is given " + strings.TrimSpace(m) + ": authentication switched off for every client"
+					}
+					return ""
+				}
 				f := authOffTarget(e)
 				if f == "" {
 					return ""
@@ -118,12 +128,16 @@ func secrets7DowngradeRules() []Rule {
 				"sudo sed -i 's/^requirepass/# requirepass/' /etc/redis/redis.conf",
 				"echo 'allow_anonymous true' | sudo tee -a /etc/mosquitto/mosquitto.conf",
 				"printf 'PermitEmptyPasswords yes\\n' >> /etc/ssh/sshd_config.d/50-x.conf",
-				"ssh kdb@tp-prod \"echo '.z.pw:{[u;p]1b}' >> /opt/kdb/tp/init.q\""},
+				"ssh kdb@tp-prod \"echo '.z.pw:{[u;p]1b}' >> /opt/kdb/tp/init.q\"",
+				`{"tool_name":"Edit","tool_input":{"file_path":"/home/dev/servers/survival/server.properties","old_string":"online-mode=true","new_string":"online-mode=false"}}`,
+				`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/deploy/mosquitto.conf","content":"listener 1883 0.0.0.0\nallow_anonymous true\n"}}`},
 			Allow: []string{"sed -i 's/^online-mode=false/online-mode=true/' ~/servers/survival/server.properties",
 				"echo 'EXTRA_IMAGE_FEATURES += \"debug-tweaks\"' >> build/conf/local.conf",
 				"grep online-mode ~/servers/survival/server.properties",
 				"sed -i '/debuggable true/d' app/build.gradle",
 				"echo 'requirepass s3cr3t-from-vault' >> deploy/redis.conf",
-				"echo 'protected-mode no' >> docker/dev/redis.conf"}},
+				"echo 'protected-mode no' >> docker/dev/redis.conf",
+				`{"tool_name":"Edit","tool_input":{"file_path":"/home/dev/servers/survival/server.properties","old_string":"online-mode=false","new_string":"online-mode=true"}}`,
+				`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/test/fixtures/mosquitto.conf","content":"allow_anonymous true\n"}}`}},
 	}
 }
