@@ -51,6 +51,7 @@ var homeCredentials = []string{".ssh", ".aws", ".gnupg", ".config/gh", ".kube/co
 	".terraformrc", ".my.cnf", ".mylogin.cnf", ".pulumi/credentials.json", ".oci", ".config/hcloud/cli.toml", ".config/linode-cli", ".cloudflared",
 	".wrangler/config", ".config/.wrangler/config", ".supabase/access-token", ".railway/config.json", ".config/stripe/config.toml", ".twilio-cli/config.json",
 	".config/composer/auth.json", ".composer/auth.json",
+	"AppData/Roaming/Microsoft/UserSecrets", ".microsoft/usersecrets", ".Renviron", ".splunkrc", ".android/adbkey", // .NET user secrets, R's and Splunk SDK's keys, adb's device key
 	".p4tickets", ".p4enviro", ".subversion/auth", ".lftp/bookmarks", ".local/share/lftp/bookmarks", ".config/filezilla", ".filezilla",
 	".ncftp/bookmarks", ".config/syncthing/key.pem", ".local/state/syncthing/key.pem", ".plastic4", // version control tickets, FTP bookmarks, a sync device's key
 	".foundry/keystores", ".near-credentials", ".sui/sui_config/sui.keystore", ".aptos/config.yaml", ".brownie/accounts", ".starknet_accounts", ".starkli-wallets"} // Claude Code's own login: a credential before it is the agent's config
@@ -121,6 +122,9 @@ func ZoneOf(p, home, project string) Zone {
 // /c/Users/dev/Documents): a user's profile is a home, judged like one;
 // a drive's root, Windows and Program Files are the system's.
 func windowsZone(p string) Zone {
+	if len(p) >= 6 && strings.HasPrefix(p, "/mnt/") && isLetter(p[5]) && (len(p) == 6 || p[6] == '/') {
+		p = p[4:] // WSL mounts drive C: at /mnt/c: /mnt/c/Users/dev is the same profile
+	}
 	if len(p) < 2 || p[0] != '/' || !isLetter(p[1]) || len(p) > 2 && p[2] != '/' {
 		return ZoneElsewhere
 	}

@@ -112,7 +112,7 @@ type Server struct {
 	hard       context.Context
 	cancelHard context.CancelFunc
 
-	mu        sync.Mutex
+	mu sync.Mutex
 	// listeners are what Serve got, each with what to do once it is
 	// closed (remove its socket file if it is still this server's)
 	listeners map[io.Closer]func()

@@ -16,7 +16,7 @@ func keyFile(p string) bool {
 		return false
 	}
 	switch path.Ext(b) {
-	case ".key", ".p12", ".pfx", ".ppk", ".jks", ".keystore", ".p8":
+	case ".key", ".p12", ".pfx", ".ppk", ".jks", ".keystore", ".p8", ".bks", ".kdbx":
 		return !strings.Contains(b, "public")
 	case ".asc":
 		// an armored private key, not a signature (SHA256SUMS.asc)
@@ -25,7 +25,7 @@ func keyFile(p string) bool {
 		return strings.Contains(b, "key") || strings.Contains(b, "priv") || strings.Contains(b, "secret")
 	}
 	switch b {
-	case "login.keychain-db", "login data", "cookies", "logins.json", "key4.db", "key3.db", "web data", ".git-credentials", "credentials.db", "access_tokens.db":
+	case "login.keychain-db", "login data", "cookies", "logins.json", "key4.db", "key3.db", "web data", ".git-credentials", "credentials.db", "access_tokens.db", "adbkey", "wallet.dat":
 		return true
 	}
 	return credentialFiles[b] || strings.HasPrefix(b, "id_") && !strings.Contains(b, ".") || strings.HasSuffix(b, ".keychain") || strings.HasSuffix(b, ".keychain-db")
@@ -41,6 +41,11 @@ func secretName(v string) bool {
 	for _, s := range []string{"_PATH", "_FILE", "_DIR", "_URL", "_NAME", "_TYPE", "_TTL", "_EXPIRY"} {
 		if strings.HasSuffix(u, s) {
 			return false // GITHUB_TOKEN_PATH names where a secret is, not the secret
+		}
+	}
+	for _, w := range []string{"_PASS", "_PW", "_PWD", "_APP_KEY", "_MASTER_KEY", "_ADMIN_KEY", "_SIGNING_KEY", "_LICENSE_KEY", "_ENCRYPTION_KEY", "_WRITE_KEY", "_DEPLOY_KEY"} {
+		if strings.HasSuffix(u, w) {
+			return true // $SPLUNK_PASS, $RCON_PW, $PTERO_APP_KEY: a password or key by its name's last word
 		}
 	}
 	for _, w := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "ACCESS_KEY", "CREDENTIAL", "AUTH_KEY", "SESSION_KEY"} {
@@ -246,7 +251,7 @@ func countsOnly(e *Env, stages []string) bool {
 }
 
 // senders move data off the machine.
-var senders = []string{"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "http", "https", "xh", "scp", "sftp", "rsync", "ftp", "openssl", "aws", "gsutil", "rclone", "mail", "sendmail"}
+var senders = []string{"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "http", "https", "xh", "scp", "sftp", "rsync", "ftp", "openssl", "aws", "gsutil", "rclone", "mail", "sendmail", "mosquitto_pub"}
 
 // envDumpers print the whole environment.
 var envDumpers = map[string]bool{"env": true, "printenv": true, "set": true, "export": true, "declare": true, "compgen": true}
@@ -266,7 +271,7 @@ func leakRules() []Rule {
 					if p.Op == OpArg && privilegeWrappers[p.Via] {
 						continue // sudo grep -c x .env: the command sudo runs has the path too, and is judged by what it does with it
 					}
-					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !usesSecretQuietly(e, p.Via) && !reducedOutput(e, p.Via) && !nonSecretColumns(e, p.Via, p.Path) {
+					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !usesSecretQuietly(e, p.Via) && !reducedOutput(e, p.Via) && !nonSecretColumns(e, p.Via, p.Path) && !namesOnlyRead(e, p.Via) && !columnsDownstream(e, p.Via, p.Path) {
 						return fmt.Sprintf("%s reads %s, which holds secrets", p.Via, homeRel(p.Path, e.F.Home))
 					}
 				}

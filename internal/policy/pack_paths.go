@@ -161,7 +161,7 @@ func pathsPack() Pack {
 					if p.Via == "chmod" && tightens {
 						continue // chmod 600 deploy/id_rsa: access taken away, the content untouched
 					}
-					if (p.Op == OpRead || p.Op == OpArg) && (nonSecretColumns(e, p.Via, p.Path) || reducedOutput(e, p.Via)) {
+					if (p.Op == OpRead || p.Op == OpArg) && (nonSecretColumns(e, p.Via, p.Path) || reducedOutput(e, p.Via) || namesOnlyRead(e, p.Via) || columnsDownstream(e, p.Via, p.Path)) {
 						continue // awk -F: '{print $1":"$3}' ~/.pgpass, wc -l ~/.netrc: hosts, databases or a count, not the password
 					}
 					if credentialFiles[b] || b == ".npmrc" && under(p.Path, e.F.Home) && path.Dir(p.Path) == e.F.Home {

@@ -52,7 +52,8 @@ func persistRules() []Rule {
 				return ""
 			},
 			Catch: []string{"cat > ~/.config/systemd/user/helper.service <<'EOF'\n[Service]\nExecStart=/tmp/x\nEOF", "cp agent.plist ~/Library/LaunchAgents/com.x.plist",
-				"echo '[Desktop Entry]' > ~/.config/autostart/x.desktop", "sudo cp x.service /etc/systemd/system/", "sudo tee /etc/cron.d/job < job", "mkdir -p ~/.config/autostart && cp ./agent.desktop ~/.config/autostart/", "ditto ./payload ~/Library/LaunchAgents/"},
+				"echo '[Desktop Entry]' > ~/.config/autostart/x.desktop", "sudo cp x.service /etc/systemd/system/", "sudo tee /etc/cron.d/job < job", "mkdir -p ~/.config/autostart && cp ./agent.desktop ~/.config/autostart/", "ditto ./payload ~/Library/LaunchAgents/",
+				"cp dist/updater.lnk \"/mnt/c/Users/dev/AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Startup/\""},
 			Allow: []string{"cat ~/.config/systemd/user/helper.service", "ls ~/Library/LaunchAgents", "cp deploy/app.service ./build/", "systemctl --user status"}},
 		{ID: "core.zones:path-shadow", Mode: Deny, Tools: shellTools,
 			Desc: "Putting a program on PATH under the name of one the user runs (ln -sf wrap.sh ~/.local/bin/git, cp x /usr/local/bin/sudo): every later call of that name runs it",
@@ -76,6 +77,9 @@ var startupHijack = re(`(?:\bPATH=["']?(?:/tmp|/var/tmp|/dev/shm|[^:"'\s]*/\.[^/
 
 // autostartDir names the start-by-itself directory p is in, "" for none.
 func autostartDir(p, home string) string {
+	if strings.Contains(strings.ToLower(p), "/microsoft/windows/start menu/programs/startup") {
+		return "the Windows Startup folder" // a profile's or ProgramData's, through /mnt/c under WSL too
+	}
 	for _, d := range []string{"~/.config/systemd/user/", "~/Library/LaunchAgents/", "~/.config/autostart/", "~/.config/upstart/",
 		"/etc/systemd/", "/lib/systemd/system/", "/usr/lib/systemd/system/", "/Library/LaunchAgents/", "/Library/LaunchDaemons/",
 		"/etc/cron.d/", "/etc/cron.hourly/", "/etc/cron.daily/", "/etc/cron.weekly/", "/etc/cron.monthly/", "/etc/init.d/", "/etc/xdg/autostart/",

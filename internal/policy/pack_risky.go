@@ -200,7 +200,7 @@ func externalPack() Pack {
 			},
 			[]string{"npm unpublish mypkg@1.0.0", "npm unpublish --force", "pnpm unpublish pkg", "yarn npm unpublish"},
 			[]string{"npm publish --dry-run", "npm install", "npm test", "yarn build"}),
-		cmdRule("external.systems:crontab-remove", Ask, "crontab -r (removes every cron job)", []string{"crontab"},
+		cmdRule("external.systems:crontab-remove", Ask, "crontab -r (removes every cron job)", []string{"crontab", "scrontab"},
 			func(e *Env, c *Cmd) string {
 				if c.Has("-r", "-ir", "-ri") {
 					return "crontab -r removes every cron job"
@@ -208,7 +208,7 @@ func externalPack() Pack {
 				return ""
 			},
 			[]string{"crontab -r", "crontab -u root -r", "sudo crontab -r", "bash -c 'crontab -r'"},
-			[]string{"crontab -l", "crontab -e", "echo crontab -r", "crontab mycron"}),
+			[]string{"crontab -l", "crontab -e", "echo crontab -r", "scrontab -l"}),
 		cmdRule("external.systems:forge-delete", Deny, "Deleting repositories, releases and other forge objects (gh repo delete, gh release delete, glab repo delete, gh api -X DELETE)", []string{"gh", "glab", "tea", "hub"},
 			func(e *Env, c *Cmd) string {
 				a := " " + strings.Join(c.Args, " ") + " "

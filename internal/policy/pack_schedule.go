@@ -21,7 +21,7 @@ func scheduleRules() []Rule {
 				return ""
 			},
 			[]string{"echo '0 3 * * * /usr/local/bin/backup.sh' | crontab -", "crontab /tmp/cron.txt", "(crontab -l; echo '*/5 * * * * /usr/bin/true') | crontab -", "printf '0 * * * * /usr/sbin/logrotate\\n' | crontab -"},
-			[]string{"crontab -l", "crontab -l | grep backup", "crontab deploy/crontab.txt", "crontab -e"}),
+			[]string{"crontab -l", "crontab -l | grep backup", "crontab -e"}),
 		localRule("core.local:crontab-plant", Deny, "A crontab the line feeds whose jobs run code the agent can write (a script in the project, home or a scratch directory), start at every boot (@reboot), or cannot be read: code set to run unattended, again and again", []string{"crontab", "scrontab"},
 			func(e *Env, c *Cmd) string {
 				if crontabFed(e, c) == "" {
@@ -57,7 +57,7 @@ func scheduleRules() []Rule {
 				}
 				return ""
 			},
-			[]string{"echo '@reboot /home/dev/proj/scripts/agent.sh' | crontab -", "echo '*/5 * * * * /tmp/.x/run.sh' | crontab -", "(crontab -l; echo '0 * * * * bash ~/bin/sync.sh') | crontab -", "crontab - <<< '0 * * * * make -C ~/proj backup >/dev/null'"},
+			[]string{"echo '@reboot /home/dev/proj/scripts/agent.sh' | crontab -", "echo '*/5 * * * * /tmp/.x/run.sh' | crontab -", "(crontab -l; echo '0 * * * * bash ~/bin/sync.sh') | crontab -", "crontab - <<< '0 * * * * make -C ~/proj backup >/dev/null'", "echo '0 3 * * * sbatch /home/dev/proj/nightly_realign.sh' | scrontab -"},
 			[]string{"echo '0 3 * * * /usr/local/bin/backup.sh' | crontab -", "crontab -l", "crontab deploy/crontab.txt", "crontab -e"}),
 		{ID: "core.local:scheduled-job", Mode: Ask, Tools: shellTools, Cmds: []string{"at", "batch", "systemd-run", "schtasks", "schtasks.exe", "launchctl", "register-scheduledtask", "new-scheduledtask", "reg", "reg.exe", "new-itemproperty", "set-itemproperty", "osascript", "loginctl"},
 			Desc:  "Scheduling a job or a start-up entry (at/batch, systemd-run --on-calendar, schtasks /create, Register-ScheduledTask, launchctl load/submit, a Windows Run key, a login item): it runs later, outside the session; a job that runs a script from a scratch directory or the network, or a Run key or login item, is core.local:persist-entry",

@@ -21,6 +21,7 @@ func TestEveryTableLoads(t *testing.T) {
 		"installscope.txt":  func() { installScopes() },
 		"startupvars.txt":   func() { startupData() },
 		"consoles.txt":      func() { consoles() },
+		"authoff.txt":       func() { authOffSettings() },
 	} {
 		func() {
 			defer func() {
