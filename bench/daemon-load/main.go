@@ -56,7 +56,7 @@ func main() {
 	flag.Parse()
 	if *bin == "" {
 		flag.Usage()
-		os.Exit(2)
+		testenv.Exit(2)
 	}
 	// A home of its own: never the developer's config, store or PATH.
 	defer testenv.Isolate()()
@@ -77,13 +77,13 @@ func main() {
 	}
 	ok := report(res, base, lost, dup, created, *rate, *duration, *maxP99)
 	if *check && !ok {
-		os.Exit(1)
+		testenv.Exit(1)
 	}
 }
 
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "daemon-load:", err)
-	os.Exit(1)
+	testenv.Exit(1)
 }
 
 type daemonProc struct {

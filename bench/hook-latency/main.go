@@ -101,7 +101,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 		}
 		flag.Usage()
-		os.Exit(exitBroken)
+		testenv.Exit(exitBroken)
 	}
 	o.levels = levels
 	// The run's processes get a home of their own, never the developer's
@@ -112,7 +112,7 @@ func main() {
 	end()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hook-latency: %v\n", err)
-		os.Exit(exitBroken)
+		testenv.Exit(exitBroken)
 	}
 	if o.json {
 		enc := json.NewEncoder(os.Stdout)
@@ -122,7 +122,7 @@ func main() {
 		printTable(os.Stdout, res)
 	}
 	if res.Check != nil && !res.Check.Pass {
-		os.Exit(exitSlow)
+		testenv.Exit(exitSlow)
 	}
 }
 

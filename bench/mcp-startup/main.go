@@ -96,6 +96,6 @@ func ms(d time.Duration) float64              { return float64(d.Microseconds())
 func check(err error) {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcp-startup:", err)
-		os.Exit(1)
+		testenv.Exit(1)
 	}
 }

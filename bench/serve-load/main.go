@@ -49,7 +49,7 @@ func main() {
 	flag.Parse()
 	if *bin == "" || *bare == "" {
 		flag.Usage()
-		os.Exit(2)
+		testenv.Exit(2)
 	}
 	// A home of its own: never the developer's config, store or PATH.
 	defer testenv.Isolate()()
@@ -87,13 +87,13 @@ func main() {
 	if *check && !ok {
 		d.stop()
 		b.stop()
-		os.Exit(1)
+		testenv.Exit(1)
 	}
 }
 
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "serve-load:", err)
-	os.Exit(1)
+	testenv.Exit(1)
 }
 
 // target is one server under load.

@@ -62,7 +62,7 @@ func main() {
 	flag.Parse()
 	if *wardenBin == "" || *bare == "" {
 		flag.Usage()
-		os.Exit(2)
+		testenv.Exit(2)
 	}
 	// A home of its own: never the developer's config, figures or PATH.
 	defer testenv.Isolate()()
@@ -180,7 +180,7 @@ func main() {
 	}
 	if *maxMedian > 0 && (rows[0].MedianMS > *maxMedian || rows[1].MedianMS > *maxMedian) {
 		fmt.Fprintf(os.Stderr, "statusline median over %.1f ms\n", *maxMedian)
-		os.Exit(1)
+		testenv.Exit(1)
 	}
 }
 
@@ -219,5 +219,5 @@ func must(err error) {
 
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "statusline-latency:", err)
-	os.Exit(2)
+	testenv.Exit(2)
 }

@@ -94,14 +94,14 @@ func runMain(args []string) {
 	fs.Parse(args)
 	if *dir == "" || *warden == "" {
 		fmt.Fprintln(os.Stderr, "run: -corpus and -warden are required")
-		os.Exit(2)
+		testenv.Exit(2)
 	}
 	if _, err := os.Stat(filepath.Join(*dir, "projects")); err != nil {
 		fmt.Printf("generating a %d MB corpus in %s …\n", *mb, *dir)
 		st, err := corpus.Generate(*dir, corpus.Config{Seed: 42, Projects: 8, Sessions: 10, Turns: 200, Pad: 400, TargetBytes: *mb << 20})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+			testenv.Exit(1)
 		}
 		fmt.Printf("%d files, %d lines, %.1f MB\n", st.Files, st.Lines, float64(st.Bytes)/(1<<20))
 	}
@@ -111,7 +111,7 @@ func runMain(args []string) {
 	tmp, err := os.MkdirTemp("", "usage-bench-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		testenv.Exit(1)
 	}
 	defer os.RemoveAll(tmp)
 	base := append(os.Environ(), "TZ=UTC", "CLAUDE_CONFIG_DIR="+*dir, "NO_COLOR=1")
@@ -127,7 +127,7 @@ func runMain(args []string) {
 	os.RemoveAll(appendDir)
 	if err := os.MkdirAll(appendDir, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		testenv.Exit(1)
 	}
 	defer os.RemoveAll(appendDir)
 	appendPath := filepath.Join(appendDir, "bench-append.jsonl")
@@ -147,13 +147,13 @@ func runMain(args []string) {
 	}
 	if err := appendResponse(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		testenv.Exit(1)
 	}
 
 	files, err := usage.Discover([]string{*dir})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		testenv.Exit(1)
 	}
 	var total int64
 	paths := make([]string, len(files))
@@ -167,7 +167,7 @@ func runMain(args []string) {
 	exec.Command("cat", paths...).Run()
 	if _, err := measure(warmEnv, *warden, "usage", "blocks", "--json"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		testenv.Exit(1)
 	}
 
 	type runner struct {
@@ -206,7 +206,7 @@ func runMain(args []string) {
 				s, err := x.run()
 				if err != nil {
 					fmt.Fprintln(os.Stderr, err)
-					os.Exit(1)
+					testenv.Exit(1)
 				}
 				x.s.samples = append(x.s.samples, s)
 			}
@@ -247,6 +247,6 @@ func runMain(args []string) {
 	peak := float64(max(cold.peakKB(), warm.peakKB(), warmApp.peakKB())) / 1024
 	target("warden peak memory < 150 MB", peak < 150, "%.1f MB", peak)
 	if *check && !ok {
-		os.Exit(1)
+		testenv.Exit(1)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -118,7 +119,33 @@ func Isolate() (end func()) {
 	for k, v := range set {
 		os.Setenv(k, v)
 	}
-	return func() { os.RemoveAll(root) }
+	var once sync.Once
+	end = func() { once.Do(func() { os.RemoveAll(root) }) }
+	endsMu.Lock()
+	ends = append(ends, end)
+	endsMu.Unlock()
+	return end
+}
+
+// ends are the removals of the homes Isolate made in this process, for
+// Exit.
+var (
+	endsMu sync.Mutex
+	ends   []func()
+)
+
+// Exit removes every home Isolate made in this process and exits with
+// code: a program that isolates itself (the benches) and then leaves by
+// os.Exit would skip its deferred clean-up and leave the home in the
+// temp directory.
+func Exit(code int) {
+	endsMu.Lock()
+	fs := append([]func(){}, ends...)
+	endsMu.Unlock()
+	for _, end := range fs {
+		end()
+	}
+	os.Exit(code)
 }
 
 // foreign reports whether the variable belongs to the developer's setup

@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -188,4 +189,27 @@ func initSetsEnv(t *testing.T, path string) bool {
 		})
 	}
 	return found
+}
+
+// A program that isolates itself and leaves by Exit (the benches) takes
+// its home with it: os.Exit would skip a deferred clean-up.
+func TestExitRemovesTheHome(t *testing.T) {
+	if os.Getenv("WARDEN_TEST_EXIT_CHILD") == "1" {
+		os.Stdout.WriteString(os.Getenv("HOME"))
+		Exit(3)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestExitRemovesTheHome$")
+	cmd.Env = append(os.Environ(), "WARDEN_TEST_EXIT_CHILD=1")
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 3 {
+		t.Fatalf("exit: %v, want status 3", err)
+	}
+	home := string(out)
+	if !strings.Contains(home, "warden-test-home-") {
+		t.Fatalf("the child's HOME %q is not a test home", home)
+	}
+	if _, err := os.Stat(filepath.Dir(home)); !os.IsNotExist(err) {
+		t.Errorf("the child's home %s is still there after Exit: %v", filepath.Dir(home), err)
+	}
 }
