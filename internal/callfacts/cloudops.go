@@ -273,14 +273,7 @@ func (t *cloudTable) opParts(op *CloudOp) []string {
 // resource for good (--new-status REVOKED).
 func (c *Cmd) statusEnds() bool {
 	t := cloudTab()
-	for i, a := range c.Args {
-		k, v, ok := strings.Cut(a, "=")
-		if !t.statusOpt[k] {
-			continue
-		}
-		if !ok && i+1 < len(c.Args) {
-			v = c.Args[i+1]
-		}
+	for _, v := range c.OptValues(t.statusOpt) {
 		if t.statusDestroy[strings.ToLower(strings.Trim(v, `"'`))] {
 			return true
 		}
@@ -293,14 +286,7 @@ func (c *Cmd) statusEnds() bool {
 // …thinggroup/all-devices, --instance-ids '*'), "" for none.
 func (c *Cmd) CloudFleetAll() string {
 	t := cloudTab()
-	for i, a := range c.Args {
-		k, v, ok := strings.Cut(a, "=")
-		if !t.fleetOpt[k] {
-			continue
-		}
-		if !ok && i+1 < len(c.Args) {
-			v = c.Args[i+1]
-		}
+	for _, v := range c.OptValues(t.fleetOpt) {
 		v = strings.Trim(v, `"'`)
 		last := strings.ToLower(v)
 		if j := strings.LastIndexAny(last, "/:"); j >= 0 {

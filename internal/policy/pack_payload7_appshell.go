@@ -81,14 +81,7 @@ func appShellRules() []Rule {
 		}
 		return "ask", c.Name + " runs code that changes records in the app's configured database: " + st
 	}
-	fire := func(want string) func(e *Env, c *Cmd) string {
-		return func(e *Env, c *Cmd) string {
-			if lvl, why := judge(e, c); lvl == want {
-				return why
-			}
-			return ""
-		}
-	}
+	fire := func(want string) func(e *Env, c *Cmd) string { return atLevel(judge, want) }
 	names := []string{"python", "python3", "manage.py", "php", "rails", "odoo-bin", "odoo", "flask"}
 	return []Rule{
 		cmdRule("external.systems:app-console-prod", Deny, "An application's console (rails runner, manage.py shell -c, artisan tinker --execute, odoo-bin shell) run with code that deletes, destroys or rewrites records, or commits, against production (-d acme_prod, RAILS_ENV=production)", names,

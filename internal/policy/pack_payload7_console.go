@@ -90,14 +90,7 @@ func consolePayload(c *Cmd) (string, bool) {
 	}
 	named := t.positional[c.Name] || t.stdin[c.Name]
 	var b strings.Builder
-	for i, a := range c.Args {
-		k, v, hasV := strings.Cut(a, "=")
-		if !t.options[k] {
-			continue
-		}
-		if !hasV && i+1 < len(c.Args) {
-			v = c.Args[i+1]
-		}
+	for _, v := range c.OptValues(t.options) {
 		b.WriteString(v + "\n")
 	}
 	if b.Len() == 0 && t.positional[c.Name] {
@@ -216,16 +209,7 @@ func consoleRules() []Rule {
 		}
 		return "ask", c.Name + " is handed a console command that " + map[string]string{"destroy": "destroys", "stop": "stops or kills", "change": "changes"}[kind] + " (" + word + "): " + st
 	}
-	fire := func(want string) func(e *Env) string {
-		return func(e *Env) string {
-			for i := range e.F.Commands {
-				if lvl, why := judge(e, &e.F.Commands[i]); lvl == want {
-					return why
-				}
-			}
-			return ""
-		}
-	}
+	fire := func(want string) func(e *Env) string { return anyAtLevel(judge, want) }
 	trig := On(0, consoleNames()...).OrText(" -x", " -rx", " --eval", " --execute", " --exec", " --cmd", " -execute", " -eval")
 	return []Rule{
 		{ID: "external.systems:console-destroy-prod", Mode: Deny, Tools: shellTools, On: trig,

@@ -108,14 +108,7 @@ func interpFileSendRules() []Rule {
 		}
 		return "ask", c.Name + " code reads " + files[0] + " and sends it to " + host
 	}
-	fire := func(want string) func(e *Env, c *Cmd) string {
-		return func(e *Env, c *Cmd) string {
-			if lvl, why := judge(e, c); lvl == want {
-				return why
-			}
-			return ""
-		}
-	}
+	fire := func(want string) func(e *Env, c *Cmd) string { return atLevel(judge, want) }
 	return []Rule{
 		cmdRule("external.systems:code-sends-data", Deny, "Interpreter code that reads a secret or a data file (a table, export or dump by its extension or folder) and sends it to a host that is not this machine or its private network (requests.post(files=open(…)), fetch with body: readFileSync(…), Net::HTTP.post_form, paho publish, a socket's sendall)", secretSendRunners,
 			fire("deny"),

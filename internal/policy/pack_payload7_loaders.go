@@ -127,14 +127,7 @@ func loaderRules() []Rule {
 		}
 		return "", ""
 	}
-	fire := func(want string) func(e *Env, c *Cmd) string {
-		return func(e *Env, c *Cmd) string {
-			if lvl, why := judge(e, c); lvl == want {
-				return why
-			}
-			return ""
-		}
-	}
+	fire := func(want string) func(e *Env, c *Cmd) string { return atLevel(judge, want) }
 	return []Rule{
 		cmdRule("external.systems:loader-replace-prod", Deny, "A loader told to replace what it loads into (ogr2ogr -overwrite, osm2pgsql --create, pg_restore --clean, mongorestore --drop, shp2pgsql -d | psql) on a database named for production: its tables are dropped and reloaded", names,
 			fire("deny"),

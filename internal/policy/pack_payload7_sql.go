@@ -188,16 +188,7 @@ func payloadSQLRules() []Rule {
 		}
 		return lvl, c.Name + " runs " + stmt + " on " + named
 	}
-	fire := func(want string) func(e *Env) string {
-		return func(e *Env) string {
-			for i := range e.F.Commands {
-				if lvl, why := judge(e, &e.F.Commands[i]); lvl == want {
-					return why
-				}
-			}
-			return ""
-		}
-	}
+	fire := func(want string) func(e *Env) string { return anyAtLevel(judge, want) }
 	trig := On(0, "sqlite3", "sqlite", "duckdb", "spatialite", "litecli", "ogrinfo", "ogr2ogr", "sqlite-utils").
 		OrText("drop ", "DROP ", "Drop ", "truncate ", "TRUNCATE ", "delete ", "DELETE ", "Delete ", "update ", "UPDATE ", "Update ", "grant ", "GRANT ")
 	return []Rule{
