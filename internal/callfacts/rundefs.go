@@ -34,14 +34,15 @@ func (n *normalizer) defText(p string) (t text, ok bool) {
 		return text{}, false
 	}
 	n.defReads++
-	s, ok := readBounded(p)
+	s, ok := ReadBounded(p)
 	return text{s: s, known: true}, ok
 }
 
-// readBounded reads a regular file of at most maxDefBytes, giving up
-// after defReadTimeout (a stalled network mount must not hang the hook:
-// the read goes on in the background and its result is dropped).
-func readBounded(p string) (string, bool) {
+// ReadBounded reads a regular file of at most 256 KiB, giving up after
+// 100 ms (a stalled network mount must not hang the hook: the read goes
+// on in the background and its result is dropped). Every file a rule
+// reads on the hook path goes through it.
+func ReadBounded(p string) (string, bool) {
 	if size, ok := regularSize(p); !ok || size > maxDefBytes {
 		return "", false // none, a directory, a FIFO that would block, too large
 	}

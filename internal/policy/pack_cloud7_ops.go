@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"os"
 	"path"
 	"strings"
 
@@ -73,7 +72,7 @@ func opensToAnyone(e *Env, c *Cmd) string {
 					return "the policy file " + f + " (its name says it opens the resource)"
 				}
 			}
-			doc = readSmall(e.abs(c, f))
+			doc, _ = callfacts.ReadBounded(e.abs(c, f)) // bounded in size and time
 		}
 		if doc == "" || !strings.Contains(doc, "{") {
 			continue
@@ -98,20 +97,6 @@ func policyFile(a string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// readSmall is a policy file's text when it is on disk and small (64
-// KiB), "" otherwise.
-func readSmall(p string) string {
-	st, err := os.Stat(p)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > 64<<10 {
-		return ""
-	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return ""
-	}
-	return string(b)
 }
 
 func cloud7OpRules() []Rule {
