@@ -22,6 +22,10 @@ var appSecretsText string
 type appSecretPattern struct {
 	kind string
 	segs []string
+	// lit is the longest literal run of a glob's last segment
+	// (credentials in *credentials*.json): a name without it cannot
+	// match, which is cheaper to know than path.Match
+	lit string
 }
 
 // appSecretTable indexes the patterns by their file name when it is
@@ -44,7 +48,7 @@ var appSecrets = sync.OnceValue(func() *appSecretTable {
 					return l.Errorf("bad pattern %q: want names and globs joined by /", p)
 				}
 			}
-			e := appSecretPattern{kind: l.Fields[0], segs: segs}
+			e := appSecretPattern{kind: l.Fields[0], segs: segs, lit: longestLiteral(segs[len(segs)-1])}
 			if last := segs[len(segs)-1]; strings.ContainsAny(last, "*?[") {
 				if ext := path.Ext(last); ext != "" && !strings.ContainsAny(ext, "*?[") {
 					t.byExt[ext] = append(t.byExt[ext], e)
@@ -89,12 +93,33 @@ func AppSecretFile(p string) string {
 	for _, globs := range [2][]appSecretPattern{t.byExt[path.Ext(name)], t.globs} {
 		for i := range globs {
 			e := &globs[i]
+			if e.lit != "" && !strings.Contains(name, e.lit) {
+				continue
+			}
 			if ok, _ := path.Match(e.segs[len(e.segs)-1], name); ok && try(e) {
 				return e.kind
 			}
 		}
 	}
 	return ""
+}
+
+// longestLiteral is the longest run of glob without a wildcard or a
+// bracket class in it.
+func longestLiteral(glob string) string {
+	best := ""
+	for _, run := range strings.FieldsFunc(glob, func(r rune) bool { return r == '*' || r == '?' }) {
+		if i := strings.IndexByte(run, '['); i >= 0 {
+			run = run[:i] // a[bc]d: only what stands before the class is sure
+		}
+		if strings.ContainsAny(run, "]\\") {
+			continue
+		}
+		if len(run) > len(best) {
+			best = run
+		}
+	}
+	return best
 }
 
 // segsMatch: p's last len(segs) segments match segs one by one.
