@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/warden-dev/warden/internal/store/keeper"
 )
 
 // The store's files removed under a running daemon: no new task is
@@ -82,6 +84,14 @@ func TestStoreRemovedWhileServing(t *testing.T) {
 	// A hook makes a new, empty store in its place.
 	h.hook(filepath.Join(h.bin, "warden"), "s1")
 	h.waitFor("the hook's new store", func() bool { _, err := os.Stat(db); return err == nil })
+	// The keeper that hook started (detached) is up before the test goes
+	// on: one still starting when the test ends would make run/ again
+	// while the home is removed, after the clean-up's keeper.Stop found
+	// no keeper to stop.
+	h.waitFor("the keeper the hook started", func() bool {
+		ok, _ := keeper.Running(filepath.Join(h.dir, "locks", "keeper.lock"))
+		return ok
+	})
 	o, code = start()
 	if code == 0 || !strings.Contains(o, "is not the one warden serve last ran on") || !strings.Contains(o, "--new-store") {
 		t.Errorf("serve on a new store in place of the old: exit %d\n%s", code, o)
