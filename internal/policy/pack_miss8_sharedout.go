@@ -80,16 +80,7 @@ func sharedOutput(e *Env) (why string, replace bool) {
 // sharedFile: p is a file (it has an extension) below a shared root, not
 // in a scratch or temp folder, and no glob.
 func sharedFile(p string) bool {
-	if !onSharedStorage(p) || path.Ext(p) == "" {
-		return false
-	}
-	for _, part := range strings.Split(p, "/") {
-		switch strings.ToLower(part) {
-		case "scratch", "tmp", "temp", "cache":
-			return false
-		}
-	}
-	return true
+	return onSharedStorage(p) && path.Ext(p) != "" && !ownScratch(p)
 }
 
 // converterName: the program's name says it turns one file into another

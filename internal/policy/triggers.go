@@ -44,6 +44,7 @@ var builtinTriggers = sync.OnceValue(func() map[string]Trigger {
 		"core.zones:shared-delete":           On(FactTouch),                               // a recursive delete on shared storage
 		"core.zones:shared-output":           On(FactPath),                                // a program's output path on shared storage
 		"core.zones:shared-convert":          On(FactPath),                                //
+		"core.zones:shared-move-away":        On(FactTouch),                               // a folder moved off shared storage
 		"core.local:autorun-plant":           On(FactTouch | FactNotShell),                // a written instructions/task file
 		"core.local:autorun-task":            On(FactTouch | FactNotShell),                //
 		"core.secrets:print-credential-file": On(FactPath),                                // a credentials file read
