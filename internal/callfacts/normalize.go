@@ -123,9 +123,11 @@ func (n *normalizer) powershell(src string) {
 	n.text(src, 0, nil, nil)
 	for i := start; i < len(n.f.Commands); i++ {
 		c := &n.f.Commands[i]
+		aliased := false
 		if m, ok := psAliases[strings.ToLower(c.Name)]; ok {
 			c.Name = m
 			n.f.addName(m)
+			aliased = true
 		}
 		var flags []string
 		for _, fl := range c.Flags {
@@ -136,6 +138,11 @@ func (n *normalizer) powershell(src string) {
 			}
 		}
 		c.Flags = flags
+		if aliased {
+			// the effect was read under the cmdlet's name (Stop-Process
+			// had none); read it again under the POSIX one (kill)
+			c.Effect, _ = effectOf(c)
+		}
 		if tool(c.Name).args != "" {
 			n.paths(c)
 		}

@@ -242,8 +242,10 @@ func bodyPairs(body string) [][2]string {
 	return out
 }
 
-// apiHostLocal: every URL is this machine or a compose service (a name
-// with no dot); false when no URL is named.
+// apiHostLocal: every URL is this machine, its mDNS name (box.local) or a
+// compose service (a name with no dot); false when no URL is named. A name
+// deeper under .local (splunk.corp.local) is an organisation's internal
+// DNS zone, the shared servers of a company network, not this machine.
 func apiHostLocal(urls []string) bool {
 	n := 0
 	for _, u := range urls {
@@ -255,7 +257,7 @@ func apiHostLocal(urls []string) bool {
 		if strings.HasPrefix(h, "$") {
 			return false
 		}
-		if !(isLocalEndpoint(u) || strings.HasSuffix(h, ".local") || !strings.Contains(h, ".") && !strings.Contains(h, ":")) {
+		if !(isLocalEndpoint(u) || strings.HasSuffix(h, ".local") && strings.Count(h, ".") == 1 || !strings.Contains(h, ".") && !strings.Contains(h, ":")) {
 			return false
 		}
 	}

@@ -28,7 +28,7 @@ var (
 	sqlChanges = re(`(?is)^\s*(delete\s+from\s+\S+|update\s+\S+\s+set\s|alter\s+table\s+\S+\s+(delete|update)\s|match\s*\([^{}]*\)\s*(detach\s+)?delete\s)`)
 	sqlWhere   = re(`(?is)\swhere\s+(.*)$`)
 	sqlTrue    = re(`(?i)^\s*(true|1|1\s*=\s*1|'1'\s*=\s*'1'|1\s*<>\s*0)\s*$`)
-	sqlDrops   = re(`(?is)^\s*(drop\s+(database|table|schema|keyspace|user|role|view|index|collection|graph)\b|truncate\b|alter\s+table\s+\S+\s+drop\b)`)
+	sqlDrops   = re(`(?is)^\s*(drop\s+(database|table|schema|keyspace|user|role|view|index|collection|graph|tablespace|materialized\s+view|sequence|function|procedure|trigger|warehouse|stage|stream|extension|catalog|namespace)\b|truncate\b|alter\s+table\s+\S+\s+drop\b)`)
 	sqlAdmin   = re(`(?is)^\s*(grant\s+all\b|grant\s+(role\s+)?\S*(accountadmin|securityadmin|sysadmin|orgadmin|superuser|rds_superuser|cloudsqlsuperuser|db_owner|dba|admin)\b|grant\b.+\bwith\s+(grant|admin)\s+option|alter\s+(user|role)\s+\S+\s+(with\s+)?superuser|create\s+(user|role)\s+\S+.*\bsuperuser|create\s+user\s+\S*@\S*'%')`)
 	sqlAnyHost = re(`(?is)'[^']*'@'%'|@'%'`)
 )

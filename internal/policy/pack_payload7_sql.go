@@ -41,7 +41,7 @@ var sqlMessageOpts = map[string]bool{"-m": true, "--message": true, "--descripti
 
 // sqlStmtIn finds a destructive statement inside any text (an argument
 // that is a statement, or YAML/JSON around one: {sql: "drop schema …"}).
-var sqlStmtIn = re(`(?is)\b(drop\s+(database|table|schema|keyspace|view|collection)\b|truncate\s+(table\s+)?[\w"` + "`" + `.]|delete\s+from\s+\S+|update\s+[\w"` + "`" + `.]+\s+set\s|alter\s+table\s+\S+\s+drop\b|grant\s+all\b)[^'"]*`)
+var sqlStmtIn = re(`(?is)\b(drop\s+(database|table|schema|keyspace|view|collection|tablespace|materialized\s+view|index|sequence|function|procedure|trigger|user|role|warehouse|stage|stream|extension|catalog|namespace)\b|truncate\s+(table\s+)?[\w"` + "`" + `.]|delete\s+from\s+\S+|update\s+[\w"` + "`" + `.]+\s+set\s|alter\s+table\s+\S+\s+drop\b|grant\s+all\b)[^'"]*`)
 
 // dbFileExt: a path that is a database file by its name.
 var dbFileExt = re(`(?i)\.(db|sqlite3?|gpkg|duckdb|mdb|accdb|fdb|gdb|ddb|realm|s3db|sl3|db3)$`)

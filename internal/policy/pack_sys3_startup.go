@@ -178,7 +178,7 @@ func sys3StartupRules() []Rule {
 
 // sys3ZoneRules are the zone pack's rules of this file and its siblings.
 func sys3ZoneRules() []Rule {
-	return append(append(sys3StartupRules(), sharedPermsRules()...), rawDataRule(), workflowOutputsRule(), unsafeLoadRule(), sharedDeleteRule(), sessionLoaderRule(), extractForeignRule(), lockoutRule(), linkedConfigRule())
+	return append(append(append(sys3StartupRules(), sharedPermsRules()...), rawDataRule(), workflowOutputsRule(), unsafeLoadRule(), sharedDeleteRule(), sessionLoaderRule(), extractForeignRule(), lockoutRule(), linkedConfigRule()), append(sharedOutputRules(), sharedMoveAwayRule())...)
 }
 
 // sessionLoaderRule: the line points a code-loading variable (RUSTC_WRAPPER,

@@ -42,6 +42,9 @@ var builtinTriggers = sync.OnceValue(func() map[string]Trigger {
 		"core.zones:session-loader":          On(FactTouch),                               // a script the line writes
 		"core.zones:raw-data-delete":         On(FactTouch),                               // a delete in raw data
 		"core.zones:shared-delete":           On(FactTouch),                               // a recursive delete on shared storage
+		"core.zones:shared-output":           On(FactPath),                                // a program's output path on shared storage
+		"core.zones:shared-convert":          On(FactPath),                                //
+		"core.zones:shared-move-away":        On(FactTouch),                               // a folder moved off shared storage
 		"core.local:autorun-plant":           On(FactTouch | FactNotShell),                // a written instructions/task file
 		"core.local:autorun-task":            On(FactTouch | FactNotShell),                //
 		"core.secrets:print-credential-file": On(FactPath),                                // a credentials file read
