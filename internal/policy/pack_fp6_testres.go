@@ -75,7 +75,7 @@ func localEndpoint(e *Env, c *Cmd) bool {
 			}
 		}
 	}
-	return c.Name != "curl" && (v != "" && ownHost(urlHost(v)) || emulatorEnv(e.F.Command))
+	return c.Name != "curl" && (v != "" && ownHost(urlHost(v)) || emulatorEnv(e.F.Command) || cliAddrLocal(e.F.Command, c.Name))
 }
 
 // contextOptions name where a CLI acts, not what it deletes.
