@@ -283,8 +283,8 @@ func destroyPack() Pack {
 						return ""
 					}
 				case "find":
-					if !c.Has("-delete") && len(callfacts.FindExecs(c.Args)) == 0 {
-						return ""
+					if !c.Has("-delete") && len(callfacts.FindExecs(c.Args)) == 0 || callfacts.FindsOnlyLeftovers(c) {
+						return "" // find DIR -name '*.tmp' -delete: leftovers, wherever DIR is
 					}
 					del := c.Has("-delete")
 					for _, x := range callfacts.FindExecs(c.Args) {
