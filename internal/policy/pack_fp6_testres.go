@@ -37,7 +37,7 @@ func ephemeralTargets(c *Cmd) bool {
 		if n == 0 && !strings.ContainsAny(name, "-_") && !(len(name) > 3 && strings.ContainsAny(name, "0123456789")) {
 			continue // a verb or a kind before the names (delete, namespace, rb, s3, ec2)
 		}
-		if !ephemeralName(name) {
+		if !ephemeralName(name) && !ephemeralUnder(p, name) {
 			return false
 		}
 		n++
