@@ -13,6 +13,9 @@ func devObject(c *Cmd) bool {
 		return false
 	}
 	obj := c.Pos[len(c.Pos)-1]
+	if obj == "" || strings.ContainsAny(obj[:1], "/.~$") {
+		return false // a local file (submit local-file /tmp/job.jcl): its name says nothing of the target
+	}
 	for i := 1; i < len(c.Args); i++ {
 		if c.Args[i] == obj && strings.HasPrefix(c.Args[i-1], "-") {
 			return false // --target dev: where it acts, not the object
