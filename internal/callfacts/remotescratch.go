@@ -49,14 +49,35 @@ func RemoteScratch(c *Cmd, p, home string) bool {
 		}
 	}
 	if home != "" && strings.HasPrefix(p, home+"/") {
-		rel := strings.Split(strings.TrimPrefix(p, home+"/"), "/")
-		for _, d := range rel[:len(rel)-1] {
-			if strings.ContainsAny(d, "*?[") {
-				return false // a folder the line does not name
+		return scratchBelowHome(strings.TrimPrefix(p, home+"/"))
+	}
+	for _, r := range remoteHomeRoots {
+		// the login user's home there is not this machine's: /u/devusr1 on
+		// z/OS, /home/ci on a build box
+		if rest, ok := strings.CutPrefix(p, r); ok {
+			if _, below, ok := strings.Cut(rest, "/"); ok {
+				return scratchBelowHome(below)
 			}
-			if remoteScratchWords[strings.ToLower(d)] {
-				return true // ~/proj/tmp/run_03 on the remote
-			}
+		}
+	}
+	return false
+}
+
+// remoteHomeRoots hold one home folder per user on a remote host.
+var remoteHomeRoots = []string{"/home/", "/u/", "/Users/", "/export/home/"}
+
+// scratchBelowHome: rel, a path below a home folder, lies in a tmp or
+// cache folder (~/proj/tmp/run_03), or is one below a project folder
+// (~/build/tmp). A home's own tmp (~/tmp) may be where the user keeps
+// things and is left to the other rules.
+func scratchBelowHome(rel string) bool {
+	parts := strings.Split(rel, "/")
+	for _, d := range parts {
+		if strings.ContainsAny(d, "*?[") {
+			return false // a folder the line does not name
+		}
+		if remoteScratchWords[strings.ToLower(d)] && len(parts) > 1 {
+			return true // ~/proj/tmp/run_03, /u/devusr1/build/tmp on the remote
 		}
 	}
 	return false

@@ -42,8 +42,10 @@ func UserScratch(p, home string) bool {
 // named as temporary or as a workflow's work folder.
 func disposablePart(rel string) bool {
 	parts := strings.Split(rel, "/")
-	if strings.ContainsAny(parts[len(parts)-1], "*?[") {
-		parts = parts[:len(parts)-1] // proj_tmp/*: judged by the folder it empties
+	if leaf := parts[len(parts)-1]; strings.ContainsAny(leaf, "*?[") {
+		// proj_tmp/*: judged by the folder it empties; tmp_regrid_*: by
+		// the fixed part every match starts with as well.
+		parts[len(parts)-1] = leaf[:strings.IndexAny(leaf, "*?[")]
 	}
 	for _, d := range parts {
 		for _, w := range strings.FieldsFunc(strings.ToLower(d), func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {

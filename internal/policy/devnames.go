@@ -27,6 +27,9 @@ func devName(name string) bool {
 	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
 	}) {
+		if t := strings.TrimRight(w, "0123456789"); t != "" {
+			w = t // a numbered environment: DEV1, test2, prod3
+		}
 		switch {
 		case prodWord.MatchString(w) || w == "live" || w == "prd":
 			return false

@@ -34,6 +34,9 @@ var credChangeOps = map[string][]string{
 func credStoreRules() []Rule {
 	match := func(ops map[string][]string) func(e *Env, c *Cmd) string {
 		return func(e *Env, c *Cmd) string {
+			if cliAddrLocal(e.F.Command, c.Name) {
+				return "" // VAULT_ADDR=http://127.0.0.1:8200: a dev server on this machine, not the user's store
+			}
 			words := ops[c.Name]
 			a := " " + strings.Join(c.Args, " ") + " "
 			for _, w := range words {

@@ -111,5 +111,5 @@ func localTestDB(line string) bool {
 // database named there is the developer's own (dropdb --if-exists app_test).
 var (
 	testDBName  = re(`(?i)(?:(?:^|\s)(?:-d|--dbname)[\s=]|\bdropdb\s+(?:-\S+\s+)*)['"]?(?:[\w-]*[_-]test|test_[\w-]*)['"]?(?:\s|$)`)
-	namesDBHost = re(`(?:^|\s)(?:-h|--host|-S|--server|-p|--port)[\s=]|\b(?:PGHOST|PGSERVICE|DATABASE_URL|DB_HOST)=|\w+://`)
+	namesDBHost = re(`(?:^|\s)(?:-h|--host|-S|--server|-p|--port)[\s=]|\b(?:PGHOST|PGSERVICE|DATABASE_URL|DB_HOST|host|hostaddr)=|\w+://`)
 )

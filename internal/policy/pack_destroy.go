@@ -283,8 +283,8 @@ func destroyPack() Pack {
 						return ""
 					}
 				case "find":
-					if !c.Has("-delete") && len(callfacts.FindExecs(c.Args)) == 0 {
-						return ""
+					if !c.Has("-delete") && len(callfacts.FindExecs(c.Args)) == 0 || callfacts.FindsOnlyLeftovers(c) {
+						return "" // find DIR -name '*.tmp' -delete: leftovers, wherever DIR is
 					}
 					del := c.Has("-delete")
 					for _, x := range callfacts.FindExecs(c.Args) {
@@ -307,7 +307,7 @@ func destroyPack() Pack {
 						continue
 					}
 					p := e.abs(c, a)
-					if !outside(e, p) || scratch(p, e.F.Home) || critical(p, e.F.Home) != "" || systemPath(p, e.F.Home) != "" || callfacts.RemoteScratch(c, p, e.F.Home) {
+					if !outside(e, p) || scratch(p, e.F.Home) || critical(p, e.F.Home) != "" || systemPath(p, e.F.Home) != "" || callfacts.RemoteScratch(c, p, e.F.Home) || testAppData(p, e.F.Home) {
 						continue // inside, or another rule's
 					}
 					return fmt.Sprintf("%s deletes %s, outside the project", c.Name, homeRel(p, e.F.Home))

@@ -37,7 +37,7 @@ func ephemeralTargets(c *Cmd) bool {
 		if n == 0 && !strings.ContainsAny(name, "-_") && !(len(name) > 3 && strings.ContainsAny(name, "0123456789")) {
 			continue // a verb or a kind before the names (delete, namespace, rb, s3, ec2)
 		}
-		if !ephemeralName(name) {
+		if !ephemeralName(name) && !ephemeralUnder(p, name) {
 			return false
 		}
 		n++
@@ -75,7 +75,7 @@ func localEndpoint(e *Env, c *Cmd) bool {
 			}
 		}
 	}
-	return c.Name != "curl" && (v != "" && ownHost(urlHost(v)) || emulatorEnv(e.F.Command))
+	return c.Name != "curl" && (v != "" && ownHost(urlHost(v)) || emulatorEnv(e.F.Command) || cliAddrLocal(e.F.Command, c.Name))
 }
 
 // contextOptions name where a CLI acts, not what it deletes.

@@ -318,6 +318,9 @@ func apiDestroys(r apiCall) string {
 	if why := apiGrantsOrForwards(r); why != "" {
 		return why
 	}
+	if why := apiBodyAction(r); why != "" {
+		return why
+	}
 	unsafe := opsList("api-unsafe")
 	for _, kv := range bodyPairs(r.body + "&" + strings.Join(r.urls, "&")) {
 		if unsafe[kv[0]+"="+kv[1]] {

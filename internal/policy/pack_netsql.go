@@ -86,6 +86,9 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 	if cloudWarehouses[c.Name] {
 		return "remote", c.Name + " runs in the cloud"
 	}
+	if sparkLocal(c) {
+		return "local", "" // spark-sql --master local[2]: the engine and its warehouse run in this process
+	}
 	if c.Name == "wrangler" {
 		if c.Has("--remote") {
 			return "remote", "--remote"
@@ -201,4 +204,16 @@ func localScratchRedis(c *Cmd) bool {
 	}
 	n := optValue(c, "-n")
 	return n != "" && n != "0" && strings.Trim(n, "0123456789") == ""
+}
+
+// sparkLocal: a Spark client (spark-sql, spark-submit, pyspark,
+// spark-shell) started with --master local or local[N]: the engine runs
+// inside the command and its tables are the local warehouse folder, not
+// a cluster's.
+func sparkLocal(c *Cmd) bool {
+	if !strings.HasPrefix(c.Name, "spark") && c.Name != "pyspark" {
+		return false
+	}
+	m := optValue(c, "--master")
+	return m == "local" || strings.HasPrefix(m, "local[")
 }

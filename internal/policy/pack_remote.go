@@ -105,9 +105,14 @@ func sqlServer(c *Cmd) string {
 }
 
 // localServer reports whether a server as written is this machine's
-// (callfacts.ThisMachine; a libpq "host=" conninfo word too).
+// (callfacts.ThisMachine; a libpq conninfo string too, judged by its
+// host= word alone: "host=localhost dbname=ledger_test user=postgres").
 func localServer(h string) bool {
-	return callfacts.ThisMachine(strings.TrimPrefix(h, "host="))
+	if i := strings.Index(h, "host="); i >= 0 && (i == 0 || h[i-1] == ' ') {
+		v, _, _ := strings.Cut(h[i+len("host="):], " ")
+		return callfacts.ThisMachine(strings.Trim(v, `'"`))
+	}
+	return callfacts.ThisMachine(h)
 }
 
 // destructiveSQLName: a script named like this drops or overwrites data

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
 )
@@ -43,7 +44,7 @@ func zoneRule(id string, mode Mode, desc string, catch, allow []string) Rule {
 		Match: func(e *Env) string {
 			t := e.Opts.zones()
 			for _, tc := range e.Touches() {
-				if t.Verdict(tc.Effect, tc.Zone) != mode {
+				if t.Verdict(tc.Effect, tc.Zone) != mode || leftoverFind(e, tc.Via) || (tc.Effect == callfacts.PathRecursiveDelete || tc.Effect == callfacts.PathDelete) && testAppData(tc.Path, e.F.Home) {
 					continue
 				}
 				why := tc.Via + " (" + homeRel(tc.Path, e.F.Home) + "): " + ZoneLine(tc.Effect, tc.Zone, mode)
@@ -54,4 +55,19 @@ func zoneRule(id string, mode Mode, desc string, catch, allow []string) Rule {
 			}
 			return ""
 		}}
+}
+
+// leftoverFind: via is a find of the line that deletes only leftovers
+// (find DIR -name '*.tmp' -delete, callfacts.FindsOnlyLeftovers): what it
+// removes is named by kind, wherever DIR is.
+func leftoverFind(e *Env, via string) bool {
+	if !strings.HasPrefix(via, "find ") {
+		return false
+	}
+	for _, c := range e.F.Cmds("find") {
+		if c.String() == via && callfacts.FindsOnlyLeftovers(c) {
+			return true
+		}
+	}
+	return false
 }
