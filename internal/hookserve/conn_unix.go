@@ -46,14 +46,28 @@ func Listen(path string) (*net.UnixListener, error) {
 		ln.Close()
 		return nil, fmt.Errorf("hook socket: %w", err)
 	}
+	if fi, err := os.Stat(path); err == nil {
+		listened.Store(ln, fi) // the file this Listen made, for Serve
+	}
 	return ln, nil
 }
 
-// removeIfStill returns what removes the socket file at path if it is
-// still the one there now (nil when there is none).
-func removeIfStill(path string) func() {
-	own, err := os.Stat(path)
-	if err != nil {
+// listened holds, for a listener Listen made and Serve has not taken yet,
+// the socket file it made: Serve may start after another server replaced
+// the file, and must not take that one for its own.
+var listened sync.Map // *net.UnixListener → os.FileInfo
+
+// removeIfStill returns what removes ln's socket file if it is still the
+// one ln listens on: the file Listen made, or for a listener made
+// elsewhere the one there now (nil when there is none).
+func removeIfStill(ln *net.UnixListener) func() {
+	path := ln.Addr().String()
+	var own os.FileInfo
+	if v, ok := listened.LoadAndDelete(ln); ok {
+		own = v.(os.FileInfo)
+	} else if fi, err := os.Stat(path); err == nil {
+		own = fi
+	} else {
 		return nil
 	}
 	return func() {
@@ -69,14 +83,14 @@ func (s *Server) Serve(ln *net.UnixListener) error {
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
-		after := removeIfStill(ln.Addr().String())
+		after := removeIfStill(ln)
 		ln.Close()
 		if after != nil {
 			after()
 		}
 		return ErrServerClosed
 	}
-	s.listeners[ln] = removeIfStill(ln.Addr().String())
+	s.listeners[ln] = removeIfStill(ln)
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
