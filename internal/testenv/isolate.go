@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Main runs a package's tests in a home of their own and exits with their
@@ -65,8 +66,12 @@ var Shadowed = []string{"warden", "warden-", "claude", "ccusage", "codex", "gemi
 // WARDEN_HOME or CLAUDE_CONFIG_DIR with t.Setenv or on the child's Env.
 func Isolate() (end func()) {
 	keep := pinnedOutside()
-	root, err := os.MkdirTemp("", "warden-test-home-")
+	sweepStaleHomes(os.TempDir(), time.Now())
+	root, err := os.MkdirTemp("", homePrefix)
 	if err != nil {
+		panic("testenv: " + err.Error())
+	}
+	if err := writeOwner(root); err != nil {
 		panic("testenv: " + err.Error())
 	}
 	home := filepath.Join(root, "home")
@@ -173,7 +178,16 @@ func foreign(name string) bool {
 // npm caches the pinned CLIs install from.
 func pinnedOutside() map[string]string {
 	keep := map[string]string{}
-	if out, err := exec.Command("go", "env", "-json", "GOCACHE", "GOMODCACHE", "GOPATH", "GOENV").Output(); err == nil {
+	if inherited(goPinned) {
+		// A test process started by another one (a test binary run as a
+		// child) has them already, set by its parent's Isolate: asking
+		// `go` again would run it with HOME in the parent's test home,
+		// which may be gone by then — the go command then re-creates its
+		// counters there, a stray folder in the temp directory.
+		for _, k := range goPinned {
+			keep[k] = os.Getenv(k)
+		}
+	} else if out, err := exec.Command("go", append([]string{"env", "-json"}, goPinned...)...).Output(); err == nil {
 		var env map[string]string
 		if json.Unmarshal(out, &env) == nil {
 			for k, v := range env {
@@ -192,6 +206,20 @@ func pinnedOutside() map[string]string {
 		}
 	}
 	return keep
+}
+
+// goPinned are the go command's settings a test home keeps pointed at the
+// real home.
+var goPinned = []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOENV"}
+
+// inherited reports whether every one of names is set in the environment.
+func inherited(names []string) bool {
+	for _, k := range names {
+		if os.Getenv(k) == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // shadowPath is PATH without the Shadowed programs: each directory that
