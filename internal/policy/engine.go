@@ -351,12 +351,16 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 	e.once.Do(e.index)
 	res := &Result{Facts: f}
 	env := &Env{F: f, Opts: opts, ctx: ctx, git: e.Git, gitBranch: e.GitBranch}
-	seen := make([]bool, len(e.rules))
+	var seenBuf [8]uint64 // the rules run, on the stack for up to 512 rules
+	seen := ruleSet(seenBuf[:])
+	if len(e.rules) > 64*len(seenBuf) {
+		seen = newRuleSet(len(e.rules))
+	}
 	run := func(r *prepared) {
-		if seen[r.idx] || !r.runsOn(f.Event) || !r.forTool(f.Tool) {
+		if seen.has(r.idx) || !r.runsOn(f.Event) || !r.forTool(f.Tool) {
 			return
 		}
-		seen[r.idx] = true
+		seen.add(r.idx)
 		env.OnceKey, env.Err = "", nil
 		reason := e.match(r, env)
 		if env.Err != nil {

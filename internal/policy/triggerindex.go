@@ -13,7 +13,7 @@ import (
 // is indexed with no edit here; it selects exactly the rules whose
 // Trigger.fires holds (TestTriggerIndexAgrees), in rule order.
 
-// ruleSet is a set of positions in Engine.always.
+// ruleSet is a set of rules by position (in Engine.always, Engine.rules).
 type ruleSet []uint64
 
 func newRuleSet(n int) ruleSet { return make(ruleSet, (n+63)/64) }
