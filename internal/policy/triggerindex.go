@@ -46,7 +46,22 @@ const factCount = 32
 
 type textTrigger struct {
 	word  string
+	bytes byteSet // the word's bytes: a line lacking one cannot hold it
 	rules ruleSet
+}
+
+// byteSet is a set of byte values.
+type byteSet [4]uint64
+
+func (b *byteSet) addString(s string) {
+	for i := 0; i < len(s); i++ {
+		b[s[i]/64] |= 1 << (s[i] % 64)
+	}
+}
+
+// within reports whether every byte of b is in o.
+func (b *byteSet) within(o *byteSet) bool {
+	return b[0]&^o[0]|b[1]&^o[1]|b[2]&^o[2]|b[3]&^o[3] == 0
 }
 
 // triggerIndex is Engine.always's triggers, indexed once per engine.
@@ -96,7 +111,9 @@ func newTriggerIndex(always []*prepared) *triggerIndex {
 			if !ok {
 				k = len(x.text)
 				words[w] = k
-				x.text = append(x.text, textTrigger{word: w, rules: newRuleSet(n)})
+				t := textTrigger{word: w, rules: newRuleSet(n)}
+				t.bytes.addString(w)
+				x.text = append(x.text, t)
 			}
 			x.text[k].rules.add(j)
 		}
@@ -120,9 +137,13 @@ func (x *triggerIndex) selectRules(s *shape, e *Env, sel ruleSet) {
 			}
 		}
 	}
+	var line byteSet // the line's bytes, read once: most words are ruled out by one missing
+	if len(x.text) > 0 {
+		line.addString(e.F.Command)
+	}
 	for i := range x.text {
 		t := &x.text[i]
-		if t.rules.anyOutside(sel) && strings.Contains(e.F.Command, t.word) {
+		if t.rules.anyOutside(sel) && t.bytes.within(&line) && strings.Contains(e.F.Command, t.word) {
 			sel.or(t.rules)
 		}
 	}
