@@ -351,16 +351,10 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 	e.once.Do(e.index)
 	res := &Result{Facts: f}
 	env := &Env{F: f, Opts: opts, ctx: ctx, git: e.Git, gitBranch: e.GitBranch}
-	var seenBuf [8]uint64 // the rules run, on the stack for up to 512 rules
-	seen := ruleSet(seenBuf[:])
-	if len(e.rules) > 64*len(seenBuf) {
-		seen = newRuleSet(len(e.rules))
-	}
 	run := func(r *prepared) {
-		if seen.has(r.idx) || !r.runsOn(f.Event) || !r.forTool(f.Tool) {
+		if !r.runsOn(f.Event) || !r.forTool(f.Tool) {
 			return
 		}
-		seen.add(r.idx)
 		env.OnceKey, env.Err = "", nil
 		reason := e.match(r, env)
 		if env.Err != nil {
@@ -388,18 +382,30 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 	byCmd, trig := e.cmdIndex()
 	if f.Tool == "Bash" || f.Tool == "PowerShell" {
 		// per command in line order, its rules in rule order (a program met
-		// again finds its rules already run)
+		// again finds its rules already run; the rules of e.always are
+		// none of these, and each is met once below)
+		var seenBuf [8]uint64 // on the stack for up to 512 rules
+		seen := ruleSet(seenBuf[:])
+		if len(e.rules) > 64*len(seenBuf) {
+			seen = newRuleSet(len(e.rules))
+		}
+		once := func(r *prepared) {
+			if !seen.has(r.idx) {
+				seen.add(r.idx)
+				run(r)
+			}
+		}
 		for i := range f.Commands {
 			name := f.Commands[i].Name
 			if byCmd != nil {
 				for _, r := range byCmd[name] {
-					run(r)
+					once(r)
 				}
 				continue
 			}
 			for _, r := range e.indexed {
 				if slices.Contains(r.Cmds, name) {
-					run(r)
+					once(r)
 				}
 			}
 		}
