@@ -30,6 +30,48 @@ type wordRule struct {
 	kind  string
 	words []wordSet
 	not   []wordSet // !x words: the line does not apply when any argument is one (p4 revert !-a)
+	// first is the program's lines' first words merged (shared by its
+	// lines): firstWordIn, asked of every command the table names, reads
+	// one set, not one per line.
+	first *firstWords
+}
+
+// firstWords is every line of one program's first word: whether a line
+// has none (the program alone), and the union of the lines' first sets.
+type firstWords struct {
+	bare bool
+	set  wordSet
+}
+
+// mergeFirst sets rules' shared first-word union.
+func mergeFirst(rules []wordRule) {
+	fw := &firstWords{set: wordSet{exact: map[string]bool{}}}
+	seen := map[string]bool{}
+	for i := range rules {
+		if len(rules[i].words) == 0 {
+			fw.bare = true
+			continue
+		}
+		w := &rules[i].words[0]
+		for k := range w.exact {
+			fw.set.exact[k] = true
+		}
+		for _, p := range w.prefixes {
+			if !seen["p"+p] {
+				seen["p"+p] = true
+				fw.set.prefixes = append(fw.set.prefixes, p)
+			}
+		}
+		for _, p := range w.parts {
+			if !seen["*"+p] {
+				seen["*"+p] = true
+				fw.set.parts = append(fw.set.parts, p)
+			}
+		}
+	}
+	for i := range rules {
+		rules[i].first = fw
+	}
 }
 
 // wordSet is one word's alternatives: exact words, prefixes (x*) and
@@ -77,6 +119,9 @@ func parseWords(lines []datatable.Line, withKind bool) map[string][]wordRule {
 			r.words = append(r.words, alt)
 		}
 		m[f[0]] = append(m[f[0]], r)
+	}
+	for _, rs := range m {
+		mergeFirst(rs)
 	}
 	return m
 }
@@ -146,6 +191,22 @@ func anyWordIn(sets []wordSet, args []string) bool {
 // firstWordIn reports whether some rule's first word is among args, the
 // cheap test before reading them (npm run build: no rule's first word).
 func firstWordIn(rules []wordRule, args []string) bool {
+	if len(rules) > 0 && rules[0].first != nil {
+		fw := rules[0].first
+		if fw.bare {
+			return true
+		}
+		for _, a := range args {
+			a = fold(a)
+			if k, _, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") {
+				a = k
+			}
+			if wordIn(fw.set, a) {
+				return true
+			}
+		}
+		return false
+	}
 	for i := range rules {
 		if len(rules[i].words) == 0 {
 			return true // aa-teardown: the program alone

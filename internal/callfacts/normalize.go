@@ -26,7 +26,7 @@ func Normalize(c Call) *Facts {
 		f.Project = c.Cwd
 	}
 	if len(c.Input) > 0 {
-		_ = json.Unmarshal(c.Input, &f.Input)
+		f.Input = decodeInput(c.Input)
 	}
 	n := &normalizer{f: f, cwd: c.Cwd, home: c.Home}
 	str := func(k string) string {

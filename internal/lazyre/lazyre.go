@@ -13,6 +13,7 @@ type Regexp struct {
 	pat  string
 	once sync.Once
 	re   *regexp.Regexp
+	pre  *prefilter // the literals a match needs (prefilter.go), nil for none
 }
 
 // New returns a Regexp for pat; a bad pattern panics on first use, as
@@ -20,31 +21,60 @@ type Regexp struct {
 func New(pat string) *Regexp { return &Regexp{pat: pat} }
 
 func (l *Regexp) get() *regexp.Regexp {
-	l.once.Do(func() { l.re = regexp.MustCompile(l.pat) })
+	l.once.Do(func() {
+		l.re = regexp.MustCompile(l.pat)
+		l.pre = newPrefilter(l.pat)
+	})
 	return l.re
 }
 
+// none reports whether s cannot hold a match: it has none of the literals
+// every match contains.
+func (l *Regexp) none(s string) bool {
+	l.get()
+	return l.pre != nil && !l.pre.mayMatch(s)
+}
+
 // MatchString reports whether s contains a match.
-func (l *Regexp) MatchString(s string) bool { return l.get().MatchString(s) }
+func (l *Regexp) MatchString(s string) bool { return !l.none(s) && l.re.MatchString(s) }
 
 // FindString returns the leftmost match in s, "" for none.
-func (l *Regexp) FindString(s string) string { return l.get().FindString(s) }
+func (l *Regexp) FindString(s string) string {
+	if l.none(s) {
+		return ""
+	}
+	return l.re.FindString(s)
+}
 
 // FindStringSubmatch returns the leftmost match and its groups, nil for
 // none.
-func (l *Regexp) FindStringSubmatch(s string) []string { return l.get().FindStringSubmatch(s) }
+func (l *Regexp) FindStringSubmatch(s string) []string {
+	if l.none(s) {
+		return nil
+	}
+	return l.re.FindStringSubmatch(s)
+}
 
 // FindAllStringSubmatch is regexp.Regexp.FindAllStringSubmatch.
 func (l *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
-	return l.get().FindAllStringSubmatch(s, n)
+	if l.none(s) {
+		return nil
+	}
+	return l.re.FindAllStringSubmatch(s, n)
 }
 
 // ReplaceAllString replaces every match in src with repl ($1 expands).
 func (l *Regexp) ReplaceAllString(src, repl string) string {
-	return l.get().ReplaceAllString(src, repl)
+	if l.none(src) {
+		return src
+	}
+	return l.re.ReplaceAllString(src, repl)
 }
 
 // ReplaceAllStringFunc is regexp's, compiling on first use.
 func (l *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
-	return l.get().ReplaceAllStringFunc(src, repl)
+	if l.none(src) {
+		return src
+	}
+	return l.re.ReplaceAllStringFunc(src, repl)
 }

@@ -18,5 +18,9 @@
 //   - or only non-shell Tools (Write, Edit…).
 //
 // A trigger is a necessary condition of the rule's Match, never a verdict
-// (TestTriggersAreSound checks it wherever the rule fires).
+// (TestTriggersAreSound checks it wherever the rule fires). Once an engine
+// has served a few calls it indexes the triggers (triggerindex.go): sets of
+// rules per fact, program and word, built from what the rules declare, so
+// a call selects its rules in one pass (TestTriggerIndexAgrees: the same
+// rules each trigger alone selects).
 package policy

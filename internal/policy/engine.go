@@ -173,6 +173,9 @@ type Engine struct {
 	calls     atomic.Int64
 	byCmdOnce sync.Once
 	byCmd     map[string][]*prepared
+	// trig indexes the always rules by their triggers, built with byCmd
+	// (triggerindex.go); until then each rule's trigger is read in turn.
+	trig *triggerIndex
 }
 
 type prepared struct {
@@ -279,11 +282,12 @@ func (e *Engine) index() {
 // costs a few µs a call, the map (thousands of names) ~0.5 ms once.
 const scanCalls = 16
 
-// cmdIndex is the map from program names to indexed rules, or nil while
-// the engine scans (its first scanCalls calls).
-func (e *Engine) cmdIndex() map[string][]*prepared {
+// cmdIndex is the map from program names to indexed rules and the index
+// of the other rules' triggers, or nil while the engine scans (its first
+// scanCalls calls).
+func (e *Engine) cmdIndex() (map[string][]*prepared, *triggerIndex) {
 	if e.calls.Add(1) <= scanCalls {
-		return nil
+		return nil, nil
 	}
 	e.byCmdOnce.Do(func() {
 		m := map[string][]*prepared{}
@@ -293,8 +297,9 @@ func (e *Engine) cmdIndex() map[string][]*prepared {
 			}
 		}
 		e.byCmd = m
+		e.trig = newTriggerIndex(e.always)
 	})
-	return e.byCmd
+	return e.byCmd, e.trig
 }
 
 func isShellOnly(r *Rule) bool {
@@ -346,12 +351,10 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 	e.once.Do(e.index)
 	res := &Result{Facts: f}
 	env := &Env{F: f, Opts: opts, ctx: ctx, git: e.Git, gitBranch: e.GitBranch}
-	seen := make([]bool, len(e.rules))
 	run := func(r *prepared) {
-		if seen[r.idx] || !r.runsOn(f.Event) || !r.forTool(f.Tool) {
+		if !r.runsOn(f.Event) || !r.forTool(f.Tool) {
 			return
 		}
-		seen[r.idx] = true
 		env.OnceKey, env.Err = "", nil
 		reason := e.match(r, env)
 		if env.Err != nil {
@@ -376,29 +379,57 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 		}
 		res.Hits = append(res.Hits, Hit{ID: r.ID, Mode: mode, Reason: reason, OnceKey: env.OnceKey})
 	}
+	byCmd, trig := e.cmdIndex()
 	if f.Tool == "Bash" || f.Tool == "PowerShell" {
 		// per command in line order, its rules in rule order (a program met
-		// again finds its rules already run)
-		byCmd := e.cmdIndex()
+		// again finds its rules already run; the rules of e.always are
+		// none of these, and each is met once below)
+		var seenBuf [8]uint64 // on the stack for up to 512 rules
+		seen := ruleSet(seenBuf[:])
+		if len(e.rules) > 64*len(seenBuf) {
+			seen = newRuleSet(len(e.rules))
+		}
+		once := func(r *prepared) {
+			if !seen.has(r.idx) {
+				seen.add(r.idx)
+				run(r)
+			}
+		}
 		for i := range f.Commands {
 			name := f.Commands[i].Name
 			if byCmd != nil {
 				for _, r := range byCmd[name] {
-					run(r)
+					once(r)
 				}
 				continue
 			}
 			for _, r := range e.indexed {
 				if slices.Contains(r.Cmds, name) {
-					run(r)
+					once(r)
 				}
 			}
 		}
 	}
 	sh := shapeOf(f)
-	for _, r := range e.always {
-		if r.on.fires(&sh, env) {
-			run(r)
+	if trig != nil {
+		var buf [4]uint64
+		sel := ruleSet(buf[:])
+		if w := (trig.n + 63) / 64; w <= len(buf) {
+			sel = sel[:w]
+		} else {
+			sel = newRuleSet(trig.n)
+		}
+		trig.selectRules(&sh, env, sel)
+		for j, r := range e.always {
+			if sel.has(j) {
+				run(r)
+			}
+		}
+	} else {
+		for _, r := range e.always {
+			if r.on.fires(&sh, env) {
+				run(r)
+			}
 		}
 	}
 	if top := res.Top(); top != nil {

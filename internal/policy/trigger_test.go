@@ -78,15 +78,16 @@ func TestTriggersAreSound(t *testing.T) {
 	}
 }
 
-// An engine scans its rules' program names for its first calls and looks
-// them up in a map after (cmdIndex): both find the same rules in the same
-// order, so every hit, and the hit that decides, is the same.
+// An engine scans its rules' program names and reads each rule's trigger
+// for its first calls, and looks them up in its indexes after (cmdIndex):
+// both find the same rules in the same order, so every hit, and the hit
+// that decides, is the same.
 func TestScanAndIndexAgree(t *testing.T) {
 	warm := TestEngine(Builtin(), nil, Options{})
 	for i := 0; i <= scanCalls; i++ {
 		evalCommand(warm, "true")
 	}
-	if warm.cmdIndex() == nil {
+	if m, x := warm.cmdIndex(); m == nil || x == nil {
 		t.Fatal("the warmed engine has no index")
 	}
 	var inputs []string
@@ -107,5 +108,46 @@ func TestScanAndIndexAgree(t *testing.T) {
 		if a.Decision != b.Decision || !slices.Equal(a.Hits, b.Hits) {
 			t.Errorf("%q: scanning gives %s %v, the index %s %v", in, a.Decision, a.Hits, b.Decision, b.Hits)
 		}
+	}
+}
+
+// The trigger index selects exactly the rules whose trigger holds, each
+// rule's Trigger.fires read alone, on every case and corpus line, for the
+// shell and for the file tools.
+func TestTriggerIndexAgrees(t *testing.T) {
+	e := TestEngine(Builtin(), nil, Options{})
+	e.once.Do(e.index)
+	x := newTriggerIndex(e.always)
+	var inputs []string
+	for _, r := range e.rules {
+		inputs = append(inputs, r.Catch...)
+		inputs = append(inputs, r.Allow...)
+	}
+	inputs = append(inputs, readCorpus(t, "benign.txt")...)
+	inputs = append(inputs, readCorpus(t, "destructive.txt")...)
+	selected := 0
+	for _, in := range inputs {
+		c, err := CaseCall(in, TestHome, TestProject)
+		if err != nil {
+			continue
+		}
+		f := Normalize(c)
+		env := &Env{F: f, Opts: &e.opts, ctx: context.Background(), git: e.Git, gitBranch: e.GitBranch}
+		sh := shapeOf(f)
+		sel := newRuleSet(len(e.always))
+		x.selectRules(&sh, env, sel)
+		for j, r := range e.always {
+			one := shapeOf(f)
+			want := r.on.fires(&one, &Env{F: f, Opts: &e.opts, ctx: context.Background(), git: e.Git, gitBranch: e.GitBranch})
+			if sel.has(j) != want {
+				t.Errorf("%q: the trigger index selects %s: %v, its trigger says %v", in, r.ID, sel.has(j), want)
+			}
+			if want {
+				selected++
+			}
+		}
+	}
+	if selected == 0 {
+		t.Fatal("no rule selected on any input")
 	}
 }
