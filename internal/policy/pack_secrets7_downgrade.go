@@ -21,7 +21,10 @@ var authOffText string
 
 // authOffSettings is authoff.txt's expressions joined into one, multi-line and
 // case-insensitive: a here-document's lines are matched one by one.
-var authOffSettings = sync.OnceValue(func() *regexp.Regexp {
+// Built as a lazyre pattern so that text holding none of the words a
+// setting needs (most arguments of most commands) is not run through the
+// whole alternation.
+var authOffSettings = sync.OnceValue(func() *lazyRE {
 	var parts []string
 	datatable.Must("authoff.txt", authOffText, 2, func(l datatable.Line) error {
 		x := strings.Join(l.Fields[1:], " ")
@@ -31,11 +34,7 @@ var authOffSettings = sync.OnceValue(func() *regexp.Regexp {
 		parts = append(parts, "(?:"+x+")")
 		return nil
 	})
-	all, err := regexp.Compile(`(?im)` + strings.Join(parts, "|"))
-	if err != nil {
-		panic("authoff.txt: " + err.Error()) // each line compiled above: only a join could fail
-	}
-	return all
+	return re(`(?im)` + strings.Join(parts, "|")) // each line compiled above: only a join could fail, and would panic at first use
 })
 
 // sedEditors write the replacement of an s/OLD/NEW/ command.
