@@ -1,0 +1,64 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
+)
+
+// Reads run with privilege or as another account. `su - USER -c CMD`
+// reads like `sudo -u USER CMD`: a service account (qasadm, hxeadm,
+// postgres, oracle) running one command with its arguments, which that
+// command's own rules judge; root, an unknown user, a shell or an
+// interpreter as the command still ask. Under sudo, a subcommand that
+// only lists or shows (verbs.txt reads: list, status, info, show…, and
+// certificates) reads privileged state and changes nothing.
+
+// suAsService: c is su running one command (-c) as a named account
+// that is not root.
+func suAsService(e *Env, c *Cmd) bool {
+	if c.Name != "su" || c.Payload == "" {
+		return false
+	}
+	user := ""
+	for i := 0; i < len(c.Args); i++ {
+		a := c.Args[i]
+		switch {
+		case a == "-c" || a == "--command" || a == "-s" || a == "--shell" || a == "-g" || a == "--group":
+			i++
+		case a == "-" || strings.HasPrefix(a, "-"):
+		default:
+			if user == "" {
+				user = a
+			}
+		}
+	}
+	if user == "" || user == "root" || callfacts.UnknownValue(user) {
+		return false
+	}
+	in := innerCmd(e, c)
+	return in != nil && !callfacts.IsShell(in.Name) && !callfacts.IsInterpreter(in.Name) && in.Name != "su" && in.Name != "sudo"
+}
+
+// rootReadVerb: what sudo runs is a program's listing or showing
+// subcommand (sudo certbot certificates, sudo wg show, sudo
+// rabbitmqctl list_queues), its arguments plain words.
+func rootReadVerb(e *Env, c *Cmd) bool {
+	if c.Name != "sudo" && c.Name != "doas" {
+		return false
+	}
+	in := innerCmd(e, c)
+	if in == nil || len(in.Pos) == 0 || callfacts.IsShell(in.Name) || callfacts.IsInterpreter(in.Name) || in.Payload != "" || in.Effect != callfacts.EffectNone {
+		return false
+	}
+	v := strings.ToLower(in.Pos[0])
+	if strings.ContainsAny(v, "/.=$") {
+		return false // a path or a value: cat /etc/shadow is not a verb
+	}
+	if callfacts.ReadWord(v) || v == "certificates" || v == "version" {
+		return true
+	}
+	// list_queues, list-units, show-config: a read word joined to its noun
+	w, _, _ := strings.Cut(strings.ReplaceAll(v, "_", "-"), "-")
+	return w != v && callfacts.ReadWord(w)
+}
