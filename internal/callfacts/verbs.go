@@ -277,3 +277,11 @@ func (c *Cmd) ListsOnly() bool {
 // ReadWord reports whether w is a word that lists or shows (verbs.txt
 // reads: list, show, search, tasks): a verb after it is what is listed.
 func ReadWord(w string) bool { return destroyVerbs().reads[strings.ToLower(w)] }
+
+// DestroyOrChangeWord reports whether w is one of verbs.txt's destroy or
+// change verbs (drop, unregister, takeover is not; failover is).
+func DestroyOrChangeWord(w string) bool {
+	t := destroyVerbs()
+	w = strings.ToLower(w)
+	return t.verbs[w] || t.changes[w]
+}

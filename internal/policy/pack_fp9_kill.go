@@ -1,6 +1,9 @@
 package policy
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Killing a process by a specific program's name or command line (pkill
 // -f anvil, killall webpack, pkill -f 'storescp --fork') is how an agent
@@ -82,4 +85,14 @@ func specificKill(c *Cmd) bool {
 		}
 	}
 	return true
+}
+
+// ownUser: u names the user running the agent ($USER, $(whoami), or
+// the owner of the home directory).
+func ownUser(e *Env, u string) bool {
+	switch u {
+	case "$USER", "${USER}", "$LOGNAME", "$(whoami)", "$(id -un)", "`whoami`":
+		return true
+	}
+	return u != "" && e.F.Home != "" && u == path.Base(e.F.Home)
 }

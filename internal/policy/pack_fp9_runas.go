@@ -33,12 +33,26 @@ func suAsService(e *Env, c *Cmd) bool {
 			}
 		}
 	}
-	if user == "" || user == "root" || callfacts.UnknownValue(user) {
+	if user == "" || user == "root" || !accountName.MatchString(user) {
 		return false
 	}
 	in := innerCmd(e, c)
-	return in != nil && !callfacts.IsShell(in.Name) && !callfacts.IsInterpreter(in.Name) && in.Name != "su" && in.Name != "sudo"
+	if in == nil || callfacts.IsShell(in.Name) || callfacts.IsInterpreter(in.Name) || in.Name == "su" || in.Name == "sudo" {
+		return false
+	}
+	// hdbnsutil -sr_unregister, db2 drop database: a change or destroy
+	// word among its arguments, known to no rule, still asks
+	for _, a := range in.Args {
+		for _, w := range strings.FieldsFunc(strings.ToLower(a), func(r rune) bool { return !(r >= 'a' && r <= 'z') }) {
+			if callfacts.DestroyOrChangeWord(w) {
+				return false
+			}
+		}
+	}
+	return true
 }
+
+var accountName = re(`^[a-z_][a-z0-9_.-]{0,31}$`)
 
 // rootReadVerb: what sudo runs is a program's listing or showing
 // subcommand (sudo certbot certificates, sudo wg show, sudo

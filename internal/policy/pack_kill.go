@@ -52,7 +52,10 @@ func killByName() []Rule {
 					return ""
 				}
 				if c.Has("-u", "--user") && len(c.Pos) > 0 {
-					return "" // one user's own processes of one name
+					if u := optValue(c, "-u") + optValue(c, "--user"); !ownUser(e, u) {
+						return c.Name + " ends " + u + "'s processes: " + c.String()
+					}
+					return "" // one's own processes of one name
 				}
 				switch c.Name {
 				case "kill":
