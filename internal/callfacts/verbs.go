@@ -24,16 +24,19 @@ type verbTable struct {
 	// localFiles: extensions of files that hold a whole store on this
 	// machine (a SQLite or DuckDB database): a verb aimed at one acts here
 	localFiles map[string]bool
+	// testSwitches: options that alone aim a CLI at a test or staging
+	// copy of its service
+	testSwitches map[string]bool
 }
 
 var destroyVerbs = sync.OnceValue(func() verbTable {
 	t := verbTable{verbs: map[string]bool{}, changes: map[string]bool{}, options: map[string]bool{}, reads: map[string]bool{}, local: map[string]bool{},
-		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}}
+		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}, testSwitches: map[string]bool{}}
 	datatable.Must("verbs.txt", verbsText, 1, func(l datatable.Line) error {
 		m := map[string]map[string]bool{"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local,
-			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "disposable": t.disposable, "local-files": t.localFiles}[l.Fields[0]]
+			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "disposable": t.disposable, "local-files": t.localFiles, "test-switches": t.testSwitches}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable or local-files", l.Fields[0])
+			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable, local-files or test-switches", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -213,6 +216,11 @@ func adminProgram(name string) bool {
 // production in it is never one.
 func (c *Cmd) ownTarget(change bool) bool {
 	t := destroyVerbs()
+	for _, f := range c.Flags {
+		if t.testSwitches[f] {
+			return true // --staging, --sandbox, --testnet: a test copy of the service
+		}
+	}
 	for i, p := range c.Pos {
 		if i > 3 {
 			break

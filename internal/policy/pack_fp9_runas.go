@@ -76,3 +76,20 @@ func rootReadVerb(e *Env, c *Cmd) bool {
 	w, _, _ := strings.Cut(strings.ReplaceAll(v, "_", "-"), "-")
 	return w != v && callfacts.ReadWord(w)
 }
+
+// gitOnlyIndexes: every git command of the line only changes or asks
+// what is tracked (rm, rm --cached, check-ignore, ls-files,
+// update-index): none prints a file's content. Untracking a secret
+// (git rm --cached .env && echo .env >> .gitignore) is good practice.
+func gitOnlyIndexes(e *Env) bool {
+	n := 0
+	for _, c := range e.F.Cmds("git") {
+		switch sub(c) {
+		case "rm", "check-ignore", "ls-files", "update-index":
+			n++
+		default:
+			return false
+		}
+	}
+	return n > 0
+}
