@@ -307,7 +307,7 @@ func envSecretGrep(e *Env) string {
 				continue
 			}
 		}
-		if c.Has("-v", "-c", "-q", "--count", "--quiet", "--invert-match", "-l") || countsOnly(e, []string{c.Name}) || reducedDownstream(e, i) || namesOnlyUpstream(e, i) || matchesNamesOnly(c) {
+		if c.Has("-v", "-c", "-q", "--count", "--quiet", "--invert-match", "-l") || countsOnly(e, []string{c.Name}) || reducedDownstream(e, i) || namesOnlyUpstream(e, i) || namesOnlyMatch(c) {
 			continue // names without values, or a count
 		}
 		for j := i + 1; j < len(e.F.Commands); j++ {
@@ -370,21 +370,3 @@ func captureSend(e *Env) string {
 	return ""
 }
 
-// matchesNamesOnly: grep -o prints only what its pattern matches, and
-// the pattern cannot reach past a variable's '=' (no '.', no '=', no
-// negated class or \S): env | grep -oE '^(HF|WANDB)_[A-Z_]+' prints
-// names, never values.
-func matchesNamesOnly(c *Cmd) bool {
-	if c.Name != "grep" && c.Name != "egrep" && c.Name != "rg" || !c.Has("-o", "--only-matching") {
-		return false
-	}
-	pats := c.Pos
-	if v := optValue(c, "-e"); v != "" {
-		pats = []string{v}
-	}
-	if len(pats) == 0 {
-		return false
-	}
-	p := pats[0]
-	return !strings.ContainsAny(p, ".=") && !strings.Contains(p, "[^") && !strings.Contains(p, `\S`) && !strings.Contains(p, `\W`) && !strings.Contains(p, `\D`)
-}
