@@ -34,6 +34,9 @@ var passesArgs = map[string]bool{"npx": true, "pnpx": true, "bunx": true, "uvx":
 
 // AsksHelp reports whether c only asks for its usage or its version.
 func (c *Cmd) AsksHelp() bool {
+	if !c.mayAskHelp() {
+		return false // the everyday command: one scan of its words, no lookups
+	}
 	if IsShell(c.Name) || IsInterpreter(c.Name) || runners[c.Name] || passesArgs[c.Name] || c.Payload != "" {
 		return false
 	}
@@ -58,6 +61,19 @@ func (c *Cmd) AsksHelp() bool {
 			}
 		}
 		return true
+	}
+	return false
+}
+
+// mayAskHelp: one of c's words is a help or version request's.
+func (c *Cmd) mayAskHelp() bool {
+	for i, a := range c.Args {
+		switch a {
+		case "--help", "-help", "--version", "help":
+			return true
+		case "-h":
+			return i == len(c.Args)-1
+		}
 	}
 	return false
 }

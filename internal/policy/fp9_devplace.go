@@ -89,7 +89,17 @@ func devExec(c *Cmd) bool {
 // devPlaces marks the commands of f that act on a dev, test or local
 // place (see above); nil when there are none.
 func devPlaces(f *Facts) []bool {
-	if f.Tool != "Bash" || !f.HasCmd("kubectl", "oc", "helm", "helmfile", "kustomize", "k9s", "kubens", "stern", "skaffold", "tilt", "flux", "argocd", "istioctl", "linkerd", "velero", "docker", "podman", "nerdctl", "docker-compose", "podman-compose") {
+	if f.Tool != "Bash" {
+		return nil
+	}
+	some := false
+	for i := range f.Commands {
+		if n := f.Commands[i].Name; kubeClients[n] || placeExecs[n] {
+			some = true
+			break
+		}
+	}
+	if !some {
 		return nil
 	}
 	if strings.Contains(f.Command, "DOCKER_HOST=") || strings.Contains(f.Command, "CONTAINER_HOST=") {
