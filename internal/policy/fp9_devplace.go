@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -20,9 +21,11 @@ import (
 //
 // It does not hold when the place is not certainly this machine's
 // (DOCKER_HOST, docker --context or -H on the line), for a command that
-// sends to the network from inside the place, or when what a dropped
-// command prints is piped on to another command (the secrets of a dev
-// cluster piped to curl are still judged).
+// sends to the network from inside the place, when a command there names
+// a secret or credentials file (a host's ~/.aws mounted into the
+// container), or when what a dropped command prints is piped on to
+// another command (the secrets of a dev cluster piped to curl are still
+// judged).
 
 // kubeClients take a kube context (--context, or helm's --kube-context).
 var kubeClients = map[string]bool{"kubectl": true, "oc": true, "helm": true, "helmfile": true, "kustomize": true,
@@ -132,6 +135,18 @@ func devPlaces(f *Facts) []bool {
 	}
 	if drop == nil {
 		return nil
+	}
+	// a secret or credentials file named inside the place (a host's
+	// ~/.aws mounted into a dev container) is still judged
+	for i := range f.Commands {
+		if !drop[i] {
+			continue
+		}
+		for _, a := range f.Commands[i].Args {
+			if strings.Contains(a, "/") && (secretFile(a) || callfacts.IsCredential(a, f.Home)) || envFile(path.Base(a)) {
+				return nil
+			}
+		}
 	}
 	// what a dropped command prints, piped to one that is judged
 	for i := range f.Commands {
