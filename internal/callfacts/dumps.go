@@ -22,7 +22,7 @@ var dumpRules = sync.OnceValue(func() map[string][]wordRule { return parseWords(
 // extract, redis-cli --rdb); help and dry-run forms do not.
 func (c *Cmd) Dumps() bool {
 	rules := dumpRules()[c.Name]
-	if rules == nil {
+	if rules == nil || c.SchemaOnly() {
 		return false
 	}
 	for i := range rules {
@@ -41,4 +41,17 @@ func DumpTools() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// schemaOnlyOpts are the options that make a dump tool write the
+// schema and no rows (pg_dump -s, mysqldump --no-data): table
+// definitions, no customer's data.
+var schemaOnlyOpts = map[string][]string{"pg_dump": {"-s", "--schema-only"}, "mysqldump": {"-d", "--no-data"},
+	"mariadb-dump": {"-d", "--no-data"}, "mysqlpump": {"-d", "--skip-dump-rows"}, "mydumper": {"-d", "--no-data"}}
+
+// SchemaOnly reports whether c is a dump tool told to write the schema
+// only.
+func (c *Cmd) SchemaOnly() bool {
+	o := schemaOnlyOpts[c.Name]
+	return o != nil && c.Has(o...)
 }

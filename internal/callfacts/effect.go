@@ -40,6 +40,9 @@ var sqlWrite = lazyre.New(`(?i)\b(insert|update|delete|drop|create|alter|replace
 // One table lookup decides for the programs the tables name; the rest
 // change something only by running code the line does not show.
 func effectOf(c *Cmd) (Effect, string) {
+	if c.AsksHelp() {
+		return EffectNone, "" // help.go
+	}
 	if wordTools()[c.Name] {
 		if why := c.DisablesSecurity(); why != "" {
 			return EffectWrite, why

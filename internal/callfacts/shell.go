@@ -163,9 +163,15 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 			}
 			n.captured = captured[x]
 			n.nameBuilt = n.builtWords(x, argv)
-			n.command(argv, escapedWord(x.Args[0]), stdin, depth, wrappers, u)
-			n.defineAlias(argv)
-			n.callFunc(argv, depth, wrappers, u)
+			if _, fn := n.funcs[argv[0]]; fn {
+				// the function runs, not a program of that name: the call
+				// is recorded by name only (its arguments are the body's)
+				n.command(argv[:1], escapedWord(x.Args[0]), stdin, depth, wrappers, u)
+				n.callFunc(argv, depth, wrappers, u)
+			} else {
+				n.command(argv, escapedWord(x.Args[0]), stdin, depth, wrappers, u)
+				n.defineAlias(argv)
+			}
 		}
 		return true
 	})

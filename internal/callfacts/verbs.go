@@ -21,16 +21,22 @@ type verbTable struct {
 	// words that make the target a test one (both verbs) or a developer's
 	// own (changes only), and the words naming a disposable resource
 	targetOpts, testTarget, devTarget, disposable map[string]bool
+	// localFiles: extensions of files that hold a whole store on this
+	// machine (a SQLite or DuckDB database): a verb aimed at one acts here
+	localFiles map[string]bool
+	// testSwitches: options that alone aim a CLI at a test or staging
+	// copy of its service
+	testSwitches map[string]bool
 }
 
 var destroyVerbs = sync.OnceValue(func() verbTable {
 	t := verbTable{verbs: map[string]bool{}, changes: map[string]bool{}, options: map[string]bool{}, reads: map[string]bool{}, local: map[string]bool{},
-		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, disposable: map[string]bool{}}
+		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}, testSwitches: map[string]bool{}}
 	datatable.Must("verbs.txt", verbsText, 1, func(l datatable.Line) error {
 		m := map[string]map[string]bool{"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local,
-			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "disposable": t.disposable}[l.Fields[0]]
+			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "disposable": t.disposable, "local-files": t.localFiles, "test-switches": t.testSwitches}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets or disposable", l.Fields[0])
+			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable, local-files or test-switches", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -53,10 +59,30 @@ func Known(name string) bool {
 // none, a known program, a script by path, help and dry-run forms.
 func (c *Cmd) UnknownDestroy() string {
 	v := c.destroyWord()
-	if v == "" || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(false) {
+	if v == "" || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(false) || c.localFileTarget() {
 		return ""
 	}
 	return wrapped(c, v)
+}
+
+// localFileTarget: an operand among c's first words is a database file
+// on this machine (sqlite-utils drop-table data/scratch.db t, a tool's
+// delete-index ./index.duckdb): the verb acts on that file, which the
+// zone rules judge, not on a service elsewhere.
+func (c *Cmd) localFileTarget() bool {
+	t := destroyVerbs()
+	for i, p := range c.Pos {
+		if i > 3 {
+			break
+		}
+		if strings.Contains(p, "://") || strings.ContainsAny(p, "$`") {
+			continue
+		}
+		if dot := strings.LastIndexByte(p, '.'); dot > 0 && t.localFiles[strings.ToLower(p[dot:])] {
+			return true
+		}
+	}
+	return false
 }
 
 // destroyWord is the first destroy option or verb among c's first
@@ -190,6 +216,11 @@ func adminProgram(name string) bool {
 // production in it is never one.
 func (c *Cmd) ownTarget(change bool) bool {
 	t := destroyVerbs()
+	for _, f := range c.Flags {
+		if t.testSwitches[f] {
+			return true // --staging, --sandbox, --testnet: a test copy of the service
+		}
+	}
 	for i, p := range c.Pos {
 		if i > 3 {
 			break
@@ -254,3 +285,11 @@ func (c *Cmd) ListsOnly() bool {
 // ReadWord reports whether w is a word that lists or shows (verbs.txt
 // reads: list, show, search, tasks): a verb after it is what is listed.
 func ReadWord(w string) bool { return destroyVerbs().reads[strings.ToLower(w)] }
+
+// DestroyOrChangeWord reports whether w is one of verbs.txt's destroy or
+// change verbs (drop, unregister, takeover is not; failover is).
+func DestroyOrChangeWord(w string) bool {
+	t := destroyVerbs()
+	w = strings.ToLower(w)
+	return t.verbs[w] || t.changes[w]
+}

@@ -272,6 +272,9 @@ func agentConfig(p, home, project string) bool {
 }
 
 func credential(p, home string) bool {
+	if PublicKeyMaterial(p) {
+		return false // a certificate or a public key, wherever it is kept
+	}
 	return credentialNames[path.Base(p)] || home != "" && homeCredential(p, home) || withinAny(p, "", systemSecrets)
 }
 

@@ -350,6 +350,10 @@ func (e *Engine) EvaluateFor(ctx context.Context, f *Facts, getenv func(string) 
 func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result {
 	e.once.Do(e.index)
 	res := &Result{Facts: f}
+	// a help or version request changes nothing (callfacts/help.go); what
+	// a command does inside a dev, test or local place is the
+	// developer's own (fp9_devplace.go)
+	f = withoutDevPlaces(f.WithoutHelp())
 	env := &Env{F: f, Opts: opts, ctx: ctx, git: e.Git, gitBranch: e.GitBranch}
 	run := func(r *prepared) {
 		if !r.runsOn(f.Event) || !r.forTool(f.Tool) {

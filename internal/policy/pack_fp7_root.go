@@ -84,6 +84,9 @@ var listenTools = map[string]bool{"tcpdump": true, "tshark": true, "dumpcap": tr
 
 // localIface: loopback or a bridge to this machine's containers and VMs.
 func localIface(i string) bool {
+	if benchIface(i) {
+		return true // a CAN, virtual or USB-gadget link to a bench (pack_fp9_devices.go)
+	}
 	for _, p := range []string{"lo", "docker", "br-", "virbr", "veth", "cni", "podman", "vboxnet", "vmnet", "lxdbr", "lxcbr"} {
 		if strings.HasPrefix(i, p) {
 			return true

@@ -52,7 +52,10 @@ func killByName() []Rule {
 					return ""
 				}
 				if c.Has("-u", "--user") && len(c.Pos) > 0 {
-					return "" // one user's own processes of one name
+					if u := optValue(c, "-u") + optValue(c, "--user"); !ownUser(e, u) {
+						return c.Name + " ends " + u + "'s processes: " + c.String()
+					}
+					return "" // one's own processes of one name
 				}
 				switch c.Name {
 				case "kill":
@@ -68,6 +71,9 @@ func killByName() []Rule {
 					}
 					return ""
 				case "pkill", "killall", "skill":
+					if specificKill(c) {
+						return "" // one program's own processes: pack_fp9_kill.go
+					}
 					for _, n := range c.Pos {
 						if hasArg(c, "-f", "--full") && strings.ContainsAny(n, " ./") {
 							continue // one script or command line: pkill -f 'node server.js'
@@ -78,8 +84,8 @@ func killByName() []Rule {
 				}
 				return c.Name + " ends processes chosen by name: " + c.String()
 			},
-			[]string{"pkill node", "pkill -KILL -f postgres", "fuser -k 5432/tcp", "lsof -ti :6379 | xargs kill -9", "killall python3", "pkill -f webpack", "taskkill /F /IM node.exe", "kill $(lsof -t -i:5432)"},
-			[]string{"kill -9 1234", "kill %1", "kill $PID", "kill -l", "fuser 8080/tcp", "pgrep node", "kill -9 $(lsof -t -i:3000)", "pkill -f 'vite dev'", "pkill -u dev node", "fuser -k 3000/tcp"}),
+			[]string{"pkill node", "pkill -KILL -f postgres", "fuser -k 5432/tcp", "lsof -ti :6379 | xargs kill -9", "killall python3", "pkill -f java", "taskkill /F /IM node.exe", "kill $(lsof -t -i:5432)"},
+			[]string{"pkill -f webpack", "killall -9 openocd", "kill -9 1234", "kill %1", "kill $PID", "kill -l", "fuser 8080/tcp", "pgrep node", "kill -9 $(lsof -t -i:3000)", "pkill -f 'vite dev'", "pkill -u dev node", "fuser -k 3000/tcp"}),
 	}
 }
 

@@ -21,6 +21,9 @@ func miss8KillRules() []Rule {
 				if !hasArg(c, "-f", "--full") {
 					return "" // a bare name: core.destroy:kill-by-name
 				}
+				if specificKill(c) {
+					return "" // one program's own processes: pack_fp9_kill.go
+				}
 				pats = c.Pos
 			case "kill":
 				subst := false
@@ -39,9 +42,9 @@ func miss8KillRules() []Rule {
 			}
 			return ""
 		},
-		[]string{"kill -9 $(pgrep -f 'org.apache.spark.deploy.history.HistoryServer')", "pkill -f 'java.*tika-server'", "kill -9 $(pgrep -x ncview)", "kill $(pgrep -f 'borg create')",
-			"sudo kill -9 $(pgrep -f 'Microsoft Teams')", "pkill -f 'hardhat node'", "powershell.exe -Command \"Stop-Process -Name devenv -Force\"", "kill $(pidof mpv)"},
-		[]string{"pkill -f 'vite --port 5173'", "kill $(pgrep -f 'node server.js')", "pkill -f 'uvicorn app.main:app --reload --port 8000'", "pkill -f 'hugo server'",
+		[]string{"kill -9 $(pgrep -f 'org.apache.spark.deploy.history.HistoryServer')", "kill -9 $(pgrep -x ncview)", "kill $(pgrep -f 'borg create')",
+			"sudo kill -9 $(pgrep -f 'Microsoft Teams')", "pkill -f 'python3 -m'", "pkill -f '^no'", "pkill -f 'java.*tika-server'", "powershell.exe -Command \"Stop-Process -Name devenv -Force\"", "kill $(pidof mpv)"},
+		[]string{"pkill -f 'hardhat node'", "pkill -f anvil", "pkill -f 'vite --port 5173'", "kill $(pgrep -f 'node server.js')", "pkill -f 'uvicorn app.main:app --reload --port 8000'", "pkill -f 'hugo server'",
 			"pkill -f 'odoo-bin -c dev.conf --http-port=8069'", "kill -9 1234", "kill $(cat /tmp/devserver.pid)", "kill %1", "pgrep -f ncview", "kill -l"})}
 }
 

@@ -73,6 +73,9 @@ func prodOptValue(c *Cmd, opts map[string]bool) string {
 		if !hasV && i+1 < len(c.Args) {
 			v = c.Args[i+1]
 		}
+		if c.Payload != "" && v == c.Payload && !payloadChangesProd(v) {
+			continue // python -c CODE that names production only in a local file's path or in read calls (pack_fp9_prodcode.go)
+		}
 		if prodWord.MatchString(v) {
 			return k + " " + v
 		}

@@ -93,6 +93,10 @@ func carriedSQL(c *Cmd) (stmt string, rest []string) {
 // GDAL's PG:), a URL's host, a DSN's @host.
 var sqlConnHost = re(`(?i)(?:\bhost=|\bserver=|data source=|://(?:[^\s/@'"]*@)?)([\w.\[\]:-]+)`)
 
+// codeHostKw is a database driver's host keyword in code (host='h',
+// host="h", host = 'h').
+var codeHostKw = re(`\bhost\s*=\s*['"]([^'"\s]+)['"]`)
+
 // sqlWordName splits a connection word into the names it holds
 // (dbname=acme_prod, dbi:Pg:dbname=x, PG:"host=… dbname=…").
 func sqlWordNames(w string) []string {
@@ -134,7 +138,17 @@ func carriedTarget(e *Env, c *Cmd, rest []string) (string, string) {
 			dev, sawHost = true, true
 		}
 	}
-	if h := sqlServer(c); h != "" && !sawHost && !strings.HasPrefix(h, "/") {
+	interp := c.Payload != "" && callfacts.IsInterpreter(c.Name)
+	if interp {
+		// a driver's keyword argument: pymysql.connect(host='127.0.0.1', …)
+		for _, m := range codeHostKw.FindAllStringSubmatch(c.Payload, -1) {
+			if !localServer(m[1]) && !isLocalEndpoint(m[1]) {
+				return "deny", "the server " + m[1]
+			}
+			dev, sawHost = true, true
+		}
+	}
+	if h := sqlServer(c); h != "" && !sawHost && !interp && !strings.HasPrefix(h, "/") {
 		if !localServer(h) {
 			return "deny", "the server " + h
 		}

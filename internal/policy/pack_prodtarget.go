@@ -102,6 +102,9 @@ func prodAction(e *Env, c *Cmd) string {
 		return "read" // -C consumes, -L lists: only -P produces
 	}
 	if opsList("export-prog")[c.Name] {
+		if c.SchemaOnly() {
+			return "read" // pg_dump -s, mysqldump --no-data: table definitions, no rows
+		}
 		return "export"
 	}
 	if text := sqlOf(c); text != "" && sqlReadOnly(text) {

@@ -307,7 +307,7 @@ func envSecretGrep(e *Env) string {
 				continue
 			}
 		}
-		if c.Has("-v", "-c", "-q", "--count", "--quiet", "--invert-match", "-l") || countsOnly(e, []string{c.Name}) || reducedDownstream(e, i) || namesOnlyUpstream(e, i) {
+		if c.Has("-v", "-c", "-q", "--count", "--quiet", "--invert-match", "-l") || countsOnly(e, []string{c.Name}) || reducedDownstream(e, i) || namesOnlyUpstream(e, i) || namesOnlyMatch(c) {
 			continue // names without values, or a count
 		}
 		for j := i + 1; j < len(e.F.Commands); j++ {
@@ -369,3 +369,4 @@ func captureSend(e *Env) string {
 	}
 	return ""
 }
+

@@ -373,6 +373,12 @@ var interpEnvPrint = re(`(?:\bprint|console\.(?:log|error|info)|\bputs|\bp\b|\bs
 // (len(…), bool(…), [:4], 'set' if … else …), not the value.
 var envReduced = re(`\blen\(|\bbool\(|\.length\b|\[:\d+\]|\.slice\(|\.substring\(|\bis not None\b|\bin os\.environ\b|!!process\.env|\bif\b|\?\s*['"]`)
 
+// envDerived: the code prints what a one-way derivation makes of the
+// secret, not the secret — the address or public key of a wallet or key
+// built from it (Wallet.fromPhrase(process.env.MNEMONIC).address), or
+// its hash.
+var envDerived = re(`\)\s*\.\s*(address|publicKey|public_key|pubkey|getAddress\(\)|fingerprint)\b|\b(hashlib\.(sha\d+|md5|blake2b)|createHash)\(`)
+
 // printsSecretVar names the secret variable a one-liner prints, "".
 func printsSecretVar(c *Cmd) string {
 	code := ""
@@ -381,7 +387,7 @@ func printsSecretVar(c *Cmd) string {
 			code = c.Args[i+1]
 		}
 	}
-	if code == "" || envReduced.MatchString(code) {
+	if code == "" || envReduced.MatchString(code) || envDerived.MatchString(code) {
 		return ""
 	}
 	for _, m := range interpEnvPrint.FindAllStringSubmatch(code, -1) {

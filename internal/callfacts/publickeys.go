@@ -1,0 +1,41 @@
+package callfacts
+
+import (
+	"path"
+	"strings"
+)
+
+// Public and private halves of key material. A certificate, a chain, a
+// signing request or a public key is meant to be handed out: reading,
+// printing or sending one reveals nothing (openssl x509 -in
+// /etc/letsencrypt/live/site/cert.pem -noout -dates). The private halves
+// beside them (privkey.pem, *.key, *-key.pem, id_*) stay credentials.
+// Known by the file's name alone, for every program.
+
+// PublicKeyMaterial reports whether p's file name is that of a
+// certificate or a public key: *.crt, *.cer, *.csr, *.pub, and .pem
+// files named for a certificate, chain, CA bundle or public key —
+// never a name that says key (other than pubkey) or private.
+func PublicKeyMaterial(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	if strings.ContainsAny(b, "*?[$") || strings.Contains(b, "priv") || strings.Contains(b, "secret") {
+		return false
+	}
+	noKey := !strings.Contains(strings.NewReplacer("pubkey", "", "public-key", "", "public_key", "").Replace(b), "key")
+	switch path.Ext(b) {
+	case ".pub", ".crt", ".cer", ".csr", ".der":
+		return noKey || strings.HasSuffix(b, ".pub")
+	case ".pem":
+		if !noKey {
+			return false
+		}
+		stem := strings.TrimSuffix(b, ".pem")
+		for _, w := range []string{"cert", "chain", "pub", "ca-bundle", "cacert", "csr"} {
+			if strings.Contains(stem, w) {
+				return true
+			}
+		}
+		return stem == "ca" || strings.HasPrefix(stem, "ca-") || strings.HasPrefix(stem, "ca_") || strings.HasSuffix(stem, "-ca") || strings.HasSuffix(stem, "_ca")
+	}
+	return false
+}

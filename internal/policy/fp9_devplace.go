@@ -1,0 +1,174 @@
+package policy
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
+)
+
+// One reading of "this command acts on a dev, test or local place",
+// consulted before any rule judges the call: what a command changes
+// inside a throwaway cluster (a kube context of kind, k3d, minikube,
+// Docker Desktop…, whatever its suffix) or inside a container named for
+// development or tests (orthanc-dev, mysql-test, pg_test) is the
+// developer's own scratch state, whichever program does it. The engine
+// leaves such commands out of what the rules judge (Facts.Without), so
+// the exemption holds for programs and verbs no rule lists, through
+// shell functions and variables the line defines (the reading resolves
+// those first).
+//
+// It does not hold when the place is not certainly this machine's
+// (DOCKER_HOST, docker --context or -H on the line), for a command that
+// sends to the network from inside the place, when a command there names
+// a secret or credentials file (a host's ~/.aws mounted into the
+// container), or when what a dropped command prints is piped on to
+// another command (the secrets of a dev cluster piped to curl are still
+// judged).
+
+// kubeClients take a kube context (--context, or helm's --kube-context).
+var kubeClients = map[string]bool{"kubectl": true, "oc": true, "helm": true, "helmfile": true, "kustomize": true,
+	"k9s": true, "kubens": true, "stern": true, "skaffold": true, "tilt": true, "flux": true, "argocd": true, "istioctl": true, "linkerd": true, "velero": true}
+
+// placeExecs are the programs that run a command inside a container or
+// a pod: NAME exec [options] TARGET CMD…
+var placeExecs = map[string]bool{"docker": true, "podman": true, "nerdctl": true, "docker-compose": true,
+	"podman-compose": true, "kubectl": true, "oc": true}
+
+// placeSenders send from inside the place: judged as ever.
+var placeSenders = map[string]bool{"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
+	"scp": true, "rsync": true, "sftp": true, "ftp": true, "ssh": true, "aws": true, "gsutil": true, "gcloud": true,
+	"az": true, "rclone": true, "s3cmd": true, "mc": true}
+
+// kubeContextOf is the kube context c names ("" when none).
+func kubeContextOf(c *Cmd) string {
+	for _, o := range []string{"--context", "--kube-context"} {
+		if v := optValue(c, o); v != "" {
+			return strings.Trim(v, `"'`)
+		}
+	}
+	return ""
+}
+
+// localKubeClient: c is a cluster client aimed at a throwaway local
+// cluster by its context.
+func localKubeClient(c *Cmd) bool {
+	return kubeClients[c.Name] && localKubeContext(kubeContextOf(c))
+}
+
+// execTarget is the container, service or pod an exec command (docker
+// exec NAME, docker compose exec SVC, kubectl exec POD) runs in; ok is
+// false when c is not one.
+func execTarget(c *Cmd) (string, bool) {
+	if !placeExecs[c.Name] {
+		return "", false
+	}
+	for k, p := range c.Pos {
+		if k > 1 {
+			break
+		}
+		if p == "exec" && k+1 < len(c.Pos) {
+			return c.Pos[k+1], true
+		}
+	}
+	return "", false
+}
+
+// devExec: c runs commands inside a dev/test place: a container or
+// compose service named for development or tests on this machine's
+// engine, or any pod of a local cluster.
+func devExec(c *Cmd) bool {
+	t, ok := execTarget(c)
+	if !ok {
+		return false
+	}
+	if c.Name == "kubectl" || c.Name == "oc" {
+		return localKubeContext(kubeContextOf(c))
+	}
+	return c.Remote == "" && devName(t)
+}
+
+// devPlaces marks the commands of f that act on a dev, test or local
+// place (see above); nil when there are none.
+func devPlaces(f *Facts) []bool {
+	if f.Tool != "Bash" {
+		return nil
+	}
+	some := false
+	for i := range f.Commands {
+		if n := f.Commands[i].Name; kubeClients[n] || placeExecs[n] {
+			some = true
+			break
+		}
+	}
+	if !some {
+		return nil
+	}
+	if strings.Contains(f.Command, "DOCKER_HOST=") || strings.Contains(f.Command, "CONTAINER_HOST=") {
+		return nil
+	}
+	var drop []bool
+	mark := func(i int) {
+		if drop == nil {
+			drop = make([]bool, len(f.Commands))
+		}
+		drop[i] = true
+	}
+	for i := range f.Commands {
+		c := &f.Commands[i]
+		switch {
+		case localKubeClient(c), devExec(c):
+			mark(i)
+		case len(c.Wrappers) > 0 && !placeSenders[c.Name]:
+			// run inside an exec: the nearest exec command before it
+			for j := i - 1; j >= 0; j-- {
+				o := &f.Commands[j]
+				if _, ok := execTarget(o); ok && o.Depth <= c.Depth && slices.ContainsFunc(c.Wrappers, func(w string) bool { return strings.HasSuffix(w, " exec") }) {
+					if drop != nil && drop[j] || devExec(o) {
+						mark(i)
+					}
+					break
+				}
+			}
+		}
+	}
+	if drop == nil {
+		return nil
+	}
+	// a secret or credentials file named inside the place (a host's
+	// ~/.aws mounted into a dev container) is still judged
+	for i := range f.Commands {
+		if !drop[i] {
+			continue
+		}
+		for _, a := range f.Commands[i].Args {
+			if strings.Contains(a, "/") && (secretFile(a) || callfacts.IsCredential(a, f.Home)) || envFile(path.Base(a)) {
+				return nil
+			}
+		}
+	}
+	// what a dropped command prints, piped to one that is judged
+	for i := range f.Commands {
+		if drop[i] {
+			continue
+		}
+		for _, u := range f.Commands[i].Upstream {
+			for j := range f.Commands {
+				if drop[j] && f.Commands[j].Name == u {
+					return nil
+				}
+			}
+		}
+	}
+	return drop
+}
+
+// withoutDevPlaces is f without its commands on dev/test/local places.
+func withoutDevPlaces(f *Facts) *Facts {
+	drop := devPlaces(f)
+	if drop == nil {
+		return f
+	}
+	return f.Without(func(i int, _ *callfacts.Cmd) bool { return drop[i] })
+}

@@ -1,0 +1,95 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
+)
+
+// Reads run with privilege or as another account. `su - USER -c CMD`
+// reads like `sudo -u USER CMD`: a service account (qasadm, hxeadm,
+// postgres, oracle) running one command with its arguments, which that
+// command's own rules judge; root, an unknown user, a shell or an
+// interpreter as the command still ask. Under sudo, a subcommand that
+// only lists or shows (verbs.txt reads: list, status, info, show…, and
+// certificates) reads privileged state and changes nothing.
+
+// suAsService: c is su running one command (-c) as a named account
+// that is not root.
+func suAsService(e *Env, c *Cmd) bool {
+	if c.Name != "su" || c.Payload == "" {
+		return false
+	}
+	user := ""
+	for i := 0; i < len(c.Args); i++ {
+		a := c.Args[i]
+		switch {
+		case a == "-c" || a == "--command" || a == "-s" || a == "--shell" || a == "-g" || a == "--group":
+			i++
+		case a == "-" || strings.HasPrefix(a, "-"):
+		default:
+			if user == "" {
+				user = a
+			}
+		}
+	}
+	if user == "" || user == "root" || !accountName.MatchString(user) {
+		return false
+	}
+	in := innerCmd(e, c)
+	if in == nil || callfacts.IsShell(in.Name) || callfacts.IsInterpreter(in.Name) || in.Name == "su" || in.Name == "sudo" {
+		return false
+	}
+	// hdbnsutil -sr_unregister, db2 drop database: a change or destroy
+	// word among its arguments, known to no rule, still asks
+	for _, a := range in.Args {
+		for _, w := range strings.FieldsFunc(strings.ToLower(a), func(r rune) bool { return !(r >= 'a' && r <= 'z') }) {
+			if callfacts.DestroyOrChangeWord(w) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+var accountName = re(`^[a-z_][a-z0-9_.-]{0,31}$`)
+
+// rootReadVerb: what sudo runs is a program's listing or showing
+// subcommand (sudo certbot certificates, sudo wg show, sudo
+// rabbitmqctl list_queues), its arguments plain words.
+func rootReadVerb(e *Env, c *Cmd) bool {
+	if c.Name != "sudo" && c.Name != "doas" {
+		return false
+	}
+	in := innerCmd(e, c)
+	if in == nil || len(in.Pos) == 0 || callfacts.IsShell(in.Name) || callfacts.IsInterpreter(in.Name) || in.Payload != "" || in.Effect != callfacts.EffectNone {
+		return false
+	}
+	v := strings.ToLower(in.Pos[0])
+	if strings.ContainsAny(v, "/.=$") {
+		return false // a path or a value: cat /etc/shadow is not a verb
+	}
+	if callfacts.ReadWord(v) || v == "certificates" || v == "version" {
+		return true
+	}
+	// list_queues, list-units, show-config: a read word joined to its noun
+	w, _, _ := strings.Cut(strings.ReplaceAll(v, "_", "-"), "-")
+	return w != v && callfacts.ReadWord(w)
+}
+
+// gitOnlyIndexes: every git command of the line only changes or asks
+// what is tracked (rm, rm --cached, check-ignore, ls-files,
+// update-index): none prints a file's content. Untracking a secret
+// (git rm --cached .env && echo .env >> .gitignore) is good practice.
+func gitOnlyIndexes(e *Env) bool {
+	n := 0
+	for _, c := range e.F.Cmds("git") {
+		switch sub(c) {
+		case "rm", "check-ignore", "ls-files", "update-index":
+			n++
+		default:
+			return false
+		}
+	}
+	return n > 0
+}
