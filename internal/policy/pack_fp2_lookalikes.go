@@ -155,6 +155,9 @@ var (
 	structFilter = re(`(?:^|\|)\s*(?:keys|keys_unsorted|length|type|paths|has\([^)]*\)|map\((?:keys|\.name|type|length)\)|to_entries\s*\|\s*map\(\.key\)|[\w.\[\]"-]*\.(?:name|names|kind|type|apiVersion|"?current-context"?)(?:\[\])?)\s*$`)
 	// sed that cuts a KEY=value line at its = (s/=.*//) or masks the
 	// value (s/=.*/=***/: a replacement without & or \1)
+	// sed whose replacement masks what it matched (s#(/v3/).*#\1<redacted>#,
+	// s/:[^@]*@/:***@/): the secret part is replaced before it prints
+	sedMasks = re(`(?i)^s\S.*(redacted|\*{3,}|x{4,}|<hidden>|<masked>|<secret>)`)
 	sedCutValue = re(`^s(?:/=\.\*\$?/[^/&\\]*/|\|=\.\*\$?\|[^|&\\]*\||#=\.\*\$?#[^#&\\]*#|:=\.\*\$?:[^:&\\]*:|,=\.\*\$?,[^,&\\]*,)g?$`)
 	// awk that prints the first =-separated field
 	awkFirst = re(`^\{\s*print\s+\$1;?\s*\}$`)
@@ -177,7 +180,7 @@ func reducer(c *Cmd) bool {
 		return (d == "=" || d == ":") && f == "1"
 	case "sed":
 		for _, a := range c.Args {
-			if sedCutValue.MatchString(strings.TrimSpace(a)) {
+			if sedCutValue.MatchString(strings.TrimSpace(a)) || sedMasks.MatchString(strings.TrimSpace(a)) {
 				return !c.Has("-i", "--in-place")
 			}
 		}
