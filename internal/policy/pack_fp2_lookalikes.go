@@ -157,7 +157,7 @@ var (
 	// value (s/=.*/=***/: a replacement without & or \1)
 	// sed whose replacement masks what it matched (s#(/v3/).*#\1<redacted>#,
 	// s/:[^@]*@/:***@/): the secret part is replaced before it prints
-	sedMasks = re(`(?i)^s\S.*(redacted|\*{3,}|x{4,}|<hidden>|<masked>|<secret>)`)
+	sedMasks    = re(`(?i)^s\S.*(redacted|\*{3,}|x{4,}|<hidden>|<masked>|<secret>)`)
 	sedCutValue = re(`^s(?:/=\.\*\$?/[^/&\\]*/|\|=\.\*\$?\|[^|&\\]*\||#=\.\*\$?#[^#&\\]*#|:=\.\*\$?:[^:&\\]*:|,=\.\*\$?,[^,&\\]*,)g?$`)
 	// awk that prints the first =-separated field
 	awkFirst = re(`^\{\s*print\s+\$1;?\s*\}$`)
