@@ -153,11 +153,11 @@ func downstreamDoes(e *Env, i int, does func(*Cmd) bool) bool {
 var (
 	// jq/yq filters that print keys, counts, types or names
 	structFilter = re(`(?:^|\|)\s*(?:keys|keys_unsorted|length|type|paths|has\([^)]*\)|map\((?:keys|\.name|type|length)\)|to_entries\s*\|\s*map\(\.key\)|[\w.\[\]"-]*\.(?:name|names|kind|type|apiVersion|"?current-context"?)(?:\[\])?)\s*$`)
-	// sed that cuts a KEY=value line at its = (s/=.*//) or masks the
-	// value (s/=.*/=***/: a replacement without & or \1)
 	// sed whose replacement masks what it matched (s#(/v3/).*#\1<redacted>#,
 	// s/:[^@]*@/:***@/): the secret part is replaced before it prints
-	sedMasks    = re(`(?i)^s\S.*(redacted|\*{3,}|x{4,}|<hidden>|<masked>|<secret>)`)
+	sedMasks = re(`(?i)^s\S.*(redacted|\*{3,}|x{4,}|<hidden>|<masked>|<secret>)`)
+	// sed that cuts a KEY=value line at its = (s/=.*//) or masks the
+	// value (s/=.*/=***/: a replacement without & or \1)
 	sedCutValue = re(`^s(?:/=\.\*\$?/[^/&\\]*/|\|=\.\*\$?\|[^|&\\]*\||#=\.\*\$?#[^#&\\]*#|:=\.\*\$?:[^:&\\]*:|,=\.\*\$?,[^,&\\]*,)g?$`)
 	// awk that prints the first =-separated field
 	awkFirst = re(`^\{\s*print\s+\$1;?\s*\}$`)
