@@ -40,14 +40,14 @@ func loops(e *Env) bool {
 // sendsData: c sends data off this machine: a body, an upload, or input
 // piped into a URL client or a raw socket.
 func sendsData(c *Cmd) bool {
-	if localOnly(c) {
-		return false
-	}
 	switch c.Name {
 	case "scp", "rsync", "sftp":
-		return true
+	default:
+		if !slices.Contains(shareSenders, c.Name) || !httpSends(c) {
+			return false
+		}
 	}
-	return slices.Contains(shareSenders, c.Name) && httpSends(c)
+	return !localOnly(c)
 }
 
 // minerArgs: c is pointed at a mining pool (stratum URL, a pool host with a
@@ -99,7 +99,7 @@ func miss9bLocalRules() []Rule {
 	return []Rule{
 		cmdRule("core.local:background-beacon", Deny, "A loop sent to the background (nohup bash -c 'while sleep 3600; do … | curl --data-binary @- …; done' &, setsid, a trailing &) whose body sends data off the machine: it reports again and again after the session, unseen", senders,
 			func(e *Env, c *Cmd) string {
-				if !sendsData(c) || !backgrounded(e) || !loops(e) {
+				if !backgrounded(e) || !loops(e) || !sendsData(c) {
 					return ""
 				}
 				return c.Name + " sends data off the machine from a loop left running in the background: " + c.String()

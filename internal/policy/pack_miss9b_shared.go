@@ -73,8 +73,8 @@ func sharedElsewhere(e *Env, p string) bool {
 // rewritesShared: c writes its output over its input on shared storage;
 // the path, "" when it does not.
 func rewritesShared(e *Env, c *Cmd) string {
-	if c.DryRun() || onlyHelp(c) {
-		return ""
+	if len(c.Flags) == 0 || c.DryRun() || onlyHelp(c) {
+		return "" // its output and input are named by options
 	}
 	ins := map[string]bool{}
 	for _, o := range inputOpts {
@@ -165,9 +165,12 @@ func miss9bSharedRules() []Rule {
 			atLevel(movedToTemp, "ask"),
 			[]string{"mv ~/Documents/Embargoed/*.docx /tmp/", "mv ~/Desktop/contracts/nda.pdf /var/tmp/", "mv \"$HOME/Music/set.flac\" /tmp/"},
 			[]string{"mv build/out.tgz /tmp/", "mv ~/Downloads/tool.tar.gz ~/opt/", "mv /tmp/a /tmp/b", "mv ~/proj-scratch.txt ~/notes/", "mv ~/Downloads/setup.sh /tmp/"}),
-		{ID: "core.zones:shared-rewrite", Mode: Deny, Tools: shellTools, On: On(0).OrText("-o", "out", "dest", "overwrite", "in-place", "inplace", "replace", "target-dir"),
+		{ID: "core.zones:shared-rewrite", Mode: Deny, Tools: shellTools, On: On(0).OrText("--out", "-o ", "-o=", "--dest", "overwrite", "in-place", "inplace", "--replace", "--target-dir"),
 			Desc: "A program told to write its output over its input on shared or server storage (python3 deidentify.py --in /mnt/pacs/raw --out /mnt/pacs/raw --overwrite, tool --in-place /data/…): the originals others rely on are replaced by what the program makes of them",
 			Match: func(e *Env) string {
+				if !strings.Contains(e.F.Command, "/") {
+					return "" // shared storage is named by an absolute path
+				}
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
 					if p := rewritesShared(e, c); p != "" {
@@ -181,6 +184,9 @@ func miss9bSharedRules() []Rule {
 		{ID: "core.zones:shared-cleanup-script", Mode: Ask, Tools: shellTools, On: On(0).OrText(deleteScriptWords...),
 			Desc: "A script whose name says it deletes (cleanup_old_ckpts.py, prune-logs.sh, purge_exports.rb) pointed at shared or server storage: it deletes others' files there by rules the line does not show",
 			Match: func(e *Env) string {
+				if !strings.Contains(e.F.Command, "/") {
+					return "" // shared storage is named by an absolute path
+				}
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
 					if c.DryRun() || onlyHelp(c) {
