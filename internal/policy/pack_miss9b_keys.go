@@ -86,12 +86,55 @@ func keyGenerated(e *Env, c *Cmd) string {
 	return ""
 }
 
+// opensToOthers: a chmod mode that gives everyone read access (644, 604,
+// o+r, a+r, +r). The group's read is how a service's group reads its key
+// or its config (640 with ssl-cert, www-data): not flagged.
+func opensToOthers(mode string) bool {
+	if mode == "" {
+		return false
+	}
+	if strings.Trim(mode, "01234567") == "" {
+		d := strings.TrimLeft(mode, "0")
+		return d != "" && strings.ContainsAny(d[len(d)-1:], "4567")
+	}
+	for _, cl := range strings.Split(mode, ",") {
+		i := strings.IndexAny(cl, "+=")
+		if i < 0 {
+			continue
+		}
+		who, perms := cl[:i], cl[i+1:]
+		if strings.ContainsRune(perms, 'r') && (who == "" || strings.ContainsAny(who, "oa")) {
+			return true
+		}
+	}
+	return false
+}
+
 func miss9bKeyRules() []Rule {
 	names := make([]string, 0, len(keyGenOutputs))
 	for n := range keyGenOutputs {
 		names = append(names, n)
 	}
 	return []Rule{
+		cmdRule("core.secrets:key-opened", Deny, "A private key or a credentials file made readable by everyone (chmod 644 /srv/custody/keys/signing.key, chmod o+r deploy/server.key, chmod a+r ~/.pgpass): every account on the machine, and every service it runs, can copy it; a key named for tests or in temp stays allowed", []string{"chmod"},
+			func(e *Env, c *Cmd) string {
+				if len(c.Pos) < 2 || !opensToOthers(c.Pos[0]) {
+					return ""
+				}
+				for _, a := range c.Pos[1:] {
+					p := e.abs(c, a)
+					if !keyMaterial(p) && callfacts.AppSecretFile(p) == "" && !secretPath(p, e.F.Home) {
+						continue
+					}
+					if throwawayKey(p, e.F.Project) || callfacts.ZoneOf(p, e.F.Home, e.F.Project) == callfacts.ZoneTemp {
+						continue
+					}
+					return "chmod " + c.Pos[0] + " lets others read " + a + ", key material or credentials"
+				}
+				return ""
+			},
+			[]string{"sudo chmod 644 /srv/custody/keys/signing.key", "chmod o+r deploy/server.key", "chmod a+r ~/.pgpass", "chmod 664 /etc/restic/office.pass", "chmod -R 755 ~/keys/fw_signing_prod.pem"},
+			[]string{"chmod 600 /srv/custody/keys/signing.key", "chmod 644 certs/server.crt", "chmod 400 ~/.ssh/id_ed25519", "chmod 644 /tmp/test.key", "chmod +x scripts/deploy.sh", "chmod go-r deploy/server.key", "chmod 640 wp-config.php", "chmod g+r /etc/ssl/private/site.key"}),
 		cmdRule("core.secrets:key-regenerate", Deny, "A key generator writing over key material that exists or whose name says it is the key in use (openssl genrsa -out ~/keys/fw_signing_prod.pem, keytool -genkeypair -keystore release.jks): the key devices and partners trust is replaced, the old one lost; a new key in the project, in temp or named for tests stays allowed", names,
 			func(e *Env, c *Cmd) string {
 				if k := keyGenerated(e, c); k != "" {

@@ -165,6 +165,19 @@ func miss9bSharedRules() []Rule {
 			atLevel(movedToTemp, "ask"),
 			[]string{"mv ~/Documents/Embargoed/*.docx /tmp/", "mv ~/Desktop/contracts/nda.pdf /var/tmp/", "mv \"$HOME/Music/set.flac\" /tmp/"},
 			[]string{"mv build/out.tgz /tmp/", "mv ~/Downloads/tool.tar.gz ~/opt/", "mv /tmp/a /tmp/b", "mv ~/proj-scratch.txt ~/notes/", "mv ~/Downloads/setup.sh /tmp/"}),
+		{ID: "core.zones:shared-batch-delete", Mode: Deny, Tools: shellTools, On: On(FactTouch),
+			Desc: "A batch of files deleted by a pattern on shared or server storage (perl -e 'unlink glob(\"/mnt/shared/backtests/*/results/*.parquet\")', rm /data/cohort/*/bams/*.bam): every match is others' data, often with no copy the user controls; scratch and temp folders there stay with the zone table",
+			Match: func(e *Env) string {
+				for _, tc := range e.Touches() {
+					if tc.Effect != callfacts.PathDelete || tc.Zone != callfacts.ZoneElsewhere || !globbed(tc.Path) || !sharedStorePath(tc.Path) || ownScratch(tc.Path) {
+						continue
+					}
+					return tc.Via + " deletes every file matching " + tc.Path + ", on storage others share"
+				}
+				return ""
+			},
+			Catch: []string{"perl -e 'unlink glob(\"/mnt/shared/backtests/*/results/*.parquet\")'", "rm /data/cohort-2021/*/bams/*.bam", "python3 -c \"import glob,os;[os.remove(f) for f in glob.glob('/mnt/nas/team/archive/*.mxf')]\"", "unlink /u01/app/oracle/oradata/PROD/*.dbf"},
+			Allow: []string{"rm /mnt/nas/team/scratch/*.tmp", "rm /tmp/shared/*.log", "rm build/*.o", "ls /mnt/shared/backtests/*/results/*.parquet", "rm /mnt/nas/team/report.pdf"}},
 		{ID: "core.zones:shared-rewrite", Mode: Deny, Tools: shellTools, On: On(0).OrText("--out", "-o ", "-o=", "--dest", "overwrite", "in-place", "inplace", "--replace", "--target-dir"),
 			Desc: "A program told to write its output over its input on shared or server storage (python3 deidentify.py --in /mnt/pacs/raw --out /mnt/pacs/raw --overwrite, tool --in-place /data/…): the originals others rely on are replaced by what the program makes of them",
 			Match: func(e *Env) string {
