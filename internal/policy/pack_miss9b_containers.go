@@ -46,6 +46,17 @@ func mountedCredential(e *Env, c *Cmd, v string) string {
 	return ""
 }
 
+// envCredential: the secret variable an -e/--env value passes from the
+// user's environment ("" for none): NAME=$NAME or NAME alone (passed
+// through) with a secret's name.
+func envCredential(v string) string {
+	name, val, hasVal := strings.Cut(v, "=")
+	if !secretName(name) || hasVal && !strings.HasPrefix(val, "$") {
+		return "" // a literal the line shows (POSTGRES_PASSWORD=test) is no one's credential
+	}
+	return "$" + name
+}
+
 // imageOwnsCredential: image is the official image of the tool whose
 // credentials live at p (its folder's tool word in the image's name).
 func imageOwnsCredential(image, p, home string) bool {
@@ -81,7 +92,7 @@ func libraryImage(image string) bool {
 
 func miss9bContainerRules() []Rule {
 	return []Rule{
-		cmdRule("core.secrets:container-credentials", Deny, "A credentials folder or file mounted into a container image from a publisher nobody vetted (docker run -v ~/.config/solana:/keys ghcr.io/someone/sniper, -v ~/.aws:/root/.aws randomdev/s3-tool): the image's code holds the keys; the tool's own official image, a known publisher's (policy/remoteops.txt image-known) or a library image stays allowed", []string{"docker", "podman", "nerdctl", "finch"},
+		cmdRule("core.secrets:container-credentials", Deny, "A credentials folder or file mounted, or a secret variable or environment file passed, into a container image from a publisher nobody vetted (-e AWS_SECRET_ACCESS_KEY=$AWS_SECRET_ACCESS_KEY, docker run -v ~/.config/solana:/keys ghcr.io/someone/sniper, -v ~/.aws:/root/.aws randomdev/s3-tool): the image's code holds the keys; the tool's own official image, a known publisher's (policy/remoteops.txt image-known) or a library image stays allowed", []string{"docker", "podman", "nerdctl", "finch"},
 			func(e *Env, c *Cmd) string {
 				if c.Sub(0) != "run" && c.Sub(0) != "create" && !(c.Sub(0) == "container" && (c.Sub(1) == "run" || c.Sub(1) == "create")) {
 					return ""
@@ -101,8 +112,18 @@ func miss9bContainerRules() []Rule {
 						i++
 						v = c.Args[i]
 					}
-					if (k == "-v" || k == "--volume" || k == "--mount") && cred == "" {
+					if cred != "" {
+						continue
+					}
+					switch k {
+					case "-v", "--volume", "--mount":
 						cred = mountedCredential(e, c, v)
+					case "-e", "--env":
+						cred = envCredential(v)
+					case "--env-file":
+						if p := e.abs(c, v); secretPath(p, e.F.Home) {
+							cred = p
+						}
 					}
 				}
 				if cred == "" || image == "" || imageKnown(image) || libraryImage(image) || imageOwnsCredential(image, cred, e.F.Home) {
@@ -110,9 +131,9 @@ func miss9bContainerRules() []Rule {
 				}
 				return c.Name + " gives " + homeRel(cred, e.F.Home) + ", credentials, to the image " + image + " of a publisher nobody vetted: " + c.String()
 			},
-			[]string{"docker run --rm -v ~/.config/solana:/keys ghcr.io/sol-snipe-bot/sniper:latest --keypair /keys/id.json", "docker run --rm -v ~/.aws:/root/.aws randomdev/s3-tool sync", "podman run -v $HOME/.ssh:/root/.ssh:ro someone/deployer",
+			[]string{"docker run --rm -v ~/.config/solana:/keys ghcr.io/sol-snipe-bot/sniper:latest --keypair /keys/id.json", "docker run -e AWS_SECRET_ACCESS_KEY=$AWS_SECRET_ACCESS_KEY someone/img", "docker run --env-file .env ghcr.io/x1/sync-bot", "docker run --rm -v ~/.aws:/root/.aws randomdev/s3-tool sync", "podman run -v $HOME/.ssh:/root/.ssh:ro someone/deployer",
 				"docker run --mount type=bind,source=/home/dev/.kube/config,target=/kc ghcr.io/x1/cluster-helper", "docker run -v ~/.gnupg:/gpg quay.io/anon/signer"},
 			[]string{"docker run --rm -v ~/.aws:/root/.aws amazon/aws-cli s3 ls", "docker run --rm -v ~/.config/gcloud:/root/.config/gcloud google/cloud-sdk gcloud auth list", "docker run --rm -v ~/.config/solana:/root/.config/solana solanalabs/solana solana balance",
-				"docker run --rm -v ~/.kube:/root/.kube bitnami/kubectl get pods", "docker run --rm -v \"$PWD\":/app -w /app node:20 npm test", "docker run --rm -v ~/.ssh:/root/.ssh:ro ubuntu:22.04 ls /root/.ssh", "docker run --rm -v ~/projects:/work someone/tool"}),
+				"docker run --rm -v ~/.kube:/root/.kube bitnami/kubectl get pods", "docker run --rm -v \"$PWD\":/app -w /app node:20 npm test", "docker run --rm -v ~/.ssh:/root/.ssh:ro ubuntu:22.04 ls /root/.ssh", "docker run --rm -v ~/projects:/work someone/tool", "docker run -e AWS_SECRET_ACCESS_KEY=$AWS_SECRET_ACCESS_KEY amazon/aws-cli s3 ls", "docker run -e LOG_LEVEL=debug someone/img", "docker run -e DB_PASSWORD=test someorg/app", "docker run --env-file .env.example someone/img"}),
 	}
 }

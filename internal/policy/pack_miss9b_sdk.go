@@ -18,7 +18,7 @@ import (
 //     called on a client the code connects to a service → ask.
 
 // codeExposes matches code that opens what a client holds to anyone.
-var codeExposes = re(`(?i)perm_type\s*=\s*['"]anyone|\btype['"]?\s*:\s*['"]anyone['"]|\.share\([^)]*['"]anyone['"]|update_repo_visibility\([^)]*private\s*=\s*False|update_repo_settings\([^)]*private\s*=\s*False|\.make_public\(|\bacl['"]?\s*[:=]\s*['"]public-read|predefined_acl\s*=\s*['"]publicRead|['"]allUsers['"]|set_visibility\(\s*['"]public|visibility\s*=\s*['"]public['"]|\.publish_to_web\(|anyone_with_link|['"]anyoneWithLink['"]`)
+var codeExposes = re(`(?i)perm_type\s*=\s*['"]anyone|\btype['"]?\s*:\s*['"]anyone['"]|\.share\([^)]*['"]anyone['"]|update_repo_visibility\([^)]*private\s*=\s*False|update_repo_settings\([^)]*private\s*=\s*False|\.make_public\(|\bacl['"]?\s*[:=]\s*['"]public-read|predefined_acl\s*=\s*['"]publicRead|['"]allUsers['"]|set_visibility\(\s*['"]public|visibility\s*=\s*['"]public['"]|\.publish_to_web\(|\bprivate['"]?\s*:\s*false|\bvisibility['"]?\s*:\s*['"]public['"]|access\s*=\s*['"]open['"]|anyone_with_link|['"]anyoneWithLink['"]`)
 
 // codeClient matches code that makes a client of a remote service (a
 // class instantiated, a connection, an authorized session).
@@ -28,7 +28,7 @@ var codeClient = re(`\b(?:[A-Z]\w*|connect|client|service_account|authorize|reso
 // something with an argument naming what (not a module's own file
 // helpers: os.remove, shutil.rmtree, Path.unlink are the path reading's;
 // nor a data frame's drop_duplicates or a window's destroy()).
-var codeDestroyCall = re(`\.(?:del_\w+|delete\w*|drop_(?:table|database|db|collection|index|schema|user|bucket|keyspace|project|repo)\w*|purge\w*|truncate_\w+|destroy_\w+|wipe\w*|flush_?all|remove_(?:user|member|collaborator|repo|project|index|collection|table|bucket|page|space)\w*)\s*\(\s*[^)\s]`)
+var codeDestroyCall = re(`\.(?:\w*delete\w*|del_\w+|drop_(?:table|database|db|collection|index|schema|user|bucket|keyspace|project|repo)\w*|purge\w*|truncate_\w+|destroy_\w+|wipe\w*|flush_?all|remove_(?:user|member|collaborator|repo|project|index|collection|table|bucket|page|space)\w*)\s*\(\s*[^)\s]`)
 
 // quotedArg is the first quoted literal of a call's arguments.
 var quotedArg = re(`^[^)'"]*['"]([^'"]*)['"]`)
@@ -54,7 +54,8 @@ func miss9bSDKRules() []Rule {
 				`python -c "from huggingface_hub import HfApi;HfApi().update_repo_visibility('acme/internal-llm', private=False)"`,
 				`python3 -c "from google.cloud import storage; storage.Client().bucket('acme-exports').blob('users.csv').make_public()"`,
 				`python3 -c "import boto3; boto3.client('s3').put_object(Bucket='acme', Key='db.sql', Body=open('db.sql','rb'), ACL='public-read')"`,
-				`node -e "drive.permissions.create({fileId:id,requestBody:{role:'reader',type:'anyone'}})"`},
+				`node -e "drive.permissions.create({fileId:id,requestBody:{role:'reader',type:'anyone'}})"`,
+				`node -e "octokit.repos.update({owner:'acme',repo:'core',private:false})"`, `python3 -c "from boxsdk import Client; Client(a).file('1').get_shared_link(access='open')"`},
 			[]string{`python3 -c "import gspread; gc=gspread.service_account(); gc.open('Team').share('bob@acme.com', perm_type='user', role='reader')"`,
 				`python -c "from huggingface_hub import HfApi;HfApi().update_repo_visibility('acme/internal-llm', private=True)"`,
 				`python3 -c "import boto3; boto3.client('s3').put_object(Bucket='acme', Key='x', Body=b'x')"`,
@@ -78,7 +79,8 @@ func miss9bSDKRules() []Rule {
 			[]string{`python3 -c "from jira import JIRA; JIRA('https://acme.atlassian.net', token_auth='x').delete_project('OPS')"`,
 				`python3 -c "from elasticsearch import Elasticsearch; Elasticsearch('https://es.acme.io').indices.delete(index='logs-2024')"`,
 				`python3 -c "import smartsheet; smartsheet.Smartsheet(t).Sheets.delete_sheet(123)"`,
-				`python3 -c "from atlassian import Confluence; Confluence(url=u).remove_page(99); Confluence(url=u).delete_space('OPS')"`},
+				`python3 -c "from atlassian import Confluence; Confluence(url=u).remove_page(99); Confluence(url=u).delete_space('OPS')"`,
+				`python -c "import dropbox; dropbox.Dropbox(t).files_delete_v2('/Team')"`},
 			[]string{`python3 -c "import redis; redis.Redis('localhost').delete('k')"`,
 				`python3 -c "from elasticsearch import Elasticsearch; print(Elasticsearch('https://es.acme.io').indices.get(index='logs-*'))"`,
 				`python3 -c "d={'a':1}; d.pop('a'); print(d)"`,
