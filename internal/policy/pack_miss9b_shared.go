@@ -178,6 +178,19 @@ func miss9bSharedRules() []Rule {
 			},
 			Catch: []string{"perl -e 'unlink glob(\"/mnt/shared/backtests/*/results/*.parquet\")'", "rm /data/cohort-2021/*/bams/*.bam", "python3 -c \"import glob,os;[os.remove(f) for f in glob.glob('/mnt/nas/team/archive/*.mxf')]\"", "unlink /u01/app/oracle/oradata/PROD/*.dbf"},
 			Allow: []string{"rm /mnt/nas/team/scratch/*.tmp", "rm /tmp/shared/*.log", "rm build/*.o", "ls /mnt/shared/backtests/*/results/*.parquet", "rm /mnt/nas/team/report.pdf"}},
+		{ID: "core.zones:shared-batch-edit", Mode: Ask, Tools: shellTools, On: On(FactTouch),
+			Desc: "A batch of files on shared or server storage edited in place by a pattern (sed -i … /mnt/shared/config/*.yaml, perl -pi -e … /data/team/*/meta.json): others' files changed where they read them, every match at once",
+			Match: func(e *Env) string {
+				for _, tc := range e.Touches() {
+					if tc.Effect != callfacts.PathWrite && tc.Effect != callfacts.PathOverwrite || tc.Zone != callfacts.ZoneElsewhere || !globbed(tc.Path) || !sharedStorePath(tc.Path) || ownScratch(tc.Path) {
+						continue
+					}
+					return tc.Via + " edits every file matching " + tc.Path + " in place, on storage others share"
+				}
+				return ""
+			},
+			Catch: []string{"sed -i 's/foo/bar/g' /mnt/shared/config/*.yaml", "perl -pi -e 's/old/new/' /data/team/*/meta.json", "sed -i '/^#/d' /u01/app/oracle/admin/PROD/pfile/*.ora"},
+			Allow: []string{"sed -i 's/foo/bar/g' config/*.yaml", "sed -n 1p /mnt/shared/config/*.yaml", "sed -i 's/x/y/' /mnt/nas/team/scratch/*.txt", "grep -l foo /mnt/shared/config/*.yaml"}},
 		{ID: "core.zones:shared-rewrite", Mode: Deny, Tools: shellTools, On: On(0).OrText("--out", "-o ", "-o=", "--dest", "overwrite", "in-place", "inplace", "--replace", "--target-dir"),
 			Desc: "A program told to write its output over its input on shared or server storage (python3 deidentify.py --in /mnt/pacs/raw --out /mnt/pacs/raw --overwrite, tool --in-place /data/…): the originals others rely on are replaced by what the program makes of them",
 			Match: func(e *Env) string {
