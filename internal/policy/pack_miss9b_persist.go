@@ -95,6 +95,25 @@ func otherUserRunner(e *Env) string {
 	return ""
 }
 
+// otherHome: the user whose home p lies in when it is not home (/root,
+// /home/alice, /Users/bob), "" otherwise.
+func otherHome(p, home string) string {
+	if under(p, home) {
+		return ""
+	}
+	if under(p, "/root") {
+		return "root"
+	}
+	for _, base := range []string{"/home/", "/Users/"} {
+		if rest, ok := strings.CutPrefix(p, base); ok {
+			if u, _, ok := strings.Cut(rest, "/"); ok && u != "" && u != "Shared" {
+				return u
+			}
+		}
+	}
+	return ""
+}
+
 // wholeMachineListers print the pids of every process of a kind, whoever
 // started it.
 var wholeMachineListers = []string{"nvidia-smi", "rocm-smi", "ps", "fuser", "lsof"}
@@ -144,23 +163,23 @@ func miss9bLocalRules() []Rule {
 func miss9bZoneRules() []Rule {
 	return []Rule{
 		{ID: "core.zones:startup-other-user", Mode: Deny, Tools: shellTools, On: On(FactTouch, "sudo", "su", "runuser", "doas"),
-			Desc: "Another user's start-up file written through sudo -u, su or runuser (sudo -u prdadm bash -c 'echo … >> ~/.sapenv.sh', su - app -c \"echo … >> ~/.bashrc\"): that user's every login runs what the line adds, as that user",
+			Desc: "Another user's start-up file written through sudo -u, su or runuser, or by its path in another home (/root/.bashrc, /home/alice/.profile; sudo -u prdadm bash -c 'echo … >> ~/.sapenv.sh', su - app -c \"echo … >> ~/.bashrc\"): that user's every login runs what the line adds, as that user",
 			Match: func(e *Env) string {
 				u := otherUserRunner(e)
-				if u == "" {
-					return ""
-				}
 				for _, tc := range e.Touches() {
-					if tc.Effect != callfacts.PathWrite && tc.Effect != callfacts.PathOverwrite && tc.Effect != callfacts.PathTruncate {
+					if tc.Effect != callfacts.PathWrite && tc.Effect != callfacts.PathOverwrite && tc.Effect != callfacts.PathTruncate || !callfacts.RunsLater(tc.Path) {
 						continue
 					}
-					if callfacts.RunsLater(tc.Path) {
+					if owner := otherHome(tc.Path, e.F.Home); owner != "" {
+						return tc.Via + " changes " + tc.Path + ", a start-up file of " + owner + ", whose every login runs it"
+					}
+					if u != "" && under(tc.Path, e.F.Home) {
 						return tc.Via + " changes " + path.Base(tc.Path) + ", a start-up file of " + u + ", whose every login runs it"
 					}
 				}
 				return ""
 			},
-			Catch: []string{"sudo -u prdadm bash -c 'echo \"export X=1\" >> ~/.sapenv.sh'", "su - app -c \"echo 'alias ls=rm' >> ~/.bashrc\"", "sudo -u deploy sh -c 'printf \"x\\n\" >> ~/.profile'", "runuser -u postgres -- bash -c 'echo y >> ~/.bash_profile'"},
+			Catch: []string{"sudo -u prdadm bash -c 'echo \"export X=1\" >> ~/.sapenv.sh'", "echo 'export PATH=/opt/tool/bin:$PATH' | sudo tee -a /home/alice/.profile", "echo 'alias ls=x' | sudo tee -a /root/.bashrc", "su - app -c \"echo 'alias ls=rm' >> ~/.bashrc\"", "sudo -u deploy sh -c 'printf \"x\\n\" >> ~/.profile'", "runuser -u postgres -- bash -c 'echo y >> ~/.bash_profile'"},
 			Allow: []string{"sudo -u prdadm cat ~/.sapenv.sh", "echo 'export X=1' >> ~/.bashrc", "sudo -u app bash -c 'echo x >> /tmp/log.txt'", "su - app -c 'grep PATH ~/.profile'"}},
 	}
 }
