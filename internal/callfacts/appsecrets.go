@@ -90,6 +90,20 @@ func AppSecretFile(p string) string {
 			return e.kind
 		}
 	}
+	if k := appSecretGlob(t, name, try); k != "key-folder" || !publicHalf(name) {
+		return k
+	}
+	return "" // keys/fw_signing_pub.pem, keys/ca-cert.pem: the public half kept beside the key
+}
+
+// publicHalf: a key file's name says it is the public half or a
+// certificate, which a keys folder keeps beside the private key.
+func publicHalf(name string) bool {
+	return strings.Contains(name, "pub") || strings.Contains(name, "cert") || strings.Contains(name, "crt") || strings.Contains(name, "chain")
+}
+
+// appSecretGlob is the kind of the first glob pattern name matches.
+func appSecretGlob(t *appSecretTable, name string, try func(*appSecretPattern) bool) string {
 	for _, globs := range [2][]appSecretPattern{t.byExt[path.Ext(name)], t.globs} {
 		for i := range globs {
 			e := &globs[i]

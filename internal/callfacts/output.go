@@ -455,8 +455,12 @@ func runsLater(p string) bool {
 	b := path.Base(p)
 	switch b {
 	case ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".zshenv", ".bash_login", ".bash_logout", ".zlogin", "rc.local", "config.fish",
-		".bash_aliases", ".zsh_aliases", ".aliases", ".envrc", ".zlogout", ".kshrc", ".mkshrc", ".xprofile", ".xsessionrc", ".xinitrc":
-		return true
+		".bash_aliases", ".zsh_aliases", ".aliases", ".envrc", ".zlogout", ".kshrc", ".mkshrc", ".xprofile", ".xsessionrc", ".xinitrc",
+		".cshrc", ".tcshrc", ".login", ".bash_env", "bash.bashrc", "zshrc", "zprofile", "environment":
+		return b != "environment" || p == "/etc/environment"
+	}
+	if strings.HasPrefix(b, ".") && (strings.HasSuffix(b, "env.sh") || strings.HasSuffix(b, "env.csh") || strings.HasSuffix(b, "rc.sh") || strings.HasSuffix(b, "src.sh")) {
+		return true // a login's environment script its profile sources: SAP's ~/.sapenv.sh and ~/.dbenv.sh, ~/.orarc.sh
 	}
 	return strings.Contains(p, "/.git/hooks/") || strings.Contains(p, "/.husky/") || strings.HasPrefix(p, "/etc/profile.d/") ||
 		strings.HasPrefix(p, "/etc/cron") || strings.HasPrefix(p, "/var/spool/cron/")

@@ -82,6 +82,20 @@ func sdkSpared(s sdkCall, code string) bool {
 	return len(hits) > 0
 }
 
+// SDKLocal: code makes its client on a store of this machine, in memory
+// or a fake (sdkcalls.txt @local).
+func SDKLocal(code string) bool {
+	t := sdkCallTable()
+	return t.local != nil && t.local.MatchString(code)
+}
+
+// SDKTestName: a resource name says the tests or a scratch run made it
+// (sdkcalls.txt @test), and no word of production is in it.
+func SDKTestName(name string) bool {
+	t := sdkCallTable()
+	return t.test != nil && t.test.MatchString(name) && !prodNamed(name)
+}
+
 // SDKDestroy says what an interpreter's inline code deletes through a
 // service's SDK by sdkcalls.txt ("a Hugging Face Hub repository or its
 // files"), "" when it calls none.

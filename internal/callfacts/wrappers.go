@@ -428,6 +428,8 @@ func SkipFlags(args []string, withArg string) []string {
 		}
 		if len(a) == 2 && strings.ContainsRune(short, rune(a[1])) || long != "" && strings.HasPrefix(a, "--") && !strings.Contains(a, "=") && strings.Contains(" "+long+" ", " "+a+" ") {
 			i++
+		} else if len(a) > 2 && a[1] != '-' && letters(a[1:]) && strings.ContainsRune(short, rune(a[len(a)-1])) {
+			i++ // screen -dmS name cmd…: a cluster whose last flag takes the value
 		}
 	}
 	return nil

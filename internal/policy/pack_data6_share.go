@@ -12,7 +12,9 @@ import (
 // link: paste and file-drop hosts (0x0.st, transfer.sh, catbox, termbin),
 // request bins and chat webhooks, and the programs that hand files to
 // whoever holds a one-time code (croc, magic-wormhole, onionshare). Any
-// upload there asks; a secret file, a database dump or a store's export
+// upload there is denied, whatever it is: the service keeps it for
+// whoever has the link, and nothing the agent sends there can be taken
+// back; a secret file, a database dump or a store's export
 // sent there, or a dump piped to any network sink, is denied. The hosts,
 // programs and dump commands are data (policy/remoteops.txt capture-host,
 // drop-host, share-prog; callfacts/dumps.txt).
@@ -170,7 +172,7 @@ func data6ShareRules() []Rule {
 	progs := slices.Concat(shareSenders, opsNames("share-prog"))
 	sinks := slices.Concat(progs, []string{"scp", "sftp", "rsync", "ftp", "lftp", "ssh", "aws", "gsutil", "rclone", "mail", "sendmail", "mutt", "gh", "azcopy", "huggingface-cli", "hf"})
 	return []Rule{dumpPublishedRule(), remoteDumpRule(),
-		cmdRule("core.secrets:share-host-send", Ask, "A file or a command's output handed to a paste, file-drop or capture service (curl -F f=@x https://0x0.st, curl -T x https://transfer.sh, nc termbin.com 9999, a Discord webhook) or to a program that gives it to whoever holds a code or link (croc send, wormhole send, onionshare, ffsend upload): it is kept where anyone with the link reads it; the services and programs are data (policy/remoteops.txt capture-host, drop-host, share-prog)", progs,
+		cmdRule("core.secrets:share-host-send", Deny, "A file or a command's output handed to a paste, file-drop or capture service (curl -F f=@x https://0x0.st, curl -T x https://transfer.sh, nc termbin.com 9999, a Discord webhook) or to a program that gives it to whoever holds a code or link (croc send, wormhole send, onionshare, ffsend upload): it is kept where anyone with the link reads it; the services and programs are data (policy/remoteops.txt capture-host, drop-host, share-prog)", progs,
 			func(e *Env, c *Cmd) string {
 				if files, ok := shareProgSends(c); ok {
 					return c.Name + " hands " + strings.Join(files, " ") + " to whoever holds its code or link: " + c.String()

@@ -153,6 +153,9 @@ func downstreamDoes(e *Env, i int, does func(*Cmd) bool) bool {
 var (
 	// jq/yq filters that print keys, counts, types or names
 	structFilter = re(`(?:^|\|)\s*(?:keys|keys_unsorted|length|type|paths|has\([^)]*\)|map\((?:keys|\.name|type|length)\)|to_entries\s*\|\s*map\(\.key\)|[\w.\[\]"-]*\.(?:name|names|kind|type|apiVersion|"?current-context"?)(?:\[\])?)\s*$`)
+	// sed whose replacement masks what it matched (s#(/v3/).*#\1<redacted>#,
+	// s/:[^@]*@/:***@/): the secret part is replaced before it prints
+	sedMasks = re(`(?i)^s\S.*(redacted|\*{3,}|x{4,}|<hidden>|<masked>|<secret>)`)
 	// sed that cuts a KEY=value line at its = (s/=.*//) or masks the
 	// value (s/=.*/=***/: a replacement without & or \1)
 	sedCutValue = re(`^s(?:/=\.\*\$?/[^/&\\]*/|\|=\.\*\$?\|[^|&\\]*\||#=\.\*\$?#[^#&\\]*#|:=\.\*\$?:[^:&\\]*:|,=\.\*\$?,[^,&\\]*,)g?$`)
@@ -177,7 +180,7 @@ func reducer(c *Cmd) bool {
 		return (d == "=" || d == ":") && f == "1"
 	case "sed":
 		for _, a := range c.Args {
-			if sedCutValue.MatchString(strings.TrimSpace(a)) {
+			if sedCutValue.MatchString(strings.TrimSpace(a)) || sedMasks.MatchString(strings.TrimSpace(a)) {
 				return !c.Has("-i", "--in-place")
 			}
 		}

@@ -17,8 +17,12 @@ import (
 // levels down (/mnt/nas/masters/x.mov, /media/usb/x): a glob in the last
 // part stands for the files it matches.
 func sharedStorePath(p string) bool {
-	if strings.ContainsAny(path.Base(p), "*?[") {
-		return onSharedStorage(path.Dir(p) + "/x")
+	if i := strings.IndexAny(p, "*?["); i >= 0 {
+		dir := p[:i]
+		if j := strings.LastIndexByte(dir, '/'); j >= 0 {
+			dir = dir[:j] // /mnt/pacs/archive/2023/*/*.dcm: the folder before the first pattern
+		}
+		return onSharedStorage(dir + "/x")
 	}
 	return onSharedStorage(p)
 }
@@ -33,7 +37,10 @@ var forcedOutput = map[string][]string{"ffmpeg": {"-y"}, "avconv": {"-y"}, "ffmp
 // mediaRewriters edit the files they are given in place: every argument
 // is replaced by its edited self (mogrify, jpegoptim, optipng, mp3gain);
 // exiftool only with -overwrite_original.
-var mediaRewriters = map[string]bool{"mogrify": true, "jpegoptim": true, "optipng": true, "mp3gain": true, "aacgain": true, "rsgain": true, "pngcrush": true, "oxipng": true, "zopflipng": true, "exiftool": true, "normalize-audio": true, "mat2": true}
+var mediaRewriters = map[string]bool{"mogrify": true, "jpegoptim": true, "optipng": true, "mp3gain": true, "aacgain": true, "rsgain": true, "pngcrush": true, "oxipng": true, "zopflipng": true, "exiftool": true, "normalize-audio": true, "mat2": true,
+	// DICOM's header editor rewrites every image it is given (a .bak is
+	// kept only without -nb)
+	"dcmodify": true}
 
 // rewriterTargets are the files c edits in place ("" for none): magick
 // mogrify and gm mogrify name the editor as their first argument.

@@ -228,6 +228,9 @@ func envBackup(f *Facts, p PathRef) bool {
 }
 
 func envFile(b string) bool {
+	if b == ".env*" || b == ".env.*" {
+		return true // cat .env*: every environment file of the folder, .env itself among them
+	}
 	if b != ".env" && !strings.HasPrefix(b, ".env.") {
 		return false
 	}

@@ -87,8 +87,8 @@ func secretLocalRules() []Rule {
 		{ID: "core.local:env-secret-grep", Mode: Ask, Reads: true, Tools: shellTools, Cmds: []string{"grep", "egrep", "rg", "findstr", "select-string", "Select-String", "sls", "awk", "ag"},
 			Desc:  "Filtering an environment dump for secrets (printenv | grep -i token, env | grep KEY, set | findstr SECRET, Get-ChildItem env: | Select-String key): the values are printed into the conversation",
 			Match: envSecretGrep,
-			Catch: []string{"printenv | grep -iE 'key|token|secret'", "env | grep -iE 'wandb|hf_|openai'", "env | grep -i password", "set | findstr /i secret", "Get-ChildItem env: | Select-String -Pattern token", "export -p | grep API_KEY"},
-			Allow: []string{"printenv | grep -i path", "env | grep NODE_ENV", "grep -r token src/", "printenv HOME", "env | sort", "env | grep -v SECRET | sort > vars.txt", "printenv | grep -i token | wc -l", "env | grep -i token | cut -d= -f1", "env | cut -d= -f1 | grep -i token", "compgen -v | grep -i token"}},
+			Catch: []string{"printenv | grep -iE 'key|token|secret'", "env | grep -iE 'wandb|hf_|openai'", "env | grep -i password", "env | grep -iE 'key|rpc'", "printenv | egrep -i '(pass|pw)'", "set | findstr /i secret", "Get-ChildItem env: | Select-String -Pattern token", "export -p | grep API_KEY"},
+			Allow: []string{"printenv | grep -i path", "env | grep NODE_ENV", "grep -r token src/", "printenv HOME", "env | sort", "env | grep -v SECRET | sort > vars.txt", "printenv | grep -i token | wc -l", "env | grep -i token | cut -d= -f1", "env | cut -d= -f1 | grep -i token", "compgen -v | grep -i token", "env | grep -i keyboard", "env | grep -iE 'path|home'"}},
 		{ID: "core.local:capture-send", Mode: Deny, Tools: shellTools, Cmds: captureTools,
 			Desc:  "The screen, the clipboard, the camera or the microphone captured and sent over the network in the same line (screencapture … && curl -F file=@…, pbpaste | curl, ffmpeg -f x11grab … | nc): what the user sees, copied or said leaves the machine",
 			Match: captureSend,
@@ -316,12 +316,29 @@ func envSecretGrep(e *Env) string {
 			}
 		}
 		for _, a := range c.Args {
-			if secretContentPat.MatchString(a) || envProviderWord(a) {
+			if secretContentPat.MatchString(a) || envProviderWord(a) || envSecretWord(a) {
 				return c.Name + " picks the secrets out of the environment " + c.Upstream[0] + " prints: " + c.String()
 			}
 		}
 	}
 	return ""
+}
+
+// envSecretWords are short words a filter of the environment picks
+// secrets with (env | grep -iE 'key|rpc'): a whole alternative of the
+// pattern, not a part of one (KEYBOARD_LAYOUT, MONKEY).
+var envSecretWords = map[string]bool{"key": true, "keys": true, "pass": true, "pw": true, "pwd": true, "passw": true, "rpc": true, "webhook": true, "hook": true,
+	"cred": true, "creds": true, "auth": true, "dsn": true, "pat": true, "private": true, "priv": true, "mnemonic": true, "seed": true, "_key": true, "_pw": true, "_pass": true}
+
+// envSecretWord: one alternative of a filter's pattern is one of
+// envSecretWords.
+func envSecretWord(a string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(a), func(r rune) bool { return strings.ContainsRune("|()^$'\"\\ ", r) }) {
+		if envSecretWords[strings.Trim(w, ".*")] {
+			return true
+		}
+	}
+	return false
 }
 
 var captureTools = []string{"screencapture", "import", "gnome-screenshot", "scrot", "grim", "spectacle", "xwd", "ffmpeg", "imagesnap", "fswebcam", "arecord", "rec", "sox",

@@ -26,7 +26,7 @@ func keyMaterial(p string) bool {
 	}
 	switch path.Ext(b) {
 	case ".key", ".p12", ".pfx", ".ppk", ".jks", ".keystore", ".bks", ".p8", ".kdbx", ".pem", ".asc", ".keychain", ".keychain-db":
-		return keyFile(p)
+		return keyFile(p) || callfacts.AppSecretFile(p) == "key-folder" // ~/keys/fw_signing_prod.pem: a key by its folder or its use
 	}
 	return b == "adbkey" || b == "wallet.dat" || strings.HasPrefix(b, "id_") && !strings.Contains(b, ".") && keyFile(p)
 }

@@ -128,14 +128,32 @@ func sharedPermsRules() []Rule {
 // filesystems, /scratch, are meant to be cleared by their owners.)
 var sharedRoots = map[string]bool{"shared": true, "share": true, "data": true, "mnt": true, "media": true, "Volumes": true, "net": true, "nfs": true,
 	"gpfs": true, "lustre": true, "project": true, "projects": true, "groups": true, "group": true, "lab": true, "labs": true, "storage": true,
-	"archive": true, "nas": true, "tempZone": true, "pool": true, "datasets": true, "cluster": true}
+	"archive": true, "nas": true, "tempZone": true, "pool": true, "datasets": true, "cluster": true,
+	// servers' data mounts: database files and backups (/u01../u09 of
+	// Oracle, /hana of SAP HANA, /sapmnt, /oradata), NFS exports, a NAS's
+	// volumes
+	"hana": true, "sapmnt": true, "oradata": true, "export": true, "exports": true, "backup": true, "backups": true, "volume1": true, "volume2": true, "san": true}
+
+// sharedRoot: name is a root of shared or server storage (sharedRoots,
+// or a numbered data mount: /u01 … /u99, /data1, /disk2).
+func sharedRoot(name string) bool {
+	if sharedRoots[name] {
+		return true
+	}
+	for _, pre := range []string{"u", "data", "disk", "vol"} {
+		if n, ok := strings.CutPrefix(name, pre); ok && n != "" && len(n) <= 2 && strings.Trim(n, "0123456789") == "" {
+			return true
+		}
+	}
+	return false
+}
 
 // onSharedStorage reports whether p is a directory below a shared root,
 // at least two levels down (/shared/lab/x, not /shared itself: that is
 // the zone table's ask).
 func onSharedStorage(p string) bool {
 	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	return len(parts) >= 3 && sharedRoots[parts[0]] && !strings.ContainsAny(p, "$*?")
+	return len(parts) >= 3 && sharedRoot(parts[0]) && !strings.ContainsAny(p, "$*?")
 }
 
 func sharedDeleteRule() Rule {
@@ -143,15 +161,15 @@ func sharedDeleteRule() Rule {
 		Desc: "Deleting a whole tree on shared storage (/shared/lab/…, /data/…, /mnt/nas/…, /gpfs/…, /projects/…), however the line does it (rm -rf, perl remove_tree, shutil.rmtree, find -delete): other people's data, often with no backup the user controls",
 		Match: func(e *Env) string {
 			for _, tc := range e.Touches() {
-				if tc.Effect != callfacts.PathRecursiveDelete || tc.Zone != callfacts.ZoneElsewhere || !onSharedStorage(tc.Path) {
-					continue
+				if tc.Effect != callfacts.PathRecursiveDelete || tc.Zone != callfacts.ZoneElsewhere || !onSharedStorage(strings.TrimSuffix(tc.Path, "/*")) {
+					continue // a folder, or everything in it (/u02/fra/PROD/*)
 				}
 				return tc.Via + " deletes " + tc.Path + " and everything under it, on storage others share"
 			}
 			return ""
 		},
 		Catch: []string{"perl -MFile::Path=remove_tree -e 'remove_tree(\"/shared/lab/projects/rnaseq-2023\")'", "rm -rf /data/cohort-2021/bams", "python3 -c \"import shutil; shutil.rmtree('/mnt/nas/team/archive')\"",
-			"sudo rm -rf /gpfs/projects/genomics/old", "find /projects/lab42/tmp-runs -delete"},
+			"sudo rm -rf /gpfs/projects/genomics/old", "find /projects/lab42/tmp-runs -delete", "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(Dir.glob(\"/u02/fra/PROD/*\"))'"},
 		Allow: []string{"rm -rf ./data/old", "rm /shared/lab/me/notes.txt", "rm -rf /scratch/dev/run-17", "rm -rf /tmp/shared/x", "ls -R /shared/lab", "rm -rf /mnt/x"}}
 }
 
