@@ -1,19 +1,46 @@
 package policy
 
 import (
+	_ "embed"
 	"path"
 	"strings"
+	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
 )
 
-// Killing a process by a specific program's name or command line (pkill
-// -f anvil, killall webpack, pkill -f 'storescp --fork') is how an agent
-// stops a dev tool it started: allowed. It still asks when the name is
-// broad enough to reach the user's other work or the agent itself (an
-// interpreter, a shell, a browser, an editor, the container engine, ssh),
-// when it is a system or shared daemon (systemProcesses, and the shared
-// servers below), when the pattern is one or two letters or a regex that
-// names no program, and for every other form the kill rules judge
-// (-u OTHERUSER, kill -9 -1, pids from a command substitution).
+// Killing a process by the name of a dev tool (pkill -f anvil, killall
+// webpack, pkill -f 'storescp --fork'; devprocs.txt) is how an agent stops
+// a tool it started: allowed. Any other name asks — the user's
+// applications and VMs (burpsuite, qemu-system-x86_64), a runtime many
+// programs share (beam.smp, node), a system or shared daemon — as does a
+// pattern of one or two letters or a regex that names no program, and
+// every other form the kill rules judge (-u OTHERUSER, kill -9 -1, pids
+// from a command substitution). A dev server's command line (pkill -f
+// 'uvicorn app:app --reload') is core.destroy:kill-by-pattern's
+// exemption.
+
+//go:embed devprocs.txt
+var devProcsText string
+
+// devProcs are devprocs.txt's names.
+var devProcs = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	datatable.Must("devprocs.txt", devProcsText, 2, func(l datatable.Line) error {
+		for _, n := range l.Fields[1:] {
+			m[n] = true
+		}
+		return nil
+	})
+	return m
+})
+
+// devProcName: w is a dev tool of devprocs.txt, whole or by the part
+// before its first dash (webpack-dev-server).
+func devProcName(w string) bool {
+	head, _, _ := strings.Cut(w, "-")
+	return devProcs()[w] || devProcs()[head]
+}
 
 // broadProcNames are programs many unrelated processes run as.
 var broadProcNames = map[string]bool{"node": true, "nodejs": true, "python": true, "python2": true, "python3": true, "java": true,
@@ -40,9 +67,9 @@ var broadProcNames = map[string]bool{"node": true, "nodejs": true, "python": tru
 // (gzserver, airflow-scheduler, tika-server, ssh-agent, celery-worker).
 var sharedSuffixes = []string{"server", "scheduler", "daemon", "agent", "worker", "manager", "supervisor"}
 
-// specificProcPattern: p names a program of its own — a word of three or
-// more letters that is not a broad name, a system process or a shared
-// server — once regex punctuation is set aside.
+// specificProcPattern: p names a dev tool of devprocs.txt — its first
+// word of three or more letters that is not a broad name, a system
+// process or a shared server, once regex punctuation is set aside.
 func specificProcPattern(p string) bool {
 	for _, tok := range strings.Fields(strings.ToLower(p)) {
 		if strings.HasPrefix(tok, "-") {
@@ -63,11 +90,11 @@ func specificProcPattern(p string) bool {
 				continue
 			}
 			for _, suf := range sharedSuffixes {
-				if strings.HasSuffix(w, suf) {
+				if strings.HasSuffix(w, suf) && !devProcName(w) {
 					return false // a server someone else may use, whatever else the pattern names
 				}
 			}
-			return true
+			return devProcName(w)
 		}
 	}
 	return false

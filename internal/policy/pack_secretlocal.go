@@ -386,4 +386,3 @@ func captureSend(e *Env) string {
 	}
 	return ""
 }
-

@@ -22,6 +22,7 @@ func TestEveryTableLoads(t *testing.T) {
 		"startupvars.txt":   func() { startupData() },
 		"consoles.txt":      func() { consoles() },
 		"authoff.txt":       func() { authOffSettings() },
+		"devprocs.txt":      func() { devProcs() },
 	} {
 		func() {
 			defer func() {
