@@ -97,23 +97,10 @@ func miss9bContainerRules() []Rule {
 				if c.Sub(0) != "run" && c.Sub(0) != "create" && !(c.Sub(0) == "container" && (c.Sub(1) == "run" || c.Sub(1) == "create")) {
 					return ""
 				}
-				cred, image := "", ""
-				for i := 0; i < len(c.Args); i++ {
-					a := c.Args[i]
-					if !strings.HasPrefix(a, "-") {
-						if a != "run" && a != "create" && a != "container" {
-							image = a
-							break
-						}
-						continue
-					}
-					k, v, hasV := strings.Cut(a, "=")
-					if !hasV && dockerValueOpt(k) && i+1 < len(c.Args) {
-						i++
-						v = c.Args[i]
-					}
+				cred := ""
+				image := dockerRunOptions(c, func(k, v string) {
 					if cred != "" {
-						continue
+						return
 					}
 					switch k {
 					case "-v", "--volume", "--mount":
@@ -125,7 +112,7 @@ func miss9bContainerRules() []Rule {
 							cred = p
 						}
 					}
-				}
+				})
 				if cred == "" || image == "" || imageKnown(image) || libraryImage(image) || imageOwnsCredential(image, cred, e.F.Home) {
 					return ""
 				}

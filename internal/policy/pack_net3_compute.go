@@ -158,28 +158,15 @@ func net3ClusterRules() []Rule {
 				if c.Sub(0) != "run" && !(c.Sub(0) == "container" && c.Sub(1) == "run") {
 					return ""
 				}
-				grant, image := "", ""
-				for i := 0; i < len(c.Args); i++ {
-					a := c.Args[i]
-					if !strings.HasPrefix(a, "-") {
-						if a != "run" && a != "container" {
-							image = a
-							break
-						}
-						continue
-					}
-					k, v, hasV := strings.Cut(a, "=")
-					if !hasV && dockerValueOpt(k) && i+1 < len(c.Args) {
-						i++
-						v = c.Args[i]
-					}
+				grant := ""
+				image := dockerRunOptions(c, func(k, v string) {
 					switch {
 					case k == "--gpus" || k == "--privileged" || k == "--device" || k == "--cap-add" || k == "--pid" && v == "host" || (k == "--network" || k == "--net") && v == "host":
 						grant = k
 					case (k == "-v" || k == "--volume") && (strings.HasPrefix(v, "/:") || strings.Contains(v, "docker.sock")):
 						grant = k + " " + v
 					}
-				}
+				})
 				if grant == "" || image == "" || imageKnown(image) {
 					return ""
 				}
@@ -234,6 +221,29 @@ func rawCodeURL(a string) bool {
 		}
 	}
 	return strings.Contains(l, "raw.githubusercontent.com") || strings.Contains(l, "gist.githubusercontent.com")
+}
+
+// dockerRunOptions walks the options of docker run (or create, container
+// run) up to the image, calling opt with each option and its value (the
+// next word for the options that take one), and returns the image, ""
+// for none.
+func dockerRunOptions(c *Cmd, opt func(k, v string)) string {
+	for i := 0; i < len(c.Args); i++ {
+		a := c.Args[i]
+		if !strings.HasPrefix(a, "-") {
+			if a != "run" && a != "create" && a != "container" {
+				return a
+			}
+			continue
+		}
+		k, v, hasV := strings.Cut(a, "=")
+		if !hasV && dockerValueOpt(k) && i+1 < len(c.Args) {
+			i++
+			v = c.Args[i]
+		}
+		opt(k, v)
+	}
+	return ""
 }
 
 // dockerValueOpt: a docker run option that takes the next word as value.

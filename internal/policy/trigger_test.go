@@ -44,13 +44,7 @@ func TestEveryRuleDeclaresWhenItRuns(t *testing.T) {
 func TestTriggersAreSound(t *testing.T) {
 	e := TestEngine(Builtin(), nil, Options{})
 	e.once.Do(e.index)
-	var inputs []string
-	for _, r := range e.rules {
-		inputs = append(inputs, r.Catch...)
-		inputs = append(inputs, r.Allow...)
-	}
-	inputs = append(inputs, readCorpus(t, "benign.txt")...)
-	inputs = append(inputs, readCorpus(t, "destructive.txt")...)
+	inputs := triggerInputs(t, e)
 	checked := 0
 	for _, in := range inputs {
 		c, err := CaseCall(in, TestHome, TestProject)
@@ -118,13 +112,7 @@ func TestTriggerIndexAgrees(t *testing.T) {
 	e := TestEngine(Builtin(), nil, Options{})
 	e.once.Do(e.index)
 	x := newTriggerIndex(e.always)
-	var inputs []string
-	for _, r := range e.rules {
-		inputs = append(inputs, r.Catch...)
-		inputs = append(inputs, r.Allow...)
-	}
-	inputs = append(inputs, readCorpus(t, "benign.txt")...)
-	inputs = append(inputs, readCorpus(t, "destructive.txt")...)
+	inputs := triggerInputs(t, e)
 	selected := 0
 	for _, in := range inputs {
 		c, err := CaseCall(in, TestHome, TestProject)
@@ -150,4 +138,16 @@ func TestTriggerIndexAgrees(t *testing.T) {
 	if selected == 0 {
 		t.Fatal("no rule selected on any input")
 	}
+}
+
+// triggerInputs are the commands the trigger tests read: every rule's
+// catch and allow cases and the benign and destructive corpora.
+func triggerInputs(t *testing.T, e *Engine) []string {
+	var inputs []string
+	for _, r := range e.rules {
+		inputs = append(inputs, r.Catch...)
+		inputs = append(inputs, r.Allow...)
+	}
+	inputs = append(inputs, readCorpus(t, "benign.txt")...)
+	return append(inputs, readCorpus(t, "destructive.txt")...)
 }
