@@ -286,6 +286,9 @@ func sqlDevOnly(e *Env, c *Cmd, text string) bool {
 	if m := dropDBName.FindStringSubmatch(text); m != nil {
 		return devDBName.MatchString(m[1]) && (sqlServer(c) != "" || testName(m[1]))
 	}
+	if sqlServer(c) == "" && sqlDevConn(e, c) {
+		return true // db2 connect to DEVDB, hdbsql -U TESTKEY: a dev or test database by its connection's name (pack_miss9a_sqltext.go)
+	}
 	n := sqlDBName(e, c)
 	if n == "" || !devDBName.MatchString(n) {
 		return false
@@ -304,7 +307,7 @@ var dropDBName = re(`(?i)^\s*drop\s+database\s+(?:if\s+exists\s+)?["` + "`" + `]
 
 // sqlSecretRead: a SELECT that reads credentials — a password, secret,
 // token or key column, or a settings table filtered for one.
-var sqlSecretRead = re(`(?is)^\s*(select|copy\s*\(\s*select)\b.*?\b(password|passwd|password_hash|encrypted_password|secret|totp_secret|otp_secret|api_?key|access_token|refresh_token|private_key)\w*\b.*\bfrom\b|^\s*select\b.*\bwhere\b.*\b(i?like)\s+'%?(secret|token|password|key)%?'`)
+var sqlSecretRead = re(`(?is)^\s*(select|copy\s*\(\s*select)\b.*?\b(password|passwd|password_hash|encrypted_password|secret|totp_secret|otp_secret|api_?key|access_token|refresh_token|private_key|pwdsaltedhash|authentication_string|spare4)\w*\b.*\bfrom\b|^\s*select\b.*\bwhere\b.*\b(i?like)\s+'%?(secret|token|password|key)%?'`)
 
 // sqlSecretReadRule: credentials read out of a database into the
 // conversation, on a server that is not the developer's own dev or test
