@@ -4,5 +4,5 @@ package policy
 // wherever it stands, security downgrades by value, remote programs'
 // payloads (pack_miss9a_*.go).
 func miss9aRules() []Rule {
-	return []Rule{sqlDowngradeRule()}
+	return append(append([]Rule{sqlDowngradeRule()}, miss9aValueRules()...), miss9aProdRules()...)
 }
