@@ -176,7 +176,10 @@ func miss9aValueRules() []Rule {
 		}
 		return "", ""
 	}
-	trig := On(0).OrText("0.0.0.0/0", "::/0", "any", "ANY", "all", "*", "false", "False", "FALSE", "off", "Off", "OFF", "isable", "ISABLE", "none", "None", "NONE", "permissive", "no")
+	// each pattern's necessary words: every address, an option for any,
+	// a pass verb, a protection's name (any case)
+	trig := On(0).OrText("0.0.0.0/0", "::/0", "-any", "allow-all", "pass", "allow", "accept", "permit", "PASS", "ALLOW", "ACCEPT", "PERMIT", "Pass", "Allow", "Accept", "Permit",
+		"tls", "TLS", "Tls", "ssl", "SSL", "Ssl", "uth", "UTH", "udit", "UDIT", "ncrypt", "NCRYPT", "rotected", "ROTECTED", "srf", "SRF", "fa", "FA", "igning", "IGNING", "ignature", "IGNATURE")
 	return []Rule{
 		{ID: "external.systems:open-by-value", Mode: Deny, Tools: shellTools, On: trig,
 			Desc:  "A setting whose value opens a service to every address (an allow list or trusted network set to 0.0.0.0/0 or ::/0, a firewall pass from any source to an administration or database port), or switches a protection off (mTLS, TLS, auditing, authentication set to DISABLE/false/off) on a system that is not this machine — whatever the program",
