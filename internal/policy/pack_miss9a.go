@@ -10,7 +10,7 @@ import (
 // wherever it stands, security downgrades by value, remote programs'
 // payloads (pack_miss9a_*.go).
 func miss9aRules() []Rule {
-	return append(append([]Rule{sqlDowngradeRule()}, miss9aValueRules()...), miss9aProdRules()...)
+	return append(append([]Rule{sqlDowngradeRule(), onlineAlterProdRule()}, miss9aValueRules()...), miss9aProdRules()...)
 }
 
 // remoteSyncDeletes: a sync run on another host that deletes at its

@@ -282,3 +282,60 @@ func sqlDowngradeRule() Rule {
 		[]string{`sqlplus / as sysdba <<< "SELECT value FROM v$parameter WHERE name='audit_trail';"`, `mysql -h 127.0.0.1 -e "SET GLOBAL validate_password.policy=LOW"`,
 			`psql -d app_test -c "ALTER SYSTEM SET pgaudit.log = 'none'"`, `hdbsql -U ADMKEY "SELECT * FROM M_INIFILE_CONTENTS WHERE KEY='minimal_password_length'"`, `mysql -h db1.example.com -e "SET GLOBAL validate_password.policy=STRONG"`})
 }
+
+// sqlAllExcept: a WHERE that keeps only what it names and takes the rest
+// (login <> 'admin', id != 1, NOT IN (…), NOT LIKE): every row but a
+// few, whatever else it picks by value.
+var sqlAllExcept = re(`(?i)<>|!=|\bnot\s+(in|like|exists)\b`)
+
+// alterClause: an online schema change tool's --alter value (pt-online-
+// schema-change, gh-ost, spirit: --alter "DROP COLUMN ssn") is the body
+// of an ALTER TABLE on the table its other options name; "" when
+// c.Args[i] is not such a value.
+func alterClause(c *Cmd, i int) string {
+	a := c.Args[i]
+	if v, ok := strings.CutPrefix(a, "--alter="); ok {
+		return "ALTER TABLE t " + strings.Trim(v, `"'`)
+	}
+	if i > 0 && c.Args[i-1] == "--alter" {
+		return "ALTER TABLE t " + a
+	}
+	return ""
+}
+
+// onlineAlterProdRule: a schema change run by an online schema change
+// tool (--alter … --execute) on a server named for production or not on
+// this machine: it copies and swaps a live table under its users; the
+// destructive ones (DROP COLUMN) are denied by sql-carried.
+func onlineAlterProdRule() Rule {
+	return Rule{ID: "external.systems:online-alter-prod", Mode: Ask, Tools: shellTools, On: On(0).OrText("--alter"),
+		Desc: "A table altered by an online schema change tool (pt-online-schema-change, gh-ost: --alter … --execute) on a server named for production or another host (h=db-prod-01, --host): the live table is copied and swapped under its users",
+		Match: func(e *Env) string {
+			for i := range e.F.Commands {
+				c := &e.F.Commands[i]
+				alter := ""
+				for j := range c.Args {
+					if v := alterClause(c, j); v != "" {
+						alter = v
+					}
+				}
+				if alter == "" || !c.Has("--execute") || c.DryRun() || c.Has("--dry-run") {
+					continue
+				}
+				for _, a := range c.Args {
+					for _, kv := range strings.Split(a, ",") {
+						k, v, _ := strings.Cut(kv, "=")
+						if (k == "h" || k == "--host" || k == "D") && v != "" && (prodWord.MatchString(v) || k == "h" && !localServer(v)) {
+							return c.Name + " alters a live table on " + v + ": " + short80(strings.TrimPrefix(alter, "ALTER TABLE t "))
+						}
+					}
+				}
+				if h := optValue(c, "--host"); h != "" && !localServer(h) {
+					return c.Name + " alters a live table on " + h + ": " + short80(strings.TrimPrefix(alter, "ALTER TABLE t "))
+				}
+			}
+			return ""
+		},
+		Catch: []string{`pt-online-schema-change --alter "ADD INDEX idx_c (created_at)" D=shop,t=orders,h=db-prod-2 --execute`, `gh-ost --host=mysql-main.example.com --database=shop --table=orders --alter="ADD COLUMN note TEXT" --execute`, `pt-online-schema-change --alter "ENGINE=InnoDB" D=billing_prod,t=invoices --execute`},
+		Allow: []string{`pt-online-schema-change --alter "ADD INDEX idx_c (created_at)" D=shop,t=orders,h=db-prod-2 --dry-run`, `gh-ost --host=127.0.0.1 --database=shop --table=orders --alter="ADD COLUMN note TEXT" --execute`, `pt-online-schema-change --alter "ADD INDEX i (c)" D=shop,t=orders,h=localhost --execute`}}
+}

@@ -72,7 +72,9 @@ func carriedSQL(c *Cmd) (stmt string, rest []string) {
 			if i > 0 && sqlMessageOpts[c.Args[i-1]] {
 				continue
 			}
-			if m := sqlStmtIn.FindString(a); m != "" {
+			if v := alterClause(c, i); v != "" {
+				texts = append(texts, v) // pt-online-schema-change --alter "DROP COLUMN ssn" (pack_miss9a_sqltext.go)
+			} else if m := sqlStmtIn.FindString(a); m != "" {
 				texts = append(texts, m)
 			} else {
 				rest = append(rest, a)
@@ -116,7 +118,7 @@ func carriedTarget(e *Env, c *Cmd, rest []string) (string, string) {
 	}
 	dev := false
 	for _, w := range words {
-		if prodWord.MatchString(w) && !strings.HasPrefix(w, "-") {
+		if (prodWord.MatchString(w) || prodConnName(w)) && !strings.HasPrefix(w, "-") {
 			return "deny", w + " (production)"
 		}
 		for _, n := range sqlWordNames(w) {
@@ -220,6 +222,9 @@ func bulkWhere(s string) bool {
 		return false
 	}
 	w := m[1]
+	if sqlAllExcept.MatchString(w) && !sqlRollingWindow.MatchString(w) {
+		return true // WHERE tenant='100' AND login<>'admin': every row but some (pack_miss9a_sqltext.go)
+	}
 	return !sqlPicksValue.MatchString(w) && !sqlRollingWindow.MatchString(w) && sqlBulkCompare.MatchString(w)
 }
 
