@@ -35,6 +35,11 @@ var notConfigPrograms = map[string]bool{"echo": true, "printf": true, "grep": tr
 // --remote-any, --allow-any-origin, --allow-all-hosts).
 var openOption = re(`(^|\s)--(remote-any|(allow|accept)-any(-(host|origin|ip|address)s?)?|allow-all-(hosts|origins|ips|addresses))\b`)
 
+// skipCheckOption: an option that skips verifying a signature, a
+// certificate or a checksum (--skip-signature-check, --no-verify-signature,
+// --ignore-checksum, --disable-secure-boot).
+var skipCheckOption = re(`(^|\s)--(skip|no|disable|ignore|bypass)-(signature|sig|signing|verify-signature|signature-verification|cert-check|certificate-check|checksum|integrity|secure-boot|verification)(-checks?)?(\s|=|$)`)
+
 // anySourcePass: a firewall rule's words passing traffic from any source
 // to a port that administers a machine or serves a database.
 var anySourcePass = re(`(?i)\b(pass|allow|accept|permit)\b.*\b(any|all|\*)\b.*\b(22|23|135|139|445|3389|5900|5985|5986|2375|2376|3306|5432|1433|1521|6379|11211|27017|9200|5601|8086|10250)\b`)
@@ -151,10 +156,19 @@ func readsOnlyVerb(c *Cmd) bool {
 
 func miss9aValueRules() []Rule {
 	judge := func(e *Env, c *Cmd) (string, string) {
-		if notConfigPrograms[c.Name] || onlyHelp(c) || c.DryRun() || len(c.Args) == 0 || readsOnlyVerb(c) {
+		if onlyHelp(c) || c.DryRun() || len(c.Args) == 0 {
 			return "", ""
 		}
 		args := strings.Join(c.Args, " ")
+		if callfacts.IsInterpreter(c.Name) && c.Payload == "" {
+			// python3 tools/flash.py --skip-signature-check: a script's options
+			if m := skipCheckOption.FindString(args); m != "" {
+				return "ask", c.Name + " skips a signature or integrity check (" + strings.TrimSpace(m) + "): what it installs or flashes is not verified"
+			}
+		}
+		if notConfigPrograms[c.Name] || readsOnlyVerb(c) {
+			return "", ""
+		}
 		if openValue.MatchString(args) && !openNotExposure.MatchString(args) {
 			return "deny", c.Name + " opens to every address (0.0.0.0/0): " + short80(args)
 		}
@@ -163,6 +177,9 @@ func miss9aValueRules() []Rule {
 		}
 		if anySourcePass.MatchString(args) && anySource(c.Args) {
 			return "deny", c.Name + " passes traffic from any source to an administration or database port: " + short80(args)
+		}
+		if m := skipCheckOption.FindString(args); m != "" {
+			return "ask", c.Name + " skips a signature or integrity check (" + strings.TrimSpace(m) + "): what it installs or flashes is not verified"
 		}
 		if m := protectionOff.FindString(args); m != "" {
 			switch where := remoteTargetOf(e, c); where {
@@ -178,7 +195,7 @@ func miss9aValueRules() []Rule {
 	}
 	// each pattern's necessary words: every address, an option for any,
 	// a pass verb, a protection's name (any case)
-	trig := On(0).OrText("0.0.0.0/0", "::/0", "-any", "allow-all", "pass", "allow", "accept", "permit", "PASS", "ALLOW", "ACCEPT", "PERMIT", "Pass", "Allow", "Accept", "Permit",
+	trig := On(0).OrText("0.0.0.0/0", "::/0", "-any", "allow-all", "--skip-", "--no-", "--disable-", "--ignore-", "--bypass-", "pass", "allow", "accept", "permit", "PASS", "ALLOW", "ACCEPT", "PERMIT", "Pass", "Allow", "Accept", "Permit",
 		"tls", "TLS", "Tls", "ssl", "SSL", "Ssl", "uth", "UTH", "udit", "UDIT", "ncrypt", "NCRYPT", "rotected", "ROTECTED", "srf", "SRF", "fa", "FA", "igning", "IGNING", "ignature", "IGNATURE")
 	return []Rule{
 		{ID: "external.systems:open-by-value", Mode: Deny, Tools: shellTools, On: trig,
@@ -192,8 +209,8 @@ func miss9aValueRules() []Rule {
 		{ID: "external.systems:protection-off-value", Mode: Ask, Tools: shellTools, On: trig,
 			Desc:  "A setting that switches a protection off (mTLS, TLS, auditing, authentication set to DISABLE/false/off) on a system the line does not name: it may be a shared or production one",
 			Match: anyAtLevel(judge, "ask"),
-			Catch: []string{`kubectl -n mesh patch peerauthentication default --type merge -p '{"spec":{"mtls":{"mode":"DISABLE"}}}'`, `meshctl policy set --mtls=off`, `vaultctl audit-config set audit=off`},
-			Allow: []string{`kubectl -n mesh patch peerauthentication default --type merge -p '{"spec":{"mtls":{"mode":"STRICT"}}}'`, `meshctl policy set --mtls=strict`, `redis-cli -h 127.0.0.1 CONFIG SET protected-mode no`}},
+			Catch: []string{`kubectl -n mesh patch peerauthentication default --type merge -p '{"spec":{"mtls":{"mode":"DISABLE"}}}'`, `meshctl policy set --mtls=off`, `vaultctl audit-config set audit=off`, `python3 tools/flash.py --image fw.bin --skip-signature-check`},
+			Allow: []string{`kubectl -n mesh patch peerauthentication default --type merge -p '{"spec":{"mtls":{"mode":"STRICT"}}}'`, `meshctl policy set --mtls=strict`, `redis-cli -h 127.0.0.1 CONFIG SET protected-mode no`, `python3 tools/flash.py --image fw.bin --verify-signature`}},
 	}
 }
 
