@@ -122,6 +122,9 @@ func carriedTarget(e *Env, c *Cmd, rest []string) (string, string) {
 			return "deny", w + " (production)"
 		}
 		for _, n := range sqlWordNames(w) {
+			if prodConnName(n) && !strings.HasPrefix(w, "-") {
+				return "deny", n + " (production)" // admin/x@ERPPRD
+			}
 			if devDBName.MatchString(n) || localDBWord[strings.ToLower(n)] {
 				dev = true
 			}
