@@ -154,6 +154,20 @@ func readsOnlyVerb(c *Cmd) bool {
 	return false
 }
 
+// deleteAll: a delete option of a program no table knows given ALL as its
+// value (postsuper -d ALL, queuectl --purge ALL): every item it keeps.
+func deleteAll(c *Cmd) string {
+	for i, a := range c.Args[:max(0, len(c.Args)-1)] {
+		switch a {
+		case "-d", "-D", "--delete", "--del", "--purge", "--remove", "--drop", "--wipe":
+			if v := c.Args[i+1]; v == "ALL" || v == "all" || v == "*" {
+				return a
+			}
+		}
+	}
+	return ""
+}
+
 func miss9aValueRules() []Rule {
 	judge := func(e *Env, c *Cmd) (string, string) {
 		if onlyHelp(c) || c.DryRun() || len(c.Args) == 0 {
@@ -197,7 +211,21 @@ func miss9aValueRules() []Rule {
 	// a pass verb, a protection's name (any case)
 	trig := On(0).OrText("0.0.0.0/0", "::/0", "-any", "allow-all", "--skip-", "--no-", "--disable-", "--ignore-", "--bypass-", "pass", "allow", "accept", "permit", "PASS", "ALLOW", "ACCEPT", "PERMIT", "Pass", "Allow", "Accept", "Permit",
 		"tls", "TLS", "Tls", "ssl", "SSL", "Ssl", "uth", "UTH", "udit", "UDIT", "ncrypt", "NCRYPT", "rotected", "ROTECTED", "srf", "SRF", "fa", "FA", "igning", "IGNING", "ignature", "IGNATURE")
+	allJudge := func(e *Env, c *Cmd) (string, string) {
+		if onlyHelp(c) || c.DryRun() || notConfigPrograms[c.Name] || callfacts.Known(c.Name) {
+			return "", ""
+		}
+		if o := deleteAll(c); o != "" {
+			return "deny", c.Name + " deletes every item it keeps (" + o + " ALL): " + short80(strings.Join(c.Args, " "))
+		}
+		return "", ""
+	}
 	return []Rule{
+		{ID: "external.systems:delete-all-value", Mode: Deny, Tools: shellTools, On: On(0).OrText(" ALL", " all", " *"),
+			Desc:  "A delete option of a program no table knows given ALL as its value (postsuper -d ALL, queuectl --purge all): every message, job or entry it keeps is gone",
+			Match: anyAtLevel(allJudge, "deny"),
+			Catch: []string{"sudo postsuper -d ALL", "ssh root@mail 'postsuper -d ALL deferred'", "jobq --purge all"},
+			Allow: []string{"sudo postsuper -d 4F2A1C0B3", "postqueue -p", "jobq --purge 1234", "rm -d ALL"}},
 		{ID: "external.systems:open-by-value", Mode: Deny, Tools: shellTools, On: trig,
 			Desc:  "A setting whose value opens a service to every address (an allow list or trusted network set to 0.0.0.0/0 or ::/0, a firewall pass from any source to an administration or database port), or switches a protection off (mTLS, TLS, auditing, authentication set to DISABLE/false/off) on a system that is not this machine — whatever the program",
 			Match: anyAtLevel(judge, "deny"),
