@@ -40,6 +40,10 @@ var openOption = re(`(^|\s)--(remote-any|(allow|accept)-any(-(host|origin|ip|add
 // --ignore-checksum, --disable-secure-boot).
 var skipCheckOption = re(`(^|\s)--(skip|no|disable|ignore|bypass)-(signature|sig|signing|verify-signature|signature-verification|cert-check|certificate-check|checksum|integrity|secure-boot|verification)(-checks?)?(\s|=|$)`)
 
+// openPrincipal: an access rule's principal, member or grantee that is
+// every identity (kafka-acls --allow-principal 'User:*', --member=allUsers).
+var openPrincipal = re(`(?i)(^|\s)--?(allow-)?(principal|member|grantee|identity)[ =]['"]?(user:\*|\*|allusers|allauthenticatedusers|everyone)(['"\s]|$)`)
+
 // anySourcePass: a firewall rule's words passing traffic from any source
 // to a port that administers a machine or serves a database.
 var anySourcePass = re(`(?i)\b(pass|allow|accept|permit)\b.*\b(any|all|\*)\b.*\b(22|23|135|139|445|3389|5900|5985|5986|2375|2376|3306|5432|1433|1521|6379|11211|27017|9200|5601|8086|10250)\b`)
@@ -142,7 +146,7 @@ func anySource(args []string) bool {
 func readsOnlyVerb(c *Cmd) bool {
 	read := opsList("read-verb")
 	for _, p := range c.Pos[:min(4, len(c.Pos))] {
-		if strings.ContainsAny(p, "=/.:'\" ") {
+		if strings.ContainsAny(p, "=/.:'\" ") || valueOfOption(c, p) {
 			continue
 		}
 		for _, w := range wordsOf(p) {
@@ -168,6 +172,17 @@ func deleteAll(c *Cmd) string {
 	return ""
 }
 
+// valueOfOption: p stands right after an option in c's arguments
+// (--operation Read): the option's value, not a verb.
+func valueOfOption(c *Cmd, p string) bool {
+	for i, a := range c.Args {
+		if a == p {
+			return i > 0 && strings.HasPrefix(c.Args[i-1], "-") && !strings.Contains(c.Args[i-1], "=")
+		}
+	}
+	return false
+}
+
 func miss9aValueRules() []Rule {
 	judge := func(e *Env, c *Cmd) (string, string) {
 		if onlyHelp(c) || c.DryRun() || len(c.Args) == 0 {
@@ -185,6 +200,9 @@ func miss9aValueRules() []Rule {
 		}
 		if openValue.MatchString(args) && !openNotExposure.MatchString(args) {
 			return "deny", c.Name + " opens to every address (0.0.0.0/0): " + short80(args)
+		}
+		if m := openPrincipal.FindString(args); m != "" && !strings.Contains(args, "--remove") && !strings.Contains(args, "remove-") {
+			return "deny", c.Name + " grants every identity (" + strings.TrimSpace(m) + "): " + short80(args)
 		}
 		if m := openOption.FindString(args); m != "" {
 			return "deny", c.Name + " accepts connections from any address (" + m + "): " + short80(args)
@@ -209,7 +227,7 @@ func miss9aValueRules() []Rule {
 	}
 	// each pattern's necessary words: every address, an option for any,
 	// a pass verb, a protection's name (any case)
-	trig := On(0).OrText("0.0.0.0/0", "::/0", "-any", "allow-all", "--skip-", "--no-", "--disable-", "--ignore-", "--bypass-", "pass", "allow", "accept", "permit", "PASS", "ALLOW", "ACCEPT", "PERMIT", "Pass", "Allow", "Accept", "Permit",
+	trig := On(0).OrText("0.0.0.0/0", "::/0", "rincipal", "ember", "rantee", "dentity", "-any", "allow-all", "--skip-", "--no-", "--disable-", "--ignore-", "--bypass-", "pass", "allow", "accept", "permit", "PASS", "ALLOW", "ACCEPT", "PERMIT", "Pass", "Allow", "Accept", "Permit",
 		"tls", "TLS", "Tls", "ssl", "SSL", "Ssl", "uth", "UTH", "udit", "UDIT", "ncrypt", "NCRYPT", "rotected", "ROTECTED", "srf", "SRF", "fa", "FA", "igning", "IGNING", "ignature", "IGNATURE")
 	allJudge := func(e *Env, c *Cmd) (string, string) {
 		if onlyHelp(c) || c.DryRun() || notConfigPrograms[c.Name] || callfacts.Known(c.Name) {
@@ -231,7 +249,7 @@ func miss9aValueRules() []Rule {
 			Match: anyAtLevel(judge, "deny"),
 			Catch: []string{`sudo postconf -e 'mynetworks = 0.0.0.0/0'`, `ssh admin@fw.lan 'easyrule pass wan tcp any 10.0.0.5 22'`, `pfctl-helper add pass in proto tcp from any to 10.1.2.3 port 3389`,
 				`kubectl --context prod-eu -n mesh patch peerauthentication default --type merge -p '{"spec":{"mtls":{"mode":"DISABLE"}}}'`, `redis-cli -h cache.example.com CONFIG SET protected-mode no`,
-				`confctl set trusted_networks=::/0 --apply`, `sudo cupsctl --remote-admin --remote-any`},
+				`confctl set trusted_networks=::/0 --apply`, `sudo cupsctl --remote-admin --remote-any`, `kafka-acls --bootstrap-server k1:9092 --add --allow-principal 'User:*' --operation Read --topic orders`},
 			Allow: []string{`sudo ip route add 0.0.0.0/0 via 10.0.0.1`, `wg set wg0 peer AbC= allowed-ips 0.0.0.0/0`, `echo 'mynetworks = 0.0.0.0/0' >> notes.md`, `sudo postconf -e 'mynetworks = 127.0.0.0/8 [::1]/128'`,
 				`kubectl --context kind-dev -n mesh patch peerauthentication default --type merge -p '{"spec":{"mtls":{"mode":"DISABLE"}}}'`, `redis-cli CONFIG GET protected-mode`, `kubectl --context prod get peerauthentication -A`}},
 		{ID: "external.systems:protection-off-value", Mode: Ask, Tools: shellTools, On: trig,
