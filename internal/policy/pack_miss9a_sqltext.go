@@ -187,7 +187,7 @@ func sqlProdConn(e *Env, c *Cmd, text string) string {
 			return "the production database " + m[1]
 		}
 	}
-	if oracleAdminLogin(c) && !devInstanceNamed(e) {
+	if oracleAdminLogin(c) && !devInstanceNamed(e) && !inLocalContainer(c) {
 		return "the database server's own instance as its administrator (" + strings.Join(c.Pos, " ") + ")"
 	}
 	return ""
@@ -338,4 +338,15 @@ func onlineAlterProdRule() Rule {
 		},
 		Catch: []string{`pt-online-schema-change --alter "ADD INDEX idx_c (created_at)" D=shop,t=orders,h=db-prod-2 --execute`, `gh-ost --host=mysql-main.example.com --database=shop --table=orders --alter="ADD COLUMN note TEXT" --execute`, `pt-online-schema-change --alter "ENGINE=InnoDB" D=billing_prod,t=invoices --execute`},
 		Allow: []string{`pt-online-schema-change --alter "ADD INDEX idx_c (created_at)" D=shop,t=orders,h=db-prod-2 --dry-run`, `gh-ost --host=127.0.0.1 --database=shop --table=orders --alter="ADD COLUMN note TEXT" --execute`, `pt-online-schema-change --alter "ADD INDEX i (c)" D=shop,t=orders,h=localhost --execute`}}
+}
+
+// inLocalContainer: c runs inside a container on this machine (docker
+// exec oracle-xe sqlplus / as sysdba): its instance is the container's.
+func inLocalContainer(c *Cmd) bool {
+	for _, w := range c.Wrappers {
+		if strings.HasPrefix(w, "docker") || strings.HasPrefix(w, "podman") || strings.HasPrefix(w, "nerdctl") {
+			return !prodWord.MatchString(w)
+		}
+	}
+	return false
 }
