@@ -70,6 +70,13 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				if t, ok := n.files[NormPath(c.Args[i+1], n.cwd, n.home)]; ok && t.known {
 					c.Heredoc += t.s
 				}
+			} else if len(n.files) > 0 && !strings.HasPrefix(a, "-") && !Known(name) && !strings.ContainsAny(name, "/$") {
+				// a program no table knows given a file the line wrote
+				// (printf 'DROP …' > /tmp/q && dbtool run /tmp/q): what
+				// it reads is the text the line shows
+				if t, ok := n.files[NormPath(a, n.cwd, n.home)]; ok && t.known {
+					c.Heredoc += t.s
+				}
 			}
 		}
 		if name == "git" {

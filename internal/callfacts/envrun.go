@@ -25,6 +25,9 @@ type envRun struct {
 	dash  bool            // the command only after --
 	keep  bool            // the opening word is the command (pnpm turbo run …)
 	self  bool            // the command is the program itself again (yarn workspace api run deploy)
+	// script: the first operand is a script this interpreter runs
+	// (torchrun train.py is python train.py)
+	script string
 }
 
 var envRuns = sync.OnceValue(func() map[string][]envRun {
@@ -41,6 +44,8 @@ var envRuns = sync.OnceValue(func() map[string][]envRun {
 				r.keep = true
 			case w == "self":
 				r.self = true
+			case ok && k == "script":
+				r.script = v
 			case ok && k == "opt":
 				r.opts = strings.Split(v, ",")
 			case ok && k == "vals":
@@ -111,6 +116,8 @@ func envRunInner(name string, args []string) (inner []string, payload string) {
 			return nil, rest[k] // bsub "rm -rf ~/x": one command line, run by a shell
 		case r.self:
 			return append([]string{name}, rest[k:]...), ""
+		case r.script != "":
+			return append([]string{r.script}, rest[k:]...), ""
 		default:
 			return rest[k:], ""
 		}

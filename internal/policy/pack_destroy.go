@@ -261,7 +261,7 @@ func destroyPack() Pack {
 					case (c.Name == "rm" || c.Name == "rimraf") && (recursive(c) || c.Has("-f", "--force") || c.Name == "rimraf"),
 						c.Name == "find" && c.Has("-delete"), c.Name == "shred", c.Name == "truncate", c.Name == "wipefs",
 						strings.HasPrefix(c.Name, "mkfs"), c.Name == "dd" && strings.Contains(strings.Join(c.Args, " "), "of="),
-						c.Name == "dropdb", c.Name == "rmdir":
+						c.Name == "dropdb", c.Name == "rmdir", remoteSyncDeletes(c):
 						return fmt.Sprintf("%s runs on another host or in a container through %s", c.String(), where)
 					}
 				}

@@ -14,6 +14,7 @@ import (
 var sqlKindsText string
 
 type sqlKind struct {
+	down   bool // a security downgrade (pack_miss9a_sqltext.go judges it)
 	deny   bool
 	always bool // deny!: denied on this machine's server too (backups deleted)
 	pat    *regexp.Regexp
@@ -24,14 +25,14 @@ var sqlKinds = sync.OnceValue(func() []sqlKind {
 	var out []sqlKind
 	datatable.Must("sqlkinds.txt", sqlKindsText, 2, func(l datatable.Line) error {
 		lvl, pat, _ := strings.Cut(l.Text, " ") // the pattern is the rest of the line, spaces and all
-		if lvl != "deny" && lvl != "ask" && lvl != "deny!" {
-			return l.Errorf("level %q: want deny, deny! or ask", lvl)
+		if lvl != "deny" && lvl != "ask" && lvl != "deny!" && lvl != "down" {
+			return l.Errorf("level %q: want deny, deny!, down or ask", lvl)
 		}
 		re, err := regexp.Compile(`(?is)` + strings.TrimSpace(pat))
 		if err != nil {
 			return l.Errorf("pattern: %v", err)
 		}
-		out = append(out, sqlKind{deny: lvl != "ask", always: lvl == "deny!", pat: re})
+		out = append(out, sqlKind{deny: lvl != "ask", always: lvl == "deny!", down: lvl == "down", pat: re})
 		return nil
 	})
 	return out
@@ -39,7 +40,7 @@ var sqlKinds = sync.OnceValue(func() []sqlKind {
 
 // warehouseClients add the SQL consoles of lakehouses to the clients
 // pack_netsql.go reads.
-var warehouseClients = slices.Concat(netSQLClients, []string{"dbsqlcli", "duckdb", "athena", "redshift-data", "sqlcmd", "isql", "osql", "sqlplus", "rman", "db2", "dgmgrl"})
+var warehouseClients = slices.Concat(netSQLClients, []string{"dbsqlcli", "duckdb", "athena", "redshift-data", "sqlcmd", "osql", "rman"})
 
 // cloudConsoles are lakehouse SQL consoles that only talk to the cloud.
 var cloudConsoles = map[string]bool{"dbsqlcli": true, "athena": true, "redshift-data": true}
@@ -57,7 +58,7 @@ func sqlKindOf(text string) (string, bool, bool) {
 	for _, s := range strings.Split(text, ";") {
 		s = strings.TrimSpace(s)
 		for _, k := range sqlKinds() {
-			if s != "" && k.pat.MatchString(s) {
+			if s != "" && !k.down && k.pat.MatchString(s) {
 				return s, k.deny || publicBucket.MatchString(s), k.always
 			}
 		}

@@ -159,6 +159,9 @@ func hiddenServer(e *Env, c *Cmd) string {
 	if m, _ := prodMarkerOf(e, c); m != "" {
 		return m
 	}
+	if n := sqlProdConn(e, c, ""); n != "" && !oracleAdminLogin(c) {
+		return n // hdbsql -U PRDKEY, sqlplus u/p@PRODDB
+	}
 	if h := sqlServer(c); h != "" {
 		if prodWord.MatchString(h) && !callfacts.UnknownValue(h) {
 			return h

@@ -19,7 +19,8 @@ var sqlTextOptions = map[string]bool{"-c": true, "--command": true, "-e": true, 
 
 // netSQLClients are the database clients that talk to a server.
 var netSQLClients = []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "bq", "snowsql", "cqlsh", "clickhouse-client", "clickhouse",
-	"trino", "presto", "cypher-shell", "sqlcmd", "cockroach", "mongosh", "mongo", "wrangler", "vsql", "impala-shell", "beeline", "spark-sql", "hdbsql", "usql", "gcloud", "databricks"}
+	"trino", "presto", "cypher-shell", "sqlcmd", "cockroach", "mongosh", "mongo", "wrangler", "vsql", "impala-shell", "beeline", "spark-sql", "hdbsql", "usql", "gcloud", "databricks",
+	"sqlplus", "isql", "db2", "dgmgrl", "mysqlsh"}
 
 // cloudWarehouses always run on a remote server.
 var cloudWarehouses = map[string]bool{"bq": true, "snowsql": true, "databricks": true, "gcloud": true}
@@ -50,6 +51,8 @@ func sqlOf(c *Cmd) string {
 		for _, p := range c.Pos {
 			b.WriteString(p + ";")
 		}
+	} else if sqlConsoles()[c.Name] {
+		operandSQL(c, &b) // hdbsql -U KEY "DROP …", dgmgrl CONN "FAILOVER …"
 	}
 	b.WriteString(c.Heredoc)
 	return b.String()
@@ -100,6 +103,9 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 	}
 	if n := sqlDBName(e, c); n != "" && prodWord.MatchString(n) {
 		return "remote", "the production database " + n // psql acme_prod -c …
+	}
+	if n := sqlProdConn(e, c, text); n != "" {
+		return "remote", n // hdbsql -U PRDKEY, sqlplus u/p@PRODDB, sqlplus / as sysdba (pack_miss9a_sqltext.go)
 	}
 	for _, w := range c.Wrappers {
 		if strings.HasPrefix(w, "kubectl exec") || strings.HasPrefix(w, "oc exec") || strings.HasPrefix(w, "ssh") {

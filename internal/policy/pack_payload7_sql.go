@@ -72,7 +72,9 @@ func carriedSQL(c *Cmd) (stmt string, rest []string) {
 			if i > 0 && sqlMessageOpts[c.Args[i-1]] {
 				continue
 			}
-			if m := sqlStmtIn.FindString(a); m != "" {
+			if v := alterClause(c, i); v != "" {
+				texts = append(texts, v) // pt-online-schema-change --alter "DROP COLUMN ssn" (pack_miss9a_sqltext.go)
+			} else if m := sqlStmtIn.FindString(a); m != "" {
 				texts = append(texts, m)
 			} else {
 				rest = append(rest, a)
@@ -120,10 +122,13 @@ func carriedTarget(e *Env, c *Cmd, rest []string) (string, string) {
 	}
 	dev := false
 	for _, w := range words {
-		if prodWord.MatchString(w) && !strings.HasPrefix(w, "-") {
+		if (prodWord.MatchString(w) || prodConnName(w)) && !strings.HasPrefix(w, "-") {
 			return "deny", w + " (production)"
 		}
 		for _, n := range sqlWordNames(w) {
+			if prodConnName(n) && !strings.HasPrefix(w, "-") {
+				return "deny", n + " (production)" // admin/x@ERPPRD
+			}
 			if devDBName.MatchString(n) || localDBWord[strings.ToLower(n)] {
 				dev = true
 			}
@@ -234,6 +239,9 @@ func bulkWhere(s string) bool {
 		return false
 	}
 	w := m[1]
+	if sqlAllExcept.MatchString(w) && !sqlRollingWindow.MatchString(w) {
+		return true // WHERE tenant='100' AND login<>'admin': every row but some (pack_miss9a_sqltext.go)
+	}
 	return !sqlPicksValue.MatchString(w) && !sqlRollingWindow.MatchString(w) && sqlBulkCompare.MatchString(w)
 }
 
@@ -300,6 +308,9 @@ func sqlDevOnly(e *Env, c *Cmd, text string) bool {
 	if m := dropDBName.FindStringSubmatch(text); m != nil {
 		return devDBName.MatchString(m[1]) && (sqlServer(c) != "" || testName(m[1]))
 	}
+	if sqlServer(c) == "" && sqlDevConn(e, c) {
+		return true // db2 connect to DEVDB, hdbsql -U TESTKEY: a dev or test database by its connection's name (pack_miss9a_sqltext.go)
+	}
 	n := sqlDBName(e, c)
 	if n == "" || !devDBName.MatchString(n) {
 		return false
@@ -318,7 +329,7 @@ var dropDBName = re(`(?i)^\s*drop\s+database\s+(?:if\s+exists\s+)?["` + "`" + `]
 
 // sqlSecretRead: a SELECT that reads credentials — a password, secret,
 // token or key column, or a settings table filtered for one.
-var sqlSecretRead = re(`(?is)^\s*(select|copy\s*\(\s*select)\b.*?\b(password|passwd|password_hash|encrypted_password|secret|totp_secret|otp_secret|api_?key|access_token|refresh_token|private_key)\w*\b.*\bfrom\b|^\s*select\b.*\bwhere\b.*\b(i?like)\s+'%?(secret|token|password|key)%?'`)
+var sqlSecretRead = re(`(?is)^\s*(select|copy\s*\(\s*select)\b.*?\b(password|passwd|password_hash|encrypted_password|secret|totp_secret|otp_secret|api_?key|access_token|refresh_token|private_key|pwdsaltedhash|authentication_string|spare4)\w*\b.*\bfrom\b|^\s*select\b.*\bwhere\b.*\b(i?like)\s+'%?(secret|token|password|key)%?'`)
 
 // sqlSecretReadRule: credentials read out of a database into the
 // conversation, on a server that is not the developer's own dev or test

@@ -145,7 +145,7 @@ func prodAction(e *Env, c *Cmd) string {
 			}
 		}
 		for _, w := range heads {
-			if read[w] {
+			if read[w] || i == 0 && opsList("read-topic")[w] {
 				return "read"
 			}
 		}

@@ -84,6 +84,12 @@ func sqlFileOf(c *Cmd) string {
 // sqlServer returns the server a client talks to as written (-h, --host,
 // -S, a connection URI), "" for the default local one.
 func sqlServer(c *Cmd) string {
+	if c.Name == "sqlplus" || c.Name == "dgmgrl" || c.Name == "rman" {
+		return oracleServer(c) // sqlplus -S: silent; the host is in the connect identifier
+	}
+	if h := optValue(c, "-n"); h != "" && c.Name == "hdbsql" {
+		return h // hdbsql -n host:port
+	}
 	for i, a := range c.Args {
 		for _, f := range []string{"-h", "--host", "-S", "--server", "--url"} {
 			switch {
