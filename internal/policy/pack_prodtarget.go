@@ -173,8 +173,8 @@ func prodHit(e *Env, c *Cmd, deny bool) string {
 		return ""
 	}
 	act := prodAction(e, c)
-	if act == "change" && mirrorsFromProd(c) {
-		act = "read" // gsutil rsync -d gs://x-prod ./mirror: production is only read
+	if act == "change" && (mirrorsFromProd(c) || copiesIntoDev(c)) {
+		act = "read" // gsutil rsync -d gs://x-prod ./mirror, bq cp x-prod:a.b x-dev:scratch.c: production is only read
 	}
 	if deny {
 		if act == "destroy" && !hosted {
