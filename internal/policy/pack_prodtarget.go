@@ -151,6 +151,9 @@ func prodAction(e *Env, c *Cmd) string {
 		}
 	}
 	if opsList("runner-cli")[c.Name] {
+		if opsList("local-sub")[c.Name+"/"+sub(c)] {
+			return "local" // MIX_ENV=prod mix release: a production build, made here
+		}
 		for _, p := range c.Pos {
 			if local[strings.ToLower(p)] {
 				return "local"
