@@ -8,7 +8,8 @@ import (
 
 // Reads and checks that need root by their nature, by kind: the
 // audit and mandatory-access-control state (ausearch, aureport,
-// sestatus, aa-status: the logs and modes of SELinux and AppArmor), a
+// sestatus, aa-status: the logs and modes of SELinux and AppArmor, a
+// profile parsed but not loaded: apparmor_parser -Q), a
 // certificate or key store inspected (openssl x509 -noout, keytool
 // -list), and a storage integrity check that only verifies and reports
 // (zpool scrub, btrfs scrub, fsck -n, smartctl -H). Each reads or
@@ -46,6 +47,10 @@ func rootCheck(e *Env, c *Cmd) bool {
 			return !has("-out", "-signkey", "-new", "-x509", "-req", "-CA", "-newkey", "-keyout") && (has("-noout", "-text", "-verify") || in.Sub(0) == "verify")
 		}
 		return false
+	case "apparmor_parser":
+		// parsed, preprocessed or its names listed, not loaded into the
+		// kernel (-Q skips the load); -r, -a, -R load or remove
+		return has("-Q", "--skip-kernel-load", "-p", "--preprocess", "-N", "--names") && !has("-R", "--remove")
 	case "keytool":
 		return has("-list", "-printcert") && !has("-rfc")
 	case "zpool":
