@@ -69,7 +69,13 @@ var systemSecrets = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/et
 // homeCaches are rebuilt by the tools that fill them (relative to home).
 var homeCaches = []string{".cache", "Library/Caches", "Library/Developer/Xcode/DerivedData", ".gradle/wrapper/dists", ".npm", ".pnpm-store", ".yarn/cache", ".gradle/caches",
 	".m2/repository", "go/pkg/mod", ".cargo/registry", ".cargo/git", ".rustup/downloads", ".bun/install/cache",
-	".nuget/packages", ".ivy2/cache", ".sbt/boot", ".pub-cache", ".deno", ".local/share/pnpm/store"}
+	".nuget/packages", ".ivy2/cache", ".sbt/boot", ".pub-cache", ".deno", ".local/share/pnpm/store",
+	// package managers' downloads and installed archives, fetched again
+	// by the next install (mix archive.install, hex, composer, conda,
+	// cabal, opam, node-gyp headers, terraform's plugin cache, ccache)
+	".mix/archives", ".hex/packages", ".composer/cache", ".bundle/cache", ".conda/pkgs", ".cabal/packages",
+	".opam/download-cache", ".node-gyp", ".terraform.d/plugin-cache", ".ccache", ".yarn/berry/cache", ".nvm/.cache",
+	".gradle/daemon", ".android/build-cache", ".julia/compiled", ".cpanm/work", ".kube/cache", ".kube/http-cache"}
 
 // homeWarden are warden's files and the files that hold its hooks
 // (relative to home).

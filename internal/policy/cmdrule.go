@@ -84,7 +84,9 @@ func (e *Env) quiet(i int) bool {
 	return e.memo(i, memoQuietKnown, memoQuiet, func(c *Cmd) bool { return c.OnlyReports() || c.Has("--help") })
 }
 
-// localOnly: every endpoint the i-th command names is this machine.
+// localOnly: every endpoint the i-th command names is this machine, by
+// its options or by the address variable named after it that the line
+// sets (VAULT_ADDR=http://127.0.0.1:8200 vault …: pack_fp8_cliaddr.go).
 func (e *Env) localOnly(i int) bool {
-	return e.memo(i, memoLocalKnown, memoLocal, localOnly)
+	return e.memo(i, memoLocalKnown, memoLocal, func(c *Cmd) bool { return localOnly(c) || cliAddrLocal(e.F.Command, c.Name) })
 }

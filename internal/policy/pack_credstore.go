@@ -37,6 +37,9 @@ func credStoreRules() []Rule {
 			if cliAddrLocal(e.F.Command, c.Name) {
 				return "" // VAULT_ADDR=http://127.0.0.1:8200: a dev server on this machine, not the user's store
 			}
+			if forgetsLocalHostKey(c) {
+				return "" // ssh-keygen -R 10.0.0.5: a rebuilt machine of this network (pack_fp10_knownhosts.go)
+			}
 			words := ops[c.Name]
 			a := " " + strings.Join(c.Args, " ") + " "
 			for _, w := range words {

@@ -71,7 +71,7 @@ func dataDestroyRule() []Rule {
 			if prodMarker.MatchString(line) {
 				return why + " (production)", true
 			}
-			if localMarker.MatchString(line) || selfGuarded(name, line) || localDevDB(e) {
+			if localMarker.MatchString(line) || selfGuarded(name, line) || devByDefault(name, line) || localDevDB(e) {
 				continue
 			}
 			return why, false

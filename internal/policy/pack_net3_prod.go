@@ -119,7 +119,7 @@ func net3FrameworkProdRule() Rule {
 				}
 				return ""
 			}
-			if len(pos) > 0 && frameworkReads[pos[0]] {
+			if len(pos) > 0 && (frameworkReads[pos[0]] || opsList("local-sub")[c.Name+"/"+pos[0]]) {
 				return ""
 			}
 			if artisan || c.Name == "artisan" {

@@ -151,6 +151,9 @@ func prodAction(e *Env, c *Cmd) string {
 		}
 	}
 	if opsList("runner-cli")[c.Name] {
+		if opsList("local-sub")[c.Name+"/"+sub(c)] {
+			return "local" // MIX_ENV=prod mix release: a production build, made here
+		}
 		for _, p := range c.Pos {
 			if local[strings.ToLower(p)] {
 				return "local"
@@ -173,8 +176,8 @@ func prodHit(e *Env, c *Cmd, deny bool) string {
 		return ""
 	}
 	act := prodAction(e, c)
-	if act == "change" && mirrorsFromProd(c) {
-		act = "read" // gsutil rsync -d gs://x-prod ./mirror: production is only read
+	if act == "change" && (mirrorsFromProd(c) || copiesIntoDev(c)) {
+		act = "read" // gsutil rsync -d gs://x-prod ./mirror, bq cp x-prod:a.b x-dev:scratch.c: production is only read
 	}
 	if deny {
 		if act == "destroy" && !hosted {

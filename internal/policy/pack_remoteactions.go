@@ -45,7 +45,7 @@ func remoteActionRules() []Rule {
 					if c.Effect != callfacts.EffectDelete {
 						continue // the reading gives an unknown destroy the delete effect
 					}
-					if v := c.UnknownDestroy(); v != "" && (!slices.Contains(externalCLIs, c.Name) || c.Has("-purge", "--purge")) {
+					if v := c.UnknownDestroy(); v != "" && (!slices.Contains(externalCLIs, c.Name) || c.Has("-purge", "--purge")) && !e.localOnly(i) {
 						// external.systems:destructive-verb judges the CLIs it names
 						return c.Name + " " + v + ": destroy remote resource (unknown tool): " + c.String()
 					}
@@ -64,7 +64,7 @@ func remoteActionRules() []Rule {
 					if c.Effect != callfacts.EffectWrite {
 						continue // the reading gives an unknown change the write effect
 					}
-					if v := c.UnknownChange(); v != "" && !c.PreviewDeploy() && !devObject(c) {
+					if v := c.UnknownChange(); v != "" && !c.PreviewDeploy() && !devObject(c) && !e.localOnly(i) {
 						return c.Name + " " + v + ": change remote resource (unknown tool): " + c.String()
 					}
 				}

@@ -213,7 +213,7 @@ func shellPack() Pack {
 					if pkgInstall(c) != "" || rootQuery(c) != "" {
 						return "" // recorded by core.shell:sudo-install or sudo-query
 					}
-					if rootReportsOnly(e, c) || suAsService(e, c) || rootReadVerb(e, c) || rootBenchWork(e, c) {
+					if rootReportsOnly(e, c) || suAsService(e, c) || rootReadVerb(e, c) || rootBenchWork(e, c) || rootCheck(e, c) {
 						return "" // sudo wipefs --no-act, sudo -u postgres psql: the command's own rules judge it
 					}
 					return c.Name + " runs a command as root: " + c.String()
@@ -222,7 +222,7 @@ func shellPack() Pack {
 			Catch: []string{"sudo systemctl restart nginx", "doas reboot", "su -c 'id' root", "bash -c 'sudo ls /root'", "sudo apt-get remove -y nginx",
 				"sudo nft flush ruleset", "sudo snap remove lxd", "sudo sh -c 'ufw status; ufw disable'", "sudo auditctl -D", "sudo mytool list --purge"},
 			Allow: []string{"echo sudo", "sudo -l", "sudo -v", "man sudo", "grep sudo /var/log/auth.log", "sudo apt-get install -y jq",
-				"sudo nft list ruleset", "sudo snap list", "sudo ufw status verbose", "sudo auditctl -l", "sudo zpool status tank"},
+				"sudo nft list ruleset", "sudo snap list", "sudo ufw status verbose", "sudo auditctl -l", "sudo zpool status tank", "sudo aureport --avc --summary"},
 		},
 		{
 			ID: "core.shell:sudo-install", Mode: Audit, Tools: shellTools, Cmds: []string{"sudo", "doas"},
