@@ -134,3 +134,15 @@ func miss10WarehouseRules() []Rule {
 				`echo '{"rule":[{"action":{"type":"Delete"},"condition":{"age":365}}]}' > lc.json && gsutil lifecycle set lc.json gs://shop-logs`}),
 	}
 }
+
+// copiesToDevProject: a warehouse copy whose destination is a table of a
+// project named for development (bq cp acme-prod:a.orders
+// acme-dev:scratch.orders_copy): production is only read.
+func copiesToDevProject(c *Cmd) bool {
+	if c.Name != "bq" || sub(c) != "cp" && sub(c) != "copy" || len(c.Pos) < 3 {
+		return false
+	}
+	d := lastPos(c)
+	project, _, ok := strings.Cut(d, ":")
+	return ok && devName(project) && !prodWord.MatchString(d)
+}

@@ -173,7 +173,7 @@ func prodHit(e *Env, c *Cmd, deny bool) string {
 		return ""
 	}
 	act := prodAction(e, c)
-	if act == "change" && mirrorsFromProd(c) {
+	if act == "change" && (mirrorsFromProd(c) || copiesToDevProject(c)) {
 		act = "read" // gsutil rsync -d gs://x-prod ./mirror: production is only read
 	}
 	if deny {
