@@ -46,7 +46,7 @@ func releaseReads(code string) bool {
 
 func miss10ReleaseRules() []Rule {
 	return []Rule{
-		{ID: "external.systems:release-eval-prod", Mode: Deny, Tools: shellTools, On: On(FactPayload).OrText("eval", "rpc"),
+		{ID: "external.systems:release-eval-prod", Mode: Deny, Tools: shellTools, On: On(0).OrText("eval", "rpc"),
 			Desc: "Code evaluated in a production release's console (bin/APP eval|rpc CODE, locally or through fly ssh console -C, ssh, kubectl exec) that deletes records, drops or truncates tables or rolls migrations back (Repo.delete_all, Ecto.Migrator.run(…, :down, all: true)): the live app's data goes",
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {
