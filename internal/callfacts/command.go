@@ -20,7 +20,7 @@ var interpreters = map[string][]string{
 	"python": {"-c"}, "python2": {"-c"}, "python3": {"-c"}, "ipython": {"-c"}, "ipython3": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
 	"ruby": {"-e"}, "node": {"-e", "--eval", "-p", "--print"}, "nodejs": {"-e", "--eval", "-p", "--print"},
 	"perl": {"-e", "-E"}, "php": {"-r"}, "lua": {"-e"}, "deno": {"eval"}, "bun": {"-e", "--eval"},
-	"rscript": {"-e"}, "tclsh": {"-c"}, "wish": {"-c"}, "julia": {"-e", "--eval", "-E", "--print"},
+	"rscript": {"-e"}, "elixir": {"-e", "--eval"}, "tclsh": {"-c"}, "wish": {"-c"}, "julia": {"-e", "--eval", "-E", "--print"},
 }
 
 // command records argv (and, through wrappers, the commands it runs).
@@ -90,6 +90,8 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		inner, innerName, payload := unwrap(name, c.Args)
 		if IsInterpreter(name) {
 			payload = interpPayload(name, c.Args)
+		} else if name == "mix" && c.Sub(0) == "run" {
+			payload = interpPayload("elixir", c.Args) // mix run -e CODE: Elixir code in the project's app
 		}
 		w := append(append([]string(nil), wrappers...), innerName)
 		// The script a shell or an interpreter reads: a file written
@@ -166,7 +168,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			n.interp(name, src, depth+1, w)
 		case runners[name] && payload == "": // bun is an interpreter too
 			n.runByName(&n.f.Commands[idx], stdin, depth, w)
-		case IsInterpreter(name):
+		case IsInterpreter(name) || name == "mix" && payload != "":
 			if payload != "" {
 				n.interp(name, payload, depth+1, w)
 			}

@@ -3,6 +3,7 @@ package callfacts
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"path"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/lazyre"
@@ -13,7 +14,8 @@ import (
 var execFuncs = []string{"system", "popen", "run", "call", "check_call", "check_output", "Popen",
 	"getoutput", "getstatusoutput", "spawn", "spawnSync", "exec", "execSync", "execFile", "execFileSync",
 	"shell_exec", "passthru", "proc_open", "Command", "capture2", "capture3", "%x", "execute", "execl", "execlp", "execv", "execvp",
-	"spawnl", "spawnlp", "startfile", "exec_command", "IO.popen", "Open3.popen3", "qx", "readpipe", "ProcessBuilder", "os.execute", "io.popen", "system2"}
+	"spawnl", "spawnlp", "startfile", "exec_command", "IO.popen", "Open3.popen3", "qx", "readpipe", "ProcessBuilder", "os.execute", "io.popen", "system2",
+	"System.cmd", "System.shell", ":os.cmd"} // Elixir's and Erlang's
 
 // interp records what an interpreter one-liner does: the shell commands it
 // runs (os.system("…"), subprocess.run([...]), execSync("…"), `…`) are
@@ -88,7 +90,10 @@ func shellStrings(code string) []string {
 				// a JavaScript template: execSync(`rm -rf ${dir}`)
 				out = append(out, strings.SplitN(t[1:], "`", 2)[0])
 			} else if lits := Literals(args); len(lits) > 0 {
-				if strings.Contains(args, "[") || strings.Contains(args, "c(") || len(lits) > 1 && onlyLiterals(args) {
+				if len(lits) == 3 && IsShell(path.Base(lits[0])) && lits[1] == "-c" {
+					// ["sh", "-c", "curl … | sh"]: the third is the shell's code
+					out = append(out, lits[2])
+				} else if strings.Contains(args, "[") || strings.Contains(args, "c(") || len(lits) > 1 && onlyLiterals(args) {
 					// a list (R's c(…) too), or Perl's and Ruby's system("rm", "-rf", "/")
 					out = append(out, strings.Join(lits, " "))
 				} else if len(lits) > 1 && (strings.Contains(args, "+") || concatenated(args)) {
@@ -175,7 +180,7 @@ func outsideQuotes(code string, keep func(c byte) bool) bool {
 // inside a JavaScript template (${process.env.HOME}) or an interpolated
 // Ruby, Perl or PHP string (#{ENV['HOME']}, {$_SERVER['HOME']},
 // "$ENV{HOME}/x").
-var homeInString = lazyre.New(`\$\{\s*(?:process\.env\.HOME|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\))\s*\}|#\{\s*(?:ENV\[['"]HOME['"]\]|Dir\.home)\s*\}|\{\$_SERVER\[['"]HOME['"]\]\}|\$ENV\{HOME\}/`)
+var homeInString = lazyre.New(`\$\{\s*(?:process\.env\.HOME|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\))\s*\}|#\{\s*(?:ENV\[['"]HOME['"]\]|Dir\.home|System\.user_home!?\(\))\s*\}|\{\$_SERVER\[['"]HOME['"]\]\}|\$ENV\{HOME\}/`)
 
 // onlyLiterals reports whether an argument list is string literals and
 // commas only: system("rm", "-rf", "/"), not run("make", cwd="/").
@@ -185,7 +190,7 @@ func onlyLiterals(args string) bool {
 
 // homeVar matches the home directory read from the environment or the
 // runtime in interpreter code; in an exec call's arguments it stands for ~.
-var homeVar = lazyre.New(`\$ENV\{HOME\}|process\.env\.HOME\b|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|(?:Deno\.)?env\.get\(['"]HOME['"]\)|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|(?:os\.)?getenv\(['"]HOME['"]\)`)
+var homeVar = lazyre.New(`\$ENV\{HOME\}|System\.user_home!?\(\)|process\.env\.HOME\b|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|(?:Deno\.)?env\.get\(['"]HOME['"]\)|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|(?:os\.)?getenv\(['"]HOME['"]\)`)
 
 // matchParen returns the index of the ) closing the ( before start, or
 // len(s).

@@ -445,6 +445,16 @@ func loadedByTools(p string) (string, string) {
 		return "node", "-e"
 	case b == "Rakefile", b == "Gemfile", strings.HasSuffix(b, ".gemspec"):
 		return "ruby", "-e"
+	// interpreters' start-up files: every later interactive session
+	// (iex, irb, pry, python, R) runs them first
+	case b == ".iex.exs":
+		return "elixir", "-e"
+	case b == ".irbrc", b == ".pryrc":
+		return "ruby", "-e"
+	case b == ".pythonrc", b == ".pythonrc.py":
+		return "python3", "-c"
+	case b == ".Rprofile", b == "Rprofile.site":
+		return "rscript", "-e"
 	}
 	return "", ""
 }

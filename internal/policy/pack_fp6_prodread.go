@@ -52,11 +52,15 @@ func execReads(e *Env, c *Cmd) bool {
 		in := &e.F.Commands[i]
 		ran := false
 		for _, w := range in.Wrappers {
-			if w == c.Name || strings.HasPrefix(w, c.Name+" ") {
+			if w == c.Name || strings.HasPrefix(w, c.Name+" ") || w == "ssh" && c.Name != "ssh" && sub(c) == "ssh" { // fly ssh console -C: its payload runs "via ssh"
 				ran = true
 			}
 		}
 		if !ran {
+			continue
+		}
+		if code := releaseCode(in); code != "" && releaseReads(code) {
+			inner++ // bin/app rpc 'IO.inspect(App.Repo.aggregate(User, :count))' (pack_miss10_release.go)
 			continue
 		}
 		if !read[in.Name] || callfacts.IsShell(in.Name) {

@@ -12,7 +12,7 @@ import (
 // judged is the shape (a shell wired to a socket, a remote forward), not
 // a list of known payloads.
 func hostControlPack() Pack {
-	return Pack{Name: "core.net", Desc: "Control of this machine from elsewhere: reverse and bind shells, tunnels exposing local ports, containers given the host", Rules: []Rule{
+	return Pack{Name: "core.net", Desc: "Control of this machine from elsewhere: reverse and bind shells, tunnels exposing local ports, containers given the host", Rules: append([]Rule{
 		{ID: "core.net:remote-shell", Mode: Deny, Tools: shellTools,
 			Desc:  "A shell wired to a network socket: nc/ncat -e, a shell redirected to /dev/tcp, socat exec: with a network address, a shell piped to or from nc, an interpreter one-liner spawning a shell over a socket",
 			Match: remoteShell,
@@ -79,7 +79,7 @@ func hostControlPack() Pack {
 			},
 			[]string{"docker run --rm -it --privileged --pid=host alpine nsenter -t 1 -m -u -n -i sh", "docker run -v /:/host alpine rm -rf /host/home", "nsenter --target 1 --mount --uts --ipc --net --pid sh", "podman run --rm -v /:/mnt alpine chroot /mnt sh"},
 			[]string{"docker run --rm -v $PWD:/src golang go build ./...", "docker run -p 8080:80 nginx", "docker exec -it web sh", "nsenter --help"}),
-	}}
+	}, miss10TunnelRules()...)}
 }
 
 var tunnelTools = []string{"ssh", "autossh", "ngrok", "cloudflared", "lt", "localtunnel", "bore", "chisel", "frpc", "tailscale", "zrok", "pinggy", "expose"}
