@@ -12,6 +12,10 @@ import (
 // beside them (privkey.pem, *.key, *-key.pem, id_*) stay credentials.
 // Known by the file's name alone, for every program.
 
+// publicKeyWords are the words that say "public key", set aside before
+// looking for "key" in a name.
+var publicKeyWords = strings.NewReplacer("pubkey", "", "public-key", "", "public_key", "")
+
 // PublicKeyMaterial reports whether p's file name is that of a
 // certificate or a public key: *.crt, *.cer, *.csr, *.pub, and .pem
 // files named for a certificate, chain, CA bundle or public key —
@@ -21,8 +25,14 @@ func PublicKeyMaterial(p string) bool {
 	if strings.ContainsAny(b, "*?[$") || strings.Contains(b, "priv") || strings.Contains(b, "secret") {
 		return false
 	}
-	noKey := !strings.Contains(strings.NewReplacer("pubkey", "", "public-key", "", "public_key", "").Replace(b), "key")
-	switch path.Ext(b) {
+	ext := path.Ext(b)
+	switch ext {
+	case ".pub", ".crt", ".cer", ".csr", ".der", ".pem":
+	default:
+		return false // asked of every path a line touches: most have none of these
+	}
+	noKey := !strings.Contains(publicKeyWords.Replace(b), "key")
+	switch ext {
 	case ".pub", ".crt", ".cer", ".csr", ".der":
 		return noKey || strings.HasSuffix(b, ".pub")
 	case ".pem":

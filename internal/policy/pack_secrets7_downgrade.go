@@ -19,23 +19,34 @@ import (
 //go:embed authoff.txt
 var authOffText string
 
-// authOffSettings is authoff.txt's expressions joined into one, multi-line and
-// case-insensitive: a here-document's lines are matched one by one.
-// Built as a lazyre pattern so that text holding none of the words a
-// setting needs (most arguments of most commands) is not run through the
-// whole alternation.
-var authOffSettings = sync.OnceValue(func() *lazyRE {
-	var parts []string
+// authOffSettings is authoff.txt's expressions, each multi-line and
+// case-insensitive (a here-document's lines are matched one by one), one
+// lazyre pattern per line: each then has the literals it needs checked
+// first, so text naming none of a setting's words (most arguments of most
+// commands) skips its regexp. Joined into one alternation they were too
+// many for that check, and the alternation ran on every written argument.
+var authOffSettings = sync.OnceValue(func() []*lazyRE {
+	var out []*lazyRE
 	datatable.Must("authoff.txt", authOffText, 2, func(l datatable.Line) error {
 		x := strings.Join(l.Fields[1:], " ")
 		if _, err := regexp.Compile(x); err != nil {
 			return l.Errorf("bad expression %q: %v", x, err)
 		}
-		parts = append(parts, "(?:"+x+")")
+		out = append(out, re(`(?im)`+x))
 		return nil
 	})
-	return re(`(?im)` + strings.Join(parts, "|")) // each line compiled above: only a join could fail, and would panic at first use
+	return out
 })
+
+// authOffIn is the first authoff.txt setting found in t, "" for none.
+func authOffIn(t string) string {
+	for _, r := range authOffSettings() {
+		if m := r.FindString(t); m != "" {
+			return m
+		}
+	}
+	return ""
+}
 
 // sedEditors write the replacement of an s/OLD/NEW/ command.
 var sedEditors = map[string]bool{"sed": true, "gsed": true, "perl": true, "ssed": true}
@@ -53,13 +64,13 @@ func writtenAuthOff(e *Env) string {
 			}
 			if sedEditors[c.Name] {
 				for _, r := range sedReplacements(t) {
-					if authOffSettings().MatchString(r) {
+					if authOffIn(r) != "" {
 						return strings.TrimSpace(r)
 					}
 				}
 				continue
 			}
-			if m := authOffSettings().FindString(t); m != "" {
+			if m := authOffIn(t); m != "" {
 				return strings.TrimSpace(m)
 			}
 		}
@@ -107,7 +118,7 @@ func secrets7DowngradeRules() []Rule {
 					if callfacts.ZoneOf(p, e.F.Home, e.F.Project) == callfacts.ZoneTemp || throwawayKey(p, e.F.Project) {
 						return ""
 					}
-					if m := authOffSettings().FindString(e.F.Content); m != "" {
+					if m := authOffIn(e.F.Content); m != "" {
 						return homeRel(p, e.F.Home) + " is given " + strings.TrimSpace(m) + ": authentication switched off for every client"
 					}
 					return ""
