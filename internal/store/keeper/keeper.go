@@ -69,6 +69,9 @@ type Options struct {
 	// through (non-blocking: give it a buffer), so a test can wait for
 	// polls instead of sleeping and hoping they happened.
 	polled chan<- struct{}
+	// opening, set only by tests, runs between the keeper's first look
+	// at the store and its open.
+	opening func()
 }
 
 func (o *Options) defaults() {
@@ -109,10 +112,15 @@ func Run(ctx context.Context, o Options) error {
 	// stopped meanwhile opens, then leaves at the loop's first look.
 	octx, cancelOpen := context.WithTimeout(context.WithoutCancel(ctx), openTimeout)
 	defer cancelOpen()
-	st, err := sqlite.Open(octx, o.DBPath)
+	// Never creates: a store removed between the look above and this open
+	// stays removed (SQLite would make a new empty file at the path).
+	if o.opening != nil {
+		o.opening()
+	}
+	st, err := sqlite.OpenExisting(octx, o.DBPath)
 	if err != nil {
 		if gone(o.DBPath, before) {
-			return nil // removed or replaced while opening: nothing to keep
+			return o.storeGone() // removed or replaced while opening: nothing to keep
 		}
 		return fmt.Errorf("keeper: %w", err)
 	}
@@ -156,11 +164,7 @@ func Run(ctx context.Context, o Options) error {
 		case <-tick.C:
 		}
 		if gone(o.DBPath, before) {
-			// Removed or replaced: this connection keeps nothing useful.
-			if o.Log != nil {
-				fmt.Fprintf(o.Log, "warden keeper: the store %s was removed or replaced; leaving (the next hook opens what is there now)\n", o.DBPath)
-			}
-			return fmt.Errorf("%w: %s", ErrStoreGone, o.DBPath)
+			return o.storeGone() // removed or replaced: this connection keeps nothing useful
 		}
 		if binary != nil {
 			if b, err := os.Stat(o.Binary); err != nil || !os.SameFile(binary, b) || !b.ModTime().Equal(binary.ModTime()) {
@@ -254,4 +258,13 @@ func (o *Options) notePoll() {
 func gone(path string, before os.FileInfo) bool {
 	now, err := os.Stat(path)
 	return err != nil || !os.SameFile(before, now)
+}
+
+// storeGone says, and returns, that the store file was removed or
+// replaced under the keeper.
+func (o *Options) storeGone() error {
+	if o.Log != nil {
+		fmt.Fprintf(o.Log, "warden keeper: the store %s was removed or replaced; leaving (the next hook opens what is there now)\n", o.DBPath)
+	}
+	return fmt.Errorf("%w: %s", ErrStoreGone, o.DBPath)
 }

@@ -206,6 +206,30 @@ func TestKeeperLeavesWhenTheStoreIsRemoved(t *testing.T) {
 	}
 }
 
+// A store removed after the keeper looked at it and before it opened it
+// stays removed: the keeper leaves saying so, and SQLite is not let make
+// a new empty store at the path (CI caught one: the file was there after
+// the keeper left).
+func TestKeeperDoesNotRecreateAStoreRemovedBeforeItsOpen(t *testing.T) {
+	db, lock := newStore(t)
+	var said testenv.Buffer
+	removeAll := func() {
+		for _, p := range []string{db, db + "-wal", db + "-shm"} {
+			os.Remove(p)
+		}
+	}
+	done := runAsync(context.Background(), Options{DBPath: db, LockPath: lock, Poll: 10 * time.Millisecond, Log: &said, opening: removeAll})
+	if err := wait(t, done); !errors.Is(err, ErrStoreGone) || !strings.Contains(err.Error(), db) {
+		t.Fatalf("Run returned %v, want ErrStoreGone naming %s", err, db)
+	}
+	if !strings.Contains(said.String(), "the store "+db+" was removed or replaced") {
+		t.Errorf("the keeper's log says %q", said.String())
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Fatalf("keeper recreated the removed store: %v", err)
+	}
+}
+
 // TestKeeperLeavesWhenItsBinaryIsReplaced: a rebuild or reinstall that
 // did not stop the keeper must not leave hooks answered by old code; and
 // Serve is stopped and waited for before Run returns.

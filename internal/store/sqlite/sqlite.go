@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,16 +53,25 @@ const openRetryBudget = 2 * time.Second
 // migrations and makes sure the file is in WAL mode.
 func Open(ctx context.Context, path string) (*Store, error) { return openWith(ctx, path, "") }
 
+// OpenExisting opens the store at path only if it is there: a process
+// that keeps a store someone else made (the keeper) must not make a new
+// empty one where the user just removed it.
+func OpenExisting(ctx context.Context, path string) (*Store, error) {
+	return openWith(ctx, path, "&mode=rw")
+}
+
 func openWith(ctx context.Context, path, pragmas string) (*Store, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("create store directory: %w", err)
-	}
-	// A new store is the user's alone: SQLite would create it with the
-	// umask's mode (0644), and its WAL and shared-memory files take the
-	// database file's. One open with O_EXCL, which fails at once when the
-	// store exists (the common case: a hook opening it again).
-	if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
-		f.Close()
+	if !strings.Contains(pragmas, "mode=rw") {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("create store directory: %w", err)
+		}
+		// A new store is the user's alone: SQLite would create it with the
+		// umask's mode (0644), and its WAL and shared-memory files take the
+		// database file's. One open with O_EXCL, which fails at once when the
+		// store exists (the common case: a hook opening it again).
+		if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+			f.Close()
+		}
 	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		"?_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_txlock=immediate" + pragmas

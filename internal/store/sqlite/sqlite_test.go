@@ -82,3 +82,22 @@ func TestCorruptFileIsReportedNotReplaced(t *testing.T) {
 		t.Error("corrupt file was modified")
 	}
 }
+
+// OpenExisting opens a store that is there and makes none where there is
+// none: the error names the file and the path stays empty.
+func TestOpenExistingMakesNoStore(t *testing.T) {
+	st := open(t)
+	st.Close()
+	again, err := OpenExisting(context.Background(), st.Path())
+	if err != nil {
+		t.Fatalf("an existing store: %v", err)
+	}
+	again.Close()
+	missing := filepath.Join(t.TempDir(), "gone", "warden.db")
+	if _, err := OpenExisting(context.Background(), missing); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Fatalf("a missing store: %v, want an error naming %s", err, missing)
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Fatalf("OpenExisting made %s: %v", missing, err)
+	}
+}
