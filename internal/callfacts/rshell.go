@@ -24,6 +24,7 @@ type rshellRule struct {
 	rest  int       // rest=N: positionals before the command (-1: none)
 	vals  []string  // vals=: options taking a value before the command
 	dash  bool      // dash: the arguments after --
+	quote bool      // quote: the tool quotes a word with spaces when it joins them
 }
 
 var rshellRules = sync.OnceValue(func() map[string][]rshellRule {
@@ -37,6 +38,8 @@ var rshellRules = sync.OnceValue(func() map[string][]rshellRule {
 			case w == "-":
 			case w == "dash":
 				r.dash = true
+			case w == "quote":
+				r.quote = true
 			case ok && k == "opt":
 				r.opts = strings.Split(v, ",")
 			case ok && k == "vals":
@@ -85,17 +88,36 @@ func remoteShellPayload(name string, args []string) (payload string, where []str
 				}
 			}
 			if r.dash && a == "--" && j+1 < len(rest) {
-				return strings.Join(rest[j+1:], " "), rest[:j]
+				return r.join(rest[j+1:]), rest[:j]
 			}
 		}
 		if r.rest < 0 {
 			continue
 		}
 		if k := commandAt(rest, func(o string) bool { return slices.Contains(r.vals, o) }, r.rest); k >= 0 {
-			return strings.Join(rest[k:], " "), rest[:k]
+			return r.join(rest[k:]), rest[:k]
 		}
 	}
 	return "", nil
+}
+
+// join is the command line the tool runs from its words: joined with
+// spaces, as ssh does, or — for a tool that quotes (heroku run) — with
+// each word of several that holds a space or a double quote put in
+// double quotes, so rails runner 'A.where("x < ?").delete_all' stays
+// one argument there.
+func (r *rshellRule) join(words []string) string {
+	if !r.quote || len(words) == 1 {
+		return strings.Join(words, " ")
+	}
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = w
+		if strings.ContainsAny(w, " \"") {
+			q[i] = `"` + strings.ReplaceAll(w, `"`, `\"`) + `"`
+		}
+	}
+	return strings.Join(q, " ")
 }
 
 // commandAt is where the command a runner runs starts in args (what

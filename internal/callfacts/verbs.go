@@ -91,13 +91,16 @@ func (c *Cmd) localFileTarget() bool {
 func (c *Cmd) destroyWord() string {
 	t := destroyVerbs()
 	for _, f := range c.Flags {
-		if t.options[f] {
-			return f
+		if t.options[f] && !c.Has("-o", "--output", "--out", "--outdir", "--output-dir") {
+			return f // with an output option it filters what it writes (gdcmanon --remove TAG -o out/)
 		}
 	}
 	for i, p := range c.Pos {
 		if i > 3 {
 			break
+		}
+		if i == 0 && dottedVerb(p, t.verbs) {
+			return p // govc vm.destroy, snapshot.remove: noun.verb
 		}
 		if strings.ContainsAny(p, "/=@ .") {
 			if optionBefore(c.Args, p) {
@@ -149,6 +152,9 @@ func (c *Cmd) UnknownChange() string {
 func (c *Cmd) changeWord() string {
 	t := destroyVerbs()
 	for i, p := range c.Pos {
+		if i == 0 && dottedVerb(p, t.changes) {
+			return p // a noun.verb operation (vm.shutdown, host.reboot)
+		}
 		if i > 3 || strings.ContainsAny(p, "/=@ .") {
 			break
 		}
@@ -162,6 +168,11 @@ func (c *Cmd) changeWord() string {
 		if t.changes[l] {
 			return l
 		}
+		for _, v := range changePrefixes {
+			if strings.HasPrefix(l, v) && len(l) > len(v)+2 && !strings.ContainsAny(l, ":-_") {
+				return l // suspendacct, disableuser: verb and noun run together
+			}
+		}
 		if strings.ContainsAny(l, ":-_") {
 			parts := strings.FieldsFunc(l, func(r rune) bool { return r == ':' || r == '-' || r == '_' })
 			if slices.ContainsFunc(parts, func(w string) bool { return t.reads[w] || checkWords[w] }) {
@@ -173,6 +184,28 @@ func (c *Cmd) changeWord() string {
 		}
 	}
 	return ""
+}
+
+// changePrefixes: change verbs that start an operation's name run
+// together with its noun (whmapi1 suspendacct, disableuser); words too
+// common as nouns or adjectives (deployment, released) are not among them.
+var changePrefixes = []string{"suspend", "deactivate", "disable", "revoke", "terminate"}
+
+// dottedVerb: w is a noun.verb operation name, two or three lowercase
+// words joined by dots whose last is in verbs (govc vm.destroy,
+// snapshot.remove): a file name's last part is an extension, a host's a
+// domain, neither a verb.
+func dottedVerb(w string, verbs map[string]bool) bool {
+	parts := strings.Split(w, ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "abcdefghijklmnopqrstuvwxyz") != "" {
+			return false
+		}
+	}
+	return verbs[parts[len(parts)-1]]
 }
 
 // checkWords join a change verb in a word that only looks (deploy:check).

@@ -40,7 +40,8 @@ func remoteDockerHost(e *Env, c *Cmd) string {
 }
 
 // deployScript: a script run by path whose name says it deploys,
-// releases or publishes (deploy.sh, scripts/release-prod.sh).
+// releases or publishes (deploy.sh, scripts/release-prod.sh), or changes
+// what runs elsewhere (restart-workers.sh, flash-all.sh: change-script).
 func deployScript(c *Cmd) string {
 	p := c.Raw
 	if callfacts.IsShell(c.Name) && len(c.Pos) > 0 && c.Payload == "" {
@@ -61,7 +62,7 @@ func deployScript(c *Cmd) string {
 		if stay[w] {
 			return ""
 		}
-		if ship[w] {
+		if ship[w] || opsList("change-script")[w] {
 			hit = p
 		}
 	}

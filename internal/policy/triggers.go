@@ -64,6 +64,7 @@ var builtinTriggers = sync.OnceValue(func() map[string]Trigger {
 		"external.systems:unknown-destroy":  On(FactDeleteEffect), // the reading gives it the delete effect
 		"external.systems:unknown-change":   On(FactWriteEffect),  // the reading gives it the write effect
 		"core.destroy:remote-delete":        On(FactWrapped),      // under ssh, docker/kubectl exec
+		"core.net:remote-file-edit":         On(FactWrapped),      // under ssh
 
 		// the words of the line, and the rest
 		"core.shell:pipe-to-shell":            On(FactFeed|FactInterp, append(slices.Clone(fetchNames), "deno", "bun", "node")...), // a fed shell, fetchedElsewise's runtimes, or a fetcher in the line
