@@ -89,6 +89,28 @@ func devExec(c *Cmd) bool {
 	return c.Remote == "" && devName(t)
 }
 
+// composeContainer: a container named as Compose names a service's
+// replicas, PROJECT-SERVICE-N (or PROJECT_SERVICE_N): on this machine's
+// engine that is a project's compose stack, the developer's own
+// services, as projectContainer reads them (a store wiped there is the
+// project's; the SQL run there is still judged by its database's name);
+// a name with a production word (prod-db-1) is not.
+func composeContainer(name string) bool {
+	parts := strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' })
+	if len(parts) < 3 || strings.ContainsAny(name, "/:.$") {
+		return false
+	}
+	if n := parts[len(parts)-1]; n == "" || strings.Trim(n, "0123456789") != "" || len(n) > 2 {
+		return false
+	}
+	for _, w := range parts {
+		if l := strings.ToLower(w); prodWord.MatchString(l) || l == "live" || l == "prd" {
+			return false
+		}
+	}
+	return true
+}
+
 // devPlaces marks the commands of f that act on a dev, test or local
 // place (see above); nil when there are none.
 func devPlaces(f *Facts) []bool {
