@@ -41,6 +41,58 @@ var placeSenders = map[string]bool{"curl": true, "wget": true, "nc": true, "ncat
 	"scp": true, "rsync": true, "sftp": true, "ftp": true, "ssh": true, "aws": true, "gsutil": true, "gcloud": true,
 	"az": true, "rclone": true, "s3cmd": true, "mc": true}
 
+// targetOptions choose which of a tool's profiles or package indexes a
+// command acts on (skaffold -p local, twine --repository testpypi, npm
+// --registry http://localhost:4873). A hosted platform's dev environment
+// (--env dev, --stage dev) is shared with others and is judged as ever.
+var targetOptions = map[string]bool{"-p": true, "--profile": true, "--repository": true, "--repository-url": true, "--registry": true}
+
+// testIndexes are package indexes kept for trying a release out.
+var testIndexes = map[string]bool{"testpypi": true, "test.pypi.org": true, "https://test.pypi.org/legacy/": true}
+
+// devTargetOption: c aims at a dev, test or local environment, package
+// index or profile by an option that chooses it, and names no production
+// place; or it makes only a draft (--draft: seen by the owners alone).
+// Senders and cloud CLIs are judged as ever (aws --profile dev s3 rm is
+// still someone's account).
+func devTargetOption(c *Cmd) bool {
+	if placeSenders[c.Name] || c.Remote != "" && !strings.HasPrefix(c.Remote, "-") {
+		return false
+	}
+	found := false
+	for i, a := range c.Args {
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		if a == "--draft" {
+			found = true
+			continue
+		}
+		o, v, has := strings.Cut(a, "=")
+		if !targetOptions[o] {
+			continue
+		}
+		if !has {
+			if i+1 >= len(c.Args) {
+				continue
+			}
+			v = c.Args[i+1]
+		}
+		v = strings.Trim(v, `"'`)
+		if strings.ContainsAny(v, "{}[] ,;\"") {
+			return false // a patch or a list (kubectl patch -p '{…}'), not a name
+		}
+		if o == "-p" && (strings.ContainsAny(v, "./~$") || slices.ContainsFunc(c.Pos, func(p string) bool { return strings.ContainsAny(p, "/~") })) {
+			return false // -p is a flag of file tools (mkdir -p, cp -p): a profile is one bare word, and a path operand is judged as ever
+		}
+		if !(testIndexes[strings.ToLower(v)] || devName(v) || isLocalEndpoint(v) && strings.Contains(v, ":")) {
+			return false
+		}
+		found = true
+	}
+	return found && !prodMarker.MatchString(strings.Join(c.Args, " "))
+}
+
 // kubeContextOf is the kube context c names ("" when none).
 func kubeContextOf(c *Cmd) string {
 	for _, o := range []string{"--context", "--kube-context"} {
@@ -89,6 +141,28 @@ func devExec(c *Cmd) bool {
 	return c.Remote == "" && devName(t)
 }
 
+// composeContainer: a container named as Compose names a service's
+// replicas, PROJECT-SERVICE-N (or PROJECT_SERVICE_N): on this machine's
+// engine that is a project's compose stack, the developer's own
+// services, as projectContainer reads them (a store wiped there is the
+// project's; the SQL run there is still judged by its database's name);
+// a name with a production word (prod-db-1) is not.
+func composeContainer(name string) bool {
+	parts := strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' })
+	if len(parts) < 3 || strings.ContainsAny(name, "/:.$") {
+		return false
+	}
+	if n := parts[len(parts)-1]; n == "" || strings.Trim(n, "0123456789") != "" || len(n) > 2 {
+		return false
+	}
+	for _, w := range parts {
+		if l := strings.ToLower(w); prodWord.MatchString(l) || l == "live" || l == "prd" {
+			return false
+		}
+	}
+	return true
+}
+
 // devPlaces marks the commands of f that act on a dev, test or local
 // place (see above); nil when there are none.
 func devPlaces(f *Facts) []bool {
@@ -97,7 +171,7 @@ func devPlaces(f *Facts) []bool {
 	}
 	some := false
 	for i := range f.Commands {
-		if n := f.Commands[i].Name; kubeClients[n] || placeExecs[n] {
+		if n := f.Commands[i].Name; kubeClients[n] || placeExecs[n] || devTargetOption(&f.Commands[i]) {
 			some = true
 			break
 		}
@@ -118,7 +192,7 @@ func devPlaces(f *Facts) []bool {
 	for i := range f.Commands {
 		c := &f.Commands[i]
 		switch {
-		case localKubeClient(c), devExec(c):
+		case localKubeClient(c), devExec(c), devTargetOption(c):
 			mark(i)
 		case len(c.Wrappers) > 0 && !placeSenders[c.Name]:
 			// run inside an exec: the nearest exec command before it

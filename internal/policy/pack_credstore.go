@@ -13,8 +13,8 @@ var credStoreOps = map[string][]string{
 	"security":    {"delete-keychain", "delete-generic-password", "delete-internet-password", "delete-certificate", "delete-identity", "dump-keychain", "export", "find-generic-password Safe Storage"},
 	"keytool":     {"-delete", "-changealias"},
 	"secret-tool": {"clear"}, "pass": {"rm", "delete", "remove", "git push"}, "gopass": {"rm", "delete", "remove"},
-	"gpg":  {"--delete-secret-keys", "--delete-secret-and-public-key", "--delete-secret-and-public-keys", "--delete-secret-key", "--delete-keys", "--delete-key", "--export-secret-keys", "--export-secret-subkeys"},
-	"gpg2": {"--delete-secret-keys", "--delete-secret-and-public-key", "--delete-secret-and-public-keys", "--delete-secret-key", "--delete-keys", "--delete-key", "--export-secret-keys"},
+	"gpg":  {"--delete-secret-keys", "--delete-secret-and-public-key", "--delete-secret-and-public-keys", "--delete-secret-key", "--export-secret-keys", "--export-secret-subkeys"},
+	"gpg2": {"--delete-secret-keys", "--delete-secret-and-public-key", "--delete-secret-and-public-keys", "--delete-secret-key", "--export-secret-keys"},
 	// hardware keys reset, signing keys scheduled for deletion: what they signed or decrypted is lost
 	"gpg-connect-agent": {"delete_key"}, "ykman": {"piv reset", "openpgp reset", "fido reset", "oath reset", "otp delete"}, "gcloud": {"kms keys versions destroy"},
 	"op": {"item delete", "vault delete", "document delete"}, "bw": {"delete"}, "lpass": {"rm"}, "keepassxc-cli": {"rm"},

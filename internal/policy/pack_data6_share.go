@@ -331,8 +331,8 @@ func localSiteAlias(a string) bool {
 func remoteDumpRule() Rule {
 	return cmdRule("core.secrets:remote-dump-here", Ask, "A dump or an export of another server's or site's data brought to this machine (mysqldump -h db.example.com, mongodump --uri mongodb+srv://…, wp user list --ssh=deploy@shop…, drush @live sql-dump): the organisation's records, customers' included, land on a laptop or in the conversation; the commands are data (callfacts/dumps.txt), a server on this machine or the private network is not flagged", callfacts.DumpTools(),
 		func(e *Env, c *Cmd) string {
-			if queryClients[c.Name] || !c.Dumps() {
-				return "" // a query's rows (SELECT count() …) are judged by what the line does with them
+			if queryClients[c.Name] || !c.Dumps() || namedFieldsOnly(c) {
+				return "" // a query's rows (SELECT count() …) are judged by what the line does with them; a listing's named fields (wp user list --fields=ID,user_login) hold no records' contents (pack_fp11_fields.go)
 			}
 			if r := dumpRemote(c); r != "" {
 				return c.Name + " brings " + r + "'s data to this machine: " + c.String()

@@ -112,6 +112,15 @@ func reducedOutput(e *Env, via string) bool {
 	seen := false
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
+		if via == "<" && len(e.F.Commands) <= 2 {
+			// wc -c < config/master.key: the file fed to a command's
+			// input; with one or two commands, every one must reduce
+			seen = true
+			if !reducer(c) && !reducedDownstream(e, i) {
+				return false
+			}
+			continue
+		}
 		if c.Name != via {
 			continue
 		}
@@ -152,7 +161,7 @@ func downstreamDoes(e *Env, i int, does func(*Cmd) bool) bool {
 
 var (
 	// jq/yq filters that print keys, counts, types or names
-	structFilter = re(`(?:^|\|)\s*(?:keys|keys_unsorted|length|type|paths|has\([^)]*\)|map\((?:keys|\.name|type|length)\)|to_entries\s*\|\s*map\(\.key\)|[\w.\[\]"-]*\.(?:name|names|kind|type|apiVersion|"?current-context"?)(?:\[\])?)\s*$`)
+	structFilter = re(`(?:^|\|)\s*(?:keys(?:\[\])?|keys_unsorted(?:\[\])?|length|type|paths|has\([^)]*\)|map\((?:keys|\.name|type|length)\)|to_entries\s*\|\s*map\(\.key\)|[\w.\[\]"-]*\.(?:name|names|kind|type|apiVersion|"?current-context"?)(?:\[\])?)\s*$`)
 	// sed whose replacement masks what it matched (s#(/v3/).*#\1<redacted>#,
 	// s/:[^@]*@/:***@/): the secret part is replaced before it prints
 	sedMasks = re(`(?i)^s\S.*(redacted|\*{3,}|x{4,}|<hidden>|<masked>|<secret>)`)

@@ -66,8 +66,8 @@ func printsSecret(c *Cmd) string {
 	if s := revealsSecret(c); s != "" {
 		return s // pulumi --show-secrets, doppler secrets download --no-file (pack_fp2_kinds.go)
 	}
-	if s := c.PrintsStoredSecret(); s != "" {
-		return s // the table of platform CLIs' secret reads (callfacts/secretprints.txt)
+	if s := c.PrintsStoredSecret(); s != "" && !namedFieldsOnly(c) {
+		return s // (wp config list --fields=name,type: the names only, pack_fp11_fields.go) // the table of platform CLIs' secret reads (callfacts/secretprints.txt)
 	}
 	switch c.Name {
 	case "echo", "printf", "print":

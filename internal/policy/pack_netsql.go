@@ -202,6 +202,9 @@ func netSQLRules() []Rule {
 // one): the index tests use, emptied between runs.
 func localScratchRedis(c *Cmd) bool {
 	a := lowerArgs(c)
+	if h := optValue(c, "-h"); isLocalEndpoint(h) && optValue(c, "-u") == "" && !strings.Contains(a, "://") && len(c.Wrappers) == 0 {
+		return true // the server named by its loopback address: this machine's own (dev) server, not a tunnel's far end (ssh -L is judged on its own)
+	}
 	if strings.Contains(a, "flushall") {
 		return false
 	}

@@ -306,7 +306,7 @@ func sqlDevOnly(e *Env, c *Cmd, text string) bool {
 		}
 	}
 	if m := dropDBName.FindStringSubmatch(text); m != nil {
-		return devDBName.MatchString(m[1]) && (sqlServer(c) != "" || testName(m[1]))
+		return devDBName.MatchString(m[1]) && (sqlServer(c) != "" || testName(m[1]) || recreatesDB(text, m[1]))
 	}
 	if sqlServer(c) == "" && sqlDevConn(e, c) {
 		return true // db2 connect to DEVDB, hdbsql -U TESTKEY: a dev or test database by its connection's name (pack_miss9a_sqltext.go)
@@ -324,6 +324,20 @@ func sqlDevOnly(e *Env, c *Cmd, text string) bool {
 // sqlEmpties: a statement that drops or empties a table, schema or
 // database.
 var sqlEmpties = re(`(?i)\b(drop|truncate)\b|\bdelete\s+from\b`)
+
+// recreatesDB: text drops database name and creates it again (DROP
+// DATABASE IF EXISTS app_dev; CREATE DATABASE app_dev): a reset to an
+// empty dev database, what its setup scripts do.
+func recreatesDB(text, name string) bool {
+	l := strings.ToLower(text)
+	n := strings.ToLower(name)
+	for _, q := range []string{"", "`", `"`} {
+		if strings.Contains(l, "create database "+q+n+q) || strings.Contains(l, "create database if not exists "+q+n+q) {
+			return true
+		}
+	}
+	return false
+}
 
 var dropDBName = re(`(?i)^\s*drop\s+database\s+(?:if\s+exists\s+)?["` + "`" + `]?([\w-]+)`)
 

@@ -41,7 +41,7 @@ func projectContainer(e *Env, c *Cmd) bool {
 		}
 		for _, p := range d.Pos[1:] {
 			l := strings.ToLower(p)
-			if strings.HasPrefix(l, proj+"-") || strings.HasPrefix(l, proj+"_") {
+			if strings.HasPrefix(l, proj+"-") || strings.HasPrefix(l, proj+"_") || composeContainer(l) {
 				return true
 			}
 			break

@@ -31,6 +31,18 @@ func rootQuery(c *Cmd) string {
 		}
 		name, args = callfacts.ProgramName(in[0]), in[1:]
 	}
+	bounded := false
+	if name == "timeout" {
+		bounded = true
+		in = timeoutCommand(args) // sudo timeout 20 tcpdump …: timeout only bounds how long it runs
+		if len(in) == 0 {
+			return ""
+		}
+		name, args = callfacts.ProgramName(in[0]), in[1:]
+	}
+	if q := rootQueryFp11(name, args, bounded); q != "" {
+		return q // a dry run, a capture or a device image written to a scratch or project file (pack_fp11_root.go)
+	}
 	first := ""
 	for _, a := range args {
 		if !strings.HasPrefix(a, "-") {
