@@ -24,6 +24,9 @@ func keyNamedSecret(u string) bool {
 	if strings.Contains(u, "SERVICE_ROLE") {
 		return true // Supabase's service role: the key that bypasses row-level security
 	}
+	if u == "PAT" || strings.HasSuffix(u, "_PAT") {
+		return true // a personal access token: AZDO_PAT, GITHUB_PAT
+	}
 	rest, ok := strings.CutSuffix(u, "_KEY")
 	if !ok || rest == "" {
 		return false
