@@ -27,6 +27,9 @@ func keyNamedSecret(u string) bool {
 	if u == "PAT" || strings.HasSuffix(u, "_PAT") {
 		return true // a personal access token: AZDO_PAT, GITHUB_PAT
 	}
+	if (strings.HasSuffix(u, "CONNECTION_STRING") || strings.HasSuffix(u, "_CONN_STR")) && !strings.Contains(u, "INSIGHTS") {
+		return true // Azure storage, Service Bus, Event Hubs, Cosmos DB: the account key is in the string (Application Insights' holds none)
+	}
 	rest, ok := strings.CutSuffix(u, "_KEY")
 	if !ok || rest == "" {
 		return false
@@ -38,4 +41,25 @@ func keyNamedSecret(u string) bool {
 	}
 	words := strings.Split(rest, "_")
 	return !nonSecretKeyWords[words[len(words)-1]]
+}
+
+// envVendorWord: one alternative of an environment filter's pattern is
+// the name of a service whose credentials live in variables named for
+// it (env | grep -i supabase, printenv | grep AWS, env | grep '^STRIPE_'):
+// the words of secrethosts.txt and serviceAliases, three letters or
+// more, whole, so NODE or PATH do not count.
+func envVendorWord(a string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(a), func(r rune) bool { return strings.ContainsRune("|()^$'\"\\ ", r) }) {
+		w = strings.Trim(w, ".*_-=")
+		if len(w) < 3 || genericWords[w] {
+			continue
+		}
+		if _, ok := secretHosts()[w]; ok {
+			return true
+		}
+		if _, ok := serviceAliases[w]; ok {
+			return true
+		}
+	}
+	return false
 }
