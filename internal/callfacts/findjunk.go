@@ -53,9 +53,10 @@ func leftoverPattern(p string) bool {
 	return strings.HasPrefix(b, "*") && !strings.ContainsAny(b[1:], "*?[/") && leftoverExts[path.Ext(b)]
 }
 
-// LeftoverName: a file's name says a program left it behind and makes it
-// again (.DS_Store, x.tmp, x.swp, x.part, x.crdownload, x~).
+// LeftoverName: a file's name, or a glob of names (*.crdownload), says
+// a program left it behind and makes it again (.DS_Store, x.tmp, x.swp,
+// x.part, x.crdownload, x~).
 func LeftoverName(name string) bool {
 	b := strings.ToLower(name)
-	return leftoverNames[b] || strings.HasSuffix(b, "~") || leftoverExts[path.Ext(b)] && path.Ext(b) != b
+	return leftoverNames[b] || strings.HasSuffix(b, "~") || leftoverExts[path.Ext(b)] && path.Ext(b) != b || leftoverPattern(b)
 }
