@@ -16,7 +16,7 @@ import (
 // again.
 var (
 	leftoverExts  = map[string]bool{".tmp": true, ".temp": true, ".swp": true, ".swo": true, ".pyc": true, ".pyo": true, ".part": true, ".crdownload": true}
-	leftoverNames = map[string]bool{".ds_store": true, "thumbs.db": true, "desktop.ini": true, "__pycache__": true, "*~": true, ".*~": true, "*.sw?": true, "*.py[co]": true, "._*": true}
+	leftoverNames = map[string]bool{".ds_store": true, "thumbs.db": true, "desktop.ini": true, "__pycache__": true, "*~": true, ".*~": true, "*.sw?": true, "*.py[co]": true, "._*": true, "nohup.out": true}
 )
 
 // FindsOnlyLeftovers: c, a find, selects by -name or -iname, every such
