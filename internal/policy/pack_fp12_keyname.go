@@ -13,7 +13,8 @@ import "strings"
 var nonSecretKeyWords = map[string]bool{"PUBLIC": true, "PUB": true, "PUBLISHABLE": true, "ANON": true, "SITE": true,
 	"SORT": true, "PARTITION": true, "CACHE": true, "PRIMARY": true, "FOREIGN": true, "HASH": true, "ROUTING": true,
 	"LOOKUP": true, "OBJECT": true, "BUCKET": true, "REDIS": true, "KMS": true, "GPG": true, "PGP": true, "IDEMPOTENCY": true,
-	"RANGE": true, "SHARD": true, "QUEUE": true, "LOCK": true, "DEDUP": true, "MAP": true, "RESOURCE": true}
+	"RANGE": true, "SHARD": true, "QUEUE": true, "LOCK": true, "DEDUP": true, "MAP": true, "RESOURCE": true,
+	"SEARCH": true, "SIDE": true, "FLAG": true, "I18N": true, "LOCALE": true, "TRANSLATION": true, "PROJECT": true, "ISSUE": true}
 
 // publicEnvPrefixes put a variable into the client bundle.
 var publicEnvPrefixes = []string{"NEXT_PUBLIC_", "VITE_", "EXPO_PUBLIC_", "REACT_APP_", "NUXT_PUBLIC_", "PUBLIC_", "GATSBY_"}
