@@ -45,7 +45,7 @@ func zoneRule(id string, mode Mode, desc string, catch, allow []string) Rule {
 		Match: func(e *Env) string {
 			t := e.Opts.zones()
 			for _, tc := range e.Touches() {
-				if t.Verdict(tc.Effect, tc.Zone) != mode || leftoverFind(e, tc.Via) || (tc.Effect == callfacts.PathRecursiveDelete || tc.Effect == callfacts.PathDelete) && testAppData(tc.Path, e.F.Home) {
+				if t.Verdict(tc.Effect, tc.Zone) != mode || leftoverFind(e, tc.Via) || keptHomeFile(e, tc) || (tc.Effect == callfacts.PathRecursiveDelete || tc.Effect == callfacts.PathDelete) && testAppData(tc.Path, e.F.Home) {
 					continue
 				}
 				why := tc.Via + " (" + homeRel(tc.Path, e.F.Home) + "): " + ZoneLine(tc.Effect, tc.Zone, mode)
