@@ -52,6 +52,9 @@ func remoteChange(c *Cmd) string {
 		}
 		return c.Name + " " + s
 	}
+	if how := appRunChange(c); how != "" {
+		return how
+	}
 	if opsList("remote-admin")[c.Name] {
 		read := opsList("remote-admin-read")
 		if len(c.Args) == 0 || read[c.Sub(0)] {
@@ -65,6 +68,47 @@ func remoteChange(c *Cmd) string {
 		return c.Name
 	}
 	return ""
+}
+
+// appRunChange: c is an app's own program run on another host whose
+// name or first word migrates, rolls back, seeds, attaches a console to
+// the running node or stops it (remoteops.txt run-change: /app/bin/migrate,
+// rails db:migrate, bin/app remote), or an app console's evaluation whose
+// calls are not all reads (bin/app eval 'Release.rollback(Repo, 2024…)');
+// "" otherwise (plat12).
+func appRunChange(c *Cmd) string {
+	words := opsList("run-change")
+	base := strings.ToLower(c.Name[strings.LastIndexByte(c.Name, '/')+1:])
+	if callfacts.IsShell(base) || callfacts.IsInterpreter(base) && base != "rails" {
+		return ""
+	}
+	if words[base] || strings.ContainsAny(c.Name, "/") && anyWord(base, words) {
+		return base + " run there"
+	}
+	if len(c.Pos) == 0 {
+		return ""
+	}
+	if !strings.ContainsAny(c.Name, "/") && callfacts.Known(base) && !opsList("run-apps")[base] {
+		return "" // git remote -v, docker stop: a known program's word, judged by its own rules
+	}
+	first := strings.ToLower(c.Pos[0])
+	if words[first] {
+		return base + " " + first
+	}
+	if opsList("console-eval")[first] && len(c.Pos) > 1 && !exprReads(strings.Join(c.Pos[1:], " ")) {
+		return base + " " + first + " of code that is not only reads"
+	}
+	return ""
+}
+
+// anyWord: one of the words of name joined by - _ . is in set.
+func anyWord(name string, set map[string]bool) bool {
+	for _, w := range strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		if set[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // net3RemoteHostRule: a remote shell's command that changes the host it
@@ -87,9 +131,11 @@ func net3RemoteHostRule() Rule {
 			return ""
 		},
 		Catch: []string{"ssh root@vps.example.io 'apt-get update && apt-get -y upgrade'", "ssh root@web1 'certbot --nginx -d example.io --non-interactive --agree-tos'", "ssh deploy@web1 'sudo ufw allow 8080/tcp'",
-			"ssh ops@db1 'dnf -y update'", "ssh admin@box 'useradd -m intern'", "fly ssh console -a shop -C 'apt-get install -y htop'", "ssh h 'docker compose up -d'"},
+			"ssh ops@db1 'dnf -y update'", "ssh admin@box 'useradd -m intern'", "fly ssh console -a shop -C 'apt-get install -y htop'", "ssh h 'docker compose up -d'",
+			"fly ssh console -a shop -C '/app/bin/migrate'", "heroku run rails db:migrate -a shop", "ssh web1 '/srv/app/bin/shop eval \"Shop.Release.rollback(Shop.Repo, 20240501)\"'"},
 		Allow: []string{"ssh web1 'tail -n 100 /var/log/app.log'", "ssh gpu-3 'nvidia-smi; df -h /scratch'", "ssh web1 'systemctl status nginx --no-pager'", "ssh root@vps 'certbot certificates'",
-			"ssh h 'apt list --installed'", "ssh h 'docker ps'", "ssh h 'docker compose ps'", "ssh h 'docker compose logs --tail 50 api'", "ssh h 'nginx -t'", "apt-get update", "ssh -T git@github.com", "ssh build 'cd /srv/app && git pull && make'", "ssh build 'rm -rf /tmp/ci-cache'"},
+			"ssh h 'apt list --installed'", "ssh h 'docker ps'", "ssh h 'docker compose ps'", "ssh h 'docker compose logs --tail 50 api'", "ssh h 'nginx -t'", "apt-get update", "ssh -T git@github.com", "ssh build 'cd /srv/app && git pull && make'", "ssh build 'rm -rf /tmp/ci-cache'",
+			"fly ssh console -a shop -C '/app/bin/shop eval \"IO.inspect(Shop.Repo.aggregate(Shop.User, :count))\"'", "ssh web1 'rails --version'"},
 	}
 }
 
