@@ -61,7 +61,7 @@ func (c *Cmd) PSRemoteCmdlet() string {
 	}
 	noun = strings.ToLower(noun)
 	for _, p := range t.remote {
-		if strings.HasPrefix(noun, p) && len(noun) > len(p) {
+		if strings.HasPrefix(noun, p) {
 			return kind
 		}
 	}

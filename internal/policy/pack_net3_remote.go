@@ -52,9 +52,6 @@ func remoteChange(c *Cmd) string {
 		}
 		return c.Name + " " + s
 	}
-	if how := appRunChange(c); how != "" {
-		return how
-	}
 	if opsList("remote-admin")[c.Name] {
 		read := opsList("remote-admin-read")
 		if len(c.Args) == 0 || read[c.Sub(0)] {
@@ -95,10 +92,45 @@ func appRunChange(c *Cmd) string {
 	if words[first] {
 		return base + " " + first
 	}
-	if opsList("console-eval")[first] && len(c.Pos) > 1 && !exprReads(strings.Join(c.Pos[1:], " ")) {
+	if code := strings.Join(c.Pos[1:], " "); opsList("console-eval")[first] && len(c.Pos) > 1 && !exprReads(code) && exprCall.MatchString(code) {
 		return base + " " + first + " of code that is not only reads"
 	}
 	return ""
+}
+
+// launcherOnLab: the remote shell that runs the i-th command names a
+// development, test or staging target (fly ssh console -a
+// billing-staging, ssh web-dev1): that app's data is the team's scratch.
+func launcherOnLab(e *Env, i int) bool {
+	c := &e.F.Commands[i]
+	for j := i - 1; j >= 0; j-- {
+		l := &e.F.Commands[j]
+		if len(l.Wrappers) >= len(c.Wrappers) {
+			continue
+		}
+		for _, a := range l.Args {
+			if !strings.ContainsAny(a, " \t'\"") && (devName(a) || stagingName(a)) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// stagingName: a name with a staging word (billing-staging, web-stg1)
+// and none of production.
+func stagingName(n string) bool {
+	if prodWord.MatchString(n) {
+		return false
+	}
+	for _, w := range wordsOf(strings.ToLower(n)) {
+		switch strings.TrimRight(w, "0123456789") {
+		case "staging", "stage", "stg", "uat", "qa":
+			return true
+		}
+	}
+	return false
 }
 
 // anyWord: one of the words of name joined by - _ . is in set.
@@ -125,6 +157,9 @@ func net3RemoteHostRule() Rule {
 					continue
 				}
 				if how := remoteChange(c); how != "" {
+					return c.Name + " changes another host (" + how + "): " + c.String()
+				}
+				if how := appRunChange(c); how != "" && !launcherOnLab(e, i) {
 					return c.Name + " changes another host (" + how + "): " + c.String()
 				}
 			}

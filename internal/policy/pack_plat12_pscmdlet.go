@@ -9,7 +9,11 @@ package policy
 // WSL, and the PowerShell tool alike (plat12).
 func psCmdletRules() []Rule {
 	rule := func(id string, mode Mode, kind, desc, says string, catch, allow []string) Rule {
-		return Rule{ID: id, Mode: mode, Tools: shellTools, Desc: desc, Catch: catch, Allow: allow,
+		on := On(FactWriteEffect) // the reading gives such a cmdlet its effect (callfacts/effect.go)
+		if kind == "destroy" {
+			on = On(FactDeleteEffect)
+		}
+		return Rule{ID: id, Mode: mode, Tools: shellTools, Desc: desc, Catch: catch, Allow: allow, On: on,
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
@@ -29,7 +33,7 @@ func psCmdletRules() []Rule {
 		rule("external.systems:ps-remote-change", Ask, "change",
 			"A PowerShell cmdlet that creates, sets, stops, restarts, moves or deploys something a remote module administers (New-AzResourceGroupDeployment, Set-AzWebApp, Stop-AzVM, Restart-VM; the verbs and module prefixes are data: callfacts/pscmdlets.txt)",
 			"changes a resource outside this machine",
-			[]string{`pwsh -c "New-AzResourceGroupDeployment -ResourceGroupName rg-prod -TemplateFile infra/aks.bicep"`, `pwsh -c "Stop-AzVM -Name vm1 -ResourceGroupName rg -Force"`, `powershell -Command "Set-ADUser jdoe -Enabled $false"`, `pwsh -c "Restart-AzWebApp -Name app -ResourceGroupName rg"`},
+			[]string{`pwsh -c "New-AzResourceGroupDeployment -ResourceGroupName rg-prod -TemplateFile infra/aks.bicep"`, `pwsh -c "Stop-AzVM -Name vm1 -ResourceGroupName rg -Force"`, `powershell -Command "Move-AzResource -DestinationResourceGroupName rg-new -ResourceId $id -Force"`, `pwsh -c "Restart-AzWebApp -Name app -ResourceGroupName rg"`},
 			[]string{`pwsh -c "Get-AzVM -Status"`, `pwsh -c "New-AzResourceGroupDeployment -ResourceGroupName rg -TemplateFile x.bicep -WhatIf"`, `pwsh -c "New-Item -ItemType Directory out"`, `pwsh -c "Set-Location src"`, `pwsh -c "Start-Sleep 5"`, `pwsh -c "Find-Module Az"`}),
 	}
 }
