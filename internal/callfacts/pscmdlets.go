@@ -2,6 +2,7 @@ package callfacts
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 	"sync"
 
@@ -17,10 +18,12 @@ var pscmdletsText string
 type psCmdletTable struct {
 	verbs  map[string]string // approved verb → destroy, change or read
 	remote []string          // noun prefixes of remote modules, longest first
+	local  map[string]bool   // nouns that are the session's own settings
+	soft   []string          // noun endings a remove only takes away
 }
 
 var psCmdlets = sync.OnceValue(func() psCmdletTable {
-	t := psCmdletTable{verbs: map[string]string{}}
+	t := psCmdletTable{verbs: map[string]string{}, local: map[string]bool{}}
 	datatable.Must("pscmdlets.txt", pscmdletsText, 2, func(l datatable.Line) error {
 		switch k := l.Fields[0]; k {
 		case "destroy", "change", "read":
@@ -29,8 +32,14 @@ var psCmdlets = sync.OnceValue(func() psCmdletTable {
 			}
 		case "remote":
 			t.remote = append(t.remote, l.Fields[1:]...)
+		case "local":
+			for _, n := range l.Fields[1:] {
+				t.local[n] = true
+			}
+		case "soft":
+			t.soft = append(t.soft, l.Fields[1:]...)
 		default:
-			return l.Errorf("want destroy, change, read or remote, not %q", k)
+			return l.Errorf("want destroy, change, read, remote, local or soft, not %q", k)
 		}
 		return nil
 	})
@@ -60,8 +69,14 @@ func (c *Cmd) PSRemoteCmdlet() string {
 		return ""
 	}
 	noun = strings.ToLower(noun)
+	if t.local[noun] {
+		return ""
+	}
 	for _, p := range t.remote {
 		if strings.HasPrefix(noun, p) {
+			if kind == "destroy" && slices.ContainsFunc(t.soft, func(s string) bool { return strings.HasSuffix(noun, s) }) {
+				return "change" // Remove-ADGroupMember: access taken away, given back as easily
+			}
 			return kind
 		}
 	}
