@@ -23,6 +23,17 @@ func remotePayload(c *Cmd) bool {
 	return false
 }
 
+// podPayload: c runs in a cluster's pod (kubectl exec, oc exec): an
+// app's own program there is judged as on another host (plat12).
+func podPayload(c *Cmd) bool {
+	for _, w := range c.Wrappers {
+		if strings.HasPrefix(w, "kubectl exec") || strings.HasPrefix(w, "oc exec") {
+			return true
+		}
+	}
+	return false
+}
+
 // remoteChange says how c, run on another host, changes it ("" when it
 // only reads).
 func remoteChange(c *Cmd) string {
@@ -79,13 +90,13 @@ func appRunChange(c *Cmd) string {
 	if callfacts.IsShell(base) || callfacts.IsInterpreter(base) && base != "rails" {
 		return ""
 	}
-	if words[base] || strings.ContainsAny(c.Name, "/") && anyWord(base, words) {
+	if words[base] || (strings.ContainsAny(c.Raw, "/") || strings.ContainsAny(base, ".")) && anyWord(base, words) {
 		return base + " run there"
 	}
 	if len(c.Pos) == 0 {
 		return ""
 	}
-	if !strings.ContainsAny(c.Name, "/") && callfacts.Known(base) && !opsList("run-apps")[base] {
+	if !strings.ContainsAny(c.Raw, "/") && callfacts.Known(base) && !opsList("run-apps")[base] {
 		return "" // git remote -v, docker stop: a known program's word, judged by its own rules
 	}
 	first := strings.ToLower(c.Pos[0])
@@ -147,13 +158,18 @@ func anyWord(name string, set map[string]bool) bool {
 // runs on (ssh root@vps 'apt-get -y upgrade', ssh web 'certbot --nginx
 // …', heroku run rails db:migrate): that host serves others.
 func net3RemoteHostRule() Rule {
-	names := append(callfacts.RemoteShellTools(), "ssh", "mosh", "autossh", "gcloud", "az", "vagrant")
+	names := append(callfacts.RemoteShellTools(), "ssh", "mosh", "autossh", "gcloud", "az", "vagrant", "kubectl", "oc")
 	return Rule{ID: "external.systems:remote-host-change", Mode: Ask, Tools: shellTools, Cmds: names,
 		Desc: "A command run on another host through a remote shell (ssh host '…', fly ssh console -C, heroku run) that changes it: writes, package installs and upgrades, services, certificates, accounts, firewall; reads there stay allowed; the admin programs are data (policy/remoteops.txt remote-admin)",
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
 				if !remotePayload(c) {
+					if podPayload(c) && !e.localOnly(i) && !e.quiet(i) && !launcherOnLab(e, i) {
+						if how := appRunChange(c); how != "" {
+							return c.Name + " changes a cluster's pod (" + how + "): " + c.String()
+						}
+					}
 					continue
 				}
 				if how := remoteChange(c); how != "" {
@@ -167,10 +183,10 @@ func net3RemoteHostRule() Rule {
 		},
 		Catch: []string{"ssh root@vps.example.io 'apt-get update && apt-get -y upgrade'", "ssh root@web1 'certbot --nginx -d example.io --non-interactive --agree-tos'", "ssh deploy@web1 'sudo ufw allow 8080/tcp'",
 			"ssh ops@db1 'dnf -y update'", "ssh admin@box 'useradd -m intern'", "fly ssh console -a shop -C 'apt-get install -y htop'", "ssh h 'docker compose up -d'",
-			"fly ssh console -a shop -C '/app/bin/migrate'", "heroku run rails db:migrate -a shop", "ssh web1 '/srv/app/bin/shop eval \"Shop.Release.rollback(Shop.Repo, 20240501)\"'"},
+			"fly ssh console -a shop -C '/app/bin/migrate'", "kubectl exec -n shop deploy/web -- bin/rails db:migrate", "heroku run rails db:migrate -a shop", "ssh web1 '/srv/app/bin/shop eval \"Shop.Release.rollback(Shop.Repo, 20240501)\"'"},
 		Allow: []string{"ssh web1 'tail -n 100 /var/log/app.log'", "ssh gpu-3 'nvidia-smi; df -h /scratch'", "ssh web1 'systemctl status nginx --no-pager'", "ssh root@vps 'certbot certificates'",
 			"ssh h 'apt list --installed'", "ssh h 'docker ps'", "ssh h 'docker compose ps'", "ssh h 'docker compose logs --tail 50 api'", "ssh h 'nginx -t'", "apt-get update", "ssh -T git@github.com", "ssh build 'cd /srv/app && git pull && make'", "ssh build 'rm -rf /tmp/ci-cache'",
-			"fly ssh console -a shop -C '/app/bin/shop eval \"IO.inspect(Shop.Repo.aggregate(Shop.User, :count))\"'", "ssh web1 'rails --version'"},
+			"fly ssh console -a shop -C '/app/bin/shop eval \"IO.inspect(Shop.Repo.aggregate(Shop.User, :count))\"'", "ssh web1 'rails --version'", "kubectl exec deploy/web --context kind-dev -- bin/rails db:migrate", "kubectl exec -n shop deploy/web -- bin/rails routes"},
 	}
 }
 
