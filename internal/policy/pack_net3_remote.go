@@ -87,23 +87,41 @@ func remoteChange(c *Cmd) string {
 func appRunChange(c *Cmd) string {
 	words := opsList("run-change")
 	base := strings.ToLower(c.Name[strings.LastIndexByte(c.Name, '/')+1:])
+	pos, raw := c.Pos, c.Raw
+	if callfacts.IsInterpreter(base) && base != "rails" && len(pos) > 0 && strings.ContainsAny(pos[0], "./") && c.Payload == "" {
+		// python manage.py migrate, php artisan migrate: the script is the program
+		raw, base, pos = pos[0], strings.ToLower(pos[0][strings.LastIndexByte(pos[0], '/')+1:]), pos[1:]
+	}
 	if callfacts.IsShell(base) || callfacts.IsInterpreter(base) && base != "rails" {
 		return ""
 	}
-	if words[base] || (strings.ContainsAny(c.Raw, "/") || strings.ContainsAny(base, ".")) && anyWord(base, words) {
+	apps := opsList("run-apps")
+	if words[base] && !apps[base] || (strings.ContainsAny(raw, "/") || strings.ContainsAny(base, ".")) && !apps[base] && anyWord(strings.TrimSuffix(base, ".py"), words) {
 		return base + " run there"
 	}
-	if len(c.Pos) == 0 {
+	if len(pos) == 0 {
 		return ""
 	}
-	if !strings.ContainsAny(c.Raw, "/") && callfacts.Known(base) && !opsList("run-apps")[base] {
+	if !strings.ContainsAny(raw, "/.") && callfacts.Known(base) && !apps[base] {
 		return "" // git remote -v, docker stop: a known program's word, judged by its own rules
 	}
-	first := strings.ToLower(c.Pos[0])
+	first := strings.ToLower(pos[0])
 	if words[first] {
 		return base + " " + first
 	}
-	if code := strings.Join(c.Pos[1:], " "); opsList("console-eval")[first] && len(c.Pos) > 1 && !exprReads(code) && exprCall.MatchString(code) {
+	if parts := strings.FieldsFunc(first, func(r rune) bool { return r == ':' || r == '-' || r == '_' }); len(parts) > 1 {
+		// doctrine:migrations:migrate, data:backfill; db:migrate:status reads
+		read := false
+		for _, w := range parts {
+			read = read || w == "status" || w == "list" || w == "show" || w == "check" || w == "info" || w == "diff" || w == "dry"
+		}
+		for _, w := range parts {
+			if words[w] && !read {
+				return base + " " + first
+			}
+		}
+	}
+	if code := strings.Join(pos[1:], " "); opsList("console-eval")[first] && len(pos) > 1 && !exprReads(code) && exprCall.MatchString(code) {
 		return base + " " + first + " of code that is not only reads"
 	}
 	return ""
