@@ -63,6 +63,8 @@ func homeJoined(code string) []string {
 		}
 		if len(parts) > 0 {
 			out = append(out, "~/"+strings.Join(parts, "/"))
+		} else if homeWiped(code[:loc[0]]) {
+			out = append(out, "~") // remove_dir_all(env::var("HOME")…), rmtree(Path.home()): home itself
 		}
 	}
 	// "$ENV{HOME}/.ssh/x" (Perl), "${HOME}/x" and "$HOME/x" inside a
@@ -75,6 +77,25 @@ func homeJoined(code string) []string {
 		}
 	}
 	return out
+}
+
+// homeWiped: the code before a home expression ends in a tree delete's
+// opening parenthesis, so home itself is what it deletes.
+func homeWiped(before string) bool {
+	before = strings.TrimRight(before, " \t&")
+	if !strings.HasSuffix(before, "(") {
+		return false
+	}
+	before = strings.TrimSuffix(before, "(")
+	if len(before) > 40 {
+		before = before[len(before)-40:]
+	}
+	for _, f := range []string{"remove_dir_all", "rmtree", "RemoveAll", "rm_rf", "rimraf", "rmSync", "remove_tree", "deleteRecursively", "del_tree"} {
+		if strings.HasSuffix(before, f) {
+			return true
+		}
+	}
+	return false
 }
 
 func identByte(b byte) bool {
