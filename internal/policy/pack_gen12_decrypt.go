@@ -53,14 +53,17 @@ var decrypters = sync.OnceValue(func() map[string]decrypter {
 // secretWords in a file's name say a general cipher's file is a secret.
 var secretWords = []string{"secret", "cred", "passw", "token", "vault", ".env", "apikey", "api_key", "api-key", "private", "tfvars", "master.key"}
 
-// secretNamed: p is a secret file (secretFile) or named for one.
+// secretNamed: p is a secret file (secretFile) or named for one: its
+// name or a directory it is in (~/secrets/aws.txt.gpg) says secret, or
+// its name says key (aws-keys.txt.gpg, signing.key.age).
 func secretNamed(p string) bool {
-	b := strings.ToLower(path.Base(p))
-	if b == ".env" || strings.HasPrefix(b, ".env.") || strings.HasPrefix(b, "env.") || secretFile(p) {
+	l := strings.ToLower(p)
+	b := path.Base(l)
+	if b == ".env" || strings.HasPrefix(b, ".env.") || strings.HasPrefix(b, "env.") || strings.Contains(b, "key") || secretFile(p) {
 		return true
 	}
 	for _, w := range secretWords {
-		if strings.Contains(b, w) {
+		if strings.Contains(l, w) {
 			return true
 		}
 	}
