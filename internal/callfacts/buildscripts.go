@@ -20,25 +20,48 @@ func cmakeFile(p string) bool {
 	return b == "CMakeLists.txt" || strings.HasSuffix(b, ".cmake")
 }
 
-// cmakeCommand is one COMMAND's words: up to the next keyword in capitals
+// cmakeEnd ends a COMMAND's words: the next keyword in capitals
 // (WORKING_DIRECTORY, DEPENDS, VERBATIM, another COMMAND) or the call's
 // closing parenthesis.
-var cmakeCommand = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\bCOMMAND\s+((?:"[^"]*"|[^()"\s]+|\s+)+?)\s*(?:\b[A-Z][A-Z_]{3,}\b|\))`)
+var cmakeEnd = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\s[A-Z][A-Z_]{3,}\b|\)`)
 })
 
 // cmakeCommands are the shell commands of a CMake file's COMMANDs, with
 // $ENV{HOME} as ~.
 func cmakeCommands(src string) []string {
-	if !strings.Contains(src, "COMMAND") {
-		return nil
-	}
 	var out []string
-	for _, m := range cmakeCommand().FindAllStringSubmatch(src, -1) {
-		cmd := strings.ReplaceAll(strings.ReplaceAll(m[1], "$ENV{HOME}", "~"), "\n", " ")
+	for rest := src; ; {
+		i := strings.Index(rest, "COMMAND ")
+		if i < 0 {
+			return out
+		}
+		if i > 0 && identByte(rest[i-1]) {
+			rest = rest[i+len("COMMAND "):] // PRE_COMMAND, a name ending in COMMAND
+			continue
+		}
+		rest = rest[i+len("COMMAND "):]
+		cmd := rest
+		if loc := cmakeEnd().FindStringIndex(rest); loc != nil {
+			cmd = rest[:loc[0]]
+		}
+		cmd = strings.ReplaceAll(strings.ReplaceAll(cmd, "$ENV{HOME}", "~"), "\n", " ")
 		if cmd = strings.TrimSpace(cmd); cmd != "" {
 			out = append(out, cmd)
 		}
 	}
-	return out
+}
+
+// goGenerate judges a Go file's //go:generate directives as if go
+// generate ran them now: each is a command run in the file's directory.
+func (n *normalizer) goGenerate(p, src string) {
+	cwd := n.cwd
+	n.cwd = path.Dir(p)
+	for _, l := range strings.Split(src, "\n") {
+		if cmd, ok := strings.CutPrefix(strings.TrimSpace(l), "//go:generate "); ok && strings.TrimSpace(cmd) != "" {
+			n.derive("the text written to %s runs when go generate runs: %q", p, short(cmd))
+			n.shell(cmd, 2, []string{"runs from " + path.Base(p)}, nil)
+		}
+	}
+	n.cwd = cwd
 }

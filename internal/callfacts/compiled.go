@@ -2,6 +2,7 @@ package callfacts
 
 import (
 	"path"
+	"sort"
 	"strings"
 )
 
@@ -38,6 +39,8 @@ func (n *normalizer) compiledSource(c *Cmd, stdin *text) string {
 			}
 			if strings.HasSuffix(p, ".go") {
 				files = append(files, p)
+			} else if p == "." || strings.HasPrefix(p, "./") {
+				files = append(files, n.goFilesIn(NormPath(p, n.cwd, n.home))...) // go run ./tools/gen: the package's files the line wrote
 			}
 		}
 	case "rustc", "gcc", "cc", "clang", "g++", "clang++", "tcc", "zig", "java", "kotlinc", "scala", "swift", "crystal", "nim", "dotnet-script":
@@ -78,4 +81,16 @@ func (n *normalizer) compiledSource(c *Cmd, stdin *text) string {
 		}
 	}
 	return src.String()
+}
+
+// goFilesIn are the .go files the line wrote in dir, sorted.
+func (n *normalizer) goFilesIn(dir string) []string {
+	var out []string
+	for f := range n.files {
+		if path.Dir(f) == dir && strings.HasSuffix(f, ".go") {
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

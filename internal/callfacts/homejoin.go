@@ -18,9 +18,11 @@ func homeJoined(code string) []string {
 	}
 	var out []string
 	locs := homeExpr().FindAllStringIndex(code, -1)
+	homeVars := map[string]bool{}
 	// h, _ := os.UserHomeDir(); home := os.Getenv("HOME"): the variable
 	// stands for home where it is used
 	for _, m := range homeAssign().FindAllStringSubmatch(code, -1) {
+		homeVars[m[1]] = true
 		for i := 0; ; {
 			j := strings.Index(code[i:], m[1])
 			if j < 0 {
@@ -67,6 +69,15 @@ func homeJoined(code string) []string {
 			out = append(out, "~") // remove_dir_all(env::var("HOME")…), rmtree(Path.home()): home itself
 		}
 	}
+	// format!("{}/.ssh", home), format!("{}/x", env::var("HOME")…): Rust
+	// puts home in front of the literal's rest
+	if strings.Contains(code, "format!(") {
+		for _, m := range homeFormat().FindAllStringSubmatch(code, -1) {
+			if homeVars[m[2]] || strings.Contains(m[2], "HOME") || strings.Contains(m[2], "home_dir") {
+				out = append(out, "~/"+m[1])
+			}
+		}
+	}
 	// "$ENV{HOME}/.ssh/x" (Perl), "${HOME}/x" and "$HOME/x" inside a
 	// string the interpreter interpolates
 	for _, lit := range Literals(code) {
@@ -106,7 +117,12 @@ func identByte(b byte) bool {
 // os.UserHomeDir() (Go), home = os.path.expanduser("~") (Python), const
 // home = os.homedir() (Node), $home = getenv("HOME") (PHP, Perl).
 var homeAssign = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:\b(?:let|const|var|my)\s+)?(\$?[A-Za-z_]\w*)\s*(?:,\s*\w+\s*)?:?=\s*(?:os\.UserHomeDir\(\)|os\.Getenv\(\s*"HOME"\s*\)|(?:os\.)?getenv\(\s*['"]HOME['"]\s*\)|os\.path\.expanduser\(\s*['"]~['"]\s*\)|(?:require\(['"](?:node:)?os['"]\)|\bos)\.homedir\(\)|Path\.home\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|dirs::home_dir\(\)|env::var\(\s*"HOME"\s*\))`)
+	return regexp.MustCompile(`(?:\b(?:let|const|var|my)\s+)?(\$?[A-Za-z_]\w*)\s*(?:,\s*\w+\s*)?:?=\s*(?:os\.UserHomeDir\(\)|os\.Getenv\(\s*"HOME"\s*\)|(?:os\.)?getenv\(\s*['"]HOME['"]\s*\)|os\.path\.expanduser\(\s*['"]~['"]\s*\)|(?:require\(['"](?:node:)?os['"]\)|\bos)\.homedir\(\)|Path\.home\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|dirs::home_dir\(\)|(?:std::)?env::var\(\s*"HOME"\s*\))`)
+})
+
+// homeFormat is Rust's format!("{}/REST", ARG): REST and ARG.
+var homeFormat = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`format!\(\s*"\{\}/([^"{}\s]+)"\s*,\s*([A-Za-z_][\w:]*(?:\(\s*"HOME"\s*\))?)`)
 })
 
 // homeExpr is compiled on first use: most payloads never name home.

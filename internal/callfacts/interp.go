@@ -111,13 +111,17 @@ func shellStrings(code string) []string {
 		}
 	}
 	// Perl and Ruby call without parentheses: system "rm", "-rf", "/";
-	for _, fn := range []string{"system ", "exec ", "qx ", "spawn ", "commandLine "} { // commandLine: Gradle's exec {} in Groovy
+	for _, fn := range []string{"system ", "exec ", "qx ", "spawn ", "commandLine ", "sh "} { // commandLine: Gradle's exec {} in Groovy; sh: Rake's
 		for i := 0; ; {
 			j := strings.Index(code[i:], fn)
 			if j < 0 {
 				break
 			}
 			start := i + j + len(fn)
+			if fn == "sh " && i+j > 0 && (identByte(code[i+j-1]) || code[i+j-1] == '.' || code[i+j-1] == '"' || code[i+j-1] == '\'') {
+				i = start // bash "…", ssh '…', a string "sh 'x'": not Rake's sh
+				continue
+			}
 			if start < len(code) && (code[start] == '"' || code[start] == '\'') {
 				end := strings.IndexAny(code[start:], ";\n)")
 				if end < 0 {

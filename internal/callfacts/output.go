@@ -425,6 +425,8 @@ func (n *normalizer) writeFile(p string, t text, appendTo bool) {
 			// tool that loads it, is judged as if run now.
 			n.derive("the text written to %s runs when a tool loads it: %q", p, short(t.s))
 			n.command([]string{lang, flag, t.s}, false, nil, 2, []string{"loaded from " + path.Base(p)}, nil)
+		} else if strings.HasSuffix(p, ".go") && strings.Contains(t.s, "//go:generate ") {
+			n.goGenerate(p, t.s)
 		} else if cmakeFile(p) {
 			for _, c := range cmakeCommands(t.s) {
 				n.derive("the text written to %s runs when cmake configures or builds: %q", p, short(c))
