@@ -20,7 +20,7 @@ var sqlTextOptions = map[string]bool{"-c": true, "--command": true, "-e": true, 
 // netSQLClients are the database clients that talk to a server.
 var netSQLClients = []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "bq", "snowsql", "cqlsh", "clickhouse-client", "clickhouse",
 	"trino", "presto", "cypher-shell", "sqlcmd", "cockroach", "mongosh", "mongo", "wrangler", "vsql", "impala-shell", "beeline", "spark-sql", "hdbsql", "usql", "gcloud", "databricks",
-	"sqlplus", "isql", "db2", "dgmgrl", "mysqlsh"}
+	"sqlplus", "isql", "db2", "dgmgrl", "mysqlsh", "snow"}
 
 // cloudWarehouses always run on a remote server.
 var cloudWarehouses = map[string]bool{"bq": true, "snowsql": true, "databricks": true, "gcloud": true}
@@ -36,10 +36,13 @@ var (
 
 // sqlOf is the SQL text the line shows c running.
 func sqlOf(c *Cmd) string {
+	if c.Name == "snow" && sub(c) != "sql" {
+		return "" // snow's other commands (snow app, snow stage) take no statement
+	}
 	var b strings.Builder
 	for i, a := range c.Args {
 		k, v, hasV := strings.Cut(a, "=")
-		if !sqlTextOptions[k] || c.Name == "wrangler" && k == "-e" {
+		if !sqlTextOptions[k] || c.Name == "wrangler" && k == "-e" || k == "-c" && (c.Name == "snowsql" || c.Name == "snow") {
 			continue
 		}
 		if !hasV && i+1 < len(c.Args) {
@@ -86,7 +89,13 @@ func everyRow(s string) bool {
 // sqlTarget says where c connects: "remote" (with what names it),
 // "local", or "" when the line does not say.
 func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
-	if cloudWarehouses[c.Name] {
+	if devWarehouseConn(e, c) && !prodMarker.MatchString(text) {
+		return "local", "" // snowsql -c dev: the developer's own account and role (pack_data12_place.go)
+	}
+	if cloudWarehouses[c.Name] || c.Name == "snow" {
+		if n := warehouseConn(e, c); n != "" {
+			return "remote", "the connection " + n
+		}
 		return "remote", c.Name + " runs in the cloud"
 	}
 	if sparkLocal(c) {
@@ -133,6 +142,9 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 	case host == "":
 		return "", ""
 	case localServer(host) || mssqlLocal(host):
+		if t := lineTunnel(e, c); t != "" {
+			return "remote", t // cloud-sql-proxy INSTANCE --port 5433 & psql -h 127.0.0.1 -p 5433 (pack_data12_place.go)
+		}
 		return "local", ""
 	}
 	return "remote", host
@@ -156,6 +168,9 @@ func netSQLRules() []Rule {
 		}
 		if len(stmt) > 80 {
 			stmt = stmt[:80] + "…"
+		}
+		if devPlaceSQL(e, c, text) && !anyHost {
+			return "", "" // snowsql -c dev, psql postgres://…@127.0.0.1:54322/…: the developer's own (pack_data12_place.go)
 		}
 		where, named := sqlTarget(e, c, text)
 		switch {
