@@ -88,5 +88,7 @@ func (e *Env) quiet(i int) bool {
 // its options or by the address variable named after it that the line
 // sets (VAULT_ADDR=http://127.0.0.1:8200 vault …: pack_fp8_cliaddr.go).
 func (e *Env) localOnly(i int) bool {
-	return e.memo(i, memoLocalKnown, memoLocal, func(c *Cmd) bool { return localOnly(c) || cliAddrLocal(e.F.Command, c.Name) || toolHomeScratch(e, c) })
+	return e.memo(i, memoLocalKnown, memoLocal, func(c *Cmd) bool {
+		return localOnly(c) && lineTunnel(e, c) == "" || cliAddrLocal(e.F.Command, c.Name) || toolHomeScratch(e, c)
+	})
 }

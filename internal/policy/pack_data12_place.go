@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -61,8 +60,12 @@ func tunnelOf(c *Cmd) (port, reaches string, ok bool) {
 		}
 	case "kubectl", "oc":
 		if sub(c) == "port-forward" && len(c.Pos) > 2 {
-			p, _, _ := strings.Cut(c.Pos[len(c.Pos)-1], ":")
-			return p, c.Pos[1], true
+			for _, p := range c.Pos[2:] {
+				if l, _, _ := strings.Cut(p, ":"); l != "" && strings.Trim(l, "0123456789") == "" {
+					return l, c.Pos[1], true
+				}
+			}
+			return "", c.Pos[1], true
 		}
 	case "fly", "flyctl":
 		if sub(c) == "proxy" && len(c.Pos) > 1 {
@@ -111,13 +114,10 @@ var (
 // tunnel the same line opens (the ports agree, or one of them is not
 // said), "" when the line opens none.
 func lineTunnel(e *Env, c *Cmd) string {
-	if !strings.ContainsAny(e.F.Command, "-:") {
+	if len(e.F.Commands) < 2 {
 		return ""
 	}
-	want := ""
-	if m := clientPort.FindStringSubmatch(strings.Join(c.Args, " ")); m != nil {
-		want = m[1] + m[2] + m[3] + m[4]
-	}
+	want, read := "", false
 	for i := range e.F.Commands {
 		t := &e.F.Commands[i]
 		if t == c || !tunnelCmds[t.Name] || t.Remote != "" && t.Name != "ssh" {
@@ -126,6 +126,12 @@ func lineTunnel(e *Env, c *Cmd) string {
 		port, reaches, ok := tunnelOf(t)
 		if !ok || reaches == "" {
 			continue
+		}
+		if !read {
+			read = true
+			if m := clientPort.FindStringSubmatch(strings.Join(c.Args, " ")); m != nil {
+				want = m[1] + m[2] + m[3] + m[4]
+			}
 		}
 		if port == "" || want == "" || port == want {
 			return reaches + " (through " + t.Name + ")"
@@ -250,7 +256,7 @@ func devScopedSQL(text string) bool {
 	return len(refs) > 0
 }
 
-var sqlTableRef = regexp.MustCompile("(?i)\\b(?:from|into|update|table|join|using|schema|database)\\s+(?:if\\s+(?:not\\s+)?exists\\s+)?([`\"]?[\\w$-]+(?:[.:][\\w$-]+)+[`\"]?)")
+var sqlTableRef = re("(?i)\\b(?:from|into|update|table|join|using|schema|database)\\s+(?:if\\s+(?:not\\s+)?exists\\s+)?([`\"]?[\\w$-]+(?:[.:][\\w$-]+)+[`\"]?)")
 
 // data12SQLWriteRule: a statement that writes, sent to a server that is
 // not this machine: one row changed on a shared database is still a
@@ -263,7 +269,7 @@ func data12SQLWriteRule() Rule {
 				return ""
 			}
 			text := sqlOf(c)
-			if text == "" || !sqlWriteStmt.MatchString(text) || sqlReadOnly(text) {
+			if text == "" || !sqlWriteStmt.MatchString(text) && !sqlWrites.MatchString(text) || sqlReadOnly(text) || !sqlWritesShared(text) {
 				return ""
 			}
 			where := dbTargetShared(e, c, text)
@@ -277,7 +283,7 @@ func data12SQLWriteRule() Rule {
 			return c.Name + " changes a shared database (" + where + "): " + st
 		},
 		[]string{`psql "postgres://u@ec2-3-1-2-3.compute-1.amazonaws.com:5432/d1" -c "UPDATE products SET price = 2 WHERE id = 4"`, `snowsql -c prod <<'SQL'` + "\nUPDATE A.B.C SET X = 1 WHERE ID = 2;\nSQL",
-			`snow sql -c prod -q "ALTER WAREHOUSE ETL_WH SET WAREHOUSE_SIZE = 'LARGE'"`, `mysql -h db.corp.example.com -e "INSERT INTO flags SELECT * FROM staging_flags"`,
+			`snow sql -c prod -q "ALTER WAREHOUSE ETL_WH SET WAREHOUSE_SIZE = 'XLARGE'"`, `mysql -h db.corp.example.com -e "INSERT INTO flags SELECT * FROM staging_flags"`,
 			`cloud-sql-proxy acme:us-central1:orders --port 5433 & psql "host=127.0.0.1 port=5433" -c "UPDATE orders SET state='x' WHERE id=9"`},
 		[]string{`psql "postgres://u@ec2-3-1-2-3.compute-1.amazonaws.com:5432/d1" -c "SELECT count(*) FROM products"`, `snowsql -c dev -q "UPDATE A.B.C SET X = 1 WHERE ID = 2"`,
 			`psql -h localhost -c "UPDATE users SET x = 1 WHERE id = 2"`, `snow sql -c prod -q "SHOW GRANTS ON SCHEMA A.B"`, `psql -c "UPDATE users SET x = 1 WHERE id = 2"`})
@@ -305,3 +311,28 @@ func dbURLElsewhere(line string) string {
 	}
 	return ""
 }
+
+// sqlWritesShared: text has a statement that changes what others read.
+// A warehouse suspended or sized down, or its size set at or below
+// LARGE, saves money; read rights granted to a named role (not PUBLIC
+// or anon: sql-exposure judges those) let a colleague query: neither
+// asks (sqlkinds.txt asks for the sizes that run costs away).
+func sqlWritesShared(text string) bool {
+	for _, s := range strings.Split(text, ";") {
+		s = strings.TrimSpace(s)
+		if s == "" || !sqlWriteStmt.MatchString(s) && !sqlWrites.MatchString(s) {
+			continue
+		}
+		if warehouseThrift.MatchString(s) && !warehouseGrow.MatchString(s) || sqlReadGrant.MatchString(s) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+var (
+	warehouseThrift = re(`(?is)^alter\s+warehouse\b`)
+	warehouseGrow   = re(`(?is)\b(warehouse_size\s*=\s*'?(x-?large|x{2,}-?large|[2-6]x-?large|x[2-6]-?large)|max_cluster_count|scaling_policy|resource_monitor\s*=\s*(null|'')|auto_suspend\s*=\s*(0|null)\b|resume\b)`)
+	sqlReadGrant    = re(`(?is)^grant\s+(select|usage|references|monitor)(\s*,\s*(select|usage|references|monitor))*\s+on\b.*\bto\s+(role\s+)?(?:[\w"]+)\s*$`)
+)

@@ -198,7 +198,7 @@ func data12PlatformRules() []Rule {
 				}
 				return ""
 			},
-			[]string{"mlflow gc --backend-store-uri postgresql://mlflow@mlflow-db.corp.example:5432/mlflow", "MLFLOW_TRACKING_URI=https://mlflow.corp.example mlflow gc --older-than 30d"},
+			[]string{"mlflow gc --backend-store-uri postgresql://mlflow@mlflow-db.corp.example:5432/mlflow", "MLFLOW_TRACKING_URI=https://mlflow.corp.example mlflow gc --older-than 30d", "mlflow gc --backend-store-uri mysql://u@db.example.com/mlflow --experiment-ids 4"},
 			[]string{"mlflow gc --backend-store-uri ./mlruns", "mlflow gc", "mlflow gc --backend-store-uri sqlite:///mlflow.db", "mlflow gc --backend-store-uri postgresql://mlflow@localhost:5432/mlflow"}),
 		cmdRule("external.systems:mlops-shared-change", Ask, "mlflow db upgrade, or an ML platform's command that changes what a team shares (a schema migrated on a shared backend store, models deployed), against a store that is not this machine", []string{"mlflow"},
 			func(e *Env, c *Cmd) string {
@@ -210,7 +210,7 @@ func data12PlatformRules() []Rule {
 				}
 				return ""
 			},
-			[]string{"mlflow db upgrade postgresql://mlflow@mlflow-db.corp.example:5432/mlflow", "mlflow db upgrade mysql://u@db.example.com/mlflow"},
+			[]string{"mlflow db upgrade postgresql://mlflow@mlflow-db.corp.example:5432/mlflow", "mlflow db upgrade mysql://u@db.example.com/mlflow", "MLFLOW_TRACKING_URI=postgresql://m@pg.corp.example/mlflow mlflow db upgrade"},
 			[]string{"mlflow db upgrade sqlite:///mlflow.db", "mlflow db upgrade postgresql://mlflow@127.0.0.1:5432/mlflow", "mlflow runs list --experiment-id 1"}),
 		cmdRule("external.systems:orchestrator-shared", Ask, "An Airflow command that triggers, backfills, clears, pauses or resets runs, or migrates its metadata database, run on the scheduler's host (ssh, kubectl exec) or against a metadata database elsewhere: shared pipelines rerun and their data is rewritten", []string{"airflow"},
 			func(e *Env, c *Cmd) string {
