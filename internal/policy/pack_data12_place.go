@@ -211,6 +211,9 @@ func devPlaceSQL(e *Env, c *Cmd, text string) bool {
 	if explicitLoopback(e, c) {
 		return true
 	}
+	if projectContainer(e, c) && !prodMarker.MatchString(e.F.Command) {
+		return true // docker compose exec db psql …: the project's own stack on this machine's engine
+	}
 	if sqlServer(c) != "" || !runsHere(e) || prodMarker.MatchString(e.F.Command) || len(c.Wrappers) > 0 {
 		return false
 	}
@@ -249,7 +252,7 @@ func dbTargetShared(e *Env, c *Cmd, text string) string {
 func devScopedSQL(text string) bool {
 	refs := sqlTableRef.FindAllStringSubmatch(text, -1)
 	for _, m := range refs {
-		if !devScoped(strings.Trim(m[1], "`\"")) {
+		if !bqDevTable(strings.Trim(m[1], "`\"")) {
 			return false
 		}
 	}
@@ -292,7 +295,7 @@ func data12SQLWriteRule() Rule {
 // data12Rules are the rules of the data12 round: what a command does to
 // which database, warehouse or data platform.
 func data12Rules() []Rule {
-	return append([]Rule{data12SQLWriteRule()}, data12PlatformRules()...)
+	return append(append([]Rule{data12SQLWriteRule()}, data12PlatformRules()...), data12OverwriteRules()...)
 }
 
 // dbURL: a database connection URL and its host.

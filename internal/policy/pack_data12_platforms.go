@@ -39,6 +39,9 @@ func toolHomeScratch(e *Env, c *Cmd) bool {
 				found = true
 				continue
 			}
+			if rest, ok := strings.CutPrefix(v, "~"); ok {
+				v = e.F.Home + rest
+			}
 			switch callfacts.ZoneOf(e.abs(c, v), e.F.Home, e.F.Project) {
 			case callfacts.ZoneTemp, callfacts.ZoneProject:
 				found = true
@@ -79,7 +82,7 @@ func storeURIOf(e *Env, c *Cmd) string {
 		}
 	}
 	for _, p := range c.Pos {
-		if strings.Contains(p, "://") {
+		if strings.Contains(p, "://") || callfacts.UnknownValue(p) && strings.Contains(strings.ToUpper(p), "URI") {
 			return p
 		}
 	}
@@ -255,5 +258,70 @@ func data12PlatformRules() []Rule {
 			},
 			[]string{"bq load --replace --source_format=PARQUET acme:marts.dim 'gs://b/x/*.parquet'", "bq cp -f acme:staging.t acme:marts.t", "bq cp --force a:b.c a:d.e"},
 			[]string{"bq load --source_format=CSV acme:marts.dim gs://b/x.csv", "bq cp acme:staging.t acme:marts.t2", "bq cp -f acme:marts.t acme-dev:scratch.t", "bq load --replace acme:dbt_jdoe_dev.t gs://b/x.csv"}),
+	}
+}
+
+// dbOverwrites: a hosted database's commands that replace a database's
+// contents with a copy or a backup (program → subcommand words), and the
+// options naming the app or database they write into.
+var dbOverwrites = map[string][]string{"heroku": {"pg:copy", "pg:backups:restore", "pg:backups restore"}, "fly": {"postgres import"}, "flyctl": {"postgres import"},
+	"pscale": {"database restore-dump"}}
+
+// dbOverwriteTarget: what c overwrites (the app or database it names),
+// whether it does.
+func dbOverwriteTarget(c *Cmd) (string, bool) {
+	words := " " + strings.Join(c.Pos, " ") + " "
+	for _, w := range dbOverwrites[c.Name] {
+		if !strings.HasPrefix(words, " "+w+" ") {
+			continue
+		}
+		for _, o := range []string{"-a", "--app", "-r", "--remote", "--confirm"} {
+			if v := optValue(c, o); v != "" {
+				return v, true
+			}
+		}
+		if c.Name == "pscale" && len(c.Pos) > 3 {
+			return c.Pos[2] + "/" + c.Pos[3], true // pscale database restore-dump DB BRANCH
+		}
+		return "", true
+	}
+	return "", false
+}
+
+// data12OverwriteRules: a database replaced by a copy or a backup
+// (heroku pg:copy, pg:backups:restore, fly postgres import) is gone as
+// it was; into an app or branch named for production it is denied, into
+// any other hosted app (staging, a review app) it asks.
+func data12OverwriteRules() []Rule {
+	judge := func(c *Cmd) (string, bool) {
+		if onlyHelp(c) {
+			return "", false
+		}
+		t, ok := dbOverwriteTarget(c)
+		if !ok {
+			return "", false
+		}
+		prod := prodWord.MatchString(t) || c.Name == "pscale" && strings.HasSuffix(t, "/main")
+		return c.Name + " replaces the database of " + orUnknown(t) + " with a copy or a backup: " + c.String(), prod
+	}
+	return []Rule{
+		cmdRule("external.systems:db-overwrite-prod", Deny, "A hosted database replaced by a copy or a backup (heroku pg:copy, heroku pg:backups:restore, fly postgres import, pscale database restore-dump) in an app or branch named for production: its rows since are gone", []string{"heroku", "fly", "flyctl", "pscale"},
+			func(e *Env, c *Cmd) string {
+				if why, prod := judge(c); prod {
+					return why
+				}
+				return ""
+			},
+			[]string{"heroku pg:copy shop-staging::DATABASE_URL DATABASE_URL -a shop-production --confirm shop-production", "heroku pg:backups:restore b101 DATABASE_URL -a shop-prod --confirm shop-prod", "flyctl postgres import postgres://u@old.example.com/app -a app-prod-db", "pscale database restore-dump shop main --dir dump/"},
+			[]string{"heroku pg:backups:restore b101 DATABASE_URL -a shop-staging", "heroku pg:backups:capture -a shop-production", "heroku pg:backups -a shop-production", "pscale database restore-dump shop dev-alice --dir dump/"}),
+		cmdRule("external.systems:db-overwrite", Ask, "A hosted database replaced by a copy or a backup (heroku pg:copy, heroku pg:backups:restore, fly postgres import) in an app not named for production (staging, a review app): others work on it", []string{"heroku", "fly", "flyctl", "pscale"},
+			func(e *Env, c *Cmd) string {
+				if why, prod := judge(c); why != "" && !prod {
+					return why
+				}
+				return ""
+			},
+			[]string{"heroku pg:backups:restore b101 DATABASE_URL -a shop-staging", "heroku pg:copy shop-production::DATABASE_URL DATABASE_URL -a shop-staging --confirm shop-staging", "fly postgres import postgres://u@old.example.com/app -a app-staging-db"},
+			[]string{"heroku pg:backups:capture -a shop-staging", "heroku pg:info -a shop-staging", "fly postgres connect -a app-staging-db"}),
 	}
 }

@@ -20,7 +20,7 @@ var sqlTextOptions = map[string]bool{"-c": true, "--command": true, "-e": true, 
 // netSQLClients are the database clients that talk to a server.
 var netSQLClients = []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "bq", "snowsql", "cqlsh", "clickhouse-client", "clickhouse",
 	"trino", "presto", "cypher-shell", "sqlcmd", "cockroach", "mongosh", "mongo", "wrangler", "vsql", "impala-shell", "beeline", "spark-sql", "hdbsql", "usql", "gcloud", "databricks",
-	"sqlplus", "isql", "db2", "dgmgrl", "mysqlsh", "snow"}
+	"sqlplus", "isql", "db2", "dgmgrl", "mysqlsh", "snow", "heroku"}
 
 // cloudWarehouses always run on a remote server.
 var cloudWarehouses = map[string]bool{"bq": true, "snowsql": true, "databricks": true, "gcloud": true}
@@ -36,7 +36,7 @@ var (
 
 // sqlOf is the SQL text the line shows c running.
 func sqlOf(c *Cmd) string {
-	if c.Name == "snow" && sub(c) != "sql" {
+	if c.Name == "snow" && sub(c) != "sql" || c.Name == "heroku" && sub(c) != "pg:psql" {
 		return "" // snow's other commands (snow app, snow stage) take no statement
 	}
 	var b strings.Builder
@@ -91,6 +91,9 @@ func everyRow(s string) bool {
 func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 	if devWarehouseConn(e, c) && !prodMarker.MatchString(text) {
 		return "local", "" // snowsql -c dev: the developer's own account and role (pack_data12_place.go)
+	}
+	if c.Name == "heroku" {
+		return "remote", "the database of the Heroku app " + orUnknown(optValue(c, "-a")+optValue(c, "--app")+optValue(c, "-r")) // heroku pg:psql -a APP
 	}
 	if cloudWarehouses[c.Name] || c.Name == "snow" {
 		if n := warehouseConn(e, c); n != "" {
