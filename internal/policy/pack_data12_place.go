@@ -295,7 +295,7 @@ func data12SQLWriteRule() Rule {
 // data12Rules are the rules of the data12 round: what a command does to
 // which database, warehouse or data platform.
 func data12Rules() []Rule {
-	return append(append([]Rule{data12SQLWriteRule()}, data12PlatformRules()...), data12OverwriteRules()...)
+	return append(append([]Rule{data12SQLWriteRule(), data12RecordsPurgeRule()}, data12PlatformRules()...), data12OverwriteRules()...)
 }
 
 // dbURL: a database connection URL and its host.
@@ -339,3 +339,62 @@ var (
 	warehouseGrow   = re(`(?is)\b(warehouse_size\s*=\s*'?(x-?large|x{2,}-?large|[2-6]x-?large|x[2-6]-?large)|max_cluster_count|scaling_policy|resource_monitor\s*=\s*(null|'')|auto_suspend\s*=\s*(0|null)\b|resume\b)`)
 	sqlReadGrant    = re(`(?is)^grant\s+(select|usage|references|monitor)(\s*,\s*(select|usage|references|monitor))*\s+on\b.*\bto\s+(role\s+)?(?:[\w"]+)\s*$`)
 )
+
+// recordsTable: a table of people's or the business's records (users,
+// customers, orders, payments…), bare or schema-qualified.
+var recordsTable = re(`(?i)^\s*delete\s+from\s+` + "`?" + `(?:[\w"-]+[.:])*"?(users?|customers?|accounts?|members?|patients?|profiles?|orders?|payments?|invoices?|transactions?|subscriptions?|employees?|contacts?|people|persons?|clients?|students?)["` + "`" + `]?\s`)
+
+// recordsPurge: a statement of text deleting a records table's rows in
+// bulk — a range, a pattern, or a window relative to now (WHERE
+// inserted_at < now() - interval '2 years'), not rows picked by value.
+// A window is a routine sweep for sessions and logs; for people's
+// records it is a purge of accounts.
+func recordsPurge(text string) string {
+	for _, s := range strings.Split(text, ";") {
+		s = strings.TrimSpace(s)
+		if !recordsTable.MatchString(s + " ") {
+			continue
+		}
+		m := sqlWhere.FindStringSubmatch(s)
+		if m == nil || bulkWhere(s) || !sqlPicksValue.MatchString(m[1]) && (sqlRollingWindow.MatchString(m[1]) || sqlBulkCompare.MatchString(m[1])) {
+			return s
+		}
+	}
+	return ""
+}
+
+// data12RecordsPurgeRule: people's or the business's records deleted in
+// bulk on a database the line names as production: the accounts are
+// gone unless a backup is restored over everything since.
+func data12RecordsPurgeRule() Rule {
+	return cmdRule("external.systems:sql-records-purge", Deny, "A DELETE of people's or the business's records (users, customers, orders, payments…) in bulk — by a range, a pattern or a window relative to now — on a database the line names as production ($PROD_DATABASE_URL, a prod host or connection): a purge of accounts, not an expiry sweep", netSQLClients,
+		func(e *Env, c *Cmd) string {
+			if onlyHelp(c) || c.DryRun() {
+				return ""
+			}
+			text := sqlOf(c)
+			if text == "" {
+				return ""
+			}
+			s := recordsPurge(text)
+			if s == "" || devPlaceSQL(e, c, text) {
+				return ""
+			}
+			where := hiddenServer(e, c)
+			if where == "" || !prodMarker.MatchString(where) {
+				if w, n := sqlTarget(e, c, text); w == "remote" && prodMarker.MatchString(n) {
+					where = n
+				} else {
+					return ""
+				}
+			}
+			if len(s) > 80 {
+				s = s[:80] + "…"
+			}
+			return c.Name + " deletes records in bulk on production (" + where + "): " + s
+		},
+		[]string{`psql "$PROD_DATABASE_URL" -c "DELETE FROM users WHERE inserted_at < now() - interval '2 years'"`, `mysql -h db-prod.corp.example.com shop -e "DELETE FROM customers WHERE last_login < '2022-01-01'"`,
+			`snowsql -c prod -q "DELETE FROM CRM.PUBLIC.CONTACTS WHERE EMAIL LIKE '%@old.example.com'"`},
+		[]string{`psql "$PROD_DATABASE_URL" -c "DELETE FROM sessions WHERE expires_at < now()"`, `psql "$PROD_DATABASE_URL" -c "DELETE FROM users WHERE id = 4"`,
+			`psql -h localhost -d app_dev -c "DELETE FROM users WHERE inserted_at < now() - interval '2 years'"`, `psql "$PROD_DATABASE_URL" -c "SELECT count(*) FROM users WHERE inserted_at < now() - interval '2 years'"`})
+}
