@@ -55,7 +55,11 @@ func tunnelOf(c *Cmd) (port, reaches string, ok bool) {
 				v = a[2:]
 			}
 			if f := strings.Split(v, ":"); len(f) >= 3 {
-				return f[len(f)-3], f[len(f)-2], true
+				reaches = f[len(f)-2]
+				if isLocalEndpoint(reaches) && len(c.Pos) > 1 {
+					reaches = c.Pos[1] // -L 5432:localhost:5432 dev-vm: the database on dev-vm itself
+				}
+				return f[len(f)-3], reaches, true
 			}
 		}
 	case "kubectl", "oc":
@@ -124,8 +128,8 @@ func lineTunnel(e *Env, c *Cmd) string {
 			continue
 		}
 		port, reaches, ok := tunnelOf(t)
-		if !ok || reaches == "" {
-			continue
+		if !ok || reaches == "" || localOnly(t) || devName(reaches) && !prodWord.MatchString(reaches) {
+			continue // kubectl --context kind-dev port-forward, ssh -L …:localhost:5432 dev-vm: a dev place
 		}
 		if !read {
 			read = true
@@ -241,6 +245,9 @@ func dbTargetShared(e *Env, c *Cmd, text string) string {
 	if where != "remote" {
 		return ""
 	}
+	if h := sqlServer(c); h != "" && h == named && !strings.ContainsAny(h, ".:/=") && !prodWord.MatchString(h) && !callfacts.UnknownValue(h) {
+		return "" // psql -h db, -h postgres: a compose or cluster service's short name, most often the project's own
+	}
 	if cloudWarehouses[c.Name] && devScopedSQL(text) {
 		return "" // bq query 'UPDATE `acme-dev.scratch.t` …': a table under a dev project
 	}
@@ -326,7 +333,7 @@ func sqlWritesShared(text string) bool {
 		if s == "" || !sqlWriteStmt.MatchString(s) && !sqlWrites.MatchString(s) {
 			continue
 		}
-		if warehouseThrift.MatchString(s) && !warehouseGrow.MatchString(s) || sqlReadGrant.MatchString(s) {
+		if warehouseThrift.MatchString(s) && !warehouseGrow.MatchString(s) || sqlReadGrant.MatchString(s) || sqlTempTable.MatchString(s) {
 			continue
 		}
 		return true
@@ -337,6 +344,7 @@ func sqlWritesShared(text string) bool {
 var (
 	warehouseThrift = re(`(?is)^alter\s+warehouse\b`)
 	warehouseGrow   = re(`(?is)\b(warehouse_size\s*=\s*'?(x-?large|x{2,}-?large|[2-6]x-?large|x[2-6]-?large)|max_cluster_count|scaling_policy|resource_monitor\s*=\s*(null|'')|auto_suspend\s*=\s*(0|null)\b|resume\b)`)
+	sqlTempTable    = re(`(?is)^create\s+(or\s+replace\s+)?((local|global)\s+)?(temp|temporary|volatile)\s+(table|view)\b`)
 	sqlReadGrant    = re(`(?is)^grant\s+(select|usage|references|monitor)(\s*,\s*(select|usage|references|monitor))*\s+on\b.*\bto\s+(role\s+)?(?:[\w"]+)\s*$`)
 )
 
