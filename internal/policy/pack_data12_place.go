@@ -165,10 +165,14 @@ func warehouseConn(e *Env, c *Cmd) string {
 	return ""
 }
 
-// devWarehouseConn: c uses a warehouse connection named for development
-// or tests (dev, dev_jdoe, ci_test).
+// devWarehouseConn: c uses a warehouse connection, or a client's named
+// connection, named for development or tests (dev, dev_jdoe, ci_test,
+// --login-path=local).
 func devWarehouseConn(e *Env, c *Cmd) bool {
 	n := warehouseConn(e, c)
+	if n == "" {
+		n = namedConn(c) // mysql --login-path=local, databricks --profile dev, psql service=dev
+	}
 	return n != "" && !callfacts.UnknownValue(n) && devName(n)
 }
 
@@ -178,7 +182,7 @@ func devWarehouseConn(e *Env, c *Cmd) bool {
 // no remote wrapper (ssh, kubectl exec) running the client elsewhere.
 func explicitLoopback(e *Env, c *Cmd) bool {
 	h := sqlServer(c)
-	if h == "" || callfacts.UnknownValue(h) || strings.HasPrefix(h, "/") {
+	if h == "" || callfacts.UnknownValue(h) {
 		return false
 	}
 	if !(localServer(h) || mssqlLocal(h)) || !runsHere(e) || lineTunnel(e, c) != "" {
@@ -218,7 +222,7 @@ func devPlaceSQL(e *Env, c *Cmd, text string) bool {
 	if projectContainer(e, c) && !prodMarker.MatchString(e.F.Command) {
 		return true // docker compose exec db psql …: the project's own stack on this machine's engine
 	}
-	if sqlServer(c) != "" || !runsHere(e) || prodMarker.MatchString(e.F.Command) || len(c.Wrappers) > 0 {
+	if sqlServer(c) != "" || !runsHere(e) || prodMarker.MatchString(e.F.Command) || !localWrappers(c) {
 		return false
 	}
 	for _, m := range envAssign.FindAllStringSubmatch(e.F.Command, -1) {
@@ -405,4 +409,38 @@ func data12RecordsPurgeRule() Rule {
 			`snowsql -c prod -q "DELETE FROM CRM.PUBLIC.CONTACTS WHERE EMAIL LIKE '%@old.example.com'"`},
 		[]string{`psql "$PROD_DATABASE_URL" -c "DELETE FROM sessions WHERE expires_at < now()"`, `psql "$PROD_DATABASE_URL" -c "DELETE FROM users WHERE id = 4"`,
 			`psql -h localhost -d app_dev -c "DELETE FROM users WHERE inserted_at < now() - interval '2 years'"`, `psql "$PROD_DATABASE_URL" -c "SELECT count(*) FROM users WHERE inserted_at < now() - interval '2 years'"`})
+}
+
+// sameHostWrappers run the command on this machine, as another user or
+// under a limit (sudo -u postgres psql …): the socket is still this
+// machine's.
+var sameHostWrappers = map[string]bool{"sudo": true, "doas": true, "run0": true, "env": true, "timeout": true, "nice": true, "nohup": true,
+	"time": true, "stdbuf": true, "ionice": true, "setsid": true, "unbuffer": true, "chronic": true, "su": true}
+
+// localWrappers: every wrapper of c runs it on this machine.
+func localWrappers(c *Cmd) bool {
+	for _, w := range c.Wrappers {
+		if name, _, _ := strings.Cut(w, " "); !sameHostWrappers[name] {
+			return false
+		}
+	}
+	return true
+}
+
+// namedConn: the connection a client picks by name from its own
+// configuration (mysql --login-path=NAME, --defaults-group-suffix=_NAME,
+// a libpq service=NAME), "" when it picks none.
+func namedConn(c *Cmd) string {
+	for _, o := range []string{"--login-path", "--defaults-group-suffix", "--profile", "--connection", "--conn"} {
+		if v := optValue(c, o); v != "" {
+			return v
+		}
+	}
+	for _, a := range c.Args {
+		if i := strings.Index(a, "service="); i >= 0 && (i == 0 || a[i-1] == ' ') {
+			v, _, _ := strings.Cut(a[i+len("service="):], " ")
+			return strings.Trim(v, `'"`)
+		}
+	}
+	return ""
 }

@@ -2,6 +2,8 @@ package policy
 
 import (
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // SQL given on a database client's command line is read for its
@@ -112,6 +114,9 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 	}
 	if m, _ := prodMarkerOf(e, c); m != "" {
 		return "remote", m
+	}
+	if n := namedConn(c); n != "" && prodWord.MatchString(n) && !callfacts.UnknownValue(n) {
+		return "remote", "the connection " + n // mysql --login-path=prod, psql service=prod (pack_data12_place.go)
 	}
 	if n := sqlDBName(e, c); n != "" && prodWord.MatchString(n) {
 		return "remote", "the production database " + n // psql acme_prod -c …
