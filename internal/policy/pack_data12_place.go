@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -170,7 +171,7 @@ func warehouseConn(e *Env, c *Cmd) string {
 // --login-path=local).
 func devWarehouseConn(e *Env, c *Cmd) bool {
 	n := warehouseConn(e, c)
-	if n == "" {
+	if n == "" && slices.Contains(netSQLClients, c.Name) {
 		n = namedConn(c) // mysql --login-path=local, databricks --profile dev, psql service=dev
 	}
 	return n != "" && !callfacts.UnknownValue(n) && devName(n)
