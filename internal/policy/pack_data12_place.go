@@ -445,3 +445,8 @@ func namedConn(c *Cmd) string {
 	}
 	return ""
 }
+
+// clientHostOpts are clients' own options naming their server, beyond
+// the -h/--host/-S/--server/--url that sqlServer reads for every client.
+var clientHostOpts = map[string][]string{"impala-shell": {"-i", "--impalad"}, "mysqlsh": {"--uri"}, "mongosh": {"--uri"}, "mongo": {"--uri"},
+	"cypher-shell": {"-a", "--address"}, "beeline": {"-u"}, "sqlline": {"-u"}, "clickhouse-client": {"--host"}, "cqlsh": {}, "isql": {}}

@@ -90,6 +90,11 @@ func sqlServer(c *Cmd) string {
 	if h := optValue(c, "-n"); h != "" && c.Name == "hdbsql" {
 		return h // hdbsql -n host:port
 	}
+	for _, o := range clientHostOpts[c.Name] {
+		if h := optValue(c, o); h != "" {
+			return h // impala-shell -i HOST, mysqlsh --uri u@HOST (pack_data12_place.go)
+		}
+	}
 	for i, a := range c.Args {
 		for _, f := range []string{"-h", "--host", "-S", "--server", "--url"} {
 			switch {
