@@ -151,8 +151,9 @@ func dbtTarget(e *Env, c *Cmd) string {
 // target's warehouse (compile, ls, docs, test, debug, parse only read).
 var dbtWrites = map[string]bool{"run": true, "build": true, "seed": true, "snapshot": true, "run-operation": true, "clone": true, "retry": true}
 
-// bqDest: the table a BigQuery load or copy writes, and whether the
-// command replaces it (load --replace, cp -f/--force/--no_clobber=false).
+// bqReplace: the table a BigQuery load, copy or query writes, and
+// whether the command replaces or fills it (load --replace, cp
+// -f/--force, query --destination_table).
 func bqReplace(c *Cmd) (dest string, ok bool) {
 	switch sub(c) {
 	case "load":
@@ -165,6 +166,12 @@ func bqReplace(c *Cmd) (dest string, ok bool) {
 			return "", false
 		}
 		return c.Pos[len(c.Pos)-1], true
+	case "query":
+		// --destination_table: the result replaces (--replace), extends
+		// (--append_table) or creates a table others query
+		if d := optValue(c, "--destination_table"); d != "" {
+			return d, true
+		}
 	}
 	return "", false
 }
@@ -245,7 +252,7 @@ func data12PlatformRules() []Rule {
 			},
 			[]string{"dbt build --target prod", "dbt run -t prod -s fct_orders", "DBT_TARGET=prod dbt snapshot", "dbt seed --target staging"},
 			[]string{"dbt build --target dev", "dbt compile --target prod", "dbt ls --target prod", "dbt test --target prod", "dbt run", "dbt run --target ci_test"}),
-		cmdRule("external.systems:warehouse-replace", Ask, "A warehouse load or copy that replaces a table's contents (bq load --replace, bq cp -f) in a dataset not named for development: what others query is swapped for the new data", []string{"bq"},
+		cmdRule("external.systems:warehouse-replace", Ask, "A warehouse load, copy or query that replaces or fills a table (bq load --replace, bq cp -f, bq query --destination_table) in a dataset not named for development: what others query is swapped for the new data", []string{"bq"},
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || c.DryRun() {
 					return ""
