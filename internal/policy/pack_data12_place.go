@@ -238,7 +238,7 @@ func devPlaceSQL(e *Env, c *Cmd, text string) bool {
 // sqlWriteStmt: a statement that changes rows, schema, settings or
 // rights, or rebuilds an index (sqlWrites, plus the maintenance that
 // locks or rewrites a table).
-var sqlWriteStmt = re(`(?is)(^|;)\s*(insert|update|delete|merge|upsert|replace|alter|create|drop|truncate|grant|revoke|rename|comment\s+on|reindex|cluster|refresh\s+materialized|vacuum\s+full|copy\s+(into\s+)?\S+\s+from|undrop)\b`)
+var sqlWriteStmt = re(`(?is)(^|;)\s*((insert|update|delete|merge|upsert|replace|alter|create|drop|truncate|grant|revoke|rename|comment\s+on|reindex|cluster|refresh\s+materialized|vacuum\s+full|copy\s+(into\s+)?\S+\s+from|undrop)\b|\\copy\s+\S+\s+from\b|put\s+file:|(remove|rm)\s+@)`)
 
 // dbTargetShared says why c's server is shared (not this machine, not a
 // dev place), "" when it is not known to be.
