@@ -313,7 +313,9 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 	}
 	if r.in.SessionID != "" && r.st != nil {
 		unlock, err := lockSession(ctx, r.paths.Home(), r.in.SessionID)
-		if err != nil {
+		if why := calledOff(ctx); err != nil && why != "" {
+			r.fail("session lock not taken: %s", why)
+		} else if err != nil {
 			r.fail("session lock: %v", err)
 		}
 		r.unlock = sync.OnceFunc(unlock)
@@ -363,7 +365,11 @@ func (r *run) execute(stdin io.Reader) hookio.Output {
 			}
 		}
 	case <-ctx.Done():
-		r.fail("handlers did not finish within the %v budget for %s", budget(spec, r.env.Getenv)-recordReserve, r.ev)
+		if why := calledOff(ctx); why != "" {
+			r.fail("handlers for %s called off before they finished: %s", r.ev, why)
+		} else {
+			r.fail("handlers did not finish within the %v budget for %s", budget(spec, r.env.Getenv)-recordReserve, r.ev)
+		}
 		return hookio.Output{}
 	}
 	r.decision = harness.Answered(r.harness, r.decision)

@@ -186,12 +186,12 @@ func (s *Server) handle(conn *net.UnixConn, id uint64) {
 	// A quick hook is done before a goroutine watching the socket would
 	// matter, so one starts only with a request still running at
 	// AcceptGrace (a judge, a pacing sleep).
-	ctx, cancel := context.WithCancel(s.hard)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(s.hard)
+	defer cancel(nil)
 	rep := newReply(conn, AcceptGrace, func() {
 		var b [1]byte
 		conn.Read(b[:]) // EOF when the client exits; conn.Close ends it otherwise
-		cancel()
+		cancel(errCallerGone)
 	})
 
 	stdin, stdout, stderr := clientFiles(fds)
@@ -227,6 +227,10 @@ func (s *Server) handle(conn *net.UnixConn, id uint64) {
 	release()
 	answer()
 }
+
+// errCallerGone ends a request whose client went away while it ran: what
+// the hook says and records then names this, not its budget.
+var errCallerGone = errors.New("its caller went away (Claude Code ended it, or it stopped waiting for this server)")
 
 // answerSettle answers a settle request (hookwire.Settle) from this
 // server's user once the hooks answered before it are recorded, or
