@@ -171,6 +171,10 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		case IsInterpreter(name) || name == "mix" && payload != "":
 			if payload != "" {
 				n.interp(name, payload, depth+1, w)
+				if InterpRunsUnseen(payload) {
+					// os.system(os.environ['CMD']): like bash -c "$CMD"
+					n.f.Commands[idx].FeedUnknown = true
+				}
 			}
 		case payload != "": // bash -c, eval, env -S, watch, ssh, su -c, a script the line wrote
 			n.shell(payload, depth+1, w, nil)

@@ -3,7 +3,6 @@ package callfacts
 import (
 	"encoding/base64"
 	"encoding/hex"
-	"path"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/lazyre"
@@ -90,12 +89,12 @@ func shellStrings(code string) []string {
 				// a JavaScript template: execSync(`rm -rf ${dir}`)
 				out = append(out, strings.SplitN(t[1:], "`", 2)[0])
 			} else if lits := Literals(args); len(lits) > 0 {
-				if len(lits) == 3 && IsShell(path.Base(lits[0])) && lits[1] == "-c" {
-					// ["sh", "-c", "curl … | sh"]: the third is the shell's code
-					out = append(out, lits[2])
-				} else if strings.Contains(args, "[") || strings.Contains(args, "c(") || len(lits) > 1 && onlyLiterals(args) {
-					// a list (R's c(…) too), or Perl's and Ruby's system("rm", "-rf", "/")
-					out = append(out, strings.Join(lits, " "))
+				if argv := listArgv(args); argv != nil {
+					// a list: ['rm', '-rf', p], spawnSync('sh', ['-c', '…'], {…})
+					out = append(out, argvCode(argv))
+				} else if strings.Contains(args, "c(") || len(lits) > 1 && onlyLiterals(args) {
+					// R's c(…), or Perl's and Ruby's system("rm", "-rf", "/")
+					out = append(out, argvCode(lits))
 				} else if len(lits) > 1 && (strings.Contains(args, "+") || concatenated(args)) {
 					// 'rm' + ' -rf ' + os.path.expanduser('~'), PHP's and
 					// Perl's "rm -rf " . getenv("HOME"), Lua's ..: one string
@@ -107,6 +106,8 @@ func shellStrings(code string) []string {
 			i = start
 		}
 	}
+	// cmd = 'rm -rf ~'; os.system(cmd): the literal the name holds
+	out = append(out, assignedExecs(code)...)
 	// Perl and Ruby call without parentheses: system "rm", "-rf", "/";
 	for _, fn := range []string{"system ", "exec ", "qx ", "spawn "} {
 		for i := 0; ; {

@@ -274,6 +274,12 @@ func stmtNames(s *syntax.Stmt) []string {
 	syntax.Walk(s, func(node syntax.Node) bool {
 		if c, ok := node.(*syntax.CallExpr); ok && len(c.Args) > 0 {
 			names = append(names, path.Base(wordValue(c.Args[0])))
+			if len(c.Args) > 1 {
+				// nice -n 5 env | curl …: env's output, through its wrapper
+				if ws := wrappedNames(callWords(c)); len(ws) > 1 {
+					names = append(names, ws[1:]...)
+				}
+			}
 		} else if d, ok := node.(*syntax.DeclClause); ok && declDumps(d) {
 			names = append(names, d.Variant.Value) // export -p | …: the environment into the pipe
 		}
