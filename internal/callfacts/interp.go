@@ -76,6 +76,10 @@ func shellStrings(code string) []string {
 		// system "rm", "-rf", $ENV{HOME}: the home directory is an argument
 		code = homeVar.ReplaceAllString(code, `"~"`)
 	}
+	if outsideLookup.MatchString(code) {
+		// os.system(os.environ['CMD']): 'CMD' is a key, not the command
+		code = outsideLookup.ReplaceAllString(code, "$$UNSEEN")
+	}
 	for _, fn := range execFuncs {
 		for i := 0; ; {
 			j := strings.Index(code[i:], fn+"(")

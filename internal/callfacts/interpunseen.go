@@ -12,19 +12,22 @@ import (
 // the command. When the argument is no string literal, two cases remain
 // (disguise12, #30): a name the code assigned a literal to (c = 'rm -rf
 // ~'; os.system(c)) runs that literal; a value from outside the code —
-// the environment, the program's arguments, its input, a file — runs a
+// the environment, the program's arguments, its input — runs a
 // command the line does not show, which asks as a shell fed unknown text
 // does (bash -c "$CMD").
 
 // shellExecCall matches the calls that hand their first argument to a
 // shell or run it as a program (narrower than execFuncs: no run(),
 // call() or execute() of other libraries).
-var shellExecCall = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:\bos\.system|\bsystem|\bpopen|\bsubprocess\.(?:run|call|Popen)|\bcheck_call|\bcheck_output|\bgetoutput|\bgetstatusoutput|\bexecSync|\bspawnSync|\bexecFileSync|\bexec|\bspawn|\bshell_exec|\bpassthru|\bproc_open|\bIO\.popen|\bexec_command|\bos\.execute|\bio\.popen|\beval)\s*\(`) })
+var shellExecCall = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:\bos\.system|\bsystem|\bpopen|\bsubprocess\.(?:run|call|Popen)|\bcheck_call|\bcheck_output|\bgetoutput|\bgetstatusoutput|\bexecSync|\bspawnSync|\bexecFileSync|\bexec|\bspawn|\bshell_exec|\bpassthru|\bproc_open|\bIO\.popen|\bexec_command|\bos\.execute|\bio\.popen)\s*\(`)
+})
 
 // outsideValue matches a value read from outside the code: the
-// environment, the program's arguments, standard input or a file, and
-// awk's input fields.
-var outsideValue = lazyre.New(`\bos\.environ|\bgetenv\b|\bprocess\.env\b|\bENV\s*\[|\$ENV\s*\{|\bsys\.argv|\bprocess\.argv|\bARGV\b|\$argv\b|\bsys\.stdin|\binput\s*\(|\bSTDIN\b|<STDIN>|\bgets\b|\breadline|\breadFileSync|\.read\s*\(|\bfile_get_contents|\bfgets\b|\$_(?:GET|POST|SERVER|ENV)\b|\$[0-9NF]\b`)
+// environment, the program's arguments, standard input, and awk's input
+// fields. A file's text is not among them: exec(open('x.py').read()) is
+// running a script file, as python3 x.py is.
+var outsideValue = lazyre.New(`\bos\.environ|\bgetenv\b|\bprocess\.env\b|\bENV\s*\[|\bENV\.fetch\b|\$ENV\s*\{|\bsys\.argv|\bprocess\.argv|\bARGV\b|\$argv\b|\bsys\.stdin|\binput\s*\(|\bSTDIN\b|<STDIN>|\bgets\b|\breadline|\$_(?:GET|POST|SERVER|ENV)\b|\$[0-9NF]\b`)
 
 // identAssign finds name = '…' (or "…") in code.
 func identAssign(code, name string) (string, bool) {
@@ -45,8 +48,7 @@ func identAssign(code, name string) (string, bool) {
 // bareIdent matches a first argument that is a plain name (c, cmd, $cmd).
 var bareIdent = lazyre.New(`^\s*\$?([A-Za-z_]\w*)\s*$`)
 
-// execArgs returns the first argument of each shell exec call in code
-// that is no string literal.
+// execArgs returns the first argument of each shell exec call in code.
 func execArgs(code string) []string {
 	var out []string
 	for _, m := range shellExecCall().FindAllStringIndex(code, 16) {
@@ -67,7 +69,7 @@ func execArgs(code string) []string {
 			}
 			return true
 		})
-		if strings.TrimSpace(first) != "" && len(Literals(first)) == 0 && !strings.Contains(first, "`") {
+		if strings.TrimSpace(first) != "" {
 			out = append(out, first)
 		}
 	}
@@ -96,8 +98,9 @@ func assignedExecs(code string) []string {
 // execSync(process.argv[2]), system($ENV{CMD}), awk's system($0).
 func InterpRunsUnseen(code string) bool {
 	for _, a := range execArgs(code) {
-		if outsideValue.MatchString(a) {
-			return true
+		// the home directory is a value the line knows (~)
+		if outsideValue.MatchString(homeVar.ReplaceAllString(a, "~")) {
+			return true // os.system('rm -rf ' + sys.argv[1]) too: its target is unseen
 		}
 		if m := bareIdent.FindStringSubmatch(a); m != nil {
 			// cmd = os.environ['CMD']; os.system(cmd)
@@ -111,3 +114,9 @@ func InterpRunsUnseen(code string) bool {
 	}
 	return false
 }
+
+// outsideLookup matches a named value read from outside the code
+// (os.environ['CMD'], getenv("CMD"), ENV.fetch("CMD"), process.env.CMD,
+// $ENV{CMD}): the name is a key, not a command, and what the call runs
+// is unknown.
+var outsideLookup = lazyre.New(`(?:\bos\.environ(?:\.get)?\s*[\[(]|\bgetenv\s*\(|\bENV(?:\.fetch)?\s*[\[(])\s*['"][^'"]*['"]\s*[\])]?|\$ENV\{\w+\}|\bprocess\.env\.\w+`)

@@ -256,3 +256,53 @@ func TestDisguiseInvariance(t *testing.T) {
 	}
 	t.Error(sb.String())
 }
+
+// A disguise whose command the line does not show — a variable it does
+// not set, a program's output, a file's lines, the environment or the
+// arguments read by interpreter code — cannot be read, so it is at least
+// an ask (issue 30 #8), whatever the command would be.
+func TestDisguiseUnseenAsks(t *testing.T) {
+	e := TestEngine(Builtin(), nil, Options{})
+	for _, line := range []string{
+		`bash -c "$CMD"`,
+		`sh -c "$(./gen-cmd)"`,
+		`eval "$(cat cmds.txt)"`,
+		`sudo -E sh -c "$JOB"`,
+		`nice -n 5 bash -c "$TASK"`,
+		`xargs -a cmds.txt -I{} sh -c '{}'`,
+		`./list-jobs | xargs -I{} bash -c '{}'`,
+		`ssh web1 "$REMOTE_CMD"`,
+		`docker exec app sh -c "$CMD"`,
+		`kubectl exec web-0 -- sh -c "$CMD"`,
+		`watch "$CMD"`,
+		`python3 -c "$CODE"`,
+		`node -e "$JS"`,
+		`python3 -c "import os; os.system(os.environ['DEPLOY_CMD'])"`,
+		`python3 -c "import subprocess, sys; subprocess.run(sys.argv[1], shell=True)" "$X"`,
+		`python3 -c "import os; c = os.getenv('HOOK'); os.system(c)"`,
+		`node -e "require('child_process').execSync(process.env.JOB)"`,
+		`node -e "require('child_process').execSync(process.argv[1])" "$STEP"`,
+		`perl -e 'system($ENV{HOOK})'`,
+		`ruby -e 'system(ENV.fetch("HOOK"))'`,
+		`php -r 'shell_exec(getenv("CMD"));'`,
+		`awk '{system($0)}' commands.txt`,
+		`python3 -c "import subprocess, sys; subprocess.run(sys.stdin.read(), shell=True)" < jobs.txt`,
+	} {
+		if r := evalCommand(e, line); rank(r.Decision) < rank(Ask) {
+			t.Errorf("%q: %s, want at least ask: the command it runs is not in the line", line, verdictName(r.Decision))
+		}
+	}
+	// the same templates around text the line shows are read, not asked
+	for _, line := range []string{
+		`bash -c "make test"`,
+		`python3 -c "import os; os.system('go vet ./...')"`,
+		`python3 -c "import os; print(os.environ['PATH'])"`,
+		`node -e "console.log(process.argv[1])" x`,
+		`awk '{print $2}' access.log`,
+		`python3 -c "exec(open('tools/version.py').read())"`,
+	} {
+		if r := evalCommand(e, line); rank(r.Decision) > 0 {
+			t.Errorf("%q: %s, want allowed: the line shows what runs", line, verdictName(r.Decision))
+		}
+	}
+}
