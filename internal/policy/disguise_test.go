@@ -146,6 +146,18 @@ func pyList(b string) (string, bool) {
 	return `python3 -c "import os, subprocess; subprocess.run([` + strings.Join(parts, ", ") + `])"`, true
 }
 
+// argvForm puts a simple command's words where the shell runs them as
+// argv (a function's "$@", an array); lines with pipes, lists or
+// redirections have no such form.
+func argvForm(f func(words string) string) func(string) (string, bool) {
+	return func(b string) (string, bool) {
+		if strings.ContainsAny(b, "|;&<>") {
+			return "", false
+		}
+		return f(b), true
+	}
+}
+
 var disguises = []disguise{
 	{name: "sudo -E", wrap: pre("sudo -E ")},
 	{name: "sudo -u root --", wrap: pre("sudo -u root -- ")},
@@ -193,6 +205,27 @@ var disguises = []disguise{
 	{name: "perl system", wrap: around(`perl -e 'system("`, `")'`, func(s string) string { return sq(perlstr(s)) })},
 	{name: "php shell_exec", wrap: around(`php -r 'shell_exec("`, `");'`, func(s string) string { return sq(phpstr(s)) })},
 	{name: "awk system", wrap: around(`awk 'BEGIN{system("`, `")}'`, func(s string) string { return sq(cstr(s)) })},
+	{name: "var eval", wrap: around("c='", "'; eval \"$c\"", sq)},
+	{name: "var bash -c", wrap: around("CMD='", "'; bash -c \"$CMD\"", sq)},
+	{name: "export sh -c", wrap: around("export JOB='", "' && sh -c \"$JOB\"", sq)},
+	{name: "function", wrap: around("run() { ", "; }; run", raw)},
+	{name: "function $@", wrap: argvForm(func(w string) string { return "f() { \"$@\"; }; f " + w })},
+	{name: "set -- $@", wrap: argvForm(func(w string) string { return "set -- " + w + "; \"$@\"" })},
+	{name: "array", wrap: argvForm(func(w string) string { return "a=(" + w + "); \"${a[@]}\"" })},
+	{name: "printf -v eval", wrap: around("printf -v c '%s' '", "'; eval \"$c\"", sq)},
+	{name: "read <<< eval", wrap: around("read -r cmd <<< '", "'; eval \"$cmd\"", sq)},
+	{name: "name in var", wrap: func(b string) (string, bool) {
+		name, rest, _ := strings.Cut(b, " ")
+		return "P=" + name + "; $P " + rest, true
+	}},
+	{name: "name from $(echo)", wrap: func(b string) (string, bool) {
+		name, rest, _ := strings.Cut(b, " ")
+		return "\"$(echo " + name + ")\" " + rest, true
+	}},
+	{name: "name from which", wrap: func(b string) (string, bool) {
+		name, rest, _ := strings.Cut(b, " ")
+		return "$(which " + name + ") " + rest, true
+	}},
 	{name: "ssh", remote: true, wrap: around("ssh deploy@web1.example.com '", "'", sq)},
 	{name: "docker exec", remote: true, wrap: around("docker exec -it app sh -c '", "'", sq)},
 	{name: "kubectl exec", remote: true, wrap: around("kubectl exec web-0 -- sh -c '", "'", sq)},
