@@ -45,10 +45,14 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 	if op != OpRead {
 		n.derive("the %s code %s files: %s", name, map[string]string{OpDelete: "deletes", OpWrite: "writes"}[op], short(payload))
 	}
-	for _, lit := range Literals(payload) {
+	lits := Literals(payload)
+	for _, lit := range lits {
 		if PathLike(lit) && !strings.ContainsAny(lit, " \n") {
 			n.addPath(lit, op, name)
 		}
+	}
+	if op == OpWrite {
+		n.interpPlants(name, payload, depth)
 	}
 	if op != OpRead || strings.Contains(payload, "open") || strings.Contains(payload, "read") || strings.Contains(payload, "Read") {
 		// a path built from home that the code opens, writes or deletes
@@ -252,8 +256,10 @@ func Literals(code string) []string {
 // (print > "/etc/hosts").
 var awkWrite = lazyre.New(`(print|printf)\b[^;}]*>\s*"`)
 
-// writeCall matches interpreter calls that write or replace files.
-var writeCall = lazyre.New(`open\s*\([^)]*['"](w|a|wb|ab|w\+|r\+)['"]|write_text|write_bytes|writeFileSync|writeFile\(|appendFileSync|File\.write|IO\.write|File\.open\([^)]*['"]w|file_put_contents|fopen\([^)]*['"]w|copyfile|shutil\.(copy|move)|os\.(rename|replace|symlink|chmod)|renameSync|symlinkSync|copyFileSync|FileUtils\.(cp|mv|ln|touch)|json\.dump\(|>\s*\$|open\s*\(\s*[A-Z]+\s*,\s*['"]>`)
+// writeCall matches interpreter calls that write or replace files; a
+// path built by a call inside open( … ) (os.path.expanduser('~/.bashrc'))
+// comes before the mode.
+var writeCall = lazyre.New(`open\s*\((?:[^()]|\([^()]*\))*['"](w|a|wb|ab|w\+|r\+)['"]|write_text|write_bytes|writeFileSync|writeFile\(|appendFileSync|File\.write|IO\.write|File\.open\((?:[^()]|\([^()]*\))*['"]w|file_put_contents|fopen\((?:[^()]|\([^()]*\))*['"]w|copyfile|shutil\.(copy|move)|os\.(rename|replace|symlink|chmod)|renameSync|symlinkSync|copyFileSync|FileUtils\.(cp|mv|ln|touch)|json\.dump\(|>\s*\$|open\s*\(\s*[A-Z]+\s*,\s*['"]>`)
 
 // DeleteCall matches interpreter library calls that delete files or
 // trees (shutil.rmtree, fs.rmSync, FileUtils.rm_rf, os.RemoveAll…).
