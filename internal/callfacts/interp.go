@@ -80,6 +80,7 @@ func shellStrings(code string) []string {
 		// system "rm", "-rf", $ENV{HOME}: the home directory is an argument
 		code = homeVar.ReplaceAllString(code, `"~"`)
 	}
+	code = canonicalExecs(code) // s = os.system; s('…'): the exec function itself
 	if outsideLookup.MatchString(code) {
 		// os.system(os.environ['CMD']): 'CMD' is a key, not the command
 		code = outsideLookup.ReplaceAllString(code, "$$UNSEEN")
