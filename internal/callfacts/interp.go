@@ -101,6 +101,9 @@ func shellStrings(code string) []string {
 				if argv := listArgv(args); argv != nil {
 					// a list: ['rm', '-rf', p], spawnSync('sh', ['-c', '…'], {…})
 					out = append(out, argvCode(argv))
+				} else if osExecFamily[fn] {
+					// os.spawnlp(os.P_WAIT, 'rm', 'rm', '-rf', p): the file, then argv
+					out = append(out, argvCode(lits))
 				} else if strings.Contains(args, "c(") || len(lits) > 1 && onlyLiterals(args) {
 					// R's c(…), or Perl's and Ruby's system("rm", "-rf", "/")
 					out = append(out, argvCode(lits))

@@ -54,6 +54,9 @@ func listArgv(args string) []string {
 // '…', bash -lc '…'), else the words joined, a word with blanks or
 // shell syntax in it quoted so it stays one word.
 func argvCode(argv []string) string {
+	if len(argv) > 1 && path.Base(argv[0]) == path.Base(argv[1]) {
+		argv = argv[1:] // os.execv('/bin/rm', ['rm', …]), spawnlp(m, 'rm', 'rm', …): the file, then argv[0]
+	}
 	for i := 0; i+2 < len(argv) && i < 2; i++ {
 		if IsShell(path.Base(argv[i])) && shellCFlag(argv[i+1]) {
 			return argv[i+2]
@@ -99,3 +102,7 @@ func outsideQuotesAt(code string, visit func(i int, c byte) bool) {
 		}
 	}
 }
+
+// osExecFamily are the exec calls that take the program file and then
+// its argv as separate arguments (Python's os.execl*/os.spawnl*).
+var osExecFamily = map[string]bool{"execl": true, "execlp": true, "execv": true, "execvp": true, "spawnl": true, "spawnlp": true}
