@@ -98,6 +98,16 @@ func assignedExecs(code string) []string {
 // execSync(process.argv[2]), system($ENV{CMD}), awk's system($0).
 func InterpRunsUnseen(code string) bool {
 	for _, a := range execArgs(code) {
+		if t := strings.TrimSpace(a); strings.HasPrefix(t, "[") {
+			// ['make', os.environ['TARGET']]: an argument the code does
+			// not show is one, as make "$TARGET" is; the program is
+			// the list's first element
+			t = strings.TrimPrefix(t, "[")
+			if end := strings.IndexByte(t, ','); end >= 0 {
+				t = t[:end]
+			}
+			a = t
+		}
 		// the home directory is a value the line knows (~)
 		if outsideValue.MatchString(homeVar.ReplaceAllString(a, "~")) {
 			return true // os.system('rm -rf ' + sys.argv[1]) too: its target is unseen
