@@ -136,12 +136,13 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 	for (name == "command" || name == "builtin" || name == "sudo" || name == "env") && len(args) > 0 && !strings.HasPrefix(args[0], "-") && !strings.Contains(args[0], "=") {
 		name, args = ProgramName(args[0]), args[1:]
 	}
-	if ws := wrappedNames(append([]string{name}, args...)); len(ws) > 1 && printers[ws[len(ws)-1]] {
+	for i := 0; i < maxUnwrap && !printers[name] && len(args) > 0; i++ {
 		// nice echo '…' | sh, sudo -u x printf …: what the wrapped printer prints
-		for i := 1; i < len(ws); i++ {
-			in, _, _ := unwrap(name, args)
-			name, args = ProgramName(in[0]), in[1:]
+		in, _, payload := unwrap(name, args)
+		if len(in) == 0 || payload != "" || strings.HasPrefix(in[0], "-") || !printers[ProgramName(in[0])] && !wrapsAgain(in) {
+			break
 		}
+		name, args = ProgramName(in[0]), in[1:]
 	}
 	switch name {
 	case "echo":

@@ -45,3 +45,13 @@ func callWords(c *syntax.CallExpr) []string {
 	}
 	return w
 }
+
+// wrapsAgain: the command a wrapper runs is itself a wrapper with a
+// command after it (sudo nice echo …).
+func wrapsAgain(argv []string) bool {
+	if len(argv) < 2 {
+		return false
+	}
+	in, _, payload := unwrap(ProgramName(argv[0]), argv[1:])
+	return len(in) > 0 && payload == ""
+}
