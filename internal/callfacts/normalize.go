@@ -142,12 +142,6 @@ func (n *normalizer) powershell(src string) {
 			// the effect was read under the cmdlet's name (Stop-Process
 			// had none); read it again under the POSIX one (kill)
 			c.Effect, _ = effectOf(c)
-		} else if w := cmdletVerbWord(ProgramBase(c.Raw)); w != "" {
-			// Remove-AzResourceGroup -Name x: a module cmdlet's verb is in
-			// its name; the unknown-tool reading finds it among the words
-			// (pscmdlets.txt)
-			c.Pos = append([]string{w}, c.Pos...)
-			c.Effect, _ = effectOf(c)
 		}
 		if tool(c.Name).args != "" {
 			n.paths(c)
