@@ -2,6 +2,7 @@ package callfacts
 
 import (
 	"path"
+	"sort"
 	"strings"
 )
 
@@ -15,7 +16,13 @@ import (
 
 // compilers are the programs compiledSource reads.
 var compilers = map[string]bool{"go": true, "rustc": true, "gcc": true, "cc": true, "clang": true, "g++": true, "clang++": true, "tcc": true, "zig": true,
-	"java": true, "kotlinc": true, "scala": true, "swift": true, "crystal": true, "nim": true, "dotnet-script": true}
+	"java": true, "kotlinc": true, "scala": true, "swift": true, "crystal": true, "nim": true, "dotnet-script": true, "cargo": true}
+
+// cargoBuilds are cargo's subcommands that compile the package, and so
+// run its build script (build.rs) first; cargoRuns also run its main.
+var cargoBuilds = map[string]bool{"build": true, "b": true, "check": true, "c": true, "test": true, "t": true, "bench": true, "run": true, "r": true,
+	"clippy": true, "doc": true, "install": true}
+var cargoRuns = map[string]bool{"run": true, "r": true}
 
 // compiledSource returns the source text c builds when the line shows it.
 func (n *normalizer) compiledSource(c *Cmd, stdin *text) string {
@@ -32,6 +39,8 @@ func (n *normalizer) compiledSource(c *Cmd, stdin *text) string {
 			}
 			if strings.HasSuffix(p, ".go") {
 				files = append(files, p)
+			} else if p == "." || strings.HasPrefix(p, "./") {
+				files = append(files, n.goFilesIn(NormPath(p, n.cwd, n.home))...) // go run ./tools/gen: the package's files the line wrote
 			}
 		}
 	case "rustc", "gcc", "cc", "clang", "g++", "clang++", "tcc", "zig", "java", "kotlinc", "scala", "swift", "crystal", "nim", "dotnet-script":
@@ -43,6 +52,21 @@ func (n *normalizer) compiledSource(c *Cmd, stdin *text) string {
 			case ".rs", ".c", ".cc", ".cpp", ".java", ".kt", ".kts", ".scala", ".swift", ".cr", ".nim", ".zig", ".csx":
 				files = append(files, a)
 			}
+		}
+	case "cargo":
+		// cargo build runs build.rs before it compiles anything: a build
+		// script the line wrote runs on this machine (cargo run runs
+		// src/main.rs too); cargo install runs it only for --path.
+		if s := c.Sub(0); !cargoBuilds[s] || s == "install" && !c.Has("--path") {
+			return ""
+		}
+		dir := n.cwd
+		if m := c.OptValues(map[string]bool{"--manifest-path": true}); len(m) > 0 {
+			dir = path.Dir(NormPath(m[0], n.cwd, n.home))
+		}
+		files = append(files, path.Join(dir, "build.rs"))
+		if cargoRuns[c.Sub(0)] {
+			files = append(files, path.Join(dir, "src/main.rs"))
 		}
 	default:
 		return ""
@@ -57,4 +81,16 @@ func (n *normalizer) compiledSource(c *Cmd, stdin *text) string {
 		}
 	}
 	return src.String()
+}
+
+// goFilesIn are the .go files the line wrote in dir, sorted.
+func (n *normalizer) goFilesIn(dir string) []string {
+	var out []string
+	for f := range n.files {
+		if path.Dir(f) == dir && strings.HasSuffix(f, ".go") {
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

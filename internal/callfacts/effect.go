@@ -99,6 +99,12 @@ func effectOf(c *Cmd) (Effect, string) {
 	case strings.HasPrefix(c.Name, "mkfs.") && !c.DryRun():
 		return EffectDelete, c.Name + " formats a filesystem" // mkfs.minix and kin, beyond FormatTools
 	}
+	switch c.PSRemoteCmdlet() { // pscmdlets.txt (plat12)
+	case "destroy":
+		return EffectDelete, c.Name + " removes something a remote module administers"
+	case "change":
+		return EffectWrite, c.Name + " changes something a remote module administers"
+	}
 	if effectRules()[c.Name] == nil {
 		if v := c.UnknownDestroy(); v != "" {
 			return EffectDelete, c.Name + " " + v + " (a program warden has no table for) removes something"

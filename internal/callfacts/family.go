@@ -49,7 +49,7 @@ func familyEffect(f family, c *Cmd) (Effect, string) {
 		}
 		return EffectDelete, c.Name + " formats or wipes a filesystem"
 	case famDisk:
-		if c.Has("-l", "--list", "-p", "--print", "-L", "-i") || c.Sub(0) == "status" || c.Sub(0) == "list" || len(c.Pos) == 0 {
+		if c.Has("-l", "--list", "-p", "--print", "-L", "-i") || c.Sub(0) == "status" || c.Sub(0) == "list" || len(c.Pos) == 0 || DiskReadTest(c) {
 			return EffectNone, ""
 		}
 		return EffectDelete, c.Name + " rewrites or erases a disk"

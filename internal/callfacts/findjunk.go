@@ -16,7 +16,7 @@ import (
 // again.
 var (
 	leftoverExts  = map[string]bool{".tmp": true, ".temp": true, ".swp": true, ".swo": true, ".pyc": true, ".pyo": true, ".part": true, ".crdownload": true}
-	leftoverNames = map[string]bool{".ds_store": true, "thumbs.db": true, "desktop.ini": true, "__pycache__": true, "*~": true, ".*~": true, "*.sw?": true, "*.py[co]": true, "._*": true}
+	leftoverNames = map[string]bool{".ds_store": true, "thumbs.db": true, "desktop.ini": true, "__pycache__": true, "*~": true, ".*~": true, "*.sw?": true, "*.py[co]": true, "._*": true, "nohup.out": true}
 )
 
 // FindsOnlyLeftovers: c, a find, selects by -name or -iname, every such
@@ -51,4 +51,12 @@ func leftoverPattern(p string) bool {
 		return true
 	}
 	return strings.HasPrefix(b, "*") && !strings.ContainsAny(b[1:], "*?[/") && leftoverExts[path.Ext(b)]
+}
+
+// LeftoverName: a file's name, or a glob of names (*.crdownload), says
+// a program left it behind and makes it again (.DS_Store, x.tmp, x.swp,
+// x.part, x.crdownload, x~).
+func LeftoverName(name string) bool {
+	b := strings.ToLower(name)
+	return leftoverNames[b] || strings.HasSuffix(b, "~") || leftoverExts[path.Ext(b)] && path.Ext(b) != b || leftoverPattern(b)
 }

@@ -18,9 +18,11 @@ func homeJoined(code string) []string {
 	}
 	var out []string
 	locs := homeExpr().FindAllStringIndex(code, -1)
+	homeVars := map[string]bool{}
 	// h, _ := os.UserHomeDir(); home := os.Getenv("HOME"): the variable
 	// stands for home where it is used
 	for _, m := range homeAssign().FindAllStringSubmatch(code, -1) {
+		homeVars[m[1]] = true
 		for i := 0; ; {
 			j := strings.Index(code[i:], m[1])
 			if j < 0 {
@@ -63,6 +65,17 @@ func homeJoined(code string) []string {
 		}
 		if len(parts) > 0 {
 			out = append(out, "~/"+strings.Join(parts, "/"))
+		} else if homeWiped(code[:loc[0]]) {
+			out = append(out, "~") // remove_dir_all(env::var("HOME")…), rmtree(Path.home()): home itself
+		}
+	}
+	// format!("{}/.ssh", home), format!("{}/x", env::var("HOME")…): Rust
+	// puts home in front of the literal's rest
+	if strings.Contains(code, "format!(") {
+		for _, m := range homeFormat().FindAllStringSubmatch(code, -1) {
+			if homeVars[m[2]] || strings.Contains(m[2], "HOME") || strings.Contains(m[2], "home_dir") {
+				out = append(out, "~/"+m[1])
+			}
 		}
 	}
 	// "$ENV{HOME}/.ssh/x" (Perl), "${HOME}/x" and "$HOME/x" inside a
@@ -77,6 +90,25 @@ func homeJoined(code string) []string {
 	return out
 }
 
+// homeWiped: the code before a home expression ends in a tree delete's
+// opening parenthesis, so home itself is what it deletes.
+func homeWiped(before string) bool {
+	before = strings.TrimRight(before, " \t&")
+	if !strings.HasSuffix(before, "(") {
+		return false
+	}
+	before = strings.TrimSuffix(before, "(")
+	if len(before) > 40 {
+		before = before[len(before)-40:]
+	}
+	for _, f := range []string{"remove_dir_all", "rmtree", "RemoveAll", "rm_rf", "rimraf", "rmSync", "remove_tree", "deleteRecursively", "del_tree"} {
+		if strings.HasSuffix(before, f) {
+			return true
+		}
+	}
+	return false
+}
+
 func identByte(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
@@ -85,7 +117,12 @@ func identByte(b byte) bool {
 // os.UserHomeDir() (Go), home = os.path.expanduser("~") (Python), const
 // home = os.homedir() (Node), $home = getenv("HOME") (PHP, Perl).
 var homeAssign = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:\b(?:let|const|var|my)\s+)?(\$?[A-Za-z_]\w*)\s*(?:,\s*\w+\s*)?:?=\s*(?:os\.UserHomeDir\(\)|os\.Getenv\(\s*"HOME"\s*\)|(?:os\.)?getenv\(\s*['"]HOME['"]\s*\)|os\.path\.expanduser\(\s*['"]~['"]\s*\)|(?:require\(['"](?:node:)?os['"]\)|\bos)\.homedir\(\)|Path\.home\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|dirs::home_dir\(\)|env::var\(\s*"HOME"\s*\))`)
+	return regexp.MustCompile(`(?:\b(?:let|const|var|my)\s+)?(\$?[A-Za-z_]\w*)\s*(?:,\s*\w+\s*)?:?=\s*(?:os\.UserHomeDir\(\)|os\.Getenv\(\s*"HOME"\s*\)|(?:os\.)?getenv\(\s*['"]HOME['"]\s*\)|os\.path\.expanduser\(\s*['"]~['"]\s*\)|(?:require\(['"](?:node:)?os['"]\)|\bos)\.homedir\(\)|Path\.home\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|dirs::home_dir\(\)|(?:std::)?env::var\(\s*"HOME"\s*\))`)
+})
+
+// homeFormat is Rust's format!("{}/REST", ARG): REST and ARG.
+var homeFormat = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`format!\(\s*"\{\}/([^"{}\s]+)"\s*,\s*([A-Za-z_][\w:]*(?:\(\s*"HOME"\s*\))?)`)
 })
 
 // homeExpr is compiled on first use: most payloads never name home.

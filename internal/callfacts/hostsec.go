@@ -155,7 +155,7 @@ func matchWords(rules []wordRule, c *Cmd) *wordRule {
 	args := make([]string, 0, len(c.Args))
 	for _, a := range c.Args {
 		a = fold(strings.TrimSuffix(a, ".service"))
-		if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") && k != "--set-default-zone" {
+		if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") {
 			args = append(args, k, v) // --policy=INPUT, --visibility=public
 			continue
 		}

@@ -13,7 +13,7 @@ import (
 var execFuncs = []string{"system", "popen", "run", "call", "check_call", "check_output", "Popen",
 	"getoutput", "getstatusoutput", "spawn", "spawnSync", "exec", "execSync", "execFile", "execFileSync",
 	"shell_exec", "passthru", "proc_open", "Command", "capture2", "capture3", "%x", "execute", "execl", "execlp", "execv", "execvp",
-	"spawnl", "spawnlp", "startfile", "exec_command", "IO.popen", "Open3.popen3", "qx", "readpipe", "ProcessBuilder", "os.execute", "io.popen", "system2",
+	"spawnl", "spawnlp", "startfile", "exec_command", "IO.popen", "Open3.popen3", "qx", "readpipe", "ProcessBuilder", "commandLine", "os.execute", "io.popen", "system2",
 	"System.cmd", "System.shell", ":os.cmd"} // Elixir's and Erlang's
 
 // interp records what an interpreter one-liner does: the shell commands it
@@ -85,6 +85,9 @@ func shellStrings(code string) []string {
 		// os.system(os.environ['CMD']): 'CMD' is a key, not the command
 		code = outsideLookup.ReplaceAllString(code, "$$UNSEEN")
 	}
+	if strings.Contains(code, "Command::new(") {
+		out = builderCommands(code) // Rust's Command::new("sh").arg("-c").arg("…") (rustcmd.go)
+	}
 	for _, fn := range execFuncs {
 		for i := 0; ; {
 			j := strings.Index(code[i:], fn+"(")
@@ -121,13 +124,17 @@ func shellStrings(code string) []string {
 	// cmd = 'rm -rf ~'; os.system(cmd): the literal the name holds
 	out = append(out, assignedExecs(code)...)
 	// Perl and Ruby call without parentheses: system "rm", "-rf", "/";
-	for _, fn := range []string{"system ", "exec ", "qx ", "spawn "} {
+	for _, fn := range []string{"system ", "exec ", "qx ", "spawn ", "commandLine ", "sh "} { // commandLine: Gradle's exec {} in Groovy; sh: Rake's
 		for i := 0; ; {
 			j := strings.Index(code[i:], fn)
 			if j < 0 {
 				break
 			}
 			start := i + j + len(fn)
+			if fn == "sh " && i+j > 0 && (identByte(code[i+j-1]) || code[i+j-1] == '.' || code[i+j-1] == '"' || code[i+j-1] == '\'') {
+				i = start // bash "…", ssh '…', a string "sh 'x'": not Rake's sh
+				continue
+			}
 			if start < len(code) && (code[start] == '"' || code[start] == '\'') {
 				end := strings.IndexAny(code[start:], ";\n)")
 				if end < 0 {
@@ -203,7 +210,7 @@ func onlyLiterals(args string) bool {
 
 // homeVar matches the home directory read from the environment or the
 // runtime in interpreter code; in an exec call's arguments it stands for ~.
-var homeVar = lazyre.New(`\$ENV\{HOME\}|System\.user_home!?\(\)|process\.env\.HOME\b|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|(?:Deno\.)?env\.get\(['"]HOME['"]\)|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|(?:os\.)?getenv\(['"]HOME['"]\)`)
+var homeVar = lazyre.New(`\$ENV\{HOME\}|System\.user_home!?\(\)|process\.env\.HOME\b|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home\b|ENV\[['"]HOME['"]\]|(?:Deno\.)?env\.get\(['"]HOME['"]\)|os\.environ\[['"]HOME['"]\]|os\.environ\.get\(['"]HOME['"]\)|(?:os\.)?getenv\(['"]HOME['"]\)|System\.getProperty\(['"]user\.home['"]\)|(?:std::)?env::var\("HOME"\)(?:\.unwrap\(\))?`)
 
 // matchParen returns the index of the ) closing the ( before start, or
 // len(s).

@@ -445,6 +445,13 @@ func (n *normalizer) writeFile(p string, t text, appendTo bool) {
 			// tool that loads it, is judged as if run now.
 			n.derive("the text written to %s runs when a tool loads it: %q", p, short(t.s))
 			n.command([]string{lang, flag, t.s}, false, nil, 2, []string{"loaded from " + path.Base(p)}, nil)
+		} else if strings.HasSuffix(p, ".go") && strings.Contains(t.s, "//go:generate ") {
+			n.goGenerate(p, t.s)
+		} else if cmakeFile(p) {
+			for _, c := range cmakeCommands(t.s) {
+				n.derive("the text written to %s runs when cmake configures or builds: %q", p, short(c))
+				n.shell(c, 2, []string{"runs from " + path.Base(p)}, nil)
+			}
 		} else if strings.HasSuffix(p, ".sh") && strings.Contains(p, "/scripts/") {
 			n.derive("the text written to %s runs when the project's scripts run: %q", p, short(t.s))
 			n.shell(t.s, 2, []string{"runs later from " + path.Base(p)}, nil)
@@ -465,6 +472,8 @@ func loadedByTools(p string) (string, string) {
 		return "node", "-e"
 	case b == "Rakefile", b == "Gemfile", strings.HasSuffix(b, ".gemspec"):
 		return "ruby", "-e"
+	case b == "build.gradle", b == "settings.gradle", b == "build.gradle.kts", b == "settings.gradle.kts", b == "init.gradle":
+		return "groovy", "-e" // exec { commandLine … } runs when gradle configures the build
 	// interpreters' start-up files: every later interactive session
 	// (iex, irb, pry, python, R) runs them first
 	case b == ".iex.exs":

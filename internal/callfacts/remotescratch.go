@@ -37,8 +37,8 @@ func RemoteScratch(c *Cmd, p, home string) bool {
 	if !c.RunsElsewhere() {
 		return false
 	}
-	if UserScratch(p, home) {
-		return true // /scratch/USER/run42/work, /data/local/tmp/x
+	if UserScratch(p, home) || deviceAppScratch(c, p) {
+		return true // /scratch/USER/run42/work, /data/local/tmp/x, an app's cache on a device (devicescratch.go)
 	}
 	if strings.ContainsAny(p, "$`") || strings.Contains(p, "..") {
 		return false

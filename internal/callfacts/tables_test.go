@@ -29,6 +29,7 @@ func TestEveryTableLoads(t *testing.T) {
 		"scratchdirs.txt":  func() { scratchDirTable() },
 		"cloudops.txt":     func() { cloudTab() },
 		"previews.txt":     func() { previewRules() },
+		"pscmdlets.txt":    func() { psCmdlets() },
 	} {
 		func() {
 			defer func() {

@@ -298,8 +298,10 @@ func targetEffect(c *Cmd, dst, recursive bool) PathEffect {
 		return t.sets // chmod: permissions, truncate: truncate
 	case (t.out != nil || t.into != nil) && !t.copies && t.inplace == nil:
 		return PathOverwrite // curl -o, tar -x -C: what was there is replaced
-	case (c.Name == "cp" || c.Name == "install") && len(c.Pos) > 0 && c.Pos[0] == "/dev/null", c.Name == "dd":
-		return PathTruncate // dd of= rewrites its output from the start: an image, a device
+	case (c.Name == "cp" || c.Name == "install") && len(c.Pos) > 0 && c.Pos[0] == "/dev/null", c.Name == "dd" && !ddCopies(c):
+		return PathTruncate // dd of= rewrites its output from the start with nothing: zeros, noise
+	case c.Name == "dd":
+		return PathOverwrite // dd if=/dev/sda of=disk.img: the output replaced by a copy, as cp does (diskread.go)
 	case c.Name == "mv" && !dst:
 		return deleteEffect(recursive) // moved away
 	case t.copies && intoDir(c):

@@ -261,6 +261,9 @@ func (c *Cmd) ownTarget(change bool) bool {
 		if t.disposable[strings.ToLower(p)] && !optionBefore(c.Args, p) {
 			return true
 		}
+		if disposableJoined(t, p) && !optionBefore(c.Args, p) {
+			return true // cci org scratch_delete dev: the verb joined to the kind (plat12)
+		}
 	}
 	for i, a := range c.Args {
 		name, val, joined := strings.Cut(a, "=")
@@ -292,6 +295,22 @@ func (c *Cmd) ownTarget(change bool) bool {
 		return true
 	}
 	return false
+}
+
+// disposableJoined: w joins a disposable kind to other words
+// (scratch_delete, delete-scratch-org) and names nothing of production.
+func disposableJoined(t verbTable, w string) bool {
+	if !strings.ContainsAny(w, "_-:") {
+		return false
+	}
+	hit := false
+	for _, part := range strings.FieldsFunc(strings.ToLower(w), func(r rune) bool { return r == '_' || r == '-' || r == ':' }) {
+		if prodNamed(part) {
+			return false
+		}
+		hit = hit || t.disposable[part]
+	}
+	return hit
 }
 
 // ListsOnly reports whether c only prints: its first word is a read verb

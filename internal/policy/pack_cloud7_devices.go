@@ -22,7 +22,7 @@ func deviceSerial(c *Cmd) (string, bool) {
 	}
 	serial := ""
 	for o := range opsList("device-serial-opt") {
-		if v := optValue(c, o); v != "" {
+		if v := bridgeGlobalOpt(c, o); v != "" {
 			serial = v
 		}
 	}

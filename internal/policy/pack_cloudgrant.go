@@ -9,7 +9,7 @@ var cloudControlTools = []string{"aws", "gcloud", "az", "kubectl", "oc", "k", "v
 
 var (
 	adminRole   = re(`(?i)AdministratorAccess|cluster-admin|roles/(owner|editor)|\bOwner\b|-policy=root|policy/\*|"Action"\s*:\s*"\*"|IAMFullAccess|--role[= ]admin\b`)
-	grantVerb   = re(`(?i)\battach-(user|group|role)-policy\b|\bput-(user|group|role)-policy\b|add-iam-policy-binding|role assignment create|(create|patch|edit|replace|set subject) (cluster)?rolebinding|\btoken create\b|\bcreate-policy-version\b`)
+	grantVerb   = re(`(?i)\battach-(user|group|role)-policy\b|\bput-(user|group|role)-policy\b|add-iam-policy-binding|role assignment create|(create|patch|edit|replace|set subject) (cluster)?rolebinding|\btoken create\b|\bcreate-policy-version\b|\bpolicy add-(cluster-)?role-to-(user|group)\b`)
 	worldOpen   = re(`(?i)(authorize-security-group-ingress|firewall-rules create|nsg rule create|--source-ranges|--cidr|--source-address-prefixes)\b.*(0\.0\.0\.0/0|::/0|\*)|(0\.0\.0\.0/0|::/0).*(authorize-security-group-ingress|firewall-rules create|nsg rule create)`)
 	scaleToZero = re(`(?i)--replicas[= ]0\b|"replicas"\s*:\s*0\b|--desired-capacity[= ]0\b|--max-size[= ]0\b|ps:scale\s+\w+=0\b|scale\s+\S+=0\b|--max-instances[= ]0\b|--count[= ]0\b|--desired-count[= ]0\b`)
 	keyDestroy  = re(`(?i)schedule-key-deletion|\bdisable-key\b|keys versions destroy|key delete|secrets disable|delete-secret\b.*--force-delete-without-recovery`)
@@ -53,6 +53,8 @@ func cloudControlRules() []Rule {
 					return c.Name + " creates a new credential: " + c.String()
 				case dnsChange.MatchString(a):
 					return c.Name + " changes DNS records: " + c.String()
+				case grantVerb.MatchString(c.Name + " " + a):
+					return c.Name + " grants access: " + c.String() // a narrower role than admin (gen12: oc adm policy add-role-to-user edit)
 				}
 				return ""
 			},

@@ -26,8 +26,16 @@ var credStoreOps = map[string][]string{
 // credChangeOps change what a store holds, or log the user out: asked.
 var credChangeOps = map[string][]string{
 	"gh": {"auth logout", "auth refresh", "secret set", "ssh-key add"}, "glab": {"auth logout", "variable set"}, "aws": {"configure set"}, "gcloud": {"auth revoke", "config set account"},
-	"az": {"logout", "account clear"}, "docker": {"logout"}, "npm": {"logout", "token revoke", "token create"}, "ssh-copy-id": {""}, "ssh-keygen": {"-R"},
+	"docker": {"logout"}, "npm": {"logout", "token revoke", "token create"}, "ssh-copy-id": {""}, "ssh-keygen": {"-R"},
 	"kubectl": {"config unset", "config delete-user", "config set-credentials"}, "firebase": {"logout"}, "heroku": {"auth:logout", "logout"},
+	// plat12: platform CLIs' logouts, and a cluster's entries in the
+	// kubeconfig replaced by a cloud CLI told to overwrite them (without
+	// the switch az refuses a clash; the other clusters' entries stay, and
+	// the replaced ones can be fetched again: ask, not the zone table's
+	// deny for an overwritten credentials file)
+	"sf": {"org logout", "logout"}, "sfdx": {"auth:logout", "force:auth:logout"}, "fly": {"auth logout"}, "flyctl": {"auth logout"}, "vercel": {"logout"},
+	"netlify": {"logout"}, "wrangler": {"logout"}, "supabase": {"logout"}, "railway": {"logout"},
+	"az": {"logout", "account clear", "aks get-credentials --overwrite-existing"},
 }
 
 // credStoreRules: keychains, password managers, GPG and CLI logins.

@@ -13,8 +13,8 @@ func devObject(c *Cmd) bool {
 		return false
 	}
 	obj := c.Pos[len(c.Pos)-1]
-	if obj == "" || strings.ContainsAny(obj[:1], "/.~$") {
-		return false // a local file (submit local-file /tmp/job.jcl): its name says nothing of the target
+	if obj == "" || strings.ContainsAny(obj[:1], "/.~$") || strings.Contains(obj, "/") {
+		return false // a file (submit local-file /tmp/job.jcl, sidekiqctl quiet tmp/pids/x.pid): its name says nothing of the target
 	}
 	for i := 1; i < len(c.Args); i++ {
 		if c.Args[i] == obj && strings.HasPrefix(c.Args[i-1], "-") {

@@ -53,7 +53,7 @@ func secretName(v string) bool {
 			return true
 		}
 	}
-	return walletSecretName(u)
+	return walletSecretName(u) || keyNamedSecret(u)
 }
 
 // printsSecret says which secret a command prints into the transcript:

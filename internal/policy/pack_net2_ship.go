@@ -17,10 +17,10 @@ func net2ShipRule() Rule {
 		"ship", "ships to or changes an environment others use",
 		[]string{"supabase functions deploy send-invoice --project-ref abc", "nomad job run jobs/api.nomad.hcl", "mkdocs gh-deploy --force", "fastlane ios beta", "fastlane android deploy_playstore",
 			"xcrun altool --upload-app -f build/App.ipa -t ios", "bazel run //services/api:deploy_staging", "flux suspend kustomization --all -n flux-system", "velero restore create --from-backup nightly",
-			"cockroach node decommission 4 --host=crdb-2:26257", "buildkite-agent pipeline upload .buildkite/release.yml", "act -j deploy -s GITHUB_TOKEN=x", "gh pr merge 12 --admin --merge", "nodetool decommission", "kubectl drain node-7 --ignore-daemonsets"},
+			"cockroach node decommission 4 --host=crdb-2:26257", "buildkite-agent pipeline upload .buildkite/release.yml", "act -j deploy -s GITHUB_TOKEN=x", "gh pr merge 12 --admin --merge", "gh pr merge 12 --squash", "nodetool decommission", "kubectl drain node-7 --ignore-daemonsets"},
 		[]string{"supabase functions serve", "supabase functions list", "nomad job status api", "nomad job plan jobs/api.nomad.hcl", "mkdocs build", "mkdocs serve", "fastlane ios test", "fastlane lanes",
 			"xcrun altool --validate-app -f build/App.ipa -t ios", "bazel run //tools:gazelle", "bazel build //deploy:all", "flux get kustomizations", "velero backup create nightly", "velero restore describe r1",
-			"cockroach node status --host=crdb-2:26257", "buildkite-agent pipeline upload .buildkite/pipeline.yml", "act -j test", "gh pr merge 12 --squash", "nodetool status", "kubectl get nodes"})
+			"cockroach node status --host=crdb-2:26257", "buildkite-agent pipeline upload .buildkite/pipeline.yml", "act -j test", "gh pr view 12 --json mergeable", "gh pr checks 12", "nodetool status", "kubectl get nodes"})
 }
 
 // remoteActionRule fires on a command whose remote.txt action is action

@@ -23,6 +23,17 @@ func remotePayload(c *Cmd) bool {
 	return false
 }
 
+// podPayload: c runs in a cluster's pod (kubectl exec, oc exec): an
+// app's own program there is judged as on another host (plat12).
+func podPayload(c *Cmd) bool {
+	for _, w := range c.Wrappers {
+		if strings.HasPrefix(w, "kubectl exec") || strings.HasPrefix(w, "oc exec") {
+			return true
+		}
+	}
+	return false
+}
+
 // remoteChange says how c, run on another host, changes it ("" when it
 // only reads).
 func remoteChange(c *Cmd) string {
@@ -67,29 +78,133 @@ func remoteChange(c *Cmd) string {
 	return ""
 }
 
+// appRunChange: c is an app's own program run on another host whose
+// name or first word migrates, rolls back, seeds, attaches a console to
+// the running node or stops it (remoteops.txt run-change: /app/bin/migrate,
+// rails db:migrate, bin/app remote), or an app console's evaluation whose
+// calls are not all reads (bin/app eval 'Release.rollback(Repo, 2024…)');
+// "" otherwise (plat12).
+func appRunChange(c *Cmd) string {
+	words := opsList("run-change")
+	base := strings.ToLower(c.Name[strings.LastIndexByte(c.Name, '/')+1:])
+	pos, raw := c.Pos, c.Raw
+	if callfacts.IsInterpreter(base) && base != "rails" && len(pos) > 0 && strings.ContainsAny(pos[0], "./") && c.Payload == "" {
+		// python manage.py migrate, php artisan migrate: the script is the program
+		raw, base, pos = pos[0], strings.ToLower(pos[0][strings.LastIndexByte(pos[0], '/')+1:]), pos[1:]
+	}
+	if callfacts.IsShell(base) || callfacts.IsInterpreter(base) && base != "rails" {
+		return ""
+	}
+	apps := opsList("run-apps")
+	if words[base] && !apps[base] || (strings.ContainsAny(raw, "/") || strings.ContainsAny(base, ".")) && !apps[base] && anyWord(strings.TrimSuffix(base, ".py"), words) {
+		return base + " run there"
+	}
+	if len(pos) == 0 {
+		return ""
+	}
+	if !strings.ContainsAny(raw, "/.") && callfacts.Known(base) && !apps[base] {
+		return "" // git remote -v, docker stop: a known program's word, judged by its own rules
+	}
+	first := strings.ToLower(pos[0])
+	if words[first] {
+		return base + " " + first
+	}
+	if parts := strings.FieldsFunc(first, func(r rune) bool { return r == ':' || r == '-' || r == '_' }); len(parts) > 1 {
+		// doctrine:migrations:migrate, data:backfill; db:migrate:status reads
+		read := false
+		for _, w := range parts {
+			read = read || w == "status" || w == "list" || w == "show" || w == "check" || w == "info" || w == "diff" || w == "dry"
+		}
+		for _, w := range parts {
+			if words[w] && !read {
+				return base + " " + first
+			}
+		}
+	}
+	if code := strings.Join(pos[1:], " "); opsList("console-eval")[first] && len(pos) > 1 && !exprReads(code) && exprCall.MatchString(code) {
+		return base + " " + first + " of code that is not only reads"
+	}
+	return ""
+}
+
+// launcherOnLab: the remote shell that runs the i-th command names a
+// development, test or staging target (fly ssh console -a
+// billing-staging, ssh web-dev1): that app's data is the team's scratch.
+func launcherOnLab(e *Env, i int) bool {
+	c := &e.F.Commands[i]
+	for j := i - 1; j >= 0; j-- {
+		l := &e.F.Commands[j]
+		if len(l.Wrappers) >= len(c.Wrappers) {
+			continue
+		}
+		for _, a := range l.Args {
+			if !strings.ContainsAny(a, " \t'\"") && (devName(a) || stagingName(a)) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// stagingName: a name with a staging word (billing-staging, web-stg1)
+// and none of production.
+func stagingName(n string) bool {
+	if prodWord.MatchString(n) {
+		return false
+	}
+	for _, w := range wordsOf(strings.ToLower(n)) {
+		switch strings.TrimRight(w, "0123456789") {
+		case "staging", "stage", "stg", "uat", "qa":
+			return true
+		}
+	}
+	return false
+}
+
+// anyWord: one of the words of name joined by - _ . is in set.
+func anyWord(name string, set map[string]bool) bool {
+	for _, w := range strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		if set[w] {
+			return true
+		}
+	}
+	return false
+}
+
 // net3RemoteHostRule: a remote shell's command that changes the host it
 // runs on (ssh root@vps 'apt-get -y upgrade', ssh web 'certbot --nginx
 // …', heroku run rails db:migrate): that host serves others.
 func net3RemoteHostRule() Rule {
-	names := append(callfacts.RemoteShellTools(), "ssh", "mosh", "autossh", "gcloud", "az", "vagrant")
+	names := append(callfacts.RemoteShellTools(), "ssh", "mosh", "autossh", "gcloud", "az", "vagrant", "kubectl", "oc")
 	return Rule{ID: "external.systems:remote-host-change", Mode: Ask, Tools: shellTools, Cmds: names,
 		Desc: "A command run on another host through a remote shell (ssh host '…', fly ssh console -C, heroku run) that changes it: writes, package installs and upgrades, services, certificates, accounts, firewall; reads there stay allowed; the admin programs are data (policy/remoteops.txt remote-admin)",
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
 				if !remotePayload(c) {
+					if podPayload(c) && !e.localOnly(i) && !e.quiet(i) && !launcherOnLab(e, i) {
+						if how := appRunChange(c); how != "" {
+							return c.Name + " changes a cluster's pod (" + how + "): " + c.String()
+						}
+					}
 					continue
 				}
 				if how := remoteChange(c); how != "" {
+					return c.Name + " changes another host (" + how + "): " + c.String()
+				}
+				if how := appRunChange(c); how != "" && !launcherOnLab(e, i) {
 					return c.Name + " changes another host (" + how + "): " + c.String()
 				}
 			}
 			return ""
 		},
 		Catch: []string{"ssh root@vps.example.io 'apt-get update && apt-get -y upgrade'", "ssh root@web1 'certbot --nginx -d example.io --non-interactive --agree-tos'", "ssh deploy@web1 'sudo ufw allow 8080/tcp'",
-			"ssh ops@db1 'dnf -y update'", "ssh admin@box 'useradd -m intern'", "fly ssh console -a shop -C 'apt-get install -y htop'", "ssh h 'docker compose up -d'"},
+			"ssh ops@db1 'dnf -y update'", "ssh admin@box 'useradd -m intern'", "fly ssh console -a shop -C 'apt-get install -y htop'", "ssh h 'docker compose up -d'",
+			"fly ssh console -a shop -C '/app/bin/migrate'", "kubectl exec -n shop deploy/web -- bin/rails db:migrate", "heroku run rails db:migrate -a shop", "ssh web1 '/srv/app/bin/shop eval \"Shop.Release.rollback(Shop.Repo, 20240501)\"'"},
 		Allow: []string{"ssh web1 'tail -n 100 /var/log/app.log'", "ssh gpu-3 'nvidia-smi; df -h /scratch'", "ssh web1 'systemctl status nginx --no-pager'", "ssh root@vps 'certbot certificates'",
-			"ssh h 'apt list --installed'", "ssh h 'docker ps'", "ssh h 'docker compose ps'", "ssh h 'docker compose logs --tail 50 api'", "ssh h 'nginx -t'", "apt-get update", "ssh -T git@github.com", "ssh build 'cd /srv/app && git pull && make'", "ssh build 'rm -rf /tmp/ci-cache'"},
+			"ssh h 'apt list --installed'", "ssh h 'docker ps'", "ssh h 'docker compose ps'", "ssh h 'docker compose logs --tail 50 api'", "ssh h 'nginx -t'", "apt-get update", "ssh -T git@github.com", "ssh build 'cd /srv/app && git pull && make'", "ssh build 'rm -rf /tmp/ci-cache'",
+			"fly ssh console -a shop -C '/app/bin/shop eval \"IO.inspect(Shop.Repo.aggregate(Shop.User, :count))\"'", "ssh web1 'rails --version'", "kubectl exec deploy/web --context kind-dev -- bin/rails db:migrate", "kubectl exec -n shop deploy/web -- bin/rails routes"},
 	}
 }
 

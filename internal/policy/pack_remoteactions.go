@@ -26,7 +26,7 @@ func remoteActionRules() []Rule {
 				return c.Name + " deletes outside this machine (a registry or a service): " + c.String()
 			}, catch, allow)
 	}
-	return []Rule{
+	return append(psCmdletRules(), []Rule{ // psCmdletRules: plat12
 		kind("external.systems:publish-image", "publish", "Publishing images and changing published packages (docker/podman/buildah push, npm deprecate, npm dist-tag rm, crane/oras push, gh release create); the list is data (callfacts/remote.txt)",
 			[]string{"docker push myorg/app:latest", "podman push quay.io/me/app", "buildah push app docker://x/app", "npm deprecate pkg@1 'old'", "npm dist-tag rm pkg beta", "docker buildx build --push -t x/y ."},
 			[]string{"docker pull nginx", "docker build -t app .", "npm dist-tag ls pkg", "podman images", "docker push --help"}),
@@ -73,5 +73,5 @@ func remoteActionRules() []Rule {
 			Catch: []string{"nomad deployment promote 3f2a", "koyeb service redeploy web", "upctl server rotate-keys x", "triton instance disable vm1", "acmectl account suspend 42", "exo compute instance-pool scale pool1 10", "mytool apps:rollback v41"},
 			Allow: []string{"nomad deployment status 3f2a", "koyeb service describe web", "mytool deploy --help", "mytool deploy --dry-run prod", "./scripts/release.sh promote", "pnpm deploy out/", "poetry publish --dry-run", "mytool list deployments"},
 		},
-	}
+	}...)
 }

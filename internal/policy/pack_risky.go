@@ -266,7 +266,7 @@ func externalPack() Pack {
 			},
 			[]string{"systemctl stop nginx", "sudo systemctl disable sshd", "systemctl mask docker", "service postgresql stop"},
 			[]string{"systemctl status nginx", "systemctl --user stop app", "systemctl list-units", "service nginx status"}),
-	}, append(append(append(append(externalVerbRules(), peers5Rules()...), publishRule(), deployRule(), publishVerbRule()), remoteActionRules()...), append(cloudControlRules(), append(netRules(), append(leak5ExternalRules(), append(append(data6SettingRules(), data6PulldownRule()), append(append(cloud7OpRules(), miss9bProjectOutRules()...), append(append(miss10OffenseRules(), miss10WarehouseRules()...), miss10ReleaseRules()...)...)...)...)...)...)...)...)}
+	}, append(append(append(append(externalVerbRules(), peers5Rules()...), publishRule(), deployRule(), publishVerbRule(), gen12StateEditRule(), gen12VaultAdminRule()), remoteActionRules()...), append(cloudControlRules(), append(netRules(), append(leak5ExternalRules(), append(append(data6SettingRules(), data6PulldownRule()), append(append(cloud7OpRules(), miss9bProjectOutRules()...), append(append(miss10OffenseRules(), miss10WarehouseRules()...), miss10ReleaseRules()...)...)...)...)...)...)...)...)}
 }
 
 // cloudWords splits subcommands like apps:destroy and delete-db-instance

@@ -59,10 +59,10 @@ func scheduleRules() []Rule {
 			},
 			[]string{"echo '@reboot /home/dev/proj/scripts/agent.sh' | crontab -", "echo '*/5 * * * * /tmp/.x/run.sh' | crontab -", "(crontab -l; echo '0 * * * * bash ~/bin/sync.sh') | crontab -", "crontab - <<< '0 * * * * make -C ~/proj backup >/dev/null'", "echo '0 3 * * * sbatch /home/dev/proj/nightly_realign.sh' | scrontab -"},
 			[]string{"echo '0 3 * * * /usr/local/bin/backup.sh' | crontab -", "crontab -l", "crontab deploy/crontab.txt", "crontab -e"}),
-		{ID: "core.local:scheduled-job", Mode: Ask, Tools: shellTools, Cmds: []string{"at", "batch", "systemd-run", "schtasks", "schtasks.exe", "launchctl", "register-scheduledtask", "new-scheduledtask", "reg", "reg.exe", "new-itemproperty", "set-itemproperty", "osascript", "loginctl"},
+		{ID: "core.local:scheduled-job", Mode: Ask, Tools: shellTools, Cmds: []string{"at", "atrm", "batch", "systemd-run", "schtasks", "schtasks.exe", "launchctl", "register-scheduledtask", "new-scheduledtask", "reg", "reg.exe", "new-itemproperty", "set-itemproperty", "osascript", "loginctl"},
 			Desc:  "Scheduling a job or a start-up entry (at/batch, systemd-run --on-calendar, schtasks /create, Register-ScheduledTask, launchctl load/submit, a Windows Run key, a login item): it runs later, outside the session; a job that runs a script from a scratch directory or the network, or a Run key or login item, is core.local:persist-entry",
 			Match: scheduledJob,
-			Catch: []string{"at now + 1 hour <<< 'rm -rf ~/proj/tmp'", "systemd-run --user --on-calendar=hourly /home/dev/proj/scripts/sync.sh", "echo 'make test' | batch", "launchctl load ~/Library/LaunchAgents/dev.sync.plist", "schtasks /create /tn sync /tr C:\\tools\\sync.bat /sc daily", "loginctl enable-linger dev"},
+			Catch: []string{"at now + 1 hour <<< 'rm -rf ~/proj/tmp'", "systemd-run --user --on-calendar=hourly /home/dev/proj/scripts/sync.sh", "echo 'make test' | batch", "launchctl load ~/Library/LaunchAgents/dev.sync.plist", "schtasks /create /tn sync /tr C:\\tools\\sync.bat /sc daily", "loginctl enable-linger dev", "atrm 12"},
 			Allow: []string{"atq", "at -l", "systemd-run --user --scope make test", "launchctl list", "schtasks /query", "systemd-run --user -t bash"}},
 		{ID: "core.local:persist-entry", Mode: Deny, Tools: shellTools, Cmds: []string{"reg", "reg.exe", "new-itemproperty", "set-itemproperty", "osascript", "schtasks", "schtasks.exe", "register-scheduledtask", "defaults", "sfltool"},
 			Desc:  "A start-up entry that runs at every login (a Windows Run/RunOnce key, a logon or boot scheduled task, a macOS login item): whatever it names keeps running after the session",
@@ -92,7 +92,14 @@ func scheduledJob(e *Env) string {
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
 		switch strings.ToLower(strings.TrimSuffix(c.Name, ".exe")) {
+		case "atrm":
+			if len(c.Pos) > 0 {
+				return "atrm removes queued jobs, which then never run: " + c.String() // gen12
+			}
 		case "at", "batch":
+			if c.Has("-d", "-r") && len(c.Pos) > 0 {
+				return c.Name + " removes queued jobs, which then never run: " + c.String() // gen12
+			}
 			if c.Has("-l", "-d", "-r", "-c") || len(c.Pos) == 0 && c.Name == "at" {
 				continue
 			}

@@ -316,7 +316,7 @@ func envSecretGrep(e *Env) string {
 			}
 		}
 		for _, a := range c.Args {
-			if secretContentPat.MatchString(a) || envProviderWord(a) || envSecretWord(a) {
+			if secretContentPat.MatchString(a) || envProviderWord(a) || envSecretWord(a) || envVendorWord(a) {
 				return c.Name + " picks the secrets out of the environment " + c.Upstream[0] + " prints: " + c.String()
 			}
 		}

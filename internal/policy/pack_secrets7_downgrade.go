@@ -2,6 +2,7 @@ package policy
 
 import (
 	_ "embed"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -25,18 +26,44 @@ var authOffText string
 // first, so text naming none of a setting's words (most arguments of most
 // commands) skips its regexp. Joined into one alternation they were too
 // many for that check, and the alternation ran on every written argument.
-var authOffSettings = sync.OnceValue(func() []*lazyRE {
-	var out []*lazyRE
+var authOffSettings = sync.OnceValue(func() []*lazyRE { return authOffTables().any })
+
+// authOffTables: the settings that switch authentication off in any
+// file, and those that do so only in the file a "file=NAME" kind names
+// (a method replaced by trust in pg_hba.conf: the word alone says
+// nothing elsewhere; plat12).
+var authOffTables = sync.OnceValue(func() (t struct {
+	any    []*lazyRE
+	inFile map[string][]*lazyRE
+}) {
+	t.inFile = map[string][]*lazyRE{}
 	datatable.Must("authoff.txt", authOffText, 2, func(l datatable.Line) error {
 		x := strings.Join(l.Fields[1:], " ")
 		if _, err := regexp.Compile(x); err != nil {
 			return l.Errorf("bad expression %q: %v", x, err)
 		}
-		out = append(out, re(`(?im)`+x))
+		if f, ok := strings.CutPrefix(l.Fields[0], "file="); ok {
+			t.inFile[f] = append(t.inFile[f], re(`(?im)`+x))
+			return nil
+		}
+		t.any = append(t.any, re(`(?im)`+x))
 		return nil
 	})
-	return out
+	return t
 })
+
+// authOffInFile is authOffIn for the settings of the file named base.
+func authOffInFile(base string) func(string) string {
+	rs := authOffTables().inFile[base]
+	return func(t string) string {
+		for _, r := range rs {
+			if m := r.FindString(t); m != "" {
+				return m
+			}
+		}
+		return ""
+	}
+}
 
 // authOffIn is the first authoff.txt setting found in t, "" for none.
 func authOffIn(t string) string {
@@ -54,7 +81,10 @@ var sedEditors = map[string]bool{"sed": true, "gsed": true, "perl": true, "ssed"
 // writtenAuthOff finds an authoff.txt setting in the text a line writes:
 // a sed or perl substitution's replacements (the text it removes is not
 // written), other commands' words and here-documents.
-func writtenAuthOff(e *Env) string {
+func writtenAuthOff(e *Env) string { return writtenMatch(e, authOffIn) }
+
+// writtenMatch is writtenAuthOff with the settings authOff finds.
+func writtenMatch(e *Env, authOffIn func(string) string) string {
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
 		texts := append([]string{c.Heredoc}, c.Args...)
@@ -129,6 +159,11 @@ func secrets7DowngradeRules() []Rule {
 				}
 				if m := writtenAuthOff(e); m != "" {
 					return homeRel(f, e.F.Home) + " is given " + m + ": authentication switched off for every client"
+				}
+				if b := filepath.Base(f); authOffTables().inFile[b] != nil {
+					if m := writtenMatch(e, authOffInFile(b)); m != "" {
+						return homeRel(f, e.F.Home) + " is given " + m + ": authentication switched off for every client"
+					}
 				}
 				return ""
 			},

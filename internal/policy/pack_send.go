@@ -258,9 +258,17 @@ func secretOutput(e *Env) bool {
 func credentialSent(e *Env, c *Cmd) (why, named string) {
 	parts := requestParts(c)
 	var hosts []string
+	var plain map[string]bool // hosts reached over plain http: a secret sent there is read on the way (fp12)
 	for _, p := range parts {
 		if p.kind == "url" && !strings.Contains(p.val, "==") {
-			hosts = append(hosts, urlHost(p.val))
+			h := urlHost(p.val)
+			hosts = append(hosts, h)
+			if len(p.val) > 7 && strings.EqualFold(p.val[:7], "http://") && !ownHost(h) {
+				if plain == nil {
+					plain = map[string]bool{}
+				}
+				plain[h] = true
+			}
 		}
 	}
 	if len(hosts) == 0 {
@@ -269,7 +277,7 @@ func credentialSent(e *Env, c *Cmd) (why, named string) {
 	dest := hosts[0]
 	leaves := func(name string) bool {
 		for _, h := range hosts {
-			if !belongsTo(name, h) {
+			if !belongsTo(name, h) || plain[h] {
 				return true
 			}
 		}

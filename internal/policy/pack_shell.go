@@ -213,7 +213,7 @@ func shellPack() Pack {
 					if pkgInstall(c) != "" || rootQuery(c) != "" {
 						return "" // recorded by core.shell:sudo-install or sudo-query
 					}
-					if rootReportsOnly(e, c) || suAsService(e, c) || rootReadVerb(e, c) || rootBenchWork(e, c) || rootCheck(e, c) {
+					if rootReportsOnly(e, c) || suAsService(e, c) || rootReadVerb(e, c) || rootBenchWork(e, c) || rootCheck(e, c) || rootDiskRead(e, c) {
 						return "" // sudo wipefs --no-act, sudo -u postgres psql: the command's own rules judge it
 					}
 					return c.Name + " runs a command as root: " + c.String()
@@ -294,8 +294,8 @@ func gitPack() Pack {
 					return ""
 				})
 			},
-			Catch: []string{"git push --force origin main", "git push -f origin master", "git push --force-with-lease origin main", "git push origin +main", "git -C repo push -f origin HEAD:main", "git push origin --delete main", "git push origin :master"},
-			Allow: []string{"git push origin feature/x", "git push --force origin feature/x", "git push -u origin main", "echo git push --force origin main", "git push origin main", "git push -f origin fix/main-typo"},
+			Catch: []string{"git push --force origin main", "git push -f origin master", "git push --force-with-lease origin main", "git push origin +main", "git -C repo push -f origin HEAD:main", "git push origin --delete main", "git push origin :master", "git push -f origin release/2.4", "git push --force upstream hotfix/login-crash"},
+			Allow: []string{"git push origin feature/x", "git push --force origin feature/x", "git push -u origin main", "echo git push --force origin main", "git push origin main", "git push -f origin fix/main-typo", "git push -f origin feature/release-notes", "git push origin release/2.4"},
 		},
 		{
 			ID: "core.git:reset-hard", Mode: Ask, Tools: shellTools, Cmds: []string{"git"},
@@ -367,10 +367,17 @@ func gitDirtyRule(match func(c *Cmd) bool, why string) func(e *Env) string {
 }
 
 func (e *Env) protected(b string) bool {
-	// main and master are always protected; config adds more (a project
-	// may only add: union-only).
-	return b == "main" || b == "master" || contains(e.Opts.ProtectedBranches, b)
+	// main and master are always protected, and so are the lines a team
+	// ships from (sharedBranch); config adds more (a project may only
+	// add: union-only).
+	return b == "main" || b == "master" || sharedBranch.MatchString(b) || contains(e.Opts.ProtectedBranches, b)
 }
+
+// sharedBranch: the branches a team releases and hotfixes from, whatever
+// the project's config says — a release, hotfix, production or stable
+// line rewritten under everyone who builds on it is main rewritten
+// (plat12). Feature, fix and personal branches stay the author's.
+var sharedBranch = re(`^(?:trunk|production|prod|stable|live|release(?:[/-].+)?|releases/.+|hotfix(?:es)?/.+)$`)
 
 // currentBranch asks git (only for a force-push without a refspec).
 func (e *Env) currentBranch() string {

@@ -35,7 +35,7 @@ func zonesPack() Pack {
 			},
 			Catch: []string{"cp -f dotfiles/bashrc ~/.bashrc", "echo 'export PS1=x' > ~/.zshrc", ": > ~/.profile", "ln -sf ~/.bashrc n && cat evil > n"},
 			Allow: []string{"echo 'export PATH=$HOME/bin:$PATH' >> ~/.bashrc", "cp ~/.bashrc ~/.bashrc.bak", "cat ~/.bashrc", "cp dotfiles/bashrc ./bashrc.sample", "git config --global user.name x"}},
-	}, append(append(persistRules(), extractOverRule(), extractSystemRule(), batchEmptyRule(), startupEditRule(), startupAppendRule(), worldOpenRule()), slices.Concat(sys3ZoneRules(), leak5DataRules(), miss9bZoneRules(), miss9bSharedRules())...)...)}
+	}, append(append(persistRules(), extractOverRule(), extractSystemRule(), batchEmptyRule(), startupEditRule(), startupAppendRule(), worldOpenRule()), slices.Concat(sys3ZoneRules(), leak5DataRules(), miss9bZoneRules(), miss9bSharedRules(), gen12StateRules())...)...)}
 }
 
 // zoneRule fires on the first effect on a path whose verdict in the
@@ -45,7 +45,7 @@ func zoneRule(id string, mode Mode, desc string, catch, allow []string) Rule {
 		Match: func(e *Env) string {
 			t := e.Opts.zones()
 			for _, tc := range e.Touches() {
-				if t.Verdict(tc.Effect, tc.Zone) != mode || leftoverFind(e, tc.Via) || (tc.Effect == callfacts.PathRecursiveDelete || tc.Effect == callfacts.PathDelete) && testAppData(tc.Path, e.F.Home) {
+				if t.Verdict(tc.Effect, tc.Zone) != mode || leftoverFind(e, tc.Via) || keptHomeFile(e, tc) || (tc.Effect == callfacts.PathRecursiveDelete || tc.Effect == callfacts.PathDelete) && testAppData(tc.Path, e.F.Home) {
 					continue
 				}
 				why := tc.Via + " (" + homeRel(tc.Path, e.F.Home) + "): " + ZoneLine(tc.Effect, tc.Zone, mode)

@@ -1,0 +1,84 @@
+package callfacts
+
+import (
+	_ "embed"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
+)
+
+// pscmdletsText says which PowerShell cmdlets act on something elsewhere
+// and what their approved verb does there (read, change, destroy).
+//
+//go:embed pscmdlets.txt
+var pscmdletsText string
+
+type psCmdletTable struct {
+	verbs  map[string]string // approved verb → destroy, change or read
+	remote []string          // noun prefixes of remote modules, longest first
+	local  map[string]bool   // nouns that are the session's own settings
+	soft   []string          // noun endings a remove only takes away
+}
+
+var psCmdlets = sync.OnceValue(func() psCmdletTable {
+	t := psCmdletTable{verbs: map[string]string{}, local: map[string]bool{}}
+	datatable.Must("pscmdlets.txt", pscmdletsText, 2, func(l datatable.Line) error {
+		switch k := l.Fields[0]; k {
+		case "destroy", "change", "read":
+			for _, v := range l.Fields[1:] {
+				t.verbs[v] = k
+			}
+		case "remote":
+			t.remote = append(t.remote, l.Fields[1:]...)
+		case "local":
+			for _, n := range l.Fields[1:] {
+				t.local[n] = true
+			}
+		case "soft":
+			t.soft = append(t.soft, l.Fields[1:]...)
+		default:
+			return l.Errorf("want destroy, change, read, remote, local or soft, not %q", k)
+		}
+		return nil
+	})
+	// longest first: azuread before az, vmhost before vm (the kind is the
+	// same; the order only keeps the match the module's own)
+	for i := 1; i < len(t.remote); i++ {
+		for j := i; j > 0 && len(t.remote[j]) > len(t.remote[j-1]); j-- {
+			t.remote[j], t.remote[j-1] = t.remote[j-1], t.remote[j]
+		}
+	}
+	return t
+})
+
+// PSRemoteCmdlet is what c, a PowerShell cmdlet of a module that
+// administers something elsewhere (Remove-AzResourceGroup,
+// New-AzResourceGroupDeployment), does there: "destroy", "change", or ""
+// for a read, a cmdlet of this machine, one the identity table judges, a
+// -WhatIf run or anything that is not a cmdlet.
+func (c *Cmd) PSRemoteCmdlet() string {
+	verb, noun, ok := strings.Cut(c.Name, "-")
+	if !ok || noun == "" || strings.ContainsAny(noun, "-/.$=") {
+		return ""
+	}
+	t := psCmdlets()
+	kind := t.verbs[strings.ToLower(verb)]
+	if kind == "" || kind == "read" || c.Has("-whatif") || adminProgram(c.Name) {
+		return ""
+	}
+	noun = strings.ToLower(noun)
+	if t.local[noun] {
+		return ""
+	}
+	for _, p := range t.remote {
+		if strings.HasPrefix(noun, p) {
+			if kind == "destroy" && slices.ContainsFunc(t.soft, func(s string) bool { return strings.HasSuffix(noun, s) }) {
+				return "change" // Remove-ADGroupMember: access taken away, given back as easily
+			}
+			return kind
+		}
+	}
+	return ""
+}

@@ -1,0 +1,39 @@
+package policy
+
+import "strings"
+
+// serviceContainerRule: a container that serves a whole household or
+// team from this machine (pihole, homeassistant, jellyfin, vaultwarden:
+// remoteops.txt service-containers) stopped, killed, restarted, paused or
+// removed by force: everyone on the network loses the service, unlike a
+// project's dev container (plat12).
+func serviceContainerRule() Rule {
+	return cmdRule("core.local:service-container", Ask, "A container serving the whole network from this machine (Pi-hole, Home Assistant, Jellyfin, Vaultwarden…; the names are data: policy/remoteops.txt service-containers) stopped, killed, restarted, paused or force-removed: the household's or team's service goes down",
+		[]string{"docker", "podman", "nerdctl"},
+		func(e *Env, c *Cmd) string {
+			s, at := c.Sub(0), 1
+			if s == "container" {
+				s, at = c.Sub(1), 2
+			}
+			switch s {
+			case "stop", "kill", "restart", "pause":
+			case "rm":
+				if !c.Has("-f", "--force") {
+					return "" // a stopped container removed: the service was already down
+				}
+			default:
+				return ""
+			}
+			names := opsList("service-containers")
+			for _, n := range c.Pos[min(at, len(c.Pos)):] {
+				for _, w := range strings.FieldsFunc(strings.ToLower(n), func(r rune) bool { return r == '_' || r == '.' || r == '/' || r == ':' }) {
+					if names[w] || names[strings.TrimRight(w, "-0123456789")] {
+						return c.Name + " " + s + " " + n + ": a service the whole network uses goes down: " + c.String()
+					}
+				}
+			}
+			return ""
+		},
+		[]string{"docker rm -f pihole", "docker stop homeassistant", "podman restart jellyfin", "docker container kill vaultwarden", "docker stop adguardhome-1"},
+		[]string{"docker stop myapp-db-1", "docker rm pihole", "docker logs pihole", "docker restart api-dev", "docker rm -f test-runner"})
+}
