@@ -86,7 +86,12 @@ func (e *Env) quiet(i int) bool {
 
 // localOnly: every endpoint the i-th command names is this machine, by
 // its options or by the address variable named after it that the line
-// sets (VAULT_ADDR=http://127.0.0.1:8200 vault …: pack_fp8_cliaddr.go).
+// sets (VAULT_ADDR=http://127.0.0.1:8200 vault …: pack_fp8_cliaddr.go)
+// and no tunnel on the line makes it another's; or its state directory
+// is set to scratch (AIRFLOW_HOME=/tmp/af), or a database client's
+// named connection is a dev one (snowsql -c dev: pack_data12_place.go).
 func (e *Env) localOnly(i int) bool {
-	return e.memo(i, memoLocalKnown, memoLocal, func(c *Cmd) bool { return localOnly(c) || cliAddrLocal(e.F.Command, c.Name) })
+	return e.memo(i, memoLocalKnown, memoLocal, func(c *Cmd) bool {
+		return localOnly(c) && lineTunnel(e, c) == "" || cliAddrLocal(e.F.Command, c.Name) || toolHomeScratch(e, c) || devWarehouseConn(e, c)
+	})
 }

@@ -71,6 +71,9 @@ func dataDestroyRule() []Rule {
 			if prodMarker.MatchString(line) {
 				return why + " (production)", true
 			}
+			if h := dbURLElsewhere(line); h != "" {
+				return why + " (a shared database at " + h + ")", true // DATABASE_URL=postgresql://…@…pooler.supabase.com/… prisma migrate reset (pack_data12_place.go)
+			}
 			if localMarker.MatchString(line) || selfGuarded(name, line) || devByDefault(name, line) || localDevDB(e) {
 				continue
 			}

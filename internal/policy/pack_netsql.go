@@ -2,6 +2,8 @@ package policy
 
 import (
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // SQL given on a database client's command line is read for its
@@ -20,7 +22,7 @@ var sqlTextOptions = map[string]bool{"-c": true, "--command": true, "-e": true, 
 // netSQLClients are the database clients that talk to a server.
 var netSQLClients = []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "bq", "snowsql", "cqlsh", "clickhouse-client", "clickhouse",
 	"trino", "presto", "cypher-shell", "sqlcmd", "cockroach", "mongosh", "mongo", "wrangler", "vsql", "impala-shell", "beeline", "spark-sql", "hdbsql", "usql", "gcloud", "databricks",
-	"sqlplus", "isql", "db2", "dgmgrl", "mysqlsh"}
+	"sqlplus", "isql", "db2", "dgmgrl", "mysqlsh", "snow", "heroku"}
 
 // cloudWarehouses always run on a remote server.
 var cloudWarehouses = map[string]bool{"bq": true, "snowsql": true, "databricks": true, "gcloud": true}
@@ -36,10 +38,13 @@ var (
 
 // sqlOf is the SQL text the line shows c running.
 func sqlOf(c *Cmd) string {
+	if c.Name == "snow" && sub(c) != "sql" || c.Name == "heroku" && sub(c) != "pg:psql" {
+		return "" // snow's other commands (snow app, snow stage) take no statement
+	}
 	var b strings.Builder
 	for i, a := range c.Args {
 		k, v, hasV := strings.Cut(a, "=")
-		if !sqlTextOptions[k] || c.Name == "wrangler" && k == "-e" {
+		if !sqlTextOptions[k] || c.Name == "wrangler" && k == "-e" || k == "-c" && (c.Name == "snowsql" || c.Name == "snow") {
 			continue
 		}
 		if !hasV && i+1 < len(c.Args) {
@@ -86,7 +91,16 @@ func everyRow(s string) bool {
 // sqlTarget says where c connects: "remote" (with what names it),
 // "local", or "" when the line does not say.
 func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
-	if cloudWarehouses[c.Name] {
+	if devWarehouseConn(e, c) && !prodMarker.MatchString(text) {
+		return "local", "" // snowsql -c dev: the developer's own account and role (pack_data12_place.go)
+	}
+	if c.Name == "heroku" {
+		return "remote", "the database of the Heroku app " + orUnknown(optValue(c, "-a")+optValue(c, "--app")+optValue(c, "-r")) // heroku pg:psql -a APP
+	}
+	if cloudWarehouses[c.Name] || c.Name == "snow" {
+		if n := warehouseConn(e, c); n != "" {
+			return "remote", "the connection " + n
+		}
 		return "remote", c.Name + " runs in the cloud"
 	}
 	if sparkLocal(c) {
@@ -100,6 +114,9 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 	}
 	if m, _ := prodMarkerOf(e, c); m != "" {
 		return "remote", m
+	}
+	if n := namedConn(c); n != "" && prodWord.MatchString(n) && !callfacts.UnknownValue(n) {
+		return "remote", "the connection " + n // mysql --login-path=prod, psql service=prod (pack_data12_place.go)
 	}
 	if n := sqlDBName(e, c); n != "" && prodWord.MatchString(n) {
 		return "remote", "the production database " + n // psql acme_prod -c …
@@ -133,6 +150,9 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 	case host == "":
 		return "", ""
 	case localServer(host) || mssqlLocal(host):
+		if t := lineTunnel(e, c); t != "" {
+			return "remote", t // cloud-sql-proxy INSTANCE --port 5433 & psql -h 127.0.0.1 -p 5433 (pack_data12_place.go)
+		}
 		return "local", ""
 	}
 	return "remote", host
@@ -156,6 +176,9 @@ func netSQLRules() []Rule {
 		}
 		if len(stmt) > 80 {
 			stmt = stmt[:80] + "…"
+		}
+		if devPlaceSQL(e, c, text) && !anyHost {
+			return "", "" // snowsql -c dev, psql postgres://…@127.0.0.1:54322/…: the developer's own (pack_data12_place.go)
 		}
 		where, named := sqlTarget(e, c, text)
 		switch {

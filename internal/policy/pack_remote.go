@@ -90,6 +90,11 @@ func sqlServer(c *Cmd) string {
 	if h := optValue(c, "-n"); h != "" && c.Name == "hdbsql" {
 		return h // hdbsql -n host:port
 	}
+	for _, o := range clientHostOpts[c.Name] {
+		if h := optValue(c, o); h != "" {
+			return h // impala-shell -i HOST, mysqlsh --uri u@HOST (pack_data12_place.go)
+		}
+	}
 	for i, a := range c.Args {
 		for _, f := range []string{"-h", "--host", "-S", "--server", "--url"} {
 			switch {
@@ -139,7 +144,11 @@ func sqlFile(e *Env, c *Cmd) (reason string, local bool) {
 	if !localServer(server) {
 		where = server
 	}
-	local = localServer(server) && !strings.HasPrefix(file, "| ") && !callfacts.UnknownValue(file) && under(e.abs(c, file), e.F.Project) &&
+	remote, named := sqlTarget(e, c, "")
+	if remote == "remote" && named != "" {
+		where = named // snowsql -c prod -f x.sql, a port a proxy on the line opens (pack_data12_place.go)
+	}
+	local = localServer(server) && remote != "remote" && !strings.HasPrefix(file, "| ") && !callfacts.UnknownValue(file) && under(e.abs(c, file), e.F.Project) &&
 		!destructiveSQLName.MatchString(file[strings.LastIndexByte(file, '/')+1:]) ||
 		generatorOf(c) != "" && sqlDevOnly(e, c, "") // shp2pgsql … | psql -d gis_dev: statements of a known kind, into the developer's own database (pack_payload7_loaders.go)
 	return fmt.Sprintf("%s runs the statements of %s against %s; the command does not show them", c.Name, src, where), local

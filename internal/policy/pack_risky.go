@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -143,8 +144,8 @@ func externalPack() Pack {
 	return Pack{Name: "external.systems", Desc: "External systems: cloud deletes, terraform destroy, kubectl delete, helm uninstall, npm unpublish, crontab -r, redis FLUSHALL, iptables -F, systemctl stop/disable", Rules: append([]Rule{
 		cmdRule("external.systems:cloud-delete", Deny, "Deleting cloud resources (aws/gcloud/az/doctl … delete, aws s3 rm/rb)", []string{"aws", "gcloud", "az", "doctl", "gsutil", "linode-cli", "hcloud", "flyctl", "fly", "vercel", "heroku", "oci", "ibmcloud"},
 			func(e *Env, c *Cmd) string {
-				if localEndpoint(e, c) || ephemeralTargets(c) {
-					return "" // LocalStack or an emulator; a CI run's own resource (pack_fp6_testres.go)
+				if localEndpoint(e, c) || ephemeralTargets(c) || c.Name == "heroku" && sub(c) == "pg:psql" {
+					return "" // LocalStack or an emulator; a CI run's own resource (pack_fp6_testres.go); heroku pg:psql's statements are judged as SQL (pack_data12_place.go)
 				}
 				for _, p := range cloudWords(c.Pos) {
 					l := strings.ToLower(p)
@@ -266,7 +267,11 @@ func externalPack() Pack {
 			},
 			[]string{"systemctl stop nginx", "sudo systemctl disable sshd", "systemctl mask docker", "service postgresql stop"},
 			[]string{"systemctl status nginx", "systemctl --user stop app", "systemctl list-units", "service nginx status"}),
-	}, append(append(append(append(externalVerbRules(), peers5Rules()...), publishRule(), deployRule(), publishVerbRule(), gen12StateEditRule(), gen12VaultAdminRule()), remoteActionRules()...), append(cloudControlRules(), append(netRules(), append(leak5ExternalRules(), append(append(data6SettingRules(), data6PulldownRule()), append(append(cloud7OpRules(), miss9bProjectOutRules()...), append(append(miss10OffenseRules(), miss10WarehouseRules()...), miss10ReleaseRules()...)...)...)...)...)...)...)...)}
+	}, slices.Concat(externalVerbRules(), peers5Rules(),
+		[]Rule{publishRule(), deployRule(), publishVerbRule(), gen12StateEditRule(), gen12VaultAdminRule()},
+		remoteActionRules(), cloudControlRules(), netRules(), leak5ExternalRules(),
+		data6SettingRules(), []Rule{data6PulldownRule()}, cloud7OpRules(), miss9bProjectOutRules(),
+		miss10OffenseRules(), miss10WarehouseRules(), miss10ReleaseRules(), data12Rules())...)}
 }
 
 // cloudWords splits subcommands like apps:destroy and delete-db-instance

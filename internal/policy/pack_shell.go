@@ -417,7 +417,7 @@ func sqlPack() Pack {
 					if localDataFile(e, c) {
 						return "" // the project's own (or a scratch) database file: project data
 					}
-					if sqlDevOnly(e, c, sqlOf(c)) {
+					if sqlDevOnly(e, c, sqlOf(c)) || devPlaceSQL(e, c, strings.Join(c.Args, " ")+"\n"+c.Heredoc) {
 						return "" // psql -d gis_dev on this machine's server: the developer's own database (pack_payload7_sql.go)
 					}
 					text := strings.Join(c.Args, " ") + "\n" + c.Heredoc
