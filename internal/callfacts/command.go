@@ -172,6 +172,10 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		case IsInterpreter(name) || name == "mix" && payload != "":
 			if payload != "" {
 				n.interp(name, payload, depth+1, w)
+				if InterpRunsUnseen(payload) {
+					// os.system(os.environ['CMD']): like bash -c "$CMD"
+					n.f.Commands[idx].FeedUnknown = true
+				}
 			}
 		case payload != "": // bash -c, eval, env -S, watch, ssh, su -c, a script the line wrote
 			n.shell(payload, depth+1, w, nil)
@@ -272,6 +276,10 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk" || name == "busybox-awk":
 			if len(c.Pos) > 0 && !c.Has("-f") {
 				n.interp(name, c.Pos[0], depth+1, w)
+				if InterpRunsUnseen(c.Pos[0]) {
+					// awk '{system($0)}' cmds.txt: runs its input's lines
+					n.f.Commands[idx].FeedUnknown = true
+				}
 			}
 		}
 		codes, labels := execOptionCode(&c)

@@ -9,7 +9,7 @@ import "github.com/warden-dev/warden/internal/lazyre"
 // the code: a fetch that is printed or saved, or an eval of local text,
 // is not this.
 var (
-	codeFetch = lazyre.New(`urlopen|urllib|requests\.get|httpx\.get|\bhttps?\.(?:get|request)\(|\bfetch\(|Net::HTTP|open-uri|URI\.open|LWP|HTTP::Tiny|\bget\(\s*['"]https?:|file_get_contents\(\s*['"]https?:|curl_exec|DownloadString|DownloadFile|Net\.WebClient|(?i:invoke-webrequest|invoke-restmethod|\biwr\b|\birm\b)|socket\.http|` + "`" + `\s*(?:curl|wget)\b|(?:popen|check_output|execSync|readpipe|qx)\(\s*['"](?:curl|wget)\b|download\.file|Downloads\.download|HTTP\.get\(|readLines\(\s*(?:url\()?['"]https?:`)
+	codeFetch = lazyre.New(`urlopen|urllib|requests\.get|httpx\.get|\bhttps?\.(?:get|request)\(|(?:^|[^.\w])fetch\(|Net::HTTP|open-uri|URI\.open|LWP|HTTP::Tiny|\bget\(\s*['"]https?:|file_get_contents\(\s*['"]https?:|curl_exec|DownloadString|DownloadFile|Net\.WebClient|(?i:invoke-webrequest|invoke-restmethod|\biwr\b|\birm\b)|socket\.http|` + "`" + `\s*(?:curl|wget)\b|(?:popen|check_output|execSync|readpipe|qx)\(\s*['"](?:curl|wget)\b|download\.file|Downloads\.download|HTTP\.get\(|readLines\(\s*(?:url\()?['"]https?:`)
 	codeEval  = lazyre.New(`\b(?:exec|eval)\s*\(|\binclude\(\s*(?:Downloads\.)?download\(|\beval\s+[A-Za-z_$]|\.then\(\s*eval\b|\bFunction\(|runIn(?:This|New)Context|instance_eval|loadstring\(|\beval\(parse\(|(?i:\biex\b|invoke-expression)`)
 	// R's source("https://…") and PHP's include of a URL fetch and run in one call.
 	codeRunURL = lazyre.New(`\b(?:source|include|require(?:_once)?|sys\.source)\s*\(\s*['"]https?://`)

@@ -3,7 +3,6 @@ package callfacts
 import (
 	"encoding/base64"
 	"encoding/hex"
-	"path"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/lazyre"
@@ -46,10 +45,14 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 	if op != OpRead {
 		n.derive("the %s code %s files: %s", name, map[string]string{OpDelete: "deletes", OpWrite: "writes"}[op], short(payload))
 	}
-	for _, lit := range Literals(payload) {
+	lits := Literals(payload)
+	for _, lit := range lits {
 		if PathLike(lit) && !strings.ContainsAny(lit, " \n") {
 			n.addPath(lit, op, name)
 		}
+	}
+	if op == OpWrite {
+		n.interpPlants(name, payload, depth)
 	}
 	if op != OpRead || strings.Contains(payload, "open") || strings.Contains(payload, "read") || strings.Contains(payload, "Read") {
 		// a path built from home that the code opens, writes or deletes
@@ -77,6 +80,11 @@ func shellStrings(code string) []string {
 		// system "rm", "-rf", $ENV{HOME}: the home directory is an argument
 		code = homeVar.ReplaceAllString(code, `"~"`)
 	}
+	code = canonicalExecs(code) // s = os.system; s('…'): the exec function itself
+	if outsideLookup.MatchString(code) {
+		// os.system(os.environ['CMD']): 'CMD' is a key, not the command
+		code = outsideLookup.ReplaceAllString(code, "$$UNSEEN")
+	}
 	if strings.Contains(code, "Command::new(") {
 		out = builderCommands(code) // Rust's Command::new("sh").arg("-c").arg("…") (rustcmd.go)
 	}
@@ -93,12 +101,15 @@ func shellStrings(code string) []string {
 				// a JavaScript template: execSync(`rm -rf ${dir}`)
 				out = append(out, strings.SplitN(t[1:], "`", 2)[0])
 			} else if lits := Literals(args); len(lits) > 0 {
-				if len(lits) == 3 && IsShell(path.Base(lits[0])) && lits[1] == "-c" {
-					// ["sh", "-c", "curl … | sh"]: the third is the shell's code
-					out = append(out, lits[2])
-				} else if strings.Contains(args, "[") || strings.Contains(args, "c(") || len(lits) > 1 && onlyLiterals(args) {
-					// a list (R's c(…) too), or Perl's and Ruby's system("rm", "-rf", "/")
-					out = append(out, strings.Join(lits, " "))
+				if argv := listArgv(args); argv != nil {
+					// a list: ['rm', '-rf', p], spawnSync('sh', ['-c', '…'], {…})
+					out = append(out, argvCode(argv))
+				} else if osExecFamily[fn] {
+					// os.spawnlp(os.P_WAIT, 'rm', 'rm', '-rf', p): the file, then argv
+					out = append(out, argvCode(lits))
+				} else if strings.Contains(args, "c(") || len(lits) > 1 && onlyLiterals(args) {
+					// R's c(…), or Perl's and Ruby's system("rm", "-rf", "/")
+					out = append(out, argvCode(lits))
 				} else if len(lits) > 1 && (strings.Contains(args, "+") || concatenated(args)) {
 					// 'rm' + ' -rf ' + os.path.expanduser('~'), PHP's and
 					// Perl's "rm -rf " . getenv("HOME"), Lua's ..: one string
@@ -110,6 +121,8 @@ func shellStrings(code string) []string {
 			i = start
 		}
 	}
+	// cmd = 'rm -rf ~'; os.system(cmd): the literal the name holds
+	out = append(out, assignedExecs(code)...)
 	// Perl and Ruby call without parentheses: system "rm", "-rf", "/";
 	for _, fn := range []string{"system ", "exec ", "qx ", "spawn ", "commandLine ", "sh "} { // commandLine: Gradle's exec {} in Groovy; sh: Rake's
 		for i := 0; ; {
@@ -254,8 +267,10 @@ func Literals(code string) []string {
 // (print > "/etc/hosts").
 var awkWrite = lazyre.New(`(print|printf)\b[^;}]*>\s*"`)
 
-// writeCall matches interpreter calls that write or replace files.
-var writeCall = lazyre.New(`open\s*\([^)]*['"](w|a|wb|ab|w\+|r\+)['"]|write_text|write_bytes|writeFileSync|writeFile\(|appendFileSync|File\.write|IO\.write|File\.open\([^)]*['"]w|file_put_contents|fopen\([^)]*['"]w|copyfile|shutil\.(copy|move)|os\.(rename|replace|symlink|chmod)|renameSync|symlinkSync|copyFileSync|FileUtils\.(cp|mv|ln|touch)|json\.dump\(|>\s*\$|open\s*\(\s*[A-Z]+\s*,\s*['"]>`)
+// writeCall matches interpreter calls that write or replace files; a
+// path built by a call inside open( … ) (os.path.expanduser('~/.bashrc'))
+// comes before the mode.
+var writeCall = lazyre.New(`open\s*\((?:[^()]|\([^()]*\))*['"](w|a|wb|ab|w\+|r\+)['"]|write_text|write_bytes|writeFileSync|writeFile\(|appendFileSync|File\.write|IO\.write|File\.open\((?:[^()]|\([^()]*\))*['"]w|file_put_contents|fopen\((?:[^()]|\([^()]*\))*['"]w|copyfile|shutil\.(copy|move)|os\.(rename|replace|symlink|chmod)|renameSync|symlinkSync|copyFileSync|FileUtils\.(cp|mv|ln|touch)|json\.dump\(|>\s*\$|open\s*\(\s*[A-Z]+\s*,\s*['"]>`)
 
 // DeleteCall matches interpreter library calls that delete files or
 // trees (shutil.rmtree, fs.rmSync, FileUtils.rm_rf, os.RemoveAll…).

@@ -122,6 +122,10 @@ func (n *normalizer) redirectedInput(r *syntax.Redirect) *text {
 	return &text{file: p}
 }
 
+// printers are the programs whose output callOutput knows from the line
+// alone; a wrapper in front of one prints the same.
+var printers = map[string]bool{"echo": true, "printf": true, "cat": true, "tac": true, "base64": true, "base32": true, "xxd": true, "rev": true, "tr": true}
+
 // callOutput is what one command prints: echo and printf of literals,
 // cat of its input or of a file written earlier in the line, base64 -d and
 // xxd -r of known text. Anything else is unknown; a fetcher's output is
@@ -131,6 +135,14 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 	args := argv[1:]
 	for (name == "command" || name == "builtin" || name == "sudo" || name == "env") && len(args) > 0 && !strings.HasPrefix(args[0], "-") && !strings.Contains(args[0], "=") {
 		name, args = ProgramName(args[0]), args[1:]
+	}
+	for i := 0; i < maxUnwrap && !printers[name] && len(args) > 0; i++ {
+		// nice echo '…' | sh, sudo -u x printf …: what the wrapped printer prints
+		in, _, payload := unwrap(name, args)
+		if len(in) == 0 || payload != "" || strings.HasPrefix(in[0], "-") || !printers[ProgramName(in[0])] && !wrapsAgain(in) {
+			break
+		}
+		name, args = ProgramName(in[0]), in[1:]
 	}
 	switch name {
 	case "echo":
@@ -394,6 +406,14 @@ func (n *normalizer) fetcherIn(node syntax.Node) string {
 		if c, ok := x.(*syntax.CallExpr); ok && len(c.Args) > 0 && found == "" {
 			if name := ProgramName(wordValue(c.Args[0])); fetchers[name] || decoders[name] {
 				found = name
+			} else if len(c.Args) > 1 {
+				// sudo -E curl …, timeout 30 wget -qO- …: the fetcher a wrapper runs
+				for _, name := range wrappedNames(callWords(c))[1:] {
+					if fetchers[name] || decoders[name] {
+						found = name
+						break
+					}
+				}
 			}
 		}
 		return found == ""

@@ -101,7 +101,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 							return true
 						})
 					}
-					names = append(names, stmtNames(s)...)
+					names = append(names, n.stmtNames(s)...)
 					if i > 0 {
 						var prev text
 						if p := in[stmts[i-1]]; p != nil {
@@ -269,11 +269,27 @@ func (n *normalizer) flattenPipe(b *syntax.BinaryCmd, seen map[*syntax.BinaryCmd
 }
 
 // stmtNames are the program names a statement runs (for pipeline upstream).
-func stmtNames(s *syntax.Stmt) []string {
+func (n *normalizer) stmtNames(s *syntax.Stmt) []string {
 	var names []string
 	syntax.Walk(s, func(node syntax.Node) bool {
 		if c, ok := node.(*syntax.CallExpr); ok && len(c.Args) > 0 {
-			names = append(names, path.Base(wordValue(c.Args[0])))
+			raw := wordValue(c.Args[0])
+			names = append(names, path.Base(raw))
+			if strings.ContainsAny(raw, "$`") {
+				// P=env; $P | curl …, "$(echo env)" | …: the name the
+				// line makes (disguise12)
+				for _, a := range n.wordAlts(c.Args[0]) {
+					if a != raw && a != "" {
+						names = append(names, path.Base(a))
+					}
+				}
+			}
+			if len(c.Args) > 1 {
+				// nice -n 5 env | curl …: env's output, through its wrapper
+				if ws := wrappedNames(callWords(c)); len(ws) > 1 {
+					names = append(names, ws[1:]...)
+				}
+			}
 		} else if d, ok := node.(*syntax.DeclClause); ok && declDumps(d) {
 			names = append(names, d.Variant.Value) // export -p | …: the environment into the pipe
 		}

@@ -572,7 +572,7 @@ func onlyBuildOutput(paths []string) bool {
 
 // fetchEval: a program's text that fetches code and evaluates it
 // (load(io.popen("curl …")), exec(urlopen(…).read()), iex (iwr …)).
-var fetchEval = re(`(?is)(curl|wget|urlopen|requests\.get|http\.get|fetch\(|Invoke-WebRequest|\biwr\b|Net\.WebClient|DownloadString|open-uri|URI\.open|LWP::Simple|file_get_contents\(\s*['"]https?:).*?((?:^|[^.\w])(?:load|eval|exec|system)\s*\(|Function\(|\biex\b|Invoke-Expression|loadstring|instance_eval)|((?:^|[^.\w])(?:load|eval|exec)\s*\(|\biex\b|Invoke-Expression|loadstring).*?(curl|wget|urlopen|requests\.get|Invoke-WebRequest|\biwr\b|DownloadString|URI\.open|file_get_contents\(\s*['"]https?:)`)
+var fetchEval = re(`(?is)(curl|wget|urlopen|requests\.get|http\.get|(?:^|[^.\w])fetch\(|Invoke-WebRequest|\biwr\b|Net\.WebClient|DownloadString|open-uri|URI\.open|LWP::Simple|file_get_contents\(\s*['"]https?:).*?((?:^|[^.\w])(?:load|eval|exec|system)\s*\(|Function\(|\biex\b|Invoke-Expression|loadstring|instance_eval)|((?:^|[^.\w])(?:load|eval|exec)\s*\(|\biex\b|Invoke-Expression|loadstring).*?(curl|wget|urlopen|requests\.get|Invoke-WebRequest|\biwr\b|DownloadString|URI\.open|file_get_contents\(\s*['"]https?:)`)
 
 // fetchedElsewise: code fetched from the network run without a pipe: a
 // runtime given a URL as its script (deno run https://…, bun https://…),
