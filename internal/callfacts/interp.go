@@ -177,23 +177,12 @@ func concatenated(args string) bool {
 // outsideQuotes calls keep with each byte of code outside its '…' and
 // "…" literals, and reports whether keep accepted every one.
 func outsideQuotes(code string, keep func(c byte) bool) bool {
-	q := byte(0)
-	for i := 0; i < len(code); i++ {
-		c := code[i]
-		switch {
-		case q != 0:
-			if c == '\\' {
-				i++
-			} else if c == q {
-				q = 0
-			}
-		case c == '\'' || c == '"':
-			q = c
-		case !keep(c):
-			return false
-		}
-	}
-	return true
+	ok := true
+	outsideQuotesAt(code, func(_ int, c byte) bool {
+		ok = keep(c)
+		return ok
+	})
+	return ok
 }
 
 // homeInString matches the home directory read from the environment
@@ -242,7 +231,11 @@ func matchParen(s string, start int) int {
 
 // Literals returns the quoted string literals of code ('…', "…"), with
 // simple backslash escapes resolved.
-func Literals(code string) []string {
+func Literals(code string) []string { return literals(code, false) }
+
+// literals is Literals; text also turns \n and \t into a new line and a
+// tab (the text a program writes).
+func literals(code string, text bool) []string {
 	var out []string
 	for i := 0; i < len(code); i++ {
 		q := code[i]
@@ -252,10 +245,17 @@ func Literals(code string) []string {
 		var b strings.Builder
 		j := i + 1
 		for ; j < len(code) && code[j] != q; j++ {
-			if code[j] == '\\' && j+1 < len(code) {
+			c := code[j]
+			if c == '\\' && j+1 < len(code) {
 				j++
+				c = code[j]
+				if text && c == 'n' {
+					c = '\n'
+				} else if text && c == 't' {
+					c = '\t'
+				}
 			}
-			b.WriteByte(code[j])
+			b.WriteByte(c)
 		}
 		out = append(out, b.String())
 		i = j

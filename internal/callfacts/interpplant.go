@@ -39,30 +39,4 @@ func (n *normalizer) interpPlants(name, code string, depth int) {
 
 // textLiterals is Literals with the escapes of written text resolved
 // (\n a new line, \t a tab), so the lines the code writes stay lines.
-func textLiterals(code string) []string {
-	var out []string
-	for i := 0; i < len(code); i++ {
-		q := code[i]
-		if q != '\'' && q != '"' {
-			continue
-		}
-		var b strings.Builder
-		j := i + 1
-		for ; j < len(code) && code[j] != q; j++ {
-			c := code[j]
-			if c == '\\' && j+1 < len(code) {
-				j++
-				switch c = code[j]; c {
-				case 'n':
-					c = '\n'
-				case 't':
-					c = '\t'
-				}
-			}
-			b.WriteByte(c)
-		}
-		out = append(out, b.String())
-		i = j
-	}
-	return out
-}
+func textLiterals(code string) []string { return literals(code, true) }
