@@ -191,6 +191,13 @@ func (n *normalizer) argv(words []*syntax.Word) []string {
 
 // wordAlts returns the values a word may take (at least one).
 func (n *normalizer) wordAlts(w *syntax.Word) []string {
+	if len(w.Parts) == 1 {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok {
+			// most words are one literal: its one value, without the
+			// cross product's own slice
+			return n.partAlts(l, false)
+		}
+	}
 	alts := []string{""}
 	for i, p := range w.Parts {
 		vals := n.partAlts(p, false)
