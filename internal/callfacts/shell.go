@@ -17,10 +17,16 @@ const (
 	maxCmds = 400
 )
 
-// parsers are reused: a new Parser costs more than parsing a short command.
+// parsers are reused: a new Parser costs more than parsing a short
+// command. Each keeps the reader it parses from, so no line allocates one.
 var parsers = sync.Pool{New: func() any {
-	return syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash))
+	return &pooledParser{p: syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash))}
 }}
+
+type pooledParser struct {
+	p *syntax.Parser
+	r strings.Reader
+}
 
 // normalizer turns shell text into Facts.
 type normalizer struct {
@@ -60,9 +66,11 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 		n.f.Truncated = true // a gate that must see every change cannot trust the rest
 		return
 	}
-	p := parsers.Get().(*syntax.Parser)
-	file, err := p.Parse(strings.NewReader(src), "")
-	parsers.Put(p) // the tree does not borrow from the parser
+	pp := parsers.Get().(*pooledParser)
+	pp.r.Reset(src)
+	file, err := pp.p.Parse(&pp.r, "")
+	pp.r.Reset("")
+	parsers.Put(pp) // the tree does not borrow from the parser
 	if err != nil {
 		if n.f.ParseError == "" {
 			n.f.ParseError = err.Error()
