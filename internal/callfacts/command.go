@@ -94,7 +94,9 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		} else if name == "mix" && c.Sub(0) == "run" {
 			payload = interpPayload("elixir", c.Args) // mix run -e CODE: Elixir code in the project's app
 		}
-		w := append(append([]string(nil), wrappers...), innerName)
+		// the wrappers of what this command runs: built where it runs
+		// something, not for every command
+		w := func() []string { return append(append([]string(nil), wrappers...), innerName) }
 		// The script a shell or an interpreter reads: a file written
 		// earlier in the line, or its input.
 		if script, from := n.scriptOf(&c, payload, inner, stdin); script != nil {
@@ -129,7 +131,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				// env PAGER='sh -c …' man: the variable's value runs
 				if k, v, ok := strings.Cut(a, "="); ok && envCommandVar(k) {
 					n.derive("%s runs %q", k, v)
-					n.shell(v, depth+1, append(append([]string(nil), w...), k+"="), nil)
+					n.shell(v, depth+1, append(append([]string(nil), w()...), k+"="), nil)
 				}
 			}
 			for i, a := range c.Args {
@@ -166,35 +168,35 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			if e, _ := inlineEffect(&n.f.Commands[idx]); e == EffectDelete || e == EffectWrite {
 				n.f.Commands[idx].Effect = e
 			}
-			n.interp(name, src, depth+1, w)
+			n.interp(name, src, depth+1, w())
 		case runners[name] && payload == "": // bun is an interpreter too
-			n.runByName(&n.f.Commands[idx], stdin, depth, w)
+			n.runByName(&n.f.Commands[idx], stdin, depth, w())
 		case IsInterpreter(name) || name == "mix" && payload != "":
 			if payload != "" {
-				n.interp(name, payload, depth+1, w)
+				n.interp(name, payload, depth+1, w())
 				if InterpRunsUnseen(payload) {
 					// os.system(os.environ['CMD']): like bash -c "$CMD"
 					n.f.Commands[idx].FeedUnknown = true
 				}
 			}
 		case payload != "": // bash -c, eval, env -S, watch, ssh, su -c, a script the line wrote
-			n.shell(payload, depth+1, w, nil)
+			n.shell(payload, depth+1, w(), nil)
 			if name == "ssh" && stdin != nil && stdin.known && remoteReadsScript(payload) {
 				// ssh host 'bash -s' <<< '…': the remote command reads it
 				// (for ssh host 'cat > f' the input is data, not code)
-				n.shell(stdin.s, depth+1, w, nil)
+				n.shell(stdin.s, depth+1, w(), nil)
 			}
 		case name == "find":
 			for _, ex := range FindExecs(c.Args) {
-				n.command(ex, false, nil, depth, w, upstream)
+				n.command(ex, false, nil, depth, w(), upstream)
 			}
 		case name == "fd" || name == "fdfind":
 			for _, ex := range fdExecs(c.Args) {
-				n.command(ex, false, nil, depth, w, upstream)
+				n.command(ex, false, nil, depth, w(), upstream)
 			}
 		case name == "xargs" || name == "parallel":
 			for _, ex := range n.fanOut(name, c.Args, inner, stdin) {
-				n.command(ex, false, nil, depth, w, upstream)
+				n.command(ex, false, nil, depth, w(), upstream)
 			}
 			return
 		case (name == "crontab" || name == "scrontab") && !c.Has("-l", "-r", "-e"): // scrontab: Slurm's crontab, run on the cluster
@@ -211,7 +213,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				// ((crontab -l; echo '* * * * * curl … | sh') | crontab -)
 				for _, cmd := range cronCommands(tab.s) {
 					n.derive("crontab installs %q", cmd)
-					n.shell(cmd, depth+1, append(append([]string(nil), w...), "crontab"), nil)
+					n.shell(cmd, depth+1, append(append([]string(nil), w()...), "crontab"), nil)
 				}
 			}
 			if tab != nil && (!tab.known || tab.names) {
@@ -220,7 +222,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		case name == "at" || name == "batch":
 			if stdin != nil && stdin.known {
 				n.derive("%s schedules %q", name, short(stdin.s))
-				n.shell(stdin.s, depth+1, append(append([]string(nil), w...), name), nil)
+				n.shell(stdin.s, depth+1, append(append([]string(nil), w()...), name), nil)
 			} else if stdin != nil {
 				n.f.Commands[idx].FeedUnknown = true
 			}
@@ -267,15 +269,15 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		case psStart[lowerName(name)]:
 			if argv := startProcessArgv(c.Args); len(argv) > 0 {
 				n.derive("%s starts %q", name, short(strings.Join(argv, " ")))
-				n.command(argv, false, nil, depth, w, upstream)
+				n.command(argv, false, nil, depth, w(), upstream)
 			}
 		case name == "sed":
-			n.sedCode(&c, depth, w)
+			n.sedCode(&c, depth, w())
 		case name == "vi" || name == "vim" || name == "nvim" || name == "ex" || name == "view":
-			n.vimCode(&c, depth, w)
+			n.vimCode(&c, depth, w())
 		case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk" || name == "busybox-awk":
 			if len(c.Pos) > 0 && !c.Has("-f") {
-				n.interp(name, c.Pos[0], depth+1, w)
+				n.interp(name, c.Pos[0], depth+1, w())
 				if InterpRunsUnseen(c.Pos[0]) {
 					// awk '{system($0)}' cmds.txt: runs its input's lines
 					n.f.Commands[idx].FeedUnknown = true
@@ -285,16 +287,16 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		codes, labels := execOptionCode(&c)
 		for i, code := range codes {
 			n.derive("%s runs %q", labels[i], short(code))
-			n.shell(code, depth+1, append(append([]string(nil), w...), labels[i]), nil)
+			n.shell(code, depth+1, append(append([]string(nil), w()...), labels[i]), nil)
 		}
 		for _, code := range stringCode(&c) {
 			n.derive("%s runs %q", name, short(code))
-			n.shell(code, depth+1, append(append([]string(nil), w...), name), nil)
+			n.shell(code, depth+1, append(append([]string(nil), w()...), name), nil)
 		}
 		if inner == nil {
 			return
 		}
-		argv, escaped, wrappers = inner, name == "command", w
+		argv, escaped, wrappers = inner, name == "command", w()
 		if name == "xargs" || name == "parallel" {
 			stdin, stdinFile = nil, "" // the commands get arguments, not the input
 		}
@@ -454,31 +456,61 @@ func interpPayload(name string, args []string) string {
 // splitFlags fills Flags and Pos from Args: "-rf" gives -r -f, "--x=y"
 // gives --x, and everything after "--" is positional.
 func splitFlags(c *Cmd) {
-	c.Flags, c.Pos = nil, nil
+	// gathered on the stack, then kept in one allocation for both: every
+	// command of every call is split
+	var posBuf, flagBuf [16]string
+	pos, flags := posBuf[:0], flagBuf[:0]
 	rest := false
 	for _, a := range c.Args {
 		switch {
 		case rest || len(a) < 2 || a[0] != '-':
-			c.Pos = append(c.Pos, a)
+			pos = append(pos, a)
 		case a == "--":
 			rest = true
 		case strings.HasPrefix(a, "--"):
 			if i := strings.IndexByte(a, '='); i > 0 {
 				a = a[:i]
 			}
-			c.Flags = append(c.Flags, a)
+			flags = append(flags, a)
 		default:
-			c.Flags = append(c.Flags, a) // keep the cluster (find -delete, dd-like)
+			flags = append(flags, a) // keep the cluster (find -delete, dd-like)
 			if len(a) > 2 {
 				for _, r := range a[1:] {
 					if r == '=' {
 						break
 					}
-					c.Flags = append(c.Flags, "-"+string(r))
+					flags = append(flags, dashFlag(r))
 				}
 			}
 		}
 	}
+	c.Flags, c.Pos = nil, nil
+	if len(pos)+len(flags) == 0 {
+		return
+	}
+	buf := make([]string, len(pos)+len(flags))
+	copy(buf, pos)
+	copy(buf[len(pos):], flags)
+	if len(pos) > 0 {
+		c.Pos = buf[:len(pos):len(pos)]
+	}
+	if len(flags) > 0 {
+		c.Flags = buf[len(pos):]
+	}
+}
+
+// dashFlags is "-x" for each printable ASCII x from '!' to '~', in
+// order: a cluster's letters (-la) are split into substrings of it, not
+// strings built per letter (and nothing is built at package init).
+const dashFlags = "-!-\"-#-$-%-&-'-(-)-*-+-,---.-/-0-1-2-3-4-5-6-7-8-9-:-;-<-=->-?-@-A-B-C-D-E-F-G-H-I-J-K-L-M-N-O-P-Q-R-S-T-U-V-W-X-Y-Z-[-\\-]-^-_-`-a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s-t-u-v-w-x-y-z-{-|-}-~"
+
+// dashFlag is "-" followed by r.
+func dashFlag(r rune) string {
+	if r > ' ' && r < 0x7f {
+		i := 2 * int(r-'!')
+		return dashFlags[i : i+2]
+	}
+	return "-" + string(r)
 }
 
 // refAttached reports whether chmod/chown took its mode or owner from

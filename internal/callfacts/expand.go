@@ -121,6 +121,17 @@ func (n *normalizer) argv(words []*syntax.Word) []string {
 	out := make([]string, 0, len(words))
 	var later []string
 	for _, w := range words {
+		if len(w.Parts) == 1 {
+			if l, ok := w.Parts[0].(*syntax.Lit); ok && !braces(w) {
+				// a plain literal (most words) is one word as it is:
+				// no alternatives to build and split
+				out = append(out, unescape(l.Value, false))
+				if len(out) > maxFields {
+					return out[:maxFields]
+				}
+				continue
+			}
+		}
 		alts := n.wordAlts(w)
 		// An unquoted expansion anywhere in a word is split
 		// (rm${IFS}-rf${IFS}/ is three words).
@@ -191,6 +202,13 @@ func (n *normalizer) argv(words []*syntax.Word) []string {
 
 // wordAlts returns the values a word may take (at least one).
 func (n *normalizer) wordAlts(w *syntax.Word) []string {
+	if len(w.Parts) == 1 {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok {
+			// most words are one literal: its one value, without the
+			// cross product's own slice
+			return n.partAlts(l, false)
+		}
+	}
 	alts := []string{""}
 	for i, p := range w.Parts {
 		vals := n.partAlts(p, false)

@@ -12,6 +12,8 @@
 // hook's hot path.
 package callfacts
 
+import "slices"
+
 // Cmd is one simple command that would run, wherever it sits: in a pipeline,
 // a list, a subshell, a command substitution, a function body, behind a
 // wrapper (sudo, env, xargs, find -exec…) or inside a bash -c / eval payload.
@@ -145,24 +147,44 @@ type Facts struct {
 	// Session is a read-only view of session values for expressions.
 	Session map[string]any `json:"-" expr:"session"`
 
-	names map[string]bool // Commands' names, for the per-rule prefilter
-	// nameList is names' keys: a line has a few names and a rule asks
-	// about up to dozens, so comparing the few is cheaper than looking
-	// each of the dozens up.
+	// nameList is the Commands' distinct names, for the per-rule
+	// prefilter: a line has a few names and a rule asks about up to
+	// dozens, so comparing the few is cheaper than looking each of the
+	// dozens up. names is the same as a set, made only for a line of
+	// more than nameMapAt names (most lines never pay for a map).
 	nameList []string
+	names    map[string]bool
 }
+
+const nameMapAt = 8
 
 // addName records a command's name for HasCmd.
 func (f *Facts) addName(n string) {
-	if !f.names[n] {
-		f.names[n] = true
-		f.nameList = append(f.nameList, n)
+	if f.names != nil {
+		if !f.names[n] {
+			f.names[n] = true
+			f.nameList = append(f.nameList, n)
+		}
+		return
+	}
+	if slices.Contains(f.nameList, n) {
+		return
+	}
+	if f.nameList == nil {
+		f.nameList = make([]string, 0, 4)
+	}
+	f.nameList = append(f.nameList, n)
+	if len(f.nameList) > nameMapAt {
+		f.names = make(map[string]bool, 2*len(f.nameList))
+		for _, have := range f.nameList {
+			f.names[have] = true
+		}
 	}
 }
 
 // HasCmd reports whether any command is named one of names.
 func (f *Facts) HasCmd(names ...string) bool {
-	if len(f.nameList)*len(names) <= 48 {
+	if f.names == nil || len(f.nameList)*len(names) <= 48 {
 		for _, have := range f.nameList {
 			for _, n := range names {
 				if have == n {

@@ -21,7 +21,7 @@ type Call struct {
 // split conservatively (Facts.ParseError says so).
 func Normalize(c Call) *Facts {
 	f := &Facts{Event: c.Event, Tool: c.Tool, Prompt: c.Prompt, Cwd: c.Cwd, Home: c.Home,
-		Project: c.Project, names: map[string]bool{}}
+		Project: c.Project}
 	if f.Project == "" {
 		f.Project = c.Cwd
 	}
@@ -153,7 +153,7 @@ func (n *normalizer) powershell(src string) {
 // a command alone (self-toggle) and tests need.
 // No JSON is decoded: the command is at hand.
 func Bash(command, cwd, home string) *Facts {
-	f := &Facts{Tool: "Bash", Cwd: cwd, Home: home, Project: cwd, Input: map[string]any{"command": command}, names: map[string]bool{}}
+	f := &Facts{Tool: "Bash", Cwd: cwd, Home: home, Project: cwd, Input: map[string]any{"command": command}}
 	n := &normalizer{f: f, cwd: cwd, home: home}
 	n.bash(command)
 	return f

@@ -17,10 +17,16 @@ const (
 	maxCmds = 400
 )
 
-// parsers are reused: a new Parser costs more than parsing a short command.
+// parsers are reused: a new Parser costs more than parsing a short
+// command. Each keeps the reader it parses from, so no line allocates one.
 var parsers = sync.Pool{New: func() any {
-	return syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash))
+	return &pooledParser{p: syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash))}
 }}
+
+type pooledParser struct {
+	p *syntax.Parser
+	r strings.Reader
+}
 
 // normalizer turns shell text into Facts.
 type normalizer struct {
@@ -60,9 +66,11 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 		n.f.Truncated = true // a gate that must see every change cannot trust the rest
 		return
 	}
-	p := parsers.Get().(*syntax.Parser)
-	file, err := p.Parse(strings.NewReader(src), "")
-	parsers.Put(p) // the tree does not borrow from the parser
+	pp := parsers.Get().(*pooledParser)
+	pp.r.Reset(src)
+	file, err := pp.p.Parse(&pp.r, "")
+	pp.r.Reset("")
+	parsers.Put(pp) // the tree does not borrow from the parser
 	if err != nil {
 		if n.f.ParseError == "" {
 			n.f.ParseError = err.Error()
@@ -74,28 +82,43 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 		strings.Contains(src, "printf -v") || strings.Contains(src, "<<<") {
 		n.collectVars(file) // only a line that assigns has constants to follow
 	}
-	up := map[*syntax.Stmt][]string{}
-	in := map[*syntax.Stmt]*text{} // what the previous stage of a pipe prints
-	stmtOf := map[*syntax.CallExpr]*syntax.Stmt{}
-	seenPipe := map[*syntax.BinaryCmd]bool{}
-	var declared []string                  // functions defined here, walked when called
-	var captured map[*syntax.CallExpr]bool // calls whose output a $(…) takes
+	// The walk's state is one value: variables a closure captures each
+	// take their own allocation, and this runs for every line.
+	var w struct {
+		// made when a pipe or a redirect needs them: most lines have
+		// neither, and reading a nil map is reading an empty one
+		up       map[*syntax.Stmt][]string
+		in       map[*syntax.Stmt]*text // what the previous stage of a pipe prints
+		seenPipe map[*syntax.BinaryCmd]bool
+		// lastStmt is the statement Walk visited last: a call's own, met
+		// just before the call (Walk goes from a statement to its command
+		// first)
+		lastStmt *syntax.Stmt
+		declared []string                  // functions defined here, walked when called
+		captured map[*syntax.CallExpr]bool // calls whose output a $(…) takes
+	}
 	syntax.Walk(file, func(node syntax.Node) bool {
 		switch x := node.(type) {
 		case *syntax.BinaryCmd:
-			if (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && !seenPipe[x] {
-				stmts := n.flattenPipe(x, seenPipe)
+			if (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && !w.seenPipe[x] {
+				if w.seenPipe == nil {
+					w.up, w.seenPipe = map[*syntax.Stmt][]string{}, map[*syntax.BinaryCmd]bool{}
+				}
+				if w.in == nil {
+					w.in = map[*syntax.Stmt]*text{}
+				}
+				stmts := n.flattenPipe(x, w.seenPipe)
 				var names []string
 				for i, s := range stmts {
-					up[s] = append(append([]string(nil), upstream...), names...)
+					w.up[s] = append(append([]string(nil), upstream...), names...)
 					if _, call := s.Cmd.(*syntax.CallExpr); !call && len(names) > 0 {
 						// a loop or a group fed by the pipe: its commands
 						// read what earlier stages print (… | while read p)
-						inner := up[s]
+						inner := w.up[s]
 						syntax.Walk(s, func(node syntax.Node) bool {
 							if st, ok := node.(*syntax.Stmt); ok && st != s {
-								if _, set := up[st]; !set {
-									up[st] = inner
+								if _, set := w.up[st]; !set {
+									w.up[st] = inner
 								}
 							}
 							return true
@@ -104,41 +127,46 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 					names = append(names, n.stmtNames(s)...)
 					if i > 0 {
 						var prev text
-						if p := in[stmts[i-1]]; p != nil {
+						if p := w.in[stmts[i-1]]; p != nil {
 							prev = *p
 						}
 						out := n.stmtOutput(stmts[i-1], prev)
 						if !out.known && out.from == "" {
 							out.from = n.fetcherIn(stmts[i-1])
 						}
-						in[s] = &out
+						w.in[s] = &out
 					}
 				}
 			}
 		case *syntax.CmdSubst:
-			if captured == nil {
-				captured = map[*syntax.CallExpr]bool{}
+			if w.captured == nil {
+				w.captured = map[*syntax.CallExpr]bool{}
 			}
 			for _, st := range x.Stmts {
-				markCaptured(st, captured)
+				markCaptured(st, w.captured)
 			}
 		case *syntax.Stmt:
-			if call, ok := x.Cmd.(*syntax.CallExpr); ok {
-				stmtOf[call] = x
-			}
+			w.lastStmt = x
 			for _, r := range x.Redirs {
-				if t := n.redirect(x, r, in[x]); t != nil {
-					in[x] = t // sh < file-the-line-wrote reads that text
+				if t := n.redirect(x, r, w.in[x]); t != nil {
+					if w.in == nil {
+						w.in = map[*syntax.Stmt]*text{}
+					}
+					w.in[x] = t // sh < file-the-line-wrote reads that text
 				}
 			}
 		case *syntax.FuncDecl:
 			if n.defineFunc(x) {
-				declared = append(declared, x.Name.Value)
+				w.declared = append(w.declared, x.Name.Value)
 				return false // its body runs when it is called (calls.go)
 			}
 		case *syntax.CallExpr:
 			if len(x.Args) == 0 {
 				return true
+			}
+			var stmt *syntax.Stmt // the statement whose command x is
+			if w.lastStmt != nil && w.lastStmt.Cmd == x {
+				stmt = w.lastStmt
 			}
 			argv := n.argv(x.Args)
 			if len(argv) == 0 {
@@ -147,21 +175,21 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 			argv = n.expandAlias(argv, escapedWord(x.Args[0]))
 			u := upstream
 			var stdin *text
-			if st := stmtOf[x]; st != nil {
-				if v, ok := up[st]; ok {
+			if st := stmt; st != nil {
+				if v, ok := w.up[st]; ok {
 					u = v
 				}
-				stdin = in[st]
+				stdin = w.in[st]
 				if h := n.stmtHeredoc(st); h != nil {
 					stdin = h
 				}
 			}
 			n.envCode(x, depth, wrappers)
 			n.stdinFile = ""
-			if st := stmtOf[x]; st != nil && (stdin == nil || !stdin.known) {
+			if st := stmt; st != nil && (stdin == nil || !stdin.known) {
 				n.stdinFile = n.inputFile(st)
 			}
-			n.captured = captured[x]
+			n.captured = w.captured[x]
 			n.nameBuilt = n.builtWords(x, argv)
 			if _, fn := n.funcs[argv[0]]; fn {
 				// the function runs, not a program of that name: the call
@@ -175,7 +203,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 		}
 		return true
 	})
-	for _, name := range declared {
+	for _, name := range w.declared {
 		n.uncalledFunc(name, depth, wrappers)
 	}
 }

@@ -65,7 +65,11 @@ const (
 
 func (e *Env) memo(i int, known, val uint8, f func(c *Cmd) bool) bool {
 	if e.cmdMemo == nil {
-		e.cmdMemo = make([]uint8, len(e.F.Commands))
+		if n := len(e.F.Commands); n <= len(e.memoBuf) {
+			e.cmdMemo = e.memoBuf[:n]
+		} else {
+			e.cmdMemo = make([]uint8, n)
+		}
 	}
 	m := e.cmdMemo[i]
 	if m&known == 0 {

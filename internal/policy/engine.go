@@ -60,22 +60,28 @@ type Env struct {
 	OnceKey string
 	// Err is set by a rule whose evaluation failed.
 	Err error
+	// The per-call caches below are values with a flag, not pointers: a
+	// pointer to a cached value is one more allocation per call.
+	//
 	// touches caches the call's effects on paths for the zone rules.
-	touches *[]callfacts.Touch
+	touches     []callfacts.Touch
+	touchesRead bool
 	// exfil caches exfilReason, which two rules read.
-	exfil *string
+	exfil     string
+	exfilRead bool
 	// cmdMemo caches, per command of the call, what every cmdRule asks
-	// before its own match (memo.go).
+	// before its own match (cmdrule.go); memoBuf holds it for a line of
+	// up to len(memoBuf) commands.
 	cmdMemo []uint8
+	memoBuf [8]uint8
 }
 
 // Touches is the call's effects on path targets, read once per call.
 func (e *Env) Touches() []callfacts.Touch {
-	if e.touches == nil {
-		t := e.F.Touches()
-		e.touches = &t
+	if !e.touchesRead {
+		e.touches, e.touchesRead = e.F.Touches(), true
 	}
-	return *e.touches
+	return e.touches
 }
 
 // zones is the verdict table the engine judges by.
@@ -349,12 +355,19 @@ func (e *Engine) EvaluateFor(ctx context.Context, f *Facts, getenv func(string) 
 
 func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result {
 	e.once.Do(e.index)
-	res := &Result{Facts: f}
+	// the result and the rules' Env in one allocation: both live for the
+	// call, and every call makes them
+	st := &struct {
+		res Result
+		env Env
+	}{res: Result{Facts: f}}
+	res := &st.res
 	// a help or version request changes nothing (callfacts/help.go); what
 	// a command does inside a dev, test or local place is the
 	// developer's own (fp9_devplace.go)
 	f = withoutDevPlaces(f.WithoutHelp())
-	env := &Env{F: f, Opts: opts, ctx: ctx, git: e.Git, gitBranch: e.GitBranch}
+	st.env = Env{F: f, Opts: opts, ctx: ctx, git: e.Git, gitBranch: e.GitBranch}
+	env := &st.env
 	run := func(r *prepared) {
 		if !r.runsOn(f.Event) || !r.forTool(f.Tool) {
 			return

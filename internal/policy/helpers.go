@@ -1,6 +1,9 @@
 package policy
 
-import "strings"
+import (
+	"iter"
+	"strings"
+)
 
 // Helpers the built-in packs share.
 
@@ -26,15 +29,31 @@ func critArg(e *Env, c *Cmd) (string, string) {
 	return "", ""
 }
 
-// writes returns the paths the call writes or deletes.
-func writes(f *Facts) []PathRef {
-	var out []PathRef
-	for _, p := range f.Paths {
-		if p.Op == OpWrite || p.Op == OpDelete {
-			out = append(out, p)
+// writes yields the paths the call writes or deletes (for _, p := range
+// writes(f)), in order: a sequence, not a slice, so the rules that read
+// it on every call that has paths (seven) allocate nothing.
+func writes(f *Facts) iter.Seq2[int, PathRef] {
+	return func(yield func(int, PathRef) bool) {
+		n := 0
+		for _, p := range f.Paths {
+			if p.Op == OpWrite || p.Op == OpDelete {
+				if !yield(n, p) {
+					return
+				}
+				n++
+			}
 		}
 	}
-	return out
+}
+
+// anyWrites reports whether the call writes or deletes a path.
+func anyWrites(f *Facts) bool {
+	for _, p := range f.Paths {
+		if p.Op == OpWrite || p.Op == OpDelete {
+			return true
+		}
+	}
+	return false
 }
 
 // homeRel returns p relative to home ("~/.ssh/x") for reasons, or p.

@@ -119,7 +119,7 @@ func writtenText(f *Facts) string {
 	if f.Content != "" {
 		return f.Content
 	}
-	if f.Command != "" && len(writes(f)) > 0 {
+	if f.Command != "" && anyWrites(f) {
 		return f.Command
 	}
 	return ""

@@ -96,7 +96,9 @@ func historyRules() []Rule {
 // historyOp says how c rewrites history or discards work, or "".
 func historyOp(c *Cmd) string {
 	s := sub(c)
-	args := " " + strings.Join(c.Args, " ") + " "
+	// the line joined, for the few cases that read it (most git commands
+	// meet this rule): joined there, not for every command
+	args := func() string { return " " + strings.Join(c.Args, " ") + " " }
 	switch s {
 	case "commit":
 		if c.Has("--amend") {
@@ -109,11 +111,11 @@ func historyOp(c *Cmd) string {
 			return "moves the branch and drops commits or changes"
 		}
 	case "checkout":
-		if strings.Contains(args, " -- ") && len(c.Pos) > 2 {
+		if strings.Contains(args(), " -- ") && len(c.Pos) > 2 {
 			return "overwrites files from another commit"
 		}
 	case "restore":
-		if c.Has("--source", "-s") || strings.Contains(args, "--source=") {
+		if c.Has("--source", "-s") || strings.Contains(args(), "--source=") {
 			return "overwrites files from another commit"
 		}
 	case "stash":
@@ -133,7 +135,7 @@ func historyOp(c *Cmd) string {
 			return "removes a worktree"
 		}
 	case "push":
-		if c.Has("--mirror", "--delete", "-d", "--force", "-f", "--force-with-lease", "--force-if-includes", "--prune") || strings.Contains(args, " +") || strings.Contains(args, " :") {
+		if c.Has("--mirror", "--delete", "-d", "--force", "-f", "--force-with-lease", "--force-if-includes", "--prune") || strings.Contains(args(), " +") || strings.Contains(args(), " :") {
 			return "rewrites or deletes remote refs"
 		}
 	case "update-ref":
@@ -152,7 +154,7 @@ func historyOp(c *Cmd) string {
 			return "drops reflog entries (the way back)"
 		}
 	case "gc", "prune":
-		if strings.Contains(args, "--prune=now") || s == "prune" {
+		if strings.Contains(args(), "--prune=now") || s == "prune" {
 			return "prunes unreachable commits for good"
 		}
 	case "clean":

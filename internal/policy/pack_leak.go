@@ -330,11 +330,10 @@ var uploadOpt = map[string]bool{"-T": true, "--upload-file": true, "--post-file"
 // network (the reason then says " over the network"). Computed once per
 // call: core.secrets:exfil and exfil-send both read it.
 func exfilReason(e *Env) string {
-	if e.exfil == nil {
-		r := exfilReasonOnce(e)
-		e.exfil = &r
+	if !e.exfilRead {
+		e.exfil, e.exfilRead = exfilReasonOnce(e), true
 	}
-	return *e.exfil
+	return e.exfil
 }
 
 func exfilReasonOnce(e *Env) string {

@@ -388,17 +388,17 @@ func selfPack() Pack {
 			ID: "core.self:warden-files", Mode: Deny,
 			Desc: "Changes to warden's own files: config, rules, store, binary, keys, its link on PATH (WARDEN_HOME, <project>/.warden/config.toml and rules/, ~/.local/bin/warden)",
 			Match: func(e *Env) string {
-				home := e.Opts.WardenHome
-				if home == "" && e.F.Home != "" {
-					home = path.Join(e.F.Home, ".warden")
-				}
 				// joined once per call, at the first path the call changes
-				var pw, pwConfig, pwRules, pwTask, pwTmp, homeTmp string
+				var home, pw, pwConfig, pwRules, pwTask, pwTmp, homeTmp string
 				for _, p := range e.F.Paths {
 					if p.Op == OpRead || readOnlyCmds[p.Via] {
 						continue
 					}
 					if pw == "" {
+						home = e.Opts.WardenHome
+						if home == "" && e.F.Home != "" {
+							home = path.Join(e.F.Home, ".warden")
+						}
 						pw = path.Join(e.F.Project, ".warden")
 						pwConfig, pwRules, pwTask, pwTmp = path.Join(pw, "config.toml"), path.Join(pw, "rules"), path.Join(pw, "task.json"), path.Join(pw, "tmp")
 						homeTmp = path.Join(home, "tmp")

@@ -24,7 +24,7 @@ func publishVerbRule() Rule {
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if localPublish[c.Name] || patternFilters[c.Name] || c.DryRun() || onlyHelp(c) || c.Has("--help", "-h") {
+				if !publishHintIn(c) || localPublish[c.Name] || patternFilters[c.Name] || c.DryRun() || onlyHelp(c) || c.Has("--help", "-h") {
 					continue // grep -i publish: a pattern, not a verb
 				}
 			words:
@@ -64,6 +64,21 @@ func publishVerbRule() Rule {
 // subcommand.
 var patternFilters = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true, "sed": true,
 	"awk": true, "gawk": true, "jq": true, "yq": true, "echo": true, "printf": true, "sort": true, "uniq": true, "cut": true, "tr": true}
+
+// publishHintIn: one of c's first three words (the ones Match reads) may
+// be a publish verb. Asked first: every command meets the rule, few have
+// such a word, and DryRun reads every option.
+func publishHintIn(c *Cmd) bool {
+	for j, w := range c.Pos {
+		if j > 2 {
+			break
+		}
+		if publishWordHint(w) {
+			return true
+		}
+	}
+	return false
+}
 
 // publishWordHint: a cheap test before lowering a word.
 func publishWordHint(w string) bool {

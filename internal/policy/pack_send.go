@@ -198,14 +198,19 @@ func urlHost(u string) string {
 	if i := strings.Index(u, "://"); i >= 0 {
 		u = u[i+3:]
 	}
-	u = strings.SplitN(strings.SplitN(strings.SplitN(u, "/", 2)[0], "?", 2)[0], "#", 2)[0]
+	// cut, not split: this runs for every URL of every sending command
+	u, _, _ = strings.Cut(u, "/")
+	u, _, _ = strings.Cut(u, "?")
+	u, _, _ = strings.Cut(u, "#")
 	if i := strings.LastIndexByte(u, '@'); i >= 0 {
 		u = u[i+1:]
 	}
 	if strings.HasPrefix(u, "[") {
-		return strings.TrimPrefix(strings.SplitN(u, "]", 2)[0], "[")
+		h, _, _ := strings.Cut(u, "]")
+		return strings.TrimPrefix(h, "[")
 	}
-	return strings.ToLower(strings.SplitN(u, ":", 2)[0])
+	u, _, _ = strings.Cut(u, ":")
+	return strings.ToLower(u)
 }
 
 // ownHost reports whether host is this machine or its private network

@@ -354,15 +354,18 @@ func gitPack() Pack {
 // uncommitted changes; git runs only after the command matched.
 func gitDirtyRule(match func(c *Cmd) bool, why string) func(e *Env) string {
 	return func(e *Env) string {
-		return first(e.F.Cmds("git"), func(c *Cmd) string {
-			if !match(c) {
-				return ""
+		// the commands read in place: six rules ask this of every git
+		// command, and e.F.Cmds would build a slice for each
+		for i := range e.F.Commands {
+			c := &e.F.Commands[i]
+			if c.Name != "git" || !match(c) {
+				continue
 			}
 			if dirty, state := e.Dirty(); dirty {
 				return fmt.Sprintf("%s: %s, and %s", strings.Join(append([]string{"git"}, c.Args...), " "), state, why)
 			}
-			return ""
-		})
+		}
+		return ""
 	}
 }
 

@@ -12,6 +12,25 @@ import (
 var officialRegistries = []string{"registry.npmjs.org", "registry.yarnpkg.com", "pypi.org", "files.pythonhosted.org", "rubygems.org",
 	"proxy.golang.org", "crates.io", "repo.maven.apache.org", "api.nuget.org", "repo.packagist.org"}
 
+// packageSourceMay is what core.shell:package-source's cases below ask
+// first of each program, read before the line is joined and lowered:
+// every git, go and npm command meets the rule, few can match it.
+func packageSourceMay(c *Cmd) bool {
+	switch c.Name {
+	case "npm", "pnpm", "yarn", "bun":
+		return sub(c) == "config" || sub(c) == "set"
+	case "pip", "pip3", "uv", "poetry", "pdm":
+		return true
+	case "gem":
+		return sub(c) == "sources" && c.Has("--add", "-a")
+	case "go":
+		return sub(c) == "env" && c.Has("-w")
+	case "git":
+		return c.Has("--global", "--system")
+	}
+	return false
+}
+
 // supplyRules: where packages come from, and code fetched to run.
 func supplyRules() []Rule {
 	return []Rule{
@@ -20,7 +39,7 @@ func supplyRules() []Rule {
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
-					if !packageSourceTools[c.Name] {
+					if !packageSourceTools[c.Name] || !packageSourceMay(c) {
 						continue
 					}
 					a := strings.ToLower(strings.Join(c.Args, " "))
