@@ -41,7 +41,7 @@ func prodOptAny(c *Cmd) string {
 // unknownProgram: a program no table describes (not a known tool, not a
 // remote or runner CLI the production rules read, not a script by path).
 func unknownProgram(c *Cmd) bool {
-	if strings.ContainsAny(c.Name, "/$.=") || callfacts.Known(c.Name) || notConfigPrograms[c.Name] {
+	if strings.ContainsAny(strings.TrimSuffix(c.Name, ".sh"), "/$.=") || callfacts.Known(c.Name) || notConfigPrograms[c.Name] {
 		return false
 	}
 	return !opsList("remote-cli")[c.Name] && !opsList("runner-cli")[c.Name] && !opsList("export-prog")[c.Name] && c.ChainTx() == nil
@@ -68,6 +68,9 @@ func unknownVerbClass(c *Cmd) string {
 			}
 		}
 	}
+	if class == "" {
+		return flagVerbClass(c) // kafka-configs.sh --alter, kafka-topics --delete: the verb is an option
+	}
 	return class
 }
 
@@ -77,6 +80,9 @@ func miss9aProdRules() []Rule {
 			return "", ""
 		}
 		m := prodOptAny(c)
+		if m == "" {
+			m = prodNamedAny(c) // --config deploy/prod/x.yml, -url=jdbc:…prod…, chamber write orders-prod
+		}
 		if m == "" {
 			return "", ""
 		}
