@@ -50,8 +50,9 @@ func unknownProgram(c *Cmd) bool {
 // unknownVerbClass reads the first words of an unknown program's
 // arguments: "destroy" or "change" by remoteops.txt's lists, "" when the
 // first says it reads or none says anything (proxy-status, topology).
-func unknownVerbClass(c *Cmd) string {
+func unknownVerbClass(c *Cmd, named bool) string {
 	destroy, change, read := opsList("destroy-verb"), opsList("change-verb-any"), opsList("read-verb")
+	weak := opsList("weak-change-any")
 	class := ""
 	for i, p := range c.Pos[:min(3, len(c.Pos))] {
 		if prodWord.MatchString(p) || strings.ContainsAny(p, "=/.@") {
@@ -63,7 +64,7 @@ func unknownVerbClass(c *Cmd) string {
 				return "destroy"
 			case read[w] && (i == 0 || j > 0):
 				return "" // status, proxy-status, get
-			case change[w] && class == "":
+			case change[w] && class == "" && !(named && weak[w]):
 				class = "change"
 			}
 		}
@@ -79,14 +80,14 @@ func miss9aProdRules() []Rule {
 		if !unknownProgram(c) || onlyHelp(c) || c.DryRun() || c.Has("--check", "--noop", "--what-if", "--plan") {
 			return "", ""
 		}
-		m := prodOptAny(c)
+		m, named := prodOptAny(c), false
 		if m == "" {
-			m = prodNamedAny(c) // --config deploy/prod/x.yml, -url=jdbc:…prod…, chamber write orders-prod
+			m, named = prodNamedAny(c), true // --config deploy/prod/x.yml, -url=jdbc:…prod…, chamber write orders-prod
 		}
 		if m == "" {
 			return "", ""
 		}
-		switch unknownVerbClass(c) {
+		switch unknownVerbClass(c, named) {
 		case "destroy":
 			return "deny", c.Name + " destroys on production (" + m + "): " + short80(c.String())
 		case "change":

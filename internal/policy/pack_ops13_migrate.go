@@ -22,7 +22,7 @@ import (
 // migrateTools are the programs whose verbs this reads (remoteops.txt
 // migrate-tools) and the build tools that run them as goals or tasks.
 func migrateToolNames() []string {
-	return append(opsNames("migrate-tools"), "mvn", "mvnw", "./mvnw", "gradle", "gradlew", "./gradlew")
+	return append(opsNames("migrate-tools", "migrate-orm-tools"), "mvn", "mvnw", "./mvnw", "gradle", "gradlew", "./gradlew")
 }
 
 // migrateVerb is the migration verb c runs, lower-case ("clean",
@@ -45,10 +45,29 @@ func migrateVerb(c *Cmd) string {
 		}
 		return ""
 	}
+	// the words of its first operands (prisma migrate status, knex
+	// migrate:latest, sequelize db:migrate:undo): a read word anywhere
+	// makes it a read, then a word that empties, then any other change
+	var words []string
+	n := 0
 	for _, p := range c.Pos {
+		if optionBefore(c.Args, p) {
+			continue // goose -dir migrations …: an option's value
+		}
+		if n++; n > 3 {
+			break
+		}
 		l := strings.ToLower(p)
-		if opsList("migrate-empty")[l] || opsList("migrate-read")[l] || opsList("migrate-change")[l] || opsList("migrate-down")[l] {
-			return l
+		words = append(words, l)
+		if strings.Contains(l, ":") && !strings.Contains(l, "/") {
+			words = append(words, strings.Split(l, ":")...)
+		}
+	}
+	for _, list := range []string{"migrate-read", "migrate-empty", "migrate-change", "migrate-down"} {
+		for _, w := range words {
+			if opsList(list)[w] {
+				return w
+			}
 		}
 	}
 	return ""
@@ -62,6 +81,9 @@ func migrateTarget(c *Cmd) string {
 		v = strings.Trim(v, `"'`)
 		if v == "" || strings.Contains(v, "$") {
 			return ""
+		}
+		if i := strings.Index(v, "host="); i >= 0 && strings.Contains(v, " ") {
+			v, _, _ = strings.Cut(v[i+len("host="):], " ") // a libpq conninfo: "host=pg.prod.x user=app"
 		}
 		if prodValue(v) || strings.HasPrefix(strings.ToLower(v), "jdbc:oracle") && prodConnName(v[strings.LastIndexAny(v, "/:@")+1:]) {
 			return "production (" + strings.TrimSpace(k+" "+v) + ")"
@@ -136,8 +158,8 @@ func ops13MigrateRules() []Rule {
 		cmdRule("external.systems:migrate-shared", Ask, "A schema migration tool changing a database that is production or a server that is not this machine nor named for development or tests (flyway migrate/repair/baseline, liquibase update/rollback, mvn flyway:migrate with a prod conf file, goose up on a cloud host): the live schema changes under its users; reads (info, validate, status, update-sql) stay allowed; the verbs are data (policy/remoteops.txt migrate-change, migrate-read)", migrateToolNames(),
 			atLevel(judge, "ask"),
 			[]string{"flyway -url=jdbc:postgresql://ledger-prod.c9x.eu-west-1.rds.amazonaws.com:5432/ledger -user=flyway migrate", "mvn flyway:migrate -Dflyway.configFiles=src/main/resources/flyway-prod.conf", "flyway -configFiles=conf/prod.conf repair",
-				"liquibase --url=jdbc:oracle:thin:@ora-prd-scan.example.local:1521/ORAPRD1 --changelog-file=db/changelog.xml update", "flyway -environment=production migrate", "goose -dir migrations postgres \"postgres://app@orders.cluster-x.rds.amazonaws.com/app\" up"},
+				"liquibase --url=jdbc:oracle:thin:@ora-prd-scan.example.local:1521/ORAPRD1 --changelog-file=db/changelog.xml update", "flyway -environment=production migrate", "goose -dir migrations postgres \"postgres://app@orders.cluster-x.rds.amazonaws.com/app\" up", "knex migrate:latest --env production", "alembic -x db=prod upgrade head"},
 			[]string{"flyway -url=jdbc:postgresql://localhost:5432/app migrate", "flyway -configFiles=conf/prod.conf info", "mvn flyway:validate -Dflyway.configFiles=flyway-prod.conf", "liquibase --url=jdbc:oracle:thin:@ora-prd-scan:1521/ORAPRD1 update-sql",
-				"flyway migrate", "mvn -q flyway:migrate -Dflyway.url=jdbc:postgresql://db-test:5432/app", "goose -dir migrations postgres \"postgres://app@localhost/app\" up", "mvn package -Pprod"}),
+				"flyway migrate", "mvn -q flyway:migrate -Dflyway.url=jdbc:postgresql://db-test:5432/app", "goose -dir migrations postgres \"postgres://app@localhost/app\" up", "mvn package -Pprod", "knex migrate:latest --env development", "knex migrate:status --env production"}),
 	}
 }
