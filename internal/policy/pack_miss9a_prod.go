@@ -85,6 +85,9 @@ func miss9aProdRules() []Rule {
 			m, named = prodNamedAny(c), true // --config deploy/prod/x.yml, -url=jdbc:…prod…, chamber write orders-prod
 		}
 		if m == "" {
+			m = prodConnEnv(e) // AWS_PROFILE=prod-admin chamber write …
+		}
+		if m == "" {
 			return "", ""
 		}
 		switch unknownVerbClass(c, named) {

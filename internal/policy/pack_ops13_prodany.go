@@ -81,3 +81,19 @@ func flagVerbClass(c *Cmd) string {
 	}
 	return class
 }
+
+// prodConnEnv is the assignment on the line that points a connection at
+// production (AWS_PROFILE=prod-admin, KUBECONTEXT=production,
+// DB_HOST=pg.prod…: remoteops.txt prod-env, *_HOST, *_URL), "" for none:
+// an unknown program reads its connection from the environment as the
+// known ones do.
+func prodConnEnv(e *Env) string {
+	conn := opsList("prod-env")
+	for _, m := range envAssign.FindAllStringSubmatch(e.F.Command, -1) {
+		k, v := m[1], strings.Trim(m[2], `"'`)
+		if (conn[k] || strings.HasSuffix(k, "_HOST") || strings.HasSuffix(k, "_URL") && !strings.Contains(k, "WEBHOOK")) && prodValue(v) {
+			return k + "=" + v
+		}
+	}
+	return ""
+}
