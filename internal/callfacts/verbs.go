@@ -155,7 +155,13 @@ func (c *Cmd) changeWord() string {
 		if i == 0 && dottedVerb(p, t.changes) {
 			return p // a noun.verb operation (vm.shutdown, host.reboot)
 		}
-		if i > 3 || strings.ContainsAny(p, "/=@ .") {
+		if i > 3 {
+			break
+		}
+		if strings.ContainsAny(p, "/=@ .") {
+			if optionBefore(c.Args, p) {
+				continue // ecspresso --config deploy/prod/x.yml deploy: an option's value before the verb
+			}
 			break
 		}
 		l := strings.ToLower(p)

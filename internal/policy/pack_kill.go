@@ -55,7 +55,12 @@ func killByName() []Rule {
 					if u := optValue(c, "-u") + optValue(c, "--user"); !ownUser(e, u) {
 						return c.Name + " ends " + u + "'s processes: " + c.String()
 					}
-					return "" // one's own processes of one name
+					if !hasArg(c, "-f", "--full") && (c.Name != "killall" || !hasArg(c, "-r", "--regexp")) {
+						return "" // one's own processes of one name
+					}
+					// -u self -f PATTERN: every own process whose command line
+					// holds the pattern (pkill -u dev -f nextflow): judged below as
+					// the pattern alone is
 				}
 				switch c.Name {
 				case "kill":
@@ -71,10 +76,13 @@ func killByName() []Rule {
 					}
 					return ""
 				case "pkill", "killall", "skill":
-					if specificKill(c) {
+					if specificKill(c) || ownSpecificKill(e, c) {
 						return "" // one program's own processes: pack_fp9_kill.go
 					}
 					for _, n := range c.Pos {
+						if u := optValue(c, "-u") + optValue(c, "--user"); n == u {
+							continue // the user -u names, not a pattern
+						}
 						if hasArg(c, "-f", "--full") && strings.ContainsAny(n, " ./") {
 							continue // one script or command line: pkill -f 'node server.js'
 						}
@@ -84,8 +92,8 @@ func killByName() []Rule {
 				}
 				return c.Name + " ends processes chosen by name: " + c.String()
 			},
-			[]string{"pkill node", "pkill -KILL -f postgres", "fuser -k 5432/tcp", "lsof -ti :6379 | xargs kill -9", "killall python3", "pkill -f java", "taskkill /F /IM node.exe", "kill $(lsof -t -i:5432)"},
-			[]string{"pkill -f webpack", "killall -9 openocd", "kill -9 1234", "kill %1", "kill $PID", "kill -l", "fuser 8080/tcp", "pgrep node", "kill -9 $(lsof -t -i:3000)", "pkill -f 'vite dev'", "pkill -u dev node", "fuser -k 3000/tcp"}),
+			[]string{"pkill node", "pkill -KILL -f postgres", "fuser -k 5432/tcp", "lsof -ti :6379 | xargs kill -9", "killall python3", "pkill -f java", "taskkill /F /IM node.exe", "kill $(lsof -t -i:5432)", "pkill -u $USER -f nextflow"},
+			[]string{"pkill -f webpack", "killall -9 openocd", "kill -9 1234", "kill %1", "kill $PID", "kill -l", "fuser 8080/tcp", "pgrep node", "kill -9 $(lsof -t -i:3000)", "pkill -f 'vite dev'", "pkill -u dev node", "pkill -u $USER -f 'vite dev'", "fuser -k 3000/tcp"}),
 	}
 }
 
@@ -198,4 +206,25 @@ func hasArg(c *Cmd, xs ...string) bool {
 		}
 	}
 	return false
+}
+
+// ownSpecificKill: pkill -u SELF -f PATTERN where every pattern is one
+// program's own (a dev tool, pack_fp9_kill.go): narrowing to one's own
+// user keeps it specific (ops13).
+func ownSpecificKill(e *Env, c *Cmd) bool {
+	u := optValue(c, "-u") + optValue(c, "--user")
+	if u == "" || !ownUser(e, u) || len(c.Wrappers) > 0 {
+		return false
+	}
+	n := 0
+	for _, p := range c.Pos {
+		if p == u {
+			continue
+		}
+		if strings.Contains(p, "$") || !specificProcPattern(p) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }

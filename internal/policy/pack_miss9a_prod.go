@@ -41,7 +41,7 @@ func prodOptAny(c *Cmd) string {
 // unknownProgram: a program no table describes (not a known tool, not a
 // remote or runner CLI the production rules read, not a script by path).
 func unknownProgram(c *Cmd) bool {
-	if strings.ContainsAny(c.Name, "/$.=") || callfacts.Known(c.Name) || notConfigPrograms[c.Name] {
+	if strings.ContainsAny(strings.TrimSuffix(c.Name, ".sh"), "/$.=") || callfacts.Known(c.Name) || notConfigPrograms[c.Name] {
 		return false
 	}
 	return !opsList("remote-cli")[c.Name] && !opsList("runner-cli")[c.Name] && !opsList("export-prog")[c.Name] && c.ChainTx() == nil
@@ -50,8 +50,9 @@ func unknownProgram(c *Cmd) bool {
 // unknownVerbClass reads the first words of an unknown program's
 // arguments: "destroy" or "change" by remoteops.txt's lists, "" when the
 // first says it reads or none says anything (proxy-status, topology).
-func unknownVerbClass(c *Cmd) string {
+func unknownVerbClass(c *Cmd, named bool) string {
 	destroy, change, read := opsList("destroy-verb"), opsList("change-verb-any"), opsList("read-verb")
+	weak := opsList("weak-change-any")
 	class := ""
 	for i, p := range c.Pos[:min(3, len(c.Pos))] {
 		if prodWord.MatchString(p) || strings.ContainsAny(p, "=/.@") {
@@ -63,10 +64,13 @@ func unknownVerbClass(c *Cmd) string {
 				return "destroy"
 			case read[w] && (i == 0 || j > 0):
 				return "" // status, proxy-status, get
-			case change[w] && class == "":
+			case change[w] && class == "" && !(named && weak[w]):
 				class = "change"
 			}
 		}
+	}
+	if class == "" {
+		return flagVerbClass(c) // kafka-configs.sh --alter, kafka-topics --delete: the verb is an option
 	}
 	return class
 }
@@ -76,11 +80,17 @@ func miss9aProdRules() []Rule {
 		if !unknownProgram(c) || onlyHelp(c) || c.DryRun() || c.Has("--check", "--noop", "--what-if", "--plan") {
 			return "", ""
 		}
-		m := prodOptAny(c)
+		m, named := prodOptAny(c), false
+		if m == "" {
+			m, named = prodNamedAny(c), true // --config deploy/prod/x.yml, -url=jdbc:…prod…, chamber write orders-prod
+		}
+		if m == "" {
+			m = prodConnEnv(e) // AWS_PROFILE=prod-admin chamber write …
+		}
 		if m == "" {
 			return "", ""
 		}
-		switch unknownVerbClass(c) {
+		switch unknownVerbClass(c, named) {
 		case "destroy":
 			return "deny", c.Name + " destroys on production (" + m + "): " + short80(c.String())
 		case "change":

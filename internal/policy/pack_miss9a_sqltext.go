@@ -155,8 +155,9 @@ func sqlConnWords(c *Cmd) []string {
 		out = append(out, optValue(c, "-U"), optValue(c, "-d"))
 	}
 	for _, p := range c.Pos {
-		if strings.ContainsAny(p, " \t") || strings.Contains(p, "://") {
-			continue
+		p = oracleLogin(p)
+		if strings.ContainsAny(p, " \t") || strings.Contains(p, "://") || strings.HasPrefix(p, "@") && strings.ContainsAny(p, "./") {
+			continue // @migrations/V3.sql: a script SQL*Plus runs, not a connection
 		}
 		if _, alias, ok := strings.Cut(p, "@"); ok && alias != "" {
 			alias = strings.TrimPrefix(alias, "//")
@@ -219,7 +220,10 @@ var sqlConsoles = sync.OnceValue(func() map[string]bool {
 // alias or the local instance: their -S/-s only silences the banner.
 func oracleServer(c *Cmd) string {
 	for _, p := range c.Pos {
-		_, id, ok := strings.Cut(p, "@")
+		if strings.HasPrefix(p, "@") && strings.ContainsAny(p, "./") {
+			continue // @migrations/V3.sql: a script, not a connect identifier
+		}
+		_, id, ok := strings.Cut(oracleLogin(p), "@")
 		if !ok || strings.ContainsAny(p, " \t") {
 			continue
 		}
@@ -349,4 +353,14 @@ func inLocalContainer(c *Cmd) bool {
 		}
 	}
 	return false
+}
+
+// oracleLogin is the connect identifier of an Oracle login given as one
+// quoted word with its role ("sys/pw@ORAPRD1 as sysdba"): its first
+// field. Any other word is returned as it is.
+func oracleLogin(p string) string {
+	if f := strings.Fields(p); len(f) == 3 && strings.Contains(f[0], "@") && strings.EqualFold(f[1], "as") {
+		return f[0]
+	}
+	return p
 }

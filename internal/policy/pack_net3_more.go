@@ -18,6 +18,35 @@ var ansibleReadModules = map[string]bool{"ping": true, "setup": true, "gather_fa
 	"package_facts": true, "shell": true, "command": true, "raw": true, "script": true, "ansible.builtin.ping": true, "ansible.builtin.setup": true, "ansible.builtin.shell": true, "ansible.builtin.command": true,
 	"ansible.builtin.stat": true, "ansible.builtin.debug": true, "listen_ports_facts": true, "getent": true, "wait_for": true, "uri": true}
 
+// ansibleModule is the module an ad-hoc ansible command runs (-m NAME,
+// -mNAME, --module-name NAME), "" when it names none.
+func ansibleModule(c *Cmd) string {
+	for i, a := range c.Args {
+		switch {
+		case (a == "-m" || a == "--module-name") && i+1 < len(c.Args):
+			return c.Args[i+1]
+		case strings.HasPrefix(a, "--module-name="):
+			return strings.TrimPrefix(a, "--module-name=")
+		case strings.HasPrefix(a, "-m") && len(a) > 2:
+			return a[2:]
+		}
+	}
+	return ""
+}
+
+// ansibleReads: an ad-hoc ansible command whose module only gathers or
+// reports (ping, setup, stat) changes nothing on the hosts, production's
+// too (ops13). shell, command, raw and script carry a payload the
+// production rules still judge.
+func ansibleReads(c *Cmd) bool {
+	m := ansibleModule(c)
+	switch strings.TrimPrefix(m, "ansible.builtin.") {
+	case "", "shell", "command", "raw", "script":
+		return false
+	}
+	return ansibleReadModules[m]
+}
+
 func net3MoreRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:fleet-module", Ask, "An ad-hoc configuration-management module that changes the hosts it targets (ansible all -m apt -a upgrade=dist, -m service, -m user, -m copy, -m lineinfile): a fleet changed in one line; facts, ping, stat and the payloads of shell/command (judged on their own) stay allowed", []string{"ansible"},
@@ -25,21 +54,8 @@ func net3MoreRules() []Rule {
 				if onlyHelp(c) || c.Has("--check", "-C", "--list-hosts") {
 					return ""
 				}
-				for i, a := range c.Args {
-					m := ""
-					switch {
-					case (a == "-m" || a == "--module-name") && i+1 < len(c.Args):
-						m = c.Args[i+1]
-					case strings.HasPrefix(a, "--module-name="):
-						m = strings.TrimPrefix(a, "--module-name=")
-					case strings.HasPrefix(a, "-m") && len(a) > 2:
-						m = a[2:]
-					default:
-						continue
-					}
-					if !ansibleReadModules[m] {
-						return "ansible's " + m + " module changes the hosts " + c.Sub(0) + " names: " + c.String()
-					}
+				if m := ansibleModule(c); m != "" && !ansibleReadModules[m] {
+					return "ansible's " + m + " module changes the hosts " + c.Sub(0) + " names: " + c.String()
 				}
 				return ""
 			},

@@ -239,9 +239,9 @@ func sharedBucket(dst string) bool {
 	if i := strings.IndexByte(b, '/'); i >= 0 {
 		b = b[:i]
 	}
-	words := opsList("shared-bucket-words")
+	words, public := opsList("shared-bucket-words"), opsList("public-bucket-words")
 	for _, w := range wordsOf(strings.ToLower(strings.TrimSuffix(b, ":"))) {
-		if words[w] {
+		if words[w] || public[w] {
 			return true
 		}
 	}

@@ -22,7 +22,8 @@ var sqlTextOptions = map[string]bool{"-c": true, "--command": true, "-e": true, 
 // netSQLClients are the database clients that talk to a server.
 var netSQLClients = []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "bq", "snowsql", "cqlsh", "clickhouse-client", "clickhouse",
 	"trino", "presto", "cypher-shell", "sqlcmd", "cockroach", "mongosh", "mongo", "wrangler", "vsql", "impala-shell", "beeline", "spark-sql", "hdbsql", "usql", "gcloud", "databricks",
-	"sqlplus", "isql", "db2", "dgmgrl", "mysqlsh", "snow", "heroku"}
+	"sqlplus", "isql", "db2", "dgmgrl", "mysqlsh", "snow", "heroku",
+	"sql"} // ops13: Oracle SQLcl (sql -s user/pw@host:1521/SVC)
 
 // cloudWarehouses always run on a remote server.
 var cloudWarehouses = map[string]bool{"bq": true, "snowsql": true, "databricks": true, "gcloud": true}
@@ -171,8 +172,12 @@ func netSQLRules() []Rule {
 			return "", ""
 		}
 		stmt, anyHost := sqlRisk(text)
+		classOnly := false
 		if stmt == "" {
-			return "", ""
+			if stmt = classDelete(text); stmt == "" {
+				return "", ""
+			}
+			classOnly = true // judged only where the server is named as another machine
 		}
 		if len(stmt) > 80 {
 			stmt = stmt[:80] + "…"
@@ -181,6 +186,9 @@ func netSQLRules() []Rule {
 			return "", "" // snowsql -c dev, psql postgres://…@127.0.0.1:54322/…: the developer's own (pack_data12_place.go)
 		}
 		where, named := sqlTarget(e, c, text)
+		if classOnly && (where != "remote" || dbTargetShared(e, c, text) == "") {
+			return "", ""
+		}
 		switch {
 		case anyHost:
 			return "deny", c.Name + " creates a login that connects from any host with rights: " + stmt

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -68,6 +69,13 @@ func sqlFileOf(c *Cmd) string {
 			}
 		}
 	}
+	if c.Name == "sqlplus" || c.Name == "sql" {
+		for _, p := range c.Pos {
+			if f := strings.TrimLeft(p, "@"); len(f) < len(p) && f != "" && !strings.ContainsAny(f, "@ ") {
+				return f // sqlplus u/pw@ALIAS @migrations/V3__x.sql: SQL*Plus runs the script
+			}
+		}
+	}
 	if c.Name == "mongosh" || c.Name == "mongo" {
 		for _, p := range c.Pos {
 			if strings.HasSuffix(p, ".js") || strings.HasSuffix(p, ".mongodb") {
@@ -84,7 +92,7 @@ func sqlFileOf(c *Cmd) string {
 // sqlServer returns the server a client talks to as written (-h, --host,
 // -S, a connection URI), "" for the default local one.
 func sqlServer(c *Cmd) string {
-	if c.Name == "sqlplus" || c.Name == "dgmgrl" || c.Name == "rman" {
+	if c.Name == "sqlplus" || c.Name == "sql" || c.Name == "dgmgrl" || c.Name == "rman" {
 		return oracleServer(c) // sqlplus -S: silent; the host is in the connect identifier
 	}
 	if h := optValue(c, "-n"); h != "" && c.Name == "hdbsql" {
@@ -156,7 +164,7 @@ func sqlFile(e *Env, c *Cmd) (reason string, local bool) {
 
 func sqlFileRules() []Rule {
 	return []Rule{
-		cmdRule("core.sql:run-file", Ask, "A database client runs statements the command does not show (psql -f, mysql < dump.sql, \\i, source, input piped from a program) against another server, from outside the project or from a script named like a teardown or a dump: they may DROP, DELETE or TRUNCATE", callfacts.SQLServerClients,
+		cmdRule("core.sql:run-file", Ask, "A database client runs statements the command does not show (psql -f, mysql < dump.sql, \\i, source, input piped from a program) against another server, from outside the project or from a script named like a teardown or a dump: they may DROP, DELETE or TRUNCATE", append(slices.Clone(callfacts.SQLServerClients), "sqlplus", "sql"),
 			func(e *Env, c *Cmd) string {
 				if r, local := sqlFile(e, c); r != "" && !local && !localDevDB(e) {
 					return r + " (they may DROP, DELETE or TRUNCATE)"

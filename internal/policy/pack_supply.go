@@ -43,12 +43,7 @@ func supplyRules() []Rule {
 						continue
 					}
 					a := strings.ToLower(strings.Join(c.Args, " "))
-					official := false
-					for _, r := range officialRegistries {
-						if strings.Contains(a, r) {
-							official = true
-						}
-					}
+					official := officialRegistry(c, a)
 					switch {
 					case c.Name == "npm" || c.Name == "pnpm" || c.Name == "yarn" || c.Name == "bun":
 						if (sub(c) == "config" || sub(c) == "set") && (strings.Contains(a, "registry") || strings.Contains(a, "strict-ssl false") || strings.Contains(a, "enablestrictssl false")) && !strings.Contains(a, " get ") && !official {
@@ -76,8 +71,8 @@ func supplyRules() []Rule {
 				return ""
 			},
 			Catch: []string{"npm config set registry https://npm.x.example/", "pip config set global.index-url https://pypi.x.example/simple", "gem sources --add http://gems.x.example/",
-				"go env -w GOPROXY=https://proxy.x.example", "git config --global http.sslVerify false", "yarn config set npmRegistryServer https://x.example", "npm config set strict-ssl false"},
-			Allow: []string{"npm config get registry", "npm config set registry https://registry.npmjs.org/", "pip config list", "gem sources --list", "go env GOPROXY", "npm install --registry https://registry.npmjs.org/ x"}},
+				"go env -w GOPROXY=https://proxy.x.example", "git config --global http.sslVerify false", "yarn config set npmRegistryServer https://x.example", "npm config set strict-ssl false", "pip config set global.index-url https://test.pypi.org/simple/"},
+			Allow: []string{"npm config get registry", "npm config set registry https://registry.npmjs.org/", "pip config list", "gem sources --list", "go env GOPROXY", "npm install --registry https://registry.npmjs.org/ x", "pip config set global.index-url https://pypi.org/simple"}},
 		{ID: "core.shell:run-cloned", Mode: Deny, Tools: shellTools, Cmds: []string{"git"},
 			Desc: "Running a script from a repository the same line clones (git clone URL /tmp/x && /tmp/x/install.sh, cd x && ./setup.sh, bash x/install.sh): code fetched from the network runs unread",
 			Match: func(e *Env) string {
@@ -140,3 +135,20 @@ func isShellOrInterp(name string) bool {
 }
 
 var packageSourceTools = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "bun": true, "pip": true, "pip3": true, "uv": true, "poetry": true, "pdm": true, "gem": true, "go": true, "git": true}
+
+// officialRegistry: the registry c's arguments (a, lower-cased) set is a
+// default index. A URL's host must be the index itself: test.pypi.org,
+// where anyone uploads, only ends in pypi.org (ops13).
+func officialRegistry(c *Cmd, a string) bool {
+	for _, arg := range c.Args {
+		if strings.Contains(arg, "://") {
+			return slices.Contains(officialRegistries, urlHost(arg))
+		}
+	}
+	for _, r := range officialRegistries {
+		if strings.Contains(a, r) {
+			return true
+		}
+	}
+	return false
+}
