@@ -1,6 +1,11 @@
 package policy
 
-import "strings"
+import (
+	"path"
+	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
+)
 
 // A search of a settings file that also holds secrets (wp-config.php,
 // settings.local.php, application-prod.properties) for one key that is no
@@ -17,8 +22,8 @@ var keyGreps = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg":
 // nonSecretKeyGrep: every command named via searches p for one
 // non-secret key, and nothing on the line sends.
 func nonSecretKeyGrep(e *Env, via, p string) bool {
-	if !keyGreps[via] || len(e.F.Cmds(senders...)) > 0 {
-		return false
+	if !keyGreps[via] || len(e.F.Cmds(senders...)) > 0 || envFile(path.Base(p)) || keyFile(p) || callfacts.AppSecretFile(p) == "" {
+		return false // an environment file or a key is secrets line by line: grep API_URL .env still reads one
 	}
 	cs := e.F.Cmds(via)
 	for _, c := range cs {

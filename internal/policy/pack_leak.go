@@ -389,6 +389,9 @@ func exfilReasonOnce(e *Env) string {
 	if why := interpSendsEnv(e); why != "" {
 		return why
 	}
+	if why := capturedSecretPrinted(e); why != "" {
+		return why // TOKEN=$(security … -w); echo "$TOKEN" (fp13)
+	}
 	if why := sentSecretFile(e, false); why != "" {
 		return why + ", over the network: upload only files without secrets (or let the user send this one)"
 	}
