@@ -140,6 +140,7 @@ func onMedia(p string) bool {
 
 func secrets7CredRules() []Rule {
 	return []Rule{
+		filterSecretKeyRule(), // fp13
 		{ID: "core.secrets:destroy-key", Mode: Deny, Tools: shellTools, On: On(FactTouch),
 			Desc:  "Deleting, shredding, emptying or replacing key material known by its name (a .jks/.keystore/.bks signing keystore, a .p12/.pfx, a private .key/.pem, a .kdbx password database, an ssh identity, a keychain, adbkey): it may be the only copy of a signing key; a key named for a test or local development, in a scratch directory, or made by the same line stays allowed",
 			Match: func(e *Env) string { return destroyedKey(e) },
