@@ -54,9 +54,13 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 	if strings.Contains(payload, "(") {
 		// open('AuthKey_X.p8'), readFileSync('server.key'): a bare file
 		// name is a file when the code opens it (fp13)
+		o := op
+		if o == OpDelete {
+			o = OpRead // a file the code opens is read; what it deletes it names to the delete call
+		}
 		for _, m := range openedName.FindAllStringSubmatch(payload, -1) {
 			if !PathLike(m[1]) {
-				n.addPath(m[1], op, name)
+				n.addPath(m[1], o, name)
 			}
 		}
 	}

@@ -33,8 +33,13 @@ func rootWrapper(c *Cmd) string {
 // simulation).
 func systemInstallAsRoot(c *Cmd) bool {
 	s := installScopes()[c.Name]
-	return s != nil && s.system && s.installing(c) && !c.DryRun() && !isolatedInstall(c) && rootWrapper(c) != ""
+	return s != nil && s.system && s.installing(c) && !c.DryRun() && !isolatedInstall(c) && (rootWrapper(c) != "" || systemScope(c))
 }
+
+// systemScope: c asks for the machine-wide installation itself (flatpak
+// install --system: polkit asks for the admin password, and every user
+// gets the app).
+func systemScope(c *Cmd) bool { return c.Name == "flatpak" && c.Has("--system") }
 
 // systemManagers are installscope.txt's system package managers.
 func systemManagers() []string {
@@ -54,12 +59,16 @@ func sudoInstallRule() Rule {
 			if !systemInstallAsRoot(c) || systemComponent(c) {
 				return "" // a driver, the kernel, every package upgraded: core.local:global-install says so
 			}
-			return c.Name + " installs system packages as root (" + rootWrapper(c) + "): changes the system for every user: " + c.String()
+			who := rootWrapper(c)
+			if who == "" {
+				who = "--system"
+			}
+			return c.Name + " installs system packages as root (" + who + "): changes the system for every user: " + c.String()
 		},
 		[]string{"sudo apt-get install -y jq", "sudo apt install -y zfsutils-linux nfs-common", "sudo dnf install -y git", "doas apk add curl", "sudo -E yum -y install gcc",
 			"sudo DEBIAN_FRONTEND=noninteractive apt-get install -y libpq-dev", "sudo sh -c 'apt-get update && apt-get install -y tmux'", "sudo zypper in -y git",
-			"sudo pacman -S --noconfirm ripgrep", "sudo snap install code --classic", "sudo dpkg -i ./google-chrome-stable_current_amd64.deb", "sudo rpm -Uvh ./mysql80-community-release-el9.rpm", "sudo port install wget"},
-		[]string{"apt-get install -y jq", "sudo apt-get install -s mono-complete", "sudo apt-get --dry-run install jq", "sudo apt update", "sudo apt list --installed", "sudo dpkg -l | grep ssl",
+			"sudo pacman -S --noconfirm ripgrep", "sudo snap install code --classic", "sudo dpkg -i ./google-chrome-stable_current_amd64.deb", "sudo rpm -Uvh ./mysql80-community-release-el9.rpm", "sudo port install wget", "flatpak install --system -y flathub org.gimp.GIMP"},
+		[]string{"apt-get install -y jq", "sudo apt-get install -s mono-complete", "sudo apt-get --dry-run install jq", "sudo apt update", "flatpak install --user -y flathub org.gimp.GIMP", "sudo apt list --installed", "sudo dpkg -l | grep ssl",
 			"apt show libssl-dev", "brew install jq", "pip install --user black", "sudo chroot build/rootfs apt-get install -y busybox", "echo sudo apt-get install -y jq", "sudo dnf check-update"})
 }
 
