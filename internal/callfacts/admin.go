@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/warden-dev/warden/internal/datatable"
+	"github.com/warden-dev/warden/internal/lazyre"
 )
 
 // adminText lists, as data, the admin command lines of servers, clusters,
@@ -516,4 +517,24 @@ func commaSet(v string) map[string]bool {
 		m[w] = true
 	}
 	return m
+}
+
+// ticketAlias matches an issue key (SF-1423, PAY-88): upper-case letters,
+// a dash, a number.
+var ticketAlias = lazyre.New(`^[A-Z][A-Z0-9]{1,9}-[0-9]{1,6}$`)
+
+// TicketAlias: host, the org or environment a sandbox-style program (sf,
+// sfdx: identity.txt sandbox) is aimed at, is named for an issue key
+// (sf apex run -o SF-1423): a scratch org made for one ticket, as
+// Salesforce developers name them, not a shared org; an environment
+// word (PROD-1, UAT-2) is no ticket (fp13).
+func TicketAlias(host string) bool {
+	if !ticketAlias.MatchString(host) {
+		return false
+	}
+	switch strings.ToLower(host[:strings.IndexByte(host, '-')]) {
+	case "prod", "prd", "production", "live", "uat", "stage", "staging", "stg", "qa", "preprod", "main", "master", "release", "hotfix":
+		return false
+	}
+	return true
 }

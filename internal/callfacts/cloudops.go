@@ -29,6 +29,9 @@ type CloudOp struct {
 	// set, az account set): where it points next, judged by the rules on
 	// production contexts
 	Config bool
+	// Plan: an operation on a plan of changes (create-change-set,
+	// delete-change-set, previews create): read, whatever its verb says
+	Plan bool
 }
 
 type cloudTable struct {
@@ -39,6 +42,7 @@ type cloudTable struct {
 	secretVerb, secretNoun, secretOp, secretFlag map[string]bool
 	statusOpt, statusDestroy, fleetOpt, fleetAll map[string]bool
 	keepNoun, keepVerb, localFlag                map[string]bool
+	planNoun, planVerb                           map[string]bool
 	localFlags                                   []string
 	secretFlags                                  []string // secretFlag's words, for Has
 }
@@ -47,7 +51,8 @@ var cloudTab = sync.OnceValue(func() *cloudTable {
 	t := &cloudTable{style: map[string]string{}, skip: map[string]map[string]bool{}, localIn: map[string]map[string]bool{}, class: map[string]string{}}
 	sets := map[string]*map[string]bool{"pass": &t.pass, "local": &t.local, "local-op": &t.localOp, "read-op": &t.readOp, "track": &t.track,
 		"secret-verb": &t.secretVerb, "secret-noun": &t.secretNoun, "secret-op": &t.secretOp, "secret-flag": &t.secretFlag,
-		"local-flag": &t.localFlag, "keep-noun": &t.keepNoun, "keep-verb": &t.keepVerb, "status-opt": &t.statusOpt, "status-destroy": &t.statusDestroy, "fleet-opt": &t.fleetOpt, "fleet-all": &t.fleetAll}
+		"local-flag": &t.localFlag, "keep-noun": &t.keepNoun, "keep-verb": &t.keepVerb, "status-opt": &t.statusOpt, "status-destroy": &t.statusDestroy, "fleet-opt": &t.fleetOpt, "fleet-all": &t.fleetAll,
+		"plan-noun": &t.planNoun, "plan-verb": &t.planVerb}
 	for _, m := range sets {
 		*m = map[string]bool{}
 	}
@@ -82,7 +87,7 @@ var cloudTab = sync.OnceValue(func() *cloudTable {
 				(*sets[k])[w] = true
 			}
 		default:
-			return l.Errorf("unknown list %q: want cli, skip, read, change, destroy, pass, local, local-in, local-op, read-op, track, secret-verb, secret-noun, secret-op, secret-flag, local-flag, keep-noun, keep-verb, status-opt, status-destroy, fleet-opt or fleet-all", k)
+			return l.Errorf("unknown list %q: want cli, skip, read, change, destroy, pass, local, local-in, local-op, read-op, track, secret-verb, secret-noun, secret-op, secret-flag, local-flag, keep-noun, keep-verb, plan-noun, plan-verb, status-opt, status-destroy, fleet-opt or fleet-all", k)
 		}
 		return nil
 	})
@@ -175,10 +180,24 @@ func (c *Cmd) CloudOp() *CloudOp {
 		op.Class, op.Config = "local", true
 	case op.Class == "change" && t.keepVerb[op.Verb] && slices.ContainsFunc(op.Words, func(w string) bool { return t.keepNoun[w] }):
 		op.Class = "read" // create-db-snapshot, sql backups create: a copy kept where it is
+	case (op.Class == "change" || op.Class == "destroy") && t.planVerb[op.Verb] && t.planNamed(op):
+		op.Class, op.Plan = "read", true // create-change-set, infra-manager previews create: a plan made or dropped, nothing real changed (fp13)
 	case op.Class == "change" && c.statusEnds():
 		op.Class = "destroy" // update-certificate --new-status REVOKED
 	}
 	return op
+}
+
+// planNamed reports whether op's nouns name a plan of changes rather
+// than a resource: a change set, a preview (cloudformation
+// create-change-set: words cloudformation, change, set).
+func (t *cloudTable) planNamed(op *CloudOp) bool {
+	for i, w := range op.Words {
+		if t.planNoun[w] || i+1 < len(op.Words) && t.planNoun[w+"-"+op.Words[i+1]] {
+			return true
+		}
+	}
+	return false
 }
 
 // dashed reads an operation named verb-noun (describe-instances,

@@ -606,6 +606,9 @@ func (n *normalizer) paths(c *Cmd) {
 			pos = pos[:len(pos)-1]
 		}
 	}
+	if !known {
+		pos = withoutCredFiles(c.Args, pos) // -auth @FILE, --password-file FILE: used to log in (credopts.go)
+	}
 	for _, a := range pos {
 		if known || PathLike(a) {
 			o := op

@@ -51,6 +51,19 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 			n.addPath(lit, op, name)
 		}
 	}
+	if strings.Contains(payload, "(") {
+		// open('AuthKey_X.p8'), readFileSync('server.key'): a bare file
+		// name is a file when the code opens it (fp13)
+		o := op
+		if o == OpDelete {
+			o = OpRead // a file the code opens is read; what it deletes it names to the delete call
+		}
+		for _, m := range openedName.FindAllStringSubmatch(payload, -1) {
+			if !PathLike(m[1]) {
+				n.addPath(m[1], o, name)
+			}
+		}
+	}
 	if op == OpWrite {
 		n.interpPlants(name, payload, depth)
 	}
@@ -265,6 +278,10 @@ func literals(code string, text bool) []string {
 
 // awkWrite matches an awk program's output redirected to a named file
 // (print > "/etc/hosts").
+// openedName is a file name literal handed to a call that opens or reads
+// a file.
+var openedName = lazyre.New(`\b(?:open|readFileSync|readFile|read_text|read_bytes|Path|File\.read|IO\.read|File\.open|file_get_contents|fopen|slurp|read_file)\(\s*['"]([\w.-]+\.\w+)['"]`)
+
 var awkWrite = lazyre.New(`(print|printf)\b[^;}]*>\s*"`)
 
 // writeCall matches interpreter calls that write or replace files; a

@@ -12,7 +12,11 @@ import "strings"
 // previewOptions are option names with dashes, underscores and case
 // taken away.
 var previewOptions = map[string]bool{"dryrun": true, "whatif": true, "validateonly": true, "checkonly": true, "noop": true,
-	"simulate": true, "noact": true, "previewonly": true, "planonly": true}
+	"simulate": true, "noact": true, "previewonly": true, "planonly": true,
+	// fp13: a preview run (gcloud deployment-manager … --preview), a check
+	// without a submit (fastlane deliver --verify_only), a change set made
+	// and left for review (aws cloudformation deploy --no-execute-changeset)
+	"preview": true, "verifyonly": true, "noexecutechangeset": true}
 
 // previewVerbs are subcommand words that preview a change.
 var previewVerbs = map[string]bool{"what-if": true, "whatif": true}
@@ -55,10 +59,10 @@ func previewForm(c *Cmd) bool {
 // read for every option of every command, so it does not allocate: a
 // map lookup of string(bytes) copies nothing.
 func previewOption(name string) bool {
-	if len(name) < 4 || len(name) > 16 {
+	if len(name) < 4 || len(name) > 24 {
 		return false
 	}
-	var b [16]byte
+	var b [24]byte
 	n := 0
 	for i := 0; i < len(name); i++ {
 		ch := name[i]

@@ -20,6 +20,7 @@ type toolSpec struct {
 	args     string     // OpDelete, OpWrite, OpRead, or ArgsNames: what its positional arguments are
 	changes  Effect     // it changes files whatever its arguments
 	trees    bool       // it deletes whole trees whatever its flags
+	recovers bool       // it moves its targets to the trash: a folder whole, a file alone
 	sets     PathEffect // PathPermissions or PathTruncate on its targets
 	copies   bool       // its last argument is a destination, overwritten
 	subs     map[string]bool
@@ -68,6 +69,13 @@ const ArgsNames = "names"
 // NamesArgs reports whether program name's arguments name datasets,
 // volumes or pools rather than files (tools.txt args=names).
 func NamesArgs(name string) bool { return tool(name).args == ArgsNames }
+
+// TrashesFileOnly reports whether c moves p to the trash and p is a file,
+// not a folder (trash-put ~/notes/todo.md): the trash keeps it, so it is
+// no harsher than rm of the same file; a folder goes whole (a tree).
+func TrashesFileOnly(c *Cmd, p, home string) bool {
+	return tool(c.Name).recovers && !strings.ContainsAny(p, "*?[") && !movedTree(p, home, c.Dir) && !strings.HasSuffix(p, "/")
+}
 
 // noTool is the spec of a program tools.txt does not list.
 var noTool = &toolSpec{}
@@ -132,6 +140,8 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 				s.changes = Effect(v)
 			case "trees":
 				s.trees = true
+			case "recovers":
+				s.recovers = true
 			case "copies":
 				s.copies = true
 			case "sets":

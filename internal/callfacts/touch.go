@@ -225,7 +225,7 @@ func cmdTouches(c *Cmd, home string) []Touch {
 		dst = NormPath(c.Pos[len(c.Pos)-1], c.Dir, home) // the one target that is not moved away
 	}
 	for _, t := range c.Targets {
-		e := targetEffect(c, t == dst, recursive)
+		e := targetEffect(c, t == dst, recursive || tool(c.Name).recovers && !TrashesFileOnly(c, t, home))
 		if e == PathDelete && c.Name == "mv" && dst != "" && withinAny(dst, "", tempDirs) && movedTree(t, home, c.Dir) {
 			e = PathRecursiveDelete // mv ~/Documents /tmp/: the whole folder goes where it is wiped
 		}

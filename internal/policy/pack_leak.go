@@ -274,7 +274,7 @@ func leakRules() []Rule {
 					if p.Op == OpArg && p.Via == "git" && gitOnlyIndexes(e) {
 						continue // git rm --cached .env: untracking a secret reads nothing out (pack_fp9_runas.go)
 					}
-					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !usesSecretQuietly(e, p.Via) && !reducedOutput(e, p.Via) && !nonSecretColumns(e, p.Via, p.Path) && !namesOnlyRead(e, p.Via) && !columnsDownstream(e, p.Via, p.Path) {
+					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !usesSecretQuietly(e, p.Via) && !reducedOutput(e, p.Via) && !nonSecretColumns(e, p.Via, p.Path) && !nonSecretKeyGrep(e, p.Via, p.Path) && !fedToLogin(e, p.Via, p.Path) && !namesOnlyRead(e, p.Via) && !columnsDownstream(e, p.Via, p.Path) {
 						return fmt.Sprintf("%s reads %s, which holds secrets", p.Via, homeRel(p.Path, e.F.Home))
 					}
 				}
@@ -387,6 +387,9 @@ func exfilReasonOnce(e *Env) string {
 	}
 	if why := interpSendsEnv(e); why != "" {
 		return why
+	}
+	if why := capturedSecretPrinted(e); why != "" {
+		return why // TOKEN=$(security … -w); echo "$TOKEN" (fp13)
 	}
 	if why := sentSecretFile(e, false); why != "" {
 		return why + ", over the network: upload only files without secrets (or let the user send this one)"

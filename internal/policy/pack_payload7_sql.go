@@ -345,11 +345,16 @@ var dropDBName = re(`(?i)^\s*drop\s+database\s+(?:if\s+exists\s+)?["` + "`" + `]
 // token or key column, or a settings table filtered for one.
 var sqlSecretRead = re(`(?is)^\s*(select|copy\s*\(\s*select)\b.*?\b(password|passwd|password_hash|encrypted_password|secret|totp_secret|otp_secret|api_?key|access_token|refresh_token|private_key|pwdsaltedhash|authentication_string|spare4)\w*\b.*\bfrom\b|^\s*select\b.*\bwhere\b.*\b(i?like)\s+'%?(secret|token|password|key)%?'`)
 
+// sqlSecretReaders are the database clients, and the platform CLIs that
+// run a query given as an option (sf data query -q "SELECT … Password__c",
+// aws rds-data execute-statement --sql): fp13.
+var sqlSecretReaders = append(append([]string(nil), netSQLClients...), "sf", "sfdx", "aws")
+
 // sqlSecretReadRule: credentials read out of a database into the
 // conversation, on a server that is not the developer's own dev or test
 // one.
 func sqlSecretReadRule() Rule {
-	return readsOnly(cmdRule("external.systems:sql-reads-secrets", Ask, "A SELECT that reads credentials (password, secret, token or key columns, a settings table filtered for them) out of a database that is not a local dev or test one: they are printed into the conversation", netSQLClients,
+	return readsOnly(cmdRule("external.systems:sql-reads-secrets", Ask, "A SELECT that reads credentials (password, secret, token or key columns, a settings table filtered for them) out of a database that is not a local dev or test one: they are printed into the conversation", sqlSecretReaders,
 		func(e *Env, c *Cmd) string {
 			if onlyHelp(c) || localTestDB(e.F.Command) || localDevDB(e) {
 				return ""
@@ -365,6 +370,7 @@ func sqlSecretReadRule() Rule {
 			}
 			return ""
 		},
-		[]string{`psql acme_prod -c "SELECT login, password FROM res_users"`, `psql acme_prod -c "SELECT key, value FROM ir_config_parameter WHERE key ILIKE '%secret%'"`, `mysql -h db.example.com shop -e "select email, api_key from users"`},
-		[]string{`psql acme_prod -c "SELECT login FROM res_users"`, `psql -d app_dev -c "SELECT login, password FROM users"`, `psql -h localhost -d app_test -c "select token from sessions"`, `psql acme_prod -c "SELECT count(*) FROM users WHERE password IS NULL"`}))
+		[]string{`psql acme_prod -c "SELECT login, password FROM res_users"`, `psql acme_prod -c "SELECT key, value FROM ir_config_parameter WHERE key ILIKE '%secret%'"`, `mysql -h db.example.com shop -e "select email, api_key from users"`,
+			`sf data query -o prod -q "SELECT Name, Password__c FROM Integration_Credential__c"`},
+		[]string{`psql acme_prod -c "SELECT login FROM res_users"`, `psql -d app_dev -c "SELECT login, password FROM users"`, `psql -h localhost -d app_test -c "select token from sessions"`, `psql acme_prod -c "SELECT count(*) FROM users WHERE password IS NULL"`, `sf data query -o prod -q "SELECT Name, Industry FROM Account"`}))
 }

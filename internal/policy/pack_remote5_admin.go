@@ -52,6 +52,9 @@ func adminJudge(e *Env, c *Cmd) (string, string, string) {
 		// a depot path named dev or test is still the team's history
 		lab = host != "" && callfacts.LabTarget(host, nil)
 	}
+	if !lab && a.Sandbox && a.Kind != "env" && callfacts.TicketAlias(host) {
+		lab = true // sf apex run -o SF-1423: a scratch org named for its ticket (fp13)
+	}
 	if lab && a.Sandbox && (level == "ask" || a.Kind == "destroy" || a.Kind == "run" || a.Kind == "people") {
 		return "", "", "" // a dev, test, scratch or sandbox org: its changes and its data are the developer's own
 	}

@@ -144,8 +144,8 @@ func externalPack() Pack {
 	return Pack{Name: "external.systems", Desc: "External systems: cloud deletes, terraform destroy, kubectl delete, helm uninstall, npm unpublish, crontab -r, redis FLUSHALL, iptables -F, systemctl stop/disable", Rules: append([]Rule{
 		cmdRule("external.systems:cloud-delete", Deny, "Deleting cloud resources (aws/gcloud/az/doctl … delete, aws s3 rm/rb)", []string{"aws", "gcloud", "az", "doctl", "gsutil", "linode-cli", "hcloud", "flyctl", "fly", "vercel", "heroku", "oci", "ibmcloud"},
 			func(e *Env, c *Cmd) string {
-				if localEndpoint(e, c) || ephemeralTargets(c) || c.Name == "heroku" && sub(c) == "pg:psql" {
-					return "" // LocalStack or an emulator; a CI run's own resource (pack_fp6_testres.go); heroku pg:psql's statements are judged as SQL (pack_data12_place.go)
+				if localEndpoint(e, c) || ephemeralTargets(c) || c.Name == "heroku" && sub(c) == "pg:psql" || planOp(c) {
+					return "" // LocalStack or an emulator; a CI run's own resource (pack_fp6_testres.go); heroku pg:psql's statements are judged as SQL (pack_data12_place.go); a change set dropped (fp13)
 				}
 				for _, p := range cloudWords(c.Pos) {
 					l := strings.ToLower(p)

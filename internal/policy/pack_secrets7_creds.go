@@ -140,6 +140,7 @@ func onMedia(p string) bool {
 
 func secrets7CredRules() []Rule {
 	return []Rule{
+		filterSecretKeyRule(), // fp13
 		{ID: "core.secrets:destroy-key", Mode: Deny, Tools: shellTools, On: On(FactTouch),
 			Desc:  "Deleting, shredding, emptying or replacing key material known by its name (a .jks/.keystore/.bks signing keystore, a .p12/.pfx, a private .key/.pem, a .kdbx password database, an ssh identity, a keychain, adbkey): it may be the only copy of a signing key; a key named for a test or local development, in a scratch directory, or made by the same line stays allowed",
 			Match: func(e *Env) string { return destroyedKey(e) },
@@ -258,7 +259,9 @@ func columnsDownstream(e *Env, via, p string) bool {
 // secretKeyPattern: a search pattern naming a credential's key in a
 // config file (rcon.password, admin_passwd, requirepass, db_password,
 // api_key, type=auth): the matching lines carry the values.
-var secretKeyPattern = re(`(?i)passw|passwd|secret|token|api_?key|apikey|private_?key|credential|requirepass|masterauth|auth_?key|_pass\b|\bpass\s*=|type\s*=\s*auth\b`)
+// fp13: a directory client's bind password (ldap_default_authtok, bindpw,
+// rootpw), an auth line (haproxy's stats auth USER:PASS), a Wi-Fi psk.
+var secretKeyPattern = re(`(?i)passw|passwd|secret|token|api_?key|apikey|private_?key|credential|requirepass|masterauth|auth_?key|_pass\b|\bpass\s*=|type\s*=\s*auth\b|authtok|bind_?pw|rootpw|\bauth\b|\bpsk\b`)
 
 // configExts are the extensions of config files whose lines are key and
 // value (code is not: grep password src/auth.py finds code).

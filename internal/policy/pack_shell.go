@@ -211,7 +211,7 @@ func shellPack() Pack {
 						return "" // sudo -l, sudo -v, doas -L: no command runs
 					}
 					if pkgInstall(c) != "" || rootQuery(c) != "" {
-						return "" // recorded by core.shell:sudo-install or sudo-query
+						return "" // core.shell:sudo-install asks, sudo-refresh or sudo-query records
 					}
 					if rootReportsOnly(e, c) || suAsService(e, c) || rootReadVerb(e, c) || rootBenchWork(e, c) || rootCheck(e, c) || rootDiskRead(e, c) {
 						return "" // sudo wipefs --no-act, sudo -u postgres psql: the command's own rules judge it
@@ -219,26 +219,12 @@ func shellPack() Pack {
 					return c.Name + " runs a command as root: " + c.String()
 				})
 			},
-			Catch: []string{"sudo systemctl restart nginx", "doas reboot", "su -c 'id' root", "bash -c 'sudo ls /root'", "sudo apt-get remove -y nginx",
+			Catch: []string{"sudo systemctl restart nginx", "doas reboot", "su -c 'id' root", "bash -c 'sudo systemctl stop cron'", "sudo apt-get remove -y nginx",
 				"sudo nft flush ruleset", "sudo snap remove lxd", "sudo sh -c 'ufw status; ufw disable'", "sudo auditctl -D", "sudo mytool list --purge"},
-			Allow: []string{"echo sudo", "sudo -l", "sudo -v", "man sudo", "grep sudo /var/log/auth.log", "sudo apt-get install -y jq",
+			Allow: []string{"echo sudo", "sudo -l", "sudo -v", "man sudo", "grep sudo /var/log/auth.log", "sudo apt-get install -y jq", "sudo -E ls /root",
 				"sudo nft list ruleset", "sudo snap list", "sudo ufw status verbose", "sudo auditctl -l", "sudo zpool status tank", "sudo aureport --avc --summary"},
 		},
-		{
-			ID: "core.shell:sudo-install", Mode: Audit, Tools: shellTools, Cmds: []string{"sudo", "doas"},
-			Desc: "Package installs and updates as root (sudo apt-get install, sudo dnf install…): recorded",
-			Match: func(e *Env) string {
-				return first(e.F.Cmds("sudo", "doas"), func(c *Cmd) string {
-					if m := pkgInstall(c); m != "" {
-						return c.Name + " " + m + ": " + c.String()
-					}
-					return ""
-				})
-			},
-			Catch: []string{"sudo apt-get install -y jq", "sudo apt update", "sudo dnf install -y git", "doas apk add curl"},
-			Allow: []string{"sudo rm -rf /var/cache/x", "apt-get install jq", "sudo apt-get remove nginx", "sudo -l"},
-		},
-	}, append(append(supplyRules(), sudoQueryRule()), fetchMoreRules()...)...)}
+	}, append(append(supplyRules(), sudoQueryRule(), sudoInstallRule(), sudoRefreshRule()), fetchMoreRules()...)...)}
 }
 
 // gitPack guards history and uncommitted work.
@@ -511,10 +497,15 @@ func interpPack() Pack {
 // homeRef matches the ways interpreter code names the home directory.
 var homeRef = re(`expanduser|homedir\(\)|Path\.home\(\)|Dir\.home|ENV\[['"]HOME['"]\]|environ\[['"]HOME['"]\]|environ\.get\(['"]HOME['"]|getenv\(['"]HOME['"]\)|process\.env\.HOME|env\.get\(['"]HOME['"]\)|\$ENV\{HOME\}|os\.UserHomeDir|File\.expand_path\(['"]~`)
 
-// pkgInstall says "installs packages" when sudo/doas runs a package
-// manager's install or update (and nothing after it), else "".
+// pkgInstall says "runs the package manager" when sudo/doas runs a
+// package manager's install or index update (and nothing after it), else
+// "": core.shell:sudo leaves those to core.shell:sudo-install (installs
+// ask) and core.shell:sudo-refresh (refreshes are recorded).
 func pkgInstall(c *Cmd) string {
 	in := callfacts.SkipFlags(c.Args, "ugpChrtUD")
+	for len(in) > 0 && strings.Contains(in[0], "=") && !strings.HasPrefix(in[0], "-") {
+		in = in[1:] // sudo DEBIAN_FRONTEND=noninteractive apt-get …
+	}
 	if len(in) < 2 {
 		return ""
 	}
@@ -529,7 +520,7 @@ func pkgInstall(c *Cmd) string {
 	for _, v := range verbs[name] {
 		for _, a := range in[1:] {
 			if a == v {
-				return "installs packages"
+				return "runs the package manager"
 			}
 		}
 	}

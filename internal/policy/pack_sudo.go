@@ -18,11 +18,11 @@ func rootQuery(c *Cmd) string {
 	if len(in) == 0 {
 		return ""
 	}
-	for _, a := range in {
-		if a == "/root" || strings.HasPrefix(a, "/root/") {
-			return "" // root's own files are why one would need root
-		}
-	}
+	// root's own files (sudo ls /root, sudo -E cat /root/notes.txt) are
+	// read like any others: a read as root is a read, and a secret among
+	// them (/root/.ssh/id_rsa, /root/.aws/credentials) is judged by the
+	// path rules (fp13; it asked before, harsher than the same read
+	// elsewhere).
 	name, args := callfacts.ProgramName(in[0]), in[1:]
 	if name == "env" {
 		in = envCommand(args) // sudo env VAR=1 git status: env only sets the variables

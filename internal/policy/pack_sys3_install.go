@@ -246,7 +246,7 @@ func globalInstallRule() Rule {
 				return ""
 			}
 			if s.system && !systemComponent(c) && !strings.HasPrefix(where, "into /") {
-				return "" // a tool beside the system's (apt install jq): core.shell:sudo-install records it
+				return "" // a tool beside the system's (sudo apt install jq): core.shell:sudo-install asks when it runs as root
 			}
 			return c.Name + " installs " + where + ": every later command, in every project, runs what it puts there: " + c.String()
 		},

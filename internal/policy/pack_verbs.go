@@ -25,7 +25,7 @@ func externalVerbRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:destructive-verb", Deny, "Deleting, dropping or purging through a CLI of an external system (vault, restic, borg, supabase, firebase, wrangler, kafka-topics --delete, curl -X DELETE…)", externalCLIs,
 			func(e *Env, c *Cmd) string {
-				if onlyHelp(c) || c.Has("--help") || localEndpoint(e, c) || ephemeralTargets(c) {
+				if onlyHelp(c) || c.Has("--help") || localEndpoint(e, c) || ephemeralTargets(c) || planOp(c) {
 					return "" // an emulator on this machine; a CI run's own resource (pack_fp6_testres.go)
 				}
 				switch c.Name {
