@@ -98,14 +98,36 @@ func remoteRename(e *Env, c *Cmd) string {
 		return ""
 	}
 	for _, s := range c.Pos[:len(c.Pos)-1] {
-		if !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") && !strings.HasPrefix(s, "$") {
-			if !remoteScratchRel(s) {
-				return s
-			}
-			continue
+		if remoteKept(e, c, s) {
+			return s
 		}
-		p := e.abs(c, s)
-		if !strings.HasPrefix(p, "/dev/") && !tempDir(p) && !callfacts.UserScratch(p, e.F.Home) && !callfacts.RemoteScratch(c, p, e.F.Home) {
+	}
+	return ""
+}
+
+// remoteKept: s, a path argument of c run on another host, is outside
+// that host's scratch (a relative path there is below the remote home).
+func remoteKept(e *Env, c *Cmd, s string) bool {
+	if !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") && !strings.HasPrefix(s, "$") {
+		return !remoteScratchRel(s)
+	}
+	p := e.abs(c, s)
+	return !strings.HasPrefix(p, "/dev/") && !tempDir(p) && !callfacts.UserScratch(p, e.F.Home) && !callfacts.RemoteScratch(c, p, e.F.Home)
+}
+
+// remoteWorldOpen: c, run on another host (ssh, an FTP client's script),
+// makes a whole tree writable by every account there (chmod -R 777
+// public_html): a web root or a home anyone on the server, or any site
+// script, can then rewrite; the path, "" for none.
+func remoteWorldOpen(e *Env, c *Cmd) string {
+	if c.Name != "chmod" && c.Name != "setfacl" || !sshPayload(c) && !c.RunsElsewhere() || !worldWritable(c) || !treeWide(c) {
+		return ""
+	}
+	for i, s := range c.Pos {
+		if c.Name == "chmod" && i == 0 {
+			continue // the mode
+		}
+		if remoteKept(e, c, s) {
 			return s
 		}
 	}
@@ -147,6 +169,19 @@ func remote13RemoteRules() []Rule {
 			Match: judge("ask"),
 			Catch: []string{"ssh root@whm.example.net '/scripts/restartsrv_httpd'", "ssh root@whm '/scripts/suspendacct shop \"unpaid\"'", "ssh root@panel '/scripts/rebuildhttpdconf'", "sudo /opt/app/bin/reset-cache.sh", "ssh dev-box '/scripts/removeacct test1'"},
 			Allow: []string{"ssh web1 '/scripts/checkallsslcerts'", "ssh root@whm '/scripts/whoowns example.com'", "bash scripts/restart-dev.sh", "ssh h 'uptime'", "sudo /usr/bin/systemctl status nginx"}},
+		{ID: "external.systems:remote-world-writable", Mode: Deny, Tools: shellTools, Cmds: append([]string{"ssh", "mosh", "autossh"}, callfacts.RemoteShellTools()...),
+			Desc: "A whole tree made writable by every account on another host (ssh web1 'chmod -R 777 public_html', lftp -e 'chmod -R 777 public_html'): any account or script on that server can rewrite the site or the files; its scratch directories excepted",
+			Match: func(e *Env) string {
+				for i := range e.F.Commands {
+					c := &e.F.Commands[i]
+					if s := remoteWorldOpen(e, c); s != "" {
+						return c.Name + " makes " + s + " and everything under it writable by every account on another host: " + c.String()
+					}
+				}
+				return ""
+			},
+			Catch: []string{"lftp -u acme,\"$P\" -e 'chmod -R 777 public_html; quit' ftp.acme.example", "ssh deploy@web1 'chmod -R 777 /srv/www/shop'", "ssh h 'chmod -R a+w uploads'", "ssh h 'setfacl -R -m o::rwx public_html'"},
+			Allow: []string{"ssh h 'chmod -R 755 public_html'", "ssh h 'chmod -R 777 /tmp/build'", "chmod -R 777 ./build", "ssh h 'chmod 644 public_html/index.php'", "ssh h 'chmod -R 777 tmp/cache'"}},
 		{ID: "external.systems:remote-rename", Mode: Ask, Tools: shellTools, Cmds: []string{"ssh", "mosh", "autossh", "pdsh", "clush", "pssh"},
 			Desc: "A file moved or renamed on another host through a remote shell (mv public_html/.htaccess …bak, mv /etc/nginx/sites-enabled/a …): what that host serves or reads changes; its scratch directories are left out",
 			Match: func(e *Env) string {
