@@ -158,7 +158,7 @@ func remote13RemoteRules() []Rule {
 			return ""
 		}
 	}
-	return []Rule{
+	return append(remote13RPCRules(), []Rule{ // pack_remote13_rpcget.go
 		{ID: "external.systems:remote-script-destroy", Mode: Deny, Tools: shellTools, Cmds: launchers,
 			Desc:  "A script whose name leads with a destroying verb (removeacct, killacct, delete_site.sh, purge-db) run on another host or as root by its path: a hosting panel's or an appliance's own administration, an account, site or database gone for everyone on the server; a lab host asks",
 			Match: judge("deny"),
@@ -195,5 +195,5 @@ func remote13RemoteRules() []Rule {
 			},
 			Catch: []string{"ssh deploy@web1 'mv public_html/.htaccess public_html/.htaccess.bak'", "ssh root@lb 'mv /etc/haproxy/haproxy.cfg /etc/haproxy/haproxy.cfg.old'", "ssh web2 'cd /var/www && mv current previous'"},
 			Allow: []string{"ssh web1 'mv /tmp/a.log /tmp/b.log'", "ssh h 'mv tmp/build.tgz tmp/old.tgz'", "mv public_html/.htaccess public_html/.htaccess.bak", "ssh web1 'ls public_html'"}},
-	}
+	}...)
 }
