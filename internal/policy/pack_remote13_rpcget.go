@@ -65,6 +65,20 @@ func rpcGetJudge(want string) func(e *Env, c *Cmd) string {
 		if onlyHelp(c) {
 			return ""
 		}
+		named := false
+		for _, a := range c.Args {
+			// cheap first: a word naming such a function at all (the
+			// full reading of the call is for the few that do)
+			if strings.Contains(a, "/") {
+				if lvl, _ := rpcFunction(a); lvl == want {
+					named = true
+					break
+				}
+			}
+		}
+		if !named {
+			return ""
+		}
 		r := readAPICall(c)
 		if r.method != "" && r.method != "GET" || len(r.urls) == 0 || apiHostLocal(r.urls) {
 			return ""
