@@ -260,6 +260,12 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 					n.powershell(code)
 				}
 			}
+			if code := psBareCommand(name, c.Args); code != "" {
+				// Start-Process powershell -Verb RunAs -ArgumentList 'Set-…':
+				// Windows PowerShell runs bare words as -Command (remote13)
+				n.derive("%s runs %q", name, short(code))
+				n.powershell(code)
+			}
 		case psInvoke[lowerName(name)]:
 			// iex (iwr …).Content typed into a shell that is PowerShell: the
 			// whole line is the code the expression evaluates

@@ -3,6 +3,7 @@ package callfacts
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"path"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/lazyre"
@@ -46,8 +47,14 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 		n.derive("the %s code %s files: %s", name, map[string]string{OpDelete: "deletes", OpWrite: "writes"}[op], short(payload))
 	}
 	lits := Literals(payload)
+	// delete calls over a directory's listing ([os.remove(…) for f in
+	// os.listdir(d)]): every file in a named folder goes, as rm d/* (remote13)
+	each := op == OpDelete && dirListing.MatchString(payload)
 	for _, lit := range lits {
 		if PathLike(lit) && !strings.ContainsAny(lit, " \n") {
+			if each && path.Ext(lit) == "" && !strings.ContainsAny(lit, "*?[") {
+				lit = strings.TrimSuffix(lit, "/") + "/*"
+			}
 			n.addPath(lit, op, name)
 		}
 	}
@@ -337,3 +344,7 @@ func printable(s string) bool {
 	}
 	return true
 }
+
+// dirListing finds an interpreter's call that lists a folder's entries
+// (Python, Node, Ruby, PHP, Perl).
+var dirListing = lazyre.New(`\b(?:os\.listdir|os\.scandir|\.iterdir|readdirSync|readdir|Dir\.(?:children|entries|each_child|foreach)|scandir|opendir)\s*\(`)

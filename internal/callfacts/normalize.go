@@ -120,7 +120,13 @@ var psFlags = map[string]string{"-recurse": "-r", "-force": "-f", "-r": "-r", "-
 // -Force C:\ is rm -r -f /c).
 func (n *normalizer) powershell(src string) {
 	start := len(n.f.Commands)
-	n.text(src, 0, nil, nil)
+	block, rest, remote := psRemoteBlock(src)
+	n.text(rest, 0, nil, nil)
+	if remote {
+		// Invoke-Command -ComputerName X { … }: the block runs on X (psremoting.go)
+		n.derive("invoke-command runs %q on another computer", short(block))
+		n.text(block, 0, []string{"invoke-command"}, nil)
+	}
 	for i := start; i < len(n.f.Commands); i++ {
 		c := &n.f.Commands[i]
 		aliased := false

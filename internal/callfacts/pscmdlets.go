@@ -72,8 +72,12 @@ func (c *Cmd) PSRemoteCmdlet() string {
 	if t.local[noun] {
 		return ""
 	}
+	if noun == "command" && !slices.ContainsFunc(c.Args, func(a string) bool { return strings.EqualFold(a, "-filepath") }) {
+		return "" // Invoke-Command { … }: its block is read and judged as what it runs (psremoting.go)
+	}
+	elsewhere := psRemoteTarget(c) || c.psInvokeRemote() // -ComputerName web1, Invoke-Command's block (psremoting.go)
 	for _, p := range t.remote {
-		if strings.HasPrefix(noun, p) {
+		if elsewhere || strings.HasPrefix(noun, p) {
 			if kind == "destroy" && slices.ContainsFunc(t.soft, func(s string) bool { return strings.HasSuffix(noun, s) }) {
 				return "change" // Remove-ADGroupMember: access taken away, given back as easily
 			}

@@ -12,7 +12,7 @@ import "strings"
 
 // remoteRunners are the wrappers that run their command elsewhere.
 var remoteRunners = map[string]bool{"ssh": true, "adb shell": true, "sbatch": true, "srun": true, "salloc": true, "pdsh": true, "clush": true,
-	"pssh": true, "parallel-ssh": true, "vagrant ssh": true, "mosh": true}
+	"pssh": true, "parallel-ssh": true, "vagrant ssh": true, "mosh": true, "invoke-command": true}
 
 // RunsElsewhere reports whether c runs on another host or device.
 func (c *Cmd) RunsElsewhere() bool {

@@ -185,7 +185,7 @@ func cmdTouches(c *Cmd, home string) []Touch {
 	if out := jobTouches(c, home); out != nil {
 		return out
 	}
-	recursive := tool(c.Name).trees || c.Has("-r", "-R", "--recursive", "-Recurse", "-recurse") || everyFound(c)
+	recursive := tool(c.Name).trees || c.Has("-r", "-R", "--recursive", "-Recurse", "-recurse") || everyFound(c) || wholePrefix(c)
 	switch {
 	case c.Name == "find" && c.Has("-delete"):
 		// with a filter it deletes the matches inside, not the tree
@@ -384,4 +384,13 @@ func syncDeletes(c *Cmd) bool {
 // (host:path, s3://…), not a local path.
 func remoteSpec(a string) bool {
 	return strings.Contains(a, "://") || strings.Contains(a, ":") && !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, ".")
+}
+
+// wholePrefix: c, a package manager told to remove every package
+// (conda remove --all) of an environment named by its path (-p,
+// --prefix), deletes that environment's directory, tree and all
+// (remote13: a lab's shared env under /project).
+func wholePrefix(c *Cmd) bool {
+	t := tool(c.Name)
+	return len(t.all) > 0 && c.Has(t.all...) && c.Has("-p", "--prefix")
 }

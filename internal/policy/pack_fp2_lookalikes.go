@@ -143,7 +143,15 @@ func downstreamDoes(e *Env, i int, does func(*Cmd) bool) bool {
 	n := len(c.Upstream)
 	for j := i + 1; j < len(e.F.Commands); j++ {
 		d := &e.F.Commands[j]
-		if len(d.Upstream) <= n || d.Upstream[n] != c.Name {
+		m := n
+		for _, w := range c.Wrappers {
+			// sudo slapcat | grep -c: the stage is named by its wrappers
+			// first (sudo, then slapcat) (remote13)
+			if m < len(d.Upstream) && d.Upstream[m] == strings.SplitN(w, " ", 2)[0] {
+				m++
+			}
+		}
+		if len(d.Upstream) <= m || d.Upstream[m] != c.Name {
 			if len(d.Wrappers) > len(c.Wrappers) {
 				continue // a wrapped command's own inner command
 			}

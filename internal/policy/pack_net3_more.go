@@ -54,7 +54,7 @@ func net3MoreRules() []Rule {
 				if onlyHelp(c) || c.Has("--check", "-C", "--list-hosts") {
 					return ""
 				}
-				if m := ansibleModule(c); m != "" && !ansibleReadModules[m] {
+				if m := ansibleModule(c); m != "" && !ansibleReadModules[m] && !ansibleFactsOnly(c) {
 					return "ansible's " + m + " module changes the hosts " + c.Sub(0) + " names: " + c.String()
 				}
 				return ""

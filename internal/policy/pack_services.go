@@ -7,7 +7,8 @@ import (
 // serviceTools start, stop and register services on Linux, macOS and
 // Windows (systemctl is external.systems:systemctl-stop's).
 var serviceTools = []string{"launchctl", "sc", "sc.exe", "net", "net.exe", "Stop-Service", "Remove-Service", "Set-Service", "brew", "rc-service",
-	"rc-update", "sv", "supervisorctl", "pm2", "systemctl", "update-rc.d", "chkconfig", "loginctl", "tmux", "osascript"}
+	"rc-update", "sv", "supervisorctl", "pm2", "systemctl", "update-rc.d", "chkconfig", "loginctl", "tmux", "osascript",
+	"iisreset", "iisreset.exe"} // remote13: IIS's own stop switch
 
 // serviceRules: services stopped or unregistered (deny: what the machine
 // or the user's apps depend on stops, often until someone notices), and
@@ -19,6 +20,12 @@ func serviceRules() []Rule {
 			func(e *Env, c *Cmd) string {
 				s := strings.ToLower(sub(c))
 				switch c.Name {
+				case "iisreset", "iisreset.exe":
+					// /stop, /reboot, /disable: every site of the server stops
+					// (a bare iisreset or /restart restarts: remote13's remote-admin)
+					if anyPos(c, "/stop", "/reboot", "/disable", "-stop", "-reboot", "-disable", "/STOP", "/REBOOT", "/DISABLE") {
+						return c.Name + " stops IIS and every site it serves: " + c.String()
+					}
 				case "launchctl":
 					if s == "unload" || s == "bootout" || s == "remove" || s == "disable" {
 						return "launchctl " + s + " stops a service or login item: " + c.String()

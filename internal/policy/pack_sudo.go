@@ -111,6 +111,13 @@ func rootQuery(c *Cmd) string {
 		if !has("-w") {
 			return "tcpdump only reads traffic"
 		}
+	default:
+		if q := adminReport(name, args); q != "" {
+			return q // repquota, exportfs -v, slapcat (pack_remote13_reports.go)
+		}
+		if adminSocketRead(c, name, args) {
+			return name + " only asks an admin socket for reports"
+		}
 	}
 	return ""
 }

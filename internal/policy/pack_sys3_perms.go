@@ -132,7 +132,10 @@ var sharedRoots = map[string]bool{"shared": true, "share": true, "data": true, "
 	// servers' data mounts: database files and backups (/u01../u09 of
 	// Oracle, /hana of SAP HANA, /sapmnt, /oradata), NFS exports, a NAS's
 	// volumes
-	"hana": true, "sapmnt": true, "oradata": true, "export": true, "exports": true, "backup": true, "backups": true, "volume1": true, "volume2": true, "san": true}
+	"hana": true, "sapmnt": true, "oradata": true, "export": true, "exports": true, "backup": true, "backups": true, "volume1": true, "volume2": true, "san": true,
+	// remote13: a cluster's software tree every user's jobs load (/sw/containers,
+	// /software/modulefiles) and cloud file shares mounted on every node
+	"sw": true, "software": true, "fsx": true, "efs": true}
 
 // sharedRoot: name is a root of shared or server storage (sharedRoots,
 // or a numbered data mount: /u01 … /u99, /data1, /disk2).
