@@ -321,7 +321,7 @@ func gitLists(c *Cmd) bool {
 // --dry_run (bq), --no-act, and each program's own in tools.txt: rsync -n, apt-get -s):
 // such forms change nothing.
 func (c *Cmd) DryRun() bool {
-	if c.Has("--dry-run", "--dryrun", "--dry_run", "--no-act", "--simulate", "--just-print", "--what-if", "--check", "--plan") || previewForm(c) {
+	if c.hasEnabled("--dry-run", "--dryrun", "--dry_run", "--no-act", "--simulate", "--just-print", "--what-if", "--check", "--plan") || previewForm(c) {
 		return true
 	}
 	return c.Has(tool(c.Name).dry...) || c.hasValued(tool(c.Name).dry) // rsync -n, apt-get -s, mkfs.xfs -N, goreleaser --skip=publish (tools.txt)

@@ -18,10 +18,18 @@ var previewOptions = map[string]bool{"dryrun": true, "whatif": true, "validateon
 var previewVerbs = map[string]bool{"what-if": true, "whatif": true}
 
 // previewForm: c carries a preview option not set to false, or a
-// preview verb among its first words.
+// preview verb among its first words. The last such option decides
+// (kubectl --dry-run=client --dry-run=none deletes), and only a real
+// option counts: not one after "--", nor the value of a global option
+// before it (--context --dry-run names a context).
 func previewForm(c *Cmd) bool {
+	globals := tool(c.Name).globals
+	preview := false
 	for i, a := range c.Args {
-		if !strings.HasPrefix(a, "-") {
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") || i > 0 && globals[c.Args[i-1]] {
 			continue
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
@@ -33,10 +41,9 @@ func previewForm(c *Cmd) bool {
 				val = v
 			}
 		}
-		switch strings.ToLower(strings.Trim(val, `"'`)) {
-		case "false", "0", "no", "off":
-			continue
-		}
+		preview = !previewOff(val)
+	}
+	if preview {
 		return true
 	}
 	for i, p := range c.Pos {
@@ -72,4 +79,41 @@ func previewOption(name string) bool {
 		n++
 	}
 	return previewOptions[string(b[:n])]
+}
+
+// previewOff: the value turns the preview off (false, none: kubectl's
+// --dry-run=none runs for real) or is not known until the command runs
+// (--dry-run=$MODE), which proves nothing.
+func previewOff(val string) bool {
+	switch v := strings.ToLower(strings.Trim(val, `"'`)); v {
+	case "false", "0", "no", "off", "none":
+		return true
+	default:
+		return strings.ContainsAny(v, "$`")
+	}
+}
+
+// hasEnabled reports whether c is given one of opts (bare, or
+// OPT=VALUE with a value that does not turn it off), the last one
+// deciding, before any "--" and not as the value of a global option.
+// A separate word after a bare option is an operand (kubectl's
+// --dry-run false still previews).
+func (c *Cmd) hasEnabled(opts ...string) bool {
+	globals := tool(c.Name).globals
+	on := false
+	for i, a := range c.Args {
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") || i > 0 && globals[c.Args[i-1]] {
+			continue
+		}
+		name, val, _ := strings.Cut(a, "=")
+		for _, o := range opts {
+			if name == o {
+				on = !previewOff(val)
+			}
+		}
+	}
+	return on
 }
