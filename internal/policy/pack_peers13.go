@@ -82,3 +82,31 @@ func tooDeepRule() Rule {
 		Allow: []string{nest("ls -la", 3), nest("rm -rf ./build", 6), "bash -c 'eval \"echo hi\"'", "xargs -n1 sh -c 'echo $0' < list.txt"},
 	}
 }
+
+// showOverSource returns the path of a `git show REF:PATH` (or cat-file)
+// whose output the line redirects onto PATH itself (git show
+// HEAD~1:src/config.rs > src/config.rs): the file is replaced by another
+// commit's version, as git checkout REF -- PATH replaces it.
+func showOverSource(e *Env, c *Cmd) string {
+	for _, r := range e.F.Redirects {
+		if r.Cmd != "git" || r.Op != ">" && r.Op != ">|" && r.Op != "&>" {
+			continue
+		}
+		for _, a := range c.Pos[1:] {
+			_, p, ok := strings.Cut(a, ":")
+			if !ok || p == "" {
+				continue
+			}
+			// REF:PATH is from the repository's root, REF:./PATH from
+			// the directory the command runs in
+			dir := c.Dir
+			if dir == "" {
+				dir = e.F.Cwd
+			}
+			if r.Target == callfacts.NormPath(p, dir, e.F.Home) || e.F.Project != "" && r.Target == callfacts.NormPath(p, e.F.Project, e.F.Home) {
+				return p
+			}
+		}
+	}
+	return ""
+}
