@@ -23,17 +23,16 @@ var previewVerbs = map[string]bool{"what-if": true, "whatif": true}
 // option counts: not one after "--", nor the value of a global option
 // before it (--context --dry-run names a context).
 func previewForm(c *Cmd) bool {
-	globals := tool(c.Name).globals
 	preview := false
 	for i, a := range c.Args {
 		if a == "--" {
 			break
 		}
-		if !strings.HasPrefix(a, "-") || i > 0 && globals[c.Args[i-1]] {
+		if !strings.HasPrefix(a, "-") {
 			continue
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !previewOption(name) {
+		if !previewOption(name) || i > 0 && tool(c.Name).globals[c.Args[i-1]] {
 			continue
 		}
 		if !hasVal && i+1 < len(c.Args) {
@@ -99,18 +98,17 @@ func previewOff(val string) bool {
 // A separate word after a bare option is an operand (kubectl's
 // --dry-run false still previews).
 func (c *Cmd) hasEnabled(opts ...string) bool {
-	globals := tool(c.Name).globals
 	on := false
 	for i, a := range c.Args {
 		if a == "--" {
 			break
 		}
-		if !strings.HasPrefix(a, "-") || i > 0 && globals[c.Args[i-1]] {
-			continue
+		if len(a) < 3 || a[0] != '-' || a[1] != '-' {
+			continue // every option asked about is a long one
 		}
 		name, val, _ := strings.Cut(a, "=")
 		for _, o := range opts {
-			if name == o {
+			if name == o && (i == 0 || !tool(c.Name).globals[c.Args[i-1]]) {
 				on = !previewOff(val)
 			}
 		}
