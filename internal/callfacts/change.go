@@ -55,7 +55,7 @@ func (f *Facts) commandChange() (string, bool) {
 // the process's own streams.
 func deviceFile(p string) bool {
 	switch p {
-	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty":
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/full", "/dev/zero": // writes vanish or fail
 		return true
 	}
 	return strings.HasPrefix(p, "/dev/fd/")

@@ -112,8 +112,11 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				n.derive("%s runs %s, whose text the line does not show", name, from)
 			}
 		}
-		if IsShell(name) && payload == "" && c.Has("-c") || payload != "" && UnknownValue(payload) && strings.TrimSpace(UnknownParts(payload)) == "" {
-			c.FeedUnknown = true // xargs sh -c, bash -c "$CMD": the script is not in the line
+		if IsShell(name) && payload == "" && c.Has("-c") && len(wrappers) > 0 || payload != "" && UnknownValue(payload) && strings.TrimSpace(UnknownParts(payload)) == "" {
+			// xargs sh -c, bash -c "$CMD": the script is not in the line. A
+			// bare bash -c with nothing after it and nothing to append a
+			// script (no xargs, find -exec, sudo…) stops at its usage error.
+			c.FeedUnknown = true
 		}
 		c.Payload = payload
 		if c.Feed == "" && payload != "" && IsInterpreter(name) {

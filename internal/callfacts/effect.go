@@ -321,7 +321,7 @@ func gitLists(c *Cmd) bool {
 // --dry_run (bq), --no-act, and each program's own in tools.txt: rsync -n, apt-get -s):
 // such forms change nothing.
 func (c *Cmd) DryRun() bool {
-	if c.Has("--dry-run", "--dryrun", "--dry_run", "--no-act", "--simulate", "--just-print", "--what-if", "--check", "--plan") || previewForm(c) {
+	if c.hasEnabled("--dry-run", "--dryrun", "--dry_run", "--no-act", "--simulate", "--just-print", "--what-if", "--check", "--plan") || previewForm(c) {
 		return true
 	}
 	return c.Has(tool(c.Name).dry...) || c.hasValued(tool(c.Name).dry) // rsync -n, apt-get -s, mkfs.xfs -N, goreleaser --skip=publish (tools.txt)
@@ -395,12 +395,17 @@ func (c *Cmd) subIn(r []string) bool {
 	} else if len(words) > 1 {
 		words = words[:1]
 	}
+	reports := 0
 	for _, p := range words {
+		if len(words) > 1 && isDigits(p) {
+			continue // parted /dev/sda print 1: a partition number, not a command
+		}
 		if !slices.ContainsFunc(r, func(w string) bool { return strings.EqualFold(w, p) }) {
 			return false
 		}
+		reports++
 	}
-	return len(words) > 0
+	return reports > 0
 }
 
 // downloads: curl -o/-O/--output, wget unless it writes to stdout.
@@ -432,4 +437,17 @@ func windowsEffect(c *Cmd) (Effect, string) {
 		}
 	}
 	return EffectNone, ""
+}
+
+// isDigits reports whether s is a non-empty run of decimal digits.
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -378,8 +378,22 @@ func isOutRedirect(r *syntax.Redirect) bool {
 	switch r.Op {
 	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll:
 		return r.Word != nil
+	case syntax.DplOut:
+		return dupToFile(r)
 	}
 	return false
+}
+
+// dupToFile reports whether r is bash's csh-style `>&FILE` (make >& log):
+// with no descriptor before it and a word that is neither a descriptor
+// number nor `-`, standard output and error both go to the file, as &>
+// sends them.
+func dupToFile(r *syntax.Redirect) bool {
+	if r.Op != syntax.DplOut || r.N != nil || r.Word == nil {
+		return false
+	}
+	w := r.Word.Lit()
+	return w != "" && w != "-" && !isDigits(strings.TrimSuffix(w, "-"))
 }
 
 // procSubst gives <(…) a file name, /dev/fd/N, whose content is what the

@@ -8,8 +8,10 @@ import (
 // NormPath makes p absolute against cwd, expands ~, $HOME and ${HOME},
 // resolves . and .., and turns Windows separators and drive letters into
 // forward slashes ("C:\\Users\\me" -> "/c/Users/me") so one set of globs
-// covers both. Globs (*) are kept as written. It never touches the disk:
-// rules must decide on what the command says, not on what exists now.
+// covers both. Globs (*) are kept as written, but a first component that
+// matches one system directory only (/et?) is that directory. It never
+// touches the disk: rules must decide on what the command says, not on
+// what exists now.
 func NormPath(p, cwd, home string) string {
 	if p == "" {
 		return ""
@@ -45,7 +47,41 @@ func NormPath(p, cwd, home string) string {
 		}
 		p = cwd + "/" + p
 	}
-	return cleanKeepingVarParent(p)
+	return systemGlobTop(cleanKeepingVarParent(p))
+}
+
+// systemGlobTop resolves a first component written as a glob to the one
+// system directory it matches (/et?/passwd is /etc/passwd where bash runs
+// it: the glob expands to the directory every machine has). A glob that
+// matches none of them, or several, stays as written.
+func systemGlobTop(p string) string {
+	if len(p) < 2 || !strings.ContainsAny(p, "*?[") {
+		return p
+	}
+	top, rest, _ := strings.Cut(p[1:], "/")
+	if !GlobLike(top) {
+		return p
+	}
+	found := ""
+	for _, d := range systemDirs {
+		name := d[1:]
+		if strings.Contains(name, "/") {
+			continue
+		}
+		if ok, _ := path.Match(top, name); ok {
+			if found != "" {
+				return p
+			}
+			found = name
+		}
+	}
+	if found == "" {
+		return p
+	}
+	if rest == "" {
+		return "/" + found
+	}
+	return "/" + found + "/" + rest
 }
 
 // cleanKeepingVarParent is path.Clean(p), except that a ".." after a

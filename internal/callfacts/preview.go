@@ -22,14 +22,21 @@ var previewOptions = map[string]bool{"dryrun": true, "whatif": true, "validateon
 var previewVerbs = map[string]bool{"what-if": true, "whatif": true}
 
 // previewForm: c carries a preview option not set to false, or a
-// preview verb among its first words.
+// preview verb among its first words. The last such option decides
+// (kubectl --dry-run=client --dry-run=none deletes), and only a real
+// option counts: not one after "--", nor the value of a global option
+// before it (--context --dry-run names a context).
 func previewForm(c *Cmd) bool {
+	preview := false
 	for i, a := range c.Args {
+		if a == "--" {
+			break
+		}
 		if !strings.HasPrefix(a, "-") {
 			continue
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !previewOption(name) {
+		if !previewOption(name) || i > 0 && tool(c.Name).globals[c.Args[i-1]] {
 			continue
 		}
 		if !hasVal && i+1 < len(c.Args) {
@@ -37,10 +44,9 @@ func previewForm(c *Cmd) bool {
 				val = v
 			}
 		}
-		switch strings.ToLower(strings.Trim(val, `"'`)) {
-		case "false", "0", "no", "off":
-			continue
-		}
+		preview = !previewOff(val)
+	}
+	if preview {
 		return true
 	}
 	for i, p := range c.Pos {
@@ -76,4 +82,40 @@ func previewOption(name string) bool {
 		n++
 	}
 	return previewOptions[string(b[:n])]
+}
+
+// previewOff: the value turns the preview off (false, none: kubectl's
+// --dry-run=none runs for real) or is not known until the command runs
+// (--dry-run=$MODE), which proves nothing.
+func previewOff(val string) bool {
+	switch v := strings.ToLower(strings.Trim(val, `"'`)); v {
+	case "false", "0", "no", "off", "none":
+		return true
+	default:
+		return strings.ContainsAny(v, "$`")
+	}
+}
+
+// hasEnabled reports whether c is given one of opts (bare, or
+// OPT=VALUE with a value that does not turn it off), the last one
+// deciding, before any "--" and not as the value of a global option.
+// A separate word after a bare option is an operand (kubectl's
+// --dry-run false still previews).
+func (c *Cmd) hasEnabled(opts ...string) bool {
+	on := false
+	for i, a := range c.Args {
+		if a == "--" {
+			break
+		}
+		if len(a) < 3 || a[0] != '-' || a[1] != '-' {
+			continue // every option asked about is a long one
+		}
+		name, val, _ := strings.Cut(a, "=")
+		for _, o := range opts {
+			if name == o && (i == 0 || !tool(c.Name).globals[c.Args[i-1]]) {
+				on = !previewOff(val)
+			}
+		}
+	}
+	return on
 }

@@ -340,7 +340,10 @@ func (n *normalizer) redirect(s *syntax.Stmt, r *syntax.Redirect, stdin *text) *
 		cmd = d.Variant.Value // export -p > f: the environment into f
 	}
 	op := r.Op.String()
-	if r.Op == syntax.DplOut || r.Op == syntax.DplIn || target == "/dev/null" || target == "-" {
+	if dupToFile(r) {
+		op = "&>" // make >& log is make &> log: every reader of Redirects knows that one
+	}
+	if r.Op == syntax.DplOut && !dupToFile(r) || r.Op == syntax.DplIn || target == "/dev/null" || target == "-" {
 		n.f.Redirects = append(n.f.Redirects, Redirect{Op: op, Target: target, Cmd: cmd})
 		return nil
 	}

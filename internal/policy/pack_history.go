@@ -49,7 +49,7 @@ func historyRules() []Rule {
 				case s == "reflog" && c.Sub(1) == "expire" && strings.Contains(strings.Join(c.Args, " "), "=now"),
 					s == "gc" && strings.Contains(strings.Join(c.Args, " "), "--prune=now"), s == "prune" && !c.Has("-n", "--dry-run"):
 					return "git " + s + " destroys the way back to lost commits"
-				case s == "update-ref" && c.Has("-d"):
+				case s == "update-ref" && c.Has("-d", "--delete"):
 					return "git update-ref -d deletes a ref (its commits become unreachable)"
 				case s == "update-ref" && len(c.Pos) > 2 && !c.Has("--stdin"):
 					// Plumbing for git branch -f: on the checked-out or a
@@ -71,9 +71,14 @@ func historyRules() []Rule {
 					}
 				case s == "symbolic-ref" && c.Has("-d", "--delete"):
 					return "git symbolic-ref -d deletes " + orUnknown(c.Sub(1)) + ": the repository no longer knows its checked-out branch"
-				case s == "rm" && (c.Has("-r") && anyPos(c, ".", "*", ":/") || c.Has("-f", "--force")):
+				case s == "rm" && (c.Has("-r") && anyPos(c, ".", "*", ":/") || c.Has("-f", "--force")) && !c.Has("--cached", "-n", "--dry-run"):
+					// --cached leaves the files on disk, -n only lists them
 					if dirty, state := e.Dirty(); dirty {
 						return "git rm deletes files with their uncommitted changes: " + state
+					}
+				case (s == "show" || s == "cat-file") && showOverSource(e, c) != "":
+					if dirty, state := e.Dirty(); dirty {
+						return "git " + s + " writes another commit's " + showOverSource(e, c) + " over the file itself: " + state
 					}
 				case s == "push" && c.Has("--prune"):
 					return "git push --prune deletes every remote branch that has no local counterpart"
@@ -88,8 +93,8 @@ func historyRules() []Rule {
 				return ""
 			},
 			[]string{"git worktree remove --force ../wt", "git restore --source HEAD~3 src/", "git checkout main -- src/app.go", "git push --mirror origin", "git checkout -- README.md", "git restore src/a.go", "git branch -D $(git branch --merged | grep -v main)",
-				"git update-ref refs/heads/main HEAD~10", "git update-ref HEAD 4b825dc", "git symbolic-ref -d HEAD", "git branch -f main origin/main~20", "git branch -M spike main"},
-			[]string{"git worktree remove ../wt", "git worktree list", "git restore --staged a.go", "git checkout main", "git push origin main", "git update-ref refs/heads/backup HEAD", "git symbolic-ref HEAD", "git branch -f feature HEAD", "git branch -M old new"}),
+				"git update-ref refs/heads/main HEAD~10", "git update-ref HEAD 4b825dc", "git symbolic-ref -d HEAD", "git branch -f main origin/main~20", "git branch -M spike main", "git show HEAD~2:cmd/main.go > cmd/main.go", "git update-ref --delete refs/heads/main"},
+			[]string{"git worktree remove ../wt", "git worktree list", "git restore --staged a.go", "git checkout main", "git push origin main", "git update-ref refs/heads/backup HEAD", "git symbolic-ref HEAD", "git branch -f feature HEAD", "git branch -M old new", "git show HEAD~2:cmd/main.go > /tmp/main.go.orig", "git rm -r --cached .", "git rm -n -rf ."}),
 	}
 }
 
@@ -139,7 +144,7 @@ func historyOp(c *Cmd) string {
 			return "rewrites or deletes remote refs"
 		}
 	case "update-ref":
-		if c.Has("-d") {
+		if c.Has("-d", "--delete") {
 			return "deletes a ref"
 		}
 		if len(c.Pos) > 2 || c.Has("--stdin") {

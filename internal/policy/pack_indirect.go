@@ -77,5 +77,6 @@ func indirectPack() Pack {
 			Catch: []string{"rm -rf \"$BUILD_DIR/\"*", "rm -rf $PREFIX/", "find \"$ROOT\"/ -delete", "rm -rf ${DIR}/*", "chmod -R 777 $TARGET/"},
 			Allow: []string{"rm -rf \"$BUILD_DIR/out\"", "rm -rf $TMPDIR/x", "D=./build; rm -rf \"$D/\"*", "rm -f \"$LOG\"", "find \"$ROOT\" -name '*.o'"},
 		},
+		tooDeepRule(), // peers13
 	}}
 }

@@ -187,6 +187,7 @@ func pathsPack() Pack {
 			Catch: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env","content":"A=1"}}`, "echo 'KEY=x' >> .env.local", `{"tool_name":"Edit","tool_input":{"file_path":".env.production","old_string":"a","new_string":"b"}}`, "cp secrets .env", "rm .env", "cp .env.example ~/.env"},
 			Allow: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env.example","content":"A="}}`, "cat .env", "cp .env .env.backup", `{"tool_name":"Read","tool_input":{"file_path":".env"}}`, "cp .env.example .env.sample", "grep API .env", "cp -n .env.example .env", "cp .env.example .env", "cp .env.sample ./.env"},
 		},
+		otherAccountSSHRule(), // peers13
 	}}
 }
 

@@ -66,6 +66,8 @@ const (
 	// read lazily, only for a rule whose cheaper facts did not already
 	// decide (the verdict-table rules read Touches on every call anyway).
 	FactTouch
+	// FactTruncated: the reading stopped at its bounds (Facts.Truncated).
+	FactTruncated
 )
 
 // Trigger says which calls a rule can fire on. Any non-empty reason means
@@ -163,6 +165,9 @@ func shapeOf(f *Facts) shape {
 	}
 	if len(f.Derivation) > 0 {
 		s |= FactDerivation
+	}
+	if f.Truncated {
+		s |= FactTruncated
 	}
 	return shape{facts: s}
 }
