@@ -60,7 +60,7 @@ test: test-deps vet build
 	$(IN_USER_HOME) $(SERVE_LOAD_CHECK)
 
 test-deps:
-	@./scripts/test-deps.sh
+	@GO=$(GO) ./scripts/test-deps.sh
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
