@@ -16,6 +16,7 @@ import (
 // criteria hold, so the task is done — it used to fail for want of Claude
 // Code's Stop.
 func TestDaemonCommandAgentDone(t *testing.T) {
+	t.Parallel()
 	w := defaultWorld(t, Script{})
 	d := startDaemonAgent(t, w, `mode = "command"
 command = ["sh", "-c", "cat {prompt_file} > note.txt && git add note.txt && git commit -qm 'add note' && echo committed"]`)
@@ -37,6 +38,7 @@ command = ["sh", "-c", "cat {prompt_file} > note.txt && git add note.txt && git 
 // error (board and task page), not only `warden agent logs`: its last
 // error line, the pane's last lines and the next step.
 func TestDaemonFailedAgentSaysWhy(t *testing.T) {
+	t.Parallel()
 	w := defaultWorld(t, Script{})
 	script := filepath.Join(w.Dir, "agent.sh")
 	writeExec(t, script, "#!/bin/sh\necho 'Starting the agent'\necho 'checking the API…'\necho 'Error: Unable to connect to Anthropic services' >&2\necho 'Please check your internet connection and network settings.'\nexit 1\n")
@@ -73,6 +75,7 @@ func writeExec(t *testing.T, path, body string) {
 // task fails and says why (Claude Code's own error line) and what to do,
 // in the task's error and in task show.
 func TestDaemonClaudeUnreachableSaysWhy(t *testing.T) {
+	t.Parallel()
 	w := defaultWorld(t, Script{Steps: []Step{{Text: "never sent"}}})
 	w.API.Close() // ANTHROPIC_BASE_URL now refuses connections
 	// Claude Code retries for minutes without a hook event: a short

@@ -35,6 +35,7 @@ var (
 // warden built from this tree and the pinned Claude Code installed.
 func TestMain(m *testing.M) {
 	flag.Parse()
+	parallelByDefault(e2eParallel)
 	end := testenv.Isolate()
 	if testing.Short() {
 		skipAll = "end-to-end suite skipped with -short"
@@ -57,6 +58,23 @@ func TestMain(m *testing.M) {
 	testenv.Cleanup()
 	end()
 	os.Exit(code)
+}
+
+// e2eParallel is how many tests run at once unless -parallel says: every
+// test has its own home, store, fake API, daemon and tmux server, and
+// spends most of its time waiting on a CLI, a daemon or a pacing sleep.
+// Run one after another they kept a quarter of a core busy for ten
+// minutes, the whole suite's critical path; go test's default (GOMAXPROCS,
+// 2 on CI) left most of that wait in place.
+const e2eParallel = 4
+
+// parallelByDefault sets -test.parallel to n unless the command line set it.
+func parallelByDefault(n int) {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", fmt.Sprint(n))
+	}
 }
 
 // Scenario is one end-to-end run: a prompt, what the fake model answers, and
