@@ -45,4 +45,4 @@ fi
 # The pinned npm tools, installed side by side into an empty cache (one
 # by one inside the tests they took 105 s, Copilot's 48 s of it, under the
 # e2e package's go test timeout); a filled cache costs a `--version` each.
-"${GO:-go}" run ./internal/testenv/pinnedtools
+"${GO:-go}" run -trimpath ./internal/testenv/pinnedtools
