@@ -18,7 +18,7 @@ LDFLAGS := -s -w -X github.com/warden-dev/warden/internal/version.Version=$(VERS
            -X github.com/warden-dev/warden/internal/version.Commit=$(COMMIT) \
            -X github.com/warden-dev/warden/internal/version.Date=$(DATE)
 
-.PHONY: build install test test-deps test-unit test-race vet unit race clock-check bench bench-check bench-serve serve-load-check clean docs
+.PHONY: build install test test-deps vet unit race clock-check bench bench-check bench-serve serve-load-check clean docs
 
 # Three binaries (internal/sibling). warden is the tiny front Claude Code
 # starts for every hook: it hands the hook to the keeper (a warden-core
@@ -52,25 +52,15 @@ docs:
 # leaks into the developer's home fails here, not on a user's machine.
 IN_USER_HOME := ./scripts/polluted-home.sh bin env
 
-# The unit run and the race run go side by side (make -j2, each one's
-# output printed whole when it ends): both spend most of their time waiting
-# on what they started — real CLIs, daemons, PostgreSQL, tmux, the sleeps
-# they test — so together they take about as long as the unit run alone.
-# The checks after them measure speed and run alone.
 test: test-deps vet build
-	@$(MAKE) --no-print-directory -j2 --output-sync=target test-unit test-race
+	$(IN_USER_HOME) $(UNIT)
+	$(IN_USER_HOME) $(RACE)
 	$(IN_USER_HOME) $(CLOCK_CHECK)
 	$(IN_USER_HOME) $(BENCH_CHECK)
 	$(IN_USER_HOME) $(SERVE_LOAD_CHECK)
 
 test-deps:
 	@GO=$(GO) ./scripts/test-deps.sh
-
-# make test's unit and race runs, each in a home like a user's.
-test-unit:
-	$(IN_USER_HOME) $(UNIT)
-test-race:
-	$(IN_USER_HOME) $(RACE)
 
 # -trimpath on every go command of the suite, as on make build: without
 # it the build cache keys each package of this module by its directory, so

@@ -19,11 +19,11 @@ import (
 // their results reach the next request the fake API receives.
 //
 // Not parallel: Claude Code connects MCP servers in the background and
-// sends its first request with whichever are up, so beside other runs on a
-// busy machine warden's server was not up yet and the tools were missing
-// from it (MCP_CONNECTION_NONBLOCKING=0 did not make it wait for a server
-// that started 8 s late). The package's sequential tests run before the
-// parallel ones, so this one runs alone.
+// sends its first request with whichever are up, so on a busy machine
+// warden's server may not be up yet and the tools are missing from it
+// (seen beside the other e2e tests at load 20, and once alone at load 30;
+// MCP_CONNECTION_NONBLOCKING=0 did not make Claude Code wait for a server
+// started 8 s late). Alone it is less exposed; that is not a fix.
 func TestMCPServerEndToEnd(t *testing.T) {
 	if skipAll != "" {
 		t.Skip(skipAll)

@@ -35,7 +35,6 @@ var (
 // warden built from this tree and the pinned Claude Code installed.
 func TestMain(m *testing.M) {
 	flag.Parse()
-	parallelByDefault(e2eParallel)
 	end := testenv.Isolate()
 	if testing.Short() {
 		skipAll = "end-to-end suite skipped with -short"
@@ -60,22 +59,13 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// e2eParallel is how many tests run at once unless -parallel says: every
-// test has its own home, store, fake API, daemon and tmux server, and
-// spends most of its time waiting on a CLI, a daemon or a pacing sleep.
-// Run one after another they kept a quarter of a core busy for ten
-// minutes, the whole suite's critical path; go test's default (GOMAXPROCS,
-// 2 on CI) left most of that wait in place.
-const e2eParallel = 4
-
-// parallelByDefault sets -test.parallel to n unless the command line set it.
-func parallelByDefault(n int) {
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		flag.Set("test.parallel", fmt.Sprint(n))
-	}
-}
+// Every test calls t.Parallel: each has its own home, store, fake API,
+// daemon and tmux server, and spends most of its time waiting on a CLI, a
+// daemon or a pacing sleep. One after another they kept under one core
+// busy and were the whole suite's critical path (626 s on a quiet 2-core
+// machine); go test runs -parallel of them at once (GOMAXPROCS unless
+// given: 2 on CI). Four at once beside the rest of the suite failed tests
+// on deadlines at load 30 on 2 cores.
 
 // Scenario is one end-to-end run: a prompt, what the fake model answers, and
 // the checks. Scenarios are rows of a table (basic_test.go).

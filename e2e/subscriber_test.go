@@ -205,8 +205,8 @@ func modelTold(reqs []APIRequest) int {
 }
 
 // runBothWays runs a case with pacing on (no problem allowed) and off (a
-// problem required). The runs are parallel subtests (e2eParallel of the
-// package's tests run at once): each has its own HOME, store, fake API and
+// problem required). The runs are parallel subtests (go test runs -parallel
+// of the package's tests at once): each has its own HOME, store, fake API and
 // tmux server, and spends most of its time waiting on the client.
 func runBothWays(t *testing.T, name string, run func(t *testing.T, pacingOn bool) problems) {
 	t.Run(name, func(t *testing.T) {
