@@ -16,6 +16,7 @@ import (
 // criteria hold, so the task is done — it used to fail for want of Claude
 // Code's Stop.
 func TestDaemonCommandAgentDone(t *testing.T) {
+	t.Parallel()
 	w := defaultWorld(t, Script{})
 	d := startDaemonAgent(t, w, `mode = "command"
 command = ["sh", "-c", "cat {prompt_file} > note.txt && git add note.txt && git commit -qm 'add note' && echo committed"]`)
@@ -36,6 +37,12 @@ command = ["sh", "-c", "cat {prompt_file} > note.txt && git add note.txt && git 
 // A failed agent says why where people look — task show, the task's
 // error (board and task page), not only `warden agent logs`: its last
 // error line, the pane's last lines and the next step.
+//
+// Not parallel (yet): beside another e2e test at load 11 the story lacked
+// the script's error line and the pane's last lines once — the agent
+// exits at once, and what the daemon captures of its pane then seems to
+// race the exit. It passed in every other run (alone, and 4 at once at
+// load 20); the race is a finding to fix in the daemon, not in this test.
 func TestDaemonFailedAgentSaysWhy(t *testing.T) {
 	w := defaultWorld(t, Script{})
 	script := filepath.Join(w.Dir, "agent.sh")
@@ -73,6 +80,7 @@ func writeExec(t *testing.T, path, body string) {
 // task fails and says why (Claude Code's own error line) and what to do,
 // in the task's error and in task show.
 func TestDaemonClaudeUnreachableSaysWhy(t *testing.T) {
+	t.Parallel()
 	w := defaultWorld(t, Script{Steps: []Step{{Text: "never sent"}}})
 	w.API.Close() // ANTHROPIC_BASE_URL now refuses connections
 	// Claude Code retries for minutes without a hook event: a short

@@ -130,6 +130,7 @@ var scenarios = []Scenario{
 }
 
 func TestScenarios(t *testing.T) {
+	t.Parallel()
 	for _, sc := range scenarios {
 		t.Run(sc.Name, func(t *testing.T) {
 			t.Parallel()

@@ -25,6 +25,7 @@ func buildJudge(t *testing.T) string {
 }
 
 func TestTempoEndToEnd(t *testing.T) {
+	t.Parallel()
 	bin := buildJudge(t)
 	sc := Scenario{
 		Name:   "tempo",

@@ -17,6 +17,13 @@ import (
 // mcp` in the project's .mcp.json; the real Claude Code CLI starts it;
 // the scripted model calls mcp__warden__status and mcp__warden__check;
 // their results reach the next request the fake API receives.
+//
+// Not parallel: Claude Code connects MCP servers in the background and
+// sends its first request with whichever are up, so on a busy machine
+// warden's server may not be up yet and the tools are missing from it
+// (seen beside the other e2e tests at load 20, and once alone at load 30;
+// MCP_CONNECTION_NONBLOCKING=0 did not make Claude Code wait for a server
+// started 8 s late). Alone it is less exposed; that is not a fix.
 func TestMCPServerEndToEnd(t *testing.T) {
 	if skipAll != "" {
 		t.Skip(skipAll)

@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -18,50 +17,16 @@ import (
 )
 
 // The other agent CLIs, pinned like Claude Code and installed into the
-// same cache (testenv.CacheRoot) on first use. The protocol reference
-// (shared/reference/other-agent-clis.md) describes these releases.
+// same cache (testenv.PinnedTools; make test-deps installs them).
 var (
-	codexCLI = testenv.NPMTool{Name: "Codex CLI", Package: "@openai/codex", Version: "0.171.0",
-		Dir: "codex", Bin: "codex", Works: versionWorks("codex-cli 0.171.0")}
-	geminiCLI = testenv.NPMTool{Name: "Gemini CLI", Package: "@google/gemini-cli", Version: "0.61.0",
-		Dir: "gemini-cli", Bin: "gemini", Works: versionWorks("0.61.0")}
-	copilotCLI = testenv.NPMTool{Name: "Copilot CLI", Package: "@github/copilot", Version: copilotVersion,
-		Dir: "copilot", Bin: "copilot", Works: versionWorks("GitHub Copilot CLI " + copilotVersion)}
+	codexCLI   = testenv.CodexCLI
+	geminiCLI  = testenv.GeminiCLI
+	copilotCLI = testenv.CopilotCLI
 )
 
-const copilotVersion = "1.0.102"
-
-// copilotCache is where Copilot's executable unpacks its 235 MB package
-// on first run ($XDG_CACHE_HOME/copilot): shared by every test home.
-func copilotCache() string {
-	root, _ := testenv.CacheRoot()
-	return filepath.Join(root, "copilot-"+copilotVersion, "xdg-cache")
-}
-
-// versionWorks checks `BIN --version` prints want first.
-func versionWorks(want string) func(string) error {
-	return func(bin string) error {
-		if _, err := os.Stat(bin); err != nil {
-			return err
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, bin, "--version")
-		cmd.Env = append(os.Environ(), "COPILOT_AUTO_UPDATE=false", "XDG_CACHE_HOME="+copilotCache(), "NO_COLOR=1")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			return fmt.Errorf("%s --version: %v: %s", bin, err, testenv.Tail(out, 500))
-		}
-		// Codex may print a warning line first (its PATH aliases refused
-		// under a temporary directory, as test homes are): any line will do.
-		for _, line := range strings.Split(string(out), "\n") {
-			if strings.HasPrefix(strings.TrimSpace(line), want) {
-				return nil
-			}
-		}
-		return errors.New(bin + " --version printed " + strings.TrimSpace(string(out)) + ", want " + want)
-	}
-}
+// copilotCache is where Copilot's executable unpacks its package on first
+// run ($XDG_CACHE_HOME/copilot): shared by every test home.
+func copilotCache() string { return testenv.CopilotCache() }
 
 // otherCLI is how a test drives one CLI headless against fakeModels.
 type otherCLI struct {
@@ -121,6 +86,7 @@ var otherCLIs = []otherCLI{
 // model's `rm -rf ~` is denied (the model is told why) and the home
 // survives; `echo hi > f` runs; both are in warden's log with the harness.
 func TestOtherCLIsGovernedAfterInstall(t *testing.T) {
+	t.Parallel()
 	for _, c := range otherCLIs {
 		t.Run(c.harness, func(t *testing.T) {
 			bin := c.tool.Require(t)

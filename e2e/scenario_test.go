@@ -59,6 +59,14 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// Every test calls t.Parallel: each has its own home, store, fake API,
+// daemon and tmux server, and spends most of its time waiting on a CLI, a
+// daemon or a pacing sleep. One after another they kept under one core
+// busy and were the whole suite's critical path (626 s on a quiet 2-core
+// machine); go test runs -parallel of them at once (GOMAXPROCS unless
+// given: 2 on CI). Four at once beside the rest of the suite failed tests
+// on deadlines at load 30 on 2 cores.
+
 // Scenario is one end-to-end run: a prompt, what the fake model answers, and
 // the checks. Scenarios are rows of a table (basic_test.go).
 type Scenario struct {

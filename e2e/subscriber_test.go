@@ -205,8 +205,8 @@ func modelTold(reqs []APIRequest) int {
 }
 
 // runBothWays runs a case with pacing on (no problem allowed) and off (a
-// problem required). The runs are parallel subtests (go test runs
-// GOMAXPROCS of them at once): each has its own HOME, store, fake API and
+// problem required). The runs are parallel subtests (go test runs -parallel
+// of the package's tests at once): each has its own HOME, store, fake API and
 // tmux server, and spends most of its time waiting on the client.
 func runBothWays(t *testing.T, name string, run func(t *testing.T, pacingOn bool) problems) {
 	t.Run(name, func(t *testing.T) {
@@ -226,6 +226,7 @@ func runBothWays(t *testing.T, name string, run func(t *testing.T, pacingOn bool
 }
 
 func TestSubscriberPacing(t *testing.T) {
+	t.Parallel()
 	runBothWays(t, "under the allowance", subscriberUnder)
 	runBothWays(t, "over the safe allowance", subscriberOver)
 	runBothWays(t, "two sessions share the budget", subscriberFairShare)

@@ -93,4 +93,6 @@ rc=0
 # The installed warden's keeper outlives its last hook by design (it idles
 # out after 30 min): stop it with the home it serves.
 pkill -f "^$home/" 2>/dev/null || true
+# Each step's wall time, so a CI log shows where the run's minutes went.
+echo "polluted-home: finished in ${SECONDS}s (exit $rc)" >&2
 exit "$rc"

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs when it is missing: with apt-get when
-# run as root (CI, fresh machines), otherwise it prints what to install.
-# Idempotent and quiet when everything is there.
+# run as root (CI, fresh machines), otherwise it prints what to install;
+# then the pinned npm tools (Claude Code, the other agent CLIs, ccusage)
+# into the test cache (internal/testenv/pinnedtools), which a second run
+# reuses. Idempotent and quiet when everything is there. Under CI=true a
+# pinned tool that cannot be had fails here, before any test runs.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 # command -> Debian package
 declare -A need=(
@@ -26,9 +30,9 @@ done
 if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   missing+=(postgresql)
 fi
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+if [ ${#missing[@]} -eq 0 ]; then
+  :
+elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "test-deps: installing ${missing[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null
@@ -37,3 +41,8 @@ else
   echo "test-deps: missing ${missing[*]}; install them (e.g. sudo apt-get install ${missing[*]})" >&2
   # Tests that need them skip locally and fail under CI=true.
 fi
+
+# The pinned npm tools, installed side by side into an empty cache (one
+# by one inside the tests they took 105 s, Copilot's 48 s of it, under the
+# e2e package's go test timeout); a filled cache costs a `--version` each.
+"${GO:-go}" run -trimpath ./internal/testenv/pinnedtools

@@ -96,7 +96,7 @@ cd "$root"
 go build -trimpath -ldflags "-s -w" -o "$tmp/warden" ./cmd/warden
 go build -trimpath -ldflags "-s -w" -o "$tmp/warden-core" ./cmd/warden-core
 go build -trimpath -ldflags "-s -w" -o "$tmp/warden-helper" ./cmd/warden-helper # `serve` (-daemon); the keeper ships through it (-pg-url)
-go build -o "$tmp/hook-latency" ./bench/hook-latency
+go build -trimpath -o "$tmp/hook-latency" ./bench/hook-latency
 
 # The bare baseline is built from its own module, so nothing of warden's
 # (not even a blank import) can make the baseline slower too.

@@ -37,7 +37,7 @@ if [ -z "$bin" ]; then
 	done
 fi
 go build -trimpath -ldflags "-s -w" -o "$tmp/bare" ./bench/serve-load/bare
-go build -o "$tmp/serve-load" ./bench/serve-load
+go build -trimpath -o "$tmp/serve-load" ./bench/serve-load
 if [ "${1:-}" = "--short" ]; then
 	shift
 	exec "$tmp/serve-load" -bin "$bin" -bare "$tmp/bare" -duration 5s -unknown 20000 -max-rss-growth 8 -max-ratio "$SHORT_MAX_RATIO" -check "$@"

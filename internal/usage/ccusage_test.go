@@ -4,7 +4,6 @@ package usage_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -20,39 +19,17 @@ import (
 	"github.com/warden-dev/warden/internal/usage/corpus"
 )
 
-// ccusageVersion is the ccusage release warden's session and blocks reports
-// must agree with (shared/reference/usage-counting.md).
-const ccusageVersion = "20.0.24"
-
-// ccusage is the pinned ccusage, installed from npm into
-// <cache>/ccusage-<version> (testenv.CacheRoot: ~/.cache/warden-e2e).
-var ccusage = testenv.NPMTool{
-	Name:    "ccusage",
-	Package: "ccusage",
-	Version: ccusageVersion,
-	Dir:     "ccusage",
-	Bin:     "ccusage",
-	Works:   ccusageWorks,
-}
+// ccusage is the pinned ccusage (testenv.CcusageVersion: the release
+// warden's session and blocks reports must agree with), installed from npm into
+// <cache>/ccusage-<version> (testenv.CacheRoot: ~/.cache/warden-e2e; make
+// test-deps installs it).
+var ccusage = testenv.Ccusage
 
 // requireCcusage returns the pinned ccusage launcher, installing it on
 // first use. Without node/npm the test is skipped, or failed under CI=true.
 func requireCcusage(t *testing.T) string {
 	t.Helper()
 	return ccusage.Require(t)
-}
-
-func ccusageWorks(bin string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, bin, "--version").CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("%s --version: %v: %s", bin, err, out)
-	}
-	if !strings.Contains(string(out), ccusageVersion) {
-		return fmt.Errorf("%s --version printed %q, want %s", bin, strings.TrimSpace(string(out)), ccusageVersion)
-	}
-	return nil
 }
 
 func runCcusage(t *testing.T, bin, configDir string, args ...string) []byte {
