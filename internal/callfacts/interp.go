@@ -224,29 +224,21 @@ var homeVar = lazyre.New(`\$ENV\{HOME\}|System\.user_home!?\(\)|process\.env\.HO
 // matchParen returns the index of the ) closing the ( before start, or
 // len(s).
 func matchParen(s string, start int) int {
-	depth := 1
-	var q byte
-	for i := start; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case q != 0:
-			if c == '\\' {
-				i++
-			} else if c == q {
-				q = 0
-			}
-		case c == '\'' || c == '"':
-			q = c
-		case c == '(':
+	depth, end := 1, len(s)
+	outsideQuotesAt(s[start:], func(i int, c byte) bool {
+		switch c {
+		case '(':
 			depth++
-		case c == ')':
+		case ')':
 			depth--
 			if depth == 0 {
-				return i
+				end = start + i
+				return false
 			}
 		}
-	}
-	return len(s)
+		return true
+	})
+	return end
 }
 
 // Literals returns the quoted string literals of code ('…', "…"), with
