@@ -16,7 +16,6 @@ import (
 // criteria hold, so the task is done — it used to fail for want of Claude
 // Code's Stop.
 func TestDaemonCommandAgentDone(t *testing.T) {
-	t.Parallel()
 	w := defaultWorld(t, Script{})
 	d := startDaemonAgent(t, w, `mode = "command"
 command = ["sh", "-c", "cat {prompt_file} > note.txt && git add note.txt && git commit -qm 'add note' && echo committed"]`)
@@ -80,7 +79,6 @@ func writeExec(t *testing.T, path, body string) {
 // task fails and says why (Claude Code's own error line) and what to do,
 // in the task's error and in task show.
 func TestDaemonClaudeUnreachableSaysWhy(t *testing.T) {
-	t.Parallel()
 	w := defaultWorld(t, Script{Steps: []Step{{Text: "never sent"}}})
 	w.API.Close() // ANTHROPIC_BASE_URL now refuses connections
 	// Claude Code retries for minutes without a hook event: a short

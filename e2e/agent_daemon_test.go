@@ -170,7 +170,6 @@ func bashCommitScript() Script {
 // alone; the branch has the commit; the worktree is removed; `warden task
 // show` tells the story.
 func TestDaemonRunsTaskInTmuxToDone(t *testing.T) {
-	t.Parallel()
 	bin := testenv.Binaries(t, "warden", "warden-helper")
 	w := newAgentWorldWith(t, filepath.Join(bin, "warden"), "", bashCommitScript())
 	d := startDaemon(t, w, "")
@@ -216,7 +215,6 @@ func TestDaemonRunsTaskInTmuxToDone(t *testing.T) {
 // answer). The task fails within the exit grace — well inside the idle
 // timeout —, its uncommitted work is archived, its slot is free again.
 func TestDaemonAgentKilledMidTask(t *testing.T) {
-	t.Parallel()
 	bin := testenv.Binaries(t, "warden", "warden-helper")
 	w := newAgentWorldWith(t, filepath.Join(bin, "warden"), "", Script{Steps: []Step{
 		{Tools: []ToolUse{{Name: "Bash", Input: map[string]any{"command": "printf 'work in progress\\n' > wip.txt"}}}},

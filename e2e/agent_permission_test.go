@@ -54,7 +54,6 @@ func finalStatus(s string) bool { return s == "done" || s == "failed" || s == "c
 // answers allow out loud, so Claude Code neither shows a dialog nor
 // needs its server-side auto-mode check. The commit is on the branch.
 func TestDefaultSettingsTaskDoneUnattended(t *testing.T) {
-	t.Parallel()
 	w := defaultWorld(t, Script{Steps: []Step{
 		{Tools: []ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo hi > hello.txt && git add hello.txt && git commit -m hello"}}}},
 		{Text: "Committed hello.txt."},
@@ -119,7 +118,6 @@ const askCommit = "cat .env; echo hi > hello.txt && git add hello.txt && git com
 // Code's dialog; the call runs, the task is done with the call's commit
 // on its branch, and `warden task diff` shows it.
 func TestAskWaitsThenApprovedFromCLI(t *testing.T) {
-	t.Parallel()
 	w := defaultWorld(t, Script{Steps: []Step{
 		{Tools: []ToolUse{{Name: "Bash", Input: map[string]any{"command": askCommit}}}},
 		{Text: "Committed hello.txt."},
@@ -178,7 +176,6 @@ func TestAskWaitsThenApprovedFromCLI(t *testing.T) {
 // agent why: the call never runs, the model reads the reason, and the
 // agent goes on to finish another way.
 func TestAskDeniedFromCLIWithReason(t *testing.T) {
-	t.Parallel()
 	w := defaultWorld(t, Script{Steps: []Step{
 		{Tools: []ToolUse{{Name: "Bash", Input: map[string]any{"command": askCommit}}}},
 		{Tools: []ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo hi > hello.txt && git add hello.txt && git commit -m hello"}}}},
@@ -223,7 +220,6 @@ func TestAskDeniedFromCLIWithReason(t *testing.T) {
 // (on its command line, not in the user's config), the task reaches
 // done, task show says so, and the user's own config is unchanged.
 func TestBypassPermissionsWarningAcceptedForTheAgent(t *testing.T) {
-	t.Parallel()
 	w := defaultWorld(t, Script{Steps: []Step{
 		{Tools: []ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo hi > hello.txt && git add hello.txt && git commit -m hello"}}}},
 		{Text: "Committed hello.txt."},
@@ -252,7 +248,6 @@ func TestBypassPermissionsWarningAcceptedForTheAgent(t *testing.T) {
 // Notification agent_needs_input: the task shows waiting with that
 // reason at once, not working until the idle timeout.
 func TestAgentNeedsInputIsWaiting(t *testing.T) {
-	t.Parallel()
 	w := defaultWorld(t, Script{Steps: []Step{
 		{Tools: []ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo hi > hello.txt && git add hello.txt && git commit -m hello"}}}},
 		{Text: "Committed hello.txt."},

@@ -150,7 +150,6 @@ func commitScript() Script {
 // reaches done from its hook events alone; the branch has the commit; the
 // worktree is gone.
 func TestAgentInteractiveInTmuxReachesDone(t *testing.T) {
-	t.Parallel()
 	const task = "e2e-hello"
 	w := newAgentWorld(t, task, commitScript())
 	settle.Wait(w.WardenHome, 10*time.Second) // the hook server records after it answers

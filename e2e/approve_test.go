@@ -12,7 +12,6 @@ import (
 // Claude Code sends back to the model as the tool's error; the second call
 // is approved and runs.
 func TestToolApprovalEndToEnd(t *testing.T) {
-	t.Parallel()
 	bin := buildJudge(t)
 	sc := Scenario{
 		Name:   "tool-approve",

@@ -130,7 +130,6 @@ var scenarios = []Scenario{
 }
 
 func TestScenarios(t *testing.T) {
-	t.Parallel()
 	for _, sc := range scenarios {
 		t.Run(sc.Name, func(t *testing.T) {
 			t.Parallel()

@@ -19,7 +19,6 @@ import (
 // Code in tmux against the built-in scripted model, the diff shows the
 // committed file, and the throwaway directory is gone afterwards.
 func TestServeDemoRunsOneTaskEndToEnd(t *testing.T) {
-	t.Parallel()
 	if skipAll != "" {
 		t.Skip(skipAll)
 	}
@@ -81,7 +80,6 @@ func TestServeDemoRunsOneTaskEndToEnd(t *testing.T) {
 
 // Without Claude Code the demo says how to install it, and leaves nothing.
 func TestServeDemoWithoutClaudeSaysHowToInstall(t *testing.T) {
-	t.Parallel()
 	if skipAll != "" {
 		t.Skip(skipAll)
 	}

@@ -25,7 +25,6 @@ func buildJudge(t *testing.T) string {
 }
 
 func TestTempoEndToEnd(t *testing.T) {
-	t.Parallel()
 	bin := buildJudge(t)
 	sc := Scenario{
 		Name:   "tempo",

@@ -26,7 +26,6 @@ import (
 const e2eReminder = "WARDEN-E2E-REMINDER: delegate to subagents."
 
 func TestLifecycleScenarios(t *testing.T) {
-	t.Parallel()
 	t.Run("session-end-then-briefing", testSessionEndBriefing)
 	t.Run("compaction", testCompaction)
 	t.Run("subagent", testSubagent)
@@ -382,7 +381,6 @@ func sessionDepth(t *testing.T, r *Run, sid string) int {
 // `warden handoff auto` per session, and the next SessionStart hook injects
 // the handoff exactly once.
 func TestStatuslineThresholdHandoff(t *testing.T) {
-	t.Parallel()
 	if skipAll != "" {
 		t.Skip(skipAll)
 	}

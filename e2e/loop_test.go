@@ -14,7 +14,6 @@ import (
 // reason reaches the model as the continuation), it does the work, and the
 // second stop ends the loop as done.
 func TestLoopEndToEnd(t *testing.T) {
-	t.Parallel()
 	sc := Scenario{
 		Name:   "loop",
 		Prompt: "Create done.txt, in a warden loop.",

@@ -57,7 +57,6 @@ func (in *inbox) counts() (int, int) {
 // answers Claude Code's dialog (the path of `warden task approve`), and
 // the task finishes with the call's commit on its branch.
 func TestWaitingAgentNoticesAndTelegramApproval(t *testing.T) {
-	t.Parallel()
 	in := &inbox{}
 	out := httptest.NewServer(in)
 	defer out.Close()

@@ -42,7 +42,6 @@ func cliAgentConfig(c otherCLI, bin, url string) (keys string, env []string) {
 // are recorded with the harness and the task; the task ends done by the
 // committed and clean criteria, with the commit on its branch.
 func TestOtherCLIAgentTaskDone(t *testing.T) {
-	t.Parallel()
 	for _, c := range otherCLIs {
 		t.Run(c.harness, func(t *testing.T) {
 			bin := c.tool.Require(t)
@@ -126,7 +125,6 @@ func TestOtherCLIAgentTaskDone(t *testing.T) {
 // `warden task add --agent` refuses a kind warden does not run, listing
 // the kinds, and queues nothing.
 func TestTaskAddRefusesUnknownAgent(t *testing.T) {
-	t.Parallel()
 	c := otherCLIs[0]
 	w := newCLIHomeFrom(t, c, testenv.Binaries(t, "warden", "warden-helper"))
 	warden := filepath.Join(w.home, ".warden", "bin", "warden")

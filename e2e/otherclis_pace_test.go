@@ -20,7 +20,6 @@ import (
 // figures of that session, and `warden pace --harness codex` decides from
 // exactly those figures. Gemini and Copilot expose no quota: pace says so.
 func TestCodexPacingFromRollout(t *testing.T) {
-	t.Parallel()
 	c := otherCLIs[0]
 	if c.harness != "codex" {
 		t.Fatal("otherCLIs[0] is not Codex")

@@ -86,7 +86,6 @@ var otherCLIs = []otherCLI{
 // model's `rm -rf ~` is denied (the model is told why) and the home
 // survives; `echo hi > f` runs; both are in warden's log with the harness.
 func TestOtherCLIsGovernedAfterInstall(t *testing.T) {
-	t.Parallel()
 	for _, c := range otherCLIs {
 		t.Run(c.harness, func(t *testing.T) {
 			bin := c.tool.Require(t)

@@ -35,7 +35,6 @@ type usageJSON struct {
 // the usage the model reported (input less its cached part, cached,
 // output), per session and in total.
 func TestOtherCLIsUsageReports(t *testing.T) {
-	t.Parallel()
 	for _, c := range otherCLIs {
 		t.Run(c.harness, func(t *testing.T) {
 			bin := c.tool.Require(t)

@@ -123,7 +123,6 @@ var policyScenarios = []Scenario{
 }
 
 func TestPolicyScenarios(t *testing.T) {
-	t.Parallel()
 	for _, sc := range policyScenarios {
 		t.Run(sc.Name, func(t *testing.T) {
 			t.Parallel()

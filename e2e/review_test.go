@@ -41,7 +41,6 @@ func sawInMain(api *fakeAPI, text string) bool {
 // refused (it would land in the dialog); a reply while it works is typed
 // into its prompt and reaches the model.
 func TestApproveAlwaysThenReplyToRunningAgent(t *testing.T) {
-	t.Parallel()
 	w := defaultWorld(t, Script{Steps: []Step{
 		bashStep("cat .env"),
 		bashStep("cat .env"),
@@ -136,7 +135,6 @@ func TestApproveAlwaysThenReplyToRunningAgent(t *testing.T) {
 // argv); a clean merge lands the branch on main and the task shows
 // merged. A cancelled task takes no reply.
 func TestReplyFollowUpThenMerge(t *testing.T) {
-	t.Parallel()
 	w := defaultWorld(t, Script{Steps: []Step{
 		bashStep("echo hi > hello.txt && git add hello.txt && git commit -m hello"),
 		{Text: "Committed hello.txt."},

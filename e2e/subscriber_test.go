@@ -226,7 +226,6 @@ func runBothWays(t *testing.T, name string, run func(t *testing.T, pacingOn bool
 }
 
 func TestSubscriberPacing(t *testing.T) {
-	t.Parallel()
 	runBothWays(t, "under the allowance", subscriberUnder)
 	runBothWays(t, "over the safe allowance", subscriberOver)
 	runBothWays(t, "two sessions share the budget", subscriberFairShare)
