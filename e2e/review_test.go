@@ -44,7 +44,7 @@ func TestApproveAlwaysThenReplyToRunningAgent(t *testing.T) {
 	w := defaultWorld(t, Script{Steps: []Step{
 		bashStep("cat .env"),
 		bashStep("cat .env"),
-		bashStep("sleep 6"),
+		bashStep("sleep 20"),
 		bashStep("echo hi > hello.txt && git add hello.txt && git commit -m hello"),
 		{Text: "Committed hello.txt."},
 	}, DoneText: "Done."})
@@ -64,7 +64,9 @@ func TestApproveAlwaysThenReplyToRunningAgent(t *testing.T) {
 		t.Errorf("approve --always said %q", out)
 	}
 
-	// The third step sleeps: reply while it runs.
+	// The third step sleeps: reply while it runs. 20 s, not 6: in two CI
+	// runs under load the agent had finished (and its tmux server gone)
+	// before the reply was sent.
 	testenv.WaitFor(t, 60*time.Second, "the agent to run sleep", func() bool {
 		for _, r := range w.API.MainRequests() {
 			if r.Step == 2 {
