@@ -76,7 +76,7 @@ vet:
 # by each test process (internal/testenv), not linked again per package.
 # scripts/pg-test.sh runs them with one PostgreSQL server for the whole
 # run (WARDEN_TEST_PG_URL), stopped afterwards even when tests fail.
-UNIT := WARDEN_TEST_BINARIES=$(CURDIR)/bin ./scripts/pg-test.sh $(GO) test -trimpath -count=1 -timeout 15m ./...
+UNIT := WARDEN_TEST_BINARIES=$(CURDIR)/bin ./scripts/pg-test.sh $(GO) test -trimpath -count=1 -timeout 30m ./...
 unit: build
 	$(UNIT)
 

@@ -18,12 +18,13 @@ import (
 // the scripted model calls mcp__warden__status and mcp__warden__check;
 // their results reach the next request the fake API receives.
 //
-// Not parallel: Claude Code connects MCP servers in the background and
-// sends its first request with whichever are up, so on a busy machine
-// warden's server may not be up yet and the tools are missing from it
-// (seen beside the other e2e tests at load 20, and once alone at load 30;
-// MCP_CONNECTION_NONBLOCKING=0 did not make Claude Code wait for a server
-// started 8 s late). Alone it is less exposed; that is not a fix.
+// Not parallel, and the model's first step is a 5 s sleep in Bash: Claude
+// Code connects MCP servers in the background and sends its first request
+// with whichever are up, so on a busy machine warden's server may not be
+// up yet for it (seen beside the other e2e tests at load 20, and once
+// alone at load 30; MCP_CONNECTION_NONBLOCKING=0 did not make Claude Code
+// wait for a server started 8 s late). The tools are announced again with
+// every request, so the test reads them from the one that calls them.
 func TestMCPServerEndToEnd(t *testing.T) {
 	if skipAll != "" {
 		t.Skip(skipAll)
@@ -40,6 +41,7 @@ func TestMCPServerEndToEnd(t *testing.T) {
 			".claude/settings.local.json": `{"enableAllProjectMcpServers": true}`,
 		},
 		Script: Script{Steps: []Step{
+			bashStep("sleep 5"),
 			{Tools: []ToolUse{
 				{ID: "toolu_mcp_status", Name: "mcp__warden__status", Input: map[string]any{}},
 				{ID: "toolu_mcp_check", Name: "mcp__warden__check", Input: map[string]any{"timeout_seconds": 60}},
@@ -63,18 +65,18 @@ func TestMCPServerEndToEnd(t *testing.T) {
 	r.runPrint(t, sc, env, claude)
 
 	main := r.API.MainRequests()
-	if len(main) < 2 {
-		t.Fatalf("%d main requests, want 2 (the tool calls, then their results)", len(main))
+	if len(main) < 3 {
+		t.Fatalf("%d main requests, want 3 (the sleep, the tool calls, then their results)", len(main))
 	}
 	// Claude Code announces MCP tools to the model, as tools or (2.1.330)
 	// by name in its list of deferred tools.
 	for _, name := range []string{"check", "confirm", "commit", "push", "validate_intent", "status", "pace", "usage", "events", "explain"} {
-		if !strings.Contains(string(main[0].Raw), "mcp__warden__"+name) {
-			t.Errorf("the first request does not announce mcp__warden__%s", name)
+		if !strings.Contains(string(main[1].Raw), "mcp__warden__"+name) {
+			t.Errorf("the request answered with the MCP calls does not announce mcp__warden__%s", name)
 		}
 	}
 	results := map[string]Block{}
-	for _, m := range main[1].Messages() {
+	for _, m := range main[2].Messages() {
 		for _, b := range m.Content {
 			if b.Type == "tool_result" {
 				results[b.ToolUseID] = b

@@ -41,10 +41,15 @@ func sawInMain(api *fakeAPI, text string) bool {
 // refused (it would land in the dialog); a reply while it works is typed
 // into its prompt and reaches the model.
 func TestApproveAlwaysThenReplyToRunningAgent(t *testing.T) {
+	// The third step works until the test has replied: it waits for a
+	// marker the test writes after the reply (at most 90 s). A fixed sleep
+	// raced the reply under a loaded CI run: the agent had finished and its
+	// tmux server was gone before the reply was sent.
+	replied := filepath.Join(t.TempDir(), "replied")
 	w := defaultWorld(t, Script{Steps: []Step{
 		bashStep("cat .env"),
 		bashStep("cat .env"),
-		bashStep("sleep 20"),
+		bashStep("for i in $(seq 900); do [ -e " + replied + " ] && break; sleep 0.1; done"),
 		bashStep("echo hi > hello.txt && git add hello.txt && git commit -m hello"),
 		{Text: "Committed hello.txt."},
 	}, DoneText: "Done."})
@@ -64,10 +69,8 @@ func TestApproveAlwaysThenReplyToRunningAgent(t *testing.T) {
 		t.Errorf("approve --always said %q", out)
 	}
 
-	// The third step sleeps: reply while it runs. 20 s, not 6: in two CI
-	// runs under load the agent had finished (and its tmux server gone)
-	// before the reply was sent.
-	testenv.WaitFor(t, 60*time.Second, "the agent to run sleep", func() bool {
+	// Reply while the third step works, then let it finish.
+	testenv.WaitFor(t, 60*time.Second, "the agent to run the waiting step", func() bool {
 		for _, r := range w.API.MainRequests() {
 			if r.Step == 2 {
 				return true
@@ -79,6 +82,10 @@ func TestApproveAlwaysThenReplyToRunningAgent(t *testing.T) {
 	out = d.warden(t, "task", "reply", id, "REPLY-MARK: keep the commit message short")
 	if !strings.Contains(out, "reply sent to the running agent") {
 		t.Errorf("reply to the working agent said %q", out)
+	}
+	time.Sleep(2 * time.Second) // the TUI takes the typed reply in before the step ends
+	if err := os.WriteFile(replied, nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	tj := d.waitTask(t, id, finalStatus, 150*time.Second)
 	story := d.warden(t, "task", "show", id)
