@@ -280,8 +280,8 @@ func gitPack() Pack {
 					return ""
 				})
 			},
-			Catch: []string{"git push --force origin main", "git push -f origin master", "git push --force-with-lease origin main", "git push origin +main", "git -C repo push -f origin HEAD:main", "git push origin --delete main", "git push origin :master", "git push -f origin release/2.4", "git push --force upstream hotfix/login-crash"},
-			Allow: []string{"git push origin feature/x", "git push --force origin feature/x", "git push -u origin main", "echo git push --force origin main", "git push origin main", "git push -f origin fix/main-typo", "git push -f origin feature/release-notes", "git push origin release/2.4"},
+			Catch: []string{"git push --force origin main", "git push -f origin master", "git push --force-with-lease origin main", "git push origin +main", "git -C repo push -f origin HEAD:main", "git push origin --delete main", "git push origin :master", "git push -f origin release/2.4", "git push --force upstream hotfix/login-crash", "git push --force upstream develop"},
+			Allow: []string{"git push origin feature/x", "git push --force origin feature/x", "git push -u origin main", "echo git push --force origin main", "git push origin main", "git push -f origin fix/main-typo", "git push -f origin feature/release-notes", "git push origin release/2.4", "git push -f origin feature/develop-docs"},
 		},
 		{
 			ID: "core.git:reset-hard", Mode: Ask, Tools: shellTools, Cmds: []string{"git"},
@@ -365,8 +365,9 @@ func (e *Env) protected(b string) bool {
 // sharedBranch: the branches a team releases and hotfixes from, whatever
 // the project's config says — a release, hotfix, production or stable
 // line rewritten under everyone who builds on it is main rewritten
-// (plat12). Feature, fix and personal branches stay the author's.
-var sharedBranch = re(`^(?:trunk|production|prod|stable|live|release(?:[/-].+)?|releases/.+|hotfix(?:es)?/.+)$`)
+// (plat12), and so is git-flow's develop, which every feature branch
+// starts from. Feature, fix and personal branches stay the author's.
+var sharedBranch = re(`^(?:trunk|develop|production|prod|stable|live|release(?:[/-].+)?|releases/.+|hotfix(?:es)?/.+)$`)
 
 // currentBranch asks git (only for a force-push without a refspec).
 func (e *Env) currentBranch() string {
