@@ -214,11 +214,17 @@ func ansibleLab(c *Cmd) bool {
 }
 
 // labName: an inventory file or host list named for a lab, a test, dev
-// or this machine (inventory/lab.yml, hosts-dev.ini, localhost,).
+// or this machine (inventory/lab.yml, hosts-dev.ini, localhost,), or an
+// inventory file in a folder so named (inventories/dev/hosts.yml; only
+// a relative path's: /home/dev/… names a user).
 func labName(v string) bool {
 	for _, h := range strings.Split(strings.TrimSuffix(v, ","), ",") {
 		b := strings.TrimSuffix(path.Base(h), path.Ext(h))
-		if !callfacts.LabTarget(b, nil) && !strings.EqualFold(b, "local") {
+		dir := ""
+		if !strings.HasPrefix(h, "/") && !strings.HasPrefix(h, "~") {
+			dir = path.Base(path.Dir(h))
+		}
+		if !callfacts.LabTarget(b, nil) && !strings.EqualFold(b, "local") && (dir == "." || dir == "" || !callfacts.LabTarget(dir, nil)) {
 			return false
 		}
 	}

@@ -85,6 +85,7 @@ func net14LoginItemRule() Rule {
 			}
 			return ""
 		},
-		[]string{`osascript -e 'tell application "System Events" to delete login item "Dropbox"'`, `osascript -e 'tell application "System Events" to make login item at end with properties {path:"/Applications/X.app", hidden:false}'`},
-		[]string{`osascript -e 'tell application "System Events" to get the name of every login item'`, `osascript -e 'display notification "done"'`})
+		[]string{`osascript -e 'tell application "System Events" to delete login item "Dropbox"'`, `osascript -e 'tell application "System Events" to make login item at end with properties {path:"/Applications/X.app", hidden:false}'`,
+			`osascript -e 'tell application "System Events" to delete every login item whose name is "Zoom"'`},
+		[]string{`osascript -e 'tell application "System Events" to get the name of every login item'`, `osascript -e 'display notification "done"'`, `osascript -e 'tell application "System Events" to count login items'`})
 }
