@@ -88,6 +88,11 @@ func deviceChannel(e *Env, c *Cmd) (v deviceVerdict, lab, ok bool) {
 	case callfacts.IsInterpreter(c.Name) || c.Name == "expect":
 		code := c.Payload + "\n" + c.Heredoc
 		if c.Name == "expect" {
+			for i, a := range c.Args {
+				if a == "-c" && i+1 < len(c.Args) {
+					code += "\n" + c.Args[i+1]
+				}
+			}
 			for _, m := range expectSend.FindAllStringSubmatch(code, -1) {
 				v.judge(strings.ReplaceAll(m[1], `\r`, ""))
 				ok = true

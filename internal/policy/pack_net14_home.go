@@ -16,13 +16,13 @@ func net14HomeRule() Rule {
 			if onlyHelp(c) {
 				return ""
 			}
-			r := readAPICall(c)
-			if why := actuatingQuery(r.urls); why != "" {
+			if why := actuatingQuery(c.Args); why != "" {
 				return c.Name + " calls an appliance's API with " + why + ": it acts as a switch, whatever the method: " + c.String()
 			}
 			if !mayMutate(c) {
 				return ""
 			}
+			r := readAPICall(c) // (after mayMutate: reading the call allocates, and most calls are plain GETs)
 			if r.method == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" {
 				return ""
 			}
@@ -49,16 +49,19 @@ func net14HomeRule() Rule {
 			`curl -s "http://pihole.lan/admin/api.php?summary&auth=$PIHOLE_TOKEN"`, `curl "https://api.example.com/v1/items?status=disabled"`})
 }
 
-// actuatingQuery: a query key of one of urls that makes an appliance's
-// script act (api.php?disable=300, admin.cgi?reboot=1), "" for none.
-func actuatingQuery(urls []string) string {
-	keys := opsList("api-actuate-key")
-	for _, u := range urls {
+// actuatingQuery: a query key of a URL among args that makes an
+// appliance's script act (api.php?disable=300, admin.cgi?reboot=1), ""
+// for none.
+func actuatingQuery(args []string) string {
+	for _, u := range args {
 		_, q, ok := strings.Cut(u, "?")
-		if !ok {
+		if !ok || strings.HasPrefix(u, "-") {
 			continue
 		}
-		for _, kv := range strings.Split(q, "&") {
+		keys := opsList("api-actuate-key")
+		for q != "" {
+			var kv string
+			kv, q, _ = strings.Cut(q, "&")
 			k, _, _ := strings.Cut(kv, "=")
 			if keys[strings.ToLower(k)] {
 				return "?" + kv
