@@ -63,6 +63,23 @@ func (l *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 	return l.re.FindAllStringSubmatch(s, n)
 }
 
+// FindAllStringSubmatchIndex is regexp.Regexp.FindAllStringSubmatchIndex
+// (where each call starts: the text after it is read by hand).
+func (l *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	if l.none(s) {
+		return nil
+	}
+	return l.re.FindAllStringSubmatchIndex(s, n)
+}
+
+// FindAllStringIndex is regexp.Regexp.FindAllStringIndex.
+func (l *Regexp) FindAllStringIndex(s string, n int) [][]int {
+	if l.none(s) {
+		return nil
+	}
+	return l.re.FindAllStringIndex(s, n)
+}
+
 // ReplaceAllString replaces every match in src with repl ($1 expands).
 func (l *Regexp) ReplaceAllString(src, repl string) string {
 	if l.none(src) {

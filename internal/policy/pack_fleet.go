@@ -72,6 +72,9 @@ func fleetRules() []Rule {
 					}
 					return ""
 				}
+				if _, net := ansibleDeviceLines(c); net {
+					return "" // net14: a network module's commands are a device's (no shutdown brings a port up): external.systems:device-* judge them
+				}
 				p := fleetPayload(c)
 				if c.Name == "salt" && anyPos(c, "system.reboot", "system.shutdown", "system.poweroff", "system.halt") {
 					return "salt reboots or stops its targets: " + c.String()

@@ -115,8 +115,9 @@ func net2RemoteCopyRule() Rule {
 					return c.Name + " sends the whole project to " + host + ": " + c.String()
 				}
 			}
-			return ""
+			return pushedOntoHost(host, p, c) // pack_net14_push.go
 		},
-		[]string{"scp ./nginx.conf root@web1:/etc/nginx/nginx.conf", "scp -r ./ user@203.0.113.7:~/incoming/", "rsync -av . backup@198.51.100.4:/data/", "rsync -a build/app.service root@host:/etc/systemd/system/"},
-		[]string{"scp dist/app.tar.gz deploy@web1:/tmp/", "scp web1:/etc/nginx/nginx.conf ./", "rsync -av ./dist/ host:/srv/www/", "rsync -av --dry-run ./ host:/srv/app/", "scp -r src/ host:~/review/src"})
+		[]string{"scp ./nginx.conf root@web1:/etc/nginx/nginx.conf", "scp -r ./ user@203.0.113.7:~/incoming/", "rsync -av . backup@198.51.100.4:/data/", "rsync -a build/app.service root@host:/etc/systemd/system/",
+			"rsync -avz target/release/app deploy@api-01.prod.example.io:/home/deploy/app/", "scp fw.bin admin@core-sw1.example.net:flash:fw.bin"},
+		[]string{"scp dist/app.tar.gz deploy@web1:/tmp/", "scp web1:/etc/nginx/nginx.conf ./", "rsync -av ./dist/ host:/srv/www/", "scp app deploy@api-01.prod.example.io:/tmp/app", "rsync -av --dry-run ./ host:/srv/app/", "scp -r src/ host:~/review/src"})
 }

@@ -40,7 +40,25 @@ func scriptVerb(c *Cmd) (kind, verb string) {
 	if len(first) == 0 {
 		return "", ""
 	}
-	w := first[0]
+	if len(first) > 1 && first[0] == "rc" {
+		// net14: an appliance's rc scripts (pfSense's
+		// /etc/rc.filter_configure, rc.reload_all, rc.restart_webgui)
+		// name the verb after what it acts on
+		for _, w := range first[1:] {
+			if k, v := leadVerb(w); k != "" {
+				return k, v
+			}
+			if w == "configure" || w == "apply" || w == "resync" || w == "sync" {
+				return "change", w
+			}
+		}
+		return "", ""
+	}
+	return leadVerb(first[0])
+}
+
+// leadVerb is the destroying or changing verb word w starts with.
+func leadVerb(w string) (kind, verb string) {
 	for _, v := range scriptDestroyVerbs {
 		if strings.HasPrefix(w, v) {
 			return "destroy", v
@@ -72,6 +90,8 @@ func adminScriptRun(e *Env, i int) (string, string) {
 		where = "this server (run as root)"
 	}
 	switch {
+	case kind == "change" && !root && sshLab(e):
+		return "", "" // net14: a lab, dev or test host's change (ssh lab-fw1 …) is the developer's own
 	case kind == "destroy" && (root || !launcherOnLab(e, i)):
 		return "deny", c.Name + " (its name leads with " + verb + ") destroys on " + where + ": " + c.String()
 	case kind != "":

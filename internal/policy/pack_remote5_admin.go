@@ -58,6 +58,9 @@ func adminJudge(e *Env, c *Cmd) (string, string, string) {
 	if lab && a.Sandbox && (level == "ask" || a.Kind == "destroy" || a.Kind == "run" || a.Kind == "people") {
 		return "", "", "" // a dev, test, scratch or sandbox org: its changes and its data are the developer's own
 	}
+	if lab && level == "ask" && a.Where == "device" {
+		return "", "", "" // net14: a lab device's change (ssh lab-csr1 'configure replace …') is the developer's own
+	}
 	if level == "deny" && lab {
 		level = "ask"
 	}
@@ -176,14 +179,14 @@ func remote5AdminRules() []Rule {
 		cmdRule("external.systems:admin-change", Ask, "An admin command line aimed at another host, device or robot that changes it (redis-cli -h … CLIENT KILL, patronictl switchover, snmpset, napalm configure --strategy merge, ssh router 'reload', ros2 topic pub, ros2 lifecycle set, rosnode kill, firmware written with dfu-util/esptool/avrdude), an identity or SaaS admin CLI that suspends, transfers or deletes one account (gam update user … suspended on, ipa user-del), shares a mailbox within the domain or runs code in an org (sf apex run --target-org prod), a verb of a known admin program that the table does not list aimed at another host, and a denial's action on a lab device; on a version-control server another user's work taken over (p4 user -d -f, p4 client -d -f, svn lock --force) or the workspace's uncommitted work discarded (p4 revert, p4 sync -f, svn revert -R, chezmoi apply --force); a site's change through --ssh=, an @alias or a remote shell (wp plugin update --ssh=…, drush @prod cr, ssh web 'php bin/magento cache:flush'); reads (INFO, list, show, get, echo, p4 edit/sync/submit) and a dev, test or scratch org's changes stay allowed; the programs and verbs are data (callfacts/admin.txt, identity.txt)", names,
 			fire("ask"),
 			[]string{"redis-cli -h redis-prod.internal CLIENT KILL TYPE normal", "patronictl -c /etc/patroni/patroni.yml switchover --leader pg1 --candidate pg2 --force",
-				"napalm --user admin --vendor ios lab-rtr1 configure changes/lab-rtr1.cfg --strategy merge", "ssh admin@lab-rtr1 'reload in 5'",
+				"napalm --user admin --vendor ios lab-rtr1 configure changes/lab-rtr1.cfg --strategy merge", "ssh admin@edge-rtr1 'reload in 5'",
 				"ros2 topic pub --once /cmd_vel geometry_msgs/msg/Twist '{linear: {x: 0.5}}'", "ros2 lifecycle set /lidar_driver shutdown", "rosnode kill -a",
 				"ssh robot@amr-07 'dfu-util -a 0 -s 0x08000000:leave -D /tmp/motor_fw.bin'", "ssh pi@sensor-hub 'esptool.py --port /dev/ttyUSB0 write_flash 0x0 /tmp/fw.bin'",
 				"REDIS_HOST=cache.example.net redis-cli -h \"$REDIS_HOST\" SET feature:x on", "redis-cli -u \"$REDIS_URL\" XTRIM events MAXLEN 0",
 				"gam update user jdoe@corp.example suspended on", "ipa user-del jdoe", "sf apex run --target-org prod --file scripts/fix.apex",
 				"p4 client -d -f render-node-12", "p4 revert //depot/Game/...", "svn lock --force art/hero.psd", "wp plugin update --all --ssh=deploy@shop.example.com/var/www/html", "drush @prod cr"},
 			[]string{"redis-cli -h redis-prod.internal INFO", "redis-cli -h localhost CLIENT KILL TYPE normal", "patronictl -c /etc/patroni/patroni.yml list", "ros2 topic echo /cmd_vel --once",
-				"ros2 lifecycle get /lidar_driver", "rosnode list", "dfu-util -l", "ssh admin@lab-rtr1 'show version'", "redis-cli SET k v", "esptool.py --port /dev/ttyUSB0 chip_id",
+				"ros2 lifecycle get /lidar_driver", "rosnode list", "dfu-util -l", "ssh admin@lab-rtr1 'show version'", "ssh admin@lab-rtr1 'reload in 5'", "redis-cli SET k v", "esptool.py --port /dev/ttyUSB0 chip_id",
 				"gam print users query isSuspended=true", "ipa user-find jdoe", "sf apex run --target-org dev --file scripts/seed.apex", "sf apex run test --target-org prod",
 				"p4 edit Source/a.cpp", "p4 revert -a //depot/Game/...", "svn lock art/hero.psd", "wp plugin update --all", "drush @self cr"}),
 		readsOnly(cmdRule("external.systems:device-config-read", Ask, "A network device's running or startup configuration printed or saved (ssh router 'show running-config', display current-configuration): it holds the device's password hashes, keys and SNMP communities; likewise a version-control server's tickets (p4 tickets, p4 login -p), a store app's secrets (shopify app env show) and a live site's database or credentials printed (wp db export --ssh=…, drush @prod uli); the commands are data (callfacts/admin.txt secrets)", names,
