@@ -36,6 +36,9 @@ var credChangeOps = map[string][]string{
 	"sf": {"org logout", "logout"}, "sfdx": {"auth:logout", "force:auth:logout"}, "fly": {"auth logout"}, "flyctl": {"auth logout"}, "vercel": {"logout"},
 	"netlify": {"logout"}, "wrangler": {"logout"}, "supabase": {"logout"}, "railway": {"logout"},
 	"az": {"logout", "account clear", "aks get-credentials --overwrite-existing"},
+	// secrets14: an application's admin password reset or a user's
+	// password changed by its admin tool (the old one stops working)
+	"grafana-cli": {"admin reset-admin-password"}, "rabbitmqctl": {"change_password", "clear_password"}, "gitlab-rake": {"gitlab:password:reset"},
 }
 
 // credStoreRules: keychains, password managers, GPG and CLI logins.
