@@ -104,13 +104,18 @@ func settled(s fileStamp) bool {
 }
 
 // clone is a copy of c sharing no list with it: every []string field is a
-// registry key (TestCloneSharesNoList checks).
+// registry key (TestCloneSharesNoList checks). Each list is copied through
+// its field's pointer, as setField copies one: going through getField
+// boxed every list in an interface, ~25 allocations per served hook,
+// empty lists included.
 func (c *Config) clone() *Config {
 	out := *c
 	for i := range keys {
-		if keys[i].Kind == Strings {
-			setField(&out, &keys[i], getField(c, &keys[i]))
+		if keys[i].Kind != Strings {
+			continue
 		}
+		p := keys[i].Field(&out).(*[]string)
+		*p = append(make([]string, 0, len(*p)), *p...)
 	}
 	return &out
 }

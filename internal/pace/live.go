@@ -212,14 +212,13 @@ func Current(ctx context.Context, st quota.Store, s Settings, sessionID string, 
 		return nil, false, err
 	}
 	if cached != nil && now.Sub(cached.Time) < DecisionTTL && now.Sub(cached.Time) >= 0 {
-		var r Record
-		if json.Unmarshal(cached.Detail, &r) == nil && r.Params == s.Params && r.FairShare == s.FairShare {
+		if r, err := decodeRecord(cached.Detail); err == nil && r.Params == s.Params && r.FairShare == s.FairShare {
 			newest, err := newestClaudeSnapshot(ctx, st)
 			if err != nil {
 				return nil, false, err
 			}
 			if newest == nil || newest.ID == cached.SnapshotID {
-				return &r, false, nil
+				return r, false, nil
 			}
 		}
 	}
