@@ -119,8 +119,11 @@ func net3FrameworkProdRule() Rule {
 				}
 				return ""
 			}
-			if len(pos) > 0 && (frameworkReads[pos[0]] || opsList("local-sub")[c.Name+"/"+pos[0]]) {
-				return ""
+			if len(pos) > 0 && (frameworkReads[pos[0]] || readsByWord(pos[0]) || opsList("local-sub")[c.Name+"/"+pos[0]]) {
+				return "" // showmigrations, check --deploy, migrate:status (pack_ops14_reads.go)
+			}
+			if c.OwnTarget(true) {
+				return "" // --env=testing: the framework's own test environment
 			}
 			if artisan || c.Name == "artisan" {
 				if len(pos) == 0 || !c.Has("--force") {
@@ -279,7 +282,7 @@ func net3FrameworkProdDestroyRule() Rule {
 				pos = pos[1:]
 			}
 			if c.Name != "drush" {
-				if len(pos) > 0 && destroy[pos[0]] && c.Has("--force") {
+				if len(pos) > 0 && destroy[pos[0]] && c.Has("--force") && !c.OwnTarget(false) {
 					return "artisan " + pos[0] + " --force drops the database past its production guard: " + c.String()
 				}
 				return ""
