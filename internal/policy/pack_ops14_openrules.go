@@ -31,7 +31,8 @@ func ops14OpenRulesRule() Rule {
 			return ""
 		},
 		[]string{"cat > firestore.rules <<'EOF'\nservice cloud.firestore {\n  match /databases/{database}/documents {\n    match /{document=**} {\n      allow read, write: if true;\n    }\n  }\n}\nEOF\nfirebase deploy --only firestore:rules --project shop-prod",
-			`echo '{"rules": {".read": true, ".write": true}}' > database.rules.json && firebase deploy --only database`},
+			`echo '{"rules": {".read": true, ".write": true}}' > database.rules.json && firebase deploy --only database`,
+			"printf 'service firebase.storage { match /b/{bucket}/o { match /{p=**} { allow read; } } }' > storage.rules && firebase deploy"},
 		[]string{"cat > firestore.rules <<'EOF'\nservice cloud.firestore {\n  match /databases/{database}/documents {\n    match /{document=**} {\n      allow read, write: if request.auth != null;\n    }\n  }\n}\nEOF\nfirebase deploy --only firestore:rules --project shop-prod",
 			"firebase deploy --only hosting", `echo '{"rules": {".read": true}}' > database.rules.json && firebase deploy --only database --project demo-x`})
 }
