@@ -30,12 +30,24 @@ type sdkCall struct {
 // project's tests made it).
 type sdkTable struct {
 	calls       []sdkCall
+	changes     []sdkCall // @change lines: administrative changes (ops14)
 	local, test *regexp.Regexp
 }
 
 var sdkCallTable = sync.OnceValue(func() sdkTable {
 	var t sdkTable
 	datatable.Must("sdkcalls.txt", sdkCallsText, 3, func(l datatable.Line) error {
+		if l.Fields[0] == "@change" {
+			if len(l.Fields) < 4 {
+				return l.Errorf("@change: want MODULES CALLS WHAT")
+			}
+			re, err := regexp.Compile(l.Fields[2])
+			if err != nil {
+				return l.Errorf("CALLS %q: %v", l.Fields[2], err)
+			}
+			t.changes = append(t.changes, sdkCall{modules: strings.Split(l.Fields[1], "|"), calls: re, what: strings.Join(l.Fields[3:], " ")})
+			return nil
+		}
 		re, err := regexp.Compile(l.Fields[1])
 		if err != nil {
 			return l.Errorf("CALLS %q: %v", l.Fields[1], err)
@@ -128,4 +140,22 @@ func prodNamed(name string) bool {
 		}
 	}
 	return false
+}
+
+// SDKChange says what administrative change an interpreter's inline code
+// makes through a service's SDK by sdkcalls.txt's @change lines ("a
+// Firebase user's custom claims"), "" when it makes none or its client
+// is a store of this machine or an emulator (@local).
+func (c *Cmd) SDKChange() string {
+	if c.Payload == "" || !IsInterpreter(c.Name) || SDKLocal(c.Payload) {
+		return ""
+	}
+	for _, s := range sdkCallTable().changes {
+		for _, m := range s.modules {
+			if strings.Contains(c.Payload, m) && s.calls.MatchString(c.Payload) {
+				return s.what
+			}
+		}
+	}
+	return ""
 }

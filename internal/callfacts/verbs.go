@@ -27,16 +27,23 @@ type verbTable struct {
 	// testSwitches: options that alone aim a CLI at a test or staging
 	// copy of its service
 	testSwitches map[string]bool
+	// joinedChanges: verbs too common alone to say a change elsewhere
+	// (update, set, put) that do when joined to what they change
+	// (update-config, start-update, config:set, put-secret); selfWords
+	// join a program's update of itself (self-update)
+	joinedChanges, selfWords map[string]bool
 }
 
 var destroyVerbs = sync.OnceValue(func() verbTable {
 	t := verbTable{verbs: map[string]bool{}, changes: map[string]bool{}, options: map[string]bool{}, reads: map[string]bool{}, local: map[string]bool{},
-		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}, testSwitches: map[string]bool{}}
+		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}, testSwitches: map[string]bool{},
+		joinedChanges: map[string]bool{}, selfWords: map[string]bool{}}
 	datatable.Must("verbs.txt", verbsText, 1, func(l datatable.Line) error {
 		m := map[string]map[string]bool{"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local,
-			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "disposable": t.disposable, "local-files": t.localFiles, "test-switches": t.testSwitches}[l.Fields[0]]
+			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "disposable": t.disposable, "local-files": t.localFiles, "test-switches": t.testSwitches,
+			"joined-changes": t.joinedChanges, "self-words": t.selfWords}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable, local-files or test-switches", l.Fields[0])
+			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable, local-files, test-switches, joined-changes or self-words", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -140,7 +147,7 @@ func (c *Cmd) destroyWord() string {
 // by path, help and dry-run forms, and a read word before it.
 func (c *Cmd) UnknownChange() string {
 	v := c.changeWord()
-	if v == "" || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || chainTools()[c.Name] || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(true) {
+	if v == "" || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(true) {
 		return ""
 	}
 	return wrapped(c, v)
@@ -186,6 +193,9 @@ func (c *Cmd) changeWord() string {
 			}
 			if slices.ContainsFunc(parts, func(w string) bool { return t.changes[w] }) {
 				return l
+			}
+			if slices.ContainsFunc(parts, func(w string) bool { return t.joinedChanges[w] }) && !slices.ContainsFunc(parts, func(w string) bool { return t.selfWords[w] }) {
+				return l // update-config, start-update, config:set (ops14)
 			}
 		}
 	}
@@ -258,6 +268,11 @@ func adminProgram(name string) bool {
 // --env, --stage) is given a test one (ci-test, scratch, e2e) or, for a
 // change, a developer's own (dev, local). A target with a word of
 // production in it is never one.
+// OwnTarget is ownTarget for the rules that read a known program's
+// environment option (artisan db:wipe --env=testing, databricks bundle
+// deploy -t dev).
+func (c *Cmd) OwnTarget(change bool) bool { return c.ownTarget(change) }
+
 func (c *Cmd) ownTarget(change bool) bool {
 	t := destroyVerbs()
 	for _, f := range c.Flags {

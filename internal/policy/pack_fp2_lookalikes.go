@@ -387,7 +387,9 @@ func mirrorsFromProd(c *Cmd) bool {
 // that switches that check off: bin/rails db:reset runs against the
 // development database unless told otherwise, and Rails stops it on a
 // protected environment (ActiveRecord::ProtectedEnvironmentError).
-var selfGuardedTasks = map[string]string{"rails": "DISABLE_DATABASE_ENVIRONMENT_CHECK", "rake": "DISABLE_DATABASE_ENVIRONMENT_CHECK"}
+// artisan's migrate:fresh, db:wipe and migrate:reset refuse to run in
+// production without --force (ops14).
+var selfGuardedTasks = map[string]string{"rails": "DISABLE_DATABASE_ENVIRONMENT_CHECK", "rake": "DISABLE_DATABASE_ENVIRONMENT_CHECK", "artisan": "--force"}
 
 // selfGuarded: program name's task keeps its own production check on
 // this line (nothing names production: the caller tested that).
@@ -395,7 +397,7 @@ func selfGuarded(name, line string) bool {
 	off, ok := selfGuardedTasks[name]
 	// an environment named on the line (RAILS_ENV=staging) may be one the
 	// framework does not protect: only the default, development, is sure
-	return ok && !strings.Contains(line, off) && !strings.Contains(line, "DATABASE_URL=") && !strings.Contains(line, "_ENV=") && !strings.Contains(line, "--environment")
+	return ok && !strings.Contains(line, off) && !strings.Contains(line, "DATABASE_URL=") && !strings.Contains(line, "_ENV=") && !strings.Contains(line, "--env")
 }
 
 // projectMirror: a sync's local destination is in the project or a

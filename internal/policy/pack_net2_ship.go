@@ -28,7 +28,7 @@ func net2ShipRule() Rule {
 func remoteActionRule(id string, mode Mode, desc, action, does string, catch, allow []string) Rule {
 	return cmdRule(id, mode, desc, callfacts.RemoteActionTools(),
 		func(e *Env, c *Cmd) string {
-			if c.RemoteAction() == action && !(action == "ship" && c.PreviewDeploy()) {
+			if c.RemoteAction() == action && !(action == "ship" && (c.PreviewDeploy() || c.OwnTarget(true))) {
 				return c.Name + " " + does + ": " + c.String()
 			}
 			return ""

@@ -88,7 +88,8 @@ var siteReads = map[string]bool{"status": true, "st": true, "core-status": true,
 
 // frameworkReads are a framework runner's subcommands that only print.
 var frameworkReads = map[string]bool{"routes": true, "about": true, "stats": true, "notes": true, "-T": true, "--tasks": true, "-v": true, "--version": true,
-	"assets:precompile": true, "db:version": true, "db:migrate:status": true, "migrate:status": true, "route:list": true, "list": true, "env": true, "--help": true, "help": true}
+	"assets:precompile": true, "db:version": true, "db:migrate:status": true, "migrate:status": true, "route:list": true, "list": true, "env": true, "--help": true, "help": true,
+	"diffsettings": true, "sqlmigrate": true, "inspectdb": true} // ops14: django's printers
 
 // net3FrameworkProdRule: a framework's command pointed at production by
 // its own environment option (rails runner -e production, rails c -e
@@ -119,8 +120,11 @@ func net3FrameworkProdRule() Rule {
 				}
 				return ""
 			}
-			if len(pos) > 0 && (frameworkReads[pos[0]] || opsList("local-sub")[c.Name+"/"+pos[0]]) {
-				return ""
+			if len(pos) > 0 && (frameworkReads[pos[0]] || readsByWord(pos[0]) || opsList("local-sub")[c.Name+"/"+pos[0]]) {
+				return "" // showmigrations, check --deploy, migrate:status (pack_ops14_reads.go)
+			}
+			if c.OwnTarget(true) {
+				return "" // --env=testing: the framework's own test environment
 			}
 			if artisan || c.Name == "artisan" {
 				if len(pos) == 0 || !c.Has("--force") {
@@ -279,7 +283,7 @@ func net3FrameworkProdDestroyRule() Rule {
 				pos = pos[1:]
 			}
 			if c.Name != "drush" {
-				if len(pos) > 0 && destroy[pos[0]] && c.Has("--force") {
+				if len(pos) > 0 && destroy[pos[0]] && c.Has("--force") && !c.OwnTarget(false) {
 					return "artisan " + pos[0] + " --force drops the database past its production guard: " + c.String()
 				}
 				return ""

@@ -301,6 +301,9 @@ func net3CopyOffRule() Rule {
 				if manyFiles(c, srcs) && sharedBucket(dst) {
 					return c.Name + " uploads a tree to " + dst + ", where others read it: " + c.String()
 				}
+				if (manyFiles(c, srcs) || c.Has("--overwrite", "--force", "-f")) && sharedLayer(dst) {
+					return c.Name + " overwrites " + dst + ", a layer of shared data others read: " + c.String() // pack_ops14_layers.go
+				}
 				return ""
 			}
 			host, p := hostPath(dst)

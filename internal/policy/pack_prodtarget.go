@@ -149,6 +149,9 @@ func prodAction(e *Env, c *Cmd) string {
 				return "read"
 			}
 		}
+		if l := strings.ToLower(p); strings.HasPrefix(l, "show") || strings.HasPrefix(l, "list") {
+			return "read" // showmigrations, listall, list-tasks (pack_ops14_reads.go)
+		}
 	}
 	if opsList("runner-cli")[c.Name] {
 		if opsList("local-sub")[c.Name+"/"+sub(c)] {

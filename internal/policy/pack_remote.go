@@ -21,6 +21,7 @@ var sqlFileFlags = map[string][]string{
 	"psql": {"-f", "--file"}, "pgcli": {"-f", "--file"}, "cockroach": {"-f", "--file"}, "cqlsh": {"-f", "--file"},
 	"snowsql": {"-f", "--filename"}, "sqlcmd": {"-i", "--input-file"}, "clickhouse-client": {"--queries-file"},
 	"clickhouse": {"--queries-file"}, "mongosh": {"-f", "--file"}, "mongo": {"--file"}, "usql": {"-f", "--file"},
+	"snow": {"-f", "--filename"}, // ops14: Snowflake's snow sql -f
 }
 
 // sqlCommandFlags take the statements inline (their text is judged by
@@ -42,6 +43,9 @@ func sqlFileOf(c *Cmd) string {
 		}
 		return ""
 	}
+	if !warehouseSQLCmd(c) {
+		return "" // bq load, snow stage: no statements read (pack_ops14_sqlfeed.go)
+	}
 	inline := false
 	for i, a := range c.Args {
 		for _, f := range sqlFileFlags[c.Name] {
@@ -57,6 +61,9 @@ func sqlFileOf(c *Cmd) string {
 			}
 		}
 		for _, f := range sqlCommandFlags {
+			if f == "-c" && (c.Name == "snow" || c.Name == "snowsql") {
+				continue // snow sql -c prod: the connection's name
+			}
 			if a == f && i+1 < len(c.Args) || strings.HasPrefix(a, f+"=") && strings.HasPrefix(f, "--") {
 				inline = true
 				v := strings.TrimPrefix(a, f+"=")
@@ -155,6 +162,9 @@ func sqlFile(e *Env, c *Cmd) (reason string, local bool) {
 	remote, named := sqlTarget(e, c, "")
 	if remote == "remote" && named != "" {
 		where = named // snowsql -c prod -f x.sql, a port a proxy on the line opens (pack_data12_place.go)
+		if strings.HasSuffix(named, "runs in the cloud") {
+			where = "its cloud warehouse" // bq query < x.sql
+		}
 	}
 	local = localServer(server) && remote != "remote" && !strings.HasPrefix(file, "| ") && !callfacts.UnknownValue(file) && under(e.abs(c, file), e.F.Project) &&
 		!destructiveSQLName.MatchString(file[strings.LastIndexByte(file, '/')+1:]) ||
@@ -164,15 +174,15 @@ func sqlFile(e *Env, c *Cmd) (reason string, local bool) {
 
 func sqlFileRules() []Rule {
 	return []Rule{
-		cmdRule("core.sql:run-file", Ask, "A database client runs statements the command does not show (psql -f, mysql < dump.sql, \\i, source, input piped from a program) against another server, from outside the project or from a script named like a teardown or a dump: they may DROP, DELETE or TRUNCATE", append(slices.Clone(callfacts.SQLServerClients), "sqlplus", "sql"),
+		cmdRule("core.sql:run-file", Ask, "A database client runs statements the command does not show (psql -f, mysql < dump.sql, \\i, source, input piped from a program, bq query < x.sql, snow sql -c prod -f x.sql) against another server, from outside the project or from a script named like a teardown or a dump: they may DROP, DELETE or TRUNCATE", append(slices.Clone(callfacts.SQLServerClients), "sqlplus", "sql", "bq", "snow"),
 			func(e *Env, c *Cmd) string {
 				if r, local := sqlFile(e, c); r != "" && !local && !localDevDB(e) {
 					return r + " (they may DROP, DELETE or TRUNCATE)"
 				}
 				return ""
 			},
-			[]string{"psql -h prod -f migrations/001.sql", "mysql shop < dump.sql", "cat wipe.sql | psql app", "psql postgres://u@db.example/app --file=x.sql", "mysql -h db1 -e 'source reset.sql' shop", "psql -c '\\i /tmp/x.sql'", "psql <<'EOF'\n\\i /tmp/wipe.sql\nEOF", "sudo -u postgres psql < restore.sql", "mongosh mongodb://prod purge.js", "redis-cli -h cache < cmds.txt", "psql \"$DATABASE_URL\" -f migrations/002.sql", "psql -f migrations/003_drop_users.sql"},
-			[]string{"psql -c 'select 1'", "psql -l", "echo 'select 1' | psql", "psql <<'EOF'\nselect now();\nEOF", "pg_dump app > app.sql", "mysql -f -e 'show tables'", "sqlite3 app.db < schema.sql", "psql --help", "psql -f migrations/001_init.sql", "psql -h localhost -d dev -f db/schema.sql", "shp2pgsql -s 4326 -I data/roads.shp staging.roads | psql -d gis_dev"}),
+			[]string{"psql -h prod -f migrations/001.sql", "mysql shop < dump.sql", "cat wipe.sql | psql app", "psql postgres://u@db.example/app --file=x.sql", "mysql -h db1 -e 'source reset.sql' shop", "psql -c '\\i /tmp/x.sql'", "psql <<'EOF'\n\\i /tmp/wipe.sql\nEOF", "sudo -u postgres psql < restore.sql", "mongosh mongodb://prod purge.js", "redis-cli -h cache < cmds.txt", "psql \"$DATABASE_URL\" -f migrations/002.sql", "psql -f migrations/003_drop_users.sql", "bq query --use_legacy_sql=false < sql/backfill.sql", "snow sql -c prod -f fix.sql"},
+			[]string{"psql -c 'select 1'", "psql -l", "echo 'select 1' | psql", "psql <<'EOF'\nselect now();\nEOF", "pg_dump app > app.sql", "mysql -f -e 'show tables'", "sqlite3 app.db < schema.sql", "psql --help", "psql -f migrations/001_init.sql", "psql -h localhost -d dev -f db/schema.sql", "shp2pgsql -s 4326 -I data/roads.shp staging.roads | psql -d gis_dev", "bq query 'SELECT 1'", "bq load ds.t data.csv", "snow sql -c dev -f fix.sql"}),
 		cmdRule("core.sql:run-local-file", Audit, "A project's own SQL script run on the local database server (psql -f migrations/001_init.sql): recorded", callfacts.SQLServerClients,
 			func(e *Env, c *Cmd) string {
 				if r, local := sqlFile(e, c); local {
@@ -300,13 +310,18 @@ func remoteScriptRule() Rule {
 				if c.Name == "ssh" && !c.Has("-N", "-W", "-O", "-V") && stdinShell(c.Payload) {
 					return fmt.Sprintf("ssh runs %s as a shell script on %s; the command does not show what it does", strings.TrimPrefix(strings.TrimPrefix(c.Stdin, "< "), "| "), sshHost(c))
 				}
+				if c.Name == "ssh" && !c.Has("-N", "-W", "-O", "-V") {
+					if db := sshSQLClient(c.Payload); db != "" {
+						return fmt.Sprintf("ssh feeds %s to %s on %s; the command does not show the statements (they may DROP, DELETE or TRUNCATE)", strings.TrimPrefix(strings.TrimPrefix(c.Stdin, "< "), "| "), db, sshHost(c)) // pack_ops14_sqlfeed.go
+					}
+				}
 				if where := remoteWrapper(c); where != "" && (callfacts.IsShell(c.Name) || callfacts.IsInterpreter(c.Name)) && c.Payload == "" && stdinShell(c.String()) {
 					return fmt.Sprintf("%s runs %s through %s; the command does not show what it does", c.Name, strings.TrimPrefix(strings.TrimPrefix(c.Stdin, "< "), "| "), where)
 				}
 			}
 			return ""
 		},
-		Catch: []string{"scp deploy.sh prod:/tmp/ && ssh prod 'bash /tmp/deploy.sh'", "rsync -a fix.py h:~/ && ssh h python3 fix.py", "ssh host bash -s < cleanup.sh", "ssh host 'bash -s' < wipe.sh", "cat nuke.sh | ssh prod bash", "ssh host < deploy.sh", "ssh h sudo bash < x.sh", "kubectl exec -i db-0 -- sh < reset.sh", "ssh h python3 - < job.py"},
-		Allow: []string{"ssh host uptime", "ssh host 'bash -s' <<'EOF'\nuptime\nEOF", "echo uptime | ssh host bash", "ssh -N -L 5432:localhost:5432 bastion < /dev/null", "bash -s < local.sh", "ssh host bash /srv/run.sh", "ssh -T git@github.com", "scp app.tar.gz prod:/tmp/ && ssh prod 'tar xzf /tmp/app.tar.gz'", "scp run.sh a:/tmp/ && ssh b bash /tmp/run.sh"},
+		Catch: []string{"scp deploy.sh prod:/tmp/ && ssh prod 'bash /tmp/deploy.sh'", "rsync -a fix.py h:~/ && ssh h python3 fix.py", "ssh host bash -s < cleanup.sh", "ssh host 'bash -s' < wipe.sh", "cat nuke.sh | ssh prod bash", "ssh host < deploy.sh", "ssh h sudo bash < x.sh", "kubectl exec -i db-0 -- sh < reset.sh", "ssh h python3 - < job.py", "ssh db1 'psql shop' < fix.sql", "cat purge.sql | ssh db1 sudo -u postgres psql app"},
+		Allow: []string{"ssh host uptime", "ssh host 'bash -s' <<'EOF'\nuptime\nEOF", "echo uptime | ssh host bash", "ssh -N -L 5432:localhost:5432 bastion < /dev/null", "bash -s < local.sh", "ssh host bash /srv/run.sh", "ssh -T git@github.com", "scp app.tar.gz prod:/tmp/ && ssh prod 'tar xzf /tmp/app.tar.gz'", "scp run.sh a:/tmp/ && ssh b bash /tmp/run.sh", "ssh db1 'psql -c \"select 1\"' < /dev/null"},
 	}
 }

@@ -41,7 +41,9 @@ func externalVerbRules() []Rule {
 					}
 					return ""
 				case "cargo", "gem", "twine", "dotnet", "nuget", "pip", "pip3":
-					if anyPos(c, "yank", "unpublish", "owner") && !c.Has("--undo") {
+					// owner removes an owner only with --remove (cargo owner --list,
+					// gem owner NAME list them; --add is a grant, remote.txt)
+					if (anyPos(c, "yank", "unpublish") || anyPos(c, "owner") && c.Has("--remove", "-r")) && !c.Has("--undo") {
 						return c.Name + " withdraws a published package: " + c.String()
 					}
 					return ""
