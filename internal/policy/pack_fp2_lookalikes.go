@@ -56,7 +56,7 @@ func rootReportsOnly(e *Env, c *Cmd) bool {
 		len(in.Pos) > 0 && !callfacts.IsShell(in.Name) && !callfacts.IsInterpreter(in.Name) {
 		return true // a command with its arguments as a service account; not its interactive shell (sudo -u postgres psql)
 	}
-	if in.OnlyReports() || in.OnlyKeeps() || onlyHelp(in) || in.ListsOnly() || rootProjectWork(e, in) || rootLabWork(e, in) || rootTempWork(e, in) || rootObserverWork(e, in) || rootOwnFiles(e, in) {
+	if in.OnlyReports() || in.OnlyKeeps() || onlyHelp(in) || in.ListsOnly() || rootProjectWork(e, in) || rootLabWork(e, in) || rootTempWork(e, in) || rootObserverWork(e, in) || rootTraceWork(e, in) || rootOwnFiles(e, in) {
 		return true
 	}
 	return in.Name == "chroot" && len(in.Pos) > 1 && buildRoot(in.Pos[0]) && buildCmds[callfacts.ProgramName(in.Pos[1])] ||
@@ -387,7 +387,10 @@ func mirrorsFromProd(c *Cmd) bool {
 // that switches that check off: bin/rails db:reset runs against the
 // development database unless told otherwise, and Rails stops it on a
 // protected environment (ActiveRecord::ProtectedEnvironmentError).
-var selfGuardedTasks = map[string]string{"rails": "DISABLE_DATABASE_ENVIRONMENT_CHECK", "rake": "DISABLE_DATABASE_ENVIRONMENT_CHECK"}
+// selfGuardedTasks: the framework's task refuses, or asks its user, in
+// production unless the option or variable named is given (fp14: artisan
+// migrate:fresh and db:wipe confirm in production without --force).
+var selfGuardedTasks = map[string]string{"rails": "DISABLE_DATABASE_ENVIRONMENT_CHECK", "rake": "DISABLE_DATABASE_ENVIRONMENT_CHECK", "artisan": "--force"}
 
 // selfGuarded: program name's task keeps its own production check on
 // this line (nothing names production: the caller tested that).
@@ -395,7 +398,7 @@ func selfGuarded(name, line string) bool {
 	off, ok := selfGuardedTasks[name]
 	// an environment named on the line (RAILS_ENV=staging) may be one the
 	// framework does not protect: only the default, development, is sure
-	return ok && !strings.Contains(line, off) && !strings.Contains(line, "DATABASE_URL=") && !strings.Contains(line, "_ENV=") && !strings.Contains(line, "--environment")
+	return ok && !strings.Contains(line, off) && !strings.Contains(line, "DATABASE_URL=") && !strings.Contains(line, "_ENV=") && !strings.Contains(line, "--env")
 }
 
 // projectMirror: a sync's local destination is in the project or a

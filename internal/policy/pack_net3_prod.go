@@ -123,7 +123,7 @@ func net3FrameworkProdRule() Rule {
 				return ""
 			}
 			if artisan || c.Name == "artisan" {
-				if len(pos) == 0 || !c.Has("--force") {
+				if len(pos) == 0 || !c.Has("--force") || artisanLocalEnv(e, c) {
 					return ""
 				}
 				for p := range opsList("force-prod-php") {
@@ -279,7 +279,7 @@ func net3FrameworkProdDestroyRule() Rule {
 				pos = pos[1:]
 			}
 			if c.Name != "drush" {
-				if len(pos) > 0 && destroy[pos[0]] && c.Has("--force") {
+				if len(pos) > 0 && destroy[pos[0]] && c.Has("--force") && !artisanLocalEnv(e, c) {
 					return "artisan " + pos[0] + " --force drops the database past its production guard: " + c.String()
 				}
 				return ""
