@@ -386,10 +386,9 @@ func mirrorsFromProd(c *Cmd) bool {
 // refuse a production database on their own, and the variable or option
 // that switches that check off: bin/rails db:reset runs against the
 // development database unless told otherwise, and Rails stops it on a
-// protected environment (ActiveRecord::ProtectedEnvironmentError).
-// selfGuardedTasks: the framework's task refuses, or asks its user, in
-// production unless the option or variable named is given (fp14: artisan
-// migrate:fresh and db:wipe confirm in production without --force).
+// protected environment (ActiveRecord::ProtectedEnvironmentError);
+// artisan's migrate:fresh and db:wipe ask for confirmation in production
+// unless given --force (fp14).
 var selfGuardedTasks = map[string]string{"rails": "DISABLE_DATABASE_ENVIRONMENT_CHECK", "rake": "DISABLE_DATABASE_ENVIRONMENT_CHECK", "artisan": "--force"}
 
 // selfGuarded: program name's task keeps its own production check on
