@@ -88,7 +88,10 @@ var siteReads = map[string]bool{"status": true, "st": true, "core-status": true,
 
 // frameworkReads are a framework runner's subcommands that only print.
 var frameworkReads = map[string]bool{"routes": true, "about": true, "stats": true, "notes": true, "-T": true, "--tasks": true, "-v": true, "--version": true,
-	"assets:precompile": true, "db:version": true, "db:migrate:status": true, "migrate:status": true, "route:list": true, "list": true, "env": true, "--help": true, "help": true}
+	"assets:precompile": true, "db:version": true, "db:migrate:status": true, "migrate:status": true, "route:list": true, "list": true, "env": true, "--help": true, "help": true,
+	// fp14: Django's and artisan's checks and listings: they print the schema's or the
+	// code's state (not settings' values: diffsettings, config:show print secrets)
+	"showmigrations": true, "check": true, "sqlmigrate": true, "schedule:list": true, "event:list": true, "model:show": true}
 
 // net3FrameworkProdRule: a framework's command pointed at production by
 // its own environment option (rails runner -e production, rails c -e
