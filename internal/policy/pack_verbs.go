@@ -41,7 +41,8 @@ func externalVerbRules() []Rule {
 					}
 					return ""
 				case "cargo", "gem", "twine", "dotnet", "nuget", "pip", "pip3":
-					if anyPos(c, "yank", "unpublish", "owner") && !c.Has("--undo") {
+					// owner: only --remove takes an owner away (cargo owner --list, gem owner NAME only print; --add is a grant)
+					if (anyPos(c, "yank", "unpublish") || anyPos(c, "owner") && (c.Has("--remove", "-r") || hasPrefixArg(c, "--remove="))) && !c.Has("--undo") {
 						return c.Name + " withdraws a published package: " + c.String()
 					}
 					return ""
