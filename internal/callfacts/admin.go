@@ -269,14 +269,22 @@ func (c *Cmd) AdminAction() *AdminAct {
 		return nil
 	}
 	v := adminVerb(c, p)
-	if v == "" {
-		return nil
+	if v == "" || ReadWord(v) || v == "version" || v == "--version" || v == "config" && configRead(adminPositionals(c, p)) {
+		return nil // a verb no line names but every CLI reads with (okta whoami, ipa version, gam status, cm config list)
 	}
 	a.Kind, a.Effect = "unknown", EffectWrite
 	if a.Remote {
 		a.Level = "ask"
 	}
 	return a
+}
+
+// configRead: pos, an admin CLI's words from its verb, read its own
+// settings (config get KEY, config list, config show): "config" is no
+// unknown change when a read word follows it.
+func configRead(pos []string) bool {
+	i := slices.IndexFunc(pos, func(p string) bool { return strings.EqualFold(p, "config") })
+	return i >= 0 && i+1 < len(pos) && ReadWord(pos[i+1])
 }
 
 // adminTarget is the server c names and whether it is another host: a

@@ -318,10 +318,10 @@ func gitLists(c *Cmd) bool {
 }
 
 // DryRun reports whether c only says what it would do (--dry-run,
-// --dry_run (bq), --no-act, --pretend (artisan migrate), and each program's own in tools.txt: rsync -n, apt-get -s):
+// --dry_run (bq), --no-act, --pretend (artisan, emerge), --noop (puppet), and each program's own in tools.txt: rsync -n, apt-get -s):
 // such forms change nothing.
 func (c *Cmd) DryRun() bool {
-	if c.hasEnabled("--dry-run", "--dryrun", "--dry_run", "--no-act", "--simulate", "--just-print", "--what-if", "--check", "--plan", "--pretend") || previewForm(c) {
+	if c.hasEnabled("--dry-run", "--dryrun", "--dry_run", "--no-act", "--simulate", "--just-print", "--what-if", "--check", "--plan", "--pretend", "--noop") || previewForm(c) {
 		return true
 	}
 	return c.Has(tool(c.Name).dry...) || c.hasValued(tool(c.Name).dry) // rsync -n, apt-get -s, mkfs.xfs -N, goreleaser --skip=publish (tools.txt)

@@ -25,7 +25,7 @@ var dataTasks = map[string][]string{
 
 var (
 	prodMarker  = re(`(?i)(^|[^a-z])(prod|production|live)([^a-z]|$)|PROD_|_PROD\b`)
-	localMarker = re(`(?i)(RAILS_ENV|NODE_ENV|MIX_ENV|APP_ENV|DJANGO_SETTINGS_MODULE|--env|-e)[= ](test|testing|development|dev|local)\b|localhost|127\.0\.0\.1|_test\b|settings[._]test\b|test_settings\b`)
+	localMarker = re(`(?i)(RAILS_ENV|NODE_ENV|MIX_ENV|APP_ENV|DJANGO_SETTINGS_MODULE|--env|-e)[= ](test|testing|development|dev|local)\b|\benv=(test|testing|development|dev|local)\b|localhost|127\.0\.0\.1|_test\b|settings[._](test|dev|development|local)\b|test_settings\b`)
 	solrWipe    = re(`(?i)<delete>\s*<query>\s*\*:\*`)
 	mcFlush     = re(`(?i)flush_all`)
 )

@@ -56,7 +56,7 @@ func rootReportsOnly(e *Env, c *Cmd) bool {
 		len(in.Pos) > 0 && !callfacts.IsShell(in.Name) && !callfacts.IsInterpreter(in.Name) {
 		return true // a command with its arguments as a service account; not its interactive shell (sudo -u postgres psql)
 	}
-	if in.OnlyReports() || in.OnlyKeeps() || onlyHelp(in) || in.ListsOnly() || rootProjectWork(e, in) || rootLabWork(e, in) || rootTempWork(e, in) || rootObserverWork(e, in) || rootOwnFiles(e, in) {
+	if in.OnlyReports() || in.OnlyKeeps() || onlyHelp(in) || in.ListsOnly() || rootProjectWork(e, in) || rootLabWork(e, in) || rootTempWork(e, in) || rootObserverWork(e, in) || rootTraceWork(e, in) || rootOwnFiles(e, in) {
 		return true
 	}
 	return in.Name == "chroot" && len(in.Pos) > 1 && buildRoot(in.Pos[0]) && buildCmds[callfacts.ProgramName(in.Pos[1])] ||
@@ -386,9 +386,9 @@ func mirrorsFromProd(c *Cmd) bool {
 // refuse a production database on their own, and the variable or option
 // that switches that check off: bin/rails db:reset runs against the
 // development database unless told otherwise, and Rails stops it on a
-// protected environment (ActiveRecord::ProtectedEnvironmentError).
+// protected environment (ActiveRecord::ProtectedEnvironmentError);
 // artisan's migrate:fresh, db:wipe and migrate:reset refuse to run in
-// production without --force (ops14).
+// production without --force (ops14, fp14).
 var selfGuardedTasks = map[string]string{"rails": "DISABLE_DATABASE_ENVIRONMENT_CHECK", "rake": "DISABLE_DATABASE_ENVIRONMENT_CHECK", "artisan": "--force"}
 
 // selfGuarded: program name's task keeps its own production check on

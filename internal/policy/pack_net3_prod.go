@@ -89,7 +89,9 @@ var siteReads = map[string]bool{"status": true, "st": true, "core-status": true,
 // frameworkReads are a framework runner's subcommands that only print.
 var frameworkReads = map[string]bool{"routes": true, "about": true, "stats": true, "notes": true, "-T": true, "--tasks": true, "-v": true, "--version": true,
 	"assets:precompile": true, "db:version": true, "db:migrate:status": true, "migrate:status": true, "route:list": true, "list": true, "env": true, "--help": true, "help": true,
-	"diffsettings": true, "sqlmigrate": true, "inspectdb": true} // ops14: django's printers
+	// ops14, fp14: Django's and artisan's checks and listings: they print the schema's or the
+	// code's state (not settings' values: diffsettings, config:show print secrets)
+	"showmigrations": true, "check": true, "sqlmigrate": true, "inspectdb": true, "schedule:list": true, "event:list": true, "model:show": true}
 
 // net3FrameworkProdRule: a framework's command pointed at production by
 // its own environment option (rails runner -e production, rails c -e
@@ -127,7 +129,7 @@ func net3FrameworkProdRule() Rule {
 				return "" // --env=testing: the framework's own test environment
 			}
 			if artisan || c.Name == "artisan" {
-				if len(pos) == 0 || !c.Has("--force") {
+				if len(pos) == 0 || !c.Has("--force") || artisanLocalEnv(e, c) {
 					return ""
 				}
 				for p := range opsList("force-prod-php") {
@@ -283,7 +285,7 @@ func net3FrameworkProdDestroyRule() Rule {
 				pos = pos[1:]
 			}
 			if c.Name != "drush" {
-				if len(pos) > 0 && destroy[pos[0]] && c.Has("--force") && !c.OwnTarget(false) {
+				if len(pos) > 0 && destroy[pos[0]] && c.Has("--force") && !c.OwnTarget(false) && !artisanLocalEnv(e, c) {
 					return "artisan " + pos[0] + " --force drops the database past its production guard: " + c.String()
 				}
 				return ""

@@ -56,7 +56,7 @@ func projectSourceRule() Rule {
 				if ignored == nil {
 					ignored = gitignoredNames(project)
 				}
-				if ignored[rel] || generatedTop(e, rel) || ecosystemOutput(project, rel, deleted, runsAfterDelete(e)) {
+				if ignored[rel] || generatedTop(e, rel) || ecosystemOutput(project, rel, deleted, runsAfterDelete(e)) || ecosystemRunOutput(e, rel) {
 					return ""
 				}
 				return rel

@@ -41,9 +41,8 @@ func externalVerbRules() []Rule {
 					}
 					return ""
 				case "cargo", "gem", "twine", "dotnet", "nuget", "pip", "pip3":
-					// owner removes an owner only with --remove (cargo owner --list,
-					// gem owner NAME list them; --add is a grant, remote.txt)
-					if (anyPos(c, "yank", "unpublish") || anyPos(c, "owner") && c.Has("--remove", "-r")) && !c.Has("--undo") {
+					// owner: only --remove takes an owner away (cargo owner --list, gem owner NAME only print; --add is a grant)
+					if (anyPos(c, "yank", "unpublish") || anyPos(c, "owner") && (c.Has("--remove", "-r") || hasPrefixArg(c, "--remove="))) && !c.Has("--undo") {
 						return c.Name + " withdraws a published package: " + c.String()
 					}
 					return ""
