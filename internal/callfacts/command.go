@@ -382,6 +382,8 @@ func (n *normalizer) outputs(c *Cmd, stdin *text) {
 			switch {
 			case (a == "-o" || a == "--output" || a == "-O" && c.Name == "wget" || a == "--output-document") && i+1 < len(c.Args):
 				out = c.Args[i+1]
+			case c.Name == "curl" && len(a) > 2 && a[0] == '-' && a[1] != '-' && a[len(a)-1] == 'o' && i+1 < len(c.Args):
+				out = c.Args[i+1] // curl -fsSLo x.sh URL: -o last in a cluster
 			case strings.HasPrefix(a, "--output=") || strings.HasPrefix(a, "--output-document="):
 				out = a[strings.IndexByte(a, '=')+1:]
 			case strings.Contains(a, "://") && (c.Name == "wget" && !c.Has("-O", "--output-document") || c.Has("-O", "--remote-name")):

@@ -40,7 +40,7 @@ func extractSystemRule() Rule {
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if d := extractDir(e, c); d != "" && (d == "/" || callfacts.ZoneOf(d, e.F.Home, e.F.Project) == callfacts.ZoneSystem) {
+				if d := extractDir(e, c); d != "" && (d == "/" || callfacts.ZoneOf(d, e.F.Home, e.F.Project) == callfacts.ZoneSystem) && (restorers[c.Name] == "" || systemRestore(d)) {
 					return c.Name + " writes files it does not name into " + d + ", over the system's: " + c.String()
 				}
 			}

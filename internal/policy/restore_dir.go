@@ -54,3 +54,18 @@ func restoreDir(c *Cmd, norm, dirOr func(string) string) string {
 	}
 	return norm(d)
 }
+
+// systemRestore: a restore's directory outside home is the system's own
+// only at the root or in the directories the system runs from; a new
+// directory elsewhere (/srv/restore-check, /mnt/verify) is a scratch copy.
+func systemRestore(d string) bool {
+	if d == "/" {
+		return true
+	}
+	for _, r := range []string{"/etc", "/usr", "/boot", "/bin", "/sbin", "/lib", "/lib64", "/var", "/root"} {
+		if d == r || strings.HasPrefix(d, r+"/") && r != "/var" {
+			return true
+		}
+	}
+	return strings.HasPrefix(d, "/var/lib/")
+}
