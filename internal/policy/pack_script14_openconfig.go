@@ -1,9 +1,9 @@
 package policy
 
 import (
+	"maps"
+	"slices"
 	"strings"
-
-	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // script14Rules: what a line writes, then publishes. Access rules, bucket
@@ -14,30 +14,7 @@ import (
 // allUsers or system:anonymous opens the data to everyone — denied, as
 // the same change typed inline is (external.systems:make-public).
 func script14Rules() []Rule {
-	return []Rule{openConfigPublishRule(), packagesAllDataRule()}
-}
-
-// packagesAllDataRule: every installed package removed together with
-// each one's data in home (brew uninstall --zap $(brew list --cask),
-// flatpak uninstall --all --delete-data, snap remove --purge $(snap list)):
-// core.destroy:packages-all asks for the packages, which can be installed
-// again; their settings and data cannot.
-func packagesAllDataRule() Rule {
-	return cmdRule("core.destroy:packages-all-data", Deny, "Removing every installed package with its data (brew uninstall --zap $(brew list --cask), flatpak uninstall --all --delete-data): the applications' settings and data in home go with them", callfacts.PackageManagers(),
-		func(e *Env, c *Cmd) string {
-			if !c.PackageRemoval() || !c.Has("--zap", "--delete-data", "--purge") {
-				return ""
-			}
-			if c.RemovesEveryPackage() {
-				return c.Name + " removes every installed package and its data: " + c.String()
-			}
-			if inv := inventoryFeeding(e.F, c); inv != nil {
-				return c.Name + " removes every package " + inv.String() + " lists, and its data: " + c.String()
-			}
-			return ""
-		},
-		[]string{"brew uninstall --zap --force $(brew list --cask)", "brew list --cask | xargs brew uninstall --zap", "flatpak uninstall --all --delete-data -y"},
-		[]string{"brew uninstall --zap firefox", "brew uninstall --force $(brew list --formula | grep old-)", "flatpak uninstall --unused -y", "brew list --cask"})
+	return []Rule{openConfigPublishRule()}
 }
 
 // openAccess matches text that grants everyone access: Firebase rules
@@ -60,7 +37,7 @@ var policyTools = map[string]bool{"aws": true, "gsutil": true, "gcloud": true, "
 
 func openConfigPublishRule() Rule {
 	return Rule{
-		ID: "external.systems:open-config-published", Mode: Deny, Tools: shellTools,
+		ID: "external.systems:open-config-published", Mode: Deny, Tools: shellTools, Cmds: openConfigTools(),
 		Desc: "Access rules or a policy the line writes that open data to everyone (Firestore `allow read, write: if true`, RTDB \".read\": true, a bucket policy for Principal \"*\", allUsers), then deployed or applied by the same line (firebase deploy --only firestore:rules, aws s3api put-bucket-policy --policy file://p.json, kubectl apply -f)",
 		Match: func(e *Env) string {
 			written := ""
@@ -120,4 +97,15 @@ func publishesConfig(c *Cmd) bool {
 		}
 	}
 	return false
+}
+
+// openConfigTools are the programs publishesConfig knows.
+func openConfigTools() []string {
+	return slices.Sorted(maps.Keys(func() map[string]bool {
+		m := maps.Clone(policyTools)
+		for _, t := range deployTools {
+			m[t] = true
+		}
+		return m
+	}()))
 }
