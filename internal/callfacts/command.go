@@ -86,9 +86,10 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		}
 		// global options before the subcommand (git -C, kubectl -n, aws
 		// --profile): set aside, the directory they name kept (tools.txt)
+		typed := c.Args
 		c.Args, c.Dir, c.Remote = toolArgs(tool(name), c.Args, c.Dir, n.home)
 		splitFlags(&c)
-		inner, innerName, payload := unwrap(name, c.Args)
+		inner, innerName, payload := unwrap(name, hostOptArgs(name, typed, c.Args))
 		if IsInterpreter(name) {
 			payload = interpPayload(name, c.Args)
 		} else if name == "mix" && c.Sub(0) == "run" {
@@ -263,6 +264,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 					n.powershell(code)
 				}
 			}
+			n.psWrittenScript(idx, name, c.Args)
 			if code := psBareCommand(name, c.Args); code != "" {
 				// Start-Process powershell -Verb RunAs -ArgumentList 'Set-…':
 				// Windows PowerShell runs bare words as -Command (remote13)
@@ -380,6 +382,8 @@ func (n *normalizer) outputs(c *Cmd, stdin *text) {
 			switch {
 			case (a == "-o" || a == "--output" || a == "-O" && c.Name == "wget" || a == "--output-document") && i+1 < len(c.Args):
 				out = c.Args[i+1]
+			case c.Name == "curl" && len(a) > 2 && a[0] == '-' && a[1] != '-' && a[len(a)-1] == 'o' && i+1 < len(c.Args):
+				out = c.Args[i+1] // curl -fsSLo x.sh URL: -o last in a cluster
 			case strings.HasPrefix(a, "--output=") || strings.HasPrefix(a, "--output-document="):
 				out = a[strings.IndexByte(a, '=')+1:]
 			case strings.Contains(a, "://") && (c.Name == "wget" && !c.Has("-O", "--output-document") || c.Has("-O", "--remote-name")):

@@ -28,6 +28,12 @@ type envRun struct {
 	// script: the first operand is a script this interpreter runs
 	// (torchrun train.py is python train.py)
 	script string
+	// as: the command is this program with the words that follow (a
+	// dotfile manager's git: chezmoi git -- push is git push)
+	as string
+	// argv: an opt= option takes the command and the words after it
+	// (nix develop -c cargo build), not one line of shell code
+	argv bool
 }
 
 var envRuns = sync.OnceValue(func() map[string][]envRun {
@@ -44,6 +50,10 @@ var envRuns = sync.OnceValue(func() map[string][]envRun {
 				r.keep = true
 			case w == "self":
 				r.self = true
+			case w == "argv":
+				r.argv = true
+			case ok && k == "as":
+				r.as = v
 			case ok && k == "script":
 				r.script = v
 			case ok && k == "opt":
@@ -91,6 +101,9 @@ func envRunInner(name string, args []string) (inner []string, payload string) {
 			for j, a := range rest {
 				for _, o := range r.opts {
 					if a == o && j+1 < len(rest) {
+						if r.argv && (j+2 < len(rest) || !strings.ContainsAny(rest[j+1], " ;|&")) {
+							return rest[j+1:], "" // nix develop -c rm -rf x
+						}
 						return nil, rest[j+1]
 					}
 					if v, ok := strings.CutPrefix(a, o+"="); ok && strings.HasPrefix(o, "--") {
@@ -116,6 +129,8 @@ func envRunInner(name string, args []string) (inner []string, payload string) {
 			return nil, rest[k] // bsub "rm -rf ~/x": one command line, run by a shell
 		case r.self:
 			return append([]string{name}, rest[k:]...), ""
+		case r.as != "":
+			return append([]string{r.as}, rest[k:]...), ""
 		case r.script != "":
 			return append([]string{r.script}, rest[k:]...), ""
 		default:

@@ -26,6 +26,7 @@ func (n *normalizer) interpPlants(name, code string, depth int) {
 		}
 	}
 	if target == "" {
+		n.interpWrites(lits)
 		return
 	}
 	for _, l := range lits {
@@ -40,3 +41,32 @@ func (n *normalizer) interpPlants(name, code string, depth int) {
 // textLiterals is Literals with the escapes of written text resolved
 // (\n a new line, \t a tab), so the lines the code writes stay lines.
 func textLiterals(code string) []string { return literals(code, true) }
+
+// interpWrites records the file an interpreter's code writes, with the
+// text literals it writes there, so a later command of the line that runs
+// the file runs that text (python3 -c 'open("/tmp/x.sh","w").write("…")'
+// && sh /tmp/x.sh), as echo … > x.sh does. The file is the first literal
+// that names a path; with no literal beside it the code writes text the
+// line does not show.
+func (n *normalizer) interpWrites(lits []string) {
+	target := ""
+	var body []string
+	for _, l := range lits {
+		switch {
+		case fileModes[strings.ToLower(l)] || strings.TrimSpace(l) == "":
+		case target == "" && (PathLike(l) || scriptNames[path.Ext(l)]) && !strings.ContainsAny(l, " \n"):
+			target = l
+		case target != "":
+			body = append(body, l)
+		}
+	}
+	if target == "" {
+		return
+	}
+	t := text{known: len(body) > 0, s: strings.Join(body, "\n")}
+	n.writeFile(NormPath(target, n.cwd, n.home), t, false)
+}
+
+// scriptNames are the extensions of a bare file name (Path("x.ps1")) that
+// the code writes as a script to run.
+var scriptNames = map[string]bool{".sh": true, ".bash": true, ".zsh": true, ".ps1": true, ".py": true, ".js": true, ".rb": true, ".pl": true, ".sql": true}

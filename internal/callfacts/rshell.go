@@ -25,6 +25,9 @@ type rshellRule struct {
 	vals  []string  // vals=: options taking a value before the command
 	dash  bool      // dash: the arguments after --
 	quote bool      // quote: the tool quotes a word with spaces when it joins them
+	// host=: options naming another host the program itself acts on
+	// (systemctl -H web-prod-01 restart app runs systemctl restart app there)
+	host []string
 }
 
 var rshellRules = sync.OnceValue(func() map[string][]rshellRule {
@@ -44,6 +47,8 @@ var rshellRules = sync.OnceValue(func() map[string][]rshellRule {
 				r.opts = strings.Split(v, ",")
 			case ok && k == "vals":
 				r.vals = strings.Split(v, ",")
+			case ok && k == "host":
+				r.host = strings.Split(v, ",")
 			case ok && k == "rest":
 				if len(v) != 1 || v[0] < '0' || v[0] > '9' {
 					return l.Errorf("rest=%s: want one digit", v)
@@ -76,6 +81,12 @@ func remoteShellPayload(name string, args []string) (payload string, where []str
 		r := &rules[i]
 		rest, ok := openingWords(r.words, args)
 		if !ok {
+			continue
+		}
+		if len(r.host) > 0 {
+			if p, where := hostOptPayload(name, rest, r.host); p != "" {
+				return p, where
+			}
 			continue
 		}
 		for j, a := range rest {
@@ -174,5 +185,51 @@ func RemoteShellWhere(c *Cmd) []string {
 		return nil
 	}
 	_, where := remoteShellPayload(c.Name, c.Args)
+	if where == nil && c.Remote != "" {
+		// systemctl -H host …: the host was set aside as a global option
+		_, where = remoteShellPayload(c.Name, strings.SplitN(c.Remote, "=", 2))
+	}
 	return where
+}
+
+// hostOptPayload is the command a program given another host by one of
+// opts runs there — itself with its other arguments — and the host; ""
+// without such an option.
+func hostOptPayload(name string, args, opts []string) (string, []string) {
+	for j, a := range args {
+		for _, o := range opts {
+			host := ""
+			switch {
+			case a == o && j+1 < len(args):
+				host = args[j+1]
+			case strings.HasPrefix(o, "--") && strings.HasPrefix(a, o+"="):
+				host = a[len(o)+1:]
+			default:
+				continue
+			}
+			if host == "" || strings.HasPrefix(host, "-") {
+				return "", nil
+			}
+			words := append([]string(nil), args[:j]...)
+			if a == o {
+				words = append(words, args[j+2:]...)
+			} else {
+				words = append(words, args[j+1:]...)
+			}
+			return name + quoteArgs(words), []string{host}
+		}
+	}
+	return "", nil
+}
+
+// hostOptArgs are the arguments unwrap reads for program name: as typed
+// (raw) for a program that acts on another host by an option (host= in
+// rshell.txt), whose global options toolArgs sets aside; else kept.
+func hostOptArgs(name string, raw, kept []string) []string {
+	for _, r := range rshellRules()[name] {
+		if len(r.host) > 0 {
+			return raw
+		}
+	}
+	return kept
 }

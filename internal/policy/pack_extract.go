@@ -15,7 +15,7 @@ import (
 // are unknown at decision time, so the directory's zone decides: home or
 // a home config directory asks, / or a system directory is denied.
 func extractOverRule() Rule {
-	return Rule{ID: "core.zones:extract-over", Mode: Ask, Tools: shellTools, Cmds: slices.Sorted(maps.Keys(extractors)),
+	return Rule{ID: "core.zones:extract-over", Mode: Ask, Tools: shellTools, Cmds: extractCmds(),
 		Desc: "Unpacking an archive or copying a tree into home itself or a home config directory (tar -xf x.tar -C ~, unzip -o x.zip -d ~, cp -r ./template/. ~/, cd ~ && cpio -idmu): files the line does not name land over the user's; into / or a system directory it is core.zones:extract-system",
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
@@ -35,12 +35,12 @@ func extractOverRule() Rule {
 
 // extractSystemRule: the same into / or a system directory.
 func extractSystemRule() Rule {
-	return Rule{ID: "core.zones:extract-system", Mode: Deny, Tools: shellTools, Cmds: slices.Sorted(maps.Keys(extractors)),
+	return Rule{ID: "core.zones:extract-system", Mode: Deny, Tools: shellTools, Cmds: extractCmds(),
 		Desc: "Unpacking an archive or copying a tree into / or a system directory (sudo tar -xpf rootfs.tar -C /, unzip -o update.zip -d /usr): the system's files are replaced by members the line does not show",
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if d := extractDir(e, c); d != "" && (d == "/" || callfacts.ZoneOf(d, e.F.Home, e.F.Project) == callfacts.ZoneSystem) {
+				if d := extractDir(e, c); d != "" && (d == "/" || callfacts.ZoneOf(d, e.F.Home, e.F.Project) == callfacts.ZoneSystem) && (restorers[c.Name] == "" || systemRestore(d)) {
 					return c.Name + " writes files it does not name into " + d + ", over the system's: " + c.String()
 				}
 			}
@@ -53,7 +53,7 @@ func extractSystemRule() Rule {
 // extractDir is the directory an unpacking or tree-copying command writes
 // unnamed files into (normalized), "" when c is not one.
 func extractDir(e *Env, c *Cmd) string {
-	if !extractors[c.Name] || c.DryRun() {
+	if !extractors[c.Name] && restorers[c.Name] == "" || c.DryRun() {
 		return ""
 	}
 	norm := func(p string) string {
@@ -65,6 +65,9 @@ func extractDir(e *Env, c *Cmd) string {
 			return norm(v)
 		}
 		return c.Dir
+	}
+	if _, ok := restorers[c.Name]; ok {
+		return restoreDir(c, norm, dirOr)
 	}
 	switch c.Name {
 	case "tar", "bsdtar", "gtar":
@@ -167,3 +170,15 @@ func extractOpt(c *Cmd, short, long string) string {
 // extractors are the programs extractDir knows.
 var extractors = map[string]bool{"tar": true, "bsdtar": true, "gtar": true, "unzip": true, "7z": true, "7za": true, "7zz": true, "7zr": true, "unrar": true,
 	"unar": true, "rar": true, "stow": true, "patch": true, "git": true, "pax": true, "cpio": true, "cp": true, "rsync": true, "ditto": true}
+
+// extractCmds are the programs extractDir knows: unpackers, tree copies
+// and backup tools' restores.
+func extractCmds() []string {
+	return slices.Sorted(maps.Keys(func() map[string]bool {
+		m := maps.Clone(extractors)
+		for k := range restorers {
+			m[k] = true
+		}
+		return m
+	}()))
+}

@@ -94,7 +94,20 @@ func specificProcPattern(p string) bool {
 					return false // a server someone else may use, whatever else the pattern names
 				}
 			}
-			return devProcName(w)
+			if !devProcName(w) {
+				return false
+			}
+			return !sharedJob(p) // artisan queue:work: a worker, not the dev server
+		}
+	}
+	return false
+}
+
+// sharedJob: a word of pattern p is one of sharedJobWords.
+func sharedJob(p string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(p), func(r rune) bool { return !(r >= 'a' && r <= 'z') }) {
+		if sharedJobWords[w] {
+			return true
 		}
 	}
 	return false

@@ -50,11 +50,12 @@ func miss8KillRules() []Rule {
 
 // devCommandLine: a process pattern naming a dev server's command line —
 // a server/serve word (hugo server, node server.js, --server), a reload or
-// watch mode, a port option, localhost, or a dev config or folder.
+// watch mode, a port option (--port 3000, not kubectl port-forward: a
+// tunnel the user may hold), localhost, or a dev config or folder.
 func devCommandLine(p string) bool {
 	for _, tok := range strings.Fields(strings.ToLower(p)) {
 		t := strings.TrimLeft(tok, "-")
-		if t == "server" || t == "serve" || t == "runserver" || strings.HasPrefix(t, "server.") || strings.HasPrefix(t, "port") || strings.HasPrefix(t, "http-port") {
+		if t == "server" || t == "serve" || t == "runserver" || strings.HasPrefix(t, "server.") || strings.HasPrefix(t, "port") && (t != tok || t == "port" || strings.HasPrefix(t, "port=")) || strings.HasPrefix(t, "http-port") {
 			return true
 		}
 		for _, w := range strings.FieldsFunc(t, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {

@@ -39,6 +39,7 @@ func packageRules() []Rule {
 			},
 			[]string{"apt-get purge -y openssh-server", "apt remove --purge -y python3", "dnf remove -y systemd", "pacman -Rns linux", "dpkg -P libc6", "apk del musl"},
 			[]string{"apt-get install -y curl", "apt list --installed", "dpkg -l", "pacman -Syu", "apt-get -s purge nginx", "apk add git"}),
+		packagesAllDataRule(), // script14
 	}
 }
 
