@@ -174,6 +174,10 @@ var sweepOpen = map[string]string{
 	"docker compose run --rm web python manage.py flush --noinput":      "no settings shown (kept, as manage.py flush)",
 	"dotnet ef database drop --force --environment Development":         "host-action rule reads no --environment (left)",
 	"kubectl config use-context kind-kind && kubectl delete deploy web": "the context the line switched to is not carried to the next command (left)",
+	"docker show --host db-prod.acme.internal":                          "not a docker command: a word remote-docker cannot read asks on a remote engine (kept)",
+	"loginctl plan --host db-prod.acme.internal":                        "not a loginctl verb: an unknown verb through -H asks (kept)",
+	"influx config get --host db-prod.acme.internal":                    "admin.txt's change rows for influx come before its read rows (left)",
+	"dotenvx help deploy":                                               "a pass-through wrapper's own help is read as its unknown change verb (left)",
 }
 
 // sweepLocal: a change against this machine's own dev services.

@@ -2,6 +2,8 @@ package policy
 
 import (
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // serviceTools start, stop and register services on Linux, macOS and
@@ -78,7 +80,7 @@ func serviceRules() []Rule {
 						return "supervisorctl stops every program: " + c.String()
 					}
 				case "systemctl":
-					if onRemoteHost(c) && (s == "stop" || s == "restart" || s == "disable" || s == "mask" || s == "kill") {
+					if onRemoteHost(c) && (s == "stop" || s == "restart" || s == "disable" || s == "mask" || s == "kill") && !sshLab(e) && !hostOptionLab(e) {
 						return "systemctl " + s + " on another host: " + c.String()
 					}
 				}
@@ -124,6 +126,24 @@ func serviceRules() []Rule {
 }
 
 // onRemoteHost: the command runs on another host (inside ssh's payload).
+// hostOptionLab: a systemd tool of the line is pointed with -H/--host at
+// a lab, dev or test box (systemctl -H vagrant@test-vm1 …), which
+// callfacts reads as the same command over ssh.
+func hostOptionLab(e *Env) bool {
+	for i := range e.F.Commands {
+		c := &e.F.Commands[i]
+		if k, v, ok := strings.Cut(c.Remote, "="); ok && (k == "-H" || k == "--host") {
+			if _, after, ok := strings.Cut(v, "@"); ok {
+				v = after
+			}
+			if callfacts.LabTarget(v, nil) || devName(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func onRemoteHost(c *Cmd) bool {
 	for _, w := range c.Wrappers {
 		if w == "ssh" || strings.HasPrefix(w, "ssh ") {
