@@ -324,7 +324,19 @@ func (c *Cmd) DryRun() bool {
 	if c.hasEnabled("--dry-run", "--dryrun", "--dry_run", "--no-act", "--simulate", "--just-print", "--what-if", "--check", "--plan") || previewForm(c) {
 		return true
 	}
-	return c.Has(tool(c.Name).dry...) || c.hasValued(tool(c.Name).dry) // rsync -n, apt-get -s, mkfs.xfs -N, goreleaser --skip=publish (tools.txt)
+	dry := tool(c.Name).dry
+	return c.Has(dry...) || c.hasValued(dry) || slashSwitch(c, dry) // rsync -n, apt-get -s, mkfs.xfs -N, goreleaser --skip=publish, robocopy /L (tools.txt)
+}
+
+// slashSwitch reports whether one of opts that is a Windows switch (/L)
+// is among c's arguments, in any case: Windows' tools read /l as /L.
+func slashSwitch(c *Cmd, opts []string) bool {
+	for _, o := range opts {
+		if strings.HasPrefix(o, "/") && slices.ContainsFunc(c.Args, func(a string) bool { return strings.EqualFold(a, o) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasValued reports whether c is given one of opts written OPT=VALUE
