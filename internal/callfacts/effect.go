@@ -64,6 +64,14 @@ func effectOf(c *Cmd) (Effect, string) {
 			return a.Effect, c.Name + " " + a.Kind + " (admin.txt)" // a server's, device's or robot's state
 		}
 	}
+	if winAdminNames()[c.Name] {
+		switch k := c.WinAdmin(); {
+		case k == "deny:down":
+			return EffectDelete, c.Name + " deletes a service (winadmin.txt)"
+		case strings.HasPrefix(k, "ask:") || strings.HasPrefix(k, "deny:"):
+			return EffectWrite, c.Name + " " + k + " (winadmin.txt)" // the registry, a service, accounts, ACLs (win14)
+		}
+	}
 	if chainTools()[c.Name] {
 		if tx := c.ChainTx(); tx != nil {
 			if tx.Kind == "final" {

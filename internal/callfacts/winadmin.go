@@ -40,3 +40,13 @@ var WinAdminTools = sync.OnceValue(func() []string {
 	}
 	return out
 })
+
+// winAdminNames is WinAdminTools as a set: effectOf asks it of every
+// command.
+var winAdminNames = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range WinAdminTools() {
+		m[n] = true
+	}
+	return m
+})

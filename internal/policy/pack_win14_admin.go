@@ -86,6 +86,6 @@ func emptyMirrorRule() Rule {
 			}
 			return ""
 		},
-		[]string{`robocopy.exe 'C:\Temp\empty' '\\fs01.corp.example\Profiles$' /MIR /R:0 /W:0`, `robocopy 'D:\blank' 'E:\Backups' /PURGE`},
+		[]string{`robocopy.exe 'C:\Temp\empty' '\\fs01.corp.example\Profiles$' /MIR /R:0 /W:0`, `robocopy 'D:\blank' 'E:\Backups' /PURGE`, `robocopy /MIR 'C:\t\null' '\\nas\home$\ana'`},
 		[]string{`robocopy 'C:\Temp\empty' '\\fs01\Profiles$' /MIR /L`, `robocopy 'C:\Temp\empty' out /MIR`, `robocopy 'D:\src' '\\fs01\share' /E`})
 }
