@@ -239,14 +239,14 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 						if n.f.Commands[idx].Feed == "" {
 							n.f.Commands[idx].Feed = n.fetchedFeed(name, code) // -enc of "iwr … | iex"
 						}
-						n.powershell(code)
+						n.powershell(code, depth+1, wrappers)
 					}
 				}
 				if l := strings.ToLower(a); (l == "-command" || l == "-c" || l == "-file" || l == "-f") && i+1 < len(c.Args) && c.Args[i+1] == "-" {
 					// pwsh -Command -: the script is its input, as sh reads a pipe
 					if stdin != nil && stdin.known {
 						n.derive("%s runs its input %q", name, short(stdin.s))
-						n.powershell(stdin.s)
+						n.powershell(stdin.s, depth+1, wrappers)
 					} else if stdin != nil {
 						n.f.Commands[idx].FeedUnknown = true
 						if stdin.from != "" {
@@ -261,15 +261,15 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 					if n.f.Commands[idx].Feed == "" {
 						n.f.Commands[idx].Feed = n.fetchedFeed(name, code)
 					}
-					n.powershell(code)
+					n.powershell(code, depth+1, wrappers)
 				}
 			}
-			n.psWrittenScript(idx, name, c.Args)
+			n.psWrittenScript(idx, name, c.Args, depth, wrappers)
 			if code := psBareCommand(name, c.Args); code != "" {
 				// Start-Process powershell -Verb RunAs -ArgumentList 'Set-…':
 				// Windows PowerShell runs bare words as -Command (remote13)
 				n.derive("%s runs %q", name, short(code))
-				n.powershell(code)
+				n.powershell(code, depth+1, wrappers)
 			}
 		case psInvoke[lowerName(name)]:
 			// iex (iwr …).Content typed into a shell that is PowerShell: the

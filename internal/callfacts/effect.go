@@ -64,6 +64,14 @@ func effectOf(c *Cmd) (Effect, string) {
 			return a.Effect, c.Name + " " + a.Kind + " (admin.txt)" // a server's, device's or robot's state
 		}
 	}
+	if winAdminNames()[c.Name] {
+		switch k := c.WinAdmin(); {
+		case k == "deny:down":
+			return EffectDelete, c.Name + " deletes a service (winadmin.txt)"
+		case strings.HasPrefix(k, "ask:") || strings.HasPrefix(k, "deny:"):
+			return EffectWrite, c.Name + " " + k + " (winadmin.txt)" // the registry, a service, accounts, ACLs (win14)
+		}
+	}
 	if chainTools()[c.Name] {
 		if tx := c.ChainTx(); tx != nil {
 			if tx.Kind == "final" {
@@ -324,7 +332,19 @@ func (c *Cmd) DryRun() bool {
 	if c.hasEnabled("--dry-run", "--dryrun", "--dry_run", "--no-act", "--simulate", "--just-print", "--what-if", "--check", "--plan", "--pretend", "--noop") || previewForm(c) {
 		return true
 	}
-	return c.Has(tool(c.Name).dry...) || c.hasValued(tool(c.Name).dry) // rsync -n, apt-get -s, mkfs.xfs -N, goreleaser --skip=publish (tools.txt)
+	dry := tool(c.Name).dry
+	return c.Has(dry...) || c.hasValued(dry) || slashSwitch(c, dry) // rsync -n, apt-get -s, mkfs.xfs -N, goreleaser --skip=publish, robocopy /L (tools.txt)
+}
+
+// slashSwitch reports whether one of opts that is a Windows switch (/L)
+// is among c's arguments, in any case: Windows' tools read /l as /L.
+func slashSwitch(c *Cmd, opts []string) bool {
+	for _, o := range opts {
+		if strings.HasPrefix(o, "/") && slices.ContainsFunc(c.Args, func(a string) bool { return strings.EqualFold(a, o) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasValued reports whether c is given one of opts written OPT=VALUE

@@ -38,7 +38,7 @@ func Normalize(c Call) *Facts {
 		n.bash(str("command"))
 	case "PowerShell":
 		f.Command = str("command")
-		n.powershell(f.Command)
+		n.powershell(f.Command, 0, nil)
 	case "Write":
 		f.FilePath = n.file(str("file_path"), OpWrite)
 		f.Content = str("content")
@@ -117,15 +117,17 @@ var psFlags = map[string]string{"-recurse": "-r", "-force": "-f", "-r": "-r", "-
 
 // powershell normalizes a PowerShell command: the word-splitting fallback
 // with cmdlets mapped to their POSIX counterparts (Remove-Item -Recurse
-// -Force C:\ is rm -r -f /c).
-func (n *normalizer) powershell(src string) {
+// -Force C:\ is rm -r -f /c). Its commands keep the wrappers of the
+// pwsh that runs them: ssh dc02 'powershell -Command "Restart-Service
+// NTDS"' restarts a service on dc02, not here (win14).
+func (n *normalizer) powershell(src string, depth int, wrappers []string) {
 	start := len(n.f.Commands)
 	block, rest, remote := psRemoteBlock(src)
-	n.text(rest, 0, nil, nil)
+	n.text(rest, depth, wrappers, nil)
 	if remote {
 		// Invoke-Command -ComputerName X { … }: the block runs on X (psremoting.go)
 		n.derive("invoke-command runs %q on another computer", short(block))
-		n.text(block, 0, []string{"invoke-command"}, nil)
+		n.text(block, depth, append(append([]string(nil), wrappers...), "invoke-command"), nil)
 	}
 	for i := start; i < len(n.f.Commands); i++ {
 		c := &n.f.Commands[i]

@@ -451,7 +451,11 @@ func (n *normalizer) writeFile(p string, t text, appendTo bool) {
 		// Code planted to run later (a shell start-up file, a git hook, a
 		// cron file) is checked as if it ran now.
 		n.derive("the text written to %s runs later: %q", p, short(t.s))
-		n.shell(t.s, 2, []string{"runs later from " + path.Base(p)}, nil)
+		if psProfile(path.Base(p)) {
+			n.powershell(t.s, 2, []string{"runs later from " + path.Base(p)}) // a PowerShell profile holds PowerShell
+		} else {
+			n.shell(t.s, 2, []string{"runs later from " + path.Base(p)}, nil)
+		}
 	} else if t.known && t.s != "" {
 		if lang, flag := loadedByTools(p); lang != "" {
 			// conftest.py for pytest, setup.py for pip install ., an
@@ -512,11 +516,28 @@ func runsLater(p string) bool {
 		".cshrc", ".tcshrc", ".login", ".bash_env", "bash.bashrc", "zshrc", "zprofile", "environment":
 		return b != "environment" || p == "/etc/environment"
 	}
+	if psProfile(b) {
+		return true // PowerShell's profiles: every later pwsh session runs them (win14)
+	}
 	if strings.HasPrefix(b, ".") && (strings.HasSuffix(b, "env.sh") || strings.HasSuffix(b, "env.csh") || strings.HasSuffix(b, "rc.sh") || strings.HasSuffix(b, "src.sh")) {
 		return true // a login's environment script its profile sources: SAP's ~/.sapenv.sh and ~/.dbenv.sh, ~/.orarc.sh
 	}
 	return strings.Contains(p, "/.git/hooks/") || strings.Contains(p, "/.husky/") || strings.HasPrefix(p, "/etc/profile.d/") ||
 		strings.HasPrefix(p, "/etc/cron") || strings.HasPrefix(p, "/var/spool/cron/")
+}
+
+// psProfile: b is the name of a PowerShell profile (profile.ps1,
+// Microsoft.PowerShell_profile.ps1, Microsoft.VSCode_profile.ps1), which
+// every later session of PowerShell runs first, as a shell its rc file.
+func psProfile(b string) bool {
+	return PSProfile(b)
+}
+
+// PSProfile: b is the name of a PowerShell profile (psProfile); Windows
+// keeps them under Documents, a home-data folder.
+func PSProfile(b string) bool {
+	l := strings.ToLower(b)
+	return l == "profile.ps1" || strings.HasSuffix(l, "_profile.ps1")
 }
 
 // cronCommands are the commands of crontab lines (schedule fields dropped).

@@ -20,10 +20,12 @@ type psCmdletTable struct {
 	remote []string          // noun prefixes of remote modules, longest first
 	local  map[string]bool   // nouns that are the session's own settings
 	soft   []string          // noun endings a remove only takes away
+	wipe   []string          // noun parts that wipe what they name whatever the verb (win14)
+	bulk   map[string]bool   // change verbs that destroy when fed every object (win14)
 }
 
 var psCmdlets = sync.OnceValue(func() psCmdletTable {
-	t := psCmdletTable{verbs: map[string]string{}, local: map[string]bool{}}
+	t := psCmdletTable{verbs: map[string]string{}, local: map[string]bool{}, bulk: map[string]bool{}}
 	datatable.Must("pscmdlets.txt", pscmdletsText, 2, func(l datatable.Line) error {
 		switch k := l.Fields[0]; k {
 		case "destroy", "change", "read":
@@ -38,8 +40,14 @@ var psCmdlets = sync.OnceValue(func() psCmdletTable {
 			}
 		case "soft":
 			t.soft = append(t.soft, l.Fields[1:]...)
+		case "wipe":
+			t.wipe = append(t.wipe, l.Fields[1:]...)
+		case "bulk":
+			for _, v := range l.Fields[1:] {
+				t.bulk[v] = true
+			}
 		default:
-			return l.Errorf("want destroy, change, read, remote, local or soft, not %q", k)
+			return l.Errorf("want destroy, change, read, remote, local, soft, wipe or bulk, not %q", k)
 		}
 		return nil
 	})
@@ -78,6 +86,9 @@ func (c *Cmd) PSRemoteCmdlet() string {
 	elsewhere := psRemoteTarget(c) || c.psInvokeRemote() // -ComputerName web1, Invoke-Command's block (psremoting.go)
 	for _, p := range t.remote {
 		if elsewhere || strings.HasPrefix(noun, p) {
+			if slices.ContainsFunc(t.wipe, func(w string) bool { return strings.Contains(noun, w) }) {
+				return "destroy" // Invoke-MgWipeDeviceManagementManagedDevice: the device's data is gone
+			}
 			if kind == "destroy" && slices.ContainsFunc(t.soft, func(s string) bool { return strings.HasSuffix(noun, s) }) {
 				return "change" // Remove-ADGroupMember: access taken away, given back as easily
 			}
@@ -85,4 +96,59 @@ func (c *Cmd) PSRemoteCmdlet() string {
 		}
 	}
 	return ""
+}
+
+// PSFedByAll reports whether the i-th command of f, a cmdlet whose verb
+// changes (pscmdlets.txt bulk), is fed by a
+// pipe from a Get- cmdlet that lists every object (-All, -Filter *,
+// -ResultSize Unlimited): Get-ADUser -Filter * | Disable-ADAccount acts
+// on the whole directory, not on one account (win14). The word-splitting
+// reading of PowerShell keeps no pipe links, so the line's text says
+// whether a | stands between the two.
+func PSFedByAll(f *Facts, i int) bool {
+	low := ""
+	name := strings.ToLower(f.Commands[i].Name)
+	if verb, _, _ := strings.Cut(name, "-"); !psCmdlets().bulk[verb] {
+		return false // Sync-…, Start-…: every object refreshed, nothing lost
+	}
+	for j := i - 1; j >= 0; j-- {
+		g := &f.Commands[j]
+		verb, _, ok := strings.Cut(g.Name, "-")
+		if !ok || psCmdlets().verbs[strings.ToLower(verb)] != "read" || !psListsAll(g.Args) {
+			continue
+		}
+		if low == "" {
+			low = strings.ToLower(f.Command)
+		}
+		at := strings.Index(low, strings.ToLower(g.Name))
+		if at < 0 {
+			continue
+		}
+		rest := low[at:]
+		pipe := strings.IndexByte(rest, '|')
+		if pipe >= 0 && strings.Contains(rest[pipe:], name) {
+			return true
+		}
+	}
+	return false
+}
+
+// psListsAll: a Get- cmdlet's arguments ask for every object.
+func psListsAll(args []string) bool {
+	for k, a := range args {
+		l := strings.ToLower(a)
+		next := ""
+		if k+1 < len(args) {
+			next = strings.Trim(strings.ToLower(args[k+1]), `"'{} `)
+		}
+		switch {
+		case l == "-all" || l == "-all:$true":
+			return true
+		case (l == "-filter" || l == "-ldapfilter") && (next == "*" || next == "(objectclass=*)" || next == "(objectclass=user)"):
+			return true
+		case l == "-resultsize" && next == "unlimited":
+			return true
+		}
+	}
+	return false
 }

@@ -34,7 +34,7 @@ func psScriptFile(name string, args []string) string {
 // powershell call names when the line wrote it first (echo '…' > x.ps1 &&
 // pwsh -File x.ps1): its text is judged as if typed. A file written with
 // text the line does not show is an unknown script.
-func (n *normalizer) psWrittenScript(idx int, name string, args []string) {
+func (n *normalizer) psWrittenScript(idx int, name string, args []string, depth int, wrappers []string) {
 	p := psScriptFile(name, args)
 	if p == "" {
 		return
@@ -52,5 +52,5 @@ func (n *normalizer) psWrittenScript(idx int, name string, args []string) {
 		return
 	}
 	n.derive("%s runs the file %s written earlier in the line: %q", name, p, short(t.s))
-	n.powershell(t.s)
+	n.powershell(t.s, depth+1, wrappers)
 }

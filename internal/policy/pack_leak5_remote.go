@@ -48,6 +48,9 @@ func scriptRun(c *Cmd) (string, []string) {
 	if strings.Contains(c.Raw, "/") && !strings.HasPrefix(c.Raw, "/usr/") && !strings.HasPrefix(c.Raw, "/bin/") && !strings.HasPrefix(c.Raw, "/opt/") {
 		return c.Raw, c.Args
 	}
+	if p, args := psScriptRun(c); p != "" {
+		return p, args
+	}
 	if !callfacts.IsShell(c.Name) && !callfacts.IsInterpreter(c.Name) {
 		return "", nil
 	}
@@ -79,7 +82,7 @@ func targetArg(args []string) string {
 		switch {
 		case flags[k]:
 			return a
-		case sites[k] && v != "" && !strings.HasPrefix(v, "-") && !localName(v):
+		case sites[strings.ToLower(k)] && v != "" && !strings.HasPrefix(v, "-") && (!localName(v) || adDomain(k, v)): // PowerShell's -TenantId as -tenantid
 			return k + " " + v
 		case strings.HasPrefix(a, "-") && opsList("prod-option")[k] && prodWord.MatchString(v):
 			return k + " " + v
@@ -88,6 +91,13 @@ func targetArg(args []string) string {
 		}
 	}
 	return ""
+}
+
+// adDomain: v, the value of a PowerShell parameter (-Server, -Domain),
+// names an Active Directory domain or its controller: AD domains are
+// often named .local, which is not this machine there (win14).
+func adDomain(k, v string) bool {
+	return !strings.HasPrefix(k, "--") && strings.HasSuffix(strings.ToLower(v), ".local") && strings.Contains(strings.TrimSuffix(v, ".local"), ".")
 }
 
 // localName: a value naming this machine or a throwaway place.
@@ -117,4 +127,27 @@ func leak5ScriptRule() Rule {
 		},
 		Catch: []string{"sh ./scripts/rotate_pg_password.sh prod", "python3 scripts/push_acl.py --site nyc1", "./scripts/failover.sh --env production", "node tools/sync-users.js --production", "bash bin/reboot_fleet.sh --fleet amr-west", "ruby script/backfill.rb --region eu-west-1"},
 		Allow: []string{"sh ./scripts/test.sh", "python3 scripts/push_acl.py --site lab-1", "python3 scripts/report.py --help", "./scripts/lint.sh src/", "python3 -m pytest tests/", "node tools/gen.js --env dev", "python3 manage.py check", "bin/rails routes -e production"}}
+}
+
+// psScriptRun is the script pwsh or powershell runs from a file (pwsh
+// -File ./scripts/Sync-Intune.ps1 -TenantId x, pwsh ./x.ps1) and the
+// arguments after it; "" when it runs code given on the line (win14).
+func psScriptRun(c *Cmd) (string, []string) {
+	switch strings.ToLower(c.Name) {
+	case "pwsh", "pwsh.exe", "powershell", "powershell.exe":
+	default:
+		return "", nil
+	}
+	for i, a := range c.Args {
+		l := strings.ToLower(a)
+		switch {
+		case (l == "-file" || l == "-f") && i+1 < len(c.Args) && c.Args[i+1] != "-":
+			return c.Args[i+1], c.Args[i+2:]
+		case l == "-command" || l == "-c" || l == "-encodedcommand" || l == "-enc" || l == "-e" || l == "-ec":
+			return "", nil
+		case !strings.HasPrefix(a, "-") && strings.HasSuffix(l, ".ps1"):
+			return a, c.Args[i+1:]
+		}
+	}
+	return "", nil
 }

@@ -1,6 +1,10 @@
 package policy
 
-import "github.com/warden-dev/warden/internal/callfacts"
+import (
+	"path"
+
+	"github.com/warden-dev/warden/internal/callfacts"
+)
 
 // startupAppendRule: any change a command makes to the user's shell
 // start-up files (~/.bashrc, ~/.zshrc, ~/.profile, config.fish…), however
@@ -13,7 +17,8 @@ func startupAppendRule() Rule {
 		Desc: "Appending to or editing the user's shell start-up files (echo 'alias gs=…' >> ~/.bashrc, tee -a ~/.zshrc, sed -i … ~/.profile): every later shell runs what the line adds",
 		Match: func(e *Env) string {
 			for _, tc := range e.Touches() {
-				if tc.Effect != callfacts.PathWrite || tc.Zone != callfacts.ZoneHomeConfig && tc.Zone != callfacts.ZoneSystem {
+				if tc.Effect != callfacts.PathWrite || tc.Zone != callfacts.ZoneHomeConfig && tc.Zone != callfacts.ZoneSystem &&
+					!(tc.Zone == callfacts.ZoneHomeData && callfacts.PSProfile(path.Base(tc.Path))) { // ~/Documents/PowerShell/profile.ps1 (win14)
 					continue
 				}
 				if callfacts.RunsLater(tc.Path) {
