@@ -121,6 +121,9 @@ func effectOf(c *Cmd) (Effect, string) {
 			return EffectWrite, c.Name + " " + v + " (a program warden has no table for) changes something elsewhere"
 		}
 	}
+	if v := c.ServerAction(); v != "" {
+		return EffectWrite, c.Name + " " + v + " changes another host's server"
+	}
 	return EffectNone, ""
 }
 

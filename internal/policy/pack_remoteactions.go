@@ -73,5 +73,23 @@ func remoteActionRules() []Rule {
 			Catch: []string{"nomad deployment promote 3f2a", "koyeb service redeploy web", "upctl server rotate-keys x", "triton instance disable vm1", "acmectl account suspend 42", "exo compute instance-pool scale pool1 10", "mytool apps:rollback v41"},
 			Allow: []string{"nomad deployment status 3f2a", "koyeb service describe web", "mytool deploy --help", "mytool deploy --dry-run prod", "./scripts/release.sh promote", "pnpm deploy out/", "poetry publish --dry-run", "mytool list deployments"},
 		},
+		{
+			ID: "external.systems:host-action", Mode: Ask, Tools: shellTools,
+			Desc: "An action option or a verb in the program's name aimed at another host's server (pt-kill --host db-prod-1 --kill, mysqlcheck -h db-prod-1 --optimize, mariadb-upgrade -h db-prod-1); this machine's server and lab boxes are the user's own",
+			Match: func(e *Env) string {
+				for i := range e.F.Commands {
+					c := &e.F.Commands[i]
+					if c.Effect != callfacts.EffectWrite || c.DryRun() || c.Has("--help") {
+						continue
+					}
+					if v := c.ServerAction(); v != "" && !e.localOnly(i) {
+						return c.Name + " " + v + ": " + c.String()
+					}
+				}
+				return ""
+			},
+			Catch: []string{"pt-kill --host db-prod-1.example.net --kill --victims all", "mysqlcheck -h db-prod-1.example.net --optimize orders", "mariadb-upgrade -h mariadb-prod-3.example.net -u root", "mytool --server=api.acme.io --restart web"},
+			Allow: []string{"mysqlcheck -h localhost --optimize orders", "pt-kill --host db-lab-1 --kill", "mysqlcheck -h db-prod-1.example.net --check orders", "mariadb-upgrade", "pt-kill --host db-prod-1.example.net --print", "mysql -h db-prod-1.example.net -e 'SELECT 1'"},
+		},
 	}...)
 }

@@ -63,6 +63,7 @@ var builtinTriggers = sync.OnceValue(func() map[string]Trigger {
 		"core.indirect:unknown-script":      On(FactFeedUnknown),  // a shell fed text the line does not show
 		"external.systems:unknown-destroy":  On(FactDeleteEffect), // the reading gives it the delete effect
 		"external.systems:unknown-change":   On(FactWriteEffect),  // the reading gives it the write effect
+		"external.systems:host-action":      On(FactWriteEffect),  // an action option or name verb aimed at another host (callfacts hostverbs.go)
 		"core.destroy:remote-delete":        On(FactWrapped),      // under ssh, docker/kubectl exec
 		"core.net:remote-file-edit":         On(FactWrapped),      // under ssh
 
