@@ -2,8 +2,6 @@ package policy
 
 import (
 	"strings"
-
-	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // Tracing under sudo is a read: bpftrace, the BCC tools (opensnoop,
@@ -72,19 +70,11 @@ func rootTraceWork(e *Env, in *Cmd) bool {
 			return false
 		}
 	}
+	var outs []string
 	for _, o := range []string{"-o", "-w", "--output"} {
-		f := optValue(in, o)
-		if f == "" {
-			continue
-		}
-		if strings.ContainsAny(f, "$`") {
-			return false
-		}
-		switch callfacts.ZoneOf(e.abs(in, f), e.F.Home, e.F.Project) {
-		case callfacts.ZoneTemp, callfacts.ZoneProject:
-		default:
-			return false
+		if f := optValue(in, o); f != "" {
+			outs = append(outs, f)
 		}
 	}
-	return true
+	return outputsStayLocal(e, in, outs)
 }

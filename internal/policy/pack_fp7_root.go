@@ -41,7 +41,14 @@ func rootObserverWork(e *Env, in *Cmd) bool {
 			}
 		}
 	}
-	for _, f := range in.OutputFiles() {
+	return outputsStayLocal(e, in, in.OutputFiles())
+}
+
+// outputsStayLocal: every file a root report or trace writes is in the
+// project or a temp directory, and none is named by a value the line
+// does not show.
+func outputsStayLocal(e *Env, in *Cmd, files []string) bool {
+	for _, f := range files {
 		if f == "" || strings.ContainsAny(f, "$`") {
 			return false
 		}
