@@ -20,11 +20,8 @@ func packageRules() []Rule {
 				if !c.PackageRemoval() {
 					return ""
 				}
-				if c.RemovesEveryPackage() {
-					return c.Name + " removes every installed package: " + c.String()
-				}
-				if inv := inventoryFeeding(e.F, c); inv != nil {
-					return c.Name + " removes every package " + inv.String() + " lists: " + c.String()
+				if what := everyPackage(e, c); what != "" {
+					return c.Name + " removes " + what + ": " + c.String()
 				}
 				return ""
 			},
@@ -74,4 +71,17 @@ func readsFrom(f *callfacts.Facts, name string) bool {
 		}
 	}
 	return false
+}
+
+// everyPackage says which packages c removes when it removes them all:
+// every installed one (gem uninstall --all) or every one a listing on
+// the line feeds it (brew uninstall $(brew list)); "" otherwise.
+func everyPackage(e *Env, c *Cmd) string {
+	if c.RemovesEveryPackage() {
+		return "every installed package"
+	}
+	if inv := inventoryFeeding(e.F, c); inv != nil {
+		return "every package " + inv.String() + " lists"
+	}
+	return ""
 }

@@ -13,11 +13,8 @@ func packagesAllDataRule() Rule {
 			if !c.PackageRemoval() || !c.Has("--zap", "--delete-data", "--purge") {
 				return ""
 			}
-			if c.RemovesEveryPackage() {
-				return c.Name + " removes every installed package and its data: " + c.String()
-			}
-			if inv := inventoryFeeding(e.F, c); inv != nil {
-				return c.Name + " removes every package " + inv.String() + " lists, and its data: " + c.String()
+			if what := everyPackage(e, c); what != "" {
+				return c.Name + " removes " + what + ", and its data: " + c.String()
 			}
 			return ""
 		},
