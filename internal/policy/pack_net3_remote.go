@@ -251,9 +251,15 @@ func sharedBucket(dst string) bool {
 // sharedPath: a path on another host whose directories say others read
 // it (/volume1/public/, /srv/share/, /data/collab/).
 func sharedPath(p string) bool {
-	words := opsList("shared-bucket-words")
-	for _, part := range strings.Split(strings.ToLower(p), "/") {
-		for _, w := range wordsOf(part) {
+	return segmentHasWord(p, "shared-bucket-words")
+}
+
+// segmentHasWord: a word of one of p's path segments is in the
+// remoteops.txt list (public in /volume1/public/, gold in /mnt/lake/gold).
+func segmentHasWord(p, list string) bool {
+	words := opsList(list)
+	for _, seg := range strings.Split(strings.ToLower(p), "/") {
+		for _, w := range wordsOf(seg) {
 			if words[w] {
 				return true
 			}

@@ -25,13 +25,5 @@ func sharedLayer(dst string) bool {
 	} else if i := strings.IndexByte(p, ':'); i >= 0 {
 		p = p[i+1:] // dbfs:/mnt/…, remote:path
 	}
-	words := opsList("shared-layer-words")
-	for _, seg := range strings.Split(strings.ToLower(p), "/") {
-		for _, w := range wordsOf(seg) {
-			if words[w] {
-				return true
-			}
-		}
-	}
-	return false
+	return segmentHasWord(p, "shared-layer-words")
 }
