@@ -1,7 +1,7 @@
 package callfacts
 
 import (
-	_ "embed"
+	"embed"
 	"slices"
 	"sort"
 	"strings"
@@ -22,6 +22,33 @@ var hostSecText string
 //
 //go:embed remote.txt
 var remoteText string
+
+// catalogueFS is the CLI catalogue: remote.txt's format, one file per
+// field of work (databases, infrastructure, platforms…), for the many
+// programs no rule names — what their subcommands and options do to
+// shared systems, so a program warden has not met in a rule is still
+// read for what it does.
+//
+//go:embed clis/*.txt
+var catalogueFS embed.FS
+
+// remoteLines are remote.txt's entries, then the catalogue's, file by
+// file in name order (a program's lines stay in its file's order).
+func remoteLines() []datatable.Line {
+	lines := datatable.Lines("remote.txt", remoteText)
+	files, err := catalogueFS.ReadDir("clis")
+	if err != nil {
+		panic(err) // embedded: cannot fail once built
+	}
+	for _, f := range files {
+		b, err := catalogueFS.ReadFile("clis/" + f.Name())
+		if err != nil {
+			panic(err)
+		}
+		lines = append(lines, datatable.Lines("clis/"+f.Name(), string(b))...)
+	}
+	return lines
+}
 
 // wordRule is one line of a word table: a kind (for remote.txt) and the
 // words that must follow the program, in order, each a set of
@@ -128,7 +155,7 @@ func parseWords(lines []datatable.Line, withKind bool) map[string][]wordRule {
 
 var hostSecRules = sync.OnceValue(func() map[string][]wordRule { return parseWords(datatable.Lines("hostsec.txt", hostSecText), false) })
 
-var remoteRules = sync.OnceValue(func() map[string][]wordRule { return parseWords(datatable.Lines("remote.txt", remoteText), true) })
+var remoteRules = sync.OnceValue(func() map[string][]wordRule { return parseWords(remoteLines(), true) })
 
 // wordTools are the programs either word table names: one lookup tells
 // whether a command needs matching at all.

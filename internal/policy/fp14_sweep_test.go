@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -41,6 +42,7 @@ var sweepTables = []struct {
 	{"../callfacts/verbs.txt", 0, []string{"local"}},
 	{"../callfacts/cloudops.txt", 2, []string{"cli"}},
 	{"../callfacts/remote.txt", 2, nil},
+	{"../callfacts/clis/*.txt", 2, nil}, // the CLI catalogue, every file
 	{"../callfacts/admin.txt", 2, nil},
 	{"../callfacts/identity.txt", 2, nil},
 	{"../callfacts/hostacts.txt", 2, nil},
@@ -65,11 +67,19 @@ func sweepPrograms(t *testing.T) (clis, fileTools []string) {
 	seen := map[string]bool{}
 	onlyTools := map[string]bool{}
 	for _, tb := range sweepTables {
-		b, err := os.ReadFile(tb.file)
-		if err != nil {
-			t.Fatal(err)
+		files, err := filepath.Glob(tb.file)
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no table (%v)", tb.file, err)
 		}
-		for _, l := range strings.Split(string(b), "\n") {
+		var text []byte
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text = append(append(text, b...), '\n')
+		}
+		for _, l := range strings.Split(string(text), "\n") {
 			f := strings.Fields(l)
 			if len(f) == 0 || strings.HasPrefix(f[0], "#") || len(tb.kinds) > 0 && !slices.Contains(tb.kinds, f[0]) {
 				continue
