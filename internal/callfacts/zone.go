@@ -209,11 +209,28 @@ func homeZone(p, home string) Zone {
 		if toolScratch(rel) {
 			return ZoneCache
 		}
+		if homeDataDot(rel) {
+			return ZoneHomeData
+		}
 		return ZoneHomeConfig
 	case appDir(rel) && toolScratch(rel):
 		return ZoneCache // ~/Library/Application Support/Code/Cache, ~/AppData/Local/Temp
 	}
 	return ZoneHomeData
+}
+
+// homeDataDot: rel lies in a dot-directory that holds the user's
+// programs and files rather than settings — ~/.local/bin (commands the
+// user installed) and the desktop's trash: a file written there is
+// not a setting changed (a write to home config asks; to home data it
+// does not).
+func homeDataDot(rel string) bool {
+	for _, d := range []string{".local/bin", ".local/share/Trash"} {
+		if rel == d || strings.HasPrefix(rel, d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // appDir: rel lies in the folders where macOS and Windows keep each

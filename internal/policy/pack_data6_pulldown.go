@@ -6,15 +6,14 @@ import (
 	"strings"
 )
 
-// Production's records pulled down to this machine: a bucket, a
-// container or a server path named for production and for data
-// (dumps, exports, users' uploads, customers…) copied here with the
-// storage CLIs (aws s3 cp/sync, gsutil, gcloud storage, azcopy, rclone,
-// s3cmd, mc) or scp/rsync/sftp, and a credentials file copied here from
-// another host (scp web1:/var/www/html/wp-config.php .). Production's
-// static files (s3://prod-static → ./mirror) and a server's log files
-// (scp web-prod:/var/log/app.log /tmp/: a read) stay allowed; the words are
-// data (policy/remoteops.txt prod-data-words, pii-words).
+// A credentials file of another host copied to this machine (scp
+// web1:/var/www/html/wp-config.php ., rsync web1:/srv/app/.env ./, a
+// bucket's .env.production): reading a secret asks. Production's
+// records, dumps and logs copied down (aws s3 cp s3://acme-prod-exports/…
+// ., scp db-prod:/var/backups/x.sql.gz ./tmp/) are reads: the product's
+// policy allows reading production, and blind sets written to it label
+// them allow. What leaves the machine afterwards is judged where it
+// leaves (core.secrets:dump-off-machine, share-host-send).
 
 // pulldownProgs copy from remote storage; each with the verbs that copy.
 var pulldownProgs = map[string][]string{
@@ -46,7 +45,7 @@ func recordWords(s string) string {
 }
 
 func data6PulldownRule() Rule {
-	return cmdRule("external.systems:prod-data-pulldown", Ask, "Production's records copied to this machine: a bucket, container or server path named for production and for data (dumps, exports, uploads, customers) pulled down with aws s3 cp/sync, gsutil, gcloud storage, azcopy, rclone, s3cmd, mc, scp or rsync, or a credentials file (wp-config.php, .env) copied here from another host; production's static files stay allowed (policy/remoteops.txt prod-data-words)", slices.Sorted(maps.Keys(pulldownProgs)),
+	return cmdRule("external.systems:prod-data-pulldown", Ask, "A credentials file of another host (wp-config.php, .env, a private key) copied to this machine with scp, rsync, sftp or a storage CLI (aws s3 cp/sync, gsutil, gcloud storage, azcopy, rclone, s3cmd, mc): reading a secret asks; production's records, dumps and logs copied down are reads and stay allowed", slices.Sorted(maps.Keys(pulldownProgs)),
 		func(e *Env, c *Cmd) string {
 			verbs, ok := pulldownProgs[c.Name]
 			if !ok || len(c.Pos) < 2 || c.DryRun() || onlyHelp(c) {
@@ -80,22 +79,10 @@ func data6PulldownRule() Rule {
 				if secretFile(s) || envFile(strings.ToLower(s[strings.LastIndexAny(s, "/:")+1:])) {
 					return c.Name + " copies " + s + ", a credentials file of another host, to this machine: " + c.String()
 				}
-				if !prodWord.MatchString(s) {
-					continue
-				}
-				words := s
-				if !strings.Contains(s, "://") {
-					words = s[strings.Index(s, ":")+1:] // host:path: the path says what it holds, the host's name (db-prod) says only where
-				}
-				if w := recordWords(words); w != "" || dumpFile(s) {
-					return c.Name + " copies production's records (" + s + ") to this machine: " + c.String()
-				}
 			}
 			return ""
 		},
-		[]string{"aws s3 sync s3://acme-prompt-logs-prod/2024/06/ data/raw/", "aws s3 cp s3://acme-prod-db-dumps/latest.sql.gz .", "gsutil -m cp -r gs://acme-prod-user-uploads/2024 ./uploads",
-			"gcloud storage cp gs://analytics-prod/events/x.parquet data/", "rclone copy s3prod:acme-prod-exports/app ./exports", "scp deploy@db-prod:/var/backups/pg/latest.sql.gz ./tmp/",
-			"s3cmd get s3://acme-prod-backups/db.sql.gz", "scp deploy@shop.example.com:/var/www/html/wp-config.php ./tmp/", "rsync -az web1:/srv/app/.env ./"},
-		[]string{"aws s3 sync s3://prod-static ./static-mirror --delete", "aws s3 sync s3://acme-staging-logs/ data/raw/", "aws s3 ls s3://acme-prod-logs/", "aws s3 cp dist/app.zip s3://acme-prod-logs/",
+		[]string{"scp deploy@shop.example.com:/var/www/html/wp-config.php ./tmp/", "rsync -az web1:/srv/app/.env ./", "aws s3 cp s3://acme-prod-config/app/.env.production .", "scp root@web-prod:/home/deploy/.ssh/id_ed25519 /tmp/"},
+		[]string{"aws s3 sync s3://acme-prompt-logs-prod/2024/06/ data/raw/", "aws s3 cp s3://acme-prod-db-dumps/latest.sql.gz .", "scp deploy@db-prod:/var/backups/pg/latest.sql.gz ./tmp/", "aws s3 sync s3://prod-static ./static-mirror --delete", "aws s3 sync s3://acme-staging-logs/ data/raw/", "aws s3 ls s3://acme-prod-logs/", "aws s3 cp dist/app.zip s3://acme-prod-logs/",
 			"gsutil ls gs://acme-prod-user-uploads/", "scp deploy@web-prod:/etc/nginx/nginx.conf ./tmp/", "aws s3 cp s3://acme-prod-db-dumps/latest.sql.gz . --dryrun", "scp deploy@web-prod-02:/var/log/app/app.log /tmp/web-prod-02.log", "rsync -az web-prod:/var/log/nginx/ ./tmp/nginx-logs/", "rclone copy s3prod:acme-prod-assets/img ./img"})
 }

@@ -267,6 +267,21 @@ func externalPack() Pack {
 			},
 			[]string{"systemctl stop nginx", "sudo systemctl disable sshd", "systemctl mask docker", "service postgresql stop"},
 			[]string{"systemctl status nginx", "systemctl --user stop app", "systemctl list-units", "service nginx status"}),
+		cmdRule("external.systems:systemctl-restart", Ask, "systemctl restart/reload of a system service, sudo or not: whoever uses the service (this machine's users, the clients of a server) is cut off while it comes back, and a broken unit or config does not come back", []string{"systemctl", "service"},
+			func(e *Env, c *Cmd) string {
+				if c.Has("--user") || hostOptionLab(e) {
+					return "" // the user's own units; a lab VM's (systemctl -H vagrant@test-vm1)
+				}
+				if c.Name == "service" && len(c.Pos) > 1 && (c.Pos[1] == "restart" || c.Pos[1] == "reload" || c.Pos[1] == "force-reload") {
+					return "restarts a system service: " + c.String()
+				}
+				if s := sub(c); c.Name == "systemctl" && (s == "restart" || s == "reload" || s == "try-restart" || s == "reload-or-restart" || s == "try-reload-or-restart" || s == "isolate") && len(c.Pos) > 1 {
+					return "systemctl " + s + " of a system service: " + c.String()
+				}
+				return ""
+			},
+			[]string{"systemctl restart redis-sentinel", "systemctl reload nginx", "service php8.3-fpm restart", "systemctl try-restart gitlab-runsvdir"},
+			[]string{"systemctl status nginx", "systemctl --user restart syncthing", "systemctl is-active nginx", "service nginx status", "systemctl restart --help"}),
 	}, slices.Concat(externalVerbRules(), peers5Rules(),
 		[]Rule{publishRule(), deployRule(), publishVerbRule(), gen12StateEditRule(), gen12VaultAdminRule()},
 		remoteActionRules(), cloudControlRules(), netRules(), leak5ExternalRules(),
