@@ -60,6 +60,10 @@ func hostInList(host string, hosts map[string]bool) bool {
 	return false
 }
 
+// rpcReadVerbs are the verbs an RPC method's name starts with when it
+// only reads (GetTitleData, ListUsers, describeStream, searchItems).
+var rpcReadVerbs = map[string]bool{"get": true, "list": true, "describe": true, "search": true, "query": true, "find": true, "lookup": true, "count": true, "read": true, "show": true, "view": true, "fetch": true}
+
 // rpcRead: every URL of r calls an RPC-style method whose last word only
 // reads (auth.test, users.info, getMe).
 func rpcRead(r apiCall) bool {
@@ -75,6 +79,8 @@ func rpcRead(r apiCall) bool {
 		last := p[strings.LastIndexByte(p, '/')+1:]
 		if i := strings.LastIndexByte(last, '.'); i >= 0 {
 			last = last[i+1:]
+		} else if w := actionWords(last); len(w) > 1 && rpcReadVerbs[w[0]] {
+			continue // a method named verb-first in camel case (PlayFab's Admin/GetTitleData, listUsers): its verb reads
 		} else if !strings.HasPrefix(last, "get") {
 			return false // a plain REST path (/v1/test) is not a method name
 		}

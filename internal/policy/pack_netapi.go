@@ -302,7 +302,9 @@ func apiDestroys(r apiCall) string {
 		for _, seg := range strings.Split(urlPath(u), "/") {
 			// an operation named in camelCase (ArcGIS deleteFeatures,
 			// truncateTable): its leading verb
-			if i := strings.IndexFunc(seg, func(r rune) bool { return r >= 'A' && r <= 'Z' }); i > 0 && words[seg[:i]] {
+			// (deleteFeatures, truncateTable) or Pascal case (PlayFab's
+			// Admin/DeleteTitle, AWS's Action=DeleteBucket)
+			if w := actionWords(seg); len(w) > 1 && words[w[0]] {
 				return "\"" + seg + "\" in the URL"
 			}
 		}
