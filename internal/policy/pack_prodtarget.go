@@ -2,6 +2,7 @@ package policy
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -252,7 +253,7 @@ func writtenToFile(e *Env, c *Cmd) bool {
 
 func remoteExportRules() []Rule {
 	return []Rule{
-		deployTaskRule(), prodHostChangeRule(),
+		deployTaskRule(), prodHostChangeRule(), prodHostVolumesRule(),
 		cmdRule("external.systems:remote-state-export", Ask, "A remote service's state or data pulled into a file here (terraform state pull > f, an export or dump subcommand written to a file): state and dumps hold secrets and customers' data in plain text", opsNames("remote-cli"),
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || prodAction(e, c) != "export" || !writtenToFile(e, c) {
@@ -378,32 +379,13 @@ func prodHostChangeRule() Rule {
 		ID: "external.systems:prod-host-change", Mode: Ask, Tools: shellTools, Cmds: append([]string{"ssh", "autossh", "mosh"}, callfacts.RemoteShellTools()...),
 		Desc: "A command run through ssh on a host named for production that changes, deletes, stops or runs something there (ssh web-prod-01 'git pull && npm ci'); reads (uptime, tail, df) stay allowed",
 		Match: func(e *Env) string {
-			if !mayNameProd(e.F.Command) {
-				return ""
-			}
-			host := ""
-			for _, c := range e.F.Cmds("ssh", "autossh", "mosh") {
-				for _, p := range c.Pos[:min(1, len(c.Pos))] {
-					if prodWord.MatchString(p) {
-						host = p
-					}
-				}
-			}
-			for i := range e.F.Commands {
-				// tsh ssh root@db-prod-1, fly ssh console -a api-prod: the
-				// words before the command name where it runs (rshell.txt)
-				for _, p := range callfacts.RemoteShellWhere(&e.F.Commands[i]) {
-					if prodWord.MatchString(p) {
-						host = p
-					}
-				}
-			}
+			host := prodSSHHost(e)
 			if host == "" {
 				return ""
 			}
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if len(c.Wrappers) == 0 || !strings.HasPrefix(c.Wrappers[0], "ssh") && !strings.HasPrefix(c.Wrappers[0], "mosh") && !strings.HasPrefix(c.Wrappers[0], "autossh") {
+				if !remotelyRun(c) {
 					continue
 				}
 				if c.Effect != callfacts.EffectNone && !onlyTemp(c, e) {
@@ -414,6 +396,70 @@ func prodHostChangeRule() Rule {
 		},
 		Catch: []string{"ssh web-prod-01 'cd /srv/app && git pull && npm ci'", "ssh deploy@api.prod.example.com 'sed -i s/debug/info/ /etc/app.conf'", "ssh db-prod 'sudo -u postgres psql -c \"VACUUM FULL\"'"},
 		Allow: []string{"ssh web-prod-01 uptime", "ssh web-prod-01 'tail -n 100 /var/log/app.log'", "ssh web-staging-01 'cd /srv/app && git pull'", "ssh web-prod-01 'df -h && free -m'", "ssh prod 'rm -rf /tmp/build-cache'"},
+	}
+}
+
+// prodSSHHost is the production host the line runs commands on through
+// ssh or a remote shell (ssh web-prod-01 '…', tsh ssh root@db-prod-1),
+// or "".
+func prodSSHHost(e *Env) string {
+	if !mayNameProd(e.F.Command) {
+		return ""
+	}
+	host := ""
+	for _, c := range e.F.Cmds("ssh", "autossh", "mosh") {
+		for _, p := range c.Pos[:min(1, len(c.Pos))] {
+			if prodWord.MatchString(p) {
+				host = p
+			}
+		}
+	}
+	for i := range e.F.Commands {
+		// tsh ssh root@db-prod-1, fly ssh console -a api-prod: the
+		// words before the command name where it runs (rshell.txt)
+		for _, p := range callfacts.RemoteShellWhere(&e.F.Commands[i]) {
+			if prodWord.MatchString(p) {
+				host = p
+			}
+		}
+	}
+	return host
+}
+
+// remotelyRun: c runs on another machine through ssh, mosh or autossh.
+func remotelyRun(c *Cmd) bool {
+	return len(c.Wrappers) > 0 && (strings.HasPrefix(c.Wrappers[0], "ssh") || strings.HasPrefix(c.Wrappers[0], "mosh") || strings.HasPrefix(c.Wrappers[0], "autossh"))
+}
+
+// prodHostVolumesRule: a container engine's volumes removed on a
+// production host (ssh api-prod-1 'docker volume rm app_mongo-data',
+// docker compose down -v there): a volume is where the service's data
+// lives — on a laptop it is a dev database's scratch, on production it
+// is the database.
+func prodHostVolumesRule() Rule {
+	return Rule{
+		ID: "external.systems:prod-host-volumes", Mode: Deny, Tools: shellTools, Cmds: []string{"ssh", "autossh", "mosh"},
+		Desc: "A container engine's volumes removed on a host named for production through ssh (docker volume rm, volume prune, compose down -v): the service's data is in them",
+		Match: func(e *Env) string {
+			host := prodSSHHost(e)
+			if host == "" {
+				return ""
+			}
+			for i := range e.F.Commands {
+				c := &e.F.Commands[i]
+				if !remotelyRun(c) || c.Name != "docker" && c.Name != "podman" && c.Name != "nerdctl" && c.Name != "docker-compose" {
+					continue
+				}
+				sub := c.Sub(0)
+				if sub == "volume" && (c.Sub(1) == "rm" || c.Sub(1) == "remove" || c.Sub(1) == "prune") ||
+					(sub == "compose" || c.Name == "docker-compose") && slices.Contains(c.Pos, "down") && c.Has("-v", "--volumes") {
+					return c.Name + " removes volumes, the service's data, on " + host + ", a production host: " + c.String()
+				}
+			}
+			return ""
+		},
+		Catch: []string{"ssh deploy@api-prod-1.example.io 'docker volume rm app_mongo-data'", "ssh web-prod-01 'cd /srv/app && docker compose down -v'", "ssh db-prod 'podman volume prune -f'"},
+		Allow: []string{"ssh deploy@api-prod-1.example.io 'docker volume ls'", "ssh web-staging-01 'docker volume rm app_cache'", "docker volume rm app_mongo-data", "ssh web-prod-01 'docker compose down'", "ssh web-prod-01 'docker volume inspect app_pg'"},
 	}
 }
 
