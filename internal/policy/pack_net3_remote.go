@@ -55,8 +55,13 @@ func remoteChange(c *Cmd) string {
 	}
 	if c.Name == "docker" || c.Name == "podman" || c.Name == "docker-compose" {
 		s := c.Sub(0)
-		if s == "compose" || s == "container" {
-			s = c.Sub(1)
+		switch s {
+		case "compose", "container", "volume", "network", "image", "node", "service", "secret", "plugin", "system", "stack", "swarm", "buildx", "manifest", "trust":
+			// a management group: its verb says (docker volume ls,
+			// docker network inspect, docker system df read)
+			if v := c.Sub(1); v != "" {
+				s = v
+			}
 		}
 		if s == "" || opsList("docker-read")[s] || s == "config" {
 			return ""
