@@ -19,8 +19,8 @@ var errTooLarge = fmt.Errorf("hook input larger than %d bytes", MaxInput)
 // that is never closed cannot hang the hook (Claude Code closes it; a
 // mis-wired caller might not).
 func readInput(r io.Reader, deadline time.Duration) ([]byte, error) {
-	if f, ok := r.(*os.File); ok {
-		if b, err, done := readFileInput(f, deadline); done {
+	if d, ok := r.(deadliner); ok {
+		if b, err, done := readFileInput(r, d, deadline); done {
 			return b, err
 		}
 	}
@@ -46,15 +46,22 @@ func readInput(r io.Reader, deadline time.Duration) ([]byte, error) {
 	}
 }
 
+// deadliner is a stdin whose reads can be bounded: an os.File, or the
+// resident server's wrapper of a caller's socket (internal/hookserve).
+type deadliner interface {
+	SetReadDeadline(time.Time) error
+}
+
 // readFileInput reads a stdin that needs no goroutine to be bounded: a
 // pollable pipe or socket (the resident server's callers: it made theirs
-// non-blocking) under a read deadline, or a regular file, which cannot
-// block. done is false for anything else (a terminal, a blocking pipe in
-// a hook's own process): readInput then reads it in a goroutine.
-func readFileInput(f *os.File, deadline time.Duration) (b []byte, err error, done bool) {
-	if f.SetReadDeadline(time.Now().Add(deadline)) == nil {
-		defer f.SetReadDeadline(time.Time{})
-		b, err = readAllCapped(f)
+// non-blocking, or reads them without waiting) under a read deadline, or
+// a regular file, which cannot block. done is false for anything else (a
+// terminal, a blocking pipe in a hook's own process): readInput then
+// reads it in a goroutine.
+func readFileInput(r io.Reader, d deadliner, deadline time.Duration) (b []byte, err error, done bool) {
+	if d.SetReadDeadline(time.Now().Add(deadline)) == nil {
+		defer d.SetReadDeadline(time.Time{})
+		b, err = readAllCapped(r)
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return nil, fmt.Errorf("stdin not closed within %v", deadline), true
 		}
@@ -63,7 +70,9 @@ func readFileInput(f *os.File, deadline time.Duration) (b []byte, err error, don
 		}
 		return b, nil, true
 	}
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+	if f, ok := r.(*os.File); !ok {
+		return nil, nil, false
+	} else if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 		b, err = readAllCapped(f)
 		if err = checked(b, err); err != nil {
 			return nil, err, true

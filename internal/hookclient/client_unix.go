@@ -58,16 +58,15 @@ func viaKeeper(args []string, problem func(string)) (code int, ok bool) {
 		return 0, false
 	}
 	defer syscall.Close(claim)
-	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	fd, err := socketCloexec()
 	if err != nil {
 		return 0, false
 	}
-	syscall.CloseOnExec(fd)
 	if !send(fd, sock, args, claim) {
 		syscall.Close(fd)
 		return 0, false
 	}
-	if syscall.SetNonblock(fd, true) != nil {
+	if setNonblock(fd) != nil {
 		syscall.Close(fd)
 		return noAnswer(claim, problem)
 	}
@@ -100,11 +99,10 @@ func viaKeeper(args []string, problem func(string)) (code int, ok bool) {
 // the hook; the other finds the pipe empty (EOF at once, never a wait).
 // false: no descriptors left, run the hook here.
 func newClaim() (int, bool) {
-	var p [2]int
-	if syscall.Pipe(p[:]) != nil { // Pipe2 is not on every unix
+	p, err := pipeCloexec()
+	if err != nil {
 		return 0, false
 	}
-	syscall.CloseOnExec(p[0]) // this process starts no other between
 	n, err := syscall.Write(p[1], []byte{hookwire.ClaimByte})
 	syscall.Close(p[1])
 	if n != 1 || err != nil {
@@ -123,17 +121,34 @@ func send(fd int, sock string, args []string, claim int) bool {
 	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: sock}); err != nil {
 		return false
 	}
-	cwd, _ := os.Getwd()
-	r := &hookwire.Request{Args: args, Cwd: cwd, Environ: os.Environ()}
+	r := &hookwire.Request{Args: args, Environ: os.Environ()}
+	r.Cwd, r.CwdDev, r.CwdIno = workDir()
 	// The umask can only be read by setting it; this process starts no
 	// thread that creates files in between.
 	r.Umask = syscall.Umask(0o22)
 	syscall.Umask(r.Umask)
-	var st syscall.Stat_t
-	if syscall.Stat(".", &st) == nil {
-		r.CwdDev, r.CwdIno = uint64(st.Dev), uint64(st.Ino)
-	}
 	return sendAll(fd, r.Encode(), syscall.UnixRights(0, 1, 2, claim)) == nil
+}
+
+// workDir is the working directory as os.Getwd names it ($PWD when that
+// names it, so a path through a symbolic link stays as the user sees it)
+// and its device and inode, from one stat of "." (os.Getwd makes its own,
+// which made it two).
+func workDir() (dir string, dev, ino uint64) {
+	var dot syscall.Stat_t
+	if syscall.Stat(".", &dot) != nil {
+		dir, _ = os.Getwd()
+		return dir, 0, 0
+	}
+	dev, ino = uint64(dot.Dev), uint64(dot.Ino)
+	if pwd, ok := syscall.Getenv("PWD"); ok && len(pwd) > 0 && pwd[0] == '/' {
+		var st syscall.Stat_t
+		if syscall.Stat(pwd, &st) == nil && st.Dev == dot.Dev && st.Ino == dot.Ino {
+			return pwd, dev, ino
+		}
+	}
+	dir, _ = os.Getwd()
+	return dir, dev, ino
 }
 
 // noAnswer: no answer in time, the keeper went away, or it is stuck.

@@ -15,7 +15,14 @@ import (
 // reading and checking the request, the hook runtime on the shared
 // store, the record, the reply — without the front's process start
 // (bench/hook-latency measures the whole, against a bare Go process).
-func BenchmarkServedHook(b *testing.B) {
+func BenchmarkServedHook(b *testing.B) { benchServedHook(b, false) }
+
+// BenchmarkServedHookSockets is BenchmarkServedHook with the stdio a Node
+// parent (Claude Code) gives its children: socket pairs, the payload in
+// stdin before the request comes.
+func BenchmarkServedHookSockets(b *testing.B) { benchServedHook(b, true) }
+
+func benchServedHook(b *testing.B, sockets bool) {
 	r := newRig(b, Options{})
 	desc := strings.Repeat("list the files ", 100)
 	in := `{"session_id":"bench","cwd":"` + r.home + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"t","tool_input":{"command":"ls -la","description":"` + desc + `"}}`
@@ -23,7 +30,7 @@ func BenchmarkServedHook(b *testing.B) {
 	// otherwise, a client-side cost (~9% of this benchmark's CPU) that
 	// hid the server's own in cpu-ns/op (the real front gets it with a
 	// system call).
-	c := call{args: hookArgs(), stdin: in, umask: readUmask()}
+	c := call{args: hookArgs(), stdin: in, umask: readUmask(), sockets: sockets}
 	r.do(b, c) // the first hook of a session creates its state
 	b.ReportAllocs()
 	cpu := cpuTime()

@@ -237,8 +237,8 @@ var errCallerGone = errors.New("its caller went away (Claude Code ended it, or i
 // after hookwire.SettleWait: Accepted and 0 either way (the reader then
 // reads what is there).
 func (s *Server) answerSettle(conn *net.UnixConn) {
-	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
-		s.decline(conn, fmt.Sprintf("settle from peer uid %d, not this server's %d (%v)", uid, os.Getuid(), err))
+	if uid, err := peerUID(conn); err != nil || uid != s.uid {
+		s.decline(conn, fmt.Sprintf("settle from peer uid %d, not this server's %d (%v)", uid, s.uid, err))
 		return
 	}
 	ctx, cancel := context.WithTimeout(s.hard, hookwire.SettleWait)
@@ -266,16 +266,6 @@ func (s *Server) takeSlot() bool {
 	}
 }
 
-// clientFiles wraps the client's stdio. A pipe or socket stdin is made
-// non-blocking, so it is pollable: reads honour deadlines, and closing it
-// ends a read that waits for a writer that never closes it.
-func clientFiles(fds []int) (stdin, stdout, stderr *os.File) {
-	if isPipe(fds[0]) {
-		_ = syscall.SetNonblock(fds[0], true)
-	}
-	return os.NewFile(uintptr(fds[0]), "stdin"), os.NewFile(uintptr(fds[1]), "stdout"), os.NewFile(uintptr(fds[2]), "stderr")
-}
-
 // refuse says why this server must not run the request as the caller's
 // own process would, or "".
 func (s *Server) refuse(conn *net.UnixConn, req *hookwire.Request, fds []int) string {
@@ -288,8 +278,8 @@ func (s *Server) refuse(conn *net.UnixConn, req *hookwire.Request, fds []int) st
 	if len(fds) != hookwire.RequestFDs {
 		return fmt.Sprintf("%d descriptors instead of stdin, stdout, stderr and the claim", len(fds))
 	}
-	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
-		return fmt.Sprintf("peer uid %d is not this server's %d (%v)", uid, os.Getuid(), err)
+	if uid, err := peerUID(conn); err != nil || uid != s.uid {
+		return fmt.Sprintf("peer uid %d is not this server's %d (%v)", uid, s.uid, err)
 	}
 	home := paths.HomeFor(func(k string) string { return hookwire.Getenv(req.Environ, k) })
 	if db := filepath.Join(home, "warden.db"); filepath.Clean(db) != filepath.Clean(s.o.DBPath) {
@@ -371,7 +361,7 @@ func readRequest(conn *net.UnixConn) (*hookwire.Request, []int, error) {
 // pipe whose writer is closed, and any other descriptor must not hold a
 // worker.
 func takeClaim(fd int) bool {
-	if syscall.SetNonblock(fd, true) != nil {
+	if claimNonblock(fd) != nil {
 		return false
 	}
 	var b [1]byte
@@ -382,15 +372,6 @@ func takeClaim(fd int) bool {
 		}
 		return n == 1 && err == nil && b[0] == hookwire.ClaimByte
 	}
-}
-
-func isPipe(fd int) bool {
-	var st syscall.Stat_t
-	if syscall.Fstat(fd, &st) != nil {
-		return false
-	}
-	m := st.Mode & syscall.S_IFMT
-	return m == syscall.S_IFIFO || m == syscall.S_IFSOCK
 }
 
 // wrapArg is the --wrap value of `warden statusline` arguments (its only

@@ -120,6 +120,14 @@ type call struct {
 	umask     int
 	stdin     string
 	stdinOpen bool
+	// sockets gives the server socket pairs for stdin, stdout and stderr,
+	// as a Node parent (Claude Code) gives its children, with the payload
+	// written before the request is sent, as it is while the front starts
+	// (with stdinOpen, stdin stays open after it).
+	sockets bool
+	// stdinLate is written to stdin 50 ms after the request is sent,
+	// then stdin is closed (a payload the server has to wait for).
+	stdinLate string
 	// hangUp closes the connection this long after the server took the
 	// request, as a client killed by Claude Code does.
 	hangUp time.Duration
@@ -161,9 +169,20 @@ func (r *rig) do(t testing.TB, c call) result {
 	if err := syscall.Stat(dir, &st); err == nil {
 		req.CwdDev, req.CwdIno = uint64(st.Dev), uint64(st.Ino)
 	}
-	inR, inW, _ := os.Pipe()
-	outR, outW, _ := os.Pipe()
-	errR, errW, _ := os.Pipe()
+	var inR, inW, outR, outW, errR, errW *os.File
+	if c.sockets {
+		inR, inW = socketPair(t)
+		outW, outR = socketPair(t)
+		errW, errR = socketPair(t)
+		io.WriteString(inW, c.stdin)
+		if !c.stdinOpen && c.stdinLate == "" {
+			inW.Close()
+		}
+	} else {
+		inR, inW, _ = os.Pipe()
+		outR, outW, _ = os.Pipe()
+		errR, errW, _ = os.Pipe()
+	}
 	conn, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: r.sock, Net: "unix"})
 	if err != nil {
 		return result{err: err}
@@ -180,7 +199,20 @@ func (r *rig) do(t testing.TB, c call) result {
 		return result{err: err}
 	}
 	var res result
-	if !c.stdinOpen {
+	if c.stdinLate != "" {
+		if !c.sockets {
+			io.WriteString(inW, c.stdin)
+		}
+		go func() {
+			time.Sleep(50 * time.Millisecond)
+			io.WriteString(inW, c.stdinLate)
+			inW.Close()
+		}()
+	} else if c.sockets {
+		if c.stdinOpen {
+			res.stdinW = inW
+		}
+	} else if !c.stdinOpen {
 		io.WriteString(inW, c.stdin)
 		inW.Close()
 	} else {
@@ -225,6 +257,19 @@ func (r *rig) do(t testing.TB, c call) result {
 	wg.Wait()
 	res.stdout, res.stderr = o.String(), e.String()
 	return res
+}
+
+// socketPair is a connected unix stream socket pair: the child's end
+// (given to the server) and the parent's.
+func socketPair(t testing.TB) (child, parent *os.File) {
+	t.Helper()
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	syscall.CloseOnExec(fds[0])
+	syscall.CloseOnExec(fds[1])
+	return os.NewFile(uintptr(fds[0]), "child"), os.NewFile(uintptr(fds[1]), "parent")
 }
 
 func hookArgs() []string { return []string{"hook", "--harness", "claude"} }

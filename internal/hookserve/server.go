@@ -36,6 +36,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -128,6 +129,7 @@ type Server struct {
 	lastWhy  atomic.Value  // string: the latest decline's reason
 
 	umask int // this process's umask: a caller with another is declined
+	uid   int // this process's uid (read once: getuid(2) per request was one system call before the answer)
 }
 
 // New makes a server; it serves nothing until Serve.
@@ -137,6 +139,7 @@ func New(o Options) *Server {
 		persist: make(chan struct{}, 1), saved: make(chan struct{})}
 	s.hard, s.cancelHard = context.WithCancel(context.Background())
 	s.umask = readUmask()
+	s.uid = os.Getuid()
 	s.lastWhy.Store("")
 	go s.saveDeclines()
 	return s
