@@ -16,8 +16,9 @@ import (
 // show asks when it runs on another host.
 
 // appShellCode: code that removes or rewrites records, or persists what
-// it did.
-var appShellCode = re(`\.(delete|destroy|destroy_all|delete_all|unlink|truncate|drop|purge|really_destroy!?|update_all|update|write|bulk_update|bulk_create|save|create)\b|button_\w+\(|\.cr\.commit\(|\bcommit\(\)|delete_many|drop_table|Repo\.(delete|update|insert)|DB::(table|statement|delete|update)|->(delete|forceDelete|update|truncate|destroy|save)\(|::(destroy|truncate)\(`)
+// it did; a Ruby bang method (block!, archive!, ban!) is the record's
+// state changed and saved, by Rails' convention.
+var appShellCode = re(`\.(delete|destroy|destroy_all|delete_all|unlink|truncate|drop|purge|really_destroy!?|update_all|update|write|bulk_update|bulk_create|save|create)\b|button_\w+\(|\.cr\.commit\(|\bcommit\(\)|delete_many|drop_table|Repo\.(delete|update|insert)|DB::(table|statement|delete|update)|->(delete|forceDelete|update|truncate|destroy|save)\(|::(destroy|truncate)\(|\.[a-z_]\w*!(?:[^=]|$)`)
 
 // appShellText is the code c runs in its app's console and whether c is
 // one ("" with true: a console fed what the line does not show).
@@ -33,7 +34,7 @@ func appShellText(c *Cmd) (string, bool) {
 		return optValue(c, "-c") + optValue(c, "--command") + c.Heredoc, true
 	case c.Name == "php" && first == "artisan" && len(pos) > 1 && pos[1] == "tinker":
 		return optValue(c, "--execute") + c.Heredoc, true
-	case c.Name == "rails" && (first == "runner" || first == "r"):
+	case (c.Name == "rails" || packagedRails(c.Name)) && (first == "runner" || first == "r"):
 		if len(pos) > 1 && !strings.HasSuffix(pos[1], ".rb") {
 			return pos[1], true
 		}
@@ -43,6 +44,11 @@ func appShellText(c *Cmd) (string, bool) {
 	}
 	return "", false
 }
+
+// packagedRails: a packaged application's own rails (GitLab's
+// omnibus gitlab-rails): it runs the installed instance's production
+// environment, the only one it has.
+func packagedRails(name string) bool { return name == "gitlab-rails" }
 
 var (
 	appProdEnv = re(`(?i)\b(RAILS_ENV|RACK_ENV|APP_ENV|DJANGO_SETTINGS_MODULE|FLASK_ENV|MIX_ENV)=\S*(prod|production)|--settings[= ]\S*prod|(^|\s)(-d|--database|--env|-e)[= ]?\S*(^|[^a-z])(prod|production)([^a-z]|$)|--env(ironment)?[= ]prod`)
@@ -74,7 +80,7 @@ func appShellRules() []Rule {
 			st = st[:80] + "…"
 		}
 		switch {
-		case appProdEnv.MatchString(line) || prodMarker.MatchString(line) && c.RunsElsewhere():
+		case appProdEnv.MatchString(line) || prodMarker.MatchString(line) && c.RunsElsewhere() || packagedRails(c.Name):
 			return "deny", c.Name + " runs code that changes records in the production app: " + st
 		case appDevEnv.MatchString(line):
 			return "", ""
@@ -82,13 +88,13 @@ func appShellRules() []Rule {
 		return "ask", c.Name + " runs code that changes records in the app's configured database: " + st
 	}
 	fire := func(want string) func(e *Env, c *Cmd) string { return atLevel(judge, want) }
-	names := []string{"python", "python3", "manage.py", "php", "rails", "odoo-bin", "odoo", "flask"}
+	names := []string{"python", "python3", "manage.py", "php", "rails", "gitlab-rails", "odoo-bin", "odoo", "flask"}
 	return []Rule{
 		cmdRule("external.systems:app-console-prod", Deny, "An application's console (rails runner, manage.py shell -c, artisan tinker --execute, odoo-bin shell) run with code that deletes, destroys or rewrites records, or commits, against production (-d acme_prod, RAILS_ENV=production)", names,
 			fire("deny"),
 			[]string{"odoo-bin shell -d acme_prod -c /etc/odoo/odoo.conf <<'EOF'\nenv['account.move'].search([('state','=','posted')]).button_draft()\nenv.cr.commit()\nEOF",
-				`RAILS_ENV=production bin/rails runner 'User.where(active: false).delete_all'`, `DJANGO_SETTINGS_MODULE=shop.settings.prod python manage.py shell -c "from shop.models import Order; Order.objects.all().delete()"`},
-			[]string{"odoo-bin shell -d acme_prod <<'EOF'\nprint(env['res.partner'].search_count([]))\nEOF", `RAILS_ENV=production bin/rails runner 'puts User.count'`, `RAILS_ENV=test bin/rails runner 'User.delete_all'`}),
+				`RAILS_ENV=production bin/rails runner 'User.where(active: false).delete_all'`, `gitlab-rails runner 'Project.find_by_full_path("platform/api").destroy!'`, `DJANGO_SETTINGS_MODULE=shop.settings.prod python manage.py shell -c "from shop.models import Order; Order.objects.all().delete()"`},
+			[]string{"odoo-bin shell -d acme_prod <<'EOF'\nprint(env['res.partner'].search_count([]))\nEOF", `RAILS_ENV=production bin/rails runner 'puts User.count'`, `gitlab-rails runner "puts User.admins.pluck(:username)"`, `RAILS_ENV=test bin/rails runner 'User.delete_all'`}),
 		cmdRule("external.systems:app-console-change", Ask, "An application's console run with code that deletes, destroys or rewrites records on the database the app is configured for (no environment named), or fed a script the line does not show on another host", names,
 			fire("ask"),
 			[]string{`bin/rails runner 'Order.where("created_at < ?", 1.year.ago).destroy_all'`, `python manage.py shell -c "from a.models import U; U.objects.filter(is_staff=False).delete()"`, `php artisan tinker --execute "App\\Models\\User::query()->delete()"`,
