@@ -32,6 +32,11 @@ var passesArgs = map[string]bool{"npx": true, "pnpx": true, "bunx": true, "uvx":
 	"go": true, "cargo": true, "dotnet": true, "java": true, "mvn": true, "gradle": true, "rake": true, "bundle": true,
 	"shutdown": true, "halt": true, "poweroff": true, "reboot": true, "systemctl": true, "init": true, "telinit": true}
 
+// helpLast are the programs whose help request is the last word after
+// the command it documents (aws s3 rm help, aws rds delete-db-instance
+// help).
+var helpLast = map[string]bool{"aws": true, "awslocal": true, "sam": true}
+
 // AsksHelp reports whether c only asks for its usage or its version.
 func (c *Cmd) AsksHelp() bool {
 	if !c.mayAskHelp() {
@@ -53,6 +58,9 @@ func (c *Cmd) AsksHelp() bool {
 	}
 	if len(c.Pos) > 0 && c.Pos[0] == "help" && len(c.Pos) <= 3 {
 		return true
+	}
+	if helpLast[c.Name] && len(c.Args) > 0 && c.Args[len(c.Args)-1] == "help" && len(c.Flags) == 0 && len(c.Pos) <= 4 {
+		return true // aws rds delete-db-instance help: the AWS CLIs' help is their last word
 	}
 	if n := len(c.Args); n > 0 && c.Args[n-1] == "-h" && len(c.Flags) == 1 && len(c.Pos) <= 3 {
 		for _, p := range c.Pos {

@@ -62,7 +62,13 @@ func rootReadVerb(e *Env, c *Cmd) bool {
 		return false
 	}
 	in := innerCmd(e, c)
-	if in == nil || len(in.Pos) == 0 || callfacts.IsShell(in.Name) || callfacts.IsInterpreter(in.Name) || in.Payload != "" || in.Effect != callfacts.EffectNone {
+	if in == nil || callfacts.IsShell(in.Name) || callfacts.IsInterpreter(in.Name) || in.Payload != "" || in.Effect != callfacts.EffectNone {
+		return false
+	}
+	if readProgram(in.Name) {
+		return true // ldapsearch, ldbsearch, rabbitmq-diagnostics, pg_controldata: named for what they print
+	}
+	if len(in.Pos) == 0 {
 		return false
 	}
 	v := strings.ToLower(in.Pos[0])
@@ -74,7 +80,26 @@ func rootReadVerb(e *Env, c *Cmd) bool {
 	}
 	// list_queues, list-units, show-config: a read word joined to its noun
 	w, _, _ := strings.Cut(strings.ReplaceAll(v, "_", "-"), "-")
-	return w != v && callfacts.ReadWord(w)
+	if w != v && callfacts.ReadWord(w) {
+		return true
+	}
+	// configcheck, configtest, healthcheck: a check joined after its noun
+	// (datadog-agent configcheck, apachectl configtest)
+	return len(v) > 5 && (strings.HasSuffix(v, "check") || strings.HasSuffix(v, "test")) && !strings.Contains(v, "-")
+}
+
+// readProgram: a program whose name says it prints what it finds — a
+// search, a listing, a status, a diagnosis (ldapsearch, ldbsearch,
+// rabbitmq-diagnostics, mysqlshow, pg_controldata, zfs-list): as root it
+// still only reads.
+func readProgram(name string) bool {
+	n := strings.ToLower(name)
+	for _, suf := range []string{"search", "diagnostics", "show", "status", "info", "controldata", "query", "stat"} {
+		if strings.HasSuffix(n, suf) && len(n) > len(suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // gitOnlyIndexes: every git command of the line only changes or asks
@@ -92,4 +117,21 @@ func gitOnlyIndexes(e *Env) bool {
 		}
 	}
 	return n > 0
+}
+
+// awsReadOp: an AWS CLI operation that only reads or evaluates
+// (describe-*, get-*, list-*, simulate-*, validate-*, estimate-*,
+// test-*): a delete among its values (--action-names s3:DeleteObject)
+// is what it reports on, not what it does.
+func awsReadOp(c *Cmd) bool {
+	if c.Name != "aws" || len(c.Pos) < 2 {
+		return false
+	}
+	op := strings.ToLower(c.Pos[1])
+	for _, p := range []string{"describe-", "get-", "list-", "simulate-", "validate-", "estimate-", "test-", "lookup-", "search-", "preview-"} {
+		if strings.HasPrefix(op, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -147,6 +147,9 @@ func externalPack() Pack {
 				if localEndpoint(e, c) || ephemeralTargets(c) || c.Name == "heroku" && sub(c) == "pg:psql" || planOp(c) {
 					return "" // LocalStack or an emulator; a CI run's own resource (pack_fp6_testres.go); heroku pg:psql's statements are judged as SQL (pack_data12_place.go); a change set dropped (fp13)
 				}
+				if awsReadOp(c) {
+					return "" // aws iam simulate-principal-policy --action-names s3:DeleteObject: the delete is a value the operation only evaluates
+				}
 				for _, p := range cloudWords(c.Pos) {
 					l := strings.ToLower(p)
 					if strings.HasPrefix(l, "delete") || strings.HasPrefix(l, "terminate") || strings.HasPrefix(l, "destroy") || l == "remove" || l == "rb" ||
@@ -157,7 +160,7 @@ func externalPack() Pack {
 				return ""
 			},
 			[]string{"aws ec2 terminate-instances --instance-ids i-1", "gcloud compute instances delete vm1", "az group delete -n rg", "aws s3 rb s3://bucket --force", "aws s3 rm s3://b/ --recursive", "doctl compute droplet delete 1"},
-			[]string{"aws s3 ls", "gcloud config list", "az account show", "aws ec2 describe-instances"}),
+			[]string{"aws s3 ls", "gcloud config list", "az account show", "aws ec2 describe-instances", "aws iam simulate-principal-policy --policy-source-arn arn:aws:iam::1:role/app --action-names s3:DeleteObject"}),
 		cmdRule("external.systems:terraform-destroy", Deny, "terraform/tofu destroy, apply -destroy, pulumi/cdk destroy", []string{"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls"},
 			func(e *Env, c *Cmd) string {
 				if sub(c) == "state" && (c.Sub(1) == "rm" || c.Sub(1) == "push" || c.Sub(1) == "replace-provider") || sub(c) == "workspace" && c.Sub(1) == "delete" || sub(c) == "force-unlock" ||
