@@ -236,7 +236,7 @@ func miss9aValueRules() []Rule {
 	trig := On(0).OrText("0.0.0.0/0", "::/0", "rincipal", "ember", "rantee", "dentity", "-any", "allow-all", "--skip-", "--no-", "--disable-", "--ignore-", "--bypass-", "pass", "allow", "accept", "permit", "PASS", "ALLOW", "ACCEPT", "PERMIT", "Pass", "Allow", "Accept", "Permit",
 		"tls", "TLS", "Tls", "ssl", "SSL", "Ssl", "uth", "UTH", "udit", "UDIT", "ncrypt", "NCRYPT", "rotected", "ROTECTED", "srf", "SRF", "mfa", "MFA", "2fa", "2FA", "igning", "IGNING", "ignature", "IGNATURE")
 	allJudge := func(e *Env, c *Cmd) (string, string) {
-		if onlyHelp(c) || c.DryRun() || notConfigPrograms[c.Name] || callfacts.Known(c.Name) {
+		if onlyHelp(c) || c.DryRun() || notConfigPrograms[c.Name] || callfacts.Known(c.Name) || checker(c) {
 			return "", ""
 		}
 		if o := deleteAll(c); o != "" {
@@ -249,7 +249,7 @@ func miss9aValueRules() []Rule {
 			Desc:  "A delete option of a program no table knows given ALL as its value (postsuper -d ALL, queuectl --purge all): every message, job or entry it keeps is gone",
 			Match: anyAtLevel(allJudge, "deny"),
 			Catch: []string{"sudo postsuper -d ALL", "ssh root@mail 'postsuper -d ALL deferred'", "jobq --purge all"},
-			Allow: []string{"sudo postsuper -d 4F2A1C0B3", "postqueue -p", "jobq --purge 1234", "rm -d ALL"}},
+			Allow: []string{"sudo postsuper -d 4F2A1C0B3", "postqueue -p", "jobq --purge 1234", "rm -d ALL", "pylint --load-plugins=pylint_odoo -d all -e odoolint addons/x", "mylint -d all -e E501 src/"}},
 		{ID: "external.systems:open-by-value", Mode: Deny, Tools: shellTools, On: trig,
 			Desc:  "A setting whose value opens a service to every address (an allow list or trusted network set to 0.0.0.0/0 or ::/0, a firewall pass from any source to an administration or database port), or switches a protection off (mTLS, TLS, auditing, authentication set to DISABLE/false/off) on a system that is not this machine — whatever the program",
 			Match: anyAtLevel(judge, "deny"),
@@ -293,4 +293,12 @@ func short80(s string) string {
 		return s[:80] + "…"
 	}
 	return s
+}
+
+// checker: a linter or checker, whose -d/--disable ALL switches its
+// checks off (pylint -d all -e odoolint): a program named for linting,
+// or one told to enable checks on the same line.
+func checker(c *Cmd) bool {
+	n := strings.ToLower(c.Name)
+	return strings.Contains(n, "lint") || strings.HasSuffix(n, "check") || c.Has("-e", "--enable")
 }
