@@ -202,6 +202,40 @@ func matchWords(rules []wordRule, c *Cmd) *wordRule {
 	return nil
 }
 
+// excludedByLine: a line of rules would match c but for one of its !x
+// words (werf dismiss|cleanup|purge !host: werf host purge clears this
+// machine's cache): the table says this form is not of its kind.
+func excludedByLine(rules []wordRule, c *Cmd) bool {
+	if rules == nil || !firstWordIn(rules, c.Args) {
+		return false
+	}
+	args := make([]string, 0, len(c.Args))
+	for _, a := range c.Args {
+		args = append(args, fold(a))
+	}
+	for i := range rules {
+		if len(rules[i].not) == 0 {
+			continue
+		}
+		n := 0
+		for _, a := range args {
+			if n < len(rules[i].words) && wordIn(rules[i].words[n], a) {
+				n++
+			}
+		}
+		if n == len(rules[i].words) && anyWordIn(rules[i].not, args) {
+			return true
+		}
+	}
+	return false
+}
+
+// CatalogueSaysNot reports whether remote.txt or the CLI catalogue has
+// a line for c's form that its !x words set aside (werf host purge,
+// r10k deploy display): the verb rules for programs without a table
+// leave it alone.
+func (c *Cmd) CatalogueSaysNot() bool { return excludedByLine(remoteRules()[c.Name], c) }
+
 // anyWordIn reports whether one of args is a word of one of sets (a
 // line's !x words: p4 revert !-a !-k, only an undo that loses edits).
 func anyWordIn(sets []wordSet, args []string) bool {

@@ -27,6 +27,9 @@ func publishVerbRule() Rule {
 				if !publishHintIn(c) || localPublish[c.Name] || patternFilters[c.Name] || c.DryRun() || onlyHelp(c) || c.Has("--help", "-h") {
 					continue // grep -i publish: a pattern, not a verb
 				}
+				if k := c.RemoteAction(); k != "" && k != "publish" {
+					continue // ntfy publish: the catalogue says what the form does (a notification), and judges it
+				}
 			words:
 				for j, w := range c.Pos {
 					if j > 2 {
@@ -42,6 +45,9 @@ func publishVerbRule() Rule {
 					next := ""
 					if j+1 < len(c.Pos) {
 						next = strings.ToLower(c.Pos[j+1])
+					}
+					if callfacts.ReadWord(next) {
+						break words // aptly publish list, aptly publish show: the publications are listed
 					}
 					switch {
 					case l == "run" || l == "run-script" || l == "exec":

@@ -33,7 +33,7 @@ func vmDeleteRule() Rule {
 						break
 					}
 				}
-				if ok {
+				if ok && !devMachines(c, words) {
 					return c.Name + " " + strings.Join(words, " ") + " deletes a machine or cluster with its data: " + c.String()
 				}
 			}
@@ -42,6 +42,24 @@ func vmDeleteRule() Rule {
 		[]string{"virsh undefine win10 --remove-all-storage", "VBoxManage unregistervm \"Ubuntu Dev\" --delete", "multipass delete --all --purge", "limactl delete -f default", "colima delete -f",
 			"podman machine rm -f", "minikube delete --all --purge", "kind delete clusters --all", "vagrant destroy -f", "docker context rm -f prod", "docker buildx prune -af", "wsl.exe --unregister Ubuntu"},
 		[]string{"virsh list --all", "multipass list", "limactl list", "podman machine ls", "minikube status", "kind get clusters", "vagrant status", "docker context ls", "kind delete cluster --name dev"})
+}
+
+// devMachines: every machine c names, besides the rule's words, is a
+// local one named for development or tests (lxc delete dev1, limactl
+// delete test-vm): the developer's own scratch machine. A name on a
+// remote server (prod:web01) or none at all (--all) is not.
+func devMachines(c *Cmd, words []string) bool {
+	n := 0
+	for _, p := range c.Pos {
+		if slices.Contains(words, p) {
+			continue
+		}
+		if strings.Contains(p, ":") || !devName(p) {
+			return false
+		}
+		n++
+	}
+	return n > 0 && !c.Has("--all", "-a")
 }
 
 func vmNames() []string { return slices.Sorted(maps.Keys(vmOps)) }
