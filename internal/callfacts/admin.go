@@ -255,13 +255,14 @@ func (c *Cmd) AdminAction() *AdminAct {
 		if r.kind == "pass" {
 			return nil
 		}
-		if !strings.HasPrefix(r.kind, "deny:") {
-			// a read line naming more words than the change line is the
-			// form meant (influx bucket list under influx bucket), and a
+		if r.kind == "ask:change" {
+			// a read line naming more words than the change line, or
+			// matching an earlier word, is the form meant (influx bucket
+			// list under influx bucket, consul catalog services), and a
 			// read word right after the noun the line names lists it
 			// (etcdctl member list, consul operator raft list-peers)
-			if rd := matchWords(t.reads[c.Name], wc); rd != nil && len(rd.words) > len(r.words) || adminNounReads(c, p) {
-				return nil
+			if rd := matchWords(t.reads[c.Name], wc); rd != nil && (len(rd.words) > len(r.words) || readsVerbFirst(c, p, rd, r)) || adminNounReads(c, p) {
+				return nil // (consul catalog services: the read verb comes first, services is what it lists)
 			}
 		}
 		a.Level, a.Kind, _ = strings.Cut(r.kind, ":")
@@ -286,6 +287,19 @@ func (c *Cmd) AdminAction() *AdminAct {
 		a.Level = "ask"
 	}
 	return a
+}
+
+// readsVerbFirst: the read line rd matched c's verb (the word where the
+// verb stands) and the change line r only a later word (consul catalog
+// services: services is what catalog lists). Not for script programs,
+// whose words are a sequence of commands.
+func readsVerbFirst(c *Cmd, p *adminProg, rd, r *wordRule) bool {
+	v := adminVerb(c, p)
+	if p.script || v == "" || len(rd.words) == 0 {
+		return false
+	}
+	i, j := matchStart(rd, c), matchStart(r, c)
+	return i >= 0 && j > i && strings.EqualFold(c.Args[i], v)
 }
 
 // adminNounReads: c's verb slot holds a noun a read word follows, at

@@ -202,6 +202,25 @@ func matchWords(rules []wordRule, c *Cmd) *wordRule {
 	return nil
 }
 
+// matchStart is the index in c's arguments of the word r's first word
+// matched (-1 when r does not match): the line that matched earlier
+// words matched the verb.
+func matchStart(r *wordRule, c *Cmd) int {
+	if r == nil || len(r.words) == 0 {
+		return -1
+	}
+	for i, a := range c.Args {
+		a = fold(strings.TrimSuffix(a, ".service"))
+		if k, _, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") {
+			a = k
+		}
+		if wordIn(r.words[0], a) {
+			return i
+		}
+	}
+	return -1
+}
+
 // excludedByLine: a line of rules would match c but for one of its !x
 // words (werf dismiss|cleanup|purge !host: werf host purge clears this
 // machine's cache): the table says this form is not of its kind.
@@ -223,8 +242,22 @@ func excludedByLine(rules []wordRule, c *Cmd) bool {
 				n++
 			}
 		}
-		if n == len(rules[i].words) && anyWordIn(rules[i].not, args) {
+		if n == len(rules[i].words) && notNoun(rules[i].not, args) {
 			return true
+		}
+	}
+	return false
+}
+
+// notNoun: one of args is a !x word of sets that is no verb itself (werf
+// … purge !host: the host's cache; surge … !teardown is a destroy the
+// other rules judge, so it sets nothing aside).
+func notNoun(sets []wordSet, args []string) bool {
+	for _, s := range sets {
+		for _, a := range args {
+			if wordIn(s, a) && !DestroyOrChangeWord(a) && !strings.HasPrefix(a, "-") {
+				return true
+			}
 		}
 	}
 	return false

@@ -58,6 +58,9 @@ func unknownVerbClass(c *Cmd, named bool) string {
 		if prodWord.MatchString(p) || strings.ContainsAny(p, "=/.@") {
 			continue // the target, a file, KEY=VALUE
 		}
+		if nounBeforeRead(c.Pos, i) {
+			return "" // octopus release get x-prod, cachix deploy list: the kind a read word lists
+		}
 		for j, w := range wordsOf(p) {
 			switch {
 			case destroy[w]:

@@ -131,10 +131,16 @@ func prodAction(e *Env, c *Cmd) string {
 		if last != "" && changeVerbIn(last) {
 			acted = true
 		}
-		last = p
+		if !optionBefore(c.Args, p) || i == 0 {
+			last = p // not an option's value (argocd app manifests x-prod --source live)
+		}
 		// words: every part of a verb (batch-delete-image: batch,
 		// delete, image); heads: the parts that say what kind of verb
 		// it is (describe-instances: describe; apps:info: apps, info)
+		if nounBeforeRead(c.Pos, i) {
+			last = c.Pos[i+1]
+			continue // pscale backup list x-prod, radosgw-admin gc list: the kind a read word lists, not a verb
+		}
 		words := wordsOf(p)
 		var heads []string
 		for _, part := range strings.Split(strings.ToLower(p), ":") {
@@ -176,6 +182,19 @@ func prodAction(e *Env, c *Cmd) string {
 		}
 	}
 	return "change"
+}
+
+// nounBeforeRead: the word after pos[i] is a read verb (list, get,
+// describe, list-peers) and pos[i] is a plain word: pos[i] names the
+// kind it reads (pscale backup list, octopus release get x-prod).
+func nounBeforeRead(pos []string, i int) bool {
+	if i+1 >= len(pos) || strings.ContainsAny(pos[i], "=/.@") || strings.ContainsAny(pos[i+1], "=/.@:") {
+		return false
+	}
+	read := opsList("read-verb")
+	next := strings.ToLower(pos[i+1])
+	head, _, _ := strings.Cut(next, "-")
+	return read[next] || read[head] && head != next
 }
 
 // changeVerbIn: one of w's words is a change or destroy verb

@@ -27,9 +27,6 @@ func publishVerbRule() Rule {
 				if !publishHintIn(c) || localPublish[c.Name] || patternFilters[c.Name] || c.DryRun() || onlyHelp(c) || c.Has("--help", "-h") {
 					continue // grep -i publish: a pattern, not a verb
 				}
-				if k := c.RemoteAction(); k != "" && k != "publish" {
-					continue // ntfy publish: the catalogue says what the form does (a notification), and judges it
-				}
 			words:
 				for j, w := range c.Pos {
 					if j > 2 {

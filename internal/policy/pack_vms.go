@@ -54,12 +54,25 @@ func devMachines(c *Cmd, words []string) bool {
 		if slices.Contains(words, p) {
 			continue
 		}
-		if strings.Contains(p, ":") || !devName(p) {
+		if strings.Contains(p, ":") || !devName(p) || !onlyDevWords(p) {
 			return false
 		}
 		n++
 	}
 	return n > 0 && !c.Has("--all", "-a")
+}
+
+// onlyDevWords: every word of name, numbers aside, says it is a dev or
+// test machine (dev1, test-vm2, ci-box): "Ubuntu Dev" names a system
+// someone set up, not a throwaway.
+func onlyDevWords(name string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
+		w = strings.TrimRight(w, "0123456789")
+		if w != "" && !devWords[w] && !testWords[w] && w != "vm" && w != "ct" && w != "box" && w != "container" {
+			return false
+		}
+	}
+	return true
 }
 
 func vmNames() []string { return slices.Sorted(maps.Keys(vmOps)) }
