@@ -255,6 +255,16 @@ func (c *Cmd) AdminAction() *AdminAct {
 		if r.kind == "pass" {
 			return nil
 		}
+		if r.kind == "ask:change" {
+			// a read line naming more words than the change line, or
+			// matching an earlier word, is the form meant (influx bucket
+			// list under influx bucket, consul catalog services), and a
+			// read word right after the noun the line names lists it
+			// (etcdctl member list, consul operator raft list-peers)
+			if rd := matchWords(t.reads[c.Name], wc); rd != nil && (len(rd.words) > len(r.words) || readsVerbFirst(c, p, rd, r)) || adminNounReads(c, p) {
+				return nil // (consul catalog services: the read verb comes first, services is what it lists)
+			}
+		}
 		a.Level, a.Kind, _ = strings.Cut(r.kind, ":")
 		a.Effect = adminKindEffect[a.Kind]
 		if a.Kind == "forward" && a.Level == "deny" && !forwardsAway(c.Args) {
@@ -269,7 +279,7 @@ func (c *Cmd) AdminAction() *AdminAct {
 		return nil
 	}
 	v := adminVerb(c, p)
-	if v == "" || ReadWord(v) || v == "version" || v == "--version" || v == "config" && configRead(adminPositionals(c, p)) {
+	if v == "" || ReadWord(v) || v == "version" || v == "--version" || v == "config" && configRead(adminPositionals(c, p)) || adminNounReads(c, p) {
 		return nil // a verb no line names but every CLI reads with (okta whoami, ipa version, gam status, cm config list)
 	}
 	a.Kind, a.Effect = "unknown", EffectWrite
@@ -277,6 +287,67 @@ func (c *Cmd) AdminAction() *AdminAct {
 		a.Level = "ask"
 	}
 	return a
+}
+
+// readsVerbFirst: the read line rd matched c's verb (the word where the
+// verb stands) and the change line r only a later word (consul catalog
+// services: services is what catalog lists). Not for script programs,
+// whose words are a sequence of commands.
+func readsVerbFirst(c *Cmd, p *adminProg, rd, r *wordRule) bool {
+	v := adminVerb(c, p)
+	if p.script || v == "" || len(rd.words) == 0 {
+		return false
+	}
+	i, j := matchStart(rd, c), matchStart(r, c)
+	return i >= 0 && j > i && strings.EqualFold(c.Args[i], v)
+}
+
+// adminNounReads: c's verb slot holds a noun a read word follows, at
+// most one more noun between (etcdctl member list, etcdctl role get
+// root, consul operator raft list-peers, influx config get): it lists
+// or shows that kind. Not for a console that takes key names after its
+// commands (redis-cli del list: script programs), nor a noun of
+// secrets (tokens ls prints them), nor when a change or destroy word
+// comes first.
+func adminNounReads(c *Cmd, p *adminProg) bool {
+	if p.script {
+		return false
+	}
+	pos := adminPositionals(c, p)
+	n := 1
+	if p.verbAt > 0 {
+		n = p.verbAt
+	} else if p.hostAt > 0 {
+		n = p.hostAt + 1
+	}
+	if len(pos) <= n {
+		return false
+	}
+	noun := strings.ToLower(pos[n-1])
+	if DestroyOrChangeWord(noun) || secretNoun(noun) || strings.ContainsAny(noun, "/=@.:") {
+		return false
+	}
+	for i := n; i < len(pos) && i <= n+1; i++ {
+		w := strings.ToLower(pos[i])
+		head, _, _ := strings.Cut(w, "-")
+		switch {
+		case ReadWord(w) || head != w && ReadWord(head):
+			return true
+		case DestroyOrChangeWord(w) || DestroyOrChangeWord(head) || secretNoun(w) || strings.ContainsAny(w, "/=@.:"):
+			return false
+		}
+	}
+	return false
+}
+
+// secretNoun: w names credentials (tokens, secrets, passwords, keys).
+func secretNoun(w string) bool {
+	for _, s := range []string{"token", "secret", "passw", "cred", "key"} {
+		if strings.Contains(w, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // configRead: pos, an admin CLI's words from its verb, read its own

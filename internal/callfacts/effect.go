@@ -332,11 +332,90 @@ func gitLists(c *Cmd) bool {
 // --dry_run (bq), --no-act, --pretend (artisan, emerge), --noop (puppet), and each program's own in tools.txt: rsync -n, apt-get -s):
 // such forms change nothing.
 func (c *Cmd) DryRun() bool {
-	if c.hasEnabled("--dry-run", "--dryrun", "--dry_run", "--no-act", "--simulate", "--just-print", "--what-if", "--check", "--plan", "--pretend", "--noop") || previewForm(c) {
+	if c.hasEnabled("--dry-run", "--dryrun", "--dry_run", "--no-act", "--simulate", "--just-print", "--what-if", "--check", "--pretend", "--noop") || c.planSwitch() || previewForm(c) {
 		return true
 	}
-	dry := tool(c.Name).dry
+	s := tool(c.Name)
+	if s.acts != nil && c.previewsByDefault(s) {
+		return true // gh-ost without --execute, kops update cluster without --yes (tools.txt acts=)
+	}
+	dry := s.dry
 	return c.Has(dry...) || c.hasValued(dry) || slashSwitch(c, dry) // rsync -n, apt-get -s, mkfs.xfs -N, goreleaser --skip=publish, robocopy /L (tools.txt)
+}
+
+// planSwitch: c is given --plan as a switch (bare, or =true), the last
+// one deciding: a plan only shown. An option that takes a value is no
+// dry run: avn service update --plan business-8 moves the service to
+// that plan, pulumi up --plan plan.json applies the plan saved.
+func (c *Cmd) planSwitch() bool {
+	on := false
+	for i, a := range c.Args {
+		if a == "--" {
+			break
+		}
+		name, val, eq := strings.Cut(a, "=")
+		if name != "--plan" || i > 0 && tool(c.Name).globals[c.Args[i-1]] {
+			continue
+		}
+		switch v := strings.ToLower(strings.Trim(val, `"'`)); {
+		case eq:
+			on = v == "true" || v == "1" || v == "yes"
+		default:
+			on = i+1 == len(c.Args) || strings.HasPrefix(c.Args[i+1], "-")
+		}
+	}
+	return on
+}
+
+// previewsByDefault: c's program only prints what it would do unless an
+// acting option is on the line (tools.txt acts=: gh-ost --execute, wal-g
+// delete --confirm, kops update cluster --yes, gitlab-rake
+// gitlab:cleanup:* DRY_RUN=false), and c's subcommand is one that
+// default covers (actsin=; none listed: every one).
+func (c *Cmd) previewsByDefault(s *toolSpec) bool {
+	if len(s.actsIn) > 0 && !c.actsInSub(s.actsIn) {
+		return false
+	}
+	for _, o := range s.acts {
+		if c.Has(o) || c.hasValued([]string{o}) {
+			return false
+		}
+		k, v, kv := strings.Cut(o, "=")
+		for _, a := range c.Args {
+			if a == o || strings.HasPrefix(a, o+"=") && !previewOff(a[len(o)+1:]) && !kv {
+				return false // --execute=true, -y
+			}
+			if kv && !strings.HasPrefix(a, "-") && strings.EqualFold(a, k+"="+v) {
+				return false // DRY_RUN=false: a rake task's argument
+			}
+		}
+	}
+	return true
+}
+
+// actsInSub: one of c's first three positionals is a subcommand of r
+// (duply PROFILE purge: the profile comes first), a two-word one
+// written SUB:SUB (create:iamserviceaccount), or starts with an x*
+// prefix (gitlab:cleanup:*).
+func (c *Cmd) actsInSub(r []string) bool {
+	for _, w := range r {
+		p, prefix := strings.CutSuffix(strings.ToLower(w), "*")
+		if !prefix && strings.Contains(p, ":") {
+			if c.subIn([]string{w}) {
+				return true
+			}
+			continue
+		}
+		for i, a := range c.Pos {
+			if i > 2 {
+				break
+			}
+			if a = strings.ToLower(a); a == p || prefix && strings.HasPrefix(a, p) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // slashSwitch reports whether one of opts that is a Windows switch (/L)

@@ -202,6 +202,73 @@ func matchWords(rules []wordRule, c *Cmd) *wordRule {
 	return nil
 }
 
+// matchStart is the index in c's arguments of the word r's first word
+// matched (-1 when r does not match): the line that matched earlier
+// words matched the verb.
+func matchStart(r *wordRule, c *Cmd) int {
+	if r == nil || len(r.words) == 0 {
+		return -1
+	}
+	for i, a := range c.Args {
+		a = fold(strings.TrimSuffix(a, ".service"))
+		if k, _, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") {
+			a = k
+		}
+		if wordIn(r.words[0], a) {
+			return i
+		}
+	}
+	return -1
+}
+
+// excludedByLine: a line of rules would match c but for one of its !x
+// words (werf dismiss|cleanup|purge !host: werf host purge clears this
+// machine's cache): the table says this form is not of its kind.
+func excludedByLine(rules []wordRule, c *Cmd) bool {
+	if rules == nil || !firstWordIn(rules, c.Args) {
+		return false
+	}
+	args := make([]string, 0, len(c.Args))
+	for _, a := range c.Args {
+		args = append(args, fold(a))
+	}
+	for i := range rules {
+		if len(rules[i].not) == 0 {
+			continue
+		}
+		n := 0
+		for _, a := range args {
+			if n < len(rules[i].words) && wordIn(rules[i].words[n], a) {
+				n++
+			}
+		}
+		if n == len(rules[i].words) && notNoun(rules[i].not, args) {
+			return true
+		}
+	}
+	return false
+}
+
+// notNoun: one of args is a !x word of sets that is no verb itself (werf
+// … purge !host: the host's cache; surge … !teardown is a destroy the
+// other rules judge, so it sets nothing aside).
+func notNoun(sets []wordSet, args []string) bool {
+	for _, s := range sets {
+		for _, a := range args {
+			if wordIn(s, a) && !DestroyOrChangeWord(a) && !strings.HasPrefix(a, "-") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// CatalogueSaysNot reports whether remote.txt or the CLI catalogue has
+// a line for c's form that its !x words set aside (werf host purge,
+// r10k deploy display): the verb rules for programs without a table
+// leave it alone.
+func (c *Cmd) CatalogueSaysNot() bool { return excludedByLine(remoteRules()[c.Name], c) }
+
 // anyWordIn reports whether one of args is a word of one of sets (a
 // line's !x words: p4 revert !-a !-k, only an undo that loses edits).
 func anyWordIn(sets []wordSet, args []string) bool {

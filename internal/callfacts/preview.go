@@ -16,7 +16,9 @@ var previewOptions = map[string]bool{"dryrun": true, "whatif": true, "validateon
 	// fp13: a preview run (gcloud deployment-manager … --preview), a check
 	// without a submit (fastlane deliver --verify_only), a change set made
 	// and left for review (aws cloudformation deploy --no-execute-changeset)
-	"preview": true, "verifyonly": true, "noexecutechangeset": true}
+	"preview": true, "verifyonly": true, "noexecutechangeset": true,
+	// fp15: a deploy that only shows its diff (kapp deploy --diff-run)
+	"diffrun": true}
 
 // previewVerbs are subcommand words that preview a change.
 var previewVerbs = map[string]bool{"what-if": true, "whatif": true}

@@ -185,6 +185,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 				}
 			}
 			n.envCode(x, depth, wrappers)
+			argv = n.envActs(x, argv)
 			n.stdinFile = ""
 			if st := stmt; st != nil && (stdin == nil || !stdin.known) {
 				n.stdinFile = n.inputFile(st)
@@ -233,6 +234,29 @@ func envCommandVar(k string) bool {
 		return true
 	}
 	return false
+}
+
+// envActs adds to argv the assignments before the command that are its
+// program's acting option (tools.txt acts=DRY_RUN=false): a rake task
+// reads DRY_RUN=false from its environment as from its arguments, so
+// DRY_RUN=false gitlab-rake gitlab:cleanup:… acts as the argument does.
+func (n *normalizer) envActs(x *syntax.CallExpr, argv []string) []string {
+	if len(argv) == 0 || len(x.Assigns) == 0 {
+		return argv
+	}
+	acts := tool(ProgramName(argv[0])).acts
+	for _, o := range acts {
+		k, _, ok := strings.Cut(o, "=")
+		if !ok || strings.HasPrefix(k, "-") {
+			continue
+		}
+		for _, a := range x.Assigns {
+			if a.Name != nil && a.Value != nil && a.Name.Value == k {
+				argv = append(append([]string(nil), argv...), k+"="+n.wordAlts(a.Value)[0])
+			}
+		}
+	}
+	return argv
 }
 
 // envCode parses the commands in such assignments before a command.

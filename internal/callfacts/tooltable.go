@@ -29,6 +29,15 @@ type toolSpec struct {
 	switches map[string]bool // options before the subcommand that take none, set aside
 	chdir    []string
 	dry      []string
+	// acts: options (or KEY=VALUE arguments) without which the program
+	// only prints what it would do (gh-ost --execute, kops update
+	// --yes); actsIn: the subcommands that default applies to (none:
+	// every one), written as reports= is
+	acts, actsIn []string
+	// onlyDry: the line has acts= and says nothing else but when it is
+	// a dry run (acts=, actsin=, dry=): warden still has no table of
+	// what the program does, so it stays unknown to the verb rules
+	onlyDry  bool
 	reports  []string // subcommands or options that only print what is there
 	keeps    []string // subcommands that only add a restore point (zfs snapshot)
 	names    []string // subcommands that take paths as names only (git check-ignore)
@@ -125,8 +134,12 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 			return l.Errorf("%s is listed twice", f[0])
 		}
 		out[f[0]] = s
+		s.onlyDry = true
 		for _, field := range f[1:] {
 			k, v, _ := strings.Cut(field, "=")
+			if k != "acts" && k != "actsin" && k != "dry" {
+				s.onlyDry = false
+			}
 			switch k {
 			case "args":
 				if v != OpDelete && v != OpWrite && v != OpRead && v != ArgsNames {
@@ -163,6 +176,10 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 				s.dry = strings.Split(v, ",")
 			case "reports":
 				s.reports = strings.Split(v, ",")
+			case "acts":
+				s.acts = strings.Split(v, ",")
+			case "actsin":
+				s.actsIn = strings.Split(v, ",")
 			case "keeps":
 				s.keeps = strings.Split(v, ",")
 			case "names":
@@ -210,6 +227,9 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	for _, s := range out {
+		s.onlyDry = s.onlyDry && s.acts != nil
 	}
 	return out, nil
 }

@@ -32,18 +32,21 @@ type verbTable struct {
 	// (update-config, start-update, config:set, put-secret); selfWords
 	// join a program's update of itself (self-update)
 	joinedChanges, selfWords map[string]bool
+	// reportNouns: a CI report's kinds (junit, coverage, sarif): an
+	// upload of one sends a test run's results
+	reportNouns map[string]bool
 }
 
 var destroyVerbs = sync.OnceValue(func() verbTable {
 	t := verbTable{verbs: map[string]bool{}, changes: map[string]bool{}, options: map[string]bool{}, reads: map[string]bool{}, local: map[string]bool{},
 		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}, testSwitches: map[string]bool{},
-		joinedChanges: map[string]bool{}, selfWords: map[string]bool{}}
+		joinedChanges: map[string]bool{}, selfWords: map[string]bool{}, reportNouns: map[string]bool{}}
 	datatable.Must("verbs.txt", verbsText, 1, func(l datatable.Line) error {
 		m := map[string]map[string]bool{"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local,
 			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "disposable": t.disposable, "local-files": t.localFiles, "test-switches": t.testSwitches,
-			"joined-changes": t.joinedChanges, "self-words": t.selfWords}[l.Fields[0]]
+			"joined-changes": t.joinedChanges, "self-words": t.selfWords, "report-nouns": t.reportNouns}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable, local-files, test-switches, joined-changes or self-words", l.Fields[0])
+			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable, local-files, test-switches, joined-changes, self-words or report-nouns", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -58,7 +61,7 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 func Known(name string) bool {
 	// toolTable too: a program listed only for what it reads (cat, grep,
 	// tail, wc) is known, so its operands (grep rm file) are no verb
-	return effectRules()[name] != nil || toolTable()[name] != nil || destroyVerbs().local[name] || IsInterpreter(name) || shells[name] || adminProgram(name)
+	return effectRules()[name] != nil || toolTable()[name] != nil && !toolTable()[name].onlyDry || destroyVerbs().local[name] || IsInterpreter(name) || shells[name] || adminProgram(name)
 }
 
 // UnknownDestroy names the destroy verb or option of a program warden
@@ -66,7 +69,7 @@ func Known(name string) bool {
 // none, a known program, a script by path, help and dry-run forms.
 func (c *Cmd) UnknownDestroy() string {
 	v := c.destroyWord()
-	if v == "" || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(false) || c.localFileTarget() {
+	if v == "" || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(false) || c.localFileTarget() || c.CatalogueSaysNot() {
 		return ""
 	}
 	return wrapped(c, v)
@@ -126,7 +129,7 @@ func (c *Cmd) destroyWord() string {
 			return l // an unknown program's rm is its own subcommand (s5cmd rm, databricks fs rm)
 		}
 		for _, v := range []string{"delete", "remove", "destroy", "purge", "drop", "erase", "wipe", "undefine", "unregister"} {
-			if strings.HasPrefix(l, v) && len(l) > len(v) && !strings.ContainsAny(l, ":-_") {
+			if strings.HasPrefix(l, v) && len(l) > len(v) && !strings.ContainsAny(l, ":-_") && !optionBefore(c.Args, p) && !strings.HasSuffix(l, "ed") {
 				return l // deletesnapshot, removeitem, unregistervm
 			}
 		}
@@ -147,7 +150,7 @@ func (c *Cmd) destroyWord() string {
 // by path, help and dry-run forms, and a read word before it.
 func (c *Cmd) UnknownChange() string {
 	v := c.changeWord()
-	if v == "" || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(true) {
+	if v == "" || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(true) || c.CatalogueSaysNot() {
 		return ""
 	}
 	return wrapped(c, v)
@@ -178,6 +181,9 @@ func (c *Cmd) changeWord() string {
 		if optionBefore(c.Args, p) {
 			continue // knife ssh … -x deploy: an option's value
 		}
+		if nounBeforeRead(c.Pos, i) || reportUpload(t, c.Pos, i) {
+			return "" // pscale deploy-request diff, octopus release list, datadog-ci junit upload
+		}
 		if t.changes[l] {
 			return l
 		}
@@ -200,6 +206,32 @@ func (c *Cmd) changeWord() string {
 		}
 	}
 	return ""
+}
+
+// nounBeforeRead: the word after pos[i] lists or shows (list, diff,
+// get, display, list-peers): pos[i] is the noun it reads (pscale
+// deploy-request diff, octopus release list, r10k deploy display),
+// not a verb.
+func nounBeforeRead(pos []string, i int) bool {
+	if i+1 >= len(pos) {
+		return false
+	}
+	next := strings.ToLower(pos[i+1])
+	if ReadWord(next) {
+		return true
+	}
+	head, _, _ := strings.Cut(next, "-")
+	return head != next && ReadWord(head) && !strings.ContainsAny(next, "/=@ .")
+}
+
+// reportUpload: pos[i] is an upload whose word before names a CI
+// report (junit, coverage, sarif, sourcemaps: verbs.txt report-nouns):
+// a test run's results sent to the CI service that shows them.
+func reportUpload(t verbTable, pos []string, i int) bool {
+	if i == 0 || !strings.EqualFold(pos[i], "upload") {
+		return false
+	}
+	return t.reportNouns[strings.ToLower(pos[i-1])]
 }
 
 // changePrefixes: change verbs that start an operation's name run

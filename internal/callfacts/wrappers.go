@@ -215,7 +215,7 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 			case strings.HasPrefix(a, "-"):
 			case strings.Contains(a, "="):
 			default:
-				return args[i:], label, ""
+				return envActsArgs(args[:i], args[i:]), label, ""
 			}
 		}
 	case "xargs":
@@ -844,4 +844,23 @@ func shellOperands(args []string) []string {
 		}
 	}
 	return nil
+}
+
+// envActsArgs is inner with env's assignments (before it) that are its
+// program's acting option added as arguments (env DRY_RUN=false
+// gitlab-rake …: tools.txt acts=, read as the normalizer's envActs).
+func envActsArgs(before, inner []string) []string {
+	acts := tool(ProgramName(inner[0])).acts
+	for _, o := range acts {
+		k, _, ok := strings.Cut(o, "=")
+		if !ok || strings.HasPrefix(k, "-") {
+			continue
+		}
+		for _, a := range before {
+			if strings.HasPrefix(a, k+"=") {
+				inner = append(append([]string(nil), inner...), a)
+			}
+		}
+	}
+	return inner
 }

@@ -16,7 +16,7 @@ import (
 
 // prodReads: c, aimed at production, only reads or takes a snapshot.
 func prodReads(e *Env, c *Cmd) bool {
-	return opsList("read-sub")[c.Name+"/"+strings.ToLower(sub(c))] || snapshotTaken(c) || execReads(e, c) || sdkReads(c) || consoleReads(e, c) || ansibleFactsOnly(c)
+	return opsList("read-sub")[c.Name+"/"+strings.ToLower(sub(c))] || len(c.Pos) > 1 && opsList("read-sub")[c.Name+"/"+strings.ToLower(c.Pos[0]+":"+c.Pos[1])] || snapshotTaken(c) || execReads(e, c) || sdkReads(c) || consoleReads(e, c) || ansibleFactsOnly(c)
 }
 
 // snapshotTaken: one of c's first subcommand words names a snapshot or

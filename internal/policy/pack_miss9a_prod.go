@@ -58,6 +58,9 @@ func unknownVerbClass(c *Cmd, named bool) string {
 		if prodWord.MatchString(p) || strings.ContainsAny(p, "=/.@") {
 			continue // the target, a file, KEY=VALUE
 		}
+		if nounBeforeRead(c.Pos, i) {
+			return "" // octopus release get x-prod, cachix deploy list: the kind a read word lists
+		}
 		for j, w := range wordsOf(p) {
 			switch {
 			case destroy[w]:
@@ -77,7 +80,7 @@ func unknownVerbClass(c *Cmd, named bool) string {
 
 func miss9aProdRules() []Rule {
 	judge := func(e *Env, c *Cmd) (string, string) {
-		if !unknownProgram(c) || onlyHelp(c) || c.DryRun() || c.Has("--check", "--noop", "--what-if", "--plan") {
+		if !unknownProgram(c) || onlyHelp(c) || c.DryRun() || c.Has("--check", "--noop", "--what-if") {
 			return "", ""
 		}
 		m, named := prodOptAny(c), false

@@ -115,6 +115,9 @@ func net3FrameworkProdRule() Rule {
 			case c.Name == "php" || strings.HasPrefix(c.Name, "python"):
 				return ""
 			case c.Name == "drush" || c.Name == "wp":
+				if c.AdminAction() == nil {
+					return "" // drush @prod config:get system.site: the site tool's table says the verb reads (callfacts/admin.txt)
+				}
 				for _, p := range pos {
 					if strings.HasPrefix(p, "@") && prodWord.MatchString(p) && len(pos) > 1 && !frameworkReads[pos[len(pos)-1]] && !siteReads[pos[len(pos)-1]] {
 						return c.Name + " " + p + " runs against the production site: " + c.String()

@@ -112,14 +112,15 @@ func consoleVerb(text string, named bool) (kind, word string) {
 	t := consoles()
 	for _, st := range strings.FieldsFunc(text, func(r rune) bool { return r == ';' || r == '\n' || r == '\r' || r == '|' }) {
 		words := strings.FieldsFunc(strings.ToLower(st), func(r rune) bool {
-			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-')
+			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
 		})
 		for i, w := range words {
-			if i >= 8 || t.reads[w] {
-				break
+			w = strings.Trim(w, ".")
+			if i >= 8 || t.reads[w] || dottedRead(t, w) {
+				break // ban.list, vcl.list, param.show: a noun.verb command whose verb reads
 			}
 			k := ""
-			for _, p := range append([]string{w}, strings.FieldsFunc(w, func(r rune) bool { return r == '_' || r == '-' })...) {
+			for _, p := range append([]string{w}, strings.FieldsFunc(w, func(r rune) bool { return r == '_' || r == '-' || r == '.' })...) {
 				switch {
 				case t.destroys[p] || hasPrefixIn(p, "delete", "deltree", "remove", "flush", "purge", "wipe", "truncate", "erase", "drop"):
 					k = "destroy"
@@ -141,6 +142,13 @@ func consoleVerb(text string, named bool) (kind, word string) {
 		}
 	}
 	return kind, word
+}
+
+// dottedRead: w is a noun.verb console command (varnishadm ban.list,
+// kamcmd ul.dump) whose last part is a read word.
+func dottedRead(t consoleTable, w string) bool {
+	i := strings.LastIndexByte(w, '.')
+	return i > 0 && t.reads[w[i+1:]]
 }
 
 func hasPrefixIn(w string, ps ...string) bool {

@@ -116,17 +116,31 @@ func prodAction(e *Env, c *Cmd) string {
 	}
 	remote := opsList("remote-cli")[c.Name]
 	n := 0
+	// last: the last word read as a verb; acted: a word before it that
+	// changes (kubectl rollout restart deployments): a listing noun
+	// after one is what it acts on
+	last, acted := "", false
 	for i, p := range c.Pos {
 		if n == 3 {
 			break
 		}
-		if i > 0 && (prodWord.MatchString(p) || strings.ContainsAny(p, "=/")) {
-			continue // the target (acme-prod, a file, KEY=VALUE), not a verb
+		if prodWord.MatchString(p) && (i > 0 || optionBefore(c.Args, p)) || i > 0 && strings.ContainsAny(p, "=/") {
+			continue // the target (acme-prod, fly -t prod, a file, KEY=VALUE), not a verb
 		}
 		n++
+		if last != "" && changeVerbIn(last) {
+			acted = true
+		}
+		if !optionBefore(c.Args, p) || i == 0 {
+			last = p // not an option's value (argocd app manifests x-prod --source live)
+		}
 		// words: every part of a verb (batch-delete-image: batch,
 		// delete, image); heads: the parts that say what kind of verb
 		// it is (describe-instances: describe; apps:info: apps, info)
+		if nounBeforeRead(c.Pos, i) {
+			last = c.Pos[i+1]
+			continue // pscale backup list x-prod, radosgw-admin gc list: the kind a read word lists, not a verb
+		}
 		words := wordsOf(p)
 		var heads []string
 		for _, part := range strings.Split(strings.ToLower(p), ":") {
@@ -154,6 +168,9 @@ func prodAction(e *Env, c *Cmd) string {
 			return "read" // showmigrations, listall, list-tasks (pack_ops14_reads.go)
 		}
 	}
+	if last != "" && !acted && !changeVerbIn(last) && (opsList("read-topic")[strings.ToLower(last)] || opsList("read-noun")[strings.ToLower(last)]) && !strings.ContainsAny(last, "=/.@") {
+		return "read" // argocd app resources billing-prod, fly -t prod pipelines: a kind named last, with no verb, is listed
+	}
 	if opsList("runner-cli")[c.Name] {
 		if opsList("local-sub")[c.Name+"/"+sub(c)] {
 			return "local" // MIX_ENV=prod mix release: a production build, made here
@@ -165,6 +182,31 @@ func prodAction(e *Env, c *Cmd) string {
 		}
 	}
 	return "change"
+}
+
+// nounBeforeRead: the word after pos[i] is a read verb (list, get,
+// describe, list-peers) and pos[i] is a plain word: pos[i] names the
+// kind it reads (pscale backup list, octopus release get x-prod).
+func nounBeforeRead(pos []string, i int) bool {
+	if i+1 >= len(pos) || strings.ContainsAny(pos[i], "=/.@") || strings.ContainsAny(pos[i+1], "=/.@:") {
+		return false
+	}
+	read := opsList("read-verb")
+	next := strings.ToLower(pos[i+1])
+	head, _, _ := strings.Cut(next, "-")
+	return read[next] || read[head] && head != next
+}
+
+// changeVerbIn: one of w's words is a change or destroy verb
+// (remoteops.txt change-verb-any, destroy-verb).
+func changeVerbIn(w string) bool {
+	change, destroy := opsList("change-verb-any"), opsList("destroy-verb")
+	for _, x := range wordsOf(w) {
+		if change[x] || destroy[x] || callfacts.DestroyOrChangeWord(x) {
+			return true
+		}
+	}
+	return false
 }
 
 // prodHit is why c acts on production at the level the rule asks for.

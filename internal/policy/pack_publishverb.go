@@ -43,6 +43,9 @@ func publishVerbRule() Rule {
 					if j+1 < len(c.Pos) {
 						next = strings.ToLower(c.Pos[j+1])
 					}
+					if callfacts.ReadWord(next) {
+						break words // aptly publish list, aptly publish show: the publications are listed
+					}
 					switch {
 					case l == "run" || l == "run-script" || l == "exec":
 						break words // a script of that name: the runners' reading judges it

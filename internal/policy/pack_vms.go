@@ -33,7 +33,7 @@ func vmDeleteRule() Rule {
 						break
 					}
 				}
-				if ok {
+				if ok && !devMachines(c, words) {
 					return c.Name + " " + strings.Join(words, " ") + " deletes a machine or cluster with its data: " + c.String()
 				}
 			}
@@ -42,6 +42,37 @@ func vmDeleteRule() Rule {
 		[]string{"virsh undefine win10 --remove-all-storage", "VBoxManage unregistervm \"Ubuntu Dev\" --delete", "multipass delete --all --purge", "limactl delete -f default", "colima delete -f",
 			"podman machine rm -f", "minikube delete --all --purge", "kind delete clusters --all", "vagrant destroy -f", "docker context rm -f prod", "docker buildx prune -af", "wsl.exe --unregister Ubuntu"},
 		[]string{"virsh list --all", "multipass list", "limactl list", "podman machine ls", "minikube status", "kind get clusters", "vagrant status", "docker context ls", "kind delete cluster --name dev"})
+}
+
+// devMachines: every machine c names, besides the rule's words, is a
+// local one named for development or tests (lxc delete dev1, limactl
+// delete test-vm): the developer's own scratch machine. A name on a
+// remote server (prod:web01) or none at all (--all) is not.
+func devMachines(c *Cmd, words []string) bool {
+	n := 0
+	for _, p := range c.Pos {
+		if slices.Contains(words, p) {
+			continue
+		}
+		if strings.Contains(p, ":") || !devName(p) || !onlyDevWords(p) {
+			return false
+		}
+		n++
+	}
+	return n > 0 && !c.Has("--all", "-a")
+}
+
+// onlyDevWords: every word of name, numbers aside, says it is a dev or
+// test machine (dev1, test-vm2, ci-box): "Ubuntu Dev" names a system
+// someone set up, not a throwaway.
+func onlyDevWords(name string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
+		w = strings.TrimRight(w, "0123456789")
+		if w != "" && !devWords[w] && !testWords[w] && w != "vm" && w != "ct" && w != "box" && w != "container" {
+			return false
+		}
+	}
+	return true
 }
 
 func vmNames() []string { return slices.Sorted(maps.Keys(vmOps)) }
