@@ -124,8 +124,8 @@ func prodAction(e *Env, c *Cmd) string {
 		if n == 3 {
 			break
 		}
-		if prodWord.MatchString(p) && (i > 0 || optionBefore(c.Args, p)) || i > 0 && strings.ContainsAny(p, "=/") {
-			continue // the target (acme-prod, fly -t prod, a file, KEY=VALUE), not a verb
+		if prodWord.MatchString(p) && (i > 0 || optionBefore(c.Args, p)) && !strings.ContainsAny(p, " \t\n;(") || i > 0 && strings.ContainsAny(p, "=/") {
+			continue // the target (acme-prod, fly -t prod, a file, KEY=VALUE), not a verb; code given to -c is no target
 		}
 		n++
 		if last != "" && changeVerbIn(last) {
