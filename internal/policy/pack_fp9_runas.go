@@ -196,6 +196,14 @@ func nounThenRead(c *Cmd) bool {
 			return false
 		}
 	}
+	if opsList("snapshot-noun")[v] && len(c.Pos) > 2 {
+		for _, p := range c.Pos[2:] {
+			if w := strings.ToLower(p); w == "restore" || w == "import" || w == "load" || callfacts.DestroyOrChangeWord(w) {
+				return false
+			}
+		}
+		return true // sudo samba-tool domain backup offline --targetdir=…: a copy taken, nothing changed
+	}
 	if !callfacts.ReadWord(v) && !(len(v) > 4 && (strings.HasPrefix(v, "test") || v == "check" || strings.HasPrefix(v, "check")) && !strings.Contains(v, "-")) {
 		return false
 	}
