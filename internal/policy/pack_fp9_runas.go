@@ -204,7 +204,7 @@ func nounThenRead(c *Cmd) bool {
 		}
 		return true // sudo samba-tool domain backup offline --targetdir=…: a copy taken, nothing changed
 	}
-	if !callfacts.ReadWord(v) && !(len(v) > 4 && (strings.HasPrefix(v, "test") || v == "check" || strings.HasPrefix(v, "check")) && !strings.Contains(v, "-")) {
+	if !callfacts.ReadWord(v) && !(len(v) > 4 && (strings.HasPrefix(v, "test") || strings.HasPrefix(v, "check") && v != "checkout") && !strings.Contains(v, "-")) {
 		return false
 	}
 	for _, p := range c.Pos[2:] {
