@@ -19,7 +19,7 @@ var credFileOpts = map[string]bool{"-auth": true, "--auth": true, "--key-file": 
 func withoutCredFiles(args, pos []string) []string {
 	var drop map[string]bool
 	for i := 0; i+1 < len(args); i++ {
-		if credFileOpts[args[i]] {
+		if credFileOpts[args[i]] || idOpt(args[i]) {
 			if drop == nil {
 				drop = map[string]bool{}
 			}
@@ -36,4 +36,15 @@ func withoutCredFiles(args, pos []string) []string {
 		}
 	}
 	return out
+}
+
+// idOpt: a long option whose value names a thing on a service by its id,
+// ARN or identifier (aws secretsmanager describe-secret --secret-id
+// prod/checkout/db-credentials, --db-instance-identifier): a name there,
+// not a file here, whatever slashes it has.
+func idOpt(a string) bool {
+	if !strings.HasPrefix(a, "--") || strings.Contains(a, "=") {
+		return false
+	}
+	return strings.HasSuffix(a, "-id") || strings.HasSuffix(a, "-arn") || strings.HasSuffix(a, "-identifier")
 }

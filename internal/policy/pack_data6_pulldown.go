@@ -69,7 +69,7 @@ func data6PulldownRule() Rule {
 					pos = append(pos, ".") // s3cmd get s3://b/k: into the working directory
 				}
 			}
-			if len(pos) < 2 || !localMirrorDest(&Cmd{Pos: pos}) && pos[len(pos)-1] != "." {
+			if len(pos) < 2 || !localMirrorDest(&Cmd{Pos: pos}) && pos[len(pos)-1] != "." && pos[len(pos)-1] != "-" { // -: printed here (aws s3 cp s3://b/.env -)
 				return ""
 			}
 			for _, s := range pos[:len(pos)-1] {

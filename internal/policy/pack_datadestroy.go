@@ -99,7 +99,7 @@ func dataDestroyRule() []Rule {
 
 var (
 	localHostRef = re(`(?i)localhost|127\.0\.0\.1|\[::1\]|/var/run/postgresql|/tmp/\.s\.PGSQL|\(localdb\)|\(local\)`)
-	testDBRef    = re(`(?i)[_-]test\b|\btest_|\btest\b|[_-]testing\b|[_-]test[_-](tmp|temp|scratch|\d+)\b`)
+	testDBRef    = re(`(?i)[_-]test\b|\btest_|\btest\b|[_-]testing\b|[_-]test[_-](tmp|temp|scratch|\d+)\b|[_-](?:it|itest|inttest|e2e)(?:[_-][0-9a-f]{2,})?\b`) // ledger_it_4f21, orders_e2e: an integration run's database
 )
 
 // localTestDB: the line names a database server on this machine and a

@@ -376,6 +376,9 @@ func danglingOnly(e *Env, name string) bool {
 // argument) that names production only among its sources: production is
 // read, the local copy is what changes.
 func mirrorsFromProd(c *Cmd) bool {
+	if anyPos(c, "cp", "copy") && len(c.Pos) > 2 && c.Pos[len(c.Pos)-1] == "-" && strings.Contains(c.Pos[len(c.Pos)-2], "://") {
+		return true // aws s3 cp s3://x-prod/index.m3u8 -: printed on the terminal, like cat
+	}
 	if !anyPos(c, "sync", "rsync", "cp", "mirror", "copy") || !localMirrorDest(c) {
 		return false
 	}

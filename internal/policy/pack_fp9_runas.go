@@ -65,6 +65,9 @@ func rootReadVerb(e *Env, c *Cmd) bool {
 	if in == nil || callfacts.IsShell(in.Name) || callfacts.IsInterpreter(in.Name) || in.Payload != "" || in.Effect != callfacts.EffectNone {
 		return false
 	}
+	if consoleLooks(in) {
+		return true // sudo asterisk -rx 'core show channels', sudo kamctl ul show: a console's read command
+	}
 	if readProgram(in.Name) {
 		return true // ldapsearch, ldbsearch, rabbitmq-diagnostics, pg_controldata: named for what they print
 	}
@@ -82,6 +85,9 @@ func rootReadVerb(e *Env, c *Cmd) bool {
 	w, _, _ := strings.Cut(strings.ReplaceAll(v, "_", "-"), "-")
 	if w != v && callfacts.ReadWord(w) {
 		return true
+	}
+	if nounThenRead(in) {
+		return true // sudo kamctl ul show, sudo net ads testjoin: a noun, then the verb that reads it
 	}
 	// configcheck, configtest, healthcheck: a check joined after its noun
 	// (datadog-agent configcheck, apachectl configtest)
@@ -134,4 +140,77 @@ func awsReadOp(c *Cmd) bool {
 		}
 	}
 	return false
+}
+
+// consoleLooks: c is a named console (consoles.txt) handed command text
+// whose every statement is a look: a read word as its first or second
+// word (core show channels, ul show, sofia status), and no stop, destroy
+// or change word anywhere in it.
+func consoleLooks(c *Cmd) bool {
+	text, named := consolePayload(c)
+	if !named || strings.TrimSpace(text) == "" {
+		return false
+	}
+	if k, _ := consoleVerb(text, true); k != "" {
+		return false
+	}
+	t := consoles()
+	n := 0
+	for _, st := range strings.FieldsFunc(text, func(r rune) bool { return r == ';' || r == '\n' || r == '\r' || r == '|' }) {
+		words := strings.Fields(strings.ToLower(st))
+		if len(words) == 0 {
+			continue
+		}
+		look := false
+		for i, w := range words {
+			if i > 1 {
+				break
+			}
+			if t.reads[w] || dottedRead(t, w) {
+				look = true
+				break
+			}
+		}
+		if !look {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// nounThenRead: c's first word is a plain noun (no path, value or change
+// word) and its second a read word (ul show, ads info, domain info) or a
+// test of what the noun names (ads testjoin, config check), and no later
+// word changes or destroys anything.
+func nounThenRead(c *Cmd) bool {
+	if len(c.Pos) < 2 {
+		return false
+	}
+	n, v := strings.ToLower(c.Pos[0]), strings.ToLower(c.Pos[1])
+	if n == "" || strings.ContainsAny(n, "/.=$:@") || callfacts.DestroyOrChangeWord(n) || callfacts.ReadWord(n) {
+		return false
+	}
+	for _, r := range n {
+		if !(r >= 'a' && r <= 'z' || r == '-' || r == '_' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	if opsList("snapshot-noun")[v] && len(c.Pos) > 2 {
+		for _, p := range c.Pos[2:] {
+			if w := strings.ToLower(p); w == "restore" || w == "import" || w == "load" || callfacts.DestroyOrChangeWord(w) {
+				return false
+			}
+		}
+		return true // sudo samba-tool domain backup offline --targetdir=…: a copy taken, nothing changed
+	}
+	if !callfacts.ReadWord(v) && !(len(v) > 4 && (strings.HasPrefix(v, "test") || strings.HasPrefix(v, "check") && v != "checkout") && !strings.Contains(v, "-")) {
+		return false
+	}
+	for _, p := range c.Pos[2:] {
+		if callfacts.DestroyOrChangeWord(p) || opsList("destroy-verb")[strings.ToLower(p)] {
+			return false
+		}
+	}
+	return true
 }

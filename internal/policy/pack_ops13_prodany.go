@@ -28,7 +28,7 @@ func prodNamedAny(c *Cmd) string {
 			break // what follows is another command's (aws-vault exec prod -- aws s3 ls)
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
-			if optionBefore(c.Args[:i+1], a) {
+			if optionBefore(c.Args[:i+1], a) && !strings.HasPrefix(c.Args[i-1], "--no-") {
 				continue // an option's value: judged with its option
 			}
 			operands++
@@ -38,8 +38,8 @@ func prodNamedAny(c *Cmd) string {
 			continue
 		}
 		k, v, hasV := strings.Cut(a, "=")
-		if skip[k] {
-			continue
+		if skip[k] || !hasV && strings.HasPrefix(k, "--no-") {
+			continue // --no-owner, --no-acl: a negation takes no value (pg_restore --no-owner /tmp/x_prod.dump: the dump file, a local source)
 		}
 		if !hasV {
 			if i+1 >= len(c.Args) || strings.HasPrefix(c.Args[i+1], "-") {

@@ -153,6 +153,9 @@ func prodAction(e *Env, c *Cmd) string {
 		}
 		for _, w := range words {
 			if export[w] && remote {
+				if slices.Contains(words, "log") || slices.Contains(words, "logs") {
+					return "read" // aws rds download-db-log-file-portion: a server's log read, as heroku logs
+				}
 				return "export"
 			}
 			if w == "pull" && !remote {
@@ -290,8 +293,19 @@ func writtenToFile(e *Env, c *Cmd) bool {
 			return true
 		}
 	}
-	return c.Has("-o", "--out", "--output", "--output-file", "--out-file")
+	if c.Has("-o", "--out", "--output-file", "--out-file") {
+		return true
+	}
+	if c.Has("--output") {
+		v := strings.ToLower(strings.Trim(optValue(c, "--output"), `"'`))
+		return !outputFormats[v] // aws … --output text, az … --output table: a format, no file
+	}
+	return false
 }
+
+// outputFormats are the values of the cloud CLIs' --output that name a
+// format of what they print (aws, az, gcloud --format's kin, doctl).
+var outputFormats = map[string]bool{"text": true, "json": true, "table": true, "yaml": true, "yml": true, "tsv": true, "jsonc": true, "yamlc": true, "none": true, "wide": true, "name": true}
 
 func remoteExportRules() []Rule {
 	return []Rule{
@@ -372,6 +386,9 @@ func deployTaskRule() Rule {
 		func(e *Env, c *Cmd) string {
 			if onlyHelp(c) || c.Has("-n", "--just-print", "--dry-run", "--dry", "--list", "-l") && c.Name != "npm" {
 				return ""
+			}
+			if listsTasks(c) {
+				return "" // rake -T release: the tasks are listed, none runs
 			}
 			if definitionRead(e, c) { // what the definition runs was read and is judged instead
 				return ""
@@ -513,4 +530,16 @@ func onlyTemp(c *Cmd, e *Env) bool {
 		}
 	}
 	return len(c.Targets) > 0
+}
+
+// listsTasks: c is a task runner given an option that lists or describes
+// its tasks and runs none (rake -T release, gulp --tasks; remoteops.txt
+// task-list-opt).
+func listsTasks(c *Cmd) bool {
+	for _, f := range c.Flags {
+		if opsList("task-list-opt")[c.Name+":"+f] {
+			return true
+		}
+	}
+	return false
 }

@@ -122,6 +122,9 @@ func systemRules() []Rule {
 				p := " " + strings.Join(c.Pos, " ") + " "
 				switch {
 				case strings.Contains(p, " volume prune"):
+					if devComposePrune(e, c) {
+						return "" // --filter label=com.docker.compose.project=payments-dev: the developer's own stack's volumes
+					}
 					return "prunes every unused volume with its data: " + c.String()
 				case strings.Contains(p, " down") && c.Has("-v", "--volumes"):
 					if f := foreignCompose(e, c); f != "" {
@@ -295,4 +298,34 @@ func onlyTypeFile(args []string) bool {
 		}
 	}
 	return true
+}
+
+// devComposeLabel: a prune filter naming a compose project that is a
+// developer's own (dev, test, local, ci, e2e, sandbox in its name).
+var devComposeLabel = re(`(?i)^label=com\.docker\.compose\.project=(?:[\w.-]*[_.-])?(dev|develop|development|local|test|tests|testing|ci|e2e|sandbox|scratch)(?:[_.-][\w.-]*)?$`)
+
+// devComposePrune: docker volume prune is scoped by --filter to one
+// compose project, the workspace's own (its directory's name) or one
+// named for development or tests, and to nothing that names production:
+// the unused volumes of the developer's own stack, as compose down -v.
+func devComposePrune(e *Env, c *Cmd) bool {
+	fs := c.OptValues(map[string]bool{"--filter": true})
+	if len(fs) == 0 {
+		return false
+	}
+	own := ""
+	if e.F.Project != "" {
+		own = "label=com.docker.compose.project=" + strings.ToLower(path.Base(e.F.Project))
+	}
+	scoped := false
+	for _, f := range fs {
+		f = strings.Trim(f, `"'`)
+		if prodWord.MatchString(f) || callfacts.UnknownValue(f) {
+			return false
+		}
+		if devComposeLabel.MatchString(f) || own != "" && strings.EqualFold(f, own) {
+			scoped = true
+		}
+	}
+	return scoped
 }
