@@ -313,13 +313,7 @@ func adminNounReads(c *Cmd, p *adminProg) bool {
 	if p.script {
 		return false
 	}
-	pos := adminPositionals(c, p)
-	n := 1
-	if p.verbAt > 0 {
-		n = p.verbAt
-	} else if p.hostAt > 0 {
-		n = p.hostAt + 1
-	}
+	pos, n := adminPositionals(c, p), p.verbSlot()
 	if len(pos) <= n {
 		return false
 	}
@@ -467,16 +461,22 @@ func adminPositionals(c *Cmd, p *adminProg) []string {
 	return out
 }
 
+// verbSlot is the 1-based positional where the program's verb stands:
+// its own @at, after the host word, or first.
+func (p *adminProg) verbSlot() int {
+	switch {
+	case p.verbAt > 0:
+		return p.verbAt
+	case p.hostAt > 0:
+		return p.hostAt + 1
+	}
+	return 1
+}
+
 // adminVerb is the word where c's verb stands ("" when none: redis-cli
 // alone opens a prompt).
 func adminVerb(c *Cmd, p *adminProg) string {
-	pos := adminPositionals(c, p)
-	n := 1
-	if p.verbAt > 0 {
-		n = p.verbAt
-	} else if p.hostAt > 0 {
-		n = p.hostAt + 1
-	}
+	pos, n := adminPositionals(c, p), p.verbSlot()
 	if len(pos) < n {
 		return ""
 	}
