@@ -153,3 +153,48 @@ func segsMatch(segs []string, p string) bool {
 	}
 	return true
 }
+
+// appSecretDirs are the first folders of appsecrets.txt's patterns of two
+// or more segments (asterisk of asterisk/pjsip.conf, odoo of
+// odoo/odoo.conf, pgbouncer of pgbouncer/userlist.txt).
+var appSecretDirs = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	t := appSecrets()
+	for _, group := range [][]appSecretPattern{t.globs} {
+		for _, e := range group {
+			if len(e.segs) > 1 && !strings.ContainsAny(e.segs[0], "*?[") {
+				m[e.segs[0]] = true
+			}
+		}
+	}
+	for _, byX := range []map[string][]appSecretPattern{t.byName, t.byExt} {
+		for _, es := range byX {
+			for _, e := range es {
+				if len(e.segs) > 1 && !strings.ContainsAny(e.segs[0], "*?[") {
+					m[e.segs[0]] = true
+				}
+			}
+		}
+	}
+	return m
+})
+
+// AppSecretDir (rec16): p (a cleaned absolute path) is the whole of /etc
+// or a system configuration folder of a server whose files hold secrets by
+// appsecrets.txt (/etc/asterisk, /etc/odoo, /etc/pgbouncer, /etc/openvpn):
+// archived or copied whole, it carries them.
+func AppSecretDir(p string) bool {
+	p = strings.TrimSuffix(strings.ToLower(p), "/")
+	if p == "/etc" {
+		return true
+	}
+	rest, ok := strings.CutPrefix(p, "/etc/")
+	if !ok {
+		rest, ok = strings.CutPrefix(p, "/usr/local/etc/")
+	}
+	if !ok || rest == "" {
+		return false
+	}
+	first, _, _ := strings.Cut(rest, "/")
+	return appSecretDirs()[first] && !strings.Contains(rest, "/")
+}

@@ -32,7 +32,7 @@ var secretDirWords = map[string]bool{"security": true, "secrets": true, "secret"
 // secretish: p is credentials, or lies in (or is) a folder that holds
 // keys and secrets.
 func secretish(e *Env, p string) bool {
-	if secretPath(p, e.F.Home) || callfacts.ZoneOf(p, e.F.Home, e.F.Project) == callfacts.ZoneCredentials {
+	if secretPath(p, e.F.Home) || callfacts.ZoneOf(p, e.F.Home, e.F.Project) == callfacts.ZoneCredentials || callfacts.AppSecretDir(p) {
 		return true
 	}
 	for _, part := range strings.Split(strings.ToLower(p), "/") {

@@ -323,6 +323,9 @@ func apiDestroys(r apiCall) string {
 	if why := apiBodyAction(r); why != "" {
 		return why
 	}
+	if why := apiAdminUnsafe(r); why != "" {
+		return why // rec16: roles in a list, bindings to everyone, ILM deleting at once (pack_rec16_adminapi.go)
+	}
 	unsafe := opsList("api-unsafe")
 	for _, kv := range bodyPairs(r.body + "&" + strings.Join(r.urls, "&")) {
 		if unsafe[kv[0]+"="+kv[1]] {

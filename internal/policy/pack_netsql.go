@@ -33,8 +33,8 @@ var (
 	sqlWhere   = re(`(?is)\swhere\s+(.*)$`)
 	sqlTrue    = re(`(?i)^\s*(true|1|1\s*=\s*1|'1'\s*=\s*'1'|1\s*<>\s*0)\s*$`)
 	sqlDrops   = re(`(?is)^\s*(drop\s+(database|table|schema|keyspace|user|role|view|index|collection|graph|tablespace|materialized\s+view|sequence|function|procedure|trigger|warehouse|stage|stream|extension|catalog|namespace)\b|truncate\b|alter\s+table\s+\S+\s+drop\b)`)
-	sqlAdmin   = re(`(?is)^\s*(grant\s+all\b|grant\s+(role\s+)?\S*(accountadmin|securityadmin|sysadmin|orgadmin|superuser|rds_superuser|cloudsqlsuperuser|db_owner|dba|admin)\b|grant\b.+\bwith\s+(grant|admin)\s+option|alter\s+(user|role)\s+\S+\s+(with\s+)?superuser|create\s+(user|role)\s+\S+.*\bsuperuser|create\s+user\s+\S*@\S*'%')`)
-	sqlAnyHost = re(`(?is)'[^']*'@'%'|@'%'`)
+	sqlAdmin   = re(`(?is)^\s*(grant\s+all\b|grant\s+(role\s+)?\S*(accountadmin|securityadmin|sysadmin|orgadmin|superuser|rds_superuser|cloudsqlsuperuser|db_owner|dba|admin)\b|grant\b.+\bwith\s+(grant|admin)\s+option|alter\s+(user|role)\s+\S+\s+(with\s+)?superuser|create\s+(user|role)\s+\S+.*\bsuperuser|create\s+user\s+\S*@\S*'%'|(create|alter)\s+user\b.*\b(identified\s+with\s+no_password|not\s+identified))`)
+	sqlAnyHost = re(`(?is)'[^']*'@'%'|@'%'|\bhost\s+any\b`) // rec16: ClickHouse's HOST ANY
 )
 
 // sqlOf is the SQL text the line shows c running.

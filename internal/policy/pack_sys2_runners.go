@@ -60,6 +60,9 @@ func runnerTasks(c *Cmd) []string {
 	if !ok || len(c.Pos) == 0 {
 		return nil
 	}
+	if t := targetsByOption(c); t != nil {
+		return t
+	}
 	if len(c.Pos) > 1 && form.subs[c.Pos[0]] {
 		return c.Pos[1:2]
 	}
@@ -125,4 +128,24 @@ func uncamel(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// targetsByOption (rec16): a monorepo runner's tasks named by an option
+// (nx run-many -t deploy, nx affected --targets=lint,deploy, lerna run
+// --scope x deploy is positional): each target given to -t, --target or
+// --targets of nx run-many / affected.
+func targetsByOption(c *Cmd) []string {
+	if c.Name != "nx" || c.Pos[0] != "run-many" && c.Pos[0] != "affected" {
+		return nil
+	}
+	var out []string
+	for _, o := range []string{"-t", "--target", "--targets"} {
+		if v := optValue(c, o); v != "" {
+			out = append(out, strings.Split(v, ",")...)
+		}
+	}
+	if out == nil {
+		return []string{}
+	}
+	return out
 }
