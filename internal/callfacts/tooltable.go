@@ -37,11 +37,11 @@ type toolSpec struct {
 	// onlyDry: the line has acts= and says nothing else but when it is
 	// a dry run (acts=, actsin=, dry=): warden still has no table of
 	// what the program does, so it stays unknown to the verb rules
-	onlyDry  bool
-	reports  []string // subcommands or options that only print what is there
-	keeps    []string // subcommands that only add a restore point (zfs snapshot)
-	names    []string // subcommands that take paths as names only (git check-ignore)
-	removes  *sourceRemover
+	onlyDry bool
+	reports []string // subcommands or options that only print what is there
+	keeps   []string // subcommands that only add a restore point (zfs snapshot)
+	names   []string // subcommands that take paths as names only (git check-ignore)
+	removes *sourceRemover
 	// package managers: the subcommands (or options) that remove
 	// packages and that list the installed ones, the options that remove
 	// every package, and whether it manages the system's packages
