@@ -28,12 +28,12 @@ import (
 // written with write(2); one that turns out to be non-blocking and full
 // is written through the poller from then on.
 func clientFiles(fds []int) (stdin io.ReadCloser, stdout, stderr io.WriteCloser) {
-	stdout, stderr = &clientOut{fd: fds[1], name: "stdout"}, &clientOut{fd: fds[2], name: "stderr"}
+	stdout, stderr = &clientOut{rawFD: rawFD{fd: fds[1]}, name: "stdout"}, &clientOut{rawFD: rawFD{fd: fds[2]}, name: "stderr"}
 	var st syscall.Stat_t
 	if syscall.Fstat(fds[0], &st) == nil {
 		switch st.Mode & syscall.S_IFMT {
 		case syscall.S_IFSOCK:
-			return &clientIn{fd: fds[0]}, stdout, stderr
+			return &clientIn{rawFD: rawFD{fd: fds[0]}}, stdout, stderr
 		case syscall.S_IFIFO:
 			_ = syscall.SetNonblock(fds[0], true)
 		}
@@ -44,11 +44,30 @@ func clientFiles(fds []int) (stdin io.ReadCloser, stdout, stderr io.WriteCloser)
 // clientIn is a socket stdin read without the poller until a read would
 // wait (see clientFiles).
 type clientIn struct {
-	mu       sync.Mutex
-	fd       int
-	f        *os.File  // the poller's, once a read would have waited
+	rawFD              // f: the poller's, once a read would have waited
 	deadline time.Time // for f, set before it exists
-	closed   bool
+}
+
+// rawFD is a client descriptor used with plain system calls until it
+// needs the poller (f, from then on); Close closes whichever it is.
+type rawFD struct {
+	mu     sync.Mutex
+	fd     int
+	f      *os.File
+	closed bool
+}
+
+func (r *rawFD) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.f != nil {
+		return r.f.Close()
+	}
+	if r.closed {
+		return os.ErrClosed
+	}
+	r.closed = true
+	return syscall.Close(r.fd)
 }
 
 // SetReadDeadline bounds the reads that wait: those that do not need
@@ -111,26 +130,10 @@ func (in *clientIn) readNow(p []byte) (n int, err error, done bool) {
 	}
 }
 
-func (in *clientIn) Close() error {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	if in.f != nil {
-		return in.f.Close()
-	}
-	if in.closed {
-		return os.ErrClosed
-	}
-	in.closed = true
-	return syscall.Close(in.fd)
-}
-
 // clientOut is stdout or stderr written with write(2) (see clientFiles).
 type clientOut struct {
-	mu     sync.Mutex
-	fd     int
-	name   string
-	f      *os.File // the poller's, once the descriptor was found non-blocking and full
-	closed bool
+	rawFD // f: the poller's, once the descriptor was found non-blocking and full
+	name  string
 }
 
 func (o *clientOut) Write(p []byte) (int, error) {
@@ -171,19 +174,6 @@ func (o *clientOut) Write(p []byte) (int, error) {
 	}
 	o.mu.Unlock()
 	return n, nil
-}
-
-func (o *clientOut) Close() error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.f != nil {
-		return o.f.Close()
-	}
-	if o.closed {
-		return os.ErrClosed
-	}
-	o.closed = true
-	return syscall.Close(o.fd)
 }
 
 // claimNonblock makes a claim (hookwire) non-blocking. The status flags
