@@ -66,12 +66,29 @@ func belongsTo(name, host string) bool {
 		}
 		s, ok := serviceAliases[w]
 		if !ok {
+			if len(w) == 2 && !genericWords[w] && abbreviates(w, h) {
+				return true // $GS_PASS to geoserver.x, $MQ_PASS to mq-prod-1.x: the service's own initials
+			}
 			if len(w) < 3 || genericWords[w] {
 				continue
 			}
 			s = w
 		}
 		if strings.Contains(h, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// abbreviates reports whether the two letters ab stand for a name in
+// host: a label or a word of one is ab itself (mq-prod-1), or begins
+// with a and has b later in it (geoserver for GS). Only for words
+// secrethosts.txt does not list: a listed service goes to its own
+// domains only.
+func abbreviates(ab, host string) bool {
+	for _, t := range strings.FieldsFunc(host, func(r rune) bool { return r == '.' || r == '-' || r == '_' }) {
+		if t == ab || len(t) >= 4 && t[0] == ab[0] && strings.IndexByte(t[1:], ab[1]) >= 0 {
 			return true
 		}
 	}
