@@ -139,10 +139,10 @@ func readAPICall(c *Cmd) apiCall {
 	}
 	if c.Name == "http" || c.Name == "https" || c.Name == "xh" || c.Name == "xhs" {
 		// [METHOD] URL ITEM…: the method may be lower case (xh post URL)
-		if len(c.Pos) > 1 && httpMethods[strings.ToUpper(c.Pos[0])] {
-			r.method = strings.ToUpper(c.Pos[0])
-			r.urls, r.body = []string{c.Pos[1]}, ""
-			for _, a := range c.Pos[2:] {
+		if pos := httpieOperands(c); len(pos) > 1 && httpMethods[strings.ToUpper(pos[0])] {
+			r.method = strings.ToUpper(pos[0])
+			r.urls, r.body = []string{pos[1]}, ""
+			for _, a := range pos[2:] {
 				switch p := httpieItem(a); p.kind {
 				case "data":
 					r.body += "&" + p.val
@@ -393,6 +393,7 @@ func netAPIRules() []Rule {
 				`curl -X POST https://events.pager.example/v2/enqueue -d '{"routing_key":"R1","event_action":"trigger"}'`,
 				`curl --request POST --url https://api.mail.example/v3/mail/send --header "Authorization: Bearer $MAIL_API_KEY" -d @campaign.json`,
 				`http POST https://api.example.com/v1/orders "Authorization:Bearer $API_TOKEN" item=1`,
+				`http -a admin:$GS_PASS POST https://geoserver.maps.acme.io/geoserver/rest/reload`,
 				`wget --post-data 'a=1' --header "X-Api-Key: $KEY" https://api.example.com/v1/jobs`,
 				"gh api repos/acme/api/issues -f title=x -f body=y", "gh api graphql -f query='mutation { addStar(input:{starrableId:\"x\"}) { clientMutationId } }'",
 				`curl -X POST https://api.openai.com/v1/files -H "Authorization: Bearer $OPENAI_API_KEY" -F purpose=fine-tune -F file=@data.jsonl`,
@@ -536,3 +537,25 @@ func interpAPIRule() Rule {
 // changes data (POST /query with {"q": "UPDATE …"}): not a read,
 // whatever the path says.
 var bodySQLWrites = re(`(?i)\b(insert\s+into|update\s+\w+\s+set|delete\s+from|drop\s+(table|database|schema|index)|truncate|alter\s+table|merge\s+into|create\s+(table|or|database))\b`)
+
+// httpieValueOpts are httpie's and xh's options that take a value as
+// the next argument: what follows them is no method, URL or item.
+var httpieValueOpts = map[string]bool{"-a": true, "--auth": true, "-A": true, "--auth-type": true, "-o": true, "--output": true,
+	"--session": true, "--session-read-only": true, "--verify": true, "--cert": true, "--cert-key": true, "--proxy": true, "--timeout": true}
+
+// httpieOperands are c's arguments that are not options or their values
+// (http -a admin:$P POST URL: POST, URL).
+func httpieOperands(c *Cmd) []string {
+	var out []string
+	for i := 0; i < len(c.Args); i++ {
+		a := c.Args[i]
+		switch {
+		case httpieValueOpts[a]:
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
+}

@@ -243,7 +243,14 @@ func prodHit(e *Env, c *Cmd, deny bool) string {
 		}
 		return ""
 	case "export":
-		return c.Name + " copies production data out (" + marker + "): " + c.String()
+		// pg_dump -h db-prod … -f /tmp/x.dump is a read that keeps what
+		// it read (where it then goes, the send rules judge); accounts
+		// and secrets exported (firebase auth:export, -c users) carry
+		// password hashes and keys
+		if w := credentialExport(c); w != "" {
+			return c.Name + " exports production's " + w + " (" + marker + "): " + c.String()
+		}
+		return ""
 	case "destroy":
 		return c.Name + " destroys on the hosted service (" + marker + "): " + c.String()
 	}
@@ -275,10 +282,10 @@ func prodTargetRules() []Rule {
 			[]string{"heroku run rails db:migrate -a acme-prod", "kubectl config use-context production", "kubectl -n prod exec -it deploy/api -- rails console", "aws --profile prod rds reboot-db-instance --db-instance-identifier main", "argocd app sync payments-prod --force --prune", "dvc push -r prod-storage",
 				"wrangler secret put STRIPE_KEY --env production", "docker compose -f docker-compose.prod.yml up -d --build", "PGHOST=replica.prod.acme.internal PGUSER=admin npm run db:migrate",
 				"AWS_PROFILE=prod-admin npm run s3:clean", "firebase auth:export users.json --format=json --project acme-prod", "stripe customers list --live --limit 100",
-				"make deploy ENV=production", "kcat -b kafka.prod:9092 -t payments -P -l events.json", "pg_dump -h prod-db.acme.internal -U readonly app", "mongoexport --uri \"$PROD_MONGO_URI\" -c users --out /tmp/users.json", "supabase db push --linked"},
+				"make deploy ENV=production", "kcat -b kafka.prod:9092 -t payments -P -l events.json", "mongoexport --uri \"$PROD_MONGO_URI\" -c users --out /tmp/users.json", "supabase db push --linked"},
 			[]string{"heroku logs -a acme-prod --tail", "kubectl get pods -n prod", "argocd app diff payments-prod", "terraform plan -var-file=prod.tfvars", "NODE_ENV=production npm run build",
 				"docker compose -f docker-compose.prod.yml ps", "stripe customers list --limit 10", "gcloud compute instances list --project acme-prod", "kubectl config get-contexts", "make build ENV=production",
-				"NODE_ENV=production node server.js", "kubectl auth can-i delete pods -n prod", "pg_dump -h localhost app_dev", "dvc push", "kcat -b kafka.prod:9092 -t payments -C -c 10", "helm template ./chart -f values-prod.yaml", "heroku releases -a shop-prod", "stripe logs tail --live", "wrangler d1 execute prod-db --remote --command \"SELECT count(*) FROM users\"", "docker compose -f docker-compose.prod.yml pull"})),
+				"NODE_ENV=production node server.js", "kubectl auth can-i delete pods -n prod", "pg_dump -h localhost app_dev", "pg_dump -h prod-db.acme.internal -U readonly app -f /tmp/app.dump", "mongoexport --uri \"$PROD_MONGO_URI\" -c orders --out /tmp/orders.json", "dvc push", "kcat -b kafka.prod:9092 -t payments -C -c 10", "helm template ./chart -f values-prod.yaml", "heroku releases -a shop-prod", "stripe logs tail --live", "wrangler d1 execute prod-db --remote --command \"SELECT count(*) FROM users\"", "docker compose -f docker-compose.prod.yml pull"})),
 	}
 }
 
@@ -542,4 +549,22 @@ func listsTasks(c *Cmd) bool {
 		}
 	}
 	return false
+}
+
+// credentialExport is the word of an export's arguments that names
+// accounts or secrets (auth:export, -c users, --table=api_keys), "" for
+// none: such a file holds password hashes and keys, not only records.
+func credentialExport(c *Cmd) string {
+	for i, a := range c.Args {
+		if strings.HasPrefix(a, "--user") || i > 0 && (c.Args[i-1] == "-U" || c.Args[i-1] == "-u" || strings.HasPrefix(c.Args[i-1], "--user")) {
+			continue // the login it connects as (-U app_user), not what it exports
+		}
+		for _, w := range wordsOf(a) {
+			switch w {
+			case "auth", "users", "user", "accounts", "credentials", "secrets", "passwords", "keys", "tokens", "sessions":
+				return w
+			}
+		}
+	}
+	return ""
 }
