@@ -92,7 +92,7 @@ var psOperators = map[string]bool{"-lt": true, "-le": true, "-gt": true, "-ge": 
 // variable ($_.LastFullBackup -lt …, $x.Count, $PSItem.Name), not a
 // program: PowerShell calls a program held in a variable only after &.
 func psExpression(e *Env, c *Cmd) bool {
-	ps := e.F.Tool == "PowerShell"
+	ps := e.F.Tool == "PowerShell" || c.Depth > 0 && e.F.HasCmd("pwsh", "powershell", "pwsh.exe", "powershell.exe")
 	for _, w := range c.Wrappers {
 		n := strings.TrimSuffix(strings.ToLower(callfacts.ProgramName(w)), ".exe")
 		ps = ps || n == "pwsh" || n == "powershell"
