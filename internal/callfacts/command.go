@@ -66,9 +66,10 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			c.Stdin = "| a program"
 		}
 		for i, a := range c.Args {
-			// psql -f FILE, mysql < FILE …: a file the line wrote is the input
-			if (a == "-f" || a == "--file") && i+1 < len(c.Args) {
-				if t, ok := n.files[NormPath(c.Args[i+1], n.cwd, n.home)]; ok && t.known {
+			// psql -f FILE, sqlcmd -i FILE, sqlplus @FILE, mysql < FILE …: a
+			// file the line wrote is the input
+			if f := sqlFileArg(name, c.Args, i); f != "" {
+				if t, ok := n.files[NormPath(f, n.cwd, n.home)]; ok && t.known {
 					c.Heredoc += t.s
 				}
 			} else if len(n.files) > 0 && !strings.HasPrefix(a, "-") && !Known(name) && !strings.ContainsAny(name, "/$") {
@@ -107,6 +108,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			c.Feed = script.from
 			if script.known {
 				payload = script.s
+				c.ScriptShown = script.from == ""
 				n.derive("%s runs %s: %q", name, from, short(script.s))
 			} else {
 				c.FeedUnknown = true
@@ -745,3 +747,40 @@ func decodeUTF16Base64(s string) string {
 
 // sshValueOpts are the options of ssh, scp and sftp that take a value.
 var sshValueOpts = []string{"-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-P", "-p", "-Q", "-R", "-S", "-W", "-w"}
+
+// SQLFileFlags are each database client's options whose value is a file
+// of statements to run (mysql -f is --force, so it has none).
+var SQLFileFlags = map[string][]string{
+	"psql": {"-f", "--file"}, "pgcli": {"-f", "--file"}, "cockroach": {"-f", "--file"}, "cqlsh": {"-f", "--file"},
+	"snowsql": {"-f", "--filename"}, "sqlcmd": {"-i", "--input-file"}, "clickhouse-client": {"--queries-file"},
+	"clickhouse": {"--queries-file"}, "mongosh": {"-f", "--file"}, "mongo": {"--file"}, "usql": {"-f", "--file"},
+	"snow":         {"-f", "--filename"}, // ops14: Snowflake's snow sql -f
+	"cypher-shell": {"-f", "--file"}, "duckdb": {"-init", "-f"}, "trino": {"-f", "--file"}, "presto": {"-f", "--file"},
+	"beeline": {"-f"}, "hive": {"-f"}, "spark-sql": {"-f"}, "impala-shell": {"-f", "--query_file"}, "vsql": {"-f"},
+	"isql": {"-i"}, "osql": {"-i"}, "db2": {"-f"}, "gsql": {"-f"},
+}
+
+// sqlFileArg is the script file args[i] names for a database client: the
+// value of one of its SQLFileFlags (or any program's -f/--file), or
+// SQL*Plus's and SQLcl's @FILE.
+func sqlFileArg(name string, args []string, i int) string {
+	a := args[i]
+	if (a == "-f" || a == "--file") && i+1 < len(args) {
+		return args[i+1]
+	}
+	for _, f := range SQLFileFlags[name] {
+		switch {
+		case a == f && i+1 < len(args):
+			return args[i+1]
+		case strings.HasPrefix(a, f+"=") && strings.HasPrefix(f, "--"):
+			return a[len(f)+1:]
+		}
+	}
+	if (name == "sqlplus" || name == "sql" || name == "clpplus") && len(a) > 1 && a[0] == '@' && a[1] != '@' && !strings.ContainsAny(a[1:], "@ ") {
+		return a[1:] // sqlplus -s /@FINPRD @/tmp/inv.sql
+	}
+	if (name == "mongosh" || name == "mongo") && (strings.HasSuffix(a, ".js") || strings.HasSuffix(a, ".mongodb")) {
+		return a
+	}
+	return ""
+}

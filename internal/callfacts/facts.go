@@ -64,6 +64,10 @@ type Cmd struct {
 	// the line does not show (piped from a program, a file fetched or
 	// built by one, the input of xargs sh -c).
 	FeedUnknown bool `json:"feed_unknown,omitempty" expr:"feed_unknown"`
+	// ScriptShown is set when this shell or interpreter runs a script
+	// whose text the line shows (printf '…' > /tmp/x.sh && sh /tmp/x.sh,
+	// a here-document): its commands are read and judged one by one.
+	ScriptShown bool `json:"script_shown,omitempty" expr:"script_shown"`
 	// Captured is set when a command substitution takes the command's
 	// output ($(gh auth token)): it is not printed into the conversation.
 	Captured bool `json:"captured,omitempty" expr:"captured"`

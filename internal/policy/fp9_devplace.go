@@ -59,6 +59,9 @@ func devTargetOption(c *Cmd) bool {
 	if placeSenders[c.Name] || c.Remote != "" && !strings.HasPrefix(c.Remote, "-") {
 		return false
 	}
+	if oracleDevConn(c) || localContext(c) {
+		return true
+	}
 	found := false
 	for i, a := range c.Args {
 		if !strings.HasPrefix(a, "-") {
@@ -245,4 +248,44 @@ func withoutDevPlaces(f *Facts) *Facts {
 		return f
 	}
 	return f.Without(func(i int, _ *callfacts.Cmd) bool { return drop[i] })
+}
+
+// oracleTools take an Oracle connect identifier (user/pw@ALIAS, /@ALIAS,
+// userid=…@ALIAS).
+var oracleTools = map[string]bool{"impdp": true, "expdp": true, "sqlplus": true, "sql": true, "sqlldr": true, "imp": true, "exp": true, "rman": true}
+
+// oracleDevConn: c, an Oracle tool, connects only to databases whose
+// alias names them for development or tests (/@FINDEV, hr/x@ORCLTEST,
+// userid=/@APP_DEV) and the line names no production place.
+func oracleDevConn(c *Cmd) bool {
+	if !oracleTools[c.Name] || prodMarker.MatchString(strings.Join(c.Args, " ")) {
+		return false
+	}
+	n := 0
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "@") || strings.HasPrefix(a, "-") {
+			continue // sqlplus @script.sql
+		}
+		_, alias, ok := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "userid="), "USERID="), "@")
+		if !ok || alias == "" || strings.ContainsAny(alias, "$ @") {
+			continue
+		}
+		alias = strings.ToLower(alias[strings.LastIndexAny(alias, "/:")+1:]) // //host:1521/FINDEV: the service
+		t := strings.TrimRight(alias, "0123456789")
+		if !(devName(alias) || strings.HasSuffix(t, "dev") || strings.HasSuffix(t, "test") || strings.HasSuffix(t, "tst")) || prodWord.MatchString(alias) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// localContext: c, not a kube client, chooses its configured context by
+// --context and that context is this machine's (kcctl --context local).
+func localContext(c *Cmd) bool {
+	if kubeClients[c.Name] {
+		return false
+	}
+	v := strings.ToLower(strings.Trim(optValue(c, "--context"), `"'`))
+	return v == "local" || v == "localhost" || strings.HasPrefix(v, "local-") || strings.HasSuffix(v, "-local") || v != "" && isLocalEndpoint(v) && strings.Contains(v, ":")
 }

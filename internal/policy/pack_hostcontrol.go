@@ -23,7 +23,7 @@ func hostControlPack() Pack {
 			Allow: []string{"nc -zv localhost 5432", "nc -l 8080 < index.html", "socat TCP-LISTEN:8080,fork TCP:localhost:3000", "curl https://example.com", "echo hi > /dev/null", "python3 -c 'import socket; print(socket.gethostname())'"}},
 		cmdRule("core.net:tunnel", Ask, "Opening a port of this machine to the internet or a remote host (ssh -R, ngrok, cloudflared tunnel, localtunnel, bore, chisel, tailscale funnel)", tunnelTools,
 			func(e *Env, c *Cmd) string {
-				if onlyHelp(c) || anyPos(c, "version", "list", "ls", "info", "status", "help", "login", "logout", "update", "config") && c.Name != "ssh" && c.Name != "autossh" {
+				if onlyHelp(c) || anyPos(c, "version", "list", "ls", "info", "status", "help", "login", "logout", "update", "config", "diagnose") && c.Name != "ssh" && c.Name != "autossh" {
 					return ""
 				}
 				switch c.Name {
@@ -38,6 +38,15 @@ func hostControlPack() Pack {
 					}
 				case "tailscale":
 					if !anyPos(c, "funnel") {
+						return ""
+					}
+				case "ngrok":
+					// ngrok http 3000 --domain acme-app-dev.ngrok.app: a web
+					// dev server on the developer's reserved dev domain
+					// (what app platforms' dev loops open); a raw TCP port
+					// or an unnamed URL still asks
+					d := optValue(c, "--domain") + optValue(c, "--url") + optValue(c, "--hostname")
+					if c.Sub(0) == "http" && d != "" && devName(strings.SplitN(d, ".", 2)[0]) {
 						return ""
 					}
 				}

@@ -43,14 +43,15 @@ func indirectPack() Pack {
 					if callfacts.GlobLike(c.Name) {
 						return fmt.Sprintf("the program %s is whatever the glob matches when it runs (args: %.80s)", c.Raw, strings.Join(c.Args, " "))
 					}
-					if (strings.HasPrefix(c.Name, "$") || strings.HasPrefix(c.Raw, "$") && callfacts.UnknownValue(c.Raw)) && !namedInstallProgram(c.Raw) {
+					if (strings.HasPrefix(c.Name, "$") || strings.HasPrefix(c.Raw, "$") && callfacts.UnknownValue(c.Raw)) && !namedInstallProgram(c.Raw) && !psExpression(e, c) {
 						return fmt.Sprintf("the program %s is not known until it runs (args: %.80s)", c.Raw, strings.Join(c.Args, " "))
 					}
 				}
 				return ""
 			},
 			Catch: []string{"$CMD -rf /tmp/x", "$(cat cmd.txt) --force", "\"${TOOL}\" build", "xargs -I{} {} < cmds.txt", "/usr/bin/x?z --all"},
-			Allow: []string{"X=ls; $X -la", "$(echo git) status", "echo $CMD", "${EDITOR:-vi} notes.txt"},
+			Allow: []string{"X=ls; $X -la", "$(echo git) status", "echo $CMD", "${EDITOR:-vi} notes.txt",
+				"pwsh -c \"Get-DbaLastBackup -SqlInstance sqlprod01 | Where-Object { \\$_.LastFullBackup -lt (Get-Date).AddDays(-1) }\""},
 		},
 		{
 			ID: "core.indirect:unknown-target", Mode: Ask, Tools: shellTools, Cmds: []string{"rm", "rimraf", "shred", "find", "chmod", "chown", "chgrp", "rmdir", "mv", "rsync"},
@@ -79,4 +80,29 @@ func indirectPack() Pack {
 		},
 		tooDeepRule(), // peers13
 	}}
+}
+
+// psOperators are PowerShell's comparison and assignment operators: a
+// statement "$x -lt 3" or "$x = 1" is an expression, not a call.
+var psOperators = map[string]bool{"-lt": true, "-le": true, "-gt": true, "-ge": true, "-eq": true, "-ne": true, "-like": true, "-notlike": true,
+	"-match": true, "-notmatch": true, "-contains": true, "-notcontains": true, "-in": true, "-notin": true, "-and": true, "-or": true,
+	"-not": true, "-is": true, "-isnot": true, "-ceq": true, "-ieq": true, "-clike": true, "-ilike": true, "-cmatch": true, "-imatch": true, "=": true, "+=": true}
+
+// psExpression: c, in PowerShell, is an expression that starts with a
+// variable ($_.LastFullBackup -lt …, $x.Count, $PSItem.Name), not a
+// program: PowerShell calls a program held in a variable only after &.
+func psExpression(e *Env, c *Cmd) bool {
+	ps := e.F.Tool == "PowerShell" || c.Depth > 0 && e.F.HasCmd("pwsh", "powershell", "pwsh.exe", "powershell.exe")
+	for _, w := range c.Wrappers {
+		n := strings.TrimSuffix(strings.ToLower(callfacts.ProgramName(w)), ".exe")
+		ps = ps || n == "pwsh" || n == "powershell"
+	}
+	if !ps {
+		return false
+	}
+	name := strings.ToLower(c.Raw)
+	if name == "$_" || name == "$psitem" || strings.ContainsAny(strings.TrimPrefix(name, "$"), ".[") {
+		return true
+	}
+	return len(c.Args) > 0 && psOperators[strings.ToLower(c.Args[0])]
 }

@@ -125,6 +125,9 @@ func printsSecret(c *Cmd) string {
 
 // secretFile reports whether p is an environment or key file.
 func secretFile(p string) bool {
+	if sealedFile(p) {
+		return false
+	}
 	return envFile(path.Base(p)) || keyFile(p) || strings.HasPrefix(p, "/proc/") && path.Base(p) == "environ" || secretMount(p) || hostKeyFile(p) ||
 		callfacts.AppSecretFile(p) != "" // wp-config.php, terraform.tfstate, ~/.p4tickets (callfacts/appsecrets.txt)
 }
@@ -406,4 +409,19 @@ func copiesToRemote(c *Cmd, a string) bool {
 	d := c.Pos[len(c.Pos)-1]
 	i := strings.Index(d, ":")
 	return i > 0 && !strings.Contains(d[:i], "/")
+}
+
+// sealedFile: p's name says its secrets are sealed or encrypted for a
+// controller or a key held elsewhere (sealed-db-credentials.yaml,
+// secrets.enc.yaml, app.sops.json), or it is the Sealed Secrets
+// controller's public certificate (sealed-secrets-prod.pem): reading it
+// shows ciphertext. A name that says key or private (the controller's
+// key backup, sealed-secrets-key.yaml) is not one.
+func sealedFile(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	if strings.Contains(b, "key") || strings.Contains(b, "priv") || strings.Contains(b, "master") || envFile(b) {
+		return false
+	}
+	return strings.HasPrefix(b, "sealed") || strings.Contains(b, "-sealed") || strings.Contains(b, "_sealed") || strings.Contains(b, ".sealed.") ||
+		strings.Contains(b, ".enc.") || strings.Contains(b, ".sops.")
 }

@@ -108,7 +108,7 @@ func prodAction(e *Env, c *Cmd) string {
 		}
 		return "export"
 	}
-	if text := sqlOf(c); text != "" && sqlReadOnly(text) {
+	if text := sqlOf(c); text != "" && sqlReadOnly(clientOutfile(c, text)) {
 		return "read" // wrangler d1 execute prod-db --command "SELECT …"
 	}
 	if prodReads(e, c) || c.Name == "ansible" && ansibleReads(c) {
@@ -319,7 +319,7 @@ func remoteExportRules() []Rule {
 		deployTaskRule(), prodHostChangeRule(), prodHostVolumesRule(),
 		cmdRule("external.systems:remote-state-export", Ask, "A remote service's state or data pulled into a file here (terraform state pull > f, an export or dump subcommand written to a file): state and dumps hold secrets and customers' data in plain text", opsNames("remote-cli"),
 			func(e *Env, c *Cmd) string {
-				if onlyHelp(c) || prodAction(e, c) != "export" || !writtenToFile(e, c) {
+				if onlyHelp(c) || prodAction(e, c) != "export" || !writtenToFile(e, c) || opsList("export-defs")[c.Name] {
 					return ""
 				}
 				return c.Name + " copies a remote service's state or data into a file here: " + c.String()
@@ -567,4 +567,18 @@ func credentialExport(c *Cmd) string {
 		}
 	}
 	return ""
+}
+
+// clientOutfileRe: ClickHouse's SELECT … INTO OUTFILE 'f' [FORMAT x],
+// written by the client on this machine.
+var clientOutfileRe = re(`(?i)\binto\s+outfile\s+'[^']*'`)
+
+// clientOutfile is text with ClickHouse's INTO OUTFILE clause left out:
+// the client saves the rows here, as "> f" would. (MySQL's INTO OUTFILE
+// writes on the server and stays a write.)
+func clientOutfile(c *Cmd, text string) string {
+	if c.Name != "clickhouse-client" && c.Name != "clickhouse" {
+		return text
+	}
+	return clientOutfileRe.ReplaceAllString(text, " ")
 }

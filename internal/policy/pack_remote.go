@@ -17,12 +17,7 @@ import (
 
 // sqlFileFlags are each client's options whose value is a file of
 // statements to run (mysql -f is --force, so it has none).
-var sqlFileFlags = map[string][]string{
-	"psql": {"-f", "--file"}, "pgcli": {"-f", "--file"}, "cockroach": {"-f", "--file"}, "cqlsh": {"-f", "--file"},
-	"snowsql": {"-f", "--filename"}, "sqlcmd": {"-i", "--input-file"}, "clickhouse-client": {"--queries-file"},
-	"clickhouse": {"--queries-file"}, "mongosh": {"-f", "--file"}, "mongo": {"--file"}, "usql": {"-f", "--file"},
-	"snow": {"-f", "--filename"}, // ops14: Snowflake's snow sql -f
-}
+var sqlFileFlags = callfacts.SQLFileFlags // the one table, callfacts/command.go
 
 // sqlCommandFlags take the statements inline (their text is judged by
 // core.sql:drop); with one of them the client does not read its input.
@@ -176,7 +171,7 @@ func sqlFileRules() []Rule {
 	return []Rule{
 		cmdRule("core.sql:run-file", Ask, "A database client runs statements the command does not show (psql -f, mysql < dump.sql, \\i, source, input piped from a program, bq query < x.sql, snow sql -c prod -f x.sql) against another server, from outside the project or from a script named like a teardown or a dump: they may DROP, DELETE or TRUNCATE", append(slices.Clone(callfacts.SQLServerClients), "sqlplus", "sql", "bq", "snow"),
 			func(e *Env, c *Cmd) string {
-				if r, local := sqlFile(e, c); r != "" && !local && !localDevDB(e) {
+				if r, local := sqlFile(e, c); r != "" && !local && !localDevDB(e) && !devDBMigration(e, c) {
 					return r + " (they may DROP, DELETE or TRUNCATE)"
 				}
 				return ""
@@ -324,4 +319,18 @@ func remoteScriptRule() Rule {
 		Catch: []string{"scp deploy.sh prod:/tmp/ && ssh prod 'bash /tmp/deploy.sh'", "rsync -a fix.py h:~/ && ssh h python3 fix.py", "ssh host bash -s < cleanup.sh", "ssh host 'bash -s' < wipe.sh", "cat nuke.sh | ssh prod bash", "ssh host < deploy.sh", "ssh h sudo bash < x.sh", "kubectl exec -i db-0 -- sh < reset.sh", "ssh h python3 - < job.py", "ssh db1 'psql shop' < fix.sql", "cat purge.sql | ssh db1 sudo -u postgres psql app"},
 		Allow: []string{"ssh host uptime", "ssh host 'bash -s' <<'EOF'\nuptime\nEOF", "echo uptime | ssh host bash", "ssh -N -L 5432:localhost:5432 bastion < /dev/null", "bash -s < local.sh", "ssh host bash /srv/run.sh", "ssh -T git@github.com", "scp app.tar.gz prod:/tmp/ && ssh prod 'tar xzf /tmp/app.tar.gz'", "scp run.sh a:/tmp/ && ssh b bash /tmp/run.sh", "ssh db1 'psql -c \"select 1\"' < /dev/null"},
 	}
+}
+
+// devDBMigration: c runs a project's SQL file (not named like a teardown
+// or a dump) into a database named for development or tests (sqlcmd -S
+// sqldev03 -d Billing_dev -i migrations/V42.sql), and the line names no
+// production place: the developer's own schema moves forward.
+func devDBMigration(e *Env, c *Cmd) bool {
+	src := sqlFileOf(c)
+	n := sqlDBName(e, c)
+	if src == "" || strings.HasPrefix(src, "its input (|") || n == "" || !devName(n) || prodMarker.MatchString(lineWithPayloads(e)) || callfacts.UnknownValue(src) {
+		return false
+	}
+	file := strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(src, "its input ("), ")"), "< ")
+	return under(e.abs(c, file), e.F.Project) && !destructiveSQLName.MatchString(file[strings.LastIndexByte(file, '/')+1:])
 }

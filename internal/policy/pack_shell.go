@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -176,7 +177,8 @@ func shellPack() Pack {
 				}
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
-					if (c.Name == "eval" || callfacts.IsShell(c.Name) || callfacts.IsInterpreter(c.Name) || runtimes[c.Name]) && strings.Contains(c.Payload+strings.Join(c.Args, " "), "$(") {
+					if (c.Name == "eval" || callfacts.IsShell(c.Name) || callfacts.IsInterpreter(c.Name) || runtimes[c.Name]) && strings.Contains(c.Payload+strings.Join(c.Args, " "), "$(") &&
+						!(c.ScriptShown && !substFetches(c.Payload)) { // printf '…$(basename $c)…curl…' > x.sh && sh x.sh: the script's commands are read one by one
 						return c.Name + " runs the output of a network fetch"
 					}
 					if callfacts.IsShell(c.Name) || callfacts.IsInterpreter(c.Name) {
@@ -587,4 +589,22 @@ func fetchedElsewise(e *Env) string {
 		}
 	}
 	return ""
+}
+
+// substFetches reports whether a command substitution in s ($(…)) runs a
+// network fetcher: its output becomes part of the script.
+func substFetches(s string) bool {
+	for i := strings.Index(s, "$("); i >= 0; i = strings.Index(s, "$(") {
+		s = s[i+2:]
+		end := strings.IndexByte(s, ')')
+		if end < 0 {
+			end = len(s)
+		}
+		for _, w := range strings.FieldsFunc(s[:end], func(r rune) bool { return strings.ContainsRune(" \t\n;|&'\"`(", r) }) {
+			if callfacts.IsFetcher(callfacts.ProgramName(w)) || slices.Contains(fetchNames, callfacts.ProgramName(w)) {
+				return true
+			}
+		}
+	}
+	return false
 }
