@@ -49,6 +49,9 @@ func devScoped(p string) bool {
 	if len(parts) < 2 {
 		return false
 	}
+	if proj, rest, ok := strings.Cut(p, ":"); ok && len(parts) >= 3 && devName(proj) && !strings.Contains(proj, "/") && strings.Contains(rest, ".") && !prodWord.MatchString(rest) {
+		return true // acme-analytics-dev:dbt_jsmith.fct_orders: a table inside a development project (ceph16)
+	}
 	for _, s := range parts {
 		if !devName(s) {
 			return false

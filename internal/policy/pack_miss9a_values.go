@@ -49,8 +49,11 @@ var openPrincipal = re(`(?i)(^|\s)--?(allow-)?(principal|member|grantee|identity
 var anySourcePass = re(`(?i)\b(pass|allow|accept|permit)\b.*\b(any|all|\*)\b.*\b(22|23|135|139|445|3389|5900|5985|5986|2375|2376|3306|5432|1433|1521|6379|11211|27017|9200|5601|8086|10250)\b`)
 
 // protectionOff: a protection's setting given a value that switches it
-// off (mtls mode DISABLE, "tls": false, audit=off, auth: none).
-var protectionOff = re(`(?i)\b(mtls|tls|ssl|ssl_?verify|verify_?ssl|authn|authz|auth|authentication|authorization|audit|auditing|audit_?log|encryption|encrypt|protected[-_]mode|csrf|mfa|2fa|signing|signature_?verification|peer_?authentication)\b["']?(\s*[:=]\s*|\s+)(\{\s*["']?mode["']?\s*:\s*)?["']?(disabled?|false|off|none|permissive|no)\b`)
+// off (mtls mode DISABLE, "tls": false, audit=off, auth: none), the
+// protection's word also as one part of a joined key
+// (auth_cluster_required none, xpack.security.enabled=false,
+// ssl-verify false: ceph16).
+var protectionOff = re(`(?i)(\b(mtls|tls|ssl|ssl_?verify|verify_?ssl|authn|authz|auth|authentication|authorization|audit|auditing|audit_?log|encryption|encrypt|protected[-_]mode|csrf|mfa|2fa|signing|signature_?verification|peer_?authentication)\b|\b(?:[a-z0-9]+[_.-])*(mtls|tls|ssl|authn|authz|auth|authentication|authorization|encryption|encrypt|cephx|verify|verification|security)(?:[_.-][a-z0-9]+)*\b)["']?(\s*[:=]\s*|\s+)(\{\s*["']?mode["']?\s*:\s*)?["']?(disabled?|false|off|none|permissive|no)\b`)
 
 // worldWritableCore: operating-system paths and devices that no account
 // but root may write: programs, libraries, configuration, the kernel's
@@ -221,6 +224,9 @@ func miss9aValueRules() []Rule {
 			case "local":
 				return "", ""
 			case "":
+				if opsList("cluster-cli")[c.Name] {
+					return "deny", c.Name + " switches a protection off (" + m + ") on the cluster it administers" // ceph16: ceph config set mon auth_cluster_required none
+				}
 				if callfacts.Known(c.Name) && !opsList("remote-cli")[c.Name] {
 					return "", "" // make test AUTH=none, docker run -e AUTH=false: a local tool's own run
 				}
@@ -234,7 +240,7 @@ func miss9aValueRules() []Rule {
 	// each pattern's necessary words: every address, an option for any,
 	// a pass verb, a protection's name (any case)
 	trig := On(0).OrText("0.0.0.0/0", "::/0", "rincipal", "ember", "rantee", "dentity", "-any", "allow-all", "--skip-", "--no-", "--disable-", "--ignore-", "--bypass-", "pass", "allow", "accept", "permit", "PASS", "ALLOW", "ACCEPT", "PERMIT", "Pass", "Allow", "Accept", "Permit",
-		"tls", "TLS", "Tls", "ssl", "SSL", "Ssl", "uth", "UTH", "udit", "UDIT", "ncrypt", "NCRYPT", "rotected", "ROTECTED", "srf", "SRF", "mfa", "MFA", "2fa", "2FA", "igning", "IGNING", "ignature", "IGNATURE")
+		"tls", "TLS", "Tls", "ssl", "SSL", "Ssl", "uth", "UTH", "udit", "UDIT", "ncrypt", "NCRYPT", "rotected", "ROTECTED", "srf", "SRF", "mfa", "MFA", "2fa", "2FA", "igning", "IGNING", "ignature", "IGNATURE", "ecur", "ECUR", "erif", "ERIF", "ephx")
 	allJudge := func(e *Env, c *Cmd) (string, string) {
 		if onlyHelp(c) || c.DryRun() || notConfigPrograms[c.Name] || callfacts.Known(c.Name) || checker(c) {
 			return "", ""
