@@ -272,6 +272,8 @@ func localDevGroup(c *Cmd) bool {
 // checkPhrase: a joined word that asks whether an act is safe or how it
 // stands rather than doing it (ok-to-stop, safe-to-destroy, can-delete,
 // is-enabled, check-upgrade, purge-status, drain-check): a read (ceph16).
+func CheckPhrase(l string) bool { return checkPhrase(strings.ToLower(l)) }
+
 func checkPhrase(l string) bool {
 	parts := strings.FieldsFunc(l, func(r rune) bool { return r == ':' || r == '-' || r == '_' })
 	if len(parts) < 2 {

@@ -48,6 +48,15 @@ var openPrincipal = re(`(?i)(^|\s)--?(allow-)?(principal|member|grantee|identity
 // to a port that administers a machine or serves a database.
 var anySourcePass = re(`(?i)\b(pass|allow|accept|permit)\b.*\b(any|all|\*)\b.*\b(22|23|135|139|445|3389|5900|5985|5986|2375|2376|3306|5432|1433|1521|6379|11211|27017|9200|5601|8086|10250)\b`)
 
+// setVerbs begin a setting's change: a read word after one is part of the
+// key it sets (set_parameter ssl_verify none).
+var setVerbs = map[string]bool{"set": true, "put": true, "update": true, "patch": true, "apply": true, "modify": true, "configure": true, "edit": true, "write": true}
+
+// insecureOn: a joined key that allows the insecure form, given a value
+// that switches it on (auth_allow_insecure_global_id_reclaim true,
+// tls_insecure_skip_verify=true: ceph16).
+var insecureOn = re(`(?i)\b(?:[a-z0-9]+[_.-])*(insecure|skip[_.-]?verify|skip[_.-]?tls|no[_.-]?verify|allow[_.-]?anonymous|anonymous[_.-]?access)(?:[_.-][a-z0-9]+)*\b["']?(\s*[:=]\s*|\s+)["']?(true|yes|on|1|enabled?)\b`)
+
 // protectionOff: a protection's setting given a value that switches it
 // off (mtls mode DISABLE, "tls": false, audit=off, auth: none), the
 // protection's word also as one part of a joined key
@@ -152,6 +161,9 @@ func readsOnlyVerb(c *Cmd) bool {
 		if strings.ContainsAny(p, "=/.:'\" ") || valueOfOption(c, p) {
 			continue
 		}
+		if w := wordsOf(p); len(w) > 0 && setVerbs[w[0]] {
+			return false // ceph config set … rgw_verify_ssl false: the key after the verb names what is set (ceph16)
+		}
 		for _, w := range wordsOf(p) {
 			if read[w] {
 				return true
@@ -216,7 +228,11 @@ func miss9aValueRules() []Rule {
 		if m := skipCheckOption.FindString(args); m != "" {
 			return "ask", c.Name + " skips a signature or integrity check (" + strings.TrimSpace(m) + "): what it installs or flashes is not verified"
 		}
-		if m := protectionOff.FindString(args); m != "" {
+		m := protectionOff.FindString(args)
+		if m == "" {
+			m = insecureOn.FindString(args)
+		}
+		if m != "" {
 			if cliAddrLocal(e.F.Command, c.Name) {
 				return "", "" // VAULT_ADDR=http://127.0.0.1:8200 vault audit disable: a server on this machine
 			}
@@ -240,7 +256,7 @@ func miss9aValueRules() []Rule {
 	// each pattern's necessary words: every address, an option for any,
 	// a pass verb, a protection's name (any case)
 	trig := On(0).OrText("0.0.0.0/0", "::/0", "rincipal", "ember", "rantee", "dentity", "-any", "allow-all", "--skip-", "--no-", "--disable-", "--ignore-", "--bypass-", "pass", "allow", "accept", "permit", "PASS", "ALLOW", "ACCEPT", "PERMIT", "Pass", "Allow", "Accept", "Permit",
-		"tls", "TLS", "Tls", "ssl", "SSL", "Ssl", "uth", "UTH", "udit", "UDIT", "ncrypt", "NCRYPT", "rotected", "ROTECTED", "srf", "SRF", "mfa", "MFA", "2fa", "2FA", "igning", "IGNING", "ignature", "IGNATURE", "ecur", "ECUR", "erif", "ERIF", "ephx")
+		"tls", "TLS", "Tls", "ssl", "SSL", "Ssl", "uth", "UTH", "udit", "UDIT", "ncrypt", "NCRYPT", "rotected", "ROTECTED", "srf", "SRF", "mfa", "MFA", "2fa", "2FA", "igning", "IGNING", "ignature", "IGNATURE", "ecur", "ECUR", "erif", "ERIF", "ephx", "nsecure", "NSECURE", "nonymous", "NONYMOUS")
 	allJudge := func(e *Env, c *Cmd) (string, string) {
 		if onlyHelp(c) || c.DryRun() || notConfigPrograms[c.Name] || callfacts.Known(c.Name) || checker(c) {
 			return "", ""
