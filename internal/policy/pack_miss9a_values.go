@@ -57,6 +57,25 @@ var setVerbs = map[string]bool{"set": true, "put": true, "update": true, "patch"
 // tls_insecure_skip_verify=true: ceph16).
 var insecureOn = re(`(?i)\b(?:[a-z0-9]+[_.-])*(insecure|skip[_.-]?verify|skip[_.-]?tls|no[_.-]?verify|allow[_.-]?anonymous|anonymous[_.-]?access)(?:[_.-][a-z0-9]+)*\b["']?(\s*[:=]\s*|\s+)["']?(true|yes|on|1|enabled?)\b`)
 
+// protectionOffIn: the first protectionOff match whose key does not
+// itself negate (disable_ssl_validation false turns the check on).
+func protectionOffIn(args string) string {
+	for _, ix := range protectionOff.FindAllStringIndex(args, -1) {
+		m := args[ix[0]:ix[1]]
+		neg := false
+		for _, w := range wordsOf(strings.Fields(m)[0]) {
+			switch w {
+			case "disable", "disabled", "skip", "no", "insecure", "ignore", "bypass", "allow", "allowed", "without":
+				neg = true
+			}
+		}
+		if !neg {
+			return m
+		}
+	}
+	return ""
+}
+
 // protectionOff: a protection's setting given a value that switches it
 // off (mtls mode DISABLE, "tls": false, audit=off, auth: none), the
 // protection's word also as one part of a joined key
@@ -228,7 +247,7 @@ func miss9aValueRules() []Rule {
 		if m := skipCheckOption.FindString(args); m != "" {
 			return "ask", c.Name + " skips a signature or integrity check (" + strings.TrimSpace(m) + "): what it installs or flashes is not verified"
 		}
-		m := protectionOff.FindString(args)
+		m := protectionOffIn(args)
 		if m == "" {
 			m = insecureOn.FindString(args)
 		}
