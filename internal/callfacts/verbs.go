@@ -69,7 +69,7 @@ func Known(name string) bool {
 // none, a known program, a script by path, help and dry-run forms.
 func (c *Cmd) UnknownDestroy() string {
 	v := c.destroyWord()
-	if v == "" || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(false) || c.localFileTarget() || c.CatalogueSaysNot() {
+	if v == "" || localDevGroup(c) || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(false) || c.localFileTarget() || c.CatalogueSaysNot() {
 		return ""
 	}
 	return wrapped(c, v)
@@ -119,8 +119,8 @@ func (c *Cmd) destroyWord() string {
 			break
 		}
 		l := strings.ToLower(p)
-		if t.reads[l] || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789:_-") != "" {
-			return "" // hcloud server list, apt-cache search purge
+		if t.reads[l] || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789:_-") != "" || checkPhrase(l) {
+			return "" // hcloud server list, apt-cache search purge, ceph osd safe-to-destroy
 		}
 		if t.verbs[l] {
 			if Known(l) && optionBefore(c.Args, p) {
@@ -150,7 +150,7 @@ func (c *Cmd) destroyWord() string {
 // by path, help and dry-run forms, and a read word before it.
 func (c *Cmd) UnknownChange() string {
 	v := c.changeWord()
-	if v == "" || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(true) || c.CatalogueSaysNot() {
+	if v == "" || localDevGroup(c) || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(true) || c.CatalogueSaysNot() {
 		return ""
 	}
 	return wrapped(c, v)
@@ -175,8 +175,8 @@ func (c *Cmd) changeWord() string {
 			break
 		}
 		l := strings.ToLower(p)
-		if t.reads[l] || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789:_-") != "" {
-			return ""
+		if t.reads[l] || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789:_-") != "" || checkPhrase(l) {
+			return "" // ceph osd ok-to-stop: a question, not the act
 		}
 		if optionBefore(c.Args, p) {
 			continue // knife ssh … -x deploy: an option's value
@@ -262,6 +262,34 @@ func dottedVerb(w string, verbs map[string]bool) bool {
 }
 
 // checkWords join a change verb in a word that only looks (deploy:check).
+// localDevGroup: c's first word opens the program's local development
+// environment (astro dev restart, wrangler dev, shopify app dev): what
+// it restarts or kills runs on this machine (ceph16).
+func localDevGroup(c *Cmd) bool {
+	return len(c.Pos) > 1 && (c.Pos[0] == "dev" || c.Pos[0] == "local") && !c.Has("--remote", "--cloud", "--deployment-id", "-d")
+}
+
+// checkPhrase: a joined word that asks whether an act is safe or how it
+// stands rather than doing it (ok-to-stop, safe-to-destroy, can-delete,
+// is-enabled, check-upgrade, purge-status, drain-check): a read (ceph16).
+func CheckPhrase(l string) bool { return checkPhrase(strings.ToLower(l)) }
+
+func checkPhrase(l string) bool {
+	parts := strings.FieldsFunc(l, func(r rune) bool { return r == ':' || r == '-' || r == '_' })
+	if len(parts) < 2 {
+		return false
+	}
+	switch parts[0] {
+	case "ok", "safe", "can", "is", "check", "would", "will", "whatif", "what":
+		return true
+	}
+	switch parts[len(parts)-1] {
+	case "check", "checks", "status", "preview", "diff", "plan", "ok", "safe", "dryrun":
+		return true
+	}
+	return false
+}
+
 var checkWords = map[string]bool{"check": true, "status": true, "verify": true, "validate": true, "test": true, "lint": true, "dry": true, "preview": true}
 
 // wrapped is v unless c is a wrapper (its arguments are a command the

@@ -16,7 +16,32 @@ import (
 
 // prodReads: c, aimed at production, only reads or takes a snapshot.
 func prodReads(e *Env, c *Cmd) bool {
-	return opsList("read-sub")[c.Name+"/"+strings.ToLower(sub(c))] || len(c.Pos) > 1 && opsList("read-sub")[c.Name+"/"+strings.ToLower(c.Pos[0]+":"+c.Pos[1])] || snapshotTaken(c) || execReads(e, c) || sdkReads(c) || consoleReads(e, c) || ansibleFactsOnly(c)
+	return opsList("read-sub")[c.Name+"/"+strings.ToLower(sub(c))] || len(c.Pos) > 1 && opsList("read-sub")[c.Name+"/"+strings.ToLower(c.Pos[0]+":"+c.Pos[1])] || snapshotTaken(c) || execReads(e, c) || sdkReads(c) || consoleReads(e, c) || ansibleFactsOnly(c) || composerRunReads(c)
+}
+
+// composerRunReads: gcloud composer environments run ENV … SUBCOMMAND:
+// the Airflow command it runs only lists or shows (dags list-runs, tasks
+// states-for-dag-run, dags state, version) (ceph16).
+func composerRunReads(c *Cmd) bool {
+	if c.Name != "gcloud" || len(c.Pos) < 5 || c.Pos[0] != "composer" || c.Pos[1] != "environments" || c.Pos[2] != "run" {
+		return false
+	}
+	read, destroy := opsList("read-verb"), opsList("destroy-verb")
+	found := false
+	for i, p := range c.Pos[4:] {
+		if i > 2 || optionBefore(c.Args, p) {
+			continue
+		}
+		for _, w := range wordsOf(p) {
+			switch {
+			case destroy[w] || w == "trigger" || w == "unpause" || w == "pause" || w == "backfill" || w == "clear" || w == "set" || w == "import" || w == "run" || w == "test" || w == "create" || w == "update" || w == "reserialize":
+				return false
+			case read[w] || w == "state" || w == "states" || w == "report" || w == "details" || w == "next" || w == "version":
+				found = true
+			}
+		}
+	}
+	return found
 }
 
 // snapshotTaken: one of c's first subcommand words names a snapshot or

@@ -58,8 +58,8 @@ func unknownVerbClass(c *Cmd, named bool) string {
 		if prodWord.MatchString(p) || strings.ContainsAny(p, "=/.@") {
 			continue // the target, a file, KEY=VALUE
 		}
-		if nounBeforeRead(c.Pos, i) {
-			return "" // octopus release get x-prod, cachix deploy list: the kind a read word lists
+		if nounBeforeRead(c.Pos, i) || callfacts.CheckPhrase(p) {
+			return "" // octopus release get x-prod, cachix deploy list: the kind a read word lists; can-delete asks (ceph16)
 		}
 		for j, w := range wordsOf(p) {
 			switch {

@@ -48,9 +48,40 @@ var openPrincipal = re(`(?i)(^|\s)--?(allow-)?(principal|member|grantee|identity
 // to a port that administers a machine or serves a database.
 var anySourcePass = re(`(?i)\b(pass|allow|accept|permit)\b.*\b(any|all|\*)\b.*\b(22|23|135|139|445|3389|5900|5985|5986|2375|2376|3306|5432|1433|1521|6379|11211|27017|9200|5601|8086|10250)\b`)
 
+// setVerbs begin a setting's change: a read word after one is part of the
+// key it sets (set_parameter ssl_verify none).
+var setVerbs = map[string]bool{"set": true, "put": true, "update": true, "patch": true, "apply": true, "modify": true, "configure": true, "edit": true, "write": true}
+
+// insecureOn: a joined key that allows the insecure form, given a value
+// that switches it on (auth_allow_insecure_global_id_reclaim true,
+// tls_insecure_skip_verify=true: ceph16).
+var insecureOn = re(`(?i)\b(?:[a-z0-9]+[_.-])*(insecure|skip[_.-]?verify|skip[_.-]?tls|no[_.-]?verify|allow[_.-]?anonymous|anonymous[_.-]?access)(?:[_.-][a-z0-9]+)*\b["']?(\s*[:=]\s*|\s+)["']?(true|yes|on|1|enabled?)\b`)
+
+// protectionOffIn: the first protectionOff match whose key does not
+// itself negate (disable_ssl_validation false turns the check on).
+func protectionOffIn(args string) string {
+	for _, ix := range protectionOff.FindAllStringIndex(args, -1) {
+		m := args[ix[0]:ix[1]]
+		neg := false
+		for _, w := range wordsOf(strings.Fields(m)[0]) {
+			switch w {
+			case "disable", "disabled", "skip", "no", "insecure", "ignore", "bypass", "allow", "allowed", "without":
+				neg = true
+			}
+		}
+		if !neg {
+			return m
+		}
+	}
+	return ""
+}
+
 // protectionOff: a protection's setting given a value that switches it
-// off (mtls mode DISABLE, "tls": false, audit=off, auth: none).
-var protectionOff = re(`(?i)\b(mtls|tls|ssl|ssl_?verify|verify_?ssl|authn|authz|auth|authentication|authorization|audit|auditing|audit_?log|encryption|encrypt|protected[-_]mode|csrf|mfa|2fa|signing|signature_?verification|peer_?authentication)\b["']?(\s*[:=]\s*|\s+)(\{\s*["']?mode["']?\s*:\s*)?["']?(disabled?|false|off|none|permissive|no)\b`)
+// off (mtls mode DISABLE, "tls": false, audit=off, auth: none), the
+// protection's word also as one part of a joined key
+// (auth_cluster_required none, xpack.security.enabled=false,
+// ssl-verify false: ceph16).
+var protectionOff = re(`(?i)(\b(mtls|tls|ssl|ssl_?verify|verify_?ssl|authn|authz|auth|authentication|authorization|audit|auditing|audit_?log|encryption|encrypt|protected[-_]mode|csrf|mfa|2fa|signing|signature_?verification|peer_?authentication)\b|\b(?:[a-z0-9]+[_.-])*(mtls|tls|ssl|authn|authz|auth|authentication|authorization|encryption|encrypt|cephx|verify|verification|security)(?:[_.-][a-z0-9]+)*\b)["']?(\s*[:=]\s*|\s+)(\{\s*["']?mode["']?\s*:\s*)?["']?(disabled?|false|off|none|permissive|no)\b`)
 
 // worldWritableCore: operating-system paths and devices that no account
 // but root may write: programs, libraries, configuration, the kernel's
@@ -149,6 +180,9 @@ func readsOnlyVerb(c *Cmd) bool {
 		if strings.ContainsAny(p, "=/.:'\" ") || valueOfOption(c, p) {
 			continue
 		}
+		if w := wordsOf(p); len(w) > 0 && setVerbs[w[0]] {
+			return false // ceph config set … rgw_verify_ssl false: the key after the verb names what is set (ceph16)
+		}
 		for _, w := range wordsOf(p) {
 			if read[w] {
 				return true
@@ -213,7 +247,11 @@ func miss9aValueRules() []Rule {
 		if m := skipCheckOption.FindString(args); m != "" {
 			return "ask", c.Name + " skips a signature or integrity check (" + strings.TrimSpace(m) + "): what it installs or flashes is not verified"
 		}
-		if m := protectionOff.FindString(args); m != "" {
+		m := protectionOffIn(args)
+		if m == "" {
+			m = insecureOn.FindString(args)
+		}
+		if m != "" {
 			if cliAddrLocal(e.F.Command, c.Name) {
 				return "", "" // VAULT_ADDR=http://127.0.0.1:8200 vault audit disable: a server on this machine
 			}
@@ -221,6 +259,9 @@ func miss9aValueRules() []Rule {
 			case "local":
 				return "", ""
 			case "":
+				if opsList("cluster-cli")[c.Name] {
+					return "deny", c.Name + " switches a protection off (" + m + ") on the cluster it administers" // ceph16: ceph config set mon auth_cluster_required none
+				}
 				if callfacts.Known(c.Name) && !opsList("remote-cli")[c.Name] {
 					return "", "" // make test AUTH=none, docker run -e AUTH=false: a local tool's own run
 				}
@@ -234,7 +275,7 @@ func miss9aValueRules() []Rule {
 	// each pattern's necessary words: every address, an option for any,
 	// a pass verb, a protection's name (any case)
 	trig := On(0).OrText("0.0.0.0/0", "::/0", "rincipal", "ember", "rantee", "dentity", "-any", "allow-all", "--skip-", "--no-", "--disable-", "--ignore-", "--bypass-", "pass", "allow", "accept", "permit", "PASS", "ALLOW", "ACCEPT", "PERMIT", "Pass", "Allow", "Accept", "Permit",
-		"tls", "TLS", "Tls", "ssl", "SSL", "Ssl", "uth", "UTH", "udit", "UDIT", "ncrypt", "NCRYPT", "rotected", "ROTECTED", "srf", "SRF", "mfa", "MFA", "2fa", "2FA", "igning", "IGNING", "ignature", "IGNATURE")
+		"tls", "TLS", "Tls", "ssl", "SSL", "Ssl", "uth", "UTH", "udit", "UDIT", "ncrypt", "NCRYPT", "rotected", "ROTECTED", "srf", "SRF", "mfa", "MFA", "2fa", "2FA", "igning", "IGNING", "ignature", "IGNATURE", "ecur", "ECUR", "erif", "ERIF", "ephx", "nsecure", "NSECURE", "nonymous", "NONYMOUS")
 	allJudge := func(e *Env, c *Cmd) (string, string) {
 		if onlyHelp(c) || c.DryRun() || notConfigPrograms[c.Name] || callfacts.Known(c.Name) || checker(c) {
 			return "", ""

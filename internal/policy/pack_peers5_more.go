@@ -43,7 +43,7 @@ func peers5Rules() []Rule {
 // pathDeleteWords are the words of a URL path that ask the server to
 // remove what the path names; words split at separators and at a lower
 // to upper case change (doDelete, removeItem).
-var pathDeleteWords = map[string]bool{"delete": true, "destroy": true, "remove": true, "purge": true, "drop": true, "truncate": true, "wipe": true, "erase": true}
+var pathDeleteWords = map[string]bool{"delete": true, "destroy": true, "remove": true, "purge": true, "drop": true, "truncate": true, "wipe": true, "erase": true, "expunge": true}
 
 func pathDeleteWord(p string) string {
 	for _, seg := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '_' || r == '-' || r == '.' || r == ':' }) {

@@ -285,7 +285,7 @@ func externalPack() Pack {
 			},
 			[]string{"systemctl restart redis-sentinel", "systemctl reload nginx", "service php8.3-fpm restart", "systemctl try-restart gitlab-runsvdir"},
 			[]string{"systemctl status nginx", "systemctl --user restart syncthing", "systemctl is-active nginx", "service nginx status", "systemctl restart --help"}),
-	}, slices.Concat(externalVerbRules(), peers5Rules(),
+	}, slices.Concat(externalVerbRules(), peers5Rules(), ceph16Rules(),
 		[]Rule{publishRule(), deployRule(), publishVerbRule(), gen12StateEditRule(), gen12VaultAdminRule()},
 		remoteActionRules(), cloudControlRules(), netRules(), leak5ExternalRules(),
 		data6SettingRules(), []Rule{data6PulldownRule()}, cloud7OpRules(), miss9bProjectOutRules(),
