@@ -77,6 +77,13 @@ func pushMoreRules() []Rule {
 								return "git push sends the tag " + r + " (a release): " + c.String()
 							}
 						}
+						if len(c.Pos) > 2 && !localRemote(c.Pos[1]) {
+							for _, r := range c.Pos[2:] {
+								if sitePagesBranch(r) {
+									return "git push publishes the site branch " + r + " (GitHub Pages serves it): " + c.String()
+								}
+							}
+						}
 					}
 					if sub(c) == "remote" && c.Sub(1) == "set-url" && len(c.Pos) > 3 && remoteHost(c.Pos[3]) != "" && !knownForge(remoteHost(c.Pos[3])) {
 						return "git remote set-url points " + c.Pos[2] + " at " + c.Pos[3] + ": later pushes go there: " + c.String()
@@ -84,8 +91,8 @@ func pushMoreRules() []Rule {
 				}
 				return ""
 			},
-			[]string{"git push origin v2.0.0", "npm version patch && git push --follow-tags", "gh workflow run deploy.yml -f env=production", "git remote set-url origin https://git.x.example/acme/app.git", "git push --tags"},
-			[]string{"git push origin feature", "gh workflow list", "git remote set-url origin git@github.com:acme/app.git", "git push origin v2-docs-fix", "git tag v1.0"}),
+			[]string{"git push origin v2.0.0", "npm version patch && git push --follow-tags", "gh workflow run deploy.yml -f env=production", "git remote set-url origin https://git.x.example/acme/app.git", "git push --tags", "git push origin gh-pages", "git push -u origin HEAD:gh-pages"},
+			[]string{"git push origin feature", "gh workflow list", "git remote set-url origin git@github.com:acme/app.git", "git push origin v2-docs-fix", "git tag v1.0", "git push ../mirror gh-pages", "git push origin gh-pages-draft", "git checkout gh-pages"}),
 	}
 }
 
@@ -101,4 +108,21 @@ func tagLike(r string) bool {
 		}
 	}
 	return strings.Contains(r, ".") || len(r) <= 3
+}
+
+// sitePagesBranch: a push refspec whose destination is the branch a
+// forge serves as the project's web site (gh-pages; dev16).
+func sitePagesBranch(r string) bool {
+	r = strings.TrimPrefix(r, "+")
+	if i := strings.LastIndexByte(r, ':'); i >= 0 {
+		r = r[i+1:]
+	}
+	r = strings.TrimPrefix(r, "refs/heads/")
+	return r == "gh-pages"
+}
+
+// localRemote: a push target that is a directory on this machine
+// (../mirror, /srv/git/site.git, file://…), not a forge.
+func localRemote(r string) bool {
+	return strings.HasPrefix(r, "/") || strings.HasPrefix(r, "./") || strings.HasPrefix(r, "../") || strings.HasPrefix(r, "file://") || strings.HasPrefix(r, "~/")
 }
