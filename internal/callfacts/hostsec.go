@@ -188,6 +188,9 @@ func matchWords(rules []wordRule, c *Cmd) *wordRule {
 		}
 		args = append(args, a)
 	}
+	if c.Stdin != "" || c.Heredoc != "" {
+		args = append(args, "<") // fed on its input: a line's "<" word (odoo-bin shell … <; dev16)
+	}
 	for i := range rules {
 		n := 0
 		for _, a := range args {

@@ -4,4 +4,7 @@ package callfacts
 // tell users to set up; a line that calls one means the tool (k delete
 // ns prod is kubectl delete ns prod). An alias defined earlier in the
 // line is expanded before this is read.
-var shortNames = map[string]string{"k": "kubectl", "kc": "kubectl", "kubecolor": "kubectl", "tf": "terraform"}
+var shortNames = map[string]string{"k": "kubectl", "kc": "kubectl", "kubecolor": "kubectl", "tf": "terraform",
+	// dev16: GitLab omnibus's psql wrappers open the bundled database
+	// (gitlabhq_production): its SQL is read as psql's
+	"gitlab-psql": "psql", "gitlab-geo-psql": "psql"}

@@ -68,6 +68,9 @@ func remoteChange(c *Cmd) string {
 		}
 		return c.Name + " " + s
 	}
+	if how := remoteClear(c); how != "" {
+		return how
+	}
 	if opsList("remote-admin")[c.Name] {
 		read := opsList("remote-admin-read")
 		if len(c.Args) == 0 || read[c.Sub(0)] {
@@ -79,6 +82,24 @@ func remoteChange(c *Cmd) string {
 			}
 		}
 		return c.Name
+	}
+	return ""
+}
+
+// remoteClear: c clears a tool's own cache on the host it runs on
+// (ccache -C, go clean -modcache, nix-collect-garbage -d): a shared
+// build host's builds all lean on it (remoteops.txt remote-clear) (dev16).
+func remoteClear(c *Cmd) string {
+	clear := opsList("remote-clear")
+	for _, a := range c.Args {
+		if clear[c.Name+":"+a] {
+			return c.Name + " " + a + " clears its cache there"
+		}
+		if strings.HasPrefix(a, "--") {
+			if k, _, ok := strings.Cut(a, "="); ok && clear[c.Name+":"+k] {
+				return c.Name + " " + k + " clears its cache there"
+			}
+		}
 	}
 	return ""
 }
@@ -206,10 +227,10 @@ func net3RemoteHostRule() Rule {
 		},
 		Catch: []string{"ssh root@vps.example.io 'apt-get update && apt-get -y upgrade'", "ssh root@web1 'certbot --nginx -d example.io --non-interactive --agree-tos'", "ssh deploy@web1 'sudo ufw allow 8080/tcp'",
 			"ssh ops@db1 'dnf -y update'", "ssh admin@box 'useradd -m intern'", "fly ssh console -a shop -C 'apt-get install -y htop'", "ssh h 'docker compose up -d'",
-			"fly ssh console -a shop -C '/app/bin/migrate'", "kubectl exec -n shop deploy/web -- bin/rails db:migrate", "heroku run rails db:migrate -a shop", "ssh web1 '/srv/app/bin/shop eval \"Shop.Release.rollback(Shop.Repo, 20240501)\"'"},
+			"fly ssh console -a shop -C '/app/bin/migrate'", "kubectl exec -n shop deploy/web -- bin/rails db:migrate", "heroku run rails db:migrate -a shop", "ssh web1 '/srv/app/bin/shop eval \"Shop.Release.rollback(Shop.Repo, 20240501)\"'", "ssh build-farm-02.x.dev 'ccache -C'"},
 		Allow: []string{"ssh web1 'tail -n 100 /var/log/app.log'", "ssh gpu-3 'nvidia-smi; df -h /scratch'", "ssh web1 'systemctl status nginx --no-pager'", "ssh root@vps 'certbot certificates'",
 			"ssh h 'apt list --installed'", "ssh h 'docker ps'", "ssh h 'docker compose ps'", "ssh h 'docker compose logs --tail 50 api'", "ssh h 'nginx -t'", "apt-get update", "ssh -T git@github.com", "ssh build 'cd /srv/app && git pull && make'", "ssh build 'rm -rf /tmp/ci-cache'",
-			"fly ssh console -a shop -C '/app/bin/shop eval \"IO.inspect(Shop.Repo.aggregate(Shop.User, :count))\"'", "ssh web1 'rails --version'", "kubectl exec deploy/web --context kind-dev -- bin/rails db:migrate", "kubectl exec -n shop deploy/web -- bin/rails routes"},
+			"fly ssh console -a shop -C '/app/bin/shop eval \"IO.inspect(Shop.Repo.aggregate(Shop.User, :count))\"'", "ssh web1 'rails --version'", "kubectl exec deploy/web --context kind-dev -- bin/rails db:migrate", "kubectl exec -n shop deploy/web -- bin/rails routes", "ssh build-farm-02.x.dev 'ccache -s'", "ccache -C"},
 	}
 }
 

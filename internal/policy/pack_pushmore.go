@@ -73,8 +73,15 @@ func pushMoreRules() []Rule {
 							return "git push sends tags (a release): " + c.String()
 						}
 						for _, r := range c.Pos[min(2, len(c.Pos)):] {
-							if tagLike(r) || strings.HasPrefix(r, "refs/tags/") {
+							if tagLike(r) || strings.HasPrefix(r, "refs/tags/") || prefixedVersionTag(r) {
 								return "git push sends the tag " + r + " (a release): " + c.String()
+							}
+						}
+						if len(c.Pos) > 2 && !localRemote(c.Pos[1]) {
+							for _, r := range c.Pos[2:] {
+								if sitePagesBranch(r) {
+									return "git push publishes the site branch " + r + " (GitHub Pages serves it): " + c.String()
+								}
 							}
 						}
 					}
@@ -84,8 +91,8 @@ func pushMoreRules() []Rule {
 				}
 				return ""
 			},
-			[]string{"git push origin v2.0.0", "npm version patch && git push --follow-tags", "gh workflow run deploy.yml -f env=production", "git remote set-url origin https://git.x.example/acme/app.git", "git push --tags"},
-			[]string{"git push origin feature", "gh workflow list", "git remote set-url origin git@github.com:acme/app.git", "git push origin v2-docs-fix", "git tag v1.0"}),
+			[]string{"git push origin v2.0.0", "npm version patch && git push --follow-tags", "gh workflow run deploy.yml -f env=production", "git remote set-url origin https://git.x.example/acme/app.git", "git push --tags", "git push origin gh-pages", "git push -u origin HEAD:gh-pages", "git push origin client-1.42.0", "git push upstream @acme/ui@3.2.1"},
+			[]string{"git push origin feature", "gh workflow list", "git remote set-url origin git@github.com:acme/app.git", "git push origin v2-docs-fix", "git tag v1.0", "git push ../mirror gh-pages", "git push origin gh-pages-draft", "git checkout gh-pages", "git push origin release-1.2", "git push origin fix-1.2.3-crash"}),
 	}
 }
 
@@ -101,4 +108,41 @@ func tagLike(r string) bool {
 		}
 	}
 	return strings.Contains(r, ".") || len(r) <= 3
+}
+
+// sitePagesBranch: a push refspec whose destination is the branch a
+// forge serves as the project's web site (gh-pages; dev16).
+func sitePagesBranch(r string) bool {
+	r = strings.TrimPrefix(r, "+")
+	if i := strings.LastIndexByte(r, ':'); i >= 0 {
+		r = r[i+1:]
+	}
+	r = strings.TrimPrefix(r, "refs/heads/")
+	return r == "gh-pages"
+}
+
+// localRemote: a push target that is a directory on this machine
+// (../mirror, /srv/git/site.git, file://…), not a forge.
+func localRemote(r string) bool {
+	return strings.HasPrefix(r, "/") || strings.HasPrefix(r, "./") || strings.HasPrefix(r, "../") || strings.HasPrefix(r, "file://") || strings.HasPrefix(r, "~/")
+}
+
+// prefixedVersionTag: a monorepo's release tag, a package or component
+// name then a full version (client-1.42.0, api/v2.3.0, @acme/ui@3.2.1);
+// a branch named for a minor line (release-1.2) is not one (dev16).
+func prefixedVersionTag(r string) bool {
+	i := strings.LastIndexAny(r, "-/@")
+	if i <= 0 || i == len(r)-1 {
+		return false
+	}
+	v := strings.TrimPrefix(r[i+1:], "v")
+	if strings.Count(v, ".") != 2 {
+		return false
+	}
+	for _, p := range strings.Split(v, ".") {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
 }
