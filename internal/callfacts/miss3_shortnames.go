@@ -5,6 +5,6 @@ package callfacts
 // ns prod is kubectl delete ns prod). An alias defined earlier in the
 // line is expanded before this is read.
 var shortNames = map[string]string{"k": "kubectl", "kc": "kubectl", "kubecolor": "kubectl", "tf": "terraform",
-	// dev16: GitLab omnibus's psql wrappers open the bundled database
+	// GitLab omnibus's psql wrappers open the bundled database
 	// (gitlabhq_production): its SQL is read as psql's
 	"gitlab-psql": "psql", "gitlab-geo-psql": "psql"}
