@@ -230,7 +230,7 @@ func net3RemoteHostRule() Rule {
 				if how := remoteChange(c); how != "" && !hostLocalOnLab(e, i) {
 					return c.Name + " changes another host (" + how + "): " + c.String()
 				}
-				if how := appRunChange(c); how != "" && !launcherOnLab(e, i) {
+				if how := appRunChange(c); how != "" && !launcherOnLab(e, i) && !hostLocalOnLab(e, i) {
 					return c.Name + " changes another host (" + how + "): " + c.String()
 				}
 			}
