@@ -63,7 +63,10 @@ func (c *Cmd) AsksHelp() bool {
 		return true // aws rds delete-db-instance help: the AWS CLIs' help is their last word
 	}
 	if n := len(c.Args); n > 0 && c.Args[n-1] == "-h" && len(c.Flags) == 1 && len(c.Pos) <= 3 {
-		for _, p := range c.Pos {
+		for i, p := range c.Pos {
+			if i == 0 && dottedVerbs[c.Name] && !strings.ContainsAny(p, "/=:@$*") {
+				continue // govc vm.destroy -h: the verb itself is dotted
+			}
 			if strings.ContainsAny(p, "/.=:@$*") {
 				return false // a path or a target named: -h may be a flag of that operation
 			}
@@ -72,6 +75,10 @@ func (c *Cmd) AsksHelp() bool {
 	}
 	return false
 }
+
+// dottedVerbs are CLIs whose verbs are dotted words (govc vm.destroy,
+// Nutanix acli vm.delete): a dot in the verb names no file (remote16).
+var dottedVerbs = map[string]bool{"govc": true, "acli": true}
 
 // mayAskHelp: one of c's words is a help or version request's.
 func (c *Cmd) mayAskHelp() bool {

@@ -25,6 +25,9 @@ func cmdRule(id string, mode Mode, desc string, names []string, match func(e *En
 				if external && !sendsRequests[c.Name] && e.localOnly(i) {
 					continue // every endpoint it names is this machine (local_target.go)
 				}
+				if external && hostLocalOnLab(e, i) {
+					continue // ssh root@esx-lab-01 'vim-cmd vmsvc/power.off 12': a hypervisor's own command on a lab host
+				}
 				if r := match(e, c); r != "" {
 					return r
 				}
@@ -96,6 +99,6 @@ func (e *Env) quiet(i int) bool {
 // named connection is a dev one (snowsql -c dev: pack_data12_place.go).
 func (e *Env) localOnly(i int) bool {
 	return e.memo(i, memoLocalKnown, memoLocal, func(c *Cmd) bool {
-		return localOnly(c) && lineTunnel(e, c) == "" || cliAddrLocal(e.F.Command, c.Name) || toolHomeScratch(e, c) || devWarehouseConn(e, c)
+		return localOnly(c) && lineTunnel(e, c) == "" || cliAddrLocal(e.F.Command, c.Name) || cliAddrLab(e.F.Command, c.Name) || toolHomeScratch(e, c) || devWarehouseConn(e, c)
 	})
 }

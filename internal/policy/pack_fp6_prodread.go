@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -77,7 +78,7 @@ func execReads(e *Env, c *Cmd) bool {
 		in := &e.F.Commands[i]
 		ran := false
 		for _, w := range in.Wrappers {
-			if w == c.Name || strings.HasPrefix(w, c.Name+" ") || w == "ssh" && c.Name != "ssh" && sub(c) == "ssh" { // fly ssh console -C: its payload runs "via ssh"
+			if w == c.Name || strings.HasPrefix(w, c.Name+" ") || w == "ssh" && c.Name != "ssh" && (sub(c) == "ssh" || slices.Contains(callfacts.RemoteShellTools(), c.Name)) { // fly ssh console -C: its payload runs "via ssh"
 				ran = true
 			}
 		}

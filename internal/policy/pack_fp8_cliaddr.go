@@ -39,3 +39,27 @@ func cliAddrLocal(line, prog string) bool {
 	}
 	return n > 0
 }
+
+// cliAddrLab: line sets one or more address variables named after prog
+// (GOVC_URL=https://vcsa-lab.lab.example.com/sdk govc vm.destroy x) and
+// every one of them names a lab, test or dev server by its host name:
+// what the command changes there is the team's scratch (remote16).
+func cliAddrLab(line, prog string) bool {
+	if !strings.Contains(line, "=") {
+		return false
+	}
+	pre := strings.ToUpper(strings.ReplaceAll(prog, "-", "_")) + "_"
+	n := 0
+	for _, m := range cliAddrVar.FindAllStringSubmatch(line, -1) {
+		if !strings.HasPrefix(m[1], pre) {
+			continue
+		}
+		for _, v := range strings.Split(strings.Trim(m[2], `"'`), ",") {
+			if h := urlHost(v); h == "" || prodWord.MatchString(h) || !callfacts.LabTarget(h, nil) {
+				return false
+			}
+		}
+		n++
+	}
+	return n > 0
+}

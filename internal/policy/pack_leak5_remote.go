@@ -82,7 +82,7 @@ func targetArg(args []string) string {
 		switch {
 		case flags[k]:
 			return a
-		case sites[strings.ToLower(k)] && v != "" && !strings.HasPrefix(v, "-") && (!localName(v) || adDomain(k, v)): // PowerShell's -TenantId as -tenantid
+		case sites[strings.ToLower(k)] && v != "" && !strings.HasPrefix(v, "-") && (!localName(v) && !labHost(v) || adDomain(k, v)): // PowerShell's -TenantId as -tenantid
 			return k + " " + v
 		case strings.HasPrefix(a, "-") && opsList("prod-option")[k] && prodWord.MatchString(v):
 			return k + " " + v
@@ -98,6 +98,12 @@ func targetArg(args []string) string {
 // often named .local, which is not this machine there (win14).
 func adDomain(k, v string) bool {
 	return !strings.HasPrefix(k, "--") && strings.HasSuffix(strings.ToLower(v), ".local") && strings.Contains(strings.TrimSuffix(v, ".local"), ".")
+}
+
+// labHost: a host name with a lab, test or dev word and none of
+// production (vcsa-lab.lab.example.com, esx-test-02): a lab box (remote16).
+func labHost(v string) bool {
+	return strings.Contains(v, ".") && !prodWord.MatchString(v) && callfacts.LabTarget(v, nil)
 }
 
 // localName: a value naming this machine or a throwaway place.

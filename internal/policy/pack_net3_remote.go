@@ -173,6 +173,38 @@ func launcherOnLab(e *Env, i int) bool {
 	return false
 }
 
+// hostLocalOnLab: the i-th command is a hypervisor's own command line
+// (policy/remoteops.txt host-local: vim-cmd, esxcli, qm) run through a
+// remote shell logged into a lab, test or dev host (ssh
+// root@esx-lab-01.lab.example.com 'vim-cmd vmsvc/power.off 12'): it acts
+// on that lab host (remote16).
+func hostLocalOnLab(e *Env, i int) bool {
+	c := &e.F.Commands[i]
+	if !opsList("host-local")[c.Name] || !remotePayload(c) {
+		return false
+	}
+	for j := i - 1; j >= 0; j-- {
+		l := &e.F.Commands[j]
+		if len(l.Wrappers) >= len(c.Wrappers) {
+			continue
+		}
+		for _, a := range l.Pos {
+			if strings.ContainsAny(a, " \t'\"") {
+				continue
+			}
+			if _, h, ok := strings.Cut(a, "@"); ok {
+				a = h
+			}
+			if !prodWord.MatchString(a) && (devName(a) || callfacts.LabTarget(a, nil)) {
+				return true
+			}
+			return false // the first positional is the host
+		}
+		return false
+	}
+	return false
+}
+
 // stagingName: a name with a staging word (billing-staging, web-stg1)
 // and none of production.
 func stagingName(n string) bool {
@@ -216,10 +248,10 @@ func net3RemoteHostRule() Rule {
 					}
 					continue
 				}
-				if how := remoteChange(c); how != "" {
+				if how := remoteChange(c); how != "" && !hostLocalOnLab(e, i) {
 					return c.Name + " changes another host (" + how + "): " + c.String()
 				}
-				if how := appRunChange(c); how != "" && !launcherOnLab(e, i) {
+				if how := appRunChange(c); how != "" && !launcherOnLab(e, i) && !hostLocalOnLab(e, i) {
 					return c.Name + " changes another host (" + how + "): " + c.String()
 				}
 			}

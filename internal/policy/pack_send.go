@@ -133,6 +133,28 @@ func httpieItem(a string) reqPart {
 }
 
 // authHeader reports whether a header carries a credential by its name.
+// sessionBack: a session header (vmware-api-session-id, X-Session-Id,
+// X-RestSvcSessionId) carrying a variable no secret's name, sent to one
+// server: the session id that server issued goes back to it, which
+// leaks nothing (remote16).
+func sessionBack(name, val string, hosts []string) bool {
+	l := strings.ToLower(name)
+	if !strings.Contains(l, "session") || len(hosts) != 1 {
+		return false
+	}
+	for _, w := range []string{"token", "key", "secret", "auth", "password", "signature"} {
+		if strings.Contains(l, w) {
+			return false
+		}
+	}
+	for _, n := range varNames(val) {
+		if secretName(n) {
+			return false
+		}
+	}
+	return true
+}
+
 func authHeader(name string) bool {
 	l := strings.ToLower(name)
 	if l == "authorization" || l == "proxy-authorization" || l == "cookie" {
@@ -296,7 +318,7 @@ func credentialSent(e *Env, c *Cmd) (why, named string) {
 				if f := e.abs(c, p.val[1:]); secretFile(f) || under(f, path.Join(e.F.Home, ".aws")) || under(f, path.Join(e.F.Home, ".ssh")) {
 					return fmt.Sprintf("%s sends the secret file %s as request headers to %s", c.Name, p.val[1:], dest), ""
 				}
-			} else if authHeader(p.name) && strings.Contains(v, "$") {
+			} else if authHeader(p.name) && strings.Contains(v, "$") && !sessionBack(p.name, v, hosts) {
 				what = "the " + p.name + " header"
 			}
 		case "auth":
