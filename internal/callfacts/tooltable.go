@@ -204,6 +204,7 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 					s.observesNot = strings.Split(v, ",")
 				}
 			case "needs":
+				s.observes = true // it watches, when one of these is given
 				s.needs = strings.Split(v, ",")
 			case "scans":
 				s.scans = true
