@@ -34,8 +34,9 @@ type toolSpec struct {
 	// --yes); actsIn: the subcommands that default applies to (none:
 	// every one), written as reports= is
 	acts, actsIn []string
-	// onlyDry: the line has acts= and says nothing else but when it is
-	// a dry run (acts=, actsin=, dry=): warden still has no table of
+	// onlyDry: the line has acts=, reports=, observes= or needs= and says
+	// nothing else but when it is a dry run or only reads (describes):
+	// warden still has no table of
 	// what the program does, so it stays unknown to the verb rules
 	onlyDry bool
 	reports []string // subcommands or options that only print what is there
@@ -60,6 +61,11 @@ type toolSpec struct {
 	// listed options make it do more (tcpdump -z runs a command)
 	observes    bool
 	observesNot []string
+	// needs: with observes, it only watches when one of these options
+	// is given (gdb -batch, exim -bp); scans: its positionals are
+	// targets on the network (nmap, masscan), not this machine's names
+	needs []string
+	scans bool
 }
 
 // sourceRemover: with one of flags the program deletes its sources after
@@ -137,7 +143,7 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 		s.onlyDry = true
 		for _, field := range f[1:] {
 			k, v, _ := strings.Cut(field, "=")
-			if k != "acts" && k != "actsin" && k != "dry" {
+			if !describes[k] {
 				s.onlyDry = false
 			}
 			switch k {
@@ -197,6 +203,11 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 				if v != "" {
 					s.observesNot = strings.Split(v, ",")
 				}
+			case "needs":
+				s.observes = true // it watches, when one of these is given
+				s.needs = strings.Split(v, ",")
+			case "scans":
+				s.scans = true
 			case "out":
 				s.out = strings.Split(v, ",")
 			case "into":
@@ -229,10 +240,16 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 		return nil, err
 	}
 	for _, s := range out {
-		s.onlyDry = s.onlyDry && s.acts != nil
+		s.onlyDry = s.onlyDry && (s.acts != nil || s.observes || s.needs != nil || s.reports != nil)
 	}
 	return out, nil
 }
+
+// describes are the fields that say only when a program prints or
+// watches (acts, dry, reports, observes…): a line of them alone leaves
+// the program unknown to the verb rules, so its destroy words (ceph osd
+// pool delete, rbd rm) are judged as an unknown program's
+var describes = map[string]bool{"acts": true, "actsin": true, "dry": true, "reports": true, "observes": true, "needs": true, "scans": true, "out": true, "globals": true}
 
 // toolArgs sets aside program name's global options before its
 // subcommand (tools.txt globals and switches), wherever the user put

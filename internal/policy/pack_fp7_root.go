@@ -16,21 +16,10 @@ import (
 // machine. An output elsewhere (/etc, home data) or one the line does
 // not show stays asked.
 func rootObserverWork(e *Env, in *Cmd) bool {
-	if !in.Observes() {
+	if !in.Observes() || in.Name == "gdb" && !gdbOnlyShows(in) {
 		return false
 	}
-	if listenTools[in.Name] {
-		// what it hears: loopback or a local bridge carries this
-		// machine's and its containers' traffic; -i any or eth0 records
-		// others' too
-		iface := optValue(in, "-i")
-		if iface == "" {
-			iface = optValue(in, "--interface")
-		}
-		if !localIface(iface) {
-			return false
-		}
-	} else {
+	if callfacts.Scans(in.Name) {
 		outs := in.OutputFiles()
 		for _, p := range in.Pos {
 			if slices.Contains(outs, p) || !strings.Contains(p, ".") || strings.Trim(p, "0123456789.") == "" && strings.Count(p, ".") != 3 {
@@ -41,7 +30,51 @@ func rootObserverWork(e *Env, in *Cmd) bool {
 			}
 		}
 	}
+	// a listener on any interface (tcpdump -i eth0, iftop, nethogs) reads
+	// the traffic that passes, as a read of a log does, when it prints
+	// it; a recording of others' traffic (-i any or eth0 -w file) is kept
+	// only from loopback or a local bridge (this machine's and its
+	// containers' traffic)
+	if listenTools[in.Name] && len(in.OutputFiles()) > 0 {
+		iface := optValue(in, "-i")
+		if iface == "" {
+			iface = optValue(in, "--interface")
+		}
+		if !localIface(iface) && !in.Has("-r") {
+			return false
+		}
+	}
 	return outputsStayLocal(e, in, in.OutputFiles())
+}
+
+// gdbOnlyShows: every command gdb -batch is given (-ex, -iex) shows
+// the process (bt, thread apply all bt, info …, print, x, frame, list),
+// and no script file (-x, -ix) is run: call, set var, kill or return
+// would change it.
+func gdbOnlyShows(in *Cmd) bool {
+	for i, a := range in.Args {
+		switch a {
+		case "-x", "-ix", "--command", "--init-command":
+			return false
+		case "-ex", "-iex", "--eval-command", "--init-eval-command":
+			if i+1 >= len(in.Args) {
+				return false
+			}
+			f := strings.Fields(strings.Trim(in.Args[i+1], `"'`))
+			if len(f) > 2 && f[0] == "thread" && f[1] == "apply" {
+				f = f[3:] // thread apply all bt: what it applies to each
+			}
+			if len(f) == 0 || strings.ContainsRune(in.Args[i+1], '=') {
+				return false
+			}
+			switch f[0] {
+			case "bt", "backtrace", "where", "info", "i", "print", "p", "x", "frame", "f", "list", "l", "disassemble", "ptype", "whatis", "up", "down", "show":
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // outputsStayLocal: every file a root report or trace writes is in the
@@ -87,7 +120,7 @@ func rootOwnFiles(e *Env, in *Cmd) bool {
 
 // listenTools listen on an interface; the other observers scan targets
 // or read this machine.
-var listenTools = map[string]bool{"tcpdump": true, "tshark": true, "dumpcap": true, "termshark": true, "ngrep": true, "iftop": true, "nethogs": true}
+var listenTools = map[string]bool{"tcpdump": true, "tshark": true, "dumpcap": true, "termshark": true, "ngrep": true}
 
 // localIface: loopback or a bridge to this machine's containers and VMs.
 func localIface(i string) bool {

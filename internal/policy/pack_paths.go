@@ -105,6 +105,70 @@ func opVerb(op string) string {
 	return "touches"
 }
 
+// etcSecretRead says how p, read or named, touches one of /etc's
+// secrets: "" not at all (not a secret, or only its metadata: stat, ls
+// -l, getfacl, a hash or a count), "print" printed on the terminal by a reader
+// (cat, less, grep: it asks), "copy" anything else (cp, tar, an upload:
+// denied).
+func etcSecretRead(e *Env, p PathRef) string {
+	if p.Op != OpRead && p.Op != OpArg {
+		return "copy" // a write or delete: denied as system configuration first
+	}
+	secret := false
+	for _, s := range etcSecret {
+		if p.Path == "/etc/ssh" && p.Op == OpRead && !viaRoot(e, p.Via) {
+			continue // grep -rn X /etc/ssh as the user: only the public files are readable, the host keys are root's
+		}
+		if under(p.Path, s) && !callfacts.EtcSSHPublic(p.Path) && !under(p.Path, "/etc/ssh/sshd_config.d") && !under(p.Path, "/etc/ssh/ssh_config.d") {
+			secret = true
+		}
+	}
+	if !secret {
+		return ""
+	}
+	r := etcReader(e, p)
+	switch {
+	case etcMetaReaders[r] && len(e.F.Cmds(senders...)) == 0:
+		return ""
+	case etcPrinters[r] && len(e.F.Cmds(senders...)) == 0 && len(e.F.Redirects) == 0:
+		return "print"
+	}
+	return "copy"
+}
+
+// etcReader is the program that reads p: p's Via, or under sudo (Via
+// sudo) the command sudo runs whose arguments name p.
+func etcReader(e *Env, p PathRef) string {
+	switch p.Via {
+	case "sudo", "doas", "run0", "pkexec", "su":
+	default:
+		return p.Via
+	}
+	for i := range e.F.Commands {
+		c := &e.F.Commands[i]
+		if len(c.Wrappers) == 0 || c.Wrappers[len(c.Wrappers)-1] != p.Via {
+			continue
+		}
+		for _, a := range c.Args {
+			if a != "" && !strings.HasPrefix(a, "-") && path.Base(path.Clean(a)) == path.Base(p.Path) {
+				return c.Name
+			}
+		}
+	}
+	return p.Via
+}
+
+// etcMetaReaders show a file's metadata, a count or a hash, not its
+// content; etcPrinters print its content to the terminal.
+var (
+	etcMetaReaders = map[string]bool{"stat": true, "ls": true, "test": true, "[": true, "getfacl": true, "lsattr": true, "file": true, "wc": true,
+		"sha256sum": true, "sha1sum": true, "sha512sum": true, "md5sum": true, "b2sum": true, "cksum": true, "du": true, "namei": true,
+		"realpath": true, "readlink": true, "find": true, "tree": true, "exa": true, "eza": true}
+	etcPrinters = map[string]bool{"cat": true, "less": true, "more": true, "head": true, "tail": true, "grep": true, "egrep": true, "fgrep": true,
+		"rg": true, "awk": true, "sed": true, "strings": true, "xxd": true, "od": true, "hexdump": true, "bat": true, "nl": true, "tac": true,
+		"cut": true, "sort": true, "openssl": true, "ssh-keygen": true, "diff": true, "view": true}
+)
+
 // credentialFiles are base names that hold secrets wherever they are.
 var credentialFiles = map[string]bool{".netrc": true, "_netrc": true, ".git-credentials": true, ".pypirc": true,
 	"credentials.json": true, "client_secret.json": true, "service-account.json": true, ".pgpass": true,
@@ -137,19 +201,31 @@ func pathsPack() Pack {
 					if p.Op == OpWrite || p.Op == OpDelete {
 						return fmt.Sprintf("%s %s %s (system configuration)", p.Via, opVerb(p.Op), p.Path)
 					}
-					for _, s := range etcSecret {
-						if p.Path == "/etc/ssh" && p.Op == OpRead && !viaRoot(e, p.Via) {
-							continue // grep -rn X /etc/ssh as the user: only the public files are readable, the host keys are root's
-						}
-						if under(p.Path, s) && !callfacts.EtcSSHPublic(p.Path) {
-							return fmt.Sprintf("%s %s %s (system secrets)", p.Via, opVerb(p.Op), p.Path)
-						}
+					if etcSecretRead(e, p) == "copy" {
+						return fmt.Sprintf("%s %s %s (system secrets)", p.Via, opVerb(p.Op), p.Path)
 					}
 				}
 				return ""
 			},
-			Catch: []string{"echo '1.2.3.4 x' >> /etc/hosts", "sudo tee /etc/resolv.conf < r", "cat /etc/shadow", "cat /etc/ssh/ssh_host_rsa_key", "sudo grep -r BEGIN /etc/ssh", "doas grep -rn PRIVATE /etc/ssh/", `{"tool_name":"Write","tool_input":{"file_path":"/etc/profile","content":"x"}}`, "sed -i 's/a/b/' /etc/ssh/sshd_config", "rm /etc/passwd", "awk 'BEGIN{printf \"\" > \"/etc/hosts\"}'"},
-			Allow: []string{"cat /etc/os-release", "cat /etc/hosts", "grep PermitRootLogin /etc/ssh/sshd_config", "cat /etc/ssh/ssh_host_ed25519_key.pub", "grep -rn Port /etc/ssh/", "awk '{print $1}' /etc/hosts", `{"tool_name":"Read","tool_input":{"file_path":"/etc/nginx/nginx.conf"}}`, "ls /etc", "grep -r foo ./etc"},
+			Catch: []string{"echo '1.2.3.4 x' >> /etc/hosts", "sudo tee /etc/resolv.conf < r", "sudo cp /etc/shadow /tmp/shadow.bak", "sudo tar czf /tmp/k.tgz /etc/ssl/private", `{"tool_name":"Write","tool_input":{"file_path":"/etc/profile","content":"x"}}`, "sed -i 's/a/b/' /etc/ssh/sshd_config", "rm /etc/passwd", "awk 'BEGIN{printf \"\" > \"/etc/hosts\"}'", "sudo tee -a /etc/sudoers.d/deploy < d"},
+			Allow: []string{"cat /etc/os-release", "cat /etc/hosts", "grep PermitRootLogin /etc/ssh/sshd_config", "cat /etc/ssh/ssh_host_ed25519_key.pub", "grep -rn Port /etc/ssh/", "awk '{print $1}' /etc/hosts", `{"tool_name":"Read","tool_input":{"file_path":"/etc/nginx/nginx.conf"}}`, "ls /etc", "grep -r foo ./etc",
+				"sudo stat /etc/shadow", "sudo ls -la /etc/ssl/private", "sudo sha256sum /etc/ssh/ssh_host_ed25519_key", "sudo cat /etc/sudoers.d/deploy", "sudo visudo -c", "cat /etc/shadow", "sudo cat /etc/sudoers"},
+		},
+		{
+			// rootreads: a secret printed to the terminal is read, not
+			// destroyed or sent: it asks, as a secret read does elsewhere
+			ID: "core.paths:etc-secret-print", Mode: Ask,
+			Desc: "Reads of /etc's secrets printed to the terminal (cat /etc/shadow, sudo less /etc/ssl/private/x.key)",
+			Match: func(e *Env) string {
+				for _, p := range e.F.Paths {
+					if (under(p.Path, "/etc") || under(p.Path, "/private/etc")) && (p.Op == OpRead || p.Op == OpArg) && etcSecretRead(e, p) == "print" {
+						return fmt.Sprintf("%s prints %s (system secrets)", etcReader(e, p), p.Path)
+					}
+				}
+				return ""
+			},
+			Catch: []string{"cat /etc/shadow", "cat /etc/ssh/ssh_host_rsa_key", "sudo grep -r BEGIN /etc/ssh", "doas grep -rn PRIVATE /etc/ssh/", "sudo less /etc/ssl/private/server.key", "sudo head /etc/gshadow", "sudo cat /etc/sudoers", "sudo cat /etc/sudoers.d/deploy"},
+			Allow: []string{"sudo stat /etc/shadow", "sudo ls -l /etc/sudoers.d", "sudo getfacl /etc/shadow", "sudo visudo -c", "cat /etc/hosts", "grep -rn Port /etc/ssh/"},
 		},
 		{
 			ID: "core.paths:credentials-files", Mode: Deny,

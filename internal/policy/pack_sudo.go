@@ -134,9 +134,15 @@ func ipShow(args []string) bool {
 	if len(pos) == 0 {
 		return false
 	}
+	reads := func(w string) bool {
+		return w == "show" || w == "list" || w == "ls" || w == "lst" || w == "get" || w == "count"
+	}
 	switch pos[0] {
-	case "addr", "a", "address", "route", "r", "link", "l", "neigh", "n", "rule":
-		return len(pos) == 1 || pos[1] == "show" || pos[1] == "list" || pos[1] == "ls" || pos[1] == "get"
+	case "addr", "a", "address", "route", "r", "link", "l", "neigh", "n", "rule", "ru", "maddr", "maddress", "tunnel", "tuntap", "mroute", "ntable", "token", "vrf", "netconf", "nexthop", "nh", "netns", "monitor", "mptcp", "stats", "-6", "-4":
+		return len(pos) == 1 || reads(pos[1]) || pos[0] == "monitor"
+	case "xfrm":
+		// ip xfrm state, ip xfrm policy list: the IPsec associations
+		return len(pos) >= 2 && (pos[1] == "state" || pos[1] == "policy" || pos[1] == "monitor") && (len(pos) == 2 || reads(pos[2]))
 	}
 	return false
 }

@@ -23,6 +23,7 @@ var builtinTriggers = sync.OnceValue(func() map[string]Trigger {
 		"core.paths:cloud-credentials":       On(FactHomeDot),              // ~/.aws, ~/.config/gcloud, ~/.kube/config…
 		"core.paths:gnupg":                   On(FactHomeDot),              // ~/.gnupg
 		"core.paths:etc":                     On(FactEtc),                  // /etc, /private/etc
+		"core.paths:etc-secret-print":        On(FactEtc),                  // /etc's secrets printed
 		"core.paths:credentials-files":       On(FactPath),                 // any named path by its base name
 		"core.paths:env-write":               On(FactWrite),                // a written .env
 		"core.sensitive:project-file":        On(FactWrite),                // a written CI file, lockfile
