@@ -109,7 +109,7 @@ func opVerb(op string) string {
 var credentialFiles = map[string]bool{".netrc": true, "_netrc": true, ".git-credentials": true, ".pypirc": true,
 	"credentials.json": true, "client_secret.json": true, "service-account.json": true, ".pgpass": true,
 	"id_rsa": true, "id_ed25519": true, "id_ecdsa": true, "id_dsa": true, ".htpasswd": true, "secrets.yml": true, "secrets.yaml": true,
-	"master.key": true, "credentials.yml.enc": true, ".vault-token": true,
+	"master.key": true, ".vault-token": true, // credentials.yml.enc is ciphertext (vault16)
 	"keystore.properties": true, "key.properties": true} // Android signing passwords
 
 var etcSecret = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private", "/etc/security/opasswd"}
