@@ -122,8 +122,8 @@ func scriptConsole(r apiCall) string {
 	if !found {
 		return "" // no script= field: an ordinary call to a path named script
 	}
-	if strings.TrimSpace(script) == "" || strings.HasPrefix(strings.TrimSpace(script), "@") || strings.HasPrefix(strings.TrimSpace(script), "<") {
-		return "change" // the script is in a file: what it does is unseen
+	if t := strings.TrimSpace(script); t == "" || strings.HasPrefix(t, "@") || strings.HasPrefix(t, "<") || strings.Contains(t, "$(") || strings.Contains(t, "`") || strings.HasPrefix(t, "$") {
+		return "change" // the script is in a file or a variable: what it does is unseen
 	}
 	return scriptKind(script)
 }
