@@ -77,7 +77,7 @@ func (c *Cmd) AsksHelp() bool {
 }
 
 // dottedVerbs are CLIs whose verbs are dotted words (govc vm.destroy,
-// Nutanix acli vm.delete): a dot in the verb names no file (remote16).
+// Nutanix acli vm.delete): a dot in the verb names no file.
 var dottedVerbs = map[string]bool{"govc": true, "acli": true}
 
 // mayAskHelp: one of c's words is a help or version request's.

@@ -264,14 +264,14 @@ func dottedVerb(w string, verbs map[string]bool) bool {
 // checkWords join a change verb in a word that only looks (deploy:check).
 // localDevGroup: c's first word opens the program's local development
 // environment (astro dev restart, wrangler dev, shopify app dev): what
-// it restarts or kills runs on this machine (ceph16).
+// it restarts or kills runs on this machine.
 func localDevGroup(c *Cmd) bool {
 	return len(c.Pos) > 1 && (c.Pos[0] == "dev" || c.Pos[0] == "local") && !c.Has("--remote", "--cloud", "--deployment-id", "-d")
 }
 
 // checkPhrase: a joined word that asks whether an act is safe or how it
 // stands rather than doing it (ok-to-stop, safe-to-destroy, can-delete,
-// is-enabled, check-upgrade, purge-status, drain-check): a read (ceph16).
+// is-enabled, check-upgrade, purge-status, drain-check): a read.
 func CheckPhrase(l string) bool { return checkPhrase(strings.ToLower(l)) }
 
 func checkPhrase(l string) bool {

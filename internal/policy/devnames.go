@@ -50,7 +50,7 @@ func devScoped(p string) bool {
 		return false
 	}
 	if proj, rest, ok := strings.Cut(p, ":"); ok && len(parts) >= 3 && devName(proj) && !strings.Contains(proj, "/") && strings.HasPrefix(strings.ToLower(rest), "dbt_") && strings.Contains(rest, ".") && !prodWord.MatchString(rest) {
-		return true // acme-analytics-dev:dbt_jsmith.fct_orders: a dbt developer's schema in a development project, rebuilt by dbt run (ceph16)
+		return true // acme-analytics-dev:dbt_jsmith.fct_orders: a dbt developer's schema in a development project, rebuilt by dbt run
 	}
 	for _, s := range parts {
 		if !devName(s) {

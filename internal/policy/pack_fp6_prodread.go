@@ -22,7 +22,7 @@ func prodReads(e *Env, c *Cmd) bool {
 
 // composerRunReads: gcloud composer environments run ENV … SUBCOMMAND:
 // the Airflow command it runs only lists or shows (dags list-runs, tasks
-// states-for-dag-run, dags state, version) (ceph16).
+// states-for-dag-run, dags state, version).
 func composerRunReads(c *Cmd) bool {
 	if c.Name != "gcloud" || len(c.Pos) < 5 || c.Pos[0] != "composer" || c.Pos[1] != "environments" || c.Pos[2] != "run" {
 		return false

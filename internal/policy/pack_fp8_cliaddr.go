@@ -43,7 +43,7 @@ func cliAddrLocal(line, prog string) bool {
 // cliAddrLab: line sets one or more address variables named after prog
 // (GOVC_URL=https://vcsa-lab.lab.example.com/sdk govc vm.destroy x) and
 // every one of them names a lab, test or dev server by its host name:
-// what the command changes there is the team's scratch (remote16).
+// what the command changes there is the team's scratch.
 func cliAddrLab(line, prog string) bool {
 	if !strings.Contains(line, "=") {
 		return false

@@ -357,7 +357,7 @@ func exfilReasonOnce(e *Env) string {
 	}
 	for _, c := range e.F.Cmds(senders...) {
 		if c.Name == "openssl" && !opensslConnects(c) {
-			continue // openssl pkcs12 … | openssl x509 -noout: nothing leaves the machine (ceph16)
+			continue // openssl pkcs12 … | openssl x509 -noout: nothing leaves the machine
 		}
 		for ui, u := range c.Upstream {
 			if envDumpers[u] && !countsOnly(e, c.Upstream[ui+1:]) && (u == "compgen" || first(e.F.Cmds(u), func(d *Cmd) string {

@@ -101,7 +101,7 @@ func adDomain(k, v string) bool {
 }
 
 // labHost: a host name with a lab, test or dev word and none of
-// production (vcsa-lab.lab.example.com, esx-test-02): a lab box (remote16).
+// production (vcsa-lab.lab.example.com, esx-test-02): a lab box.
 func labHost(v string) bool {
 	return strings.Contains(v, ".") && !prodWord.MatchString(v) && callfacts.LabTarget(v, nil)
 }

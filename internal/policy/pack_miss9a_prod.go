@@ -59,7 +59,7 @@ func unknownVerbClass(c *Cmd, named bool) string {
 			continue // the target, a file, KEY=VALUE
 		}
 		if nounBeforeRead(c.Pos, i) || callfacts.CheckPhrase(p) {
-			return "" // octopus release get x-prod, cachix deploy list: the kind a read word lists; can-delete asks (ceph16)
+			return "" // octopus release get x-prod, cachix deploy list: the kind a read word lists; can-delete asks
 		}
 		for j, w := range wordsOf(p) {
 			switch {

@@ -181,7 +181,7 @@ func readsOnlyVerb(c *Cmd) bool {
 			continue
 		}
 		if w := wordsOf(p); len(w) > 0 && setVerbs[w[0]] {
-			return false // ceph config set … rgw_verify_ssl false: the key after the verb names what is set (ceph16)
+			return false // ceph config set … rgw_verify_ssl false: the key after the verb names what is set
 		}
 		for _, w := range wordsOf(p) {
 			if read[w] {
@@ -260,7 +260,7 @@ func miss9aValueRules() []Rule {
 				return "", ""
 			case "":
 				if opsList("cluster-cli")[c.Name] {
-					return "deny", c.Name + " switches a protection off (" + m + ") on the cluster it administers" // ceph16: ceph config set mon auth_cluster_required none
+					return "deny", c.Name + " switches a protection off (" + m + ") on the cluster it administers" // ceph config set mon auth_cluster_required none
 				}
 				if callfacts.Known(c.Name) && !opsList("remote-cli")[c.Name] {
 					return "", "" // make test AUTH=none, docker run -e AUTH=false: a local tool's own run

@@ -177,7 +177,7 @@ func launcherOnLab(e *Env, i int) bool {
 // (policy/remoteops.txt host-local: vim-cmd, esxcli, qm) run through a
 // remote shell logged into a lab, test or dev host (ssh
 // root@esx-lab-01.lab.example.com 'vim-cmd vmsvc/power.off 12'): it acts
-// on that lab host (remote16).
+// on that lab host.
 func hostLocalOnLab(e *Env, i int) bool {
 	c := &e.F.Commands[i]
 	if !opsList("host-local")[c.Name] || !remotePayload(c) {

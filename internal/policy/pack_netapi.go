@@ -461,6 +461,9 @@ func mayMutate(c *Cmd) bool {
 // apiReads: a POST whose path says it searches, counts, queries, runs a
 // model or exchanges a token, and whose body holds no GraphQL mutation.
 func apiReads(r apiCall) bool {
+	if s := scriptConsole(r); s != "" {
+		return s == "read" // a script console's POST is what its script calls
+	}
 	if r.method != "POST" || strings.Contains(strings.ToLower(r.body), "mutation") || bodySQLWrites.MatchString(r.body) {
 		return false
 	}

@@ -173,7 +173,7 @@ var (
 var credentialFiles = map[string]bool{".netrc": true, "_netrc": true, ".git-credentials": true, ".pypirc": true,
 	"credentials.json": true, "client_secret.json": true, "service-account.json": true, ".pgpass": true,
 	"id_rsa": true, "id_ed25519": true, "id_ecdsa": true, "id_dsa": true, ".htpasswd": true, "secrets.yml": true, "secrets.yaml": true,
-	"master.key": true, "credentials.yml.enc": true, ".vault-token": true,
+	"master.key": true, ".vault-token": true, // credentials.yml.enc is ciphertext
 	"keystore.properties": true, "key.properties": true} // Android signing passwords
 
 var etcSecret = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private", "/etc/security/opasswd"}
@@ -212,7 +212,7 @@ func pathsPack() Pack {
 				"sudo stat /etc/shadow", "sudo ls -la /etc/ssl/private", "sudo sha256sum /etc/ssh/ssh_host_ed25519_key", "sudo cat /etc/sudoers.d/deploy", "sudo visudo -c", "cat /etc/shadow", "sudo cat /etc/sudoers"},
 		},
 		{
-			// rootreads: a secret printed to the terminal is read, not
+			// a secret printed to the terminal is read, not
 			// destroyed or sent: it asks, as a secret read does elsewhere
 			ID: "core.paths:etc-secret-print", Mode: Ask,
 			Desc: "Reads of /etc's secrets printed to the terminal (cat /etc/shadow, sudo less /etc/ssl/private/x.key)",

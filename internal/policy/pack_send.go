@@ -136,7 +136,7 @@ func httpieItem(a string) reqPart {
 // sessionBack: a session header (vmware-api-session-id, X-Session-Id,
 // X-RestSvcSessionId) carrying a variable no secret's name, sent to one
 // server: the session id that server issued goes back to it, which
-// leaks nothing (remote16).
+// leaks nothing.
 func sessionBack(name, val string, hosts []string) bool {
 	l := strings.ToLower(name)
 	if !strings.Contains(l, "session") || len(hosts) != 1 {

@@ -1,0 +1,220 @@
+package policy
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// secret stores read over HTTP (a Vault secret path, 1Password
+// Connect, Doppler, Infisical, Akeyless, Key Vault, Secret Manager): the
+// value printed into the conversation asks, as the stores' CLIs do; a
+// script console's POST (Jenkins /scriptText) judged by the Groovy it
+// carries. The paths and words are data (policy/remoteops.txt
+// api-secret-path, api-secret-target, api-script-path, script-destroy,
+// script-read).
+
+// secretPathPatterns are api-secret-path's patterns as expressions.
+var secretPathPatterns = sync.OnceValue(func() []*regexp.Regexp {
+	var out []*regexp.Regexp
+	for p := range opsList("api-secret-path") {
+		q := regexp.QuoteMeta(p)
+		q = strings.ReplaceAll(q, `\*`, `[^/?]+`)
+		out = append(out, regexp.MustCompile(q))
+	}
+	return out
+})
+
+// vaultAPICall: the call goes to a Vault (or OpenBao) server: its token
+// header or variable, its port, or a host named for it.
+func vaultAPICall(c *Cmd, r apiCall) bool {
+	line := strings.ToLower(strings.Join(c.Args, " "))
+	if strings.Contains(line, "x-vault-token") || strings.Contains(line, "vault_token") || strings.Contains(line, "bao_token") {
+		return true
+	}
+	for _, u := range r.urls {
+		h := strings.ToLower(urlHost(u))
+		if urlPort(u) == "8200" || strings.HasPrefix(h, "vault") || strings.Contains(h, ".vault") || strings.Contains(h, "-vault") || strings.HasPrefix(h, "openbao") {
+			return true
+		}
+	}
+	return false
+}
+
+// vaultSecretPath: a Vault API path that returns a secret's value (not
+// sys/, not a LIST, not a token's own lookup or a health check).
+func vaultSecretPath(u string) bool {
+	p := strings.ToLower(urlPath(u))
+	p, q, _ := strings.Cut(p, "?")
+	rest, ok := strings.CutPrefix(p, "/v1/")
+	if !ok || rest == "" || strings.HasPrefix(rest, "sys/") || strings.Contains(q, "list=true") {
+		return false
+	}
+	if strings.HasPrefix(rest, "auth/token/lookup") || strings.HasSuffix(rest, "/config") || strings.Contains(rest, "/metadata/") || strings.HasSuffix(rest, "/roles") || strings.HasSuffix(rest, "/role") {
+		return false
+	}
+	return true
+}
+
+// secretAPIRead says which secret an HTTP read prints, "" when none.
+func secretAPIRead(e *Env, c *Cmd) string {
+	if onlyHelp(c) || writtenToFile(e, c) {
+		return ""
+	}
+	r := readAPICall(c)
+	if len(r.urls) == 0 || apiHostLocal(r.urls) {
+		return ""
+	}
+	if r.method != "" && r.method != "GET" && r.method != "POST" {
+		return ""
+	}
+	line := strings.ToLower(strings.Join(c.Args, " "))
+	for w := range opsList("api-secret-target") {
+		if strings.Contains(line, w) {
+			return w
+		}
+	}
+	for _, u := range r.urls {
+		l := strings.ToLower(u)
+		if i := strings.Index(l, "://"); i >= 0 {
+			l = l[i+3:]
+		}
+		for _, re := range secretPathPatterns() {
+			if re.MatchString(l) {
+				return urlHost(u) + urlPath(u)
+			}
+		}
+		if r.method != "POST" && vaultAPICall(c, r) && vaultSecretPath(u) {
+			return urlHost(u) + urlPath(u)
+		}
+	}
+	return ""
+}
+
+// scriptCall: a method called in a script (name( or name {).
+var scriptCall = re(`([A-Za-z_]\w*)\s*[({]`)
+
+// scriptConsole says what a POST's script does when the call goes to a
+// script console (api-script-path): "destroy", "change", "read", or ""
+// when it is no script-console call.
+func scriptConsole(r apiCall) string {
+	paths := opsList("api-script-path")
+	hit := false
+	for _, u := range r.urls {
+		p, _, _ := strings.Cut(strings.ToLower(urlPath(u)), "?")
+		for _, seg := range strings.Split(p, "/") {
+			hit = hit || paths[seg]
+		}
+		for w := range paths {
+			hit = hit || strings.Contains(w, "/") && strings.Contains(p, w)
+		}
+	}
+	if !hit {
+		return ""
+	}
+	script, found := "", false
+	for _, kv := range strings.Split(r.body, "&") {
+		if k, v, ok := strings.Cut(kv, "="); ok && strings.EqualFold(strings.TrimSpace(k), "script") {
+			script, found = v, true
+		}
+	}
+	if !found {
+		return "" // no script= field: an ordinary call to a path named script
+	}
+	if t := strings.TrimSpace(script); t == "" || strings.HasPrefix(t, "@") || strings.HasPrefix(t, "<") || strings.Contains(t, "$(") || strings.Contains(t, "`") || strings.HasPrefix(t, "$") {
+		return "change" // the script is in a file or a variable: what it does is unseen
+	}
+	return scriptKind(script)
+}
+
+// scriptKind says what a console script does: "off" when it switches
+// the server's security off (script-off), "destroy" when a call deletes,
+// "change" when a call changes or the script touches stored secrets
+// (script-secret: it prints them), "read" when every call only looks.
+func scriptKind(script string) string {
+	l := strings.ToLower(script)
+	for w := range opsList("script-off") {
+		if strings.Contains(l, w) {
+			return "off"
+		}
+	}
+	destroy, read := opsList("script-destroy"), opsList("script-read")
+	out := "read"
+	for w := range opsList("script-secret") {
+		if strings.Contains(l, w) {
+			out = "change"
+		}
+	}
+	for _, m := range scriptCall.FindAllStringSubmatchIndex(script, -1) {
+		name := script[m[2]:m[3]]
+		if m[2] >= 4 && strings.HasSuffix(script[:m[2]], "new ") || unicode.IsUpper(rune(name[0])) {
+			continue // a constructor or a type
+		}
+		w := actionWords(name)
+		if len(w) > 1 && w[0] == "do" {
+			w = w[1:] // doDelete, doDisable
+		}
+		switch {
+		case destroy[w[0]]:
+			return "destroy"
+		case !read[w[0]]:
+			out = "change"
+		}
+	}
+	return out
+}
+
+func vault16Rules() []Rule {
+	return []Rule{
+		cmdRule("external.systems:secret-api-read", Ask, "A secret store's HTTP API read with its value printed into the conversation (a Vault secret or fresh database/cloud credentials, 1Password Connect's item, Doppler's, Infisical's or Akeyless' secrets, Key Vault, Secret Manager, a Kubernetes secret); listings and health checks stay allowed; the paths are data (policy/remoteops.txt api-secret-path)", apiClients,
+			func(e *Env, c *Cmd) string {
+				if w := secretAPIRead(e, c); w != "" {
+					return c.Name + " prints a stored secret from " + w
+				}
+				return ""
+			},
+			[]string{`curl -s -H "X-Vault-Token: $VAULT_TOKEN" https://vault.prod.acme.internal:8200/v1/database/creds/readonly-prod`,
+				`curl -H "Authorization: Bearer $OP_CONNECT_TOKEN" https://op-connect.corp.example.com:8080/v1/vaults/abc123/items/def456`,
+				`curl -s "https://api.doppler.com/v3/configs/config/secrets/download?project=shop&config=prd&format=env" -u "$DOPPLER_TOKEN:"`},
+			[]string{`curl -s https://vault.prod.acme.internal:8200/v1/sys/health`, `curl -H "X-Vault-Token: $VAULT_TOKEN" "https://vault.example.com:8200/v1/secret/metadata/app?list=true"`,
+				`curl -H "Authorization: Bearer $OP_CONNECT_TOKEN" https://op-connect.corp.example.com:8080/v1/vaults/abc123/items`,
+				`curl -s -H "X-Vault-Token: $VAULT_TOKEN" https://vault.example.com:8200/v1/database/creds/ro -o /tmp/creds.json`,
+				`curl -s http://127.0.0.1:8200/v1/secret/data/app -H "X-Vault-Token: root"`}),
+		cmdRule("external.systems:script-console-destroy", Deny, "A script sent to a CI server's script console (Jenkins /scriptText, jenkins-cli groovy) that deletes (it.delete(), doDelete, deleteDir, wipeOut) or switches its security off (AuthorizationStrategy.Unsecured, NO_AUTHENTICATION); the words are data (policy/remoteops.txt api-script-path, script-destroy, script-off)", append([]string{"jenkins-cli"}, apiClients...),
+			func(e *Env, c *Cmd) string {
+				if onlyHelp(c) {
+					return ""
+				}
+				if c.Name == "jenkins-cli" && (sub(c) == "groovy" || sub(c) == "groovysh") && c.Heredoc != "" {
+					switch scriptKind(c.Heredoc) {
+					case "destroy":
+						return "jenkins-cli runs a Groovy script that deletes on the Jenkins server"
+					case "off":
+						return "jenkins-cli runs a Groovy script that switches the Jenkins server's security off"
+					}
+					return ""
+				}
+				if !mayMutate(c) {
+					return ""
+				}
+				r := readAPICall(c)
+				if len(r.urls) == 0 || apiHostLocal(r.urls) {
+					return ""
+				}
+				switch scriptConsole(r) {
+				case "destroy":
+					return c.Name + " sends a script that deletes to the script console at " + urlHost(r.urls[0])
+				case "off":
+					return c.Name + " sends a script that switches the server's security off to the script console at " + urlHost(r.urls[0])
+				}
+				return ""
+			},
+			[]string{`curl -X POST -u "admin:$JENKINS_TOKEN" --data-urlencode 'script=Jenkins.instance.getAllItems(Job.class).each { it.delete() }' https://jenkins.ci.acme.io/scriptText`,
+				"java -jar jenkins-cli.jar -s https://ci.example.com/ -auth @/home/dev/.jt groovy = <<'EOF'\nJenkins.instance.setAuthorizationStrategy(new AuthorizationStrategy.Unsecured())\nJenkins.instance.save()\nEOF",
+				`curl -u admin:$T -d 'script=Jenkins.instance.getItemByFullName("api").builds.each { it.doDelete() }' https://ci.example.com/scriptText`},
+			[]string{`curl -s -X POST -u "dev:$JENKINS_TOKEN" --data-urlencode 'script=println(Jenkins.instance.queue.items.size())' https://jenkins.ci.acme.io/scriptText`,
+				"jenkins-cli -s https://ci.example.com/ groovy = <<'EOF'\nprintln(Jenkins.instance.getAllItems(Job.class).size())\nEOF",
+				`curl -X POST -d 'script=Jenkins.instance.getAllItems(Job.class).each { it.delete() }' http://localhost:8080/scriptText`}),
+	}
+}
