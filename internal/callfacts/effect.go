@@ -485,6 +485,9 @@ func (c *Cmd) subIn(r []string) bool {
 	if c.Has(r...) {
 		return true
 	}
+	if len(c.Pos) == 1 && slices.ContainsFunc(r, func(w string) bool { return strings.EqualFold(w, c.Pos[0]+":") }) {
+		return true // SUB: the subcommand alone (ceph health; ceph health mute changes)
+	}
 	if len(c.Pos) > 1 {
 		two := c.Pos[0] + ":" + c.Pos[1]
 		if slices.ContainsFunc(r, func(w string) bool { return strings.EqualFold(w, two) }) {
