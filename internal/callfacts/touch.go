@@ -93,7 +93,7 @@ func (f *Facts) Touches() []Touch {
 			// --library=/mnt/shared/R/site-library: an output option's
 			// value on a share others use is written (interp16)
 			for _, v := range OptionValues(c.Args, mountOutputOpts) {
-				if p := NormPath(v, c.Dir, f.Home); SharedMount(p) {
+				if p := NormPath(v, c.Dir, f.Home); SharedMount(p, f.Home) {
 					add(PathWrite, p, c.String())
 				}
 			}
@@ -185,7 +185,7 @@ func (f *Facts) interpTouches(c *Cmd) []Touch {
 		e := PathWrite
 		if p.Op == OpDelete {
 			e = deleteEffect(treeDeleteCall.MatchString(c.Payload))
-		} else if SharedMount(p.Path) && path.Ext(p.Path) != "" {
+		} else if SharedMount(p.Path, f.Home) && path.Ext(p.Path) != "" {
 			e = PathOverwrite // haven::write_sas(d, "/mnt/shared/…/dm.sas7bdat"): a named file on a share replaced (interp16)
 		}
 		out = append(out, Touch{Effect: e, Path: p.Path})

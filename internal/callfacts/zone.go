@@ -119,7 +119,7 @@ func ZoneOf(p, home, project string) Zone {
 		return homeZone(p, home)
 	case withinAny(p, "", tempDirs) || UserScratch(p, home) || mountScratch(p):
 		return ZoneTemp
-	case SharedMount(p):
+	case SharedMount(p, home):
 		return ZoneShared
 	case p == "/" || strings.HasPrefix(p, "/*") || withinAny(p, "", systemDirs):
 		return ZoneSystem
@@ -459,12 +459,14 @@ func mountScratch(p string) bool {
 }
 
 // SharedMount reports whether p lies on a network share or a drive others
-// use (the shared zone): below a mount root, not a scratch folder of it
+// use (the shared zone): below a mount root, not a scratch folder of it,
+// not the user's own drive (a USB disk, /media/USER/…)
 // and not a cache (SharedCache: a build cache others fill is rebuilt, so
 // clearing it asks as elsewhere does).
-func SharedMount(p string) bool {
+func SharedMount(p, home string) bool {
 	parts := mountParts(p)
-	return parts != nil && !mountScratch(p) && !SharedCache(p) && !personalDrive(parts)
+	return parts != nil && !mountScratch(p) && !SharedCache(p) && !personalDrive(parts) &&
+		!(parts[0] == "media" && len(parts) > 1 && home != "" && parts[1] == path.Base(home)) // /media/USER/…: the user's own removable drive
 }
 
 // SharedCache: p lies in a cache folder on a mount (/mnt/ci-cache/gradle,

@@ -374,7 +374,7 @@ var interpEnvPrint = re(`(?:\bprint|console\.(?:log|error|info)|\bputs|\bp\b|\bs
 
 // envReduced: the code prints a length, a test or a piece of the value
 // (len(…), bool(…), [:4], 'set' if … else …), not the value.
-var envReduced = re(`\bnchar\(|\bnzchar\(|\bsubstr\(|\bidentical\(|==|\blen\(|\bbool\(|\.length\b|\[:\d+\]|\.slice\(|\.substring\(|\bis not None\b|\bin os\.environ\b|!!process\.env|\bif\b|\?\s*['"]`)
+var envReduced = re(`\bstrlen\(|\blength\(|\bnchar\(|\bnzchar\(|\bsubstr\(|\bidentical\(|==|\blen\(|\bbool\(|\.length\b|\[:\d+\]|\.slice\(|\.substring\(|\bis not None\b|\bin os\.environ\b|!!process\.env|\bif\b|\?\s*['"]`)
 
 // envDerived: the code prints what a one-way derivation makes of the
 // secret, not the secret — the address or public key of a wallet or key
