@@ -56,7 +56,20 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 	// delete calls over a directory's listing ([os.remove(…) for f in
 	// os.listdir(d)]): every file in a named folder goes, as rm d/* (remote13)
 	each := op == OpDelete && dirListing.MatchString(payload)
+	var copied map[string]bool // file.copy("/mnt/x/r.html", "out/"): the source is read (interp16)
+	if op == OpWrite {
+		for _, m := range copySource.FindAllStringSubmatch(payload, 8) {
+			if copied == nil {
+				copied = map[string]bool{}
+			}
+			copied[m[1]] = true
+		}
+	}
 	for _, lit := range lits {
+		if copied[lit] {
+			n.addPath(lit, OpRead, name)
+			continue
+		}
 		if PathLike(lit) && !strings.ContainsAny(lit, " \n") {
 			if each && path.Ext(lit) == "" && !strings.ContainsAny(lit, "*?[") {
 				lit = strings.TrimSuffix(lit, "/") + "/*"
@@ -315,6 +328,9 @@ var awkWrite = lazyre.New(`(print|printf)\b[^;}]*>\s*"`)
 // path built by a call inside open( … ) (os.path.expanduser('~/.bashrc'))
 // comes before the mode.
 var writeCall = lazyre.New(`open\s*\((?:[^()]|\([^()]*\))*['"](w|a|wb|ab|w\+|r\+)['"]|write_text|write_bytes|writeFileSync|writeFile\(|appendFileSync|File\.write|IO\.write|File\.open\((?:[^()]|\([^()]*\))*['"]w|file_put_contents|fopen\((?:[^()]|\([^()]*\))*['"]w|copyfile|shutil\.(copy|move)|os\.(rename|replace|symlink|chmod)|renameSync|symlinkSync|copyFileSync|FileUtils\.(cp|mv|ln|touch)|json\.dump\(|>\s*\$|\.to_(?:csv|parquet|excel|pickle|json|feather|stata|hdf)\(\s*[fr]?['"]|\bwrite\.(?:csv2?|table|delim|xlsx|dta|foreign)\(|\bwrite_(?:csv2?|tsv|delim|rds|sas|xpt|dta|sav|parquet|feather|xlsx|lines|file|json)\(|\bsaveRDS\(|\bsave(?:\.image)?\(|\bfwrite\(|\bfile\.(?:copy|rename|create|append)\(|\bggsave\(|\bsink\(\s*['"]|\bfile\s*=\s*['"]|\bCSV\.write\(|\bcp\(|\bmv\(|\bcopy\(\s*['"]|\brename\(\s*['"]|open\s*\(\s*[A-Z]+\s*,\s*['"]>`)
+
+// copySource: the first argument of a copy call, the file it reads.
+var copySource = lazyre.New(`(?:file\.copy|shutil\.copy\w*|copyfile|copyFileSync|FileUtils\.cp|\bcp|\bcopy)\(\s*[fr]?['"]([^'"]+)['"]\s*,`)
 
 // DeleteCall matches interpreter library calls that delete files or
 // trees (shutil.rmtree, fs.rmSync, FileUtils.rm_rf, os.RemoveAll…).

@@ -422,8 +422,8 @@ func mountParts(p string) []string {
 		return nil
 	}
 	switch {
-	case parts[0] == "srv" && len(parts) > 1 && strings.HasPrefix(strings.ToLower(parts[1]), "share"):
-		return parts[1:]
+	case parts[0] == "srv" && len(parts) > 2 && strings.HasPrefix(strings.ToLower(parts[1]), "share"):
+		return parts[1:] // below /srv/share… (the share's root itself is the system's)
 	case !sharedMountRoots[parts[0]]:
 		return nil
 	case parts[0] == "mnt" && len(parts) > 1 && len(parts[1]) == 1 && isLetter(parts[1][0]):
