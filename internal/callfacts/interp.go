@@ -24,7 +24,13 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 	if depth > maxDepth {
 		return
 	}
-	for _, s := range shellStrings(payload) {
+	runs := shellStrings(payload)
+	if tclInterps[name] {
+		for _, m := range tclExec.FindAllStringSubmatch(payload, 4) {
+			runs = append(runs, strings.TrimSpace(m[1]))
+		}
+	}
+	for _, s := range runs {
 		n.derive("the %s code runs %q", name, short(s))
 		n.shell(s, depth, wrappers, nil)
 	}
@@ -50,7 +56,20 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 	// delete calls over a directory's listing ([os.remove(…) for f in
 	// os.listdir(d)]): every file in a named folder goes, as rm d/* (remote13)
 	each := op == OpDelete && dirListing.MatchString(payload)
+	var copied map[string]bool // file.copy("/mnt/x/r.html", "out/"): the source is read (interp16)
+	if op == OpWrite {
+		for _, m := range copySource.FindAllStringSubmatch(payload, 8) {
+			if copied == nil {
+				copied = map[string]bool{}
+			}
+			copied[m[1]] = true
+		}
+	}
 	for _, lit := range lits {
+		if copied[lit] {
+			n.addPath(lit, OpRead, name)
+			continue
+		}
 		if PathLike(lit) && !strings.ContainsAny(lit, " \n") {
 			if each && path.Ext(lit) == "" && !strings.ContainsAny(lit, "*?[") {
 				lit = strings.TrimSuffix(lit, "/") + "/*"
@@ -169,6 +188,17 @@ func shellStrings(code string) []string {
 			i = start
 		}
 	}
+	// Groovy runs a string or a list as a command: "rm -rf x".execute(),
+	// ['rm', '-rf', x].execute() (interp16)
+	if strings.Contains(code, ".execute()") {
+		for _, m := range groovyExecute.FindAllStringSubmatch(code, 4) {
+			if m[2] != "" {
+				out = append(out, m[2])
+			} else if lits := Literals(m[3]); len(lits) > 0 {
+				out = append(out, argvCode(lits))
+			}
+		}
+	}
 	// `cmd` in Ruby, Perl, PHP; ignored when it looks like a JS template.
 	if strings.Count(code, "`") >= 2 && !strings.Contains(code, "${") {
 		parts := strings.Split(code, "`")
@@ -178,6 +208,17 @@ func shellStrings(code string) []string {
 	}
 	return out
 }
+
+// groovyExecute: a Groovy string or list literal run by .execute().
+var groovyExecute = lazyre.New(`(['"])([^'"]+)['"]\s*\.execute\(\)|\[([^\[\]]*)\]\s*\.execute\(\)`)
+
+// tclExec: Tcl's exec of a program and its words (exec rm -rf ~/x,
+// [exec sh -c …]), which tclsh, wish and expect hand to no shell but run
+// as the command the words spell (interp16).
+var tclExec = lazyre.New(`(?:^|[;\n\[{])\s*exec\s+([^;\n\]}]+)`)
+
+// tclInterps run Tcl code.
+var tclInterps = map[string]bool{"tclsh": true, "wish": true, "expect": true}
 
 // concatenated reports whether an argument is string literals joined by
 // a concatenation operator (. in PHP and Perl, .. in Lua, & in VB, ~ in
@@ -286,11 +327,14 @@ var awkWrite = lazyre.New(`(print|printf)\b[^;}]*>\s*"`)
 // writeCall matches interpreter calls that write or replace files; a
 // path built by a call inside open( … ) (os.path.expanduser('~/.bashrc'))
 // comes before the mode.
-var writeCall = lazyre.New(`open\s*\((?:[^()]|\([^()]*\))*['"](w|a|wb|ab|w\+|r\+)['"]|write_text|write_bytes|writeFileSync|writeFile\(|appendFileSync|File\.write|IO\.write|File\.open\((?:[^()]|\([^()]*\))*['"]w|file_put_contents|fopen\((?:[^()]|\([^()]*\))*['"]w|copyfile|shutil\.(copy|move)|os\.(rename|replace|symlink|chmod)|renameSync|symlinkSync|copyFileSync|FileUtils\.(cp|mv|ln|touch)|json\.dump\(|>\s*\$|open\s*\(\s*[A-Z]+\s*,\s*['"]>`)
+var writeCall = lazyre.New(`open\s*\((?:[^()]|\([^()]*\))*['"](w|a|wb|ab|w\+|r\+)['"]|write_text|write_bytes|writeFileSync|writeFile\(|appendFileSync|File\.write|IO\.write|File\.open\((?:[^()]|\([^()]*\))*['"]w|file_put_contents|fopen\((?:[^()]|\([^()]*\))*['"]w|copyfile|shutil\.(copy|move)|os\.(rename|replace|symlink|chmod)|renameSync|symlinkSync|copyFileSync|FileUtils\.(cp|mv|ln|touch)|json\.dump\(|>\s*\$|\.to_(?:csv|parquet|excel|pickle|json|feather|stata|hdf)\(\s*[fr]?['"]|\bwrite\.(?:csv2?|table|delim|xlsx|dta|foreign)\(|\bwrite_(?:csv2?|tsv|delim|rds|sas|xpt|dta|sav|parquet|feather|xlsx|lines|file|json)\(|\bsaveRDS\(|\bsave(?:\.image)?\(|\bfwrite\(|\bfile\.(?:copy|rename|create|append)\(|\bggsave\(|\bsink\(\s*['"]|\bfile\s*=\s*['"]|\bCSV\.write\(|\bcp\(|\bmv\(|\bcopy\(\s*['"]|\brename\(\s*['"]|open\s*\(\s*[A-Z]+\s*,\s*['"]>`)
+
+// copySource: the first argument of a copy call, the file it reads.
+var copySource = lazyre.New(`(?:file\.copy|shutil\.copy\w*|copyfile|copyFileSync|FileUtils\.cp|\bcp|\bcopy)\(\s*[fr]?['"]([^'"]+)['"]\s*,`)
 
 // DeleteCall matches interpreter library calls that delete files or
 // trees (shutil.rmtree, fs.rmSync, FileUtils.rm_rf, os.RemoveAll…).
-var DeleteCall = lazyre.New(`removeSync|Deno\.remove\b|rmtree|rm_rf|rm_r\b|rmSync|rmdirSync|rimraf|remove_tree|removedirs|RemoveAll|remove_dir_all|unlinkSync|\brm\s*\(|File::Path|os\.(remove|unlink|rmdir)\b|\.unlink\s*\(|\bunlink\s*[\(\s"']|\brmdir\s*\(|fs\.(promises\.)?rm\b|File\.delete|FileUtils\.(rm|remove)|Dir\.(rmdir|delete)|fs\.unlink|del_tree|shutil\.move|os\.removedirs`)
+var DeleteCall = lazyre.New(`removeSync|Deno\.remove\b|rmtree|rm_rf|rm_r\b|rmSync|rmdirSync|rimraf|remove_tree|removedirs|RemoveAll|remove_dir_all|unlinkSync|\brm\s*\(|File::Path|os\.(remove|unlink|rmdir)\b|\.unlink\s*\(|\bunlink\s*[\(\s"']|\brmdir\s*\(|fs\.(promises\.)?rm\b|File\.delete|FileUtils\.(rm|remove)|Dir\.(rmdir|delete)|fs\.unlink|del_tree|shutil\.move|os\.removedirs|file\.remove\b|\b(?:dir|file)_delete\(|\bfile\s+delete\b|\.deleteDir\(|\bdeltree\(`)
 
 // runsSomething: code that hands a string to a shell or runs a program.
 var runsSomething = lazyre.New(`system|exec|spawn|popen|subprocess|\.run\(|\.call\(|eval|Process|os\.system|shell_exec|passthru|proc_open|Command\(`)
@@ -339,4 +383,4 @@ func printable(s string) bool {
 
 // dirListing finds an interpreter's call that lists a folder's entries
 // (Python, Node, Ruby, PHP, Perl).
-var dirListing = lazyre.New(`\b(?:os\.listdir|os\.scandir|\.iterdir|readdirSync|readdir|Dir\.(?:children|entries|each_child|foreach)|scandir|opendir)\s*\(`)
+var dirListing = lazyre.New(`\b(?:os\.listdir|os\.scandir|\.iterdir|readdirSync|readdir|Dir\.(?:children|entries|each_child|foreach)|scandir|opendir|list\.files|dir_ls|\bdir)\s*\(`)

@@ -88,6 +88,16 @@ func (f *Facts) Touches() []Touch {
 	var interpSeen map[string]bool
 	for i := range f.Commands {
 		c := &f.Commands[i]
+		if !c.DryRun() {
+			// Rscript derive.R --out /mnt/shared/…/adam/, R CMD INSTALL
+			// --library=/mnt/shared/R/site-library: an output option's
+			// value on a share others use is written (interp16)
+			for _, v := range OptionValues(c.Args, mountOutputOpts) {
+				if p := NormPath(v, c.Dir, f.Home); SharedMount(p, f.Home) {
+					add(PathWrite, p, c.String())
+				}
+			}
+		}
 		if c.Effect == EffectNone && len(c.Targets) == 0 && tool(c.Name).removes == nil || c.DryRun() {
 			continue // it changes nothing, or only says what it would do
 		}
@@ -154,8 +164,14 @@ func (f *Facts) onlyMktempCaptured() bool {
 	return seen
 }
 
+// mountOutputOpts name where a program writes its output (a script's
+// --out, R CMD INSTALL's --library): read as writes when their value is on
+// a shared mount (SharedMount).
+var mountOutputOpts = []string{"--out", "--output", "--outdir", "--out-dir", "--output-dir", "--output-directory", "--outfile", "--out-file",
+	"--output-file", "--dest", "--destination", "--dest-dir", "--library", "--lib", "--export-dir", "--results-dir", "--save-dir", "--target-dir"}
+
 // treeDeleteCall matches library calls that delete whole trees.
-var treeDeleteCall = lazyre.New(`rmtree|rm_rf|rm_r\b|RemoveAll|remove_dir_all|rimraf|remove_tree|removedirs|del_tree|File::Path|recursive\s*[:=]\s*(?:true|TRUE|T\b)|Deno\.remove\b`)
+var treeDeleteCall = lazyre.New(`rmtree|\bdir_delete\(|rm_rf|rm_r\b|RemoveAll|remove_dir_all|rimraf|remove_tree|removedirs|del_tree|File::Path|recursive\s*[:=]\s*(?:true|TRUE|T\b)|Deno\.remove\b`)
 
 // interpTouches are the effects of an interpreter one-liner on the paths
 // its library calls name (the reading records them as paths of the
@@ -169,6 +185,8 @@ func (f *Facts) interpTouches(c *Cmd) []Touch {
 		e := PathWrite
 		if p.Op == OpDelete {
 			e = deleteEffect(treeDeleteCall.MatchString(c.Payload))
+		} else if SharedMount(p.Path, f.Home) && path.Ext(p.Path) != "" {
+			e = PathOverwrite // haven::write_sas(d, "/mnt/shared/…/dm.sas7bdat"): a named file on a share replaced (interp16)
 		}
 		out = append(out, Touch{Effect: e, Path: p.Path})
 	}

@@ -24,6 +24,7 @@ const (
 	ZoneSystem      Zone = "system"      // the operating system's directories
 	ZoneWarden      Zone = "warden"      // warden's own files and its hooks
 	ZoneAgent       Zone = "agent"       // the agent's own config (~/.claude, .claude/)
+	ZoneShared      Zone = "shared"      // network and removable mounts others use: /mnt/…, /media, /net, /nfs, /shared, /Volumes
 	ZoneElsewhere   Zone = "elsewhere"   // outside home, the project and the system dirs
 	ZoneUnknown     Zone = "unknown"     // the line does not show where: "$DIR", xargs' input
 	ZoneUnknownSub  Zone = "unknown-sub" // a named build or scratch path under an unknown one: "$BUILD_DIR/out"
@@ -32,7 +33,7 @@ const (
 // Zones lists every zone in table order.
 func Zones() []Zone {
 	return []Zone{ZoneProject, ZoneRepo, ZoneTemp, ZoneCache, ZoneHomeData, ZoneHomeConfig,
-		ZoneCredentials, ZoneSystem, ZoneWarden, ZoneAgent, ZoneElsewhere, ZoneUnknown, ZoneUnknownSub}
+		ZoneCredentials, ZoneSystem, ZoneWarden, ZoneAgent, ZoneShared, ZoneElsewhere, ZoneUnknown, ZoneUnknownSub}
 }
 
 // homeCredentials hold keys and tokens (relative to home).
@@ -116,8 +117,10 @@ func ZoneOf(p, home, project string) Zone {
 		return projectZone(p, project)
 	case home != "" && home != "/" && within(p, home):
 		return homeZone(p, home)
-	case withinAny(p, "", tempDirs) || UserScratch(p, home):
+	case withinAny(p, "", tempDirs) || UserScratch(p, home) || mountScratch(p):
 		return ZoneTemp
+	case SharedMount(p, home):
+		return ZoneShared
 	case p == "/" || strings.HasPrefix(p, "/*") || withinAny(p, "", systemDirs):
 		return ZoneSystem
 	}
@@ -399,4 +402,81 @@ func CacheOnly(text string) bool {
 	}
 	rest := strings.NewReplacer("~/.cache", "", "/.cache", "", "~/Library/Caches", "", "Library/Caches", "").Replace(text)
 	return !strings.Contains(rest, "~/") && !strings.Contains(rest, "/home/")
+}
+
+// sharedMountRoots are where network shares and drives others use are
+// mounted (interp16): /mnt/nas, /media/team, /net/host, /nfs, /shared,
+// /Volumes/Team on macOS. /srv/share… is one too (sharedSrv).
+var sharedMountRoots = map[string]bool{"mnt": true, "media": true, "net": true, "nfs": true, "shared": true, "Volumes": true}
+
+// mountScratchNames are a mount's own scratch folders (/mnt/scratch,
+// /mnt/tmp, Azure's temporary /mnt/resource): the user's to clear.
+var mountScratchNames = map[string]bool{"scratch": true, "tmp": true, "temp": true, "resource": true}
+
+// mountParts splits p when it lies under a mount root: the root and the
+// rest; nil for other paths and for WSL's drives (/mnt/c is the Windows
+// disk, judged as one by windowsZone).
+func mountParts(p string) []string {
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	if len(parts) == 0 || !strings.HasPrefix(p, "/") {
+		return nil
+	}
+	switch {
+	case parts[0] == "srv" && len(parts) > 2 && strings.HasPrefix(strings.ToLower(parts[1]), "share"):
+		return parts[1:] // below /srv/share… (the share's root itself is the system's)
+	case !sharedMountRoots[parts[0]]:
+		return nil
+	case parts[0] == "mnt" && len(parts) > 1 && len(parts[1]) == 1 && isLetter(parts[1][0]):
+		return nil // WSL's /mnt/c
+	}
+	return parts
+}
+
+// MountScratch: p is a scratch folder of a mount (/mnt/scratch/x, /mnt/tmp).
+func MountScratch(p string) bool { return mountScratch(p) }
+
+// personalDrive: a mount named for the user's own removable disk
+// (/mnt/usb-backup, /media/external, /Volumes/USB_STICK): no one else's.
+func personalDrive(parts []string) bool {
+	for i, d := range parts {
+		if i == 0 || i > 2 {
+			continue
+		}
+		d = strings.ToLower(d)
+		for _, w := range []string{"usb", "external", "portable", "sdcard", "thumb"} {
+			if strings.Contains(d, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mountScratch: p is a scratch folder of a mount (/mnt/scratch/x, /mnt/tmp).
+func mountScratch(p string) bool {
+	parts := mountParts(p)
+	return len(parts) > 1 && mountScratchNames[strings.ToLower(parts[1])]
+}
+
+// SharedMount reports whether p lies on a network share or a drive others
+// use (the shared zone): below a mount root, not a scratch folder of it,
+// not the user's own drive (a USB disk, /media/USER/…)
+// and not a cache (SharedCache: a build cache others fill is rebuilt, so
+// clearing it asks as elsewhere does).
+func SharedMount(p, home string) bool {
+	parts := mountParts(p)
+	return parts != nil && !mountScratch(p) && !SharedCache(p) && !personalDrive(parts) &&
+		!(parts[0] == "media" && len(parts) > 1 && home != "" && parts[1] == path.Base(home)) // /media/USER/…: the user's own removable drive
+}
+
+// SharedCache: p lies in a cache folder on a mount (/mnt/ci-cache/gradle,
+// /mnt/nfs/cache/pip): rebuilt by whoever fills it, but others' builds use it.
+func SharedCache(p string) bool {
+	parts := mountParts(p)
+	for i, d := range parts {
+		if i > 0 && strings.Contains(strings.ToLower(d), "cache") {
+			return true
+		}
+	}
+	return false
 }

@@ -29,7 +29,7 @@ func gitOtherRules() []Rule {
 						return ""
 					}
 					switch callfacts.ZoneOf(dir, e.F.Home, e.F.Project) {
-					case callfacts.ZoneHomeData, callfacts.ZoneHomeConfig, callfacts.ZoneElsewhere, callfacts.ZoneSystem, callfacts.ZoneWarden, callfacts.ZoneAgent:
+					case callfacts.ZoneHomeData, callfacts.ZoneHomeConfig, callfacts.ZoneElsewhere, callfacts.ZoneShared, callfacts.ZoneSystem, callfacts.ZoneWarden, callfacts.ZoneAgent:
 						return "git " + c.Sub(0) + " discards work in " + dir + ", a repository that is not the project: " + c.String()
 					}
 					return ""

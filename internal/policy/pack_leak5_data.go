@@ -79,7 +79,7 @@ func leak5DataRules() []Rule {
 			Desc: "Files on shared storage (/mnt/nas/…, /media/…, /Volumes/…, /shared/…) emptied or replaced: truncated (truncate -s 0 /mnt/nas/masters/*.mxf), overwritten by a batch, or written over by an output option that skips the question (ffmpeg -y … /mnt/nas/masters/x.mov): other people's originals, often with no copy the user controls",
 			Match: func(e *Env) string {
 				for _, tc := range e.Touches() {
-					if tc.Zone != callfacts.ZoneElsewhere || !sharedStorePath(tc.Path) {
+					if !outsideZone(tc.Zone) || !sharedStorePath(tc.Path) {
 						continue
 					}
 					if tc.Effect == callfacts.PathTruncate || tc.Effect == callfacts.PathOverwrite && globbed(tc.Path) {
@@ -89,12 +89,12 @@ func leak5DataRules() []Rule {
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
 					if opts := forcedOutput[c.Name]; opts != nil && c.Has(opts...) && len(c.Pos) > 0 {
-						if p := e.abs(c, c.Pos[len(c.Pos)-1]); sharedStorePath(p) && callfacts.ZoneOf(p, e.F.Home, e.F.Project) == callfacts.ZoneElsewhere {
+						if p := e.abs(c, c.Pos[len(c.Pos)-1]); sharedStorePath(p) && outsideZone(callfacts.ZoneOf(p, e.F.Home, e.F.Project)) {
 							return c.Name + " " + strings.Join(opts, " ") + " overwrites " + p + ", on storage others share, without asking"
 						}
 					}
 					for _, t := range rewriterTargets(c) {
-						if p := e.abs(c, t); sharedStorePath(p) && callfacts.ZoneOf(p, e.F.Home, e.F.Project) == callfacts.ZoneElsewhere {
+						if p := e.abs(c, t); sharedStorePath(p) && outsideZone(callfacts.ZoneOf(p, e.F.Home, e.F.Project)) {
 							return c.String() + " rewrites " + p + " in place, on storage others share"
 						}
 					}

@@ -18,7 +18,7 @@ func sharedMoveAwayRule() Rule {
 		Desc: "Moving a whole folder away from its place on shared storage (mv /gpfs/proj/shared/era5 elsewhere): for everyone who reads that path it is gone, as if deleted",
 		Match: func(e *Env) string {
 			for _, tc := range e.Touches() {
-				if tc.Effect != callfacts.PathDelete || tc.Zone != callfacts.ZoneElsewhere || !strings.HasPrefix(tc.Via, "mv ") {
+				if tc.Effect != callfacts.PathDelete || !outsideZone(tc.Zone) || !strings.HasPrefix(tc.Via, "mv ") {
 					continue
 				}
 				if !onSharedStorage(tc.Path) || path.Ext(tc.Path) != "" || ownScratch(tc.Path) {

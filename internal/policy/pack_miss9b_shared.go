@@ -67,7 +67,7 @@ var (
 
 // sharedElsewhere: p lies on shared storage outside home and the project.
 func sharedElsewhere(e *Env, p string) bool {
-	return sharedStorePath(p) && callfacts.ZoneOf(p, e.F.Home, e.F.Project) == callfacts.ZoneElsewhere
+	return sharedStorePath(p) && outsideZone(callfacts.ZoneOf(p, e.F.Home, e.F.Project))
 }
 
 // rewritesShared: c writes its output over its input on shared storage;
@@ -169,7 +169,7 @@ func miss9bSharedRules() []Rule {
 			Desc: "A batch of files deleted by a pattern on shared or server storage (perl -e 'unlink glob(\"/mnt/shared/backtests/*/results/*.parquet\")', rm /data/cohort/*/bams/*.bam): every match is others' data, often with no copy the user controls; scratch and temp folders there stay with the zone table",
 			Match: func(e *Env) string {
 				for _, tc := range e.Touches() {
-					if tc.Effect != callfacts.PathDelete || tc.Zone != callfacts.ZoneElsewhere || !globbed(tc.Path) || !sharedStorePath(tc.Path) || ownScratch(tc.Path) {
+					if tc.Effect != callfacts.PathDelete || !outsideZone(tc.Zone) || !globbed(tc.Path) || !sharedStorePath(tc.Path) || ownScratch(tc.Path) {
 						continue
 					}
 					return tc.Via + " deletes every file matching " + tc.Path + ", on storage others share"
@@ -182,7 +182,7 @@ func miss9bSharedRules() []Rule {
 			Desc: "A batch of files on shared or server storage edited in place by a pattern (sed -i … /mnt/shared/config/*.yaml, perl -pi -e … /data/team/*/meta.json): others' files changed where they read them, every match at once",
 			Match: func(e *Env) string {
 				for _, tc := range e.Touches() {
-					if tc.Effect != callfacts.PathWrite && tc.Effect != callfacts.PathOverwrite || tc.Zone != callfacts.ZoneElsewhere || !globbed(tc.Path) || !sharedStorePath(tc.Path) || ownScratch(tc.Path) {
+					if tc.Effect != callfacts.PathWrite && tc.Effect != callfacts.PathOverwrite || !outsideZone(tc.Zone) || !globbed(tc.Path) || !sharedStorePath(tc.Path) || ownScratch(tc.Path) {
 						continue
 					}
 					return tc.Via + " edits every file matching " + tc.Path + " in place, on storage others share"

@@ -42,7 +42,7 @@ func imageBuildOutput(c *Cmd) string {
 func remote13SharedRule() Rule {
 	shared := func(e *Env, p string) bool {
 		z := callfacts.ZoneOf(p, e.F.Home, e.F.Project)
-		return z == callfacts.ZoneElsewhere && (sharedStorePath(p) || softwareTree(p)) && !ownScratch(p) && !callfacts.UserScratch(p, e.F.Home)
+		return outsideZone(z) && (sharedStorePath(p) || softwareTree(p)) && !ownScratch(p) && !callfacts.UserScratch(p, e.F.Home)
 	}
 	return Rule{ID: "core.zones:shared-overwrite", Mode: Ask, Tools: shellTools, On: On(FactTouch, "apptainer", "singularity"),
 		Desc: "A file on shared or server storage written over (cp onto /project/lab/meta/samples.tsv, > into a lab's results, apptainer build --force into /sw), or a file put into a software tree others' jobs load (/sw, /software, modulefiles): others' data or software changed where they use it; scratch and temp folders there are the user's",
@@ -65,4 +65,11 @@ func remote13SharedRule() Rule {
 		},
 		Catch: []string{"cp modulefiles/gcc/13.2.lua /sw/modulefiles/gcc/13.2.lua", "singularity build --force /sw/containers/r-4.4.sif docker://rocker/r-ver:4.4", "cp samples.tsv /project/lab/metadata/samples.tsv", "sort -o /data/cohort-2021/manifest.csv /data/cohort-2021/manifest.csv", "cp -r new-env /software/envs/", "echo 'module load x' > /sw/modulefiles/x/1.0.lua"},
 		Allow: []string{"cp results.csv /project/lab/results/", "cp x.tsv /scratch/dev/tmp/x.tsv", "apptainer build ./pytorch.sif docker://pytorch/pytorch", "apptainer exec /sw/containers/pytorch.sif python -V", "cat /project/lab/metadata/samples.tsv", "cp /sw/modulefiles/gcc/13.2.lua ./modulefiles/", "samtools view -b x.sam > /project/lab/bams/x.bam"}}
+}
+
+// outsideZone: z is outside home, the project and the system: elsewhere,
+// or a shared mount (interp16), which the rules about shared storage
+// judge as they judged it when it was elsewhere.
+func outsideZone(z callfacts.Zone) bool {
+	return z == callfacts.ZoneElsewhere || z == callfacts.ZoneShared
 }

@@ -34,7 +34,7 @@ func runNameRules() []Rule {
 						}
 						p := e.abs(c, val)
 						switch callfacts.ZoneOf(p, e.F.Home, e.F.Project) {
-						case callfacts.ZoneSystem, callfacts.ZoneHomeData, callfacts.ZoneHomeConfig, callfacts.ZoneCredentials, callfacts.ZoneElsewhere:
+						case callfacts.ZoneSystem, callfacts.ZoneHomeData, callfacts.ZoneHomeConfig, callfacts.ZoneCredentials, callfacts.ZoneElsewhere, callfacts.ZoneShared:
 							return c.Name + " " + t + " is given " + v + ": a clean target pointed outside the project"
 						}
 						if p == e.F.Home || p == "/" {

@@ -128,7 +128,7 @@ func foreignPlace(e *Env, code string) string {
 		}
 		p := callfacts.NormPath(lit, e.F.Cwd, e.F.Home)
 		switch callfacts.ZoneOf(p, e.F.Home, e.F.Project) {
-		case callfacts.ZoneTemp, callfacts.ZoneHomeData, callfacts.ZoneElsewhere:
+		case callfacts.ZoneTemp, callfacts.ZoneHomeData, callfacts.ZoneElsewhere, callfacts.ZoneShared:
 			return lit
 		}
 	}

@@ -164,7 +164,7 @@ func sharedDeleteRule() Rule {
 		Desc: "Deleting a whole tree on shared storage (/shared/lab/…, /data/…, /mnt/nas/…, /gpfs/…, /projects/…), however the line does it (rm -rf, perl remove_tree, shutil.rmtree, find -delete): other people's data, often with no backup the user controls",
 		Match: func(e *Env) string {
 			for _, tc := range e.Touches() {
-				if tc.Effect != callfacts.PathRecursiveDelete || tc.Zone != callfacts.ZoneElsewhere || !onSharedStorage(strings.TrimSuffix(tc.Path, "/*")) {
+				if tc.Effect != callfacts.PathRecursiveDelete || !outsideZone(tc.Zone) || !onSharedStorage(strings.TrimSuffix(tc.Path, "/*")) || callfacts.SharedCache(tc.Path) {
 					continue // a folder, or everything in it (/u02/fra/PROD/*)
 				}
 				return tc.Via + " deletes " + tc.Path + " and everything under it, on storage others share"

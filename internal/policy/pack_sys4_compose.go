@@ -87,7 +87,7 @@ func composeOutsideRule() Rule {
 			}
 			for _, p := range places {
 				switch callfacts.ZoneOf(p, e.F.Home, e.F.Project) {
-				case callfacts.ZoneHomeData, callfacts.ZoneHomeConfig, callfacts.ZoneSystem, callfacts.ZoneElsewhere:
+				case callfacts.ZoneHomeData, callfacts.ZoneHomeConfig, callfacts.ZoneSystem, callfacts.ZoneElsewhere, callfacts.ZoneShared:
 					return c.Name + " compose " + sub + " changes services defined outside the project (" + homeRel(path.Clean(p), e.F.Home) + ")"
 				}
 			}

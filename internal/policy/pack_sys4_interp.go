@@ -32,7 +32,7 @@ func walletSecret(v string) bool {
 // secretSendRunners are the interpreters whose code is read for a
 // secret sent: the SDK runners, and the languages whose one-liners post
 // as readily (perl's LWP, PHP's curl, PowerShell's Invoke-RestMethod).
-var secretSendRunners = append([]string{"perl", "php", "pwsh", "powershell", "Rscript", "julia", "lua"}, sdkRunners...)
+var secretSendRunners = append([]string{"perl", "php", "pwsh", "powershell", "rscript", "r", "julia", "lua", "groovy"}, sdkRunners...)
 
 // interpSecretSendRule: code that reads a secret-named variable and sends
 // over the network to a host that is not the secret's own.
