@@ -21,7 +21,7 @@ var interpreters = map[string][]string{
 	"ruby": {"-e"}, "node": {"-e", "--eval", "-p", "--print"}, "nodejs": {"-e", "--eval", "-p", "--print"},
 	"perl": {"-e", "-E"}, "php": {"-r"}, "lua": {"-e"}, "deno": {"eval"}, "bun": {"-e", "--eval"},
 	"rscript": {"-e"}, "elixir": {"-e", "--eval"}, "tclsh": {"-c"}, "wish": {"-c"}, "julia": {"-e", "--eval", "-E", "--print"},
-	"groovy": {"-e"}, "r": {"-e"}, // R -e 'expr' as Rscript -e (interp16)
+	"groovy": {"-e"}, "r": {"-e"}, // R -e 'expr' as Rscript -e
 }
 
 // command records argv (and, through wrappers, the commands it runs).

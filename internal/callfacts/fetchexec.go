@@ -18,7 +18,7 @@ var (
 	// R's source("https://…") and PHP's include of a URL fetch and run in one call.
 	codeRunURL = lazyre.New(`\b(?:source|include|require(?:_once)?|sys\.source)\s*\(\s*(?:url\(\s*)?['"]https?://`)
 	// R's download.file(u, "f.R") and then source("f.R"): the file it
-	// saved is the code it runs (interp16)
+	// saved is the code it runs
 	codeSaved = lazyre.New(`download\.file\(\s*(?:url\s*=\s*)?['"]https?://[^'"]+['"]\s*,\s*(?:destfile\s*=\s*)?['"]([^'"]+)['"]`)
 )
 

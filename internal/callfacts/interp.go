@@ -56,7 +56,7 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 	// delete calls over a directory's listing ([os.remove(…) for f in
 	// os.listdir(d)]): every file in a named folder goes, as rm d/* (remote13)
 	each := op == OpDelete && dirListing.MatchString(payload)
-	var copied map[string]bool // file.copy("/mnt/x/r.html", "out/"): the source is read (interp16)
+	var copied map[string]bool // file.copy("/mnt/x/r.html", "out/"): the source is read
 	if op == OpWrite {
 		for _, m := range copySource.FindAllStringSubmatch(payload, 8) {
 			if copied == nil {
@@ -189,7 +189,7 @@ func shellStrings(code string) []string {
 		}
 	}
 	// Groovy runs a string or a list as a command: "rm -rf x".execute(),
-	// ['rm', '-rf', x].execute() (interp16)
+	// ['rm', '-rf', x].execute()
 	if strings.Contains(code, ".execute()") {
 		for _, m := range groovyExecute.FindAllStringSubmatch(code, 4) {
 			if m[2] != "" {
@@ -214,7 +214,7 @@ var groovyExecute = lazyre.New(`(['"])([^'"]+)['"]\s*\.execute\(\)|\[([^\[\]]*)\
 
 // tclExec: Tcl's exec of a program and its words (exec rm -rf ~/x,
 // [exec sh -c …]), which tclsh, wish and expect hand to no shell but run
-// as the command the words spell (interp16).
+// as the command the words spell.
 var tclExec = lazyre.New(`(?:^|[;\n\[{])\s*exec\s+([^;\n\]}]+)`)
 
 // tclInterps run Tcl code.

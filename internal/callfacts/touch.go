@@ -91,7 +91,7 @@ func (f *Facts) Touches() []Touch {
 		if !c.DryRun() {
 			// Rscript derive.R --out /mnt/shared/…/adam/, R CMD INSTALL
 			// --library=/mnt/shared/R/site-library: an output option's
-			// value on a share others use is written (interp16)
+			// value on a share others use is written
 			for _, v := range OptionValues(c.Args, mountOutputOpts) {
 				if p := NormPath(v, c.Dir, f.Home); SharedMount(p, f.Home) {
 					add(PathWrite, p, c.String())
@@ -186,7 +186,7 @@ func (f *Facts) interpTouches(c *Cmd) []Touch {
 		if p.Op == OpDelete {
 			e = deleteEffect(treeDeleteCall.MatchString(c.Payload))
 		} else if SharedMount(p.Path, f.Home) && path.Ext(p.Path) != "" {
-			e = PathOverwrite // haven::write_sas(d, "/mnt/shared/…/dm.sas7bdat"): a named file on a share replaced (interp16)
+			e = PathOverwrite // haven::write_sas(d, "/mnt/shared/…/dm.sas7bdat"): a named file on a share replaced
 		}
 		out = append(out, Touch{Effect: e, Path: p.Path})
 	}

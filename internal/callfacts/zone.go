@@ -405,7 +405,7 @@ func CacheOnly(text string) bool {
 }
 
 // sharedMountRoots are where network shares and drives others use are
-// mounted (interp16): /mnt/nas, /media/team, /net/host, /nfs, /shared,
+// mounted: /mnt/nas, /media/team, /net/host, /nfs, /shared,
 // /Volumes/Team on macOS. /srv/share… is one too (sharedSrv).
 var sharedMountRoots = map[string]bool{"mnt": true, "media": true, "net": true, "nfs": true, "shared": true, "Volumes": true}
 

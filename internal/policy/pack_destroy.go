@@ -307,7 +307,7 @@ func destroyPack() Pack {
 						continue
 					}
 					p := e.abs(c, a)
-					if !outside(e, p) || scratch(p, e.F.Home) || critical(p, e.F.Home) != "" || systemPath(p, e.F.Home) != "" || callfacts.RemoteScratch(c, p, e.F.Home) || testAppData(p, e.F.Home) || callfacts.SharedCache(p) || callfacts.MountScratch(p) || // a cache on a share: the zone table asks (interp16)
+					if !outside(e, p) || scratch(p, e.F.Home) || critical(p, e.F.Home) != "" || systemPath(p, e.F.Home) != "" || callfacts.RemoteScratch(c, p, e.F.Home) || testAppData(p, e.F.Home) || callfacts.SharedCache(p) || callfacts.MountScratch(p) || // a cache on a share: the zone table asks
 						c.Name == "rm" && !recursive(c) && callfacts.LeftoverName(path.Base(p)) || // rm ~/Downloads/*.crdownload: leftovers by kind (fp12)
 						callfacts.TrashesFileOnly(c, p, e.F.Home) { // trash-put ~/notes.md: one file, kept in the trash; never harsher than rm of it (fp13)
 						continue // inside, or another rule's

@@ -88,7 +88,7 @@ func remoteChange(c *Cmd) string {
 
 // remoteClear: c clears a tool's own cache on the host it runs on
 // (ccache -C, go clean -modcache, nix-collect-garbage -d): a shared
-// build host's builds all lean on it (remoteops.txt remote-clear) (dev16).
+// build host's builds all lean on it (remoteops.txt remote-clear).
 func remoteClear(c *Cmd) string {
 	clear := opsList("remote-clear")
 	for _, a := range c.Args {

@@ -129,7 +129,7 @@ func localRemote(r string) bool {
 
 // prefixedVersionTag: a monorepo's release tag, a package or component
 // name then a full version (client-1.42.0, api/v2.3.0, @acme/ui@3.2.1);
-// a branch named for a minor line (release-1.2) is not one (dev16).
+// a branch named for a minor line (release-1.2) is not one.
 func prefixedVersionTag(r string) bool {
 	i := strings.LastIndexAny(r, "-/@")
 	if i <= 0 || i == len(r)-1 {

@@ -68,7 +68,7 @@ func remote13SharedRule() Rule {
 }
 
 // outsideZone: z is outside home, the project and the system: elsewhere,
-// or a shared mount (interp16), which the rules about shared storage
+// or a shared mount, which the rules about shared storage
 // judge as they judged it when it was elsewhere.
 func outsideZone(z callfacts.Zone) bool {
 	return z == callfacts.ZoneElsewhere || z == callfacts.ZoneShared

@@ -383,7 +383,7 @@ var envReduced = re(`\bstrlen\(|\blength\(|\bnchar\(|\bnzchar\(|\bsubstr\(|\bide
 var envDerived = re(`\)\s*\.\s*(address|publicKey|public_key|pubkey|getAddress\(\)|fingerprint)\b|\b(hashlib\.(sha\d+|md5|blake2b)|createHash)\(`)
 
 // rAutoPrintEnv: an R expression that is a secret's read alone, which
-// Rscript -e prints as its value (interp16).
+// Rscript -e prints as its value.
 var rAutoPrintEnv = re(`(?:^|[;\n])\s*Sys\.getenv\(\s*['"](\w+)['"]\s*\)\s*(?:;|$)`)
 
 // printsSecretVar names the secret variable a one-liner prints, "".

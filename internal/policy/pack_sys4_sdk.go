@@ -5,7 +5,7 @@ import "strings"
 // sdkRunners are the interpreters whose one-liners and heredocs call
 // services' SDKs (boto3, huggingface_hub, @aws-sdk, octokit).
 var sdkRunners = []string{"python", "python3", "python2", "ipython", "ipython3", "pypy3", "node", "nodejs", "deno", "bun", "ruby",
-	"rscript", "r", "julia", "php"} // R's rsconnect, pins, googledrive… (interp16)
+	"rscript", "r", "julia", "php"} // R's rsconnect, pins, googledrive…
 
 // sdkDestroyRule: code that deletes a service's resources through its SDK
 // is that service's CLI deleting them (huggingface-cli repo delete, aws
