@@ -57,6 +57,10 @@ var rshellRules = sync.OnceValue(func() map[string][]rshellRule {
 			default:
 				alt := wordSet{exact: map[string]bool{}}
 				for _, a := range strings.Split(w, "|") {
+					if p, ok := strings.CutSuffix(a, "*"); ok && p != "" {
+						alt.prefixes = append(alt.prefixes, p) // @*: vip @app.env
+						continue
+					}
 					alt.exact[a] = true
 				}
 				r.words = append(r.words, alt)
@@ -169,7 +173,7 @@ func openingWords(words []wordSet, args []string) ([]string, bool) {
 		for i < len(args) && strings.HasPrefix(args[i], "-") {
 			i++ // --app x before the subcommand: its value is no word either way
 		}
-		if i >= len(args) || !w.exact[args[i]] {
+		if i >= len(args) || !wordIn(w, args[i]) {
 			return nil, false
 		}
 		i++

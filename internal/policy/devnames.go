@@ -133,7 +133,7 @@ var emulatorVar = re(`\b[A-Z_]*EMULATOR_HOST=(\S+)`)
 // a dev or test name.
 func positionalDBs(e *Env) (n int, ok, tests bool) {
 	tests = true
-	for _, c := range e.F.Cmds("psql", "mysql", "mariadb") {
+	for _, c := range e.F.Cmds("psql", "mysql", "mariadb", "dropdb") { // dropdb -h localhost gis_dev_scratch
 		db := clientOperand(c)
 		if db == "" || strings.Contains(db, "://") || strings.Contains(db, "=") {
 			continue // a URL or a conninfo string: dbOpt reads those
@@ -162,7 +162,7 @@ func testName(name string) bool {
 
 // clientValueOpts are the short options of psql and mysql that take the
 // next word as their value.
-var clientValueOpts = map[string]string{"psql": "UchpfvoPTFRLd", "mysql": "uheDPS", "mariadb": "uheDPS"}
+var clientValueOpts = map[string]string{"psql": "UchpfvoPTFRLd", "mysql": "uheDPS", "mariadb": "uheDPS", "dropdb": "hpUd"}
 
 // clientOperand: the first operand of a database client, past its
 // options and their values (psql -U postgres dev_db: dev_db).

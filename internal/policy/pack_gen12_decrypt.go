@@ -138,13 +138,19 @@ func keys(m map[string]bool) []string {
 // gen12DecryptRule: a secret decrypted into a file, or printed by a
 // tool the print rule (core.secrets:exfil) does not know.
 func gen12DecryptRule() Rule {
-	names := []string{}
+	names := []string{"java"}
 	for n := range decrypters() {
 		names = append(names, n)
 	}
 	return cmdRule("core.secrets:decrypt-out", Ask, "Secrets decrypted into plain text: in place over the encrypted file (ansible-vault decrypt, sops -d -i), to an output file or a redirect (gpg -d secrets.gpg > secrets.env), or printed into the conversation; piped into a program or captured they are judged where used; the tools are data (policy/decrypters.txt)", names,
 		func(e *Env, c *Cmd) string {
-			d := decrypters()[c.Name]
+			d, ok := decrypters()[c.Name]
+			if !ok && c.Name == "java" {
+				d, ok = javaDecrypter(c)
+			}
+			if !ok {
+				return ""
+			}
 			where, file := decryptsTo(e, c, d)
 			switch where {
 			case "file":
@@ -170,4 +176,24 @@ func cmdIndex(e *Env, c *Cmd) int {
 		}
 	}
 	return -1
+}
+
+// javaDecrypter finds the decrypters.txt line of a Java tool run by its
+// jar or main class (java -cp secure-properties-tool.jar
+// com.mulesoft.tools.SecurePropertiesTool string decrypt …, java -jar
+// jasypt-cli.jar decrypt …): the table names it by the class's simple
+// name or the jar's base name, in lower case.
+func javaDecrypter(c *Cmd) (decrypter, bool) {
+	for _, a := range c.Args {
+		l := strings.ToLower(a)
+		if strings.HasPrefix(l, "-") {
+			continue
+		}
+		for _, n := range []string{strings.TrimSuffix(path.Base(l), ".jar"), l[strings.LastIndex(l, ".")+1:]} {
+			if d, ok := decrypters()[n]; ok && n != "" {
+				return d, true
+			}
+		}
+	}
+	return decrypter{}, false
 }

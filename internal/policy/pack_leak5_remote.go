@@ -125,14 +125,17 @@ func leak5ScriptRule() Rule {
 				if p == "" || onlyHelp(c) || c.DryRun() || opsList("mode-runner")[p[strings.LastIndexByte(p, '/')+1:]] || fileExists(e.abs(c, p)) {
 					continue // bin/rails, bin/rake: a framework's runner, judged by its own rules
 				}
+				if t := scriptNameTarget(p); t != "" {
+					return p + " is named for a change to " + t + ", and its text is not on disk to read: " + c.String()
+				}
 				if t := targetArg(args); t != "" {
 					return p + " runs against " + t + ", and its text is not on disk to read: " + c.String()
 				}
 			}
 			return ""
 		},
-		Catch: []string{"sh ./scripts/rotate_pg_password.sh prod", "python3 scripts/push_acl.py --site nyc1", "./scripts/failover.sh --env production", "node tools/sync-users.js --production", "bash bin/reboot_fleet.sh --fleet amr-west", "ruby script/backfill.rb --region eu-west-1"},
-		Allow: []string{"sh ./scripts/test.sh", "python3 scripts/push_acl.py --site lab-1", "python3 scripts/report.py --help", "./scripts/lint.sh src/", "python3 -m pytest tests/", "node tools/gen.js --env dev", "python3 manage.py check", "bin/rails routes -e production"}}
+		Catch: []string{"sh ./scripts/rotate_pg_password.sh prod", "python3 scripts/push_acl.py --site nyc1", "./scripts/failover.sh --env production", "node tools/sync-users.js --production", "bash bin/reboot_fleet.sh --fleet amr-west", "ruby script/backfill.rb --region eu-west-1", "nohup ./scripts/redeploy-all-prod.sh > /tmp/x.log 2>&1 &", "python3 ops/migrate_production_db.py"},
+		Allow: []string{"sh ./scripts/test.sh", "python3 scripts/push_acl.py --site lab-1", "python3 scripts/report.py --help", "./scripts/lint.sh src/", "python3 -m pytest tests/", "node tools/gen.js --env dev", "python3 manage.py check", "bin/rails routes -e production", "./scripts/deploy-staging.sh", "./scripts/check-prod-health.sh", "python3 tools/prod_report.py"}}
 }
 
 // psScriptRun is the script pwsh or powershell runs from a file (pwsh
@@ -156,4 +159,31 @@ func psScriptRun(c *Cmd) (string, []string) {
 		}
 	}
 	return "", nil
+}
+
+// scriptNameTarget says which production word a script's own name pairs
+// with a change verb (redeploy-all-prod.sh, migrate_production.py;
+// remoteops.txt script-name-verb), "" when the name does not.
+func scriptNameTarget(p string) string {
+	b := strings.ToLower(p[strings.LastIndexByte(p, '/')+1:])
+	if i := strings.LastIndexByte(b, '.'); i > 0 {
+		b = b[:i]
+	}
+	words := strings.FieldsFunc(b, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+	verb, prod := false, ""
+	for _, w := range words {
+		switch w {
+		case "prod", "production", "prd", "live":
+			prod = w
+		}
+		for v := range opsList("script-name-verb") {
+			if strings.HasPrefix(w, v) {
+				verb = true
+			}
+		}
+	}
+	if verb && prod != "" {
+		return prod
+	}
+	return ""
 }

@@ -32,6 +32,9 @@ func pushedOntoHost(host, p string, c *Cmd) string {
 	if callfacts.LabTarget(h, nil) || devName(h) || stagingName(h) {
 		return ""
 	}
+	if d := appDirOf(p); d != "" {
+		return c.Name + " writes " + p + " on " + host + ", into " + d + ", a directory its application server deploys from: " + c.String()
+	}
 	if prodWord.MatchString(h) && !strings.HasPrefix(p, "/tmp/") && !strings.HasPrefix(p, "/var/tmp/") && p != "/tmp" && !strings.HasPrefix(p, "tmp/") {
 		return c.Name + " writes " + p + " on " + host + ", a production host: " + c.String()
 	}
@@ -84,4 +87,28 @@ func net14HostOptionRule() Rule {
 		},
 		[]string{"systemctl --host deploy@app-2.example.net restart app", "systemctl -H web3 stop nginx", "hostnamectl -H root@db1 set-hostname db1-old"},
 		[]string{"systemctl -H web3 status nginx", "systemctl --host deploy@dev-box restart app", "systemctl restart app --user", "systemctl -H web3 list-units --failed"})
+}
+
+// remoteAppSegments are an application server's hot-deploy directories
+// (tomcat/webapps, mule/apps, jboss/standalone/deployments): a file copied
+// there is deployed within seconds and changes what the host serves; its
+// /tmp or a home directory is only a file handed over. A web root
+// (/var/www, /srv) a site is copied into stays allowed, as the corpora
+// say.
+var remoteAppSegments = map[string]bool{"webapps": true, "apps": true, "deploy": true, "deployments": true, "autodeploy": true, "hotdeploy": true}
+
+// appDirOf names the application directory p is in on its host, "" for
+// none.
+func appDirOf(p string) string {
+	l := strings.ToLower(p)
+	if !strings.HasPrefix(l, "/") || strings.HasPrefix(l, "/home/") || strings.HasPrefix(l, "/tmp/") || strings.HasPrefix(l, "/var/tmp/") {
+		return "" // a home directory's deploy/ or apps/ is a file handed over
+	}
+	segs := strings.Split(strings.Trim(l, "/"), "/")
+	for i, s := range segs {
+		if remoteAppSegments[s] && (i < len(segs)-1 || strings.HasSuffix(l, "/")) {
+			return s + "/"
+		}
+	}
+	return ""
 }

@@ -118,6 +118,6 @@ func net2RemoteCopyRule() Rule {
 			return pushedOntoHost(host, p, c) // pack_net14_push.go
 		},
 		[]string{"scp ./nginx.conf root@web1:/etc/nginx/nginx.conf", "scp -r ./ user@203.0.113.7:~/incoming/", "rsync -av . backup@198.51.100.4:/data/", "rsync -a build/app.service root@host:/etc/systemd/system/",
-			"rsync -avz target/release/app deploy@api-01.prod.example.io:/home/deploy/app/", "scp fw.bin admin@core-sw1.example.net:flash:fw.bin"},
-		[]string{"scp dist/app.tar.gz deploy@web1:/tmp/", "scp web1:/etc/nginx/nginx.conf ./", "rsync -av ./dist/ host:/srv/www/", "scp app deploy@api-01.prod.example.io:/tmp/app", "rsync -av --dry-run ./ host:/srv/app/", "scp -r src/ host:~/review/src"})
+			"rsync -avz target/release/app deploy@api-01.prod.example.io:/home/deploy/app/", "scp fw.bin admin@core-sw1.example.net:flash:fw.bin", "scp target/app.jar mule@mule-onprem-01.acme.internal:/opt/mule/apps/", "scp build/libs/api.war deploy@app3.acme.io:/var/lib/tomcat9/webapps/"},
+		[]string{"scp dist/app.tar.gz deploy@web1:/tmp/", "scp web1:/etc/nginx/nginx.conf ./", "rsync -av ./dist/ host:/srv/www/", "scp app deploy@api-01.prod.example.io:/tmp/app", "rsync -av --dry-run ./ host:/srv/app/", "scp -r src/ host:~/review/src", "scp target/app.jar mule@mule-onprem-01.acme.internal:/tmp/", "scp app.jar ci@build-1.acme.io:~/apps/"})
 }

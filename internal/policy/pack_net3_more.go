@@ -64,6 +64,29 @@ func net3MoreRules() []Rule {
 			},
 			[]string{"ansible webservers -b -m apt -a 'upgrade=dist'", "ansible all -m service -a 'name=nginx state=restarted'", "ansible db -m user -a 'name=temp state=present'", "ansible all -m ansible.builtin.copy -a 'src=motd dest=/etc/motd'"},
 			[]string{"ansible all -m ping", "ansible web -m setup", "ansible all -m apt -a 'upgrade=dist' --check", "ansible all --list-hosts", "ansible-inventory --list"}),
+		cmdRule("external.systems:fleet-security-off", Deny, "A configuration-management run that switches the hosts' own protection off on every host it targets: SELinux disabled, the firewall, auditd or an EDR agent stopped or removed, by an ad-hoc module's arguments (ansible fleet -b -m ansible.posix.selinux -a state=disabled) or a play's extra variables (ansible-playbook site.yml -e auditd_enabled=false); a lab inventory and --check stay allowed; the settings are data (policy/authoff.txt, kind fleet)", []string{"ansible", "ansible-playbook"},
+			func(e *Env, c *Cmd) string {
+				if onlyHelp(c) || c.Has("--check", "-C", "--list-hosts", "--list-tasks", "--syntax-check") || ansibleLab(c) {
+					return ""
+				}
+				var texts []string
+				if c.Name == "ansible" {
+					if m := ansibleModule(c); m != "" {
+						texts = append(texts, m+" "+strings.Join(c.OptValues(map[string]bool{"-a": true, "--args": true}), " "))
+					}
+				}
+				texts = append(texts, c.OptValues(map[string]bool{"-e": true, "--extra-vars": true})...)
+				for _, t := range texts {
+					for _, r := range authOffTables().fleet {
+						if m := r.FindString(t); m != "" {
+							return c.Name + " switches the hosts' protection off (" + strings.TrimSpace(m) + ") on every host it targets: " + c.String()
+						}
+					}
+				}
+				return ""
+			},
+			[]string{"ansible fleet -i inventories/fleet.yml -b -m ansible.posix.selinux -a 'state=disabled'", "ansible-playbook -i inventories/fleet.yml playbooks/audit.yml -e 'auditd_enabled=false' --limit all", "ansible all -b -m service -a 'name=auditd state=stopped enabled=no'", "ansible-playbook site.yml --extra-vars '{\"firewalld_enabled\": false}'"},
+			[]string{"ansible fleet -m ansible.posix.selinux -a 'state=enforcing policy=targeted'", "ansible-playbook site.yml -e 'auditd_enabled=true'", "ansible all -m service -a 'name=nginx state=stopped'", "ansible-playbook -i inventories/lab.yml site.yml -e selinux_state=permissive", "ansible-playbook site.yml -e auditd_enabled=false --check"}),
 		{
 			ID: "external.systems:prod-data-public", Mode: Deny, Tools: shellTools, Cmds: []string{"bq", "gsutil", "gcloud", "aws", "rclone", "azcopy", "snowsql", "mc"},
 			Desc: "Production data or people's records exported or copied to a bucket named public (bq extract 'acme-prod:crm.users' gs://acme-public-assets/…, aws s3 cp customers.csv s3://x-public/): anyone reads them",

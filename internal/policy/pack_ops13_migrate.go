@@ -142,6 +142,9 @@ func ops13MigrateRules() []Rule {
 			return "", "" // info, validate, updateSQL: prints, changes nothing
 		}
 		where := migrateTarget(c)
+		if m := prodConnEnv(e); where == "" && m != "" {
+			where = "production (" + m + ")" // DATABASE_URL=postgresql://…prod… alembic upgrade head
+		}
 		if where == "" {
 			return "", ""
 		}
@@ -158,8 +161,8 @@ func ops13MigrateRules() []Rule {
 		cmdRule("external.systems:migrate-shared", Ask, "A schema migration tool changing a database that is production or a server that is not this machine nor named for development or tests (flyway migrate/repair/baseline, liquibase update/rollback, mvn flyway:migrate with a prod conf file, goose up on a cloud host): the live schema changes under its users; reads (info, validate, status, update-sql) stay allowed; the verbs are data (policy/remoteops.txt migrate-change, migrate-read)", migrateToolNames(),
 			atLevel(judge, "ask"),
 			[]string{"flyway -url=jdbc:postgresql://ledger-prod.c9x.eu-west-1.rds.amazonaws.com:5432/ledger -user=flyway migrate", "mvn flyway:migrate -Dflyway.configFiles=src/main/resources/flyway-prod.conf", "flyway -configFiles=conf/prod.conf repair",
-				"liquibase --url=jdbc:oracle:thin:@ora-prd-scan.example.local:1521/ORAPRD1 --changelog-file=db/changelog.xml update", "flyway -environment=production migrate", "goose -dir migrations postgres \"postgres://app@orders.cluster-x.rds.amazonaws.com/app\" up", "knex migrate:latest --env production", "alembic -x db=prod upgrade head"},
+				"liquibase --url=jdbc:oracle:thin:@ora-prd-scan.example.local:1521/ORAPRD1 --changelog-file=db/changelog.xml update", "flyway -environment=production migrate", "goose -dir migrations postgres \"postgres://app@orders.cluster-x.rds.amazonaws.com/app\" up", "knex migrate:latest --env production", "alembic -x db=prod upgrade head", "DATABASE_URL=postgresql://gis_admin@gis-prod.db.internal/gisdb alembic upgrade head"},
 			[]string{"flyway -url=jdbc:postgresql://localhost:5432/app migrate", "flyway -configFiles=conf/prod.conf info", "mvn flyway:validate -Dflyway.configFiles=flyway-prod.conf", "liquibase --url=jdbc:oracle:thin:@ora-prd-scan:1521/ORAPRD1 update-sql",
-				"flyway migrate", "mvn -q flyway:migrate -Dflyway.url=jdbc:postgresql://db-test:5432/app", "goose -dir migrations postgres \"postgres://app@localhost/app\" up", "mvn package -Pprod", "knex migrate:latest --env development", "knex migrate:status --env production"}),
+				"flyway migrate", "mvn -q flyway:migrate -Dflyway.url=jdbc:postgresql://db-test:5432/app", "goose -dir migrations postgres \"postgres://app@localhost/app\" up", "mvn package -Pprod", "knex migrate:latest --env development", "knex migrate:status --env production", "DATABASE_URL=postgresql://app@localhost/app alembic upgrade head", "DATABASE_URL=postgresql://app@db-prod.internal/app alembic current"}),
 	}
 }

@@ -23,12 +23,14 @@ var consolesText string
 
 type consoleTable struct {
 	options, positional, stdin, stops, destroys, changes, reads map[string]bool
+	ownvm, attach                                               map[string]bool     // runtimes whose -eval runs in the VM the line starts, unless attached elsewhere
 	typed                                                       map[string][]string // program → the words after which the typed text comes
 }
 
 var consoles = sync.OnceValue(func() consoleTable {
 	t := consoleTable{options: map[string]bool{}, positional: map[string]bool{}, stdin: map[string]bool{}, stops: map[string]bool{},
-		destroys: map[string]bool{}, changes: map[string]bool{}, reads: map[string]bool{}, typed: map[string][]string{}}
+		destroys: map[string]bool{}, changes: map[string]bool{}, reads: map[string]bool{}, typed: map[string][]string{},
+		ownvm: map[string]bool{}, attach: map[string]bool{}}
 	datatable.Must("consoles.txt", consolesText, 2, func(l datatable.Line) error {
 		if l.Fields[0] == "typed" {
 			for _, w := range l.Fields[1:] {
@@ -41,9 +43,9 @@ var consoles = sync.OnceValue(func() consoleTable {
 			return nil
 		}
 		m := map[string]map[string]bool{"options": t.options, "positional": t.positional, "stdin": t.stdin, "stops": t.stops,
-			"destroys": t.destroys, "changes": t.changes, "reads": t.reads}[l.Fields[0]]
+			"destroys": t.destroys, "changes": t.changes, "reads": t.reads, "ownvm": t.ownvm, "attach": t.attach}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want options, positional, stdin, typed, stops, destroys, changes or reads", l.Fields[0])
+			return l.Errorf("list %q: want options, positional, stdin, typed, stops, destroys, changes, reads, ownvm or attach", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -89,6 +91,9 @@ func consolePayload(c *Cmd) (string, bool) {
 		return "", false
 	}
 	named := t.positional[c.Name] || t.stdin[c.Name]
+	if t.ownvm[c.Name] && !c.Has(keys(t.attach)...) {
+		return "", false // erl -noshell -eval '…, halt().': halt() ends the VM this line started
+	}
 	var b strings.Builder
 	for _, v := range c.OptValues(t.options) {
 		b.WriteString(v + "\n")
@@ -233,7 +238,7 @@ func consoleRules() []Rule {
 			Catch: []string{`asterisk -rx "core stop now"`, `fs_cli -x "fsctl shutdown elegant"`, `fs_cli -x "hupall NORMAL_CLEARING"`, `kamcmd dispatcher.set_state ip 1 sip:10.20.0.5:5060`,
 				`mcrcon -H play.example.net -P 25575 -p "$RCON_PASS" "ban griefer99"`, `screen -S survival -X stuff "stop$(printf '\r')"`, `pbxtool --exec "shutdown now"`,
 				`kubectl -n voice exec deploy/kamailio -- kamcmd dispatcher.set_state ip 1 sip:10.20.0.5:5060`, `echo "disable server be/web1" | socat stdio /run/haproxy/admin.sock`, `rabbitmqctl eval 'application:stop(rabbit).'`},
-			Allow: []string{`asterisk -rx "core show channels"`, `fs_cli -x "sofia status"`, `kamcmd ul.dump`, `mcrcon -H localhost -P 25575 -p x "stop"`, `screen -ls`, `pbxtool --exec "show peers"`,
+			Allow: []string{`asterisk -rx "core show channels"`, `fs_cli -x "sofia status"`, `kamcmd ul.dump`, `mcrcon -H localhost -P 25575 -p x "stop"`, `erl -noshell -eval 'io:format("~s~n", [erlang:system_info(otp_release)]), halt().'`, `screen -ls`, `pbxtool --exec "show peers"`,
 				`echo "show stat" | socat stdio /run/haproxy/admin.sock`, `tar -x -f a.tar`, `docker exec asterisk-dev asterisk -rx "core restart now"`, `tmux send-keys -t dev "npm test" Enter`, `nodetool status`}},
 	}
 }

@@ -111,7 +111,7 @@ func prodAction(e *Env, c *Cmd) string {
 	if text := sqlOf(c); text != "" && sqlReadOnly(clientOutfile(c, text)) {
 		return "read" // wrangler d1 execute prod-db --command "SELECT …"
 	}
-	if prodReads(e, c) || c.Name == "ansible" && ansibleReads(c) {
+	if prodReads(e, c) || c.Name == "ansible" && (ansibleReads(c) || execReads(e, c)) { // -m command -a 'journalctl …': a read payload
 		return "read" // heroku config, pg:backups:capture, kubectl exec … -- nvidia-smi (pack_fp6_prodread.go)
 	}
 	remote := opsList("remote-cli")[c.Name]

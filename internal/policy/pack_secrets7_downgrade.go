@@ -35,12 +35,17 @@ var authOffSettings = sync.OnceValue(func() []*lazyRE { return authOffTables().a
 var authOffTables = sync.OnceValue(func() (t struct {
 	any    []*lazyRE
 	inFile map[string][]*lazyRE
+	fleet  []*lazyRE
 }) {
 	t.inFile = map[string][]*lazyRE{}
 	datatable.Must("authoff.txt", authOffText, 2, func(l datatable.Line) error {
 		x := strings.Join(l.Fields[1:], " ")
 		if _, err := regexp.Compile(x); err != nil {
 			return l.Errorf("bad expression %q: %v", x, err)
+		}
+		if l.Fields[0] == "fleet" {
+			t.fleet = append(t.fleet, re(`(?i)`+x))
+			return nil
 		}
 		if f, ok := strings.CutPrefix(l.Fields[0], "file="); ok {
 			t.inFile[f] = append(t.inFile[f], re(`(?im)`+x))

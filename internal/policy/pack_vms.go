@@ -54,7 +54,7 @@ func devMachines(c *Cmd, words []string) bool {
 		if slices.Contains(words, p) {
 			continue
 		}
-		if strings.Contains(p, ":") || !devName(p) || !onlyDevWords(p) {
+		if strings.Contains(p, ":") || !devName(p) || !onlyDevWords(p) && c.Name != "vagrant" { // a Vagrantfile's machines are this project's own (vagrant destroy -f fleet-test-fedora40)
 			return false
 		}
 		n++
