@@ -2,6 +2,7 @@ package policy
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"unicode"
@@ -15,15 +16,15 @@ import (
 // api-secret-path, api-secret-target, api-script-path, script-destroy,
 // script-read).
 
-// secretPathPatterns are api-secret-path's patterns as expressions.
-var secretPathPatterns = sync.OnceValue(func() []*regexp.Regexp {
-	var out []*regexp.Regexp
+// secretPathPattern is api-secret-path's patterns as one expression:
+// one pass over a URL, not one per pattern (every curl meets it).
+var secretPathPattern = sync.OnceValue(func() *regexp.Regexp {
+	var alts []string
 	for p := range opsList("api-secret-path") {
-		q := regexp.QuoteMeta(p)
-		q = strings.ReplaceAll(q, `\*`, `[^/?]+`)
-		out = append(out, regexp.MustCompile(q))
+		alts = append(alts, strings.ReplaceAll(regexp.QuoteMeta(p), `\*`, `[^/?]+`))
 	}
-	return out
+	sort.Strings(alts)
+	return regexp.MustCompile("(?:" + strings.Join(alts, "|") + ")")
 })
 
 // vaultAPICall: the call goes to a Vault (or OpenBao) server: its token
@@ -80,10 +81,8 @@ func secretAPIRead(e *Env, c *Cmd) string {
 		if i := strings.Index(l, "://"); i >= 0 {
 			l = l[i+3:]
 		}
-		for _, re := range secretPathPatterns() {
-			if re.MatchString(l) {
-				return urlHost(u) + urlPath(u)
-			}
+		if secretPathPattern().MatchString(l) {
+			return urlHost(u) + urlPath(u)
 		}
 		if r.method != "POST" && vaultAPICall(c, r) && vaultSecretPath(u) {
 			return urlHost(u) + urlPath(u)
