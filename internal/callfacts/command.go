@@ -45,6 +45,15 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			argv = append([]string{"git", sub}, argv[1:]...)
 			raw, name = "git", "git"
 		}
+		if name == "git" && len(argv) > 1 && argv[1] != "" && argv[1][0] != '-' {
+			if ext := "git-" + argv[1]; remoteRules()[ext] != nil {
+				// git town ship is git-town ship: git runs git-SUB for a
+				// SUB it does not have, and the catalogue names the
+				// extension (git-town, git-spr)
+				argv = append([]string{ext}, argv[2:]...)
+				raw, name = ext, ext
+			}
+		}
 		if full, ok := shortNames[name]; ok {
 			name = full // k get pods: the alias every kubectl guide sets up
 		}
