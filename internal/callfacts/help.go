@@ -96,7 +96,19 @@ func (c *Cmd) mayAskHelp() bool {
 // WithoutHelp is f with the commands that only ask for help left out,
 // for the rules to judge (f itself when there are none).
 func (f *Facts) WithoutHelp() *Facts {
-	return f.Without(func(_ int, c *Cmd) bool { return c.AsksHelp() })
+	return f.Without(func(i int, c *Cmd) bool {
+		if c.AsksHelp() {
+			return true
+		}
+		// sudo openvpn --version: the wrapper runs only a help or
+		// version request (the command it runs is the next one, with
+		// the wrapper as its last label)
+		if (c.Name == "sudo" || c.Name == "doas") && i+1 < len(f.Commands) {
+			d := &f.Commands[i+1]
+			return len(d.Wrappers) == len(c.Wrappers)+1 && strings.HasPrefix(d.Wrappers[len(d.Wrappers)-1], c.Name) && d.mayAskHelp() && d.AsksHelp()
+		}
+		return false
+	})
 }
 
 // Without is f with the commands drop picks left out (f itself when it
