@@ -106,8 +106,14 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 			inner = append([]string{exe}, strings.Fields(rest)...)
 		}
 	case "npx", "bunx", "pnpx", "uvx":
-		// npx rimraf / runs rimraf /
+		// npx rimraf / runs rimraf /; npx checkly@latest deploy runs
+		// checkly (the version picks the release, not the program)
 		inner = skip("p|--package -p --call")
+		if len(inner) > 0 {
+			if i := strings.LastIndexByte(inner[0], '@'); i > 0 && !strings.Contains(inner[0][i:], "/") {
+				inner = append([]string{inner[0][:i]}, inner[1:]...)
+			}
+		}
 	case "pipx", "pnpm", "yarn", "bun", "npm":
 		if len(args) > 1 && (args[0] == "dlx" || args[0] == "run" && name == "pipx" || args[0] == "x" || args[0] == "exec") {
 			inner = SkipFlags(args[1:], "")
