@@ -386,6 +386,12 @@ func netAPIRules() []Rule {
 				if r.creds != "" && !apiReads(r) && !inferenceCall(r) && !rpcRead(r) && !sandboxCall(r, c) {
 					return c.Name + " " + r.method + " to a remote API with " + r.creds + ": it changes something in a service others use: " + c.String()
 				}
+				if h := prodURLHost(r.urls); h != "" && !apiReads(r) && !readPath(r) && !inferenceCall(r) && !rpcRead(r) && !sqlReads(c, r.body) {
+					// a service's own admin endpoint needs no key inside
+					// its network (Prometheus /-/reload, a schema
+					// registry's config, a model server's unload)
+					return c.Name + " " + r.method + " to " + h + ", a production service: it changes something others use: " + c.String()
+				}
 				return ""
 			},
 			[]string{`curl -X POST "https://api.cdn.example/v4/zones/$ZONE/purge_cache" -H "Authorization: Bearer $CDN_TOKEN" --data '{"purge_everything":true}'`,
@@ -394,6 +400,7 @@ func netAPIRules() []Rule {
 				`curl --request POST --url https://api.mail.example/v3/mail/send --header "Authorization: Bearer $MAIL_API_KEY" -d @campaign.json`,
 				`http POST https://api.example.com/v1/orders "Authorization:Bearer $API_TOKEN" item=1`,
 				`http -a admin:$GS_PASS POST https://geoserver.maps.acme.io/geoserver/rest/reload`,
+				`curl -X PUT http://registry.prod.internal:8081/config/orders-value -d '{"compatibility":"NONE"}'`,
 				`wget --post-data 'a=1' --header "X-Api-Key: $KEY" https://api.example.com/v1/jobs`,
 				"gh api repos/acme/api/issues -f title=x -f body=y", "gh api graphql -f query='mutation { addStar(input:{starrableId:\"x\"}) { clientMutationId } }'",
 				`curl -X POST https://api.openai.com/v1/files -H "Authorization: Bearer $OPENAI_API_KEY" -F purpose=fine-tune -F file=@data.jsonl`,
@@ -405,6 +412,7 @@ func netAPIRules() []Rule {
 				"gh api repos/acme/api/pulls", `curl -X POST https://es.example.com/logs/_search -u "elastic:$ES_PASS" -d '{"query":{"match_all":{}}}'`, `curl https://api.github.com/graphql -H "Authorization: bearer $GITHUB_TOKEN" -d '{"query":"query { viewer { login } }"}'`, "gh api graphql -f query='query { viewer { login } }'", "gh api --paginate repos/acme/api/issues -q '.[].title'",
 				`curl https://api.anthropic.com/v1/messages -H "x-api-key: $ANTHROPIC_API_KEY" -d '{"max_tokens":16}'`,
 				`curl -X POST https://slack.com/api/auth.test -H "Authorization: Bearer $SLACK_BOT_TOKEN"`,
+				`curl -s -X PUT --data @c.json http://connect-prod.data.internal:8083/connector-plugins/x/config/validate`, `curl -X POST http://es-prod.internal:9200/logs/_search -d '{}'`,
 				`curl -s --user "api:$MAILGUN_API_KEY" https://api.mailgun.net/v3/sandbox123.mailgun.org/messages -F to=dev@x.example -F text=t`}),
 		cmdRule("external.systems:instance-credentials", Deny, "Reading the cloud instance's own credentials from its metadata service (169.254.169.254 …/security-credentials, metadata.google.internal …/token): the machine's role keys into the conversation", apiClients,
 			func(e *Env, c *Cmd) string {
@@ -561,4 +569,43 @@ func httpieOperands(c *Cmd) []string {
 		}
 	}
 	return out
+}
+
+// prodURLHost is the host of the first of urls that names production
+// (prometheus-prod.monitoring.svc, api.prod.acme.internal), "" for none.
+func prodURLHost(urls []string) string {
+	for _, u := range urls {
+		if h := urlHost(u); prodWord.MatchString(h) {
+			return h
+		}
+	}
+	return ""
+}
+
+// readPath: a word of a URL's path says the call only checks or looks
+// up, whatever its method (Kafka Connect's PUT …/config/validate, a
+// POST …/_search).
+func readPath(r apiCall) bool {
+	if bodySQLWrites.MatchString(r.body) {
+		return false
+	}
+	read := opsList("api-read")
+	for _, u := range r.urls {
+		for _, w := range wordsOf(urlPath(u)) {
+			if read[w] || read["_"+w] || w == "validate" || w == "validation" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sqlReads: the statements c sends (a ClickHouse or Druid query in the
+// request's body) only read.
+func sqlReads(c *Cmd, body string) bool {
+	text := sqlOf(c)
+	if text == "" {
+		text = strings.Trim(body, "& \t\n")
+	}
+	return text != "" && sqlReadOnly(text)
 }
