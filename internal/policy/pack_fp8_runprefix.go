@@ -14,7 +14,7 @@ func ephemeralUnder(target, leaf string) bool {
 	if !strings.Contains(target, "/") || !runID(leaf) {
 		return false
 	}
-	full := strings.NewReplacer("/", ".", ":", ".").Replace(target)
+	full := runTargetDots.Replace(target)
 	// a dev or test word, not scratch or tmp alone: a run's folder in a
 	// team's shared scratch bucket (gs://acme-ml-scratch/tmp/run-42) may
 	// be someone's only copy of results
@@ -38,3 +38,6 @@ func runID(name string) bool {
 	}
 	return false
 }
+
+// runTargetDots is built once: a Replacer builds its tables on first use.
+var runTargetDots = strings.NewReplacer("/", ".", ":", ".")

@@ -223,8 +223,11 @@ func urlPath(u string) string {
 // bodyPairs reads key=value and "key": value pairs of a body, lower case,
 // quotes and spaces dropped.
 func bodyPairs(body string) [][2]string {
+	if body == "" {
+		return nil
+	}
 	var out [][2]string
-	s := strings.NewReplacer(`"`, "", `'`, "", " ", "", "\n", "", "\\", "").Replace(strings.ToLower(body))
+	s := bodyQuotes.Replace(strings.ToLower(body))
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == '{' || r == '}' || r == ',' || r == '&' || r == '[' || r == ']' }) {
 		k, v, ok := strings.Cut(f, "=")
 		if !ok {
@@ -241,6 +244,11 @@ func bodyPairs(body string) [][2]string {
 	}
 	return out
 }
+
+// bodyQuotes strips a body's quotes, spaces and escapes: built once (a
+// Replacer builds its tables on first use, each one made per call cost
+// more than the rule).
+var bodyQuotes = strings.NewReplacer(`"`, "", `'`, "", " ", "", "\n", "", "\\", "")
 
 // apiHostLocal: every URL is this machine, its mDNS name (box.local) or a
 // compose service (a name with no dot); false when no URL is named. A name

@@ -135,7 +135,7 @@ func persistEntry(e *Env) string {
 		a := strings.ToLower(strings.Join(c.Args, " "))
 		// registry paths with their backslashes, or without when an
 		// unquoted word lost them to the shell
-		k := strings.NewReplacer(`\`, "", "/", "", " ", "").Replace(a)
+		k := scheduleKeyStrip.Replace(a)
 		switch strings.ToLower(strings.TrimSuffix(c.Name, ".exe")) {
 		case "reg", "new-itemproperty", "set-itemproperty":
 			if (c.Name != "reg" && c.Name != "reg.exe" || sub(c) == "add" || sub(c) == "import") && (strings.Contains(k, "currentversionrun") || strings.Contains(k, "currentversionwinlogon") || strings.Contains(k, "imagefileexecutionoptions") || strings.Contains(k, "currentversionpoliciesexplorerrun")) {
@@ -228,3 +228,6 @@ func crontabFed(e *Env, c *Cmd) string {
 	}
 	return ""
 }
+
+// scheduleKeyStrip is built once: a Replacer builds its tables on first use.
+var scheduleKeyStrip = strings.NewReplacer(`\`, "", "/", "", " ", "")

@@ -281,7 +281,7 @@ func historyRead(e *Env) string {
 // passwordHive reports whether a registry key (its backslashes maybe
 // eaten by the shell: HKLMSAM) is SAM, SECURITY or SYSTEM of the machine.
 func passwordHive(key string) bool {
-	k := strings.NewReplacer(`\`, "", "/", "", ":", "").Replace(strings.ToLower(key))
+	k := secretKeyStrip.Replace(strings.ToLower(key))
 	for _, root := range []string{"hklm", "hkey_local_machine"} {
 		switch strings.TrimPrefix(k, root) {
 		case "sam", "security", "system":
@@ -386,3 +386,6 @@ func captureSend(e *Env) string {
 	}
 	return ""
 }
+
+// secretKeyStrip is built once: a Replacer builds its tables on first use.
+var secretKeyStrip = strings.NewReplacer(`\`, "", "/", "", ":", "")
