@@ -21,23 +21,7 @@ var cliAddrVar = re(`(?:^|[\s;&|(])([A-Z][A-Z0-9_]*_(?:ADDR|ADDRESS|HOST|URL|END
 // (its name upper-cased, - as _, as the variable's first word) and every
 // one of them is this machine.
 func cliAddrLocal(line, prog string) bool {
-	if !strings.Contains(line, "=") {
-		return false
-	}
-	pre := strings.ToUpper(strings.ReplaceAll(prog, "-", "_")) + "_"
-	n := 0
-	for _, m := range cliAddrVar.FindAllStringSubmatch(line, -1) {
-		if !strings.HasPrefix(m[1], pre) {
-			continue
-		}
-		for _, v := range strings.Split(strings.Trim(m[2], `"'`), ",") {
-			if h := urlHost(v); !callfacts.ThisMachine(h) && !isLocalEndpoint(h) {
-				return false
-			}
-		}
-		n++
-	}
-	return n > 0
+	return cliAddrAll(line, prog, func(h string) bool { return callfacts.ThisMachine(h) || isLocalEndpoint(h) })
 }
 
 // cliAddrLab: line sets one or more address variables named after prog
@@ -45,6 +29,12 @@ func cliAddrLocal(line, prog string) bool {
 // every one of them names a lab, test or dev server by its host name:
 // what the command changes there is the team's scratch.
 func cliAddrLab(line, prog string) bool {
+	return cliAddrAll(line, prog, func(h string) bool { return h != "" && !prodWord.MatchString(h) && callfacts.LabTarget(h, nil) })
+}
+
+// cliAddrAll: line sets at least one address variable named after prog,
+// and every host they name passes ok.
+func cliAddrAll(line, prog string, ok func(host string) bool) bool {
 	if !strings.Contains(line, "=") {
 		return false
 	}
@@ -55,7 +45,7 @@ func cliAddrLab(line, prog string) bool {
 			continue
 		}
 		for _, v := range strings.Split(strings.Trim(m[2], `"'`), ",") {
-			if h := urlHost(v); h == "" || prodWord.MatchString(h) || !callfacts.LabTarget(h, nil) {
+			if !ok(urlHost(v)) {
 				return false
 			}
 		}
