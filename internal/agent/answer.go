@@ -104,7 +104,7 @@ func (m *Manager) Answer(ctx context.Context, task string, approve, always bool,
 func (m *Manager) submit(ctx context.Context, window, msg string) error {
 	tm := m.cfg.Tmux
 	mark := "❯ " + msg[:min(len(msg), 30)]
-	for try := 0; try < 5; try++ {
+	for try := 0; try < 8; try++ { // ~19 s: a loaded machine draws the TUI late; the daemon client waits 30 s
 		time.Sleep(400 * time.Millisecond)
 		if err := tm.SendKeys(ctx, window, "Enter"); err != nil {
 			return err
@@ -116,7 +116,23 @@ func (m *Manager) submit(ctx context.Context, window, msg string) error {
 			}
 		}
 	}
-	return fmt.Errorf("the message is typed in the agent's prompt but was not sent; press Enter there: warden agent attach %s", window)
+	last := ""
+	if pane, err := tm.Capture(ctx, window, 60); err == nil {
+		last = lastLines(pane, 8)
+	}
+	return fmt.Errorf("the message is typed in the agent's prompt but was not sent; press Enter there: warden agent attach %s\n%s", window, last)
 }
 
 func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// lastLines is the last n non-blank lines of a captured pane, for an
+// error that says what the window showed.
+func lastLines(pane string, n int) string {
+	var out []string
+	for _, l := range strings.Split(pane, "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out[max(0, len(out)-n):], "\n")
+}
