@@ -189,7 +189,7 @@ func matchWords(rules []wordRule, c *Cmd) *wordRule {
 		args = append(args, a)
 	}
 	if c.Stdin != "" || c.Heredoc != "" {
-		args = append(args, "<") // fed on its input: a line's "<" word (odoo-bin shell … <; dev16)
+		args = append(args, "<") // fed on its input: a line's "<" word (odoo-bin shell … <)
 	}
 	for i := range rules {
 		n := 0

@@ -54,7 +54,7 @@ var setVerbs = map[string]bool{"set": true, "put": true, "update": true, "patch"
 
 // insecureOn: a joined key that allows the insecure form, given a value
 // that switches it on (auth_allow_insecure_global_id_reclaim true,
-// tls_insecure_skip_verify=true: ceph16).
+// tls_insecure_skip_verify=true).
 var insecureOn = re(`(?i)\b(?:[a-z0-9]+[_.-])*(insecure|skip[_.-]?verify|skip[_.-]?tls|no[_.-]?verify|allow[_.-]?anonymous|anonymous[_.-]?access)(?:[_.-][a-z0-9]+)*\b["']?(\s*[:=]\s*|\s+)["']?(true|yes|on|1|enabled?)\b`)
 
 // protectionOffIn: the first protectionOff match whose key does not
@@ -80,7 +80,7 @@ func protectionOffIn(args string) string {
 // off (mtls mode DISABLE, "tls": false, audit=off, auth: none), the
 // protection's word also as one part of a joined key
 // (auth_cluster_required none, xpack.security.enabled=false,
-// ssl-verify false: ceph16).
+// ssl-verify false).
 var protectionOff = re(`(?i)(\b(mtls|tls|ssl|ssl_?verify|verify_?ssl|authn|authz|auth|authentication|authorization|audit|auditing|audit_?log|encryption|encrypt|protected[-_]mode|csrf|mfa|2fa|signing|signature_?verification|peer_?authentication)\b|\b(?:[a-z0-9]+[_.-])*(mtls|tls|ssl|authn|authz|auth|authentication|authorization|encryption|encrypt|cephx|verify|verification|security)(?:[_.-][a-z0-9]+)*\b)["']?(\s*[:=]\s*|\s+)(\{\s*["']?mode["']?\s*:\s*)?["']?(disabled?|false|off|none|permissive|no)\b`)
 
 // worldWritableCore: operating-system paths and devices that no account

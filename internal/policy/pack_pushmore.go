@@ -111,7 +111,7 @@ func tagLike(r string) bool {
 }
 
 // sitePagesBranch: a push refspec whose destination is the branch a
-// forge serves as the project's web site (gh-pages; dev16).
+// forge serves as the project's web site (gh-pages).
 func sitePagesBranch(r string) bool {
 	r = strings.TrimPrefix(r, "+")
 	if i := strings.LastIndexByte(r, ':'); i >= 0 {
