@@ -75,27 +75,49 @@ func asProd(e *Env, c *Cmd, w *lazyRE) (*Env, *Cmd) {
 	return &Env{F: &f, Opts: e.Opts, ctx: e.ctx, git: e.git, gitBranch: e.gitBranch, branch: e.branch}, &c2
 }
 
+// sharedEnvAssign is the VAR=value on the line whose variable picks a
+// connection (remoteops.txt prod-env, *_HOST, *_URL) and whose value
+// names a shared environment (DATABASE_URL=$STAGING_DATABASE_URL,
+// PGHOST=db.uat.acme.io), "" for none. Options and resources named for
+// staging (-a shop-staging, -n staging) are left to the remote CLIs'
+// own rules: a staging app's console is the team's everyday place.
+func sharedEnvAssign(line string) string {
+	conn := opsList("prod-env")
+	for _, m := range envAssign.FindAllStringSubmatch(line, -1) {
+		k, v := m[1], strings.Trim(m[2], `"'`)
+		if (conn[k] || strings.HasSuffix(k, "_HOST") || strings.HasSuffix(k, "_URL") && !strings.Contains(k, "WEBHOOK")) && sharedEnvWord.MatchString(v) {
+			return k + "=" + v
+		}
+	}
+	return ""
+}
+
 func deploy17Rules() []Rule {
 	names := dedupe(append(opsNames("remote-cli", "runner-cli", "export-prog"), taskRunnerNames()...))
 	return []Rule{
 		cmdRule("external.systems:shared-env-change", Ask, "A change aimed at a shared staging, UAT or pre-production environment by the markers production's rules read (DATABASE_URL=$STAGING_DATABASE_URL npx prisma migrate deploy, npm run seed:staging, wrangler deploy --env staging): others work on it and its data outlives the session; reads, builds and tests stay allowed", names,
 			func(e *Env, c *Cmd) string {
-				if !mayNameShared(e.F.Command) || mayNameProd(e.F.Command) {
+				if !mayNameShared(e.F.Command) || mayNameProd(e.F.Command) && prodWord.MatchString(e.F.Command) {
 					return "" // no shared word, or production's own rules judge the line
 				}
-				if e2, c2 := asProd(e, c, sharedEnvWord); e2 != nil {
-					if r := prodHit(e2, c2, false); r != "" {
-						return c.Name + " changes a shared environment (" + sharedEnvWord.FindString(e.F.Command) + "), judged as production: " + c.String()
+				if onlyHelp(c) || c.DryRun() || callfacts.IsShell(c.Name) && c.Payload != "" && !callfacts.UnknownValue(c.Payload) {
+					return ""
+				}
+				if m := sharedEnvAssign(e.F.Command); m != "" {
+					if act := prodAction(e, c); act == "change" || act == "destroy" {
+						return c.Name + " changes the shared environment " + m + " names: " + c.String()
 					}
 				}
-				if e2, c2 := asProd(e, c, sharedTaskWord); e2 != nil {
-					if r := prodTaskHit(e2, c2); r != "" {
-						return c.Name + " runs a task named for a change to a shared environment: " + c.String()
+				if _, ok := runnerForms()[c.Name]; ok {
+					if e2, c2 := asProd(e, c, sharedTaskWord); e2 != nil {
+						if r := prodTaskHit(e2, c2); r != "" {
+							return c.Name + " runs a task named for a change to a shared environment: " + c.String()
+						}
 					}
 				}
 				return ""
 			},
-			[]string{"DATABASE_URL=$STAGING_DATABASE_URL npx prisma migrate deploy", "npm run seed:staging", "yarn db:reset:uat", "make migrate-stage", "PGHOST=db.staging.acme.io npm run db:migrate", "wrangler secret put API_KEY --env staging"},
+			[]string{"DATABASE_URL=$STAGING_DATABASE_URL npx prisma migrate deploy", "npm run seed:staging", "yarn db:reset:uat", "make migrate-stage", "PGHOST=db.staging.acme.io npm run db:migrate", "REDIS_URL=redis://cache.staging.acme.io:6379 npm run cache:flush"},
 			[]string{"npm run build:staging", "npx prisma migrate status", "DATABASE_URL=$STAGING_DATABASE_URL npx prisma migrate status", "npm run test:staging", "make deploy-dev", "git stage src/a.go", "kubectl get pods -n staging", "heroku logs -a shop-staging"}),
 		loadTestRule(),
 	}
@@ -121,7 +143,7 @@ func dedupe(s []string) []string {
 func loadTestRule() Rule {
 	return cmdRule("external.systems:load-test", Ask, "A load test at a host that is not this machine's, with more than a smoke test's users or requests (k6 run --vus 500 … -e BASE_URL=https://app.example.io, hey -n 100000 -c 200 https://…, locust --headless -u 1000 -H https://…): it loads a service others use; localhost, compose services and one-user smoke runs stay allowed; the tools are data (policy/remoteops.txt load-tool)", opsNames("load-tool"),
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || c.DryRun() {
+			if slicesHas(c.Args, "--help") || len(c.Args) == 1 && (c.Args[0] == "-h" || c.Args[0] == "help") { // the flags are not read: jmeter -Jhost=… splits into -h; -n is a count to ab and hey, the non-GUI mode to jmeter
 				return ""
 			}
 			switch c.Name {
