@@ -32,11 +32,12 @@ type chainTables struct {
 	fn       map[string]string   // function name (lower case) → kind
 	net      map[string]string   // network word → class
 	netopt   map[string][]string // program → options naming the network
+	netenv   map[string][]string // program → variables naming the network
 	defaults map[string]string   // program → class when none is named
 }
 
 var chainTable = sync.OnceValue(func() *chainTables {
-	t := &chainTables{fn: map[string]string{}, net: map[string]string{}, netopt: map[string][]string{}, defaults: map[string]string{}}
+	t := &chainTables{fn: map[string]string{}, net: map[string]string{}, netopt: map[string][]string{}, netenv: map[string][]string{}, defaults: map[string]string{}}
 	var txLines []datatable.Line
 	for _, l := range datatable.Lines("chain.txt", chainText) {
 		f := l.Fields
@@ -57,10 +58,12 @@ var chainTable = sync.OnceValue(func() *chainTables {
 			}
 		case "netopt":
 			t.netopt[f[1]] = append(t.netopt[f[1]], f[2:]...)
+		case "netenv":
+			t.netenv[f[1]] = append(t.netenv[f[1]], f[2:]...)
 		case "default":
 			t.defaults[f[1]] = f[2]
 		default:
-			panic(l.Errorf("unknown section %q (want tx, fn, net, netopt or default)", f[0]))
+			panic(l.Errorf("unknown section %q (want tx, fn, net, netopt, netenv or default)", f[0]))
 		}
 	}
 	t.tx = parseWords(txLines, true)
@@ -73,7 +76,12 @@ var chainKindRank = map[string]int{"send": 0, "change": 1, "approve": 2, "move":
 
 // ChainTx is the transaction c signs and sends by chain.txt, nil when it
 // sends none (a read, a build, a local test, a dry run or help).
-func (c *Cmd) ChainTx() *ChainTx {
+func (c *Cmd) ChainTx() *ChainTx { return c.ChainTxLine("") }
+
+// ChainTxLine is ChainTx with the command line it stands in: a variable
+// the line sets (HARDHAT_NETWORK=mainnet, chain.txt netenv) names the
+// network when no option does.
+func (c *Cmd) ChainTxLine(line string) *ChainTx {
 	t := chainTable()
 	r := matchWords(t.tx[c.Name], c)
 	if r == nil {
@@ -84,7 +92,41 @@ func (c *Cmd) ChainTx() *ChainTx {
 		tx.Kind = castKind(c, t, tx.Kind)
 	}
 	tx.Net, tx.NetWord = chainNet(c, t)
+	if line != "" && tx.NetWord == "" {
+		if v := lineEnvValue(line, t.netenv[c.Name]); v != "" {
+			if k := classifyNet(v, t); k != "unknown" {
+				tx.Net, tx.NetWord = k, v
+			}
+		}
+	}
 	return tx
+}
+
+// lineEnvValue is the value the line gives the first of vars (VAR=value
+// as a word of its own: a prefix assignment, env's, an export), "" for
+// none.
+func lineEnvValue(line string, vars []string) string {
+	for _, k := range vars {
+		for off := 0; ; {
+			i := strings.Index(line[off:], k+"=")
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + len(k) + 1
+			if i > 0 && !strings.ContainsRune(" \t;&|(", rune(line[i-1])) {
+				continue
+			}
+			v := line[off:]
+			if j := strings.IndexAny(v, " \t;&|)"); j >= 0 {
+				v = v[:j]
+			}
+			if v = strings.Trim(v, `"'`); v != "" {
+				return v
+			}
+		}
+	}
+	return ""
 }
 
 // castKind raises cast send's kind by the function it calls ("transfer(
@@ -112,8 +154,10 @@ func castKind(c *Cmd, t *chainTables, kind string) string {
 				raise("move")
 			}
 		}
-		if strings.HasPrefix(a, "0x") && len(a) == 42 && strings.Trim(a[2:], "0") == "" {
-			zero = true
+		if strings.HasPrefix(a, "0x") && len(a) == 42 {
+			if r := strings.ToLower(strings.TrimLeft(a[2:], "0")); r == "" || r == "dead" {
+				zero = true // the zero address or 0x…dEaD: no key will ever sign for it
+			}
 		}
 	}
 	if zero && kind == "change" {

@@ -131,6 +131,9 @@ func leak5ScriptRule() Rule {
 				if t := targetArg(args); t != "" {
 					return p + " runs against " + t + ", and its text is not on disk to read: " + c.String()
 				}
+				if h := scriptHostArg(p, args); h != "" {
+					return p + " is named for a change and given " + h + ", a host others use, and its text is not on disk to read: " + c.String()
+				}
 			}
 			return ""
 		},
@@ -186,4 +189,71 @@ func scriptNameTarget(p string) string {
 		return prod
 	}
 	return ""
+}
+
+// scriptHostArg is the host others use that a script named for a change
+// (remoteops.txt script-name-verb, script-host-verb) is given
+// (migrate-mailboxes.sh imap1.northwind.io, sync_dns.py --server
+// ns1.corp.example.net), "" when its name or its arguments say none.
+func scriptHostArg(p string, args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	b := strings.ToLower(p[strings.LastIndexByte(p, '/')+1:])
+	if i := strings.LastIndexByte(b, '.'); i > 0 {
+		b = b[:i]
+	}
+	verbs, more := opsList("script-name-verb"), opsList("script-host-verb")
+	verb := false
+	for _, w := range strings.FieldsFunc(b, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		for v := range verbs {
+			if strings.HasPrefix(w, v) {
+				verb = true
+			}
+		}
+		if more[w] || len(w) > 1 && more[strings.TrimSuffix(w, "s")] {
+			verb = true
+		}
+	}
+	if !verb {
+		return ""
+	}
+	for _, a := range args {
+		if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "-") {
+			a = v
+		}
+		if h := sharedHostName(a); h != "" {
+			return h
+		}
+	}
+	return ""
+}
+
+// hostTLDs are the last labels that make a dotted word a host name, not
+// a file (imap1.northwind.io, db.acme.com; not users.csv).
+var hostTLDs = map[string]bool{"com": true, "net": true, "org": true, "io": true, "co": true, "dev": true, "app": true, "cloud": true, "ai": true, "biz": true, "info": true, "us": true, "uk": true, "de": true, "fr": true, "eu": true, "nl": true, "ca": true, "au": true, "in": true, "jp": true, "xyz": true, "tech": true, "corp": true, "intra": true, "systems": true, "services": true}
+
+// sharedHostName is a (user@)host or URL's host named by a, when it is no
+// local, lab, test or example machine; "" otherwise.
+func sharedHostName(a string) string {
+	h := strings.ToLower(strings.Trim(a, `"'`))
+	if i := strings.Index(h, "://"); i >= 0 {
+		h = h[i+3:]
+		if j := strings.IndexAny(h, "/?#"); j >= 0 {
+			h = h[:j]
+		}
+	} else if strings.ContainsAny(h, "/$") {
+		return ""
+	}
+	if i := strings.LastIndexByte(h, '@'); i >= 0 {
+		h = h[i+1:]
+	}
+	if i := strings.LastIndexByte(h, ':'); i >= 0 {
+		h = h[:i]
+	}
+	dot := strings.LastIndexByte(h, '.')
+	if dot <= 0 || !hostTLDs[h[dot+1:]] || callfacts.LocalHost(h) || localName(h) || labHost(h) || strings.HasSuffix(h, "example.com") || strings.HasSuffix(h, "example.org") {
+		return ""
+	}
+	return h
 }

@@ -20,36 +20,7 @@ import (
 // backfill-prd), run where its definition cannot be read.
 func net3ProdTaskRule() Rule {
 	return cmdRule("external.systems:prod-task", Ask, "A task runner's task named for a change and for production at once (make migrate-prod, npm run db:seed:production, just backfill-prd) whose definition is not on disk to read: it changes production's data or schema by its name; the words are data (policy/remoteops.txt prod-task-change)", taskRunnerNames(),
-		func(e *Env, c *Cmd) string {
-			if !mayNameProd(e.F.Command) && !strings.Contains(e.F.Command, "live") {
-				return "" // the everyday task: no word for production on the line
-			}
-			if onlyHelp(c) || c.DryRun() || c.Has("-n", "--just-print", "--dry-run", "--list", "-l") && c.Name != "npm" || definitionRead(e, c) {
-				return ""
-			}
-			change, stay := opsList("prod-task-change"), opsList("local-task")
-			for _, t := range runnerTasks(c) {
-				prod, hit := false, ""
-				for _, w := range wordsOf(strings.ToLower(t)) {
-					switch {
-					case stay[w]:
-						hit = ""
-						prod = false
-					case w == "prod" || w == "production" || w == "prd" || w == "live":
-						prod = true
-					case change[w] && hit == "":
-						hit = w
-					}
-					if stay[w] {
-						break
-					}
-				}
-				if prod && hit != "" {
-					return c.Name + " " + t + " runs a " + hit + " task against production by its name: " + c.String()
-				}
-			}
-			return ""
-		},
+		prodTaskHit,
 		[]string{"make migrate-prod", "npm run db:seed:production", "just backfill-prd", "yarn db:reset:prod", "task sync-live-data", "pnpm run migrate:production"},
 		[]string{"make migrate", "make build-prod", "npm run start:prod", "npm run test:prod", "make prod-logs", "make -n migrate-prod", "npm run lint:production"})
 }
@@ -310,4 +281,37 @@ func net3FrameworkProdDestroyRule() Rule {
 		},
 		[]string{"php artisan migrate:fresh --force", "php artisan db:wipe --force", "drush -y @prod sql-drop", "drush @live site:install standard -y"},
 		[]string{"php artisan migrate:fresh", "php artisan migrate:fresh --seed", "drush @dev sql-drop -y", "drush @prod status", "php artisan migrate --force"})
+}
+
+// prodTaskHit is why c runs a task named for a change to production
+// whose definition is not read, "" when it does not.
+func prodTaskHit(e *Env, c *Cmd) string {
+	if !mayNameProd(e.F.Command) && !strings.Contains(e.F.Command, "live") {
+		return "" // the everyday task: no word for production on the line
+	}
+	if onlyHelp(c) || c.DryRun() || c.Has("-n", "--just-print", "--dry-run", "--list", "-l") && c.Name != "npm" || definitionRead(e, c) {
+		return ""
+	}
+	change, stay := opsList("prod-task-change"), opsList("local-task")
+	for _, t := range runnerTasks(c) {
+		prod, hit := false, ""
+		for _, w := range wordsOf(strings.ToLower(t)) {
+			switch {
+			case stay[w]:
+				hit = ""
+				prod = false
+			case w == "prod" || w == "production" || w == "prd" || w == "live":
+				prod = true
+			case change[w] && hit == "":
+				hit = w
+			}
+			if stay[w] {
+				break
+			}
+		}
+		if prod && hit != "" {
+			return c.Name + " " + t + " runs a " + hit + " task against production by its name: " + c.String()
+		}
+	}
+	return ""
 }

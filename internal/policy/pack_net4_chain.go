@@ -19,7 +19,7 @@ func net4ChainRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:chain-irreversible", Deny, "A transaction on a main network that moves funds or cannot be undone (cast send --value 1ether --rpc-url $MAINNET_RPC_URL, cast send TOKEN 'renounceOwnership()', solana transfer … --url mainnet-beta, solana program close, set-upgrade-authority --final); the commands, functions and networks are data (callfacts/chain.txt)", tools,
 			func(e *Env, c *Cmd) string {
-				tx := c.ChainTx()
+				tx := c.ChainTxLine(e.F.Command)
 				if tx == nil || tx.Net != "main" || (tx.Kind != "move" && tx.Kind != "final") {
 					return ""
 				}
@@ -38,7 +38,7 @@ func net4ChainRules() []Rule {
 				"solana balance --url mainnet-beta", "cast send $P 'upgradeTo(address)' 0x0000000000000000000000000000000000000000 --rpc-url https://eth-sepolia.g.alchemy.com/v2/k"}),
 		cmdRule("external.systems:chain-transaction", Ask, "A transaction signed and sent to a main network or one the line does not show (forge script --broadcast --rpc-url $MAINNET_RPC_URL, hardhat run --network mainnet, solana program deploy --url mainnet-beta, cast send … approve, a solana command whose cluster a config file picks); local nodes and test networks are left alone; the commands and networks are data (callfacts/chain.txt)", tools,
 			func(e *Env, c *Cmd) string {
-				tx := c.ChainTx()
+				tx := c.ChainTxLine(e.F.Command)
 				if tx == nil || !tx.Real() {
 					return ""
 				}
