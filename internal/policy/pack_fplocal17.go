@@ -12,17 +12,17 @@ import (
 // or on a Redis started on a side port (redis-cli -p 6380 FLUSHALL), is
 // the developer's own scratch state. Local data that is not test-named
 // asks rather than being denied when the client has no environment
-// variable that sends it elsewhere (clickhouse-client, redis-cli,
-// mongosh); psql and mysql read PGHOST/MYSQL_HOST, so they keep their
+// variable that sends it elsewhere (clickhouse-client, redis-cli); psql and mysql read PGHOST/MYSQL_HOST, so they keep their
 // deny. A named remote or production server stays denied.
 
-// sqlDropTarget: the object a drop, truncate or unqualified delete names.
-var sqlDropTarget = re("(?i)\\b(?:drop\\s+(?:database|table|schema|keyspace|view)|truncate(?:\\s+table)?|delete\\s+from)\\s+(?:if\\s+exists\\s+)?([\\w\"`.]+)")
+// sqlDropTarget: the object a drop, truncate or unqualified delete names,
+// or the collection a mongo shell drops.
+var sqlDropTarget = re("(?i)\\b(?:drop\\s+(?:database|table|schema|keyspace|view)|truncate(?:\\s+table)?|delete\\s+from)\\s+(?:if\\s+exists\\s+)?([\\w\"`.]+)|\\bdb\\.(\\w+)\\.drop\\s*\\(")
 
 // noServerNamed: the line names no server for c (no host or port
 // option, URL, PGHOST-like variable) and c runs on this machine.
 func noServerNamed(e *Env, c *Cmd) bool {
-	return localWrappers(c) && !namesDBHost.MatchString(e.F.Command) && !strings.Contains(e.F.Command, "://") && !callfacts.HasArg(c.Args, "--config-file", "-C", "--config")
+	return hereWrappers(c) && !namesDBHost.MatchString(e.F.Command) && !strings.Contains(e.F.Command, "://") && !callfacts.HasArg(c.Args, "--config-file", "-C", "--config")
 }
 
 // testObjectsOnly: every object the SQL drops, truncates or empties is
@@ -34,7 +34,7 @@ func testObjectsOnly(text string) bool {
 		return false
 	}
 	for _, t := range ts {
-		name := strings.Trim(t[1], "\"`;")
+		name := strings.Trim(t[1]+t[2], "\"`;") // a table, or a collection (db.test_sessions.drop())
 		if prodName.MatchString(name) {
 			return false
 		}
@@ -53,7 +53,7 @@ func localTestDrop(e *Env, c *Cmd, text string) bool {
 
 // localDefaultClients connect to this machine when no server is named
 // and read no environment variable naming another.
-var localDefaultClients = map[string]bool{"clickhouse-client": true, "clickhouse": true, "mongosh": true, "mongo": true}
+var localDefaultClients = map[string]bool{"clickhouse-client": true, "clickhouse": true}
 
 // localDefaultDrop: c is such a client, naming no server, and the objects
 // it drops are not named for production: core.sql:drop leaves it to the
@@ -67,7 +67,7 @@ func localDefaultDrop(e *Env, c *Cmd, text string) bool {
 func redisDefaultLocal(c *Cmd) bool {
 	// a socket (-s /var/opt/gitlab/redis/redis.socket) names a service's
 	// own server: an appliance's data, not a dev instance
-	return optValue(c, "-h") == "" && optValue(c, "-u") == "" && optValue(c, "-s") == "" && !strings.Contains(lowerArgs(c), "://") && localWrappers(c)
+	return optValue(c, "-h") == "" && optValue(c, "-u") == "" && optValue(c, "-s") == "" && !strings.Contains(lowerArgs(c), "://") && hereWrappers(c)
 }
 
 // redisSidePort: on this machine, a server on a port other than the
@@ -100,12 +100,12 @@ func redisFlushLocalRule() Rule {
 func stopsWhatLineStarted(e *Env, i int) bool {
 	c := &e.F.Commands[i]
 	k := slices.IndexFunc(c.Pos, func(p string) bool { return p == "stop" || p == "down" || p == "shutdown" || p == "halt" })
-	if k < 0 || !localWrappers(c) {
+	if k < 0 || !hereWrappers(c) {
 		return false
 	}
 	for j := 0; j < i; j++ {
 		d := &e.F.Commands[j]
-		if d.Name != c.Name || len(d.Pos) <= k || !slices.Equal(d.Pos[:k], c.Pos[:k]) || !localWrappers(d) {
+		if d.Name != c.Name || len(d.Pos) <= k || !slices.Equal(d.Pos[:k], c.Pos[:k]) || !hereWrappers(d) {
 			continue
 		}
 		if w := d.Pos[k]; w == "start" || w == "up" || w == "start-dev" || w == "run" {
@@ -113,4 +113,15 @@ func stopsWhatLineStarted(e *Env, i int) bool {
 		}
 	}
 	return false
+}
+
+// hereWrappers: every wrapper of c runs it on this machine: sudo, env,
+// timeout (localWrappers) or a local shell (bash -c '…').
+func hereWrappers(c *Cmd) bool {
+	for _, w := range c.Wrappers {
+		if name, _, _ := strings.Cut(w, " "); !sameHostWrappers[name] && !callfacts.IsShell(name) {
+			return false
+		}
+	}
+	return true
 }
