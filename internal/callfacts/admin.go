@@ -247,6 +247,9 @@ func (c *Cmd) AdminAction() *AdminAct {
 		wc = &cp
 		if a.Host == "" {
 			a.Host = scriptServer(c.Heredoc)
+			if a.Host != "" && ThisMachine(a.Host) {
+				a.Remote = false // nsupdate's "server 127.0.0.1 5353": a name server on this machine (fplocal17)
+			}
 		}
 	}
 	a.Sandbox = p.sandbox

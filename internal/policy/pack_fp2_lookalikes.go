@@ -36,8 +36,22 @@ func innerCmd(e *Env, c *Cmd) *Cmd {
 	if len(d.Wrappers) != len(c.Wrappers)+1 || !strings.HasPrefix(d.Wrappers[len(d.Wrappers)-1], c.Name) {
 		return nil
 	}
+	// sudo env LANG=C postfix check, sudo timeout 60 nmap …: env, timeout
+	// and nice only set how the command runs; the command they run is
+	// the one judged (fplocal17)
+	for at++; passWrappers[d.Name] && at+1 < len(e.F.Commands); at++ {
+		n := &e.F.Commands[at+1]
+		if len(n.Wrappers) != len(d.Wrappers)+1 || !strings.HasPrefix(n.Wrappers[len(n.Wrappers)-1], d.Name) {
+			break
+		}
+		d = n
+	}
 	return d
 }
+
+// passWrappers run the command they are given, changing only its
+// environment, time limit or priority.
+var passWrappers = map[string]bool{"env": true, "timeout": true, "nice": true, "ionice": true, "stdbuf": true, "chrt": true, "taskset": true, "time": true}
 
 // rootReportsOnly: what sudo runs only prints (sudo wipefs --no-act,
 // sudo visudo -c, sudo cryptsetup luksDump, sudo zfs destroy -nv), or

@@ -26,7 +26,7 @@ func rootProjectWork(e *Env, in *Cmd) bool {
 		if in.Has("-d", "-D", "--detach", "--detach-all") {
 			return allInProject(e, in, in.Pos) || len(in.Pos) > 0 && allLoopDevs(in.Pos)
 		}
-		return len(in.Pos) == 1 && inProject(e, in, in.Pos[0])
+		return len(in.Pos) == 1 && imageHere(e, in, in.Pos[0]) // fplocal17: a scratch image (/tmp/sdcard.img) too
 	case "mount":
 		return projectLoopMount(e, in)
 	case "rm":
@@ -100,7 +100,7 @@ func projectLoopMount(e *Env, in *Cmd) bool {
 		}
 	}
 	src, dst := pos[0], pos[1]
-	if !loop && !imageFile(src) || !inProject(e, in, src) {
+	if !loop && !imageFile(src) || !imageHere(e, in, src) {
 		return false
 	}
 	d := path.Clean(e.abs(in, dst))
@@ -146,6 +146,20 @@ func inProject(e *Env, c *Cmd, a string) bool {
 	}
 	p := e.abs(c, a)
 	return strings.HasPrefix(p, e.F.Project+"/")
+}
+
+// imageHere: a disk image file in the project or in a scratch directory
+// (/tmp/sdcard.img that truncate just made): a loop device over it, or
+// its mount, changes only that file (fplocal17). A device (/dev/…) or a
+// name the line does not show is not one.
+func imageHere(e *Env, c *Cmd, a string) bool {
+	if inProject(e, c, a) {
+		return true
+	}
+	if callfacts.UnknownValue(a) || strings.ContainsAny(a, "*?[$`") {
+		return false
+	}
+	return callfacts.ZoneOf(e.abs(c, a), e.F.Home, e.F.Project) == callfacts.ZoneTemp
 }
 
 func allInProject(e *Env, c *Cmd, as []string) bool {

@@ -52,6 +52,11 @@ func suAsService(e *Env, c *Cmd) bool {
 	return true
 }
 
+// checkRunners run a project's targets: their "check" is code the project
+// wrote, not a daemon's configuration check.
+var checkRunners = map[string]bool{"just": true, "task": true, "npm": true, "yarn": true, "pnpm": true, "bun": true, "tox": true, "nox": true,
+	"rake": true, "invoke": true, "mage": true, "ninja": true, "bazel": true, "gradle": true, "mvn": true, "sbt": true, "mix": true, "composer": true}
+
 var accountName = re(`^[a-z_][a-z0-9_.-]{0,31}$`)
 
 // rootReadVerb: what sudo runs is a program's listing or showing
@@ -79,6 +84,13 @@ func rootReadVerb(e *Env, c *Cmd) bool {
 		return false // a path or a value: cat /etc/shadow is not a verb
 	}
 	if callfacts.ReadWord(v) || v == "certificates" || v == "version" {
+		return true
+	}
+	if v == "check" && len(in.Args) == 1 && !buildCmds[in.Name] && !checkRunners[in.Name] {
+		// sudo postfix check, sudo fail2ban-client check: a daemon's own
+		// check of its configuration and files, nothing after it; a
+		// runner's check target (make check) runs the project's code
+		// (fplocal17)
 		return true
 	}
 	// list_queues, list-units, show-config: a read word joined to its noun

@@ -153,7 +153,7 @@ func net3ClusterRules() []Rule {
 			},
 			[]string{`for u in $(getent group lab | cut -d: -f4 | tr , ' '); do scancel -u "$u"; done`, "scancel -u alice", "scancel --user=bob --state=PENDING", "qdel -u carol"},
 			[]string{"scancel 1234567", "scancel -u $USER", "scancel --user=$(whoami) --name=sweep", "scancel -u dev"}),
-		cmdRule("external.systems:unvetted-image-privileged", Ask, "A container image from an unknown publisher run with the GPUs, devices or the host's privileges (--gpus all, --privileged, --device, --cap-add, --network host, the Docker socket or / mounted): what it does there is unreviewed; images of known publishers are data (policy/remoteops.txt image-known)", []string{"docker", "podman", "nerdctl"},
+		cmdRule("external.systems:unvetted-image-privileged", Ask, "A container image from an unknown publisher run with the GPUs, devices or the host's privileges (--gpus all, --privileged, --device, --cap-add, --pid host, the Docker socket or / mounted): what it does there is unreviewed; images of known publishers are data (policy/remoteops.txt image-known)", []string{"docker", "podman", "nerdctl"},
 			func(e *Env, c *Cmd) string {
 				if c.Sub(0) != "run" && !(c.Sub(0) == "container" && c.Sub(1) == "run") {
 					return ""
@@ -161,7 +161,9 @@ func net3ClusterRules() []Rule {
 				grant := ""
 				image := dockerRunOptions(c, func(k, v string) {
 					switch {
-					case k == "--gpus" || k == "--privileged" || k == "--device" || k == "--cap-add" || k == "--pid" && v == "host" || (k == "--network" || k == "--net") && v == "host":
+					case k == "--gpus" || k == "--privileged" || k == "--device" || k == "--cap-add" || k == "--pid" && v == "host":
+						// the host's network alone (--net=host, ROS 2 and DDS discovery) shares its ports
+						// and interfaces, not its processes, devices or files (fplocal17)
 						grant = k
 					case (k == "-v" || k == "--volume") && (strings.HasPrefix(v, "/:") || strings.Contains(v, "docker.sock")):
 						grant = k + " " + v

@@ -194,7 +194,7 @@ func netSQLRules() []Rule {
 			return "deny", c.Name + " creates a login that connects from any host with rights: " + stmt
 		case where == "remote":
 			return "deny", c.Name + " runs " + stmt + " on a server that is not this machine (" + named + ")"
-		case where == "" && !localTestDB(e.F.Command) && !sqlDevOnly(e, c, stmt):
+		case where == "" && !localTestDB(e.F.Command) && !sqlDevOnly(e, c, stmt) && !localTestDrop(e, c, text):
 			return "ask", c.Name + " runs " + stmt + " on the server its environment picks"
 		}
 		return "", ""

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"os"
 	"path"
@@ -42,6 +43,9 @@ func projectSourceRule() Rule {
 						if b := path.Base(rel); strings.HasPrefix(b, "*.") {
 							deleted = append(deleted, b) // out/*.mbtiles: the kind of file deleted beside a folder tells its ecosystem too
 						}
+						if b := path.Base(rel); b != top && buildOutputName(top) {
+							deleted = append(deleted, b) // target/wasm32-unknown-unknown: what a build tree holds tells its tool (wasm-pack's pkg beside it; fplocal17)
+						}
 					}
 				}
 			}
@@ -56,8 +60,11 @@ func projectSourceRule() Rule {
 				if ignored == nil {
 					ignored = gitignoredNames(project)
 				}
-				if ignored[rel] || generatedTop(e, rel) || ecosystemOutput(project, rel, deleted, runsAfterDelete(e)) || ecosystemRunOutput(e, rel) {
+				if ignored[rel] || generatedTop(e, rel) {
 					return ""
+				}
+				if (ecosystemOutput(project, rel, deleted, runsAfterDelete(e)) || ecosystemRunOutput(e, rel)) && !trackedDir(project, rel) {
+					return "" // an ecosystem's output, unless git tracks files in it: then it is the project's (fplocal17)
 				}
 				return rel
 			}
@@ -165,6 +172,20 @@ func findDeletesSource(e *Env, c *Cmd) string {
 // gitignoredNames are the plain top-level names the project's root
 // .gitignore ignores (build/, /dist, *.log is not a name); read once per
 // call, at most 64 KiB.
+// trackedDir: git's index names a file under rel/ (a modules/ or pkg/
+// committed as source). The index is read only for a directory about to
+// be let go as generated; a name elsewhere in the tree that ends the
+// same (src/modules/x) counts too, which only asks more.
+func trackedDir(project, rel string) bool {
+	f, err := os.Open(path.Join(project, ".git", "index"))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	data, _ := io.ReadAll(io.LimitReader(f, 16<<20))
+	return bytes.Contains(data, []byte(rel+"/"))
+}
+
 func gitignoredNames(project string) map[string]bool {
 	names := map[string]bool{}
 	f, err := os.Open(path.Join(project, ".gitignore"))

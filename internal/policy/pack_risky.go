@@ -232,6 +232,9 @@ func externalPack() Pack {
 					if localScratchRedis(c) {
 						return "" // one numbered database of this machine's server: a test index
 					}
+					if redisDefaultLocal(c) {
+						return "" // this machine's server: a side port is a test one, the default asks (redis-flush-local, pack_fplocal17.go)
+					}
 					return c.Name + " empties the database"
 				}
 				if anyPos(c, "del", "DEL", "unlink", "UNLINK") {
@@ -243,8 +246,9 @@ func externalPack() Pack {
 				}
 				return ""
 			},
-			[]string{"redis-cli FLUSHALL", "redis-cli -h prod flushdb", "redis-cli -h cache.example.com -n 2 FLUSHDB ASYNC", "redis-cli flushdb", "bash -c 'redis-cli flushall'"},
+			[]string{"redis-cli -u redis://10.0.4.2:6379 FLUSHALL", "redis-cli -h prod flushdb", "redis-cli -h cache.example.com -n 2 FLUSHDB ASYNC", "ssh app1 redis-cli flushdb"},
 			[]string{"redis-cli ping", "redis-cli get k", "redis-cli info", "echo FLUSHALL", "redis-cli -n 15 flushdb", "redis-cli -h 127.0.0.1 -n 3 FLUSHDB"}),
+		redisFlushLocalRule(),
 		cmdRule("external.systems:iptables-flush", Ask, "iptables/nft flush", []string{"iptables", "ip6tables", "nft", "ufw"},
 			func(e *Env, c *Cmd) string {
 				if c.Has("-F", "--flush", "-X") || c.Name == "nft" && anyPos(c, "flush") || c.Name == "ufw" && (anyPos(c, "reset") || anyPos(c, "disable") || anyPos(c, "deny") && anyPos(c, "default")) ||
