@@ -93,8 +93,49 @@ func hostPath(d string) (host, path string) {
 var remoteSystemDirs = []string{"/etc/", "/usr/", "/boot/", "/lib/", "/lib64/", "/bin/", "/sbin/", "/var/lib/", "/root/"}
 
 // remoteServiceDirs are where a named host serves its applications,
-// sites and package feeds from (remote17): a copy there publishes.
-var remoteServiceDirs = []string{"/srv/", "/opt/", "/var/www/", "/var/opt/", "/usr/local/", "/var/cache/", "/var/spool/"}
+// sites and package feeds from (remote17).
+var remoteServiceDirs = []string{"/srv/", "/opt/", "/var/www/", "/var/opt/", "/usr/local/"}
+
+// feedWords name a package feed or repository's folder or host;
+// programWords the folders of an installed program's tree.
+var (
+	feedWords    = map[string]bool{"feed": true, "feeds": true, "repo": true, "repos": true, "repository": true, "apt": true, "yum": true, "dnf": true, "dists": true, "pool": true, "packages": true, "pkgs": true, "pkg": true, "opkg": true, "ipk": true, "rpms": true, "debs": true, "pypi": true, "mirror": true, "mirrors": true, "updates": true}
+	programWords = map[string]bool{"bin": true, "sbin": true, "lib": true, "lib64": true, "libexec": true, "install": true}
+)
+
+// servedPath: why a copy into p on named host h changes what that
+// host serves or runs (remote17): a folder of a package feed others
+// install from (repo@packages.acme-iot.net:/srv/feeds/stable/), or an
+// installed program's tree under a service directory
+// (robot@amr-07.fleet.local:/opt/acme/ws/install/…/lib/); "" for a
+// site's or an application's own folder (deploy@web4:/var/www/site/),
+// which the deploy rules judge.
+func servedPath(h, p string) string {
+	in := false
+	for _, d := range remoteServiceDirs {
+		if strings.HasPrefix(p+"/", d) {
+			in = true
+		}
+	}
+	if !in {
+		return ""
+	}
+	first, _, _ := strings.Cut(strings.ToLower(h), ".")
+	first = strings.TrimRight(first, "0123456789-")
+	feed := feedWords[first]
+	prog := false
+	for _, seg := range strings.Split(strings.ToLower(p), "/") {
+		feed = feed || feedWords[seg]
+		prog = prog || programWords[seg]
+	}
+	switch {
+	case feed:
+		return "a package feed others install from"
+	case prog:
+		return "into the tree of a program it runs"
+	}
+	return ""
+}
 
 // net2RemoteCopyRule: a copy to another host (scp, rsync) that
 // overwrites its system files (scp nginx.conf root@web1:/etc/nginx/), or
@@ -112,17 +153,17 @@ func net2RemoteCopyRule() Rule {
 			if _, after, ok := strings.Cut(h, "@"); ok {
 				h = after
 			}
-			own := callfacts.LabTarget(h, nil) || devName(h)
+			// an mDNS name (amr-07.fleet.local) is a machine on the LAN, named
+			// for no environment by its .local
+			own := callfacts.LabTarget(h, nil) || devName(strings.TrimSuffix(strings.ToLower(h), ".local"))
 			for _, d := range remoteSystemDirs {
 				if strings.HasPrefix(p+"/", d) && !own {
 					return c.Name + " writes " + p + " on " + host + ", among its system files: " + c.String()
 				}
 			}
 			if strings.Contains(h, ".") && !own && !stagingName(h) {
-				for _, d := range remoteServiceDirs {
-					if strings.HasPrefix(p+"/", d) {
-						return c.Name + " writes " + p + " on " + host + ", where its services and feeds are served from: " + c.String()
-					}
+				if why := servedPath(h, p); why != "" {
+					return c.Name + " writes " + p + " on " + host + ", " + why + ": " + c.String()
 				}
 			}
 			for _, s := range srcs {
