@@ -25,6 +25,7 @@ type rshellRule struct {
 	vals  []string  // vals=: options taking a value before the command
 	dash  bool      // dash: the arguments after --
 	quote bool      // quote: the tool quotes a word with spaces when it joins them
+	one   bool      // one: the command is that one positional, options may follow it (bolt command run CMD -t web)
 	// host=: options naming another host the program itself acts on
 	// (systemctl -H web-prod-01 restart app runs systemctl restart app there)
 	host []string
@@ -43,6 +44,8 @@ var rshellRules = sync.OnceValue(func() map[string][]rshellRule {
 				r.dash = true
 			case w == "quote":
 				r.quote = true
+			case w == "one":
+				r.one = true
 			case ok && k == "opt":
 				r.opts = strings.Split(v, ",")
 			case ok && k == "vals":
@@ -110,6 +113,9 @@ func remoteShellPayload(name string, args []string) (payload string, where []str
 			continue
 		}
 		if k := commandAt(rest, func(o string) bool { return slices.Contains(r.vals, o) }, r.rest); k >= 0 {
+			if r.one {
+				return rest[k], append(rest[:k:k], rest[k+1:]...)
+			}
 			return r.join(rest[k:]), rest[:k]
 		}
 	}

@@ -21,6 +21,18 @@ import (
 // fleetPayloadBad: a payload that stops, reboots, wipes or kills.
 var fleetPayloadBad = re(`(?i)\b(reboot|shutdown|poweroff|halt|init\s+[06]|rm\s+-[a-z]*[rf]|mkfs|dd\s+if=|wipefs|userdel|kill(all)?\s|pkill|systemctl\s+(stop|disable|mask|isolate)|service\s+\S+\s+stop|iptables\s+-F|truncate\s+-s\s*0|drop\s+(database|table)|state=(stopped|absent))`)
 
+// puppetAbsent, puppetSysTop, puppetForce, puppetSysPath, chefDeleteTree,
+// chefRecursive: a manifest's or recipe's removal of a system
+// directory (config-remove-system).
+var (
+	puppetAbsent   = re(`(?i)\bensure\s*=>\s*["']?absent\b`)
+	puppetSysTop   = re(`["'](/|/(etc|var|usr|boot|bin|sbin|lib|lib64|opt|srv|home|root)/?)["']`)
+	puppetForce    = re(`(?i)\b(force\s*=>\s*["']?true|recurse\s*=>\s*["']?true|purge\s*=>\s*["']?true)`)
+	puppetSysPath  = re(`["']/(etc|var|usr|boot|bin|sbin|lib|lib64|opt|srv|home|root)(/[^"']*)?["']`)
+	chefDeleteTree = re(`(?i)\bdirectory\b.*\baction\s*\[?\s*:delete|\baction\s*\[?\s*:delete.*\bdirectory\b`)
+	chefRecursive  = re(`(?i)\brecursive\s*(true|=\s*true)`)
+)
+
 // rootUser: configuration code creating a uid-0 user or adding one to an
 // administrators' group.
 var rootUser = re(`(?i)\buid\s*(=>|=|:)?\s*["']?0\b|\b(groups?|append_groups)\s*(=>|=|:)\s*[\[("']*[^;)}]*\b(sudo|wheel|admin|root)\b`)
@@ -88,6 +100,27 @@ func fleetRules() []Rule {
 				"ansible webservers -m shell -a 'rm -rf /var/www/*' -b", "salt '*' cmd.run 'shutdown -h now'", "salt-key -D -y", "pdsh -w node[01-20] 'sudo reboot'", "salt '*' system.reboot", "ansible all -i prod.ini -m reboot", "ansible web -m service -a 'name=nginx state=stopped' -b"},
 			[]string{"aws ssm send-command --document-name AWS-RunShellScript --targets Key=tag:env,Values=prod --parameters 'commands=[\"uptime\"]'", "ansible all -m ping", "ansible webservers -m shell -a 'df -h'",
 				"salt-key -L", "salt '*' test.ping", "pdsh -w node[01-20] uptime", "aws ssm describe-instance-information"}),
+		cmdRule("external.systems:config-remove-system", Deny, "Configuration-management code on the line (puppet apply -e, chef-apply -e, mgmt) that removes a system directory: a Puppet resource ensure => absent on /etc, /var, /usr… (forced when deeper), a Chef directory deleted recursively there", []string{"puppet", "chef-apply", "mgmt"},
+			func(e *Env, c *Cmd) string {
+				if onlyHelp(c) || c.Has("--noop", "--why-run", "-W") {
+					return ""
+				}
+				a := strings.Join(c.Args, " ")
+				if !strings.Contains(a, "/") {
+					return ""
+				}
+				if puppetAbsent.MatchString(a) && (puppetSysTop.MatchString(a) || puppetForce.MatchString(a) && puppetSysPath.MatchString(a)) {
+					return c.Name + " removes a system directory: " + c.String()
+				}
+				if chefDeleteTree.MatchString(a) && chefRecursive.MatchString(a) && puppetSysPath.MatchString(a) {
+					return c.Name + " deletes a system directory tree: " + c.String()
+				}
+				return ""
+			},
+			[]string{"sudo puppet apply -e 'file { \"/etc\": ensure => absent, force => true }'", "puppet apply -e \"file { '/var/lib/postgresql': ensure => 'absent', force => true }\"",
+				"chef-apply -e 'directory \"/var\" do action :delete; recursive true end'", "sudo chef-apply -e \"directory '/etc/nginx' do recursive true; action :delete end\""},
+			[]string{"puppet apply -e 'package { \"telnet\": ensure => absent }'", "puppet apply -e 'file { \"/tmp/build\": ensure => absent, force => true }'", "puppet apply -e 'file { \"/etc/motd\": ensure => present }'",
+				"puppet apply --noop -e 'file { \"/etc\": ensure => absent, force => true }'", "chef-apply -e 'directory \"/tmp/x\" do action :delete; recursive true end'"}),
 		cmdRule("external.systems:fleet-root-user", Deny, "Configuration-management code on the line (puppet apply -e, ansible -m user, salt state.single user.present, chef-apply -e) that creates a uid-0 user or adds one to sudo/wheel/admin", []string{"puppet", "ansible", "salt", "salt-call", "salt-ssh", "chef-apply", "mgmt", "cdist", "pyinfra"},
 			func(e *Env, c *Cmd) string {
 				a := strings.Join(c.Args, " ")

@@ -92,6 +92,51 @@ func hostPath(d string) (host, path string) {
 // remoteSystemDirs are where a host keeps its own programs and settings.
 var remoteSystemDirs = []string{"/etc/", "/usr/", "/boot/", "/lib/", "/lib64/", "/bin/", "/sbin/", "/var/lib/", "/root/"}
 
+// remoteServiceDirs are where a named host serves its applications,
+// sites and package feeds from (remote17).
+var remoteServiceDirs = []string{"/srv/", "/opt/", "/var/www/", "/var/opt/", "/usr/local/"}
+
+// feedWords name a package feed or repository's folder or host;
+// programWords the folders of an installed program's tree.
+var (
+	feedWords    = map[string]bool{"feed": true, "feeds": true, "repo": true, "repos": true, "repository": true, "apt": true, "yum": true, "dnf": true, "dists": true, "pool": true, "packages": true, "pkgs": true, "pkg": true, "opkg": true, "ipk": true, "rpms": true, "debs": true, "pypi": true, "mirror": true, "mirrors": true, "updates": true}
+	programWords = map[string]bool{"bin": true, "sbin": true, "lib": true, "lib64": true, "libexec": true, "install": true}
+)
+
+// servedPath: why a copy into p on named host h changes what that
+// host serves or runs (remote17): a folder of a package feed others
+// install from (repo@packages.acme-iot.net:/srv/feeds/stable/), or an
+// installed program's tree under a service directory
+// (robot@amr-07.fleet.local:/opt/acme/ws/install/…/lib/); "" for a
+// site's or an application's own folder (deploy@web4:/var/www/site/),
+// which the deploy rules judge.
+func servedPath(h, p string) string {
+	in := false
+	for _, d := range remoteServiceDirs {
+		if strings.HasPrefix(p+"/", d) {
+			in = true
+		}
+	}
+	if !in {
+		return ""
+	}
+	first, _, _ := strings.Cut(strings.ToLower(h), ".")
+	first = strings.TrimRight(first, "0123456789-")
+	feed := feedWords[first]
+	prog := false
+	for _, seg := range strings.Split(strings.ToLower(p), "/") {
+		feed = feed || feedWords[seg]
+		prog = prog || programWords[seg]
+	}
+	switch {
+	case feed:
+		return "a package feed others install from"
+	case prog:
+		return "into the tree of a program it runs"
+	}
+	return ""
+}
+
 // net2RemoteCopyRule: a copy to another host (scp, rsync) that
 // overwrites its system files (scp nginx.conf root@web1:/etc/nginx/), or
 // sends the whole project there (scp -r ./ user@203.0.113.7:~/in/): the
@@ -104,9 +149,21 @@ func net2RemoteCopyRule() Rule {
 				return ""
 			}
 			host, p := hostPath(dst)
+			h := host
+			if _, after, ok := strings.Cut(h, "@"); ok {
+				h = after
+			}
+			// an mDNS name (amr-07.fleet.local) is a machine on the LAN, named
+			// for no environment by its .local
+			own := callfacts.LabTarget(h, nil) || devName(strings.TrimSuffix(strings.ToLower(h), ".local"))
 			for _, d := range remoteSystemDirs {
-				if strings.HasPrefix(p+"/", d) {
+				if strings.HasPrefix(p+"/", d) && !own {
 					return c.Name + " writes " + p + " on " + host + ", among its system files: " + c.String()
+				}
+			}
+			if strings.Contains(h, ".") && !own && !stagingName(h) {
+				if why := servedPath(h, p); why != "" {
+					return c.Name + " writes " + p + " on " + host + ", " + why + ": " + c.String()
 				}
 			}
 			for _, s := range srcs {
@@ -118,6 +175,8 @@ func net2RemoteCopyRule() Rule {
 			return pushedOntoHost(host, p, c) // pack_net14_push.go
 		},
 		[]string{"scp ./nginx.conf root@web1:/etc/nginx/nginx.conf", "scp -r ./ user@203.0.113.7:~/incoming/", "rsync -av . backup@198.51.100.4:/data/", "rsync -a build/app.service root@host:/etc/systemd/system/",
-			"rsync -avz target/release/app deploy@api-01.prod.example.io:/home/deploy/app/", "scp fw.bin admin@core-sw1.example.net:flash:fw.bin", "scp target/app.jar mule@mule-onprem-01.acme.internal:/opt/mule/apps/", "scp build/libs/api.war deploy@app3.acme.io:/var/lib/tomcat9/webapps/"},
-		[]string{"scp dist/app.tar.gz deploy@web1:/tmp/", "scp web1:/etc/nginx/nginx.conf ./", "rsync -av ./dist/ host:/srv/www/", "scp app deploy@api-01.prod.example.io:/tmp/app", "rsync -av --dry-run ./ host:/srv/app/", "scp -r src/ host:~/review/src", "scp target/app.jar mule@mule-onprem-01.acme.internal:/tmp/", "scp app.jar ci@build-1.acme.io:~/apps/"})
+			"rsync -avz target/release/app deploy@api-01.prod.example.io:/home/deploy/app/", "scp fw.bin admin@core-sw1.example.net:flash:fw.bin", "scp target/app.jar mule@mule-onprem-01.acme.internal:/opt/mule/apps/", "scp build/libs/api.war deploy@app3.acme.io:/var/lib/tomcat9/webapps/",
+			"rsync -av build/tmp/deploy/ipk/ repo@packages.acme-iot.net:/srv/feeds/stable/", "scp nav_node robot@amr-07.fleet.local:/opt/acme/ws/install/acme_nav/lib/acme_nav/"},
+		[]string{"scp dist/app.tar.gz deploy@web1:/tmp/", "scp web1:/etc/nginx/nginx.conf ./", "rsync -av ./dist/ host:/srv/www/", "scp app deploy@api-01.prod.example.io:/tmp/app", "rsync -av --dry-run ./ host:/srv/app/", "scp -r src/ host:~/review/src", "scp target/app.jar mule@mule-onprem-01.acme.internal:/tmp/", "scp app.jar ci@build-1.acme.io:~/apps/",
+			"scp app me@web01.dev.example.com:/usr/local/bin/app", "rsync -a build/ pi@rpi-lab-3.acme.net:/opt/app/", "rsync -av me@packages.acme-iot.net:/srv/feeds/stable/ ./feed/"})
 }
