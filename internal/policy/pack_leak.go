@@ -183,7 +183,7 @@ func printsToken(c *Cmd) string {
 			return "a container's environment"
 		}
 	case "sops":
-		if c.Has("-d", "--decrypt") || s0 == "decrypt" || s0 == "-d" {
+		if (c.Has("-d", "--decrypt") || s0 == "decrypt" || s0 == "-d") && !c.Has("--output", "-i", "--in-place") {
 			return "secrets decrypted by sops"
 		}
 	case "ansible-vault":
@@ -378,6 +378,9 @@ func exfilReasonOnce(e *Env) string {
 		}
 		for ai, a := range c.Args {
 			f := a
+			if ai > 0 && (c.Name == "scp" || c.Name == "sftp") && (c.Args[ai-1] == "-i" || c.Args[ai-1] == "-F") {
+				continue // scp -i KEY: the key it logs in with, not a file it copies
+			}
 			if ai > 0 && uploadOpt[c.Args[ai-1]] {
 				// curl -T FILE, --upload-file FILE, wget --post-file FILE
 			} else if i := strings.Index(a, "@"); i >= 0 && !strings.Contains(a, "://") {

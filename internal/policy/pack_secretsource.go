@@ -18,6 +18,9 @@ func sourceToNetworkRule() Rule {
 		Desc: "A credential source (gh auth token, aws configure export-credentials, secret-tool lookup, pass show, op read, vault read, credential helpers, ~/.aws/credentials…) sent over the network: piped, substituted into a request to a foreign host, or uploaded from a file it wrote",
 		Match: func(e *Env) string {
 			for _, c := range e.F.Cmds(senders...) {
+				if c.Name == "openssl" && !opensslConnects(c) {
+					continue // openssl pkcs12 … | openssl x509 -noout: nothing leaves the machine
+				}
 				if why := sourcePipedInto(e, c); why != "" {
 					return why
 				}
@@ -67,7 +70,7 @@ func sourcePipedInto(e *Env, c *Cmd) string {
 				return fmt.Sprintf("%s sends %s (from %s) over the network", c.Name, s, d.Name)
 			}
 			for _, p := range e.F.Paths {
-				if p.Op == OpRead && p.Via == u && credentialZone(e, p.Path) {
+				if p.Op == OpRead && p.Via == u && (credentialZone(e, p.Path) || secretFile(p.Path)) {
 					return fmt.Sprintf("%s sends %s, a credentials file, over the network", c.Name, homeRel(p.Path, e.F.Home))
 				}
 			}
@@ -126,7 +129,10 @@ func secretFileToForeignHost(e *Env, c *Cmd) string {
 	if host == "" || ownHost(host) {
 		return ""
 	}
-	for _, a := range c.Args {
+	for ai, a := range c.Args {
+		if ai > 0 && (c.Name == "scp" || c.Name == "sftp") && (c.Args[ai-1] == "-i" || c.Args[ai-1] == "-F") {
+			continue // scp -i KEY: the key it logs in with, not a file it sends
+		}
 		f := a
 		if i := strings.Index(a, "@"); i >= 0 && !strings.Contains(a, "://") {
 			f = a[i+1:]
