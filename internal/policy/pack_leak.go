@@ -378,7 +378,7 @@ func exfilReasonOnce(e *Env) string {
 		}
 		for ai, a := range c.Args {
 			f := a
-			if ai > 0 && (c.Name == "scp" || c.Name == "sftp") && (c.Args[ai-1] == "-i" || c.Args[ai-1] == "-F") {
+			if loginKeyArg(c, ai) {
 				continue // scp -i KEY: the key it logs in with, not a file it copies
 			}
 			if ai > 0 && uploadOpt[c.Args[ai-1]] {

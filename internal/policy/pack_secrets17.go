@@ -65,3 +65,9 @@ func codeCaptureHost(host string) bool {
 	}
 	return false
 }
+
+// loginKeyArg: c.Args[i] is the identity or config file scp or sftp logs
+// in with (-i KEY, -F CONFIG), not a file it copies.
+func loginKeyArg(c *Cmd, i int) bool {
+	return i > 0 && (c.Name == "scp" || c.Name == "sftp") && (c.Args[i-1] == "-i" || c.Args[i-1] == "-F")
+}

@@ -38,6 +38,9 @@ func sourceToNetworkRule() Rule {
 				if why := secretFileToForeignHost(e, c); why != "" {
 					return why
 				}
+				if f, ok := strings.CutPrefix(c.Stdin, "< "); ok && secretFile(e.abs(c, f)) && (c.Name == "nc" || c.Name == "ncat" || c.Name == "netcat" || c.Name == "socat" || c.Name == "telnet" || opensslConnects(c)) {
+					return fmt.Sprintf("%s sends %s, a file of secrets, over the network from its input", c.Name, f) // nc host 4444 < /etc/restic/env (secrets17)
+				}
 			}
 			return ""
 		},
@@ -92,9 +95,10 @@ func sourceFileSent(e *Env, c *Cmd) string {
 				continue
 			}
 			for _, a := range c.Args {
-				f := strings.TrimPrefix(strings.TrimPrefix(a, "@"), "<")
-				if f != "" && e.abs(c, f) == r.Target {
-					return fmt.Sprintf("%s uploads %s, where %s wrote %s", c.Name, homeRel(r.Target, e.F.Home), d.Name, s)
+				for _, f := range append(uploadOperands(a), strings.TrimPrefix(strings.TrimPrefix(a, "@"), "<")) {
+					if f != "" && f != "-" && e.abs(c, f) == r.Target {
+						return fmt.Sprintf("%s uploads %s, where %s wrote %s", c.Name, homeRel(r.Target, e.F.Home), d.Name, s)
+					}
 				}
 			}
 		}
@@ -130,12 +134,14 @@ func secretFileToForeignHost(e *Env, c *Cmd) string {
 		return ""
 	}
 	for ai, a := range c.Args {
-		if ai > 0 && (c.Name == "scp" || c.Name == "sftp") && (c.Args[ai-1] == "-i" || c.Args[ai-1] == "-F") {
+		if loginKeyArg(c, ai) {
 			continue // scp -i KEY: the key it logs in with, not a file it sends
 		}
 		f := a
 		if i := strings.Index(a, "@"); i >= 0 && !strings.Contains(a, "://") {
 			f = a[i+1:]
+		} else if k, v, ok := strings.Cut(a, "="); ok && uploadOpt[k] {
+			f = v // wget --post-file=FILE, curl --upload-file=FILE
 		} else if c.Name != "scp" && c.Name != "rsync" && c.Name != "sftp" || strings.Contains(a, ":") || strings.HasPrefix(a, "-") {
 			continue
 		}
