@@ -115,8 +115,8 @@ func decryptsTo(e *Env, c *Cmd, d decrypter) (where string, file string) {
 	}
 	switch {
 	case len(outs) > 0 && outs[0] != "-" && outs[0] != "/dev/stdout" && !strings.HasPrefix(outs[0], "/dev/"):
-		if !named {
-			return "", "" // a findings report decrypted to read it: no name says it is a credential (secrets17)
+		if !named && !d.vault {
+			return "", "" // age -d -o findings.md: a general cipher's file no name says is a credential (secrets17); a vault's files are secrets whatever their names
 		}
 		return "file", outs[0]
 	case len(outs) > 0 || c.Has(keys(d.stdoutOpts)...):
