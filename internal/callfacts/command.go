@@ -598,6 +598,10 @@ func (n *normalizer) paths(c *Cmd) {
 		}
 	case "truncate":
 		pos = truncateFiles(c.Args) // -s 0 is a size, not a file
+	case "openssl":
+		if len(pos) > 0 && (pos[0] == "s_client" || pos[0] == "s_server" || pos[0] == "s_time") {
+			pos = withoutCredFiles(c.Args, pos) // s_client -key KEY: the client's key, used to connect (secrets17)
+		}
 	case "grep", "rg", "egrep", "awk", "jq":
 		if len(pos) > 0 {
 			pos = pos[1:] // pattern / program

@@ -12,14 +12,19 @@ var credFileOpts = map[string]bool{"-auth": true, "--auth": true, "--key-file": 
 	"--password-file": true, "--passwordfile": true, "--passfile": true, "--passphrase-file": true, "--vault-password-file": true, "--vault-pass-file": true,
 	"--vault-id": true, "--credentials-file": true, "--credential-file": true, "--creds-file": true, "--identity-file": true, "--private-key-file": true,
 	"--service-account-key-file": true, "--secret-file": true, "--client-key": true, "--api-key-file": true, "--apikey-file": true, "--auth-file": true,
-	"--authfile": true, "--netrc-file": true}
+	"--authfile": true, "--netrc-file": true,
+	// secrets17: a TLS or SSH client's own key, used to connect
+	// (mosquitto_sub --key, curl --key, openssl s_client -key, grpcurl
+	// -key, mysql --ssl-key, an ssh-like -i); printed by cat, not by them
+	"--key": true, "-key": true, "--ssl-key": true, "--sslkey": true, "--tls-key": true, "--tlskey": true, "--tls-key-file": true,
+	"--ssl-key-file": true, "--client-key-file": true, "--private-key": true, "--key-path": true, "--tls-client-key": true}
 
 // withoutCredFiles drops from pos the values given to credFileOpts in
 // args.
 func withoutCredFiles(args, pos []string) []string {
 	var drop map[string]bool
 	for i := 0; i+1 < len(args); i++ {
-		if credFileOpts[args[i]] || idOpt(args[i]) {
+		if credFileOpts[args[i]] || idOpt(args[i]) || args[i] == "-X" && strings.HasPrefix(args[i+1], "ssl.key.location=") {
 			if drop == nil {
 				drop = map[string]bool{}
 			}

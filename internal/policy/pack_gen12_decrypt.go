@@ -3,6 +3,7 @@ package policy
 import (
 	_ "embed"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -86,18 +87,20 @@ func decryptsTo(e *Env, c *Cmd, d decrypter) (where string, file string) {
 		return "", ""
 	}
 	var inputs []string
+	idents := c.OptValues(decryptKeyOpts)
 	for _, p := range c.Pos {
-		if !d.words[p] && !strings.HasPrefix(p, "-") {
-			inputs = append(inputs, p)
+		if !d.words[p] && !strings.HasPrefix(p, "-") && !slices.Contains(idents, p) {
+			inputs = append(inputs, p) // not age -i KEY, gpg --passphrase-file F: the key, not what is decrypted
 		}
 	}
 	outs := c.OptValues(d.outOpts)
-	secret := d.vault
+	named := false
 	for _, f := range append(append([]string(nil), inputs...), outs...) {
 		if secretNamed(f) {
-			secret = true
+			named = true
 		}
 	}
+	secret := d.vault || named
 	var redirect string
 	for _, r := range e.F.Redirects {
 		if (r.Op == ">" || r.Op == ">>" || r.Op == ">|" || r.Op == "&>") && r.Cmd == c.Name && strings.HasPrefix(r.Target, "/") && !strings.HasPrefix(r.Target, "/dev/") {
@@ -112,6 +115,9 @@ func decryptsTo(e *Env, c *Cmd, d decrypter) (where string, file string) {
 	}
 	switch {
 	case len(outs) > 0 && outs[0] != "-" && outs[0] != "/dev/stdout" && !strings.HasPrefix(outs[0], "/dev/"):
+		if !named && !d.vault {
+			return "", "" // age -d -o findings.md: a general cipher's file no name says is a credential (secrets17); a vault's files are secrets whatever their names
+		}
 		return "file", outs[0]
 	case len(outs) > 0 || c.Has(keys(d.stdoutOpts)...):
 		// --output - or --stdout: printed
@@ -126,6 +132,11 @@ func decryptsTo(e *Env, c *Cmd, d decrypter) (where string, file string) {
 	}
 	return "stdout", ""
 }
+
+// decryptKeyOpts name the key or passphrase a decrypter uses (age -i,
+// gpg --passphrase-file, openssl enc -kfile): not the file it decrypts.
+var decryptKeyOpts = map[string]bool{"-i": true, "--identity": true, "-k": true, "-kfile": true, "-pass": true, "--passphrase-file": true,
+	"--keyfile": true, "--key-file": true, "-K": true, "--secret-keyring": true}
 
 func keys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))

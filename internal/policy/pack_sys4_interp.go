@@ -20,7 +20,7 @@ import (
 var codeEnvRead = re(`os\.environ\[\s*['"](\w+)['"]|os\.environ\.get\(\s*['"](\w+)['"]|getenv\(\s*['"](\w+)['"]|process\.env\.(\w+)|process\.env\[\s*['"](\w+)['"]|ENV\[\s*['"](\w+)['"]|ENV\.fetch\(\s*['"](\w+)['"]|\$ENV\{\s*['"]?(\w+)|Deno\.env\.get\(\s*['"](\w+)['"]|Bun\.env\.(\w+)`)
 
 // codeURL matches the URLs and bare host names code sends to.
-var codeURL = re(`https?://[^'"\s)]+|hostname\s*:\s*['"]([^'"]+)['"]`)
+var codeURL = re(`https?://[^'"\s)]+|\bhost(?:name)?\s*:\s*['"]([^'"]+)['"]`)
 
 // walletSecret: a variable named for a wallet's key or seed (DEPLOYER_PK,
 // WALLET_MNEMONIC, SEED_PHRASE), the web3 spelling of a private key.
@@ -39,18 +39,20 @@ var secretSendRunners = append([]string{"perl", "php", "pwsh", "powershell", "rs
 func interpSecretSendRule() Rule {
 	return cmdRule("core.secrets:interp-send-secret-var", Deny, "Interpreter code that reads an environment variable named as a secret (os.environ['GITHUB_TOKEN'], process.env.STRIPE_SECRET_KEY, ENV['DEPLOYER_PK']) and sends over the network to a host that is not the secret's own service: the code spelling of curl -d \"$SECRET\"", secretSendRunners,
 		func(e *Env, c *Cmd) string {
-			if c.Payload == "" || !netCall().MatchString(c.Payload) && !interpSendCall.MatchString(c.Payload) {
+			if c.Payload == "" || !netCall().MatchString(c.Payload) && !interpSendCall.MatchString(c.Payload) && !interpShellSend.MatchString(c.Payload) {
 				return ""
 			}
-			var secret string
+			var secret, generic string
 			for _, m := range codeEnvRead.FindAllStringSubmatch(c.Payload, 8) {
 				for _, v := range m[1:] {
-					if v != "" && (secretName(v) && ownerNamed(v) || walletSecret(v)) {
+					if v != "" && (secretName(v) && (ownerNamed(v) || interpKeyVar(v)) || walletSecret(v)) {
 						secret = v
+					} else if v != "" && secretName(v) {
+						generic = v // API_KEY, TOKEN: whose is unsaid; sent to a capture service it leaks
 					}
 				}
 			}
-			if secret == "" {
+			if secret == "" && generic == "" {
 				return ""
 			}
 			for _, m := range codeURL.FindAllStringSubmatch(c.Payload, 8) {
@@ -60,7 +62,10 @@ func interpSecretSendRule() Rule {
 						host = u.Hostname()
 					}
 				}
-				if host == "" || callfacts.LocalHost(host) || ownHost(strings.ToLower(host)) || secretsService(secret, host) {
+				if secret == "" && codeCaptureHost(host) {
+					return c.Name + " code sends " + generic + " to " + host + ", a capture service"
+				}
+				if secret == "" || host == "" || callfacts.LocalHost(host) || ownHost(strings.ToLower(host)) || secretsService(secret, host) {
 					continue
 				}
 				return c.Name + " code sends " + secret + " to " + host + ", which is not its service"
