@@ -46,7 +46,7 @@ func adminJudge(e *Env, c *Cmd) (string, string, string) {
 	switch {
 	case a.Where == "device":
 		lab = sshLab(e)
-	case a.Kind == "env":
+	case a.Kind == "env" || a.Kind == "overwrite":
 		lab = false // the environment deleted is the target: a sandbox named dev is still a team's copy of production
 	case a.Where == "shared" || a.Kind == "discard" || a.Kind == "history":
 		// a depot path named dev or test is still the team's history
@@ -81,26 +81,27 @@ func adminJudge(e *Env, c *Cmd) (string, string, string) {
 		where = "another host"
 	}
 	what := map[string]string{
-		"change":  "changes",
-		"flash":   "rewrites the firmware of",
-		"secrets": "prints the configuration or data, with its secrets, of",
-		"destroy": "destroys data, backups or a cluster member on",
-		"off":     "switches a safety or security guard off on",
-		"cut":     "cuts off or replaces the whole configuration of",
-		"leak":    "sends the configuration (with its secrets) away from",
-		"unknown": "runs a verb warden does not know on",
-		"grant":   "grants access, makes an administrator or raises a role on",
-		"cred":    "sets another user's password or second factor on",
-		"forward": "forwards an account's mail (or data) away from",
-		"open":    "opens a group, file or resource to anyone on",
-		"people":  "suspends, transfers or deletes accounts on",
-		"run":     "runs code in",
-		"history": "destroys shared history or others' work on",
-		"others":  "changes or takes over others' work (their locks, workspaces, shelves, accounts) on",
-		"discard": "discards uncommitted work in",
-		"down":    "stops the service for everyone on",
-		"code":    "installs code fetched from an address nobody reviewed on",
-		"env":     "deletes a whole environment (a sandbox org with its data) named",
+		"change":    "changes",
+		"flash":     "rewrites the firmware of",
+		"secrets":   "prints the configuration or data, with its secrets, of",
+		"destroy":   "destroys data, backups or a cluster member on",
+		"off":       "switches a safety or security guard off on",
+		"cut":       "cuts off or replaces the whole configuration of",
+		"leak":      "sends the configuration (with its secrets) away from",
+		"unknown":   "runs a verb warden does not know on",
+		"grant":     "grants access, makes an administrator or raises a role on",
+		"cred":      "sets another user's password or second factor on",
+		"forward":   "forwards an account's mail (or data) away from",
+		"open":      "opens a group, file or resource to anyone on",
+		"people":    "suspends, transfers or deletes accounts on",
+		"run":       "runs code in",
+		"history":   "destroys shared history or others' work on",
+		"others":    "changes or takes over others' work (their locks, workspaces, shelves, accounts) on",
+		"discard":   "discards uncommitted work in",
+		"down":      "stops the service for everyone on",
+		"code":      "installs code fetched from an address nobody reviewed on",
+		"env":       "deletes a whole environment (a sandbox org with its data) named",
+		"overwrite": "copies data over the live or production environment of",
 	}[a.Kind]
 	if a.Bulk != "" {
 		what += " (many accounts at once: " + a.Bulk + ")"
