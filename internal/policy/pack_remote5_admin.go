@@ -184,7 +184,7 @@ func remote5AdminRules() []Rule {
 				"ros2 topic pub --once /cmd_vel geometry_msgs/msg/Twist '{linear: {x: 0.5}}'", "ros2 lifecycle set /lidar_driver shutdown", "rosnode kill -a",
 				"ssh robot@amr-07 'dfu-util -a 0 -s 0x08000000:leave -D /tmp/motor_fw.bin'", "ssh pi@sensor-hub 'esptool.py --port /dev/ttyUSB0 write_flash 0x0 /tmp/fw.bin'",
 				"REDIS_HOST=cache.example.net redis-cli -h \"$REDIS_HOST\" SET feature:x on", "redis-cli -u \"$REDIS_URL\" XTRIM events MAXLEN 0",
-				"gam update user jdoe@corp.example suspended on", "ipa user-del jdoe", "sf apex run --target-org prod --file scripts/fix.apex",
+				"gam update user jdoe@corp.example suspended on", "ipa user-disable jdoe", "sf apex run --target-org prod --file scripts/fix.apex",
 				"p4 client -d -f render-node-12", "p4 revert //depot/Game/...", "svn lock --force art/hero.psd", "wp plugin update --all --ssh=deploy@shop.example.com/var/www/html", "drush @prod cr"},
 			[]string{"redis-cli -h redis-prod.internal INFO", "redis-cli -h localhost CLIENT KILL TYPE normal", "patronictl -c /etc/patroni/patroni.yml list", "ros2 topic echo /cmd_vel --once",
 				"ros2 lifecycle get /lidar_driver", "rosnode list", "dfu-util -l", "ssh admin@lab-rtr1 'show version'", "ssh admin@lab-rtr1 'reload in 5'", "redis-cli SET k v", "esptool.py --port /dev/ttyUSB0 chip_id",
