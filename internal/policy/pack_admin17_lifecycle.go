@@ -26,7 +26,6 @@ var (
 // lifecycleExpiresAll says how c expires every object of a bucket, ""
 // when it does not (or the bucket is a lab's).
 func lifecycleExpiresAll(c *Cmd) string {
-	text := c.Heredoc + " " + strings.Join(c.Args, " ")
 	switch c.Name {
 	case "aws":
 		if !lcPos(c, "put-bucket-lifecycle-configuration", "put-bucket-lifecycle") {
@@ -35,6 +34,14 @@ func lifecycleExpiresAll(c *Cmd) string {
 		if b := optValue(c, "--bucket"); b != "" && callfacts.LabTarget(b, nil) {
 			return ""
 		}
+	case "mc", "mcli", "s3cmd", "gsutil":
+		if !lcPos(c, "ilm", "expire", "lifecycle") {
+			return "" // the cheap test first: most calls set no lifecycle
+		}
+	}
+	text := c.Heredoc + " " + strings.Join(c.Args, " ")
+	switch c.Name {
+	case "aws":
 		if lcExpire.MatchString(text) && (lcAllFilter.MatchString(text) || !lcAnyFilter.MatchString(text)) {
 			return "a rule that expires every current object of the bucket"
 		}
