@@ -82,7 +82,10 @@ var adminKindEffect = map[string]Effect{"change": EffectWrite, "flash": EffectWr
 	"history": EffectDelete, "others": EffectWrite, "discard": EffectDelete, "down": EffectWrite, "code": EffectWrite,
 	// a whole environment deleted (sf org delete sandbox): the target
 	// is what goes, so its name saying dev does not make it disposable
-	"env": EffectDelete}
+	"env": EffectDelete,
+	// admin17: data copied over a live or production environment (terminus
+	// env:clone-content site.dev live): the destination's data is replaced
+	"overwrite": EffectDelete}
 
 var adminTab = sync.OnceValue(func() *adminTable {
 	t := &adminTable{progs: map[string]*adminProg{}, scripts: map[string]string{}}

@@ -29,6 +29,9 @@ func jobsBulkCancelRule() Rule {
 					return c.Name + " acts on every job it may touch (" + a + "): " + c.String()
 				}
 			}
+			if jobsCancelScope(e, c) == "own" {
+				return "" // admin17: ids the user's own lister narrowed to one job name
+			}
 			ids, others := 0, 0
 			for _, p := range c.Pos {
 				switch {
@@ -85,4 +88,88 @@ func fedList(c *Cmd) bool {
 		}
 	}
 	return false
+}
+
+// admin17: the lister that picks the ids a cancel takes from text the
+// line does not show (squeue … | xargs scancel, JOBS=$(squeue …); scancel
+// $JOBS, qdel $(qselect …)), and its arguments up to the pipe or the end
+// of the substitution.
+var jobLister = re(`\b(squeue|qselect|qstat|bjobs|condor_q|sacct)\b([^|;)&\n]*)`)
+
+// jobsUnseenScope says whom the jobs a cancel takes from a lister
+// belong to: "everyone" when the lister names no user, "own" when it
+// names the user and narrows to a job name, "user" when it names only
+// the user, "" when the line shows no lister.
+func jobsUnseenScope(line string) string {
+	m := jobLister.FindStringSubmatch(line)
+	if m == nil {
+		return ""
+	}
+	user, narrow := false, false
+	sel, nar := opsList("job-user"), opsList("job-narrow")
+	for _, a := range strings.Fields(m[2]) {
+		k, _, _ := strings.Cut(a, "=")
+		user = user || sel[k]
+		narrow = narrow || nar[k] || strings.HasPrefix(k, "-n") && len(k) > 2 && !strings.HasPrefix(k, "--")
+	}
+	switch {
+	case !user:
+		return "everyone"
+	case narrow:
+		return "own"
+	}
+	return "user"
+}
+
+// jobsCancelScope is whom a scheduler's cancel without job ids reaches:
+// "everyone" when it takes ids from a lister that names no user or
+// filters (a partition, an account, a state) without naming a user,
+// "own" when a lister narrows to the user's jobs of one name, "" for the
+// rest.
+func jobsCancelScope(e *Env, c *Cmd) string {
+	ids, unseen := 0, fedList(c)
+	for _, p := range c.Pos {
+		switch {
+		case optionBefore(c.Args, p):
+		case jobID.MatchString(p):
+			ids++
+		case strings.HasPrefix(p, "$") || strings.HasPrefix(p, "`"):
+			unseen = true
+		}
+	}
+	if ids > 0 {
+		return ""
+	}
+	if unseen {
+		if s := jobsUnseenScope(e.F.Command); s != "user" {
+			return s
+		}
+		return ""
+	}
+	filtered, user := false, false
+	sel, users := opsList("job-select"), opsList("job-user")
+	for _, f := range c.Flags {
+		k, _, _ := strings.Cut(f, "=")
+		filtered = filtered || sel[k]
+		user = user || users[k]
+	}
+	if filtered && !user && (c.Name == "scancel" || c.Name == "qdel" || c.Name == "bkill") {
+		return "everyone"
+	}
+	return ""
+}
+
+func jobsEveryoneCancelRule() Rule {
+	return cmdRule("external.systems:jobs-everyone-cancel", Deny, "A batch scheduler's cancel whose jobs are chosen without naming the user: ids listed by squeue, qstat or bjobs with no -u/--me (squeue -h -o %i | xargs scancel), or a partition, account or state filter alone (scancel -p gpu): every user's jobs on the shared cluster end; a list narrowed to the user and a job name stays allowed (the options are data: remoteops.txt job-user, job-narrow)", []string{"scancel", "qdel", "bkill"},
+		func(e *Env, c *Cmd) string {
+			if onlyHelp(c) || c.Has("--help", "-h") || c.Has("--test-only") {
+				return ""
+			}
+			if jobsCancelScope(e, c) == "everyone" {
+				return c.Name + " cancels jobs chosen without naming the user, every user's on the shared cluster: " + c.String()
+			}
+			return ""
+		},
+		[]string{"squeue -h -o %i | xargs scancel", "scancel $(squeue -h -t PD -o %i)", "scancel -p gpu --state=PENDING", "scancel -A genomics_lab", "qstat -q batch | awk '{print $1}' | xargs qdel"},
+		[]string{"scancel 1234567", "JOBS=$(squeue -u dev -h -n smoke-test -o %i); [ -n \"$JOBS\" ] && scancel $JOBS", "squeue -u $USER -h -o %i | xargs scancel", "scancel -u $USER --state=PENDING", "scancel --help", "squeue --me -h -o %i"})
 }

@@ -56,6 +56,9 @@ func settingOff(k, v string) string {
 	v = strings.ToLower(strings.Trim(v, `"' `))
 	off, on := opsList("off-values")[v], opsList("on-values")[v]
 	if !off && !on {
+		if opsList("anon-role-values")[v] && anonRoleKey(k) {
+			return "guard" // admin17: auth.anonymous.org_role=Admin: every visitor an administrator
+		}
 		return ""
 	}
 	words := settingWords(k)
@@ -77,6 +80,18 @@ func settingOff(k, v string) string {
 		}
 	}
 	return kind
+}
+
+// anonRoleKey: a setting's name gives a role to the anonymous or guest
+// visitor (grafana.ini.auth.anonymous.org_role, anonymous_role,
+// guest.role): the words are data (remoteops.txt anon-words).
+func anonRoleKey(k string) bool {
+	anon, role := false, false
+	for _, w := range settingWords(k) {
+		anon = anon || opsList("anon-words")[w]
+		role = role || w == "role" || w == "org_role" || w == "roles"
+	}
+	return anon && role
 }
 
 // settingOpts are the options whose value is a KEY=VALUE setting.
@@ -194,6 +209,9 @@ func data6SettingRules() []Rule {
 					return "" // terraform plan, helm template, pulumi preview, cdk synth: nothing applied
 				}
 				kind, setting = iacSettingOff(c)
+			}
+			if kind != "" && kind != "guard" && !strings.HasPrefix(c.Name, "curl") && prodWord.MatchString(e.F.Command) {
+				kind = "guard" // admin17: a service's door opened on a production cluster or stack (--kube-context prod-us1)
 			}
 			if kind == "" || want == "deny" && kind != "guard" || want == "ask" && kind == "guard" {
 				return ""

@@ -125,6 +125,11 @@ func readAPICall(c *Cmd) apiCall {
 		switch p.kind {
 		case "url":
 			if !httpMethods[strings.ToUpper(p.val)] {
+				if strings.HasPrefix(p.val, ":") && edgercAuth(c) {
+					// admin17: httpie-edgegrid's ":/path" is the host of ~/.edgerc's
+					// section (Akamai's API), not localhost
+					p.val = "https://edgerc.akamaiapis.net" + strings.TrimPrefix(p.val, ":")
+				}
 				r.urls = append(r.urls, p.val)
 			}
 		case "data":
@@ -142,6 +147,9 @@ func readAPICall(c *Cmd) apiCall {
 		if pos := httpieOperands(c); len(pos) > 1 && httpMethods[strings.ToUpper(pos[0])] {
 			r.method = strings.ToUpper(pos[0])
 			r.urls, r.body = []string{pos[1]}, ""
+			if strings.HasPrefix(pos[1], ":") && edgercAuth(c) {
+				r.urls[0] = "https://edgerc.akamaiapis.net" + strings.TrimPrefix(pos[1], ":") // admin17: the ~/.edgerc section's host
+			}
 			for _, a := range pos[2:] {
 				switch p := httpieItem(a); p.kind {
 				case "data":
@@ -616,4 +624,16 @@ func sqlReads(c *Cmd, body string) bool {
 		text = strings.Trim(body, "& \t\n")
 	}
 	return text != "" && sqlReadOnly(text)
+}
+
+// edgercAuth: an httpie call signed by the edgegrid plugin (--auth-type
+// edgegrid, -A edgegrid): its ":/path" URLs go to the API host of the
+// ~/.edgerc section -a names.
+func edgercAuth(c *Cmd) bool {
+	for i, a := range c.Args {
+		if a == "--auth-type=edgegrid" || a == "-Aedgegrid" || (a == "--auth-type" || a == "-A") && i+1 < len(c.Args) && c.Args[i+1] == "edgegrid" {
+			return true
+		}
+	}
+	return false
 }

@@ -96,6 +96,9 @@ func apiAdminUnsafe(r apiCall) string {
 			return "a binding to an administrator role"
 		}
 	}
+	if why := apiOpenToEveryone(r.body); why != "" {
+		return why
+	}
 	if ilmDeleteNow.MatchString(r.body) {
 		return "a delete phase at age 0 (every index's data deleted at once)"
 	}
@@ -243,4 +246,35 @@ func rec16AdminAPIRules() []Rule {
 			[]string{`curl -X POST http://es-prod.example.internal:9200/logs/_search -d '{"query":{"match_all":{}}}'`, `curl http://es-prod.example.internal:9200/_cluster/health`,
 				`curl -X PUT http://localhost:9200/_cluster/settings -d '{"persistent":{}}'`}),
 	}
+}
+
+// apiOpenToEveryone: a body that lists everyone (public, anonymous, *,
+// allUsers) among the groups, users or principals of a grant and gives
+// them write or every access (Ranger's policyItems [{"groups":["public"],
+// "accesses":[{"type":"all"}]}], a share's members ["everyone"]): the
+// data opened to every user. The words are data (remoteops.txt
+// api-grantee-key, api-everyone-name, api-open-access).
+func apiOpenToEveryone(body string) string {
+	if len(body) < 8 || !strings.Contains(body, "[") {
+		return ""
+	}
+	keys, names := opsList("api-grantee-key"), opsList("api-everyone-name")
+	for _, m := range bodyArray.FindAllStringSubmatch(body, -1) {
+		if !keys[strings.ToLower(m[1])] {
+			continue
+		}
+		for _, el := range strings.Split(m[2], ",") {
+			el = strings.ToLower(strings.Trim(strings.TrimSpace(el), `"'`))
+			if !names[el] {
+				continue
+			}
+			l := strings.ToLower(body)
+			for w := range opsList("api-open-access") {
+				if strings.Contains(l, w) {
+					return m[1] + "=[" + strings.TrimSpace(m[2]) + "] with " + w + " (access opened to everyone)"
+				}
+			}
+		}
+	}
+	return ""
 }

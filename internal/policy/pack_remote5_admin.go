@@ -46,7 +46,7 @@ func adminJudge(e *Env, c *Cmd) (string, string, string) {
 	switch {
 	case a.Where == "device":
 		lab = sshLab(e)
-	case a.Kind == "env":
+	case a.Kind == "env" || a.Kind == "overwrite":
 		lab = false // the environment deleted is the target: a sandbox named dev is still a team's copy of production
 	case a.Where == "shared" || a.Kind == "discard" || a.Kind == "history":
 		// a depot path named dev or test is still the team's history
@@ -81,26 +81,27 @@ func adminJudge(e *Env, c *Cmd) (string, string, string) {
 		where = "another host"
 	}
 	what := map[string]string{
-		"change":  "changes",
-		"flash":   "rewrites the firmware of",
-		"secrets": "prints the configuration or data, with its secrets, of",
-		"destroy": "destroys data, backups or a cluster member on",
-		"off":     "switches a safety or security guard off on",
-		"cut":     "cuts off or replaces the whole configuration of",
-		"leak":    "sends the configuration (with its secrets) away from",
-		"unknown": "runs a verb warden does not know on",
-		"grant":   "grants access, makes an administrator or raises a role on",
-		"cred":    "sets another user's password or second factor on",
-		"forward": "forwards an account's mail (or data) away from",
-		"open":    "opens a group, file or resource to anyone on",
-		"people":  "suspends, transfers or deletes accounts on",
-		"run":     "runs code in",
-		"history": "destroys shared history or others' work on",
-		"others":  "changes or takes over others' work (their locks, workspaces, shelves, accounts) on",
-		"discard": "discards uncommitted work in",
-		"down":    "stops the service for everyone on",
-		"code":    "installs code fetched from an address nobody reviewed on",
-		"env":     "deletes a whole environment (a sandbox org with its data) named",
+		"change":    "changes",
+		"flash":     "rewrites the firmware of",
+		"secrets":   "prints the configuration or data, with its secrets, of",
+		"destroy":   "destroys data, backups or a cluster member on",
+		"off":       "switches a safety or security guard off on",
+		"cut":       "cuts off or replaces the whole configuration of",
+		"leak":      "sends the configuration (with its secrets) away from",
+		"unknown":   "runs a verb warden does not know on",
+		"grant":     "grants access, makes an administrator or raises a role on",
+		"cred":      "sets another user's password or second factor on",
+		"forward":   "forwards an account's mail (or data) away from",
+		"open":      "opens a group, file or resource to anyone on",
+		"people":    "suspends, transfers or deletes accounts on",
+		"run":       "runs code in",
+		"history":   "destroys shared history or others' work on",
+		"others":    "changes or takes over others' work (their locks, workspaces, shelves, accounts) on",
+		"discard":   "discards uncommitted work in",
+		"down":      "stops the service for everyone on",
+		"code":      "installs code fetched from an address nobody reviewed on",
+		"env":       "deletes a whole environment (a sandbox org with its data) named",
+		"overwrite": "copies data over the live or production environment of",
 	}[a.Kind]
 	if a.Bulk != "" {
 		what += " (many accounts at once: " + a.Bulk + ")"
@@ -183,7 +184,7 @@ func remote5AdminRules() []Rule {
 				"ros2 topic pub --once /cmd_vel geometry_msgs/msg/Twist '{linear: {x: 0.5}}'", "ros2 lifecycle set /lidar_driver shutdown", "rosnode kill -a",
 				"ssh robot@amr-07 'dfu-util -a 0 -s 0x08000000:leave -D /tmp/motor_fw.bin'", "ssh pi@sensor-hub 'esptool.py --port /dev/ttyUSB0 write_flash 0x0 /tmp/fw.bin'",
 				"REDIS_HOST=cache.example.net redis-cli -h \"$REDIS_HOST\" SET feature:x on", "redis-cli -u \"$REDIS_URL\" XTRIM events MAXLEN 0",
-				"gam update user jdoe@corp.example suspended on", "ipa user-del jdoe", "sf apex run --target-org prod --file scripts/fix.apex",
+				"gam update user jdoe@corp.example suspended on", "ipa user-disable jdoe", "sf apex run --target-org prod --file scripts/fix.apex",
 				"p4 client -d -f render-node-12", "p4 revert //depot/Game/...", "svn lock --force art/hero.psd", "wp plugin update --all --ssh=deploy@shop.example.com/var/www/html", "drush @prod cr"},
 			[]string{"redis-cli -h redis-prod.internal INFO", "redis-cli -h localhost CLIENT KILL TYPE normal", "patronictl -c /etc/patroni/patroni.yml list", "ros2 topic echo /cmd_vel --once",
 				"ros2 lifecycle get /lidar_driver", "rosnode list", "dfu-util -l", "ssh admin@lab-rtr1 'show version'", "ssh admin@lab-rtr1 'reload in 5'", "redis-cli SET k v", "esptool.py --port /dev/ttyUSB0 chip_id",
