@@ -74,7 +74,15 @@ type Env struct {
 	// up to len(memoBuf) commands.
 	cmdMemo []uint8
 	memoBuf [8]uint8
+	// absMemo caches abs for the call: a line's operands meet many rules
+	// (rm's reach a dozen), and each NormPath of one allocates.
+	absMemo [4]absEntry
+	absNext uint8
 }
+
+// absEntry is one cached abs: argument a run in dir (the call's home is
+// the Env's, one per call).
+type absEntry struct{ a, dir, out string }
 
 // Touches is the call's effects on path targets, read once per call.
 func (e *Env) Touches() []callfacts.Touch {
