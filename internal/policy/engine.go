@@ -195,8 +195,9 @@ type Engine struct {
 type prepared struct {
 	*Rule
 	mode Mode
-	idx  int     // position in Engine.rules
-	on   Trigger // for rules in Engine.always: when they can fire
+	idx  int      // position in Engine.rules
+	on   Trigger  // for rules in Engine.always: when they can fire
+	subs []string // for rules in Engine.indexed: the subcommands they can fire on (subgates.go), nil for any
 }
 
 // trigger is r's declared trigger: its own, the built-in table's, or
@@ -283,6 +284,7 @@ func modeEntry(entries []string, id string) (Mode, bool) {
 func (e *Engine) index() {
 	for _, r := range e.rules {
 		if len(r.Cmds) > 0 && isShellOnly(r.Rule) {
+			r.subs = gateFor(r.Rule)
 			e.indexed = append(e.indexed, r)
 			continue
 		}
@@ -421,15 +423,17 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 			}
 		}
 		for i := range f.Commands {
-			name := f.Commands[i].Name
+			c := &f.Commands[i]
 			if byCmd != nil {
-				for _, r := range byCmd[name] {
-					once(r)
+				for _, r := range byCmd[c.Name] {
+					if gatePasses(r.subs, c) {
+						once(r)
+					}
 				}
 				continue
 			}
 			for _, r := range e.indexed {
-				if slices.Contains(r.Cmds, name) {
+				if slices.Contains(r.Cmds, c.Name) && gatePasses(r.subs, c) {
 					once(r)
 				}
 			}
