@@ -197,7 +197,7 @@ type prepared struct {
 	mode Mode
 	idx  int      // position in Engine.rules
 	on   Trigger  // for rules in Engine.always: when they can fire
-	subs []string // for rules in Engine.indexed: the subcommands they can fire on (subgates.go), nil for any
+	subs []string // for rules in Engine.indexed: the subcommands of Cmds[0] they can fire on (subgates.go), nil for any
 }
 
 // trigger is r's declared trigger: its own, the built-in table's, or
@@ -419,21 +419,24 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 		once := func(r *prepared) {
 			if !seen.has(r.idx) {
 				seen.add(r.idx)
-				run(r)
+				// a gated rule runs where it ran before, at the first
+				// command of its program, if the line has one of its
+				// subcommands anywhere: the hits keep their order
+				if r.subs == nil || gateOpen(r, f) {
+					run(r)
+				}
 			}
 		}
 		for i := range f.Commands {
-			c := &f.Commands[i]
+			name := f.Commands[i].Name
 			if byCmd != nil {
-				for _, r := range byCmd[c.Name] {
-					if gatePasses(r.subs, c) {
-						once(r)
-					}
+				for _, r := range byCmd[name] {
+					once(r)
 				}
 				continue
 			}
 			for _, r := range e.indexed {
-				if slices.Contains(r.Cmds, c.Name) && gatePasses(r.subs, c) {
+				if slices.Contains(r.Cmds, name) {
 					once(r)
 				}
 			}

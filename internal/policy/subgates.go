@@ -1,6 +1,9 @@
 package policy
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // Most rules indexed by a program (Rule.Cmds) are about a few of its
 // subcommands: core.git:reset-hard about git reset, core.git:push-force
@@ -8,7 +11,9 @@ import "sync"
 // an everyday git status or git diff ran each only to return at its
 // first test. The engine reads the table below as it reads Cmds: such a
 // rule runs only when one of the line's commands is the program with one
-// of the listed subcommands (Cmd.Sub(0), what sub(c) reads).
+// of the listed subcommands (Cmd.Sub(0), what sub(c) reads). It still runs
+// where it ran before, at the first command of the program, so the hits
+// keep their order and the same hit decides.
 //
 // Each entry is a necessary condition read from the rule's Match: the
 // rule returns "" unless a command of the program has one of these
@@ -57,15 +62,12 @@ func gateFor(r *Rule) []string {
 	return g.subs
 }
 
-// gatePasses reports whether a rule with subcommand gate subs can fire on
-// the command c (subs nil: every command of its programs).
-func gatePasses(subs []string, c *Cmd) bool {
-	if subs == nil {
-		return true
-	}
-	s := c.Sub(0)
-	for _, w := range subs {
-		if w == s {
+// gateOpen reports whether the gated rule r can fire on the line f: one
+// of its program's commands there has one of its subcommands.
+func gateOpen(r *prepared, f *Facts) bool {
+	prog := r.Cmds[0]
+	for i := range f.Commands {
+		if c := &f.Commands[i]; c.Name == prog && slices.Contains(r.subs, c.Sub(0)) {
 			return true
 		}
 	}
