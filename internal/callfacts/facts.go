@@ -12,7 +12,10 @@
 // hook's hot path.
 package callfacts
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Cmd is one simple command that would run, wherever it sits: in a pipeline,
 // a list, a subshell, a command substitution, a function body, behind a
@@ -242,9 +245,21 @@ func (c *Cmd) Sub(i int) string {
 
 // String is the command line as normalized, for reasons.
 func (c *Cmd) String() string {
-	s := c.Name
-	for _, a := range c.Args {
-		s += " " + a
+	if len(c.Args) == 0 {
+		return c.Name
 	}
-	return s
+	// one allocation: rules build a reason from it on every match, and
+	// the zone reading labels each effect with it
+	n := len(c.Name)
+	for _, a := range c.Args {
+		n += 1 + len(a)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(c.Name)
+	for _, a := range c.Args {
+		b.WriteByte(' ')
+		b.WriteString(a)
+	}
+	return b.String()
 }

@@ -26,7 +26,7 @@ func OptionValues(args, opts []string) []string {
 			case a == o && i+1 < len(args):
 				out = append(out, args[i+1])
 				i++
-			case long && strings.HasPrefix(a, o+"="):
+			case long && len(a) > len(o) && a[len(o)] == '=' && a[:len(o)] == o: // --output=v, o+"=" not built for every option
 				out = append(out, a[len(o)+1:])
 			case long || a[1] == '-':
 				continue // a long option is not a short one's cluster

@@ -88,7 +88,8 @@ func (f *Facts) Touches() []Touch {
 	var interpSeen map[string]bool
 	for i := range f.Commands {
 		c := &f.Commands[i]
-		if !c.DryRun() {
+		dry := c.DryRun() // read once: both tests below ask
+		if !dry {
 			// Rscript derive.R --out /mnt/shared/…/adam/, R CMD INSTALL
 			// --library=/mnt/shared/R/site-library: an output option's
 			// value on a share others use is written
@@ -98,7 +99,7 @@ func (f *Facts) Touches() []Touch {
 				}
 			}
 		}
-		if c.Effect == EffectNone && len(c.Targets) == 0 && tool(c.Name).removes == nil || c.DryRun() {
+		if c.Effect == EffectNone && len(c.Targets) == 0 && tool(c.Name).removes == nil || dry {
 			continue // it changes nothing, or only says what it would do
 		}
 		if c.Payload != "" && (IsInterpreter(c.Name) || compilers[c.Name]) {

@@ -74,7 +74,15 @@ type Env struct {
 	// up to len(memoBuf) commands.
 	cmdMemo []uint8
 	memoBuf [8]uint8
+	// absMemo caches abs for the call: a line's operands meet many rules
+	// (rm's reach a dozen), and each NormPath of one allocates.
+	absMemo [4]absEntry
+	absNext uint8
 }
+
+// absEntry is one cached abs: argument a run in dir (the call's home is
+// the Env's, one per call).
+type absEntry struct{ a, dir, out string }
 
 // Touches is the call's effects on path targets, read once per call.
 func (e *Env) Touches() []callfacts.Touch {
@@ -187,8 +195,9 @@ type Engine struct {
 type prepared struct {
 	*Rule
 	mode Mode
-	idx  int     // position in Engine.rules
-	on   Trigger // for rules in Engine.always: when they can fire
+	idx  int      // position in Engine.rules
+	on   Trigger  // for rules in Engine.always: when they can fire
+	subs []string // for rules in Engine.indexed: the subcommands of Cmds[0] they can fire on (subgates.go), nil for any
 }
 
 // trigger is r's declared trigger: its own, the built-in table's, or
@@ -275,6 +284,7 @@ func modeEntry(entries []string, id string) (Mode, bool) {
 func (e *Engine) index() {
 	for _, r := range e.rules {
 		if len(r.Cmds) > 0 && isShellOnly(r.Rule) {
+			r.subs = gateFor(r.Rule)
 			e.indexed = append(e.indexed, r)
 			continue
 		}
@@ -409,7 +419,12 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 		once := func(r *prepared) {
 			if !seen.has(r.idx) {
 				seen.add(r.idx)
-				run(r)
+				// a gated rule runs where it ran before, at the first
+				// command of its program, if the line has one of its
+				// subcommands anywhere: the hits keep their order
+				if r.subs == nil || gateOpen(r, f) {
+					run(r)
+				}
 			}
 		}
 		for i := range f.Commands {

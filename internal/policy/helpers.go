@@ -15,7 +15,15 @@ func (e *Env) abs(c *Cmd, a string) string {
 	if dir == "" {
 		dir = e.F.Cwd
 	}
-	return NormPath(a, dir, e.F.Home)
+	for i := range e.absMemo {
+		if m := &e.absMemo[i]; m.a == a && m.dir == dir && m.out != "" {
+			return m.out
+		}
+	}
+	out := NormPath(a, dir, e.F.Home)
+	e.absMemo[e.absNext] = absEntry{a, dir, out}
+	e.absNext = (e.absNext + 1) % uint8(len(e.absMemo))
+	return out
 }
 
 // critArg returns the first positional of c that is a critical path and why.

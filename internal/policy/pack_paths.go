@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/warden-dev/warden/internal/callfacts"
 )
@@ -465,21 +466,17 @@ func selfPack() Pack {
 			ID: "core.self:warden-files", Mode: Deny,
 			Desc: "Changes to warden's own files: config, rules, store, binary, keys, its link on PATH (WARDEN_HOME, <project>/.warden/config.toml and rules/, ~/.local/bin/warden)",
 			Match: func(e *Env) string {
-				// joined once per call, at the first path the call changes
-				var home, pw, pwConfig, pwRules, pwTask, pwTmp, homeTmp string
+				// joined at the first path the call changes, and kept for
+				// the next call from the same place (wardenPlaces)
+				var w *wardenPlaces
 				for _, p := range e.F.Paths {
 					if p.Op == OpRead || readOnlyCmds[p.Via] {
 						continue
 					}
-					if pw == "" {
-						home = e.Opts.WardenHome
-						if home == "" && e.F.Home != "" {
-							home = path.Join(e.F.Home, ".warden")
-						}
-						pw = path.Join(e.F.Project, ".warden")
-						pwConfig, pwRules, pwTask, pwTmp = path.Join(pw, "config.toml"), path.Join(pw, "rules"), path.Join(pw, "task.json"), path.Join(pw, "tmp")
-						homeTmp = path.Join(home, "tmp")
+					if w == nil {
+						w = wardenPlacesFor(e.Opts.WardenHome, e.F.Home, e.F.Project)
 					}
+					home, pw, pwConfig, pwRules, pwTask, pwTmp, homeTmp := w.home, w.pw, w.pwConfig, w.pwRules, w.pwTask, w.pwTmp, w.homeTmp
 					proj := e.F.Project != "" && (p.Path == pwConfig || under(p.Path, pwRules) ||
 						p.Path == pwTask ||
 						// the project's .warden/ itself: moved, linked over or deleted
@@ -589,4 +586,32 @@ func jsonEqual(a, b any) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
+}
+
+// wardenPlaces are the paths core.self:warden-files compares a changed
+// path with, joined from warden's home, the user's home and the project.
+type wardenPlaces struct {
+	key                                                 [3]string // wardenHome, home, project
+	home, pw, pwConfig, pwRules, pwTask, pwTmp, homeTmp string
+}
+
+// lastWardenPlaces keeps the places of the last call: a process judges
+// calls from one home and project, and joining them anew took seven
+// allocations for every call that writes.
+var lastWardenPlaces atomic.Pointer[wardenPlaces]
+
+func wardenPlacesFor(wardenHome, userHome, project string) *wardenPlaces {
+	key := [3]string{wardenHome, userHome, project}
+	if w := lastWardenPlaces.Load(); w != nil && w.key == key {
+		return w
+	}
+	w := &wardenPlaces{key: key, home: wardenHome}
+	if w.home == "" && userHome != "" {
+		w.home = path.Join(userHome, ".warden")
+	}
+	w.pw = path.Join(project, ".warden")
+	w.pwConfig, w.pwRules, w.pwTask, w.pwTmp = path.Join(w.pw, "config.toml"), path.Join(w.pw, "rules"), path.Join(w.pw, "task.json"), path.Join(w.pw, "tmp")
+	w.homeTmp = path.Join(w.home, "tmp")
+	lastWardenPlaces.Store(w)
+	return w
 }

@@ -18,16 +18,20 @@ import (
 
 // softwareTree: p lies in a tree of software or module files others load.
 func softwareTree(p string) bool {
-	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	if len(parts) > 0 && (parts[0] == "sw" || parts[0] == "software") {
+	rest := strings.TrimPrefix(p, "/")
+	if top, _, _ := strings.Cut(rest, "/"); top == "sw" || top == "software" {
 		return true
 	}
-	for _, d := range parts {
+	for { // each segment, read in place: every written path meets this
+		d, more, ok := strings.Cut(rest, "/")
 		if d == "modulefiles" {
 			return true
 		}
+		if !ok {
+			return false
+		}
+		rest = more
 	}
-	return false
 }
 
 // imageBuildOutput is the image file apptainer/singularity build writes

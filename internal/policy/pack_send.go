@@ -170,6 +170,9 @@ func authHeader(name string) bool {
 
 // varNames are the variables a value expands ($X, ${X}).
 func varNames(v string) []string {
+	if !strings.Contains(v, "$") {
+		return nil // most values expand nothing: no split to make
+	}
 	var out []string
 	for _, part := range strings.Split(v, "$")[1:] {
 		name := strings.TrimLeft(part, "{")

@@ -1,0 +1,75 @@
+package policy
+
+import (
+	"slices"
+	"sync"
+)
+
+// Most rules indexed by a program (Rule.Cmds) are about a few of its
+// subcommands: core.git:reset-hard about git reset, core.git:push-force
+// about git push. Every git command met some thirty rules about git, and
+// an everyday git status or git diff ran each only to return at its
+// first test. The engine reads the table below as it reads Cmds: such a
+// rule runs only when one of the line's commands is the program with one
+// of the listed subcommands (Cmd.Sub(0), what sub(c) reads). It still runs
+// where it ran before, at the first command of the program, so the hits
+// keep their order and the same hit decides.
+//
+// Each entry is a necessary condition read from the rule's Match: the
+// rule returns "" unless a command of the program has one of these
+// subcommands. Change one with the other; TestSubGatesAreSound runs every
+// gated rule's catch cases against its entry. A rule not listed runs for
+// every command of its programs, as before. Only a rule whose Cmds is
+// exactly the entry's program is gated (index).
+
+// subGate is a rule's program and the subcommands it can fire on.
+type subGate struct {
+	prog string
+	subs []string
+}
+
+// builtinSubGates is built on first use, like builtinTriggers.
+var builtinSubGates = sync.OnceValue(func() map[string]subGate {
+	git := func(subs ...string) subGate { return subGate{"git", subs} }
+	return map[string]subGate{
+		"core.shell:run-cloned":         git("clone"), // clonedDirs: a git clone on the line
+		"core.git:push-force":           git("push"),
+		"core.git:reset-hard":           git("reset"),
+		"core.git:clean-force":          git("clean"),
+		"core.git:checkout-all":         git("checkout", "restore", "switch"),
+		"core.git:stash-drop":           git("stash"),
+		"core.git:push-delete":          git("push"),
+		"core.git:checkout-paths":       git("checkout"),
+		"core.git:read-tree-reset":      git("read-tree"),
+		"core.git:push-new-remote":      git("remote"),                                                   // a remote the line adds, then pushed to
+		"core.git:other-repo-discard":   git("reset", "clean", "checkout", "switch", "restore", "stash"), // gitDiscards
+		"core.git:global-config":        git("config"),                                                   // globalConfigSet
+		"core.git:global-config-code":   git("config"),
+		"core.git:destroy-recovery":     git("gc", "prune"),
+		"core.git:push-delete-many":     git("push"),
+		"core.git:force-push-plain":     git("push"),
+		"core.self:git-clean-warden":    git("clean"),
+		"external.systems:push-deploys": git("push"), // gitPushDeploys
+	}
+})
+
+// gateFor is r's subcommand gate, nil when it has none.
+func gateFor(r *Rule) []string {
+	g, ok := builtinSubGates()[r.ID]
+	if !ok || r.Source != "" || len(r.Cmds) != 1 || r.Cmds[0] != g.prog {
+		return nil
+	}
+	return g.subs
+}
+
+// gateOpen reports whether the gated rule r can fire on the line f: one
+// of its program's commands there has one of its subcommands.
+func gateOpen(r *prepared, f *Facts) bool {
+	prog := r.Cmds[0]
+	for i := range f.Commands {
+		if c := &f.Commands[i]; c.Name == prog && slices.Contains(r.subs, c.Sub(0)) {
+			return true
+		}
+	}
+	return false
+}
