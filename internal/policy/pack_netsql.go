@@ -23,6 +23,7 @@ var sqlTextOptions = map[string]bool{"-c": true, "--command": true, "-e": true, 
 var netSQLClients = []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "bq", "snowsql", "cqlsh", "clickhouse-client", "clickhouse",
 	"trino", "presto", "cypher-shell", "sqlcmd", "cockroach", "mongosh", "mongo", "wrangler", "vsql", "impala-shell", "beeline", "spark-sql", "hdbsql", "usql", "gcloud", "databricks",
 	"sqlplus", "isql", "db2", "dgmgrl", "mysqlsh", "snow", "heroku",
+	"ksql", "aql", "hive", "sqlline", // dataplat17: ksqlDB, Aerospike, Hive CLI, Drill/Phoenix's sqlline
 	"sql"} // ops13: Oracle SQLcl (sql -s user/pw@host:1521/SVC)
 
 // cloudWarehouses always run on a remote server.
