@@ -108,6 +108,9 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 	if sparkLocal(c) {
 		return "local", "" // spark-sql --master local[2]: the engine and its warehouse run in this process
 	}
+	if m := sparkCluster(c); m != "" {
+		return "remote", "--master " + m // spark-sql --master yarn -f x.sql: the cluster's shared metastore (dataplat17)
+	}
 	if c.Name == "wrangler" {
 		if c.Has("--remote") {
 			return "remote", "--remote"
@@ -251,6 +254,24 @@ func localScratchRedis(c *Cmd) bool {
 // spark-shell) started with --master local or local[N]: the engine runs
 // inside the command and its tables are the local warehouse folder, not
 // a cluster's.
+// sparkCluster is the shared cluster a Spark client's --master names
+// (yarn, k8s://, spark://, mesos:// on another host), "" for none.
+func sparkCluster(c *Cmd) string {
+	if !strings.HasPrefix(c.Name, "spark") && c.Name != "pyspark" {
+		return ""
+	}
+	m := optValue(c, "--master")
+	switch {
+	case m == "yarn" || strings.HasPrefix(m, "yarn-"):
+		return m
+	case strings.HasPrefix(m, "k8s://") || strings.HasPrefix(m, "spark://") || strings.HasPrefix(m, "mesos://"):
+		if !isLocalEndpoint(m) {
+			return m
+		}
+	}
+	return ""
+}
+
 func sparkLocal(c *Cmd) bool {
 	if !strings.HasPrefix(c.Name, "spark") && c.Name != "pyspark" {
 		return false
