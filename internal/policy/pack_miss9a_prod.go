@@ -2,6 +2,7 @@ package policy
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/warden-dev/warden/internal/callfacts"
 )
@@ -40,8 +41,19 @@ func prodOptAny(c *Cmd) string {
 
 // unknownProgram: a program no table describes (not a known tool, not a
 // remote or runner CLI the production rules read, not a script by path).
+// netSQLClientSet: a database client's statements are judged by the SQL
+// rules (ksql … --execute "SHOW QUERIES;" reads), not by its words
+// (dataplat17).
+var netSQLClientSet = sync.OnceValue(func() map[string]bool {
+	m := make(map[string]bool, len(netSQLClients))
+	for _, n := range netSQLClients {
+		m[n] = true
+	}
+	return m
+})
+
 func unknownProgram(c *Cmd) bool {
-	if strings.ContainsAny(strings.TrimSuffix(c.Name, ".sh"), "/$.=") || callfacts.Known(c.Name) || notConfigPrograms[c.Name] {
+	if strings.ContainsAny(strings.TrimSuffix(c.Name, ".sh"), "/$.=") || callfacts.Known(c.Name) || notConfigPrograms[c.Name] || netSQLClientSet()[c.Name] {
 		return false
 	}
 	return !opsList("remote-cli")[c.Name] && !opsList("runner-cli")[c.Name] && !opsList("export-prog")[c.Name] && c.ChainTx() == nil

@@ -42,12 +42,43 @@ func runsFrom(c *Cmd, list map[string]bool) string {
 	if !list[c.Name+":"] && !list[c.Name+":"+s] && !(c.Has("-file", "-File") && list[c.Name+":-file"]) {
 		return ""
 	}
+	if spec, ok := runnerPackage(c); ok {
+		return remoteSource(spec) // npx playwright codegen https://…: the URL is the package's argument (dataplat17)
+	}
 	for _, a := range c.Args {
 		if src := remoteSource(a); src != "" {
 			return src
 		}
 	}
 	return ""
+}
+
+// runnerPackage is the package spec a package runner runs (npx PKG …,
+// pnpm dlx PKG, -p/--package PKG): its later arguments are the package's
+// own, so a URL there is data, not where the code comes from. ok is false
+// for other programs.
+func runnerPackage(c *Cmd) (string, bool) {
+	first := 0
+	switch {
+	case c.Name == "npx" || c.Name == "bunx":
+	case (c.Name == "pnpm" || c.Name == "yarn") && len(c.Pos) > 0 && c.Pos[0] == "dlx":
+		first = 1
+	default:
+		return "", false
+	}
+	for i, a := range c.Args {
+		if (a == "-p" || a == "--package") && i+1 < len(c.Args) {
+			if src := remoteSource(c.Args[i+1]); src != "" {
+				return c.Args[i+1], true
+			}
+		} else if v, ok := strings.CutPrefix(a, "--package="); ok && remoteSource(v) != "" {
+			return v, true
+		}
+	}
+	if len(c.Pos) > first {
+		return c.Pos[first], true
+	}
+	return "", true
 }
 
 // indexEnvAssigns are "VAR=" for each index-env variable, built once

@@ -23,6 +23,7 @@ var sqlTextOptions = map[string]bool{"-c": true, "--command": true, "-e": true, 
 var netSQLClients = []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "bq", "snowsql", "cqlsh", "clickhouse-client", "clickhouse",
 	"trino", "presto", "cypher-shell", "sqlcmd", "cockroach", "mongosh", "mongo", "wrangler", "vsql", "impala-shell", "beeline", "spark-sql", "hdbsql", "usql", "gcloud", "databricks",
 	"sqlplus", "isql", "db2", "dgmgrl", "mysqlsh", "snow", "heroku",
+	"ksql", "aql", "hive", "sqlline", // dataplat17: ksqlDB, Aerospike, Hive CLI, Drill/Phoenix's sqlline
 	"sql"} // ops13: Oracle SQLcl (sql -s user/pw@host:1521/SVC)
 
 // cloudWarehouses always run on a remote server.
@@ -106,6 +107,9 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 	}
 	if sparkLocal(c) {
 		return "local", "" // spark-sql --master local[2]: the engine and its warehouse run in this process
+	}
+	if m := sparkCluster(c); m != "" {
+		return "remote", "--master " + m // spark-sql --master yarn -f x.sql: the cluster's shared metastore (dataplat17)
 	}
 	if c.Name == "wrangler" {
 		if c.Has("--remote") {
@@ -250,6 +254,24 @@ func localScratchRedis(c *Cmd) bool {
 // spark-shell) started with --master local or local[N]: the engine runs
 // inside the command and its tables are the local warehouse folder, not
 // a cluster's.
+// sparkCluster is the shared cluster a Spark client's --master names
+// (yarn, k8s://, spark://, mesos:// on another host), "" for none.
+func sparkCluster(c *Cmd) string {
+	if !strings.HasPrefix(c.Name, "spark") && c.Name != "pyspark" {
+		return ""
+	}
+	m := optValue(c, "--master")
+	switch {
+	case m == "yarn" || strings.HasPrefix(m, "yarn-"):
+		return m
+	case strings.HasPrefix(m, "k8s://") || strings.HasPrefix(m, "spark://") || strings.HasPrefix(m, "mesos://"):
+		if !isLocalEndpoint(m) {
+			return m
+		}
+	}
+	return ""
+}
+
 func sparkLocal(c *Cmd) bool {
 	if !strings.HasPrefix(c.Name, "spark") && c.Name != "pyspark" {
 		return false
