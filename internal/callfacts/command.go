@@ -46,7 +46,12 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			raw, name = "git", "git"
 		}
 		if name == "git" && len(argv) > 1 && argv[1] != "" && argv[1][0] != '-' {
-			if ext := "git-" + argv[1]; remoteRules()[ext] != nil {
+			// the name looked up without building it (most git commands
+			// are no extension): a map index by string(bytes) does not
+			// allocate
+			var buf [64]byte
+			if remoteRules()[string(append(append(buf[:0], "git-"...), argv[1]...))] != nil {
+				ext := "git-" + argv[1]
 				// git town ship is git-town ship: git runs git-SUB for a
 				// SUB it does not have, and the catalogue names the
 				// extension (git-town, git-spr)

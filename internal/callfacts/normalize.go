@@ -20,15 +20,21 @@ type Call struct {
 // decoded or parsed is left out, and a command that does not parse is
 // split conservatively (Facts.ParseError says so).
 func Normalize(c Call) *Facts {
-	f := &Facts{Event: c.Event, Tool: c.Tool, Prompt: c.Prompt, Cwd: c.Cwd, Home: c.Home,
-		Project: c.Project}
+	// the facts and their reader in one allocation: every call makes both
+	st := &struct {
+		f Facts
+		n normalizer
+	}{f: Facts{Event: c.Event, Tool: c.Tool, Prompt: c.Prompt, Cwd: c.Cwd, Home: c.Home,
+		Project: c.Project}}
+	f := &st.f
 	if f.Project == "" {
 		f.Project = c.Cwd
 	}
 	if len(c.Input) > 0 {
 		f.Input = decodeInput(c.Input)
 	}
-	n := &normalizer{f: f, cwd: c.Cwd, home: c.Home}
+	n := &st.n
+	*n = normalizer{f: f, cwd: c.Cwd, home: c.Home}
 	str := func(k string) string {
 		s, _ := f.Input[k].(string)
 		return s

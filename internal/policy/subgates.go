@@ -50,6 +50,16 @@ var builtinSubGates = sync.OnceValue(func() map[string]subGate {
 		"core.git:force-push-plain":     git("push"),
 		"core.self:git-clean-warden":    git("clean"),
 		"external.systems:push-deploys": git("push"), // gitPushDeploys
+		"core.git:lose-work": git("worktree", "branch", "filter-branch", "filter-repo", "reflog", "gc", "prune",
+			"update-ref", "symbolic-ref", "rm", "show", "cat-file", "push", "restore", "checkout"),
+		"core.git:delete-protected-remote": git("push", "update-ref"),
+		"core.git:push-all-new-remote":     git("remote"), // a remote the line adds, then pushed to
+		"core.git:force-push-tags":         git("push"),
+		"core.secrets:push-secret-file":    git("push"), // fires on the push, reading the line's adds
+		"risky.routine:branch-delete":      git("branch", "push"),
+		"risky.routine:discard-changes":    git("restore", "checkout", "switch"),
+		"external.systems:push-to-url":     git("push", "send-email"),
+		"core.local:credential-fill":       git("credential"),
 	}
 })
 

@@ -2,14 +2,18 @@ package policy
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
 // A rule gated by subcommand (subgates.go) must never fire on a line
 // whose commands of its program have none of its subcommands: every rule
 // case and the corpora's lines are run through each gated rule directly,
-// and where it fires the gate must hold.
+// and where it fires the gate must hold. The corpora are the tests' own
+// (testdata) and every file of corpus/ and corpus/heldout/.
 func TestSubGatesAreSound(t *testing.T) {
 	e := TestEngine(Builtin(), nil, Options{})
 	e.once.Do(e.index)
@@ -25,7 +29,7 @@ func TestSubGatesAreSound(t *testing.T) {
 		}
 	}
 	checked := 0
-	for _, in := range triggerInputs(t, e) {
+	for _, in := range append(triggerInputs(t, e), corpusLines(t)...) {
 		c, err := CaseCall(in, TestHome, TestProject)
 		if err != nil {
 			continue
@@ -48,4 +52,32 @@ func TestSubGatesAreSound(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no gated rule fired on any input")
 	}
+}
+
+// corpusLines are the commands of every corpus/*.txt and
+// corpus/heldout/*.txt file, as the corpus package reads them.
+func corpusLines(t *testing.T) []string {
+	files, _ := filepath.Glob("corpus/*.txt")
+	held, _ := filepath.Glob("corpus/heldout/*.txt")
+	if len(files) == 0 {
+		t.Fatal("no corpus/*.txt files")
+	}
+	unescape := strings.NewReplacer("⏎", "\n", "⇥", "\t")
+	var out []string
+	for _, name := range append(files, held...) {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			l = strings.TrimSpace(l)
+			if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "@") {
+				continue
+			}
+			if _, cmd, ok := strings.Cut(l, " "); ok {
+				out = append(out, unescape.Replace(cmd))
+			}
+		}
+	}
+	return out
 }
