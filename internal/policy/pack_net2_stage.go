@@ -94,7 +94,7 @@ var remoteSystemDirs = []string{"/etc/", "/usr/", "/boot/", "/lib/", "/lib64/", 
 
 // remoteServiceDirs are where a named host serves its applications,
 // sites and package feeds from (remote17).
-var remoteServiceDirs = []string{"/srv/", "/opt/", "/var/www/", "/var/opt/", "/usr/local/"}
+var remoteServiceDirs = []string{"/srv/", "/opt/", "/var/www/", "/var/opt/", "/usr/local/", "/usr/share/nginx/"}
 
 // feedWords name a package feed or repository's folder or host;
 // programWords the folders of an installed program's tree.
@@ -134,7 +134,9 @@ func servedPath(h, p string) string {
 	case prog:
 		return "into the tree of a program it runs"
 	}
-	return ""
+	// hostops18: a copy into a named host's service tree (/srv, /var/www,
+	// /opt) is a deploy: what the host serves or runs changes
+	return "into a service's tree there (a deploy)"
 }
 
 // net2RemoteCopyRule: a copy to another host (scp, rsync) that
