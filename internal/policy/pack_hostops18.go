@@ -182,8 +182,8 @@ func hostops18Rules() []Rule {
 				}
 				return c.Name + " updates the live install in " + dir + ": " + c.String()
 			},
-			[]string{"./steamcmd.sh +force_install_dir /srv/gameservers/valheim +login anonymous +app_update 896660 validate +quit", "steamcmd +force_install_dir /opt/cs2 +login anonymous +app_update 730 -beta prerelease +quit"},
-			[]string{"steamcmd +login anonymous +app_info_print 730 +quit", "steamcmd +force_install_dir ./cs2 +login anonymous +app_update 730 +quit"}),
+			[]string{"./steamcmd.sh +force_install_dir /srv/gameservers/valheim +login anonymous +app_update 896660 validate +quit", "steamcmd +force_install_dir /opt/cs2 +login anonymous +app_update 730 -beta prerelease +quit", "steamcmd.sh +force_install_dir /srv/ark +login anonymous +app_update 376030 +quit"},
+			[]string{"steamcmd +login anonymous +app_info_print 730 +quit", "steamcmd +force_install_dir ./cs2 +login anonymous +app_update 730 +quit", "steamcmd +force_install_dir /srv/ark +login anonymous +app_status 376030 +quit"}),
 		cmdRule("external.systems:iac-secret-config", Ask, "An IaC stack's secret-named config value printed (pulumi config get dbPassword, pulumi config --show-secrets): the secret lands in the conversation", []string{"pulumi"},
 			func(e *Env, c *Cmd) string {
 				if sub(c) != "config" {
