@@ -101,7 +101,7 @@ func policyFile(a string) (string, bool) {
 
 func cloud7OpRules() []Rule {
 	tools := callfacts.CloudOpTools()
-	return []Rule{
+	return append([]Rule{
 		cmdRule("external.systems:cloud-op-change", Ask, "An operation of a cloud or provider CLI whose verb changes a resource (aws … stop-instances, update-certificate, gcloud … kms keys versions disable, az vm deallocate, hcloud server reboot, tccli cvm StopInstances); the verbs and CLIs are data (callfacts/cloudops.txt)", tools,
 			func(e *Env, c *Cmd) string {
 				if op := cloudOpOf(e, c); op != nil && op.Class == "change" {
@@ -150,7 +150,7 @@ func cloud7OpRules() []Rule {
 		jobsEveryoneCancelRule(),              // pack_cloud7_jobs.go (admin17)
 		lifecycleExpireAllRule(),              // pack_admin17_lifecycle.go
 		deviceChangeRule(), deviceGuardRule(), // pack_cloud7_devices.go
-	}
+	}, hostops18Rules()...) // pack_hostops18.go
 }
 
 // narrowedOutput: a cloud CLI's output is cut down to fields that hold

@@ -94,7 +94,7 @@ var remoteSystemDirs = []string{"/etc/", "/usr/", "/boot/", "/lib/", "/lib64/", 
 
 // remoteServiceDirs are where a named host serves its applications,
 // sites and package feeds from (remote17).
-var remoteServiceDirs = []string{"/srv/", "/opt/", "/var/www/", "/var/opt/", "/usr/local/"}
+var remoteServiceDirs = []string{"/srv/", "/opt/", "/var/www/", "/var/opt/", "/usr/local/", "/usr/share/nginx/"}
 
 // feedWords name a package feed or repository's folder or host;
 // programWords the folders of an installed program's tree.
@@ -134,7 +134,13 @@ func servedPath(h, p string) string {
 	case prog:
 		return "into the tree of a program it runs"
 	}
-	return ""
+	// hostops18: a copy into a named host's service tree (/srv, /var/www,
+	// /opt) is a deploy: what the host serves or runs changes (a bare
+	// address is left alone: nothing names what it serves)
+	if ipHost(h) {
+		return ""
+	}
+	return "into a service's tree there (a deploy)"
 }
 
 // net2RemoteCopyRule: a copy to another host (scp, rsync) that
@@ -179,4 +185,10 @@ func net2RemoteCopyRule() Rule {
 			"rsync -av build/tmp/deploy/ipk/ repo@packages.acme-iot.net:/srv/feeds/stable/", "scp nav_node robot@amr-07.fleet.local:/opt/acme/ws/install/acme_nav/lib/acme_nav/"},
 		[]string{"scp dist/app.tar.gz deploy@web1:/tmp/", "scp web1:/etc/nginx/nginx.conf ./", "rsync -av ./dist/ host:/srv/www/", "scp app deploy@api-01.prod.example.io:/tmp/app", "rsync -av --dry-run ./ host:/srv/app/", "scp -r src/ host:~/review/src", "scp target/app.jar mule@mule-onprem-01.acme.internal:/tmp/", "scp app.jar ci@build-1.acme.io:~/apps/",
 			"scp app me@web01.dev.example.com:/usr/local/bin/app", "rsync -a build/ pi@rpi-lab-3.acme.net:/opt/app/", "rsync -av me@packages.acme-iot.net:/srv/feeds/stable/ ./feed/"})
+}
+
+// ipHost: h is an address literal (203.0.113.7, [2001:db8::1]), not a
+// name.
+func ipHost(h string) bool {
+	return strings.Trim(h, "0123456789.") == "" || strings.ContainsRune(h, ':')
 }

@@ -131,6 +131,9 @@ func localRemote(r string) bool {
 // name then a full version (client-1.42.0, api/v2.3.0, @acme/ui@3.2.1);
 // a branch named for a minor line (release-1.2) is not one.
 func prefixedVersionTag(r string) bool {
+	if featureBranch(r) {
+		return false
+	}
 	i := strings.LastIndexAny(r, "-/@")
 	if i <= 0 || i == len(r)-1 {
 		return false
@@ -145,4 +148,22 @@ func prefixedVersionTag(r string) bool {
 		}
 	}
 	return true
+}
+
+// featureBranchPrefixes: the conventional names of a change's own branch
+// (chore/bump-ingress-nginx-4.10.1, deps/…, renovate/…): a version in
+// such a name is the dependency it bumps, not a release being tagged.
+var featureBranchPrefixes = []string{"chore/", "feat/", "feature/", "features/", "fix/", "bugfix/", "docs/", "refactor/", "test/", "tests/", "ci/", "build/", "perf/", "style/", "deps/", "dependabot/", "renovate/", "bump/", "update/", "upgrade/", "wip/", "dev/", "topic/"}
+
+func featureBranch(r string) bool {
+	r = strings.TrimPrefix(strings.TrimPrefix(r, "+"), "refs/heads/")
+	if i := strings.LastIndexByte(r, ':'); i >= 0 {
+		r = strings.TrimPrefix(r[i+1:], "refs/heads/")
+	}
+	for _, p := range featureBranchPrefixes {
+		if strings.HasPrefix(r, p) {
+			return true
+		}
+	}
+	return false
 }
