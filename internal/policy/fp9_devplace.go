@@ -47,6 +47,40 @@ var placeSenders = map[string]bool{"curl": true, "wget": true, "nc": true, "ncat
 // (--env dev, --stage dev) is shared with others and is judged as ever.
 var targetOptions = map[string]bool{"-p": true, "--profile": true, "--repository": true, "--repository-url": true, "--registry": true}
 
+// progTargetOptions are one program's options that choose where it acts,
+// with what makes the choice the developer's own (dbadmin18): a Pulumi
+// stack named for one developer or for tests (dev-jsmith, jsmith-dev,
+// sandbox, test; a bare "dev" is the team's shared one), an OpenStack
+// cloud that is a DevStack (a developer's single-node cloud; --os-cloud
+// dev is an account like aws --profile dev), an Atlas deployment of
+// --type local (a container on this machine).
+var progTargetOptions = map[string]map[string]func(string) bool{
+	"pulumi":    {"-s": personalStack, "--stack": personalStack},
+	"openstack": {"--os-cloud": func(v string) bool { return v == "devstack" || strings.HasPrefix(v, "devstack-") }},
+	"atlas":     {"--type": func(v string) bool { return v == "local" }},
+}
+
+// sharedStackWords name a stack many people use.
+var sharedStackWords = map[string]bool{"shared": true, "team": true, "common": true, "staging": true, "stage": true, "qa": true, "uat": true, "preprod": true, "perf": true, "demo": true}
+
+// personalStack: an IaC stack named for one developer or for tests, not
+// the team's bare dev environment (org/project/stack: the last part).
+func personalStack(v string) bool {
+	if i := strings.LastIndexByte(v, '/'); i >= 0 {
+		v = v[i+1:]
+	}
+	switch v {
+	case "dev", "development", "devel":
+		return false
+	}
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		if sharedStackWords[w] {
+			return false // shared-dev, team-sandbox, staging-test: a stack others use
+		}
+	}
+	return devName(v) || v == "sandbox" || strings.HasPrefix(v, "sandbox-") || strings.HasSuffix(v, "-sandbox")
+}
+
 // testIndexes are package indexes kept for trying a release out.
 var testIndexes = map[string]bool{"testpypi": true, "test.pypi.org": true, "https://test.pypi.org/legacy/": true}
 
@@ -72,7 +106,8 @@ func devTargetOption(c *Cmd) bool {
 			continue
 		}
 		o, v, has := strings.Cut(a, "=")
-		if !targetOptions[o] {
+		own := progTargetOptions[c.Name][o]
+		if !targetOptions[o] && own == nil {
 			continue
 		}
 		if !has {
@@ -87,6 +122,13 @@ func devTargetOption(c *Cmd) bool {
 		}
 		if o == "-p" && (strings.ContainsAny(v, "./~$") || slices.ContainsFunc(c.Pos, func(p string) bool { return strings.ContainsAny(p, "/~") })) {
 			return false // -p is a flag of file tools (mkdir -p, cp -p): a profile is one bare word, and a path operand is judged as ever
+		}
+		if own != nil {
+			if !own(strings.ToLower(v)) {
+				return false
+			}
+			found = true
+			continue
 		}
 		if !(testIndexes[strings.ToLower(v)] || devName(v) || isLocalEndpoint(v) && strings.Contains(v, ":")) {
 			return false

@@ -182,11 +182,27 @@ func recordsSent(e *Env, c *Cmd) string {
 		files = append(files, capturedFiles(e)...)
 	}
 	for _, f := range files {
-		if peopleData(f) != "" {
+		if peopleData(f) != "" && !queryFile(f) {
 			return f
 		}
 	}
 	return ""
+}
+
+// queryDirs hold the text of queries, filters and mappings, not rows.
+var queryDirs = map[string]bool{"queries": true, "query": true, "filters": true, "mappings": true, "schemas": true, "templates": true, "searches": true}
+
+// queryFile: f lies in a folder of queries (queries/by_customer.json, a
+// search validated or explained): it names the people it looks for, it
+// carries none of their records (dbadmin18).
+func queryFile(f string) bool {
+	parts := strings.Split(strings.ToLower(strings.TrimPrefix(f, "@")), "/")
+	for _, p := range parts[:len(parts)-1] {
+		if queryDirs[p] {
+			return true
+		}
+	}
+	return false
 }
 
 // sftpPuts: the files an sftp batch (a here-document or here-string)

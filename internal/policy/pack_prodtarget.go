@@ -174,10 +174,10 @@ func prodAction(e *Env, c *Cmd) string {
 	if last != "" && !acted && !changeVerbIn(last) && (opsList("read-topic")[strings.ToLower(last)] || opsList("read-noun")[strings.ToLower(last)]) && !strings.ContainsAny(last, "=/.@") {
 		return "read" // argocd app resources billing-prod, fly -t prod pipelines: a kind named last, with no verb, is listed
 	}
+	if opsList("local-sub")[c.Name+"/"+sub(c)] {
+		return "local" // MIX_ENV=prod mix release, serverless package --stage prod: a production build, made here
+	}
 	if opsList("runner-cli")[c.Name] {
-		if opsList("local-sub")[c.Name+"/"+sub(c)] {
-			return "local" // MIX_ENV=prod mix release: a production build, made here
-		}
 		for _, p := range c.Pos {
 			if local[strings.ToLower(p)] {
 				return "local"
