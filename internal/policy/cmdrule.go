@@ -99,6 +99,71 @@ func (e *Env) quiet(i int) bool {
 // named connection is a dev one (snowsql -c dev: pack_data12_place.go).
 func (e *Env) localOnly(i int) bool {
 	return e.memo(i, memoLocalKnown, memoLocal, func(c *Cmd) bool {
-		return localOnly(c) && lineTunnel(e, c) == "" || cliAddrLocal(e.F.Command, c.Name) || cliAddrLab(e.F.Command, c.Name) || toolHomeScratch(e, c) || devWarehouseConn(e, c)
+		return localOnly(c) && lineTunnel(e, c) == "" || cliAddrLocal(e.F.Command, c.Name) || cliAddrLab(e.F.Command, c.Name) || toolHomeScratch(e, c) || devWarehouseConn(e, c) || containerLocal(e, c)
 	})
+}
+
+// containerLocal: c runs inside a container on this machine (docker
+// exec, docker compose exec, podman exec) under no remote wrapper, is a
+// service's console the CLI catalogue describes (callfacts/clis), names
+// no endpoint elsewhere and is no hosted service's CLI: the service it
+// talks to is the container's own (docker compose exec asterisk
+// asterisk -rx 'dialplan reload'; fp18), when the container is a Compose
+// service or named for dev or test. A line naming production, or a
+// Docker host or context elsewhere, is not; nor a whole store wiped or a
+// host action (systemctl stop), judged as anywhere.
+func containerLocal(e *Env, c *Cmd) bool {
+	if len(c.Wrappers) == 0 || opsList("remote-cli")[c.Name] || opsList("hosted-cli")[c.Name] || c.RemoteAction() == "" {
+		return false
+	}
+	in := false
+	for _, w := range c.Wrappers {
+		switch f, _, _ := strings.Cut(w, " "); f {
+		case "docker", "podman", "nerdctl", "docker-compose", "podman-compose":
+			in = in || strings.Contains(w, "exec") || strings.Contains(w, "run")
+		case "sudo", "doas", "env", "timeout", "nice", "nohup", "time", "stdbuf", "ionice", "bash", "sh", "zsh", "dash", "xargs", "watch":
+		default:
+			return false // ssh host '…', kubectl exec: another machine
+		}
+	}
+	line := e.F.Command
+	if !in || strings.Contains(line, "DOCKER_HOST") || strings.Contains(line, "CONTAINER_HOST") || strings.Contains(line, "--context") || strings.Contains(line, "ssh://") || strings.Contains(line, "tcp://") || strings.Contains(line, " -H ") || strings.Contains(line, "--host") || prodWord.MatchString(line) {
+		return false
+	}
+	for _, a := range c.Args {
+		if strings.Contains(a, "://") || strings.HasPrefix(a, "-h") && len(a) > 2 {
+			return false
+		}
+	}
+	if wipesWhole(c) || c.HostAction() != nil || !composeOrDevContainer(e, line) {
+		return false // FLUSHALL, systemctl stop: judged as on a host; docker exec samba-dc …: a container may be the company's
+	}
+	return len(c.Args) == 0 || localOnly(c) || !namesEndpoint(c)
+}
+
+// composeOrDevContainer: the line runs in a Compose service (the
+// project's own stack) or in a container named for dev or test
+// (docker exec -it dev-mysql …).
+func composeOrDevContainer(e *Env, line string) bool {
+	if strings.Contains(line, "compose ") || strings.Contains(line, "docker-compose") {
+		return true
+	}
+	for i := range e.F.Commands {
+		d := &e.F.Commands[i]
+		if (d.Name == "docker" || d.Name == "podman" || d.Name == "nerdctl") && len(d.Pos) > 1 && d.Pos[0] == "exec" {
+			return devName(d.Pos[1])
+		}
+	}
+	return false
+}
+
+// namesEndpoint: c names a server by an endpoint option or -h.
+func namesEndpoint(c *Cmd) bool {
+	for _, a := range c.Args {
+		name, _, _ := strings.Cut(a, "=")
+		if slices.Contains(endpointOptions, name) || name == "-h" && hostFlagCLIs[c.Name] {
+			return true
+		}
+	}
+	return false
 }

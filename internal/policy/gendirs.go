@@ -68,6 +68,9 @@ func ecosystemOutput(project, rel string, others []string, rebuilt bool) bool {
 		if !g.has(rel) {
 			continue
 		}
+		if g.marker == "@untracked" {
+			return true // the caller asks git whether it tracks the folder
+		}
 		if g.marker == "@rebuilt" {
 			if rebuilt {
 				return true

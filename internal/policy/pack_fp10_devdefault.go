@@ -12,7 +12,7 @@ import "strings"
 // may be a shared one.
 
 // devDefaultTasks: program → the variable that picks its environment.
-var devDefaultTasks = map[string]string{"mix": "MIX_ENV", "knex": "NODE_ENV", "sequelize": "NODE_ENV", "sequelize-cli": "NODE_ENV"}
+var devDefaultTasks = map[string]string{"mix": "MIX_ENV", "knex": "NODE_ENV", "sequelize": "NODE_ENV", "sequelize-cli": "NODE_ENV", "prisma": "DATABASE_URL"}
 
 // devByDefault: name's task runs in its development environment on line.
 func devByDefault(name, line string) bool {
@@ -20,7 +20,7 @@ func devByDefault(name, line string) bool {
 	if !ok || strings.Contains(line, v) || strings.Contains(line, "_ENV=") || strings.Contains(line, "--env") || strings.Contains(line, "://") {
 		return false
 	}
-	for _, w := range []string{"DATABASE_URL", "_HOST=", "--url", "--connection", "--host", "--config", " -e "} {
+	for _, w := range []string{"DATABASE_URL", "_HOST=", "--url", "--connection", "--host", "--config", " -e ", "staging", "shared"} {
 		if strings.Contains(line, w) {
 			return false
 		}

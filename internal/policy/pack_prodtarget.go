@@ -310,6 +310,26 @@ func writtenToFile(e *Env, c *Cmd) bool {
 	return false
 }
 
+// credentialStoreExport: what c exports is a credential store (terraform
+// state, a secrets manager, an auth provider's users with their password
+// hashes, keys, kubeconfigs): by secretprints.txt or by a word of its
+// subcommand or its program (policy/remoteops.txt credential-export). A
+// database's, a KV store's or a bucket's export written here is a read.
+func credentialStoreExport(c *Cmd) bool {
+	if opsList("credential-export-prog")[c.Name] || c.PrintsStoredSecret() != "" || credentialExport(c) != "" {
+		return true
+	}
+	words := opsList("credential-export")
+	for _, p := range c.Pos {
+		for _, w := range strings.FieldsFunc(strings.ToLower(p), func(r rune) bool { return r == ':' || r == '-' || r == '_' }) {
+			if words[w] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // outputFormats are the values of the cloud CLIs' --output that name a
 // format of what they print (aws, az, gcloud --format's kin, doctl).
 var outputFormats = map[string]bool{"text": true, "json": true, "table": true, "yaml": true, "yml": true, "tsv": true, "jsonc": true, "yamlc": true, "none": true, "wide": true, "name": true}
@@ -319,13 +339,13 @@ func remoteExportRules() []Rule {
 		deployTaskRule(), prodHostChangeRule(), prodHostVolumesRule(),
 		cmdRule("external.systems:remote-state-export", Ask, "A remote service's state or data pulled into a file here (terraform state pull > f, an export or dump subcommand written to a file): state and dumps hold secrets and customers' data in plain text", opsNames("remote-cli"),
 			func(e *Env, c *Cmd) string {
-				if onlyHelp(c) || prodAction(e, c) != "export" || !writtenToFile(e, c) || opsList("export-defs")[c.Name] {
-					return ""
+				if onlyHelp(c) || prodAction(e, c) != "export" || !writtenToFile(e, c) || opsList("export-defs")[c.Name] || !credentialStoreExport(c) {
+					return "" // a data export kept here is a read, as pg_dump of production to a file is (fp18)
 				}
 				return c.Name + " copies a remote service's state or data into a file here: " + c.String()
 			},
-			[]string{"terraform state pull > /tmp/state.json", "tofu state pull > state.json", "heroku pg:backups:download -a acme -o latest.dump", "firebase auth:export users.json -o users.json"},
-			[]string{"terraform state pull | jq '.serial'", "terraform state list", "terraform output -json > out.json", "dvc pull"}),
+			[]string{"terraform state pull > /tmp/state.json", "tofu state pull > state.json", "firebase auth:export users.json -o users.json"},
+			[]string{"terraform state pull | jq '.serial'", "terraform state list", "terraform output -json > out.json", "dvc pull", "consul kv export config/ > /tmp/kv-backup.json", "heroku pg:backups:download -a acme -o latest.dump", "wrangler d1 export shopfront-prod --remote --output=/tmp/prod-backup.sql"}),
 		{
 			ID: "external.systems:terraform-env-destroy", Mode: Deny, Tools: shellTools, Cmds: []string{"terraform", "tofu", "terragrunt"},
 			Desc: "terraform plan/apply run with TF_CLI_ARGS(_plan/_apply) set to -destroy on the same line: a destroy that does not say so",

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"net"
 	"path"
 	"strings"
 
@@ -337,6 +338,8 @@ func credentialSent(e *Env, c *Cmd) (why, named string) {
 			}
 		}
 		switch {
+		case what != "" && secret != "" && leaves(secret) && p.kind == "header" && tokenHeaderUse(c, secret, parts, hosts, plain):
+			continue // $PTERO_KEY in the Authorization header of a GET to the panel's API: the token's normal use (fp18)
 		case what != "" && secret != "" && leaves(secret):
 			return fmt.Sprintf("%s sends $%s in %s to %s, which is not the service the secret is for", c.Name, secret, what, dest), secret
 		case what != "" && secret == "" && len(names) > 0 && leaves(names[0]):
@@ -424,4 +427,75 @@ func sendCredentialRule() Rule {
 // upperWord reports whether a word is ASCII capitals only (GET, POST).
 func upperWord(a string) bool {
 	return a != "" && strings.Trim(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
+}
+
+// tokenHeaderUse: a token whose name says no service we know of
+// ($PTERO_KEY, $API_TOKEN; not $GITHUB_TOKEN, which goes to GitHub only)
+// sent in an auth header of a read (no body, no upload, GET or HEAD) to
+// an https API (api.* or an /api, /v1… path) that is not a capture or
+// paste host nor a raw IP: how the token is used, not a leak (fp18).
+func tokenHeaderUse(c *Cmd, secret string, parts []reqPart, hosts []string, plain map[string]bool) bool {
+	n := strings.ToUpper(secret)
+	if !strings.HasSuffix(n, "TOKEN") && !strings.HasSuffix(n, "KEY") && !strings.HasSuffix(n, "PAT") || strings.Contains(n, "SECRET") || strings.Contains(n, "PRIVATE_KEY") {
+		return false
+	}
+	table := secretHosts()
+	for _, w := range strings.FieldsFunc(strings.ToLower(secret), func(r rune) bool { return r == '_' || r == '-' }) {
+		if _, listed := table[w]; listed {
+			return false
+		}
+		if _, ok := serviceAliases[w]; ok {
+			return false
+		}
+	}
+	if captureHost(c) != "" || c.Has("-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-F", "--form", "-T", "--upload-file", "--post-data", "--post-file", "--body-data", "--body-file") {
+		return false
+	}
+	if m := strings.ToUpper(optValue(c, "-X")); m != "" && m != "GET" && m != "HEAD" {
+		return false
+	}
+	if m := strings.ToUpper(optValue(c, "--request")); m != "" && m != "GET" && m != "HEAD" {
+		return false
+	}
+	if m := strings.ToUpper(optValue(c, "--method")); m != "" && m != "GET" && m != "HEAD" {
+		return false
+	}
+	for _, p := range c.Pos {
+		switch strings.ToUpper(p) {
+		case "POST", "PUT", "PATCH", "DELETE":
+			return false
+		}
+	}
+	api := false
+	for _, p := range parts {
+		switch p.kind {
+		case "data":
+			return false
+		case "url":
+			l := strings.ToLower(p.val)
+			if !strings.HasPrefix(l, "https://") || strings.Contains(p.val, "$") {
+				return false
+			}
+			h := urlHost(p.val)
+			if plain[h] || net.ParseIP(strings.Trim(h, "[]")) != nil || strings.Contains(l, "ngrok") {
+				return false
+			}
+			rest := ""
+			if i := strings.Index(l, strings.ToLower(h)); i >= 0 {
+				rest = l[i+len(h):]
+			}
+			if strings.HasPrefix(rest, ":") {
+				rest = rest[strings.IndexByte(rest+"/", '/'):]
+			}
+			if strings.HasPrefix(h, "api.") || strings.HasPrefix(rest, "/api") || strings.Contains(rest, "/api/") || apiVersionPath(rest) {
+				api = true
+			}
+		}
+	}
+	return api && len(hosts) > 0
+}
+
+// apiVersionPath: a path that starts with a version segment (/v1/, /v2…).
+func apiVersionPath(p string) bool {
+	return len(p) >= 3 && p[0] == '/' && p[1] == 'v' && p[2] >= '0' && p[2] <= '9'
 }
