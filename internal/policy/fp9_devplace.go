@@ -280,8 +280,24 @@ func devPlaces(f *Facts) []bool {
 			}
 		}
 	}
+	// sudo docker exec dev-box nvidia-smi: the exec on a dev place is
+	// dropped, and sudo, left running nothing judged, goes with it (the
+	// container daemon is root already; sudo19)
+	for i := range f.Commands {
+		c := &f.Commands[i]
+		if drop[i] || c.Name != "sudo" && c.Name != "doas" || i+1 >= len(f.Commands) || !drop[i+1] {
+			continue
+		}
+		if d := &f.Commands[i+1]; len(d.Wrappers) == len(c.Wrappers)+1 && strings.HasPrefix(d.Wrappers[len(d.Wrappers)-1], c.Name) && containerExecs[d.Name] {
+			drop[i] = true
+		}
+	}
 	return drop
 }
+
+// containerExecs run a command in a container through a daemon that is
+// root already.
+var containerExecs = map[string]bool{"docker": true, "podman": true, "nerdctl": true, "docker-compose": true}
 
 // withoutDevPlaces is f without its commands on dev/test/local places.
 func withoutDevPlaces(f *Facts) *Facts {

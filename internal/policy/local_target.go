@@ -19,7 +19,7 @@ var endpointOptions = []string{"--endpoint-url", "--endpoint", "--bootstrap-serv
 
 // hostFlagCLIs take -h as the host (not help).
 var hostFlagCLIs = map[string]bool{"redis-cli": true, "valkey-cli": true, "keydb-cli": true, "psql": true, "mysql": true,
-	"mariadb": true, "clickhouse-client": true, "mongosh": true, "mongo": true, "cqlsh": true, "aql": true}
+	"mariadb": true, "clickhouse-client": true, "mongosh": true, "mongo": true, "cqlsh": true, "aql": true, "nodetool": true}
 
 // localKubeContexts are the context names throwaway local clusters use.
 var localKubeContexts = []string{"kind-", "minikube", "docker-desktop", "docker-for-desktop", "k3d-", "rancher-desktop", "colima", "orbstack", "microk8s"}

@@ -229,8 +229,8 @@ func miss9aValueRules() []Rule {
 				return "ask", c.Name + " skips a signature or integrity check (" + strings.TrimSpace(m) + "): what it installs or flashes is not verified"
 			}
 		}
-		if notConfigPrograms[c.Name] || readsOnlyVerb(c) {
-			return "", ""
+		if notConfigPrograms[c.Name] || readsOnlyVerb(c) || opsList("scanner-prog")[c.Name] {
+			return "", "" // a scanner's options tune what it reads (remoteops.txt scanner-prog)
 		}
 		if openValue.MatchString(args) && !openNotExposure.MatchString(args) {
 			return "deny", c.Name + " opens to every address (0.0.0.0/0): " + short80(args)

@@ -439,8 +439,11 @@ var lineOptions = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?:^|\s)(` + strings.Join(alts, "|") + `)(?:=|\s+)['"]?([^\s'"]+)`)
 })
 
-// sqlRead: statements that only read.
-var sqlRead = re(`(?is)^\s*(select|show|describe|desc|explain|with\s+\w+\s+as\s*\(\s*select|values|table\s+\w+\s*$|\\d)`)
+// sqlRead: statements that only read: a query, a listing, a table's
+// definition, or a check that reports (CHECK TABLE, CHECKSUM TABLE,
+// EXISTS TABLE: ClickHouse and MySQL verify or answer, changing nothing;
+// sudo19).
+var sqlRead = re(`(?is)^\s*(select|show|describe|desc|explain|exists\s+(?:temporary\s+)?(?:table|database|dictionary|view)?|check\s+(?:table|grant)|checksum\s+table|with\s+\w+\s+as\s*\(\s*select|values|table\s+\w+\s*$|\\d)`)
 
 // sqlReadOnly: every statement of text reads.
 func sqlReadOnly(text string) bool {
