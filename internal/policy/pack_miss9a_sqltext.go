@@ -186,6 +186,9 @@ func sqlConnWords(c *Cmd) []string {
 	if c.Name == "hdbsql" {
 		out = append(out, optValue(c, "-U"), optValue(c, "-d"))
 	}
+	if (c.Name == "isql" || c.Name == "iusql") && len(c.Pos) > 0 && !strings.ContainsAny(c.Pos[0], " \t") {
+		out = append(out, c.Pos[0]) // unixODBC's isql DSN [user [pw]]: the data source's name (sap19)
+	}
 	for _, p := range c.Pos {
 		p = oracleLogin(p)
 		if strings.ContainsAny(p, " \t") || strings.Contains(p, "://") || strings.HasPrefix(p, "@") && strings.ContainsAny(p, "./") {
