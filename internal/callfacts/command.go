@@ -776,7 +776,8 @@ var SQLFileFlags = map[string][]string{
 	"cypher-shell": {"-f", "--file"}, "duckdb": {"-init", "-f"}, "trino": {"-f", "--file"}, "presto": {"-f", "--file"},
 	"beeline": {"-f"}, "hive": {"-f"}, "spark-sql": {"-f"}, "impala-shell": {"-f", "--query_file"}, "vsql": {"-f"},
 	"isql": {"-i"}, "osql": {"-i"}, "db2": {"-f"}, "gsql": {"-f"},
-	"ksql": {"-f", "--file"}, "aql": {"-f", "--file"}, "sqlline": {"--run"}, // dataplat17
+	"hdbsql": {"-I"},                                                          // sap19: SAP HANA's hdbsql -I script.sql
+	"ksql":   {"-f", "--file"}, "aql": {"-f", "--file"}, "sqlline": {"--run"}, // dataplat17
 }
 
 // sqlFileArg is the script file args[i] names for a database client: the

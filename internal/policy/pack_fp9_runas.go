@@ -99,7 +99,7 @@ func rootReadVerb(e *Env, c *Cmd) bool {
 		return true
 	}
 	if nounThenRead(in) {
-		return true // sudo kamctl ul show, sudo net ads testjoin: a noun, then the verb that reads it
+		return true // sudo kamctl ul show, sudo net ads testjoin, sudo saptune solution verify: a noun, then the verb that reads it
 	}
 	// configcheck, configtest, healthcheck: a check joined after its noun
 	// (datadog-agent configcheck, apachectl configtest)
@@ -216,7 +216,7 @@ func nounThenRead(c *Cmd) bool {
 		}
 		return true // sudo samba-tool domain backup offline --targetdir=…: a copy taken, nothing changed
 	}
-	if !callfacts.ReadWord(v) && !(len(v) > 4 && (strings.HasPrefix(v, "test") || strings.HasPrefix(v, "check") && v != "checkout") && !strings.Contains(v, "-")) {
+	if !callfacts.ReadWord(v) && v != "verify" && !(len(v) > 4 && (strings.HasPrefix(v, "test") || strings.HasPrefix(v, "check") && v != "checkout") && !strings.Contains(v, "-")) {
 		return false
 	}
 	for _, p := range c.Pos[2:] {

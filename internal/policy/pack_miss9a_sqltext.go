@@ -59,7 +59,39 @@ func prodConnName(n string) bool {
 		return true
 	}
 	l := connCore(n)
-	return l == "prd" || l == "prod" || l == "production" || capsSuffix(n, "PRD", "PROD")
+	return l == "prd" || l == "prod" || l == "production" || capsSuffix(n, "PRD", "PROD") || sidKey(n, prodSIDs)
+}
+
+// A stored key, alias or DSN named SID+ROLE, as SAP's hdbuserstore keys
+// are (PRDADMIN, P01SYSTEM, PROD_BACKUP, DEVADMIN): the system's id, then
+// a role word or nothing. PRD and PROD lead any upper-case key (but a
+// PRODUCT table); PRO, P01 and the dev ids only with a role word.
+var (
+	prodSIDs = []string{"PRD", "PROD", "PRO", "P0", "P1", "PRODUCTION", "LIVE"}
+	devSIDs  = []string{"DEV", "DEVL", "D0", "D1", "TST", "TEST", "SBX", "SANDBOX", "LAB", "LOCAL"}
+	sidRoles = map[string]bool{"": true, "ADMIN": true, "ADM": true, "SYSTEM": true, "SYS": true, "SYSTEMDB": true, "KEY": true, "USER": true, "USR": true,
+		"DB": true, "DBA": true, "BACKUP": true, "BKP": true, "BCK": true, "SAP": true, "ABAP": true, "HANA": true, "HDB": true, "TENANT": true,
+		"DSN": true, "CONN": true, "RO": true, "RW": true, "APP": true, "ETL": true, "REPORT": true, "MONITOR": true, "MON": true, "OPS": true, "DBO": true, "SCHEMA": true, "ORA": true, "SVC": true}
+)
+
+// sidKey: n, upper case, is one of sids followed by a role word
+// (digits, _ and - between them aside); PRD and PROD lead any key.
+func sidKey(n string, sids []string) bool {
+	n = strings.Trim(n, `"'`)
+	if n == "" || strings.ToUpper(n) != n || strings.ContainsAny(n, "./:@ =") {
+		return false
+	}
+	for _, sid := range sids {
+		rest, ok := strings.CutPrefix(n, sid)
+		if !ok {
+			continue
+		}
+		rest = strings.TrimLeft(rest, "0123456789_-")
+		if sid == "PRD" || sid == "PROD" && !strings.HasPrefix(rest, "UCT") || sidRoles[strings.TrimRight(rest, "0123456789_-")] {
+			return true
+		}
+	}
+	return false
 }
 
 // capsSuffix: an upper-case identifier (an SID, a TNS alias, a stored
@@ -88,7 +120,7 @@ func devConnName(n string) bool {
 	case "dev", "devel", "development", "test", "tst", "testing", "sandbox", "local":
 		return true
 	}
-	return capsSuffix(n, "DEV", "TEST", "TST")
+	return capsSuffix(n, "DEV", "TEST", "TST") || sidKey(n, devSIDs)
 }
 
 // connCore is a connection name without its key, db, connection or
@@ -153,6 +185,9 @@ func sqlConnWords(c *Cmd) []string {
 	var out []string
 	if c.Name == "hdbsql" {
 		out = append(out, optValue(c, "-U"), optValue(c, "-d"))
+	}
+	if (c.Name == "isql" || c.Name == "iusql") && len(c.Pos) > 0 && !strings.ContainsAny(c.Pos[0], " \t") {
+		out = append(out, c.Pos[0]) // unixODBC's isql DSN [user [pw]]: the data source's name (sap19)
 	}
 	for _, p := range c.Pos {
 		p = oracleLogin(p)
