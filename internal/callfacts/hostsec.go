@@ -95,6 +95,12 @@ func mergeFirst(rules []wordRule) {
 				fw.set.parts = append(fw.set.parts, p)
 			}
 		}
+		for _, p := range w.suffixes {
+			if !seen["s"+p] {
+				seen["s"+p] = true
+				fw.set.suffixes = append(fw.set.suffixes, p)
+			}
+		}
 	}
 	for i := range rules {
 		rules[i].first = fw
@@ -107,6 +113,7 @@ type wordSet struct {
 	exact    map[string]bool
 	prefixes []string
 	parts    []string
+	suffixes []string // *x: words ending in x (build payments-prod)
 }
 
 // parseWords reads a word table's entries (datatable.Lines); withKind:
@@ -135,6 +142,8 @@ func parseWords(lines []datatable.Line, withKind bool) map[string][]wordRule {
 					alt.parts = append(alt.parts, p[1:])
 				} else if ok {
 					alt.prefixes = append(alt.prefixes, p)
+				} else if x, ok := strings.CutPrefix(fold(a), "*"); ok && len(x) > 0 && !strings.Contains(x, "*") {
+					alt.suffixes = append(alt.suffixes, x)
 				} else {
 					alt.exact[fold(a)] = true
 				}
@@ -335,6 +344,11 @@ func wordIn(alt wordSet, a string) bool {
 	}
 	for _, p := range alt.parts {
 		if strings.Contains(a, p) {
+			return true
+		}
+	}
+	for _, p := range alt.suffixes {
+		if strings.HasSuffix(a, p) {
 			return true
 		}
 	}
