@@ -26,7 +26,37 @@ type appSecretPattern struct {
 	// (credentials in *credentials*.json): a name without it cannot
 	// match, which is cheaper to know than path.Match
 	lit string
+	// litPairs are lit's byte pairs, dirPairs those of the longest
+	// literal runs of the folder segments (jenkins of jenkins/secrets/*):
+	// a name (a path) without one of them cannot match, which one AND
+	// of masks says before strings.Contains or segsMatch (pairMask)
+	litPairs, dirPairs pairSet
 }
+
+// pairSet is a set of hashed byte pairs (bigrams) of lower-case text.
+type pairSet [2]uint64
+
+// pairMask is the set of the byte pairs of s, ASCII lowered: a text
+// holding a literal holds every pair of it, so a literal whose pairs are
+// not all in a text's set is not in the text.
+func pairMask(s string) pairSet {
+	var m pairSet
+	for i := 1; i < len(s); i++ {
+		a, b := s[i-1], s[i]
+		if 'A' <= a && a <= 'Z' {
+			a += 'a' - 'A'
+		}
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		h := (uint(a)*131 + uint(b)) & 127
+		m[h>>6] |= 1 << (h & 63)
+	}
+	return m
+}
+
+// within: every pair of m is in of.
+func (m pairSet) within(of pairSet) bool { return m[0]&^of[0] == 0 && m[1]&^of[1] == 0 }
 
 // appSecretTable indexes the patterns by their file name when it is
 // exact, and the globs by their literal extension (*.tfstate under
@@ -49,6 +79,12 @@ var appSecrets = sync.OnceValue(func() *appSecretTable {
 				}
 			}
 			e := appSecretPattern{kind: l.Fields[0], segs: segs, lit: longestLiteral(segs[len(segs)-1])}
+			e.litPairs = pairMask(e.lit)
+			for _, d := range segs[:len(segs)-1] {
+				m := pairMask(longestLiteral(d))
+				e.dirPairs[0] |= m[0]
+				e.dirPairs[1] |= m[1]
+			}
 			if last := segs[len(segs)-1]; strings.ContainsAny(last, "*?[") {
 				if ext := path.Ext(last); ext != "" && !strings.ContainsAny(ext, "*?[") {
 					t.byExt[ext] = append(t.byExt[ext], e)
@@ -76,11 +112,19 @@ func AppSecretFile(p string) string {
 	t := appSecrets()
 	name := strings.ToLower(path.Base(p))
 	lp := ""
+	var pp pairSet
 	try := func(e *appSecretPattern) bool {
 		if len(e.segs) == 1 {
 			return true
 		}
 		if lp == "" {
+			pp = pairMask(p)
+			lp = "-" // not yet lowered
+		}
+		if !e.dirPairs.within(pp) {
+			return false // a folder the pattern names is not in p
+		}
+		if lp == "-" {
 			lp = strings.ToLower(p)
 		}
 		return segsMatch(e.segs, lp)
@@ -104,10 +148,11 @@ func publicHalf(name string) bool {
 
 // appSecretGlob is the kind of the first glob pattern name matches.
 func appSecretGlob(t *appSecretTable, name string, try func(*appSecretPattern) bool) string {
+	np := pairMask(name)
 	for _, globs := range [2][]appSecretPattern{t.byExt[path.Ext(name)], t.globs} {
 		for i := range globs {
 			e := &globs[i]
-			if e.lit != "" && !strings.Contains(name, e.lit) {
+			if e.lit != "" && (!e.litPairs.within(np) || !strings.Contains(name, e.lit)) {
 				continue
 			}
 			if ok, _ := path.Match(e.segs[len(e.segs)-1], name); ok && try(e) {

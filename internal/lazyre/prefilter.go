@@ -23,6 +23,7 @@ const maxLiterals = 48
 type prefilter struct {
 	exact []string // matched as written
 	fold  []string // lower-case ASCII, matched ignoring ASCII case
+	pairs []Pairs  // each literal's byte pairs (pairs.go)
 }
 
 // lit is one required literal.
@@ -49,6 +50,7 @@ func newPrefilter(pat string) *prefilter {
 			continue
 		}
 		seen[l] = true
+		p.pairs = append(p.pairs, pairsOfLit(l.s))
 		if l.fold {
 			p.fold = append(p.fold, l.s)
 		} else {

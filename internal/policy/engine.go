@@ -69,6 +69,10 @@ type Env struct {
 	// exfil caches exfilReason, which two rules read.
 	exfil     string
 	exfilRead bool
+	// typed caches typedSecretFind, which the two typed-secret rules read.
+	typedCmd           *Cmd
+	typedVal, typedSvc string
+	typedRead          bool
 	// cmdMemo caches, per command of the call, what every cmdRule asks
 	// before its own match (cmdrule.go); memoBuf holds it for a line of
 	// up to len(memoBuf) commands.

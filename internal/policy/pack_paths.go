@@ -232,18 +232,26 @@ func pathsPack() Pack {
 			ID: "core.paths:credentials-files", Mode: Deny,
 			Desc: "Reads and writes of credentials files (.netrc, .git-credentials, .pypirc, .pgpass, private keys, service-account JSON)",
 			Match: func(e *Env) string {
-				tightens := tighteningOnly(e)
+				tightens := -1 // tighteningOnly, asked on first need
 				for _, p := range e.F.Paths {
+					// the name first: the exceptions below read the
+					// line, and most paths are no credentials file
 					b := path.Base(p.Path)
-					if p.Via == "chmod" && tightens {
-						continue // chmod 600 deploy/id_rsa: access taken away, the content untouched
+					if !credentialFiles[b] && !(b == ".npmrc" && under(p.Path, e.F.Home) && path.Dir(p.Path) == e.F.Home) {
+						continue
+					}
+					if p.Via == "chmod" {
+						if tightens < 0 {
+							tightens = btoi(tighteningOnly(e))
+						}
+						if tightens == 1 {
+							continue // chmod 600 deploy/id_rsa: access taken away, the content untouched
+						}
 					}
 					if (p.Op == OpRead || p.Op == OpArg) && (nonSecretColumns(e, p.Via, p.Path) || reducedOutput(e, p.Via) || namesOnlyRead(e, p.Via) || columnsDownstream(e, p.Via, p.Path) || printsPublicHalf(e, p.Via)) {
 						continue // awk -F: '{print $1":"$3}' ~/.pgpass, wc -l ~/.netrc: hosts, databases or a count, not the password
 					}
-					if credentialFiles[b] || b == ".npmrc" && under(p.Path, e.F.Home) && path.Dir(p.Path) == e.F.Home {
-						return fmt.Sprintf("%s %s %s, a credentials file", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
-					}
+					return fmt.Sprintf("%s %s %s, a credentials file", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 				}
 				return ""
 			},

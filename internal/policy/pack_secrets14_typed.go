@@ -163,6 +163,19 @@ func storesSecret(c *Cmd) bool {
 // typedSecret says which secret c carries typed as a literal: the value
 // (masked by the caller) and its issuer's service word when known.
 func typedSecret(c *Cmd) (val, service string) {
+	// every value found is an argument's piece of 14 characters or more
+	// (prefixedCredential's pieces; randomValue's 16): a command of short
+	// words (git status, ls -la) carries none
+	long := false
+	for _, a := range c.Args {
+		if len(a) >= 14 {
+			long = true
+			break
+		}
+	}
+	if !long {
+		return "", ""
+	}
 	for _, a := range c.Args {
 		if v, s := prefixedCredential(a); v != "" {
 			return v, s
@@ -213,8 +226,17 @@ func btoi(b bool) int {
 	return 0
 }
 
-// typedSecretFind is the first command of the line with a typed secret.
+// typedSecretFind is the first command of the line with a typed secret,
+// found once per call (both typed-secret rules ask).
 func typedSecretFind(e *Env) (c *Cmd, val, service string) {
+	if !e.typedRead {
+		e.typedCmd, e.typedVal, e.typedSvc = typedSecretScan(e)
+		e.typedRead = true
+	}
+	return e.typedCmd, e.typedVal, e.typedSvc
+}
+
+func typedSecretScan(e *Env) (c *Cmd, val, service string) {
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
 		if v, s := typedSecret(c); v != "" {

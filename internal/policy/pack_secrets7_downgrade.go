@@ -9,6 +9,7 @@ import (
 
 	"github.com/warden-dev/warden/internal/callfacts"
 	"github.com/warden-dev/warden/internal/datatable"
+	"github.com/warden-dev/warden/internal/lazyre"
 )
 
 // A server's or a device's authentication switched off as data: the
@@ -72,7 +73,13 @@ func authOffInFile(base string) func(string) string {
 
 // authOffIn is the first authoff.txt setting found in t, "" for none.
 func authOffIn(t string) string {
+	// the text's byte pairs, read once, rule out most settings without
+	// a search of their words each (lazyre/pairs.go)
+	pairs, ascii := lazyre.PairsOf(t)
 	for _, r := range authOffSettings() {
+		if ascii && !r.MayHold(pairs) {
+			continue
+		}
 		if m := r.FindString(t); m != "" {
 			return m
 		}
@@ -92,8 +99,12 @@ func writtenAuthOff(e *Env) string { return writtenMatch(e, authOffIn) }
 func writtenMatch(e *Env, authOffIn func(string) string) string {
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
-		texts := append([]string{c.Heredoc}, c.Args...)
-		for _, t := range texts {
+		// the here-document, then the words: walked in place, not copied
+		for k := -1; k < len(c.Args); k++ {
+			t := c.Heredoc
+			if k >= 0 {
+				t = c.Args[k]
+			}
 			if t == "" || strings.HasPrefix(t, "-") && len(t) < 4 {
 				continue
 			}

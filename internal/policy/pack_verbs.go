@@ -30,10 +30,15 @@ func externalVerbRules() []Rule {
 				}
 				switch c.Name {
 				case "curl", "http", "https", "xh", "wget":
-					a := " " + strings.Join(c.Args, " ") + " "
-					for _, m := range []string{" -X DELETE ", " -XDELETE ", " --request DELETE ", " --request=DELETE ", " --method=DELETE ", " DELETE "} {
-						if strings.Contains(strings.ToUpper(a), m) && !onlyLocalURLs(c) && !localOnly(c) && !sandboxHosts(readAPICall(c)) {
-							return c.Name + " sends an HTTP DELETE: " + c.String()
+					// every marker holds DELETE within one word: a request
+					// without the word (ASCII, any case) is not joined and
+					// upper-cased at all
+					if anyArgDelete(c) {
+						a := strings.ToUpper(" " + strings.Join(c.Args, " ") + " ")
+						for _, m := range []string{" -X DELETE ", " -XDELETE ", " --request DELETE ", " --request=DELETE ", " --method=DELETE ", " DELETE "} {
+							if strings.Contains(a, m) && !onlyLocalURLs(c) && !localOnly(c) && !sandboxHosts(readAPICall(c)) {
+								return c.Name + " sends an HTTP DELETE: " + c.String()
+							}
 						}
 					}
 					if body := httpBody(c); sqlDrop.MatchString(body) || httpFlush.MatchString(body) {
@@ -170,4 +175,34 @@ func subcommandWords(c *Cmd) []string {
 		}
 	}
 	return out
+}
+
+// anyArgDelete: a word of c holds DELETE in any ASCII case, or is not
+// ASCII (strings.ToUpper maps some other letters to ASCII ones).
+func anyArgDelete(c *Cmd) bool {
+	for _, a := range c.Args {
+		for i := 0; i < len(a); i++ {
+			if a[i] >= 0x80 {
+				return true
+			}
+		}
+		if len(a) >= 6 && containsFoldLower(a, "delete") {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFoldLower: ASCII s holds lower-case l in any case.
+func containsFoldLower(s, l string) bool {
+	for i := 0; i+len(l) <= len(s); i++ {
+		j := 0
+		for j < len(l) && (s[i+j]|0x20) == l[j] {
+			j++
+		}
+		if j == len(l) {
+			return true
+		}
+	}
+	return false
 }
