@@ -83,7 +83,7 @@ var adminKindEffect = map[string]Effect{"change": EffectWrite, "flash": EffectWr
 	// a whole environment deleted (sf org delete sandbox): the target
 	// is what goes, so its name saying dev does not make it disposable
 	"env": EffectDelete,
-	// admin17: data copied over a live or production environment (terminus
+	// data copied over a live or production environment (terminus
 	// env:clone-content site.dev live): the destination's data is replaced
 	"overwrite": EffectDelete}
 
@@ -251,7 +251,7 @@ func (c *Cmd) AdminAction() *AdminAct {
 		if a.Host == "" {
 			a.Host = scriptServer(c.Heredoc)
 			if a.Host != "" && ThisMachine(a.Host) {
-				a.Remote = false // nsupdate's "server 127.0.0.1 5353": a name server on this machine (fplocal17)
+				a.Remote = false // nsupdate's "server 127.0.0.1 5353": a name server on this machine
 			}
 		}
 	}

@@ -605,7 +605,7 @@ func (n *normalizer) paths(c *Cmd) {
 		pos = truncateFiles(c.Args) // -s 0 is a size, not a file
 	case "openssl":
 		if len(pos) > 0 && (pos[0] == "s_client" || pos[0] == "s_server" || pos[0] == "s_time") {
-			pos = withoutCredFiles(c.Args, pos) // s_client -key KEY: the client's key, used to connect (secrets17)
+			pos = withoutCredFiles(c.Args, pos) // s_client -key KEY: the client's key, used to connect
 		}
 	case "grep", "rg", "egrep", "awk", "jq":
 		if len(pos) > 0 {
@@ -776,8 +776,8 @@ var SQLFileFlags = map[string][]string{
 	"cypher-shell": {"-f", "--file"}, "duckdb": {"-init", "-f"}, "trino": {"-f", "--file"}, "presto": {"-f", "--file"},
 	"beeline": {"-f"}, "hive": {"-f"}, "spark-sql": {"-f"}, "impala-shell": {"-f", "--query_file"}, "vsql": {"-f"},
 	"isql": {"-i"}, "osql": {"-i"}, "db2": {"-f"}, "gsql": {"-f"},
-	"hdbsql": {"-I"},                                                          // sap19: SAP HANA's hdbsql -I script.sql
-	"ksql":   {"-f", "--file"}, "aql": {"-f", "--file"}, "sqlline": {"--run"}, // dataplat17
+	"hdbsql": {"-I"}, // SAP HANA's hdbsql -I script.sql
+	"ksql":   {"-f", "--file"}, "aql": {"-f", "--file"}, "sqlline": {"--run"},
 }
 
 // sqlFileArg is the script file args[i] names for a database client: the

@@ -13,7 +13,7 @@ var credFileOpts = map[string]bool{"-auth": true, "--auth": true, "--key-file": 
 	"--vault-id": true, "--credentials-file": true, "--credential-file": true, "--creds-file": true, "--identity-file": true, "--private-key-file": true,
 	"--service-account-key-file": true, "--secret-file": true, "--client-key": true, "--api-key-file": true, "--apikey-file": true, "--auth-file": true,
 	"--authfile": true, "--netrc-file": true,
-	// secrets17: a TLS or SSH client's own key, used to connect
+	// a TLS or SSH client's own key, used to connect
 	// (mosquitto_sub --key, curl --key, openssl s_client -key, grpcurl
 	// -key, mysql --ssl-key, an ssh-like -i); printed by cat, not by them
 	"--key": true, "-key": true, "--ssl-key": true, "--sslkey": true, "--tls-key": true, "--tlskey": true, "--tls-key-file": true,

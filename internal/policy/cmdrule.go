@@ -108,7 +108,7 @@ func (e *Env) localOnly(i int) bool {
 // service's console the CLI catalogue describes (callfacts/clis), names
 // no endpoint elsewhere and is no hosted service's CLI: the service it
 // talks to is the container's own (docker compose exec asterisk
-// asterisk -rx 'dialplan reload'; fp18), when the container is a Compose
+// asterisk -rx 'dialplan reload'), when the container is a Compose
 // service or named for dev or test. A line naming production, or a
 // Docker host or context elsewhere, is not; nor a whole store wiped or a
 // host action (systemctl stop), judged as anywhere.

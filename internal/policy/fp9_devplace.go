@@ -48,7 +48,7 @@ var placeSenders = map[string]bool{"curl": true, "wget": true, "nc": true, "ncat
 var targetOptions = map[string]bool{"-p": true, "--profile": true, "--repository": true, "--repository-url": true, "--registry": true}
 
 // progTargetOptions are one program's options that choose where it acts,
-// with what makes the choice the developer's own (dbadmin18): a Pulumi
+// with what makes the choice the developer's own: a Pulumi
 // stack named for one developer or for tests (dev-jsmith, jsmith-dev,
 // sandbox, test; a bare "dev" is the team's shared one), an OpenStack
 // cloud that is a DevStack (a developer's single-node cloud; --os-cloud
@@ -282,7 +282,7 @@ func devPlaces(f *Facts) []bool {
 	}
 	// sudo docker exec dev-box nvidia-smi: the exec on a dev place is
 	// dropped, and sudo, left running nothing judged, goes with it (the
-	// container daemon is root already; sudo19)
+	// container daemon is root already)
 	for i := range f.Commands {
 		c := &f.Commands[i]
 		if drop[i] || c.Name != "sudo" && c.Name != "doas" || i+1 >= len(f.Commands) || !drop[i+1] {

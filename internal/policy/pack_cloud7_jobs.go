@@ -30,7 +30,7 @@ func jobsBulkCancelRule() Rule {
 				}
 			}
 			if jobsCancelScope(e, c) == "own" {
-				return "" // admin17: ids the user's own lister narrowed to one job name
+				return "" // ids the user's own lister narrowed to one job name
 			}
 			ids, others := 0, 0
 			for _, p := range c.Pos {
@@ -90,7 +90,7 @@ func fedList(c *Cmd) bool {
 	return false
 }
 
-// admin17: the lister that picks the ids a cancel takes from text the
+// the lister that picks the ids a cancel takes from text the
 // line does not show (squeue … | xargs scancel, JOBS=$(squeue …); scancel
 // $JOBS, qdel $(qselect …)), and its arguments up to the pipe or the end
 // of the substitution.

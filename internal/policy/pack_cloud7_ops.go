@@ -147,10 +147,10 @@ func cloud7OpRules() []Rule {
 			[]string{"aws iot create-job --job-id ota-all --targets arn:aws:iot:eu-west-1:1:thinggroup/all-devices --document file://ota.json --target-selection CONTINUOUS", "aws ssm send-command --document-name AWS-RunShellScript --instance-ids '*' --parameters commands=uptime", "aws greengrassv2 create-deployment --target-arn x --targets arn:aws:iot:eu-west-1:1:thinggroup/fleet"},
 			[]string{"aws iot create-job --job-id ota-c --targets arn:aws:iot:eu-west-1:1:thinggroup/canary --document file://ota.json --dry-run", "aws iot list-jobs", "aws iot describe-thing-group --thing-group-name all-devices"}),
 		jobsBulkCancelRule(),                  // pack_cloud7_jobs.go
-		jobsEveryoneCancelRule(),              // pack_cloud7_jobs.go (admin17)
-		lifecycleExpireAllRule(),              // pack_admin17_lifecycle.go
+		jobsEveryoneCancelRule(),              // pack_cloud7_jobs.go
+		lifecycleExpireAllRule(),              // pack_lifecycle_expire.go
 		deviceChangeRule(), deviceGuardRule(), // pack_cloud7_devices.go
-	}, hostops18Rules()...) // pack_hostops18.go
+	}, liveHostRules()...) // pack_live_hosts.go
 }
 
 // narrowedOutput: a cloud CLI's output is cut down to fields that hold

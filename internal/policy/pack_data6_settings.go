@@ -57,7 +57,7 @@ func settingOff(k, v string) string {
 	off, on := opsList("off-values")[v], opsList("on-values")[v]
 	if !off && !on {
 		if opsList("anon-role-values")[v] && anonRoleKey(k) {
-			return "guard" // admin17: auth.anonymous.org_role=Admin: every visitor an administrator
+			return "guard" // auth.anonymous.org_role=Admin: every visitor an administrator
 		}
 		return ""
 	}
@@ -211,7 +211,7 @@ func data6SettingRules() []Rule {
 				kind, setting = iacSettingOff(c)
 			}
 			if kind != "" && kind != "guard" && !strings.HasPrefix(c.Name, "curl") && prodWord.MatchString(e.F.Command) {
-				kind = "guard" // admin17: a service's door opened on a production cluster or stack (--kube-context prod-us1)
+				kind = "guard" // a service's door opened on a production cluster or stack (--kube-context prod-us1)
 			}
 			if kind == "" || want == "deny" && kind != "guard" || want == "ask" && kind == "guard" {
 				return ""

@@ -38,7 +38,7 @@ func innerCmd(e *Env, c *Cmd) *Cmd {
 	}
 	// sudo env LANG=C postfix check, sudo timeout 60 nmap …: env, timeout
 	// and nice only set how the command runs; the command they run is
-	// the one judged (fplocal17)
+	// the one judged
 	for at++; passWrappers[d.Name] && at+1 < len(e.F.Commands); at++ {
 		n := &e.F.Commands[at+1]
 		if len(n.Wrappers) != len(d.Wrappers)+1 || !strings.HasPrefix(n.Wrappers[len(n.Wrappers)-1], d.Name) {

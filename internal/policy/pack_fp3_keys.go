@@ -14,7 +14,7 @@ var keyUsers = map[string]bool{
 	"apksigner": true, "osslsigncode": true, "signtool": true, "codesign": true, "rpmsign": true, "debsign": true,
 	"dpkg-sig": true, "minisign": true, "signify": true, "keytool": true, "zipalign": true, "productsign": true,
 	"notarytool": true, "xmlsec1": true,
-	// secrets17: password-file tools that write a user's hash into the
+	// password-file tools that write a user's hash into the
 	// file they are given (mosquitto_passwd -b FILE user pw), never print it
 	"mosquitto_passwd": true, "htpasswd": true, "varnishadm": true, // varnishadm -S SECRET: the admin port's shared secret, used to log in
 }
@@ -27,7 +27,7 @@ var aclSetters = map[string]bool{"icacls": true, "cacls": true, "xcacls": true, 
 // -exportcert and -list show certificates, which are public).
 func usesSecretQuietly(e *Env, via string) bool {
 	if printsPublicHalf(e, via) {
-		return true // ssh-keygen -y, openssl rsa -pubout, klist -k, kinit -kt (pack_secrets17.go)
+		return true // ssh-keygen -y, openssl rsa -pubout, klist -k, kinit -kt (pack_key_use.go)
 	}
 	cs := e.F.Cmds(via)
 	if len(cs) == 0 {

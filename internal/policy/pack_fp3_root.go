@@ -26,7 +26,7 @@ func rootProjectWork(e *Env, in *Cmd) bool {
 		if in.Has("-d", "-D", "--detach", "--detach-all") {
 			return allInProject(e, in, in.Pos) || len(in.Pos) > 0 && allLoopDevs(in.Pos)
 		}
-		return len(in.Pos) == 1 && imageHere(e, in, in.Pos[0]) // fplocal17: a scratch image (/tmp/sdcard.img) too
+		return len(in.Pos) == 1 && imageHere(e, in, in.Pos[0]) // a scratch image (/tmp/sdcard.img) too
 	case "mount":
 		return projectLoopMount(e, in)
 	case "rm":
@@ -150,7 +150,7 @@ func inProject(e *Env, c *Cmd, a string) bool {
 
 // imageHere: a disk image file in the project or in a scratch directory
 // (/tmp/sdcard.img that truncate just made): a loop device over it, or
-// its mount, changes only that file (fplocal17). A device (/dev/…) or a
+// its mount, changes only that file. A device (/dev/…) or a
 // name the line does not show is not one.
 func imageHere(e *Env, c *Cmd, a string) bool {
 	if inProject(e, c, a) {

@@ -140,7 +140,7 @@ func localIface(i string) bool {
 func smallOwnRange(t string) bool {
 	if pf, err := netip.ParsePrefix(t); err == nil {
 		// a private /24 or narrower, or any block of 32 addresses or fewer
-		// (a DMZ's /28: the few hosts a team runs, not a sweep; fplocal17)
+		// (a DMZ's /28: the few hosts a team runs, not a sweep)
 		return pf.Addr().Is4() && (pf.Bits() >= 24 && (pf.Addr().IsPrivate() || pf.Addr().IsLoopback()) || pf.Bits() >= 27)
 	}
 	if a, err := netip.ParseAddr(t); err == nil {

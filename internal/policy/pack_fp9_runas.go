@@ -90,7 +90,7 @@ func rootReadVerb(e *Env, c *Cmd) bool {
 		// sudo postfix check, sudo fail2ban-client check: a daemon's own
 		// check of its configuration and files, nothing after it; a
 		// runner's check target (make check) runs the project's code
-		// (fplocal17)
+		//
 		return true
 	}
 	// list_queues, list-units, show-config: a read word joined to its noun

@@ -116,7 +116,7 @@ func decryptsTo(e *Env, c *Cmd, d decrypter) (where string, file string) {
 	switch {
 	case len(outs) > 0 && outs[0] != "-" && outs[0] != "/dev/stdout" && !strings.HasPrefix(outs[0], "/dev/"):
 		if !named && !d.vault {
-			return "", "" // age -d -o findings.md: a general cipher's file no name says is a credential (secrets17); a vault's files are secrets whatever their names
+			return "", "" // age -d -o findings.md: a general cipher's file no name says is a credential; a vault's files are secrets whatever their names
 		}
 		return "file", outs[0]
 	case len(outs) > 0 || c.Has(keys(d.stdoutOpts)...):

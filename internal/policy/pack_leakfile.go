@@ -76,7 +76,7 @@ func secretSource(e *Env, c *Cmd) string {
 		return s
 	}
 	if c.Name == "openssl" && opensslConnects(c) {
-		return "" // openssl s_client -key KEY: the client's key, used for the handshake; not packed into a file (secrets17)
+		return "" // openssl s_client -key KEY: the client's key, used for the handshake; not packed into a file
 	}
 	if passThrough[c.Name] || archivers[c.Name] || c.Name == "cp" {
 		for _, a := range c.Pos {

@@ -42,8 +42,7 @@ func prodOptAny(c *Cmd) string {
 // unknownProgram: a program no table describes (not a known tool, not a
 // remote or runner CLI the production rules read, not a script by path).
 // netSQLClientSet: a database client's statements are judged by the SQL
-// rules (ksql … --execute "SHOW QUERIES;" reads), not by its words
-// (dataplat17).
+// rules (ksql … --execute "SHOW QUERIES;" reads), not by its words.
 var netSQLClientSet = sync.OnceValue(func() map[string]bool {
 	m := make(map[string]bool, len(netSQLClients))
 	for _, n := range netSQLClients {

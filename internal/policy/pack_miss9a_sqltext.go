@@ -187,7 +187,7 @@ func sqlConnWords(c *Cmd) []string {
 		out = append(out, optValue(c, "-U"), optValue(c, "-d"))
 	}
 	if (c.Name == "isql" || c.Name == "iusql") && len(c.Pos) > 0 && !strings.ContainsAny(c.Pos[0], " \t") {
-		out = append(out, c.Pos[0]) // unixODBC's isql DSN [user [pw]]: the data source's name (sap19)
+		out = append(out, c.Pos[0]) // unixODBC's isql DSN [user [pw]]: the data source's name
 	}
 	for _, p := range c.Pos {
 		p = oracleLogin(p)

@@ -194,7 +194,7 @@ var queryDirs = map[string]bool{"queries": true, "query": true, "filters": true,
 
 // queryFile: f lies in a folder of queries (queries/by_customer.json, a
 // search validated or explained): it names the people it looks for, it
-// carries none of their records (dbadmin18).
+// carries none of their records.
 func queryFile(f string) bool {
 	parts := strings.Split(strings.ToLower(strings.TrimPrefix(f, "@")), "/")
 	for _, p := range parts[:len(parts)-1] {

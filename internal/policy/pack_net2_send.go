@@ -127,7 +127,7 @@ func net2SendRule() Rule {
 					}
 				}
 				if !sinks[c.Name] && c.RemoteAction() == "" || onlyHelp(c) || keyUsers[c.Name] {
-					continue // keyUsers: mosquitto_passwd -b FILE writes a hash into its own file, sends nothing (secrets17)
+					continue // keyUsers: mosquitto_passwd -b FILE writes a hash into its own file, sends nothing
 				}
 				if c.Name == "gh" || c.Name == "glab" || c.Name == "hub" {
 					if s := sub(c); s != "gist" && s != "snippet" && s != "issue" && s != "pr" && s != "release" && s != "api" {

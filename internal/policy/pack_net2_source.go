@@ -43,7 +43,7 @@ func runsFrom(c *Cmd, list map[string]bool) string {
 		return ""
 	}
 	if spec, ok := runnerPackage(c); ok {
-		return remoteSource(spec) // npx playwright codegen https://…: the URL is the package's argument (dataplat17)
+		return remoteSource(spec) // npx playwright codegen https://…: the URL is the package's argument
 	}
 	for _, a := range c.Args {
 		if src := remoteSource(a); src != "" {

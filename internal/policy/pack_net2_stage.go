@@ -93,7 +93,7 @@ func hostPath(d string) (host, path string) {
 var remoteSystemDirs = []string{"/etc/", "/usr/", "/boot/", "/lib/", "/lib64/", "/bin/", "/sbin/", "/var/lib/", "/root/"}
 
 // remoteServiceDirs are where a named host serves its applications,
-// sites and package feeds from (remote17).
+// sites and package feeds from.
 var remoteServiceDirs = []string{"/srv/", "/opt/", "/var/www/", "/var/opt/", "/usr/local/", "/usr/share/nginx/"}
 
 // feedWords name a package feed or repository's folder or host;
@@ -104,7 +104,7 @@ var (
 )
 
 // servedPath: why a copy into p on named host h changes what that
-// host serves or runs (remote17): a folder of a package feed others
+// host serves or runs: a folder of a package feed others
 // install from (repo@packages.acme-iot.net:/srv/feeds/stable/), or an
 // installed program's tree under a service directory
 // (robot@amr-07.fleet.local:/opt/acme/ws/install/…/lib/); "" for a
@@ -134,7 +134,7 @@ func servedPath(h, p string) string {
 	case prog:
 		return "into the tree of a program it runs"
 	}
-	// hostops18: a copy into a named host's service tree (/srv, /var/www,
+	// a copy into a named host's service tree (/srv, /var/www,
 	// /opt) is a deploy: what the host serves or runs changes (a bare
 	// address is left alone: nothing names what it serves)
 	if ipHost(h) {

@@ -163,7 +163,7 @@ func net3ClusterRules() []Rule {
 					switch {
 					case k == "--gpus" || k == "--privileged" || k == "--device" || k == "--cap-add" || k == "--pid" && v == "host":
 						// the host's network alone (--net=host, ROS 2 and DDS discovery) shares its ports
-						// and interfaces, not its processes, devices or files (fplocal17)
+						// and interfaces, not its processes, devices or files
 						grant = k
 					case (k == "-v" || k == "--volume") && (strings.HasPrefix(v, "/:") || strings.Contains(v, "docker.sock")):
 						grant = k + " " + v

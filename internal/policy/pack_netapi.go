@@ -126,7 +126,7 @@ func readAPICall(c *Cmd) apiCall {
 		case "url":
 			if !httpMethods[strings.ToUpper(p.val)] {
 				if strings.HasPrefix(p.val, ":") && edgercAuth(c) {
-					// admin17: httpie-edgegrid's ":/path" is the host of ~/.edgerc's
+					// httpie-edgegrid's ":/path" is the host of ~/.edgerc's
 					// section (Akamai's API), not localhost
 					p.val = "https://edgerc.akamaiapis.net" + strings.TrimPrefix(p.val, ":")
 				}
@@ -148,7 +148,7 @@ func readAPICall(c *Cmd) apiCall {
 			r.method = strings.ToUpper(pos[0])
 			r.urls, r.body = []string{pos[1]}, ""
 			if strings.HasPrefix(pos[1], ":") && edgercAuth(c) {
-				r.urls[0] = "https://edgerc.akamaiapis.net" + strings.TrimPrefix(pos[1], ":") // admin17: the ~/.edgerc section's host
+				r.urls[0] = "https://edgerc.akamaiapis.net" + strings.TrimPrefix(pos[1], ":") // the ~/.edgerc section's host
 			}
 			for _, a := range pos[2:] {
 				switch p := httpieItem(a); p.kind {

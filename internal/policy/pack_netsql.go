@@ -23,7 +23,7 @@ var sqlTextOptions = map[string]bool{"-c": true, "--command": true, "-e": true, 
 var netSQLClients = []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "bq", "snowsql", "cqlsh", "clickhouse-client", "clickhouse",
 	"trino", "presto", "cypher-shell", "sqlcmd", "cockroach", "mongosh", "mongo", "wrangler", "vsql", "impala-shell", "beeline", "spark-sql", "hdbsql", "usql", "gcloud", "databricks",
 	"sqlplus", "isql", "db2", "dgmgrl", "mysqlsh", "snow", "heroku",
-	"ksql", "aql", "hive", "sqlline", // dataplat17: ksqlDB, Aerospike, Hive CLI, Drill/Phoenix's sqlline
+	"ksql", "aql", "hive", "sqlline", // ksqlDB, Aerospike, Hive CLI, Drill/Phoenix's sqlline
 	"sql"} // ops13: Oracle SQLcl (sql -s user/pw@host:1521/SVC)
 
 // cloudWarehouses always run on a remote server.
@@ -109,7 +109,7 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 		return "local", "" // spark-sql --master local[2]: the engine and its warehouse run in this process
 	}
 	if m := sparkCluster(c); m != "" {
-		return "remote", "--master " + m // spark-sql --master yarn -f x.sql: the cluster's shared metastore (dataplat17)
+		return "remote", "--master " + m // spark-sql --master yarn -f x.sql: the cluster's shared metastore
 	}
 	if c.Name == "wrangler" {
 		if c.Has("--remote") {

@@ -245,5 +245,5 @@ func consoleRules() []Rule {
 
 // devContainer: a console run in a container named for development or
 // tests on this machine, or in a Compose service (the project's own
-// stack, fp18) on a line that names no production.
+// stack) on a line that names no production.
 var devContainer = re(`(?i)\b(docker|podman|nerdctl)\s+(compose\s+)?exec\s+(-\S+\s+)*[\w.-]*(^|[^a-z])(dev|test|local|sandbox|ci)([^a-z]|$)|^(?:[^;&|]*\s)?(?:(?:docker|podman)\s+compose|docker-compose|podman-compose)\s+exec\s`)

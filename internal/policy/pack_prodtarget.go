@@ -340,7 +340,7 @@ func remoteExportRules() []Rule {
 		cmdRule("external.systems:remote-state-export", Ask, "A remote service's state or data pulled into a file here (terraform state pull > f, an export or dump subcommand written to a file): state and dumps hold secrets and customers' data in plain text", opsNames("remote-cli"),
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || prodAction(e, c) != "export" || !writtenToFile(e, c) || opsList("export-defs")[c.Name] || !credentialStoreExport(c) {
-					return "" // a data export kept here is a read, as pg_dump of production to a file is (fp18)
+					return "" // a data export kept here is a read, as pg_dump of production to a file is
 				}
 				return c.Name + " copies a remote service's state or data into a file here: " + c.String()
 			},
@@ -441,8 +441,7 @@ var lineOptions = sync.OnceValue(func() *regexp.Regexp {
 
 // sqlRead: statements that only read: a query, a listing, a table's
 // definition, or a check that reports (CHECK TABLE, CHECKSUM TABLE,
-// EXISTS TABLE: ClickHouse and MySQL verify or answer, changing nothing;
-// sudo19).
+// EXISTS TABLE: ClickHouse and MySQL verify or answer, changing nothing).
 var sqlRead = re(`(?is)^\s*(select|show|describe|desc|explain|exists\s+(?:temporary\s+)?(?:table|database|dictionary|view)?|check\s+(?:table|grant)|checksum\s+table|with\s+\w+\s+as\s*\(\s*select|values|table\s+\w+\s*$|\\d)`)
 
 // sqlReadOnly: every statement of text reads.

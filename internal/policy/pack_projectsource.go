@@ -44,7 +44,7 @@ func projectSourceRule() Rule {
 							deleted = append(deleted, b) // out/*.mbtiles: the kind of file deleted beside a folder tells its ecosystem too
 						}
 						if b := path.Base(rel); b != top && buildOutputName(top) {
-							deleted = append(deleted, b) // target/wasm32-unknown-unknown: what a build tree holds tells its tool (wasm-pack's pkg beside it; fplocal17)
+							deleted = append(deleted, b) // target/wasm32-unknown-unknown: what a build tree holds tells its tool (wasm-pack's pkg beside it)
 						}
 					}
 				}
@@ -64,7 +64,7 @@ func projectSourceRule() Rule {
 					return ""
 				}
 				if (ecosystemOutput(project, rel, deleted, runsAfterDelete(e)) || ecosystemRunOutput(e, rel)) && !trackedDir(project, rel) {
-					return "" // an ecosystem's output, unless git tracks files in it: then it is the project's (fplocal17)
+					return "" // an ecosystem's output, unless git tracks files in it: then it is the project's
 				}
 				return rel
 			}

@@ -233,7 +233,7 @@ func externalPack() Pack {
 						return "" // one numbered database of this machine's server: a test index
 					}
 					if redisDefaultLocal(c) {
-						return "" // this machine's server: a side port is a test one, the default asks (redis-flush-local, pack_fplocal17.go)
+						return "" // this machine's server: a side port is a test one, the default asks (redis-flush-local, pack_local_servers.go)
 					}
 					return c.Name + " empties the database"
 				}

@@ -54,7 +54,7 @@ func ownerNamed(v string) bool {
 func credentialFileUploaded(e *Env, c *Cmd) string {
 	for ai, a := range c.Args {
 		if loginKeyArg(c, ai) {
-			continue // scp -i ~/.ssh/id_ed25519: the key it logs in with (secrets17)
+			continue // scp -i ~/.ssh/id_ed25519: the key it logs in with
 		}
 		for _, f := range uploadOperands(a) {
 			if f != "" && f != "-" && !strings.HasSuffix(f, ".pub") && credentialZone(e, e.abs(c, f)) { // a public key is made to be sent

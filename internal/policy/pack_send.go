@@ -339,7 +339,7 @@ func credentialSent(e *Env, c *Cmd) (why, named string) {
 		}
 		switch {
 		case what != "" && secret != "" && leaves(secret) && p.kind == "header" && tokenHeaderUse(c, secret, parts, hosts, plain):
-			continue // $PTERO_KEY in the Authorization header of a GET to the panel's API: the token's normal use (fp18)
+			continue // $PTERO_KEY in the Authorization header of a GET to the panel's API: the token's normal use
 		case what != "" && secret != "" && leaves(secret):
 			return fmt.Sprintf("%s sends $%s in %s to %s, which is not the service the secret is for", c.Name, secret, what, dest), secret
 		case what != "" && secret == "" && len(names) > 0 && leaves(names[0]):
@@ -433,7 +433,7 @@ func upperWord(a string) bool {
 // ($PTERO_KEY, $API_TOKEN; not $GITHUB_TOKEN, which goes to GitHub only)
 // sent in an auth header of a read (no body, no upload, GET or HEAD) to
 // an https API (api.* or an /api, /v1… path) that is not a capture or
-// paste host nor a raw IP: how the token is used, not a leak (fp18).
+// paste host nor a raw IP: how the token is used, not a leak.
 func tokenHeaderUse(c *Cmd, secret string, parts []reqPart, hosts []string, plain map[string]bool) bool {
 	n := strings.ToUpper(secret)
 	if !strings.HasSuffix(n, "TOKEN") && !strings.HasSuffix(n, "KEY") && !strings.HasSuffix(n, "PAT") || strings.Contains(n, "SECRET") || strings.Contains(n, "PRIVATE_KEY") {

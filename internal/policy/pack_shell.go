@@ -417,7 +417,7 @@ func sqlPack() Pack {
 						text += "\n" + e.F.Command
 					}
 					if localTestDrop(e, c, text) || localDefaultDrop(e, c, text) {
-						return "" // this machine's server: a test-named table is scratch, other local data asks (sql-unknown-server; pack_fplocal17.go)
+						return "" // this machine's server: a test-named table is scratch, other local data asks (sql-unknown-server; pack_local_servers.go)
 					}
 					if m := sqlDrop.FindString(text); m != "" {
 						return fmt.Sprintf("%s would run %q", c.Name, strings.ToUpper(m))

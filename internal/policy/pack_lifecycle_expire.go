@@ -6,7 +6,7 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// admin17: a bucket's lifecycle rule that expires every object (no
+// a bucket's lifecycle rule that expires every object (no
 // prefix or an empty filter, a current-version expiration) deletes the
 // whole bucket's data when it next runs: aws s3api
 // put-bucket-lifecycle-configuration with {"Filter":{},"Expiration":…}

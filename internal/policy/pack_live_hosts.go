@@ -4,7 +4,7 @@ import (
 	"strings"
 )
 
-// hostops18: live servers operated from a shell. Keys typed into another
+// live servers operated from a shell. Keys typed into another
 // terminal session (tmux send-keys, screen -X stuff, zellij action
 // write-chars) run there, in a directory the line does not show: a
 // recursive delete typed into a service's session is denied. Ending a
@@ -126,7 +126,7 @@ func typedDestroy(p string) string {
 	return ""
 }
 
-func hostops18Rules() []Rule {
+func liveHostRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:session-keys-destroy", Deny, "Keys typed into another terminal session (tmux send-keys, screen -X stuff, zellij action write-chars) that delete recursively or wipe there: the payload runs in that session's directory, which the line does not show, in a service's session (not one named dev or test)", sessionTools,
 			func(e *Env, c *Cmd) string {

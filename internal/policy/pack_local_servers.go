@@ -7,7 +7,7 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// fplocal17: a client that names no server talks to this machine. A drop
+// a client that names no server talks to this machine. A drop
 // or flush there on a test-named object (DROP TABLE IF EXISTS test_bids),
 // or on a Redis started on a side port (redis-cli -p 6380 FLUSHALL), is
 // the developer's own scratch state. Local data that is not test-named

@@ -2,7 +2,7 @@ package policy
 
 import "strings"
 
-// secrets17: key files used, not shown. A command that derives the
+// key files used, not shown. A command that derives the
 // public half of a private key (ssh-keygen -y, ssh-keygen -l's
 // fingerprint, openssl rsa|pkey|ec -pubout without -text) reads the key
 // but prints nothing secret; a Kerberos client that lists a keytab's

@@ -8,7 +8,7 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// deploy17: shared environments other than production, load against
+// shared environments other than production, load against
 // real hosts, and project scripts named for a change given a remote host.
 //
 // A staging, UAT or pre-production environment is shared: others test on
@@ -92,7 +92,7 @@ func sharedEnvAssign(line string) string {
 	return ""
 }
 
-func deploy17Rules() []Rule {
+func sharedEnvRules() []Rule {
 	names := dedupe(append(opsNames("remote-cli", "runner-cli", "export-prog"), taskRunnerNames()...))
 	return []Rule{
 		cmdRule("external.systems:shared-env-change", Ask, "A change aimed at a shared staging, UAT or pre-production environment by the markers production's rules read (DATABASE_URL=$STAGING_DATABASE_URL npx prisma migrate deploy, npm run seed:staging, wrangler deploy --env staging): others work on it and its data outlives the session; reads, builds and tests stay allowed", names,
