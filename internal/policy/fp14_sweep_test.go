@@ -180,6 +180,7 @@ var sweepFlagged = map[string]string{
 // left: a kind another helper owns, or a decision kept. The test fails
 // when one of them is allowed (update the list) or another line flags.
 var sweepOpen = map[string]string{
+	"npx prisma migrate reset --force":                                  "no environment shown: prisma resets whatever DATABASE_URL says (kept)",
 	"npx prisma db push --force-reset":                                  "no environment shown (kept)",
 	"dropdb --if-exists app_development":                                "a dev database with no server shown asks; only test ones pass (fp7, fp11 decision, kept)",
 	"docker compose run --rm web python manage.py flush --noinput":      "no settings shown (kept, as manage.py flush)",

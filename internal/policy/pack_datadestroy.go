@@ -74,7 +74,7 @@ func dataDestroyRule() []Rule {
 			if h := dbURLElsewhere(line); h != "" {
 				return why + " (a shared database at " + h + ")", true // DATABASE_URL=postgresql://…@…pooler.supabase.com/… prisma migrate reset (pack_data12_place.go)
 			}
-			if localMarker.MatchString(line) || selfGuarded(name, line) || devByDefault(name, line) && (name != "prisma" || hit == "migrate reset") || localDevDB(e) {
+			if localMarker.MatchString(line) || selfGuarded(name, line) || devByDefault(name, line) || localDevDB(e) {
 				continue
 			}
 			return why, false

@@ -12,7 +12,7 @@ import "strings"
 // may be a shared one.
 
 // devDefaultTasks: program → the variable that picks its environment.
-var devDefaultTasks = map[string]string{"mix": "MIX_ENV", "knex": "NODE_ENV", "sequelize": "NODE_ENV", "sequelize-cli": "NODE_ENV", "prisma": "DATABASE_URL"}
+var devDefaultTasks = map[string]string{"mix": "MIX_ENV", "knex": "NODE_ENV", "sequelize": "NODE_ENV", "sequelize-cli": "NODE_ENV"}
 
 // devByDefault: name's task runs in its development environment on line.
 func devByDefault(name, line string) bool {
