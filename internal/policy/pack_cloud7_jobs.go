@@ -32,18 +32,9 @@ func jobsBulkCancelRule() Rule {
 			if jobsCancelScope(e, c) == "own" {
 				return "" // ids the user's own lister narrowed to one job name
 			}
-			ids, others := 0, 0
-			for _, p := range c.Pos {
-				switch {
-				case optionBefore(c.Args, p):
-					// an option's value (-u $USER, -A lab): the filter, read below
-				case jobID.MatchString(p):
-					ids++
-				case strings.HasPrefix(p, "$") || strings.HasPrefix(p, "`"):
-					return c.Name + " acts on jobs the line does not show (" + p + "): " + c.String()
-				default:
-					others++ // condor_rm alice: a user's every job
-				}
+			ids, others, unseen := jobOperands(c)
+			if unseen != "" {
+				return c.Name + " acts on jobs the line does not show (" + unseen + "): " + c.String()
 			}
 			if ids == 0 && fedList(c) {
 				return c.Name + " acts on a list of jobs another command picks: " + c.String()
@@ -121,26 +112,38 @@ func jobsUnseenScope(line string) string {
 	return "user"
 }
 
-// jobsCancelScope is whom a scheduler's cancel without job ids reaches:
-// "everyone" when it takes ids from a lister that names no user or
-// filters (a partition, an account, a state) without naming a user,
-// "own" when a lister narrows to the user's jobs of one name, "" for the
-// rest.
-func jobsCancelScope(e *Env, c *Cmd) string {
-	ids, unseen := 0, fedList(c)
+// jobOperands sorts a scheduler command's operands: job ids, other words
+// (condor_rm alice: a user's every job) and the first operand the line
+// does not show ($JOBS, `…`), "" for none; an option's value (-u $USER,
+// -A lab) is a filter, read from the flags.
+func jobOperands(c *Cmd) (ids, others int, unseen string) {
 	for _, p := range c.Pos {
 		switch {
 		case optionBefore(c.Args, p):
 		case jobID.MatchString(p):
 			ids++
 		case strings.HasPrefix(p, "$") || strings.HasPrefix(p, "`"):
-			unseen = true
+			if unseen == "" {
+				unseen = p
+			}
+		default:
+			others++
 		}
 	}
+	return ids, others, unseen
+}
+
+// jobsCancelScope is whom a scheduler's cancel without job ids reaches:
+// "everyone" when it takes ids from a lister that names no user or
+// filters (a partition, an account, a state) without naming a user,
+// "own" when a lister narrows to the user's jobs of one name, "" for the
+// rest.
+func jobsCancelScope(e *Env, c *Cmd) string {
+	ids, _, dynamic := jobOperands(c)
 	if ids > 0 {
 		return ""
 	}
-	if unseen {
+	if dynamic != "" || fedList(c) {
 		if s := jobsUnseenScope(e.F.Command); s != "user" {
 			return s
 		}
