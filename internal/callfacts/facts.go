@@ -63,6 +63,10 @@ type Cmd struct {
 	// (The flags stand together: Cmd stays in a smaller allocation class.)
 	// Escaped is true when argv[0] dodged aliases: \rm, 'rm', command rm.
 	Escaped bool `json:"escaped,omitempty" expr:"escaped"`
+	// PowerShell is set when the command was read from PowerShell text
+	// (pwsh -Command, the PowerShell tool, a .ps1 shown): a Verb-Noun
+	// name there is a cmdlet, read by its approved verb (pscmdlets.txt).
+	PowerShell bool `json:"powershell,omitempty" expr:"powershell"`
 	// FeedUnknown is set when this shell or interpreter runs script text
 	// the line does not show (piped from a program, a file fetched or
 	// built by one, the input of xargs sh -c).

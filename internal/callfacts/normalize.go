@@ -137,6 +137,7 @@ func (n *normalizer) powershell(src string, depth int, wrappers []string) {
 	}
 	for i := start; i < len(n.f.Commands); i++ {
 		c := &n.f.Commands[i]
+		c.PowerShell = true
 		aliased := false
 		if m, ok := psAliases[strings.ToLower(c.Name)]; ok {
 			c.Name = m
@@ -152,9 +153,10 @@ func (n *normalizer) powershell(src string, depth int, wrappers []string) {
 			}
 		}
 		c.Flags = flags
-		if aliased {
+		if aliased || c.psCmdlet() {
 			// the effect was read under the cmdlet's name (Stop-Process
-			// had none); read it again under the POSIX one (kill)
+			// had none); read it again under the POSIX one (kill), or as
+			// a cmdlet read by its verb (pscmdlets.txt)
 			c.Effect, _ = effectOf(c)
 		}
 		if tool(c.Name).args != "" {

@@ -22,10 +22,12 @@ type psCmdletTable struct {
 	soft   []string          // noun endings a remove only takes away
 	wipe   []string          // noun parts that wipe what they name whatever the verb (win14)
 	bulk   map[string]bool   // change verbs that destroy when fed every object (win14)
+	final  map[string]bool   // arguments that make any cmdlet's act past recovery (-Purge, HardDelete: pwsh20)
+	force  map[string]bool   // arguments that make a remove skip its prompt or take a whole tree (pwsh20)
 }
 
 var psCmdlets = sync.OnceValue(func() psCmdletTable {
-	t := psCmdletTable{verbs: map[string]string{}, local: map[string]bool{}, bulk: map[string]bool{}}
+	t := psCmdletTable{verbs: map[string]string{}, local: map[string]bool{}, bulk: map[string]bool{}, final: map[string]bool{}, force: map[string]bool{}}
 	datatable.Must("pscmdlets.txt", pscmdletsText, 2, func(l datatable.Line) error {
 		switch k := l.Fields[0]; k {
 		case "destroy", "change", "read":
@@ -42,12 +44,13 @@ var psCmdlets = sync.OnceValue(func() psCmdletTable {
 			t.soft = append(t.soft, l.Fields[1:]...)
 		case "wipe":
 			t.wipe = append(t.wipe, l.Fields[1:]...)
-		case "bulk":
+		case "bulk", "final", "force":
+			m := map[string]map[string]bool{"bulk": t.bulk, "final": t.final, "force": t.force}[k]
 			for _, v := range l.Fields[1:] {
-				t.bulk[v] = true
+				m[v] = true
 			}
 		default:
-			return l.Errorf("want destroy, change, read, remote, local, soft, wipe or bulk, not %q", k)
+			return l.Errorf("want destroy, change, read, remote, local, soft, wipe, bulk, final or force, not %q", k)
 		}
 		return nil
 	})
@@ -65,7 +68,13 @@ var psCmdlets = sync.OnceValue(func() psCmdletTable {
 // administers something elsewhere (Remove-AzResourceGroup,
 // New-AzResourceGroupDeployment), does there: "destroy", "change", or ""
 // for a read, a cmdlet of this machine, one the identity table judges, a
-// -WhatIf run or anything that is not a cmdlet.
+// -WhatIf run or anything that is not a cmdlet. A cmdlet read from
+// PowerShell text whose module the table does not name (Remove-DfsnRoot,
+// Set-DfsnFolderTarget) is read by its approved verb too: a change asks,
+// a remove is destroyed when it is forced (-Force, -Recurse,
+// -Confirm:$false) and asks otherwise (pwsh20). An argument that makes
+// the act final (-Purge, -PurgeType HardDelete, -Permanent) destroys
+// whatever the verb (New-ComplianceSearchAction -Purge).
 func (c *Cmd) PSRemoteCmdlet() string {
 	verb, noun, ok := strings.Cut(c.Name, "-")
 	if !ok || noun == "" || strings.ContainsAny(noun, "-/.$=") {
@@ -73,7 +82,7 @@ func (c *Cmd) PSRemoteCmdlet() string {
 	}
 	t := psCmdlets()
 	kind := t.verbs[strings.ToLower(verb)]
-	if kind == "" || kind == "read" || c.Has("-whatif") || adminProgram(c.Name) {
+	if kind == "" || c.Has("-whatif") || adminProgram(c.Name) {
 		return ""
 	}
 	noun = strings.ToLower(noun)
@@ -83,10 +92,15 @@ func (c *Cmd) PSRemoteCmdlet() string {
 	if noun == "command" && !slices.ContainsFunc(c.Args, func(a string) bool { return strings.EqualFold(a, "-filepath") }) {
 		return "" // Invoke-Command { … }: its block is read and judged as what it runs (psremoting.go)
 	}
+	final := psArgIn(c.Args, t.final)
+	if kind == "read" && !final {
+		return ""
+	}
+	wipe := slices.ContainsFunc(t.wipe, func(w string) bool { return strings.Contains(noun, w) })
 	elsewhere := psRemoteTarget(c) || c.psInvokeRemote() // -ComputerName web1, Invoke-Command's block (psremoting.go)
 	for _, p := range t.remote {
 		if elsewhere || strings.HasPrefix(noun, p) {
-			if slices.ContainsFunc(t.wipe, func(w string) bool { return strings.Contains(noun, w) }) {
+			if wipe || final {
 				return "destroy" // Invoke-MgWipeDeviceManagementManagedDevice: the device's data is gone
 			}
 			if kind == "destroy" && slices.ContainsFunc(t.soft, func(s string) bool { return strings.HasSuffix(noun, s) }) {
@@ -95,7 +109,48 @@ func (c *Cmd) PSRemoteCmdlet() string {
 			return kind
 		}
 	}
-	return ""
+	if !c.PowerShell {
+		return "" // update-alternatives, add-apt-repository: a program's name, no cmdlet
+	}
+	switch {
+	case wipe || final:
+		return "destroy" // Search-Mailbox -DeleteContent, New-ComplianceSearchAction -Purge
+	case kind == "read":
+		return ""
+	case kind == "destroy" && slices.ContainsFunc(t.soft, func(s string) bool { return strings.HasSuffix(noun, s) }):
+		return "change"
+	case kind == "destroy" && !psArgIn(c.Args, t.force):
+		return "change" // Remove-DfsnFolder without -Force: PowerShell asks for each before it goes
+	}
+	return kind
+}
+
+// psCmdlet: c, read from PowerShell text, is named Verb-Noun with an
+// approved verb (pscmdlets.txt): its verb says what it does, so the words
+// after it are its parameters' values (Get-Help Remove-ADUser, Get-Command
+// Remove-*), no subcommand of an unknown program.
+func (c *Cmd) psCmdlet() bool {
+	if !c.PowerShell {
+		return false
+	}
+	verb, noun, ok := strings.Cut(c.Name, "-")
+	return ok && noun != "" && psCmdlets().verbs[strings.ToLower(verb)] != ""
+}
+
+// psArgIn: one of args, lower-cased, is in set; an option given $false
+// (-Permanent:$false, -Force $false) does not count.
+func psArgIn(args []string, set map[string]bool) bool {
+	for i, a := range args {
+		l := strings.ToLower(a)
+		if !set[l] {
+			continue
+		}
+		if i+1 < len(args) && strings.HasPrefix(l, "-") && strings.EqualFold(args[i+1], "$false") {
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 // PSFedByAll reports whether the i-th command of f, a cmdlet whose verb
