@@ -105,6 +105,18 @@ func loaderTarget(e *Env, c *Cmd) (string, string) {
 	return "", ""
 }
 
+// restoresInto: a restore tool writing into a database (pg_restore -d,
+// mongorestore), not listing a dump's contents.
+func restoresInto(c *Cmd) bool {
+	switch c.Name {
+	case "pg_restore":
+		return (c.Has("-d", "--dbname") || optValue(c, "--dbname") != "" || optValue(c, "-d") != "") && !c.Has("-l", "--list")
+	case "mongorestore":
+		return !c.Has("--dryRun")
+	}
+	return false
+}
+
 func loaderRules() []Rule {
 	names := []string{"psql", "mysql", "mariadb"}
 	for n := range directLoaders {
@@ -116,6 +128,14 @@ func loaderRules() []Rule {
 		}
 		r := replaces(e, c)
 		if r == "" {
+			// sql20: a dump restored into a production or shared database
+			// without --clean still writes its rows and objects there
+			if !restoresInto(c) {
+				return "", ""
+			}
+			if where, named := loaderTarget(e, c); where != "" {
+				return "ask", c.Name + " restores a dump into " + named
+			}
 			return "", ""
 		}
 		where, named := loaderTarget(e, c)
