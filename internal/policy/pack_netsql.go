@@ -38,10 +38,10 @@ var (
 	// share; sqlScratchDrop leaves out temporary objects and caches),
 	// TRUNCATE, a table's columns or partitions dropped, truncated or
 	// cleared, a data object created OR REPLACE over the live one, a
-	// table's rows overwritten (INSERT OVERWRITE, LOAD … OVERWRITE), a
-	// table's engine set to one that keeps nothing.
+	// table's engine set to one that keeps nothing (INSERT OVERWRITE of
+	// a partition from staging is a load: it asks, data12).
 	sqlDrops = re(`(?is)^\s*(drop\s+\w|truncate\b|alter\s+table\s+(if\s+exists\s+)?(only\s+)?\S+(\s+on\s+cluster\s+\S+)?\s+(drop|truncate|clear\s+(column|index|projection)|discard\s+tablespace|replace\s+partition)\b|alter\s+table\b.*\bengine\s*=\s*'?blackhole\b|` +
-		`create\s+or\s+replace\s+((transient|dynamic|iceberg|hybrid|external|snapshot)\s+)?(table|database|schema|stage|share|secret|connection|cluster|source|sink|dataset)\b|insert\s+overwrite\b|load\s+data\b.*\boverwrite\s+into\s+table\b)`)
+		`create\s+or\s+replace\s+((transient|dynamic|iceberg|hybrid|external|snapshot)\s+)?(table|database|schema|stage|share|secret|connection|cluster|source|sink|dataset)\b)`)
 	// sqlScratchDrop: a DROP of what holds no shared data (a temporary
 	// table, a session's prepared statement, a server's cache).
 	sqlScratchDrop = re(`(?is)^\s*drop\s+((temp|temporary|prepare)\b|table\s+(if\s+exists\s+)?#|\w+(\s+\w+)?\s+cache\b)`)
@@ -197,7 +197,7 @@ func netSQLRules() []Rule {
 		if len(stmt) > 80 {
 			stmt = stmt[:80] + "…"
 		}
-		if devPlaceSQL(e, c, text) && !anyHost {
+		if (devPlaceSQL(e, c, text) || cloudWarehouses[c.Name] && devScopedSQL(text)) && !anyHost {
 			return "", "" // snowsql -c dev, psql postgres://…@127.0.0.1:54322/…: the developer's own (pack_data12_place.go)
 		}
 		where, named := sqlTarget(e, c, text)

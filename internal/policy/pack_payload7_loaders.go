@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -70,12 +71,18 @@ func replaces(e *Env, c *Cmd) string {
 // loaderTarget: "prod", "remote", or "" (this machine, a dev or test
 // database, or a server the line does not name).
 func loaderTarget(e *Env, c *Cmd) (string, string) {
+	return loaderTargetOf(e, c, false)
+}
+
+// loaderTargetOf is loaderTarget; inputs: the files a restore reads
+// (pg_restore … /tmp/odoo_prod.dump) name no target.
+func loaderTargetOf(e *Env, c *Cmd, inputs bool) (string, string) {
 	words := append([]string{}, c.Args...)
 	if m, _ := prodMarkerOf(e, c); m != "" {
 		return "prod", m
 	}
 	for _, w := range words {
-		if strings.HasPrefix(w, "-") {
+		if strings.HasPrefix(w, "-") || inputs && slices.Contains(c.Pos, w) {
 			continue
 		}
 		for _, n := range sqlWordNames(w) {
@@ -133,7 +140,7 @@ func loaderRules() []Rule {
 			if !restoresInto(c) {
 				return "", ""
 			}
-			if where, named := loaderTarget(e, c); where != "" {
+			if where, named := loaderTargetOf(e, c, true); where != "" {
 				return "ask", c.Name + " restores a dump into " + named
 			}
 			return "", ""
