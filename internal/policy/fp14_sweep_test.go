@@ -182,7 +182,6 @@ var sweepFlagged = map[string]string{
 var sweepOpen = map[string]string{
 	"npx prisma migrate reset --force":                                  "no environment shown: prisma resets whatever DATABASE_URL says (kept)",
 	"npx prisma db push --force-reset":                                  "no environment shown (kept)",
-	"dropdb --if-exists app_development":                                "a dev database with no server shown asks; only test ones pass (fp7, fp11 decision, kept)",
 	"docker compose run --rm web python manage.py flush --noinput":      "no settings shown (kept, as manage.py flush)",
 	"dotnet ef database drop --force --environment Development":         "host-action rule reads no --environment (left)",
 	"kubectl config use-context kind-kind && kubectl delete deploy web": "the context the line switched to is not carried to the next command (left)",

@@ -284,12 +284,16 @@ func data12SQLWriteRule() Rule {
 				return ""
 			}
 			text := sqlOf(c)
-			if text == "" || !sqlWriteStmt.MatchString(text) && !sqlWrites.MatchString(text) || sqlReadOnly(text) || !sqlWritesShared(text) {
+			if text == "" || !sqlWriteStmt.MatchString(text) && !sqlWrites.MatchString(text) && !sqlCallStmt.MatchString(text) || sqlReadOnly(text) {
+				return ""
+			}
+			shared := sqlWritesShared(text)
+			if !shared && !warehouseSuspend.MatchString(text) {
 				return ""
 			}
 			where := dbTargetShared(e, c, text)
-			if where == "" {
-				return ""
+			if where == "" || !shared && !prodMarker.MatchString(where) {
+				return "" // a warehouse suspended on a connection not named for production: saves money
 			}
 			st := strings.TrimSpace(text)
 			if len(st) > 80 {
@@ -343,14 +347,27 @@ func sqlWritesShared(text string) bool {
 		}
 		return true
 	}
+	for _, s := range strings.Split(text, ";") {
+		if s = strings.TrimSpace(s); sqlCallStmt.MatchString(s) && !sqlReadProc.MatchString(s) {
+			return true // CALL ADMIN.PURGE_STALE_SNAPSHOTS(): code the line does not show, run on the shared database
+		}
+	}
 	return false
 }
 
 var (
 	warehouseThrift = re(`(?is)^alter\s+warehouse\b`)
-	warehouseGrow   = re(`(?is)\b(warehouse_size\s*=\s*'?(x-?large|x{2,}-?large|[2-6]x-?large|x[2-6]-?large)|max_cluster_count|scaling_policy|resource_monitor\s*=\s*(null|'')|auto_suspend\s*=\s*(0|null)\b|resume\b)`)
-	sqlTempTable    = re(`(?is)^create\s+(or\s+replace\s+)?((local|global)\s+)?(temp|temporary|volatile)\s+(table|view)\b`)
-	sqlReadGrant    = re(`(?is)^grant\s+(select|usage|references|monitor)(\s*,\s*(select|usage|references|monitor))*\s+on\b.*\bto\s+(role\s+)?(?:[\w"]+)\s*$`)
+	// warehouseSuspend: a warehouse stopped under whoever queries it
+	// (asks on a connection named for production).
+	warehouseSuspend = re(`(?is)(^|;)\s*alter\s+warehouse\s+(if\s+exists\s+)?\S+\s+suspend\b`)
+	// sqlCallStmt: a stored procedure run (CALL, EXEC, EXECUTE); its
+	// code is not on the line. sqlReadProc: the catalogue's own read
+	// procedures (sp_help, sp_who2, SYSTEM$… functions that report).
+	sqlCallStmt   = re(`(?is)(^|;)\s*(call|exec|execute)\s+[\w$."\[\]]+`)
+	sqlReadProc   = re(`(?is)^\s*(call|exec|execute)\s+(\w+\.)*\[?(sp_(help\w*|who\w*|blitz\w*|pressuredetector|quickiestore|healthparser|spaceused|columns\w*|tables|databases|stored_procedures|server_info|lock|statistics|pkeys|fkeys|depends|readerrorlog|monitor)|system\$(clustering_information|clustering_depth|get_\w+|explain\w*|allowlist\w*|whitelist\w*|pipe_status|task_dependents|stream_has_data|show_\w+|last_change_commit_time|typeof|wait|is_\w+|current_\w+|estimate_\w+|list_\w+)|(show|list|get|describe|desc|report|check|count|explain|inspect|audit|validate|verify|preview|find|search|lookup|status)_?\w*)\]?\s*(\(|$|\s)`)
+	warehouseGrow = re(`(?is)\b(warehouse_size\s*=\s*'?(x-?large|x{2,}-?large|[2-6]x-?large|x[2-6]-?large)|max_cluster_count|scaling_policy|resource_monitor\s*=\s*(null|'')|auto_suspend\s*=\s*(0|null)\b|resume\b)`)
+	sqlTempTable  = re(`(?is)^create\s+(or\s+replace\s+)?((local|global)\s+)?(temp|temporary|volatile)\s+(table|view)\b`)
+	sqlReadGrant  = re(`(?is)^grant\s+(select|usage|references|monitor)(\s*,\s*(select|usage|references|monitor))*\s+on\b.*\bto\s+(role\s+)?(?:[\w"]+)\s*$`)
 )
 
 // recordsTable: a table of people's or the business's records (users,

@@ -281,8 +281,8 @@ func localDevDBFor(e *Env, drop bool) bool {
 	if localHostRef.MatchString(line) && !hostElsewhere(line) {
 		return true
 	}
-	if !namesDBHost.MatchString(line) && !strings.Contains(line, "PGHOST") && !strings.Contains(line, "MYSQL_HOST") && runsHere(e) && (tests || !drop) {
-		return true // no server named: the client connects to this machine's socket (dropdb acme_test_0615, psql -d dev_acme)
+	if !namesDBHost.MatchString(line) && !strings.Contains(line, "PGHOST") && !strings.Contains(line, "MYSQL_HOST") && runsHere(e) && (tests || !drop || devDropdb(e, line)) {
+		return true // no server named: the client connects to this machine's socket (dropdb acme_test_0615, psql -d dev_acme, dropdb --if-exists acme_billing_dev; sudo -u postgres: the system server's own superuser, test names only)
 	}
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
@@ -292,6 +292,12 @@ func localDevDBFor(e *Env, drop bool) bool {
 		}
 	}
 	return false
+}
+
+// devDropdb: dropdb (not a client's DROP DATABASE, not sudo -u postgres
+// on the system server) of a database localDevDBFor found dev-named.
+func devDropdb(e *Env, line string) bool {
+	return len(e.F.Cmds("dropdb")) > 0 && !strings.Contains(line, "sudo ") && !strings.Contains(line, "DROP ") && !strings.Contains(line, "drop database")
 }
 
 // hostElsewhere: the line also names a server (-h HOST, --host HOST, a

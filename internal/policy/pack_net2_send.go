@@ -241,16 +241,20 @@ func net2DNSSecretRule() Rule {
 // kafkaPurge: a topic's retention set so low (retention.ms under an
 // hour, retention.bytes under a megabyte) that the broker deletes what
 // it holds; group 2 is the value.
-var kafkaPurge = re(`(?i)\bretention\.(ms|bytes)\s*=\s*(\d+)`)
+var kafkaPurge = re(`(?i)\b(?:local\.)?(?:retention|segment)\.(ms|bytes)\s*=\s*(\d+)`)
+
+// kafkaCompactOff: a topic's cleanup policy set to delete on an existing
+// topic: a compacted topic's keys older than the retention go.
+var kafkaCompactOff = re(`(?i)\bcleanup\.policy\s*=\s*\[?delete\]?(\s|,|$)`)
 
 // purgeByConfig: a setting that makes the service delete its data
 // (Kafka retention cut to nothing, kafka-delete-records); on a broker the
 // line names as this machine it is the developer's own.
 func net2PurgeRule() Rule {
-	return cmdRule("external.systems:purge-by-config", Deny, "A setting that makes a data service delete what it holds (kafka-configs/rpk retention.ms cut to seconds, retention.bytes to bytes) or a records delete (kafka-delete-records): the data goes at the next cleanup; a broker on this machine is the developer's own", []string{"kafka-configs", "kafka-configs.sh", "kafka-topics", "kafka-topics.sh", "rpk", "kafka-delete-records", "kafka-delete-records.sh"},
+	return cmdRule("external.systems:purge-by-config", Deny, "A setting that makes a data service delete what it holds (kafka-configs/rpk retention.ms cut to seconds, retention.bytes to bytes) or a records delete (kafka-delete-records): the data goes at the next cleanup; a broker on this machine is the developer's own", []string{"kafka-configs", "kafka-configs.sh", "kafka-topics", "kafka-topics.sh", "rpk", "kafka-delete-records", "kafka-delete-records.sh", "confluent"},
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || c.DryRun() {
-				return ""
+			if onlyHelp(c) || c.DryRun() || c.Name == "confluent" && (sub(c) != "kafka" || c.Sub(1) != "topic") {
+				return "" // confluent local …, confluent kafka cluster …: no topic setting
 			}
 			line := strings.Join(c.Args, " ")
 			if strings.Contains(line, "localhost") || strings.Contains(line, "127.0.0.1") {
@@ -259,8 +263,11 @@ func net2PurgeRule() Rule {
 			if strings.HasPrefix(c.Name, "kafka-delete-records") {
 				return c.Name + " deletes a topic's records: " + c.String()
 			}
-			if !c.Has("--alter", "--add-config", "--config", "alter-config", "create") && !strings.Contains(line, "alter-config") {
+			if !c.Has("--alter", "--add-config", "--config", "alter-config", "create") && !strings.Contains(line, "alter-config") && !(c.Name == "confluent" && c.Sub(2) == "update") {
 				return ""
+			}
+			if kafkaCompactOff.MatchString(line) && !anyPos(c, "create") {
+				return c.Name + " sets cleanup.policy=delete on an existing topic: a compacted topic's older keys are deleted: " + c.String()
 			}
 			for _, m := range kafkaPurge.FindAllStringSubmatch(line, -1) {
 				n := 0
@@ -270,8 +277,9 @@ func net2PurgeRule() Rule {
 					}
 					n = n*10 + int(d-'0')
 				}
-				if m[1] == "ms" && n < 3600000 && n >= 0 || m[1] == "bytes" && n < 1<<20 && n >= 0 {
-					return c.Name + " sets retention." + m[1] + "=" + m[2] + ": the broker deletes the topic's data: " + c.String()
+				seg := strings.Contains(strings.ToLower(m[0]), "segment.")
+				if !seg && (m[1] == "ms" && n < 3600000 && n >= 0 || m[1] == "bytes" && n < 1<<20 && n >= 0) || seg && m[1] == "ms" && n < 60000 && n >= 0 {
+					return c.Name + " sets " + m[0] + ": the broker deletes the topic's data: " + c.String()
 				}
 			}
 			return ""

@@ -30,12 +30,23 @@ var netSQLClients = []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "bq",
 var cloudWarehouses = map[string]bool{"bq": true, "snowsql": true, "databricks": true, "gcloud": true}
 
 var (
-	sqlChanges = re(`(?is)^\s*(delete\s+from\s+\S+|update\s+\S+\s+set\s|alter\s+table\s+\S+\s+(delete|update)\s|match\s*\([^{}]*\)\s*(detach\s+)?delete\s)`)
+	sqlChanges = re(`(?is)^\s*(delete\s+from\s+\S+|update\s+\S+\s+set\s|alter\s+table\s+\S+(\s+on\s+cluster\s+\S+)?\s+(delete|update)\s|match\s*\([^{}]*\)\s*(detach\s+)?delete\s)`)
 	sqlWhere   = re(`(?is)\swhere\s+(.*)$`)
 	sqlTrue    = re(`(?i)^\s*(true|1|1\s*=\s*1|'1'\s*=\s*'1'|1\s*<>\s*0)\s*$`)
-	sqlDrops   = re(`(?is)^\s*(drop\s+(database|table|schema|keyspace|user|role|view|index|collection|graph|tablespace|materialized\s+view|sequence|function|procedure|trigger|warehouse|stage|stream|extension|catalog|namespace)\b|truncate\b|alter\s+table\s+\S+\s+drop\b)`)
-	sqlAdmin   = re(`(?is)^\s*(grant\s+all\b|grant\s+(role\s+)?\S*(accountadmin|securityadmin|sysadmin|orgadmin|superuser|rds_superuser|cloudsqlsuperuser|db_owner|dba|admin)\b|grant\b.+\bwith\s+(grant|admin)\s+option|alter\s+(user|role)\s+\S+\s+(with\s+)?superuser|create\s+(user|role)\s+\S+.*\bsuperuser|create\s+user\s+\S*@\S*'%'|(create|alter)\s+user\b.*\b(identified\s+with\s+no_password|not\s+identified))`)
-	sqlAnyHost = re(`(?is)'[^']*'@'%'|@'%'|\bhost\s+any\b`) // rec16: ClickHouse's HOST ANY
+	// sqlDrops: a statement that destroys what exists — any DROP (a
+	// table, a Materialize cluster, source or sink, a publication, a
+	// share; sqlScratchDrop leaves out temporary objects and caches),
+	// TRUNCATE, a table's columns or partitions dropped, truncated or
+	// cleared, a data object created OR REPLACE over the live one, a
+	// table's engine set to one that keeps nothing (INSERT OVERWRITE of
+	// a partition from staging is a load: it asks, data12).
+	sqlDrops = re(`(?is)^\s*(drop\s+\w|truncate\b|alter\s+table\s+(if\s+exists\s+)?(only\s+)?\S+(\s+on\s+cluster\s+\S+)?\s+(drop|truncate|clear\s+(column|index|projection)|discard\s+tablespace|replace\s+partition)\b|alter\s+table\b.*\bengine\s*=\s*'?blackhole\b|` +
+		`create\s+or\s+replace\s+((transient|dynamic|iceberg|hybrid|external|snapshot)\s+)?(table|database|schema|stage|share|secret|connection|cluster|source|sink|dataset)\b)`)
+	// sqlScratchDrop: a DROP of what holds no shared data (a temporary
+	// table, a session's prepared statement, a server's cache).
+	sqlScratchDrop = re(`(?is)^\s*drop\s+((temp|temporary|prepare)\b|table\s+(if\s+exists\s+)?#|\w+(\s+\w+)?\s+cache\b)`)
+	sqlAdmin       = re(`(?is)^\s*(grant\s+all\b|grant\s+(role\s+)?\S*(accountadmin|securityadmin|sysadmin|orgadmin|superuser|rds_superuser|cloudsqlsuperuser|db_owner|dba|admin)\b|grant\b.+\bwith\s+(grant|admin)\s+option|alter\s+(user|role)\s+\S+\s+(with\s+)?superuser|create\s+(user|role)\s+\S+.*\bsuperuser|create\s+user\s+\S*@\S*'%'|(create|alter)\s+user\b.*\b(identified\s+with\s+no_password|not\s+identified))`)
+	sqlAnyHost     = re(`(?is)'[^']*'@'%'|@'%'|\bhost\s+any\b`) // rec16: ClickHouse's HOST ANY
 )
 
 // sqlOf is the SQL text the line shows c running.
@@ -76,7 +87,7 @@ func sqlRisk(text string) (stmt string, anyHost bool) {
 		switch {
 		case sqlAdmin.MatchString(s) || sqlAnyHost.MatchString(s) && strings.HasPrefix(strings.ToLower(s), "create user"):
 			return s, sqlAnyHost.MatchString(text)
-		case sqlDrops.MatchString(s), sqlChanges.MatchString(s) && (everyRow(s) || bulkWhere(s)):
+		case sqlDrops.MatchString(s) && !sqlScratchDrop.MatchString(s), sqlChanges.MatchString(s) && (everyRow(s) || bulkWhere(s)):
 			stmt = s
 		}
 	}
@@ -186,7 +197,7 @@ func netSQLRules() []Rule {
 		if len(stmt) > 80 {
 			stmt = stmt[:80] + "…"
 		}
-		if devPlaceSQL(e, c, text) && !anyHost {
+		if (devPlaceSQL(e, c, text) || cloudWarehouses[c.Name] && devScopedSQL(text)) && !anyHost {
 			return "", "" // snowsql -c dev, psql postgres://…@127.0.0.1:54322/…: the developer's own (pack_data12_place.go)
 		}
 		where, named := sqlTarget(e, c, text)

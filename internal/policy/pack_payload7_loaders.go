@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -70,12 +71,18 @@ func replaces(e *Env, c *Cmd) string {
 // loaderTarget: "prod", "remote", or "" (this machine, a dev or test
 // database, or a server the line does not name).
 func loaderTarget(e *Env, c *Cmd) (string, string) {
+	return loaderTargetOf(e, c, false)
+}
+
+// loaderTargetOf is loaderTarget; inputs: the files a restore reads
+// (pg_restore … /tmp/odoo_prod.dump) name no target.
+func loaderTargetOf(e *Env, c *Cmd, inputs bool) (string, string) {
 	words := append([]string{}, c.Args...)
 	if m, _ := prodMarkerOf(e, c); m != "" {
 		return "prod", m
 	}
 	for _, w := range words {
-		if strings.HasPrefix(w, "-") {
+		if strings.HasPrefix(w, "-") || inputs && slices.Contains(c.Pos, w) {
 			continue
 		}
 		for _, n := range sqlWordNames(w) {
@@ -105,6 +112,18 @@ func loaderTarget(e *Env, c *Cmd) (string, string) {
 	return "", ""
 }
 
+// restoresInto: a restore tool writing into a database (pg_restore -d,
+// mongorestore), not listing a dump's contents.
+func restoresInto(c *Cmd) bool {
+	switch c.Name {
+	case "pg_restore":
+		return (c.Has("-d", "--dbname") || optValue(c, "--dbname") != "" || optValue(c, "-d") != "") && !c.Has("-l", "--list")
+	case "mongorestore":
+		return !c.Has("--dryRun")
+	}
+	return false
+}
+
 func loaderRules() []Rule {
 	names := []string{"psql", "mysql", "mariadb"}
 	for n := range directLoaders {
@@ -116,6 +135,14 @@ func loaderRules() []Rule {
 		}
 		r := replaces(e, c)
 		if r == "" {
+			// sql20: a dump restored into a production or shared database
+			// without --clean still writes its rows and objects there
+			if !restoresInto(c) {
+				return "", ""
+			}
+			if where, named := loaderTargetOf(e, c, true); where != "" {
+				return "ask", c.Name + " restores a dump into " + named
+			}
 			return "", ""
 		}
 		where, named := loaderTarget(e, c)

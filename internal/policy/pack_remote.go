@@ -25,7 +25,9 @@ var sqlCommandFlags = []string{"-c", "--command", "-e", "--execute", "--eval", "
 
 // sqlInclude finds a client's own "run this file" command inside inline
 // SQL: psql \i and \include, mysql source and \., cqlsh SOURCE, sqlite .read.
-var sqlInclude = re(`(?i)(?:^|[\s;'"])(?:\\i|\\ir|\\include|\\include_relative|source|\\\.|\.read)\s+([^\s;'"]+)`)
+// mysql's source starts its statement (DROP SOURCE x is Materialize's
+// statement, not a file run).
+var sqlInclude = re(`(?i)(?:(?:^|[\s;'"])(?:\\i|\\ir|\\include|\\include_relative|\\\.|\.read)|(?:^|[;'"\n])\s*source)\s+([^\s;'"]+)`)
 
 // sqlFileOf returns the file (or input) whose statements c runs without
 // the line showing them, "" when c runs none.
