@@ -99,6 +99,9 @@ func prodAction(e *Env, c *Cmd) string {
 	if op := c.CloudOp(); op != nil && (op.Class == "local" && !op.Config || op.Class == "read" && !export[op.Verb]) {
 		return op.Class // a cloud CLI's read or its own login (what-if, update-kubeconfig: callfacts/cloudops.txt)
 	}
+	if p, _ := scriptRun(c); p != "" && scriptReadsByName(p) {
+		return "read" // python scripts/lookup_player.py --env production: named for a read
+	}
 	if (c.Name == "kcat" || c.Name == "kafkacat") && !c.Has("-P") {
 		return "read" // -C consumes, -L lists: only -P produces
 	}
