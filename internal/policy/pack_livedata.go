@@ -100,7 +100,7 @@ func liveDataRules() []Rule {
 				}
 				return ""
 			},
-			[]string{`curl -X POST -H "Authorization: Basic $UGS_SERVICE_AUTH" "https://leaderboards.services.api.unity.com/v1/projects/p/environments/$UGS_PROD_ENV_ID/leaderboards/season-12-global/reset"`, `curl -X POST https://api.acme.io/prod/cache/purge`},
+			[]string{`curl -X POST -H "Authorization: Basic $UGS_SERVICE_AUTH" "https://leaderboards.services.api.unity.com/v1/projects/p/environments/$UGS_PROD_ENV_ID/leaderboards/season-12-global/reset"`, `curl -X POST https://api.acme.io/prod/cache/purge`, `curl -X POST -H "Authorization: Bearer $T" https://api.acme.io/environments/production/players/wipe`},
 			[]string{`curl -X POST -H "Authorization: Basic $UGS_SERVICE_AUTH" "https://leaderboards.services.api.unity.com/v1/projects/p/environments/$UGS_DEV_ENV_ID/leaderboards/season-12-global/reset"`, `curl "https://api.acme.io/prod/leaderboards/s12/reset"`, `curl -X POST http://localhost:8080/prod/reset`}),
 		cmdRule("external.systems:auth-export", Ask, "An auth provider's users exported from a project not named for development or tests (firebase auth:export users.json --project x-live): every user's personal data and password hashes; the words are data (policy/remoteops.txt auth-export-word)", opsNames("remote-cli"),
 			func(e *Env, c *Cmd) string {
@@ -151,7 +151,7 @@ func liveDataRules() []Rule {
 				}
 				return ""
 			},
-			[]string{`kubectl --context prod-us-east-1 patch crd widgets.apps.acme.io --type=json -p '[{"op":"remove","path":"/spec/versions/0"}]'`, `kubectl --context production patch ns payments --type json -p '[{"op": "remove", "path": "/spec/finalizers"}]'`},
+			[]string{`kubectl --context prod-us-east-1 patch crd widgets.apps.acme.io --type=json -p '[{"op":"remove","path":"/spec/versions/0"}]'`, `kubectl --context production patch ns payments --type json -p '[{"op": "remove", "path": "/spec/finalizers"}]'`, `kubectl --context prod-eu patch pv pvc-123 --type=json -p '[{"op":"remove","path":"/spec/claimRef"}]'`},
 			[]string{`kubectl --context prod-us-east-1 get crd widgets.apps.acme.io -o yaml`, `kubectl --context kind-dev patch crd widgets.apps.acme.io --type=json -p '[{"op":"remove","path":"/spec/versions/0"}]'`, `kubectl --context prod-us-east-1 patch crd widgets.apps.acme.io --type=json -p '[{"op":"remove","path":"/spec/versions/0"}]' --dry-run=server`}),
 	}
 }
