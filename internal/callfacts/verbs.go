@@ -351,6 +351,7 @@ func (c *Cmd) ownTarget(change bool) bool {
 			return true // cci org scratch_delete dev: the verb joined to the kind (plat12)
 		}
 	}
+	found := false
 	for i, a := range c.Args {
 		name, val, joined := strings.Cut(a, "=")
 		if !t.targetOpts[name] {
@@ -378,9 +379,9 @@ func (c *Cmd) ownTarget(change bool) bool {
 		if !own {
 			return false
 		}
-		return true
+		found = true // every target option is read: --project x-dev --context prod-1 is production's
 	}
-	return false
+	return found
 }
 
 // disposableJoined: w joins a disposable kind to other words

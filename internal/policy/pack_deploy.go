@@ -19,8 +19,8 @@ func deployRule() Rule {
 			if onlyHelp(c) || c.Has("--check", "-C", "--dry-run", "--diff", "--syntax-check", "--list-hosts", "--list-tasks", "--list-tags") && c.Name == "ansible-playbook" {
 				return ""
 			}
-			if dry := strings.Join(c.Flags, " "); strings.Contains(dry, "--dry-run") || strings.Contains(dry, "--preview") || c.DryRun() || c.PreviewDeploy() {
-				return ""
+			if dry := strings.Join(c.Flags, " "); strings.Contains(dry, "--dry-run") || strings.Contains(dry, "--preview") || c.DryRun() || c.PreviewDeploy() || c.OwnTarget(true) {
+				return "" // OwnTarget: --project x-dev, --environment-name development: a dev or test environment (callfacts/verbs.txt target-options)
 			}
 			s := fannedSub(c)
 			w := deployWords[c.Name]

@@ -125,6 +125,9 @@ func leak5ScriptRule() Rule {
 				if p == "" || onlyHelp(c) || c.DryRun() || opsList("mode-runner")[p[strings.LastIndexByte(p, '/')+1:]] || fileExists(e.abs(c, p)) {
 					continue // bin/rails, bin/rake: a framework's runner, judged by its own rules
 				}
+				if scriptReadsByName(p) {
+					continue // lookup_player.py --env production: a script named for a read
+				}
 				if t := scriptNameTarget(p); t != "" {
 					return p + " is named for a change to " + t + ", and its text is not on disk to read: " + c.String()
 				}
@@ -139,6 +142,27 @@ func leak5ScriptRule() Rule {
 		},
 		Catch: []string{"sh ./scripts/rotate_pg_password.sh prod", "python3 scripts/push_acl.py --site nyc1", "./scripts/failover.sh --env production", "node tools/sync-users.js --production", "bash bin/reboot_fleet.sh --fleet amr-west", "ruby script/backfill.rb --region eu-west-1", "nohup ./scripts/redeploy-all-prod.sh > /tmp/x.log 2>&1 &", "python3 ops/migrate_production_db.py"},
 		Allow: []string{"sh ./scripts/test.sh", "python3 scripts/push_acl.py --site lab-1", "python3 scripts/report.py --help", "./scripts/lint.sh src/", "python3 -m pytest tests/", "node tools/gen.js --env dev", "python3 manage.py check", "bin/rails routes -e production", "./scripts/deploy-staging.sh", "./scripts/check-prod-health.sh", "python3 tools/prod_report.py"}}
+}
+
+// scriptReadsByName: a project script's own name starts with a read verb
+// (remoteops.txt script-read-verb) and has no word that changes, deletes
+// or exports (lookup_player.py, get-order.sh; not get_and_fix_user.py).
+func scriptReadsByName(p string) bool {
+	b := strings.ToLower(p[strings.LastIndexByte(p, '/')+1:])
+	if i := strings.LastIndexByte(b, '.'); i > 0 {
+		b = b[:i]
+	}
+	words := wordsOf(b)
+	if len(words) == 0 || !opsList("script-read-verb")[words[0]] {
+		return false
+	}
+	change, host, export := opsList("script-name-verb"), opsList("script-host-verb"), opsList("export-verb")
+	for _, w := range words {
+		if change[w] || host[w] || export[w] || changeVerbIn(w) {
+			return false
+		}
+	}
+	return true
 }
 
 // psScriptRun is the script pwsh or powershell runs from a file (pwsh

@@ -99,6 +99,9 @@ func prodAction(e *Env, c *Cmd) string {
 	if op := c.CloudOp(); op != nil && (op.Class == "local" && !op.Config || op.Class == "read" && !export[op.Verb]) {
 		return op.Class // a cloud CLI's read or its own login (what-if, update-kubeconfig: callfacts/cloudops.txt)
 	}
+	if p, _ := scriptRun(c); p != "" && scriptReadsByName(p) {
+		return "read" // python scripts/lookup_player.py --env production: named for a read
+	}
 	if (c.Name == "kcat" || c.Name == "kafkacat") && !c.Has("-P") {
 		return "read" // -C consumes, -L lists: only -P produces
 	}
@@ -393,6 +396,9 @@ func deployTask(c *Cmd) string {
 			continue
 		}
 		hit := false
+		if c.Name == "mage" {
+			n = camelWords(n) // mage dockerPush: docker, push (gradle's bundleRelease is a build variant)
+		}
 		for _, w := range wordsOf(n) {
 			if stay[w] {
 				hit = false
@@ -405,6 +411,25 @@ func deployTask(c *Cmd) string {
 		}
 	}
 	return ""
+}
+
+// camelWords puts a space before each upper-case letter that follows a
+// lower-case one (dockerPush → docker Push): mage and invoke name
+// targets in camel case.
+func camelWords(n string) string {
+	for i := 1; i < len(n); i++ {
+		if n[i] >= 'A' && n[i] <= 'Z' && n[i-1] >= 'a' && n[i-1] <= 'z' {
+			var b strings.Builder
+			for j := 0; j < len(n); j++ {
+				if j > 0 && n[j] >= 'A' && n[j] <= 'Z' && n[j-1] >= 'a' && n[j-1] <= 'z' {
+					b.WriteByte(' ')
+				}
+				b.WriteByte(n[j])
+			}
+			return b.String()
+		}
+	}
+	return n
 }
 
 func deployTaskRule() Rule {
