@@ -29,7 +29,8 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 	case "sshpass":
 		// sshpass -p PW ssh host cmd: the ssh it runs
 		inner = skip("pfd")
-	case "sudo", "doas", "run0", "pkexec":
+	case "sudo", "doas", "run0", "pkexec", "pfexec":
+		// pfexec (illumos): the command runs with its profile's rights, as root's
 		inner = skip("ugpChrtUDR|--user --group --chdir --prompt --host --close-from --role --type --other-user --command-timeout")
 		for len(inner) > 1 && envAssign(inner[0]) {
 			inner = inner[1:] // sudo EDITOR='tee -a' visudo: the variable is set for the command

@@ -68,6 +68,10 @@ func destroyPack() Pack {
 					if !anyPos(c, "destroy", "labelclear", "rollback") {
 						return ""
 					}
+				case "fdisk":
+					if len(c.Args) == 1 && len(c.Pos) == 1 && !strings.HasPrefix(c.Pos[0], "/") {
+						return "" // bsd20: fdisk sd0 prints the BSDs' MBR (-i, -e, -u change it: hostacts.txt)
+					}
 				case "mdadm":
 					if !c.Has("--zero-superblock") && !anyPos(c, "--zero-superblock") {
 						return ""

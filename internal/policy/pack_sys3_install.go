@@ -27,6 +27,7 @@ type installScope struct {
 	system   bool
 	asroot   bool
 	vars     []string
+	trees    []string // bsd20: /usr/ports: run there, the install targets install into the system
 }
 
 var installScopes = sync.OnceValue(func() map[string]*installScope {
@@ -48,6 +49,8 @@ var installScopes = sync.OnceValue(func() map[string]*installScope {
 				s.asroot = true
 			case "vars":
 				s.vars = strings.Split(v, ",")
+			case "trees":
+				s.trees = strings.Split(v, ",")
 			case "global":
 				s.global = strings.Split(v, ",")
 			case "into":
@@ -115,6 +118,22 @@ func installWhere(e *Env, c *Cmd, s *installScope) string {
 			n, _, _ := strings.Cut(w, " ")
 			if n == "sudo" || n == "doas" || n == "run0" || n == "pkexec" || n == "su" {
 				return "into the system's directories as root (" + n + ")"
+			}
+		}
+		if len(s.trees) > 0 {
+			dir := optValue(c, "-C")
+			if dir == "" {
+				dir = c.Dir
+			} else if !strings.HasPrefix(dir, "/") {
+				dir = e.abs(c, dir)
+			}
+			if dir == "" {
+				dir = e.F.Cwd
+			}
+			for _, t := range s.trees {
+				if dir == t || strings.HasPrefix(dir, t+"/") {
+					return "into the system, from the ports tree " + t
+				}
 			}
 		}
 		for _, a := range c.Args {

@@ -110,6 +110,9 @@ func systemRules() []Rule {
 						if c.Name == "usermod" && !c.Has("-G", "-g", "-aG", "--groups", "--append") && !strings.Contains(a, "-aG") {
 							continue
 						}
+						if c.Name == "dseditgroup" && !c.Has("-a") {
+							continue // -o checkmember, -o read: only asks
+						}
 						return c.Name + " grants the " + g + " group: " + c.String()
 					}
 				}
