@@ -506,7 +506,7 @@ func apiReads(r apiCall) bool {
 // in the call's name (requests.delete, httpx.post, axios.patch) or in its
 // options (fetch(url, {method: 'DELETE'}), Request(url, method='PUT')).
 var (
-	interpHTTPNamed  = re(`(?i)\b(?:[\w.]+\.|\w+::)(delete|post|put|patch)\(\s*[fr]?['"](https?://[^'"]+)['"]`)
+	interpHTTPNamed  = re(`(?i)\b(?:[\w.]+\.|\w+::)(delete|post|put|patch)\(\s*(?:URI(?:\.parse)?\(\s*)?[fr]?['"](https?://[^'"]+)['"]`)
 	interpHTTPOption = re(`(?is)\b(?:fetch|Request|request|urlopen|http\.request|https\.request)\(\s*[fr]?['"](https?://[^'"]+)['"].{0,200}?method\s*[:=]\s*['"](DELETE|POST|PUT|PATCH)['"]`)
 	interpCreds      = re(`(?i)authorization|bearer|api[_-]?key|token|secret|environ|process\.env|getenv|ENV\[`)
 )
