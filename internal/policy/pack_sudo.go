@@ -99,7 +99,7 @@ func rootQuery(c *Cmd) string {
 		if first == "status" {
 			return "ufw status only reads"
 		}
-	case "fdisk", "sfdisk", "parted":
+	case "fdisk", "sfdisk", "parted", "gdisk":
 		if has("-l", "--list") {
 			return name + " only lists partitions"
 		}
