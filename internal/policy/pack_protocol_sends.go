@@ -6,7 +6,7 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// data sent into another system by its protocol rather than a
+// protocolSendRules: data sent into another system by its protocol rather than a
 // file copy — a study or resource written to a clinical store over its
 // REST API (DICOMweb STOW, FHIR), a message written into an interface
 // engine's or a cache's raw port (HL7 over MLLP, a Redis SET), bytes an
