@@ -21,7 +21,7 @@ var plainFields = map[string]bool{"host": true, "hostname": true, "port": true, 
 	"dbname": true, "database": true, "schema": true, "dataset": true, "project": true, "account": true, "warehouse": true,
 	"role": true, "region": true, "profile": true, "method": true, "type": true, "threads": true, "target": true,
 	"location": true, "endpoint": true, "server": true, "cluster": true, "catalog": true, "http_path": true, "output": true,
-	"url": true, "host_url": true, "api_url": true, "tenant": true, "namespace": true, "workspace": true, "org": true, "organization": true, "zone": true}
+	"tenant": true, "namespace": true, "workspace": true, "org": true, "organization": true, "zone": true}
 
 // wholeLineFiles print every field of an entry on one line.
 var wholeLineFiles = map[string]bool{".pgpass": true, "pgpass.conf": true, ".netrc": true, "_netrc": true, ".git-credentials": true,
