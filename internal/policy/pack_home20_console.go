@@ -28,7 +28,7 @@ func appConsoleSecretText(c *Cmd) string {
 }
 
 func home20ConsoleSecretRule() Rule {
-	return cmdRule("core.secrets:app-console-secret", Ask, "An application's console told to print a secret of its configuration (php artisan tinker --execute=\"echo config('services.stripe.secret');\", rails runner 'puts Rails.application.credentials.secret_key_base', python manage.py shell -c 'print(settings.SECRET_KEY)', mix run -e 'IO.puts Application.get_env(:app, :stripe_secret)'): the transcript keeps it",
+	return cmdRule("external.systems:app-console-secret", Ask, "An application's console told to print a secret of its configuration (php artisan tinker --execute=\"echo config('services.stripe.secret');\", rails runner 'puts Rails.application.credentials.secret_key_base', python manage.py shell -c 'print(settings.SECRET_KEY)', mix run -e 'IO.puts Application.get_env(:app, :stripe_secret)'): the transcript keeps it",
 		[]string{"php", "rails", "gitlab-rails", "python", "python3", "manage.py", "mix", "odoo", "odoo-bin", "flask"},
 		func(e *Env, c *Cmd) string {
 			text := appConsoleSecretText(c)
