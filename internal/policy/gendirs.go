@@ -71,6 +71,14 @@ func ecosystemOutput(project, rel string, others []string, rebuilt bool) bool {
 		if g.marker == "@untracked" {
 			return true // the caller asks git whether it tracks the folder
 		}
+		if glob, ok := strings.CutPrefix(g.marker, "@with:"); ok {
+			for _, o := range others {
+				if m, _ := path.Match(glob, o); m && o != rel {
+					return true
+				}
+			}
+			continue
+		}
 		if g.marker == "@rebuilt" {
 			if rebuilt {
 				return true

@@ -10,7 +10,7 @@ import (
 // prints where the key file lies, grep region ~/.aws/config the region,
 // grep -E '^(host|user)' ~/.my.cnf the server and account. The field is
 // one of a small vocabulary (where and as whom a tool connects) or a
-// name ending in file, path or dir; any word of a secret (key, token,
+// name ending in file, path, dir or name (accountname, username); any word of a secret (key, token,
 // password, secret, auth, private…) keeps it judged. It holds for files
 // of one key and value a line: a field-separated file (.pgpass, .netrc,
 // .git-credentials) or JSON (one line may hold everything) prints the
@@ -20,7 +20,8 @@ import (
 var plainFields = map[string]bool{"host": true, "hostname": true, "port": true, "user": true, "username": true, "login": true,
 	"dbname": true, "database": true, "schema": true, "dataset": true, "project": true, "account": true, "warehouse": true,
 	"role": true, "region": true, "profile": true, "method": true, "type": true, "threads": true, "target": true,
-	"location": true, "endpoint": true, "server": true, "cluster": true, "catalog": true, "http_path": true, "output": true}
+	"location": true, "endpoint": true, "server": true, "cluster": true, "catalog": true, "http_path": true, "output": true,
+	"tenant": true, "namespace": true, "workspace": true, "org": true, "organization": true, "zone": true}
 
 // wholeLineFiles print every field of an entry on one line.
 var wholeLineFiles = map[string]bool{".pgpass": true, "pgpass.conf": true, ".netrc": true, "_netrc": true, ".git-credentials": true,
@@ -76,7 +77,7 @@ func plainFieldPattern(pat string) bool {
 				return false
 			}
 		}
-		if !plainFields[f] && !strings.HasSuffix(f, "file") && !strings.HasSuffix(f, "path") && !strings.HasSuffix(f, "dir") {
+		if !plainFields[f] && !strings.HasSuffix(f, "file") && !strings.HasSuffix(f, "path") && !strings.HasSuffix(f, "dir") && !strings.HasSuffix(f, "name") {
 			return false
 		}
 		n++

@@ -200,8 +200,12 @@ func reducer(c *Cmd) bool {
 		return true // cut -c1-4, head -c 6: a short piece of each line (pack_fp5_pieces.go)
 	}
 	switch c.Name {
-	case "wc":
-		return true
+	case "wc", "sha256sum", "sha1sum", "sha512sum", "sha224sum", "sha384sum", "md5sum", "b2sum", "shasum", "cksum", "md5":
+		return true // a count or a digest
+	case "openssl":
+		// openssl x509 -noout -dates|-subject|-fingerprint: a certificate's
+		// metadata, never a key (x509 reads no private key); dgst a digest
+		return len(c.Pos) > 0 && (c.Pos[0] == "x509" && c.Has("-noout") && !c.Has("-out") || c.Pos[0] == "dgst" && !c.Has("-sign", "-hmac", "-mac", "-out"))
 	case "grep", "rg", "egrep":
 		return c.Has("-c", "--count", "-q", "--quiet", "-l", "--files-with-matches", "-L") || namesOnlyMatch(c)
 	case "jq", "yq", "gojq", "jaq":

@@ -5,6 +5,7 @@ import (
 	"net"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/warden-dev/warden/internal/callfacts"
 )
@@ -338,8 +339,10 @@ func credentialSent(e *Env, c *Cmd) (why, named string) {
 			}
 		}
 		switch {
-		case what != "" && secret != "" && leaves(secret) && p.kind == "header" && tokenHeaderUse(c, secret, parts, hosts, plain):
+		case what != "" && secret != "" && leaves(secret) && (p.kind == "header" || p.kind == "auth") && tokenHeaderUse(c, secret, parts, hosts, plain):
 			continue // $PTERO_KEY in the Authorization header of a GET to the panel's API: the token's normal use
+		case what != "" && secret != "" && leaves(secret) && (p.kind == "header" || p.kind == "auth") && authToKnownService(c, secret, hosts, plain):
+			continue // -u "$SR_KEY:$SR_SECRET" to psrc-….confluent.cloud: the request logs in to the service; its body and URL are judged on their own
 		case what != "" && secret != "" && leaves(secret):
 			return fmt.Sprintf("%s sends $%s in %s to %s, which is not the service the secret is for", c.Name, secret, what, dest), secret
 		case what != "" && secret == "" && len(names) > 0 && leaves(names[0]):
@@ -499,3 +502,57 @@ func tokenHeaderUse(c *Cmd, secret string, parts []reqPart, hosts []string, plai
 func apiVersionPath(p string) bool {
 	return len(p) >= 3 && p[0] == '/' && p[1] == 'v' && p[2] >= '0' && p[2] <= '9'
 }
+
+// authToKnownService: a secret given as the request's own login
+// (-u/--user, an Authorization header, --oauth2-bearer) over https to a
+// domain secrethosts.txt lists for some service (confluent.cloud,
+// atlassian.net), when no word of the secret's name names another listed
+// service ($GITHUB_TOKEN stays GitHub's) and no capture host is on the
+// line: it authenticates to that service, whose operator is not the
+// line's audience. What the body or the query carries is judged by the
+// other parts (-d "$SECRET" still leaves).
+func authToKnownService(c *Cmd, secret string, hosts []string, plain map[string]bool) bool {
+	table := secretHosts()
+	for _, w := range strings.FieldsFunc(strings.ToLower(secret), func(r rune) bool { return r == '_' || r == '-' }) {
+		if _, listed := table[w]; listed {
+			return false
+		}
+	}
+	if captureHost(c) != "" || len(hosts) == 0 {
+		return false
+	}
+	domains := serviceDomains()
+	for _, h := range hosts {
+		h = strings.ToLower(h)
+		if plain[h] || h == "" || strings.HasPrefix(h, "$") {
+			return false
+		}
+		known := false
+		for d := h; d != ""; {
+			if domains[d] {
+				known = true
+				break
+			}
+			i := strings.IndexByte(d, '.')
+			if i < 0 {
+				break
+			}
+			d = d[i+1:]
+		}
+		if !known {
+			return false
+		}
+	}
+	return true
+}
+
+// serviceDomains: every domain secrethosts.txt gives a service.
+var serviceDomains = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, sh := range secretHosts() {
+		for _, d := range sh.domains {
+			m[d] = true
+		}
+	}
+	return m
+})
