@@ -491,15 +491,19 @@ func apiReads(r apiCall) bool {
 	if r.method != "POST" || strings.Contains(strings.ToLower(r.body), "mutation") || bodySQLWrites.MatchString(r.body) {
 		return false
 	}
-	read := opsList("api-read")
+	read, write := opsList("api-read"), opsList("api-write")
+	found := false
 	for _, u := range r.urls {
 		for _, w := range wordsOf(urlPath(u)) {
+			if write[w] {
+				return false // _update_by_query: a write that a query selects
+			}
 			if read[w] || read["_"+w] {
-				return true
+				found = true
 			}
 		}
 	}
-	return false
+	return found
 }
 
 // interpHTTP matches an HTTP call in an interpreter one-liner: the method
@@ -605,15 +609,19 @@ func readPath(r apiCall) bool {
 	if bodySQLWrites.MatchString(r.body) {
 		return false
 	}
-	read := opsList("api-read")
+	read, write := opsList("api-read"), opsList("api-write")
+	found := false
 	for _, u := range r.urls {
 		for _, w := range wordsOf(urlPath(u)) {
+			if write[w] {
+				return false
+			}
 			if read[w] || read["_"+w] || w == "validate" || w == "validation" {
-				return true
+				found = true
 			}
 		}
 	}
-	return false
+	return found
 }
 
 // sqlReads: the statements c sends (a ClickHouse or Druid query in the

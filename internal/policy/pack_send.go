@@ -490,12 +490,23 @@ func tokenHeaderUse(c *Cmd, secret string, parts []reqPart, hosts []string, plai
 			if strings.HasPrefix(rest, ":") {
 				rest = rest[strings.IndexByte(rest+"/", '/'):]
 			}
-			if strings.HasPrefix(h, "api.") || strings.HasPrefix(rest, "/api") || strings.Contains(rest, "/api/") || apiVersionPath(rest) {
+			if strings.HasPrefix(h, "api.") || strings.HasPrefix(rest, "/api") || strings.Contains(rest, "/api/") || apiVersionPath(rest) || apiPathMarked(rest) {
 				api = true
 			}
 		}
 	}
 	return api && len(hosts) > 0
+}
+
+// apiPathMarked: a path that starts with a prefix remoteops.txt's
+// api-path lists (Keycloak's /admin/realms/, /rest/, /_cat/).
+func apiPathMarked(p string) bool {
+	for m := range opsList("api-path") {
+		if strings.HasPrefix(p, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // apiVersionPath: a path that starts with a version segment (/v1/, /v2…).

@@ -52,7 +52,9 @@ func externalVerbRules() []Rule {
 					}
 					return ""
 				case "kafka-topics", "kafka-topics.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh":
-					if c.Has("--delete", "--reset-offsets") {
+					// --reset-offsets and --delete-offsets only print the plan
+					// unless --execute is given (kafka-consumer-groups' own help)
+					if c.Has("--delete") || c.Has("--reset-offsets", "--delete-offsets") && c.Has("--execute") {
 						return c.Name + " deletes topics or resets offsets: " + c.String()
 					}
 					return ""

@@ -18,7 +18,8 @@ var secretHostsText string
 // secretHost is one line of secrethosts.txt.
 type secretHost struct {
 	domains    []string
-	selfHosted bool // people run it on their own hosts too (github.acme.com)
+	selfHosted bool     // people run it on their own hosts too (github.acme.com)
+	labels     []string // first host labels its own servers go by (Jenkins at ci.acme.com)
 }
 
 var secretHosts = sync.OnceValue(func() map[string]secretHost {
@@ -29,6 +30,8 @@ var secretHosts = sync.OnceValue(func() map[string]secretHost {
 			switch {
 			case d == "self-hosted":
 				h.selfHosted = true
+			case strings.HasPrefix(d, "labels="):
+				h.labels = strings.Split(strings.ToLower(d[len("labels="):]), ",")
 			case !strings.Contains(d, ".") || strings.ContainsAny(d, "/*:"):
 				return l.Errorf("%q: a domain (slack.com), not a URL or a pattern", d)
 			default:
@@ -63,6 +66,9 @@ func belongsTo(name, host string) bool {
 			if !sh.selfHosted {
 				continue
 			}
+			if hostLabelIs(h, sh.labels) {
+				return true // $JENKINS_API_TOKEN to ci.acme.com: the service's own server by the name it goes by
+			}
 		}
 		s, ok := serviceAliases[w]
 		if !ok {
@@ -75,6 +81,18 @@ func belongsTo(name, host string) bool {
 			s = w
 		}
 		if strings.Contains(h, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// hostLabelIs: host's first label is one of labels, alone or followed
+// by a dash or a digit (ci, ci-2, ci2).
+func hostLabelIs(host string, labels []string) bool {
+	first, _, _ := strings.Cut(host, ".")
+	for _, l := range labels {
+		if rest, ok := strings.CutPrefix(first, l); ok && (rest == "" || rest[0] == '-' || rest[0] >= '0' && rest[0] <= '9') {
 			return true
 		}
 	}
