@@ -75,7 +75,8 @@ var appConsoles = sync.OnceValue(func() *appConsoleTable {
 
 // appConsoleNames are the programs appConsoleCmd looks at (the rule's
 // cheap name check).
-var appConsoleNames = []string{"php", "python", "python3", "node", "nodejs", "ruby", "rake", "rails", "artisan", "console", "npm", "yarn", "pnpm", "bun"}
+var appConsoleNames = []string{"php", "php5.6", "php7.0", "php7.1", "php7.2", "php7.3", "php7.4", "php8.0", "php8.1", "php8.2", "php8.3", "php8.4", "php8.5",
+	"python", "python3", "python3.8", "python3.9", "python3.10", "python3.11", "python3.12", "python3.13", "python3.14", "node", "nodejs", "ruby", "rake", "rails", "artisan", "console", "npm", "yarn", "pnpm", "bun"}
 
 // appConsoleCmd: the console command c gives an app ("kimai:user:delete",
 // "deleteBatch") and the script or directory it runs from; "" when c
@@ -102,7 +103,7 @@ func appConsoleCmd(e *Env, c *Cmd) (cmd, where string, appdir bool) {
 				if i+1 < len(c.Pos) {
 					return c.Pos[i+1], path.Dir(full), false
 				}
-				return "", "", false
+				return "-", path.Dir(full), false // artisan --version, bin/console: its options only
 			}
 			ext := path.Ext(b)
 			if ext != ".php" && ext != ".py" && ext != ".js" && ext != ".rb" && ext != ".mjs" {
@@ -170,8 +171,8 @@ func appConsoleClass(cmd string) byte {
 		cred = cred || t.credential[w]
 		disp = disp || t.disposable[w]
 	}
-	if len(ws) > 1 && t.class[ws[len(ws)-1]] == 'r' {
-		return 'r' // migrate:status, user:list: a noun, then the read
+	if i := strings.LastIndexByte(cmd, ':'); i > 0 && t.class[strings.ToLower(cmd[i+1:])] == 'r' {
+		return 'r' // migrate:status, user:list: a noun, then the read (not regenerate-search)
 	}
 	for _, w := range ws {
 		switch t.class[w] {
@@ -244,6 +245,14 @@ func appConsoleJudge(e *Env, c *Cmd) (byte, string) {
 		}
 	}
 	cl := appConsoleClass(cmd)
+	if cl == 0 {
+		// maintenance.php --enable, media:gc --delete: the verb is an option
+		for _, f := range c.Flags {
+			if cl = appConsoleClass(strings.TrimLeft(f, "-")); cl != 0 {
+				break
+			}
+		}
+	}
 	if cl == 'r' || cl == 'o' || cl == 0 {
 		return 0, "" // a read, a routine job, or no verb word (build, runner): other rules judge it
 	}
