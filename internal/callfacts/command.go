@@ -475,11 +475,21 @@ func interpPayload(name string, args []string) string {
 				return args[i+1]
 			}
 		}
-		if a == "--" {
-			break
+		if a == "--" || a != "" && a[0] != '-' && scriptFileArg(a) {
+			break // php maintenance/deleteBatch.php -r spam: the script's own -r
 		}
 	}
 	return ""
+}
+
+// scriptFileArg: a names a script file (bin/x.php, tool.py): the
+// interpreter's own options end there.
+func scriptFileArg(a string) bool {
+	switch path.Ext(a) {
+	case ".php", ".py", ".js", ".mjs", ".cjs", ".rb", ".pl", ".ts", ".lua":
+		return !strings.ContainsAny(a, " ;(")
+	}
+	return false
 }
 
 // splitFlags fills Flags and Pos from Args: "-rf" gives -r -f, "--x=y"

@@ -503,16 +503,29 @@ func containerCmd(name string, args []string) (inner []string, label, payload st
 		}
 		return clip(args[i:]), name + " exec", ""
 	case sub == "exec":
-		var mounts [][2]string
-		_ = mounts
 		start := i
-		for j := start; j < len(args); j++ {
-			if args[j] == "--" {
+		if next() == "" { // the container or pod
+			for j := start; j < len(args); j++ {
+				if args[j] == "--" {
+					return clip(args[j+1:]), name + " exec", ""
+				}
+			}
+			return nil, name, ""
+		}
+		// kubectl exec POD -c CTR -- cmd, lxc exec CT -- cmd: a "--" after
+		// the container's options; one after the command's first word is
+		// the command's own (docker exec peertube npm run x -- -u root)
+		for j := i; j < len(args); j++ {
+			a := args[j]
+			if a == "--" {
 				return clip(args[j+1:]), name + " exec", ""
 			}
-		}
-		if next() == "" { // the container or pod
-			return nil, name, ""
+			if !strings.HasPrefix(a, "-") {
+				break
+			}
+			if dockerArgOpt(a) {
+				j++
+			}
 		}
 		return clip(args[i:]), name + " exec", ""
 	case sub == "run" && (name == "docker" || name == "podman" || name == "nerdctl"):

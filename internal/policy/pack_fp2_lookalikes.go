@@ -70,6 +70,11 @@ func rootReportsOnly(e *Env, c *Cmd) bool {
 		len(in.Pos) > 0 && !callfacts.IsShell(in.Name) && !callfacts.IsInterpreter(in.Name) {
 		return true // a command with its arguments as a service account; not its interactive shell (sudo -u postgres psql)
 	}
+	if u := optValue(c, "-u"); u != "" && u != "root" && u != "0" && u != "#0" && !callfacts.UnknownValue(u) && callfacts.IsInterpreter(in.Name) {
+		if cmd, _, _ := appConsoleCmd(e, in); cmd != "" {
+			return true // sudo -u www-data php bin/console kimai:user:list: the app console's own rules judge it (appconsoles.txt)
+		}
+	}
 	if in.OnlyReports() || in.OnlyKeeps() || onlyHelp(in) || in.ListsOnly() || rootProjectWork(e, in) || rootLabWork(e, in) || rootTempWork(e, in) || rootObserverWork(e, in) || rootTraceWork(e, in) || rootOwnFiles(e, in) {
 		return true
 	}

@@ -37,6 +37,11 @@ func suAsService(e *Env, c *Cmd) bool {
 		return false
 	}
 	in := innerCmd(e, c)
+	if in != nil && callfacts.IsInterpreter(in.Name) {
+		if cmd, _, _ := appConsoleCmd(e, in); cmd != "" {
+			return true // su www-data -s /bin/sh -c 'php bin/console …': the app console's own rules judge it (appconsoles.txt)
+		}
+	}
 	if in == nil || callfacts.IsShell(in.Name) || callfacts.IsInterpreter(in.Name) || in.Name == "su" || in.Name == "sudo" {
 		return false
 	}

@@ -42,6 +42,11 @@ func adminJudge(e *Env, c *Cmd) (string, string, string) {
 	if level == "" {
 		return "", "", ""
 	}
+	if a.Kind == "unknown" {
+		if cmd, _, _ := appConsoleCmd(e, c); cmd != "" && appConsoleRead(cmd) {
+			return "", "", "" // console core:archive --url=…: an app console's read or routine job (appconsoles.txt)
+		}
+	}
 	lab := callfacts.LabTarget(host, c.Args)
 	switch {
 	case a.Where == "device":
