@@ -150,7 +150,7 @@ func cloud7OpRules() []Rule {
 		jobsEveryoneCancelRule(),              // pack_cloud7_jobs.go
 		lifecycleExpireAllRule(),              // pack_lifecycle_expire.go
 		deviceChangeRule(), deviceGuardRule(), // pack_cloud7_devices.go
-	}, append(liveHostRules(), appConsoleRules()...)...) // pack_live_hosts.go, pack_appcli21_consoles.go
+	}, append(liveHostRules(), appConsoleRules()...)...) // pack_live_hosts.go, pack_app_consoles.go
 }
 
 // narrowedOutput: a cloud CLI's output is cut down to fields that hold
