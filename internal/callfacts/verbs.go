@@ -38,18 +38,24 @@ type verbTable struct {
 	// neutral: words that make what follows a name, not an act
 	// (explain, simulate, docs, generate migration DropUsers)
 	neutral map[string]bool
+	// localStores: the database files among localFiles (a change verb
+	// aimed at one acts here)
+	localStores map[string]bool
+	// camelChanges: verbs that change a service only in an API
+	// operation's name (CreateGrant)
+	camelChanges map[string]bool
 }
 
 var destroyVerbs = sync.OnceValue(func() verbTable {
 	t := verbTable{verbs: map[string]bool{}, changes: map[string]bool{}, options: map[string]bool{}, reads: map[string]bool{}, local: map[string]bool{},
 		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}, testSwitches: map[string]bool{},
-		joinedChanges: map[string]bool{}, selfWords: map[string]bool{}, reportNouns: map[string]bool{}, neutral: map[string]bool{}}
+		joinedChanges: map[string]bool{}, selfWords: map[string]bool{}, reportNouns: map[string]bool{}, neutral: map[string]bool{}, localStores: map[string]bool{}, camelChanges: map[string]bool{}}
 	datatable.Must("verbs.txt", verbsText, 1, func(l datatable.Line) error {
 		m := map[string]map[string]bool{"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local,
 			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "disposable": t.disposable, "local-files": t.localFiles, "test-switches": t.testSwitches,
-			"joined-changes": t.joinedChanges, "self-words": t.selfWords, "report-nouns": t.reportNouns, "neutral": t.neutral}[l.Fields[0]]
+			"joined-changes": t.joinedChanges, "self-words": t.selfWords, "report-nouns": t.reportNouns, "neutral": t.neutral, "local-stores": t.localStores, "camel-changes": t.camelChanges}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns or neutral", l.Fields[0])
+			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores or camel-changes", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -72,7 +78,7 @@ func Known(name string) bool {
 // none, a known program, a script by path, help and dry-run forms.
 func (c *Cmd) UnknownDestroy() string {
 	v := c.destroyWord()
-	if v == "" || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name) || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(false) || c.localFileTarget() || c.CatalogueSaysNot() || c.RemoteAction() == "change" {
+	if v == "" || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(false) || c.localFileTarget() || c.CatalogueSaysNot() || c.RemoteAction() == "change" {
 		return ""
 	}
 	return wrapped(c, v)
@@ -98,6 +104,22 @@ func (c *Cmd) localFileTarget() bool {
 	return false
 }
 
+// localStoreTarget: an operand among c's first words, not an option's
+// value, is a database file on this machine (sqlite-utils vacuum
+// data.db): a change verb acts on that file here.
+func (c *Cmd) localStoreTarget() bool {
+	t := destroyVerbs()
+	for i, p := range c.Pos {
+		if i > 3 {
+			break
+		}
+		if dot := strings.LastIndexByte(p, '.'); dot > 0 && t.localStores[strings.ToLower(p[dot:])] && !strings.Contains(p, "://") && !optionBefore(c.Args, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // destroyWord is the first destroy option or verb among c's first
 // words, "" when a read word comes first or none is there: the cheap
 // test, made before asking whether the program is known.
@@ -112,7 +134,7 @@ func (c *Cmd) destroyWord() string {
 		if i > 3 {
 			break
 		}
-		if i == 0 && (dottedVerb(p, t.verbs) || slashVerb(p, t.verbs)) {
+		if i == 0 && (dottedVerb(p, t.verbs) || slashVerb(p, t.verbs) && remoteRules()[c.Name] == nil) {
 			return p // govc vm.destroy, snapshot.remove: noun.verb; admin/delete
 		}
 		if strings.ContainsAny(p, "/=@ .") {
@@ -168,7 +190,7 @@ func (c *Cmd) destroyWord() string {
 // by path, help and dry-run forms, and a read word before it.
 func (c *Cmd) UnknownChange() string {
 	v := c.changeWord()
-	if v == "" || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(true) || c.CatalogueSaysNot() {
+	if v == "" || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(true) || c.localStoreTarget() || c.CatalogueSaysNot() {
 		return ""
 	}
 	return wrapped(c, v)
@@ -180,7 +202,7 @@ func (c *Cmd) UnknownChange() string {
 func (c *Cmd) changeWord() string {
 	t := destroyVerbs()
 	for i, p := range c.Pos {
-		if i == 0 && (dottedVerb(p, t.changes) || slashVerb(p, t.changes)) {
+		if i == 0 && (dottedVerb(p, t.changes) || slashVerb(p, t.changes) && remoteRules()[c.Name] == nil) {
 			return p // a noun.verb operation (vm.shutdown, host.reboot, jobs/cancel)
 		}
 		if i > 3 {
@@ -206,7 +228,7 @@ func (c *Cmd) changeWord() string {
 			if slices.ContainsFunc(camel, func(w string) bool { return t.reads[w] || t.neutral[w] || checkWords[w] }) {
 				return ""
 			}
-			if slices.ContainsFunc(camel, func(w string) bool { return t.changes[w] || t.joinedChanges[w] }) {
+			if slices.ContainsFunc(camel, func(w string) bool { return t.changes[w] || t.joinedChanges[w] || t.camelChanges[w] }) {
 				return l
 			}
 			continue
@@ -295,12 +317,12 @@ func dottedVerb(w string, verbs map[string]bool) bool {
 // file with an extension (a script of the project), which the script
 // rules judge; a shell script installed on PATH under its own name
 // (infacmd.sh, kafka-topics.sh) is a program like any other.
-func scriptName(name string) bool {
+func scriptName(name, raw string) bool {
 	if strings.ContainsAny(name, "/$=") {
 		return true
 	}
 	if base, ok := strings.CutSuffix(name, ".sh"); ok && base != "" && !strings.Contains(base, ".") {
-		return false
+		return strings.Contains(raw, "/") // ./scripts/cleanup.sh: the project's script
 	}
 	return strings.Contains(name, ".")
 }
