@@ -35,18 +35,27 @@ type verbTable struct {
 	// reportNouns: a CI report's kinds (junit, coverage, sarif): an
 	// upload of one sends a test run's results
 	reportNouns map[string]bool
+	// neutral: words that make what follows a name, not an act
+	// (explain, simulate, docs, generate migration DropUsers)
+	neutral map[string]bool
+	// localStores: the database files among localFiles (a change verb
+	// aimed at one acts here)
+	localStores map[string]bool
+	// camelChanges: verbs that change a service only in an API
+	// operation's name (CreateGrant)
+	camelChanges map[string]bool
 }
 
 var destroyVerbs = sync.OnceValue(func() verbTable {
 	t := verbTable{verbs: map[string]bool{}, changes: map[string]bool{}, options: map[string]bool{}, reads: map[string]bool{}, local: map[string]bool{},
 		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}, testSwitches: map[string]bool{},
-		joinedChanges: map[string]bool{}, selfWords: map[string]bool{}, reportNouns: map[string]bool{}}
+		joinedChanges: map[string]bool{}, selfWords: map[string]bool{}, reportNouns: map[string]bool{}, neutral: map[string]bool{}, localStores: map[string]bool{}, camelChanges: map[string]bool{}}
 	datatable.Must("verbs.txt", verbsText, 1, func(l datatable.Line) error {
 		m := map[string]map[string]bool{"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local,
 			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "disposable": t.disposable, "local-files": t.localFiles, "test-switches": t.testSwitches,
-			"joined-changes": t.joinedChanges, "self-words": t.selfWords, "report-nouns": t.reportNouns}[l.Fields[0]]
+			"joined-changes": t.joinedChanges, "self-words": t.selfWords, "report-nouns": t.reportNouns, "neutral": t.neutral, "local-stores": t.localStores, "camel-changes": t.camelChanges}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable, local-files, test-switches, joined-changes, self-words or report-nouns", l.Fields[0])
+			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores or camel-changes", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -69,7 +78,7 @@ func Known(name string) bool {
 // none, a known program, a script by path, help and dry-run forms.
 func (c *Cmd) UnknownDestroy() string {
 	v := c.destroyWord()
-	if v == "" || c.psCmdlet() || localDevGroup(c) || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(false) || c.localFileTarget() || c.CatalogueSaysNot() || c.RemoteAction() == "change" {
+	if v == "" || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(false) || c.localFileTarget() || c.CatalogueSaysNot() || c.RemoteAction() == "change" {
 		return ""
 	}
 	return wrapped(c, v)
@@ -95,6 +104,22 @@ func (c *Cmd) localFileTarget() bool {
 	return false
 }
 
+// localStoreTarget: an operand among c's first words, not an option's
+// value, is a database file on this machine (sqlite-utils vacuum
+// data.db): a change verb acts on that file here.
+func (c *Cmd) localStoreTarget() bool {
+	t := destroyVerbs()
+	for i, p := range c.Pos {
+		if i > 3 {
+			break
+		}
+		if dot := strings.LastIndexByte(p, '.'); dot > 0 && t.localStores[strings.ToLower(p[dot:])] && !strings.Contains(p, "://") && !optionBefore(c.Args, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // destroyWord is the first destroy option or verb among c's first
 // words, "" when a read word comes first or none is there: the cheap
 // test, made before asking whether the program is known.
@@ -109,8 +134,8 @@ func (c *Cmd) destroyWord() string {
 		if i > 3 {
 			break
 		}
-		if i == 0 && dottedVerb(p, t.verbs) {
-			return p // govc vm.destroy, snapshot.remove: noun.verb
+		if i == 0 && (dottedVerb(p, t.verbs) || slashVerb(p, t.verbs) && remoteRules()[c.Name] == nil) {
+			return p // govc vm.destroy, snapshot.remove: noun.verb; admin/delete
 		}
 		if strings.ContainsAny(p, "/=@ .") {
 			if optionBefore(c.Args, p) {
@@ -119,8 +144,19 @@ func (c *Cmd) destroyWord() string {
 			break
 		}
 		l := strings.ToLower(p)
-		if t.reads[l] || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789:_-") != "" || checkPhrase(l) {
+		if t.reads[l] || t.neutral[l] || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789:_-") != "" || checkPhrase(l) {
 			return "" // hcloud server list, apt-cache search purge, ceph osd safe-to-destroy
+		}
+		if camel := camelParts(p); camel != nil {
+			// an API operation's name (DeleteUser, terminateInstances,
+			// ListUsers): its words decide, a read or test word first
+			if slices.ContainsFunc(camel, func(w string) bool { return t.reads[w] || t.neutral[w] || checkWords[w] }) {
+				return ""
+			}
+			if slices.ContainsFunc(camel, func(w string) bool { return t.verbs[w] }) && !optionBefore(c.Args, p) {
+				return l
+			}
+			continue
 		}
 		if t.verbs[l] {
 			if Known(l) && optionBefore(c.Args, p) {
@@ -134,7 +170,11 @@ func (c *Cmd) destroyWord() string {
 			}
 		}
 		if strings.ContainsAny(l, ":-_") {
-			for _, w := range strings.FieldsFunc(l, func(r rune) bool { return r == ':' || r == '-' || r == '_' }) {
+			parts := strings.FieldsFunc(l, func(r rune) bool { return r == ':' || r == '-' || r == '_' })
+			if slices.ContainsFunc(parts, func(w string) bool { return t.neutral[w] }) {
+				return "" // explain-delete, docs:drop
+			}
+			for _, w := range parts {
 				if t.verbs[w] {
 					return l // apps:destroy, delete-bucket
 				}
@@ -150,7 +190,7 @@ func (c *Cmd) destroyWord() string {
 // by path, help and dry-run forms, and a read word before it.
 func (c *Cmd) UnknownChange() string {
 	v := c.changeWord()
-	if v == "" || c.psCmdlet() || localDevGroup(c) || strings.ContainsAny(c.Name, "/.$=") || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(true) || c.CatalogueSaysNot() {
+	if v == "" || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(true) || c.localStoreTarget() || c.CatalogueSaysNot() {
 		return ""
 	}
 	return wrapped(c, v)
@@ -162,8 +202,8 @@ func (c *Cmd) UnknownChange() string {
 func (c *Cmd) changeWord() string {
 	t := destroyVerbs()
 	for i, p := range c.Pos {
-		if i == 0 && dottedVerb(p, t.changes) {
-			return p // a noun.verb operation (vm.shutdown, host.reboot)
+		if i == 0 && (dottedVerb(p, t.changes) || slashVerb(p, t.changes) && remoteRules()[c.Name] == nil) {
+			return p // a noun.verb operation (vm.shutdown, host.reboot, jobs/cancel)
 		}
 		if i > 3 {
 			break
@@ -175,11 +215,23 @@ func (c *Cmd) changeWord() string {
 			break
 		}
 		l := strings.ToLower(p)
-		if t.reads[l] || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789:_-") != "" || checkPhrase(l) {
+		if t.reads[l] || t.neutral[l] || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789:_-") != "" || checkPhrase(l) {
 			return "" // ceph osd ok-to-stop: a question, not the act
 		}
 		if optionBefore(c.Args, p) {
 			continue // knife ssh … -x deploy: an option's value
+		}
+		if camel := camelParts(p); camel != nil {
+			// UpdateService, createGrant, SetPolicy, StopJob: an API
+			// operation's name; a read or test word in it (GetPolicy,
+			// ListJobs, TestConnection) makes it a read
+			if slices.ContainsFunc(camel, func(w string) bool { return t.reads[w] || t.neutral[w] || checkWords[w] }) {
+				return ""
+			}
+			if slices.ContainsFunc(camel, func(w string) bool { return t.changes[w] || t.joinedChanges[w] || t.camelChanges[w] }) {
+				return l
+			}
+			continue
 		}
 		if nounBeforeRead(c.Pos, i) || reportUpload(t, c.Pos, i) {
 			return "" // pscale deploy-request diff, octopus release list, datadog-ci junit upload
@@ -194,7 +246,7 @@ func (c *Cmd) changeWord() string {
 		}
 		if strings.ContainsAny(l, ":-_") {
 			parts := strings.FieldsFunc(l, func(r rune) bool { return r == ':' || r == '-' || r == '_' })
-			if slices.ContainsFunc(parts, func(w string) bool { return t.reads[w] || checkWords[w] }) {
+			if slices.ContainsFunc(parts, func(w string) bool { return t.reads[w] || t.neutral[w] || checkWords[w] }) {
 				return "" // deploy:check, release-status
 			}
 			if slices.ContainsFunc(parts, func(w string) bool { return t.changes[w] }) {
@@ -259,6 +311,67 @@ func dottedVerb(w string, verbs map[string]bool) bool {
 		}
 		rest = r
 	}
+}
+
+// scriptName: a program named by path, variable or assignment, or a
+// file with an extension (a script of the project), which the script
+// rules judge; a shell script installed on PATH under its own name
+// (infacmd.sh, kafka-topics.sh) is a program like any other.
+func scriptName(name, raw string) bool {
+	if strings.ContainsAny(name, "/$=") {
+		return true
+	}
+	if base, ok := strings.CutSuffix(name, ".sh"); ok && base != "" && !strings.Contains(base, ".") {
+		return strings.Contains(raw, "/") // ./scripts/cleanup.sh: the project's script
+	}
+	return strings.Contains(name, ".")
+}
+
+// CamelParts is camelParts for the rules of the policy package.
+//
+// camelParts splits an operation name written in CamelCase or camelCase
+// (DeleteUser, terminateInstances, resetMFA) into its lowercase words;
+// nil for a word with no upper-case letter after lower-case, one with
+// other characters than letters, or one all in capitals (BOB, PRD).
+func CamelParts(w string) []string { return camelParts(w) }
+
+func camelParts(w string) []string {
+	hasLower, bump := false, false
+	for i := 0; i < len(w); i++ {
+		b := w[i]
+		switch {
+		case b >= 'a' && b <= 'z':
+			hasLower = true
+		case b >= 'A' && b <= 'Z':
+			if i > 0 && w[i-1] >= 'a' && w[i-1] <= 'z' {
+				bump = true
+			}
+		default:
+			return nil
+		}
+	}
+	if !hasLower || !bump {
+		return nil
+	}
+	var parts []string
+	start := 0
+	for i := 1; i < len(w); i++ {
+		if w[i] >= 'A' && w[i] <= 'Z' && (w[i-1] >= 'a' && w[i-1] <= 'z' || i+1 < len(w) && w[i+1] >= 'a' && w[i+1] <= 'z' && w[i-1] >= 'A' && w[i-1] <= 'Z') {
+			parts = append(parts, strings.ToLower(w[start:i]))
+			start = i
+		}
+	}
+	return append(parts, strings.ToLower(w[start:]))
+}
+
+// slashVerb: w is a noun/verb operation path, two lowercase words
+// joined by one slash whose last is in verbs (admin/delete, jobs/cancel).
+func slashVerb(w string, verbs map[string]bool) bool {
+	noun, verb, ok := strings.Cut(w, "/")
+	if !ok || noun == "" || strings.Trim(noun, "abcdefghijklmnopqrstuvwxyz") != "" || strings.Trim(verb, "abcdefghijklmnopqrstuvwxyz") != "" {
+		return false
+	}
+	return verbs[verb]
 }
 
 // checkWords join a change verb in a word that only looks (deploy:check).

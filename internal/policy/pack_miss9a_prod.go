@@ -72,7 +72,11 @@ func unknownVerbClass(c *Cmd, named bool) string {
 		if nounBeforeRead(c.Pos, i) || callfacts.CheckPhrase(p) {
 			return "" // octopus release get x-prod, cachix deploy list: the kind a read word lists; can-delete asks
 		}
-		for j, w := range wordsOf(p) {
+		ws := wordsOf(p)
+		if cp := callfacts.CamelParts(p); cp != nil {
+			ws = cp // UpdateService, deleteUser: an API operation's words (verbs21)
+		}
+		for j, w := range ws {
 			switch {
 			case destroy[w]:
 				return "destroy"
