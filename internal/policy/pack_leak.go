@@ -175,7 +175,7 @@ func printsToken(c *Cmd) string {
 			return "an Azure access token"
 		}
 	case "kubectl", "oc":
-		if kubeSub(c) == "get" && (anyPos(c, "secret", "secrets") || strings.Contains(strings.Join(c.Pos, " "), "secret/")) && c.Has("-o", "--output") {
+		if kubeSub(c) == "get" && (anyPos(c, "secret", "secrets") || strings.Contains(strings.Join(c.Pos, " "), "secret/")) && c.Has("-o", "--output") && !kubeNamesOnly(c) {
 			return "Kubernetes secret data"
 		}
 	case "docker", "podman":
@@ -430,4 +430,19 @@ func sealedFile(p string) bool {
 	}
 	return strings.HasPrefix(b, "sealed") || strings.Contains(b, "-sealed") || strings.Contains(b, "_sealed") || strings.Contains(b, ".sealed.") ||
 		strings.Contains(b, ".enc.") || strings.Contains(b, ".sops.")
+}
+
+// kubeOutputNames: kubectl output formats that print names, not data.
+var kubeOutputNames = map[string]bool{"-o": true, "--output": true}
+
+// kubeNamesOnly: every -o of a kubectl get asks for names or the wide
+// table (-o name, -o wide): no secret's data is printed.
+func kubeNamesOnly(c *Cmd) bool {
+	vs := c.OptValues(kubeOutputNames)
+	for _, v := range vs {
+		if v != "name" && v != "wide" {
+			return false
+		}
+	}
+	return len(vs) > 0
 }

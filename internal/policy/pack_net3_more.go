@@ -196,6 +196,9 @@ func net3MoreSecretRules() []Rule {
 				if c.Sub(0) != "output" {
 					return ""
 				}
+				if len(c.Pos) == 1 && c.Has("-json", "--json") && c.Name != "pulumi" && !outToFile(e, c) {
+					return c.Name + " output -json prints every output, the sensitive ones in clear: " + c.String()
+				}
 				for _, p := range c.Pos[1:] {
 					if secretName(strings.ToUpper(uncamel(p))) || secretName(strings.ToUpper(p)) {
 						return c.Name + " output prints " + p + ", a secret: " + c.String()
@@ -203,8 +206,8 @@ func net3MoreSecretRules() []Rule {
 				}
 				return ""
 			},
-			[]string{"terraform output -raw db_password", "tofu output admin_token", "pulumi stack output dbPassword --show-secrets", "terragrunt output -json api_secret"},
-			[]string{"terraform output", "terraform output -raw bucket_name", "export DB_PASS=$(terraform output -raw db_password)", "pulumi stack output url", "terraform output -json > out.json"})),
+			[]string{"terraform output -raw db_password", "tofu output admin_token", "pulumi stack output dbPassword --show-secrets", "terragrunt output -json api_secret", "terraform output -json"},
+			[]string{"terraform output", "terraform output -json vpc_id", "terraform output -raw bucket_name", "export DB_PASS=$(terraform output -raw db_password)", "pulumi stack output url", "terraform output -json > out.json"})),
 		{
 			ID: "core.secrets:borrowed-agent", Mode: Deny, Tools: shellTools,
 			Desc: "Another session's ssh agent borrowed (SSH_AUTH_SOCK set to a socket found under /tmp/ssh-*, another user's runtime dir): its keys log in wherever they open",
@@ -281,4 +284,15 @@ func durationHours(v string) int {
 		return 1
 	}
 	return n
+}
+
+// outToFile: c's standard output is redirected to a file (> out.json):
+// nothing it prints reaches the conversation.
+func outToFile(e *Env, c *Cmd) bool {
+	for _, r := range e.F.Redirects {
+		if (r.Op == ">" || r.Op == ">>" || r.Op == "&>" || r.Op == "1>") && r.Cmd == c.Name && r.Target != "&1" && r.Target != "/dev/stdout" && r.Target != "/dev/stderr" {
+			return true
+		}
+	}
+	return false
 }

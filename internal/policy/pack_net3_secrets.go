@@ -72,29 +72,41 @@ func envProviderWord(a string) bool {
 
 // secretPattern: a search pattern that looks for credentials (a key's
 // prefix or a credential's name).
-var secretPattern = re(`(?i)(password|passwd|secret|token|api[_-]?key|apikey|private[_-]?key|aws_access|\bsk-|sk_live|AKIA|ghp_|gho_|github_pat|xox[bp]-|BEGIN [A-Z ]*PRIVATE)`)
+var secretPattern = re(`(?i)(password|passwd|passphrase|secret|token|api[_-]?key|apikey|private[_-]?key|aws_access|credential|\bpass(=|:|\b)|_pass\b|\bpwd\b|_pwd\b|dbpass|bindpw|requirepass|masterauth|auth_?pass|psk\b|\bsk-|sk_live|AKIA|ghp_|gho_|glpat-|github_pat|xox[bp]-|BEGIN [A-Z .*]*PRIVATE)`)
 
 // net3SecretHuntRule: a recursive search of home, its config or the
 // whole disk for credentials (grep -r "sk-" ~/.config, rg -i 'api_key'
 // ~): every match prints a secret of some tool into the conversation.
 func net3SecretHuntRule() Rule {
-	return readsOnly(cmdRule("core.secrets:secret-hunt", Ask, "A recursive search of the home directory, its configuration or the whole disk for credentials (grep -r \"sk-\" ~/.config, rg -i api_key ~, grep -rE 'AKIA|ghp_' /): each match prints some tool's secret into the conversation; searches of the project stay allowed", []string{"grep", "egrep", "rg", "ag", "ack", "git-grep"},
+	return readsOnly(cmdRule("core.secrets:secret-hunt", Ask, "A search for credentials that prints the matching lines of the home directory, its configuration, the whole disk, a server's deployed applications and configuration (/etc, /srv, /opt, /var/www) or a deployed or secrets file (grep -r \"sk-\" ~/.config, rg -i api_key ~, grep -rE 'AKIA|ghp_' /, grep -r DB_PASSWORD /srv, grep -i secret config.php): each match prints some tool's secret into the conversation; searches of the project's code, -l/-c/-q/-v forms stay allowed", []string{"grep", "egrep", "rg", "ag", "ack", "git-grep", "jq", "yq", "gojq", "jaq"},
 		func(e *Env, c *Cmd) string {
-			if c.Captured || c.Has("-l", "--files-with-matches", "-c", "--count", "-q", "--quiet") || len(c.Upstream) > 0 && c.Name != "rg" {
+			if c.Captured || len(c.Upstream) > 0 && c.Name != "rg" || len(c.Pos) < 2 {
 				return ""
 			}
-			recursive := c.Name != "grep" && c.Name != "egrep" || c.Has("-r", "-R", "--recursive") || hasShortFlag(c, 'r') || hasShortFlag(c, 'R')
-			if !recursive || len(c.Pos) < 2 {
-				return ""
+			recursive := false
+			if query := c.Name == "jq" || c.Name == "yq" || c.Name == "gojq" || c.Name == "jaq"; !query {
+				if c.Has("-l", "--files-with-matches", "-c", "--count", "-q", "--quiet", "-v", "--invert-match", "-L", "--files-without-match") || hasShortFlag(c, 'v') || hasShortFlag(c, 'l') || hasShortFlag(c, 'c') || hasShortFlag(c, 'q') || hasShortFlag(c, 'L') {
+					return ""
+				}
+				recursive = c.Name != "grep" && c.Name != "egrep" || c.Has("-r", "-R", "--recursive") || hasShortFlag(c, 'r') || hasShortFlag(c, 'R')
 			}
 			where := ""
 			for _, t := range c.Pos[1:] {
 				p := e.abs(c, t)
 				if strings.HasPrefix(p, e.F.Project+"/") || p == e.F.Project {
+					if !recursive && projectSecretFile(p) {
+						where = t // the project's .env, config.php, secrets.yml
+					}
 					continue // the project's own files
 				}
+				if !recursive {
+					if configFileOutside(p) && !c.Has("-o", "--only-matching") && !hasShortFlag(c, 'o') {
+						where = t
+					}
+					continue
+				}
 				switch z := callfacts.ZoneOf(p, e.F.Home, e.F.Project); {
-				case p == "/" || p == e.F.Home || z == callfacts.ZoneHomeConfig || z == callfacts.ZoneCredentials || z == callfacts.ZoneHomeData && strings.Count(strings.TrimPrefix(p, e.F.Home), "/") <= 1:
+				case p == "/" || p == e.F.Home || z == callfacts.ZoneHomeConfig || z == callfacts.ZoneCredentials || z == callfacts.ZoneHomeData && strings.Count(strings.TrimPrefix(p, e.F.Home), "/") <= 1 || deployedRoot(p):
 					where = t
 				}
 			}
@@ -102,6 +114,12 @@ func net3SecretHuntRule() Rule {
 				return ""
 			}
 			pat := c.Pos[0]
+			if c.Name == "jq" || c.Name == "yq" || c.Name == "gojq" || c.Name == "jaq" {
+				pat = strings.Join(c.Pos[:len(c.Pos)-1], " ") // yq e '.db.password' f
+				if strings.Contains(pat, "keys") || strings.Contains(pat, "length") || strings.Contains(pat, "type") {
+					return "" // .credentials | keys: names, not values
+				}
+			}
 			for i, a := range c.Args {
 				if (a == "-e" || a == "--regexp") && i+1 < len(c.Args) {
 					pat = c.Args[i+1]
@@ -112,8 +130,68 @@ func net3SecretHuntRule() Rule {
 			}
 			return c.Name + " searches " + where + " for credentials (" + pat + ") and prints what it finds: " + c.String()
 		},
-		[]string{`grep -r "sk-" ~/.config`, "rg -i 'api_key' ~", "grep -rE 'AKIA|ghp_' / 2>/dev/null", "grep -ri password ~/.local/share", "ag -i token ~/"},
-		[]string{"grep -r token src/", "rg -i api_key .", "grep -rc password ~/.config", "grep -r TODO ~/.config", "grep -ri password docs/"}))
+		[]string{`grep -r "sk-" ~/.config`, "rg -i 'api_key' ~", "grep -rE 'AKIA|ghp_' / 2>/dev/null", "grep -ri password ~/.local/share", "ag -i token ~/",
+			"grep -r DB_PASSWORD /srv/", "rg -i secret /var/www", "grep -i DBPassword /etc/zabbix/zabbix_server.conf", "grep -i secret config.php"},
+		[]string{"grep -r token src/", "rg -i api_key .", "grep -rc password ~/.config", "grep -r TODO ~/.config", "grep -ri password docs/",
+			"grep -rl DB_PASSWORD /srv/", "grep -v password /etc/myapp.conf", "grep -i listen /etc/nginx/nginx.conf", "grep -r password src/"}))
+}
+
+// deployedRoots: the folders where servers keep deployed applications
+// and their configuration (a search there for a password prints the
+// live one).
+var deployedRoots = []string{"/etc", "/srv", "/opt", "/var/www", "/var/lib", "/var/opt", "/usr/local/etc", "/home", "/root", "/mnt", "/data", "/var/backups", "/backup", "/backups", "/app", "/var/snap"}
+
+// deployedRoot: p is one of deployedRoots or lies under one.
+func deployedRoot(p string) bool {
+	for _, r := range deployedRoots {
+		if p == r || strings.HasPrefix(p, r+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// configFileExts: the extensions of configuration files that carry
+// passwords when a service or an application keeps them.
+var configFileExts = map[string]bool{".php": true, ".conf": true, ".cnf": true, ".cf": true, ".ini": true, ".env": true, ".yml": true, ".yaml": true, ".json": true,
+	".properties": true, ".toml": true, ".xml": true, ".cfg": true, ".config": true, ".rb": true, ".py": true, ".js": true, ".ext": true, ".local": true, ".production": true, ".inc": true}
+
+// configFileOutside: p, a file outside the project, is a deployed
+// configuration file (by its place and extension, or an .env file).
+func configFileOutside(p string) bool {
+	b := path.Base(p)
+	if strings.HasPrefix(b, ".env") {
+		return !templateName(b)
+	}
+	return deployedRoot(p) && configFileExts[path.Ext(b)] && !templateName(b)
+}
+
+// projectSecretFile: the project's own file that holds its secrets
+// rather than code (.env*, config.php, config/*.php, secrets.*).
+func projectSecretFile(p string) bool {
+	b := path.Base(p)
+	if templateName(b) {
+		return false
+	}
+	switch {
+	case strings.HasPrefix(b, ".env"), strings.HasPrefix(b, "secrets."), b == "config.php", b == "config.inc.php", b == "settings.php", b == "wp-config.php", b == "local_settings.py", b == "database.yml":
+		return true
+	}
+	return path.Ext(b) == ".php" && path.Base(path.Dir(p)) == "config"
+}
+
+var templateWords = []string{"example", "sample", "dist", "template", "tmpl", ".pub"}
+
+// templateName: a template or sample kept beside a secret file
+// (.env.example, config.php.dist, settings.sample.php).
+func templateName(b string) bool {
+	l := strings.ToLower(b)
+	for _, w := range templateWords {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasShortFlag: a bundle of short options holds f (-rn, -Hri).
