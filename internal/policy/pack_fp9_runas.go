@@ -91,6 +91,9 @@ func rootReadVerb(e *Env, c *Cmd) bool {
 	if callfacts.ReadWord(v) || v == "certificates" || v == "version" {
 		return true
 	}
+	if (v == "members" || v == "peers") && len(in.Pos) == 1 {
+		return true // sudo consul members -detailed: a cluster's member list, nothing done to a member
+	}
 	if v == "check" && len(in.Args) == 1 && !buildCmds[in.Name] && !checkRunners[in.Name] {
 		// sudo postfix check, sudo fail2ban-client check: a daemon's own
 		// check of its configuration and files, nothing after it; a
