@@ -277,7 +277,7 @@ func leakRules() []Rule {
 					if p.Op == OpArg && p.Via == "git" && gitOnlyIndexes(e) {
 						continue // git rm --cached .env: untracking a secret reads nothing out (pack_fp9_runas.go)
 					}
-					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !usesSecretQuietly(e, p.Via) && !reducedOutput(e, p.Via) && !nonSecretColumns(e, p.Via, p.Path) && !nonSecretKeyGrep(e, p.Via, p.Path) && !fedToLogin(e, p.Via, p.Path) && !namesOnlyRead(e, p.Via) && !columnsDownstream(e, p.Via, p.Path) && !plainFieldSearch(e, p.Via, p.Path) && !configFedTo(e, p.Via, p.Path) {
+					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !usesSecretQuietly(e, p.Via) && !reducedOutput(e, p.Via) && !nonSecretColumns(e, p.Via, p.Path) && !nonSecretKeyGrep(e, p.Via, p.Path) && !fedToLogin(e, p.Via, p.Path) && !namesOnlyRead(e, p.Via) && !columnsDownstream(e, p.Via, p.Path) && !plainFieldSearch(e, p.Via, p.Path) && !configFedTo(e, p.Via, p.Path) && !tokenFileFedToAuth(e, p.Via) {
 						return fmt.Sprintf("%s reads %s, which holds secrets", p.Via, homeRel(p.Path, e.F.Home))
 					}
 				}
@@ -346,7 +346,7 @@ func exfilReasonOnce(e *Env) string {
 			if len(e.F.Commands) > i+1 && len(e.F.Commands[i+1].Upstream) > 0 && contains(senders, e.F.Commands[i+1].Name) {
 				return fmt.Sprintf("%s sends %s over the network", e.F.Commands[i+1].Name, s)
 			}
-			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) {
+			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) || encodedForOwnService(e, i, s) {
 				// $(gh auth token), aws ecr get-login-password | docker
 				// login --password-stdin: not printed; where it goes
 				// is judged where it is used

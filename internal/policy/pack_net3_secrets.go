@@ -37,7 +37,7 @@ func net3SecretRules() []Rule {
 					if !callfacts.IsCredential(p.Path, e.F.Home) {
 						continue
 					}
-					if generatesKeys(e, p.Via) || usesSecretQuietly(e, p.Via) || reducedOutput(e, p.Via) || nonSecretColumns(e, p.Via, p.Path) || namesOnlyRead(e, p.Via) || columnsDownstream(e, p.Via, p.Path) || plainFieldSearch(e, p.Via, p.Path) {
+					if generatesKeys(e, p.Via) || usesSecretQuietly(e, p.Via) || reducedOutput(e, p.Via) || nonSecretColumns(e, p.Via, p.Path) || namesOnlyRead(e, p.Via) || columnsDownstream(e, p.Via, p.Path) || plainFieldSearch(e, p.Via, p.Path) || tokenFileFedToAuth(e, p.Via) {
 						continue
 					}
 					return fmt.Sprintf("%s reads %s, a credentials file, into the conversation", p.Via, homeRel(p.Path, e.F.Home))

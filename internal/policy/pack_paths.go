@@ -248,7 +248,7 @@ func pathsPack() Pack {
 							continue // chmod 600 deploy/id_rsa: access taken away, the content untouched
 						}
 					}
-					if (p.Op == OpRead || p.Op == OpArg) && (nonSecretColumns(e, p.Via, p.Path) || reducedOutput(e, p.Via) || namesOnlyRead(e, p.Via) || columnsDownstream(e, p.Via, p.Path) || printsPublicHalf(e, p.Via)) {
+					if (p.Op == OpRead || p.Op == OpArg) && (nonSecretColumns(e, p.Via, p.Path) || reducedOutput(e, p.Via) || namesOnlyRead(e, p.Via) || columnsDownstream(e, p.Via, p.Path) || printsPublicHalf(e, p.Via) || tokenFileFedToAuth(e, p.Via)) {
 						continue // awk -F: '{print $1":"$3}' ~/.pgpass, wc -l ~/.netrc: hosts, databases or a count, not the password
 					}
 					return fmt.Sprintf("%s %s %s, a credentials file", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))

@@ -404,6 +404,9 @@ func printsSecretVar(c *Cmd) string {
 		}
 	}
 	for _, m := range interpEnvPrint.FindAllStringSubmatch(code, -1) {
+		if netCallPrinted.MatchString(m[0]) {
+			continue // print(requests.get(…, headers={…os.environ['KEY']}).json()): the response, not the key (creduse21)
+		}
 		for _, v := range m[1:] {
 			if v != "" && secretName(v) {
 				return v

@@ -14,7 +14,7 @@ import (
 func sendSecretVarRule() Rule {
 	return cmdRule("core.secrets:send-secret-var", Deny, "A variable named as a secret ($*_TOKEN, $*_SECRET*, $*_PASSWORD, $*_API_KEY) sent in a request's URL, header or body to a host it does not belong to", httpClients,
 		func(e *Env, c *Cmd) string {
-			if why, named := credentialSent(e, c); named != "" && ownerNamed(named) {
+			if why, named := credentialSent(e, c); named != "" && (ownerNamed(named) || captureHost(c) != "") {
 				return why
 			}
 			return ""

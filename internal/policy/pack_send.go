@@ -347,8 +347,10 @@ func credentialSent(e *Env, c *Cmd) (why, named string) {
 			return fmt.Sprintf("%s sends $%s in %s to %s, which is not the service the secret is for", c.Name, secret, what, dest), secret
 		case what != "" && secret == "" && len(names) > 0 && leaves(names[0]):
 			return fmt.Sprintf("%s sends $%s in %s to %s", c.Name, names[0], what, dest), ""
-		case what != "" && len(names) == 0 && !ownHost(dest) && !tokenCLIFor(e, dest) && secretOutput(e):
+		case what != "" && len(names) == 0 && !ownHost(dest) && !tokenCLIFor(e, dest) && secretOutput(e) && !tokenFileAuth(e, c):
 			return fmt.Sprintf("%s sends the output of a command in %s to %s", c.Name, what, dest), ""
+		case what == "" && secret != "" && leaves(secret) && p.kind == "url" && queryAuthUse(c, secret, p.val, parts, hosts, plain):
+			continue // ?access_token=$TOKEN to the API: the documented auth form of many APIs (creduse21)
 		case what == "" && secret != "" && leaves(secret):
 			return fmt.Sprintf("%s sends $%s in the request's %s to %s, which is not the service the secret is for", c.Name, secret, p.kind, dest), secret
 		}
@@ -380,7 +382,7 @@ func capturedSecretSent(e *Env, c *Cmd) string {
 		}
 		uses = uses || strings.Contains(p.val, "$(…)")
 	}
-	if !uses || dest == "" || ownHost(dest) || tokenCLIFor(e, dest) {
+	if !uses || dest == "" || ownHost(dest) || tokenCLIFor(e, dest) || tokenFileAuth(e, c) {
 		return ""
 	}
 	for i := range e.F.Commands {
@@ -439,7 +441,9 @@ func upperWord(a string) bool {
 // paste host nor a raw IP: how the token is used, not a leak.
 func tokenHeaderUse(c *Cmd, secret string, parts []reqPart, hosts []string, plain map[string]bool) bool {
 	n := strings.ToUpper(secret)
-	if !strings.HasSuffix(n, "TOKEN") && !strings.HasSuffix(n, "KEY") && !strings.HasSuffix(n, "PAT") || strings.Contains(n, "SECRET") || strings.Contains(n, "PRIVATE_KEY") {
+	if basicLoginPassword(n, secret, parts) {
+		// -u "admin:$OPENSEARCH_PASSWORD": the login's password (creduse21)
+	} else if !strings.HasSuffix(n, "TOKEN") && !strings.HasSuffix(n, "KEY") && !strings.HasSuffix(n, "PAT") || strings.Contains(n, "SECRET") || strings.Contains(n, "PRIVATE_KEY") {
 		return false
 	}
 	table := secretHosts()
@@ -451,35 +455,28 @@ func tokenHeaderUse(c *Cmd, secret string, parts []reqPart, hosts []string, plai
 			return false
 		}
 	}
-	if captureHost(c) != "" || c.Has("-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-F", "--form", "-T", "--upload-file", "--post-data", "--post-file", "--body-data", "--body-file") {
+	if captureHost(c) != "" || c.Has("-T", "--upload-file", "--post-file", "--body-file") {
 		return false
 	}
-	if m := strings.ToUpper(optValue(c, "-X")); m != "" && m != "GET" && m != "HEAD" {
-		return false
-	}
-	if m := strings.ToUpper(optValue(c, "--request")); m != "" && m != "GET" && m != "HEAD" {
-		return false
-	}
-	if m := strings.ToUpper(optValue(c, "--method")); m != "" && m != "GET" && m != "HEAD" {
-		return false
-	}
-	for _, p := range c.Pos {
-		switch strings.ToUpper(p) {
-		case "POST", "PUT", "PATCH", "DELETE":
-			return false
-		}
-	}
+	// a body of literals (a POST that creates an issue, sends a chat
+	// message) is a change the API rules judge, not the token leaving;
+	// a body of command output or a file is judged here (creduse21)
 	api := false
 	for _, p := range parts {
 		switch p.kind {
 		case "data":
-			return false
-		case "url":
-			l := strings.ToLower(p.val)
-			if !strings.HasPrefix(l, "https://") || strings.Contains(p.val, "$") {
+			if strings.Contains(p.val, "$(") || strings.Contains(p.val, "@") || strings.Contains(p.val, "$"+secret) || strings.Contains(p.val, "${"+secret) {
 				return false
 			}
+		case "url":
+			if strings.Contains(p.val, "==") && !strings.Contains(p.val, "://") {
+				continue // httpie's name==value query item
+			}
+			l := strings.ToLower(p.val)
 			h := urlHost(p.val)
+			if !strings.HasPrefix(l, "https://") || strings.Contains(h, "$") || strings.Contains(p.val, "$(") {
+				return false
+			}
 			if plain[h] || net.ParseIP(strings.Trim(h, "[]")) != nil || strings.Contains(l, "ngrok") {
 				return false
 			}
@@ -490,7 +487,7 @@ func tokenHeaderUse(c *Cmd, secret string, parts []reqPart, hosts []string, plai
 			if strings.HasPrefix(rest, ":") {
 				rest = rest[strings.IndexByte(rest+"/", '/'):]
 			}
-			if strings.HasPrefix(h, "api.") || strings.HasPrefix(rest, "/api") || strings.Contains(rest, "/api/") || apiVersionPath(rest) || apiPathMarked(rest) {
+			if strings.HasPrefix(h, "api.") || strings.HasPrefix(rest, "/api") || strings.Contains(rest, "/api/") || apiVersionPath(rest) || apiPathMarked(rest) || apiShapedPath(rest) {
 				api = true
 			}
 		}
@@ -507,6 +504,16 @@ func apiPathMarked(p string) bool {
 		}
 	}
 	return false
+}
+
+// apiShapedPath: a path of an API that does not start /api or /vN:
+// Keycloak's /admin/realms/, Nexus' /service/rest/, Elasticsearch's
+// /_cat and /_cluster, GraphQL, a JSON endpoint (Discourse's
+// /admin/users/list/active.json).
+func apiShapedPath(p string) bool {
+	p, _, _ = strings.Cut(p, "?")
+	return strings.HasPrefix(p, "/_") || strings.Contains(p, "/rest/") || strings.Contains(p, "/graphql") || strings.Contains(p, "/realms/") ||
+		strings.HasSuffix(p, ".json") || strings.Contains(p, "/json/") || strings.Contains(p, "/api2/")
 }
 
 // apiVersionPath: a path that starts with a version segment (/v1/, /v2…).

@@ -67,7 +67,7 @@ func userDataSendRule() Rule {
 						return c.Name + " sends " + homeRel(p, e.F.Home) + " (read by " + u + ") over the network: " + c.String()
 					}
 				}
-				if captured != "" && strings.Contains(strings.Join(c.Args, " "), "$(") {
+				if captured != "" && strings.Contains(strings.Join(c.Args, " "), "$(") && !tokenFileAuth(e, c) {
 					return c.Name + " carries the output of " + captured + " (the user's data or a secret) in its arguments: " + c.String()
 				}
 			}

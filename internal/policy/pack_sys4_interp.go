@@ -65,7 +65,7 @@ func interpSecretSendRule() Rule {
 				if secret == "" && codeCaptureHost(host) {
 					return c.Name + " code sends " + generic + " to " + host + ", a capture service"
 				}
-				if secret == "" || host == "" || callfacts.LocalHost(host) || ownHost(strings.ToLower(host)) || secretsService(secret, host) {
+				if secret == "" || host == "" || callfacts.LocalHost(host) || ownHost(strings.ToLower(host)) || secretsService(secret, host) || belongsTo(secret, strings.ToLower(host)) {
 					continue
 				}
 				return c.Name + " code sends " + secret + " to " + host + ", which is not its service"
