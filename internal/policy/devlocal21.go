@@ -151,3 +151,43 @@ func remoteRun(c *Cmd) bool {
 	}
 	return false
 }
+
+// iacOwnEnv: an IaC destroy or workspace delete whose every named
+// environment (-chdir=envs/NAME, -var-file=NAME.tfvars, --stage NAME,
+// workspace delete NAME) is one developer's, a branch's, a preview's or
+// a local one (dev-alice, pr-42, feature-x, local, e2e); the team's bare
+// dev, anything shared and anything of production are not.
+func iacOwnEnv(c *Cmd) bool {
+	if prodMarker.MatchString(strings.Join(c.Args, " ")) {
+		return false
+	}
+	n := 0
+	for _, o := range []string{"-chdir", "-var-file", "--var-file", "--stage", "-s"} {
+		v := strings.Trim(typedValue(c, o), `"'`)
+		if v == "" {
+			continue
+		}
+		v = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(path.Base(strings.TrimSuffix(v, "/")), ".json"), ".tfvars"), ".yml")
+		if !personalEnv(v) {
+			return false
+		}
+		n++
+	}
+	if len(c.Pos) > 2 && c.Pos[0] == "workspace" && c.Pos[1] == "delete" {
+		if !personalEnv(c.Pos[len(c.Pos)-1]) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// personalEnv: an environment named as devNamespace reads it, but not
+// the team's bare dev one.
+func personalEnv(v string) bool {
+	switch strings.ToLower(v) {
+	case "dev", "development", "devel", "develop", "test", "testing", "qa":
+		return false
+	}
+	return devNamespace(v)
+}

@@ -39,8 +39,12 @@ func localOnly(c *Cmd) bool {
 			return
 		}
 		n++
-		if !isLocalEndpoint(v) {
-			local = false
+		for rest := v; rest != ""; {
+			h, r, _ := strings.Cut(rest, ",") // --endpoints=localhost:2379,etcd-2.prod:2379: every one
+			if !isLocalEndpoint(h) {
+				local = false
+			}
+			rest = r
 		}
 	}
 	if o, v, ok := strings.Cut(c.Remote, "="); ok && o != "--context" && o != "--kube-context" {
