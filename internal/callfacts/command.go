@@ -103,6 +103,9 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		// --profile): set aside, the directory they name kept (tools.txt)
 		typed := c.Args
 		c.Args, c.Dir, c.Remote = toolArgs(tool(name), c.Args, c.Dir, n.home)
+		if len(c.Args) != len(typed) {
+			c.Typed = typed
+		}
 		splitFlags(&c)
 		inner, innerName, payload := unwrap(name, hostOptArgs(name, typed, c.Args))
 		if IsInterpreter(name) {

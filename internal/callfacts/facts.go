@@ -92,6 +92,10 @@ type Cmd struct {
 	// before its subcommand says so ("--context=prod", "-H=tcp://h"):
 	// the option is set aside from Args with the others.
 	Remote string `json:"remote,omitempty" expr:"remote"`
+	// Typed are the arguments as written, global options included, when
+	// some were set aside (kubectl -n dev --kubeconfig ./kind.yaml
+	// delete pod x): nil otherwise.
+	Typed []string `json:"-"`
 }
 
 // Redirect is one redirection: `> file`, `>> file`, `< file`, `2>&1`.

@@ -227,6 +227,7 @@ func devPlaces(f *Facts) []bool {
 	if strings.Contains(f.Command, "DOCKER_HOST=") || strings.Contains(f.Command, "CONTAINER_HOST=") {
 		return nil
 	}
+	kcLocal, kcOK := lineKubeconfig(f.Command)
 	var drop []bool
 	mark := func(i int) {
 		if drop == nil {
@@ -237,8 +238,10 @@ func devPlaces(f *Facts) []bool {
 	for i := range f.Commands {
 		c := &f.Commands[i]
 		switch {
-		case localKubeClient(c), devExec(c), devTargetOption(c):
+		case localKubeClient(c) && kcOK, devExec(c) && kcOK, devTargetOption(c):
 			mark(i)
+		case kcOK && (devNamespaceClient(c, kcLocal) || localKubeconfigClient(c, kcLocal)):
+			mark(i) // devlocal21: a developer's own namespace, a local cluster's kubeconfig
 		case len(c.Wrappers) > 0 && !placeSenders[c.Name]:
 			// run inside an exec: the nearest exec command before it
 			for j := i - 1; j >= 0; j-- {
@@ -288,7 +291,7 @@ func devPlaces(f *Facts) []bool {
 		if drop[i] || c.Name != "sudo" && c.Name != "doas" || i+1 >= len(f.Commands) || !drop[i+1] {
 			continue
 		}
-		if d := &f.Commands[i+1]; len(d.Wrappers) == len(c.Wrappers)+1 && strings.HasPrefix(d.Wrappers[len(d.Wrappers)-1], c.Name) && containerExecs[d.Name] {
+		if d := &f.Commands[i+1]; len(d.Wrappers) == len(c.Wrappers)+1 && strings.HasPrefix(d.Wrappers[len(d.Wrappers)-1], c.Name) && (containerExecs[d.Name] || kubeClients[d.Name]) {
 			drop[i] = true
 		}
 	}

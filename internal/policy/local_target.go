@@ -15,7 +15,12 @@ import "strings"
 // endpointOptions name the server a CLI talks to; their value is a URL or
 // a host[:port].
 var endpointOptions = []string{"--endpoint-url", "--endpoint", "--bootstrap-server", "-http-addr", "--http-addr",
-	"--addr", "--address", "--url", "--server", "--host", "--hostname", "--uri"}
+	"--addr", "--address", "--url", "--server", "--host", "--hostname", "--uri", "--endpoints", "-address", "-addr", "--brokers"}
+
+// progHostOptions are one program's options naming the server or node it
+// talks to (rabbitmqadmin -H localhost, rabbitmqctl -n rabbit@localhost).
+var progHostOptions = map[string]map[string]bool{"rabbitmqadmin": {"-H": true}, "rabbitmqctl": {"-n": true, "--node": true},
+	"rabbitmq-plugins": {"-n": true, "--node": true}, "rabbitmq-diagnostics": {"-n": true, "--node": true}, "consul": {"-http-addr": true}}
 
 // hostFlagCLIs take -h as the host (not help).
 var hostFlagCLIs = map[string]bool{"redis-cli": true, "valkey-cli": true, "keydb-cli": true, "psql": true, "mysql": true,
@@ -34,8 +39,12 @@ func localOnly(c *Cmd) bool {
 			return
 		}
 		n++
-		if !isLocalEndpoint(v) {
-			local = false
+		for rest := v; rest != ""; {
+			h, r, _ := strings.Cut(rest, ",") // --endpoints=localhost:2379,etcd-2.prod:2379: every one
+			if !isLocalEndpoint(h) {
+				local = false
+			}
+			rest = r
 		}
 	}
 	if o, v, ok := strings.Cut(c.Remote, "="); ok && o != "--context" && o != "--kube-context" {
@@ -55,7 +64,7 @@ func localOnly(c *Cmd) bool {
 				isOpt = true
 			}
 		}
-		if hostFlagCLIs[c.Name] && name == "-h" {
+		if hostFlagCLIs[c.Name] && name == "-h" || progHostOptions[c.Name][name] {
 			isOpt = true
 		}
 		if !isOpt {

@@ -163,6 +163,9 @@ func externalPack() Pack {
 			[]string{"aws s3 ls", "gcloud config list", "az account show", "aws ec2 describe-instances", "aws iam simulate-principal-policy --policy-source-arn arn:aws:iam::1:role/app --action-names s3:DeleteObject"}),
 		cmdRule("external.systems:terraform-destroy", Deny, "terraform/tofu destroy, apply -destroy, pulumi/cdk destroy", []string{"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls"},
 			func(e *Env, c *Cmd) string {
+				if iacOwnEnv(c) {
+					return "" // a developer's, a branch's or a local environment (devlocal21.go)
+				}
 				if sub(c) == "state" && (c.Sub(1) == "rm" || c.Sub(1) == "push" || c.Sub(1) == "replace-provider") || sub(c) == "workspace" && c.Sub(1) == "delete" || sub(c) == "force-unlock" ||
 					sub(c) == "stack" && c.Sub(1) == "rm" {
 					return c.Name + " changes the recorded state of real infrastructure: " + c.String()
