@@ -22,8 +22,8 @@ type psCmdletTable struct {
 	soft   []string          // noun endings a remove only takes away
 	wipe   []string          // noun parts that wipe what they name whatever the verb (win14)
 	bulk   map[string]bool   // change verbs that destroy when fed every object (win14)
-	final  map[string]bool   // arguments that make any cmdlet's act past recovery (-Purge, HardDelete: pwsh20)
-	force  map[string]bool   // arguments that make a remove skip its prompt or take a whole tree (pwsh20)
+	final  map[string]bool   // arguments that make any cmdlet's act past recovery (-Purge, HardDelete)
+	force  map[string]bool   // arguments that make a remove skip its prompt or take a whole tree
 }
 
 var psCmdlets = sync.OnceValue(func() psCmdletTable {
@@ -72,7 +72,7 @@ var psCmdlets = sync.OnceValue(func() psCmdletTable {
 // PowerShell text whose module the table does not name (Remove-DfsnRoot,
 // Set-DfsnFolderTarget) is read by its approved verb too: a change asks,
 // a remove is destroyed when it is forced (-Force, -Recurse,
-// -Confirm:$false) and asks otherwise (pwsh20). An argument that makes
+// -Confirm:$false) and asks otherwise. An argument that makes
 // the act final (-Purge, -PurgeType HardDelete, -Permanent) destroys
 // whatever the verb (New-ComplianceSearchAction -Purge).
 func (c *Cmd) PSRemoteCmdlet() string {

@@ -8,7 +8,7 @@ package callfacts
 var (
 	// FormatTools format or wipe a filesystem.
 	FormatTools = []string{"mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mkfs.ntfs", "mkfs.exfat", "mkfs.f2fs", "mke2fs", "mkswap", "wipefs",
-		// bsd20: the BSDs' and macOS's newfs family (illumos's mkfs -F ufs is mkfs)
+		// the BSDs' and macOS's newfs family (illumos's mkfs -F ufs is mkfs)
 		"newfs", "newfs_msdos", "newfs_hammer", "newfs_hammer2", "newfs_apfs", "newfs_hfs", "newfs_exfat", "newfs_udf", "newfs_ext2fs", "newfs_lfs", "newfs_v7fs", "newfs_sysvbfs"}
 	// DiskTools partition, wipe or erase disks and volumes.
 	DiskTools = []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "blkdiscard", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "hdparm", "nvme", "badblocks", "zfs", "diskutil", "diskpart", "format.com", "Format-Volume", "Clear-Disk"}

@@ -241,7 +241,7 @@ func devPlaces(f *Facts) []bool {
 		case localKubeClient(c) && kcOK, devExec(c) && kcOK, devTargetOption(c):
 			mark(i)
 		case kcOK && (devNamespaceClient(c, kcLocal) || localKubeconfigClient(c, kcLocal)):
-			mark(i) // devlocal21: a developer's own namespace, a local cluster's kubeconfig
+			mark(i) // a developer's own namespace, a local cluster's kubeconfig
 		case len(c.Wrappers) > 0 && !placeSenders[c.Name]:
 			// run inside an exec: the nearest exec command before it
 			for j := i - 1; j >= 0; j-- {

@@ -70,7 +70,7 @@ func destroyPack() Pack {
 					}
 				case "fdisk":
 					if len(c.Args) == 1 && len(c.Pos) == 1 && !strings.HasPrefix(c.Pos[0], "/") {
-						return "" // bsd20: fdisk sd0 prints the BSDs' MBR (-i, -e, -u change it: hostacts.txt)
+						return "" // fdisk sd0 prints the BSDs' MBR (-i, -e, -u change it: hostacts.txt)
 					}
 				case "mdadm":
 					if !c.Has("--zero-superblock") && !anyPos(c, "--zero-superblock") {

@@ -53,7 +53,7 @@ func oneKeyGrep(c *Cmd) bool {
 	}
 	k := strings.Trim(c.Pos[0], `"'`)
 	if w, ok := strings.CutPrefix(k, "^"); ok && len(w) >= 5 && !strings.ContainsAny(w, `|*+?[]{}\$._-`) && !secretKeyPattern.MatchString(w) {
-		return true // ^registry, ^external_url: a setting's lines by its name's start (secretprint21)
+		return true // ^registry, ^external_url: a setting's lines by its name's start
 	}
 	if len(k) < 5 || strings.ContainsAny(k, `|*+?[]{}\$`) || secretKeyPattern.MatchString(k) {
 		return false

@@ -74,7 +74,7 @@ func unknownVerbClass(c *Cmd, named bool) string {
 		}
 		ws := wordsOf(p)
 		if cp := callfacts.CamelParts(p); cp != nil {
-			ws = cp // UpdateService, deleteUser: an API operation's words (verbs21)
+			ws = cp // UpdateService, deleteUser: an API operation's words
 		}
 		for j, w := range ws {
 			switch {

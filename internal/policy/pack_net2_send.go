@@ -230,7 +230,7 @@ func net2DNSSecretRule() Rule {
 						if w != "" && !strings.HasPrefix(w, "-") && secretPath(e.abs(c, w), e.F.Home) {
 							return c.Name + " sends " + w + " inside the name it looks up: " + c.String()
 						}
-						// $(printenv AWS_SECRET_ACCESS_KEY | …), $(echo $GITHUB_TOKEN | xxd -p) (creduse21)
+						// $(printenv AWS_SECRET_ACCESS_KEY | …), $(echo $GITHUB_TOKEN | xxd -p)
 						if prev == "printenv" && secretName(w) || (prev == "echo" || prev == "printf") && len(varNames(w)) > 0 && secretName(varNames(w)[0]) {
 							return c.Name + " sends a secret variable inside the name it looks up: " + c.String()
 						}

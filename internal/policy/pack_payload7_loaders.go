@@ -135,7 +135,7 @@ func loaderRules() []Rule {
 		}
 		r := replaces(e, c)
 		if r == "" {
-			// sql20: a dump restored into a production or shared database
+			// a dump restored into a production or shared database
 			// without --clean still writes its rows and objects there
 			if !restoresInto(c) {
 				return "", ""

@@ -164,7 +164,7 @@ func externalPack() Pack {
 		cmdRule("external.systems:terraform-destroy", Deny, "terraform/tofu destroy, apply -destroy, pulumi/cdk destroy", []string{"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls"},
 			func(e *Env, c *Cmd) string {
 				if iacOwnEnv(c) {
-					return "" // a developer's, a branch's or a local environment (devlocal21.go)
+					return "" // a developer's, a branch's or a local environment
 				}
 				if sub(c) == "state" && (c.Sub(1) == "rm" || c.Sub(1) == "push" || c.Sub(1) == "replace-provider") || sub(c) == "workspace" && c.Sub(1) == "delete" || sub(c) == "force-unlock" ||
 					sub(c) == "stack" && c.Sub(1) == "rm" {

@@ -405,7 +405,7 @@ func printsSecretVar(c *Cmd) string {
 	}
 	for _, m := range interpEnvPrint.FindAllStringSubmatch(code, -1) {
 		if netCallPrinted.MatchString(m[0]) {
-			continue // print(requests.get(…, headers={…os.environ['KEY']}).json()): the response, not the key (creduse21)
+			continue // print(requests.get(…, headers={…os.environ['KEY']}).json()): the response, not the key
 		}
 		for _, v := range m[1:] {
 			if v != "" && secretName(v) {

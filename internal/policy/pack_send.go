@@ -350,7 +350,7 @@ func credentialSent(e *Env, c *Cmd) (why, named string) {
 		case what != "" && len(names) == 0 && !ownHost(dest) && !tokenCLIFor(e, dest) && secretOutput(e) && !tokenFileAuth(e, c):
 			return fmt.Sprintf("%s sends the output of a command in %s to %s", c.Name, what, dest), ""
 		case what == "" && secret != "" && leaves(secret) && p.kind == "url" && queryAuthUse(c, secret, p.val, parts, hosts, plain):
-			continue // ?access_token=$TOKEN to the API: the documented auth form of many APIs (creduse21)
+			continue // ?access_token=$TOKEN to the API: the documented auth form of many APIs
 		case what == "" && secret != "" && leaves(secret):
 			return fmt.Sprintf("%s sends $%s in the request's %s to %s, which is not the service the secret is for", c.Name, secret, p.kind, dest), secret
 		}
@@ -442,7 +442,7 @@ func upperWord(a string) bool {
 func tokenHeaderUse(c *Cmd, secret string, parts []reqPart, hosts []string, plain map[string]bool) bool {
 	n := strings.ToUpper(secret)
 	if basicLoginPassword(n, secret, parts) {
-		// -u "admin:$OPENSEARCH_PASSWORD": the login's password (creduse21)
+		// -u "admin:$OPENSEARCH_PASSWORD": the login's password
 	} else if !strings.HasSuffix(n, "TOKEN") && !strings.HasSuffix(n, "KEY") && !strings.HasSuffix(n, "PAT") || strings.Contains(n, "SECRET") || strings.Contains(n, "PRIVATE_KEY") {
 		return false
 	}
@@ -460,7 +460,7 @@ func tokenHeaderUse(c *Cmd, secret string, parts []reqPart, hosts []string, plai
 	}
 	// a body of literals (a POST that creates an issue, sends a chat
 	// message) is a change the API rules judge, not the token leaving;
-	// a body of command output or a file is judged here (creduse21)
+	// a body of command output or a file is judged here
 	api := false
 	for _, p := range parts {
 		switch p.kind {

@@ -27,7 +27,7 @@ type installScope struct {
 	system   bool
 	asroot   bool
 	vars     []string
-	trees    []string // bsd20: /usr/ports: run there, the install targets install into the system
+	trees    []string // /usr/ports: run there, the install targets install into the system
 }
 
 var installScopes = sync.OnceValue(func() map[string]*installScope {

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// creduse21: a credential used for its own service is not exfiltration.
+// a credential used for its own service is not exfiltration.
 // A token file of a tool's own config dir read inline into the auth
 // header of a read (curl -H "Authorization: Bearer $(cat
 // ~/.config/wikictl/token)" https://wiki.example.org/api/v1/…), a generic

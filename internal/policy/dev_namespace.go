@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// The developer's own namespace (devlocal21): a change a cluster client
+// The developer's own namespace: a change a cluster client
 // makes inside a namespace named for one developer, a feature branch, a
 // pull request's preview or tests (dev, dev-alice, alice-dev, feature-x,
 // pr-123, e2e, sandbox) acts on scratch state, as in a local cluster.
