@@ -30,35 +30,12 @@ type appConsoleTable struct {
 var appConsoles = sync.OnceValue(func() *appConsoleTable {
 	t := &appConsoleTable{scripts: map[string]bool{}, tasks: map[string]bool{}, runners: map[string]bool{}, dirs: map[string]bool{}, appdirs: map[string]bool{},
 		class: map[string]byte{}, disposable: map[string]bool{}, credential: map[string]bool{}, dryrun: map[string]bool{}}
+	sets := map[string]map[string]bool{"scripts": t.scripts, "tasks": t.tasks, "runners": t.runners, "dirs": t.dirs, "appdirs": t.appdirs,
+		"disposable": t.disposable, "credential": t.credential, "dryrun": t.dryrun}
+	classes := map[string]byte{"reads": 'r', "routine": 'o', "destroys": 'd', "changes": 'c'}
 	datatable.Must("appconsoles.txt", appConsolesText, 2, func(l datatable.Line) error {
-		var set map[string]bool
-		var cl byte
-		switch l.Fields[0] {
-		case "scripts":
-			set = t.scripts
-		case "tasks":
-			set = t.tasks
-		case "runners":
-			set = t.runners
-		case "dirs":
-			set = t.dirs
-		case "appdirs":
-			set = t.appdirs
-		case "disposable":
-			set = t.disposable
-		case "credential":
-			set = t.credential
-		case "dryrun":
-			set = t.dryrun
-		case "reads":
-			cl = 'r'
-		case "routine":
-			cl = 'o'
-		case "destroys":
-			cl = 'd'
-		case "changes":
-			cl = 'c'
-		default:
+		set, cl := sets[l.Fields[0]], classes[l.Fields[0]]
+		if set == nil && cl == 0 {
 			return l.Errorf("unknown kind %q", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {

@@ -149,13 +149,7 @@ func apiSettingOff(c *Cmd) (kind, setting string) {
 	if body == "" || method == "GET" || url == "" {
 		return "", ""
 	}
-	path := url
-	if i := strings.Index(path, "://"); i >= 0 {
-		path = path[i+3:]
-	}
-	if i := strings.IndexAny(path, "?#"); i >= 0 {
-		path = path[:i]
-	}
+	path := urlHostPath(url)
 	// "key": value pairs and key=value fields of the body
 	for _, kv := range settingPairs(body) {
 		k, v := kv[0], kv[1]

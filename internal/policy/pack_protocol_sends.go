@@ -52,14 +52,7 @@ func socketSendHost(payload string) string {
 // store or interface engine (fhir, dicomweb, orthanc, mirth…).
 func recordStoreURL(u string) bool {
 	words := opsList("api-record-store")
-	s := u
-	if i := strings.Index(s, "://"); i >= 0 {
-		s = s[i+3:]
-	}
-	if i := strings.IndexAny(s, "?#"); i >= 0 {
-		s = s[:i]
-	}
-	for _, w := range wordsOf(s) {
+	for _, w := range wordsOf(urlHostPath(u)) {
 		if words[w] {
 			return true
 		}
@@ -184,4 +177,16 @@ func protocolSendRules() []Rule {
 			[]string{`printf 'stats\r\n' | nc cache.internal 11211`, "echo ruok | nc zk-1.internal 2181", "nc -zv mirth.hosp.local 6661", `printf 'MSH|^~\\&|x\r' | nc localhost 6661`,
 				"nc example.com 80 < /dev/null", `printf 'GET / HTTP/1.0\r\n\r\n' | nc web.internal 80`}),
 	}
+}
+
+// urlHostPath is u without its scheme, query and fragment: the host and
+// the path, the words of which name what the request acts on.
+func urlHostPath(u string) string {
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	return u
 }
