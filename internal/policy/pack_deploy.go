@@ -2,8 +2,6 @@ package policy
 
 import (
 	"strings"
-
-	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // deployTools change infrastructure and running services elsewhere.
@@ -55,7 +53,7 @@ func deployRule() Rule {
 				}
 				return ""
 			}
-			if paasReport[c.Name] && len(c.Pos) > 1 && s == c.Pos[0] && callfacts.ReadWord(c.Pos[1]) {
+			if paasReport[c.Name] && len(c.Pos) > 1 && s == c.Pos[0] && paasReportWords[strings.ToLower(c.Pos[1])] {
 				return "" // paas22: fly scale show, kamal rollback --help: the verb's own report
 			}
 			for _, x := range w {
@@ -91,6 +89,8 @@ var deployWords = map[string][]string{
 // groups with their own reports (fly scale show, kamal rollback --help is
 // a flag): a read word right after the verb lists. Not terraform or helm,
 // where the next word may be a plan file or a release's name.
+var paasReportWords = map[string]bool{"show": true, "list": true, "ls": true, "status": true, "logs": true, "history": true, "info": true, "help": true}
+
 var paasReport = map[string]bool{"fly": true, "flyctl": true, "kamal": true, "railway": true, "render": true, "vercel": true, "netlify": true, "wrangler": true, "firebase": true}
 
 // fanOut are the subcommands that run another subcommand of the same
