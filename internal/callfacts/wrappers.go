@@ -114,10 +114,21 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 			if i := strings.LastIndexByte(inner[0], '@'); i > 0 && !strings.Contains(inner[0][i:], "/") {
 				inner = append([]string{inner[0][:i]}, inner[1:]...)
 			}
+			if bin, ok := npmBins[inner[0]]; ok {
+				inner = append([]string{bin}, inner[1:]...)
+			}
 		}
 	case "pipx", "pnpm", "yarn", "bun", "npm":
 		if len(args) > 1 && (args[0] == "dlx" || args[0] == "run" && name == "pipx" || args[0] == "x" || args[0] == "exec") {
 			inner = SkipFlags(args[1:], "")
+			if len(inner) > 0 && name != "pipx" {
+				if i := strings.LastIndexByte(inner[0], '@'); i > 0 && !strings.Contains(inner[0][i:], "/") {
+					inner = append([]string{inner[0][:i]}, inner[1:]...)
+				}
+				if bin, ok := npmBins[inner[0]]; ok {
+					inner = append([]string{bin}, inner[1:]...)
+				}
+			}
 		}
 	case "runuser", "setpriv", "prlimit", "xvfb-run", "numactl", "cgexec", "fakeroot", "fakechroot", "proot", "sandbox-exec", "catatonit", "gosu", "su-exec", "chpst", "s6-setuidgid", "aws-vault", "env-cmd", "cross-env", "dotenvx":
 		inner = skip("ugfsnplgaeCSrNm|--user --group --profile --server-args --cpunodebind --membind --physcpubind")
@@ -883,4 +894,17 @@ func envActsArgs(before, inner []string) []string {
 		}
 	}
 	return inner
+}
+
+// npmBins names the program an npm package installs when its name is not
+// the package's (npx netlify-cli deploy runs netlify, npx @railway/cli up
+// runs railway), so a command run through npx, bunx or pnpm dlx is
+// judged as the CLI it is.
+var npmBins = map[string]string{
+	"netlify-cli": "netlify", "firebase-tools": "firebase", "@railway/cli": "railway",
+	"@aws-amplify/cli": "amplify", "@azure/static-web-apps-cli": "swa", "eas-cli": "eas",
+	"@sentry/cli": "sentry-cli", "@shopify/cli": "shopify", "@salesforce/cli": "sf",
+	"aws-cdk": "cdk", "@sanity/cli": "sanity", "@architect/architect": "arc",
+	"appwrite-cli": "appwrite", "@fastly/cli": "fastly", "@cloudflare/wrangler": "wrangler",
+	"@northflank/cli": "northflank", "@zeabur/cli": "zeabur",
 }

@@ -53,6 +53,9 @@ func deployRule() Rule {
 				}
 				return ""
 			}
+			if paasReport[c.Name] && len(c.Pos) > 1 && s == c.Pos[0] && paasReportWords[strings.ToLower(c.Pos[1])] {
+				return "" // paas22: fly scale show, kamal rollback --help: the verb's own report
+			}
 			for _, x := range w {
 				if s == x {
 					return c.Name + " " + s + " changes a running environment: " + c.String()
@@ -81,6 +84,14 @@ var deployWords = map[string][]string{
 	"kops": {"update", "rolling-update"}, "nomad": {"run"}, "waypoint": {"up", "deploy"}, "cf": {"push", "scale", "restart"}, "dokku": {"ps:rebuild", "ps:scale"},
 	"kamal": {"deploy", "rollback", "setup"},
 }
+
+// paasReport are the hosting CLIs whose deploy verbs are also command
+// groups with their own reports (fly scale show, kamal rollback --help is
+// a flag): a read word right after the verb lists. Not terraform or helm,
+// where the next word may be a plan file or a release's name.
+var paasReportWords = map[string]bool{"show": true, "list": true, "ls": true, "status": true, "logs": true, "history": true, "info": true, "help": true}
+
+var paasReport = map[string]bool{"fly": true, "flyctl": true, "kamal": true, "railway": true, "render": true, "vercel": true, "netlify": true, "wrangler": true, "firebase": true}
 
 // fanOut are the subcommands that run another subcommand of the same
 // tool across many modules (terragrunt run-all plan, terragrunt run --all

@@ -177,8 +177,8 @@ func prodAction(e *Env, c *Cmd) string {
 	if last != "" && !acted && !changeVerbIn(last) && (opsList("read-topic")[strings.ToLower(last)] || opsList("read-noun")[strings.ToLower(last)]) && !strings.ContainsAny(last, "=/.@") {
 		return "read" // argocd app resources billing-prod, fly -t prod pipelines: a kind named last, with no verb, is listed
 	}
-	if opsList("local-sub")[c.Name+"/"+sub(c)] {
-		return "local" // MIX_ENV=prod mix release, serverless package --stage prod: a production build, made here
+	if opsList("local-sub")[c.Name+"/"+sub(c)] || len(c.Pos) > 1 && opsList("local-sub")[c.Name+"/"+sub(c)+":"+strings.ToLower(c.Pos[1])] {
+		return "local" // MIX_ENV=prod mix release, serverless package --stage prod: a production build, made here; sls invoke local (SUB:SUB)
 	}
 	if opsList("runner-cli")[c.Name] {
 		for _, p := range c.Pos {
