@@ -346,11 +346,10 @@ func exfilReasonOnce(e *Env) string {
 			if len(e.F.Commands) > i+1 && len(e.F.Commands[i+1].Upstream) > 0 && contains(senders, e.F.Commands[i+1].Name) {
 				return fmt.Sprintf("%s sends %s over the network", e.F.Commands[i+1].Name, s)
 			}
-			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) || encodedForOwnService(e, i, s) || redirected(e, c.Name) {
+			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) || encodedForOwnService(e, i, s) {
 				// $(gh auth token), aws ecr get-login-password | docker
 				// login --password-stdin: not printed; where it goes
-				// is judged where it is used; > FILE: written, not printed
-				// (the file's writing is secretFiles' to judge)
+				// is judged where it is used
 				continue
 			}
 			return fmt.Sprintf("%s prints %s into the conversation", c.Name, s)
