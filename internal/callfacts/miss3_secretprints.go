@@ -21,6 +21,9 @@ var secretPrintRules = sync.OnceValue(func() map[string][]wordRule {
 func (c *Cmd) PrintsStoredSecret() string {
 	rules := secretPrintRules()[strings.ToLower(c.Name)]
 	if rules == nil || matchWords(rules, c) == nil {
+		if c.printsCredentialByWords() {
+			return "a credential (" + c.Name + " " + strings.Join(c.Args, " ") + ")"
+		}
 		return ""
 	}
 	return "a stored secret (" + c.Name + " " + strings.Join(c.Args, " ") + ")"

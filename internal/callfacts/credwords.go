@@ -1,0 +1,141 @@
+package callfacts
+
+import (
+	_ "embed"
+	"strings"
+	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
+)
+
+//go:embed credwords.txt
+var credWordsText string
+
+type credWordTable struct {
+	sets map[string]map[string]bool // verb, noun, alone, cluster, write
+	skip map[string][][]string      // program → the words after it
+}
+
+var credWords = sync.OnceValue(func() credWordTable {
+	t := credWordTable{sets: map[string]map[string]bool{}, skip: map[string][][]string{}}
+	for _, l := range datatable.Lines("credwords.txt", credWordsText) {
+		f := l.Fields
+		if len(f) < 2 {
+			panic(l.Errorf("want KIND WORDS…, got %q", l.Text))
+		}
+		switch f[0] {
+		case "skip":
+			for _, p := range f[1:] {
+				t.skip[p] = append(t.skip[p], nil)
+			}
+		case "skipwords":
+			t.skip[f[1]] = append(t.skip[f[1]], f[2:])
+		case "verb", "noun", "alone", "cluster", "write", "reveal", "compoundverb", "nocompound":
+			if t.sets[f[0]] == nil {
+				t.sets[f[0]] = map[string]bool{}
+			}
+			for _, w := range f[1:] {
+				t.sets[f[0]][w] = true
+			}
+		default:
+			panic(l.Errorf("unknown kind %q", f[0]))
+		}
+	}
+	return t
+})
+
+// credWordsWindow is how many leading positional words are taken as
+// subcommand words.
+const credWordsWindow = 5
+
+// printsCredentialByWords says whether c's subcommand words print a
+// credential by credwords.txt: a read verb with a credential noun
+// (nomad acl token self), a noun that prints alone (linode-cli lke
+// kubeconfig-view), a cluster's config (civo kubernetes config NAME).
+func (c *Cmd) printsCredentialByWords() bool {
+	if len(c.Pos) == 0 {
+		return false
+	}
+	t := credWords()
+	name := strings.ToLower(c.Name)
+	n := min(len(c.Pos), credWordsWindow)
+	if sk, ok := t.skip[name]; ok {
+		for _, words := range sk {
+			if len(words) <= n && equalFold(c.Pos[:len(words)], words) {
+				return false
+			}
+		}
+	}
+	verb, noun := false, false
+	for i, p := range c.Pos[:n] {
+		w := strings.ToLower(p)
+		switch {
+		case t.sets["alone"][w]:
+			verb, noun = true, true
+		case t.sets["noun"][w]:
+			noun = true
+		case t.sets["verb"][w]:
+			verb = true
+		case w == "-" && i > 0 && strings.HasPrefix(strings.ToLower(c.Pos[i-1]), "kubeconfig"):
+			verb = true // talosctl kubeconfig -: written to standard output
+		case w == "config" && i > 0 && t.sets["cluster"][strings.ToLower(c.Pos[i-1])]:
+			verb, noun = true, true // civo kubernetes config NAME, vultr-cli kubernetes config ID
+		case w == "help" || t.sets["write"][w]:
+			return false
+		case strings.ContainsAny(w, "-:") && i < 3:
+			v, n := compoundCredWord(t, w)
+			verb, noun = verb || v, noun || n // get-app-password, show-secret, get-credentials-as-xml
+		}
+	}
+	if noun && !verb {
+		for _, a := range c.Args {
+			if k, _, _ := strings.Cut(a, "="); t.sets["reveal"][strings.ToLower(k)] {
+				verb = true // sst secrets list --show-values
+			}
+		}
+	}
+	if !verb || !noun || c.DryRun() || c.Has("--help") {
+		return false
+	}
+	for _, a := range c.Args {
+		if k, _, _ := strings.Cut(a, "="); t.sets["write"][strings.ToLower(k)] {
+			return false // --output-file x, --save, -f file: written, not printed
+		}
+	}
+	return true
+}
+
+// compoundCredWord says whether one hyphenated subcommand word is a
+// read verb ending in a credential noun (get-app-password, show-secret)
+// or a noun ending in a read verb (mysql-creds-view);
+// describe-secret, get-credential-report and get-ssh-public-key print
+// metadata or public keys.
+func compoundCredWord(t credWordTable, w string) (verb, noun bool) {
+	parts := strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == ':' })
+	if len(parts) < 2 {
+		return false, false
+	}
+	last := parts[len(parts)-1]
+	lastNoun, lastVerb := t.sets["noun"][last], t.sets["compoundverb"][last]
+	if !lastNoun && !lastVerb {
+		return false, false
+	}
+	for _, part := range parts[:len(parts)-1] {
+		if t.sets["nocompound"][part] {
+			return false, false
+		}
+		if lastNoun && t.sets["compoundverb"][part] || lastVerb && t.sets["noun"][part] {
+			verb = true // get-app-password; mysql-creds-view
+		}
+	}
+	return verb, verb
+}
+
+func equalFold(a, b []string) bool {
+	for i := range b {
+		if !strings.EqualFold(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
