@@ -476,6 +476,9 @@ func (c *Cmd) ownTarget(change bool) bool {
 			}
 			val = c.Args[i+1]
 		}
+		if name == "-n" && strings.Trim(val, "0123456789") == "" {
+			continue // -n 3: a count, not a namespace
+		}
 		if strings.ContainsAny(val, "/:@$") {
 			return false // a URL, a path or a variable: a host is not named for what it holds (https://ci.example.org)
 		}
