@@ -54,7 +54,7 @@ func deployRule() Rule {
 				return ""
 			}
 			if paasReport[c.Name] && len(c.Pos) > 1 && s == c.Pos[0] && paasReportWords[strings.ToLower(c.Pos[1])] {
-				return "" // paas22: fly scale show, kamal rollback --help: the verb's own report
+				return "" // fly scale show, kamal rollback --help: the verb's own report
 			}
 			for _, x := range w {
 				if s == x {
