@@ -125,12 +125,7 @@ func readAPICall(c *Cmd) apiCall {
 		switch p.kind {
 		case "url":
 			if !httpMethods[strings.ToUpper(p.val)] {
-				if strings.HasPrefix(p.val, ":") && edgercAuth(c) {
-					// httpie-edgegrid's ":/path" is the host of ~/.edgerc's
-					// section (Akamai's API), not localhost
-					p.val = "https://edgerc.akamaiapis.net" + strings.TrimPrefix(p.val, ":")
-				}
-				r.urls = append(r.urls, p.val)
+				r.urls = append(r.urls, httpieURL(c, p.val))
 			}
 		case "data":
 			r.body += "&" + p.val
@@ -146,10 +141,7 @@ func readAPICall(c *Cmd) apiCall {
 		// [METHOD] URL ITEM…: the method may be lower case (xh post URL)
 		if pos := httpieOperands(c); len(pos) > 1 && httpMethods[strings.ToUpper(pos[0])] {
 			r.method = strings.ToUpper(pos[0])
-			r.urls, r.body = []string{pos[1]}, ""
-			if strings.HasPrefix(pos[1], ":") && edgercAuth(c) {
-				r.urls[0] = "https://edgerc.akamaiapis.net" + strings.TrimPrefix(pos[1], ":") // the ~/.edgerc section's host
-			}
+			r.urls, r.body = []string{httpieURL(c, pos[1])}, ""
 			for _, a := range pos[2:] {
 				switch p := httpieItem(a); p.kind {
 				case "data":
@@ -644,4 +636,22 @@ func edgercAuth(c *Cmd) bool {
 		}
 	}
 	return false
+}
+
+// httpieURL resolves httpie's and xh's shorthands: ":3000/api" and
+// ":/api" are localhost (their documented default host), except under
+// httpie-edgegrid, whose ":/path" is the host of ~/.edgerc's section
+// (Akamai's API).
+func httpieURL(c *Cmd, u string) string {
+	rest, ok := strings.CutPrefix(u, ":")
+	if !ok || c.Name != "http" && c.Name != "https" && c.Name != "xh" && c.Name != "xhs" {
+		return u
+	}
+	if edgercAuth(c) {
+		return "https://edgerc.akamaiapis.net" + rest
+	}
+	if rest == "" || rest[0] == '/' || rest[0] >= '0' && rest[0] <= '9' {
+		return "http://localhost:" + strings.TrimPrefix(rest, "/")
+	}
+	return u
 }

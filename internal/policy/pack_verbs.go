@@ -92,6 +92,7 @@ func externalVerbRules() []Rule {
 func onlyLocalURLs(c *Cmd) bool {
 	n := 0
 	for _, a := range c.Pos {
+		a = httpieURL(c, a) // http DELETE :8001/x is localhost
 		if strings.Contains(a, "://") || strings.HasPrefix(a, "localhost") || strings.HasPrefix(a, "127.0.0.1") || strings.HasPrefix(a, "[::1]") {
 			u := a
 			if !strings.Contains(u, "://") {
