@@ -313,20 +313,33 @@ func classAlts(ext string) []string {
 var buildDirs = map[string]bool{"build": true, "dist": true, "target": true, "out": true, "node_modules": true, "coverage": true, "tmp": true,
 	".cache": true, "__pycache__": true, ".next": true, ".nuxt": true, ".gradle": true, ".pytest_cache": true, ".tox": true, "obj": true, "_build": true}
 
+// experimentDirs are generated (gendirs.txt) but hold the results of
+// training and experiment runs, hours of compute each: a pattern delete
+// across them asks like one across source.
+var experimentDirs = map[string]bool{"outputs": true, "multirun": true, "mlruns": true, "mlartifacts": true, "wandb": true,
+	"lightning_logs": true, "tb_logs": true, ".aim": true, ".neptune": true}
+
 // scratchPath reports whether deleting under p is routine: /tmp, the user's
 // cache, or a build directory inside the project.
+//
+// A path inside the project is judged as the project's wherever the
+// project lives: a checkout under /tmp is still someone's work (and the
+// tests, whose projects live under $TMPDIR, see what a real one sees).
 func scratchPath(p, project, home string) bool {
-	if under(p, "/tmp") || under(p, "/var/tmp") || home != "" && under(p, path.Join(home, ".cache")) {
-		return true
-	}
-	if rel, ok := strings.CutPrefix(p, project+"/"); ok && project != "" {
-		for _, part := range strings.Split(rel, "/") {
-			if buildDirs[part] {
+	if project != "" && (p == project || strings.HasPrefix(p, project+"/")) {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, project), "/")
+		parts := strings.Split(rel, "/")
+		for i, part := range parts {
+			if buildDirs[part] || buildOutputName(part) && !experimentDirs[part] || strings.HasSuffix(part, ".egg-info") || i == 0 && part != "" && ecosystemOutput(project, part, nil, false) {
 				return true
 			}
+			if part == "bin" && i+1 < len(parts) && (parts[i+1] == "Debug" || parts[i+1] == "Release") {
+				return true // .NET's bin/Debug, bin/Release: a build's output
+			}
 		}
+		return false
 	}
-	return false
+	return under(p, "/tmp") || under(p, "/var/tmp") || home != "" && under(p, path.Join(home, ".cache"))
 }
 
 // scratchVar reports whether a starting point is a temp or cache directory
