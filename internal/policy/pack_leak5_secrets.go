@@ -82,7 +82,7 @@ func leak5PipedSecretRule() Rule {
 				if dumpsEnv(d) {
 					return d.Name + " pipes the environment, secrets and all, into " + c.Name + ", which publishes it: " + e.F.Command
 				}
-				if s := printsSecret(d); s != "" {
+				if s := e.printsSecret(d); s != "" {
 					return d.Name + " pipes " + s + " into " + c.Name + ", which publishes it: " + e.F.Command
 				}
 				if passThrough[d.Name] || d.Name == "gpg" || d.Name == "sops" {
