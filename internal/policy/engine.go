@@ -109,6 +109,9 @@ type appJudgeMemo struct {
 // cmdIndex is the index of c in the call's commands when c is one of
 // them (not a copy a rule made), else -1: only those answers are cached.
 func (e *Env) cmdIndex(c *Cmd) int {
+	if e == nil || e.F == nil {
+		return -1
+	}
 	for i := range e.F.Commands {
 		if c == &e.F.Commands[i] {
 			return i

@@ -222,7 +222,7 @@ func leak5CIRules() []Rule {
 func huntUpload(e *Env) string {
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
-		if !networkSinks[c.Name] || c.DryRun() || localOnly(c) {
+		if !networkSinks[c.Name] || e.dryRun(c) || localOnly(c) {
 			continue
 		}
 		a := strings.Join(c.Args, " ")
