@@ -113,7 +113,8 @@ func (e *Env) externalSkip(i int) bool {
 // quiet: the i-th command only reports (dry run, list, status) or asks
 // for help.
 func (e *Env) quiet(i int) bool {
-	return e.memo(i, memoQuietKnown, memoQuiet, func(c *Cmd) bool { return c.OnlyReports() || c.Has("--help") })
+	// c.OnlyReports(), its dry-run half read from the call's memo
+	return e.memo(i, memoQuietKnown, memoQuiet, func(c *Cmd) bool { return e.dryRun(c) || c.ReportsBySub() || c.Has("--help") })
 }
 
 // localOnly: every endpoint the i-th command names is this machine, by
