@@ -467,8 +467,13 @@ func (c *Cmd) OnlyReports() bool {
 	if c.DryRun() {
 		return true
 	}
-	return c.subIn(tool(c.Name).reports)
+	return c.ReportsBySub()
 }
+
+// ReportsBySub is OnlyReports less the dry run: c's subcommand or option
+// only reports (tools.txt reports=). A caller that has DryRun cached
+// (policy's Env.dryRun) asks this for the rest.
+func (c *Cmd) ReportsBySub() bool { return c.subIn(tool(c.Name).reports) }
 
 // OnlyKeeps reports whether c only adds a restore point: one of its
 // program's subcommands or options that take nothing away (tools.txt

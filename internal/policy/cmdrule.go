@@ -22,11 +22,8 @@ func cmdRule(id string, mode Mode, desc string, names []string, match func(e *En
 				if !named(c.Name) || e.quiet(i) {
 					continue // it only says what it would do, prints what is there, or how to use it
 				}
-				if external && !sendsRequests[c.Name] && e.localOnly(i) {
-					continue // every endpoint it names is this machine (local_target.go)
-				}
-				if external && hostLocalOnLab(e, i) {
-					continue // ssh root@esx-lab-01 'vim-cmd vmsvc/power.off 12': a hypervisor's own command on a lab host
+				if external && e.externalSkip(i) {
+					continue // aimed at this machine or a lab host (externalSkip)
 				}
 				if r := match(e, c); r != "" {
 					return r
@@ -64,6 +61,10 @@ const (
 	memoQuiet
 	memoLocalKnown
 	memoLocal
+	memoDryKnown
+	memoDry
+	memoExtSkipKnown
+	memoExtSkip
 )
 
 func (e *Env) memo(i int, known, val uint8, f func(c *Cmd) bool) bool {
@@ -74,21 +75,46 @@ func (e *Env) memo(i int, known, val uint8, f func(c *Cmd) bool) bool {
 			e.cmdMemo = make([]uint8, n)
 		}
 	}
-	m := e.cmdMemo[i]
-	if m&known == 0 {
-		m |= known
-		if f(&e.F.Commands[i]) {
-			m |= val
-		}
-		e.cmdMemo[i] = m
+	if m := e.cmdMemo[i]; m&known != 0 {
+		return m&val != 0
 	}
-	return m&val != 0
+	v := f(&e.F.Commands[i])
+	// read again: f may have cached another answer for this command
+	m := e.cmdMemo[i] | known
+	if v {
+		m |= val
+	}
+	e.cmdMemo[i] = m
+	return v
+}
+
+// dryRun is c.DryRun(), read once per command per call when c is one of
+// the call's commands: some forty rules ask it of the same command, and
+// each answer walks the tool table and the preview forms.
+func (e *Env) dryRun(c *Cmd) bool {
+	i := e.cmdIndex(c)
+	if i < 0 {
+		return c.DryRun()
+	}
+	return e.memo(i, memoDryKnown, memoDry, (*Cmd).DryRun)
+}
+
+// externalSkip: an external rule leaves the i-th command alone, read
+// once per command per call (every external.* rule asks it): every
+// endpoint it names is this machine (local_target.go; an HTTP client is
+// judged by what it sends), or it is a hypervisor's own command on a lab
+// host (ssh root@esx-lab-01 'vim-cmd vmsvc/power.off 12').
+func (e *Env) externalSkip(i int) bool {
+	return e.memo(i, memoExtSkipKnown, memoExtSkip, func(c *Cmd) bool {
+		return !sendsRequests[c.Name] && e.localOnly(i) || hostLocalOnLab(e, i)
+	})
 }
 
 // quiet: the i-th command only reports (dry run, list, status) or asks
 // for help.
 func (e *Env) quiet(i int) bool {
-	return e.memo(i, memoQuietKnown, memoQuiet, func(c *Cmd) bool { return c.OnlyReports() || c.Has("--help") })
+	// c.OnlyReports(), its dry-run half read from the call's memo
+	return e.memo(i, memoQuietKnown, memoQuiet, func(c *Cmd) bool { return e.dryRun(c) || c.ReportsBySub() || c.Has("--help") })
 }
 
 // localOnly: every endpoint the i-th command names is this machine, by

@@ -82,6 +82,55 @@ type Env struct {
 	// (rm's reach a dozen), and each NormPath of one allocates.
 	absMemo [4]absEntry
 	absNext uint8
+	// secretMemo caches printsSecret per command of the call (up to
+	// len(secretMemo) commands): the exfil, leak-file, send and capture
+	// rules each ask it of the same commands, and the credential-word
+	// tables it reads (callfacts/credwords.go) cost on every command.
+	secretMemo [8]strMemo
+	// appMemo caches appConsoleJudge per command: the deny rule, the
+	// ask rule and the deployed-console rule all judge the same console
+	// command (npm run build meets each).
+	appMemo [8]appJudgeMemo
+}
+
+// strMemo is a per-command cached string answer.
+type strMemo struct {
+	known bool
+	s     string
+}
+
+// appJudgeMemo is a per-command cached appConsoleJudge.
+type appJudgeMemo struct {
+	known bool
+	v     byte
+	why   string
+}
+
+// cmdIndex is the index of c in the call's commands when c is one of
+// them (not a copy a rule made), else -1: only those answers are cached.
+func (e *Env) cmdIndex(c *Cmd) int {
+	if e == nil || e.F == nil {
+		return -1
+	}
+	for i := range e.F.Commands {
+		if c == &e.F.Commands[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// printsSecret is printsSecret(c), computed once per command per call.
+func (e *Env) printsSecret(c *Cmd) string {
+	i := e.cmdIndex(c)
+	if i < 0 || i >= len(e.secretMemo) {
+		return printsSecret(c)
+	}
+	m := &e.secretMemo[i]
+	if !m.known {
+		m.s, m.known = printsSecret(c), true
+	}
+	return m.s
 }
 
 // absEntry is one cached abs: argument a run in dir (the call's home is

@@ -209,8 +209,22 @@ func appLive(e *Env, c *Cmd, where string) (int, string) {
 }
 
 // appConsoleJudge: the verdict on an app console command ('d' deny, 'a'
-// ask, 0 none) and why.
+// ask, 0 none) and why, judged once per command per call (Env.appMemo):
+// three rules ask it of the same command.
 func appConsoleJudge(e *Env, c *Cmd) (byte, string) {
+	i := e.cmdIndex(c)
+	if i < 0 || i >= len(e.appMemo) {
+		return appConsoleJudgeOnce(e, c)
+	}
+	m := &e.appMemo[i]
+	if !m.known {
+		m.v, m.why = appConsoleJudgeOnce(e, c)
+		m.known = true
+	}
+	return m.v, m.why
+}
+
+func appConsoleJudgeOnce(e *Env, c *Cmd) (byte, string) {
 	cmd, where, appdir := appConsoleCmd(e, c)
 	if cmd == "" || strings.HasPrefix(cmd, "-") {
 		return 0, ""

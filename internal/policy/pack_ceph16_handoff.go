@@ -103,7 +103,7 @@ func ceph16Rules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:handoff-upload", Ask, "A file uploaded where others receive it: a bucket or folder named for a partner, vendor or drop box (data handed outside), an application's update feed or download bucket (every installed copy takes it), or an sftp batch file the line does not show run against another host; the words are data (policy/remoteops.txt handoff-word, feed-word, feed-file)", names,
 			func(e *Env, c *Cmd) string {
-				if onlyHelp(c) || c.DryRun() {
+				if onlyHelp(c) || e.dryRun(c) {
 					return ""
 				}
 				if c.Name == "sftp" {
@@ -113,7 +113,7 @@ func ceph16Rules() []Rule {
 					return ""
 				}
 				if c.Name == "scp" || c.Name == "rsync" {
-					if len(c.Pos) < 2 || c.DryRun() {
+					if len(c.Pos) < 2 || e.dryRun(c) {
 						return ""
 					}
 					d := c.Pos[len(c.Pos)-1]

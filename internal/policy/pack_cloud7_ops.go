@@ -22,7 +22,7 @@ import (
 // a dry run or validation, an emulator on this machine, a CI run's own
 // resource.
 func cloudOpExempt(e *Env, c *Cmd) bool {
-	return onlyHelp(c) || c.Has("--help", "--validate-only", "--generate-cli-skeleton") || anyPos(c, "help") || c.DryRun() || c.PreviewDeploy() ||
+	return onlyHelp(c) || c.Has("--help", "--validate-only", "--generate-cli-skeleton") || anyPos(c, "help") || e.dryRun(c) || c.PreviewDeploy() ||
 		localEndpoint(e, c) || ephemeralTargets(c)
 }
 

@@ -280,7 +280,7 @@ var sqlTableRef = re("(?i)\\b(?:from|into|update|table|join|using|schema|databas
 func data12SQLWriteRule() Rule {
 	return cmdRule("external.systems:sql-write-shared", Ask, "A statement that writes (UPDATE … WHERE, DELETE … WHERE, INSERT, MERGE, ALTER, REINDEX, GRANT) sent to a server that is not this machine or a dev place: a managed database's URL (rds.amazonaws.com, pooler.supabase.com, compute-1.amazonaws.com, database.windows.net), a company host, a warehouse connection (snowsql -c prod), a port a proxy on the line opens to a cloud instance; reads stay allowed", append(netSQLClients, "snow"),
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || c.DryRun() || c.Has("--dry_run") || c.Name == "snow" && sub(c) != "sql" {
+			if onlyHelp(c) || e.dryRun(c) || c.Has("--dry_run") || c.Name == "snow" && sub(c) != "sql" {
 				return ""
 			}
 			text := sqlOf(c)
@@ -399,7 +399,7 @@ func recordsPurge(text string) string {
 func data12RecordsPurgeRule() Rule {
 	return cmdRule("external.systems:sql-records-purge", Deny, "A DELETE of people's or the business's records (users, customers, orders, payments…) in bulk — by a range, a pattern or a window relative to now — on a database the line names as production ($PROD_DATABASE_URL, a prod host or connection): a purge of accounts, not an expiry sweep", netSQLClients,
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || c.DryRun() {
+			if onlyHelp(c) || e.dryRun(c) {
 				return ""
 			}
 			text := sqlOf(c)

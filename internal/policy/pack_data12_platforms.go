@@ -254,7 +254,7 @@ func data12PlatformRules() []Rule {
 			[]string{"dbt build --target dev", "dbt compile --target prod", "dbt ls --target prod", "dbt test --target prod", "dbt run", "dbt run --target ci_test"}),
 		cmdRule("external.systems:warehouse-replace", Ask, "A warehouse load, copy or query that replaces or fills a table (bq load --replace, bq cp -f, bq query --destination_table) in a dataset not named for development: what others query is swapped for the new data", []string{"bq"},
 			func(e *Env, c *Cmd) string {
-				if onlyHelp(c) || c.DryRun() {
+				if onlyHelp(c) || e.dryRun(c) {
 					return ""
 				}
 				dest, ok := bqReplace(c)

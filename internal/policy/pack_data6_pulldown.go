@@ -48,7 +48,7 @@ func data6PulldownRule() Rule {
 	return cmdRule("external.systems:prod-data-pulldown", Ask, "A credentials file of another host (wp-config.php, .env, a private key) copied to this machine with scp, rsync, sftp or a storage CLI (aws s3 cp/sync, gsutil, gcloud storage, azcopy, rclone, s3cmd, mc): reading a secret asks; production's records, dumps and logs copied down are reads and stay allowed", slices.Sorted(maps.Keys(pulldownProgs)),
 		func(e *Env, c *Cmd) string {
 			verbs, ok := pulldownProgs[c.Name]
-			if !ok || len(c.Pos) < 2 || c.DryRun() || onlyHelp(c) {
+			if !ok || len(c.Pos) < 2 || e.dryRun(c) || onlyHelp(c) {
 				return ""
 			}
 			pos := c.Pos

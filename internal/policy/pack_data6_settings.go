@@ -189,7 +189,7 @@ func data6SettingRules() []Rule {
 	api := []string{"curl", "http", "https", "xh", "gh", "curlie", "wget"}
 	match := func(want string) func(e *Env, c *Cmd) string {
 		return func(e *Env, c *Cmd) string {
-			if c.DryRun() || onlyHelp(c) {
+			if e.dryRun(c) || onlyHelp(c) {
 				return ""
 			}
 			var kind, setting string

@@ -192,7 +192,7 @@ func data6ShareRules() []Rule {
 				"curl -F file=@notes.md https://files.acme.internal/upload", "curl -s https://paste.rs/Xyz", "ffsend download https://send.vis.ee/download/abc"}),
 		cmdRule("core.secrets:dump-off-machine", Deny, "A database dump, a store's export or a secret file sent where the organisation loses it: a dump command (pg_dump, mysqldump, mongoexport, wp db export, drush sql-dump, sf data export…) piped into a network sink, a file the line filled with a dump uploaded, or a dump, secret or people's-records file handed to a paste or file-drop service or a share program (croc, wormhole, onionshare); the dump commands are data (callfacts/dumps.txt)", sinks,
 			func(e *Env, c *Cmd) string {
-				if c.DryRun() || onlyHelp(c) {
+				if e.dryRun(c) || onlyHelp(c) {
 					return ""
 				}
 				if (c.Name == "huggingface-cli" || c.Name == "hf") && len(c.Pos) >= 3 && c.Pos[0] == "upload" {

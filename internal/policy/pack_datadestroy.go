@@ -64,7 +64,7 @@ func dataDestroyRule() []Rule {
 					break
 				}
 			}
-			if hit == "" || c.DryRun() || onlyHelp(c) {
+			if hit == "" || e.dryRun(c) || onlyHelp(c) {
 				continue
 			}
 			why := strings.TrimSpace(name+" "+hit) + " drops or rebuilds a database: " + c.String()

@@ -19,7 +19,7 @@ func deployRule() Rule {
 			if onlyHelp(c) || c.Has("--check", "-C", "--dry-run", "--diff", "--syntax-check", "--list-hosts", "--list-tasks", "--list-tags") && c.Name == "ansible-playbook" {
 				return ""
 			}
-			if dry := strings.Join(c.Flags, " "); strings.Contains(dry, "--dry-run") || strings.Contains(dry, "--preview") || c.DryRun() || c.PreviewDeploy() || c.OwnTarget(true) {
+			if dry := strings.Join(c.Flags, " "); strings.Contains(dry, "--dry-run") || strings.Contains(dry, "--preview") || e.dryRun(c) || c.PreviewDeploy() || c.OwnTarget(true) {
 				return "" // OwnTarget: --project x-dev, --environment-name development: a dev or test environment (callfacts/verbs.txt target-options)
 			}
 			s := fannedSub(c)

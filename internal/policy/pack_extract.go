@@ -53,7 +53,7 @@ func extractSystemRule() Rule {
 // extractDir is the directory an unpacking or tree-copying command writes
 // unnamed files into (normalized), "" when c is not one.
 func extractDir(e *Env, c *Cmd) string {
-	if !extractors[c.Name] && restorers[c.Name] == "" || c.DryRun() {
+	if !extractors[c.Name] && restorers[c.Name] == "" || e.dryRun(c) {
 		return ""
 	}
 	norm := func(p string) string {
@@ -108,7 +108,7 @@ func extractDir(e *Env, c *Cmd) string {
 		// a preview (-n, --no, --simulate), or unstowing: -D removes only
 		// the links into its own package (stow never deletes files it
 		// does not own)
-		if c.DryRun() || c.Has("-n", "--no", "--simulate") || c.Has("-D", "--delete") && !c.Has("-S", "--stow", "-R", "--restow", "--adopt") {
+		if e.dryRun(c) || c.Has("-n", "--no", "--simulate") || c.Has("-D", "--delete") && !c.Has("-S", "--stow", "-R", "--restow", "--adopt") {
 			return ""
 		}
 		return dirOr(extractOpt(c, "-t", "--target"))

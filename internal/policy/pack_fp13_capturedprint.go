@@ -29,7 +29,7 @@ func capturedSecretPrinted(e *Env) string {
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
 		if c.Captured {
-			if s := printsSecret(c); s != "" {
+			if s := e.printsSecret(c); s != "" {
 				src, what = c, s
 				break
 			}

@@ -82,7 +82,7 @@ func gen12StateRules() []Rule {
 func gen12StateEditRule() Rule {
 	return cmdRule("external.systems:iac-state-edit", Ask, "Editing infrastructure state through the tool (terraform state mv/replace-provider, pulumi state move/unprotect/edit, pulumi stack import): what the next apply creates or destroys changes; the tools and words are data (policy/remoteops.txt iac-tools, iac-state-edit, iac-stack-edit)", opsNames("iac-tools"),
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || c.DryRun() {
+			if onlyHelp(c) || e.dryRun(c) {
 				return ""
 			}
 			if sub(c) == "state" && opsList("iac-state-edit")[c.Sub(1)] || sub(c) == "stack" && opsList("iac-stack-edit")[c.Sub(1)] {

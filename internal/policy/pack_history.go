@@ -21,7 +21,7 @@ func historyRules() []Rule {
 			[]string{"git commit -m x", "git status", "git log --oneline", "git push origin feat", "git reset", "git tag v1.1"}),
 		cmdRule("core.git:push-delete", Ask, "Deleting branches or tags on a remote (push --delete, or a refspec with no source, :branch): others' clones lose them too", []string{"git"},
 			func(e *Env, c *Cmd) string {
-				if sub(c) != "push" || c.DryRun() {
+				if sub(c) != "push" || e.dryRun(c) {
 					return ""
 				}
 				if c.Has("--delete", "-d") && len(c.Pos) > 2 {

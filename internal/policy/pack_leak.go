@@ -342,7 +342,7 @@ func exfilReason(e *Env) string {
 func exfilReasonOnce(e *Env) string {
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
-		if s := printsSecret(c); s != "" {
+		if s := e.printsSecret(c); s != "" {
 			if len(e.F.Commands) > i+1 && len(e.F.Commands[i+1].Upstream) > 0 && contains(senders, e.F.Commands[i+1].Name) {
 				return fmt.Sprintf("%s sends %s over the network", e.F.Commands[i+1].Name, s)
 			}

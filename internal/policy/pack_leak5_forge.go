@@ -28,7 +28,7 @@ func forcePush(c *Cmd) bool {
 func leak5GitRules() []Rule {
 	return []Rule{cmdRule("core.git:force-push-tags", Deny, "A force push of tags (git push --force origin 'refs/tags/*', --tags --force, +v1.2.0): published releases are moved under everyone who fetched, built or signed them, and caches (the Go proxy, package mirrors) keep the old ones", []string{"git"},
 		func(e *Env, c *Cmd) string {
-			if sub(c) != "push" || c.DryRun() || !forcePush(c) {
+			if sub(c) != "push" || e.dryRun(c) || !forcePush(c) {
 				return ""
 			}
 			if c.Has("--tags") {

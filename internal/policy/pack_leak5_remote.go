@@ -122,7 +122,7 @@ func leak5ScriptRule() Rule {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
 				p, args := scriptRun(c)
-				if p == "" || onlyHelp(c) || c.DryRun() || opsList("mode-runner")[p[strings.LastIndexByte(p, '/')+1:]] || fileExists(e.abs(c, p)) {
+				if p == "" || onlyHelp(c) || e.dryRun(c) || opsList("mode-runner")[p[strings.LastIndexByte(p, '/')+1:]] || fileExists(e.abs(c, p)) {
 					continue // bin/rails, bin/rake: a framework's runner, judged by its own rules
 				}
 				if scriptReadsByName(p) {

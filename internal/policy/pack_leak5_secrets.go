@@ -82,7 +82,7 @@ func leak5PipedSecretRule() Rule {
 				if dumpsEnv(d) {
 					return d.Name + " pipes the environment, secrets and all, into " + c.Name + ", which publishes it: " + e.F.Command
 				}
-				if s := printsSecret(d); s != "" {
+				if s := e.printsSecret(d); s != "" {
 					return d.Name + " pipes " + s + " into " + c.Name + ", which publishes it: " + e.F.Command
 				}
 				if passThrough[d.Name] || d.Name == "gpg" || d.Name == "sops" {
@@ -222,7 +222,7 @@ func leak5CIRules() []Rule {
 func huntUpload(e *Env) string {
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
-		if !networkSinks[c.Name] || c.DryRun() || localOnly(c) {
+		if !networkSinks[c.Name] || e.dryRun(c) || localOnly(c) {
 			continue
 		}
 		a := strings.Join(c.Args, " ")

@@ -72,7 +72,7 @@ func secretSource(e *Env, c *Cmd) string {
 	if dumpsEnv(c) {
 		return "the environment (" + c.Name + ")"
 	}
-	if s := printsSecret(c); s != "" {
+	if s := e.printsSecret(c); s != "" {
 		return s
 	}
 	if c.Name == "openssl" && opensslConnects(c) {

@@ -104,7 +104,7 @@ func lcPos(c *Cmd, words ...string) bool {
 func lifecycleExpireAllRule() Rule {
 	return cmdRule("external.systems:lifecycle-expire-all", Deny, "A bucket lifecycle rule that expires every object within days (an empty filter or no prefix with a current-version Expiration of at most 3 days or a Date, mc ilm rule add --expire-days with no --prefix, s3cmd expire with no --expiry-prefix, a GCS Delete rule with no match condition): the bucket's whole data is deleted when the rule next runs; a prefix-scoped rule or a lab bucket asks as any change", []string{"aws", "mc", "mcli", "s3cmd", "gsutil"},
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || c.DryRun() {
+			if onlyHelp(c) || e.dryRun(c) {
 				return ""
 			}
 			if why := lifecycleExpiresAll(c); why != "" {

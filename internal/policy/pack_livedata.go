@@ -114,7 +114,7 @@ func liveDataRules() []Rule {
 		cmdRule("external.systems:live-bucket-write", Ask, "A file copied into a bucket named for live, players' or customers' data (gsutil cp x gs://game-live-player-saves/…): it overwrites real users' data; the words are data (policy/remoteops.txt live-bucket-word)", copiers,
 			func(e *Env, c *Cmd) string {
 				verbs := bucketCopiers[c.Name]
-				if onlyHelp(c) || c.DryRun() || len(c.Pos) < 2 {
+				if onlyHelp(c) || e.dryRun(c) || len(c.Pos) < 2 {
 					return ""
 				}
 				pos := c.Pos
@@ -136,7 +136,7 @@ func liveDataRules() []Rule {
 			[]string{"gsutil cp gs://dragonquest-live-player-saves/8f3a/save.json ./save.json", "gsutil cp a.json gs://dragonquest-dev-player-saves/a.json", "aws s3 cp x s3://acme-build-artifacts/x", "gsutil ls gs://dragonquest-live-player-saves"}),
 		cmdRule("external.systems:schema-remove", Deny, "A JSON patch that removes from a CRD, a namespace or a persistent volume on production (kubectl --context prod patch crd x --type=json -p '[{\"op\":\"remove\",…}]'): a CRD version removed drops every object stored in it", []string{"kubectl", "oc", "k"},
 			func(e *Env, c *Cmd) string {
-				if sub(c) != "patch" || len(c.Pos) < 2 || c.DryRun() || !jsonPatchRemove.MatchString(e.F.Command) {
+				if sub(c) != "patch" || len(c.Pos) < 2 || e.dryRun(c) || !jsonPatchRemove.MatchString(e.F.Command) {
 					return ""
 				}
 				kind := strings.ToLower(c.Pos[1])

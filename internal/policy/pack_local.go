@@ -37,7 +37,7 @@ func localRule(id string, mode Mode, desc string, names []string, match func(e *
 					continue
 				}
 				// help and dry-run forms change nothing; asked only of a hit
-				if why := match(e, c); why != "" && !c.DryRun() && !c.Has("--help") {
+				if why := match(e, c); why != "" && !e.dryRun(c) && !c.Has("--help") {
 					return why
 				}
 			}

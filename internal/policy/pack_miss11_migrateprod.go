@@ -14,7 +14,7 @@ import (
 
 // migrateDownProd: what names production for a down migration c, "".
 func migrateDownProd(e *Env, c *Cmd) string {
-	if onlyHelp(c) || c.DryRun() {
+	if onlyHelp(c) || e.dryRun(c) {
 		return ""
 	}
 	down := false

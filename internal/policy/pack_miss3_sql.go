@@ -68,7 +68,7 @@ func sqlKindOf(text string) (string, bool, bool) {
 
 func miss3SQLRules() []Rule {
 	judge := func(e *Env, c *Cmd) (string, bool) {
-		if onlyHelp(c) || c.DryRun() || c.Has("--dry_run") {
+		if onlyHelp(c) || e.dryRun(c) || c.Has("--dry_run") {
 			return "", false
 		}
 		text := sqlOf(c)

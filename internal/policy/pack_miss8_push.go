@@ -10,7 +10,7 @@ import "strings"
 func miss8PushRule() Rule {
 	return cmdRule("core.git:force-push-plain", Ask, "A plain force push (git push --force, -f, +branch) without a lease: the remote branch is replaced whatever others pushed since; --force-with-lease, which refuses when the remote moved, is recorded only", []string{"git"},
 		func(e *Env, c *Cmd) string {
-			if sub(c) != "push" || c.DryRun() || onlyHelp(c) || !forcePush(c) {
+			if sub(c) != "push" || e.dryRun(c) || onlyHelp(c) || !forcePush(c) {
 				return ""
 			}
 			for _, a := range c.Args {

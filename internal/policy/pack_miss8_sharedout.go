@@ -50,7 +50,7 @@ func sharedOutputRules() []Rule {
 func sharedOutput(e *Env) (why string, replace bool) {
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
-		if strings.ContainsAny(c.Name, "/$") || callfacts.Known(c.Name) || c.DryRun() || onlyHelp(c) {
+		if strings.ContainsAny(c.Name, "/$") || callfacts.Known(c.Name) || e.dryRun(c) || onlyHelp(c) {
 			continue
 		}
 		var ps []string

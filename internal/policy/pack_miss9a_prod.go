@@ -95,7 +95,7 @@ func unknownVerbClass(c *Cmd, named bool) string {
 
 func miss9aProdRules() []Rule {
 	judge := func(e *Env, c *Cmd) (string, string) {
-		if !unknownProgram(c) || onlyHelp(c) || c.DryRun() || c.Has("--check", "--noop", "--what-if") {
+		if !unknownProgram(c) || onlyHelp(c) || e.dryRun(c) || c.Has("--check", "--noop", "--what-if") {
 			return "", ""
 		}
 		m, named := prodOptAny(c), false

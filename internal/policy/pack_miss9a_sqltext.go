@@ -295,7 +295,7 @@ func sqlDowngradeOf(text string) string {
 func sqlDowngradeRule() Rule {
 	return cmdRule("external.systems:sql-downgrade", Deny, "A statement that switches a database's protection off — auditing stopped, the password policy weakened (minimal length, lifetime or failed logins UNLIMITED, no forced change), the redo log set to overwrite, transport security or the password-check plugin removed — on any server but this machine or a dev or test database; the statements are data (policy/sqlkinds.txt, level down)", warehouseClients,
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || c.DryRun() {
+			if onlyHelp(c) || e.dryRun(c) {
 				return ""
 			}
 			text := sqlOf(c)
@@ -358,7 +358,7 @@ func onlineAlterProdRule() Rule {
 						alter = v
 					}
 				}
-				if alter == "" || !c.Has("--execute") || c.DryRun() || c.Has("--dry-run") {
+				if alter == "" || !c.Has("--execute") || e.dryRun(c) || c.Has("--dry-run") {
 					continue
 				}
 				for _, a := range c.Args {

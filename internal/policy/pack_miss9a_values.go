@@ -219,7 +219,7 @@ func valueOfOption(c *Cmd, p string) bool {
 
 func miss9aValueRules() []Rule {
 	judge := func(e *Env, c *Cmd) (string, string) {
-		if onlyHelp(c) || c.DryRun() || len(c.Args) == 0 {
+		if onlyHelp(c) || e.dryRun(c) || len(c.Args) == 0 {
 			return "", ""
 		}
 		args := strings.Join(c.Args, " ")
@@ -277,7 +277,7 @@ func miss9aValueRules() []Rule {
 	trig := On(0).OrText("0.0.0.0/0", "::/0", "rincipal", "ember", "rantee", "dentity", "-any", "allow-all", "--skip-", "--no-", "--disable-", "--ignore-", "--bypass-", "pass", "allow", "accept", "permit", "PASS", "ALLOW", "ACCEPT", "PERMIT", "Pass", "Allow", "Accept", "Permit",
 		"tls", "TLS", "Tls", "ssl", "SSL", "Ssl", "uth", "UTH", "udit", "UDIT", "ncrypt", "NCRYPT", "rotected", "ROTECTED", "srf", "SRF", "mfa", "MFA", "2fa", "2FA", "igning", "IGNING", "ignature", "IGNATURE", "ecur", "ECUR", "erif", "ERIF", "ephx", "nsecure", "NSECURE", "nonymous", "NONYMOUS")
 	allJudge := func(e *Env, c *Cmd) (string, string) {
-		if onlyHelp(c) || c.DryRun() || notConfigPrograms[c.Name] || callfacts.Known(c.Name) || checker(c) {
+		if onlyHelp(c) || e.dryRun(c) || notConfigPrograms[c.Name] || callfacts.Known(c.Name) || checker(c) {
 			return "", ""
 		}
 		if o := deleteAll(c); o != "" {

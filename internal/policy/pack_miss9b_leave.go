@@ -174,7 +174,7 @@ func capturedFiles(e *Env) []string {
 // contacts, patients… with a data extension), uploaded or substituted
 // into its body, to a host outside this machine; the file or "".
 func recordsSent(e *Env, c *Cmd) string {
-	if !httpSends(c) || localOnly(c) || c.DryRun() {
+	if !httpSends(c) || localOnly(c) || e.dryRun(c) {
 		return ""
 	}
 	files := sentFiles(c)
@@ -295,7 +295,7 @@ func leaving(e *Env, c *Cmd) ([]string, string) {
 // any host outside, and for the user's or the project's data to a bare
 // public address; ask for the project's sources or data to a named host.
 func judgeLeaving(e *Env, c *Cmd) (string, string) {
-	if c.DryRun() || c.Name == "rsync" && c.Has("-n") || onlyHelp(c) {
+	if e.dryRun(c) || c.Name == "rsync" && c.Has("-n") || onlyHelp(c) {
 		return "", ""
 	}
 	srcs, host := leaving(e, c)

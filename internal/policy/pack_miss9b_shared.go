@@ -73,7 +73,7 @@ func sharedElsewhere(e *Env, p string) bool {
 // rewritesShared: c writes its output over its input on shared storage;
 // the path, "" when it does not.
 func rewritesShared(e *Env, c *Cmd) string {
-	if len(c.Flags) == 0 || c.DryRun() || onlyHelp(c) {
+	if len(c.Flags) == 0 || e.dryRun(c) || onlyHelp(c) {
 		return "" // its output and input are named by options
 	}
 	ins := map[string]bool{}
@@ -215,7 +215,7 @@ func miss9bSharedRules() []Rule {
 				}
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
-					if c.DryRun() || onlyHelp(c) {
+					if e.dryRun(c) || onlyHelp(c) {
 						continue
 					}
 					if s := deleteScript(c); s != "" {

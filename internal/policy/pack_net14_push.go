@@ -80,7 +80,7 @@ func net14HostOptionRule() Rule {
 			if _, after, ok := strings.Cut(h, "@"); ok {
 				h = after
 			}
-			if host == "" || verb == "" || systemdReads[verb] || c.DryRun() || callfacts.LabTarget(h, nil) || devName(h) {
+			if host == "" || verb == "" || systemdReads[verb] || e.dryRun(c) || callfacts.LabTarget(h, nil) || devName(h) {
 				return ""
 			}
 			return c.Name + " " + verb + " acts on " + host + " through -H: " + c.String()

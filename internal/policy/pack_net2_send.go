@@ -259,7 +259,7 @@ var kafkaCompactOff = re(`(?i)\bcleanup\.policy\s*=\s*\[?delete\]?(\s|,|$)`)
 func net2PurgeRule() Rule {
 	return cmdRule("external.systems:purge-by-config", Deny, "A setting that makes a data service delete what it holds (kafka-configs/rpk retention.ms cut to seconds, retention.bytes to bytes) or a records delete (kafka-delete-records): the data goes at the next cleanup; a broker on this machine is the developer's own", []string{"kafka-configs", "kafka-configs.sh", "kafka-topics", "kafka-topics.sh", "rpk", "kafka-delete-records", "kafka-delete-records.sh", "confluent"},
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || c.DryRun() || c.Name == "confluent" && (sub(c) != "kafka" || c.Sub(1) != "topic") {
+			if onlyHelp(c) || e.dryRun(c) || c.Name == "confluent" && (sub(c) != "kafka" || c.Sub(1) != "topic") {
 				return "" // confluent local …, confluent kafka cluster …: no topic setting
 			}
 			line := strings.Join(c.Args, " ")

@@ -130,7 +130,7 @@ func listPrograms(list string) []string {
 func runFromSourceRule(id string, mode Mode, desc, list, does, adj string, catch, allow []string) Rule {
 	return cmdRule(id, mode, desc, listPrograms(list),
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || c.DryRun() {
+			if onlyHelp(c) || e.dryRun(c) {
 				return ""
 			}
 			if src := runsFrom(c, opsList(list)); src != "" {

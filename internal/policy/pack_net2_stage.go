@@ -151,7 +151,7 @@ func net2RemoteCopyRule() Rule {
 	return cmdRule("external.systems:remote-copy", Ask, "A copy to another host (scp, rsync) that overwrites its system files (/etc, /usr, /var/lib …) or sends the whole project tree there: the host's services change under their users, or the source leaves", []string{"scp", "rsync"},
 		func(e *Env, c *Cmd) string {
 			srcs, dst, ok := copyEnds(c)
-			if c.DryRun() || !ok || !remoteDest(dst) || strings.Contains(dst, "://") || strings.Contains(dst, "::") {
+			if e.dryRun(c) || !ok || !remoteDest(dst) || strings.Contains(dst, "://") || strings.Contains(dst, "::") {
 				return ""
 			}
 			host, p := hostPath(dst)

@@ -93,7 +93,7 @@ func net3MoreRules() []Rule {
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
-					if c.DryRun() || onlyHelp(c) {
+					if e.dryRun(c) || onlyHelp(c) {
 						continue
 					}
 					var src, dst string
@@ -123,12 +123,12 @@ func net3MoreRules() []Rule {
 				for _, c := range e.F.Cmds("git") {
 					switch c.Sub(0) {
 					case "send-email":
-						if !c.DryRun() && !onlyHelp(c) {
+						if !e.dryRun(c) && !onlyHelp(c) {
 							return "git send-email mails the patches to people: " + c.String()
 						}
 					case "push":
 						for _, p := range c.Pos[1:] {
-							if (strings.Contains(p, "://") || strings.HasPrefix(p, "git@") && strings.Contains(p, ":")) && !c.DryRun() {
+							if (strings.Contains(p, "://") || strings.HasPrefix(p, "git@") && strings.Contains(p, ":")) && !e.dryRun(c) {
 								return "git pushes to " + p + ", a repository the project names as no remote: " + c.String()
 							}
 						}

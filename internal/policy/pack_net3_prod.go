@@ -71,7 +71,7 @@ var frameworkReads = map[string]bool{"routes": true, "about": true, "stats": tru
 func net3FrameworkProdRule() Rule {
 	return cmdRule("external.systems:framework-prod", Ask, "A framework command aimed at production by its own option or variable (rails runner -e production, symfony console --env=prod, manage.py migrate --settings=…production, DJANGO_SETTINGS_MODULE=…prod, drush @prod) or forced past the guard it keeps for production (php artisan migrate --force, db:seed --force): it changes the live database; reads (routes, about, status) stay allowed; the subcommands are data (policy/remoteops.txt force-prod-php, framework-env-opt, framework-env-var)", []string{"rails", "rake", "php", "artisan", "mix", "symfony", "python", "python3", "drush", "wp"},
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || c.DryRun() {
+			if onlyHelp(c) || e.dryRun(c) {
 				return ""
 			}
 			pos := c.Pos
@@ -176,7 +176,7 @@ var sqlWrites = re(`(?is)((^|;)\s*(insert|update|delete|merge|alter|create|drop|
 func net3HiddenSQLRule() Rule {
 	return cmdRule("external.systems:sql-hidden-server", Ask, "SQL that writes (INSERT, UPDATE, DELETE, ALTER, CREATE …) sent to a server the line hides in a variable ($DATABASE_URL, -h \"$DB_HOST\") or names for production (-h prod-db…, PGPASSWORD=$PROD_…): it may be the live database; reads and local servers stay allowed", netSQLClients,
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || c.DryRun() {
+			if onlyHelp(c) || e.dryRun(c) {
 				return ""
 			}
 			text := sqlOf(c)
@@ -204,7 +204,7 @@ func net3HiddenSQLRule() Rule {
 func net3MigrateDownRule() Rule {
 	return cmdRule("external.systems:migrate-down-hidden", Ask, "A schema migration tool run down, reset, cleaned or forced (migrate down -all, goose reset, dbmate rollback, flyway clean, atlas schema clean) against a database the line hides in a variable or names for production: tables and their data go; the tools and verbs are data (policy/remoteops.txt migrate-tools, migrate-down)", opsNames("migrate-tools"),
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || c.DryRun() {
+			if onlyHelp(c) || e.dryRun(c) {
 				return ""
 			}
 			down := ""
@@ -249,7 +249,7 @@ func net3MigrateDownRule() Rule {
 func net3FrameworkProdDestroyRule() Rule {
 	return cmdRule("external.systems:framework-prod-destroy", Deny, "A framework's or site tool's command that drops the whole database, forced past its production guard (php artisan migrate:fresh --force, db:wipe --force) or aimed at a production site alias (drush @prod sql-drop, drush @live site:install): the live data is gone; the subcommands are data (policy/remoteops.txt framework-destroy)", []string{"php", "artisan", "drush"},
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || c.DryRun() {
+			if onlyHelp(c) || e.dryRun(c) {
 				return ""
 			}
 			destroy := opsList("framework-destroy")
@@ -289,7 +289,7 @@ func prodTaskHit(e *Env, c *Cmd) string {
 	if !mayNameProd(e.F.Command) && !strings.Contains(e.F.Command, "live") {
 		return "" // the everyday task: no word for production on the line
 	}
-	if onlyHelp(c) || c.DryRun() || c.Has("-n", "--just-print", "--dry-run", "--list", "-l") && c.Name != "npm" || definitionRead(e, c) {
+	if onlyHelp(c) || e.dryRun(c) || c.Has("-n", "--just-print", "--dry-run", "--list", "-l") && c.Name != "npm" || definitionRead(e, c) {
 		return ""
 	}
 	change, stay := opsList("prod-task-change"), opsList("local-task")

@@ -51,7 +51,7 @@ func net3ProjectOffRule() Rule {
 			var packed map[string]bool // archives of the whole project made on the line, read when a drop is seen
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if c.Name == "zip" || c.Name == "tar" || c.Name == "7z" || c.Name == "7za" || c.DryRun() || onlyHelp(c) {
+				if c.Name == "zip" || c.Name == "tar" || c.Name == "7z" || c.Name == "7za" || e.dryRun(c) || onlyHelp(c) {
 					continue
 				}
 				if (c.Name == "huggingface-cli" || c.Name == "hf") && c.Sub(0) == "upload" {

@@ -348,7 +348,7 @@ func net3CopyOffRule() Rule {
 	return cmdRule("external.systems:copy-off-machine", Ask, "A tree uploaded to storage others read (aws s3 sync to a site bucket, aws s3 cp --recursive to a team share, rclone copy to a shared drive), or files copied onto another host where they run (its ~/bin, its PATH, its shell's startup files): what others read or run changes; downloads, dry runs and one's own buckets stay allowed; the words are data (policy/remoteops.txt shared-bucket-words, remote-exec-dirs)", names,
 		func(e *Env, c *Cmd) string {
 			srcs, dst, ok := copyEnds(c)
-			if !ok || c.DryRun() || c.Has("--dryrun") || c.Has("-n") && c.Name == "rsync" || !remoteDest(dst) {
+			if !ok || e.dryRun(c) || c.Has("--dryrun") || c.Has("-n") && c.Name == "rsync" || !remoteDest(dst) {
 				return ""
 			}
 			for _, s := range srcs {
@@ -411,7 +411,7 @@ func net3RegulatedOffRule() Rule {
 	return cmdRule("external.systems:regulated-data-off", Deny, "People's regulated records (patient data, PHI, SSNs, payroll, a customers or users export) copied to another host or to cloud storage: once there, no one calls them back; the words are data (policy/remoteops.txt regulated-words, pii-words)", names,
 		func(e *Env, c *Cmd) string {
 			srcs, dst, ok := copyEnds(c)
-			if !ok || c.DryRun() || !remoteDest(dst) {
+			if !ok || e.dryRun(c) || !remoteDest(dst) {
 				return ""
 			}
 			for _, s := range srcs {

@@ -95,7 +95,7 @@ func net3ShipRules() []Rule {
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
 					p := deployScript(c)
-					if p == "" || onlyHelp(c) || c.Has("--dry-run", "-n") || c.DryRun() || fileExists(e.abs(c, p)) {
+					if p == "" || onlyHelp(c) || c.Has("--dry-run", "-n") || e.dryRun(c) || fileExists(e.abs(c, p)) {
 						continue // a script on disk: its text is read where it runs, and judged
 					}
 					return p + " ships by its name, and its text is not on disk to read: " + c.String()

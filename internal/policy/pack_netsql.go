@@ -179,7 +179,7 @@ var prodTable = re("(?i)(from|into|update|table|on)\\s+[`\"]?[\\w-]*\\.?(prod|pr
 
 func netSQLRules() []Rule {
 	judge := func(e *Env, c *Cmd) (string, string) {
-		if onlyHelp(c) || c.DryRun() || c.Has("--dry_run") {
+		if onlyHelp(c) || e.dryRun(c) || c.Has("--dry_run") {
 			return "", ""
 		}
 		text := sqlOf(c)

@@ -107,7 +107,7 @@ func netUploadRules() []Rule {
 			[]string{"aws s3 sync ./dist s3://site-bucket/", "rclone copy gdrive:docs ~/docs", "aws s3 cp s3://b/x ~/", "gsutil rsync -r ./data gs://b/data", "rsync -a ~/ /mnt/backup/"}),
 		cmdRule("external.systems:sync-over-prod", Deny, "A sync that overwrites or deletes at a production destination (unison -force/-prefer to ssh://…prod…, rsync --delete to prod-web:, rclone sync to a prod remote): the live copy takes this one's state, deletions included", []string{"unison", "rsync", "rclone", "lftp", "mc", "aws", "gsutil"},
 			func(e *Env, c *Cmd) string {
-				if c.DryRun() || onlyHelp(c) {
+				if e.dryRun(c) || onlyHelp(c) {
 					return ""
 				}
 				var dst string

@@ -134,7 +134,7 @@ func jdbcHost(v string) string {
 
 func ops13MigrateRules() []Rule {
 	judge := func(e *Env, c *Cmd) (string, string) {
-		if onlyHelp(c) || c.DryRun() {
+		if onlyHelp(c) || e.dryRun(c) {
 			return "", ""
 		}
 		v := migrateVerb(c)

@@ -110,7 +110,7 @@ func prodTargetOf(e *Env, c *Cmd) string {
 
 func ops13SecurityOffRule() Rule {
 	match := func(e *Env, c *Cmd) string {
-		if onlyHelp(c) || c.DryRun() {
+		if onlyHelp(c) || e.dryRun(c) {
 			return ""
 		}
 		what := secoffWhat(c)

@@ -71,7 +71,7 @@ var sqlAccessChange = re(`(?is)^\s*(grant\b.*?\bon\s+(all|future|schema|database
 func ops14SQLAccessRule() Rule {
 	return cmdRule("external.systems:sql-access-remote", Ask, "SQL on a client's command line that grants in bulk or revokes (GRANT SELECT ON ALL TABLES IN SCHEMA … TO ROLE, GRANT … ON FUTURE TABLES, REVOKE), sent to a server that is not this machine (a production connection, a cloud warehouse, -h, a URL): who may read shared data changes; a grant on one object stays allowed", netSQLClients,
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || c.DryRun() || c.Has("--dry_run") {
+			if onlyHelp(c) || e.dryRun(c) || c.Has("--dry_run") {
 				return ""
 			}
 			text := sqlOf(c)

@@ -199,7 +199,7 @@ func consoleLocal(e *Env, c *Cmd) bool {
 
 func consoleRules() []Rule {
 	judge := func(e *Env, c *Cmd) (string, string) {
-		if onlyHelp(c) || c.DryRun() {
+		if onlyHelp(c) || e.dryRun(c) {
 			return "", ""
 		}
 		text, named := consolePayload(c)

@@ -130,7 +130,7 @@ func loaderRules() []Rule {
 		names = append(names, n)
 	}
 	judge := func(e *Env, c *Cmd) (string, string) {
-		if onlyHelp(c) || c.DryRun() {
+		if onlyHelp(c) || e.dryRun(c) {
 			return "", ""
 		}
 		r := replaces(e, c)

@@ -194,7 +194,7 @@ func firstPos(c *Cmd) string {
 
 func payloadSQLRules() []Rule {
 	judge := func(e *Env, c *Cmd) (string, string) {
-		if onlyHelp(c) || c.DryRun() || c.Has("--dry_run", "--dry-run", "--explain") {
+		if onlyHelp(c) || e.dryRun(c) || c.Has("--dry_run", "--dry-run", "--explain") {
 			return "", ""
 		}
 		stmt, rest := carriedSQL(c)

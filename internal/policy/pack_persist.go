@@ -43,7 +43,7 @@ func persistRules() []Rule {
 					}
 				}
 				for _, c := range e.F.Cmds("ditto", "gcp", "rsync") {
-					if len(c.Pos) >= 2 && !c.DryRun() {
+					if len(c.Pos) >= 2 && !e.dryRun(c) {
 						if d := autostartDir(e.abs(c, c.Pos[len(c.Pos)-1]), e.F.Home); d != "" {
 							return c.Name + " copies into " + d + ": it starts by itself"
 						}

@@ -19,7 +19,7 @@ func prodJobRule() Rule {
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if onlyHelp(c) || c.DryRun() {
+				if onlyHelp(c) || e.dryRun(c) {
 					continue
 				}
 				for _, n := range jobNames(e, c) {

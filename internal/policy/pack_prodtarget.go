@@ -217,7 +217,7 @@ func changeVerbIn(w string) bool {
 
 // prodHit is why c acts on production at the level the rule asks for.
 func prodHit(e *Env, c *Cmd, deny bool) string {
-	if onlyHelp(c) || c.DryRun() || c.Has("--syntax-check", "--check", "--list-hosts", "--list-tasks", "--dry_run", "--noop") {
+	if onlyHelp(c) || e.dryRun(c) || c.Has("--syntax-check", "--check", "--list-hosts", "--list-tasks", "--dry_run", "--noop") {
 		return ""
 	}
 	if callfacts.IsShell(c.Name) && c.Payload != "" && !callfacts.UnknownValue(c.Payload) {

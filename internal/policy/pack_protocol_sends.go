@@ -74,7 +74,7 @@ func recordStoreWrite(e *Env, c *Cmd) string {
 		}
 		calls = interpAPICalls(c)
 	} else {
-		if onlyHelp(c) || !mayMutate(c) || c.DryRun() {
+		if onlyHelp(c) || !mayMutate(c) || e.dryRun(c) {
 			return ""
 		}
 		calls = []apiCall{readAPICall(c)}

@@ -24,7 +24,7 @@ func publishVerbRule() Rule {
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if !publishHintIn(c) || localPublish[c.Name] || patternFilters[c.Name] || c.DryRun() || onlyHelp(c) || c.Has("--help", "-h") || listsTasks(c) {
+				if !publishHintIn(c) || localPublish[c.Name] || patternFilters[c.Name] || e.dryRun(c) || onlyHelp(c) || c.Has("--help", "-h") || listsTasks(c) {
 					continue // grep -i publish: a pattern, not a verb
 				}
 			words:

@@ -13,7 +13,7 @@ func pushMoreRules() []Rule {
 	return []Rule{
 		cmdRule("core.git:destroy-recovery", Deny, "Destroying git's way back: reflog expire --expire=now --all with gc --prune=now (or prune) in the same line — commits no branch holds are gone for good", []string{"git"},
 			func(e *Env, c *Cmd) string {
-				if sub(c) != "gc" && sub(c) != "prune" || c.DryRun() {
+				if sub(c) != "gc" && sub(c) != "prune" || e.dryRun(c) {
 					return ""
 				}
 				a := strings.Join(c.Args, " ")
@@ -31,7 +31,7 @@ func pushMoreRules() []Rule {
 			[]string{"git gc", "git reflog expire --expire=90.days.ago --all && git gc", "git gc --prune=now"}),
 		cmdRule("core.git:push-delete-many", Deny, "Deleting tags, or many branches at once, on a remote: git push origin :refs/tags/v2, --delete $(git branch -r …), --prune with a pattern, a force-push whose branch the line computes", []string{"git"},
 			func(e *Env, c *Cmd) string {
-				if sub(c) != "push" || c.DryRun() || len(c.Pos) < 2 {
+				if sub(c) != "push" || e.dryRun(c) || len(c.Pos) < 2 {
 					return ""
 				}
 				refs := c.Pos[2:]
@@ -65,7 +65,7 @@ func pushMoreRules() []Rule {
 						return "glab ci run starts a pipeline: " + c.String()
 					}
 				case "git":
-					if c.DryRun() {
+					if e.dryRun(c) {
 						return ""
 					}
 					if sub(c) == "push" {

@@ -76,7 +76,7 @@ func leadVerb(w string) (kind, verb string) {
 // another host, or as root by a path outside the project.
 func adminScriptRun(e *Env, i int) (string, string) {
 	c := &e.F.Commands[i]
-	if onlyHelp(c) || c.DryRun() {
+	if onlyHelp(c) || e.dryRun(c) {
 		return "", ""
 	}
 	remote := remotePayload(c) || c.RunsElsewhere()

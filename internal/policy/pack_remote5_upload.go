@@ -17,7 +17,7 @@ func uploadRecord(e *Env, c *Cmd) string {
 		return ""
 	}
 	srcs, dst, ok := copyEnds(c)
-	if !ok || c.DryRun() || c.Has("--dryrun") || !remoteDest(dst) || !strings.Contains(dst, "://") && c.Name != "rclone" {
+	if !ok || e.dryRun(c) || c.Has("--dryrun") || !remoteDest(dst) || !strings.Contains(dst, "://") && c.Name != "rclone" {
 		return ""
 	}
 	for _, s := range srcs {

@@ -79,7 +79,7 @@ func remoteActionRules() []Rule {
 			Match: func(e *Env) string {
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
-					if c.Effect != callfacts.EffectWrite || c.DryRun() || c.Has("--help") {
+					if c.Effect != callfacts.EffectWrite || e.dryRun(c) || c.Has("--help") {
 						continue
 					}
 					if v := c.ServerAction(); v != "" && !e.localOnly(i) {

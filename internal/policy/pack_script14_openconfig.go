@@ -61,7 +61,7 @@ func openConfigPublishRule() Rule {
 			}
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if c.DryRun() || onlyHelp(c) || e.localOnly(i) || c.Name == "echo" || c.Name == "printf" || c.Name == "cat" || c.Name == "tee" {
+				if e.dryRun(c) || onlyHelp(c) || e.localOnly(i) || c.Name == "echo" || c.Name == "printf" || c.Name == "cat" || c.Name == "tee" {
 					continue
 				}
 				if publishesConfig(c) {

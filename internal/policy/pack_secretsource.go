@@ -69,7 +69,7 @@ func sourcePipedInto(e *Env, c *Cmd) string {
 			if d.Captured {
 				continue
 			}
-			if s := printsSecret(d); s != "" {
+			if s := e.printsSecret(d); s != "" {
 				return fmt.Sprintf("%s sends %s (from %s) over the network", c.Name, s, d.Name)
 			}
 			for _, p := range e.F.Paths {
@@ -90,7 +90,7 @@ func sourceFileSent(e *Env, c *Cmd) string {
 			continue
 		}
 		for _, d := range e.F.Cmds(r.Cmd) {
-			s := printsSecret(d)
+			s := e.printsSecret(d)
 			if s == "" {
 				continue
 			}

@@ -387,7 +387,7 @@ func capturedSecretSent(e *Env, c *Cmd) string {
 	}
 	for i := range e.F.Commands {
 		if d := &e.F.Commands[i]; d.Captured {
-			if s := printsSecret(d); s != "" {
+			if s := e.printsSecret(d); s != "" {
 				return fmt.Sprintf("%s sends %s (from %s) to %s", c.Name, s, d.Name, dest)
 			}
 		}

@@ -55,7 +55,7 @@ func userDataSendRule() Rule {
 			}
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if !networkSinks[c.Name] || c.DryRun() || localOnly(c) || c.Name == "openssl" && !opensslConnects(c) {
+				if !networkSinks[c.Name] || e.dryRun(c) || localOnly(c) || c.Name == "openssl" && !opensslConnects(c) {
 					// openssl x509, req, dgst read and print here: only its clients (s_client) send
 					continue
 				}

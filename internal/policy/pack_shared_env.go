@@ -100,7 +100,7 @@ func sharedEnvRules() []Rule {
 				if !mayNameShared(e.F.Command) || mayNameProd(e.F.Command) && prodWord.MatchString(e.F.Command) {
 					return "" // no shared word, or production's own rules judge the line
 				}
-				if onlyHelp(c) || c.DryRun() || callfacts.IsShell(c.Name) && c.Payload != "" && !callfacts.UnknownValue(c.Payload) {
+				if onlyHelp(c) || e.dryRun(c) || callfacts.IsShell(c.Name) && c.Payload != "" && !callfacts.UnknownValue(c.Payload) {
 					return ""
 				}
 				if m := sharedEnvAssign(e.F.Command); m != "" {

@@ -87,7 +87,7 @@ func shellPack() Pack {
 			Desc: "Formatting or wiping a filesystem (mkfs, mke2fs, mkswap, wipefs)",
 			Match: func(e *Env) string {
 				return first(e.F.Cmds(callfacts.FormatTools...), func(c *Cmd) string {
-					if onlyHelp(c) || c.DryRun() || c.Has("-n") && (c.Name == "wipefs" || c.Name == "mke2fs" || strings.HasPrefix(c.Name, "mkfs.ext")) || c.Has("-N") && c.Name == "mkfs.xfs" || c.Name == "wipefs" && c.Effect == callfacts.EffectNone {
+					if onlyHelp(c) || e.dryRun(c) || c.Has("-n") && (c.Name == "wipefs" || c.Name == "mke2fs" || strings.HasPrefix(c.Name, "mkfs.ext")) || c.Has("-N") && c.Name == "mkfs.xfs" || c.Name == "wipefs" && c.Effect == callfacts.EffectNone {
 						return "" // wipefs DEVICE without -a only lists signatures
 					}
 					if regularFiles(e, c, c.Pos) {

@@ -245,7 +245,7 @@ func globalInstallRule() Rule {
 				return ""
 			}
 			s := installScopes()[c.Name]
-			if s == nil || !s.installing(c) || c.DryRun() || isolatedInstall(c) {
+			if s == nil || !s.installing(c) || e.dryRun(c) || isolatedInstall(c) {
 				return ""
 			}
 			if c.Has("--list", "--version", "-V") {

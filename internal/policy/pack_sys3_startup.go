@@ -159,7 +159,7 @@ func sys3StartupRules() []Rule {
 		cmdRule("core.zones:profile-edit", Ask, "A command that rewrites the user's shell start-up files itself (conda init, mamba shell init, pipx ensurepath, uv tool update-shell, volta setup, opam init, setx PATH, chsh): every later shell runs what it adds (startupvars.txt)", profileNames,
 			func(e *Env, c *Cmd) string {
 				for _, p := range startupData().profiles[c.Name] {
-					if c.Has(p.not...) || c.DryRun() {
+					if c.Has(p.not...) || e.dryRun(c) {
 						continue
 					}
 					if len(p.subs) == 0 || slices.Equal(c.Pos[:min(len(p.subs), len(c.Pos))], p.subs) {
