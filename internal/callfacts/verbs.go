@@ -260,7 +260,9 @@ func (c *Cmd) changeWord() string {
 			}
 			continue
 		}
-		if nounBeforeRead(c.Pos, i) || reportUpload(t, c.Pos, i) {
+		if nounBeforeRead(c.Pos, i) || reportUpload(t, c.Pos, i) || i < len(c.Pos)-1 && checkWords[strings.ToLower(c.Pos[len(c.Pos)-1])] {
+			// the last word asks how the act stands (gluster volume
+			// rebalance gv0 status)
 			return "" // pscale deploy-request diff, octopus release list, datadog-ci junit upload
 		}
 		if t.changes[l] {
@@ -598,6 +600,9 @@ func (c *Cmd) hiddenVerb(verbs map[string]bool, destroy bool) string {
 	if destroy {
 		kind = "destroy"
 	}
+	if slices.ContainsFunc(c.Pos, func(p string) bool { p = strings.ToLower(p); return t.reads[p] || t.neutral[p] || checkWords[p] }) {
+		return "" // a read or check word among its words (symconfigure -cmd "delete dev 1;" preview)
+	}
 	writesOut := slices.ContainsFunc(c.Args, func(a string) bool {
 		name, _, _ := strings.Cut(a, "=")
 		return name == "-o" || name == "--output" || name == "--out" || name == "--outdir" || name == "--output-dir"
@@ -730,6 +735,9 @@ func fedVerb(t verbTable, verbs map[string]bool, line string) string {
 	}
 	if len(f) > 1 && t.stdinWords[strings.ToLower(f[0])] {
 		f = f[1:]
+	}
+	if len(f) > 1 && strings.ToUpper(f[0]) == f[0] && strings.ToUpper(f[1]) == f[1] {
+		return "" // SQL (DROP TABLE x): the database rules read it
 	}
 	return wordVerb(t, verbs, f[0])
 }
