@@ -44,18 +44,39 @@ type verbTable struct {
 	// camelChanges: verbs that change a service only in an API
 	// operation's name (CreateGrant)
 	camelChanges map[string]bool
+	// actionOpts: options whose value is the act (--action delete, -cmd
+	// StopService); optionNot: words that make a verb-named option a
+	// parameter or this run's switch (--delete-after, --reset-cache);
+	// optionSkip: change verbs too common as switches to count in an
+	// option's name (--disable-color, --enable-gpu)
+	actionOpts, optionNot, optionSkip map[string]bool
+	// joinedPrefixes: change verbs read when run together with their noun
+	// (closeallchannels, sendfunds); joinedNot: words that only start so
+	// (payload, stopwatch); joinedSuffixes: endings that make a noun or
+	// adjective of the verb (payment, stopped)
+	joinedPrefixes            []string
+	joinedNot, joinedSuffixes map[string]bool
+	// stdinWords: a program's first words that open its console, whose
+	// input is then its commands (zorkctl shell <<EOF)
+	stdinWords map[string]bool
 }
 
 var destroyVerbs = sync.OnceValue(func() verbTable {
 	t := verbTable{verbs: map[string]bool{}, changes: map[string]bool{}, options: map[string]bool{}, reads: map[string]bool{}, local: map[string]bool{},
 		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}, testSwitches: map[string]bool{},
-		joinedChanges: map[string]bool{}, selfWords: map[string]bool{}, reportNouns: map[string]bool{}, neutral: map[string]bool{}, localStores: map[string]bool{}, camelChanges: map[string]bool{}}
+		joinedChanges: map[string]bool{}, selfWords: map[string]bool{}, reportNouns: map[string]bool{}, neutral: map[string]bool{}, localStores: map[string]bool{}, camelChanges: map[string]bool{},
+		actionOpts: map[string]bool{}, optionNot: map[string]bool{}, optionSkip: map[string]bool{}, joinedNot: map[string]bool{}, joinedSuffixes: map[string]bool{}, stdinWords: map[string]bool{}}
 	datatable.Must("verbs.txt", verbsText, 1, func(l datatable.Line) error {
-		m := map[string]map[string]bool{"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local,
+		if l.Fields[0] == "joined-prefixes" {
+			t.joinedPrefixes = append(t.joinedPrefixes, l.Fields[1:]...)
+			return nil
+		}
+		m := map[string]map[string]bool{"action-options": t.actionOpts, "option-not": t.optionNot, "option-skip": t.optionSkip, "joined-not": t.joinedNot, "joined-suffixes": t.joinedSuffixes, "stdin-words": t.stdinWords,
+			"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local,
 			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "disposable": t.disposable, "local-files": t.localFiles, "test-switches": t.testSwitches,
 			"joined-changes": t.joinedChanges, "self-words": t.selfWords, "report-nouns": t.reportNouns, "neutral": t.neutral, "local-stores": t.localStores, "camel-changes": t.camelChanges}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores or camel-changes", l.Fields[0])
+			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores, camel-changes, action-options, option-not, option-skip, joined-prefixes, joined-not, joined-suffixes or stdin-words", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -78,6 +99,9 @@ func Known(name string) bool {
 // none, a known program, a script by path, help and dry-run forms.
 func (c *Cmd) UnknownDestroy() string {
 	v := c.destroyWord()
+	if v == "" && !Known(c.Name) {
+		v = c.hiddenVerb(destroyVerbs().verbs, true) // --delete-job, --action delete, a purge fed on stdin
+	}
 	if v == "" || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(false) || c.localFileTarget() || c.CatalogueSaysNot() || c.RemoteAction() == "change" {
 		return ""
 	}
@@ -171,8 +195,8 @@ func (c *Cmd) destroyWord() string {
 		}
 		if strings.ContainsAny(l, ":-_") {
 			parts := strings.FieldsFunc(l, func(r rune) bool { return r == ':' || r == '-' || r == '_' })
-			if slices.ContainsFunc(parts, func(w string) bool { return t.neutral[w] }) {
-				return "" // explain-delete, docs:drop
+			if slices.ContainsFunc(parts, func(w string) bool { return t.neutral[w] || checkWords[w] }) {
+				return "" // explain-delete, docs:drop, preview-delete
 			}
 			for _, w := range parts {
 				if t.verbs[w] {
@@ -190,6 +214,9 @@ func (c *Cmd) destroyWord() string {
 // by path, help and dry-run forms, and a read word before it.
 func (c *Cmd) UnknownChange() string {
 	v := c.changeWord()
+	if v == "" && !Known(c.Name) {
+		v = c.hiddenVerb(destroyVerbs().changes, false)
+	}
 	if v == "" || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(true) || c.localStoreTarget() || c.CatalogueSaysNot() {
 		return ""
 	}
@@ -233,16 +260,16 @@ func (c *Cmd) changeWord() string {
 			}
 			continue
 		}
-		if nounBeforeRead(c.Pos, i) || reportUpload(t, c.Pos, i) {
+		if nounBeforeRead(c.Pos, i) || reportUpload(t, c.Pos, i) || i < len(c.Pos)-1 && checkWords[strings.ToLower(c.Pos[len(c.Pos)-1])] {
+			// the last word asks how the act stands (gluster volume
+			// rebalance gv0 status)
 			return "" // pscale deploy-request diff, octopus release list, datadog-ci junit upload
 		}
 		if t.changes[l] {
 			return l
 		}
-		for _, v := range changePrefixes {
-			if strings.HasPrefix(l, v) && len(l) > len(v)+2 && !strings.ContainsAny(l, ":-_") {
-				return l // suspendacct, disableuser: verb and noun run together
-			}
+		if joinedChange(t, l) {
+			return l // suspendacct, disableuser, closeallchannels: verb and noun run together
 		}
 		if strings.ContainsAny(l, ":-_") {
 			parts := strings.FieldsFunc(l, func(r rune) bool { return r == ':' || r == '-' || r == '_' })
@@ -286,10 +313,21 @@ func reportUpload(t verbTable, pos []string, i int) bool {
 	return t.reportNouns[strings.ToLower(pos[i-1])]
 }
 
-// changePrefixes: change verbs that start an operation's name run
-// together with its noun (whmapi1 suspendacct, disableuser); words too
-// common as nouns or adjectives (deployment, released) are not among them.
-var changePrefixes = []string{"suspend", "deactivate", "disable", "revoke", "terminate"}
+// joinedChange: l is a change verb of verbs.txt joined-prefixes run
+// together with its noun (whmapi1 suspendacct, disableuser,
+// sendfunds): a word of its own that starts so (payload, stopwatch) or
+// an ending that makes a noun or adjective (payment, stopped) is not.
+func joinedChange(t verbTable, l string) bool {
+	if strings.ContainsAny(l, ":-_") {
+		return false
+	}
+	for _, v := range t.joinedPrefixes {
+		if rest, ok := strings.CutPrefix(l, v); ok && len(rest) > 1 && !t.joinedSuffixes[rest] && !t.joinedNot[l] {
+			return true
+		}
+	}
+	return false
+}
 
 // dottedVerb: w is a noun.verb operation name, two or three lowercase
 // words joined by dots whose last is in verbs (govc vm.destroy,
@@ -547,4 +585,159 @@ func DestroyOrChangeWord(w string) bool {
 	t := destroyVerbs()
 	w = strings.ToLower(w)
 	return t.verbs[w] || t.changes[w]
+}
+
+// hiddenVerb reads the verb a program warden has no table for is given
+// outside its first words (verbs.txt action-options, option-not,
+// stdin-words): an option named for the act (-DeleteJob, --drop-database
+// orders) before any subcommand word, the value of an action option
+// (--action=delete, -cmd StopService), or the first words of each line
+// of the text fed on its input (echo 'purge pool=x' | zorkctl). It
+// says which form named it; "" for none.
+func (c *Cmd) hiddenVerb(verbs map[string]bool, destroy bool) string {
+	t := destroyVerbs()
+	kind := "change"
+	if destroy {
+		kind = "destroy"
+	}
+	if slices.ContainsFunc(c.Pos, func(p string) bool { p = strings.ToLower(p); return t.reads[p] || t.neutral[p] || checkWords[p] }) {
+		return "" // a read or check word among its words (symconfigure -cmd "delete dev 1;" preview)
+	}
+	writesOut := slices.ContainsFunc(c.Args, func(a string) bool {
+		name, _, _ := strings.Cut(a, "=")
+		return name == "-o" || name == "--output" || name == "--out" || name == "--outdir" || name == "--output-dir"
+	}) // the whole argument: -DeleteJob is no -o
+	for i, a := range c.Args {
+		if a == "--" {
+			break
+		}
+		if a == "" || a == "-" || a[0] != '-' {
+			if i > 0 && strings.HasPrefix(c.Args[i-1], "-") && !strings.Contains(c.Args[i-1], "=") {
+				continue // an option's value
+			}
+			break // a subcommand word first: the options modify it (sync --delete-after)
+		}
+		if len(a) < 3 {
+			continue
+		}
+		name, val, joined := strings.Cut(a, "=")
+		if t.actionOpts[name] {
+			if !joined {
+				if i+1 >= len(c.Args) {
+					continue
+				}
+				val = c.Args[i+1]
+			}
+			if w := valueVerb(t, verbs, val); w != "" {
+				return "(the option " + name + " says " + w + ": a " + kind + ")"
+			}
+			continue
+		}
+		if joined && (val == "false" || val == "0" || val == "no") || writesOut {
+			continue // with an output option it filters what it writes (tippecanoe -o x --drop-densest-as-needed)
+		}
+		if w := optionNameVerb(t, verbs, destroy, strings.TrimLeft(name, "-")); w != "" {
+			return "(the option " + name + " names a " + w + ")"
+		}
+	}
+	if c.Heredoc != "" && (len(c.Pos) == 0 || t.stdinWords[strings.ToLower(c.Pos[0])] || len(c.Pos) == 1 && optionBefore(c.Args, c.Pos[0])) {
+		for _, line := range strings.Split(c.Heredoc, "\n") {
+			if w := fedVerb(t, verbs, line); w != "" {
+				return "(the text fed on stdin says " + w + ")"
+			}
+		}
+	}
+	return ""
+}
+
+// optionNameVerb: an option's name (dashes cut) joins a verb to what
+// it acts on (delete-job, DeleteJob, revoke-all-tokens): the verb, ""
+// for a bare option, a parameter or switch of the run (delete-after,
+// reset-cache, drop-privileges), a read or dry-run word in it.
+func optionNameVerb(t verbTable, verbs map[string]bool, destroy bool, n string) string {
+	var parts []string
+	if camel := camelParts(n); camel != nil {
+		parts = camel
+	} else if strings.ContainsAny(n, "-_") {
+		if strings.Trim(n, "abcdefghijklmnopqrstuvwxyz0123456789-_") != "" {
+			return ""
+		}
+		parts = strings.FieldsFunc(n, func(r rune) bool { return r == '-' || r == '_' })
+	}
+	if len(parts) < 2 || !verbs[parts[0]] || !destroy && t.optionSkip[parts[0]] {
+		return ""
+	}
+	for _, w := range parts[1:] {
+		if t.optionNot[w] || t.reads[w] || t.neutral[w] || checkWords[w] {
+			return ""
+		}
+	}
+	return parts[0]
+}
+
+// valueVerb: an action option's value names a verb (delete, drop-table,
+// RebootCluster, purgequeue); "" for a read (list, GetNodeList) or a
+// command line of a known program (--command 'systemctl status').
+func valueVerb(t verbTable, verbs map[string]bool, val string) string {
+	val = strings.Trim(val, "'\"")
+	if f := strings.Fields(val); len(f) > 1 {
+		if l := strings.ToLower(f[0]); (Known(l) || IsShell(l)) && !t.verbs[l] && !t.changes[l] {
+			return "" // a program's command line (systemctl status nginx)
+		}
+		val = f[0]
+	}
+	return wordVerb(t, verbs, val)
+}
+
+// wordVerb: one subcommand-like word names a verb of verbs, whole, in
+// CamelCase, joined by - : _ or run together with its noun.
+func wordVerb(t verbTable, verbs map[string]bool, w string) string {
+	l := strings.ToLower(w)
+	if l == "" || t.reads[l] || t.neutral[l] || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789:_-") != "" || checkPhrase(l) {
+		return ""
+	}
+	if verbs[l] {
+		return l
+	}
+	parts := camelParts(w)
+	if parts == nil && strings.ContainsAny(l, ":-_") {
+		parts = strings.FieldsFunc(l, func(r rune) bool { return r == ':' || r == '-' || r == '_' })
+	}
+	if parts != nil {
+		if slices.ContainsFunc(parts, func(p string) bool { return t.reads[p] || t.neutral[p] || checkWords[p] }) {
+			return ""
+		}
+		if i := slices.IndexFunc(parts, func(p string) bool { return verbs[p] }); i >= 0 {
+			return parts[i]
+		}
+		return ""
+	}
+	for _, v := range t.joinedPrefixes {
+		if verbs[v] && joinedChange(t, l) && strings.HasPrefix(l, v) {
+			return v
+		}
+	}
+	for _, v := range []string{"delete", "remove", "destroy", "purge", "drop", "erase", "wipe"} {
+		if verbs[v] && strings.HasPrefix(l, v) && len(l) > len(v)+2 && !strings.HasSuffix(l, "ed") {
+			return v
+		}
+	}
+	return ""
+}
+
+// fedVerb: a line of text fed to a program's input starts with a verb
+// (purge pool=nightly-7 yes, delete job 5, drop queue orders), or a
+// read word first makes it a read (list jobs, status).
+func fedVerb(t verbTable, verbs map[string]bool, line string) string {
+	f := strings.Fields(line)
+	if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+		return ""
+	}
+	if len(f) > 1 && t.stdinWords[strings.ToLower(f[0])] {
+		f = f[1:]
+	}
+	if len(f) > 1 && strings.ToUpper(f[0]) == f[0] && strings.ToUpper(f[1]) == f[1] {
+		return "" // SQL (DROP TABLE x): the database rules read it
+	}
+	return wordVerb(t, verbs, f[0])
 }
