@@ -2,7 +2,7 @@ package policy
 
 import "strings"
 
-// secreturl23: access opened or security switched off through an admin
+// Access opened or security switched off through an admin
 // HTTP API's change (curl -X PATCH …/plugins/ID --data enabled=false) or
 // an admin CLI's update (kcadm.sh update clients/ID -s publicClient=true
 // -s 'redirectUris=["*"]'): the settings are data (policy/authoff.txt,
@@ -62,12 +62,13 @@ func apiAccessOpen(e *Env, c *Cmd) string {
 	return ""
 }
 
-func secreturl23Rules() []Rule {
+func apiAccessOpenRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:api-access-open", Deny, "An admin API's change or an admin CLI's update that opens access or switches security off on a shared system: a gateway's plugin disabled (curl -X PATCH …/plugins/ID --data enabled=false), a public client or a wildcard redirect or origin (kcadm.sh update clients/ID -s publicClient=true -s 'redirectUris=[\"*\"]'), 0.0.0.0/0, allUsers or anonymous granted, visibility public, TLS verification, MFA or audit off; reads and a server on this machine stay allowed; the settings are data (policy/authoff.txt, kind api-open)", append([]string{"kcadm.sh", "kcadm"}, apiClients...),
 			apiAccessOpen,
 			[]string{`curl -X PATCH http://gw-admin.prod:8001/plugins/4f1c --data enabled=false`,
-				`kcadm.sh update clients/8a2b -r prod -s publicClient=true -s 'redirectUris=["*"]'`},
+				`kcadm.sh update clients/8a2b -r prod -s publicClient=true -s 'redirectUris=["*"]'`,
+				`curl -X PUT https://api.acme-corp.com/v1/projects/7/settings -H "Authorization: Bearer $T" -d '{"visibility":"public"}'`},
 			[]string{`curl -s http://gw-admin.prod:8001/plugins/4f1c`, `kcadm.sh get clients/8a2b -r prod`,
 				`curl -X PATCH http://localhost:8001/plugins/4f1c --data enabled=false`}),
 	}
