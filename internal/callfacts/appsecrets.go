@@ -66,11 +66,20 @@ type appSecretTable struct {
 	byName map[string][]appSecretPattern
 	byExt  map[string][]appSecretPattern
 	globs  []appSecretPattern // globs without a literal extension (ssfn*)
+	// notWords: words of a name that say the file is no secret although
+	// a "named" pattern matches it (keyboard_keys.yml, hotkeys.json)
+	notWords []string
 }
 
 var appSecrets = sync.OnceValue(func() *appSecretTable {
 	t := &appSecretTable{byName: map[string][]appSecretPattern{}, byExt: map[string][]appSecretPattern{}}
 	datatable.Must("appsecrets.txt", appSecretsText, 2, func(l datatable.Line) error {
+		if l.Fields[0] == "not-named" {
+			for _, w := range l.Fields[1:] {
+				t.notWords = append(t.notWords, strings.ToLower(w))
+			}
+			return nil
+		}
 		for _, p := range l.Fields[1:] {
 			segs := strings.Split(strings.ToLower(p), "/")
 			for _, s := range segs {
@@ -134,7 +143,15 @@ func AppSecretFile(p string) string {
 			return e.kind
 		}
 	}
-	if k := appSecretGlob(t, name, try); k != "key-folder" || !publicHalf(name) {
+	k := appSecretGlob(t, name, try)
+	if k == "named" {
+		for _, w := range t.notWords {
+			if strings.Contains(name, w) {
+				return "" // keyboard_keys.yml, secrets.example.yml: named like a secret, holding none
+			}
+		}
+	}
+	if k != "key-folder" || !publicHalf(name) {
 		return k
 	}
 	return "" // keys/fw_signing_pub.pem, keys/ca-cert.pem: the public half kept beside the key

@@ -34,15 +34,20 @@ var authOffSettings = sync.OnceValue(func() []*lazyRE { return authOffTables().a
 // (a method replaced by trust in pg_hba.conf: the word alone says
 // nothing elsewhere; plat12).
 var authOffTables = sync.OnceValue(func() (t struct {
-	any    []*lazyRE
-	inFile map[string][]*lazyRE
-	fleet  []*lazyRE
+	any     []*lazyRE
+	inFile  map[string][]*lazyRE
+	fleet   []*lazyRE
+	apiOpen []*lazyRE
 }) {
 	t.inFile = map[string][]*lazyRE{}
 	datatable.Must("authoff.txt", authOffText, 2, func(l datatable.Line) error {
 		x := strings.Join(l.Fields[1:], " ")
 		if _, err := regexp.Compile(x); err != nil {
 			return l.Errorf("bad expression %q: %v", x, err)
+		}
+		if l.Fields[0] == "api-open" {
+			t.apiOpen = append(t.apiOpen, re(`(?i)`+x))
+			return nil
 		}
 		if l.Fields[0] == "fleet" {
 			t.fleet = append(t.fleet, re(`(?i)`+x))

@@ -76,6 +76,20 @@ func secretAPIRead(e *Env, c *Cmd) string {
 			return w
 		}
 	}
+	jq, piped := jqFilterAfter(e, c)
+	if piped && jq != "" {
+		if f := jqSecretField(jq); f != "" {
+			return urlHost(r.urls[0]) + urlPath(r.urls[0]) + " (its " + f + " field)"
+		}
+		if namesOnlyFilter(jq) {
+			return "" // … | jq length, jq -r '.[].name': counts and names
+		}
+	}
+	for _, u := range r.urls {
+		if r.method != "POST" && credentialPath(u) {
+			return urlHost(u) + urlPath(u)
+		}
+	}
 	for _, u := range r.urls {
 		l := strings.ToLower(u)
 		if i := strings.Index(l, "://"); i >= 0 {
@@ -89,6 +103,83 @@ func secretAPIRead(e *Env, c *Cmd) string {
 		}
 	}
 	return ""
+}
+
+// credentialPath: a URL whose last path segment names a credential
+// (…/clients/ID/client-secret, /consumers/c1/key-auth, /v1/credentials,
+// /admin/api-keys), or names a collection of them followed by one
+// item (/api/secrets/db-pass); a forge's secrets (names only), metadata
+// and public halves are no print. The words are data (policy/remoteops.txt
+// api-secret-segment, api-secret-collection, api-secret-meta,
+// api-secret-names-host).
+func credentialPath(u string) bool {
+	h := strings.ToLower(urlHost(u))
+	if opsList("api-secret-names-host")[h] {
+		return false
+	}
+	p, _, _ := strings.Cut(strings.ToLower(urlPath(u)), "?")
+	p, _, _ = strings.Cut(p, "#")
+	p = strings.TrimRight(p, "/")
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return false
+	}
+	last := p[i+1:]
+	if opsList("api-secret-segment")[last] {
+		return true
+	}
+	if opsList("api-secret-meta")[last] || strings.ContainsAny(last, "{$") {
+		return false
+	}
+	prev := p[:i]
+	if j := strings.LastIndexByte(prev, '/'); j >= 0 {
+		return opsList("api-secret-collection")[prev[j+1:]]
+	}
+	return false
+}
+
+// jqPrograms read JSON from a pipe and print the fields their filter names.
+var jqPrograms = map[string]bool{"jq": true, "gojq": true, "jaq": true, "yq": true, "fx": true, "jp": true}
+
+// jqFilterAfter: the filter of the jq that c's output is piped into
+// (lower case) and whether there is one.
+func jqFilterAfter(e *Env, c *Cmd) (string, bool) {
+	for j := range e.F.Commands {
+		d := &e.F.Commands[j]
+		if !jqPrograms[d.Name] || len(d.Upstream) == 0 || d.Upstream[len(d.Upstream)-1] != c.Name {
+			continue
+		}
+		if len(d.Pos) > 0 {
+			return strings.ToLower(d.Pos[0]), true
+		}
+		return "", true
+	}
+	return "", false
+}
+
+// jqSecretField: the credential field a jq filter picks (.data[].key,
+// .password, .client_secret), "" when none (policy/remoteops.txt
+// api-secret-field).
+func jqSecretField(f string) string {
+	for _, part := range strings.FieldsFunc(f, func(r rune) bool {
+		return !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if opsList("api-secret-field")[part] {
+			return part
+		}
+	}
+	return ""
+}
+
+// namesOnlyFilter: a jq filter that prints a count, keys or names, no
+// values (length, keys, .[].name, map(.id)).
+func namesOnlyFilter(f string) bool {
+	f = strings.TrimSpace(strings.Trim(f, `"'`))
+	switch f {
+	case "length", "keys", "keys[]", "type", "map(.name)", "map(.id)", "[.[].name]", ".[].name", ".[].id", ".data[].name", ".data[].id", ".items[].name", ".data|length", ". | length", ".data | length", ".[] | .name":
+		return true
+	}
+	return strings.HasSuffix(f, "| length") || strings.HasSuffix(f, "|length") || strings.HasSuffix(f, "[].name") || strings.HasSuffix(f, "[].id") || strings.HasSuffix(f, ".total") || strings.HasSuffix(f, ".count")
 }
 
 // scriptCall: a method called in a script (name( or name {).
