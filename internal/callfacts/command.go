@@ -22,6 +22,9 @@ var interpreters = map[string][]string{
 	"perl": {"-e", "-E"}, "php": {"-r"}, "lua": {"-e"}, "deno": {"eval"}, "bun": {"-e", "--eval"},
 	"rscript": {"-e"}, "elixir": {"-e", "--eval"}, "tclsh": {"-c"}, "wish": {"-c"}, "julia": {"-e", "--eval", "-E", "--print"},
 	"groovy": {"-e"}, "r": {"-e"}, // R -e 'expr' as Rscript -e
+	// the languages of interphosts.txt's hosts: octave --eval, scilab -e,
+	// and the names their code is read under (emacs --eval is elisp)
+	"octave": {"--eval"}, "scilab": {"-e"}, "elisp": {"-e"}, "mel": {"-e"}, "script-fu": {"-e"},
 }
 
 // command records argv (and, through wrappers, the commands it runs).
@@ -108,6 +111,14 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		}
 		splitFlags(&c)
 		inner, innerName, payload := unwrap(name, hostOptArgs(name, typed, c.Args))
+		if inner == nil && payload == "" && !IsInterpreter(name) {
+			if hi := hostInterpArgv(name, c.Args); hi != nil {
+				// hython -c CODE, blender --python-expr CODE, nuke -t x.py
+				// (interphosts.txt): read as the language's interpreter
+				n.derive("%s runs %s code", name, hi[0])
+				inner, innerName = hi, name
+			}
+		}
 		if IsInterpreter(name) {
 			payload = interpPayload(name, c.Args)
 		} else if name == "mix" && c.Sub(0) == "run" {
