@@ -13,7 +13,7 @@ import (
 // way python does. interphosts.txt describes them as data; the command
 // they run is read as the language's interpreter command (hython -c CODE
 // is python3 -c CODE), so its payload, library calls and a script run by
-// name get the reading python gets (interp23).
+// name get the reading python gets.
 //
 //go:embed interphosts.txt
 var interpHostsText string
