@@ -87,6 +87,11 @@ func remoteShellPayload(name string, args []string) (payload string, where []str
 	for i := range rules {
 		r := &rules[i]
 		rest, ok := openingWords(r.words, args)
+		if !ok && len(r.vals) > 0 && len(args) > 0 && strings.HasPrefix(args[0], "-") {
+			// global options with values before the subcommand
+			// (bosh -e prod -d cf ssh router -c …)
+			rest, ok = openingWords(r.words, skipValOpts(args, r.vals))
+		}
 		if !ok {
 			continue
 		}
@@ -185,6 +190,22 @@ func openingWords(words []wordSet, args []string) ([]string, bool) {
 		i++
 	}
 	return args[i:], true
+}
+
+// skipValOpts is args without the options before the first other word,
+// the values of those vals names dropped with them.
+func skipValOpts(args, vals []string) []string {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i], "-") {
+		if slices.Contains(vals, args[i]) {
+			i++
+		}
+		i++
+	}
+	if i > len(args) {
+		i = len(args)
+	}
+	return args[i:]
 }
 
 // RemoteShellWhere are the words of a remote shell of rshell.txt that

@@ -19,11 +19,19 @@ var vmOps = map[string][][]string{
 	"wsl": {{"--unregister"}}, "wsl.exe": {{"--unregister"}},
 }
 
+// vmEntryVerbs run a command inside the machine (limactl shell, multipass
+// exec, vagrant ssh): its words are that command's, not a delete of the
+// machine.
+var vmEntryVerbs = map[string]bool{"shell": true, "exec": true, "ssh": true, "run": true, "enter": true, "attach": true}
+
 // vmDeleteRule: a local virtual machine, cluster or builder deleted with
 // its disks: what it held is gone, and it is not the project's.
 func vmDeleteRule() Rule {
 	return cmdRule("core.destroy:vm-delete", Deny, "Deleting virtual machines, local clusters or builders with their disks (virsh undefine, VBoxManage unregistervm --delete, multipass delete --purge, limactl delete, podman machine rm, minikube delete --all, kind delete clusters, vagrant destroy, wsl --unregister): their data is gone", vmNames(),
 		func(e *Env, c *Cmd) string {
+			if len(c.Pos) > 0 && vmEntryVerbs[c.Pos[0]] {
+				return "" // limactl shell default rm -rf ~/x: a command run inside the machine, read as such
+			}
 			a := " " + strings.Join(c.Args, " ") + " "
 			for _, words := range vmOps[c.Name] {
 				ok := true
