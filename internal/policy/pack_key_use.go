@@ -87,6 +87,9 @@ func stdinPublicHalf(e *Env) bool {
 		if !strings.HasPrefix(c.Stdin, "< ") {
 			continue
 		}
+		if i+1 < len(e.F.Commands) && len(e.F.Commands[i+1].Wrappers) > len(c.Wrappers) {
+			c = &e.F.Commands[i+1] // timeout 10 wg pubkey < key: the wrapped command is fed
+		}
 		if c.Name != "wg" || sub(c) != "pubkey" {
 			return false
 		}
