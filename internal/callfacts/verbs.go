@@ -517,6 +517,10 @@ func (c *Cmd) ownTarget(change bool) bool {
 		if name == "-n" && strings.Trim(val, "0123456789") == "" {
 			continue // -n 3: a count, not a namespace
 		}
+		if loopbackURL(val) {
+			found = true // --address=http://localhost:9009: a server on this machine
+			continue
+		}
 		if strings.ContainsAny(val, "/:@$") {
 			return false // a URL, a path or a variable: a host is not named for what it holds (https://ci.example.org)
 		}
@@ -740,4 +744,25 @@ func fedVerb(t verbTable, verbs map[string]bool, line string) string {
 		return "" // SQL (DROP TABLE x): the database rules read it
 	}
 	return wordVerb(t, verbs, f[0])
+}
+
+// loopbackURL: val is an http(s) address of this machine itself
+// (http://localhost:9009, https://127.0.0.1:8443/api), never a private
+// network's host.
+func loopbackURL(val string) bool {
+	rest, ok := strings.CutPrefix(strings.ToLower(val), "http://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(strings.ToLower(val), "https://"); !ok {
+			return false
+		}
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	if strings.ContainsAny(host, "@$") {
+		return false
+	}
+	if h, _, ok := strings.Cut(host, "]"); ok && strings.HasPrefix(h, "[") {
+		return h == "[::1"
+	}
+	host, _, _ = strings.Cut(host, ":")
+	return host == "localhost" || host == "127.0.0.1"
 }

@@ -200,6 +200,9 @@ var (
 )
 
 // reducer: c prints names, counts or structure of its input, not values.
+// privateKeyLine: a grep pattern for the line holding a private key.
+var privateKeyLine = re(`(?i)private.?key`)
+
 func reducer(c *Cmd) bool {
 	if piecer(c) {
 		return true // cut -c1-4, head -c 6: a short piece of each line (pack_fp5_pieces.go)
@@ -212,7 +215,12 @@ func reducer(c *Cmd) bool {
 		// metadata, never a key (x509 reads no private key); dgst a digest
 		return len(c.Pos) > 0 && (c.Pos[0] == "x509" && c.Has("-noout") && !c.Has("-out") || c.Pos[0] == "dgst" && !c.Has("-sign", "-hmac", "-mac", "-out"))
 	case "grep", "rg", "egrep":
-		return c.Has("-c", "--count", "-q", "--quiet", "-l", "--files-with-matches", "-L") || namesOnlyMatch(c)
+		// grep -v PrivateKey: every line but the private key's, in a
+		// config that holds one key (WireGuard, an SSH or TLS setup)
+		return c.Has("-c", "--count", "-q", "--quiet", "-l", "--files-with-matches", "-L") || namesOnlyMatch(c) ||
+			c.Has("-v", "--invert-match") && len(c.Pos) > 0 && privateKeyLine.MatchString(c.Pos[0])
+	case "wg":
+		return sub(c) == "pubkey" // cat private.key | wg pubkey: the public half
 	case "jq", "yq", "gojq", "jaq":
 		return len(c.Pos) > 0 && structFilter.MatchString(c.Pos[0])
 	case "cut":

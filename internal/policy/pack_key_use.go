@@ -12,6 +12,9 @@ import "strings"
 // printsPublicHalf: every command named via only prints a key's public
 // half or fingerprint.
 func printsPublicHalf(e *Env, via string) bool {
+	if via == "<" {
+		return stdinPublicHalf(e)
+	}
 	if via != "ssh-keygen" && via != "openssl" && via != "klist" && via != "kinit" && via != "k5start" {
 		return false
 	}
@@ -70,4 +73,27 @@ func codeCaptureHost(host string) bool {
 // in with (-i KEY, -F CONFIG), not a file it copies.
 func loginKeyArg(c *Cmd, i int) bool {
 	return i > 0 && (c.Name == "scp" || c.Name == "sftp") && (c.Args[i-1] == "-i" || c.Args[i-1] == "-F")
+}
+
+// stdinPublicHalf: every command fed a file on stdin derives the public
+// half of the key it is fed (wg pubkey < private.key), and nothing sends.
+func stdinPublicHalf(e *Env) bool {
+	if len(e.F.Cmds(senders...)) > 0 {
+		return false
+	}
+	n := 0
+	for i := range e.F.Commands {
+		c := &e.F.Commands[i]
+		if !strings.HasPrefix(c.Stdin, "< ") {
+			continue
+		}
+		if i+1 < len(e.F.Commands) && len(e.F.Commands[i+1].Wrappers) > len(c.Wrappers) {
+			c = &e.F.Commands[i+1] // timeout 10 wg pubkey < key: the wrapped command is fed
+		}
+		if c.Name != "wg" || sub(c) != "pubkey" {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }

@@ -222,6 +222,8 @@ func namesOnlyCmd(c *Cmd) bool {
 		case "rsa", "pkey", "ec", "dsa":
 			return c.Has("-pubout") || c.Has("-noout") && !c.Has("-text") // the public half, or a check that prints nothing of the key
 		}
+	case "wg":
+		return sub(c) == "pubkey" // wg pubkey < private.key: the public half
 	case "keepassxc-cli":
 		switch c.Sub(0) {
 		case "ls", "db-info", "search", "locate", "analyze", "estimate":
