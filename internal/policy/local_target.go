@@ -1,6 +1,9 @@
 package policy
 
-import "strings"
+import (
+	"net"
+	"strings"
+)
 
 // A command that destroys something "outside the machine" asks because
 // what it removes belongs to others or to production. When every
@@ -116,9 +119,16 @@ func localKubeContext(v string) bool {
 }
 
 // isLocalEndpoint: a URL or host[:port] on this machine.
+//
+// 127.x counts only as an address: 127.0.0.1.attacker.example is a name
+// anyone can register.
 func isLocalEndpoint(v string) bool {
-	h := urlHost(v)
-	return h == "localhost" || h == "::1" || h == "0.0.0.0" || strings.HasPrefix(h, "127.") || strings.HasSuffix(h, ".localhost")
+	h := strings.ToLower(urlHost(v))
+	if h == "localhost" || h == "0.0.0.0" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(h, "[]"))
+	return ip != nil && ip.IsLoopback()
 }
 
 // wipesWhole: the command empties a store entirely rather than removing

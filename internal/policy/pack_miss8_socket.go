@@ -25,7 +25,7 @@ func miss8SocketRule() Rule {
 				return ""
 			}
 			h := c.Pos[0]
-			if isLocalEndpoint(h) || h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1" || h == "0.0.0.0" {
+			if isLocalEndpoint(h) {
 				return ""
 			}
 			if c.Heredoc != "" && !strings.Contains(c.Heredoc, "$") && literalOnly(c.Upstream) {

@@ -190,7 +190,7 @@ func consoleLocal(e *Env, c *Cmd) bool {
 		}
 	}
 	for _, p := range c.Pos {
-		if p == "localhost" || strings.HasPrefix(p, "127.") || strings.Contains(p, "localhost:") {
+		if isLocalEndpoint(p) {
 			local = true
 		}
 	}

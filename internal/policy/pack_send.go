@@ -246,7 +246,7 @@ func urlHost(u string) string {
 // leak needs a host the attacker reads, written into the line.
 func ownHost(h string) bool {
 	switch {
-	case h == "localhost" || h == "::1" || h == "0.0.0.0" || strings.HasPrefix(h, "127.") || h == "host.docker.internal":
+	case isLocalEndpoint(h) || h == "host.docker.internal":
 		return true
 	case strings.HasPrefix(h, "$") && callfacts.UnknownValue(h):
 		return true
