@@ -879,7 +879,7 @@ func (c *Cmd) nameVerb(verbs map[string]bool) string {
 		return ""
 	}
 	for _, w := range strings.FieldsFunc(head, func(r rune) bool { return r == '-' || r == '_' }) {
-		if t.reads[w] || t.neutral[w] || checkWords[w] || t.selfWords[w] || w == "dry" || w == "pre" || w == "post" {
+		if t.reads[w] || t.neutral[w] || checkWords[w] || t.selfWords[w] || t.nameNot[w] {
 			return ""
 		}
 	}
