@@ -2,6 +2,7 @@ package callfacts
 
 import (
 	_ "embed"
+	"net"
 	"path"
 	"slices"
 	"strconv"
@@ -447,7 +448,11 @@ func ThisMachine(h string) bool {
 		h = strings.SplitN(h, ":", 2)[0]
 	}
 	h = strings.ToLower(h)
-	return h == "localhost" || h == "::1" || h == "0.0.0.0" || strings.HasPrefix(h, "127.") || strings.HasSuffix(h, ".localhost") || h == "host.docker.internal"
+	if h == "localhost" || h == "0.0.0.0" || strings.HasSuffix(h, ".localhost") || h == "host.docker.internal" {
+		return true
+	}
+	ip := net.ParseIP(h) // 127.0.0.1.attacker.example is a name, not the loopback
+	return ip != nil && ip.IsLoopback()
 }
 
 // adminPositionals are c's arguments that are neither options nor the

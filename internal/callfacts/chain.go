@@ -2,6 +2,7 @@ package callfacts
 
 import (
 	_ "embed"
+	"net"
 	"net/url"
 	"strings"
 	"sync"
@@ -216,7 +217,7 @@ func classifyNet(v string, t *chainTables) string {
 			return "unknown"
 		}
 		h := u.Hostname()
-		if t.net[h] == "local" || strings.HasPrefix(h, "127.") || strings.HasPrefix(h, "10.") || strings.HasPrefix(h, "192.168.") || strings.HasSuffix(h, ".local") {
+		if ip := net.ParseIP(h); t.net[h] == "local" || ip != nil && (ip.IsLoopback() || ip.IsPrivate()) || strings.HasSuffix(h, ".local") {
 			return "local"
 		}
 		for _, w := range testWords {

@@ -59,24 +59,41 @@ type verbTable struct {
 	// stdinWords: a program's first words that open its console, whose
 	// input is then its commands (zorkctl shell <<EOF)
 	stdinWords map[string]bool
+	// accessVerbs, accessNouns, accessObjects, accessNot: a common verb
+	// next to or joined to an access noun (user add, add-user, addOwner)
+	// changes who can use a shared service; a first word of the tool's own
+	// settings (config set user) keeps it local
+	accessVerbs                                       []string
+	accessVerb, accessNouns, accessObjects, accessNot map[string]bool
+	// nameNot: ends of a program's name that name a local tool's act
+	// (file-rename, touchpad-toggle)
+	nameNot map[string]bool
+	// reNot: re words that are no change done again (resend: a webhook
+	// event sent again to test an endpoint)
+	reNot map[string]bool
 }
 
 var destroyVerbs = sync.OnceValue(func() verbTable {
 	t := verbTable{verbs: map[string]bool{}, changes: map[string]bool{}, options: map[string]bool{}, reads: map[string]bool{}, local: map[string]bool{},
 		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}, testSwitches: map[string]bool{},
 		joinedChanges: map[string]bool{}, selfWords: map[string]bool{}, reportNouns: map[string]bool{}, neutral: map[string]bool{}, localStores: map[string]bool{}, camelChanges: map[string]bool{},
-		actionOpts: map[string]bool{}, optionNot: map[string]bool{}, optionSkip: map[string]bool{}, joinedNot: map[string]bool{}, joinedSuffixes: map[string]bool{}, stdinWords: map[string]bool{}}
+		actionOpts: map[string]bool{}, optionNot: map[string]bool{}, optionSkip: map[string]bool{}, joinedNot: map[string]bool{}, joinedSuffixes: map[string]bool{}, stdinWords: map[string]bool{},
+		accessVerb: map[string]bool{}, accessNouns: map[string]bool{}, accessObjects: map[string]bool{}, accessNot: map[string]bool{}, nameNot: map[string]bool{}, reNot: map[string]bool{}}
 	datatable.Must("verbs.txt", verbsText, 1, func(l datatable.Line) error {
 		if l.Fields[0] == "joined-prefixes" {
 			t.joinedPrefixes = append(t.joinedPrefixes, l.Fields[1:]...)
 			return nil
 		}
+		if l.Fields[0] == "access-verbs" {
+			t.accessVerbs = append(t.accessVerbs, l.Fields[1:]...)
+		}
 		m := map[string]map[string]bool{"action-options": t.actionOpts, "option-not": t.optionNot, "option-skip": t.optionSkip, "joined-not": t.joinedNot, "joined-suffixes": t.joinedSuffixes, "stdin-words": t.stdinWords,
+			"access-verbs": t.accessVerb, "access-nouns": t.accessNouns, "access-objects": t.accessObjects, "access-not": t.accessNot, "name-not": t.nameNot, "re-not": t.reNot,
 			"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local,
 			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "disposable": t.disposable, "local-files": t.localFiles, "test-switches": t.testSwitches,
 			"joined-changes": t.joinedChanges, "self-words": t.selfWords, "report-nouns": t.reportNouns, "neutral": t.neutral, "local-stores": t.localStores, "camel-changes": t.camelChanges}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores, camel-changes, action-options, option-not, option-skip, joined-prefixes, joined-not, joined-suffixes or stdin-words", l.Fields[0])
+			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores, camel-changes, action-options, option-not, option-skip, joined-prefixes, joined-not, joined-suffixes, stdin-words, access-verbs, access-nouns, access-objects, access-not, name-not or re-not", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -101,8 +118,11 @@ func (c *Cmd) UnknownDestroy() string {
 	v := c.destroyWord()
 	if v == "" && !Known(c.Name) {
 		v = c.hiddenVerb(destroyVerbs().verbs, true) // --delete-job, --action delete, a purge fed on stdin
+		if v == "" {
+			v = c.nameVerb(destroyVerbs().verbs) // db_drop orders
+		}
 	}
-	if v == "" || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(false) || c.localFileTarget() || c.CatalogueSaysNot() || c.RemoteAction() == "change" {
+	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(false) || c.localFileTarget() || c.CatalogueSaysNot() || c.RemoteAction() == "change" {
 		return ""
 	}
 	return wrapped(c, v)
@@ -182,7 +202,7 @@ func (c *Cmd) destroyWord() string {
 			}
 			continue
 		}
-		if t.verbs[l] {
+		if t.verbs[l] || reVerb(t.verbs, l) != "" {
 			if Known(l) && optionBefore(c.Args, p) {
 				continue // fd -x rm, command -v rm: a program named as an option's value
 			}
@@ -216,8 +236,14 @@ func (c *Cmd) UnknownChange() string {
 	v := c.changeWord()
 	if v == "" && !Known(c.Name) {
 		v = c.hiddenVerb(destroyVerbs().changes, false)
+		if v == "" && remoteRules()[c.Name] == nil {
+			v = c.accessWord() // zorkctl user add bob, role assign, add-user
+		}
+		if v == "" {
+			v = c.nameVerb(destroyVerbs().changes) // acme-deploy prod, svc-restart api
+		}
 	}
-	if v == "" || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(true) || c.localStoreTarget() || c.CatalogueSaysNot() {
+	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(true) || c.localStoreTarget() || c.CatalogueSaysNot() {
 		return ""
 	}
 	return wrapped(c, v)
@@ -265,8 +291,8 @@ func (c *Cmd) changeWord() string {
 			// rebalance gv0 status)
 			return "" // pscale deploy-request diff, octopus release list, datadog-ci junit upload
 		}
-		if t.changes[l] {
-			return l
+		if t.changes[l] || reVerb(t.changes, l) != "" {
+			return l // republish, reprovision: a change done again
 		}
 		if joinedChange(t, l) {
 			return l // suspendacct, disableuser, closeallchannels: verb and noun run together
@@ -765,4 +791,156 @@ func loopbackURL(val string) bool {
 	}
 	host, _, _ = strings.Cut(host, ":")
 	return host == "localhost" || host == "127.0.0.1"
+}
+
+// reVerb: l is re and a verb of verbs done again (republish,
+// reprovision, reenable): that verb, "" for none (read, render,
+// report, request, resolve are no such word).
+func reVerb(verbs map[string]bool, l string) string {
+	if len(l) < 5 || !strings.HasPrefix(l, "re") || !verbs[l[2:]] || destroyVerbs().reNot[l] {
+		return ""
+	}
+	return l[2:]
+}
+
+// accessWord: a common verb (add, create, set, assign, generate) next to
+// an access noun among c's first words (user add, role assign, token
+// create, add admin) or joined to one (add-user, addUser, user:create,
+// createuser): it changes who can use a shared service (verbs.txt
+// access-verbs, access-nouns). A read word among them lists (users
+// list), a first word of the tool's own settings (config set user,
+// profile add) keeps it local.
+func (c *Cmd) accessWord() string {
+	t := destroyVerbs()
+	n := min(len(c.Pos), 4)
+	var words []string
+	neutral := false
+	for i := 0; i < n; i++ {
+		p := c.Pos[i]
+		if strings.ContainsAny(p, "/=@ .") {
+			if optionBefore(c.Args, p) {
+				continue
+			}
+			break
+		}
+		l := strings.ToLower(p)
+		if t.reads[l] || t.neutral[l] && !t.accessVerb[l] || checkWords[l] || checkPhrase(l) || t.accessNot[l] {
+			return ""
+		}
+		if strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789:_-") != "" {
+			break // an operand ($INPUT, bob+1)
+		}
+		if optionBefore(c.Args, p) {
+			words = append(words, "") // an option's value (--role owner) joins no pair
+			continue
+		}
+		neutral = neutral || t.neutral[l]
+		words = append(words, l)
+		if !neutral && joinedAccess(t, p, l) { // generate migration AddUsersTable names a file
+			return l + " (changes who can use a shared service)"
+		}
+	}
+	for i := 0; i+1 < len(words); i++ {
+		a, b := words[i], words[i+1]
+		// generate before the noun scaffolds (generate client X), after it
+		// makes one (apikey generate)
+		if (t.accessNouns[a] || accessNounJoined(t, a)) && t.accessVerb[b] || t.accessVerb[a] && !t.neutral[a] && (t.accessNouns[b] || t.accessObjects[b]) {
+			return a + " " + b + " (changes who can use a shared service)"
+		}
+	}
+	return ""
+}
+
+// accessNounJoined: w ends in an access noun after - or _
+// (consumer-credentials, service_account, team-members).
+func accessNounJoined(t verbTable, w string) bool {
+	i := strings.LastIndexAny(w, "-_")
+	return i > 0 && t.accessNouns[w[i+1:]]
+}
+
+// joinedAccess: w joins an access verb to an access noun (add-user,
+// user:create, addUser, createuser, grant_admin).
+func joinedAccess(t verbTable, w, l string) bool {
+	parts := camelParts(w)
+	if parts == nil && strings.ContainsAny(l, ":-_") {
+		parts = strings.FieldsFunc(l, func(r rune) bool { return r == ':' || r == '-' || r == '_' })
+	}
+	if parts != nil {
+		verb, noun := false, false
+		for _, p := range parts {
+			if t.reads[p] || t.neutral[p] && !t.accessVerb[p] || checkWords[p] {
+				return false
+			}
+			verb = verb || t.accessVerb[p]
+			noun = noun || t.accessNouns[p] || t.accessObjects[p]
+		}
+		return verb && noun
+	}
+	for _, v := range t.accessVerbs {
+		if rest, ok := strings.CutPrefix(l, v); ok && rest != "" && (t.accessNouns[rest] || t.accessObjects[rest]) {
+			return true // createuser, addmember, grantrole
+		}
+	}
+	return false
+}
+
+// nameVerb: the name of a program warden has no table for ends in a verb
+// of verbs after its last - or _ (acme-deploy, db_drop, svc-restart,
+// cache-purge, rez-release): the act it does when run. "" for a read or
+// check word in the name (acme-status, npm-check), a local tool's act
+// (verbs.txt name-not), a read, help or version asked of it.
+func (c *Cmd) nameVerb(verbs map[string]bool) string {
+	i := strings.LastIndexAny(c.Name, "-_")
+	if i <= 0 || i == len(c.Name)-1 || remoteRules()[c.Name] != nil {
+		return ""
+	}
+	t := destroyVerbs()
+	tail := strings.ToLower(c.Name[i+1:])
+	if !verbs[tail] && reVerb(verbs, tail) == "" || t.nameNot[tail] || i >= 4 && catalogueHeads()[c.Name[:i]] {
+		return "" // condor_rm: HTCondor's catalogue leaves its own jobs' removal allowed
+	}
+	head := strings.ToLower(c.Name[:i])
+	if strings.Trim(head, "abcdefghijklmnopqrstuvwxyz0123456789-_") != "" {
+		return ""
+	}
+	for _, w := range strings.FieldsFunc(head, func(r rune) bool { return r == '-' || r == '_' }) {
+		if t.reads[w] || t.neutral[w] || checkWords[w] || t.selfWords[w] || t.nameNot[w] {
+			return ""
+		}
+	}
+	for j, p := range c.Pos {
+		if j > 2 {
+			break
+		}
+		p = strings.ToLower(p)
+		head, rest, _ := strings.Cut(p, "-")
+		if t.reads[p] || t.reads[head] && strings.Trim(rest, "0123456789") != "" || t.neutral[p] || checkWords[p] || t.accessNot[p] || p == "version" || p == "help" {
+			return "" // cloud-nuke inspect-aws, github-release config list
+		}
+	}
+	if c.Has("--version", "-V", "--list", "-l") {
+		return ""
+	}
+	return tail + " (the program's name ends in the act)"
+}
+
+// catalogueHeads: the names before the last - or _ of the programs the
+// CLI catalogue describes (condor for condor_on): a family whose other
+// members the catalogue leaves out on purpose (condor_rm, condor_submit).
+var catalogueHeads = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for name := range remoteRules() {
+		if i := strings.LastIndexAny(name, "-_"); i > 0 {
+			m[name[:i]] = true
+		}
+	}
+	return m
+})
+
+// localHostTarget: c's host option names this machine (--server
+// localhost, -H 127.0.0.1): an unknown program's act is on a server of
+// the developer's own.
+func (c *Cmd) localHostTarget() bool {
+	h := c.hostOption()
+	return h != "" && ThisMachine(h)
 }

@@ -45,7 +45,7 @@ func nodeElsewhere(n string) bool {
 		return false
 	}
 	switch h := strings.ToLower(host); {
-	case h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1" || h == "0.0.0.0":
+	case isLocalEndpoint(h):
 		return false
 	case !strings.Contains(h, "."):
 		return false // a short name (-sname): a node of this machine's own host name

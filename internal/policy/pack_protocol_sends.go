@@ -164,7 +164,7 @@ func protocolSendRules() []Rule {
 		cmdRule("external.systems:socket-message", Ask, "A message written by hand into a raw port on another machine (printf 'MSH|…' | nc mirth.hosp.local 6661, echo 'SET k v' | nc cache 6379, nc host 2575 < msg.hl7): an HL7 message into a live interface engine or a command that changes the service; a query (stats, ruok, INFO), a scan (-z) and a listener stay allowed; the verbs are data (policy/remoteops.txt socket-write-verbs)", socketMessageSenders,
 			func(e *Env, c *Cmd) string {
 				h := socketMessageHost(c)
-				if h == "" || isLocalEndpoint(h) || h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1" || h == "0.0.0.0" {
+				if h == "" || isLocalEndpoint(h) {
 					return ""
 				}
 				if what := socketMessage(c); what != "" {
