@@ -2,7 +2,6 @@ package callfacts
 
 import (
 	_ "embed"
-	"net"
 	"path"
 	"slices"
 	"strconv"
@@ -451,8 +450,7 @@ func ThisMachine(h string) bool {
 	if h == "localhost" || h == "0.0.0.0" || strings.HasSuffix(h, ".localhost") || h == "host.docker.internal" {
 		return true
 	}
-	ip := net.ParseIP(h) // 127.0.0.1.attacker.example is a name, not the loopback
-	return ip != nil && ip.IsLoopback()
+	return LoopbackAddr(h) // 127.0.0.1.attacker.example is a name, not the loopback
 }
 
 // adminPositionals are c's arguments that are neither options nor the

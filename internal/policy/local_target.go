@@ -1,8 +1,9 @@
 package policy
 
 import (
-	"net"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // A command that destroys something "outside the machine" asks because
@@ -127,8 +128,7 @@ func isLocalEndpoint(v string) bool {
 	if h == "localhost" || h == "0.0.0.0" || strings.HasSuffix(h, ".localhost") {
 		return true
 	}
-	ip := net.ParseIP(strings.Trim(h, "[]"))
-	return ip != nil && ip.IsLoopback()
+	return callfacts.LoopbackAddr(h)
 }
 
 // wipesWhole: the command empties a store entirely rather than removing
