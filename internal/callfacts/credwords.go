@@ -111,6 +111,9 @@ func (c *Cmd) printsCredentialByWords() bool {
 // describe-secret, get-credential-report and get-ssh-public-key print
 // metadata or public keys.
 func compoundCredWord(t credWordTable, w string) (verb, noun bool) {
+	if !strings.ContainsAny(w, "-:") {
+		return false, false // one word: nothing to split (and no slice made for it)
+	}
 	parts := strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == ':' })
 	if len(parts) < 2 {
 		return false, false
