@@ -243,7 +243,7 @@ func destroyPack() Pack {
 					}
 				}
 				for _, a := range targets {
-					if why := systemPath(e.abs(c, a), e.F.Home); why != "" {
+					if why := systemPath(e.abs(c, a), e.F.Home); why != "" && !e.F.SandboxOwn(c, e.abs(c, a)) {
 						return fmt.Sprintf("%s deletes %s inside %s", c.Name, a, why)
 					}
 				}
@@ -311,7 +311,7 @@ func destroyPack() Pack {
 						continue
 					}
 					p := e.abs(c, a)
-					if !outside(e, p) || scratch(p, e.F.Home) || critical(p, e.F.Home) != "" || systemPath(p, e.F.Home) != "" || callfacts.RemoteScratch(c, p, e.F.Home) || testAppData(p, e.F.Home) || callfacts.SharedCache(p) || callfacts.MountScratch(p) || // a cache on a share: the zone table asks
+					if !outside(e, p) || scratch(p, e.F.Home) || critical(p, e.F.Home) != "" || systemPath(p, e.F.Home) != "" || callfacts.RemoteScratch(c, p, e.F.Home) || e.F.SandboxOwn(c, p) || testAppData(p, e.F.Home) || callfacts.SharedCache(p) || callfacts.MountScratch(p) || // a cache on a share: the zone table asks
 						c.Name == "rm" && !recursive(c) && callfacts.LeftoverName(path.Base(p)) || // rm ~/Downloads/*.crdownload: leftovers by kind (fp12)
 						callfacts.TrashesFileOnly(c, p, e.F.Home) { // trash-put ~/notes.md: one file, kept in the trash; never harsher than rm of it (fp13)
 						continue // inside, or another rule's
@@ -364,7 +364,7 @@ func scratchOnly(e *Env, c *Cmd) bool {
 		return false
 	}
 	for _, p := range c.Pos {
-		if a := e.abs(c, p); !callfacts.UserScratch(a, e.F.Home) && (callfacts.UnknownValue(p) || !tempDir(a) && !callfacts.RemoteScratch(c, a, e.F.Home)) {
+		if a := e.abs(c, p); !callfacts.UserScratch(a, e.F.Home) && (callfacts.UnknownValue(p) || !tempDir(a) && !callfacts.RemoteScratch(c, a, e.F.Home) && !e.F.SandboxOwn(c, a)) {
 			return false
 		}
 	}

@@ -1,0 +1,126 @@
+package callfacts
+
+import (
+	_ "embed"
+	"strings"
+	"sync"
+
+	"github.com/warden-dev/warden/internal/datatable"
+)
+
+//go:embed sandboxes.txt
+var sandboxesText string
+
+// sandbox is one line of sandboxes.txt.
+type sandbox struct {
+	prog   string
+	shared []string
+}
+
+var sandboxes = sync.OnceValue(func() map[string]sandbox {
+	m := map[string]sandbox{}
+	datatable.Must("sandboxes.txt", sandboxesText, 3, func(l datatable.Line) error {
+		s := sandbox{prog: l.Fields[1]}
+		for _, p := range l.Fields[2:] {
+			if p != "-" {
+				s.shared = append(s.shared, p)
+			}
+		}
+		m[strings.ReplaceAll(l.Fields[0], "_", " ")] = s
+		return nil
+	})
+	return m
+})
+
+// sandboxOwnRoots are where a sandbox keeps what is its own: its users'
+// homes, its temp directories, an app or build folder it was given.
+var sandboxOwnRoots = []string{"/home/", "/root/", "/tmp/", "/var/tmp/", "/opt/", "/srv/", "/var/www/", "/workspace/", "/app/", "/build/", "/src/", "/code/", "/usr/src/"}
+
+// prodWords in a sandbox's name say it is no dev sandbox.
+var prodWords = []string{"prod", "prd", "live", "production"}
+
+// SandboxOwn reports whether p, a target of c, is a file of the local
+// sandbox c runs in (sandboxes.txt) rather than this machine's: below one
+// of sandboxOwnRoots there and not a folder the sandbox shares with this
+// machine (Vagrant's /vagrant, WSL's /mnt/c, the home distrobox shares).
+func (f *Facts) SandboxOwn(c *Cmd, p string) bool {
+	if len(c.Wrappers) == 0 || p == "" || strings.ContainsAny(p, "$`*?") || strings.Contains(p, "..") {
+		return false
+	}
+	var s sandbox
+	ok := false
+	for j := len(c.Wrappers) - 1; j >= 0 && !ok; j-- {
+		w := c.Wrappers[j]
+		if s, ok = sandboxes()[w]; ok {
+			break
+		}
+		if w == "ssh" || strings.HasPrefix(w, "ssh ") || remoteRunners[w] || strings.HasSuffix(w, " exec") {
+			return false // a sandbox entered on another host, a container
+		}
+	}
+	if !ok {
+		return false
+	}
+	for i := range f.Commands {
+		o := &f.Commands[i]
+		if o.Name != s.prog || o.Depth >= c.Depth && c.Depth > 0 {
+			continue
+		}
+		for _, a := range o.Args {
+			la := strings.ToLower(a)
+			for _, w := range prodWords {
+				if strings.Contains(la, w) && !strings.HasPrefix(la, "-") {
+					return false // vagrant ssh prod-web: no dev sandbox
+				}
+			}
+		}
+	}
+	for _, sh := range s.shared {
+		if sh == "~" {
+			sh = f.Home
+			if sh == "" {
+				continue
+			}
+		}
+		if p == strings.TrimSuffix(sh, "/") || strings.HasPrefix(p, strings.TrimSuffix(sh, "/")+"/") {
+			return false
+		}
+	}
+	p = strings.TrimSuffix(p, "/")
+	if f.Home != "" && (p == f.Home || strings.HasPrefix(p, f.Home+"/")) {
+		return true // ~ there: the sandbox's home
+	}
+	for _, r := range sandboxOwnRoots {
+		if rest, ok := strings.CutPrefix(p, r); ok && rest != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// SandboxRootDelete reports whether c, a sudo in a local dev sandbox
+// (vagrant ssh -c 'sudo rm -rf /opt/app'), deletes only the sandbox's
+// own files: root there is the developer's own.
+func (f *Facts) SandboxRootDelete(c *Cmd) bool {
+	if !f.SandboxOwn(c, "/tmp/sandbox") {
+		return false
+	}
+	i := 0
+	for i < len(c.Args) && strings.HasPrefix(c.Args[i], "-") {
+		i++
+	}
+	if i >= len(c.Args) || c.Args[i] != "rm" {
+		return false
+	}
+	n := 0
+	for _, a := range c.Args[i+1:] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if !f.SandboxOwn(c, a) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
