@@ -36,6 +36,15 @@ var sandboxes = sync.OnceValue(func() map[string]sandbox {
 // homes, its temp directories, an app or build folder it was given.
 var sandboxOwnRoots = []string{"/home/", "/root/", "/tmp/", "/var/tmp/", "/opt/", "/srv/", "/var/www/", "/workspace/", "/app/", "/build/", "/src/", "/code/", "/usr/src/"}
 
+// sandboxKeptHome are folders under ~ whose loss is the user's data
+// wherever ~ is.
+var sandboxKeptHome = map[string]bool{"Documents": true, "Desktop": true, "Pictures": true, "Downloads": true, "Music": true, "Videos": true,
+	"Library": true, "Dropbox": true, "OneDrive": true, "Mail": true, "notes": true, "Notes": true}
+
+// sandboxCacheDots are dot folders under ~ that hold rebuildable caches.
+var sandboxCacheDots = map[string]bool{".cache": true, ".npm": true, ".m2": true, ".gradle": true, ".cargo": true, ".rustup": true, ".pub-cache": true,
+	".yarn": true, ".pnpm-store": true, ".nuget": true, ".ivy2": true, ".sbt": true, ".local": false, ".kube": false}
+
 // prodWords in a sandbox's name say it is no dev sandbox.
 var prodWords = []string{"prod", "prd", "live", "production"}
 
@@ -88,7 +97,11 @@ func (f *Facts) SandboxOwn(c *Cmd, p string) bool {
 	}
 	p = strings.TrimSuffix(p, "/")
 	if f.Home != "" && (p == f.Home || strings.HasPrefix(p, f.Home+"/")) {
-		return true // ~ there: the sandbox's home
+		// ~ there: the sandbox's home, but what the line would call the
+		// user's documents or settings here (~/Documents, ~/.ssh) keeps
+		// that reading: the same words typed here would lose them
+		first, _, _ := strings.Cut(strings.TrimPrefix(p, f.Home+"/"), "/")
+		return p != f.Home && !sandboxKeptHome[first] && (!strings.HasPrefix(first, ".") || UserScratch(p, f.Home) || sandboxCacheDots[first])
 	}
 	for _, r := range sandboxOwnRoots {
 		if rest, ok := strings.CutPrefix(p, r); ok && rest != "" {
