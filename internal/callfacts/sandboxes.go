@@ -58,13 +58,15 @@ func (f *Facts) SandboxOwn(c *Cmd, p string) bool {
 	}
 	var s sandbox
 	ok := false
-	for j := len(c.Wrappers) - 1; j >= 0 && !ok; j-- {
-		w := c.Wrappers[j]
-		if s, ok = sandboxes()[w]; ok {
-			break
+	for _, w := range c.Wrappers {
+		if t, is := sandboxes()[w]; is {
+			s, ok = t, true
+			continue
 		}
 		if w == "ssh" || strings.HasPrefix(w, "ssh ") || remoteRunners[w] || strings.HasSuffix(w, " exec") {
-			return false // a sandbox entered on another host, a container
+			// a sandbox entered on another host (ssh build01 "vagrant ssh
+			// -c …"), a container or host entered from the sandbox
+			return false
 		}
 	}
 	if !ok {

@@ -363,7 +363,20 @@ func scratchOnly(e *Env, c *Cmd) bool {
 	if len(c.Pos) == 0 || c.Name == "dd" || c.Name == "wipefs" || strings.HasPrefix(c.Name, "mkfs") {
 		return false
 	}
-	for _, p := range c.Pos {
+	targets := c.Pos
+	if c.Name == "find" {
+		targets = nil // find DIR… -name '*.o' -delete: the folders it walks
+		for _, a := range c.Args {
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+				break
+			}
+			targets = append(targets, a)
+		}
+		if len(targets) == 0 {
+			return false // find -delete here: the folder it runs in
+		}
+	}
+	for _, p := range targets {
 		if a := e.abs(c, p); !callfacts.UserScratch(a, e.F.Home) && (callfacts.UnknownValue(p) || !tempDir(a) && !callfacts.RemoteScratch(c, a, e.F.Home) && !e.F.SandboxOwn(c, a)) {
 			return false
 		}
