@@ -130,7 +130,7 @@ func (f *Facts) Touches() []Touch {
 			}
 			n := len(out)
 			add(t.Effect, t.Path, via)
-			if len(out) > n && RemoteScratch(c, out[n].Path, f.Home) {
+			if len(out) > n && (RemoteScratch(c, out[n].Path, f.Home) || f.SandboxOwn(c, out[n].Path)) {
 				out[n].Zone = ZoneTemp // ssh login02 'rm -rf /scratch/USER/run': scratch on the host it runs on (remotescratch.go)
 			}
 		}

@@ -495,6 +495,13 @@ func containerCmd(name string, args []string) (inner []string, label, payload st
 			if (a == "-c" || a == "--command") && j+1 < len(args) {
 				return nil, "vagrant ssh", args[j+1]
 			}
+			if a == "--" && j+1 < len(args) {
+				// vagrant ssh [NAME] -- ARGS: ssh's own arguments, whose
+				// first word that is no option starts the command there
+				if r := SkipFlags(args[j+1:], "ipl oFJLRDbcEemOQSWwB"); len(r) > 0 {
+					return nil, "vagrant ssh", strings.Join(r, " ")
+				}
+			}
 		}
 		return nil, name, ""
 	case sub == "run" && (name == "kubectl" || name == "oc" || strings.HasPrefix(strings.Join(args, " "), "compose")),

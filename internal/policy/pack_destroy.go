@@ -243,7 +243,7 @@ func destroyPack() Pack {
 					}
 				}
 				for _, a := range targets {
-					if why := systemPath(e.abs(c, a), e.F.Home); why != "" {
+					if why := systemPath(e.abs(c, a), e.F.Home); why != "" && !e.F.SandboxOwn(c, e.abs(c, a)) {
 						return fmt.Sprintf("%s deletes %s inside %s", c.Name, a, why)
 					}
 				}
@@ -311,7 +311,7 @@ func destroyPack() Pack {
 						continue
 					}
 					p := e.abs(c, a)
-					if !outside(e, p) || scratch(p, e.F.Home) || critical(p, e.F.Home) != "" || systemPath(p, e.F.Home) != "" || callfacts.RemoteScratch(c, p, e.F.Home) || testAppData(p, e.F.Home) || callfacts.SharedCache(p) || callfacts.MountScratch(p) || // a cache on a share: the zone table asks
+					if !outside(e, p) || scratch(p, e.F.Home) || critical(p, e.F.Home) != "" || systemPath(p, e.F.Home) != "" || callfacts.RemoteScratch(c, p, e.F.Home) || e.F.SandboxOwn(c, p) || testAppData(p, e.F.Home) || callfacts.SharedCache(p) || callfacts.MountScratch(p) || // a cache on a share: the zone table asks
 						c.Name == "rm" && !recursive(c) && callfacts.LeftoverName(path.Base(p)) || // rm ~/Downloads/*.crdownload: leftovers by kind (fp12)
 						callfacts.TrashesFileOnly(c, p, e.F.Home) { // trash-put ~/notes.md: one file, kept in the trash; never harsher than rm of it (fp13)
 						continue // inside, or another rule's
@@ -363,8 +363,21 @@ func scratchOnly(e *Env, c *Cmd) bool {
 	if len(c.Pos) == 0 || c.Name == "dd" || c.Name == "wipefs" || strings.HasPrefix(c.Name, "mkfs") {
 		return false
 	}
-	for _, p := range c.Pos {
-		if a := e.abs(c, p); !callfacts.UserScratch(a, e.F.Home) && (callfacts.UnknownValue(p) || !tempDir(a) && !callfacts.RemoteScratch(c, a, e.F.Home)) {
+	targets := c.Pos
+	if c.Name == "find" {
+		targets = nil // find DIR… -name '*.o' -delete: the folders it walks
+		for _, a := range c.Args {
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+				break
+			}
+			targets = append(targets, a)
+		}
+		if len(targets) == 0 {
+			return false // find -delete here: the folder it runs in
+		}
+	}
+	for _, p := range targets {
+		if a := e.abs(c, p); !callfacts.UserScratch(a, e.F.Home) && (callfacts.UnknownValue(p) || !tempDir(a) && !callfacts.RemoteScratch(c, a, e.F.Home) && !e.F.SandboxOwn(c, a)) {
 			return false
 		}
 	}

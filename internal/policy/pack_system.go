@@ -94,7 +94,7 @@ func systemRules() []Rule {
 				}
 				for _, a := range srcs {
 					p := e.abs(c, a)
-					if why := systemPath(p, e.F.Home); why != "" && !under(p, "/etc") {
+					if why := systemPath(p, e.F.Home); why != "" && !under(p, "/etc") && !e.F.SandboxOwn(c, p) {
 						return fmt.Sprintf("%s changes %s inside %s", c.Name, p, why)
 					}
 				}
