@@ -114,6 +114,13 @@ func compoundCredWord(t credWordTable, w string) (verb, noun bool) {
 	if !strings.ContainsAny(w, "-:") {
 		return false, false // one word: nothing to split (and no slice made for it)
 	}
+	// The last part decides first: most joined words (--dry-run,
+	// node-modules) end in no noun or verb, and that is told without
+	// splitting the word into a slice.
+	tail := strings.TrimRight(w, "-:")
+	if last := tail[strings.LastIndexAny(tail, "-:")+1:]; !t.sets["noun"][last] && !t.sets["compoundverb"][last] {
+		return false, false
+	}
 	parts := strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == ':' })
 	if len(parts) < 2 {
 		return false, false
