@@ -67,20 +67,23 @@ func (c *Cmd) printsCredentialByWords() bool {
 		}
 	}
 	verb, noun := false, false
+	// the word sets looked up once, not per word: this runs for every
+	// command of a line
+	alone, nouns, verbs, writes := t.sets["alone"], t.sets["noun"], t.sets["verb"], t.sets["write"]
 	for i, p := range c.Pos[:n] {
 		w := strings.ToLower(p)
 		switch {
-		case t.sets["alone"][w]:
+		case alone[w]:
 			verb, noun = true, true
-		case t.sets["noun"][w]:
+		case nouns[w]:
 			noun = true
-		case t.sets["verb"][w]:
+		case verbs[w]:
 			verb = true
 		case w == "-" && i > 0 && strings.HasPrefix(strings.ToLower(c.Pos[i-1]), "kubeconfig"):
 			verb = true // talosctl kubeconfig -: written to standard output
 		case w == "config" && i > 0 && t.sets["cluster"][strings.ToLower(c.Pos[i-1])]:
 			verb, noun = true, true // civo kubernetes config NAME, vultr-cli kubernetes config ID
-		case w == "help" || t.sets["write"][w]:
+		case w == "help" || writes[w]:
 			return false
 		case strings.ContainsAny(w, "-:") && i < 3:
 			v, n := compoundCredWord(t, w)
@@ -113,6 +116,13 @@ func (c *Cmd) printsCredentialByWords() bool {
 func compoundCredWord(t credWordTable, w string) (verb, noun bool) {
 	if !strings.ContainsAny(w, "-:") {
 		return false, false // one word: nothing to split (and no slice made for it)
+	}
+	// The last part decides first: most joined words (--dry-run,
+	// node-modules) end in no noun or verb, and that is told without
+	// splitting the word into a slice.
+	tail := strings.TrimRight(w, "-:")
+	if last := tail[strings.LastIndexAny(tail, "-:")+1:]; !t.sets["noun"][last] && !t.sets["compoundverb"][last] {
+		return false, false
 	}
 	parts := strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == ':' })
 	if len(parts) < 2 {

@@ -115,8 +115,14 @@ func Known(name string) bool {
 // has no table for (hcloud server delete, nomad job stop -purge), "" for
 // none, a known program, a script by path, help and dry-run forms.
 func (c *Cmd) UnknownDestroy() string {
+	// A known program never has an unknown destroy (the test below says
+	// so too): asked first, before destroyWord lowers and splits words,
+	// it spares the common command (ls, grep, cat) that work.
+	if Known(c.Name) {
+		return ""
+	}
 	v := c.destroyWord()
-	if v == "" && !Known(c.Name) {
+	if v == "" {
 		v = c.hiddenVerb(destroyVerbs().verbs, true) // --delete-job, --action delete, a purge fed on stdin
 		if v == "" {
 			v = c.nameVerb(destroyVerbs().verbs) // db_drop orders
@@ -233,8 +239,11 @@ func (c *Cmd) destroyWord() string {
 // account suspensions, refunds), "" for none, a known program, a script
 // by path, help and dry-run forms, and a read word before it.
 func (c *Cmd) UnknownChange() string {
+	if Known(c.Name) {
+		return "" // as in UnknownDestroy: before changeWord's word work
+	}
 	v := c.changeWord()
-	if v == "" && !Known(c.Name) {
+	if v == "" {
 		v = c.hiddenVerb(destroyVerbs().changes, false)
 		if v == "" && remoteRules()[c.Name] == nil {
 			v = c.accessWord() // zorkctl user add bob, role assign, add-user
