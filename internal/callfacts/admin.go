@@ -441,6 +441,17 @@ func ThisMachine(h string) bool {
 	case lh == "vagrant" || strings.HasPrefix(lh, "docker:") || strings.HasPrefix(lh, "docker-compose:") || strings.HasPrefix(lh, "docker-compose-run:") || strings.HasPrefix(lh, "vagrant:"):
 		return true // wp --ssh=docker:wordpress: the project's own container or VM
 	}
+	// SQL Server names a server [tcp:]host[,port] (sqlcmd -S
+	// tcp:localhost,1433); (local), . and (localdb) are this machine
+	for _, p := range []string{"tcp:", "TCP:", "np:", "lpc:"} {
+		h = strings.TrimPrefix(h, p)
+	}
+	if host, port, ok := strings.Cut(h, ","); ok && port != "" && strings.Trim(port, "0123456789") == "" {
+		h = host
+	}
+	if lh := strings.ToLower(h); lh == "(local)" || lh == "." || strings.HasPrefix(lh, "(localdb)") {
+		return true
+	}
 	if strings.HasPrefix(h, "[") {
 		h = strings.SplitN(strings.TrimPrefix(h, "["), "]", 2)[0]
 	} else if strings.Count(h, ":") == 1 {

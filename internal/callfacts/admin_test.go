@@ -40,6 +40,13 @@ func TestAdminAction(t *testing.T) {
 	if ThisMachine("$REDIS_HOST") || !ThisMachine("redis://127.0.0.1:6379/0") || !ThisMachine("/var/run/redis.sock") || ThisMachine("db.example.net:5432") {
 		t.Error("ThisMachine misreads a host")
 	}
+	// SQL Server's forms: host,port, a protocol prefix, (local), .
+	for h, want := range map[string]bool{"localhost,1433": true, "tcp:127.0.0.1,1433": true, "(local)": true, ".": true, `(localdb)\MSSQLLocalDB`: true,
+		"sql-prod.example.net,1433": false, "tcp:sql-prod,1433": false, "127.0.0.1.evil.example,1433": false, "localhost,db2": false} {
+		if ThisMachine(h) != want {
+			t.Errorf("ThisMachine(%q) = %v, want %v", h, !want, want)
+		}
+	}
 	if !LabTarget("lab-rtr1", nil) || LabTarget("core-sw01", nil) || LabTarget("", []string{"/dev/ttyUSB0"}) {
 		t.Error("LabTarget misreads a lab")
 	}

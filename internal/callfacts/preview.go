@@ -18,7 +18,9 @@ var previewOptions = map[string]bool{"dryrun": true, "whatif": true, "validateon
 	// and left for review (aws cloudformation deploy --no-execute-changeset)
 	"preview": true, "verifyonly": true, "noexecutechangeset": true,
 	// fp15: a deploy that only shows its diff (kapp deploy --diff-run)
-	"diffrun": true}
+	"diffrun": true,
+	// Chef's preview run (chef-client --why-run)
+	"whyrun": true}
 
 // previewVerbs are subcommand words that preview a change.
 var previewVerbs = map[string]bool{"what-if": true, "whatif": true}
@@ -55,9 +57,25 @@ func previewForm(c *Cmd) bool {
 		if i > 3 {
 			break
 		}
-		if previewVerbs[strings.ToLower(p)] {
+		if previewVerbs[strings.ToLower(p)] || keywordPreview(c, p) {
 			return true
 		}
+	}
+	return false
+}
+
+// keywordPreview: p is a keyword argument that asks for a preview, set
+// true — dry_run=True, noop=yes, and Salt's test=True (salt '*'
+// state.apply nginx test=True reports what would change) — and not the
+// value of an option before it (-e test=true is a variable).
+func keywordPreview(c *Cmd, p string) bool {
+	name, val, ok := strings.Cut(p, "=")
+	if !ok || !(previewOption(name) || strings.EqualFold(name, "test")) {
+		return false
+	}
+	switch strings.ToLower(strings.Trim(val, `"'`)) {
+	case "true", "yes", "1", "on":
+		return !optionBefore(c.Args, p)
 	}
 	return false
 }

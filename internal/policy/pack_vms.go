@@ -27,7 +27,7 @@ var vmEntryVerbs = map[string]bool{"shell": true, "exec": true, "ssh": true, "ru
 // vmDeleteRule: a local virtual machine, cluster or builder deleted with
 // its disks: what it held is gone, and it is not the project's.
 func vmDeleteRule() Rule {
-	return cmdRule("core.destroy:vm-delete", Deny, "Deleting virtual machines, local clusters or builders with their disks (virsh undefine, VBoxManage unregistervm --delete, multipass delete --purge, limactl delete, podman machine rm, minikube delete --all, kind delete clusters, vagrant destroy, wsl --unregister): their data is gone", vmNames(),
+	return cmdRule("core.destroy:vm-delete", Deny, "Deleting virtual machines, local clusters or builders with their disks (virsh undefine, VBoxManage unregistervm --delete, multipass delete --purge, limactl delete, podman machine rm, minikube delete --all, kind delete clusters, vagrant destroy of a machine by global id, wsl --unregister): their data is gone", vmNames(),
 		func(e *Env, c *Cmd) string {
 			if len(c.Pos) > 0 && vmEntryVerbs[c.Pos[0]] {
 				return "" // limactl shell default rm -rf ~/x: a command run inside the machine, read as such
@@ -48,8 +48,8 @@ func vmDeleteRule() Rule {
 			return ""
 		},
 		[]string{"virsh undefine win10 --remove-all-storage", "VBoxManage unregistervm \"Ubuntu Dev\" --delete", "multipass delete --all --purge", "limactl delete -f default", "colima delete -f",
-			"podman machine rm -f", "minikube delete --all --purge", "kind delete clusters --all", "vagrant destroy -f", "docker context rm -f prod", "docker buildx prune -af", "wsl.exe --unregister Ubuntu"},
-		[]string{"virsh list --all", "multipass list", "limactl list", "podman machine ls", "minikube status", "kind get clusters", "vagrant status", "docker context ls", "kind delete cluster --name dev"})
+			"podman machine rm -f", "minikube delete --all --purge", "kind delete clusters --all", "vagrant destroy -f 1a2b3c4", "docker context rm -f prod", "docker buildx prune -af", "wsl.exe --unregister Ubuntu"},
+		[]string{"virsh list --all", "multipass list", "limactl list", "podman machine ls", "minikube status", "kind get clusters", "vagrant status", "docker context ls", "kind delete cluster --name dev", "vagrant destroy -f", "vagrant destroy -f web db"})
 }
 
 // devMachines: every machine c names, besides the rule's words, is a
@@ -57,17 +57,34 @@ func vmDeleteRule() Rule {
 // delete test-vm): the developer's own scratch machine. A name on a
 // remote server (prod:web01) or none at all (--all) is not.
 func devMachines(c *Cmd, words []string) bool {
+	if c.Name == "vagrant" {
+		return vagrantOwn(c)
+	}
 	n := 0
 	for _, p := range c.Pos {
 		if slices.Contains(words, p) {
 			continue
 		}
-		if strings.Contains(p, ":") || !devName(p) || !onlyDevWords(p) && c.Name != "vagrant" { // a Vagrantfile's machines are this project's own (vagrant destroy -f fleet-test-fedora40)
+		if strings.Contains(p, ":") || !devName(p) || !onlyDevWords(p) {
 			return false
 		}
 		n++
 	}
 	return n > 0 && !c.Has("--all", "-a")
+}
+
+// vagrantOwn: vagrant destroy acts on the machines of the project's
+// Vagrantfile, which that file builds again (vagrant destroy -f,
+// vagrant destroy -f fleet-test-fedora40): the developer's own. A global
+// id (the 7 hex digits of vagrant global-status) may name another
+// project's machine.
+func vagrantOwn(c *Cmd) bool {
+	for _, p := range c.Pos {
+		if len(p) == 7 && strings.Trim(p, "0123456789abcdef") == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // onlyDevWords: every word of name, numbers aside, says it is a dev or
