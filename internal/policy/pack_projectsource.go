@@ -54,7 +54,7 @@ func projectSourceRule() Rule {
 				if !ok || rel == "" || strings.Contains(rel, "/") || strings.ContainsAny(rel, "*?[$`") {
 					return ""
 				}
-				if buildOutputName(rel) || scratchName(rel) {
+				if buildOutputName(rel) || scratchName(rel) || throwawayRuntimeName(rel) {
 					return ""
 				}
 				if ignored == nil {
@@ -138,6 +138,32 @@ func scratchName(rel string) bool {
 		}
 	}
 	return false
+}
+
+// runtimeNouns name what a running program fills (a node's data
+// directory, a scratch repository, a run's results), not source.
+var runtimeNouns = map[string]bool{"data": true, "db": true, "repo": true, "repos": true, "state": true, "volume": true, "volumes": true,
+	"workdir": true, "home": true, "node": true, "nodes": true, "chain": true, "cluster": true, "run": true, "runs": true, "results": true,
+	"output": true, "outputs": true, "logs": true, "dump": true, "dumps": true, "snapshot": true, "snapshots": true, "datadir": true, "env": true}
+
+// scratchRunWords make a runtime directory a test or local one: bitcoind's
+// regtest and testnet chains, a dev or demo instance.
+var scratchRunWords = map[string]bool{"test": true, "regtest": true, "testnet": true, "signet": true, "dev": true, "local": true, "demo": true,
+	"sample": true, "e2e": true, "tmp": true, "temp": true, "scratch": true, "throwaway": true, "sandbox": true, "playground": true}
+
+// throwawayRuntimeName: a top-level name joins a test or local word to
+// what a running program fills (test-repo, regtest-data, dev_db,
+// e2e-results, local-volumes): a program's scratch state, made again by
+// running it. A suite of tests (tests, e2e-tests, test-fixtures) has no
+// runtime noun, so it stays the project's source.
+func throwawayRuntimeName(rel string) bool {
+	throwaway, runtime := false, false
+	for _, w := range strings.FieldsFunc(strings.ToLower(rel), func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		w = strings.TrimRight(w, "0123456789")
+		throwaway = throwaway || scratchRunWords[w]
+		runtime = runtime || runtimeNouns[w]
+	}
+	return throwaway && runtime
 }
 
 // findDeletesSource: a find that deletes every file of a source language
