@@ -71,6 +71,9 @@ type verbTable struct {
 	// reNot: re words that are no change done again (resend: a webhook
 	// event sent again to test an endpoint)
 	reNot map[string]bool
+	// fedChanges: a file-transfer or console client's commands that put
+	// something on the service when fed on its input (put, mput)
+	fedChanges map[string]bool
 }
 
 var destroyVerbs = sync.OnceValue(func() verbTable {
@@ -78,7 +81,7 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}, testSwitches: map[string]bool{},
 		joinedChanges: map[string]bool{}, selfWords: map[string]bool{}, reportNouns: map[string]bool{}, neutral: map[string]bool{}, localStores: map[string]bool{}, camelChanges: map[string]bool{},
 		actionOpts: map[string]bool{}, optionNot: map[string]bool{}, optionSkip: map[string]bool{}, joinedNot: map[string]bool{}, joinedSuffixes: map[string]bool{}, stdinWords: map[string]bool{},
-		accessVerb: map[string]bool{}, accessNouns: map[string]bool{}, accessObjects: map[string]bool{}, accessNot: map[string]bool{}, nameNot: map[string]bool{}, reNot: map[string]bool{}}
+		accessVerb: map[string]bool{}, accessNouns: map[string]bool{}, accessObjects: map[string]bool{}, accessNot: map[string]bool{}, nameNot: map[string]bool{}, reNot: map[string]bool{}, fedChanges: map[string]bool{}}
 	datatable.Must("verbs.txt", verbsText, 1, func(l datatable.Line) error {
 		if l.Fields[0] == "joined-prefixes" {
 			t.joinedPrefixes = append(t.joinedPrefixes, l.Fields[1:]...)
@@ -88,12 +91,12 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 			t.accessVerbs = append(t.accessVerbs, l.Fields[1:]...)
 		}
 		m := map[string]map[string]bool{"action-options": t.actionOpts, "option-not": t.optionNot, "option-skip": t.optionSkip, "joined-not": t.joinedNot, "joined-suffixes": t.joinedSuffixes, "stdin-words": t.stdinWords,
-			"access-verbs": t.accessVerb, "access-nouns": t.accessNouns, "access-objects": t.accessObjects, "access-not": t.accessNot, "name-not": t.nameNot, "re-not": t.reNot,
+			"access-verbs": t.accessVerb, "access-nouns": t.accessNouns, "access-objects": t.accessObjects, "access-not": t.accessNot, "name-not": t.nameNot, "re-not": t.reNot, "fed-changes": t.fedChanges,
 			"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local,
 			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "disposable": t.disposable, "local-files": t.localFiles, "test-switches": t.testSwitches,
 			"joined-changes": t.joinedChanges, "self-words": t.selfWords, "report-nouns": t.reportNouns, "neutral": t.neutral, "local-stores": t.localStores, "camel-changes": t.camelChanges}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores, camel-changes, action-options, option-not, option-skip, joined-prefixes, joined-not, joined-suffixes, stdin-words, access-verbs, access-nouns, access-objects, access-not, name-not or re-not", l.Fields[0])
+			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores, camel-changes, action-options, option-not, option-skip, joined-prefixes, joined-not, joined-suffixes, stdin-words, access-verbs, access-nouns, access-objects, access-not, name-not, re-not or fed-changes", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -679,9 +682,12 @@ func (c *Cmd) hiddenVerb(verbs map[string]bool, destroy bool) string {
 			return "(the option " + name + " names a " + w + ")"
 		}
 	}
-	if c.Heredoc != "" && (len(c.Pos) == 0 || t.stdinWords[strings.ToLower(c.Pos[0])] || len(c.Pos) == 1 && optionBefore(c.Args, c.Pos[0])) {
+	if c.Heredoc != "" && (len(c.Pos) == 0 || t.stdinWords[strings.ToLower(c.Pos[0])] || len(c.Pos) == 1 && optionBefore(c.Args, c.Pos[0]) || hostOperands(c.Pos)) {
 		for _, line := range strings.Split(c.Heredoc, "\n") {
-			if w := fedVerb(t, verbs, line); w != "" {
+			if w := fedVerb(t, verbs, line); w != "" || !destroy && fedChange(t, line) {
+				if w == "" {
+					w = strings.Fields(line)[0]
+				}
 				return "(the text fed on stdin says " + w + ")"
 			}
 		}
@@ -767,6 +773,43 @@ func wordVerb(t verbTable, verbs map[string]bool, w string) string {
 // fedVerb: a line of text fed to a program's input starts with a verb
 // (purge pool=nightly-7 yes, delete job 5, drop queue orders), or a
 // read word first makes it a read (list jobs, status).
+// hostOperands: c's one or two operands name where it connects
+// (deploy@ftp.acme.com, web01:/var/www, ftp.acme.com), not a
+// subcommand: a client whose commands come on its input (sftp host <<<
+// 'put x', echo 'cancel jobid=3' | console host).
+func hostOperands(pos []string) bool {
+	if len(pos) == 0 || len(pos) > 2 {
+		return false
+	}
+	for _, p := range pos {
+		if strings.ContainsAny(p, "$` ") || strings.HasPrefix(p, "/") || strings.HasPrefix(p, ".") {
+			return false
+		}
+		at := strings.IndexByte(p, '@') > 0
+		dotted := strings.Count(p, ".") >= 1 && !strings.Contains(p, "/") && strings.Trim(p[strings.LastIndexByte(p, '.')+1:], "abcdefghijklmnopqrstuvwxyz") == ""
+		if !at && !dotted && !strings.Contains(p, "://") {
+			return false
+		}
+	}
+	return true
+}
+
+// fedChange: a line fed to a client's input starts with a verb that
+// alone is too common to say a change (put, set, cancel, update) but
+// is one as a console's command: the fed line is an act on the service.
+func fedChange(t verbTable, line string) bool {
+	f := strings.Fields(line)
+	if len(f) < 2 || strings.HasPrefix(f[0], "#") {
+		return false
+	}
+	w := strings.ToLower(f[0])
+	return t.fedChanges[w] || t.joinedChanges[w] && !fedSettings[w]
+}
+
+// fedSettings: a console's own settings for the session (sqlplus set
+// lines 200, msfconsole set RHOSTS), not an act on the service.
+var fedSettings = map[string]bool{"set": true, "unset": true, "on": true, "off": true, "refresh": true}
+
 func fedVerb(t verbTable, verbs map[string]bool, line string) string {
 	f := strings.Fields(line)
 	if len(f) == 0 || strings.HasPrefix(f[0], "#") {
