@@ -30,7 +30,8 @@ var credWords = sync.OnceValue(func() credWordTable {
 			}
 		case "skipwords":
 			t.skip[f[1]] = append(t.skip[f[1]], f[2:])
-		case "verb", "noun", "alone", "cluster", "write", "reveal", "compoundverb", "nocompound":
+		case "verb", "noun", "alone", "cluster", "write", "reveal", "compoundverb", "nocompound",
+			"joinverb", "joinnoun", "joinkey", "jointrail", "exportnoun", "exportverb", "unlock", "public":
 			if t.sets[f[0]] == nil {
 				t.sets[f[0]] = map[string]bool{}
 			}
@@ -67,11 +68,14 @@ func (c *Cmd) printsCredentialByWords() bool {
 		}
 	}
 	verb, noun := false, false
+	exportVerb, exportNoun := false, false
 	// the word sets looked up once, not per word: this runs for every
 	// command of a line
 	alone, nouns, verbs, writes := t.sets["alone"], t.sets["noun"], t.sets["verb"], t.sets["write"]
 	for i, p := range c.Pos[:n] {
 		w := strings.ToLower(p)
+		exportVerb = exportVerb || t.sets["exportverb"][w]
+		exportNoun = exportNoun || t.sets["exportnoun"][w]
 		switch {
 		case alone[w]:
 			verb, noun = true, true
@@ -79,6 +83,11 @@ func (c *Cmd) printsCredentialByWords() bool {
 			noun = true
 		case verbs[w]:
 			verb = true
+		case joinedCredWord(t, w):
+			verb, noun = true, true // dumpprivkey, exportprivkey, showseed, GetSecretValue
+		case strings.ContainsAny(w, ":/._") && !strings.Contains(w, "://"):
+			v, n := segmentCredWord(t, w)
+			verb, noun = verb || v, noun || n // pillar.get mysql:root_password, kv get app/db_password
 		case w == "-" && i > 0 && strings.HasPrefix(strings.ToLower(c.Pos[i-1]), "kubeconfig"):
 			verb = true // talosctl kubeconfig -: written to standard output
 		case w == "config" && i > 0 && t.sets["cluster"][strings.ToLower(c.Pos[i-1])]:
@@ -90,10 +99,24 @@ func (c *Cmd) printsCredentialByWords() bool {
 			verb, noun = verb || v, noun || n // get-app-password, show-secret, get-credentials-as-xml
 		}
 	}
-	if noun && !verb {
+	if exportVerb && exportNoun {
+		verb, noun = true, true // near wallet export, keystore dump
+	}
+	if noun != verb {
 		for _, a := range c.Args {
-			if k, _, _ := strings.Cut(a, "="); t.sets["reveal"][strings.ToLower(k)] {
-				verb = true // sst secrets list --show-values
+			k, _, _ := strings.Cut(a, "=")
+			k = strings.ToLower(k)
+			if noun && t.sets["reveal"][k] {
+				verb = true // sst secrets list --show-values, export-key --private
+			} else if verb && t.sets["unlock"][k] {
+				noun = true // decrypt --show, data bag show … --secret-file
+			}
+		}
+	}
+	if verb && noun {
+		for _, a := range c.Args {
+			if k, _, _ := strings.Cut(a, "="); t.sets["public"][strings.ToLower(k)] {
+				return false // keys export alice --public: the public half
 			}
 		}
 	}
@@ -133,6 +156,7 @@ func compoundCredWord(t credWordTable, w string) (verb, noun bool) {
 	if !lastNoun && !lastVerb {
 		return false, false
 	}
+	exportish := false
 	for _, part := range parts[:len(parts)-1] {
 		if t.sets["nocompound"][part] {
 			return false, false
@@ -140,8 +164,78 @@ func compoundCredWord(t credWordTable, w string) (verb, noun bool) {
 		if lastNoun && t.sets["compoundverb"][part] || lastVerb && t.sets["noun"][part] {
 			verb = true // get-app-password; mysql-creds-view
 		}
+		exportish = exportish || lastNoun && t.sets["exportverb"][part]
+	}
+	if !verb && exportish {
+		return false, true // export-key: the noun, printed with --private
 	}
 	return verb, verb
+}
+
+// joinedCredWord: one word without separators made of a print verb and a
+// secret noun (dumpprivkey, exportprivkey, dumpwallet, showseed,
+// getsecretvalue); getwalletinfo and getnewaddress end in no noun.
+func joinedCredWord(t credWordTable, w string) bool {
+	if len(w) < 7 || strings.ContainsAny(w, "-:/._=") {
+		return false
+	}
+	var rest string
+	for v := range t.sets["joinverb"] {
+		if strings.HasPrefix(w, v) {
+			rest = w[len(v):]
+			break
+		}
+	}
+	if rest == "" {
+		return false
+	}
+	for tr := range t.sets["jointrail"] {
+		if r, ok := strings.CutSuffix(rest, tr); ok && r != "" {
+			rest = r
+			break
+		}
+	}
+	if t.sets["joinkey"][rest] {
+		return true // exportkey, dumpkey: the key right after the verb
+	}
+	for nn := range t.sets["joinnoun"] {
+		if strings.HasSuffix(rest, nn) {
+			return true
+		}
+	}
+	return false
+}
+
+// segmentCredWord reads a word joined by : / . or _ by its last part: a
+// salt or module function (pillar.get, secret.get, vault.read_secret) or
+// a lookup's key (mysql:root_password, secret/app/db_password, api_key,
+// prod_secrets).
+func segmentCredWord(t credWordTable, w string) (verb, noun bool) {
+	tail := w[strings.LastIndexAny(w, ":/.")+1:]
+	if tail == "" {
+		return false, false
+	}
+	tail = strings.ReplaceAll(tail, "_", "-")
+	switch {
+	case t.sets["alone"][tail]:
+		return true, true
+	case t.sets["noun"][tail]:
+		return false, true
+	case t.sets["verb"][tail]:
+		return true, false
+	}
+	if i := strings.LastIndexByte(tail, '-'); i >= 0 {
+		if v, n := compoundCredWord(t, tail); v || n {
+			return v, n
+		}
+		if strings.IndexByte(w, '_') >= 0 && t.sets["noun"][tail[i+1:]] {
+			return false, true // prod_secrets, db_root_password
+		}
+		if joinedCredWord(t, tail[i+1:]) {
+			return true, true // z_exportkey, z_exportwallet
+		}
+	}
+	return false, false
 }
 
 func equalFold(a, b []string) bool {
