@@ -150,6 +150,9 @@ func AppSecretFile(p string) string {
 				return "" // keyboard_keys.yml, secrets.example.yml: named like a secret, holding none
 			}
 		}
+		if b := path.Base(p); !strings.ContainsAny(b, ".abcdefghijklmnopqrstuvwxyz") {
+			return "" // DEPLOY_TOKEN, STRIPE_SECRET: a variable's name given to a CLI, not a file
+		}
 		if testFixturePath(p) {
 			return "" // tests/fixtures/client.keys, testdata/admin.macaroon: a test's made-up secret
 		}

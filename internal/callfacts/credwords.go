@@ -31,7 +31,7 @@ var credWords = sync.OnceValue(func() credWordTable {
 		case "skipwords":
 			t.skip[f[1]] = append(t.skip[f[1]], f[2:])
 		case "verb", "noun", "alone", "cluster", "write", "reveal", "compoundverb", "nocompound",
-			"joinverb", "joinnoun", "joinkey", "jointrail", "exportnoun", "exportverb", "unlock", "public":
+			"joinverb", "joinnoun", "joinkey", "jointrail", "exportnoun", "exportverb", "unlock", "public", "metaword":
 			if t.sets[f[0]] == nil {
 				t.sets[f[0]] = map[string]bool{}
 			}
@@ -77,6 +77,8 @@ func (c *Cmd) printsCredentialByWords() bool {
 		exportVerb = exportVerb || t.sets["exportverb"][w]
 		exportNoun = exportNoun || t.sets["exportnoun"][w]
 		switch {
+		case t.sets["metaword"][w]:
+			return false // vault kv metadata get secret/ci/token: the secret's metadata
 		case alone[w]:
 			verb, noun = true, true
 		case nouns[w]:
@@ -211,9 +213,17 @@ func joinedCredWord(t credWordTable, w string) bool {
 // a lookup's key (mysql:root_password, secret/app/db_password, api_key,
 // prod_secrets).
 func segmentCredWord(t credWordTable, w string) (verb, noun bool) {
+	for i := 0; i < len(w); i++ {
+		if b := w[i]; !(b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == ':' || b == '/' || b == '.' || b == '_' || b == '-') {
+			return false, false // a header, a request item, a variable: not a key's name ("Authorization:Bearer $TOKEN")
+		}
+	}
 	tail := w[strings.LastIndexAny(w, ":/.")+1:]
 	if tail == "" {
 		return false, false
+	}
+	if strings.HasSuffix(tail, "url") || strings.HasSuffix(tail, "uri") {
+		return false, false // kv get CONFIG db_url: an address, by its key's name
 	}
 	tail = strings.ReplaceAll(tail, "_", "-")
 	switch {
