@@ -31,7 +31,7 @@ var credWords = sync.OnceValue(func() credWordTable {
 		case "skipwords":
 			t.skip[f[1]] = append(t.skip[f[1]], f[2:])
 		case "verb", "noun", "alone", "cluster", "write", "reveal", "compoundverb", "nocompound",
-			"joinverb", "joinnoun", "joinkey", "jointrail", "exportnoun", "exportverb", "unlock", "public", "metaword":
+			"joinverb", "joinnoun", "joinkey", "jointrail", "exportnoun", "exportverb", "unlock", "public", "metaword", "showopt":
 			if t.sets[f[0]] == nil {
 				t.sets[f[0]] = map[string]bool{}
 			}
@@ -104,6 +104,13 @@ func (c *Cmd) printsCredentialByWords() bool {
 	if exportVerb && exportNoun {
 		verb, noun = true, true // near wallet export, keystore dump
 	}
+	if !verb || !noun {
+		for _, a := range c.Args {
+			if len(a) > 8 && a[0] == '-' && a[1] == '-' && showOptCred(t, a) {
+				verb, noun = true, true // profile get --show-api-key
+			}
+		}
+	}
 	if noun != verb {
 		for _, a := range c.Args {
 			k, _, _ := strings.Cut(a, "=")
@@ -147,6 +154,14 @@ func compoundCredWord(t credWordTable, w string) (verb, noun bool) {
 	// splitting the word into a slice.
 	tail := strings.TrimRight(w, "-:")
 	if last := tail[strings.LastIndexAny(tail, "-:")+1:]; !t.sets["noun"][last] && !t.sets["compoundverb"][last] {
+		if head := w[:strings.IndexAny(w, "-:")]; t.sets["compoundverb"][head] && !t.sets["nocompound"][last] {
+			for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == ':' }) {
+				if t.sets["nocompound"][part] {
+					return false, false
+				}
+			}
+			return true, false // get-pipeline-var prod db_password: the read, its key named after it
+		}
 		return false, false
 	}
 	parts := strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == ':' })
@@ -255,4 +270,22 @@ func equalFold(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// showOptCred: an option that asks to show a secret noun
+// (--show-api-key, --reveal-password, --include-secrets).
+func showOptCred(t credWordTable, a string) bool {
+	k, _, _ := strings.Cut(strings.ToLower(a), "=")
+	for pre := range t.sets["showopt"] {
+		if rest, ok := strings.CutPrefix(k, pre); ok {
+			rest = strings.ReplaceAll(rest, "_", "-")
+			if t.sets["noun"][rest] {
+				return true
+			}
+			if i := strings.LastIndexByte(rest, '-'); i >= 0 && t.sets["noun"][rest[i+1:]] {
+				return true
+			}
+		}
+	}
+	return false
 }
