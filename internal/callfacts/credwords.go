@@ -2,6 +2,8 @@ package callfacts
 
 import (
 	_ "embed"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -14,6 +16,9 @@ var credWordsText string
 type credWordTable struct {
 	sets map[string]map[string]bool // verb, noun, alone, cluster, write
 	skip map[string][][]string      // program → the words after it
+	// joinVerbs, joinNouns, joinTrails: the joinverb, joinnoun and
+	// jointrail sets as slices, walked in order without map iteration
+	joinVerbs, joinNouns, joinTrails []string
 }
 
 var credWords = sync.OnceValue(func() credWordTable {
@@ -41,6 +46,12 @@ var credWords = sync.OnceValue(func() credWordTable {
 		default:
 			panic(l.Errorf("unknown kind %q", f[0]))
 		}
+	}
+	for _, k := range []struct {
+		set string
+		to  *[]string
+	}{{"joinverb", &t.joinVerbs}, {"joinnoun", &t.joinNouns}, {"jointrail", &t.joinTrails}} {
+		*k.to = slices.Sorted(maps.Keys(t.sets[k.set]))
 	}
 	return t
 })
@@ -197,7 +208,7 @@ func joinedCredWord(t credWordTable, w string) bool {
 		return false
 	}
 	var rest string
-	for v := range t.sets["joinverb"] {
+	for _, v := range t.joinVerbs {
 		if strings.HasPrefix(w, v) {
 			rest = w[len(v):]
 			break
@@ -206,7 +217,7 @@ func joinedCredWord(t credWordTable, w string) bool {
 	if rest == "" {
 		return false
 	}
-	for tr := range t.sets["jointrail"] {
+	for _, tr := range t.joinTrails {
 		if r, ok := strings.CutSuffix(rest, tr); ok && r != "" {
 			rest = r
 			break
@@ -215,7 +226,7 @@ func joinedCredWord(t credWordTable, w string) bool {
 	if t.sets["joinkey"][rest] {
 		return true // exportkey, dumpkey: the key right after the verb
 	}
-	for nn := range t.sets["joinnoun"] {
+	for _, nn := range t.joinNouns {
 		if strings.HasSuffix(rest, nn) {
 			return true
 		}
