@@ -150,6 +150,12 @@ func AppSecretFile(p string) string {
 				return "" // keyboard_keys.yml, secrets.example.yml: named like a secret, holding none
 			}
 		}
+		if b := path.Base(p); !strings.ContainsAny(b, ".abcdefghijklmnopqrstuvwxyz") {
+			return "" // DEPLOY_TOKEN, STRIPE_SECRET: a variable's name given to a CLI, not a file
+		}
+		if testFixturePath(p) {
+			return "" // tests/fixtures/client.keys, testdata/admin.macaroon: a test's made-up secret
+		}
 	}
 	if k != "key-folder" || !publicHalf(name) {
 		return k
@@ -259,4 +265,22 @@ func AppSecretDir(p string) bool {
 	}
 	first, _, _ := strings.Cut(rest, "/")
 	return appSecretDirs()[first] && !strings.Contains(rest, "/")
+}
+
+// testFixturePath: p lies under a project's test folder (test/, tests/,
+// testdata/, fixtures/, __fixtures__/, spec/fixtures/), where files named
+// like secrets are made up for the tests.
+func testFixturePath(p string) bool {
+	for p != "" {
+		i := strings.IndexByte(p, '/')
+		if i < 0 {
+			return false
+		}
+		switch strings.ToLower(p[:i]) {
+		case "test", "tests", "testdata", "fixtures", "__fixtures__", "__tests__", "testing":
+			return true
+		}
+		p = p[i+1:]
+	}
+	return false
 }

@@ -2,6 +2,8 @@ package callfacts
 
 import (
 	_ "embed"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -14,6 +16,9 @@ var credWordsText string
 type credWordTable struct {
 	sets map[string]map[string]bool // verb, noun, alone, cluster, write
 	skip map[string][][]string      // program → the words after it
+	// joinVerbs, joinNouns, joinTrails: the joinverb, joinnoun and
+	// jointrail sets as slices, walked in order without map iteration
+	joinVerbs, joinNouns, joinTrails []string
 }
 
 var credWords = sync.OnceValue(func() credWordTable {
@@ -30,7 +35,8 @@ var credWords = sync.OnceValue(func() credWordTable {
 			}
 		case "skipwords":
 			t.skip[f[1]] = append(t.skip[f[1]], f[2:])
-		case "verb", "noun", "alone", "cluster", "write", "reveal", "compoundverb", "nocompound":
+		case "verb", "noun", "alone", "cluster", "write", "reveal", "compoundverb", "nocompound",
+			"joinverb", "joinnoun", "joinkey", "jointrail", "exportnoun", "exportverb", "unlock", "public", "metaword", "showopt":
 			if t.sets[f[0]] == nil {
 				t.sets[f[0]] = map[string]bool{}
 			}
@@ -40,6 +46,12 @@ var credWords = sync.OnceValue(func() credWordTable {
 		default:
 			panic(l.Errorf("unknown kind %q", f[0]))
 		}
+	}
+	for _, k := range []struct {
+		set string
+		to  *[]string
+	}{{"joinverb", &t.joinVerbs}, {"joinnoun", &t.joinNouns}, {"jointrail", &t.joinTrails}} {
+		*k.to = slices.Sorted(maps.Keys(t.sets[k.set]))
 	}
 	return t
 })
@@ -67,18 +79,28 @@ func (c *Cmd) printsCredentialByWords() bool {
 		}
 	}
 	verb, noun := false, false
+	exportVerb, exportNoun := false, false
 	// the word sets looked up once, not per word: this runs for every
 	// command of a line
 	alone, nouns, verbs, writes := t.sets["alone"], t.sets["noun"], t.sets["verb"], t.sets["write"]
 	for i, p := range c.Pos[:n] {
 		w := strings.ToLower(p)
+		exportVerb = exportVerb || t.sets["exportverb"][w]
+		exportNoun = exportNoun || t.sets["exportnoun"][w]
 		switch {
+		case t.sets["metaword"][w]:
+			return false // vault kv metadata get secret/ci/token: the secret's metadata
 		case alone[w]:
 			verb, noun = true, true
 		case nouns[w]:
 			noun = true
 		case verbs[w]:
 			verb = true
+		case joinedCredWord(t, w):
+			verb, noun = true, true // dumpprivkey, exportprivkey, showseed, GetSecretValue
+		case strings.ContainsAny(w, ":/._") && !strings.Contains(w, "://"):
+			v, n := segmentCredWord(t, w)
+			verb, noun = verb || v, noun || n // pillar.get mysql:root_password, kv get app/db_password
 		case w == "-" && i > 0 && strings.HasPrefix(strings.ToLower(c.Pos[i-1]), "kubeconfig"):
 			verb = true // talosctl kubeconfig -: written to standard output
 		case w == "config" && i > 0 && t.sets["cluster"][strings.ToLower(c.Pos[i-1])]:
@@ -90,10 +112,31 @@ func (c *Cmd) printsCredentialByWords() bool {
 			verb, noun = verb || v, noun || n // get-app-password, show-secret, get-credentials-as-xml
 		}
 	}
-	if noun && !verb {
+	if exportVerb && exportNoun {
+		verb, noun = true, true // near wallet export, keystore dump
+	}
+	if !verb || !noun {
 		for _, a := range c.Args {
-			if k, _, _ := strings.Cut(a, "="); t.sets["reveal"][strings.ToLower(k)] {
-				verb = true // sst secrets list --show-values
+			if len(a) > 8 && a[0] == '-' && a[1] == '-' && showOptCred(t, a) {
+				verb, noun = true, true // profile get --show-api-key
+			}
+		}
+	}
+	if noun != verb {
+		for _, a := range c.Args {
+			k, _, _ := strings.Cut(a, "=")
+			k = strings.ToLower(k)
+			if noun && t.sets["reveal"][k] {
+				verb = true // sst secrets list --show-values, export-key --private
+			} else if verb && t.sets["unlock"][k] {
+				noun = true // decrypt --show, data bag show … --secret-file
+			}
+		}
+	}
+	if verb && noun {
+		for _, a := range c.Args {
+			if k, _, _ := strings.Cut(a, "="); t.sets["public"][strings.ToLower(k)] {
+				return false // keys export alice --public: the public half
 			}
 		}
 	}
@@ -122,6 +165,14 @@ func compoundCredWord(t credWordTable, w string) (verb, noun bool) {
 	// splitting the word into a slice.
 	tail := strings.TrimRight(w, "-:")
 	if last := tail[strings.LastIndexAny(tail, "-:")+1:]; !t.sets["noun"][last] && !t.sets["compoundverb"][last] {
+		if head := w[:strings.IndexAny(w, "-:")]; t.sets["compoundverb"][head] && !t.sets["nocompound"][last] {
+			for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == ':' }) {
+				if t.sets["nocompound"][part] {
+					return false, false
+				}
+			}
+			return true, false // get-pipeline-var prod db_password: the read, its key named after it
+		}
 		return false, false
 	}
 	parts := strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == ':' })
@@ -133,6 +184,7 @@ func compoundCredWord(t credWordTable, w string) (verb, noun bool) {
 	if !lastNoun && !lastVerb {
 		return false, false
 	}
+	exportish := false
 	for _, part := range parts[:len(parts)-1] {
 		if t.sets["nocompound"][part] {
 			return false, false
@@ -140,8 +192,86 @@ func compoundCredWord(t credWordTable, w string) (verb, noun bool) {
 		if lastNoun && t.sets["compoundverb"][part] || lastVerb && t.sets["noun"][part] {
 			verb = true // get-app-password; mysql-creds-view
 		}
+		exportish = exportish || lastNoun && t.sets["exportverb"][part]
+	}
+	if !verb && exportish {
+		return false, true // export-key: the noun, printed with --private
 	}
 	return verb, verb
+}
+
+// joinedCredWord: one word without separators made of a print verb and a
+// secret noun (dumpprivkey, exportprivkey, dumpwallet, showseed,
+// getsecretvalue); getwalletinfo and getnewaddress end in no noun.
+func joinedCredWord(t credWordTable, w string) bool {
+	if len(w) < 7 || strings.ContainsAny(w, "-:/._=") {
+		return false
+	}
+	var rest string
+	for _, v := range t.joinVerbs {
+		if strings.HasPrefix(w, v) {
+			rest = w[len(v):]
+			break
+		}
+	}
+	if rest == "" {
+		return false
+	}
+	for _, tr := range t.joinTrails {
+		if r, ok := strings.CutSuffix(rest, tr); ok && r != "" {
+			rest = r
+			break
+		}
+	}
+	if t.sets["joinkey"][rest] {
+		return true // exportkey, dumpkey: the key right after the verb
+	}
+	for _, nn := range t.joinNouns {
+		if strings.HasSuffix(rest, nn) {
+			return true
+		}
+	}
+	return false
+}
+
+// segmentCredWord reads a word joined by : / . or _ by its last part: a
+// salt or module function (pillar.get, secret.get, vault.read_secret) or
+// a lookup's key (mysql:root_password, secret/app/db_password, api_key,
+// prod_secrets).
+func segmentCredWord(t credWordTable, w string) (verb, noun bool) {
+	for i := 0; i < len(w); i++ {
+		if b := w[i]; !(b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == ':' || b == '/' || b == '.' || b == '_' || b == '-') {
+			return false, false // a header, a request item, a variable: not a key's name ("Authorization:Bearer $TOKEN")
+		}
+	}
+	tail := w[strings.LastIndexAny(w, ":/.")+1:]
+	if tail == "" {
+		return false, false
+	}
+	if strings.HasSuffix(tail, "url") || strings.HasSuffix(tail, "uri") {
+		return false, false // kv get CONFIG db_url: an address, by its key's name
+	}
+	tail = strings.ReplaceAll(tail, "_", "-")
+	switch {
+	case t.sets["alone"][tail]:
+		return true, true
+	case t.sets["noun"][tail]:
+		return false, true
+	case t.sets["verb"][tail]:
+		return true, false
+	}
+	if i := strings.LastIndexByte(tail, '-'); i >= 0 {
+		if v, n := compoundCredWord(t, tail); v || n {
+			return v, n
+		}
+		if strings.IndexByte(w, '_') >= 0 && t.sets["noun"][tail[i+1:]] {
+			return false, true // prod_secrets, db_root_password
+		}
+		if joinedCredWord(t, tail[i+1:]) {
+			return true, true // z_exportkey, z_exportwallet
+		}
+	}
+	return false, false
 }
 
 func equalFold(a, b []string) bool {
@@ -151,4 +281,22 @@ func equalFold(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// showOptCred: an option that asks to show a secret noun
+// (--show-api-key, --reveal-password, --include-secrets).
+func showOptCred(t credWordTable, a string) bool {
+	k, _, _ := strings.Cut(strings.ToLower(a), "=")
+	for pre := range t.sets["showopt"] {
+		if rest, ok := strings.CutPrefix(k, pre); ok {
+			rest = strings.ReplaceAll(rest, "_", "-")
+			if t.sets["noun"][rest] {
+				return true
+			}
+			if i := strings.LastIndexByte(rest, '-'); i >= 0 && t.sets["noun"][rest[i+1:]] {
+				return true
+			}
+		}
+	}
+	return false
 }

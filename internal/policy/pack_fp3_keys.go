@@ -14,6 +14,9 @@ var keyUsers = map[string]bool{
 	"apksigner": true, "osslsigncode": true, "signtool": true, "codesign": true, "rpmsign": true, "debsign": true,
 	"dpkg-sig": true, "minisign": true, "signify": true, "keytool": true, "zipalign": true, "productsign": true,
 	"notarytool": true, "xmlsec1": true,
+	// wallets' keypair users: solana-keygen pubkey prints the public half,
+	// cardano-cli signs with a .skey (secrets25)
+	"solana-keygen": true, "cardano-cli": true,
 	// password-file tools that write a user's hash into the
 	// file they are given (mosquitto_passwd -b FILE user pw), never print it
 	"mosquitto_passwd": true, "htpasswd": true, "varnishadm": true, // varnishadm -S SECRET: the admin port's shared secret, used to log in
