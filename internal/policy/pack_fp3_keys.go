@@ -15,7 +15,7 @@ var keyUsers = map[string]bool{
 	"dpkg-sig": true, "minisign": true, "signify": true, "keytool": true, "zipalign": true, "productsign": true,
 	"notarytool": true, "xmlsec1": true,
 	// wallets' keypair users: solana-keygen pubkey prints the public half,
-	// cardano-cli signs with a .skey (secrets25)
+	// cardano-cli signs with a .skey
 	"solana-keygen": true, "cardano-cli": true,
 	// password-file tools that write a user's hash into the
 	// file they are given (mosquitto_passwd -b FILE user pw), never print it
