@@ -98,7 +98,7 @@ func secretAPIRead(e *Env, c *Cmd) string {
 		if secretPathPattern().MatchString(l) {
 			return urlHost(u) + urlPath(u)
 		}
-		if r.method != "POST" && vaultAPICall(c, r) && vaultSecretPath(u) {
+		if r.method != "POST" && vaultSecretPath(u) && vaultAPICall(c, r) { // the path first: it rules most URLs out without joining the arguments
 			return urlHost(u) + urlPath(u)
 		}
 	}
