@@ -63,7 +63,7 @@ func secretAPIRead(e *Env, c *Cmd) string {
 	if onlyHelp(c) || writtenToFile(e, c) {
 		return ""
 	}
-	r := readAPICall(c)
+	r := e.apiCall(c)
 	if len(r.urls) == 0 || apiHostLocal(r.urls) {
 		return ""
 	}
@@ -288,7 +288,7 @@ func vault16Rules() []Rule {
 				if !mayMutate(c) {
 					return ""
 				}
-				r := readAPICall(c)
+				r := e.apiCall(c)
 				if len(r.urls) == 0 || apiHostLocal(r.urls) {
 					return ""
 				}
