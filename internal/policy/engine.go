@@ -91,6 +91,17 @@ type Env struct {
 	// ask rule and the deployed-console rule all judge the same console
 	// command (npm run build meets each).
 	appMemo [8]appJudgeMemo
+	// apiMemo caches readAPICall for the first len(apiMemo) HTTP clients
+	// of the call (at: command index + 1, 0 unused): the SQL-over-HTTP
+	// deny and ask rules, the admin-API rule and the secret-read rule
+	// each read the same curl's options, URLs and body.
+	apiMemo [2]apiMemoEntry
+}
+
+// apiMemoEntry is one cached readAPICall.
+type apiMemoEntry struct {
+	at int
+	r  apiCall
 }
 
 // strMemo is a per-command cached string answer.
@@ -131,6 +142,26 @@ func (e *Env) printsSecret(c *Cmd) string {
 		m.s, m.known = printsSecret(c), true
 	}
 	return m.s
+}
+
+// apiCall is readAPICall(c), read once per command per call. The
+// answer's urls are shared between its readers, who only read them.
+func (e *Env) apiCall(c *Cmd) apiCall {
+	i := e.cmdIndex(c)
+	if i < 0 {
+		return readAPICall(c)
+	}
+	for k := range e.apiMemo {
+		m := &e.apiMemo[k]
+		if m.at == i+1 {
+			return m.r
+		}
+		if m.at == 0 {
+			m.at, m.r = i+1, readAPICall(c)
+			return m.r
+		}
+	}
+	return readAPICall(c)
 }
 
 // absEntry is one cached abs: argument a run in dir (the call's home is

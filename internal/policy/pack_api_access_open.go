@@ -46,7 +46,7 @@ func apiAccessOpen(e *Env, c *Cmd) string {
 	if !mayMutate(c) {
 		return ""
 	}
-	r := readAPICall(c)
+	r := e.apiCall(c)
 	if len(r.urls) == 0 || apiHostLocal(r.urls) || r.method == "GET" || r.method == "HEAD" || r.method == "DELETE" {
 		return ""
 	}

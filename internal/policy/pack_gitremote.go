@@ -117,7 +117,7 @@ func gitRemoteRules() []Rule {
 				if len(c.Upstream) == 0 || !readsStdin(c) && c.Name != "http" && c.Name != "xh" {
 					return ""
 				}
-				if r := readAPICall(c); len(r.urls) > 0 && apiHostLocal(r.urls) {
+				if r := e.apiCall(c); len(r.urls) > 0 && apiHostLocal(r.urls) {
 					return ""
 				}
 				if a := archivesProject(e); a != "" {

@@ -109,6 +109,9 @@ func secretFiles(e *Env) map[string]string {
 	}
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
+		if !mayFillFile(e, c) {
+			continue // nothing it emits lands in a file: its secret (the costly read) is not asked
+		}
 		what := secretSource(e, c)
 		if what == "" {
 			for _, u := range c.Upstream {
@@ -134,6 +137,23 @@ func secretFiles(e *Env) map[string]string {
 		}
 	}
 	return out
+}
+
+// mayFillFile: c's output can land in a file secretFiles maps: a redirect
+// of it (or of the line) to an absolute path, or c copies (tee, cp, an
+// archiver). Most commands do neither; asking first spares secretSource,
+// which walks the secret-printer tables, on every command of every line
+// with a sender.
+func mayFillFile(e *Env, c *Cmd) bool {
+	if c.Name == "tee" || c.Name == "cp" || archivers[c.Name] {
+		return true
+	}
+	for _, r := range e.F.Redirects {
+		if (r.Op == ">" || r.Op == ">>" || r.Op == ">|" || r.Op == "&>" || r.Op == "&>>") && (r.Cmd == c.Name || r.Cmd == "") && strings.HasPrefix(r.Target, "/") {
+			return true
+		}
+	}
+	return false
 }
 
 // upstreamSecret is the secret the pipeline stage named u before

@@ -82,7 +82,7 @@ func liveDataRules() []Rule {
 				if !prodMarker.MatchString(e.F.Command) || onlyHelp(c) || onlyLocalURLs(c) || localOnly(c) {
 					return "" // the cheap test first: most requests name no production
 				}
-				r := readAPICall(c)
+				r := e.apiCall(c)
 				if r.method == "" && r.body == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" {
 					return ""
 				}

@@ -22,7 +22,7 @@ func net14HomeRule() Rule {
 			if !mayMutate(c) {
 				return ""
 			}
-			r := readAPICall(c) // (after mayMutate: reading the call allocates, and most calls are plain GETs)
+			r := e.apiCall(c) // (after mayMutate: reading the call allocates, and most calls are plain GETs)
 			if r.method == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" {
 				return ""
 			}

@@ -22,7 +22,7 @@ func peers5Rules() []Rule {
 				if !hinted || onlyHelp(c) || onlyLocalURLs(c) || localOnly(c) {
 					return ""
 				}
-				r := readAPICall(c)
+				r := e.apiCall(c)
 				if r.method == "" && r.body == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" {
 					return "" // a plain read: a link to a page named delete is no deletion
 				}

@@ -77,7 +77,7 @@ func recordStoreWrite(e *Env, c *Cmd) string {
 		if onlyHelp(c) || !mayMutate(c) || e.dryRun(c) {
 			return ""
 		}
-		calls = []apiCall{readAPICall(c)}
+		calls = []apiCall{e.apiCall(c)}
 	}
 	for _, r := range calls {
 		if r.method != "POST" && r.method != "PUT" && r.method != "PATCH" || len(r.urls) == 0 || apiHostLocal(r.urls) || apiReads(r) || readPath(r) {

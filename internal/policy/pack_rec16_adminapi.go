@@ -162,7 +162,7 @@ func httpSQLJudge(e *Env, c *Cmd) (Mode, string) {
 	if onlyHelp(c) {
 		return Off, ""
 	}
-	r := readAPICall(c)
+	r := e.apiCall(c)
 	if len(r.urls) == 0 || apiHostLocal(r.urls) {
 		return Off, ""
 	}
@@ -226,7 +226,7 @@ func rec16AdminAPIRules() []Rule {
 				if onlyHelp(c) || !mayMutate(c) {
 					return ""
 				}
-				r := readAPICall(c)
+				r := e.apiCall(c)
 				if r.method == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" || len(r.urls) == 0 || apiHostLocal(r.urls) || apiReads(r) || sandboxCall(r, c) {
 					return ""
 				}

@@ -79,7 +79,7 @@ func rpcGetJudge(want string) func(e *Env, c *Cmd) string {
 		if !named {
 			return ""
 		}
-		r := readAPICall(c)
+		r := e.apiCall(c)
 		if r.method != "" && r.method != "GET" || len(r.urls) == 0 || apiHostLocal(r.urls) {
 			return ""
 		}

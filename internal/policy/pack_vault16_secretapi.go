@@ -63,7 +63,7 @@ func secretAPIRead(e *Env, c *Cmd) string {
 	if onlyHelp(c) || writtenToFile(e, c) {
 		return ""
 	}
-	r := readAPICall(c)
+	r := e.apiCall(c)
 	if len(r.urls) == 0 || apiHostLocal(r.urls) {
 		return ""
 	}
@@ -98,7 +98,7 @@ func secretAPIRead(e *Env, c *Cmd) string {
 		if secretPathPattern().MatchString(l) {
 			return urlHost(u) + urlPath(u)
 		}
-		if r.method != "POST" && vaultAPICall(c, r) && vaultSecretPath(u) {
+		if r.method != "POST" && vaultSecretPath(u) && vaultAPICall(c, r) { // the path first: it rules most URLs out without joining the arguments
 			return urlHost(u) + urlPath(u)
 		}
 	}
@@ -288,7 +288,7 @@ func vault16Rules() []Rule {
 				if !mayMutate(c) {
 					return ""
 				}
-				r := readAPICall(c)
+				r := e.apiCall(c)
 				if len(r.urls) == 0 || apiHostLocal(r.urls) {
 					return ""
 				}

@@ -36,7 +36,7 @@ func externalVerbRules() []Rule {
 					if anyArgDelete(c) {
 						a := strings.ToUpper(" " + strings.Join(c.Args, " ") + " ")
 						for _, m := range []string{" -X DELETE ", " -XDELETE ", " --request DELETE ", " --request=DELETE ", " --method=DELETE ", " DELETE "} {
-							if strings.Contains(a, m) && !onlyLocalURLs(c) && !localOnly(c) && !sandboxHosts(readAPICall(c)) {
+							if strings.Contains(a, m) && !onlyLocalURLs(c) && !localOnly(c) && !sandboxHosts(e.apiCall(c)) {
 								return c.Name + " sends an HTTP DELETE: " + c.String()
 							}
 						}
