@@ -92,7 +92,7 @@ func readAPICall(c *Cmd) apiCall {
 			r.method = strings.ToUpper(a[2:])
 		case strings.HasPrefix(a, "--request=") || strings.HasPrefix(l, "--method="):
 			r.method = strings.ToUpper(a[strings.IndexByte(a, '=')+1:])
-		case a == "-G" || a == "--get":
+		case a == "-G" || a == "--get" || c.Name == "curl" && len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a, 'G') > 0 && shortFlags(a[1:]):
 			get = true
 		case a == "-T" || a == "--upload-file" || strings.HasPrefix(a, "--upload-file="):
 			if r.method == "" {
@@ -349,7 +349,7 @@ func netAPIRules() []Rule {
 			return apiCall{}, false
 		}
 		r := readAPICall(c)
-		if r.method == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" || len(r.urls) == 0 || apiHostLocal(r.urls) {
+		if r.method == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" || r.method == "LIST" || len(r.urls) == 0 || apiHostLocal(r.urls) {
 			return r, false
 		}
 		return r, true
@@ -391,7 +391,7 @@ func netAPIRules() []Rule {
 						return c.Name + " posts a message to people through a webhook: " + c.String()
 					}
 				}
-				if r.creds != "" && !apiReads(r) && !inferenceCall(r) && !rpcRead(r) && !sandboxCall(r, c) {
+				if r.creds != "" && !apiReads(r) && !inferenceCall(r) && !rpcRead(r) && !sandboxCall(r, c) && !(r.method == "POST" && sqlReads(c, r.body)) {
 					return c.Name + " " + r.method + " to a remote API with " + r.creds + ": it changes something in a service others use: " + c.String()
 				}
 				if h := prodURLHost(r.urls); h != "" && !apiReads(r) && !readPath(r) && !inferenceCall(r) && !rpcRead(r) && !sqlReads(c, r.body) {
@@ -623,6 +623,9 @@ func sqlReads(c *Cmd, body string) bool {
 	if text == "" {
 		text = strings.Trim(body, "& \t\n")
 	}
+	if m := jsonStatement.FindStringSubmatch(text); m != nil {
+		text = m[1] // Snowflake's {"statement":"select …"}, a query API's {"sql": …}
+	}
 	return text != "" && sqlReadOnly(text)
 }
 
@@ -654,4 +657,17 @@ func httpieURL(c *Cmd, u string) string {
 		return "http://localhost:" + strings.TrimPrefix(rest, "/")
 	}
 	return u
+}
+
+// jsonStatement: the SQL a JSON body carries under a statement key.
+var jsonStatement = re(`^\{[^{]*?"(?:statement|sql|sqlText|query_text)"\s*:\s*"([^"]*)"`)
+
+// shortFlags: a cluster of curl's one-letter options (-sG, -fsSLG).
+func shortFlags(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
