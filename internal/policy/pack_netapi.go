@@ -391,7 +391,7 @@ func netAPIRules() []Rule {
 						return c.Name + " posts a message to people through a webhook: " + c.String()
 					}
 				}
-				if r.creds != "" && !apiReads(r) && !inferenceCall(r) && !rpcRead(r) && !sandboxCall(r, c) && !(r.method == "POST" && sqlReads(c, r.body)) {
+				if r.creds != "" && !apiReads(r) && !inferenceCall(r) && !rpcRead(r) && !sandboxCall(r, c) && !(r.method == "POST" && (sqlReads(c, r.body) || pipedSQLReads(e, c, r.body))) {
 					return c.Name + " " + r.method + " to a remote API with " + r.creds + ": it changes something in a service others use: " + c.String()
 				}
 				if h := prodURLHost(r.urls); h != "" && !apiReads(r) && !readPath(r) && !inferenceCall(r) && !rpcRead(r) && !sqlReads(c, r.body) {
@@ -670,4 +670,22 @@ func shortFlags(s string) bool {
 		}
 	}
 	return true
+}
+
+// pipedSQLReads: a body read from stdin (--data-binary @-) that an echo
+// or printf before it in the pipeline writes as a read-only statement
+// (echo 'SELECT count() FROM events' | curl … ClickHouse --data-binary @-).
+func pipedSQLReads(e *Env, c *Cmd, body string) bool {
+	if !strings.Contains(body, "@-") || len(c.Upstream) == 0 {
+		return false
+	}
+	for _, u := range c.Upstream {
+		for _, d := range e.F.Cmds(u) {
+			if (d.Name == "echo" || d.Name == "printf") && len(d.Pos) > 0 {
+				t := strings.Join(d.Pos, " ")
+				return sqlReadOnly(t) && !bodySQLWrites.MatchString(t)
+			}
+		}
+	}
+	return false
 }
