@@ -486,6 +486,10 @@ func apiReads(r apiCall) bool {
 	read, write := opsList("api-read"), opsList("api-write")
 	found := false
 	for _, u := range r.urls {
+		p, _, _ := strings.Cut(urlPath(u), "?")
+		if strings.HasSuffix(strings.TrimSuffix(p, "/"), "/auth") {
+			found = true // Portainer's POST /api/auth: a login
+		}
 		for _, w := range wordsOf(urlPath(u)) {
 			if write[w] {
 				return false // _update_by_query: a write that a query selects
