@@ -486,9 +486,8 @@ func apiReads(r apiCall) bool {
 	read, write := opsList("api-read"), opsList("api-write")
 	found := false
 	for _, u := range r.urls {
-		p, _, _ := strings.Cut(urlPath(u), "?")
-		if strings.HasSuffix(strings.TrimSuffix(p, "/"), "/auth") {
-			found = true // Portainer's POST /api/auth: a login
+		if readLast(u) {
+			found = true // POST /api/auth, /v2/auth/login, /api/v2/statements: a login or a query
 		}
 		for _, w := range wordsOf(urlPath(u)) {
 			if write[w] {
@@ -689,6 +688,26 @@ func pipedSQLReads(e *Env, c *Cmd, body string) bool {
 				t := strings.Join(d.Pos, " ")
 				return sqlReadOnly(t) && !bodySQLWrites.MatchString(t)
 			}
+		}
+	}
+	return false
+}
+
+// readLast: a URL path's last or next to last segment is one of
+// remoteops.txt's api-read-last whole (…/auth/login,
+// /auth/userpass/login/ops, /flow_runs/filter); a word inside another
+// (/users/42/login_attempts/reset, /consumers/x/key-auth) does not count.
+func readLast(u string) bool {
+	p, _, _ := strings.Cut(urlPath(u), "?")
+	segs := strings.Split(strings.Trim(p, "/"), "/")
+	last := opsList("api-read-last")
+	for i := len(segs) - 1; i >= 0 && i >= len(segs)-2; i-- {
+		seg := strings.ToLower(segs[i])
+		if j := strings.LastIndexByte(seg, ':'); j >= 0 {
+			seg = seg[j+1:] // accounts:signInWithPassword
+		}
+		if last[seg] {
+			return true
 		}
 	}
 	return false

@@ -150,7 +150,7 @@ func embedsDomain(h string) bool {
 	return false
 }
 
-var topLabels = map[string]bool{"com": true, "net": true, "org": true, "io": true, "ai": true, "app": true, "dev": true, "cloud": true}
+var topLabels = map[string]bool{"com": true, "net": true, "org": true, "io": true}
 
 // foreignHost: a host no service's credential belongs to by its name: a
 // personal host or a look-alike.
