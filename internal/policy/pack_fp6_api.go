@@ -71,6 +71,11 @@ func rpcRead(r apiCall) bool {
 		return false
 	}
 	read := opsList("api-read-method")
+	if m := jsonRPCMethod.FindStringSubmatch(r.body); m != nil {
+		name := m[1] + m[2]
+		last := strings.ToLower(name[strings.LastIndexByte(name, '.')+1:])
+		return read[last] || last == "get" || last == "login" || last == "version" // Zabbix's host.get, user.login over JSON-RPC
+	}
 	for _, u := range r.urls {
 		p := urlPath(u)
 		if i := strings.IndexAny(p, "?#"); i >= 0 {
@@ -168,3 +173,6 @@ func sandboxHost(u string) bool {
 	}
 	return false
 }
+
+// jsonRPCMethod: a JSON-RPC body's dotted method ("method":"host.get").
+var jsonRPCMethod = re(`"jsonrpc"\s*:\s*"2\.0".*?"method"\s*:\s*"([A-Za-z]+\.[A-Za-z.]+)"|"method"\s*:\s*"([A-Za-z]+\.[A-Za-z.]+)".*?"jsonrpc"`)

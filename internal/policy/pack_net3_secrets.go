@@ -67,6 +67,12 @@ func envProviderWord(a string) bool {
 			return true
 		}
 	}
+	table := secretHosts()
+	for _, w := range strings.FieldsFunc(l, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
+		if _, ok := table[w]; ok && len(w) >= 4 {
+			return true // env | grep -i splunk, printenv | grep -i sentry: a service's variables are its credentials
+		}
+	}
 	return false
 }
 

@@ -92,7 +92,7 @@ func readAPICall(c *Cmd) apiCall {
 			r.method = strings.ToUpper(a[2:])
 		case strings.HasPrefix(a, "--request=") || strings.HasPrefix(l, "--method="):
 			r.method = strings.ToUpper(a[strings.IndexByte(a, '=')+1:])
-		case a == "-G" || a == "--get":
+		case a == "-G" || a == "--get" || c.Name == "curl" && len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a, 'G') > 0 && shortFlags(a[1:]):
 			get = true
 		case a == "-T" || a == "--upload-file" || strings.HasPrefix(a, "--upload-file="):
 			if r.method == "" {
@@ -349,7 +349,7 @@ func netAPIRules() []Rule {
 			return apiCall{}, false
 		}
 		r := readAPICall(c)
-		if r.method == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" || len(r.urls) == 0 || apiHostLocal(r.urls) {
+		if r.method == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" || r.method == "LIST" || len(r.urls) == 0 || apiHostLocal(r.urls) {
 			return r, false
 		}
 		return r, true
@@ -391,7 +391,7 @@ func netAPIRules() []Rule {
 						return c.Name + " posts a message to people through a webhook: " + c.String()
 					}
 				}
-				if r.creds != "" && !apiReads(r) && !inferenceCall(r) && !rpcRead(r) && !sandboxCall(r, c) {
+				if r.creds != "" && !apiReads(r) && !inferenceCall(r) && !rpcRead(r) && !sandboxCall(r, c) && !(r.method == "POST" && (sqlReads(c, r.body) || pipedSQLReads(e, c, r.body))) {
 					return c.Name + " " + r.method + " to a remote API with " + r.creds + ": it changes something in a service others use: " + c.String()
 				}
 				if h := prodURLHost(r.urls); h != "" && !apiReads(r) && !readPath(r) && !inferenceCall(r) && !rpcRead(r) && !sqlReads(c, r.body) {
@@ -486,6 +486,9 @@ func apiReads(r apiCall) bool {
 	read, write := opsList("api-read"), opsList("api-write")
 	found := false
 	for _, u := range r.urls {
+		if readLast(u) {
+			found = true // POST /api/auth, /v2/auth/login, /api/v2/statements: a login or a query
+		}
 		for _, w := range wordsOf(urlPath(u)) {
 			if write[w] {
 				return false // _update_by_query: a write that a query selects
@@ -623,6 +626,9 @@ func sqlReads(c *Cmd, body string) bool {
 	if text == "" {
 		text = strings.Trim(body, "& \t\n")
 	}
+	if m := jsonStatement.FindStringSubmatch(text); m != nil {
+		text = m[1] // Snowflake's {"statement":"select …"}, a query API's {"sql": …}
+	}
 	return text != "" && sqlReadOnly(text)
 }
 
@@ -654,4 +660,55 @@ func httpieURL(c *Cmd, u string) string {
 		return "http://localhost:" + strings.TrimPrefix(rest, "/")
 	}
 	return u
+}
+
+// jsonStatement: the SQL a JSON body carries under a statement key.
+var jsonStatement = re(`^\{[^{]*?"(?:statement|sql|sqlText|query_text)"\s*:\s*"([^"]*)"`)
+
+// shortFlags: a cluster of curl's one-letter options (-sG, -fsSLG).
+func shortFlags(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// pipedSQLReads: a body read from stdin (--data-binary @-) that an echo
+// or printf before it in the pipeline writes as a read-only statement
+// (echo 'SELECT count() FROM events' | curl … ClickHouse --data-binary @-).
+func pipedSQLReads(e *Env, c *Cmd, body string) bool {
+	if !strings.Contains(body, "@-") || len(c.Upstream) == 0 {
+		return false
+	}
+	for _, u := range c.Upstream {
+		for _, d := range e.F.Cmds(u) {
+			if (d.Name == "echo" || d.Name == "printf") && len(d.Pos) > 0 {
+				t := strings.Join(d.Pos, " ")
+				return sqlReadOnly(t) && !bodySQLWrites.MatchString(t)
+			}
+		}
+	}
+	return false
+}
+
+// readLast: a URL path's last or next to last segment is one of
+// remoteops.txt's api-read-last whole (…/auth/login,
+// /auth/userpass/login/ops, /flow_runs/filter); a word inside another
+// (/users/42/login_attempts/reset, /consumers/x/key-auth) does not count.
+func readLast(u string) bool {
+	p, _, _ := strings.Cut(urlPath(u), "?")
+	segs := strings.Split(strings.Trim(p, "/"), "/")
+	last := opsList("api-read-last")
+	for i := len(segs) - 1; i >= 0 && i >= len(segs)-2; i-- {
+		seg := strings.ToLower(segs[i])
+		if j := strings.LastIndexByte(seg, ':'); j >= 0 {
+			seg = seg[j+1:] // accounts:signInWithPassword
+		}
+		if last[seg] {
+			return true
+		}
+	}
+	return false
 }

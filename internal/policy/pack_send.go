@@ -289,13 +289,14 @@ func secretOutput(e *Env) bool {
 // $*_TOKEN…) leaving for a foreign host: core.secrets:send-secret-var denies it.
 func credentialSent(e *Env, c *Cmd) (why, named string) {
 	parts := requestParts(c)
-	var hosts []string
+	var hosts, urls []string
 	var plain map[string]bool // hosts reached over plain http: a secret sent there is read on the way (fp12)
 	for _, p := range parts {
 		if p.kind == "url" && !strings.Contains(p.val, "==") {
 			h := urlHost(p.val)
 			hosts = append(hosts, h)
-			if len(p.val) > 7 && strings.EqualFold(p.val[:7], "http://") && !ownHost(h) {
+			urls = append(urls, p.val)
+			if len(p.val) > 7 && strings.EqualFold(p.val[:7], "http://") && !ownHost(h) && !corpHost(h) {
 				if plain == nil {
 					plain = map[string]bool{}
 				}
@@ -308,8 +309,8 @@ func credentialSent(e *Env, c *Cmd) (why, named string) {
 	}
 	dest := hosts[0]
 	leaves := func(name string) bool {
-		for _, h := range hosts {
-			if !belongsTo(name, h) || plain[h] {
+		for i, h := range hosts {
+			if plain[h] || !belongsTo(name, h) && !(pathNamesService(name, h, urls[i]) && captureHost(c) == "") && !loginUse(c, name, h, urls[i]) {
 				return true
 			}
 		}
@@ -477,7 +478,7 @@ func tokenHeaderUse(c *Cmd, secret string, parts []reqPart, hosts []string, plai
 			if !strings.HasPrefix(l, "https://") || strings.Contains(h, "$") || strings.Contains(p.val, "$(") {
 				return false
 			}
-			if plain[h] || net.ParseIP(strings.Trim(h, "[]")) != nil || strings.Contains(l, "ngrok") {
+			if plain[h] || net.ParseIP(strings.Trim(h, "[]")) != nil || strings.Contains(l, "ngrok") || foreignHost(h) {
 				return false
 			}
 			rest := ""
@@ -542,7 +543,7 @@ func authToKnownService(c *Cmd, secret string, hosts []string, plain map[string]
 	domains := serviceDomains()
 	for _, h := range hosts {
 		h = strings.ToLower(h)
-		if plain[h] || h == "" || strings.HasPrefix(h, "$") {
+		if plain[h] || h == "" || strings.HasPrefix(h, "$") || foreignHost(h) {
 			return false
 		}
 		known := false
@@ -574,3 +575,68 @@ var serviceDomains = sync.OnceValue(func() map[string]bool {
 	}
 	return m
 })
+
+// plausibleServiceHost: a named host over https that could be a
+// company's own service: not an IP literal, a personal host, a
+// look-alike or a capture service.
+func plausibleServiceHost(c *Cmd, h, u string) bool {
+	return len(u) > 8 && strings.EqualFold(u[:8], "https://") && h != "" && !strings.HasPrefix(h, "$") && strings.IndexByte(h, '.') > 0 &&
+		net.ParseIP(strings.Trim(h, "[]")) == nil && !foreignHost(h) && captureHost(c) == ""
+}
+
+// listedElsewhere: a word of the secret's name is a service
+// secrethosts.txt lists with fixed domains only ($XERO_ACCESS_TOKEN):
+// it belongs there and nowhere else.
+func listedElsewhere(name string) bool {
+	table := secretHosts()
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == '-' }) {
+		if sh, ok := table[w]; ok && !sh.selfHosted {
+			return true
+		}
+	}
+	return false
+}
+
+// pathNamesService: a company's server whose URL path names the
+// secret's self-hosted service (a self-hosted word of secrethosts.txt) ($CHECKMK_AUTOMATION_SECRET to
+// monitor01.corp.example.com/prod/check_mk/api/): the service under the
+// name the company gave its host.
+func pathNamesService(name, h, u string) bool {
+	if listedElsewhere(name) || !strings.HasPrefix(strings.ToLower(u), "http") || net.ParseIP(strings.Trim(h, "[]")) != nil || foreignHost(h) {
+		return false
+	}
+	p, _, _ := strings.Cut(strings.ToLower(urlPath(u)), "?")
+	if p == "" || strings.Contains(p, "$") {
+		return false
+	}
+	p = pathSqueeze.Replace(p)
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == '-' }) {
+		if sh, ok := secretHosts()[w]; ok && sh.selfHosted && len(w) >= 4 && strings.Contains(p, w) {
+			return true
+		}
+	}
+	return false
+}
+
+var pathSqueeze = strings.NewReplacer("_", "", "-", "")
+
+// loginUse: a login or token request (…/oauth2/token, /oauth2/v2.0/token,
+// /tokens/bearer, /auth/login, /auth/refresh, accounts:signInWithPassword)
+// over https to a named host: sending the password, client secret or
+// refresh token there is how it is used. A secret whose name names a
+// listed service ($XERO_CLIENT_SECRET) still goes only to that service.
+func loginUse(c *Cmd, name, h, u string) bool {
+	if !plausibleServiceHost(c, h, u) || listedElsewhere(name) {
+		return false
+	}
+	p, _, _ := strings.Cut(urlPath(u), "?")
+	for _, w := range wordsOf(p) {
+		if loginWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+var loginWords = map[string]bool{"login": true, "logon": true, "signin": true, "signinwithpassword": true, "token": true, "tokens": true,
+	"oauth": true, "oauth2": true, "refresh": true, "authenticate": true, "session": true, "sessions": true, "sessionmngr": true}

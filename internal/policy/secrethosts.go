@@ -54,6 +54,9 @@ func belongsTo(name, host string) bool {
 		return true
 	}
 	h := strings.ToLower(host)
+	if foreignHost(h) {
+		return false // vt-mirror.ngrok.io, acme.service-now.com.sso-verify.net: a person's host, whatever its name says
+	}
 	table := secretHosts()
 	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == '-' }) {
 		sh, listed := table[w]
@@ -107,6 +110,62 @@ func hostLabelIs(host string, labels []string) bool {
 func abbreviates(ab, host string) bool {
 	for _, t := range strings.FieldsFunc(host, func(r rune) bool { return r == '.' || r == '-' || r == '_' }) {
 		if t == ab || len(t) >= 4 && t[0] == ab[0] && strings.IndexByte(t[1:], ab[1]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// personalHost: a host under a domain anyone gets for themselves in
+// minutes (a tunnel, dynamic DNS, free app hosting; policy/remoteops.txt
+// personal-host): what is sent there reaches a person.
+func personalHost(h string) bool {
+	if strings.IndexByte(h, '.') < 0 {
+		return false
+	}
+	hosts := opsList("personal-host")
+	for d := h; ; {
+		if hosts[d] {
+			return true
+		}
+		i := strings.IndexByte(d, '.')
+		if i < 0 {
+			return false
+		}
+		d = d[i+1:]
+	}
+}
+
+// embedsDomain: a look-alike that carries a whole domain as the labels
+// of another (acme.service-now.com.sso-verify.net, api.github.com.x.io):
+// a top-level label (com, net, org, io) with two or more labels after it.
+// acme.com.au (one label after) is a country's second level.
+func embedsDomain(h string) bool {
+	labels := strings.Split(h, ".")
+	for i, l := range labels[:max(len(labels)-2, 0)] {
+		if i > 0 && topLabels[l] {
+			return true
+		}
+	}
+	return false
+}
+
+var topLabels = map[string]bool{"com": true, "net": true, "org": true, "io": true}
+
+// foreignHost: a host no service's credential belongs to by its name: a
+// personal host or a look-alike.
+func foreignHost(h string) bool {
+	return personalHost(h) || embedsDomain(h)
+}
+
+// corpHost: a name under a company's internal zone (zabbix.corp.example.com,
+// op-connect.int.acme.io): a label corp, internal, intranet or int before
+// the registered domain. Plain http there stays inside the company's
+// network, as for .internal names.
+func corpHost(h string) bool {
+	labels := strings.Split(h, ".")
+	for i, l := range labels[:max(len(labels)-2, 0)] {
+		if i > 0 && (l == "corp" || l == "internal" || l == "intranet" || l == "int" || l == "intra") {
 			return true
 		}
 	}
