@@ -40,7 +40,14 @@ func uploadRecord(e *Env, c *Cmd) string {
 	if i := strings.Index(b, "://"); i >= 0 {
 		b = b[i+3:]
 	}
-	b = strings.SplitN(b, "/", 2)[0]
+	parts := strings.SplitN(b, "/", 3)
+	b = parts[0]
+	if len(parts) > 1 && (strings.HasSuffix(b, ".blob.core.windows.net") || strings.HasSuffix(b, ".dfs.core.windows.net")) {
+		b = parts[1] // Azure: the container is the bucket ($web serves the static site)
+	} else if strings.Contains(dst, "://") && strings.Count(b, ".") >= 1 && !strings.Contains(b, "amazonaws.com") && !strings.Contains(b, "windows.net") && !strings.Contains(b, "googleapis.com") {
+		// s3://www.acme.com, gs://docs.acme.io: a bucket named for a domain serves that site (overwrite25)
+		return "puts " + strings.Join(srcs, " ") + " into " + dst + ", a bucket named for the site it serves"
+	}
 	words := opsList("record-bucket-words")
 	for _, w := range wordsOf(strings.ToLower(strings.TrimSuffix(b, ":"))) {
 		if words[w] {
