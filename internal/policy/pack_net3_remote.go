@@ -234,7 +234,7 @@ func anyWord(name string, set map[string]bool) bool {
 // runs on (ssh root@vps 'apt-get -y upgrade', ssh web 'certbot --nginx
 // …', heroku run rails db:migrate): that host serves others.
 func net3RemoteHostRule() Rule {
-	names := append(callfacts.RemoteShellTools(), "ssh", "mosh", "autossh", "gcloud", "az", "vagrant", "kubectl", "oc", "pwsh", "powershell", "powershell.exe", "pwsh.exe")
+	names := append(callfacts.RemoteShellTools(), "ssh", "mosh", "autossh", "gcloud", "az", "vagrant", "kubectl", "oc", "pwsh", "powershell", "powershell.exe", "pwsh.exe", "ansible")
 	return Rule{ID: "external.systems:remote-host-change", Mode: Ask, Tools: shellTools, Cmds: names,
 		Desc: "A command run on another host through a remote shell (ssh host '…', fly ssh console -C, heroku run) that changes it: writes, package installs and upgrades, services, certificates, accounts, firewall; reads there stay allowed; the admin programs are data (policy/remoteops.txt remote-admin)",
 		Match: func(e *Env) string {
