@@ -143,9 +143,13 @@ func containerCopyRule() Rule {
 		[]string{"docker cp proxy-prod:/etc/nginx/nginx.conf ./nginx.prod.conf", "docker cp seed.sql db:/tmp/seed.sql", "docker cp ./x web-dev:/app/x"})
 }
 
-// overwrite25Rules are this batch's rules (zonesPack appends them).
-func overwrite25Rules() []Rule {
-	return []Rule{systemCoreRule(), ftpChangeRule(), containerCopyRule(), getActionRule()}
+// overwrite25Rules are this batch's zone rules (zonesPack appends them).
+func overwrite25Rules() []Rule { return []Rule{systemCoreRule()} }
+
+// overwrite25ExternalRules are its rules on other systems (the
+// external.systems pack appends them).
+func overwrite25ExternalRules() []Rule {
+	return []Rule{ftpChangeRule(), containerCopyRule(), getActionRule()}
 }
 
 // getActionURL: one of c's URLs is an application server's manager
