@@ -21,6 +21,10 @@ import (
 // libraries and boot files.
 var systemCoreDirs = []string{"/boot", "/usr/lib", "/usr/lib64", "/usr/lib32", "/usr/libexec", "/lib", "/lib64", "/lib32", "/usr/bin", "/usr/sbin", "/bin", "/sbin", "/efi"}
 
+// systemCoreKept are the trees under them that hold units and rules,
+// not programs (a new unit there is core.zones:autostart's).
+var systemCoreKept = []string{"/usr/lib/systemd/", "/lib/systemd/", "/usr/lib/tmpfiles.d/", "/usr/lib/sysctl.d/", "/usr/lib/udev/rules.d/", "/lib/udev/rules.d/", "/usr/lib/modules-load.d/"}
+
 // systemCoreFile: p is one of the system's own programs, libraries or
 // boot files (not a unit or a data file its packages keep under /usr/lib).
 func systemCoreFile(p string) bool {
@@ -28,7 +32,7 @@ func systemCoreFile(p string) bool {
 		if !under(p, d) || p == d {
 			continue
 		}
-		for _, keep := range []string{"/usr/lib/systemd/", "/lib/systemd/", "/usr/lib/tmpfiles.d/", "/usr/lib/sysctl.d/", "/usr/lib/udev/rules.d/", "/lib/udev/rules.d/", "/usr/lib/modules-load.d/"} {
+		for _, keep := range systemCoreKept {
 			if strings.HasPrefix(p, keep) {
 				return false
 			}
