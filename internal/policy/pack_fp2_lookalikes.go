@@ -419,7 +419,25 @@ func mirrorsFromProd(c *Cmd) bool {
 	if !anyPos(c, "sync", "rsync", "cp", "mirror", "copy") || !localMirrorDest(c) {
 		return false
 	}
-	return !prodWord.MatchString(c.Pos[len(c.Pos)-1])
+	d := c.Pos[len(c.Pos)-1]
+	// kubectl cp prod/web-1:/app/settings.py ./settings.prod.py: a relative
+	// destination is a file here, whatever it is called (overwrite25)
+	return !prodWord.MatchString(d) || !strings.HasPrefix(d, "/") && !strings.HasPrefix(d, "~") && copyFromRemote(c)
+}
+
+// copyFromRemote: the copy's source (the operand before the destination)
+// is a remote or container path (pod:/path, s3://b/k, host:path).
+func copyFromRemote(c *Cmd) bool {
+	if len(c.Pos) < 3 {
+		return false
+	}
+	s := c.Pos[len(c.Pos)-2]
+	if remoteDest(s) {
+		return true
+	}
+	// kubectl cp NAMESPACE/POD:/path: the pod's path
+	i := strings.IndexByte(s, ':')
+	return i > 0 && strings.Count(s[:i], "/") == 1 && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, ".") && !strings.HasPrefix(s, "~")
 }
 
 // selfGuardedTasks are the frameworks whose destroying database tasks

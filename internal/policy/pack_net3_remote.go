@@ -16,7 +16,7 @@ import (
 // remotePayload: c runs on another host through a remote shell.
 func remotePayload(c *Cmd) bool {
 	for _, w := range c.Wrappers {
-		if w == "ssh" || w == "invoke-command" { // PowerShell's Invoke-Command -ComputerName (remote13)
+		if w == "ssh" || w == "invoke-command" || w == "ansible" { // PowerShell's Invoke-Command -ComputerName (remote13); ansible HOSTS -m shell -a '…' (overwrite25)
 			return true
 		}
 	}
@@ -234,7 +234,7 @@ func anyWord(name string, set map[string]bool) bool {
 // runs on (ssh root@vps 'apt-get -y upgrade', ssh web 'certbot --nginx
 // …', heroku run rails db:migrate): that host serves others.
 func net3RemoteHostRule() Rule {
-	names := append(callfacts.RemoteShellTools(), "ssh", "mosh", "autossh", "gcloud", "az", "vagrant", "kubectl", "oc", "pwsh", "powershell", "powershell.exe", "pwsh.exe")
+	names := append(callfacts.RemoteShellTools(), "ssh", "mosh", "autossh", "gcloud", "az", "vagrant", "kubectl", "oc", "pwsh", "powershell", "powershell.exe", "pwsh.exe", "ansible")
 	return Rule{ID: "external.systems:remote-host-change", Mode: Ask, Tools: shellTools, Cmds: names,
 		Desc: "A command run on another host through a remote shell (ssh host '…', fly ssh console -C, heroku run) that changes it: writes, package installs and upgrades, services, certificates, accounts, firewall; reads there stay allowed; the admin programs are data (policy/remoteops.txt remote-admin)",
 		Match: func(e *Env) string {

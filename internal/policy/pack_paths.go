@@ -200,6 +200,9 @@ func pathsPack() Pack {
 						continue
 					}
 					if p.Op == OpWrite || p.Op == OpDelete {
+						if etcDryRun(e, p.Via) {
+							continue // rsync -av --dry-run ./x/ /etc/x/: nothing is written (overwrite25)
+						}
 						return fmt.Sprintf("%s %s %s (system configuration)", p.Via, opVerb(p.Op), p.Path)
 					}
 					if etcSecretRead(e, p) == "copy" {

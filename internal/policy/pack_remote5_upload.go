@@ -40,7 +40,24 @@ func uploadRecord(e *Env, c *Cmd) string {
 	if i := strings.Index(b, "://"); i >= 0 {
 		b = b[i+3:]
 	}
-	b = strings.SplitN(b, "/", 2)[0]
+	parts := strings.SplitN(b, "/", 3)
+	b = parts[0]
+	if len(parts) > 1 && (strings.HasSuffix(b, ".blob.core.windows.net") || strings.HasSuffix(b, ".dfs.core.windows.net")) {
+		b = parts[1] // Azure: the container is the bucket ($web serves the static site)
+	}
+	if replacesNamedObject(c, dst, parts) {
+		// s3://www.acme.com/index.html, gs://acme-warehouse/finance/q2.parquet: one
+		// object of a bucket serving a site or the shared warehouse replaced (overwrite25)
+		if strings.Contains(dst, "://") && strings.Contains(b, ".") && !strings.Contains(b, "amazonaws.com") && !strings.Contains(b, "googleapis.com") && !strings.Contains(b, "windows.net") {
+			return "replaces " + dst + " with " + strings.Join(srcs, " ") + ", in a bucket named for the site it serves"
+		}
+		site := opsList("site-bucket-words")
+		for _, w := range wordsOf(strings.TrimPrefix(strings.ToLower(strings.TrimSuffix(b, ":")), "$")) {
+			if site[w] || site["$"+w] {
+				return "replaces " + dst + " with " + strings.Join(srcs, " ") + ", in storage a live site or the shared warehouse reads"
+			}
+		}
+	}
 	words := opsList("record-bucket-words")
 	for _, w := range wordsOf(strings.ToLower(strings.TrimSuffix(b, ":"))) {
 		if words[w] {
@@ -63,4 +80,25 @@ func remote5UploadRule() Rule {
 			"gsutil cp /tmp/orders.sql.gz gs://shop-data/exports/", "aws s3 mv ./report.pdf s3://acme-reports/q3/", "gcloud storage cp build/app.apk gs://acme-release-builds/1.4/"},
 		[]string{"aws s3 cp model.pt s3://ml-artifacts/models/model.pt", "aws s3 cp s3://acme-db-backups/app.dump ./tmp/", "aws s3 cp ./tmp/app.dump s3://acme-db-backups/ --dryrun",
 			"gsutil cp dist/app.js gs://acme-public-assets/js/", "aws s3 ls s3://acme-media-masters/"})
+}
+
+// replacesNamedObject: the upload names the object it replaces (a key
+// with a file name, not a prefix ending in /), or is told to overwrite
+// (azcopy --overwrite=true); parts are the destination after its scheme,
+// split at the first two slashes.
+func replacesNamedObject(c *Cmd, dst string, parts []string) bool {
+	for _, a := range c.Args {
+		if strings.EqualFold(a, "--overwrite=true") {
+			return true
+		}
+	}
+	if c.Has("--recursive", "-r", "-R") || anyPos(c, "sync", "rsync", "mirror") || strings.HasSuffix(dst, "/") {
+		return false
+	}
+	key := ""
+	if len(parts) >= 2 {
+		key = strings.Join(parts[1:], "/")
+	}
+	last := key[strings.LastIndexByte(key, '/')+1:]
+	return strings.Contains(last, ".")
 }
