@@ -421,7 +421,7 @@ func mirrorsFromProd(c *Cmd) bool {
 	}
 	d := c.Pos[len(c.Pos)-1]
 	// kubectl cp prod/web-1:/app/settings.py ./settings.prod.py: a relative
-	// destination is a file here, whatever it is called (overwrite25)
+	// destination is a file here, whatever it is called
 	return !prodWord.MatchString(d) || !strings.HasPrefix(d, "/") && !strings.HasPrefix(d, "~") && copyFromRemote(c)
 }
 

@@ -16,7 +16,7 @@ import (
 // remotePayload: c runs on another host through a remote shell.
 func remotePayload(c *Cmd) bool {
 	for _, w := range c.Wrappers {
-		if w == "ssh" || w == "invoke-command" || w == "ansible" { // PowerShell's Invoke-Command -ComputerName (remote13); ansible HOSTS -m shell -a '…' (overwrite25)
+		if w == "ssh" || w == "invoke-command" || w == "ansible" { // PowerShell's Invoke-Command -ComputerName (remote13); ansible HOSTS -m shell -a '…'
 			return true
 		}
 	}

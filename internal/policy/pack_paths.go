@@ -201,7 +201,7 @@ func pathsPack() Pack {
 					}
 					if p.Op == OpWrite || p.Op == OpDelete {
 						if etcDryRun(e, p.Via) {
-							continue // rsync -av --dry-run ./x/ /etc/x/: nothing is written (overwrite25)
+							continue // rsync -av --dry-run ./x/ /etc/x/: nothing is written
 						}
 						return fmt.Sprintf("%s %s %s (system configuration)", p.Via, opVerb(p.Op), p.Path)
 					}

@@ -47,7 +47,7 @@ func uploadRecord(e *Env, c *Cmd) string {
 	}
 	if replacesNamedObject(c, dst, parts) {
 		// s3://www.acme.com/index.html, gs://acme-warehouse/finance/q2.parquet: one
-		// object of a bucket serving a site or the shared warehouse replaced (overwrite25)
+		// object of a bucket serving a site or the shared warehouse replaced
 		if strings.Contains(dst, "://") && strings.Contains(b, ".") && !strings.Contains(b, "amazonaws.com") && !strings.Contains(b, "googleapis.com") && !strings.Contains(b, "windows.net") {
 			return "replaces " + dst + " with " + strings.Join(srcs, " ") + ", in a bucket named for the site it serves"
 		}

@@ -7,7 +7,7 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// overwrite25: what a line replaces that the zones table only asks about.
+// what a line replaces that the zones table only asks about.
 //
 // The system's own programs, libraries and boot files (/usr/lib, /lib,
 // /usr/bin, /sbin, /boot) replaced by a file of the line (sudo cp
@@ -147,12 +147,12 @@ func containerCopyRule() Rule {
 		[]string{"docker cp proxy-prod:/etc/nginx/nginx.conf ./nginx.prod.conf", "docker cp seed.sql db:/tmp/seed.sql", "docker cp ./x web-dev:/app/x"})
 }
 
-// overwrite25Rules are this batch's zone rules (zonesPack appends them).
-func overwrite25Rules() []Rule { return []Rule{systemCoreRule()} }
+// overwriteRules are this batch's zone rules (zonesPack appends them).
+func overwriteRules() []Rule { return []Rule{systemCoreRule()} }
 
-// overwrite25ExternalRules are its rules on other systems (the
+// overwriteExternalRules are its rules on other systems (the
 // external.systems pack appends them).
-func overwrite25ExternalRules() []Rule {
+func overwriteExternalRules() []Rule {
 	return []Rule{ftpChangeRule(), containerCopyRule(), getActionRule()}
 }
 
