@@ -90,6 +90,10 @@ func execReads(e *Env, c *Cmd) bool {
 			continue
 		}
 		if !read[in.Name] || callfacts.IsShell(in.Name) {
+			if innerReads(e, in) {
+				inner++ // kubectl exec etcd-0 -- etcdctl endpoint health: a read by its own words
+				continue
+			}
 			return false
 		}
 		for _, f := range in.Flags {
@@ -100,6 +104,24 @@ func execReads(e *Env, c *Cmd) bool {
 		inner++
 	}
 	return inner > 0
+}
+
+// innerReads: a command run inside another (kubectl exec … -- CMD) reads
+// by its own words (etcdctl endpoint health, redis-cli info, consul
+// members list); not a shell, an interpreter's code, or a command that in
+// turn runs others.
+func innerReads(e *Env, in *Cmd) bool {
+	if in.Payload != "" || callfacts.IsShell(in.Name) || callfacts.IsInterpreter(in.Name) || len(in.Pos) == 0 {
+		return false
+	}
+	for i := range e.F.Commands {
+		for _, w := range e.F.Commands[i].Wrappers {
+			if w == in.Name || strings.HasPrefix(w, in.Name+" ") {
+				return false
+			}
+		}
+	}
+	return prodAction(e, in) == "read"
 }
 
 // sdkCallName finds the methods an interpreter's code calls (.name( ).
