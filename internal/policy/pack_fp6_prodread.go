@@ -134,14 +134,23 @@ func sdkReads(c *Cmd) bool {
 	if c.Payload == "" || !callfacts.IsInterpreter(c.Name) {
 		return false
 	}
-	read, neutral := opsList("sdk-read"), opsList("sdk-neutral")
+	read, neutral, sql := opsList("sdk-read"), opsList("sdk-neutral"), opsList("sdk-sql")
 	reads := 0
-	for _, m := range sdkCallName.FindAllStringSubmatch(c.Payload, 32) {
-		name := m[1]
+	for _, m := range sdkCallName.FindAllStringSubmatchIndex(c.Payload, 32) {
+		name := c.Payload[m[2]:m[3]]
 		if name[0] >= 'A' && name[0] <= 'Z' {
 			continue // a constructor: Pinecone(), Index('x')
 		}
 		first := camelFirst(name)
+		if sql[strings.ToLower(name)] {
+			if q, ok := quotedAt(c.Payload[m[1]:]); ok {
+				if !sqlReadOnly(q) {
+					return false // c.execute('DELETE FROM …')
+				}
+				reads++ // c.execute('SELECT MAX(LoadDate) FROM etl.LoadLog')
+				continue
+			}
+		}
 		switch {
 		case read[first]:
 			reads++
@@ -151,6 +160,20 @@ func sdkReads(c *Cmd) bool {
 		}
 	}
 	return reads > 0
+}
+
+// quotedAt is the string literal s starts with ('…' or "…", after
+// spaces): the SQL a call is given.
+func quotedAt(s string) (string, bool) {
+	s = strings.TrimLeft(s, " \t")
+	if s == "" || s[0] != '\'' && s[0] != '"' {
+		return "", false
+	}
+	end := strings.IndexByte(s[1:], s[0])
+	if end < 0 {
+		return "", false
+	}
+	return s[1 : 1+end], true
 }
 
 // camelFirst is the first word of a snake_case or camelCase name, lower
