@@ -94,14 +94,8 @@ func (c *Cmd) RunnerOwnArgs() []string {
 	}
 	inner, _ := envRunInner(c.Name, c.Args)
 	m := len(inner)
-	if m < 2 || m > len(c.Args)+1 {
-		return c.Args
-	}
-	if m > len(c.Args) || !slices.Equal(inner, c.Args[len(c.Args)-m:]) {
-		m-- // the runner names the program itself (torchrun x.py is python x.py)
-	}
-	if m < 1 || !slices.Equal(inner[len(inner)-m:], c.Args[len(c.Args)-m:]) {
-		return c.Args
+	if m < 2 || m > len(c.Args) || !slices.Equal(inner, c.Args[len(c.Args)-m:]) {
+		return c.Args // yadm checkout ~ is git checkout ~: the words are the runner's own too
 	}
 	return c.Args[:len(c.Args)-m+1]
 }

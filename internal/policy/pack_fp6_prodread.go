@@ -90,7 +90,7 @@ func execReads(e *Env, c *Cmd) bool {
 			continue
 		}
 		if !read[in.Name] || callfacts.IsShell(in.Name) {
-			if innerReads(e, in) {
+			if in != c && in.Name != c.Name && innerReads(e, in) {
 				inner++ // kubectl exec etcd-0 -- etcdctl endpoint health: a read by its own words
 				continue
 			}
@@ -111,8 +111,13 @@ func execReads(e *Env, c *Cmd) bool {
 // members list); not a shell, an interpreter's code, or a command that in
 // turn runs others.
 func innerReads(e *Env, in *Cmd) bool {
-	if in.Payload != "" || callfacts.IsShell(in.Name) || callfacts.IsInterpreter(in.Name) || len(in.Pos) == 0 {
+	if in.Payload != "" || callfacts.IsShell(in.Name) || callfacts.IsInterpreter(in.Name) || len(in.Pos) == 0 || in.Name == "ssh" || slices.Contains(callfacts.RemoteShellTools(), in.Name) {
 		return false
+	}
+	for _, w := range in.Wrappers {
+		if w == in.Name || strings.HasPrefix(w, in.Name+" ") {
+			return false // kubectl exec a -- kubectl exec b -- …: a runner run by itself
+		}
 	}
 	for i := range e.F.Commands {
 		for _, w := range e.F.Commands[i].Wrappers {
