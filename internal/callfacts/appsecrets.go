@@ -69,14 +69,23 @@ type appSecretTable struct {
 	// notWords: words of a name that say the file is no secret although
 	// a "named" pattern matches it (keyboard_keys.yml, hotkeys.json)
 	notWords []string
+	// notLead: first words of a name that say a "named" match holds no
+	// secret: a language's translation keys (en_keys.txt, de-keys.json)
+	notLead map[string]bool
 }
 
 var appSecrets = sync.OnceValue(func() *appSecretTable {
-	t := &appSecretTable{byName: map[string][]appSecretPattern{}, byExt: map[string][]appSecretPattern{}}
+	t := &appSecretTable{byName: map[string][]appSecretPattern{}, byExt: map[string][]appSecretPattern{}, notLead: map[string]bool{}}
 	datatable.Must("appsecrets.txt", appSecretsText, 2, func(l datatable.Line) error {
 		if l.Fields[0] == "not-named" {
 			for _, w := range l.Fields[1:] {
 				t.notWords = append(t.notWords, strings.ToLower(w))
+			}
+			return nil
+		}
+		if l.Fields[0] == "not-named-lead" {
+			for _, w := range l.Fields[1:] {
+				t.notLead[strings.ToLower(w)] = true
 			}
 			return nil
 		}
@@ -150,6 +159,9 @@ func AppSecretFile(p string) string {
 				return "" // keyboard_keys.yml, secrets.example.yml: named like a secret, holding none
 			}
 		}
+		if t.catalogueKeys(name) {
+			return "" // en_keys.txt, missing-keys.json: a language's or a catalogue's translation keys
+		}
 		if b := path.Base(p); !strings.ContainsAny(b, ".abcdefghijklmnopqrstuvwxyz") {
 			return "" // DEPLOY_TOKEN, STRIPE_SECRET: a variable's name given to a CLI, not a file
 		}
@@ -161,6 +173,23 @@ func AppSecretFile(p string) string {
 		return k
 	}
 	return "" // keys/fw_signing_pub.pem, keys/ca-cert.pem: the public half kept beside the key
+}
+
+// catalogueKeys: name's words, its extension aside, are notLead words
+// (a region after a language: pt_br) and "keys": en_keys.txt,
+// pt_br-keys.json, missing_keys.txt; en_api_keys.txt is not.
+func (t *appSecretTable) catalogueKeys(name string) bool {
+	stem := strings.TrimSuffix(name, path.Ext(name))
+	words := strings.FieldsFunc(stem, func(r rune) bool { return r == '_' || r == '-' })
+	if len(words) < 2 || !t.notLead[words[0]] || words[len(words)-1] != "keys" {
+		return false
+	}
+	for i, w := range words[1 : len(words)-1] {
+		if !t.notLead[w] && !(i == 0 && len(w) == 2 && w != "sk" && w != "pk") {
+			return false
+		}
+	}
+	return true
 }
 
 // publicHalf: a key file's name says it is the public half or a

@@ -248,11 +248,24 @@ func (t *cloudTable) words(prog string, pos []string) *CloudOp {
 		case len(parts) > 1 && known(parts[0]):
 			return t.parts(p, parts, before)
 		case len(parts) > 1 && known(parts[len(parts)-1]):
+			if i+1 < len(pos) && i < 5 && t.leadsWithVerb(pos[i+1], known) {
+				continue // az datafactory pipeline-run query-by-factory: a group named noun-verb, its operation next
+			}
 			v := parts[len(parts)-1]
 			return &CloudOp{Op: p, Verb: v, Class: t.class[v], Words: append(before, parts[:len(parts)-1]...)} // ibmcloud is instance-stop
 		}
 	}
 	return nil
+}
+
+// leadsWithVerb: p is an operation word that starts with a verb of the
+// lists (list-runs, query-by-factory, show).
+func (t *cloudTable) leadsWithVerb(p string, known func(string) bool) bool {
+	if p == "" || strings.ContainsAny(p, "/=@ .:$\"'{[") || p[0] == '-' {
+		return false
+	}
+	v, _, _ := strings.Cut(strings.ToLower(p), "-")
+	return known(v)
 }
 
 // secretNamed: the command groups before the operation (gcloud secrets

@@ -2,6 +2,7 @@ package callfacts
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 	"sync"
 
@@ -82,6 +83,22 @@ var envRuns = sync.OnceValue(func() map[string][]envRun {
 	})
 	return m
 })
+
+// RunnerOwnArgs are the arguments an environment runner of envrun.txt
+// reads itself: up to and including the program it starts (uv run python
+// -m eval --url http://localhost:6333: the --url is the program's, not
+// uv's). Args for any other program, or when the line shows no command.
+func (c *Cmd) RunnerOwnArgs() []string {
+	if envRuns()[c.Name] == nil {
+		return c.Args
+	}
+	inner, _ := envRunInner(c.Name, c.Args)
+	m := len(inner)
+	if m < 2 || m > len(c.Args) || !slices.Equal(inner, c.Args[len(c.Args)-m:]) {
+		return c.Args // yadm checkout ~ is git checkout ~: the words are the runner's own too
+	}
+	return c.Args[:len(c.Args)-m+1]
+}
 
 // envRunInner is the command an environment runner of envrun.txt runs
 // (inner), or the shell code it runs (payload); both empty when args run

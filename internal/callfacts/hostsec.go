@@ -188,8 +188,9 @@ func matchWords(rules []wordRule, c *Cmd) *wordRule {
 	if rules == nil || !firstWordIn(rules, c.Args) || c.DryRun() || c.Has("--help") {
 		return nil
 	}
-	args := make([]string, 0, len(c.Args))
-	for _, a := range c.Args {
+	own := c.RunnerOwnArgs() // uv run python x.py --url https://…: python's option
+	args := make([]string, 0, len(own))
+	for _, a := range own {
 		a = fold(strings.TrimSuffix(a, ".service"))
 		if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") {
 			args = append(args, k, v) // --policy=INPUT, --visibility=public

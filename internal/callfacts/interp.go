@@ -159,6 +159,10 @@ func shellStrings(code string) []string {
 				// a JavaScript template: execSync(`rm -rf ${dir}`)
 				out = append(out, strings.SplitN(t[1:], "`", 2)[0])
 			} else if lits := Literals(args); len(lits) > 0 {
+				if sqlQueryLit(lits[0]) {
+					i = start // cursor.execute('SELECT MAX(d) FROM etl.log WHERE s = ?', 'ok'): a query, no shell command
+					continue
+				}
 				if argv := listArgv(args); argv != nil {
 					// a list: ['rm', '-rf', p], spawnSync('sh', ['-c', '…'], {…})
 					out = append(out, argvCode(argv))
@@ -229,6 +233,18 @@ func shellStrings(code string) []string {
 }
 
 // groovyExecute: a Groovy string or list literal run by .execute().
+// sqlQueryText: a string that is a SQL query (SELECT … FROM, WITH x AS
+// (SELECT …), SHOW TABLES), the argument of a database call named like an
+// exec function (cursor.execute, session.run), not a shell command.
+var sqlQueryText = lazyre.New(`(?is)^\s*(?:select\s.*\bfrom\b|select\s+[\w@(]|with\s+\w+\s+as\s*\(\s*select\b|show\s+(?:tables|databases|schemas|columns|index|create|grants|status|variables)\b)`)
+
+// sqlQueryLit: lit is one SQL query and nothing a shell would run after
+// it (no ; | & ` $( or newline but a final ;).
+func sqlQueryLit(lit string) bool {
+	q := strings.TrimRight(strings.TrimSpace(lit), "; ")
+	return !strings.ContainsAny(q, ";|&`\n") && !strings.Contains(q, "$(") && sqlQueryText.MatchString(q)
+}
+
 var groovyExecute = lazyre.New(`(['"])([^'"]+)['"]\s*\.execute\(\)|\[([^\[\]]*)\]\s*\.execute\(\)`)
 
 // tclExec: Tcl's exec of a program and its words (exec rm -rf ~/x,

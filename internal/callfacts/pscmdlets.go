@@ -96,6 +96,9 @@ func (c *Cmd) PSRemoteCmdlet() string {
 	if kind == "read" && !final {
 		return ""
 	}
+	if kind == "change" && strings.EqualFold(verb, "invoke") && !final && psQueryReads(c.Args) {
+		return "" // Invoke-ASCmd -Query 'SELECT … FROM $System.DBSCHEMA_CATALOGS', Invoke-Sqlcmd -Query 'SELECT …': a query
+	}
 	wipe := slices.ContainsFunc(t.wipe, func(w string) bool { return strings.Contains(noun, w) })
 	elsewhere := psRemoteTarget(c) || c.psInvokeRemote() // -ComputerName web1, Invoke-Command's block (psremoting.go)
 	for _, p := range t.remote {
@@ -206,4 +209,37 @@ func psListsAll(args []string) bool {
 		}
 	}
 	return false
+}
+
+// psQueryReads: an Invoke- cmdlet's -Query (-Sql, -QueryText) is one
+// query that only reads: SQL's SELECT (a DMV's too), DAX's EVALUATE.
+func psQueryReads(args []string) bool {
+	n := 0
+	for i, a := range args {
+		l := strings.ToLower(a)
+		v, named := "", false
+		for _, o := range []string{"-query", "-sql", "-querytext", "-sqlquery"} {
+			if l == o && i+1 < len(args) {
+				v, named = args[i+1], true
+			} else if rest, ok := strings.CutPrefix(l, o+":"); ok {
+				v, named = a[len(a)-len(rest):], true
+			}
+		}
+		if !named {
+			continue
+		}
+		n++
+		q := strings.Trim(strings.TrimSpace(v), `"'`)
+		if !sqlQueryLit(q) && !daxQuery(q) {
+			return false
+		}
+	}
+	return n > 0
+}
+
+// daxQuery: a DAX query (EVALUATE …, DEFINE … EVALUATE …): it reads a
+// model, changes nothing.
+func daxQuery(q string) bool {
+	u := strings.ToUpper(strings.TrimSpace(q))
+	return (strings.HasPrefix(u, "EVALUATE ") || strings.HasPrefix(u, "DEFINE ") && strings.Contains(u, "EVALUATE ")) && !strings.ContainsAny(u, ";|&`\n<{")
 }

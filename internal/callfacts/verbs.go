@@ -577,7 +577,67 @@ func (c *Cmd) ownTarget(change bool) bool {
 		}
 		found = true // every target option is read: --project x-dev --context prod-1 is production's
 	}
-	return found
+	return found || ConnTargetsLocal(c.Args)
+}
+
+// ConnTargetsLocal: c's arguments name the server they act on only in
+// connection strings or server options (Server=localhost,1433;…,
+// /TargetServerName:(localdb)\MSSQLLocalDB, Host=127.0.0.1), and every
+// one of them is this machine: sqlpackage /Action:Publish to the
+// developer's own database.
+func ConnTargetsLocal(args []string) bool {
+	n := 0
+	for _, a := range args {
+		l := strings.ToLower(a)
+		if !strings.Contains(l, "=") && !strings.Contains(l, ":") {
+			continue
+		}
+		for _, part := range strings.Split(l, ";") {
+			part = strings.TrimSpace(part)
+			var k, v string
+			if strings.HasPrefix(part, "/") || strings.HasPrefix(part, "-") {
+				// /TargetServerName:x, -tsn:x; /TargetConnectionString:Server=x
+				i := strings.IndexAny(part, ":=")
+				if i < 0 {
+					continue
+				}
+				k, v = part[:i], part[i+1:]
+				if ck, cv, ok := strings.Cut(v, "="); ok {
+					k, v = ck, cv
+				}
+			} else if ck, cv, ok := strings.Cut(part, "="); ok {
+				k, v = ck, cv
+			} else {
+				continue
+			}
+			switch strings.TrimLeft(strings.TrimSpace(k), "/-") {
+			case "server", "data source", "datasource", "address", "addr", "host", "hostname", "network address", "targetservername", "tsn", "sourceservername", "ssn":
+			default:
+				continue
+			}
+			if !localServer(v) {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
+// localServer: a connection string's server that is this machine
+// (localhost,1433; tcp:127.0.0.1; .\SQLEXPRESS; (localdb)\MSSQLLocalDB).
+func localServer(v string) bool {
+	v = strings.Trim(strings.TrimSpace(v), `"'`)
+	v = strings.TrimPrefix(strings.TrimPrefix(v, "tcp:"), "np:")
+	if i := strings.IndexAny(v, ",\\"); i >= 0 {
+		v = v[:i]
+	}
+	switch v {
+	case "localhost", "127.0.0.1", "::1", "[::1]", ".", "(local)", "(localdb)":
+		return true
+	}
+	h, port, ok := strings.Cut(v, ":")
+	return ok && strings.Trim(port, "0123456789") == "" && (h == "localhost" || h == "127.0.0.1")
 }
 
 // disposableJoined: w joins a disposable kind to other words

@@ -80,6 +80,9 @@ func fetchMoreRules() []Rule {
 				case "bunx":
 					return "bunx runs a package straight from the registry: " + c.String()
 				case "pipx", "uvx", "uv":
+					if c.Name == "uv" {
+						a = strings.Join(c.RunnerOwnArgs(), " ") // uv run python -m eval --url http://…: the program's option
+					}
 					if strings.Contains(a, "git+") || strings.Contains(a, "://") {
 						return c.Name + " runs code straight from a repository: " + c.String()
 					}

@@ -21,6 +21,9 @@ func inferenceCall(r apiCall) bool {
 		if !hostInList(strings.ToLower(urlHost(u)), hosts) {
 			return false
 		}
+		if opsList("api-inference-only")[strings.ToLower(urlHost(u))] {
+			continue // api-inference.huggingface.co/models/ORG/MODEL: a model run, whatever the path
+		}
 		p := urlPath(u)
 		if i := strings.IndexAny(p, "?#"); i >= 0 {
 			p = p[:i]

@@ -90,6 +90,10 @@ func execReads(e *Env, c *Cmd) bool {
 			continue
 		}
 		if !read[in.Name] || callfacts.IsShell(in.Name) {
+			if in != c && in.Name != c.Name && innerReads(e, in) {
+				inner++ // kubectl exec etcd-0 -- etcdctl endpoint health: a read by its own words
+				continue
+			}
 			return false
 		}
 		for _, f := range in.Flags {
@@ -102,6 +106,29 @@ func execReads(e *Env, c *Cmd) bool {
 	return inner > 0
 }
 
+// innerReads: a command run inside another (kubectl exec … -- CMD) reads
+// by its own words (etcdctl endpoint health, redis-cli info, consul
+// members list); not a shell, an interpreter's code, or a command that in
+// turn runs others.
+func innerReads(e *Env, in *Cmd) bool {
+	if in.Payload != "" || callfacts.IsShell(in.Name) || callfacts.IsInterpreter(in.Name) || len(in.Pos) == 0 || in.Name == "ssh" || slices.Contains(callfacts.RemoteShellTools(), in.Name) {
+		return false
+	}
+	for _, w := range in.Wrappers {
+		if w == in.Name || strings.HasPrefix(w, in.Name+" ") {
+			return false // kubectl exec a -- kubectl exec b -- …: a runner run by itself
+		}
+	}
+	for i := range e.F.Commands {
+		for _, w := range e.F.Commands[i].Wrappers {
+			if w == in.Name || strings.HasPrefix(w, in.Name+" ") {
+				return false
+			}
+		}
+	}
+	return prodAction(e, in) == "read"
+}
+
 // sdkCallName finds the methods an interpreter's code calls (.name( ).
 var sdkCallName = re(`\.([A-Za-z_]\w*)\s*\(`)
 
@@ -112,14 +139,23 @@ func sdkReads(c *Cmd) bool {
 	if c.Payload == "" || !callfacts.IsInterpreter(c.Name) {
 		return false
 	}
-	read, neutral := opsList("sdk-read"), opsList("sdk-neutral")
+	read, neutral, sql := opsList("sdk-read"), opsList("sdk-neutral"), opsList("sdk-sql")
 	reads := 0
-	for _, m := range sdkCallName.FindAllStringSubmatch(c.Payload, 32) {
-		name := m[1]
+	for _, m := range sdkCallName.FindAllStringSubmatchIndex(c.Payload, 32) {
+		name := c.Payload[m[2]:m[3]]
 		if name[0] >= 'A' && name[0] <= 'Z' {
 			continue // a constructor: Pinecone(), Index('x')
 		}
 		first := camelFirst(name)
+		if sql[strings.ToLower(name)] {
+			if q, ok := quotedAt(c.Payload[m[1]:]); ok {
+				if !sqlReadOnly(q) {
+					return false // c.execute('DELETE FROM …')
+				}
+				reads++ // c.execute('SELECT MAX(LoadDate) FROM etl.LoadLog')
+				continue
+			}
+		}
 		switch {
 		case read[first]:
 			reads++
@@ -129,6 +165,20 @@ func sdkReads(c *Cmd) bool {
 		}
 	}
 	return reads > 0
+}
+
+// quotedAt is the string literal s starts with ('…' or "…", after
+// spaces): the SQL a call is given.
+func quotedAt(s string) (string, bool) {
+	s = strings.TrimLeft(s, " \t")
+	if s == "" || s[0] != '\'' && s[0] != '"' {
+		return "", false
+	}
+	end := strings.IndexByte(s[1:], s[0])
+	if end < 0 {
+		return "", false
+	}
+	return s[1 : 1+end], true
 }
 
 // camelFirst is the first word of a snake_case or camelCase name, lower

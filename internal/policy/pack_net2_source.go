@@ -45,7 +45,11 @@ func runsFrom(c *Cmd, list map[string]bool) string {
 	if spec, ok := runnerPackage(c); ok {
 		return remoteSource(spec) // npx playwright codegen https://…: the URL is the package's argument
 	}
-	for _, a := range c.Args {
+	own := c.RunnerOwnArgs() // uv run python -m eval --url https://…: the program's option, data
+	if len(own) < len(c.Args) {
+		own = c.Args[:len(own)+1] // uv run python https://…/x.py: the program's first word is what it runs
+	}
+	for _, a := range own {
 		if src := remoteSource(a); src != "" {
 			return src
 		}
@@ -156,13 +160,14 @@ func net2SourceRules() []Rule {
 					return ""
 				}
 				opts := opsList("index-option")
-				for i, a := range c.Args {
+				own := c.RunnerOwnArgs() // pdm run python -m sync --source https://…: the program's option
+				for i, a := range own {
 					k, v, eq := strings.Cut(a, "=")
 					if !opts[k] {
 						continue
 					}
-					if !eq && i+1 < len(c.Args) {
-						v = c.Args[i+1]
+					if !eq && i+1 < len(own) {
+						v = own[i+1]
 					}
 					if !indexHostKnown(v) {
 						return c.Name + " installs from " + v + ", an index nobody vetted"

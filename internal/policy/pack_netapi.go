@@ -484,7 +484,7 @@ func apiReads(r apiCall) bool {
 		return false
 	}
 	read, write := opsList("api-read"), opsList("api-write")
-	found := false
+	found := bodyQueryReads(r.body) // ClickHouse's HTTP port given SELECT …: the body is a query
 	for _, u := range r.urls {
 		if readLast(u) {
 			found = true // POST /api/auth, /v2/auth/login, /api/v2/statements: a login or a query
@@ -499,6 +499,16 @@ func apiReads(r apiCall) bool {
 		}
 	}
 	return found
+}
+
+// bodyQueryReads: a request body that is one SQL text whose every
+// statement reads (SELECT count() FROM events), not JSON or a form.
+func bodyQueryReads(body string) bool {
+	b := strings.Trim(strings.TrimSpace(body), `"'`)
+	if b == "" || strings.ContainsAny(b[:1], "{[@<") || strings.Contains(b, "\n") && strings.Contains(b, "=") && !strings.Contains(strings.ToLower(b), "select") {
+		return false
+	}
+	return sqlReadOnly(b)
 }
 
 // interpHTTP matches an HTTP call in an interpreter one-liner: the method

@@ -49,7 +49,7 @@ func publishVerbRule() Rule {
 					switch {
 					case l == "run" || l == "run-script" || l == "exec":
 						break words // a script of that name: the runners' reading judges it
-					case (l == "publish" || strings.HasSuffix(l, ".publish") || strings.HasSuffix(l, ":publish")) && !localRegistry(c):
+					case (l == "publish" || strings.HasSuffix(l, ".publish") || strings.HasSuffix(l, ":publish")) && !localRegistry(c) && !callfacts.ConnTargetsLocal(c.Args):
 						return c.Name + " " + w + " publishes where others take it: " + c.String()
 					case l == "trunk" && next == "push", l == "upload" && uploaders[c.Name], l == "owner" && next == "add", l == "access" && (next == "public" || next == "set"):
 						return c.Name + " " + w + " " + next + " changes what a registry serves to others: " + c.String()

@@ -227,7 +227,7 @@ func rec16AdminAPIRules() []Rule {
 					return ""
 				}
 				r := e.apiCall(c)
-				if r.method == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" || len(r.urls) == 0 || apiHostLocal(r.urls) || apiReads(r) || sandboxCall(r, c) {
+				if r.method == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" || r.method == "LIST" || len(r.urls) == 0 || apiHostLocal(r.urls) || apiReads(r) || pipedSQLReads(e, c, r.body) || sandboxCall(r, c) { // LIST: Vault's listing of keys
 					return ""
 				}
 				if m, _ := httpSQLJudge(e, c); m != Off || httpSQL(c, r) != "" {

@@ -64,7 +64,7 @@ func remoteActionRules() []Rule {
 					if c.Effect != callfacts.EffectWrite {
 						continue // the reading gives an unknown change the write effect
 					}
-					if v := c.UnknownChange(); v != "" && !c.PreviewDeploy() && !devObject(c) && !e.localOnly(i) && !stopsWhatLineStarted(e, i) {
+					if v := c.UnknownChange(); v != "" && !c.PreviewDeploy() && !devObject(c) && !e.localOnly(i) && !stopsWhatLineStarted(e, i) && !sshDevHost(e, c) {
 						return c.Name + " " + v + ": change remote resource (unknown tool): " + c.String()
 					}
 				}
@@ -92,4 +92,25 @@ func remoteActionRules() []Rule {
 			Allow: []string{"mysqlcheck -h localhost --optimize orders", "pt-kill --host db-lab-1 --kill", "mysqlcheck -h db-prod-1.example.net --check orders", "mariadb-upgrade", "pt-kill --host db-prod-1.example.net --print", "mysql -h db-prod-1.example.net -e 'SELECT 1'"},
 		},
 	}...)
+}
+
+// sshDevHost: c runs through ssh on a host named for development, test
+// or a lab (ssh boomi-atom-dev01 'atom restart'), and every host the
+// line reaches by ssh is such: a change there is the team's own scratch.
+func sshDevHost(e *Env, c *Cmd) bool {
+	if !remotelyRun(c) {
+		return false
+	}
+	n := 0
+	for _, s := range e.F.Cmds("ssh", "autossh", "mosh") {
+		if len(s.Pos) == 0 {
+			continue
+		}
+		h := sshHostOf(s.Pos[0])
+		if prodWord.MatchString(h) || !callfacts.LabTarget(h, nil) && !devName(h) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
