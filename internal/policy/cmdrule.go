@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // cmdRule is a rule over commands with given names: fires when match
@@ -125,8 +127,30 @@ func (e *Env) quiet(i int) bool {
 // named connection is a dev one (snowsql -c dev: pack_data12_place.go).
 func (e *Env) localOnly(i int) bool {
 	return e.memo(i, memoLocalKnown, memoLocal, func(c *Cmd) bool {
-		return localOnly(c) && lineTunnel(e, c) == "" || cliAddrLocal(e.F.Command, c.Name) || cliAddrLab(e.F.Command, c.Name) || toolHomeScratch(e, c) || devWarehouseConn(e, c) || containerLocal(e, c)
+		return localOnly(c) && lineTunnel(e, c) == "" && !remoteLoopback(e, c) || cliAddrLocal(e.F.Command, c.Name) || cliAddrLab(e.F.Command, c.Name) || toolHomeScratch(e, c) || devWarehouseConn(e, c) || containerLocal(e, c)
 	})
+}
+
+// remoteLoopback: c runs in another host's shell or a cluster's pod
+// (ssh host '…', kubectl exec -n prod es-0 -- curl -XDELETE
+// localhost:9200/x): localhost there is that host's or pod's own
+// server, not this machine's. A pod of a throwaway local cluster (the
+// line names a kind, minikube or k3d context) is the developer's own.
+func remoteLoopback(e *Env, c *Cmd) bool {
+	if !callfacts.InRemoteShell(c) {
+		return false
+	}
+	f := strings.Fields(e.F.Command)
+	for i, w := range f {
+		v, ok := strings.CutPrefix(w, "--context=")
+		if !ok && w == "--context" && i+1 < len(f) {
+			v, ok = f[i+1], true
+		}
+		if ok && localKubeContext(strings.Trim(v, `"'`)) {
+			return false
+		}
+	}
+	return true
 }
 
 // containerLocal: c runs inside a container on this machine (docker

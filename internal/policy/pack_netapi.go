@@ -344,12 +344,12 @@ func apiDestroys(r apiCall) string {
 }
 
 func netAPIRules() []Rule {
-	mutating := func(c *Cmd) (apiCall, bool) {
+	mutating := func(e *Env, c *Cmd) (apiCall, bool) {
 		if onlyHelp(c) || !mayMutate(c) {
 			return apiCall{}, false
 		}
 		r := readAPICall(c)
-		if r.method == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" || r.method == "LIST" || len(r.urls) == 0 || apiHostLocal(r.urls) {
+		if r.method == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" || r.method == "LIST" || len(r.urls) == 0 || apiHostLocal(r.urls) && !remoteLoopback(e, c) {
 			return r, false
 		}
 		return r, true
@@ -357,7 +357,7 @@ func netAPIRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:api-destructive-call", Deny, "An HTTP call to a remote API whose method, path or body removes, locks out or exposes (DELETE, …/deactivate, conversations.archive, v1/refunds, visibility=public, destructive_requires_name=false, a downtime of scope *); the words are data (policy/remoteops.txt api-destroy, api-unsafe)", apiClients,
 			func(e *Env, c *Cmd) string {
-				r, ok := mutating(c)
+				r, ok := mutating(e, c)
 				if !ok || sandboxCall(r, c) {
 					return "" // test-mode keys and sandbox hosts reach only test data (pack_fp6_api.go)
 				}
@@ -382,7 +382,7 @@ func netAPIRules() []Rule {
 				"gh api repos/acme/api/collaborators", "gh api -X PUT repos/acme/api/collaborators/someone -f permission=pull"}),
 		cmdRule("external.systems:api-mutating-call", Ask, "An HTTP call that changes something on a remote API with credentials (POST/PUT/PATCH, a body or an upload, with an Authorization header, -u user:token, an API-key header or a $…_TOKEN), or that posts a message to people through a webhook: a change in a service others use", apiClients,
 			func(e *Env, c *Cmd) string {
-				r, ok := mutating(c)
+				r, ok := mutating(e, c)
 				if !ok {
 					return ""
 				}
