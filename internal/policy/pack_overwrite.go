@@ -7,7 +7,7 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// what a line replaces that the zones table only asks about.
+// Overwrites the zones table alone would only ask about.
 //
 // The system's own programs, libraries and boot files (/usr/lib, /lib,
 // /usr/bin, /sbin, /boot) replaced by a file of the line (sudo cp
