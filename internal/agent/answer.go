@@ -111,7 +111,7 @@ func (m *Manager) submit(ctx context.Context, window, msg string) error {
 		}
 		for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
 			pane, err := tm.Capture(ctx, window, 60)
-			if err == nil && !strings.Contains(pane, mark) {
+			if err == nil && (!strings.Contains(pane, mark) || queuedAfter(pane, mark)) {
 				return nil
 			}
 		}
@@ -121,6 +121,25 @@ func (m *Manager) submit(ctx context.Context, window, msg string) error {
 		last = lastLines(pane, 8)
 	}
 	return fmt.Errorf("the message is typed in the agent's prompt but was not sent; press Enter there: warden agent attach %s\n%s", window, last)
+}
+
+// queuedAfter: the pane shows the message under mark queued (Claude
+// Code, busy with a turn, keeps a message sent to it as "❯ msg" with
+// "⎿ Queued" beneath and hands it over when the turn ends): it is sent.
+func queuedAfter(pane, mark string) bool {
+	i := strings.LastIndex(pane, mark)
+	if i < 0 {
+		return false
+	}
+	rest := pane[i+len(mark):]
+	for n := 0; n < 3; n++ { // the message's own line, then the mark's note
+		line, more, _ := strings.Cut(rest, "\n")
+		if n > 0 && strings.Contains(line, "Queued") {
+			return true
+		}
+		rest = more
+	}
+	return false
 }
 
 func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -39,3 +39,19 @@ func TestAnswerRefusals(t *testing.T) {
 	}
 	r.m.Kill(ctx, "t1", "test over")
 }
+
+// TestQueuedAfter: a message sent while Claude Code is busy stays on
+// screen as "❯ msg" with "⎿ Queued" beneath (as the real CLI draws it);
+// that message is sent. Typed text still in the prompt is not.
+func TestQueuedAfter(t *testing.T) {
+	mark := "❯ REPLY-MARK: keep the commit m"
+	queued := "❯ REPLY-MARK: keep the commit message short          \n  ⎿  Queued · ctrl+x ctrl+s to send now\n* Sock-hopping… (29s · ↓ 98 tokens)\n────\n❯ Press up to edit queued messages\n"
+	typed := "* Sock-hopping… (29s)\n────\n❯ REPLY-MARK: keep the commit message short\n────\n  [Opus] ctx 2%\n"
+	wrapped := "❯ REPLY-MARK: keep the commit message short and say why the\n  change was made\n  ⎿  Queued · ctrl+x ctrl+s to send now\n"
+	if !queuedAfter(queued, mark) || !queuedAfter(wrapped, mark) {
+		t.Error("a queued message must count as sent")
+	}
+	if queuedAfter(typed, mark) || queuedAfter("nothing here\n", mark) {
+		t.Error("a message still typed in the prompt is not sent")
+	}
+}
