@@ -108,3 +108,25 @@ func ClusterValue(a string, takes func(opt string) bool) (opt, val string, next 
 // takesValue reports whether o is one of s's options that take a value
 // (tools.txt values=).
 func (s *toolSpec) takesValue(o string) bool { return s.values[o] }
+
+// OptionValue reports whether c.Args[i] is the value of the option
+// before it (tools.txt values= and anywhere globals, given apart or at
+// the end of a cluster: rsync -e "ssh -i KEY", scp -o X=Y), not an
+// argument of its own.
+func (c *Cmd) OptionValue(i int) bool {
+	if i <= 0 || i >= len(c.Args) {
+		return false
+	}
+	s, a := tool(c.Name), c.Args[i-1]
+	if len(a) < 2 || a[0] != '-' || a == "--" || c.OptionValue(i-1) {
+		return false
+	}
+	if next, _ := anywhereValue(s, a); next || s.values[a] {
+		return true
+	}
+	if s.values == nil || a[1] == '-' {
+		return false
+	}
+	_, _, next := ClusterValue(a, s.takesValue)
+	return next
+}

@@ -22,7 +22,7 @@ func TestOptionWords(t *testing.T) {
 		{"volume", []string{"delete", "-hint", "x"}, []string{"delete", "x"}, []string{"-hint"}},
 		{"magick", []string{"-avzP"}, nil, []string{"-avzP", "-a", "-v", "-z", "-P"}},
 		{"cpio", []string{"-idmu"}, nil, []string{"-idmu", "-i", "-d", "-m", "-u"}},
-		{"rsync", []string{"-avze", "ssh"}, []string{"ssh"}, []string{"-avze", "-a", "-v", "-z", "-e"}},
+		{"rsync", []string{"-avze", "ssh", "./a", "h:/b"}, []string{"./a", "h:/b"}, []string{"-avze", "-a", "-v", "-z", "-e"}},
 		// a cluster ends at a letter that takes a value
 		{"curl", []string{"-sku", "admin:$P", "https://h/x"}, []string{"https://h/x"}, []string{"-sku", "-s", "-k", "-u"}},
 		{"curl", []string{"-XPOST", "-H", "A: b", "--data", "x", "https://h/"}, []string{"https://h/"}, []string{"-XPOST", "-X", "-H", "--data"}},
