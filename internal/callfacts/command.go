@@ -513,8 +513,20 @@ func splitFlags(c *Cmd) {
 	// command of every call is split
 	var posBuf, flagBuf [16]string
 	pos, flags := posBuf[:0], flagBuf[:0]
-	rest := false
+	rest, skip := false, false
+	spec := tool(c.Name)
 	for _, a := range c.Args {
+		if skip {
+			skip = false // the value of a global option given after the subcommand (dashwords.go)
+			continue
+		}
+		if next, joined := anywhereValue(spec, a); !rest && (next || joined) {
+			if skip = next; joined {
+				a = a[:2] // -nprod: -n, not -n -p -r -o -d
+			}
+			flags = append(flags, a)
+			continue
+		}
 		switch {
 		case rest || len(a) < 2 || a[0] != '-':
 			pos = append(pos, a)
@@ -523,11 +535,24 @@ func splitFlags(c *Cmd) {
 		case strings.HasPrefix(a, "--"):
 			if i := strings.IndexByte(a, '='); i > 0 {
 				a = a[:i]
+			} else {
+				skip = spec.values[a] // curl --header VALUE: no positional (tools.txt values=)
 			}
 			flags = append(flags, a)
+		case spec.values != nil:
+			// curl -sku VALUE, -H'X: y', -XPOST: the letters up to the
+			// first that takes a value; its value is the rest or the next word
+			flags = append(flags, a)
+			o, _, next := ClusterValue(a, spec.takesValue)
+			for i := 1; i < len(a) && len(a) > 2; i++ {
+				if flags = append(flags, dashFlag(rune(a[i]))); flags[len(flags)-1] == o {
+					break
+				}
+			}
+			skip = next
 		default:
 			flags = append(flags, a) // keep the cluster (find -delete, dd-like)
-			if len(a) > 2 {
+			if len(a) > 2 && !longDashWord(c.Name, a) {
 				for _, r := range a[1:] {
 					if r == '=' {
 						break

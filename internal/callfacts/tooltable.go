@@ -26,6 +26,8 @@ type toolSpec struct {
 	subs     map[string]bool
 	inplace  []string
 	globals  map[string]bool // options before the subcommand that take a value
+	anywhere map[string]bool // the globals it takes anywhere on the line (dashwords.go)
+	values   map[string]bool // its options that take a value (dashwords.go)
 	switches map[string]bool // options before the subcommand that take none, set aside
 	chdir    []string
 	dry      []string
@@ -174,6 +176,10 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 				s.inplace = strings.Split(v, ",")
 			case "globals":
 				s.globals = set(v)
+			case "anywhere":
+				s.anywhere = set(v) // bare: every global, filled in below
+			case "values":
+				s.values = set(v)
 			case "switches":
 				s.switches = set(v)
 			case "chdir":
@@ -240,6 +246,9 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 		return nil, err
 	}
 	for _, s := range out {
+		if s.anywhere[""] {
+			s.anywhere = s.globals
+		}
 		s.onlyDry = s.onlyDry && (s.acts != nil || s.observes || s.needs != nil || s.reports != nil)
 	}
 	return out, nil
@@ -249,7 +258,7 @@ func parseTools(src string) (map[string]*toolSpec, error) {
 // watches (acts, dry, reports, observes…): a line of them alone leaves
 // the program unknown to the verb rules, so its destroy words (ceph osd
 // pool delete, rbd rm) are judged as an unknown program's
-var describes = map[string]bool{"acts": true, "actsin": true, "dry": true, "reports": true, "observes": true, "needs": true, "scans": true, "out": true, "globals": true}
+var describes = map[string]bool{"acts": true, "actsin": true, "dry": true, "reports": true, "observes": true, "needs": true, "scans": true, "out": true, "globals": true, "anywhere": true, "values": true}
 
 // toolArgs sets aside program name's global options before its
 // subcommand (tools.txt globals and switches), wherever the user put

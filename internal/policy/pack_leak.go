@@ -385,7 +385,8 @@ func exfilReasonOnce(e *Env) string {
 				// curl -T FILE, --upload-file FILE, wget --post-file FILE
 			} else if i := strings.Index(a, "@"); i >= 0 && !strings.Contains(a, "://") {
 				f = a[i+1:]
-			} else if c.Name != "scp" && c.Name != "rsync" && c.Name != "sftp" || !copiesToRemote(c, a) {
+			} else if c.Name != "scp" && c.Name != "rsync" && c.Name != "sftp" || !copiesToRemote(c, a) || c.OptionValue(ai) {
+				// rsync -e "ssh -i KEY", scp -o IdentityFile=KEY: an option's value, no file it copies
 				continue
 			}
 			f = strings.TrimPrefix(strings.SplitN(f, ";", 2)[0], "<")

@@ -53,8 +53,8 @@ func ownerNamed(v string) bool {
 // the shell, but it is what the user meant and a path a client may expand.
 func credentialFileUploaded(e *Env, c *Cmd) string {
 	for ai, a := range c.Args {
-		if loginKeyArg(c, ai) {
-			continue // scp -i ~/.ssh/id_ed25519: the key it logs in with
+		if loginKeyArg(c, ai) || (c.Name == "scp" || c.Name == "rsync" || c.Name == "sftp") && c.OptionValue(ai) {
+			continue // scp -i ~/.ssh/id_ed25519, -o IdentityFile=KEY: the key it logs in with
 		}
 		for _, f := range uploadOperands(a) {
 			if f != "" && f != "-" && !strings.HasSuffix(f, ".pub") && credentialZone(e, e.abs(c, f)) { // a public key is made to be sent

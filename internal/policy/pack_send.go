@@ -33,7 +33,7 @@ var curlOpts = map[string]string{
 	"-x": "", "--proxy": "", "-o": "", "--output": "", "-w": "", "--write-out": "", "-X": "", "--request": "", "-m": "", "--max-time": "",
 	"--connect-timeout": "", "-K": "", "--config": "", "--cacert": "", "--cert": "", "-E": "", "--key": "", "--resolve": "", "--retry": "",
 	"-r": "", "--range": "", "-C": "", "-c": "", "--cookie-jar": "", "-y": "", "-Y": "", "-z": "", "--limit-rate": "", "-T": "", "--upload-file": "",
-	"--connect-to": "", "--interface": "", "--max-redirs": "", "-D": "", "--dump-header": "", "--trace": "", "--trace-ascii": "",
+	"-P": "", "-Q": "", "-t": "", "--connect-to": "", "--interface": "", "--max-redirs": "", "-D": "", "--dump-header": "", "--trace": "", "--trace-ascii": "",
 }
 
 // wgetOpts are wget's options of interest (written --opt=value or --opt value).
@@ -84,8 +84,15 @@ func requestParts(c *Cmd) []reqPart {
 				continue
 			}
 			if len(a) > 2 && a[0] == '-' && a[1] != '-' {
-				if kind, known := opts[a[:2]]; known && c.Name == "curl" {
-					add(kind, a[2:]) // -H'X: y', -uuser:pass
+				// -H'X: y', -uuser:pass; -sku VALUE, -qO FILE: a letter
+				// that takes a value at the end of a cluster takes the next word
+				o, v, next := callfacts.ClusterValue(a, func(o string) bool { _, ok := opts[o]; return ok })
+				switch {
+				case next && i+1 < len(args):
+					add(opts[o], args[i+1])
+					i++
+				case o != "" && !next:
+					add(opts[o], v)
 				}
 				continue
 			}
