@@ -256,7 +256,9 @@ var codeExts = map[string]bool{".py": true, ".go": true, ".js": true, ".ts": tru
 var safeHomeRC = map[string]bool{".bashrc": true, ".zshrc": true, ".kshrc": true, ".cshrc": true, ".tcshrc": true, ".mkshrc": true, ".vimrc": true, ".gvimrc": true, ".exrc": true, ".nanorc": true,
 	".inputrc": true, ".screenrc": true, ".xinitrc": true, ".xsessionrc": true, ".editrc": true, ".psqlrc": true, ".sqliterc": true, ".irbrc": true, ".pryrc": true, ".lynxrc": true,
 	".tigrc": true, ".ripgreprc": true, ".nvmrc": true, ".condarc": true, ".gemrc": true, ".latexmkrc": true, ".octaverc": true, ".mongoshrc": true, ".wgetrc_example": true, ".zlogin": true,
-	".eslintrc": true, ".prettierrc": true, ".babelrc": true, ".mocharc": true, ".nycrc": true, ".swcrc": true, ".fishrc": true, ".xonshrc": true, ".emacsrc": true, ".mailcaprc": true, ".lesskeyrc": true}
+	".eslintrc": true, ".prettierrc": true, ".babelrc": true, ".mocharc": true, ".nycrc": true, ".swcrc": true, ".fishrc": true, ".xonshrc": true, ".emacsrc": true, ".mailcaprc": true, ".lesskeyrc": true,
+	".pythonrc": true, ".sbclrc": true, ".xbindkeysrc": true, ".conkyrc": true, ".gtkrc": true, ".ideavimrc": true, ".w3mrc": true, ".asdfrc": true, ".jshintrc": true, ".stylelintrc": true,
+	".tridactylrc": true, ".vimperatorrc": true, ".mplayerrc": true, ".xscreensaverrc": true, ".dialogrc": true, ".shellcheckrc": true, ".mdlrc": true, ".yamllintrc": true, ".bcrc": true}
 
 // adminTokenCaches are admin CLIs' login caches in home.
 var adminTokenCaches = map[string]bool{"kcadm.config": true, "kcreg.config": true}
@@ -359,12 +361,18 @@ func publicACL(c *Cmd) string {
 // own or a file's name (make upload, mkdir upload); boards are boardUpload.
 var uploadSpared = map[string]bool{"make": true, "just": true, "task": true, "rake": true, "invoke": true, "npm": true, "yarn": true, "pnpm": true, "bun": true, "gradle": true, "gradlew": true, "mvn": true, "nox": true, "tox": true,
 	"cd": true, "ls": true, "mkdir": true, "rm": true, "rmdir": true, "cp": true, "mv": true, "touch": true, "cat": true, "find": true, "du": true, "chmod": true, "chown": true, "git": true, "docker": true, "kubectl": true,
-	"grep": true, "rg": true, "sed": true, "echo": true, "printf": true, "tree": true, "code": true, "vim": true, "nano": true, "python": true, "python3": true, "node": true, "ruby": true, "perl": true, "php": true, "go": true, "cargo": true}
+	"grep": true, "rg": true, "sed": true, "echo": true, "printf": true, "tree": true, "systemctl": true, "service": true, "journalctl": true, "supervisorctl": true, "pm2": true, "code": true, "vim": true, "nano": true, "python": true, "python3": true, "node": true, "ruby": true, "perl": true, "php": true, "go": true, "cargo": true}
 
 // uploadReportNouns: a test report or a build's artifacts sent to the CI
 // that runs it (datadog-ci junit upload, buildkite-agent artifact
 // upload); source maps and debug symbols hold the code: not spared.
 var uploadReportNouns = map[string]bool{"junit": true, "coverage": true, "sarif": true, "lcov": true, "cobertura": true, "test-results": true, "testresults": true, "results": true, "reports": true, "sbom": true, "test": true, "tests": true, "artifact": true, "artifacts": true}
+
+// uploadNamedAfter: words after which an upload-… word names a service,
+// a unit or a release, not the act.
+var uploadNamedAfter = map[string]bool{"status": true, "logs": true, "log": true, "describe": true, "show": true, "get": true, "list": true, "ls": true, "inspect": true, "info": true, "top": true,
+	"restart": true, "start": true, "stop": true, "reload": true, "enable": true, "disable": true, "exec": true, "attach": true, "upgrade": true, "install": true, "uninstall": true, "delete": true,
+	"rm": true, "kill": true, "scale": true, "edit": true, "cat": true, "tail": true, "history": true, "rollback": true, "test": true}
 
 func cliUpload(e *Env, c *Cmd) string {
 	if uploadSpared[c.Name] || strings.HasPrefix(c.Raw, ".") || strings.Contains(c.Raw, "/") && !strings.HasPrefix(c.Raw, "/usr") || c.Has("--help", "-h", "--dry-run", "--dryrun") || e.dryRun(c) {
@@ -379,7 +387,11 @@ func cliUpload(e *Env, c *Cmd) string {
 		if strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789:_-") != "" {
 			break // a path or a value: the subcommand words are over
 		}
-		if l == "upload" || strings.HasPrefix(l, "upload-") || strings.HasPrefix(l, "upload:") || strings.HasSuffix(l, ":upload") || strings.HasSuffix(l, "-upload") {
+		joined := strings.HasPrefix(l, "upload-") || strings.HasPrefix(l, "upload_") || strings.HasPrefix(l, "upload:") || strings.HasSuffix(l, ":upload") || strings.HasSuffix(l, "-upload")
+		if joined && k > 0 && (uploadNamedAfter[strings.ToLower(c.Pos[k-1])] || strings.HasSuffix(l, "-upload")) {
+			break // helm status upload-svc, logs file-upload: a thing named upload-…, not the act
+		}
+		if l == "upload" || joined { // codecov upload-process, appcenter crashes upload-symbols
 			if k > 0 && uploadReportNouns[strings.ToLower(c.Pos[k-1])] {
 				return ""
 			}
