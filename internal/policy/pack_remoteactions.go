@@ -64,7 +64,7 @@ func remoteActionRules() []Rule {
 					if c.Effect != callfacts.EffectWrite {
 						continue // the reading gives an unknown change the write effect
 					}
-					if v := c.UnknownChange(); v != "" && !c.PreviewDeploy() && !devObject(c) && !e.localOnly(i) && !stopsWhatLineStarted(e, i) && !sshDevHost(e, c) {
+					if v := c.UnknownChange(); v != "" && !c.PreviewDeploy() && !devObject(c) && !e.localOnly(i) && !stopsWhatLineStarted(e, i) && !sshDevHost(e, c) && !boardUpload(c) {
 						return c.Name + " " + v + ": change remote resource (unknown tool): " + c.String()
 					}
 				}

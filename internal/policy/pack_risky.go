@@ -296,7 +296,7 @@ func externalPack() Pack {
 		[]Rule{publishRule(), deployRule(), publishVerbRule(), gen12StateEditRule(), gen12VaultAdminRule()},
 		remoteActionRules(), cloudControlRules(), netRules(), leak5ExternalRules(),
 		data6SettingRules(), []Rule{data6PulldownRule()}, cloud7OpRules(), miss9bProjectOutRules(),
-		miss10OffenseRules(), miss10WarehouseRules(), miss10ReleaseRules(), data12Rules(), ops13Rules(), script14Rules())...)}
+		miss10OffenseRules(), miss10WarehouseRules(), miss10ReleaseRules(), data12Rules(), ops13Rules(), script14Rules(), publishRules())...)}
 }
 
 // cloudWords splits subcommands like apps:destroy and delete-db-instance

@@ -88,7 +88,7 @@ func secretLocalRules() []Rule {
 			Desc:  "Filtering an environment dump for secrets (printenv | grep -i token, env | grep KEY, set | findstr SECRET, Get-ChildItem env: | Select-String key): the values are printed into the conversation",
 			Match: envSecretGrep,
 			Catch: []string{"printenv | grep -iE 'key|token|secret'", "env | grep -iE 'wandb|hf_|openai'", "env | grep -i password", "env | grep -iE 'key|rpc'", "printenv | egrep -i '(pass|pw)'", "set | findstr /i secret", "Get-ChildItem env: | Select-String -Pattern token", "export -p | grep API_KEY"},
-			Allow: []string{"printenv | grep -i path", "env | grep NODE_ENV", "grep -r token src/", "printenv HOME", "env | sort", "env | grep -v SECRET | sort > vars.txt", "printenv | grep -i token | wc -l", "env | grep -i token | cut -d= -f1", "env | cut -d= -f1 | grep -i token", "compgen -v | grep -i token", "env | grep -i keyboard", "env | grep -iE 'path|home'"}},
+			Allow: []string{"printenv | grep -i path", "env | grep NODE_ENV", "grep -r token src/", "printenv HOME", "env | sort > env.txt", "env | grep -v SECRET | sort > vars.txt", "printenv | grep -i token | wc -l", "env | grep -i token | cut -d= -f1", "env | cut -d= -f1 | grep -i token", "compgen -v | grep -i token", "env | grep -i keyboard", "env | grep -iE 'path|home'"}},
 		{ID: "core.local:capture-send", Mode: Deny, Tools: shellTools, Cmds: captureTools,
 			Desc:  "The screen, the clipboard, the camera or the microphone captured and sent over the network in the same line (screencapture … && curl -F file=@…, pbpaste | curl, ffmpeg -f x11grab … | nc): what the user sees, copied or said leaves the machine",
 			Match: captureSend,

@@ -69,30 +69,33 @@ var builtinTriggers = sync.OnceValue(func() map[string]Trigger {
 		"core.net:remote-file-edit":         On(FactWrapped),      // under ssh
 
 		// the words of the line, and the rest
-		"core.shell:pipe-to-shell":            On(FactFeed|FactInterp, append(slices.Clone(fetchNames), "deno", "bun", "node")...), // a fed shell, fetchedElsewise's runtimes, or a fetcher in the line
-		"core.sql:destroy-task-prod":          On(FactInterp, dataTaskPrograms()...),                                               // a task runner of dataTasks, manage.py or artisan run by an interpreter, nc, an HTTP client
-		"core.sql:destroy-task":               On(FactInterp, dataTaskPrograms()...),
-		"core.self:agent-files":               On(FactTouch, append(slices.Sorted(maps.Keys(extractors)), "mv")...), // an effect on a path, an extractor's directory, cp/rsync/mv of a .claude
-		"core.secrets:exfil":                  Any("any command may print a secret (the secret-printer tables) or dump the environment"),
-		"core.secrets:exfil-send":             Any("any command may print a secret (the secret-printer tables) or dump the environment"),
-		"external.systems:publish-verb":       Any("a publish word among any program's first arguments"),
-		"core.indirect:unknown-command":       Any("a program named by a glob or a variable, on any command"),
-		"core.destroy:project-wipe":           On(FactWrite, "find", "git", "rm"), // a path deleted, find -delete, git ls-files | xargs rm, rm -r *
-		"core.git:repo-metadata":              On(FactWrite),                      // a written or deleted path under .git
-		"core.destroy:history-wipe":           On(FactWrite, "history", "unset").OrText("HIST"),
-		"core.zones:project-source":           On(FactTouch|FactRedirect, "git", "find", "fd", "mv", "truncate"),
-		"core.net:remote-shell":               On(FactPipe|FactPayload, "nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat").OrText("/dev/tcp/", "/dev/udp/"),
-		"core.local:package-config-downgrade": On(FactTouch),     // a package manager's config among the effects on paths
-		"core.local:env-downgrade":            On(0).OrText("="), // an assignment (callfacts.EnvDowngrade)
-		"core.local:env-downgrade-deny":       On(0).OrText("="),
-		"core.local:browser-data":             On(0).OrText("hrom", "irefox", "dge", "rave", "afari", "ookies", "ivaldi", "pera"), // browserHint
-		"core.local:history-read":             On(0).OrText("istory", "ISTORY", "hst"),
-		"core.local:agent-config-write":       On(FactTouch, "find", "fd", "fdfind"),
-		"core.local:instruction-skip":         On(FactTouch | FactRedirect), // an instruction file written
-		"core.local:warden-read":              On(0).OrText("warden"),
-		"core.local:instruction-no-ask":       On(FactTouch | FactRedirect),
-		"core.local:secret-in-message":        On(FactPath), // a secret file read into a substitution
-		"core.local:pth-plant":                On(FactTouch|FactRedirect, "cp", "mv", "install", "ln", "tee"),
+		"core.shell:pipe-to-shell":             On(FactFeed|FactInterp, append(slices.Clone(fetchNames), "deno", "bun", "node")...), // a fed shell, fetchedElsewise's runtimes, or a fetcher in the line
+		"core.sql:destroy-task-prod":           On(FactInterp, dataTaskPrograms()...),                                               // a task runner of dataTasks, manage.py or artisan run by an interpreter, nc, an HTTP client
+		"core.sql:destroy-task":                On(FactInterp, dataTaskPrograms()...),
+		"core.self:agent-files":                On(FactTouch, append(slices.Sorted(maps.Keys(extractors)), "mv")...), // an effect on a path, an extractor's directory, cp/rsync/mv of a .claude
+		"core.secrets:exfil":                   Any("any command may print a secret (the secret-printer tables) or dump the environment"),
+		"core.secrets:exfil-send":              Any("any command may print a secret (the secret-printer tables) or dump the environment"),
+		"external.systems:publish-verb":        Any("a publish word among any program's first arguments"),
+		"external.systems:public-acl":          Any("a canned public ACL among any program's arguments"),
+		"external.systems:cli-upload":          Any("an upload word among any program's first arguments"),
+		"core.secrets:print-named-secret-file": On(FactPath), // a read of a file named for a secret
+		"core.indirect:unknown-command":        Any("a program named by a glob or a variable, on any command"),
+		"core.destroy:project-wipe":            On(FactWrite, "find", "git", "rm"), // a path deleted, find -delete, git ls-files | xargs rm, rm -r *
+		"core.git:repo-metadata":               On(FactWrite),                      // a written or deleted path under .git
+		"core.destroy:history-wipe":            On(FactWrite, "history", "unset").OrText("HIST"),
+		"core.zones:project-source":            On(FactTouch|FactRedirect, "git", "find", "fd", "mv", "truncate"),
+		"core.net:remote-shell":                On(FactPipe|FactPayload, "nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat").OrText("/dev/tcp/", "/dev/udp/"),
+		"core.local:package-config-downgrade":  On(FactTouch),     // a package manager's config among the effects on paths
+		"core.local:env-downgrade":             On(0).OrText("="), // an assignment (callfacts.EnvDowngrade)
+		"core.local:env-downgrade-deny":        On(0).OrText("="),
+		"core.local:browser-data":              On(0).OrText("hrom", "irefox", "dge", "rave", "afari", "ookies", "ivaldi", "pera"), // browserHint
+		"core.local:history-read":              On(0).OrText("istory", "ISTORY", "hst"),
+		"core.local:agent-config-write":        On(FactTouch, "find", "fd", "fdfind"),
+		"core.local:instruction-skip":          On(FactTouch | FactRedirect), // an instruction file written
+		"core.local:warden-read":               On(0).OrText("warden"),
+		"core.local:instruction-no-ask":        On(FactTouch | FactRedirect),
+		"core.local:secret-in-message":         On(FactPath), // a secret file read into a substitution
+		"core.local:pth-plant":                 On(FactTouch|FactRedirect, "cp", "mv", "install", "ln", "tee"),
 	}
 })
 
