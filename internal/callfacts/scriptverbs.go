@@ -105,8 +105,23 @@ func (c *Cmd) scriptVerb(destroy bool) string {
 	if t := destroyVerbs(); (t.verbs[v] || t.changes[v]) && strings.EqualFold(s.Pos[len(s.Pos)-1], v) {
 		return "" // a bare verb last (./scripts/cleanup.sh delete): the project's own task, named by its script
 	}
-	if v == "" || s.localHostTarget() || localDevGroup(s) || s.DryRun() || s.Has("--help", "-h") || s.ownTarget(!destroy) || s.localFileTarget() || s.localStoreTarget() {
+	if v == "" || s.localHostTarget() || localDevGroup(s) || s.DryRun() || s.asksHelp() || s.ownTarget(!destroy) || s.localFileTarget() || s.localStoreTarget() {
 		return ""
 	}
 	return v
+}
+
+// asksHelp: c is given -h or --help as an argument of its own. Flags
+// will not do: a single-dash long option (ONTAP's -destination-path,
+// -vserver) splits into letters there, one of them h.
+func (c *Cmd) asksHelp() bool {
+	for _, a := range c.Args {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "--help" || strings.HasPrefix(a, "--help=") {
+			return true
+		}
+	}
+	return false
 }
