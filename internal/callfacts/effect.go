@@ -90,6 +90,11 @@ func effectOf(c *Cmd) (Effect, string) {
 			return e, why // an operation's verb (cloudops.txt): stop-instances changes, revoke-… destroys
 		}
 	}
+	if v := c.scriptVerb(true); v != "" {
+		return EffectDelete, c.Name + " " + v + " (a script's subcommand, read as an unknown program's) removes something"
+	} else if v := c.scriptVerb(false); v != "" {
+		return EffectWrite, c.Name + " " + v + " (a script's subcommand, read as an unknown program's) changes something elsewhere"
+	}
 	if rule := effectRules()[c.Name]; rule != nil && !c.OnlyReports() {
 		if e, why := rule(c); e != EffectNone {
 			return e, why

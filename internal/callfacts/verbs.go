@@ -118,6 +118,9 @@ func Known(name string) bool {
 // has no table for (hcloud server delete, nomad job stop -purge), "" for
 // none, a known program, a script by path, help and dry-run forms.
 func (c *Cmd) UnknownDestroy() string {
+	if v := c.scriptVerb(true); v != "" {
+		return wrapped(c, v) // python3 x.py delete-workspace, ./x.sh purge (scriptverbs.go)
+	}
 	// A known program never has an unknown destroy (the test below says
 	// so too): asked first, before destroyWord lowers and splits words,
 	// it spares the common command (ls, grep, cat) that work.
@@ -131,7 +134,7 @@ func (c *Cmd) UnknownDestroy() string {
 			v = c.nameVerb(destroyVerbs().verbs) // db_drop orders
 		}
 	}
-	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(false) || c.localFileTarget() || c.CatalogueSaysNot() || c.RemoteAction() == "change" {
+	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || c.DryRun() || c.asksHelp() || c.ownTarget(false) || c.localFileTarget() || c.CatalogueSaysNot() || c.RemoteAction() == "change" {
 		return ""
 	}
 	return wrapped(c, v)
@@ -190,6 +193,9 @@ func (c *Cmd) destroyWord() string {
 		if i == 0 && (dottedVerb(p, t.verbs) || slashVerb(p, t.verbs) && remoteRules()[c.Name] == nil) {
 			return p // govc vm.destroy, snapshot.remove: noun.verb; admin/delete
 		}
+		if i > 0 && i < 3 && dottedOp(c, i, t.verbs) {
+			return p // cv api4 Contact.delete, drush entity.delete: after an API or group word
+		}
 		if strings.ContainsAny(p, "/=@ .") {
 			if optionBefore(c.Args, p) {
 				continue // an option's value (jenkins-cli -s http://ci/ delete-job x)
@@ -242,6 +248,9 @@ func (c *Cmd) destroyWord() string {
 // account suspensions, refunds), "" for none, a known program, a script
 // by path, help and dry-run forms, and a read word before it.
 func (c *Cmd) UnknownChange() string {
+	if v := c.scriptVerb(false); v != "" {
+		return wrapped(c, v)
+	}
 	if Known(c.Name) {
 		return "" // as in UnknownDestroy: before changeWord's word work
 	}
@@ -255,7 +264,7 @@ func (c *Cmd) UnknownChange() string {
 			v = c.nameVerb(destroyVerbs().changes) // acme-deploy prod, svc-restart api
 		}
 	}
-	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.DryRun() || c.Has("--help", "-h") || c.ownTarget(true) || c.localStoreTarget() || c.CatalogueSaysNot() {
+	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.DryRun() || c.asksHelp() || c.ownTarget(true) || c.localStoreTarget() || c.CatalogueSaysNot() {
 		return ""
 	}
 	return wrapped(c, v)
@@ -269,6 +278,9 @@ func (c *Cmd) changeWord() string {
 	for i, p := range c.Pos {
 		if i == 0 && (dottedVerb(p, t.changes) || slashVerb(p, t.changes) && remoteRules()[c.Name] == nil) {
 			return p // a noun.verb operation (vm.shutdown, host.reboot, jobs/cancel)
+		}
+		if i > 0 && i < 3 && dottedOp(c, i, t.changes) {
+			return p // cv api4 Contact.update
 		}
 		if i > 3 {
 			break
@@ -379,6 +391,12 @@ func dottedVerb(w string, verbs map[string]bool) bool {
 	}
 	for rest := w; ; {
 		p, r, more := strings.Cut(rest, ".")
+		if more && p != "" && p[0] >= 'A' && p[0] <= 'Z' {
+			p = p[1:] // an entity's name (Contact.delete, Civi.Group.purge)
+			if p == "" {
+				p = "x"
+			}
+		}
 		if p == "" || strings.Trim(p, "abcdefghijklmnopqrstuvwxyz") != "" {
 			return false
 		}

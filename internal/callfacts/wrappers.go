@@ -516,10 +516,19 @@ func containerCmd(name string, args []string) (inner []string, label, payload st
 		if name == "kubectl" || name == "oc" {
 			return nil, name, ""
 		}
-		if next() == "" {
+		// compose run -v HOST:CTR --entrypoint sh SERVICE …: as docker run's
+		mounts, entry, end := runOpts(args, i)
+		if end >= len(args) {
 			return nil, name, ""
 		}
-		return clip(args[i:]), name + " exec", ""
+		cmd := withEntrypoint(entry, append([]string(nil), args[end+1:]...))
+		if len(cmd) == 0 {
+			return nil, name, ""
+		}
+		if len(mounts) == 0 {
+			return cmd, name + " exec", ""
+		}
+		return mapMounts(cmd, mounts), name + " exec", ""
 	case sub == "exec":
 		start := i
 		if next() == "" { // the container or pod
@@ -547,45 +556,15 @@ func containerCmd(name string, args []string) (inner []string, label, payload st
 		}
 		return clip(args[i:]), name + " exec", ""
 	case sub == "run" && (name == "docker" || name == "podman" || name == "nerdctl"):
-		var mounts [][2]string
-		for ; i < len(args); i++ {
-			a := args[i]
-			if !strings.HasPrefix(a, "-") {
-				break
-			}
-			v := ""
-			if k, val, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") {
-				a, v = k, val
-			} else if dockerArgOpt(a) && i+1 < len(args) {
-				i++
-				v = args[i]
-			}
-			switch a {
-			case "-v", "--volume":
-				if parts := strings.Split(v, ":"); len(parts) >= 2 {
-					mounts = append(mounts, [2]string{parts[0], parts[1]})
-				}
-			case "--mount":
-				var src, dst string
-				for _, kv := range strings.Split(v, ",") {
-					k, val, _ := strings.Cut(kv, "=")
-					switch k {
-					case "source", "src":
-						src = val
-					case "target", "dst", "destination":
-						dst = val
-					}
-				}
-				if src != "" && dst != "" {
-					mounts = append(mounts, [2]string{src, dst})
-				}
-			}
-		}
-		if i+1 >= len(args) {
+		mounts, entry, end := runOpts(args, i)
+		i = end
+		if i+1 >= len(args) && entry == "" || i >= len(args) {
 			return nil, name, ""
 		}
 		cmd := append([]string(nil), args[i+1:]...)
-		if p := imageCLI(args[i]); p != "" && ProgramName(cmd[0]) != p {
+		if entry != "" {
+			cmd = withEntrypoint(entry, cmd)
+		} else if p := imageCLI(args[i]); p != "" && ProgramName(cmd[0]) != p {
 			cmd = append([]string{p}, cmd...) // docker run amazon/aws-cli s3 rb …: the entrypoint is aws
 		}
 		if len(cmd) > 2 && ProgramName(cmd[0]) == "chroot" {
@@ -598,10 +577,7 @@ func containerCmd(name string, args []string) (inner []string, label, payload st
 				}
 			}
 		}
-		for k, a := range cmd {
-			cmd[k] = hostPath(a, mounts)
-		}
-		return cmd, name + " run", ""
+		return mapMounts(cmd, mounts), name + " run", ""
 	}
 	return nil, name, ""
 }
@@ -615,9 +591,12 @@ func clip(a []string) []string {
 
 // hostPath maps a container path through bind mounts to the host path;
 // other absolute paths are the container's own (marked, so they are not
-// taken for the host's). Shell text (sh -c '…') has its mount targets
-// replaced where they start a word.
+// taken for the host's). Shell text (sh -c '…') has each path that
+// starts a word mapped so (shellHostPaths).
 func hostPath(a string, mounts [][2]string) string {
+	if strings.ContainsAny(a, " \t\n") {
+		return shellHostPaths(a, mounts) // sh -c '…': each path in the text
+	}
 	for _, m := range mounts {
 		src, dst := m[0], strings.TrimSuffix(m[1], "/")
 		if dst == "" {
@@ -628,14 +607,6 @@ func hostPath(a string, mounts [][2]string) string {
 			return src + strings.TrimPrefix(a, dst)
 		case dst == "/" && strings.HasPrefix(a, "/"):
 			return src + a
-		case strings.Contains(a, " ") && dst != "/":
-			for _, pre := range []string{" ", "'", "\"", "="} {
-				a = strings.ReplaceAll(a, pre+dst+"/", pre+src+"/")
-				a = strings.ReplaceAll(a, pre+dst+" ", pre+src+" ")
-				if strings.HasSuffix(a, pre+dst) {
-					a = strings.TrimSuffix(a, dst) + src
-				}
-			}
 		}
 	}
 	if strings.HasPrefix(a, "/") {
@@ -782,7 +753,7 @@ func (n *normalizer) fanOut(name string, args, inner []string, stdin *text) [][]
 	for _, it := range items {
 		cmd := make([]string, len(inner))
 		for j, a := range inner {
-			cmd[j] = strings.ReplaceAll(a, repl, it)
+			cmd[j] = strings.ReplaceAll(a, repl, templateItem(inner[0], a, repl, it))
 		}
 		if name == "parallel" && len(cmd) == 1 && strings.ContainsAny(cmd[0], " ;|&") {
 			cmd = []string{"sh", "-c", cmd[0]} // parallel runs a one-word command through the shell
