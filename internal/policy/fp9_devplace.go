@@ -161,6 +161,9 @@ func execTarget(c *Cmd) (string, bool) {
 	if !placeExecs[c.Name] {
 		return "", false
 	}
+	if n := callfacts.ExecContainer(c); n != "" {
+		return n, true // docker exec -u splunk splunk-dev …: the options' values skipped
+	}
 	for k, p := range c.Pos {
 		if k > 1 {
 			break

@@ -1,0 +1,37 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
+)
+
+// adminLocalPathsOnly: c, an admin CLI's name with a verb no table
+// knows, is given an option first and then only paths of the project or
+// of a temporary directory (sf -csv tests/fixtures/: siegfried, a file
+// identifier that shares Salesforce's name). A CLI acting on another
+// host names its verb first; this one reads files here.
+func adminLocalPathsOnly(e *Env, c *Cmd) bool {
+	if len(c.Args) == 0 || !strings.HasPrefix(c.Args[0], "-") || len(c.Pos) == 0 || c.Payload != "" {
+		return false
+	}
+	for _, p := range c.Pos {
+		if !strings.Contains(p, "/") && p != "." || callfacts.UnknownValue(p) || strings.Contains(p, "://") || strings.Contains(p, "@") {
+			return false
+		}
+		switch callfacts.ZoneOf(e.abs(c, p), e.F.Home, e.F.Project) {
+		case callfacts.ZoneProject, callfacts.ZoneTemp:
+		default:
+			return false
+		}
+	}
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "-") {
+			o, v, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if callfacts.DestroyOrChangeWord(strings.ToLower(o)) || strings.Contains(v, "://") {
+				return false
+			}
+		}
+	}
+	return true
+}
