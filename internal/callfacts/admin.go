@@ -285,7 +285,7 @@ func (c *Cmd) AdminAction() *AdminAct {
 		return nil
 	}
 	v := adminVerb(c, p)
-	if v == "" || ReadWord(v) || v == "version" || v == "--version" || v == "config" && configRead(adminPositionals(c, p)) || adminNounReads(c, p) {
+	if v == "" || ReadWord(v) || CompoundReadVerb(v) || v == "version" || v == "--version" || v == "config" && configRead(adminPositionals(c, p)) || adminNounReads(c, p) {
 		return nil // a verb no line names but every CLI reads with (okta whoami, ipa version, gam status, cm config list)
 	}
 	a.Kind, a.Effect = "unknown", EffectWrite

@@ -200,8 +200,8 @@ func composeOrDevContainer(e *Env, line string) bool {
 	}
 	for i := range e.F.Commands {
 		d := &e.F.Commands[i]
-		if (d.Name == "docker" || d.Name == "podman" || d.Name == "nerdctl") && len(d.Pos) > 1 && d.Pos[0] == "exec" {
-			return devName(d.Pos[1])
+		if n := callfacts.ExecContainer(d); n != "" {
+			return devName(n)
 		}
 	}
 	return false

@@ -100,7 +100,7 @@ func inDevContainer(e *Env, c *Cmd) bool {
 		return false
 	}
 	for _, o := range e.F.Cmds(prog) {
-		if o.Remote == "" && len(o.Pos) > 1 && o.Pos[0] == "exec" && devName(o.Pos[1]) {
+		if o.Remote == "" && devName(callfacts.ExecContainer(o)) {
 			return true
 		}
 	}

@@ -161,6 +161,9 @@ func execTarget(c *Cmd) (string, bool) {
 	if !placeExecs[c.Name] {
 		return "", false
 	}
+	if n := callfacts.ExecContainer(c); n != "" {
+		return n, true // docker exec -u splunk splunk-dev …: the options' values skipped
+	}
 	for k, p := range c.Pos {
 		if k > 1 {
 			break
@@ -242,7 +245,7 @@ func devPlaces(f *Facts) []bool {
 			mark(i)
 		case kcOK && (devNamespaceClient(c, kcLocal) || localKubeconfigClient(c, kcLocal)):
 			mark(i) // a developer's own namespace, a local cluster's kubeconfig
-		case len(c.Wrappers) > 0 && !placeSenders[c.Name]:
+		case len(c.Wrappers) > 0 && (!placeSenders[c.Name] || containerSelfRequest(c)):
 			// run inside an exec: the nearest exec command before it
 			for j := i - 1; j >= 0; j-- {
 				o := &f.Commands[j]

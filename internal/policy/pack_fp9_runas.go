@@ -78,7 +78,7 @@ func rootReadVerb(e *Env, c *Cmd) bool {
 	if consoleLooks(in) {
 		return true // sudo asterisk -rx 'core show channels', sudo kamctl ul show: a console's read command
 	}
-	if readProgram(in.Name) {
+	if readProgram(in.Name) && !reportActs(in) {
 		return true // ldapsearch, ldbsearch, rabbitmq-diagnostics, pg_controldata: named for what they print
 	}
 	if len(in.Pos) == 0 {

@@ -46,6 +46,9 @@ func adminJudge(e *Env, c *Cmd) (string, string, string) {
 		if cmd, _, _ := appConsoleCmd(e, c); cmd != "" && appConsoleRead(cmd) {
 			return "", "", "" // console core:archive --url=…: an app console's read or routine job (appconsoles.txt)
 		}
+		if host == "" && adminLocalPathsOnly(e, c) {
+			return "", "", "" // sf -csv tests/fixtures/: an option, then only the project's or temp paths
+		}
 	}
 	lab := callfacts.LabTarget(host, c.Args)
 	switch {

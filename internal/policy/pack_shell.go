@@ -215,7 +215,7 @@ func shellPack() Pack {
 					if pkgInstall(c) != "" || rootQuery(c) != "" {
 						return "" // core.shell:sudo-install asks, sudo-refresh or sudo-query records
 					}
-					if rootReportsOnly(e, c) || e.F.SandboxRootDelete(c) || suAsService(e, c) || rootReadVerb(e, c) || rootBenchWork(e, c) || rootCheck(e, c) || rootDiskRead(e, c) {
+					if rootReportsOnly(e, c) || e.F.SandboxRootDelete(c) || suAsService(e, c) || rootReadVerb(e, c) || rootBenchWork(e, c) || rootCheck(e, c) || rootDiskRead(e, c) || rootReportSignal(e, c) {
 						return "" // sudo wipefs --no-act, sudo -u postgres psql: the command's own rules judge it
 					}
 					return c.Name + " runs a command as root: " + c.String()
@@ -226,7 +226,7 @@ func shellPack() Pack {
 			Allow: []string{"echo sudo", "sudo -l", "sudo -v", "man sudo", "grep sudo /var/log/auth.log", "sudo apt-get install -y jq", "sudo -E ls /root",
 				"sudo nft list ruleset", "sudo snap list", "sudo ufw status verbose", "sudo auditctl -l", "sudo zpool status tank", "sudo aureport --avc --summary"},
 		},
-	}, append(append(supplyRules(), sudoQueryRule(), sudoInstallRule(), sudoRefreshRule()), fetchMoreRules()...)...)}
+	}, append(append(supplyRules(), sudoQueryRule(), sudoInstallRule(), sudoRefreshRule()), append(deviceArchiveRules(), fetchMoreRules()...)...)...)}
 }
 
 // gitPack guards history and uncommitted work.
@@ -361,7 +361,7 @@ func (e *Env) protected(b string) bool {
 	// main and master are always protected, and so are the lines a team
 	// ships from (sharedBranch); config adds more (a project may only
 	// add: union-only).
-	return b == "main" || b == "master" || sharedBranch.MatchString(b) || contains(e.Opts.ProtectedBranches, b)
+	return b == "main" || b == "master" || sharedBranch.MatchString(b) || maintenanceBranch(b) || contains(e.Opts.ProtectedBranches, b)
 }
 
 // sharedBranch: the branches a team releases and hotfixes from, whatever
