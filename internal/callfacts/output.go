@@ -235,6 +235,13 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			dirs = []string{"*"}
 		}
 		return text{s: strings.Join(dirs, "\n") + "\n", known: true, names: true}
+	case "fd", "fdfind":
+		// fd PATTERN [PATH…] prints what matches under each path: xargs rm
+		// then gets ROOT/{} as from find with a filter (fd -e jpg .
+		// ~/Pictures | xargs rm deletes the pictures).
+		if roots, ok := fdRoots(args); ok {
+			return text{s: strings.Join(roots, "\n") + "\n", known: true, names: true}
+		}
 	case "find":
 		// Without tests that filter, find prints its starting points (and
 		// everything under them): xargs rm -rf then gets them.
@@ -604,3 +611,42 @@ func programPath(name string, args []string) string {
 // RunsLater reports whether a file's content runs as shell code later (a
 // shell start-up file, a git hook, a cron or profile.d file).
 func RunsLater(p string) bool { return runsLater(p) }
+
+// fdValueOpts are fd's options that take the next word.
+var fdValueOpts = map[string]bool{"-e": true, "--extension": true, "-t": true, "--type": true, "-E": true, "--exclude": true,
+	"-d": true, "--max-depth": true, "--min-depth": true, "--exact-depth": true, "-S": true, "--size": true,
+	"--changed-within": true, "--changed-before": true, "--change-newer-than": true, "--change-older-than": true,
+	"-o": true, "--owner": true, "-c": true, "--color": true, "-j": true, "--threads": true, "--base-directory": true,
+	"--ignore-file": true, "--max-results": true, "--format": true, "--path-separator": true, "--search-path": true}
+
+// fdRoots are ROOT/{} for each directory an fd command searches (./{}
+// for none); false when it runs a command itself (-x, -X: its output is
+// that command's, not names).
+func fdRoots(args []string) ([]string, bool) {
+	var pos, roots []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-x" || a == "--exec" || a == "-X" || a == "--exec-batch":
+			return nil, false
+		case a == "--search-path" && i+1 < len(args):
+			roots = append(roots, args[i+1])
+			i++
+		case fdValueOpts[a]:
+			i++
+		case strings.HasPrefix(a, "-") && a != "-":
+		default:
+			pos = append(pos, a)
+		}
+	}
+	if len(pos) > 1 {
+		roots = append(roots, pos[1:]...)
+	}
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	for i, r := range roots {
+		roots[i] = strings.TrimSuffix(r, "/") + "/{}"
+	}
+	return roots, true
+}

@@ -278,7 +278,9 @@ func destroyPack() Pack {
 			func(e *Env, c *Cmd) string {
 				glob := false
 				for _, p := range c.Pos {
-					glob = glob || strings.ContainsAny(p, "*?[")
+					// a find root with {} after it (find ~/X … | xargs rm) stands for
+					// every file find picks there: a glob
+					glob = glob || strings.ContainsAny(p, "*?[") || strings.HasSuffix(p, "/{}")
 				}
 				targets := c.Pos
 				switch c.Name {
@@ -313,7 +315,8 @@ func destroyPack() Pack {
 					p := e.abs(c, a)
 					if !outside(e, p) || scratch(p, e.F.Home) || critical(p, e.F.Home) != "" || systemPath(p, e.F.Home) != "" || callfacts.RemoteScratch(c, p, e.F.Home) || e.F.SandboxOwn(c, p) || testAppData(p, e.F.Home) || callfacts.SharedCache(p) || callfacts.MountScratch(p) || // a cache on a share: the zone table asks
 						c.Name == "rm" && !recursive(c) && callfacts.LeftoverName(path.Base(p)) || // rm ~/Downloads/*.crdownload: leftovers by kind (fp12)
-						callfacts.TrashesFileOnly(c, p, e.F.Home) { // trash-put ~/notes.md: one file, kept in the trash; never harsher than rm of it (fp13)
+						callfacts.TrashesFileOnly(c, p, e.F.Home) || // trash-put ~/notes.md: one file, kept in the trash; never harsher than rm of it (fp13)
+						strings.HasSuffix(a, "/{}") && findsLeftoversOnly(e.F) { // find ~/Downloads -name '*.crdownload' | xargs rm: as find -delete
 						continue // inside, or another rule's
 					}
 					return fmt.Sprintf("%s deletes %s, outside the project", c.Name, homeRel(p, e.F.Home))
@@ -455,4 +458,17 @@ func scratch(p, home string) bool {
 		}
 	}
 	return false
+}
+
+// findsLeftoversOnly reports whether every find on the line selects only
+// leftovers (partial downloads, editor backups): what it feeds to a
+// deleter is judged as find -delete of the same selection is.
+func findsLeftoversOnly(f *Facts) bool {
+	finds := f.Cmds("find")
+	for _, c := range finds {
+		if !callfacts.FindsOnlyLeftovers(c) {
+			return false
+		}
+	}
+	return len(finds) > 0
 }
