@@ -15,10 +15,15 @@ import (
 // expressions, awk programs that do more than print).
 func (n *normalizer) templateOutput(name string, args []string, stdin text) (text, bool) {
 	switch name {
-	case "seq":
-		return seqTemplate(args)
-	case "find":
-		return findTemplate(args)
+	case "seq", "find":
+		t, ok := seqTemplate(args)
+		if name == "find" {
+			t, ok = findTemplate(args)
+		}
+		if ok && t.known && !commandTemplate(t.s) {
+			return text{}, false // numbers or names printed as data: read as before
+		}
+		return t, ok
 	case "sed", "gsed", "awk", "gawk", "mawk", "nawk":
 		if stdin.from != "" {
 			return text{}, false // fetched or decoded text: still from elsewhere
