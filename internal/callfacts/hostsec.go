@@ -370,7 +370,7 @@ func (c *Cmd) DisablesSecurity() string {
 // "publish", "visibility" (makes something public), "destroy" (deletes
 // from a registry or service), "" for none of these.
 func (c *Cmd) RemoteAction() string {
-	if r := matchWords(remoteRules()[c.Name], c); r != nil {
+	if r := matchWords(remoteRules()[c.Name], c); r != nil && !reloadOnly(r, c) && !issuesRead(r, c) {
 		return r.kind
 	}
 	return ""

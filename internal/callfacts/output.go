@@ -144,6 +144,9 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 		}
 		name, args = ProgramName(in[0]), in[1:]
 	}
+	if t, ok := n.templateOutput(name, args, stdin); ok {
+		return t // seq -f, find -printf, sed s///, awk print: templates.go
+	}
 	switch name {
 	case "echo":
 		nl, esc := true, false

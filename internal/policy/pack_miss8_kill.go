@@ -53,6 +53,9 @@ func miss8KillRules() []Rule {
 // watch mode, a port option (--port 3000, not kubectl port-forward: a
 // tunnel the user may hold), localhost, or a dev config or folder.
 func devCommandLine(p string) bool {
+	if projectFileCommandLine(p) {
+		return true // a program with this project's config or script: kill_projectfile.go
+	}
 	for _, tok := range strings.Fields(strings.ToLower(p)) {
 		t := strings.TrimLeft(tok, "-")
 		if t == "server" || t == "serve" || t == "runserver" || strings.HasPrefix(t, "server.") || strings.HasPrefix(t, "port") && (t != tok || t == "port" || strings.HasPrefix(t, "port=")) || strings.HasPrefix(t, "http-port") {

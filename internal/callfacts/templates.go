@@ -1,0 +1,410 @@
+package callfacts
+
+import (
+	"strings"
+)
+
+// templateOutput is what a command that prints a command template prints
+// (seq -f FMT, find -printf FMT, sed 's|RE|REPL|', awk '{print "…" $1}'):
+// the template, its placeholders standing for the names its input or its
+// walk gives ("{}" for a matched name, the listed glob where the whole
+// line stands, $INPUT where the input is unknown). A shell fed it then
+// runs text the line shows: opentrons_simulate x_01.py, unzip -o data/{}
+// or rm -rf data/* are judged as those commands are. ok is false for
+// other commands and for forms this does not read (several sed
+// expressions, awk programs that do more than print).
+func (n *normalizer) templateOutput(name string, args []string, stdin text) (text, bool) {
+	switch name {
+	case "seq", "find":
+		t, ok := seqTemplate(args)
+		if name == "find" {
+			t, ok = findTemplate(args)
+		}
+		if ok && t.known && !commandTemplate(t.s) {
+			return text{}, false // numbers or names printed as data: read as before
+		}
+		return t, ok
+	case "sed", "gsed", "awk", "gawk", "mawk", "nawk":
+		if stdin.from != "" {
+			return text{}, false // fetched or decoded text: still from elsewhere
+		}
+		t, ok := sedTemplate(args, stdin)
+		if name[len(name)-3:] == "awk" {
+			t, ok = awkTemplate(args, stdin)
+		}
+		if !ok || !commandTemplate(t.s) {
+			return text{}, false // a filter of data (awk '{print $2}' | xargs kill): its output stays unknown
+		}
+		return t, true
+	}
+	return text{}, false
+}
+
+// commandTemplate: s, a filter's output, reads as commands with arguments
+// the template wrote: a first word of letters followed by a space.
+func commandTemplate(s string) bool {
+	first, rest, ok := strings.Cut(strings.TrimLeft(s, " \t"), " ")
+	if !ok || first == "" || strings.TrimSpace(rest) == "" {
+		return false
+	}
+	for _, r := range first {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// inputLines are the lines a filter's input gives, or one $INPUT when the
+// line does not show it.
+func inputLines(stdin text) []string {
+	if !stdin.known || strings.TrimSpace(stdin.s) == "" {
+		return []string{"$INPUT"}
+	}
+	ls := strings.Split(strings.TrimRight(stdin.s, "\n"), "\n")
+	if len(ls) > 16 {
+		ls = ls[:16]
+	}
+	return ls
+}
+
+// seqTemplate: seq -f FMT [FIRST [INCR]] LAST prints FMT once per number.
+func seqTemplate(args []string) (text, bool) {
+	format := ""
+	var nums []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case (a == "-f" || a == "--format") && i+1 < len(args):
+			format = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--format="):
+			format = a[len("--format="):]
+		case strings.HasPrefix(a, "-f") && len(a) > 2:
+			format = a[2:]
+		case a == "-w" || a == "--equal-width":
+		case (a == "-s" || a == "--separator") && i+1 < len(args):
+			i++
+		default:
+			nums = append(nums, a)
+		}
+	}
+	if format == "" {
+		return text{}, false
+	}
+	out := seqOutput(nums)
+	if !out.known {
+		return text{}, true
+	}
+	var b strings.Builder
+	for _, v := range strings.Fields(out.s) {
+		b.WriteString(fillPercent(format, func(byte) string { return v }) + "\n")
+	}
+	return text{s: b.String(), known: true}, true
+}
+
+// fillPercent replaces each %-directive of a printf-like format (flags,
+// width, a conversion letter) by what fill gives for its letter; %% is %.
+func fillPercent(format string, fill func(byte) string) string {
+	var b strings.Builder
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' || i+1 >= len(format) {
+			b.WriteByte(c)
+			continue
+		}
+		if format[i+1] == '%' {
+			b.WriteByte('%')
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("-+ #0123456789.'", format[j]) >= 0 {
+			j++
+		}
+		if j >= len(format) {
+			b.WriteString(format[i:])
+			break
+		}
+		b.WriteString(fill(format[j]))
+		i = j
+	}
+	return b.String()
+}
+
+// unescapeTemplate turns the backslash escapes of find -printf and awk
+// strings (\n, \t, \\, \") into their characters.
+func unescapeTemplate(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case '0':
+			b.WriteByte('\n')
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// findTemplate: find START… TESTS -printf FMT prints FMT once per match:
+// %p the match under its starting point, %f %P the name, %h the folder.
+func findTemplate(args []string) (text, bool) {
+	format := ""
+	var starts []string
+	inStarts := true
+	for i, a := range args {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			inStarts = false
+		}
+		if inStarts {
+			starts = append(starts, strings.TrimSuffix(a, "/"))
+		}
+		if a == "-printf" && i+1 < len(args) {
+			if format != "" {
+				return text{}, false
+			}
+			format = args[i+1]
+		}
+		if a == "-fprintf" || a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir" || a == "-delete" {
+			return text{}, false
+		}
+	}
+	if format == "" {
+		return text{}, false
+	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	under := "/{}"
+	if !FindFilters(args) {
+		under = "/*"
+	}
+	var b strings.Builder
+	for _, st := range starts {
+		b.WriteString(fillPercent(unescapeTemplate(format), func(c byte) string {
+			switch c {
+			case 'p':
+				return st + under
+			case 'h':
+				return st
+			default:
+				return under[1:]
+			}
+		}))
+	}
+	return text{s: b.String(), known: true}, true
+}
+
+// sedTemplate: sed with one s command, no file operand: each input line
+// with the match replaced — the replacement, & the line, \N a part of it
+// ("{}"); a match of ^ or $ alone adds the replacement before or after.
+func sedTemplate(args []string, stdin text) (text, bool) {
+	script := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-e" || a == "--expression":
+			if script != "" || i+1 >= len(args) {
+				return text{}, false
+			}
+			script = args[i+1]
+			i++
+		case a == "-n" || a == "-E" || a == "-r" || a == "--regexp-extended" || a == "--quiet" || a == "-u":
+		case strings.HasPrefix(a, "-"):
+			return text{}, false // -i, -f FILE, -s: not a filter of its input
+		case script == "":
+			script = a
+		default:
+			return text{}, false // a file operand: text the line does not show
+		}
+	}
+	s := strings.TrimSpace(script)
+	if len(s) < 4 || s[0] != 's' {
+		return text{}, false
+	}
+	d := s[1]
+	if d == '\\' || d == '\n' || d == ' ' {
+		return text{}, false
+	}
+	parts := splitUnescaped(s[2:], d)
+	if len(parts) != 3 || strings.Trim(parts[2], "gpI0123456789") != "" {
+		return text{}, false
+	}
+	re, repl := parts[0], parts[1]
+	var b strings.Builder
+	for _, line := range inputLines(stdin) {
+		part := "{}"
+		if line == "$INPUT" {
+			part = line
+		}
+		var r strings.Builder
+		for i := 0; i < len(repl); i++ {
+			switch {
+			case repl[i] == '&':
+				r.WriteString(line)
+			case repl[i] == '\\' && i+1 < len(repl):
+				i++
+				switch c := repl[i]; {
+				case c >= '1' && c <= '9':
+					r.WriteString(part)
+				case c == 'n':
+					r.WriteByte('\n')
+				default:
+					r.WriteByte(c)
+				}
+			default:
+				r.WriteByte(repl[i])
+			}
+		}
+		switch re {
+		case "^":
+			b.WriteString(r.String() + line + "\n")
+		case "$":
+			b.WriteString(line + r.String() + "\n")
+		default:
+			b.WriteString(r.String() + "\n")
+		}
+	}
+	return text{s: b.String(), known: true}, true
+}
+
+// splitUnescaped splits s at each d not escaped by a backslash.
+func splitUnescaped(s string, d byte) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' {
+			i++
+			continue
+		}
+		if s[i] == d {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// awkTemplate: awk '[PATTERN] { print "…" $1 … }' prints its strings and
+// fields once per input line; a field stands for the line's name. Other
+// programs (system(), getline, several statements, a file operand) are not
+// read.
+func awkTemplate(args []string, stdin text) (text, bool) {
+	prog := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case (a == "-F" || a == "-v") && i+1 < len(args):
+			i++
+		case strings.HasPrefix(a, "-F") || strings.HasPrefix(a, "-v"):
+		case strings.HasPrefix(a, "-"):
+			return text{}, false
+		case prog == "":
+			prog = a
+		default:
+			return text{}, false
+		}
+	}
+	open := strings.IndexByte(prog, '{')
+	if open < 0 || !strings.HasSuffix(strings.TrimSpace(prog), "}") || strings.ContainsAny(prog[:open], "\"'") {
+		return text{}, false
+	}
+	body := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(prog[open+1:]), "}"))
+	body = strings.TrimSpace(strings.TrimSuffix(body, ";"))
+	printf := strings.HasPrefix(body, "printf")
+	if !printf && !strings.HasPrefix(body, "print") {
+		return text{}, false
+	}
+	if printf {
+		body = body[len("printf"):]
+	} else {
+		body = body[len("print"):]
+	}
+	body = strings.TrimSpace(body)
+	if strings.HasPrefix(body, "(") && strings.HasSuffix(body, ")") {
+		body = body[1 : len(body)-1]
+	}
+	// the expression: strings, fields and commas only
+	type item struct {
+		lit   string
+		field bool
+		comma bool
+	}
+	var items []item
+	for i := 0; i < len(body); {
+		switch c := body[i]; {
+		case c == ' ' || c == '\t':
+			i++
+		case c == '"':
+			j := i + 1
+			for j < len(body) && body[j] != '"' {
+				if body[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(body) {
+				return text{}, false
+			}
+			items = append(items, item{lit: unescapeTemplate(body[i+1 : j])})
+			i = j + 1
+		case c == '$':
+			j := i + 1
+			for j < len(body) && (body[j] >= '0' && body[j] <= '9' || body[j] >= 'A' && body[j] <= 'Z') {
+				j++
+			}
+			if j == i+1 {
+				return text{}, false
+			}
+			items = append(items, item{field: true})
+			i = j
+		case c == ',':
+			items = append(items, item{comma: true})
+			i++
+		default:
+			return text{}, false // a variable, a call, another statement
+		}
+	}
+	var b strings.Builder
+	for _, line := range inputLines(stdin) {
+		if printf {
+			if len(items) == 0 || items[0].lit == "" && items[0].field {
+				return text{}, false
+			}
+			k := 1
+			b.WriteString(fillPercent(items[0].lit, func(byte) string {
+				for k < len(items) && items[k].comma {
+					k++
+				}
+				k++
+				return line
+			}))
+			continue
+		}
+		for _, it := range items {
+			switch {
+			case it.comma:
+				b.WriteByte(' ')
+			case it.field:
+				b.WriteString(line)
+			default:
+				b.WriteString(it.lit)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return text{s: b.String(), known: true}, true
+}
