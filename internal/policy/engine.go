@@ -96,6 +96,9 @@ type Env struct {
 	cur          *prepared
 	cmdSets      [8]ruleSet
 	cmdSetsKnown bool
+	// sqlMemo caches httpSQLJudge per command: the SQL-over-HTTP deny
+	// and ask rules and the admin-API rule each judge the same curl.
+	sqlMemo [8]sqlJudgeMemo
 	// apiMemo caches readAPICall for the first len(apiMemo) HTTP clients
 	// of the call (at: command index + 1, 0 unused): the SQL-over-HTTP
 	// deny and ask rules, the admin-API rule and the secret-read rule
@@ -113,6 +116,13 @@ type apiMemoEntry struct {
 type strMemo struct {
 	known bool
 	s     string
+}
+
+// sqlJudgeMemo is a per-command cached httpSQLJudge.
+type sqlJudgeMemo struct {
+	known bool
+	v     Mode
+	why   string
 }
 
 // appJudgeMemo is a per-command cached appConsoleJudge.
