@@ -199,7 +199,7 @@ func containerLocal(e *Env, c *Cmd) bool {
 			return false
 		}
 	}
-	if wipesWhole(c) || c.HostAction() != nil || !composeOrDevContainer(e, line) {
+	if wipesWhole(c) || e.hostAction(c) != nil || !composeOrDevContainer(e, line) {
 		return false // FLUSHALL, systemctl stop: judged as on a host; docker exec samba-dc …: a container may be the company's
 	}
 	return len(c.Args) == 0 || localOnly(c) || !namesEndpoint(c)

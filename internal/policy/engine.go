@@ -96,6 +96,13 @@ type Env struct {
 	cur          *prepared
 	cmdSets      [8]ruleSet
 	cmdSetsKnown bool
+	// dataWhy and dataProd cache dataDestroyOnce: the prod and the ask
+	// rule of dataDestroyRule both read it.
+	dataWhy            string
+	dataProd, dataRead bool
+	// hostActs caches Cmd.HostAction per command: the deny and the ask
+	// rule of hostActRules both read it of every command they name.
+	hostActs [8]hostActMemo
 	// sqlMemo caches httpSQLJudge per command: the SQL-over-HTTP deny
 	// and ask rules and the admin-API rule each judge the same curl.
 	sqlMemo [8]sqlJudgeMemo
@@ -116,6 +123,25 @@ type apiMemoEntry struct {
 type strMemo struct {
 	known bool
 	s     string
+}
+
+// hostActMemo is a per-command cached Cmd.HostAction.
+type hostActMemo struct {
+	known bool
+	a     *callfacts.HostAct
+}
+
+// hostAction is c.HostAction(), read once per command per call.
+func (e *Env) hostAction(c *Cmd) *callfacts.HostAct {
+	i := e.cmdIndex(c)
+	if i < 0 || i >= len(e.hostActs) {
+		return c.HostAction()
+	}
+	m := &e.hostActs[i]
+	if !m.known {
+		m.known, m.a = true, c.HostAction()
+	}
+	return m.a
 }
 
 // sqlJudgeMemo is a per-command cached httpSQLJudge.
