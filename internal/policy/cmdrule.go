@@ -21,7 +21,7 @@ func cmdRule(id string, mode Mode, desc string, names []string, match func(e *En
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if !named(c.Name) || e.quiet(i) {
+				if !e.named(i, names, named) || e.quiet(i) {
 					continue // it only says what it would do, prints what is there, or how to use it
 				}
 				if external && e.externalSkip(i) {
@@ -33,6 +33,20 @@ func cmdRule(id string, mode Mode, desc string, names []string, match func(e *En
 			}
 			return ""
 		}}
+}
+
+// named reports whether the i-th command's program is one of names,
+// the Cmds of the rule running (named is membership in them): the engine
+// looked each command's program up once for the call (Env.cmdSets), so
+// this is a bit test instead of a lookup per rule per command. The
+// answer is read from cmdSets only when the running rule's Cmds are names
+// itself (the same slice), else from named.
+func (e *Env) named(i int, names []string, named func(string) bool) bool {
+	if r := e.cur; e.cmdSetsKnown && r != nil && len(r.Cmds) == len(names) && len(names) > 0 && &r.Cmds[0] == &names[0] {
+		s := e.cmdSets[i]
+		return s != nil && s.has(r.idx)
+	}
+	return named(e.F.Commands[i].Name)
 }
 
 // nameSet is membership in names: a scan for a few, a map for many (some
@@ -185,7 +199,7 @@ func containerLocal(e *Env, c *Cmd) bool {
 			return false
 		}
 	}
-	if wipesWhole(c) || c.HostAction() != nil || !composeOrDevContainer(e, line) {
+	if wipesWhole(c) || e.hostAction(c) != nil || !composeOrDevContainer(e, line) {
 		return false // FLUSHALL, systemctl stop: judged as on a host; docker exec samba-dc …: a container may be the company's
 	}
 	return len(c.Args) == 0 || localOnly(c) || !namesEndpoint(c)

@@ -91,6 +91,21 @@ type Env struct {
 	// ask rule and the deployed-console rule all judge the same console
 	// command (npm run build meets each).
 	appMemo [8]appJudgeMemo
+	// cur is the rule running; cmdSets[i], when cmdSetsKnown, is the set
+	// of indexed rules naming the i-th command's program (Env.named).
+	cur          *prepared
+	cmdSets      [8]ruleSet
+	cmdSetsKnown bool
+	// dataWhy and dataProd cache dataDestroyOnce: the prod and the ask
+	// rule of dataDestroyRule both read it.
+	dataWhy            string
+	dataProd, dataRead bool
+	// hostActs caches Cmd.HostAction per command: the deny and the ask
+	// rule of hostActRules both read it of every command they name.
+	hostActs [8]hostActMemo
+	// sqlMemo caches httpSQLJudge per command: the SQL-over-HTTP deny
+	// and ask rules and the admin-API rule each judge the same curl.
+	sqlMemo [8]sqlJudgeMemo
 	// apiMemo caches readAPICall for the first len(apiMemo) HTTP clients
 	// of the call (at: command index + 1, 0 unused): the SQL-over-HTTP
 	// deny and ask rules, the admin-API rule and the secret-read rule
@@ -108,6 +123,32 @@ type apiMemoEntry struct {
 type strMemo struct {
 	known bool
 	s     string
+}
+
+// hostActMemo is a per-command cached Cmd.HostAction.
+type hostActMemo struct {
+	known bool
+	a     *callfacts.HostAct
+}
+
+// hostAction is c.HostAction(), read once per command per call.
+func (e *Env) hostAction(c *Cmd) *callfacts.HostAct {
+	i := e.cmdIndex(c)
+	if i < 0 || i >= len(e.hostActs) {
+		return c.HostAction()
+	}
+	m := &e.hostActs[i]
+	if !m.known {
+		m.known, m.a = true, c.HostAction()
+	}
+	return m.a
+}
+
+// sqlJudgeMemo is a per-command cached httpSQLJudge.
+type sqlJudgeMemo struct {
+	known bool
+	v     Mode
+	why   string
 }
 
 // appJudgeMemo is a per-command cached appConsoleJudge.
@@ -270,10 +311,17 @@ type Engine struct {
 	// call scans the rules' names instead of building a map of thousands.
 	calls     atomic.Int64
 	byCmdOnce sync.Once
-	byCmd     map[string][]*prepared
+	byCmd     map[string]cmdRules
 	// trig indexes the always rules by their triggers, built with byCmd
 	// (triggerindex.go); until then each rule's trigger is read in turn.
 	trig *triggerIndex
+}
+
+// cmdRules are the indexed rules naming one program, as a list in rule
+// order and as a set by position in Engine.rules (Env.named).
+type cmdRules struct {
+	list []*prepared
+	set  ruleSet
 }
 
 type prepared struct {
@@ -385,15 +433,21 @@ const scanCalls = 16
 // cmdIndex is the map from program names to indexed rules and the index
 // of the other rules' triggers, or nil while the engine scans (its first
 // scanCalls calls).
-func (e *Engine) cmdIndex() (map[string][]*prepared, *triggerIndex) {
+func (e *Engine) cmdIndex() (map[string]cmdRules, *triggerIndex) {
 	if e.calls.Add(1) <= scanCalls {
 		return nil, nil
 	}
 	e.byCmdOnce.Do(func() {
-		m := map[string][]*prepared{}
+		m := map[string]cmdRules{}
 		for _, r := range e.indexed {
 			for _, c := range r.Cmds {
-				m[c] = append(m[c], r)
+				x := m[c]
+				if x.set == nil {
+					x.set = newRuleSet(len(e.rules))
+				}
+				x.list = append(x.list, r)
+				x.set.add(r.idx)
+				m[c] = x
 			}
 		}
 		e.byCmd = m
@@ -447,26 +501,26 @@ func (e *Engine) EvaluateFor(ctx context.Context, f *Facts, getenv func(string) 
 	return e.evaluate(ctx, f, &opts)
 }
 
+// envPool holds the Envs of finished calls (Engine.evaluate).
+var envPool = sync.Pool{New: func() any { return new(Env) }}
+
 func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result {
 	e.once.Do(e.index)
-	// the result and the rules' Env in one allocation: both live for the
-	// call, and every call makes them
-	st := &struct {
-		res Result
-		env Env
-	}{res: Result{Facts: f}}
-	res := &st.res
+	res := &Result{Facts: f}
 	// a help or version request changes nothing (callfacts/help.go); what
 	// a command does inside a dev, test or local place is the
 	// developer's own (fp9_devplace.go)
 	f = withoutDevPlaces(f.WithoutHelp())
-	st.env = Env{F: f, Opts: opts, ctx: ctx, git: e.Git, gitBranch: e.GitBranch}
-	env := &st.env
+	// the rules' Env (a kilobyte of per-call caches) is reused from call
+	// to call: it lives only for this call, no hit keeps it
+	env := envPool.Get().(*Env)
+	defer func() { *env = Env{}; envPool.Put(env) }()
+	*env = Env{F: f, Opts: opts, ctx: ctx, git: e.Git, gitBranch: e.GitBranch}
 	run := func(r *prepared) {
 		if !r.runsOn(f.Event) || !r.forTool(f.Tool) {
 			return
 		}
-		env.OnceKey, env.Err = "", nil
+		env.OnceKey, env.Err, env.cur = "", nil, r
 		reason := e.match(r, env)
 		if env.Err != nil {
 			if !r.FailClosed {
@@ -511,10 +565,26 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 				}
 			}
 		}
+		// every command's rules are looked up before any runs: a rule
+		// run at the first command reads the sets of the later ones
+		var lists [len(env.cmdSets)][]*prepared
+		if byCmd != nil && len(f.Commands) <= len(lists) {
+			for i := range f.Commands {
+				x := byCmd[f.Commands[i].Name]
+				lists[i], env.cmdSets[i] = x.list, x.set
+			}
+			env.cmdSetsKnown = true
+		}
 		for i := range f.Commands {
 			name := f.Commands[i].Name
+			if env.cmdSetsKnown {
+				for _, r := range lists[i] {
+					once(r)
+				}
+				continue
+			}
 			if byCmd != nil {
-				for _, r := range byCmd[name] {
+				for _, r := range byCmd[name].list {
 					once(r)
 				}
 				continue

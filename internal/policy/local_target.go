@@ -95,14 +95,14 @@ func localOnly(c *Cmd) bool {
 // optValue is the value of option o ("o v" or "o=v"), "" when absent;
 // also when it stood before the subcommand (Cmd.Remote).
 func optValue(c *Cmd, o string) string {
-	if v, ok := strings.CutPrefix(c.Remote, o+"="); ok {
+	if v, ok := cutOpt(c.Remote, o); ok {
 		return v
 	}
 	for i, a := range c.Args {
 		if a == o && i+1 < len(c.Args) {
 			return c.Args[i+1]
 		}
-		if v, ok := strings.CutPrefix(a, o+"="); ok {
+		if v, ok := cutOpt(a, o); ok {
 			return v
 		}
 	}

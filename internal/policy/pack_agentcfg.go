@@ -123,7 +123,7 @@ func findEdits(e *Env) bool {
 	return false
 }
 
-func within(p, dir string) bool { return dir != "" && (p == dir || strings.HasPrefix(p, dir+"/")) }
+func within(p, dir string) bool { return dir != "" && (p == dir || isUnder(p, dir)) }
 
 var instructionFiles = map[string]bool{"CLAUDE.md": true, "AGENTS.md": true, "GEMINI.md": true, ".cursorrules": true, "copilot-instructions.md": true, ".windsurfrules": true, "CLAUDE.local.md": true, "CONVENTIONS.md": true, ".clinerules": true}
 

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // credStoreOps are credential stores' commands that destroy or dump what
@@ -44,6 +45,17 @@ var credChangeOps = map[string][]string{
 // credStoreRules: keychains, password managers, GPG and CLI logins.
 func credStoreRules() []Rule {
 	match := func(ops map[string][]string) func(e *Env, c *Cmd) string {
+		// each operation's words, split once on first use, not on every
+		// command the rule meets
+		split := sync.OnceValue(func() map[string][][]string {
+			m := make(map[string][][]string, len(ops))
+			for n, ws := range ops {
+				for _, w := range ws {
+					m[n] = append(m[n], strings.Fields(w))
+				}
+			}
+			return m
+		})
 		return func(e *Env, c *Cmd) string {
 			if cliAddrLocal(e.F.Command, c.Name) {
 				return "" // VAULT_ADDR=http://127.0.0.1:8200: a dev server on this machine, not the user's store
@@ -51,10 +63,10 @@ func credStoreRules() []Rule {
 			if forgetsLocalHostKey(c) {
 				return "" // ssh-keygen -R 10.0.0.5: a rebuilt machine of this network (pack_fp10_knownhosts.go)
 			}
-			words := ops[c.Name]
+			words, fields := ops[c.Name], split()[c.Name]
 			a := " " + strings.Join(c.Args, " ") + " "
-			for _, w := range words {
-				f := strings.Fields(w)
+			for k, w := range words {
+				f := fields[k]
 				if len(f) == 0 {
 					return c.Name + " changes the user's credentials: " + c.String()
 				}

@@ -36,62 +36,88 @@ var (
 // against a test or local database allowed, and asked otherwise: the
 // line does not show which database the task's configuration points at.
 func dataDestroyRule() []Rule {
-	match := func(e *Env) (string, bool) {
-		line := e.F.Command
-		for i := range e.F.Commands {
-			c := &e.F.Commands[i]
-			name := c.Name
-			args := c.Args
-			if (isShellOrInterp(name) || name == "php") && len(c.Pos) > 0 && (strings.HasSuffix(c.Pos[0], "manage.py") || c.Pos[0] == "artisan" || strings.HasSuffix(c.Pos[0], "bin/console")) {
-				name = strings.TrimPrefix(c.Pos[0][strings.LastIndex(c.Pos[0], "/")+1:], "bin/")
-				args = c.Args[slices.Index(c.Args, c.Pos[0])+1:]
-			}
-			words, ok := dataTasks[name]
-			if !ok {
-				if (name == "nc" || name == "ncat" || name == "telnet") && mcFlush.MatchString(c.Heredoc+line) {
-					return "a memcached flush_all sent to " + strings.Join(c.Pos, " "), prodMarker.MatchString(line) || !localMarker.MatchString(line)
-				}
-				if sendsRequests[name] && solrWipe.MatchString(strings.Join(args, " ")) {
-					return name + " deletes every document of a search index: " + c.String(), !localMarker.MatchString(line)
-				}
-				continue
-			}
-			a := " " + strings.Join(args, " ") + " "
-			hit := ""
-			for _, w := range words {
-				if w == "" || strings.Contains(a, " "+w+" ") || strings.HasPrefix(w, "-") && strings.Contains(a, " "+w+"=") {
-					hit = w
-					break
-				}
-			}
-			if hit == "" || e.dryRun(c) || onlyHelp(c) {
-				continue
-			}
-			why := strings.TrimSpace(name+" "+hit) + " drops or rebuilds a database: " + c.String()
-			if prodMarker.MatchString(line) {
-				return why + " (production)", true
-			}
-			if h := dbURLElsewhere(line); h != "" {
-				return why + " (a shared database at " + h + ")", true // DATABASE_URL=postgresql://…@…pooler.supabase.com/… prisma migrate reset (pack_data12_place.go)
-			}
-			if localMarker.MatchString(line) || selfGuarded(name, line) || devByDefault(name, line) || localDevDB(e) {
-				continue
-			}
-			return why, false
+	// the prod and the ask rule read the same answer: read once per call
+	// (Env.dataRead)
+	return dataDestroyRules(func(e *Env) (string, bool) {
+		if !e.dataRead {
+			e.dataWhy, e.dataProd = dataDestroyOnce(e)
+			e.dataRead = true
 		}
-		return "", false
+		return e.dataWhy, e.dataProd
+	})
+}
+
+// dataDestroyOnce is the database-destroying task of the line and
+// whether it is aimed at production ("" for none).
+func dataDestroyOnce(e *Env) (string, bool) {
+	line := e.F.Command
+	for i := range e.F.Commands {
+		c := &e.F.Commands[i]
+		name := c.Name
+		args := c.Args
+		if (isShellOrInterp(name) || name == "php") && len(c.Pos) > 0 && (strings.HasSuffix(c.Pos[0], "manage.py") || c.Pos[0] == "artisan" || strings.HasSuffix(c.Pos[0], "bin/console")) {
+			name = strings.TrimPrefix(c.Pos[0][strings.LastIndex(c.Pos[0], "/")+1:], "bin/")
+			args = c.Args[slices.Index(c.Args, c.Pos[0])+1:]
+		}
+		words, ok := dataTasks[name]
+		if !ok {
+			if (name == "nc" || name == "ncat" || name == "telnet") && mcFlush.MatchString(c.Heredoc+line) {
+				return "a memcached flush_all sent to " + strings.Join(c.Pos, " "), prodMarker.MatchString(line) || !localMarker.MatchString(line)
+			}
+			if sendsRequests[name] && solrWipe.MatchString(strings.Join(args, " ")) {
+				return name + " deletes every document of a search index: " + c.String(), !localMarker.MatchString(line)
+			}
+			continue
+		}
+		a := " " + strings.Join(args, " ") + " "
+		hit := ""
+		for _, w := range words {
+			if w == "" || strings.Contains(a, " "+w+" ") || strings.HasPrefix(w, "-") && strings.Contains(a, " "+w+"=") {
+				hit = w
+				break
+			}
+		}
+		if hit == "" || e.dryRun(c) || onlyHelp(c) {
+			continue
+		}
+		why := strings.TrimSpace(name+" "+hit) + " drops or rebuilds a database: " + c.String()
+		if prodMarker.MatchString(line) {
+			return why + " (production)", true
+		}
+		if h := dbURLElsewhere(line); h != "" {
+			return why + " (a shared database at " + h + ")", true // DATABASE_URL=postgresql://…@…pooler.supabase.com/… prisma migrate reset (pack_data12_place.go)
+		}
+		if localMarker.MatchString(line) || selfGuarded(name, line) || devByDefault(name, line) || localDevDB(e) {
+			continue
+		}
+		return why, false
 	}
+	return "", false
+}
+
+// dataDestroyRules are the prod and the ask rule of dataDestroyRule.
+func dataDestroyRules(match func(e *Env) (string, bool)) []Rule {
 	return []Rule{
 		{ID: "core.sql:destroy-task-prod", Mode: Deny, Tools: shellTools,
-			Desc:  "A framework's or a database tool's task that drops, empties or rebuilds a database, aimed at production (rails db:drop RAILS_ENV=production, knex migrate:rollback --all --env production, liquibase dropAll on a prod URL, pg_restore --clean into $PROD_DB_URL, mongorestore --drop)",
-			Match: func(e *Env) string { why, prod := match(e); return map[bool]string{true: why}[prod && why != ""] },
+			Desc: "A framework's or a database tool's task that drops, empties or rebuilds a database, aimed at production (rails db:drop RAILS_ENV=production, knex migrate:rollback --all --env production, liquibase dropAll on a prod URL, pg_restore --clean into $PROD_DB_URL, mongorestore --drop)",
+			Match: func(e *Env) string {
+				if why, prod := match(e); prod {
+					return why
+				}
+				return ""
+			},
 			Catch: []string{"DISABLE_DATABASE_ENVIRONMENT_CHECK=1 bin/rails db:drop RAILS_ENV=production", "npx knex migrate:rollback --all --env production", "liquibase dropAll --url=jdbc:postgresql://db.prod/app",
 				"pg_restore --clean --if-exists -d \"$PROD_DB_URL\" dump.pgdump", "mongorestore --drop --uri \"$MONGO_PROD\" dump/", "MIX_ENV=prod mix ecto.drop", "npx sequelize-cli db:drop --env production",
 				"printf 'flush_all\\r\\n' | nc cache.internal 11211", "curl -X POST 'http://solr.internal:8983/solr/core/update?commit=true' -H 'Content-Type: text/xml' -d '<delete><query>*:*</query></delete>'"},
 			Allow: []string{"bin/rails db:migrate RAILS_ENV=production", "RAILS_ENV=test bin/rails db:drop", "pg_restore -l dump.pgdump", "mix ecto.migrate"}},
 		{ID: "core.sql:destroy-task", Mode: Ask, Tools: shellTools,
-			Desc:  "A framework's or a database tool's task that drops, empties or rebuilds a database the line does not show (python manage.py flush, alembic downgrade base, prisma migrate reset, artisan migrate:fresh, flyway clean); a test or local database is routine",
-			Match: func(e *Env) string { why, prod := match(e); return map[bool]string{false: why}[prod] },
+			Desc: "A framework's or a database tool's task that drops, empties or rebuilds a database the line does not show (python manage.py flush, alembic downgrade base, prisma migrate reset, artisan migrate:fresh, flyway clean); a test or local database is routine",
+			Match: func(e *Env) string {
+				if why, prod := match(e); !prod {
+					return why
+				}
+				return ""
+			},
 			Catch: []string{"python manage.py flush --noinput", "alembic downgrade base", "npx prisma db push --accept-data-loss", "php artisan migrate:fresh --force", "flyway clean"},
 			Allow: []string{"python manage.py migrate", "alembic upgrade head", "npx prisma migrate dev", "RAILS_ENV=test rails db:reset", "dropdb -h localhost app_test", "flyway info"}},
 	}

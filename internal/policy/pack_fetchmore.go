@@ -33,10 +33,11 @@ func fetchMoreRules() []Rule {
 				}
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
-					if strings.Contains(c.Raw, "/") && got[e.abs(c, c.Raw)] {
+					// nothing downloaded to a file: no path to normalize
+					if len(got) > 0 && strings.Contains(c.Raw, "/") && got[e.abs(c, c.Raw)] {
 						return c.Name + " runs " + c.Raw + ", which this line downloaded"
 					}
-					if (callfacts.IsShell(c.Name) || callfacts.IsInterpreter(c.Name)) && len(c.Pos) > 0 && got[e.abs(c, c.Pos[0])] {
+					if len(got) > 0 && (callfacts.IsShell(c.Name) || callfacts.IsInterpreter(c.Name)) && len(c.Pos) > 0 && got[e.abs(c, c.Pos[0])] {
 						return c.Name + " runs " + c.Pos[0] + ", which this line downloaded"
 					}
 					switch c.Name {

@@ -29,11 +29,12 @@ func localRule(id string, mode Mode, desc string, names []string, match func(e *
 	for _, n := range names {
 		set[n] = true
 	}
+	named := func(n string) bool { return set[n] }
 	return Rule{ID: id, Mode: mode, Desc: desc, Tools: shellTools, Cmds: names, Catch: catch, Allow: allow,
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if !set[c.Name] {
+				if !e.named(i, names, named) {
 					continue
 				}
 				// help and dry-run forms change nothing; asked only of a hit

@@ -174,10 +174,10 @@ func net2SourceRules() []Rule {
 					}
 				}
 				envs := opsList("index-env")
+				// every assignment holds "=": a line without one names none
 				named := false
 				for _, k := range indexEnvAssigns() {
-					if strings.Contains(e.F.Command, k) {
-						named = true
+					if named = strings.Contains(e.F.Command, k); named || strings.IndexByte(e.F.Command, '=') < 0 {
 						break
 					}
 				}

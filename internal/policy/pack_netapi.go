@@ -424,10 +424,10 @@ func netAPIRules() []Rule {
 				`curl -s --user "api:$MAILGUN_API_KEY" https://api.mailgun.net/v3/sandbox123.mailgun.org/messages -F to=dev@x.example -F text=t`}),
 		cmdRule("external.systems:instance-credentials", Deny, "Reading the cloud instance's own credentials from its metadata service (169.254.169.254 …/security-credentials, metadata.google.internal …/token): the machine's role keys into the conversation", apiClients,
 			func(e *Env, c *Cmd) string {
-				if !strings.Contains(strings.Join(c.Args, " "), "169.254.") && !strings.Contains(strings.Join(c.Args, " "), "metadata") && !strings.Contains(strings.Join(c.Args, " "), "fd00:ec2") {
+				if a := strings.Join(c.Args, " "); !strings.Contains(a, "169.254.") && !strings.Contains(a, "metadata") && !strings.Contains(a, "fd00:ec2") {
 					return ""
 				}
-				for _, u := range readAPICall(c).urls {
+				for _, u := range e.apiCall(c).urls {
 					h := urlHost(u)
 					if h != "169.254.169.254" && h != "metadata.google.internal" && h != "169.254.170.2" && h != "fd00:ec2::254" && h != "metadata" {
 						continue

@@ -124,7 +124,11 @@ func httpSQL(c *Cmd, r apiCall) string {
 			parts = append(parts, s)
 		}
 	}
-	for _, b := range strings.Split(r.body, "&") {
+	// the parts are cut in place, not split into a slice: every curl
+	// the SQL rules meet is read here
+	for rest, more := r.body, true; more; {
+		var b string
+		b, rest, more = strings.Cut(rest, "&")
 		b = strings.TrimSpace(b)
 		if strings.HasPrefix(b, "{") {
 			for _, m := range bodySQLFields.FindAllStringSubmatch(b, -1) {
@@ -142,8 +146,9 @@ func httpSQL(c *Cmd, r apiCall) string {
 		add(b)
 	}
 	for _, u := range r.urls {
-		q := urlQuery(u)
-		for _, kv := range strings.Split(q, "&") {
+		for rest, more := urlQuery(u), true; more; {
+			var kv string
+			kv, rest, more = strings.Cut(rest, "&")
 			k, v, ok := strings.Cut(kv, "=")
 			if !ok || k != "query" && k != "sql" {
 				continue
@@ -159,6 +164,20 @@ func httpSQL(c *Cmd, r apiCall) string {
 
 // httpSQLJudge judges the SQL an HTTP call to a remote server carries.
 func httpSQLJudge(e *Env, c *Cmd) (Mode, string) {
+	i := e.cmdIndex(c)
+	if i < 0 || i >= len(e.sqlMemo) {
+		return httpSQLJudgeOnce(e, c)
+	}
+	m := &e.sqlMemo[i]
+	if !m.known {
+		m.known = true
+		m.v, m.why = httpSQLJudgeOnce(e, c)
+	}
+	return m.v, m.why
+}
+
+// httpSQLJudgeOnce is httpSQLJudge, uncached.
+func httpSQLJudgeOnce(e *Env, c *Cmd) (Mode, string) {
 	if onlyHelp(c) {
 		return Off, ""
 	}

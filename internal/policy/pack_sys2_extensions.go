@@ -45,7 +45,7 @@ func optValues(c *Cmd, o string) []string {
 	for i, a := range c.Args {
 		if a == o && i+1 < len(c.Args) {
 			out = append(out, c.Args[i+1])
-		} else if v, ok := strings.CutPrefix(a, o+"="); ok {
+		} else if v, ok := cutOpt(a, o); ok {
 			out = append(out, v)
 		}
 	}

@@ -14,7 +14,7 @@ func hostActRules() []Rule {
 	names := callfacts.HostActTools()
 	level := func(want string) func(e *Env, c *Cmd) string {
 		return func(e *Env, c *Cmd) string {
-			if a := c.HostAction(); a != nil && a.Level == want && !(want == "ask" && (localDevDB(e) || devSession(c))) { // dotnet ef database drop on a dev database on localhost
+			if a := e.hostAction(c); a != nil && a.Level == want && !(want == "ask" && (localDevDB(e) || devSession(c))) { // dotnet ef database drop on a dev database on localhost
 				return c.String() + " " + a.What
 			}
 			return ""

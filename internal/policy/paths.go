@@ -13,7 +13,22 @@ func under(p, dir string) bool {
 	if dir == "/" {
 		return strings.HasPrefix(p, "/")
 	}
-	return p == dir || strings.HasPrefix(p, dir+"/")
+	return p == dir || isUnder(p, dir)
+}
+
+// isUnder reports whether p is dir/… (strings.HasPrefix(p, dir+"/")
+// without building the string: rules ask it of every path of a call).
+func isUnder(p, dir string) bool {
+	return len(p) > len(dir) && p[len(dir)] == '/' && p[:len(dir)] == dir
+}
+
+// cutOpt is strings.CutPrefix(a, o+"=") without building o+"=": the
+// option readers ask it of every argument.
+func cutOpt(a, o string) (string, bool) {
+	if len(a) > len(o) && a[len(o)] == '=' && a[:len(o)] == o {
+		return a[len(o)+1:], true
+	}
+	return a, false
 }
 
 // underSub reports whether p is dir/sub or lies under it, like

@@ -72,6 +72,30 @@ type triggerIndex struct {
 	touch ruleSet            // FactTouch: read lazily, only when it can add a rule
 	prog  map[string]ruleSet // per program name
 	text  []textTrigger      // per distinct word of the line
+	// byByte lists the words (indexes into text) by their rarest byte
+	// (keyByte): a call reads only the words keyed by a byte its line
+	// has, not every word, as most lines lack most bytes.
+	byByte [256][]int32
+}
+
+// commonBytes ranks the bytes most frequent in command lines, most
+// frequent last; a byte not listed is rarer than any listed.
+const commonBytes = "9876543210ABCDEFGHIJKLMNOPQRSTUVWXYZywvkbgfhpmudclrsnioat_=\"/.- "
+
+// keyByte is the byte of w least likely in a line (commonBytes): the
+// word is read only on lines that have it.
+func keyByte(w string) byte {
+	k, rank := w[0], len(commonBytes)
+	for i := 0; i < len(w); i++ {
+		r := strings.IndexByte(commonBytes, w[i])
+		if r < 0 {
+			return w[i]
+		}
+		if r < rank {
+			k, rank = w[i], r
+		}
+	}
+	return k
 }
 
 func newTriggerIndex(always []*prepared) *triggerIndex {
@@ -107,6 +131,10 @@ func newTriggerIndex(always []*prepared) *triggerIndex {
 			s.add(j)
 		}
 		for _, w := range t.Text {
+			if w == "" {
+				x.any.add(j) // every line holds the empty word
+				continue
+			}
 			k, ok := words[w]
 			if !ok {
 				k = len(x.text)
@@ -114,6 +142,8 @@ func newTriggerIndex(always []*prepared) *triggerIndex {
 				t := textTrigger{word: w, rules: newRuleSet(n)}
 				t.bytes.addString(w)
 				x.text = append(x.text, t)
+				b := keyByte(w)
+				x.byByte[b] = append(x.byByte[b], int32(k))
 			}
 			x.text[k].rules.add(j)
 		}
@@ -141,10 +171,14 @@ func (x *triggerIndex) selectRules(s *shape, e *Env, sel ruleSet) {
 	if len(x.text) > 0 {
 		line.addString(e.F.Command)
 	}
-	for i := range x.text {
-		t := &x.text[i]
-		if t.rules.anyOutside(sel) && t.bytes.within(&line) && strings.Contains(e.F.Command, t.word) {
-			sel.or(t.rules)
+	for w, bs := range line {
+		for ; bs != 0; bs &= bs - 1 {
+			for _, k := range x.byByte[w*64+bits.TrailingZeros64(bs)] {
+				t := &x.text[k]
+				if t.rules.anyOutside(sel) && t.bytes.within(&line) && strings.Contains(e.F.Command, t.word) {
+					sel.or(t.rules)
+				}
+			}
 		}
 	}
 	if x.touch.anyOutside(sel) && len(e.Touches()) > 0 {
