@@ -20,10 +20,13 @@ type Call struct {
 // decoded or parsed is left out, and a command that does not parse is
 // split conservatively (Facts.ParseError says so).
 func Normalize(c Call) *Facts {
-	// the facts and their reader in one allocation: every call makes both
+	// the facts, their reader and the first command in one allocation:
+	// every call makes the first two, and a Bash call of one command
+	// (most of them) then needs no slice of its own
 	st := &struct {
-		f Facts
-		n normalizer
+		f    Facts
+		n    normalizer
+		cmd1 [1]Cmd
 	}{f: Facts{Event: c.Event, Tool: c.Tool, Prompt: c.Prompt, Cwd: c.Cwd, Home: c.Home,
 		Project: c.Project}}
 	f := &st.f
@@ -41,7 +44,16 @@ func Normalize(c Call) *Facts {
 	}
 	switch c.Tool {
 	case "Bash":
-		n.bash(str("command"))
+		cmd := str("command")
+		if k := cmdsHint(cmd); k > 1 {
+			f.Commands = make([]Cmd, 0, k)
+		} else {
+			f.Commands = st.cmd1[:0:1]
+		}
+		n.bash(cmd)
+		if len(f.Commands) == 0 {
+			f.Commands = nil // as a line of no command always read
+		}
 	case "PowerShell":
 		f.Command = str("command")
 		n.powershell(f.Command, 0, nil)
@@ -76,6 +88,27 @@ func Normalize(c Call) *Facts {
 		}
 	}
 	return f
+}
+
+// cmdsHint guesses how many commands a line has (one more than its
+// operators), capped: Commands is made that large once instead of grown
+// and copied command by command (a Cmd is some 350 bytes). Only a hint:
+// more commands grow the slice as before.
+func cmdsHint(s string) int {
+	k := 1
+	for i := 0; i < len(s) && k < 8; i++ {
+		switch s[i] {
+		case '|', ';', '&', '\n':
+			if s[i] == '&' && (i > 0 && (s[i-1] == '>' || s[i-1] == '<') || i+1 < len(s) && s[i+1] == '>') {
+				continue // 2>&1, &> log: a redirection
+			}
+			if i+1 < len(s) && s[i+1] == s[i] {
+				i++ // && and || are one operator
+			}
+			k++
+		}
+	}
+	return k
 }
 
 // bash reads a shell command line, Unicode look-alikes folded first.

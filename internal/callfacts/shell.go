@@ -66,6 +66,12 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 		n.f.Truncated = true // a gate that must see every change cannot trust the rest
 		return
 	}
+	if argv := plainWords(src); argv != nil && !setsVars(src) {
+		// one command of plain words (git status, go test ./...): what
+		// the walk below would find, without parsing
+		n.plainCall(argv, depth, wrappers, upstream)
+		return
+	}
 	pp := parsers.Get().(*pooledParser)
 	pp.r.Reset(src)
 	file, err := pp.p.Parse(&pp.r, "")
@@ -78,8 +84,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 		n.text(src, depth, wrappers, upstream)
 		return
 	}
-	if strings.Contains(src, "=") || strings.Contains(src, "for") || strings.Contains(src, "set ") ||
-		strings.Contains(src, "printf -v") || strings.Contains(src, "<<<") {
+	if setsVars(src) {
 		n.collectVars(file) // only a line that assigns has constants to follow
 	}
 	// The walk's state is one value: variables a closure captures each
@@ -206,6 +211,72 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 	})
 	for _, name := range w.declared {
 		n.uncalledFunc(name, depth, wrappers)
+	}
+}
+
+// setsVars reports whether src may assign a variable collectVars follows.
+func setsVars(src string) bool {
+	return strings.Contains(src, "=") || strings.Contains(src, "for") || strings.Contains(src, "set ") ||
+		strings.Contains(src, "printf -v") || strings.Contains(src, "<<<")
+}
+
+// plainWords splits src into its words when it is one simple command of
+// plain words: blank-separated runs of letters, digits and - _ . / : , +
+// @ %, the first no reserved word. The shell gives such a line exactly
+// these words (nothing to quote, expand, redirect or chain), so the
+// parse, the biggest cost of reading an everyday command, can be
+// skipped. nil for anything else, which is parsed.
+func plainWords(src string) []string {
+	var buf [8]string
+	words := buf[:0]
+	start := -1
+	for i := 0; i <= len(src); i++ {
+		if i == len(src) || src[i] == ' ' {
+			if start >= 0 {
+				words = append(words, src[start:i])
+				start = -1
+			}
+			continue
+		}
+		switch c := src[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
+			c == '-', c == '_', c == '.', c == '/', c == ':', c == ',', c == '+', c == '@', c == '%':
+		default:
+			return nil
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if len(words) == 0 || len(words) > maxFields || reservedFirst(words[0]) {
+		return nil
+	}
+	return append([]string(nil), words...)
+}
+
+// reservedFirst reports whether a command's first word is one the parser
+// reads as syntax (time cmd, declare x, let …, a keyword out of place).
+func reservedFirst(w string) bool {
+	switch w {
+	case "!", "[[", "]]", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if",
+		"in", "select", "then", "time", "until", "while", "{", "}", "let", "declare", "local", "export",
+		"readonly", "typeset", "nameref":
+		return true
+	}
+	return false
+}
+
+// plainCall is the walk's call case for a line of plainWords: no
+// assignment, redirection, pipe or substitution to consider.
+func (n *normalizer) plainCall(argv []string, depth int, wrappers, upstream []string) {
+	argv = n.expandAlias(argv, false)
+	n.stdinFile, n.captured, n.nameBuilt = "", false, false
+	if _, fn := n.funcs[argv[0]]; fn {
+		n.command(argv[:1], false, nil, depth, wrappers, upstream)
+		n.callFunc(argv, depth, wrappers, upstream)
+	} else {
+		n.command(argv, false, nil, depth, wrappers, upstream)
+		n.defineAlias(argv)
 	}
 }
 

@@ -1,0 +1,57 @@
+package callfacts
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"os"
+	"reflect"
+	"testing"
+)
+
+var plainCorpus = flag.String("plaincorpus", "", "a JSON-lines file of {\"cmd\": …} for TestPlainWordsAgree")
+
+// TestPlainWordsAgree: a line read without parsing (plainWords) gives the
+// facts the parse gives. A trailing tab sends the same line through the
+// parser. -plaincorpus names a JSON-lines file of {"cmd": …} to
+// check besides.
+func TestPlainWordsAgree(t *testing.T) {
+	cmds := []string{"git status", "ls -la", "go test ./...", "npm run build", "cat README.md",
+		"rg -n TODO src/", "rm -rf ./build dist", "make", "make clean", "sudo rm -rf /", "git push --force",
+		"kubectl delete ns prod", "nice -n 5 rm -rf /tmp/x", "env rm x", "alias", "source x.sh", ". x.sh",
+		"bash x.sh", "sh", "python3 x.py", "find . -delete", "xargs rm", "time", "timeout 5 ls",
+		"git -C /etc status", "aws s3 rm s3://b/k --recursive", "  ls   -la  ", "k get pods", "RM -RF /",
+		"C:/Windows/rm.exe x", "a/b/c d", "-", "--", ".", ":", "cd /tmp", "pushd", "crontab x", "at now",
+		"gh repo delete x/y --yes", "docker system prune -af", "terraform destroy -auto-approve"}
+	if p := *plainCorpus; p != "" {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			var l struct{ Cmd string }
+			if json.Unmarshal(sc.Bytes(), &l) == nil {
+				cmds = append(cmds, l.Cmd)
+			}
+		}
+	}
+	plain := 0
+	for _, c := range cmds {
+		if plainWords(c) == nil || setsVars(c) {
+			continue
+		}
+		plain++
+		got := Bash(c, "/home/u/proj", "/home/u")
+		want := Bash(c+"\t", "/home/u/proj", "/home/u")
+		want.Command, want.Input = got.Command, got.Input
+		if !reflect.DeepEqual(got, want) {
+			gj, _ := json.Marshal(got)
+			wj, _ := json.Marshal(want)
+			t.Errorf("%q read without parsing:\n%s\nparsed:\n%s", c, gj, wj)
+		}
+	}
+	t.Logf("%d of %d lines read without parsing", plain, len(cmds))
+}
