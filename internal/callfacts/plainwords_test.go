@@ -22,7 +22,10 @@ func TestPlainWordsAgree(t *testing.T) {
 		"bash x.sh", "sh", "python3 x.py", "find . -delete", "xargs rm", "time", "timeout 5 ls",
 		"git -C /etc status", "aws s3 rm s3://b/k --recursive", "  ls   -la  ", "k get pods", "RM -RF /",
 		"C:/Windows/rm.exe x", "a/b/c d", "-", "--", ".", ":", "cd /tmp", "pushd", "crontab x", "at now",
-		"gh repo delete x/y --yes", "docker system prune -af", "terraform destroy -auto-approve"}
+		"gh repo delete x/y --yes", "docker system prune -af", "terraform destroy -auto-approve",
+		"git diff --stat && git log --oneline -5", "cd /tmp && rm -rf x", "cd /tmp; rm -rf x", "ls;", "ls ;pwd",
+		"false || rm -rf /", "ls&&pwd", "ls &&", "; ls", "ls ; ; pwd", "ls && time rm x", "make clean && make",
+		"sudo -i && rm -rf /", "cd && ls", "pushd /etc && ls && popd && ls", "bash && ls", "ls || ; pwd"}
 	if p := *plainCorpus; p != "" {
 		f, err := os.Open(p)
 		if err != nil {
@@ -54,4 +57,31 @@ func TestPlainWordsAgree(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d lines read without parsing", plain, len(cmds))
+}
+
+func TestPlainWordsSplit(t *testing.T) {
+	for src, want := range map[string][]string{
+		"git status":         {"git", "status", ""},
+		"  ls   -la ":        {"ls", "-la", ""},
+		"a && b -x || c; d;": {"a", "", "b", "-x", "", "c", "", "d", ""},
+		"ls&&pwd":            {"ls", "", "pwd", ""},
+		"ls &&":              nil,
+		"; ls":               nil,
+		"ls ; ; pwd":         nil,
+		"ls | wc":            nil,
+		"ls &":               nil,
+		"ls && time x":       nil,
+		"echo 'x'":           nil,
+		"echo $HOME":         nil,
+		"x=1":                nil,
+		"ls > f":             nil,
+		"cat ~/.ssh/id_rsa":  nil,
+		"ls\tx":              nil,
+		"echo done && if":    nil,
+		"echo done":          {"echo", "done", ""},
+	} {
+		if got := plainWords(src); !reflect.DeepEqual(got, want) {
+			t.Errorf("plainWords(%q) = %q, want %q", src, got, want)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package callfacts
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -66,10 +67,15 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 		n.f.Truncated = true // a gate that must see every change cannot trust the rest
 		return
 	}
-	if argv := plainWords(src); argv != nil && !setsVars(src) {
-		// one command of plain words (git status, go test ./...): what
-		// the walk below would find, without parsing
-		n.plainCall(argv, depth, wrappers, upstream)
+	if words := plainWords(src); words != nil && !setsVars(src) {
+		// simple commands of plain words (git status, go test ./...,
+		// git diff && git log): what the walk below would find, without
+		// parsing
+		for len(words) > 0 {
+			end := slices.Index(words, "")
+			n.plainCall(words[:end:end], depth, wrappers, upstream)
+			words = words[end+1:]
+		}
 		return
 	}
 	pp := parsers.Get().(*pooledParser)
@@ -220,38 +226,79 @@ func setsVars(src string) bool {
 		strings.Contains(src, "printf -v") || strings.Contains(src, "<<<")
 }
 
-// plainWords splits src into its words when it is one simple command of
-// plain words: blank-separated runs of letters, digits and - _ . / : , +
-// @ %, the first no reserved word. The shell gives such a line exactly
-// these words (nothing to quote, expand, redirect or chain), so the
-// parse, the biggest cost of reading an everyday command, can be
-// skipped. nil for anything else, which is parsed.
+// plainWords splits src into its commands' words when it is simple
+// commands of plain words joined by && || or ;: blank-separated runs of
+// letters, digits and - _ . / : , + @ %, none beginning with a reserved
+// word. The shell gives such commands exactly these words (nothing to
+// quote, expand, redirect or pipe), and the walk of a list does nothing
+// but visit its calls in order, so the parse, the biggest cost of
+// reading an everyday command, can be skipped. Each command's words end
+// with "" (no word is empty). nil for anything else, which is parsed.
 func plainWords(src string) []string {
-	var buf [8]string
+	var buf [16]string
 	words := buf[:0]
-	start := -1
-	for i := 0; i <= len(src); i++ {
-		if i == len(src) || src[i] == ' ' {
-			if start >= 0 {
-				words = append(words, src[start:i])
-				start = -1
-			}
-			continue
+	start, first := -1, 0 // the word being read, the command's first word
+	endCmd := func() bool {
+		if len(words) == first || len(words)-first > maxFields || reservedFirst(words[first]) {
+			return false // an operator with no command before it, or one parsed otherwise
 		}
-		switch c := src[i]; {
+		words = append(words, "")
+		first = len(words)
+		return true
+	}
+	for i := 0; i <= len(src); i++ {
+		c := byte(' ')
+		if i < len(src) {
+			c = src[i]
+		}
+		switch {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
 			c == '-', c == '_', c == '.', c == '/', c == ':', c == ',', c == '+', c == '@', c == '%':
-		default:
+			if start < 0 {
+				start = i
+			}
+			continue
+		case c != ' ' && c != ';' && c != '&' && c != '|':
 			return nil
 		}
-		if start < 0 {
-			start = i
+		if start >= 0 {
+			words = append(words, src[start:i])
+			start = -1
+		}
+		switch c {
+		case ';':
+			if !endCmd() {
+				return nil
+			}
+		case '&', '|':
+			if i+1 >= len(src) || src[i+1] != c || !endCmd() {
+				return nil // a pipe, a background job, &>: parsed
+			}
+			i++
 		}
 	}
-	if len(words) == 0 || len(words) > maxFields || reservedFirst(words[0]) {
+	if len(words) > first && !endCmd() {
 		return nil
 	}
+	if len(words) == 0 || !endsWithWord(src) {
+		return nil // nothing, or a line ending in && or || (an error: parsed)
+	}
 	return append([]string(nil), words...)
+}
+
+// endsWithWord reports whether src's last non-blank byte is not an && or
+// || (a line may end in ;).
+func endsWithWord(src string) bool {
+	for i := len(src) - 1; i >= 0; i-- {
+		switch src[i] {
+		case ' ':
+			continue
+		case '&', '|':
+			return false
+		}
+		return true
+	}
+	return false
 }
 
 // reservedFirst reports whether a command's first word is one the parser
@@ -266,7 +313,7 @@ func reservedFirst(w string) bool {
 	return false
 }
 
-// plainCall is the walk's call case for a line of plainWords: no
+// plainCall is the walk's call case for a command of plainWords: no
 // assignment, redirection, pipe or substitution to consider.
 func (n *normalizer) plainCall(argv []string, depth int, wrappers, upstream []string) {
 	argv = n.expandAlias(argv, false)
