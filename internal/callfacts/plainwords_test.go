@@ -71,7 +71,7 @@ func TestPlainWordsSplit(t *testing.T) {
 		"ls | wc":            nil,
 		"ls &":               nil,
 		"ls && time x":       nil,
-		"echo 'x'":           nil,
+		"echo 'x'":           {"echo", "x", ""},
 		"echo $HOME":         nil,
 		"x=1":                nil,
 		"ls > f":             nil,

@@ -228,8 +228,9 @@ func setsVars(src string) bool {
 
 // plainWords splits src into its commands' words when it is simple
 // commands of plain words joined by && || or ;: blank-separated runs of
-// letters, digits and - _ . / : , + @ %, none beginning with a reserved
-// word. The shell gives such commands exactly these words (nothing to
+// letters, digits and - _ . / : , + @ %, or after the first word a whole
+// quoted argument with nothing to expand, no command beginning with a
+// reserved word. The shell gives such commands exactly these words (nothing to
 // quote, expand, redirect or pipe), and the walk of a list does nothing
 // but visit its calls in order, so the parse, the biggest cost of
 // reading an everyday command, can be skipped. Each command's words end
@@ -257,6 +258,21 @@ func plainWords(src string) []string {
 			if start < 0 {
 				start = i
 			}
+			continue
+		case (c == '\'' || c == '"') && start < 0 && len(words) > first:
+			// a whole argument in quotes ("fix the parser", 'a | b'):
+			// its text, when nothing in it is expanded or escaped
+			j := i + 1
+			for j < len(src) && src[j] != c && src[j] >= ' ' && src[j] <= '~' &&
+				(c == '\'' || src[j] != '$' && src[j] != '`' && src[j] != '\\' && src[j] != '!') {
+				j++
+			}
+			if j >= len(src) || src[j] != c || j == i+1 || src[i+1] == '~' ||
+				j+1 < len(src) && src[j+1] != ' ' && src[j+1] != ';' && src[j+1] != '&' && src[j+1] != '|' {
+				return nil // unclosed, empty, ~ (a file named so), glued to more text, or more than text
+			}
+			words = append(words, src[i+1:j])
+			i = j
 			continue
 		case c != ' ' && c != ';' && c != '&' && c != '|':
 			return nil
