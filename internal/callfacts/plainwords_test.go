@@ -6,14 +6,15 @@ import (
 	"flag"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 )
 
 var plainCorpus = flag.String("plaincorpus", "", "a JSON-lines file of {\"cmd\": …} for TestPlainWordsAgree")
 
 // TestPlainWordsAgree: a line read without parsing (plainWords) gives the
-// facts the parse gives. A trailing tab sends the same line through the
-// parser. -plaincorpus names a JSON-lines file of {"cmd": …} to
+// facts the parse gives, at the top and in the code it runs (each line is
+// also read as the payload of sudo bash -c). -plaincorpus names a JSON-lines file of {"cmd": …} to
 // check besides.
 func TestPlainWordsAgree(t *testing.T) {
 	cmds := []string{"git status", "ls -la", "go test ./...", "npm run build", "cat README.md",
@@ -41,15 +42,22 @@ func TestPlainWordsAgree(t *testing.T) {
 			}
 		}
 	}
+	for _, c := range cmds {
+		if !strings.Contains(c, "'") {
+			cmds = append(cmds, "sudo bash -c '"+c+"'")
+		}
+	}
 	plain := 0
 	for _, c := range cmds {
-		if plainWords(c) == nil || setsVars(c) {
+		if strings.HasPrefix(c, "sudo bash -c '") {
+			if p := c[len("sudo bash -c '") : len(c)-1]; plainWords(p) == nil || setsVars(p) {
+				continue
+			}
+		} else if plainWords(c) == nil || setsVars(c) {
 			continue
 		}
 		plain++
-		got := Bash(c, "/home/u/proj", "/home/u")
-		want := Bash(c+"\t", "/home/u/proj", "/home/u")
-		want.Command, want.Input = got.Command, got.Input
+		got, want := Bash(c, "/home/u/proj", "/home/u"), parsedBash(c, "/home/u/proj", "/home/u")
 		if !reflect.DeepEqual(got, want) {
 			gj, _ := json.Marshal(got)
 			wj, _ := json.Marshal(want)
@@ -57,6 +65,14 @@ func TestPlainWordsAgree(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d lines read without parsing", plain, len(cmds))
+}
+
+// parsedBash is Bash with every line parsed.
+func parsedBash(command, cwd, home string) *Facts {
+	f := &Facts{Tool: "Bash", Cwd: cwd, Home: home, Project: cwd, Input: map[string]any{"command": command}}
+	n := &normalizer{f: f, cwd: cwd, home: home, parseAll: true}
+	n.bash(command)
+	return f
 }
 
 func TestPlainWordsSplit(t *testing.T) {

@@ -55,6 +55,9 @@ type normalizer struct {
 	// defReads counts the task runners' definition files read from disk
 	// (rundefs.go bounds them).
 	defReads int
+	// parseAll sends every line through the parser, plain ones too: the
+	// reference TestPlainWordsAgree compares plainWords' reading with.
+	parseAll bool
 }
 
 // shell parses src and adds what it finds. Depth counts nested payloads;
@@ -67,7 +70,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 		n.f.Truncated = true // a gate that must see every change cannot trust the rest
 		return
 	}
-	if words := plainWords(src); words != nil && !setsVars(src) {
+	if words := plainWords(src); words != nil && !setsVars(src) && !n.parseAll {
 		// simple commands of plain words (git status, go test ./...,
 		// git diff && git log): what the walk below would find, without
 		// parsing
