@@ -91,21 +91,36 @@ func Normalize(c Call) *Facts {
 }
 
 // cmdsHint guesses how many commands a line has (one more than its
-// operators), capped: Commands is made that large once instead of grown
-// and copied command by command (a Cmd is some 350 bytes). Only a hint:
-// more commands grow the slice as before.
+// operators, and one more for quoted text with operators in it, which
+// is likely code a command runs: bash -c "curl … | sh"), capped:
+// Commands is made that large once instead of grown and copied command
+// by command (a Cmd is some 350 bytes). Only a hint: more commands grow
+// the slice as before.
 func cmdsHint(s string) int {
 	k := 1
+	var quote byte     // the quote the scan is in, 0 outside
+	opInQuote := false // an operator seen inside it
 	for i := 0; i < len(s) && k < 8; i++ {
-		switch s[i] {
+		switch c := s[i]; c {
+		case '\'', '"':
+			switch {
+			case quote == 0:
+				quote, opInQuote = c, false
+			case quote == c:
+				if opInQuote {
+					k++
+				}
+				quote = 0
+			}
 		case '|', ';', '&', '\n':
-			if s[i] == '&' && (i > 0 && (s[i-1] == '>' || s[i-1] == '<') || i+1 < len(s) && s[i+1] == '>') {
+			if c == '&' && (i > 0 && (s[i-1] == '>' || s[i-1] == '<') || i+1 < len(s) && s[i+1] == '>') {
 				continue // 2>&1, &> log: a redirection
 			}
-			if i+1 < len(s) && s[i+1] == s[i] {
+			if i+1 < len(s) && s[i+1] == c {
 				i++ // && and || are one operator
 			}
 			k++
+			opInQuote = quote != 0
 		}
 	}
 	return k
