@@ -545,6 +545,15 @@ func (n *normalizer) redirect(s *syntax.Stmt, r *syntax.Redirect, stdin *text) *
 // quotes removed, escapes resolved, parameters kept as $NAME, command
 // substitutions as $(…) (their commands are walked separately).
 func wordValue(w *syntax.Word) string {
+	if len(w.Parts) == 1 {
+		// one literal (most words): its value as it is, no builder
+		switch x := w.Parts[0].(type) {
+		case *syntax.Lit:
+			return unescape(x.Value, false)
+		case *syntax.SglQuoted:
+			return x.Value
+		}
+	}
 	var b strings.Builder
 	for _, p := range w.Parts {
 		partValue(&b, p, false)
