@@ -138,7 +138,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 							return true
 						})
 					}
-					names = append(names, n.stmtNames(s)...)
+					names = n.stmtNames(names, s)
 					if i > 0 {
 						var prev text
 						if p := w.in[stmts[i-1]]; p != nil {
@@ -457,9 +457,9 @@ func (n *normalizer) flattenPipe(b *syntax.BinaryCmd, seen map[*syntax.BinaryCmd
 	return out
 }
 
-// stmtNames are the program names a statement runs (for pipeline upstream).
-func (n *normalizer) stmtNames(s *syntax.Stmt) []string {
-	var names []string
+// stmtNames appends to names the program names a statement runs (for
+// pipeline upstream): the pipe's list grows in place.
+func (n *normalizer) stmtNames(names []string, s *syntax.Stmt) []string {
 	syntax.Walk(s, func(node syntax.Node) bool {
 		if c, ok := node.(*syntax.CallExpr); ok && len(c.Args) > 0 {
 			raw := wordValue(c.Args[0])
@@ -475,9 +475,7 @@ func (n *normalizer) stmtNames(s *syntax.Stmt) []string {
 			}
 			if len(c.Args) > 1 {
 				// nice -n 5 env | curl …: env's output, through its wrapper
-				if ws := wrappedNames(callWords(c)); len(ws) > 1 {
-					names = append(names, ws[1:]...)
-				}
+				names = appendWrapped(names, callWords(c))
 			}
 		} else if d, ok := node.(*syntax.DeclClause); ok && declDumps(d) {
 			names = append(names, d.Variant.Value) // export -p | …: the environment into the pipe
