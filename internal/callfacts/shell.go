@@ -233,11 +233,12 @@ func setsVars(src string) bool {
 // commands of plain words joined by && || or ;: blank-separated runs of
 // letters, digits and - _ . / : , + @ %, or after the first word a whole
 // quoted argument with nothing to expand, no command beginning with a
-// reserved word. The shell gives such commands exactly these words (nothing to
-// quote, expand, redirect or pipe), and the walk of a list does nothing
-// but visit its calls in order, so the parse, the biggest cost of
-// reading an everyday command, can be skipped. Each command's words end
-// with "" (no word is empty). nil for anything else, which is parsed.
+// reserved word. The shell gives such commands exactly these words
+// (nothing to expand, redirect or pipe), and the walk of a list does
+// nothing but visit its calls in order, so the parse, the biggest cost
+// of reading an everyday command, can be skipped. Each command's words
+// end with "" (no word is empty). nil for anything else, which is
+// parsed.
 func plainWords(src string) []string {
 	var buf [16]string
 	words := buf[:0]
