@@ -51,11 +51,11 @@ func throughLinks(p string, links map[string]string, roots ...string) (real stri
 			if i := strings.IndexByte(dir[len(cur)+1:], '/'); i >= 0 {
 				next = dir[:len(cur)+1+i]
 			}
-			fi, err := os.Lstat(next)
-			if err != nil {
+			exists, link := lstatLink(next)
+			if !exists {
 				return p, false // nothing on disk
 			}
-			if fi.Mode()&os.ModeSymlink != 0 {
+			if link {
 				r, err := filepath.EvalSymlinks(dir)
 				if err != nil {
 					return p, false
@@ -107,8 +107,7 @@ func linkedFile(p string, roots ...string) string {
 	if !inside || strings.ContainsAny(p, "$`*?[") {
 		return p
 	}
-	fi, err := os.Lstat(p)
-	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+	if _, link := lstatLink(p); !link {
 		return p
 	}
 	if r, err := filepath.EvalSymlinks(p); err == nil {

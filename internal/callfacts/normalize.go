@@ -20,10 +20,13 @@ type Call struct {
 // decoded or parsed is left out, and a command that does not parse is
 // split conservatively (Facts.ParseError says so).
 func Normalize(c Call) *Facts {
-	// the facts and their reader in one allocation: every call makes both
+	// the facts, their reader and the first command in one allocation:
+	// every call makes the first two, and a Bash call of one command
+	// (most of them) then needs no slice of its own
 	st := &struct {
-		f Facts
-		n normalizer
+		f    Facts
+		n    normalizer
+		cmd1 [1]Cmd
 	}{f: Facts{Event: c.Event, Tool: c.Tool, Prompt: c.Prompt, Cwd: c.Cwd, Home: c.Home,
 		Project: c.Project}}
 	f := &st.f
@@ -41,7 +44,16 @@ func Normalize(c Call) *Facts {
 	}
 	switch c.Tool {
 	case "Bash":
-		n.bash(str("command"))
+		cmd := str("command")
+		if k := cmdsHint(cmd); k > 1 {
+			f.Commands = make([]Cmd, 0, k)
+		} else {
+			f.Commands = st.cmd1[:0:1]
+		}
+		n.bash(cmd)
+		if len(f.Commands) == 0 {
+			f.Commands = nil // as a line of no command always read
+		}
 	case "PowerShell":
 		f.Command = str("command")
 		n.powershell(f.Command, 0, nil)
@@ -76,6 +88,42 @@ func Normalize(c Call) *Facts {
 		}
 	}
 	return f
+}
+
+// cmdsHint guesses how many commands a line has (one more than its
+// operators, and one more for quoted text with operators in it, which
+// is likely code a command runs: bash -c "curl … | sh"), capped:
+// Commands is made that large once instead of grown and copied command
+// by command (a Cmd is some 350 bytes). Only a hint: more commands grow
+// the slice as before.
+func cmdsHint(s string) int {
+	k := 1
+	var quote byte     // the quote the scan is in, 0 outside
+	opInQuote := false // an operator seen inside it
+	for i := 0; i < len(s) && k < 8; i++ {
+		switch c := s[i]; c {
+		case '\'', '"':
+			switch {
+			case quote == 0:
+				quote, opInQuote = c, false
+			case quote == c:
+				if opInQuote {
+					k++
+				}
+				quote = 0
+			}
+		case '|', ';', '&', '\n':
+			if c == '&' && (i > 0 && (s[i-1] == '>' || s[i-1] == '<') || i+1 < len(s) && s[i+1] == '>') {
+				continue // 2>&1, &> log: a redirection
+			}
+			if i+1 < len(s) && s[i+1] == c {
+				i++ // && and || are one operator
+			}
+			k++
+			opInQuote = quote != 0
+		}
+	}
+	return k
 }
 
 // bash reads a shell command line, Unicode look-alikes folded first.

@@ -12,3 +12,13 @@ func regularSize(p string) (int64, bool) {
 	}
 	return fi.Size(), true
 }
+
+// lstatLink says whether p is there (a final link not followed) and
+// whether it is a symbolic link.
+func lstatLink(p string) (exists, link bool) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return false, false
+	}
+	return true, fi.Mode()&os.ModeSymlink != 0
+}

@@ -14,3 +14,20 @@ func regularSize(p string) (int64, bool) {
 	}
 	return st.Size, true
 }
+
+// lstatLink says whether p is there (a final link not followed) and
+// whether it is a symbolic link, as os.Lstat would, without building an
+// error and a FileInfo: the paths a line writes mostly do not exist yet.
+func lstatLink(p string) (exists, link bool) {
+	var st syscall.Stat_t
+	for {
+		err := syscall.Lstat(p, &st)
+		if err == syscall.EINTR {
+			continue // os.Lstat retries too
+		}
+		if err != nil {
+			return false, false
+		}
+		return true, st.Mode&syscall.S_IFMT == syscall.S_IFLNK
+	}
+}

@@ -2,6 +2,7 @@ package callfacts
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -54,6 +55,9 @@ type normalizer struct {
 	// defReads counts the task runners' definition files read from disk
 	// (rundefs.go bounds them).
 	defReads int
+	// parseAll sends every line through the parser, plain ones too: the
+	// reference TestPlainWordsAgree compares plainWords' reading with.
+	parseAll bool
 }
 
 // shell parses src and adds what it finds. Depth counts nested payloads;
@@ -64,6 +68,17 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 	}
 	if depth > maxDepth || len(n.f.Commands) >= maxCmds {
 		n.f.Truncated = true // a gate that must see every change cannot trust the rest
+		return
+	}
+	if words := plainWords(src); words != nil && !setsVars(src) && !n.parseAll {
+		// simple commands of plain words (git status, go test ./...,
+		// git diff && git log): what the walk below would find, without
+		// parsing
+		for len(words) > 0 {
+			end := slices.Index(words, "")
+			n.plainCall(words[:end:end], depth, wrappers, upstream)
+			words = words[end+1:]
+		}
 		return
 	}
 	pp := parsers.Get().(*pooledParser)
@@ -78,8 +93,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 		n.text(src, depth, wrappers, upstream)
 		return
 	}
-	if strings.Contains(src, "=") || strings.Contains(src, "for") || strings.Contains(src, "set ") ||
-		strings.Contains(src, "printf -v") || strings.Contains(src, "<<<") {
+	if setsVars(src) {
 		n.collectVars(file) // only a line that assigns has constants to follow
 	}
 	// The walk's state is one value: variables a closure captures each
@@ -124,7 +138,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 							return true
 						})
 					}
-					names = append(names, n.stmtNames(s)...)
+					names = n.stmtNames(names, s)
 					if i > 0 {
 						var prev text
 						if p := w.in[stmts[i-1]]; p != nil {
@@ -206,6 +220,130 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 	})
 	for _, name := range w.declared {
 		n.uncalledFunc(name, depth, wrappers)
+	}
+}
+
+// setsVars reports whether src may assign a variable collectVars follows.
+func setsVars(src string) bool {
+	return strings.Contains(src, "=") || strings.Contains(src, "for") || strings.Contains(src, "set ") ||
+		strings.Contains(src, "printf -v") || strings.Contains(src, "<<<")
+}
+
+// plainWords splits src into its commands' words when it is simple
+// commands of plain words joined by && || or ;: blank-separated runs of
+// letters, digits and - _ . / : , + @ %, or after the first word a whole
+// quoted argument with nothing to expand, no command beginning with a
+// reserved word. The shell gives such commands exactly these words
+// (nothing to expand, redirect or pipe), and the walk of a list does
+// nothing but visit its calls in order, so the parse, the biggest cost
+// of reading an everyday command, can be skipped. Each command's words
+// end with "" (no word is empty). nil for anything else, which is
+// parsed.
+func plainWords(src string) []string {
+	var buf [16]string
+	words := buf[:0]
+	start, first := -1, 0 // the word being read, the command's first word
+	endCmd := func() bool {
+		if len(words) == first || len(words)-first > maxFields || reservedFirst(words[first]) {
+			return false // an operator with no command before it, or one parsed otherwise
+		}
+		words = append(words, "")
+		first = len(words)
+		return true
+	}
+	for i := 0; i <= len(src); i++ {
+		c := byte(' ')
+		if i < len(src) {
+			c = src[i]
+		}
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
+			c == '-', c == '_', c == '.', c == '/', c == ':', c == ',', c == '+', c == '@', c == '%':
+			if start < 0 {
+				start = i
+			}
+			continue
+		case (c == '\'' || c == '"') && start < 0 && len(words) > first:
+			// a whole argument in quotes ("fix the parser", 'a | b'):
+			// its text, when nothing in it is expanded or escaped
+			j := i + 1
+			for j < len(src) && src[j] != c && src[j] >= ' ' && src[j] <= '~' &&
+				(c == '\'' || src[j] != '$' && src[j] != '`' && src[j] != '\\' && src[j] != '!') {
+				j++
+			}
+			if j >= len(src) || src[j] != c || j == i+1 || src[i+1] == '~' ||
+				j+1 < len(src) && src[j+1] != ' ' && src[j+1] != ';' && src[j+1] != '&' && src[j+1] != '|' {
+				return nil // unclosed, empty, ~ (a file named so), glued to more text, or more than text
+			}
+			words = append(words, src[i+1:j])
+			i = j
+			continue
+		case c != ' ' && c != ';' && c != '&' && c != '|':
+			return nil
+		}
+		if start >= 0 {
+			words = append(words, src[start:i])
+			start = -1
+		}
+		switch c {
+		case ';':
+			if !endCmd() {
+				return nil
+			}
+		case '&', '|':
+			if i+1 >= len(src) || src[i+1] != c || !endCmd() {
+				return nil // a pipe, a background job, &>: parsed
+			}
+			i++
+		}
+	}
+	if len(words) > first && !endCmd() {
+		return nil
+	}
+	if len(words) == 0 || !endsWithWord(src) {
+		return nil // nothing, or a line ending in && or || (an error: parsed)
+	}
+	return append([]string(nil), words...)
+}
+
+// endsWithWord reports whether src's last non-blank byte is not an && or
+// || (a line may end in ;).
+func endsWithWord(src string) bool {
+	for i := len(src) - 1; i >= 0; i-- {
+		switch src[i] {
+		case ' ':
+			continue
+		case '&', '|':
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// reservedFirst reports whether a command's first word is one the parser
+// reads as syntax (time cmd, declare x, let …, a keyword out of place).
+func reservedFirst(w string) bool {
+	switch w {
+	case "!", "[[", "]]", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if",
+		"in", "select", "then", "time", "until", "while", "{", "}", "let", "declare", "local", "export",
+		"readonly", "typeset", "nameref":
+		return true
+	}
+	return false
+}
+
+// plainCall is the walk's call case for a command of plainWords: no
+// assignment, redirection, pipe or substitution to consider.
+func (n *normalizer) plainCall(argv []string, depth int, wrappers, upstream []string) {
+	argv = n.expandAlias(argv, false)
+	n.stdinFile, n.captured, n.nameBuilt = "", false, false
+	if _, fn := n.funcs[argv[0]]; fn {
+		n.command(argv[:1], false, nil, depth, wrappers, upstream)
+		n.callFunc(argv, depth, wrappers, upstream)
+	} else {
+		n.command(argv, false, nil, depth, wrappers, upstream)
+		n.defineAlias(argv)
 	}
 }
 
@@ -320,9 +458,9 @@ func (n *normalizer) flattenPipe(b *syntax.BinaryCmd, seen map[*syntax.BinaryCmd
 	return out
 }
 
-// stmtNames are the program names a statement runs (for pipeline upstream).
-func (n *normalizer) stmtNames(s *syntax.Stmt) []string {
-	var names []string
+// stmtNames appends to names the program names a statement runs (for
+// pipeline upstream): the pipe's list grows in place.
+func (n *normalizer) stmtNames(names []string, s *syntax.Stmt) []string {
 	syntax.Walk(s, func(node syntax.Node) bool {
 		if c, ok := node.(*syntax.CallExpr); ok && len(c.Args) > 0 {
 			raw := wordValue(c.Args[0])
@@ -338,9 +476,7 @@ func (n *normalizer) stmtNames(s *syntax.Stmt) []string {
 			}
 			if len(c.Args) > 1 {
 				// nice -n 5 env | curl …: env's output, through its wrapper
-				if ws := wrappedNames(callWords(c)); len(ws) > 1 {
-					names = append(names, ws[1:]...)
-				}
+				names = appendWrapped(names, callWords(c))
 			}
 		} else if d, ok := node.(*syntax.DeclClause); ok && declDumps(d) {
 			names = append(names, d.Variant.Value) // export -p | …: the environment into the pipe
@@ -408,6 +544,15 @@ func (n *normalizer) redirect(s *syntax.Stmt, r *syntax.Redirect, stdin *text) *
 // quotes removed, escapes resolved, parameters kept as $NAME, command
 // substitutions as $(…) (their commands are walked separately).
 func wordValue(w *syntax.Word) string {
+	if len(w.Parts) == 1 {
+		// one literal (most words): its value as it is, no builder
+		switch x := w.Parts[0].(type) {
+		case *syntax.Lit:
+			return unescape(x.Value, false)
+		case *syntax.SglQuoted:
+			return x.Value
+		}
+	}
 	var b strings.Builder
 	for _, p := range w.Parts {
 		partValue(&b, p, false)

@@ -24,16 +24,27 @@ func wrappedNames(argv []string) []string {
 	if len(argv) == 0 {
 		return nil
 	}
-	names := []string{ProgramName(argv[0])}
+	return appendWrapped([]string{ProgramName(argv[0])}, argv)
+}
+
+// appendWrapped appends to dst the programs the wrappers in argv run,
+// wrappedNames less the call's own program: none (and nothing built)
+// for the call of a program that wraps none.
+func appendWrapped(dst, argv []string) []string {
+	if len(argv) == 0 {
+		return dst
+	}
+	name := ProgramName(argv[0])
 	for i := 0; i < maxUnwrap; i++ {
-		inner, _, payload := unwrap(names[len(names)-1], argv[1:])
+		inner, _, payload := unwrap(name, argv[1:])
 		if len(inner) == 0 || payload != "" || strings.HasPrefix(inner[0], "-") {
 			break
 		}
 		argv = inner
-		names = append(names, ProgramName(inner[0]))
+		name = ProgramName(inner[0])
+		dst = append(dst, name)
 	}
-	return names
+	return dst
 }
 
 // callWords are a call's words as written, for wrappedNames (no
