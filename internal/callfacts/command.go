@@ -199,6 +199,9 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		n.targets(idx, named)
 		n.outputs(&c, stdin)
 
+		if stdin != nil && stdin.known && payload == "" && inner == nil {
+			n.fedSubcommands(&c, typed, stdin.s, depth, wrappers, upstream) // virsh <<EOF destroy vm1 EOF (fedshell.go)
+		}
 		src := ""
 		if payload == "" {
 			src = n.compiledSource(&n.f.Commands[idx], stdin)

@@ -59,9 +59,53 @@ func fedLoginShell(name string, args []string) string {
 		if seen++; seen > 3 {
 			break
 		}
-		if a == "ssh" {
+		if a == "ssh" || a == "shell" && seen == 1 && shellSubcommands[name] {
 			return "ssh"
 		}
 	}
 	return ""
+}
+
+// shellSubcommands: the programs beyond ssh whose subcommand word opens
+// a login shell in a VM or container (multipass shell vm1, lxc shell c1).
+var shellSubcommands = map[string]bool{"multipass": true, "lxc": true, "incus": true, "limactl": true, "orb": true, "orbctl": true}
+
+// fedSubcommands reads the lines fed to a catalogue CLI given no
+// subcommand as its subcommands (virsh <<EOF destroy vm1 EOF runs
+// virsh destroy vm1; zkCli.sh, a console with a table, alike), each
+// with the global options the line gave (virsh -c qemu+ssh://h/system).
+func (n *normalizer) fedSubcommands(c *Cmd, typed []string, fed string, depth int, wrappers, upstream []string) {
+	if !onlyOptionValues(c.Args) || IsShell(c.Name) || IsInterpreter(c.Name) || c.Name == "ssh" {
+		return
+	}
+	if p := adminTab().progs[c.Name]; remoteRules()[c.Name] == nil && (p == nil || p.listed || p.script) {
+		// no table of its subcommands (or admin.txt reads its script itself: nsupdate)
+		return
+	}
+	for k, line := range strings.Split(fed, "\n") {
+		f := strings.Fields(line)
+		if k >= 64 || len(f) == 0 || strings.HasPrefix(f[0], "#") || !subcommandWord(f[0]) {
+			continue
+		}
+		argv := append(append([]string{c.Raw}, typed...), f...)
+		n.derive("%s runs the fed line %q", c.Name, short(line))
+		n.command(argv, false, nil, depth, wrappers, upstream)
+	}
+}
+
+// onlyOptionValues: every word of args is an option or the value right
+// after one (zkCli.sh -server zk1:2181): no subcommand or operand given.
+func onlyOptionValues(args []string) bool {
+	for i, a := range args {
+		if a == "--" {
+			return false
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if i == 0 || !strings.HasPrefix(args[i-1], "-") || strings.Contains(args[i-1], "=") {
+			return false
+		}
+	}
+	return true
 }
