@@ -23,7 +23,7 @@ var batchExts = map[string]bool{".sbatch": true, ".slurm": true, ".pbs": true, "
 var schedulers = map[string]bool{"sbatch": true, "qsub": true, "bsub": true, "at": true, "batch": true, "srun": true, "msub": true}
 
 // nameCleanVerbs: destroy words of a script's name beyond verbs.txt's.
-var nameCleanVerbs = map[string]bool{"cleanup": true, "clean": true, "clear": true, "scrub": true, "purge": true, "shred": true}
+var nameCleanVerbs = map[string]bool{"cleanup": true, "clean": true, "scrub": true, "purge": true, "shred": true}
 
 // nameChangeVerbs: change words of a script's name, said with a commit flag.
 var nameChangeVerbs = map[string]bool{"migrate": true, "backfill": true, "sync": true, "import": true, "fix": true, "update": true, "merge": true, "rotate": true, "reindex": true, "dedupe": true, "anonymize": true, "archive": true, "restore": true}
