@@ -119,6 +119,13 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				inner, innerName = hi, name
 			}
 		}
+		if inner == nil && payload == "" && stdin != nil && stdin.known && strings.TrimSpace(stdin.s) != "" {
+			if label := fedLoginShell(name, c.Args); label != "" {
+				// ssh host <<'EOF' … EOF: the login shell there runs its input (fedshell.go)
+				payload, innerName = stdin.s, label
+				n.derive("%s runs its input as a shell script there: %q", name, short(stdin.s))
+			}
+		}
 		if IsInterpreter(name) {
 			payload = interpPayload(name, c.Args)
 		} else if name == "mix" && c.Sub(0) == "run" {
@@ -158,6 +165,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		// on the stored copy: c passed to a rule through a func value
 		// would escape to the heap on every command
 		stored := &n.f.Commands[idx]
+		stored.NamedVerb = n.scriptNameVerb(stored)
 		stored.Effect, _ = effectOf(stored)
 		n.f.addName(name)
 		if name == "env" {
@@ -191,6 +199,9 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		n.targets(idx, named)
 		n.outputs(&c, stdin)
 
+		if stdin != nil && stdin.known && payload == "" && inner == nil {
+			n.fedSubcommands(&c, typed, stdin.s, depth, wrappers, upstream) // virsh <<EOF destroy vm1 EOF (fedshell.go)
+		}
 		src := ""
 		if payload == "" {
 			src = n.compiledSource(&n.f.Commands[idx], stdin)
@@ -215,7 +226,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			}
 		case payload != "": // bash -c, eval, env -S, watch, ssh, su -c, a script the line wrote
 			n.shell(payload, depth+1, w(), nil)
-			if name == "ssh" && stdin != nil && stdin.known && remoteReadsScript(payload) {
+			if (name == "ssh" || innerName == "ssh") && stdin != nil && stdin.known && payload != stdin.s && remoteReadsScript(payload) {
 				// ssh host 'bash -s' <<< '…': the remote command reads it
 				// (for ssh host 'cat > f' the input is data, not code)
 				n.shell(stdin.s, depth+1, w(), nil)

@@ -169,7 +169,7 @@ func remoteReadsScript(payload string) bool {
 		return true
 	}
 	name := ProgramName(f[0])
-	if !IsShell(name) && !IsInterpreter(name) {
+	if !IsShell(name) && !IsInterpreter(name) && name != "su" { // ssh h sudo su - <<EOF: root's login shell reads it
 		return false
 	}
 	for _, a := range f[1:] {

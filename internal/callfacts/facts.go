@@ -92,6 +92,9 @@ type Cmd struct {
 	// before its subcommand says so ("--context=prod", "-H=tcp://h"):
 	// the option is set aside from Args with the others.
 	Remote string `json:"remote,omitempty" expr:"remote"`
+	// NamedVerb is the verb the file name of a script not on disk says
+	// (reset-workspace.sh: reset), read as its change (scriptnames.go).
+	NamedVerb string `json:"named_verb,omitempty" expr:"named_verb"`
 	// Typed are the arguments as written, global options included, when
 	// some were set aside (kubectl -n dev --kubeconfig ./kind.yaml
 	// delete pod x): nil otherwise.

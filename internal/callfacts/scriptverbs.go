@@ -94,6 +94,9 @@ func subcommandWord(w string) bool {
 func (c *Cmd) scriptVerb(destroy bool) string {
 	s := c.scriptSubCmd()
 	if s == nil {
+		if !destroy {
+			return c.NamedVerb // bash ~/bin/reset-workspace.sh, not on disk (scriptnames.go)
+		}
 		return ""
 	}
 	var v string

@@ -760,7 +760,7 @@ func (c *Cmd) hiddenVerb(verbs map[string]bool, destroy bool) string {
 			return "(the option " + name + " names a " + w + ")"
 		}
 	}
-	if c.Heredoc != "" && (len(c.Pos) == 0 || t.stdinWords[strings.ToLower(c.Pos[0])] || len(c.Pos) == 1 && optionBefore(c.Args, c.Pos[0]) || hostOperands(c.Pos)) {
+	if c.Heredoc != "" && (len(c.Pos) == 0 || t.stdinWords[strings.ToLower(c.Pos[0])] || len(c.Pos) == 1 && optionBefore(c.Args, c.Pos[0]) || hostOperands(c.Pos) || len(c.Pos) == 2 && optionBefore(c.Args, c.Pos[0]) && hostOperands(c.Pos[1:])) {
 		for _, line := range strings.Split(c.Heredoc, "\n") {
 			if w := fedVerb(t, verbs, line); w != "" || !destroy && fedChange(t, line) {
 				if w == "" {
