@@ -218,7 +218,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			n.runByName(&n.f.Commands[idx], stdin, depth, w())
 		case IsInterpreter(name) || name == "mix" && payload != "":
 			if payload != "" {
-				n.interp(name, payload, depth+1, w())
+				n.interp(name, bindArgv(payload, c.Args), depth+1, w())
 				if InterpRunsUnseen(payload) {
 					// os.system(os.environ['CMD']): like bash -c "$CMD"
 					n.f.Commands[idx].FeedUnknown = true
@@ -703,6 +703,9 @@ func (n *normalizer) paths(c *Cmd) {
 		pos = withoutCredFiles(c.Args, pos) // -auth @FILE, --password-file FILE: used to log in (credopts.go)
 	}
 	for _, a := range pos {
+		if a == c.Payload && c.Payload != "" {
+			continue // python3 -c '…': the code is read as code (interp), not a file
+		}
 		if known || PathLike(a) {
 			o := op
 			if !known {

@@ -61,6 +61,10 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 			n.shell(d, depth+1, append(append([]string(nil), wrappers...), "decoded by "+name), nil)
 		}
 	}
+	for _, e := range interpEffects(payload) {
+		n.derive("the %s code does as %q", name, short(e))
+		n.shell(e, depth+1, append(append([]string(nil), wrappers...), "done by "+name+" code"), nil)
+	}
 	op := OpRead // code with no write or delete call only reads the files it names
 	switch {
 	case DeleteCall.MatchString(payload):
@@ -84,7 +88,14 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 			copied[m[1]] = true
 		}
 	}
+	var probed map[string]bool // os.path.exists('~/.aws/credentials'): asked after, not read
+	if op == OpRead {
+		probed = existsOnly(payload)
+	}
 	for _, lit := range lits {
+		if probed[lit] {
+			continue
+		}
 		if copied[lit] {
 			n.addPath(lit, OpRead, name)
 			continue
@@ -362,7 +373,7 @@ var awkWrite = lazyre.New(`(print|printf)\b[^;}]*>\s*"`)
 // writeCall matches interpreter calls that write or replace files; a
 // path built by a call inside open( … ) (os.path.expanduser('~/.bashrc'))
 // comes before the mode.
-var writeCall = lazyre.New(`open\s*\((?:[^()]|\([^()]*\))*['"](w|a|wb|ab|w\+|r\+)['"]|write_text|write_bytes|writeFileSync|writeFile\(|appendFileSync|File\.write|IO\.write|File\.open\((?:[^()]|\([^()]*\))*['"]w|file_put_contents|fopen\((?:[^()]|\([^()]*\))*['"]w|copyfile|shutil\.(copy|move)|os\.(rename|replace|symlink|chmod)|renameSync|symlinkSync|copyFileSync|FileUtils\.(cp|mv|ln|touch)|json\.dump\(|>\s*\$|\.to_(?:csv|parquet|excel|pickle|json|feather|stata|hdf)\(\s*[fr]?['"]|\bwrite\.(?:csv2?|table|delim|xlsx|dta|foreign)\(|\bwrite_(?:csv2?|tsv|delim|rds|sas|xpt|dta|sav|parquet|feather|xlsx|lines|file|json)\(|\bsaveRDS\(|\bsave(?:\.image)?\(|\bfwrite\(|\bfile\.(?:copy|rename|create|append)\(|\bggsave\(|\bsink\(\s*['"]|\bfile\s*=\s*['"]|\bCSV\.write\(|\bcp\(|\bmv\(|\bcopy\(\s*['"]|\brename\(\s*['"]|open\s*\(\s*[A-Z]+\s*,\s*['"]>`)
+var writeCall = lazyre.New(`open\s*\((?:[^()]|\([^()]*\))*['"](w|a|wb|ab|w\+|r\+)['"]|write_text|write_bytes|writeFileSync|writeFile\(|appendFileSync|File\.write|IO\.write|File\.open\((?:[^()]|\([^()]*\))*['"]w|file_put_contents|fopen\((?:[^()]|\([^()]*\))*['"]w|copyfile|shutil\.(copy|move)|os\.(rename|replace|symlink|chmod)|renameSync|symlinkSync|copyFileSync|FileUtils\.(cp|mv|ln|touch)|json\.dump\(|>\s*\$|\.to_(?:csv|parquet|excel|pickle|json|feather|stata|hdf)\(\s*[fr]?['"]|\bwrite\.(?:csv2?|table|delim|xlsx|dta|foreign)\(|\bwrite_(?:csv2?|tsv|delim|rds|sas|xpt|dta|sav|parquet|feather|xlsx|lines|file|json)\(|\bsaveRDS\(|\bsave(?:\.image)?\(|\bfwrite\(|\bfile\.(?:copy|rename|create|append)\(|\bggsave\(|\bsink\(\s*['"]|\bfile\s*=\s*['"]|\bCSV\.write\(|\bcp\(|\bmv\(|\bcopy\(\s*['"]|\brename\(\s*['"]|open\s*\(\s*[A-Z]+\s*,\s*['"]>|open\s*\(\s*(?:my\s+)?\$\w+\s*,\s*['"]\+?>`)
 
 // copySource: the first argument of a copy call, the file it reads.
 var copySource = lazyre.New(`(?:file\.copy|shutil\.copy\w*|copyfile|copyFileSync|FileUtils\.cp|\bcp|\bcopy)\(\s*[fr]?['"]([^'"]+)['"]\s*,`)

@@ -22,7 +22,7 @@ var codeExposes = re(`(?i)perm_type\s*=\s*['"]anyone|\btype['"]?\s*:\s*['"]anyon
 
 // codeClient matches code that makes a client of a remote service (a
 // class instantiated, a connection, an authorized session).
-var codeClient = re(`\b(?:[A-Z]\w*|connect|client|service_account|authorize|resource|login)\s*\(`)
+var codeClient = re(`\b(?:[A-Z]\w*|connect|client|service_account|authorize|resource|login|from_env)\s*\(|\b[A-Z]\w*(?:::[A-Z]\w*)*\.new\b`) // Ruby's Aws::SQS::Client.new
 
 // codeDestroyCall matches a method named for destroying, called on
 // something with an argument naming what (not a module's own file
