@@ -229,5 +229,5 @@ func lineWithPayloads(e *Env) string {
 			line += "\n" + p
 		}
 	}
-	return line
+	return withResolved(e, line)
 }

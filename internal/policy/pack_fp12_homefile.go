@@ -137,7 +137,7 @@ func writtenBefore(e *Env, tc callfacts.Touch) bool {
 // movedHere: tc's command is a move (mv) whose destination is a path on
 // this machine other than /dev/null: the file is kept, elsewhere.
 func movedHere(e *Env, tc callfacts.Touch) bool {
-	if !strings.HasPrefix(tc.Via, "mv ") {
+	if !strings.HasPrefix(tc.Via, "mv ") || movesAwayHomeData(e, tc) {
 		return false
 	}
 	for _, c := range e.F.Cmds("mv") {

@@ -31,7 +31,7 @@ func net3SecretRules() []Rule {
 			Desc: "Reading a tool's credentials file into the conversation, by a command or the Read tool (cat ~/.cache/huggingface/token, grep token ~/.config/rclone/rclone.conf, cat ~/.kaggle/kaggle.json, cat ~/.databrickscfg, less ~/.dbt/profiles.yml): the transcript keeps the token; listing, counts, public keys and ssh's config stay allowed; the files are callfacts' credentials list",
 			Match: func(e *Env) string {
 				for _, p := range e.F.Paths {
-					if p.Op != OpRead || !strings.HasPrefix(p.Path, e.F.Home+"/") || strings.HasPrefix(p.Path, e.F.Project+"/") || listing[p.Via] || p.Via == "source" || p.Via == "." || credentialNotSecret(p.Path) {
+					if p.Op != OpRead || !strings.HasPrefix(p.Path, e.F.Home+"/") || strings.HasPrefix(p.Path, e.F.Project+"/") || listing[p.Via] || p.Via == "source" || p.Via == "." || credentialNotSecret(p.Path) || publicKeyPick(e, p) {
 						continue
 					}
 					if !callfacts.IsCredential(p.Path, e.F.Home) {

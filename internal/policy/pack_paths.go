@@ -22,7 +22,7 @@ func homeDirRule(id, desc string, dirs []string, catch, allow []string) Rule {
 			}
 			tightens := tighteningOnly(e)
 			for _, p := range e.F.Paths {
-				if !under(p.Path, e.F.Home) || p.Via == "chmod" && tightens {
+				if !under(p.Path, e.F.Home) || p.Via == "chmod" && tightens || publicKeyPick(e, p) {
 					continue // chmod 600 ~/.ssh/id_ed25519: the fix ssh asks for
 				}
 				for _, d := range dirs {

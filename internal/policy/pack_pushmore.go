@@ -51,7 +51,7 @@ func pushMoreRules() []Rule {
 				return ""
 			},
 			[]string{"git push origin :refs/tags/v2.0.0", "git push --prune origin 'refs/heads/*:refs/heads/*'", "git push origin --delete $(git branch -r | grep -v main | sed 's#origin/##')",
-				"git push origin \"$(git branch --show-current)\" --force", "git push origin --delete v1.2.0"},
+				"git push origin \"$(cat .release-branch)\" --force", "git push origin --delete v1.2.0"},
 			[]string{"git push origin :feature", "git push --prune origin", "git push origin feature", "git push origin --delete old-branch", "git push --force-with-lease origin feat"}),
 		cmdRule("core.git:release", Ask, "Releasing from git: pushing tags (git push origin v2.0.0, --tags, --follow-tags), starting a deploy workflow (gh workflow run), or pointing a remote at another host (git remote set-url origin https://other.example/…)", []string{"git", "gh", "glab"},
 			func(e *Env, c *Cmd) string {
