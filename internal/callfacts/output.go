@@ -241,6 +241,13 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			dirs = []string{"*"}
 		}
 		return text{s: strings.Join(dirs, "\n") + "\n", known: true, names: true}
+	case "git":
+		// git ls-files, git diff --name-only and the like print paths of
+		// the repository's files: what xargs rm gets are the project's
+		// (git ls-files '*.orig' | xargs rm).
+		if gitListsFiles(args) {
+			return text{s: "./{}\n", known: true, names: true}
+		}
 	case "fd", "fdfind":
 		// fd PATTERN [PATH…] prints what matches under each path: xargs rm
 		// then gets ROOT/{} as from find with a filter (fd -e jpg .
@@ -655,4 +662,46 @@ func fdRoots(args []string) ([]string, bool) {
 		roots[i] = strings.TrimSuffix(r, "/") + "/{}"
 	}
 	return roots, true
+}
+
+// gitListsFiles: a git command that prints the repository's file names,
+// relative to it (ls-files, diff/show --name-only, grep -l).
+func gitListsFiles(args []string) bool {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i], "-") {
+		if args[i] == "-C" || args[i] == "-c" {
+			return false // another repository, or a setting that may run code
+		}
+		i++
+	}
+	if i >= len(args) {
+		return false
+	}
+	rest := args[i+1:]
+	has := func(opts ...string) bool {
+		for _, a := range rest {
+			for _, o := range opts {
+				if a == o {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch args[i] {
+	case "ls-files":
+		// a pathspec or a kind picks some files; all of them (rm -f
+		// $(git ls-files)) is the whole project, left to project-wipe
+		for _, a := range rest {
+			if !strings.HasPrefix(a, "-") {
+				return true
+			}
+		}
+		return has("-o", "--others", "-i", "--ignored", "-d", "--deleted", "-m", "--modified", "-u", "--unmerged")
+	case "diff", "show", "log":
+		return has("--name-only")
+	case "grep":
+		return has("-l", "--files-with-matches", "-L", "--files-without-match")
+	}
+	return false
 }

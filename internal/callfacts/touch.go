@@ -292,8 +292,8 @@ func movedTree(p, home, dir string) bool {
 // names ($(cat dirs.txt)): the line does not show them, so their zone is
 // unknown.
 func hiddenTargets(c *Cmd, recursive bool) []Touch {
-	if c.Effect != EffectDelete {
-		return nil
+	if c.Effect != EffectDelete || tool(c.Name).args != OpDelete {
+		return nil // wp post delete $(wp post list …): ids of a service's objects, not files
 	}
 	var out []Touch
 	for _, a := range c.Pos {

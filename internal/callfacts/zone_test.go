@@ -95,7 +95,7 @@ func TestTouches(t *testing.T) {
 		`rm -rf "$TARGET"`:                  "recursive-delete:unknown",
 		"gio trash ~/Desktop/x":             "",
 		"trash-put ~/Downloads":             "recursive-delete:home-data",
-		"git ls-files '*.orig' | xargs rm":  "delete:unknown",
+		"git ls-files '*.orig' | xargs rm":  "delete:project", // the repository's files (output.go gitListsFiles)
 		"cat ~/.bashrc":                     "",
 	} {
 		var got []string
