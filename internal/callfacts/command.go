@@ -717,6 +717,11 @@ func (n *normalizer) addPath(p, op, via string) {
 	if p == "" || strings.HasPrefix(p, "$(") || strings.Contains(p, "://") || strings.Contains(p, "@") && strings.Contains(p, ":") {
 		return
 	}
+	if n.f.Paths == nil {
+		// the first paths of a call (cat README.md, rg TODO src/) in the
+		// normalizer's own allocation; Paths stays nil when there are none
+		n.f.Paths = n.paths2[:0:len(n.paths2)]
+	}
 	n.f.Paths = append(n.f.Paths, PathRef{Path: NormPath(p, n.cwd, n.home), Op: op, Via: via})
 }
 

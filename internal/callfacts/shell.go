@@ -58,6 +58,8 @@ type normalizer struct {
 	// parseAll sends every line through the parser, plain ones too: the
 	// reference TestPlainWordsAgree compares plainWords' reading with.
 	parseAll bool
+	// paths2 holds a call's first paths (addPath)
+	paths2 [2]PathRef
 }
 
 // shell parses src and adds what it finds. Depth counts nested payloads;
