@@ -111,7 +111,10 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		}
 		splitFlags(&c)
 		inner, innerName, payload := unwrap(name, hostOptArgs(name, typed, c.Args))
-		if inner == nil && payload == "" && !IsInterpreter(name) {
+		// asked once: the name is settled from here on, and the answer
+		// is wanted four times below
+		interp := IsInterpreter(name)
+		if inner == nil && payload == "" && !interp {
 			if hi := hostInterpArgv(name, c.Args); hi != nil {
 				// hython -c CODE, blender --python-expr CODE, nuke -t x.py
 				// (interphosts.txt): read as the language's interpreter
@@ -119,7 +122,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				inner, innerName = hi, name
 			}
 		}
-		if IsInterpreter(name) {
+		if interp {
 			payload = interpPayload(name, c.Args)
 		} else if name == "mix" && c.Sub(0) == "run" {
 			payload = interpPayload("elixir", c.Args) // mix run -e CODE: Elixir code in the project's app
@@ -150,7 +153,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			c.FeedUnknown = true
 		}
 		c.Payload = payload
-		if c.Feed == "" && payload != "" && IsInterpreter(name) {
+		if c.Feed == "" && payload != "" && interp {
 			c.Feed = n.fetchedFeed(name, payload)
 		}
 		idx := len(n.f.Commands)
@@ -205,7 +208,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			n.interp(name, src, depth+1, w())
 		case runners[name] && payload == "": // bun is an interpreter too
 			n.runByName(&n.f.Commands[idx], stdin, depth, w())
-		case IsInterpreter(name) || name == "mix" && payload != "":
+		case interp || name == "mix" && payload != "":
 			if payload != "" {
 				n.interp(name, payload, depth+1, w())
 				if InterpRunsUnseen(payload) {
