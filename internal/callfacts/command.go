@@ -111,7 +111,10 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		}
 		splitFlags(&c)
 		inner, innerName, payload := unwrap(name, hostOptArgs(name, typed, c.Args))
-		if inner == nil && payload == "" && !IsInterpreter(name) {
+		// asked once: the name is settled from here on, and the answer
+		// is wanted four times below
+		interp := IsInterpreter(name)
+		if inner == nil && payload == "" && !interp {
 			if hi := hostInterpArgv(name, c.Args); hi != nil {
 				// hython -c CODE, blender --python-expr CODE, nuke -t x.py
 				// (interphosts.txt): read as the language's interpreter
@@ -126,7 +129,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				n.derive("%s runs its input as a shell script there: %q", name, short(stdin.s))
 			}
 		}
-		if IsInterpreter(name) {
+		if interp {
 			payload = interpPayload(name, c.Args)
 		} else if name == "mix" && c.Sub(0) == "run" {
 			payload = interpPayload("elixir", c.Args) // mix run -e CODE: Elixir code in the project's app
@@ -157,7 +160,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			c.FeedUnknown = true
 		}
 		c.Payload = payload
-		if c.Feed == "" && payload != "" && IsInterpreter(name) {
+		if c.Feed == "" && payload != "" && interp {
 			c.Feed = n.fetchedFeed(name, payload)
 		}
 		idx := len(n.f.Commands)
@@ -216,7 +219,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			n.interp(name, src, depth+1, w())
 		case runners[name] && payload == "": // bun is an interpreter too
 			n.runByName(&n.f.Commands[idx], stdin, depth, w())
-		case IsInterpreter(name) || name == "mix" && payload != "":
+		case interp || name == "mix" && payload != "":
 			if payload != "" {
 				n.interp(name, bindArgv(payload, c.Args), depth+1, w())
 				if InterpRunsUnseen(payload) {
@@ -730,6 +733,11 @@ func ChmodFlagMode(c *Cmd) bool {
 func (n *normalizer) addPath(p, op, via string) {
 	if p == "" || strings.HasPrefix(p, "$(") || strings.Contains(p, "://") || strings.Contains(p, "@") && strings.Contains(p, ":") {
 		return
+	}
+	if n.f.Paths == nil {
+		// the first paths of a call (cat README.md, rg TODO src/) in the
+		// normalizer's own allocation; Paths stays nil when there are none
+		n.f.Paths = n.paths2[:0:len(n.paths2)]
 	}
 	n.f.Paths = append(n.f.Paths, PathRef{Path: NormPath(p, n.cwd, n.home), Op: op, Via: via})
 }

@@ -43,7 +43,8 @@ func effectOf(c *Cmd) (Effect, string) {
 	if c.AsksHelp() {
 		return EffectNone, "" // help.go
 	}
-	if wordTools()[c.Name] {
+	kind := progKinds()[c.Name] // which of the tables below name the program
+	if kind&kindWords != 0 {
 		if why := c.DisablesSecurity(); why != "" {
 			return EffectWrite, why
 		}
@@ -59,12 +60,12 @@ func effectOf(c *Cmd) (Effect, string) {
 			return a.Effect, c.Name + " " + a.What // hostacts.txt
 		}
 	}
-	if adminTab().progs[c.Name] != nil {
+	if kind&kindAdmin != 0 {
 		if a := c.AdminAction(); a != nil && a.Effect != EffectNone {
 			return a.Effect, c.Name + " " + a.Kind + " (admin.txt)" // a server's, device's or robot's state
 		}
 	}
-	if winAdminNames()[c.Name] {
+	if kind&kindWinAdmin != 0 {
 		switch k := c.WinAdmin(); {
 		case k == "deny:down":
 			return EffectDelete, c.Name + " deletes a service (winadmin.txt)"
@@ -72,7 +73,7 @@ func effectOf(c *Cmd) (Effect, string) {
 			return EffectWrite, c.Name + " " + k + " (winadmin.txt)" // the registry, a service, accounts, ACLs (win14)
 		}
 	}
-	if chainTools()[c.Name] {
+	if kind&kindChain != 0 {
 		if tx := c.ChainTx(); tx != nil {
 			if tx.Kind == "final" {
 				return EffectDelete, c.Name + " sends a transaction that cannot be undone (" + tx.Kind + ")"
@@ -80,12 +81,12 @@ func effectOf(c *Cmd) (Effect, string) {
 			return EffectWrite, c.Name + " signs and sends a transaction (" + tx.Kind + ")"
 		}
 	}
-	if downgrades().cmds[c.Name] != nil {
+	if kind&kindDowngrade != 0 {
 		if lv, why := c.Downgrade(); lv == "deny" {
 			return EffectWrite, why // the machine's trust store, proxy or antivirus changed
 		}
 	}
-	if IsCloudCLI(c.Name) {
+	if kind&kindCloud != 0 {
 		if e, why := cloudEffect(c); e != EffectNone {
 			return e, why // an operation's verb (cloudops.txt): stop-instances changes, revoke-… destroys
 		}
@@ -95,8 +96,8 @@ func effectOf(c *Cmd) (Effect, string) {
 	} else if v := c.scriptVerb(false); v != "" {
 		return EffectWrite, c.Name + " " + v + " (a script's subcommand, read as an unknown program's) changes something elsewhere"
 	}
-	if rule := effectRules()[c.Name]; rule != nil && !c.OnlyReports() {
-		if e, why := rule(c); e != EffectNone {
+	if kind&kindRule != 0 && !c.OnlyReports() {
+		if e, why := effectRules()[c.Name](c); e != EffectNone {
 			return e, why
 		}
 	}
@@ -118,7 +119,7 @@ func effectOf(c *Cmd) (Effect, string) {
 	case "change":
 		return EffectWrite, c.Name + " changes something a remote module administers"
 	}
-	if effectRules()[c.Name] == nil {
+	if kind&kindRule == 0 {
 		if v := c.UnknownDestroy(); v != "" {
 			return EffectDelete, c.Name + " " + v + " (a program warden has no table for) removes something"
 		}
@@ -131,6 +132,63 @@ func effectOf(c *Cmd) (Effect, string) {
 	}
 	return EffectNone, ""
 }
+
+// progKind says which of effectOf's tables name a program: effectOf
+// asked each table in turn, seven map lookups for every command, most
+// of them in no table; one lookup of this record answers them all.
+type progKind uint8
+
+const (
+	kindWords     progKind = 1 << iota // wordTools: hostsec, remote and host action words
+	kindAdmin                          // adminTab: admin.txt
+	kindWinAdmin                       // winAdminNames: winadmin.txt
+	kindChain                          // chainTools: chain.txt
+	kindDowngrade                      // downgrades: downgrade.txt's commands
+	kindCloud                          // IsCloudCLI: cloudops.txt
+	kindRule                           // effectRules
+)
+
+// progKinds is built from the tables themselves, once: they do not
+// change after they are built.
+var progKinds = sync.OnceValue(func() map[string]progKind {
+	m := map[string]progKind{}
+	for n, ok := range wordTools() {
+		if ok {
+			m[n] |= kindWords
+		}
+	}
+	for n, p := range adminTab().progs {
+		if p != nil {
+			m[n] |= kindAdmin
+		}
+	}
+	for n, ok := range winAdminNames() {
+		if ok {
+			m[n] |= kindWinAdmin
+		}
+	}
+	for n, ok := range chainTools() {
+		if ok {
+			m[n] |= kindChain
+		}
+	}
+	for n, d := range downgrades().cmds {
+		if d != nil {
+			m[n] |= kindDowngrade
+		}
+	}
+	for n, st := range cloudTab().style {
+		if st != "" {
+			m[n] |= kindCloud
+		}
+	}
+	for n, r := range effectRules() {
+		if r != nil {
+			m[n] |= kindRule
+		}
+	}
+	return m
+})
 
 // EffectWhy says in words what makes c's Effect ("git commit", "find
 // -delete"); asked only when a consumer reports it, so the reason's text

@@ -22,14 +22,17 @@ type Call struct {
 func Normalize(c Call) *Facts {
 	// the facts, their reader and the first command in one allocation:
 	// every call makes the first two, and a Bash call of one command
-	// (most of them) then needs no slice of its own
+	// (most of them) then needs no slice of its own, nor one for the
+	// names of its first few commands (addName)
 	st := &struct {
-		f    Facts
-		n    normalizer
-		cmd1 [1]Cmd
+		f     Facts
+		n     normalizer
+		cmd1  [1]Cmd
+		names [4]string
 	}{f: Facts{Event: c.Event, Tool: c.Tool, Prompt: c.Prompt, Cwd: c.Cwd, Home: c.Home,
 		Project: c.Project}}
 	f := &st.f
+	f.nameList = st.names[:0:len(st.names)]
 	if f.Project == "" {
 		f.Project = c.Cwd
 	}

@@ -441,18 +441,29 @@ func (n *normalizer) fetcherIn(node syntax.Node) string {
 			if name := ProgramName(wordValue(c.Args[0])); fetchers[name] || decoders[name] {
 				found = name
 			} else if len(c.Args) > 1 {
-				// sudo -E curl …, timeout 30 wget -qO- …: the fetcher a wrapper runs
-				for _, name := range wrappedNames(callWords(c))[1:] {
-					if fetchers[name] || decoders[name] {
-						found = name
-						break
-					}
-				}
+				found = fetcherCall(callWords(c))
 			}
 		}
 		return found == ""
 	})
 	return found
+}
+
+// fetcherCall is the fetcher or decoder one command's words run: its
+// program, or the one a wrapper runs (sudo -E curl …, timeout 30 wget
+// -qO- …); "" for none.
+func fetcherCall(argv []string) string {
+	if name := ProgramName(argv[0]); fetchers[name] || decoders[name] {
+		return name
+	}
+	if len(argv) > 1 {
+		for _, name := range wrappedNames(argv)[1:] {
+			if fetchers[name] || decoders[name] {
+				return name
+			}
+		}
+	}
+	return ""
 }
 
 // writeFile records what the line writes into a file, so a later command

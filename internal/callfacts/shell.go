@@ -58,6 +58,8 @@ type normalizer struct {
 	// parseAll sends every line through the parser, plain ones too: the
 	// reference TestPlainWordsAgree compares plainWords' reading with.
 	parseAll bool
+	// paths2 holds a call's first paths (addPath)
+	paths2 [2]PathRef
 }
 
 // shell parses src and adds what it finds. Depth counts nested payloads;
@@ -72,11 +74,11 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 	}
 	if words := plainWords(src); words != nil && !setsVars(src) && !n.parseAll {
 		// simple commands of plain words (git status, go test ./...,
-		// git diff && git log): what the walk below would find, without
-		// parsing
+		// git diff && git log, go test | tee log): what the walk below
+		// would find, without parsing
 		for len(words) > 0 {
 			end := slices.Index(words, "")
-			n.plainCall(words[:end:end], depth, wrappers, upstream)
+			n.plainPipeline(words[:end:end], depth, wrappers, upstream)
 			words = words[end+1:]
 		}
 		return
@@ -229,25 +231,33 @@ func setsVars(src string) bool {
 		strings.Contains(src, "printf -v") || strings.Contains(src, "<<<")
 }
 
+// pipeSep ends a stage of a pipeline in plainWords' list, and errToOut
+// stands for a 2>&1 among a command's words: no word holds a NUL byte.
+const (
+	pipeSep  = "\x00"
+	errToOut = "\x002>&1"
+)
+
 // plainWords splits src into its commands' words when it is simple
-// commands of plain words joined by && || or ;: blank-separated runs of
+// commands of plain words joined by && || ; or |, each maybe with 2>&1
+// after its name (errToOut in the list): blank-separated runs of
 // letters, digits and - _ . / : , + @ %, or after the first word a whole
 // quoted argument with nothing to expand, no command beginning with a
 // reserved word. The shell gives such commands exactly these words
 // (nothing to expand, redirect or pipe), and the walk of a list does
 // nothing but visit its calls in order, so the parse, the biggest cost
 // of reading an everyday command, can be skipped. Each command's words
-// end with "" (no word is empty). nil for anything else, which is
-// parsed.
+// end with "", a stage of a pipeline with pipeSep (no word is empty).
+// nil for anything else (|&, a redirection), which is parsed.
 func plainWords(src string) []string {
 	var buf [16]string
 	words := buf[:0]
 	start, first := -1, 0 // the word being read, the command's first word
-	endCmd := func() bool {
+	endCmd := func(sep string) bool {
 		if len(words) == first || len(words)-first > maxFields || reservedFirst(words[first]) {
 			return false // an operator with no command before it, or one parsed otherwise
 		}
-		words = append(words, "")
+		words = append(words, sep)
 		first = len(words)
 		return true
 	}
@@ -255,6 +265,14 @@ func plainWords(src string) []string {
 		c := byte(' ')
 		if i < len(src) {
 			c = src[i]
+		}
+		if c == '2' && start < 0 && len(words) > first && strings.HasPrefix(src[i:], "2>&1") &&
+			(i+4 == len(src) || strings.IndexByte(" ;&|", src[i+4]) >= 0) {
+			// make test 2>&1 | tail: stderr into stdout, recorded as the
+			// walk records the redirection (plainCall)
+			words = append(words, errToOut)
+			i += 3
+			continue
 		}
 		switch {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
@@ -287,17 +305,29 @@ func plainWords(src string) []string {
 		}
 		switch c {
 		case ';':
-			if !endCmd() {
+			if !endCmd("") {
 				return nil
 			}
-		case '&', '|':
-			if i+1 >= len(src) || src[i+1] != c || !endCmd() {
-				return nil // a pipe, a background job, &>: parsed
+		case '|':
+			if i+1 < len(src) && src[i+1] == '&' {
+				return nil // |&: stderr too, parsed
+			}
+			if i+1 < len(src) && src[i+1] == '|' {
+				if !endCmd("") {
+					return nil
+				}
+				i++
+			} else if !endCmd(pipeSep) {
+				return nil
+			}
+		case '&':
+			if i+1 >= len(src) || src[i+1] != c || !endCmd("") {
+				return nil // a background job, &>: parsed
 			}
 			i++
 		}
 	}
-	if len(words) > first && !endCmd() {
+	if len(words) > first && !endCmd("") {
 		return nil
 	}
 	if len(words) == 0 || !endsWithWord(src) {
@@ -333,16 +363,110 @@ func reservedFirst(w string) bool {
 	return false
 }
 
+// plainPipeline is the walk's pipe case for a pipeline of plainWords
+// (its stages separated by pipeSep): each stage's upstream names and the
+// text it reads, all found before the first stage's command, as the walk
+// finds them on meeting the pipe; then each stage's call.
+func (n *normalizer) plainPipeline(ws []string, depth int, wrappers, upstream []string) {
+	if !slices.Contains(ws, pipeSep) {
+		// most commands: no pipe
+		argv, k := withoutErrToOut(ws)
+		n.errToOut(argv, k)
+		n.plainCall(argv, nil, depth, wrappers, upstream)
+		return
+	}
+	var stages [][]string
+	for {
+		end := slices.Index(ws, pipeSep)
+		if end < 0 {
+			stages = append(stages, ws)
+			break
+		}
+		stages = append(stages, ws[:end:end])
+		ws = ws[end+1:]
+	}
+	dups := make([]int, len(stages)) // each stage's 2>&1s, taken out of its words
+	for i, s := range stages {
+		stages[i], dups[i] = withoutErrToOut(s)
+	}
+	ups := make([][]string, len(stages))
+	ins := make([]*text, len(stages))
+	var names []string
+	for i, s := range stages {
+		ups[i] = append(append([]string(nil), upstream...), names...)
+		names = append(names, path.Base(s[0])) // stmtNames of a call
+		if len(s) > 1 {
+			names = appendWrapped(names, s)
+		}
+		if i > 0 {
+			var prev text
+			if p := ins[i-1]; p != nil {
+				prev = *p
+			}
+			out := n.plainOutput(stages[i-1], prev)
+			if !out.known && out.from == "" {
+				out.from = fetcherCall(stages[i-1])
+			}
+			ins[i] = &out
+		}
+	}
+	for i, s := range stages {
+		n.errToOut(s, dups[i])
+		n.plainCall(s, ins[i], depth, wrappers, ups[i])
+	}
+}
+
+// withoutErrToOut is a command's words without its 2>&1s, and how many
+// there were.
+func withoutErrToOut(ws []string) ([]string, int) {
+	k := 0
+	for _, w := range ws {
+		if w == errToOut {
+			k++
+		}
+	}
+	if k == 0 {
+		return ws, 0
+	}
+	out := make([]string, 0, len(ws)-k)
+	for _, w := range ws {
+		if w != errToOut {
+			out = append(out, w)
+		}
+	}
+	return out, k
+}
+
+// errToOut records a command's 2>&1s as redirect does, before the call
+// as the walk meets them.
+func (n *normalizer) errToOut(argv []string, k int) {
+	for range k {
+		n.f.Redirects = append(n.f.Redirects, Redirect{Op: ">&", Target: "1", Cmd: path.Base(argv[0])})
+	}
+}
+
+// plainOutput is stmtOutput of a stage of plainWords: no heredoc or
+// redirection, one call.
+func (n *normalizer) plainOutput(argv []string, stdin text) text {
+	n.evalDepth++
+	defer func() { n.evalDepth-- }()
+	if n.evalDepth > maxDepth {
+		return text{}
+	}
+	return n.callOutput(argv, stdin)
+}
+
 // plainCall is the walk's call case for a command of plainWords: no
-// assignment, redirection, pipe or substitution to consider.
-func (n *normalizer) plainCall(argv []string, depth int, wrappers, upstream []string) {
+// assignment, redirection or substitution to consider; stdin is what
+// the previous stage of its pipe prints.
+func (n *normalizer) plainCall(argv []string, stdin *text, depth int, wrappers, upstream []string) {
 	argv = n.expandAlias(argv, false)
 	n.stdinFile, n.captured, n.nameBuilt = "", false, false
 	if _, fn := n.funcs[argv[0]]; fn {
-		n.command(argv[:1], false, nil, depth, wrappers, upstream)
+		n.command(argv[:1], false, stdin, depth, wrappers, upstream)
 		n.callFunc(argv, depth, wrappers, upstream)
 	} else {
-		n.command(argv, false, nil, depth, wrappers, upstream)
+		n.command(argv, false, stdin, depth, wrappers, upstream)
 		n.defineAlias(argv)
 	}
 }
