@@ -36,3 +36,12 @@ func deviceScript(s string) (string, bool) {
 	}
 	return strings.Join(keep, "\n"), !first
 }
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
