@@ -187,6 +187,9 @@ var adminTools = sync.OnceValue(func() []string {
 			m[r] = nil // php bin/magento, ./wp-cli.phar
 		}
 	}
+	for n := range rosMenus {
+		m[n] = nil // /ip firewall … over ssh: RouterOS (routerosmenus.go)
+	}
 	return programNames(m)
 })
 
@@ -227,6 +230,11 @@ func (c *Cmd) AdminAction() *AdminAct {
 	if p == nil {
 		if sc := adminScript(t, c); sc != nil {
 			c, p = sc, t.progs[sc.Name]
+		}
+	}
+	if p == nil {
+		if rc := routerOSMenu(c); rc != nil {
+			c, p = rc, t.progs[rc.Name] // /ip firewall filter remove … over ssh (routerosmenus.go)
 		}
 	}
 	if p == nil || c.DryRun() || c.Has("--help", "-?", "-whatif") || slices.Contains(c.Args, "-h") && !p.vals["-h"] {

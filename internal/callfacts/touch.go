@@ -386,7 +386,25 @@ func removedSources(c *Cmd) []string {
 	if r.skip >= end {
 		return nil
 	}
-	return c.Pos[r.skip:end]
+	// a removes option's value names the side kept (unison -force ROOT:
+	// the other root is made to match it)
+	var valued []string
+	for _, f := range r.flags {
+		if tool(c.Name).values[f] {
+			valued = append(valued, f) // only an option that takes a value
+		}
+	}
+	kept := OptionValues(c.Args, valued)
+	if len(kept) == 0 {
+		return c.Pos[r.skip:end]
+	}
+	var out []string
+	for _, p := range c.Pos[r.skip:end] {
+		if !containsStr(kept, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // syncDeletes reports whether rsync deletes at its destination.

@@ -115,6 +115,9 @@ func leak5DataRules() []Rule {
 				}
 				for i := range e.F.Commands {
 					c := &e.F.Commands[i]
+					if e.dryRun(c) {
+						continue // jpegoptim -n, oxipng --pretend: it only says what it would do
+					}
 					for _, t := range rewriterTargets(c) {
 						// a batch: a glob, a loop's files, a folder (one photo
 						// edited in place is the user's to ask for)

@@ -1,0 +1,47 @@
+package callfacts
+
+import "strings"
+
+// sshReadsInput: ssh given a host and no command (the caller checks the
+// payload) with none of the options that run no shell (-N forwards only,
+// -O talks to a master, -W forwards stdio, -G/-V/-Q print): the shell or
+// device CLI at the other end reads ssh's input as its commands.
+func sshReadsInput(c *Cmd) bool {
+	return len(c.Pos) > 0 && !c.Has("-N", "-O", "-W", "-G", "-V", "-Q", "-s")
+}
+
+// deviceScript: input whose first line is a network device's own command
+// (configure terminal, write erase, show …: admin.txt's device
+// programs) is that device's CLI session, not a shell's: its lines that
+// begin with a device command are kept, and the configuration mode's
+// statements between them (interface Gi1/0/24, shutdown, end) are no
+// programs of this or that host. ok false: a shell's script.
+func deviceScript(s string) (string, bool) {
+	var keep []string
+	first := true
+	for _, l := range strings.Split(s, "\n") {
+		f := strings.Fields(l)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") || strings.HasPrefix(f[0], "!") {
+			continue
+		}
+		p := adminTab().progs[strings.ToLower(strings.TrimPrefix(f[0], "/"))]
+		dev := p != nil && p.where == "device"
+		if first && !dev {
+			return "", false
+		}
+		first = false
+		if dev {
+			keep = append(keep, strings.TrimSpace(l))
+		}
+	}
+	return strings.Join(keep, "\n"), !first
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
