@@ -124,8 +124,13 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		}
 		if inner == nil && payload == "" && stdin != nil && stdin.known && strings.TrimSpace(stdin.s) != "" {
 			if label := fedLoginShell(name, c.Args); label != "" {
-				// ssh host <<'EOF' … EOF: the login shell there runs its input (fedshell.go)
+				// ssh host <<'EOF' … EOF: the login shell there runs its input
+				// (fedshell.go), or a device's CLI its session: configure
+				// terminal … shutdown … end (sshinput.go)
 				payload, innerName = stdin.s, label
+				if d, ok := deviceScript(payload); ok {
+					payload = d
+				}
 				n.derive("%s runs its input as a shell script there: %q", name, short(stdin.s))
 			}
 		}
@@ -234,15 +239,6 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				// (for ssh host 'cat > f' the input is data, not code)
 				n.shell(stdin.s, depth+1, w(), nil)
 			}
-		case name == "ssh" && payload == "" && stdin != nil && stdin.known && sshReadsInput(&c):
-			// ssh host <<'EOF' … EOF, printf '…' | ssh host: no command, so
-			// the login shell there (or a device's CLI) runs its input
-			n.derive("%s runs its input %q on the host", name, short(stdin.s))
-			in := stdin.s
-			if d, ok := deviceScript(in); ok {
-				in = d // configure terminal … shutdown … end: the device's session (sshinput.go)
-			}
-			n.shell(in, depth+1, append(append([]string(nil), wrappers...), "ssh"), nil)
 		case name == "find":
 			for _, ex := range FindExecs(c.Args) {
 				n.command(ex, false, nil, depth, w(), upstream)

@@ -18,8 +18,8 @@ func fedLoginShell(name string, args []string) string {
 			if a == "--" {
 				break
 			}
-			if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "NWOs") {
-				return "" // -N: no command; -W, -O, -s: a forward, a control command, a subsystem
+			if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "NWOsGVQ") {
+				return "" // -N: no command; -W, -O, -s: a forward, a control command, a subsystem; -G, -V, -Q: print and exit
 			}
 		}
 		withArg := "ipl oFJLRDbcEemOQSWwB"

@@ -2,14 +2,6 @@ package callfacts
 
 import "strings"
 
-// sshReadsInput: ssh given a host and no command (the caller checks the
-// payload) with none of the options that run no shell (-N forwards only,
-// -O talks to a master, -W forwards stdio, -G/-V/-Q print): the shell or
-// device CLI at the other end reads ssh's input as its commands.
-func sshReadsInput(c *Cmd) bool {
-	return len(c.Pos) > 0 && !c.Has("-N", "-O", "-W", "-G", "-V", "-Q", "-s")
-}
-
 // deviceScript: input whose first line is a network device's own command
 // (configure terminal, write erase, show …: admin.txt's device
 // programs) is that device's CLI session, not a shell's: its lines that
