@@ -2,6 +2,7 @@ package callfacts
 
 import (
 	_ "embed"
+	mathbits "math/bits"
 	"path"
 	"strings"
 	"sync"
@@ -66,6 +67,11 @@ type appSecretTable struct {
 	byName map[string][]appSecretPattern
 	byExt  map[string][]appSecretPattern
 	globs  []appSecretPattern // globs without a literal extension (ssfn*)
+	// globsBy[h] is the set of globs (by position) whose lit's first
+	// byte pair hashes to h (pairMask), or whose lit is shorter than two:
+	// a name is compared only with the globs of its own pairs, not with
+	// each of the hundred-odd (every path a call reads is compared)
+	globsBy [128][globWords]uint64
 	// notWords: words of a name that say the file is no secret although
 	// a "named" pattern matches it (keyboard_keys.yml, hotkeys.json)
 	notWords []string
@@ -115,8 +121,21 @@ var appSecrets = sync.OnceValue(func() *appSecretTable {
 		}
 		return nil
 	})
+	if len(t.globs) > 64*globWords {
+		panic("appsecrets.txt: more globs than globsBy holds; raise globWords")
+	}
+	for i, e := range t.globs {
+		for h := range t.globsBy {
+			if len(e.lit) < 2 || pairMask(e.lit[:2])[h>>6]&(1<<(h&63)) != 0 {
+				t.globsBy[h][i/64] |= 1 << (i % 64)
+			}
+		}
+	}
 	return t
 })
+
+// globWords bounds appSecretTable.globs (64 per word).
+const globWords = 4
 
 // AppSecretFile says which application's credentials file p (a cleaned
 // path, absolute or relative) is by appsecrets.txt ("wordpress",
@@ -201,13 +220,44 @@ func publicHalf(name string) bool {
 // appSecretGlob is the kind of the first glob pattern name matches.
 func appSecretGlob(t *appSecretTable, name string, try func(*appSecretPattern) bool) string {
 	np := pairMask(name)
-	for _, globs := range [2][]appSecretPattern{t.byExt[path.Ext(name)], t.globs} {
-		for i := range globs {
-			e := &globs[i]
-			if e.lit != "" && (!e.litPairs.within(np) || !strings.Contains(name, e.lit)) {
-				continue
+	match := func(e *appSecretPattern) bool {
+		if e.lit != "" && (!e.litPairs.within(np) || !strings.Contains(name, e.lit)) {
+			return false
+		}
+		ok, _ := path.Match(e.segs[len(e.segs)-1], name)
+		return ok && try(e)
+	}
+	byExt := t.byExt[path.Ext(name)]
+	for i := range byExt {
+		if match(&byExt[i]) {
+			return byExt[i].kind
+		}
+	}
+	// the candidates: globs without lit, and those whose lit's first
+	// pair the name has (a glob whose lit the name lacks is no match)
+	var cand [globWords]uint64
+	if len(name) < 2 {
+		// no pair: only a glob without a lit of two bytes can match, and
+		// only those are under every h
+		cand = t.globsBy[0]
+		for h := range t.globsBy {
+			for w := range cand {
+				cand[w] &= t.globsBy[h][w]
 			}
-			if ok, _ := path.Match(e.segs[len(e.segs)-1], name); ok && try(e) {
+		}
+	} else {
+		for w, bits := range np {
+			for ; bits != 0; bits &= bits - 1 {
+				by := &t.globsBy[w*64+mathbits.TrailingZeros64(bits)]
+				for k := range cand {
+					cand[k] |= by[k]
+				}
+			}
+		}
+	}
+	for w, bits := range cand {
+		for ; bits != 0; bits &= bits - 1 {
+			if e := &t.globs[w*64+mathbits.TrailingZeros64(bits)]; match(e) {
 				return e.kind
 			}
 		}

@@ -111,6 +111,37 @@ type Env struct {
 	// deny and ask rules, the admin-API rule and the secret-read rule
 	// each read the same curl's options, URLs and body.
 	apiMemo [2]apiMemoEntry
+	// partsMemo caches requestParts for the first len(partsMemo) HTTP
+	// clients of the call (at as in apiMemo): the send-credential,
+	// secret-var, captured-secret, token-file and typed-secret rules each
+	// split the same curl's options into its request parts.
+	partsMemo [2]partsMemoEntry
+}
+
+// partsMemoEntry is one cached requestParts.
+type partsMemoEntry struct {
+	at int
+	p  []reqPart
+}
+
+// requestParts is requestParts(c), read once per command per call. The
+// parts are shared between their readers, who only read them.
+func (e *Env) requestParts(c *Cmd) []reqPart {
+	i := e.cmdIndex(c)
+	if i < 0 {
+		return requestParts(c)
+	}
+	for k := range e.partsMemo {
+		m := &e.partsMemo[k]
+		if m.at == i+1 {
+			return m.p
+		}
+		if m.at == 0 {
+			m.at, m.p = i+1, requestParts(c)
+			return m.p
+		}
+	}
+	return requestParts(c)
 }
 
 // apiMemoEntry is one cached readAPICall.

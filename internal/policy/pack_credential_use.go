@@ -86,7 +86,7 @@ func tokenFileAuth(e *Env, c *Cmd) bool {
 	if !contains(httpClients, c.Name) || captureHost(c) != "" {
 		return false
 	}
-	parts := requestParts(c)
+	parts := e.requestParts(c)
 	host, inAuth, apiPath := "", false, false
 	for _, p := range parts {
 		switch p.kind {
@@ -250,7 +250,7 @@ func encodedForOwnService(e *Env, i int, s string) bool {
 	}
 	sent := false
 	for _, c := range e.F.Cmds(httpClients...) {
-		for _, p := range requestParts(c) {
+		for _, p := range e.requestParts(c) {
 			if p.kind != "url" || strings.Contains(p.val, "==") {
 				continue
 			}

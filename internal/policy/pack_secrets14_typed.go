@@ -259,7 +259,7 @@ func typedSecretSent(e *Env, c *Cmd, service string) string {
 		if !contains(httpClients, s.Name) {
 			return s.Name + " sends it over the network"
 		}
-		for _, p := range requestParts(s) {
+		for _, p := range e.requestParts(s) {
 			if p.kind == "url" {
 				if h := urlHost(p.val); h != "" && !belongsTo(service, h) {
 					return s.Name + " sends it to " + h + ", which is not " + service + "'s"

@@ -82,16 +82,16 @@ func publishRules() []Rule {
 }
 
 // anyCmdRule is cmdRule for every program: the mark is in the
-// arguments, not the name.
+// arguments, not the name. It runs on every line, and the mark is rare:
+// match is read first and the skips (quiet, externalSkip: the first ask
+// of a command's costs more than match) only for a command that shows
+// the mark. match must read the command and the call's memos only, so
+// the order changes no answer.
 func anyCmdRule(id string, mode Mode, desc string, match func(e *Env, c *Cmd) string, catch, allow []string) Rule {
 	return Rule{ID: id, Mode: mode, Desc: desc, Tools: shellTools, Catch: catch, Allow: allow,
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
-				c := &e.F.Commands[i]
-				if e.quiet(i) || e.externalSkip(i) {
-					continue
-				}
-				if r := match(e, c); r != "" {
+				if r := match(e, &e.F.Commands[i]); r != "" && !e.quiet(i) && !e.externalSkip(i) {
 					return r
 				}
 			}

@@ -295,7 +295,7 @@ func secretOutput(e *Env) bool {
 // named is the variable whose name says it is a secret ($AWS_SECRET_ACCESS_KEY,
 // $*_TOKEN…) leaving for a foreign host: core.secrets:send-secret-var denies it.
 func credentialSent(e *Env, c *Cmd) (why, named string) {
-	parts := requestParts(c)
+	parts := e.requestParts(c)
 	var hosts, urls []string
 	var plain map[string]bool // hosts reached over plain http: a secret sent there is read on the way (fp12)
 	for _, p := range parts {
@@ -384,7 +384,7 @@ func tokenCLIFor(e *Env, host string) bool {
 func capturedSecretSent(e *Env, c *Cmd) string {
 	var dest string
 	uses := false
-	for _, p := range requestParts(c) {
+	for _, p := range e.requestParts(c) {
 		if p.kind == "url" && dest == "" {
 			dest = urlHost(p.val)
 		}
@@ -412,7 +412,7 @@ func sendCredentialRule() Rule {
 			if why := capturedSecretSent(e, c); why != "" {
 				return why
 			}
-			for _, p := range requestParts(c) {
+			for _, p := range e.requestParts(c) {
 				if p.kind != "url" && strings.Contains(p.val, "$(…)") {
 					for i := range e.F.Commands {
 						d := &e.F.Commands[i]

@@ -2,6 +2,7 @@ package policy
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 	"sync"
 
@@ -68,6 +69,12 @@ func runnerTasks(c *Cmd) []string {
 	}
 	if !form.first || c.Name == "yarn" && yarnBuiltin[c.Pos[0]] {
 		return nil
+	}
+	// most lines set no variable (make -j4 test): their tasks are c.Pos
+	// itself, not a copy per rule (four rules ask); capped, so an append
+	// by a caller copies (callers only read it)
+	if !slices.ContainsFunc(c.Pos, func(p string) bool { return strings.Contains(p, "=") }) {
+		return c.Pos[:len(c.Pos):len(c.Pos)]
 	}
 	var out []string
 	for _, p := range c.Pos {
