@@ -98,6 +98,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				}
 			}
 		}
+		n.writtenFileArgs(&c) // --change-batch file:///tmp/b.json the line wrote (fedplaybook.go)
 		if name == "git" {
 			n.gitConfigCode(c.Args, depth, wrappers)
 			n.gitConfigSetCode(c.Args, depth, wrappers)
@@ -207,6 +208,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		n.targets(idx, named)
 		n.outputs(&c, stdin)
 
+		n.playbookTasks(stored, stdin, depth, wrappers, upstream) // ansible-playbook /dev/stdin <<EOF, a playbook the line wrote (fedplaybook.go)
 		if stdin != nil && stdin.known && payload == "" && inner == nil {
 			n.fedSubcommands(&c, typed, stdin.s, depth, wrappers, upstream) // virsh <<EOF destroy vm1 EOF (fedshell.go)
 		}

@@ -304,6 +304,11 @@ func (n *normalizer) paramAlts(x *syntax.ParamExp) []string {
 			return a
 		}
 	}
+	if x.Excl && !x.Length && x.Names == 0 && x.Index == nil && x.Slice == nil && x.Repl == nil && x.Exp == nil && ok {
+		if a := n.indirectAlts(vals); a != nil {
+			return a // ${!v}: the variable v names (indirect.go)
+		}
+	}
 	if x.Length || x.Excl || x.Slice != nil || x.Repl != nil {
 		return []string{"$" + name}
 	}

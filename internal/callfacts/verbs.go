@@ -473,7 +473,8 @@ func slashVerb(w string, verbs map[string]bool) bool {
 // environment (astro dev restart, wrangler dev, shopify app dev): what
 // it restarts or kills runs on this machine.
 func localDevGroup(c *Cmd) bool {
-	return len(c.Pos) > 1 && (c.Pos[0] == "dev" || c.Pos[0] == "local") && !c.Has("--remote", "--cloud", "--deployment-id", "-d")
+	// an option's value is no group word (lftp -u dev sftp://host: the login's name)
+	return len(c.Pos) > 1 && (c.Pos[0] == "dev" || c.Pos[0] == "local") && !optionBefore(c.Args, c.Pos[0]) && !c.Has("--remote", "--cloud", "--deployment-id", "-d")
 }
 
 // checkPhrase: a joined word that asks whether an act is safe or how it

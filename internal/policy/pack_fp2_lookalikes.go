@@ -262,7 +262,7 @@ var (
 	// myapp_development, test_app)
 	devDBName = re(`(?i)^(?:[\w-]*[_-](?:dev|development|test|testing|local)|(?:dev|test)_[\w-]*)$`)
 	// the database a client or a URL names
-	dbOpt = re(`(?:^|\s)(?:-d|--dbname|--database|-D)[\s=]['"]?([\w-]+)|\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?)://[^\s/'"]*/([\w-]+)|\bdropdb\s+(?:-[hpUd]\s+\S+\s+|--(?:host|port|username|maintenance-db)\s+\S+\s+|-\S+\s+)*['"]?([\w-]+)|(?i:\b(?:Database|Initial Catalog|dbname)=|\bDROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?)["'\[]?([\w-]+)`)
+	dbOpt = re(`(?:^|\s)(?:-d|--dbname|--database|-D)[\s=]['"]?([\w-]+)|\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?)://[^\s/'"]*/([\w-]+)|\bdropdb\s+(?:-[hpUd]\s+\S+\s+|--(?:host|port|username|maintenance-db)\s+\S+\s+|-\S+\s+)*['"]?([\w-]+)|(?i:\b(?:Database|Initial Catalog|dbname|PGDATABASE|MYSQL_DATABASE|MYSQL_DB|DB_NAME|DATABASE_NAME)=|\bDROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?)["'\[]?([\w-]+)`)
 )
 
 // localDevDB: the line's database clients reach a server on this machine

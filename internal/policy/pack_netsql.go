@@ -154,6 +154,9 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 	for _, m := range envAssign.FindAllStringSubmatch(e.F.Command, -1) {
 		if k := m[1]; opsList("prod-env")[k] || strings.HasSuffix(k, "HOST") || strings.HasSuffix(k, "_URL") {
 			if v := strings.Trim(m[2], `"'`); v != "" && !isLocalEndpoint(v) && !strings.HasPrefix(v, "/") {
+				if !strings.HasSuffix(k, "HOST") && !strings.ContainsAny(v, ".:@/") && !prodWord.MatchString(v) {
+					continue // PGDATABASE=lims_dev, PGSERVICE=local: a name, not a place (a production one still counts)
+				}
 				return "remote", k + "=" + v
 			}
 		}
