@@ -118,6 +118,9 @@ func moreInterpEffects(code string) []string {
 		seen := map[string]bool{}
 		for _, loc := range effectPrintCall.FindAllStringIndex(code, 16) {
 			seg := code[loc[1]:effectStatementEnd(code, loc[1])]
+			if t := strings.TrimSpace(seg); strings.HasPrefix(t, "=") && !strings.HasPrefix(t, "==") || strings.HasPrefix(t, "in ") {
+				continue // p = process.env.KEY, for p in …: a name assigned, not a print
+			}
 			if effectNotValue.MatchString(seg) {
 				continue
 			}
