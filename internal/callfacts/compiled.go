@@ -53,6 +53,15 @@ func (n *normalizer) compiledSource(c *Cmd, stdin *text) string {
 				files = append(files, a)
 			}
 		}
+	case "jshell", "groovysh", "kotlinc-jvm":
+		// REPLs: the code fed on stdin (jshell <<< 'new ProcessBuilder(…)')
+		// runs as a script does (jshell run.jsh)
+		fromStdin = len(c.Pos) == 0 || c.Pos[0] == "-"
+		for _, p := range c.Pos {
+			if strings.HasSuffix(p, ".jsh") || strings.HasSuffix(p, ".groovy") {
+				files = append(files, p)
+			}
+		}
 	case "cargo":
 		// cargo build runs build.rs before it compiles anything: a build
 		// script the line wrote runs on this machine (cargo run runs

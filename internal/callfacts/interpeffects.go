@@ -127,7 +127,7 @@ func interpEffects(code string) []string {
 			out = append(out, argvCode([]string{"mv", lits[0], lits[1]}))
 		}
 	}
-	return out
+	return append(out, moreInterpEffects(code)...)
 }
 
 // effectKeysOnly: a structure's keys taken from what a call returned

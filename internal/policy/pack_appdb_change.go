@@ -6,57 +6,64 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// An application's own database file under the user's home
-// (~/.local/share/APP/x.db, ~/Library/Application Support/APP/x.sqlite,
-// ~/Zotero/zotero.sqlite) changed row by row through a file-database
-// client: the SQL may be an argument, a -cmd value, or the text fed on
-// its input (a heredoc, a here-string, echo … |), read alike. The
-// statements that drop or empty a table are sql-carried's (deny); here
-// a keyed DELETE, an UPDATE, an INSERT edit data the application
-// keeps, which the user may not have copied: ask. The project's,
-// scratch and cache databases stay allowed.
+// sqlChange: a statement that changes rows or tables (one row too), as
+// opposed to a query.
+var sqlChange = re(`(?i)\b(?:delete\s+from|update\s+[\w."\[\]]+\s+set|insert\s+(?:or\s+\w+\s+)?into|replace\s+into|alter\s+table|drop\s+(?:table|index|view|trigger)|truncate\s+table)\b`)
 
-// sqlRowChange: a statement that edits rows or a table's shape.
-var sqlRowChange = re(`(?is)\b(delete\s+from|update\s+[\w"` + "`" + `.\[\]]+\s+set|insert\s+(or\s+\w+\s+)?into|replace\s+into|alter\s+table)\s`)
+// appDBChangeRules: a change to an application's own database file
+// under the user's home (sqlite3 ~/.local/share/museumdb/catalog.db
+// 'DELETE FROM objects WHERE id = 3', sqlite3.connect(…'~/Library/
+// Application Support/App/app.db').execute("UPDATE …")): it edits the
+// user's data an application keeps, not a project's dev database, so
+// even a one-row change asks (bulk ones on such files are denied by
+// external.systems:sql-carried). A file in the project or /tmp is a dev
+// database; a query changes nothing.
+// appDBPrograms: the file clients of pack_payload7_sql.go and the
+// interpreters whose one-liners open a database file.
+var appDBPrograms = []string{"sqlite3", "sqlite", "duckdb", "spatialite", "litecli", "sqlite-utils", "python", "python3", "ruby", "node", "perl", "php", "deno", "bun", "lua", "julia", "rscript", "r", "groovy", "jshell"}
 
-func appDBChangeRule() Rule {
-	judge := func(e *Env, c *Cmd) (string, string) {
-		if !sqlFileClients[c.Name] || onlyHelp(c) || c.Has("-readonly", "--readonly", "-r") {
-			return "", ""
-		}
-		stmt := ""
-		for _, a := range c.Args {
-			if m := sqlRowChange.FindString(a); m != "" {
-				stmt = m
-				break
+func appDBChangeRules() []Rule {
+	return []Rule{cmdRule("core.local:appdb-change", Ask, "A statement that changes rows or tables (DELETE, UPDATE, INSERT, ALTER) in an application's database file among the user's own data (~/.local/share/APP/x.db, ~/Library/Application Support/APP/x.sqlite), by sqlite3 FILE 'SQL', a here-document or a one-liner's sqlite3.connect(FILE): it edits what an application keeps for the user; a database in the project or /tmp, or a query, is routine", appDBPrograms,
+		func(e *Env, c *Cmd) string {
+			if onlyHelp(c) || e.dryRun(c) {
+				return ""
 			}
-		}
-		if stmt == "" && c.Heredoc != "" {
-			stmt = sqlRowChange.FindString(c.Heredoc)
-		}
-		if stmt == "" {
-			return "", ""
-		}
-		for i, a := range c.Args {
-			if a == "" || a[0] == '-' || i > 0 && c.Args[i-1] == "-cmd" || callfacts.UnknownValue(a) {
-				continue
+			interp := c.Payload != "" && callfacts.IsInterpreter(c.Name)
+			if !interp && !sqlFileClients[c.Name] {
+				return ""
 			}
-			if !dbFileExt.MatchString(a) && a != firstPos(c) {
-				continue
+			var words []string
+			changes := c.Heredoc != "" && sqlChange.MatchString(c.Heredoc)
+			if interp {
+				if !strings.Contains(c.Payload, "connect") && !strings.Contains(c.Payload, "Database") && !strings.Contains(c.Payload, "open") && !strings.Contains(c.Payload, "sqlite") {
+					return ""
+				}
+				for _, l := range callfacts.Literals(c.Payload) {
+					changes = changes || sqlChange.MatchString(l)
+					words = append(words, l)
+				}
+			} else {
+				for _, a := range c.Args {
+					changes = changes || sqlChange.MatchString(a)
+				}
+				words = c.Pos
 			}
-			p := e.abs(c, a)
-			switch z := callfacts.ZoneOf(p, e.F.Home, e.F.Project); z {
-			case callfacts.ZoneHomeData, callfacts.ZoneHomeConfig:
-				return "ask", c.Name + " changes rows (" + strings.ToUpper(strings.Fields(stmt)[0]) + ") in an application's database under home: " + homeRel(p, e.F.Home)
+			if !changes {
+				return ""
 			}
-		}
-		return "", ""
-	}
-	return Rule{ID: "external.systems:sql-appdb-change", Mode: Ask, Tools: shellTools,
-		On:    On(0, "sqlite3", "sqlite", "duckdb", "spatialite", "litecli", "ogrinfo", "ogr2ogr", "sqlite-utils"),
-		Desc:  "A file database under the user's home that an application keeps (~/.local/share/APP/x.db, ~/Library/Application Support/APP/x.sqlite) changed row by row — DELETE, UPDATE, INSERT, ALTER given as an argument, a -cmd value or text fed on its input (heredoc, here-string, echo |): the application's data, which the user may not have copied; the project's, scratch and cache databases stay allowed",
-		Match: anyAtLevel(judge, "ask"),
-		Catch: []string{"sqlite3 ~/.local/share/museumdb/catalog.db <<'EOF'\nDELETE FROM loans WHERE id = 312;\nEOF", `sqlite3 ~/Zotero/zotero.sqlite "UPDATE items SET dateModified = 0 WHERE itemID = 9"`, `echo "INSERT INTO notes(body) VALUES ('x');" | sqlite3 ~/.config/joplin-desktop/database.sqlite`},
-		Allow: []string{"sqlite3 data/app.db <<'EOF'\nDELETE FROM loans WHERE id = 312;\nEOF", `sqlite3 ~/.local/share/museumdb/catalog.db "SELECT * FROM loans WHERE id = 312"`, `sqlite3 /tmp/scratch.db "UPDATE t SET x = 1"`},
-	}
+			for _, w := range words {
+				if !dbFileExt.MatchString(w) || callfacts.UnknownValue(w) || strings.Contains(w, "\n") {
+					continue
+				}
+				p := e.abs(c, w)
+				if z := callfacts.ZoneOf(p, e.F.Home, e.F.Project); z == callfacts.ZoneHomeData || z == callfacts.ZoneHomeConfig {
+					return c.Name + " changes rows of " + homeRel(p, e.F.Home) + ", an application's data under home (" + string(z) + ")"
+				}
+			}
+			return ""
+		},
+		[]string{"sqlite3 ~/.local/share/museumdb/catalog.db 'DELETE FROM objects WHERE id = 3'", `python3 -c "import sqlite3,os; c=sqlite3.connect(os.path.expanduser('~/.local/share/museumdb/catalog.db')); c.execute('DELETE FROM objects WHERE id=3'); c.commit()"`, `sqlite3 ~/.local/share/shotwell/data/photo.db <<'EOF'
+UPDATE PhotoTable SET rating = 5 WHERE id = 12;
+EOF`},
+		[]string{"sqlite3 db/dev.sqlite3 'DELETE FROM users WHERE id = 3'", "sqlite3 ~/.local/share/museumdb/catalog.db 'SELECT count(*) FROM objects'", "sqlite3 /tmp/x.db 'DELETE FROM t'"})}
 }
