@@ -32,6 +32,10 @@ type appSecretPattern struct {
 	// a name (a path) without one of them cannot match, which one AND
 	// of masks says before strings.Contains or segsMatch (pairMask)
 	litPairs, dirPairs pairSet
+	// anyName: the last segment is "*" (jenkins/secrets/*), which
+	// path.Match finds in every base name (none holds a '/'): a fifth of
+	// the globs, each a candidate for every name, judged by folder alone
+	anyName bool
 }
 
 // pairSet is a set of hashed byte pairs (bigrams) of lower-case text.
@@ -72,6 +76,9 @@ type appSecretTable struct {
 	// a name is compared only with the globs of its own pairs, not with
 	// each of the hundred-odd (every path a call reads is compared)
 	globsBy [128][globWords]uint64
+	// short is the set of globs whose lit is shorter than two, the only
+	// candidates for a name of one byte (the globs under every h)
+	short [globWords]uint64
 	// notWords: words of a name that say the file is no secret although
 	// a "named" pattern matches it (keyboard_keys.yml, hotkeys.json)
 	notWords []string
@@ -104,6 +111,7 @@ var appSecrets = sync.OnceValue(func() *appSecretTable {
 			}
 			e := appSecretPattern{kind: l.Fields[0], segs: segs, lit: longestLiteral(segs[len(segs)-1])}
 			e.litPairs = pairMask(e.lit)
+			e.anyName = segs[len(segs)-1] == "*"
 			for _, d := range segs[:len(segs)-1] {
 				m := pairMask(longestLiteral(d))
 				e.dirPairs[0] |= m[0]
@@ -125,6 +133,9 @@ var appSecrets = sync.OnceValue(func() *appSecretTable {
 		panic("appsecrets.txt: more globs than globsBy holds; raise globWords")
 	}
 	for i, e := range t.globs {
+		if len(e.lit) < 2 {
+			t.short[i/64] |= 1 << (i % 64)
+		}
 		for h := range t.globsBy {
 			if len(e.lit) < 2 || pairMask(e.lit[:2])[h>>6]&(1<<(h&63)) != 0 {
 				t.globsBy[h][i/64] |= 1 << (i % 64)
@@ -224,6 +235,9 @@ func appSecretGlob(t *appSecretTable, name string, try func(*appSecretPattern) b
 		if e.lit != "" && (!e.litPairs.within(np) || !strings.Contains(name, e.lit)) {
 			return false
 		}
+		if e.anyName {
+			return try(e)
+		}
 		ok, _ := path.Match(e.segs[len(e.segs)-1], name)
 		return ok && try(e)
 	}
@@ -239,12 +253,7 @@ func appSecretGlob(t *appSecretTable, name string, try func(*appSecretPattern) b
 	if len(name) < 2 {
 		// no pair: only a glob without a lit of two bytes can match, and
 		// only those are under every h
-		cand = t.globsBy[0]
-		for h := range t.globsBy {
-			for w := range cand {
-				cand[w] &= t.globsBy[h][w]
-			}
-		}
+		cand = t.short
 	} else {
 		for w, bits := range np {
 			for ; bits != 0; bits &= bits - 1 {

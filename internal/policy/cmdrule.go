@@ -15,13 +15,22 @@ import (
 // call, not once per rule: an everyday git line meets some thirty rules
 // about git.
 func cmdRule(id string, mode Mode, desc string, names []string, match func(e *Env, c *Cmd) string, catch, allow []string) Rule {
+	return cmdRuleIf(id, mode, desc, names, nil, match, catch, allow)
+}
+
+// cmdRuleIf is cmdRule with a precondition: pre, when set, is a cheap,
+// pure test that must hold for match to fire on c, read before the
+// shared skips (quiet, externalSkip). A dozen rules about the programs of
+// remote.txt name npm, git and aws; on npm run build none has an action,
+// and with pre first none pays for externalSkip's reading of the line.
+func cmdRuleIf(id string, mode Mode, desc string, names []string, pre func(e *Env, c *Cmd) bool, match func(e *Env, c *Cmd) string, catch, allow []string) Rule {
 	named := nameSet(names)
 	external := strings.HasPrefix(id, "external.")
 	return Rule{ID: id, Mode: mode, Desc: desc, Tools: shellTools, Cmds: names, Catch: catch, Allow: allow,
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if !e.named(i, names, named) || e.quiet(i) {
+				if !e.named(i, names, named) || pre != nil && !pre(e, c) || e.quiet(i) {
 					continue // it only says what it would do, prints what is there, or how to use it
 				}
 				if external && e.externalSkip(i) {

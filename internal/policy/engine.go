@@ -66,6 +66,9 @@ type Env struct {
 	// touches caches the call's effects on paths for the zone rules.
 	touches     []callfacts.Touch
 	touchesRead bool
+	// zones caches the zones of touches (touchZones).
+	zones     zoneMask
+	zonesRead bool
 	// exfil caches exfilReason, which two rules read.
 	exfil     string
 	exfilRead bool
@@ -116,6 +119,23 @@ type Env struct {
 	// secret-var, captured-secret, token-file and typed-secret rules each
 	// split the same curl's options into its request parts.
 	partsMemo [2]partsMemoEntry
+	// remoteActs caches Cmd.RemoteAction per command: a dozen rules
+	// about remote.txt's programs (ship, publish, notify, grant…) each
+	// ask it of the same command, and each asking matches its word rules.
+	remoteActs [8]strMemo
+}
+
+// remoteAction is c.RemoteAction(), read once per command per call.
+func (e *Env) remoteAction(c *Cmd) string {
+	i := e.cmdIndex(c)
+	if i < 0 || i >= len(e.remoteActs) {
+		return c.RemoteAction()
+	}
+	m := &e.remoteActs[i]
+	if !m.known {
+		m.s, m.known = c.RemoteAction(), true
+	}
+	return m.s
 }
 
 // partsMemoEntry is one cached requestParts.
@@ -374,6 +394,9 @@ func trigger(r *Rule) Trigger {
 	}
 	if len(t.Progs) > 0 {
 		t.progs = nameSet(t.Progs)
+	}
+	if z, ok := touchZoneTriggers()[r.ID]; ok && r.Source == "" && t.Facts&FactTouch != 0 {
+		t.zones = z
 	}
 	return t
 }

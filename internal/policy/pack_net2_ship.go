@@ -26,9 +26,10 @@ func net2ShipRule() Rule {
 // remoteActionRule fires on a command whose remote.txt action is action
 // (callfacts RemoteAction); the reason is "NAME does: the command".
 func remoteActionRule(id string, mode Mode, desc, action, does string, catch, allow []string) Rule {
-	return cmdRule(id, mode, desc, callfacts.RemoteActionTools(),
+	return cmdRuleIf(id, mode, desc, callfacts.RemoteActionTools(),
+		func(e *Env, c *Cmd) bool { return e.remoteAction(c) == action },
 		func(e *Env, c *Cmd) string {
-			if c.RemoteAction() == action && !(action == "ship" && (c.PreviewDeploy() || c.OwnTarget(true))) {
+			if e.remoteAction(c) == action && !(action == "ship" && (c.PreviewDeploy() || c.OwnTarget(true))) {
 				return c.Name + " " + does + ": " + c.String()
 			}
 			return ""

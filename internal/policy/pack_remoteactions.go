@@ -12,9 +12,10 @@ import (
 // verb of a program no table names.
 func remoteActionRules() []Rule {
 	kind := func(id, k, desc string, catch, allow []string) Rule {
-		return cmdRule(id, Deny, desc, callfacts.RemoteActionTools(),
+		return cmdRuleIf(id, Deny, desc, callfacts.RemoteActionTools(),
+			func(e *Env, c *Cmd) bool { return e.remoteAction(c) == k },
 			func(e *Env, c *Cmd) string {
-				if c.RemoteAction() != k {
+				if e.remoteAction(c) != k {
 					return ""
 				}
 				switch k {

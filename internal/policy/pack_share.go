@@ -31,9 +31,10 @@ func gradlePublishes(c *Cmd) string {
 
 func shareRules() []Rule {
 	kindRule := func(id string, mode Mode, kind, desc, what string, catch, allow []string) Rule {
-		return cmdRule(id, mode, desc, callfacts.RemoteActionTools(),
+		return cmdRuleIf(id, mode, desc, callfacts.RemoteActionTools(),
+			func(e *Env, c *Cmd) bool { return e.remoteAction(c) == kind },
 			func(e *Env, c *Cmd) string {
-				if c.RemoteAction() == kind {
+				if e.remoteAction(c) == kind {
 					return c.Name + " " + what + ": " + c.String()
 				}
 				return ""

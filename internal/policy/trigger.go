@@ -84,6 +84,70 @@ type Trigger struct {
 	AnyWhy string
 
 	progs func(string) bool // Progs as a set, built when the engine indexes
+	// zones, when not 0, narrows FactTouch to an effect on a path in one
+	// of these zones (touchZoneTriggers): a write in the project wakes no
+	// rule about start-up files, system or shared storage.
+	zones zoneMask
+}
+
+// zoneMask is a set of zones (zoneBit).
+type zoneMask uint32
+
+// zoneBit is z's bit; a zone no rule narrows to has the last bit, which
+// no narrowing holds.
+func zoneBit(z callfacts.Zone) zoneMask {
+	switch z {
+	case callfacts.ZoneProject:
+		return 1 << 0
+	case callfacts.ZoneRepo:
+		return 1 << 1
+	case callfacts.ZoneTemp:
+		return 1 << 2
+	case callfacts.ZoneCache:
+		return 1 << 3
+	case callfacts.ZoneHomeData:
+		return 1 << 4
+	case callfacts.ZoneHomeConfig:
+		return 1 << 5
+	case callfacts.ZoneCredentials:
+		return 1 << 6
+	case callfacts.ZoneSystem:
+		return 1 << 7
+	case callfacts.ZoneWarden:
+		return 1 << 8
+	case callfacts.ZoneAgent:
+		return 1 << 9
+	case callfacts.ZoneShared:
+		return 1 << 10
+	case callfacts.ZoneElsewhere:
+		return 1 << 11
+	case callfacts.ZoneUnknown:
+		return 1 << 12
+	case callfacts.ZoneUnknownSub:
+		return 1 << 13
+	}
+	return 1 << 31
+}
+
+// zonesOf is the set of zs.
+func zonesOf(zs ...callfacts.Zone) zoneMask {
+	var m zoneMask
+	for _, z := range zs {
+		m |= zoneBit(z)
+	}
+	return m
+}
+
+// touchZones is the set of zones the call's effects on paths fall in,
+// read once per call.
+func (e *Env) touchZones() zoneMask {
+	if !e.zonesRead {
+		for _, tc := range e.Touches() {
+			e.zones |= zoneBit(tc.Zone)
+		}
+		e.zonesRead = true
+	}
+	return e.zones
 }
 
 // On is a trigger on facts and programs.
@@ -197,7 +261,11 @@ func (t *Trigger) fires(s *shape, e *Env) bool {
 	if t.AnyWhy != "" || t.Facts&s.facts != 0 {
 		return true
 	}
-	if t.Facts&FactTouch != 0 {
+	if t.Facts&FactTouch != 0 && t.zones != 0 {
+		if t.zones&e.touchZones() != 0 {
+			return true
+		}
+	} else if t.Facts&FactTouch != 0 {
 		if s.touched == 0 {
 			s.touched = 1
 			if len(e.Touches()) > 0 {

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"math/bits"
+	"slices"
 	"strings"
 )
 
@@ -41,6 +42,12 @@ func (s ruleSet) anyOutside(sel ruleSet) bool {
 	return false
 }
 
+// zonedRules are the rules woken by an effect on a path in zones.
+type zonedRules struct {
+	zones zoneMask
+	rules ruleSet
+}
+
 // factCount is the number of Fact bits.
 const factCount = 32
 
@@ -76,6 +83,9 @@ type triggerIndex struct {
 	// (keyByte): a call reads only the words keyed by a byte its line
 	// has, not every word, as most lines lack most bytes.
 	byByte [256][]int32
+	// touchIn are the rules whose FactTouch is narrowed to zones
+	// (Trigger.zones), one set per distinct narrowing: read lazily too.
+	touchIn []zonedRules
 }
 
 // commonBytes ranks the bytes most frequent in command lines, most
@@ -114,7 +124,16 @@ func newTriggerIndex(always []*prepared) *triggerIndex {
 				continue
 			}
 			if f == FactTouch {
-				x.touch.add(j)
+				if t.zones == 0 {
+					x.touch.add(j)
+					continue
+				}
+				k := slices.IndexFunc(x.touchIn, func(z zonedRules) bool { return z.zones == t.zones })
+				if k < 0 {
+					k = len(x.touchIn)
+					x.touchIn = append(x.touchIn, zonedRules{zones: t.zones, rules: newRuleSet(n)})
+				}
+				x.touchIn[k].rules.add(j)
 				continue
 			}
 			if x.fact[b] == nil {
@@ -183,5 +202,10 @@ func (x *triggerIndex) selectRules(s *shape, e *Env, sel ruleSet) {
 	}
 	if x.touch.anyOutside(sel) && len(e.Touches()) > 0 {
 		sel.or(x.touch)
+	}
+	for i := range x.touchIn {
+		if z := &x.touchIn[i]; z.rules.anyOutside(sel) && z.zones&e.touchZones() != 0 {
+			sel.or(z.rules)
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // builtinTriggers are the triggers of the built-in rules that are not
@@ -96,6 +98,27 @@ var builtinTriggers = sync.OnceValue(func() map[string]Trigger {
 		"core.local:instruction-no-ask":        On(FactTouch | FactRedirect),
 		"core.local:secret-in-message":         On(FactPath), // a secret file read into a substitution
 		"core.local:pth-plant":                 On(FactTouch|FactRedirect, "cp", "mv", "install", "ln", "tee"),
+	}
+})
+
+// touchZoneTriggers narrow the FactTouch of built-in rules (their own On
+// or builtinTriggers) to effects on paths in given zones: a line that
+// writes only in the project (go test | tee out.log) or in temp wakes none
+// of them. Each entry is read from the rule's Match: it reads nothing but
+// Touches, and skips every touch whose Zone is outside these. (Not here:
+// home-data-rewrite and leak5's shared-overwrite also judge rewriters
+// their programs do not name, qpdf-like --replace-input; remote13's
+// shared-overwrite, of the same id, zones a path anew.)
+var touchZoneTriggers = sync.OnceValue(func() map[string]zoneMask {
+	outside := zonesOf(callfacts.ZoneElsewhere, callfacts.ZoneShared) // outsideZone
+	return map[string]zoneMask{
+		"core.zones:startup-replace":     zonesOf(callfacts.ZoneHomeConfig),                                               // tc.Zone == ZoneHomeConfig
+		"core.zones:system-core-replace": zonesOf(callfacts.ZoneSystem),                                                   // tc.Zone == ZoneSystem
+		"core.zones:startup-append":      zonesOf(callfacts.ZoneHomeConfig, callfacts.ZoneSystem, callfacts.ZoneHomeData), // home config, system, a PowerShell profile in home data
+		"core.zones:shared-batch-delete": outside,                                                                         // outsideZone
+		"core.zones:shared-batch-edit":   outside,                                                                         // outsideZone
+		"core.zones:shared-delete":       outside,                                                                         // outsideZone
+		"core.zones:shared-move-away":    outside,                                                                         // outsideZone
 	}
 })
 
