@@ -2,6 +2,8 @@ package callfacts
 
 import (
 	"strings"
+
+	"github.com/warden-dev/warden/internal/shellesc"
 )
 
 // templateOutput is what a command that prints a command template prints
@@ -133,30 +135,10 @@ func fillPercent(format string, fill func(byte) string) string {
 }
 
 // unescapeTemplate turns the backslash escapes of find -printf and awk
-// strings (\n, \t, \\, \") into their characters.
+// strings (\n, \t, \\, \", octal) into their characters, as the shell's
+// $'…' does; a NUL (find -printf '%p\0') separates lines as \n does.
 func unescapeTemplate(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 >= len(s) {
-			b.WriteByte(s[i])
-			continue
-		}
-		i++
-		switch s[i] {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case '0':
-			b.WriteByte('\n')
-		default:
-			b.WriteByte(s[i])
-		}
-	}
-	return b.String()
+	return strings.ReplaceAll(shellesc.ANSIC(s), "\x00", "\n")
 }
 
 // findTemplate: find START… TESTS -printf FMT prints FMT once per match:
