@@ -113,12 +113,12 @@ type Env struct {
 	// of the call (at: command index + 1, 0 unused): the SQL-over-HTTP
 	// deny and ask rules, the admin-API rule and the secret-read rule
 	// each read the same curl's options, URLs and body.
-	apiMemo [2]apiMemoEntry
+	apiMemo [2]slotMemo[apiCall]
 	// partsMemo caches requestParts for the first len(partsMemo) HTTP
 	// clients of the call (at as in apiMemo): the send-credential,
 	// secret-var, captured-secret, token-file and typed-secret rules each
 	// split the same curl's options into its request parts.
-	partsMemo [2]partsMemoEntry
+	partsMemo [2]slotMemo[[]reqPart]
 	// remoteActs caches Cmd.RemoteAction per command: a dozen rules
 	// about remote.txt's programs (ship, publish, notify, grant…) each
 	// ask it of the same command, and each asking matches its word rules.
@@ -138,37 +138,38 @@ func (e *Env) remoteAction(c *Cmd) string {
 	return m.s
 }
 
-// partsMemoEntry is one cached requestParts.
-type partsMemoEntry struct {
+// slotMemo is one cached answer of a reader kept for the first few
+// commands of a call that need it (at: command index + 1, 0 unused).
+type slotMemo[T any] struct {
 	at int
-	p  []reqPart
+	v  T
 }
 
-// requestParts is requestParts(c), read once per command per call. The
-// parts are shared between their readers, who only read them.
-func (e *Env) requestParts(c *Cmd) []reqPart {
+// memoFor is read(c), read once per command per call while slots last:
+// the answer is shared between its readers, who only read it.
+func memoFor[T any](e *Env, slots []slotMemo[T], c *Cmd, read func(*Cmd) T) T {
 	i := e.cmdIndex(c)
 	if i < 0 {
-		return requestParts(c)
+		return read(c)
 	}
-	for k := range e.partsMemo {
-		m := &e.partsMemo[k]
+	for k := range slots {
+		m := &slots[k]
 		if m.at == i+1 {
-			return m.p
+			return m.v
 		}
 		if m.at == 0 {
-			m.at, m.p = i+1, requestParts(c)
-			return m.p
+			m.at, m.v = i+1, read(c)
+			return m.v
 		}
 	}
-	return requestParts(c)
+	return read(c)
 }
 
-// apiMemoEntry is one cached readAPICall.
-type apiMemoEntry struct {
-	at int
-	r  apiCall
-}
+// requestParts is requestParts(c), read once per command per call.
+func (e *Env) requestParts(c *Cmd) []reqPart { return memoFor(e, e.partsMemo[:], c, requestParts) }
+
+// apiCall is readAPICall(c), read once per command per call.
+func (e *Env) apiCall(c *Cmd) apiCall { return memoFor(e, e.apiMemo[:], c, readAPICall) }
 
 // strMemo is a per-command cached string answer.
 type strMemo struct {
@@ -234,26 +235,6 @@ func (e *Env) printsSecret(c *Cmd) string {
 		m.s, m.known = printsSecret(c), true
 	}
 	return m.s
-}
-
-// apiCall is readAPICall(c), read once per command per call. The
-// answer's urls are shared between its readers, who only read them.
-func (e *Env) apiCall(c *Cmd) apiCall {
-	i := e.cmdIndex(c)
-	if i < 0 {
-		return readAPICall(c)
-	}
-	for k := range e.apiMemo {
-		m := &e.apiMemo[k]
-		if m.at == i+1 {
-			return m.r
-		}
-		if m.at == 0 {
-			m.at, m.r = i+1, readAPICall(c)
-			return m.r
-		}
-	}
-	return readAPICall(c)
 }
 
 // absEntry is one cached abs: argument a run in dir (the call's home is
