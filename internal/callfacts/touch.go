@@ -209,7 +209,7 @@ func cmdTouches(c *Cmd, home string) []Touch {
 	case c.Name == "find" && c.Has("-delete"):
 		// with a filter it deletes the matches inside, not the tree
 		e := deleteEffect(!c.Has(findFilters...))
-		for _, p := range findRoots(c) {
+		for _, p := range FindRoots(c) {
 			out = append(out, Touch{Effect: e, Path: NormPath(p, c.Dir, home)})
 		}
 		return out
@@ -353,9 +353,9 @@ func deleteEffect(recursive bool) PathEffect {
 var findFilters = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-regex", "-iregex", "-newer",
 	"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-empty", "-user", "-group", "-perm", "-links", "-inum", "-samefile"}
 
-// findRoots are find's start points: the arguments before the first
+// FindRoots are find's start points: the arguments before the first
 // expression word ("." when none).
-func findRoots(c *Cmd) []string {
+func FindRoots(c *Cmd) []string {
 	var roots []string
 	for _, a := range c.Args {
 		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == "\\(" {

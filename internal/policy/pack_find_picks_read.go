@@ -53,20 +53,7 @@ func findRootsOf(c *Cmd) []string {
 		}
 		return []string{"."}
 	}
-	var roots []string
-	for _, a := range c.Args {
-		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-			if a == "-L" || a == "-H" || a == "-P" {
-				continue
-			}
-			break
-		}
-		roots = append(roots, a)
-	}
-	if len(roots) == 0 {
-		return []string{"."}
-	}
-	return roots
+	return callfacts.FindRoots(c)
 }
 
 func absUnder(e *Env, p string) string {
