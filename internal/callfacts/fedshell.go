@@ -12,6 +12,9 @@ import "strings"
 // fedLoginShell is the label under which name, given args and no
 // command, runs its input as shell code elsewhere ("" for none).
 func fedLoginShell(name string, args []string) string {
+	if fedSession(name, args) {
+		return "ssh" // smbclient //fs/share <<EOF …: its session's commands, run on the server (fedsession.go)
+	}
 	switch name {
 	case "ssh", "autossh", "dbclient":
 		for _, a := range args {

@@ -26,6 +26,7 @@ type rshellRule struct {
 	dash  bool      // dash: the arguments after --
 	quote bool      // quote: the tool quotes a word with spaces when it joins them
 	one   bool      // one: the command is that one positional, options may follow it (bolt command run CMD -t web)
+	fed   bool      // fed: with no command given, the session's commands are the program's input
 	// host=: options naming another host the program itself acts on
 	// (systemctl -H web-prod-01 restart app runs systemctl restart app there)
 	host []string
@@ -46,6 +47,8 @@ var rshellRules = sync.OnceValue(func() map[string][]rshellRule {
 				r.quote = true
 			case w == "one":
 				r.one = true
+			case w == "fed":
+				r.fed = true
 			case ok && k == "opt":
 				r.opts = strings.Split(v, ",")
 			case ok && k == "vals":

@@ -68,6 +68,9 @@ func prodMarkerOf(e *Env, c *Cmd) (why string, hosted bool) {
 	if s := prodOptValue(c, opsList("prod-option")); s != "" {
 		return s, false
 	}
+	if s := fedProdTarget(c); s != "" {
+		return s, false // kubectl apply -f - <<EOF … namespace: production (prod_fedtarget.go)
+	}
 	if remoteCLI {
 		// global options before the subcommand (aws --profile prod rds …,
 		// kubectl -n prod exec …) are set aside from Args: read the line

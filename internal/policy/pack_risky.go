@@ -101,7 +101,14 @@ func riskyPack() Pack {
 			[]string{"git checkout feature", "git restore --staged f.go", "git checkout -b new", "git switch main"}),
 		cmdRule("risky.routine:container-rm", Audit, "docker/podman rm, rmi, prune, volume rm, compose down -v", []string{"docker", "podman", "nerdctl", "docker-compose"},
 			func(e *Env, c *Cmd) string {
-				a := " " + strings.Join(c.Pos, " ") + " "
+				pos := c.Pos
+				for i, p := range pos {
+					if p == "exec" || p == "run" {
+						pos = pos[:i] // the words after are the command run in the container (docker compose exec app kill -HUP 1)
+						break
+					}
+				}
+				a := " " + strings.Join(pos, " ") + " "
 				for _, s := range []string{" rm ", " rmi ", " prune ", " kill "} {
 					if strings.Contains(a, s) || strings.HasSuffix(strings.TrimSpace(a), strings.TrimSpace(s)) {
 						return "removes containers, images or volumes: " + c.String()
