@@ -66,9 +66,10 @@ func interpEffects(code string) []string {
 			return "~"
 		})
 	}
-	for _, m := range effectHTTP.FindAllStringSubmatch(code, 4) {
-		u := effectURLHole.ReplaceAllString(m[2], "x")
-		out = append(out, "curl -X "+strings.ToUpper(m[1])+" "+argvCode([]string{u}))
+	for _, ix := range effectHTTP.FindAllStringSubmatchIndex(code, 4) {
+		u := effectURLHole.ReplaceAllString(code[ix[4]:ix[5]], "x")
+		cmd := []string{"curl", "-X", strings.ToUpper(code[ix[2]:ix[3]])}
+		out = append(out, argvCode(append(append(cmd, httpCallOpts(code, ix[1])...), u)))
 	}
 	if locs := effectChmod.FindAllStringIndex(code, 1); locs != nil {
 		loc := locs[0]

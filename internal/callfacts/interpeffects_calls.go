@@ -34,6 +34,15 @@ var effectKillAll = lazyre.New(`(?:\bos\.killpg?|\bprocess\.kill|\bProcess\.kill
 // $pid too).
 var effectSignal = lazyre.New(`(?:\b(?:os\.killpg?|process\.kill|Process\.kill|posix\.kill|posix_kill|syscall\.Kill|unix\.Kill|kill)\s*\(|\bkill\s+['"]?-?[A-Z0-9]+['"]?\s*,|\.(?:kill|terminate|send_signal)\s*\()`)
 
+// effectKillGroup: a signal sent to a process group (os.killpg).
+var effectKillGroup = lazyre.New(`\bos\.killpg\s*\(|\bkillpg\s*\(`)
+
+// effectPgrep: pgrep or pidof run by the code with a literal pattern
+// (['pgrep','-f','bitbake-server'], "pgrep -f celery"): with a signal
+// call on the line, the processes matched are the ones signalled, as
+// kill -9 $(pgrep -f PATTERN).
+var effectPgrep = lazyre.New(`['"](pgrep|pidof)(?:['"]\s*,\s*['"]|\s+)(?:-[a-z]+(?:['"]\s*,\s*['"]|\s+))*([\w.:/@-]+)['"]`)
+
 // effectTruncate: a call that empties a file to a length.
 var effectTruncate = lazyre.New(`(?:\bos\.truncate|\bfs\.(?:promises\.)?truncate(?:Sync)?|\btruncateSync|\bFile\.truncate|\bftruncate|\btruncate)\s*\(`)
 
@@ -97,9 +106,19 @@ func moreInterpEffects(code string) []string {
 	if effectKillAll.MatchString(code) {
 		out = append(out, "kill -9 -1")
 	} else if effectSignal.MatchString(code) {
+		group := effectKillGroup.MatchString(code)
 		for _, l := range Literals(code) {
-			if strings.HasSuffix(l, ".pid") && !strings.ContainsAny(l, " \n$`") {
-				out = append(out, "kill $(cat "+argvCode([]string{l})+")")
+			if (strings.HasSuffix(l, ".pid") || strings.HasSuffix(l, ".pgid")) && !strings.ContainsAny(l, " \n$`") {
+				if group {
+					out = append(out, "pkill -g $(cat "+argvCode([]string{l})+")") // os.killpg: the whole group
+				} else {
+					out = append(out, "kill $(cat "+argvCode([]string{l})+")")
+				}
+			}
+		}
+		if strings.Contains(code, "pgrep") || strings.Contains(code, "pidof") {
+			for _, m := range effectPgrep.FindAllStringSubmatch(code, 2) {
+				out = append(out, "kill -9 $("+m[1]+" -f "+argvCode([]string{m[2]})+")")
 			}
 		}
 	}

@@ -32,6 +32,7 @@ type sdkTable struct {
 	calls       []sdkCall
 	changes     []sdkCall // @change lines: administrative changes (ops14)
 	local, test *regexp.Regexp
+	dryRun      *regexp.Regexp // @dryrun: the calls are asked to change nothing
 }
 
 var sdkCallTable = sync.OnceValue(func() sdkTable {
@@ -57,6 +58,8 @@ var sdkCallTable = sync.OnceValue(func() sdkTable {
 			t.local = re
 		case "@test":
 			t.test = re
+		case "@dryrun":
+			t.dryRun = re
 		default:
 			t.calls = append(t.calls, sdkCall{modules: strings.Split(l.Fields[0], "|"), calls: re, what: strings.Join(l.Fields[2:], " ")})
 		}
@@ -78,7 +81,7 @@ var sdkQuoted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // with no literal name (delete_all=True, a variable) is not spared.
 func sdkSpared(s sdkCall, code string) bool {
 	t := sdkCallTable()
-	if t.local != nil && t.local.MatchString(code) {
+	if t.local != nil && t.local.MatchString(code) || SDKDryRun(code) {
 		return true
 	}
 	if t.test == nil {
@@ -147,7 +150,7 @@ func prodNamed(name string) bool {
 // Firebase user's custom claims"), "" when it makes none or its client
 // is a store of this machine or an emulator (@local).
 func (c *Cmd) SDKChange() string {
-	if c.Payload == "" || !IsInterpreter(c.Name) || SDKLocal(c.Payload) {
+	if c.Payload == "" || !IsInterpreter(c.Name) || SDKLocal(c.Payload) || SDKDryRun(c.Payload) {
 		return ""
 	}
 	for _, s := range sdkCallTable().changes {
@@ -159,3 +162,18 @@ func (c *Cmd) SDKChange() string {
 	}
 	return ""
 }
+
+// SDKDryRun: the code asks the service to check its calls and change
+// nothing (boto3's DryRun=True, dry_run=True): terminate_instances(…,
+// DryRun=True) answers DryRunOperation and ends no instance
+// (sdkcalls.txt @dryrun).
+func SDKDryRun(code string) bool {
+	t := sdkCallTable()
+	return t.dryRun != nil && t.dryRun.MatchString(code) && !sdkRealRun().MatchString(code)
+}
+
+// sdkRealRun: the same code also runs a call for real (a DryRun=True
+// check, then DryRun=False): that call changes things.
+var sdkRealRun = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:DryRun|dry_run|dryRun)\s*[=:]\s*(?:False|false)\b`)
+})

@@ -67,8 +67,8 @@ func miss9bSDKRules() []Rule {
 					return "" // a named SDK's delete: core.interp:sdk-destroy
 				}
 				m := codeDestroyCall.FindString(text)
-				if m == "" || !codeClient.MatchString(text) || codeLocalClient.MatchString(text) || callfacts.SDKLocal(text) {
-					return ""
+				if m == "" || !codeClient.MatchString(text) || codeLocalClient.MatchString(text) || callfacts.SDKLocal(text) || callfacts.SDKDryRun(text) {
+					return "" // a DryRun=True call: the service only checks it
 				}
 				end := strings.Index(text, m) + len(m)
 				if q := quotedArg.FindStringSubmatch(text[end-1:]); q != nil && callfacts.SDKTestName(q[1]) {
