@@ -240,6 +240,11 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				// ssh host 'bash -s' <<< '…': the remote command reads it
 				// (for ssh host 'cat > f' the input is data, not code)
 				n.shell(stdin.s, depth+1, w(), nil)
+			} else if (name == "ssh" || innerName == "ssh") && stdin != nil && stdin.known && payload != stdin.s && remotePowerShellStdin(payload) {
+				// ssh host powershell -Command - <<'EOF': the remote
+				// PowerShell reads its input as the script
+				n.derive("the remote PowerShell runs its input %q", short(stdin.s))
+				n.powershell(stdin.s, depth+1, w())
 			}
 		case name == "find":
 			for _, ex := range FindExecs(c.Args) {

@@ -180,6 +180,27 @@ func remoteReadsScript(payload string) bool {
 	return true
 }
 
+// remotePowerShellStdin reports whether a remote command (ssh's payload)
+// is PowerShell told to read its script from its input (powershell
+// -Command -, pwsh -File -): what ssh is fed is then PowerShell code.
+func remotePowerShellStdin(payload string) bool {
+	f := strings.Fields(payload)
+	if len(f) == 0 {
+		return false
+	}
+	switch strings.ToLower(ProgramName(f[0])) {
+	case "powershell", "pwsh", "powershell.exe", "pwsh.exe":
+	default:
+		return false
+	}
+	for i, a := range f[1:] {
+		if l := strings.ToLower(a); (l == "-command" || l == "-c" || l == "-file" || l == "-f") && i+2 < len(f) && f[i+2] == "-" {
+			return true
+		}
+	}
+	return false
+}
+
 //go:embed imageclis.txt
 var imageCLIText string
 

@@ -73,7 +73,7 @@ func pushMoreRules() []Rule {
 							return "git push sends tags (a release): " + c.String()
 						}
 						for _, r := range c.Pos[min(2, len(c.Pos)):] {
-							if tagLike(r) || strings.HasPrefix(r, "refs/tags/") || prefixedVersionTag(r) {
+							if tagLike(r) || strings.HasPrefix(r, "refs/tags/") || prefixedVersionTag(r) || createdTag(e, c, r) {
 								return "git push sends the tag " + r + " (a release): " + c.String()
 							}
 						}
@@ -91,8 +91,8 @@ func pushMoreRules() []Rule {
 				}
 				return ""
 			},
-			[]string{"git push origin v2.0.0", "npm version patch && git push --follow-tags", "gh workflow run deploy.yml -f env=production", "git remote set-url origin https://git.x.example/acme/app.git", "git push --tags", "git push origin gh-pages", "git push -u origin HEAD:gh-pages", "git push origin client-1.42.0", "git push upstream @acme/ui@3.2.1"},
-			[]string{"git push origin feature", "gh workflow list", "git remote set-url origin git@github.com:acme/app.git", "git push origin v2-docs-fix", "git tag v1.0", "git push ../mirror gh-pages", "git push origin gh-pages-draft", "git checkout gh-pages", "git push origin release-1.2", "git push origin fix-1.2.3-crash"}),
+			[]string{"git push origin v2.0.0", "npm version patch && git push --follow-tags", "gh workflow run deploy.yml -f env=production", "git remote set-url origin https://git.x.example/acme/app.git", "git push --tags", "git push origin gh-pages", "git push -u origin HEAD:gh-pages", "git push origin client-1.42.0", "git push upstream @acme/ui@3.2.1", `git tag -a "v$VER" -m "Release v$VER" && git push origin "v$VER"`},
+			[]string{"git push origin feature", "gh workflow list", "git remote set-url origin git@github.com:acme/app.git", "git push origin v2-docs-fix", "git tag v1.0", "git push ../mirror gh-pages", "git push origin gh-pages-draft", "git checkout gh-pages", "git push origin release-1.2", "git push origin fix-1.2.3-crash", "git tag -d old && git push origin main"}),
 	}
 }
 
