@@ -126,6 +126,9 @@ func innerReads(e *Env, in *Cmd) bool {
 			}
 		}
 	}
+	if adminReport(in.Name, in.Args) != "" {
+		return true // ansible … -m command -a 'postconf mail_version': an administrator's report (pack_remote13_reports.go)
+	}
 	return prodAction(e, in) == "read"
 }
 

@@ -224,7 +224,7 @@ func nounThenRead(c *Cmd) bool {
 		}
 		return true // sudo samba-tool domain backup offline --targetdir=…: a copy taken, nothing changed
 	}
-	if !callfacts.ReadWord(v) && v != "verify" && !(len(v) > 4 && (strings.HasPrefix(v, "test") || strings.HasPrefix(v, "check") && v != "checkout") && !strings.Contains(v, "-")) {
+	if !callfacts.ReadWord(v) && !joinedReadWord(v) && v != "verify" && !(len(v) > 4 && (strings.HasPrefix(v, "test") || strings.HasPrefix(v, "check") && v != "checkout") && !strings.Contains(v, "-")) {
 		return false
 	}
 	for _, p := range c.Pos[2:] {

@@ -191,6 +191,9 @@ func printsToken(c *Cmd) string {
 			return "an Ansible vault's secrets"
 		}
 	case "vault":
+		if s0 == "read" && vaultPublicRead(c) {
+			return "" // a PKI certificate, CA chain or CRL: public by design (pack_fpround_adminreads.go)
+		}
 		if s0 == "read" || (s0 == "kv" && s1 == "get") || s0 == "print" && s1 == "token" {
 			return "a Vault secret"
 		}

@@ -18,7 +18,10 @@ import (
 // adminReadOnly are report programs that have no setting form at all.
 var adminReadOnly = map[string]bool{"repquota": true, "quota": true, "showmount": true, "getfacl": true, "lastlog": true,
 	"slapcat": true, "ldapsearch": true, "smbstatus": true, "testparm": true, "members": true, "groups": true, "nfsstat": true,
-	"mmlsquota": true, "mmlsfs": true, "mmlsfileset": true, "mmrepquota": true}
+	"mmlsquota": true, "mmlsfs": true, "mmlsfileset": true, "mmrepquota": true,
+	// fpround: a mail log summarised (pflogsumm), a ZFS pool's on-disk
+	// state printed by its debugger (zdb opens the pool read-only)
+	"pflogsumm": true, "zdb": true}
 
 // adminSocketReads are the first words of an admin socket's commands that
 // only report (HAProxy's show stat/info/servers state, help; memcached's
@@ -71,6 +74,8 @@ func adminReport(name string, args []string) string {
 		case "user-checks", "domain-list", "domain-status", "config-check", "user-show", "group-show", "netgroup-show", "logs-fetch", "analyze":
 			return "sssctl " + first + " only reports"
 		}
+	case adminQueryForm(name, args) != "":
+		return adminQueryForm(name, args) // postmap -q, postconf mail_version, bare zpool import (pack_fpround_adminreads.go)
 	case name == "pdbedit":
 		if has("-L", "--list") && !has("-a", "-x", "-r", "--create", "--delete", "--modify") {
 			return "pdbedit -L only lists"

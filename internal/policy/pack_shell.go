@@ -412,7 +412,7 @@ func sqlPack() Pack {
 					if sqlDevOnly(e, c, sqlOf(c)) || devPlaceSQL(e, c, strings.Join(c.Args, " ")+"\n"+c.Heredoc) {
 						return "" // psql -d gis_dev on this machine's server: the developer's own database (pack_payload7_sql.go)
 					}
-					text := strings.Join(c.Args, " ") + "\n" + c.Heredoc
+					text := sqlComparedOut(strings.Join(c.Args, " ") + "\n" + c.Heredoc)
 					if len(c.Upstream) > 0 {
 						text += "\n" + e.F.Command
 					}
