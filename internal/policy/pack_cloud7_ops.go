@@ -23,7 +23,7 @@ import (
 // resource.
 func cloudOpExempt(e *Env, c *Cmd) bool {
 	return onlyHelp(c) || c.Has("--help", "--validate-only", "--generate-cli-skeleton") || anyPos(c, "help") || e.dryRun(c) || c.PreviewDeploy() ||
-		localEndpoint(e, c) || ephemeralTargets(c)
+		localEndpoint(e, c) || ephemeralTargets(c) && cloudEnvSelected(e, c) == "" || cloudEnvClass(e, c) == "local"
 }
 
 // cloudOpOf is c's operation when it is not exempt, nil otherwise.
@@ -104,7 +104,14 @@ func cloud7OpRules() []Rule {
 	return append([]Rule{
 		cmdRule("external.systems:cloud-op-change", Ask, "An operation of a cloud or provider CLI whose verb changes a resource (aws … stop-instances, update-certificate, gcloud … kms keys versions disable, az vm deallocate, hcloud server reboot, tccli cvm StopInstances); the verbs and CLIs are data (callfacts/cloudops.txt)", tools,
 			func(e *Env, c *Cmd) string {
-				if op := cloudOpOf(e, c); op != nil && op.Class == "change" {
+				op := cloudOpOf(e, c)
+				switch {
+				case op == nil:
+				case op.Class == "destroy" && cloudEnvClass(e, c) == "nonprod":
+					// the environment selector names a non-production one
+					// (--os-cloud staging): a delete there asks (pack_cloud_envsel.go)
+					return c.Name + " " + op.Op + " destroys a resource in the non-production environment " + cloudEnvSelected(e, c) + " (" + op.Verb + "): " + c.String()
+				case op.Class == "change" && !cloudOverwritesProd(e, c, op):
 					return c.Name + " " + op.Op + " changes a cloud resource (" + op.Verb + "): " + c.String()
 				}
 				return ""
@@ -113,8 +120,13 @@ func cloud7OpRules() []Rule {
 			[]string{"aws ec2 describe-instances", "aws --region us-east-1 ec2 stop-instances --instance-ids i-1 --dry-run", "gcloud config set project acme", "az login", "aws --endpoint-url http://localhost:4566 sqs send-message --queue-url q --message-body x", "aws ec2 stop-instances help", "aliyun ecs DescribeInstances", "aws eks update-kubeconfig --name prod"}),
 		cmdRule("external.systems:cloud-op-destroy", Deny, "An operation of a cloud or provider CLI whose verb ends a resource or an access for good (revoke-…, disassociate-…, cancel-…, reset-…, a certificate's status set to REVOKED, tccli … TerminateInstances); the verbs are data (callfacts/cloudops.txt)", tools,
 			func(e *Env, c *Cmd) string {
-				if op := cloudOpOf(e, c); op != nil && op.Class == "destroy" {
+				op := cloudOpOf(e, c)
+				switch {
+				case op == nil:
+				case op.Class == "destroy" && cloudEnvClass(e, c) != "nonprod":
 					return c.Name + " " + op.Op + " destroys a cloud resource (" + op.Verb + "): " + c.String()
+				case cloudOverwritesProd(e, c, op):
+					return c.Name + " " + op.Op + " writes over a resource in production (" + cloudEnvSelected(e, c) + ", " + op.Verb + "): " + c.String()
 				}
 				return ""
 			},

@@ -28,6 +28,9 @@ func externalVerbRules() []Rule {
 				if onlyHelp(c) || c.Has("--help") || localEndpoint(e, c) || ephemeralTargets(c) || planOp(c) {
 					return "" // an emulator on this machine; a CI run's own resource (pack_fp6_testres.go)
 				}
+				if c.CloudOp() != nil && (cloudEnvClass(e, c) == "nonprod" || cloudEnvClass(e, c) == "local") {
+					return "" // openstack --os-cloud staging … delete: asked by cloud-op-change; --os-cloud devstack: this machine (pack_cloud_envsel.go)
+				}
 				switch c.Name {
 				case "curl", "http", "https", "xh", "wget":
 					// every marker holds DELETE within one word: a request
