@@ -245,13 +245,17 @@ func data12PlatformRules() []Rule {
 					return ""
 				}
 				t := dbtTarget(e, c)
-				if t == "" || devName(t) || testName(t) || callfacts.UnknownValue(t) && !prodWord.MatchString(t) {
+				// a target a variable the line does not set chooses (--target
+				// $DBT_TARGET) may be any: a plain run stays allowed, a
+				// --full-refresh drops and rebuilds the relations there, so
+				// it asks whatever the variable turns out to be
+				if t == "" || devName(t) || testName(t) || callfacts.UnknownValue(t) && !prodWord.MatchString(t) && !c.Has("--full-refresh", "-f") {
 					return ""
 				}
 				return "dbt " + sub(c) + " builds relations in the shared target " + t + ": " + c.String()
 			},
-			[]string{"dbt build --target prod", "dbt run -t prod -s fct_orders", "DBT_TARGET=prod dbt snapshot", "dbt seed --target staging"},
-			[]string{"dbt build --target dev", "dbt compile --target prod", "dbt ls --target prod", "dbt test --target prod", "dbt run", "dbt run --target ci_test"}),
+			[]string{"dbt build --target prod", "dbt run -t prod -s fct_orders", "DBT_TARGET=prod dbt snapshot", "dbt seed --target staging", "dbt run --full-refresh --target $DBT_TARGET"},
+			[]string{"dbt build --target dev", "dbt compile --target prod", "dbt ls --target prod", "dbt test --target prod", "dbt run", "dbt run --target ci_test", "dbt run --target $DBT_TARGET", "dbt run --full-refresh --target dev"}),
 		cmdRule("external.systems:warehouse-replace", Ask, "A warehouse load, copy or query that replaces or fills a table (bq load --replace, bq cp -f, bq query --destination_table) in a dataset not named for development: what others query is swapped for the new data", []string{"bq"},
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || e.dryRun(c) {
