@@ -48,7 +48,7 @@ func pickedExisting(p string) bool {
 // reads nothing and the file is lost. "" for none.
 func readTruncated(e *Env) string {
 	for _, r := range e.F.Redirects {
-		if r.Op != ">" && r.Op != ">|" && r.Op != "&>" || r.Cmd == "" || !strings.HasPrefix(r.Target, "/") {
+		if r.Op != ">" && r.Op != ">|" && r.Op != "&>" || r.Cmd == "" || !strings.HasPrefix(r.Target, "/") || strings.HasPrefix(r.Target, "/dev/") {
 			continue
 		}
 		if callfacts.ZoneOf(r.Target, e.F.Home, e.F.Project) == callfacts.ZoneTemp {
