@@ -361,7 +361,7 @@ func destroyPack() Pack {
 			},
 			[]string{"shred -n 3 ~/.bash_history", "srm -r /home/dev/old/", "shred -uz /home/dev/data.db", "shred -u $F", "shred -u ../other/notes.txt"},
 			[]string{"shred -u /tmp/secret.txt", "shred --help", "echo shred x", "man shred", "shred -u notes.txt", "shred -u secrets/tmp-token.txt"}),
-	}, append(append(append(append(append(systemRules(), peers5DestroyRules()...), remoteScriptRule(), findDeleteRule()), packageRules()...), killByName()...), append(append(append(append(serviceRules(), net4KillRules()...), vmDeleteRule()), append(windowsRules(), winAdminRules()...)...), append(append(netConfigRules(), leak5KillRules()...), append(append(append(append(miss8KillRules(), containerKillRules()...), pidFileKillRules()...), miss9bDestroyRules()...), listedTargetRules()...)...)...)...)...)}
+	}, append(append(append(append(append(systemRules(), peers5DestroyRules()...), remoteScriptRule(), findDeleteRule()), packageRules()...), killByName()...), append(append(append(append(serviceRules(), net4KillRules()...), vmDeleteRule()), append(windowsRules(), winAdminRules()...)...), append(append(netConfigRules(), leak5KillRules()...), append(append(append(append(append(miss8KillRules(), containerKillRules()...), pidFileKillRules()...), foreignPidFileKillRule()), miss9bDestroyRules()...), listedTargetRules()...)...)...)...)...)}
 }
 
 // scratchOnly reports whether every path c names is in a scratch

@@ -46,6 +46,11 @@ var mediaRewriters = map[string]bool{"mogrify": true, "jpegoptim": true, "optipn
 // mogrify and gm mogrify name the editor as their first argument.
 func rewriterTargets(c *Cmd) []string {
 	pos := c.Pos
+	if c.Has("-path") && (c.Name == "mogrify" || c.Name == "magick" || c.Name == "gm") {
+		// mogrify -path DIR writes each result into DIR and leaves the
+		// originals as they were: a copy, not an edit in place
+		return nil
+	}
 	switch {
 	case (c.Name == "magick" || c.Name == "gm") && sub(c) == "mogrify":
 		pos = pos[1:]
@@ -131,6 +136,6 @@ func leak5DataRules() []Rule {
 			Catch: []string{"magick mogrify -resize 50% ~/Pictures/2024/*.jpg", "for f in ~/Music/stems/*.wav; do sox \"$f\" -r 16000 -b 16 \"$f.tmp.wav\" && mv \"$f.tmp.wav\" \"$f\"; done", "jpegoptim --max=60 ~/Photos/trip/*.jpg",
 				"exiftool -all= -overwrite_original ~/Pictures/2023", "mogrify -format png -quality 80 ~/Desktop/scans/*.tif", "truncate -s 0 ~/Documents/logs/*.log", "for f in ~/Documents/*.pdf; do qpdf --linearize \"$f\" --replace-input; done"},
 			Allow: []string{"magick mogrify -resize 50% build/thumbs/*.jpg", "cp ~/Pictures/2024/*.jpg build/ && mogrify -resize 50% build/*.jpg", "for f in ~/Music/stems/*.wav; do sox \"$f\" -r 16000 \"out/$(basename \"$f\")\"; done",
-				"exiftool ~/Pictures/2024/a.jpg", "jpegoptim --max=80 ~/Pictures/2024/a.jpg", "magick ~/Pictures/a.jpg -resize 50% out/a.jpg", "jpegoptim --dest=out ~/Photos/a.jpg"}},
+				"exiftool ~/Pictures/2024/a.jpg", "jpegoptim --max=80 ~/Pictures/2024/a.jpg", "magick ~/Pictures/a.jpg -resize 50% out/a.jpg", "jpegoptim --dest=out ~/Photos/a.jpg", "mogrify -path /tmp/small -resize 50% ~/Pictures/2024/*.jpg"}},
 	}
 }
