@@ -60,6 +60,11 @@ type Env struct {
 	OnceKey string
 	// Err is set by a rule whose evaluation failed.
 	Err error
+	// Unsure is set by a rule whose match rests on a check that could not
+	// be made (git could not say whether the tree is clean): its hit asks
+	// even when the rule denies — unknown stays visible, but a failed
+	// check never becomes a denial.
+	Unsure bool
 	// The per-call caches below are values with a flag, not pointers: a
 	// pointer to a cached value is one more allocation per call.
 	//
@@ -555,7 +560,7 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 		if !r.runsOn(f.Event) || !r.forTool(f.Tool) {
 			return
 		}
-		env.OnceKey, env.Err, env.cur = "", nil, r
+		env.OnceKey, env.Err, env.Unsure, env.cur = "", nil, false, r
 		reason := e.match(r, env)
 		if env.Err != nil {
 			if !r.FailClosed {
@@ -572,6 +577,10 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 			reason += " (the command did not parse as shell; matched on its words conservatively)"
 		}
 		mode := r.mode
+		if env.Unsure && mode == Deny {
+			mode = Ask
+			reason += " (asked, not denied: the check could not be made)"
+		}
 		if f.Obfuscated && mode == Deny {
 			// As written it cannot run; one edit makes it the command matched.
 			mode = Ask

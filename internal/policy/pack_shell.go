@@ -286,38 +286,23 @@ func gitPack() Pack {
 			Allow: []string{"git push origin feature/x", "git push --force origin feature/x", "git push -u origin main", "echo git push --force origin main", "git push origin main", "git push -f origin fix/main-typo", "git push -f origin feature/release-notes", "git push origin release/2.4", "git push -f origin feature/develop-docs"},
 		},
 		{
-			ID: "core.git:reset-hard", Mode: Ask, Tools: shellTools, Cmds: []string{"git"},
+			ID: "core.git:reset-hard", Mode: Deny, Tools: shellTools, Cmds: []string{"git"},
 			Desc:  "git reset --hard with uncommitted changes",
-			Match: gitDirtyRule(func(c *Cmd) bool { return sub(c) == "reset" && c.Has("--hard", "--merge", "--keep") }, "git reset --hard discards them"),
+			Match: gitDirtyRule(resetDiscards, "git reset --hard discards them"),
 			Catch: []string{"git reset --hard", "git reset --hard HEAD~3", "git reset --hard origin/main", "cd sub && git reset --hard"},
 			Allow: []string{"git reset --soft HEAD~1", "git reset HEAD file.go", "git status", "echo git reset --hard"},
 		},
 		{
-			ID: "core.git:clean-force", Mode: Ask, Tools: shellTools, Cmds: []string{"git"},
-			Desc: "git clean -f (-d, -x) with uncommitted or untracked files",
-			Match: gitDirtyRule(func(c *Cmd) bool {
-				return sub(c) == "clean" && c.Has("-f", "--force") && !c.Has("-n", "--dry-run") &&
-					!c.Has("-X") && !onlyBuildOutput(c.Pos[1:]) && !onlyScratch(c.Pos[1:]) && !onlyGenerated(c.Pos[1:]) // -X: only what .gitignore ignores
-			}, "git clean deletes untracked files for good"),
+			ID: "core.git:clean-force", Mode: Deny, Tools: shellTools, Cmds: []string{"git"},
+			Desc:  "git clean -f (-d, -x) with uncommitted or untracked files",
+			Match: gitDirtyRule(cleanDeletes, "git clean deletes untracked files for good"),
 			Catch: []string{"git clean -fdx", "git clean -fd", "git clean -xfd", "git clean -f", "git clean -fd -- src/", "git clean -fdx -- Library/", "git clean -fdx -- Saved/ src/"},
 			Allow: []string{"git clean -n", "git clean --dry-run -d", "git clean -fdn", "git status --porcelain", "git clean -fdX", "git clean -fd -- build/ dist/", "git clean -fd -- tmp/ .cache/", "git clean -fdx -- Builds/ Saved/Logs/", "git clean -fdx -- Library/ Temp/", "git clean -fdx -- .godot/"},
 		},
 		{
-			ID: "core.git:checkout-all", Mode: Ask, Tools: shellTools, Cmds: []string{"git"},
-			Desc: "git checkout -- . / git restore . / git checkout -f with uncommitted changes",
-			Match: gitDirtyRule(func(c *Cmd) bool {
-				s := sub(c)
-				if s != "checkout" && s != "restore" && s != "switch" {
-					return false
-				}
-				if s == "restore" && c.Has("--staged", "-S") && !c.Has("--worktree", "-W") {
-					return false
-				}
-				if (s == "checkout" || s == "switch") && gitForce(c) {
-					return true
-				}
-				return anyPos(c, ".", ":/", "*", "./")
-			}, "this discards every uncommitted change in the tree"),
+			ID: "core.git:checkout-all", Mode: Deny, Tools: shellTools, Cmds: []string{"git"},
+			Desc:  "git checkout -- . / git restore . / git checkout -f with uncommitted changes",
+			Match: gitDirtyRule(checkoutDiscardsAll, "this discards every uncommitted change in the tree"),
 			Catch: []string{"git checkout -- .", "git checkout .", "git restore .", "git checkout -f main", "git restore --worktree :/"},
 			Allow: []string{"git checkout feature/x", "git checkout -b new-branch", "git restore --staged .", "git checkout -- src/main.go", "git switch -cfeature", "git switch -Cfixup"},
 		},
@@ -350,6 +335,7 @@ func gitDirtyRule(match func(c *Cmd) bool, why string) func(e *Env) string {
 				continue
 			}
 			if dirty, state := e.Dirty(); dirty {
+				e.Unsure = strings.HasPrefix(state, "could not check")
 				return fmt.Sprintf("%s: %s, and %s", strings.Join(append([]string{"git"}, c.Args...), " "), state, why)
 			}
 		}
