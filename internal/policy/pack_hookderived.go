@@ -82,8 +82,8 @@ func derivedFrom(c *Cmd, target string, captured bool, piped map[string]bool) bo
 	if !unspelled(target) {
 		return false
 	}
-	if captured {
-		return true
+	if captured && strings.Contains(target, "$(…)") {
+		return true // the substitution's value (H=$(jq …); chmod -x "$H" reads $(…)); a variable the line never sets is not it
 	}
 	for _, u := range c.Upstream {
 		if piped[u] {
@@ -139,6 +139,7 @@ func hookDerivedRule() Rule {
 			`jq -r '.model' ~/.claude/settings.json > /tmp/model.txt`,
 			`M=$(jq -r .model ~/.claude/settings.json); echo "$M"`,
 			`chmod -x "$SCRIPT"`,
+			`M=$(jq -r .model ~/.claude/settings.json); echo "$M" > "$OUT"`,
 			`H=$(jq -r '.hooks.Stop[0].hooks[0].command' ~/.claude/settings.json); cp "$H" /tmp/hook-backup.sh`,
 		},
 	}
