@@ -590,7 +590,7 @@ func selfPack() Pack {
 			Catch: []string{"systemctl --user disable --now warden.service", "launchctl bootout gui/501/dev.warden.serve", "pkill -f warden-core", "warden off", "~/.warden/bin/warden off", "warden uninstall --scope user", "bash -c 'warden safemode off'", "warden breaker reset", "$(which warden) off", "\"$(command -v warden)\" disable", "W=$(which warden); $W safemode off", "$(which warden 2>/dev/null || echo ~/.local/bin/warden) off"},
 			Allow: []string{"warden status", "warden log -n 20", "echo 'warden off'", "warden policy explain -- ls", "systemctl --user status warden.service", "systemctl stop nginx", "$(which warden) status", "ls -l $(which warden)"},
 		},
-	}, agentFilesRule())}
+	}, agentFilesRule(), hookDerivedRule())}
 }
 
 func jsonEqual(a, b any) bool {

@@ -414,7 +414,7 @@ func sqlPack() Pack {
 			Catch: []string{"psql -c 'DROP DATABASE prod'", "mysql -e \"drop table users\" app", "sqlite3 /var/lib/app/app.db 'DROP TABLE sessions;'", "sqlite3 ~/notes.db 'DELETE FROM notes'", "sqlite3 db/prod.sqlite3 'DROP TABLE users'", "echo 'TRUNCATE orders;' | psql", "psql <<EOF\nDROP SCHEMA public CASCADE;\nEOF", "dropdb production"},
 			Allow: []string{"psql -c 'select count(*) from users'", "sqlite3 app.db .tables", "sqlite3 db/dev.sqlite3 'DELETE FROM sessions'", "duckdb /tmp/t.duckdb 'DROP TABLE x'", "echo 'DROP TABLE x'", "mysql -e 'show tables'", "grep -r 'DROP TABLE' migrations/"},
 		},
-	}, append(sqlFileRules(), dataDestroyRule()...)...)}
+	}, append(append(sqlFileRules(), devWarehouseDropRule()), dataDestroyRule()...)...)}
 }
 
 // localDataFile reports whether c is an embedded database's client
