@@ -17,14 +17,7 @@ import (
 func foreignPidFileKillRule() Rule {
 	return cmdRule("core.destroy:kill-foreign-pidfile", Ask, "Ending the process a pid or lock file outside the project and temp names (PID=$(head -1 ~/yocto/build/bitbake.lock); kill -9 \"$PID\", kill $(cat ~/.local/state/syncthing/syncthing.pid)): the holder of another job's lock, a build or an application the user runs, ended mid-work; a pid file in the project or /tmp is the developer's own process", killTools,
 		func(e *Env, c *Cmd) string {
-			if listsSignals(c) || hasArg(c, "-0") || c.Has("-s") && optValue(c, "-s") == "0" {
-				return "" // kill -0: whether the process is there, no signal
-			}
-			subst := false
-			for _, a := range c.Args {
-				subst = subst || strings.Contains(a, "$")
-			}
-			if !subst {
+			if !signalsSubstitutedPid(c) {
 				return ""
 			}
 			for _, p := range e.F.Paths {

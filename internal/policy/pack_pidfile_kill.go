@@ -10,14 +10,7 @@ import "strings"
 func pidFileKillRules() []Rule {
 	return []Rule{cmdRule("core.destroy:kill-service-pidfile", Ask, "Ending the process a system service's pid file names (kill $(cat /run/nginx.pid), PID=$(cat /var/run/gunicorn.pid); kill $PID, os.kill(int(open('/run/x.pid').read()), …)): it stops a service as systemctl stop does; a pid file in the project or /tmp is the developer's own process", killTools,
 		func(e *Env, c *Cmd) string {
-			if listsSignals(c) || hasArg(c, "-0") || c.Has("-s") && optValue(c, "-s") == "0" {
-				return "" // kill -0: whether the process is there, no signal
-			}
-			subst := false
-			for _, a := range c.Args {
-				subst = subst || strings.Contains(a, "$")
-			}
-			if !subst {
+			if !signalsSubstitutedPid(c) {
 				return ""
 			}
 			for _, p := range e.F.Paths {
@@ -35,4 +28,19 @@ func pidFileKillRules() []Rule {
 // /var/run/NAME/NAME.pid).
 func servicePidFile(p string) bool {
 	return strings.HasSuffix(p, ".pid") && (strings.HasPrefix(p, "/run/") || strings.HasPrefix(p, "/var/run/"))
+}
+
+// signalsSubstitutedPid: c sends a signal (not kill -0, which only asks
+// whether the process is there, nor a signal listing) to a pid the line
+// substitutes ($(cat F), "$PID") — the shape both pid-file rules read.
+func signalsSubstitutedPid(c *Cmd) bool {
+	if listsSignals(c) || hasArg(c, "-0") || c.Has("-s") && optValue(c, "-s") == "0" {
+		return false
+	}
+	for _, a := range c.Args {
+		if strings.Contains(a, "$") {
+			return true
+		}
+	}
+	return false
 }
