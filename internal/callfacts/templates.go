@@ -26,6 +26,12 @@ func (n *normalizer) templateOutput(name string, args []string, stdin text) (tex
 			return text{}, false // numbers or names printed as data: read as before
 		}
 		return t, ok
+	case "go":
+		t, ok := goListTemplate(args)
+		if !ok || !commandTemplate(strings.TrimLeft(t.s, "\n")) {
+			return text{}, false // package names printed as data: read as before
+		}
+		return t, true
 	case "sed", "gsed", "awk", "gawk", "mawk", "nawk":
 		if stdin.from != "" {
 			return text{}, false // fetched or decoded text: still from elsewhere
@@ -297,7 +303,9 @@ func awkTemplate(args []string, stdin text) (text, bool) {
 		case prog == "":
 			prog = a
 		default:
-			return text{}, false
+			// a file operand: its lines are the input, which the line does
+			// not show; fields stand as $INPUT as for an unknown pipe
+			stdin = text{}
 		}
 	}
 	open := strings.IndexByte(prog, '{')

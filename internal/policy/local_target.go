@@ -45,7 +45,7 @@ func localOnly(c *Cmd) bool {
 		n++
 		for rest := v; rest != ""; {
 			h, r, _ := strings.Cut(rest, ",") // --endpoints=localhost:2379,etcd-2.prod:2379: every one
-			if !isLocalEndpoint(h) {
+			if !isLocalEndpoint(h) && !fileDatabaseURL(h) {
 				local = false
 			}
 			rest = r
@@ -123,6 +123,18 @@ func localKubeContext(v string) bool {
 //
 // 127.x counts only as an address: 127.0.0.1.attacker.example is a name
 // anyone can register.
+// fileDatabaseURL: a database URL naming a file on this machine
+// (sqlite:///sweeps/optuna.db, sqlite+aiosqlite:///./app.db,
+// duckdb:///data/x.duckdb): the store is a local file, not a server.
+func fileDatabaseURL(v string) bool {
+	scheme, rest, ok := strings.Cut(strings.ToLower(v), "://")
+	if !ok || !strings.HasPrefix(rest, "/") {
+		return false // sqlite://host/…: not a file path
+	}
+	scheme, _, _ = strings.Cut(scheme, "+")
+	return scheme == "sqlite" || scheme == "sqlite3" || scheme == "duckdb"
+}
+
 func isLocalEndpoint(v string) bool {
 	h := strings.ToLower(urlHost(v))
 	if h == "localhost" || h == "0.0.0.0" || strings.HasSuffix(h, ".localhost") {

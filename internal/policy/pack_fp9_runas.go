@@ -91,6 +91,9 @@ func rootReadVerb(e *Env, c *Cmd) bool {
 	if callfacts.ReadWord(v) || v == "certificates" || v == "version" {
 		return true
 	}
+	if v == "stat" && len(in.Pos) == 1 && len(in.Args) == 1 {
+		return true // sudo rspamc stat: the daemon's counters, nothing after (perf stat CMD runs CMD)
+	}
 	if (v == "members" || v == "peers") && len(in.Pos) == 1 {
 		return true // sudo consul members -detailed: a cluster's member list, nothing done to a member
 	}

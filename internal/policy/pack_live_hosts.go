@@ -159,7 +159,7 @@ func liveHostRules() []Rule {
 		cmdRule("external.systems:deployed-console", Ask, "A framework's console (artisan, manage.py, bin/console, bin/magento, wp, drush, occ, rails, rake, mix) run in a deployed tree (/var/www, /srv, /opt, /home/*/apps) with a command that changes it (a user made, the site taken down, migrations run): production changes; reads (list, status, route:list) stay allowed", []string{"php", "artisan", "python", "python3", "wp", "drush", "occ", "rails", "rake", "mix", "magento", "console"},
 			func(e *Env, c *Cmd) string {
 				sub, where := consoleSub(e, c)
-				if where == "" || !deployedTree(where) || sub == "" || consoleRead(sub, c) || appConsoleRead(sub) {
+				if where == "" || !deployedTree(where) || sub == "" || consoleRead(sub, c) || appConsoleRead(sub) || evalReads(c) {
 					return ""
 				}
 				if v, _ := appConsoleJudge(e, c); v == 'd' {

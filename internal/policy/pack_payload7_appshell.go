@@ -45,6 +45,16 @@ func appShellText(c *Cmd) (string, bool) {
 	return "", false
 }
 
+// railsSandbox: rails console --sandbox (-s) runs in a transaction that
+// is rolled back on exit: the records its code changes are put back.
+func railsSandbox(c *Cmd) bool {
+	first := ""
+	if len(c.Pos) > 0 {
+		first = c.Pos[0]
+	}
+	return (c.Name == "rails" || packagedRails(c.Name)) && (first == "console" || first == "c") && c.Has("--sandbox", "-s")
+}
+
 // packagedRails: a packaged application's own rails (GitLab's
 // omnibus gitlab-rails): it runs the installed instance's production
 // environment, the only one it has.
@@ -58,7 +68,7 @@ var (
 func appShellRules() []Rule {
 	judge := func(e *Env, c *Cmd) (string, string) {
 		text, ok := appShellText(c)
-		if !ok || onlyHelp(c) {
+		if !ok || onlyHelp(c) || railsSandbox(c) {
 			return "", ""
 		}
 		line := e.F.Command

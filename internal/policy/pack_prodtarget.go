@@ -105,6 +105,9 @@ func prodAction(e *Env, c *Cmd) string {
 	if p, _ := scriptRun(c); p != "" && scriptReadsByName(p) {
 		return "read" // python scripts/lookup_player.py --env production: named for a read
 	}
+	if evalReads(c) {
+		return "read" // rails runner 'puts Sidekiq::DeadSet.new.size': only reads and prints
+	}
 	if (c.Name == "kcat" || c.Name == "kafkacat") && !c.Has("-P") {
 		return "read" // -C consumes, -L lists: only -P produces
 	}

@@ -495,7 +495,7 @@ func tokenHeaderUse(c *Cmd, secret string, parts []reqPart, hosts []string, plai
 			if strings.HasPrefix(rest, ":") {
 				rest = rest[strings.IndexByte(rest+"/", '/'):]
 			}
-			if strings.HasPrefix(h, "api.") || strings.HasPrefix(rest, "/api") || strings.Contains(rest, "/api/") || apiVersionPath(rest) || apiPathMarked(rest) || apiShapedPath(rest) {
+			if strings.HasPrefix(h, "api.") || apiLabelHost(h) || strings.HasPrefix(rest, "/api") || strings.Contains(rest, "/api/") || apiVersionPath(rest) || apiVersionSegment(rest) || apiPathMarked(rest) || apiShapedPath(rest) {
 				api = true
 			}
 		}
@@ -522,6 +522,32 @@ func apiShapedPath(p string) bool {
 	p, _, _ = strings.Cut(p, "?")
 	return strings.HasPrefix(p, "/_") || strings.Contains(p, "/rest/") || strings.Contains(p, "/graphql") || strings.Contains(p, "/realms/") ||
 		strings.HasSuffix(p, ".json") || strings.Contains(p, "/json/") || strings.Contains(p, "/api2/")
+}
+
+// apiLabelHost: a host with an "api" label below its registered domain
+// (developer.api.autodesk.com, eu.api.example.io): the vendor's API
+// front, as much as api.example.com is.
+func apiLabelHost(h string) bool {
+	labels := strings.Split(strings.ToLower(h), ".")
+	for _, l := range labels[:max(len(labels)-2, 0)] {
+		if l == "api" {
+			return true
+		}
+	}
+	return false
+}
+
+// apiVersionSegment: a version segment further in the path
+// (/project/v1/hubs, /data/v2/projects): a versioned API under a
+// product prefix.
+func apiVersionSegment(p string) bool {
+	p, _, _ = strings.Cut(p, "?")
+	for _, seg := range strings.Split(p, "/") {
+		if len(seg) >= 2 && len(seg) <= 3 && seg[0] == 'v' && strings.Trim(seg[1:], "0123456789") == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // apiVersionPath: a path that starts with a version segment (/v1/, /v2…).

@@ -46,6 +46,9 @@ func rawDataRule() Rule {
 				default:
 					continue
 				}
+				if emptyDirRemoval(tc.Via) {
+					continue // rmdir fails on a directory that holds anything: no data is lost
+				}
 				if inRawData(tc.Path, e.F.Project, tc.Effect == callfacts.PathRecursiveDelete) && !movedWithin(e, tc) {
 					return tc.Via + " deletes " + homeRel(tc.Path, e.F.Home) + ", raw data every result is computed from"
 				}
@@ -87,6 +90,13 @@ func workflowOutputsRule() Rule {
 		},
 		[]string{"snakemake --delete-all-output --cores 1", "snakemake -j1 --delete-all-output all", "nextflow clean -f"},
 		[]string{"snakemake --delete-temp-output --cores 1", "snakemake --delete-all-output -n", "snakemake --cores 16 --use-conda", "nextflow clean -n", "nextflow clean -f -k -before golden_curie", "nextflow clean -f elegant_turing"})
+}
+
+// emptyDirRemoval: the delete is rmdir's (GNU, BSD, busybox), which
+// removes only empty directories (-p its empty parents too) and fails
+// on any that holds a file.
+func emptyDirRemoval(via string) bool {
+	return strings.HasPrefix(via, "rmdir ")
 }
 
 // movedWithin reports whether a touch is mv moving files to another
