@@ -26,6 +26,11 @@ var endpointOptions = []string{"--endpoint-url", "--endpoint", "--bootstrap-serv
 var progHostOptions = map[string]map[string]bool{"rabbitmqadmin": {"-H": true}, "rabbitmqctl": {"-n": true, "--node": true},
 	"rabbitmq-plugins": {"-n": true, "--node": true}, "rabbitmq-diagnostics": {"-n": true, "--node": true}, "consul": {"-http-addr": true}}
 
+// progHostArgs are programs whose Nth positional names the host they
+// send to (oscsend HOST PORT PATH): a show-control message sent to
+// localhost reaches a program on this machine, not a console on stage.
+var progHostArgs = map[string]int{"oscsend": 0, "sendosc": 0}
+
 // hostFlagCLIs take -h as the host (not help).
 var hostFlagCLIs = map[string]bool{"redis-cli": true, "valkey-cli": true, "keydb-cli": true, "psql": true, "mysql": true,
 	"mariadb": true, "clickhouse-client": true, "mongosh": true, "mongo": true, "cqlsh": true, "aql": true, "nodetool": true}
@@ -53,6 +58,9 @@ func localOnly(c *Cmd) bool {
 	}
 	if o, v, ok := strings.Cut(c.Remote, "="); ok && o != "--context" && o != "--kube-context" {
 		see(v)
+	}
+	if at, ok := progHostArgs[c.Name]; ok && at < len(c.Pos) {
+		see(c.Pos[at])
 	}
 	for i, a := range c.Args {
 		switch {

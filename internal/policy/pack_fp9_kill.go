@@ -35,6 +35,21 @@ var devProcs = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
+// jobLaunchers are devprocs.txt's job-launchers: programs that start the
+// dev server and shared workers alike.
+var jobLaunchers = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	datatable.Must("devprocs.txt", devProcsText, 2, func(l datatable.Line) error {
+		if l.Fields[0] == "job-launchers" {
+			for _, n := range l.Fields[1:] {
+				m[n] = true
+			}
+		}
+		return nil
+	})
+	return m
+})
+
 // devProcName: w is a dev tool of devprocs.txt, whole or by the part
 // before its first dash (webpack-dev-server).
 func devProcName(w string) bool {
@@ -94,8 +109,8 @@ func specificProcPattern(p string) bool {
 					return false // a server someone else may use, whatever else the pattern names
 				}
 			}
-			if !devProcName(w) {
-				return false
+			if !devProcName(w) || jobLaunchers()[w] && !devCommandLine(p) {
+				return false // a launcher alone (pkill -f artisan) reaches its workers too
 			}
 			return !sharedJob(p) // artisan queue:work: a worker, not the dev server
 		}
