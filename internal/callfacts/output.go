@@ -100,6 +100,13 @@ func (n *normalizer) stmtOutput(st *syntax.Stmt, stdin text) text {
 		return n.stmtsOutput(x.Stmts, stdin)
 	case *syntax.Subshell:
 		return n.stmtsOutput(x.Stmts, stdin)
+	case *syntax.ForClause:
+		// for f in *.ll; do echo "llc -O2 $f"; done | sh: what the body
+		// prints once, its loop variable standing for the names the loop
+		// gives (loopoutput.go)
+		return n.loopOutput(x.Do, stdin)
+	case *syntax.WhileClause:
+		return n.loopOutput(x.Do, stdin)
 	}
 	return text{}
 }
