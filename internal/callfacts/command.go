@@ -64,6 +64,8 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 		}
 		if full, ok := shortNames[name]; ok {
 			name = full // k get pods: the alias every kubectl guide sets up
+		} else if sh, ok := shellVars[name]; ok {
+			name = sh // "$SHELL" <(curl …): the user's shell (shellvars.go)
 		}
 		if GlobLike(name) {
 			name = n.globName(name)

@@ -43,7 +43,7 @@ func indirectPack() Pack {
 					if callfacts.GlobLike(c.Name) {
 						return fmt.Sprintf("the program %s is whatever the glob matches when it runs (args: %.80s)", c.Raw, strings.Join(c.Args, " "))
 					}
-					if (strings.HasPrefix(c.Name, "$") || strings.HasPrefix(c.Raw, "$") && callfacts.UnknownValue(c.Raw)) && !namedInstallProgram(c.Raw) && !psExpression(e, c) {
+					if (strings.HasPrefix(c.Name, "$") || strings.HasPrefix(c.Raw, "$") && callfacts.UnknownValue(c.Raw) && !callfacts.IsShellVar(c.Raw)) && !namedInstallProgram(c.Raw) && !psExpression(e, c) {
 						return fmt.Sprintf("the program %s is not known until it runs (args: %.80s)", c.Raw, strings.Join(c.Args, " "))
 					}
 				}

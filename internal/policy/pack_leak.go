@@ -325,6 +325,7 @@ func leakRules() []Rule {
 		sendSecretVarRule(),
 		interpSecretSendRule(),
 		sourceToNetworkRule(),
+		sessionSecretUploadRule(),
 		serveHomeRule(),
 	}
 }

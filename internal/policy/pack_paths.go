@@ -527,23 +527,15 @@ func selfPack() Pack {
 		},
 		{
 			ID: "core.self:hook-scripts", Mode: Deny,
-			Desc: "Removing, rewriting or chmod -x of Claude Code hook scripts (.claude/hooks/)",
+			Desc: "Removing, rewriting or chmod -x of Claude Code hook scripts (.claude/hooks/), or a chmod that takes the owner's read or search permission from the hooks directory or a .claude directory",
 			Match: func(e *Env) string {
 				for _, c := range e.F.Cmds("chmod") {
-					files := c.Pos
-					switch {
-					case callfacts.ChmodFlagMode(c) && c.Has("-x"):
-					case len(c.Pos) > 1 && (strings.Contains(c.Pos[0], "-x") || c.Pos[0] == "000" || c.Pos[0] == "644" || c.Pos[0] == "600"):
-						files = c.Pos[1:]
-					default:
-						files = nil
-					}
-					{
-						for _, a := range files {
-							if hookScript(e.abs(c, a)) {
-								return "chmod makes the hook script " + a + " non-executable"
-							}
-						}
+					// hookchmod.go: the owner loses read or execute on a
+					// hook script, the hooks directory or a .claude directory
+					if a, script := hookChmod(e, c); script {
+						return "chmod makes the hook script " + a + " non-executable"
+					} else if a != "" {
+						return "chmod takes the owner's read or search permission from " + a + ": Claude Code can no longer read its hooks"
 					}
 				}
 				for _, p := range writes(e.F) {
@@ -554,8 +546,10 @@ func selfPack() Pack {
 				}
 				return ""
 			},
-			Catch: []string{"chmod -x ~/.claude/hooks/guard.sh", "rm .claude/hooks/pre.py", "chmod a-x /home/dev/proj/.claude/hooks/x.sh", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/.claude/hooks/guard.sh","content":"exit 0"}}`, "mv ~/.claude/hooks/a.sh /tmp/", "mv ~/.claude/hooks ~/.claude/hooks.disabled"},
-			Allow: []string{"cat ~/.claude/hooks/guard.sh", "mkdir -p .claude/hooks", "cp -r .claude/hooks /tmp/hooks-backup", "chmod +x ~/.claude/hooks/guard.sh", "chmod -x ./scripts/build.sh", "ls .claude/hooks"},
+			Catch: []string{"chmod -x ~/.claude/hooks/guard.sh", "rm .claude/hooks/pre.py", "chmod a-x /home/dev/proj/.claude/hooks/x.sh", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/.claude/hooks/guard.sh","content":"exit 0"}}`, "mv ~/.claude/hooks/a.sh /tmp/", "mv ~/.claude/hooks ~/.claude/hooks.disabled",
+				"chmod -R 000 ~/.claude/hooks", "chmod a-rwx ~/.claude", "chmod -R -x .claude/hooks", "chmod u=rw ~/.claude/hooks/guard.sh"},
+			Allow: []string{"cat ~/.claude/hooks/guard.sh", "mkdir -p .claude/hooks", "cp -r .claude/hooks /tmp/hooks-backup", "chmod +x ~/.claude/hooks/guard.sh", "chmod -x ./scripts/build.sh", "ls .claude/hooks",
+				"chmod 700 ~/.claude", "chmod -R go-rwx ~/.claude", "chmod -R 755 .claude/hooks"},
 		},
 		{
 			ID: "core.self:warden-off", Mode: Deny, Tools: shellTools, Cmds: []string{"warden", "pace-maker", "pkill", "killall", "systemctl", "launchctl"},

@@ -27,6 +27,9 @@ func configFedTo(e *Env, via, p string) bool {
 			continue
 		}
 		vals := c.OptValues(configInputOpts)
+		if opts := authFileOpts[via]; opts != nil {
+			vals = append(vals, c.OptValues(opts)...) // smbclient -A FILE (authfileopts.go)
+		}
 		for _, v := range vals {
 			if e.abs(c, v) == p {
 				found = true

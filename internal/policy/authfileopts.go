@@ -1,0 +1,19 @@
+package policy
+
+// authFileOpts are, per program, the options that name the file a
+// client logs in with (smbclient -A FILE, the Samba tools'
+// --authentication-file): the client reads the user name and password
+// from it to connect and prints neither, as a service's own -c config
+// (secret_config_input.go). Per program, since -A means other things
+// elsewhere (grep -A 3, ls -A).
+var authFileOpts = map[string]map[string]bool{
+	"smbclient":  sambaAuthOpts,
+	"rpcclient":  sambaAuthOpts,
+	"smbcacls":   sambaAuthOpts,
+	"smbcquotas": sambaAuthOpts,
+	"smbtree":    sambaAuthOpts,
+	"net":        sambaAuthOpts,
+	"smbget":     sambaAuthOpts,
+}
+
+var sambaAuthOpts = map[string]bool{"-A": true, "--authentication-file": true}
