@@ -30,15 +30,16 @@ func (t *ChainTx) Real() bool { return t.Net == "main" || t.Net == "unknown" }
 
 type chainTables struct {
 	tx       map[string][]wordRule
-	fn       map[string]string   // function name (lower case) → kind
-	net      map[string]string   // network word → class
-	netopt   map[string][]string // program → options naming the network
-	netenv   map[string][]string // program → variables naming the network
-	defaults map[string]string   // program → class when none is named
+	fn       map[string]string            // function name (lower case) → kind
+	net      map[string]string            // network word → class
+	netopt   map[string][]string          // program → options naming the network
+	netenv   map[string][]string          // program → variables naming the network
+	netflag  map[string]map[string]string // program → option → class (bitcoin-cli -regtest)
+	defaults map[string]string            // program → class when none is named
 }
 
 var chainTable = sync.OnceValue(func() *chainTables {
-	t := &chainTables{fn: map[string]string{}, net: map[string]string{}, netopt: map[string][]string{}, netenv: map[string][]string{}, defaults: map[string]string{}}
+	t := &chainTables{fn: map[string]string{}, net: map[string]string{}, netopt: map[string][]string{}, netenv: map[string][]string{}, netflag: map[string]map[string]string{}, defaults: map[string]string{}}
 	var txLines []datatable.Line
 	for _, l := range datatable.Lines("chain.txt", chainText) {
 		f := l.Fields
@@ -47,8 +48,23 @@ var chainTable = sync.OnceValue(func() *chainTables {
 		}
 		switch f[0] {
 		case "tx":
-			l.Fields = f[1:]
-			txLines = append(txLines, l)
+			// PROGRAM may be a|b: programs that share their method
+			// names (bitcoin-cli and its forks)
+			for _, p := range strings.Split(f[2], "|") {
+				pl := l
+				pl.Fields = append([]string{f[1], p}, f[3:]...)
+				txLines = append(txLines, pl)
+			}
+		case "netflag":
+			if len(f) < 4 {
+				panic(l.Errorf("want netflag PROGRAM CLASS FLAG…, got %q", l.Text))
+			}
+			if t.netflag[f[1]] == nil {
+				t.netflag[f[1]] = map[string]string{}
+			}
+			for _, o := range f[3:] {
+				t.netflag[f[1]][o] = f[2]
+			}
 		case "fn":
 			for _, n := range f[2:] {
 				t.fn[strings.ToLower(n)] = f[1]
@@ -64,7 +80,7 @@ var chainTable = sync.OnceValue(func() *chainTables {
 		case "default":
 			t.defaults[f[1]] = f[2]
 		default:
-			panic(l.Errorf("unknown section %q (want tx, fn, net, netopt, netenv or default)", f[0]))
+			panic(l.Errorf("unknown section %q (want tx, fn, net, netopt, netflag, netenv or default)", f[0]))
 		}
 	}
 	t.tx = parseWords(txLines, true)
@@ -73,7 +89,7 @@ var chainTable = sync.OnceValue(func() *chainTables {
 
 // chainKindRank orders the kinds by harm, for a function that raises a
 // plain send.
-var chainKindRank = map[string]int{"send": 0, "change": 1, "approve": 2, "move": 3, "final": 4}
+var chainKindRank = map[string]int{"unlock": 0, "send": 0, "change": 1, "approve": 2, "move": 3, "final": 4}
 
 // ChainTx is the transaction c signs and sends by chain.txt, nil when it
 // sends none (a read, a build, a local test, a dry run or help).
@@ -172,7 +188,16 @@ func castKind(c *Cmd, t *chainTables, kind string) string {
 // forking mainnet keeps chain id 1, and the transaction goes to the node
 // the URL names.
 func chainNet(c *Cmd, t *chainTables) (class, word string) {
+	flags := t.netflag[c.Name]
 	for i, a := range c.Args {
+		if k := flags[a]; k != "" {
+			if k == "local" {
+				return k, a
+			} else if class == "" {
+				class, word = k, a
+			}
+			continue
+		}
 		for _, o := range t.netopt[c.Name] {
 			var v string
 			switch {

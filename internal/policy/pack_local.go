@@ -11,7 +11,26 @@ import (
 // packages from unreviewed sources, targets run by name, system state.
 func localPack() Pack {
 	return Pack{Name: "core.local", Desc: "This machine: security checks switched off, options that run commands, secret stores, the agent's own config, persistence, unreviewed installs, targets run by name, system state",
-		Rules: slices.Concat(downgradeRules(), appDBChangeRules(), execOptionRules(), secretLocalRules(), agentConfigRules(), fp2LocalRules(), fp2SecretRules(), scheduleRules(), unreviewedRules(), runNameRules(), sysStateRules(), hostActRules(), append([]Rule{runNameWipeRule(), runNameEnvRule(), hiddenDiscardRule(), runNameSharedRule(), agentStopRule(), hiddenJobRule(), globalInstallRule(), othersJobsRule(), sudoersGrantRule(), editorExtensionRule(), protectedDBRule()}, append(autorunRules(), procSecretRules()...)...), miss3Rules(), sys4Rules(), []Rule{leak5PersistedDowngradeRule()}, secrets7PersistRules(), secrets7DowngradeRules(), miss9bLocalRules(), miss10InstallRules(), []Rule{worldWritableSystemRule(), serviceContainerRule(), pickedServiceContainerRule(), killPickedContainerRule(), printRunRule(), listedSecretFieldRule(), net14LoginItemRule()})}
+		// one rule or rule list per line: packs grow by appending a line
+		Rules: slices.Concat(
+			downgradeRules(), appDBChangeRules(), execOptionRules(), secretLocalRules(), agentConfigRules(),
+			fp2LocalRules(), fp2SecretRules(), scheduleRules(), unreviewedRules(), runNameRules(), sysStateRules(), hostActRules(),
+			[]Rule{runNameWipeRule(), runNameEnvRule(), hiddenDiscardRule(), runNameSharedRule(), agentStopRule(), hiddenJobRule(),
+				globalInstallRule(), othersJobsRule(), sudoersGrantRule(), editorExtensionRule(), protectedDBRule()},
+			autorunRules(), procSecretRules(), miss3Rules(), sys4Rules(),
+			[]Rule{leak5PersistedDowngradeRule()},
+			secrets7PersistRules(), secrets7DowngradeRules(), miss9bLocalRules(), miss10InstallRules(),
+			[]Rule{
+				worldWritableSystemRule(),
+				scriptDestroyRule(),
+				serviceContainerRule(),
+				pickedServiceContainerRule(),
+				killPickedContainerRule(),
+				printRunRule(),
+				listedSecretFieldRule(),
+				net14LoginItemRule(),
+			},
+		)}
 }
 
 // fileExists reports whether p is on disk now (a cheap stat: the rules

@@ -32,9 +32,9 @@ func net4ChainRules() []Rule {
 			[]string{"cast send 0xabc --value 2ether --rpc-url $MAINNET_RPC_URL --private-key $PK", "cast send $TOKEN 'transfer(address,uint256)' 0xdef 1000 --rpc-url https://eth-mainnet.g.alchemy.com/v2/$KEY --account ops",
 				"cast send $T \"renounceOwnership()\" -r $ETH_MAINNET_RPC --account a", "cast send $P 'upgradeTo(address)' 0x0000000000000000000000000000000000000000 --rpc-url $MAINNET_RPC_URL",
 				"solana transfer 7xKX ALL --url mainnet-beta", "solana -um transfer 7xKX 5", "solana program close 9xQe --url https://api.mainnet-beta.solana.com --bypass-warning",
-				"solana program set-upgrade-authority 9xQe --final -u mainnet-beta", "spl-token transfer MINT 100 RCPT --url mainnet-beta", "npx sui client transfer-sui --to 0x1 --sui-coin-object-id 0x2 --env mainnet"},
+				"solana program set-upgrade-authority 9xQe --final -u mainnet-beta", "spl-token transfer MINT 100 RCPT --url mainnet-beta", "npx sui client transfer-sui --to 0x1 --sui-coin-object-id 0x2 --env mainnet", "lightning-cli --mainnet close 0331f8 0", "bitcoin-cli -chain=main sendtoaddress bc1q 0.5"},
 			[]string{"cast send 0xabc --value 2ether --rpc-url http://127.0.0.1:8545 --private-key 0xac09", "cast send 0xabc --value 2ether --rpc-url $SEPOLIA_RPC_URL", "cast send $T 'renounceOwnership()' --unlocked --from 0xf39F",
-				"solana transfer 7xKX 1 --url devnet", "solana transfer 7xKX 1 -ul", "solana program close 9xQe --url localhost", "cast call $T 'balanceOf(address)(uint256)' 0x1 --rpc-url $MAINNET_RPC_URL",
+				"solana transfer 7xKX 1 --url devnet", "solana transfer 7xKX 1 -ul", "lncli --network=regtest closeallchannels --force", "bitcoin-cli -testnet sendtoaddress tb1q 0.1", "solana program close 9xQe --url localhost", "cast call $T 'balanceOf(address)(uint256)' 0x1 --rpc-url $MAINNET_RPC_URL",
 				"solana balance --url mainnet-beta", "cast send $P 'upgradeTo(address)' 0x0000000000000000000000000000000000000000 --rpc-url https://eth-sepolia.g.alchemy.com/v2/k"}),
 		cmdRule("external.systems:chain-transaction", Ask, "A transaction signed and sent to a main network or one the line does not show (forge script --broadcast --rpc-url $MAINNET_RPC_URL, hardhat run --network mainnet, solana program deploy --url mainnet-beta, cast send … approve, a solana command whose cluster a config file picks); local nodes and test networks are left alone; the commands and networks are data (callfacts/chain.txt)", tools,
 			func(e *Env, c *Cmd) string {
@@ -49,14 +49,17 @@ func net4ChainRules() []Rule {
 						where += " (" + tx.NetWord + ")"
 					}
 				}
+				if tx.Kind == "unlock" {
+					return c.Name + " unlocks a wallet's signing keys on " + where + ": " + c.String()
+				}
 				return c.Name + " signs and sends a transaction (" + tx.Kind + ") to " + where + ": " + c.String()
 			},
 			[]string{"forge script script/Deploy.s.sol --rpc-url $MAINNET_RPC_URL --broadcast --account deployer", "npx hardhat run scripts/x.js --network mainnet", "pnpm exec hardhat ignition deploy ignition/modules/T.ts --network base",
 				"solana program deploy target/deploy/v.so --url mainnet-beta", "cast send $V 'pause()' --rpc-url $RPC_URL --account ops", "solana transfer 7xKX 1", "anchor deploy --provider.cluster mainnet",
-				"truffle migrate --network polygon", "cast send $USDC 'approve(address,uint256)' 0x7a25 1 --rpc-url https://rpc.ankr.com/eth"},
+				"truffle migrate --network polygon", "bitcoin-cli -rpcwallet=w sendmany \"\" '{}'", "lncli payinvoice lnbc1", "bitcoin-cli walletpassphrase \"$P\" 60", "cast send $USDC 'approve(address,uint256)' 0x7a25 1 --rpc-url https://rpc.ankr.com/eth"},
 			[]string{"forge script script/Deploy.s.sol --rpc-url $MAINNET_RPC_URL --sender 0xf39F", "forge script script/Deploy.s.sol --rpc-url http://127.0.0.1:8545 --broadcast", "npx hardhat run scripts/x.js", "npx hardhat run scripts/x.js --network sepolia",
 				"solana program deploy target/deploy/v.so --url localhost", "anchor deploy --provider.cluster devnet", "cast send $V 'pause()' --rpc-url $SEPOLIA_RPC_URL", "cast send $V 'pause()'", "npx hardhat test --network mainnet",
-				"forge test --fork-url $MAINNET_RPC_URL", "solana airdrop 2 --url devnet", "cast send --help"}),
+				"forge test --fork-url $MAINNET_RPC_URL", "solana airdrop 2 --url devnet", "cast send --help", "bitcoin-cli -regtest sendtoaddress bcrt1q 1", "bitcoin-cli getbalance", "lncli listchannels", "bitcoin-cli help sendtoaddress"}),
 		cmdRule("external.systems:sign-fetched", Deny, "A wallet signing a message fetched from the network as it runs (cast wallet sign --private-key $PK \"$(curl -s https://…/msg)\"): a signature for text nobody read can be a permit that drains the account", []string{"cast", "solana", "sui", "aptos", "near"},
 			func(e *Env, c *Cmd) string {
 				if !signs(c) {

@@ -489,7 +489,7 @@ func apiReads(r apiCall) bool {
 		if readLast(u) {
 			found = true // POST /api/auth, /v2/auth/login, /api/v2/statements: a login or a query
 		}
-		for _, w := range wordsOf(urlPath(u)) {
+		for _, w := range wordsOf(credlessPath(u)) {
 			if write[w] {
 				return false // _update_by_query: a write that a query selects
 			}
@@ -499,6 +499,31 @@ func apiReads(r apiCall) bool {
 		}
 	}
 	return found
+}
+
+// credlessPath is u's path and query without the query pairs that carry
+// a credential (?access_token=$T, &api_key=…): a key's name says nothing
+// of the action, and "token" in it is no token exchange (POST
+// …/actions/publish?access_token=$ZENODO_TOKEN publishes).
+func credlessPath(u string) string {
+	p := urlPath(u)
+	path, q, ok := strings.Cut(p, "?")
+	if !ok {
+		return p
+	}
+	keys := opsList("api-bodykey")
+	var kept []string
+	for _, kv := range strings.Split(q, "&") {
+		k, _, _ := strings.Cut(kv, "=")
+		if keys[strings.ToLower(k)] {
+			continue
+		}
+		kept = append(kept, kv)
+	}
+	if len(kept) == 0 {
+		return path
+	}
+	return path + "?" + strings.Join(kept, "&")
 }
 
 // bodyQueryReads: a request body that is one SQL text whose every

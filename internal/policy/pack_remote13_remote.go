@@ -54,7 +54,31 @@ func scriptVerb(c *Cmd) (kind, verb string) {
 		}
 		return "", ""
 	}
-	return leadVerb(first[0])
+	if k, v := leadVerb(first[0]); k != "" {
+		return k, v
+	}
+	if ext := path.Ext(strings.ToLower(c.Name)); strings.Contains(c.Raw, "/") || ext == ".sh" || ext == ".py" || ext == ".pl" {
+		return trailVerb(first) // a script by its path or suffix; installed programs (freebsd-update, nixos-rebuild) are judged by their own tables
+	}
+	return "", ""
+}
+
+// trailVerb reads a product's own updater, named product first and verb
+// last (btcpay-update.sh, nextcloud_upgrade.sh, mailcow-restart): the
+// last word is one of the changing verbs, whole, and the first is no
+// read verb (check-update.sh only looks). Only a change: a destroying
+// verb must lead the name to deny.
+func trailVerb(words []string) (kind, verb string) {
+	if len(words) < 2 || opsList("script-read-verb")[words[0]] {
+		return "", ""
+	}
+	last := words[len(words)-1]
+	for _, v := range scriptChangeVerbs {
+		if last == v {
+			return "change", v
+		}
+	}
+	return "", ""
 }
 
 // leadVerb is the destroying or changing verb word w starts with.
@@ -95,7 +119,7 @@ func adminScriptRun(e *Env, i int) (string, string) {
 	case kind == "destroy" && (root || !launcherOnLab(e, i)):
 		return "deny", c.Name + " (its name leads with " + verb + ") destroys on " + where + ": " + c.String()
 	case kind != "":
-		return "ask", c.Name + " (its name leads with " + verb + ") changes " + where + ": " + c.String()
+		return "ask", c.Name + " (its name says " + verb + ") changes " + where + ": " + c.String()
 	}
 	return "", ""
 }
@@ -187,8 +211,8 @@ func remote13RemoteRules() []Rule {
 		{ID: "external.systems:remote-script-change", Mode: Ask, Tools: shellTools, Cmds: launchers,
 			Desc:  "A script whose name leads with a changing verb (restartsrv_httpd, suspendacct, rebuildhttpdconf, update_users.sh) run on another host or as root by its path: the host and what it serves change",
 			Match: judge("ask"),
-			Catch: []string{"ssh root@whm.example.net '/scripts/restartsrv_httpd'", "ssh root@whm '/scripts/suspendacct shop \"unpaid\"'", "ssh root@panel '/scripts/rebuildhttpdconf'", "sudo /opt/app/bin/reset-cache.sh", "ssh dev-box '/scripts/removeacct test1'"},
-			Allow: []string{"ssh web1 '/scripts/checkallsslcerts'", "ssh root@whm '/scripts/whoowns example.com'", "bash scripts/restart-dev.sh", "ssh h 'uptime'", "sudo /usr/bin/systemctl status nginx"}},
+			Catch: []string{"ssh root@whm.example.net '/scripts/restartsrv_httpd'", "ssh root@whm '/scripts/suspendacct shop \"unpaid\"'", "ssh root@panel '/scripts/rebuildhttpdconf'", "sudo /opt/app/bin/reset-cache.sh", "ssh dev-box '/scripts/removeacct test1'", "ssh pay1 'cd btcpayserver-docker && ./btcpay-update.sh'", "ssh cloud 'sudo -u www-data ./nextcloud_upgrade.sh'"},
+			Allow: []string{"ssh web1 '/scripts/checkallsslcerts'", "ssh root@whm '/scripts/whoowns example.com'", "bash scripts/restart-dev.sh", "ssh h 'uptime'", "sudo /usr/bin/systemctl status nginx", "ssh pay1 './check-update.sh'", "ssh pay1 './btcpay-updates-log.sh'"}},
 		{ID: "external.systems:remote-world-writable", Mode: Deny, Tools: shellTools, Cmds: append([]string{"ssh", "mosh", "autossh"}, callfacts.RemoteShellTools()...),
 			Desc: "A whole tree made writable by every account on another host (ssh web1 'chmod -R 777 public_html', lftp -e 'chmod -R 777 public_html'): any account or script on that server can rewrite the site or the files; its scratch directories excepted",
 			Match: func(e *Env) string {
