@@ -26,6 +26,15 @@ func (n *normalizer) templateOutput(name string, args []string, stdin text) (tex
 			return text{}, false // numbers or names printed as data: read as before
 		}
 		return t, ok
+	case "jq", "gojq", "jaq":
+		if stdin.from != "" {
+			return text{}, false // fetched or decoded values: still from elsewhere
+		}
+		t, ok := jqTemplate(args)
+		if !ok || !commandTemplate(t.s) {
+			return text{}, false // values printed as data: read as before
+		}
+		return t, true
 	case "go":
 		t, ok := goListTemplate(args)
 		if !ok || !commandTemplate(strings.TrimLeft(t.s, "\n")) {
