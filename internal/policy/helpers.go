@@ -97,6 +97,17 @@ func first(cmds []*Cmd, fn func(c *Cmd) string) string {
 	return ""
 }
 
+// firstAt is the first reason fn gives for the call's commands, by
+// index (for readers that look at a command's neighbours too).
+func firstAt(e *Env, fn func(e *Env, i int) string) string {
+	for i := range e.F.Commands {
+		if why := fn(e, i); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
 // onlyHelp reports whether c only asks for help or a version.
 func onlyHelp(c *Cmd) bool {
 	return len(c.Pos) == 0 && (c.Has("--help", "-h", "--version", "-V"))

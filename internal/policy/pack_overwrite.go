@@ -104,15 +104,8 @@ func ftpSessionChange(e *Env, i int) string {
 
 func ftpChangeRule() Rule {
 	return Rule{ID: "external.systems:ftp-change", Mode: Ask, Tools: shellTools, Cmds: []string{"lftp", "smbclient"},
-		Desc: "An FTP or SMB session's script that puts a file at a place on the server the line names (lftp -e 'put -O /public_html dist/index.html; bye' ftp.x, smbclient //fs/share -c 'put q3.xlsx reports/q3.xlsx'): the file others use there is replaced; a put into the login's directory, mirror -R, listings and downloads stay allowed; the verbs are data (policy/remoteops.txt ftp-change-verbs)",
-		Match: func(e *Env) string {
-			for i := range e.F.Commands {
-				if why := ftpSessionChange(e, i); why != "" {
-					return why
-				}
-			}
-			return ""
-		},
+		Desc:  "An FTP or SMB session's script that puts a file at a place on the server the line names (lftp -e 'put -O /public_html dist/index.html; bye' ftp.x, smbclient //fs/share -c 'put q3.xlsx reports/q3.xlsx'): the file others use there is replaced; a put into the login's directory, mirror -R, listings and downloads stay allowed; the verbs are data (policy/remoteops.txt ftp-change-verbs)",
+		Match: func(e *Env) string { return firstAt(e, ftpSessionChange) },
 		Catch: []string{`lftp -u webmaster -e "put -O /public_html dist/index.html; bye" ftp.acme-shop.com`, `lftp -e "put dist/index.php -o /htdocs/index.php; quit" ftp.acme-shop.com`, `smbclient //fs01/finance -U alice -c 'put q3.xlsx reports/q3.xlsx'`},
 		Allow: []string{`lftp -e "mirror /public_html ./backup; quit" ftp.acme-shop.com`, `lftp -u u,p -e "put site.zip; quit" ftp.example-hosting.net`, `lftp -e "ls; bye" ftp.acme-shop.com`, `smbclient //fs01/finance -U alice -c 'ls'`, `lftp -e "get index.html; bye" ftp.acme-shop.com`}}
 }
