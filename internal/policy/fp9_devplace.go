@@ -240,6 +240,12 @@ func devPlaces(f *Facts) []bool {
 	}
 	for i := range f.Commands {
 		c := &f.Commands[i]
+		if remoteRun(c) {
+			// on another machine (ssh prod1 docker exec api-dev …) a
+			// dev-named container, namespace or target is that
+			// machine's, not the developer's own
+			continue
+		}
 		switch {
 		case localKubeClient(c) && kcOK, devExec(c) && kcOK, devTargetOption(c):
 			mark(i)
