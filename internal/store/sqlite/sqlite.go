@@ -72,6 +72,13 @@ func openWith(ctx context.Context, path, pragmas string) (*Store, error) {
 		if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
 			f.Close()
 		}
+		// The file is there now (an empty file is an empty database), so
+		// every connection opens it read-write without creating: a
+		// server's pool opens connections long after this, and one
+		// opened after the user removed the store must fail, not make a
+		// new empty warden.db in its place (the daemon would then serve,
+		// and the keeper guard, a file that is not the one opened).
+		pragmas += "&mode=rw"
 	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		"?_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_txlock=immediate" + pragmas

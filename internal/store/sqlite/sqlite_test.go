@@ -101,3 +101,27 @@ func TestOpenExistingMakesNoStore(t *testing.T) {
 		t.Fatalf("OpenExisting made %s: %v", missing, err)
 	}
 }
+
+// A server's pool opens connections long after Open: one opened after
+// the store was removed must fail, not make a new empty file in its place
+// (the daemon and the keeper would then hold a store that is not the one
+// they opened, and report it as replaced instead of removed).
+func TestPoolDoesNotRecreateARemovedStore(t *testing.T) {
+	st := open(t)
+	st.SetMaxOpenConns(4)
+	st.SetMaxIdleConns(0) // every statement takes a new connection
+	ctx := context.Background()
+	if err := st.db.PingContext(ctx); err != nil {
+		t.Fatalf("ping the store: %v", err)
+	}
+	for _, p := range []string{st.Path(), st.Path() + "-wal", st.Path() + "-shm"} {
+		os.Remove(p)
+	}
+	var n int
+	if err := st.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n); err == nil {
+		t.Errorf("a new connection read a removed store (%d objects)", n)
+	}
+	if _, err := os.Stat(st.Path()); !os.IsNotExist(err) {
+		t.Fatalf("a new connection made %s again: %v", st.Path(), err)
+	}
+}
