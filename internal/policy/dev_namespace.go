@@ -93,7 +93,7 @@ func typedValue(c *Cmd, o string) string {
 // devNamespaceClient: c, a cluster client, changes what is inside a
 // developer's own namespace of a cluster that is not named as another.
 func devNamespaceClient(c *Cmd, kubeconfigLocal bool) bool {
-	if !kubeClients[c.Name] || len(c.Pos) == 0 || !nsChangeVerbs[c.Pos[0]] || remoteRun(c) {
+	if !kubeClients[c.Name] || len(c.Pos) == 0 || !nsChangeVerbs[c.Pos[0]] || runsOverSSH(c, sshAnyWrapper) {
 		return false
 	}
 	if ctx := kubeContextOf(c); ctx != "" && !localKubeContext(ctx) {
@@ -131,7 +131,7 @@ func devNamespaceClient(c *Cmd, kubeconfigLocal bool) bool {
 // cluster's kubeconfig (by --kubeconfig or the line's KUBECONFIG) and
 // no other context.
 func localKubeconfigClient(c *Cmd, kubeconfigLocal bool) bool {
-	if !kubeClients[c.Name] || remoteRun(c) {
+	if !kubeClients[c.Name] || runsOverSSH(c, sshAnyWrapper) {
 		return false
 	}
 	if ctx := kubeContextOf(c); ctx != "" && !localKubeContext(ctx) {
@@ -139,17 +139,6 @@ func localKubeconfigClient(c *Cmd, kubeconfigLocal bool) bool {
 	}
 	kc := typedValue(c, "--kubeconfig")
 	return kc != "" && localKubeconfig(kc) || kc == "" && kubeconfigLocal
-}
-
-// remoteRun: c runs on another machine (ssh host 'kubectl …'), where the
-// namespace and kubeconfig are that machine's.
-func remoteRun(c *Cmd) bool {
-	for _, w := range c.Wrappers {
-		if n, _, _ := strings.Cut(w, " "); n == "ssh" || n == "mosh" || n == "autossh" {
-			return true
-		}
-	}
-	return false
 }
 
 // iacOwnEnv: an IaC destroy or workspace delete whose every named

@@ -240,7 +240,7 @@ func devPlaces(f *Facts) []bool {
 	}
 	for i := range f.Commands {
 		c := &f.Commands[i]
-		if remoteRun(c) {
+		if runsOverSSH(c, sshAnyWrapper) {
 			// on another machine (ssh prod1 docker exec api-dev …) a
 			// dev-named container, namespace or target is that
 			// machine's, not the developer's own

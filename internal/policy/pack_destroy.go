@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -15,7 +16,36 @@ func tempDir(p string) bool {
 
 // destroyPack: destructive tools that had no rule of their own.
 func destroyPack() Pack {
-	return Pack{Name: "core.destroy", Desc: "Destructive tools: sync with delete, disk partitioning, power off, killing every process, moving system dirs away, truncating files outside the project, deleting users, the whole project, kernel writes, volumes", Rules: append([]Rule{
+	return Pack{Name: "core.destroy", Desc: "Destructive tools: sync with delete, disk partitioning, power off, killing every process, moving system dirs away, truncating files outside the project, deleting users, the whole project, kernel writes, volumes",
+		// one rule or rule list per line: packs grow by appending a line
+		Rules: slices.Concat(
+			destroyOwnRules(),
+			systemRules(),
+			peers5DestroyRules(),
+			[]Rule{remoteScriptRule()},
+			[]Rule{findDeleteRule()},
+			packageRules(),
+			killByName(),
+			serviceRules(),
+			net4KillRules(),
+			[]Rule{vmDeleteRule()},
+			windowsRules(),
+			winAdminRules(),
+			netConfigRules(),
+			leak5KillRules(),
+			miss8KillRules(),
+			containerKillRules(),
+			pidFileKillRules(),
+			[]Rule{foreignPidFileKillRule()},
+			miss9bDestroyRules(),
+			listedTargetRules(),
+		)}
+}
+
+// destroyOwnRules: the destructive tools core.destroy judges itself (the
+// rules it gathers from other files follow them in destroyPack).
+func destroyOwnRules() []Rule {
+	return []Rule{
 		cmdRule("core.destroy:sync-delete", Deny, "Sync that deletes at the destination or the source (rsync --delete/--remove-source-files, rclone sync/purge/delete, aws s3 sync --delete, gsutil rsync -d)", callfacts.SyncTools,
 			func(e *Env, c *Cmd) string {
 				if c.Name != "rsync" && anyPos(c, "sync", "rsync", "mirror") && projectMirror(e, c) {
@@ -361,7 +391,7 @@ func destroyPack() Pack {
 			},
 			[]string{"shred -n 3 ~/.bash_history", "srm -r /home/dev/old/", "shred -uz /home/dev/data.db", "shred -u $F", "shred -u ../other/notes.txt"},
 			[]string{"shred -u /tmp/secret.txt", "shred --help", "echo shred x", "man shred", "shred -u notes.txt", "shred -u secrets/tmp-token.txt"}),
-	}, append(append(append(append(append(systemRules(), peers5DestroyRules()...), remoteScriptRule(), findDeleteRule()), packageRules()...), killByName()...), append(append(append(append(serviceRules(), net4KillRules()...), vmDeleteRule()), append(windowsRules(), winAdminRules()...)...), append(append(netConfigRules(), leak5KillRules()...), append(append(append(append(append(miss8KillRules(), containerKillRules()...), pidFileKillRules()...), foreignPidFileKillRule()), miss9bDestroyRules()...), listedTargetRules()...)...)...)...)...)}
+	}
 }
 
 // scratchOnly reports whether every path c names is in a scratch

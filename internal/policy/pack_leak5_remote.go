@@ -119,10 +119,9 @@ func leak5ScriptRule() Rule {
 	return Rule{ID: "external.systems:unread-script-target", Mode: Ask, Tools: shellTools, On: On(FactInterp).OrText("/"),
 		Desc: "A project script whose text is not on disk to read, run against production or a named site (sh ./scripts/rotate_pg_password.sh prod, python3 scripts/push_acl.py --site nyc1): the line does not show what it does, and the place it acts on is real; the options are data (policy/remoteops.txt site-option, prod-option, prod-flag)",
 		Match: func(e *Env) string {
-			for i := range e.F.Commands {
-				c := &e.F.Commands[i]
-				p, args := scriptRun(c)
-				if p == "" || onlyHelp(c) || e.dryRun(c) || opsList("mode-runner")[p[strings.LastIndexByte(p, '/')+1:]] || fileExists(e.abs(c, p)) {
+			for s := range e.scriptRuns() {
+				c, p, args := s.c, s.path, s.args
+				if opsList("mode-runner")[p[strings.LastIndexByte(p, '/')+1:]] || fileExists(e.abs(c, p)) {
 					continue // bin/rails, bin/rake: a framework's runner, judged by its own rules
 				}
 				if scriptReadsByName(p) {

@@ -504,7 +504,7 @@ func prodHostChangeRule() Rule {
 			}
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if !remotelyRun(c) {
+				if !runsOverSSH(c, sshOutermost) {
 					continue
 				}
 				if c.Effect != callfacts.EffectNone && !onlyTemp(c, e) {
@@ -545,11 +545,6 @@ func prodSSHHost(e *Env) string {
 	return host
 }
 
-// remotelyRun: c runs on another machine through ssh, mosh or autossh.
-func remotelyRun(c *Cmd) bool {
-	return len(c.Wrappers) > 0 && (strings.HasPrefix(c.Wrappers[0], "ssh") || strings.HasPrefix(c.Wrappers[0], "mosh") || strings.HasPrefix(c.Wrappers[0], "autossh"))
-}
-
 // prodHostVolumesRule: a container engine's volumes removed on a
 // production host (ssh api-prod-1 'docker volume rm app_mongo-data',
 // docker compose down -v there): a volume is where the service's data
@@ -566,7 +561,7 @@ func prodHostVolumesRule() Rule {
 			}
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if !remotelyRun(c) || c.Name != "docker" && c.Name != "podman" && c.Name != "nerdctl" && c.Name != "docker-compose" {
+				if !runsOverSSH(c, sshOutermost) || c.Name != "docker" && c.Name != "podman" && c.Name != "nerdctl" && c.Name != "docker-compose" {
 					continue
 				}
 				sub := c.Sub(0)

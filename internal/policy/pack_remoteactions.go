@@ -99,7 +99,7 @@ func remoteActionRules() []Rule {
 // or a lab (ssh boomi-atom-dev01 'atom restart'), and every host the
 // line reaches by ssh is such: a change there is the team's own scratch.
 func sshDevHost(e *Env, c *Cmd) bool {
-	if !remotelyRun(c) {
+	if !runsOverSSH(c, sshOutermost) {
 		return false
 	}
 	n := 0

@@ -69,14 +69,12 @@ func scriptDestroyRule() Rule {
 	return Rule{ID: "core.local:script-name-destroy", Mode: Ask, Tools: shellTools, On: On(FactInterp).OrText("/"),
 		Desc: "A project script named for removing (prune_raw.sh, cleanup_scratch.py; policy/remoteops.txt script-prune-verb) given a directory outside the project (a system or shared path, data elsewhere) or one only a variable names: it deletes where the line does not show",
 		Match: func(e *Env) string {
-			for i := range e.F.Commands {
-				c := &e.F.Commands[i]
-				p, args := scriptRun(c)
-				if p == "" || onlyHelp(c) || e.dryRun(c) || !scriptNameDestroys(p) {
+			for s := range e.scriptRuns() {
+				if !scriptNameDestroys(s.path) {
 					continue
 				}
-				if t := scriptDestroyTarget(e, c, args); t != "" {
-					return p + " is named for removing and is given " + t + ", outside the project: " + c.String()
+				if t := scriptDestroyTarget(e, s.c, s.args); t != "" {
+					return s.path + " is named for removing and is given " + t + ", outside the project: " + s.c.String()
 				}
 			}
 			return ""

@@ -80,7 +80,7 @@ func serviceRules() []Rule {
 						return "supervisorctl stops every program: " + c.String()
 					}
 				case "systemctl":
-					if onRemoteHost(c) && (s == "stop" || s == "restart" || s == "disable" || s == "mask" || s == "kill") && !sshLab(e) && !hostOptionLab(e) {
+					if runsOverSSH(c, sshAnyWrapper) && (s == "stop" || s == "restart" || s == "disable" || s == "mask" || s == "kill") && !sshLab(e) && !hostOptionLab(e) {
 						return "systemctl " + s + " on another host: " + c.String()
 					}
 				}
@@ -125,7 +125,6 @@ func serviceRules() []Rule {
 	}
 }
 
-// onRemoteHost: the command runs on another host (inside ssh's payload).
 // hostOptionLab: a systemd tool of the line is pointed with -H/--host at
 // a lab, dev or test box (systemctl -H vagrant@test-vm1 …), which
 // callfacts reads as the same command over ssh.
@@ -139,15 +138,6 @@ func hostOptionLab(e *Env) bool {
 			if callfacts.LabTarget(v, nil) || devName(v) {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-func onRemoteHost(c *Cmd) bool {
-	for _, w := range c.Wrappers {
-		if w == "ssh" || strings.HasPrefix(w, "ssh ") {
-			return true
 		}
 	}
 	return false
