@@ -103,8 +103,8 @@ func (n *normalizer) stmtOutput(st *syntax.Stmt, stdin text) text {
 	case *syntax.ForClause:
 		// for f in *.ll; do echo "llc -O2 $f"; done | sh: what the body
 		// prints once, its loop variable standing for the names the loop
-		// gives (loopoutput.go)
-		return n.loopOutput(x.Do, stdin)
+		// gives, once per value when the loop lists them (loopoutput.go)
+		return n.forOutput(x, stdin)
 	case *syntax.WhileClause:
 		return n.loopOutput(x.Do, stdin)
 	}

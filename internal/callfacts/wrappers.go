@@ -310,6 +310,9 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		}
 	case "docker", "podman", "nerdctl", "kubectl", "oc", "lxc", "incus", "vagrant", "multipass":
 		return containerCmd(name, args)
+	case "docker-compose", "podman-compose":
+		// v1's own program: read as v2's docker compose … (composev1.go)
+		return containerCmd(composeV1[name], append([]string{"compose"}, args...))
 	case "nomad":
 		// nomad alloc exec [-task T] [-i] [-t] ALLOC CMD…: CMD runs in the allocation
 		if len(args) > 2 && args[0] == "alloc" && args[1] == "exec" {
@@ -468,6 +471,7 @@ func dockerArgOpt(k string) bool {
 // (docker run -v /:/h alpine rm -rf /h removes the host's /).
 func containerCmd(name string, args []string) (inner []string, label, payload string) {
 	i := 0
+	argOpt := dockerArgOpt  // compose's own options once "compose" is read (composev1.go)
 	next := func() string { // the next positional, skipping options
 		for ; i < len(args); i++ {
 			a := args[i]
@@ -479,13 +483,16 @@ func containerCmd(name string, args []string) (inner []string, label, payload st
 				i++
 				return a
 			}
-			if dockerArgOpt(a) {
+			if argOpt(a) {
 				i++
 			}
 		}
 		return ""
 	}
 	sub := next()
+	if sub == "compose" {
+		argOpt = composeArgOpt
+	}
 	if sub == "compose" || sub == "container" {
 		sub = next()
 	}
@@ -550,7 +557,7 @@ func containerCmd(name string, args []string) (inner []string, label, payload st
 			if !strings.HasPrefix(a, "-") {
 				break
 			}
-			if dockerArgOpt(a) {
+			if argOpt(a) {
 				j++
 			}
 		}

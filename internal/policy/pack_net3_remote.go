@@ -63,7 +63,7 @@ func remoteChange(c *Cmd) string {
 				s = v
 			}
 		}
-		if s == "" || opsList("docker-read")[s] || s == "config" {
+		if s == "" || opsList("docker-read")[s] || s == "config" || opsList("docker-wrap")[s] {
 			return ""
 		}
 		return c.Name + " " + s
