@@ -18,7 +18,11 @@ func moneyActRules() []Rule {
 			if fedList(c) != fed {
 				continue
 			}
-			if v := c.MoneyMove(); v != "" && !e.localOnly(i) {
+			v := c.MoneyMove()
+			if v == "" && !fed {
+				v = c.MoneySDKMove() // the vendor's SDK in interpreter code (moneysdk.go)
+			}
+			if v != "" && !e.localOnly(i) {
 				if fed {
 					return c.Name + " " + v + " for every id a generated list gives: " + c.String()
 				}
