@@ -83,12 +83,13 @@ func (c *Cmd) printsCredentialByWords() bool {
 	// the word sets looked up once, not per word: this runs for every
 	// command of a line
 	alone, nouns, verbs, writes := t.sets["alone"], t.sets["noun"], t.sets["verb"], t.sets["write"]
+	exportVerbs, exportNouns, metawords := t.sets["exportverb"], t.sets["exportnoun"], t.sets["metaword"]
 	for i, p := range c.Pos[:n] {
 		w := strings.ToLower(p)
-		exportVerb = exportVerb || t.sets["exportverb"][w]
-		exportNoun = exportNoun || t.sets["exportnoun"][w]
+		exportVerb = exportVerb || exportVerbs[w]
+		exportNoun = exportNoun || exportNouns[w]
 		switch {
-		case t.sets["metaword"][w]:
+		case metawords[w]:
 			return false // vault kv metadata get secret/ci/token: the secret's metadata
 		case alone[w]:
 			verb, noun = true, true

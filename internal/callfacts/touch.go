@@ -89,7 +89,9 @@ func (f *Facts) Touches() []Touch {
 	for i := range f.Commands {
 		c := &f.Commands[i]
 		dry := c.DryRun() // read once: both tests below ask
-		if !dry {
+		// every mountOutputOpts is a long option: a command with none is
+		// not read for them (most commands, on every call)
+		if !dry && hasLongOption(c.Args) {
 			// Rscript derive.R --out /mnt/shared/…/adam/, R CMD INSTALL
 			// --library=/mnt/shared/R/site-library: an output option's
 			// value on a share others use is written
@@ -163,6 +165,18 @@ func (f *Facts) onlyMktempCaptured() bool {
 		}
 	}
 	return seen
+}
+
+// hasLongOption reports whether one of args starts with "--": only such a
+// word can be one of mountOutputOpts or its value's option (OptionValues
+// reads a long option only whole or as --opt=v).
+func hasLongOption(args []string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, "--") {
+			return true
+		}
+	}
+	return false
 }
 
 // mountOutputOpts name where a program writes its output (a script's

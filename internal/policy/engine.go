@@ -593,9 +593,11 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 		// per command in line order, its rules in rule order (a program met
 		// again finds its rules already run; the rules of e.always are
 		// none of these, and each is met once below)
-		var seenBuf [8]uint64 // on the stack for up to 512 rules
-		seen := ruleSet(seenBuf[:])
-		if len(e.rules) > 64*len(seenBuf) {
+		var seenBuf [16]uint64 // on the stack for up to 1,024 rules
+		var seen ruleSet
+		if w := (len(e.rules) + 63) / 64; w <= len(seenBuf) {
+			seen = seenBuf[:w]
+		} else {
 			seen = newRuleSet(len(e.rules))
 		}
 		once := func(r *prepared) {

@@ -93,6 +93,12 @@ func devTargetOption(c *Cmd) bool {
 	if placeSenders[c.Name] || c.Remote != "" && !strings.HasPrefix(c.Remote, "-") {
 		return false
 	}
+	if c.Remote == "" && !oracleTools[c.Name] && !hasOptionWord(c.Args) {
+		// every test below reads an option word (--context, a target
+		// option, --draft) or an Oracle connect string: withoutDevPlaces
+		// asks this of every command of every call
+		return false
+	}
 	if oracleDevConn(c) || localContext(c) {
 		return true
 	}
@@ -358,4 +364,14 @@ func localContext(c *Cmd) bool {
 	}
 	v := strings.ToLower(strings.Trim(optValue(c, "--context"), `"'`))
 	return v == "local" || v == "localhost" || strings.HasPrefix(v, "local-") || strings.HasSuffix(v, "-local") || v != "" && isLocalEndpoint(v) && strings.Contains(v, ":")
+}
+
+// hasOptionWord reports whether one of args starts with "-".
+func hasOptionWord(args []string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			return true
+		}
+	}
+	return false
 }
