@@ -296,6 +296,13 @@ func (c *Cmd) AdminAction() *AdminAct {
 	if v == "" || ReadWord(v) || CompoundReadVerb(v) || v == "version" || v == "--version" || v == "config" && configRead(adminPositionals(c, p)) || adminNounReads(c, p) {
 		return nil // a verb no line names but every CLI reads with (okta whoami, ipa version, gam status, cm config list)
 	}
+	if k := clAdminKind(c, p); k == "read" {
+		return nil // system 'DSPLIB LIB(X)': an IBM i command that displays
+	} else if k != "" {
+		a.Level, a.Kind, _ = strings.Cut(k, ":")
+		a.Effect = adminKindEffect[a.Kind]
+		return a // system 'DLTLIB LIB(X)' over ssh (consoleverbs.go)
+	}
 	a.Kind, a.Effect = "unknown", EffectWrite
 	if a.Remote {
 		a.Level = "ask"

@@ -10,7 +10,8 @@ import (
 
 // shells run their -c payload as shell code.
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true,
-	"ash": true, "fish": true, "mksh": true, "busybox-sh": true, "rbash": true}
+	"ash": true, "fish": true, "mksh": true, "busybox-sh": true, "rbash": true,
+	"qsh": true} // qsh: IBM i's QShell, reached over ssh (qsh -c 'rm -rf /home/x')
 
 // IsShell reports whether a program runs shell code (sh, bash, zsh…).
 func IsShell(name string) bool { return shells[name] }

@@ -186,14 +186,16 @@ func (c *Cmd) destroyWord() string {
 			return f // with an output option it filters what it writes (gdcmanon --remove TAG -o out/)
 		}
 	}
-	for i, p := range c.Pos {
+	pos := c.verbPos()
+	split := len(pos) != len(c.Pos) // dottedOp reads c.Pos by index
+	for i, p := range pos {
 		if i > 3 {
 			break
 		}
 		if i == 0 && (dottedVerb(p, t.verbs) || slashVerb(p, t.verbs) && remoteRules()[c.Name] == nil) {
 			return p // govc vm.destroy, snapshot.remove: noun.verb; admin/delete
 		}
-		if i > 0 && i < 3 && dottedOp(c, i, t.verbs) {
+		if !split && i > 0 && i < 3 && dottedOp(c, i, t.verbs) {
 			return p // cv api4 Contact.delete, drush entity.delete: after an API or group word
 		}
 		if strings.ContainsAny(p, "/=@ .") {
@@ -217,7 +219,7 @@ func (c *Cmd) destroyWord() string {
 			}
 			continue
 		}
-		if t.verbs[l] || reVerb(t.verbs, l) != "" {
+		if t.verbs[l] || reVerb(t.verbs, l) != "" || progPrefixVerb(c.Name, l, t.verbs, false) != "" || clVerb(p, true) != "" {
 			if Known(l) && optionBefore(c.Args, p) {
 				continue // fd -x rm, command -v rm: a program named as an option's value
 			}
@@ -275,11 +277,13 @@ func (c *Cmd) UnknownChange() string {
 // (apps:promote, release-create), "" when a read word comes first.
 func (c *Cmd) changeWord() string {
 	t := destroyVerbs()
-	for i, p := range c.Pos {
+	pos := c.verbPos()
+	split := len(pos) != len(c.Pos) // dottedOp reads c.Pos by index
+	for i, p := range pos {
 		if i == 0 && (dottedVerb(p, t.changes) || slashVerb(p, t.changes) && remoteRules()[c.Name] == nil) {
 			return p // a noun.verb operation (vm.shutdown, host.reboot, jobs/cancel)
 		}
-		if i > 0 && i < 3 && dottedOp(c, i, t.changes) {
+		if !split && i > 0 && i < 3 && dottedOp(c, i, t.changes) {
 			return p // cv api4 Contact.update
 		}
 		if i > 3 {
@@ -310,13 +314,16 @@ func (c *Cmd) changeWord() string {
 			}
 			continue
 		}
-		if nounBeforeRead(c.Pos, i) || reportUpload(t, c.Pos, i) || i < len(c.Pos)-1 && checkWords[strings.ToLower(c.Pos[len(c.Pos)-1])] {
+		if nounBeforeRead(pos, i) || reportUpload(t, pos, i) || i < len(pos)-1 && checkWords[strings.ToLower(pos[len(pos)-1])] {
 			// the last word asks how the act stands (gluster volume
 			// rebalance gv0 status)
 			return "" // pscale deploy-request diff, octopus release list, datadog-ci junit upload
 		}
 		if t.changes[l] || reVerb(t.changes, l) != "" {
 			return l // republish, reprovision: a change done again
+		}
+		if progPrefixVerb(c.Name, l, t.changes, true) != "" || clVerb(p, false) != "" {
+			return l // lmutil lmdown, xyctl xyrestart: the program's prefix before the verb
 		}
 		if joinedChange(t, l) {
 			return l // suspendacct, disableuser, closeallchannels: verb and noun run together
