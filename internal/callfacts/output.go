@@ -154,6 +154,9 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 	if t, ok := n.templateOutput(name, args, stdin); ok {
 		return t // seq -f, find -printf, sed s///, awk print: templates.go
 	}
+	if t, ok := passLines(name, args, stdin); ok {
+		return t // tee, head, tail of known text; yes: passlines.go
+	}
 	if t, ok := currentBranchOutput(name, args); ok {
 		return t // git branch --show-current: currentbranch.go
 	}

@@ -35,6 +35,12 @@ func (n *normalizer) templateOutput(name string, args []string, stdin text) (tex
 			return text{}, false // values printed as data: read as before
 		}
 		return t, true
+	case "git":
+		t, ok := gitFormatTemplate(args)
+		if !ok || !commandTemplate(t.s) {
+			return text{}, false // names and hashes printed as data: read as before
+		}
+		return t, true
 	case "go":
 		t, ok := goListTemplate(args)
 		if !ok || !commandTemplate(strings.TrimLeft(t.s, "\n")) {

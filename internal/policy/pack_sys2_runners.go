@@ -61,6 +61,10 @@ func runnerTasks(c *Cmd) []string {
 	if !ok || len(c.Pos) == 0 {
 		return nil
 	}
+	c = taskArgsCut(c)
+	if len(c.Pos) == 0 {
+		return nil
+	}
 	if t := targetsByOption(c); t != nil {
 		return t
 	}
@@ -155,4 +159,30 @@ func targetsByOption(c *Cmd) []string {
 		return []string{}
 	}
 	return out
+}
+
+// optionsEndOnly are the runners for which "--" only ends the options,
+// the tasks following it (make -- clean, rake -- db:drop).
+var optionsEndOnly = map[string]bool{"make": true, "gmake": true, "rake": true}
+
+// taskArgsCut: the words after "--" are the arguments the task or the
+// tool's command gets (tox -e py312 -- -k "drop_index or truncate" gives
+// pytest a test selector, npm run test -- --grep purge, nox -s tests --
+// -k wipe), not tasks to run; c with them left out of Pos. For make and
+// rake "--" only ends the options and c stays as it is.
+func taskArgsCut(c *Cmd) *Cmd {
+	if optionsEndOnly[c.Name] {
+		return c
+	}
+	i := slices.Index(c.Args, "--")
+	if i < 0 {
+		return c
+	}
+	after := len(c.Args) - i - 1
+	if after == 0 || after > len(c.Pos) {
+		return c
+	}
+	cut := *c
+	cut.Pos = c.Pos[: len(c.Pos)-after : len(c.Pos)-after]
+	return &cut
 }
