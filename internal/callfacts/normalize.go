@@ -213,6 +213,7 @@ func (n *normalizer) powershell(src string, depth int, wrappers []string) {
 		if tool(c.Name).args != "" {
 			n.paths(c)
 		}
+		psPipedKillName(n.f.Commands, i)
 	}
 }
 
