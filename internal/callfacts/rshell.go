@@ -19,14 +19,15 @@ var rshellText string
 
 // rshellRule is one line of rshell.txt.
 type rshellRule struct {
-	words []wordSet // the subcommand words opening the arguments
-	opts  []string  // opt=: the options whose value is the command
-	rest  int       // rest=N: positionals before the command (-1: none)
-	vals  []string  // vals=: options taking a value before the command
-	dash  bool      // dash: the arguments after --
-	quote bool      // quote: the tool quotes a word with spaces when it joins them
-	one   bool      // one: the command is that one positional, options may follow it (bolt command run CMD -t web)
-	fed   bool      // fed: with no command given, the session's commands are the program's input
+	words  []wordSet // the subcommand words opening the arguments
+	opts   []string  // opt=: the options whose value is the command
+	rest   int       // rest=N: positionals before the command (-1: none)
+	vals   []string  // vals=: options taking a value before the command
+	dash   bool      // dash: the arguments after --
+	quote  bool      // quote: the tool quotes a word with spaces when it joins them
+	one    bool      // one: the command is that one positional, options may follow it (bolt command run CMD -t web)
+	fed    bool      // fed: with no command given, the session's commands are the program's input
+	params bool      // params: the option's value is a document's parameters; their command(s) run (ssmparams.go)
 	// host=: options naming another host the program itself acts on
 	// (systemctl -H web-prod-01 restart app runs systemctl restart app there)
 	host []string
@@ -49,6 +50,8 @@ var rshellRules = sync.OnceValue(func() map[string][]rshellRule {
 				r.one = true
 			case w == "fed":
 				r.fed = true
+			case w == "params":
+				r.params = true
 			case ok && k == "opt":
 				r.opts = strings.Split(v, ",")
 			case ok && k == "vals":
@@ -107,10 +110,10 @@ func remoteShellPayload(name string, args []string) (payload string, where []str
 		for j, a := range rest {
 			for _, o := range r.opts {
 				if a == o && j+1 < len(rest) {
-					return rest[j+1], rest[:j]
+					return r.value(rest[j+1]), rest[:j]
 				}
 				if v, ok := strings.CutPrefix(a, o+"="); ok && strings.HasPrefix(o, "--") {
-					return v, rest[:j]
+					return r.value(v), rest[:j]
 				}
 			}
 			if r.dash && a == "--" && j+1 < len(rest) {

@@ -55,6 +55,11 @@ var sdkCallTable = sync.OnceValue(func() sdkTable {
 		}
 		switch l.Fields[0] {
 		case "@local":
+			if t.local != nil {
+				// a later @local line adds its stores (a device's
+				// simulator, a virtual bus) to the earlier ones
+				re = regexp.MustCompile(t.local.String() + "|" + re.String())
+			}
 			t.local = re
 		case "@test":
 			t.test = re

@@ -634,8 +634,8 @@ func (n *normalizer) redirect(s *syntax.Stmt, r *syntax.Redirect, stdin *text) *
 	t := NormPath(target, n.cwd, n.home)
 	n.f.Redirects = append(n.f.Redirects, Redirect{Op: op, Target: t, Cmd: cmd})
 	kind := OpWrite
-	if r.Op == syntax.RdrIn {
-		kind = OpRead
+	if r.Op == syntax.RdrIn || isOutRedirect(r) && n.serialQuery(t, s, stdin) {
+		kind = OpRead // (an instrument asked, echo '*IDN?' > /dev/ttyUSB0: devicequery.go)
 	}
 	n.f.Paths = append(n.f.Paths, PathRef{Path: t, Op: kind, Via: op})
 	if isOutRedirect(r) && (r.N == nil || r.N.Value == "1") {

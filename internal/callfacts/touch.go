@@ -137,8 +137,11 @@ func (f *Facts) Touches() []Touch {
 			}
 		}
 	}
-	for _, r := range f.Redirects {
+	for i := range f.Redirects {
+		r := f.Redirects[i]
 		switch {
+		case f.serialAsked(&f.Redirects[i]):
+			// echo '*IDN?' > /dev/ttyUSB0: a question to the device (devicequery.go)
 		case r.Op == ">" || r.Op == ">|" || r.Op == "&>":
 			e := PathOverwrite
 			if r.Cmd == "" || r.Cmd == ":" || r.Cmd == "true" {

@@ -47,7 +47,7 @@ func cloudControlRules() []Rule {
 			func(e *Env, c *Cmd) string {
 				a := strings.Join(c.Pos, " ")
 				switch {
-				case remoteExec.MatchString(a):
+				case remoteExec.MatchString(a) && !sessionCommandRead(c):
 					return c.Name + " runs commands on remote machines: " + c.String()
 				case mintCred.MatchString(a):
 					return c.Name + " creates a new credential: " + c.String()
@@ -62,4 +62,16 @@ func cloudControlRules() []Rule {
 				"aws route53 change-resource-record-sets --hosted-zone-id Z1ABC --change-batch file://changes.json", "aws ssm send-command --document-name AWS-RunShellScript --targets Key=tag:env,Values=prod"},
 			[]string{"aws iam list-access-keys", "gcloud iam service-accounts keys list --iam-account x", "aws route53 list-hosted-zones", "aws ssm describe-instance-information"}),
 	}
+}
+
+// sessionCommandRead: c is one instance's session (aws ssm start-session
+// --target i-…) whose document parameters were read into the command it
+// runs there (callfacts/ssmparams.go): that command is judged on its
+// own, as ssh host CMD is; a bare session, parameters not read (file://…)
+// and send-command, which runs across a fleet, still ask.
+func sessionCommandRead(c *Cmd) bool {
+	if c.Name != "aws" || len(c.Pos) < 2 || c.Pos[0] != "ssm" || c.Pos[1] != "start-session" || c.Payload == "" {
+		return false
+	}
+	return strings.TrimSpace(optValue(c, "--parameters")) != strings.TrimSpace(c.Payload)
 }

@@ -85,6 +85,9 @@ func execReads(e *Env, c *Cmd) bool {
 		if !ran {
 			continue
 		}
+		if localRunner(e, in) {
+			continue // bundle exec rails runner …, sudo -u app cat …: what it runs decides (podread.go)
+		}
 		if code := releaseCode(in); code != "" && releaseReads(code) {
 			inner++ // bin/app rpc 'IO.inspect(App.Repo.aggregate(User, :count))' (pack_miss10_release.go)
 			continue
@@ -111,6 +114,9 @@ func execReads(e *Env, c *Cmd) bool {
 // members list); not a shell, an interpreter's code, or a command that in
 // turn runs others.
 func innerReads(e *Env, in *Cmd) bool {
+	if r, ok := innerCodeReads(e, in); ok {
+		return r // an interpreter's one-liner, a script's subcommand, a client's statement (podread.go)
+	}
 	if in.Payload != "" || callfacts.IsShell(in.Name) || callfacts.IsInterpreter(in.Name) || len(in.Pos) == 0 || in.Name == "ssh" || slices.Contains(callfacts.RemoteShellTools(), in.Name) {
 		return false
 	}

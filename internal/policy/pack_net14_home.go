@@ -16,7 +16,11 @@ func net14HomeRule() Rule {
 			if onlyHelp(c) {
 				return ""
 			}
-			if why := actuatingQuery(c.Args); why != "" {
+			why := actuatingQuery(c.Args)
+			if why == "" {
+				why = actuatingURL(c.Args) // restart.cgi, ?turn=on (pack_d17dev_devices.go)
+			}
+			if why != "" {
 				return c.Name + " calls an appliance's API with " + why + ": it acts as a switch, whatever the method: " + c.String()
 			}
 			if !mayMutate(c) {

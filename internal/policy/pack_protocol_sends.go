@@ -114,8 +114,15 @@ func socketMessage(c *Cmd) string {
 		if strings.HasPrefix(f[0], "msh|") || strings.HasPrefix(f[0], "\x0bmsh|") || strings.HasPrefix(f[0], `\x0bmsh|`) || strings.HasPrefix(f[0], `\vmsh|`) {
 			return "an HL7 message"
 		}
-		if verbs[strings.TrimPrefix(f[0], "*")] {
+		if strings.HasSuffix(f[len(f)-1], "?") {
+			continue // a query the device answers (*IDN?, MEAS:VOLT?, %1POWR ?)
+		}
+		verb, _, _ := strings.Cut(f[0], "(") // movej([0,-1.57,…], a=1.2): URScript's call
+		if verbs[strings.TrimPrefix(verb, "*")] || verbs[strings.TrimLeft(verb, "%0123456789")] {
 			return "a " + f[0] + " command"
+		}
+		if scpiCommand(f[0]) {
+			return "an instrument's " + f[0] + " command"
 		}
 	}
 	return ""
