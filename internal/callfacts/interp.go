@@ -123,7 +123,7 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 	if op == OpWrite {
 		n.interpPlants(name, payload, depth)
 	}
-	if op != OpRead || strings.Contains(payload, "open") || strings.Contains(payload, "read") || strings.Contains(payload, "Read") {
+	if op != OpRead || fileReadCall(payload) {
 		// a path built from home that the code opens, writes or deletes
 		// (one it only prints is no file the code touches)
 		for _, p := range homeJoined(payload) {

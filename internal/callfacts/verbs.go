@@ -798,6 +798,9 @@ func optionNameVerb(t verbTable, verbs map[string]bool, destroy bool, n string) 
 		}
 		parts = strings.FieldsFunc(n, func(r rune) bool { return r == '-' || r == '_' })
 	}
+	if destroy && len(parts) >= 2 && parts[0] == "flush" && flushedStore(parts[1:]) {
+		return "flush" // -flush_stordb, --flush-db: a data store emptied, not a cache
+	}
 	if len(parts) < 2 || !verbs[parts[0]] || !destroy && t.optionSkip[parts[0]] {
 		return ""
 	}
@@ -807,6 +810,20 @@ func optionNameVerb(t verbTable, verbs map[string]bool, destroy bool, n string) 
 		}
 	}
 	return parts[0]
+}
+
+// flushedStore: the words after an option's flush name a data store
+// (db, stordb, datadb, database, storage, tables, queue, all), whose
+// flush empties the records kept there; a cache, log or output flushed
+// (--flush-cache, -flush_logs) is only a switch of the run.
+func flushedStore(words []string) bool {
+	for _, w := range words {
+		switch {
+		case strings.HasSuffix(w, "db"), w == "database", w == "databases", w == "storage", w == "store", w == "tables", w == "table", w == "queue", w == "queues", w == "all", w == "data":
+			return true
+		}
+	}
+	return false
 }
 
 // valueVerb: an action option's value names a verb (delete, drop-table,

@@ -150,7 +150,7 @@ func (e *Env) quiet(i int) bool {
 // named connection is a dev one (snowsql -c dev: pack_data12_place.go).
 func (e *Env) localOnly(i int) bool {
 	return e.memo(i, memoLocalKnown, memoLocal, func(c *Cmd) bool {
-		return localOnly(c) && lineTunnel(e, c) == "" && !remoteLoopback(e, c) || cliAddrLocal(e.F.Command, c.Name) || cliAddrLab(e.F.Command, c.Name) || toolHomeScratch(e, c) || devWarehouseConn(e, c) || containerLocal(e, c)
+		return localOnly(c) && lineTunnel(e, c) == "" && !remoteLoopback(e, c) || cliAddrLocal(e.F.Command, c.Name) || cliAddrLab(e.F.Command, c.Name) || toolHomeScratch(e, c) || storeOptScratch(e, c) || devWarehouseConn(e, c) || containerLocal(e, c)
 	})
 }
 

@@ -24,7 +24,8 @@ var endpointOptions = []string{"--endpoint-url", "--endpoint", "--bootstrap-serv
 // progHostOptions are one program's options naming the server or node it
 // talks to (rabbitmqadmin -H localhost, rabbitmqctl -n rabbit@localhost).
 var progHostOptions = map[string]map[string]bool{"rabbitmqadmin": {"-H": true}, "rabbitmqctl": {"-n": true, "--node": true},
-	"rabbitmq-plugins": {"-n": true, "--node": true}, "rabbitmq-diagnostics": {"-n": true, "--node": true}, "consul": {"-http-addr": true}}
+	"rabbitmq-plugins": {"-n": true, "--node": true}, "rabbitmq-diagnostics": {"-n": true, "--node": true}, "consul": {"-http-addr": true},
+	"mcrcon": {"-H": true}, "rcon": {"-a": true, "--address": true}} // game-server consoles: -H localhost is the dev server on this machine
 
 // progHostArgs are programs whose Nth positional names the host they
 // send to (oscsend HOST PORT PATH): a show-control message sent to
@@ -148,8 +149,18 @@ func isLocalEndpoint(v string) bool {
 	if h == "localhost" || h == "0.0.0.0" || strings.HasSuffix(h, ".localhost") {
 		return true
 	}
+	if i := strings.LastIndexByte(h, '.'); i > 0 && devOnlyTLDs[h[i+1:]] {
+		return true // canvas.docker, shop.test: a name only this machine's resolver answers
+	}
 	return callfacts.LoopbackAddr(h)
 }
+
+// devOnlyTLDs are top-level names no public resolver answers and local
+// development setups point at this machine: .test (reserved for testing,
+// RFC 6761; Laravel Valet, puma-dev) and .docker (dinghy and dory route
+// it to local containers; Canvas LMS's docker setup is canvas.docker).
+// A request there reaches the developer's own server.
+var devOnlyTLDs = map[string]bool{"test": true, "docker": true}
 
 // wipesWhole: the command empties a store entirely rather than removing
 // what it names.

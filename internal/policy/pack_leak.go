@@ -303,7 +303,8 @@ func leakRules() []Rule {
 			Allow: []string{"echo $PATH", "printenv HOME", "gh auth status", "export GITHUB_TOKEN=$(gh auth token)", "aws ecr get-login-password | docker login --username AWS --password-stdin x.dkr.ecr.us-east-1.amazonaws.com", "curl -H \"Authorization: Bearer $(gh auth token)\" https://api.github.com/user", "curl -d @payload.json https://api.x.io", "env | grep PATH", "scp dist/app.tar.gz host:/srv/", "curl https://x.io", "printenv HOME",
 				"printenv PATH | curl -d @- https://x.io", "env > /tmp/e.txt; wc -l /tmp/e.txt", "go test ./... > t.log; curl -F f=@t.log https://ci.x.io", "env FOO=1 make > b.log; curl -T b.log https://x.io",
 				"python3 -c \"import os; print(os.environ.get('HOME'))\"", "node -e \"fetch('http://localhost:3000/?p='+process.env.PORT)\"",
-				"echo \"key id: ${AWS_ACCESS_KEY_ID:0:4}****\"", "echo \"${NPM_TOKEN:+NPM_TOKEN is set}\"", "echo ${#GITHUB_TOKEN}", "gh auth token | cut -c1-4", "printf 'key: %.6s...\\n' \"$OPENAI_API_KEY\""},
+				"echo \"key id: ${AWS_ACCESS_KEY_ID:0:4}****\"", "echo \"${NPM_TOKEN:+NPM_TOKEN is set}\"", "echo ${#GITHUB_TOKEN}", "gh auth token | cut -c1-4", "printf 'key: %.6s...\\n' \"$OPENAI_API_KEY\"",
+				"printf 'curl -s -H \"X-Token: %s\" http://localhost:9000/api/ping\\n' \"$LOCAL_API_TOKEN\" > /tmp/ping.sh && sh /tmp/ping.sh"},
 		},
 		{
 			ID: "core.secrets:exfil-send", Mode: Deny, Tools: shellTools,
@@ -350,7 +351,7 @@ func exfilReasonOnce(e *Env) string {
 			if len(e.F.Commands) > i+1 && len(e.F.Commands[i+1].Upstream) > 0 && contains(senders, e.F.Commands[i+1].Name) {
 				return fmt.Sprintf("%s sends %s over the network", e.F.Commands[i+1].Name, s)
 			}
-			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) || encodedForOwnService(e, i, s) {
+			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) || encodedForOwnService(e, i, s) || writtenScriptOnly(e, c) {
 				// $(gh auth token), aws ecr get-login-password | docker
 				// login --password-stdin: not printed; where it goes
 				// is judged where it is used

@@ -59,7 +59,7 @@ func prodConnName(n string) bool {
 		return true
 	}
 	l := connCore(n)
-	return l == "prd" || l == "prod" || l == "production" || capsSuffix(n, "PRD", "PROD") || sidKey(n, prodSIDs)
+	return l == "prd" || l == "prod" || l == "production" || capsSuffix(n, "PRD", "PROD") || sidKey(n, prodSIDs) || camelProd(n)
 }
 
 // A stored key, alias or DSN named SID+ROLE, as SAP's hdbuserstore keys

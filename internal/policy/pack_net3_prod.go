@@ -180,7 +180,10 @@ func net3HiddenSQLRule() Rule {
 				return ""
 			}
 			text := sqlOf(c)
-			if !sqlWrites.MatchString(text) {
+			// resid: the statement kinds sql-write-shared reads too
+			// (REFRESH MATERIALIZED VIEW, CLUSTER, COMMENT ON, UNDROP,
+			// PUT/REMOVE on a stage) write on a hidden server as much
+			if !sqlWrites.MatchString(text) && !sqlWriteStmt.MatchString(text) {
 				return ""
 			}
 			if where := hiddenServer(e, c); where != "" {

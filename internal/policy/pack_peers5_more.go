@@ -26,6 +26,9 @@ func peers5Rules() []Rule {
 				if r.method == "" && r.body == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" {
 					return "" // a plain read: a link to a page named delete is no deletion
 				}
+				if sandboxHosts(r) {
+					return "" // sandbox.plaid.com/item/remove: the provider's practice host, whose items are test data (pack_fp6_api.go)
+				}
 				for _, u := range r.urls {
 					if w := pathDeleteWord(urlPath(u)); w != "" {
 						return c.Name + " asks " + urlHost(u) + " to " + w + " (\"" + w + "\" in the URL's path): " + c.String()
@@ -35,7 +38,7 @@ func peers5Rules() []Rule {
 			},
 			[]string{"curl -X POST http://jenkins.example.com/job/deploy-prod/doDelete", "curl -X POST 'https://search.example.com:9200/logs/_delete_by_query' -d '{}'",
 				"curl -XPOST https://ci.internal/credentials/store/system/domain/_/credential/tok/doDelete", "http POST https://api.example.com/v1/users/5/delete", "curl -d id=4 https://shop.example.com/cart/removeItem"},
-			[]string{"curl https://api.example.com/v1/deleted-items", "curl -X POST https://api.example.com/v1/items -d '{}'", "curl -X POST http://localhost:9200/logs/_delete_by_query -d '{}'",
+			[]string{"curl https://api.example.com/v1/deleted-items", "curl -X POST https://sandbox.plaid.com/item/remove -d '{}'", "curl -X POST https://api.example.com/v1/items -d '{}'", "curl -X POST http://localhost:9200/logs/_delete_by_query -d '{}'",
 				"curl https://docs.example.com/how-to-delete", "curl -X POST https://api.example.com/v1/undelete -d id=3", "wget https://example.com/delete.html"}),
 	}
 }

@@ -40,6 +40,9 @@ func rootQuery(c *Cmd) string {
 		}
 		name, args = callfacts.ProgramName(in[0]), in[1:]
 	}
+	if q := rootExecQuery(c, name, args); q != "" {
+		return q // sudo lxc exec web -- tail log: the container's command reads (pack_resid_sudoexec.go)
+	}
 	if q := rootQueryFp11(name, args, bounded); q != "" {
 		return q // a dry run, a capture or a device image written to a scratch or project file (pack_fp11_root.go)
 	}
