@@ -205,6 +205,9 @@ func (c *Cmd) destroyWord() string {
 			break
 		}
 		l := strings.ToLower(p)
+		if storeClean(pos, i, l) {
+			return l // dspace database clean: the store emptied (storeclean.go)
+		}
 		if t.reads[l] || t.neutral[l] || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789:_-") != "" || checkPhrase(l) {
 			return "" // hcloud server list, apt-cache search purge, ceph osd safe-to-destroy
 		}
