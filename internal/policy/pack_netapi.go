@@ -332,7 +332,7 @@ func apiDestroys(r apiCall) string {
 		return why
 	}
 	if why := apiFormAction(r); why != "" {
-		return why // REDCap's action=delete, _method=DELETE (pack_d18m_formaction.go)
+		return why // REDCap's action=delete, _method=DELETE (pack_form_action.go)
 	}
 	if why := apiAdminUnsafe(r); why != "" {
 		return why // rec16: roles in a list, bindings to everyone, ILM deleting at once (pack_rec16_adminapi.go)
