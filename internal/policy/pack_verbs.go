@@ -36,13 +36,8 @@ func externalVerbRules() []Rule {
 					// every marker holds DELETE within one word: a request
 					// without the word (ASCII, any case) is not joined and
 					// upper-cased at all
-					if anyArgDelete(c) {
-						a := strings.ToUpper(" " + strings.Join(c.Args, " ") + " ")
-						for _, m := range []string{" -X DELETE ", " -XDELETE ", " --request DELETE ", " --request=DELETE ", " --method=DELETE ", " DELETE "} {
-							if strings.Contains(a, m) && !onlyLocalURLs(c) && !localOnly(c) && !sandboxHosts(e.apiCall(c)) {
-								return c.Name + " sends an HTTP DELETE: " + c.String()
-							}
-						}
+					if anyArgDelete(c) && methodDelete(c) && !onlyLocalURLs(c) && !localOnly(c) && !sandboxHosts(e.apiCall(c)) {
+						return c.Name + " sends an HTTP DELETE: " + c.String()
 					}
 					if body := httpBody(c); sqlDrop.MatchString(body) || httpFlush.MatchString(body) {
 						return c.Name + " sends a data store a statement that drops or empties data: " + c.String()
@@ -207,6 +202,21 @@ func containsFoldLower(s, l string) bool {
 			j++
 		}
 		if j == len(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// methodDelete reports whether one of c's words is the DELETE method:
+// -X DELETE, --request DELETE (the method its own word), -XDELETE,
+// --request=DELETE, --method=DELETE, or httpie's bare DELETE. Each word
+// is read on its own: a search body ('q=how to delete a post') holds the
+// word but sends no DELETE.
+func methodDelete(c *Cmd) bool {
+	for _, a := range c.Args {
+		switch strings.ToUpper(a) {
+		case "DELETE", "-XDELETE", "--REQUEST=DELETE", "--METHOD=DELETE":
 			return true
 		}
 	}
