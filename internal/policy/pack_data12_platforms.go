@@ -39,15 +39,10 @@ func toolHomeScratch(e *Env, c *Cmd) bool {
 				found = true
 				continue
 			}
-			if rest, ok := strings.CutPrefix(v, "~"); ok {
-				v = e.F.Home + rest
-			}
-			switch callfacts.ZoneOf(e.abs(c, v), e.F.Home, e.F.Project) {
-			case callfacts.ZoneTemp, callfacts.ZoneProject:
-				found = true
-			default:
+			if !e.scratchPath(c, v) {
 				return false
 			}
+			found = true
 		case strings.Contains(k, "CONN") || strings.HasSuffix(k, "_URL") || strings.HasSuffix(k, "_URI"):
 			if !localStoreURI(v) {
 				return false // AIRFLOW__DATABASE__SQL_ALCHEMY_CONN=postgresql://…prod…: the metadata database is shared

@@ -52,15 +52,10 @@ func storeOptScratch(e *Env, c *Cmd) bool {
 		if val == "" || strings.Contains(val, "://") || strings.Contains(val, "$") || !(strings.HasPrefix(val, "/") || strings.HasPrefix(val, ".") || strings.HasPrefix(val, "~")) {
 			return false
 		}
-		if rest, ok := strings.CutPrefix(val, "~"); ok {
-			val = e.F.Home + rest
-		}
-		switch callfacts.ZoneOf(e.abs(c, val), e.F.Home, e.F.Project) {
-		case callfacts.ZoneTemp, callfacts.ZoneProject:
-			found = true
-		default:
+		if !e.scratchPath(c, val) {
 			return false
 		}
+		found = true
 	}
 	if !found {
 		return false
@@ -71,4 +66,17 @@ func storeOptScratch(e *Env, c *Cmd) bool {
 		}
 	}
 	return true
+}
+
+// scratchPath reports whether path (~ read as the home) lies in temp or
+// the project: a store or output kept there is the developer's scratch.
+func (e *Env) scratchPath(c *Cmd, path string) bool {
+	if rest, ok := strings.CutPrefix(path, "~"); ok {
+		path = e.F.Home + rest
+	}
+	switch callfacts.ZoneOf(e.abs(c, path), e.F.Home, e.F.Project) {
+	case callfacts.ZoneTemp, callfacts.ZoneProject:
+		return true
+	}
+	return false
 }
