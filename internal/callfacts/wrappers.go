@@ -274,7 +274,7 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 		// adb [-s SERIAL] shell command…: shell code on the device
 		for i, a := range args {
 			if a == "shell" && i+1 < len(args) {
-				return nil, "adb shell", strings.Join(args[i+1:], " ")
+				return nil, "adb shell", androidSu(args[i+1:])
 			}
 		}
 	case "wsl", "wsl.exe":
@@ -892,4 +892,28 @@ var npmBins = map[string]string{
 	"aws-cdk": "cdk", "@sanity/cli": "sanity", "@architect/architect": "arc",
 	"appwrite-cli": "appwrite", "@fastly/cli": "fastly", "@cloudflare/wrangler": "wrangler",
 	"@northflank/cli": "northflank", "@zeabur/cli": "zeabur",
+}
+
+// androidSu: the shell line adb sends for its words (joined with spaces,
+// as adb does). A phone's su (Magisk's, SuperSU's) runs every word after
+// -c as the command (adb shell su -c 'dd if=/dev/zero of=…/userdata':
+// the device's shell splits the line, su joins the words again), where a
+// desktop su takes the next one only: the words after -c are quoted as
+// one command when they hold no shell syntax of their own.
+func androidSu(words []string) string {
+	line := strings.Join(words, " ")
+	if len(words) < 3 || words[0] != "su" {
+		return line
+	}
+	for j, w := range words {
+		if w != "-c" && w != "--command" {
+			continue
+		}
+		cmd := strings.Join(words[j+1:], " ")
+		if j+1 >= len(words) || strings.ContainsAny(cmd, ";|&<>`$'\"\\(){}") {
+			return line
+		}
+		return strings.Join(words[:j+1], " ") + quoteArgs([]string{cmd})
+	}
+	return line
 }

@@ -128,10 +128,14 @@ func (e *Env) dryRun(c *Cmd) bool {
 // once per command per call (every external.* rule asks it): every
 // endpoint it names is this machine (local_target.go; an HTTP client is
 // judged by what it sends), or it is a hypervisor's own command on a lab
-// host (ssh root@esx-lab-01 'vim-cmd vmsvc/power.off 12').
+// host (ssh root@esx-lab-01 'vim-cmd vmsvc/power.off 12'). A client of
+// a daemon that holds a device on this machine is not left alone.
 func (e *Env) externalSkip(i int) bool {
 	return e.memo(i, memoExtSkipKnown, memoExtSkip, func(c *Cmd) bool {
-		return !sendsRequests[c.Name] && e.localOnly(i) || hostLocalOnLab(e, i)
+		// a device daemon's client (rigctl -r localhost:4532): the
+		// daemon on this machine drives real hardware (remoteops.txt
+		// device-daemon-cli)
+		return !sendsRequests[c.Name] && !opsList("device-daemon-cli")[c.Name] && e.localOnly(i) || hostLocalOnLab(e, i)
 	})
 }
 
