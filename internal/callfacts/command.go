@@ -709,7 +709,13 @@ func (n *normalizer) paths(c *Cmd) {
 		if c.Name == "scp" {
 			pos, _ = positionals(c.Args, sshValueOpts...)
 		}
-		if len(pos) > 1 {
+		if dir := CopyTargetDir(c); dir != "" {
+			// mv -t DIR SRC…: every positional is a source, DIR the destination
+			n.addPath(dir, OpWrite, c.Name)
+			if c.Name == "mv" {
+				op = OpDelete
+			}
+		} else if len(pos) > 1 {
 			n.addPath(pos[len(pos)-1], OpWrite, c.Name)
 			if c.Name == "mv" {
 				op = OpDelete // the source goes away

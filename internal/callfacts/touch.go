@@ -257,7 +257,9 @@ func cmdTouches(c *Cmd, home string) []Touch {
 	}
 	out = append(out, hiddenTargets(c, recursive)...)
 	dst := ""
-	if len(c.Targets) > 0 && len(c.Pos) > 1 && tool(c.Name).copies {
+	if dir := CopyTargetDir(c); len(c.Targets) > 0 && dir != "" {
+		dst = NormPath(dir, c.Dir, home) // mv -t DIR SRC…: DIR is where they go
+	} else if len(c.Targets) > 0 && len(c.Pos) > 1 && tool(c.Name).copies {
 		dst = NormPath(c.Pos[len(c.Pos)-1], c.Dir, home) // the one target that is not moved away
 	}
 	for _, t := range c.Targets {
@@ -447,4 +449,30 @@ func remoteSpec(a string) bool {
 func wholePrefix(c *Cmd) bool {
 	t := tool(c.Name)
 	return len(t.all) > 0 && c.Has(t.all...) && c.Has("-p", "--prefix")
+}
+
+// CopyTargetDir is the directory a copy or a move names with -t or
+// --target-directory (cp, mv, ln, install): then every positional is a
+// source and this is the destination; "" when the option is not given.
+func CopyTargetDir(c *Cmd) string {
+	if !tool(c.Name).copies || !c.Has("-t", "--target-directory") && !hasPrefixWord(c.Args, "--target-directory=", "-t") {
+		return ""
+	}
+	return optValue(c.Args, "-t", "--target-directory")
+}
+
+// hasPrefixWord reports whether an argument before -- starts with one
+// of prefixes and says more (--opt=VALUE, -tVALUE).
+func hasPrefixWord(args []string, prefixes ...string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		for _, p := range prefixes {
+			if len(a) > len(p) && strings.HasPrefix(a, p) && !strings.HasPrefix(a, "--") == !strings.HasPrefix(p, "--") {
+				return true
+			}
+		}
+	}
+	return false
 }
