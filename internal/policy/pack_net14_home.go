@@ -18,7 +18,7 @@ func net14HomeRule() Rule {
 			}
 			why := actuatingQuery(c.Args)
 			if why == "" {
-				why = actuatingURL(c.Args) // restart.cgi, ?turn=on (pack_d17dev_devices.go)
+				why = actuatingURL(c.Args) // restart.cgi, ?turn=on (pack_device_actuate.go)
 			}
 			if why != "" {
 				return c.Name + " calls an appliance's API with " + why + ": it acts as a switch, whatever the method: " + c.String()
