@@ -165,8 +165,8 @@ func sandboxHosts(r apiCall) bool {
 // of a practice endpoint.
 func sandboxHost(u string) bool {
 	for _, l := range strings.Split(strings.ToLower(urlHost(u)), ".") {
-		if strings.HasPrefix(l, "sandbox") {
-			return true
+		if strings.HasPrefix(l, "sandbox") || strings.HasSuffix(l, "sandbox") {
+			return true // connect.squareupsandbox.com: the provider's sandbox domain
 		}
 		for _, w := range strings.Split(l, "-") {
 			if w == "paper" || w == "testnet" || w == "sandbox" {

@@ -352,6 +352,9 @@ func netAPIRules() []Rule {
 			return apiCall{}, false
 		}
 		r := readAPICall(c)
+		if apiDryRun(r) || apiFormRead(r) {
+			return r, false // ?dryRun=true, action=export: the server stores nothing (pack_s21_apiread.go)
+		}
 		if r.method == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" || r.method == "LIST" || len(r.urls) == 0 || apiHostLocal(r.urls) && !remoteLoopback(e, c) {
 			return r, false
 		}

@@ -193,7 +193,9 @@ func netSQLRules() []Rule {
 		classOnly := false
 		if stmt == "" {
 			if stmt = classDelete(text); stmt == "" {
-				return "", ""
+				if stmt = prodGroupChange(e, c, text); stmt == "" { // pack_s21_sqlgroup.go
+					return "", ""
+				}
 			}
 			classOnly = true // judged only where the server is named as another machine
 		}

@@ -26,6 +26,9 @@ func peers5Rules() []Rule {
 				if r.method == "" && r.body == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" {
 					return "" // a plain read: a link to a page named delete is no deletion
 				}
+				if apiDryRun(r) || apiFormRead(r) {
+					return "" // importMode=VALIDATE&importStrategy=DELETE: a check of the deletion (pack_s21_apiread.go)
+				}
 				if sandboxHosts(r) {
 					return "" // sandbox.plaid.com/item/remove: the provider's practice host, whose items are test data (pack_fp6_api.go)
 				}

@@ -345,7 +345,7 @@ var outputFormats = map[string]bool{"text": true, "json": true, "table": true, "
 
 func remoteExportRules() []Rule {
 	return []Rule{
-		deployTaskRule(), prodHostChangeRule(), prodHostVolumesRule(),
+		deployTaskRule(), prodHostChangeRule(), prodHostVolumesRule(), prodRestoreRule(), prodHostGlobDeleteRule(), // pack_s21_prodrestore.go
 		cmdRule("external.systems:remote-state-export", Ask, "A remote service's state or data pulled into a file here (terraform state pull > f, an export or dump subcommand written to a file): state and dumps hold secrets and customers' data in plain text", opsNames("remote-cli"),
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || prodAction(e, c) != "export" || !writtenToFile(e, c) || opsList("export-defs")[c.Name] || !credentialStoreExport(c) {

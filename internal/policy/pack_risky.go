@@ -157,6 +157,9 @@ func externalPack() Pack {
 				if awsReadOp(c) {
 					return "" // aws iam simulate-principal-policy --action-names s3:DeleteObject: the delete is a value the operation only evaluates
 				}
+				if awsReleaseOp(c) {
+					return fmt.Sprintf("%s gives a resource back to the provider for good (release-…): %s", c.Name, c.String()) // pack_s21_cloudenv.go
+				}
 				for _, p := range cloudWords(c.Pos) {
 					l := strings.ToLower(p)
 					if strings.HasPrefix(l, "delete") || strings.HasPrefix(l, "terminate") || strings.HasPrefix(l, "destroy") || l == "remove" || l == "rb" ||
