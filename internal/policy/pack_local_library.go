@@ -40,7 +40,7 @@ var libraryDeletes = map[string]libraryDelete{
 	"timew": func(c *Cmd) (bool, bool) { return sub(c) == "delete", false },
 	// calibre's library: remove deletes the books' files (--permanent
 	// skips calibre's own trash)
-	"calibredb": func(c *Cmd) (bool, bool) { return sub(c) == "remove" || sub(c) == "remove_format", false },
+	"calibredb": func(c *Cmd) (bool, bool) { return posAny(c, "remove", "remove_format"), false },
 	// buku's bookmark database
 	"buku": func(c *Cmd) (bool, bool) { return c.Has("-d", "--delete"), false },
 	// jrnl's journal entries
@@ -59,8 +59,14 @@ func localLibraryRules() []Rule {
 	return []Rule{
 		cmdRule("core.zones:library-delete", Ask, "A library manager deleting from the user's own collection kept in home (beet remove -d, task … delete, calibredb remove, buku -d, timew delete, jrnl --delete): the user's data, picked by a query no path shows", libraryProgs,
 			func(e *Env, c *Cmd) string {
+				if storeOptScratch(e, c) {
+					return "" // calibredb --with-library /tmp/test-library: a throwaway library
+				}
 				if f := libraryDeletes[c.Name]; f != nil {
 					if hit, _ := f(c); hit {
+						if strings.Contains(strings.Join(c.Args, " "), "://") {
+							return c.Name + " deletes from a library on a server (" + strings.TrimSpace(c.String()) + "): data others keep"
+						}
 						return c.Name + " deletes from the user's own library (" + strings.TrimSpace(c.String()) + "): the user's data, kept in home"
 					}
 				}
@@ -70,6 +76,9 @@ func localLibraryRules() []Rule {
 			[]string{"beet ls title:x", "beet remove title:x --help", "task list", "calibredb list", "buku -p 5", "timew summary"}),
 		cmdRule("core.zones:library-delete-bulk", Deny, "A library manager told to delete the files its query matches from disk without its own confirmation (beet remove -d -f album:x): any number of the user's files", libraryProgs,
 			func(e *Env, c *Cmd) string {
+				if storeOptScratch(e, c) {
+					return ""
+				}
 				if f := libraryDeletes[c.Name]; f != nil {
 					if hit, bulk := f(c); hit && bulk {
 						return c.Name + " deletes the files its query matches from the user's library on disk, without asking: " + strings.TrimSpace(c.String())
