@@ -53,6 +53,7 @@ var homeCredentials = []string{".ssh", ".aws", ".gnupg", ".config/gh", ".kube/co
 	".wrangler/config", ".config/.wrangler/config", ".supabase/access-token", ".railway/config.json", ".config/stripe/config.toml", ".twilio-cli/config.json",
 	".config/composer/auth.json", ".composer/auth.json",
 	"AppData/Roaming/Microsoft/UserSecrets", ".microsoft/usersecrets", ".Renviron", ".splunkrc", ".android/adbkey", // .NET user secrets, R's and Splunk SDK's keys, adb's device key
+	".influxdbv2/configs", ".influx/configs", // the influx CLI's saved tokens
 	".p4tickets", ".p4enviro", ".subversion/auth", ".lftp/bookmarks", ".local/share/lftp/bookmarks", ".config/filezilla", ".filezilla",
 	".ncftp/bookmarks", ".config/syncthing/key.pem", ".local/state/syncthing/key.pem", ".plastic4", // version control tickets, FTP bookmarks, a sync device's key
 	".foundry/keystores", ".near-credentials", ".sui/sui_config/sui.keystore", ".aptos/config.yaml", ".brownie/accounts", ".starknet_accounts", ".starkli-wallets"} // Claude Code's own login: a credential before it is the agent's config

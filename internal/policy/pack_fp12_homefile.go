@@ -148,7 +148,22 @@ func movedHere(e *Env, tc callfacts.Touch) bool {
 		if c.Has("-t", "--target-directory") {
 			return true
 		}
-		return dst != "/dev/null" && !strings.Contains(dst, ":")
+		return dst != "/dev/null" && !strings.Contains(dst, ":") && !trashDest(e.abs(c, dst), e.F.Home)
+	}
+	return false
+}
+
+// trashDest: dst is the desktop's trash (~/.local/share/Trash/files,
+// ~/.Trash): a file moved there is deleted as trash-put deletes it, not
+// moved to a place the user keeps it (the trash is emptied).
+func trashDest(dst, home string) bool {
+	if home == "" {
+		return false
+	}
+	for _, t := range []string{"/.local/share/Trash", "/.Trash"} {
+		if dst == home+t || strings.HasPrefix(dst, home+t+"/") {
+			return true
+		}
 	}
 	return false
 }

@@ -16,7 +16,7 @@ var servedZones = map[callfacts.Zone]bool{callfacts.ZoneHomeData: true, callfact
 	callfacts.ZoneCredentials: true, callfacts.ZoneSystem: true, callfacts.ZoneWarden: true, callfacts.ZoneAgent: true}
 
 func serveHomeRule() Rule {
-	servers := []string{"http.server", "SimpleHTTPServer", "php", "serve", "http-server", "busybox", "httpd", "darkhttpd", "caddy", "webfsd"}
+	servers := []string{"http.server", "SimpleHTTPServer", "php", "serve", "http-server", "busybox", "httpd", "darkhttpd", "caddy", "webfsd", "fava", "datasette", "sqlite_web", "sqlite-web", "jupyter"}
 	return cmdRule("core.secrets:serve-home", Deny, "Serving home, its config or credentials, or the system over HTTP on an address others reach (python3 -m http.server --directory ~, php -S 0.0.0.0:8000 -t ~, npx serve ~)", servers,
 		func(e *Env, c *Cmd) string {
 			root, bind, ok := servedRoot(c)
@@ -68,6 +68,28 @@ func servedRoot(c *Cmd) (root, bind string, ok bool) {
 		return optOr(c, root, "--root", "-r"), optOr(c, "", "--listen", "-l"), true
 	case "webfsd":
 		return optOr(c, root, "-r"), optOr(c, "", "-i"), true
+	// s21: data browsers serve the file or folder they are given: a
+	// ledger (fava), a database (datasette, sqlite-web), notebooks
+	// (jupyter); each listens on this machine unless told an address
+	case "fava", "sqlite_web", "sqlite-web":
+		if len(c.Pos) == 0 {
+			return "", "", false
+		}
+		return c.Pos[0], optOr(c, "127.0.0.1", "--host", "-H"), true
+	case "datasette":
+		pos := c.Pos
+		if len(pos) > 0 && pos[0] == "serve" {
+			pos = pos[1:]
+		}
+		if len(pos) == 0 {
+			return "", "", false
+		}
+		return pos[0], optOr(c, "127.0.0.1", "--host", "-h"), true
+	case "jupyter":
+		if len(c.Pos) == 0 || c.Pos[0] != "lab" && c.Pos[0] != "notebook" && c.Pos[0] != "server" {
+			return "", "", false
+		}
+		return optOr(c, root, "--notebook-dir", "--ServerApp.root_dir", "--NotebookApp.notebook_dir"), optOr(c, "127.0.0.1", "--ip"), true
 	}
 	return "", "", false
 }

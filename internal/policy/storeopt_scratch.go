@@ -12,7 +12,12 @@ import (
 // that store.
 // --data-dir is left out: to a hosted CLI it is often the files it
 // uploads (csdx cm:stacks:import --data-dir ./content), not its store.
-var storeOptWords = []string{"library", "library-path", "store", "db-path", "dbpath", "state-dir", "statedir"}
+var storeOptWords = []string{"library", "library-path", "store", "db-path", "dbpath", "state-dir", "statedir", "basedir"}
+
+// storeOptShort are programs' short options naming their store: a
+// package repository's base directory (reprepro -b /tmp/testrepo
+// includedeb …: a throwaway repository, not one others pull from).
+var storeOptShort = map[string]string{"reprepro": "-b"}
 
 // storeOptScratch: c's store option names a directory or file in a
 // scratch or project place (calibredb --with-library /tmp/test-library
@@ -28,11 +33,12 @@ func storeOptScratch(e *Env, c *Cmd) bool {
 	}
 	found := false
 	for i, a := range c.Args {
-		if !strings.HasPrefix(a, "--") {
+		short := storeOptShort[c.Name] == a
+		if !strings.HasPrefix(a, "--") && !short {
 			continue
 		}
 		name, val, hasVal := strings.Cut(a, "=")
-		store := false
+		store := short
 		for _, w := range storeOptWords {
 			if strings.HasSuffix(name, w) || strings.Contains(name, "-"+w+"-") || strings.HasPrefix(name, "--"+w+"-") {
 				store = true
