@@ -66,7 +66,7 @@ func TestPolicyHandlerPermissionRequest(t *testing.T) {
 
 // A project config may raise a mode but never lower it.
 func TestPolicyHandlerModes(t *testing.T) {
-	c := policyCall(t, event.PreToolUse, &session.State{}, "Bash", map[string]any{"command": "kill -9 1234"})
+	c := policyCall(t, event.PreToolUse, &session.State{}, "Bash", map[string]any{"command": "kill %1"})
 	if d, _ := runPolicy(context.Background(), c); d.Verdict != event.Audit {
 		t.Fatalf("default: %+v", d)
 	}

@@ -11,8 +11,12 @@ import (
 // (sudo ip link set can0 up type can bitrate 500000, ip link add dev
 // vcan0 type vcan), the in-tree driver of such a device loaded (modprobe
 // vcan, modprobe ftdi_sio), traffic on such a link recorded to a file.
-// The machine's own network (eth*, en*, wl*) and removing drivers still
-// ask, and so does adding a user to a group, even a device's (usermod
+// A real CAN adapter's link (can0, slcan0) set up or brought up is not
+// bench-only: it joins the physical bus it is wired to (a vehicle's, a
+// machine's), and a wrong bitrate fills that bus with error frames —
+// controlling a physical device, which asks (s21; device_script_port.go);
+// recording its traffic stays allowed. The machine's own network (eth*,
+// en*, wl*) and removing drivers still ask, and so does adding a user to a group, even a device's (usermod
 // -aG dialout): blind writers disagree on it, and it changes the
 // account for good.
 
@@ -80,7 +84,7 @@ func benchLink(c *Cmd) bool {
 			iface = p
 		}
 	}
-	return iface != "" && benchIface(iface)
+	return iface != "" && benchIface(iface) && !canIface.MatchString(iface)
 }
 
 // rootBenchWork: what sudo runs is bench bring-up (above).

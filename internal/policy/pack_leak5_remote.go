@@ -117,7 +117,7 @@ func localName(v string) bool {
 // does, and where it does it is real.
 func leak5ScriptRule() Rule {
 	return Rule{ID: "external.systems:unread-script-target", Mode: Ask, Tools: shellTools, On: On(FactInterp).OrText("/"),
-		Desc: "A project script whose text is not on disk to read, run against production or a named site (sh ./scripts/rotate_pg_password.sh prod, python3 scripts/push_acl.py --site nyc1): the line does not show what it does, and the place it acts on is real; the options are data (policy/remoteops.txt site-option, prod-option, prod-flag)",
+		Desc: "A project script whose text is not on disk to read, run against production or a named site (sh ./scripts/rotate_pg_password.sh prod, python3 scripts/push_acl.py --site nyc1) or handed a device wired to this machine (a serial port, a CAN interface: python3 stream.py job.gcode /dev/ttyUSB0): the line does not show what it does, and the place it acts on is real; the options are data (policy/remoteops.txt site-option, prod-option, prod-flag)",
 		Match: func(e *Env) string {
 			for s := range e.scriptRuns() {
 				c, p, args := s.c, s.path, s.args
@@ -136,14 +136,17 @@ func leak5ScriptRule() Rule {
 				if t := targetArg(args); t != "" {
 					return p + " runs against " + t + ", and its text is not on disk to read: " + c.String()
 				}
+				if d := deviceNodeArg(args); d != "" && !deviceReadScript(p) {
+					return p + " is handed " + d + ", a device wired to this machine, and its text is not on disk to read: " + c.String() // device_script_port.go
+				}
 				if h := scriptHostArg(p, args); h != "" {
 					return p + " is named for a change and given " + h + ", a host others use, and its text is not on disk to read: " + c.String()
 				}
 			}
 			return ""
 		},
-		Catch: []string{"sh ./scripts/rotate_pg_password.sh prod", "python3 scripts/push_acl.py --site nyc1", "./scripts/failover.sh --env production", "node tools/sync-users.js --production", "bash bin/reboot_fleet.sh --fleet amr-west", "ruby script/backfill.rb --region eu-west-1", "nohup ./scripts/redeploy-all-prod.sh > /tmp/x.log 2>&1 &", "python3 ops/migrate_production_db.py"},
-		Allow: []string{"sh ./scripts/test.sh", "python3 scripts/push_acl.py --site lab-1", "python3 scripts/report.py --help", "./scripts/lint.sh src/", "python3 -m pytest tests/", "node tools/gen.js --env dev", "python3 manage.py check", "bin/rails routes -e production", "./scripts/deploy-staging.sh", "./scripts/check-prod-health.sh", "python3 tools/prod_report.py"}}
+		Catch: []string{"sh ./scripts/rotate_pg_password.sh prod", "python3 scripts/push_acl.py --site nyc1", "./scripts/failover.sh --env production", "node tools/sync-users.js --production", "bash bin/reboot_fleet.sh --fleet amr-west", "ruby script/backfill.rb --region eu-west-1", "nohup ./scripts/redeploy-all-prod.sh > /tmp/x.log 2>&1 &", "python3 ops/migrate_production_db.py", "python3 stream.py jobs/cut.gcode /dev/ttyUSB0", "python3 tools/flash_ecu.py --iface can0 --image build/bcm.hex"},
+		Allow: []string{"sh ./scripts/test.sh", "python3 scripts/push_acl.py --site lab-1", "python3 scripts/report.py --help", "./scripts/lint.sh src/", "python3 -m pytest tests/", "node tools/gen.js --env dev", "python3 manage.py check", "bin/rails routes -e production", "./scripts/deploy-staging.sh", "./scripts/check-prod-health.sh", "python3 tools/prod_report.py", "python3 tools/monitor_pump.py --port /dev/ttyUSB0", "python3 tools/replay.py --iface vcan0"}}
 }
 
 // scriptReadsByName: a project script's own name starts with a read verb

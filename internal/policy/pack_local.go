@@ -20,6 +20,7 @@ func localPack() Pack {
 			autorunRules(), procSecretRules(), miss3Rules(), sys4Rules(),
 			[]Rule{leak5PersistedDowngradeRule()},
 			secrets7PersistRules(), secrets7DowngradeRules(), miss9bLocalRules(), miss10InstallRules(),
+			procNotStartedRules(), []Rule{boardFlashTargetRule()},
 			[]Rule{
 				worldWritableSystemRule(),
 				scriptDestroyRule(),

@@ -35,8 +35,12 @@ func adminJudge(e *Env, c *Cmd) (string, string, string) {
 	}
 	// discarding the user's uncommitted work (p4 revert, svn revert -R .)
 	// is judged where it runs: the workspace is here
+	bench := ""
 	if !remote && a.Where != "any" && a.Kind != "discard" {
-		return "", "", ""
+		if a.Where != "local" || a.Kind != "flash" || !benchFlash(c) {
+			return "", "", ""
+		}
+		bench = benchFlashWhere(c) // firmware written to a board on this machine (device_flash_bench.go)
 	}
 	level := a.Level
 	if level == "" {
@@ -74,6 +78,8 @@ func adminJudge(e *Env, c *Cmd) (string, string, string) {
 	}
 	where := host
 	switch {
+	case bench != "":
+		where = bench
 	case where != "":
 	case a.Where == "device" || callfacts.InRemoteShell(c):
 		where = "another host, through a remote shell"
