@@ -74,7 +74,7 @@ func ClientVerbCall(code string) (string, bool) {
 			}
 		}
 	}
-	for _, m := range clientBound.FindAllStringSubmatch(code, 4) {
+	for _, m := range withLoopClients(code, clientBound.FindAllStringSubmatch(code, 4)) {
 		re, err := regexp.Compile(`\b` + regexp.QuoteMeta(m[1]) + `(?:\.\w+)*\.(\w+)\s*\(`)
 		if err != nil {
 			continue

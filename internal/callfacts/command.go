@@ -238,7 +238,11 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				}
 			}
 		case payload != "": // bash -c, eval, env -S, watch, ssh, su -c, a script the line wrote
-			n.shell(payload, depth+1, w(), nil)
+			if name == "ssh" && n.remote != nil {
+				n.onHost(sshDest(c.Args), func() { n.shell(payload, depth+1, w(), nil) }) // a script copied there (remotefiles.go)
+			} else {
+				n.shell(payload, depth+1, w(), nil)
+			}
 			if (name == "ssh" || innerName == "ssh") && stdin != nil && stdin.known && payload != stdin.s && remoteReadsScript(payload) {
 				// ssh host 'bash -s' <<< '…': the remote command reads it
 				// (for ssh host 'cat > f' the input is data, not code)
@@ -455,6 +459,8 @@ func (n *normalizer) outputs(c *Cmd, stdin *text) {
 				n.writeFile(NormPath(out, n.cwd, n.home), text{from: c.Name}, false)
 			}
 		}
+	case "scp", "rsync":
+		n.copyRemote(c) // remotefiles.go
 	case "cp", "mv", "install", "ln":
 		if len(c.Pos) == 2 {
 			if t, ok := n.files[NormPath(c.Pos[0], n.cwd, n.home)]; ok {

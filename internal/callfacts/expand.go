@@ -268,7 +268,7 @@ func (n *normalizer) partAlts(p syntax.WordPart, inDQ bool) []string {
 	case *syntax.ParamExp:
 		return n.paramAlts(x)
 	case *syntax.CmdSubst:
-		if t := n.stmtsOutput(x.Stmts, text{known: true}); t.known {
+		if t := n.stmtsOutput(x.Stmts, text{known: true}); t.known && !t.narrowed {
 			out := strings.TrimRight(t.s, "\n")
 			n.derive("$(…) outputs %q", out)
 			return []string{out}

@@ -27,6 +27,9 @@ type text struct {
 	// names is set for the output of ls and find: file names stood for by
 	// globs, fine as xargs arguments, unknown as a script.
 	names bool
+	// narrowed: names some of which a filter kept (passnames.go); which
+	// ones is not on the line, so a $(…) of them stays unknown
+	narrowed bool
 	// file is the one file whose unknown text this is (cat FILE |):
 	// the next stage reads it as if from < FILE.
 	file string
@@ -58,6 +61,7 @@ func (n *normalizer) stmtsOutput(stmts []*syntax.Stmt, stdin text) text {
 		t := n.stmtOutput(st, stdin)
 		out.s += t.s
 		out.known = out.known && t.known
+		out.narrowed = out.narrowed || t.narrowed // passnames.go
 		if out.from == "" {
 			out.from = t.from
 		}
@@ -156,6 +160,9 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 	}
 	if t, ok := passLines(name, args, stdin); ok {
 		return t // tee, head, tail of known text; yes: passlines.go
+	}
+	if t, ok := passNames(name, args, stdin); ok {
+		return t // ls DIR/*.x | tail -n +4: some of the same names (passnames.go)
 	}
 	if t, ok := currentBranchOutput(name, args); ok {
 		return t // git branch --show-current: currentbranch.go

@@ -36,8 +36,10 @@ type normalizer struct {
 	// vars are the values each variable may hold, assigned earlier in the
 	// line; files the text of files the line writes (see expand.go and
 	// output.go).
-	vars      map[string][]string
-	files     map[string]text
+	vars  map[string][]string
+	files map[string]text
+	// remote: the files the line copied to each host (remotefiles.go)
+	remote    map[string]map[string]text
 	evalDepth int
 	// stdinFile is the file the next command's input is redirected from
 	// (< FILE) when the line did not write it; command() takes it.

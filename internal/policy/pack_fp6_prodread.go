@@ -173,6 +173,12 @@ func sdkReads(c *Cmd) bool {
 			return false
 		}
 	}
+	switch connQueryReads(c.Payload) {
+	case -1:
+		return false
+	case 1:
+		reads++
+	}
 	return reads > 0
 }
 

@@ -569,6 +569,9 @@ func interpAPICalls(c *Cmd) []apiCall {
 	for _, m := range interpHTTPOption.FindAllStringSubmatch(c.Payload, 4) {
 		out = append(out, apiCall{method: strings.ToUpper(m[2]), urls: []string{m[1]}, body: c.Payload, creds: creds})
 	}
+	for _, m := range interpHTTPEnvURL.FindAllStringSubmatch(c.Payload, 4) {
+		out = append(out, apiCall{method: strings.ToUpper(m[1]), urls: []string{"$" + strings.Join(m[2:], "")}, body: c.Payload, creds: creds}) // pack_interp_webhook.go
+	}
 	return out
 }
 

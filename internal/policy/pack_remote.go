@@ -298,7 +298,7 @@ func remoteScriptRule() Rule {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
 				if c.Name == "ssh" {
-					if f := uploadedScript(e, c); f != "" {
+					if f := uploadedScript(e, c); f != "" && !uploadedShown(e, i) {
 						return fmt.Sprintf("ssh runs %s on %s, copied there from here in the same command; the command does not show what it does", f, sshHost(c))
 					}
 				}
