@@ -99,6 +99,10 @@ type Cmd struct {
 	// some were set aside (kubectl -n dev --kubeconfig ./kind.yaml
 	// delete pod x): nil otherwise.
 	Typed []string `json:"-"`
+
+	// dry caches DryRun, which the reading and a dozen rules each ask of
+	// the same command (cmdmemo.go).
+	dry dryMemo
 }
 
 // Redirect is one redirection: `> file`, `>> file`, `< file`, `2>&1`.
