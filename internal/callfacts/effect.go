@@ -395,6 +395,16 @@ func gitLists(c *Cmd) bool {
 // --dry_run (bq), --no-act, --pretend (artisan, emerge), --noop (puppet), and each program's own in tools.txt: rsync -n, apt-get -s):
 // such forms change nothing.
 func (c *Cmd) DryRun() bool {
+	if v, ok := c.dry.get(c); ok {
+		return v
+	}
+	v := c.dryRun()
+	c.dry.set(c, v)
+	return v
+}
+
+// dryRun is DryRun read afresh.
+func (c *Cmd) dryRun() bool {
 	if c.hasEnabled("--dry-run", "--dryrun", "--dry_run", "--no-act", "--simulate", "--just-print", "--what-if", "--check", "--pretend", "--noop") || c.planSwitch() || previewForm(c) {
 		return true
 	}

@@ -99,6 +99,10 @@ type Cmd struct {
 	// some were set aside (kubectl -n dev --kubeconfig ./kind.yaml
 	// delete pod x): nil otherwise.
 	Typed []string `json:"-"`
+
+	// dry caches DryRun, which the reading and a dozen rules each ask of
+	// the same command (cmdmemo.go).
+	dry dryMemo
 }
 
 // Redirect is one redirection: `> file`, `>> file`, `< file`, `2>&1`.
@@ -129,7 +133,9 @@ type PathRef struct {
 type Facts struct {
 	Event string `json:"event" expr:"event"`
 	Tool  string `json:"tool,omitempty" expr:"tool"`
-	// Input is tool_input decoded.
+	// Input is tool_input decoded. For a Bash or PowerShell call it may
+	// be nil until DecodeInput (Normalize reads only the command; the
+	// engine decodes it before a user rule's expression runs).
 	Input map[string]any `json:"-" expr:"input"`
 	// Command is the Bash/PowerShell command text.
 	Command string `json:"command,omitempty" expr:"command"`
@@ -172,6 +178,17 @@ type Facts struct {
 	// more than nameMapAt names (most lines never pay for a map).
 	nameList []string
 	names    map[string]bool
+	// rawInput is tool_input not yet decoded into Input (DecodeInput).
+	rawInput []byte
+}
+
+// DecodeInput is Input, decoded first when Normalize left it for first
+// use (a shell call, whose rules read Command).
+func (f *Facts) DecodeInput() map[string]any {
+	if f.Input == nil && f.rawInput != nil {
+		f.Input, f.rawInput = decodeInput(f.rawInput), nil
+	}
+	return f.Input
 }
 
 const nameMapAt = 8

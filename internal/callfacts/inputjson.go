@@ -26,36 +26,75 @@ func decodeInput(b []byte) map[string]any {
 // flatObject reads b as a flat JSON object; ok false when it is not one
 // this reader decodes exactly as encoding/json does.
 func flatObject(b []byte) (map[string]any, bool) {
-	s := string(b)
-	i := skipSpace(s, 0)
-	if i >= len(s) || s[i] != '{' {
+	m := make(map[string]any, 4)
+	ok := flatFields(string(b), func(k, str string, v any, isStr bool) {
+		if isStr {
+			v = str
+		}
+		m[k] = v
+	})
+	if !ok {
 		return nil, false
 	}
-	m := make(map[string]any, 4)
+	return m, true
+}
+
+// flatString is the string value of key in b, the tool input, when b is
+// a flat object flatObject reads ("" when the key is missing or its
+// value is no string, as decodeInput's map gives it); ok false when b is
+// not one, and only decodeInput can say. It builds no map: a shell
+// call's rules read only its command (Facts.DecodeInput).
+func flatString(b []byte, key string) (val string, ok bool) {
+	ok = flatFields(string(b), func(k, str string, _ any, isStr bool) {
+		if k == key {
+			val = str // the last of repeated keys, as in the map
+			if !isStr {
+				val = ""
+			}
+		}
+	})
+	if !ok {
+		return "", false
+	}
+	return val, true
+}
+
+// flatFields reads s as a flat JSON object, calling each for every member
+// in order: a string value as str (isStr), any other as v. It reports
+// false when s is not such an object (each may then have been called for
+// some members).
+func flatFields(s string, each func(k, str string, v any, isStr bool)) bool {
+	i := skipSpace(s, 0)
+	if i >= len(s) || s[i] != '{' {
+		return false
+	}
 	i = skipSpace(s, i+1)
 	if i < len(s) && s[i] == '}' {
-		return m, skipSpace(s, i+1) == len(s)
+		return skipSpace(s, i+1) == len(s)
 	}
 	for {
 		if i >= len(s) || s[i] != '"' {
-			return nil, false
+			return false
 		}
 		k, n, ok := jsonString(s, i)
 		if !ok {
-			return nil, false
+			return false
 		}
 		i = skipSpace(s, n)
 		if i >= len(s) || s[i] != ':' {
-			return nil, false
+			return false
 		}
 		i = skipSpace(s, i+1)
 		if i >= len(s) {
-			return nil, false
+			return false
 		}
 		var v any
+		var str string
+		isStr := false
 		switch c := s[i]; {
 		case c == '"':
-			v, i, ok = jsonString(s, i)
+			str, i, ok = jsonString(s, i)
+			isStr = true
 		case c == 't' && strings.HasPrefix(s[i:], "true"):
 			v, i = true, i+4
 		case c == 'f' && strings.HasPrefix(s[i:], "false"):
@@ -63,25 +102,27 @@ func flatObject(b []byte) (map[string]any, bool) {
 		case c == 'n' && strings.HasPrefix(s[i:], "null"):
 			v, i = nil, i+4
 		case c == '-' || '0' <= c && c <= '9':
-			v, i, ok = jsonNumber(s, i)
+			var f float64
+			f, i, ok = jsonNumber(s, i)
+			v = f
 		default:
-			return nil, false // an object or an array inside
+			return false // an object or an array inside
 		}
 		if !ok {
-			return nil, false
+			return false
 		}
-		m[k] = v
+		each(k, str, v, isStr)
 		i = skipSpace(s, i)
 		if i >= len(s) {
-			return nil, false
+			return false
 		}
 		switch s[i] {
 		case ',':
 			i = skipSpace(s, i+1)
 		case '}':
-			return m, skipSpace(s, i+1) == len(s)
+			return skipSpace(s, i+1) == len(s)
 		default:
-			return nil, false
+			return false
 		}
 	}
 }

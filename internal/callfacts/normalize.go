@@ -36,12 +36,25 @@ func Normalize(c Call) *Facts {
 	if f.Project == "" {
 		f.Project = c.Cwd
 	}
+	// a shell call's rules read its command, not the map of its input:
+	// the map is made on first use (DecodeInput)
+	shellCmd, shellRead := "", false
 	if len(c.Input) > 0 {
-		f.Input = decodeInput(c.Input)
+		if c.Tool == "Bash" || c.Tool == "PowerShell" {
+			shellCmd, shellRead = flatString(c.Input, "command")
+		}
+		if shellRead {
+			f.rawInput = c.Input
+		} else {
+			f.Input = decodeInput(c.Input)
+		}
 	}
 	n := &st.n
 	*n = normalizer{f: f, cwd: c.Cwd, home: c.Home}
 	str := func(k string) string {
+		if shellRead && k == "command" {
+			return shellCmd
+		}
 		s, _ := f.Input[k].(string)
 		return s
 	}

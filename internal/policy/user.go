@@ -279,6 +279,7 @@ func (r *Rule) matchUser(e *Env) string {
 		}
 	}
 	if r.expr != nil {
+		e.F.DecodeInput() // an expression may read input, left undecoded for a shell call
 		ok, err := r.expr.eval(e.F)
 		if err != nil {
 			e.Err = err
