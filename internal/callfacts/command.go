@@ -243,7 +243,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			} else {
 				n.shell(payload, depth+1, w(), nil)
 			}
-			if (name == "ssh" || innerName == "ssh") && stdin != nil && stdin.known && payload != stdin.s && remoteReadsScript(payload) {
+			if (name == "ssh" || innerName == "ssh") && stdin != nil && stdin.known && payload != stdin.s && (remoteReadsScript(payload) || remoteListReadsScript(payload)) {
 				// ssh host 'bash -s' <<< '…': the remote command reads it
 				// (for ssh host 'cat > f' the input is data, not code)
 				n.shell(stdin.s, depth+1, w(), nil)

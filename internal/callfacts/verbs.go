@@ -588,16 +588,26 @@ func (c *Cmd) ownTarget(change bool) bool {
 			found = true // --address=http://localhost:9009: a server on this machine
 			continue
 		}
-		if strings.ContainsAny(val, "/:@$") {
+		// a SaaS tenant's environment (tenanthost.go), by its URL's first
+		// label or the auth profile named for it: a developer's own only
+		// when named for development (contoso-dev-jsmith, pdi-dev218734);
+		// a tenant's test environment is the team's
+		tenant := name == "--auth"
+		if l := tenantLabel(val); l != "" {
+			val, tenant = l, true
+		} else if strings.ContainsAny(val, "/:@$") {
 			return false // a URL, a path or a variable: a host is not named for what it holds (https://ci.example.org)
 		}
 		words := strings.FieldsFunc(strings.ToLower(val), func(r rune) bool { return r == '-' || r == '_' || r == '.' })
 		own := false
 		for _, w := range words {
+			if t := strings.TrimRight(w, "0123456789"); t != "" && t != w && !prodNamed(w) {
+				w = t // dev218734, test2: a numbered instance of the kind
+			}
 			switch {
 			case prodNamed(w):
 				return false
-			case t.testTarget[w] || change && t.devTarget[w]:
+			case t.testTarget[w] && !tenant || change && t.devTarget[w]:
 				own = true
 			}
 		}

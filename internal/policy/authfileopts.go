@@ -14,6 +14,9 @@ var authFileOpts = map[string]map[string]bool{
 	"smbtree":    sambaAuthOpts,
 	"net":        sambaAuthOpts,
 	"smbget":     sambaAuthOpts,
+	// Cassandra's JMX client: -pwf names the JMX password file it logs
+	// in with (nodetool -h cass-1 -u jmx -pwf ~/.cassandra/jmx.pw status)
+	"nodetool": {"-pwf": true, "--password-file": true},
 }
 
 var sambaAuthOpts = map[string]bool{"-A": true, "--authentication-file": true}

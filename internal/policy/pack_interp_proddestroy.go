@@ -26,9 +26,6 @@ import (
 // the word just before the dot, "" after a call's parenthesis.
 var codeMethodCall = re(`(\w*)\s*\.\s*([A-Za-z_]\w*)\s*\(`)
 
-// codeProdLiteral: a string literal of the code that names production.
-var codeProdLiteral = re(`'[^'\n]*'|"[^"\n]*"`)
-
 // codeDestroyHeads: a method's first word that ends what it is called on.
 var codeDestroyHeads = map[string]bool{"delete": true, "destroy": true, "purge": true, "truncate": true, "wipe": true, "flush": true, "flushall": true, "flushdb": true, "terminate": true, "deregister": true, "decommission": true, "teardown": true, "undeploy": true, "nuke": true, "obliterate": true, "expunge": true, "erase": true}
 
@@ -77,17 +74,6 @@ func methodWords(name string) []string {
 		}
 	}
 	return out
-}
-
-// codeNamesProd is the first string literal of code naming production.
-func codeNamesProd(code string) string {
-	for _, ix := range codeProdLiteral.FindAllStringIndex(code, 64) {
-		l := code[ix[0]:ix[1]]
-		if prodWord.MatchString(l) && !devName(strings.Trim(l, `'"`)) {
-			return l
-		}
-	}
-	return ""
 }
 
 func interpProdDestroyRule() Rule {

@@ -324,6 +324,7 @@ func leakRules() []Rule {
 		credStoreRules()[1],
 		sendCredentialRule(),
 		sendSecretVarRule(),
+		secretWebhookRule(),
 		interpSecretSendRule(),
 		sourceToNetworkRule(),
 		sessionSecretUploadRule(),

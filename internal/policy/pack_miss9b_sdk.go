@@ -67,8 +67,11 @@ func miss9bSDKRules() []Rule {
 					return "" // a named SDK's delete: core.interp:sdk-destroy
 				}
 				m := codeDestroyCall.FindString(text)
-				if m == "" || !codeClient.MatchString(text) || codeLocalClient.MatchString(text) || callfacts.SDKLocal(text) || callfacts.SDKDryRun(text) {
-					return "" // a DryRun=True call: the service only checks it
+				if m == "" {
+					m = codeBulkDelete.FindString(text) // gr.delete_multiple(): every match of the query (interp_bulkdelete.go)
+				}
+				if m == "" || !codeClient.MatchString(text) || codeLocalClient.MatchString(text) || callfacts.SDKLocal(text) || callfacts.SDKDryRun(text) || clientNamesDev(text) {
+					return "" // a DryRun=True call; a client of a dev instance (interp_bulkdelete.go): the service only checks it
 				}
 				end := strings.Index(text, m) + len(m)
 				if q := quotedArg.FindStringSubmatch(text[end-1:]); q != nil && callfacts.SDKTestName(q[1]) {
