@@ -23,10 +23,13 @@ var batchExts = map[string]bool{".sbatch": true, ".slurm": true, ".pbs": true, "
 var schedulers = map[string]bool{"sbatch": true, "qsub": true, "bsub": true, "at": true, "batch": true, "srun": true, "msub": true}
 
 // nameCleanVerbs: destroy words of a script's name beyond verbs.txt's.
-var nameCleanVerbs = map[string]bool{"cleanup": true, "clean": true, "scrub": true, "purge": true, "shred": true}
+// A maintenance or housekeeping script (wx-maintenance.sh) is the same
+// kind: it prunes, vacuums and rotates what it keeps.
+var nameCleanVerbs = map[string]bool{"cleanup": true, "clean": true, "scrub": true, "purge": true, "shred": true, "maintenance": true, "maint": true, "housekeeping": true}
 
 // nameChangeVerbs: change words of a script's name, said with a commit flag.
-var nameChangeVerbs = map[string]bool{"migrate": true, "backfill": true, "sync": true, "import": true, "fix": true, "update": true, "merge": true, "rotate": true, "reindex": true, "dedupe": true, "anonymize": true, "archive": true, "restore": true}
+var nameChangeVerbs = map[string]bool{"migrate": true, "backfill": true, "sync": true, "import": true, "fix": true, "update": true, "merge": true, "rotate": true, "reindex": true, "dedupe": true, "anonymize": true, "archive": true, "restore": true,
+	"push": true, "post": true, "send": true} // push_to_wikitree.py --apply: the records go to a service
 
 // everydayNames: words that make a script's name a developer's routine.
 var everydayNames = map[string]bool{"test": true, "tests": true, "build": true, "lint": true, "setup": true, "bootstrap": true, "dev": true, "run": true,
@@ -36,7 +39,8 @@ var everydayNames = map[string]bool{"test": true, "tests": true, "build": true, 
 
 // commitFlags: a run told to apply what it would do.
 var commitFlags = map[string]bool{"--commit": true, "--apply": true, "--execute": true, "--exec": true, "--confirm": true, "--yes": true, "-y": true,
-	"--force": true, "-f": true, "--no-dry-run": true, "--for-real": true, "--live": true, "--prod": true, "--production": true}
+	"--force": true, "-f": true, "--no-dry-run": true, "--for-real": true, "--live": true, "--prod": true, "--production": true,
+	"--push": true, "--publish": true, "--upload": true} // sync_inventory.py --push: told to send what it computed
 
 // scriptFileArg is the script file c runs ("" for none): the first
 // operand with a script's extension of an interpreter, a shell or a

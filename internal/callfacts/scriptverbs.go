@@ -25,7 +25,7 @@ func (c *Cmd) scriptSubCmd() *Cmd {
 	args := c.Args
 	switch {
 	case IsInterpreter(c.Name) || IsShell(c.Name):
-		if c.Has("-c", "-e", "-m", "-r", "--eval", "-p", "--print") {
+		if interpOwnOpt(c.Args, "-c", "-e", "-m", "-r", "--eval", "-p", "--print") {
 			return nil // code or a module, not a script file
 		}
 	case c.Name == "uv" || c.Name == "bun" || c.Name == "deno" || c.Name == "poetry" || c.Name == "pipenv":
@@ -63,6 +63,11 @@ func afterWord(args []string, w string) []string {
 // withArgs is c as program name run with args: its positionals and
 // flags split as a command's are, the first a subcommand or nil.
 func (c *Cmd) withArgs(name string, args []string) *Cmd {
+	// the script's own global options given with their values in one
+	// word come first (pwb.py -family:imslp -lang:en upload …)
+	for len(args) > 1 && len(args[0]) > 2 && args[0][0] == '-' && args[0][1] != '-' && strings.ContainsAny(args[0], ":=") {
+		args = args[1:]
+	}
 	if len(args) == 0 || !subcommandWord(args[0]) || Known(name) {
 		return nil // manage.py, artisan: tables of their own
 	}
@@ -124,6 +129,24 @@ func (c *Cmd) asksHelp() bool {
 		}
 		if a == "-h" || a == "--help" || strings.HasPrefix(a, "--help=") {
 			return true
+		}
+	}
+	return false
+}
+
+// interpOwnOpt: one of opts is among the interpreter's own options, the
+// ones before the script file; the script's options after it
+// (pwb.py -family:imslp, whose letters hold an m) are not the
+// interpreter's.
+func interpOwnOpt(args []string, opts ...string) bool {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return false
+		}
+		for _, o := range opts {
+			if a == o || strings.HasPrefix(a, o+"=") || len(o) == 2 && len(a) > 2 && a[1] != '-' && strings.ContainsRune(a[1:], rune(o[1])) && !strings.ContainsAny(a, ":=") {
+				return true
+			}
 		}
 	}
 	return false

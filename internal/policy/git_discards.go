@@ -21,7 +21,7 @@ func cleanDeletes(c *Cmd) bool {
 }
 
 // checkoutDiscardsAll: the whole tree restored (checkout -- ., restore .,
-// checkout -f / switch -f).
+// checkout -f / switch -f), or a whole folder of it (checkout -- src/).
 func checkoutDiscardsAll(c *Cmd) bool {
 	s := sub(c)
 	if s != "checkout" && s != "restore" && s != "switch" {
@@ -33,5 +33,5 @@ func checkoutDiscardsAll(c *Cmd) bool {
 	if (s == "checkout" || s == "switch") && gitForce(c) {
 		return true
 	}
-	return anyPos(c, ".", ":/", "*", "./")
+	return anyPos(c, ".", ":/", "*", "./") || checkoutDiscardsDir(c)
 }

@@ -79,6 +79,7 @@ func indirectPack() Pack {
 			Allow: []string{"rm -rf \"$BUILD_DIR/out\"", "rm -rf $TMPDIR/x", "D=./build; rm -rf \"$D/\"*", "rm -f \"$LOG\"", "find \"$ROOT\" -name '*.o'"},
 		},
 		tooDeepRule(), // peers13
+		outsideScriptRule(),
 	}}
 }
 

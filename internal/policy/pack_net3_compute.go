@@ -268,6 +268,13 @@ func imageKnown(image string) bool {
 		}
 		l = l[i+1:]
 	}
-	owner, _, hasOwner := strings.Cut(l, "/")
+	owner, name, hasOwner := strings.Cut(l, "/")
+	if hasOwner && l == strings.ToLower(image) {
+		// Docker Hub's image named as its organization (colmap/colmap,
+		// grafana/grafana): the project's own official build
+		if n, _, _ := strings.Cut(name, ":"); n == owner {
+			return true
+		}
+	}
 	return !hasOwner || owner == "library" || opsList("image-known")[owner]
 }

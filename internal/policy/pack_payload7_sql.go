@@ -44,7 +44,9 @@ var sqlMessageOpts = map[string]bool{"-m": true, "--message": true, "--descripti
 var sqlStmtIn = re(`(?is)\b(drop\s+(database|table|schema|keyspace|view|collection|tablespace|materialized\s+view|index|sequence|function|procedure|trigger|user|role|warehouse|stage|stream|extension|catalog|namespace)\b|truncate\s+(table\s+)?[\w"` + "`" + `.]|delete\s+from\s+\S+|update\s+[\w"` + "`" + `.]+\s+set\s|alter\s+table\s+\S+\s+drop\b|grant\s+all\b)[^'"]*`)
 
 // dbFileExt: a path that is a database file by its name.
-var dbFileExt = re(`(?i)\.(db|sqlite3?|gpkg|duckdb|mdb|accdb|fdb|gdb|ddb|realm|s3db|sl3|db3)$`)
+// (weewx keeps its archive as .sdb, Anki its collection as .anki2, GnuCash
+// and MBTiles are SQLite files too.)
+var dbFileExt = re(`(?i)\.(db|sqlite3?|gpkg|duckdb|mdb|accdb|fdb|gdb|ddb|realm|s3db|sl3|db3|sdb|sq3|sqlitedb|anki2|mbtiles|gnucash)$`)
 
 // carriedSQL returns the statements c carries that sqlRisk finds
 // destructive, and the other words of the command (its target), "" when

@@ -63,7 +63,7 @@ func projectSourceRule() Rule {
 				if ignored[rel] || generatedTop(e, rel) {
 					return ""
 				}
-				if (ecosystemOutput(project, rel, deleted, runsAfterDelete(e)) || ecosystemRunOutput(e, rel)) && !trackedDir(project, rel) {
+				if (ecosystemOutput(project, rel, deleted, runsAfterDelete(e)) || ecosystemRunOutput(e, rel) || rebuiltByOutputOption(e, rel)) && !trackedDir(project, rel) {
 					return "" // an ecosystem's output, unless git tracks files in it: then it is the project's
 				}
 				return rel
@@ -108,7 +108,7 @@ func projectSourceRule() Rule {
 		},
 		Catch: []string{"rm -rf src", "rm -rf install", "rm -rf lib app", "git rm -r -q src/", "mv src /tmp/src-old", "for f in src/*.py; do : > \"$f\"; done", "find . -name '*.py' -not -path './.venv/*' -delete", "find . -type f -name '*.go' -exec rm {} +", "rm -rf Library", "rm -rf bin", "rm -rf Library Assets", "rm -rf public", "rm -rf work", "rm -rf tiles"},
 		Allow: []string{"rm -rf build dist", "rm -rf src/old_module", "mv src source", "mv build /tmp/old-build", "mv Makefile /tmp/Makefile.bak", "for f in logs/*.log; do : > \"$f\"; done", "find . -name '*.pyc' -delete", "git rm -r --cached src/", "rm -rf node_modules", "git rm src/a.go", "rm -rf Pods Podfile.lock", "rm -rf DerivedData artifacts typechain-types", "find src/gen -name '*.go' -delete", "rm -rf build/ install/ log/", "rm -rf Library Temp Obj", "rm -rf Binaries Intermediate DerivedDataCache", "rm -rf bin obj", "rm -rf _build deps",
-			"rm -rf public/ resources/_gen/", "rm -rf work/ .nextflow.log*", "rm -rf ./tiles out/*.mbtiles", "rm -rf TestResults playwright-report"}}
+			"rm -rf public/ resources/_gen/", "rm -rf work/ .nextflow.log*", "rm -rf ./tiles out/*.mbtiles", "rm -rf TestResults playwright-report", "rm -rf fab/ && kibot -c .kibot.yaml -d fab", "rm -rf apidocs && pdoc -o apidocs mypkg", "rm -rf blib _build Build && perl Build.PL && ./Build test"}}
 }
 
 // fileName: a top-level name that reads as one file, not a directory of

@@ -34,8 +34,8 @@ func secretSourceRules() []Rule {
 		{ID: "core.secrets:print-named-secret-file", Mode: Ask, Reads: true, Tools: credentialReaders,
 			Desc:  "Reading a file whose name says it holds a password or a token (~/.dm_pw, db_passwd, oauth2service.json, client_secret*.json, service-account*.json), a tool's rc file in home (~/.dogrc, ~/.transifexrc, ~/.muttrc: API keys and passwords) or an admin CLI's token cache (~/.keycloak/kcadm.config) into the conversation; shell, editor and terminal rc files (~/.bashrc, ~/.vimrc, ~/.inputrc) and the project's own files stay allowed",
 			Match: namedSecretFileRead,
-			Catch: []string{"cat ~/.dm_pw", "cat ~/.dogrc", "cat ~/bin/gam7/oauth2service.json", "cat ~/.keycloak/kcadm.config", "less ~/.transifexrc", "head ~/secrets/smtp_passwd"},
-			Allow: []string{"cat ~/.bashrc", "cat ~/.vimrc", "cat ~/.inputrc", "cat src/password_reset.py", "ls ~/.keycloak", "wc -l ~/.dm_pw"}},
+			Catch: []string{"cat ~/.dm_pw", "cat ~/.dogrc", "cat ~/bin/gam7/oauth2service.json", "cat ~/.keycloak/kcadm.config", "less ~/.transifexrc", "head ~/secrets/smtp_passwd", "cat ~/.pause", "cat ~/.trello_uploader", "cat ~/.pywikibot/user-password.py"},
+			Allow: []string{"cat ~/.bashrc", "cat ~/.vimrc", "cat ~/.inputrc", "cat src/password_reset.py", "ls ~/.keycloak", "wc -l ~/.dm_pw", "cat ~/.gitconfig", "cat ~/.profile", "cat ~/.tmux.conf", "cat ~/.python-version", "cat ~/.perltidyrc", "cat ~/.local/lib/python3.12/site-packages/passlib/pwd.py"}},
 		cmdRule("core.secrets:sdk-secret-print", Ask, "Interpreter code that prints what a secret store returns (keyring.get_password, boto3 get_secret_value, Secret Manager access_secret_version, hvac read_secret_version, Azure SecretClient.get_secret, keytar.getPassword): the stored secret in the conversation, as the CLIs' token printers", sdkRunners,
 			func(e *Env, c *Cmd) string {
 				code := c.Payload
@@ -267,7 +267,10 @@ func secretNamedFile(p, home string) bool {
 	b := strings.ToLower(path.Base(p))
 	ext := path.Ext(b)
 	if codeExts[ext] {
-		return false
+		return dotDirCodeSecret(p, home)
+	}
+	if bareHomeDotfile(p, home) {
+		return true // ~/.pause, ~/.dropbox_uploader: a tool's own settings, with its login (secret_dotfile.go)
 	}
 	if adminTokenCaches[b] {
 		return true
@@ -275,7 +278,7 @@ func secretNamedFile(p, home string) bool {
 	if strings.HasPrefix(b, "oauth") && ext != ".html" || ext == ".json" && (strings.Contains(b, "oauth2service") || strings.HasPrefix(b, "service-account") || strings.HasPrefix(b, "service_account") || strings.HasPrefix(b, "client_secret")) {
 		return true
 	}
-	if path.Dir(p) == home && strings.HasPrefix(b, ".") && strings.HasSuffix(b, "rc") && len(b) > 3 && !safeHomeRC[b] {
+	if path.Dir(p) == home && strings.HasPrefix(b, ".") && strings.HasSuffix(b, "rc") && len(b) > 3 && !safeHomeRC[b] && !safeHomeDotfiles[b] {
 		return true // ~/.dogrc, ~/.transifexrc, ~/.muttrc: a tool's settings with its key
 	}
 	stem := strings.TrimSuffix(b, ext)

@@ -303,7 +303,7 @@ func gitPack() Pack {
 			ID: "core.git:checkout-all", Mode: Deny, Tools: shellTools, Cmds: []string{"git"},
 			Desc:  "git checkout -- . / git restore . / git checkout -f with uncommitted changes",
 			Match: gitDirtyRule(checkoutDiscardsAll, "this discards every uncommitted change in the tree"),
-			Catch: []string{"git checkout -- .", "git checkout .", "git restore .", "git checkout -f main", "git restore --worktree :/"},
+			Catch: []string{"git checkout -- .", "git checkout .", "git restore .", "git checkout -f main", "git restore --worktree :/", "git checkout -- src/", "git restore lib/parsers/"},
 			Allow: []string{"git checkout feature/x", "git checkout -b new-branch", "git restore --staged .", "git checkout -- src/main.go", "git switch -cfeature", "git switch -Cfixup"},
 		},
 		{

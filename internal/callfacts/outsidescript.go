@@ -1,0 +1,36 @@
+package callfacts
+
+import (
+	"path"
+	"strings"
+)
+
+// ScriptFile is the script file c runs: the first operand with a
+// script's extension of a shell, an interpreter or a batch scheduler
+// (bash ~/Downloads/fix.sh, python3 /tmp/x.py), or the path c is itself
+// run by when it names a script (./x.sh, ~/bin/panelize.sh,
+// /tmp/glider_sync.sh, ~/Downloads/setup.run). "" for none; the path is
+// as written.
+func (c *Cmd) ScriptFile() string {
+	if f := c.scriptFileArg(); f != "" {
+		return f
+	}
+	if c.Payload != "" || c.Heredoc != "" {
+		return ""
+	}
+	if IsShell(c.Name) && !c.Has("-c") {
+		for _, a := range c.Args {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			if strings.EqualFold(path.Ext(a), ".run") {
+				return a // an installer: sh ~/Downloads/NVIDIA-Linux-x86_64.run
+			}
+			break
+		}
+	}
+	if e := strings.ToLower(path.Ext(c.Raw)); strings.HasPrefix(c.Raw, "/") && (scriptExts[e] || e == ".run") || strings.HasPrefix(c.Raw, "~/") && e == ".run" {
+		return c.Raw
+	}
+	return ""
+}
