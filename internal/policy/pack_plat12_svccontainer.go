@@ -11,10 +11,7 @@ func serviceContainerRule() Rule {
 	return cmdRule("core.local:service-container", Ask, "A container serving the whole network from this machine (Pi-hole, Home Assistant, Jellyfin, Vaultwarden…; the names are data: policy/remoteops.txt service-containers) stopped, killed, restarted, paused or force-removed: the household's or team's service goes down",
 		[]string{"docker", "podman", "nerdctl"},
 		func(e *Env, c *Cmd) string {
-			s, at := c.Sub(0), 1
-			if s == "container" {
-				s, at = c.Sub(1), 2
-			}
+			s, at := containerSub(c)
 			switch s {
 			case "stop", "kill", "restart", "pause":
 			case "rm":
@@ -36,4 +33,14 @@ func serviceContainerRule() Rule {
 		},
 		[]string{"docker rm -f pihole", "docker stop homeassistant", "podman restart jellyfin", "docker container kill vaultwarden", "docker stop adguardhome-1"},
 		[]string{"docker stop myapp-db-1", "docker rm pihole", "docker logs pihole", "docker restart api-dev", "docker rm -f test-runner"})
+}
+
+// containerSub is a container CLI's lifecycle subcommand and the index of
+// its first operand, read past the management group (docker container
+// stop X is docker stop X).
+func containerSub(c *Cmd) (string, int) {
+	if s := c.Sub(0); s != "container" {
+		return s, 1
+	}
+	return c.Sub(1), 2
 }

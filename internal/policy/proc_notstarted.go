@@ -113,10 +113,7 @@ func procNotStartedRules() []Rule {
 			[]string{"renice -n 10 $$", "renice +5 -p $!", "ionice -c3 make -j8", "chrt -f 10 ./bench", "taskset -c 0 ./app", "nice -n 19 make", "taskset -p 4021", "chrt -p 912"}),
 		cmdRule("core.local:stop-running-container", Ask, "A running container stopped, killed, restarted or paused by a literal name the line did not create (docker stop zookeeper-1 kafka-1, docker restart qsys-bridge, podman kill mqtt): a service others or devices use goes down; containers the same line ran with --name, and ones named dev or test, are the developer's own", []string{"docker", "podman", "nerdctl"},
 			func(e *Env, c *Cmd) string {
-				s, at := c.Sub(0), 1
-				if s == "container" {
-					s, at = c.Sub(1), 2
-				}
+				s, at := containerSub(c)
 				switch s {
 				case "stop", "kill", "restart", "pause":
 				default:
