@@ -132,6 +132,9 @@ func finderSelection(c *Cmd) ([]string, string) {
 			}
 		}
 	}
+	if findOnlyLinks(c) {
+		return starts, ""
+	}
 	if !pruned && findSelectsData(c, starts, pats) {
 		return starts, "" // outputs/ -name '*.ckpt' -mtime +14: data or output, not source
 	}
@@ -279,7 +282,7 @@ func generatedPattern(p string) bool {
 		}
 	}
 	b := strings.ToLower(path.Base(p))
-	if !strings.ContainsAny(b, "*?[") || generatedNames[b] || strings.HasSuffix(b, "~") {
+	if !strings.ContainsAny(b, "*?[") || generatedNames[b] || strings.HasSuffix(b, "~") || generatedCodePattern(b) {
 		return true
 	}
 	if alts := classAlts(path.Ext(b)); alts != nil {

@@ -63,7 +63,7 @@ func projectSourceRule() Rule {
 				if ignored[rel] || generatedTop(e, rel) {
 					return ""
 				}
-				if (ecosystemOutput(project, rel, deleted, runsAfterDelete(e)) || ecosystemRunOutput(e, rel) || rebuiltByOutputOption(e, rel)) && !trackedDir(project, rel) {
+				if (ecosystemOutput(project, rel, deleted, runsAfterDelete(e)) || ecosystemRunOutput(e, rel) || rebuiltByOutputOption(e, rel) || coDeletedOutput(rel, deleted)) && !trackedDir(project, rel) {
 					return "" // an ecosystem's output, unless git tracks files in it: then it is the project's
 				}
 				return rel
@@ -72,7 +72,7 @@ func projectSourceRule() Rule {
 				if strings.ContainsAny(tc.Via, "{$`") || strings.Contains(tc.Via, "xargs") {
 					continue // targets found at run time (find -exec, xargs): judged by what finds them
 				}
-				if tc.Effect == callfacts.PathRecursiveDelete && tc.Zone == callfacts.ZoneProject {
+				if tc.Effect == callfacts.PathRecursiveDelete && tc.Zone == callfacts.ZoneProject && !viaLinkFind(e, tc.Via) {
 					if rel := topLevel(tc.Path); rel != "" && !fileName(rel) {
 						return tc.Via + " deletes " + rel + "/, a top-level directory of the project's source"
 					}
@@ -149,7 +149,8 @@ var runtimeNouns = map[string]bool{"data": true, "db": true, "repo": true, "repo
 // scratchRunWords make a runtime directory a test or local one: bitcoind's
 // regtest and testnet chains, a dev or demo instance.
 var scratchRunWords = map[string]bool{"test": true, "regtest": true, "testnet": true, "signet": true, "dev": true, "local": true, "demo": true,
-	"sample": true, "e2e": true, "tmp": true, "temp": true, "scratch": true, "throwaway": true, "sandbox": true, "playground": true}
+	"sample": true, "e2e": true, "tmp": true, "temp": true, "scratch": true, "throwaway": true, "sandbox": true, "playground": true,
+	"emulator": true, "emulators": true} // an emulator is a local stand-in for a service: its data (firebase's emulator-data) is a test's
 
 // throwawayRuntimeName: a top-level name joins a test or local word to
 // what a running program fills (test-repo, regtest-data, dev_db,
@@ -187,7 +188,7 @@ func findDeletesSource(e *Env, c *Cmd) string {
 	for i, a := range c.Args {
 		if (a == "-name" || a == "-iname") && i+1 < len(c.Args) && (i == 0 || c.Args[i-1] != "-not" && c.Args[i-1] != "!") {
 			ext := strings.ToLower(strings.TrimPrefix(path.Ext(c.Args[i+1]), "."))
-			if strings.HasPrefix(c.Args[i+1], "*.") && sourceExts[ext] {
+			if strings.HasPrefix(c.Args[i+1], "*.") && sourceExts[ext] && !generatedCodePattern(strings.ToLower(c.Args[i+1])) {
 				return c.String() + " deletes every ." + ext + " file of the project"
 			}
 		}
