@@ -16,6 +16,14 @@ import (
 // other commands and for forms this does not read (several sed
 // expressions, awk programs that do more than print).
 func (n *normalizer) templateOutput(name string, args []string, stdin text) (text, bool) {
+	if t, ok := codePrintTemplate(name, args); ok {
+		return t, true // python3 -c print(f"wc -c {p}"), node -e console.log(`npm run ${p}`): gencode.go
+	}
+	if strings.HasSuffix(name, "awk") {
+		if t, ok := awkBeginTemplate(args); ok {
+			return t, true // awk BEGIN{for(…) print "echo " i}: gencode.go
+		}
+	}
 	switch name {
 	case "seq", "find":
 		t, ok := seqTemplate(args)

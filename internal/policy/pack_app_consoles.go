@@ -90,14 +90,20 @@ func appConsoleCmd(e *Env, c *Cmd) (cmd, where string, appdir bool) {
 				return c.Pos[i+1], path.Dir(full), true
 			}
 			d := path.Dir(full)
+			name := strings.TrimSuffix(b, ext)
+			if i+1 < len(c.Pos) && appConsoleClass(c.Pos[i+1]) == 'r' && !strings.Contains(c.Pos[i+1], "/") {
+				// tools/upgrade.php check, bin/migrate.php status: the script's
+				// subcommand is a read, the script's name only its topic
+				name += ":" + c.Pos[i+1]
+			}
 			for sub := range t.appdirs {
 				if strings.HasSuffix(d, "/"+sub) {
-					return strings.TrimSuffix(b, ext), d, true
+					return name, d, true
 				}
 			}
 			for sub := range t.dirs {
 				if strings.HasSuffix(d, "/"+sub) {
-					return strings.TrimSuffix(b, ext), d, false
+					return name, d, false
 				}
 			}
 			return "", "", false

@@ -111,6 +111,8 @@ func cloud7OpRules() []Rule {
 					// the environment selector names a non-production one
 					// (--os-cloud staging): a delete there asks (pack_cloud_envsel.go)
 					return c.Name + " " + op.Op + " destroys a resource in the non-production environment " + cloudEnvSelected(e, c) + " (" + op.Verb + "): " + c.String()
+				case op.Class == "change" && sessionCommandRead(c):
+					return "" // ssm send-command --instance-ids i-… whose command was read: judged as what it runs there (pack_cloudgrant.go)
 				case op.Class == "change" && cloudDevOwnSelected(e, c):
 					return "" // --profile cc-sandbox-dev: the developer's own environment (pack_s21_cloudenv.go)
 				case op.Class == "change" && !cloudOverwritesProd(e, c, op):

@@ -67,10 +67,22 @@ func cloudControlRules() []Rule {
 // sessionCommandRead: c is one instance's session (aws ssm start-session
 // --target i-…) whose document parameters were read into the command it
 // runs there (callfacts/ssmparams.go): that command is judged on its
-// own, as ssh host CMD is; a bare session, parameters not read (file://…)
-// and send-command, which runs across a fleet, still ask.
+// own, as ssh host CMD is; so is send-command to instances named by id;
+// a bare session, parameters not read (file://…) and send-command to
+// --targets, which runs across a fleet, still ask.
 func sessionCommandRead(c *Cmd) bool {
-	if c.Name != "aws" || len(c.Pos) < 2 || c.Pos[0] != "ssm" || c.Pos[1] != "start-session" || c.Payload == "" {
+	if c.Name != "aws" || len(c.Pos) < 2 || c.Pos[0] != "ssm" || c.Payload == "" {
+		return false
+	}
+	switch c.Pos[1] {
+	case "start-session":
+	case "send-command":
+		// to the instances it names by id (--instance-ids i-…), no
+		// --targets tag that picks a fleet: like ssh host CMD to each
+		if optValue(c, "--instance-ids") == "" || optValue(c, "--targets") != "" || c.Has("--targets") {
+			return false
+		}
+	default:
 		return false
 	}
 	return strings.TrimSpace(optValue(c, "--parameters")) != strings.TrimSpace(c.Payload)

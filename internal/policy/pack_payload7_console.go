@@ -209,7 +209,7 @@ func consoleRules() []Rule {
 		if sqlStmtIn.MatchString(text) && !named {
 			return "", "" // a statement: the SQL rules judge it by its target (pack_payload7_sql.go)
 		}
-		kind, word := consoleVerb(text, named)
+		kind, word := consoleVerb(consoleDropFilters(text), named) // grep -E "killed process": a pattern (console_filters.go)
 		if kind == "" || consoleLocal(e, c) {
 			return "", ""
 		}

@@ -54,7 +54,7 @@ func rpcFunction(u string) (string, string) {
 	if rpcDestroyHeads[head] {
 		return "deny", seg
 	}
-	if rpcChangeVerbs[head] {
+	if rpcChangeVerbs[head] && !rpcCompoundNoun(low, head) {
 		return "ask", seg
 	}
 	return "", ""
@@ -103,4 +103,23 @@ func remote13RPCRules() []Rule {
 			[]string{`curl -s -H "Authorization: whm root:$TOK" "https://whm.host.example:2087/json-api/set_tweaksetting?api.version=1&key=x&value=1"`, `curl "https://nas.example/api/restartService?name=smb"`, `curl "https://whm.host.example:2087/json-api/suspend_account?user=bob"`},
 			[]string{`curl https://api.example.com/v1/settings`, `curl https://api.example.com/updates`, `curl "https://whm.host.example:2087/json-api/get_tweaksetting?key=x"`, `curl https://example.com/setup.sh -o setup.sh`}),
 	}
+}
+
+// rpcRecordNouns follow change/update in the name of a kind of record
+// (ServiceNow's /api/now/ui/meta/change_request, a change_log, an
+// update_history): the segment names a table, no function.
+var rpcRecordNouns = map[string]bool{"request": true, "requests": true, "log": true, "logs": true, "set": true, "sets": true, "history": true,
+	"record": true, "records": true, "ticket": true, "tickets": true, "window": true, "windows": true, "task": true, "tasks": true}
+
+// rpcCompoundNoun: low (lower-cased segment) is change_/update_ joined
+// to a record noun (change_request, changeRequest, update_log).
+func rpcCompoundNoun(low, head string) bool {
+	if head != "change" && head != "update" {
+		return false
+	}
+	rest := strings.TrimLeft(low[len(head):], "_")
+	if i := strings.IndexByte(rest, '_'); i >= 0 {
+		rest = rest[:i]
+	}
+	return rpcRecordNouns[rest]
 }
