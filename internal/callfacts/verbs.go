@@ -20,7 +20,7 @@ type verbTable struct {
 	// where an unknown program acts: the options naming its target, the
 	// words that make the target a test one (both verbs) or a developer's
 	// own (changes only), and the words naming a disposable resource
-	targetOpts, testTarget, devTarget, disposable map[string]bool
+	targetOpts, testTarget, devTarget, sharedTarget, disposable map[string]bool
 	// localFiles: extensions of files that hold a whole store on this
 	// machine (a SQLite or DuckDB database): a verb aimed at one acts here
 	localFiles map[string]bool
@@ -78,7 +78,7 @@ type verbTable struct {
 
 var destroyVerbs = sync.OnceValue(func() verbTable {
 	t := verbTable{verbs: map[string]bool{}, changes: map[string]bool{}, options: map[string]bool{}, reads: map[string]bool{}, local: map[string]bool{},
-		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}, testSwitches: map[string]bool{},
+		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, sharedTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}, testSwitches: map[string]bool{},
 		joinedChanges: map[string]bool{}, selfWords: map[string]bool{}, reportNouns: map[string]bool{}, neutral: map[string]bool{}, localStores: map[string]bool{}, camelChanges: map[string]bool{},
 		actionOpts: map[string]bool{}, optionNot: map[string]bool{}, optionSkip: map[string]bool{}, joinedNot: map[string]bool{}, joinedSuffixes: map[string]bool{}, stdinWords: map[string]bool{},
 		accessVerb: map[string]bool{}, accessNouns: map[string]bool{}, accessObjects: map[string]bool{}, accessNot: map[string]bool{}, nameNot: map[string]bool{}, reNot: map[string]bool{}, fedChanges: map[string]bool{}}
@@ -93,10 +93,10 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 		m := map[string]map[string]bool{"action-options": t.actionOpts, "option-not": t.optionNot, "option-skip": t.optionSkip, "joined-not": t.joinedNot, "joined-suffixes": t.joinedSuffixes, "stdin-words": t.stdinWords,
 			"access-verbs": t.accessVerb, "access-nouns": t.accessNouns, "access-objects": t.accessObjects, "access-not": t.accessNot, "name-not": t.nameNot, "re-not": t.reNot, "fed-changes": t.fedChanges,
 			"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local,
-			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "disposable": t.disposable, "local-files": t.localFiles, "test-switches": t.testSwitches,
+			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "shared-targets": t.sharedTarget, "disposable": t.disposable, "local-files": t.localFiles, "test-switches": t.testSwitches,
 			"joined-changes": t.joinedChanges, "self-words": t.selfWords, "report-nouns": t.reportNouns, "neutral": t.neutral, "local-stores": t.localStores, "camel-changes": t.camelChanges}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores, camel-changes, action-options, option-not, option-skip, joined-prefixes, joined-not, joined-suffixes, stdin-words, access-verbs, access-nouns, access-objects, access-not, name-not, re-not or fed-changes", l.Fields[0])
+			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, shared-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores, camel-changes, action-options, option-not, option-skip, joined-prefixes, joined-not, joined-suffixes, stdin-words, access-verbs, access-nouns, access-objects, access-not, name-not, re-not or fed-changes", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -198,9 +198,9 @@ func (c *Cmd) destroyWord() string {
 		if !split && i > 0 && i < 3 && dottedOp(c, i, t.verbs) {
 			return p // cv api4 Contact.delete, drush entity.delete: after an API or group word
 		}
-		if strings.ContainsAny(p, "/=@ .") {
+		if strings.ContainsAny(p, "/=@ .$") {
 			if optionBefore(c.Args, p) {
-				continue // an option's value (jenkins-cli -s http://ci/ delete-job x)
+				continue // an option's value (jenkins-cli -s http://ci/ delete-job x, pinto --root "$REPO" delete x)
 			}
 			break
 		}
@@ -526,7 +526,9 @@ func wrapped(c *Cmd, v string) string {
 func optionBefore(args []string, p string) bool {
 	for i, a := range args {
 		if a == p {
-			return i > 0 && strings.HasPrefix(args[i-1], "-")
+			// an option joined to its value (--root=/srv/x) takes no next word:
+			// pinto --root=/srv/x delete pkg reads delete as the verb
+			return i > 0 && strings.HasPrefix(args[i-1], "-") && !(strings.HasPrefix(args[i-1], "--") && strings.Contains(args[i-1], "="))
 		}
 	}
 	return false
@@ -607,7 +609,9 @@ func (c *Cmd) ownTarget(change bool) bool {
 			switch {
 			case prodNamed(w):
 				return false
-			case t.testTarget[w] && !tenant || change && t.devTarget[w]:
+			case t.testTarget[w] && !tenant || change && t.devTarget[w] || change && t.sharedTarget[w] && !tenant:
+				// shared-targets (qa): a deploy there is allowed, a delete or a
+				// tenant's QA instance is not the developer's own
 				own = true
 			}
 		}
