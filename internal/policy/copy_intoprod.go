@@ -1,7 +1,5 @@
 package policy
 
-import "strings"
-
 // A copy, restore or clone INTO production overwrites production with
 // what another place holds: pac admin copy --source-env …-dev
 // --target-env …-prod --type FullCopy replaces the production
@@ -39,17 +37,7 @@ func copyIntoProd(c *Cmd) string {
 	if !verb {
 		return ""
 	}
-	for i, a := range c.Args {
-		name, val, joined := strings.Cut(a, "=")
-		if !intoProdOpts[name] {
-			continue
-		}
-		if !joined {
-			if i+1 >= len(c.Args) {
-				continue
-			}
-			val = c.Args[i+1]
-		}
+	for _, val := range c.OptValues(intoProdOpts) {
 		if prodWord.MatchString(val) || gluedProd.MatchString(val) {
 			return val
 		}

@@ -25,17 +25,7 @@ func rebuiltByOutputOption(e *Env, rel string) bool {
 		case "rm", "rmdir", "rimraf", "trash", "trash-put", "find", "mv", "cp", "rsync", "ln", "tar", "git":
 			continue
 		}
-		for j, a := range c.Args {
-			k, v, hasV := strings.Cut(a, "=")
-			if !outDirOpts[k] {
-				continue
-			}
-			if !hasV {
-				if j+1 >= len(c.Args) {
-					continue
-				}
-				v = c.Args[j+1]
-			}
+		for _, v := range c.OptValues(outDirOpts) {
 			if v = strings.TrimSuffix(strings.TrimPrefix(v, "./"), "/"); v == "" {
 				continue
 			}
