@@ -732,6 +732,10 @@ func (n *normalizer) paths(c *Cmd) {
 	if !known {
 		pos = withoutCredFiles(c.Args, pos) // -auth @FILE, --password-file FILE: used to log in (credopts.go)
 	}
+	argOp := OpArg
+	if v, _ := c.FileEditRemove(); v != "" {
+		argOp = OpWrite // a file editor's remove edits the files it is given (verbs.txt edits)
+	}
 	for _, a := range pos {
 		if a == c.Payload && c.Payload != "" {
 			continue // python3 -c '…': the code is read as code (interp), not a file
@@ -739,7 +743,7 @@ func (n *normalizer) paths(c *Cmd) {
 		if known || PathLike(a) {
 			o := op
 			if !known {
-				o = OpArg
+				o = argOp
 			}
 			n.addPath(a, o, c.Name)
 		}

@@ -120,6 +120,9 @@ func effectOf(c *Cmd) (Effect, string) {
 		return EffectWrite, c.Name + " changes something a remote module administers"
 	}
 	if kind&kindRule == 0 {
+		if v, _ := c.FileEditRemove(); v != "" {
+			return EffectWrite, c.Name + " " + v + " edits the files it is given (verbs.txt edits)"
+		}
 		if v := c.UnknownDestroy(); v != "" {
 			return EffectDelete, c.Name + " " + v + " (a program warden has no table for) removes something"
 		}

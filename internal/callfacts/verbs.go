@@ -17,6 +17,9 @@ var verbsText string
 
 type verbTable struct {
 	verbs, changes, options, reads, local map[string]bool
+	// edits, editsInOut: programs that edit the files they are given
+	// (every file operand; IN [OUT]): their removes are local edits
+	edits, editsInOut map[string]bool
 	// where an unknown program acts: the options naming its target, the
 	// words that make the target a test one (both verbs) or a developer's
 	// own (changes only), and the words naming a disposable resource
@@ -77,7 +80,7 @@ type verbTable struct {
 }
 
 var destroyVerbs = sync.OnceValue(func() verbTable {
-	t := verbTable{verbs: map[string]bool{}, changes: map[string]bool{}, options: map[string]bool{}, reads: map[string]bool{}, local: map[string]bool{},
+	t := verbTable{verbs: map[string]bool{}, changes: map[string]bool{}, options: map[string]bool{}, reads: map[string]bool{}, local: map[string]bool{}, edits: map[string]bool{}, editsInOut: map[string]bool{},
 		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, sharedTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}, testSwitches: map[string]bool{},
 		joinedChanges: map[string]bool{}, selfWords: map[string]bool{}, reportNouns: map[string]bool{}, neutral: map[string]bool{}, localStores: map[string]bool{}, camelChanges: map[string]bool{},
 		actionOpts: map[string]bool{}, optionNot: map[string]bool{}, optionSkip: map[string]bool{}, joinedNot: map[string]bool{}, joinedSuffixes: map[string]bool{}, stdinWords: map[string]bool{},
@@ -92,11 +95,11 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 		}
 		m := map[string]map[string]bool{"action-options": t.actionOpts, "option-not": t.optionNot, "option-skip": t.optionSkip, "joined-not": t.joinedNot, "joined-suffixes": t.joinedSuffixes, "stdin-words": t.stdinWords,
 			"access-verbs": t.accessVerb, "access-nouns": t.accessNouns, "access-objects": t.accessObjects, "access-not": t.accessNot, "name-not": t.nameNot, "re-not": t.reNot, "fed-changes": t.fedChanges,
-			"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local,
+			"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local, "edits": t.edits, "edits-inout": t.editsInOut,
 			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "shared-targets": t.sharedTarget, "disposable": t.disposable, "local-files": t.localFiles, "test-switches": t.testSwitches,
 			"joined-changes": t.joinedChanges, "self-words": t.selfWords, "report-nouns": t.reportNouns, "neutral": t.neutral, "local-stores": t.localStores, "camel-changes": t.camelChanges}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, changes, options, reads, local, target-options, test-targets, dev-targets, shared-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores, camel-changes, action-options, option-not, option-skip, joined-prefixes, joined-not, joined-suffixes, stdin-words, access-verbs, access-nouns, access-objects, access-not, name-not, re-not or fed-changes", l.Fields[0])
+			return l.Errorf("list %q: want verbs, changes, options, reads, local, edits, edits-inout, target-options, test-targets, dev-targets, shared-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores, camel-changes, action-options, option-not, option-skip, joined-prefixes, joined-not, joined-suffixes, stdin-words, access-verbs, access-nouns, access-objects, access-not, name-not, re-not or fed-changes", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -111,7 +114,7 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 func Known(name string) bool {
 	// toolTable too: a program listed only for what it reads (cat, grep,
 	// tail, wc) is known, so its operands (grep rm file) are no verb
-	return effectRules()[name] != nil || toolTable()[name] != nil && !toolTable()[name].onlyDry || destroyVerbs().local[name] || IsInterpreter(name) || shells[name] || adminProgram(name)
+	return effectRules()[name] != nil || toolTable()[name] != nil && !toolTable()[name].onlyDry || destroyVerbs().local[name] || destroyVerbs().edits[name] || destroyVerbs().editsInOut[name] || IsInterpreter(name) || shells[name] || adminProgram(name)
 }
 
 // UnknownDestroy names the destroy verb or option of a program warden

@@ -75,10 +75,25 @@ func controlHostLocal(u string) bool {
 	return isLocalEndpoint(u) || !strings.Contains(h, ".") && !strings.Contains(h, ":") && !strings.Contains(h, "$")
 }
 
+// controlAPIRule: one rule for an HTTP call that makes another machine
+// act: an appliance switched by its URL or a home automation service
+// called (homeActuateWhy; it was external.systems:home-actuate) or a
+// write to a machine's control endpoint (controlAPIWhy). The two were
+// twin rules of the same programs, mode and verdict (ask); one rule
+// reads both, each with the exemptions it had: the appliance's URL
+// acts on any method and host (a home device is on the home network,
+// where a developer's own server would be), the control endpoint only
+// on a write to another machine.
 func controlAPIRule() Rule {
-	return cmdRule("external.systems:api-control-call", Ask, "An HTTP write to another machine's control endpoint (a printer's /printer/emergency_stop, /machine/reboot, a G-code script, a print started or cancelled, an instrument's or incubator's setpoint, a service's restart or failover, an OctoPrint job {\"command\":\"cancel\"}), even with no credential on the line: the machine moves, heats, stops or reboots; reads, searches and this machine's own servers stay allowed; the words are data (policy/remoteops.txt api-control*)", apiClients,
+	return cmdRule("external.systems:api-control-call", Ask, "An HTTP call that makes a machine act: a write to another machine's control endpoint (a printer's /printer/emergency_stop, /machine/reboot, a G-code script, a print started or cancelled, an instrument's or incubator's setpoint, a service's restart or failover, an OctoPrint job {\"command\":\"cancel\"}), even with no credential on the line; a home or building automation API (a Home Assistant service call such as POST /api/services/lock/unlock, a lock opened, an alarm disarmed, a garage door moved, firmware replaced); an appliance switched by its URL whatever the method (api.php?disable=300, restart.cgi, relay/0?turn=on): the machine moves, heats, stops, opens or reboots; reads, searches and this machine's own servers stay allowed; the words are data (policy/remoteops.txt api-control*, api-actuate*)", apiClients,
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || !mayMutate(c) {
+			if onlyHelp(c) {
+				return ""
+			}
+			if why := homeActuateWhy(e, c); why != "" {
+				return why
+			}
+			if !mayMutate(c) {
 				return ""
 			}
 			r := e.apiCall(c)
@@ -95,8 +110,15 @@ func controlAPIRule() Rule {
 			`xh post http://spectro-2.lab.example/api/v1/lamp/shutdown`,
 			`curl -X PUT https://bioreactor-4.plant.example/api/setpoint -d '{"ph":6.8}'`,
 			`http POST http://10.40.2.17/api/gcode cmd=G28`,
-			`curl -H "X-Api-Key: $K" -X POST http://octopi-2.lan/api/printer/command -d '{"command":"pause"}'`},
-		[]string{`curl -s http://ender5.local/printer/objects/query?extruder`, `curl -X POST http://localhost:7125/printer/firmware_restart`,
+			`curl -H "X-Api-Key: $K" -X POST http://octopi-2.lan/api/printer/command -d '{"command":"pause"}'`,
+			`curl -X POST -H "Authorization: Bearer $HASS_TOKEN" -d '{"entity_id":"lock.back_door"}' http://homeassistant.local:8123/api/services/lock/unlock`,
+			`curl -X POST -H "Authorization: Bearer $T" http://hass.lan:8123/api/services/homeassistant/restart`,
+			`http POST http://alarm.lan/api/v1/partitions/1/disarm code=1234`, `curl -s "http://pihole.lan/admin/api.php?disable=300&auth=$PIHOLE_TOKEN"`,
+			`curl "http://cam1.lan/cgi-bin/admin.cgi?reboot=1"`},
+		[]string{`curl -s http://ender5.local/printer/objects/query?extruder`, `curl -X POST http://localhost:7125/machine/services/restart?service=klipper`,
 			`curl -s "http://prusa-xl.lab.example:7125/printer/info"`, `curl -X POST http://api:8000/v1/restart`,
-			`curl -X POST https://search.example.com/api/search -d q=reboot`, `curl -X POST https://api.example.com/v1/items -d '{"name":"gcode"}'`})
+			`curl -X POST https://search.example.com/api/search -d q=reboot`, `curl -X POST https://api.example.com/v1/items -d '{"name":"gcode"}'`,
+			`curl -s -H "Authorization: Bearer $HASS_TOKEN" http://homeassistant.local:8123/api/states/lock.back_door`,
+			`curl -X POST http://homeassistant.local:8123/api/template -d '{"template":"{{ states(\"sun.sun\") }}"}'`,
+			`curl -s "http://pihole.lan/admin/api.php?summary&auth=$PIHOLE_TOKEN"`, `curl "https://api.example.com/v1/items?status=disabled"`})
 }

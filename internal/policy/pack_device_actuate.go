@@ -10,8 +10,8 @@ import (
 // a CGI script named for what it does (axis-cgi/restart.cgi,
 // factorydefault.cgi) or a query pair that sets an output (Tasmota's
 // cm?cmnd=Power Off, Shelly's relay/0?turn=on, a switch's
-// ctrl?action=off). Read by external.systems:home-actuate beside
-// actuatingQuery; the words are data (remoteops.txt api-actuate-key,
+// ctrl?action=off). Read by external.systems:api-control-call
+// (homeActuateWhy) beside actuatingQuery; the words are data (remoteops.txt api-actuate-key,
 // api-actuate-pair).
 
 // actuatingURL: the script name or query pair of a URL among args that

@@ -76,19 +76,48 @@ func methodWords(name string) []string {
 	return out
 }
 
+// codeProdDestroy is what code whose literals name production calls to
+// destroy there ("" for nothing), as "receiver.method" or the method:
+// a method named for destroying (codeDestroyMethod), or, on a client
+// the code makes (codeClient), a delete_* call with an argument
+// (codeDestroyCall: delete_project('LEGACY')) or a bulk delete with none
+// (codeBulkDelete: gr.delete_multiple()). Code on this machine's client,
+// a test double or a dry run destroys nothing there.
+func codeProdDestroy(text string) (call, prod string) {
+	if text == "" || !strings.Contains(text, "(") {
+		return "", ""
+	}
+	prod = codeNamesProd(text)
+	if prod == "" || codeLocalClient.MatchString(text) || callfacts.SDKLocal(text) || callfacts.SDKDryRun(text) {
+		return "", ""
+	}
+	if m := codeDestroyMethod(text); m != "" {
+		return m, prod
+	}
+	if !codeClient.MatchString(text) {
+		return "", ""
+	}
+	m := codeBulkDelete.FindString(text)
+	if m == "" {
+		m = codeDestroyCall.FindString(text)
+	}
+	if m == "" {
+		return "", ""
+	}
+	return strings.TrimSpace(m[1:strings.IndexByte(m, '(')]), prod
+}
+
+// interpProdDestroyRule: one rule for interpreter code that destroys on
+// production through a client, whichever way the code spells the call
+// (a method named for destroying, a client's delete_* or bulk delete):
+// it was two rules (client-destroy-prod, prod-destroy-call) with the
+// same reading of production (codeNamesProd), the same exemptions and
+// the same verdict.
 func interpProdDestroyRule() Rule {
-	return cmdRule("core.interp:prod-destroy-call", Deny, "Interpreter code that calls a method named for destroying (delete, destroy, purge, truncate, wipe, flush, terminate; drop_, clear_ or remove_ of a table, index, collection, objects…) on a client whose string literals name production ([i.delete() for i in GIS(url, profile='prod').content.search(…)], initIndex('listings_production').clearObjects()): what `… delete` aimed at production by the service's CLI is; a client on this machine, a test double or a dry run is not flagged", sdkRunners,
+	return cmdRule("core.interp:prod-destroy-call", Deny, "Interpreter code that destroys on production through a client: a method named for destroying (delete, destroy, purge, truncate, wipe, flush, terminate; drop_, clear_ or remove_ of a table, index, collection, objects…), a client's delete_* call or a query's bulk delete (GlideRecord's delete_multiple()), where the code's string literals name production ([i.delete() for i in GIS(url, profile='prod').content.search(…)], initIndex('listings_production').clearObjects(), ServiceNowClient('acmeprod', …), a host db-prod-01): what `… delete` aimed at production by the service's CLI is; a client on this machine, a test double or a dry run is not flagged", sdkRunners,
 		func(e *Env, c *Cmd) string {
-			text := runtimeText(c)
-			if text == "" || !strings.Contains(text, "(") {
-				return ""
-			}
-			lit := codeNamesProd(text)
-			if lit == "" {
-				return ""
-			}
-			m := codeDestroyMethod(text)
-			if m == "" || codeLocalClient.MatchString(text) || callfacts.SDKLocal(text) || callfacts.SDKDryRun(text) {
+			m, lit := codeProdDestroy(runtimeText(c))
+			if m == "" {
 				return ""
 			}
 			return c.Name + " code calls " + m + " on production (" + lit + ")"
@@ -97,13 +126,25 @@ func interpProdDestroyRule() Rule {
 			`python3 -c "from elasticsearch import Elasticsearch; es=Elasticsearch('https://es-prod.acme.io'); es.delete_by_query(index='orders', body={'query': {'match_all': {}}})"`,
 			`node -e "const a=require('algoliasearch')(process.env.A, process.env.K); a.initIndex('products_production').clearObjects()"`,
 			`python3 -c "import redis; redis.Redis.from_url('redis://cache.prod.acme.internal:6379').flushdb()"`,
-			`python3 -c "import pymongo; pymongo.MongoClient('mongodb://db.prod.acme.internal').shop.orders.drop_indexes(); pymongo.MongoClient('mongodb://db.prod.acme.internal').shop.drop_collection('orders')"`},
+			`python3 -c "import pymongo; pymongo.MongoClient('mongodb://db.prod.acme.internal').shop.orders.drop_indexes(); pymongo.MongoClient('mongodb://db.prod.acme.internal').shop.drop_collection('orders')"`,
+			`python3 -c "from pysnc import ServiceNowClient; c=ServiceNowClient('globexprod', auth); gr=c.GlideRecord('cmdb_ci'); gr.add_query('install_status','7'); gr.query(); gr.delete_multiple()"`,
+			`python3 -c "from jira import JIRA; JIRA('https://jira.prod.acme.io', token_auth=t).delete_project('LEGACY')"`,
+			`python -c "from elasticsearch import Elasticsearch; Elasticsearch('https://es-prod-01.acme.net:9200').indices.delete(index='orders-2023')"`,
+			`node -e "const c=new Client({host:'crm-production.acme.io'}); c.records.deleteMany()"`,
+			`python3 -c "import pymongo; pymongo.MongoClient('mongodb://mongo-prd.acme.internal').shop.carts.delete_many()"`,
+			`python3 -c "from simple_salesforce import Salesforce; sf=Salesforce(instance='acmeprod.my.salesforce.com', session_id=s); sf.Lead.delete_all()"`},
 		[]string{`python3 -c "from arcgis.gis import GIS; g=GIS('https://city.maps.arcgis.com', profile='prod'); [print(i.title) for i in g.content.search('owner:x')]"`,
 			`python3 -c "import pandas as pd; df=pd.read_csv('prod_export.csv'); print(df.drop(columns=['ssn']).drop_duplicates().head())"`,
 			`python3 -c "import os; os.remove('logs/prod.log')"`,
 			`python3 -c "from elasticsearch import Elasticsearch; es=Elasticsearch('https://es-staging.acme.io'); es.indices.delete(index='orders')"`,
 			`python3 -c "import redis; redis.Redis('localhost').delete('prod-flag')"`,
-			`python3 -c "d={'env': 'prod'}; d.clear(); print(d)"`})
+			`python3 -c "d={'env': 'prod'}; d.clear(); print(d)"`,
+			`python3 -c "from pysnc import ServiceNowClient; c=ServiceNowClient('globexprod', auth); gr=c.GlideRecord('cmdb_ci'); gr.query(); print(gr.get_row_count())"`,
+			`python3 -c "from pysnc import ServiceNowClient; c=ServiceNowClient('globexdev', auth); gr=c.GlideRecord('incident'); gr.query(); gr.delete_multiple()"`,
+			`python3 -c "from jira import JIRA; print(JIRA('https://jira.prod.acme.io').projects())"`,
+			`python3 -c "import redis; redis.Redis('localhost').delete('prod-cache-key')"`,
+			`python3 -c "print('delete_multiple() on acmeprod is dangerous')"`,
+			`python3 -c "import pandas as pd; df=pd.read_csv('prod.csv'); print(df.shape)"`})
 }
 
 // codeConnBound: a variable bound to a connection (h =

@@ -168,6 +168,9 @@ func inplaceTargets(c *Cmd) []string {
 	if ed := tagEditors[c.Name]; ed != nil && ed(c) {
 		return fileOperands(c.Pos)
 	}
+	if _, files := c.FileEditRemove(); len(files) > 0 {
+		return files // a file editor's remove (crudini --del, pdfcpu pages remove: verbs.txt edits)
+	}
 	if opts, ok := derivedForce[c.Name]; ok && len(opts) > 0 && c.Has(opts...) {
 		return fileOperands(c.Pos)
 	}
@@ -289,7 +292,7 @@ var inplaceProgs = func() []string {
 	for n := range derivedForce {
 		out = append(out, n)
 	}
-	return out
+	return append(out, callfacts.FileEditors()...)
 }()
 
 // localInplaceRules: a file of home data rewritten in place asks; a batch

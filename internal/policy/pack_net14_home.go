@@ -9,48 +9,42 @@ import "strings"
 // house's devices act). Such hosts live on the home network
 // (homeassistant.local), where other API rules see a developer's own
 // server; reads (GET /api/states) stay allowed. The path words are data
-// (remoteops.txt api-actuate).
-func net14HomeRule() Rule {
-	return cmdRule("external.systems:home-actuate", Ask, "An HTTP call that acts on the physical world through a home or building automation API: a Home Assistant service call (POST /api/services/lock/unlock, /api/services/homeassistant/restart), a lock opened, an alarm disarmed, a garage door moved or firmware replaced; states and reads stay allowed; the words are data (policy/remoteops.txt api-actuate)", apiClients,
-		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) {
-				return ""
+// (remoteops.txt api-actuate). Read by external.systems:api-control-call
+// (pack_control_api.go) beside a machine's control endpoint.
+
+// homeActuateWhy says what in c's call makes a home or building
+// appliance act, "" when nothing does: a URL whose query or script
+// switches it on any method (api.php?disable=300, restart.cgi,
+// ?turn=on), a Home Assistant service called, or a word of
+// api-actuate in the path of a write.
+func homeActuateWhy(e *Env, c *Cmd) string {
+	why := actuatingQuery(c.Args)
+	if why == "" {
+		why = actuatingURL(c.Args) // restart.cgi, ?turn=on (pack_device_actuate.go)
+	}
+	if why != "" {
+		return c.Name + " calls an appliance's API with " + why + ": it acts as a switch, whatever the method: " + c.String()
+	}
+	if !mayMutate(c) {
+		return ""
+	}
+	r := e.apiCall(c) // (after mayMutate: reading the call allocates, and most calls are plain GETs)
+	if r.method == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" {
+		return ""
+	}
+	words := opsList("api-actuate")
+	for _, u := range r.urls {
+		p := urlPath(u)
+		if strings.Contains(strings.ToLower(p), "api/services/") {
+			return c.Name + " " + r.method + " calls a home automation service (" + p + "): the house's devices act: " + c.String()
+		}
+		for _, w := range wordsOf(p) {
+			if words[w] {
+				return c.Name + " " + r.method + " with \"" + w + "\" in the URL acts on the physical world: " + c.String()
 			}
-			why := actuatingQuery(c.Args)
-			if why == "" {
-				why = actuatingURL(c.Args) // restart.cgi, ?turn=on (pack_device_actuate.go)
-			}
-			if why != "" {
-				return c.Name + " calls an appliance's API with " + why + ": it acts as a switch, whatever the method: " + c.String()
-			}
-			if !mayMutate(c) {
-				return ""
-			}
-			r := e.apiCall(c) // (after mayMutate: reading the call allocates, and most calls are plain GETs)
-			if r.method == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" {
-				return ""
-			}
-			words := opsList("api-actuate")
-			for _, u := range r.urls {
-				p := urlPath(u)
-				if strings.Contains(strings.ToLower(p), "api/services/") {
-					return c.Name + " " + r.method + " calls a home automation service (" + p + "): the house's devices act: " + c.String()
-				}
-				for _, w := range wordsOf(p) {
-					if words[w] {
-						return c.Name + " " + r.method + " with \"" + w + "\" in the URL acts on the physical world: " + c.String()
-					}
-				}
-			}
-			return ""
-		},
-		[]string{`curl -X POST -H "Authorization: Bearer $HASS_TOKEN" -d '{"entity_id":"lock.back_door"}' http://homeassistant.local:8123/api/services/lock/unlock`,
-			`curl -X POST -H "Authorization: Bearer $T" http://hass.lan:8123/api/services/homeassistant/restart`,
-			`http POST http://alarm.lan/api/v1/partitions/1/disarm code=1234`, `curl -s "http://pihole.lan/admin/api.php?disable=300&auth=$PIHOLE_TOKEN"`,
-			`curl "http://cam1.lan/cgi-bin/admin.cgi?reboot=1"`},
-		[]string{`curl -s -H "Authorization: Bearer $HASS_TOKEN" http://homeassistant.local:8123/api/states/lock.back_door`,
-			`curl -X POST http://homeassistant.local:8123/api/template -d '{"template":"{{ states(\"sun.sun\") }}"}'`,
-			`curl -s "http://pihole.lan/admin/api.php?summary&auth=$PIHOLE_TOKEN"`, `curl "https://api.example.com/v1/items?status=disabled"`})
+		}
+	}
+	return ""
 }
 
 // actuatingQuery: a query key of a URL among args that makes an

@@ -498,15 +498,7 @@ func prodHostChangeRule() Rule {
 		ID: "external.systems:prod-host-change", Mode: Ask, Tools: shellTools, Cmds: append([]string{"ssh", "autossh", "mosh"}, callfacts.RemoteShellTools()...),
 		Desc: "A command run through ssh on a host named for production that changes, deletes, stops or runs something there (ssh web-prod-01 'git pull && npm ci'); reads (uptime, tail, df) stay allowed",
 		Match: func(e *Env) string {
-			host := prodSSHHost(e)
-			if host == "" {
-				return ""
-			}
-			for i := range e.F.Commands {
-				c := &e.F.Commands[i]
-				if !runsOverSSH(c, sshOutermost) {
-					continue
-				}
+			for host, c := range e.prodHostRuns() {
 				if c.Effect != callfacts.EffectNone && !onlyTemp(c, e) {
 					return c.Name + " " + string(c.Effect) + "s on " + host + ", a production host: " + c.String()
 				}
@@ -555,13 +547,8 @@ func prodHostVolumesRule() Rule {
 		ID: "external.systems:prod-host-volumes", Mode: Deny, Tools: shellTools, Cmds: []string{"ssh", "autossh", "mosh"},
 		Desc: "A container engine's volumes removed on a host named for production through ssh (docker volume rm, volume prune, compose down -v): the service's data is in them",
 		Match: func(e *Env) string {
-			host := prodSSHHost(e)
-			if host == "" {
-				return ""
-			}
-			for i := range e.F.Commands {
-				c := &e.F.Commands[i]
-				if !runsOverSSH(c, sshOutermost) || c.Name != "docker" && c.Name != "podman" && c.Name != "nerdctl" && c.Name != "docker-compose" {
+			for host, c := range e.prodHostRuns() {
+				if c.Name != "docker" && c.Name != "podman" && c.Name != "nerdctl" && c.Name != "docker-compose" {
 					continue
 				}
 				sub := c.Sub(0)

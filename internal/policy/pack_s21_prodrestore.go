@@ -107,13 +107,8 @@ func prodHostGlobDeleteRule() Rule {
 		ID: "external.systems:prod-host-glob-delete", Mode: Deny, Tools: shellTools, Cmds: append([]string{"ssh", "autossh", "mosh"}, callfacts.RemoteShellTools()...),
 		Desc: "Files deleted by a wildcard (rm /data/*.csv, del /q E:\\arc\\*.arc) on a host named for production through a remote shell: all the data the pattern matches there; temp, cache and log files stay with prod-host-change",
 		Match: func(e *Env) string {
-			host := prodSSHHost(e)
-			if host == "" {
-				return ""
-			}
-			for i := range e.F.Commands {
-				c := &e.F.Commands[i]
-				if !runsOverSSH(c, sshOutermost) || !globDeleteProgs[strings.ToLower(c.Name)] {
+			for host, c := range e.prodHostRuns() {
+				if !globDeleteProgs[strings.ToLower(c.Name)] {
 					continue
 				}
 				for _, a := range c.Args {
