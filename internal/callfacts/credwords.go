@@ -15,14 +15,19 @@ var credWordsText string
 
 type credWordTable struct {
 	sets map[string]map[string]bool // verb, noun, alone, cluster, write
-	skip map[string][][]string      // program → the words after it
+	// each kind's set, read without a lookup of its name: the words of
+	// every command of a line meet a dozen of them
+	verb, noun, alone, cluster, write, reveal, compoundverb, nocompound map[string]bool
+	joinverb, joinnoun, joinkey, jointrail, exportnoun, exportverb      map[string]bool
+	unlock, public, metaword, showopt                                   map[string]bool
+	skip                                                                map[string][][]string // program → the words after it
 	// joinVerbs, joinNouns, joinTrails: the joinverb, joinnoun and
 	// jointrail sets as slices, walked in order without map iteration
 	joinVerbs, joinNouns, joinTrails []string
 }
 
-var credWords = sync.OnceValue(func() credWordTable {
-	t := credWordTable{sets: map[string]map[string]bool{}, skip: map[string][][]string{}}
+var credWords = sync.OnceValue(func() *credWordTable {
+	t := &credWordTable{sets: map[string]map[string]bool{}, skip: map[string][][]string{}}
 	for _, l := range datatable.Lines("credwords.txt", credWordsText) {
 		f := l.Fields
 		if len(f) < 2 {
@@ -53,6 +58,13 @@ var credWords = sync.OnceValue(func() credWordTable {
 	}{{"joinverb", &t.joinVerbs}, {"joinnoun", &t.joinNouns}, {"jointrail", &t.joinTrails}} {
 		*k.to = slices.Sorted(maps.Keys(t.sets[k.set]))
 	}
+	for k, to := range map[string]*map[string]bool{"verb": &t.verb, "noun": &t.noun, "alone": &t.alone, "cluster": &t.cluster,
+		"write": &t.write, "reveal": &t.reveal, "compoundverb": &t.compoundverb, "nocompound": &t.nocompound,
+		"joinverb": &t.joinverb, "joinnoun": &t.joinnoun, "joinkey": &t.joinkey, "jointrail": &t.jointrail,
+		"exportnoun": &t.exportnoun, "exportverb": &t.exportverb, "unlock": &t.unlock, "public": &t.public,
+		"metaword": &t.metaword, "showopt": &t.showopt} {
+		*to = t.sets[k] // nil for a kind the table lacks: a lookup in it is false, as before
+	}
 	return t
 })
 
@@ -82,8 +94,8 @@ func (c *Cmd) printsCredentialByWords() bool {
 	exportVerb, exportNoun := false, false
 	// the word sets looked up once, not per word: this runs for every
 	// command of a line
-	alone, nouns, verbs, writes := t.sets["alone"], t.sets["noun"], t.sets["verb"], t.sets["write"]
-	exportVerbs, exportNouns, metawords := t.sets["exportverb"], t.sets["exportnoun"], t.sets["metaword"]
+	alone, nouns, verbs, writes := t.alone, t.noun, t.verb, t.write
+	exportVerbs, exportNouns, metawords := t.exportverb, t.exportnoun, t.metaword
 	for i, p := range c.Pos[:n] {
 		w := strings.ToLower(p)
 		exportVerb = exportVerb || exportVerbs[w]
@@ -104,7 +116,7 @@ func (c *Cmd) printsCredentialByWords() bool {
 			verb, noun = verb || v, noun || n // pillar.get mysql:root_password, kv get app/db_password
 		case w == "-" && i > 0 && strings.HasPrefix(strings.ToLower(c.Pos[i-1]), "kubeconfig"):
 			verb = true // talosctl kubeconfig -: written to standard output
-		case w == "config" && i > 0 && t.sets["cluster"][strings.ToLower(c.Pos[i-1])]:
+		case w == "config" && i > 0 && t.cluster[strings.ToLower(c.Pos[i-1])]:
 			verb, noun = true, true // civo kubernetes config NAME, vultr-cli kubernetes config ID
 		case w == "help" || writes[w]:
 			return false
@@ -127,16 +139,16 @@ func (c *Cmd) printsCredentialByWords() bool {
 		for _, a := range c.Args {
 			k, _, _ := strings.Cut(a, "=")
 			k = strings.ToLower(k)
-			if noun && t.sets["reveal"][k] {
+			if noun && t.reveal[k] {
 				verb = true // sst secrets list --show-values, export-key --private
-			} else if verb && t.sets["unlock"][k] {
+			} else if verb && t.unlock[k] {
 				noun = true // decrypt --show, data bag show … --secret-file
 			}
 		}
 	}
 	if verb && noun {
 		for _, a := range c.Args {
-			if k, _, _ := strings.Cut(a, "="); t.sets["public"][strings.ToLower(k)] {
+			if k, _, _ := strings.Cut(a, "="); t.public[strings.ToLower(k)] {
 				return false // keys export alice --public: the public half
 			}
 		}
@@ -145,7 +157,7 @@ func (c *Cmd) printsCredentialByWords() bool {
 		return false
 	}
 	for _, a := range c.Args {
-		if k, _, _ := strings.Cut(a, "="); t.sets["write"][strings.ToLower(k)] {
+		if k, _, _ := strings.Cut(a, "="); t.write[strings.ToLower(k)] {
 			return false // --output-file x, --save, -f file: written, not printed
 		}
 	}
@@ -157,7 +169,7 @@ func (c *Cmd) printsCredentialByWords() bool {
 // or a noun ending in a read verb (mysql-creds-view);
 // describe-secret, get-credential-report and get-ssh-public-key print
 // metadata or public keys.
-func compoundCredWord(t credWordTable, w string) (verb, noun bool) {
+func compoundCredWord(t *credWordTable, w string) (verb, noun bool) {
 	if !strings.ContainsAny(w, "-:") {
 		return false, false // one word: nothing to split (and no slice made for it)
 	}
@@ -165,10 +177,10 @@ func compoundCredWord(t credWordTable, w string) (verb, noun bool) {
 	// node-modules) end in no noun or verb, and that is told without
 	// splitting the word into a slice.
 	tail := strings.TrimRight(w, "-:")
-	if last := tail[strings.LastIndexAny(tail, "-:")+1:]; !t.sets["noun"][last] && !t.sets["compoundverb"][last] {
-		if head := w[:strings.IndexAny(w, "-:")]; t.sets["compoundverb"][head] && !t.sets["nocompound"][last] {
+	if last := tail[strings.LastIndexAny(tail, "-:")+1:]; !t.noun[last] && !t.compoundverb[last] {
+		if head := w[:strings.IndexAny(w, "-:")]; t.compoundverb[head] && !t.nocompound[last] {
 			for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == ':' }) {
-				if t.sets["nocompound"][part] {
+				if t.nocompound[part] {
 					return false, false
 				}
 			}
@@ -181,19 +193,19 @@ func compoundCredWord(t credWordTable, w string) (verb, noun bool) {
 		return false, false
 	}
 	last := parts[len(parts)-1]
-	lastNoun, lastVerb := t.sets["noun"][last], t.sets["compoundverb"][last]
+	lastNoun, lastVerb := t.noun[last], t.compoundverb[last]
 	if !lastNoun && !lastVerb {
 		return false, false
 	}
 	exportish := false
 	for _, part := range parts[:len(parts)-1] {
-		if t.sets["nocompound"][part] {
+		if t.nocompound[part] {
 			return false, false
 		}
-		if lastNoun && t.sets["compoundverb"][part] || lastVerb && t.sets["noun"][part] {
+		if lastNoun && t.compoundverb[part] || lastVerb && t.noun[part] {
 			verb = true // get-app-password; mysql-creds-view
 		}
-		exportish = exportish || lastNoun && t.sets["exportverb"][part]
+		exportish = exportish || lastNoun && t.exportverb[part]
 	}
 	if !verb && exportish {
 		return false, true // export-key: the noun, printed with --private
@@ -204,7 +216,7 @@ func compoundCredWord(t credWordTable, w string) (verb, noun bool) {
 // joinedCredWord: one word without separators made of a print verb and a
 // secret noun (dumpprivkey, exportprivkey, dumpwallet, showseed,
 // getsecretvalue); getwalletinfo and getnewaddress end in no noun.
-func joinedCredWord(t credWordTable, w string) bool {
+func joinedCredWord(t *credWordTable, w string) bool {
 	if len(w) < 7 || strings.ContainsAny(w, "-:/._=") {
 		return false
 	}
@@ -224,7 +236,7 @@ func joinedCredWord(t credWordTable, w string) bool {
 			break
 		}
 	}
-	if t.sets["joinkey"][rest] {
+	if t.joinkey[rest] {
 		return true // exportkey, dumpkey: the key right after the verb
 	}
 	for _, nn := range t.joinNouns {
@@ -239,7 +251,7 @@ func joinedCredWord(t credWordTable, w string) bool {
 // salt or module function (pillar.get, secret.get, vault.read_secret) or
 // a lookup's key (mysql:root_password, secret/app/db_password, api_key,
 // prod_secrets).
-func segmentCredWord(t credWordTable, w string) (verb, noun bool) {
+func segmentCredWord(t *credWordTable, w string) (verb, noun bool) {
 	for i := 0; i < len(w); i++ {
 		if b := w[i]; !(b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == ':' || b == '/' || b == '.' || b == '_' || b == '-') {
 			return false, false // a header, a request item, a variable: not a key's name ("Authorization:Bearer $TOKEN")
@@ -254,18 +266,18 @@ func segmentCredWord(t credWordTable, w string) (verb, noun bool) {
 	}
 	tail = strings.ReplaceAll(tail, "_", "-")
 	switch {
-	case t.sets["alone"][tail]:
+	case t.alone[tail]:
 		return true, true
-	case t.sets["noun"][tail]:
+	case t.noun[tail]:
 		return false, true
-	case t.sets["verb"][tail]:
+	case t.verb[tail]:
 		return true, false
 	}
 	if i := strings.LastIndexByte(tail, '-'); i >= 0 {
 		if v, n := compoundCredWord(t, tail); v || n {
 			return v, n
 		}
-		if strings.IndexByte(w, '_') >= 0 && t.sets["noun"][tail[i+1:]] {
+		if strings.IndexByte(w, '_') >= 0 && t.noun[tail[i+1:]] {
 			return false, true // prod_secrets, db_root_password
 		}
 		if joinedCredWord(t, tail[i+1:]) {
@@ -286,15 +298,15 @@ func equalFold(a, b []string) bool {
 
 // showOptCred: an option that asks to show a secret noun
 // (--show-api-key, --reveal-password, --include-secrets).
-func showOptCred(t credWordTable, a string) bool {
+func showOptCred(t *credWordTable, a string) bool {
 	k, _, _ := strings.Cut(strings.ToLower(a), "=")
-	for pre := range t.sets["showopt"] {
+	for pre := range t.showopt {
 		if rest, ok := strings.CutPrefix(k, pre); ok {
 			rest = strings.ReplaceAll(rest, "_", "-")
-			if t.sets["noun"][rest] {
+			if t.noun[rest] {
 				return true
 			}
-			if i := strings.LastIndexByte(rest, '-'); i >= 0 && t.sets["noun"][rest[i+1:]] {
+			if i := strings.LastIndexByte(rest, '-'); i >= 0 && t.noun[rest[i+1:]] {
 				return true
 			}
 		}

@@ -30,18 +30,48 @@ func cmdRuleIf(id string, mode Mode, desc string, names []string, pre func(e *En
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if !e.named(i, names, named) || pre != nil && !pre(e, c) || e.quiet(i) {
-					continue // it only says what it would do, prints what is there, or how to use it
+				if !e.named(i, names, named) || pre != nil && !pre(e, c) {
+					continue
 				}
-				if external && e.externalSkip(i) {
-					continue // aimed at this machine or a lab host (externalSkip)
+				// match is read before the shared skips, which are asked
+				// only of a hit: nearly every command meets its rules
+				// without one, and the skips (quiet, and externalSkip's
+				// reading of every endpoint) cost more than most matches.
+				// A command the skips leave alone ends as it did when
+				// match was not read there: whatever match set on the Env
+				// is put back and a panic of its is dropped.
+				key, unsure, err := e.OnceKey, e.Unsure, e.Err
+				r, p, panicked := guardedMatch(e, c, match)
+				if r == "" && !panicked && e.OnceKey == key && e.Unsure == unsure && err == nil && e.Err == nil {
+					continue // no hit, nothing set: the usual end
 				}
-				if r := match(e, c); r != "" {
+				if e.quiet(i) || external && e.externalSkip(i) {
+					// it only says what it would do, prints what is
+					// there or how to use it, or it is aimed at this
+					// machine or a lab host (externalSkip)
+					e.OnceKey, e.Unsure, e.Err = key, unsure, err
+					continue
+				}
+				if panicked {
+					panic(p) // the engine reports it (Engine.match)
+				}
+				if r != "" {
 					return r
 				}
 			}
 			return ""
 		}}
+}
+
+// guardedMatch is match(e, c) with a panic caught and returned, so that
+// cmdRuleIf can drop the panic of a command its skips leave alone.
+func guardedMatch(e *Env, c *Cmd, match func(e *Env, c *Cmd) string) (r string, p any, panicked bool) {
+	defer func() {
+		if x := recover(); x != nil {
+			p, panicked = x, true
+		}
+	}()
+	return match(e, c), nil, false
 }
 
 // named reports whether the i-th command's program is one of names,

@@ -21,13 +21,13 @@ func deviceSerial(c *Cmd) (string, bool) {
 		return "emulator", true
 	}
 	serial := ""
-	for o := range opsList("device-serial-opt") {
+	for _, o := range opsWords("device-serial-opt") {
 		if v := bridgeGlobalOpt(c, o); v != "" {
 			serial = v
 		}
 	}
 	l := strings.ToLower(serial)
-	for w := range opsList("device-lab") {
+	for _, w := range opsWords("device-lab") {
 		if strings.HasPrefix(l, w) {
 			return serial, true
 		}
@@ -80,7 +80,7 @@ func settingVerdict(c *Cmd) string {
 	}
 	key, val := strings.ToLower(c.Pos[2]), strings.ToLower(c.Pos[3])
 	has := func(list string) bool {
-		for w := range opsList(list) {
+		for _, w := range opsWords(list) {
 			if strings.Contains(key, w) {
 				return true
 			}

@@ -36,7 +36,7 @@ func consoleFeedRule() Rule {
 func feedConsoleNames() []string {
 	seen := map[string]bool{}
 	var out []string
-	for k := range opsList("feed-console") {
+	for _, k := range opsWords("feed-console") {
 		n, _, _ := strings.Cut(k, "/")
 		if !seen[n] {
 			seen[n] = true

@@ -61,7 +61,7 @@ var interpShellSend = re(`['"\[]\s*(?:curl|wget|nc|ncat|socat|http|xh)[\s'"]`)
 // leaks, whoever's it is.
 func codeCaptureHost(host string) bool {
 	h := strings.ToLower(host)
-	for w := range opsList("capture-host") {
+	for _, w := range opsWords("capture-host") {
 		if strings.Contains(h, w) {
 			return true
 		}

@@ -208,7 +208,7 @@ func scriptNameTarget(p string) string {
 		case "prod", "production", "prd", "live":
 			prod = w
 		}
-		for v := range opsList("script-name-verb") {
+		for _, v := range opsWords("script-name-verb") {
 			if strings.HasPrefix(w, v) {
 				verb = true
 			}

@@ -65,7 +65,7 @@ func minerArgs(c *Cmd) string {
 		if strings.HasPrefix(l, "stratum+") || strings.HasPrefix(l, "stratum2+") {
 			return a
 		}
-		for w := range opsList("mining-pool") {
+		for _, w := range opsWords("mining-pool") {
 			if strings.Contains(l, w) {
 				return a
 			}

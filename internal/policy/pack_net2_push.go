@@ -12,7 +12,7 @@ func gitPushDeploys(c *Cmd) string {
 		return ""
 	}
 	r := strings.ToLower(c.Pos[1])
-	for w := range opsList("deploy-remote") {
+	for _, w := range opsWords("deploy-remote") {
 		if r == w || strings.Contains(w, ".") || strings.Contains(w, "@") {
 			if r == w || strings.Contains(r, w) {
 				return c.Pos[1]

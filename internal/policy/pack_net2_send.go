@@ -359,7 +359,7 @@ func captureHost(c *Cmd) string {
 			continue
 		}
 		l := strings.ToLower(a)
-		for h := range opsList("capture-host") {
+		for _, h := range opsWords("capture-host") {
 			if strings.Contains(l, h) {
 				return h
 			}

@@ -90,7 +90,7 @@ func runnerPackage(c *Cmd) (string, bool) {
 // (index-unknown looks for them in every package manager's line).
 var indexEnvAssigns = sync.OnceValue(func() []string {
 	var out []string
-	for k := range opsList("index-env") {
+	for _, k := range opsWords("index-env") {
 		out = append(out, k+"=")
 	}
 	return out
@@ -107,7 +107,7 @@ func indexHostKnown(u string) bool {
 	if at := strings.LastIndexByte(host, '@'); at >= 0 {
 		host = host[at+1:]
 	}
-	for k := range opsList("index-known") {
+	for _, k := range opsWords("index-known") {
 		if strings.Contains(host, k) {
 			return true
 		}
@@ -119,7 +119,7 @@ func indexHostKnown(u string) bool {
 func listPrograms(list string) []string {
 	seen := map[string]bool{}
 	var out []string
-	for k := range opsList(list) {
+	for _, k := range opsWords(list) {
 		n, _, _ := strings.Cut(k, ":")
 		if !seen[n] {
 			seen[n] = true

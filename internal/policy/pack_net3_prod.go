@@ -106,7 +106,7 @@ func net3FrameworkProdRule() Rule {
 				if len(pos) == 0 || !c.Has("--force") || artisanLocalEnv(e, c) {
 					return ""
 				}
-				for p := range opsList("force-prod-php") {
+				for _, p := range opsWords("force-prod-php") {
 					if strings.HasPrefix(pos[0], p) {
 						return "artisan " + pos[0] + " --force runs past its production guard: " + c.String()
 					}

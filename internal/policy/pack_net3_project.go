@@ -34,7 +34,7 @@ func dropDest(dst string) string {
 	}
 	l := strings.ToLower(host)
 	for _, lists := range []string{"drop-host", "capture-host"} {
-		for h := range opsList(lists) {
+		for _, h := range opsWords(lists) {
 			if strings.Contains(l, h) {
 				return "a file-drop service"
 			}

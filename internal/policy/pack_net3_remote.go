@@ -331,7 +331,7 @@ func segmentHasWord(p, list string) bool {
 // (policy/remoteops.txt remote-exec-dirs).
 func remoteExecPath(p string) bool {
 	p = strings.TrimPrefix(p, "./")
-	for d := range opsList("remote-exec-dirs") {
+	for _, d := range opsWords("remote-exec-dirs") {
 		if p == d || strings.HasPrefix(p, d+"/") || p == d+"/" {
 			return true
 		}

@@ -62,7 +62,7 @@ var credentialReaders = []string{"Bash", "PowerShell", "Read", "Grep", "Notebook
 // env-provider-words): what it prints are those credentials.
 func envProviderWord(a string) bool {
 	l := strings.ToLower(a)
-	for w := range opsList("env-provider-words") {
+	for _, w := range opsWords("env-provider-words") {
 		if strings.Contains(l, w) {
 			return true
 		}

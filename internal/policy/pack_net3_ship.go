@@ -115,7 +115,7 @@ func net3ShipRules() []Rule {
 						continue
 					}
 					l := strings.ToLower(a)
-					for h := range opsList("deploy-hook") {
+					for _, h := range opsWords("deploy-hook") {
 						if strings.Contains(l, h) {
 							return c.Name + " calls a deploy hook (" + a + "): the site is rebuilt and shipped"
 						}

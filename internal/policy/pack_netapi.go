@@ -276,13 +276,13 @@ func apiHostLocal(urls []string) bool {
 // variable named for one).
 func webhookURL(u string) bool {
 	l := strings.ToLower(u)
-	for w := range opsList("api-webhook") {
+	for _, w := range opsWords("api-webhook") {
 		if strings.Contains(l, w) {
 			return true
 		}
 	}
 	for _, v := range varNames(u) {
-		for w := range opsList("api-webhook-var") {
+		for _, w := range opsWords("api-webhook-var") {
 			if strings.Contains(strings.ToUpper(v), w) {
 				return true
 			}

@@ -163,7 +163,7 @@ func getActionURL(c *Cmd) string {
 		if p == "" {
 			continue
 		}
-		for w := range opsList("get-action-path") {
+		for _, w := range opsWords("get-action-path") {
 			if !strings.Contains(p, w) {
 				continue
 			}

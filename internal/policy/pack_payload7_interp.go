@@ -142,7 +142,7 @@ func interpFileSendRules() []Rule {
 // (policy/remoteops.txt capture-host), "" for none.
 func textCaptureHost(text string) string {
 	l := strings.ToLower(text)
-	for h := range opsList("capture-host") {
+	for _, h := range opsWords("capture-host") {
 		if strings.Contains(h, ".") && strings.Contains(l, h) {
 			return h
 		}

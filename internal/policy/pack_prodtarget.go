@@ -463,7 +463,7 @@ func deployTaskRule() Rule {
 // lineOptions matches a prod-option and its value anywhere on the line.
 var lineOptions = sync.OnceValue(func() *regexp.Regexp {
 	var alts []string
-	for o := range opsList("prod-option") {
+	for _, o := range opsWords("prod-option") {
 		alts = append(alts, regexp.QuoteMeta(o))
 	}
 	sort.Strings(alts)

@@ -24,36 +24,15 @@ func publishVerbRule() Rule {
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if !publishHintIn(c) || localPublish[c.Name] || patternFilters[c.Name] || e.dryRun(c) || onlyHelp(c) || c.Has("--help", "-h") || listsTasks(c) {
+				if !publishHintIn(c) || localPublish[c.Name] || patternFilters[c.Name] {
 					continue // grep -i publish: a pattern, not a verb
 				}
-			words:
-				for j, w := range c.Pos {
-					if j > 2 {
-						break
-					}
-					if callfacts.ReadWord(w) {
-						break words // gradlew tasks --all, npm search publish: what follows is listed
-					}
-					if !publishWordHint(w) {
-						continue
-					}
-					l := strings.ToLower(w)
-					next := ""
-					if j+1 < len(c.Pos) {
-						next = strings.ToLower(c.Pos[j+1])
-					}
-					if callfacts.ReadWord(next) {
-						break words // aptly publish list, aptly publish show: the publications are listed
-					}
-					switch {
-					case l == "run" || l == "run-script" || l == "exec":
-						break words // a script of that name: the runners' reading judges it
-					case (l == "publish" || strings.HasSuffix(l, ".publish") || strings.HasSuffix(l, ":publish")) && !localRegistry(c) && !callfacts.ConnTargetsLocal(c.Args):
-						return c.Name + " " + w + " publishes where others take it: " + c.String()
-					case l == "trunk" && next == "push", l == "upload" && uploaders[c.Name], l == "owner" && next == "add", l == "access" && (next == "public" || next == "set"):
-						return c.Name + " " + w + " " + next + " changes what a registry serves to others: " + c.String()
-					}
+				// the words are read before the dry-run, help and listing
+				// skips, which are asked only of a hit: npm run build has
+				// a hint (run) and no verb, and a dry run's reading walks
+				// the tool table
+				if r := publishVerbIn(c); r != "" && !e.dryRun(c) && !onlyHelp(c) && !c.Has("--help", "-h") && !listsTasks(c) {
+					return r
 				}
 			}
 			return ""
@@ -61,6 +40,39 @@ func publishVerbRule() Rule {
 		Catch: []string{"npx lerna publish from-package --yes", "npx changeset publish", "maturin publish", "pod trunk push MyLib.podspec", "snapcraft upload --release=stable app.snap",
 			"conan upload \"*\" -r conancenter --confirm", "deno publish", "dart pub publish --force", "mix hex.publish --yes", "npm owner add stranger mypkg", "vsce publish", "yarn npm publish"},
 		Allow: []string{"dotnet publish -c Release", "npm run build", "lerna run test", "deno publish --dry-run", "dart pub publish --dry-run", "cargo publish --dry-run", "npm owner ls mypkg", "gradle publishToMavenLocal", "npm run publish-docs", "./gradlew tasks --all | grep -i publish", "git log --grep publish", "npm search publish"}}
+}
+
+// publishVerbIn is publishVerbRule's reason for c's first words, "" for
+// none.
+func publishVerbIn(c *Cmd) string {
+	for j, w := range c.Pos {
+		if j > 2 {
+			break
+		}
+		if callfacts.ReadWord(w) {
+			return "" // gradlew tasks --all, npm search publish: what follows is listed
+		}
+		if !publishWordHint(w) {
+			continue
+		}
+		l := strings.ToLower(w)
+		next := ""
+		if j+1 < len(c.Pos) {
+			next = strings.ToLower(c.Pos[j+1])
+		}
+		if callfacts.ReadWord(next) {
+			return "" // aptly publish list, aptly publish show: the publications are listed
+		}
+		switch {
+		case l == "run" || l == "run-script" || l == "exec":
+			return "" // a script of that name: the runners' reading judges it
+		case (l == "publish" || strings.HasSuffix(l, ".publish") || strings.HasSuffix(l, ":publish")) && !localRegistry(c) && !callfacts.ConnTargetsLocal(c.Args):
+			return c.Name + " " + w + " publishes where others take it: " + c.String()
+		case l == "trunk" && next == "push", l == "upload" && uploaders[c.Name], l == "owner" && next == "add", l == "access" && (next == "public" || next == "set"):
+			return c.Name + " " + w + " " + next + " changes what a registry serves to others: " + c.String()
+		}
+	}
+	return ""
 }
 
 // patternFilters take a pattern or text as their first words, not a

@@ -87,7 +87,7 @@ func apiAdminUnsafe(r apiCall) string {
 	}
 	if binding {
 		l := strings.ToLower(r.body)
-		for w := range opsList("api-everyone") {
+		for _, w := range opsWords("api-everyone") {
 			if strings.Contains(l, w) {
 				return "a role bound to " + w + " (access opened to everyone)"
 			}
@@ -288,7 +288,7 @@ func apiOpenToEveryone(body string) string {
 				continue
 			}
 			l := strings.ToLower(body)
-			for w := range opsList("api-open-access") {
+			for _, w := range opsWords("api-open-access") {
 				if strings.Contains(l, w) {
 					return m[1] + "=[" + strings.TrimSpace(m[2]) + "] with " + w + " (access opened to everyone)"
 				}

@@ -27,7 +27,7 @@ func uploadRecord(e *Env, c *Cmd) string {
 	}
 	for _, s := range srcs {
 		l := strings.ToLower(s)
-		for x := range opsList("dump-exts") {
+		for _, x := range opsWords("dump-exts") {
 			if strings.HasSuffix(l, x) {
 				return "uploads " + s + ", a database dump, to " + dst
 			}

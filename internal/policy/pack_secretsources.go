@@ -378,7 +378,7 @@ var uploadNamedAfter = map[string]bool{"status": true, "logs": true, "log": true
 	"rm": true, "kill": true, "scale": true, "edit": true, "cat": true, "tail": true, "history": true, "rollback": true, "test": true}
 
 func cliUpload(e *Env, c *Cmd) string {
-	if uploadSpared[c.Name] || strings.HasPrefix(c.Raw, ".") || strings.Contains(c.Raw, "/") && !strings.HasPrefix(c.Raw, "/usr") || c.Has("--help", "-h", "--dry-run", "--dryrun") || e.dryRun(c) {
+	if uploadSpared[c.Name] || strings.HasPrefix(c.Raw, ".") || strings.Contains(c.Raw, "/") && !strings.HasPrefix(c.Raw, "/usr") {
 		return ""
 	}
 	word := ""
@@ -405,7 +405,9 @@ func cliUpload(e *Env, c *Cmd) string {
 			break
 		}
 	}
-	if word == "" {
+	// help and dry runs are asked only of an upload word: the rule runs
+	// on every command, and a dry run's reading walks the tool table
+	if word == "" || c.Has("--help", "-h", "--dry-run", "--dryrun") || e.dryRun(c) {
 		return ""
 	}
 	if boardUpload(c) || e.localOnly(uploadCmdIndex(e, c)) {

@@ -506,7 +506,7 @@ func tokenHeaderUse(c *Cmd, secret string, parts []reqPart, hosts []string, plai
 // apiPathMarked: a path that starts with a prefix remoteops.txt's
 // api-path lists (Keycloak's /admin/realms/, /rest/, /_cat/).
 func apiPathMarked(p string) bool {
-	for m := range opsList("api-path") {
+	for _, m := range opsWords("api-path") {
 		if strings.HasPrefix(p, m) {
 			return true
 		}

@@ -20,7 +20,7 @@ import (
 // one pass over a URL, not one per pattern (every curl meets it).
 var secretPathPattern = sync.OnceValue(func() *regexp.Regexp {
 	var alts []string
-	for p := range opsList("api-secret-path") {
+	for _, p := range opsWords("api-secret-path") {
 		alts = append(alts, strings.ReplaceAll(regexp.QuoteMeta(p), `\*`, `[^/?]+`))
 	}
 	sort.Strings(alts)
@@ -71,7 +71,7 @@ func secretAPIRead(e *Env, c *Cmd) string {
 		return ""
 	}
 	line := strings.ToLower(strings.Join(c.Args, " "))
-	for w := range opsList("api-secret-target") {
+	for _, w := range opsWords("api-secret-target") {
 		if strings.Contains(line, w) {
 			return w
 		}
@@ -224,14 +224,14 @@ func scriptConsole(r apiCall) string {
 // (script-secret: it prints them), "read" when every call only looks.
 func scriptKind(script string) string {
 	l := strings.ToLower(script)
-	for w := range opsList("script-off") {
+	for _, w := range opsWords("script-off") {
 		if strings.Contains(l, w) {
 			return "off"
 		}
 	}
 	destroy, read := opsList("script-destroy"), opsList("script-read")
 	out := "read"
-	for w := range opsList("script-secret") {
+	for _, w := range opsWords("script-secret") {
 		if strings.Contains(l, w) {
 			out = "change"
 		}
