@@ -14,7 +14,9 @@ func hostActRules() []Rule {
 	names := callfacts.HostActTools()
 	level := func(want string) func(e *Env, c *Cmd) string {
 		return func(e *Env, c *Cmd) string {
-			if a := e.hostAction(c); a != nil && a.Level == want && !(want == "ask" && (localDevDB(e) || devSession(c))) { // dotnet ef database drop on a dev database on localhost
+			// dotnet ef database drop on a dev database on localhost; cpanm
+			// --installdeps . (the project's own dependencies, installdeps.go)
+			if a := e.hostAction(c); a != nil && a.Level == want && !(want == "ask" && (localDevDB(e) || devSession(c) || localDepsOrLib(e, c, a))) {
 				return c.String() + " " + a.What
 			}
 			return ""
@@ -48,9 +50,10 @@ func hostActRules() []Rule {
 			[]string{"choco install nodejs-lts -y", "winget install --id Git.Git -e", "cpan -i Acme::Free::Helper", "dotnet tool install -g dotnet-ef", "nix profile install nixpkgs#ripgrep",
 				"nix-env -iA nixpkgs.jq", "sudo make install PREFIX=/usr/local", "gmake install DESTDIR=/opt/acme", "flatpak override --user --filesystem=home com.slack.Slack", "nix-collect-garbage -d",
 				"trash-empty", "gio trash --empty", "powershell.exe -NoProfile -Command 'Clear-RecycleBin -DriveLetter C -Force'", "hdiutil detach /Volumes/Backup -force",
-				"sudo journalctl --vacuum-size=500M", "screen -X -S prod quit", "systemctl --user stop pipewire", "nix-env --install jq"},
+				"sudo journalctl --vacuum-size=500M", "screen -X -S prod quit", "systemctl --user stop pipewire", "nix-env --install jq", "cpanm --installdeps ~/Downloads/Foo-1.0"},
 			[]string{"choco list", "winget search git", "scoop list", "cpan -l", "dotnet tool install dotnet-ef", "dotnet tool list -g", "nix profile list", "nix-env -q", "make install PREFIX=$HOME/.local",
 				"make install DESTDIR=./stage", "sudo make install", "flatpak override --user --show com.slack.Slack", "nix-collect-garbage", "trash-list", "gio trash ./tmp.txt", "hdiutil detach /Volumes/Backup",
-				"journalctl --vacuum-time=2weeks --help", "screen -ls", "systemctl --user status pipewire", "systemctl --user stop app", "xcrun simctl erase all", "adb shell pm clear com.acme.app.debug", "choco install nodejs-lts --whatif"}),
+				"journalctl --vacuum-time=2weeks --help", "screen -ls", "systemctl --user status pipewire", "systemctl --user stop app", "xcrun simctl erase all", "adb shell pm clear com.acme.app.debug", "choco install nodejs-lts --whatif",
+				"cpanm --installdeps --notest .", "cpanm -L local Moose"}),
 	}
 }

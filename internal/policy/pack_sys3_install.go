@@ -28,6 +28,8 @@ type installScope struct {
 	asroot   bool
 	vars     []string
 	trees    []string // /usr/ports: run there, the install targets install into the system
+	deps     []string // --installdeps, --deps-only: only what the target project declares
+	depfiles []string // Gemfile, *.rockspec: the manifests a bare deps target may name
 }
 
 var installScopes = sync.OnceValue(func() map[string]*installScope {
@@ -55,6 +57,10 @@ var installScopes = sync.OnceValue(func() map[string]*installScope {
 				s.global = strings.Split(v, ",")
 			case "into":
 				s.into = strings.Split(v, ",")
+			case "deps":
+				s.deps = strings.Split(v, ",")
+			case "depfiles":
+				s.depfiles = strings.Split(v, ",")
 			case "env":
 				opts, names, _ := strings.Cut(v, ":")
 				s.envOpts, s.envNames = strings.Split(opts, ","), strings.Split(names, ",")
@@ -245,7 +251,7 @@ func globalInstallRule() Rule {
 				return ""
 			}
 			s := installScopes()[c.Name]
-			if s == nil || !s.installing(c) || e.dryRun(c) || isolatedInstall(c) {
+			if s == nil || !s.installing(c) || e.dryRun(c) || isolatedInstall(c) || projectDepsInstall(e, c, s) {
 				return ""
 			}
 			if c.Has("--list", "--version", "-V") {
@@ -275,13 +281,14 @@ func globalInstallRule() Rule {
 			"composer global require laravel/installer", "corepack enable --install-directory /usr/local/bin", "dotnet tool install -g dotnet-ef", "sudo apt-get install -y nvidia-driver-550",
 			"sudo dnf install -y kernel-devel akmod-nvidia", "sudo apt-get -y dist-upgrade", "pip install --target /usr/lib/python3/dist-packages requests", "sudo -E env \"PATH=$PATH\" npm i -g pm2",
 			"deno install -g -A jsr:@std/http/file-server", "luarocks install luasocket", "nix profile install nixpkgs#ripgrep", "bun add --global serve",
-			"sudo make install", "sudo make modules_install install", "make install PREFIX=/usr/local", "sudo cmake --install build", "Rscript -e 'install.packages(\"data.table\", lib = .Library)'", "sudo Rscript -e 'BiocManager::install(\"DESeq2\")'"},
+			"opam install ~/Downloads/x --deps-only", "sudo make install", "sudo make modules_install install", "make install PREFIX=/usr/local", "sudo cmake --install build", "Rscript -e 'install.packages(\"data.table\", lib = .Library)'", "sudo Rscript -e 'BiocManager::install(\"DESeq2\")'"},
 		[]string{"npm i -D typescript", "npm link ../lib", "pip install -r requirements.txt", "npm ls -g", "yarn add react", "pip install --target ./vendor requests",
 			"gem install --install-dir vendor/gems rake", "cargo install --root ./.tools cargo-nextest", "conda install -c conda-forge numpy", "conda install -n myenv numpy",
 			"conda create -n base-analysis python=3.11", "sudo apt-get install -y jq", "sudo chroot build/rootfs /bin/sh -c 'apt-get install -y busybox'", "uv pip install -r requirements.txt",
 			"uv tool run ruff check", "npm install --global --help", "pipx list", "gem list", "cargo install --list", "apt-get install -s nvidia-driver-550", "docker run --rm ubuntu apt-get install -y nvidia-driver-550",
 			"composer require spatie/laravel-backup", "dotnet tool restore", "corepack --version", "go install ./cmd/...", "cargo install --path .", "make install", "make -C build install DESTDIR=$PWD/stage", "cmake --install build --prefix ./dist",
-			"Rscript -e 'install.packages(\"data.table\")'", "Rscript -e 'renv::install(\"dplyr\")'", "make test"})
+			"Rscript -e 'install.packages(\"data.table\")'", "Rscript -e 'renv::install(\"dplyr\")'", "make test",
+			"opam install . --deps-only", "cabal install --only-dependencies", "luarocks install --only-deps acme-1.0-1.rockspec"})
 }
 
 // localBuild reports whether go or cargo install builds the project's own
