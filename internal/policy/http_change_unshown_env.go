@@ -72,7 +72,8 @@ func methodSpelled(c *Cmd) bool {
 
 // sharedHosts: every URL's host may be a service others use — not a
 // private or link-local address (a lab device, a VM on this machine), not
-// a host named for development, tests or a sandbox.
+// a host named for development, tests or a sandbox, not a public echo or
+// mock service (httpbin.org/put stores nothing).
 func sharedHosts(urls []string) bool {
 	for _, u := range urls {
 		h := urlHost(u)
@@ -86,7 +87,7 @@ func sharedHosts(urls []string) bool {
 		if a, err := netip.ParseAddr(strings.Trim(hh, "[]")); err == nil && (a.IsPrivate() || a.IsLoopback() || a.IsLinkLocalUnicast()) {
 			return false
 		}
-		if devName(hh) || chainTestHost(hh) {
+		if devName(hh) || chainTestHost(hh) || hostInList(strings.ToLower(hh), opsList("api-echo-host")) {
 			return false
 		}
 	}
