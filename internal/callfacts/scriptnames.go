@@ -90,8 +90,10 @@ func (n *normalizer) scriptNameVerb(c *Cmd) string {
 	}
 	t := destroyVerbs()
 	verb, change := "", ""
+	for i := range words {
+		words[i] = strings.ToLower(words[i])
+	}
 	for _, w := range words {
-		w = strings.ToLower(w)
 		if everydayNames[w] || strings.HasPrefix(w, "gen") || t.reads[w] {
 			return ""
 		}
@@ -108,6 +110,9 @@ func (n *normalizer) scriptNameVerb(c *Cmd) string {
 	}
 	if verb == "" && change != "" && c.committed() {
 		verb = change
+	}
+	if verb == "" {
+		verb = messageScript(words) // send_texts.py --campaign x: its plain run sends (script_messages.go)
 	}
 	if verb == "" || c.DryRun() || c.asksHelp() {
 		return ""

@@ -272,7 +272,7 @@ func (c *Cmd) UnknownChange() string {
 			v = c.nameVerb(destroyVerbs().changes) // acme-deploy prod, svc-restart api
 		}
 	}
-	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.DryRun() || c.asksHelp() || c.ownTarget(true) || c.localStoreTarget() || c.CatalogueSaysNot() {
+	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.cosmosTxForm() || c.DryRun() || c.asksHelp() || c.ownTarget(true) || c.localStoreTarget() || c.CatalogueSaysNot() {
 		return ""
 	}
 	return wrapped(c, v)
@@ -342,7 +342,7 @@ func (c *Cmd) changeWord() string {
 			if slices.ContainsFunc(parts, func(w string) bool { return t.changes[w] }) {
 				return l
 			}
-			if slices.ContainsFunc(parts, func(w string) bool { return t.joinedChanges[w] }) && !slices.ContainsFunc(parts, func(w string) bool { return t.selfWords[w] }) {
+			if slices.ContainsFunc(parts, func(w string) bool { return t.joinedChanges[w] }) && !slices.ContainsFunc(parts, func(w string) bool { return t.selfWords[w] }) && !postStage(parts) {
 				return l // update-config, start-update, config:set (ops14)
 			}
 		}

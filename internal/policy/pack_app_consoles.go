@@ -53,7 +53,7 @@ var appConsoles = sync.OnceValue(func() *appConsoleTable {
 // appConsoleNames are the programs appConsoleCmd looks at (the rule's
 // cheap name check).
 var appConsoleNames = []string{"php", "php5.6", "php7.0", "php7.1", "php7.2", "php7.3", "php7.4", "php8.0", "php8.1", "php8.2", "php8.3", "php8.4", "php8.5",
-	"python", "python3", "python3.8", "python3.9", "python3.10", "python3.11", "python3.12", "python3.13", "python3.14", "node", "nodejs", "ruby", "rake", "rails", "artisan", "console", "npm", "yarn", "pnpm", "bun"}
+	"python", "python3", "python3.8", "python3.9", "python3.10", "python3.11", "python3.12", "python3.13", "python3.14", "node", "nodejs", "ruby", "rake", "rails", "artisan", "console", "manage.py", "npm", "yarn", "pnpm", "bun"}
 
 // appConsoleCmd: the console command c gives an app ("kimai:user:delete",
 // "deleteBatch") and the script or directory it runs from; "" when c

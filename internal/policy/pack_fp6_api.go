@@ -67,6 +67,22 @@ func hostInList(host string, hosts map[string]bool) bool {
 // only reads (GetTitleData, ListUsers, describeStream, searchItems).
 var rpcReadVerbs = map[string]bool{"get": true, "list": true, "describe": true, "search": true, "query": true, "find": true, "lookup": true, "count": true, "read": true, "show": true, "view": true, "fetch": true}
 
+// rpcWriteVerbs are the words after a read verb that make a method
+// name a write (VAN's people/findOrCreate, getOrInsert, fetchAndDelete).
+var rpcWriteVerbs = map[string]bool{"create": true, "insert": true, "update": true, "upsert": true, "add": true, "set": true, "save": true,
+	"delete": true, "remove": true, "put": true, "write": true, "make": true, "register": true, "replace": true}
+
+// rpcMakes: the words after a method's leading read verb join a write
+// (findOrCreate, getAndDelete).
+func rpcMakes(rest []string) bool {
+	for i, w := range rest {
+		if (w == "or" || w == "and" || w == "then") && i+1 < len(rest) && rpcWriteVerbs[rest[i+1]] {
+			return true
+		}
+	}
+	return false
+}
+
 // rpcRead: every URL of r calls an RPC-style method whose last word only
 // reads (auth.test, users.info, getMe).
 func rpcRead(r apiCall) bool {
@@ -88,6 +104,9 @@ func rpcRead(r apiCall) bool {
 		if i := strings.LastIndexByte(last, '.'); i >= 0 {
 			last = last[i+1:]
 		} else if w := actionWords(last); len(w) > 1 && rpcReadVerbs[w[0]] {
+			if rpcMakes(w[1:]) {
+				return false // findOrCreate, getOrInsert: it makes what it does not find
+			}
 			continue // a method named verb-first in camel case (PlayFab's Admin/GetTitleData, listUsers): its verb reads
 		} else if !strings.HasPrefix(last, "get") {
 			return false // a plain REST path (/v1/test) is not a method name
