@@ -44,6 +44,9 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 		payload = r.Replace(payload) // (shell-command "…") is system("…")
 	}
 	runs := shellStrings(payload)
+	if f := lineReaders[name]; f != nil {
+		runs = append(runs, f(payload)...) // Stata's shell CMD lines (interpstata.go)
+	}
 	if tclInterps[name] {
 		for _, m := range tclExec.FindAllStringSubmatch(payload, 4) {
 			runs = append(runs, strings.TrimSpace(m[1]))

@@ -69,9 +69,19 @@ var remoteHomeRoots = []string{"/home/", "/u/", "/Users/", "/export/home/"}
 // scratchBelowHome: rel, a path below a home folder, lies in a tmp or
 // cache folder (~/proj/tmp/run_03), or is one below a project folder
 // (~/build/tmp). A home's own tmp (~/tmp) may be where the user keeps
-// things and is left to the other rules.
+// things and is left to the other rules; below a home's scratch folder
+// only its disposable part is (~/scratch/run42/work, not
+// ~/scratch/crsp_2023).
 func scratchBelowHome(rel string) bool {
 	parts := strings.Split(rel, "/")
+	if len(parts) > 1 && strings.EqualFold(parts[0], "scratch") {
+		// ~/scratch is the user's scratch space there (a cluster links
+		// it to the scratch filesystem): a run's data kept in it
+		// (~/scratch/crsp_2023) may be the only copy, as in
+		// /scratch/USER; only a part named temporary or a work folder
+		// is disposable (UserScratch)
+		return disposablePart(strings.Join(parts[1:], "/"))
+	}
 	for _, d := range parts {
 		if strings.ContainsAny(d, "*?[") {
 			return false // a folder the line does not name

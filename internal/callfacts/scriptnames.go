@@ -49,7 +49,10 @@ func (c *Cmd) scriptFileArg() string {
 	if c.Payload != "" || c.Heredoc != "" {
 		return ""
 	}
-	ext := func(a string) bool { e := strings.ToLower(path.Ext(a)); return scriptExts[e] || batchExts[e] }
+	ext := func(a string) bool {
+		e := strings.ToLower(path.Ext(a))
+		return scriptExts[e] || batchExts[e] || langScript(c.Name, a) // stata-do x.do, julia x.jl
+	}
 	switch {
 	case IsInterpreter(c.Name) || IsShell(c.Name) || schedulers[c.Name]:
 		if c.Has("-c", "-e", "-m", "-r", "--eval", "-p", "--print", "--wrap") {

@@ -80,6 +80,7 @@ func indirectPack() Pack {
 		},
 		tooDeepRule(), // peers13
 		outsideScriptRule(),
+		downloadedProgramRule(),
 	}}
 }
 

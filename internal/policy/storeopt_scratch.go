@@ -12,7 +12,11 @@ import (
 // that store.
 // --data-dir is left out: to a hosted CLI it is often the files it
 // uploads (csdx cm:stacks:import --data-dir ./content), not its store.
-var storeOptWords = []string{"library", "library-path", "store", "db-path", "dbpath", "state-dir", "statedir", "basedir"}
+// --home is a node's or a tool's home directory, its whole state: a
+// Cosmos SDK daemon's chain data and keys (gaiad tendermint
+// unsafe-reset-all --home /tmp/gaia-localnet wipes a throwaway local
+// net's, not a validator's).
+var storeOptWords = []string{"library", "library-path", "store", "db-path", "dbpath", "state-dir", "statedir", "basedir", "home"}
 
 // storeOptShort are programs' short options naming their store: a
 // package repository's base directory (reprepro -b /tmp/testrepo

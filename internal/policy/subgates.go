@@ -38,6 +38,8 @@ var builtinSubGates = sync.OnceValue(func() map[string]subGate {
 		"core.git:clean-force":          git("clean"),
 		"core.git:checkout-all":         git("checkout", "restore", "switch"),
 		"core.git:stash-drop":           git("stash"),
+		"core.git:stash-discard":        git("stash"),
+		"core.git:filter-repo-force":    git("filter-repo"),
 		"core.git:push-delete":          git("push"),
 		"core.git:checkout-paths":       git("checkout"),
 		"core.git:read-tree-reset":      git("read-tree"),
