@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"path"
 	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // A request that changes state sent to a device on the local network.
@@ -236,4 +238,35 @@ func lanDeviceCallRule() Rule {
 			`curl -X POST http://192.168.1.30:8000/openc3-api/api -d '{"jsonrpc":"2.0","method":"get_tlm","params":[]}'`,
 			`curl -X POST http://172.17.0.3:8080/api/items -d x=1`, `curl -X POST https://api.example.com/v1/items -d x=1`,
 			`curl -X POST http://media.lan:8096/Library/Refresh`})
+}
+
+// interpScriptOperand is the script file an interpreter runs by path
+// (python3 tools/uplink_fsw.py --commit), "" when it runs code given on
+// the line or a module (-c, -e, -m). A script named for what it does to
+// a device (run_flash.py, uplink_fsw.py) is read by its name, as a shell
+// script is (deploy-script), when its text is not on disk to read.
+func interpScriptOperand(c *Cmd) string {
+	if c.Payload != "" || len(c.Pos) == 0 || !callfacts.IsInterpreter(c.Name) || c.Has("-c", "-e", "-m", "--eval") {
+		return ""
+	}
+	p := c.Pos[0]
+	if optionBefore(c.Args, p) || strings.ContainsAny(p, " \t;|&$") {
+		return ""
+	}
+	switch strings.ToLower(path.Ext(p)) {
+	case ".py", ".rb", ".pl", ".js", ".mjs", ".ts", ".lua", ".tcl":
+	default:
+		return ""
+	}
+	if c.Has("--help", "-h") {
+		return ""
+	}
+	// on another host (ssh bench-pi 'python3 /opt/t/run_flash.py'), whose
+	// disk is not here to read, or here with an option that says do it for
+	// real (--commit, --yes): a project's flash.py --image fw.bin alone is
+	// the developer's own tool, read where it is on disk
+	if callfacts.InRemoteShell(c) || c.Has("--commit", "--apply", "--execute", "--yes", "-y", "--force", "--no-dry-run", "--confirm", "--live") {
+		return p
+	}
+	return ""
 }
