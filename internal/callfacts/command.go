@@ -102,7 +102,9 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				}
 			}
 		}
-		n.writtenFileArgs(&c) // --change-batch file:///tmp/b.json the line wrote (fedplaybook.go)
+		n.writtenFileArgs(&c)           // --change-batch file:///tmp/b.json the line wrote (fedplaybook.go)
+		n.writtenCommandFiles(&c, name) // openocd -f /tmp/flash.cfg the line wrote (commandfiles.go)
+		fedCommands(&c, name)           // printf "P 0 90" | rotctl - (commandfiles.go)
 		if name == "git" {
 			n.gitConfigCode(c.Args, depth, wrappers)
 			n.gitConfigSetCode(c.Args, depth, wrappers)

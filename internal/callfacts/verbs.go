@@ -1093,8 +1093,15 @@ func (c *Cmd) nameVerb(verbs map[string]bool) string {
 			return "" // cloud-nuke inspect-aws, github-release config list
 		}
 	}
-	if c.Has("--version", "-V", "--list", "-l") {
-		return ""
+	if c.Has("--version", "-V", "--list", "-l", "--detect") {
+		return "" // ios-deploy --detect lists the devices attached
+	}
+	for _, a := range c.Args {
+		if o, ok := strings.CutPrefix(a, "--"); ok {
+			if o, _, _ = strings.Cut(o, "="); t.reads[strings.ToLower(o)] {
+				return "" // acme-deploy --status, --list-targets: the option asks it to report
+			}
+		}
 	}
 	return tail + " (the program's name ends in the act)"
 }

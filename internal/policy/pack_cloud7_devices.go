@@ -113,6 +113,10 @@ func deviceChangeRule() Rule {
 						return c.Name + " " + v + " changes a device reached over the network (" + serial + "), a shared or someone else's: " + c.String()
 					case v == "uninstall" && fedList(c):
 						return c.Name + " uninstalls a list of packages from the device: " + c.String()
+					case opsList("device-change-verb")[v] && v != "install" && fedList(c) && strings.HasPrefix(serial, "$"):
+						// adb devices | … | xargs -I{} adb -s {} reboot: every
+						// device attached, whoever's it is and whatever it runs
+						return c.Name + " " + v + " on every device a listing picks: " + c.String()
 					}
 					continue
 				}

@@ -89,6 +89,9 @@ func rpcRead(r apiCall) bool {
 	if r.method != "POST" || len(r.urls) == 0 {
 		return false
 	}
+	if rpcBodyReads(r.body) {
+		return true // {"method":"tlm"}, {"tdc:GetDoorInfoList":{}}: an RPC that reads (lan_device_call.go)
+	}
 	read := opsList("api-read-method")
 	if m := jsonRPCMethod.FindStringSubmatch(r.body); m != nil {
 		name := m[1] + m[2]

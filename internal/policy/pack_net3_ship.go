@@ -49,6 +49,8 @@ func deployScript(c *Cmd) string {
 		if strings.ContainsAny(p, " \t;|&") {
 			return ""
 		}
+	} else if s := interpScriptOperand(c); s != "" {
+		p = s // python3 tools/uplink_fsw.py, ssh bench 'python3 /opt/t/run_flash.py' (lan_device_call.go)
 	} else if !strings.Contains(p, "/") {
 		return ""
 	}
