@@ -128,6 +128,9 @@ func (c *Cmd) printsCredentialByWords() bool {
 	if exportVerb && exportNoun {
 		verb, noun = true, true // near wallet export, keystore dump
 	}
+	if !noun && configGetSecretKey(c, n) {
+		verb, noun = true, true // occ config:system:get dbpassword, wp option get mailserver_pass (configgetkey.go)
+	}
 	if !verb || !noun {
 		for _, a := range c.Args {
 			if len(a) > 8 && a[0] == '-' && a[1] == '-' && showOptCred(t, a) {
@@ -148,7 +151,7 @@ func (c *Cmd) printsCredentialByWords() bool {
 	}
 	if verb && noun {
 		for _, a := range c.Args {
-			if k, _, _ := strings.Cut(a, "="); t.public[strings.ToLower(k)] {
+			if k, _, _ := strings.Cut(a, "="); t.public[strings.ToLower(k)] || a == "-a" && keysShowAddress(c) {
 				return false // keys export alice --public: the public half
 			}
 		}
@@ -285,6 +288,14 @@ func segmentCredWord(t *credWordTable, w string) (verb, noun bool) {
 		}
 	}
 	return false, false
+}
+
+// keysShowAddress: a Cosmos SDK node's keys show, where -a is
+// --address (gaiad keys show validator -a --keyring-backend file): the
+// keyring's show prints addresses and public keys only (the key leaves
+// by keys export).
+func keysShowAddress(c *Cmd) bool {
+	return len(c.Pos) >= 2 && strings.EqualFold(c.Pos[0], "keys") && strings.EqualFold(c.Pos[1], "show")
 }
 
 func equalFold(a, b []string) bool {

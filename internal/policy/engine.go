@@ -294,6 +294,9 @@ func gitDirty(ctx context.Context, dir string) (bool, error) {
 
 // gitCurrentBranch names the checked-out branch ("" when git cannot say).
 func gitCurrentBranch(ctx context.Context, dir string) string {
+	if b, ok := headBranch(dir); ok {
+		return b // read from .git/HEAD (githead.go): no git process
+	}
 	ctx, cancel := context.WithTimeout(ctx, 1500*time.Millisecond)
 	defer cancel()
 	out, err := reqenv.From(ctx).Command(ctx, "git", []string{"-C", dir, "rev-parse", "--abbrev-ref", "HEAD"}).Output()

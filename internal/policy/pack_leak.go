@@ -327,6 +327,7 @@ func leakRules() []Rule {
 		secretWebhookRule(),
 		interpSecretSendRule(),
 		sourceToNetworkRule(),
+		secretLinesSentRule(),
 		sessionSecretUploadRule(),
 		serveHomeRule(),
 	}

@@ -317,7 +317,7 @@ func credentialSent(e *Env, c *Cmd) (why, named string) {
 	dest := hosts[0]
 	leaves := func(name string) bool {
 		for i, h := range hosts {
-			if plain[h] || !belongsTo(name, h) && !(pathNamesService(name, h, urls[i]) && captureHost(c) == "") && !loginUse(c, name, h, urls[i]) {
+			if plain[h] || !belongsTo(name, h) && !(pathNamesService(name, h, urls[i]) && captureHost(c) == "") && !loginUse(c, name, h, urls[i]) && !apiPathNamesService(c, name, h, urls[i]) {
 				return true
 			}
 		}
@@ -349,6 +349,8 @@ func credentialSent(e *Env, c *Cmd) (why, named string) {
 		switch {
 		case what != "" && secret != "" && leaves(secret) && (p.kind == "header" || p.kind == "auth") && tokenHeaderUse(c, secret, parts, hosts, plain):
 			continue // $PTERO_KEY in the Authorization header of a GET to the panel's API: the token's normal use
+		case what != "" && secret != "" && leaves(secret) && p.kind == "auth" && credentialPairUse(c, secret, p.val, parts, hosts, plain):
+			continue // -u "$PCO_APP_ID:$PCO_SECRET" on a GET to the API: an app's id and secret, its own login (credential_pair.go)
 		case what != "" && secret != "" && leaves(secret) && (p.kind == "header" || p.kind == "auth") && authToKnownService(c, secret, hosts, plain):
 			continue // -u "$SR_KEY:$SR_SECRET" to psrc-….confluent.cloud: the request logs in to the service; its body and URL are judged on their own
 		case what != "" && secret != "" && leaves(secret):
@@ -454,6 +456,13 @@ func tokenHeaderUse(c *Cmd, secret string, parts []reqPart, hosts []string, plai
 	} else if !strings.HasSuffix(n, "TOKEN") && !strings.HasSuffix(n, "KEY") && !strings.HasSuffix(n, "PAT") || strings.Contains(n, "SECRET") || strings.Contains(n, "PRIVATE_KEY") {
 		return false
 	}
+	return apiReadUse(c, secret, parts, hosts, plain)
+}
+
+// apiReadUse: tokenHeaderUse past its reading of the secret's name: no
+// word of the name is a listed service, and the request is a read of an
+// https API that is not a capture or paste host nor a raw IP.
+func apiReadUse(c *Cmd, secret string, parts []reqPart, hosts []string, plain map[string]bool) bool {
 	table := secretHosts()
 	for _, w := range strings.FieldsFunc(strings.ToLower(secret), func(r rune) bool { return r == '_' || r == '-' }) {
 		if _, listed := table[w]; listed {

@@ -320,7 +320,7 @@ func gitPack() Pack {
 			Catch: []string{"git stash drop", "git stash clear", "git stash drop stash@{2}", "bash -c 'git stash clear'"},
 			Allow: []string{"git stash", "git stash list", "git stash pop", "git stash show -p"},
 		},
-	}, append(append(append(append(append(historyRules(), peers5GitRules()...), fp2GitRules()...), pushNewRemoteRule()), gitOtherRules()...), append(pushMoreRules(), append(append(append(gitRemoteRules(), leak5GitRules()...), miss8PushRule(), listedDiscardRule()), gitRewriteDiscardRules()...)...)...)...)}
+	}, append(append(append(append(append(historyRules(), peers5GitRules()...), fp2GitRules()...), pushNewRemoteRule()), gitOtherRules()...), append(pushMoreRules(), append(append(append(gitRemoteRules(), leak5GitRules()...), miss8PushRule(), listedDiscardRule(), pushMainlineRule()), gitRewriteDiscardRules()...)...)...)...)}
 }
 
 // gitDirtyRule fires when a git command matches and the tree has
