@@ -157,8 +157,17 @@ func AppSecretFile(p string) string {
 	if p == "" || strings.HasSuffix(p, "/") {
 		return ""
 	}
+	return AppSecretFileNamed(p, strings.ToLower(path.Base(p)))
+}
+
+// AppSecretFileNamed is AppSecretFile of p whose base name, lowered, the
+// caller already has (name): policy's secretFile lowers it once for all
+// its tests.
+func AppSecretFileNamed(p, name string) string {
+	if p == "" || strings.HasSuffix(p, "/") {
+		return ""
+	}
 	t := appSecrets()
-	name := strings.ToLower(path.Base(p))
 	lp := ""
 	var pp pairSet
 	try := func(e *appSecretPattern) bool {

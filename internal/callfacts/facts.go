@@ -140,7 +140,10 @@ type Facts struct {
 	// Command is the Bash/PowerShell command text.
 	Command string `json:"command,omitempty" expr:"command"`
 	// Commands are every simple command found in Command.
-	Commands  []Cmd      `json:"commands,omitempty" expr:"commands"`
+	Commands []Cmd `json:"commands,omitempty" expr:"commands"`
+	// cmdPtrs[i] is &Commands[i] for the first commands, set when
+	// Normalize is done: Cmds returns runs of it without allocating.
+	cmdPtrs   [8]*Cmd
 	Redirects []Redirect `json:"redirects,omitempty" expr:"redirects"`
 	Paths     []PathRef  `json:"paths,omitempty" expr:"paths"`
 	// FilePath is the normalized file_path/notebook_path of a file tool.
@@ -237,16 +240,42 @@ func (f *Facts) HasCmd(names ...string) bool {
 	return false
 }
 
-// Cmds returns the commands named one of names.
+// Cmds returns the commands named one of names. Rules ask it on every
+// call: a single hit, or hits next to each other, are a run of cmdPtrs
+// (capacity capped, so a caller's append copies), not a new slice.
 func (f *Facts) Cmds(names ...string) []*Cmd {
 	var out []*Cmd
+	lo, hi := -1, -1 // the run of cmdPtrs matched so far (out still nil)
 	for i := range f.Commands {
+		hit := false
 		for _, n := range names {
 			if f.Commands[i].Name == n {
-				out = append(out, &f.Commands[i])
+				hit = true
 				break
 			}
 		}
+		if !hit {
+			continue
+		}
+		if out == nil {
+			// cmdPtrs is checked against the command itself: facts made
+			// by hand, or commands added after Normalize, fall back
+			inPtrs := i < len(f.cmdPtrs) && f.cmdPtrs[i] == &f.Commands[i]
+			if inPtrs && (lo < 0 || hi == i) {
+				if lo < 0 {
+					lo = i
+				}
+				hi = i + 1
+				continue
+			}
+			if lo >= 0 {
+				out = append(make([]*Cmd, 0, hi-lo+1), f.cmdPtrs[lo:hi]...)
+			}
+		}
+		out = append(out, &f.Commands[i])
+	}
+	if out == nil && lo >= 0 {
+		return f.cmdPtrs[lo:hi:hi]
 	}
 	return out
 }

@@ -70,6 +70,9 @@ func Normalize(c Call) *Facts {
 		if len(f.Commands) == 0 {
 			f.Commands = nil // as a line of no command always read
 		}
+		for i := range min(len(f.Commands), len(f.cmdPtrs)) {
+			f.cmdPtrs[i] = &f.Commands[i] // for Cmds, now the slice is final
+		}
 	case "PowerShell":
 		f.Command = str("command")
 		n.powershell(f.Command, 0, nil)

@@ -10,8 +10,11 @@ import (
 
 // keyFile reports whether a file's name says it holds key material
 // (public keys excepted).
-func keyFile(p string) bool {
-	b := strings.ToLower(path.Base(p))
+func keyFile(p string) bool { return keyBase(strings.ToLower(path.Base(p))) }
+
+// keyBase is keyFile of a lowered base name: secretFile lowers the name
+// once for every test it makes (lowering README.md allocates).
+func keyBase(b string) bool {
 	if strings.HasSuffix(b, ".pub") {
 		return false
 	}
@@ -125,11 +128,14 @@ func printsSecret(c *Cmd) string {
 
 // secretFile reports whether p is an environment or key file.
 func secretFile(p string) bool {
-	if sealedFile(p) {
+	// the lowered name is read by three tests: lowered once (a name with
+	// a capital allocates), as every path a call reads comes here
+	lb := strings.ToLower(path.Base(p))
+	if sealedBase(lb) {
 		return false
 	}
-	return envFile(path.Base(p)) || keyFile(p) || strings.HasPrefix(p, "/proc/") && path.Base(p) == "environ" || secretMount(p) || hostKeyFile(p) ||
-		callfacts.AppSecretFile(p) != "" // wp-config.php, terraform.tfstate, ~/.p4tickets (callfacts/appsecrets.txt)
+	return envFile(path.Base(p)) || keyBase(lb) || strings.HasPrefix(p, "/proc/") && path.Base(p) == "environ" || secretMount(p) || hostKeyFile(p) ||
+		callfacts.AppSecretFileNamed(p, lb) != "" // wp-config.php, terraform.tfstate, ~/.p4tickets (callfacts/appsecrets.txt)
 }
 
 // passThrough print what they read: a secret piped into them still
@@ -431,8 +437,10 @@ func copiesToRemote(c *Cmd, a string) bool {
 // controller's public certificate (sealed-secrets-prod.pem): reading it
 // shows ciphertext. A name that says key or private (the controller's
 // key backup, sealed-secrets-key.yaml) is not one.
-func sealedFile(p string) bool {
-	b := strings.ToLower(path.Base(p))
+func sealedFile(p string) bool { return sealedBase(strings.ToLower(path.Base(p))) }
+
+// sealedBase is sealedFile of a lowered base name (secretFile's).
+func sealedBase(b string) bool {
 	if strings.Contains(b, "key") || strings.Contains(b, "priv") || strings.Contains(b, "master") || envFile(b) {
 		return false
 	}
