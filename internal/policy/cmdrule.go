@@ -178,10 +178,10 @@ func (e *Env) quiet(i int) bool {
 
 // localOnly: every endpoint the i-th command names is this machine, by
 // its options or by the address variable named after it that the line
-// sets (VAULT_ADDR=http://127.0.0.1:8200 vault …: pack_fp8_cliaddr.go)
+// sets (VAULT_ADDR=http://127.0.0.1:8200 vault …: pack_cliaddr_local.go)
 // and no tunnel on the line makes it another's; or its state directory
 // is set to scratch (AIRFLOW_HOME=/tmp/af), or a database client's
-// named connection is a dev one (snowsql -c dev: pack_data12_place.go).
+// named connection is a dev one (snowsql -c dev: pack_db_place.go).
 func (e *Env) localOnly(i int) bool {
 	return e.memo(i, memoLocalKnown, memoLocal, func(c *Cmd) bool {
 		return localOnly(c) && lineTunnel(e, c) == "" && !remoteLoopback(e, c) || cliAddrLocal(e.F.Command, c.Name) || cliAddrLab(e.F.Command, c.Name) || toolHomeScratch(e, c) || storeOptScratch(e, c) || devWarehouseConn(e, c) || containerLocal(e, c)

@@ -5,7 +5,7 @@ import "strings"
 // consoleFilterProgs search or cut the text piped to them: a word inside
 // their pattern (grep -E "oops|killed process") is a word searched for,
 // no console command. Their pipeline stage is left out before the console
-// text is read for stopping or destroying words (pack_payload7_console.go).
+// text is read for stopping or destroying words (pack_console_payload.go).
 var consoleFilterProgs = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "zgrep": true, "rg": true, "ag": true,
 	"tail": true, "head": true, "sort": true, "uniq": true, "wc": true, "cut": true, "less": true, "more": true}
 

@@ -552,7 +552,7 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 	res := &Result{Facts: f}
 	// a help or version request changes nothing (callfacts/help.go); what
 	// a command does inside a dev, test or local place is the
-	// developer's own (fp9_devplace.go)
+	// developer's own (devplace.go)
 	f = withoutDevPlaces(f.WithoutHelp())
 	// the rules' Env (a kilobyte of per-call caches) is reused from call
 	// to call: it lives only for this call, no hit keeps it

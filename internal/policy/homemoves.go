@@ -14,7 +14,7 @@ import (
 // a whole folder (mv ~/Desktop/renders ~/Desktop/old_renders: whatever
 // points at it, the user's habits, scripts and links, finds nothing). A
 // single named file moved somewhere on this machine stays movedHere's
-// (pack_fp12_homefile.go); folders of scratch or output stay allowed.
+// (pack_home_files.go); folders of scratch or output stay allowed.
 func movesAwayHomeData(e *Env, tc callfacts.Touch) bool {
 	if tc.Zone != callfacts.ZoneHomeData || e.F.Home == "" {
 		return false

@@ -18,7 +18,7 @@ var sqlChange = re(`(?i)\b(?:delete\s+from|update\s+[\w."\[\]]+\s+set|insert\s+(
 // even a one-row change asks (bulk ones on such files are denied by
 // external.systems:sql-carried). A file in the project or /tmp is a dev
 // database; a query changes nothing.
-// appDBPrograms: the file clients of pack_payload7_sql.go and the
+// appDBPrograms: the file clients of pack_sql_carried.go and the
 // interpreters whose one-liners open a database file.
 var appDBPrograms = []string{"sqlite3", "sqlite", "duckdb", "spatialite", "litecli", "sqlite-utils", "python", "python3", "ruby", "node", "perl", "php", "deno", "bun", "lua", "julia", "rscript", "r", "groovy", "jshell"}
 

@@ -61,7 +61,7 @@ func credStoreRules() []Rule {
 				return "" // VAULT_ADDR=http://127.0.0.1:8200: a dev server on this machine, not the user's store
 			}
 			if forgetsLocalHostKey(c) {
-				return "" // ssh-keygen -R 10.0.0.5: a rebuilt machine of this network (pack_fp10_knownhosts.go)
+				return "" // ssh-keygen -R 10.0.0.5: a rebuilt machine of this network (pack_knownhosts.go)
 			}
 			words, fields := ops[c.Name], split()[c.Name]
 			a := " " + strings.Join(c.Args, " ") + " "

@@ -85,7 +85,7 @@ func dataDestroyOnce(e *Env) (string, bool) {
 			return why + " (production)", true
 		}
 		if h := dbURLElsewhere(line); h != "" {
-			return why + " (a shared database at " + h + ")", true // DATABASE_URL=postgresql://…@…pooler.supabase.com/… prisma migrate reset (pack_data12_place.go)
+			return why + " (a shared database at " + h + ")", true // DATABASE_URL=postgresql://…@…pooler.supabase.com/… prisma migrate reset (pack_db_place.go)
 		}
 		if localMarker.MatchString(line) || selfGuarded(name, line) || devByDefault(name, line) || localDevDB(e) {
 			continue

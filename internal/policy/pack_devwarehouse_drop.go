@@ -4,7 +4,7 @@ import "strings"
 
 // A warehouse client's dev connection (snowsql -c dev, snow sql -c
 // dev_jdoe) is a dev place: scratch tables there are the developer's
-// own to drop, truncate or rebuild (pack_data12_place.go). A whole
+// own to drop, truncate or rebuild (pack_db_place.go). A whole
 // schema or database dropped there is another size of thing: a cloud
 // warehouse is never this machine, and DROP SCHEMA … CASCADE takes every
 // table, view, stage and grant in it, whoever built them, in the account

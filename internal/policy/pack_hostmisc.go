@@ -64,7 +64,7 @@ func netConfigRules() []Rule {
 					return ""
 				}
 				if c.Name == "kmutil" && !anyPos(c, "load", "unload") || benchModuleLoad(c) {
-					return "" // modprobe vcan: a bench device's in-tree driver (pack_fp9_devices.go)
+					return "" // modprobe vcan: a bench device's in-tree driver (pack_root_bench.go)
 				}
 				return c.Name + " changes what runs in the kernel: " + c.String()
 			},

@@ -20,7 +20,7 @@ import (
 // string literals name production, on a client that is not this
 // machine's, a test double or a dry run. Reads of production in code
 // (objects.filter(…).limit(20), a connection's SELECT) stay with the
-// read reading (pack_fp6_prodread.go sdkReads).
+// read reading (pack_prodread.go sdkReads).
 
 // codeMethodCall: a method called in code (.name( ); its receiver is
 // the word just before the dot, "" after a call's parenthesis.

@@ -77,7 +77,7 @@ func killByName() []Rule {
 					return ""
 				case "pkill", "killall", "skill":
 					if specificKill(c) || ownSpecificKill(e, c) {
-						return "" // one program's own processes: pack_fp9_kill.go
+						return "" // one program's own processes: pack_kill_devprocs.go
 					}
 					for _, n := range c.Pos {
 						if u := optValue(c, "-u") + optValue(c, "--user"); n == u {
@@ -209,7 +209,7 @@ func hasArg(c *Cmd, xs ...string) bool {
 }
 
 // ownSpecificKill: pkill -u SELF -f PATTERN where every pattern is one
-// program's own (a dev tool, pack_fp9_kill.go): narrowing to one's own
+// program's own (a dev tool, pack_kill_devprocs.go): narrowing to one's own
 // user keeps it specific (ops13).
 func ownSpecificKill(e *Env, c *Cmd) bool {
 	u := optValue(c, "-u") + optValue(c, "--user")

@@ -67,10 +67,10 @@ func printsSecret(c *Cmd) string {
 		return "" // az keyvault secret show --query attributes.expires: only the fields named are printed
 	}
 	if s := revealsSecret(c); s != "" {
-		return s // pulumi --show-secrets, doppler secrets download --no-file (pack_fp2_kinds.go)
+		return s // pulumi --show-secrets, doppler secrets download --no-file (pack_hooks_instructions.go)
 	}
 	if s := c.PrintsStoredSecret(); s != "" && !namedFieldsOnly(c) {
-		return s // (wp config list --fields=name,type: the names only, pack_fp11_fields.go) // the table of platform CLIs' secret reads (callfacts/secretprints.txt)
+		return s // (wp config list --fields=name,type: the names only, pack_listing_fields.go) // the table of platform CLIs' secret reads (callfacts/secretprints.txt)
 	}
 	switch c.Name {
 	case "echo", "printf", "print":
@@ -198,7 +198,7 @@ func printsToken(c *Cmd) string {
 		}
 	case "vault":
 		if s0 == "read" && vaultPublicRead(c) {
-			return "" // a PKI certificate, CA chain or CRL: public by design (pack_fpround_adminreads.go)
+			return "" // a PKI certificate, CA chain or CRL: public by design (pack_admin_queryforms.go)
 		}
 		if s0 == "read" || (s0 == "kv" && s1 == "get") || s0 == "print" && s1 == "token" {
 			return "a Vault secret"
@@ -284,7 +284,7 @@ func leakRules() []Rule {
 						continue // sudo grep -c x .env: the command sudo runs has the path too, and is judged by what it does with it
 					}
 					if p.Op == OpArg && p.Via == "git" && gitOnlyIndexes(e) {
-						continue // git rm --cached .env: untracking a secret reads nothing out (pack_fp9_runas.go)
+						continue // git rm --cached .env: untracking a secret reads nothing out (pack_runas_reads.go)
 					}
 					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !usesSecretQuietly(e, p.Via) && !reducedOutput(e, p.Via) && !nonSecretColumns(e, p.Via, p.Path) && !nonSecretKeyGrep(e, p.Via, p.Path) && !fedToLogin(e, p.Via, p.Path) && !namesOnlyRead(e, p.Via) && !columnsDownstream(e, p.Via, p.Path) && !plainFieldSearch(e, p.Via, p.Path) && !configFedTo(e, p.Via, p.Path) && !tokenFileFedToAuth(e, p.Via) && !localPasswordFile(e, p.Via, p.Path) {
 						return fmt.Sprintf("%s reads %s, which holds secrets", p.Via, homeRel(p.Path, e.F.Home))

@@ -294,7 +294,7 @@ func consoleRead(sub string, c *Cmd) bool {
 		return true
 	}
 	if nestedConsoleRead(c) {
-		return true // wp wc product list (pack_s21_cloudenv.go)
+		return true // wp wc product list (pack_cloud_devenv.go)
 	}
 	// wp plugin list, drush pm:list, occ user:list
 	return len(c.Pos) > 1 && consoleReadWords[c.Pos[1]] && c.Pos[1] != "get" || len(c.Pos) > 1 && c.Pos[1] == "get" && !strings.Contains(sub, "config")

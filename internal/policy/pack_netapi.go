@@ -335,7 +335,7 @@ func apiDestroys(r apiCall) string {
 		return why // REDCap's action=delete, _method=DELETE (pack_form_action.go)
 	}
 	if why := apiAdminUnsafe(r); why != "" {
-		return why // rec16: roles in a list, bindings to everyone, ILM deleting at once (pack_rec16_adminapi.go)
+		return why // rec16: roles in a list, bindings to everyone, ILM deleting at once (pack_api_admin.go)
 	}
 	unsafe := opsList("api-unsafe")
 	for _, kv := range bodyPairs(r.body + "&" + strings.Join(r.urls, "&")) {
@@ -353,7 +353,7 @@ func netAPIRules() []Rule {
 		}
 		r := readAPICall(c)
 		if apiDryRun(r) || apiFormRead(r) {
-			return r, false // ?dryRun=true, action=export: the server stores nothing (pack_s21_apiread.go)
+			return r, false // ?dryRun=true, action=export: the server stores nothing (pack_api_dryrun.go)
 		}
 		if r.method == "" || r.method == "GET" || r.method == "HEAD" || r.method == "OPTIONS" || r.method == "LIST" || len(r.urls) == 0 || apiHostLocal(r.urls) && !remoteLoopback(e, c) {
 			return r, false
@@ -365,7 +365,7 @@ func netAPIRules() []Rule {
 			func(e *Env, c *Cmd) string {
 				r, ok := mutating(e, c)
 				if !ok || sandboxCall(r, c) {
-					return "" // test-mode keys and sandbox hosts reach only test data (pack_fp6_api.go)
+					return "" // test-mode keys and sandbox hosts reach only test data (pack_api_safeposts.go)
 				}
 				if why := apiDestroys(r); why != "" {
 					return c.Name + " " + r.method + " to a remote API with " + why + ": an action that removes, locks out or exposes: " + c.String()

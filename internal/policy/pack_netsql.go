@@ -105,7 +105,7 @@ func everyRow(s string) bool {
 // "local", or "" when the line does not say.
 func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 	if devWarehouseConn(e, c) && !prodMarker.MatchString(text) {
-		return "local", "" // snowsql -c dev: the developer's own account and role (pack_data12_place.go)
+		return "local", "" // snowsql -c dev: the developer's own account and role (pack_db_place.go)
 	}
 	if c.Name == "heroku" {
 		return "remote", "the database of the Heroku app " + orUnknown(optValue(c, "-a")+optValue(c, "--app")+optValue(c, "-r")) // heroku pg:psql -a APP
@@ -132,13 +132,13 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 		return "remote", m
 	}
 	if n := namedConn(c); n != "" && prodWord.MatchString(n) && !callfacts.UnknownValue(n) {
-		return "remote", "the connection " + n // mysql --login-path=prod, psql service=prod (pack_data12_place.go)
+		return "remote", "the connection " + n // mysql --login-path=prod, psql service=prod (pack_db_place.go)
 	}
 	if n := sqlDBName(e, c); n != "" && prodWord.MatchString(n) {
 		return "remote", "the production database " + n // psql acme_prod -c …
 	}
 	if n := sqlProdConn(e, c, text); n != "" {
-		return "remote", n // hdbsql -U PRDKEY, sqlplus u/p@PRODDB, sqlplus / as sysdba (pack_miss9a_sqltext.go)
+		return "remote", n // hdbsql -U PRDKEY, sqlplus u/p@PRODDB, sqlplus / as sysdba (pack_sql_text.go)
 	}
 	for _, w := range c.Wrappers {
 		if strings.HasPrefix(w, "kubectl exec") || strings.HasPrefix(w, "oc exec") || strings.HasPrefix(w, "ssh") {
@@ -170,7 +170,7 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 		return "", ""
 	case localServer(host) || mssqlLocal(host):
 		if t := lineTunnel(e, c); t != "" {
-			return "remote", t // cloud-sql-proxy INSTANCE --port 5433 & psql -h 127.0.0.1 -p 5433 (pack_data12_place.go)
+			return "remote", t // cloud-sql-proxy INSTANCE --port 5433 & psql -h 127.0.0.1 -p 5433 (pack_db_place.go)
 		}
 		return "local", ""
 	}
@@ -193,7 +193,7 @@ func netSQLRules() []Rule {
 		classOnly := false
 		if stmt == "" {
 			if stmt = classDelete(text); stmt == "" {
-				if stmt = prodGroupChange(e, c, text); stmt == "" { // pack_s21_sqlgroup.go
+				if stmt = prodGroupChange(e, c, text); stmt == "" { // pack_sql_groupchange.go
 					return "", ""
 				}
 			}
@@ -203,7 +203,7 @@ func netSQLRules() []Rule {
 			stmt = stmt[:80] + "…"
 		}
 		if (devPlaceSQL(e, c, text) || cloudWarehouses[c.Name] && devScopedSQL(text)) && !anyHost {
-			return "", "" // snowsql -c dev, psql postgres://…@127.0.0.1:54322/…: the developer's own (pack_data12_place.go)
+			return "", "" // snowsql -c dev, psql postgres://…@127.0.0.1:54322/…: the developer's own (pack_db_place.go)
 		}
 		where, named := sqlTarget(e, c, text)
 		if classOnly && (where != "remote" || dbTargetShared(e, c, text) == "") {

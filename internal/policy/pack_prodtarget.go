@@ -121,7 +121,7 @@ func prodAction(e *Env, c *Cmd) string {
 		return "read" // wrangler d1 execute prod-db --command "SELECT …"
 	}
 	if prodReads(e, c) || c.Name == "ansible" && (ansibleReads(c) || execReads(e, c)) { // -m command -a 'journalctl …': a read payload
-		return "read" // heroku config, pg:backups:capture, kubectl exec … -- nvidia-smi (pack_fp6_prodread.go)
+		return "read" // heroku config, pg:backups:capture, kubectl exec … -- nvidia-smi (pack_prodread.go)
 	}
 	remote := opsList("remote-cli")[c.Name]
 	n := 0
@@ -177,7 +177,7 @@ func prodAction(e *Env, c *Cmd) string {
 			}
 		}
 		if l := strings.ToLower(p); strings.HasPrefix(l, "show") || strings.HasPrefix(l, "list") {
-			return "read" // showmigrations, listall, list-tasks (pack_ops14_reads.go)
+			return "read" // showmigrations, listall, list-tasks (pack_read_words.go)
 		}
 	}
 	if last != "" && !acted && !changeVerbIn(last) && (opsList("read-topic")[strings.ToLower(last)] || opsList("read-noun")[strings.ToLower(last)]) && !strings.ContainsAny(last, "=/.@") {
@@ -345,7 +345,7 @@ var outputFormats = map[string]bool{"text": true, "json": true, "table": true, "
 
 func remoteExportRules() []Rule {
 	return []Rule{
-		deployTaskRule(), prodHostChangeRule(), prodHostVolumesRule(), prodRestoreRule(), prodHostGlobDeleteRule(), // pack_s21_prodrestore.go
+		deployTaskRule(), prodHostChangeRule(), prodHostVolumesRule(), prodRestoreRule(), prodHostGlobDeleteRule(), // pack_prod_restore.go
 		cmdRule("external.systems:remote-state-export", Ask, "A remote service's state or data pulled into a file here (terraform state pull > f, an export or dump subcommand written to a file): state and dumps hold secrets and customers' data in plain text", opsNames("remote-cli"),
 			func(e *Env, c *Cmd) string {
 				if onlyHelp(c) || prodAction(e, c) != "export" || !writtenToFile(e, c) || opsList("export-defs")[c.Name] || !credentialStoreExport(c) {

@@ -41,7 +41,7 @@ func sqlFileOf(c *Cmd) string {
 		return ""
 	}
 	if !warehouseSQLCmd(c) {
-		return "" // bq load, snow stage: no statements read (pack_ops14_sqlfeed.go)
+		return "" // bq load, snow stage: no statements read (pack_sql_feed.go)
 	}
 	inline := false
 	for i, a := range c.Args {
@@ -104,7 +104,7 @@ func sqlServer(c *Cmd) string {
 	}
 	for _, o := range clientHostOpts[c.Name] {
 		if h := optValue(c, o); h != "" {
-			return h // impala-shell -i HOST, mysqlsh --uri u@HOST (pack_data12_place.go)
+			return h // impala-shell -i HOST, mysqlsh --uri u@HOST (pack_db_place.go)
 		}
 	}
 	for i, a := range c.Args {
@@ -158,14 +158,14 @@ func sqlFile(e *Env, c *Cmd) (reason string, local bool) {
 	}
 	remote, named := sqlTarget(e, c, "")
 	if remote == "remote" && named != "" {
-		where = named // snowsql -c prod -f x.sql, a port a proxy on the line opens (pack_data12_place.go)
+		where = named // snowsql -c prod -f x.sql, a port a proxy on the line opens (pack_db_place.go)
 		if strings.HasSuffix(named, "runs in the cloud") {
 			where = "its cloud warehouse" // bq query < x.sql
 		}
 	}
 	local = localServer(server) && remote != "remote" && !strings.HasPrefix(file, "| ") && !callfacts.UnknownValue(file) && under(e.abs(c, file), e.F.Project) &&
 		!destructiveSQLName.MatchString(file[strings.LastIndexByte(file, '/')+1:]) ||
-		generatorOf(c) != "" && sqlDevOnly(e, c, "") // shp2pgsql … | psql -d gis_dev: statements of a known kind, into the developer's own database (pack_payload7_loaders.go)
+		generatorOf(c) != "" && sqlDevOnly(e, c, "") // shp2pgsql … | psql -d gis_dev: statements of a known kind, into the developer's own database (pack_loader_replace.go)
 	return fmt.Sprintf("%s runs the statements of %s against %s; the command does not show them", c.Name, src, where), local
 }
 
@@ -310,7 +310,7 @@ func remoteScriptRule() Rule {
 				}
 				if c.Name == "ssh" && !c.Has("-N", "-W", "-O", "-V") {
 					if db := sshSQLClient(c.Payload); db != "" {
-						return fmt.Sprintf("ssh feeds %s to %s on %s; the command does not show the statements (they may DROP, DELETE or TRUNCATE)", strings.TrimPrefix(strings.TrimPrefix(c.Stdin, "< "), "| "), db, sshHost(c)) // pack_ops14_sqlfeed.go
+						return fmt.Sprintf("ssh feeds %s to %s on %s; the command does not show the statements (they may DROP, DELETE or TRUNCATE)", strings.TrimPrefix(strings.TrimPrefix(c.Stdin, "< "), "| "), db, sshHost(c)) // pack_sql_feed.go
 					}
 				}
 				if where := remoteWrapper(c); where != "" && (callfacts.IsShell(c.Name) || callfacts.IsInterpreter(c.Name)) && c.Payload == "" && stdinShell(c.String()) {

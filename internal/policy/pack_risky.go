@@ -152,13 +152,13 @@ func externalPack() Pack {
 		cmdRule("external.systems:cloud-delete", Deny, "Deleting cloud resources (aws/gcloud/az/doctl … delete, aws s3 rm/rb)", []string{"aws", "gcloud", "az", "doctl", "gsutil", "linode-cli", "hcloud", "flyctl", "fly", "vercel", "heroku", "oci", "ibmcloud"},
 			func(e *Env, c *Cmd) string {
 				if localEndpoint(e, c) || ephemeralTargets(c) || c.Name == "heroku" && sub(c) == "pg:psql" || planOp(c) {
-					return "" // LocalStack or an emulator; a CI run's own resource (pack_fp6_testres.go); heroku pg:psql's statements are judged as SQL (pack_data12_place.go); a change set dropped (fp13)
+					return "" // LocalStack or an emulator; a CI run's own resource (pack_test_resources.go); heroku pg:psql's statements are judged as SQL (pack_db_place.go); a change set dropped (fp13)
 				}
 				if awsReadOp(c) {
 					return "" // aws iam simulate-principal-policy --action-names s3:DeleteObject: the delete is a value the operation only evaluates
 				}
 				if awsReleaseOp(c) {
-					return fmt.Sprintf("%s gives a resource back to the provider for good (release-…): %s", c.Name, c.String()) // pack_s21_cloudenv.go
+					return fmt.Sprintf("%s gives a resource back to the provider for good (release-…): %s", c.Name, c.String()) // pack_cloud_devenv.go
 				}
 				for _, p := range cloudWords(c.Pos) {
 					l := strings.ToLower(p)
@@ -190,7 +190,7 @@ func externalPack() Pack {
 		cmdRule("external.systems:kubectl-delete", Deny, "kubectl/oc delete, drain", []string{"kubectl", "oc", "k"},
 			func(e *Env, c *Cmd) string {
 				if ephemeralTargets(c) {
-					return "" // a CI run's or a preview's own namespace (pack_fp6_testres.go)
+					return "" // a CI run's or a preview's own namespace (pack_test_resources.go)
 				}
 				if s := kubeSub(c); s == "delete" || s == "drain" || s == "replace" && c.Has("--force") || s == "scale" && strings.Contains(strings.Join(c.Args, " "), "--replicas=0") || s == "cordon" {
 					return c.Name + " deletes cluster resources: " + c.String()

@@ -396,7 +396,7 @@ func sqlPack() Pack {
 						return "" // the project's own (or a scratch) database file: project data
 					}
 					if sqlDevOnly(e, c, sqlOf(c)) || devPlaceSQL(e, c, strings.Join(c.Args, " ")+"\n"+c.Heredoc) {
-						return "" // psql -d gis_dev on this machine's server: the developer's own database (pack_payload7_sql.go)
+						return "" // psql -d gis_dev on this machine's server: the developer's own database (pack_sql_carried.go)
 					}
 					text := sqlComparedOut(strings.Join(c.Args, " ") + "\n" + c.Heredoc)
 					if len(c.Upstream) > 0 {

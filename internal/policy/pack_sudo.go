@@ -44,7 +44,7 @@ func rootQuery(c *Cmd) string {
 		return q // sudo lxc exec web -- tail log: the container's command reads (sudo_container_exec.go)
 	}
 	if q := rootQueryFp11(name, args, bounded); q != "" {
-		return q // a dry run, a capture or a device image written to a scratch or project file (pack_fp11_root.go)
+		return q // a dry run, a capture or a device image written to a scratch or project file (pack_root_reads.go)
 	}
 	first := ""
 	for _, a := range args {
@@ -116,7 +116,7 @@ func rootQuery(c *Cmd) string {
 		}
 	default:
 		if q := adminReport(name, args); q != "" {
-			return q // repquota, exportfs -v, slapcat (pack_remote13_reports.go)
+			return q // repquota, exportfs -v, slapcat (pack_admin_reports.go)
 		}
 		if adminSocketRead(c, name, args) {
 			return name + " only asks an admin socket for reports"

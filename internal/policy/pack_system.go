@@ -169,7 +169,7 @@ func systemRules() []Rule {
 				}
 				for _, a := range p[1:] {
 					if (a == "$(…)" || a == "$INPUT") && filteredContainers(e) {
-						continue // $(docker ps -aq --filter name=azurite): the containers of that name (pack_fp12_filtered.go)
+						continue // $(docker ps -aq --filter name=azurite): the containers of that name (pack_containers_filtered.go)
 					}
 					if strings.Contains(a, "$(…)") || callfacts.UnknownValue(a) {
 						return c.Name + " " + p[0] + " acts on a list of containers the command does not show (every container, as written): " + c.String()

@@ -29,7 +29,7 @@ import (
 //     4242, condor_rm 77.0, flux job kill ƒ…, verdi process kill 10234);
 //     an id the same line's submit printed ($JOB from sbatch --parsable)
 //     is the line's own, and the user's own jobs chosen by a name
-//     (scancel -u $USER --name=sweep) stay with pack_sys3_jobs.go.
+//     (scancel -u $USER --name=sweep) stay with pack_others_jobs.go.
 
 // calmSignals change nothing a process was doing.
 var calmSignals = map[string]bool{"0": true, "CONT": true, "18": true}
