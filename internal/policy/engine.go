@@ -131,6 +131,9 @@ type Env struct {
 	// reqMemo caches reqShape per command: the request-gated rules
 	// (reqgates.go) each ask it of the same curl.
 	reqMemo [8]uint8
+	// taskMemo caches taskHits per command (taskKnown set once read):
+	// the task-gated rules (taskgates.go) each ask it of the same make.
+	taskMemo [8]uint8
 }
 
 // remoteAction is c.RemoteAction(), read once per command per call.
@@ -370,10 +373,11 @@ type cmdRules struct {
 type prepared struct {
 	*Rule
 	mode Mode
-	idx  int      // position in Engine.rules
-	on   Trigger  // for rules in Engine.always: when they can fire
-	subs []string // for rules in Engine.indexed: the subcommands of Cmds[0] they can fire on (subgates.go), nil for any
-	req  reqGate  // for rules in Engine.indexed: what they need of a curl or wget command (reqgates.go), 0 for nothing
+	idx  int       // position in Engine.rules
+	on   Trigger   // for rules in Engine.always: when they can fire
+	subs []string  // for rules in Engine.indexed: the subcommands of Cmds[0] they can fire on (subgates.go), nil for any
+	req  reqGate   // for rules in Engine.indexed: what they need of a curl or wget command (reqgates.go), 0 for nothing
+	task taskGroup // for rules in Engine.indexed: the words their task test needs (taskgates.go), 0 for none
 }
 
 // trigger is r's declared trigger: its own, the built-in table's, or
@@ -465,6 +469,7 @@ func (e *Engine) index() {
 		if len(r.Cmds) > 0 && isShellOnly(r.Rule) {
 			r.subs = gateFor(r.Rule)
 			r.req = reqGateFor(r.Rule)
+			r.task = taskGateFor(r.Rule)
 			e.indexed = append(e.indexed, r)
 			continue
 		}
@@ -615,8 +620,10 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 				// command of its program, if the line has one of its
 				// subcommands anywhere: the hits keep their order
 				// a request-gated rule runs only on a line whose
-				// curl or wget may send something (reqgates.go)
-				if (r.subs == nil || gateOpen(r, f)) && (r.req == 0 || env.reqGateOpen(r)) {
+				// curl or wget may send something (reqgates.go), a
+				// task-gated one where a task may have its words
+				// (taskgates.go)
+				if (r.subs == nil || gateOpen(r, f)) && (r.req == 0 || env.reqGateOpen(r)) && (r.task == 0 || env.taskGateOpen(r)) {
 					run(r)
 				}
 			}
