@@ -128,6 +128,12 @@ type Env struct {
 	// about remote.txt's programs (ship, publish, notify, grant…) each
 	// ask it of the same command, and each asking matches its word rules.
 	remoteActs [8]strMemo
+	// reqMemo caches reqShape per command: the request-gated rules
+	// (reqgates.go) each ask it of the same curl.
+	reqMemo [8]uint8
+	// taskMemo caches taskHits per command (taskKnown set once read):
+	// the task-gated rules (taskgates.go) each ask it of the same make.
+	taskMemo [8]uint8
 }
 
 // remoteAction is c.RemoteAction(), read once per command per call.
@@ -367,9 +373,11 @@ type cmdRules struct {
 type prepared struct {
 	*Rule
 	mode Mode
-	idx  int      // position in Engine.rules
-	on   Trigger  // for rules in Engine.always: when they can fire
-	subs []string // for rules in Engine.indexed: the subcommands of Cmds[0] they can fire on (subgates.go), nil for any
+	idx  int       // position in Engine.rules
+	on   Trigger   // for rules in Engine.always: when they can fire
+	subs []string  // for rules in Engine.indexed: the subcommands of Cmds[0] they can fire on (subgates.go), nil for any
+	req  reqGate   // for rules in Engine.indexed: what they need of a curl or wget command (reqgates.go), 0 for nothing
+	task taskGroup // for rules in Engine.indexed: the words their task test needs (taskgates.go), 0 for none
 }
 
 // trigger is r's declared trigger: its own, the built-in table's, or
@@ -460,6 +468,8 @@ func (e *Engine) index() {
 	for _, r := range e.rules {
 		if len(r.Cmds) > 0 && isShellOnly(r.Rule) {
 			r.subs = gateFor(r.Rule)
+			r.req = reqGateFor(r.Rule)
+			r.task = taskGateFor(r.Rule)
 			e.indexed = append(e.indexed, r)
 			continue
 		}
@@ -609,7 +619,11 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 				// a gated rule runs where it ran before, at the first
 				// command of its program, if the line has one of its
 				// subcommands anywhere: the hits keep their order
-				if r.subs == nil || gateOpen(r, f) {
+				// a request-gated rule runs only on a line whose
+				// curl or wget may send something (reqgates.go), a
+				// task-gated one where a task may have its words
+				// (taskgates.go)
+				if (r.subs == nil || gateOpen(r, f)) && (r.req == 0 || env.reqGateOpen(r)) && (r.task == 0 || env.taskGateOpen(r)) {
 					run(r)
 				}
 			}

@@ -1,0 +1,157 @@
+package policy
+
+import (
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Some fifteen rules about HTTP clients name curl and wget among their
+// programs (Cmds), and most lines that run curl fetch with a plain GET
+// (curl -fsSL URL | sh, wget -qO- URL): every such rule ran on each of
+// them only to return at its first test. Most of those rules judge what
+// a request sends (a method, a body, an upload), so the engine reads the
+// table below as it reads subgates.go: such a rule runs only when one of
+// the line's commands of its programs is not a curl or wget at all, or
+// is one whose options may set a method, a body or an upload
+// (requestShaped), or, for the rules that also read a URL's query, has
+// an argument with a "?". The shape is read once per command per call
+// (Env.reqShape), not once per rule.
+//
+// Each entry is a necessary condition read from the rule's Match: on a
+// curl or wget command that is not requestShaped the rule reads no
+// method and no body (readAPICall gives "" for both, mayMutate is false,
+// apiSettingOff finds no body, uploadedFiles no file), so it returns "".
+// Change one with the other; TestReqGatesAreSound runs every gated
+// rule's cases and the corpora against its entry. Rules that judge a
+// plain GET too are not listed: api-rpc-* (a GET to /json-api/removeacct),
+// api-control-call (homeActuateWhy: relay/0?turn=on), lan-device-call (a
+// GET whose last path word is an action), get-action, secret-api-read,
+// instance-credentials, deploy-hook (a hook URL, whatever the method),
+// destructive-verb (methodDelete and httpBody read words of their own).
+
+// reqGate is what a gated rule needs of a curl or wget command to fire on
+// it.
+type reqGate uint8
+
+const (
+	// reqBody: options that may set a method, a body or an upload.
+	reqBody reqGate = 1 << iota
+	// reqQuery: or an argument with a URL query ("?"): the SQL-over-HTTP
+	// rules read ?query=, and api-change-unshown-env a signed GET.
+	reqQuery
+)
+
+// builtinReqGates is built on first use, like builtinSubGates.
+var builtinReqGates = sync.OnceValue(func() map[string]reqGate {
+	return map[string]reqGate{
+		"external.systems:api-delete-path":        reqBody,            // r.method "" and r.body "": a plain read
+		"external.systems:api-prod-wipe":          reqBody,            // the same
+		"external.systems:api-destructive-call":   reqBody,            // mutating: mayMutate
+		"external.systems:api-mutating-call":      reqBody,            // mutating: mayMutate
+		"external.systems:admin-api-change":       reqBody,            // mayMutate
+		"external.systems:api-access-open":        reqBody,            // mayMutate (kcadm is no curl or wget: it runs)
+		"external.systems:record-store-write":     reqBody,            // mayMutate (an interpreter's payload runs)
+		"external.systems:device-image-upload":    reqBody,            // uploadedFiles: -F, -T, --form, --upload-file, --data-binary
+		"external.systems:protection-setting-off": reqBody,            // apiSettingOff: a body from -d, -F, -f, --data…, --json, --field
+		"external.systems:access-setting-off":     reqBody,            //
+		"external.systems:api-change-unshown-env": reqBody | reqQuery, // mayMutate, else signedGetAct: a URL with a signed query
+		"external.systems:sql-over-http-destroy":  reqBody | reqQuery, // httpSQL: the body, or ?query= / ?sql=
+		"external.systems:sql-over-http-change":   reqBody | reqQuery, //
+	}
+})
+
+// reqGateFor is r's request gate, 0 when it has none.
+func reqGateFor(r *Rule) reqGate {
+	if r.Source != "" {
+		return 0
+	}
+	return builtinReqGates()[r.ID]
+}
+
+// Per-command request shapes (Env.reqMemo).
+const (
+	shapeKnown uint8 = 1 << iota
+	shapeBody        // requestShaped
+	shapeQuery       // an argument holds "?"
+)
+
+// reqShape is the i-th command's request shape, read once per call.
+func (e *Env) reqShape(i int) uint8 {
+	if i < len(e.reqMemo) {
+		if m := e.reqMemo[i]; m&shapeKnown != 0 {
+			return m
+		}
+	}
+	c := &e.F.Commands[i]
+	m := shapeKnown
+	if requestShaped(c) {
+		m |= shapeBody
+	}
+	if slices.ContainsFunc(c.Args, func(a string) bool { return strings.IndexByte(a, '?') >= 0 }) {
+		m |= shapeQuery
+	}
+	if i < len(e.reqMemo) {
+		e.reqMemo[i] = m
+	}
+	return m
+}
+
+// reqGateOpen reports whether the gated rule r can fire on the call: one
+// of the commands of its programs is no curl or wget (the gate says
+// nothing of other clients: httpie's items, a PowerShell client's
+// operands, gh api), or one whose shape its gate needs.
+func (e *Env) reqGateOpen(r *prepared) bool {
+	for i := range e.F.Commands {
+		c := &e.F.Commands[i]
+		if e.cmdSetsKnown && i < len(e.cmdSets) {
+			if s := e.cmdSets[i]; s == nil || !s.has(r.idx) {
+				continue
+			}
+		} else if !slices.Contains(r.Cmds, c.Name) {
+			continue
+		}
+		if c.Name != "curl" && c.Name != "wget" {
+			return true
+		}
+		s := e.reqShape(i)
+		if s&shapeBody != 0 || r.req&reqQuery != 0 && s&shapeQuery != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// requestShaped: some option of the curl or wget command c may set a
+// request method, a body or an upload, read wider than every reader the
+// gated rules use (readAPICall, requestParts' data options, mayMutate,
+// apiSettingOff, uploadedFiles): any long option of those families in
+// any case, and any short cluster holding X, d, F or T (-sX, -sd, -fsSLd)
+// or written -f (apiSettingOff reads it as a body). A plain GET (curl -s
+// URL, curl -fsSL URL -o f, wget -qO- URL) has none.
+func requestShaped(c *Cmd) bool {
+	for _, a := range c.Args {
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		if a[1] == '-' {
+			l := strings.ToLower(a)
+			if i := strings.IndexByte(l, '='); i >= 0 {
+				l = l[:i]
+			}
+			for _, p := range [...]string{"--data", "--json", "--form", "--request", "--method", "--upload", "--post", "--body", "--field", "--raw-field"} {
+				if strings.HasPrefix(l, p) {
+					return true
+				}
+			}
+			continue
+		}
+		if a == "-f" || strings.EqualFold(a, "-method") || strings.EqualFold(a, "-body") || strings.EqualFold(a, "-infile") {
+			return true
+		}
+		if strings.ContainsAny(a[1:], "XdFT") {
+			return true
+		}
+	}
+	return false
+}

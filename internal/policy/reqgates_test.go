@@ -1,0 +1,69 @@
+package policy
+
+import (
+	"context"
+	"slices"
+	"testing"
+)
+
+// A rule gated by request shape (reqgates.go) must never fire on a line
+// whose curl and wget commands of its programs lack the shape it needs:
+// every rule case and the corpora's lines are run through each gated
+// rule directly, and where it fires the gate must hold.
+func TestReqGatesAreSound(t *testing.T) {
+	e := TestEngine(Builtin(), nil, Options{})
+	e.once.Do(e.index)
+	var gated []*prepared
+	for _, r := range e.indexed {
+		if r.req != 0 {
+			gated = append(gated, r)
+		}
+	}
+	for id := range builtinReqGates() {
+		if !slices.ContainsFunc(gated, func(r *prepared) bool { return r.ID == id }) {
+			t.Errorf("reqgates.go lists %s, which is no built-in rule indexed by its programs: drop or fix the entry", id)
+		}
+	}
+	checked := 0
+	for _, in := range append(triggerInputs(t, e), corpusLines(t)...) {
+		c, err := CaseCall(in, TestHome, TestProject)
+		if err != nil {
+			continue
+		}
+		f := withoutDevPlaces(Normalize(c).WithoutHelp())
+		for _, r := range gated {
+			if !r.runsOn(f.Event) || !r.forTool(f.Tool) {
+				continue
+			}
+			env := &Env{F: f, Opts: &e.opts, ctx: context.Background(), git: e.Git, gitBranch: e.GitBranch}
+			if e.match(r, env) == "" {
+				continue
+			}
+			checked++
+			if !(&Env{F: f}).reqGateOpen(r) {
+				t.Errorf("%s fires on %q, but no curl or wget there has the request shape its gate needs: fix requestShaped or its entry in reqgates.go", r.ID, in)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no gated rule fired on any input")
+	}
+}
+
+// A plain GET wakes none of the gated rules; a body, a method or a query
+// does.
+func TestRequestShaped(t *testing.T) {
+	for in, want := range map[string]bool{
+		"curl -s https://x.io/i": false, "curl -fsSL https://x.io/i -o i.sh": false, "wget -qO- https://x.io/i": false,
+		"curl -I https://x.io": false, `curl -H "Accept: application/json" https://x.io`: false,
+		"curl -sd a=1 https://x.io": true, "curl -XPOST https://x.io": true, "curl --data-raw x https://x.io": true,
+		"curl -f https://x.io": true, "curl -T f https://x.io": true, "wget --post-data=a https://x.io": true,
+		"curl --Request PUT https://x.io": true, "curl -sF f=@a https://x.io": true,
+	} {
+		c, _ := CaseCall(in, TestHome, TestProject)
+		f := Normalize(c)
+		if got := requestShaped(&f.Commands[0]); got != want {
+			t.Errorf("requestShaped(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
