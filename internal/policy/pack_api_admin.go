@@ -216,7 +216,7 @@ func httpSQLJudgeOnce(e *Env, c *Cmd) (Mode, string) {
 	return Off, ""
 }
 
-func rec16AdminAPIRules() []Rule {
+func adminAPIRules() []Rule {
 	sqlFire := func(want Mode) func(e *Env, c *Cmd) string {
 		return func(e *Env, c *Cmd) string {
 			if m, why := httpSQLJudge(e, c); m == want && why != "" {

@@ -74,9 +74,9 @@ func actuatingQuery(args []string) string {
 // "make login item at end with properties {path:…}").
 var loginItemEdit = re(`(?i)\b(delete|make|remove|set)\b[^"']*\blogin items?\b`)
 
-// net14LoginItemRule: what starts at every login of the user's Mac
+// loginItemRule: what starts at every login of the user's Mac
 // changed through osascript; listing the login items reads.
-func net14LoginItemRule() Rule {
+func loginItemRule() Rule {
 	return cmdRule("core.local:login-item", Ask, "A login item of the Mac made, changed or deleted through AppleScript (osascript -e 'tell application \"System Events\" to delete login item \"X\"'): what starts at every login changes; listing them reads", []string{"osascript"},
 		func(e *Env, c *Cmd) string {
 			for _, a := range c.Args {

@@ -138,7 +138,7 @@ func onMedia(p string) bool {
 	return false
 }
 
-func secrets7CredRules() []Rule {
+func keyMaterialRules() []Rule {
 	return []Rule{
 		filterSecretKeyRule(), // fp13
 		{ID: "core.secrets:destroy-key", Mode: Deny, Tools: shellTools, On: On(FactTouch),

@@ -270,7 +270,7 @@ var deviceReadWord = map[string]bool{"show": true, "sh": true, "display": true, 
 
 var net14DeviceNames = []string{"cli", "vtysh", "clish", "imish", "ansible", "expect", "python", "python3", "python2", "ipython", "pypy3", "uv", "poetry"}
 
-func net14DeviceRules() []Rule {
+func netDeviceRules() []Rule {
 	fire := func(want string) func(e *Env, c *Cmd) string {
 		return func(e *Env, c *Cmd) string {
 			if onlyHelp(c) || c.Name == "ansible" && c.Has("--check", "-C") {

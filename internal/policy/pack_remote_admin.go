@@ -161,7 +161,7 @@ func sshLab(e *Env) bool {
 	return false
 }
 
-func remote5AdminRules() []Rule {
+func remoteAdminRules() []Rule {
 	fire := func(want string, kinds ...string) func(e *Env, c *Cmd) string {
 		return func(e *Env, c *Cmd) string {
 			lvl, kind, why := adminJudge(e, c)
@@ -211,10 +211,10 @@ func remote5AdminRules() []Rule {
 	}
 }
 
-// remote5FetchToHostRule: code downloaded here and piped into a shell on
+// fetchToHostRule: code downloaded here and piped into a shell on
 // another host (curl …/setup.sh | ssh robot@amr-07 sudo bash): it runs
 // there unread, as whoever the payload becomes.
-func remote5FetchToHostRule() Rule {
+func fetchToHostRule() Rule {
 	return cmdRule("external.systems:fetch-to-host", Deny, "Code downloaded and piped into a shell or interpreter on another host through ssh (curl -fsSL URL | ssh robot@amr-07 sudo bash, ssh h 'bash -s' < <(curl …)): it runs there unread", append(callfacts.RemoteShellTools(), "ssh", "mosh", "autossh"),
 		func(e *Env, c *Cmd) string {
 			fetched := slices.ContainsFunc(c.Upstream, callfacts.IsFetcher)

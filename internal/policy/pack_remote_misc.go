@@ -47,7 +47,7 @@ func ansibleReads(c *Cmd) bool {
 	return ansibleReadModules[m] || ansibleDeviceReads(c) // net14: a network module that only shows
 }
 
-func net3MoreRules() []Rule {
+func remoteMiscRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:fleet-module", Ask, "An ad-hoc configuration-management module that changes the hosts it targets (ansible all -m apt -a upgrade=dist, -m service, -m user, -m copy, -m lineinfile): a fleet changed in one line; facts, ping, stat and the payloads of shell/command (judged on their own) stay allowed", []string{"ansible"},
 			func(e *Env, c *Cmd) string {
@@ -181,10 +181,10 @@ func net3MoreRules() []Rule {
 	}
 }
 
-// net3MoreSecretRules belong to core.secrets: an infrastructure tool's
+// infraSecretRules belong to core.secrets: an infrastructure tool's
 // secret output printed, another session's ssh agent borrowed.
-func net3MoreSecretRules() []Rule {
-	return []Rule{net3SecretHuntRule(),
+func infraSecretRules() []Rule {
+	return []Rule{secretHuntRule(),
 		readsOnly(cmdRule("core.secrets:infra-secret-output", Ask, "An infrastructure tool's output named for a secret printed into the conversation (terraform output -raw db_password, tofu output admin_token, pulumi stack output dbPassword --show-secrets): the transcript keeps it", []string{"terraform", "tofu", "terragrunt", "pulumi"},
 			func(e *Env, c *Cmd) string {
 				if c.Captured {

@@ -190,7 +190,7 @@ func remoteScratchRel(rel string) bool {
 	return false
 }
 
-func remote13RemoteRules() []Rule {
+func remoteScriptNameRules() []Rule {
 	launchers := append(callfacts.RemoteShellTools(), "ssh", "mosh", "autossh", "sudo", "doas", "pwsh", "powershell", "powershell.exe", "pwsh.exe", "pdsh", "clush", "pssh")
 	judge := func(want string) func(e *Env) string {
 		return func(e *Env) string {
@@ -202,7 +202,7 @@ func remote13RemoteRules() []Rule {
 			return ""
 		}
 	}
-	return append(remote13RPCRules(), []Rule{ // pack_api_rpcget.go
+	return append(apiRPCRules(), []Rule{ // pack_api_rpcget.go
 		{ID: "external.systems:remote-script-destroy", Mode: Deny, Tools: shellTools, Cmds: launchers,
 			Desc:  "A script whose name leads with a destroying verb (removeacct, killacct, delete_site.sh, purge-db) run on another host or as root by its path: a hosting panel's or an appliance's own administration, an account, site or database gone for everyone on the server; a lab host asks",
 			Match: judge("deny"),

@@ -43,7 +43,7 @@ func imageBuildOutput(c *Cmd) string {
 	return ""
 }
 
-func remote13SharedRule() Rule {
+func sharedOverwriteRule() Rule {
 	shared := func(e *Env, p string) bool {
 		z := callfacts.ZoneOf(p, e.F.Home, e.F.Project)
 		return outsideZone(z) && (sharedStorePath(p) || softwareTree(p)) && !ownScratch(p) && !callfacts.UserScratch(p, e.F.Home)

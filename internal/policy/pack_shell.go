@@ -320,7 +320,7 @@ func gitPack() Pack {
 			Catch: []string{"git stash drop", "git stash clear", "git stash drop stash@{2}", "bash -c 'git stash clear'"},
 			Allow: []string{"git stash", "git stash list", "git stash pop", "git stash show -p"},
 		},
-	}, append(append(append(append(append(historyRules(), peers5GitRules()...), fp2GitRules()...), pushNewRemoteRule()), gitOtherRules()...), append(pushMoreRules(), append(append(append(gitRemoteRules(), leak5GitRules()...), miss8PushRule(), listedDiscardRule(), pushMainlineRule()), gitRewriteDiscardRules()...)...)...)...)}
+	}, append(append(append(append(append(historyRules(), gitCheckoutRules()...), gitHookRules()...), pushNewRemoteRule()), gitOtherRules()...), append(pushMoreRules(), append(append(append(gitRemoteRules(), forcePushTagsRules()...), forcePushPlainRule(), listedDiscardRule(), pushMainlineRule()), gitRewriteDiscardRules()...)...)...)...)}
 }
 
 // gitDirtyRule fires when a git command matches and the tree has
@@ -483,7 +483,7 @@ func interpPack() Pack {
 			Catch: []string{"python3 -c 'print(1)'", "node -e 'console.log(1)'", "perl -pe 's/a/b/' f.txt", "php -r 'echo 1;'"},
 			Allow: []string{"python3 script.py", "node server.js", "ruby -v", "perl script.pl"},
 		},
-	}, append([]Rule{runtimeWipeRule(), sdkDestroyRule(), ops14SDKChangeRule(), interpPublishRule()}, append(miss9bSDKRules(), append(d16gClientVerbRules(), interpProdDestroyRule(), interpWebhookRule())...)...)...)}
+	}, append([]Rule{runtimeWipeRule(), sdkDestroyRule(), sdkAdminChangeRule(), interpPublishRule()}, append(miss9bSDKRules(), append(d16gClientVerbRules(), interpProdDestroyRule(), interpWebhookRule())...)...)...)}
 }
 
 // homeRef matches the ways interpreter code names the home directory.
