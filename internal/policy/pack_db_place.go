@@ -399,10 +399,7 @@ func recordsPurge(text string) string {
 func sqlRecordsPurgeRule() Rule {
 	return cmdRule("external.systems:sql-records-purge", Deny, "A DELETE of people's or the business's records (users, customers, orders, payments…) in bulk — by a range, a pattern or a window relative to now — on a database the line names as production ($PROD_DATABASE_URL, a prod host or connection): a purge of accounts, not an expiry sweep", netSQLClients,
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || e.dryRun(c) {
-				return ""
-			}
-			text := sqlOf(c)
+			text := sqlToJudge(e, c)
 			if text == "" {
 				return ""
 			}

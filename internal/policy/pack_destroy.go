@@ -268,13 +268,7 @@ func destroyOwnRules() []Rule {
 				}
 				targets := c.Pos
 				if c.Name == "find" {
-					targets = nil
-					for _, a := range c.Args {
-						if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-							break
-						}
-						targets = append(targets, a)
-					}
+					targets = findStartArgs(c)
 				}
 				for _, a := range targets {
 					if why := systemPath(e.abs(c, a), e.F.Home); why != "" && !e.F.SandboxOwn(c, e.abs(c, a)) {
@@ -334,13 +328,7 @@ func destroyOwnRules() []Rule {
 					if !del {
 						return ""
 					}
-					targets = nil
-					for _, a := range c.Args {
-						if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-							break
-						}
-						targets = append(targets, a)
-					}
+					targets = findStartArgs(c)
 				}
 				for _, a := range targets {
 					if callfacts.UnknownValue(a) {
@@ -402,13 +390,7 @@ func scratchOnly(e *Env, c *Cmd) bool {
 	}
 	targets := c.Pos
 	if c.Name == "find" {
-		targets = nil // find DIR… -name '*.o' -delete: the folders it walks
-		for _, a := range c.Args {
-			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-				break
-			}
-			targets = append(targets, a)
-		}
+		targets = findStartArgs(c) // find DIR… -name '*.o' -delete: the folders it walks
 		if len(targets) == 0 {
 			return false // find -delete here: the folder it runs in
 		}

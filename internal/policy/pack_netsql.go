@@ -49,6 +49,15 @@ var (
 	sqlAnyHost     = re(`(?is)'[^']*'@'%'|@'%'|\bhost\s+any\b`) // rec16: ClickHouse's HOST ANY
 )
 
+// sqlToJudge is the SQL text c runs, "" when c only shows its help or
+// is a dry run.
+func sqlToJudge(e *Env, c *Cmd) string {
+	if onlyHelp(c) || e.dryRun(c) {
+		return ""
+	}
+	return sqlOf(c)
+}
+
 // sqlOf is the SQL text the line shows c running.
 func sqlOf(c *Cmd) string {
 	if c.Name == "snow" && sub(c) != "sql" || c.Name == "heroku" && sub(c) != "pg:psql" {

@@ -176,10 +176,7 @@ var sqlWrites = re(`(?is)((^|;)\s*(insert|update|delete|merge|alter|create|drop|
 func hiddenSQLServerRule() Rule {
 	return cmdRule("external.systems:sql-hidden-server", Ask, "SQL that writes (INSERT, UPDATE, DELETE, ALTER, CREATE …) sent to a server the line hides in a variable ($DATABASE_URL, -h \"$DB_HOST\") or names for production (-h prod-db…, PGPASSWORD=$PROD_…): it may be the live database; reads and local servers stay allowed", netSQLClients,
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || e.dryRun(c) {
-				return ""
-			}
-			text := sqlOf(c)
+			text := sqlToJudge(e, c)
 			// resid: the statement kinds sql-write-shared reads too
 			// (REFRESH MATERIALIZED VIEW, CLUSTER, COMMENT ON, UNDROP,
 			// PUT/REMOVE on a stage) write on a hidden server as much
