@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// rec16: the admin HTTP APIs of servers others use (Elasticsearch and
+// the admin HTTP APIs of servers others use (Elasticsearch and
 // OpenSearch, Kibana, Grafana, RabbitMQ's management plugin, Consul,
 // Nomad, Vault, the Kubernetes API, ClickHouse's HTTP interface) read as
 // data: a change sent to one asks even when the line carries no

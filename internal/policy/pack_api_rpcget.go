@@ -2,7 +2,7 @@ package policy
 
 import "strings"
 
-// Admin APIs that take every call as a GET (remote13): a hosting panel's
+// Admin APIs that take every call as a GET: a hosting panel's
 // json-api (WHM's /json-api/removeacct, /json-api/set_tweaksetting,
 // cPanel's /execute/Module/function), appliances' and routers' CGI
 // endpoints. The method says nothing there; the function the path names

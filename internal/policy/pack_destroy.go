@@ -336,8 +336,8 @@ func destroyOwnRules() []Rule {
 					}
 					p := e.abs(c, a)
 					if !outside(e, p) || scratch(p, e.F.Home) || critical(p, e.F.Home) != "" || systemPath(p, e.F.Home) != "" || callfacts.RemoteScratch(c, p, e.F.Home) || e.F.SandboxOwn(c, p) || testAppData(p, e.F.Home) || callfacts.SharedCache(p) || callfacts.MountScratch(p) || // a cache on a share: the zone table asks
-						c.Name == "rm" && !recursive(c) && callfacts.LeftoverName(path.Base(p)) || // rm ~/Downloads/*.crdownload: leftovers by kind (fp12)
-						callfacts.TrashesFileOnly(c, p, e.F.Home) || // trash-put ~/notes.md: one file, kept in the trash; never harsher than rm of it (fp13)
+						c.Name == "rm" && !recursive(c) && callfacts.LeftoverName(path.Base(p)) || // rm ~/Downloads/*.crdownload: leftovers by kind
+						callfacts.TrashesFileOnly(c, p, e.F.Home) || // trash-put ~/notes.md: one file, kept in the trash; never harsher than rm of it
 						strings.HasSuffix(a, "/{}") && findsLeftoversOnly(e.F) { // find ~/Downloads -name '*.crdownload' | xargs rm: as find -delete
 						continue // inside, or another rule's
 					}

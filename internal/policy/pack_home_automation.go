@@ -2,7 +2,7 @@ package policy
 
 import "strings"
 
-// The physical world through an API (net14): a POST to a home or
+// The physical world through an API: a POST to a home or
 // building automation platform that opens a lock, disarms an alarm,
 // moves a garage door or replaces a device's firmware, or any service
 // call of Home Assistant's REST API (/api/services/DOMAIN/SERVICE: the

@@ -8,7 +8,7 @@ import (
 )
 
 // Commands sent to network devices by channels other than a remote
-// shell's payload (net14). The device's own command line is data
+// shell's payload. The device's own command line is data
 // (callfacts/admin.txt's device programs: show reads, configure and
 // commit change, write erase and delete flash: destroy, no login
 // authentication and delete security policies switch a guard off); the

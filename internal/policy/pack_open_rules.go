@@ -2,7 +2,7 @@ package policy
 
 import "strings"
 
-// Security rules opened to everyone, then deployed (ops14). A platform's
+// Security rules opened to everyone, then deployed. A platform's
 // own access rules — Firestore and Storage rules, the Realtime
 // Database's .read/.write — written on the line to allow every reader or
 // writer (allow read, write: if true; ".read": true) and deployed in the

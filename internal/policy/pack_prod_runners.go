@@ -167,7 +167,7 @@ func hiddenServer(e *Env, c *Cmd) string {
 // sqlWrites: a statement that changes rows, schema or rights.
 var sqlWrites = re(`(?is)((^|;)\s*(insert|update|delete|merge|alter|create|drop|truncate|grant|revoke|replace|upsert|copy\s+\w+\s+from|vacuum|reindex|rename)\b)|` +
 	`(\.(update|delete|insert|replace)(one|many)\s*\(|\.(drop|dropdatabase|remove|renamecollection|deletemany|bulkwrite)\s*\()|` +
-	// rec16: the mongo shell's schema, index, user and profiler changes
+	// the mongo shell's schema, index, user and profiler changes
 	`(\.(createindex(es)?|dropindex(es)?|createcollection|createview|createuser|dropuser|updateuser|grantrolestouser|revokerolesfromuser|findoneand(update|delete|replace)|reindex|converttocapped|setprofilinglevel|hideindex|unhideindex)\s*\()`)
 
 // hiddenSQLServerRule: SQL that changes rows or schema, sent to a server

@@ -6,7 +6,7 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// Files pushed onto another host (net14), beyond its system files
+// Files pushed onto another host, beyond its system files
 // (remote-copy in pack_staged_upload.go): a network device's own file
 // system (scp image.bin sw1:flash:) and anything but scratch on a host
 // named for production (an install into its /opt, a site into its

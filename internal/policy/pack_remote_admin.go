@@ -65,13 +65,13 @@ func adminJudge(e *Env, c *Cmd) (string, string, string) {
 		lab = host != "" && callfacts.LabTarget(host, nil)
 	}
 	if !lab && a.Sandbox && a.Kind != "env" && callfacts.TicketAlias(host) {
-		lab = true // sf apex run -o SF-1423: a scratch org named for its ticket (fp13)
+		lab = true // sf apex run -o SF-1423: a scratch org named for its ticket
 	}
 	if lab && a.Sandbox && (level == "ask" || a.Kind == "destroy" || a.Kind == "run" || a.Kind == "people") {
 		return "", "", "" // a dev, test, scratch or sandbox org: its changes and its data are the developer's own
 	}
 	if lab && level == "ask" && a.Where == "device" {
-		return "", "", "" // net14: a lab device's change (ssh lab-csr1 'configure replace …') is the developer's own
+		return "", "", "" // a lab device's change (ssh lab-csr1 'configure replace …') is the developer's own
 	}
 	if level == "deny" && lab {
 		level = "ask"

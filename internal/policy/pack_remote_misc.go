@@ -36,7 +36,7 @@ func ansibleModule(c *Cmd) string {
 
 // ansibleReads: an ad-hoc ansible command whose module only gathers or
 // reports (ping, setup, stat) changes nothing on the hosts, production's
-// too (ops13). shell, command, raw and script carry a payload the
+// too. shell, command, raw and script carry a payload the
 // production rules still judge.
 func ansibleReads(c *Cmd) bool {
 	m := ansibleModule(c)
@@ -44,7 +44,7 @@ func ansibleReads(c *Cmd) bool {
 	case "", "shell", "command", "raw", "script":
 		return false
 	}
-	return ansibleReadModules[m] || ansibleDeviceReads(c) // net14: a network module that only shows
+	return ansibleReadModules[m] || ansibleDeviceReads(c) // a network module that only shows
 }
 
 func remoteMiscRules() []Rule {
@@ -55,7 +55,7 @@ func remoteMiscRules() []Rule {
 					return ""
 				}
 				if ansibleDeviceReads(c) || ansibleLab(c) {
-					return "" // net14: a network module that only shows; a lab inventory's hosts are the developer's own
+					return "" // a network module that only shows; a lab inventory's hosts are the developer's own
 				}
 				if m := ansibleModule(c); m != "" && !ansibleReadModules[m] && !ansibleFactsOnly(c) {
 					return "ansible's " + m + " module changes the hosts " + c.Sub(0) + " names: " + c.String()

@@ -16,7 +16,7 @@ import (
 // remotePayload: c runs on another host through a remote shell.
 func remotePayload(c *Cmd) bool {
 	for _, w := range c.Wrappers {
-		if w == "ssh" || w == "invoke-command" || w == "ansible" { // PowerShell's Invoke-Command -ComputerName (remote13); ansible HOSTS -m shell -a '…'
+		if w == "ssh" || w == "invoke-command" || w == "ansible" { // PowerShell's Invoke-Command -ComputerName; ansible HOSTS -m shell -a '…'
 			return true
 		}
 	}
@@ -24,7 +24,7 @@ func remotePayload(c *Cmd) bool {
 }
 
 // podPayload: c runs in a cluster's pod (kubectl exec, oc exec): an
-// app's own program there is judged as on another host (plat12).
+// app's own program there is judged as on another host.
 func podPayload(c *Cmd) bool {
 	for _, w := range c.Wrappers {
 		if strings.HasPrefix(w, "kubectl exec") || strings.HasPrefix(w, "oc exec") {
@@ -109,7 +109,7 @@ func remoteClear(c *Cmd) string {
 // the running node or stops it (remoteops.txt run-change: /app/bin/migrate,
 // rails db:migrate, bin/app remote), or an app console's evaluation whose
 // calls are not all reads (bin/app eval 'Release.rollback(Repo, 2024…)');
-// "" otherwise (plat12).
+// "" otherwise.
 func appRunChange(c *Cmd) string {
 	words := opsList("run-change")
 	base := strings.ToLower(c.Name[strings.LastIndexByte(c.Name, '/')+1:])

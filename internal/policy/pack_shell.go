@@ -352,9 +352,9 @@ func (e *Env) protected(b string) bool {
 
 // sharedBranch: the branches a team releases and hotfixes from, whatever
 // the project's config says — a release, hotfix, production or stable
-// line rewritten under everyone who builds on it is main rewritten
-// (plat12), and so is git-flow's develop, which every feature branch
-// starts from. Feature, fix and personal branches stay the author's.
+// line rewritten under everyone who builds on it is main rewritten,
+// and so is git-flow's develop, which every feature branch starts
+// from. Feature, fix and personal branches stay the author's.
 var sharedBranch = re(`^(?:trunk|develop|production|prod|stable|live|release(?:[/-].+)?|releases/.+|hotfix(?:es)?/.+|gh-pages|pages|v?\d+(?:\.\d+)*\.x|\d+-\d+-stable)$`)
 
 // currentBranch asks git (only for a force-push without a refspec).

@@ -7,7 +7,7 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// SQL the line does not show, fed to a shared target (ops14). A cloud
+// SQL the line does not show, fed to a shared target. A cloud
 // warehouse's client reads a query from its input or a file as psql
 // does (bq query < backfill.sql, snow sql -c prod -f fix.sql): the
 // statements run on the warehouse, which is never this machine, so
