@@ -641,7 +641,7 @@ var ticketAlias = lazyre.New(`^[A-Z][A-Z0-9]{1,9}-[0-9]{1,6}$`)
 // sfdx: identity.txt sandbox) is aimed at, is named for an issue key
 // (sf apex run -o SF-1423): a scratch org made for one ticket, as
 // Salesforce developers name them, not a shared org; an environment
-// word (PROD-1, UAT-2) is no ticket (fp13).
+// word (PROD-1, UAT-2) is no ticket.
 func TicketAlias(host string) bool {
 	if !ticketAlias.MatchString(host) {
 		return false

@@ -344,7 +344,7 @@ var appSecretDirs = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
-// AppSecretDir (rec16): p (a cleaned absolute path) is the whole of /etc
+// AppSecretDir: p (a cleaned absolute path) is the whole of /etc
 // or a system configuration folder of a server whose files hold secrets by
 // appsecrets.txt (/etc/asterisk, /etc/odoo, /etc/pgbouncer, /etc/openvpn):
 // archived or copied whole, it carries them.

@@ -181,7 +181,7 @@ func (c *Cmd) CloudOp() *CloudOp {
 	case op.Class == "change" && t.keepVerb[op.Verb] && slices.ContainsFunc(op.Words, func(w string) bool { return t.keepNoun[w] }):
 		op.Class = "read" // create-db-snapshot, sql backups create: a copy kept where it is
 	case (op.Class == "change" || op.Class == "destroy") && t.planVerb[op.Verb] && t.planNamed(op):
-		op.Class, op.Plan = "read", true // create-change-set, infra-manager previews create: a plan made or dropped, nothing real changed (fp13)
+		op.Class, op.Plan = "read", true // create-change-set, infra-manager previews create: a plan made or dropped, nothing real changed
 	case op.Class == "change" && c.statusEnds():
 		op.Class = "destroy" // update-certificate --new-status REVOKED
 	}

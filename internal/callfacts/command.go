@@ -333,7 +333,7 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 			n.psWrittenScript(idx, name, c.Args, depth, wrappers)
 			if code := psBareCommand(name, c.Args); code != "" {
 				// Start-Process powershell -Verb RunAs -ArgumentList 'Set-…':
-				// Windows PowerShell runs bare words as -Command (remote13)
+				// Windows PowerShell runs bare words as -Command
 				n.derive("%s runs %q", name, short(code))
 				n.powershell(code, depth+1, wrappers)
 			}
@@ -877,7 +877,7 @@ var SQLFileFlags = map[string][]string{
 	"psql": {"-f", "--file"}, "pgcli": {"-f", "--file"}, "cockroach": {"-f", "--file"}, "cqlsh": {"-f", "--file"},
 	"snowsql": {"-f", "--filename"}, "sqlcmd": {"-i", "--input-file"}, "clickhouse-client": {"--queries-file"},
 	"clickhouse": {"--queries-file"}, "mongosh": {"-f", "--file"}, "mongo": {"--file"}, "usql": {"-f", "--file"},
-	"snow":         {"-f", "--filename"}, // ops14: Snowflake's snow sql -f
+	"snow":         {"-f", "--filename"}, // Snowflake's snow sql -f
 	"cypher-shell": {"-f", "--file"}, "duckdb": {"-init", "-f"}, "trino": {"-f", "--file"}, "presto": {"-f", "--file"},
 	"beeline": {"-f"}, "hive": {"-f"}, "spark-sql": {"-f"}, "impala-shell": {"-f", "--query_file"}, "vsql": {"-f"},
 	"isql": {"-i"}, "osql": {"-i"}, "db2": {"-f"}, "gsql": {"-f"},

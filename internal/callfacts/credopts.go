@@ -7,7 +7,7 @@ import "strings"
 // FILE, restic --password-file FILE): the program uses the secret for the
 // service it talks to and prints nothing of it, as ssh uses -i KEY. The
 // value is not a file the command reads out, so no path fact is made of
-// it; cat of the same file is (fp13).
+// it; cat of the same file is.
 var credFileOpts = map[string]bool{"-auth": true, "--auth": true, "--key-file": true, "--keyfile": true, "--token-file": true, "--tokenfile": true,
 	"--password-file": true, "--passwordfile": true, "--passfile": true, "--passphrase-file": true, "--vault-password-file": true, "--vault-pass-file": true,
 	"--vault-id": true, "--credentials-file": true, "--credential-file": true, "--creds-file": true, "--identity-file": true, "--private-key-file": true,

@@ -113,7 +113,7 @@ func effectOf(c *Cmd) (Effect, string) {
 	case strings.HasPrefix(c.Name, "mkfs.") && !c.DryRun():
 		return EffectDelete, c.Name + " formats a filesystem" // mkfs.minix and kin, beyond FormatTools
 	}
-	switch c.PSRemoteCmdlet() { // pscmdlets.txt (plat12)
+	switch c.PSRemoteCmdlet() { // pscmdlets.txt
 	case "destroy":
 		return EffectDelete, c.Name + " removes something a remote module administers"
 	case "change":

@@ -80,7 +80,7 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 	}
 	lits := Literals(payload)
 	// delete calls over a directory's listing ([os.remove(…) for f in
-	// os.listdir(d)]): every file in a named folder goes, as rm d/* (remote13)
+	// os.listdir(d)]): every file in a named folder goes, as rm d/*
 	each := op == OpDelete && dirListing.MatchString(payload)
 	var copied map[string]bool // file.copy("/mnt/x/r.html", "out/"): the source is read
 	if op == OpWrite {
@@ -112,7 +112,7 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 	}
 	if strings.Contains(payload, "(") {
 		// open('AuthKey_X.p8'), readFileSync('server.key'): a bare file
-		// name is a file when the code opens it (fp13)
+		// name is a file when the code opens it
 		o := op
 		if o == OpDelete {
 			o = OpRead // a file the code opens is read; what it deletes it names to the delete call

@@ -13,11 +13,11 @@ import "strings"
 // taken away.
 var previewOptions = map[string]bool{"dryrun": true, "whatif": true, "validateonly": true, "checkonly": true, "noop": true,
 	"simulate": true, "noact": true, "previewonly": true, "planonly": true,
-	// fp13: a preview run (gcloud deployment-manager … --preview), a check
+	// a preview run (gcloud deployment-manager … --preview), a check
 	// without a submit (fastlane deliver --verify_only), a change set made
 	// and left for review (aws cloudformation deploy --no-execute-changeset)
 	"preview": true, "verifyonly": true, "noexecutechangeset": true,
-	// fp15: a deploy that only shows its diff (kapp deploy --diff-run)
+	// a deploy that only shows its diff (kapp deploy --diff-run)
 	"diffrun": true,
 	// Chef's preview run (chef-client --why-run)
 	"whyrun": true}

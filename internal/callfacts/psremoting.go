@@ -2,7 +2,7 @@ package callfacts
 
 import "strings"
 
-// PowerShell remoting (remote13). A cmdlet given another computer
+// PowerShell remoting. A cmdlet given another computer
 // (-ComputerName, -Session, -CimSession, -VMName…) acts on that machine,
 // whatever its module: Restart-Computer -ComputerName build04 restarts a
 // build box, Stop-Service -ComputerName web1 stops a server's service.

@@ -30,7 +30,7 @@ type sdkCall struct {
 // project's tests made it).
 type sdkTable struct {
 	calls       []sdkCall
-	changes     []sdkCall // @change lines: administrative changes (ops14)
+	changes     []sdkCall // @change lines: administrative changes
 	local, test *regexp.Regexp
 	dryRun      *regexp.Regexp // @dryrun: the calls are asked to change nothing
 }

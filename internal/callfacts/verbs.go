@@ -343,7 +343,7 @@ func (c *Cmd) changeWord() string {
 				return l
 			}
 			if slices.ContainsFunc(parts, func(w string) bool { return t.joinedChanges[w] }) && !slices.ContainsFunc(parts, func(w string) bool { return t.selfWords[w] }) && !postStage(parts) {
-				return l // update-config, start-update, config:set (ops14)
+				return l // update-config, start-update, config:set
 			}
 		}
 	}
@@ -571,7 +571,7 @@ func (c *Cmd) ownTarget(change bool) bool {
 			return true
 		}
 		if disposableJoined(t, p) && !optionBefore(c.Args, p) {
-			return true // cci org scratch_delete dev: the verb joined to the kind (plat12)
+			return true // cci org scratch_delete dev: the verb joined to the kind
 		}
 	}
 	found := false

@@ -6,7 +6,7 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// Kinds the peers' own test cases showed that no rule caught (peers13):
+// Kinds the peers' own test cases showed that no rule caught:
 // another account's SSH login files written or deleted, and a command
 // nested deeper than the reading follows.
 

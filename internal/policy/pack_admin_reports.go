@@ -6,7 +6,7 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// Administrators' reports, run as root (remote13). Who is in which
+// Administrators' reports, run as root. Who is in which
 // group, how much each user stores, what a file server exports, what the
 // directory holds, what a load balancer's admin socket says: each needs
 // root to read and changes nothing. Their setting forms (setquota,
@@ -126,7 +126,7 @@ func firstArgWord(args []string) string {
 // ansibleFactsOnly: an ad hoc ansible run whose module only gathers or
 // checks (-m ping, -m setup, -m ansible.builtin.stat, any *_facts or
 // *_info module): it reads the hosts of a production inventory and
-// changes none (remote13). Modules that run a payload (shell, command,
+// changes none. Modules that run a payload (shell, command,
 // raw, script) are not here: what they run is judged where it is read.
 func ansibleFactsOnly(c *Cmd) bool {
 	if c.Name != "ansible" {

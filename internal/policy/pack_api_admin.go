@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// rec16: the admin HTTP APIs of servers others use (Elasticsearch and
+// the admin HTTP APIs of servers others use (Elasticsearch and
 // OpenSearch, Kibana, Grafana, RabbitMQ's management plugin, Consul,
 // Nomad, Vault, the Kubernetes API, ClickHouse's HTTP interface) read as
 // data: a change sent to one asks even when the line carries no
@@ -216,7 +216,7 @@ func httpSQLJudgeOnce(e *Env, c *Cmd) (Mode, string) {
 	return Off, ""
 }
 
-func rec16AdminAPIRules() []Rule {
+func adminAPIRules() []Rule {
 	sqlFire := func(want Mode) func(e *Env, c *Cmd) string {
 		return func(e *Env, c *Cmd) string {
 			if m, why := httpSQLJudge(e, c); m == want && why != "" {

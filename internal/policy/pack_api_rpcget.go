@@ -2,7 +2,7 @@ package policy
 
 import "strings"
 
-// Admin APIs that take every call as a GET (remote13): a hosting panel's
+// Admin APIs that take every call as a GET: a hosting panel's
 // json-api (WHM's /json-api/removeacct, /json-api/set_tweaksetting,
 // cPanel's /execute/Module/function), appliances' and routers' CGI
 // endpoints. The method says nothing there; the function the path names
@@ -92,7 +92,7 @@ func rpcGetJudge(want string) func(e *Env, c *Cmd) string {
 	}
 }
 
-func remote13RPCRules() []Rule {
+func apiRPCRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:api-rpc-destroy", Deny, "A GET to an admin API whose path names a destroying function (WHM's /json-api/removeacct, /delete_zone, killacct): such APIs take every call as a GET; the account or site is gone", apiClients,
 			rpcGetJudge("deny"),

@@ -14,7 +14,7 @@ import (
 // or a test network (sepolia, devnet) spends nothing real; one to a main
 // network, or to a network the line does not show (a variable without a
 // test name, a config file), may.
-func net4ChainRules() []Rule {
+func blockchainRules() []Rule {
 	tools := callfacts.ChainTools()
 	return []Rule{
 		cmdRule("external.systems:chain-irreversible", Deny, "A transaction on a main network that moves funds or cannot be undone (cast send --value 1ether --rpc-url $MAINNET_RPC_URL, cast send TOKEN 'renounceOwnership()', solana transfer … --url mainnet-beta, solana program close, set-upgrade-authority --final); the commands, functions and networks are data (callfacts/chain.txt)", tools,

@@ -2,7 +2,7 @@ package policy
 
 import "github.com/warden-dev/warden/internal/callfacts"
 
-// d16g: interpreter code that hands a remote service's client a verb,
+// interpreter code that hands a remote service's client a verb,
 // whatever the vendor (callfacts/clientverbs.go): p4.run('obliterate', …),
 // conn.call('BAPI_USER_DELETE'), an SDK's cmd('TGT FSW_FORMAT') or
 // iCmd('x', 'ENDSBS …'), sg.update(…) on a client made with a URL and a

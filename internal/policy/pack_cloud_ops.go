@@ -99,7 +99,7 @@ func policyFile(a string) (string, bool) {
 	return "", false
 }
 
-func cloud7OpRules() []Rule {
+func cloudOpRules() []Rule {
 	tools := callfacts.CloudOpTools()
 	return append([]Rule{
 		cmdRule("external.systems:cloud-op-change", Ask, "An operation of a cloud or provider CLI whose verb changes a resource (aws … stop-instances, update-certificate, gcloud … kms keys versions disable, az vm deallocate, hcloud server reboot, tccli cvm StopInstances); the verbs and CLIs are data (callfacts/cloudops.txt)", tools,

@@ -10,9 +10,9 @@ import (
 // arguments, a job's --sql option included, runs there.
 var clusterSQLRunners = []string{"spark-submit", "spark-sql", "pyspark", "beeline", "hive", "impala-shell", "trino", "presto", "sql-client.sh"}
 
-// net4ClusterSQLRule: DROP DATABASE/TABLE/SCHEMA or TRUNCATE handed to a
+// clusterSQLDropRule: DROP DATABASE/TABLE/SCHEMA or TRUNCATE handed to a
 // cluster job or SQL shell, whatever option carries it.
-func net4ClusterSQLRule() Rule {
+func clusterSQLDropRule() Rule {
 	return cmdRule("external.systems:cluster-sql-drop", Deny, "DROP DATABASE/SCHEMA/TABLE or TRUNCATE handed to a cluster's job or SQL shell (spark-submit job.py --sql \"DROP DATABASE prod CASCADE\", spark-sql -e, beeline -e, hive -e): the shared metastore's data goes; a local Spark master is left alone",
 		clusterSQLRunners,
 		func(e *Env, c *Cmd) string {

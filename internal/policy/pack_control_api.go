@@ -2,7 +2,7 @@ package policy
 
 import "strings"
 
-// d14z: a machine's control endpoint reached over HTTP. Printers'
+// a machine's control endpoint reached over HTTP. Printers'
 // (Moonraker, OctoPrint), instruments', building controllers' and
 // appliances' own web APIs take POSTs that move, heat, reboot or stop
 // the machine, and they are usually reached with no credential on the

@@ -190,7 +190,7 @@ var authQueryParams = map[string]bool{"access_token": true, "accesstoken": true,
 func queryAuthUse(c *Cmd, secret, url string, parts []reqPart, hosts []string, plain map[string]bool) bool {
 	for _, w := range strings.FieldsFunc(strings.ToLower(secret), func(r rune) bool { return r == '_' || r == '-' }) {
 		if !genericWords[w] {
-			return false // $PTERO_KEY in ?key=: a named token in a query string stays denied (fp18); only an ownerless one is the API's own
+			return false // $PTERO_KEY in ?key=: a named token in a query string stays denied; only an ownerless one is the API's own
 		}
 	}
 	_, q, ok := strings.Cut(url, "?")

@@ -29,7 +29,7 @@ var credChangeOps = map[string][]string{
 	"gh": {"auth logout", "auth refresh", "secret set", "ssh-key add"}, "glab": {"auth logout", "variable set"}, "aws": {"configure set"}, "gcloud": {"auth revoke", "config set account"},
 	"docker": {"logout"}, "npm": {"logout", "token revoke", "token create"}, "ssh-copy-id": {""}, "ssh-keygen": {"-R"},
 	"kubectl": {"config unset", "config delete-user", "config set-credentials"}, "firebase": {"logout"}, "heroku": {"auth:logout", "logout"},
-	// plat12: platform CLIs' logouts, and a cluster's entries in the
+	// platform CLIs' logouts, and a cluster's entries in the
 	// kubeconfig replaced by a cloud CLI told to overwrite them (without
 	// the switch az refuses a clash; the other clusters' entries stay, and
 	// the replaced ones can be fetched again: ask, not the zone table's
@@ -37,7 +37,7 @@ var credChangeOps = map[string][]string{
 	"sf": {"org logout", "logout"}, "sfdx": {"auth:logout", "force:auth:logout"}, "fly": {"auth logout"}, "flyctl": {"auth logout"}, "vercel": {"logout"},
 	"netlify": {"logout"}, "wrangler": {"logout"}, "supabase": {"logout"}, "railway": {"logout"},
 	"az": {"logout", "account clear", "aks get-credentials --overwrite-existing"},
-	// secrets14: an application's admin password reset or a user's
+	// an application's admin password reset or a user's
 	// password changed by its admin tool (the old one stops working)
 	"grafana-cli": {"admin reset-admin-password"}, "rabbitmqctl": {"change_password", "clear_password"}, "gitlab-rake": {"gitlab:password:reset"},
 }

@@ -191,7 +191,7 @@ func bqDevTable(t string) bool {
 	return false
 }
 
-func data12PlatformRules() []Rule {
+func sharedDataPlatformRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:mlops-shared-gc", Deny, "mlflow gc against a backend store that is not this machine (a database server elsewhere, a tracking server): it deletes deleted runs and their artifacts for good, for everyone who shares the store; a local ./mlruns or sqlite store is the developer's own", []string{"mlflow"},
 			func(e *Env, c *Cmd) string {
@@ -294,11 +294,11 @@ func dbOverwriteTarget(c *Cmd) (string, bool) {
 	return "", false
 }
 
-// data12OverwriteRules: a database replaced by a copy or a backup
+// dbOverwriteRules: a database replaced by a copy or a backup
 // (heroku pg:copy, pg:backups:restore, fly postgres import) is gone as
 // it was; into an app or branch named for production it is denied, into
 // any other hosted app (staging, a review app) it asks.
-func data12OverwriteRules() []Rule {
+func dbOverwriteRules() []Rule {
 	judge := func(c *Cmd) (string, bool) {
 		if onlyHelp(c) {
 			return "", false

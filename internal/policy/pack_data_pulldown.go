@@ -44,7 +44,7 @@ func recordWords(s string) string {
 	return ""
 }
 
-func data6PulldownRule() Rule {
+func prodDataPulldownRule() Rule {
 	return cmdRule("external.systems:prod-data-pulldown", Ask, "A credentials file of another host (wp-config.php, .env, a private key) copied to this machine with scp, rsync, sftp or a storage CLI (aws s3 cp/sync, gsutil, gcloud storage, azcopy, rclone, s3cmd, mc): reading a secret asks; production's records, dumps and logs copied down are reads and stay allowed", slices.Sorted(maps.Keys(pulldownProgs)),
 		func(e *Env, c *Cmd) string {
 			verbs, ok := pulldownProgs[c.Name]

@@ -273,11 +273,11 @@ func devScopedSQL(text string) bool {
 
 var sqlTableRef = re("(?i)\\b(?:from|into|update|table|join|using|schema|database)\\s+(?:if\\s+(?:not\\s+)?exists\\s+)?([`\"]?[\\w$-]+(?:[.:][\\w$-]+)+[`\"]?)")
 
-// data12SQLWriteRule: a statement that writes, sent to a server that is
+// sqlWriteSharedRule: a statement that writes, sent to a server that is
 // not this machine: one row changed on a shared database is still a
 // change others see (the drops and every-row changes are denied by
 // external.systems:sql-remote).
-func data12SQLWriteRule() Rule {
+func sqlWriteSharedRule() Rule {
 	return cmdRule("external.systems:sql-write-shared", Ask, "A statement that writes (UPDATE … WHERE, DELETE … WHERE, INSERT, MERGE, ALTER, REINDEX, GRANT) sent to a server that is not this machine or a dev place: a managed database's URL (rds.amazonaws.com, pooler.supabase.com, compute-1.amazonaws.com, database.windows.net), a company host, a warehouse connection (snowsql -c prod), a port a proxy on the line opens to a cloud instance; reads stay allowed", append(netSQLClients, "snow"),
 		func(e *Env, c *Cmd) string {
 			if onlyHelp(c) || e.dryRun(c) || c.Has("--dry_run") || c.Name == "snow" && sub(c) != "sql" {
@@ -308,10 +308,10 @@ func data12SQLWriteRule() Rule {
 			`psql -h localhost -c "UPDATE users SET x = 1 WHERE id = 2"`, `snow sql -c prod -q "SHOW GRANTS ON SCHEMA A.B"`, `psql -c "UPDATE users SET x = 1 WHERE id = 2"`})
 }
 
-// data12Rules are the rules of the data12 round: what a command does to
-// which database, warehouse or data platform.
-func data12Rules() []Rule {
-	return append(append([]Rule{data12SQLWriteRule(), data12RecordsPurgeRule()}, data12PlatformRules()...), data12OverwriteRules()...)
+// dbPlaceRules: what a command does to which database, warehouse or
+// data platform.
+func dbPlaceRules() []Rule {
+	return append(append([]Rule{sqlWriteSharedRule(), sqlRecordsPurgeRule()}, sharedDataPlatformRules()...), dbOverwriteRules()...)
 }
 
 // dbURL: a database connection URL and its host.
@@ -393,16 +393,13 @@ func recordsPurge(text string) string {
 	return ""
 }
 
-// data12RecordsPurgeRule: people's or the business's records deleted in
+// sqlRecordsPurgeRule: people's or the business's records deleted in
 // bulk on a database the line names as production: the accounts are
 // gone unless a backup is restored over everything since.
-func data12RecordsPurgeRule() Rule {
+func sqlRecordsPurgeRule() Rule {
 	return cmdRule("external.systems:sql-records-purge", Deny, "A DELETE of people's or the business's records (users, customers, orders, payments…) in bulk — by a range, a pattern or a window relative to now — on a database the line names as production ($PROD_DATABASE_URL, a prod host or connection): a purge of accounts, not an expiry sweep", netSQLClients,
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || e.dryRun(c) {
-				return ""
-			}
-			text := sqlOf(c)
+			text := sqlToJudge(e, c)
 			if text == "" {
 				return ""
 			}

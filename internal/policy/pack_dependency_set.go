@@ -1,11 +1,11 @@
 package policy
 
-// miss3Rules: the dependency rules of the third miss wave. Reading the
+// dependencyRules: the rules about dependency sources. Reading the
 // data platforms' and package sources' credentials in the profile
 // (~/.snowsql/config, ~/.dbt/profiles.yml, ~/.databrickscfg, NuGet.Config,
 // firebase-tools' login) is core.secrets:print-credential-file, over
 // callfacts' credentials list where these files are; writing them is the
 // credentials zone's.
-func miss3Rules() []Rule {
-	return miss3DepRules()
+func dependencyRules() []Rule {
+	return dependencySourceRules()
 }

@@ -19,7 +19,7 @@ var depURLHost = re(`(?i)[a-z][a-z0-9+.-]*://([^/:'"\s]+)`)
 // or another package (an npm: alias), the supply-chain change a review of
 // a version bump would not see.
 func sourceSwap(e *Env, c *Cmd) string {
-	if !c.Has("-i", "--in-place") && !miss3PrefixArg(c, "-i") {
+	if !c.Has("-i", "--in-place") && !shortArgHasPrefix(c, "-i") {
 		return ""
 	}
 	var files []string
@@ -79,7 +79,7 @@ func sedSubst(s string) (string, string, bool) {
 	return parts[0], parts[1], true
 }
 
-func miss3PrefixArg(c *Cmd, p string) bool {
+func shortArgHasPrefix(c *Cmd, p string) bool {
 	for _, a := range c.Args {
 		if strings.HasPrefix(a, p) && !strings.HasPrefix(a, "--") {
 			return true
@@ -88,7 +88,7 @@ func miss3PrefixArg(c *Cmd, p string) bool {
 	return false
 }
 
-func miss3DepRules() []Rule {
+func dependencySourceRules() []Rule {
 	return []Rule{cmdRule("core.local:dependency-source-swap", Deny, "An in-place edit of a dependency manifest, lock file or build wrapper that points a package or the build tool at another host or another package (a resolved URL, distributionUrl, an npm: alias): a supply-chain change a version bump's review would not catch", []string{"sed", "gsed"},
 		sourceSwap,
 		[]string{`sed -i 's#https://repo1.maven.org/maven2#https://maven.mirror-cache.example#' gradle/wrapper/maven-wrapper.properties`, `sed -i 's|"react": "^18.2.0"|"react": "npm:react-fast-dom@^18.2.0"|' package.json`,

@@ -26,7 +26,7 @@ func deployRule() Rule {
 			w := deployWords[c.Name]
 			if c.Name == "ansible-playbook" {
 				if ansibleLab(c) {
-					return "" // net14: -i inventory/lab.yml, -i localhost,: the developer's own hosts
+					return "" // -i inventory/lab.yml, -i localhost,: the developer's own hosts
 				}
 				return "ansible-playbook changes the hosts of its inventory: " + c.String()
 			}

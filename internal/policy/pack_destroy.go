@@ -21,19 +21,19 @@ func destroyPack() Pack {
 		Rules: slices.Concat(
 			destroyOwnRules(),
 			systemRules(),
-			peers5DestroyRules(),
+			tempRootPermissionRules(),
 			[]Rule{remoteScriptRule()},
 			[]Rule{findDeleteRule()},
 			packageRules(),
 			killByName(),
 			serviceRules(),
-			net4KillRules(),
+			killWorkRules(),
 			[]Rule{vmDeleteRule()},
 			windowsRules(),
 			winAdminRules(),
 			netConfigRules(),
-			leak5KillRules(),
-			miss8KillRules(),
+			killHoldersRules(),
+			killByPatternRules(),
 			containerKillRules(),
 			pidFileKillRules(),
 			[]Rule{foreignPidFileKillRule()},
@@ -268,13 +268,7 @@ func destroyOwnRules() []Rule {
 				}
 				targets := c.Pos
 				if c.Name == "find" {
-					targets = nil
-					for _, a := range c.Args {
-						if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-							break
-						}
-						targets = append(targets, a)
-					}
+					targets = findStartArgs(c)
 				}
 				for _, a := range targets {
 					if why := systemPath(e.abs(c, a), e.F.Home); why != "" && !e.F.SandboxOwn(c, e.abs(c, a)) {
@@ -334,13 +328,7 @@ func destroyOwnRules() []Rule {
 					if !del {
 						return ""
 					}
-					targets = nil
-					for _, a := range c.Args {
-						if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-							break
-						}
-						targets = append(targets, a)
-					}
+					targets = findStartArgs(c)
 				}
 				for _, a := range targets {
 					if callfacts.UnknownValue(a) {
@@ -348,8 +336,8 @@ func destroyOwnRules() []Rule {
 					}
 					p := e.abs(c, a)
 					if !outside(e, p) || scratch(p, e.F.Home) || critical(p, e.F.Home) != "" || systemPath(p, e.F.Home) != "" || callfacts.RemoteScratch(c, p, e.F.Home) || e.F.SandboxOwn(c, p) || testAppData(p, e.F.Home) || callfacts.SharedCache(p) || callfacts.MountScratch(p) || // a cache on a share: the zone table asks
-						c.Name == "rm" && !recursive(c) && callfacts.LeftoverName(path.Base(p)) || // rm ~/Downloads/*.crdownload: leftovers by kind (fp12)
-						callfacts.TrashesFileOnly(c, p, e.F.Home) || // trash-put ~/notes.md: one file, kept in the trash; never harsher than rm of it (fp13)
+						c.Name == "rm" && !recursive(c) && callfacts.LeftoverName(path.Base(p)) || // rm ~/Downloads/*.crdownload: leftovers by kind
+						callfacts.TrashesFileOnly(c, p, e.F.Home) || // trash-put ~/notes.md: one file, kept in the trash; never harsher than rm of it
 						strings.HasSuffix(a, "/{}") && findsLeftoversOnly(e.F) { // find ~/Downloads -name '*.crdownload' | xargs rm: as find -delete
 						continue // inside, or another rule's
 					}
@@ -402,13 +390,7 @@ func scratchOnly(e *Env, c *Cmd) bool {
 	}
 	targets := c.Pos
 	if c.Name == "find" {
-		targets = nil // find DIR… -name '*.o' -delete: the folders it walks
-		for _, a := range c.Args {
-			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-				break
-			}
-			targets = append(targets, a)
-		}
+		targets = findStartArgs(c) // find DIR… -name '*.o' -delete: the folders it walks
 		if len(targets) == 0 {
 			return false // find -delete here: the folder it runs in
 		}

@@ -159,7 +159,7 @@ func authOffTarget(e *Env) string {
 	return ""
 }
 
-func secrets7DowngradeRules() []Rule {
+func authOffConfigRules() []Rule {
 	return []Rule{
 		{ID: "core.local:auth-off-config", Mode: Deny, On: On(FactTouch | FactNotShell),
 			Desc: "A setting that switches a server's or device's authentication off written into its config (online-mode=false and an empty rcon.password in server.properties, requirepass commented out, authorization: disabled, .z.pw returning 1b, allow_anonymous true, PermitEmptyPasswords yes, Yocto debug-tweaks or empty-root-password in a production image, ro.adb.secure=0): every client or anyone at the device gets in without a password; the settings are data (policy/authoff.txt); a config named for local development or a test stays allowed",

@@ -29,11 +29,11 @@ func persistedConfig(p string) bool {
 	return strings.HasSuffix(p, "/.ssh/config") || strings.Contains(p, "/ssh_config.d/") || strings.HasSuffix(p, "/git/config")
 }
 
-// leak5PersistedDowngradeRule: a check switched off in a file every later
+// persistedDowngradeRule: a check switched off in a file every later
 // session reads (export GIT_SSH_COMMAND="ssh -o StrictHostKeyChecking=no"
 // >> ~/.bashrc, insecure >> ~/.curlrc): not one command's exception but
 // the machine's new default, unseen from then on.
-func leak5PersistedDowngradeRule() Rule {
+func persistedDowngradeRule() Rule {
 	return Rule{ID: "core.local:persisted-downgrade", Mode: Deny, Tools: shellTools, On: On(FactTouch),
 		Desc: "A security check switched off in a file every later session reads: a start-up file (~/.bashrc, ~/.profile, /etc/environment) given GIT_SSH_COMMAND with StrictHostKeyChecking=no, GIT_SSL_NO_VERIFY=1, NODE_TLS_REJECT_UNAUTHORIZED=0 or PIP_TRUSTED_HOST, ~/.curlrc given insecure, ~/.ssh/config or ~/.gitconfig told not to verify: every later command trusts whoever answers; the same option on one command is that command's business",
 		Match: func(e *Env) string {

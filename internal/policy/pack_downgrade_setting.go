@@ -184,7 +184,7 @@ var jsonPair = re(`"([A-Za-z0-9_.\-]+)"\s*:\s*"?([A-Za-z0-9_]+)"?`)
 var renderOnly = map[string]bool{"plan": true, "validate": true, "console": true, "fmt": true, "show": true, "output": true, "template": true, "lint": true,
 	"get": true, "list": true, "status": true, "history": true, "diff": true, "preview": true, "synth": true, "ls": true, "search": true, "pull": true, "package": true}
 
-func data6SettingRules() []Rule {
+func settingOffRules() []Rule {
 	iac := []string{"terraform", "tofu", "terragrunt", "pulumi", "helm", "helmfile", "cdk", "cdktf", "sam", "ansible-playbook"}
 	api := []string{"curl", "http", "https", "xh", "gh", "curlie", "wget"}
 	match := func(want string) func(e *Env, c *Cmd) string {

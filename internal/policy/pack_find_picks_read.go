@@ -46,6 +46,20 @@ func pickedFiles(e *Env) []string {
 	return out
 }
 
+// findStartArgs are the arguments of find before its first option or
+// expression (the folders it walks), nil for none: unlike
+// callfacts.FindRoots, no "." for none and no -L/-H/-P skipped.
+func findStartArgs(c *Cmd) []string {
+	var out []string
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
 func findRootsOf(c *Cmd) []string {
 	if c.Name != "find" {
 		if len(c.Pos) > 1 {

@@ -85,7 +85,7 @@ func fleetRules() []Rule {
 					return ""
 				}
 				if _, net := ansibleDeviceLines(c); net {
-					return "" // net14: a network module's commands are a device's (no shutdown brings a port up): external.systems:device-* judge them
+					return "" // a network module's commands are a device's (no shutdown brings a port up): external.systems:device-* judge them
 				}
 				p := fleetPayload(c)
 				if c.Name == "salt" && anyPos(c, "system.reboot", "system.shutdown", "system.poweroff", "system.halt") {

@@ -2,12 +2,12 @@ package policy
 
 import "strings"
 
-// miss8PushRule: a plain force push (--force, -f, +refspec) replaces the
+// forcePushPlainRule: a plain force push (--force, -f, +refspec) replaces the
 // remote branch with the local one whatever others pushed since: their
 // commits are gone from the branch. --force-with-lease refuses when the
 // remote moved, so on a feature branch it stays a recorded rewrite
 // (core.git:history); the main branches and tags have their own rules.
-func miss8PushRule() Rule {
+func forcePushPlainRule() Rule {
 	return cmdRule("core.git:force-push-plain", Ask, "A plain force push (git push --force, -f, +branch) without a lease: the remote branch is replaced whatever others pushed since; --force-with-lease, which refuses when the remote moved, is recorded only", []string{"git"},
 		func(e *Env, c *Cmd) string {
 			if sub(c) != "push" || e.dryRun(c) || onlyHelp(c) || !forcePush(c) {

@@ -24,8 +24,8 @@ func forcePush(c *Cmd) bool {
 	return false
 }
 
-// leak5GitRules extend core.git: published tags rewritten.
-func leak5GitRules() []Rule {
+// forcePushTagsRules extend core.git: published tags rewritten.
+func forcePushTagsRules() []Rule {
 	return []Rule{cmdRule("core.git:force-push-tags", Deny, "A force push of tags (git push --force origin 'refs/tags/*', --tags --force, +v1.2.0): published releases are moved under everyone who fetched, built or signed them, and caches (the Go proxy, package mirrors) keep the old ones", []string{"git"},
 		func(e *Env, c *Cmd) string {
 			if sub(c) != "push" || e.dryRun(c) || !forcePush(c) {
@@ -46,8 +46,8 @@ func leak5GitRules() []Rule {
 		[]string{"git push --tags", "git push origin v1.2.0", "git push --force origin feat/x", "git push --force --dry-run origin 'refs/tags/*'", "git push -f origin HEAD:refs/heads/wip"})}
 }
 
-// leak5ForkRule: a fork overwritten from its source on the forge.
-func leak5ForkRule() Rule {
+// forkOverwriteRule: a fork overwritten from its source on the forge.
+func forkOverwriteRule() Rule {
 	return cmdRule("external.systems:fork-overwrite", Ask, "A repository on the forge reset to another's state (gh repo sync OWNER/FORK --source … --force): the fork's own commits on that branch are thrown away on the server", []string{"gh"},
 		func(e *Env, c *Cmd) string {
 			if sub(c) == "repo" && c.Sub(1) == "sync" && c.Has("--force") {

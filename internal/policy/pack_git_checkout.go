@@ -4,7 +4,7 @@ import (
 	"strings"
 )
 
-// peers5GitRules: the forms of git that put files back from the index or
+// gitCheckoutRules: the forms of git that put files back from the index or
 // another commit without the `--` the other rules look for (git checkout
 // HEAD a.go, git checkout main a.go b.go, git checkout ./src, git
 // checkout --pathspec-from-file=f) and the plumbing that does what
@@ -13,7 +13,7 @@ import (
 // own record (.git/config, HEAD, index, refs) overwritten or deleted by
 // something other than git loses its remotes and settings, a branch or
 // the staged work.
-func peers5GitRules() []Rule {
+func gitCheckoutRules() []Rule {
 	return []Rule{
 		{
 			ID: "core.git:repo-metadata", Mode: Ask, Tools: shellTools,

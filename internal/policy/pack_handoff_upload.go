@@ -95,7 +95,7 @@ func handoffWhy(dest string) string {
 	return ""
 }
 
-func ceph16Rules() []Rule {
+func handoffUploadRules() []Rule {
 	names := []string{"sftp", "scp", "rsync"}
 	for n := range handoffCopy {
 		names = append(names, n)

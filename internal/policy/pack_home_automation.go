@@ -2,7 +2,7 @@ package policy
 
 import "strings"
 
-// The physical world through an API (net14): a POST to a home or
+// The physical world through an API: a POST to a home or
 // building automation platform that opens a lock, disarms an alarm,
 // moves a garage door or replaces a device's firmware, or any service
 // call of Home Assistant's REST API (/api/services/DOMAIN/SERVICE: the
@@ -74,9 +74,9 @@ func actuatingQuery(args []string) string {
 // "make login item at end with properties {path:…}").
 var loginItemEdit = re(`(?i)\b(delete|make|remove|set)\b[^"']*\blogin items?\b`)
 
-// net14LoginItemRule: what starts at every login of the user's Mac
+// loginItemRule: what starts at every login of the user's Mac
 // changed through osascript; listing the login items reads.
-func net14LoginItemRule() Rule {
+func loginItemRule() Rule {
 	return cmdRule("core.local:login-item", Ask, "A login item of the Mac made, changed or deleted through AppleScript (osascript -e 'tell application \"System Events\" to delete login item \"X\"'): what starts at every login changes; listing them reads", []string{"osascript"},
 		func(e *Env, c *Cmd) string {
 			for _, a := range c.Args {

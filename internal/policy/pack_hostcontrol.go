@@ -88,7 +88,7 @@ func hostControlPack() Pack {
 			},
 			[]string{"docker run --rm -it --privileged --pid=host alpine nsenter -t 1 -m -u -n -i sh", "docker run -v /:/host alpine rm -rf /host/home", "nsenter --target 1 --mount --uts --ipc --net --pid sh", "podman run --rm -v /:/mnt alpine chroot /mnt sh"},
 			[]string{"docker run --rm -v $PWD:/src golang go build ./...", "docker run -p 8080:80 nginx", "docker exec -it web sh", "nsenter --help"}),
-	}, append(miss10TunnelRules(), miss11RemoteEditRules()...)...)}
+	}, append(publicTunnelRules(), remoteFileEditRules()...)...)}
 }
 
 var tunnelTools = []string{"ssh", "autossh", "ngrok", "cloudflared", "lt", "localtunnel", "bore", "chisel", "frpc", "tailscale", "zrok", "pinggy", "expose"}

@@ -5,10 +5,10 @@ import (
 	"unicode"
 )
 
-// peers5Rules: an HTTP request whose URL path names a deletion
+// apiDeletePathRules: an HTTP request whose URL path names a deletion
 // (…/job/x/doDelete, …/index/_delete_by_query, …/items/1/delete) is a
 // DELETE by another method.
-func peers5Rules() []Rule {
+func apiDeletePathRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:api-delete-path", Ask, "An HTTP request by another method whose URL path names a deletion (POST …/job/x/doDelete, …/_delete_by_query, …/users/5/delete) to a host that is not this machine: a DELETE by another name", []string{"curl", "http", "https", "xh", "xhs", "wget", "curlie"},
 			func(e *Env, c *Cmd) string {
@@ -69,10 +69,10 @@ func pathDeleteWord(p string) string {
 	return ""
 }
 
-// peers5DestroyRules: the shared temporary directories themselves (/tmp,
+// tempRootPermissionRules: the shared temporary directories themselves (/tmp,
 // not what is under it) are the system's: their mode (the sticky bit that
 // keeps users from deleting each other's files) and owner are not scratch.
-func peers5DestroyRules() []Rule {
+func tempRootPermissionRules() []Rule {
 	return []Rule{
 		cmdRule("core.destroy:temp-root-permissions", Ask, "Changing the mode or owner of a shared temporary directory itself (chmod -R 777 /tmp, chown -R nobody /var/tmp, chmod 755 /dev/shm): the sticky bit and owner every user and service relies on; what is under it stays scratch", []string{"chmod", "chown", "chgrp", "setfacl", "chattr"},
 			func(e *Env, c *Cmd) string {

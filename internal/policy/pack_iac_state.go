@@ -35,9 +35,9 @@ func stateScratch(tc callfacts.Touch) bool {
 	return tc.Zone == callfacts.ZoneTemp || strings.Contains(tc.Path, "/testdata/") || strings.Contains(tc.Path, "/fixtures/")
 }
 
-// gen12StateRules: a state file deleted, emptied or replaced (deny); moved
+// iacStateRules: a state file deleted, emptied or replaced (deny); moved
 // away (ask: the file still exists where it went).
-func gen12StateRules() []Rule {
+func iacStateRules() []Rule {
 	return []Rule{
 		{ID: "core.zones:iac-state-lost", Mode: Deny, Tools: shellTools, On: On(0).OrText("tfstate"),
 			Desc: "Deleting, emptying or replacing infrastructure state kept on this machine (terraform.tfstate, its backup, terraform.tfstate.d): the only record of which real resources exist; the .terraform/ cache and plan files are fine",
@@ -76,10 +76,10 @@ func gen12StateRules() []Rule {
 	}
 }
 
-// gen12StateEditRule: the recorded state edited through the tool — an
+// iacStateEditRule: the recorded state edited through the tool — an
 // object moved, unprotected or re-pointed, a stack's state imported over
 // it: what the next apply creates or destroys changes.
-func gen12StateEditRule() Rule {
+func iacStateEditRule() Rule {
 	return cmdRule("external.systems:iac-state-edit", Ask, "Editing infrastructure state through the tool (terraform state mv/replace-provider, pulumi state move/unprotect/edit, pulumi stack import): what the next apply creates or destroys changes; the tools and words are data (policy/remoteops.txt iac-tools, iac-state-edit, iac-stack-edit)", opsNames("iac-tools"),
 		func(e *Env, c *Cmd) string {
 			if onlyHelp(c) || e.dryRun(c) {

@@ -57,7 +57,7 @@ func installsFrom(c *Cmd) string {
 	return ""
 }
 
-func miss10InstallRules() []Rule {
+func unreviewedInstallRules() []Rule {
 	return []Rule{
 		cmdRule("core.local:install-from-paste", Deny, "A language's installer fetching code from a gist, a paste or file-drop service or a bare address (mix archive.install https://gist…/x.ez, pip install https://paste…/x.whl, npm i -g http://203.0.113.9/t.tgz): whatever the author wrote last, run with the user's rights", langInstallers,
 			func(e *Env, c *Cmd) string {

@@ -138,7 +138,7 @@ func onMedia(p string) bool {
 	return false
 }
 
-func secrets7CredRules() []Rule {
+func keyMaterialRules() []Rule {
 	return []Rule{
 		filterSecretKeyRule(), // fp13
 		{ID: "core.secrets:destroy-key", Mode: Deny, Tools: shellTools, On: On(FactTouch),
@@ -261,7 +261,7 @@ func columnsDownstream(e *Env, via, p string) bool {
 // secretKeyPattern: a search pattern naming a credential's key in a
 // config file (rcon.password, admin_passwd, requirepass, db_password,
 // api_key, type=auth): the matching lines carry the values.
-// fp13: a directory client's bind password (ldap_default_authtok, bindpw,
+// a directory client's bind password (ldap_default_authtok, bindpw,
 // rootpw), an auth line (haproxy's stats auth USER:PASS), a Wi-Fi psk.
 var secretKeyPattern = re(`(?i)passw|passwd|secret|token|api_?key|apikey|private_?key|credential|requirepass|masterauth|auth_?key|_pass\b|\bpass\s*=|type\s*=\s*auth\b|authtok|bind_?pw|rootpw|\bauth\b|\bpsk\b|(?:security|password|hash|auth|nonce|logged_?in|secure_?auth)_?salt`)
 

@@ -210,7 +210,7 @@ func hasArg(c *Cmd, xs ...string) bool {
 
 // ownSpecificKill: pkill -u SELF -f PATTERN where every pattern is one
 // program's own (a dev tool, pack_kill_devprocs.go): narrowing to one's own
-// user keeps it specific (ops13).
+// user keeps it specific.
 func ownSpecificKill(e *Env, c *Cmd) bool {
 	u := optValue(c, "-u") + optValue(c, "--user")
 	if u == "" || !ownUser(e, u) || len(c.Wrappers) > 0 {

@@ -28,9 +28,9 @@ func holderFinder(e *Env) string {
 	return ""
 }
 
-// leak5KillRules extend core.destroy: processes ended for holding a
+// killHoldersRules extend core.destroy: processes ended for holding a
 // directory.
-func leak5KillRules() []Rule {
+func killHoldersRules() []Rule {
 	return []Rule{cmdRule("core.destroy:kill-holders", Ask, "Ending every process that holds a file under a directory or mount (kill $(lsof -t +D /mnt/scratch), fuser -km /data): whoever has work open there — other users' jobs, a database, an editor — is ended, not only what the agent started", append(killTools, "xargs"),
 		func(e *Env, c *Cmd) string {
 			if listsSignals(c) {

@@ -58,7 +58,7 @@ func workOf(pattern string) string {
 	return ""
 }
 
-func net4KillRules() []Rule {
+func killWorkRules() []Rule {
 	return []Rule{
 		cmdRule("core.destroy:kill-work", Ask, "Ending, by pattern, work that leaves a half-written result or loses state when cut short (pkill -f 'borg create', kill $(pgrep -f pg_dump), kill -9 $(pgrep -f ipykernel_launcher)), or every GPU process (nvidia-smi --query-compute-apps=pid … | xargs kill): backups, dumps, syncs, package installs and notebook kernels; one dev server's command line stays routine",
 			[]string{"kill", "pkill", "killall"},

@@ -2,14 +2,14 @@ package policy
 
 import "strings"
 
-// miss8KillRules: a kill whose targets are chosen by a pattern — pkill -f
+// killByPatternRules: a kill whose targets are chosen by a pattern — pkill -f
 // PATTERN, kill $(pgrep -f PATTERN), kill $(pidof NAME), Stop-Process
 // -Name NAME — reaches every process the pattern matches, started by the
 // agent or not (a Spark history server, a game server, a colleague's
 // kernel). Whatever the program, one pattern is routine: the command line
 // of a dev server the agent runs (a "server"/"serve" word, --reload,
 // --port, localhost, a dev config), which is what agents restart.
-func miss8KillRules() []Rule {
+func killByPatternRules() []Rule {
 	return []Rule{cmdRule("core.destroy:kill-by-pattern", Ask, "Ending the processes a pattern or a name finder picks (pkill -f 'java.*tika', kill -9 $(pgrep -f HistoryServer), kill $(pidof ncview), Stop-Process -Name devenv): it reaches processes the agent did not start; a dev server's command line (pkill -f 'vite --port 5173', 'uvicorn app:app --reload', 'hugo server') is routine", killTools,
 		func(e *Env, c *Cmd) string {
 			if listsSignals(c) || c.Has("-u", "--user") {

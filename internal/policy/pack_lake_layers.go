@@ -2,7 +2,7 @@ package policy
 
 import "strings"
 
-// Shared layers of a data lake (ops14). A copy into storage is the
+// Shared layers of a data lake. A copy into storage is the
 // copier's own unless the bucket's name says others read it
 // (sharedBucket) — or the path below it does: the medallion gold layer,
 // curated or published data, marts, a prod folder

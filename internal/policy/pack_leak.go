@@ -412,7 +412,7 @@ func exfilReasonOnce(e *Env) string {
 		return why
 	}
 	if why := capturedSecretPrinted(e); why != "" {
-		return why // TOKEN=$(security … -w); echo "$TOKEN" (fp13)
+		return why // TOKEN=$(security … -w); echo "$TOKEN"
 	}
 	if why := sentSecretFile(e, false); why != "" {
 		return why + ", over the network: upload only files without secrets (or let the user send this one)"

@@ -7,18 +7,18 @@ package policy
 // every later session, home and shared data replaced, processes ended
 // for holding a directory, project scripts run at a real place unread.
 
-func leak5SecretRules() []Rule {
-	return append(leak5CIRules(), leak5PipedSecretRule(), leak5HuntSendRule(), leak5RemoteRule("core.secrets:capture-leaves"))
+func secretLeavingRules() []Rule {
+	return append(ciSecretRules(), secretPipedToPublishRule(), huntAndSendRule(), remoteShellRuleByID("core.secrets:capture-leaves"))
 }
 
-func leak5ExternalRules() []Rule {
-	return []Rule{leak5ForkRule(), leak5ScriptRule()}
+func forkAndUnreadScriptRules() []Rule {
+	return []Rule{forkOverwriteRule(), unreadScriptTargetRule()}
 }
 
-// leak5RemoteRule is one of leak5RemoteRules by id (they share their
-// programs' list; each goes to its own pack).
-func leak5RemoteRule(id string) Rule {
-	for _, r := range leak5RemoteRules() {
+// remoteShellRuleByID is one of remoteShellPipeRules by id (they share
+// their programs' list; each goes to its own pack).
+func remoteShellRuleByID(id string) Rule {
+	for _, r := range remoteShellPipeRules() {
 		if r.ID == id {
 			return r
 		}

@@ -14,12 +14,12 @@ func localPack() Pack {
 		// one rule or rule list per line: packs grow by appending a line
 		Rules: slices.Concat(
 			downgradeRules(), appDBChangeRules(), execOptionRules(), secretLocalRules(), agentConfigRules(),
-			fp2LocalRules(), fp2SecretRules(), scheduleRules(), unreviewedRules(), runNameRules(), sysStateRules(), hostActRules(),
+			instructionNoAskRules(), secretHandoutRules(), scheduleRules(), unreviewedRules(), runNameRules(), sysStateRules(), hostActRules(),
 			[]Rule{runNameWipeRule(), runNameEnvRule(), hiddenDiscardRule(), runNameSharedRule(), agentStopRule(), hiddenJobRule(),
 				globalInstallRule(), othersJobsRule(), sudoersGrantRule(), editorExtensionRule(), protectedDBRule()},
-			autorunRules(), procSecretRules(), miss3Rules(), sys4Rules(),
-			[]Rule{leak5PersistedDowngradeRule()},
-			secrets7PersistRules(), secrets7DowngradeRules(), miss9bLocalRules(), miss10InstallRules(),
+			autorunRules(), procSecretRules(), dependencyRules(), localServiceRules(),
+			[]Rule{persistedDowngradeRule()},
+			backgroundPersistRules(), authOffConfigRules(), miss9bLocalRules(), unreviewedInstallRules(),
 			procNotStartedRules(), []Rule{boardFlashTargetRule()},
 			[]Rule{
 				worldWritableSystemRule(),
@@ -29,7 +29,7 @@ func localPack() Pack {
 				killPickedContainerRule(),
 				printRunRule(),
 				listedSecretFieldRule(),
-				net14LoginItemRule(),
+				loginItemRule(),
 			},
 		)}
 }

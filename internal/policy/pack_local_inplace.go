@@ -70,6 +70,8 @@ var kid3Read = re(`^\s*(get|ls|select|cd|pwd|help|timeout|exit|tag)\b`)
 // exiv2Writes are exiv2's actions that change the image.
 var exiv2Writes = map[string]bool{"rm": true, "delete": true, "mv": true, "rename": true, "in": true, "insert": true, "ad": true, "adjust": true, "mo": true, "modify": true, "fi": true, "fixiso": true, "fc": true, "fixcom": true}
 
+// tagEditors by program name, lowercased as Cmd.Name is (AtomicParsley
+// and eyeD3 are looked up as atomicparsley and eyed3).
 var tagEditors = map[string]tagEditor{
 	// FLAC's own editor: --set-tag, --remove-tag, --remove-all-tags,
 	// --import-tags-from, --add-replay-gain…; --list and --show-* print.
@@ -102,9 +104,6 @@ var tagEditors = map[string]tagEditor{
 		return len(c.Flags) > 0 && !onlyFlags(c, "-l", "--list", "-L", "--list-frames", "--list-genres", "--list-raw", "-v", "--verbose", "-q", "--quiet")
 	},
 	"id3tag": func(c *Cmd) bool { return len(c.Flags) > 0 },
-	"eyeD3": func(c *Cmd) bool {
-		return len(c.Flags) > 0 && !onlyFlags(c, "-v", "--verbose", "-Q", "--quiet", "--no-color", "-l", "--log-level")
-	},
 	"eyed3": func(c *Cmd) bool {
 		return len(c.Flags) > 0 && !onlyFlags(c, "-v", "--verbose", "-Q", "--quiet", "--no-color", "-l", "--log-level")
 	},
@@ -116,7 +115,8 @@ var tagEditors = map[string]tagEditor{
 	"exiv2": func(c *Cmd) bool {
 		return c.Has("-M", "-m") || len(c.Pos) > 0 && exiv2Writes[c.Pos[0]]
 	},
-	"AtomicParsley": func(c *Cmd) bool { return c.Has("--overwrite", "-W") },
+	// AtomicParsley writes a temporary copy unless told --overWrite (-W).
+	"atomicparsley": func(c *Cmd) bool { return c.Has("--overWrite", "--overwrite", "-W") },
 	// bagit turns the folder it is given into a bag in place: every file
 	// moves into data/ beside new manifests (--validate only checks).
 	"bagit.py": func(c *Cmd) bool { return !c.Has("--validate") },

@@ -165,7 +165,7 @@ func downstreamDoes(e *Env, i int, does func(*Cmd) bool) bool {
 		m := n
 		for _, w := range c.Wrappers {
 			// sudo slapcat | grep -c: the stage is named by its wrappers
-			// first (sudo, then slapcat) (remote13)
+			// first (sudo, then slapcat)
 			if m < len(d.Upstream) && d.Upstream[m] == strings.SplitN(w, " ", 2)[0] {
 				m++
 			}

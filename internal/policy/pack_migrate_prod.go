@@ -41,7 +41,7 @@ func migrateDownProd(e *Env, c *Cmd) string {
 	return ""
 }
 
-func miss11MigrateProdRule() Rule {
+func migrateDownProdRule() Rule {
 	return cmdRule("external.systems:migrate-down-prod", Deny, "A schema migration tool run down, reset or cleaned against a database the line names as production ($PROD_DATABASE_URL, a prod host, --env production): the live tables and their rows go; the tools and verbs are data (policy/remoteops.txt migrate-tools, migrate-down)", opsNames("migrate-tools"),
 		func(e *Env, c *Cmd) string {
 			if w := migrateDownProd(e, c); w != "" {

@@ -132,7 +132,7 @@ func jdbcHost(v string) string {
 	return ""
 }
 
-func ops13MigrateRules() []Rule {
+func sharedMigrateRules() []Rule {
 	judge := func(e *Env, c *Cmd) (string, string) {
 		if onlyHelp(c) || e.dryRun(c) {
 			return "", ""

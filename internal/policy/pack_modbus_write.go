@@ -2,7 +2,7 @@ package policy
 
 import "strings"
 
-// d14z: Modbus pollers (mbpoll, modpoll) read a PLC's registers or coils
+// Modbus pollers (mbpoll, modpoll) read a PLC's registers or coils
 // when they are given only the device, and write them when values follow
 // it: `mbpoll -t 4 -r 40101 ahu-02 0` sets a holding register, `mbpoll
 // -t 0 -r 3 10.20.4.11 1` switches a coil (a pump, a fan, a valve). The

@@ -335,7 +335,7 @@ func apiDestroys(r apiCall) string {
 		return why // REDCap's action=delete, _method=DELETE (pack_form_action.go)
 	}
 	if why := apiAdminUnsafe(r); why != "" {
-		return why // rec16: roles in a list, bindings to everyone, ILM deleting at once (pack_api_admin.go)
+		return why // roles in a list, bindings to everyone, ILM deleting at once (pack_api_admin.go)
 	}
 	unsafe := opsList("api-unsafe")
 	for _, kv := range bodyPairs(r.body + "&" + strings.Join(r.urls, "&")) {

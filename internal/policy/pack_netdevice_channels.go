@@ -8,7 +8,7 @@ import (
 )
 
 // Commands sent to network devices by channels other than a remote
-// shell's payload (net14). The device's own command line is data
+// shell's payload. The device's own command line is data
 // (callfacts/admin.txt's device programs: show reads, configure and
 // commit change, write erase and delete flash: destroy, no login
 // authentication and delete security policies switch a guard off); the
@@ -270,7 +270,7 @@ var deviceReadWord = map[string]bool{"show": true, "sh": true, "display": true, 
 
 var net14DeviceNames = []string{"cli", "vtysh", "clish", "imish", "ansible", "expect", "python", "python3", "python2", "ipython", "pypy3", "uv", "poetry"}
 
-func net14DeviceRules() []Rule {
+func netDeviceRules() []Rule {
 	fire := func(want string) func(e *Env, c *Cmd) string {
 		return func(e *Env, c *Cmd) string {
 			if onlyHelp(c) || c.Name == "ansible" && c.Has("--check", "-C") {

@@ -24,7 +24,7 @@ var netSQLClients = []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "bq",
 	"trino", "presto", "cypher-shell", "sqlcmd", "cockroach", "mongosh", "mongo", "wrangler", "vsql", "impala-shell", "beeline", "spark-sql", "hdbsql", "usql", "gcloud", "databricks",
 	"sqlplus", "isql", "db2", "dgmgrl", "mysqlsh", "snow", "heroku",
 	"ksql", "aql", "hive", "sqlline", // ksqlDB, Aerospike, Hive CLI, Drill/Phoenix's sqlline
-	"sql"} // ops13: Oracle SQLcl (sql -s user/pw@host:1521/SVC)
+	"sql"} // Oracle SQLcl (sql -s user/pw@host:1521/SVC)
 
 // cloudWarehouses always run on a remote server.
 var cloudWarehouses = map[string]bool{"bq": true, "snowsql": true, "databricks": true, "gcloud": true}
@@ -46,8 +46,17 @@ var (
 	// table, a session's prepared statement, a server's cache).
 	sqlScratchDrop = re(`(?is)^\s*drop\s+((temp|temporary|prepare)\b|table\s+(if\s+exists\s+)?#|\w+(\s+\w+)?\s+cache\b)`)
 	sqlAdmin       = re(`(?is)^\s*(grant\s+all\b|grant\s+(role\s+)?\S*(accountadmin|securityadmin|sysadmin|orgadmin|superuser|rds_superuser|cloudsqlsuperuser|db_owner|dba|admin)\b|grant\b.+\bwith\s+(grant|admin)\s+option|alter\s+(user|role)\s+\S+\s+(with\s+)?superuser|create\s+(user|role)\s+\S+.*\bsuperuser|create\s+user\s+\S*@\S*'%'|(create|alter)\s+user\b.*\b(identified\s+with\s+no_password|not\s+identified))`)
-	sqlAnyHost     = re(`(?is)'[^']*'@'%'|@'%'|\bhost\s+any\b`) // rec16: ClickHouse's HOST ANY
+	sqlAnyHost     = re(`(?is)'[^']*'@'%'|@'%'|\bhost\s+any\b`) // ClickHouse's HOST ANY
 )
+
+// sqlToJudge is the SQL text c runs, "" when c only shows its help or
+// is a dry run.
+func sqlToJudge(e *Env, c *Cmd) string {
+	if onlyHelp(c) || e.dryRun(c) {
+		return ""
+	}
+	return sqlOf(c)
+}
 
 // sqlOf is the SQL text the line shows c running.
 func sqlOf(c *Cmd) string {

@@ -21,7 +21,7 @@ import (
 var remoteCopyVerbs = map[string][]string{
 	"aws": {"cp", "sync", "mv"}, "gsutil": {"cp", "rsync", "mv"}, "gcloud": {"cp", "rsync", "mv"}, "rclone": {"copy", "sync", "move", "copyto", "moveto", "bisync"},
 	"azcopy": {"copy", "sync", "cp"}, "s3cmd": {"put", "sync"}, "mc": {"cp", "mirror", "mv"}, "scp": {""}, "rsync": {""}, "unison": {""}, "b2": {"sync", "upload-file"},
-	// ops14: a data platform's file system (dbfs cp, databricks fs cp)
+	// a data platform's file system (dbfs cp, databricks fs cp)
 	"dbfs": {"cp", "mv"}, "databricks": {"cp", "mv"},
 }
 

@@ -136,7 +136,7 @@ func attackOn(c *Cmd) string {
 	return ""
 }
 
-func miss10OffenseRules() []Rule {
+func offensiveToolRules() []Rule {
 	names := []string{"nmap", "nuclei"}
 	for n := range attackTools {
 		names = append(names, n)

@@ -6,14 +6,14 @@ import (
 	"strings"
 )
 
-// script14Rules: what a line writes, then publishes. Access rules, bucket
+// openConfigRules: what a line writes, then publishes. Access rules, bucket
 // policies and bindings written by the line (a here-document, echo > f)
 // and deployed or applied by the same line are judged by what they open:
 // a Firestore rule `allow read, write: if true`, a Realtime Database
 // `".read": true`, a bucket policy for Principal "*", a binding for
 // allUsers or system:anonymous opens the data to everyone — denied, as
 // the same change typed inline is (external.systems:make-public).
-func script14Rules() []Rule {
+func openConfigRules() []Rule {
 	return []Rule{openConfigPublishRule()}
 }
 

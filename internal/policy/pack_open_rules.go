@@ -2,7 +2,7 @@ package policy
 
 import "strings"
 
-// Security rules opened to everyone, then deployed (ops14). A platform's
+// Security rules opened to everyone, then deployed. A platform's
 // own access rules — Firestore and Storage rules, the Realtime
 // Database's .read/.write — written on the line to allow every reader or
 // writer (allow read, write: if true; ".read": true) and deployed in the
@@ -12,7 +12,7 @@ import "strings"
 // openRule matches a rule that admits anyone.
 var openRule = re(`(?i)allow\s+[\w\s,]*\b(read|write|get|list)\b[\w\s,]*(:\s*if\s+true\b|;)|["']\.(read|write)["']\s*:\s*(true|"true")`)
 
-func ops14OpenRulesRule() Rule {
+func openRulesDeployRule() Rule {
 	return cmdRule("external.systems:open-rules-deploy", Deny, "Security rules written on the line to admit anyone (Firestore/Storage allow read, write: if true; Realtime Database \".read\": true) and deployed with them (firebase deploy): the project's data is open to the internet; an emulator's demo- project is spared", []string{"firebase"},
 		func(e *Env, c *Cmd) string {
 			if sub(c) != "deploy" || onlyHelp(c) || e.dryRun(c) {

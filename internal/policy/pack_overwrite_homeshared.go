@@ -74,7 +74,7 @@ func rewriterTargets(c *Cmd) []string {
 	return out
 }
 
-func leak5DataRules() []Rule {
+func homeSharedOverwriteRules() []Rule {
 	names := []string{"ffmpeg", "avconv", "ffmpeg.exe", "magick", "gm", "qpdf"}
 	for n := range mediaRewriters {
 		names = append(names, n)

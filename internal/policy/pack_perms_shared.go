@@ -133,7 +133,7 @@ var sharedRoots = map[string]bool{"shared": true, "share": true, "data": true, "
 	// Oracle, /hana of SAP HANA, /sapmnt, /oradata), NFS exports, a NAS's
 	// volumes
 	"hana": true, "sapmnt": true, "oradata": true, "export": true, "exports": true, "backup": true, "backups": true, "volume1": true, "volume2": true, "san": true,
-	// remote13: a cluster's software tree every user's jobs load (/sw/containers,
+	// a cluster's software tree every user's jobs load (/sw/containers,
 	// /software/modulefiles) and cloud file shares mounted on every node
 	"sw": true, "software": true, "fsx": true, "efs": true}
 

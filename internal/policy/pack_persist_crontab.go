@@ -89,7 +89,7 @@ func detachedSender(e *Env) string {
 	})
 }
 
-func secrets7PersistRules() []Rule {
+func backgroundPersistRules() []Rule {
 	return []Rule{
 		cmdRule("core.local:launchd-persist", Deny, "launchctl told to keep a job across logins (load -w, bootstrap or enable of a LaunchAgent or LaunchDaemon): whatever the plist runs starts at every login or boot from now on", []string{"launchctl"},
 			func(e *Env, c *Cmd) string { return launchdPersists(c) },

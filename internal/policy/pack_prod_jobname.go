@@ -12,7 +12,7 @@ import (
 // verb that changes or deletes records (remoteops.txt data-job-verb) to a
 // word of production: what it does there is all its name says, so it
 // asks. A script on disk is read and judged by what it runs; a name
-// without production (accountDeleteDev) is a developer's own (plat12).
+// without production (accountDeleteDev) is a developer's own.
 func prodJobRule() Rule {
 	return Rule{ID: "external.systems:prod-job-name", Mode: Ask, Tools: shellTools, On: On(0).OrText("prod", "Prod", "PROD", "Prd", "prd"),
 		Desc: "A script or a batch job named for changing or deleting records on production (./scripts/purge_accounts_prod.sh, process.sh conf accountDeleteProd, process.name=contactUpsertProd) whose text is not on disk to read: it acts on production by its name; the verbs are data (policy/remoteops.txt data-job-verb)",

@@ -15,10 +15,10 @@ import (
 // taken down against such a server. The words are data
 // (policy/remoteops.txt).
 
-// net3ProdTaskRule: a task whose name says it changes something and says
+// prodTaskRule: a task whose name says it changes something and says
 // production (make migrate-prod, npm run db:seed:production, just
 // backfill-prd), run where its definition cannot be read.
-func net3ProdTaskRule() Rule {
+func prodTaskRule() Rule {
 	return cmdRule("external.systems:prod-task", Ask, "A task runner's task named for a change and for production at once (make migrate-prod, npm run db:seed:production, just backfill-prd) whose definition is not on disk to read: it changes production's data or schema by its name; the words are data (policy/remoteops.txt prod-task-change)", taskRunnerNames(),
 		prodTaskHit,
 		[]string{"make migrate-prod", "npm run db:seed:production", "just backfill-prd", "yarn db:reset:prod", "task sync-live-data", "pnpm run migrate:production"},
@@ -64,11 +64,11 @@ var frameworkReads = map[string]bool{"routes": true, "about": true, "stats": tru
 	// code's state (not settings' values: diffsettings, config:show print secrets)
 	"showmigrations": true, "check": true, "sqlmigrate": true, "inspectdb": true, "schedule:list": true, "event:list": true, "model:show": true}
 
-// net3FrameworkProdRule: a framework's command pointed at production by
+// frameworkProdRule: a framework's command pointed at production by
 // its own environment option (rails runner -e production, rails c -e
 // production) or forced past its production guard (php artisan migrate
 // --force: artisan refuses in production without it).
-func net3FrameworkProdRule() Rule {
+func frameworkProdRule() Rule {
 	return cmdRule("external.systems:framework-prod", Ask, "A framework command aimed at production by its own option or variable (rails runner -e production, symfony console --env=prod, manage.py migrate --settings=…production, DJANGO_SETTINGS_MODULE=…prod, drush @prod) or forced past the guard it keeps for production (php artisan migrate --force, db:seed --force): it changes the live database; reads (routes, about, status) stay allowed; the subcommands are data (policy/remoteops.txt force-prod-php, framework-env-opt, framework-env-var)", []string{"rails", "rake", "php", "artisan", "mix", "symfony", "python", "python3", "drush", "wp"},
 		func(e *Env, c *Cmd) string {
 			if onlyHelp(c) || e.dryRun(c) {
@@ -167,19 +167,16 @@ func hiddenServer(e *Env, c *Cmd) string {
 // sqlWrites: a statement that changes rows, schema or rights.
 var sqlWrites = re(`(?is)((^|;)\s*(insert|update|delete|merge|alter|create|drop|truncate|grant|revoke|replace|upsert|copy\s+\w+\s+from|vacuum|reindex|rename)\b)|` +
 	`(\.(update|delete|insert|replace)(one|many)\s*\(|\.(drop|dropdatabase|remove|renamecollection|deletemany|bulkwrite)\s*\()|` +
-	// rec16: the mongo shell's schema, index, user and profiler changes
+	// the mongo shell's schema, index, user and profiler changes
 	`(\.(createindex(es)?|dropindex(es)?|createcollection|createview|createuser|dropuser|updateuser|grantrolestouser|revokerolesfromuser|findoneand(update|delete|replace)|reindex|converttocapped|setprofilinglevel|hideindex|unhideindex)\s*\()`)
 
-// net3HiddenSQLRule: SQL that changes rows or schema, sent to a server
+// hiddenSQLServerRule: SQL that changes rows or schema, sent to a server
 // the line hides in a variable or names for production: it may well be
 // the live database, and the WHERE is the only guard.
-func net3HiddenSQLRule() Rule {
+func hiddenSQLServerRule() Rule {
 	return cmdRule("external.systems:sql-hidden-server", Ask, "SQL that writes (INSERT, UPDATE, DELETE, ALTER, CREATE …) sent to a server the line hides in a variable ($DATABASE_URL, -h \"$DB_HOST\") or names for production (-h prod-db…, PGPASSWORD=$PROD_…): it may be the live database; reads and local servers stay allowed", netSQLClients,
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || e.dryRun(c) {
-				return ""
-			}
-			text := sqlOf(c)
+			text := sqlToJudge(e, c)
 			// resid: the statement kinds sql-write-shared reads too
 			// (REFRESH MATERIALIZED VIEW, CLUSTER, COMMENT ON, UNDROP,
 			// PUT/REMOVE on a stage) write on a hidden server as much
@@ -200,11 +197,11 @@ func net3HiddenSQLRule() Rule {
 		[]string{`psql "$DATABASE_URL" -c "SELECT count(*) FROM sessions"`, `psql -h localhost -c "DELETE FROM sessions WHERE id=1"`, `psql -h db.example.com -c "UPDATE users SET x=1 WHERE id=1"`, `psql "$DATABASE_URL" -f queries/report.sql`, `psql -h prod-db.example.internal -c "SELECT 1"`, `mongosh "$MONGO_URI" --eval 'db.users.countDocuments({})'`})
 }
 
-// net3MigrateDownRule: a schema migration tool taken down, reset or
+// hiddenMigrateDownRule: a schema migration tool taken down, reset or
 // cleaned (migrate … down -all, goose down, dbmate rollback, flyway
 // clean) against a database the line hides in a variable or names for
 // production.
-func net3MigrateDownRule() Rule {
+func hiddenMigrateDownRule() Rule {
 	return cmdRule("external.systems:migrate-down-hidden", Ask, "A schema migration tool run down, reset, cleaned or forced (migrate down -all, goose reset, dbmate rollback, flyway clean, atlas schema clean) against a database the line hides in a variable or names for production: tables and their data go; the tools and verbs are data (policy/remoteops.txt migrate-tools, migrate-down)", opsNames("migrate-tools"),
 		func(e *Env, c *Cmd) string {
 			if onlyHelp(c) || e.dryRun(c) {
@@ -245,11 +242,11 @@ func net3MigrateDownRule() Rule {
 		[]string{`migrate -path db/migrations -database "$DATABASE_URL" up`, `migrate -path db/migrations -database postgres://localhost:5432/app_dev down 1`, `goose -dir migrations status`, `dbmate up`, `flyway info`})
 }
 
-// net3FrameworkProdDestroyRule: a framework's or site tool's command that
+// frameworkProdDestroyRule: a framework's or site tool's command that
 // drops the whole database, forced past its production guard (php
 // artisan migrate:fresh --force, db:wipe --force) or aimed at a
 // production site alias (drush @prod sql-drop).
-func net3FrameworkProdDestroyRule() Rule {
+func frameworkProdDestroyRule() Rule {
 	return cmdRule("external.systems:framework-prod-destroy", Deny, "A framework's or site tool's command that drops the whole database, forced past its production guard (php artisan migrate:fresh --force, db:wipe --force) or aimed at a production site alias (drush @prod sql-drop, drush @live site:install): the live data is gone; the subcommands are data (policy/remoteops.txt framework-destroy)", []string{"php", "artisan", "drush"},
 		func(e *Env, c *Cmd) string {
 			if onlyHelp(c) || e.dryRun(c) {

@@ -43,7 +43,7 @@ func dropDest(dst string) string {
 	return ""
 }
 
-func net3ProjectOffRule() Rule {
+func projectOffRule() Rule {
 	cmds := []string{"scp", "rsync", "sftp", "curl", "rclone", "aws", "gsutil", "huggingface-cli", "hf"}
 	return Rule{ID: "external.systems:project-off", Mode: Deny, Tools: shellTools, Cmds: cmds,
 		Desc: "The whole project (source, .env, keys, .git) sent where the project has no say: packed or copied to a guest account or a file-drop service, or uploaded whole to a model hub (huggingface-cli upload REPO . ); the accounts and services are data (policy/remoteops.txt drop-user, drop-host)",

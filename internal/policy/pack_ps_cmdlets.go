@@ -8,7 +8,7 @@ import "github.com/warden-dev/warden/internal/callfacts"
 // Remove-/Clear-/Uninstall- there are denied, Set-/New-/Stop-/Restart-/
 // Update-/Move-… asked, Get-/Test-/Show-/Find- and -WhatIf left alone.
 // A cmdlet is read from pwsh/powershell -Command, powershell.exe from
-// WSL, and the PowerShell tool alike (plat12).
+// WSL, and the PowerShell tool alike.
 func psCmdletRules() []Rule {
 	rule := func(id string, mode Mode, kind, desc, says string, catch, allow []string) Rule {
 		on := On(FactWriteEffect) // the reading gives such a cmdlet its effect (callfacts/effect.go)

@@ -61,7 +61,7 @@ func proseDoc(f string) bool {
 	return false
 }
 
-func miss10PublishRules() []Rule {
+func publishPublicRules() []Rule {
 	forges := []string{"gh", "glab", "tea", "pastebinit", "wgetpaste", "fpaste", "pastebin", "ix", "sprunge", "termbin"}
 	return []Rule{
 		cmdRule("core.secrets:publish-home-file", Deny, "A file of the user's own, outside the project (home data, home dot-files, credentials: gh gist create --public ~/research/POTCAR), published to anyone by a forge or paste CLI: the user's private files become public; the project's own files ask (core.secrets:publish-public)", forges,

@@ -46,7 +46,7 @@ func dockerRemote(e *Env, c *Cmd) string {
 // volumes or networks, or stop what runs.
 var dockerDestroys = map[string]bool{"rm": true, "rmi": true, "prune": true, "kill": true, "down": true, "remove": true}
 
-func net2PushRules() []Rule {
+func pushDeployRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:push-deploys", Ask, "A git push to a remote that deploys what it receives (heroku, dokku, production, a platform's git URL): the branch goes live; the remotes are data (policy/remoteops.txt deploy-remote)", []string{"git"},
 			func(e *Env, c *Cmd) string {

@@ -6,7 +6,7 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// Files pushed onto another host (net14), beyond its system files
+// Files pushed onto another host, beyond its system files
 // (remote-copy in pack_staged_upload.go): a network device's own file
 // system (scp image.bin sw1:flash:) and anything but scratch on a host
 // named for production (an install into its /opt, a site into its
@@ -50,10 +50,10 @@ var systemdReads = map[string]bool{"status": true, "show": true, "cat": true, "i
 	"list-dependencies": true, "list-sessions": true, "list-users": true, "list-seats": true, "list-machines": true, "list-images": true, "list": true,
 	"show-session": true, "show-user": true, "session-status": true, "user-status": true, "seat-status": true, "image-status": true, "list-timezones": true, "list-locales": true, "list-keymaps": true}
 
-// net14HostOptionRule: a systemd tool pointed at another host by -H
+// hostOptionChangeRule: a systemd tool pointed at another host by -H
 // (systemctl -H deploy@web2 restart app): it changes that host as ssh
 // would; reads and a lab, dev or test host stay allowed.
-func net14HostOptionRule() Rule {
+func hostOptionChangeRule() Rule {
 	return cmdRule("external.systems:host-option-change", Ask, "A systemd tool pointed at another host by -H/--host (systemctl --host deploy@web2 restart app, hostnamectl -H h set-hostname x): it changes that host as a remote shell would; status, show and list verbs and a lab, dev or test host stay allowed", systemdHostTools,
 		func(e *Env, c *Cmd) string {
 			host, verb := "", ""

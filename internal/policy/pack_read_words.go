@@ -2,7 +2,7 @@ package policy
 
 import "strings"
 
-// Read-only modes of tools that also change (ops14). A subcommand word
+// Read-only modes of tools that also change. A subcommand word
 // whose part only shows or lists reads wherever it points, production
 // too: django's showmigrations, samba-tool's listall, artisan's
 // route:list, kubectl's port-forward (a tunnel to this machine). The

@@ -44,7 +44,7 @@ func releaseReads(code string) bool {
 	return len(calls) > 0
 }
 
-func miss10ReleaseRules() []Rule {
+func releaseEvalRules() []Rule {
 	return []Rule{
 		{ID: "external.systems:release-eval-prod", Mode: Deny, Tools: shellTools, On: On(0).OrText("eval", "rpc"),
 			Desc: "Code evaluated in a production release's console (bin/APP eval|rpc CODE, locally or through fly ssh console -C, ssh, kubectl exec) that deletes records, drops or truncates tables or rolls migrations back (Repo.delete_all, Ecto.Migrator.run(…, :down, all: true)): the live app's data goes",

@@ -65,13 +65,13 @@ func adminJudge(e *Env, c *Cmd) (string, string, string) {
 		lab = host != "" && callfacts.LabTarget(host, nil)
 	}
 	if !lab && a.Sandbox && a.Kind != "env" && callfacts.TicketAlias(host) {
-		lab = true // sf apex run -o SF-1423: a scratch org named for its ticket (fp13)
+		lab = true // sf apex run -o SF-1423: a scratch org named for its ticket
 	}
 	if lab && a.Sandbox && (level == "ask" || a.Kind == "destroy" || a.Kind == "run" || a.Kind == "people") {
 		return "", "", "" // a dev, test, scratch or sandbox org: its changes and its data are the developer's own
 	}
 	if lab && level == "ask" && a.Where == "device" {
-		return "", "", "" // net14: a lab device's change (ssh lab-csr1 'configure replace …') is the developer's own
+		return "", "", "" // a lab device's change (ssh lab-csr1 'configure replace …') is the developer's own
 	}
 	if level == "deny" && lab {
 		level = "ask"
@@ -161,7 +161,7 @@ func sshLab(e *Env) bool {
 	return false
 }
 
-func remote5AdminRules() []Rule {
+func remoteAdminRules() []Rule {
 	fire := func(want string, kinds ...string) func(e *Env, c *Cmd) string {
 		return func(e *Env, c *Cmd) string {
 			lvl, kind, why := adminJudge(e, c)
@@ -211,10 +211,10 @@ func remote5AdminRules() []Rule {
 	}
 }
 
-// remote5FetchToHostRule: code downloaded here and piped into a shell on
+// fetchToHostRule: code downloaded here and piped into a shell on
 // another host (curl …/setup.sh | ssh robot@amr-07 sudo bash): it runs
 // there unread, as whoever the payload becomes.
-func remote5FetchToHostRule() Rule {
+func fetchToHostRule() Rule {
 	return cmdRule("external.systems:fetch-to-host", Deny, "Code downloaded and piped into a shell or interpreter on another host through ssh (curl -fsSL URL | ssh robot@amr-07 sudo bash, ssh h 'bash -s' < <(curl …)): it runs there unread", append(callfacts.RemoteShellTools(), "ssh", "mosh", "autossh"),
 		func(e *Env, c *Cmd) string {
 			fetched := slices.ContainsFunc(c.Upstream, callfacts.IsFetcher)

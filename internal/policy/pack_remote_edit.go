@@ -53,7 +53,7 @@ func sshPayload(c *Cmd) bool {
 	return false
 }
 
-func miss11RemoteEditRules() []Rule {
+func remoteFileEditRules() []Rule {
 	return []Rule{{
 		ID: "core.net:remote-file-edit", Mode: Ask, Tools: shellTools,
 		Desc: "A file written on another host through ssh (sed -i, >> or > into a file, cp or tee over a config there): it changes a server others rely on; its scratch directories excepted",

@@ -36,7 +36,7 @@ func ansibleModule(c *Cmd) string {
 
 // ansibleReads: an ad-hoc ansible command whose module only gathers or
 // reports (ping, setup, stat) changes nothing on the hosts, production's
-// too (ops13). shell, command, raw and script carry a payload the
+// too. shell, command, raw and script carry a payload the
 // production rules still judge.
 func ansibleReads(c *Cmd) bool {
 	m := ansibleModule(c)
@@ -44,10 +44,10 @@ func ansibleReads(c *Cmd) bool {
 	case "", "shell", "command", "raw", "script":
 		return false
 	}
-	return ansibleReadModules[m] || ansibleDeviceReads(c) // net14: a network module that only shows
+	return ansibleReadModules[m] || ansibleDeviceReads(c) // a network module that only shows
 }
 
-func net3MoreRules() []Rule {
+func remoteMiscRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:fleet-module", Ask, "An ad-hoc configuration-management module that changes the hosts it targets (ansible all -m apt -a upgrade=dist, -m service, -m user, -m copy, -m lineinfile): a fleet changed in one line; facts, ping, stat and the payloads of shell/command (judged on their own) stay allowed", []string{"ansible"},
 			func(e *Env, c *Cmd) string {
@@ -55,7 +55,7 @@ func net3MoreRules() []Rule {
 					return ""
 				}
 				if ansibleDeviceReads(c) || ansibleLab(c) {
-					return "" // net14: a network module that only shows; a lab inventory's hosts are the developer's own
+					return "" // a network module that only shows; a lab inventory's hosts are the developer's own
 				}
 				if m := ansibleModule(c); m != "" && !ansibleReadModules[m] && !ansibleFactsOnly(c) {
 					return "ansible's " + m + " module changes the hosts " + c.Sub(0) + " names: " + c.String()
@@ -181,10 +181,10 @@ func net3MoreRules() []Rule {
 	}
 }
 
-// net3MoreSecretRules belong to core.secrets: an infrastructure tool's
+// infraSecretRules belong to core.secrets: an infrastructure tool's
 // secret output printed, another session's ssh agent borrowed.
-func net3MoreSecretRules() []Rule {
-	return []Rule{net3SecretHuntRule(),
+func infraSecretRules() []Rule {
+	return []Rule{secretHuntRule(),
 		readsOnly(cmdRule("core.secrets:infra-secret-output", Ask, "An infrastructure tool's output named for a secret printed into the conversation (terraform output -raw db_password, tofu output admin_token, pulumi stack output dbPassword --show-secrets): the transcript keeps it", []string{"terraform", "tofu", "terragrunt", "pulumi"},
 			func(e *Env, c *Cmd) string {
 				if c.Captured {

@@ -7,7 +7,7 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// What a remote command does, by its name (remote13). Hosting panels and
+// What a remote command does, by its name. Hosting panels and
 // appliances ship their administration as scripts named verb-first
 // (cPanel's /scripts/removeacct, killacct, suspendacct, restartsrv_httpd,
 // rebuildhttpdconf; a site's delete_user.sh): warden has no table for
@@ -41,7 +41,7 @@ func scriptVerb(c *Cmd) (kind, verb string) {
 		return "", ""
 	}
 	if len(first) > 1 && first[0] == "rc" {
-		// net14: an appliance's rc scripts (pfSense's
+		// an appliance's rc scripts (pfSense's
 		// /etc/rc.filter_configure, rc.reload_all, rc.restart_webgui)
 		// name the verb after what it acts on
 		for _, w := range first[1:] {
@@ -115,7 +115,7 @@ func adminScriptRun(e *Env, i int) (string, string) {
 	}
 	switch {
 	case kind == "change" && !root && sshLab(e):
-		return "", "" // net14: a lab, dev or test host's change (ssh lab-fw1 …) is the developer's own
+		return "", "" // a lab, dev or test host's change (ssh lab-fw1 …) is the developer's own
 	case kind == "destroy" && (root || !launcherOnLab(e, i)):
 		return "deny", c.Name + " (its name leads with " + verb + ") destroys on " + where + ": " + c.String()
 	case kind != "":
@@ -190,7 +190,7 @@ func remoteScratchRel(rel string) bool {
 	return false
 }
 
-func remote13RemoteRules() []Rule {
+func remoteScriptNameRules() []Rule {
 	launchers := append(callfacts.RemoteShellTools(), "ssh", "mosh", "autossh", "sudo", "doas", "pwsh", "powershell", "powershell.exe", "pwsh.exe", "pdsh", "clush", "pssh")
 	judge := func(want string) func(e *Env) string {
 		return func(e *Env) string {
@@ -202,7 +202,7 @@ func remote13RemoteRules() []Rule {
 			return ""
 		}
 	}
-	return append(remote13RPCRules(), []Rule{ // pack_api_rpcget.go
+	return append(apiRPCRules(), []Rule{ // pack_api_rpcget.go
 		{ID: "external.systems:remote-script-destroy", Mode: Deny, Tools: shellTools, Cmds: launchers,
 			Desc:  "A script whose name leads with a destroying verb (removeacct, killacct, delete_site.sh, purge-db) run on another host or as root by its path: a hosting panel's or an appliance's own administration, an account, site or database gone for everyone on the server; a lab host asks",
 			Match: judge("deny"),

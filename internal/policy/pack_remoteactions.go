@@ -27,7 +27,7 @@ func remoteActionRules() []Rule {
 				return c.Name + " deletes outside this machine (a registry or a service): " + c.String()
 			}, catch, allow)
 	}
-	return append(append(psCmdletRules(), remote13RemoteRules()...), []Rule{ // psCmdletRules: plat12; remote13RemoteRules: pack_remote_scriptnames.go
+	return append(append(psCmdletRules(), remoteScriptNameRules()...), []Rule{ // remoteScriptNameRules: pack_remote_scriptnames.go
 		kind("external.systems:publish-image", "publish", "Publishing images and changing published packages (docker/podman/buildah push, npm deprecate, npm dist-tag rm, crane/oras push, gh release create); the list is data (callfacts/remote.txt)",
 			[]string{"docker push myorg/app:latest", "podman push quay.io/me/app", "buildah push app docker://x/app", "npm deprecate pkg@1 'old'", "npm dist-tag rm pkg beta", "docker buildx build --push -t x/y ."},
 			[]string{"docker pull nginx", "docker build -t app .", "npm dist-tag ls pkg", "podman images", "docker push --help"}),

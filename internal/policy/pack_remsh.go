@@ -9,7 +9,7 @@ import (
 // application: anything typed there runs on it, so it asks; --rpc-eval
 // NODE EXPR on such a node is judged by its expression (reads pass, as
 // for bin/app rpc). A node on this machine (@127.0.0.1, @localhost, a
-// short name without a host) is the developer's own (plat12).
+// short name without a host) is the developer's own.
 func remshRule() Rule {
 	return cmdRule("external.systems:remote-console", Ask, "A shell attached to a running Erlang/Elixir node on another host (iex --remsh app@web.internal, erl -remsh), or an expression that is not only reads evaluated there (--rpc-eval): it runs inside the live application; a node on this machine is left alone",
 		[]string{"iex", "erl", "elixir"},

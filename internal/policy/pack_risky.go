@@ -152,7 +152,7 @@ func externalPack() Pack {
 		cmdRule("external.systems:cloud-delete", Deny, "Deleting cloud resources (aws/gcloud/az/doctl … delete, aws s3 rm/rb)", []string{"aws", "gcloud", "az", "doctl", "gsutil", "linode-cli", "hcloud", "flyctl", "fly", "vercel", "heroku", "oci", "ibmcloud"},
 			func(e *Env, c *Cmd) string {
 				if localEndpoint(e, c) || ephemeralTargets(c) || c.Name == "heroku" && sub(c) == "pg:psql" || planOp(c) {
-					return "" // LocalStack or an emulator; a CI run's own resource (pack_test_resources.go); heroku pg:psql's statements are judged as SQL (pack_db_place.go); a change set dropped (fp13)
+					return "" // LocalStack or an emulator; a CI run's own resource (pack_test_resources.go); heroku pg:psql's statements are judged as SQL (pack_db_place.go); a change set dropped
 				}
 				if awsReadOp(c) {
 					return "" // aws iam simulate-principal-policy --action-names s3:DeleteObject: the delete is a value the operation only evaluates
@@ -302,11 +302,11 @@ func externalPack() Pack {
 			},
 			[]string{"systemctl restart redis-sentinel", "systemctl reload nginx", "service php8.3-fpm restart", "systemctl try-restart gitlab-runsvdir"},
 			[]string{"systemctl status nginx", "systemctl --user restart syncthing", "systemctl is-active nginx", "service nginx status", "systemctl restart --help"}),
-	}, slices.Concat(externalVerbRules(), peers5Rules(), ceph16Rules(),
-		[]Rule{publishRule(), deployRule(), publishVerbRule(), gen12StateEditRule(), gen12VaultAdminRule()},
-		remoteActionRules(), moneyActRules(), []Rule{moneyTaskRule(), varEnvTaskRule(), consoleFeedRule()}, cloudControlRules(), netRules(), leak5ExternalRules(),
-		data6SettingRules(), []Rule{data6PulldownRule()}, cloud7OpRules(), miss9bProjectOutRules(),
-		miss10OffenseRules(), miss10WarehouseRules(), miss10ReleaseRules(), data12Rules(), ops13Rules(), script14Rules(), publishRules())...)}
+	}, slices.Concat(externalVerbRules(), apiDeletePathRules(), handoffUploadRules(),
+		[]Rule{publishRule(), deployRule(), publishVerbRule(), iacStateEditRule(), vaultAdminPolicyRule()},
+		remoteActionRules(), moneyActRules(), []Rule{moneyTaskRule(), varEnvTaskRule(), consoleFeedRule()}, cloudControlRules(), netRules(), forkAndUnreadScriptRules(),
+		settingOffRules(), []Rule{prodDataPulldownRule()}, cloudOpRules(), miss9bProjectOutRules(),
+		offensiveToolRules(), warehouseProdRules(), releaseEvalRules(), dbPlaceRules(), sharedProdChangeRules(), openConfigRules(), publishRules())...)}
 }
 
 // cloudWords splits subcommands like apps:destroy and delete-db-instance

@@ -29,13 +29,13 @@ func sdkDestroyRule() Rule {
 			`python -c "d={'a':1}; del d['a']; print(d)"`})
 }
 
-// ops14SDKChangeRule: code that changes a service's administration
+// sdkAdminChangeRule: code that changes a service's administration
 // through its SDK (firebase-admin setCustomUserClaims, set_iam_policy,
 // attach_role_policy, grants.update) is the service's CLI granting or
 // reconfiguring, spelled as library calls: an undoable change of shared
 // state, so it asks; an emulator or a store on this machine is spared.
 // The calls are data (callfacts/sdkcalls.txt @change).
-func ops14SDKChangeRule() Rule {
+func sdkAdminChangeRule() Rule {
 	return cmdRule("core.interp:sdk-admin-change", Ask, "Interpreter code that changes a service's administration through its SDK (setCustomUserClaims, set_iam_policy, attach_role_policy, role_assignments.create, grants.update, security rules published): who may do what changes; an emulator on this machine is spared; the list is data (callfacts/sdkcalls.txt @change)", sdkRunners,
 		func(e *Env, c *Cmd) string {
 			if what := c.SDKChange(); what != "" {

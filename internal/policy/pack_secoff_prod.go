@@ -108,7 +108,7 @@ func prodTargetOf(e *Env, c *Cmd) string {
 	return ""
 }
 
-func ops13SecurityOffRule() Rule {
+func securityOffProdRule() Rule {
 	match := func(e *Env, c *Cmd) string {
 		if onlyHelp(c) || e.dryRun(c) {
 			return ""

@@ -24,7 +24,7 @@ func credentialNotSecret(p string) bool {
 		b == "config.yml" && strings.HasSuffix(path.Dir(p), "/.config/gh") // gh's settings; its tokens are in hosts.yml
 }
 
-func net3SecretRules() []Rule {
+func credentialFileRules() []Rule {
 	return []Rule{
 		{
 			ID: "core.secrets:print-credential-file", Mode: Ask, Reads: true, Tools: credentialReaders,
@@ -80,10 +80,10 @@ func envProviderWord(a string) bool {
 // prefix or a credential's name).
 var secretPattern = re(`(?i)(password|passwd|passphrase|secret|token|api[_-]?key|apikey|private[_-]?key|aws_access|credential|\bpass(=|:|\b)|_pass\b|\bpwd\b|_pwd\b|dbpass|bindpw|requirepass|masterauth|auth_?pass|psk\b|\bsk-|sk_live|AKIA|ghp_|gho_|glpat-|github_pat|xox[bp]-|BEGIN [A-Z .*]*PRIVATE)`)
 
-// net3SecretHuntRule: a recursive search of home, its config or the
+// secretHuntRule: a recursive search of home, its config or the
 // whole disk for credentials (grep -r "sk-" ~/.config, rg -i 'api_key'
 // ~): every match prints a secret of some tool into the conversation.
-func net3SecretHuntRule() Rule {
+func secretHuntRule() Rule {
 	return readsOnly(cmdRule("core.secrets:secret-hunt", Ask, "A search for credentials that prints the matching lines of the home directory, its configuration, the whole disk, a server's deployed applications and configuration (/etc, /srv, /opt, /var/www) or a deployed or secrets file (grep -r \"sk-\" ~/.config, rg -i api_key ~, grep -rE 'AKIA|ghp_' /, grep -r DB_PASSWORD /srv, grep -i secret config.php): each match prints some tool's secret into the conversation; searches of the project's code, -l/-c/-q/-v forms stay allowed", []string{"grep", "egrep", "rg", "ag", "ack", "git-grep", "jq", "yq", "gojq", "jaq"},
 		func(e *Env, c *Cmd) string {
 			if c.Captured || len(c.Upstream) > 0 && c.Name != "rg" || len(c.Pos) < 2 {

@@ -146,9 +146,9 @@ func keys(m map[string]bool) []string {
 	return out
 }
 
-// gen12DecryptRule: a secret decrypted into a file, or printed by a
+// decryptOutRule: a secret decrypted into a file, or printed by a
 // tool the print rule (core.secrets:exfil) does not know.
-func gen12DecryptRule() Rule {
+func decryptOutRule() Rule {
 	names := []string{"java"}
 	for n := range decrypters() {
 		names = append(names, n)

@@ -78,9 +78,9 @@ func secretOnLine(c *Cmd) string {
 
 var shellVarRef = re(`\$\{?(\w+)`)
 
-// net4HandoffRule: a key handed to a package nobody vetted, fetched as
-// it runs.
-func net4HandoffRule() Rule {
+// secretToFetchedPackageRule: a key handed to a package nobody vetted,
+// fetched as it runs.
+func secretToFetchedPackageRule() Rule {
 	return cmdRule("core.secrets:secret-to-fetched-package", Deny, "A wallet key, mnemonic or token handed on the command line to a package fetched from a registry as it runs (npx -y @someone/wallet-tool --mnemonic \"$MNEMONIC\", bunx x --private-key $PK, uvx tool --token $GITHUB_TOKEN): code nobody read receives the secret",
 		[]string{"npx", "bunx", "pnpm", "yarn", "uvx", "pipx"},
 		func(e *Env, c *Cmd) string {
@@ -97,10 +97,10 @@ func net4HandoffRule() Rule {
 		[]string{"npx -y @acme-unknown/wallet-recover --help", "npx hardhat run scripts/x.js --network sepolia", "bunx prettier --write .", "uvx ruff check --config $RUFF_CONFIG", "npx -y cowsay $USER"})
 }
 
-// net4CommitSecretPushRule: a secret file staged (often with -f past
+// pushSecretFileRule: a secret file staged (often with -f past
 // .gitignore) and pushed by the same line: the key is in the remote's
 // history, for everyone who can clone it.
-func net4CommitSecretPushRule() Rule {
+func pushSecretFileRule() Rule {
 	return cmdRule("core.secrets:push-secret-file", Deny, "A secret file (.env, a key, credentials) added to git and pushed by the same line (git add -f .env && git commit -m x && git push): the secret lands in the remote's history, where removing it later does not take it back",
 		[]string{"git"},
 		func(e *Env, c *Cmd) string {

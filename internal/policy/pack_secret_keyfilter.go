@@ -9,7 +9,7 @@ import (
 // '/authtok/' sssd.conf, awk -F= '/db_pass/{print $2}' .my.cnf print the
 // lines (or the values) of a credential's key in a config file, as grep
 // does (core.secrets:grep-secret-key); an awk that prints only the first
-// field (the key's name) does not (fp13).
+// field (the key's name) does not.
 
 // filterPattern matches a sed or awk address /PATTERN/.
 var filterPattern = re(`^\s*/((?:[^/\\]|\\.)+)/`)

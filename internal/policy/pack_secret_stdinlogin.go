@@ -3,7 +3,7 @@ package policy
 // A token or password file fed on standard input to a client that reads
 // its credential there (gh auth login --with-token < .gh-token, docker
 // login --password-stdin < .registry-pass) is used to log in, not printed:
-// the < redirect is then no secret read (fp13). The same file piped
+// the < redirect is then no secret read. The same file piped
 // through cat is consumedByPipe's.
 
 // stdinCredFlags make a client read its credential from standard input.

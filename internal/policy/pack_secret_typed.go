@@ -290,9 +290,9 @@ func anySender(e *Env) bool {
 	return false
 }
 
-// secrets14TypedRules: a secret typed on the command line (ask), and the
+// typedSecretRules: a secret typed on the command line (ask), and the
 // same sent to a host not its issuer's (deny).
-func secrets14TypedRules() []Rule {
+func typedSecretRules() []Rule {
 	return []Rule{
 		{ID: "core.secrets:typed-secret", Mode: Ask, Tools: shellTools, On: Any("a secret may be typed on any command line"),
 			Desc: "A live credential typed as a literal on the command line (cargo login cio…, vapor secret --value sk_live_…, docker login -p ghp_…, heroku config:set API_KEY=<random>): it lands in the shell history and the record; a test key (sk_test_), a placeholder (changeme, EXAMPLE) or a $VARIABLE stays allowed; the prefixes are data (policy/credprefixes.txt)",

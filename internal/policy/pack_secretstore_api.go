@@ -255,7 +255,7 @@ func scriptKind(script string) string {
 	return out
 }
 
-func vault16Rules() []Rule {
+func secretStoreAPIRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:secret-api-read", Ask, "A secret store's HTTP API read with its value printed into the conversation (a Vault secret or fresh database/cloud credentials, 1Password Connect's item, Doppler's, Infisical's or Akeyless' secrets, Key Vault, Secret Manager, a Kubernetes secret); listings and health checks stay allowed; the paths are data (policy/remoteops.txt api-secret-path)", apiClients,
 			func(e *Env, c *Cmd) string {

@@ -297,7 +297,7 @@ func secretOutput(e *Env) bool {
 func credentialSent(e *Env, c *Cmd) (why, named string) {
 	parts := e.requestParts(c)
 	var hosts, urls []string
-	var plain map[string]bool // hosts reached over plain http: a secret sent there is read on the way (fp12)
+	var plain map[string]bool // hosts reached over plain http: a secret sent there is read on the way
 	for _, p := range parts {
 		if p.kind == "url" && !strings.Contains(p.val, "==") {
 			h := urlHost(p.val)

@@ -6,7 +6,7 @@ import "strings"
 // team from this machine (pihole, homeassistant, jellyfin, vaultwarden:
 // remoteops.txt service-containers) stopped, killed, restarted, paused or
 // removed by force: everyone on the network loses the service, unlike a
-// project's dev container (plat12).
+// project's dev container.
 func serviceContainerRule() Rule {
 	return cmdRule("core.local:service-container", Ask, "A container serving the whole network from this machine (Pi-hole, Home Assistant, Jellyfin, Vaultwarden…; the names are data: policy/remoteops.txt service-containers) stopped, killed, restarted, paused or force-removed: the household's or team's service goes down",
 		[]string{"docker", "podman", "nerdctl"},

@@ -10,7 +10,7 @@ import (
 // Windows (systemctl is external.systems:systemctl-stop's).
 var serviceTools = []string{"launchctl", "sc", "sc.exe", "net", "net.exe", "Stop-Service", "Remove-Service", "Set-Service", "brew", "rc-service",
 	"rc-update", "sv", "supervisorctl", "pm2", "systemctl", "update-rc.d", "chkconfig", "loginctl", "tmux", "osascript",
-	"iisreset", "iisreset.exe"} // remote13: IIS's own stop switch
+	"iisreset", "iisreset.exe"} // IIS's own stop switch
 
 // serviceRules: services stopped or unregistered (deny: what the machine
 // or the user's apps depend on stops, often until someone notices), and

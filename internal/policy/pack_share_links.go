@@ -168,7 +168,7 @@ func upstreamDump(e *Env, c *Cmd) string {
 	return ""
 }
 
-func data6ShareRules() []Rule {
+func shareLinkRules() []Rule {
 	progs := slices.Concat(shareSenders, opsNames("share-prog"))
 	sinks := slices.Concat(progs, []string{"scp", "sftp", "rsync", "ftp", "lftp", "ssh", "aws", "gsutil", "rclone", "mail", "sendmail", "mutt", "gh", "azcopy", "huggingface-cli", "hf"})
 	return []Rule{dumpPublishedRule(), remoteDumpRule(),

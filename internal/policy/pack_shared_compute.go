@@ -112,7 +112,7 @@ func lastNumber(v string) int {
 	return n
 }
 
-func net3ClusterRules() []Rule {
+func sharedComputeRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:cluster-big-job", Ask, "A cluster job that asks for far more than one task's share (an array over 1000 tasks, 256 GB of memory or more, 8 GPUs or nodes or more): others queue behind it and the allocation is billed", []string{"sbatch", "srun", "salloc", "qsub"},
 			func(e *Env, c *Cmd) string {

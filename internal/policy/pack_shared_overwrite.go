@@ -6,7 +6,7 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// Shared storage written over (remote13). Deletes there are judged by
+// Shared storage written over. Deletes there are judged by
 // core.zones:shared-delete and shared-batch-delete; a file others rely on
 // replaced in place (cp over /project/lab/meta/samples.tsv, a > into a
 // lab's results, a container image rebuilt with --force in /sw) is a
@@ -43,7 +43,7 @@ func imageBuildOutput(c *Cmd) string {
 	return ""
 }
 
-func remote13SharedRule() Rule {
+func sharedOverwriteRule() Rule {
 	shared := func(e *Env, p string) bool {
 		z := callfacts.ZoneOf(p, e.F.Home, e.F.Project)
 		return outsideZone(z) && (sharedStorePath(p) || softwareTree(p)) && !ownScratch(p) && !callfacts.UserScratch(p, e.F.Home)

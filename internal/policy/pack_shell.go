@@ -320,7 +320,7 @@ func gitPack() Pack {
 			Catch: []string{"git stash drop", "git stash clear", "git stash drop stash@{2}", "bash -c 'git stash clear'"},
 			Allow: []string{"git stash", "git stash list", "git stash pop", "git stash show -p"},
 		},
-	}, append(append(append(append(append(historyRules(), peers5GitRules()...), fp2GitRules()...), pushNewRemoteRule()), gitOtherRules()...), append(pushMoreRules(), append(append(append(gitRemoteRules(), leak5GitRules()...), miss8PushRule(), listedDiscardRule(), pushMainlineRule()), gitRewriteDiscardRules()...)...)...)...)}
+	}, append(append(append(append(append(historyRules(), gitCheckoutRules()...), gitHookRules()...), pushNewRemoteRule()), gitOtherRules()...), append(pushMoreRules(), append(append(append(gitRemoteRules(), forcePushTagsRules()...), forcePushPlainRule(), listedDiscardRule(), pushMainlineRule()), gitRewriteDiscardRules()...)...)...)...)}
 }
 
 // gitDirtyRule fires when a git command matches and the tree has
@@ -352,9 +352,9 @@ func (e *Env) protected(b string) bool {
 
 // sharedBranch: the branches a team releases and hotfixes from, whatever
 // the project's config says — a release, hotfix, production or stable
-// line rewritten under everyone who builds on it is main rewritten
-// (plat12), and so is git-flow's develop, which every feature branch
-// starts from. Feature, fix and personal branches stay the author's.
+// line rewritten under everyone who builds on it is main rewritten,
+// and so is git-flow's develop, which every feature branch starts
+// from. Feature, fix and personal branches stay the author's.
 var sharedBranch = re(`^(?:trunk|develop|production|prod|stable|live|release(?:[/-].+)?|releases/.+|hotfix(?:es)?/.+|gh-pages|pages|v?\d+(?:\.\d+)*\.x|\d+-\d+-stable)$`)
 
 // currentBranch asks git (only for a force-push without a refspec).
@@ -483,7 +483,7 @@ func interpPack() Pack {
 			Catch: []string{"python3 -c 'print(1)'", "node -e 'console.log(1)'", "perl -pe 's/a/b/' f.txt", "php -r 'echo 1;'"},
 			Allow: []string{"python3 script.py", "node server.js", "ruby -v", "perl script.pl"},
 		},
-	}, append([]Rule{runtimeWipeRule(), sdkDestroyRule(), ops14SDKChangeRule(), interpPublishRule()}, append(miss9bSDKRules(), append(d16gClientVerbRules(), interpProdDestroyRule(), interpWebhookRule())...)...)...)}
+	}, append([]Rule{runtimeWipeRule(), sdkDestroyRule(), sdkAdminChangeRule(), interpPublishRule()}, append(miss9bSDKRules(), append(d16gClientVerbRules(), interpProdDestroyRule(), interpWebhookRule())...)...)...)}
 }
 
 // homeRef matches the ways interpreter code names the home directory.

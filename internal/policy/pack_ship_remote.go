@@ -71,7 +71,7 @@ func deployScript(c *Cmd) string {
 	return hit
 }
 
-func net3ShipRules() []Rule {
+func remoteShipRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:remote-docker", Ask, "A container engine driven on another host (docker -H ssh://deploy@web1 compose up -d, DOCKER_HOST=tcp://10.0.0.5:2376 docker run …): what runs on that host changes; reads (ps, logs, inspect) stay allowed; the reads are data (policy/remoteops.txt docker-read)", []string{"docker", "docker-compose", "podman"},
 			func(e *Env, c *Cmd) string {

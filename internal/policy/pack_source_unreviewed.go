@@ -145,7 +145,7 @@ func runFromSourceRule(id string, mode Mode, desc, list, does, adj string, catch
 		}, catch, allow)
 }
 
-func net2SourceRules() []Rule {
+func unreviewedSourceRules() []Rule {
 	return []Rule{
 		runFromSourceRule("external.systems:run-from-url", Deny, "A runner given a URL or a forge reference as what to run (uv run https://…/x.py, pipx run URL, npx github:owner/repo#main, npm exec git+https://…, scoop install https://…/tool.json, regsvr32 /i:http://…, mshta URL): code fetched and run unread; the programs are data (policy/remoteops.txt fetch-run)",
 			"fetch-run", "runs what it fetches from", "unread",

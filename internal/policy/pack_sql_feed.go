@@ -7,7 +7,7 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// SQL the line does not show, fed to a shared target (ops14). A cloud
+// SQL the line does not show, fed to a shared target. A cloud
 // warehouse's client reads a query from its input or a file as psql
 // does (bq query < backfill.sql, snow sql -c prod -f fix.sql): the
 // statements run on the warehouse, which is never this machine, so
@@ -63,12 +63,12 @@ func sshSQLClient(payload string) string {
 // warehouse rules, administrative grants are sqlAdmin's (denied).
 var sqlAccessChange = re(`(?is)^\s*(grant\b.*?\bon\s+(all|future|schema|database|account)\b|revoke\b)`)
 
-// ops14SQLAccessRule: a bulk GRANT or a REVOKE sent to a server that is
+// sqlAccessRemoteRule: a bulk GRANT or a REVOKE sent to a server that is
 // not this machine (snow sql -c prod -q "GRANT SELECT ON ALL TABLES IN
 // SCHEMA … TO ROLE ANALYST", psql -h db.prod… -c "REVOKE …"): an undoable change of
 // shared state, so it asks; the developer's own database and a dev
 // connection stay allowed.
-func ops14SQLAccessRule() Rule {
+func sqlAccessRemoteRule() Rule {
 	return cmdRule("external.systems:sql-access-remote", Ask, "SQL on a client's command line that grants in bulk or revokes (GRANT SELECT ON ALL TABLES IN SCHEMA … TO ROLE, GRANT … ON FUTURE TABLES, REVOKE), sent to a server that is not this machine (a production connection, a cloud warehouse, -h, a URL): who may read shared data changes; a grant on one object stays allowed", netSQLClients,
 		func(e *Env, c *Cmd) string {
 			if onlyHelp(c) || e.dryRun(c) || c.Has("--dry_run") {

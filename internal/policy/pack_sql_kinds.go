@@ -66,7 +66,7 @@ func sqlKindOf(text string) (string, bool, bool) {
 	return "", false, false
 }
 
-func miss3SQLRules() []Rule {
+func sqlKindRules() []Rule {
 	judge := func(e *Env, c *Cmd) (string, bool) {
 		if onlyHelp(c) || e.dryRun(c) || c.Has("--dry_run") {
 			return "", false

@@ -295,10 +295,7 @@ func sqlDowngradeOf(text string) string {
 func sqlDowngradeRule() Rule {
 	return cmdRule("external.systems:sql-downgrade", Deny, "A statement that switches a database's protection off — auditing stopped, the password policy weakened (minimal length, lifetime or failed logins UNLIMITED, no forced change), the redo log set to overwrite, transport security or the password-check plugin removed — on any server but this machine or a dev or test database; the statements are data (policy/sqlkinds.txt, level down)", warehouseClients,
 		func(e *Env, c *Cmd) string {
-			if onlyHelp(c) || e.dryRun(c) {
-				return ""
-			}
-			text := sqlOf(c)
+			text := sqlToJudge(e, c)
 			if text == "" {
 				return ""
 			}

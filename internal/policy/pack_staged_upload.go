@@ -45,7 +45,7 @@ func packedFrom(c *Cmd) (archive string, srcs []string) {
 	return "", nil
 }
 
-func net2StagedRule() Rule {
+func stagedUploadRule() Rule {
 	return cmdRule("external.systems:staged-upload", Deny, "The user's files under home or credentials packed into an archive (zip, tar, 7z) that the same line uploads (curl -T, scp, rclone, a hub or gist): the data leaves through a file name that says nothing", []string{"zip", "7z", "7za", "7zz", "rar", "tar", "bsdtar", "gtar"},
 		func(e *Env, c *Cmd) string {
 			archive, srcs := packedFrom(c)
@@ -143,11 +143,11 @@ func servedPath(h, p string) string {
 	return "into a service's tree there (a deploy)"
 }
 
-// net2RemoteCopyRule: a copy to another host (scp, rsync) that
+// remoteCopyRule: a copy to another host (scp, rsync) that
 // overwrites its system files (scp nginx.conf root@web1:/etc/nginx/), or
 // sends the whole project there (scp -r ./ user@203.0.113.7:~/in/): the
 // host's service changes under its users, or the source leaves.
-func net2RemoteCopyRule() Rule {
+func remoteCopyRule() Rule {
 	return cmdRule("external.systems:remote-copy", Ask, "A copy to another host (scp, rsync) that overwrites its system files (/etc, /usr, /var/lib …) or sends the whole project tree there: the host's services change under their users, or the source leaves", []string{"scp", "rsync"},
 		func(e *Env, c *Cmd) string {
 			srcs, dst, ok := copyEnds(c)

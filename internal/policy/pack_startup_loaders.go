@@ -129,10 +129,10 @@ func scratchOrHidden(e *Env, w string) bool {
 	return dots >= 2 || strings.HasPrefix(path.Base(p), ".") && under(p, e.F.Home) && path.Dir(p) != e.F.Home
 }
 
-// sys3StartupRules: start-up state the line changes for every later
+// startupLoaderRules: start-up state the line changes for every later
 // shell or program — a loader variable planted to load hidden code, a
 // program that rewrites the shell's start-up files itself.
-func sys3StartupRules() []Rule {
+func startupLoaderRules() []Rule {
 	profileNames := slices.Sorted(func(yield func(string) bool) {
 		for n := range startupData().profiles {
 			if !yield(n) {
@@ -176,9 +176,10 @@ func sys3StartupRules() []Rule {
 	}
 }
 
-// sys3ZoneRules are the zone pack's rules of this file and its siblings.
-func sys3ZoneRules() []Rule {
-	return append(append(append(sys3StartupRules(), sharedPermsRules()...), rawDataRule(), workflowOutputsRule(), unsafeLoadRule(), sharedDeleteRule(), sessionLoaderRule(), extractForeignRule(), lockoutRule(), linkedConfigRule()), append(sharedOutputRules(), sharedMoveAwayRule())...)
+// startupAndSharedZoneRules are the zone pack's rules of this file and
+// its siblings.
+func startupAndSharedZoneRules() []Rule {
+	return append(append(append(startupLoaderRules(), sharedPermsRules()...), rawDataRule(), workflowOutputsRule(), unsafeLoadRule(), sharedDeleteRule(), sessionLoaderRule(), extractForeignRule(), lockoutRule(), linkedConfigRule()), append(sharedOutputRules(), sharedMoveAwayRule())...)
 }
 
 // sessionLoaderRule: the line points a code-loading variable (RUSTC_WRAPPER,

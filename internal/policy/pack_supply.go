@@ -138,7 +138,7 @@ var packageSourceTools = map[string]bool{"npm": true, "pnpm": true, "yarn": true
 
 // officialRegistry: the registry c's arguments (a, lower-cased) set is a
 // default index. A URL's host must be the index itself: test.pypi.org,
-// where anyone uploads, only ends in pypi.org (ops13).
+// where anyone uploads, only ends in pypi.org.
 func officialRegistry(c *Cmd, a string) bool {
 	for _, arg := range c.Args {
 		if strings.Contains(arg, "://") {

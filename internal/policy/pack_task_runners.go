@@ -141,7 +141,7 @@ func uncamel(s string) string {
 	return b.String()
 }
 
-// targetsByOption (rec16): a monorepo runner's tasks named by an option
+// targetsByOption: a monorepo runner's tasks named by an option
 // (nx run-many -t deploy, nx affected --targets=lint,deploy, lerna run
 // --scope x deploy is positional): each target given to -t, --target or
 // --targets of nx run-many / affected.

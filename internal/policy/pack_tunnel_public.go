@@ -45,7 +45,7 @@ func tunnelStays(c *Cmd) bool {
 	return false
 }
 
-func miss10TunnelRules() []Rule {
+func publicTunnelRules() []Rule {
 	public := []string{"ngrok", "cloudflared", "lt", "localtunnel", "bore", "tailscale", "zrok", "pinggy"}
 	return []Rule{
 		cmdRule("core.net:tunnel-door", Deny, "A public tunnel left running in the background (tailscale funnel --bg, cloudflared service install) or opened to a login, database or remote-desktop port or to the file system (ngrok tcp 22, ngrok http file:///home/dev): the machine is reachable by anyone who finds the address", public,

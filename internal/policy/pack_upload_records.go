@@ -67,7 +67,7 @@ func uploadRecord(e *Env, c *Cmd) string {
 	return ""
 }
 
-func remote5UploadRule() Rule {
+func uploadToRecordRule() Rule {
 	names := remoteCopyTools()
 	return cmdRule("external.systems:upload-to-record", Ask, "A file of this machine put into cloud storage as a record others rely on: a database dump uploaded, a file moved off the machine, or one put in a bucket named for backups, masters, archives or production (aws s3 cp ./app.dump s3://acme-db-backups/…); build output to one's own bucket stays allowed; the words are data (policy/remoteops.txt record-bucket-words, dump-exts)", names,
 		func(e *Env, c *Cmd) string {

@@ -14,9 +14,9 @@ import (
 
 var vaultAdminPolicy = re(`path\s+"\*"\s*\{|path\s+"sys/\*?"\s*\{[^}]*"sudo"|path\s+"\+/\*"\s*\{`)
 
-// gen12VaultAdminRule: vault policy write / vault write sys/policy with a
+// vaultAdminPolicyRule: vault policy write / vault write sys/policy with a
 // policy text, shown on the line, that grants every path.
-func gen12VaultAdminRule() Rule {
+func vaultAdminPolicyRule() Rule {
 	return cmdRule("external.systems:vault-admin-policy", Deny, `Writing a Vault ACL policy that grants every path (path "*", sudo on sys/*): a token with it reads and changes every secret`, []string{"vault", "bao"},
 		func(e *Env, c *Cmd) string {
 			writes := sub(c) == "policy" && c.Sub(1) == "write" || sub(c) == "write" && (strings.HasPrefix(c.Sub(1), "sys/policy/") || strings.HasPrefix(c.Sub(1), "sys/policies/acl/"))

@@ -124,7 +124,7 @@ func lastPos(c *Cmd) string {
 	return c.Pos[len(c.Pos)-1]
 }
 
-func miss10WarehouseRules() []Rule {
+func warehouseProdRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:warehouse-prod-write", Deny, "A data warehouse CLI replacing or expiring a production table (bq cp -f dev prod, bq query --replace --destination_table=PROD…, bq update --expiration on prod), extracting data to a bucket named for sharing, opening a dataset to allUsers, dbt --empty against the prod target, a production API switched off with --force, a lifecycle rule deleting a bucket's objects at once", []string{"bq", "dbt", "gcloud", "gsutil"},
 			warehouseProdWrite,

@@ -15,7 +15,7 @@ var webShell = re(`(?i)(\b(system|exec|shell_exec|passthru|popen|proc_open|eval|
 	`(Runtime\.getRuntime\(\)\.exec\s*\(\s*request\.getParameter)|` +
 	`(\beval\s*\(\s*Request(\.Form|\.QueryString|\.Item)?\s*\()`)
 
-func net3BackdoorRule() Rule {
+func webBackdoorRule() Rule {
 	return Rule{ID: "external.systems:web-backdoor", Mode: Deny,
 		Desc: "Code written into a file that gives a web request's input to a shell or an evaluator (system($_GET[…]), eval(req.body), os.system(request.args…), Runtime.exec(request.getParameter…)): served, it is a shell on the server for whoever finds the URL",
 		Match: func(e *Env) string {
@@ -43,10 +43,10 @@ func net3BackdoorRule() Rule {
 	}
 }
 
-// net3TunnelLoginRule: a reverse tunnel that forwards another host's
+// loginTunnelRule: a reverse tunnel that forwards another host's
 // port to this machine's login service (ssh -R 2222:localhost:22): whoever
 // reaches that host reaches this machine's shell, long after the session.
-func net3TunnelLoginRule() Rule {
+func loginTunnelRule() Rule {
 	return cmdRule("external.systems:login-tunnel", Deny, "A reverse tunnel from another host to this machine's login or remote-desktop service (ssh -R 2222:localhost:22, autossh -R …:22, ports 22, 3389, 5900): whoever reaches that host gets this machine's shell; tunnels to a web app's port stay core.net:tunnel (ask)", []string{"ssh", "autossh"},
 		func(e *Env, c *Cmd) string {
 			for i, a := range c.Args {

@@ -1,7 +1,7 @@
 package policy
 
 import (
-	"context"
+	"maps"
 	"slices"
 	"testing"
 )
@@ -11,43 +11,14 @@ import (
 // every rule case and the corpora's lines are run through each gated
 // rule directly, and where it fires the gate must hold.
 func TestReqGatesAreSound(t *testing.T) {
-	e := TestEngine(Builtin(), nil, Options{})
-	e.once.Do(e.index)
-	var gated []*prepared
-	for _, r := range e.indexed {
-		if r.req != 0 {
-			gated = append(gated, r)
-		}
-	}
-	for id := range builtinReqGates() {
-		if !slices.ContainsFunc(gated, func(r *prepared) bool { return r.ID == id }) {
-			t.Errorf("reqgates.go lists %s, which is no built-in rule indexed by its programs: drop or fix the entry", id)
-		}
-	}
-	checked := 0
-	for _, in := range append(triggerInputs(t, e), corpusLines(t)...) {
-		c, err := CaseCall(in, TestHome, TestProject)
-		if err != nil {
-			continue
-		}
-		f := withoutDevPlaces(Normalize(c).WithoutHelp())
-		for _, r := range gated {
-			if !r.runsOn(f.Event) || !r.forTool(f.Tool) {
-				continue
+	checkGatesSound(t, "reqgates.go", "indexed by its programs",
+		func(r *prepared) bool { return r.req != 0 }, slices.Collect(maps.Keys(builtinReqGates())),
+		func(r *prepared, f *Facts) string {
+			if (&Env{F: f}).reqGateOpen(r) {
+				return ""
 			}
-			env := &Env{F: f, Opts: &e.opts, ctx: context.Background(), git: e.Git, gitBranch: e.GitBranch}
-			if e.match(r, env) == "" {
-				continue
-			}
-			checked++
-			if !(&Env{F: f}).reqGateOpen(r) {
-				t.Errorf("%s fires on %q, but no curl or wget there has the request shape its gate needs: fix requestShaped or its entry in reqgates.go", r.ID, in)
-			}
-		}
-	}
-	if checked == 0 {
-		t.Fatal("no gated rule fired on any input")
-	}
+			return "no curl or wget there has the request shape its gate needs: fix requestShaped or its entry in reqgates.go"
+		})
 }
 
 // A plain GET wakes none of the gated rules; a body, a method or a query

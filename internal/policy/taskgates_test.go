@@ -1,7 +1,7 @@
 package policy
 
 import (
-	"context"
+	"maps"
 	"slices"
 	"testing"
 )
@@ -11,41 +11,12 @@ import (
 // and the corpora's lines are run through each gated rule directly, and
 // where it fires the gate must hold.
 func TestTaskGatesAreSound(t *testing.T) {
-	e := TestEngine(Builtin(), nil, Options{})
-	e.once.Do(e.index)
-	var gated []*prepared
-	for _, r := range e.indexed {
-		if r.task != 0 {
-			gated = append(gated, r)
-		}
-	}
-	for id := range builtinTaskGates() {
-		if !slices.ContainsFunc(gated, func(r *prepared) bool { return r.ID == id }) {
-			t.Errorf("taskgates.go lists %s, which is no built-in rule indexed by its programs: drop or fix the entry", id)
-		}
-	}
-	checked := 0
-	for _, in := range append(triggerInputs(t, e), corpusLines(t)...) {
-		c, err := CaseCall(in, TestHome, TestProject)
-		if err != nil {
-			continue
-		}
-		f := withoutDevPlaces(Normalize(c).WithoutHelp())
-		for _, r := range gated {
-			if !r.runsOn(f.Event) || !r.forTool(f.Tool) {
-				continue
+	checkGatesSound(t, "taskgates.go", "indexed by its programs",
+		func(r *prepared) bool { return r.task != 0 }, slices.Collect(maps.Keys(builtinTaskGates())),
+		func(r *prepared, f *Facts) string {
+			if (&Env{F: f}).taskGateOpen(r) {
+				return ""
 			}
-			env := &Env{F: f, Opts: &e.opts, ctx: context.Background(), git: e.Git, gitBranch: e.GitBranch}
-			if e.match(r, env) == "" {
-				continue
-			}
-			checked++
-			if !(&Env{F: f}).taskGateOpen(r) {
-				t.Errorf("%s fires on %q, but no command of its programs there holds one of its words: fix its entry in taskgates.go", r.ID, in)
-			}
-		}
-	}
-	if checked == 0 {
-		t.Fatal("no gated rule fired on any input")
-	}
+			return "no command of its programs there holds one of its words: fix its entry in taskgates.go"
+		})
 }
