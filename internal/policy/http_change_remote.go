@@ -65,7 +65,11 @@ func httpChangeRemote(e *Env, c *Cmd) string {
 	if !remoteChangeUnshown(e, c, r) {
 		return ""
 	}
-	return c.Name + " " + r.method + " to " + urlHost(r.urls[0]) + ": a change to a remote resource whose environment the line does not show: " + c.String()
+	where := urlHost(r.urls[0])
+	if apiHostLocal(r.urls) {
+		where += " inside another machine's shell or pod" // ssh host 'curl -X POST localhost:8080/…'
+	}
+	return c.Name + " " + r.method + " to " + where + ": a change to a remote resource whose environment the line does not show: " + c.String()
 }
 
 // remoteChangeUnshown: r changes state on a host the line does not place
