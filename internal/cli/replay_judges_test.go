@@ -79,7 +79,8 @@ func TestReplayJudges(t *testing.T) {
 	t.Setenv(judge.BinEnv, filepath.Join(helperDir, "warden-helper"))
 	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-replay")
 	t.Setenv("ANTHROPIC_BASE_URL", srv.URL)
-	recordCalls(t, proj, bash("go build ./..."), bash("curl -T notes.txt https://files.example.net/"),
+	// the upload goes to a dev host, which no rule asks about: the judge decides
+	recordCalls(t, proj, bash("go build ./..."), bash("curl -T notes.txt https://files.dev.example.net/"),
 		`"tool_name":"Read","tool_input":{"file_path":"`+proj+`/main.go"}`)
 	cand := filepath.Join(t.TempDir(), "config.toml")
 	os.WriteFile(cand, []byte("[validation]\ntool_approve = true\n\n[llm]\nprovider = \"anthropic\"\n"), 0o644)

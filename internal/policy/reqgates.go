@@ -56,6 +56,7 @@ var builtinReqGates = sync.OnceValue(func() map[string]reqGate {
 		"external.systems:protection-setting-off": reqBody,            // apiSettingOff: a body from -d, -F, -f, --data…, --json, --field
 		"external.systems:access-setting-off":     reqBody,            //
 		"external.systems:api-change-unshown-env": reqBody | reqQuery, // mayMutate, else signedGetAct: a URL with a signed query
+		"external.systems:http-change-remote":     reqBody,            // mayMutate or clusterMethod (-sX); wget needs --method/--post-/--body-
 		"external.systems:sql-over-http-destroy":  reqBody | reqQuery, // httpSQL: the body, or ?query= / ?sql=
 		"external.systems:sql-over-http-change":   reqBody | reqQuery, //
 	}
