@@ -25,7 +25,7 @@ func TestSubGatesAreSound(t *testing.T) {
 	}
 	for id := range builtinSubGates() {
 		if !slices.ContainsFunc(gated, func(r *prepared) bool { return r.ID == id }) {
-			t.Errorf("subgates.go lists %s, which is no built-in rule indexed by exactly that program: drop or fix the entry", id)
+			t.Errorf("subgates.go lists %s, which is no built-in rule indexed by that program: drop or fix the entry", id)
 		}
 	}
 	checked := 0
