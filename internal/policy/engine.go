@@ -131,6 +131,10 @@ type Env struct {
 	// reqMemo caches reqShape per command: the request-gated rules
 	// (reqgates.go) each ask it of the same curl.
 	reqMemo [8]uint8
+	// args caches argWords, the lowered arguments the rules with
+	// Trigger.Words are selected by.
+	args     string
+	argsRead bool
 	// taskMemo caches taskHits per command (taskKnown set once read):
 	// the task-gated rules (taskgates.go) each ask it of the same make.
 	taskMemo [8]uint8
@@ -372,12 +376,13 @@ type cmdRules struct {
 
 type prepared struct {
 	*Rule
-	mode Mode
-	idx  int       // position in Engine.rules
-	on   Trigger   // for rules in Engine.always: when they can fire
-	subs []string  // for rules in Engine.indexed: the subcommands of Cmds[0] they can fire on (subgates.go), nil for any
-	req  reqGate   // for rules in Engine.indexed: what they need of a curl or wget command (reqgates.go), 0 for nothing
-	task taskGroup // for rules in Engine.indexed: the words their task test needs (taskgates.go), 0 for none
+	mode    Mode
+	idx     int       // position in Engine.rules
+	on      Trigger   // for rules in Engine.always: when they can fire
+	subs    []string  // for rules in Engine.indexed: the subcommands of subProg they can fire on (subgates.go), nil for any
+	subProg string    // the program subs gates
+	req     reqGate   // for rules in Engine.indexed: what they need of a curl or wget command (reqgates.go), 0 for nothing
+	task    taskGroup // for rules in Engine.indexed: the words their task test needs (taskgates.go), 0 for none
 }
 
 // trigger is r's declared trigger: its own, the built-in table's, or
@@ -467,7 +472,7 @@ func modeEntry(entries []string, id string) (Mode, bool) {
 func (e *Engine) index() {
 	for _, r := range e.rules {
 		if len(r.Cmds) > 0 && isShellOnly(r.Rule) {
-			r.subs = gateFor(r.Rule)
+			r.subs, r.subProg = gateFor(r.Rule)
 			r.req = reqGateFor(r.Rule)
 			r.task = taskGateFor(r.Rule)
 			e.indexed = append(e.indexed, r)

@@ -66,7 +66,7 @@ func scriptDestroyTarget(e *Env, c *Cmd, args []string) string {
 }
 
 func scriptDestroyRule() Rule {
-	return Rule{ID: "core.local:script-name-destroy", Mode: Ask, Tools: shellTools, On: On(FactInterp).OrText("/"),
+	return Rule{ID: "core.local:script-name-destroy", Mode: Ask, Tools: shellTools, On: On(FactInterp | FactScriptPath), // scriptRuns: a shell or interpreter, a command run by path, PowerShell
 		Desc: "A project script named for removing (prune_raw.sh, cleanup_scratch.py; policy/remoteops.txt script-prune-verb) given a directory outside the project (a system or shared path, data elsewhere) or one only a variable names: it deletes where the line does not show",
 		Match: func(e *Env) string {
 			for s := range e.scriptRuns() {

@@ -223,7 +223,7 @@ func gitHistorySecretGrep(e *Env, c *Cmd) string {
 // grepSecretTreeRule: greps for secrets over configuration, devices or
 // history (ask).
 func grepSecretTreeRule() Rule {
-	return readsOnly(Rule{ID: "core.secrets:grep-secret-tree", Mode: Ask, Tools: shellTools, On: Any("a grep-like program by its name's suffix"),
+	return readsOnly(Rule{ID: "core.secrets:grep-secret-tree", Mode: Ask, Tools: shellTools, On: On(FactGrepName, "git", "rg", "ag", "ack"), // the programs Match reads: git, rg, ag, ack and any name ending in grep
 		Desc: "Searching configuration, a device or the repository's history for secrets' keys (grep -ri 'enable secret' configs/, rg -i password /etc/nginx, netmiko-grep 'snmp-server community' core-sw1, git log -p | grep -i password, git grep token $(git rev-list --all)): the matching lines print the values; the same search over code, counts and file lists stay allowed",
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {

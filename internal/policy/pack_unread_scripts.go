@@ -116,7 +116,7 @@ func localName(v string) bool {
 // against production or a named site: nothing on the line says what it
 // does, and where it does it is real.
 func unreadScriptTargetRule() Rule {
-	return Rule{ID: "external.systems:unread-script-target", Mode: Ask, Tools: shellTools, On: On(FactInterp).OrText("/"),
+	return Rule{ID: "external.systems:unread-script-target", Mode: Ask, Tools: shellTools, On: On(FactInterp | FactScriptPath), // scriptRuns
 		Desc: "A project script whose text is not on disk to read, run against production or a named site (sh ./scripts/rotate_pg_password.sh prod, python3 scripts/push_acl.py --site nyc1) or handed a device wired to this machine (a serial port, a CAN interface: python3 stream.py job.gcode /dev/ttyUSB0): the line does not show what it does, and the place it acts on is real; the options are data (policy/remoteops.txt site-option, prod-option, prod-flag)",
 		Match: func(e *Env) string {
 			for s := range e.scriptRuns() {

@@ -40,6 +40,11 @@ const (
 	// reqQuery: or an argument with a URL query ("?"): the SQL-over-HTTP
 	// rules read ?query=, and api-change-unshown-env a signed GET.
 	reqQuery
+	// reqSend: a curl or wget that is not a plain fetch (plainFetch): the
+	// rules about what a request carries off the machine (a header, a
+	// body, a file, a variable, a pipe's input) have nothing to read in
+	// curl -s https://x.io/i.
+	reqSend
 )
 
 // builtinReqGates is built on first use, like builtinSubGates.
@@ -59,6 +64,13 @@ var builtinReqGates = sync.OnceValue(func() map[string]reqGate {
 		"external.systems:http-change-remote":     reqBody,            // mayMutate or clusterMethod (-sX); wget needs --method/--post-/--body-
 		"external.systems:sql-over-http-destroy":  reqBody | reqQuery, // httpSQL: the body, or ?query= / ?sql=
 		"external.systems:sql-over-http-change":   reqBody | reqQuery, //
+		// the send rules read a command of theirs only through what it
+		// carries: its input (Upstream, Stdin), a $(…) or $VAR in an
+		// argument, a header or auth option, an upload operand (@f, -T,
+		// =f), a file a redirect on the line wrote; a plain fetch has none
+		"core.secrets:send-user-data":    reqSend, // a sink's Upstream, or a $( in its arguments
+		"core.secrets:send-credential":   reqSend, // credentialSent: header/auth parts, or a $VAR (varNames); capturedSecretSent and the env dump: a $(…)
+		"core.secrets:source-to-network": reqSend, // sourcePipedInto: Upstream; capturedSecretSent: $(…); sourceFileSent: a redirect's target; credentialFileUploaded: an operand in the credentials zone; secretFileToForeignHost: @f or k=f; Stdin
 	}
 })
 
@@ -75,6 +87,7 @@ const (
 	shapeKnown uint8 = 1 << iota
 	shapeBody        // requestShaped
 	shapeQuery       // an argument holds "?"
+	shapeSend        // not a plain fetch (plainFetch)
 )
 
 // reqShape is the i-th command's request shape, read once per call.
@@ -91,6 +104,9 @@ func (e *Env) reqShape(i int) uint8 {
 	}
 	if slices.ContainsFunc(c.Args, func(a string) bool { return strings.IndexByte(a, '?') >= 0 }) {
 		m |= shapeQuery
+	}
+	if !e.plainFetch(c) {
+		m |= shapeSend
 	}
 	if i < len(e.reqMemo) {
 		e.reqMemo[i] = m
@@ -116,7 +132,7 @@ func (e *Env) reqGateOpen(r *prepared) bool {
 			return true
 		}
 		s := e.reqShape(i)
-		if s&shapeBody != 0 || r.req&reqQuery != 0 && s&shapeQuery != 0 {
+		if r.req&reqBody != 0 && s&shapeBody != 0 || r.req&reqQuery != 0 && s&shapeQuery != 0 || r.req&reqSend != 0 && s&shapeSend != 0 {
 			return true
 		}
 	}
@@ -155,4 +171,56 @@ func requestShaped(c *Cmd) bool {
 		}
 	}
 	return false
+}
+
+// plainFetch: c is a curl or wget that only fetches a URL the line
+// spells out: no input (pipe, redirect, here-document), no payload, no
+// capture, no option but a few that change only how it prints (-s, -S,
+// -f, -L, -q, -O- to standard output: an allow-list, so every other option,
+// a header, a body, a config file, an output path, makes it no plain
+// fetch), and every operand an http(s) URL with no variable, no
+// substitution, no query, no user part, no glob. On a line that writes
+// no file by a redirect, and with no option that names, where c runs, a
+// file of the credentials zone (cd ~/.ssh && curl -s …: "-s" is read as
+// a path there).
+func (e *Env) plainFetch(c *Cmd) bool {
+	if c.Name != "curl" && c.Name != "wget" || len(c.Upstream) > 0 || c.Heredoc != "" || c.Stdin != "" || c.Payload != "" || c.Captured || c.Typed != nil || len(e.F.Redirects) > 0 {
+		return false
+	}
+	url := false
+	for _, a := range c.Args {
+		if len(a) > 1 && a[0] == '-' {
+			if !printOnlyFetchOption(a) || credentialZone(e, e.abs(c, a)) {
+				return false
+			}
+			continue
+		}
+		if !(strings.HasPrefix(a, "https://") || strings.HasPrefix(a, "http://")) || strings.ContainsAny(a, "$`@?=&{}[]<>;|\\'\" \t\n*!%,#") {
+			return false
+		}
+		url = true
+	}
+	return url
+}
+
+// printOnlyFetchOption: a is an option of curl or wget that changes only
+// how it prints, fails or follows (-s, -fsSL, --silent, -q, -O- to
+// standard output); none takes a value (requestParts reads no part from
+// them).
+func printOnlyFetchOption(a string) bool {
+	switch a {
+	case "--silent", "--show-error", "--location", "--fail", "--quiet", "--no-verbose", "-qO-", "-O-":
+		return true
+	}
+	if a[1] == '-' {
+		return false
+	}
+	for k := 1; k < len(a); k++ {
+		switch a[k] {
+		case 's', 'S', 'L', 'f', 'q':
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -19,8 +19,11 @@ import (
 // rule returns "" unless a command of the program has one of these
 // subcommands. Change one with the other; TestSubGatesAreSound runs every
 // gated rule's catch cases against its entry. A rule not listed runs for
-// every command of its programs, as before. Only a rule whose Cmds is
-// exactly the entry's program is gated (index).
+// every command of its programs, as before. A rule that names other
+// programs besides the entry's (core.git:release names gh and glab) is
+// gated only on the entry's program: a command of any other of its
+// programs opens the gate, as a curl or wget does not close reqgates.go's
+// for an httpie command.
 
 // subGate is a rule's program and the subcommands it can fire on.
 type subGate struct {
@@ -62,24 +65,39 @@ var builtinSubGates = sync.OnceValue(func() map[string]subGate {
 		"risky.routine:discard-changes":    git("restore", "checkout", "switch"),
 		"external.systems:push-to-url":     git("push", "send-email"),
 		"core.local:credential-fill":       git("credential"),
+		"core.git:discard-listed":          git("checkout", "restore", "stash"),                   // listedDiscardKind
+		"core.local:git-discard-hidden":    git("reset", "checkout", "restore", "clean", "stash"), // hiddenDiscardKind
+		// rules that name other programs too (gated on git only)
+		"core.git:history": git("commit", "rebase", "filter-branch", "filter-repo", "replace", "reset", "checkout", "restore", "stash", "branch",
+			"tag", "worktree", "push", "update-ref", "symbolic-ref", "reflog", "gc", "prune", "clean"), // historyOp; git-filter-repo opens it
+		"core.git:push-mainline": git("push", "subtree"), // git push, git subtree push; jj opens it
+		"core.git:release":       git("push", "remote"),  // git push, git remote set-url; gh and glab open it
+		"core.git:hooks-off":     git("config"),          // git config core.hooksPath; chmod, rm, unlink, trash open it
 	}
 })
 
-// gateFor is r's subcommand gate, nil when it has none.
-func gateFor(r *Rule) []string {
+// gateFor is r's subcommand gate, nil when it has none, and the program
+// it gates.
+func gateFor(r *Rule) ([]string, string) {
 	g, ok := builtinSubGates()[r.ID]
-	if !ok || r.Source != "" || len(r.Cmds) != 1 || r.Cmds[0] != g.prog {
-		return nil
+	if !ok || r.Source != "" || !slices.Contains(r.Cmds, g.prog) {
+		return nil, ""
 	}
-	return g.subs
+	return g.subs, g.prog
 }
 
 // gateOpen reports whether the gated rule r can fire on the line f: one
-// of its program's commands there has one of its subcommands.
+// of its gated program's commands there has one of its subcommands, or a
+// command of another of its programs is there.
 func gateOpen(r *prepared, f *Facts) bool {
-	prog := r.Cmds[0]
+	prog := r.subProg
 	for i := range f.Commands {
-		if c := &f.Commands[i]; c.Name == prog && slices.Contains(r.subs, c.Sub(0)) {
+		c := &f.Commands[i]
+		if c.Name == prog {
+			if slices.Contains(r.subs, c.Sub(0)) {
+				return true
+			}
+		} else if len(r.Cmds) > 1 && slices.Contains(r.Cmds, c.Name) {
 			return true
 		}
 	}

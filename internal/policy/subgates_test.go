@@ -17,7 +17,7 @@ import (
 // and where it fires the gate must hold. The corpora are the tests' own
 // (testdata) and every file of corpus/ and corpus/heldout/.
 func TestSubGatesAreSound(t *testing.T) {
-	checkGatesSound(t, "subgates.go", "indexed by exactly that program",
+	checkGatesSound(t, "subgates.go", "indexed by that program",
 		func(r *prepared) bool { return r.subs != nil }, slices.Collect(maps.Keys(builtinSubGates())),
 		func(r *prepared, f *Facts) string {
 			if gateOpen(r, f) {

@@ -68,6 +68,18 @@ const (
 	FactTouch
 	// FactTruncated: the reading stopped at its bounds (Facts.Truncated).
 	FactTruncated
+	// FactOddName: a command's program is named by a glob or a variable:
+	// its name is glob-like (callfacts.GlobLike), or its name or argv[0]
+	// as written starts with "$".
+	FactOddName
+	// FactGrepName: a command's program name ends in "grep" (grep, egrep,
+	// zgrep, netmiko-grep…).
+	FactGrepName
+	// FactScriptPath: a command is run by a path (argv[0] as written holds
+	// a "/": ./deploy.sh, scripts/x.py, /opt/t/run), or is PowerShell
+	// (pwsh -File x.ps1): with FactInterp, every way the script rules
+	// (scriptRun, deployScript) find a script the line runs.
+	FactScriptPath
 )
 
 // Trigger says which calls a rule can fire on. Any non-empty reason means
@@ -79,6 +91,14 @@ type Trigger struct {
 	Facts Fact
 	Progs []string
 	Text  []string
+	// Words are lower-case words one of the call's commands must hold in
+	// an argument, read lowered as the rules read them (strings.ToLower
+	// of Cmd.Args and Cmd.Pos): a rule about a subcommand or an option
+	// value of any program (publish, upload, public-read) names its
+	// words here instead of running on every line. Unlike Text, they are
+	// read from the commands, so a command the reading found off the
+	// line (a task runner's definition on disk) is read too.
+	Words []string
 	// AnyWhy, when set, runs the rule on every call of its tools and says
 	// why no cheaper fact is necessary for it.
 	AnyWhy string
@@ -159,6 +179,12 @@ func (t Trigger) OrText(words ...string) Trigger {
 	return t
 }
 
+// OrWords adds words of the commands' arguments to a trigger (Words).
+func (t Trigger) OrWords(words ...string) Trigger {
+	t.Words = append(t.Words[:len(t.Words):len(t.Words)], words...)
+	return t
+}
+
 // Any is the trigger of a rule that must see every call of its tools, and
 // why (it reads the whole line's text, every command's words, or a table
 // of programs too long to index).
@@ -166,7 +192,7 @@ func Any(why string) Trigger { return Trigger{AnyWhy: why} }
 
 // declared reports whether the trigger says anything.
 func (t Trigger) declared() bool {
-	return t.AnyWhy != "" || t.Facts != 0 || len(t.Progs) > 0 || len(t.Text) > 0
+	return t.AnyWhy != "" || t.Facts != 0 || len(t.Progs) > 0 || len(t.Text) > 0 || len(t.Words) > 0
 }
 
 // shape is the call's cheap facts, read once per call.
@@ -217,6 +243,15 @@ func shapeOf(f *Facts) shape {
 		if len(c.Wrappers) > 0 {
 			s |= FactWrapped
 		}
+		if oddName(c) {
+			s |= FactOddName
+		}
+		if strings.HasSuffix(c.Name, "grep") {
+			s |= FactGrepName
+		}
+		if strings.IndexByte(c.Raw, '/') >= 0 || psName(c.Name) {
+			s |= FactScriptPath
+		}
 		switch c.Effect {
 		case callfacts.EffectDelete:
 			s |= FactDeleteEffect
@@ -234,6 +269,42 @@ func shapeOf(f *Facts) shape {
 		s |= FactTruncated
 	}
 	return shape{facts: s}
+}
+
+// writeLower writes strings.ToLower(a) and a NUL to b, an ASCII a
+// without a string of its own.
+func writeLower(b *strings.Builder, a string) {
+	for i := 0; i < len(a); i++ {
+		if a[i] >= 0x80 {
+			b.WriteString(strings.ToLower(a))
+			b.WriteByte(0)
+			return
+		}
+	}
+	for i := 0; i < len(a); i++ {
+		c := a[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	b.WriteByte(0)
+}
+
+// psName: name is PowerShell's, in any case (psScriptRun).
+func psName(name string) bool {
+	for _, n := range [...]string{"pwsh", "pwsh.exe", "powershell", "powershell.exe"} {
+		if strings.EqualFold(name, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// oddName: c's program is named by a glob or a variable (FactOddName),
+// what core.indirect:unknown-command asks first of every command.
+func oddName(c *Cmd) bool {
+	return strings.HasPrefix(c.Name, "$") || strings.HasPrefix(c.Raw, "$") || callfacts.GlobLike(c.Name)
 }
 
 // interpLike: name runs code it is given: a shell, an interpreter or a
@@ -288,5 +359,43 @@ func (t *Trigger) fires(s *shape, e *Env) bool {
 			return true
 		}
 	}
+	for _, w := range t.Words {
+		if strings.Contains(e.argWords(), w) {
+			return true
+		}
+	}
 	return false
+}
+
+// argWords is every argument of the call's commands (Args, then Pos),
+// lowered with strings.ToLower as the rules lower them, each followed
+// by a NUL (no word holds one, so none is found across two arguments):
+// read once per call, and only when a rule with Words is not already
+// selected.
+func (e *Env) argWords() string {
+	if !e.argsRead {
+		n := 0
+		for i := range e.F.Commands {
+			c := &e.F.Commands[i]
+			for _, a := range c.Args {
+				n += len(a) + 1
+			}
+			for _, a := range c.Pos {
+				n += len(a) + 1
+			}
+		}
+		var b strings.Builder
+		b.Grow(n)
+		for i := range e.F.Commands {
+			c := &e.F.Commands[i]
+			for _, a := range c.Args {
+				writeLower(&b, a)
+			}
+			for _, a := range c.Pos {
+				writeLower(&b, a)
+			}
+		}
+		e.args, e.argsRead = b.String(), true
+	}
+	return e.args
 }

@@ -3,6 +3,7 @@ package policy
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -150,4 +151,74 @@ func triggerInputs(t *testing.T, e *Engine) []string {
 	}
 	inputs = append(inputs, readCorpus(t, "benign.txt")...)
 	return append(inputs, readCorpus(t, "destructive.txt")...)
+}
+
+// The triggers read from the commands' names and arguments (Words,
+// FactOddName, FactGrepName, FactScriptPath) wake rules that used to run
+// on every line or on any "/" of it: wherever such a rule fires, over
+// the rule cases and every corpus file, its trigger must hold.
+func TestCommandWordTriggersAreSound(t *testing.T) {
+	e := TestEngine(Builtin(), nil, Options{})
+	e.once.Do(e.index)
+	var worded []*prepared
+	for _, r := range e.always {
+		if r.on.AnyWhy == "" && (len(r.on.Words) > 0 || r.on.Facts&(FactOddName|FactGrepName|FactScriptPath) != 0) {
+			worded = append(worded, r)
+		}
+	}
+	if len(worded) < 5 {
+		t.Fatalf("only %d rules have command-word triggers", len(worded))
+	}
+	fired := map[string]int{}
+	for _, in := range append(triggerInputs(t, e), corpusLines(t)...) {
+		c, err := CaseCall(in, TestHome, TestProject)
+		if err != nil {
+			continue
+		}
+		f := Normalize(c)
+		for _, r := range worded {
+			if !r.runsOn(f.Event) || !r.forTool(f.Tool) {
+				continue
+			}
+			env := &Env{F: f, Opts: &e.opts, ctx: context.Background(), git: e.Git, gitBranch: e.GitBranch}
+			if e.match(r, env) == "" {
+				continue
+			}
+			fired[r.ID]++
+			sh := shapeOf(f)
+			if !r.on.fires(&sh, &Env{F: f}) {
+				t.Errorf("%s fires on %q, but its trigger does not hold there: widen the trigger", r.ID, in)
+			}
+		}
+	}
+	for _, r := range worded {
+		if fired[r.ID] == 0 {
+			t.Errorf("%s fired on no input: its trigger is not checked", r.ID)
+		}
+	}
+}
+
+// argWords lowers as strings.ToLower does, ASCII or not, and keeps the
+// arguments apart.
+func TestArgWords(t *testing.T) {
+	c, _ := CaseCall(`aws s3 cp f s3://b/ --ACL Public-Read && echo "ÜBER Straße" KELVIN`, TestHome, TestProject)
+	f := Normalize(c)
+	got := (&Env{F: f}).argWords()
+	var want strings.Builder
+	for _, c := range f.Commands {
+		for _, a := range append(append([]string{}, c.Args...), c.Pos...) {
+			want.WriteString(strings.ToLower(a) + "\x00")
+		}
+	}
+	if got != want.String() {
+		t.Errorf("argWords = %q, want %q", got, want.String())
+	}
+	for _, w := range []string{"public-read", "--acl", "über straße"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("argWords lacks %q: %q", w, got)
+		}
+	}
+	if strings.Contains(got, "f\x00s3") == strings.Contains(got, "fs3") {
+		t.Errorf("arguments run together: %q", got)
+	}
 }

@@ -57,6 +57,13 @@ type textTrigger struct {
 	rules ruleSet
 }
 
+// wordTrigger is one word of the commands' arguments and the rules it
+// wakes.
+type wordTrigger struct {
+	word  string
+	rules ruleSet
+}
+
 // byteSet is a set of byte values.
 type byteSet [4]uint64
 
@@ -83,6 +90,9 @@ type triggerIndex struct {
 	// (keyByte): a call reads only the words keyed by a byte its line
 	// has, not every word, as most lines lack most bytes.
 	byByte [256][]int32
+	// words are the rules' Trigger.Words, one entry per distinct word:
+	// read lazily, only when one can add a rule (Env.argWords).
+	words []wordTrigger
 	// touchIn are the rules whose FactTouch is narrowed to zones
 	// (Trigger.zones), one set per distinct narrowing: read lazily too.
 	touchIn []zonedRules
@@ -112,6 +122,7 @@ func newTriggerIndex(always []*prepared) *triggerIndex {
 	n := len(always)
 	x := &triggerIndex{n: n, any: newRuleSet(n), touch: newRuleSet(n), prog: map[string]ruleSet{}}
 	words := map[string]int{}
+	argWords := map[string]int{}
 	for j, r := range always {
 		t := &r.on
 		if t.AnyWhy != "" {
@@ -166,6 +177,15 @@ func newTriggerIndex(always []*prepared) *triggerIndex {
 			}
 			x.text[k].rules.add(j)
 		}
+		for _, w := range t.Words {
+			k, ok := argWords[w]
+			if !ok {
+				k = len(x.words)
+				argWords[w] = k
+				x.words = append(x.words, wordTrigger{word: w, rules: newRuleSet(n)})
+			}
+			x.words[k].rules.add(j)
+		}
 	}
 	return x
 }
@@ -198,6 +218,11 @@ func (x *triggerIndex) selectRules(s *shape, e *Env, sel ruleSet) {
 					sel.or(t.rules)
 				}
 			}
+		}
+	}
+	for i := range x.words {
+		if w := &x.words[i]; w.rules.anyOutside(sel) && strings.Contains(e.argWords(), w.word) {
+			sel.or(w.rules)
 		}
 	}
 	if x.touch.anyOutside(sel) && len(e.Touches()) > 0 {

@@ -53,7 +53,7 @@ var builtinTriggers = sync.OnceValue(func() map[string]Trigger {
 		"core.secrets:print-credential-file": On(FactPath),                                // a credentials file read
 		"core.secrets:borrowed-agent":        On(0).OrText("SSH_AUTH_SOCK"),               // the variable set on the line
 		"external.systems:web-backdoor":      On(FactNotShell).OrText("$_", "req", "Req"), // written code that reads a request
-		"external.systems:deploy-script":     On(FactInterp).OrText("/"),                  // a script run by path or by a shell
+		"external.systems:deploy-script":     On(FactInterp | FactScriptPath),             // deployScript: a shell's or interpreter's script operand, a command run by path
 		"core.zones:startup-append":          On(FactTouch),                               //
 		"core.zones:autostart":               On(FactTouch, "ditto", "gcp", "rsync"),      //
 
@@ -77,13 +77,13 @@ var builtinTriggers = sync.OnceValue(func() map[string]Trigger {
 		"core.self:agent-files":                On(FactTouch, append(slices.Sorted(maps.Keys(extractors)), "mv")...), // an effect on a path, an extractor's directory, cp/rsync/mv of a .claude
 		"core.secrets:exfil":                   Any("any command may print a secret (the secret-printer tables) or dump the environment"),
 		"core.secrets:exfil-send":              Any("any command may print a secret (the secret-printer tables) or dump the environment"),
-		"external.systems:publish-verb":        Any("a publish word among any program's first arguments"),
-		"external.systems:public-acl":          Any("a canned public ACL among any program's arguments"),
-		"external.systems:cli-upload":          Any("an upload word among any program's first arguments"),
-		"core.secrets:print-named-secret-file": On(FactPath), // a read of a file named for a secret
-		"core.indirect:unknown-command":        Any("a program named by a glob or a variable, on any command"),
-		"core.destroy:project-wipe":            On(FactWrite, "find", "git", "rm"), // a path deleted, find -delete, git ls-files | xargs rm, rm -r *
-		"core.git:repo-metadata":               On(FactWrite),                      // a written or deleted path under .git
+		"external.systems:publish-verb":        On(0).OrWords("publish", "trunk", "upload", "owner", "access"),                                                            // publishVerbIn: a first positional, lowered, that is or ends in publish, or trunk, upload, owner, access
+		"external.systems:public-acl":          On(0, "s3cmd").OrWords("public", "allusers", "allauthenticatedusers", "authenticated-read", "access-level", "visibility"), // publicACL: a value of publicACLValues, allusers…, a publicAccessOpts option, s3cmd -P
+		"external.systems:cli-upload":          On(0).OrWords("upload"),                                                                                                   // cliUpload: a positional, lowered, that is or joins "upload"
+		"core.secrets:print-named-secret-file": On(FactPath),                                                                                                              // a read of a file named for a secret
+		"core.indirect:unknown-command":        On(FactOddName),                                                                                                           // a program named by a glob or a variable
+		"core.destroy:project-wipe":            On(FactWrite, "find", "git", "rm"),                                                                                        // a path deleted, find -delete, git ls-files | xargs rm, rm -r *
+		"core.git:repo-metadata":               On(FactWrite),                                                                                                             // a written or deleted path under .git
 		"core.destroy:history-wipe":            On(FactWrite, "history", "unset").OrText("HIST"),
 		"core.zones:project-source":            On(FactTouch|FactRedirect, "git", "find", "fd", "mv", "truncate"),
 		"core.net:remote-shell":                On(FactPipe|FactPayload, "nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat").OrText("/dev/tcp/", "/dev/udp/"),
