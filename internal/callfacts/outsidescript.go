@@ -34,3 +34,24 @@ func (c *Cmd) ScriptFile() string {
 	}
 	return ""
 }
+
+// HandedScript is a script file handed to a program nobody listed (no
+// interpreter, shell or table names it) as an operand or an option's
+// value (metashape.sh -r x.py, photoscan --script=x.py, qgis --code
+// x.py): an application that takes a script file runs it; "" for none.
+// The outside-script rule reads it only where it sits in a downloads
+// folder.
+func (c *Cmd) HandedScript() string {
+	if c.Payload != "" || c.Heredoc != "" || IsShell(c.Name) || IsInterpreter(c.Name) || Known(c.Name) {
+		return ""
+	}
+	for _, a := range c.Args {
+		if o, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(o, "-") {
+			a = v
+		}
+		if !strings.HasPrefix(a, "-") && scriptExts[strings.ToLower(path.Ext(a))] {
+			return a
+		}
+	}
+	return ""
+}

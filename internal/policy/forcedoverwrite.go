@@ -32,12 +32,15 @@ func forcedOverwrite(e *Env, c *Cmd) string {
 			forced = true
 		}
 	}
-	if !forced || len(c.Pos) == 0 {
+	if !forced || len(c.Pos) == 0 && outputOptValue(c) == "" {
 		return ""
 	}
 	out := c.Pos[len(c.Pos)-1]
 	if outputFirst[c.Name] {
 		out = c.Pos[0]
+	}
+	if o := outputOptValue(c); o != "" {
+		out = o // osmium cat --overwrite -o ~/osm/x.pbf in.osm: the output option names it, not the last operand
 	}
 	if strings.HasPrefix(out, "-") || strings.Contains(out, "://") {
 		return ""
@@ -62,4 +65,18 @@ func forcedOverwriteRule() Rule {
 		},
 		Catch: []string{"gdalwarp -overwrite -t_srs EPSG:3857 in.tif ~/Surveys/job1/final.tif", "ffmpeg -y -i cut.mp4 ~/Videos/wedding/final.mp4", "cp -f build/report.pdf ~/Documents/report.pdf", "ogr2ogr -overwrite ~/GIS/parcels.gpkg parcels.shp"},
 		Allow: []string{"gdalwarp -overwrite in.tif out/final.tif", "ffmpeg -i cut.mp4 ~/Videos/new.mp4", "cp build/report.pdf ~/Documents/report-v2.pdf", "ffmpeg -y -i a.mp4 /tmp/a.mp4", "cp -f a.txt b.txt"}}
+}
+
+// overwriteOutputOpts name a tool's output file; with one on the line the
+// overwrite option is about that file, wherever the operands are.
+var overwriteOutputOpts = []string{"-o", "--output", "--out", "--output-file", "--outfile"}
+
+// outputOptValue is the file c's output option names ("" for none).
+func outputOptValue(c *Cmd) string {
+	for _, o := range overwriteOutputOpts {
+		if v := optValue(c, o); v != "" {
+			return v
+		}
+	}
+	return ""
 }

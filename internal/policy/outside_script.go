@@ -32,7 +32,10 @@ func outsideScriptRule() Rule {
 			home, proj := e.F.Home, e.F.Project
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				f := homeVarPath(c.ScriptFile(), home)
+				f, handed := homeVarPath(c.ScriptFile(), home), false
+				if f == "" {
+					f, handed = homeVarPath(c.HandedScript(), home), true // metashape.sh -r ~/Downloads/x.py
+				}
 				if f == "" || strings.ContainsAny(f, "$`*?") || home == "" || remoteWrapped(c) && !containerHomeScript(c, f, home) {
 					continue
 				}
@@ -56,6 +59,9 @@ func outsideScriptRule() Rule {
 					continue // the line writes it: its text is read
 				}
 				rel := strings.ToLower(strings.TrimPrefix(p, home+"/"))
+				if handed && !(strings.HasPrefix(p, home+"/") && strings.HasPrefix(rel, "downloads/")) {
+					continue // a script handed to an application is judged only from a downloads folder
+				}
 				switch {
 				case strings.HasPrefix(p, home+"/") && strings.HasPrefix(rel, "downloads/"):
 					return c.Name + " runs " + homeRel(p, home) + ", a downloaded script the command does not show"

@@ -18,8 +18,12 @@ import (
 //   - A container given the Docker or containerd socket asks: it controls
 //     the host.
 
-// fleetPayloadBad: a payload that stops, reboots, wipes or kills.
-var fleetPayloadBad = re(`(?i)\b(reboot|shutdown|poweroff|halt|init\s+[06]|rm\s+-[a-z]*[rf]|mkfs|dd\s+if=|wipefs|userdel|kill(all)?\s|pkill|systemctl\s+(stop|disable|mask|isolate)|service\s+\S+\s+stop|iptables\s+-F|truncate\s+-s\s*0|drop\s+(database|table)|state=(stopped|absent))`)
+// fleetPayloadBad: a payload that stops, reboots, wipes or kills —
+// taking a machine's storage or network away stops what runs on it too
+// (umount of a file system, swapoff, ifdown or a link set down, a
+// volume group deactivated, an array stopped, a pool exported).
+var fleetPayloadBad = re(`(?i)\b(reboot|shutdown|poweroff|halt|init\s+[06]|rm\s+-[a-z]*[rf]|mkfs|dd\s+if=|wipefs|userdel|kill(all)?\s|pkill|systemctl\s+(stop|disable|mask|isolate)|service\s+\S+\s+stop|iptables\s+-F|truncate\s+-s\s*0|drop\s+(database|table)|state=(stopped|absent)|` +
+	`umount\s|swapoff\s|ifdown\s|ip\s+link\s+set\s+\S+\s+down|vgchange\s+(-\S+\s+)*-an\b|mdadm\s+(-\S+\s+)*(--stop|-S)\b|zpool\s+export\s)`)
 
 // puppetAbsent, puppetSysTop, puppetForce, puppetSysPath, chefDeleteTree,
 // chefRecursive: a manifest's or recipe's removal of a system

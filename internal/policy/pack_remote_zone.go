@@ -62,6 +62,9 @@ func remoteChange(c *Cmd) string {
 			if v := c.Sub(1); v != "" {
 				s = v
 			}
+			if v, _, ok := composeCall(c); ok && v != "" {
+				s = v // docker compose -f /srv/app/compose.yml ps: the verb past the file option's value (pack_compose_outside.go)
+			}
 		}
 		if s == "" || opsList("docker-read")[s] || s == "config" || opsList("docker-wrap")[s] {
 			return ""

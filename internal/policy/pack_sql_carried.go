@@ -250,7 +250,12 @@ func bulkWhere(s string) bool {
 var (
 	sqlPicksValue    = re(`(?i)[^<>!=]=\s*('|"|-?\d|\$|:|\?|@|true|false|null)|\bin\s*\(\s*('|"|\d|\$)|\bis\s+null\b`)
 	sqlRollingWindow = re(`(?i)now\(\)|current_(date|timestamp)|\binterval\b|sysdate|getdate\(|datetime\('now'|date\('now'|\.z\.[dpt]`)
-	sqlBulkCompare   = re(`(?i)[<>]|\bnot\s+in\b|\blike\b|\bbetween\b|\bnot\s+exists\b`)
+	// sqlBulkCompare: a range, a pattern (LIKE, ILIKE, SIMILAR TO, a
+	// regular expression: ~ 'x', REGEXP, RLIKE), a subquery, a key or
+	// containment test on a document column (tags ? 'amenity', jsonb
+	// ?| / ?&, @>): each picks a class of rows, not one. (IS NOT NULL is
+	// left out: archived_at IS NOT NULL is a tombstone sweep, routine.)
+	sqlBulkCompare = re(`(?i)[<>]|\bnot\s+in\b|\b(i|r)?like\b|\bbetween\b|\bnot\s+exists\b|\bsimilar\s+to\b|\bregexp\b|!?~\*?\s*'|\?[|&]?\s*(array\s*\[|')`)
 )
 
 // sqlDBName is the database a named client connects to: -d/--dbname/
