@@ -155,7 +155,7 @@ func secretsPack() Pack {
 				`{"tool_name":"Write","tool_input":{"file_path":"a.go","content":"key := os.Getenv(\"API_KEY\")"}}`,
 				"echo 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB'", `{"tool_name":"Write","tool_input":{"file_path":"a.py","content":"# BEGIN PRIVATE KEY handling\n"}}`},
 		},
-	}, slices.Concat(leakRules(), []Rule{metadataRule(), findPickReadRule()}, net3SecretRules(), net3MoreSecretRules(), []Rule{net4HandoffRule(), net4CommitSecretPushRule()}, leak5SecretRules(), data6ShareRules(), secrets7CredRules(), []Rule{miss8SocketRule()}, miss9bKeyRules(), miss9bContainerRules(), miss9bLeaveRules(), miss10PublishRules(), []Rule{gen12DecryptRule()}, secrets14TypedRules(), []Rule{secrets14GrepRule()}, secretSourceRules())...)}
+	}, slices.Concat(leakRules(), []Rule{metadataRule(), findPickReadRule()}, net3SecretRules(), net3MoreSecretRules(), []Rule{net4HandoffRule(), net4CommitSecretPushRule()}, leak5SecretRules(), data6ShareRules(), secrets7CredRules(), []Rule{miss8SocketRule()}, miss9bKeyRules(), miss9bContainerRules(), miss9bLeaveRules(), miss10PublishRules(), []Rule{gen12DecryptRule()}, secrets14TypedRules(), []Rule{secrets14GrepRule()}, secretSourceRules(), []Rule{secretNamedAnywhereRule()})...)}
 }
 
 // mask shows a secret's kind without the secret: a short prefix and its

@@ -303,7 +303,7 @@ func externalPack() Pack {
 			[]string{"systemctl restart redis-sentinel", "systemctl reload nginx", "service php8.3-fpm restart", "systemctl try-restart gitlab-runsvdir"},
 			[]string{"systemctl status nginx", "systemctl --user restart syncthing", "systemctl is-active nginx", "service nginx status", "systemctl restart --help"}),
 	}, slices.Concat(externalVerbRules(), peers5Rules(), ceph16Rules(),
-		[]Rule{publishRule(), deployRule(), publishVerbRule(), gen12StateEditRule(), gen12VaultAdminRule()},
+		[]Rule{publishRule(), deployRule(), publishVerbRule(), unknownPublishRule(), gen12StateEditRule(), gen12VaultAdminRule()},
 		remoteActionRules(), moneyActRules(), []Rule{moneyTaskRule(), varEnvTaskRule(), consoleFeedRule()}, cloudControlRules(), netRules(), leak5ExternalRules(),
 		data6SettingRules(), []Rule{data6PulldownRule()}, cloud7OpRules(), miss9bProjectOutRules(),
 		miss10OffenseRules(), miss10WarehouseRules(), miss10ReleaseRules(), data12Rules(), ops13Rules(), script14Rules(), publishRules())...)}
