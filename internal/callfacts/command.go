@@ -698,6 +698,10 @@ func (n *normalizer) paths(c *Cmd) {
 		if len(pos) > 0 {
 			pos = pos[1:] // pattern / program
 		}
+	case "sed", "yq":
+		if op == OpRead {
+			pos = programFiles(c, t) // sed -n 1,20p FILE, yq . FILE: the files after the program are printed (s23)
+		}
 	case "dd":
 		for _, a := range c.Args {
 			if v, ok := strings.CutPrefix(a, "of="); ok {

@@ -178,6 +178,24 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 				w.declared = append(w.declared, x.Name.Value)
 				return false // its body runs when it is called (calls.go)
 			}
+		case *syntax.DeclClause:
+			// export -p, declare -x, typeset -p (s23): a dump of the
+			// variables, recorded as a command of that name so the
+			// environment-dump rules read it as they read env
+			if declDumps(x) {
+				argv := []string{x.Variant.Value}
+				for _, a := range x.Args {
+					argv = append(argv, wordValue(a.Value))
+				}
+				u := upstream
+				if st := w.lastStmt; st != nil && st.Cmd == x {
+					if v, ok := w.up[st]; ok {
+						u = v
+					}
+				}
+				n.stdinFile, n.captured, n.nameBuilt = "", false, false
+				n.command(argv, false, nil, depth, wrappers, u)
+			}
 		case *syntax.CallExpr:
 			if len(x.Args) == 0 {
 				return true

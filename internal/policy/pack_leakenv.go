@@ -77,7 +77,16 @@ func passesAll(e *Env, u string) bool {
 func envSource(e *Env, u string) bool {
 	switch u {
 	case "export", "declare", "typeset":
-		return len(e.F.Cmds(u)) == 0 // a clause that assigns is no command; one that prints names itself
+		cs := e.F.Cmds(u)
+		if len(cs) == 0 {
+			return true // a clause that assigns is no command; one that prints names itself
+		}
+		for _, c := range cs {
+			if printsWholeEnv(c) {
+				return true // export -p, declare -x: recorded as a command of its own (s23)
+			}
+		}
+		return false
 	case "compgen":
 		return true
 	}

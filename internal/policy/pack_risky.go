@@ -303,7 +303,7 @@ func externalPack() Pack {
 			[]string{"systemctl restart redis-sentinel", "systemctl reload nginx", "service php8.3-fpm restart", "systemctl try-restart gitlab-runsvdir"},
 			[]string{"systemctl status nginx", "systemctl --user restart syncthing", "systemctl is-active nginx", "service nginx status", "systemctl restart --help"}),
 	}, slices.Concat(externalVerbRules(), apiDeletePathRules(), handoffUploadRules(),
-		[]Rule{publishRule(), deployRule(), publishVerbRule(), iacStateEditRule(), vaultAdminPolicyRule()},
+		[]Rule{publishRule(), deployRule(), publishVerbRule(), unknownPublishRule(), iacStateEditRule(), vaultAdminPolicyRule()},
 		remoteActionRules(), moneyActRules(), []Rule{moneyTaskRule(), varEnvTaskRule(), consoleFeedRule()}, cloudControlRules(), netRules(), forkAndUnreadScriptRules(),
 		settingOffRules(), []Rule{prodDataPulldownRule()}, cloudOpRules(), miss9bProjectOutRules(),
 		offensiveToolRules(), warehouseProdRules(), releaseEvalRules(), dbPlaceRules(), sharedProdChangeRules(), openConfigRules(), publishRules())...)}
