@@ -185,15 +185,16 @@ func (c *Cmd) localStoreTarget() bool {
 func (c *Cmd) destroyWord() string {
 	t := destroyVerbs()
 	for _, f := range c.Flags {
-		if t.options[f] && !c.Has("-o", "--output", "--out", "--outdir", "--output-dir") {
+		if (t.options[f] || forcedDestroyOption(t, f)) && !c.Has("-o", "--output", "--out", "--outdir", "--output-dir") {
 			return f // with an output option it filters what it writes (gdcmanon --remove TAG -o out/)
 		}
 	}
 	pos := c.verbPos()
 	split := len(pos) != len(c.Pos) // dottedOp reads c.Pos by index
+	n := 0
 	for i, p := range pos {
-		if i > 3 {
-			break
+		if n = wordCount(c, n, i, p); n > 4 {
+			break // the first four words, global options' values aside
 		}
 		if i == 0 && (dottedVerb(p, t.verbs) || slashVerb(p, t.verbs) && remoteRules()[c.Name] == nil) {
 			return p // govc vm.destroy, snapshot.remove: noun.verb; admin/delete
@@ -271,6 +272,9 @@ func (c *Cmd) UnknownChange() string {
 		if v == "" {
 			v = c.nameVerb(destroyVerbs().changes) // acme-deploy prod, svc-restart api
 		}
+		if v == "" {
+			v = c.nounVerbChange() // items update 42, volume resize, pr merge (nounverbs.go)
+		}
 	}
 	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.cosmosTxForm() || c.DryRun() || c.asksHelp() || c.ownTarget(true) || c.localStoreTarget() || c.CatalogueSaysNot() {
 		return ""
@@ -285,6 +289,7 @@ func (c *Cmd) changeWord() string {
 	t := destroyVerbs()
 	pos := c.verbPos()
 	split := len(pos) != len(c.Pos) // dottedOp reads c.Pos by index
+	n := 0
 	for i, p := range pos {
 		if i == 0 && (dottedVerb(p, t.changes) || slashVerb(p, t.changes) && remoteRules()[c.Name] == nil) {
 			return p // a noun.verb operation (vm.shutdown, host.reboot, jobs/cancel)
@@ -292,8 +297,8 @@ func (c *Cmd) changeWord() string {
 		if !split && i > 0 && i < 3 && dottedOp(c, i, t.changes) {
 			return p // cv api4 Contact.update
 		}
-		if i > 3 {
-			break
+		if n = wordCount(c, n, i, p); n > 4 {
+			break // the first four words, global options' values aside
 		}
 		if strings.ContainsAny(p, "/=@ .") {
 			if optionBefore(c.Args, p) {

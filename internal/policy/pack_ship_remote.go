@@ -51,6 +51,8 @@ func deployScript(c *Cmd) string {
 		}
 	} else if s := interpScriptOperand(c); s != "" {
 		p = s // python3 tools/uplink_fsw.py, ssh bench 'python3 /opt/t/run_flash.py' (lan_device_call.go)
+	} else if s := interpShipScript(c); s != "" {
+		return interpShipName(s) // python3 tools/upload.py, node scripts/deploy-commands.js (pack_ship_interp.go)
 	} else if !strings.Contains(p, "/") {
 		return ""
 	}
