@@ -306,7 +306,7 @@ func externalPack() Pack {
 		[]Rule{publishRule(), deployRule(), publishVerbRule(), gen12StateEditRule(), gen12VaultAdminRule()},
 		remoteActionRules(), moneyActRules(), []Rule{moneyTaskRule(), varEnvTaskRule(), consoleFeedRule()}, cloudControlRules(), netRules(), leak5ExternalRules(),
 		data6SettingRules(), []Rule{data6PulldownRule()}, cloud7OpRules(), miss9bProjectOutRules(),
-		miss10OffenseRules(), miss10WarehouseRules(), miss10ReleaseRules(), data12Rules(), ops13Rules(), script14Rules(), publishRules())...)}
+		miss10OffenseRules(), miss10WarehouseRules(), miss10ReleaseRules(), data12Rules(), ops13Rules(), script14Rules(), publishRules(), projBinConfirmSkipRules())...)}
 }
 
 // cloudWords splits subcommands like apps:destroy and delete-db-instance
