@@ -250,7 +250,7 @@ func dbTargetShared(e *Env, c *Cmd, text string) string {
 	if where != "remote" {
 		return ""
 	}
-	if h := sqlServer(c); h != "" && h == named && !strings.ContainsAny(h, ".:/=") && !prodWord.MatchString(h) && !callfacts.UnknownValue(h) {
+	if h := sqlServer(c); h != "" && h == named && !strings.ContainsAny(h, ".:/=") && !prodWord.MatchString(h) && !callfacts.UnknownValue(h) && !replicaRoleHost(h) {
 		return "" // psql -h db, -h postgres: a compose or cluster service's short name, most often the project's own
 	}
 	if cloudWarehouses[c.Name] && devScopedSQL(text) {

@@ -572,6 +572,7 @@ func interpAPICalls(c *Cmd) []apiCall {
 	for _, m := range interpHTTPEnvURL.FindAllStringSubmatch(c.Payload, 4) {
 		out = append(out, apiCall{method: strings.ToUpper(m[1]), urls: []string{"$" + strings.Join(m[2:], "")}, body: c.Payload, creds: creds}) // pack_interp_webhook.go
 	}
+	out = append(out, interpVarURLCalls(c.Payload, creds)...) // a base URL the code assigned once (interp_http_varurl.go)
 	return out
 }
 

@@ -215,8 +215,8 @@ func netSQLRules() []Rule {
 			return "", "" // snowsql -c dev, psql postgres://…@127.0.0.1:54322/…: the developer's own (pack_db_place.go)
 		}
 		where, named := sqlTarget(e, c, text)
-		if classOnly && (where != "remote" || dbTargetShared(e, c, text) == "") {
-			return "", ""
+		if classOnly && (where != "remote" || dbTargetShared(e, c, text) == "") && !(where == "" && recordsClassDelete(stmt)) {
+			return "", "" // a class of people's records on the server the environment picks asks (sql_records_classdelete.go)
 		}
 		switch {
 		case anyHost:

@@ -306,7 +306,7 @@ func externalPack() Pack {
 		[]Rule{publishRule(), deployRule(), publishVerbRule(), unknownPublishRule(), iacStateEditRule(), vaultAdminPolicyRule()},
 		remoteActionRules(), moneyActRules(), []Rule{moneyTaskRule(), varEnvTaskRule(), consoleFeedRule()}, cloudControlRules(), netRules(), forkAndUnreadScriptRules(),
 		settingOffRules(), []Rule{prodDataPulldownRule()}, cloudOpRules(), miss9bProjectOutRules(),
-		offensiveToolRules(), warehouseProdRules(), releaseEvalRules(), dbPlaceRules(), sharedProdChangeRules(), openConfigRules(), publishRules())...)}
+		offensiveToolRules(), warehouseProdRules(), releaseEvalRules(), dbPlaceRules(), sharedProdChangeRules(), openConfigRules(), publishRules(), projBinConfirmSkipRules())...)}
 }
 
 // cloudWords splits subcommands like apps:destroy and delete-db-instance
