@@ -67,8 +67,30 @@ func loopFiles(code string) map[string]string {
 			out[m[17]] = strings.TrimSuffix(m[18], "/") + "/*"
 		}
 	}
+	if strings.Contains(code, "walk") {
+		// for root, dirs, files in os.walk(D): for f in files:
+		// os.remove(os.path.join(root, f)): every file under D, or those
+		// of the extension an endswith test keeps
+		for _, m := range walkLoop.FindAllStringSubmatch(code, 2) {
+			pat := strings.TrimSuffix(m[2], "/") + "/**/*"
+			if e := endsWith.FindStringSubmatch(code); e != nil {
+				pat += e[1]
+			}
+			out[m[1]] = pat
+			if f := filesLoop.FindStringSubmatch(code); f != nil {
+				out[f[1]] = pat
+			}
+		}
+	}
 	return out
 }
+
+// walkLoop: os.walk over a named folder, its folder variable; filesLoop
+// the inner loop over its file names; endsWith the extension a test
+// keeps.
+var walkLoop = lazyre.New(`for\s+(\w+)\s*,\s*\w+\s*,\s*\w+\s+in\s+os\.walk\(\s*[fr]?['"]([^'"]+)['"]`)
+var filesLoop = lazyre.New(`for\s+(\w+)\s+in\s+(?:sorted\()?\w*files\b`)
+var endsWith = lazyre.New(`\.endswith\(\s*['"](\.?[\w.]+)['"]`)
 
 // varDelete and varWrite are the calls that delete or write the file a
 // variable names (the variable spelled by %s).
@@ -114,7 +136,7 @@ var gpioWrite = lazyre.New(`\bGPIO\.output\(|\b(?:LED|Relay|OutputDevice|Digital
 // effects above (code is interpEffects', with $HOME spelled ~).
 func fileDeviceEffects(code string) []string {
 	var out []string
-	if strings.Contains(code, "glob") || strings.Contains(code, "Dir") || strings.Contains(code, "listdir") || strings.Contains(code, "Path") || strings.Contains(code, "<") {
+	if strings.Contains(code, "glob") || strings.Contains(code, "Dir") || strings.Contains(code, "listdir") || strings.Contains(code, "Path") || strings.Contains(code, "<") || strings.Contains(code, "walk") {
 		for v, pat := range loopFiles(code) {
 			if !PathLike(pat) || strings.ContainsAny(pat, " \n") {
 				continue
@@ -136,8 +158,9 @@ func fileDeviceEffects(code string) []string {
 			}
 		}
 	}
-	if strings.Contains(code, "save") || strings.Contains(code, "write") || strings.Contains(code, "Write") {
+	if strings.Contains(code, "save") || strings.Contains(code, "write") || strings.Contains(code, "Write") || strings.Contains(code, "dump") || strings.Contains(code, "to_") {
 		out = append(out, savedBack(code)...)
+		out = append(out, readWrittenBack(code)...)
 	}
 	if strings.Contains(code, "mqtt") || strings.Contains(code, "MQTT") {
 		host := ""
@@ -247,4 +270,40 @@ func serialSets(code string) bool {
 		}
 	}
 	return false
+}
+
+// pathVar: a variable assigned a path literal.
+var pathVar = lazyre.New(`(?m)^\s*(\w+)\s*=\s*[fr]?['"]([^'"\s]+)['"]\s*$`)
+
+// varRead is a call that reads the file a variable names (%[1]s).
+const varRead = `(?:\bopen|read_csv|read_excel|read_json|read_parquet|readFileSync|readFile|File\.read|IO\.read|\bparse|\bload|load_workbook|Document|Presentation|Image\.open|imread|safe_load)\(\s*%[1]s\s*[,)]|\b%[1]s\.read_(?:text|bytes)\(`
+
+// readWrittenBack is sed -i for each named file the code reads and then
+// writes back, through a variable that holds its path (p = '~/x.json';
+// d = json.load(open(p)); …; json.dump(d, open(p, 'w'))) or the same
+// literal twice: the file is rewritten in place.
+func readWrittenBack(code string) []string {
+	var out []string
+	seen := map[string]bool{}
+	try := func(ref, file string) {
+		if seen[file] || !PathLike(file) || strings.ContainsAny(file, " \n*?") {
+			return
+		}
+		rd, err1 := regexp.Compile(strings.ReplaceAll(varRead, "%[1]s", ref))
+		wr, err2 := regexp.Compile(strings.ReplaceAll(varWrite, "%[1]s", ref))
+		if err1 != nil || err2 != nil || !rd.MatchString(code) || !wr.MatchString(code) {
+			return
+		}
+		seen[file] = true
+		out = append(out, argvCode([]string{"sed", "-i", "s/^//", file}))
+	}
+	for _, m := range pathVar.FindAllStringSubmatch(code, 8) {
+		try(`\b`+regexp.QuoteMeta(m[1])+`\b`, m[2])
+	}
+	for _, l := range Literals(code) {
+		if strings.Count(code, l) > 1 {
+			try(`[fr]?['"]`+regexp.QuoteMeta(l)+`['"]`, l)
+		}
+	}
+	return out
 }
