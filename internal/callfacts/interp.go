@@ -91,6 +91,16 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 			copied[m[1]] = true
 		}
 	}
+	if op == OpWrite && (strings.Contains(payload, "glob") || strings.Contains(payload, "Dir")) {
+		// a loop's files only read while the code writes elsewhere
+		// (interpeffects_files.go)
+		for p := range loopReadOnly(payload) {
+			if copied == nil {
+				copied = map[string]bool{}
+			}
+			copied[p] = true
+		}
+	}
 	var probed map[string]bool // os.path.exists('~/.aws/credentials'): asked after, not read
 	if op == OpRead {
 		probed = existsOnly(payload)

@@ -128,7 +128,7 @@ func interpEffects(code string) []string {
 			out = append(out, argvCode([]string{"mv", lits[0], lits[1]}))
 		}
 	}
-	return append(append(out, moreInterpEffects(code)...), boto3CLI(code)...)
+	return append(append(append(out, moreInterpEffects(code)...), boto3CLI(code)...), fileDeviceEffects(code)...)
 }
 
 // effectKeysOnly: a structure's keys taken from what a call returned
