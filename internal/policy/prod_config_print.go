@@ -44,7 +44,7 @@ var prodNameNot = map[string]bool{"tsconfig": true, "jsconfig": true, "webpack":
 // their files reference secrets by name.
 var prodDirsNot = []string{"/.github/", "/.gitlab/", "/.circleci/", "/.buildkite/", "/.azure-pipelines/", "/k8s/", "/kubernetes/", "/manifests/",
 	"/helm/", "/charts/", "/terraform/", "/nginx/", "/environments/", "/dashboards/", "/grafana/dashboards/", "/alerts/", "/locales/",
-	"/downloads/", "/tmp/"} // a download or a scratch file is data, not a service's settings
+	"/downloads/", "/tmp/", "/inventory/", "/inventories/", "/group_vars/", "/host_vars/"} // a download or a scratch file is data, not a service's settings
 
 // prodConfigNamed: p is a settings file named for production.
 func prodConfigNamed(p string) bool {
@@ -58,7 +58,7 @@ func prodConfigNamed(p string) bool {
 		if credNameNot[w] || prodNameNot[w] || strings.HasPrefix(w, "example") || strings.HasPrefix(w, "sample") {
 			return false
 		}
-		hit = hit || prodNameWords[w]
+		hit = hit || prodNameWords[w] && (w != "live" || liveSettingsName(parts))
 	}
 	if !hit {
 		return false
@@ -85,6 +85,22 @@ func prodConfigNamed(p string) bool {
 // whole settings file.
 var prodConfigNotWhole = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "python": true, "python3": true,
 	"node": true, "ruby": true, "perl": true, "php": true}
+
+// liveSettingsName: "live" names the production environment only in a
+// settings file's name (live.toml, application-live.yml, config.live.json),
+// not a feature's (live-reload.json, livestream.conf).
+func liveSettingsName(parts []string) bool {
+	if len(parts) == 2 {
+		return parts[0] == "live"
+	}
+	for _, w := range parts {
+		switch w {
+		case "application", "appsettings", "config", "settings", "app", "env", "parameters":
+			return true
+		}
+	}
+	return false
+}
 
 func prodConfigPrintRule() Rule {
 	return Rule{ID: "core.secrets:print-prod-config", Mode: Ask, Reads: true, Tools: credentialReaders,
