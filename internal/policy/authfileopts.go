@@ -17,6 +17,13 @@ var authFileOpts = map[string]map[string]bool{
 	// Cassandra's JMX client: -pwf names the JMX password file it logs
 	// in with (nodetool -h cass-1 -u jmx -pwf ~/.cassandra/jmx.pw status)
 	"nodetool": {"-pwf": true, "--password-file": true},
+	// daemons whose -f names the config they start or test with
+	// (keepalived -t -f /etc/keepalived/keepalived.conf, haproxy -c -f
+	// FILE, ddclient -file FILE): they read its VRRP, stats or DNS
+	// passwords to work and print none of them (s23)
+	"keepalived": {"-f": true, "--use-file": true},
+	"haproxy":    {"-f": true},
+	"ddclient":   {"-file": true},
 }
 
 var sambaAuthOpts = map[string]bool{"-A": true, "--authentication-file": true}

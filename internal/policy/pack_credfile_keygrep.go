@@ -27,7 +27,7 @@ func nonSecretKeyGrep(e *Env, via, p string) bool {
 	}
 	cs := e.F.Cmds(via)
 	for _, c := range cs {
-		if !oneKeyGrep(c) {
+		if !oneKeyGrep(c) && !secretKeyDropped(c) {
 			return false
 		}
 	}
@@ -61,5 +61,62 @@ func oneKeyGrep(c *Cmd) bool {
 	if last := k[len(k)-1]; last == '_' || last == '.' || last == '-' {
 		return false // DB_: a prefix of every database key, the password's too
 	}
-	return strings.ContainsAny(k, "_.") // WP_DEBUG, db.host: a key's whole name
+	if strings.ContainsAny(k, "_.") {
+		return true // WP_DEBUG, db.host: a key's whole name
+	}
+	return plainSettingWord(k) // maxmemory, StorageHost: one word of a daemon's settings (s23)
+}
+
+// plainSettingWord: k is one word of letters, long enough to be a
+// setting's whole name (redis.conf's maxmemory, slurmdbd.conf's
+// StorageHost), with no part that names or neighbours a credential: a
+// search for "user", "StorageUser" or "dburl" can match the login's line.
+func plainSettingWord(k string) bool {
+	if len(k) < 6 {
+		return false
+	}
+	for _, r := range k {
+		if (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
+			return false
+		}
+	}
+	lk := strings.ToLower(k)
+	for _, w := range credNearWords {
+		if strings.Contains(lk, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// credNearWords: parts of a setting's name that hold or sit beside a
+// credential.
+var credNearWords = []string{"pass", "pw", "key", "secret", "token", "auth", "cred", "user", "login", "sign", "salt", "cert", "ssl", "tls", "priv",
+	"hash", "cipher", "crypt", "psk", "pin", "session", "cookie", "dsn", "url", "uri", "conn", "account", "access", "identity", "master"}
+
+// secretKeyDropped: c is an inverted search (grep -v -i StoragePass
+// slurmdbd.conf, grep -v password app.ini) for a credential's key: it
+// prints the settings with the secret's line taken out, which is what
+// the user asked for (an environment file or a key is all secrets, and
+// is never judged here).
+func secretKeyDropped(c *Cmd) bool {
+	if len(c.Pos) < 2 || !c.Has("-v", "--invert-match") || c.Has("-e", "--regexp", "-f", "--file", "-r", "-R", "--recursive", "-o", "--only-matching") {
+		return false
+	}
+	for _, fl := range c.Flags {
+		if !strings.HasPrefix(fl, "--") && strings.ContainsAny(fl, "ABCrRo") {
+			return false
+		}
+	}
+	k := strings.Trim(c.Pos[0], `"'`)
+	if secretKeyPattern.MatchString(k) {
+		return true
+	}
+	lk := strings.ToLower(k)
+	for _, w := range []string{"pass", "secret", "token", "key", "cred", "auth"} {
+		if strings.Contains(lk, w) {
+			return true // StoragePass, AdminKey: a key named in one word
+		}
+	}
+	return false
 }

@@ -262,8 +262,8 @@ func columnsDownstream(e *Env, via, p string) bool {
 // config file (rcon.password, admin_passwd, requirepass, db_password,
 // api_key, type=auth): the matching lines carry the values.
 // a directory client's bind password (ldap_default_authtok, bindpw,
-// rootpw), an auth line (haproxy's stats auth USER:PASS), a Wi-Fi psk.
-var secretKeyPattern = re(`(?i)passw|passwd|secret|token|api_?key|apikey|private_?key|credential|requirepass|masterauth|auth_?key|_pass\b|\bpass\s*=|type\s*=\s*auth\b|authtok|bind_?pw|rootpw|\bauth\b|\bpsk\b|(?:security|password|hash|auth|nonce|logged_?in|secure_?auth)_?salt`)
+// rootpw), OAuth settings (client secrets and tokens), an auth line (haproxy's stats auth USER:PASS), a Wi-Fi psk.
+var secretKeyPattern = re(`(?i)passw|passwd|secret|token|api_?key|apikey|private_?key|credential|oauth|requirepass|masterauth|auth_?key|_pass\b|\bpass\s*=|type\s*=\s*auth\b|authtok|bind_?pw|rootpw|\bauth\b|\bpsk\b|(?:security|password|hash|auth|nonce|logged_?in|secure_?auth)_?salt`)
 
 // configExts are the extensions of config files whose lines are key and
 // value (code is not: grep password src/auth.py finds code).

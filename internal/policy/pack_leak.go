@@ -69,6 +69,9 @@ func printsSecret(c *Cmd) string {
 	if s := revealsSecret(c); s != "" {
 		return s // pulumi --show-secrets, doppler secrets download --no-file (pack_hooks_instructions.go)
 	}
+	if s := getSecretOption(c); s != "" {
+		return s // meshtastic --get security.private_key (get_secret_option.go)
+	}
 	if s := c.PrintsStoredSecret(); s != "" && !namedFieldsOnly(c) {
 		return s // (wp config list --fields=name,type: the names only, pack_listing_fields.go) // the table of platform CLIs' secret reads (callfacts/secretprints.txt)
 	}

@@ -25,7 +25,8 @@ import (
 // holds a secret.
 var credNameWords = map[string]bool{"secret": true, "secrets": true, "credential": true, "credentials": true, "creds": true, "cred": true,
 	"password": true, "passwords": true, "passwd": true, "passphrase": true, "token": true, "tokens": true, "apikey": true, "apikeys": true,
-	"privkey": true, "privatekey": true, "htpasswd": true, "pgpass": true, "netrc": true, "keystore": true, "kubeconfig": true}
+	"privkey": true, "privatekey": true, "htpasswd": true, "pgpass": true, "netrc": true, "keystore": true, "kubeconfig": true,
+	"oauth": true, "oauth2": true, "oauthtoken": true} // oauth2-proxy.cfg, gmail-oauth.json: a client secret or a refresh token (s23)
 
 // credNameNot: parts that make such a name an example, a template, a
 // test's fake, a schema, a public half or ciphertext.
