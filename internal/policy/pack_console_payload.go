@@ -25,27 +25,33 @@ type consoleTable struct {
 	options, positional, stdin, stops, destroys, changes, reads map[string]bool
 	ownvm, attach                                               map[string]bool     // runtimes whose -eval runs in the VM the line starts, unless attached elsewhere
 	typed                                                       map[string][]string // program → the words after which the typed text comes
+	cmdfd                                                       map[string][]string // program → the options that, given 0, make it read commands on its input
+	confirms                                                    map[string]bool     // answers to a console's confirmation prompt
 }
 
 var consoles = sync.OnceValue(func() consoleTable {
 	t := consoleTable{options: map[string]bool{}, positional: map[string]bool{}, stdin: map[string]bool{}, stops: map[string]bool{},
 		destroys: map[string]bool{}, changes: map[string]bool{}, reads: map[string]bool{}, typed: map[string][]string{},
-		ownvm: map[string]bool{}, attach: map[string]bool{}}
+		ownvm: map[string]bool{}, attach: map[string]bool{}, cmdfd: map[string][]string{}, confirms: map[string]bool{}}
 	datatable.Must("consoles.txt", consolesText, 2, func(l datatable.Line) error {
-		if l.Fields[0] == "typed" {
+		if l.Fields[0] == "typed" || l.Fields[0] == "cmdfd" {
+			dst := t.typed
+			if l.Fields[0] == "cmdfd" {
+				dst = t.cmdfd
+			}
 			for _, w := range l.Fields[1:] {
 				prog, word, ok := strings.Cut(w, ":")
 				if !ok {
-					return l.Errorf("typed %q: want PROGRAM:WORD", w)
+					return l.Errorf("%s %q: want PROGRAM:WORD", l.Fields[0], w)
 				}
-				t.typed[prog] = append(t.typed[prog], word)
+				dst[prog] = append(dst[prog], word)
 			}
 			return nil
 		}
 		m := map[string]map[string]bool{"options": t.options, "positional": t.positional, "stdin": t.stdin, "stops": t.stops,
-			"destroys": t.destroys, "changes": t.changes, "reads": t.reads, "ownvm": t.ownvm, "attach": t.attach}[l.Fields[0]]
+			"destroys": t.destroys, "changes": t.changes, "reads": t.reads, "ownvm": t.ownvm, "attach": t.attach, "confirms": t.confirms}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want options, positional, stdin, typed, stops, destroys, changes, reads, ownvm or attach", l.Fields[0])
+			return l.Errorf("list %q: want options, positional, stdin, typed, cmdfd, stops, destroys, changes, reads, confirms, ownvm or attach", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -67,6 +73,12 @@ func consoleNames() []string {
 				seen[n] = true
 				out = append(out, n)
 			}
+		}
+	}
+	for k := range t.cmdfd {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
 		}
 	}
 	for k := range t.typed {
@@ -91,6 +103,12 @@ func consolePayload(c *Cmd) (string, bool) {
 		return "", false
 	}
 	named := t.positional[c.Name] || t.stdin[c.Name]
+	fedCmds := t.stdin[c.Name]
+	for _, o := range t.cmdfd[c.Name] {
+		if v := optValue(c, o); v == "0" || v == "-" || v == "/dev/stdin" {
+			named, fedCmds = true, true // gpg --command-fd 0 --card-edit: the fed lines are its commands
+		}
+	}
 	if t.ownvm[c.Name] && !c.Has(keys(t.attach)...) {
 		return "", false // erl -noshell -eval '…, halt().': halt() ends the VM this line started
 	}
@@ -101,7 +119,7 @@ func consolePayload(c *Cmd) (string, bool) {
 	if b.Len() == 0 && t.positional[c.Name] {
 		b.WriteString(strings.Join(c.Pos, " ") + "\n")
 	}
-	if t.stdin[c.Name] && c.Heredoc != "" {
+	if fedCmds && c.Heredoc != "" {
 		b.WriteString(c.Heredoc)
 	}
 	if b.Len() > 0 && !named && callfacts.Known(c.Name) {
@@ -220,13 +238,16 @@ func consoleRules() []Rule {
 		if kind == "destroy" && prodMarker.MatchString(e.F.Command) {
 			return "deny", c.Name + " is handed " + word + " (" + st + ") on a target named for production"
 		}
+		if kind == "destroy" && named && consoleConfirmed(text) {
+			return "deny", c.Name + " is handed " + word + " together with the answer to its confirmation (" + st + "): nothing stops the destroy"
+		}
 		return "ask", c.Name + " is handed a console command that " + map[string]string{"destroy": "destroys", "stop": "stops or kills", "change": "changes"}[kind] + " (" + word + "): " + st
 	}
 	fire := func(want string) func(e *Env) string { return anyAtLevel(judge, want) }
 	trig := On(0, consoleNames()...).OrText(" -x", " -rx", " --eval", " --execute", " --exec", " --cmd", " -execute", " -eval")
 	return []Rule{
 		{ID: "external.systems:console-destroy-prod", Mode: Deny, Tools: shellTools, On: trig,
-			Desc:  "A console handed a command as text (an option's value, its arguments, text typed into it or fed on its input) that deletes, drops or flushes, on a target named for production; the consoles and words are data (policy/consoles.txt)",
+			Desc:  "A console handed a command as text (an option's value, its arguments, text typed into it or fed on its input) that deletes, drops or flushes, on a target named for production, or fed together with the answer to its own confirmation (printf 'partition clear -force' | lunacm, gpg --command-fd 0 --card-edit fed factory-reset and yes); the consoles and words are data (policy/consoles.txt)",
 			Match: fire("deny"),
 			Catch: []string{"echo 'h:hopen `:tp-prod:5010; h\"delete from `trade where date<.z.d\"; exit 0' | q", `ssh root@pbx01.prod.example.net 'asterisk -rx "database deltree blacklist"'`,
 				`kamcmd -s tcp:sip-prod.example.net:2049 ul.rm location alice@voip.example.com`, `rabbitmqctl -n rabbit@mq-prod-1 purge_queue orders`},
@@ -247,3 +268,36 @@ func consoleRules() []Rule {
 // tests on this machine, or in a Compose service (the project's own
 // stack) on a line that names no production.
 var devContainer = re(`(?i)\b(docker|podman|nerdctl)\s+(compose\s+)?exec\s+(-\S+\s+)*[\w.-]*(^|[^a-z])(dev|test|local|sandbox|ci)([^a-z]|$)|^(?:[^;&|]*\s)?(?:(?:docker|podman)\s+compose|docker-compose|podman-compose)\s+exec\s`)
+
+// consoleConfirmed: the fed text answers a console's confirmation prompt,
+// on a line of its own (factory-reset\ny\nyes) or as an option of the
+// destroying statement (partition clear -force): a destroy fed with its
+// confirmation has no one left to stop it.
+func consoleConfirmed(text string) bool {
+	t := consoles()
+	for _, st := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return r == ';' || r == '\n' || r == '\r' }) {
+		ws := strings.Fields(st)
+		if len(ws) == 1 && t.confirms[ws[0]] {
+			return true
+		}
+		if len(ws) > 1 && consoleDestroys(t, ws[0], ws[1]) {
+			for _, w := range ws[2:] {
+				if strings.HasPrefix(w, "-") && t.confirms[w] || w == "yes" || w == "force" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// consoleDestroys: one of a statement's first two words destroys
+// (partition clear, delete volume=V1).
+func consoleDestroys(t consoleTable, ws ...string) bool {
+	for _, w := range ws {
+		if t.destroys[w] || hasPrefixIn(w, "delete", "deltree", "remove", "purge", "wipe", "erase", "drop", "factory-reset", "zeroize") {
+			return true
+		}
+	}
+	return false
+}

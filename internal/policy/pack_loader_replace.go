@@ -102,9 +102,15 @@ func loaderTargetOf(e *Env, c *Cmd, inputs bool) (string, string) {
 			return "", "" // PG:"host=localhost dbname=gis_dev": this machine
 		}
 	}
-	h := sqlServer(c)
-	if h == "" {
-		h = optValue(c, "-H") // osm2pgsql -H host
+	h := ""
+	if c.Name == "osm2pgsql" || c.Name == "imposm" {
+		// osm2pgsql -H/--host is the server; its -S is the style file
+		// (-S openstreetmap-carto.style), not a server as for sqlcmd
+		if h = optValue(c, "-H"); h == "" {
+			h = optValue(c, "--host")
+		}
+	} else if h = sqlServer(c); h == "" {
+		h = optValue(c, "-H")
 	}
 	if h != "" && !strings.HasPrefix(h, "/") && !localServer(h) {
 		return "remote", h

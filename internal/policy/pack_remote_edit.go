@@ -11,7 +11,8 @@ import (
 // changes a server others rely on — a web root's .htaccess, a zone file,
 // a service's config — whatever the program. Deletes there have their
 // own rule (core.destroy:remote-delete); a file received whole from
-// the pipe (tar c … | ssh h 'cat > src.tgz') is a copy, like scp; scratch directories there
+// the pipe (tar c … | ssh h 'cat > src.tgz') is a copy, like scp, but
+// text the line writes there (ssh h 'cat > targets' <<EOF) is an edit; scratch directories there
 // (/tmp, the user's scratch) and /dev/null are left out, and containers
 // (docker/kubectl exec) too: they are most often a local dev stack.
 
@@ -38,6 +39,9 @@ func remoteEdit(e *Env, c *Cmd) string {
 		}
 		if c.Name != "cat" || r.Op == ">>" {
 			return r.Target
+		}
+		if sshFedText(e) && !sshDevHost(e, c) {
+			return r.Target // ssh glider-base 'cat > targets' <<EOF: text the line wrote, not a file copied whole
 		}
 	}
 	return ""
@@ -69,4 +73,17 @@ func remoteFileEditRules() []Rule {
 		Catch: []string{"ssh web1 'sed -i s/8080/9090/ /srv/app/config.ini'", "ssh deploy@app2 \"echo 'ALLOWED=*' >> app/.env\"", "ssh -p 2222 u@h 'cp nginx.conf.new /etc/nginx/sites-enabled/site'", "ssh ops@db2 'printf x | sudo tee /etc/postgresql/pg_hba.conf'"},
 		Allow: []string{"ssh web1 'cat /srv/app/config.ini'", "ssh web1 'grep -c ERROR /var/log/app.log > /tmp/count'", "ssh h 'ls -la ~/public_html'", "tar czf - src | ssh build01 'cat > src.tgz'", "sed -i s/a/b/ config.ini", "docker exec web sh -c 'echo x >> /app/log.txt'"},
 	}}
+}
+
+// sshFedText: an ssh on the line runs a command there and is fed text
+// the line itself shows (a here-document, a here-string, echo/printf
+// piped in): cat > FILE there writes that text, an edit of the file, not
+// a copy of a local file or archive received whole.
+func sshFedText(e *Env) bool {
+	for _, s := range e.F.Cmds("ssh", "autossh") {
+		if s.Heredoc != "" && s.Payload != "" {
+			return true
+		}
+	}
+	return false
 }

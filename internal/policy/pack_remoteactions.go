@@ -46,7 +46,7 @@ func remoteActionRules() []Rule {
 					if c.Effect != callfacts.EffectDelete {
 						continue // the reading gives an unknown destroy the delete effect
 					}
-					if v := c.UnknownDestroy(); v != "" && (!slices.Contains(externalCLIs, c.Name) || c.Has("-purge", "--purge")) && !e.localOnly(i) {
+					if v := c.UnknownDestroy(); v != "" && (!slices.Contains(externalCLIs, c.Name) || c.Has("-purge", "--purge")) && !e.localOnly(i) && !testStore(e, c) {
 						// external.systems:destructive-verb judges the CLIs it names
 						return c.Name + " " + v + ": destroy remote resource (unknown tool): " + c.String()
 					}

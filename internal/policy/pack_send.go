@@ -361,6 +361,8 @@ func credentialSent(e *Env, c *Cmd) (why, named string) {
 			return fmt.Sprintf("%s sends the output of a command in %s to %s", c.Name, what, dest), ""
 		case what == "" && secret != "" && leaves(secret) && p.kind == "url" && queryAuthUse(c, secret, p.val, parts, hosts, plain):
 			continue // ?access_token=$TOKEN to the API: the documented auth form of many APIs
+		case what == "" && secret != "" && leaves(secret) && p.kind == "url" && pathTokenUse(c, secret, p.val, parts, hosts, plain):
+			continue // api.telegram.org/bot$BOT_TOKEN/getMe: the token in the path, the API's own auth form (path_token_use.go)
 		case what == "" && secret != "" && leaves(secret):
 			return fmt.Sprintf("%s sends $%s in the request's %s to %s, which is not the service the secret is for", c.Name, secret, p.kind, dest), secret
 		}

@@ -34,7 +34,7 @@ func shareRules() []Rule {
 		return cmdRuleIf(id, mode, desc, callfacts.RemoteActionTools(),
 			func(e *Env, c *Cmd) bool { return e.remoteAction(c) == kind },
 			func(e *Env, c *Cmd) string {
-				if e.remoteAction(c) == kind {
+				if e.remoteAction(c) == kind && !(kind == "change" && devServerOperand(c)) {
 					return c.Name + " " + what + ": " + c.String()
 				}
 				return ""
@@ -67,4 +67,30 @@ func shareRules() []Rule {
 			[]string{"./gradlew publishAllPublicationsToSonatypeRepository closeAndReleaseSonatypeStagingRepository", "gradle publish", "./gradlew :lib:publishMavenPublicationToGitHubPackagesRepository", "./gradlew publishPlugins"},
 			[]string{"./gradlew publishToMavenLocal", "./gradlew build", "gradle publish --dry-run", "./gradlew :lib:publishMavenPublicationToMavenLocal"}),
 	}
+}
+
+// devServerOperand: the last operand of a listed change — the queue
+// manager, server or instance it acts on (amqsput BSM.IN QM_DEV_LOCAL) —
+// is named for development or tests and for this machine (local), and
+// nothing on the command names production (devObject), and the change is not to a secret, variable or
+// setting a shared service keeps (gh secret set DEV_TOKEN still asks).
+func devServerOperand(c *Cmd) bool {
+	for _, a := range c.Args {
+		switch strings.ToLower(a) {
+		case "secret", "secrets", "variable", "variables", "var", "env", "token", "config", "settings", "key", "keys":
+			return false
+		}
+	}
+	if !devObject(c) {
+		return false
+	}
+	// the operand also says local (QM_DEV_LOCAL): a dev or test word alone
+	// also names shared lists, printers' test files and CI users
+	// (mailman create dev@…, ipptool … cancel-jobs.test, nsc add user ci)
+	for _, w := range strings.FieldsFunc(strings.ToLower(c.Pos[len(c.Pos)-1]), func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
+		if w == "local" || w == "localhost" {
+			return true
+		}
+	}
+	return false
 }
