@@ -74,6 +74,8 @@ type Env struct {
 	// zones caches the zones of touches (touchZones).
 	zones     zoneMask
 	zonesRead bool
+	// zoneGate caches zoneGateOpen: 0 not read, 1 closed, 2 open.
+	zoneGate uint8
 	// exfil caches exfilReason, which two rules read.
 	exfil     string
 	exfilRead bool
@@ -365,6 +367,9 @@ type Engine struct {
 	// trig indexes the always rules by their triggers, built with byCmd
 	// (triggerindex.go); until then each rule's trigger is read in turn.
 	trig *triggerIndex
+	// ran, when set (tests), is told of every rule run on a call: the
+	// rules-run counts of the benchmark's lines (runcount_test.go).
+	ran func(r *prepared)
 }
 
 // cmdRules are the indexed rules naming one program, as a list in rule
@@ -383,6 +388,7 @@ type prepared struct {
 	subProg string    // the program subs gates
 	req     reqGate   // for rules in Engine.indexed: what they need of a curl or wget command (reqgates.go), 0 for nothing
 	task    taskGroup // for rules in Engine.indexed: the words their task test needs (taskgates.go), 0 for none
+	zoned   bool      // runs only on a line with a path outside the project and temp (zonegates.go)
 }
 
 // trigger is r's declared trigger: its own, the built-in table's, or
@@ -471,6 +477,7 @@ func modeEntry(entries []string, id string) (Mode, bool) {
 
 func (e *Engine) index() {
 	for _, r := range e.rules {
+		r.zoned = r.Source == "" && builtinZoneGates()[r.ID]
 		if len(r.Cmds) > 0 && isShellOnly(r.Rule) {
 			r.subs, r.subProg = gateFor(r.Rule)
 			r.req = reqGateFor(r.Rule)
@@ -578,6 +585,9 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 		if !r.runsOn(f.Event) || !r.forTool(f.Tool) {
 			return
 		}
+		if e.ran != nil {
+			e.ran(r)
+		}
 		env.OnceKey, env.Err, env.Unsure, env.cur = "", nil, false, r
 		reason := e.match(r, env)
 		if env.Err != nil {
@@ -607,6 +617,7 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 		res.Hits = append(res.Hits, Hit{ID: r.ID, Mode: mode, Reason: reason, OnceKey: env.OnceKey})
 	}
 	byCmd, trig := e.cmdIndex()
+	sh := shapeOf(f)
 	if f.Tool == "Bash" || f.Tool == "PowerShell" {
 		// per command in line order, its rules in rule order (a program met
 		// again finds its rules already run; the rules of e.always are
@@ -628,7 +639,9 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 				// curl or wget may send something (reqgates.go), a
 				// task-gated one where a task may have its words
 				// (taskgates.go)
-				if (r.subs == nil || gateOpen(r, f)) && (r.req == 0 || env.reqGateOpen(r)) && (r.task == 0 || env.taskGateOpen(r)) {
+				// a zone-gated one where a path lies outside the
+				// project and temp (zonegates.go)
+				if (r.subs == nil || gateOpen(r, f)) && (r.req == 0 || env.reqGateOpen(r)) && (r.task == 0 || env.taskGateOpen(r)) && (!r.zoned || env.zoneGateOpen(&sh)) {
 					run(r)
 				}
 			}
@@ -664,7 +677,6 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 			}
 		}
 	}
-	sh := shapeOf(f)
 	if trig != nil {
 		var buf [4]uint64
 		sel := ruleSet(buf[:])
@@ -675,13 +687,13 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 		}
 		trig.selectRules(&sh, env, sel)
 		for j, r := range e.always {
-			if sel.has(j) {
+			if sel.has(j) && (!r.zoned || env.zoneGateOpen(&sh)) {
 				run(r)
 			}
 		}
 	} else {
 		for _, r := range e.always {
-			if r.on.fires(&sh, env) {
+			if r.on.fires(&sh, env) && (!r.zoned || env.zoneGateOpen(&sh)) {
 				run(r)
 			}
 		}
