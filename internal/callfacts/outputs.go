@@ -1,6 +1,10 @@
 package callfacts
 
-import "strings"
+import (
+	"path"
+	"slices"
+	"strings"
+)
 
 // Outputs named by options (tools.txt out= and into=): the file a
 // download saves (curl -o, wget -O), the directory an archive is
@@ -82,7 +86,38 @@ func (t *toolSpec) outputs(c *Cmd) (files, dirs []string) {
 			files = append(files, v)
 		}
 	}
+	if v := lastOutput(c, t); v != "" {
+		files = append(files, v)
+	}
 	return files, OptionValues(c.Args, t.into)
+}
+
+// lastOutput is the file a converter writes as its last operand (out=#last:
+// lame in.wav out.mp3, gdalwarp src.tif dst.tif, magick a.png -resize 50%
+// b.png, sox a.wav b.wav): given an input and an output, the last one is
+// the output, "" when there are not two operands, the last is stdout, a
+// name without a dot (sox's effects: `sox a.wav -n stat`), or the
+// command only reports (tools.txt reports=: magick identify); a glob is
+// many inputs, not one output (magick mogrify -path out/ ~/x/*.png).
+func lastOutput(c *Cmd, t *toolSpec) string {
+	if !slices.Contains(t.out, "#last") || len(c.Pos) < 2 {
+		return ""
+	}
+	if sub := c.Sub(0); sub != "" && slices.Contains(t.reports, sub) {
+		return ""
+	}
+	v := c.Pos[len(c.Pos)-1]
+	input := false
+	for _, p := range c.Pos[:len(c.Pos)-1] {
+		input = input || strings.ContainsAny(p, "./")
+	}
+	if !input {
+		return "" // no input file before it (magick ls x, qpdf show x): a verb, not a conversion
+	}
+	if v == "-" || v == "/dev/stdout" || v == "/dev/null" || strings.HasPrefix(v, "-") || strings.ContainsAny(v, "*?[") || !strings.Contains(path.Base(v), ".") || v == c.Pos[0] {
+		return ""
+	}
+	return v
 }
 
 // outputsOn reports whether c's mode writes its outputs (tar -x, 7z x):

@@ -39,7 +39,7 @@ func sharedOutputRules() []Rule {
 				}
 				return ""
 			},
-			Catch: []string{"gdal_translate -srcwin 0 0 512 512 /tmp/test.tif /mnt/rasterstore/ortho_2022/mosaic.tif", "pdf2ps report.pdf /projects/lab/shared/report.ps", "tiffmerge a.tif b.tif /data/lab/maps/all.tif"},
+			Catch: []string{"otb_translate -srcwin 0 0 512 512 /tmp/test.tif /mnt/rasterstore/ortho_2022/mosaic.tif", "pdf2ps report.pdf /projects/lab/shared/report.ps", "tiffmerge a.tif b.tif /data/lab/maps/all.tif"},
 			Allow: []string{"gdal_translate in.tif /tmp/out.tif", "pdf2ps report.pdf out/report.ps", "gdal_translate /mnt/nas/maps/a.tif ./a.png", "tiffmerge a.tif b.tif /scratch/dev/all.tif"}}}
 }
 
