@@ -243,8 +243,8 @@ func pathsPack() Pack {
 					if !credentialFiles[b] && !(b == ".npmrc" && under(p.Path, e.F.Home) && path.Dir(p.Path) == e.F.Home) {
 						continue
 					}
-					if fixturePath(p.Path) || p.Op == OpRead && listing[p.Via] {
-						continue // tests/fixtures/credentials.json, file ~/.ssh/id_rsa: a test's fake, a file's type (s23)
+					if fixturePath(p.Path) || (p.Op == OpRead || p.Op == OpArg) && listing[p.Via] {
+						continue // tests/fixtures/credentials.json, file ~/.ssh/id_rsa, ls -la ~/.pgpass: a test's fake, a file's type or its mode, never its content
 					}
 					if p.Via == "chmod" {
 						if tightens < 0 {
@@ -262,7 +262,7 @@ func pathsPack() Pack {
 				return ""
 			},
 			Catch: []string{"cat ~/.netrc", "cat ~/.git-credentials", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/config/credentials.json"}}`, "cat ~/.npmrc", "cat deploy/id_rsa", `{"tool_name":"Write","tool_input":{"file_path":"/home/dev/.pgpass","content":"x"}}`},
-			Allow: []string{"cat .npmrc", "cat README.md", "git config credential.helper", "chmod 400 deploy/id_rsa", "awk -F: '{print $1\":\"$3}' ~/.pgpass", "cut -d: -f1-4 ~/.pgpass", "wc -l ~/.netrc", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/credentials.go"}}`},
+			Allow: []string{"cat .npmrc", "cat README.md", "git config credential.helper", "chmod 400 deploy/id_rsa", "awk -F: '{print $1\":\"$3}' ~/.pgpass", "ls -la ~/.pgpass ~/.ssh/", "cut -d: -f1-4 ~/.pgpass", "wc -l ~/.netrc", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/credentials.go"}}`},
 		},
 		{
 			ID: "core.paths:env-write", Mode: Deny,
