@@ -311,7 +311,7 @@ func sqlWriteSharedRule() Rule {
 // dbPlaceRules: what a command does to which database, warehouse or
 // data platform.
 func dbPlaceRules() []Rule {
-	return append(append([]Rule{sqlWriteSharedRule(), sqlRecordsPurgeRule()}, sharedDataPlatformRules()...), dbOverwriteRules()...)
+	return append(append([]Rule{sqlWriteSharedRule(), sqlRecordsPurgeRule(), prodDataDestroyRule()}, sharedDataPlatformRules()...), dbOverwriteRules()...)
 }
 
 // dbURL: a database connection URL and its host.
