@@ -241,11 +241,13 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				}
 			}
 		case payload != "": // bash -c, eval, env -S, watch, ssh, su -c, a script the line wrote
+			n.feedPayload(name, innerName, payload, stdin, depth+1)
 			if name == "ssh" && n.remote != nil {
 				n.onHost(sshDest(c.Args), func() { n.shell(payload, depth+1, w(), nil) }) // a script copied there (remotefiles.go)
 			} else {
 				n.shell(payload, depth+1, w(), nil)
 			}
+			n.feed = nil
 			if (name == "ssh" || innerName == "ssh") && stdin != nil && stdin.known && payload != stdin.s && (remoteReadsScript(payload) || remoteListReadsScript(payload)) {
 				// ssh host 'bash -s' <<< '…': the remote command reads it
 				// (for ssh host 'cat > f' the input is data, not code)
