@@ -18,7 +18,7 @@ func (n *normalizer) feedPayload(name, innerName, payload string, stdin *text, d
 	if stdin == nil || !stdin.known || strings.TrimSpace(stdin.s) == "" || payload == stdin.s {
 		return
 	}
-	if (name == "ssh" || innerName == "ssh") && (remoteReadsScript(payload) || remoteListReadsScript(payload) || remotePowerShellStdin(payload)) {
+	if (name == "ssh" || innerName == "ssh") && (remoteReadsScript(payload) || remoteListReadsScript(payload) || remotePowerShellStdin(payload)) && !remoteInterpreter(payload) {
 		return // the remote shell runs it as a script (command.go)
 	}
 	if strings.Contains(payload, "<<") {
@@ -50,4 +50,76 @@ func modeDirective(w string) bool {
 		return true
 	}
 	return false
+}
+
+// remoteInterpreter: ssh's remote command is a language's interpreter
+// reading its input (ssh h python3 - <<EOF, ssh h 'sudo node'): what ssh
+// is fed is that language's code, not shell code, so it goes to the
+// interpreter as its here-document, the way python3 - <<EOF run here
+// reads it.
+func remoteInterpreter(payload string) bool {
+	f := strings.Fields(payload)
+	for len(f) > 0 && (f[0] == "sudo" || f[0] == "exec" || strings.HasPrefix(f[0], "-") || strings.Contains(f[0], "=")) {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return false
+	}
+	name := ProgramName(f[0])
+	return IsInterpreter(name) && !IsShell(name) && name != "su"
+}
+
+// scriptArgs: the arguments a script the line wrote is run with (sh
+// /tmp/x.sh ~/Pictures/a.jpg, /tmp/x.sh prod): its $1, $2 and $@.
+// ok is false when c runs no script the line wrote.
+func (n *normalizer) scriptArgs(c *Cmd, payload string) ([]string, bool) {
+	if len(n.files) == 0 {
+		return nil, false
+	}
+	if t, ok := n.files[NormPath(c.Raw, n.cwd, n.home)]; ok && t.known && t.s == payload {
+		return c.Args, true
+	}
+	if !IsShell(c.Name) {
+		return nil, false
+	}
+	for i, a := range c.Args {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if t, ok := n.files[NormPath(a, n.cwd, n.home)]; ok && t.known && t.s == payload {
+			return c.Args[i+1:], true
+		}
+		return nil, false
+	}
+	return nil, false
+}
+
+// withArgs runs fn with the positional parameters set to args, as the
+// script sees them, and restores the line's own afterwards.
+func (n *normalizer) withArgs(args []string, fn func()) {
+	if n.vars == nil {
+		n.vars = map[string][]string{}
+	}
+	names := []string{"@", "*", "#", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
+	saved := map[string][]string{}
+	for _, k := range names {
+		if v, ok := n.vars[k]; ok {
+			saved[k] = v
+		}
+		delete(n.vars, k)
+	}
+	if len(args) > 0 {
+		n.vars["@"] = []string{strings.Join(args, " ")}
+		n.vars["*"] = []string{strings.Join(args, " ")}
+	}
+	for i := 0; i < 9 && i < len(args); i++ {
+		n.vars[string(rune('1'+i))] = []string{args[i]}
+	}
+	fn()
+	for _, k := range names {
+		delete(n.vars, k)
+		if v, ok := saved[k]; ok {
+			n.vars[k] = v
+		}
+	}
 }
