@@ -915,5 +915,5 @@ func sqlFileArg(name string, args []string, i int) string {
 	if (name == "mongosh" || name == "mongo") && (strings.HasSuffix(a, ".js") || strings.HasSuffix(a, ".mongodb")) {
 		return a
 	}
-	return ""
+	return sqlIncludeArg(name, a) // psql -c '\i FILE', mysql -e 'source FILE' (fedpayload.go)
 }

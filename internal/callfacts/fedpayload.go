@@ -123,3 +123,31 @@ func (n *normalizer) withArgs(args []string, fn func()) {
 		}
 	}
 }
+
+// sqlIncludeArg: a database client's own command that runs a file's
+// statements (psql -c '\i /tmp/x.sql', mysql -e 'source /tmp/x.sql',
+// sqlite3 app.db '.read /tmp/x.sql'): the file, "" for none. A file the
+// line wrote is then the client's input, as with psql -f.
+func sqlIncludeArg(name, a string) string {
+	var verbs []string
+	switch name {
+	case "psql":
+		verbs = []string{`\i`, `\include`, `\ir`, `\include_relative`}
+	case "mysql", "mariadb":
+		verbs = []string{"source", `\.`}
+	case "sqlite3", "duckdb":
+		verbs = []string{".read"}
+	default:
+		return ""
+	}
+	f := strings.Fields(strings.TrimRight(strings.TrimSpace(a), ";"))
+	if len(f) != 2 {
+		return ""
+	}
+	for _, v := range verbs {
+		if strings.EqualFold(f[0], v) {
+			return strings.Trim(f[1], `'"`)
+		}
+	}
+	return ""
+}
