@@ -241,12 +241,16 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				}
 			}
 		case payload != "": // bash -c, eval, env -S, watch, ssh, su -c, a script the line wrote
+			n.feedPayload(name, innerName, payload, stdin, depth+1)
 			if name == "ssh" && n.remote != nil {
 				n.onHost(sshDest(c.Args), func() { n.shell(payload, depth+1, w(), nil) }) // a script copied there (remotefiles.go)
+			} else if args, ok := n.scriptArgs(&c, payload); ok && len(args) > 0 {
+				n.withArgs(args, func() { n.shell(payload, depth+1, w(), nil) }) // its $1 is the argument it is run with (fedpayload.go)
 			} else {
 				n.shell(payload, depth+1, w(), nil)
 			}
-			if (name == "ssh" || innerName == "ssh") && stdin != nil && stdin.known && payload != stdin.s && (remoteReadsScript(payload) || remoteListReadsScript(payload)) {
+			n.feed = nil
+			if (name == "ssh" || innerName == "ssh") && stdin != nil && stdin.known && payload != stdin.s && (remoteReadsScript(payload) || remoteListReadsScript(payload)) && !remoteInterpreter(payload) {
 				// ssh host 'bash -s' <<< '…': the remote command reads it
 				// (for ssh host 'cat > f' the input is data, not code)
 				n.shell(stdin.s, depth+1, w(), nil)
@@ -911,5 +915,5 @@ func sqlFileArg(name string, args []string, i int) string {
 	if (name == "mongosh" || name == "mongo") && (strings.HasSuffix(a, ".js") || strings.HasSuffix(a, ".mongodb")) {
 		return a
 	}
-	return ""
+	return sqlIncludeArg(name, a) // psql -c '\i FILE', mysql -e 'source FILE' (fedpayload.go)
 }

@@ -62,6 +62,11 @@ type normalizer struct {
 	parseAll bool
 	// paths2 holds a call's first paths (addPath)
 	paths2 [2]PathRef
+	// feed is the text fed to a command line given as a payload (ssh
+	// host 'psql app' <<EOF, bash -c 'mysql' <<< …): the first command
+	// of the payload that reads its input takes it (fedpayload.go)
+	feed      *text
+	feedDepth int
 }
 
 // shell parses src and adds what it finds. Depth counts nested payloads;
@@ -74,7 +79,7 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 		n.f.Truncated = true // a gate that must see every change cannot trust the rest
 		return
 	}
-	if words := plainWords(src); words != nil && !setsVars(src) && !n.parseAll {
+	if words := plainWords(src); words != nil && !setsVars(src) && !n.parseAll && n.feed == nil {
 		// simple commands of plain words (git status, go test ./...,
 		// git diff && git log, go test | tee log): what the walk below
 		// would find, without parsing
@@ -225,6 +230,9 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 			n.stdinFile = ""
 			if st := stmt; st != nil && (stdin == nil || !stdin.known) {
 				n.stdinFile = n.inputFile(st)
+			}
+			if stdin == nil && n.feed != nil && n.stdinFile == "" && depth == n.feedDepth && takesFeed(argv[0]) {
+				stdin, n.feed = n.feed, nil // the payload's command reads what ssh or the shell is fed (fedpayload.go)
 			}
 			n.captured = w.captured[x]
 			n.nameBuilt = n.builtWords(x, argv)

@@ -943,7 +943,7 @@ func fedVerb(t verbTable, verbs map[string]bool, line string) string {
 	if len(f) == 0 || strings.HasPrefix(f[0], "#") {
 		return ""
 	}
-	if len(f) > 1 && t.stdinWords[strings.ToLower(f[0])] {
+	if len(f) > 1 && t.stdinWords[strings.ToLower(f[0])] || len(f) > 1 && modeDirective(f[0]) {
 		f = f[1:]
 	}
 	if len(f) > 1 && strings.ToUpper(f[0]) == f[0] && strings.ToUpper(f[1]) == f[1] {

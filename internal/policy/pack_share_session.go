@@ -33,7 +33,7 @@ func sessionDelete(script string) string {
 }
 
 func shareSessionRules() []Rule {
-	return []Rule{
+	return append(fedTextRules(), []Rule{
 		cmdRule("external.systems:session-delete", Ask, "A file-transfer or share client's session that deletes on the server (smbclient //fs/share -c 'rm q3.xlsx', sftp host <<EOF rm old.tar EOF, lftp -c 'open h; rm a'): others' files there are gone; listings and downloads stay allowed, recursive deletes are denied (callfacts/admin.txt)",
 			callfacts.FileSessionTools(),
 			func(e *Env, c *Cmd) string {
@@ -47,5 +47,5 @@ func shareSessionRules() []Rule {
 			},
 			[]string{`smbclient //fs01/team -U bob -c 'rm q3.xlsx'`, `lftp -c 'open ftp.example.com; rm index.html'`, "smbclient //fs01/team -U bob <<EOF\ndel q3.xlsx\nEOF"},
 			[]string{`smbclient //fs01/team -U bob -c 'ls'`, `lftp -c 'open ftp.example.com; get index.html'`, `sftp host`}),
-	}
+	}...)
 }
