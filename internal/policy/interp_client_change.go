@@ -66,7 +66,8 @@ var clientSkipWords = map[string]bool{"batch": true, "bulk": true, "async": true
 var clientChangeVerbs = map[string]bool{"delete": true, "destroy": true, "remove": true, "purge": true, "drop": true, "truncate": true, "wipe": true, "erase": true,
 	"write": true, "upsert": true, "insert": true, "update": true, "create": true, "publish": true, "submit": true, "upload": true, "push": true, "replace": true, "overwrite": true,
 	"revoke": true, "grant": true, "disable": true, "shutdown": true, "reboot": true, "cancel": true, "refund": true, "charge": true, "transfer": true, "broadcast": true,
-	"ban": true, "kick": true, "unban": true, "forward": true, "reply": true, "edit": true, "modify": true, "mutate": true, "archive": true, "rename": true, "approve": true, "merge": true, "set": true, "import": true}
+	"ban": true, "kick": true, "unban": true, "forward": true, "reply": true, "edit": true, "modify": true, "mutate": true, "archive": true, "rename": true, "approve": true, "merge": true, "set": true, "import": true,
+	"stop": true, "restart": true, "suspend": true, "pause": true, "halt": true, "kill": true, "terminate": true, "poweroff": true, "power": true, "reset": true}
 
 // clientSendWhat: what a send method sends that reaches people or moves
 // value (send_message, sendMail, send_transaction).

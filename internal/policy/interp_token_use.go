@@ -128,6 +128,33 @@ func codeFeedsTokenToClient(code string) bool {
 	return true
 }
 
+// codeCallsOnlyReads: every method the code calls reads the service
+// (get_, list_, search, export…) or shapes a value (strip, read, split,
+// json…). A token fed to a client whose code calls anything else keeps
+// the secret read's ask: the client readers may not know that verb
+// (stop_vm, reboot, kick), and the person confirms what the code does.
+func codeCallsOnlyReads(code string) bool {
+	for _, m := range codeMethodCall.FindAllStringSubmatch(code, 64) {
+		if m[2][0] >= 'A' && m[2][0] <= 'Z' {
+			continue // gitlab.Gitlab(…): a class constructed, the client's making
+		}
+		parts := splitMethodName(m[2])
+		if len(parts) == 0 {
+			continue
+		}
+		if !clientReadVerbs[parts[0]] && !codeValueMethods[parts[0]] {
+			return false
+		}
+	}
+	return true
+}
+
+// codeValueMethods: methods that shape a value in the code's own memory.
+var codeValueMethods = map[string]bool{"strip": true, "rstrip": true, "lstrip": true, "read": true, "readline": true, "readlines": true, "decode": true, "encode": true, "split": true,
+	"splitlines": true, "join": true, "lower": true, "upper": true, "format": true, "items": true, "keys": true, "values": true, "json": true, "to": true, "as": true, "trim": true,
+	"chomp": true, "strftime": true, "isoformat": true, "sort": true, "filter": true, "map": true, "all": true, "first": true, "len": true, "size": true, "dumps": true, "loads": true,
+	"load": true, "dump": true, "path": true, "exists": true, "expanduser": true, "sum": true, "groupby": true, "agg": true, "describe": true, "print": true, "log": true, "pformat": true, "pprint": true}
+
 // interpTokenFedToClient: via is an interpreter whose code on the line
 // reads its token files only into a client's login.
 func interpTokenFedToClient(e *Env, via string) bool {
@@ -144,7 +171,7 @@ func interpTokenFedToClient(e *Env, via string) bool {
 		if code == "" {
 			code = c.Heredoc
 		}
-		if code == "" || !codeFeedsTokenToClient(code) {
+		if code == "" || !codeFeedsTokenToClient(code) || !codeCallsOnlyReads(code) {
 			return false
 		}
 		seen = true
