@@ -34,6 +34,11 @@ var effectKillAll = lazyre.New(`(?:\bos\.killpg?|\bprocess\.kill|\bProcess\.kill
 // $pid too).
 var effectSignal = lazyre.New(`(?:\b(?:os\.killpg?|process\.kill|Process\.kill|posix\.kill|posix_kill|syscall\.Kill|unix\.Kill|kill)\s*\(|\bkill\s+['"]?-?[A-Z0-9]+['"]?\s*,|\.(?:kill|terminate|send_signal)\s*\()`)
 
+// effectSignalPid: a signal sent to a process named by a literal pid
+// (os.kill(2211, 9), process.kill(2211), Process.kill("KILL", 2211),
+// Perl's kill 9, 2211): kill 2211, a process the line did not start (s24).
+var effectSignalPid = lazyre.New(`\bos\.kill\s*\(\s*(\d{2,})\b|\bprocess\.kill\s*\(\s*(\d{2,})\b|\b(?:Process\.kill|posix\.kill|posix_kill|kill)\s*\(?\s*[:'"]?-?\w+['"]?\s*,\s*(\d{2,})\b`)
+
 // effectKillGroup: a signal sent to a process group (os.killpg).
 var effectKillGroup = lazyre.New(`\bos\.killpg\s*\(|\bkillpg\s*\(`)
 
@@ -115,6 +120,9 @@ func moreInterpEffects(code string) []string {
 					out = append(out, "kill $(cat "+argvCode([]string{l})+")")
 				}
 			}
+		}
+		for _, m := range effectSignalPid.FindAllStringSubmatch(code, 4) {
+			out = append(out, "kill "+m[1]+m[2]+m[3])
 		}
 		if strings.Contains(code, "pgrep") || strings.Contains(code, "pidof") {
 			for _, m := range effectPgrep.FindAllStringSubmatch(code, 2) {

@@ -33,9 +33,10 @@ import (
 // flagged; HTTP verbs (post, put, patch, delete) are the HTTP reading's
 // (interp_http_varurl.go).
 
-// clientCred: a credential in a client's making: an environment variable
+// clientCred: a credential in a client's making: a token file the code
+// reads (open('~/.redcap/token').read(): s24), an environment variable
 // named for one, or an argument or option that passes one.
-var clientCred = lazyre.New(`(?i)(?:environ(?:\.get\(\s*|\[\s*)|getenv\(\s*|process\.env\.|process\.env\[\s*|ENV\[\s*|ENV\.fetch\(\s*)['"]?\w*(?:token|key|secret|passw|pwd|pin|jwt|auth|cred)\w*|\b(?:token|api_?key|apikey|access_?token|auth_?token|bot_?token|password|passwd|user_pin|so_pin|pin|secret|secret_key|client_secret|credentials?|private_key)['"]?\s*[=:]\s*[^=\s]`)
+var clientCred = lazyre.New(`(?i)(?:open|File\.read|readFileSync)\(\s*['"][^'"]*(?:token|key|secret|cred|passw|_pw\b|\.pw\b)[^'"]*['"]|(?:environ(?:\.get\(\s*|\[\s*)|getenv\(\s*|process\.env\.|process\.env\[\s*|ENV\[\s*|ENV\.fetch\(\s*)['"]?\w*(?:token|key|secret|passw|pwd|pin|jwt|auth|cred)\w*|\b(?:token|api_?key|apikey|access_?token|auth_?token|bot_?token|password|passwd|user_pin|so_pin|pin|secret|secret_key|client_secret|credentials?|private_key)['"]?\s*[=:]\s*[^=\s]`)
 
 // clientAssign: a name bound to a call: NAME = [await] [new] call(…)
 // (Python, JavaScript, Ruby), to the end of the statement.
@@ -65,7 +66,8 @@ var clientSkipWords = map[string]bool{"batch": true, "bulk": true, "async": true
 var clientChangeVerbs = map[string]bool{"delete": true, "destroy": true, "remove": true, "purge": true, "drop": true, "truncate": true, "wipe": true, "erase": true,
 	"write": true, "upsert": true, "insert": true, "update": true, "create": true, "publish": true, "submit": true, "upload": true, "push": true, "replace": true, "overwrite": true,
 	"revoke": true, "grant": true, "disable": true, "shutdown": true, "reboot": true, "cancel": true, "refund": true, "charge": true, "transfer": true, "broadcast": true,
-	"ban": true, "kick": true, "unban": true, "forward": true, "reply": true, "edit": true, "modify": true, "mutate": true, "archive": true, "rename": true, "approve": true, "merge": true, "set": true}
+	"ban": true, "kick": true, "unban": true, "forward": true, "reply": true, "edit": true, "modify": true, "mutate": true, "archive": true, "rename": true, "approve": true, "merge": true, "set": true, "import": true,
+	"stop": true, "restart": true, "suspend": true, "pause": true, "halt": true, "kill": true, "terminate": true, "poweroff": true, "power": true, "reset": true}
 
 // clientSendWhat: what a send method sends that reaches people or moves
 // value (send_message, sendMail, send_transaction).
@@ -141,12 +143,12 @@ func remoteClientChange(code string) string {
 		if root, _, _ := strings.Cut(head, "."); clientNotRemote[root] || clientNotRemote[strings.TrimSpace(strings.Split(head, "(")[0])] {
 			continue
 		}
-		if clientCred.MatchString(call) && !clientLocalMaking.MatchString(call) {
+		if clientCred.MatchString(call) && !clientLocalMaking.MatchString(homePathsOut(call)) {
 			clients[m[1]] = true
 		}
 	}
 	for _, m := range clientWithAs.FindAllStringSubmatch(code, 8) {
-		if clientCred.MatchString(m[1]) && !clientLocalMaking.MatchString(m[1]) {
+		if clientCred.MatchString(m[1]) && !clientLocalMaking.MatchString(homePathsOut(m[1])) {
 			clients[m[2]] = true
 		}
 	}
@@ -186,6 +188,19 @@ func remoteClientChange(code string) string {
 		return m[1] + m[2] + "." + m[3] + "(…)"
 	}
 	return ""
+}
+
+// homeQuoted: a quoted path under a home directory (the user dev's
+// /home/dev/.redcap/token is no dev instance).
+var homeQuoted = lazyre.New(`['"](?:/home/|/Users/|~/)[^'"]*['"]`)
+
+// homePathsOut: text without its quoted home paths, for the words that
+// mark a client local, a dev instance or a test.
+func homePathsOut(s string) string {
+	if !strings.Contains(s, "/home/") && !strings.Contains(s, "/Users/") && !strings.Contains(s, "~/") {
+		return s
+	}
+	return homeQuoted.ReplaceAllString(s, "''")
 }
 
 // clientDerived: NAME = FROM.… | for NAME in FROM.… | with FROM.…(…) as NAME.

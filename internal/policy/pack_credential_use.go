@@ -156,6 +156,9 @@ func tokenFileAuth(e *Env, c *Cmd) bool {
 // tokenFileFedToAuth: via reads a token file only to feed a sender's auth
 // header (tokenFileAuth holds for every sender on the line).
 func tokenFileFedToAuth(e *Env, via string) bool {
+	if interpTokenFedToClient(e, via) {
+		return true // Project(url, open('~/.redcap/token').read()): the code's client logs in with it (interp_token_use.go)
+	}
 	if !tokenFileReaders[via] {
 		return false
 	}

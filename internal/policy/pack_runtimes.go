@@ -14,13 +14,13 @@ import (
 // what it calls and what it names.
 var runtimes = map[string]bool{"julia": true, "tclsh": true, "wish": true, "osascript": true, "groovy": true, "scala": true, "kotlin": true, "kotlinc": true,
 	"swift": true, "jshell": true, "ghc": true, "runghc": true, "erl": true, "elixir": true, "iex": true, "racket": true, "guile": true, "sbcl": true,
-	"clojure": true, "bb": true, "emacs": true, "pwsh": true, "powershell": true, "Rscript": true, "rscript": true, "R": true, "crystal": true, "nim": true, "ocaml": true,
+	"clojure": true, "bb": true, "emacs": true, "pwsh": true, "powershell": true, "Rscript": true, "rscript": true, "R": true, "r": true, "crystal": true, "nim": true, "ocaml": true,
 	"dotnet-script": true, "csi": true, "gawk": true, "awk": true, "mawk": true, "nawk": true, "php": true, "lua": true, "luajit": true, "node": true, "nodejs": true,
 	"python": true, "python3": true, "python2": true, "ipython": true, "ipython3": true, "pypy3": true, "ruby": true, "perl": true, "deno": true, "bun": true, "dart": true}
 
 // wipeCall: library calls that delete, empty or overwrite, across
 // languages (the one-liner rules know the common ones by name).
-var wipeCall = re(`rmtree|rm_rf|rmSync|rmdirSync|RemoveAll|remove_dir_all|removeDirectoryRecursive|del_dir_r|File\.rm_rf|deleteRecursively|Files\.delete|file\s+delete\s+-force|\brm\s*\(.*recursive\s*=\s*true|\bdelete\s*\(?\s*every\s+item|write_text\(\s*['"]{2}\s*\)|writeFileSync\([^,]+,\s*['"]{2}\s*\)|File\.write\([^,]+,\s*['"]{2}\s*\)|erase-buffer|printf\s+""\s*>|Remove-Item\b[^|]*-Recurse|truncate\(|deleteDir\(|\.delete\(\s*\)|removeItem\(|removeItemAt\w*\(|trashItemAt\w*\(|\.delete\(\s*Path\(|delete-directory|delete-file|\(system\s+"rm\s|system\s*\(\s*"rm\s|FileUtils\.rm|File\.delete\(|Files\.walk|unlink\(`)
+var wipeCall = re(`rmtree|rm_rf|rmSync|rmdirSync|RemoveAll|remove_dir_all|removeDirectoryRecursive|del_dir_r|File\.rm_rf|deleteRecursively|Files\.delete|file\s+delete\s+-force|\brm\s*\(.*recursive\s*=\s*true|\bdelete\s*\(?\s*every\s+item|write_text\(\s*['"]{2}\s*\)|writeFileSync\([^,]+,\s*['"]{2}\s*\)|File\.write\([^,]+,\s*['"]{2}\s*\)|erase-buffer|printf\s+""\s*>|Remove-Item\b[^|]*-Recurse|truncate\(|deleteDir\(|\.delete\(\s*\)|removeItem\(|removeItemAt\w*\(|trashItemAt\w*\(|\.delete\(\s*Path\(|delete-directory|delete-file|\(system\s+"rm\s|system\s*\(\s*"rm\s|FileUtils\.rm|File\.delete\(|Files\.walk|unlink\(|\bfile\.remove\(\s*(?:Sys\.glob|list\.files|dir)\(|\bunlink\s+(?:glob\b|<|map\b|grep\b)`)
 
 // userHomeRef: a reference to the user's home in any of those languages.
 var userHomeRef = re(`homedir\(\)|expanduser|Path\.home\(\)|Dir\.home|user\.home|user_home|System\.user_home|ENV\[['"]HOME['"]\]|ENVIRON\[['"]HOME['"]\]|environ\[['"]HOME['"]\]|getenv\(['"]HOME['"]\)|process\.env\.HOME|\$env:USERPROFILE|\$HOME\b|~/|\bof home\b|\(every item of home\)|/home/[a-z]|/Users/[a-z]|NSHomeDirectory|sys\.props\(\s*"user\.home"|getProperty\(\s*"user\.home"|homeDirectoryForCurrentUser|Environment\.GetFolderPath|UserProfile`)

@@ -21,8 +21,9 @@ import (
 var codeExposes = re(`(?i)perm_type\s*=\s*['"]anyone|\btype['"]?\s*:\s*['"]anyone['"]|\.share\([^)]*['"]anyone['"]|update_repo_visibility\([^)]*private\s*=\s*False|update_repo_settings\([^)]*private\s*=\s*False|\.make_public\(|\bacl['"]?\s*[:=]\s*['"]public-read|predefined_acl\s*=\s*['"]publicRead|['"]allUsers['"]|set_visibility\(\s*['"]public|visibility\s*=\s*['"]public['"]|\.publish_to_web\(|\bprivate['"]?\s*:\s*false|\bvisibility['"]?\s*:\s*['"]public['"]|access\s*=\s*['"]open['"]|anyone_with_link|['"]anyoneWithLink['"]`)
 
 // codeClient matches code that makes a client of a remote service (a
-// class instantiated, a connection, an authorized session).
-var codeClient = re(`\b(?:[A-Z]\w*|connect|client|service_account|authorize|resource|login|from_env)\s*\(|\b[A-Z]\w*(?:::[A-Z]\w*)*\.new\b`) // Ruby's Aws::SQS::Client.new
+// class instantiated, a connection, an authorized session, a class's
+// from_config/from_env/from_url constructor: Client.from_config("conf/epp.ini")).
+var codeClient = re(`\b(?:[A-Z]\w*|connect|client|service_account|authorize|resource|login|from_env)\s*\(|\b[A-Z]\w*\.from_(?:config|env|url|file|settings|profile|ini|dict|service_account\w*)\s*\(|\b[A-Z]\w*(?:::[A-Z]\w*)*\.new\b`) // Ruby's Aws::SQS::Client.new
 
 // codeDestroyCall matches a method named for destroying, called on
 // something with an argument naming what (not a module's own file
