@@ -54,7 +54,7 @@ func projectSourceRule() Rule {
 				if !ok || rel == "" || strings.Contains(rel, "/") || strings.ContainsAny(rel, "*?[$`") {
 					return ""
 				}
-				if buildOutputName(rel) || scratchName(rel) || throwawayRuntimeName(rel) {
+				if buildOutputName(rel) || scratchName(rel) || throwawayRuntimeName(rel) || outputWordName(rel) {
 					return ""
 				}
 				if ignored == nil {
@@ -108,7 +108,7 @@ func projectSourceRule() Rule {
 		},
 		Catch: []string{"rm -rf src", "rm -rf install", "rm -rf lib app", "git rm -r -q src/", "mv src /tmp/src-old", "for f in src/*.py; do : > \"$f\"; done", "find . -name '*.py' -not -path './.venv/*' -delete", "find . -type f -name '*.go' -exec rm {} +", "rm -rf Library", "rm -rf bin", "rm -rf Library Assets", "rm -rf public", "rm -rf work", "rm -rf tiles"},
 		Allow: []string{"rm -rf build dist", "rm -rf src/old_module", "mv src source", "mv build /tmp/old-build", "mv Makefile /tmp/Makefile.bak", "for f in logs/*.log; do : > \"$f\"; done", "find . -name '*.pyc' -delete", "git rm -r --cached src/", "rm -rf node_modules", "git rm src/a.go", "rm -rf Pods Podfile.lock", "rm -rf DerivedData artifacts typechain-types", "find src/gen -name '*.go' -delete", "rm -rf build/ install/ log/", "rm -rf Library Temp Obj", "rm -rf Binaries Intermediate DerivedDataCache", "rm -rf bin obj", "rm -rf _build deps",
-			"rm -rf public/ resources/_gen/", "rm -rf work/ .nextflow.log*", "rm -rf ./tiles out/*.mbtiles", "rm -rf TestResults playwright-report", "rm -rf fab/ && kibot -c .kibot.yaml -d fab", "rm -rf apidocs && pdoc -o apidocs mypkg", "rm -rf blib _build Build && perl Build.PL && ./Build test"}}
+			"rm -rf public/ resources/_gen/", "rm -rf work/ .nextflow.log*", "rm -rf ./tiles out/*.mbtiles", "rm -rf TestResults playwright-report", "rm -rf fab/ && kibot -c .kibot.yaml -d fab", "rm -rf apidocs && pdoc -o apidocs mypkg", "rm -rf blib _build Build && perl Build.PL && ./Build test", "rm -rf realm-export/ target/", "rm -rf api_reports site-preview"}}
 }
 
 // fileName: a top-level name that reads as one file, not a directory of
@@ -138,6 +138,26 @@ func scratchName(rel string) bool {
 		}
 	}
 	return false
+}
+
+// outputWords, as one word of a top-level name (realm-export,
+// api_reports, test-results, site-preview), say a command wrote it: an
+// export, a report or a render is made again by running what made it.
+var outputWords = map[string]bool{"export": true, "exports": true, "exported": true, "output": true, "outputs": true, "generated": true,
+	"report": true, "reports": true, "result": true, "results": true, "dump": true, "dumps": true, "render": true, "renders": true,
+	"rendered": true, "preview": true, "previews": true}
+
+// outputWordName: a top-level name one of whose words (split at - _ .)
+// is an output word and none a kept word (keptWords, pack_home_write.go).
+func outputWordName(rel string) bool {
+	out := false
+	for _, w := range strings.FieldsFunc(strings.ToLower(rel), func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		if keptWords[w] {
+			return false
+		}
+		out = out || outputWords[w]
+	}
+	return out
 }
 
 // runtimeNouns name what a running program fills (a node's data
