@@ -11,7 +11,7 @@ import (
 // every rule case and the corpora's lines are run through each gated
 // rule directly, and where it fires the gate must hold.
 func TestReqGatesAreSound(t *testing.T) {
-	checkGatesSound(t, "reqgates.go", "indexed by its programs",
+	checkGatesSound(t, "reqgates.go", "indexed by its programs", indexedRules,
 		func(r *prepared) bool { return r.req != 0 }, slices.Collect(maps.Keys(builtinReqGates())),
 		func(r *prepared, f *Facts) string {
 			if (&Env{F: f}).reqGateOpen(r) {

@@ -11,7 +11,7 @@ import (
 // and the corpora's lines are run through each gated rule directly, and
 // where it fires the gate must hold.
 func TestTaskGatesAreSound(t *testing.T) {
-	checkGatesSound(t, "taskgates.go", "indexed by its programs",
+	checkGatesSound(t, "taskgates.go", "indexed by its programs", indexedRules,
 		func(r *prepared) bool { return r.task != 0 }, slices.Collect(maps.Keys(builtinTaskGates())),
 		func(r *prepared, f *Facts) string {
 			if (&Env{F: f}).taskGateOpen(r) {
