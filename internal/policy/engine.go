@@ -484,15 +484,25 @@ func (e *Engine) index() {
 		r.zoned = r.Source == "" && builtinZoneGates()[r.ID]
 		if len(r.Cmds) > 0 && isShellOnly(r.Rule) {
 			r.subs, r.subProg = gateFor(r.Rule)
-			r.req = reqGateFor(r.Rule)
-			r.task = taskGateFor(r.Rule)
-			r.url = urlGateFor(r.Rule)
+			r.req = builtinEntry(r.Rule, builtinReqGates)
+			r.task = builtinEntry(r.Rule, builtinTaskGates)
+			r.url = builtinEntry(r.Rule, builtinURLGates)
 			e.indexed = append(e.indexed, r)
 			continue
 		}
 		r.on = trigger(r.Rule)
 		e.always = append(e.always, r)
 	}
+}
+
+// builtinEntry is a built-in rule's entry in a gate table (reqgates.go,
+// taskgates.go, urlgates.go), zero for a user rule or one not listed.
+func builtinEntry[V any](r *Rule, table func() map[string]V) V {
+	if r.Source != "" {
+		var none V
+		return none
+	}
+	return table()[r.ID]
 }
 
 // scanCalls is how many calls an engine serves by scanning its rules'

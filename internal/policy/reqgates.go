@@ -75,14 +75,6 @@ var builtinReqGates = sync.OnceValue(func() map[string]reqGate {
 	}
 })
 
-// reqGateFor is r's request gate, 0 when it has none.
-func reqGateFor(r *Rule) reqGate {
-	if r.Source != "" {
-		return 0
-	}
-	return builtinReqGates()[r.ID]
-}
-
 // Per-command request shapes (Env.reqMemo).
 const (
 	shapeKnown uint8 = 1 << iota

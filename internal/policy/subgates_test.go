@@ -74,6 +74,19 @@ func checkGatesSound(t *testing.T, file, indexedBy string, pool func(*Engine) []
 	}
 }
 
+// checkProgGatesSound is checkGatesSound for a gate of rules indexed by
+// their programs that is read per command (reqgates.go, taskgates.go,
+// urlgates.go): open is the gate, why what a closed one says.
+func checkProgGatesSound(t *testing.T, file string, isGated func(*prepared) bool, listed []string, open func(*Env, *prepared) bool, why string) {
+	t.Helper()
+	checkGatesSound(t, file, "indexed by its programs", indexedRules, isGated, listed, func(r *prepared, f *Facts) string {
+		if open(&Env{F: f}, r) {
+			return ""
+		}
+		return why
+	})
+}
+
 // indexedRules and allRules are the pools of checkGatesSound.
 func indexedRules(e *Engine) []*prepared { return e.indexed }
 func allRules(e *Engine) []*prepared     { return e.rules }

@@ -64,14 +64,6 @@ var taskGroupWords = sync.OnceValue(func() [taskGroups][]string {
 	return out
 })
 
-// taskGateFor is r's task gate, 0 when it has none.
-func taskGateFor(r *Rule) taskGroup {
-	if r.Source != "" {
-		return 0
-	}
-	return builtinTaskGates()[r.ID]
-}
-
 // taskHits is the set of groups whose words the i-th command's
 // arguments hold (lower case), read once per call.
 func (e *Env) taskHits(i int) taskGroup {

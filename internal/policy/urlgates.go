@@ -65,14 +65,6 @@ var builtinURLGates = sync.OnceValue(func() map[string]urlGroup {
 	}
 })
 
-// urlGateFor is r's URL gate, 0 when it has none.
-func urlGateFor(r *Rule) urlGroup {
-	if r.Source != "" {
-		return 0
-	}
-	return builtinURLGates()[r.ID]
-}
-
 // urlShape is the set of groups the i-th command's arguments have, read
 // once per call. A plain fetch's operands are its only URLs (reqShape,
 // read for the send rules already), so only they are asked whether they

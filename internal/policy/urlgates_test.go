@@ -11,14 +11,8 @@ import (
 // case and the corpora's lines are run through each gated rule directly,
 // and where it fires the gate must hold.
 func TestURLGatesAreSound(t *testing.T) {
-	checkGatesSound(t, "urlgates.go", "indexed by its programs", indexedRules,
-		func(r *prepared) bool { return r.url != 0 }, slices.Collect(maps.Keys(builtinURLGates())),
-		func(r *prepared, f *Facts) string {
-			if (&Env{F: f}).urlGateOpen(r) {
-				return ""
-			}
-			return "no command of its programs there has the URL shape its gate needs: fix urlShape or its entry in urlgates.go"
-		})
+	checkProgGatesSound(t, "urlgates.go", func(r *prepared) bool { return r.url != 0 }, slices.Collect(maps.Keys(builtinURLGates())),
+		(*Env).urlGateOpen, "no command of its programs there has the URL shape its gate needs: fix urlShape or its entry in urlgates.go")
 }
 
 // A plain fetch of a public URL has none of the shapes; the metadata
