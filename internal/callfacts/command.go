@@ -781,7 +781,7 @@ func (n *normalizer) addPath(p, op, via string) {
 		// normalizer's own allocation; Paths stays nil when there are none
 		n.f.Paths = n.paths2[:0:len(n.paths2)]
 	}
-	n.f.Paths = append(n.f.Paths, PathRef{Path: NormPath(p, n.cwd, n.home), Op: op, Via: via})
+	n.f.Paths = append(n.f.Paths, PathRef{Path: NormPath(p, n.cwd, n.home), Op: op, Via: via, Elsewhere: n.writtenElsewhere(p)})
 }
 
 // text is the conservative fallback for a command that does not parse:

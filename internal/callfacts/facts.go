@@ -110,6 +110,10 @@ type Redirect struct {
 	Op     string `json:"op" expr:"op"`
 	Target string `json:"target" expr:"target"` // normalized path (or "&1")
 	Cmd    string `json:"cmd,omitempty" expr:"cmd"`
+	// Elsewhere is the target as written when the command runs on
+	// another host (elsewhere.go): Target is read against this machine's
+	// cwd, which is not that host's; "" for a command run here.
+	Elsewhere string `json:"elsewhere,omitempty" expr:"elsewhere"`
 }
 
 // Path ops.
@@ -127,6 +131,9 @@ type PathRef struct {
 	Op   string `json:"op" expr:"op"`
 	// Via is the tool or command that touches it ("Write", "rm", ">").
 	Via string `json:"via,omitempty" expr:"via"`
+	// Elsewhere is the path as written when the command runs on another
+	// host, as in Redirect.
+	Elsewhere string `json:"elsewhere,omitempty" expr:"elsewhere"`
 }
 
 // Facts is the normalized call every rule looks at.

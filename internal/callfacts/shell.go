@@ -33,6 +33,10 @@ type pooledParser struct {
 type normalizer struct {
 	f         *Facts
 	cwd, home string
+	// elsewhere: the text being read runs on another host, whose login
+	// directory is read as cwd was then: thereCwd (elsewhere.go)
+	elsewhere bool
+	thereCwd  string
 	// vars are the values each variable may hold, assigned earlier in the
 	// line; files the text of files the line writes (see expand.go and
 	// output.go).
@@ -78,6 +82,13 @@ func (n *normalizer) shell(src string, depth int, wrappers, upstream []string) {
 	if depth > maxDepth || len(n.f.Commands) >= maxCmds {
 		n.f.Truncated = true // a gate that must see every change cannot trust the rest
 		return
+	}
+	if len(wrappers) > 0 {
+		defer func(was bool, cwd string) { n.elsewhere, n.thereCwd = was, cwd }(n.elsewhere, n.thereCwd)
+		if there := loginElsewhere(wrappers); there && !n.elsewhere {
+			n.thereCwd = n.cwd
+		}
+		n.elsewhere = loginElsewhere(wrappers)
 	}
 	if words := plainWords(src); words != nil && !setsVars(src) && !n.parseAll && n.feed == nil {
 		// simple commands of plain words (git status, go test ./...,
@@ -660,12 +671,12 @@ func (n *normalizer) redirect(s *syntax.Stmt, r *syntax.Redirect, stdin *text) *
 		return nil
 	}
 	t := NormPath(target, n.cwd, n.home)
-	n.f.Redirects = append(n.f.Redirects, Redirect{Op: op, Target: t, Cmd: cmd})
+	n.f.Redirects = append(n.f.Redirects, Redirect{Op: op, Target: t, Cmd: cmd, Elsewhere: n.writtenElsewhere(target)})
 	kind := OpWrite
 	if r.Op == syntax.RdrIn || isOutRedirect(r) && n.serialQuery(t, s, stdin) {
 		kind = OpRead // (an instrument asked, echo '*IDN?' > /dev/ttyUSB0: devicequery.go)
 	}
-	n.f.Paths = append(n.f.Paths, PathRef{Path: t, Op: kind, Via: op})
+	n.f.Paths = append(n.f.Paths, PathRef{Path: t, Op: kind, Via: op, Elsewhere: n.writtenElsewhere(target)})
 	if isOutRedirect(r) && (r.N == nil || r.N.Value == "1") {
 		// What the statement prints lands in the file: a later sh FILE
 		// runs it.

@@ -168,7 +168,11 @@ func runPolicyExplain(ctx context.Context, w io.Writer, o explainOptions, args [
 	if len(zones) > 0 {
 		fmt.Fprintln(w, "zones (warden policy zones):")
 		for _, z := range zones {
-			fmt.Fprintf(w, "  %s: %s\n", oneLineClip(z.Via, 100), z.Cell)
+			note := ""
+			if elsewhere(f, z.Path) {
+				note = " (a file of another host, read as this machine's)"
+			}
+			fmt.Fprintf(w, "  %s: %s%s\n", oneLineClip(z.Via, 100), z.Cell, note)
 		}
 	}
 	if len(f.Derivation) > 0 {
@@ -178,6 +182,12 @@ func runPolicyExplain(ctx context.Context, w io.Writer, o explainOptions, args [
 		}
 	}
 	return nil
+}
+
+// elsewhere: the path p of the call is a file of another host
+// (PathRef.Elsewhere), normalized as this machine's.
+func elsewhere(f *policy.Facts, p string) bool {
+	return slices.ContainsFunc(f.Paths, func(r policy.PathRef) bool { return r.Path == p && r.Elsewhere != "" })
 }
 
 func printFacts(w io.Writer, f *policy.Facts) {
@@ -225,10 +235,20 @@ func printFacts(w io.Writer, f *policy.Facts) {
 		}
 		fmt.Fprintln(w)
 	}
+	// a file of another host is named as written: read against this
+	// machine's cwd it would look like one of the project's
 	for _, r := range f.Redirects {
+		if r.Elsewhere != "" {
+			fmt.Fprintf(w, "  redirect: %s %s on another host (%s)\n", r.Op, r.Elsewhere, r.Cmd)
+			continue
+		}
 		fmt.Fprintf(w, "  redirect: %s %s (%s)\n", r.Op, r.Target, r.Cmd)
 	}
 	for _, p := range f.Paths {
+		if p.Elsewhere != "" {
+			fmt.Fprintf(w, "  path: %s on another host (%s by %s)\n", p.Elsewhere, p.Op, p.Via)
+			continue
+		}
 		fmt.Fprintf(w, "  path: %s (%s by %s)\n", p.Path, p.Op, p.Via)
 	}
 }

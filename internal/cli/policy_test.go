@@ -221,3 +221,23 @@ func TestPolicyReportReadsJSONLines(t *testing.T) {
 		t.Errorf("malformed set: exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 }
+
+// A file a command run through ssh writes is named as the other host
+// reads it (in its login directory), not as a path of the project here;
+// the zone table's cell, which reads it as this machine's, says so.
+func TestPolicyExplainNamesAnotherHostsFile(t *testing.T) {
+	t.Setenv("WARDEN_HOME", t.TempDir())
+	out, stderr, code := runCLI(t, "policy", "explain", "--", "ssh h 'cat > targets'")
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+	for _, want := range []string{"redirect: > targets on another host (cat)", "path: targets on another host (write by >)", "(a file of another host, read as this machine's)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, _ = runCLI(t, "policy", "explain", "--", "ssh glider-base 'cat > targets' <<EOF\n10.0.0.1\nEOF")
+	if !strings.Contains(out, "cat writes targets on another host through ssh") {
+		t.Errorf("the rule's reason names the project's path:\n%s", out)
+	}
+}

@@ -140,6 +140,9 @@ type Env struct {
 	// taskMemo caches taskHits per command (taskKnown set once read):
 	// the task-gated rules (taskgates.go) each ask it of the same make.
 	taskMemo [8]uint8
+	// urlMemo caches urlShape per command (urlKnown set once read): the
+	// URL-gated rules (urlgates.go) each ask it of the same curl.
+	urlMemo [8]urlGroup
 }
 
 // remoteAction is c.RemoteAction(), read once per command per call.
@@ -388,6 +391,7 @@ type prepared struct {
 	subProg string    // the program subs gates
 	req     reqGate   // for rules in Engine.indexed: what they need of a curl or wget command (reqgates.go), 0 for nothing
 	task    taskGroup // for rules in Engine.indexed: the words their task test needs (taskgates.go), 0 for none
+	url     urlGroup  // for rules in Engine.indexed: the URL shape they need of a command of their programs (urlgates.go), 0 for none
 	zoned   bool      // runs only on a line with a path outside the project and temp (zonegates.go)
 }
 
@@ -480,14 +484,25 @@ func (e *Engine) index() {
 		r.zoned = r.Source == "" && builtinZoneGates()[r.ID]
 		if len(r.Cmds) > 0 && isShellOnly(r.Rule) {
 			r.subs, r.subProg = gateFor(r.Rule)
-			r.req = reqGateFor(r.Rule)
-			r.task = taskGateFor(r.Rule)
+			r.req = builtinEntry(r.Rule, builtinReqGates)
+			r.task = builtinEntry(r.Rule, builtinTaskGates)
+			r.url = builtinEntry(r.Rule, builtinURLGates)
 			e.indexed = append(e.indexed, r)
 			continue
 		}
 		r.on = trigger(r.Rule)
 		e.always = append(e.always, r)
 	}
+}
+
+// builtinEntry is a built-in rule's entry in a gate table (reqgates.go,
+// taskgates.go, urlgates.go), zero for a user rule or one not listed.
+func builtinEntry[V any](r *Rule, table func() map[string]V) V {
+	if r.Source != "" {
+		var none V
+		return none
+	}
+	return table()[r.ID]
 }
 
 // scanCalls is how many calls an engine serves by scanning its rules'
@@ -638,10 +653,11 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 				// a request-gated rule runs only on a line whose
 				// curl or wget may send something (reqgates.go), a
 				// task-gated one where a task may have its words
-				// (taskgates.go)
+				// (taskgates.go), a URL-gated one where a URL has
+				// the shape it judges (urlgates.go)
 				// a zone-gated one where a path lies outside the
 				// project and temp (zonegates.go)
-				if (r.subs == nil || gateOpen(r, f)) && (r.req == 0 || env.reqGateOpen(r)) && (r.task == 0 || env.taskGateOpen(r)) && (!r.zoned || env.zoneGateOpen(&sh)) {
+				if (r.subs == nil || gateOpen(r, f)) && (r.req == 0 || env.reqGateOpen(r)) && (r.task == 0 || env.taskGateOpen(r)) && (r.url == 0 || env.urlGateOpen(r)) && (!r.zoned || env.zoneGateOpen(&sh)) {
 					run(r)
 				}
 			}

@@ -8,7 +8,7 @@ import "github.com/warden-dev/warden/internal/callfacts"
 // iCmd('x', 'ENDSBS …'), sg.update(…) on a client made with a URL and a
 // key. The admin CLI that does the same asks; a client on this machine,
 // in memory, a test double or a dry run is not flagged.
-func d16gClientVerbRules() []Rule {
+func clientVerbRules() []Rule {
 	return []Rule{
 		cmdRule("core.interp:client-verb-call", Ask, "Interpreter code that hands a service's client a destroy or change verb, whatever the SDK: its generic dispatch given the CLI's own subcommand (p4.run('obliterate', …), conn.call('BAPI_USER_DELETE')), a command sent through the SDK's command function (cmd('TGT FSW_FORMAT'), iCmd(…, 'ENDSBS …')), or a method named for a change on a remote client (sg.update(…), client.kill(…)): the service changes as its admin CLI would change it; a local, in-memory or test client and a dry run are not flagged", sdkRunners,
 			func(e *Env, c *Cmd) string {

@@ -37,7 +37,7 @@ func destroyPack() Pack {
 			containerKillRules(),
 			pidFileKillRules(),
 			[]Rule{foreignPidFileKillRule()},
-			miss9bDestroyRules(),
+			killListedRules(),
 			listedTargetRules(),
 		)}
 }

@@ -217,7 +217,10 @@ func valueOfOption(c *Cmd, p string) bool {
 	return false
 }
 
-func miss9aValueRules() []Rule {
+// downgradeValueRules: a security setting downgraded by its value,
+// whatever the program (delete-all-value, open-by-value,
+// protection-off-value).
+func downgradeValueRules() []Rule {
 	judge := func(e *Env, c *Cmd) (string, string) {
 		if onlyHelp(c) || e.dryRun(c) || len(c.Args) == 0 {
 			return "", ""

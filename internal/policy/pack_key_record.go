@@ -110,7 +110,10 @@ func opensToOthers(mode string) bool {
 	return false
 }
 
-func miss9bKeyRules() []Rule {
+// keyRecordRules: a private key made readable by everyone, and key
+// material written over by a key generator (core.secrets:key-opened,
+// core.secrets:key-regenerate).
+func keyRecordRules() []Rule {
 	names := make([]string, 0, len(keyGenOutputs))
 	for n := range keyGenOutputs {
 		names = append(names, n)

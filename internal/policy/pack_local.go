@@ -19,7 +19,7 @@ func localPack() Pack {
 				globalInstallRule(), othersJobsRule(), sudoersGrantRule(), editorExtensionRule(), protectedDBRule()},
 			autorunRules(), procSecretRules(), dependencyRules(), localServiceRules(),
 			[]Rule{persistedDowngradeRule()},
-			backgroundPersistRules(), authOffConfigRules(), miss9bLocalRules(), unreviewedInstallRules(),
+			backgroundPersistRules(), authOffConfigRules(), beaconMinerRules(), unreviewedInstallRules(),
 			procNotStartedRules(), []Rule{boardFlashTargetRule()},
 			[]Rule{
 				worldWritableSystemRule(),

@@ -118,8 +118,8 @@ func otherHome(p, home string) string {
 // started it.
 var wholeMachineListers = []string{"nvidia-smi", "rocm-smi", "ps", "fuser", "lsof"}
 
-// miss9bLocalRules: the background beacon and the coin miner.
-func miss9bLocalRules() []Rule {
+// beaconMinerRules: the background beacon and the coin miner.
+func beaconMinerRules() []Rule {
 	senders := slices.Concat(shareSenders, []string{"scp", "rsync", "sftp"})
 	miners := opsNames("miner-prog")
 	return []Rule{
@@ -159,8 +159,8 @@ func miss9bLocalRules() []Rule {
 	}
 }
 
-// miss9bZoneRules: another user's start-up file.
-func miss9bZoneRules() []Rule {
+// startupOtherUserRules: another user's start-up file.
+func startupOtherUserRules() []Rule {
 	return []Rule{
 		{ID: "core.zones:startup-other-user", Mode: Deny, Tools: shellTools, On: On(FactTouch, "sudo", "su", "runuser", "doas"),
 			Desc: "Another user's start-up file written through sudo -u, su or runuser, or by its path in another home (/root/.bashrc, /home/alice/.profile; sudo -u prdadm bash -c 'echo … >> ~/.sapenv.sh', su - app -c \"echo … >> ~/.bashrc\"): that user's every login runs what the line adds, as that user",
@@ -184,8 +184,8 @@ func miss9bZoneRules() []Rule {
 	}
 }
 
-// miss9bDestroyRules: a kill of what a whole-machine listing picks.
-func miss9bDestroyRules() []Rule {
+// killListedRules: a kill of what a whole-machine listing picks.
+func killListedRules() []Rule {
 	return []Rule{
 		cmdRule("core.destroy:kill-listed", Ask, "Ending the processes a listing of the whole machine picks (kill -9 $(nvidia-smi --query-compute-apps=pid …), kill $(ps -eo pid,cmd | awk …)): every GPU job or matching process, other users' and services' included, not the agent's own", []string{"kill", "xargs"},
 			func(e *Env, c *Cmd) string {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -29,7 +30,7 @@ func remoteEdit(e *Env, c *Cmd) string {
 	if c.Effect == callfacts.EffectWrite {
 		for _, t := range c.Targets {
 			if keep(t) {
-				return t
+				return writtenThere(e, t)
 			}
 		}
 	}
@@ -38,13 +39,26 @@ func remoteEdit(e *Env, c *Cmd) string {
 			continue
 		}
 		if c.Name != "cat" || r.Op == ">>" {
-			return r.Target
+			return cmp.Or(r.Elsewhere, r.Target)
 		}
 		if sshFedText(e) && !sshDevHost(e, c) {
-			return r.Target // ssh glider-base 'cat > targets' <<EOF: text the line wrote, not a file copied whole
+			return cmp.Or(r.Elsewhere, r.Target) // ssh glider-base 'cat > targets' <<EOF: text the line wrote, not a file copied whole
 		}
 	}
 	return ""
+}
+
+// writtenThere is the target t of a command run on another host as the
+// line wrote it (PathRef.Elsewhere): t itself is read against this
+// machine's cwd (ssh h 'sed -i … app.ini' edits app.ini in the login
+// directory there, not the project's).
+func writtenThere(e *Env, t string) string {
+	for _, p := range e.F.Paths {
+		if p.Path == t && p.Elsewhere != "" {
+			return p.Elsewhere
+		}
+	}
+	return t
 }
 
 // sshPayload: c runs on another host through ssh (not in a container).

@@ -305,7 +305,7 @@ func externalPack() Pack {
 	}, slices.Concat(externalVerbRules(), apiDeletePathRules(), handoffUploadRules(),
 		[]Rule{publishRule(), deployRule(), publishVerbRule(), unknownPublishRule(), iacStateEditRule(), vaultAdminPolicyRule()},
 		remoteActionRules(), moneyActRules(), []Rule{moneyTaskRule(), varEnvTaskRule(), consoleFeedRule()}, cloudControlRules(), netRules(), forkAndUnreadScriptRules(),
-		settingOffRules(), []Rule{prodDataPulldownRule()}, cloudOpRules(), miss9bProjectOutRules(),
+		settingOffRules(), []Rule{prodDataPulldownRule()}, cloudOpRules(), projectDataOutRules(),
 		offensiveToolRules(), warehouseProdRules(), releaseEvalRules(), dbPlaceRules(), sharedProdChangeRules(), openConfigRules(), publishRules(), projBinConfirmSkipRules())...)}
 }
 

@@ -38,7 +38,10 @@ var quotedArg = re(`^[^)'"]*['"]([^'"]*)['"]`)
 // test double.
 var codeLocalClient = re(`(?i)localhost|127\.0\.0\.1|:memory:|sqlite3|\bmock|fake|moto\b|testcontainers|/tmp/`)
 
-func miss9bSDKRules() []Rule {
+// sdkExposeDestroyRules: an SDK client that exposes a resource, and one
+// that calls a destroying method (core.interp:sdk-expose,
+// core.interp:client-destroy-call).
+func sdkExposeDestroyRules() []Rule {
 	return []Rule{
 		cmdRule("core.interp:sdk-expose", Deny, "Interpreter code that opens what a service holds to anyone through its client (gc.open(…).share(None, perm_type='anyone'), HfApi().update_repo_visibility(…, private=False), blob.make_public(), put_object(…, ACL='public-read'), an 'allUsers' binding): the data is public from then on, copied by whoever finds it", sdkRunners,
 			func(e *Env, c *Cmd) string {

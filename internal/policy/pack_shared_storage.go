@@ -155,7 +155,10 @@ func sharedArg(e *Env, c *Cmd) string {
 	return ""
 }
 
-func miss9bSharedRules() []Rule {
+// sharedStorageRules: moves into temp, batch deletes and edits, rewrites
+// and clean-up scripts in shared storage (core.zones:moved-to-temp and
+// the shared-* rules).
+func sharedStorageRules() []Rule {
 	return []Rule{
 		cmdRule("core.zones:moved-to-temp", Deny, "Files moved into a scratch directory from shared or server storage (sudo mv /u01/app/oracle/oradata/PROD/control01.ctl /tmp/, mv /mnt/nas/team/*.xlsx /tmp/), or a whole folder of the user's moved there (mv ~/Documents/* /tmp/): gone from where every user and server finds them, and from the disk at the next clean-up", []string{"mv"},
 			atLevel(movedToTemp, "deny"),

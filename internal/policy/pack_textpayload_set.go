@@ -6,11 +6,11 @@ import (
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
-// miss9aRules: text payloads and remote targets — SQL carried as text
+// textPayloadRules: text payloads and remote targets — SQL carried as text
 // wherever it stands, security downgrades by value, remote programs'
 // payloads (pack_unknown_prodopt.go, pack_sql_text.go, pack_downgrade_values.go).
-func miss9aRules() []Rule {
-	return append(append([]Rule{sqlDowngradeRule(), onlineAlterProdRule()}, miss9aValueRules()...), miss9aProdRules()...)
+func textPayloadRules() []Rule {
+	return append(append([]Rule{sqlDowngradeRule(), onlineAlterProdRule()}, downgradeValueRules()...), unknownProdOptRules()...)
 }
 
 // remoteSyncDeletes: a sync run on another host that deletes at its

@@ -93,7 +93,9 @@ func unknownVerbClass(c *Cmd, named bool) string {
 	return class
 }
 
-func miss9aProdRules() []Rule {
+// unknownProdOptRules: production named by an option of a program no
+// table knows, with a destroying or a changing verb.
+func unknownProdOptRules() []Rule {
 	judge := func(e *Env, c *Cmd) (string, string) {
 		if !unknownProgram(c) || onlyHelp(c) || e.dryRun(c) || c.Has("--check", "--noop", "--what-if") {
 			return "", ""

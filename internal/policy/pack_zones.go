@@ -35,7 +35,7 @@ func zonesPack() Pack {
 			},
 			Catch: []string{"cp -f dotfiles/bashrc ~/.bashrc", "echo 'export PS1=x' > ~/.zshrc", ": > ~/.profile", "ln -sf ~/.bashrc n && cat evil > n"},
 			Allow: []string{"echo 'export PATH=$HOME/bin:$PATH' >> ~/.bashrc", "cp ~/.bashrc ~/.bashrc.bak", "cat ~/.bashrc", "cp dotfiles/bashrc ./bashrc.sample", "git config --global user.name x"}},
-	}, append(append(persistRules(), extractOverRule(), extractSystemRule(), batchEmptyRule(), startupEditRule(), startupAppendRule(), worldOpenRule()), slices.Concat(startupAndSharedZoneRules(), homeSharedOverwriteRules(), miss9bZoneRules(), miss9bSharedRules(), iacStateRules(), []Rule{sharedOverwriteRule(), containerInPlaceRule()}, overwriteRules(), localeffHomeDataRules(), []Rule{forcedOverwriteRule()}, localInplaceRules(), localLibraryRules(), homeWriteRules())...)...)}
+	}, append(append(persistRules(), extractOverRule(), extractSystemRule(), batchEmptyRule(), startupEditRule(), startupAppendRule(), worldOpenRule()), slices.Concat(startupAndSharedZoneRules(), homeSharedOverwriteRules(), startupOtherUserRules(), sharedStorageRules(), iacStateRules(), []Rule{sharedOverwriteRule(), containerInPlaceRule()}, overwriteRules(), localeffHomeDataRules(), []Rule{forcedOverwriteRule()}, localInplaceRules(), localLibraryRules(), homeWriteRules())...)...)}
 }
 
 // zoneRule fires on the first effect on a path whose verdict in the

@@ -62,6 +62,7 @@ var builtinReqGates = sync.OnceValue(func() map[string]reqGate {
 		"external.systems:access-setting-off":     reqBody,            //
 		"external.systems:api-change-unshown-env": reqBody | reqQuery, // mayMutate, else signedGetAct: a URL with a signed query
 		"external.systems:http-change-remote":     reqBody,            // mayMutate or clusterMethod (-sX); wget needs --method/--post-/--body-
+		"external.systems:script-console-destroy": reqBody,            // mayMutate (jenkins-cli is no curl or wget: it runs)
 		"external.systems:sql-over-http-destroy":  reqBody | reqQuery, // httpSQL: the body, or ?query= / ?sql=
 		"external.systems:sql-over-http-change":   reqBody | reqQuery, //
 		// the send rules read a command of theirs only through what it
@@ -73,14 +74,6 @@ var builtinReqGates = sync.OnceValue(func() map[string]reqGate {
 		"core.secrets:source-to-network": reqSend, // sourcePipedInto: Upstream; capturedSecretSent: $(…); sourceFileSent: a redirect's target; credentialFileUploaded: an operand in the credentials zone; secretFileToForeignHost: @f or k=f; Stdin
 	}
 })
-
-// reqGateFor is r's request gate, 0 when it has none.
-func reqGateFor(r *Rule) reqGate {
-	if r.Source != "" {
-		return 0
-	}
-	return builtinReqGates()[r.ID]
-}
 
 // Per-command request shapes (Env.reqMemo).
 const (
@@ -119,20 +112,28 @@ func (e *Env) reqShape(i int) uint8 {
 // nothing of other clients: httpie's items, a PowerShell client's
 // operands, gh api), or one whose shape its gate needs.
 func (e *Env) reqGateOpen(r *prepared) bool {
+	return e.anyCmdOf(r, func(i int) bool {
+		if c := &e.F.Commands[i]; c.Name != "curl" && c.Name != "wget" {
+			return true
+		}
+		s := e.reqShape(i)
+		return r.req&reqBody != 0 && s&shapeBody != 0 || r.req&reqQuery != 0 && s&shapeQuery != 0 || r.req&reqSend != 0 && s&shapeSend != 0
+	})
+}
+
+// anyCmdOf reports whether open holds of one of the line's commands of
+// r's programs (the indexed rules' sets, Env.cmdSets, once looked up):
+// the loop of every per-command gate.
+func (e *Env) anyCmdOf(r *prepared, open func(i int) bool) bool {
 	for i := range e.F.Commands {
-		c := &e.F.Commands[i]
 		if e.cmdSetsKnown && i < len(e.cmdSets) {
 			if s := e.cmdSets[i]; s == nil || !s.has(r.idx) {
 				continue
 			}
-		} else if !slices.Contains(r.Cmds, c.Name) {
+		} else if !slices.Contains(r.Cmds, e.F.Commands[i].Name) {
 			continue
 		}
-		if c.Name != "curl" && c.Name != "wget" {
-			return true
-		}
-		s := e.reqShape(i)
-		if r.req&reqBody != 0 && s&shapeBody != 0 || r.req&reqQuery != 0 && s&shapeQuery != 0 || r.req&reqSend != 0 && s&shapeSend != 0 {
+		if open(i) {
 			return true
 		}
 	}

@@ -11,14 +11,8 @@ import (
 // every rule case and the corpora's lines are run through each gated
 // rule directly, and where it fires the gate must hold.
 func TestReqGatesAreSound(t *testing.T) {
-	checkGatesSound(t, "reqgates.go", "indexed by its programs",
-		func(r *prepared) bool { return r.req != 0 }, slices.Collect(maps.Keys(builtinReqGates())),
-		func(r *prepared, f *Facts) string {
-			if (&Env{F: f}).reqGateOpen(r) {
-				return ""
-			}
-			return "no curl or wget there has the request shape its gate needs: fix requestShaped or its entry in reqgates.go"
-		})
+	checkProgGatesSound(t, "reqgates.go", func(r *prepared) bool { return r.req != 0 }, slices.Collect(maps.Keys(builtinReqGates())),
+		(*Env).reqGateOpen, "no curl or wget there has the request shape its gate needs: fix requestShaped or its entry in reqgates.go")
 }
 
 // A plain GET wakes none of the gated rules; a body, a method or a query

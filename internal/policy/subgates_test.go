@@ -17,7 +17,7 @@ import (
 // and where it fires the gate must hold. The corpora are the tests' own
 // (testdata) and every file of corpus/ and corpus/heldout/.
 func TestSubGatesAreSound(t *testing.T) {
-	checkGatesSound(t, "subgates.go", "indexed by that program",
+	checkGatesSound(t, "subgates.go", "indexed by that program", indexedRules,
 		func(r *prepared) bool { return r.subs != nil }, slices.Collect(maps.Keys(builtinSubGates())),
 		func(r *prepared, f *Facts) string {
 			if gateOpen(r, f) {
@@ -28,16 +28,17 @@ func TestSubGatesAreSound(t *testing.T) {
 }
 
 // checkGatesSound is the soundness check of a gate table (file): every
-// rule case and corpus line is run through each built-in rule isGated
-// picks, and where one fires, closed must find its gate open ("") —
-// else closed says why not. An id of listed (the table's entries) that is
-// no gated rule fails too: it is no built-in rule indexedBy.
-func checkGatesSound(t *testing.T, file, indexedBy string, isGated func(*prepared) bool, listed []string, closed func(r *prepared, f *Facts) string) {
+// rule case and corpus line is run through each built-in rule of pool
+// (the engine's indexed rules, or all of them) isGated picks, and where
+// one fires, closed must find its gate open ("") — else closed says why
+// not. An id of listed (the table's entries) that is no gated rule fails
+// too: it is no built-in rule indexedBy.
+func checkGatesSound(t *testing.T, file, indexedBy string, pool func(*Engine) []*prepared, isGated func(*prepared) bool, listed []string, closed func(r *prepared, f *Facts) string) {
 	t.Helper()
 	e := TestEngine(Builtin(), nil, Options{})
 	e.once.Do(e.index)
 	var gated []*prepared
-	for _, r := range e.indexed {
+	for _, r := range pool(e) {
 		if isGated(r) {
 			gated = append(gated, r)
 		}
@@ -72,6 +73,23 @@ func checkGatesSound(t *testing.T, file, indexedBy string, isGated func(*prepare
 		t.Fatal("no gated rule fired on any input")
 	}
 }
+
+// checkProgGatesSound is checkGatesSound for a gate of rules indexed by
+// their programs that is read per command (reqgates.go, taskgates.go,
+// urlgates.go): open is the gate, why what a closed one says.
+func checkProgGatesSound(t *testing.T, file string, isGated func(*prepared) bool, listed []string, open func(*Env, *prepared) bool, why string) {
+	t.Helper()
+	checkGatesSound(t, file, "indexed by its programs", indexedRules, isGated, listed, func(r *prepared, f *Facts) string {
+		if open(&Env{F: f}, r) {
+			return ""
+		}
+		return why
+	})
+}
+
+// indexedRules and allRules are the pools of checkGatesSound.
+func indexedRules(e *Engine) []*prepared { return e.indexed }
+func allRules(e *Engine) []*prepared     { return e.rules }
 
 // corpusLines are the commands of every corpus/*.txt and
 // corpus/heldout/*.txt file, as the corpus package reads them.

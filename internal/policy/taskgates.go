@@ -64,14 +64,6 @@ var taskGroupWords = sync.OnceValue(func() [taskGroups][]string {
 	return out
 })
 
-// taskGateFor is r's task gate, 0 when it has none.
-func taskGateFor(r *Rule) taskGroup {
-	if r.Source != "" {
-		return 0
-	}
-	return builtinTaskGates()[r.ID]
-}
-
 // taskHits is the set of groups whose words the i-th command's
 // arguments hold (lower case), read once per call.
 func (e *Env) taskHits(i int) taskGroup {
@@ -110,17 +102,5 @@ const taskKnown = 1 << 7
 // taskGateOpen reports whether the gated rule r can fire on the call:
 // a command of its programs has a word of one of its groups.
 func (e *Env) taskGateOpen(r *prepared) bool {
-	for i := range e.F.Commands {
-		if e.cmdSetsKnown && i < len(e.cmdSets) {
-			if s := e.cmdSets[i]; s == nil || !s.has(r.idx) {
-				continue
-			}
-		} else if !slices.Contains(r.Cmds, e.F.Commands[i].Name) {
-			continue
-		}
-		if e.taskHits(i)&r.task != 0 {
-			return true
-		}
-	}
-	return false
+	return e.anyCmdOf(r, func(i int) bool { return e.taskHits(i)&r.task != 0 })
 }

@@ -1,7 +1,7 @@
 package policy
 
 import (
-	"context"
+	"maps"
 	"slices"
 	"testing"
 )
@@ -11,45 +11,14 @@ import (
 // run through each gated rule directly, and where it fires the gate must
 // be open.
 func TestZoneGatesAreSound(t *testing.T) {
-	e := TestEngine(Builtin(), nil, Options{})
-	e.once.Do(e.index)
-	var gated []*prepared
-	for _, r := range e.rules {
-		if r.zoned {
-			gated = append(gated, r)
-		}
-	}
-	for id := range builtinZoneGates() {
-		if !slices.ContainsFunc(gated, func(r *prepared) bool { return r.ID == id }) {
-			t.Errorf("zonegates.go lists %s, which is no built-in rule: drop or fix the entry", id)
-		}
-	}
-	checked := 0
-	for _, in := range append(triggerInputs(t, e), corpusLines(t)...) {
-		c, err := CaseCall(in, TestHome, TestProject)
-		if err != nil {
-			continue
-		}
-		f := withoutDevPlaces(Normalize(c).WithoutHelp())
-		sh := shapeOf(f)
-		gate := &Env{F: f}
-		for _, r := range gated {
-			if !r.runsOn(f.Event) || !r.forTool(f.Tool) {
-				continue
+	checkGatesSound(t, "zonegates.go", "", allRules,
+		func(r *prepared) bool { return r.zoned }, slices.Collect(maps.Keys(builtinZoneGates())),
+		func(r *prepared, f *Facts) string {
+			if sh := shapeOf(f); (&Env{F: f}).zoneGateOpen(&sh) {
+				return ""
 			}
-			env := &Env{F: f, Opts: &e.opts, ctx: context.Background(), git: e.Git, gitBranch: e.GitBranch}
-			if e.match(r, env) == "" {
-				continue
-			}
-			checked++
-			if !gate.zoneGateOpen(&sh) {
-				t.Errorf("%s fires on %q, whose paths all lie in the project or temp: drop its entry in zonegates.go", r.ID, in)
-			}
-		}
-	}
-	if checked == 0 && len(gated) > 0 {
-		t.Fatal("no gated rule fired on any input")
-	}
+			return "its paths all lie in the project or temp: drop its entry in zonegates.go"
+		})
 }
 
 // The gate closes on a line whose paths are the project's or temp's, and
