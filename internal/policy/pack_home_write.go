@@ -212,17 +212,8 @@ func homeWriteRules() []Rule {
 				if e.F.Home == "" {
 					return ""
 				}
-				for i := range e.F.Commands {
-					c := &e.F.Commands[i]
-					if !homeRenamers[c.Name] || c.Has("-n", "--dry-run", "--nono", "--just-print", "--no-act", "-h", "--help", "-V", "--version") || len(c.Pos) < 2 {
-						continue
-					}
-					for _, a := range c.Pos[1:] {
-						p := callfacts.NormPath(a, c.Dir, e.F.Home)
-						if callfacts.ZoneOf(p, e.F.Home, e.F.Project) == callfacts.ZoneHomeData && !homeScratchFolder(path.Dir(strings.TrimPrefix(p, e.F.Home+"/"))) {
-							return c.String() + " renames " + homeRel(p, e.F.Home) + ", the user's files under home"
-						}
-					}
+				if c, p := homeRenamed(e, false); c != nil {
+					return c.String() + " renames " + homeRel(p, e.F.Home) + ", the user's files under home"
 				}
 				return ""
 			},
@@ -234,21 +225,32 @@ func homeWriteRules() []Rule {
 				if e.F.Home == "" {
 					return ""
 				}
-				for i := range e.F.Commands {
-					c := &e.F.Commands[i]
-					if !homeRenamers[c.Name] || c.Has("-n", "--dry-run", "--nono", "--just-print", "--no-act") || len(c.Pos) < 2 {
-						continue
-					}
-					for _, a := range c.Pos[1:] {
-						p := callfacts.NormPath(a, c.Dir, e.F.Home)
-						if globbed(a) && callfacts.ZoneOf(p, e.F.Home, e.F.Project) == callfacts.ZoneHomeData && !homeScratchFolder(path.Dir(strings.TrimPrefix(p, e.F.Home+"/"))) {
-							return c.String() + " renames every file of " + homeRel(p, e.F.Home) + ", the user's files under home, at once"
-						}
-					}
+				if c, p := homeRenamed(e, true); c != nil {
+					return c.String() + " renames every file of " + homeRel(p, e.F.Home) + ", the user's files under home, at once"
 				}
 				return ""
 			},
 			Catch: []string{"rename 's/ /_/g' ~/Documents/Scans/*.pdf", "file-rename 'y/A-Z/a-z/' ~/Music/Crates/*.MP3", "perl-rename 's/^/2024-/' ~/Pictures/Trip/*.jpg"},
 			Allow: []string{"rename -n 's/ /_/g' ~/Documents/Scans/*.pdf", "rename 's/ /_/g' assets/*.png", "rename 's/ /_/g' ~/Documents/Scans/one.pdf", "rename 's/x/y/' ~/tmp/*.log"}},
 	}
+}
+
+// homeRenamed finds a renamer (rename, prename…, not a dry run or help)
+// whose operand is a file of the user's home data outside scratch
+// folders, and returns it with that path; with globOnly, only an operand
+// that is a glob counts.
+func homeRenamed(e *Env, globOnly bool) (*Cmd, string) {
+	for i := range e.F.Commands {
+		c := &e.F.Commands[i]
+		if !homeRenamers[c.Name] || c.Has("-n", "--dry-run", "--nono", "--just-print", "--no-act", "-h", "--help", "-V", "--version") || len(c.Pos) < 2 {
+			continue
+		}
+		for _, a := range c.Pos[1:] {
+			p := callfacts.NormPath(a, c.Dir, e.F.Home)
+			if (!globOnly || globbed(a)) && callfacts.ZoneOf(p, e.F.Home, e.F.Project) == callfacts.ZoneHomeData && !homeScratchFolder(path.Dir(strings.TrimPrefix(p, e.F.Home+"/"))) {
+				return c, p
+			}
+		}
+	}
+	return nil, ""
 }

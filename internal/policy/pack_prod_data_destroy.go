@@ -279,17 +279,8 @@ func prodDataPlace(e *Env, c *Cmd, text string) string {
 	if s := prodOptValue(c, opsList("prod-option-any")); s != "" {
 		return s
 	}
-	for i, a := range c.Args {
-		k, v, hasV := strings.Cut(a, "=")
-		if !destroyPlaceOpts[k] {
-			continue
-		}
-		if !hasV && i+1 < len(c.Args) {
-			v = c.Args[i+1]
-		}
-		if prodMarker.MatchString(v) && !strings.ContainsAny(v, " \n;(") {
-			return k + " " + v // bench --site payroll.prod.acme.internal
-		}
+	if s := optValueWhere(c, destroyPlaceOpts, func(v string) bool { return prodMarker.MatchString(v) && !strings.ContainsAny(v, " \n;(") }); s != "" {
+		return s // bench --site payroll.prod.acme.internal
 	}
 	for _, m := range envAssign.FindAllStringSubmatch(e.F.Command, -1) {
 		k, v := m[1], strings.Trim(m[2], `"'`)

@@ -36,6 +36,17 @@ func frameworkProdEnv(c *Cmd) string {
 // opts (--env production, -e=prod) whose value names production, "" for
 // none.
 func prodOptValue(c *Cmd, opts map[string]bool) string {
+	return optValueWhere(c, opts, func(v string) bool {
+		if c.Payload != "" && v == c.Payload && !payloadChangesProd(v) {
+			return false // python -c CODE that names production only in a local file's path or in read calls (pack_payload_prodname.go)
+		}
+		return prodWord.MatchString(v)
+	})
+}
+
+// optValueWhere returns "option value" for the first of c's options in
+// opts (--opt value or --opt=value) whose value ok accepts, "" for none.
+func optValueWhere(c *Cmd, opts map[string]bool, ok func(v string) bool) string {
 	for i, a := range c.Args {
 		k, v, hasV := strings.Cut(a, "=")
 		if !opts[k] {
@@ -44,10 +55,7 @@ func prodOptValue(c *Cmd, opts map[string]bool) string {
 		if !hasV && i+1 < len(c.Args) {
 			v = c.Args[i+1]
 		}
-		if c.Payload != "" && v == c.Payload && !payloadChangesProd(v) {
-			continue // python -c CODE that names production only in a local file's path or in read calls (pack_payload_prodname.go)
-		}
-		if prodWord.MatchString(v) {
+		if ok(v) {
 			return k + " " + v
 		}
 	}
