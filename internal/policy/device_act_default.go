@@ -178,6 +178,9 @@ func deviceActDefaultRule() Rule {
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
+				if why := containerDeviceAct(e, c); why != "" {
+					return why // s24-device: a device CLI run from an image
+				}
 				if d := bootloaderCopy(c); d != "" {
 					return c.Name + " copies a firmware image onto a board's bootloader drive " + d + ": the board is rewritten and restarts: " + c.String()
 				}

@@ -39,7 +39,10 @@ import (
 // raspberrypi.local: remoteops.txt lan-own-host).
 func lanDeviceHost(u string) bool {
 	h := urlHost(u)
-	if h == "" || !lanHost(h) {
+	if h == "" || controllerHost(h) {
+		return h != ""
+	}
+	if !lanHost(h) {
 		return false
 	}
 	if a, err := netip.ParseAddr(h); err == nil {
@@ -232,12 +235,13 @@ func lanDeviceCallRule() Rule {
 			`curl http://showctl.local:50001/v1/trigger/previous`,
 			`http DELETE http://192.168.4.20/api/schedules/7`,
 			`wget -qO- "http://projector-2.lan/cgi-bin/aw_cam?cmd=%23O0"`,
-			`xh patch http://lights.home/api/scenes/3 brightness:=0`},
+			`xh patch http://lights.home/api/scenes/3 brightness:=0`,
+			`curl -s -d 'scene=intermission' http://stage-ctl:8090/api/scene/do`},
 		[]string{`curl -s http://rfid-dock2.local/api/v1/status`, `curl -X POST http://localhost:3000/api/users -d '{"name":"a"}'`,
 			`curl -s "http://cam-stage-left.lan/cgi-bin/param.cgi?get_device_conf"`, `curl -s "http://10.1.1.9/cm?cmnd=Status%200"`,
 			`curl -X POST http://192.168.1.30:8000/openc3-api/api -d '{"jsonrpc":"2.0","method":"get_tlm","params":[]}'`,
 			`curl -X POST http://172.17.0.3:8080/api/items -d x=1`, `curl -X POST https://api.example.com/v1/items -d x=1`,
-			`curl -X POST http://media.lan:8096/Library/Refresh`})
+			`curl -X POST http://media.lan:8096/Library/Refresh`, `curl -s http://stage-ctl:8090/api/status`})
 }
 
 // interpScriptOperand is the script file an interpreter runs by path

@@ -6,10 +6,11 @@ import (
 )
 
 // printRunCopies is the copy count from which a print job is a print
-// run: dozens of copies of a document are paper, toner and an hour of a
+// run: two dozen copies or more (s24-device: 25, was 50; a plotter's
+// 40 parts were asked by the levels' writers) are paper, toner and an hour of a
 // shared printer, and a slip of the finger (-n 500 for -n 5) cannot be
 // called back once the printer starts. A handful of copies is routine.
-const printRunCopies = 50
+const printRunCopies = 25
 
 // printCopies is the number of copies lp or lpr asks for: lp -n N,
 // lpr -#N, either's -o copies=N; 0 when none is given.

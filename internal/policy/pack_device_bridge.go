@@ -109,6 +109,8 @@ func deviceChangeRule() Rule {
 					switch {
 					case opsList("device-guard-verb")[v] && !lab:
 						return c.Name + " " + v + " lowers the device's guard (adbd on the network, verity off): " + c.String()
+					case v == "push" && !lab && systemPartition(c.Pos[len(c.Pos)-1]):
+						return c.Name + " push writes into the device's system partition (" + c.Pos[len(c.Pos)-1] + "): the phone's own software changes: " + c.String()
 					case opsList("device-change-verb")[v] && !lab && networkDevice(serial):
 						return c.Name + " " + v + " changes a device reached over the network (" + serial + "), a shared or someone else's: " + c.String()
 					case v == "uninstall" && fedList(c):
@@ -131,8 +133,8 @@ func deviceChangeRule() Rule {
 			}
 			return ""
 		},
-		Catch: []string{"adb -s farm-node-07:5555 shell pm clear com.company.banking", "adb tcpip 5555", "xargs -n1 adb uninstall < packages_to_remove.txt", "adb -s 10.0.0.12:5555 install -r app.apk", "adb disable-verity", "adb -s 192.168.1.9:5555 shell settings put global stay_on_while_plugged_in 3"},
-		Allow: []string{"adb shell pm clear com.acme.app.debug", "adb -s emulator-5554 tcpip 5555", "adb uninstall com.acme.app.debug", "adb install -r app/build/outputs/apk/debug/app-debug.apk", "adb -s R58N91XYZ shell pm clear com.mystudio.starfall", "adb logcat -d", "adb -s 10.0.0.12:5555 shell getprop ro.build.version.sdk"},
+		Catch: []string{"adb -s farm-node-07:5555 shell pm clear com.company.banking", "adb tcpip 5555", "xargs -n1 adb uninstall < packages_to_remove.txt", "adb -s 10.0.0.12:5555 install -r app.apk", "adb disable-verity", "adb -s R58N91ABCDX remount", "adb push libfoo.so /system/lib64/", "adb -s 192.168.1.9:5555 shell settings put global stay_on_while_plugged_in 3"},
+		Allow: []string{"adb shell pm clear com.acme.app.debug", "adb -s emulator-5554 tcpip 5555", "adb uninstall com.acme.app.debug", "adb install -r app/build/outputs/apk/debug/app-debug.apk", "adb -s R58N91XYZ shell pm clear com.mystudio.starfall", "adb logcat -d", "adb -s 10.0.0.12:5555 shell getprop ro.build.version.sdk", "adb push build/test.bin /data/local/tmp/", "adb -s emulator-5554 remount"},
 	}
 }
 
@@ -157,4 +159,16 @@ func deviceGuardRule() Rule {
 		Catch: []string{"adb -s R58M12ABCDE shell settings put global package_verifier_enable 0", "adb shell settings put global verifier_verify_adb_installs 0", "adb shell settings put secure install_non_market_apps 1"},
 		Allow: []string{"adb -s emulator-5554 shell settings put global package_verifier_enable 0", "adb shell settings get global package_verifier_enable", "adb shell settings put global package_verifier_enable 1", "adb shell settings put system screen_brightness 128"},
 	}
+}
+
+// systemPartition: a device path in the partitions an OTA owns
+// (s24-device): a file pushed there (after adb root && adb remount)
+// replaces part of the phone's own software.
+func systemPartition(p string) bool {
+	for _, pre := range []string{"/system/", "/vendor/", "/product/", "/odm/", "/system_ext/"} {
+		if strings.HasPrefix(p, pre) || p+"/" == pre {
+			return true
+		}
+	}
+	return false
 }
