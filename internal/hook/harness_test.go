@@ -72,7 +72,7 @@ func TestEachHarnessDeniesInItsOwnSchema(t *testing.T) {
 				t.Fatalf("recorded %+v", evs)
 			}
 			// A benign call is silence, and recorded too.
-			args, in = harnessPayload(h, "echo hi > f", userHome)
+			args, in = harnessPayload(h, "ls -la", userHome) // in the home itself: a write there (echo hi > f) would ask, overwrite · home data
 			if out, errs, _ := runHook(t, strings.NewReader(in), args...); out != "" {
 				t.Errorf("benign call answered %q (stderr %s)", out, errs)
 			}

@@ -27,22 +27,26 @@ func remoteEdit(e *Env, c *Cmd) string {
 		return p != "" && p != "&1" && p != "&2" && !strings.HasPrefix(p, "/dev/") && !tempDir(p) &&
 			!callfacts.UserScratch(p, e.F.Home) && !callfacts.RemoteScratch(c, p, e.F.Home)
 	}
+	// judged as the other host reads the path: a relative one resolved
+	// against this machine's cwd would look like temp when the project
+	// sits under /tmp
 	if c.Effect == callfacts.EffectWrite {
 		for _, t := range c.Targets {
-			if keep(t) {
-				return writtenThere(e, t)
+			if there := writtenThere(e, t); keep(there) {
+				return there
 			}
 		}
 	}
 	for _, r := range e.F.Redirects {
-		if r.Cmd != c.Name || !keep(r.Target) || r.Op != ">" && r.Op != ">>" && r.Op != ">|" {
+		there := cmp.Or(r.Elsewhere, r.Target)
+		if r.Cmd != c.Name || !keep(there) || r.Op != ">" && r.Op != ">>" && r.Op != ">|" {
 			continue
 		}
 		if c.Name != "cat" || r.Op == ">>" {
-			return cmp.Or(r.Elsewhere, r.Target)
+			return there
 		}
 		if sshFedText(e) && !sshDevHost(e, c) {
-			return cmp.Or(r.Elsewhere, r.Target) // ssh glider-base 'cat > targets' <<EOF: text the line wrote, not a file copied whole
+			return there // ssh glider-base 'cat > targets' <<EOF: text the line wrote, not a file copied whole
 		}
 	}
 	return ""
