@@ -57,20 +57,40 @@ func configGetSecretKey(c *Cmd, n int) bool {
 // configGetter: w (the i-th word) is a getter: config:system:get,
 // config-get, cget, or get/show right after a config noun (option get).
 func configGetter(w string, i int, pos []string) bool {
-	parts := strings.FieldsFunc(w, func(r rune) bool { return r == ':' || r == '-' || r == '_' || r == '.' || r == '/' })
-	if len(parts) == 1 {
+	// the parts are read in place, not split into a slice: this runs for
+	// every word of every command of a line (printsSecret), and most
+	// words have one part
+	n, noun, verb := 0, false, false
+	if strings.IndexFunc(w, configSep) >= 0 {
+		start := -1
+		for j := 0; j <= len(w); j++ {
+			if j == len(w) || configSep(rune(w[j])) {
+				if start >= 0 {
+					p := w[start:j]
+					n++
+					noun = noun || configNouns[p]
+					verb = verb || configGetVerbs[p]
+					start = -1
+				}
+			} else if start < 0 {
+				start = j
+			}
+		}
+	} else if w != "" {
+		n = 1
+	}
+	if n == 1 {
 		if w == "cget" {
 			return true
 		}
 		return configGetVerbs[w] && i > 0 && configNouns[strings.ToLower(pos[i-1])]
 	}
-	noun, verb := false, false
-	for _, p := range parts {
-		noun = noun || configNouns[p]
-		verb = verb || configGetVerbs[p]
-	}
 	return verb && (noun || i > 0 && configNouns[strings.ToLower(pos[i-1])]) // config get-value KEY
 }
+
+// configSep separates the parts of a getter word (config:system:get,
+// config-get); all are ASCII, so a byte of a multi-byte rune is none.
+func configSep(r rune) bool { return r == ':' || r == '-' || r == '_' || r == '.' || r == '/' }
 
 // secretKeyName: a key whose name holds a secret's stem and no word of a
 // setting about it.

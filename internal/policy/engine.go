@@ -392,6 +392,7 @@ type prepared struct {
 	req     reqGate   // for rules in Engine.indexed: what they need of a curl or wget command (reqgates.go), 0 for nothing
 	task    taskGroup // for rules in Engine.indexed: the words their task test needs (taskgates.go), 0 for none
 	url     urlGroup  // for rules in Engine.indexed: the URL shape they need of a command of their programs (urlgates.go), 0 for none
+	act     string    // for rules in Engine.indexed: the remote action they need of a command of their programs (actgates.go), "" for none
 	zoned   bool      // runs only on a line with a path outside the project and temp (zonegates.go)
 }
 
@@ -487,6 +488,7 @@ func (e *Engine) index() {
 			r.req = builtinEntry(r.Rule, builtinReqGates)
 			r.task = builtinEntry(r.Rule, builtinTaskGates)
 			r.url = builtinEntry(r.Rule, builtinURLGates)
+			r.act = builtinEntry(r.Rule, builtinActGates)
 			e.indexed = append(e.indexed, r)
 			continue
 		}
@@ -656,8 +658,10 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 				// (taskgates.go), a URL-gated one where a URL has
 				// the shape it judges (urlgates.go)
 				// a zone-gated one where a path lies outside the
-				// project and temp (zonegates.go)
-				if (r.subs == nil || gateOpen(r, f)) && (r.req == 0 || env.reqGateOpen(r)) && (r.task == 0 || env.taskGateOpen(r)) && (r.url == 0 || env.urlGateOpen(r)) && (!r.zoned || env.zoneGateOpen(&sh)) {
+				// project and temp (zonegates.go), an action-gated
+				// one where a command has its remote action
+				// (actgates.go)
+				if (r.subs == nil || gateOpen(r, f)) && (r.req == 0 || env.reqGateOpen(r)) && (r.task == 0 || env.taskGateOpen(r)) && (r.url == 0 || env.urlGateOpen(r)) && (r.act == "" || env.actGateOpen(r)) && (!r.zoned || env.zoneGateOpen(&sh)) {
 					run(r)
 				}
 			}

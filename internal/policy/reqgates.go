@@ -72,6 +72,21 @@ var builtinReqGates = sync.OnceValue(func() map[string]reqGate {
 		"core.secrets:send-user-data":    reqSend, // a sink's Upstream, or a $( in its arguments
 		"core.secrets:send-credential":   reqSend, // credentialSent: header/auth parts, or a $VAR (varNames); capturedSecretSent and the env dump: a $(…)
 		"core.secrets:source-to-network": reqSend, // sourcePipedInto: Upstream; capturedSecretSent: $(…); sourceFileSent: a redirect's target; credentialFileUploaded: an operand in the credentials zone; secretFileToForeignHost: @f or k=f; Stdin
+		// the rules about what leaves the machine through a sender, whose
+		// curl or wget test reads its input, an upload, a body or a
+		// variable first (a plain fetch sends none of them)
+		"core.secrets:send-secret-var":       reqSend, // credentialSent: a $VAR in a part
+		"core.secrets:secret-to-webhook":     reqSend, // a $VAR in a body part
+		"core.secrets:secret-lines-sent":     reqSend, // its Upstream
+		"core.secrets:share-host-send":       reqSend, // httpSends
+		"core.secrets:dump-off-machine":      reqSend, // upstreamDump: Upstream; sentFiles: @f, -T f; httpSends
+		"core.secrets:records-sent":          reqSend, // recordsSent: an upload, a $(…) in the body, an input
+		"core.secrets:data-leaves":           reqSend, // judgeLeaving: what it sends
+		"core.secrets:capture-leaves":        reqSend, // a $(…) or $VAR it carries
+		"core.git:upload-archive":            reqSend, // its Upstream
+		"core.local:background-beacon":       reqSend, // sendsData: httpSends
+		"external.systems:project-off":       reqSend, // an upload of the packed project
+		"external.systems:secret-to-service": reqSend, // a secret it carries
 	}
 })
 

@@ -64,6 +64,37 @@ var taskGroupWords = sync.OnceValue(func() [taskGroups][]string {
 	return out
 })
 
+// taskWord is a word of a task group (taskGroupWords) and its group.
+type taskWord struct {
+	word  string
+	group taskGroup
+}
+
+// taskAll is every task group.
+const taskAll taskGroup = 1<<taskGroups - 1
+
+// taskWordIndex is taskGroupWords by their first byte, and the groups
+// holding an empty word (which every text holds).
+type taskWordIndex struct {
+	by    [256][]taskWord
+	empty taskGroup
+}
+
+// taskWordsByByte is the index of taskGroupWords, built on first use.
+var taskWordsByByte = sync.OnceValue(func() *taskWordIndex {
+	x := &taskWordIndex{}
+	for g, words := range taskGroupWords() {
+		for _, w := range words {
+			if w == "" {
+				x.empty |= 1 << g
+				continue
+			}
+			x.by[w[0]] = append(x.by[w[0]], taskWord{w, 1 << g})
+		}
+	}
+	return x
+})
+
 // taskHits is the set of groups whose words the i-th command's
 // arguments hold (lower case), read once per call.
 func (e *Env) taskHits(i int) taskGroup {
@@ -81,12 +112,15 @@ func (e *Env) taskHits(i int) taskGroup {
 		b.WriteByte(' ')
 	}
 	text := strings.ToLower(b.String())
-	var hits taskGroup
-	for g, words := range taskGroupWords() {
-		for _, w := range words {
-			if strings.Contains(text, w) {
-				hits |= 1 << g
-				break
+	// each position of the text is read against the words starting with
+	// its byte (taskWordsByByte), not each word against the whole text:
+	// the same substrings found, in one pass
+	idx := taskWordsByByte()
+	hits := idx.empty
+	for j := 0; j < len(text) && hits != taskAll; j++ {
+		for _, w := range idx.by[text[j]] {
+			if hits&w.group == 0 && strings.HasPrefix(text[j:], w.word) {
+				hits |= w.group
 			}
 		}
 	}
