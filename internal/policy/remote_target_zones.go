@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"path"
 	"slices"
 	"strings"
@@ -127,7 +128,11 @@ func remoteTargetWhy(e *Env, c *Cmd) (Mode, string) {
 	h := remoteTargetHost(login)
 	if c.Name == "kubectl" || c.Name == "oc" {
 		h = strings.TrimPrefix(h, "pod/")
-		if ns := optValue(c, "-n"); ns != "" && devNamespace(ns) {
+		ns := cmp.Or(typedValue(c, "-n"), typedValue(c, "--namespace"))
+		if before, _, ok := strings.Cut(h, "/"); ok {
+			ns = before // kubectl cp f dev/api-0:/app/x: NAMESPACE/POD
+		}
+		if ns != "" && devNamespace(ns) {
 			return Off, ""
 		}
 	}
