@@ -733,11 +733,16 @@ func (n *normalizer) paths(c *Cmd) {
 				op = OpDelete
 			}
 		} else if len(pos) > 1 {
-			n.addPath(pos[len(pos)-1], OpWrite, c.Name)
+			if _, _, remote := RemoteOperand(pos[len(pos)-1]); !remote || c.Name != "scp" && c.Name != "rsync" {
+				n.addPath(pos[len(pos)-1], OpWrite, c.Name)
+			}
 			if c.Name == "mv" {
 				op = OpDelete // the source goes away
 			}
 			pos = pos[:len(pos)-1]
+		}
+		if c.Name == "scp" || c.Name == "rsync" {
+			pos = withoutRemoteOperands(pos) // host:/tmp/ is a path on another host, not ./host:/tmp (remote_operand.go)
 		}
 	}
 	if !known {

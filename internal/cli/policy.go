@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/warden-dev/warden/internal/callfacts"
 	"github.com/warden-dev/warden/internal/config"
 	"github.com/warden-dev/warden/internal/exitcode"
 	"github.com/warden-dev/warden/internal/gates"
@@ -250,6 +252,25 @@ func printFacts(w io.Writer, f *policy.Facts) {
 			continue
 		}
 		fmt.Fprintf(w, "  path: %s (%s by %s)\n", p.Path, p.Op, p.Via)
+	}
+	// scp/rsync [user@]host:path: a file of that host, not a project path
+	// (callfacts/remote_operand.go); the destination is written there
+	for i := range f.Commands {
+		c := &f.Commands[i]
+		if c.Name != "scp" && c.Name != "rsync" {
+			continue
+		}
+		for j, a := range c.Pos {
+			login, rp, ok := callfacts.RemoteOperand(a)
+			if !ok {
+				continue
+			}
+			op := callfacts.OpRead
+			if j == len(c.Pos)-1 && len(c.Pos) > 1 {
+				op = callfacts.OpWrite
+			}
+			fmt.Fprintf(w, "  path: %s on %s (%s by %s)\n", cmp.Or(rp, "~"), login, op, c.Name)
+		}
 	}
 }
 

@@ -169,7 +169,7 @@ func remoteAdminRules() []Rule {
 				return "" // docker exec samba-dc-test samba-tool user delete …: a test container's own state
 			}
 			secrets := kind == "secrets"
-			if secrets != (len(kinds) > 0) || secrets && deviceFiltered(e, c) {
+			if secrets != (len(kinds) > 0) || secrets && (deviceFiltered(e, c) || remoteOutSaved(e, c)) {
 				return ""
 			}
 			return why
@@ -207,7 +207,7 @@ func remoteAdminRules() []Rule {
 		readsOnly(cmdRule("external.systems:device-config-read", Ask, "A network device's running or startup configuration printed or saved (ssh router 'show running-config', display current-configuration): it holds the device's password hashes, keys and SNMP communities; likewise a version-control server's tickets (p4 tickets, p4 login -p), a store app's secrets (shopify app env show) and a live site's database or credentials printed (wp db export --ssh=…, drush @prod uli); the commands are data (callfacts/admin.txt secrets)", names,
 			fire("ask", "secrets"),
 			[]string{"ssh admin@edge-rtr1 'show running-config' | tee configs/edge-rtr1.cfg", "ssh admin@core-sw01 'show startup-config'", "ssh admin@h3c-1 'display current-configuration'", "ssh netops@core-sw1 'show run'", "ssh admin@mikrotik1 /export", "shopify app env show", "p4 tickets"},
-			[]string{"ssh admin@edge-rtr1 'show version'", "ssh admin@edge-rtr1 'show ip interface brief'", "show running-config", "ssh admin@core-sw01 'display interface brief'", "shopify app env pull", "wp db export backup.sql"})),
+			[]string{"ssh admin@edge-rtr1 'show version'", "ssh admin@edge-rtr1 'show ip interface brief'", "show running-config", "ssh netops@core-sw1.dc2.lan 'show running-config' > ./configs/core-sw1.cfg", "ssh admin@core-sw01 'display interface brief'", "shopify app env pull", "wp db export backup.sql"})),
 	}
 }
 

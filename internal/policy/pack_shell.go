@@ -215,16 +215,16 @@ func shellPack() Pack {
 					if pkgInstall(c) != "" || rootQuery(c) != "" {
 						return "" // core.shell:sudo-install asks, sudo-refresh or sudo-query records
 					}
-					if rootReportsOnly(e, c) || e.F.SandboxRootDelete(c) || suAsService(e, c) || rootReadVerb(e, c) || rootBenchWork(e, c) || rootCheck(e, c) || rootDiskRead(e, c) || rootReportSignal(e, c) {
+					if rootReportsOnly(e, c) || e.F.SandboxRootDelete(c) || suAsService(e, c) || rootReadVerb(e, c) || rootBenchWork(e, c) || rootCheck(e, c) || rootDiskRead(e, c) || rootReportSignal(e, c) || rootShellShownReads(e, c) {
 						return "" // sudo wipefs --no-act, sudo -u postgres psql: the command's own rules judge it
 					}
 					return c.Name + " runs a command as root: " + c.String()
 				})
 			},
 			Catch: []string{"sudo systemctl restart nginx", "doas reboot", "su -c 'id' root", "bash -c 'sudo systemctl stop cron'", "sudo apt-get remove -y nginx",
-				"sudo nft flush ruleset", "sudo snap remove lxd", "sudo sh -c 'ufw status; ufw disable'", "sudo auditctl -D", "sudo mytool list --purge"},
+				"sudo nft flush ruleset", "sudo snap remove lxd", "sudo sh -c 'ufw status; ufw disable'", "sudo auditctl -D", "sudo mytool list --purge", "printf 'systemctl restart dovecot\\n' | ssh imap1 sudo sh", "ssh imap1 sudo sh < checks.sh"},
 			Allow: []string{"echo sudo", "sudo -l", "sudo -v", "man sudo", "grep sudo /var/log/auth.log", "sudo apt-get install -y jq", "sudo -E ls /root",
-				"sudo nft list ruleset", "sudo snap list", "sudo ufw status verbose", "sudo auditctl -l", "sudo zpool status tank", "sudo aureport --avc --summary"},
+				"sudo nft list ruleset", "sudo snap list", "printf 'doveconf -n | head -40\\ndoveadm service status imap\\n' | ssh imap1.mail.example.net sudo sh", "sudo ufw status verbose", "sudo auditctl -l", "sudo zpool status tank", "sudo aureport --avc --summary"},
 		},
 	}, append(append(supplyRules(), sudoQueryRule(), sudoInstallRule(), sudoRefreshRule()), append(deviceArchiveRules(), fetchMoreRules()...)...)...)}
 }
