@@ -107,6 +107,8 @@ func cloudOpRules() []Rule {
 				op := cloudOpOf(e, c)
 				switch {
 				case op == nil:
+				case op.Class == "destroy" && ownDevDestroy(e, c):
+					return "" // the developer's own dev or sandbox resource (own_dev_destroy.go)
 				case op.Class == "destroy" && cloudEnvClass(e, c) == "nonprod":
 					// the environment selector names a non-production one
 					// (--os-cloud staging): a delete there asks (pack_cloud_envsel.go)
@@ -127,6 +129,8 @@ func cloudOpRules() []Rule {
 				op := cloudOpOf(e, c)
 				switch {
 				case op == nil:
+				case op.Class == "destroy" && ownDevDestroy(e, c):
+					return "" // the developer's own dev or sandbox resource (own_dev_destroy.go)
 				case op.Class == "destroy" && cloudEnvClass(e, c) != "nonprod":
 					return c.Name + " " + op.Op + " destroys a cloud resource (" + op.Verb + "): " + c.String()
 				case cloudOverwritesProd(e, c, op):

@@ -87,7 +87,7 @@ func dataDestroyOnce(e *Env) (string, bool) {
 		if h := dbURLElsewhere(line); h != "" {
 			return why + " (a shared database at " + h + ")", true // DATABASE_URL=postgresql://…@…pooler.supabase.com/… prisma migrate reset (pack_db_place.go)
 		}
-		if localMarker.MatchString(line) || selfGuarded(name, line) || devByDefault(name, line) || localDevDB(e) {
+		if localMarker.MatchString(line) || selfGuarded(name, line) || devByDefault(name, line) || localDevDB(e) || devConfigTask(line) { // devConfigTask: devconfig_task.go
 			continue
 		}
 		return why, false

@@ -53,8 +53,8 @@ func killByPatternRules() []Rule {
 // watch mode, a port option (--port 3000, not kubectl port-forward: a
 // tunnel the user may hold), localhost, or a dev config or folder.
 func devCommandLine(p string) bool {
-	if projectFileCommandLine(p) {
-		return true // a program with this project's config or script: kill_projectfile.go
+	if projectFileCommandLine(p) || devLocalCommandLine(p) {
+		return true // a program with this project's config or script: kill_projectfile.go; a runtime running the project's script, a loopback bind, a data server on a project folder: kill_devlocal.go
 	}
 	for _, tok := range strings.Fields(strings.ToLower(p)) {
 		t := strings.TrimLeft(tok, "-")

@@ -187,8 +187,10 @@ func downstreamDoes(e *Env, i int, does func(*Cmd) bool) bool {
 }
 
 var (
-	// jq/yq filters that print keys, counts, types or names
-	structFilter = re(`(?:^|\|)\s*(?:keys(?:\[\])?|keys_unsorted(?:\[\])?|length|type|paths|has\([^)]*\)|map\((?:keys|\.name|type|length)\)|to_entries\s*\|\s*map\(\.key\)|[\w.\[\]"-]*\.(?:name|names|kind|type|apiVersion|"?current-context"?)(?:\[\])?)\s*$`)
+	// jq/yq filters that print keys, counts, types or names (a
+	// password manager item's field labels and titles, .fields[].label:
+	// the names of its fields, not their values)
+	structFilter = re(`(?:^|\|)\s*(?:keys(?:\[\])?|keys_unsorted(?:\[\])?|length|type|paths|has\([^)]*\)|map\((?:keys|\.name|\.label|\.title|type|length)\)|to_entries\s*\|\s*map\(\.key\)|[\w.\[\]"-]*\.(?:name|names|kind|type|label|title|apiVersion|"?current-context"?)(?:\[\])?)\s*$`)
 	// sed whose replacement masks what it matched (s#(/v3/).*#\1<redacted>#,
 	// s/:[^@]*@/:***@/): the secret part is replaced before it prints
 	sedMasks = re(`(?i)^s\S.*(redacted|\*{3,}|x{4,}|<hidden>|<masked>|<secret>)`)

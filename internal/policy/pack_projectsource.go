@@ -63,7 +63,7 @@ func projectSourceRule() Rule {
 				if ignored[rel] || generatedTop(e, rel) {
 					return ""
 				}
-				if (ecosystemOutput(project, rel, deleted, runsAfterDelete(e)) || ecosystemRunOutput(e, rel) || rebuiltByOutputOption(e, rel) || coDeletedOutput(rel, deleted)) && !trackedDir(project, rel) {
+				if (ecosystemOutput(project, rel, deleted, runsAfterDelete(e)) || ecosystemRunOutput(e, rel) || rebuiltByOutputOption(e, rel) || coDeletedOutput(rel, deleted) || rerunOutput(e, rel)) && !trackedDir(project, rel) {
 					return "" // an ecosystem's output, unless git tracks files in it: then it is the project's
 				}
 				return rel

@@ -13,10 +13,10 @@ import (
 func remoteActionRules() []Rule {
 	kind := func(id, k, desc string, catch, allow []string) Rule {
 		return cmdRuleIf(id, Deny, desc, callfacts.RemoteActionTools(),
-			func(e *Env, c *Cmd) bool { return e.remoteAction(c) == k },
+			func(e *Env, c *Cmd) bool { return e.remoteAction(c) == k && !(k == "destroy" && ownDevDestroy(e, c)) },
 			func(e *Env, c *Cmd) string {
-				if e.remoteAction(c) != k {
-					return ""
+				if e.remoteAction(c) != k || k == "destroy" && ownDevDestroy(e, c) {
+					return "" // the developer's own dev or sandbox resource (own_dev_destroy.go)
 				}
 				switch k {
 				case "publish":
@@ -46,7 +46,7 @@ func remoteActionRules() []Rule {
 					if c.Effect != callfacts.EffectDelete {
 						continue // the reading gives an unknown destroy the delete effect
 					}
-					if v := c.UnknownDestroy(); v != "" && (!slices.Contains(externalCLIs, c.Name) || c.Has("-purge", "--purge")) && !e.localOnly(i) && !testStore(e, c) {
+					if v := c.UnknownDestroy(); v != "" && (!slices.Contains(externalCLIs, c.Name) || c.Has("-purge", "--purge")) && !e.localOnly(i) && !testStore(e, c) && !ownDevDestroy(e, c) {
 						// external.systems:destructive-verb judges the CLIs it names
 						return c.Name + " " + v + ": destroy remote resource (unknown tool): " + c.String()
 					}

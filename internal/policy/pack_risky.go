@@ -151,7 +151,7 @@ func externalPack() Pack {
 	return Pack{Name: "external.systems", Desc: "External systems: cloud deletes, terraform destroy, kubectl delete, helm uninstall, npm unpublish, crontab -r, redis FLUSHALL, iptables -F, systemctl stop/disable", Rules: append([]Rule{
 		cmdRule("external.systems:cloud-delete", Deny, "Deleting cloud resources (aws/gcloud/az/doctl … delete, aws s3 rm/rb)", []string{"aws", "gcloud", "az", "doctl", "gsutil", "linode-cli", "hcloud", "flyctl", "fly", "vercel", "heroku", "oci", "ibmcloud"},
 			func(e *Env, c *Cmd) string {
-				if localEndpoint(e, c) || ephemeralTargets(c) || c.Name == "heroku" && sub(c) == "pg:psql" || planOp(c) {
+				if localEndpoint(e, c) || ephemeralTargets(c) || c.Name == "heroku" && sub(c) == "pg:psql" || planOp(c) || ownDevDestroy(e, c) {
 					return "" // LocalStack or an emulator; a CI run's own resource (pack_test_resources.go); heroku pg:psql's statements are judged as SQL (pack_db_place.go); a change set dropped
 				}
 				if awsReadOp(c) {

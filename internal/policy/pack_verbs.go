@@ -25,8 +25,8 @@ func externalVerbRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:destructive-verb", Deny, "Deleting, dropping or purging through a CLI of an external system (vault, restic, borg, supabase, firebase, wrangler, kafka-topics --delete, curl -X DELETE…)", externalCLIs,
 			func(e *Env, c *Cmd) string {
-				if onlyHelp(c) || c.Has("--help") || localEndpoint(e, c) || ephemeralTargets(c) || planOp(c) {
-					return "" // an emulator on this machine; a CI run's own resource (pack_test_resources.go)
+				if onlyHelp(c) || c.Has("--help") || localEndpoint(e, c) || ephemeralTargets(c) || planOp(c) || ownDevDestroy(e, c) {
+					return "" // an emulator on this machine; a CI run's own resource (pack_test_resources.go); the developer's own dev or sandbox resource (own_dev_destroy.go)
 				}
 				if c.CloudOp() != nil && (cloudEnvClass(e, c) == "nonprod" || cloudEnvClass(e, c) == "local") {
 					return "" // openstack --os-cloud staging … delete: asked by cloud-op-change; --os-cloud devstack: this machine (pack_cloud_envsel.go)
