@@ -103,6 +103,7 @@ func rpcRead(r apiCall) bool {
 		if i := strings.IndexAny(p, "?#"); i >= 0 {
 			p = p[:i]
 		}
+		p = strings.TrimRight(p, "/") // …/listMarketBook/
 		last := p[strings.LastIndexByte(p, '/')+1:]
 		if i := strings.LastIndexByte(last, '.'); i >= 0 {
 			last = last[i+1:]

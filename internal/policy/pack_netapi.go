@@ -754,6 +754,9 @@ func readLast(u string) bool {
 		if last[seg] {
 			return true
 		}
+		if i == len(segs)-1 && urlChangeName(seg, false) != "" || opsList("url-action-change")[seg] {
+			return false // …/filter/apply, …/session/revoke: the last step acts (url_action.go)
+		}
 	}
 	return false
 }
