@@ -219,94 +219,127 @@ func findTemplate(args []string) (text, bool) {
 	return text{s: b.String(), known: true}, true
 }
 
-// sedTemplate: sed with one s command, no file operand: each input line
-// with the match replaced — the replacement, & the line, \N a part of it
-// ("{}"); a match of ^ or $ alone adds the replacement before or after.
+// sedTemplate: sed with s commands only (one, or several joined by ; or
+// given as several -e: sed 's|^|mvn -q -f |; s|$|/pom.xml verify|'), no
+// file operand: each input line with each match replaced in turn — the
+// replacement, & the line, \N a part of it ("{}"); a match of ^ or $
+// alone adds the replacement before or after. The commands a shell is
+// then fed are the template the line shows.
 func sedTemplate(args []string, stdin text) (text, bool) {
-	script := ""
+	var scripts []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "-e" || a == "--expression":
-			if script != "" || i+1 >= len(args) {
+			if i+1 >= len(args) {
 				return text{}, false
 			}
-			script = args[i+1]
+			scripts = append(scripts, args[i+1])
 			i++
 		case a == "-n" || a == "-E" || a == "-r" || a == "--regexp-extended" || a == "--quiet" || a == "-u":
 		case strings.HasPrefix(a, "-"):
 			return text{}, false // -i, -f FILE, -s: not a filter of its input
-		case script == "":
-			script = a
+		case len(scripts) == 0:
+			scripts = append(scripts, a)
 		default:
 			return text{}, false // a file operand: text the line does not show
 		}
 	}
-	s := strings.TrimSpace(script)
-	if len(s) < 4 || s[0] != 's' {
+	var subs [][2]string // each s command's pattern and replacement
+	for _, sc := range scripts {
+		cmds, ok := sedSubs(sc)
+		if !ok {
+			return text{}, false
+		}
+		subs = append(subs, cmds...)
+	}
+	if len(subs) == 0 || len(subs) > 8 {
 		return text{}, false
 	}
-	d := s[1]
-	if d == '\\' || d == '\n' || d == ' ' {
-		return text{}, false
-	}
-	parts := splitUnescaped(s[2:], d)
-	if len(parts) != 3 || strings.Trim(parts[2], "gpI0123456789") != "" {
-		return text{}, false
-	}
-	re, repl := parts[0], parts[1]
 	var b strings.Builder
 	for _, line := range inputLines(stdin) {
 		part := "{}"
 		if line == "$INPUT" {
 			part = line
 		}
-		var r strings.Builder
-		for i := 0; i < len(repl); i++ {
-			switch {
-			case repl[i] == '&':
-				r.WriteString(line)
-			case repl[i] == '\\' && i+1 < len(repl):
-				i++
-				switch c := repl[i]; {
-				case c >= '1' && c <= '9':
-					r.WriteString(part)
-				case c == 'n':
-					r.WriteByte('\n')
+		cur := line
+		for _, sb := range subs {
+			re, repl := sb[0], sb[1]
+			var r strings.Builder
+			for i := 0; i < len(repl); i++ {
+				switch {
+				case repl[i] == '&':
+					r.WriteString(cur)
+				case repl[i] == '\\' && i+1 < len(repl):
+					i++
+					switch c := repl[i]; {
+					case c >= '1' && c <= '9':
+						r.WriteString(part)
+					case c == 'n':
+						r.WriteByte('\n')
+					default:
+						r.WriteByte(c)
+					}
 				default:
-					r.WriteByte(c)
+					r.WriteByte(repl[i])
 				}
+			}
+			switch re {
+			case "^":
+				cur = r.String() + cur
+			case "$":
+				cur = cur + r.String()
 			default:
-				r.WriteByte(repl[i])
+				cur = r.String()
 			}
 		}
-		switch re {
-		case "^":
-			b.WriteString(r.String() + line + "\n")
-		case "$":
-			b.WriteString(line + r.String() + "\n")
-		default:
-			b.WriteString(r.String() + "\n")
-		}
+		b.WriteString(cur + "\n")
 	}
 	return text{s: b.String(), known: true}, true
 }
 
-// splitUnescaped splits s at each d not escaped by a backslash.
-func splitUnescaped(s string, d byte) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' {
-			i++
-			continue
+// sedSubs reads a sed script made only of s commands (s|RE|REPL|FLAGS),
+// separated by ; or newlines; ok is false for any other command.
+func sedSubs(script string) ([][2]string, bool) {
+	var out [][2]string
+	s := script
+	for {
+		s = strings.TrimLeft(s, " \t\n;")
+		if s == "" {
+			return out, len(out) > 0
 		}
-		if s[i] == d {
-			out = append(out, s[start:i])
-			start = i + 1
+		if len(s) < 4 || s[0] != 's' {
+			return nil, false
 		}
+		d := s[1]
+		if d == '\\' || d == '\n' || d == ' ' || d == ';' {
+			return nil, false
+		}
+		var parts []string
+		start, i := 2, 2
+		for ; i < len(s) && len(parts) < 2; i++ {
+			if s[i] == '\\' {
+				i++
+				continue
+			}
+			if s[i] == d {
+				parts = append(parts, s[start:i])
+				start = i + 1
+			}
+		}
+		if len(parts) != 2 {
+			return nil, false
+		}
+		j := i
+		for j < len(s) && s[j] != ';' && s[j] != '\n' {
+			j++
+		}
+		if strings.Trim(strings.TrimSpace(s[i:j]), "gpI0123456789") != "" {
+			return nil, false
+		}
+		out = append(out, [2]string{parts[0], parts[1]})
+		s = s[j:]
 	}
-	return append(out, s[start:])
 }
 
 // awkTemplate: awk '[PATTERN] { print "…" $1 … }' prints its strings and

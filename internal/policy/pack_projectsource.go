@@ -63,7 +63,7 @@ func projectSourceRule() Rule {
 				if ignored[rel] || generatedTop(e, rel) {
 					return ""
 				}
-				if (ecosystemOutput(project, rel, deleted, runsAfterDelete(e)) || ecosystemRunOutput(e, rel) || rebuiltByOutputOption(e, rel) || coDeletedOutput(rel, deleted) || rerunOutput(e, rel)) && !trackedDir(project, rel) {
+				if (ecosystemOutput(project, rel, deleted, runsAfterDelete(e)) || ecosystemRunOutput(e, rel) || rebuiltByOutputOption(e, rel) || coDeletedOutput(rel, deleted) || coDeletedPlainOutput(rel, deleted) || venvRemade(e, rel) || rerunOutput(e, rel)) && !trackedDir(project, rel) {
 					return "" // an ecosystem's output, unless git tracks files in it: then it is the project's
 				}
 				return rel
@@ -119,7 +119,8 @@ func fileName(rel string) bool {
 		return true
 	}
 	switch rel {
-	case "Makefile", "GNUmakefile", "Dockerfile", "Containerfile", "Rakefile", "Gemfile", "Procfile", "Justfile", "justfile", "Jenkinsfile", "Vagrantfile", "Brewfile", "LICENSE", "README", "CHANGELOG", "NOTICE", "AUTHORS", "CODEOWNERS":
+	case "tfplan", "sdkconfig", "sdkconfig.old", // terraform plan -out tfplan, ESP-IDF's generated config: files beside a build's output
+		"Makefile", "GNUmakefile", "Dockerfile", "Containerfile", "Rakefile", "Gemfile", "Procfile", "Justfile", "justfile", "Jenkinsfile", "Vagrantfile", "Brewfile", "LICENSE", "README", "CHANGELOG", "NOTICE", "AUTHORS", "CODEOWNERS":
 		return true
 	}
 	return false
