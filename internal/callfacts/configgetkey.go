@@ -36,12 +36,14 @@ var settingWords = map[string]bool{"enforce": true, "enforced": true, "policy": 
 	"limit": true, "validity": true, "rotation": true, "history": true, "method": true, "backend": true, "provider": true, "header": true,
 	"field": true, "prompt": true, "tokens": true, "id": true, "store": true, "storage": true, "encoding": true, "size": true}
 
-// configGetSecretKey: among c's first n positional words a config
-// getter is followed by a key that names a secret.
-func configGetSecretKey(c *Cmd, n int) bool {
-	pos := c.Pos[:n]
-	for i, w := range pos {
-		if !configGetter(strings.ToLower(w), i, pos) {
+// configGetSecretKey: among c's first len(low) positional words (low:
+// those words lowered, as printsCredentialByWords read them) a config
+// getter is followed by a key that names a secret. The key is read as
+// written: its camelCase splits its words.
+func configGetSecretKey(c *Cmd, low []string) bool {
+	pos := c.Pos[:len(low)]
+	for i := range low {
+		if !configGetter(low[i], i, low) {
 			continue
 		}
 		for _, k := range pos[i+1 : min(len(pos), i+4)] {
@@ -54,9 +56,9 @@ func configGetSecretKey(c *Cmd, n int) bool {
 	return false
 }
 
-// configGetter: w (the i-th word) is a getter: config:system:get,
+// configGetter: w (the i-th word of low, the words lowered) is a getter: config:system:get,
 // config-get, cget, or get/show right after a config noun (option get).
-func configGetter(w string, i int, pos []string) bool {
+func configGetter(w string, i int, low []string) bool {
 	// the parts are read in place, not split into a slice: this runs for
 	// every word of every command of a line (printsSecret), and most
 	// words have one part
@@ -83,9 +85,9 @@ func configGetter(w string, i int, pos []string) bool {
 		if w == "cget" {
 			return true
 		}
-		return configGetVerbs[w] && i > 0 && configNouns[strings.ToLower(pos[i-1])]
+		return configGetVerbs[w] && i > 0 && configNouns[low[i-1]]
 	}
-	return verb && (noun || i > 0 && configNouns[strings.ToLower(pos[i-1])]) // config get-value KEY
+	return verb && (noun || i > 0 && configNouns[low[i-1]]) // config get-value KEY
 }
 
 // configSep separates the parts of a getter word (config:system:get,

@@ -96,8 +96,11 @@ func (c *Cmd) printsCredentialByWords() bool {
 	// command of a line
 	alone, nouns, verbs, writes := t.alone, t.noun, t.verb, t.write
 	exportVerbs, exportNouns, metawords := t.exportverb, t.exportnoun, t.metaword
+	// each word lowered once: configGetSecretKey reads the same words
+	var low [credWordsWindow]string
 	for i, p := range c.Pos[:n] {
 		w := strings.ToLower(p)
+		low[i] = w
 		exportVerb = exportVerb || exportVerbs[w]
 		exportNoun = exportNoun || exportNouns[w]
 		switch {
@@ -128,7 +131,7 @@ func (c *Cmd) printsCredentialByWords() bool {
 	if exportVerb && exportNoun {
 		verb, noun = true, true // near wallet export, keystore dump
 	}
-	if !noun && configGetSecretKey(c, n) {
+	if !noun && configGetSecretKey(c, low[:n]) {
 		verb, noun = true, true // occ config:system:get dbpassword, wp option get mailserver_pass (configgetkey.go)
 	}
 	if !verb || !noun {
