@@ -275,6 +275,9 @@ func (c *Cmd) UnknownChange() string {
 		if v == "" {
 			v = c.nounVerbChange() // items update 42, volume resize, pr merge (nounverbs.go)
 		}
+		if v == "" {
+			v = c.soleWeakVerb() // bwdc sync, zorkctl trigger nightly (nounverbs_weak.go)
+		}
 	}
 	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.cosmosTxForm() || c.DryRun() || c.asksHelp() || c.ownTarget(true) || c.localStoreTarget() || c.CatalogueSaysNot() {
 		return ""
