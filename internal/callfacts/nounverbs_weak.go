@@ -47,3 +47,22 @@ func (c *Cmd) soleWeakVerb() string {
 	}
 	return ""
 }
+
+// shortCommandOption: an unknown admin tool's -c takes the command it
+// runs (psadmin -c shutdown -d HRPRD, an appliance's -c restart): a bare
+// change verb of verbs.txt there is the act. A value with a dot, slash or
+// equals sign is a config file or a connection (tool -c prod.yml), and
+// a shell's -c is judged as its script.
+func (c *Cmd) shortCommandOption() string {
+	t := destroyVerbs()
+	for i := 0; i+1 < len(c.Args); i++ {
+		if c.Args[i] != "-c" {
+			continue
+		}
+		v := c.Args[i+1]
+		if l := strings.ToLower(v); t.changes[l] && l == v {
+			return "-c " + l
+		}
+	}
+	return ""
+}

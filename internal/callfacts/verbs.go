@@ -276,7 +276,10 @@ func (c *Cmd) UnknownChange() string {
 			v = c.nounVerbChange() // items update 42, volume resize, pr merge (nounverbs.go)
 		}
 		if v == "" {
-			v = c.soleWeakVerb() // bwdc sync, zorkctl trigger nightly (nounverbs_weak.go)
+			v = c.soleWeakVerb() // acmectl cancel 42 (nounverbs_weak.go)
+		}
+		if v == "" {
+			v = c.shortCommandOption() // psadmin -c shutdown (nounverbs_weak.go)
 		}
 	}
 	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.cosmosTxForm() || c.DryRun() || c.asksHelp() || c.ownTarget(true) || c.localStoreTarget() || c.CatalogueSaysNot() {
