@@ -18,14 +18,18 @@ var nounVerbsText string
 
 type nounVerbTable struct {
 	verbs, localNouns, hereNouns map[string]bool
+	// apartVerbs: verbs read only as a word of their own (or in a
+	// console's quoted command); ownNouns: nouns of the developer's own
+	// things a start or a cancel acts on (nounverbs_weak.go)
+	apartVerbs, ownNouns, soleVerbs map[string]bool
 }
 
 var nounVerbs = sync.OnceValue(func() nounVerbTable {
-	t := nounVerbTable{verbs: map[string]bool{}, localNouns: map[string]bool{}, hereNouns: map[string]bool{}}
+	t := nounVerbTable{verbs: map[string]bool{}, localNouns: map[string]bool{}, hereNouns: map[string]bool{}, apartVerbs: map[string]bool{}, ownNouns: map[string]bool{}, soleVerbs: map[string]bool{}}
 	datatable.Must("nounverbs.txt", nounVerbsText, 2, func(l datatable.Line) error {
-		m := map[string]map[string]bool{"verbs": t.verbs, "local-nouns": t.localNouns, "here-nouns": t.hereNouns}[l.Fields[0]]
+		m := map[string]map[string]bool{"verbs": t.verbs, "local-nouns": t.localNouns, "here-nouns": t.hereNouns, "apart-verbs": t.apartVerbs, "own-nouns": t.ownNouns, "sole-verbs": t.soleVerbs}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, local-nouns or here-nouns", l.Fields[0])
+			return l.Errorf("list %q: want verbs, local-nouns, here-nouns, apart-verbs, own-nouns or sole-verbs", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -55,7 +59,9 @@ func (c *Cmd) nounVerbChange() string {
 	}
 	prev, verb := "", ""
 	n := 0
-	for _, p := range c.verbPos() {
+	pos := c.verbPos()
+	console := len(pos) != len(c.Pos) // a console's quoted command split into words
+	for _, p := range pos {
 		if optionValue(c.Args, p) {
 			continue // a global option's value (--profile acme)
 		}
@@ -73,12 +79,12 @@ func (c *Cmd) nounVerbChange() string {
 			break
 		}
 		if nv.verbs[l] {
-			if prev != "" && p == l && nounOK(nv, t, prev, l) && !c.fileOperandsOnly(p) {
+			if prev != "" && p == l && nounOK(nv, t, prev, l) && !weakOwnNoun(nv, prev, l) && (sendsFiles(l) || !c.fileOperandsOnly(p)) {
 				verb = prev + " " + l // lower case: a CLI's words, not SQL's (SET)
 			}
 			break
 		}
-		if w := joinedNounVerb(nv, t, p, l); w != "" && !c.fileOperandsOnly(p) {
+		if w := joinedNounVerb(nv, t, p, l); w != "" && (console || !nv.apartVerbs[w]) && !c.fileOperandsOnly(p) {
 			verb = l
 			break
 		}

@@ -275,6 +275,12 @@ func (c *Cmd) UnknownChange() string {
 		if v == "" {
 			v = c.nounVerbChange() // items update 42, volume resize, pr merge (nounverbs.go)
 		}
+		if v == "" {
+			v = c.soleWeakVerb() // acmectl cancel 42 (nounverbs_weak.go)
+		}
+		if v == "" {
+			v = c.shortCommandOption() // psadmin -c shutdown (nounverbs_weak.go)
+		}
 	}
 	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.cosmosTxForm() || c.DryRun() || c.asksHelp() || c.ownTarget(true) || c.localStoreTarget() || c.CatalogueSaysNot() {
 		return ""

@@ -573,6 +573,8 @@ func containerCmd(name string, args []string) (inner []string, label, payload st
 			cmd = withEntrypoint(entry, cmd)
 		} else if p := imageCLI(args[i]); p != "" && ProgramName(cmd[0]) != p {
 			cmd = append([]string{p}, cmd...) // docker run amazon/aws-cli s3 rb …: the entrypoint is aws
+		} else if p := namedImageCLI(args[i], cmd[0]); p != "" {
+			cmd = append([]string{p}, cmd...) // docker run corp/mes-cli orders cancel 42 (imagecli_named.go)
 		}
 		if len(cmd) > 2 && ProgramName(cmd[0]) == "chroot" {
 			// chroot DIR inside the container: its / is DIR there
