@@ -30,7 +30,7 @@ func killByName() []Rule {
 	return []Rule{
 		cmdRule("core.destroy:kill-system", Deny, "Ending a process the machine or the session depends on (sshd, systemd, launchd, Finder, dockerd, explorer.exe…), every process of a user (pkill -u, killall -u) or every process a pattern matches (pkill -f .)", killTools,
 			func(e *Env, c *Cmd) string {
-				if listsSignals(c) {
+				if endsNothing(c) {
 					return ""
 				}
 				if (c.Name == "pkill" || c.Name == "killall" || c.Name == "skill") && userOnly(c) {
@@ -48,7 +48,7 @@ func killByName() []Rule {
 			[]string{"kill -9 1234", "pkill -f vite", "killall python3", "kill %1", "kill -l", "pgrep sshd"}),
 		cmdRule("core.destroy:kill-by-name", Ask, "Ending every process of a name (pkill node, killall python3) or what listens on a service's port (fuser -k 5432/tcp, kill $(lsof -t -i:6379)): it reaches processes the agent did not start; one command line (pkill -f 'vite dev') or a dev server's port is routine", killTools,
 			func(e *Env, c *Cmd) string {
-				if listsSignals(c) || c.Name == "fuser" && !c.Has("-k") {
+				if endsNothing(c) || c.Name == "fuser" && !c.Has("-k") {
 					return ""
 				}
 				if c.Has("-u", "--user") && len(c.Pos) > 0 {
@@ -193,9 +193,20 @@ func userOnly(c *Cmd) bool {
 	return false
 }
 
-// listsSignals: kill -l / -L list signal names (a bundle like -KILL is a
-// signal, not -K -I -L -L).
-func listsSignals(c *Cmd) bool { return hasArg(c, "-l", "-L", "--list") }
+// endsNothing: c lists signal names (kill -l / -L; a bundle like -KILL
+// is a signal, not -K -I -L -L) or sends signal 0, which only checks that
+// the processes exist (kill -0 PID, pkill -0 -f NAME): it ends no process.
+func endsNothing(c *Cmd) bool {
+	if hasArg(c, "-l", "-L", "--list", "-0", "--signal=0", "-SIG0", "-s0") {
+		return true
+	}
+	for i, a := range c.Args {
+		if (a == "-s" || a == "--signal") && i+1 < len(c.Args) && c.Args[i+1] == "0" {
+			return true
+		}
+	}
+	return false
+}
 
 func hasArg(c *Cmd, xs ...string) bool {
 	for _, a := range c.Args {

@@ -54,7 +54,7 @@ var jobLaunchers = sync.OnceValue(func() map[string]bool {
 // before its first dash (webpack-dev-server).
 func devProcName(w string) bool {
 	head, _, _ := strings.Cut(w, "-")
-	return devProcs()[w] || devProcs()[head]
+	return devProcs()[w] || devProcs()[head] || testDoubleName(w)
 }
 
 // broadProcNames are programs many unrelated processes run as.

@@ -33,7 +33,7 @@ func holderFinder(e *Env) string {
 func killHoldersRules() []Rule {
 	return []Rule{cmdRule("core.destroy:kill-holders", Ask, "Ending every process that holds a file under a directory or mount (kill $(lsof -t +D /mnt/scratch), fuser -km /data): whoever has work open there — other users' jobs, a database, an editor — is ended, not only what the agent started", append(killTools, "xargs"),
 		func(e *Env, c *Cmd) string {
-			if listsSignals(c) {
+			if endsNothing(c) {
 				return ""
 			}
 			if c.Name == "xargs" && !contains(c.Args, "kill") {

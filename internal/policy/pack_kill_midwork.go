@@ -63,7 +63,7 @@ func killWorkRules() []Rule {
 		cmdRule("core.destroy:kill-work", Ask, "Ending, by pattern, work that leaves a half-written result or loses state when cut short (pkill -f 'borg create', kill $(pgrep -f pg_dump), kill -9 $(pgrep -f ipykernel_launcher)), or every GPU process (nvidia-smi --query-compute-apps=pid … | xargs kill): backups, dumps, syncs, package installs and notebook kernels; one dev server's command line stays routine",
 			[]string{"kill", "pkill", "killall"},
 			func(e *Env, c *Cmd) string {
-				if listsSignals(c) {
+				if endsNothing(c) {
 					return ""
 				}
 				if c.Name == "kill" && contains(c.Upstream, "nvidia-smi") {

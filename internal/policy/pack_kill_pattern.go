@@ -12,7 +12,7 @@ import "strings"
 func killByPatternRules() []Rule {
 	return []Rule{cmdRule("core.destroy:kill-by-pattern", Ask, "Ending the processes a pattern or a name finder picks (pkill -f 'java.*tika', kill -9 $(pgrep -f HistoryServer), kill $(pidof ncview), Stop-Process -Name devenv): it reaches processes the agent did not start; a dev server's command line (pkill -f 'vite --port 5173', 'uvicorn app:app --reload', 'hugo server') is routine", killTools,
 		func(e *Env, c *Cmd) string {
-			if listsSignals(c) || c.Has("-u", "--user") {
+			if endsNothing(c) || c.Has("-u", "--user") {
 				return "" // one user's own processes: core.destroy:kill-system judges the rest
 			}
 			var pats []string
@@ -36,7 +36,7 @@ func killByPatternRules() []Rule {
 				pats = killNames(e, c)
 			}
 			for _, p := range pats {
-				if !devCommandLine(p) {
+				if !devCommandLine(p) && !(c.Name == "kill" && specificProcPattern(p)) { // kill $(pgrep -f anvil): a dev tool's own processes, as pkill -f anvil
 					return c.Name + " ends every process matching " + p + ", which the agent may not have started: " + c.String()
 				}
 			}

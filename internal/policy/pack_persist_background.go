@@ -189,7 +189,7 @@ func killListedRules() []Rule {
 	return []Rule{
 		cmdRule("core.destroy:kill-listed", Ask, "Ending the processes a listing of the whole machine picks (kill -9 $(nvidia-smi --query-compute-apps=pid …), kill $(ps -eo pid,cmd | awk …)): every GPU job or matching process, other users' and services' included, not the agent's own", []string{"kill", "xargs"},
 			func(e *Env, c *Cmd) string {
-				if listsSignals(c) {
+				if endsNothing(c) {
 					return ""
 				}
 				subst := c.Name == "xargs"

@@ -34,7 +34,7 @@ func servicePidFile(p string) bool {
 // whether the process is there, nor a signal listing) to a pid the line
 // substitutes ($(cat F), "$PID") — the shape both pid-file rules read.
 func signalsSubstitutedPid(c *Cmd) bool {
-	if listsSignals(c) || hasArg(c, "-0") || c.Has("-s") && optValue(c, "-s") == "0" {
+	if endsNothing(c) {
 		return false
 	}
 	for _, a := range c.Args {

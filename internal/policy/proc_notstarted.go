@@ -74,7 +74,7 @@ func procNotStartedRules() []Rule {
 	return []Rule{
 		cmdRule("core.local:signal-running", Ask, "A signal that stops, pauses or ends a process the line names by a literal pid (kill -STOP 48211, kill -9 12345): each command is a new shell, so the pid is something already running that the line did not start; kill -0 and -CONT change nothing", []string{"kill"},
 			func(e *Env, c *Cmd) string {
-				if containerExec(c) || listsSignals(c) {
+				if containerExec(c) || endsNothing(c) {
 					return "" // kill inside a container: kill_container.go
 				}
 				sig, pids := killSigTargets(c)
