@@ -36,6 +36,12 @@ type appSecretPattern struct {
 	// path.Match finds in every base name (none holds a '/'): a fifth of
 	// the globs, each a candidate for every name, judged by folder alone
 	anyName bool
+	// under is the folder the file must sit in when the pattern names it
+	// literally (keys of keys/*.json, secrets of run/secrets/*), "" when
+	// there is none or it is a glob: keys/*.json matches every name of
+	// its extension bucket, so a path's own folder, compared once, rules
+	// it out before path.Match and segsMatch
+	under string
 }
 
 // pairSet is a set of hashed byte pairs (bigrams) of lower-case text.
@@ -79,6 +85,14 @@ type appSecretTable struct {
 	// short is the set of globs whose lit is shorter than two, the only
 	// candidates for a name of one byte (the globs under every h)
 	short [globWords]uint64
+	// anyUnder[d] is the set of the anyName globs whose last folder is
+	// the literal d (.secrets/*, run/secrets/*, jenkins/secrets/*), and
+	// anyLit all of them: a name rules none of them out (about 30, a
+	// candidate for every path), but a path whose own folder is not d
+	// rules out each of d's, so one map look-up of the path's folder
+	// keeps only those it can match instead of trying each
+	anyUnder map[string][globWords]uint64
+	anyLit   [globWords]uint64
 	// notWords: words of a name that say the file is no secret although
 	// a "named" pattern matches it (keyboard_keys.yml, hotkeys.json)
 	notWords []string
@@ -88,7 +102,7 @@ type appSecretTable struct {
 }
 
 var appSecrets = sync.OnceValue(func() *appSecretTable {
-	t := &appSecretTable{byName: map[string][]appSecretPattern{}, byExt: map[string][]appSecretPattern{}, notLead: map[string]bool{}}
+	t := &appSecretTable{byName: map[string][]appSecretPattern{}, byExt: map[string][]appSecretPattern{}, notLead: map[string]bool{}, anyUnder: map[string][globWords]uint64{}}
 	datatable.Must("appsecrets.txt", appSecretsText, 2, func(l datatable.Line) error {
 		if l.Fields[0] == "not-named" {
 			for _, w := range l.Fields[1:] {
@@ -112,6 +126,9 @@ var appSecrets = sync.OnceValue(func() *appSecretTable {
 			e := appSecretPattern{kind: l.Fields[0], segs: segs, lit: longestLiteral(segs[len(segs)-1])}
 			e.litPairs = pairMask(e.lit)
 			e.anyName = segs[len(segs)-1] == "*"
+			if d := segs[max(len(segs)-2, 0)]; len(segs) > 1 && !strings.ContainsAny(d, "*?[\\") {
+				e.under = d
+			}
 			for _, d := range segs[:len(segs)-1] {
 				m := pairMask(longestLiteral(d))
 				e.dirPairs[0] |= m[0]
@@ -135,6 +152,12 @@ var appSecrets = sync.OnceValue(func() *appSecretTable {
 	for i, e := range t.globs {
 		if len(e.lit) < 2 {
 			t.short[i/64] |= 1 << (i % 64)
+		}
+		if e.anyName && e.under != "" {
+			m := t.anyUnder[e.under]
+			m[i/64] |= 1 << (i % 64)
+			t.anyUnder[e.under] = m
+			t.anyLit[i/64] |= 1 << (i % 64)
 		}
 		for h := range t.globsBy {
 			if len(e.lit) < 2 || pairMask(e.lit[:2])[h>>6]&(1<<(h&63)) != 0 {
@@ -191,7 +214,7 @@ func AppSecretFileNamed(p, name string) string {
 			return e.kind
 		}
 	}
-	k := appSecretGlob(t, name, try)
+	k := appSecretGlob(t, p, name, try)
 	if k == "named" {
 		for _, w := range t.notWords {
 			if strings.Contains(name, w) {
@@ -238,9 +261,13 @@ func publicHalf(name string) bool {
 }
 
 // appSecretGlob is the kind of the first glob pattern name matches.
-func appSecretGlob(t *appSecretTable, name string, try func(*appSecretPattern) bool) string {
+func appSecretGlob(t *appSecretTable, p, name string, try func(*appSecretPattern) bool) string {
 	np := pairMask(name)
+	folder := lastFolder(p)
 	match := func(e *appSecretPattern) bool {
+		if e.under != "" && e.under != folder {
+			return false // segsMatch would fail it on p's folder
+		}
 		if e.lit != "" && (!e.litPairs.within(np) || !strings.Contains(name, e.lit)) {
 			return false
 		}
@@ -273,6 +300,12 @@ func appSecretGlob(t *appSecretTable, name string, try func(*appSecretPattern) b
 			}
 		}
 	}
+	// the anyName globs of a literal folder: only those of p's own folder
+	// (segsMatch would fail the others on it), kept in their order
+	under := t.anyUnder[folder]
+	for k := range cand {
+		cand[k] &^= t.anyLit[k] &^ under[k]
+	}
 	for w, bits := range cand {
 		for ; bits != 0; bits &= bits - 1 {
 			if e := &t.globs[w*64+mathbits.TrailingZeros64(bits)]; match(e) {
@@ -281,6 +314,26 @@ func appSecretGlob(t *appSecretTable, name string, try func(*appSecretPattern) b
 		}
 	}
 	return ""
+}
+
+// lastFolder is the name of the folder p names its file in, ASCII
+// lowered as segsMatch compares it ("secrets" of run/secrets/db), "" for
+// a bare name. A folder without capitals (nearly all) is returned as
+// it stands, a slice of p: nothing is copied.
+func lastFolder(p string) string {
+	j := strings.LastIndexByte(p, '/')
+	if j < 0 {
+		return ""
+	}
+	d := p[strings.LastIndexByte(p[:j], '/')+1 : j]
+	for i := 0; i < len(d); i++ {
+		if c := d[i]; c >= 0x80 {
+			return strings.ToLower(d) // rare: leave Unicode to ToLower
+		} else if 'A' <= c && c <= 'Z' {
+			return strings.ToLower(d)
+		}
+	}
+	return d
 }
 
 // longestLiteral is the longest run of glob without a wildcard or a
