@@ -69,7 +69,13 @@ func ownDevDestroy(e *Env, c *Cmd) bool {
 		return false // the trigger words: the reading runs only when one is on the line
 	}
 	line := strings.Join(c.Args[1:], " ")
-	if prodWord.MatchString(line) || prodMarker.MatchString(line) || strings.ContainsAny(line, "*$`") || hostElsewhere(line) && strings.Contains(line, "://") {
+	var hosts []string // the line's words but object-store URLs, whose "host" is the bucket judged below
+	for _, a := range c.Args[1:] {
+		if objectStoreBucket(a) == "" {
+			hosts = append(hosts, a)
+		}
+	}
+	if hl := strings.Join(hosts, " "); prodWord.MatchString(line) || prodMarker.MatchString(line) || strings.ContainsAny(line, "*$`") || hostElsewhere(hl) && strings.Contains(hl, "://") {
 		return false
 	}
 	own := false
@@ -88,7 +94,10 @@ func ownDevDestroy(e *Env, c *Cmd) bool {
 		} else if strings.HasPrefix(c.Args[i-1], "-") && !strings.Contains(c.Args[i-1], "=") {
 			opt = c.Args[i-1]
 		}
-		if strings.Contains(a, "://") {
+		bucket := false
+		if b := objectStoreBucket(a); b != "" {
+			a, bucket = b, true // s3://sandbox-jdoe-scratch/tmp/: the bucket is the object the developer owns or not
+		} else if strings.Contains(a, "://") {
 			continue // a URL: its host is judged by the zone and endpoint readings
 		}
 		if j := strings.LastIndexByte(strings.TrimRight(a, "/"), '/'); j >= 0 {
@@ -112,9 +121,22 @@ func ownDevDestroy(e *Env, c *Cmd) bool {
 		case !plainName.MatchString(a):
 			// a scoped path (project:dataset.table, a.b.c) or a sentence
 			// (symconfigure -cmd "delete dev 00ABC;"): not one object's name
-		case sbx && len(ws) >= 2 || dev && len(ws) >= 3:
+		case sbx && len(ws) >= 2 || dev && len(ws) >= 3 && !bucket: // a bucket named dev (citygis-tiles-dev) is a project's dev environment, shared by its team
 			own = true
 		}
 	}
 	return own
+}
+
+// objectStoreBucket: the bucket of an object-store URL (s3://b/prefix,
+// gs://b/x), or "" for anything else.
+func objectStoreBucket(a string) string {
+	a = strings.Trim(a, `"'`)
+	for _, scheme := range []string{"s3://", "gs://"} {
+		if rest, ok := strings.CutPrefix(a, scheme); ok {
+			b, _, _ := strings.Cut(rest, "/")
+			return b
+		}
+	}
+	return ""
 }
