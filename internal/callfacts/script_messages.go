@@ -45,3 +45,10 @@ func messageScript(words []string) string {
 	}
 	return ""
 }
+
+// quietMessageWords: words of a sending script's name that make its run
+// a rehearsal (send_test_sms.py, preview_newsletter.js, email_demo.py);
+// other everyday words in such a name (status, report, reminder list)
+// are what it sends.
+var quietMessageWords = map[string]bool{"test": true, "tests": true, "dry": true, "preview": true, "mock": true, "example": true, "sample": true,
+	"demo": true, "fixture": true, "fixtures": true, "local": true, "dev": true, "tmp": true, "temp": true, "plan": true}

@@ -96,9 +96,13 @@ func (n *normalizer) scriptNameVerb(c *Cmd) string {
 	for i := range words {
 		words[i] = strings.ToLower(words[i])
 	}
+	msg := messageScript(words)
 	for _, w := range words {
 		if everydayNames[w] || strings.HasPrefix(w, "gen") || t.reads[w] {
-			return ""
+			if msg == "" || quietMessageWords[w] {
+				return ""
+			}
+			continue // send_status_sms.py: status is what the texts say, not a routine
 		}
 		if verb == "" && (t.verbs[w] || nameCleanVerbs[w]) {
 			verb = w
@@ -115,7 +119,7 @@ func (n *normalizer) scriptNameVerb(c *Cmd) string {
 		verb = change
 	}
 	if verb == "" {
-		verb = messageScript(words) // send_texts.py --campaign x: its plain run sends (script_messages.go)
+		verb = msg // send_texts.py --campaign x: its plain run sends (script_messages.go)
 	}
 	if verb == "" || c.DryRun() || c.asksHelp() {
 		return ""

@@ -101,6 +101,11 @@ func (f *Facts) Touches() []Touch {
 				}
 			}
 		}
+		if !dry && len(c.Targets) == 0 {
+			if p := inPlacePath(c, f.Home); p != "" {
+				add(PathOverwrite, p, c.String()) // ocrmypdf x.pdf x.pdf: rewritten in place (inplace.go)
+			}
+		}
 		if c.Effect == EffectNone && len(c.Targets) == 0 && tool(c.Name).removes == nil || dry {
 			continue // it changes nothing, or only says what it would do
 		}

@@ -133,23 +133,28 @@ func splitMethodName(name string) []string {
 // remoteClientChange reads code for a change method called on a client
 // it logs in with: "bot.send_message(…)" in words, "" for none.
 func remoteClientChange(code string) string {
-	if !strings.Contains(code, "(") || !clientCred.MatchString(code) && !clientModuleKey.MatchString(code) {
+	if !strings.Contains(code, "(") || !clientCred.MatchString(code) && !clientModuleKey.MatchString(code) && !clientEndpoint.MatchString(code) {
 		return ""
 	}
-	clients := map[string]bool{}
+	if what := publishModuleCall(code); what != "" {
+		return what // paho.mqtt.publish's single(…, hostname=…): interp_client_endpoint.go
+	}
+	clients, producers := map[string]bool{}, map[string]bool{}
 	for _, m := range clientAssign.FindAllStringSubmatch(code, 32) {
 		call := m[2]
 		head := strings.TrimPrefix(strings.TrimPrefix(call, "await "), "new ")
 		if root, _, _ := strings.Cut(head, "."); clientNotRemote[root] || clientNotRemote[strings.TrimSpace(strings.Split(head, "(")[0])] {
 			continue
 		}
-		if clientCred.MatchString(call) && !clientLocalMaking.MatchString(homePathsOut(call)) {
+		if clientCred.MatchString(call) && !clientLocalMaking.MatchString(homePathsOut(call)) || endpointClient(call) {
 			clients[m[1]] = true
+			producers[m[1]] = clientProducerMaking.MatchString(head)
 		}
 	}
 	for _, m := range clientWithAs.FindAllStringSubmatch(code, 8) {
-		if clientCred.MatchString(m[1]) && !clientLocalMaking.MatchString(homePathsOut(m[1])) {
+		if clientCred.MatchString(m[1]) && !clientLocalMaking.MatchString(homePathsOut(m[1])) || endpointClient(m[1]) {
 			clients[m[2]] = true
+			producers[m[2]] = clientProducerMaking.MatchString(m[1])
 		}
 	}
 	for _, m := range clientModuleKey.FindAllStringSubmatch(code, 4) {
@@ -182,6 +187,9 @@ func remoteClientChange(code string) string {
 		return ""
 	}
 	for _, m := range calls.FindAllStringSubmatch(code, 64) {
+		if producers[m[1]] && m[2] == "" && producerSendVerbs[m[3]] {
+			return m[1] + "." + m[3] + "(…)" // a producer's send: the record goes to the topic
+		}
 		if !clientMethodChanges(m[3]) || clientInference.MatchString(m[2]+" "+m[4]) {
 			continue
 		}
