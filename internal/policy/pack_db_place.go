@@ -250,8 +250,8 @@ func dbTargetShared(e *Env, c *Cmd, text string) string {
 	if where != "remote" {
 		return ""
 	}
-	if h := sqlServer(c); h != "" && h == named && !strings.ContainsAny(h, ".:/=") && !prodWord.MatchString(h) && !callfacts.UnknownValue(h) && !replicaRoleHost(h) {
-		return "" // psql -h db, -h postgres: a compose or cluster service's short name, most often the project's own
+	if h := sqlServer(c); h != "" && h == named && !strings.ContainsAny(h, ".:/=") && !prodWord.MatchString(h) && !callfacts.UnknownValue(h) && !replicaRoleHost(h) && composeServiceName(h) {
+		return "" // psql -h db, -h postgres: a compose service's generic short name, the project's own (claims-db, afc-clearing: a LAN host, service_names.go)
 	}
 	if cloudWarehouses[c.Name] && devScopedSQL(text) {
 		return "" // bq query 'UPDATE `acme-dev.scratch.t` …': a table under a dev project

@@ -24,7 +24,7 @@ func publishVerbRule() Rule {
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
-				if !publishHintIn(c) || localPublish[c.Name] || patternFilters[c.Name] {
+				if !publishHintIn(c) || localPublish[c.Name] || patternFilters[c.Name] || brokerMessagePublish(c) {
 					continue // grep -i publish: a pattern, not a verb
 				}
 				// the words are read before the dry-run, help and listing
