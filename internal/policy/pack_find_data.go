@@ -134,6 +134,13 @@ func testEnvShown(e *Env, p PathRef) bool {
 	return !strings.Contains(e.F.Command, "$(") && !strings.Contains(e.F.Command, "`") && !strings.Contains(e.F.Command, "<(")
 }
 
+// testEnvRemoved: p is a test run's env file of the project (.env.test,
+// .env.ci) removed with rm or unlink: it holds the test suite's settings,
+// not the developer's secrets, and the suite's setup writes it again.
+func testEnvRemoved(e *Env, p PathRef) bool {
+	return (p.Via == "rm" || p.Via == "unlink") && testEnvNames[strings.ToLower(path.Base(p.Path))] && under(p.Path, e.F.Project)
+}
+
 var testEnvNames = map[string]bool{".env.test": true, ".env.testing": true, ".env.ci": true, ".env.e2e": true, ".env.test.local": true, ".env.spec": true}
 
 // recreatedLater reports whether a later task of the same run recreates

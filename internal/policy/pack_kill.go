@@ -48,8 +48,8 @@ func killByName() []Rule {
 			[]string{"kill -9 1234", "pkill -f vite", "killall python3", "kill %1", "kill -l", "pgrep sshd"}),
 		cmdRule("core.destroy:kill-by-name", Ask, "Ending every process of a name (pkill node, killall python3) or what listens on a service's port (fuser -k 5432/tcp, kill $(lsof -t -i:6379)): it reaches processes the agent did not start; one command line (pkill -f 'vite dev') or a dev server's port is routine", killTools,
 			func(e *Env, c *Cmd) string {
-				if endsNothing(c) || c.Name == "fuser" && !c.Has("-k") {
-					return ""
+				if endsNothing(c) || c.Name == "fuser" && !c.Has("-k") || ownChildrenKill(c) {
+					return "" // pkill -P $$: the shell's own children (kill_devrun.go)
 				}
 				if c.Has("-u", "--user") && len(c.Pos) > 0 {
 					if u := optValue(c, "-u") + optValue(c, "--user"); !ownUser(e, u) {

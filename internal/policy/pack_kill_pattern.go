@@ -12,7 +12,7 @@ import "strings"
 func killByPatternRules() []Rule {
 	return []Rule{cmdRule("core.destroy:kill-by-pattern", Ask, "Ending the processes a pattern or a name finder picks (pkill -f 'java.*tika', kill -9 $(pgrep -f HistoryServer), kill $(pidof ncview), Stop-Process -Name devenv): it reaches processes the agent did not start; a dev server's command line (pkill -f 'vite --port 5173', 'uvicorn app:app --reload', 'hugo server') is routine", killTools,
 		func(e *Env, c *Cmd) string {
-			if endsNothing(c) || c.Has("-u", "--user") {
+			if endsNothing(c) || c.Has("-u", "--user") || ownChildrenKill(c) {
 				return "" // one user's own processes: core.destroy:kill-system judges the rest
 			}
 			var pats []string
@@ -53,8 +53,8 @@ func killByPatternRules() []Rule {
 // watch mode, a port option (--port 3000, not kubectl port-forward: a
 // tunnel the user may hold), localhost, or a dev config or folder.
 func devCommandLine(p string) bool {
-	if projectFileCommandLine(p) || devLocalCommandLine(p) {
-		return true // a program with this project's config or script: kill_projectfile.go; a runtime running the project's script, a loopback bind, a data server on a project folder: kill_devlocal.go
+	if projectFileCommandLine(p) || devLocalCommandLine(p) || devRunCommandLine(p) {
+		return true // a program with this project's config or script: kill_projectfile.go; a runtime running the project's script, a loopback bind, a data server on a project folder: kill_devlocal.go; the project run by its build tool: kill_devrun.go
 	}
 	for _, tok := range strings.Fields(strings.ToLower(p)) {
 		t := strings.TrimLeft(tok, "-")

@@ -269,7 +269,7 @@ func pathsPack() Pack {
 			Desc: "Writes to .env files (.env, .env.local, .env.production…; .env.example and templates are fine)",
 			Match: func(e *Env) string {
 				for _, p := range writes(e.F) {
-					if envFile(path.Base(p.Path)) && !envBackup(e.F, p) && !envFromTemplate(e, p) && !testEnvShown(e, p) {
+					if envFile(path.Base(p.Path)) && !envBackup(e.F, p) && !envFromTemplate(e, p) && !testEnvShown(e, p) && !testEnvRemoved(e, p) {
 						return fmt.Sprintf("%s %s %s, which holds environment secrets", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 					}
 				}
@@ -325,6 +325,10 @@ func envFile(b string) bool {
 	}
 	if b != ".env" && !strings.HasPrefix(b, ".env.") {
 		return false
+	}
+	b = strings.TrimSuffix(b, "~") // an editor's or a merge's leftover of a template is a template: .env.example.orig, .env.sample~
+	for _, left := range []string{".orig", ".rej", ".swp"} {
+		b = strings.TrimSuffix(b, left)
 	}
 	for _, ok := range []string{".example", ".sample", ".template", ".dist", ".defaults", ".schema"} {
 		if strings.HasSuffix(b, ok) {

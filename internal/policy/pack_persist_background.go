@@ -234,8 +234,8 @@ func killListWhole(e *Env, l *Cmd) bool {
 		}
 		for _, g := range e.F.Cmds("grep", "awk", "egrep") {
 			for _, p := range g.Pos {
-				if devCommandLine(p) {
-					return false
+				if p = unbracketPattern(p); devCommandLine(p) || specificProcPattern(p) {
+					return false // a dev server or dev tool's processes ([w]ebpack: webpack), as pkill -f would judge
 				}
 			}
 		}
