@@ -16,6 +16,7 @@ func TestEveryTableLoads(t *testing.T) {
 		"sqlkinds.txt":      func() { sqlKinds() },
 		"secagents.txt":     func() { secAgents() },
 		"extpublishers.txt": func() { extPublishers() },
+		"storewrites.txt":   func() { storeWriters() },
 		"taskrunners.txt":   func() { runnerForms() },
 		"zones.txt":         func() { builtinZones() },
 		"installscope.txt":  func() { installScopes() },
