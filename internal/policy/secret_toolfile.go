@@ -249,6 +249,8 @@ func toolSecretFile(p, home, project string) string {
 		return "a settings file of credentials written as code"
 	case deployedJavaProps(p):
 		return "a deployed service's settings with its passwords"
+	case serviceAPISettings(p):
+		return "a service API's settings, with its key"
 	}
 	return ""
 }
@@ -290,4 +292,23 @@ func deployedSettingsScript(p string) bool {
 	}
 	stem := strings.ToLower(strings.TrimSuffix(path.Base(p), ".sh"))
 	return stem == "config" || stem == "setenv" || stem == "env" || stem == "environment" || stem == "settings" || strings.HasSuffix(stem, "_config") || strings.HasSuffix(stem, "-config") || strings.HasSuffix(stem, "_env")
+}
+
+// serviceAPISettings: a settings file in a config folder named for a
+// service's API (config/nice_api.properties, conf/sms-api.json): it
+// holds the client's key or password for that API.
+func serviceAPISettings(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	ext := path.Ext(b)
+	if !toolSettingsExts[ext] || !secretSourceDirs[strings.ToLower(path.Base(path.Dir(p)))] {
+		return false
+	}
+	parts := strings.FieldsFunc(strings.TrimSuffix(b, ext), func(r rune) bool { return r == '.' || r == '_' || r == '-' })
+	for _, w := range parts {
+		if credNameNot[w] || prodNameNot[w] || strings.HasPrefix(w, "example") || strings.HasPrefix(w, "sample") || w == "spec" || w == "openapi" || w == "swagger" || w == "schema" || w == "docs" {
+			return false
+		}
+	}
+	n := len(parts)
+	return n >= 2 && (parts[n-1] == "api" || parts[n-1] == "apis")
 }
