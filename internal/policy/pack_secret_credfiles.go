@@ -106,7 +106,7 @@ func secretHuntRule() Rule {
 					continue // the project's own files
 				}
 				if !recursive {
-					if configFileOutside(p) && !c.Has("-o", "--only-matching") && !hasShortFlag(c, 'o') {
+					if (configFileOutside(p) || deployedSettingsScript(p)) && !c.Has("-o", "--only-matching") && !hasShortFlag(c, 'o') {
 						where = t
 					}
 					continue
@@ -131,7 +131,7 @@ func secretHuntRule() Rule {
 					pat = c.Args[i+1]
 				}
 			}
-			if !secretPattern.MatchString(pat) {
+			if !secretPattern.MatchString(pat) && !keyNamePattern.MatchString(pat) { // stream_key, LICENSE_ID: secret_toolfile.go
 				return ""
 			}
 			return c.Name + " searches " + where + " for credentials (" + pat + ") and prints what it finds: " + c.String()
