@@ -158,12 +158,12 @@ func scriptReadsByName(p string) bool {
 		b = b[:i]
 	}
 	words := wordsOf(b)
-	if len(words) == 0 || !opsList("script-read-verb")[words[0]] {
-		return false
+	if len(words) == 0 || !opsList("script-read-verb")[words[0]] && !opsList("script-read-noun")[words[len(words)-1]] {
+		return false // chem_report.py, fleet_summary.py: named last for what it makes, a read
 	}
-	change, host, export := opsList("script-name-verb"), opsList("script-host-verb"), opsList("export-verb")
+	change, host, export, fix := opsList("script-name-verb"), opsList("script-host-verb"), opsList("export-verb"), opsList("script-fix-verb")
 	for _, w := range words {
-		if change[w] || host[w] || export[w] || changeVerbIn(w) {
+		if change[w] || host[w] || export[w] || fix[w] || changeVerbIn(w) {
 			return false
 		}
 	}
