@@ -420,6 +420,9 @@ func (n *normalizer) scriptOf(c *Cmd, payload string, inner []string, stdin *tex
 		pos = shellOperands(c.Args) // bash -O expand_aliases <<< '…': the option's value is no script file
 	}
 	if c.Has("-s") && IsShell(c.Name) || len(pos) == 0 || pos[0] == "-" || pos[0] == "/dev/stdin" {
+		if f := shellFileFed(c, pos, stdin); f != "" {
+			return nil, "" // cat FILE | sh: sh FILE (pipe_equivalents.go)
+		}
 		if c.Name == "source" || c.Name == "." {
 			return stdin, "its input"
 		}

@@ -158,6 +158,11 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 	if t, ok := n.templateOutput(name, args, stdin); ok {
 		return t // seq -f, find -printf, sed s///, awk print: templates.go
 	}
+	if name == "make" || name == "gmake" {
+		if t, ok := makeDryRunOutput(args); ok {
+			return t // make -n test | sh: make test (pipe_equivalents.go)
+		}
+	}
 	if t, ok := passLines(name, args, stdin); ok {
 		return t // tee, head, tail of known text; yes: passlines.go
 	}

@@ -33,6 +33,8 @@ func passLines(name string, args []string, stdin text) (text, bool) {
 			return text{}, false
 		}
 		return stdin, true // the files are written (outputs); the input passes on
+	case "sort", "uniq":
+		return reorderedLines(name, args, stdin)
 	case "head", "tail":
 		if !stdin.known || stdin.names {
 			// file names from ls or find are globs that stand for many
