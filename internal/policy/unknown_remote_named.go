@@ -22,7 +22,7 @@ func unknownRemoteNamedRule() Rule {
 				if verb == "" || composeServiceName(host) || devName(host) || stagingName(host) || e.localOnly(i) || e.dryRun(c) {
 					continue
 				}
-				return c.Name + " " + verb + " changes " + host + ", a server warden has no table for: " + c.String()
+				return c.Name + " " + verb + " changes the server the line names (" + host + "); warden has no table for " + c.Name + ": " + c.String()
 			}
 			return ""
 		},
