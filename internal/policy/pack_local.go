@@ -16,7 +16,7 @@ func localPack() Pack {
 			downgradeRules(), appDBChangeRules(), execOptionRules(), secretLocalRules(), agentConfigRules(),
 			instructionNoAskRules(), secretHandoutRules(), scheduleRules(), unreviewedRules(), runNameRules(), sysStateRules(), hostActRules(),
 			[]Rule{runNameWipeRule(), runNameEnvRule(), hiddenDiscardRule(), runNameSharedRule(), agentStopRule(), hiddenJobRule(),
-				globalInstallRule(), othersJobsRule(), sudoersGrantRule(), editorExtensionRule(), protectedDBRule()},
+				globalInstallRule(), othersJobsRule(), sudoersGrantRule(), editorExtensionRule(), protectedDBRule(), toolSettingsChangeRule()},
 			autorunRules(), procSecretRules(), dependencyRules(), localServiceRules(),
 			[]Rule{persistedDowngradeRule()},
 			backgroundPersistRules(), authOffConfigRules(), beaconMinerRules(), unreviewedInstallRules(),
