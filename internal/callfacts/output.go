@@ -291,7 +291,13 @@ func (n *normalizer) callOutput(argv []string, stdin text) text {
 			// What matched under each starting point, as find -exec's {}
 			// stands for it: find / -name x | xargs rm is rm on /{}.
 			var matched []string
+			name := findLiteralName(args)
 			for _, st := range starts {
+				if name != "" {
+					// find . -type d -name .git | xargs rm -rf: ./.git among them
+					matched = append(matched, strings.TrimSuffix(st, "/")+"/"+name)
+					continue
+				}
 				matched = append(matched, strings.TrimSuffix(st, "/")+"/{}")
 			}
 			if len(matched) == 0 {

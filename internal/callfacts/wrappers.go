@@ -803,6 +803,14 @@ func findLiteralName(args []string) string {
 			i++
 		case "-maxdepth", "-type":
 			i++
+		case "-mindepth":
+			if i+1 < len(args) && args[i+1] != "0" && args[i+1] != "1" {
+				return "" // find . -mindepth 2 -name .git: nested ones only, not ./.git
+			}
+			i++
+		case "-prune", "-print", "-print0", "-depth", "-xdev", "-mount":
+			// -prune stops the descent into what matched; which names
+			// match stays the same (find . -name .git -prune -exec rm -rf {} +)
 		case "-exec", "-execdir", "-ok", "-okdir":
 			return name
 		default:
