@@ -84,6 +84,26 @@ func grepEnvContext(c *Cmd) bool {
 	return false
 }
 
+// psShowsEnv: ps with the BSD e option (ps eww -p 1234, ps auxe) prints
+// each process's environment after its command; ps -e (every process,
+// with a dash) does not.
+func psShowsEnv(c *Cmd) bool {
+	for _, a := range c.Args {
+		if a == "" || strings.HasPrefix(a, "-") || !strings.Contains(a, "e") {
+			continue
+		}
+		bsd := true
+		for _, r := range a {
+			if !strings.ContainsRune("aexuwwfjlvrTSchmnH", r) {
+				bsd = false
+				break
+			}
+		}
+		return bsd
+	}
+	return false
+}
+
 // hasGlued: an option written with its value (-A30).
 func hasGlued(c *Cmd, opts ...string) bool {
 	for _, a := range c.Args {
@@ -98,12 +118,9 @@ func hasGlued(c *Cmd, opts ...string) bool {
 
 func envFieldPrintRule() Rule {
 	return Rule{ID: "core.secrets:print-workload-env", Mode: Ask, Reads: true, Tools: []string{"Bash", "PowerShell"},
-		On:   On(0).OrText("Env", "env"),
+		On:   On(0, "ps").OrText("Env", "env"),
 		Desc: "Printing a running workload's environment picked out of its description (docker inspect app | jq '.[0].Config.Env', kubectl get deploy -o json | jq '..containers[].env', --query Environment.Variables, a grep -A under \"Env\"): services keep their passwords and API keys there; the count, the names only and other fields stay allowed",
 		Match: func(e *Env) string {
-			if !strings.Contains(e.F.Command, "nv") {
-				return "" // trigger: env, Env, Environment, envs
-			}
 			for i := range e.F.Commands {
 				c := &e.F.Commands[i]
 				sel := ""
@@ -111,6 +128,10 @@ func envFieldPrintRule() Rule {
 				case envSelectors[c.Name]:
 					if s := pipedSelector(c); s != "" && envFieldSel.MatchString(s) && !envNamesOnly.MatchString(strings.TrimSpace(s)) {
 						sel = s
+					}
+				case c.Name == "ps":
+					if psShowsEnv(c) {
+						sel = "the e option: each process's environment"
 					}
 				case c.Name == "grep" || c.Name == "egrep" || c.Name == "rg":
 					if grepEnvContext(c) {
