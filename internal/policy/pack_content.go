@@ -155,7 +155,7 @@ func secretsPack() Pack {
 				`{"tool_name":"Write","tool_input":{"file_path":"a.go","content":"key := os.Getenv(\"API_KEY\")"}}`,
 				"echo 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB'", `{"tool_name":"Write","tool_input":{"file_path":"a.py","content":"# BEGIN PRIVATE KEY handling\n"}}`},
 		},
-	}, slices.Concat(leakRules(), []Rule{metadataRule(), findPickReadRule()}, credentialFileRules(), infraSecretRules(), []Rule{secretToFetchedPackageRule(), pushSecretFileRule()}, secretLeavingRules(), shareLinkRules(), keyMaterialRules(), []Rule{streamToSocketRule()}, keyRecordRules(), containerCredentialRules(), recordsSentRules(), publishPublicRules(), []Rule{decryptOutRule()}, typedSecretRules(), []Rule{grepSecretTreeRule()}, secretSourceRules(), []Rule{secretNamedAnywhereRule(), prodConfigPrintRule(), toolSecretFileRule()})...)}
+	}, slices.Concat(leakRules(), []Rule{metadataRule(), findPickReadRule()}, credentialFileRules(), infraSecretRules(), []Rule{secretToFetchedPackageRule(), pushSecretFileRule()}, secretLeavingRules(), shareLinkRules(), keyMaterialRules(), []Rule{streamToSocketRule()}, keyRecordRules(), containerCredentialRules(), recordsSentRules(), publishPublicRules(), []Rule{decryptOutRule()}, typedSecretRules(), []Rule{grepSecretTreeRule()}, secretSourceRules(), []Rule{secretNamedAnywhereRule(), prodConfigPrintRule(), toolSecretFileRule(), secretVarPathRule(), envFieldPrintRule()})...)}
 }
 
 // mask shows a secret's kind without the secret: a short prefix and its
