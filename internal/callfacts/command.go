@@ -165,6 +165,10 @@ func (n *normalizer) command(argv []string, escaped bool, stdin *text, depth int
 				n.derive("%s runs %s, whose text the line does not show", name, from)
 			}
 		}
+		if payload == "" && c.Feed == "" && !c.FeedUnknown && unknownScriptOperand(&c) {
+			c.FeedUnknown = true // bash "$MAINT_SCRIPT": a script whose name the line does not show (varscript.go)
+			n.derive("%s runs the script in %s, which the line does not show", name, c.Pos[0])
+		}
 		if IsShell(name) && payload == "" && c.Has("-c") && len(wrappers) > 0 || payload != "" && UnknownValue(payload) && strings.TrimSpace(UnknownParts(payload)) == "" {
 			// xargs sh -c, bash -c "$CMD": the script is not in the line. A
 			// bare bash -c with nothing after it and nothing to append a
