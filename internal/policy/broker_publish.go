@@ -248,6 +248,8 @@ func brokerHostLocal(h string) bool {
 			}
 		}
 		switch {
+		case strings.HasSuffix(hn, ".local") && !devName(strings.TrimSuffix(hn, ".local")) && !testName(strings.TrimSuffix(hn, ".local")):
+			return false // escape-broker.local: an mDNS name, a box on the LAN (a Pi, a controller), not this machine
 		case hn == "" || hn == "host.docker.internal" || isLocalEndpoint(hn) || callfacts.LoopbackAddr(hn):
 		case publicSandboxBrokers[hn] || composeServiceName(hn):
 		case !strings.Contains(hn, "$") && (devName(hn) || testName(hn)):
