@@ -91,6 +91,15 @@ func homeDataBulkRules() []Rule {
 						}
 					}
 				}
+				if !fed && slicesAny(c.Pos, func(a string) bool { return strings.Contains(a, "$(…)") }) {
+					// rm $(notmuch search …), for f in $(ls ~/x); do rm "$f": the
+					// substitution's commands are the listing
+					for i := range e.F.Commands {
+						if u := &e.F.Commands[i]; u.Captured {
+							fed, ups = true, append(ups, u.Name)
+						}
+					}
+				}
 				if !fed {
 					return ""
 				}
