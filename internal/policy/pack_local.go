@@ -13,7 +13,7 @@ func localPack() Pack {
 	return Pack{Name: "core.local", Desc: "This machine: security checks switched off, options that run commands, secret stores, the agent's own config, persistence, unreviewed installs, targets run by name, system state",
 		// one rule or rule list per line: packs grow by appending a line
 		Rules: slices.Concat(
-			downgradeRules(), appDBChangeRules(), execOptionRules(), secretLocalRules(), agentConfigRules(),
+			downgradeRules(), appDBChangeRules(), homeDataBulkRules(), execOptionRules(), secretLocalRules(), agentConfigRules(),
 			instructionNoAskRules(), secretHandoutRules(), scheduleRules(), unreviewedRules(), runNameRules(), sysStateRules(), hostActRules(),
 			[]Rule{runNameWipeRule(), runNameEnvRule(), hiddenDiscardRule(), runNameSharedRule(), agentStopRule(), hiddenJobRule(),
 				globalInstallRule(), othersJobsRule(), sudoersGrantRule(), editorExtensionRule(), protectedDBRule(), toolSettingsChangeRule()},
