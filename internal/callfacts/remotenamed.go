@@ -136,17 +136,7 @@ func (c *Cmd) remoteActionOption() string {
 // the host of a URL, of host:port, of user@host; "" for none. Only a
 // value the line shows counts.
 func (c *Cmd) remoteTargetOption() string {
-	for i, a := range c.Args {
-		k, v, eq := strings.Cut(a, "=")
-		if !remoteTargetOptions[k] {
-			continue
-		}
-		if !eq {
-			if i+1 >= len(c.Args) {
-				continue
-			}
-			v = c.Args[i+1]
-		}
+	for _, v := range c.OptValues(remoteTargetOptions) {
 		if v == "" || strings.HasPrefix(v, "-") || strings.ContainsAny(v, "$`") {
 			continue
 		}
