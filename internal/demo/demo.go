@@ -115,6 +115,7 @@ func Run(ctx context.Context, o Options) error {
 func (w *world) follow(ctx context.Context, id, last string, timeout time.Duration, out io.Writer) (string, error) {
 	deadline := time.Now().Add(timeout)
 	start := time.Now()
+	seen := 0 // agent states printed from the history
 	for {
 		var tj struct {
 			Task struct {
@@ -124,29 +125,57 @@ func (w *world) follow(ctx context.Context, id, last string, timeout time.Durati
 				Error      string `json:"error"`
 				Result     string `json:"result"`
 			} `json:"task"`
+			Agent struct {
+				History []struct {
+					State string    `json:"state"`
+					At    time.Time `json:"at"`
+				} `json:"history"`
+			} `json:"agent_story"`
 		}
 		b, err := w.warden(ctx, "task", "show", id, "--json")
 		if err == nil && json.Unmarshal(b, &tj) == nil {
-			now := tj.Task.Status
-			if tj.Task.AgentState != "" && tj.Task.AgentState != "done" && tj.Task.Status == "running" {
-				// The agent's own state while it works; its "done" waits
-				// for the task's, which carries the result.
-				now = tj.Task.AgentState
-			}
-			if now != last {
-				line := fmt.Sprintf("  %5.1fs  %s", time.Since(start).Seconds(), now)
+			status := tj.Task.Status
+			final := status == "done" || status == "failed" || status == "cancelled"
+			line := func(at float64, what string) {
+				l := fmt.Sprintf("  %5.1fs  %s", max(at, 0), what)
 				switch {
-				case tj.Task.Result != "" && now == "done":
-					line += ": " + tj.Task.Result
-				case tj.Task.Error != "":
-					line += ": " + tj.Task.Error
+				case tj.Task.Result != "" && what == "done":
+					l += ": " + tj.Task.Result
+				case tj.Task.Error != "" && final:
+					l += ": " + tj.Task.Error
 				}
-				fmt.Fprintln(out, line)
-				last = now
+				fmt.Fprintln(out, l)
+				last = what
 			}
-			switch tj.Task.Status {
-			case "done", "failed", "cancelled":
-				return tj.Task.Status, nil
+			if status != "running" && !final && status != last {
+				line(time.Since(start).Seconds(), status) // queued, claimed: the scheduler's steps
+			}
+			if status == "running" || final {
+				// The agent's states as its hooks recorded them, each once
+				// and in order: a state shorter than a poll (a scripted
+				// model's few tool calls, a loaded machine) is still shown.
+				for _, h := range tj.Agent.History[min(seen, len(tj.Agent.History)):] {
+					if h.State != last && !agentStateFinal(h.State) {
+						line(h.At.Sub(start).Seconds(), h.State)
+					}
+				}
+				seen = len(tj.Agent.History)
+			}
+			switch {
+			case final:
+				if status != last {
+					line(time.Since(start).Seconds(), status)
+				}
+				return status, nil
+			case status == "running" && len(tj.Agent.History) == 0:
+				// no recorded history yet: the agent's state as it is now
+				now := status
+				if tj.Task.AgentState != "" && tj.Task.AgentState != "done" {
+					now = tj.Task.AgentState
+				}
+				if now != last {
+					line(time.Since(start).Seconds(), now)
+				}
 			}
 		}
 		if time.Now().After(deadline) {
@@ -231,3 +260,7 @@ func tail(s string, n int) string {
 	}
 	return s
 }
+
+// agentStateFinal: an agent state after which the task's own status
+// tells the end (done, error, timed out).
+func agentStateFinal(s string) bool { return s == "done" || s == "error" || s == "timed_out" }
