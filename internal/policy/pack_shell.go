@@ -320,7 +320,7 @@ func gitPack() Pack {
 			Catch: []string{"git stash drop", "git stash clear", "git stash drop stash@{2}", "bash -c 'git stash clear'"},
 			Allow: []string{"git stash", "git stash list", "git stash pop", "git stash show -p"},
 		},
-	}, append(append(append(append(append(historyRules(), gitCheckoutRules()...), gitHookRules()...), pushNewRemoteRule()), gitOtherRules()...), append(pushMoreRules(), append(append(append(gitRemoteRules(), forcePushTagsRules()...), forcePushPlainRule(), listedDiscardRule(), pushMainlineRule()), gitRewriteDiscardRules()...)...)...)...)}
+	}, append(append(append(append(append(historyRules(), gitCheckoutRules()...), gitHookRules()...), pushNewRemoteRule()), gitOtherRules()...), append(pushMoreRules(), append(append(append(gitRemoteRules(), forcePushTagsRules()...), forcePushPlainRule(), listedDiscardRule(), pushMainlineRule(), pushSharedRule()), gitRewriteDiscardRules()...)...)...)...)}
 }
 
 // gitDirtyRule fires when a git command matches and the tree has

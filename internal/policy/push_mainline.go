@@ -15,8 +15,9 @@ import (
 // refs/heads/master, jj git push --bookmark main, git subtree push … main)
 // or pushes the current branch (a bare git push, git push origin, git
 // push origin HEAD) while main or master is checked out — read from
-// .git/HEAD (githead.go), in the directory the push runs in. Feature,
-// topic and release branches stay the author's routine; a dry run (-n,
+// .git/HEAD (githead.go), in the directory the push runs in. Feature
+// and topic branches stay the author's routine (release and other shared
+// lines: core.git:push-shared, push_shared.go); a dry run (-n,
 // --dry-run), tags (core.git:release), force pushes and deletions
 // (core.git:push-force, which deny) and a push into a directory on this
 // machine (../mirror) are judged elsewhere or not at all.
@@ -152,7 +153,7 @@ func jjPushMainline(c *Cmd) string {
 }
 
 func pushMainlineRule() Rule {
-	return cmdRule("core.git:push-mainline", Ask, "A push to main or master — named as the destination (git push origin main, HEAD:master, jj git push --bookmark main, git subtree push … main) or the branch checked out when the push names none (git push, git push origin, git push origin HEAD) — publishes to the line everyone builds and deploys from; feature, topic and release branches, dry runs and pushes into a clone on this machine stay routine; force pushes and deletions have their deny rules", []string{"git", "jj"},
+	return cmdRule("core.git:push-mainline", Ask, "A push to main or master — named as the destination (git push origin main, HEAD:master, jj git push --bookmark main, git subtree push … main) or the branch checked out when the push names none (git push, git push origin, git push origin HEAD) — publishes to the line everyone builds and deploys from; feature, topic and release branches (those: core.git:push-shared), dry runs and pushes into a clone on this machine stay routine; force pushes and deletions have their deny rules", []string{"git", "jj"},
 		func(e *Env, c *Cmd) string {
 			if onlyHelp(c) || c.Name == "git" && sub(c) == "push" && c.Has("-n") {
 				return "" // git push -n is git push --dry-run
