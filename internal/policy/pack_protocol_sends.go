@@ -124,6 +124,9 @@ func socketMessage(c *Cmd) string {
 		if scpiCommand(f[0]) {
 			return "an instrument's " + f[0] + " command"
 		}
+		if v := deviceTextLineAct(l); v != "" && !deviceDataPort(c) {
+			return "a \"" + v + "\" command (" + strings.TrimSpace(l) + ")" // Store Sequence 1 Cue 5, run "Halftime": device_text.go
+		}
 	}
 	return ""
 }
@@ -133,6 +136,10 @@ func socketMessage(c *Cmd) string {
 func socketMessageHost(c *Cmd) string {
 	if c.Has("-l", "--listen", "-z", "-h", "--help") {
 		return ""
+	}
+	if c.Name == "openssl" {
+		h, _ := sClientTarget(c)
+		return h
 	}
 	for _, a := range c.Pos {
 		if c.Name == "socat" {
@@ -155,7 +162,7 @@ func socketMessageHost(c *Cmd) string {
 // (built once: a Replacer made per call costs more than the rule).
 var socketLineBreaks = strings.NewReplacer(`\r`, "\n", `\n`, "\n", "\r", "\n")
 
-var socketMessageSenders = []string{"nc", "ncat", "netcat", "socat", "telnet"}
+var socketMessageSenders = []string{"nc", "ncat", "netcat", "socat", "telnet", "openssl"}
 
 func protocolSendRules() []Rule {
 	return []Rule{
