@@ -78,15 +78,28 @@ func deviceTextLineAct(l string) string {
 	if len(f) == 0 || strings.HasSuffix(f[len(f)-1], "?") {
 		return ""
 	}
+	if c := f[0][0]; c == '{' || c == '[' || c == '<' {
+		// a JSON-RPC or websocket request ({"method":"Player.Stop"},
+		// {"op":6,"d":{"requestType":"StopStream"}}) or an XML-RPC
+		// call (<methodName>supervisor.stopProcess</methodName>): its
+		// method, the namespace dropped
+		m := structuredMethod.FindStringSubmatch(l)
+		if m == nil {
+			return ""
+		}
+		return deviceTextAct(urlFunctionWords(m[1] + m[2]))
+	}
 	return deviceTextAct(deviceTextWords(f[0]))
 }
+
+var structuredMethod = re(`"(?:method|methodName|request-type|requestType|command|cmd|action|function)"\s*:\s*"([^"]+)"|<methodName>\s*([^<\s]+)`)
 
 // deviceDaemonPort: c is a raw socket sender aimed at the port of a
 // daemon that holds real hardware on this machine (hamlib's rigctld
 // 4532): its localhost is not left alone (externalSkip).
 func deviceDaemonPort(c *Cmd) bool {
 	switch c.Name {
-	case "nc", "ncat", "netcat", "socat", "telnet", "openssl":
+	case "nc", "ncat", "netcat", "socat", "telnet", "openssl", "websocat":
 		return opsList("device-daemon-ports")[devicePortOf(c)]
 	}
 	return false

@@ -94,6 +94,8 @@ var firstJSONKey = re(`^\s*\{\s*"([A-Za-z_]\w*)"\s*:`)
 // set on it, read as grpcurl's are.
 var (
 	grpcChannel  = re(`(?:insecure_channel|secure_channel|grpc\.Dial|grpc\.NewClient|credentials\.createInsecure[^'"]*|Client\()\(?\s*['"]([\w.-]+):\d+['"]`)
+	xmlrpcProxy  = re(`ServerProxy\(\s*['"]https?://(?:[^@/'"]*@)?([\w.-]+)`)
+	dottedCall   = re(`\.([A-Za-z_]\w*)\(`)
 	grpcCallWord = re(`(?:Stub\([^)]*\)\.|stub\.|client\.)([A-Za-z_]\w*)\(|Request\(\s*([A-Za-z_]\w*)\s*=`)
 )
 
@@ -101,20 +103,28 @@ var (
 // with an action, "" when it reads or the host is not a device.
 func grpcPayloadAction(c *Cmd) string {
 	p := c.Payload
-	if p == "" || !strings.Contains(p, "grpc") {
+	if p == "" || !strings.Contains(p, "grpc") && !strings.Contains(p, "ServerProxy") {
 		return ""
 	}
+	calls := grpcCallWord
 	m := grpcChannel.FindStringSubmatch(p)
-	if m == nil || !lanDeviceHost("grpc://"+m[1]) {
+	if m == nil {
+		// XML-RPC: ServerProxy('http://10.0.0.5:9001/RPC2').supervisor.stopAllProcesses()
+		if m = xmlrpcProxy.FindStringSubmatch(p); m == nil {
+			return ""
+		}
+		calls = dottedCall
+	}
+	if !lanDeviceHost("grpc://" + m[1]) {
 		return ""
 	}
-	for _, cm := range grpcCallWord.FindAllStringSubmatch(p, -1) {
+	for _, cm := range calls.FindAllStringSubmatch(p, -1) {
 		for _, name := range cm[1:] {
 			if name == "" {
 				continue
 			}
 			if v := deviceTextAct(actionWords(name)); v != "" {
-				return c.Name + " code calls gRPC on " + m[1] + ", a device on the local network, with " + name + ": it acts (" + v + "): " + c.String()
+				return c.Name + " code calls the RPC API of " + m[1] + ", a device on the local network, with " + name + ": it acts (" + v + "): " + c.String()
 			}
 		}
 	}
@@ -122,7 +132,7 @@ func grpcPayloadAction(c *Cmd) string {
 }
 
 func lanDeviceRPCRule() Rule {
-	return cmdRule("external.systems:lan-device-rpc", Ask, "A gRPC call that makes a device on the local network act (grpcurl, or an interpreter's grpc code, to a private address, a .local or .lan name or a controller's name like dome-ctl, whose method or first request field is an action: reboot, restart, stop, start, fire, open, stow, set…); reads (get_status, GetDiagnostics, list, describe) and this machine's services stay allowed; the words are data (policy/remoteops.txt device-text-act, device-text-read)", grpcRPCCallers,
+	return cmdRule("external.systems:lan-device-rpc", Ask, "A gRPC call that makes a device on the local network act (grpcurl, or an interpreter's grpc or XML-RPC code, to a private address, a .local or .lan name or a controller's name like dome-ctl, whose method or first request field is an action: reboot, restart, stop, start, fire, open, stow, set…); reads (get_status, GetDiagnostics, list, describe) and this machine's services stay allowed; the words are data (policy/remoteops.txt device-text-act, device-text-read)", grpcRPCCallers,
 		func(e *Env, c *Cmd) string {
 			if c.Name != "grpcurl" {
 				return grpcPayloadAction(c)

@@ -35,7 +35,7 @@ func devicePortOf(c *Cmd) string {
 		}
 		return ""
 	}
-	if len(c.Pos) >= 2 {
+	if len(c.Pos) >= 2 && c.Name != "websocat" {
 		return c.Pos[1]
 	}
 	return ""

@@ -142,6 +142,12 @@ func socketMessageHost(c *Cmd) string {
 		return h
 	}
 	for _, a := range c.Pos {
+		if c.Name == "websocat" {
+			if strings.HasPrefix(a, "ws://") || strings.HasPrefix(a, "wss://") {
+				return urlHost(a)
+			}
+			continue
+		}
 		if c.Name == "socat" {
 			if i := strings.Index(strings.ToLower(a), "tcp:"); i >= 0 {
 				h, _, _ := strings.Cut(a[i+4:], ":")
@@ -162,7 +168,7 @@ func socketMessageHost(c *Cmd) string {
 // (built once: a Replacer made per call costs more than the rule).
 var socketLineBreaks = strings.NewReplacer(`\r`, "\n", `\n`, "\n", "\r", "\n")
 
-var socketMessageSenders = []string{"nc", "ncat", "netcat", "socat", "telnet", "openssl"}
+var socketMessageSenders = []string{"nc", "ncat", "netcat", "socat", "telnet", "openssl", "websocat"}
 
 func protocolSendRules() []Rule {
 	return []Rule{
