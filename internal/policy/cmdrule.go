@@ -164,8 +164,9 @@ func (e *Env) externalSkip(i int) bool {
 	return e.memo(i, memoExtSkipKnown, memoExtSkip, func(c *Cmd) bool {
 		// a device daemon's client (rigctl -r localhost:4532): the
 		// daemon on this machine drives real hardware (remoteops.txt
-		// device-daemon-cli)
-		return !sendsRequests[c.Name] && !opsList("device-daemon-cli")[c.Name] && e.localOnly(i) || hostLocalOnLab(e, i)
+		// device-daemon-cli), or a raw socket to such a daemon's port
+		// (nc localhost 4532: device-daemon-ports)
+		return !sendsRequests[c.Name] && !opsList("device-daemon-cli")[c.Name] && !deviceDaemonPort(c) && e.localOnly(i) || hostLocalOnLab(e, i)
 	})
 }
 

@@ -143,12 +143,20 @@ func lanGetAction(u string) string {
 		if d, err := url.QueryUnescape(kv); err == nil {
 			kv = d
 		}
-		k, v, _ := strings.Cut(strings.ToLower(kv), "=")
-		if !keys[k] {
+		k, v, _ := strings.Cut(kv, "=")
+		if !keys[strings.ToLower(k)] {
 			continue
 		}
 		first := strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == '+' || r == ',' })
-		if len(first) == 0 || !lanReadWord(first[0]) {
+		if len(first) == 0 {
+			return "the command ?" + kv
+		}
+		// the command's words (device_text.go): an act verb acts
+		// (Function=SetVolume), a query word reads (command=DataQuery,
+		// ClockCheck), a word that says nothing is the device's own
+		// command (cmd=#R01) and acts
+		w := deviceTextWords(first[0])
+		if deviceTextAct(w) != "" || !lanReadWord(strings.ToLower(first[0])) && !deviceTextReads(w) {
 			return "the command ?" + kv
 		}
 	}
@@ -236,12 +244,14 @@ func lanDeviceCallRule() Rule {
 			`http DELETE http://192.168.4.20/api/schedules/7`,
 			`wget -qO- "http://projector-2.lan/cgi-bin/aw_cam?cmd=%23O0"`,
 			`xh patch http://lights.home/api/scenes/3 brightness:=0`,
-			`curl -s -d 'scene=intermission' http://stage-ctl:8090/api/scene/do`},
+			`curl -s -d 'scene=intermission' http://stage-ctl:8090/api/scene/do`,
+			`curl -s 'http://mixer-1.venue.local:8088/api/?Function=Fade&Duration=500'`},
 		[]string{`curl -s http://rfid-dock2.local/api/v1/status`, `curl -X POST http://localhost:3000/api/users -d '{"name":"a"}'`,
 			`curl -s "http://cam-stage-left.lan/cgi-bin/param.cgi?get_device_conf"`, `curl -s "http://10.1.1.9/cm?cmnd=Status%200"`,
 			`curl -X POST http://192.168.1.30:8000/openc3-api/api -d '{"jsonrpc":"2.0","method":"get_tlm","params":[]}'`,
 			`curl -X POST http://172.17.0.3:8080/api/items -d x=1`, `curl -X POST https://api.example.com/v1/items -d x=1`,
-			`curl -X POST http://media.lan:8096/Library/Refresh`, `curl -s http://stage-ctl:8090/api/status`})
+			`curl -X POST http://media.lan:8096/Library/Refresh`, `curl -s http://stage-ctl:8090/api/status`,
+			`curl -s 'http://logger-4.field.local/?command=DataQuery&uri=dl:Public&mode=most-recent'`})
 }
 
 // interpScriptOperand is the script file an interpreter runs by path

@@ -124,6 +124,9 @@ func socketMessage(c *Cmd) string {
 		if scpiCommand(f[0]) {
 			return "an instrument's " + f[0] + " command"
 		}
+		if v := deviceTextLineAct(l); v != "" && !deviceDataPort(c) {
+			return "a \"" + v + "\" command (" + strings.TrimSpace(l) + ")" // Store Sequence 1 Cue 5, run "Halftime": device_text.go
+		}
 	}
 	return ""
 }
@@ -134,7 +137,17 @@ func socketMessageHost(c *Cmd) string {
 	if c.Has("-l", "--listen", "-z", "-h", "--help") {
 		return ""
 	}
+	if c.Name == "openssl" {
+		h, _ := sClientTarget(c)
+		return h
+	}
 	for _, a := range c.Pos {
+		if c.Name == "websocat" {
+			if strings.HasPrefix(a, "ws://") || strings.HasPrefix(a, "wss://") {
+				return urlHost(a)
+			}
+			continue
+		}
 		if c.Name == "socat" {
 			if i := strings.Index(strings.ToLower(a), "tcp:"); i >= 0 {
 				h, _, _ := strings.Cut(a[i+4:], ":")
@@ -155,7 +168,7 @@ func socketMessageHost(c *Cmd) string {
 // (built once: a Replacer made per call costs more than the rule).
 var socketLineBreaks = strings.NewReplacer(`\r`, "\n", `\n`, "\n", "\r", "\n")
 
-var socketMessageSenders = []string{"nc", "ncat", "netcat", "socat", "telnet"}
+var socketMessageSenders = []string{"nc", "ncat", "netcat", "socat", "telnet", "openssl", "websocat"}
 
 func protocolSendRules() []Rule {
 	return []Rule{
@@ -168,7 +181,7 @@ func protocolSendRules() []Rule {
 			[]string{`curl -X POST http://localhost:8042/instances --data-binary @x.dcm`, `curl -s https://fhir.hosp.local/fhir/Patient?name=smith`,
 				`curl -X POST https://fhir.hosp.local/fhir/Patient/_search -d name=smith`, `curl -X POST http://orthanc.radiology.internal:8042/tools/find -d '{"Level":"Study","Query":{}}'`,
 				`python3 -c "import socket; s=socket.create_connection(('localhost',6661)); s.sendall(b'x')"`}),
-		cmdRule("external.systems:socket-message", Ask, "A message written by hand into a raw port on another machine (printf 'MSH|…' | nc mirth.hosp.local 6661, echo 'SET k v' | nc cache 6379, nc host 2575 < msg.hl7): an HL7 message into a live interface engine or a command that changes the service; a query (stats, ruok, INFO), a scan (-z) and a listener stay allowed; the verbs are data (policy/remoteops.txt socket-write-verbs)", socketMessageSenders,
+		cmdRule("external.systems:socket-message", Ask, "A message written by hand into a raw port on another machine (printf 'MSH|…' | nc mirth.hosp.local 6661, echo 'SET k v' | nc cache 6379, nc host 2575 < msg.hl7, echo 'run \"Show\"' | nc media-server 3040, a JSON or XML-RPC request through nc, websocat or openssl s_client): an HL7 message into a live interface engine, or a command whose first word or method is an act verb (set, store, run, stop, cut, record, fire…) that changes the service or makes the device act; a query (stats, ruok, INFO, get, status, ID), a scan (-z), a listener and a log or metric sink stay allowed; the verbs are data (policy/remoteops.txt socket-write-verbs, device-text-act, device-text-read)", socketMessageSenders,
 			func(e *Env, c *Cmd) string {
 				h := socketMessageHost(c)
 				if h == "" || isLocalEndpoint(h) {

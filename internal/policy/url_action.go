@@ -113,6 +113,12 @@ func urlActionChange(u string) string {
 		if verb := urlChangeName(v, true); verb != "" {
 			return k + "=" + v
 		}
+		// a command a device or a service carries out (Function=Cut,
+		// command=StoreCue, action=run): device_text.go's act verbs,
+		// less the words a page's navigation also uses (home, go)
+		if verb := deviceTextAct(urlFunctionWords(v)); verb != "" && !opsList("url-action-nav")[verb] {
+			return k + "=" + v
+		}
 	}
 	segs := strings.FieldsFunc(p, func(r rune) bool { return r == '/' })
 	for i := len(segs) - 1; i >= 0 && i >= len(segs)-2; i-- {
