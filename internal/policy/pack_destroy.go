@@ -39,6 +39,7 @@ func destroyPack() Pack {
 			[]Rule{foreignPidFileKillRule()},
 			killListedRules(),
 			listedTargetRules(),
+			listedRemoteDeleteRules(),
 		)}
 }
 
@@ -67,6 +68,9 @@ func destroyOwnRules() []Rule {
 						return "rclone " + sub(c) + " deletes files: " + c.String()
 					}
 				case "aws", "s3cmd", "mc", "azcopy":
+					if ownDevProfileBucket(e, c) {
+						return "" // s3://crumbco-menu-dev-jsmith/ under AWS_PROFILE=dev-jsmith: the developer's own dev bucket (own_dev_bucket.go)
+					}
 					if anyPos(c, "sync", "mirror") && (c.Has("--delete", "--delete-removed", "--remove") || strings.Contains(c.String(), "--delete-destination=true")) {
 						return c.Name + " sync deletes what the source lacks: " + c.String()
 					}

@@ -70,7 +70,7 @@ func findSelectsData(c *Cmd, starts, pats []string) bool {
 		if strings.Trim(b, "*?.") == "" {
 			return false
 		}
-		if handWrittenExts[ext] && !(aged && !atRoot && !sourceExts[strings.TrimPrefix(ext, ".")]) {
+		if handWrittenExts[ext] && !(aged && !atRoot && !sourceExts[strings.TrimPrefix(ext, ".")]) && !outputFamily(starts, b, ext) {
 			// exports/ -name '*.csv' -mtime +30: stale tables in an output
 			// folder are housekeeping; stale code anywhere, or tables
 			// across the whole tree, are not

@@ -12,7 +12,7 @@ func secretLeavingRules() []Rule {
 }
 
 func forkAndUnreadScriptRules() []Rule {
-	return []Rule{forkOverwriteRule(), unreadScriptTargetRule()}
+	return []Rule{forkOverwriteRule(), unreadScriptTargetRule(), scriptSendRule()}
 }
 
 // remoteShellRuleByID is one of remoteShellPipeRules by id (they share

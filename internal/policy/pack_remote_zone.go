@@ -361,6 +361,9 @@ func copyOffMachineRule() Rule {
 			}
 			for _, s := range srcs {
 				if z := callfacts.ZoneOf(e.abs(c, s), e.F.Home, e.F.Project); z == callfacts.ZoneHomeData || z == callfacts.ZoneHomeConfig {
+					if z == callfacts.ZoneHomeData && lanBackupCopy(c, dst) {
+						continue // home_backup_copy.go: an additive copy into a backup folder on a box of the LAN
+					}
 					return c.Name + " copies " + s + ", the user's own files outside the project, off the machine to " + dst + ": " + c.String()
 				}
 			}
