@@ -301,7 +301,7 @@ func leakRules() []Rule {
 		{
 			ID: "core.secrets:exfil", Mode: Ask, Reads: true, // printing secrets; sending them is exfil-send (deny)
 			Tools: shellTools,
-			Desc:  "Printing secrets into the conversation (echo $TOKEN, gh auth token, keychain passwords, private GPG keys); sending them is core.secrets:exfil-send",
+			Desc:  "Printing secrets into the conversation (echo $TOKEN, gh auth token, a CLI's token or session listing such as particle token list or omero sessions key, keychain passwords, private GPG keys); sending them is core.secrets:exfil-send",
 			Match: func(e *Env) string {
 				if r := exfilReason(e); !strings.Contains(r, " over the network") {
 					return r
@@ -362,7 +362,7 @@ func exfilReasonOnce(e *Env) string {
 			if len(e.F.Commands) > i+1 && len(e.F.Commands[i+1].Upstream) > 0 && contains(senders, e.F.Commands[i+1].Name) {
 				return fmt.Sprintf("%s sends %s over the network", e.F.Commands[i+1].Name, s)
 			}
-			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) || encodedForOwnService(e, i, s) || writtenScriptOnly(e, c) {
+			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) || listingFieldsPicked(e, i) || encodedForOwnService(e, i, s) || writtenScriptOnly(e, c) {
 				// $(gh auth token), aws ecr get-login-password | docker
 				// login --password-stdin: not printed; where it goes
 				// is judged where it is used
