@@ -46,7 +46,7 @@ func secretName(v string) bool {
 			return false // GITHUB_TOKEN_PATH names where a secret is, not the secret
 		}
 	}
-	for _, w := range []string{"_PASS", "_PW", "_PWD", "_APP_KEY", "_MASTER_KEY", "_ADMIN_KEY", "_SIGNING_KEY", "_LICENSE_KEY", "_ENCRYPTION_KEY", "_WRITE_KEY", "_DEPLOY_KEY", "_SESSION", "_COOKIE", "_JWT"} {
+	for _, w := range []string{"_PASS", "_PASSCODE", "_PW", "_PWD", "_APP_KEY", "_MASTER_KEY", "_ADMIN_KEY", "_SIGNING_KEY", "_LICENSE_KEY", "_ENCRYPTION_KEY", "_WRITE_KEY", "_DEPLOY_KEY", "_SESSION", "_COOKIE", "_JWT"} {
 		if strings.HasSuffix(u, w) {
 			return true // $SPLUNK_PASS, $RCON_PW, $PTERO_APP_KEY, $FASTLANE_SESSION, $SNOWFLAKE_JWT: a password, key or login by its name's last word
 		}
