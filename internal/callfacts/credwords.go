@@ -20,6 +20,7 @@ type credWordTable struct {
 	verb, noun, alone, cluster, write, reveal, compoundverb, nocompound map[string]bool
 	joinverb, joinnoun, joinkey, jointrail, exportnoun, exportverb      map[string]bool
 	unlock, public, metaword, showopt                                   map[string]bool
+	listnoun, listverb, holder                                          map[string]bool
 	skip                                                                map[string][][]string // program → the words after it
 	// joinVerbs, joinNouns, joinTrails: the joinverb, joinnoun and
 	// jointrail sets as slices, walked in order without map iteration
@@ -41,7 +42,8 @@ var credWords = sync.OnceValue(func() *credWordTable {
 		case "skipwords":
 			t.skip[f[1]] = append(t.skip[f[1]], f[2:])
 		case "verb", "noun", "alone", "cluster", "write", "reveal", "compoundverb", "nocompound",
-			"joinverb", "joinnoun", "joinkey", "jointrail", "exportnoun", "exportverb", "unlock", "public", "metaword", "showopt":
+			"joinverb", "joinnoun", "joinkey", "jointrail", "exportnoun", "exportverb", "unlock", "public", "metaword", "showopt",
+			"listnoun", "listverb", "holder":
 			if t.sets[f[0]] == nil {
 				t.sets[f[0]] = map[string]bool{}
 			}
@@ -62,7 +64,7 @@ var credWords = sync.OnceValue(func() *credWordTable {
 		"write": &t.write, "reveal": &t.reveal, "compoundverb": &t.compoundverb, "nocompound": &t.nocompound,
 		"joinverb": &t.joinverb, "joinnoun": &t.joinnoun, "joinkey": &t.joinkey, "jointrail": &t.jointrail,
 		"exportnoun": &t.exportnoun, "exportverb": &t.exportverb, "unlock": &t.unlock, "public": &t.public,
-		"metaword": &t.metaword, "showopt": &t.showopt} {
+		"metaword": &t.metaword, "showopt": &t.showopt, "listnoun": &t.listnoun, "listverb": &t.listverb, "holder": &t.holder} {
 		*to = t.sets[k] // nil for a kind the table lacks: a lookup in it is false, as before
 	}
 	return t
@@ -92,6 +94,7 @@ func (c *Cmd) printsCredentialByWords() bool {
 	}
 	verb, noun := false, false
 	exportVerb, exportNoun := false, false
+	listNoun, listVerb := false, false
 	// the word sets looked up once, not per word: this runs for every
 	// command of a line
 	alone, nouns, verbs, writes := t.alone, t.noun, t.verb, t.write
@@ -103,6 +106,13 @@ func (c *Cmd) printsCredentialByWords() bool {
 		low[i] = w
 		exportVerb = exportVerb || exportVerbs[w]
 		exportNoun = exportNoun || exportNouns[w]
+		if listNoun && t.listverb[w] {
+			listVerb = true // particle token list, influx auth list: the tokens' values in the listing
+		}
+		listNoun = listNoun || t.listnoun[w]
+		if i > 0 && t.holder[low[i-1]] && nouns[w] {
+			verb = true // omero sessions key: the session's key itself
+		}
 		switch {
 		case metawords[w]:
 			return false // vault kv metadata get secret/ci/token: the secret's metadata
@@ -128,8 +138,8 @@ func (c *Cmd) printsCredentialByWords() bool {
 			verb, noun = verb || v, noun || n // get-app-password, show-secret, get-credentials-as-xml
 		}
 	}
-	if exportVerb && exportNoun {
-		verb, noun = true, true // near wallet export, keystore dump
+	if exportVerb && exportNoun || listVerb {
+		verb, noun = true, true // near wallet export, keystore dump; particle token list
 	}
 	if !noun && configGetSecretKey(c, low[:n]) {
 		verb, noun = true, true // occ config:system:get dbpassword, wp option get mailserver_pass (configgetkey.go)

@@ -46,6 +46,10 @@ var effectEveryProcess = lazyre.New(`['"]/proc/?['"]|process_iter\(|psutil\.pids
 // variable of it read by name.
 var effectEnvWhole = lazyre.New(`(?:\bprint|console\.(?:log|dir|table|error)|\bputs|\bpp?\b|\bsay|\bprint_r|\bvar_dump|\bvar_export|json\.dumps|JSON\.(?:stringify|generate|dump|pretty_generate)|Dumper|\bpprint|\becho|\bwrite|\bdisplay)\s*\(?[^;\n]{0,40}?(?:\bos\.environ\b(?:\.(?:items|copy)\(\))?|\bprocess\.env|\bENV\b(?:\.(?:to_h|to_a|inspect|sort|each))?|\\?%ENV|\$_ENV|\$_SERVER|\bgetenv\(\s*\)|System\.getenv\(\s*\)|Deno\.env\.toObject\(\))\s*(?:[),;\n}]|$)|\bENV\.each\b|\bos\.environ\.items\(\)|Object\.entries\(process\.env\)|\beach\s*%ENV|\bfor\s+\w+\s+in\s+os\.environ\b|\$ENV\{\$_\}|\$ENV\{\$\w+\}[^;]*\b(?:for|foreach)\b[^;]*%ENV`)
 
+// envMembership: a print of whether a named variable is set
+// (print('API_KEY' in os.environ)): a yes or no, not the environment.
+var envMembership = lazyre.New(`['"]\s+(?:not\s+)?in\s+(?:os\.environ|process\.env|ENV)\b`)
+
 // effectMove: a call that moves a file (the source is gone from where it
 // was).
 var effectMove = lazyre.New(`(?:\bshutil\.move|\bFileUtils\.(?:mv|move)|\bmove|\bos\.rename|\bos\.replace|\brenameSync|\bFile\.rename|\brename)\s*\(`)
@@ -102,7 +106,7 @@ func interpEffects(code string) []string {
 	if effectKill.MatchString(code) && effectEveryProcess.MatchString(code) {
 		out = append(out, "kill -9 -1") // every process listed is signalled
 	}
-	if m := effectEnvWhole.FindString(code); m != "" && (!strings.Contains(m, "keys") || strings.Contains(m, "$ENV{$")) {
+	if m := effectEnvWhole.FindString(code); m != "" && (!strings.Contains(m, "keys") || strings.Contains(m, "$ENV{$")) && !envMembership.MatchString(m) {
 		out = append(out, "printenv")
 	}
 	for _, loc := range DeleteCall.FindAllStringIndex(code, 8) {

@@ -46,7 +46,7 @@ func secretName(v string) bool {
 			return false // GITHUB_TOKEN_PATH names where a secret is, not the secret
 		}
 	}
-	for _, w := range []string{"_PASS", "_PW", "_PWD", "_APP_KEY", "_MASTER_KEY", "_ADMIN_KEY", "_SIGNING_KEY", "_LICENSE_KEY", "_ENCRYPTION_KEY", "_WRITE_KEY", "_DEPLOY_KEY", "_SESSION", "_COOKIE", "_JWT"} {
+	for _, w := range []string{"_PASS", "_PASSCODE", "_PW", "_PWD", "_APP_KEY", "_MASTER_KEY", "_ADMIN_KEY", "_SIGNING_KEY", "_LICENSE_KEY", "_ENCRYPTION_KEY", "_WRITE_KEY", "_DEPLOY_KEY", "_SESSION", "_COOKIE", "_JWT"} {
 		if strings.HasSuffix(u, w) {
 			return true // $SPLUNK_PASS, $RCON_PW, $PTERO_APP_KEY, $FASTLANE_SESSION, $SNOWFLAKE_JWT: a password, key or login by its name's last word
 		}
@@ -301,7 +301,7 @@ func leakRules() []Rule {
 		{
 			ID: "core.secrets:exfil", Mode: Ask, Reads: true, // printing secrets; sending them is exfil-send (deny)
 			Tools: shellTools,
-			Desc:  "Printing secrets into the conversation (echo $TOKEN, gh auth token, keychain passwords, private GPG keys); sending them is core.secrets:exfil-send",
+			Desc:  "Printing secrets into the conversation (echo $TOKEN, gh auth token, a CLI's token or session listing such as particle token list or omero sessions key, keychain passwords, private GPG keys); sending them is core.secrets:exfil-send",
 			Match: func(e *Env) string {
 				if r := exfilReason(e); !strings.Contains(r, " over the network") {
 					return r
@@ -362,7 +362,7 @@ func exfilReasonOnce(e *Env) string {
 			if len(e.F.Commands) > i+1 && len(e.F.Commands[i+1].Upstream) > 0 && contains(senders, e.F.Commands[i+1].Name) {
 				return fmt.Sprintf("%s sends %s over the network", e.F.Commands[i+1].Name, s)
 			}
-			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) || encodedForOwnService(e, i, s) || writtenScriptOnly(e, c) {
+			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) || listingFieldsPicked(e, i) || encodedForOwnService(e, i, s) || writtenScriptOnly(e, c) {
 				// $(gh auth token), aws ecr get-login-password | docker
 				// login --password-stdin: not printed; where it goes
 				// is judged where it is used

@@ -44,5 +44,44 @@ func listedSecretFieldRule() Rule {
 			return ""
 		},
 		[]string{"influx auth list --json | jq -r '.[].token'", "scw iam api-key list -o json | jq -r '.[].secret_key'", "doctl registry list -o json | jq '.[].password'", "mytool tokens ls --json | jq -r '.[].access_token'", "linode-cli obj keys list --json | jq -r '.[].secret_key'", "foo creds list -o json | gojq -r '.items[].client_secret'"},
-		[]string{"influx auth list --json | jq -r '.[].id'", "influx auth list", "jq -r .token config/test.json", "gh api user | jq -r .login", "doctl registry list -o json | jq length", "npm ls --json | jq -r '.dependencies | keys[]'"})
+		[]string{"influx auth list --json | jq -r '.[].id'", "influx bucket list", "jq -r .token config/test.json", "gh api user | jq -r .login", "doctl registry list -o json | jq length", "npm ls --json | jq -r '.dependencies | keys[]'"})
+}
+
+// jqFieldWord: a field name a jq filter picks (.id, {description, status}).
+var jqFieldWord = re(`\.([A-Za-z_][\w-]*)|[{,]\s*([A-Za-z_]\w*)\s*(?:[,}:])`)
+
+// listingFieldsPicked: command i prints a credential listing (particle
+// token list, influx auth list) piped into jq or yq that keeps named
+// fields none of which is a credential (jq '.[] | {description,
+// status}', jq -r '.[].id'): ids and labels are printed, not tokens.
+func listingFieldsPicked(e *Env, i int) bool {
+	c := &e.F.Commands[i]
+	if !slicesContainsAny(c.Pos, "list", "ls") {
+		return false
+	}
+	return downstreamDoes(e, i, func(d *Cmd) bool {
+		if d.Name != "jq" && d.Name != "gojq" && d.Name != "jaq" && d.Name != "yq" || len(d.Pos) == 0 {
+			return false
+		}
+		picked := 0
+		for _, m := range jqFieldWord.FindAllStringSubmatch(d.Pos[0], -1) {
+			f := m[1] + m[2]
+			if credFieldNames[f] || secretName(f) {
+				return false
+			}
+			picked++
+		}
+		return picked > 0
+	})
+}
+
+func slicesContainsAny(xs []string, ws ...string) bool {
+	for _, x := range xs {
+		for _, w := range ws {
+			if x == w {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -33,6 +33,10 @@ func capturedSecretPrinted(e *Env) string {
 				src, what = c, s
 				break
 			}
+			if s := capturedHolderRead(e, c); s != "" {
+				src, what = c, s
+				break
+			}
 		}
 	}
 	if src == nil || !printerShows(e) {
@@ -80,4 +84,19 @@ func redirected(e *Env, name string) bool {
 func shows(text, arg string) bool {
 	ok, _ := regexp.MatchString(`\b(?:echo|printf|print)\b[^;&|\n]*`+arg, text)
 	return ok
+}
+
+// capturedHolderRead: a captured whole print of a file that holds a
+// credential by what it is (HQ=$(cat ~/.config/survey-solutions/api.json)):
+// echoed later, the file's login is in the conversation (secret_toolfile.go).
+func capturedHolderRead(e *Env, c *Cmd) string {
+	if !wholePrinters[c.Name] {
+		return ""
+	}
+	for _, p := range e.F.Paths {
+		if p.Op == OpRead && p.Via == c.Name && toolSecretFile(p.Path, e.F.Home, e.F.Project) != "" {
+			return homeRel(p.Path, e.F.Home)
+		}
+	}
+	return ""
 }

@@ -24,7 +24,7 @@ import (
 // credNameWords: a part of a file's name (split at . _ -) that says it
 // holds a secret.
 var credNameWords = map[string]bool{"secret": true, "secrets": true, "credential": true, "credentials": true, "creds": true, "cred": true,
-	"password": true, "passwords": true, "passwd": true, "passphrase": true, "token": true, "tokens": true, "apikey": true, "apikeys": true,
+	"password": true, "passwords": true, "passwd": true, "passphrase": true, "passcode": true, "passcodes": true, "token": true, "tokens": true, "apikey": true, "apikeys": true,
 	"privkey": true, "privatekey": true, "htpasswd": true, "pgpass": true, "netrc": true, "keystore": true, "kubeconfig": true,
 	"oauth": true, "oauth2": true, "oauthtoken": true} // oauth2-proxy.cfg, gmail-oauth.json: a client secret or a refresh token (s23)
 
