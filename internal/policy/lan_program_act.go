@@ -298,9 +298,15 @@ func lanProgramName(c *Cmd) (string, []string) {
 // lanCodeString finds quoted strings in code.
 var lanCodeString = re(`['"]([^'"\s]{7,80})['"]`)
 
-// lanCodeCall finds the methods code calls and the first argument when
-// it is a quoted word (remote_command('ABORT')).
-var lanCodeCall = re(`\.(\w+)\s*\(\s*(?:['"](\w+))?|[(,]\s*(\w+)\s*=[^=]`)
+// lanCodeCall finds the methods code calls and the first word of their
+// first argument when it is quoted (remote_command('ABORT'),
+// send_command('show version')), and a call's keyword argument given a
+// message or a call (Request(dish_stow=DishStowRequest(…)), reboot={}),
+// not a flag (auto_start=True).
+var lanCodeCall = re(`\.(\w+)\s*\(\s*(?:[bfr]?['"](\w+))?`)
+
+// lanCodeKwarg finds a keyword argument given a message or a call.
+var lanCodeKwarg = re(`[(,]\s*(\w+)\s*=\s*(?:\{|[A-Za-z_][\w.]*\()`)
 
 // lanCodeAct says why interpreter code that names a LAN machine acts on
 // it: a method named for an act (irrigate_zone, send_remote_command) or
@@ -317,7 +323,11 @@ func lanCodeAct(code string) (string, string) {
 		return "", ""
 	}
 	acts, weak := opsList("lan-act-verb"), opsList("lan-act-weak-method")
-	for _, m := range lanCodeCall.FindAllStringSubmatch(code, 64) {
+	calls := lanCodeCall.FindAllStringSubmatch(code, 64)
+	for _, k := range lanCodeKwarg.FindAllStringSubmatch(code, 32) {
+		calls = append(calls, []string{k[0], "", "", k[1]})
+	}
+	for _, m := range calls {
 		method := m[1]
 		if method == "" {
 			method = m[3] // a keyword argument: Request(dish_stow=…)
@@ -333,9 +343,15 @@ func lanCodeAct(code string) (string, string) {
 		if m[2] != "" && (reads[strings.ToLower(m[2])] || opsList("lan-act-read")[strings.ToLower(m[2])]) {
 			continue // send_command('show interfaces'): the command sent reads
 		}
+		if soft := opsList("lan-act-soft-noun"); m[1] != "" && soft[ws[len(ws)-1]] || len(ws) > 1 && soft[ws[1]] {
+			continue // set_missing_host_key_policy, loop_start, reset_input_buffer: the client's own settings
+		}
+		if m[1] != "" && (acts[ws[0]] || len(ws) > 1 && (ws[0] == "turn" || ws[0] == "switch") && (ws[1] == "on" || ws[1] == "off")) {
+			return host, "." + method + "(…)" // irrigate_zone, send_remote_command, turn_off: named first for the act
+		}
 		for _, w := range ws {
-			if acts[w] {
-				return host, "." + method + "(…)"
+			if m[1] == "" && acts[w] {
+				return host, method + "=…" // Request(dish_stow=…), Request(reboot={}): the request names the act
 			}
 		}
 		if m[2] != "" && acts[strings.ToLower(m[2])] {
