@@ -2,6 +2,7 @@ package policy
 
 import (
 	"net/netip"
+	"path"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -149,7 +150,13 @@ func lanOptClass(o string) string {
 func lanProgramAct(name string, args []string) string {
 	a := splitLanArgs(args)
 	act, read := "", false
+	if lanNameReads(name) {
+		return "" // read_plc.py --write regs.csv, fetch_log.py --start 2024-05-01: named for a read
+	}
 	for i, o := range a.opts {
+		if lanRangeOpt(o, a.vals[i]) {
+			continue // --start 2024-05-01, --stop 10: a range, not an act
+		}
 		if opsList("lan-act-carrier")[strings.TrimLeft(o, "-")] && a.vals[i] != "" {
 			// --cmd "callback 30", --rcmd START: the value is the command
 			read = read || act == "" // the command carried decides, not the program's name (kodi-send --action=UpdateLibrary)
@@ -470,4 +477,39 @@ func lanSSHHost(e *Env) string {
 		}
 	}
 	return ""
+}
+
+// lanNameReads: a program's name has a read word and no act word
+// (dump_regs, plc_monitor, fetch_logs).
+func lanNameReads(name string) bool {
+	read := false
+	for _, w := range wordsOf(name) {
+		if opsList("lan-act-verb")[w] || opsList("lan-act-msg")[w] {
+			return false
+		}
+		if opsList("lan-device-read")[w] || opsList("lan-act-read")[w] {
+			read = true
+		}
+	}
+	return read
+}
+
+// lanRangeOpt: an option that bounds what is read (--start 2024-05-01,
+// --stop 10, --start=08:00) or writes a local file (--write regs.csv),
+// not a command to the equipment.
+func lanRangeOpt(o, v string) bool {
+	w := wordsOf(o)
+	if len(w) == 0 || v == "" {
+		return false
+	}
+	switch w[0] {
+	case "start", "stop", "end", "begin":
+		return v[0] >= '0' && v[0] <= '9'
+	case "write", "save":
+		switch strings.ToLower(path.Ext(v)) {
+		case ".csv", ".json", ".txt", ".log", ".xlsx", ".parquet", ".png", ".jpg", ".tsv", ".html", ".pdf", ".bin", ".dat":
+			return !strings.Contains(v, ":")
+		}
+	}
+	return false
 }
