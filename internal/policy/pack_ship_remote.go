@@ -19,6 +19,9 @@ func remoteDockerHost(e *Env, c *Cmd) string {
 		h = v // docker -H tcp://h stop api: set aside before the subcommand
 	}
 	for i, a := range c.Args {
+		if a == "exec" || a == "run" {
+			break // docker compose exec svc python3 x.py --host 10.50.0.10: the inner program's option, not docker's
+		}
 		switch {
 		case (a == "-H" || a == "--host") && i+1 < len(c.Args):
 			h = c.Args[i+1]

@@ -136,7 +136,7 @@ func unreadScriptTargetRule() Rule {
 				if t := targetArg(args); t != "" {
 					return p + " runs against " + t + ", and its text is not on disk to read: " + c.String()
 				}
-				if d := deviceNodeArg(args); d != "" && !deviceReadScript(p) {
+				if d := deviceNodeArg(args); d != "" && !deviceReadScript(p) && !lanArgsRead(args) {
 					return p + " is handed " + d + ", a device wired to this machine, and its text is not on disk to read: " + c.String() // device_script_port.go
 				}
 				if h := scriptHostArg(p, args); h != "" {
