@@ -303,7 +303,15 @@ func credential(p, home string) bool {
 	if PublicKeyMaterial(p) {
 		return false // a certificate or a public key, wherever it is kept
 	}
-	return credentialNames[path.Base(p)] || home != "" && homeCredential(p, home) || withinAny(p, "", systemSecrets)
+	return credentialNames[path.Base(p)] || home != "" && homeCredential(p, home) || systemSecret(p)
+}
+
+// systemSecret: p is one of systemSecrets or inside one. Every entry lies
+// under /etc or /private/etc (TestSystemSecretsUnderEtc), so a path
+// elsewhere, most of those ZoneOf is asked about, is not compared with
+// each.
+func systemSecret(p string) bool {
+	return (strings.HasPrefix(p, "/etc/") || strings.HasPrefix(p, "/private/etc/")) && withinAny(p, "", systemSecrets)
 }
 
 // EtcSSHPublic reports whether p is one of /etc/ssh's public files: the
