@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf16"
 )
 
@@ -14,7 +15,13 @@ var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true
 	"qsh": true} // qsh: IBM i's QShell, reached over ssh (qsh -c 'rm -rf /home/x')
 
 // IsShell reports whether a program runs shell code (sh, bash, zsh…).
-func IsShell(name string) bool { return shells[name] }
+func IsShell(name string) bool {
+	return name != "" && shellEnds().has(name[0], name[len(name)-1]) && shells[name]
+}
+
+// shellEnds are the first and last bytes of the names of shells
+// (interpreterEnds says why).
+var shellEnds = sync.OnceValue(func() *bytePairs { return pairsOf(shells) })
 
 // interpreters and the flag that takes a one-liner.
 var interpreters = map[string][]string{
@@ -497,16 +504,49 @@ func ProgramName(raw string) string {
 }
 
 func IsInterpreter(name string) bool {
-	if _, ok := interpreters[name]; ok {
-		return true
+	if name == "" {
+		return false
+	}
+	if interpreterEnds().has(name[0], name[len(name)-1]) {
+		if _, ok := interpreters[name]; ok {
+			return true
+		}
 	}
 	// python3.12, ruby3.2, perl5.36
+	if c := name[0]; c != 'p' && c != 'r' && c != 'n' {
+		return false // none of the prefixes below
+	}
 	for _, p := range []string{"python", "ruby", "perl", "node", "php"} {
 		if strings.HasPrefix(name, p) && len(name) > len(p) && (name[len(p)] >= '0' && name[len(p)] <= '9') {
 			return true
 		}
 	}
 	return false
+}
+
+// bytePairs is a set of (first, last) byte pairs.
+type bytePairs [256][4]uint64
+
+func (t *bytePairs) add(first, last byte) { t[first][last/64] |= 1 << (last % 64) }
+func (t *bytePairs) has(first, last byte) bool {
+	return t[first][last/64]&(1<<(last%64)) != 0
+}
+
+// interpreterEnds are the first and last bytes of the names of
+// interpreters: a name whose pair is not among them is not one, told
+// without hashing it. IsInterpreter is asked of every command by dozens
+// of readers on every call (git, curl, sh: none is one).
+var interpreterEnds = sync.OnceValue(func() *bytePairs { return pairsOf(interpreters) })
+
+// pairsOf is the set of the first and last bytes of m's keys.
+func pairsOf[V any](m map[string]V) *bytePairs {
+	t := new(bytePairs)
+	for n := range m {
+		if n != "" {
+			t.add(n[0], n[len(n)-1])
+		}
+	}
+	return t
 }
 
 func interpFlags(name string) []string {

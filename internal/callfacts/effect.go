@@ -123,10 +123,12 @@ func effectOf(c *Cmd) (Effect, string) {
 		if v, _ := c.FileEditRemove(); v != "" {
 			return EffectWrite, c.Name + " " + v + " edits the files it is given (verbs.txt edits)"
 		}
-		if v := c.UnknownDestroy(); v != "" {
+		// the script's subcommand was read above (scriptVerb): what is
+		// left of UnknownDestroy and UnknownChange
+		if v := c.unknownDestroyWord(); v != "" {
 			return EffectDelete, c.Name + " " + v + " (a program warden has no table for) removes something"
 		}
-		if v := c.UnknownChange(); v != "" {
+		if v := c.unknownChangeWord(); v != "" {
 			return EffectWrite, c.Name + " " + v + " (a program warden has no table for) changes something elsewhere"
 		}
 	}

@@ -21,6 +21,9 @@ var publicKeyWords = strings.NewReplacer("pubkey", "", "public-key", "", "public
 // files named for a certificate, chain, CA bundle or public key —
 // never a name that says key (other than pubkey) or private.
 func PublicKeyMaterial(p string) bool {
+	if !keyExt(path.Ext(path.Base(p))) {
+		return false // asked of every path a line touches: most have none of the extensions below
+	}
 	b := strings.ToLower(path.Base(p))
 	if strings.ContainsAny(b, "*?[$") || strings.Contains(b, "priv") || strings.Contains(b, "secret") {
 		return false
@@ -29,7 +32,7 @@ func PublicKeyMaterial(p string) bool {
 	switch ext {
 	case ".pub", ".crt", ".cer", ".csr", ".der", ".pem":
 	default:
-		return false // asked of every path a line touches: most have none of these
+		return false
 	}
 	noKey := !strings.Contains(publicKeyWords.Replace(b), "key")
 	switch ext {
@@ -46,6 +49,28 @@ func PublicKeyMaterial(p string) bool {
 			}
 		}
 		return stem == "ca" || strings.HasPrefix(stem, "ca-") || strings.HasPrefix(stem, "ca_") || strings.HasSuffix(stem, "-ca") || strings.HasSuffix(stem, "_ca")
+	}
+	return false
+}
+
+// keyExt reports whether ext, lowered, may be one of the extensions
+// PublicKeyMaterial reads (.pub, .crt, .cer, .csr, .der, .pem), before
+// the file's name is lowered (which allocates for a name with a
+// capital, README.md): a pure ASCII ext is compared in any case, one
+// with another byte is left to the full test.
+func keyExt(ext string) bool {
+	for i := 0; i < len(ext); i++ {
+		if ext[i] >= 0x80 {
+			return true
+		}
+	}
+	if len(ext) != 4 {
+		return false
+	}
+	for _, k := range [...]string{".pub", ".crt", ".cer", ".csr", ".der", ".pem"} {
+		if strings.EqualFold(ext, k) {
+			return true
+		}
 	}
 	return false
 }

@@ -88,10 +88,19 @@ func (f *Facts) Touches() []Touch {
 	var interpSeen map[string]bool
 	for i := range f.Commands {
 		c := &f.Commands[i]
-		dry := c.DryRun() // read once: both tests below ask
+		// DryRun is read once, and only when a test below needs it (it
+		// walks the tool table and the preview forms): most commands (go
+		// test, git status) are left by the cheaper tests first
+		dryKnown, dry := false, false
+		isDry := func() bool {
+			if !dryKnown {
+				dry, dryKnown = c.DryRun(), true
+			}
+			return dry
+		}
 		// every mountOutputOpts is a long option: a command with none is
 		// not read for them (most commands, on every call)
-		if !dry && hasLongOption(c.Args) {
+		if hasLongOption(c.Args) && !isDry() {
 			// Rscript derive.R --out /mnt/shared/…/adam/, R CMD INSTALL
 			// --library=/mnt/shared/R/site-library: an output option's
 			// value on a share others use is written
@@ -101,12 +110,12 @@ func (f *Facts) Touches() []Touch {
 				}
 			}
 		}
-		if !dry && len(c.Targets) == 0 {
-			if p := inPlacePath(c, f.Home); p != "" {
+		if len(c.Targets) == 0 {
+			if p := inPlacePath(c, f.Home); p != "" && !isDry() {
 				add(PathOverwrite, p, c.String()) // ocrmypdf x.pdf x.pdf: rewritten in place (inplace.go)
 			}
 		}
-		if c.Effect == EffectNone && len(c.Targets) == 0 && tool(c.Name).removes == nil || dry {
+		if c.Effect == EffectNone && len(c.Targets) == 0 && tool(c.Name).removes == nil || isDry() {
 			continue // it changes nothing, or only says what it would do
 		}
 		if c.Payload != "" && (IsInterpreter(c.Name) || compilers[c.Name]) {

@@ -124,6 +124,13 @@ func (c *Cmd) UnknownDestroy() string {
 	if v := c.scriptVerb(true); v != "" {
 		return wrapped(c, v) // python3 x.py delete-workspace, ./x.sh purge (scriptverbs.go)
 	}
+	return c.unknownDestroyWord()
+}
+
+// unknownDestroyWord is UnknownDestroy past a script's subcommand, for
+// effectOf, which has read that already (scriptVerb walks the script's
+// words).
+func (c *Cmd) unknownDestroyWord() string {
 	// A known program never has an unknown destroy (the test below says
 	// so too): asked first, before destroyWord lowers and splits words,
 	// it spares the common command (ls, grep, cat) that work.
@@ -260,6 +267,12 @@ func (c *Cmd) UnknownChange() string {
 	if v := c.scriptVerb(false); v != "" {
 		return wrapped(c, v)
 	}
+	return c.unknownChangeWord()
+}
+
+// unknownChangeWord is UnknownChange past a script's subcommand
+// (unknownDestroyWord says why).
+func (c *Cmd) unknownChangeWord() string {
 	if Known(c.Name) {
 		return "" // as in UnknownDestroy: before changeWord's word work
 	}

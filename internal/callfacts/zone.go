@@ -96,13 +96,13 @@ var tempDirs = []string{"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/privat
 // being the user's home and the project directory. It reads no disk: the
 // zone follows from what the line says.
 func ZoneOf(p, home, project string) Zone {
-	if strings.ContainsAny(p, "$`") {
+	if hasVarMark(p) {
 		p = knownVar(p, home)
 	}
 	switch {
 	case p == "":
 		return ZoneUnknown
-	case strings.ContainsAny(p, "$`") && !UserScratch(p, home):
+	case hasVarMark(p) && !UserScratch(p, home):
 		return unknownZone(p)
 	case agentWorktree(project, home) && within(p, project):
 		// A task's agent works in a worktree warden keeps under its own
@@ -264,7 +264,7 @@ func toolScratch(rel string) bool {
 // projectZone is the zone of p inside project: the project root itself,
 // everything in it at once, and its .git are the repository.
 func projectZone(p, project string) Zone {
-	if p == project || p == project+"/*" || within(p, project+"/.git") {
+	if p == project || isJoin(p, project, "/*") || withinSub(p, project, "/.git") {
 		return ZoneRepo
 	}
 	return ZoneProject
@@ -285,7 +285,8 @@ func worktreeZone(p, home, project string) Zone {
 // agentWorktree reports whether project is a task agent's worktree, which
 // warden keeps under its home (internal/agent: ~/.warden/worktrees).
 func agentWorktree(project, home string) bool {
-	return project != "" && home != "" && strings.HasPrefix(project, home+"/.warden/worktrees/")
+	rest, ok := strings.CutPrefix(project, home)
+	return project != "" && home != "" && ok && strings.HasPrefix(rest, "/.warden/worktrees/")
 }
 
 func warden(p, home string) bool {
@@ -294,15 +295,23 @@ func warden(p, home string) bool {
 }
 
 func agentConfig(p, home, project string) bool {
-	return home != "" && (within(p, home+"/.claude") || p == home+"/.claude.json") ||
-		project != "" && within(p, project+"/.claude")
+	return home != "" && (withinSub(p, home, "/.claude") || isJoin(p, home, "/.claude.json")) ||
+		project != "" && withinSub(p, project, "/.claude")
 }
 
 func credential(p, home string) bool {
 	if PublicKeyMaterial(p) {
 		return false // a certificate or a public key, wherever it is kept
 	}
-	return credentialNames[path.Base(p)] || home != "" && homeCredential(p, home) || withinAny(p, "", systemSecrets)
+	return credentialNames[path.Base(p)] || home != "" && homeCredential(p, home) || systemSecret(p)
+}
+
+// systemSecret: p is one of systemSecrets or inside one. Every entry lies
+// under /etc or /private/etc (TestSystemSecretsUnderEtc), so a path
+// elsewhere, most of those ZoneOf is asked about, is not compared with
+// each.
+func systemSecret(p string) bool {
+	return (strings.HasPrefix(p, "/etc/") || strings.HasPrefix(p, "/private/etc/")) && withinAny(p, "", systemSecrets)
 }
 
 // EtcSSHPublic reports whether p is one of /etc/ssh's public files: the
@@ -361,6 +370,25 @@ func homeCredential(p, home string) bool {
 // within reports whether p is dir or inside it.
 func within(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, dir) && len(p) > len(dir) && p[len(dir)] == '/'
+}
+
+// withinSub is within(p, base+sub), without building base+sub: ZoneOf
+// asks it of every path a line names, and each join allocated.
+func withinSub(p, base, sub string) bool {
+	rest, ok := strings.CutPrefix(p, base)
+	return ok && within(rest, sub)
+}
+
+// isJoin is p == base+sub, without building base+sub.
+func isJoin(p, base, sub string) bool {
+	rest, ok := strings.CutPrefix(p, base)
+	return ok && rest == sub
+}
+
+// hasVarMark reports whether p holds a "$" or a "`" (strings.ContainsAny
+// builds its set of bytes on every call).
+func hasVarMark(p string) bool {
+	return strings.IndexByte(p, '$') >= 0 || strings.IndexByte(p, '`') >= 0
 }
 
 // withinAny reports whether p is inside base joined with one of dirs.

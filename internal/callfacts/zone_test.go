@@ -188,3 +188,14 @@ func TestZoneOfAgentWorktree(t *testing.T) {
 		}
 	}
 }
+
+// TestSystemSecretsUnderEtc: systemSecret compares a path with
+// systemSecrets only under /etc or /private/etc, so every entry must lie
+// there.
+func TestSystemSecretsUnderEtc(t *testing.T) {
+	for _, d := range systemSecrets {
+		if !strings.HasPrefix(d, "/etc/") && !strings.HasPrefix(d, "/private/etc/") {
+			t.Errorf("systemSecrets entry %q is not under /etc or /private/etc: systemSecret would never find it", d)
+		}
+	}
+}

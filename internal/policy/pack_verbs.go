@@ -25,24 +25,26 @@ func externalVerbRules() []Rule {
 	return []Rule{
 		cmdRule("external.systems:destructive-verb", Deny, "Deleting, dropping or purging through a CLI of an external system (vault, restic, borg, supabase, firebase, wrangler, kafka-topics --delete, curl -X DELETE…)", externalCLIs,
 			func(e *Env, c *Cmd) string {
+				// an HTTP client's request is read before the skips: most
+				// (curl -s URL) send no DELETE and no statement, and the
+				// skips, which only clear a call, cost more
+				why := ""
+				switch c.Name {
+				case "curl", "http", "https", "xh", "wget":
+					if why = httpDestroy(e, c); why == "" {
+						return ""
+					}
+				}
 				if onlyHelp(c) || c.Has("--help") || localEndpoint(e, c) || ephemeralTargets(c) || planOp(c) || ownDevDestroy(e, c) {
 					return "" // an emulator on this machine; a CI run's own resource (pack_test_resources.go); the developer's own dev or sandbox resource (own_dev_destroy.go)
 				}
 				if c.CloudOp() != nil && (cloudEnvClass(e, c) == "nonprod" || cloudEnvClass(e, c) == "local") {
 					return "" // openstack --os-cloud staging … delete: asked by cloud-op-change; --os-cloud devstack: this machine (pack_cloud_envsel.go)
 				}
+				if why != "" {
+					return why // an HTTP client's (httpDestroy)
+				}
 				switch c.Name {
-				case "curl", "http", "https", "xh", "wget":
-					// every marker holds DELETE within one word: a request
-					// without the word (ASCII, any case) is not joined and
-					// upper-cased at all
-					if anyArgDelete(c) && methodDelete(c) && !onlyLocalURLs(c) && !localOnly(c) && !sandboxHosts(e.apiCall(c)) {
-						return c.Name + " sends an HTTP DELETE: " + c.String()
-					}
-					if body := httpBody(c); sqlDrop.MatchString(body) || httpFlush.MatchString(body) {
-						return c.Name + " sends a data store a statement that drops or empties data: " + c.String()
-					}
-					return ""
 				case "cargo", "gem", "twine", "dotnet", "nuget", "pip", "pip3":
 					// owner: only --remove takes an owner away (cargo owner --list, gem owner NAME only print; --add is a grant)
 					if (anyPos(c, "yank", "unpublish") || anyPos(c, "owner") && (c.Has("--remove", "-r") || hasPrefixArg(c, "--remove="))) && !c.Has("--undo") {
@@ -81,6 +83,22 @@ func externalVerbRules() []Rule {
 			[]string{"vault kv delete secret/app", "restic forget --prune --keep-last 1", "borg delete ::archive", "supabase db reset --linked", "curl -X DELETE https://api.x.io/v1/users/1", "curl -X DELETE http://localhost:8080/a https://api.x.io/b", "curl -d 'DROP TABLE events' http://ch:8123/", "kafka-topics --bootstrap-server k:9092 --delete --topic orders", "wrangler r2 bucket delete assets", "firebase firestore:delete --all-collections"},
 			[]string{"vault kv get secret/app", "restic snapshots", "borg list ::", "supabase start", "curl https://api.x.io/v1/users", "curl -d 'SELECT count() FROM events' http://ch:8123/", "kafka-topics --list", "wrangler deploy", "curl -X DELETE http://localhost:8080/api/items/1", "curl -X DELETE 127.0.0.1:3000/users/5", "bq rm -f -t acme_dev:scratch.tmp_test", "curl -X DELETE 'http://localhost:9200/test-events-*'", "FIRESTORE_EMULATOR_HOST=localhost:8080 firebase firestore:delete --all-collections --project demo-x --force"}),
 	}
+}
+
+// httpDestroy says why the HTTP client c's request deletes or empties
+// data ("" when it does not): an HTTP DELETE to a host that is not this
+// machine's or a sandbox's, or a body holding a statement that drops or
+// empties a store.
+func httpDestroy(e *Env, c *Cmd) string {
+	// every marker holds DELETE within one word: a request without the
+	// word (ASCII, any case) is not joined and upper-cased at all
+	if anyArgDelete(c) && methodDelete(c) && !onlyLocalURLs(c) && !localOnly(c) && !sandboxHosts(e.apiCall(c)) {
+		return c.Name + " sends an HTTP DELETE: " + c.String()
+	}
+	if body := httpBody(c); sqlDrop.MatchString(body) || httpFlush.MatchString(body) {
+		return c.Name + " sends a data store a statement that drops or empties data: " + c.String()
+	}
+	return ""
 }
 
 // onlyLocalURLs reports whether every URL c names is on this machine

@@ -53,7 +53,6 @@ const factCount = 32
 
 type textTrigger struct {
 	word  string
-	bytes byteSet // the word's bytes: a line lacking one cannot hold it
 	rules ruleSet
 }
 
@@ -64,20 +63,6 @@ type wordTrigger struct {
 	rules ruleSet
 }
 
-// byteSet is a set of byte values.
-type byteSet [4]uint64
-
-func (b *byteSet) addString(s string) {
-	for i := 0; i < len(s); i++ {
-		b[s[i]/64] |= 1 << (s[i] % 64)
-	}
-}
-
-// within reports whether every byte of b is in o.
-func (b *byteSet) within(o *byteSet) bool {
-	return b[0]&^o[0]|b[1]&^o[1]|b[2]&^o[2]|b[3]&^o[3] == 0
-}
-
 // triggerIndex is Engine.always's triggers, indexed once per engine.
 type triggerIndex struct {
 	n     int
@@ -86,36 +71,17 @@ type triggerIndex struct {
 	touch ruleSet            // FactTouch: read lazily, only when it can add a rule
 	prog  map[string]ruleSet // per program name
 	text  []textTrigger      // per distinct word of the line
-	// byByte lists the words (indexes into text) by their rarest byte
-	// (keyByte): a call reads only the words keyed by a byte its line
-	// has, not every word, as most lines lack most bytes.
-	byByte [256][]int32
-	// words are the rules' Trigger.Words, one entry per distinct word:
-	// read lazily, only when one can add a rule (Env.argWords).
-	words []wordTrigger
+	// textM finds the words of text a line holds in one pass over it
+	// (textmatch.go), nil when there are none.
+	textM *textMatcher
+	// words are the rules' Trigger.Words, one entry per distinct word;
+	// wordsM finds those the call's arguments hold in one pass over them
+	// (argWords's text, read without building it), nil when there are none.
+	words  []wordTrigger
+	wordsM *textMatcher
 	// touchIn are the rules whose FactTouch is narrowed to zones
 	// (Trigger.zones), one set per distinct narrowing: read lazily too.
 	touchIn []zonedRules
-}
-
-// commonBytes ranks the bytes most frequent in command lines, most
-// frequent last; a byte not listed is rarer than any listed.
-const commonBytes = "9876543210ABCDEFGHIJKLMNOPQRSTUVWXYZywvkbgfhpmudclrsnioat_=\"/.- "
-
-// keyByte is the byte of w least likely in a line (commonBytes): the
-// word is read only on lines that have it.
-func keyByte(w string) byte {
-	k, rank := w[0], len(commonBytes)
-	for i := 0; i < len(w); i++ {
-		r := strings.IndexByte(commonBytes, w[i])
-		if r < 0 {
-			return w[i]
-		}
-		if r < rank {
-			k, rank = w[i], r
-		}
-	}
-	return k
 }
 
 func newTriggerIndex(always []*prepared) *triggerIndex {
@@ -169,11 +135,7 @@ func newTriggerIndex(always []*prepared) *triggerIndex {
 			if !ok {
 				k = len(x.text)
 				words[w] = k
-				t := textTrigger{word: w, rules: newRuleSet(n)}
-				t.bytes.addString(w)
-				x.text = append(x.text, t)
-				b := keyByte(w)
-				x.byByte[b] = append(x.byByte[b], int32(k))
+				x.text = append(x.text, textTrigger{word: w, rules: newRuleSet(n)})
 			}
 			x.text[k].rules.add(j)
 		}
@@ -186,6 +148,20 @@ func newTriggerIndex(always []*prepared) *triggerIndex {
 			}
 			x.words[k].rules.add(j)
 		}
+	}
+	if len(x.text) > 0 {
+		ws := make([]string, len(x.text))
+		for k := range x.text {
+			ws[k] = x.text[k].word
+		}
+		x.textM = newTextMatcher(ws)
+	}
+	if len(x.words) > 0 {
+		ws := make([]string, len(x.words))
+		for k := range x.words {
+			ws[k] = x.words[k].word
+		}
+		x.wordsM = newTextMatcher(ws)
 	}
 	return x
 }
@@ -206,24 +182,18 @@ func (x *triggerIndex) selectRules(s *shape, e *Env, sel ruleSet) {
 			}
 		}
 	}
-	var line byteSet // the line's bytes, read once: most words are ruled out by one missing
-	if len(x.text) > 0 {
-		line.addString(e.F.Command)
-	}
-	for w, bs := range line {
-		for ; bs != 0; bs &= bs - 1 {
-			for _, k := range x.byByte[w*64+bits.TrailingZeros64(bs)] {
-				t := &x.text[k]
-				if t.rules.anyOutside(sel) && t.bytes.within(&line) && strings.Contains(e.F.Command, t.word) {
-					sel.or(t.rules)
-				}
+	if m := x.textM; m != nil {
+		line := e.F.Command
+		st := int32(0)
+		for i := 0; i < len(line); i++ {
+			st = m.step(st, line[i])
+			for _, k := range m.out[st] {
+				sel.or(x.text[k].rules)
 			}
 		}
 	}
-	for i := range x.words {
-		if w := &x.words[i]; w.rules.anyOutside(sel) && strings.Contains(e.argWords(), w.word) {
-			sel.or(w.rules)
-		}
+	if x.wordsM != nil {
+		x.selectArgWords(e.F.Commands, sel)
 	}
 	if x.touch.anyOutside(sel) && len(e.Touches()) > 0 {
 		sel.or(x.touch)
@@ -233,4 +203,49 @@ func (x *triggerIndex) selectRules(s *shape, e *Env, sel ruleSet) {
 			sel.or(z.rules)
 		}
 	}
+}
+
+// selectArgWords adds to sel the rules of the words (Trigger.Words) the
+// arguments of cmds hold, read as Env.argWords reads them.
+func (x *triggerIndex) selectArgWords(cmds []Cmd, sel ruleSet) {
+	st := int32(0)
+	for i := range cmds {
+		for _, a := range cmds[i].Args {
+			st = x.argWordsIn(st, a, sel)
+		}
+		for _, a := range cmds[i].Pos {
+			st = x.argWordsIn(st, a, sel)
+		}
+	}
+}
+
+// argWordsIn reads one argument into the arguments' matcher as argWords
+// writes it (writeLower: lowered, then a NUL), from state st, and adds
+// the rules of the words it completes; it returns the state after it.
+// Reading the arguments in place spares building argWords's text, and
+// one pass replaces a strings.Contains per word.
+func (x *triggerIndex) argWordsIn(st int32, a string, sel ruleSet) int32 {
+	m := x.wordsM
+	ascii := true
+	for i := 0; i < len(a); i++ {
+		if a[i] >= 0x80 {
+			ascii = false
+			a = strings.ToLower(a)
+			break
+		}
+	}
+	for i := 0; i <= len(a); i++ {
+		b := byte(0) // the NUL after the argument
+		if i < len(a) {
+			b = a[i]
+			if ascii && 'A' <= b && b <= 'Z' {
+				b += 'a' - 'A'
+			}
+		}
+		st = m.step(st, b)
+		for _, k := range m.out[st] {
+			sel.or(x.words[k].rules)
+		}
+	}
+	return st
 }
