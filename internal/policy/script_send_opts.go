@@ -3,6 +3,7 @@ package policy
 import (
 	"strings"
 
+	"github.com/warden-dev/warden/internal/callfacts"
 	"github.com/warden-dev/warden/internal/lazyre"
 )
 
@@ -28,6 +29,9 @@ var scriptDryRunOff = lazyre.New(`(?i)\bdry_?run['"]?\s*[:=]\s*(?:false|0|nil|no
 // publish or run for real, "" for none.
 func scriptSendOpt(args []string) string {
 	send, live := opsList("script-send-option"), opsList("script-live-option")
+	if sendsToCatcher(args) {
+		return "" // --smtp-host mailhog: the messages go to the developer's own catcher
+	}
 	for i, a := range args {
 		if a == "--" {
 			break
@@ -46,6 +50,31 @@ func scriptSendOpt(args []string) string {
 		}
 	}
 	return ""
+}
+
+// sendsToCatcher: the run's host or server option names this machine or
+// a developer's own catcher service (--smtp-host localhost, --smtp-host
+// mail.local, --server mailhog:1025): what it sends lands where the
+// developer reads it, not with people.
+func sendsToCatcher(args []string) bool {
+	own := opsList("lan-act-own-host")
+	for i, a := range args {
+		k, v, hasV := strings.Cut(strings.ToLower(a), "=")
+		if !strings.HasPrefix(k, "--") || !strings.Contains(k, "host") && !strings.Contains(k, "server") && !strings.Contains(k, "smtp") && !strings.Contains(k, "url") {
+			continue
+		}
+		if !hasV && i+1 < len(args) {
+			v = strings.ToLower(args[i+1])
+		}
+		h := urlHost(v)
+		h, _, _ = strings.Cut(h, ":")
+		first, _, _ := strings.Cut(h, ".")
+		if h == "localhost" || callfacts.LoopbackAddr(h) || first == "mailhog" || first == "mailpit" || first == "mailcatcher" || first == "smtp4dev" ||
+			own[first] && (h == first || strings.HasSuffix(h, ".local") || strings.HasSuffix(h, ".localhost")) {
+			return true
+		}
+	}
+	return false
 }
 
 // pythonModuleRun is the module python -m runs and its arguments, "" when
@@ -100,5 +129,5 @@ func scriptSendRule() Rule {
 			return ""
 		},
 		Catch: []string{"python -m billing.notices --type shutoff --send", "python3 scripts/weekly_digest.py --notify", "./scripts/announce.sh --broadcast", "node scripts/sync-members.js --no-dry-run", "node -e \"require('./scripts/sync').run({ dryRun: false })\"", "python3 -m jobs.reminders --send-all", "ruby script/mailer.rb --deliver", "python3 tools/prune.py --dry-run=false"},
-		Allow: []string{"python -m billing.notices --type shutoff", "python -m billing.notices --send --dry-run", "python3 scripts/weekly_digest.py --help", "node scripts/sync-members.js --dry-run", "node -e \"require('./scripts/sync').run({ dryRun: true })\"", "python3 -m pytest tests/ --notify=false", "python3 scripts/report.py --out x.csv"}}
+		Allow: []string{"python -m billing.notices --type shutoff", "python -m billing.notices --send --dry-run", "python3 scripts/weekly_digest.py --help", "node scripts/sync-members.js --dry-run", "node -e \"require('./scripts/sync').run({ dryRun: true })\"", "python3 -m pytest tests/ --notify=false", "python3 scripts/report.py --out x.csv", "python3 tools/notify.py --smtp-host mailhog --send"}}
 }
