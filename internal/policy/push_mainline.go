@@ -65,17 +65,17 @@ func (e *Env) branchIn(c *Cmd) string {
 	return e.gitBranch(e.ctx, c.Dir)
 }
 
-// gitPushMainline returns the mainline branch a git push sends to ("").
-func gitPushMainline(e *Env, c *Cmd) string {
+// gitPushWords splits a git push's words into its positional operands
+// (the remote, then refspecs) and the options among gitPushKinds it
+// carries; ok false when c is not a push.
+func gitPushWords(c *Cmd) (pos []string, kinds map[string]bool, ok bool) {
 	args := c.Args
 	for len(args) > 0 && args[0] != "push" {
 		args = args[1:]
 	}
 	if len(args) == 0 {
-		return ""
+		return nil, nil, false
 	}
-	var pos []string
-	tags := false
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -84,19 +84,31 @@ func gitPushMainline(e *Env, c *Cmd) string {
 			i = len(args)
 		case gitPushValued[a]:
 			i++
-		case a == "--tags" || a == "--mirror" || a == "--delete" || a == "-d" || a == "--prune":
-			// tags are a release (core.git:release); a mirror, a delete
-			// or a prune rewrites or removes (the force and delete rules)
-			if a == "--tags" {
-				tags = true
-			} else {
-				return ""
+		case gitPushKinds[a]:
+			if kinds == nil {
+				kinds = map[string]bool{}
 			}
+			kinds[a] = true
 		case strings.HasPrefix(a, "-") && len(a) > 1:
 		default:
 			pos = append(pos, a)
 		}
 	}
+	return pos, kinds, true
+}
+
+// gitPushKinds: git push's options that change what it sends — tags
+// (core.git:release), a mirror, deletions, prunes and every branch (the
+// force and delete rules).
+var gitPushKinds = map[string]bool{"--tags": true, "--follow-tags": true, "--mirror": true, "--delete": true, "-d": true, "--prune": true, "--all": true, "--branches": true}
+
+// gitPushMainline returns the mainline branch a git push sends to ("").
+func gitPushMainline(e *Env, c *Cmd) string {
+	pos, kinds, ok := gitPushWords(c)
+	if !ok || kinds["--mirror"] || kinds["--delete"] || kinds["-d"] || kinds["--prune"] {
+		return "" // a mirror, a delete or a prune rewrites or removes (the force and delete rules)
+	}
+	tags := kinds["--tags"] // tags are a release (core.git:release)
 	if len(pos) > 0 && localRemote(pos[0]) {
 		return "" // a clone on this machine: nobody else's line
 	}

@@ -38,28 +38,9 @@ func topicBranch(b string) bool {
 // gitPushSharedBranch returns the first branch a git push publishes that
 // is named as a shared line and not as work in progress ("").
 func gitPushSharedBranch(c *Cmd) string {
-	args := c.Args
-	for len(args) > 0 && args[0] != "push" {
-		args = args[1:]
-	}
-	if len(args) == 0 {
-		return ""
-	}
-	var pos []string
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			pos = append(pos, args[i+1:]...)
-			i = len(args)
-		case gitPushValued[a]:
-			i++
-		case a == "--tags" || a == "--follow-tags" || a == "--mirror" || a == "--delete" || a == "-d" || a == "--prune" || a == "--all" || a == "--branches":
-			return "" // tags, mirrors, deletions and prunes have rules of their own
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-		default:
-			pos = append(pos, a)
-		}
+	pos, kinds, ok := gitPushWords(c)
+	if !ok || len(kinds) > 0 {
+		return "" // tags, mirrors, deletions and prunes have rules of their own
 	}
 	if len(pos) < 2 || localRemote(pos[0]) {
 		return ""
