@@ -258,6 +258,12 @@ func toolSecretFile(p, home, project string) string {
 	case serviceAPISettings(p):
 		return "a service API's settings, with its key"
 	}
+	if why := integrationConfigFile(p); why != "" {
+		return why
+	}
+	if homeToolPEM(p, home) {
+		return "a key file in a tool's folder in home, which it logs in with"
+	}
 	return ""
 }
 
