@@ -291,7 +291,11 @@ func configFile(p string) bool {
 // (-o of key names), file lists and inverted matches do not, and a
 // recursive search is core.secrets:secret-hunt's.
 func grepsSecretKey(e *Env, c *Cmd) string {
-	if len(c.Pos) < 2 || c.Has("-c", "--count", "-l", "-L", "--files-with-matches", "--files-without-match", "-q", "--quiet", "-r", "-R", "--recursive", "-v", "--invert-match") || namesOnlyCmd(c) {
+	piped := ""
+	if len(c.Pos) == 1 {
+		piped = pipedConfigFile(e, c) // cat sip2.conf | grep -i password
+	}
+	if len(c.Pos) < 2 && piped == "" || c.Has("-c", "--count", "-l", "-L", "--files-with-matches", "--files-without-match", "-q", "--quiet", "-r", "-R", "--recursive", "-v", "--invert-match") || namesOnlyCmd(c) {
 		return ""
 	}
 	for _, fl := range c.Flags {
@@ -301,6 +305,9 @@ func grepsSecretKey(e *Env, c *Cmd) string {
 	}
 	if !secretKeyPattern.MatchString(c.Pos[0]) || reducedDownstream(e, slicesIndex(e, c)) {
 		return ""
+	}
+	if piped != "" {
+		return fmt.Sprintf("%s looks up %s in %s (piped in): the matching lines print the credential's value", c.Name, c.Pos[0], homeRel(piped, e.F.Home))
 	}
 	for _, f := range c.Pos[1:] {
 		if p := e.abs(c, f); configFile(p) && !throwawayKey(p, e.F.Project) {

@@ -258,13 +258,19 @@ func toolSecretFile(p, home, project string) string {
 	case serviceAPISettings(p):
 		return "a service API's settings, with its key"
 	}
+	if why := integrationConfigFile(p); why != "" {
+		return why
+	}
+	if homeToolPEM(p, home) {
+		return "a key file in a tool's folder in home, which it logs in with"
+	}
 	return ""
 }
 
 func toolSecretFileRule() Rule {
 	return Rule{ID: "core.secrets:print-credential-holder", Mode: Ask, Reads: true, Tools: credentialReaders,
 		On:   On(FactPath),
-		Desc: "Printing a file that holds a credential by what it is into the conversation: a vendor tool's settings in home (~/.planet.json, ~/.abi/filer.cfg, ~/.config/acmepay/config.yaml), any file in the folder of a service's CLI one logs into (credvendors.txt: ~/.config/pagerduty/config, ~/.teleport/config), a file in a tool's folder named for its secret (~/.config/openai/key, ~/.config/securus/api.json), a file named a key of something (site_key.bin, stream_key.txt, authcodes.csv), a framework's local secrets (local.settings.json), credentials written as a C header or config code (arduino_secrets.h, config/mqtt_credentials.h), a deployed service's .properties (/opt/app/conf/app.properties); a picked field, a search for one setting, counts, listings, editors' and shells' settings, examples and test fixtures stay allowed",
+		Desc: "Printing a file that holds a credential by what it is into the conversation: a vendor tool's settings in home (~/.planet.json, ~/.abi/filer.cfg, ~/.config/acmepay/config.yaml), any file in the folder of a service's CLI one logs into (credvendors.txt: ~/.config/pagerduty/config, ~/.teleport/config), a file in a tool's folder named for its secret (~/.config/openai/key, ~/.config/securus/api.json), a file named a key of something (site_key.bin, stream_key.txt, authcodes.csv), a framework's local secrets (local.settings.json), credentials written as a C header or config code (arduino_secrets.h, config/mqtt_credentials.h), a deployed service's .properties (/opt/app/conf/app.properties), the project's config of a service it talks to (an env file config/robot_gateway.env, a link's settings config/hl7_listener.properties), a key in a tool's folder in home (~/.config/cad/mdt_gateway.pem); a picked field, a search for one setting, counts, listings, editors' and shells' settings, examples and test fixtures stay allowed",
 		Match: func(e *Env) string {
 			for _, p := range e.F.Paths {
 				if p.Op != OpRead || !wholePrinters[p.Via] {
@@ -281,8 +287,8 @@ func toolSecretFileRule() Rule {
 			}
 			return ""
 		},
-		Catch: []string{"cat ~/.wakatime.cfg", "cat ~/.config/pagerduty/config", "cat ~/.config/openai/key", "cat ~/.config/acmepay/config.yaml", "less ~/.bitcoin/bitcoin.conf", "xxd keys/door_key.bin", "cat local.settings.json", "cat arduino_secrets.h", "cat /opt/openmrs/conf/runtime.properties"},
-		Allow: []string{"cat ~/.tmux.conf", "cat ~/.config/kitty/kitty.conf", "cat ~/.config/remmina/remmina.pref", "cat ~/.config/acmepay/settings.yaml", "cat ~/.vscode/argv.json", "jq .theme ~/.hyper/config.json", "cat data/sort_keys.json", "cat src/net/credentials.h", "wc -c keys/door_key.bin", "cat /opt/kafka/config/log4j.properties", "cat local.settings.example.json"}}
+		Catch: []string{"cat ~/.wakatime.cfg", "cat ~/.config/pagerduty/config", "cat ~/.config/openai/key", "cat ~/.config/acmepay/config.yaml", "less ~/.bitcoin/bitcoin.conf", "xxd keys/door_key.bin", "cat local.settings.json", "cat arduino_secrets.h", "cat /opt/openmrs/conf/runtime.properties", "cat config/robot_gateway.env", "cat config/hl7_listener.properties"},
+		Allow: []string{"cat ~/.tmux.conf", "cat ~/.config/kitty/kitty.conf", "cat ~/.config/remmina/remmina.pref", "cat ~/.config/acmepay/settings.yaml", "cat ~/.vscode/argv.json", "jq .theme ~/.hyper/config.json", "cat data/sort_keys.json", "cat src/net/credentials.h", "wc -c keys/door_key.bin", "cat /opt/kafka/config/log4j.properties", "cat local.settings.example.json", "cat config/test.env", "cat config/logging.ini", "cat ~/.config/cad/ca.pem"}}
 }
 
 // keyNamePattern: a search pattern naming a key, licence or auth code
