@@ -37,11 +37,11 @@ command = ["sh", "-c", "cat {prompt_file} > note.txt && git add note.txt && git 
 // error (board and task page), not only `warden agent logs`: its last
 // error line, the pane's last lines and the next step.
 //
-// Not parallel (yet): beside another e2e test at load 11 the story lacked
-// the script's error line and the pane's last lines once — the agent
-// exits at once, and what the daemon captures of its pane then seems to
-// race the exit. It passed in every other run (alone, and 4 at once at
-// load 20); the race is a finding to fix in the daemon, not in this test.
+// Not parallel: at load 10-11 the story lacked the script's error line
+// and the pane's last lines (twice, weeks apart) — the agent exits at
+// once and the daemon read its pane before tmux had drained it. The
+// daemon now waits for the pane to settle (agent/why.go captureTail:
+// tmux's "Pane is dead" line, or the same text twice).
 func TestDaemonFailedAgentSaysWhy(t *testing.T) {
 	w := defaultWorld(t, Script{})
 	script := filepath.Join(w.Dir, "agent.sh")

@@ -22,18 +22,26 @@ const tailLines = 15
 // frame) say nothing and are left out.
 //
 // A process that prints and exits at once can be seen dead before tmux
-// has drained its terminal into the pane (a loaded machine), so an empty
-// pane is looked at again, a few times over at most tailSettle.
+// has drained its terminal into the pane (a loaded machine): the pane
+// then shows none or only the first of its lines. So the pane is looked
+// at again, a few times over at most tailSettle, until it has text and
+// is settled: tmux's remain-on-exit line ("Pane is dead"), which tmux
+// writes once the process's output is drained, or the same text twice
+// in a row (a process still running, or a tmux that writes no such line).
 func (m *Manager) captureTail(ctx context.Context, a *store.Agent) string {
 	deadline := time.Now().Add(tailSettle)
+	prev := ""
 	for {
 		out, err := m.cfg.Tmux.Capture(ctx, a.Window, 300)
 		if err != nil {
 			return ""
 		}
-		if tail := TailOf(out, tailLines); tail != "" || !time.Now().Before(deadline) {
+		tail := TailOf(out, tailLines)
+		settled := tail != "" && (strings.Contains(out, "Pane is dead") || out == prev)
+		if settled || !time.Now().Before(deadline) {
 			return tail
 		}
+		prev = out
 		select {
 		case <-ctx.Done():
 			return ""
@@ -44,7 +52,7 @@ func (m *Manager) captureTail(ctx context.Context, a *store.Agent) string {
 
 // tailSettle bounds how long an agent's empty pane is waited on for the
 // output its process wrote before it exited.
-const tailSettle = time.Second
+const tailSettle = 2 * time.Second
 
 // TailOf is the last n lines of out that carry text.
 func TailOf(out string, n int) string {
