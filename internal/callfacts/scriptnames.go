@@ -74,6 +74,10 @@ func (c *Cmd) scriptFileArg() string {
 		}
 	case (strings.HasPrefix(c.Raw, "./") || strings.HasPrefix(c.Raw, "~/") || strings.HasPrefix(c.Raw, "../")) && ext(c.Raw):
 		return c.Raw
+	case (strings.HasPrefix(c.Raw, "$HOME/") || strings.HasPrefix(c.Raw, "${HOME}/")) && ext(c.Raw):
+		// the home spelled as a variable, often through one the line sets
+		// (F=$HOME/Downloads/patch.sh; "$F"): the same file as ~/…
+		return c.Raw
 	}
 	return ""
 }
