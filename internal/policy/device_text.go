@@ -87,12 +87,15 @@ func deviceTextLineAct(l string) string {
 		if m == nil {
 			return ""
 		}
-		return deviceTextAct(urlFunctionWords(m[1] + m[2]))
+		return deviceTextAct(urlFunctionWords(m[1] + m[2] + m[3]))
 	}
-	return deviceTextAct(deviceTextWords(f[0]))
+	if v := deviceTextAct(deviceTextWords(f[0])); v != "" {
+		return v
+	}
+	return deviceTextNounVerb(f) // SHUTTER CLOSE, LAMP OFF: device_text_r2.go
 }
 
-var structuredMethod = re(`"(?:method|methodName|request-type|requestType|command|cmd|action|function)"\s*:\s*"([^"]+)"|<methodName>\s*([^<\s]+)`)
+var structuredMethod = re(`"(?:method|methodName|request-type|requestType|command|cmd|action|function)"\s*:\s*"([^"]+)"|<methodName>\s*([^<\s]+)|^\s*\[\s*2\s*,\s*"[^"]*"\s*,\s*"([^"]+)"`)
 
 // deviceDaemonPort: c is a raw socket sender aimed at the port of a
 // daemon that holds real hardware on this machine (hamlib's rigctld

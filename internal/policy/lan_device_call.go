@@ -226,7 +226,7 @@ func lanDeviceCallRule() Rule {
 			case "HEAD", "OPTIONS":
 				return ""
 			}
-			if apiReads(r) || rpcRead(r) || r.method == "POST" && (sqlReads(c, r.body) || pipedSQLReads(e, c, r.body)) || dataUpload(c) {
+			if apiReads(r) || rpcRead(r) || r.method == "POST" && (sqlReads(c, r.body) || pipedSQLReads(e, c, r.body)) || dataUpload(c) || bodyFilesRead(c) {
 				return "" // a search, a login, an RPC or SQL that reads, a log or a table uploaded
 			}
 			for _, u := range urls {

@@ -113,6 +113,9 @@ func deviceChangeRule() Rule {
 						return c.Name + " push writes into the device's system partition (" + c.Pos[len(c.Pos)-1] + "): the phone's own software changes: " + c.String()
 					case opsList("device-change-verb")[v] && !lab && networkDevice(serial):
 						return c.Name + " " + v + " changes a device reached over the network (" + serial + "), a shared or someone else's: " + c.String()
+					case (v == "install" || v == "install-multiple") && !lab && serial != "" && !strings.HasPrefix(serial, "$") && releaseBuild(c) != "":
+						// device_text_r2.go: a release build onto one named phone
+						return c.Name + " install puts a release build (" + releaseBuild(c) + ") onto the device " + serial + ": what its user runs is replaced: " + c.String()
 					case v == "uninstall" && fedList(c):
 						return c.Name + " uninstalls a list of packages from the device: " + c.String()
 					case opsList("device-change-verb")[v] && v != "install" && fedList(c) && strings.HasPrefix(serial, "$"):

@@ -102,6 +102,9 @@ func socketMessage(c *Cmd) string {
 	}
 	text := c.Heredoc
 	if text == "" {
+		text = wscatMessage(c) // wscat -x '[2,"1","Reset",{…}]': device_text_r2.go
+	}
+	if text == "" {
 		return ""
 	}
 	verbs := opsList("socket-write-verbs")
@@ -141,6 +144,9 @@ func socketMessageHost(c *Cmd) string {
 		h, _ := sClientTarget(c)
 		return h
 	}
+	if c.Name == "wscat" {
+		return wscatHost(c)
+	}
 	for _, a := range c.Pos {
 		if c.Name == "websocat" {
 			if strings.HasPrefix(a, "ws://") || strings.HasPrefix(a, "wss://") {
@@ -168,7 +174,7 @@ func socketMessageHost(c *Cmd) string {
 // (built once: a Replacer made per call costs more than the rule).
 var socketLineBreaks = strings.NewReplacer(`\r`, "\n", `\n`, "\n", "\r", "\n")
 
-var socketMessageSenders = []string{"nc", "ncat", "netcat", "socat", "telnet", "openssl", "websocat"}
+var socketMessageSenders = []string{"nc", "ncat", "netcat", "socat", "telnet", "openssl", "websocat", "wscat"}
 
 func protocolSendRules() []Rule {
 	return []Rule{
