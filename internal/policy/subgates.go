@@ -81,6 +81,9 @@ var builtinSubGates = sync.OnceValue(func() map[string]subGate {
 		"core.zones:extract-foreign":  git("apply"), //
 		"core.local:vcs-discard-tree": git("annex"), // git annex drop --force
 		"core.local:secret-hunt":      git("grep"),  // secretHunt: git grep only
+		// and whose only go form is one subcommand: go test, go build
+		"core.shell:package-source": {"go", []string{"env"}},            // packageSourceMay: go env -w
+		"core.shell:run-unvetted":   {"go", []string{"run", "install"}}, // go run|install module@version
 	}
 })
 
