@@ -593,11 +593,13 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 	// a command does inside a dev, test or local place is the
 	// developer's own (devplace.go)
 	f = withoutDevPlaces(f.WithoutHelp())
-	// the rules' Env (a kilobyte of per-call caches) is reused from call
-	// to call: it lives only for this call, no hit keeps it
+	// the rules' Env (two kilobytes of per-call caches) is reused from
+	// call to call: it lives only for this call, no hit keeps it. It is
+	// cleared once, as it goes back (every Env in the pool is a zero
+	// Env, so no call's facts stay reachable from it), not again here.
 	env := envPool.Get().(*Env)
 	defer func() { *env = Env{}; envPool.Put(env) }()
-	*env = Env{F: f, Opts: opts, ctx: ctx, git: e.Git, gitBranch: e.GitBranch}
+	env.F, env.Opts, env.ctx, env.git, env.gitBranch = f, opts, ctx, e.Git, e.GitBranch
 	run := func(r *prepared) {
 		if !r.runsOn(f.Event) || !r.forTool(f.Tool) {
 			return

@@ -73,6 +73,17 @@ var builtinSubGates = sync.OnceValue(func() map[string]subGate {
 		"core.git:push-mainline": git("push", "subtree"), // git push, git subtree push; jj opens it
 		"core.git:release":       git("push", "remote"),  // git push, git remote set-url; gh and glab open it
 		"core.git:hooks-off":     git("config"),          // git config core.hooksPath; chmod, rm, unlink, trash open it
+		// rules of many programs whose only git form is one subcommand: an
+		// everyday git status or git diff ran each of them for nothing
+		"core.git:push-shared":        git("push"),  // pushSharedRule: sub(c) == "push"
+		"core.zones:extract-over":     git("apply"), // extractDir: git apply --directory
+		"core.zones:extract-system":   git("apply"), //
+		"core.zones:extract-foreign":  git("apply"), //
+		"core.local:vcs-discard-tree": git("annex"), // git annex drop --force
+		"core.local:secret-hunt":      git("grep"),  // secretHunt: git grep only
+		// and whose only go form is one subcommand: go test, go build
+		"core.shell:package-source": {"go", []string{"env"}},            // packageSourceMay: go env -w
+		"core.shell:run-unvetted":   {"go", []string{"run", "install"}}, // go run|install module@version
 	}
 })
 
