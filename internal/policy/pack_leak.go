@@ -46,12 +46,12 @@ func secretName(v string) bool {
 			return false // GITHUB_TOKEN_PATH names where a secret is, not the secret
 		}
 	}
-	for _, w := range []string{"_PASS", "_PASSCODE", "_PW", "_PWD", "_APP_KEY", "_MASTER_KEY", "_ADMIN_KEY", "_SIGNING_KEY", "_LICENSE_KEY", "_ENCRYPTION_KEY", "_WRITE_KEY", "_DEPLOY_KEY", "_SESSION", "_COOKIE", "_JWT"} {
+	for _, w := range []string{"_PASS", "_PASSCODE", "_PW", "_PWD", "_APP_KEY", "_MASTER_KEY", "_ADMIN_KEY", "_SIGNING_KEY", "_LICENSE_KEY", "_ENCRYPTION_KEY", "_WRITE_KEY", "_DEPLOY_KEY", "_SESSION", "_COOKIE", "_JWT", "_AUTH", "_COMM", "_COMMUNITY", "_CREDS", "_PIN", "_PSK", "_PASSPHRASE"} {
 		if strings.HasSuffix(u, w) {
 			return true // $SPLUNK_PASS, $RCON_PW, $PTERO_APP_KEY, $FASTLANE_SESSION, $SNOWFLAKE_JWT: a password, key or login by its name's last word
 		}
 	}
-	for _, w := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "ACCESS_KEY", "CREDENTIAL", "AUTH_KEY", "SESSION_KEY"} {
+	for _, w := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "ACCESS_KEY", "CREDENTIAL", "AUTH_KEY", "SESSION_KEY", "AUTH_HEADER", "BASIC_AUTH", "PGPASS"} {
 		if strings.Contains(u, w) {
 			return true
 		}

@@ -146,7 +146,8 @@ func scratchName(rel string) bool {
 // export, a report or a render is made again by running what made it.
 var outputWords = map[string]bool{"export": true, "exports": true, "exported": true, "output": true, "outputs": true, "generated": true,
 	"report": true, "reports": true, "result": true, "results": true, "dump": true, "dumps": true, "render": true, "renders": true,
-	"rendered": true, "preview": true, "previews": true}
+	"rendered": true, "preview": true, "previews": true,
+	"tmp": true, "temp": true, "cache": true, "caches": true, "build": true, "builds": true, "dist": true, "logs": true, "coverage": true, "artifacts": true, "scratch": true}
 
 // outputWordName: a top-level name one of whose words (split at - _ .)
 // is an output word and none a kept word (keptWords, pack_home_write.go).
