@@ -33,6 +33,14 @@ func (c *Cmd) scriptSubCmd() *Cmd {
 			return nil
 		}
 		args = afterWord(args, "run")
+	case (c.Name == "npm" || c.Name == "yarn" || c.Name == "pnpm") && len(c.Pos) > 1 && (c.Pos[0] == "run" || c.Pos[0] == "run-script"):
+		// s28: npm run cli -- users delete 42: what follows -- goes to the
+		// project's script, named for the program it runs, as a script
+		// file's arguments do (python3 x.py delete-workspace)
+		if rest := afterWord(args, "--"); len(rest) > 0 && !strings.ContainsAny(c.Pos[1], "/.") {
+			return c.withArgs(c.Pos[1], rest)
+		}
+		return nil
 	case strings.HasPrefix(c.Raw, "./") || strings.HasPrefix(c.Raw, "../") || scriptExts[strings.ToLower(path.Ext(c.Name))]:
 		return c.withArgs(path.Base(c.Raw), args) // ./x.sh, or x.py run under uv run
 	default:

@@ -77,6 +77,14 @@ type verbTable struct {
 	// fedChanges: a file-transfer or console client's commands that put
 	// something on the service when fed on its input (put, mput)
 	fedChanges map[string]bool
+	// dottedChanges: the verbs that end an API operation named
+	// noun.verb (jobs.create, users.update, fine_tuning.jobs.cancel): the
+	// change verbs, and the joined and camel ones, which an operation's
+	// name joins to its resource as CreateGrant does
+	dottedChanges map[string]bool
+	// dottedNot: words that end file names as often as operations
+	// (fix.patch, poetry.lock, mesh.off): no verb after a dot
+	dottedNot map[string]bool
 }
 
 var destroyVerbs = sync.OnceValue(func() verbTable {
@@ -84,7 +92,7 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, sharedTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}, testSwitches: map[string]bool{},
 		joinedChanges: map[string]bool{}, selfWords: map[string]bool{}, reportNouns: map[string]bool{}, neutral: map[string]bool{}, localStores: map[string]bool{}, camelChanges: map[string]bool{},
 		actionOpts: map[string]bool{}, optionNot: map[string]bool{}, optionSkip: map[string]bool{}, joinedNot: map[string]bool{}, joinedSuffixes: map[string]bool{}, stdinWords: map[string]bool{},
-		accessVerb: map[string]bool{}, accessNouns: map[string]bool{}, accessObjects: map[string]bool{}, accessNot: map[string]bool{}, nameNot: map[string]bool{}, reNot: map[string]bool{}, fedChanges: map[string]bool{}}
+		accessVerb: map[string]bool{}, accessNouns: map[string]bool{}, accessObjects: map[string]bool{}, accessNot: map[string]bool{}, nameNot: map[string]bool{}, reNot: map[string]bool{}, fedChanges: map[string]bool{}, dottedNot: map[string]bool{}}
 	datatable.Must("verbs.txt", verbsText, 1, func(l datatable.Line) error {
 		if l.Fields[0] == "joined-prefixes" {
 			t.joinedPrefixes = append(t.joinedPrefixes, l.Fields[1:]...)
@@ -94,18 +102,24 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 			t.accessVerbs = append(t.accessVerbs, l.Fields[1:]...)
 		}
 		m := map[string]map[string]bool{"action-options": t.actionOpts, "option-not": t.optionNot, "option-skip": t.optionSkip, "joined-not": t.joinedNot, "joined-suffixes": t.joinedSuffixes, "stdin-words": t.stdinWords,
-			"access-verbs": t.accessVerb, "access-nouns": t.accessNouns, "access-objects": t.accessObjects, "access-not": t.accessNot, "name-not": t.nameNot, "re-not": t.reNot, "fed-changes": t.fedChanges,
+			"access-verbs": t.accessVerb, "access-nouns": t.accessNouns, "access-objects": t.accessObjects, "access-not": t.accessNot, "name-not": t.nameNot, "re-not": t.reNot, "fed-changes": t.fedChanges, "dotted-not": t.dottedNot,
 			"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local, "edits": t.edits, "edits-inout": t.editsInOut,
 			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "shared-targets": t.sharedTarget, "disposable": t.disposable, "local-files": t.localFiles, "test-switches": t.testSwitches,
 			"joined-changes": t.joinedChanges, "self-words": t.selfWords, "report-nouns": t.reportNouns, "neutral": t.neutral, "local-stores": t.localStores, "camel-changes": t.camelChanges}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, changes, options, reads, local, edits, edits-inout, target-options, test-targets, dev-targets, shared-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores, camel-changes, action-options, option-not, option-skip, joined-prefixes, joined-not, joined-suffixes, stdin-words, access-verbs, access-nouns, access-objects, access-not, name-not, re-not or fed-changes", l.Fields[0])
+			return l.Errorf("list %q: want verbs, changes, options, reads, local, edits, edits-inout, target-options, test-targets, dev-targets, shared-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores, camel-changes, action-options, option-not, option-skip, joined-prefixes, joined-not, joined-suffixes, stdin-words, access-verbs, access-nouns, access-objects, access-not, name-not, re-not, fed-changes or dotted-not", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
 		}
 		return nil
 	})
+	t.dottedChanges = map[string]bool{}
+	for _, m := range []map[string]bool{t.changes, t.joinedChanges, t.camelChanges} {
+		for w := range m {
+			t.dottedChanges[w] = !t.dottedNot[w]
+		}
+	}
 	return t
 })
 
@@ -310,10 +324,10 @@ func (c *Cmd) changeWord() string {
 	split := len(pos) != len(c.Pos) // dottedOp reads c.Pos by index
 	n := 0
 	for i, p := range pos {
-		if i == 0 && (dottedVerb(p, t.changes) || slashVerb(p, t.changes) && remoteRules()[c.Name] == nil) {
+		if i == 0 && (dottedVerb(p, t.dottedChanges) || slashVerb(p, t.changes) && remoteRules()[c.Name] == nil) {
 			return p // a noun.verb operation (vm.shutdown, host.reboot, jobs/cancel)
 		}
-		if !split && i > 0 && i < 3 && dottedOp(c, i, t.changes) {
+		if !split && i > 0 && i < 3 && dottedOp(c, i, t.dottedChanges) {
 			return p // cv api4 Contact.update
 		}
 		if n = wordCount(c, n, i, p); n > 4 {
@@ -434,8 +448,8 @@ func dottedVerb(w string, verbs map[string]bool) bool {
 				p = "x"
 			}
 		}
-		if p == "" || strings.Trim(p, "abcdefghijklmnopqrstuvwxyz") != "" {
-			return false
+		if p == "" || strings.Trim(p, "abcdefghijklmnopqrstuvwxyz_") != "" || p[0] == '_' || p[len(p)-1] == '_' {
+			return false // fine_tuning.jobs.create: a resource's name may join words with _
 		}
 		if !more {
 			return verbs[p]

@@ -125,6 +125,13 @@ func etcSecretRead(e *Env, p PathRef) string {
 		}
 	}
 	if !secret {
+		// s28: a private key kept in a service's own directory
+		// (/etc/haproxy/certs/site.pem, /etc/kubernetes/pki/apiserver.key,
+		// /etc/letsencrypt/live/x/privkey.pem) printed; other programs
+		// (openssl x509 -noout) only check it
+		if etcKeyFile(p.Path) && etcPrinters[etcReader(e, p)] && len(e.F.Cmds(senders...)) == 0 && len(e.F.Redirects) == 0 {
+			return "print"
+		}
 		return ""
 	}
 	r := etcReader(e, p)
@@ -177,6 +184,37 @@ var credentialFiles = map[string]bool{".netrc": true, "_netrc": true, ".git-cred
 	"master.key": true, ".vault-token": true, // credentials.yml.enc is ciphertext
 	"keystore.properties": true, "key.properties": true} // Android signing passwords
 
+// etcKeyFile: a file under /etc named as a private key (*.key,
+// privkey*.pem, *-key.pem, *private*), or a .pem bundle in a service's
+// own directory, which holds the key beside the certificate (HAProxy's
+// certs): the system trust stores and names of certificates, chains and
+// public halves aside.
+func etcKeyFile(p string) bool {
+	if !strings.HasPrefix(p, "/etc/") {
+		return false
+	}
+	for _, t := range []string{"/etc/ssl/certs", "/etc/pki/tls/certs", "/etc/pki/ca-trust", "/etc/ca-certificates", "/etc/pki/ca", "/etc/ssl/cert.pem"} {
+		if under(p, t) {
+			return false
+		}
+	}
+	b := strings.ToLower(path.Base(p))
+	for _, w := range []string{"pub", "cert", "chain", "ca", "crt", "csr", "trust", "bundle", "dhparam", "root"} {
+		for _, part := range strings.FieldsFunc(strings.TrimSuffix(b, path.Ext(b)), func(r rune) bool { return r == '.' || r == '-' || r == '_' }) {
+			if part == w || len(w) > 3 && strings.Contains(part, w) {
+				return false
+			}
+		}
+	}
+	switch {
+	case strings.HasSuffix(b, ".key") || strings.HasPrefix(b, "privkey") || strings.Contains(b, "private") || strings.HasSuffix(b, "-key.pem") || b == "key.pem":
+		return true
+	case strings.HasSuffix(b, ".pem"):
+		return strings.Count(p, "/") >= 3 // /etc/<service>/…/x.pem, not /etc/x.pem
+	}
+	return false
+}
+
 var etcSecret = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private", "/etc/security/opasswd"}
 
 func pathsPack() Pack {
@@ -228,8 +266,10 @@ func pathsPack() Pack {
 				}
 				return ""
 			},
-			Catch: []string{"cat /etc/shadow", "cat /etc/ssh/ssh_host_rsa_key", "sudo grep -r BEGIN /etc/ssh", "doas grep -rn PRIVATE /etc/ssh/", "sudo less /etc/ssl/private/server.key", "sudo head /etc/gshadow", "sudo cat /etc/sudoers", "sudo cat /etc/sudoers.d/deploy"},
-			Allow: []string{"sudo stat /etc/shadow", "sudo ls -l /etc/sudoers.d", "sudo getfacl /etc/shadow", "sudo visudo -c", "cat /etc/hosts", "grep -rn Port /etc/ssh/"},
+			Catch: []string{"cat /etc/shadow", "cat /etc/ssh/ssh_host_rsa_key", "sudo grep -r BEGIN /etc/ssh", "doas grep -rn PRIVATE /etc/ssh/", "sudo less /etc/ssl/private/server.key", "sudo head /etc/gshadow", "sudo cat /etc/sudoers", "sudo cat /etc/sudoers.d/deploy",
+				"sudo cat /etc/haproxy/certs/site.pem", "sudo cat /etc/kubernetes/pki/apiserver.key"},
+			Allow: []string{"sudo stat /etc/shadow", "sudo ls -l /etc/sudoers.d", "sudo getfacl /etc/shadow", "sudo visudo -c", "cat /etc/hosts", "grep -rn Port /etc/ssh/",
+				"cat /etc/kubernetes/pki/ca.crt", "openssl x509 -in /etc/haproxy/certs/site.pem -noout -enddate", "cat /etc/ssl/certs/ca-certificates.crt"},
 		},
 		{
 			ID: "core.paths:credentials-files", Mode: Deny,

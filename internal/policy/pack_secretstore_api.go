@@ -81,6 +81,11 @@ func secretAPIRead(e *Env, c *Cmd) string {
 		if f := jqSecretField(jq); f != "" {
 			return urlHost(r.urls[0]) + urlPath(r.urls[0]) + " (its " + f + " field)"
 		}
+		for _, u := range r.urls {
+			if f := collectionItemField(u, jq); f != "" {
+				return urlHost(u) + urlPath(u) + " (its " + f + " field)"
+			}
+		}
 		if namesOnlyFilter(jq) {
 			return "" // … | jq length, jq -r '.[].name': counts and names
 		}
@@ -165,6 +170,40 @@ func jqSecretField(f string) string {
 		return !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
 	}) {
 		if opsList("api-secret-field")[part] {
+			return part
+		}
+		if ws := strings.FieldsFunc(part, func(r rune) bool { return r == '_' || r == '-' }); len(ws) > 1 && opsList("api-secret-field-end")[ws[len(ws)-1]] && !opsList("api-secret-field-not")[ws[0]] && !opsList("api-secret-field-not")[ws[len(ws)-2]] {
+			return part // integration_key, webhook_secret, admin_password
+		}
+	}
+	return ""
+}
+
+// collectionItemField: a URL whose last path segment is a collection of
+// credentials (/keys, /tokens, /api-keys) read through a jq filter that
+// picks the item's own value (.results[].key, .[].token): the keys
+// themselves printed (a forge's public keys aside, api-secret-names-host).
+func collectionItemField(u, jq string) string {
+	if opsList("api-secret-names-host")[strings.ToLower(urlHost(u))] {
+		return ""
+	}
+	p, _, _ := strings.Cut(strings.ToLower(urlPath(u)), "?")
+	p = strings.TrimRight(p, "/")
+	last := p[strings.LastIndexByte(p, '/')+1:]
+	if !opsList("api-secret-collection")[last] {
+		return ""
+	}
+	if prev := strings.TrimSuffix(p, "/"+last); opsList("api-secret-field-not")[prev[strings.LastIndexByte(prev, '/')+1:]] || strings.Contains(last, "public") {
+		return "" // /ssh/keys, /gpg/keys, /public/keys: public halves
+	}
+	item := strings.TrimSuffix(last, "s")
+	if i := strings.LastIndexAny(item, "-_"); i >= 0 {
+		item = item[i+1:] // api-keys: key
+	}
+	for _, part := range strings.FieldsFunc(jq, func(r rune) bool {
+		return !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if part == item || part == "value" {
 			return part
 		}
 	}

@@ -347,6 +347,8 @@ func credentialSent(e *Env, c *Cmd) (why, named string) {
 			}
 		}
 		switch {
+		case what != "" && p.kind == "header" && headerNamesHost(p.name, hosts, plain) && !namesOtherService(names, hosts):
+			continue // X-Typesense-Api-Key to typesense.…: the service's own auth header sent to the service it names
 		case what != "" && secret != "" && leaves(secret) && (p.kind == "header" || p.kind == "auth") && tokenHeaderUse(c, secret, parts, hosts, plain):
 			continue // $PTERO_KEY in the Authorization header of a GET to the panel's API: the token's normal use
 		case what != "" && secret != "" && leaves(secret) && p.kind == "auth" && credentialPairUse(c, secret, p.val, parts, hosts, plain):
@@ -369,6 +371,65 @@ func credentialSent(e *Env, c *Cmd) (why, named string) {
 	}
 	return "", ""
 }
+
+// headerNamesHost: an auth header named for a service (X-Typesense-Api-Key,
+// X-Algolia-API-Key, X-Shopify-Access-Token) sent over https to hosts
+// that all carry that service's name in a label (typesense.prod.shop.io,
+// app-dsn.algolia.net, shop.myshopify.com): the header is the service's
+// own, and whatever key it carries is used there, not leaked.
+func headerNamesHost(name string, hosts []string, plain map[string]bool) bool {
+	var svc []string
+	for _, w := range strings.Split(strings.ToLower(name), "-") {
+		if len(w) >= 4 && !genericWords[w] && !headerPlainWords[w] {
+			svc = append(svc, w)
+		}
+	}
+	if len(svc) == 0 || len(hosts) == 0 {
+		return false
+	}
+	for _, h := range hosts {
+		if plain[h] || net.ParseIP(strings.Trim(h, "[]")) != nil || strings.Contains(h, "$") {
+			return false
+		}
+		named := false
+		for _, l := range strings.FieldsFunc(h, func(r rune) bool { return r == '.' || r == '-' }) {
+			for _, w := range svc {
+				named = named || l == w || len(w) >= 5 && strings.Contains(l, w)
+			}
+		}
+		if !named {
+			return false
+		}
+	}
+	return true
+}
+
+// namesOtherService: a variable's name says it is the key of a listed
+// service (GITHUB_TOKEN, OPENAI_API_KEY) that no host of the request is.
+func namesOtherService(names, hosts []string) bool {
+	for _, n := range names {
+		for _, w := range services(n) {
+			_, listed := secretHosts()[w]
+			for _, a := range serviceAliases {
+				listed = listed || a == w
+			}
+			if !listed {
+				continue
+			}
+			for _, h := range hosts {
+				if !strings.Contains(h, w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// headerPlainWords are the words of auth header names that name no
+// service (X-Auth-Token, X-Api-Key, X-Access-Token, Proxy-Authorization).
+var headerPlainWords = map[string]bool{"authorization": true, "proxy": true, "token": true, "header": true, "custom": true, "signature": true,
+	"session": true, "cookie": true, "request": true, "account": true, "service": true, "master": true, "admin": true, "search": true, "write": true, "read": true}
 
 // tokenCLIFor reports whether the line runs a service's own CLI (gcloud
 // auth print-access-token, gh auth token, az account get-access-token)

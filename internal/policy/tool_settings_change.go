@@ -62,16 +62,21 @@ var settingsRemoteOpts = []string{"--host", "-H", "--server", "--url", "--endpoi
 // kept in the home: the subcommand and verb ("config set"), "" when it is
 // none.
 func toolSettingsChange(e *Env, c *Cmd) string {
-	if len(c.Pos) < 2 || settingsNotHome[c.Name] || c.HostAction() != nil || callfacts.IsInterpreter(c.Name) || runtimes[c.Name] || len(c.Wrappers) > 0 {
+	if len(c.Pos) < 1 || settingsNotHome[c.Name] || c.HostAction() != nil || callfacts.IsInterpreter(c.Name) || runtimes[c.Name] || len(c.Wrappers) > 0 {
 		return ""
 	}
 	s0 := strings.ToLower(c.Pos[0])
 	if !settingsSubs[s0] {
 		return ""
 	}
-	s1 := strings.ToLower(c.Pos[1])
+	s1 := ""
+	if len(c.Pos) > 1 {
+		s1 = strings.ToLower(c.Pos[1])
+	}
 	tokenVerb := (strings.HasPrefix(s1, "add-") || strings.HasPrefix(s1, "set-")) && (strings.Contains(s1, "token") || strings.Contains(s1, "auth") || strings.Contains(s1, "key"))
-	if !settingsChangeVerbs[s1] && !tokenVerb {
+	if v := settingsVerbOption(c); v != "" {
+		s1 = v // ldcli config --set access-token "$KEY": the verb spelled as an option
+	} else if !settingsChangeVerbs[s1] && !tokenVerb {
 		return ""
 	}
 	if c.Has(settingsLocalScope...) || c.Has(settingsRemoteOpts...) {
@@ -80,12 +85,23 @@ func toolSettingsChange(e *Env, c *Cmd) string {
 	if loc := optValue(c, "--location"); loc == "project" || loc == "local" {
 		return ""
 	}
-	for _, p := range c.Pos[2:] {
+	for _, p := range c.Pos[min(2, len(c.Pos)):] {
 		if i := strings.IndexByte(p, ':'); i > 0 && !strings.Contains(p, "://") && !strings.ContainsAny(p[:i], "/.=") {
 			return "" // remote:instance (lxc-like): another host's object
 		}
 	}
-	return c.Pos[0] + " " + c.Pos[1]
+	return c.Pos[0] + " " + s1
+}
+
+// settingsVerbOption: the settings verb given as an option (config --set
+// KEY VALUE, config --unset KEY, --add, --reset), "" when none.
+func settingsVerbOption(c *Cmd) string {
+	for _, a := range c.Args {
+		if l := strings.ToLower(a); strings.HasPrefix(l, "--") && settingsChangeVerbs[strings.TrimPrefix(l, "--")] {
+			return l
+		}
+	}
+	return ""
 }
 
 func toolSettingsChangeRule() Rule {
@@ -104,8 +120,8 @@ func toolSettingsChangeRule() Rule {
 			return ""
 		},
 		Catch: []string{"ngrok config add-authtoken 2abc", "zrok config set apiEndpoint https://api.zrok.io", "tldr config set theme ocean", "influx config set --active -n cloud",
-			"acmecli config unset profile", "acmecli prefs set editor vim"},
+			"acmecli config unset profile", "acmecli prefs set editor vim", `acmecli config --set access-token "$ACME_KEY"`},
 		Allow: []string{"mytool config get theme", "mytool config list", "mytool config set theme dark --help", "pulumi config set aws:region eu-west-1", "git config core.autocrlf input",
-			"mytool config set theme dark --local", "lxc config set dev1 limits.cpu 2", "mytool config set theme dark --dry-run"},
+			"mytool config set theme dark --local", "lxc config set dev1 limits.cpu 2", "mytool config set theme dark --dry-run", "mytool config --get theme", "mytool config --list"},
 	}
 }
