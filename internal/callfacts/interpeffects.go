@@ -54,6 +54,10 @@ var envMembership = lazyre.New(`['"]\s+(?:not\s+)?in\s+(?:os\.environ|process\.e
 // was).
 var effectMove = lazyre.New(`(?:\bshutil\.move|\bFileUtils\.(?:mv|move)|\bmove|\bos\.rename|\bos\.replace|\brenameSync|\bFile\.rename|\brename)\s*\(`)
 
+// effectMoveBare: Perl's rename and File::Copy's move with no
+// parentheses (rename "$ENV{HOME}/.config/X", "/tmp/x"): two literals.
+var effectMoveBare = lazyre.New(`(?:^|[;{\s])(?:rename|move)\s+((?:"[^"]*"|'[^']*')\s*,\s*(?:"[^"]*"|'[^']*'))`)
+
 // effectExists: calls that only ask whether a path is there or what it
 // is (not its text).
 var effectExists = lazyre.New(`\b(?:exists|lexists|isfile|isdir|islink|is_file|is_dir|existsSync|exist\?|exists\?|file\?|directory\?|file_exists|is_readable|is_file|is_dir|access|accessSync|getsize|getmtime|stat|statSync|lstat)\s*\(`)
@@ -124,6 +128,11 @@ func interpEffects(code string) []string {
 		if outsideValue.MatchString(args) && len(Literals(outsideLookup.ReplaceAllString(args, "$$UNSEEN"))) == 0 {
 			out = append(out, `rm -rf "$UNSEEN"`) // rmtree(sys.argv[1]): a target the line does not show
 			break
+		}
+	}
+	for _, m := range effectMoveBare.FindAllStringSubmatch(code, 4) {
+		if lits := Literals(m[1]); len(lits) >= 2 && PathLike(lits[0]) {
+			out = append(out, argvCode([]string{"mv", lits[0], lits[1]}))
 		}
 	}
 	for _, loc := range effectMove.FindAllStringIndex(code, 4) {
