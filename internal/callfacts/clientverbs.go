@@ -190,5 +190,8 @@ func methodVerb(name string) (string, bool) {
 	if clientMethodExtra[parts[0]] || clientMethodChange[parts[0]] || remoteInvoke(parts) {
 		return name, false
 	}
+	if len(parts) >= 2 && !t.changes[parts[0]] && t.verbs[parts[1]] && !t.reads[parts[1]] {
+		return name, true // the noun first (queue_purge, topic_delete, files_delete_v2): what it destroys, then the verb
+	}
 	return "", false
 }

@@ -53,7 +53,7 @@ var sdkAnonymous = lazyre.New(`\b(?:new\s+)?(\w+)\s*\([^()]*\)((?:\s*\.\s*\w+)+)
 // sdkClientNames: the names code binds to an SDK package, a class it
 // imports from one, or an instance made of them.
 func sdkClientNames(code string) map[string]bool {
-	if !strings.Contains(code, "require") && !strings.Contains(code, "import") {
+	if !strings.Contains(code, "require") && !strings.Contains(code, "import") && !strings.Contains(code, "://") {
 		return nil
 	}
 	names := map[string]bool{}
@@ -86,6 +86,11 @@ func sdkClientNames(code string) map[string]bool {
 				n, _, _ = strings.Cut(m[3], ".")
 			}
 			names[n] = true
+		}
+	}
+	for _, m := range netURLBound.FindAllStringSubmatch(code, 8) {
+		if !localHostName(m[2]) {
+			names[m[1]] = true // l = ldap.initialize('ldap://dc1.acme.io'): a connection to that server
 		}
 	}
 	delete(names, "")
@@ -155,3 +160,13 @@ func sdkClientCall(code string) (string, bool) {
 
 // sdkClientMethod: NAME[.x…].method( — the name and the last method.
 var sdkClientMethod = lazyre.New(`\b(\w+)(?:\s*\.\s*\w+)*\s*\.\s*(\w+)\s*\(`)
+
+// netURLBound: a name bound to a call given a URL of a network protocol
+// other than the web's (ldap://, amqp://, ws://, opc.tcp://, tcp://,
+// redis://, mqtt://, nats://, grpc://): the call connects to that server.
+var netURLBound = lazyre.New(`\b(\w+)\s*=\s*(?:await\s+)?(?:new\s+)?[\w.]+\s*\(\s*[^\n;]*?['"](?:ldaps?|amqps?|wss?|opc\.tcp|tcp|redis|rediss|mqtts?|nats|grpc|thrift|xmlrpc|telnet|ssh|smb|nfs|ftp|sftp|mongodb(?:\+srv)?|postgres(?:ql)?|mysql|mssql|kafka)://(?:[^@/'"\s]*@)?([\w.-]+)`)
+
+// localHostName: a host of this machine.
+func localHostName(h string) bool {
+	return h == "localhost" || h == "127.0.0.1" || h == "0.0.0.0" || h == "::1" || strings.HasSuffix(h, ".localhost")
+}

@@ -141,6 +141,8 @@ func interpEffects(code string) []string {
 			out = append(out, argvCode([]string{"mv", lits[0], lits[1]}))
 		}
 	}
+	out = append(out, sqlDriverEffects(code)...) // a driver's statement to a named server (interp_sqldriver.go)
+	out = append(out, sshLibEffects(code)...)    // a command an SSH library runs on a named host (interp_sshlib.go)
 	return append(append(append(out, moreInterpEffects(code)...), boto3CLI(code)...), fileDeviceEffects(code)...)
 }
 
