@@ -85,7 +85,7 @@ func ClientVerbCall(code string) (string, bool) {
 			}
 		}
 	}
-	return "", false
+	return sdkClientCall(code) // a client of an SDK package made with no URL or key (interp_sdkclients.go)
 }
 
 // literalVerb: the verb a dispatch literal's first word names ('obliterate',
@@ -111,7 +111,10 @@ func literalVerb(lit string, anyWord bool) (string, bool) {
 	}
 	t := destroyVerbs()
 	for _, w := range words {
-		parts := strings.FieldsFunc(strings.ToLower(w), func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == ':' })
+		parts := camelParts(w) // 'StopStream', 'deleteUser': an operation's name in camelCase
+		if parts == nil {
+			parts = strings.FieldsFunc(strings.ToLower(w), func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == ':' })
+		}
 		for _, p := range parts {
 			if t.reads[p] {
 				return "", false
@@ -184,8 +187,11 @@ func methodVerb(name string) (string, bool) {
 	if t.verbs[parts[0]] {
 		return name, true
 	}
-	if clientMethodExtra[parts[0]] || clientMethodChange[parts[0]] {
+	if clientMethodExtra[parts[0]] || clientMethodChange[parts[0]] || remoteInvoke(parts) {
 		return name, false
+	}
+	if len(parts) >= 2 && !t.changes[parts[0]] && t.verbs[parts[1]] && !t.reads[parts[1]] {
+		return name, true // the noun first (queue_purge, topic_delete, files_delete_v2): what it destroys, then the verb
 	}
 	return "", false
 }

@@ -54,6 +54,10 @@ var envMembership = lazyre.New(`['"]\s+(?:not\s+)?in\s+(?:os\.environ|process\.e
 // was).
 var effectMove = lazyre.New(`(?:\bshutil\.move|\bFileUtils\.(?:mv|move)|\bmove|\bos\.rename|\bos\.replace|\brenameSync|\bFile\.rename|\brename)\s*\(`)
 
+// effectMoveBare: Perl's rename and File::Copy's move with no
+// parentheses (rename "$ENV{HOME}/.config/X", "/tmp/x"): two literals.
+var effectMoveBare = lazyre.New(`(?:^|[;{\s])(?:rename|move)\s+((?:"[^"]*"|'[^']*')\s*,\s*(?:"[^"]*"|'[^']*'))`)
+
 // effectExists: calls that only ask whether a path is there or what it
 // is (not its text).
 var effectExists = lazyre.New(`\b(?:exists|lexists|isfile|isdir|islink|is_file|is_dir|existsSync|exist\?|exists\?|file\?|directory\?|file_exists|is_readable|is_file|is_dir|access|accessSync|getsize|getmtime|stat|statSync|lstat)\s*\(`)
@@ -126,12 +130,19 @@ func interpEffects(code string) []string {
 			break
 		}
 	}
+	for _, m := range effectMoveBare.FindAllStringSubmatch(code, 4) {
+		if lits := Literals(m[1]); len(lits) >= 2 && PathLike(lits[0]) {
+			out = append(out, argvCode([]string{"mv", lits[0], lits[1]}))
+		}
+	}
 	for _, loc := range effectMove.FindAllStringIndex(code, 4) {
 		lits := Literals(code[loc[1]:matchParen(code, loc[1])])
 		if len(lits) >= 2 && PathLike(lits[0]) {
 			out = append(out, argvCode([]string{"mv", lits[0], lits[1]}))
 		}
 	}
+	out = append(out, sqlDriverEffects(code)...) // a driver's statement to a named server (interp_sqldriver.go)
+	out = append(out, sshLibEffects(code)...)    // a command an SSH library runs on a named host (interp_sshlib.go)
 	return append(append(append(out, moreInterpEffects(code)...), boto3CLI(code)...), fileDeviceEffects(code)...)
 }
 

@@ -264,12 +264,30 @@ func serialSets(code string) bool {
 	if len(ms) < strings.Count(code, ".write(") {
 		return true // a value the line does not show
 	}
+	answered := serialReadBack.MatchString(code)
 	for _, m := range ms {
-		if !strings.Contains(m[1], "?") {
+		if !strings.Contains(m[1], "?") && !(answered && serialAsks(m[1])) {
 			return true
 		}
 	}
 	return false
+}
+
+// serialReadBack: the code reads the device's answer (readline,
+// read_until, read(n), readlines).
+var serialReadBack = lazyre.New(`\.(?:readline|readlines|read_until|read_all|read)\s*\(`)
+
+// serialAsks: a line written to a device that asks rather than commands
+// (s28): its first word is a read word of verbs.txt, or read or query
+// (b'GET LEVEL\r', 'READ TEMP', 'STATUS'), when the code then reads
+// the answer.
+func serialAsks(line string) bool {
+	f := strings.Fields(strings.NewReplacer(`\r`, " ", `\n`, " ").Replace(line))
+	if len(f) == 0 || len(f) > 3 {
+		return false
+	}
+	w := strings.ToLower(strings.TrimLeft(f[0], "*:$#"))
+	return destroyVerbs().reads[w] || w == "read" || w == "query" || w == "rd" || w == "req"
 }
 
 // pathVar: a variable assigned a path literal.

@@ -158,7 +158,11 @@ func (c *Cmd) SDKChange() string {
 	if c.Payload == "" || !IsInterpreter(c.Name) || SDKLocal(c.Payload) || SDKDryRun(c.Payload) {
 		return ""
 	}
+	asks := serialDev.MatchString(c.Payload) && !serialSets(c.Payload) // every line written asks the device (interpeffects_files.go)
 	for _, s := range sdkCallTable().changes {
+		if asks && strings.Contains(s.calls.String(), `\.write\(`) {
+			continue
+		}
 		for _, m := range s.modules {
 			if strings.Contains(c.Payload, m) && s.calls.MatchString(c.Payload) {
 				return s.what

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/warden-dev/warden/internal/callfacts"
 	"github.com/warden-dev/warden/internal/lazyre"
 )
 
@@ -133,13 +134,25 @@ func splitMethodName(name string) []string {
 // remoteClientChange reads code for a change method called on a client
 // it logs in with: "bot.send_message(…)" in words, "" for none.
 func remoteClientChange(code string) string {
-	if !strings.Contains(code, "(") || !clientCred.MatchString(code) && !clientModuleKey.MatchString(code) && !clientEndpoint.MatchString(code) {
+	if !strings.Contains(code, "(") {
+		return ""
+	}
+	sdk := callfacts.SDKClientNames(code) // s28: a client of an SDK package, made with no key on the line
+	if len(sdk) > 0 && (clientLocalMaking.MatchString(homePathsOut(code)) || callfacts.SDKLocal(code)) {
+		sdk = nil
+	}
+	if len(sdk) == 0 && !clientCred.MatchString(code) && !clientModuleKey.MatchString(code) && !clientEndpoint.MatchString(code) {
 		return ""
 	}
 	if what := publishModuleCall(code); what != "" {
 		return what // paho.mqtt.publish's single(…, hostname=…): interp_client_endpoint.go
 	}
 	clients, producers := map[string]bool{}, map[string]bool{}
+	for n := range sdk {
+		if !clientNotRemote[n] {
+			clients[n] = true
+		}
+	}
 	for _, m := range clientAssign.FindAllStringSubmatch(code, 32) {
 		call := m[2]
 		head := strings.TrimPrefix(strings.TrimPrefix(call, "await "), "new ")
@@ -193,6 +206,12 @@ func remoteClientChange(code string) string {
 		if !clientMethodChanges(m[3]) || clientInference.MatchString(m[2]+" "+m[4]) {
 			continue
 		}
+		if sdk[m[1]] && clientSelfSetup(m[3]) {
+			continue // a.set_default_header(…), c.create_stub(): the client set up, nothing sent
+		}
+		if q := quotedArg.FindStringSubmatch(m[4]); sdk[m[1]] && q != nil && callfacts.SDKTestName(q[1]) {
+			continue // delete_collection('tmp_emb_run7'): what the tests made
+		}
 		return m[1] + m[2] + "." + m[3] + "(…)"
 	}
 	return ""
@@ -236,4 +255,19 @@ func interpClientChangeRule() Rule {
 			`python3 -c "import os, redis; r = redis.Redis(host='localhost', password=os.environ['REDIS_PASSWORD']); r.set('k', 'v')"`,
 			`python3 -c "import os, json; d = json.load(open('x.json')); d.update({'a': os.environ.get('TOKEN_NAME')}); print(d)"`,
 			`python3 -c "import os; from netmiko import ConnectHandler; c = ConnectHandler(host='sw1', password=os.environ['SW_PW']); print(c.send_command('show ip int brief'))"`})
+}
+
+// clientSetupNouns: what a client makes or sets for itself before it
+// talks to the service (a stub, a session, a header, a timeout).
+var clientSetupNouns = map[string]bool{"stub": true, "session": true, "client": true, "channel": true, "connection": true, "context": true, "pool": true, "header": true, "headers": true,
+	"default": true, "timeout": true, "config": true, "configuration": true, "option": true, "options": true, "logger": true, "level": true, "debug": true, "proxy": true, "credentials": true, "auth": true, "token": true, "api": true, "base": true, "user": true, "agent": true}
+
+// clientSelfSetup: a method of an SDK's client that sets it up (set_*,
+// setApiKey, create_stub, create_session): the client's own state.
+func clientSelfSetup(name string) bool {
+	parts := splitMethodName(name)
+	if len(parts) < 2 {
+		return len(parts) == 1 && parts[0] == "set"
+	}
+	return (parts[0] == "set" || parts[0] == "create") && clientSetupNouns[parts[1]]
 }
