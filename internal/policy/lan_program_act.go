@@ -3,6 +3,7 @@ package policy
 import (
 	"net/netip"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/warden-dev/warden/internal/callfacts"
@@ -150,6 +151,9 @@ func lanOptClass(o string) string {
 func lanProgramAct(name string, args []string) string {
 	a := splitLanArgs(args)
 	act, read := "", false
+	if ws := wordsOf(name); len(ws) > 1 && lanControllerWords(name, a.opts) && (ws[len(ws)-1] == "download" || slices.Contains(ws, "download") && slices.Contains(ws, "to")) {
+		return "its name " + name // s7_download.py --plc, download_to_plc: a program loaded onto the controller (not plc_download_logs)
+	}
 	if lanNameReads(name) {
 		return "" // read_plc.py --write regs.csv, fetch_log.py --start 2024-05-01: named for a read
 	}

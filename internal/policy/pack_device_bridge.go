@@ -116,6 +116,9 @@ func deviceChangeRule() Rule {
 					case (v == "install" || v == "install-multiple") && !lab && serial != "" && !strings.HasPrefix(serial, "$") && releaseBuild(c) != "":
 						// device_text_r2.go: a release build onto one named phone
 						return c.Name + " install puts a release build (" + releaseBuild(c) + ") onto the device " + serial + ": what its user runs is replaced: " + c.String()
+					case (v == "install" || v == "install-multiple") && !lab && fedList(c) && releaseBuild(c) != "":
+						// s28-dev: adb devices | … | xargs -I{} adb -s {} install -r …-release.apk
+						return c.Name + " install puts a release build (" + releaseBuild(c) + ") onto every device a listing picks: what their users run is replaced: " + c.String()
 					case v == "uninstall" && fedList(c):
 						return c.Name + " uninstalls a list of packages from the device: " + c.String()
 					case opsList("device-change-verb")[v] && v != "install" && fedList(c) && strings.HasPrefix(serial, "$"):
@@ -133,11 +136,17 @@ func deviceChangeRule() Rule {
 				if !lab && networkDevice(serial) {
 					return c.Name + " " + c.Sub(0) + " changes a device reached over the network (" + serial + "): " + c.String()
 				}
+				if !lab && serial != "" && !strings.HasPrefix(serial, "$") && !strings.HasPrefix(serial, "{") {
+					// s28-dev: a real device named by its serial (a fielded
+					// handheld, a simulator rig's tablet SIM03): not the
+					// developer's emulator
+					return c.Name + " " + c.Sub(0) + " changes the device " + serial + ", a real one named by its serial: " + c.String()
+				}
 			}
 			return ""
 		},
-		Catch: []string{"adb -s farm-node-07:5555 shell pm clear com.company.banking", "adb tcpip 5555", "xargs -n1 adb uninstall < packages_to_remove.txt", "adb -s 10.0.0.12:5555 install -r app.apk", "adb disable-verity", "adb -s R58N91ABCDX remount", "adb push libfoo.so /system/lib64/", "adb -s 192.168.1.9:5555 shell settings put global stay_on_while_plugged_in 3"},
-		Allow: []string{"adb shell pm clear com.acme.app.debug", "adb -s emulator-5554 tcpip 5555", "adb uninstall com.acme.app.debug", "adb install -r app/build/outputs/apk/debug/app-debug.apk", "adb -s R58N91XYZ shell pm clear com.mystudio.starfall", "adb logcat -d", "adb -s 10.0.0.12:5555 shell getprop ro.build.version.sdk", "adb push build/test.bin /data/local/tmp/", "adb -s emulator-5554 remount"},
+		Catch: []string{"adb -s farm-node-07:5555 shell pm clear com.company.banking", "adb tcpip 5555", "xargs -n1 adb uninstall < packages_to_remove.txt", "adb -s 10.0.0.12:5555 install -r app.apk", "adb disable-verity", "adb -s R58N91ABCDX remount", "adb push libfoo.so /system/lib64/", "adb -s 192.168.1.9:5555 shell settings put global stay_on_while_plugged_in 3", "adb -s SIM03 shell am force-stop com.drivesim.cockpit", "adb devices | awk 'NR>1{print $1}' | xargs -I{} adb -s {} install -r build/outputs/apk/release/app-release.apk"},
+		Allow: []string{"adb shell pm clear com.acme.app.debug", "adb -s emulator-5554 tcpip 5555", "adb uninstall com.acme.app.debug", "adb install -r app/build/outputs/apk/debug/app-debug.apk", "adb logcat -d", "adb -s 10.0.0.12:5555 shell getprop ro.build.version.sdk", "adb push build/test.bin /data/local/tmp/", "adb -s emulator-5554 remount", "adb -s emulator-5554 shell am force-stop com.acme.app", "adb shell am force-stop com.acme.app", "adb devices | awk 'NR>1{print $1}' | xargs -I{} adb -s {} install -r app-debug.apk"},
 	}
 }
 
