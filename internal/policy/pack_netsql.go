@@ -24,7 +24,8 @@ var netSQLClients = []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "bq",
 	"trino", "presto", "cypher-shell", "sqlcmd", "cockroach", "mongosh", "mongo", "wrangler", "vsql", "impala-shell", "beeline", "spark-sql", "hdbsql", "usql", "gcloud", "databricks",
 	"sqlplus", "isql", "db2", "dgmgrl", "mysqlsh", "snow", "heroku",
 	"ksql", "aql", "hive", "sqlline", // ksqlDB, Aerospike, Hive CLI, Drill/Phoenix's sqlline
-	"sql"} // Oracle SQLcl (sql -s user/pw@host:1521/SVC)
+	"sql",           // Oracle SQLcl (sql -s user/pw@host:1521/SVC)
+	"fly", "flyctl"} // fly postgres connect -a APP: a psql session on a Fly Postgres app (platformConsole)
 
 // cloudWarehouses always run on a remote server.
 var cloudWarehouses = map[string]bool{"bq": true, "snowsql": true, "databricks": true, "gcloud": true}
@@ -60,7 +61,7 @@ func sqlToJudge(e *Env, c *Cmd) string {
 
 // sqlOf is the SQL text the line shows c running.
 func sqlOf(c *Cmd) string {
-	if c.Name == "snow" && sub(c) != "sql" || c.Name == "heroku" && sub(c) != "pg:psql" {
+	if c.Name == "snow" && sub(c) != "sql" || (c.Name == "heroku" || c.Name == "fly" || c.Name == "flyctl") && platformConsole(c) == "" {
 		return "" // snow's other commands (snow app, snow stage) take no statement
 	}
 	var b strings.Builder
@@ -116,8 +117,8 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 	if devWarehouseConn(e, c) && !prodMarker.MatchString(text) {
 		return "local", "" // snowsql -c dev: the developer's own account and role (pack_db_place.go)
 	}
-	if c.Name == "heroku" {
-		return "remote", "the database of the Heroku app " + orUnknown(optValue(c, "-a")+optValue(c, "--app")+optValue(c, "-r")) // heroku pg:psql -a APP
+	if pc := platformConsole(c); pc != "" {
+		return "remote", pc // heroku pg:psql -a APP, fly postgres connect -a APP
 	}
 	if cloudWarehouses[c.Name] || c.Name == "snow" {
 		if n := warehouseConn(e, c); n != "" {
@@ -184,6 +185,20 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 		return "local", ""
 	}
 	return "remote", host
+}
+
+// platformConsole says which hosted database a platform CLI's SQL
+// console opens (heroku pg:psql, fly postgres connect): the statements
+// it reads from its input run there. "" for the CLI's other commands.
+func platformConsole(c *Cmd) string {
+	app := optValue(c, "-a") + optValue(c, "--app")
+	switch {
+	case c.Name == "heroku" && sub(c) == "pg:psql":
+		return "the database of the Heroku app " + orUnknown(app+optValue(c, "-r"))
+	case (c.Name == "fly" || c.Name == "flyctl") && len(c.Pos) > 1 && (c.Pos[0] == "postgres" || c.Pos[0] == "pg" || c.Pos[0] == "mpg") && c.Pos[1] == "connect":
+		return "the Fly Postgres app " + orUnknown(app)
+	}
+	return ""
 }
 
 // prodTable: a table or dataset named for production (acme.prod.users).
