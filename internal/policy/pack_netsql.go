@@ -38,10 +38,11 @@ var (
 	// table, a Materialize cluster, source or sink, a publication, a
 	// share; sqlScratchDrop leaves out temporary objects and caches),
 	// TRUNCATE, a table's columns or partitions dropped, truncated or
-	// cleared, a data object created OR REPLACE over the live one, a
+	// cleared, its TTL changed (ClickHouse deletes the rows older than a
+	// shorter TTL at the next merge), a data object created OR REPLACE over the live one, a
 	// table's engine set to one that keeps nothing (INSERT OVERWRITE of
 	// a partition from staging is a load: it asks, data12).
-	sqlDrops = re(`(?is)^\s*(drop\s+\w|truncate\b|alter\s+table\s+(if\s+exists\s+)?(only\s+)?\S+(\s+on\s+cluster\s+\S+)?\s+(drop|truncate|clear\s+(column|index|projection)|discard\s+tablespace|replace\s+partition)\b|alter\s+table\b.*\bengine\s*=\s*'?blackhole\b|` +
+	sqlDrops = re(`(?is)^\s*(drop\s+\w|truncate\b|alter\s+table\s+(if\s+exists\s+)?(only\s+)?\S+(\s+on\s+cluster\s+\S+)?\s+(drop|truncate|clear\s+(column|index|projection)|discard\s+tablespace|replace\s+partition|modify\s+ttl)\b|alter\s+table\b.*\bengine\s*=\s*'?blackhole\b|` +
 		`create\s+or\s+replace\s+((transient|dynamic|iceberg|hybrid|external|snapshot)\s+)?(table|database|schema|stage|share|secret|connection|cluster|source|sink|dataset)\b)`)
 	// sqlScratchDrop: a DROP of what holds no shared data (a temporary
 	// table, a session's prepared statement, a server's cache).
