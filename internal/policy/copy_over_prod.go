@@ -38,7 +38,7 @@ func copyOverProd(c *Cmd) string {
 		return ""
 	}
 	src, dst := ops[len(ops)-2], ops[len(ops)-1]
-	if prodWord.MatchString(dst) && !prodWord.MatchString(src) && !strings.HasPrefix(dst, "-") && !strings.Contains(dst, "/") {
+	if prodWord.MatchString(dst) && !prodWord.MatchString(src) && !strings.HasPrefix(dst, "-") && !strings.ContainsAny(dst+src, "/:") {
 		return dst
 	}
 	return ""
@@ -56,6 +56,6 @@ func copyOverProdRule() Rule {
 			}
 			return ""
 		},
-		[]string{"algolia indices copy products_staging products_prod --confirm"},
-		[]string{"algolia indices copy products_prod products_staging --confirm", "gh secret set NPM_TOKEN < token.txt"})
+		[]string{"algolia indices copy products_staging products_prod --confirm", "algolia indices copy catalog_tmp catalog_production", "algolia indices move search_next search_prod"},
+		[]string{"algolia indices copy products_prod products_staging --confirm", "gh secret set NPM_TOKEN < token.txt", "algolia indices copy products_staging products_dev", "algolia indices list"})
 }

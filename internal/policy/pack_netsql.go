@@ -237,6 +237,8 @@ func netSQLRules() []Rule {
 		switch {
 		case anyHost:
 			return "deny", c.Name + " creates a login that connects from any host with rights: " + stmt
+		case where == "remote" && named == sqlServer(c) && oracleTestAlias(named):
+			return "ask", c.Name + " runs " + stmt + " on the shared test database " + named // sql admin@ERPQA: the organisation's test copy
 		case where == "remote":
 			return "deny", c.Name + " runs " + stmt + " on a server that is not this machine (" + named + ")"
 		case where == "" && !localTestDB(e.F.Command) && !sqlDevOnly(e, c, stmt) && !localTestDrop(e, c, text):

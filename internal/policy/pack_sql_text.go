@@ -274,7 +274,7 @@ func oracleServer(c *Cmd) string {
 		if h, _, hasPort := strings.Cut(host, ":"); hasPort || hasRest || strings.Contains(host, ".") {
 			return h
 		}
-		if oracleRemoteAlias(id) {
+		if (c.Name == "sqlplus" || c.Name == "sql") && oracleRemoteAlias(id) {
 			return id
 		}
 	}
@@ -290,6 +290,21 @@ func oracleRemoteAlias(id string) bool {
 		return false
 	}
 	return !oracleDevAlias(id)
+}
+
+// oracleTestAlias: an Oracle net service name (no host or port in it)
+// named for a test copy (ERPQA, BANTEST, hr_uat): its drops ask.
+func oracleTestAlias(id string) bool {
+	if strings.ContainsAny(id, ".:/") || prodConnName(id) {
+		return false
+	}
+	l := strings.ToLower(strings.TrimRight(id, "0123456789_-"))
+	for _, w := range []string{"test", "tst", "qa", "uat", "stg", "stage", "staging"} {
+		if strings.HasSuffix(l, w) || strings.HasPrefix(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // oracleDevAlias: an Oracle service or alias that is the developer's own:
