@@ -331,8 +331,10 @@ func withoutDevPlaces(f *Facts) *Facts {
 var oracleTools = map[string]bool{"impdp": true, "expdp": true, "sqlplus": true, "sql": true, "sqlldr": true, "imp": true, "exp": true, "rman": true}
 
 // oracleDevConn: c, an Oracle tool, connects only to databases whose
-// alias names them for development or tests (/@FINDEV, hr/x@ORCLTEST,
-// userid=/@APP_DEV) and the line names no production place.
+// alias names them for development (/@FINDEV, userid=/@APP_DEV, XEPDB1)
+// and the line names no production place. A TEST, QA or UAT instance
+// (hr/x@ORCLTEST, banner@TEST) is the organisation's shared test copy
+// of the application, not the developer's own (oracleRemoteAlias).
 func oracleDevConn(c *Cmd) bool {
 	if !oracleTools[c.Name] || prodMarker.MatchString(strings.Join(c.Args, " ")) {
 		return false
@@ -347,8 +349,7 @@ func oracleDevConn(c *Cmd) bool {
 			continue
 		}
 		alias = strings.ToLower(alias[strings.LastIndexAny(alias, "/:")+1:]) // //host:1521/FINDEV: the service
-		t := strings.TrimRight(alias, "0123456789")
-		if !(devName(alias) || strings.HasSuffix(t, "dev") || strings.HasSuffix(t, "test") || strings.HasSuffix(t, "tst")) || prodWord.MatchString(alias) {
+		if !oracleDevAlias(alias) || prodWord.MatchString(alias) {
 			return false
 		}
 		n++

@@ -149,11 +149,17 @@ type Env struct {
 func (e *Env) remoteAction(c *Cmd) string {
 	i := e.cmdIndex(c)
 	if i < 0 || i >= len(e.remoteActs) {
-		return c.RemoteAction()
+		if a := c.RemoteAction(); a != "change" || !printsConfigOnly(c) {
+			return a
+		}
+		return ""
 	}
 	m := &e.remoteActs[i]
 	if !m.known {
 		m.s, m.known = c.RemoteAction(), true
+		if m.s == "change" && printsConfigOnly(c) {
+			m.s = "" // puppet agent --configprint server: a setting printed (pack_runas_reads.go)
+		}
 	}
 	return m.s
 }

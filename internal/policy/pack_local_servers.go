@@ -19,14 +19,21 @@ import (
 // or the collection a mongo shell drops.
 var sqlDropTarget = re("(?i)\\b(?:drop\\s+(?:database|table|schema|keyspace|view)|truncate(?:\\s+table)?|delete\\s+from)\\s+(?:if\\s+exists\\s+)?([\\w\"`.]+)|\\bdb\\.(\\w+)\\.drop\\s*\\(")
 
-// noServerNamed: the line names no server for c (no host or port
-// option, URL, PGHOST-like variable) and c runs on this machine.
+// noServerNamed: the line names no server for c (no host option, URL,
+// PGHOST-like variable) and c runs on this machine. A port alone
+// (clickhouse-client --port 9000, psql -p 5433) is a server on this
+// machine unless a tunnel the line opens forwards it elsewhere.
 func noServerNamed(e *Env, c *Cmd) bool {
-	return hereWrappers(c) && !namesDBHost.MatchString(e.F.Command) && !strings.Contains(e.F.Command, "://") && !callfacts.HasArg(c.Args, "--config-file", "-C", "--config")
+	return hereWrappers(c) && !namesDBHostOnly.MatchString(e.F.Command) && !strings.Contains(e.F.Command, "://") && !callfacts.HasArg(c.Args, "--config-file", "-C", "--config") &&
+		(!namesDBHost.MatchString(e.F.Command) || lineTunnel(e, c) == "")
 }
 
+// namesDBHostOnly: namesDBHost without the port options.
+var namesDBHostOnly = re(`(?:^|\s)(?:-h|--host|-S|--server)[\s=]|\b(?:PGHOST|PGSERVICE|DATABASE_URL|DB_HOST|host|hostaddr)=|\w+://`)
+
 // testObjectsOnly: every object the SQL drops, truncates or empties is
-// test-named (test_bids, orders_test, analytics.test_x), and there is one.
+// test-named (test_bids, orders_test, analytics.test_x) or named as a
+// scratch copy (events_tmp, tmp_load), and there is one.
 func testObjectsOnly(text string) bool {
 	drops := len(sqlDrop.FindAllStringIndex(text, -1))
 	ts := sqlDropTarget.FindAllStringSubmatch(text, -1)
@@ -39,12 +46,16 @@ func testObjectsOnly(text string) bool {
 			return false
 		}
 		parts := strings.Split(name, ".")
-		if !testDBRef.MatchString(parts[len(parts)-1]) && !(len(parts) > 1 && testDBRef.MatchString(parts[0])) {
+		if !testDBRef.MatchString(parts[len(parts)-1]) && !(len(parts) > 1 && testDBRef.MatchString(parts[0])) && !scratchTable.MatchString(parts[len(parts)-1]) {
 			return false
 		}
 	}
 	return true
 }
+
+// scratchTable: a table named as a throwaway copy (events_tmp,
+// orders_scratch, tmp_load, temp_import): made to be dropped.
+var scratchTable = re(`(?i)[_-](tmp|temp|scratch)\d*$|^(tmp|temp|scratch)[_-]`)
 
 // localTestDrop: c drops only test-named objects on this machine's server.
 func localTestDrop(e *Env, c *Cmd, text string) bool {

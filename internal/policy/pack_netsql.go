@@ -24,7 +24,8 @@ var netSQLClients = []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "bq",
 	"trino", "presto", "cypher-shell", "sqlcmd", "cockroach", "mongosh", "mongo", "wrangler", "vsql", "impala-shell", "beeline", "spark-sql", "hdbsql", "usql", "gcloud", "databricks",
 	"sqlplus", "isql", "db2", "dgmgrl", "mysqlsh", "snow", "heroku",
 	"ksql", "aql", "hive", "sqlline", // ksqlDB, Aerospike, Hive CLI, Drill/Phoenix's sqlline
-	"sql"} // Oracle SQLcl (sql -s user/pw@host:1521/SVC)
+	"sql",           // Oracle SQLcl (sql -s user/pw@host:1521/SVC)
+	"fly", "flyctl"} // fly postgres connect -a APP: a psql session on a Fly Postgres app (platformConsole)
 
 // cloudWarehouses always run on a remote server.
 var cloudWarehouses = map[string]bool{"bq": true, "snowsql": true, "databricks": true, "gcloud": true}
@@ -37,10 +38,11 @@ var (
 	// table, a Materialize cluster, source or sink, a publication, a
 	// share; sqlScratchDrop leaves out temporary objects and caches),
 	// TRUNCATE, a table's columns or partitions dropped, truncated or
-	// cleared, a data object created OR REPLACE over the live one, a
+	// cleared, its TTL changed (ClickHouse deletes the rows older than a
+	// shorter TTL at the next merge), a data object created OR REPLACE over the live one, a
 	// table's engine set to one that keeps nothing (INSERT OVERWRITE of
 	// a partition from staging is a load: it asks, data12).
-	sqlDrops = re(`(?is)^\s*(drop\s+\w|truncate\b|alter\s+table\s+(if\s+exists\s+)?(only\s+)?\S+(\s+on\s+cluster\s+\S+)?\s+(drop|truncate|clear\s+(column|index|projection)|discard\s+tablespace|replace\s+partition)\b|alter\s+table\b.*\bengine\s*=\s*'?blackhole\b|` +
+	sqlDrops = re(`(?is)^\s*(drop\s+\w|truncate\b|alter\s+table\s+(if\s+exists\s+)?(only\s+)?\S+(\s+on\s+cluster\s+\S+)?\s+(drop|truncate|clear\s+(column|index|projection)|discard\s+tablespace|replace\s+partition|modify\s+ttl)\b|alter\s+table\b.*\bengine\s*=\s*'?blackhole\b|` +
 		`create\s+or\s+replace\s+((transient|dynamic|iceberg|hybrid|external|snapshot)\s+)?(table|database|schema|stage|share|secret|connection|cluster|source|sink|dataset)\b)`)
 	// sqlScratchDrop: a DROP of what holds no shared data (a temporary
 	// table, a session's prepared statement, a server's cache).
@@ -60,7 +62,7 @@ func sqlToJudge(e *Env, c *Cmd) string {
 
 // sqlOf is the SQL text the line shows c running.
 func sqlOf(c *Cmd) string {
-	if c.Name == "snow" && sub(c) != "sql" || c.Name == "heroku" && sub(c) != "pg:psql" {
+	if c.Name == "snow" && sub(c) != "sql" || (c.Name == "heroku" || c.Name == "fly" || c.Name == "flyctl") && platformConsole(c) == "" {
 		return "" // snow's other commands (snow app, snow stage) take no statement
 	}
 	var b strings.Builder
@@ -116,8 +118,8 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 	if devWarehouseConn(e, c) && !prodMarker.MatchString(text) {
 		return "local", "" // snowsql -c dev: the developer's own account and role (pack_db_place.go)
 	}
-	if c.Name == "heroku" {
-		return "remote", "the database of the Heroku app " + orUnknown(optValue(c, "-a")+optValue(c, "--app")+optValue(c, "-r")) // heroku pg:psql -a APP
+	if pc := platformConsole(c); pc != "" {
+		return "remote", pc // heroku pg:psql -a APP, fly postgres connect -a APP
 	}
 	if cloudWarehouses[c.Name] || c.Name == "snow" {
 		if n := warehouseConn(e, c); n != "" {
@@ -186,6 +188,20 @@ func sqlTarget(e *Env, c *Cmd, text string) (string, string) {
 	return "remote", host
 }
 
+// platformConsole says which hosted database a platform CLI's SQL
+// console opens (heroku pg:psql, fly postgres connect): the statements
+// it reads from its input run there. "" for the CLI's other commands.
+func platformConsole(c *Cmd) string {
+	app := optValue(c, "-a") + optValue(c, "--app")
+	switch {
+	case c.Name == "heroku" && sub(c) == "pg:psql":
+		return "the database of the Heroku app " + orUnknown(app+optValue(c, "-r"))
+	case (c.Name == "fly" || c.Name == "flyctl") && len(c.Pos) > 1 && (c.Pos[0] == "postgres" || c.Pos[0] == "pg" || c.Pos[0] == "mpg") && c.Pos[1] == "connect":
+		return "the Fly Postgres app " + orUnknown(app)
+	}
+	return ""
+}
+
 // prodTable: a table or dataset named for production (acme.prod.users).
 var prodTable = re("(?i)(from|into|update|table|on)\\s+[`\"]?[\\w-]*\\.?(prod|production)[.`\"]")
 
@@ -221,6 +237,8 @@ func netSQLRules() []Rule {
 		switch {
 		case anyHost:
 			return "deny", c.Name + " creates a login that connects from any host with rights: " + stmt
+		case where == "remote" && named == sqlServer(c) && oracleTestAlias(named):
+			return "ask", c.Name + " runs " + stmt + " on the shared test database " + named // sql admin@ERPQA: the organisation's test copy
 		case where == "remote":
 			return "deny", c.Name + " runs " + stmt + " on a server that is not this machine (" + named + ")"
 		case where == "" && !localTestDB(e.F.Command) && !sqlDevOnly(e, c, stmt) && !localTestDrop(e, c, text):

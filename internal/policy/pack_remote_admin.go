@@ -27,6 +27,9 @@ func adminJudge(e *Env, c *Cmd) (string, string, string) {
 	if a == nil {
 		return "", "", ""
 	}
+	if platformConsole(c) != "" && strings.TrimSpace(c.Heredoc) != "" {
+		return "", "", "" // fly postgres connect -a APP <<'SQL' …: the statements the line shows are judged as SQL on that server (pack_netsql.go)
+	}
 	remote, host := a.Remote, a.Host
 	if !remote && a.Where == "local" {
 		if h := envHostOf(e); h != "" {

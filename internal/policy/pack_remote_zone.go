@@ -37,8 +37,8 @@ func podPayload(c *Cmd) bool {
 // remoteChange says how c, run on another host, changes it ("" when it
 // only reads).
 func remoteChange(c *Cmd) string {
-	if onlyHelp(c) || c.DryRun() {
-		return ""
+	if onlyHelp(c) || c.DryRun() || printsConfigOnly(c) {
+		return "" // puppet agent --configprint server: a setting printed (pack_runas_reads.go)
 	}
 	if c.Effect == callfacts.EffectStop {
 		return "a service stopped" // file edits in a work tree or /tmp there are routine

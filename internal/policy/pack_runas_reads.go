@@ -72,6 +72,9 @@ func rootReadVerb(e *Env, c *Cmd) bool {
 		return false
 	}
 	in := innerCmd(e, c)
+	if in != nil && !callfacts.IsShell(in.Name) && !callfacts.IsInterpreter(in.Name) && in.Payload == "" && printsConfigOnly(in) {
+		return true // sudo puppet agent --configprint server: the setting printed, nothing run
+	}
 	if in == nil || callfacts.IsShell(in.Name) || callfacts.IsInterpreter(in.Name) || in.Payload != "" || in.Effect != callfacts.EffectNone {
 		return false
 	}
@@ -211,7 +214,11 @@ func nounThenRead(c *Cmd) bool {
 		return false
 	}
 	n, v := strings.ToLower(c.Pos[0]), strings.ToLower(c.Pos[1])
-	if n == "" || strings.ContainsAny(n, "/.=$:@") || callfacts.DestroyOrChangeWord(n) || callfacts.ReadWord(n) {
+	// a change word as the group, its read verb after (r10k deploy
+	// display, helm release list): the group's state is read; a destroy
+	// word as the group is not a noun
+	groupVerb := callfacts.DestroyOrChangeWord(n) && !opsList("destroy-verb")[n] && callfacts.ReadWord(v) && len(c.Pos) == 2
+	if n == "" || strings.ContainsAny(n, "/.=$:@") || callfacts.DestroyOrChangeWord(n) && !groupVerb || callfacts.ReadWord(n) {
 		return false
 	}
 	for _, r := range n {
@@ -236,4 +243,17 @@ func nounThenRead(c *Cmd) bool {
 		}
 	}
 	return true
+}
+
+// printsConfigOnly: c is asked to print its configuration and exit
+// (puppet agent --configprint server, a daemon's --print-config).
+func printsConfigOnly(c *Cmd) bool {
+	for _, a := range c.Args {
+		k, _, _ := strings.Cut(a, "=")
+		switch k {
+		case "--configprint", "--print-config", "--show-config", "--dump-config", "--print-defaults", "--print-config-file":
+			return len(c.Pos) <= 2
+		}
+	}
+	return false
 }

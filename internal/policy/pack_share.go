@@ -41,6 +41,7 @@ func shareRules() []Rule {
 			}, catch, allow)
 	}
 	return []Rule{
+		copyOverProdRule(),
 		kindRule("external.systems:share-upload", Ask, "upload", "Uploading a model, data set or notebook to a hub others read (huggingface-cli upload, kaggle datasets version, wandb artifact put, ollama push); the list is data (callfacts/remote.txt upload)",
 			"shares data or a model where others take it",
 			[]string{"huggingface-cli upload acme/internal-ranker ./checkpoints --repo-type model", "hf upload acme/data ./data --repo-type dataset", "kaggle datasets version -p ./out -m 'v2'", "wandb artifact put --name team/proj/ds ./data", "ollama push me/model"},

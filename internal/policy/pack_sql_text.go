@@ -3,6 +3,8 @@ package policy
 import (
 	"strings"
 	"sync"
+
+	"github.com/warden-dev/warden/internal/callfacts"
 )
 
 // SQL carried as text in any position. Database consoles take their
@@ -251,8 +253,13 @@ var sqlConsoles = sync.OnceValue(func() map[string]bool {
 })
 
 // oracleServer is the host an Oracle tool's connect identifier names
-// (user/pw@//db1.example.com:1521/ORCL, @db1:1521/svc), "" for a TNS
-// alias or the local instance: their -S/-s only silences the banner.
+// (user/pw@//db1.example.com:1521/ORCL, @db1:1521/svc), or the net
+// service name (TNS alias) it names: Oracle Net resolves user@FINTEST
+// to a listener on the database's server, another machine. "" for the
+// local instance (/ as sysdba, ORACLE_SID), an Express or Free edition's
+// default service (XE, XEPDB1, FREEPDB1: a container on this machine) and
+// an alias named for development (XEDEV, BANDEV): the developer's own.
+// Their -S/-s only silences the banner.
 func oracleServer(c *Cmd) string {
 	for _, p := range c.Pos {
 		if strings.HasPrefix(p, "@") && strings.ContainsAny(p, "./") {
@@ -267,8 +274,56 @@ func oracleServer(c *Cmd) string {
 		if h, _, hasPort := strings.Cut(host, ":"); hasPort || hasRest || strings.Contains(host, ".") {
 			return h
 		}
+		if (c.Name == "sqlplus" || c.Name == "sql") && oracleRemoteAlias(id) {
+			return id
+		}
 	}
 	return ""
+}
+
+// oracleRemoteAlias: a connect identifier that is a net service name of
+// a shared database (FINPRD, BANTEST, fleettest, ERP), not a local
+// edition's default service or a development alias.
+func oracleRemoteAlias(id string) bool {
+	id = strings.Trim(id, `"'`)
+	if id == "" || callfacts.UnknownValue(id) || strings.ContainsAny(id, "$`{}()[]<>|&;=") || strings.HasPrefix(id, "-") {
+		return false
+	}
+	return !oracleDevAlias(id)
+}
+
+// oracleTestAlias: an Oracle net service name (no host or port in it)
+// named for a test copy (ERPQA, BANTEST, hr_uat): its drops ask.
+func oracleTestAlias(id string) bool {
+	if strings.ContainsAny(id, ".:/") || prodConnName(id) {
+		return false
+	}
+	l := strings.ToLower(strings.TrimRight(id, "0123456789_-"))
+	for _, w := range []string{"test", "tst", "qa", "uat", "stg", "stage", "staging"} {
+		if strings.HasSuffix(l, w) || strings.HasPrefix(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// oracleDevAlias: an Oracle service or alias that is the developer's own:
+// a local Express, Free or image-default instance's service (XE, XEPDB1,
+// FREEPDB1, ORCLPDB1) or one named for development (BANDEV, XEDEV,
+// ora_dev1, local_pdb, sandbox).
+func oracleDevAlias(id string) bool {
+	switch l := strings.ToLower(strings.TrimRight(strings.Trim(id, `"'`), "0123456789")); {
+	case strings.HasPrefix(l, "xe") || strings.HasPrefix(l, "free") || l == "orcl" || strings.HasPrefix(l, "orclpdb") || l == "orclcdb" || l == "localhost" || l == "local":
+		return true
+	case strings.HasSuffix(l, "dev") || strings.HasPrefix(l, "dev") || strings.Contains(l, "sandbox"):
+		return true
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(id), func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		if devWords[strings.TrimRight(w, "0123456789")] {
+			return true
+		}
+	}
+	return false
 }
 
 // sqlDowngradeOf is the first statement of text that switches a

@@ -304,8 +304,10 @@ func onlyTypeFile(args []string) bool {
 }
 
 // devComposeLabel: a prune filter naming a compose project that is a
-// developer's own (dev, test, local, ci, e2e, sandbox in its name).
-var devComposeLabel = re(`(?i)^label=com\.docker\.compose\.project=(?:[\w.-]*[_.-])?(dev|develop|development|local|test|tests|testing|ci|e2e|sandbox|scratch)(?:[_.-][\w.-]*)?$`)
+// developer's own (dev, test, local, ci, e2e, sandbox in its name), or
+// any label key or value named for a test run (label=com.acme.e2e-test,
+// label=env=ci): that run's volumes. label!= prunes everything else.
+var devComposeLabel = re(`(?i)^label=com\.docker\.compose\.project=(?:[\w.-]*[_.-])?(dev|develop|development|local|test|tests|testing|ci|e2e|sandbox|scratch)(?:[_.-][\w.-]*)?$|^label=(?:[\w./=-]*[_./=-])?(test|tests|testing|ci|e2e|scratch)(?:[_./=-][\w./=-]*)?$`)
 
 // devComposePrune: docker volume prune is scoped by --filter to one
 // compose project, the workspace's own (its directory's name) or one
