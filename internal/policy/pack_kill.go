@@ -69,16 +69,10 @@ func killByName() []Rule {
 							return "kill ends what listens on " + servicePortIn(e) + ": " + c.String()
 						}
 					}
-					if p := portFinderIn(e); p != "" && !startsJobInLine(e) {
-						return "kill ends whatever listens on port " + p + ", which this line did not start: " + c.String()
-					}
 					return ""
 				case "fuser", "kill-port":
 					if p := servicePort(c.Args); p != "" {
 						return c.Name + " ends what listens on " + p + ": " + c.String()
-					}
-					if p := anyPort(c.Args); p != "" && (c.Name == "kill-port" || c.Has("-k", "--kill")) && !startsJobInLine(e) {
-						return c.Name + " ends whatever listens on port " + p + ", which this line did not start: " + c.String()
 					}
 					return ""
 				case "pkill", "killall", "skill":
@@ -98,8 +92,8 @@ func killByName() []Rule {
 				}
 				return c.Name + " ends processes chosen by name: " + c.String()
 			},
-			[]string{"pkill node", "pkill -KILL -f postgres", "fuser -k 5432/tcp", "lsof -ti :6379 | xargs kill -9", "killall python3", "pkill -f java", "taskkill /F /IM node.exe", "kill $(lsof -t -i:5432)", "pkill -u $USER -f nextflow", "kill -9 $(lsof -t -i:3000)", "fuser -k 8000/tcp"},
-			[]string{"pkill -f webpack", "killall -9 openocd", "kill -9 1234", "kill %1", "kill $PID", "kill -l", "fuser 8080/tcp", "pgrep node", "npm start & sleep 5; kill $(lsof -t -i:3000)", "pkill -f 'vite dev'", "pkill -u dev node", "pkill -u $USER -f 'vite dev'", "fuser 3000/tcp"}),
+			[]string{"pkill node", "pkill -KILL -f postgres", "fuser -k 5432/tcp", "lsof -ti :6379 | xargs kill -9", "killall python3", "pkill -f java", "taskkill /F /IM node.exe", "kill $(lsof -t -i:5432)", "pkill -u $USER -f nextflow"},
+			[]string{"pkill -f webpack", "killall -9 openocd", "kill -9 1234", "kill %1", "kill $PID", "kill -l", "fuser 8080/tcp", "pgrep node", "kill -9 $(lsof -t -i:3000)", "pkill -f 'vite dev'", "pkill -u dev node", "pkill -u $USER -f 'vite dev'", "fuser -k 3000/tcp"}),
 	}
 }
 
@@ -244,84 +238,4 @@ func ownSpecificKill(e *Env, c *Cmd) bool {
 		n++
 	}
 	return n > 0
-}
-
-// portFinderIn is the port a pid finder of the line looks up (lsof -t
-// -i :8399, fuser 8000/tcp, ss -ltnp sport = :8080), "" for none: a kill
-// of its pids ends whatever listens there, whoever started it.
-func portFinderIn(e *Env) string {
-	for i := range e.F.Commands {
-		c := &e.F.Commands[i]
-		switch c.Name {
-		case "lsof":
-			for j, a := range c.Args {
-				if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") {
-					continue
-				}
-				bundle, v, _ := strings.Cut(a, ":") // -ti:3000, -i:8080
-				k := strings.IndexByte(bundle, 'i')
-				if k < 0 {
-					continue
-				}
-				if rest := bundle[k+1:]; rest != "" {
-					v = rest + ":" + v // -itcp:1880: the address joined to -i
-				} else if v == "" && !strings.Contains(a, ":") && j+1 < len(c.Args) {
-					v = c.Args[j+1] // -ti :8399, -i tcp:1880
-				} else {
-					v = ":" + v
-				}
-				if p := anyPort([]string{v}); p != "" {
-					return p
-				}
-			}
-		case "fuser":
-			if p := anyPort(c.Pos); p != "" {
-				return p
-			}
-		}
-	}
-	return ""
-}
-
-// anyPort finds a port number among args (:8399, 8000/tcp, tcp:1880,
-// -i:3000): digits after a colon or before /tcp or /udp, or a bare number
-// of 2-5 digits.
-func anyPort(args []string) string {
-	for _, a := range args {
-		a = strings.Trim(a, `"'`)
-		if i := strings.LastIndexByte(a, ':'); i >= 0 && isPortNumber(a[i+1:]) {
-			return a[i+1:]
-		}
-		if n, ok := strings.CutSuffix(a, "/tcp"); ok && isPortNumber(n) {
-			return n
-		}
-		if n, ok := strings.CutSuffix(a, "/udp"); ok && isPortNumber(n) {
-			return n
-		}
-		if isPortNumber(a) && len(a) >= 2 {
-			return a
-		}
-	}
-	return ""
-}
-
-func isPortNumber(s string) bool {
-	return len(s) >= 1 && len(s) <= 5 && isNumber(s) && !strings.HasPrefix(s, "-")
-}
-
-// startsJobInLine: the line itself sends a program to the background
-// (npm start & …; kill $(lsof -t -i:3000)): what listens on the port is
-// then most likely what the line started.
-func startsJobInLine(e *Env) bool {
-	t := e.F.Command
-	for i := 0; i < len(t); i++ {
-		if t[i] != '&' {
-			continue
-		}
-		if i > 0 && strings.ContainsRune("&><|", rune(t[i-1])) || i+1 < len(t) && strings.ContainsRune("&>", rune(t[i+1])) {
-			continue
-		}
-		return true
-	}
-	return false
 }
