@@ -54,6 +54,10 @@ var envMembership = lazyre.New(`['"]\s+(?:not\s+)?in\s+(?:os\.environ|process\.e
 // was).
 var effectMove = lazyre.New(`(?:\bshutil\.move|\bFileUtils\.(?:mv|move)|\bmove|\bos\.rename|\bos\.replace|\brenameSync|\bFile\.rename|\brename)\s*\(`)
 
+// effectMoveBare: Perl's rename called without parentheses (rename
+// "$ENV{HOME}/.config/x", "/tmp/x-old").
+var effectMoveBare = lazyre.New(`\brename\s+['"]`)
+
 // effectExists: calls that only ask whether a path is there or what it
 // is (not its text).
 var effectExists = lazyre.New(`\b(?:exists|lexists|isfile|isdir|islink|is_file|is_dir|existsSync|exist\?|exists\?|file\?|directory\?|file_exists|is_readable|is_file|is_dir|access|accessSync|getsize|getmtime|stat|statSync|lstat)\s*\(`)
@@ -128,6 +132,12 @@ func interpEffects(code string) []string {
 	}
 	for _, loc := range effectMove.FindAllStringIndex(code, 4) {
 		lits := Literals(code[loc[1]:matchParen(code, loc[1])])
+		if len(lits) >= 2 && PathLike(lits[0]) {
+			out = append(out, argvCode([]string{"mv", lits[0], lits[1]}))
+		}
+	}
+	for _, loc := range effectMoveBare.FindAllStringIndex(code, 4) {
+		lits := Literals(code[loc[1]-1 : effectStatementEnd(code, loc[1])])
 		if len(lits) >= 2 && PathLike(lits[0]) {
 			out = append(out, argvCode([]string{"mv", lits[0], lits[1]}))
 		}

@@ -43,10 +43,11 @@ var effectSignalPid = lazyre.New(`\bos\.kill\s*\(\s*(\d{2,})\b|\bprocess\.kill\s
 var effectKillGroup = lazyre.New(`\bos\.killpg\s*\(|\bkillpg\s*\(`)
 
 // effectPgrep: pgrep or pidof run by the code with a literal pattern
-// (['pgrep','-f','bitbake-server'], "pgrep -f celery"): with a signal
+// (['pgrep','-f','bitbake-server'], "pgrep -f celery", Perl's
+// `pgrep -f node-red`): with a signal
 // call on the line, the processes matched are the ones signalled, as
 // kill -9 $(pgrep -f PATTERN).
-var effectPgrep = lazyre.New(`['"](pgrep|pidof)(?:['"]\s*,\s*['"]|\s+)(?:-[a-z]+(?:['"]\s*,\s*['"]|\s+))*([\w.:/@-]+)['"]`)
+var effectPgrep = lazyre.New(`['"` + "`" + `](pgrep|pidof)(?:['"]\s*,\s*['"]|\s+)(?:-[a-z]+(?:['"]\s*,\s*['"]|\s+))*([\w.:/@-]+)['"` + "`" + `]`)
 
 // effectTruncate: a call that empties a file to a length.
 var effectTruncate = lazyre.New(`(?:\bos\.truncate|\bfs\.(?:promises\.)?truncate(?:Sync)?|\btruncateSync|\bFile\.truncate|\bftruncate|\btruncate)\s*\(`)
