@@ -206,7 +206,7 @@ func externalPack() Pack {
 				}
 				return ""
 			},
-			[]string{"kubectl -n dispatch-test delete pvc --all", "kubectl -n dev-alice delete pvc data-pg-0"},
+			[]string{"kubectl -n dispatch-test delete pvc --all", "kubectl -n dev-alice delete pvc data-pg-0", "kubectl -n e2e delete persistentvolumeclaim/data-mysql-0"},
 			[]string{"kubectl -n dispatch-test get pvc", "kubectl -n dispatch-test delete pod --all", "kubectl -n dev delete deploy api"}),
 		cmdRule("external.systems:helm-uninstall", Deny, "helm uninstall/delete", []string{"helm"},
 			func(e *Env, c *Cmd) string {
