@@ -20,13 +20,37 @@ var nsChangeVerbs = map[string]bool{"delete": true, "apply": true, "create": tru
 	"label": true, "annotate": true, "set": true, "replace": true, "uninstall": true, "upgrade": true, "install": true,
 	"rollback": true, "autoscale": true, "expose": true, "run": true, "sync": true, "destroy": true}
 
-// clusterWideWords name what is not inside one namespace, or secrets.
+// clusterWideWords name what is not inside one namespace, secrets, or
+// the namespace's stored data.
 var clusterWideWords = map[string]bool{"ns": true, "namespace": true, "namespaces": true, "node": true, "nodes": true, "no": true,
 	"secret": true, "secrets": true, "token": true, "clusterrole": true, "clusterroles": true, "clusterrolebinding": true,
 	"clusterrolebindings": true, "crd": true, "crds": true, "customresourcedefinition": true, "customresourcedefinitions": true,
 	"pv": true, "persistentvolume": true, "persistentvolumes": true, "storageclass": true, "storageclasses": true, "sc": true,
 	"mutatingwebhookconfiguration": true, "validatingwebhookconfiguration": true, "apiservice": true, "priorityclass": true,
-	"serviceaccount": true, "sa": true, "--all-namespaces": true, "-A": true}
+	"serviceaccount": true, "sa": true, "--all-namespaces": true, "-A": true,
+	// a volume claim's data: deleting the claim deletes the volume it
+	// holds (the default reclaim policy), which no redeploy brings back
+	// (asked in a dev namespace: devNamespaceDataDelete)
+	"pvc": true, "pvcs": true, "persistentvolumeclaim": true, "persistentvolumeclaims": true}
+
+// claimKinds are the kinds of a namespace's stored data.
+var claimKinds = map[string]bool{"pvc": true, "pvcs": true, "persistentvolumeclaim": true, "persistentvolumeclaims": true}
+
+// devNamespaceDataDelete: c deletes volume claims (the namespace's
+// stored data) in what is otherwise a developer's own namespace
+// (kubectl -n dispatch-test delete pvc --all): a test stage's data is
+// not rebuilt by the next deploy, so it is asked, not denied.
+func devNamespaceDataDelete(e *Env, c *Cmd) bool {
+	if !kubeClients[c.Name] || len(c.Pos) < 2 || c.Pos[0] != "delete" {
+		return false
+	}
+	k, _, _ := strings.Cut(strings.ToLower(c.Pos[1]), "/")
+	if !claimKinds[k] {
+		return false
+	}
+	kcLocal, kcOK := lineKubeconfig(e.F.Command)
+	return kcOK && devNamespaceClientOf(c, kcLocal, true)
+}
 
 // ownNsWords make a namespace someone's own or a branch's throwaway one.
 var ownNsWords = map[string]bool{"feature": true, "feat": true, "pr": true, "preview": true, "review": true, "my": true, "wip": true, "playground": true, "branch": true}
@@ -93,6 +117,12 @@ func typedValue(c *Cmd, o string) string {
 // devNamespaceClient: c, a cluster client, changes what is inside a
 // developer's own namespace of a cluster that is not named as another.
 func devNamespaceClient(c *Cmd, kubeconfigLocal bool) bool {
+	return devNamespaceClientOf(c, kubeconfigLocal, false)
+}
+
+// devNamespaceClientOf is devNamespaceClient; claims: volume claims
+// count as inside the namespace.
+func devNamespaceClientOf(c *Cmd, kubeconfigLocal, claims bool) bool {
 	if !kubeClients[c.Name] || len(c.Pos) == 0 || !nsChangeVerbs[c.Pos[0]] || runsOverSSH(c, sshAnyWrapper) {
 		return false
 	}
@@ -120,7 +150,7 @@ func devNamespaceClient(c *Cmd, kubeconfigLocal bool) bool {
 	for _, a := range c.Args {
 		l := strings.ToLower(a)
 		k, _, _ := strings.Cut(l, "/")
-		if clusterWideWords[k] || clusterWideWords[a] || strings.HasPrefix(l, "--namespace=") && strings.Count(l, "=") > 1 {
+		if (clusterWideWords[k] || clusterWideWords[a]) && !(claims && claimKinds[k]) || strings.HasPrefix(l, "--namespace=") && strings.Count(l, "=") > 1 {
 			return false
 		}
 	}

@@ -34,10 +34,47 @@ func nonSecretKeyGrep(e *Env, via, p string) bool {
 	return len(cs) > 0
 }
 
+// catIntoKeyGrep: the file cat prints goes straight down a pipe into a
+// search for one non-secret key (cat ~/.odbc.ini | grep -i server), which
+// prints what grep -i server ~/.odbc.ini would: only that key's lines.
+func catIntoKeyGrep(e *Env, via, p string) bool {
+	return callfacts.AppSecretFile(p) != "" && catIntoKeyGrepAny(e, via, p)
+}
+
+// catIntoKeyGrepAny is catIntoKeyGrep for any file but an environment
+// file or a key (whose every line is a secret).
+func catIntoKeyGrepAny(e *Env, via, p string) bool {
+	if via != "cat" || len(e.F.Cmds(senders...)) > 0 || envFile(path.Base(p)) || keyFile(p) {
+		return false
+	}
+	n := 0
+	for i := range e.F.Commands {
+		if e.F.Commands[i].Name != "cat" {
+			continue
+		}
+		if i+1 >= len(e.F.Commands) {
+			return false
+		}
+		g := &e.F.Commands[i+1]
+		if !keyGreps[g.Name] || len(g.Upstream) == 0 || g.Upstream[len(g.Upstream)-1] != "cat" || len(g.Pos) != 1 || !keyGrepPattern(g) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
 // oneKeyGrep: c's pattern is a single key named whole, not a secret's,
 // and c prints only the lines that match it.
 func oneKeyGrep(c *Cmd) bool {
-	if len(c.Pos) < 2 || c.Has("-e", "--regexp", "-f", "--file", "-v", "--invert-match", "-r", "-R", "--recursive") {
+	return len(c.Pos) >= 2 && keyGrepPattern(c)
+}
+
+// keyGrepPattern: c's first positional is a single key named whole, not
+// a secret's, and c prints only the lines that match it (whatever it
+// searches: the files after the key, or its input).
+func keyGrepPattern(c *Cmd) bool {
+	if len(c.Pos) < 1 || c.Has("-e", "--regexp", "-f", "--file", "-v", "--invert-match", "-r", "-R", "--recursive") {
 		return false
 	}
 	for _, fl := range c.Flags {

@@ -127,6 +127,18 @@ func handoffUploadRules() []Rule {
 							return c.Name + " copies to a partner's or vendor's host (" + h + "): the data is handed outside: " + short80(c.String())
 						}
 					}
+					if isLocalEndpoint(h) {
+						return ""
+					}
+					dir := strings.Trim(d[i+1:], `"'`)
+					if !strings.HasPrefix(dir, "/") {
+						return "" // ~/incoming/, inbox/: a folder in the login's own home there
+					}
+					for _, w := range wordsOf(dir) {
+						if opsList("drop-dir")[w] {
+							return c.Name + " copies into " + dir + " on " + h + ", a drop folder another party or machine takes files from: " + short80(c.String())
+						}
+					}
 					return ""
 				}
 				d := handoffDest(c)
@@ -139,8 +151,8 @@ func handoffUploadRules() []Rule {
 				return ""
 			},
 			[]string{"sftp -b batch/upload.txt user@sftp.partner.org", "aws s3 cp exports/deid_2024.parquet s3://meridian-partner-dropbox/x/", "aws s3 cp dist/latest.yml s3://app-updates/stable/latest.yml",
-				"aws s3 sync dist/ s3://app-updates/beta/ --exclude '*' --include '*.yml'", "gsutil cp out/claims.csv gs://acme-vendor-exchange/in/", "rclone copy exports/ partner-sftp:incoming/", "scp exports/claims.csv acme@sftp.vendor-exchange.com:/in/"},
-			[]string{"aws s3 cp build/x s3://my-dev-bucket/", "aws s3 cp s3://app-updates/stable/latest.yml .", "aws s3 sync dist/ s3://app-updates-dev/beta/", "sftp user@sftp.partner.org", "aws s3 ls s3://meridian-partner-dropbox/", "aws s3 cp dist/app.js s3://acme-assets/js/", "sftp -b batch.txt localhost", "scp dist/app.tar.gz deploy@203.0.113.17:/srv/"}),
+				"aws s3 sync dist/ s3://app-updates/beta/ --exclude '*' --include '*.yml'", "gsutil cp out/claims.csv gs://acme-vendor-exchange/in/", "rclone copy exports/ partner-sftp:incoming/", "scp exports/claims.csv acme@sftp.vendor-exchange.com:/in/", "scp out/permits.csv reports@sftp.city.gov:/incoming/", "scp build/modem.cfg prov@tftp02:/tftpboot/"},
+			[]string{"aws s3 cp build/x s3://my-dev-bucket/", "aws s3 cp s3://app-updates/stable/latest.yml .", "aws s3 sync dist/ s3://app-updates-dev/beta/", "sftp user@sftp.partner.org", "aws s3 ls s3://meridian-partner-dropbox/", "aws s3 cp dist/app.js s3://acme-assets/js/", "sftp -b batch.txt localhost", "scp dist/app.tar.gz deploy@203.0.113.17:/srv/", "scp out/x.csv localhost:/incoming/", "scp reports@sftp.city.gov:/incoming/ack.txt ."}),
 	}
 }
 

@@ -53,7 +53,7 @@ func hostActRules() []Rule {
 				"sudo journalctl --vacuum-size=500M", "screen -X -S prod quit", "systemctl --user stop pipewire", "nix-env --install jq", "cpanm --installdeps ~/Downloads/Foo-1.0"},
 			[]string{"choco list", "winget search git", "scoop list", "cpan -l", "dotnet tool install dotnet-ef", "dotnet tool list -g", "nix profile list", "nix-env -q", "make install PREFIX=$HOME/.local",
 				"make install DESTDIR=./stage", "sudo make install", "flatpak override --user --show com.slack.Slack", "nix-collect-garbage", "trash-list", "gio trash ./tmp.txt", "hdiutil detach /Volumes/Backup",
-				"journalctl --vacuum-time=2weeks --help", "screen -ls", "systemctl --user status pipewire", "systemctl --user stop app", "xcrun simctl erase all", "adb shell pm clear com.acme.app.debug", "choco install nodejs-lts --whatif",
+				"journalctl --vacuum-time=2weeks --help", "screen -ls", "systemctl --user status pipewire", "systemctl --user restart app", "xcrun simctl erase all", "adb shell pm clear com.acme.app.debug", "choco install nodejs-lts --whatif",
 				"cpanm --installdeps --notest .", "cpanm -L local Moose"}),
 	}
 }

@@ -289,7 +289,7 @@ func leakRules() []Rule {
 					if p.Op == OpArg && p.Via == "git" && gitOnlyIndexes(e) {
 						continue // git rm --cached .env: untracking a secret reads nothing out (pack_runas_reads.go)
 					}
-					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !usesSecretQuietly(e, p.Via) && !reducedOutput(e, p.Via) && !nonSecretColumns(e, p.Via, p.Path) && !nonSecretKeyGrep(e, p.Via, p.Path) && !fedToLogin(e, p.Via, p.Path) && !namesOnlyRead(e, p.Via) && !columnsDownstream(e, p.Via, p.Path) && !plainFieldSearch(e, p.Via, p.Path) && !configFedTo(e, p.Via, p.Path) && !tokenFileFedToAuth(e, p.Via) && !localPasswordFile(e, p.Via, p.Path) {
+					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !usesSecretQuietly(e, p.Via) && !reducedOutput(e, p.Via) && !nonSecretColumns(e, p.Via, p.Path) && !nonSecretKeyGrep(e, p.Via, p.Path) && !catIntoKeyGrep(e, p.Via, p.Path) && !fedToLogin(e, p.Via, p.Path) && !namesOnlyRead(e, p.Via) && !columnsDownstream(e, p.Via, p.Path) && !plainFieldSearch(e, p.Via, p.Path) && !configFedTo(e, p.Via, p.Path) && !tokenFileFedToAuth(e, p.Via) && !localPasswordFile(e, p.Via, p.Path) {
 						return fmt.Sprintf("%s reads %s, which holds secrets", p.Via, homeRel(p.Path, e.F.Home))
 					}
 				}

@@ -189,8 +189,8 @@ func externalPack() Pack {
 			[]string{"terraform plan", "terraform init", "terraform fmt", "pulumi preview"}),
 		cmdRule("external.systems:kubectl-delete", Deny, "kubectl/oc delete, drain", []string{"kubectl", "oc", "k"},
 			func(e *Env, c *Cmd) string {
-				if ephemeralTargets(c) {
-					return "" // a CI run's or a preview's own namespace (pack_test_resources.go)
+				if ephemeralTargets(c) || devNamespaceDataDelete(e, c) {
+					return "" // a CI run's or a preview's own namespace (pack_test_resources.go); a dev namespace's claims: kubectl-claims-delete
 				}
 				if s := kubeSub(c); s == "delete" || s == "drain" || s == "replace" && c.Has("--force") || s == "scale" && strings.Contains(strings.Join(c.Args, " "), "--replicas=0") || s == "cordon" {
 					return c.Name + " deletes cluster resources: " + c.String()
@@ -199,6 +199,15 @@ func externalPack() Pack {
 			},
 			[]string{"kubectl delete pod web-1", "kubectl delete ns prod", "oc delete project x", "kubectl drain node-1", "kubectl -n prod delete secret db", "kubectl --context prod delete deploy api"},
 			[]string{"kubectl get pods", "kubectl describe pod x", "kubectl logs web-1", "kubectl apply -f k8s/"}),
+		cmdRule("external.systems:kubectl-claims-delete", Ask, "Deleting volume claims in a development or test namespace (kubectl -n dispatch-test delete pvc --all): the volumes they hold, the stage's stored data, go with them and no redeploy brings them back", []string{"kubectl", "oc", "k"},
+			func(e *Env, c *Cmd) string {
+				if devNamespaceDataDelete(e, c) {
+					return c.Name + " deletes volume claims, and the data their volumes hold: " + c.String()
+				}
+				return ""
+			},
+			[]string{"kubectl -n dispatch-test delete pvc --all", "kubectl -n dev-alice delete pvc data-pg-0", "kubectl -n e2e delete persistentvolumeclaim/data-mysql-0"},
+			[]string{"kubectl -n dispatch-test get pvc", "kubectl -n dispatch-test delete pod --all", "kubectl -n dev delete deploy api"}),
 		cmdRule("external.systems:helm-uninstall", Deny, "helm uninstall/delete", []string{"helm"},
 			func(e *Env, c *Cmd) string {
 				if s := sub(c); (s == "uninstall" || s == "delete" || s == "del" || s == "un" || s == "rollback") && !ephemeralTargets(c) {

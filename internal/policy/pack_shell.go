@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -212,6 +213,9 @@ func shellPack() Pack {
 					if c.Name != "su" && len(c.Pos) == 0 && c.Payload == "" && !c.Has("-s", "-i", "--shell", "--login") || onlyHelp(c) {
 						return "" // sudo -l, sudo -v, doas -L: no command runs
 					}
+					if len(c.Pos) == 1 && c.Payload == "" && (path.Base(c.Pos[0]) == "true" || path.Base(c.Pos[0]) == "false" || c.Pos[0] == ":") {
+						return "" // sudo -n true: only tests whether sudo works without a password
+					}
 					if pkgInstall(c) != "" || rootQuery(c) != "" {
 						return "" // core.shell:sudo-install asks, sudo-refresh or sudo-query records
 					}
@@ -223,7 +227,7 @@ func shellPack() Pack {
 			},
 			Catch: []string{"sudo systemctl restart nginx", "doas reboot", "su -c 'id' root", "bash -c 'sudo systemctl stop cron'", "sudo apt-get remove -y nginx",
 				"sudo nft flush ruleset", "sudo snap remove lxd", "sudo sh -c 'ufw status; ufw disable'", "sudo auditctl -D", "sudo mytool list --purge", "printf 'systemctl restart dovecot\\n' | ssh imap1 sudo sh", "ssh imap1 sudo sh < checks.sh"},
-			Allow: []string{"echo sudo", "sudo -l", "sudo -v", "man sudo", "grep sudo /var/log/auth.log", "sudo apt-get install -y jq", "sudo -E ls /root",
+			Allow: []string{"echo sudo", "sudo -l", "sudo -v", "sudo -n true", "sudo -n true 2>/dev/null && echo root-ok", "man sudo", "grep sudo /var/log/auth.log", "sudo apt-get install -y jq", "sudo -E ls /root",
 				"sudo nft list ruleset", "sudo snap list", "printf 'doveconf -n | head -40\\ndoveadm service status imap\\n' | ssh imap1.mail.example.net sudo sh", "sudo ufw status verbose", "sudo auditctl -l", "sudo zpool status tank", "sudo aureport --avc --summary"},
 		},
 	}, append(append(supplyRules(), sudoQueryRule(), sudoInstallRule(), sudoRefreshRule()), append(deviceArchiveRules(), fetchMoreRules()...)...)...)}

@@ -60,6 +60,9 @@ func integrationConfigFile(p string) string {
 	if len(parts) >= 2 && linkRoleWords[parts[len(parts)-1]] && secretSourceDirs[strings.ToLower(path.Base(path.Dir(p)))] {
 		return "the settings of the project's link to another system, with its login"
 	}
+	if linkRoleWords[parts[len(parts)-1]] && strings.HasPrefix(p, "/etc/") && strings.Count(p, "/") >= 3 {
+		return "an installed application's settings of its link to another system, with its login" // /etc/cad/interface.conf
+	}
 	return ""
 }
 

@@ -280,7 +280,7 @@ func toolSecretFileRule() Rule {
 				if why == "" || !printedRead(e, p.Via) || !wholeQuery(e, p.Via) {
 					continue
 				}
-				if generatesKeys(e, p.Via) || usesSecretQuietly(e, p.Via) || reducedOutput(e, p.Via) || nonSecretColumns(e, p.Via, p.Path) || namesOnlyRead(e, p.Via) || columnsDownstream(e, p.Via, p.Path) || tokenFileFedToAuth(e, p.Via) {
+				if generatesKeys(e, p.Via) || usesSecretQuietly(e, p.Via) || reducedOutput(e, p.Via) || nonSecretColumns(e, p.Via, p.Path) || namesOnlyRead(e, p.Via) || columnsDownstream(e, p.Via, p.Path) || tokenFileFedToAuth(e, p.Via) || catIntoKeyGrepAny(e, p.Via, p.Path) {
 					continue
 				}
 				return fmt.Sprintf("%s prints %s, %s, into the conversation", p.Via, homeRel(p.Path, e.F.Home), why)
