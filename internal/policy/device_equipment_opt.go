@@ -114,7 +114,7 @@ func equipmentMsg(args []string) string {
 
 func equipmentOptActRule() Rule {
 	return Rule{ID: "external.systems:equipment-option-act", Mode: Ask, Tools: shellTools,
-		On:   On(0, deviceScriptProgs...).OrText("./", "bin/", "tools/", "scripts/", "script/", ".py", ".sh"),
+		On:   deviceScriptOn(),
 		Desc: "A project's tool handed the equipment it drives by an option (--machine, --instrument, --gen, --park, --lane, --plc, --pump: remoteops.txt equip-opt) with an act in its words (an acting option, a subcommand, --power off, a name such as curtail_park or run_sequence), or given a protocol message only equipment takes (SECS s2f41): the real machine acts though no host is on the line; reads, dry runs, --help and stand-ins stay allowed",
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {

@@ -152,9 +152,15 @@ func deviceScriptCommand(c *Cmd) string {
 // shells, ROS); a program run by path is triggered by the path's text.
 var deviceScriptProgs = []string{"python", "python3", "python2", "node", "ruby", "perl", "bash", "sh", "zsh", "deno", "bun", "tsx", "ts-node", "lua", "tclsh", "ros2", "rosrun"}
 
+// deviceScriptOn triggers the rules that read a project's tool: one of
+// its runners, or a program run by a path that reads as the project's.
+func deviceScriptOn() Trigger {
+	return On(0, deviceScriptProgs...).OrText("./", "bin/", "tools/", "scripts/", "script/", ".py", ".sh")
+}
+
 func deviceScriptCommandRule() Rule {
 	return Rule{ID: "external.systems:device-tool-command", Mode: Ask, Tools: shellTools,
-		On:   On(0, deviceScriptProgs...).OrText("./", "bin/", "tools/", "scripts/", "script/", ".py", ".sh"),
+		On:   deviceScriptOn(),
 		Desc: "A project's own tool that commands equipment, read by its name and options: a script or program whose name joins an acting verb (send, dispatch, hold, open, close, fire, start, stop, move, set…) with a device (gate, valve, pump, glider, robot, relay, heater, telescope…), or that is handed the equipment (--glider, --lanes, --valve, --pump, --gate) with that verb or a command (--cmd); a ROS executable named for an act (ros2 run … dispatch_patrol). Names that read (status, get, list, monitor, log), --help, dry runs and simulated targets stay allowed, and so does a verb with no device (send_email.py, start_server.sh)",
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
