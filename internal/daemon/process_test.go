@@ -106,7 +106,7 @@ func (h *home) serve() *exec.Cmd {
 
 func (h *home) waitFor(what string, cond func() bool) {
 	h.t.Helper()
-	testenv.WaitFor(h.t, 20*time.Second, what, cond, func() string {
+	testenv.WaitFor(h.t, 60*time.Second, what, cond, func() string {
 		out, _ := os.ReadFile(filepath.Join(h.dir, "serve.out"))
 		lg, _ := os.ReadFile(filepath.Join(h.dir, "logs", "daemon.log"))
 		return fmt.Sprintf("serve output:\n%s\nlog:\n%s", out, lg)
