@@ -127,6 +127,14 @@ func (g *Guard) ObserveStore(store string, err error) error {
 	if err == nil || g == nil || !IsStorageFault(err) {
 		return err
 	}
+	// On the guard's own file, the fault is often the consequence of the
+	// file being removed or replaced ("unable to open database file"):
+	// that is the cause to latch and to tell, and it stops the daemon.
+	if store == "" {
+		if f := g.fileGone(); f != nil {
+			return &Error{Fault: g.latch(*f), Err: err}
+		}
+	}
 	f := g.latch(Fault{Store: store, Reason: err.Error(),
 		Fix: "free space on its disk (or fix what the error names), then restart the daemon (warden serve, or systemctl --user restart warden); until then it takes no new work"})
 	return &Error{Fault: f, Err: err}
@@ -141,20 +149,31 @@ func (g *Guard) CheckFile() error {
 	if g == nil {
 		return nil
 	}
+	if f := g.fileGone(); f != nil {
+		return &Error{Fault: g.latch(*f)}
+	}
+	return g.Refuse()
+}
+
+// fileGone is the fault of the watched file removed or replaced, nil
+// while it is the one opened (or none is watched).
+func (g *Guard) fileGone() *Fault {
 	g.mu.Lock()
 	path, id := g.path, g.id
 	g.mu.Unlock()
 	if path == "" {
-		return g.Refuse()
+		return nil
 	}
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil && errors.Is(err, os.ErrNotExist):
-		return &Error{Fault: g.latch(gone(path, "the file was removed while the daemon ran"))}
+		f := gone(path, "the file was removed while the daemon ran")
+		return &f
 	case err == nil && id != "" && fileid.Of(fi) != id:
-		return &Error{Fault: g.latch(gone(path, "the file was replaced by another while the daemon ran"))}
+		f := gone(path, "the file was replaced by another while the daemon ran")
+		return &f
 	}
-	return g.Refuse()
+	return nil
 }
 
 func gone(path, reason string) Fault {
@@ -164,9 +183,12 @@ func gone(path, reason string) Fault {
 
 // latch records f unless a fault is latched already (the first one is the
 // cause; what follows is its consequence), and returns the one in force.
+// The one exception: the file found gone after a lesser fault (a full
+// disk, then the file removed) replaces it, since it changes what the
+// daemon does (it stops; RefuseGone refuses).
 func (g *Guard) latch(f Fault) Fault {
 	g.mu.Lock()
-	if g.fault != nil {
+	if g.fault != nil && (g.fault.Gone || !f.Gone) {
 		cur := *g.fault
 		g.mu.Unlock()
 		return cur

@@ -66,3 +66,57 @@ func TestObserveLatchesOnlyStorageFaults(t *testing.T) {
 		t.Fatalf("fault %+v", f)
 	}
 }
+
+// The store's file removed under the daemon often shows first as a failed
+// write ("unable to open database file"), before the once-a-second look:
+// the fault latched is the cause (gone, which stops the daemon), not the
+// failed write. A lesser fault latched before the file goes (a full disk)
+// gives way to it once the file is seen gone.
+func TestAWriteFailingOnARemovedFileLatchesGone(t *testing.T) {
+	watched := func(t *testing.T) (string, *Guard, *[]Fault) {
+		p := filepath.Join(t.TempDir(), "warden.db")
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		heard := &[]Fault{}
+		g := New(p, func(f Fault) { *heard = append(*heard, f) })
+		if err := g.WatchFile(p); err != nil {
+			t.Fatal(err)
+		}
+		return p, g, heard
+	}
+	t.Run("write first", func(t *testing.T) {
+		p, g, heard := watched(t)
+		os.Remove(p)
+		err := g.Observe(fmt.Errorf("claim next task: %w", syscall.EIO))
+		if !errors.Is(err, ErrFault) || !errors.Is(err, syscall.EIO) || !strings.Contains(err.Error(), "removed while the daemon ran") {
+			t.Fatalf("Observe: %v", err)
+		}
+		if len(*heard) != 1 || !(*heard)[0].Gone {
+			t.Fatalf("faults heard: %+v", *heard)
+		}
+		// Another store's write (a shared queue) is not about this file.
+		g2 := New(p, nil)
+		if f := g2.ObserveStore("postgres://db/warden", syscall.EIO); !errors.Is(f, ErrFault) || g2.Current().Gone {
+			t.Fatalf("another store's fault: %v %+v", f, g2.Current())
+		}
+	})
+	t.Run("full disk then removed", func(t *testing.T) {
+		p, g, heard := watched(t)
+		g.Observe(syscall.ENOSPC)
+		if err := g.RefuseGone(); err != nil {
+			t.Fatalf("a full disk refuses work under way: %v", err)
+		}
+		os.Remove(p)
+		if err := g.CheckFile(); !strings.Contains(fmt.Sprint(err), "removed") {
+			t.Fatalf("CheckFile after the full disk: %v", err)
+		}
+		if len(*heard) != 2 || (*heard)[0].Gone || !(*heard)[1].Gone || g.RefuseGone() == nil {
+			t.Fatalf("faults heard: %+v", *heard)
+		}
+		g.Observe(syscall.ENOSPC)
+		if len(*heard) != 2 || !g.Current().Gone {
+			t.Fatalf("a full disk after the file went replaced it: %+v", *heard)
+		}
+	})
+}
