@@ -94,27 +94,50 @@ func (m *Manager) Answer(ctx context.Context, task string, approve, always bool,
 	if err := tm.SendKeys(ctx, a.Window, "-l", msg); err != nil {
 		return nil, err
 	}
-	return p, m.submit(ctx, a.Window, msg)
+	return p, m.submit(ctx, task, a.Window, msg, true)
 }
 
 // submit presses Enter until the typed message has left the prompt: keys
 // typed fast arrive as a paste, and an Enter inside the paste is taken as
 // part of it (seen with Claude Code 2.1.330), so the Enter comes after a
 // pause and again while the text is still in the input.
-func (m *Manager) submit(ctx context.Context, window, msg string) error {
+//
+// waiting: the agent waited at its prompt when the message was typed. Its
+// record leaving waiting (its UserPromptSubmit hook) is then proof the
+// message was sent, whatever the screen shows: an agent that goes on
+// quickly can draw the message in its history, under the same mark, and
+// finish and close its window before the screen is read again — keys
+// sent then fail, yet the answer was given.
+func (m *Manager) submit(ctx context.Context, task, window, msg string, waiting bool) error {
 	tm := m.cfg.Tmux
 	mark := "❯ " + msg[:min(len(msg), 30)]
+	sent := func() bool {
+		if !waiting {
+			return false
+		}
+		a, err := m.st.Agent(ctx, task)
+		return err == nil && a != nil && State(a.State) != Waiting
+	}
 	for try := 0; try < 8; try++ { // ~19 s: a loaded machine draws the TUI late; the daemon client waits 30 s
 		time.Sleep(400 * time.Millisecond)
+		if sent() {
+			return nil
+		}
 		if err := tm.SendKeys(ctx, window, "Enter"); err != nil {
+			if sent() {
+				return nil
+			}
 			return err
 		}
 		for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
 			pane, err := tm.Capture(ctx, window, 60)
-			if err == nil && (!strings.Contains(pane, mark) || queuedAfter(pane, mark)) {
+			if err == nil && (!strings.Contains(pane, mark) || queuedAfter(pane, mark)) || sent() {
 				return nil
 			}
 		}
+	}
+	if sent() {
+		return nil
 	}
 	last := ""
 	if pane, err := tm.Capture(ctx, window, 60); err == nil {

@@ -2,11 +2,15 @@ package agent
 
 import (
 	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/warden-dev/warden/internal/store"
+	"github.com/warden-dev/warden/internal/testenv"
 )
 
 // Keys go to an agent's window only while it waits on a pending call and
@@ -54,4 +58,47 @@ func TestQueuedAfter(t *testing.T) {
 	if queuedAfter(typed, mark) || queuedAfter("nothing here\n", mark) {
 		t.Error("a message still typed in the prompt is not sent")
 	}
+}
+
+// A denial's reason is typed at the prompt and sent; an agent that then
+// goes on at once keeps the message on screen in its history (under the
+// prompt's mark) and finishes, closing its window, before the screen is
+// read again. The answer was given: its record left waiting (its
+// UserPromptSubmit hook), and Answer says so rather than fail — a CLI
+// told "failed" retries, and finds nothing left to answer.
+func TestDenialSentThoughTheAgentFinishedAtOnce(t *testing.T) {
+	r := newRig(t, "dialog", nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r.spawn(t, "t1")
+	// The daemon's loop: hook events move the agent's record.
+	polled := make(chan struct{})
+	go func() {
+		defer close(polled)
+		for ctx.Err() == nil {
+			r.m.Poll(ctx)
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+	stopPolling := func() { cancel(); <-polled }
+	testenv.WaitFor(t, 30*time.Second, "the agent to wait on cat .env", func() bool {
+		a, _ := r.st.Agent(ctx, "t1")
+		return a != nil && Pending(a) != nil
+	})
+	var p *PendingCall
+	var err error
+	testenv.WaitFor(t, 30*time.Second, "the dialog on screen", func() bool {
+		p, err = r.m.Answer(ctx, "t1", false, false, "secrets stay out of this task")
+		var ref *Refusal
+		return !errors.As(err, &ref)
+	})
+	if err != nil || p == nil || p.Call != "cat .env" {
+		t.Fatalf("Answer: %+v, %v", p, err)
+	}
+	b, _ := os.ReadFile(filepath.Join(r.home, "told.txt"))
+	if !strings.Contains(string(b), "A person denied this call: Bash `cat .env`") || !strings.Contains(string(b), "Their reason: secrets stay out of this task") {
+		t.Errorf("the agent was told %q", b)
+	}
+	stopPolling()
+	r.untilCleaned(t, "t1", 30*time.Second)
 }

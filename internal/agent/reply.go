@@ -96,5 +96,5 @@ func (m *Manager) Reply(ctx context.Context, task, text string) error {
 	if err := tm.SendKeys(ctx, a.Window, "-l", "--", msg); err != nil {
 		return err
 	}
-	return m.submit(ctx, a.Window, msg)
+	return m.submit(ctx, task, a.Window, msg, State(a.State) == Waiting)
 }

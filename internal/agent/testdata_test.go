@@ -54,6 +54,28 @@ hang)
 idle)
   exec sleep 600
   ;;
+dialog)
+  # The policy asks about cat .env; the fake draws Claude Code's dialog.
+  # Escape opens the prompt for "what to do instead"; the message sent
+  # stays on screen in the history under the prompt's mark (as a quick
+  # agent's does), then the agent finishes and its window closes.
+  printf 'STRIPE_SECRET_KEY=sk_live_51Habc0123456789abcdef\n' > .env
+  hook PreToolUse ',"tool_name":"Bash","tool_input":{"command":"cat .env"}'
+  printf 'Bash command\n  cat .env\nDo you want to proceed?\n> 1. Yes\n  2. No\n'
+  stty -icanon -echo min 1
+  key=$(dd bs=1 count=1 2>/dev/null | od -An -tx1 | tr -d ' ')
+  stty icanon echo
+  printf '\033[5A\033[J' # drawn over in place, as a TUI does
+  if [ "$key" = 1b ]; then
+    printf '❯ '
+    IFS= read -r line
+    printf '\n❯ %s\n' "$line"
+    printf '%s\n' "$line" > "$HOME/told.txt"
+    hook UserPromptSubmit ',"prompt":"denied"'
+    hook Stop ''
+  fi
+  sleep 1
+  ;;
 latecommit)
   # Stops before committing; when the Stop is blocked it commits and
   # stops again, as Claude Code carries on with a blocked Stop's reason.
