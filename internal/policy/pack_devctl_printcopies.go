@@ -47,8 +47,55 @@ func printRunRule() Rule {
 			if n := printCopies(c); n >= printRunCopies {
 				return c.Name + " prints " + strconv.Itoa(n) + " copies: " + c.String()
 			}
+			if p := namedPrinter(c); p != "" && printsFile(c, p) {
+				return c.Name + " sends a job to the printer " + p + ": paper, media and a shared printer's time are spent, and the job cannot be called back once it prints: " + c.String()
+			}
 			return ""
 		},
-		[]string{"lp -d Xerox_Versant_180 -n 500 flyers.pdf", "lpr -#200 -P office report.pdf", "lp -o copies=100 menu.pdf", "lpr -P hall -o copies=60 programme.pdf", "lp -n250 tickets.pdf"},
-		[]string{"lp -n 2 report.pdf", "lpr -#3 notes.pdf", "lp -d office report.pdf", "lpstat -p", "lp -o copies=5 menu.pdf", "lpr -P office -o sides=two-sided-long-edge thesis.pdf"})
+		[]string{"lp -d Xerox_Versant_180 -n 500 flyers.pdf", "lpr -#200 -P office report.pdf", "lp -o copies=100 menu.pdf", "lpr -P hall -o copies=60 programme.pdf", "lp -n250 tickets.pdf",
+			"lp -d DesignJet_T1700 -o media=Custom.914x1500mm poster.pdf", "lpr -P Xerox_iGen5 out/catalog.pdf", "lp -d label_printer_dock2 out/labels.zpl"},
+		[]string{"lp -n 2 report.pdf", "lpr -#3 notes.pdf", "lp report.pdf", "lpstat -p", "lp -o copies=5 menu.pdf", "lpr -o sides=two-sided-long-edge thesis.pdf",
+			"lp -d zebra-dev -o raw /tmp/test_label.zpl", "lp -d PDF report.pdf", "lpr -P Cups-PDF thesis.pdf", "lp -d office", "lpoptions -d office"})
+}
+
+// namedPrinter: the printer lp -d or lpr -P sends the job to, unless it
+// is the developer's own stand-in (a PDF or file printer, one named dev,
+// test, virtual or dummy); "" when the job goes to the default printer.
+func namedPrinter(c *Cmd) string {
+	opt := "-d"
+	if c.Name == "lpr" {
+		opt = "-P"
+	}
+	p := ""
+	for i, a := range c.Args {
+		switch {
+		case a == opt && i+1 < len(c.Args):
+			p = c.Args[i+1]
+		case strings.HasPrefix(a, opt) && len(a) > 2:
+			p = a[2:]
+		case c.Name == "lp" && strings.HasPrefix(a, "--destination="):
+			p = strings.TrimPrefix(a, "--destination=")
+		}
+	}
+	if p == "" || strings.Contains(p, "$") {
+		return ""
+	}
+	for _, w := range wordsOf(p) {
+		switch w {
+		case "pdf", "cups", "file", "dev", "test", "testing", "virtual", "dummy", "null", "fake", "mock", "sim", "local":
+			return ""
+		}
+	}
+	return p
+}
+
+// printsFile: the job names a file to print besides the printer p (and
+// the values of lp's options).
+func printsFile(c *Cmd, p string) bool {
+	for _, a := range c.Pos {
+		if a != p && (strings.ContainsAny(a, "./") || strings.HasPrefix(a, "$")) {
+			return true
+		}
+	}
+	return false
 }
