@@ -47,15 +47,15 @@ func printRunRule() Rule {
 			if n := printCopies(c); n >= printRunCopies {
 				return c.Name + " prints " + strconv.Itoa(n) + " copies: " + c.String()
 			}
-			if p := namedPrinter(c); p != "" && printsFile(c, p) {
-				return c.Name + " sends a job to the printer " + p + ": paper, media and a shared printer's time are spent, and the job cannot be called back once it prints: " + c.String()
+			if p := namedPrinter(c); p != "" && printsFile(c, p) && largeMedia(c) {
+				return c.Name + " sends a job on roll or custom-size media to the printer " + p + ": a large-format print spends costly media and hours of the printer, and cannot be called back once it prints: " + c.String()
 			}
 			return ""
 		},
 		[]string{"lp -d Xerox_Versant_180 -n 500 flyers.pdf", "lpr -#200 -P office report.pdf", "lp -o copies=100 menu.pdf", "lpr -P hall -o copies=60 programme.pdf", "lp -n250 tickets.pdf",
-			"lp -d DesignJet_T1700 -o media=Custom.914x1500mm poster.pdf", "lpr -P Xerox_iGen5 out/catalog.pdf", "lp -d label_printer_dock2 out/labels.zpl"},
-		[]string{"lp -n 2 report.pdf", "lpr -#3 notes.pdf", "lp report.pdf", "lpstat -p", "lp -o copies=5 menu.pdf", "lpr -o sides=two-sided-long-edge thesis.pdf",
-			"lp -d zebra-dev -o raw /tmp/test_label.zpl", "lp -d PDF report.pdf", "lpr -P Cups-PDF thesis.pdf", "lp -d office", "lpoptions -d office"})
+			"lp -d DesignJet_T1700 -o media=Custom.914x1500mm poster.pdf", "lp -d Epson_P9570 -o media=Roll proofs/a.pdf"},
+		[]string{"lp -n 2 report.pdf", "lpr -#3 notes.pdf", "lp -d office report.pdf", "lpstat -p", "lp -o copies=5 menu.pdf", "lpr -P office -o sides=two-sided-long-edge thesis.pdf",
+			"lp -d office -o media=A4 report.pdf", "lp -d cups-pdf -o media=Roll poster.pdf", "lp -o media=Custom.914x1500mm poster.pdf", "lpoptions -d office"})
 }
 
 // namedPrinter: the printer lp -d or lpr -P sends the job to, unless it
@@ -87,6 +87,21 @@ func namedPrinter(c *Cmd) string {
 		}
 	}
 	return p
+}
+
+// largeMedia: the job is printed on a roll or a custom size (lp -o
+// media=Roll, media=Custom.914x1500mm): a plotter's or a large-format
+// printer's media.
+func largeMedia(c *Cmd) bool {
+	for _, a := range c.Args {
+		a = strings.ToLower(strings.TrimPrefix(a, "-o"))
+		for _, kv := range strings.Split(a, ",") {
+			if v, ok := strings.CutPrefix(kv, "media="); ok && (strings.HasPrefix(v, "roll") || strings.HasPrefix(v, "custom")) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // printsFile: the job names a file to print besides the printer p (and
