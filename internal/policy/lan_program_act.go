@@ -109,10 +109,13 @@ func splitLanArgs(args []string) lanArgs {
 // anywhere makes it act (set-clock, send_remote_command), else a read
 // word reads.
 func lanWordClass(s string) string {
-	acts, msgs, reads, more := opsList("lan-act-verb"), opsList("lan-act-msg"), opsList("lan-device-read"), opsList("lan-act-read")
+	acts, msgs, reads, more, whole := opsList("lan-act-verb"), opsList("lan-act-msg"), opsList("lan-device-read"), opsList("lan-act-read"), opsList("lan-act-whole")
 	class := ""
-	for _, w := range wordsOf(s) {
+	ws := wordsOf(s)
+	for _, w := range ws {
 		switch {
+		case whole[w] && len(ws) > 1:
+			// upgrade_available, update-check: a noun's part, not the act
 		case acts[w] || msgs[w]:
 			return "act"
 		case reads[w] || more[w]:
