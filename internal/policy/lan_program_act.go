@@ -198,6 +198,9 @@ func lanProgramAct(name string, args []string) string {
 		}
 		switch lanWordClass(p) {
 		case "act":
+			if opsList("lan-act-whole")[strings.ToLower(p)] && i+1 < len(a.pos) && lanWordClass(a.pos[i+1]) == "read" {
+				return "" // onecli update scan: the update's read
+			}
 			return "its command " + p
 		case "read":
 			if i < 2 {
@@ -243,8 +246,8 @@ func lanCarried(v string) string {
 		return "read"
 	}
 	for _, w := range ws {
-		if opsList("lan-act-verb")[w] {
-			return "act"
+		if opsList("lan-act-verb")[w] && !(opsList("lan-act-whole")[w] && len(ws) > 1) {
+			return "act" // (UpdateLibrary: a library rescanned, not the device updated)
 		}
 	}
 	return ""
