@@ -16,6 +16,11 @@ import "strings"
 // whose value is one command.
 var commandFileOpts = map[string]struct{ file, cmd string }{
 	"openocd": {"-f|--file", "-c"},
+	// Vivado's hardware manager run on a Tcl script the line wrote
+	// (vivado -mode batch -source /tmp/flash.tcl): each line is read as
+	// one command, -eval standing for it as xsct's does (admin.txt:
+	// vivado -eval program_hw*)
+	"vivado": {"-source", "-eval"},
 }
 
 // writtenCommandFiles appends, for each command file of c that the line

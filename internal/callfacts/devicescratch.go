@@ -13,7 +13,7 @@ import "strings"
 // user's.
 
 // deviceBridgeShells run their command on a device.
-var deviceBridgeShells = map[string]bool{"adb shell": true, "hdc shell": true}
+var deviceBridgeShells = map[string]bool{"adb shell": true, "hdc shell": true, "sdb shell": true}
 
 // appDataRoots hold one folder per app package on the device.
 var appDataRoots = []string{"/sdcard/Android/data/", "/storage/emulated/0/Android/data/", "/storage/self/primary/Android/data/",

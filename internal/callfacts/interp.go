@@ -383,10 +383,11 @@ var openedName = lazyre.New(`\b(?:open|readFileSync|readFile|read_text|read_byte
 
 var awkWrite = lazyre.New(`(print|printf)\b[^;}]*>\s*"`)
 
-// writeCall matches interpreter calls that write or replace files; a
+// writeCall matches interpreter calls that write or replace files (a
+// file opened for writing by os.open(p, os.O_WRONLY) too); a
 // path built by a call inside open( … ) (os.path.expanduser('~/.bashrc'))
 // comes before the mode.
-var writeCall = lazyre.New(`open\s*\((?:[^()]|\([^()]*\))*['"](w|a|wb|ab|w\+|r\+)['"]|write_text|write_bytes|writeFileSync|writeFile\(|appendFileSync|File\.write|IO\.write|File\.open\((?:[^()]|\([^()]*\))*['"]w|file_put_contents|fopen\((?:[^()]|\([^()]*\))*['"]w|copyfile|shutil\.(copy|move)|os\.(rename|replace|symlink|chmod)|renameSync|symlinkSync|copyFileSync|FileUtils\.(cp|mv|ln|touch)|json\.dump\(|>\s*\$|\.to_(?:csv|parquet|excel|pickle|json|feather|stata|hdf)\(\s*[fr]?['"]|\bwrite\.(?:csv2?|table|delim|xlsx|dta|foreign)\(|\bwrite_(?:csv2?|tsv|delim|rds|sas|xpt|dta|sav|parquet|feather|xlsx|lines|file|json)\(|\bsaveRDS\(|\bsave(?:\.image)?\(|\bfwrite\(|\bfile\.(?:copy|rename|create|append)\(|\bggsave\(|\bsink\(\s*['"]|\bfile\s*=\s*['"]|\bCSV\.write\(|\bcp\(|\bmv\(|\bcopy\(\s*['"]|\brename\s*\(?\s*['"]|open\s*\(\s*[A-Z]+\s*,\s*['"]>|open\s*\(\s*(?:my\s+)?\$\w+\s*,\s*['"]\+?>`)
+var writeCall = lazyre.New(`open\s*\((?:[^()]|\([^()]*\))*['"](w|a|wb|ab|w\+|r\+)['"]|\bos\.open\((?:[^()]|\([^()]*\))*\bO_(?:WRONLY|TRUNC|APPEND|CREAT)\b|write_text|write_bytes|writeFileSync|writeFile\(|appendFileSync|File\.write|IO\.write|File\.open\((?:[^()]|\([^()]*\))*['"]w|file_put_contents|fopen\((?:[^()]|\([^()]*\))*['"]w|copyfile|shutil\.(copy|move)|os\.(rename|replace|symlink|chmod)|renameSync|symlinkSync|copyFileSync|FileUtils\.(cp|mv|ln|touch)|json\.dump\(|>\s*\$|\.to_(?:csv|parquet|excel|pickle|json|feather|stata|hdf)\(\s*[fr]?['"]|\bwrite\.(?:csv2?|table|delim|xlsx|dta|foreign)\(|\bwrite_(?:csv2?|tsv|delim|rds|sas|xpt|dta|sav|parquet|feather|xlsx|lines|file|json)\(|\bsaveRDS\(|\bsave(?:\.image)?\(|\bfwrite\(|\bfile\.(?:copy|rename|create|append)\(|\bggsave\(|\bsink\(\s*['"]|\bfile\s*=\s*['"]|\bCSV\.write\(|\bcp\(|\bmv\(|\bcopy\(\s*['"]|\brename\s*\(?\s*['"]|open\s*\(\s*[A-Z]+\s*,\s*['"]>|open\s*\(\s*(?:my\s+)?\$\w+\s*,\s*['"]\+?>`)
 
 // copySource: the first argument of a copy call, the file it reads.
 var copySource = lazyre.New(`(?:file\.copy|shutil\.copy\w*|copyfile|copyFileSync|FileUtils\.cp|\bcp|\bcopy)\(\s*[fr]?['"]([^'"]+)['"]\s*,`)

@@ -262,7 +262,14 @@ func serialSets(code string) bool {
 	}
 	ms := serialWritten.FindAllStringSubmatch(code, 8)
 	if len(ms) < strings.Count(code, ".write(") {
-		return true // a value the line does not show
+		// a value the line does not show, unless it is the variable of a
+		// loop over literals the line shows (for cmd in (b'AT+CSQ\r',
+		// b'ATI\r'): s.write(cmd)): those are what is written
+		lits := serialLoopWritten(code)
+		if lits == nil || len(ms)+1 < strings.Count(code, ".write(") {
+			return true
+		}
+		ms = append(ms, lits...)
 	}
 	answered := serialReadBack.MatchString(code)
 	for _, m := range ms {
@@ -287,7 +294,51 @@ func serialAsks(line string) bool {
 		return false
 	}
 	w := strings.ToLower(strings.TrimLeft(f[0], "*:$#"))
-	return destroyVerbs().reads[w] || w == "read" || w == "query" || w == "rd" || w == "req"
+	return destroyVerbs().reads[w] || w == "read" || w == "query" || w == "rd" || w == "req" || atQuery(f[0])
+}
+
+// atQueries are a modem's AT commands that only report (after AT, before
+// any =): its identity, firmware, serial number, SIM and subscriber
+// numbers, signal quality, activity and last error, and an engineering
+// report of the serving cell. A command with ? (AT+COPS?) or =? reads
+// too; the others (ATD, ATZ, AT&W, AT+CFUN=0) act.
+var atQueries = map[string]bool{"": true, "I": true, "I0": true, "I1": true, "I2": true, "I3": true, "+CSQ": true, "+CESQ": true, "+CGSN": true, "+GSN": true,
+	"+CIMI": true, "+CCID": true, "+ICCID": true, "+QCCID": true, "+GMR": true, "+GMI": true, "+GMM": true, "+CGMI": true, "+CGMM": true, "+CGMR": true,
+	"+CNUM": true, "+CPAS": true, "+CEER": true, "+QENG": true, "+QNWINFO": true, "+QCSQ": true, "+QSPN": true, "+QGMR": true, "+QTEMP": true}
+
+// atQuery: w is an AT command that only reports.
+func atQuery(w string) bool {
+	u := strings.ToUpper(w)
+	if !strings.HasPrefix(u, "AT") {
+		return false
+	}
+	cmd, _, _ := strings.Cut(u[2:], "=")
+	return atQueries[cmd]
+}
+
+// serialLoopFor: a loop over a tuple or list of literals whose variable
+// is written to the port (for cmd in (b'ATI\r', b'AT+CSQ\r'): … .write(cmd)).
+var serialLoopFor = lazyre.New(`for\s+(\w+)\s+in\s+[(\[]([^)\]]*)[)\]]`)
+
+// serialLoopLits: the literals of a loop's tuple.
+var serialLoopLits = lazyre.New(`b?'([^']*)'|b?"([^"]*)"`)
+
+// serialLoopWritten is the literals a loop hands the variable the code
+// writes to the port, as serialWritten's matches; nil for none.
+func serialLoopWritten(code string) [][]string {
+	for _, m := range serialLoopFor.FindAllStringSubmatch(code, 4) {
+		if !strings.Contains(code, ".write("+m[1]+")") {
+			continue
+		}
+		var lits [][]string
+		for _, l := range serialLoopLits.FindAllStringSubmatch(m[2], 16) {
+			lits = append(lits, []string{l[0], l[1] + l[2]})
+		}
+		if len(lits) > 0 {
+			return lits
+		}
+	}
+	return nil
 }
 
 // pathVar: a variable assigned a path literal.

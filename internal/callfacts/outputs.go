@@ -129,6 +129,13 @@ func (t *toolSpec) outputsOn(c *Cmd) bool {
 	}
 	for _, w := range t.when {
 		switch {
+		case strings.HasPrefix(w, "-") && strings.Contains(w, "="):
+			k, v, _ := strings.Cut(w, "=")
+			for i, a := range c.Args {
+				if a == w || a == k && i+1 < len(c.Args) && c.Args[i+1] == v {
+					return true
+				}
+			}
 		case strings.HasPrefix(w, "-"):
 			if c.Has(w) {
 				return true

@@ -11,7 +11,7 @@ import "strings"
 // home — is scratch there as /tmp is here.
 
 // remoteRunners are the wrappers that run their command elsewhere.
-var remoteRunners = map[string]bool{"ssh": true, "adb shell": true, "sbatch": true, "srun": true, "salloc": true, "pdsh": true, "clush": true,
+var remoteRunners = map[string]bool{"ssh": true, "adb shell": true, "sdb shell": true, "hdc shell": true, "ares-shell": true, "sbatch": true, "srun": true, "salloc": true, "pdsh": true, "clush": true,
 	"pssh": true, "parallel-ssh": true, "vagrant ssh": true, "mosh": true, "invoke-command": true}
 
 // RunsElsewhere reports whether c runs on another host or device.

@@ -270,11 +270,23 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 				return nil, "ssh", strings.Join(args[i+1:], " ")
 			}
 		}
-	case "adb":
-		// adb [-s SERIAL] shell command…: shell code on the device
+	case "adb", "sdb", "hdc":
+		// adb [-s SERIAL] shell command…: shell code on the device; Tizen's
+		// sdb and HarmonyOS's hdc are the same bridge to a TV, a watch or
+		// a phone
 		for i, a := range args {
 			if a == "shell" && i+1 < len(args) {
-				return nil, "adb shell", androidSu(args[i+1:])
+				return nil, name + " shell", androidSu(args[i+1:])
+			}
+		}
+	case "ares-shell":
+		// webOS: ares-shell -d DEVICE -r 'command': shell code on the TV
+		for i, a := range args {
+			if v, ok := strings.CutPrefix(a, "--run="); ok {
+				return nil, "ares-shell", v
+			}
+			if (a == "-r" || a == "--run") && i+1 < len(args) {
+				return nil, "ares-shell", args[i+1]
 			}
 		}
 	case "wsl", "wsl.exe":

@@ -109,10 +109,13 @@ func splitLanArgs(args []string) lanArgs {
 // anywhere makes it act (set-clock, send_remote_command), else a read
 // word reads.
 func lanWordClass(s string) string {
-	acts, msgs, reads, more := opsList("lan-act-verb"), opsList("lan-act-msg"), opsList("lan-device-read"), opsList("lan-act-read")
+	acts, msgs, reads, more, whole := opsList("lan-act-verb"), opsList("lan-act-msg"), opsList("lan-device-read"), opsList("lan-act-read"), opsList("lan-act-whole")
 	class := ""
-	for _, w := range wordsOf(s) {
+	ws := wordsOf(s)
+	for _, w := range ws {
 		switch {
+		case whole[w] && len(ws) > 1:
+			// upgrade_available, update-check: a noun's part, not the act
 		case acts[w] || msgs[w]:
 			return "act"
 		case reads[w] || more[w]:
@@ -195,6 +198,9 @@ func lanProgramAct(name string, args []string) string {
 		}
 		switch lanWordClass(p) {
 		case "act":
+			if opsList("lan-act-whole")[strings.ToLower(p)] && i+1 < len(a.pos) && lanWordClass(a.pos[i+1]) == "read" {
+				return "" // onecli update scan: the update's read
+			}
 			return "its command " + p
 		case "read":
 			if i < 2 {
@@ -240,8 +246,8 @@ func lanCarried(v string) string {
 		return "read"
 	}
 	for _, w := range ws {
-		if opsList("lan-act-verb")[w] {
-			return "act"
+		if opsList("lan-act-verb")[w] && !(opsList("lan-act-whole")[w] && len(ws) > 1) {
+			return "act" // (UpdateLibrary: a library rescanned, not the device updated)
 		}
 	}
 	return ""

@@ -10,7 +10,8 @@ import (
 // Windows (systemctl is external.systems:systemctl-stop's).
 var serviceTools = []string{"launchctl", "sc", "sc.exe", "net", "net.exe", "Stop-Service", "Remove-Service", "Set-Service", "brew", "rc-service",
 	"rc-update", "sv", "supervisorctl", "pm2", "systemctl", "update-rc.d", "chkconfig", "loginctl", "tmux", "osascript",
-	"iisreset", "iisreset.exe"} // IIS's own stop switch
+	"iisreset", "iisreset.exe", // IIS's own stop switch
+	"svc"} // daemontools' service control (Venus OS, embedded boards)
 
 // serviceRules: services stopped or unregistered (deny: what the machine
 // or the user's apps depend on stops, often until someone notices), and
@@ -54,6 +55,16 @@ func serviceRules() []Rule {
 					if s == "down" || s == "stop" || s == "exit" || s == "force-stop" {
 						return "sv " + s + " stops a service: " + c.String()
 					}
+				case "svc":
+					// svc -d /service/x: down (and kept down), -x: the
+					// supervisor exits, -k: killed; -u, -t, -h restart or
+					// signal it and it comes back (Android's svc wifi … takes
+					// no such flag)
+					for _, a := range c.Args {
+						if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "dxkD") && len(c.Pos) > 0 {
+							return c.Name + " " + a + " takes a supervised service down: " + c.String()
+						}
+					}
 				case "brew":
 					if s == "services" && anyPos(c, "stop", "kill") && c.Has("--all") {
 						return "brew services stops every background service: " + c.String()
@@ -87,8 +98,8 @@ func serviceRules() []Rule {
 				return ""
 			},
 			[]string{"launchctl unload -w ~/Library/LaunchAgents/com.dropbox.DropboxMacUpdate.agent.plist", "launchctl bootout gui/501/com.docker.helper", "sc.exe stop MSSQLSERVER", "net stop wuauserv",
-				"ssh db1 'sudo systemctl restart postgresql'", "rc-service nginx stop", "supervisorctl stop all", "sudo sv down nginx", "pm2 delete all", "brew services stop --all", "loginctl terminate-user dev", "tmux kill-server", "osascript -e 'tell application \"System Events\" to shut down'"},
-			[]string{"launchctl list", "sc query", "net use", "brew services list", "supervisorctl status", "ssh db1 'systemctl status postgresql'", "systemctl restart nginx"}),
+				"ssh db1 'sudo systemctl restart postgresql'", "rc-service nginx stop", "supervisorctl stop all", "sudo sv down nginx", "svc -d /service/dbus-mqtt", "ssh root@gw1 'svc -dx /service/collector'", "pm2 delete all", "brew services stop --all", "loginctl terminate-user dev", "tmux kill-server", "osascript -e 'tell application \"System Events\" to shut down'"},
+			[]string{"launchctl list", "sc query", "net use", "brew services list", "supervisorctl status", "ssh db1 'systemctl status postgresql'", "systemctl restart nginx", "svc -t /service/dbus-mqtt", "svstat /service/dbus-mqtt", "adb shell svc wifi disable"}),
 		cmdRule("core.destroy:service-change", Ask, "Registering, re-enabling or switching off a service the user runs: systemctl enable or --user disable/mask, launchctl load/bootstrap/enable, brew services start/stop, pm2 delete all, update-rc.d, chkconfig", serviceTools,
 			func(e *Env, c *Cmd) string {
 				s := strings.ToLower(sub(c))
