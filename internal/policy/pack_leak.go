@@ -237,6 +237,9 @@ func printsToken(c *Cmd) string {
 	if (c.Name == "kubectl" || c.Name == "oc") && kubeSub(c) == "config" && c.Has("--raw", "--flatten") {
 		return "the cluster credentials in kubeconfig"
 	}
+	if s0 == "config" && (s1 == "view" || s1 == "show" || s1 == "list" || s1 == "dump" || s1 == "print" || s1 == "cat") && c.Has("--raw", "--unredacted", "--unmasked", "--show-secrets", "--show-sensitive", "--decrypted") {
+		return "the credentials " + c.Name + " keeps in its config" // sqlcmd config view --raw: its contexts' passwords, unredacted
+	}
 	if c.Name == "az" && s0 == "keyvault" && s1 == "secret" && c.Sub(2) == "show" {
 		return "an Azure Key Vault secret"
 	}

@@ -60,6 +60,12 @@ func sqlToJudge(e *Env, c *Cmd) string {
 	return sqlOf(c)
 }
 
+// sqlcmdManages are the go-sqlcmd subcommands that manage its local
+// containers and contexts (sqlcmd create mssql, sqlcmd config view):
+// their operands name an engine, a context or an image, no statement.
+var sqlcmdManages = map[string]bool{"create": true, "install": true, "delete": true, "uninstall": true, "start": true, "stop": true,
+	"config": true, "open": true, "use": true, "completion": true}
+
 // sqlOf is the SQL text the line shows c running.
 func sqlOf(c *Cmd) string {
 	if c.Name == "snow" && sub(c) != "sql" || (c.Name == "heroku" || c.Name == "fly" || c.Name == "flyctl") && platformConsole(c) == "" {
@@ -76,7 +82,7 @@ func sqlOf(c *Cmd) string {
 		}
 		b.WriteString(v + ";")
 	}
-	if c.Name == "bq" && sub(c) == "query" || c.Name == "cypher-shell" || c.Name == "sqlcmd" {
+	if c.Name == "bq" && sub(c) == "query" || c.Name == "cypher-shell" || c.Name == "sqlcmd" && !sqlcmdManages[sub(c)] {
 		for _, p := range c.Pos {
 			b.WriteString(p + ";")
 		}

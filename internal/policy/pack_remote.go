@@ -107,6 +107,14 @@ func sqlServer(c *Cmd) string {
 			return h // impala-shell -i HOST, mysqlsh --uri u@HOST (pack_db_place.go)
 		}
 	}
+	if c.PowerShell {
+		for i, a := range c.Args {
+			if psServerParam(a) && i+1 < len(c.Args) {
+				h, _, _ := strings.Cut(strings.Trim(c.Args[i+1], `"'`), ",")
+				return sqlServerHost(h) // Invoke-DbaQuery -SqlInstance sqlprod01, Invoke-Sqlcmd -ServerInstance 'localhost,1433'
+			}
+		}
+	}
 	for i, a := range c.Args {
 		for _, f := range []string{"-h", "--host", "-S", "--server", "--url"} {
 			switch {
