@@ -229,6 +229,9 @@ func AppSecretFileNamed(p, name string) string {
 		}
 	}
 	k := appSecretGlob(t, p, name, try)
+	if k != "" && k != "named" && templateName(name) {
+		return "" // service-account.example.json, *_accesskeys.sample.csv: a template of the file, holding none
+	}
 	if k == "named" {
 		for _, w := range t.notWords {
 			if strings.Contains(name, w) {
@@ -252,6 +255,19 @@ func AppSecretFileNamed(p, name string) string {
 		return k
 	}
 	return "" // keys/fw_signing_pub.pem, keys/ca-cert.pem: the public half kept beside the key
+}
+
+// templateName: name (lowered) says it is a template or an example of
+// a file, beside a stem or an extension (service-account.example.json,
+// credentials.sample.ini, wg0.conf.tmpl).
+func templateName(name string) bool {
+	for _, w := range strings.FieldsFunc(name, func(r rune) bool { return r == '.' || r == '_' || r == '-' }) {
+		switch w {
+		case "example", "examples", "sample", "samples", "template", "templates", "dist", "tmpl", "tpl":
+			return true
+		}
+	}
+	return false
 }
 
 // codeAboutSecrets: name (lowered) is a program's source or a document

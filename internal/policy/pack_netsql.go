@@ -48,6 +48,9 @@ var (
 	// table, a session's prepared statement, a server's cache).
 	sqlScratchDrop = re(`(?is)^\s*drop\s+((temp|temporary|prepare)\b|table\s+(if\s+exists\s+)?#|\w+(\s+\w+)?\s+cache\b)`)
 	sqlAdmin       = re(`(?is)^\s*(grant\s+all\b|grant\s+(role\s+)?\S*(accountadmin|securityadmin|sysadmin|orgadmin|superuser|rds_superuser|cloudsqlsuperuser|db_owner|dba|admin)\b|grant\b.+\bwith\s+(grant|admin)\s+option|alter\s+(user|role)\s+\S+\s+(with\s+)?superuser|create\s+(user|role)\s+\S+.*\bsuperuser|create\s+user\s+\S*@\S*'%'|(create|alter)\s+user\b.*\b(identified\s+with\s+no_password|not\s+identified))`)
+	// a table made, and one table dropped (sqlRisk pairs them)
+	sqlCreateTable = re(`(?is)^\s*create\s+(?:or\s+replace\s+)?(?:temp\w*\s+)?table\s+(?:if\s+not\s+exists\s+)?([\w."` + "`" + `]+)`)
+	sqlDropOne     = re(`(?is)^\s*drop\s+table\s+(?:if\s+exists\s+)?([\w."` + "`" + `]+)\s*$`)
 	sqlAnyHost     = re(`(?is)'[^']*'@'%'|@'%'|\bhost\s+any\b`) // ClickHouse's HOST ANY
 )
 
@@ -96,10 +99,21 @@ func sqlOf(c *Cmd) string {
 // sqlRisk returns the statement that empties, drops or grants
 // administration, and whether it opens the database to any host.
 func sqlRisk(text string) (stmt string, anyHost bool) {
+	var made map[string]bool
 	for _, s := range strings.Split(text, ";") {
 		s = strings.TrimSpace(s)
 		if s == "" {
 			continue
+		}
+		if m := sqlCreateTable.FindStringSubmatch(s); m != nil {
+			if made == nil {
+				made = map[string]bool{}
+			}
+			made[strings.ToLower(strings.Trim(m[1], "`\""))] = true
+			continue
+		}
+		if m := sqlDropOne.FindStringSubmatch(s); m != nil && made[strings.ToLower(strings.Trim(m[1], "`\""))] {
+			continue // CREATE TABLE t …; DROP TABLE t: a scratch table the same text made
 		}
 		switch {
 		case sqlAdmin.MatchString(s) || sqlAnyHost.MatchString(s) && strings.HasPrefix(strings.ToLower(s), "create user"):
