@@ -91,6 +91,9 @@ func migrateTarget(c *Cmd) string {
 		if h := jdbcHost(v); h != "" && shared == "" && !isLocalEndpoint(h) && h != "localhost" && !devName(h) && !testName(h) && !devName(v) && !testName(v) && strings.ContainsAny(h, ".-") {
 			shared = h // a server that is not this machine: a managed cluster, a company host
 		}
+		if shared == "" && sharedEnvWord.MatchString(v) {
+			shared = "the shared staging database (" + strings.TrimSpace(k+" "+v) + ")" // -configFiles=conf/flyway.staging.conf: others test on it
+		}
 		return ""
 	}
 	build := strings.HasPrefix(path.Base(c.Name), "mvn") || strings.HasPrefix(path.Base(c.Name), "gradle")
