@@ -261,6 +261,9 @@ func AppSecretFileNamed(p, name string) string {
 // a file, beside a stem or an extension (service-account.example.json,
 // credentials.sample.ini, wg0.conf.tmpl).
 func templateName(name string) bool {
+	for _, d := range []string{"example.com", "example.org", "example.net", "example.edu", "example.local", "example.internal"} {
+		name = strings.ReplaceAll(name, d, "") // www.example.com.key, .k5.corp.example.com: a host's name, no template
+	}
 	for _, w := range strings.FieldsFunc(name, func(r rune) bool { return r == '.' || r == '_' || r == '-' }) {
 		switch w {
 		case "example", "examples", "sample", "samples", "template", "templates", "dist", "tmpl", "tpl":

