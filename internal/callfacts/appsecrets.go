@@ -99,14 +99,28 @@ type appSecretTable struct {
 	// notLead: first words of a name that say a "named" match holds no
 	// secret: a language's translation keys (en_keys.txt, de-keys.json)
 	notLead map[string]bool
+	// codeExts: extensions of program sources and documents: a "named"
+	// match with one (api_keys.go, managing_secrets.md,
+	// V44__drop_legacy_secrets.sql) is code or text about secrets;
+	// scriptExts: a script's, when its name starts with an act of
+	// actVerbs (rotate_secrets.py, sync-api-keys.sh; local_secrets.py
+	// and prod_secrets.exs stay secrets)
+	codeExts, scriptExts, actVerbs map[string]bool
 }
 
 var appSecrets = sync.OnceValue(func() *appSecretTable {
-	t := &appSecretTable{byName: map[string][]appSecretPattern{}, byExt: map[string][]appSecretPattern{}, notLead: map[string]bool{}, anyUnder: map[string][globWords]uint64{}}
+	t := &appSecretTable{byName: map[string][]appSecretPattern{}, byExt: map[string][]appSecretPattern{}, notLead: map[string]bool{}, anyUnder: map[string][globWords]uint64{},
+		codeExts: map[string]bool{}, scriptExts: map[string]bool{}, actVerbs: map[string]bool{}}
 	datatable.Must("appsecrets.txt", appSecretsText, 2, func(l datatable.Line) error {
 		if l.Fields[0] == "not-named" {
 			for _, w := range l.Fields[1:] {
 				t.notWords = append(t.notWords, strings.ToLower(w))
+			}
+			return nil
+		}
+		if m := map[string]map[string]bool{"not-named-code": t.codeExts, "not-named-script": t.scriptExts, "not-named-act": t.actVerbs}[l.Fields[0]]; m != nil {
+			for _, w := range l.Fields[1:] {
+				m[strings.ToLower(w)] = true
 			}
 			return nil
 		}
@@ -215,11 +229,17 @@ func AppSecretFileNamed(p, name string) string {
 		}
 	}
 	k := appSecretGlob(t, p, name, try)
+	if k != "" && k != "named" && templateName(name) {
+		return "" // service-account.example.json, *_accesskeys.sample.csv: a template of the file, holding none
+	}
 	if k == "named" {
 		for _, w := range t.notWords {
 			if strings.Contains(name, w) {
 				return "" // keyboard_keys.yml, secrets.example.yml: named like a secret, holding none
 			}
+		}
+		if t.codeAboutSecrets(name) {
+			return "" // api_keys.go, rotate_secrets.py: a program that handles secrets, not one
 		}
 		if t.catalogueKeys(name) {
 			return "" // en_keys.txt, missing-keys.json: a language's or a catalogue's translation keys
@@ -235,6 +255,46 @@ func AppSecretFileNamed(p, name string) string {
 		return k
 	}
 	return "" // keys/fw_signing_pub.pem, keys/ca-cert.pem: the public half kept beside the key
+}
+
+// templateName: name (lowered) says it is a template or an example of
+// a file, beside a stem or an extension (service-account.example.json,
+// credentials.sample.ini, wg0.conf.tmpl).
+func templateName(name string) bool {
+	for _, d := range []string{"example.com", "example.org", "example.net", "example.edu", "example.local", "example.internal"} {
+		name = strings.ReplaceAll(name, d, "") // www.example.com.key, .k5.corp.example.com: a host's name, no template
+	}
+	for _, w := range strings.FieldsFunc(name, func(r rune) bool { return r == '.' || r == '_' || r == '-' }) {
+		switch w {
+		case "example", "examples", "sample", "samples", "template", "templates", "dist", "tmpl", "tpl":
+			return true
+		}
+	}
+	return false
+}
+
+// codeAboutSecrets: name (lowered) is a program's source or a document
+// (codeExts), or a script (scriptExts) whose first word, a version or
+// date prefix aside (V44__, 20240101_), is an act (actVerbs).
+func (t *appSecretTable) codeAboutSecrets(name string) bool {
+	ext := path.Ext(name)
+	if ext == "" {
+		return false
+	}
+	ext = ext[1:]
+	if t.codeExts[ext] {
+		return true
+	}
+	if !t.scriptExts[ext] {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(strings.TrimSuffix(name, "."+ext), func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		if strings.Trim(strings.TrimPrefix(w, "v"), "0123456789") == "" {
+			continue // V44, 20240101: a migration's version
+		}
+		return t.actVerbs[w]
+	}
+	return false
 }
 
 // catalogueKeys: name's words, its extension aside, are notLead words

@@ -20,7 +20,10 @@ var previewOptions = map[string]bool{"dryrun": true, "whatif": true, "validateon
 	// a deploy that only shows its diff (kapp deploy --diff-run)
 	"diffrun": true,
 	// Chef's preview run (chef-client --why-run)
-	"whyrun": true}
+	"whyrun": true,
+	// s29: a dry run whose report goes to a file (Flyway's
+	// -dryRunOutput=/tmp/plan.sql writes the SQL it would run, runs none)
+	"dryrunoutput": true, "dryrunfile": true, "dryrunout": true, "dryrunreport": true}
 
 // previewVerbs are subcommand words that preview a change.
 var previewVerbs = map[string]bool{"what-if": true, "whatif": true}

@@ -2,6 +2,7 @@ package callfacts
 
 import (
 	_ "embed"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -38,6 +39,9 @@ type verbTable struct {
 	// reportNouns: a CI report's kinds (junit, coverage, sarif): an
 	// upload of one sends a test run's results
 	reportNouns map[string]bool
+	// fileActs: change verbs that act on this machine when their
+	// operands are files (k6 archive load/soak.js makes a tarball here)
+	fileActs map[string]bool
 	// neutral: words that make what follows a name, not an act
 	// (explain, simulate, docs, generate migration DropUsers)
 	neutral map[string]bool
@@ -92,7 +96,7 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, sharedTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}, testSwitches: map[string]bool{},
 		joinedChanges: map[string]bool{}, selfWords: map[string]bool{}, reportNouns: map[string]bool{}, neutral: map[string]bool{}, localStores: map[string]bool{}, camelChanges: map[string]bool{},
 		actionOpts: map[string]bool{}, optionNot: map[string]bool{}, optionSkip: map[string]bool{}, joinedNot: map[string]bool{}, joinedSuffixes: map[string]bool{}, stdinWords: map[string]bool{},
-		accessVerb: map[string]bool{}, accessNouns: map[string]bool{}, accessObjects: map[string]bool{}, accessNot: map[string]bool{}, nameNot: map[string]bool{}, reNot: map[string]bool{}, fedChanges: map[string]bool{}, dottedNot: map[string]bool{}}
+		accessVerb: map[string]bool{}, accessNouns: map[string]bool{}, accessObjects: map[string]bool{}, accessNot: map[string]bool{}, nameNot: map[string]bool{}, reNot: map[string]bool{}, fedChanges: map[string]bool{}, dottedNot: map[string]bool{}, fileActs: map[string]bool{}}
 	datatable.Must("verbs.txt", verbsText, 1, func(l datatable.Line) error {
 		if l.Fields[0] == "joined-prefixes" {
 			t.joinedPrefixes = append(t.joinedPrefixes, l.Fields[1:]...)
@@ -105,9 +109,9 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 			"access-verbs": t.accessVerb, "access-nouns": t.accessNouns, "access-objects": t.accessObjects, "access-not": t.accessNot, "name-not": t.nameNot, "re-not": t.reNot, "fed-changes": t.fedChanges, "dotted-not": t.dottedNot,
 			"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local, "edits": t.edits, "edits-inout": t.editsInOut,
 			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "shared-targets": t.sharedTarget, "disposable": t.disposable, "local-files": t.localFiles, "test-switches": t.testSwitches,
-			"joined-changes": t.joinedChanges, "self-words": t.selfWords, "report-nouns": t.reportNouns, "neutral": t.neutral, "local-stores": t.localStores, "camel-changes": t.camelChanges}[l.Fields[0]]
+			"joined-changes": t.joinedChanges, "self-words": t.selfWords, "report-nouns": t.reportNouns, "neutral": t.neutral, "local-stores": t.localStores, "camel-changes": t.camelChanges, "file-acts": t.fileActs}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, changes, options, reads, local, edits, edits-inout, target-options, test-targets, dev-targets, shared-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores, camel-changes, action-options, option-not, option-skip, joined-prefixes, joined-not, joined-suffixes, stdin-words, access-verbs, access-nouns, access-objects, access-not, name-not, re-not, fed-changes or dotted-not", l.Fields[0])
+			return l.Errorf("list %q: want verbs, changes, options, reads, local, edits, edits-inout, target-options, test-targets, dev-targets, shared-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores, camel-changes, file-acts, action-options, option-not, option-skip, joined-prefixes, joined-not, joined-suffixes, stdin-words, access-verbs, access-nouns, access-objects, access-not, name-not, re-not, fed-changes or dotted-not", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -309,10 +313,49 @@ func (c *Cmd) unknownChangeWord() string {
 			v = c.shortCommandOption() // psadmin -c shutdown (nounverbs_weak.go)
 		}
 	}
-	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.cosmosTxForm() || c.DryRun() || c.asksHelp() || c.ownTarget(true) || c.localStoreTarget() || c.CatalogueSaysNot() {
+	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.cosmosTxForm() || c.DryRun() || c.asksHelp() || c.ownTarget(true) || c.localStoreTarget() || c.fileAct(v) || c.CatalogueSaysNot() {
 		return ""
 	}
 	return wrapped(c, v)
+}
+
+// fileAct: v is a verb of verbs.txt's file-acts and every operand after
+// it is a file by its name (k6 archive load/soak.js -O /tmp/soak.tar):
+// it packs those files here. A URL, a user@host or a bare name (mytool
+// archive acme-web, a project) is a resource elsewhere.
+func (c *Cmd) fileAct(v string) bool {
+	if !destroyVerbs().fileActs[strings.ToLower(v)] {
+		return false
+	}
+	after, files := false, 0
+	for _, p := range c.Pos {
+		if !after {
+			after = strings.EqualFold(p, v)
+			continue
+		}
+		if strings.Contains(p, "://") || strings.Contains(p, "@") {
+			return false
+		}
+		if optionBefore(c.Args, p) && !fileName(p) {
+			continue
+		}
+		if !fileName(p) {
+			return false
+		}
+		files++
+	}
+	return files > 0
+}
+
+// fileName: p names a file by its form: an extension of one to five
+// letters or digits after a name (soak.js, logs/app.log, out.tar.gz).
+func fileName(p string) bool {
+	b := path.Base(p)
+	ext := path.Ext(b)
+	if len(ext) < 2 || len(ext) > 6 || len(b) == len(ext) {
+		return false
+	}
+	return strings.Trim(strings.ToLower(ext[1:]), "abcdefghijklmnopqrstuvwxyz0123456789") == ""
 }
 
 // changeWord is destroyWord for the change verbs: the first of them among

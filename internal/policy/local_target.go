@@ -51,6 +51,11 @@ func localOnly(c *Cmd) bool {
 		n++
 		for rest := v; rest != ""; {
 			h, r, _ := strings.Cut(rest, ",") // --endpoints=localhost:2379,etcd-2.prod:2379: every one
+			h = sqlServerHost(h)
+			if h == "" {
+				rest = r
+				continue // localhost,14333: SQL Server's port after the comma
+			}
 			if !isLocalEndpoint(h) && !fileDatabaseURL(h) {
 				local = false
 			}
@@ -77,7 +82,7 @@ func localOnly(c *Cmd) bool {
 				isOpt = true
 			}
 		}
-		if hostFlagCLIs[c.Name] && name == "-h" || progHostOptions[c.Name][name] {
+		if hostFlagCLIs[c.Name] && name == "-h" || progHostOptions[c.Name][name] || c.PowerShell && psServerParam(name) {
 			isOpt = true
 		}
 		if !isOpt {
@@ -99,6 +104,40 @@ func localOnly(c *Cmd) bool {
 		}
 	}
 	return n > 0 && local && !wipesWhole(c)
+}
+
+// psServerParams are the parameters by which PowerShell cmdlets name the
+// server or instance they act on (dbatools' -SqlInstance, SqlServer's
+// -ServerInstance, -ComputerName, -Server), lowered: PowerShell reads
+// parameter names in any case.
+var psServerParams = map[string]bool{"-sqlinstance": true, "-serverinstance": true, "-computername": true, "-server": true, "-sqlserver": true, "-instance": true}
+
+func psServerParam(name string) bool {
+	return len(name) > 4 && len(name) < 16 && psServerParams[strings.ToLower(name)]
+}
+
+// sqlServerHost is the host of one of SQL Server's instance names:
+// localhost\SQLEXPRESS (a named instance), .\SQLEXPRESS, (local) and
+// (localdb)\MSSQLLocalDB (this machine's), "" for a port alone (the 14333
+// of localhost,14333). Any other value comes back as it is.
+func sqlServerHost(h string) string {
+	t := strings.Trim(h, `"' `)
+	if t != "" && strings.Trim(t, "0123456789") == "" {
+		return ""
+	}
+	if i := strings.IndexByte(t, '\\'); i > 0 {
+		t = t[:i]
+	} else if i == 0 {
+		return h
+	}
+	switch strings.ToLower(strings.TrimPrefix(t, "tcp:")) {
+	case ".", "(local)", "(localdb)":
+		return "localhost"
+	}
+	if t != strings.Trim(h, `"' `) {
+		return t
+	}
+	return h
 }
 
 // optValue is the value of option o ("o v" or "o=v"), "" when absent;

@@ -107,7 +107,7 @@ func handoffUploadRules() []Rule {
 					return ""
 				}
 				if c.Name == "sftp" {
-					if b := optValue(c, "-b"); b != "" && b != "-" && strings.TrimSpace(c.Heredoc) == "" && len(c.Pos) > 0 && !isLocalEndpoint(sshHostOf(c.Pos[len(c.Pos)-1])) {
+					if b := optValue(c, "-b"); b != "" && b != "-" && b != "/dev/null" && strings.TrimSpace(c.Heredoc) == "" && len(c.Pos) > 0 && !isLocalEndpoint(sshHostOf(c.Pos[len(c.Pos)-1])) {
 						return "sftp runs the batch file " + b + " (commands the line does not show) against " + c.Pos[len(c.Pos)-1]
 					}
 					return ""

@@ -237,6 +237,9 @@ func printsToken(c *Cmd) string {
 	if (c.Name == "kubectl" || c.Name == "oc") && kubeSub(c) == "config" && c.Has("--raw", "--flatten") {
 		return "the cluster credentials in kubeconfig"
 	}
+	if s0 == "config" && (s1 == "view" || s1 == "show" || s1 == "list" || s1 == "dump" || s1 == "print" || s1 == "cat") && c.Has("--raw", "--unredacted", "--unmasked", "--show-secrets", "--show-sensitive", "--decrypted") {
+		return "the credentials " + c.Name + " keeps in its config" // sqlcmd config view --raw: its contexts' passwords, unredacted
+	}
 	if c.Name == "az" && s0 == "keyvault" && s1 == "secret" && c.Sub(2) == "show" {
 		return "an Azure Key Vault secret"
 	}
@@ -355,6 +358,18 @@ func exfilReason(e *Env) string {
 	return e.exfil
 }
 
+// outputDiscarded: c's output goes to /dev/null (gcloud auth
+// application-default print-access-token >/dev/null && echo OK: a check
+// that a token can be had, none printed).
+func outputDiscarded(e *Env, c *Cmd) bool {
+	for _, r := range e.F.Redirects {
+		if r.Cmd == c.Name && (r.Op == ">" || r.Op == ">|" || r.Op == "&>") && r.Target == "/dev/null" {
+			return true
+		}
+	}
+	return false
+}
+
 func exfilReasonOnce(e *Env) string {
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
@@ -362,7 +377,7 @@ func exfilReasonOnce(e *Env) string {
 			if len(e.F.Commands) > i+1 && len(e.F.Commands[i+1].Upstream) > 0 && contains(senders, e.F.Commands[i+1].Name) {
 				return fmt.Sprintf("%s sends %s over the network", e.F.Commands[i+1].Name, s)
 			}
-			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) || listingFieldsPicked(e, i) || encodedForOwnService(e, i, s) || writtenScriptOnly(e, c) {
+			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) || listingFieldsPicked(e, i) || encodedForOwnService(e, i, s) || writtenScriptOnly(e, c) || outputDiscarded(e, c) {
 				// $(gh auth token), aws ecr get-login-password | docker
 				// login --password-stdin: not printed; where it goes
 				// is judged where it is used

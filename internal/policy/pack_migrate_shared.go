@@ -91,6 +91,9 @@ func migrateTarget(c *Cmd) string {
 		if h := jdbcHost(v); h != "" && shared == "" && !isLocalEndpoint(h) && h != "localhost" && !devName(h) && !testName(h) && !devName(v) && !testName(v) && strings.ContainsAny(h, ".-") {
 			shared = h // a server that is not this machine: a managed cluster, a company host
 		}
+		if shared == "" && sharedEnvWord.MatchString(v) {
+			shared = "the shared staging database (" + strings.TrimSpace(k+" "+v) + ")" // -configFiles=conf/flyway.staging.conf: others test on it
+		}
 		return ""
 	}
 	build := strings.HasPrefix(path.Base(c.Name), "mvn") || strings.HasPrefix(path.Base(c.Name), "gradle")
@@ -148,7 +151,7 @@ func sharedMigrateRules() []Rule {
 		if where == "" {
 			return "", ""
 		}
-		if opsList("migrate-empty")[v] {
+		if opsList("migrate-empty")[v] && !strings.HasPrefix(where, "the shared staging") {
 			return "deny", c.Name + " " + v + " empties the database of " + where + ", which others use: " + short80(c.String())
 		}
 		return "ask", c.Name + " " + v + " changes the schema of " + where + ": " + short80(c.String())

@@ -489,13 +489,17 @@ func apiReads(r apiCall) bool {
 	if r.method != "POST" || strings.Contains(strings.ToLower(r.body), "mutation") || bodySQLWrites.MatchString(r.body) {
 		return false
 	}
-	read, write := opsList("api-read"), opsList("api-write")
+	read, write, neutral := opsList("api-read"), opsList("api-write"), opsList("api-neutral")
 	found := bodyQueryReads(r.body) // ClickHouse's HTTP port given SELECT …: the body is a query
 	for _, u := range r.urls {
 		if readLast(u) {
 			found = true // POST /api/auth, /v2/auth/login, /api/v2/statements: a login or a query
 		}
 		for _, w := range wordsOf(credlessPath(u)) {
+			if neutral[w] {
+				found = true // estimates/update_subscription_for_items: an update estimated, none made
+				break
+			}
 			if write[w] {
 				return false // _update_by_query: a write that a query selects
 			}
@@ -742,6 +746,17 @@ func pipedSQLReads(e *Env, c *Cmd, body string) bool {
 // remoteops.txt's api-read-last whole (…/auth/login,
 // /auth/userpass/login/ops, /flow_runs/filter); a word inside another
 // (/users/42/login_attempts/reset, /consumers/x/key-auth) does not count.
+// camelLead is the first word of a camelCase name, lowered
+// (searchStream: search); the whole name, lowered, when it has no other.
+func camelLead(name string) string {
+	for i := 1; i < len(name); i++ {
+		if name[i] >= 'A' && name[i] <= 'Z' {
+			return strings.ToLower(name[:i])
+		}
+	}
+	return strings.ToLower(name)
+}
+
 func readLast(u string) bool {
 	p, _, _ := strings.Cut(urlPath(u), "?")
 	segs := strings.Split(strings.Trim(p, "/"), "/")
@@ -750,6 +765,9 @@ func readLast(u string) bool {
 		seg := strings.ToLower(segs[i])
 		if j := strings.LastIndexByte(seg, ':'); j >= 0 {
 			seg = seg[j+1:] // accounts:signInWithPassword
+			if lead := camelLead(segs[i][strings.LastIndexByte(segs[i], ':')+1:]); lead != seg && (last[lead] || opsList("api-read")[lead]) {
+				return true // googleAds:searchStream, :batchGet…: a custom method named by its read verb first
+			}
 		}
 		if last[seg] {
 			return true

@@ -48,6 +48,9 @@ var (
 	// table, a session's prepared statement, a server's cache).
 	sqlScratchDrop = re(`(?is)^\s*drop\s+((temp|temporary|prepare)\b|table\s+(if\s+exists\s+)?#|\w+(\s+\w+)?\s+cache\b)`)
 	sqlAdmin       = re(`(?is)^\s*(grant\s+all\b|grant\s+(role\s+)?\S*(accountadmin|securityadmin|sysadmin|orgadmin|superuser|rds_superuser|cloudsqlsuperuser|db_owner|dba|admin)\b|grant\b.+\bwith\s+(grant|admin)\s+option|alter\s+(user|role)\s+\S+\s+(with\s+)?superuser|create\s+(user|role)\s+\S+.*\bsuperuser|create\s+user\s+\S*@\S*'%'|(create|alter)\s+user\b.*\b(identified\s+with\s+no_password|not\s+identified))`)
+	// a table made, and one table dropped (sqlRisk pairs them)
+	sqlCreateTable = re(`(?is)^\s*create\s+(?:or\s+replace\s+)?(?:temp\w*\s+)?table\s+(?:if\s+not\s+exists\s+)?([\w."` + "`" + `]+)`)
+	sqlDropOne     = re(`(?is)^\s*drop\s+table\s+(?:if\s+exists\s+)?([\w."` + "`" + `]+)\s*$`)
 	sqlAnyHost     = re(`(?is)'[^']*'@'%'|@'%'|\bhost\s+any\b`) // ClickHouse's HOST ANY
 )
 
@@ -59,6 +62,12 @@ func sqlToJudge(e *Env, c *Cmd) string {
 	}
 	return sqlOf(c)
 }
+
+// sqlcmdManages are the go-sqlcmd subcommands that manage its local
+// containers and contexts (sqlcmd create mssql, sqlcmd config view):
+// their operands name an engine, a context or an image, no statement.
+var sqlcmdManages = map[string]bool{"create": true, "install": true, "delete": true, "uninstall": true, "start": true, "stop": true,
+	"config": true, "open": true, "use": true, "completion": true}
 
 // sqlOf is the SQL text the line shows c running.
 func sqlOf(c *Cmd) string {
@@ -76,7 +85,7 @@ func sqlOf(c *Cmd) string {
 		}
 		b.WriteString(v + ";")
 	}
-	if c.Name == "bq" && sub(c) == "query" || c.Name == "cypher-shell" || c.Name == "sqlcmd" {
+	if c.Name == "bq" && sub(c) == "query" || c.Name == "cypher-shell" || c.Name == "sqlcmd" && !sqlcmdManages[sub(c)] {
 		for _, p := range c.Pos {
 			b.WriteString(p + ";")
 		}
@@ -90,10 +99,20 @@ func sqlOf(c *Cmd) string {
 // sqlRisk returns the statement that empties, drops or grants
 // administration, and whether it opens the database to any host.
 func sqlRisk(text string) (stmt string, anyHost bool) {
+	var made map[string]bool
 	for _, s := range strings.Split(text, ";") {
 		s = strings.TrimSpace(s)
 		if s == "" {
 			continue
+		}
+		if m := sqlCreateTable.FindStringSubmatch(s); m != nil {
+			if made == nil {
+				made = map[string]bool{}
+			}
+			made[strings.ToLower(strings.Trim(m[1], "`\""))] = true // CREATE OR REPLACE is judged below still
+		}
+		if m := sqlDropOne.FindStringSubmatch(s); m != nil && made[strings.ToLower(strings.Trim(m[1], "`\""))] {
+			continue // CREATE TABLE t …; DROP TABLE t: a scratch table the same text made
 		}
 		switch {
 		case sqlAdmin.MatchString(s) || sqlAnyHost.MatchString(s) && strings.HasPrefix(strings.ToLower(s), "create user"):

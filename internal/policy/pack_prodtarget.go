@@ -154,6 +154,9 @@ func prodAction(e *Env, c *Cmd) string {
 		var heads []string
 		for _, part := range strings.Split(strings.ToLower(p), ":") {
 			heads = append(heads, part, strings.SplitN(part, "-", 2)[0])
+			if d := strings.LastIndexByte(part, '.'); d > 0 && !strings.Contains(part, "/") {
+				heads = append(heads, part[d+1:]) // salt … pillar.ls, test.ping: a module's function, named last
+			}
 		}
 		for _, w := range words {
 			if destroy[w] {
@@ -183,7 +186,17 @@ func prodAction(e *Env, c *Cmd) string {
 	if last != "" && !acted && !changeVerbIn(last) && (opsList("read-topic")[strings.ToLower(last)] || opsList("read-noun")[strings.ToLower(last)]) && !strings.ContainsAny(last, "=/.@") {
 		return "read" // argocd app resources billing-prod, fly -t prod pipelines: a kind named last, with no verb, is listed
 	}
-	if opsList("local-sub")[c.Name+"/"+sub(c)] || len(c.Pos) > 1 && opsList("local-sub")[c.Name+"/"+sub(c)+":"+strings.ToLower(c.Pos[1])] {
+	name, s0, s1 := c.Name, sub(c), ""
+	if len(c.Pos) > 1 {
+		s1 = c.Pos[1]
+	}
+	if pkgRunners[name] && len(c.Pos) > 1 {
+		name, s0, s1 = c.Pos[0], strings.ToLower(c.Pos[1]), "" // npx serverless package --stage prod: the program npx runs
+		if len(c.Pos) > 2 {
+			s1 = c.Pos[2]
+		}
+	}
+	if opsList("local-sub")[name+"/"+s0] || s1 != "" && opsList("local-sub")[name+"/"+s0+":"+strings.ToLower(s1)] {
 		return "local" // MIX_ENV=prod mix release, serverless package --stage prod: a production build, made here; sls invoke local (SUB:SUB)
 	}
 	if opsList("runner-cli")[c.Name] {
@@ -195,6 +208,10 @@ func prodAction(e *Env, c *Cmd) string {
 	}
 	return "change"
 }
+
+// pkgRunners run a package's program by its name, the name their first
+// operand (npx serverless package, bunx sls package).
+var pkgRunners = map[string]bool{"npx": true, "bunx": true, "pnpx": true}
 
 // nounBeforeRead: the word after pos[i] is a read verb (list, get,
 // describe, list-peers) and pos[i] is a plain word: pos[i] names the

@@ -107,6 +107,14 @@ func sqlServer(c *Cmd) string {
 			return h // impala-shell -i HOST, mysqlsh --uri u@HOST (pack_db_place.go)
 		}
 	}
+	if c.PowerShell {
+		for i, a := range c.Args {
+			if psServerParam(a) && i+1 < len(c.Args) {
+				h, _, _ := strings.Cut(strings.Trim(c.Args[i+1], `"'`), ",")
+				return sqlServerHost(h) // Invoke-DbaQuery -SqlInstance sqlprod01, Invoke-Sqlcmd -ServerInstance 'localhost,1433'
+			}
+		}
+	}
 	for i, a := range c.Args {
 		for _, f := range []string{"-h", "--host", "-S", "--server", "--url"} {
 			switch {
@@ -169,12 +177,23 @@ func sqlFile(e *Env, c *Cmd) (reason string, local bool) {
 	return fmt.Sprintf("%s runs the statements of %s against %s; the command does not show them", c.Name, src, where), local
 }
 
+// projectReadScript: the statements c runs are a script of the project
+// named for what it reads or reports (sql/report_open_workorders.sql,
+// queries/list_overdue.sql; scriptReadsByName): a report, run anywhere.
+func projectReadScript(e *Env, c *Cmd) bool {
+	f := sqlFileOf(c)
+	if f == "" || strings.HasPrefix(f, "its input") || strings.HasPrefix(f, "| ") || strings.HasPrefix(f, "< ") || callfacts.UnknownValue(f) {
+		return false
+	}
+	return under(e.abs(c, f), e.F.Project) && scriptReadsByName(f)
+}
+
 func sqlFileRules() []Rule {
 	return []Rule{
 		cmdRule("core.sql:run-file", Ask, "A database client runs statements the command does not show (psql -f, mysql < dump.sql, \\i, source, input piped from a program, bq query < x.sql, snow sql -c prod -f x.sql) against another server, from outside the project or from a script named like a teardown or a dump: they may DROP, DELETE or TRUNCATE", append(slices.Clone(callfacts.SQLServerClients), "sqlplus", "sql", "bq", "snow",
 			"beeline", "hive", "spark-sql", "impala-shell", "trino", "presto", "cypher-shell", "vsql", "ksql", "aql", "sqlline", "db2", "isql", "hdbsql"), // the warehouse and stream-SQL clients' -f files
 			func(e *Env, c *Cmd) string {
-				if r, local := sqlFile(e, c); r != "" && !local && !localDevDB(e) && !devDBMigration(e, c) && !(sqlServer(c) == "" && sqlDevConn(e, c)) { // hdbsql -U DEVADMIN -I x.sql, sqlplus /@XEDEV @x.sql
+				if r, local := sqlFile(e, c); r != "" && !local && !localDevDB(e) && !devDBMigration(e, c) && !(sqlServer(c) == "" && sqlDevConn(e, c)) && !projectReadScript(e, c) { // hdbsql -U DEVADMIN -I x.sql, sqlplus /@XEDEV @x.sql
 					return r + " (they may DROP, DELETE or TRUNCATE)"
 				}
 				return ""

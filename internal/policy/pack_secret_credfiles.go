@@ -122,7 +122,7 @@ func secretHuntRule() Rule {
 			pat := c.Pos[0]
 			if c.Name == "jq" || c.Name == "yq" || c.Name == "gojq" || c.Name == "jaq" {
 				pat = strings.Join(c.Pos[:len(c.Pos)-1], " ") // yq e '.db.password' f
-				if strings.Contains(pat, "keys") || strings.Contains(pat, "length") || strings.Contains(pat, "type") {
+				if strings.Contains(pat, "keys") || strings.Contains(pat, "length") || strings.Contains(pat, "type") || jqRedacts(pat) {
 					return "" // .credentials | keys: names, not values
 				}
 			}

@@ -20,6 +20,9 @@ var keyUsers = map[string]bool{
 	// password-file tools that write a user's hash into the
 	// file they are given (mosquitto_passwd -b FILE user pw), never print it
 	"mosquitto_passwd": true, "htpasswd": true, "varnishadm": true, // varnishadm -S SECRET: the admin port's shared secret, used to log in
+	// config encoders that sign what they write with a shared secret
+	// (docsis -e CONFIG KEYFILE OUT: a cable modem config's MIC)
+	"docsis": true,
 }
 
 // aclSetters change a file's permissions or owner, not its content.

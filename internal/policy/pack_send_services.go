@@ -126,8 +126,8 @@ func secretToServiceRule() Rule {
 						}
 					}
 				}
-				if !sinks[c.Name] && c.RemoteAction() == "" || onlyHelp(c) || keyUsers[c.Name] {
-					continue // keyUsers: mosquitto_passwd -b FILE writes a hash into its own file, sends nothing
+				if !sinks[c.Name] && c.RemoteAction() == "" || onlyHelp(c) || keyUsers[c.Name] || e.localOnly(i) {
+					continue // keyUsers: mosquitto_passwd -b FILE writes a hash into its own file, sends nothing; localOnly: a registry or service on this machine (cosign sign … localhost:5000/api:test)
 				}
 				if c.Name == "gh" || c.Name == "glab" || c.Name == "hub" {
 					if s := sub(c); s != "gist" && s != "snippet" && s != "issue" && s != "pr" && s != "release" && s != "api" {

@@ -182,6 +182,9 @@ func shellPack() Pack {
 						!(c.ScriptShown && !substFetches(c.Payload)) { // printf '…$(basename $c)…curl…' > x.sh && sh x.sh: the script's commands are read one by one
 						return c.Name + " runs the output of a network fetch"
 					}
+					if stdinScriptRun(c) && fetchedInput(c) {
+						return c.Name + " runs a script it reads from its input, fetched from the network (through " + strings.Join(c.Upstream, " | ") + ")"
+					}
 					if callfacts.IsShell(c.Name) || callfacts.IsInterpreter(c.Name) {
 						// curl … | tee /tmp/p.sh | sh: what passes through is still the fetch
 						fetched := false
@@ -582,6 +585,39 @@ func fetchedElsewise(e *Env) string {
 		}
 	}
 	return ""
+}
+
+// stdinScriptRun: c runs the script it reads from its input: "-" as the
+// operand of a run verb (k6 run -, deno run -, bun run -), or of an
+// interpreter or a runtime (php -, Rscript -).
+func stdinScriptRun(c *Cmd) bool {
+	for i, p := range c.Pos {
+		if p != "-" || c.OptionValue(slices.Index(c.Args, p)) {
+			continue
+		}
+		if i == 0 && (callfacts.IsInterpreter(c.Name) || runtimes[c.Name]) {
+			return true
+		}
+		if i > 0 && i < 3 && (c.Pos[i-1] == "run" || c.Pos[i-1] == "exec" || c.Pos[i-1] == "eval" || c.Pos[i-1] == "execute") {
+			return true
+		}
+	}
+	return false
+}
+
+// fetchedInput: what reaches c's input is a network fetch's output,
+// through stages that only pass it on (curl … | tee x | k6 run -).
+func fetchedInput(c *Cmd) bool {
+	fetched := false
+	for _, u := range c.Upstream {
+		switch {
+		case callfacts.IsFetcher(u):
+			fetched = true
+		case !passThrough[u] && u != "dd" && u != "pv" && u != "gunzip" && u != "zcat" && u != "bunzip2" && u != "xz":
+			fetched = false
+		}
+	}
+	return fetched
 }
 
 // substFetches reports whether a command substitution in s ($(…)) runs a

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"strings"
+
 	"github.com/warden-dev/warden/internal/callfacts"
 )
 
@@ -29,11 +31,22 @@ func remoteActionRule(id string, mode Mode, desc, action, does string, catch, al
 	return cmdRuleIf(id, mode, desc, callfacts.RemoteActionTools(),
 		func(e *Env, c *Cmd) bool { return e.remoteAction(c) == action },
 		func(e *Env, c *Cmd) string {
-			if e.remoteAction(c) == action && !(action == "ship" && (c.PreviewDeploy() || c.OwnTarget(true))) {
+			if e.remoteAction(c) == action && !(action == "ship" && (c.PreviewDeploy() || c.OwnTarget(true))) && !devAppCLI(e, c) {
 				return c.Name + " " + does + ": " + c.String()
 			}
 			return ""
 		}, catch, allow)
+}
+
+// devAppCLI: c is the project's own program (bin/tootctl, ./manage.py)
+// run with its framework's environment set to development or test
+// (RAILS_ENV=development bin/tootctl accounts create alice --role Owner):
+// what it changes is the developer's own instance, whatever its verb.
+func devAppCLI(e *Env, c *Cmd) bool {
+	if !strings.Contains(c.Raw, "/") || strings.HasPrefix(c.Raw, "/") || strings.HasPrefix(c.Raw, "~") || !appDevEnv.MatchString(e.F.Command) || appProdEnv.MatchString(e.F.Command) || prodWord.MatchString(e.F.Command) {
+		return false
+	}
+	return under(e.abs(c, c.Raw), e.F.Project)
 }
 
 // grantAccessRule: a key or a person given access to an account or a

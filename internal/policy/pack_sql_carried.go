@@ -63,7 +63,7 @@ func carriedSQL(c *Cmd) (stmt string, rest []string) {
 	var texts []string
 	if interp {
 		for _, l := range callfacts.Literals(c.Payload) {
-			if sqlStmtIn.MatchString(l) {
+			if sqlStmtIn.MatchString(l) && !searchedText(c.Payload, l) {
 				texts = append(texts, l)
 			} else {
 				rest = append(rest, l)
@@ -71,12 +71,12 @@ func carriedSQL(c *Cmd) (stmt string, rest []string) {
 		}
 	} else {
 		for i, a := range c.Args {
-			if i > 0 && sqlMessageOpts[c.Args[i-1]] {
-				continue
+			if i > 0 && (sqlMessageOpts[c.Args[i-1]] || searchOpts[strings.ToLower(c.Args[i-1])]) {
+				continue // Find-DbaStoredProcedure -Pattern 'DELETE FROM x': what a search looks for
 			}
 			if v := alterClause(c, i); v != "" {
 				texts = append(texts, v) // pt-online-schema-change --alter "DROP COLUMN ssn" (pack_sql_text.go)
-			} else if m := sqlStmtIn.FindString(a); m != "" {
+			} else if m := sqlStmtIn.FindString(a); m != "" && !searchedText(a, m) {
 				texts = append(texts, m)
 			} else {
 				rest = append(rest, a)
@@ -91,6 +91,29 @@ func carriedSQL(c *Cmd) (stmt string, rest []string) {
 	}
 	stmt, _ = sqlRisk(strings.Join(texts, ";"))
 	return stmt, rest
+}
+
+// searchOpts are the options whose value is what a search looks for
+// (PowerShell's -Pattern, -SimpleMatch, -Like; a tool's --pattern,
+// --grep), lowered: PowerShell reads them in any case.
+var searchOpts = map[string]bool{"-pattern": true, "-simplematch": true, "-like": true, "-notlike": true, "-match": true, "-notmatch": true,
+	"-searchstring": true, "-search": true, "--pattern": true, "--grep": true, "--search": true, "--regex": true, "--match": true}
+
+// searchFor is the end of the text before a literal that makes the
+// literal what a search looks for, not a statement run: a PowerShell
+// parameter (Find-DbaStoredProcedure -Pattern 'DELETE FROM x',
+// Select-String -SimpleMatch …), a keyword (pattern='…') or a regular
+// expression call (re.search(r'DROP TABLE', s), grep(…), .match(…)).
+var searchFor = re(`(?i)(?:-(?:pattern|simplematch|like|notlike|match|notmatch|searchstring|search|contains|notcontains)\s+|\bpattern\s*=\s*|\b(?:re\.\w+|grep|findall|search|match|matches|includes|contains|index|find)\s*\(\s*r?)['"]$`)
+
+// searchedText: the first place lit stands in payload is a search's
+// pattern (searchFor).
+func searchedText(payload, lit string) bool {
+	i := strings.Index(payload, lit)
+	if i < 1 {
+		return false
+	}
+	return searchFor.MatchString(payload[max(0, i-40):i])
 }
 
 // sqlConnHost finds the server a connection word names: host=H (libpq,
@@ -194,10 +217,30 @@ func firstPos(c *Cmd) string {
 	return c.Pos[0]
 }
 
+// psHostRead: c is a PowerShell host (pwsh, powershell) whose text the
+// reading parsed into cmdlets on the line: those carry the statement,
+// and name the server it runs on.
+func psHostRead(e *Env, c *Cmd) bool {
+	switch strings.TrimSuffix(strings.ToLower(path.Base(c.Name)), ".exe") {
+	case "pwsh", "powershell":
+	default:
+		return false
+	}
+	for i := range e.F.Commands {
+		if e.F.Commands[i].PowerShell {
+			return true
+		}
+	}
+	return false
+}
+
 func payloadSQLRules() []Rule {
 	judge := func(e *Env, c *Cmd) (string, string) {
 		if onlyHelp(c) || e.dryRun(c) || c.Has("--dry_run", "--dry-run", "--explain") {
 			return "", ""
+		}
+		if psHostRead(e, c) {
+			return "", "" // pwsh -c "Invoke-DbaQuery -SqlInstance … -Query '…'": the cmdlet read from its text is judged, with its server
 		}
 		stmt, rest := carriedSQL(c)
 		if stmt == "" {

@@ -45,12 +45,30 @@ func inlineEnvSelection(c *Cmd) string {
 		}
 		// a field path (Environment.Variables, {.env}, value(….env)), not
 		// an output format's name (--format env, -o dotenv)
-		if v != "" && strings.ContainsAny(v, ".{[") && envFieldSel.MatchString(v) && !envNamesOnly.MatchString(strings.TrimSpace(v)) {
+		if v != "" && strings.ContainsAny(v, ".{[") && envFieldSel.MatchString(v) && !envNamesOnly.MatchString(strings.TrimSpace(v)) && !envOtherFields(v) {
 			return v
 		}
 	}
 	return ""
 }
+
+// envOtherFields: every match of envFieldSel in v goes on into fields
+// of it that are no variables (--query 'Environment.{Status:Status,
+// Version:AirflowVersion}', Environment.Status: a resource called an
+// environment, its state and version picked).
+func envOtherFields(v string) bool {
+	ms := envFieldSel.FindAllStringIndex(v, -1)
+	for _, m := range ms {
+		rest := v[m[1]:]
+		if !strings.HasPrefix(rest, ".") || envValueField.MatchString(rest) {
+			return false
+		}
+	}
+	return len(ms) > 0
+}
+
+// envValueField: a field past the environment that holds its values.
+var envValueField = re(`(?i)variables|\benvs?\b|secret|password|passw|token|key|value|credential|conn|url|uri|config`)
 
 // pipedSelector: the filter of a jq-like c, "" when it reads a file.
 func pipedSelector(c *Cmd) string {
