@@ -215,6 +215,9 @@ func AppSecretFileNamed(p, name string) string {
 		}
 	}
 	k := appSecretGlob(t, p, name, try)
+	if k != "" && k != "named" && templateName(name) {
+		return "" // service-account.example.json, *credentials*.sample.json: a template a glob would take for the file
+	}
 	if k == "named" {
 		for _, w := range t.notWords {
 			if strings.Contains(name, w) {
@@ -431,6 +434,31 @@ func testFixturePath(p string) bool {
 			return true
 		}
 		p = p[i+1:]
+	}
+	return false
+}
+
+// templateName: a file name one of whose words says it is a template of
+// the real file (service-account.example.json, credentials.sample.ini,
+// rclone.conf.tmpl, secrets.yml.dist): committed to show the shape,
+// holding no secret. example before com, org or net is a domain
+// (.k5.CORP.EXAMPLE.COM), not a template.
+func templateName(name string) bool {
+	words := strings.FieldsFunc(name, func(r rune) bool { return r == '.' || r == '_' || r == '-' })
+	for i, w := range words {
+		switch w {
+		case "example":
+			if i+1 < len(words) && (words[i+1] == "com" || words[i+1] == "org" || words[i+1] == "net") {
+				continue
+			}
+			return true
+		case "sample", "template", "tmpl", "tpl":
+			return true
+		case "dist":
+			if i >= len(words)-2 && i > 0 {
+				return true // secrets.yml.dist, credentials.dist.json
+			}
+		}
 	}
 	return false
 }
