@@ -19,6 +19,17 @@ import (
 // name (config* → config, *.env → .env, *.pem → key.pem), made absolute.
 func pickedFiles(e *Env) []string {
 	var out []string
+	for _, l := range e.F.Cmds("ls") {
+		// s29: ls ~/vpn/clients/*.ovpn | head -1 | xargs cat: the glob
+		// ls lists names the files handed on, as find's -name does
+		for _, a := range l.Pos {
+			if strings.ContainsAny(a, "*?") {
+				for _, w := range []string{"", "key"} {
+					out = append(out, absUnder(e, strings.NewReplacer("*", w, "?", "").Replace(a)))
+				}
+			}
+		}
+	}
 	for _, f := range e.F.Cmds("find", "fd", "fdfind") {
 		var pats []string
 		for i, a := range f.Args {
@@ -91,8 +102,8 @@ func readsAPick(p callfacts.PathRef) bool {
 }
 
 func findPickReadRule() Rule {
-	return Rule{ID: "core.secrets:read-find-picks", Mode: Ask, Tools: shellTools, Reads: true, Cmds: []string{"find", "fd", "fdfind"},
-		Desc: "Reading the secret or credential files a find picks (find ~/.kube -name 'config*' -exec cat {} \\;, find . -name '*.env' | xargs cat): judged as reading the file the pattern names there",
+	return Rule{ID: "core.secrets:read-find-picks", Mode: Ask, Tools: shellTools, Reads: true, Cmds: []string{"find", "fd", "fdfind", "ls"},
+		Desc: "Reading the secret or credential files a find picks or an ls of a glob lists (find ~/.kube -name 'config*' -exec cat {} \\;, find . -name '*.env' | xargs cat, ls ~/vpn/*.ovpn | xargs cat): judged as reading the file the pattern names there",
 		Match: func(e *Env) string {
 			read := ""
 			for _, p := range e.F.Paths {
@@ -114,8 +125,8 @@ func findPickReadRule() Rule {
 			}
 			return ""
 		},
-		Catch: []string{"find ~/.kube -name 'config*' -exec cat {} \\;", "find . -name '*.env' | xargs cat", "find . -name '*.key' -exec head {} +"},
-		Allow: []string{"find ~/.ssh -name '*.pub' -exec cat {} \\;", "find . -name '*.md' | xargs cat", "find . -name '*.env' | xargs ls -l"}}
+		Catch: []string{"find ~/.kube -name 'config*' -exec cat {} \\;", "find . -name '*.env' | xargs cat", "find . -name '*.key' -exec head {} +", "ls ~/vpn/clients/*.ovpn | head -1 | xargs cat"},
+		Allow: []string{"find ~/.ssh -name '*.pub' -exec cat {} \\;", "find . -name '*.md' | xargs cat", "find . -name '*.env' | xargs ls -l", "ls docs/*.md | xargs cat", "ls ~/vpn/clients/*.ovpn | xargs ls -l"}}
 }
 
 // publicKeyPick: p is a find's start folder or the pick it hands on, and
