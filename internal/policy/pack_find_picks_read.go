@@ -21,12 +21,11 @@ func pickedFiles(e *Env) []string {
 	var out []string
 	for _, l := range e.F.Cmds("ls") {
 		// s29: ls ~/vpn/clients/*.ovpn | head -1 | xargs cat: the glob
-		// ls lists names the files handed on, as find's -name does
+		// ls lists names the files handed on, as find's -name does; a
+		// wildcard is read as nothing only (audit_*.json is no key file)
 		for _, a := range l.Pos {
 			if strings.ContainsAny(a, "*?") {
-				for _, w := range []string{"", "key"} {
-					out = append(out, absUnder(e, strings.NewReplacer("*", w, "?", "").Replace(a)))
-				}
+				out = append(out, absUnder(e, strings.NewReplacer("*", "", "?", "").Replace(a)))
 			}
 		}
 	}
@@ -98,7 +97,8 @@ func absUnder(e *Env, p string) string {
 // readsAPick: p is a read of what a find or xargs hands on.
 func readsAPick(p callfacts.PathRef) bool {
 	b := path.Base(p.Path)
-	return p.Op == OpRead && !listing[p.Via] && (b == "{}" || b == "$INPUT")
+	// ls GLOB | xargs cat: the names ls prints read as GLOB/*
+	return p.Op == OpRead && !listing[p.Via] && (b == "{}" || b == "$INPUT" || b == "*" && strings.ContainsAny(path.Base(path.Dir(p.Path)), "*?"))
 }
 
 func findPickReadRule() Rule {
