@@ -264,10 +264,15 @@ func templateName(name string) bool {
 	for _, d := range []string{"example.com", "example.org", "example.net", "example.edu", "example.local", "example.internal"} {
 		name = strings.ReplaceAll(name, d, "") // www.example.com.key, .k5.corp.example.com: a host's name, no template
 	}
-	for _, w := range strings.FieldsFunc(name, func(r rune) bool { return r == '.' || r == '_' || r == '-' }) {
+	words := strings.FieldsFunc(name, func(r rune) bool { return r == '.' || r == '_' || r == '-' })
+	for i, w := range words {
 		switch w {
-		case "example", "examples", "sample", "samples", "template", "templates", "dist", "tmpl", "tpl":
+		case "example", "examples", "sample", "samples", "template", "templates", "tmpl", "tpl":
 			return true
+		case "dist":
+			if i > 0 && i >= len(words)-2 {
+				return true // secrets.yml.dist, credentials.dist.json; not dist-credentials.json
+			}
 		}
 	}
 	return false

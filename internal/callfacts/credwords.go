@@ -21,6 +21,7 @@ type credWordTable struct {
 	joinverb, joinnoun, joinkey, jointrail, exportnoun, exportverb      map[string]bool
 	unlock, public, metaword, showopt                                   map[string]bool
 	listnoun, listverb, holder                                          map[string]bool
+	configunlock, configword, optnoun, refscheme                        map[string]bool
 	skip                                                                map[string][][]string // program → the words after it
 	// joinVerbs, joinNouns, joinTrails: the joinverb, joinnoun and
 	// jointrail sets as slices, walked in order without map iteration
@@ -43,7 +44,7 @@ var credWords = sync.OnceValue(func() *credWordTable {
 			t.skip[f[1]] = append(t.skip[f[1]], f[2:])
 		case "verb", "noun", "alone", "cluster", "write", "reveal", "compoundverb", "nocompound",
 			"joinverb", "joinnoun", "joinkey", "jointrail", "exportnoun", "exportverb", "unlock", "public", "metaword", "showopt",
-			"listnoun", "listverb", "holder":
+			"listnoun", "listverb", "holder", "configunlock", "configword", "optnoun", "refscheme":
 			if t.sets[f[0]] == nil {
 				t.sets[f[0]] = map[string]bool{}
 			}
@@ -64,7 +65,8 @@ var credWords = sync.OnceValue(func() *credWordTable {
 		"write": &t.write, "reveal": &t.reveal, "compoundverb": &t.compoundverb, "nocompound": &t.nocompound,
 		"joinverb": &t.joinverb, "joinnoun": &t.joinnoun, "joinkey": &t.joinkey, "jointrail": &t.jointrail,
 		"exportnoun": &t.exportnoun, "exportverb": &t.exportverb, "unlock": &t.unlock, "public": &t.public,
-		"metaword": &t.metaword, "showopt": &t.showopt, "listnoun": &t.listnoun, "listverb": &t.listverb, "holder": &t.holder} {
+		"metaword": &t.metaword, "showopt": &t.showopt, "listnoun": &t.listnoun, "listverb": &t.listverb, "holder": &t.holder,
+		"configunlock": &t.configunlock, "configword": &t.configword, "optnoun": &t.optnoun, "refscheme": &t.refscheme} {
 		*to = t.sets[k] // nil for a kind the table lacks: a lookup in it is false, as before
 	}
 	return t
@@ -93,6 +95,7 @@ func (c *Cmd) printsCredentialByWords() bool {
 		}
 	}
 	verb, noun := false, false
+	configWord := false
 	exportVerb, exportNoun := false, false
 	listNoun, listVerb := false, false
 	// the word sets looked up once, not per word: this runs for every
@@ -110,6 +113,7 @@ func (c *Cmd) printsCredentialByWords() bool {
 			listVerb = true // particle token list, influx auth list: the tokens' values in the listing
 		}
 		listNoun = listNoun || t.listnoun[w]
+		configWord = configWord || t.configword[w]
 		if i > 0 && t.holder[low[i-1]] && nouns[w] {
 			verb = true // omero sessions key: the session's key itself
 		}
@@ -124,7 +128,7 @@ func (c *Cmd) printsCredentialByWords() bool {
 			verb = true
 		case joinedCredWord(t, w):
 			verb, noun = true, true // dumpprivkey, exportprivkey, showseed, GetSecretValue
-		case strings.ContainsAny(w, ":/._") && !strings.Contains(w, "://"):
+		case strings.ContainsAny(w, ":/._") && (!strings.Contains(w, "://") || secretRef(t, w)):
 			v, n := segmentCredWord(t, w)
 			verb, noun = verb || v, noun || n // pillar.get mysql:root_password, kv get app/db_password
 		case w == "-" && i > 0 && strings.HasPrefix(strings.ToLower(c.Pos[i-1]), "kubeconfig"):
@@ -159,6 +163,10 @@ func (c *Cmd) printsCredentialByWords() bool {
 				verb = true // sst secrets list --show-values, export-key --private
 			} else if verb && t.unlock[k] {
 				noun = true // decrypt --show, data bag show … --secret-file
+			} else if verb && configWord && t.configunlock[k] {
+				noun = true // config view --raw: the config with its secrets unmasked
+			} else if verb && k == a && optNounFlag(t, k) {
+				noun = true // end-devices get ID --root-keys: the keys themselves
 			}
 		}
 	}
@@ -336,4 +344,28 @@ func showOptCred(t *credWordTable, a string) bool {
 		}
 	}
 	return false
+}
+
+// secretRef: a word in a secret store's reference form
+// (sdb://vault/secret/prod/db/password, ref+vault://…): a scheme of
+// refscheme, not a network address, so its path's last part is read as a
+// lookup's key.
+func secretRef(t *credWordTable, w string) bool {
+	scheme, _, ok := strings.Cut(w, "://")
+	return ok && t.refscheme[scheme]
+}
+
+// optNounFlag: a flag (no value after =) whose name ends in a plural
+// credential noun (--root-keys, --session-keys, --with-secrets): on a read
+// verb it asks for those credentials to be printed; a public word in it
+// (--ssh-public-keys) says only the public half.
+func optNounFlag(t *credWordTable, k string) bool {
+	if !strings.HasPrefix(k, "--") {
+		return false
+	}
+	i := strings.LastIndexByte(k, '-')
+	if i < 2 || !t.optnoun[k[i+1:]] {
+		return false
+	}
+	return !strings.Contains(k, "public") && !strings.Contains(k, "pub-")
 }

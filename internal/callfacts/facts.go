@@ -110,6 +110,10 @@ type Redirect struct {
 	Op     string `json:"op" expr:"op"`
 	Target string `json:"target" expr:"target"` // normalized path (or "&1")
 	Cmd    string `json:"cmd,omitempty" expr:"cmd"`
+	// Fd is the descriptor written before the operator of a redirect to
+	// /dev/null (2 of 2>/dev/null), "" when none is: Op alone does not
+	// tell 2> from >.
+	Fd string `json:"fd,omitempty" expr:"fd"`
 	// Elsewhere is the target as written when the command runs on
 	// another host (elsewhere.go): Target is read against this machine's
 	// cwd, which is not that host's; "" for a command run here.

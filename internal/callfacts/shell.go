@@ -667,7 +667,11 @@ func (n *normalizer) redirect(s *syntax.Stmt, r *syntax.Redirect, stdin *text) *
 		op = "&>" // make >& log is make &> log: every reader of Redirects knows that one
 	}
 	if r.Op == syntax.DplOut && !dupToFile(r) || r.Op == syntax.DplIn || target == "/dev/null" || target == "-" {
-		n.f.Redirects = append(n.f.Redirects, Redirect{Op: op, Target: target, Cmd: cmd})
+		fd := ""
+		if r.N != nil && target == "/dev/null" {
+			fd = r.N.Value
+		}
+		n.f.Redirects = append(n.f.Redirects, Redirect{Op: op, Target: target, Cmd: cmd, Fd: fd})
 		return nil
 	}
 	t := NormPath(target, n.cwd, n.home)

@@ -19,6 +19,16 @@ import (
 // name (config* → config, *.env → .env, *.pem → key.pem), made absolute.
 func pickedFiles(e *Env) []string {
 	var out []string
+	for _, l := range e.F.Cmds("ls") {
+		// s29: ls ~/vpn/clients/*.ovpn | head -1 | xargs cat: the glob
+		// ls lists names the files handed on, as find's -name does; a
+		// wildcard is read as nothing only (audit_*.json is no key file)
+		for _, a := range l.Pos {
+			if strings.ContainsAny(a, "*?") {
+				out = append(out, absUnder(e, strings.NewReplacer("*", "", "?", "").Replace(a)))
+			}
+		}
+	}
 	for _, f := range e.F.Cmds("find", "fd", "fdfind") {
 		var pats []string
 		for i, a := range f.Args {
@@ -87,12 +97,13 @@ func absUnder(e *Env, p string) string {
 // readsAPick: p is a read of what a find or xargs hands on.
 func readsAPick(p callfacts.PathRef) bool {
 	b := path.Base(p.Path)
-	return p.Op == OpRead && !listing[p.Via] && (b == "{}" || b == "$INPUT")
+	// ls GLOB | xargs cat: the names ls prints read as GLOB/*
+	return p.Op == OpRead && !listing[p.Via] && (b == "{}" || b == "$INPUT" || b == "*" && strings.ContainsAny(path.Base(path.Dir(p.Path)), "*?"))
 }
 
 func findPickReadRule() Rule {
-	return Rule{ID: "core.secrets:read-find-picks", Mode: Ask, Tools: shellTools, Reads: true, Cmds: []string{"find", "fd", "fdfind"},
-		Desc: "Reading the secret or credential files a find picks (find ~/.kube -name 'config*' -exec cat {} \\;, find . -name '*.env' | xargs cat): judged as reading the file the pattern names there",
+	return Rule{ID: "core.secrets:read-find-picks", Mode: Ask, Tools: shellTools, Reads: true, Cmds: []string{"find", "fd", "fdfind", "ls"},
+		Desc: "Reading the secret or credential files a find picks or an ls of a glob lists (find ~/.kube -name 'config*' -exec cat {} \\;, find . -name '*.env' | xargs cat, ls ~/vpn/*.ovpn | xargs cat): judged as reading the file the pattern names there",
 		Match: func(e *Env) string {
 			read := ""
 			for _, p := range e.F.Paths {
@@ -114,8 +125,8 @@ func findPickReadRule() Rule {
 			}
 			return ""
 		},
-		Catch: []string{"find ~/.kube -name 'config*' -exec cat {} \\;", "find . -name '*.env' | xargs cat", "find . -name '*.key' -exec head {} +"},
-		Allow: []string{"find ~/.ssh -name '*.pub' -exec cat {} \\;", "find . -name '*.md' | xargs cat", "find . -name '*.env' | xargs ls -l"}}
+		Catch: []string{"find ~/.kube -name 'config*' -exec cat {} \\;", "find . -name '*.env' | xargs cat", "find . -name '*.key' -exec head {} +", "ls ~/vpn/clients/*.ovpn | head -1 | xargs cat"},
+		Allow: []string{"find ~/.ssh -name '*.pub' -exec cat {} \\;", "find . -name '*.md' | xargs cat", "find . -name '*.env' | xargs ls -l", "ls docs/*.md | xargs cat", "ls ~/vpn/clients/*.ovpn | xargs ls -l"}}
 }
 
 // publicKeyPick: p is a find's start folder or the pick it hands on, and

@@ -194,6 +194,37 @@ var secretField = re(`(?i)private|secret|passw|token|credential|api_?key|\bkey\b
 // redacts: code that replaces what it prints with a mask.
 var redacts = re(`(?i)(re\.sub|\.replace|gsub|s/).*(\*{3}|redact|<hidden>|xxxx)`)
 
+// jqRedacts: a jq filter that deletes the secret fields of what it
+// prints (del(.settings.key), map_values(del(.token))) and selects none
+// outside its del(…) calls: the output is the config without them.
+func jqRedacts(f string) bool {
+	var in, out strings.Builder
+	for {
+		i := strings.Index(f, "del(")
+		if i < 0 {
+			out.WriteString(f)
+			break
+		}
+		out.WriteString(f[:i])
+		d, j := 0, i+3
+		for ; j < len(f); j++ {
+			if f[j] == '(' {
+				d++
+			} else if f[j] == ')' {
+				if d--; d == 0 {
+					break
+				}
+			}
+		}
+		if j >= len(f) {
+			return false
+		}
+		in.WriteString(f[i+4:j] + " ")
+		f = f[j+1:]
+	}
+	return in.Len() > 0 && secretField.MatchString(in.String()) && !secretField.MatchString(out.String())
+}
+
 func namesOnlyCmd(c *Cmd) bool {
 	switch c.Name {
 	case "jq", "yq", "gojq", "jaq":
@@ -203,6 +234,9 @@ func namesOnlyCmd(c *Cmd) bool {
 		f := c.Pos[0]
 		if f == "keys" || f == "keys[]" || f == "keys_unsorted" || f == ".|keys" || f == "'keys'" {
 			return true
+		}
+		if jqRedacts(f) {
+			return true // jq 'del(.exchange.key, .exchange.secret)': printed with its secrets taken out
 		}
 		return strings.HasPrefix(f, ".") && !strings.ContainsAny(f, "|[,(") && f != "." && !secretField.MatchString(f)
 	case "python", "python3", "node", "ruby", "perl":

@@ -46,9 +46,9 @@ func secretName(v string) bool {
 			return false // GITHUB_TOKEN_PATH names where a secret is, not the secret
 		}
 	}
-	for _, w := range []string{"_PASS", "_PASSCODE", "_PW", "_PWD", "_APP_KEY", "_MASTER_KEY", "_ADMIN_KEY", "_SIGNING_KEY", "_LICENSE_KEY", "_ENCRYPTION_KEY", "_WRITE_KEY", "_DEPLOY_KEY", "_SESSION", "_COOKIE", "_JWT", "_AUTH", "_COMM", "_COMMUNITY", "_CREDS", "_PIN", "_PSK", "_PASSPHRASE"} {
+	for _, w := range []string{"_PASS", "_PASSCODE", "_PW", "_PWD", "_APP_KEY", "_MASTER_KEY", "_ADMIN_KEY", "_SIGNING_KEY", "_LICENSE_KEY", "_ENCRYPTION_KEY", "_WRITE_KEY", "_DEPLOY_KEY", "_SESSION", "_COOKIE", "_JWT", "_AUTH", "_COMM", "_COMMUNITY", "_CREDS", "_PIN", "_PSK", "_PASSPHRASE", "_OAUTH"} {
 		if strings.HasSuffix(u, w) {
-			return true // $SPLUNK_PASS, $RCON_PW, $PTERO_APP_KEY, $FASTLANE_SESSION, $SNOWFLAKE_JWT: a password, key or login by its name's last word
+			return true // $SPLUNK_PASS, $RCON_PW, $PTERO_APP_KEY, $FASTLANE_SESSION, $SNOWFLAKE_JWT, $TMI_OAUTH: a password, key or login by its name's last word
 		}
 	}
 	for _, w := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "ACCESS_KEY", "CREDENTIAL", "AUTH_KEY", "SESSION_KEY", "AUTH_HEADER", "BASIC_AUTH", "PGPASS"} {
@@ -358,13 +358,16 @@ func exfilReason(e *Env) string {
 	return e.exfil
 }
 
-// outputDiscarded: c's output goes to /dev/null (gcloud auth
-// application-default print-access-token >/dev/null && echo OK: a check
-// that a token can be had, none printed).
-func outputDiscarded(e *Env, c *Cmd) bool {
+// discarded: name's standard output goes to /dev/null (gcloud auth
+// print-access-token >/dev/null && echo OK): a check that the secret can
+// be had, printing none of it. 2>/dev/null hides errors only.
+func discarded(e *Env, name string) bool {
 	for _, r := range e.F.Redirects {
-		if r.Cmd == c.Name && (r.Op == ">" || r.Op == ">|" || r.Op == "&>") && r.Target == "/dev/null" {
-			return true
+		if r.Cmd == name && r.Target == "/dev/null" && (r.Fd == "" || r.Fd == "1") {
+			switch r.Op {
+			case ">", ">>", "&>", "&>>", "1>", ">|", "1>>":
+				return true
+			}
 		}
 	}
 	return false
@@ -377,7 +380,7 @@ func exfilReasonOnce(e *Env) string {
 			if len(e.F.Commands) > i+1 && len(e.F.Commands[i+1].Upstream) > 0 && contains(senders, e.F.Commands[i+1].Name) {
 				return fmt.Sprintf("%s sends %s over the network", e.F.Commands[i+1].Name, s)
 			}
-			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) || listingFieldsPicked(e, i) || encodedForOwnService(e, i, s) || writtenScriptOnly(e, c) || outputDiscarded(e, c) {
+			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) || listingFieldsPicked(e, i) || encodedForOwnService(e, i, s) || writtenScriptOnly(e, c) || discarded(e, c.Name) {
 				// $(gh auth token), aws ecr get-login-password | docker
 				// login --password-stdin: not printed; where it goes
 				// is judged where it is used

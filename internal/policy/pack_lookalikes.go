@@ -191,11 +191,6 @@ var (
 	// password manager item's field labels and titles, .fields[].label:
 	// the names of its fields, not their values)
 	structFilter = re(`(?:^|\|)\s*(?:keys(?:\[\])?|keys_unsorted(?:\[\])?|length|type|paths|has\([^)]*\)|map\((?:keys|\.name|\.label|\.title|type|length)\)|to_entries\s*\|\s*map\(\.key\)|[\w.\[\]"-]*\.(?:name|names|kind|type|label|title|apiVersion|"?current-context"?)(?:\[\])?)\s*$`)
-	// jq/yq filters that only delete fields before printing (del(.key),
-	// map_values(del(.token))): jqRedacts reads the deleted paths
-	jqDel = re(`^\s*(?:map_values\(|map\()?\s*del\(([^()]*)\)\s*\)?\s*$`)
-	// secretFieldEnd: a path's last key that names a secret
-	secretFieldEnd = re(`(?i)(key|keys|secret|secrets|token|tokens|pass|password|passwd|pwd|credentials?|auth|cookie|cookies|session|private\w*|apikey|api_key)["\]]*$`)
 	// sed whose replacement masks what it matched (s#(/v3/).*#\1<redacted>#,
 	// s/:[^@]*@/:***@/): the secret part is replaced before it prints
 	sedMasks = re(`(?i)^s\S.*(redacted|\*{3,}|x{4,}|<hidden>|<masked>|<secret>)`)
@@ -244,22 +239,6 @@ func reducer(c *Cmd) bool {
 		return optJoined(c, "-F") == "=" && len(c.Pos) > 0 && (awkFirst.MatchString(strings.TrimSpace(c.Pos[0])) || columnsOnly(c, credColumns{"=", 2}))
 	}
 	return false
-}
-
-// jqRedacts: filter f only deletes fields (del(.a.key, .b.secret),
-// map_values(del(.token))), and every deleted path ends in a secret's
-// name: what prints is the rest, the secrets taken out.
-func jqRedacts(f string) bool {
-	m := jqDel.FindStringSubmatch(f)
-	if m == nil {
-		return false
-	}
-	for _, p := range strings.Split(m[1], ",") {
-		if !secretFieldEnd.MatchString(strings.TrimSpace(p)) {
-			return false
-		}
-	}
-	return true
 }
 
 // optJoined is the value of a short option written apart or joined

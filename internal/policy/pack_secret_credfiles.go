@@ -125,6 +125,9 @@ func secretHuntRule() Rule {
 				if strings.Contains(pat, "keys") || strings.Contains(pat, "length") || strings.Contains(pat, "type") || jqRedacts(pat) {
 					return "" // .credentials | keys: names, not values
 				}
+				if jqRedacts(pat) {
+					return "" // map_values(del(.token)): the secrets taken out
+				}
 			}
 			for i, a := range c.Args {
 				if (a == "-e" || a == "--regexp") && i+1 < len(c.Args) {

@@ -45,6 +45,9 @@ func secretSourceRules() []Rule {
 				if code == "" || !sdkSecretCall.MatchString(code) || !sdkPrints.MatchString(code) {
 					return ""
 				}
+				if namesOfSaved(code) {
+					return "" // list(S.saved_accounts().keys()): the accounts' names only
+				}
 				return c.Name + " prints a secret a store returns: " + sdkSecretCall.FindString(code)
 			},
 			[]string{`python3 -c "import keyring; print(keyring.get_password('arcgis','x'))"`, `python -c "import boto3; print(boto3.client('secretsmanager').get_secret_value(SecretId='db')['SecretString'])"`,
@@ -314,8 +317,32 @@ func namedSecretFileRead(e *Env) string {
 
 // --- a store's secret printed by code ---
 
+// namesOfSaved: every store call the code makes is reduced to its keys
+// at once (S.saved_accounts().keys()): the accounts' names, no secret.
+func namesOfSaved(code string) bool {
+	locs := sdkSecretCall.FindAllStringIndex(code, 8)
+	for _, l := range locs {
+		if !strings.HasSuffix(code[l[0]:l[1]], "(") {
+			return false // a quoted function name ('pillar.items'): its result is used elsewhere
+		}
+		rest, d, j := code[l[1]:], 1, 0
+		for ; j < len(rest) && d > 0; j++ {
+			switch rest[j] {
+			case '(':
+				d++
+			case ')':
+				d--
+			}
+		}
+		if !strings.HasPrefix(rest[j:], ".keys()") {
+			return false
+		}
+	}
+	return len(locs) > 0
+}
+
 var (
-	sdkSecretCall = re(`\bget_password\(|keyring\.get_credential|get_secret_value|GetSecretValue|getSecretValue|access_secret_version|accessSecretVersion|read_secret_version|secrets\.kv\.(?:v1\.)?read_secret|\.get_secret\(|getSecret\(|keytar\.getPassword|getPassword\(|WithDecryption\s*=\s*True|get_parameter\([^)]*WithDecryption`)
+	sdkSecretCall = re(`\bget_password\(|keyring\.get_credential|get_secret_value|GetSecretValue|getSecretValue|access_secret_version|accessSecretVersion|read_secret_version|secrets\.kv\.(?:v1\.)?read_secret|\.get_secret\(|getSecret\(|keytar\.getPassword|getPassword\(|WithDecryption\s*=\s*True|get_parameter\([^)]*WithDecryption|\bsaved_accounts\(|\bstored_accounts?\(|['"](?:pillar\.(?:items|raw|data|get)|sdb\.get)['"]`)
 	sdkPrints     = re(`\bprint\b|console\.log|console\.dir|\bputs\b|\bpp\b|println|stdout|\becho\b|\.then\(console`)
 )
 

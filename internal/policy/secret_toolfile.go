@@ -57,7 +57,8 @@ var toolDotDirsNot = map[string]bool{".emacs.d": true, ".doom.d": true, ".spacem
 	".bun": true, ".gnome": true, ".kde": true, ".wine": true, ".dbus": true, ".swt": true, ".openjfx": true, ".npm-global": true, ".node-gyp": true, ".cmake": true,
 	".conan": false, ".ccache": true, ".stack": true, ".ghcup": true, ".opam": true, ".elan": true, ".rye": true, ".poetry": true, ".pixi": true, ".mamba": true,
 	".miniconda3": true, ".anaconda3": true, ".miniforge3": true, ".lein": true, ".sbt": true, ".ivy2": true, ".coursier": true, ".krew": true, ".minikube": true,
-	".pip": true, ".ansible": true, ".mitmproxy": true, ".ddev": true, ".lando": true, ".freecad": true, ".kodi": true}
+	".pip": true, ".ansible": true, ".mitmproxy": true, ".ddev": true, ".lando": true, ".freecad": true, ".kodi": true,
+	".subversion": true, ".w3m": true, ".newsboat": true, ".ncmpcpp": true, ".mplayer": true, ".mpv": true, ".elinks": true, ".lynx": true}
 
 // safeHomeDataDotfiles: data dot-files right under home that are
 // linters', formatters' and editors' settings.
@@ -76,7 +77,10 @@ func homeToolSettings(p, home string) bool {
 	rel := p[len(home)+1:]
 	b := strings.ToLower(path.Base(rel))
 	ext := path.Ext(b)
-	if !toolSettingsExts[ext] || strings.ContainsAny(b, "*?[") {
+	// s29: a bare config or rc file in a tool's own dot-folder
+	// (~/.qiskit/qiskitrc, ~/.snowsql/config): its settings with its login
+	bare := ext == "" && strings.Count(rel, "/") == 1 && (b == "config" || len(b) > 4 && strings.HasSuffix(b, "rc") && b[0] != '.')
+	if !toolSettingsExts[ext] && !bare || strings.ContainsAny(b, "*?[") {
 		return false
 	}
 	switch strings.Count(rel, "/") {

@@ -152,7 +152,8 @@ var xdgToolsNot = map[string]bool{"nvim": true, "vim": true, "emacs": true, "doo
 	"flameshot": true, "redshift": true, "gammastep": true, "keepassxc": true, "syncthing": false, "cargo": true, "rustfmt": true, "go": true,
 	"gh": true, "helm": false, "kubectl": false, "docker": false, "configstore": false, "tmuxinator": true, "alsa": true, "openbox": true, "awesome": true,
 	"bspwm": true, "sxhkd": true, "qtile": true, "xmonad": true, "river": true, "niri": true, "swaylock": true, "swayidle": true, "kanshi": true,
-	"fuzzel": true, "tofi": true, "eww": true, "ags": true, "quickshell": true, "nwg-look": true, "wal": true, "pywal": true, "hyprpanel": true}
+	"fuzzel": true, "tofi": true, "eww": true, "ags": true, "quickshell": true, "nwg-look": true, "wal": true, "pywal": true, "hyprpanel": true,
+	"i3blocks": true, "labwc": true, "wlogout": true, "swaync": true, "cmus": true}
 
 // xdgToolSettings: ~/.config/NAME/F, a settings data file of a tool
 // that is not an editor's, terminal's, shell's or desktop's
@@ -173,7 +174,10 @@ func xdgToolSettings(p, home string) bool {
 		return false // Code, Slack, Electron: desktop apps' folders (capitalised) keep state, not a CLI's login
 	}
 	ext := path.Ext(b)
-	if !toolSettingsExts[ext] || strings.ContainsAny(b, "*?[") {
+	// s29: a CLI's bare config file (~/.config/streamlink/config) is its
+	// settings as much as config.toml; window managers' and desktop
+	// tools' are xdgToolsNot
+	if !toolSettingsExts[ext] && !(ext == "" && b == "config") || strings.ContainsAny(b, "*?[") {
 		return false
 	}
 	for _, w := range strings.FieldsFunc(b, func(r rune) bool { return r == '.' || r == '_' || r == '-' }) {
