@@ -53,6 +53,10 @@ type verbTable struct {
 	// optionSkip: change verbs too common as switches to count in an
 	// option's name (--disable-color, --enable-gpu)
 	actionOpts, optionNot, optionSkip map[string]bool
+	// actionChanges: the values of an action option that name a change
+	// though alone they are too common a word (--action add, -op cancel);
+	// changeOpts: a bare option that is the act (-submit, --publish)
+	actionChanges, changeOpts map[string]bool
 	// joinedPrefixes: change verbs read when run together with their noun
 	// (closeallchannels, sendfunds); joinedNot: words that only start so
 	// (payload, stopwatch); joinedSuffixes: endings that make a noun or
@@ -92,7 +96,8 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, sharedTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}, testSwitches: map[string]bool{},
 		joinedChanges: map[string]bool{}, selfWords: map[string]bool{}, reportNouns: map[string]bool{}, neutral: map[string]bool{}, localStores: map[string]bool{}, camelChanges: map[string]bool{},
 		actionOpts: map[string]bool{}, optionNot: map[string]bool{}, optionSkip: map[string]bool{}, joinedNot: map[string]bool{}, joinedSuffixes: map[string]bool{}, stdinWords: map[string]bool{},
-		accessVerb: map[string]bool{}, accessNouns: map[string]bool{}, accessObjects: map[string]bool{}, accessNot: map[string]bool{}, nameNot: map[string]bool{}, reNot: map[string]bool{}, fedChanges: map[string]bool{}, dottedNot: map[string]bool{}}
+		accessVerb: map[string]bool{}, accessNouns: map[string]bool{}, accessObjects: map[string]bool{}, accessNot: map[string]bool{}, nameNot: map[string]bool{}, reNot: map[string]bool{}, fedChanges: map[string]bool{}, dottedNot: map[string]bool{},
+		actionChanges: map[string]bool{}, changeOpts: map[string]bool{}}
 	datatable.Must("verbs.txt", verbsText, 1, func(l datatable.Line) error {
 		if l.Fields[0] == "joined-prefixes" {
 			t.joinedPrefixes = append(t.joinedPrefixes, l.Fields[1:]...)
@@ -102,12 +107,12 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 			t.accessVerbs = append(t.accessVerbs, l.Fields[1:]...)
 		}
 		m := map[string]map[string]bool{"action-options": t.actionOpts, "option-not": t.optionNot, "option-skip": t.optionSkip, "joined-not": t.joinedNot, "joined-suffixes": t.joinedSuffixes, "stdin-words": t.stdinWords,
-			"access-verbs": t.accessVerb, "access-nouns": t.accessNouns, "access-objects": t.accessObjects, "access-not": t.accessNot, "name-not": t.nameNot, "re-not": t.reNot, "fed-changes": t.fedChanges, "dotted-not": t.dottedNot,
+			"access-verbs": t.accessVerb, "access-nouns": t.accessNouns, "access-objects": t.accessObjects, "access-not": t.accessNot, "name-not": t.nameNot, "re-not": t.reNot, "fed-changes": t.fedChanges, "dotted-not": t.dottedNot, "action-changes": t.actionChanges, "change-options": t.changeOpts,
 			"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local, "edits": t.edits, "edits-inout": t.editsInOut,
 			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "shared-targets": t.sharedTarget, "disposable": t.disposable, "local-files": t.localFiles, "test-switches": t.testSwitches,
 			"joined-changes": t.joinedChanges, "self-words": t.selfWords, "report-nouns": t.reportNouns, "neutral": t.neutral, "local-stores": t.localStores, "camel-changes": t.camelChanges}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, changes, options, reads, local, edits, edits-inout, target-options, test-targets, dev-targets, shared-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores, camel-changes, action-options, option-not, option-skip, joined-prefixes, joined-not, joined-suffixes, stdin-words, access-verbs, access-nouns, access-objects, access-not, name-not, re-not, fed-changes or dotted-not", l.Fields[0])
+			return l.Errorf("list %q: want verbs, changes, options, reads, local, edits, edits-inout, target-options, test-targets, dev-targets, shared-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores, camel-changes, action-options, option-not, option-skip, joined-prefixes, joined-not, joined-suffixes, stdin-words, access-verbs, access-nouns, access-objects, access-not, name-not, re-not, fed-changes, dotted-not, action-changes or change-options", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -320,6 +325,18 @@ func (c *Cmd) unknownChangeWord() string {
 // (apps:promote, release-create), "" when a read word comes first.
 func (c *Cmd) changeWord() string {
 	t := destroyVerbs()
+	for i, a := range c.Args {
+		name, val, _ := strings.Cut(a, "=")
+		if !t.changeOpts[name] {
+			continue
+		}
+		if val == "" && i+1 < len(c.Args) {
+			val = c.Args[i+1]
+		}
+		if v := strings.ToLower(val); v != "never" && v != "false" && v != "no" && v != "none" && v != "off" && v != "0" {
+			return name // webin-like -submit, --publish: the run is the act (--publish never: not)
+		}
+	}
 	pos := c.verbPos()
 	split := len(pos) != len(c.Pos) // dottedOp reads c.Pos by index
 	n := 0
@@ -815,6 +832,9 @@ func (c *Cmd) hiddenVerb(verbs map[string]bool, destroy bool) string {
 				val = c.Args[i+1]
 			}
 			if w := valueVerb(t, verbs, val); w != "" {
+				return "(the option " + name + " says " + w + ": a " + kind + ")"
+			}
+			if w := valueVerb(t, t.actionChanges, val); w != "" && !destroy {
 				return "(the option " + name + " says " + w + ": a " + kind + ")"
 			}
 			continue
