@@ -3,6 +3,7 @@ package policy
 import (
 	"strings"
 
+	"github.com/warden-dev/warden/internal/callfacts"
 	"github.com/warden-dev/warden/internal/lazyre"
 )
 
@@ -20,6 +21,21 @@ import (
 // bulkWalk: code that repeats its call over what it walked or read
 // (for … in, while, .each, forEach, map, a comprehension, Promise.all).
 var bulkWalk = lazyre.New(`(?m)(?:^|;)\s*(?:async\s+)?for\s+\w+(?:\s*,\s*\w+)*\s+in\b|(?:^|;|\{)\s*for\s*\(|\bwhile\s*(?:\(|True\b|true\b)|\.each\b|\.each_with_index\b|\.forEach\s*\(|\.map\s*\(|Promise\.all|[\[(][^\n]*?\bfor\s+\w+(?:\s*,\s*\w+)*\s+in\b|\brecursive\s*[=:]\s*(?:True|true)`)
+
+// literalLoop: a loop over a literal list: the records are named on
+// the line one by one, as a CLI's delete of each would name them.
+var literalLoop = lazyre.New(`\bfor\s+\w+\s+in\s+[\[(]\s*['"][^\])\n]*[\])]|\[\s*['"][^\]\n]*\]\s*\.(?:each|forEach|map)\b`)
+
+// namesTestThings: a literal of the code names what tests or CI made
+// (tag_name='ci', 'tmp-e2e-…'): the walk destroys those.
+func namesTestThings(text string) bool {
+	for _, l := range callfacts.Literals(text) {
+		if len(l) <= 60 && callfacts.SDKTestName(l) {
+			return true
+		}
+	}
+	return false
+}
 
 // bulkDestroyVerbs: a method's verb that takes a record away from the
 // service's users (deleted, removed, archived, cancelled, deactivated).
@@ -52,7 +68,11 @@ func interpServiceBulkDestroyRule() Rule {
 	return cmdRule("core.interp:service-bulk-destroy", Deny, "Interpreter code that logs in to a service and destroys its records in bulk through the client: a delete, archive, cancel or deactivate called for every item a search, a listing or a file gives (for issue in j.search_issues(…): issue.delete(), files_delete in a paging loop, client.deactivate_account(…) in .each), a batch archive, or a page removed with its children (recursive=True): the live account's records go, none of them can be taken back — as a CLI's delete --all; a client of this machine, a sandbox, a test or dev instance and a dry run are not flagged, and one record deleted is the client readings' ask", sdkRunners,
 		func(e *Env, c *Cmd) string {
 			text := runtimeText(c)
-			if text == "" || !bulkWalk.MatchString(text) && !strings.Contains(text, "batch") && !strings.Contains(text, "bulk") {
+			if text == "" {
+				return ""
+			}
+			text = literalLoop.ReplaceAllString(text, "") // for ch in ['C01', 'C02']: the records named one by one
+			if !bulkWalk.MatchString(text) && !strings.Contains(text, "batch") && !strings.Contains(text, "bulk") || namesTestThings(text) {
 				return ""
 			}
 			what := remoteClientChange(text)
