@@ -292,8 +292,11 @@ func (c *Cmd) UnknownChange() string {
 // unknownChangeWord is UnknownChange past a script's subcommand
 // (unknownDestroyWord says why).
 func (c *Cmd) unknownChangeWord() string {
+	unjudged := false
 	if Known(c.Name) {
-		return "" // as in UnknownDestroy: before changeWord's word work
+		if unjudged = c.adminUnjudged(); !unjudged {
+			return "" // as in UnknownDestroy: before changeWord's word work
+		}
 	}
 	v := c.changeWord()
 	if v == "" {
@@ -314,7 +317,7 @@ func (c *Cmd) unknownChangeWord() string {
 			v = c.shortCommandOption() // psadmin -c shutdown (nounverbs_weak.go)
 		}
 	}
-	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.cosmosTxForm() || c.DryRun() || c.asksHelp() || c.ownTarget(true) || c.localStoreTarget() || c.CatalogueSaysNot() {
+	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) && !unjudged || chainTools()[c.Name] && c.ChainTx() != nil || c.cosmosTxForm() || c.DryRun() || c.asksHelp() || c.ownTarget(true) || c.localStoreTarget() || c.CatalogueSaysNot() {
 		return ""
 	}
 	return wrapped(c, v)
@@ -1183,4 +1186,22 @@ var catalogueHeads = sync.OnceValue(func() map[string]bool {
 func (c *Cmd) localHostTarget() bool {
 	h := c.hostOption()
 	return h != "" && ThisMachine(h)
+}
+
+// adminUnjudged: a program of the admin table that acts on a service
+// wherever it runs (@at … any, remote or shared) is given a verb no line
+// of its table names, with no host on the line to say where (acli's
+// Atlassian jira workitem transition beside Acquia's push:db lines): the
+// table leaves it unjudged, so the unknown program's reading of its
+// words judges it as it would any CLI's.
+func (c *Cmd) adminUnjudged() bool {
+	p := adminTab().progs[c.Name]
+	if p == nil || p.listed || p.where == "local" || p.where == "device" {
+		return false
+	}
+	if effectRules()[c.Name] != nil || toolTable()[c.Name] != nil || destroyVerbs().local[c.Name] || IsInterpreter(c.Name) || shells[c.Name] {
+		return false
+	}
+	a := c.AdminAction()
+	return a != nil && a.Kind == "unknown" && a.Level == ""
 }
