@@ -314,6 +314,9 @@ func (c *Cmd) unknownChangeWord() string {
 			v = c.soleWeakVerb() // acmectl cancel 42 (nounverbs_weak.go)
 		}
 		if v == "" {
+			v = c.addressedSync() // tyk-sync sync --gateway http://gw.acme.internal:8080
+		}
+		if v == "" {
 			v = c.shortCommandOption() // psadmin -c shutdown (nounverbs_weak.go)
 		}
 	}
@@ -1204,4 +1207,35 @@ func (c *Cmd) adminUnjudged() bool {
 	}
 	a := c.AdminAction()
 	return a != nil && a.Kind == "unknown" && a.Level == ""
+}
+
+// addressedSync: an unknown program's first word is sync or push and an
+// option hands it the address of a service on another machine
+// (tyk-sync sync --gateway http://gw.acme.internal:8080, mytool push
+// --url https://registry.acme.io): what it syncs or pushes is written
+// there (a sync makes the service match the files, removing what they
+// lack). Alone, a sync or push is most often this machine's (uv sync,
+// vale sync) and says nothing.
+func (c *Cmd) addressedSync() string {
+	pos := c.verbPos()
+	if len(pos) == 0 || optionValue(c.Args, pos[0]) {
+		return ""
+	}
+	v := strings.ToLower(pos[0])
+	if v != "sync" && v != "push" {
+		return ""
+	}
+	for i, a := range c.Args {
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		_, val, joined := strings.Cut(a, "=")
+		if !joined && i+1 < len(c.Args) {
+			val = c.Args[i+1]
+		}
+		if (strings.HasPrefix(val, "http://") || strings.HasPrefix(val, "https://")) && !ThisMachine(val) {
+			return v
+		}
+	}
+	return ""
 }
