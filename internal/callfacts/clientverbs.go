@@ -22,6 +22,13 @@ import (
 // SDK's generic way to run one of the service's own commands.
 var dispatchCall = lazyre.New(`\b(\w+)\s*\.\s*(run|run_cmd|run_command|cmd|command|call|invoke|send_command|execute_command|exec_cmd)\s*\(\s*[rbf]?['"]([^'"]{2,120})['"]`)
 
+// dispatchOpCall: an SDK's generic call given the operation by name in
+// an object (sp.callAPI({operation: 'deleteListingsItem', …}),
+// client.invoke({action: 'RetireItem'}), api.request({op: 'purge'})):
+// the operation's name is the service's own, read as dispatchCall's.
+// No local runner takes an operation so, so dispatchSkip does not apply.
+var dispatchOpCall = lazyre.New(`\b(\w+)\s*\.\s*(callAPI|callApi|call_api|call|invoke|execute|request|run|send)\s*\(\s*\{\s*['"]?(?:operation|operationId|operation_id|action|op|command|cmd)['"]?\s*:\s*['"]([^'"]{2,120})['"]`)
+
 // dispatchSkip: receivers whose run/call runs a local program or a local
 // function (subprocess.run, os.system, asyncio.run, app.run, a click
 // context's invoke): the shell readers read those.
@@ -65,6 +72,11 @@ func ClientVerbCall(code string) (string, bool) {
 		}
 		if w, d := literalVerb(m[3], false); w != "" {
 			return m[1] + "." + m[2] + "('" + w + "')", d
+		}
+	}
+	for _, m := range dispatchOpCall.FindAllStringSubmatch(code, 8) {
+		if w, d := literalVerb(m[3], false); w != "" {
+			return m[1] + "." + m[2] + "({operation: '" + w + "'})", d
 		}
 	}
 	if commandImported.MatchString(code) {

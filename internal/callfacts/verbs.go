@@ -57,6 +57,10 @@ type verbTable struct {
 	// optionSkip: change verbs too common as switches to count in an
 	// option's name (--disable-color, --enable-gpu)
 	actionOpts, optionNot, optionSkip map[string]bool
+	// actionChanges: the values of an action option that name a change
+	// though alone they are too common a word (--action add, -op cancel);
+	// changeOpts: a bare option that is the act (-submit, --publish)
+	actionChanges, changeOpts map[string]bool
 	// joinedPrefixes: change verbs read when run together with their noun
 	// (closeallchannels, sendfunds); joinedNot: words that only start so
 	// (payload, stopwatch); joinedSuffixes: endings that make a noun or
@@ -96,7 +100,8 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 		targetOpts: map[string]bool{}, testTarget: map[string]bool{}, devTarget: map[string]bool{}, sharedTarget: map[string]bool{}, disposable: map[string]bool{}, localFiles: map[string]bool{}, testSwitches: map[string]bool{},
 		joinedChanges: map[string]bool{}, selfWords: map[string]bool{}, reportNouns: map[string]bool{}, neutral: map[string]bool{}, localStores: map[string]bool{}, camelChanges: map[string]bool{},
 		actionOpts: map[string]bool{}, optionNot: map[string]bool{}, optionSkip: map[string]bool{}, joinedNot: map[string]bool{}, joinedSuffixes: map[string]bool{}, stdinWords: map[string]bool{},
-		accessVerb: map[string]bool{}, accessNouns: map[string]bool{}, accessObjects: map[string]bool{}, accessNot: map[string]bool{}, nameNot: map[string]bool{}, reNot: map[string]bool{}, fedChanges: map[string]bool{}, dottedNot: map[string]bool{}, fileActs: map[string]bool{}}
+		accessVerb: map[string]bool{}, accessNouns: map[string]bool{}, accessObjects: map[string]bool{}, accessNot: map[string]bool{}, nameNot: map[string]bool{}, reNot: map[string]bool{}, fedChanges: map[string]bool{}, dottedNot: map[string]bool{}, fileActs: map[string]bool{},
+		actionChanges: map[string]bool{}, changeOpts: map[string]bool{}}
 	datatable.Must("verbs.txt", verbsText, 1, func(l datatable.Line) error {
 		if l.Fields[0] == "joined-prefixes" {
 			t.joinedPrefixes = append(t.joinedPrefixes, l.Fields[1:]...)
@@ -106,12 +111,12 @@ var destroyVerbs = sync.OnceValue(func() verbTable {
 			t.accessVerbs = append(t.accessVerbs, l.Fields[1:]...)
 		}
 		m := map[string]map[string]bool{"action-options": t.actionOpts, "option-not": t.optionNot, "option-skip": t.optionSkip, "joined-not": t.joinedNot, "joined-suffixes": t.joinedSuffixes, "stdin-words": t.stdinWords,
-			"access-verbs": t.accessVerb, "access-nouns": t.accessNouns, "access-objects": t.accessObjects, "access-not": t.accessNot, "name-not": t.nameNot, "re-not": t.reNot, "fed-changes": t.fedChanges, "dotted-not": t.dottedNot,
+			"access-verbs": t.accessVerb, "access-nouns": t.accessNouns, "access-objects": t.accessObjects, "access-not": t.accessNot, "name-not": t.nameNot, "re-not": t.reNot, "fed-changes": t.fedChanges, "dotted-not": t.dottedNot, "action-changes": t.actionChanges, "change-options": t.changeOpts,
 			"verbs": t.verbs, "changes": t.changes, "options": t.options, "reads": t.reads, "local": t.local, "edits": t.edits, "edits-inout": t.editsInOut,
 			"target-options": t.targetOpts, "test-targets": t.testTarget, "dev-targets": t.devTarget, "shared-targets": t.sharedTarget, "disposable": t.disposable, "local-files": t.localFiles, "test-switches": t.testSwitches,
 			"joined-changes": t.joinedChanges, "self-words": t.selfWords, "report-nouns": t.reportNouns, "neutral": t.neutral, "local-stores": t.localStores, "camel-changes": t.camelChanges, "file-acts": t.fileActs}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, changes, options, reads, local, edits, edits-inout, target-options, test-targets, dev-targets, shared-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores, camel-changes, file-acts, action-options, option-not, option-skip, joined-prefixes, joined-not, joined-suffixes, stdin-words, access-verbs, access-nouns, access-objects, access-not, name-not, re-not, fed-changes or dotted-not", l.Fields[0])
+			return l.Errorf("list %q: want verbs, changes, options, reads, local, edits, edits-inout, target-options, test-targets, dev-targets, shared-targets, disposable, local-files, test-switches, joined-changes, self-words, report-nouns, neutral, local-stores, camel-changes, file-acts, action-options, option-not, option-skip, joined-prefixes, joined-not, joined-suffixes, stdin-words, access-verbs, access-nouns, access-objects, access-not, name-not, re-not, fed-changes, dotted-not, action-changes or change-options", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -291,8 +296,11 @@ func (c *Cmd) UnknownChange() string {
 // unknownChangeWord is UnknownChange past a script's subcommand
 // (unknownDestroyWord says why).
 func (c *Cmd) unknownChangeWord() string {
+	unjudged := false
 	if Known(c.Name) {
-		return "" // as in UnknownDestroy: before changeWord's word work
+		if unjudged = c.adminUnjudged(); !unjudged {
+			return "" // as in UnknownDestroy: before changeWord's word work
+		}
 	}
 	v := c.changeWord()
 	if v == "" {
@@ -310,10 +318,13 @@ func (c *Cmd) unknownChangeWord() string {
 			v = c.soleWeakVerb() // acmectl cancel 42 (nounverbs_weak.go)
 		}
 		if v == "" {
+			v = c.addressedSync() // tyk-sync sync --gateway http://gw.acme.internal:8080
+		}
+		if v == "" {
 			v = c.shortCommandOption() // psadmin -c shutdown (nounverbs_weak.go)
 		}
 	}
-	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) || chainTools()[c.Name] && c.ChainTx() != nil || c.cosmosTxForm() || c.DryRun() || c.asksHelp() || c.ownTarget(true) || c.localStoreTarget() || c.fileAct(v) || c.CatalogueSaysNot() {
+	if v == "" || c.localHostTarget() || c.psCmdlet() || localDevGroup(c) || scriptName(c.Name, c.Raw) || Known(c.Name) && !unjudged || chainTools()[c.Name] && c.ChainTx() != nil || c.cosmosTxForm() || c.DryRun() || c.asksHelp() || c.ownTarget(true) || c.localStoreTarget() || c.fileAct(v) || c.CatalogueSaysNot() {
 		return ""
 	}
 	return wrapped(c, v)
@@ -363,6 +374,18 @@ func fileName(p string) bool {
 // (apps:promote, release-create), "" when a read word comes first.
 func (c *Cmd) changeWord() string {
 	t := destroyVerbs()
+	for i, a := range c.Args {
+		name, val, _ := strings.Cut(a, "=")
+		if !t.changeOpts[name] {
+			continue
+		}
+		if val == "" && i+1 < len(c.Args) {
+			val = c.Args[i+1]
+		}
+		if v := strings.ToLower(val); v != "never" && v != "false" && v != "no" && v != "none" && v != "off" && v != "0" {
+			return name // webin-like -submit, --publish: the run is the act (--publish never: not)
+		}
+	}
 	pos := c.verbPos()
 	split := len(pos) != len(c.Pos) // dottedOp reads c.Pos by index
 	n := 0
@@ -860,6 +883,9 @@ func (c *Cmd) hiddenVerb(verbs map[string]bool, destroy bool) string {
 			if w := valueVerb(t, verbs, val); w != "" {
 				return "(the option " + name + " says " + w + ": a " + kind + ")"
 			}
+			if w := valueVerb(t, t.actionChanges, val); w != "" && !destroy {
+				return "(the option " + name + " says " + w + ": a " + kind + ")"
+			}
 			continue
 		}
 		if joined && (val == "false" || val == "0" || val == "no") || writesOut {
@@ -1206,4 +1232,53 @@ var catalogueHeads = sync.OnceValue(func() map[string]bool {
 func (c *Cmd) localHostTarget() bool {
 	h := c.hostOption()
 	return h != "" && ThisMachine(h)
+}
+
+// adminUnjudged: a program of the admin table that acts on a service
+// wherever it runs (@at … any, remote or shared) is given a verb no line
+// of its table names, with no host on the line to say where (acli's
+// Atlassian jira workitem transition beside Acquia's push:db lines): the
+// table leaves it unjudged, so the unknown program's reading of its
+// words judges it as it would any CLI's.
+func (c *Cmd) adminUnjudged() bool {
+	p := adminTab().progs[c.Name]
+	if p == nil || p.listed || p.where == "local" || p.where == "device" {
+		return false
+	}
+	if effectRules()[c.Name] != nil || toolTable()[c.Name] != nil || destroyVerbs().local[c.Name] || IsInterpreter(c.Name) || shells[c.Name] {
+		return false
+	}
+	a := c.AdminAction()
+	return a != nil && a.Kind == "unknown" && a.Level == ""
+}
+
+// addressedSync: an unknown program's first word is sync or push and an
+// option hands it the address of a service on another machine
+// (tyk-sync sync --gateway http://gw.acme.internal:8080, mytool push
+// --url https://registry.acme.io): what it syncs or pushes is written
+// there (a sync makes the service match the files, removing what they
+// lack). Alone, a sync or push is most often this machine's (uv sync,
+// vale sync) and says nothing.
+func (c *Cmd) addressedSync() string {
+	pos := c.verbPos()
+	if len(pos) == 0 || optionValue(c.Args, pos[0]) {
+		return ""
+	}
+	v := strings.ToLower(pos[0])
+	if v != "sync" && v != "push" {
+		return ""
+	}
+	for i, a := range c.Args {
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		_, val, joined := strings.Cut(a, "=")
+		if !joined && i+1 < len(c.Args) {
+			val = c.Args[i+1]
+		}
+		if (strings.HasPrefix(val, "http://") || strings.HasPrefix(val, "https://")) && !ThisMachine(val) {
+			return v
+		}
+	}
+	return ""
 }

@@ -68,7 +68,18 @@ var clientChangeVerbs = map[string]bool{"delete": true, "destroy": true, "remove
 	"write": true, "upsert": true, "insert": true, "update": true, "create": true, "publish": true, "submit": true, "upload": true, "push": true, "replace": true, "overwrite": true,
 	"revoke": true, "grant": true, "disable": true, "shutdown": true, "reboot": true, "cancel": true, "refund": true, "charge": true, "transfer": true, "broadcast": true,
 	"ban": true, "kick": true, "unban": true, "forward": true, "reply": true, "edit": true, "modify": true, "mutate": true, "archive": true, "rename": true, "approve": true, "merge": true, "set": true, "import": true,
-	"stop": true, "restart": true, "suspend": true, "pause": true, "halt": true, "kill": true, "terminate": true, "poweroff": true, "power": true, "reset": true}
+	"stop": true, "restart": true, "suspend": true, "pause": true, "halt": true, "kill": true, "terminate": true, "poweroff": true, "power": true, "reset": true,
+	// s29: a tracker's, a billing or an exchange account's acts (change_term_end,
+	// transition_issue, assign_issue, resolve, withdraw, deactivate_account, invite_user)
+	"change": true, "transition": true, "assign": true, "unassign": true, "resolve": true, "reopen": true, "withdraw": true, "deactivate": true, "activate": true,
+	"enable": true, "invite": true, "deploy": true, "release": true, "rollback": true, "void": true, "unpublish": true, "restore": true, "move": true, "trigger": true}
+
+// clientAddNot: what an add_ method adds to the client itself, not to
+// the service (add_handler, add_event_handler, addListener, add_argument).
+var clientAddNot = map[string]bool{"handler": true, "handlers": true, "event": true, "listener": true, "listeners": true, "callback": true, "callbacks": true, "middleware": true, "hook": true, "hooks": true,
+	"route": true, "routes": true, "command": true, "commands": true, "argument": true, "arguments": true, "option": true, "options": true, "header": true, "headers": true, "interceptor": true,
+	"filter": true, "filters": true, "plugin": true, "plugins": true, "adapter": true, "transport": true, "retry": true, "field": true, "fields": true, "cog": true, "job": true, "jobs": true, "task": true, "tasks": true,
+	"done": true, "signal": true, "reader": true, "writer": true, "parser": true, "subparsers": true, "url": true, "rule": true, "node": true, "edge": true, "layer": true, "module": true, "param": true, "params": true}
 
 // clientSendWhat: what a send method sends that reaches people or moves
 // value (send_message, sendMail, send_transaction).
@@ -96,6 +107,8 @@ func clientMethodChanges(name string) bool {
 		switch v := parts[i]; {
 		case clientReadVerbs[v]:
 			return false
+		case v == "add":
+			return i+1 < len(parts) && !clientAddNot[parts[i+1]] // add_comment, addMember; session.add(x), add_handler: no
 		case v == "send" || v == "post":
 			if i+1 == len(parts) {
 				return i > 0 // status_post, email_send: what it sends is named first
@@ -175,6 +188,9 @@ func remoteClientChange(code string) string {
 			clients[m[1]] = true // stripe.api_key = 'sk_test_…': the test mode
 		}
 	}
+	for _, n := range moduleInitClients(code) {
+		clients[n] = true
+	}
 	if len(clients) == 0 {
 		return ""
 	}
@@ -203,7 +219,15 @@ func remoteClientChange(code string) string {
 		if producers[m[1]] && m[2] == "" && producerSendVerbs[m[3]] {
 			return m[1] + "." + m[3] + "(…)" // a producer's send: the record goes to the topic
 		}
-		if !clientMethodChanges(m[3]) || clientInference.MatchString(m[2]+" "+m[4]) {
+		if !clientMethodChanges(m[3]) {
+			// s29: a change called inside the chain, its result used on
+			// (m.subscription.change_plan(…).request(), c.issues.create(…).then(…))
+			if inner := chainedChange(m[2]); inner != "" && !clientInference.MatchString(m[2]) && !(sdk[m[1]] && clientSelfSetup(inner)) {
+				return m[1] + "." + inner + "(…)"
+			}
+			continue
+		}
+		if clientInference.MatchString(m[2] + " " + m[4]) {
 			continue
 		}
 		if sdk[m[1]] && clientSelfSetup(m[3]) {
@@ -270,4 +294,72 @@ func clientSelfSetup(name string) bool {
 		return len(parts) == 1 && parts[0] == "set"
 	}
 	return (parts[0] == "set" || parts[0] == "create") && clientSetupNouns[parts[1]]
+}
+
+// clientModuleInit: an SDK logged in once for the whole program, its
+// module or its API class given the credential (chargebee.configure({api_key:
+// …}), FacebookAdsApi.init(access_token=…), mailchimp.setConfig({apiKey: …})).
+var clientModuleInit = lazyre.New(`(?m)\b([A-Za-z_]\w*)\s*\.\s*(?:configure|config|setConfig|set_config|init|initialize|setup|set_api_key|setApiKey|set_access_token|setAccessToken|set_credentials|setCredentials|authenticate)\s*\(([^\n;]*)`)
+
+// moduleInitClients: the names a module-wide login makes a client of:
+// the module or class given the credential and, in Python, every name
+// imported from the same package (from facebook_business.adobjects.adset
+// import AdSet beside FacebookAdsApi.init(access_token=…): AdSet(id).api_update(…)
+// calls the service as the logged-in account). A login to this machine,
+// a sandbox or a test account makes none.
+func moduleInitClients(code string) []string {
+	var out []string
+	for _, m := range clientModuleInit.FindAllStringSubmatch(code, 4) {
+		if clientNotRemote[m[1]] || !clientCred.MatchString(m[2]) || clientLocalMaking.MatchString(homePathsOut(m[2])) {
+			continue
+		}
+		out = append(out, m[1])
+		root := importRoot(code, m[1])
+		if root == "" {
+			continue
+		}
+		for _, im := range pyFromImport.FindAllStringSubmatch(code, 16) {
+			if r, _, _ := strings.Cut(im[1], "."); r != root {
+				continue
+			}
+			for _, n := range strings.Split(im[2], ",") {
+				f := strings.Fields(n)
+				if len(f) > 0 && !clientNotRemote[f[len(f)-1]] {
+					out = append(out, f[len(f)-1]) // import X as Y: Y
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pyFromImport: from PKG[.MOD] import A, B as C (one line, no parentheses).
+var pyFromImport = lazyre.New(`(?m)\bfrom\s+([\w.]+)\s+import\s+([\w ,]+)`)
+
+// importRoot: the top package a Python name is imported from, "" for none.
+func importRoot(code, name string) string {
+	for _, im := range pyFromImport.FindAllStringSubmatch(code, 16) {
+		for _, n := range strings.Split(im[2], ",") {
+			if f := strings.Fields(n); len(f) > 0 && f[len(f)-1] == name {
+				r, _, _ := strings.Cut(im[1], ".")
+				return r
+			}
+		}
+	}
+	return ""
+}
+
+// chainMethod: a method called inside a call chain (.x(…)).
+var chainMethod = lazyre.New(`\.\s*(\w+)\s*\(`)
+
+// chainedChange: the first method called inside a client's call chain
+// whose name changes the service, "" for none (.get_issue(…).update(…)
+// changes it as the client's own update would).
+func chainedChange(chain string) string {
+	for _, c := range chainMethod.FindAllStringSubmatch(chain, 8) {
+		if clientMethodChanges(c[1]) {
+			return c[1]
+		}
+	}
+	return ""
 }

@@ -105,6 +105,9 @@ func rpcRead(r apiCall) bool {
 		}
 		p = strings.TrimRight(p, "/") // …/listMarketBook/
 		last := p[strings.LastIndexByte(p, '/')+1:]
+		if i := strings.LastIndexByte(last, ':'); i >= 0 && i+1 < len(last) {
+			last = last[i+1:] // a resource's custom method, named verb first (googleAds:searchStream)
+		}
 		if i := strings.LastIndexByte(last, '.'); i >= 0 {
 			last = last[i+1:]
 		} else if w := actionWords(last); len(w) > 1 && rpcReadVerbs[w[0]] {

@@ -70,18 +70,10 @@ func sdkExposeDestroyRules() []Rule {
 				if text == "" || c.SDKDestroy() != "" {
 					return "" // a named SDK's delete: core.interp:sdk-destroy
 				}
-				m := codeDestroyCall.FindString(text)
-				if m == "" {
-					m = codeBulkDelete.FindString(text) // gr.delete_multiple(): every match of the query (interp_bulkdelete.go)
+				if m := codeClientDestroy(text); m != "" {
+					return c.Name + " code calls " + m + " on a remote service's client"
 				}
-				if m == "" || !codeClient.MatchString(text) || codeLocalClient.MatchString(text) || callfacts.SDKLocal(text) || callfacts.SDKDryRun(text) || clientNamesDev(text) {
-					return "" // a DryRun=True call; a client of a dev instance (interp_bulkdelete.go): the service only checks it
-				}
-				end := strings.Index(text, m) + len(m)
-				if q := quotedArg.FindStringSubmatch(text[end-1:]); q != nil && callfacts.SDKTestName(q[1]) {
-					return "" // delete_index('kb-ci-test-4821'): what the tests made
-				}
-				return c.Name + " code calls " + strings.TrimSpace(m[1:strings.IndexByte(m, '(')]) + " on a remote service's client"
+				return ""
 			},
 			[]string{`python3 -c "from jira import JIRA; JIRA('https://acme.atlassian.net', token_auth='x').delete_project('OPS')"`,
 				`python3 -c "from elasticsearch import Elasticsearch; Elasticsearch('https://es.acme.io').indices.delete(index='logs-2024')"`,
@@ -95,4 +87,23 @@ func sdkExposeDestroyRules() []Rule {
 				`python -c "from pinecone import Pinecone; Pinecone().delete_index('kb-ci-test-4821')"`,
 				`python3 -c "import chromadb; c=chromadb.PersistentClient(path='./db'); c.delete_collection('docs')"`}),
 	}
+}
+
+// codeClientDestroy: the destroy-named method code calls on a client of
+// a remote service (delete_project, files_delete, remove_page, a bulk
+// delete_multiple()), "" for none, a client of this machine, a test
+// double, a dry run, a dev instance or what the tests made.
+func codeClientDestroy(text string) string {
+	m := codeDestroyCall.FindString(text)
+	if m == "" {
+		m = codeBulkDelete.FindString(text) // gr.delete_multiple(): every match of the query (interp_bulkdelete.go)
+	}
+	if m == "" || !codeClient.MatchString(text) || codeLocalClient.MatchString(text) || callfacts.SDKLocal(text) || callfacts.SDKDryRun(text) || clientNamesDev(text) {
+		return "" // a DryRun=True call; a client of a dev instance (interp_bulkdelete.go): the service only checks it
+	}
+	end := strings.Index(text, m) + len(m)
+	if q := quotedArg.FindStringSubmatch(text[end-1:]); q != nil && callfacts.SDKTestName(q[1]) {
+		return "" // delete_index('kb-ci-test-4821'): what the tests made
+	}
+	return strings.TrimSpace(m[1:strings.IndexByte(m, '(')])
 }

@@ -490,7 +490,7 @@ func interpPack() Pack {
 			Catch: []string{"python3 -c 'print(1)'", "node -e 'console.log(1)'", "perl -pe 's/a/b/' f.txt", "php -r 'echo 1;'"},
 			Allow: []string{"python3 script.py", "node server.js", "ruby -v", "perl script.pl"},
 		},
-	}, append([]Rule{runtimeWipeRule(), sdkDestroyRule(), sdkAdminChangeRule(), interpPublishRule()}, append(sdkExposeDestroyRules(), append(clientVerbRules(), interpProdDestroyRule(), interpWebhookRule(), interpClientChangeRule(), interpListedDestroyRule(), interpListedDestroyProdRule(), interpConnDestroyProdRule(), interpPSProdRemoveRule(), interpPrintDerivedKeyRule(), interpPrintReadSecretRule(), interpDeviceSetRule())...)...)...)}
+	}, append([]Rule{runtimeWipeRule(), sdkDestroyRule(), sdkAdminChangeRule(), interpPublishRule()}, append(sdkExposeDestroyRules(), append(clientVerbRules(), interpProdDestroyRule(), interpWebhookRule(), interpClientChangeRule(), interpServiceBulkDestroyRule(), interpListedDestroyRule(), interpListedDestroyProdRule(), interpConnDestroyProdRule(), interpPSProdRemoveRule(), interpPrintDerivedKeyRule(), interpPrintReadSecretRule(), interpDeviceSetRule())...)...)...)}
 }
 
 // homeRef matches the ways interpreter code names the home directory.
