@@ -1,6 +1,11 @@
 package policy
 
-import "strings"
+import (
+	"path"
+	"strings"
+
+	"github.com/warden-dev/warden/internal/callfacts"
+)
 
 // hostKeyDirs hold the machine's own keys outside /etc/ssh and
 // /etc/shadow: tunnel and VPN keys, Wi-Fi passwords, TLS private keys,
@@ -115,11 +120,41 @@ func pushSecretFileRule() Rule {
 					if secretFile(e.abs(d, p)) {
 						return "git adds " + p + " and pushes it: " + c.String()
 					}
+					if src := copiedSecretAt(e, e.abs(d, p)); src != "" {
+						return "git adds " + p + ", a copy of " + src + ", and pushes it: " + c.String()
+					}
 				}
 			}
 			return ""
 		},
-		[]string{"git add -f .env && git commit -m 'add env for CI' && git push origin main", "git add .env.production config/app.yml; git commit -m cfg; git push",
+		[]string{"git add -f .env && git commit -m 'add env for CI' && git push origin main",
+			"cp ~/.clasprc.json ci/clasprc.json && git add ci/clasprc.json && git commit -m auth && git push origin main",
+			"cp ~/.docker/config.json deploy/ && git add deploy && git commit -m x && git push", "git add .env.production config/app.yml; git commit -m cfg; git push",
 			"git add -f deploy/id_ed25519 && git commit -m key && git push origin HEAD", "git add --force secrets.yaml && git commit -qm s && git push -u origin feat"},
-		[]string{"git add .env.example && git commit -m docs && git push", "git add -f .env", "git add src/ && git commit -m x && git push", "git rm --cached .env && git commit -m untrack && git push"})
+		[]string{"git add .env.example && git commit -m docs && git push", "git add -f .env", "cp ~/.bashrc ci/ && git add ci && git commit -m x && git push",
+			"cp .env.example .env && git add README.md && git commit -m docs && git push", "cp ~/.aws/credentials /tmp/c && git add src && git commit -m x && git push", "git add src/ && git commit -m x && git push", "git rm --cached .env && git commit -m untrack && git push"})
+}
+
+// copiedSecretAt says which secret or credentials file a cp, mv or
+// install of the same line copies to p or into a directory p holds
+// (cp ~/.clasprc.json ci/clasprc.json; cp ~/.docker/config.json deploy/),
+// "" for none: the copy holds the same secret under a name that does not
+// say so.
+func copiedSecretAt(e *Env, p string) string {
+	for _, d := range e.F.Cmds("cp", "mv", "install") {
+		srcs, dst := d.Pos, callfacts.CopyTargetDir(d)
+		if dst == "" {
+			if len(d.Pos) < 2 {
+				continue
+			}
+			srcs, dst = d.Pos[:len(d.Pos)-1], d.Pos[len(d.Pos)-1]
+		}
+		to := e.abs(d, dst)
+		for _, s := range srcs {
+			if f := e.abs(d, s); (to == p || under(to, p) || path.Join(to, path.Base(f)) == p) && (secretFile(f) || credentialZone(e, f)) {
+				return s
+			}
+		}
+	}
+	return ""
 }

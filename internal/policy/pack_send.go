@@ -290,6 +290,14 @@ func secretOutput(e *Env) bool {
 	return false
 }
 
+// bareHostName: a host named by one label (tomcat-stg-01, jenkins01,
+// nas): the local resolver's search domain or /etc/hosts finds it, so
+// plain http to it stays on the local network rather than crossing the
+// internet where it could be read on the way.
+func bareHostName(h string) bool {
+	return h != "" && !strings.ContainsAny(h, ".:$[") && net.ParseIP(h) == nil
+}
+
 // credentialSent returns why an HTTP client's request sends a credential
 // somewhere it does not belong ("" when it does not).
 // named is the variable whose name says it is a secret ($AWS_SECRET_ACCESS_KEY,
@@ -303,7 +311,7 @@ func credentialSent(e *Env, c *Cmd) (why, named string) {
 			h := urlHost(p.val)
 			hosts = append(hosts, h)
 			urls = append(urls, p.val)
-			if len(p.val) > 7 && strings.EqualFold(p.val[:7], "http://") && !ownHost(h) && !corpHost(h) {
+			if len(p.val) > 7 && strings.EqualFold(p.val[:7], "http://") && !ownHost(h) && !corpHost(h) && !lanHost(h) && !bareHostName(h) {
 				if plain == nil {
 					plain = map[string]bool{}
 				}
