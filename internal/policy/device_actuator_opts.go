@@ -52,20 +52,12 @@ func actuatorOptionsRule() Rule {
 		On:   On(0).OrText("speed", "throttle", "pressure", "rpm", "feed", "spindle", "pen", "laser", "volt", "amps", "setpoint", "valve", "pump", "torque", "thrust", "servo", "stepper", "motor", "heater", "pwm", "duty", "jog", "dispense", "velocity", "accel"),
 		Desc: "A tool nobody listed (a project's script, an unknown program) handed two or more settings only a machine's actuators take, each a number (--speed_pendown 30 --pen_pos_down 35, --speed=5 --pressure=18, --throttle 3 --speed 40): a plotter, a cutter, a locomotive or a pump moves as told; one such option alone, a picture's or a model's settings, known programs, dry runs, --help and stand-ins stay allowed",
 		Match: func(e *Env) string {
-			for i := range e.F.Commands {
-				c := &e.F.Commands[i]
-				if onlyHelp(c) || e.dryRun(c) || equipmentVirtual(c) {
-					continue
-				}
-				name, args := lanProgramName(c)
-				if name == "" || lanSimName(name) {
-					continue
-				}
-				if opts := actuatorSettings(args); opts != nil {
+			return eachEquipmentTool(e, func(c *Cmd, name string, args []string) string {
+				if opts := actuatorSettings(args); opts != nil && !lanSimName(name) {
 					return name + " is handed the settings of a machine's actuators (" + strings.Join(opts, ", ") + "): the machine moves as told: " + short80(c.String())
 				}
-			}
-			return ""
+				return ""
+			})
 		},
 		Catch: []string{"axicli art/lines.svg --speed_pendown 25 --pen_pos_down 30", "python3 tools/cutter.py --speed=4 --pressure=20 decal.svg",
 			"timeout 60 python3 scripts/loco.py --throttle 2 --speed 30", "./bin/pumpdrive --rpm 300 --pressure 2.5"},

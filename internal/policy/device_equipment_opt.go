@@ -117,23 +117,15 @@ func equipmentOptActRule() Rule {
 		On:   deviceScriptOn(),
 		Desc: "A project's tool handed the equipment it drives by an option (--machine, --instrument, --gen, --park, --lane, --plc, --pump: remoteops.txt equip-opt) with an act in its words (an acting option, a subcommand, --power off, a name such as curtail_park or run_sequence), or given a protocol message only equipment takes (SECS s2f41): the real machine acts though no host is on the line; reads, dry runs, --help and stand-ins stay allowed",
 		Match: func(e *Env) string {
-			for i := range e.F.Commands {
-				c := &e.F.Commands[i]
-				if onlyHelp(c) || e.dryRun(c) || equipmentVirtual(c) {
-					continue
-				}
-				name, args := lanProgramName(c)
-				if name == "" {
-					continue
-				}
+			return eachEquipmentTool(e, func(c *Cmd, name string, args []string) string {
 				if m := equipmentMsg(args); m != "" && !lanSimName(name) {
 					return name + " sends " + m + ", a message only equipment takes, to the tool it is pointed at: " + short80(c.String())
 				}
 				if why := equipmentToolAct(name, args); why != "" {
 					return why + ": " + short80(c.String())
 				}
-			}
-			return ""
+				return ""
+			})
 		},
 		Catch: []string{
 			"python3 tools/lanectl.py --lane 1-24 --power off",
@@ -152,6 +144,25 @@ func equipmentOptActRule() Rule {
 			"python3 tools/gemhost.py --tool etch-07 s1f3",
 			"python3 scripts/run_tests.py --machine linux-x64",
 		}}
+}
+
+// eachEquipmentTool calls f on each command run by a program that may
+// drive equipment (lanProgramName: a project's tool, an unknown program),
+// with its name and arguments, skipping --help, dry runs and stand-ins;
+// the first reason f gives is the answer.
+func eachEquipmentTool(e *Env, f func(c *Cmd, name string, args []string) string) string {
+	for i := range e.F.Commands {
+		c := &e.F.Commands[i]
+		if onlyHelp(c) || e.dryRun(c) || equipmentVirtual(c) {
+			continue
+		}
+		if name, args := lanProgramName(c); name != "" {
+			if why := f(c, name, args); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
 }
 
 // equipmentVirtual: the tool is pointed at a stand-in (--sim, vcan0, a

@@ -185,20 +185,9 @@ func shellPack() Pack {
 					if stdinScriptRun(c) && fetchedInput(c) {
 						return c.Name + " runs a script it reads from its input, fetched from the network (through " + strings.Join(c.Upstream, " | ") + ")"
 					}
-					if callfacts.IsShell(c.Name) || callfacts.IsInterpreter(c.Name) {
-						// curl … | tee /tmp/p.sh | sh: what passes through is still the fetch
-						fetched := false
-						for _, u := range c.Upstream {
-							switch {
-							case callfacts.IsFetcher(u):
-								fetched = true
-							case !passThrough[u] && u != "dd" && u != "pv" && u != "gunzip" && u != "zcat" && u != "bunzip2" && u != "xz":
-								fetched = false
-							}
-						}
-						if fetched && len(c.Pos) == 0 && c.Payload == "" {
-							return c.Name + " runs code fetched from the network (through " + strings.Join(c.Upstream, " | ") + ")"
-						}
+					// curl … | tee /tmp/p.sh | sh: what passes through is still the fetch
+					if (callfacts.IsShell(c.Name) || callfacts.IsInterpreter(c.Name)) && len(c.Pos) == 0 && c.Payload == "" && fetchedInput(c) {
+						return c.Name + " runs code fetched from the network (through " + strings.Join(c.Upstream, " | ") + ")"
 					}
 				}
 				return ""
