@@ -33,7 +33,8 @@ var interpreters = map[string][]string{
 	// the languages of interphosts.txt's hosts: octave --eval, scilab -e,
 	// and the names their code is read under (emacs --eval is elisp)
 	"octave": {"--eval"}, "scilab": {"-e"}, "elisp": {"-e"}, "mel": {"-e"}, "script-fu": {"-e"},
-	"stata-do": {"-e"}, // Stata's do-file language (interpstata.go): no program of that name, as elisp
+	"vimscript": {"-e"}, // Vim script (vim -c 'call …', interphosts.txt)
+	"stata-do":  {"-e"}, // Stata's do-file language (interpstata.go): no program of that name, as elisp
 }
 
 // command records argv (and, through wrappers, the commands it runs).
