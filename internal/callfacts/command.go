@@ -430,6 +430,8 @@ func (n *normalizer) scriptOf(c *Cmd, payload string, inner []string, stdin *tex
 	pos := c.Pos
 	if IsShell(c.Name) {
 		pos = shellOperands(c.Args) // bash -O expand_aliases <<< '…': the option's value is no script file
+	} else if (c.Name == "deno" || c.Name == "bun") && len(pos) > 0 && pos[0] == "run" {
+		pos = pos[1:] // deno run -A - <<EOF, bun run /tmp/x.ts: the script after run
 	}
 	if c.Has("-s") && IsShell(c.Name) || len(pos) == 0 || pos[0] == "-" || pos[0] == "/dev/stdin" {
 		if f := shellFileFed(c, pos, stdin); f != "" {

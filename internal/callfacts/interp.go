@@ -134,6 +134,7 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 // with spaces), and backtick strings (Ruby, Perl, PHP).
 func shellStrings(code string) []string {
 	var out []string
+	template := strings.Contains(code, "${") // a JavaScript template, before home in it is spelled ~
 	if strings.Contains(code, "HOME") || strings.Contains(code, "home") {
 		// `rm -rf ${process.env.HOME}/x`, "rm -rf #{ENV['HOME']}/x": the
 		// home directory inside a template or an interpolated string
@@ -231,7 +232,7 @@ func shellStrings(code string) []string {
 		}
 	}
 	// `cmd` in Ruby, Perl, PHP; ignored when it looks like a JS template.
-	if strings.Count(code, "`") >= 2 && !strings.Contains(code, "${") {
+	if strings.Count(code, "`") >= 2 && !template {
 		parts := strings.Split(code, "`")
 		for i := 1; i < len(parts); i += 2 {
 			out = append(out, parts[i])

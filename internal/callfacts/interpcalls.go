@@ -86,6 +86,11 @@ func CanonicalCode(name, code string) string {
 	for _, s := range lg.spell {
 		code = replaceCall(code, s.from, s.to)
 	}
+	if strings.Contains(code, "`${") {
+		// `${os.homedir()}/.npmrc`, `${Deno.env.get("HOME")}/x`: the
+		// path the template spells, "~/.npmrc"
+		code = jsHomeTemplate.ReplaceAllString(code, `"~/$1"`)
+	}
 	if lg == callLangFor("tclsh") && strings.Contains(code, "file join") {
 		// [file join ~ Xilinx]: the path its words join, "~/Xilinx"
 		code = tclFileJoin.ReplaceAllStringFunc(code, func(m string) string {
@@ -98,6 +103,9 @@ func CanonicalCode(name, code string) string {
 	}
 	return code
 }
+
+// jsHomeTemplate: a JavaScript template that is a path under home.
+var jsHomeTemplate = lazyre.New("`\\$\\{\\s*(?:(?:require\\(['\"](?:node:)?os['\"]\\)|\\bos)\\.homedir\\(\\)|process\\.env\\.HOME)\\s*\\}/([^`$\\s]*)`")
 
 // tclFileJoin: Tcl's [file join A B …].
 var tclFileJoin = lazyre.New(`\[file\s+join\s+([^\[\]$]+)\]`)
