@@ -33,7 +33,8 @@ var interpreters = map[string][]string{
 	// the languages of interphosts.txt's hosts: octave --eval, scilab -e,
 	// and the names their code is read under (emacs --eval is elisp)
 	"octave": {"--eval"}, "scilab": {"-e"}, "elisp": {"-e"}, "mel": {"-e"}, "script-fu": {"-e"},
-	"stata-do": {"-e"}, // Stata's do-file language (interpstata.go): no program of that name, as elisp
+	"vimscript": {"-e"}, // Vim script (vim -c 'call …', interphosts.txt)
+	"stata-do":  {"-e"}, // Stata's do-file language (interpstata.go): no program of that name, as elisp
 }
 
 // command records argv (and, through wrappers, the commands it runs).
@@ -429,6 +430,8 @@ func (n *normalizer) scriptOf(c *Cmd, payload string, inner []string, stdin *tex
 	pos := c.Pos
 	if IsShell(c.Name) {
 		pos = shellOperands(c.Args) // bash -O expand_aliases <<< '…': the option's value is no script file
+	} else if (c.Name == "deno" || c.Name == "bun") && len(pos) > 0 && pos[0] == "run" {
+		pos = pos[1:] // deno run -A - <<EOF, bun run /tmp/x.ts: the script after run
 	}
 	if c.Has("-s") && IsShell(c.Name) || len(pos) == 0 || pos[0] == "-" || pos[0] == "/dev/stdin" {
 		if f := shellFileFed(c, pos, stdin); f != "" {

@@ -17,22 +17,6 @@ var execFuncs = []string{"system", "popen", "run", "call", "check_call", "check_
 	"spawnl", "spawnlp", "startfile", "exec_command", "IO.popen", "Open3.popen3", "qx", "readpipe", "ProcessBuilder", "commandLine", "os.execute", "io.popen", "system2",
 	"System.cmd", "System.shell", ":os.cmd"} // Elixir's and Erlang's
 
-// langCalls spell the calls of languages read through interphosts.txt
-// the way the readers below know them: Lisp's (f "…") as f("…"),
-// Octave's delete('f') as a delete call.
-var langCalls = func() map[string]*strings.Replacer {
-	lisp := strings.NewReplacer("(shell-command-to-string ", "system(", "(shell-command ", "system(",
-		"(call-process-shell-command ", "system(", "(process-lines ", "system(",
-		"(delete-directory ", "rmtree(", "(delete-file ", "os.remove(", "(file-delete ", "os.remove(",
-		"(write-region ", "writeFile(", "(copy-file ", "copyfile(", "(rename-file ", "os.rename(")
-	return map[string]*strings.Replacer{
-		"elisp": lisp, "script-fu": lisp,
-		"octave": strings.NewReplacer("delete(", "os.remove(", "unix(", "system(", "dos(", "system("),
-		"scilab": strings.NewReplacer("deletefile(", "os.remove(", "removedir(", "rmtree(", "unix(", "system(", "host(", "system(", "unix_g(", "system(", "unix_s(", "system("),
-		"mel":    strings.NewReplacer("sysFile -delete ", "os.remove(", "sysFile -removeEmptyDir ", "os.rmdir("),
-	}
-}()
-
 // interp records what an interpreter one-liner does: the shell commands it
 // runs (os.system("…"), subprocess.run([...]), execSync("…"), `…`) are
 // parsed as shell; string literals that look like paths become path facts.
@@ -40,9 +24,9 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 	if depth > maxDepth {
 		return
 	}
-	if r := langCalls[name]; r != nil {
-		payload = r.Replace(payload) // (shell-command "…") is system("…")
-	}
+	// (shell-command "…") is system("…"), Julia's write(p, x) a file
+	// write, Lua's vim.fn.delete(p, "rf") a tree delete (interpcalls.go)
+	payload = CanonicalCode(name, payload)
 	runs := shellStrings(payload)
 	if f := lineReaders[name]; f != nil {
 		runs = append(runs, f(payload)...) // Stata's shell CMD lines (interpstata.go)
@@ -64,7 +48,7 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 			n.shell(d, depth+1, append(append([]string(nil), wrappers...), "decoded by "+name), nil)
 		}
 	}
-	for _, e := range interpEffects(payload) {
+	for _, e := range append(interpEffects(payload), callCommands(name, payload)...) {
 		n.derive("the %s code does as %q", name, short(e))
 		n.shell(e, depth+1, append(append([]string(nil), wrappers...), "done by "+name+" code"), nil)
 	}
@@ -150,6 +134,7 @@ func (n *normalizer) interp(name, payload string, depth int, wrappers []string) 
 // with spaces), and backtick strings (Ruby, Perl, PHP).
 func shellStrings(code string) []string {
 	var out []string
+	template := strings.Contains(code, "${") // a JavaScript template, before home in it is spelled ~
 	if strings.Contains(code, "HOME") || strings.Contains(code, "home") {
 		// `rm -rf ${process.env.HOME}/x`, "rm -rf #{ENV['HOME']}/x": the
 		// home directory inside a template or an interpolated string
@@ -247,7 +232,7 @@ func shellStrings(code string) []string {
 		}
 	}
 	// `cmd` in Ruby, Perl, PHP; ignored when it looks like a JS template.
-	if strings.Count(code, "`") >= 2 && !strings.Contains(code, "${") {
+	if strings.Count(code, "`") >= 2 && !template {
 		parts := strings.Split(code, "`")
 		for i := 1; i < len(parts); i += 2 {
 			out = append(out, parts[i])

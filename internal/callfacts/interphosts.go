@@ -125,6 +125,21 @@ func hostInterpArgv(name string, args []string) []string {
 				if c, ok := strings.CutPrefix(t, "!"); ok {
 					return []string{"sh", "-c", c}
 				}
+			case "vim":
+				t := strings.TrimLeft(strings.TrimSpace(v), ":")
+				for _, p := range []string{"lua ", "lua="} {
+					if c, ok := strings.CutPrefix(t, p); ok {
+						return []string{"lua", "-e", c}
+					}
+				}
+				if f, ok := strings.CutPrefix(t, "luafile "); ok {
+					return append([]string{"lua", strings.TrimSpace(f)}, args[i+1:]...)
+				}
+				for _, p := range []string{"call ", "let ", "eval "} {
+					if strings.HasPrefix(t, p) {
+						return []string{"vimscript", "-e", t}
+					}
+				}
 			}
 			continue
 		}

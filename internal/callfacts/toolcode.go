@@ -18,10 +18,24 @@ func gitShellKey(k string) bool {
 // gitConfigCode parses the commands in git -c key=value options: core.pager,
 // core.sshCommand, alias.x=!cmd and the like.
 func (n *normalizer) gitConfigCode(args []string, depth int, wrappers []string) {
-	for i := 0; i+1 < len(args); i++ {
-		if args[i] != "-c" {
+	var aliases map[string]string
+	for i := 0; i < len(args); i++ {
+		if args[i] != "-c" || i+1 == len(args) {
 			if !strings.HasPrefix(args[i], "-") {
+				if v, ok := aliases[strings.ToLower(args[i])]; ok {
+					// git -c alias.ship='push -f origin HEAD:main' ship: git
+					// runs git push -f origin HEAD:main
+					code := "git " + v
+					if len(args) > i+1 {
+						code += " " + argvCode(args[i+1:])
+					}
+					n.derive("git -c alias.%s runs %q", args[i], code)
+					n.shell(code, depth+1, append(append([]string(nil), wrappers...), "git -c alias."+args[i]), nil)
+				}
 				return
+			}
+			if args[i] == "-C" {
+				i++
 			}
 			continue
 		}
@@ -31,6 +45,13 @@ func (n *normalizer) gitConfigCode(args []string, depth int, wrappers []string) 
 			continue
 		}
 		k = strings.ToLower(k)
+		if name, ok := strings.CutPrefix(k, "alias."); ok && v != "" && !strings.HasPrefix(v, "!") {
+			if aliases == nil {
+				aliases = map[string]string{}
+			}
+			aliases[name] = v
+			continue
+		}
 		code := ""
 		switch {
 		case strings.HasPrefix(k, "alias.") && strings.HasPrefix(v, "!"):

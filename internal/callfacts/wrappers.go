@@ -118,6 +118,20 @@ func unwrap(name string, args []string) (inner []string, label, payload string) 
 				inner = append([]string{bin}, inner[1:]...)
 			}
 		}
+	case "deno":
+		// deno run -A npm:rimraf@5 ~/x runs the package's program as npx does
+		if len(args) > 1 && (args[0] == "run" || args[0] == "x") {
+			if r := SkipFlags(args[1:], "c|--config --import-map --lock --cert --location --seed"); len(r) > 0 && strings.HasPrefix(r[0], "npm:") {
+				pkg := strings.TrimPrefix(r[0], "npm:")
+				if i := strings.LastIndexByte(pkg, '@'); i > 0 && !strings.Contains(pkg[i:], "/") {
+					pkg = pkg[:i]
+				}
+				if bin, ok := npmBins[pkg]; ok {
+					pkg = bin
+				}
+				inner = append([]string{pkg}, r[1:]...)
+			}
+		}
 	case "pipx", "pnpm", "yarn", "bun", "npm":
 		if len(args) > 1 && (args[0] == "dlx" || args[0] == "run" && name == "pipx" || args[0] == "x" || args[0] == "exec") {
 			inner = SkipFlags(args[1:], "")

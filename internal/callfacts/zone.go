@@ -56,7 +56,8 @@ var homeCredentials = []string{".ssh", ".aws", ".gnupg", ".config/gh", ".kube/co
 	".influxdbv2/configs", ".influx/configs", // the influx CLI's saved tokens
 	".p4tickets", ".p4enviro", ".subversion/auth", ".lftp/bookmarks", ".local/share/lftp/bookmarks", ".config/filezilla", ".filezilla",
 	".ncftp/bookmarks", ".config/syncthing/key.pem", ".local/state/syncthing/key.pem", ".plastic4", // version control tickets, FTP bookmarks, a sync device's key
-	".foundry/keystores", ".near-credentials", ".sui/sui_config/sui.keystore", ".aptos/config.yaml", ".brownie/accounts", ".starknet_accounts", ".starkli-wallets"} // Claude Code's own login: a credential before it is the agent's config
+	".foundry/keystores", ".near-credentials", ".sui/sui_config/sui.keystore", ".aptos/config.yaml", ".brownie/accounts", ".starknet_accounts", ".starkli-wallets",
+	".julia/servers"} // Claude Code's own login: a credential before it is the agent's config
 
 // credentialNames hold secrets wherever they are.
 var credentialNames = map[string]bool{"id_rsa": true, "id_ed25519": true, "id_ecdsa": true, "id_dsa": true,

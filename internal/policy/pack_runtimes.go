@@ -38,7 +38,7 @@ func runtimeWipeRule() Rule {
 				if !runtimes[c.Name] {
 					continue
 				}
-				text := c.Payload + "\n" + c.Heredoc + "\n" + strings.Join(c.Args, " ")
+				text := withCanonical(c.Name, c.Payload+"\n"+c.Heredoc+"\n"+strings.Join(c.Args, " "))
 				if !wipeCall.MatchString(text) || !userHomeRef.MatchString(text) || callfacts.CacheOnly(text) {
 					continue
 				}

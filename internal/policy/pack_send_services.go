@@ -341,13 +341,27 @@ func peopleData(p string) string {
 // runtimeText is the code an interpreter or a runtime of another
 // language is given on the line (-e/-c text, a here-string), "" for none.
 func runtimeText(c *Cmd) string {
+	t := ""
 	if c.Payload != "" && callfacts.IsInterpreter(c.Name) {
-		return c.Payload
+		t = c.Payload
+	} else if runtimes[c.Name] {
+		t = c.Payload + "\n" + c.Heredoc + "\n" + strings.Join(c.Args, " ")
 	}
-	if runtimes[c.Name] {
-		return c.Payload + "\n" + c.Heredoc + "\n" + strings.Join(c.Args, " ")
+	if t != "" {
+		t = withCanonical(c.Name, t)
 	}
-	return ""
+	return t
+}
+
+// withCanonical is text and, when the language spells its calls its own
+// way, text as the calls the rules know: Julia's read(p), Emacs's
+// (insert-file-contents "~/.x"), Tcl's [file join $env(HOME) x]
+// (callfacts/interpcalls.txt).
+func withCanonical(name, text string) string {
+	if k := callfacts.CanonicalCode(name, text); k != text {
+		return text + "\n" + k
+	}
+	return text
 }
 
 // captureHost: the capture, paste or drop service c sends to
