@@ -342,6 +342,9 @@ func leakRules() []Rule {
 		secretLinesSentRule(),
 		sessionSecretUploadRule(),
 		serveHomeRule(),
+		secretInMessageRule(),
+		brokerSecretRule(),
+		exposedSecretsRule(),
 	}
 }
 

@@ -43,7 +43,7 @@ var cmdSubSecret = re(`\$\(\s*(?:<\s*|(?:cat|head|tail|base64|xxd|gzip\s+-c|sops
 // interpReadCall: interpreter code reading a file raw (open(…),
 // readFileSync(…), File.read(…), Path(…).read_text()); group 1 is what
 // names the file.
-var interpReadCall = re(`(?:\bopen|readFileSync|readFile|createReadStream|File\.read|File\.open|IO\.read|file_get_contents|fopen|read_text|read_bytes|slurp|readLines|read_file|upload_file|form_file|ReadAllText|ReadAllBytes|Path)\s*\(\s*([^;\n]{0,200})|(?:-InFile|Get-Content|gc|cat)\s+(['"]?[^\s'";)]+)`)
+var interpReadCall = re(`(?:\bopen|sqlite3\.connect|readFileSync|readFile|createReadStream|File\.read|File\.open|IO\.read|file_get_contents|fopen|read_text|read_bytes|slurp|readLines|read_file|upload_file|form_file|ReadAllText|ReadAllBytes|Path)\s*\(\s*([^;\n]{0,200})|(?:-InFile|Get-Content|gc|cat)\s+(['"]?[^\s'";)]+)`)
 
 // homeJoin: a path built from the home directory and quoted parts
 // (joinpath(homedir(), ".aws", "credentials"), os.path.join(
