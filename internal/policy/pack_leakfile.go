@@ -158,8 +158,9 @@ func outputOptFile(c *Cmd) string {
 			}
 			v = c.Args[i+1]
 		}
-		if v == "-" || v == "" || strings.HasPrefix(v, "-") || !strings.ContainsAny(v, "./") || strings.ContainsAny(v, "={}$") {
-			return "" // -o json, -o jsonpath={.data.x}, -o -: a format or standard output
+		if v == "-" || v == "" || strings.HasPrefix(v, "-") || strings.ContainsAny(v, "={}$") ||
+			!strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "./") && !strings.HasPrefix(v, "../") && !strings.HasPrefix(v, "~/") && path.Ext(v) == "" {
+			return "" // -o json, -o jsonpath={.data.x}, -o -: a format or standard output; gopass show -o prod/db: a switch before a name
 		}
 		return v
 	}

@@ -246,6 +246,22 @@ func brokerSecretRule() Rule {
 			"mosquitto_pub -h broker.example.org --cafile ~/.certs/ca.crt --key ~/.certs/client.key --cert ~/.certs/client.crt -t t -m hello", `mosquitto_pub -h localhost -t t -m "$MQTT_PASSWORD"`})
 }
 
+// sharesFiles: an @expose action that serves or shares files (rclone
+// serve, net share, sharing -a), not one that opens a port or loads a
+// firewall's rules (pfctl -f /etc/pf.conf names the rules it loads).
+func sharesFiles(c *Cmd) bool {
+	if strings.Contains(c.Name, "shar") {
+		return true
+	}
+	for _, p := range c.Pos {
+		switch strings.ToLower(p) {
+		case "serve", "share", "usershare", "rcd":
+			return true
+		}
+	}
+	return false
+}
+
 // exposedSecretsRule: a command that shares files with the network
 // (hostacts.txt @expose: rclone serve … --addr 0.0.0.0) serving a folder
 // of home's config, credentials or the system: every secret under it is
@@ -254,7 +270,7 @@ func exposedSecretsRule() Rule {
 	return cmdRuleIf("core.secrets:expose-secret-dir", Deny, "A command that shares files with the network (the @expose actions of callfacts/hostacts.txt: rclone serve http ~/.config --addr 0.0.0.0:8080) serving home's config, credentials or the system: every secret under it is there for whoever connects", callfacts.HostActTools(),
 		func(e *Env, c *Cmd) bool { return len(c.Pos) > 0 },
 		func(e *Env, c *Cmd) string {
-			if a := e.hostAction(c); a == nil || a.Kind != "expose" {
+			if a := e.hostAction(c); a == nil || a.Kind != "expose" || !sharesFiles(c) {
 				return ""
 			}
 			for _, p := range e.F.Paths {

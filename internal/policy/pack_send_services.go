@@ -156,7 +156,11 @@ func secretToServiceRule() Rule {
 						}
 					}
 				}
+				out := outputOptFile(c)
 				for _, p := range c.Pos {
+					if p == out {
+						continue // ziti edge create identity x -o x.jwt: the file it writes, not one it sends
+					}
 					if f := peopleData(p); f != "" {
 						return c.Name + " sends " + f + ", people's records by its name, where others read it"
 					}
