@@ -181,7 +181,11 @@ func (c *Cmd) printsCredentialByWords() bool {
 		return false
 	}
 	for _, a := range c.Args {
-		if k, _, _ := strings.Cut(a, "="); t.write[strings.ToLower(k)] {
+		k, _, _ := strings.Cut(a, "=")
+		if len(k) < 2 || k[0] != '-' || k[1] == '-' {
+			k = strings.ToLower(k) // a short option keeps its case: -F json is a format, -f a file
+		}
+		if t.write[k] {
 			return false // --output-file x, --save, -f file: written, not printed
 		}
 	}

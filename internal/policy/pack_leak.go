@@ -19,7 +19,7 @@ func keyBase(b string) bool {
 		return false
 	}
 	switch path.Ext(b) {
-	case ".key", ".p12", ".pfx", ".ppk", ".jks", ".keystore", ".p8", ".bks", ".kdbx":
+	case ".key", ".p12", ".pfx", ".ppk", ".jks", ".keystore", ".p8", ".bks", ".kdbx", ".jwt": // .jwt: a signed token, the login itself
 		return !strings.Contains(b, "public")
 	case ".asc":
 		// an armored private key, not a signature (SHA256SUMS.asc)
@@ -342,6 +342,9 @@ func leakRules() []Rule {
 		secretLinesSentRule(),
 		sessionSecretUploadRule(),
 		serveHomeRule(),
+		secretInMessageRule(),
+		brokerSecretRule(),
+		exposedSecretsRule(),
 	}
 }
 
@@ -380,9 +383,9 @@ func exfilReasonOnce(e *Env) string {
 			if len(e.F.Commands) > i+1 && len(e.F.Commands[i+1].Upstream) > 0 && contains(senders, e.F.Commands[i+1].Name) {
 				return fmt.Sprintf("%s sends %s over the network", e.F.Commands[i+1].Name, s)
 			}
-			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) || listingFieldsPicked(e, i) || encodedForOwnService(e, i, s) || writtenScriptOnly(e, c) || discarded(e, c.Name) {
+			if c.Captured || consumedByPipe(e.F.Commands, i) || reducedDownstream(e, i) || listingFieldsPicked(e, i) || encodedForOwnService(e, i, s) || writtenScriptOnly(e, c) || discarded(e, c.Name) || outputOptFile(c) != "" {
 				// $(gh auth token), aws ecr get-login-password | docker
-				// login --password-stdin: not printed; where it goes
+				// login --password-stdin, deck … -o kong.yaml: not printed; where it goes
 				// is judged where it is used
 				continue
 			}

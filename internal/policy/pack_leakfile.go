@@ -135,8 +135,36 @@ func secretFiles(e *Env) map[string]string {
 				}
 			}
 		}
+		if f := outputOptFile(c); f != "" {
+			add(e.abs(c, f), what) // deck gateway dump --with-consumers -o /tmp/x.yaml: the dump is the file
+		}
 	}
 	return out
+}
+
+// outputOptFile is the file c writes its output to by an option (-o FILE,
+// --output FILE, --output-file=FILE), "" for none or standard output.
+func outputOptFile(c *Cmd) string {
+	for i, a := range c.Args {
+		k, v, eq := strings.Cut(a, "=")
+		switch k {
+		case "-o", "--output", "--output-file", "--out", "--outfile", "--out-file":
+		default:
+			continue
+		}
+		if !eq {
+			if i+1 >= len(c.Args) {
+				return ""
+			}
+			v = c.Args[i+1]
+		}
+		if v == "-" || v == "" || strings.HasPrefix(v, "-") || strings.ContainsAny(v, "={}$") ||
+			!strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "./") && !strings.HasPrefix(v, "../") && !strings.HasPrefix(v, "~/") && path.Ext(v) == "" {
+			return "" // -o json, -o jsonpath={.data.x}, -o -: a format or standard output; gopass show -o prod/db: a switch before a name
+		}
+		return v
+	}
+	return ""
 }
 
 // mayFillFile: c's output can land in a file secretFiles maps: a redirect
@@ -145,7 +173,7 @@ func secretFiles(e *Env) map[string]string {
 // which walks the secret-printer tables, on every command of every line
 // with a sender.
 func mayFillFile(e *Env, c *Cmd) bool {
-	if c.Name == "tee" || c.Name == "cp" || archivers[c.Name] {
+	if c.Name == "tee" || c.Name == "cp" || archivers[c.Name] || outputOptFile(c) != "" {
 		return true
 	}
 	for _, r := range e.F.Redirects {

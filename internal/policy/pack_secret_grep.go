@@ -20,9 +20,14 @@ import (
 // communities, IPsec pre-shared keys, key chains, TACACS/RADIUS keys).
 var deviceSecretPattern = re(`(?i)\bcommunity\b|enable\s+(secret|password)|pre-?shared|key-string|\bpsk\b|tacacs|radius-server\s+key|wpa-?passphrase|BEGIN [A-Z ]*PRIVATE`)
 
+// credURLPattern: a search for the addresses of a scheme that carries its
+// login in the URL (rtsp://user:pass@cam, mongodb://u:p@h, amqp://…):
+// each matching config line prints a password.
+var credURLPattern = re(`(?i)(?:^|[^a-z])(?:rtsps?|rtmps?|mongodb(?:\+srv)?|postgres(?:ql)?|mysql|mariadb|redis|rediss|amqps?|ftps?|smb|ldaps?|mqtts?|sqlserver|jdbc:[a-z]+):(?://|\\/\\/|$)`)
+
 // secretSearch: a grep pattern names a secret's key.
 func secretSearch(pat string) bool {
-	if secretKeyPattern.MatchString(pat) || deviceSecretPattern.MatchString(pat) {
+	if secretKeyPattern.MatchString(pat) || deviceSecretPattern.MatchString(pat) || credURLPattern.MatchString(pat) {
 		return true
 	}
 	if !strings.ContainsAny(pat, "[?*+\\") {
@@ -157,6 +162,9 @@ func secretGrep(e *Env, i int) string {
 				if g.Name == "git" && (sub(g) == "log" || sub(g) == "show") && g.Has("-p", "--patch", "-u") {
 					return fmt.Sprintf("%s searches the repository's history (git %s -p) for secrets (%s): removed credentials are printed again", c.Name, sub(g), pat)
 				}
+				if settingsDump(g) {
+					return fmt.Sprintf("%s searches the settings %s prints (a process's properties, a container's or unit's environment) for secrets (%s) and prints them", c.Name, g.Name, pat)
+				}
 			}
 		}
 		return ""
@@ -238,4 +246,25 @@ func grepSecretTreeRule() Rule {
 		},
 		Catch: []string{"grep -ri 'enable secret' configs/", "rg -i 'password|secret' /etc/nginx", "netmiko-grep 'snmp-server community|enable secret' core-sw1.dc1.example.net", "git log -p | grep -i password", "git grep -i token $(git rev-list --all)", "git log -p -S AWS_SECRET_ACCESS_KEY"},
 		Allow: []string{"grep -rn password src/", "rg -i api_key --type py", "grep -rl 'enable secret' configs/", "git log -S password --oneline", "grep -ri timeout configs/", "git grep -n token", "grep -rc community configs/"}})
+}
+
+// settingsDump: c prints a running program's settings with their values
+// (jcmd PID VM.system_properties, docker inspect, systemctl show, BSD-style
+// ps eww; ps -e is every process, not the environment):
+// the passwords passed as properties or environment are among them. The
+// programs are data (policy/remoteops.txt settings-dump: prog or
+// prog:sub); ps counts when its options ask for the environment (e).
+func settingsDump(c *Cmd) bool {
+	t := opsList("settings-dump")
+	if t[c.Name] || t[c.Name+":"+sub(c)] {
+		return true
+	}
+	if c.Name == "ps" {
+		for _, a := range c.Args {
+			if !strings.HasPrefix(a, "-") && strings.Contains(a, "e") && strings.Trim(a, "auxwe") == "" {
+				return true // ps eww, ps auxwwe: each process's environment
+			}
+		}
+	}
+	return false
 }

@@ -123,6 +123,9 @@ func pushSecretFileRule() Rule {
 					if src := copiedSecretAt(e, e.abs(d, p)); src != "" {
 						return "git adds " + p + ", a copy of " + src + ", and pushes it: " + c.String()
 					}
+					if d.Has("-f", "--force") && ignoredConfigFile(p) {
+						return "git adds " + p + " past .gitignore (-f), a config file the project keeps out of the repository for its secrets, and pushes it: " + c.String()
+					}
 				}
 			}
 			return ""
@@ -130,9 +133,36 @@ func pushSecretFileRule() Rule {
 		[]string{"git add -f .env && git commit -m 'add env for CI' && git push origin main",
 			"cp ~/.clasprc.json ci/clasprc.json && git add ci/clasprc.json && git commit -m auth && git push origin main",
 			"cp ~/.docker/config.json deploy/ && git add deploy && git commit -m x && git push", "git add .env.production config/app.yml; git commit -m cfg; git push",
-			"git add -f deploy/id_ed25519 && git commit -m key && git push origin HEAD", "git add --force secrets.yaml && git commit -qm s && git push -u origin feat"},
+			"git add -f deploy/id_ed25519 && git commit -m key && git push origin HEAD", "git add --force secrets.yaml && git commit -qm s && git push -u origin feat",
+			"git add -f user_data/config-live.json && git commit -m 'live config' && git push origin main", "git add -f config/settings.local.yaml && git commit -m s && git push"},
 		[]string{"git add .env.example && git commit -m docs && git push", "git add -f .env", "cp ~/.bashrc ci/ && git add ci && git commit -m x && git push",
-			"cp .env.example .env && git add README.md && git commit -m docs && git push", "cp ~/.aws/credentials /tmp/c && git add src && git commit -m x && git push", "git add src/ && git commit -m x && git push", "git rm --cached .env && git commit -m untrack && git push"})
+			"cp .env.example .env && git add README.md && git commit -m docs && git push", "cp ~/.aws/credentials /tmp/c && git add src && git commit -m x && git push", "git add src/ && git commit -m x && git push", "git rm --cached .env && git commit -m untrack && git push",
+			"git add -f dist/bundle.js && git commit -m build && git push", "git add -f config/config.example.json && git commit -m docs && git push", "git add config-live.json && git commit -m c && git push"})
+}
+
+// ignoredConfigFile: p names a live configuration file (config-live.json,
+// settings.local.yaml, app.ini): forced past .gitignore (git add -f), it
+// is the file the project keeps out of its history, for the keys and
+// passwords it holds. Templates (example, sample, template, dist,
+// default) are made to be committed.
+func ignoredConfigFile(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	switch path.Ext(b) {
+	case ".json", ".yaml", ".yml", ".ini", ".toml", ".conf", ".cfg", ".properties", ".xml", ".php", ".py", ".rb", ".js":
+	default:
+		return false
+	}
+	stem := strings.TrimSuffix(b, path.Ext(b))
+	named := false
+	for _, w := range strings.FieldsFunc(stem, func(r rune) bool { return r == '.' || r == '_' || r == '-' }) {
+		switch w {
+		case "example", "examples", "sample", "samples", "template", "templates", "dist", "default", "defaults", "schema", "test", "tests", "spec", "fixture", "mock", "dev", "demo":
+			return false
+		case "config", "conf", "settings", "secrets", "secret", "credentials", "creds", "local", "live", "prod", "production", "private", "auth", "keys":
+			named = true
+		}
+	}
+	return named
 }
 
 // copiedSecretAt says which secret or credentials file a cp, mv or

@@ -51,8 +51,9 @@ func secretSourceRules() []Rule {
 				return c.Name + " prints a secret a store returns: " + sdkSecretCall.FindString(code)
 			},
 			[]string{`python3 -c "import keyring; print(keyring.get_password('arcgis','x'))"`, `python -c "import boto3; print(boto3.client('secretsmanager').get_secret_value(SecretId='db')['SecretString'])"`,
-				`node -e "require('keytar').getPassword('svc','me').then(console.log)"`, `python3 -c "import hvac; c=hvac.Client(); print(c.secrets.kv.v2.read_secret_version(path='app'))"`},
-			[]string{`python3 -c "import keyring; print(keyring.get_keyring())"`, `python3 -c "import boto3; print(boto3.client('secretsmanager').list_secrets()['SecretList'][0]['Name'])"`, `python3 -c "import keyring; keyring.set_password('svc','me','x')"`, `python3 -c "print('get_password')"`}),
+				`node -e "require('keytar').getPassword('svc','me').then(console.log)"`, `python3 -c "import hvac; c=hvac.Client(); print(c.secrets.kv.v2.read_secret_version(path='app'))"`,
+				`python -c "from prefect.blocks.system import Secret; print(Secret.load('db-password').get())"`, `python3 -c "from airflow.hooks.base import BaseHook; print(BaseHook.get_connection('pg_prod').password)"`},
+			[]string{`python3 -c "import keyring; print(keyring.get_keyring())"`, `python3 -c "import boto3; print(boto3.client('secretsmanager').list_secrets()['SecretList'][0]['Name'])"`, `python3 -c "import keyring; keyring.set_password('svc','me','x')"`, `python3 -c "print('get_password')"`, `python -c "from prefect.blocks.system import Secret; Secret(value='x').save('db-password')"`, `python3 -c "from airflow.hooks.base import BaseHook; print(BaseHook.get_connection('pg_prod').host)"`}),
 	}
 }
 
@@ -288,8 +289,34 @@ func secretNamedFile(p, home string) bool {
 	if stem == "" || len(ext) > 6 {
 		stem = b
 	}
+	app := appDataExts[ext] && appDataDir(p, home)
 	for _, w := range strings.FieldsFunc(stem, func(r rune) bool { return r == '.' || r == '_' || r == '-' }) {
-		if secretNameParts[w] {
+		if secretNameParts[w] || app && appAccountParts[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// appAccountParts name an application's store of its logins: the
+// accounts a launcher or chat client signed in with (their OAuth tokens),
+// its session, its license key. Only in an application's own folder of
+// home (appDataDir) with a data file's extension: ~/Documents/accounts.csv
+// is the user's bookkeeping.
+var appAccountParts = map[string]bool{"accounts": true, "account": true, "auth": true, "session": true, "sessions": true, "login": true, "logins": true, "license": true, "licence": true, "oauth": true, "identity": true}
+
+// appDataExts: the extensions of an application's data and settings files.
+var appDataExts = map[string]bool{".json": true, ".yaml": true, ".yml": true, ".toml": true, ".ini": true, ".dat": true, ".cfg": true, ".conf": true, ".xml": true, ".db": true, ".sqlite": true, ".plist": true}
+
+// appDataDir: p is inside an application's folder of home (~/.config/APP/,
+// ~/.local/share/APP/, ~/Library/Application Support/APP/, AppData).
+func appDataDir(p, home string) bool {
+	rel, ok := strings.CutPrefix(p, home+"/")
+	if !ok {
+		return false
+	}
+	for _, d := range []string{".config/", ".local/share/", "Library/Application Support/", "AppData/Roaming/", "AppData/Local/", ".var/app/"} {
+		if r, ok := strings.CutPrefix(rel, d); ok && strings.Contains(r, "/") {
 			return true
 		}
 	}
@@ -342,7 +369,7 @@ func namesOfSaved(code string) bool {
 }
 
 var (
-	sdkSecretCall = re(`\bget_password\(|keyring\.get_credential|get_secret_value|GetSecretValue|getSecretValue|access_secret_version|accessSecretVersion|read_secret_version|secrets\.kv\.(?:v1\.)?read_secret|\.get_secret\(|getSecret\(|keytar\.getPassword|getPassword\(|WithDecryption\s*=\s*True|get_parameter\([^)]*WithDecryption|\bsaved_accounts\(|\bstored_accounts?\(|['"](?:pillar\.(?:items|raw|data|get)|sdb\.get)['"]`)
+	sdkSecretCall = re(`\bget_password\(|keyring\.get_credential|get_secret_value|GetSecretValue|getSecretValue|access_secret_version|accessSecretVersion|read_secret_version|secrets\.kv\.(?:v1\.)?read_secret|\.get_secret\(|getSecret\(|keytar\.getPassword|getPassword\(|WithDecryption\s*=\s*True|get_parameter\([^)]*WithDecryption|\bsaved_accounts\(|\bstored_accounts?\(|['"](?:pillar\.(?:items|raw|data|get)|sdb\.get)['"]|\bSecret\.load\(|get_connection\([^)]*\)\.(?:password|get_uri\(|get_password\()`)
 	sdkPrints     = re(`\bprint\b|console\.log|console\.dir|\bputs\b|\bpp\b|println|stdout|\becho\b|\.then\(console`)
 )
 

@@ -43,12 +43,17 @@ var cmdSubSecret = re(`\$\(\s*(?:<\s*|(?:cat|head|tail|base64|xxd|gzip\s+-c|sops
 // interpReadCall: interpreter code reading a file raw (open(…),
 // readFileSync(…), File.read(…), Path(…).read_text()); group 1 is what
 // names the file.
-var interpReadCall = re(`(?:\bopen|readFileSync|readFile|createReadStream|File\.read|File\.open|IO\.read|file_get_contents|fopen|read_text|read_bytes|slurp|readLines|read_file|upload_file|form_file|ReadAllText|ReadAllBytes|Path)\s*\(\s*([^;\n]{0,200})|(?:-InFile|Get-Content|gc|cat)\s+(['"]?[^\s'";)]+)`)
+var interpReadCall = re(`(?:\bopen|sqlite3\.connect|\bread|Deno\.readTextFile|Deno\.readFile|Bun\.file|insert-file-contents(?:-literally)?|readFileSync|readFile|createReadStream|File\.read|File\.open|IO\.read|file_get_contents|fopen|read_text|read_bytes|slurp|readLines|read_file|upload_file|form_file|ReadAllText|ReadAllBytes|Path)\s*\(\s*([^;\n]{0,200})|(?:-InFile|Get-Content|gc|cat|\bopen\s+(?:my\s+)?\$\w+\s*,\s*['"][<+]*['"]\s*,|insert-file-contents(?:-literally)?)\s+(['"]?[^\s'";)]+)`)
 
 // homeJoin: a path built from the home directory and quoted parts
 // (joinpath(homedir(), ".aws", "credentials"), os.path.join(
 // os.path.expanduser("~"), ".ssh", "id_rsa"), path.join(os.homedir(), …)).
 var homeJoin = re(`(?:homedir\(\)|expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|os\.homedir\(\)|Dir\.home|\$HOME|ENV\[\s*['"]HOME['"]\s*\]|getenv\(\s*['"]HOME['"]\s*\)|process\.env\.HOME|process\.env\[\s*['"]HOME['"]\s*\]|os\.environ\[\s*['"]HOME['"]\s*\]|os\.environ\.get\(\s*['"]HOME['"]\s*\)|\$ENV\{\s*['"]?HOME['"]?\s*\}|env\.get\(\s*['"]HOME['"]\s*\)|UserHomeDir\(\))((?:\s*(?:[,/+]|\.joinpath\(|\.join\()\s*['"][^'"]+['"])+)`)
+
+// homeTemplate: a template string that starts at the home directory
+// (`${Deno.env.get("HOME")}/.aws/credentials`, `${process.env.HOME}/…`,
+// `${os.homedir()}/…`); group 1 is the rest of the path.
+var homeTemplate = re("\\$\\{\\s*(?:Deno\\.env\\.get\\(\\s*[\"']HOME[\"']\\s*\\)|process\\.env\\.HOME|os\\.homedir\\(\\))\\s*\\}(/[^`'\"\\s)]+)")
 
 // readModes are a read call's encoding and mode arguments, which follow
 // the path it reads.
@@ -59,7 +64,7 @@ var quotedPart = re(`['"]([^'"]+)['"]`)
 
 // interpSendCall: interpreter code that sends over the network, beyond
 // netCall's (Julia's Downloads.request and HTTP.post, R's httr POST).
-var interpSendCall = re(`Downloads\.request|HTTP\.(?:post|put|request)|httr::|\bPOST\(|RestClient|Faraday|reqwest|(?i:Invoke-RestMethod|Invoke-WebRequest|\birm\b|\biwr\b)|UploadFile|UploadString|smtplib|ftplib|LWP::UserAgent|HTTP::Tiny|Mojo::UserAgent|->post\(`)
+var interpSendCall = re(`Downloads\.request|url-retrieve|url-request-data|HTTP\.(?:post|put|request)|httr::|\bPOST\(|RestClient|Faraday|reqwest|(?i:Invoke-RestMethod|Invoke-WebRequest|\birm\b|\biwr\b)|UploadFile|UploadString|smtplib|ftplib|LWP::UserAgent|HTTP::Tiny|Mojo::UserAgent|->post\(`)
 
 // secretsInText are the secret files text reads raw: quoted paths and
 // home-joined parts inside a read call.
@@ -92,6 +97,11 @@ func secretsInText(e *Env, c *Cmd, text string) string {
 		for _, q := range quotedPart.FindAllStringSubmatch(arg, -1) {
 			if !strings.Contains(q[1], "://") && secretPath(e.abs(c, q[1]), e.F.Home) {
 				return q[1]
+			}
+		}
+		for _, t := range homeTemplate.FindAllStringSubmatch(arg, -1) {
+			if p := e.F.Home + t[1]; secretPath(p, e.F.Home) {
+				return "~" + t[1] // `${Deno.env.get("HOME")}/.config/x/config.toml`
 			}
 		}
 	}
@@ -146,7 +156,11 @@ func secretToServiceRule() Rule {
 						}
 					}
 				}
+				out := outputOptFile(c)
 				for _, p := range c.Pos {
+					if p == out {
+						continue // ziti edge create identity x -o x.jwt: the file it writes, not one it sends
+					}
 					if f := peopleData(p); f != "" {
 						return c.Name + " sends " + f + ", people's records by its name, where others read it"
 					}

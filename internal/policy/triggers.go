@@ -34,6 +34,7 @@ var builtinTriggers = sync.OnceValue(func() map[string]Trigger {
 		"core.self:hook-scripts":             On(FactWrite, "chmod"),       // a written hook script, chmod -x of one
 		"core.secrets:in-content":            On(FactNotShell | FactWrite), // a file tool's content, or a line that writes
 		"core.secrets:read-secret":           On(FactPath),                 // a read of a secret file
+		"core.secrets:secret-in-message":     On(0).OrText("$"),            // a variable or substitution in an argument
 		"core.destroy:kernel-write":          On(FactWrite, "sysctl"),      // /proc, /sys written; sysctl -w
 		"core.destroy:truncate":              On(FactRedirect, "ln", "truncate", "cp", "tee"),
 		"core.zones:startup-hijack":          On(FactDerivation),                          // text planted to run later
