@@ -3,6 +3,7 @@ package policy
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"os"
 	"slices"
 	"strings"
@@ -373,6 +374,9 @@ type Engine struct {
 	calls     atomic.Int64
 	byCmdOnce sync.Once
 	byCmd     map[string]cmdRules
+	// gates indexes the indexed rules' subcommand gates, built with byCmd
+	// (subgateindex.go).
+	gates *subGateIndex
 	// trig indexes the always rules by their triggers, built with byCmd
 	// (triggerindex.go); until then each rule's trigger is read in turn.
 	trig *triggerIndex
@@ -539,6 +543,7 @@ func (e *Engine) cmdIndex() (map[string]cmdRules, *triggerIndex) {
 			}
 		}
 		e.byCmd = m
+		e.gates = newSubGateIndex(e.indexed, len(e.rules))
 		e.trig = newTriggerIndex(e.always)
 	})
 	return e.byCmd, e.trig
@@ -654,6 +659,24 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 		} else {
 			seen = newRuleSet(len(e.rules))
 		}
+		// the gated rules the line opens, read from its commands at the
+		// first gated rule met (once the index is built)
+		var openBuf [16]uint64
+		var open ruleSet
+		subOpen := func(r *prepared) bool {
+			if byCmd == nil {
+				return gateOpen(r, f)
+			}
+			if open == nil {
+				if len(seen) <= len(openBuf) {
+					open = openBuf[:len(seen)]
+				} else {
+					open = newRuleSet(len(e.rules))
+				}
+				e.gates.open(f, open)
+			}
+			return open.has(r.idx)
+		}
 		once := func(r *prepared) {
 			if !seen.has(r.idx) {
 				seen.add(r.idx)
@@ -669,7 +692,7 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 				// project and temp (zonegates.go), an action-gated
 				// one where a command has its remote action
 				// (actgates.go)
-				if (r.subs == nil || gateOpen(r, f)) && (r.req == 0 || env.reqGateOpen(r)) && (r.task == 0 || env.taskGateOpen(r)) && (r.url == 0 || env.urlGateOpen(r)) && (r.act == "" || env.actGateOpen(r)) && (!r.zoned || env.zoneGateOpen(&sh)) {
+				if (r.subs == nil || subOpen(r)) && (r.req == 0 || env.reqGateOpen(r)) && (r.task == 0 || env.taskGateOpen(r)) && (r.url == 0 || env.urlGateOpen(r)) && (r.act == "" || env.actGateOpen(r)) && (!r.zoned || env.zoneGateOpen(&sh)) {
 					run(r)
 				}
 			}
@@ -714,9 +737,14 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 			sel = newRuleSet(trig.n)
 		}
 		trig.selectRules(&sh, env, sel)
-		for j, r := range e.always {
-			if sel.has(j) && (!r.zoned || env.zoneGateOpen(&sh)) {
-				run(r)
+		// the selected rules in rule order, read from the set's bits: most
+		// of the always rules are not selected on an everyday line
+		for w, bitsLeft := range sel {
+			for ; bitsLeft != 0; bitsLeft &= bitsLeft - 1 {
+				r := e.always[w*64+bits.TrailingZeros64(bitsLeft)]
+				if !r.zoned || env.zoneGateOpen(&sh) {
+					run(r)
+				}
 			}
 		}
 	} else {
