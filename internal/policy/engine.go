@@ -114,6 +114,10 @@ type Env struct {
 	// hostActs caches Cmd.HostAction per command: the deny and the ask
 	// rule of hostActRules both read it of every command they name.
 	hostActs [8]hostActMemo
+	// downgrades caches Cmd.Downgrade per command: the deny and the ask
+	// rule of downgradeRules both read it of every command they name
+	// (git status meets both).
+	downgrades [8]downgradeMemo
 	// sqlMemo caches httpSQLJudge per command: the SQL-over-HTTP deny
 	// and ask rules and the admin-API rule each judge the same curl.
 	sqlMemo [8]sqlJudgeMemo
@@ -221,6 +225,26 @@ func (e *Env) hostAction(c *Cmd) *callfacts.HostAct {
 		m.known, m.a = true, c.HostAction()
 	}
 	return m.a
+}
+
+// downgradeMemo is a per-command cached Cmd.Downgrade.
+type downgradeMemo struct {
+	known      bool
+	level, why string
+}
+
+// downgrade is c.Downgrade, read once per command of the call.
+func (e *Env) downgrade(c *Cmd) (level, why string) {
+	i := e.cmdIndex(c)
+	if i < 0 || i >= len(e.downgrades) {
+		return c.Downgrade()
+	}
+	m := &e.downgrades[i]
+	if !m.known {
+		m.level, m.why = c.Downgrade()
+		m.known = true
+	}
+	return m.level, m.why
 }
 
 // sqlJudgeMemo is a per-command cached httpSQLJudge.
