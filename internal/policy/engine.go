@@ -414,6 +414,18 @@ type Engine struct {
 type cmdRules struct {
 	list []*prepared
 	set  ruleSet
+	// ents is list as entries read without reading the rules: a line
+	// whose commands close a rule's subcommand gate passes it over
+	// without touching it (git status passes some thirty git rules)
+	ents []cmdEntry
+}
+
+// cmdEntry is one rule of a cmdRules list: its position in Engine.rules
+// and whether it has a subcommand gate (prepared.subs).
+type cmdEntry struct {
+	r        *prepared
+	idx      int32
+	subGated bool
 }
 
 type prepared struct {
@@ -562,6 +574,7 @@ func (e *Engine) cmdIndex() (map[string]cmdRules, *triggerIndex) {
 					x.set = newRuleSet(len(e.rules))
 				}
 				x.list = append(x.list, r)
+				x.ents = append(x.ents, cmdEntry{r: r, idx: int32(r.idx), subGated: r.subs != nil})
 				x.set.add(r.idx)
 				m[c] = x
 			}
@@ -687,10 +700,7 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 		// first gated rule met (once the index is built)
 		var openBuf [16]uint64
 		var open ruleSet
-		subOpen := func(r *prepared) bool {
-			if byCmd == nil {
-				return gateOpen(r, f)
-			}
+		openHas := func(idx int) bool {
 			if open == nil {
 				if len(seen) <= len(openBuf) {
 					open = openBuf[:len(seen)]
@@ -699,7 +709,13 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 				}
 				e.gates.open(f, open)
 			}
-			return open.has(r.idx)
+			return open.has(idx)
+		}
+		subOpen := func(r *prepared) bool {
+			if byCmd == nil {
+				return gateOpen(r, f)
+			}
+			return openHas(r.idx)
 		}
 		once := func(r *prepared) {
 			if !seen.has(r.idx) {
@@ -723,19 +739,23 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 		}
 		// every command's rules are looked up before any runs: a rule
 		// run at the first command reads the sets of the later ones
-		var lists [len(env.cmdSets)][]*prepared
+		var lists [len(env.cmdSets)][]cmdEntry
 		if byCmd != nil && len(f.Commands) <= len(lists) {
 			for i := range f.Commands {
 				x := byCmd[f.Commands[i].Name]
-				lists[i], env.cmdSets[i] = x.list, x.set
+				lists[i], env.cmdSets[i] = x.ents, x.set
 			}
 			env.cmdSetsKnown = true
 		}
 		for i := range f.Commands {
 			name := f.Commands[i].Name
 			if env.cmdSetsKnown {
-				for _, r := range lists[i] {
-					once(r)
+				for _, x := range lists[i] {
+					if idx := int(x.idx); x.subGated && !seen.has(idx) && !openHas(idx) {
+						seen.add(idx) // as once does with a closed gate
+						continue
+					}
+					once(x.r)
 				}
 				continue
 			}
