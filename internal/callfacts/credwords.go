@@ -23,6 +23,8 @@ type credWordTable struct {
 	listnoun, listverb, holder                                          map[string]bool
 	configunlock, configword, optnoun, refscheme                        map[string]bool
 	skip                                                                map[string][][]string // program → the words after it
+	// kinds are, per word, the sets of wordKinds it is in
+	kinds map[string]wordKind
 	// joinVerbs, joinNouns, joinTrails: the joinverb, joinnoun and
 	// jointrail sets as slices, walked in order without map iteration
 	joinVerbs, joinNouns, joinTrails []string
@@ -69,12 +71,49 @@ var credWords = sync.OnceValue(func() *credWordTable {
 		"configunlock": &t.configunlock, "configword": &t.configword, "optnoun": &t.optnoun, "refscheme": &t.refscheme} {
 		*to = t.sets[k] // nil for a kind the table lacks: a lookup in it is false, as before
 	}
+	t.kinds = t.wordKinds()
 	return t
 })
 
 // credWordsWindow is how many leading positional words are taken as
 // subcommand words.
 const credWordsWindow = 5
+
+// wordKind is a set of the word sets printsCredentialByWords reads for
+// each word.
+type wordKind uint16
+
+const (
+	kindVerb wordKind = 1 << iota
+	kindNoun
+	kindAlone
+	kindWrite
+	kindMetaword
+	kindExportVerb
+	kindExportNoun
+	kindListVerb
+	kindListNoun
+	kindConfigWord
+	kindHolder
+)
+
+// wordKinds maps the sets of credWordTable to their wordKind.
+func (t *credWordTable) wordKinds() map[string]wordKind {
+	m := map[string]wordKind{}
+	for _, k := range []struct {
+		set  map[string]bool
+		kind wordKind
+	}{{t.verb, kindVerb}, {t.noun, kindNoun}, {t.alone, kindAlone}, {t.write, kindWrite}, {t.metaword, kindMetaword},
+		{t.exportverb, kindExportVerb}, {t.exportnoun, kindExportNoun}, {t.listverb, kindListVerb}, {t.listnoun, kindListNoun},
+		{t.configword, kindConfigWord}, {t.holder, kindHolder}} {
+		for w, in := range k.set {
+			if in {
+				m[w] |= k.kind
+			}
+		}
+	}
+	return m
+}
 
 // printsCredentialByWords says whether c's subcommand words print a
 // credential by credwords.txt: a read verb with a credential noun
@@ -98,33 +137,34 @@ func (c *Cmd) printsCredentialByWords() bool {
 	configWord := false
 	exportVerb, exportNoun := false, false
 	listNoun, listVerb := false, false
-	// the word sets looked up once, not per word: this runs for every
-	// command of a line
-	alone, nouns, verbs, writes := t.alone, t.noun, t.verb, t.write
-	exportVerbs, exportNouns, metawords := t.exportverb, t.exportnoun, t.metaword
 	// each word lowered once: configGetSecretKey reads the same words
 	var low [credWordsWindow]string
+	prevHolder := false
 	for i, p := range c.Pos[:n] {
 		w := strings.ToLower(p)
 		low[i] = w
-		exportVerb = exportVerb || exportVerbs[w]
-		exportNoun = exportNoun || exportNouns[w]
-		if listNoun && t.listverb[w] {
+		// every set the word is in, in one lookup: this runs for every
+		// word of every command of a line
+		k := t.kinds[w]
+		exportVerb = exportVerb || k&kindExportVerb != 0
+		exportNoun = exportNoun || k&kindExportNoun != 0
+		if listNoun && k&kindListVerb != 0 {
 			listVerb = true // particle token list, influx auth list: the tokens' values in the listing
 		}
-		listNoun = listNoun || t.listnoun[w]
-		configWord = configWord || t.configword[w]
-		if i > 0 && t.holder[low[i-1]] && nouns[w] {
+		listNoun = listNoun || k&kindListNoun != 0
+		configWord = configWord || k&kindConfigWord != 0
+		if prevHolder && k&kindNoun != 0 {
 			verb = true // omero sessions key: the session's key itself
 		}
+		prevHolder = k&kindHolder != 0
 		switch {
-		case metawords[w]:
+		case k&kindMetaword != 0:
 			return false // vault kv metadata get secret/ci/token: the secret's metadata
-		case alone[w]:
+		case k&kindAlone != 0:
 			verb, noun = true, true
-		case nouns[w]:
+		case k&kindNoun != 0:
 			noun = true
-		case verbs[w]:
+		case k&kindVerb != 0:
 			verb = true
 		case joinedCredWord(t, w):
 			verb, noun = true, true // dumpprivkey, exportprivkey, showseed, GetSecretValue
@@ -135,7 +175,7 @@ func (c *Cmd) printsCredentialByWords() bool {
 			verb = true // talosctl kubeconfig -: written to standard output
 		case w == "config" && i > 0 && t.cluster[strings.ToLower(c.Pos[i-1])]:
 			verb, noun = true, true // civo kubernetes config NAME, vultr-cli kubernetes config ID
-		case w == "help" || writes[w]:
+		case w == "help" || k&kindWrite != 0:
 			return false
 		case strings.ContainsAny(w, "-:") && i < 3:
 			v, n := compoundCredWord(t, w)

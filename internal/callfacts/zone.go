@@ -301,10 +301,10 @@ func agentConfig(p, home, project string) bool {
 }
 
 func credential(p, home string) bool {
-	if PublicKeyMaterial(p) {
-		return false // a certificate or a public key, wherever it is kept
-	}
-	return credentialNames[path.Base(p)] || home != "" && homeCredential(p, home) || systemSecret(p)
+	// the exception is read only for a credential's name or place: most
+	// paths ZoneOf is asked about are none
+	return (credentialNames[path.Base(p)] || home != "" && homeCredential(p, home) || systemSecret(p)) &&
+		!PublicKeyMaterial(p) // a certificate or a public key, wherever it is kept
 }
 
 // systemSecret: p is one of systemSecrets or inside one. Every entry lies

@@ -30,6 +30,39 @@ func BenchmarkEverydayCommand(b *testing.B) { benchCommands(b, everyday) }
 // BenchmarkEvaluateBash is the same over the heavier mix (≤ 50 µs median).
 func BenchmarkEvaluateBash(b *testing.B) { benchCommands(b, bashMix) }
 
+// BenchmarkPerCommand times each everyday and heavier command on its own
+// (normalization and the rules, as a hook evaluates it), so a change that
+// slows one line shows there and not only in the mix's median.
+func BenchmarkPerCommand(b *testing.B) {
+	e := TestEngine(Builtin(), nil, Options{})
+	ctx := context.Background()
+	var cmds []string
+	for _, c := range append(slices.Clone(everyday), bashMix...) {
+		if !slices.Contains(cmds, c) {
+			cmds = append(cmds, c)
+		}
+	}
+	calls := make([]Call, len(cmds))
+	for i, c := range cmds {
+		calls[i], _ = CaseCall(c, TestHome, TestProject)
+	}
+	// past the engine's first calls, which scan its rules (scanCalls),
+	// and each line's lazily-compiled regexps compiled once
+	for i := 0; i <= scanCalls; i++ {
+		for _, c := range calls {
+			e.Evaluate(ctx, Normalize(c))
+		}
+	}
+	for i, c := range cmds {
+		call := calls[i]
+		b.Run(c, func(b *testing.B) {
+			for b.Loop() {
+				e.Evaluate(ctx, Normalize(call))
+			}
+		})
+	}
+}
+
 // benchCommands times, per command: the reading (Normalize), the rules
 // (Evaluate), and a bare parse of the same text, and reports each median:
 // median-ns/eval (reading and rules: the figure held to the bar),

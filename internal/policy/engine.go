@@ -3,6 +3,7 @@ package policy
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"os"
 	"slices"
 	"strings"
@@ -113,6 +114,10 @@ type Env struct {
 	// hostActs caches Cmd.HostAction per command: the deny and the ask
 	// rule of hostActRules both read it of every command they name.
 	hostActs [8]hostActMemo
+	// downgrades caches Cmd.Downgrade per command: the deny and the ask
+	// rule of downgradeRules both read it of every command they name
+	// (git status meets both).
+	downgrades [8]downgradeMemo
 	// sqlMemo caches httpSQLJudge per command: the SQL-over-HTTP deny
 	// and ask rules and the admin-API rule each judge the same curl.
 	sqlMemo [8]sqlJudgeMemo
@@ -220,6 +225,26 @@ func (e *Env) hostAction(c *Cmd) *callfacts.HostAct {
 		m.known, m.a = true, c.HostAction()
 	}
 	return m.a
+}
+
+// downgradeMemo is a per-command cached Cmd.Downgrade.
+type downgradeMemo struct {
+	known      bool
+	level, why string
+}
+
+// downgrade is c.Downgrade, read once per command of the call.
+func (e *Env) downgrade(c *Cmd) (level, why string) {
+	i := e.cmdIndex(c)
+	if i < 0 || i >= len(e.downgrades) {
+		return c.Downgrade()
+	}
+	m := &e.downgrades[i]
+	if !m.known {
+		m.level, m.why = c.Downgrade()
+		m.known = true
+	}
+	return m.level, m.why
 }
 
 // sqlJudgeMemo is a per-command cached httpSQLJudge.
@@ -373,6 +398,9 @@ type Engine struct {
 	calls     atomic.Int64
 	byCmdOnce sync.Once
 	byCmd     map[string]cmdRules
+	// gates indexes the indexed rules' subcommand gates, built with byCmd
+	// (subgateindex.go).
+	gates *subGateIndex
 	// trig indexes the always rules by their triggers, built with byCmd
 	// (triggerindex.go); until then each rule's trigger is read in turn.
 	trig *triggerIndex
@@ -386,6 +414,18 @@ type Engine struct {
 type cmdRules struct {
 	list []*prepared
 	set  ruleSet
+	// ents is list as entries read without reading the rules: a line
+	// whose commands close a rule's subcommand gate passes it over
+	// without touching it (git status passes some thirty git rules)
+	ents []cmdEntry
+}
+
+// cmdEntry is one rule of a cmdRules list: its position in Engine.rules
+// and whether it has a subcommand gate (prepared.subs).
+type cmdEntry struct {
+	r        *prepared
+	idx      int32
+	subGated bool
 }
 
 type prepared struct {
@@ -534,11 +574,13 @@ func (e *Engine) cmdIndex() (map[string]cmdRules, *triggerIndex) {
 					x.set = newRuleSet(len(e.rules))
 				}
 				x.list = append(x.list, r)
+				x.ents = append(x.ents, cmdEntry{r: r, idx: int32(r.idx), subGated: r.subs != nil})
 				x.set.add(r.idx)
 				m[c] = x
 			}
 		}
 		e.byCmd = m
+		e.gates = newSubGateIndex(e.indexed, len(e.rules))
 		e.trig = newTriggerIndex(e.always)
 	})
 	return e.byCmd, e.trig
@@ -654,6 +696,27 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 		} else {
 			seen = newRuleSet(len(e.rules))
 		}
+		// the gated rules the line opens, read from its commands at the
+		// first gated rule met (once the index is built)
+		var openBuf [16]uint64
+		var open ruleSet
+		openHas := func(idx int) bool {
+			if open == nil {
+				if len(seen) <= len(openBuf) {
+					open = openBuf[:len(seen)]
+				} else {
+					open = newRuleSet(len(e.rules))
+				}
+				e.gates.open(f, open)
+			}
+			return open.has(idx)
+		}
+		subOpen := func(r *prepared) bool {
+			if byCmd == nil {
+				return gateOpen(r, f)
+			}
+			return openHas(r.idx)
+		}
 		once := func(r *prepared) {
 			if !seen.has(r.idx) {
 				seen.add(r.idx)
@@ -669,26 +732,30 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 				// project and temp (zonegates.go), an action-gated
 				// one where a command has its remote action
 				// (actgates.go)
-				if (r.subs == nil || gateOpen(r, f)) && (r.req == 0 || env.reqGateOpen(r)) && (r.task == 0 || env.taskGateOpen(r)) && (r.url == 0 || env.urlGateOpen(r)) && (r.act == "" || env.actGateOpen(r)) && (!r.zoned || env.zoneGateOpen(&sh)) {
+				if (r.subs == nil || subOpen(r)) && (r.req == 0 || env.reqGateOpen(r)) && (r.task == 0 || env.taskGateOpen(r)) && (r.url == 0 || env.urlGateOpen(r)) && (r.act == "" || env.actGateOpen(r)) && (!r.zoned || env.zoneGateOpen(&sh)) {
 					run(r)
 				}
 			}
 		}
 		// every command's rules are looked up before any runs: a rule
 		// run at the first command reads the sets of the later ones
-		var lists [len(env.cmdSets)][]*prepared
+		var lists [len(env.cmdSets)][]cmdEntry
 		if byCmd != nil && len(f.Commands) <= len(lists) {
 			for i := range f.Commands {
 				x := byCmd[f.Commands[i].Name]
-				lists[i], env.cmdSets[i] = x.list, x.set
+				lists[i], env.cmdSets[i] = x.ents, x.set
 			}
 			env.cmdSetsKnown = true
 		}
 		for i := range f.Commands {
 			name := f.Commands[i].Name
 			if env.cmdSetsKnown {
-				for _, r := range lists[i] {
-					once(r)
+				for _, x := range lists[i] {
+					if idx := int(x.idx); x.subGated && !seen.has(idx) && !openHas(idx) {
+						seen.add(idx) // as once does with a closed gate
+						continue
+					}
+					once(x.r)
 				}
 				continue
 			}
@@ -714,9 +781,14 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 			sel = newRuleSet(trig.n)
 		}
 		trig.selectRules(&sh, env, sel)
-		for j, r := range e.always {
-			if sel.has(j) && (!r.zoned || env.zoneGateOpen(&sh)) {
-				run(r)
+		// the selected rules in rule order, read from the set's bits: most
+		// of the always rules are not selected on an everyday line
+		for w, bitsLeft := range sel {
+			for ; bitsLeft != 0; bitsLeft &= bitsLeft - 1 {
+				r := e.always[w*64+bits.TrailingZeros64(bitsLeft)]
+				if !r.zoned || env.zoneGateOpen(&sh) {
+					run(r)
+				}
 			}
 		}
 	} else {

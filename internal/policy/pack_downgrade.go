@@ -20,7 +20,7 @@ func downgradeRules() []Rule {
 	return []Rule{
 		localRule("core.local:downgrade-system", Deny, "Switching off a security check for the whole machine: trusting a CA system-wide (security add-trusted-cert, certutil -addstore Root, trust anchor), a system proxy (networksetup -setwebproxy, netsh winhttp set proxy, gsettings org.gnome.system.proxy), antivirus off or blinded (Set-MpPreference -Disable*, Add-MpPreference -Exclusion*), Set-ExecutionPolicy Unrestricted/Bypass for the machine, pip trusting a foreign index host; the list is data (callfacts/downgrade.txt)", denyTools,
 			func(e *Env, c *Cmd) string {
-				if lv, why := c.Downgrade(); lv == "deny" {
+				if lv, why := e.downgrade(c); lv == "deny" {
 					return why + ": every program on the machine trusts it from now on"
 				}
 				if c.Name == "set-executionpolicy" {
@@ -40,7 +40,7 @@ func downgradeRules() []Rule {
 				"Set-ExecutionPolicy RemoteSigned -Scope Process", "Set-ExecutionPolicy Bypass -Scope Process -Force", "pip install --trusted-host localhost -i http://localhost:8080/simple x", "trust list"}),
 		localRule("core.local:downgrade", Ask, "Switching off a check for one command or one user: a package manager told to skip TLS or to install from an index over plain http (npm --strict-ssl=false, pip -i http://…, pip --trusted-host, conda channels http://…), Set-ExecutionPolicy for the current user, ssh with host keys unchecked as root, sshpass -p with the password on the line; the list is data (callfacts/downgrade.txt)", askTools,
 			func(e *Env, c *Cmd) string {
-				if lv, why := c.Downgrade(); lv == "ask" {
+				if lv, why := e.downgrade(c); lv == "ask" {
 					if !downgradeLocal(c) {
 						return why
 					}

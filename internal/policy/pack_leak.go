@@ -134,11 +134,13 @@ func secretFile(p string) bool {
 	// the lowered name is read by three tests: lowered once (a name with
 	// a capital allocates), as every path a call reads comes here
 	lb := strings.ToLower(path.Base(p))
-	if sealedBase(lb) || fixturePath(p) {
-		return false // a test's fixture key (testdata/server.key) is the test's own (s23)
+	if !(envFile(path.Base(p)) || keyBase(lb) || strings.HasPrefix(p, "/proc/") && path.Base(p) == "environ" || secretMount(p) || hostKeyFile(p) ||
+		callfacts.AppSecretFileNamed(p, lb) != "") { // wp-config.php, terraform.tfstate, ~/.p4tickets (callfacts/appsecrets.txt)
+		return false
 	}
-	return envFile(path.Base(p)) || keyBase(lb) || strings.HasPrefix(p, "/proc/") && path.Base(p) == "environ" || secretMount(p) || hostKeyFile(p) ||
-		callfacts.AppSecretFileNamed(p, lb) != "" // wp-config.php, terraform.tfstate, ~/.p4tickets (callfacts/appsecrets.txt)
+	// the exceptions are read only for a name that is a secret's: most
+	// paths a call reads are none, and every one comes here
+	return !sealedBase(lb) && !fixturePath(p) // a test's fixture key (testdata/server.key) is the test's own (s23)
 }
 
 // passThrough print what they read: a secret piped into them still

@@ -118,3 +118,34 @@ func corpusLines(t *testing.T) []string {
 	}
 	return out
 }
+
+// The engine's index of the subcommand gates (subgateindex.go) opens
+// exactly the gated rules gateOpen opens, on every rule case and corpus
+// line.
+func TestSubGateIndexAgrees(t *testing.T) {
+	e := TestEngine(Builtin(), nil, Options{})
+	e.once.Do(e.index)
+	x := newSubGateIndex(e.indexed, len(e.rules))
+	checked := 0
+	for _, in := range append(triggerInputs(t, e), corpusLines(t)...) {
+		c, err := CaseCall(in, TestHome, TestProject)
+		if err != nil {
+			continue
+		}
+		f := withoutDevPlaces(Normalize(c).WithoutHelp())
+		open := newRuleSet(len(e.rules))
+		x.open(f, open)
+		for _, r := range e.indexed {
+			if r.subs == nil {
+				continue
+			}
+			if want := gateOpen(r, f); open.has(r.idx) != want {
+				t.Fatalf("%s on %q: the index says open=%v, gateOpen %v", r.ID, in, open.has(r.idx), want)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no gated rule checked")
+	}
+}

@@ -18,7 +18,14 @@ type textMatcher struct {
 	// out lists, per state, the words (indexes into the words built from)
 	// that end at it: its own and those of its proper suffixes.
 	out [][]int32
+	// emits has a bit per state whose out is not empty: the walk reads
+	// this small set at each byte, and out only where a word ends (most
+	// bytes of a line end none).
+	emits []uint64
 }
+
+// emitsAt reports whether a word ends at state st (out[st] is not empty).
+func (m *textMatcher) emitsAt(st int32) bool { return m.emits[st>>6]&(1<<(st&63)) != 0 }
 
 // step is the state after reading b in state st (the root is 0); the
 // words a line holds are the union of out over the states it passes.
@@ -85,6 +92,12 @@ func newTextMatcher(words []string) *textMatcher {
 				m.out[t] = append(m.out[t][:len(m.out[t]):len(m.out[t])], m.out[fs]...)
 			}
 			queue = append(queue, t)
+		}
+	}
+	m.emits = make([]uint64, (len(m.out)+63)/64)
+	for st, o := range m.out {
+		if len(o) > 0 {
+			m.emits[st>>6] |= 1 << (st & 63)
 		}
 	}
 	return m

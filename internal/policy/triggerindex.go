@@ -186,9 +186,10 @@ func (x *triggerIndex) selectRules(s *shape, e *Env, sel ruleSet) {
 		line := e.F.Command
 		st := int32(0)
 		for i := 0; i < len(line); i++ {
-			st = m.step(st, line[i])
-			for _, k := range m.out[st] {
-				sel.or(x.text[k].rules)
+			if st = m.step(st, line[i]); m.emitsAt(st) {
+				for _, k := range m.out[st] {
+					sel.or(x.text[k].rules)
+				}
 			}
 		}
 	}
@@ -242,9 +243,10 @@ func (x *triggerIndex) argWordsIn(st int32, a string, sel ruleSet) int32 {
 				b += 'a' - 'A'
 			}
 		}
-		st = m.step(st, b)
-		for _, k := range m.out[st] {
-			sel.or(x.words[k].rules)
+		if st = m.step(st, b); m.emitsAt(st) {
+			for _, k := range m.out[st] {
+				sel.or(x.words[k].rules)
+			}
 		}
 	}
 	return st
