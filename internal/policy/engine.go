@@ -111,6 +111,10 @@ type Env struct {
 	// rule of dataDestroyRule both read it.
 	dataWhy            string
 	dataProd, dataRead bool
+	// prodRW caches prodRewrite: why the line rewrites, destroys or
+	// disrupts production, read when a remote-change rule asks.
+	prodRW     string
+	prodRWRead bool
 	// hostActs caches Cmd.HostAction per command: the deny and the ask
 	// rule of hostActRules both read it of every command they name.
 	hostActs [8]hostActMemo
@@ -672,6 +676,15 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 			reason += " (the command did not parse as shell; matched on its words conservatively)"
 		}
 		mode := r.mode
+		if mode == Ask && strings.HasPrefix(r.ID, "external.") {
+			// a remote change that rewrites, destroys or disrupts a place
+			// the line names as production is denied, whichever rule
+			// found the change (prod_rewrite.go)
+			if why := env.prodRewrite(); why != "" {
+				mode = Deny
+				reason += " — denied: " + why
+			}
+		}
 		if env.Unsure && mode == Deny {
 			mode = Ask
 			reason += " (asked, not denied: the check could not be made)"

@@ -15,7 +15,8 @@ import (
 // server that is not this machine nor named for development or tests,
 // emptying it (clean, dropAll, reset) is denied — every table and row of
 // a database others use goes — and any other change (migrate, repair,
-// baseline, update, rollback, up) asks; reads (info, validate, status,
+// baseline, update, rollback, up) asks — and is denied when the database
+// is named as production (prod_rewrite.go); reads (info, validate, status,
 // history, update-sql) and the developer's own database stay allowed.
 // The verbs are data (remoteops.txt migrate-empty, migrate-read).
 
@@ -45,6 +46,9 @@ func migrateVerb(c *Cmd) string {
 		}
 		return ""
 	}
+	if groupsOf(c.Name) && (len(c.Pos) == 0 || !opsList("migrate-tool-group")[path.Base(c.Name)+"/"+strings.ToLower(c.Pos[0])]) {
+		return "" // atlas clusters update: MongoDB's atlas, not Ariga's (atlas schema apply, atlas migrate apply)
+	}
 	// the words of its first operands (prisma migrate status, knex
 	// migrate:latest, sequelize db:migrate:undo): a read word anywhere
 	// makes it a read, then a word that empties, then any other change
@@ -71,6 +75,18 @@ func migrateVerb(c *Cmd) string {
 		}
 	}
 	return ""
+}
+
+// groupsOf: the migration tool name is shared with another program, and
+// its migrations run under command groups (remoteops.txt
+// migrate-tool-group: atlas/schema, atlas/migrate).
+func groupsOf(name string) bool {
+	for _, w := range opsWords("migrate-tool-group") {
+		if t, _, _ := strings.Cut(w, "/"); t == path.Base(name) {
+			return true
+		}
+	}
+	return false
 }
 
 // migrateTarget says which database c changes when it is not the

@@ -18,7 +18,9 @@ import (
 // remote service's CLI, a resource named for production (payments-prod).
 // Against production, what changes asks, what destroys is denied, and
 // what reads stays allowed — but a copy of production's data to a file
-// here asks. The words are data (remoteops.txt).
+// here asks, and a change that rewrites or disrupts production (a
+// restore over it, down -v, a load test) is denied (prod_rewrite.go).
+// The words are data (remoteops.txt).
 
 // prodWord: a name for production (prod, production, prd) standing as a
 // word: prod-pg, acme-prod, db.prod.internal, docker-compose.prod.yml.
