@@ -310,6 +310,26 @@ func (c *Cmd) AdminAction() *AdminAct {
 	return a
 }
 
+// AdminReads reports whether c, a program of the admin tables run on
+// this machine or elsewhere, only reads: its words match one of the
+// table's read lines (etcdctl endpoint health, samba-tool drs showrepl),
+// or its verb is one every CLI reads with (status, list, user-find,
+// member list), and no change, destroy or secrets line matches (its
+// AdminAction is nil). A program the table does not name, a device's
+// shell words, or no verb at all is no known read.
+func (c *Cmd) AdminReads() bool {
+	t := adminTab()
+	p := t.progs[c.Name]
+	if p == nil || p.where == "device" || c.AdminAction() != nil {
+		return false
+	}
+	if matchWords(t.reads[c.Name], c) != nil {
+		return true
+	}
+	v := adminVerb(c, p)
+	return v != "" && (ReadWord(v) || CompoundReadVerb(v) || adminNounReads(c, p))
+}
+
 // readsVerbFirst: the read line rd matched c's verb (the word where the
 // verb stands) and the change line r only a later word (consul catalog
 // services: services is what catalog lists). Not for script programs,

@@ -89,6 +89,9 @@ func rpcRead(r apiCall) bool {
 	if r.method != "POST" || len(r.urls) == 0 {
 		return false
 	}
+	if opFieldReads(r) {
+		return true // {"command":"statistic-get-all"}, <cmd action="read_val">, ?method=VisitsSummary.get: every operation named reads (pack_api_opfield_reads.go)
+	}
 	if rpcBodyReads(r.body) {
 		return true // {"method":"tlm"}, {"tdc:GetDoorInfoList":{}}: an RPC that reads (lan_device_call.go)
 	}

@@ -26,18 +26,21 @@ type consoleTable struct {
 	ownvm, attach                                               map[string]bool     // runtimes whose -eval runs in the VM the line starts, unless attached elsewhere
 	typed                                                       map[string][]string // program → the words after which the typed text comes
 	cmdfd                                                       map[string][]string // program → the options that, given 0, make it read commands on its input
+	cmdopt                                                      map[string][]string // program → its options whose every value is one command (vtysh -c)
 	confirms                                                    map[string]bool     // answers to a console's confirmation prompt
 }
 
 var consoles = sync.OnceValue(func() consoleTable {
 	t := consoleTable{options: map[string]bool{}, positional: map[string]bool{}, stdin: map[string]bool{}, stops: map[string]bool{},
 		destroys: map[string]bool{}, changes: map[string]bool{}, reads: map[string]bool{}, typed: map[string][]string{},
-		ownvm: map[string]bool{}, attach: map[string]bool{}, cmdfd: map[string][]string{}, confirms: map[string]bool{}}
+		ownvm: map[string]bool{}, attach: map[string]bool{}, cmdfd: map[string][]string{}, cmdopt: map[string][]string{}, confirms: map[string]bool{}}
 	datatable.Must("consoles.txt", consolesText, 2, func(l datatable.Line) error {
-		if l.Fields[0] == "typed" || l.Fields[0] == "cmdfd" {
+		if l.Fields[0] == "typed" || l.Fields[0] == "cmdfd" || l.Fields[0] == "cmdopt" {
 			dst := t.typed
 			if l.Fields[0] == "cmdfd" {
 				dst = t.cmdfd
+			} else if l.Fields[0] == "cmdopt" {
+				dst = t.cmdopt
 			}
 			for _, w := range l.Fields[1:] {
 				prog, word, ok := strings.Cut(w, ":")
@@ -51,7 +54,7 @@ var consoles = sync.OnceValue(func() consoleTable {
 		m := map[string]map[string]bool{"options": t.options, "positional": t.positional, "stdin": t.stdin, "stops": t.stops,
 			"destroys": t.destroys, "changes": t.changes, "reads": t.reads, "ownvm": t.ownvm, "attach": t.attach, "confirms": t.confirms}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want options, positional, stdin, typed, cmdfd, stops, destroys, changes, reads, confirms, ownvm or attach", l.Fields[0])
+			return l.Errorf("list %q: want options, positional, stdin, typed, cmdfd, cmdopt, stops, destroys, changes, reads, confirms, ownvm or attach", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -115,6 +118,11 @@ func consolePayload(c *Cmd) (string, bool) {
 	var b strings.Builder
 	for _, v := range c.OptValues(t.options) {
 		b.WriteString(v + "\n")
+	}
+	for _, o := range t.cmdopt[c.Name] {
+		for _, v := range c.OptValues(map[string]bool{o: true}) {
+			b.WriteString(v + "\n") // vtysh -c 'show ip bgp summary' -c 'show run': a statement each
+		}
 	}
 	if b.Len() == 0 && t.positional[c.Name] {
 		b.WriteString(strings.Join(c.Pos, " ") + "\n")

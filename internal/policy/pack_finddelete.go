@@ -45,9 +45,9 @@ func findDeleteRule() Rule {
 			})
 		},
 		Catch: []string{"find . -name '*.go' -delete", "find . -name '*.go' -exec rm {} +", "find src -name '*.ts' -execdir rm -f {} \\;", "find . -name '*.go' | xargs rm",
-			"fd -e go -x rm", "find . -not -name '*.md' -delete", "for f in $(find . -name '*.py'); do rm \"$f\"; done", "find . -name '*.go' -exec truncate -s 0 {} +", "find $SRC_DIR -name '*.go' -delete", "find . -not -path './.git/*' -delete"},
+			"fd -e go -x rm", "find . -not -name '*.md' -delete", "for f in $(find . -name '*.py'); do rm \"$f\"; done", "find . -name '*.go' -exec truncate -s 0 {} +", "find $SRC_DIR -name '*.go' -delete", "find . -not -path './.git/*' -delete", "find . -empty -o -name '*.go' -delete", "find src -name '*.ts' -not -empty -delete"},
 		Allow: []string{"find . -name '*.go' -print", "find . -name '*.pyc' -delete", "find . -name '__pycache__' -type d -exec rm -rf {} +", "find ./build -type f -delete",
-			"find . -type d -empty -delete", "find . -name '*.go' | xargs gofmt -l", "find /tmp/x -name '*.go' -delete", "fd -e pyc -x rm",
+			"find . -type d -empty -delete", "find locales -name '*.json' -empty -delete", "find . -name '*.go' | xargs gofmt -l", "find /tmp/x -name '*.go' -delete", "fd -e pyc -x rm",
 			"find . -name '*.min.js' -path './dist/*' -delete", "find $TMPDIR -name 'go-build*' -delete",
 			"find . -name '*.orig' -not -path './.git/*' -delete", "fd -t d __pycache__ -x rm -rf"},
 	}
@@ -137,6 +137,9 @@ func finderSelection(c *Cmd) ([]string, string) {
 	}
 	if !pruned && findSelectsData(c, starts, pats) {
 		return starts, "" // outputs/ -name '*.ckpt' -mtime +14: data or output, not source
+	}
+	if empty && !slices.Contains(c.Args, "-o") && !slices.Contains(c.Args, "-or") {
+		return starts, "" // -name '*.json' -empty -delete: only empty files a pattern names, nothing in them to lose
 	}
 	if len(pats) == 0 {
 		if empty {

@@ -58,6 +58,8 @@ func rewriterTargets(c *Cmd) []string {
 		// qpdf … --replace-input: the output replaces the file read
 	case !mediaRewriters[c.Name]:
 		return nil
+	case c.OnlyReports():
+		return nil // mat2 --show, exiftool's reads: it prints what the file holds (tools.txt reports=)
 	case c.Name == "exiftool" && !c.Has("-overwrite_original", "-overwrite_original_in_place"):
 		return nil
 	case c.Name == "pngcrush" && !c.Has("-ow"):

@@ -26,7 +26,7 @@ func homeDirRule(id, desc string, dirs []string, catch, allow []string) Rule {
 					continue // chmod 600 ~/.ssh/id_ed25519: the fix ssh asks for
 				}
 				for _, d := range dirs {
-					if p.Op != OpWrite && p.Op != OpDelete && (listing[p.Via] && d != ".gnupg" || d == ".ssh" && sshPublic(p.Path) || d != ".ssh" && d != ".gnupg" && reducedOutput(e, p.Via) || printsPublicHalf(e, p.Via)) {
+					if p.Op != OpWrite && p.Op != OpDelete && (listing[p.Via] && (d != ".gnupg" || p.Via == "cd" || p.Via == "pushd") || d == ".ssh" && sshPublic(p.Path) || d != ".ssh" && d != ".gnupg" && reducedOutput(e, p.Via) || printsPublicHalf(e, p.Via)) {
 						continue // ls ~/.ssh, ls ~/.aws, cat ~/.ssh/id_rsa.pub: names, public keys, host settings
 					}
 					if underSub(p.Path, e.F.Home, d) {
@@ -92,7 +92,11 @@ func viaRoot(e *Env, via string) bool {
 }
 
 // listing commands show names and metadata, not content.
-var listing = map[string]bool{"ls": true, "stat": true, "tree": true, "du": true, "file": true, "test": true, "[": true, "exa": true, "eza": true, "lsd": true}
+var listing = map[string]bool{"ls": true, "stat": true, "tree": true, "du": true, "file": true, "test": true, "[": true, "exa": true, "eza": true, "lsd": true,
+	// cd and pushd only enter the folder: what the line then reads
+	// there is a path of its own, resolved from it (cd ~/.ssh && cat
+	// id_rsa reads ~/.ssh/id_rsa)
+	"cd": true, "pushd": true}
 
 func opVerb(op string) string {
 	switch op {
@@ -114,6 +118,9 @@ func opVerb(op string) string {
 func etcSecretRead(e *Env, p PathRef) string {
 	if p.Op != OpRead && p.Op != OpArg {
 		return "copy" // a write or delete: denied as system configuration first
+	}
+	if p.Via == "cd" || p.Via == "pushd" {
+		return "" // cd /etc/ssl/private: the folder entered, nothing read
 	}
 	secret := false
 	for _, s := range etcSecret {

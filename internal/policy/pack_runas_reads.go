@@ -84,6 +84,12 @@ func rootReadVerb(e *Env, c *Cmd) bool {
 	if readProgram(in.Name) && !reportActs(in) {
 		return true // ldapsearch, ldbsearch, rabbitmq-diagnostics, pg_controldata: named for what they print
 	}
+	if in.AdminReads() {
+		return true // sudo etcdctl endpoint health, sudo samba-tool drs showrepl: the admin table's read lines (admin.txt, identity.txt)
+	}
+	if dottedReadOp(in) {
+		return true // sudo salt-run manage.status, sudo salt '*' jobs.list_jobs: a module's function that reads
+	}
 	if len(in.Pos) == 0 {
 		return false
 	}
@@ -120,13 +126,57 @@ func rootReadVerb(e *Env, c *Cmd) bool {
 	return len(v) > 5 && (strings.HasSuffix(v, "check") || strings.HasSuffix(v, "test")) && !strings.Contains(v, "-")
 }
 
+// dottedReadOp: c's first or second word (after a target: salt '*'
+// test.version) is a module's function named module.function whose
+// function reads (manage.status, jobs.list_jobs, grains.items is not:
+// items is no read word), every part plain lowercase, and no word after
+// it changes or destroys anything.
+func dottedReadOp(c *Cmd) bool {
+	for i, p := range c.Pos {
+		if i > 1 {
+			return false
+		}
+		n := strings.Count(p, ".")
+		if n < 1 || n > 2 || optionBefore(c.Args, p) {
+			continue
+		}
+		parts := strings.Split(p, ".")
+		ok := true
+		for _, q := range parts {
+			if q == "" || strings.Trim(q, "abcdefghijklmnopqrstuvwxyz_") != "" {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		fn := parts[len(parts)-1]
+		head, _, _ := strings.Cut(fn, "_")
+		if !callfacts.ReadWord(fn) && !callfacts.CompoundReadVerb(fn) && !(head != fn && callfacts.ReadWord(head)) {
+			return false
+		}
+		for _, w := range strings.FieldsFunc(fn, func(r rune) bool { return r == '_' }) {
+			if callfacts.DestroyOrChangeWord(w) {
+				return false
+			}
+		}
+		for _, q := range c.Pos[i+1:] {
+			if callfacts.DestroyOrChangeWord(q) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // readProgram: a program whose name says it prints what it finds — a
 // search, a listing, a status, a diagnosis (ldapsearch, ldbsearch,
 // rabbitmq-diagnostics, mysqlshow, pg_controldata, zfs-list): as root it
 // still only reads.
 func readProgram(name string) bool {
 	n := strings.ToLower(name)
-	for _, suf := range []string{"search", "diagnostics", "show", "status", "info", "controldata", "query", "stat"} {
+	for _, suf := range []string{"search", "diagnostics", "show", "status", "info", "controldata", "query", "stat", "grep"} {
 		if strings.HasSuffix(n, suf) && len(n) > len(suf) {
 			return true
 		}

@@ -211,7 +211,7 @@ func shellPack() Pack {
 					if pkgInstall(c) != "" || rootQuery(c) != "" {
 						return "" // core.shell:sudo-install asks, sudo-refresh or sudo-query records
 					}
-					if rootReportsOnly(e, c) || e.F.SandboxRootDelete(c) || suAsService(e, c) || rootReadVerb(e, c) || rootBenchWork(e, c) || rootCheck(e, c) || rootDiskRead(e, c) || rootReportSignal(e, c) || rootShellShownReads(e, c) {
+					if rootReportsOnly(e, c) || e.F.SandboxRootDelete(c) || suAsService(e, c) || rootReadVerb(e, c) || rootBenchWork(e, c) || rootCheck(e, c) || rootDiskRead(e, c) || rootReportSignal(e, c) || rootShellShownReads(e, c) || rootShellReads(e, c) {
 						return "" // sudo wipefs --no-act, sudo -u postgres psql: the command's own rules judge it
 					}
 					return c.Name + " runs a command as root: " + c.String()

@@ -242,6 +242,9 @@ func wholeQuery(e *Env, via string) bool {
 // toolSecretFile: p is a file of the kinds above; the words say which.
 func toolSecretFile(p, home, project string) string {
 	b := path.Base(p)
+	if templateName(b) {
+		return "" // secrets/pii-encryption.key.example, config.sample.json: a template kept beside the secret, placeholders in it
+	}
 	switch {
 	case homeToolSettings(p, home):
 		return "a tool's settings file in home, where it keeps its login"
@@ -292,7 +295,7 @@ func toolSecretFileRule() Rule {
 			return ""
 		},
 		Catch: []string{"cat ~/.wakatime.cfg", "cat ~/.config/pagerduty/config", "cat ~/.config/openai/key", "cat ~/.config/acmepay/config.yaml", "less ~/.bitcoin/bitcoin.conf", "xxd keys/door_key.bin", "cat local.settings.json", "cat arduino_secrets.h", "cat /opt/openmrs/conf/runtime.properties", "cat config/robot_gateway.env", "cat config/hl7_listener.properties"},
-		Allow: []string{"cat ~/.tmux.conf", "cat ~/.config/kitty/kitty.conf", "cat ~/.config/remmina/remmina.pref", "cat ~/.config/acmepay/settings.yaml", "cat ~/.vscode/argv.json", "jq .theme ~/.hyper/config.json", "cat data/sort_keys.json", "cat src/net/credentials.h", "wc -c keys/door_key.bin", "cat /opt/kafka/config/log4j.properties", "cat local.settings.example.json", "cat config/test.env", "cat config/logging.ini", "cat ~/.config/cad/ca.pem"}}
+		Allow: []string{"cat ~/.tmux.conf", "cat ~/.config/kitty/kitty.conf", "cat ~/.config/remmina/remmina.pref", "cat ~/.config/acmepay/settings.yaml", "cat ~/.vscode/argv.json", "jq .theme ~/.hyper/config.json", "cat data/sort_keys.json", "cat src/net/credentials.h", "wc -c keys/door_key.bin", "cat /opt/kafka/config/log4j.properties", "cat local.settings.example.json", "cat config/test.env", "cat config/logging.ini", "cat ~/.config/cad/ca.pem", "cat secrets/README.md secrets/pii-encryption.key.example"}}
 }
 
 // keyNamePattern: a search pattern naming a key, licence or auth code
