@@ -36,10 +36,11 @@ type chainTables struct {
 	netenv   map[string][]string          // program → variables naming the network
 	netflag  map[string]map[string]string // program → option → class (bitcoin-cli -regtest)
 	defaults map[string]string            // program → class when none is named
+	addr     map[string]string            // address prefix (lower case) → class (bc1 main)
 }
 
 var chainTable = sync.OnceValue(func() *chainTables {
-	t := &chainTables{fn: map[string]string{}, net: map[string]string{}, netopt: map[string][]string{}, netenv: map[string][]string{}, netflag: map[string]map[string]string{}, defaults: map[string]string{}}
+	t := &chainTables{fn: map[string]string{}, net: map[string]string{}, netopt: map[string][]string{}, netenv: map[string][]string{}, netflag: map[string]map[string]string{}, defaults: map[string]string{}, addr: map[string]string{}}
 	var txLines []datatable.Line
 	for _, l := range datatable.Lines("chain.txt", chainText) {
 		f := l.Fields
@@ -79,6 +80,10 @@ var chainTable = sync.OnceValue(func() *chainTables {
 			t.netenv[f[1]] = append(t.netenv[f[1]], f[2:]...)
 		case "default":
 			t.defaults[f[1]] = f[2]
+		case "addr":
+			for _, p := range f[2:] {
+				t.addr[strings.ToLower(p)] = f[1]
+			}
 		default:
 			panic(l.Errorf("unknown section %q (want tx, fn, net, netopt, netflag, netenv or default)", f[0]))
 		}
@@ -220,10 +225,37 @@ func chainNet(c *Cmd, t *chainTables) (class, word string) {
 	if class != "" {
 		return class, word
 	}
+	for _, a := range c.Pos {
+		if k := addrNet(a, t); k != "" {
+			return k, a
+		}
+	}
 	if d := t.defaults[c.Name]; d != "" {
 		return d, ""
 	}
 	return "unknown", ""
+}
+
+// addrNet is the network class an address or a payment request names by
+// its prefix (chain.txt addr: bc1… main, tb1… test, bcrt1… local), ""
+// when a is none: shorter than 20, or not all letters and digits.
+func addrNet(a string, t *chainTables) string {
+	if len(a) < 20 || len(t.addr) == 0 {
+		return ""
+	}
+	for i := 0; i < len(a); i++ {
+		if b := a[i]; !('a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9') {
+			return ""
+		}
+	}
+	la := strings.ToLower(a)
+	best, class := 0, ""
+	for p, k := range t.addr {
+		if len(p) > best && strings.HasPrefix(la, p) {
+			best, class = len(p), k
+		}
+	}
+	return class
 }
 
 // testWords in a variable's name or a host say the network is a test or

@@ -22,6 +22,9 @@ var credStoreOps = map[string][]string{
 	"ssh-add": {"-D"}, "keyring": {"del"}, "cmdkey": {"/delete"}, "vault": {"kv destroy", "kv metadata delete", "secrets disable", "token revoke"},
 	"aws": {"secretsmanager delete-secret", "ssm delete-parameter", "ssm delete-parameters", "kms schedule-key-deletion"}, "gh": {"secret delete", "secret remove", "variable delete", "ssh-key delete", "gpg-key delete"},
 	"glab": {"variable delete"}, "doppler": {"secrets delete"}, "infisical": {"secrets delete"},
+	// d46: a cloud profile's keys kept in the OS keychain (aws-vault), a
+	// Bitwarden client's entry: removed from the store, the only copy
+	"aws-vault": {"remove", "rm"}, "rbw": {"remove", "rm"},
 }
 
 // credChangeOps change what a store holds, or log the user out: asked.
@@ -39,7 +42,10 @@ var credChangeOps = map[string][]string{
 	"az": {"logout", "account clear", "aks get-credentials --overwrite-existing"},
 	// an application's admin password reset or a user's
 	// password changed by its admin tool (the old one stops working)
-	"grafana-cli": {"admin reset-admin-password"}, "rabbitmqctl": {"change_password", "clear_password"}, "gitlab-rake": {"gitlab:password:reset"},
+	"grafana-cli": {"admin reset-admin-password"},
+	// d46: the user's own GnuPG key changed: its expiry moved, a user id
+	// added or revoked (what others see when they refresh the key)
+	"gpg": {"--quick-set-expire", "--quick-add-uid", "--quick-revoke-uid", "--quick-set-primary-uid", "--quick-add-key", "--quick-revoke-sig"}, "rabbitmqctl": {"change_password", "clear_password"}, "gitlab-rake": {"gitlab:password:reset"},
 }
 
 // credStoreRules: keychains, password managers, GPG and CLI logins.

@@ -121,6 +121,9 @@ var tagEditors = map[string]tagEditor{
 	// moves into data/ beside new manifests (--validate only checks).
 	"bagit.py": func(c *Cmd) bool { return !c.Has("--validate") },
 	"bagit":    func(c *Cmd) bool { return !c.Has("--validate") },
+	// Inkscape told to export over the file it opened (--export-overwrite,
+	// after --actions that edit the drawing): the original is replaced.
+	"inkscape": func(c *Cmd) bool { return c.Has("--export-overwrite") },
 }
 
 // derivedForce: encoders that write their output beside their input under
@@ -171,10 +174,34 @@ func inplaceTargets(c *Cmd) []string {
 	if _, files := c.FileEditRemove(); len(files) > 0 {
 		return files // a file editor's remove (crudini --del, pdfcpu pages remove: verbs.txt edits)
 	}
+	if j := journalAppended(c); j != "" {
+		return []string{j}
+	}
 	if opts, ok := derivedForce[c.Name]; ok && len(opts) > 0 && c.Has(opts...) {
 		return fileOperands(c.Pos)
 	}
 	return nil
+}
+
+// journalAppended is the journal an accounting tool writes new
+// transactions into (hledger -f ~/finance/2024.journal import bank.csv,
+// hledger add): the -f file, the user's own when it is under home (a
+// journal in the project is the work); "" for none or when no -f names it.
+func journalAppended(c *Cmd) string {
+	if c.Name != "hledger" {
+		return ""
+	}
+	j := optJoined(c, "-f", "--file")
+	for _, p := range c.Pos {
+		if p == j {
+			continue // -f's value, where the table does not set it aside
+		}
+		if p == "import" || p == "add" {
+			return j
+		}
+		return ""
+	}
+	return ""
 }
 
 // fileOperands are the operands that name files.
@@ -282,7 +309,7 @@ func homeInplace(e *Env) (string, bool) {
 }
 
 var inplaceProgs = func() []string {
-	out := []string{"sed", "gsed", "perl", "ruby", "awk", "gawk", "vim", "vi", "nvim", "ex", "ed", "red", "emacs", "mv", "cp", "magick", "gm", "qpdf"}
+	out := []string{"sed", "gsed", "perl", "ruby", "awk", "gawk", "vim", "vi", "nvim", "ex", "ed", "red", "emacs", "mv", "cp", "magick", "gm", "qpdf", "hledger"}
 	for n := range mediaRewriters {
 		out = append(out, n)
 	}

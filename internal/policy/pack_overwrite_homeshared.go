@@ -42,6 +42,28 @@ var mediaRewriters = map[string]bool{"mogrify": true, "jpegoptim": true, "optipn
 	// kept only without -nb)
 	"dcmodify": true}
 
+// exifRenames: exiftool told to set the files' name or folder
+// ('-FileName<DateTimeOriginal', -Directory=DIR): each file it is given
+// (every file of a folder) is renamed or moved, no copy kept under the
+// old name ('-TestName<…' only prints what it would do; with -o DIR the
+// renamed files are copies).
+func exifRenames(c *Cmd) bool {
+	for _, a := range c.Args {
+		if a == "-o" || a == "-out" {
+			return false // the renamed copies go to -o's folder, the originals stay
+		}
+	}
+	for _, a := range c.Args {
+		a = strings.ToLower(strings.TrimLeft(a, "-"))
+		for _, t := range []string{"filename", "directory"} {
+			if r, ok := strings.CutPrefix(a, t); ok && (strings.HasPrefix(r, "<") || strings.HasPrefix(r, "=")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // rewriterTargets are the files c edits in place ("" for none): magick
 // mogrify and gm mogrify name the editor as their first argument.
 func rewriterTargets(c *Cmd) []string {
@@ -60,7 +82,11 @@ func rewriterTargets(c *Cmd) []string {
 		return nil
 	case c.OnlyReports():
 		return nil // mat2 --show, exiftool's reads: it prints what the file holds (tools.txt reports=)
-	case c.Name == "exiftool" && !c.Has("-overwrite_original", "-overwrite_original_in_place"):
+	case c.Name == "exiftool" && !c.Has("-overwrite_original", "-overwrite_original_in_place") && !exifRenames(c):
+		return nil
+	case c.Name == "mat2" && !c.Has("--inplace"):
+		// mat2 writes NAME.cleaned.EXT beside the file; --show and
+		// --list only print: the original stays unless --inplace
 		return nil
 	case c.Name == "pngcrush" && !c.Has("-ow"):
 		return nil

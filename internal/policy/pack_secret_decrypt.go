@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/warden-dev/warden/internal/callfacts"
 	"github.com/warden-dev/warden/internal/datatable"
 )
 
@@ -111,6 +112,9 @@ func decryptsTo(e *Env, c *Cmd, d decrypter) (where string, file string) {
 		}
 	}
 	if !secret {
+		if len(outs) == 0 && redirect == "" && !d.inPlace && !c.Has(keys(d.inPlaceOpts)...) && homeDataInput(e, c, inputs) {
+			return "stdout", "" // gpg -d ~/Documents/letter.txt.gpg: a file the user keeps encrypted, printed
+		}
 		return "", ""
 	}
 	switch {
@@ -131,6 +135,21 @@ func decryptsTo(e *Env, c *Cmd, d decrypter) (where string, file string) {
 		return "file", homeRel(redirect, e.F.Home)
 	}
 	return "stdout", ""
+}
+
+// homeDataInput: one of the files c decrypts is the user's own, under
+// home outside the project (~/Documents/…): whatever its name, the user
+// encrypted it to keep it private.
+func homeDataInput(e *Env, c *Cmd, inputs []string) bool {
+	if e.F.Home == "" {
+		return false
+	}
+	for _, p := range inputs {
+		if z := callfacts.ZoneOf(e.abs(c, p), e.F.Home, e.F.Project); z == callfacts.ZoneHomeData || z == callfacts.ZoneHomeConfig {
+			return true
+		}
+	}
+	return false
 }
 
 // decryptKeyOpts name the key or passphrase a decrypter uses (age -i,
@@ -175,8 +194,8 @@ func decryptOutRule() Rule {
 			}
 			return ""
 		},
-		[]string{"ansible-vault decrypt group_vars/prod/vault.yml", "sops -d -i secrets/prod.enc.yaml", "gpg -d secrets.gpg > secrets.env", "age -d -i key.txt -o .env prod.env.age", "ansible-vault decrypt vault.yml --output /tmp/v.yml", "ejson decrypt config/secrets.production.ejson", "gpg --decrypt credentials.json.gpg"},
-		[]string{"ansible-vault encrypt group_vars/prod/vault.yml", "ansible-vault decrypt --help", "gpg -d release.tar.gz.gpg > release.tar.gz", "gpg --decrypt backup.tar.gz.gpg | tar xz", "sops -d secrets.yaml | kubectl apply -f -", "export TOKEN=$(sops -d --extract '[\"token\"]' secrets.yaml)", "sops -e -i secrets.yaml", "age -e -r age1x secrets.env > secrets.env.age"})
+		[]string{"ansible-vault decrypt group_vars/prod/vault.yml", "sops -d -i secrets/prod.enc.yaml", "gpg -d secrets.gpg > secrets.env", "age -d -i key.txt -o .env prod.env.age", "ansible-vault decrypt vault.yml --output /tmp/v.yml", "ejson decrypt config/secrets.production.ejson", "gpg --decrypt credentials.json.gpg", "gpg --decrypt ~/Documents/letters/2019-03.txt.gpg"},
+		[]string{"ansible-vault encrypt group_vars/prod/vault.yml", "ansible-vault decrypt --help", "gpg -d release.tar.gz.gpg > release.tar.gz", "gpg --decrypt backup.tar.gz.gpg | tar xz", "sops -d secrets.yaml | kubectl apply -f -", "export TOKEN=$(sops -d --extract '[\"token\"]' secrets.yaml)", "sops -e -i secrets.yaml", "age -e -r age1x secrets.env > secrets.env.age", "gpg -d notes.txt.gpg", "gpg -o /tmp/letter.txt -d ~/Documents/letter.txt.gpg", "gpg -d ~/Backups/photos.tar.gpg | tar tv"})
 }
 
 // cmdIndex is c's index in the call's commands, -1 if it is not one.

@@ -56,7 +56,7 @@ func secretLocalRules() []Rule {
 			Desc:  "Reading shell or REPL history (~/.bash_history, ~/.zsh_history, fish_history, PowerShell's ConsoleHost_history.txt / (Get-PSReadLineOption).HistorySavePath, ~/.psql_history, ~/.mysql_history): past commands hold passwords and tokens typed on the line",
 			Match: historyRead,
 			Catch: []string{"Get-Content (Get-PSReadLineOption).HistorySavePath -Tail 500", "cat ~/.bash_history", "tail -n 200 ~/.zsh_history", "grep -i token ~/.local/share/fish/fish_history", "type %APPDATA%\\Microsoft\\Windows\\PowerShell\\PSReadLine\\ConsoleHost_history.txt", "less ~/.psql_history"},
-			Allow: []string{"history | tail", "git log -5", "cat docs/history.md", "wc -l CHANGELOG.md", "fc -l", "grep -c '' ~/.bash_history", "wc -l ~/.zsh_history"}},
+			Allow: []string{"history | tail", "git log -5", "cat docs/history.md", "wc -l CHANGELOG.md", "fc -l", "grep -c '' ~/.bash_history", "wc -l ~/.zsh_history", "wc -l ~/.bash_history", "grep -c '' ~/.zsh_history", "cat ~/.bash_history | wc -l"}},
 		localRule("core.local:hive-dump", Deny, "Saving Windows' password hives or LSASS memory (reg save HKLM\\SAM|SYSTEM|SECURITY, procdump/comsvcs MiniDump of lsass, esentutl copy of SAM or ntds.dit): the machine's password hashes", []string{"reg", "reg.exe", "procdump", "procdump64", "rundll32", "rundll32.exe", "esentutl", "esentutl.exe", "ntdsutil", "vssadmin", "mimikatz", "secretsdump.py", "impacket-secretsdump"},
 			func(e *Env, c *Cmd) string {
 				a := strings.ToLower(strings.Join(c.Args, " "))
@@ -127,10 +127,81 @@ var browserDB = map[string]bool{"cookies": true, "login data": true, "login data
 
 var browserDirs = []string{"google/chrome/", "google-chrome", "chromium/", "microsoft edge/", "microsoft/edge/", "microsoft-edge", "bravesoftware/", "vivaldi/", "opera software/", ".mozilla/firefox/", "firefox/profiles/", "library/safari/", "library/cookies/", "/chrome/user data/", "/user data/default/", "google/chrome beta/", "arc/user data/"}
 
+// cookieLibs read the cookies of the user's installed browsers, decrypted
+// (browser_cookie3.firefox(), pycookiecheat's chrome_cookies(url)):
+// imported by code the line runs, every signed-in session is in its hands.
+var cookieLibs = []string{"browser_cookie3", "browsercookie", "pycookiecheat", "rookiepy", "chrome-cookies-secure", "chrome_cookies_secure", "browser-cookies3"}
+
+// profileOpts hand a browser's profile folder to an automation tool or a
+// script (--user-data-dir, Playwright's launch_persistent_context,
+// Selenium's user-data-dir argument, Puppeteer's userDataDir).
+var profileOpts = []string{"user-data-dir", "user_data_dir", "userdatadir", "launch_persistent_context", "launchpersistentcontext", "-profile"}
+
+// browserProgs are the browsers themselves: started on their own profile
+// they are the user's browsing, not a program reading it.
+var browserProgs = map[string]bool{"google-chrome": true, "google-chrome-stable": true, "chromium": true, "chromium-browser": true, "chrome": true, "firefox": true, "microsoft-edge": true, "brave-browser": true, "brave": true, "vivaldi": true, "opera": true, "open": true, "xdg-open": true, "ls": true, "du": true, "stat": true, "tree": true}
+
+// browserProfileHanded: code the line runs imports a library that reads
+// the installed browsers' cookies, or a program other than the browser is
+// given the user's own browser profile folder (python3 scrape.py
+// --user-data-dir ~/.config/google-chrome, launch_persistent_context(
+// '/home/u/.config/chromium')): it acts with every session signed in there.
+func browserProfileHanded(e *Env) string {
+	lc := strings.ToLower(e.F.Command)
+	for _, l := range cookieLibs {
+		if i := strings.Index(lc, l); i >= 0 && (strings.Contains(lc, "import "+l) || strings.Contains(lc, "from "+l) || strings.Contains(lc, "require('"+l) || strings.Contains(lc, `require("`+l)) {
+			return "the code reads the installed browsers' cookies (" + l + "): every signed-in session"
+		}
+	}
+	for _, o := range profileOpts {
+		for off := 0; ; {
+			i := strings.Index(lc[off:], o)
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + len(o)
+			end := min(len(lc), off+160)
+			w := lc[off:end]
+			if j := strings.IndexAny(w, "\n;|&)"); j >= 0 {
+				w = w[:j]
+			}
+			if !homePathText(w, e.F.Home) {
+				continue
+			}
+			w = strings.NewReplacer("'", "/", `"`, "/", ",", "/", " ", "/", "=", "/").Replace(w) + "/"
+			for _, d := range browserDirs {
+				if strings.Contains(w, d) {
+					if prog := browserProfileProg(e); prog != "" {
+						return prog + " is handed the user's own browser profile, with every session signed in there"
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// homePathText: text names a path under the user's home.
+func homePathText(w, home string) bool {
+	return strings.Contains(w, "~/") || strings.Contains(w, "$home") || strings.Contains(w, "${home}") || strings.Contains(w, "/home/") || strings.Contains(w, "/users/") || home != "" && strings.Contains(w, strings.ToLower(home)+"/") || strings.Contains(w, "expanduser") || strings.Contains(w, "homedir")
+}
+
+// browserProfileProg is the last command of the line that is not a
+// browser or a lister ("" when every one is).
+func browserProfileProg(e *Env) string {
+	for i := len(e.F.Commands) - 1; i >= 0; i-- {
+		if n := e.F.Commands[i].Name; !browserProgs[n] {
+			return n
+		}
+	}
+	return ""
+}
+
 // browserHint is the cheap test before reading the arguments: a stem of
 // a browser's name or of its cookie store, in either case.
 func browserHint(s string) bool {
-	for _, h := range []string{"hrom", "irefox", "dge", "rave", "afari", "ookies", "ivaldi", "pera"} {
+	for _, h := range []string{"hrom", "irefox", "dge", "rave", "afari", "ookie", "ivaldi", "pera"} {
 		if strings.Contains(s, h) {
 			return true
 		}
@@ -142,6 +213,9 @@ func browserHint(s string) bool {
 func browserData(e *Env) string {
 	if !browserHint(e.F.Command) {
 		return ""
+	}
+	if r := browserProfileHanded(e); r != "" {
+		return r
 	}
 	for i := range e.F.Commands {
 		c := &e.F.Commands[i]
@@ -266,7 +340,7 @@ func historyRead(e *Env) string {
 			continue
 		}
 		if reducer(c) || reducedDownstream(e, i) {
-			continue // grep -c '' ~/.bash_history, wc -l, cat … | wc -l: a count, no line of it printed
+			continue // a count, a digest, the names of files that match (wc -l, grep -c '', cat … | wc -l): no typed line is printed
 		}
 		for _, a := range c.Args {
 			la := strings.ToLower(a)

@@ -193,19 +193,32 @@ func systemRules() []Rule {
 						return c.String() + " wipes the shell history"
 					}
 				}
-				for _, p := range writes(e.F) {
-					if b := path.Base(p.Path); b == ".bash_history" || b == ".zsh_history" || b == ".history" || b == ".python_history" {
-						if p.Op == OpDelete || p.Via == ">" || p.Via == "ln" || p.Via == "truncate" {
-							return fmt.Sprintf("%s %s %s", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
-						}
-					}
-				}
-				return ""
+				return historyFileWiped(e)
 			},
 			Catch: []string{"history -c", "rm ~/.bash_history", "unset HISTFILE", "ln -sf /dev/null ~/.zsh_history", "export HISTSIZE=0", "HISTFILE=/dev/null bash"},
 			Allow: []string{"history | tail", "cat ~/.bash_history", "echo $HISTFILE", "history 20", "export HISTSIZE=10000", "grep HISTSIZE=0 ~/.bashrc"},
 		},
+		{
+			ID: "core.destroy:history-file-wipe", Mode: Deny, Tools: shellTools,
+			Desc:  "The saved shell history file itself deleted, emptied or pointed at /dev/null (rm ~/.bash_history, cat /dev/null > ~/.zsh_history, ln -sf /dev/null …): the user's record of every past session is gone for good, not only this shell's (history -c and unset HISTFILE ask)",
+			Match: historyFileWiped,
+			Catch: []string{"rm ~/.bash_history", "history -c && cat /dev/null > ~/.bash_history", "ln -sf /dev/null ~/.zsh_history", "truncate -s 0 ~/.bash_history"},
+			Allow: []string{"history -c", "unset HISTFILE", "cat ~/.bash_history", "cp ~/.bash_history /tmp/h.bak", "wc -l ~/.zsh_history"},
+		},
 	}
+}
+
+// historyFileWiped: a write that deletes, empties or links away a saved
+// shell history file ("" for none).
+func historyFileWiped(e *Env) string {
+	for _, p := range writes(e.F) {
+		if b := path.Base(p.Path); b == ".bash_history" || b == ".zsh_history" || b == ".history" || b == ".python_history" {
+			if p.Op == OpDelete || p.Via == ">" || p.Via == "ln" || p.Via == "truncate" {
+				return fmt.Sprintf("%s %s %s", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
+			}
+		}
+	}
+	return ""
 }
 
 // metadataRule joins core.secrets.

@@ -86,6 +86,7 @@ var builtinTriggers = sync.OnceValue(func() map[string]Trigger {
 		"core.destroy:project-wipe":            On(FactWrite, "find", "git", "rm"),                                                                                        // a path deleted, find -delete, git ls-files | xargs rm, rm -r *
 		"core.git:repo-metadata":               On(FactWrite),                                                                                                             // a written or deleted path under .git
 		"core.destroy:history-wipe":            On(FactWrite, "history", "unset").OrText("HIST"),
+		"core.destroy:history-file-wipe":       On(FactWrite), // a written path named for a history file
 		"core.zones:project-source":            On(FactTouch|FactRedirect, "git", "find", "fd", "mv", "truncate"),
 		"core.net:remote-shell":                On(FactPipe|FactPayload, "nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat").OrText("/dev/tcp/", "/dev/udp/"),
 		"core.local:package-config-downgrade":  On(FactTouch),     // a package manager's config among the effects on paths
