@@ -67,6 +67,29 @@ func hostInList(host string, hosts map[string]bool) bool {
 // only reads (GetTitleData, ListUsers, describeStream, searchItems).
 var rpcReadVerbs = map[string]bool{"get": true, "list": true, "describe": true, "search": true, "query": true, "find": true, "lookup": true, "count": true, "read": true, "show": true, "view": true, "fetch": true}
 
+// rpcReportRun: a method named for running a report (GA4's runReport,
+// batchRunPivotReports, runRealtimeReport): a report computed from the
+// data for the caller, nothing changed.
+func rpcReportRun(w []string) bool {
+	l := w[len(w)-1]
+	return (w[0] == "run" || w[0] == "batch") && (l == "report" || l == "reports")
+}
+
+// queryMethod is the RPC method a URL's query names (?method=
+// VisitsSummary.get), "" for none.
+func queryMethod(u string) string {
+	_, q, ok := strings.Cut(u, "?")
+	if !ok {
+		return ""
+	}
+	for _, kv := range strings.Split(q, "&") {
+		if k, v, _ := strings.Cut(kv, "="); strings.EqualFold(k, "method") && v != "" && !strings.ContainsAny(v, "$`") {
+			return v
+		}
+	}
+	return ""
+}
+
 // rpcWriteVerbs are the words after a read verb that make a method
 // name a write (VAN's people/findOrCreate, getOrInsert, fetchAndDelete).
 var rpcWriteVerbs = map[string]bool{"create": true, "insert": true, "update": true, "upsert": true, "add": true, "set": true, "save": true,
@@ -108,12 +131,15 @@ func rpcRead(r apiCall) bool {
 		}
 		p = strings.TrimRight(p, "/") // …/listMarketBook/
 		last := p[strings.LastIndexByte(p, '/')+1:]
+		if m := queryMethod(u); m != "" {
+			last = m // index.php?module=API&method=VisitsSummary.get: the method rides in the query (Matomo, Flickr, Last.fm)
+		}
 		if i := strings.LastIndexByte(last, ':'); i >= 0 && i+1 < len(last) {
 			last = last[i+1:] // a resource's custom method, named verb first (googleAds:searchStream)
 		}
 		if i := strings.LastIndexByte(last, '.'); i >= 0 {
 			last = last[i+1:]
-		} else if w := actionWords(last); len(w) > 1 && rpcReadVerbs[w[0]] {
+		} else if w := actionWords(last); len(w) > 1 && (rpcReadVerbs[w[0]] || rpcReportRun(w)) {
 			if rpcMakes(w[1:]) {
 				return false // findOrCreate, getOrInsert: it makes what it does not find
 			}

@@ -70,13 +70,17 @@ func adminJudge(e *Env, c *Cmd) (string, string, string) {
 	if !lab && a.Sandbox && a.Kind != "env" && callfacts.TicketAlias(host) {
 		lab = true // sf apex run -o SF-1423: a scratch org named for its ticket
 	}
+	shared := lab && a.Sandbox && host != "" && sharedEnvValue(host)
+	if shared {
+		lab = false // sf … --target-org uat-sandbox: a UAT or staging sandbox is the team's, not the developer's own: its changes ask
+	}
 	if lab && a.Sandbox && (level == "ask" || a.Kind == "destroy" || a.Kind == "run" || a.Kind == "people") {
 		return "", "", "" // a dev, test, scratch or sandbox org: its changes and its data are the developer's own
 	}
 	if lab && level == "ask" && a.Where == "device" {
 		return "", "", "" // a lab device's change (ssh lab-csr1 'configure replace …') is the developer's own
 	}
-	if level == "deny" && lab {
+	if level == "deny" && (lab || shared) {
 		level = "ask"
 	}
 	where := host

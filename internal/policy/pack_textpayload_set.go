@@ -10,7 +10,7 @@ import (
 // wherever it stands, security downgrades by value, remote programs'
 // payloads (pack_unknown_prodopt.go, pack_sql_text.go, pack_downgrade_values.go).
 func textPayloadRules() []Rule {
-	return append(append(append([]Rule{sqlDowngradeRule(), onlineAlterProdRule()}, downgradeValueRules()...), unknownProdOptRules()...), prodDestroyVerbRule()) // pack_prod_destroyverb.go
+	return append(append(append([]Rule{sqlDowngradeRule(), onlineAlterProdRule()}, downgradeValueRules()...), unknownProdOptRules()...), prodDestroyVerbRule(), sharedEnvOptRule()) // pack_prod_destroyverb.go
 }
 
 // remoteSyncDeletes: a sync run on another host that deletes at its
