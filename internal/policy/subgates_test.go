@@ -49,12 +49,7 @@ func checkGatesSound(t *testing.T, file, indexedBy string, pool func(*Engine) []
 		}
 	}
 	checked := 0
-	for _, in := range append(triggerInputs(t, e), corpusLines(t)...) {
-		c, err := CaseCall(in, TestHome, TestProject)
-		if err != nil {
-			continue
-		}
-		f := withoutDevPlaces(Normalize(c).WithoutHelp())
+	eachCaseFacts(t, e, func(in string, f *Facts) {
 		for _, r := range gated {
 			if !r.runsOn(f.Event) || !r.forTool(f.Tool) {
 				continue
@@ -68,7 +63,7 @@ func checkGatesSound(t *testing.T, file, indexedBy string, pool func(*Engine) []
 				t.Errorf("%s fires on %q, but %s", r.ID, in, why)
 			}
 		}
-	}
+	})
 	if checked == 0 {
 		t.Fatal("no gated rule fired on any input")
 	}
@@ -90,6 +85,20 @@ func checkProgGatesSound(t *testing.T, file string, isGated func(*prepared) bool
 // indexedRules and allRules are the pools of checkGatesSound.
 func indexedRules(e *Engine) []*prepared { return e.indexed }
 func allRules(e *Engine) []*prepared     { return e.rules }
+
+// eachCaseFacts hands fn the facts of every rule case and corpus line,
+// read as the engine reads them before its rules (help stripped, the
+// developer's own places set aside); a line that does not parse is skipped.
+func eachCaseFacts(t *testing.T, e *Engine, fn func(in string, f *Facts)) {
+	t.Helper()
+	for _, in := range append(triggerInputs(t, e), corpusLines(t)...) {
+		c, err := CaseCall(in, TestHome, TestProject)
+		if err != nil {
+			continue
+		}
+		fn(in, withoutDevPlaces(Normalize(c).WithoutHelp()))
+	}
+}
 
 // corpusLines are the commands of every corpus/*.txt and
 // corpus/heldout/*.txt file, as the corpus package reads them.
@@ -127,12 +136,7 @@ func TestSubGateIndexAgrees(t *testing.T) {
 	e.once.Do(e.index)
 	x := newSubGateIndex(e.indexed, len(e.rules))
 	checked := 0
-	for _, in := range append(triggerInputs(t, e), corpusLines(t)...) {
-		c, err := CaseCall(in, TestHome, TestProject)
-		if err != nil {
-			continue
-		}
-		f := withoutDevPlaces(Normalize(c).WithoutHelp())
+	eachCaseFacts(t, e, func(in string, f *Facts) {
 		open := newRuleSet(len(e.rules))
 		x.open(f, open)
 		for _, r := range e.indexed {
@@ -144,7 +148,7 @@ func TestSubGateIndexAgrees(t *testing.T) {
 			}
 			checked++
 		}
-	}
+	})
 	if checked == 0 {
 		t.Fatal("no gated rule checked")
 	}
