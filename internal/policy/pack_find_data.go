@@ -141,6 +141,14 @@ func testEnvRemoved(e *Env, p PathRef) bool {
 	return (p.Via == "rm" || p.Via == "unlink") && testEnvNames[strings.ToLower(path.Base(p.Path))] && under(p.Path, e.F.Project)
 }
 
+// testEnvRead: a test run's env file of the project (.env.test, .env.ci)
+// read: the suite's settings, kept in the repository for every run; a
+// .local override (.env.test.local) is the developer's own and stays asked.
+func testEnvRead(e *Env, p PathRef) bool {
+	b := strings.ToLower(path.Base(p.Path))
+	return testEnvNames[b] && !strings.HasSuffix(b, ".local") && under(p.Path, e.F.Project)
+}
+
 var testEnvNames = map[string]bool{".env.test": true, ".env.testing": true, ".env.ci": true, ".env.e2e": true, ".env.test.local": true, ".env.spec": true}
 
 // recreatedLater reports whether a later task of the same run recreates

@@ -294,14 +294,17 @@ func leakRules() []Rule {
 					if p.Op == OpArg && p.Via == "git" && gitOnlyIndexes(e) {
 						continue // git rm --cached .env: untracking a secret reads nothing out (pack_runas_reads.go)
 					}
+					if testEnvRead(e, p) {
+						continue // cat .env.test: the test suite's settings, committed with the project
+					}
 					if secretFile(p.Path) && !generatesKeys(e, p.Via) && !usesSecretQuietly(e, p.Via) && !reducedOutput(e, p.Via) && !nonSecretColumns(e, p.Via, p.Path) && !nonSecretKeyGrep(e, p.Via, p.Path) && !catIntoKeyGrep(e, p.Via, p.Path) && !fedToLogin(e, p.Via, p.Path) && !namesOnlyRead(e, p.Via) && !columnsDownstream(e, p.Via, p.Path) && !plainFieldSearch(e, p.Via, p.Path) && !configFedTo(e, p.Via, p.Path) && !tokenFileFedToAuth(e, p.Via) && !localPasswordFile(e, p.Via, p.Path) {
 						return fmt.Sprintf("%s reads %s, which holds secrets", p.Via, homeRel(p.Path, e.F.Home))
 					}
 				}
 				return ""
 			},
-			Catch: []string{"cat .env", "grep API_KEY .env.production", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/.env.local"}}`, "cat certs/server.key", "base64 deploy/private-key.pem", "cp .env .env.backup", "strings /proc/1/environ"},
-			Allow: []string{"cat .env.example", "cat ~/.ssh/id_rsa.pub", "ls .env*", "source .env", "cat keys.go", "cat certs/server.crt", "openssl req -x509 -newkey rsa:2048 -nodes -keyout certs/dev.key -out certs/dev.crt -days 30 -subj /CN=localhost", "gpg --verify SHA256SUMS.asc SHA256SUMS"},
+			Catch: []string{"cat .env", "grep API_KEY .env.production", "cat .env.test.local", "cat ~/.env.test", `{"tool_name":"Read","tool_input":{"file_path":"/home/dev/proj/.env.local"}}`, "cat certs/server.key", "base64 deploy/private-key.pem", "cp .env .env.backup", "strings /proc/1/environ"},
+			Allow: []string{"cat .env.example", "cat .env.test", "grep DB_ .env.ci", "cat ~/.ssh/id_rsa.pub", "ls .env*", "source .env", "cat keys.go", "cat certs/server.crt", "openssl req -x509 -newkey rsa:2048 -nodes -keyout certs/dev.key -out certs/dev.crt -days 30 -subj /CN=localhost", "gpg --verify SHA256SUMS.asc SHA256SUMS"},
 		},
 		{
 			ID: "core.secrets:exfil", Mode: Ask, Reads: true, // printing secrets; sending them is exfil-send (deny)

@@ -316,14 +316,14 @@ func pathsPack() Pack {
 			Desc: "Writes to .env files (.env, .env.local, .env.production…; .env.example and templates are fine)",
 			Match: func(e *Env) string {
 				for _, p := range writes(e.F) {
-					if envFile(path.Base(p.Path)) && !envBackup(e.F, p) && !envFromTemplate(e, p) && !testEnvShown(e, p) && !testEnvRemoved(e, p) {
+					if envFile(path.Base(p.Path)) && !envBackup(e.F, p) && !envFromTemplate(e, p) && !envLocalValues(e, p) && !testEnvShown(e, p) && !testEnvRemoved(e, p) {
 						return fmt.Sprintf("%s %s %s, which holds environment secrets", p.Via, opVerb(p.Op), homeRel(p.Path, e.F.Home))
 					}
 				}
 				return ""
 			},
-			Catch: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env","content":"A=1"}}`, "echo 'KEY=x' >> .env.local", `{"tool_name":"Edit","tool_input":{"file_path":".env.production","old_string":"a","new_string":"b"}}`, "cp secrets .env", "rm .env", "cp .env.example ~/.env"},
-			Allow: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env.example","content":"A="}}`, "cat .env", "cp .env .env.backup", `{"tool_name":"Read","tool_input":{"file_path":".env"}}`, "cp .env.example .env.sample", "grep API .env", "cp -n .env.example .env", "cp .env.example .env", "cp .env.sample ./.env"},
+			Catch: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env","content":"A=1"}}`, "echo 'KEY=x' >> .env.local", `{"tool_name":"Edit","tool_input":{"file_path":".env.production","old_string":"a","new_string":"b"}}`, "cp secrets .env", "rm .env", "cp .env.example ~/.env", "echo 'API_URL=https://api.example.com' >> .env.local", "echo 'NODE_TLS_REJECT_UNAUTHORIZED=0' >> .env"},
+			Allow: []string{`{"tool_name":"Write","tool_input":{"file_path":"/home/dev/proj/.env.example","content":"A="}}`, "cat .env", "cp .env .env.backup", `{"tool_name":"Read","tool_input":{"file_path":".env"}}`, "cp .env.example .env.sample", "grep API .env", "cp -n .env.example .env", "cp .env.example .env", "cp .env.sample ./.env", "echo 'PORT=3000' >> .env.local", "cat > .env.local <<EOF\nDATABASE_URL=postgres://postgres:postgres@localhost:5432/app_dev\nDEBUG=true\nEOF"},
 		},
 		otherAccountSSHRule(), // peers13
 	}}
