@@ -51,8 +51,11 @@ func (m *Manager) captureTail(ctx context.Context, a *store.Agent) string {
 }
 
 // tailSettle bounds how long an agent's empty pane is waited on for the
-// output its process wrote before it exited.
-const tailSettle = 2 * time.Second
+// output its process wrote before it exited. 2 s was too short once
+// with the machine busy running the whole suite (the pane stayed empty,
+// the failure said no why); it is only a deadline: a pane with text
+// returns as soon as it is settled.
+const tailSettle = 5 * time.Second
 
 // TailOf is the last n lines of out that carry text.
 func TailOf(out string, n int) string {
