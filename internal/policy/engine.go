@@ -413,13 +413,12 @@ type Engine struct {
 	ran func(r *prepared)
 }
 
-// cmdRules are the indexed rules naming one program, as a list in rule
+// cmdRules are the indexed rules naming one program, as entries in rule
 // order and as a set by position in Engine.rules (Env.named).
 type cmdRules struct {
-	list []*prepared
-	set  ruleSet
-	// ents is list as entries read without reading the rules: a line
-	// whose commands close a rule's subcommand gate passes it over
+	set ruleSet
+	// ents are the rules as entries read without reading the rules: a
+	// line whose commands close a rule's subcommand gate passes it over
 	// without touching it (git status passes some thirty git rules)
 	ents []cmdEntry
 }
@@ -577,7 +576,6 @@ func (e *Engine) cmdIndex() (map[string]cmdRules, *triggerIndex) {
 				if x.set == nil {
 					x.set = newRuleSet(len(e.rules))
 				}
-				x.list = append(x.list, r)
 				x.ents = append(x.ents, cmdEntry{r: r, idx: int32(r.idx), subGated: r.subs != nil})
 				x.set.add(r.idx)
 				m[c] = x
@@ -773,8 +771,8 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 				continue
 			}
 			if byCmd != nil {
-				for _, r := range byCmd[name].list {
-					once(r)
+				for _, x := range byCmd[name].ents {
+					once(x.r)
 				}
 				continue
 			}
