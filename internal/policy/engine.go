@@ -443,6 +443,7 @@ type prepared struct {
 	url     urlGroup  // for rules in Engine.indexed: the URL shape they need of a command of their programs (urlgates.go), 0 for none
 	act     string    // for rules in Engine.indexed: the remote action they need of a command of their programs (actgates.go), "" for none
 	zoned   bool      // runs only on a line with a path outside the project and temp (zonegates.go)
+	remote  bool      // its pack is about changes that leave this machine (Pack.Remote)
 }
 
 // trigger is r's declared trigger: its own, the built-in table's, or
@@ -469,20 +470,20 @@ func trigger(r *Rule) Trigger {
 func New(packs []Pack, user []Rule, opts Options) *Engine {
 	e := &Engine{opts: opts, Git: gitDirty, GitBranch: gitCurrentBranch}
 	e.opts.zoneTable = ZoneTableFor(&e.opts)
-	add := func(r *Rule) {
+	add := func(r *Rule, remote bool) {
 		m := ResolveMode(r, &opts)
 		if m == Off {
 			return
 		}
-		e.rules = append(e.rules, &prepared{Rule: r, mode: m, idx: len(e.rules)})
+		e.rules = append(e.rules, &prepared{Rule: r, mode: m, idx: len(e.rules), remote: remote})
 	}
 	for pi := range packs {
 		for ri := range packs[pi].Rules {
-			add(&packs[pi].Rules[ri])
+			add(&packs[pi].Rules[ri], packs[pi].Remote)
 		}
 	}
 	for i := range user {
-		add(&user[i])
+		add(&user[i], false)
 	}
 	return e
 }
@@ -674,7 +675,7 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 			reason += " (the command did not parse as shell; matched on its words conservatively)"
 		}
 		mode := r.mode
-		if mode == Ask && strings.HasPrefix(r.ID, "external.") {
+		if mode == Ask && r.remote {
 			// a remote change that rewrites, destroys or disrupts a place
 			// the line names as production is denied, whichever rule
 			// found the change (prod_rewrite.go)
