@@ -31,3 +31,12 @@ func lstatLink(p string) (exists, link bool) {
 		return true, st.Mode&syscall.S_IFMT == syscall.S_IFLNK
 	}
 }
+
+// lstatExists says whether p has an entry in its directory (a link not
+// followed: a link whose target is missing is there, and not remembered
+// as missing, since its target may appear without the directory
+// changing).
+func lstatExists(p string) bool {
+	exists, _ := lstatLink(p)
+	return exists
+}

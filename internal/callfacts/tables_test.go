@@ -30,6 +30,7 @@ func TestEveryTableLoads(t *testing.T) {
 		"cloudops.txt":     func() { cloudTab() },
 		"previews.txt":     func() { previewRules() },
 		"pscmdlets.txt":    func() { psCmdlets() },
+		"sinks.txt":        func() { sinkTable() },
 	} {
 		func() {
 			defer func() {
@@ -52,5 +53,20 @@ func TestTableErrorsNameTheLine(t *testing.T) {
 	_, err = parseHostActs("# c\n@wipe remove wipes\n")
 	if err == nil || !strings.HasPrefix(err.Error(), "hostacts.txt:2:") {
 		t.Errorf("hostacts.txt bad kind: %v", err)
+	}
+}
+
+// The sink table gives curl's body options and every program's message
+// options (sinks.txt), the sets the secret-to-network and the
+// secret-in-message rules read.
+func TestSinkOpts(t *testing.T) {
+	for _, tc := range []struct {
+		kind, prog, opt string
+		want            bool
+	}{{"body", "curl", "--data-raw", true}, {"body", "curlie", "-F", true}, {"body", "wget", "--post-data", true},
+		{"body", "wget", "-d", false}, {"message", "*", "--body", true}, {"message", "*", "--data", false}} {
+		if got := SinkOpts(tc.kind, tc.prog)[tc.opt]; got != tc.want {
+			t.Errorf("SinkOpts(%q, %q)[%q] = %v, want %v", tc.kind, tc.prog, tc.opt, got, tc.want)
+		}
 	}
 }

@@ -25,7 +25,6 @@ func cmdRule(id string, mode Mode, desc string, names []string, match func(e *En
 // and with pre first none pays for externalSkip's reading of the line.
 func cmdRuleIf(id string, mode Mode, desc string, names []string, pre func(e *Env, c *Cmd) bool, match func(e *Env, c *Cmd) string, catch, allow []string) Rule {
 	named := nameSet(names)
-	external := strings.HasPrefix(id, "external.")
 	return Rule{ID: id, Mode: mode, Desc: desc, Tools: shellTools, Cmds: names, Catch: catch, Allow: allow,
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
@@ -45,7 +44,7 @@ func cmdRuleIf(id string, mode Mode, desc string, names []string, pre func(e *En
 				if r == "" && !panicked && e.OnceKey == key && e.Unsure == unsure && err == nil && e.Err == nil {
 					continue // no hit, nothing set: the usual end
 				}
-				if e.quiet(i) || external && e.externalSkip(i) {
+				if e.quiet(i) || e.cur != nil && e.cur.remote && e.externalSkip(i) {
 					// it only says what it would do, prints what is
 					// there or how to use it, or it is aimed at this
 					// machine or a lab host (externalSkip)
@@ -155,7 +154,7 @@ func (e *Env) dryRun(c *Cmd) bool {
 }
 
 // externalSkip: an external rule leaves the i-th command alone, read
-// once per command per call (every external.* rule asks it): every
+// once per command per call (every rule of a Remote pack asks it): every
 // endpoint it names is this machine (local_target.go; an HTTP client is
 // judged by what it sends), or it is a hypervisor's own command on a lab
 // host (ssh root@esx-lab-01 'vim-cmd vmsvc/power.off 12'). A client of

@@ -59,7 +59,7 @@ func deviceCLIWord(c *Cmd) string {
 	return ""
 }
 
-// deviceCLIRule is no external.* cmdRule: its skip would leave OBS's
+// deviceCLIRule is no cmdRule of a Remote pack: its skip would leave OBS's
 // obsws://localhost alone, and the stream it starts is on air all the
 // same.
 func deviceCLIRule() Rule {

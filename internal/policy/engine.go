@@ -413,13 +413,12 @@ type Engine struct {
 	ran func(r *prepared)
 }
 
-// cmdRules are the indexed rules naming one program, as a list in rule
+// cmdRules are the indexed rules naming one program, as entries in rule
 // order and as a set by position in Engine.rules (Env.named).
 type cmdRules struct {
-	list []*prepared
-	set  ruleSet
-	// ents is list as entries read without reading the rules: a line
-	// whose commands close a rule's subcommand gate passes it over
+	set ruleSet
+	// ents are the rules as entries read without reading the rules: a
+	// line whose commands close a rule's subcommand gate passes it over
 	// without touching it (git status passes some thirty git rules)
 	ents []cmdEntry
 }
@@ -444,6 +443,7 @@ type prepared struct {
 	url     urlGroup  // for rules in Engine.indexed: the URL shape they need of a command of their programs (urlgates.go), 0 for none
 	act     string    // for rules in Engine.indexed: the remote action they need of a command of their programs (actgates.go), "" for none
 	zoned   bool      // runs only on a line with a path outside the project and temp (zonegates.go)
+	remote  bool      // its pack is about changes that leave this machine (Pack.Remote)
 }
 
 // trigger is r's declared trigger: its own, the built-in table's, or
@@ -470,20 +470,20 @@ func trigger(r *Rule) Trigger {
 func New(packs []Pack, user []Rule, opts Options) *Engine {
 	e := &Engine{opts: opts, Git: gitDirty, GitBranch: gitCurrentBranch}
 	e.opts.zoneTable = ZoneTableFor(&e.opts)
-	add := func(r *Rule) {
+	add := func(r *Rule, remote bool) {
 		m := ResolveMode(r, &opts)
 		if m == Off {
 			return
 		}
-		e.rules = append(e.rules, &prepared{Rule: r, mode: m, idx: len(e.rules)})
+		e.rules = append(e.rules, &prepared{Rule: r, mode: m, idx: len(e.rules), remote: remote})
 	}
 	for pi := range packs {
 		for ri := range packs[pi].Rules {
-			add(&packs[pi].Rules[ri])
+			add(&packs[pi].Rules[ri], packs[pi].Remote)
 		}
 	}
 	for i := range user {
-		add(&user[i])
+		add(&user[i], false)
 	}
 	return e
 }
@@ -577,7 +577,6 @@ func (e *Engine) cmdIndex() (map[string]cmdRules, *triggerIndex) {
 				if x.set == nil {
 					x.set = newRuleSet(len(e.rules))
 				}
-				x.list = append(x.list, r)
 				x.ents = append(x.ents, cmdEntry{r: r, idx: int32(r.idx), subGated: r.subs != nil})
 				x.set.add(r.idx)
 				m[c] = x
@@ -676,7 +675,7 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 			reason += " (the command did not parse as shell; matched on its words conservatively)"
 		}
 		mode := r.mode
-		if mode == Ask && strings.HasPrefix(r.ID, "external.") {
+		if mode == Ask && r.remote {
 			// a remote change that rewrites, destroys or disrupts a place
 			// the line names as production is denied, whichever rule
 			// found the change (prod_rewrite.go)
@@ -773,8 +772,8 @@ func (e *Engine) evaluate(ctx context.Context, f *Facts, opts *Options) *Result 
 				continue
 			}
 			if byCmd != nil {
-				for _, r := range byCmd[name].list {
-					once(r)
+				for _, x := range byCmd[name].ents {
+					once(x.r)
 				}
 				continue
 			}

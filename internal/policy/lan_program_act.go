@@ -36,7 +36,7 @@ import (
 // .local: callfacts.LocalHost counts every .local name as this machine,
 // right for a web developer's myapp.local and wrong for a site's
 // hplc-03.lab.local; this reading uses lanDeviceHost, which tells them
-// apart, so the rule is not an external.* cmdRule (whose skip would
+// apart, so the rule is not a cmdRule of a Remote pack (whose skip would
 // drop a .local target as this machine's).
 
 // lanMachineValue is the LAN machine v names (an address, a host, a

@@ -148,7 +148,7 @@ func kubeSub(c *Cmd) string { return c.Sub(0) }
 
 // externalPack: destroying things outside the machine needs the user.
 func externalPack() Pack {
-	return Pack{Name: "external.systems", Desc: "External systems: cloud deletes, terraform destroy, kubectl delete, helm uninstall, npm unpublish, crontab -r, redis FLUSHALL, iptables -F, systemctl stop/disable", Rules: append([]Rule{
+	return Pack{Name: "external.systems", Remote: true, Desc: "External systems: cloud deletes, terraform destroy, kubectl delete, helm uninstall, npm unpublish, crontab -r, redis FLUSHALL, iptables -F, systemctl stop/disable", Rules: append([]Rule{
 		cmdRule("external.systems:cloud-delete", Deny, "Deleting cloud resources (aws/gcloud/az/doctl … delete, aws s3 rm/rb)", []string{"aws", "gcloud", "az", "doctl", "gsutil", "linode-cli", "hcloud", "flyctl", "fly", "vercel", "heroku", "oci", "ibmcloud"},
 			func(e *Env, c *Cmd) string {
 				if localEndpoint(e, c) || ephemeralTargets(c) || c.Name == "heroku" && sub(c) == "pg:psql" || planOp(c) || ownDevDestroy(e, c) {

@@ -14,9 +14,10 @@ import (
 // "token check: $SLACK_BOT_TOKEN"}). A secret a field holds alone
 // (client_secret=$X, {"token": "$X"}, --body "$NPM_TOKEN" for gh secret
 // set) is the secret's use; one in a sentence is told to the people who
-// read it. The options that carry a message and the programs whose
-// messages stay on this machine are data (policy/remoteops.txt
-// message-opt, message-local).
+// read it. The options that carry a message, and those that carry a
+// request's body, are the sink table the secret-to-network rules read
+// too (callfacts sinks.txt message, body); the programs whose messages
+// stay on this machine are policy/remoteops.txt message-local.
 
 // proseStops end the piece of text a reference sits in: a quote, a JSON
 // or form separator.
@@ -105,7 +106,7 @@ func capturedSecretSource(e *Env, c *Cmd) string {
 // messageValues are the values c gives its message options (--body X,
 // --text=X), from the table's option names.
 func messageValues(c *Cmd) []string {
-	opts := opsList("message-opt")
+	opts := callfacts.SinkOpts("message", "*")
 	var out []string
 	for i, a := range c.Args {
 		if !strings.HasPrefix(a, "--") {
@@ -126,7 +127,7 @@ func messageValues(c *Cmd) []string {
 
 func secretInMessageRule() Rule {
 	return Rule{ID: "core.secrets:secret-in-message", Mode: Deny, Tools: shellTools,
-		Desc: "A secret written into a message others read: a token variable or a substitution that prints a secret inside the sentence of a comment, an issue or chat body, or a request body (acli … comment create --body \"token: $(cat ~/.config/x/token)\", curl -d '{\"text\":\"token check: $SLACK_BOT_TOKEN\"}'); a secret a field holds alone is its use and is not this rule's; the message options are data (policy/remoteops.txt message-opt)",
+		Desc: "A secret written into a message others read: a token variable or a substitution that prints a secret inside the sentence of a comment, an issue or chat body, or a request body (acli … comment create --body \"token: $(cat ~/.config/x/token)\", curl -d '{\"text\":\"token check: $SLACK_BOT_TOKEN\"}'); a secret a field holds alone is its use and is not this rule's; the message options are data (callfacts sinks.txt message)",
 		Match: func(e *Env) string {
 			if !strings.Contains(e.F.Command, "$") {
 				return ""

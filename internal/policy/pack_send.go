@@ -24,24 +24,34 @@ var httpClients = []string{"curl", "wget", "http", "https", "xh", "xhs", "curlie
 type reqPart struct{ kind, name, val string }
 
 // curlOpts maps curl's options to the part their value is; "" marks other
-// options that take a value.
-var curlOpts = map[string]string{
+// options that take a value. The options of the body ("data") are the
+// sink table's (callfacts sinks.txt body).
+var curlOpts = withBodyOpts("curl", map[string]string{
 	"-H": "header", "--header": "header", "--proxy-header": "header", "-u": "auth", "--user": "auth", "-U": "auth", "--proxy-user": "auth",
 	"--oauth2-bearer": "auth", "-A": "User-Agent", "--user-agent": "User-Agent", "-b": "Cookie", "--cookie": "Cookie", "-e": "Referer", "--referer": "Referer",
-	"-d": "data", "--data": "data", "--data-raw": "data", "--data-binary": "data", "--data-urlencode": "data", "--data-ascii": "data",
-	"-F": "data", "--form": "data", "--form-string": "data", "--json": "data", "--url": "url", "--url-query": "url",
+	"--url": "url", "--url-query": "url",
 	"-x": "", "--proxy": "", "-o": "", "--output": "", "-w": "", "--write-out": "", "-X": "", "--request": "", "-m": "", "--max-time": "",
 	"--connect-timeout": "", "-K": "", "--config": "", "--cacert": "", "--cert": "", "-E": "", "--key": "", "--resolve": "", "--retry": "",
 	"-r": "", "--range": "", "-C": "", "-c": "", "--cookie-jar": "", "-y": "", "-Y": "", "-z": "", "--limit-rate": "", "-T": "", "--upload-file": "",
 	"-P": "", "-Q": "", "-t": "", "--connect-to": "", "--interface": "", "--max-redirs": "", "-D": "", "--dump-header": "", "--trace": "", "--trace-ascii": "",
-}
+})
 
-// wgetOpts are wget's options of interest (written --opt=value or --opt value).
-var wgetOpts = map[string]string{
+// wgetOpts are wget's options of interest (written --opt=value or --opt
+// value); those of the body are the sink table's, as curl's.
+var wgetOpts = withBodyOpts("wget", map[string]string{
 	"--header": "header", "--user": "auth", "--password": "auth", "--http-user": "auth", "--http-password": "auth", "--proxy-user": "auth",
-	"--proxy-password": "auth", "--post-data": "data", "--body-data": "data", "-U": "User-Agent", "--user-agent": "User-Agent",
+	"--proxy-password": "auth", "-U": "User-Agent", "--user-agent": "User-Agent",
 	"--referer": "Referer", "-O": "", "--output-document": "", "-o": "", "--output-file": "", "-P": "", "--directory-prefix": "",
 	"-t": "", "--tries": "", "-T": "", "--timeout": "", "--method": "", "-e": "", "--execute": "",
+})
+
+// withBodyOpts adds to opts, as "data", prog's options that carry a
+// request's body (callfacts sinks.txt body).
+func withBodyOpts(prog string, opts map[string]string) map[string]string {
+	for o := range callfacts.SinkOpts("body", prog) {
+		opts[o] = "data"
+	}
+	return opts
 }
 
 // requestParts splits an HTTP client's arguments into the parts of its

@@ -9,7 +9,7 @@ import (
 )
 
 // Production rewritten, destroyed or disrupted. The remote-change rules
-// (external.*) each know a change leaves this machine and ask; a change
+// (the rules of a Remote pack: external.systems) each know a change leaves this machine and ask; a change
 // that rewrites or disrupts a place the line names as production is
 // denied instead, whichever rule found the change: the level is raised
 // here, in one place (Engine.evaluate), not rule by rule. What rewrites

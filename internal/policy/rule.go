@@ -99,6 +99,13 @@ type Pack struct {
 	Name  string // "core.git"
 	Desc  string
 	Rules []Rule
+	// Remote marks a pack whose rules are about changes that leave this
+	// machine (clouds, clusters, registries, shared services): a command
+	// of theirs aimed at this machine or a lab host is left alone
+	// (Env.externalSkip), and a change one of them asks about is denied
+	// when it rewrites, destroys or disrupts a place the line names as
+	// production (prod_rewrite.go).
+	Remote bool
 }
 
 func (r *Rule) runsOn(event string) bool {
