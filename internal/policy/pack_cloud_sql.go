@@ -131,7 +131,9 @@ func cloudSQLRules() []Rule {
 				`aws redshift-data execute-statement --cluster-identifier dw --database analytics_dev --sql "TRUNCATE events"`, `aws ec2 describe-instances --query 'Reservations[].Instances[].InstanceId'`}),
 		cmdRule("external.systems:sql-cloud-maintenance", Ask, "A warehouse statement of sqlkinds.txt's ask level (history expired, a table's files rewritten, a warehouse sized up, data copied out) carried in "+desc, cloudSQLNames(),
 			atLevel(judge, "ask"),
-			[]string{`aws athena start-query-execution --work-group etl --query-string "CALL iceberg.system.expire_snapshots('db', 'events')"`, `aws athena start-query-execution --query-string "OPTIMIZE db.events REWRITE DATA USING BIN_PACK"`},
-			[]string{`aws athena start-query-execution --work-group etl --query-string "SELECT * FROM \"db\".\"events$snapshots\""`, `aws athena start-query-execution --query-string "SHOW TBLPROPERTIES db.events"`}),
+			[]string{`aws athena start-query-execution --work-group etl --query-string "CALL iceberg.system.expire_snapshots('db', 'events')"`, `aws athena start-query-execution --query-string "OPTIMIZE db.events REWRITE DATA USING BIN_PACK"`,
+				`aws athena start-query-execution --query-string "CALL system.remove_orphan_files(table => 'db.events')"`},
+			[]string{`aws athena start-query-execution --work-group etl --query-string "SELECT * FROM \"db\".\"events$snapshots\""`, `aws athena start-query-execution --query-string "SHOW TBLPROPERTIES db.events"`,
+				`aws athena start-query-execution --query-string "OPTIMIZE db.events_dev REWRITE DATA USING BIN_PACK" --query-execution-context Database=analytics_dev`}),
 	}
 }
