@@ -23,7 +23,16 @@ var remoteTargetOptions = map[string]bool{
 	"--api-url": true, "--api_url": true, "--apiurl": true, "--base-url": true, "--base_url": true, "--server-url": true, "--server_url": true,
 	"--api-host": true, "--api-endpoint": true, "--cluster-url": true, "--addr": true, "--address": true,
 	"--connection-string": true, "--dsn": true, "--database-url": true, "--mongo-uri": true, "--redis-url": true,
-	"--instance-url": true, "--site-url": true,
+	"--instance-url": true, "--site-url": true, "-h": true,
+}
+
+// remoteAccountOptions name the account, organization, workspace or
+// tenant of a hosted service an unknown client acts in (--org acme,
+// --workspace-id ws_42, --tenant contoso): whatever the value, the act
+// lands in that shared account, not on this machine.
+var remoteAccountOptions = map[string]bool{
+	"--org": true, "--org-id": true, "--organization": true, "--organization-id": true, "--workspace-id": true,
+	"--account-id": true, "--tenant": true, "--tenant-id": true, "--project-id": true, "--team-id": true,
 }
 
 // remoteChangeVerbs: the common change verbs of a client's subcommand or
@@ -38,7 +47,14 @@ var remoteChangeVerbs = map[string]bool{
 	"reopen": true, "move": true, "rename": true, "upload": true, "push": true, "send": true, "trigger": true,
 	"submit": true, "commit": true, "merge": true, "scale": true, "attach": true, "detach": true,
 	"delete": true, "remove": true, "drop": true, "purge": true, "truncate": true, "flush": true, "kill": true,
+	// what a scheduler, pipeline or certificate service does on its side
+	// (jobs load, pipeline run, job rerun, cert renew, asset materialize)
+	"load": true, "run": true, "rerun": true, "retry": true, "replay": true, "backfill": true, "materialize": true, "renew": true,
+	"redeliver": true,
 }
+
+// copyNouns: what a create of makes a copy kept where the data is.
+var copyNouns = map[string]bool{"backup": true, "backups": true, "snapshot": true, "snapshots": true}
 
 // remoteReadWords before or among the first words make the act a read.
 var remoteReadWords = map[string]bool{
@@ -66,7 +82,7 @@ func (c *Cmd) RemoteNamedChange() (verb, host string) {
 	if c.DryRun() || c.asksHelp() {
 		return "", ""
 	}
-	n := 0
+	n, prev := 0, ""
 	for _, p := range c.verbPos() {
 		if optionValue(c.Args, p) {
 			continue
@@ -82,9 +98,13 @@ func (c *Cmd) RemoteNamedChange() (verb, host string) {
 			break // an operand: a path, an id, a key=value
 		}
 		if remoteChangeVerbs[l] && p == l {
+			if l == "create" && copyNouns[prev] {
+				return "", "" // backup create, snapshot create: a copy kept where it is
+			}
 			verb = l
 			break
 		}
+		prev = l
 		for _, part := range strings.FieldsFunc(l, func(r rune) bool { return r == '-' || r == '_' || r == ':' }) {
 			if remoteReadWords[part] {
 				return "", "" // list-topics, get_config
@@ -144,6 +164,11 @@ func (c *Cmd) remoteTargetOption() string {
 			return h
 		}
 	}
+	for _, v := range c.OptValues(remoteAccountOptions) {
+		if v != "" && !strings.HasPrefix(v, "-") && !strings.ContainsAny(v, "/`") {
+			return v // --org acme: the hosted service's account
+		}
+	}
 	return ""
 }
 
@@ -186,7 +211,7 @@ func (c *Cmd) readOption() bool {
 			continue
 		}
 		name, _, _ := strings.Cut(strings.ToLower(a[2:]), "=")
-		if name == "export" || name == "print" || name == "plan" || name == "validate-only" || name == "dry-run" || name == "preview" || name == "check" || name == "diff" {
+		if name == "export" || name == "print" || name == "plan" || name == "validate-only" || name == "dry-run" || name == "dry" || name == "preview" || name == "check" || name == "diff" {
 			return true
 		}
 	}

@@ -129,17 +129,31 @@ func (c *Cmd) scriptVerb(destroy bool) string {
 
 // asksHelp: c is given -h or --help as an argument of its own. Flags
 // will not do: a single-dash long option (ONTAP's -destination-path,
-// -vserver) splits into letters there, one of them h.
+// -vserver) splits into letters there, one of them h. A -h followed by
+// an address (toxiproxy-cli -h proxy.example.net:8474 toxic add …, -h
+// localhost, -h "$HOST") is the host option, as psql's and mysql's is.
 func (c *Cmd) asksHelp() bool {
-	for _, a := range c.Args {
+	for i, a := range c.Args {
 		if a == "--" {
 			break
+		}
+		if a == "-h" && i+1 < len(c.Args) && hostValue(c.Args[i+1]) {
+			continue
 		}
 		if a == "-h" || a == "--help" || strings.HasPrefix(a, "--help=") {
 			return true
 		}
 	}
 	return false
+}
+
+// hostValue: v reads as a host or address an option names (a dotted or
+// ported name, localhost, a variable), not an operand word.
+func hostValue(v string) bool {
+	if v == "" || v[0] == '-' {
+		return false
+	}
+	return strings.ContainsAny(v, ".:$") || v == "localhost"
 }
 
 // interpOwnOpt: one of opts is among the interpreter's own options, the

@@ -18,7 +18,19 @@ import (
 // appShellCode: code that removes or rewrites records, or persists what
 // it did; a Ruby bang method (block!, archive!, ban!) is the record's
 // state changed and saved, by Rails' convention.
-var appShellCode = re(`\.(delete|destroy|destroy_all|delete_all|unlink|truncate|drop|purge|really_destroy!?|update_all|update|write|bulk_update|bulk_create|save|create)\b|button_\w+\(|\.cr\.commit\(|\bcommit\(\)|delete_many|drop_table|Repo\.(delete|update|insert)|DB::(table|statement|delete|update)|->(delete|forceDelete|update|truncate|destroy|save)\(|::(destroy|truncate)\(|\.[a-z_]\w*!(?:[^=]|$)`)
+var appShellCode = re(`\.(delete|destroy|destroy_all|delete_all|unlink|truncate|drop|purge|really_destroy!?|update_all|update|write|bulk_update|bulk_create|save|create)\b|&:(delete|destroy|purge|save|update)\b|button_\w+\(|\.cr\.commit\(|\bcommit\(\)|delete_many|drop_table|Repo\.(delete|update|insert)|DB::(table|statement|delete|update)|->(delete\w*|forceDelete|update|truncate|destroy|save|flush|purge)\(|::(destroy|truncate)\(|\.[a-z_]\w*!(?:[^=]|$)|\.(delay|apply_async|perform_later|perform_async)\(`)
+
+// appShellClear: a queue, set or cache emptied (Sidekiq::RetrySet.new.clear,
+// Rails.cache.clear): what it held is work or copies the app makes again,
+// so it asks wherever it runs; every one of a kind emptied at once
+// (Sidekiq::Queue.all.each(&:clear)) is judged as a delete.
+var (
+	appShellClear    = re(`\.clear\b|&:clear\b`)
+	appShellClearAll = re(`\.all\.each\s*(\(\s*&:clear\b|\{[^}]*\.clear\b)`)
+)
+
+// appShellDestroy: code that deletes records (not one that updates them).
+var appShellDestroy = re(`\.(delete|destroy|destroy_all|delete_all|unlink|truncate|drop|purge)\b|&:(delete|destroy|purge)\b|delete_many|drop_table|->(delete\w*|forceDelete|truncate|destroy|purge)\(|::(destroy|truncate)\(`)
 
 // appShellText is the code c runs in its app's console and whether c is
 // one ("" with true: a console fed what the line does not show).
@@ -35,10 +47,17 @@ func appShellText(c *Cmd) (string, bool) {
 	case c.Name == "php" && first == "artisan" && len(pos) > 1 && pos[1] == "tinker":
 		return optValue(c, "--execute") + c.Heredoc, true
 	case (c.Name == "rails" || packagedRails(c.Name)) && (first == "runner" || first == "r"):
-		if len(pos) > 1 && !strings.HasSuffix(pos[1], ".rb") {
-			return pos[1], true
+		code := pos[1:]
+		// -e ENV / --environment ENV: the parser may keep ENV as a positional
+		if env := optValue(c, "-e") + optValue(c, "--environment"); env != "" && len(code) > 0 && code[0] == env {
+			code = code[1:]
+		}
+		if len(code) > 0 && !strings.HasSuffix(code[0], ".rb") {
+			return code[0], true
 		}
 		return "", false
+	case c.Name == "knife" && first == "exec":
+		return optValue(c, "-E") + optValue(c, "--exec") + c.Heredoc, true
 	case c.Name == "rails" && (first == "console" || first == "c"), (c.Name == "odoo-bin" || c.Name == "odoo") && first == "shell", c.Name == "flask" && first == "shell":
 		return c.Heredoc, true
 	}
@@ -62,7 +81,7 @@ func packagedRails(name string) bool { return name == "gitlab-rails" }
 
 var (
 	appProdEnv = re(`(?i)\b(RAILS_ENV|RACK_ENV|APP_ENV|DJANGO_SETTINGS_MODULE|FLASK_ENV|MIX_ENV)=\S*(prod|production)|--settings[= ]\S*prod|(^|\s)(-d|--database|--env|-e)[= ]?\S*(^|[^a-z])(prod|production)([^a-z]|$)|--env(ironment)?[= ]prod`)
-	appDevEnv  = re(`(?i)\b(RAILS_ENV|RACK_ENV|APP_ENV|FLASK_ENV|MIX_ENV)=(dev|development|test)\b|(^|\s)(-d|--database)[= ]?\S*[_-](dev|test|local)\b|(^|\s)(-d|--database)[= ]?(dev|test)_`)
+	appDevEnv  = re(`(?i)\b(RAILS_ENV|RACK_ENV|APP_ENV|FLASK_ENV|MIX_ENV)=(dev|development|test)\b|(^|\s)(-d|--database)[= ]?\S*[_-](dev|test|local)\b|(^|\s)(-d|--database)[= ]?(dev|test)_|(^|\s)(-e|--environment)[= ]?(dev|development|test)(\s|$)`)
 )
 
 func appShellRules() []Rule {
@@ -82,7 +101,8 @@ func appShellRules() []Rule {
 			}
 			return "", ""
 		}
-		if !appShellCode.MatchString(text) {
+		hard := appShellCode.MatchString(text) || appShellClearAll.MatchString(text)
+		if !hard && !appShellClear.MatchString(text) {
 			return "", ""
 		}
 		st := strings.TrimSpace(strings.ReplaceAll(text, "\n", "; "))
@@ -90,15 +110,21 @@ func appShellRules() []Rule {
 			st = st[:80] + "…"
 		}
 		switch {
-		case appProdEnv.MatchString(line) || prodMarker.MatchString(line) && c.RunsElsewhere() || packagedRails(c.Name):
+		case !hard && appDevEnv.MatchString(line):
+			return "", ""
+		case !hard:
+			return "ask", c.Name + " empties a queue, set or cache of the app: " + st
+		case appProdEnv.MatchString(line) || prodMarker.MatchString(line) && (c.RunsElsewhere() || c.Name == "knife") || packagedRails(c.Name):
 			return "deny", c.Name + " runs code that changes records in the production app: " + st
+		case c.RunsElsewhere() && (appShellDestroy.MatchString(text) || appShellClearAll.MatchString(text)) && !nonProdPlace.MatchString(line):
+			return "deny", c.Name + " runs code that deletes records in the app deployed on another host: " + st
 		case appDevEnv.MatchString(line):
 			return "", ""
 		}
 		return "ask", c.Name + " runs code that changes records in the app's configured database: " + st
 	}
 	fire := func(want string) func(e *Env, c *Cmd) string { return atLevel(judge, want) }
-	names := []string{"python", "python3", "manage.py", "php", "rails", "gitlab-rails", "odoo-bin", "odoo", "flask"}
+	names := []string{"python", "python3", "manage.py", "php", "rails", "gitlab-rails", "odoo-bin", "odoo", "flask", "knife"}
 	return []Rule{
 		cmdRule("external.systems:app-console-prod", Deny, "An application's console (rails runner, manage.py shell -c, artisan tinker --execute, odoo-bin shell) run with code that deletes, destroys or rewrites records, or commits, against production (-d acme_prod, RAILS_ENV=production)", names,
 			fire("deny"),

@@ -13,7 +13,7 @@ func unknownRemoteNamedRule() Rule {
 	return Rule{
 		ID: "external.systems:unknown-remote-change", Mode: Ask, Tools: shellTools,
 		// only a line with a server option (callfacts remoteTargetOptions)
-		On:   Trigger{Text: []string{"-H", "--host", "--server", "--bootstrap", "-url", "-uri", "_url", "_uri", "--db", "--dsn", "--base", "--broker", "--zookeeper", "--api", "--addr", "--endpoint", "--connection-string"}},
+		On:   Trigger{Text: []string{"-H", "--host", "--server", "--bootstrap", "-url", "-uri", "_url", "_uri", "--db", "--dsn", "--base", "--broker", "--zookeeper", "--api", "--addr", "--endpoint", "--connection-string", "-h ", "--org", "--organization", "--workspace-id", "--account-id", "--tenant", "--project-id", "--team-id"}},
 		Desc: "A change verb (add, set, alter, apply, install, sync, enable, start, stop, void…) of a program warden has no table for, sent to a server the command names by an option (--db_uri=mongodb://10.45.0.5/x add …, --bootstrap-server kafka-a:9092 --alter, --url https://crm.acme.io user set …): it changes a shared system; the same verbs on this machine, a lab, a compose service or a dev/test/staging host, reads and dry runs stay allowed",
 		Match: func(e *Env) string {
 			for i := range e.F.Commands {
