@@ -42,7 +42,7 @@ var homeCredentials = []string{".ssh", ".aws", ".gnupg", ".config/gh", ".kube/co
 	".azure", ".terraform.d/credentials.tfrc.json", ".config/doctl", ".password-store", ".local/share/keyrings",
 	"Library/Keychains", ".config/op", ".op", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials",
 	".config/hub", ".m2/settings-security.xml", ".config/sops", ".authinfo", ".authinfo.gpg",
-	".claude/.credentials.json", ".bitcoin", ".electrum", ".ethereum/keystore", ".monero", ".config/Exodus", "Library/Application Support/Exodus",
+	".claude/.credentials.json", ".bitcoin", ".electrum", ".ethereum/keystore", ".monero", "Monero/wallets", ".config/Exodus", "Library/Application Support/Exodus",
 	"Library/Application Support/Bitcoin", ".config/solana", ".local/share/io.parity.ethereum", ".android/debug.keystore", ".config/rclone/rclone.conf",
 	".s3cfg", ".boto", ".config/hub", ".config/glab-cli", ".config/netlify", ".vercel", ".fly/config.yml", ".config/heroku", ".netrc.gpg",
 	".snowsql/config", ".config/snowflake/connections.toml", ".dbt/profiles.yml", ".databrickscfg", ".config/NuGet/NuGet.Config",

@@ -43,6 +43,14 @@ var credChangeOps = map[string][]string{
 	// an application's admin password reset or a user's
 	// password changed by its admin tool (the old one stops working)
 	"grafana-cli": {"admin reset-admin-password"},
+	// d54: a password manager's entry written over (insert or generate
+	// told to replace it: -f; without it the store refuses), edited or
+	// renamed: the old secret is gone unless the store's history keeps
+	// it; a new API token minted for a cloud CLI's profile
+	"pass":   {"insert -f", "insert --force", "generate -f", "generate --force", "generate -i", "generate --in-place", "edit", "mv"},
+	"gopass": {"insert -f", "insert --force", "generate -f", "generate --force", "edit", "mv", "move"},
+	"rbw":    {"edit"}, "lpass": {"edit", "mv"}, "bw": {"edit"}, "keepassxc-cli": {"edit", "mv"},
+	"op": {"item edit"}, "linode-cli": {"profile token-create", "profile token-delete"},
 	// d46: the user's own GnuPG key changed: its expiry moved, a user id
 	// added or revoked (what others see when they refresh the key)
 	"gpg": {"--quick-set-expire", "--quick-add-uid", "--quick-revoke-uid", "--quick-set-primary-uid", "--quick-add-key", "--quick-revoke-sig"}, "rabbitmqctl": {"change_password", "clear_password"}, "gitlab-rake": {"gitlab:password:reset"},

@@ -213,7 +213,10 @@ func printsToken(c *Cmd) string {
 			return "a 1Password secret"
 		}
 	case "pass", "gopass":
-		if s0 == "show" || len(c.Pos) == 1 && !strings.HasPrefix(s0, "-") && s0 != "ls" && s0 != "list" {
+		if s0 == "otp" || s0 == "totp" {
+			return "a one-time code from a pass entry" // pass otp totp/github.com: the second factor itself
+		}
+		if s0 == "show" || len(c.Pos) == 1 && !strings.HasPrefix(s0, "-") && !passSubs[s0] {
 			return "a pass entry"
 		}
 	case "heroku":
@@ -250,6 +253,13 @@ func printsToken(c *Cmd) string {
 	}
 	return ""
 }
+
+// passSubs are pass's and gopass's subcommands that print no entry
+// (gopass audit, gopass config): a lone operand other than these names an
+// entry, which pass prints.
+var passSubs = map[string]bool{"ls": true, "list": true, "audit": true, "config": true, "sync": true, "git": true, "init": true, "fsck": true,
+	"version": true, "help": true, "mounts": true, "recipients": true, "templates": true, "setup": true, "update": true, "find": true, "search": true,
+	"grep": true, "env": true, "completion": true, "clone": true, "history": true, "unclip": true}
 
 // countsOnly reports whether one of the pipe stages after a secret's
 // source reduces it to a count or a yes/no (wc, grep -c, grep -q): what

@@ -145,6 +145,9 @@ func secretFiles(e *Env) map[string]string {
 // outputOptFile is the file c writes its output to by an option (-o FILE,
 // --output FILE, --output-file=FILE), "" for none or standard output.
 func outputOptFile(c *Cmd) string {
+	if switchO[c.Name] {
+		return "" // gopass show -o websites/amazon.de: -o prints the password only; the operand is an entry's name
+	}
 	for i, a := range c.Args {
 		k, v, eq := strings.Cut(a, "=")
 		switch k {
@@ -166,6 +169,9 @@ func outputOptFile(c *Cmd) string {
 	}
 	return ""
 }
+
+// switchO: programs whose -o is a switch, not an output file.
+var switchO = map[string]bool{"gopass": true, "pass": true}
 
 // mayFillFile: c's output can land in a file secretFiles maps: a redirect
 // of it (or of the line) to an absolute path, or c copies (tee, cp, an

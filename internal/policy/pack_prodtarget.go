@@ -63,8 +63,11 @@ func prodMarkerOf(e *Env, c *Cmd) (why string, hosted bool) {
 		return c.Remote, false
 	}
 	for _, a := range c.Args {
-		if opsList("prod-flag")[a] {
+		if opsList("live-flag")[a] {
 			return a + " (live mode)", false
+		}
+		if opsList("prod-flag")[a] {
+			return a, false // --prod, --production: the production deployment
 		}
 	}
 	if s := prodOptValue(c, opsList("prod-option")); s != "" {
@@ -125,7 +128,7 @@ func prodAction(e *Env, c *Cmd) string {
 	if prodReads(e, c) || c.Name == "ansible" && (ansibleReads(c) || execReads(e, c)) { // -m command -a 'journalctl …': a read payload
 		return "read" // heroku config, pg:backups:capture, kubectl exec … -- nvidia-smi (pack_prodread.go)
 	}
-	remote := opsList("remote-cli")[c.Name]
+	remote := opsList("remote-cli")[c.Name] || pkgRunners[c.Name] // npx convex export --prod: the program it runs is aimed at production
 	n := 0
 	// last: the last word read as a verb; acted: a word before it that
 	// changes (kubectl rollout restart deployments): a listing noun
@@ -163,6 +166,11 @@ func prodAction(e *Env, c *Cmd) string {
 		for _, w := range words {
 			if destroy[w] {
 				return "destroy"
+			}
+		}
+		for _, w := range camelParts(p) {
+			if destroy[w] {
+				return "destroy" // convex run --prod admin:wipeAllDocuments, users:deleteUser: a function named for what it does
 			}
 		}
 		for _, w := range words {
@@ -209,6 +217,16 @@ func prodAction(e *Env, c *Cmd) string {
 		}
 	}
 	return "change"
+}
+
+// camelParts: the words of a camelCase name in p (admin:wipeAllDocuments:
+// wipe, all, documents), nil when p has no lower-upper join, as most
+// operands have none (no allocation for them).
+func camelParts(p string) []string {
+	if w := camelWords(p); w != p {
+		return wordsOf(w)
+	}
+	return nil
 }
 
 // pkgRunners run a package's program by its name, the name their first

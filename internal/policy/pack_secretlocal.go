@@ -232,6 +232,9 @@ func browserData(e *Env) string {
 				continue
 			}
 			base := path.Base(strings.TrimSuffix(la, "/"))
+			if (browserDB[base] || strings.HasSuffix(base, ".sqlite")) && countsOnlySQL(c) {
+				continue // sqlite3 places.sqlite "SELECT COUNT(*) FROM moz_places": a number, no row of it
+			}
 			if browserDB[base] || strings.HasSuffix(base, ".sqlite") || strings.HasSuffix(base, "-journal") {
 				return c.Name + " reads a browser's saved sessions, passwords or history: " + a
 			}
@@ -248,6 +251,26 @@ func browserData(e *Env) string {
 		}
 	}
 	return ""
+}
+
+// countOnlyStmt: a SELECT whose every column is a COUNT (SELECT COUNT(*)
+// FROM t WHERE …): it prints numbers, none of the rows.
+var countOnlyStmt = re(`(?is)^\s*select\s+count\s*\(\s*(\*|1|(distinct\s+)?[\w."]+)\s*\)(\s+as\s+\w+)?(\s*,\s*count\s*\(\s*(\*|1|(distinct\s+)?[\w."]+)\s*\)(\s+as\s+\w+)?)*\s+from\s[^;]*;?\s*$`)
+
+// countsOnlySQL: c is a database file's client (remoteops.txt
+// db-file-client) given statements after the file, each a count.
+func countsOnlySQL(c *Cmd) bool {
+	if !opsList("db-file-client")[c.Name] || len(c.Pos) < 2 || c.Heredoc != "" {
+		return false
+	}
+	for _, p := range c.Pos[1:] {
+		for _, st := range strings.Split(p, ";") {
+			if strings.TrimSpace(st) != "" && !countOnlyStmt.MatchString(st) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 var secretNamePat = re(`(?i)\*?\.(pem|p12|pfx|key|ppk|jks|keystore|kdbx|asc|gpg|ovpn)\b|id_(rsa|dsa|ecdsa|ed25519|\*)|\.env\b|credentials|secret|token|\.netrc|\.pgpass|wallet|\.aws|\.ssh|kubeconfig|htpasswd|shadow|UTC--|keystore|mnemonic`)

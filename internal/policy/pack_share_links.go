@@ -121,7 +121,10 @@ func dumpedFiles(e *Env) map[string]string {
 				out[e.abs(c, v)] = c.Name
 			}
 		}
-		for _, p := range c.Pos {
+		for i, p := range c.Pos {
+			if i == 0 && opsList("db-file-client")[c.Name] {
+				continue // sqlite3 KoboReader.sqlite "SELECT …": the database it opens and reads, no dump it writes
+			}
 			if dumpFile(p) {
 				out[e.abs(c, p)] = c.Name // wp db export shop.sql
 			}
@@ -245,6 +248,9 @@ func shareLinkRules() []Rule {
 func webServed(p string) bool {
 	dir := path.Dir(p)
 	for dir != "/" && dir != "." && dir != "" {
+		if dir == "/media" {
+			break // /media/dev/KOBOeReader: where removable drives are mounted, no web folder
+		}
 		if opsList("web-served")[strings.ToLower(path.Base(dir))] {
 			return true
 		}
