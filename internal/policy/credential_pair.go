@@ -65,7 +65,7 @@ func nameWords(n string) []string {
 // is a word of the secret's name that says whose it is (not a generic
 // word, not a service listed with other domains).
 func apiPathNamesService(c *Cmd, name, h, u string) bool {
-	if !plausibleServiceHost(c, h, u) || listedElsewhere(name) || !strings.HasPrefix(h, "api.") && !apiLabelHost(h) {
+	if !plausibleServiceHost(c, h, u) || listedElsewhere(name) || !strings.HasPrefix(h, "api.") && !apiLabelHost(h) && !apiRegionHost(h) {
 		return false
 	}
 	p, _, _ := strings.Cut(strings.ToLower(urlPath(u)), "?")
@@ -74,9 +74,27 @@ func apiPathNamesService(c *Cmd, name, h, u string) bool {
 		return false
 	}
 	for _, w := range nameWords(name) {
-		if w == seg && !genericWords[w] {
+		if genericWords[w] {
+			continue
+		}
+		if w == seg || len(w) >= 4 && apiSuffixedSegment(seg, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// apiRegionHost: an API front named for its region (api-na.vendor.com,
+// api-eu.vendor.io): the first label is api- and a short region code.
+func apiRegionHost(h string) bool {
+	first, rest, ok := strings.Cut(strings.ToLower(h), ".")
+	r, isAPI := strings.CutPrefix(first, "api-")
+	return ok && isAPI && len(r) >= 2 && len(r) <= 4 && strings.Count(rest, ".") >= 1
+}
+
+// apiSuffixedSegment: a path segment that is the service's word with a
+// web-service suffix (/almaws/ for $ALMA_KEY: Alma's web services).
+func apiSuffixedSegment(seg, w string) bool {
+	suf, ok := strings.CutPrefix(seg, w)
+	return ok && (suf == "ws" || suf == "api" || suf == "-api" || suf == "_api" || suf == "rest")
 }

@@ -21,7 +21,13 @@ func clusterSQLDropRule() Rule {
 					return "" // a Spark session on this machine
 				}
 			}
-			if m := sqlDrop.FindString(strings.Join(c.Args, " ") + "\n" + c.Heredoc); m != "" {
+			var text strings.Builder
+			for _, a := range append(c.Args, c.Heredoc) {
+				if !explainOnly(a) {
+					text.WriteString(blankSQLStrings(a) + "\n") // WHERE query LIKE '%DROP TABLE%': a value searched for, not a statement
+				}
+			}
+			if m := sqlDrop.FindString(text.String()); m != "" {
 				return c.Name + " runs " + strings.ToUpper(m) + " on the cluster: " + c.String()
 			}
 			return ""

@@ -235,7 +235,11 @@ func consoleRules() []Rule {
 		if sqlStmtIn.MatchString(text) && !named {
 			return "", "" // a statement: the SQL rules judge it by its target (pack_sql_carried.go)
 		}
-		kind, word := consoleVerb(consoleDropFilters(text), named) // grep -E "killed process": a pattern (console_filters.go)
+		scan := text
+		if sqlQueryText.MatchString(text) {
+			scan = blankSQLStrings(text) // SELECT … WHERE name LIKE '%delete%': the quoted word is a value searched for
+		}
+		kind, word := consoleVerb(consoleDropFilters(scan), named) // grep -E "killed process": a pattern (console_filters.go)
 		if kind == "" || consoleLocal(e, c) {
 			return "", ""
 		}
@@ -271,6 +275,10 @@ func consoleRules() []Rule {
 				`echo "show stat" | socat stdio /run/haproxy/admin.sock`, `tar -x -f a.tar`, `docker exec asterisk-dev asterisk -rx "core restart now"`, `tmux send-keys -t dev "npm test" Enter`, `nodetool status`}},
 	}
 }
+
+// sqlQueryText: a console's text that is one SQL query (SELECT, SHOW,
+// DESCRIBE, WITH … SELECT): its quoted strings are values.
+var sqlQueryText = re(`(?is)^\s*(select|show|describe|desc|with\s+\w+\s+as\s*\()\s[^;]*;?\s*$`)
 
 // devContainer: a console run in a container named for development or
 // tests on this machine, or in a Compose service (the project's own

@@ -61,7 +61,8 @@ var (
 	ormPinned = re(`(?i)(\.find\(\s*['"]?\w+['"]?\s*\)|\.get\(\s*(pk|id)\s*=|\bfind_by(_id)?\(|\bget_doc\(|\bfindById\(|\bfind_or_fail\(|\bfindOrFail\()[^;\n]*$`)
 	// docFilterPinned: a document filter naming only the _id.
 	docFilterPinned = re(`^\{\s*"?_id"?\s*:\s*[^,{}]*(\([^)]*\))?\s*\}$`)
-	sqlExplainOnly  = re(`(?is)^\s*explain\b(\s+(plan\s+for|query\s+plan|format\s*=?\s*\w+|verbose|\((costs|verbose|format)[^)]*\)))*\s+(delete|truncate|drop|with)\b`)
+	sqlExplainOnly  = re(`(?is)^\s*explain\b(\s+(plan\s+for|query\s+plan|format\s*=?\s*\w+|verbose|\((costs|verbose|format|type)[^)]*\)))*\s*(delete|truncate|drop|with|update)\b`)
+	sqlExplainRuns  = re(`(?is)^\s*explain\s*\([^)]*\banaly[sz]e\b`)
 	sqlOrWord       = re(`(?i)\bor\b`)
 	sqlAndWord      = re(`(?i)\s+and\s+`)
 	// sqlKeyValueEq: col = a value (a number, a quoted string, a bind
@@ -90,7 +91,7 @@ func destroyStmt(text string, code bool) string {
 	for _, st := range splitStatements(scan) {
 		orig := text[off : off+len(st)]
 		off += len(st) + 1
-		if sqlExplainOnly.MatchString(st) {
+		if explainOnly(st) {
 			continue // EXPLAIN DELETE …: the plan, not the rows (EXPLAIN ANALYZE runs it)
 		}
 		if ms := destroyDelete.FindAllStringSubmatchIndex(st, 1); ms != nil && stmtStart(st, ms[0][0], code) {
@@ -119,6 +120,13 @@ func destroyStmt(text string, code bool) string {
 		}
 	}
 	return ""
+}
+
+// explainOnly: st asks for the plan of a change (EXPLAIN DELETE …,
+// EXPLAIN (TYPE DISTRIBUTED) DELETE …), not for running it: EXPLAIN
+// ANALYZE, also inside the parentheses, runs the statement.
+func explainOnly(st string) bool {
+	return sqlExplainOnly.MatchString(st) && !sqlExplainRuns.MatchString(st)
 }
 
 // stmtStart: in code, a statement starts a string, a line or a

@@ -59,6 +59,19 @@ func rootQueryFp11(name string, args []string, bounded bool) string {
 		if w := optArg(args, "-w"); w != "" && scratchOrProjectFile(w) && !has("-z", "-Z") && (bounded || optArg(args, "-c") != "") {
 			return "tcpdump only captures traffic into " + w
 		}
+	case "sqlite3":
+		// a database opened read-only: its statements cannot write it or
+		// what it attaches; a dot command (.shell, .output, .import) or an
+		// extension loaded would act beyond the database
+		if !has("-readonly") || has("-cmd", "-init", "-safe-off", "-unsafe-testing") {
+			return ""
+		}
+		for _, a := range args {
+			if strings.HasPrefix(strings.TrimSpace(a), ".") || strings.Contains(strings.ToLower(a), "load_extension") || strings.Contains(a, "writefile") || strings.Contains(a, "edit(") {
+				return ""
+			}
+		}
+		return "sqlite3 -readonly only reads the database"
 	case "dd":
 		in, out := "", ""
 		for _, a := range args {

@@ -526,7 +526,7 @@ func upperWord(a string) bool {
 }
 
 // tokenHeaderUse: a token whose name says no service we know of
-// ($PTERO_KEY, $API_TOKEN; not $GITHUB_TOKEN, which goes to GitHub only)
+// ($PTERO_KEY, $API_TOKEN, $EDX_JWT: a JSON web token is a token; not $GITHUB_TOKEN, which goes to GitHub only)
 // sent in an auth header of a read (no body, no upload, GET or HEAD) to
 // an https API (api.* or an /api, /v1… path) that is not a capture or
 // paste host nor a raw IP: how the token is used, not a leak.
@@ -534,7 +534,7 @@ func tokenHeaderUse(c *Cmd, secret string, parts []reqPart, hosts []string, plai
 	n := strings.ToUpper(secret)
 	if basicLoginPassword(n, secret, parts) {
 		// -u "admin:$OPENSEARCH_PASSWORD": the login's password
-	} else if !strings.HasSuffix(n, "TOKEN") && !strings.HasSuffix(n, "KEY") && !strings.HasSuffix(n, "PAT") || strings.Contains(n, "SECRET") || strings.Contains(n, "PRIVATE_KEY") {
+	} else if !strings.HasSuffix(n, "TOKEN") && !strings.HasSuffix(n, "KEY") && !strings.HasSuffix(n, "PAT") && !strings.HasSuffix(n, "JWT") || strings.Contains(n, "SECRET") || strings.Contains(n, "PRIVATE_KEY") {
 		return false
 	}
 	return apiReadUse(c, secret, parts, hosts, plain)

@@ -76,7 +76,7 @@ func carriedSQL(c *Cmd) (stmt string, rest []string) {
 			}
 			if v := alterClause(c, i); v != "" {
 				texts = append(texts, v) // pt-online-schema-change --alter "DROP COLUMN ssn" (pack_sql_text.go)
-			} else if m := sqlStmtIn.FindString(a); m != "" && !searchedText(a, m) {
+			} else if m := sqlStmtIn.FindString(a); m != "" && !searchedText(a, m) && !explainOnly(a) && sqlStmtIn.MatchString(blankSQLStrings(a)) {
 				texts = append(texts, m)
 			} else {
 				rest = append(rest, a)
