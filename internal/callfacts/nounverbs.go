@@ -22,14 +22,16 @@ type nounVerbTable struct {
 	// console's quoted command); ownNouns: nouns of the developer's own
 	// things a start or a cancel acts on (nounverbs_weak.go)
 	apartVerbs, ownNouns, soleVerbs map[string]bool
+	// verbFirst: verbs read before their noun too (nounverbs.txt verb-first)
+	verbFirst map[string]bool
 }
 
 var nounVerbs = sync.OnceValue(func() nounVerbTable {
-	t := nounVerbTable{verbs: map[string]bool{}, localNouns: map[string]bool{}, hereNouns: map[string]bool{}, apartVerbs: map[string]bool{}, ownNouns: map[string]bool{}, soleVerbs: map[string]bool{}}
+	t := nounVerbTable{verbs: map[string]bool{}, localNouns: map[string]bool{}, hereNouns: map[string]bool{}, apartVerbs: map[string]bool{}, ownNouns: map[string]bool{}, soleVerbs: map[string]bool{}, verbFirst: map[string]bool{}}
 	datatable.Must("nounverbs.txt", nounVerbsText, 2, func(l datatable.Line) error {
-		m := map[string]map[string]bool{"verbs": t.verbs, "local-nouns": t.localNouns, "here-nouns": t.hereNouns, "apart-verbs": t.apartVerbs, "own-nouns": t.ownNouns, "sole-verbs": t.soleVerbs}[l.Fields[0]]
+		m := map[string]map[string]bool{"verbs": t.verbs, "local-nouns": t.localNouns, "here-nouns": t.hereNouns, "apart-verbs": t.apartVerbs, "own-nouns": t.ownNouns, "sole-verbs": t.soleVerbs, "verb-first": t.verbFirst}[l.Fields[0]]
 		if m == nil {
-			return l.Errorf("list %q: want verbs, local-nouns, here-nouns, apart-verbs, own-nouns or sole-verbs", l.Fields[0])
+			return l.Errorf("list %q: want verbs, local-nouns, here-nouns, apart-verbs, own-nouns, sole-verbs or verb-first", l.Fields[0])
 		}
 		for _, w := range l.Fields[1:] {
 			m[w] = true
@@ -79,6 +81,10 @@ func (c *Cmd) nounVerbChange() string {
 			break
 		}
 		if nv.verbs[l] {
+			if prev == "" && nv.verbFirst[l] && p == l {
+				verb = verbThenNoun(c, nv, t, pos, l) // bs kill appsession 61
+				break
+			}
 			if prev != "" && p == l && nounOK(nv, t, prev, l) && !weakOwnNoun(nv, prev, l) && (sendsFiles(l) || !c.fileOperandsOnly(p)) {
 				verb = prev + " " + l // lower case: a CLI's words, not SQL's (SET)
 			}
@@ -269,4 +275,26 @@ func forcedDestroyOption(t verbTable, f string) bool {
 		}
 	}
 	return false
+}
+
+// verbThenNoun: the first word l, a verb of nounverbs.txt verb-first, is
+// followed by a plain noun of a shared thing (bs kill appsession 61,
+// launch application -n X): "l noun", "" when no noun follows (pm2
+// kill), it is an operand, a number or a file, or a noun of the tool's
+// own things here.
+func verbThenNoun(c *Cmd, nv nounVerbTable, t verbTable, pos []string, l string) string {
+	for i, p := range pos {
+		if p != l || i+1 >= len(pos) {
+			continue
+		}
+		noun := pos[i+1]
+		if optionValue(c.Args, noun) || noun != strings.ToLower(noun) || strings.Trim(noun, "abcdefghijklmnopqrstuvwxyz-_") != "" {
+			return ""
+		}
+		if !nounOK(nv, t, noun, l) || nv.ownNouns[noun] || t.reads[noun] || t.neutral[noun] || checkWords[noun] {
+			return ""
+		}
+		return l + " " + noun
+	}
+	return ""
 }

@@ -1146,6 +1146,11 @@ func joinedAccess(t verbTable, w, l string) bool {
 	parts := camelParts(w)
 	if parts == nil && strings.ContainsAny(l, ":-_") {
 		parts = strings.FieldsFunc(l, func(r rune) bool { return r == ':' || r == '-' || r == '_' })
+		if strings.Contains(l, ":") && strings.ContainsAny(l, "-_") {
+			// a topic:command name whose noun is joined (box
+			// shared-links:create): its colon parts are words too
+			parts = append(parts, strings.Split(l, ":")...)
+		}
 	}
 	if parts != nil {
 		verb, noun := false, false
