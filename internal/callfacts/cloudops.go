@@ -125,7 +125,7 @@ func (c *Cmd) CloudOp() *CloudOp {
 		return nil
 	}
 	pos := c.Pos
-	if g := tool(c.Name).globals; len(g) > 0 {
+	if g := c.tool().globals; len(g) > 0 {
 		pos = globalsAside(c.Args, g)
 	}
 	for len(pos) > 0 && t.track[strings.ToLower(pos[0])] {

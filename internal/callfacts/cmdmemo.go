@@ -41,3 +41,20 @@ func (m *dryMemo) set(c *Cmd, v bool) {
 		m.state = 2
 	}
 }
+
+// specMemo is c.tool() kept with the name it was looked up for: a
+// copy a rule makes under another name, or a name rewritten in place,
+// looks it up afresh. As dryMemo, read by one goroutine at a time.
+type specMemo struct {
+	name string
+	spec *toolSpec
+}
+
+// tool is tool(c.Name), looked up once per command and name.
+func (c *Cmd) tool() *toolSpec {
+	if m := &c.spec; m.spec != nil && m.name == c.Name {
+		return m.spec
+	}
+	c.spec = specMemo{name: c.Name, spec: tool(c.Name)}
+	return c.spec.spec
+}

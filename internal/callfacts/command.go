@@ -606,7 +606,7 @@ func splitFlags(c *Cmd) {
 	var posBuf, flagBuf [16]string
 	pos, flags := posBuf[:0], flagBuf[:0]
 	rest, skip := false, false
-	spec := tool(c.Name)
+	spec := c.tool()
 	for _, a := range c.Args {
 		if skip {
 			skip = false // the value of a global option given after the subcommand (dashwords.go)
@@ -711,13 +711,13 @@ func truncateFiles(args []string) []string {
 
 // paths adds the files a command names to Facts.Paths.
 func (n *normalizer) paths(c *Cmd) {
-	op := tool(c.Name).args
+	op := c.tool().args
 	if op == ArgsNames {
 		return // datasets and volumes, not files
 	}
 	known := op != ""
 	pos := c.Pos
-	t := tool(c.Name)
+	t := c.tool()
 	if len(pos) > 0 && slices.Contains(t.names, pos[0]) {
 		return // git check-ignore .env, git ls-files x: the paths are names, not files read or changed
 	}

@@ -117,7 +117,7 @@ func (c *Cmd) OptionValue(i int) bool {
 	if i <= 0 || i >= len(c.Args) {
 		return false
 	}
-	s, a := tool(c.Name), c.Args[i-1]
+	s, a := c.tool(), c.Args[i-1]
 	if len(a) < 2 || a[0] != '-' || a == "--" || c.OptionValue(i-1) {
 		return false
 	}

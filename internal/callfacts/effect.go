@@ -91,10 +91,12 @@ func effectOf(c *Cmd) (Effect, string) {
 			return e, why // an operation's verb (cloudops.txt): stop-instances changes, revoke-… destroys
 		}
 	}
-	if v := c.scriptVerb(true); v != "" {
-		return EffectDelete, c.Name + " " + v + " (a script's subcommand, read as an unknown program's) removes something"
-	} else if v := c.scriptVerb(false); v != "" {
-		return EffectWrite, c.Name + " " + v + " (a script's subcommand, read as an unknown program's) changes something elsewhere"
+	if s := c.scriptSubCmd(); s != nil || c.NamedVerb != "" { // read once for both verbs
+		if v := c.scriptVerbOf(s, true); v != "" {
+			return EffectDelete, c.Name + " " + v + " (a script's subcommand, read as an unknown program's) removes something"
+		} else if v := c.scriptVerbOf(s, false); v != "" {
+			return EffectWrite, c.Name + " " + v + " (a script's subcommand, read as an unknown program's) changes something elsewhere"
+		}
 	}
 	if kind&kindRule != 0 && !c.OnlyReports() {
 		if e, why := effectRules()[c.Name](c); e != EffectNone {
@@ -280,7 +282,7 @@ func outputEffect(rule effectRule) effectRule {
 				return e, why
 			}
 		}
-		if files, dirs := tool(c.Name).outputs(c); len(files)+len(dirs) > 0 {
+		if files, dirs := c.tool().outputs(c); len(files)+len(dirs) > 0 {
 			return EffectWrite, c.Name + " writes its output"
 		}
 		return EffectNone, ""
@@ -303,14 +305,14 @@ func packageEffect(c *Cmd) (Effect, string) {
 }
 
 func subcommandEffect(c *Cmd) (Effect, string) {
-	if sub := c.Sub(0); tool(c.Name).subs[sub] && !(c.Name == "git" && gitLists(c)) {
+	if sub := c.Sub(0); c.tool().subs[sub] && !(c.Name == "git" && gitLists(c)) {
 		return EffectWrite, c.Name + " " + sub
 	}
 	return EffectNone, ""
 }
 
 func inPlaceEffect(c *Cmd) (Effect, string) {
-	for _, f := range tool(c.Name).inplace {
+	for _, f := range c.tool().inplace {
 		if c.Has(f) {
 			return EffectWrite, c.Name + " " + f + " (edits files in place)"
 		}
@@ -413,7 +415,7 @@ func (c *Cmd) dryRun() bool {
 	if c.hasEnabled("--dry-run", "--dryrun", "--dry_run", "--no-act", "--simulate", "--just-print", "--what-if", "--check", "--pretend", "--noop") || c.planSwitch() || previewForm(c) {
 		return true
 	}
-	s := tool(c.Name)
+	s := c.tool()
 	if s.acts != nil && c.previewsByDefault(s) {
 		return true // gh-ost without --execute, kops update cluster without --yes (tools.txt acts=)
 	}
@@ -432,7 +434,7 @@ func (c *Cmd) planSwitch() bool {
 			break
 		}
 		name, val, eq := strings.Cut(a, "=")
-		if name != "--plan" || i > 0 && tool(c.Name).globals[c.Args[i-1]] {
+		if name != "--plan" || i > 0 && c.tool().globals[c.Args[i-1]] {
 			continue
 		}
 		switch v := strings.ToLower(strings.Trim(val, `"'`)); {
@@ -551,12 +553,12 @@ func (c *Cmd) OnlyReports() bool {
 // ReportsBySub is OnlyReports less the dry run: c's subcommand or option
 // only reports (tools.txt reports=). A caller that has DryRun cached
 // (policy's Env.dryRun) asks this for the rest.
-func (c *Cmd) ReportsBySub() bool { return c.subIn(tool(c.Name).reports) }
+func (c *Cmd) ReportsBySub() bool { return c.subIn(c.tool().reports) }
 
 // OnlyKeeps reports whether c only adds a restore point: one of its
 // program's subcommands or options that take nothing away (tools.txt
 // keeps=: zfs snapshot, btrfs subvolume snapshot, lvcreate -s).
-func (c *Cmd) OnlyKeeps() bool { return c.subIn(tool(c.Name).keeps) }
+func (c *Cmd) OnlyKeeps() bool { return c.subIn(c.tool().keeps) }
 
 // subIn reports whether c's subcommand (or one of its options) is among
 // r: a word, a two-word subcommand written SUB:SUB (btrfs subvolume:list),

@@ -56,7 +56,7 @@ func hasArg(c *Cmd, flags []string) bool {
 // EmptiedDirs are the directories c empties before writing into them, as
 // written (nil for none): tools.txt empties=.
 func EmptiedDirs(c *Cmd) []string {
-	e := tool(c.Name).empties
+	e := c.tool().empties
 	if e == nil || c.DryRun() || c.Has("--help") || len(e.when) > 0 && !hasArg(c, e.when) || hasArg(c, e.unless) {
 		return nil
 	}

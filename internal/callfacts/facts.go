@@ -103,6 +103,9 @@ type Cmd struct {
 	// dry caches DryRun, which the reading and a dozen rules each ask of
 	// the same command (cmdmemo.go).
 	dry dryMemo
+	// spec caches tool(Name), which the reading asks of the same command
+	// a dozen times (cmdmemo.go).
+	spec specMemo
 }
 
 // Redirect is one redirection: `> file`, `>> file`, `< file`, `2>&1`.

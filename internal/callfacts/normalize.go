@@ -226,7 +226,7 @@ func (n *normalizer) powershell(src string, depth int, wrappers []string) {
 			// a cmdlet read by its verb (pscmdlets.txt)
 			c.Effect, _ = effectOf(c)
 		}
-		if tool(c.Name).args != "" {
+		if c.tool().args != "" {
 			n.paths(c)
 		}
 		psPipedKillName(n.f.Commands, i)

@@ -11,7 +11,7 @@ import "strings"
 // needs=, it only watches when one of those options is given (gdb
 // -batch). Its writes are its output files.
 func (c *Cmd) Observes() bool {
-	t := tool(c.Name)
+	t := c.tool()
 	if !t.observes {
 		return false
 	}
@@ -81,6 +81,6 @@ func (c *Cmd) anyOption(opts []string) bool {
 // OutputFiles are the files c writes by its options (tcpdump -w, nmap
 // -oN): its tools.txt out= values.
 func (c *Cmd) OutputFiles() []string {
-	files, _ := tool(c.Name).outputs(c)
+	files, _ := c.tool().outputs(c)
 	return files
 }

@@ -12,19 +12,19 @@ import (
 
 // PackageRemoval reports whether c removes installed packages.
 func (c *Cmd) PackageRemoval() bool {
-	return c.packageOp(tool(c.Name).uninstall)
+	return c.packageOp(c.tool().uninstall)
 }
 
 // PackageInventory reports whether c lists the installed packages (pip
 // freeze, brew list, dpkg -l, npm ls -g).
 func (c *Cmd) PackageInventory() bool {
-	return c.packageOp(tool(c.Name).inventory)
+	return c.packageOp(c.tool().inventory)
 }
 
 // RemovesEveryPackage reports whether a removal takes every installed
 // package by its options (gem uninstall --all, pipx uninstall-all).
 func (c *Cmd) RemovesEveryPackage() bool {
-	for _, a := range tool(c.Name).all {
+	for _, a := range c.tool().all {
 		if c.Has(a) || c.Sub(0) == a || c.Sub(1) == a {
 			return true
 		}

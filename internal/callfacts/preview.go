@@ -43,7 +43,7 @@ func previewForm(c *Cmd) bool {
 			continue
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !previewOption(name) || i > 0 && tool(c.Name).globals[c.Args[i-1]] {
+		if !previewOption(name) || i > 0 && c.tool().globals[c.Args[i-1]] {
 			continue
 		}
 		if !hasVal && i+1 < len(c.Args) {
@@ -135,7 +135,7 @@ func (c *Cmd) hasEnabled(opts ...string) bool {
 		}
 		name, val, _ := strings.Cut(a, "=")
 		for _, o := range opts {
-			if name == o && (i == 0 || !tool(c.Name).globals[c.Args[i-1]]) {
+			if name == o && (i == 0 || !c.tool().globals[c.Args[i-1]]) {
 				on = !previewOff(val)
 			}
 		}

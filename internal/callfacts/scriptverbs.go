@@ -104,8 +104,11 @@ func subcommandWord(w string) bool {
 
 // scriptVerb: the destroy (or change) verb of the script c runs, as
 // UnknownDestroy and UnknownChange read an unknown program's.
-func (c *Cmd) scriptVerb(destroy bool) string {
-	s := c.scriptSubCmd()
+func (c *Cmd) scriptVerb(destroy bool) string { return c.scriptVerbOf(c.scriptSubCmd(), destroy) }
+
+// scriptVerbOf is scriptVerb given c's scriptSubCmd s, which a caller
+// asking both verbs (effectOf) reads once.
+func (c *Cmd) scriptVerbOf(s *Cmd, destroy bool) string {
 	if s == nil {
 		if !destroy {
 			return c.NamedVerb // bash ~/bin/reset-workspace.sh, not on disk (scriptnames.go)

@@ -91,7 +91,7 @@ func NamesArgs(name string) bool { return tool(name).args == ArgsNames }
 // not a folder (trash-put ~/notes/todo.md): the trash keeps it, so it is
 // no harsher than rm of the same file; a folder goes whole (a tree).
 func TrashesFileOnly(c *Cmd, p, home string) bool {
-	return tool(c.Name).recovers && !strings.ContainsAny(p, "*?[") && !movedTree(p, home, c.Dir) && !strings.HasSuffix(p, "/")
+	return c.tool().recovers && !strings.ContainsAny(p, "*?[") && !movedTree(p, home, c.Dir) && !strings.HasSuffix(p, "/")
 }
 
 // noTool is the spec of a program tools.txt does not list.

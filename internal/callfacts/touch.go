@@ -115,7 +115,7 @@ func (f *Facts) Touches() []Touch {
 				add(PathOverwrite, p, c.String()) // ocrmypdf x.pdf x.pdf: rewritten in place (inplace.go)
 			}
 		}
-		if c.Effect == EffectNone && len(c.Targets) == 0 && tool(c.Name).removes == nil || isDry() {
+		if c.Effect == EffectNone && len(c.Targets) == 0 && c.tool().removes == nil || isDry() {
 			continue // it changes nothing, or only says what it would do
 		}
 		if c.Payload != "" && (IsInterpreter(c.Name) || compilers[c.Name]) {
@@ -235,7 +235,7 @@ func cmdTouches(c *Cmd, home string) []Touch {
 	if out := jobTouches(c, home); out != nil {
 		return out
 	}
-	recursive := tool(c.Name).trees || c.Has("-r", "-R", "--recursive", "-Recurse", "-recurse") || everyFound(c) || wholePrefix(c)
+	recursive := c.tool().trees || c.Has("-r", "-R", "--recursive", "-Recurse", "-recurse") || everyFound(c) || wholePrefix(c)
 	switch {
 	case c.Name == "find" && c.Has("-delete"):
 		// with a filter it deletes the matches inside, not the tree
@@ -273,11 +273,11 @@ func cmdTouches(c *Cmd, home string) []Touch {
 	dst := ""
 	if dir := CopyTargetDir(c); len(c.Targets) > 0 && dir != "" {
 		dst = NormPath(dir, c.Dir, home) // mv -t DIR SRC…: DIR is where they go
-	} else if len(c.Targets) > 0 && len(c.Pos) > 1 && tool(c.Name).copies {
+	} else if len(c.Targets) > 0 && len(c.Pos) > 1 && c.tool().copies {
 		dst = NormPath(c.Pos[len(c.Pos)-1], c.Dir, home) // the one target that is not moved away
 	}
 	for _, t := range c.Targets {
-		e := targetEffect(c, t == dst, recursive || tool(c.Name).recovers && !TrashesFileOnly(c, t, home))
+		e := targetEffect(c, t == dst, recursive || c.tool().recovers && !TrashesFileOnly(c, t, home))
 		if e == PathDelete && c.Name == "mv" && dst != "" && withinAny(dst, "", tempDirs) && movedTree(t, home, c.Dir) {
 			e = PathRecursiveDelete // mv ~/Documents /tmp/: the whole folder goes where it is wiped
 		}
@@ -325,7 +325,7 @@ func movedTree(p, home, dir string) bool {
 // names ($(cat dirs.txt)): the line does not show them, so their zone is
 // unknown.
 func hiddenTargets(c *Cmd, recursive bool) []Touch {
-	if c.Effect != EffectDelete || tool(c.Name).args != OpDelete {
+	if c.Effect != EffectDelete || c.tool().args != OpDelete {
 		return nil // wp post delete $(wp post list …): ids of a service's objects, not files
 	}
 	var out []Touch
@@ -340,7 +340,7 @@ func hiddenTargets(c *Cmd, recursive bool) []Touch {
 // targetEffect is what c does to one of its targets; dst says it is the
 // destination of a copy or a move (the last of two or more arguments).
 func targetEffect(c *Cmd, dst, recursive bool) PathEffect {
-	t := tool(c.Name)
+	t := c.tool()
 	switch {
 	case t.sets == PathPermissions && c.SetsID(), c.Name == "install" && dst && c.SetsID():
 		return PathSetID
@@ -408,7 +408,7 @@ func FindRoots(c *Cmd) []string {
 // removedSources are the positionals c deletes after archiving or
 // sending them, nil for none.
 func removedSources(c *Cmd) []string {
-	r := tool(c.Name).removes
+	r := c.tool().removes
 	if r == nil || !c.Has(r.flags...) {
 		return nil
 	}
@@ -423,7 +423,7 @@ func removedSources(c *Cmd) []string {
 	// the other root is made to match it)
 	var valued []string
 	for _, f := range r.flags {
-		if tool(c.Name).values[f] {
+		if c.tool().values[f] {
 			valued = append(valued, f) // only an option that takes a value
 		}
 	}
@@ -461,7 +461,7 @@ func remoteSpec(a string) bool {
 // --prefix), deletes that environment's directory, tree and all
 // (remote13: a lab's shared env under /project).
 func wholePrefix(c *Cmd) bool {
-	t := tool(c.Name)
+	t := c.tool()
 	return len(t.all) > 0 && c.Has(t.all...) && c.Has("-p", "--prefix")
 }
 
@@ -469,7 +469,7 @@ func wholePrefix(c *Cmd) bool {
 // --target-directory (cp, mv, ln, install): then every positional is a
 // source and this is the destination; "" when the option is not given.
 func CopyTargetDir(c *Cmd) string {
-	if !tool(c.Name).copies || !c.Has("-t", "--target-directory") && !hasPrefixWord(c.Args, "--target-directory=", "-t") {
+	if !c.tool().copies || !c.Has("-t", "--target-directory") && !hasPrefixWord(c.Args, "--target-directory=", "-t") {
 		return ""
 	}
 	return optValue(c.Args, "-t", "--target-directory")
