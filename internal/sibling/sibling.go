@@ -46,7 +46,22 @@ func (e *MissingError) Error() string {
 	if e.Self != "" {
 		where = "next to " + e.Self
 	}
+	if goRun(e.Self) {
+		// go run builds only the package it is given, into a temporary
+		// folder: the siblings are never beside it
+		return e.Name + " is missing " + where + " and on PATH: `go run ./cmd/warden` builds the front alone; build all three with `make build` and run bin/warden (or `go build -o DIR/ ./cmd/...`)"
+	}
 	return e.Name + " is missing " + where + " and on PATH; build them with `make build`, or reinstall with `make install`"
+}
+
+// goRun: self is a binary `go run` built (GOTMPDIR/go-buildNNN/bNNN/exe/NAME).
+// The front imports no strings package (see the package comment), so the
+// prefix is matched by hand.
+func goRun(self string) bool {
+	exe := filepath.Dir(self)
+	build := filepath.Base(filepath.Dir(filepath.Dir(exe)))
+	const prefix = "go-build"
+	return filepath.Base(exe) == "exe" && len(build) > len(prefix) && build[:len(prefix)] == prefix
 }
 
 // Find returns the binary name beside the running executable (symlinks

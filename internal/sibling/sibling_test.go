@@ -51,3 +51,17 @@ func TestFindPrefersTheSibling(t *testing.T) {
 		t.Errorf("Find = %q, %v; want %s", got, err, beside)
 	}
 }
+
+// A front built by `go run` lives alone in a temporary folder: the error
+// says to build all three instead of blaming a broken install.
+func TestMissingErrorUnderGoRun(t *testing.T) {
+	goRunSelf := filepath.Join(os.TempDir(), "go-build3322974", "b001", "exe", Front)
+	if msg := (&MissingError{Name: Core, Self: goRunSelf}).Error(); !strings.Contains(msg, "`go run ./cmd/warden` builds the front alone") || !strings.Contains(msg, "make build") {
+		t.Errorf("go run front: %q", msg)
+	}
+	for _, self := range []string{"/usr/local/bin/warden", "/home/dev/go-build/exe/warden", "", "/tmp/exe/warden"} {
+		if msg := (&MissingError{Name: Core, Self: self}).Error(); strings.Contains(msg, "go run") || !strings.Contains(msg, "make install") {
+			t.Errorf("installed front %q: %q", self, msg)
+		}
+	}
+}
